@@ -1,0 +1,110 @@
+use std::time::Duration;
+
+use migration::{Migrator, MigratorTrait};
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn of(db: &DatabaseConnection) -> Self {
+        match db.get_database_backend() {
+            DatabaseBackend::Postgres => Backend::Postgres,
+            _ => Backend::Sqlite,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("could not open the database at {url}")]
+    Connect {
+        url: String,
+        #[source]
+        source: sea_orm::DbErr,
+    },
+    #[error("could not migrate the database")]
+    Migrate(#[source] sea_orm::DbErr),
+    #[error("only sqlite:// and postgres:// database URLs are supported, not {0}")]
+    UnsupportedUrl(String),
+}
+
+/// Opens the database at `url` and brings its schema up to date.
+///
+/// SQLite files get write-ahead logging so readers never wait for a writer; the parent
+/// directory of the file is created when missing.
+#[tracing::instrument(skip(url))]
+pub async fn connect(url: &str, max_connections: u32) -> Result<DatabaseConnection, StoreError> {
+    let is_sqlite = url.starts_with("sqlite:");
+    if !is_sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
+        return Err(StoreError::UnsupportedUrl(redact(url)));
+    }
+    if is_sqlite {
+        create_parent_dir(url);
+    }
+    let mut options = ConnectOptions::new(url.to_owned());
+    options
+        .max_connections(max_connections)
+        .min_connections(1)
+        .connect_timeout(Duration::from_secs(10))
+        .acquire_timeout(Duration::from_secs(10))
+        .sqlx_logging(false);
+    let connect_error = |source| StoreError::Connect { url: redact(url), source };
+    let db = Database::connect(options).await.map_err(connect_error)?;
+    if is_sqlite {
+        db.execute_unprepared("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;")
+            .await
+            .map_err(connect_error)?;
+    }
+    Migrator::up(&db, None).await.map_err(StoreError::Migrate)?;
+    Ok(db)
+}
+
+/// `sqlite://data/shop.db?mode=rwc` -> makes sure `data/` exists.
+fn create_parent_dir(url: &str) {
+    let path = url
+        .trim_start_matches("sqlite:")
+        .trim_start_matches("//")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if path.is_empty() || path == ":memory:" {
+        return;
+    }
+    if let Some(parent) = std::path::Path::new(path).parent() {
+        if !parent.as_os_str().is_empty() {
+            if let Err(error) = std::fs::create_dir_all(parent) {
+                tracing::warn!(%error, dir = %parent.display(), "could not create the database directory");
+            }
+        }
+    }
+}
+
+/// The URL without its password, for messages and logs.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}://{}:***@{}", &url[..scheme_end], user, &url[at + 1..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(redact("postgres://shop:s3cret@db:5432/shop"), "postgres://shop:***@db:5432/shop");
+        assert_eq!(redact("postgres://root@localhost/x"), "postgres://root@localhost/x");
+        assert_eq!(redact("sqlite://data/shop.db?mode=rwc"), "sqlite://data/shop.db?mode=rwc");
+    }
+}

@@ -1,0 +1,2 @@
+pub mod bundle_items;
+pub mod products;

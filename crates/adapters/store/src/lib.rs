@@ -1,0 +1,32 @@
+//! The store: sea-orm repositories for the domain's ports. One code path serves SQLite (the
+//! embedded default) and PostgreSQL (production); the SQL differences stay inside this crate.
+
+mod connection;
+mod entities;
+mod products;
+
+pub use connection::{connect, Backend, StoreError};
+pub use sea_orm::DatabaseConnection;
+
+/// The repositories, sharing one connection pool. Cloning is cheap.
+#[derive(Debug, Clone)]
+pub struct Store {
+    db: DatabaseConnection,
+}
+
+impl Store {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Store { db }
+    }
+
+    pub fn connection(&self) -> &DatabaseConnection {
+        &self.db
+    }
+
+    pub fn backend(&self) -> Backend {
+        Backend::of(&self.db)
+    }
+}
+
+/// Fresh databases for tests.
+pub mod testing;

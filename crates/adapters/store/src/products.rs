@@ -1,0 +1,171 @@
+use std::collections::HashMap;
+
+use anyhow::Context;
+use cart_pricing::Money;
+use catalog::{CatalogError, Product, ProductDraft, ProductId, ProductRepository, Stock};
+use sea_orm::{
+    ActiveValue::Set, ConnectionTrait, EntityTrait, PaginatorTrait, QueryOrder, Statement,
+    TransactionTrait,
+};
+
+use crate::entities::{bundle_items, products};
+use crate::{Backend, Store};
+
+impl ProductRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn all_products(&self) -> Result<Vec<Product>, CatalogError> {
+        let rows = products::Entity::find()
+            .all(&self.db)
+            .await
+            .context("failed to load the products")?;
+        let mut components = bundle_components(&self.db, None).await?;
+        rows.into_iter()
+            .map(|row| {
+                let related = components.remove(&row.id).unwrap_or_default();
+                to_product(row, related)
+            })
+            .collect()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn product(&self, id: ProductId) -> Result<Product, CatalogError> {
+        let row = products::Entity::find_by_id(id.get())
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load product {id}"))?
+            .ok_or(CatalogError::NotFound(id))?;
+        let related = bundle_components(&self.db, Some(id.get()))
+            .await?
+            .remove(&id.get())
+            .unwrap_or_default();
+        to_product(row, related)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn count_products(&self) -> Result<u64, CatalogError> {
+        Ok(products::Entity::find()
+            .count(&self.db)
+            .await
+            .context("failed to count the products")?)
+    }
+
+    #[tracing::instrument(skip(self, products), fields(count = products.len()))]
+    async fn insert_with_ids(
+        &self,
+        products: Vec<(ProductId, ProductDraft)>,
+    ) -> Result<(), CatalogError> {
+        let txn = self.db.begin().await.context("failed to start a transaction")?;
+        let now = chrono::Utc::now();
+        for (id, draft) in &products {
+            products::Entity::insert(active_model(*id, draft, now))
+                .exec_without_returning(&txn)
+                .await
+                .with_context(|| format!("failed to insert product {id}"))?;
+        }
+        for (id, draft) in &products {
+            insert_components(&txn, *id, &draft.related_ids).await?;
+        }
+        if self.backend() == Backend::Postgres {
+            // Explicit ids leave the id sequence behind; move it past the largest id.
+            txn.execute(Statement::from_string(
+                txn.get_database_backend(),
+                "SELECT setval(pg_get_serial_sequence('products', 'id'), \
+                 (SELECT COALESCE(MAX(id), 1) FROM products))",
+            ))
+            .await
+            .context("failed to advance the product id sequence")?;
+        }
+        txn.commit().await.context("failed to commit the products")?;
+        Ok(())
+    }
+}
+
+async fn insert_components(
+    txn: &impl ConnectionTrait,
+    bundle: ProductId,
+    components: &[ProductId],
+) -> Result<(), CatalogError> {
+    if components.is_empty() {
+        return Ok(());
+    }
+    let rows = components.iter().enumerate().map(|(position, component)| bundle_items::ActiveModel {
+        bundle_id: Set(bundle.get()),
+        product_id: Set(component.get()),
+        position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
+    });
+    bundle_items::Entity::insert_many(rows)
+        .exec_without_returning(txn)
+        .await
+        .with_context(|| format!("failed to store the components of bundle {bundle}"))?;
+    Ok(())
+}
+
+/// Bundle id -> its component ids in order; for one bundle or for all.
+async fn bundle_components(
+    db: &impl ConnectionTrait,
+    bundle: Option<i64>,
+) -> Result<HashMap<i64, Vec<ProductId>>, CatalogError> {
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let mut query = bundle_items::Entity::find()
+        .order_by_asc(bundle_items::Column::BundleId)
+        .order_by_asc(bundle_items::Column::Position);
+    if let Some(id) = bundle {
+        query = query.filter(bundle_items::Column::BundleId.eq(id));
+    }
+    let rows = query.all(db).await.context("failed to load bundle components")?;
+    let mut map: HashMap<i64, Vec<ProductId>> = HashMap::new();
+    for row in rows {
+        map.entry(row.bundle_id).or_default().push(ProductId::new(row.product_id));
+    }
+    Ok(map)
+}
+
+fn active_model(
+    id: ProductId,
+    draft: &ProductDraft,
+    now: chrono::DateTime<chrono::Utc>,
+) -> products::ActiveModel {
+    products::ActiveModel {
+        id: Set(id.get()),
+        name: Set(draft.name.clone()),
+        description: Set(draft.description.clone()),
+        price_cents: Set(draft.price.cents()),
+        category: Set(draft.category.clone()),
+        image: Set(draft.image.clone()),
+        stock: Set(draft.stock.count()),
+        weight: Set(draft.weight),
+        mutation: Set(draft.mutation.clone()),
+        savings_cents: Set(draft.savings.map(|m| m.cents())),
+        sort_order: Set(draft.sort_order),
+        delete_after_out_of_stock: Set(draft.delete_after_out_of_stock),
+        inventory: Set(draft.inventory),
+        dupe_warning: Set(draft.dupe_warning),
+        archived: Set(false),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+}
+
+fn to_product(row: products::Model, related_ids: Vec<ProductId>) -> Result<Product, CatalogError> {
+    let money = |cents: i64, what: &str| {
+        Money::from_cents(cents).with_context(|| format!("product {} has an invalid {what}", row.id))
+    };
+    Ok(Product {
+        id: ProductId::new(row.id),
+        price: money(row.price_cents, "price")?,
+        savings: row.savings_cents.map(|c| money(c, "savings")).transpose()?,
+        stock: Stock::from_count(row.stock),
+        name: row.name,
+        description: row.description,
+        category: row.category,
+        image: row.image,
+        weight: row.weight,
+        mutation: row.mutation,
+        sort_order: row.sort_order,
+        delete_after_out_of_stock: row.delete_after_out_of_stock,
+        related_ids,
+        inventory: row.inventory,
+        dupe_warning: row.dupe_warning,
+        archived: row.archived,
+    })
+}

@@ -1,0 +1,8 @@
+//! Prices and carts: exact money, the payment fee formulas, promo discounts and the stock check
+//! that runs before a shopper may pay.
+
+mod cart;
+mod money;
+
+pub use cart::{check_stock, CartLine, DiscountPercent, Quantity, StockProblem};
+pub use money::{Money, MoneyError};

@@ -1,0 +1,15 @@
+//! The catalog: what the shop sells, in which order the storefront shows it, and how shoppers
+//! find it.
+
+pub mod error;
+pub mod models;
+pub mod ports;
+pub mod service;
+
+pub use error::CatalogError;
+pub use models::{
+    in_category, matches_search, sort_for_storefront, Product, ProductDraft, ProductId, Stock,
+    STOREFRONT_CATEGORIES,
+};
+pub use ports::{CatalogService, ProductRepository};
+pub use service::Catalog;

@@ -1,0 +1,14 @@
+//! The schema. Each migration runs on SQLite and PostgreSQL alike.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_products;
+
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261121_000001_products::Migration)]
+    }
+}
