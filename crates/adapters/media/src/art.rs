@@ -1,0 +1,1348 @@
+//! Procedural product art: a 300x300 picture per product, painted pixel by
+//! pixel with signed distance functions (SDFs) so every edge is anti-aliased.
+//!
+//! Everything is plain `f32` maths; no fonts, no bundled artwork. The same
+//! [`ArtSpec`] always yields byte-identical PNGs.
+
+use std::f32::consts::{PI, TAU};
+use std::ops::{Add, Mul, Neg, Sub};
+
+use image::RgbaImage;
+
+use crate::error::MediaError;
+use crate::normalize::{encode_png, PngCompression, PngFilter};
+
+/// Width and height of generated art, in pixels.
+pub const ART_SIZE: u32 = 300;
+const SIZE: usize = ART_SIZE as usize;
+/// Side of the square tiles used to skip empty areas quickly.
+const TILE: usize = 8;
+
+/// What the emblem in the middle of the picture shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArtKind {
+    /// A friendly round creature.
+    Pet,
+    /// A pile of golden coins.
+    Sheckles,
+    /// A wrapped gift box.
+    Bundle,
+    /// A big faceted star with sparkles.
+    Exclusive,
+}
+
+impl ArtKind {
+    /// All kinds, in declaration order.
+    pub const ALL: [ArtKind; 4] = [
+        ArtKind::Pet,
+        ArtKind::Sheckles,
+        ArtKind::Bundle,
+        ArtKind::Exclusive,
+    ];
+
+    /// Lowercase name (`pet`, `sheckles`, `bundle`, `exclusive`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArtKind::Pet => "pet",
+            ArtKind::Sheckles => "sheckles",
+            ArtKind::Bundle => "bundle",
+            ArtKind::Exclusive => "exclusive",
+        }
+    }
+
+    /// Inverse of [`ArtKind::as_str`] (case-insensitive).
+    pub fn from_name(name: &str) -> Option<ArtKind> {
+        ArtKind::ALL
+            .into_iter()
+            .find(|k| k.as_str().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// Input of [`generate_product_art`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ArtSpec {
+    pub kind: ArtKind,
+    /// Main hue in degrees, `0..360` (other values are wrapped).
+    pub hue: f32,
+    /// Varies small details so products of the same kind differ.
+    pub seed: u64,
+}
+
+/// Paints the product picture described by `spec` and returns it as a
+/// 300x300 RGBA8 PNG.
+pub fn generate_product_art(spec: &ArtSpec) -> Result<Vec<u8>, MediaError> {
+    let img = render(spec);
+    // A moderate deflate level keeps generation fast in debug builds while
+    // the files stay small (about 40-65 KB).
+    encode_png(&img, PngCompression::Level(3), PngFilter::Sub)
+}
+
+/// Renders without encoding (used by tests and by [`generate_product_art`]).
+fn render(spec: &ArtSpec) -> RgbaImage {
+    let hue = if spec.hue.is_finite() {
+        spec.hue.rem_euclid(360.0)
+    } else {
+        0.0
+    };
+    let kind_salt = match spec.kind {
+        ArtKind::Pet => 0x9E37_79B9_7F4A_7C15,
+        ArtKind::Sheckles => 0xC2B2_AE3D_27D4_EB4F,
+        ArtKind::Bundle => 0x1656_67B1_9E37_79F9,
+        ArtKind::Exclusive => 0x27D4_EB2F_1656_67C5,
+    };
+    let mut rng = Rng::new(spec.seed ^ kind_salt);
+    // The exclusive star sits on a sunburst, painted with the background.
+    let sunburst = (spec.kind == ArtKind::Exclusive).then(|| {
+        let mut burst_rng = Rng::new(spec.seed ^ 0xA076_1D64_78BD_642F);
+        Sunburst {
+            centre: EXCLUSIVE_CENTRE,
+            rays: 8.0 + burst_rng.below(5) as f32,
+            rot: burst_rng.range(0.0, TAU),
+        }
+    });
+    let mut canvas = Canvas::new();
+    background(&mut canvas, hue, sunburst, &mut rng);
+    match spec.kind {
+        ArtKind::Pet => draw_pet(&mut canvas, hue, &mut rng),
+        ArtKind::Sheckles => draw_sheckles(&mut canvas, hue, &mut rng),
+        ArtKind::Bundle => draw_bundle(&mut canvas, hue, &mut rng),
+        ArtKind::Exclusive => draw_exclusive(&mut canvas, hue, &mut rng),
+    }
+    canvas.into_image()
+}
+
+// ---------------------------------------------------------------------------
+// Small maths toolkit
+// ---------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct V2 {
+    x: f32,
+    y: f32,
+}
+
+const fn v2(x: f32, y: f32) -> V2 {
+    V2 { x, y }
+}
+
+impl V2 {
+    fn len(self) -> f32 {
+        (self.x * self.x + self.y * self.y).sqrt()
+    }
+    fn dot(self, o: V2) -> f32 {
+        self.x * o.x + self.y * o.y
+    }
+    fn abs(self) -> V2 {
+        v2(self.x.abs(), self.y.abs())
+    }
+    /// Rotates by `a` radians (clockwise on screen, where y points down).
+    fn rot(self, a: f32) -> V2 {
+        let (s, c) = a.sin_cos();
+        v2(self.x * c - self.y * s, self.x * s + self.y * c)
+    }
+    fn norm(self) -> V2 {
+        let l = self.len();
+        if l > 0.0 {
+            self * (1.0 / l)
+        } else {
+            self
+        }
+    }
+    fn from_angle(a: f32) -> V2 {
+        let (s, c) = a.sin_cos();
+        v2(c, s)
+    }
+}
+
+impl Add for V2 {
+    type Output = V2;
+    fn add(self, o: V2) -> V2 {
+        v2(self.x + o.x, self.y + o.y)
+    }
+}
+impl Sub for V2 {
+    type Output = V2;
+    fn sub(self, o: V2) -> V2 {
+        v2(self.x - o.x, self.y - o.y)
+    }
+}
+impl Mul<f32> for V2 {
+    type Output = V2;
+    fn mul(self, k: f32) -> V2 {
+        v2(self.x * k, self.y * k)
+    }
+}
+impl Neg for V2 {
+    type Output = V2;
+    fn neg(self) -> V2 {
+        v2(-self.x, -self.y)
+    }
+}
+
+// Written out: `f32::clamp` is noticeably slower in unoptimised builds, and
+// this is the hottest helper of the renderer.
+#[allow(clippy::manual_clamp)]
+fn clamp01(x: f32) -> f32 {
+    if x <= 0.0 {
+        0.0
+    } else if x >= 1.0 {
+        1.0
+    } else {
+        x
+    }
+}
+
+fn smoothstep(e0: f32, e1: f32, x: f32) -> f32 {
+    let t = clamp01((x - e0) / (e1 - e0));
+    t * t * (3.0 - 2.0 * t)
+}
+
+fn deg(d: f32) -> f32 {
+    d * PI / 180.0
+}
+
+/// Deterministic PRNG (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[0, 1)`.
+    fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+    fn chance(&mut self, p: f32) -> bool {
+        self.unit() < p
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Colour
+// ---------------------------------------------------------------------------
+
+type Rgb = [f32; 3];
+
+const WHITE: Rgb = [1.0, 1.0, 1.0];
+
+fn hsl(h: f32, s: f32, l: f32) -> Rgb {
+    let h = h.rem_euclid(360.0) / 60.0;
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    [r + m, g + m, b + m]
+}
+
+/// Like [`hsl`], tuned for cartoon palettes: yellow-ish hues turn olive when
+/// simply darkened, so their shades lean towards orange, get a bit more
+/// saturation, and their mid tones are lifted slightly.
+fn tone(h: f32, s: f32, l: f32) -> Rgb {
+    let h = h.rem_euclid(360.0);
+    let yellowness = clamp01(1.0 - (h - 58.0).abs() / 38.0);
+    let darkness = clamp01((0.7 - l) / 0.45);
+    let hue = h - 30.0 * yellowness * darkness;
+    let sat = (s + 0.12 * yellowness + 0.12 * yellowness * darkness).min(1.0);
+    let lift = 0.06 * yellowness * clamp01(1.0 - (l - 0.6).abs() / 0.3);
+    hsl(hue, sat, (l + lift).min(0.97))
+}
+
+fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
+    let t = clamp01(t);
+    [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+    ]
+}
+
+/// Fill colour with an anti-aliased border of width `w` just inside the
+/// shape edge (`d` is the shape's signed distance).
+fn outlined(d: f32, w: f32, fill: Rgb, border: Rgb) -> Rgb {
+    mix(border, fill, clamp01(-d - w + 0.5))
+}
+
+// ---------------------------------------------------------------------------
+// Signed distance functions (negative inside, in pixels)
+// ---------------------------------------------------------------------------
+
+fn sd_circle(p: V2, c: V2, r: f32) -> f32 {
+    (p - c).len() - r
+}
+
+/// Ellipse centred at `c` with radii `r`, rotated by `angle`.
+/// Uses a first-order approximation that is exact enough near the edge.
+fn sd_ellipse(p: V2, c: V2, r: V2, angle: f32) -> f32 {
+    let q = (p - c).rot(-angle);
+    let k0 = v2(q.x / r.x, q.y / r.y).len();
+    let k1 = v2(q.x / (r.x * r.x), q.y / (r.y * r.y)).len();
+    if k1 <= f32::EPSILON {
+        -r.x.min(r.y)
+    } else {
+        k0 * (k0 - 1.0) / k1
+    }
+}
+
+fn sd_round_box(p: V2, c: V2, half: V2, radius: f32) -> f32 {
+    let q = (p - c).abs() - half + v2(radius, radius);
+    v2(q.x.max(0.0), q.y.max(0.0)).len() + q.x.max(q.y).min(0.0) - radius
+}
+
+/// Distance to the segment `a`-`b`.
+fn dist_segment(p: V2, a: V2, b: V2) -> f32 {
+    let pa = p - a;
+    let ba = b - a;
+    let h = clamp01(pa.dot(ba) / ba.dot(ba).max(f32::EPSILON));
+    (pa - ba * h).len()
+}
+
+/// Distance to a circular arc centred at `c`, starting at angle `a0` and
+/// sweeping `sweep` radians clockwise on screen.
+fn dist_arc(p: V2, c: V2, radius: f32, a0: f32, sweep: f32) -> f32 {
+    let d = p - c;
+    let ang = d.y.atan2(d.x);
+    if (ang - a0).rem_euclid(TAU) <= sweep {
+        (d.len() - radius).abs()
+    } else {
+        let e0 = c + V2::from_angle(a0) * radius;
+        let e1 = c + V2::from_angle(a0 + sweep) * radius;
+        (p - e0).len().min((p - e1).len())
+    }
+}
+
+fn sd_triangle(p: V2, p0: V2, p1: V2, p2: V2) -> f32 {
+    let (e0, e1, e2) = (p1 - p0, p2 - p1, p0 - p2);
+    let (w0, w1, w2) = (p - p0, p - p1, p - p2);
+    let pq = |w: V2, e: V2| w - e * clamp01(w.dot(e) / e.dot(e).max(f32::EPSILON));
+    let (q0, q1, q2) = (pq(w0, e0), pq(w1, e1), pq(w2, e2));
+    let s = (e0.x * e2.y - e0.y * e2.x).signum();
+    let dx = q0.dot(q0).min(q1.dot(q1)).min(q2.dot(q2));
+    let dy = (s * (w0.x * e0.y - w0.y * e0.x))
+        .min(s * (w1.x * e1.y - w1.y * e1.x))
+        .min(s * (w2.x * e2.y - w2.y * e2.x));
+    -dx.sqrt() * dy.signum()
+}
+
+/// Regular `n`-pointed star with one tip pointing up, rotated clockwise by
+/// `rot`, with its corners rounded by `round`. Construction precomputes the
+/// trigonometry so evaluating the distance per pixel stays cheap.
+#[derive(Clone, Copy)]
+struct Star {
+    centre: V2,
+    /// Outer radius minus the rounding.
+    r: f32,
+    round: f32,
+    /// Half the angle between two tips.
+    an: f32,
+    acs: V2,
+    ecs: V2,
+    /// `(sin, cos)` of `-rot`.
+    unrot: (f32, f32),
+}
+
+impl Star {
+    /// `inner` is the inner (valley) radius as a fraction of `r`.
+    fn new(centre: V2, r: f32, n: u32, inner: f32, rot: f32, round: f32) -> Star {
+        let an = PI / n.max(2) as f32;
+        let en = an.sin().atan2(an.cos() - inner);
+        Star {
+            centre,
+            r: r - round,
+            round,
+            an,
+            acs: v2(an.cos(), an.sin()),
+            ecs: v2(en.cos(), en.sin()),
+            unrot: (-rot).sin_cos(),
+        }
+    }
+
+    /// Signed distance (after Inigo Quilez's `sdStar`).
+    fn sdf(&self, p: V2) -> f32 {
+        let d = p - self.centre;
+        let (s, c) = self.unrot;
+        // Rotate back, and flip to maths orientation (y up).
+        let q = v2(d.x * c - d.y * s, -(d.x * s + d.y * c));
+        let bn = q.x.atan2(q.y).rem_euclid(2.0 * self.an) - self.an;
+        let l = q.len();
+        let (sb, cb) = bn.sin_cos();
+        let mut q = v2(l * cb, l * sb.abs());
+        q = q - self.acs * self.r;
+        q = q + self.ecs
+            * (-q.dot(self.ecs))
+                .max(0.0)
+                .min(self.r * self.acs.y / self.ecs.y);
+        q.len() * q.x.signum() - self.round
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Canvas
+// ---------------------------------------------------------------------------
+
+/// Axis-aligned bounds in pixel coordinates.
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: V2,
+    max: V2,
+}
+
+fn around(c: V2, rx: f32, ry: f32) -> Bounds {
+    Bounds {
+        min: v2(c.x - rx, c.y - ry),
+        max: v2(c.x + rx, c.y + ry),
+    }
+}
+
+struct Canvas {
+    px: Vec<Rgb>,
+}
+
+impl Canvas {
+    fn new() -> Self {
+        Canvas {
+            px: vec![WHITE; SIZE * SIZE],
+        }
+    }
+
+    /// Composites one shape. Only pixels inside `bounds` (grown by the edge
+    /// width) are visited. `sdf` gives the signed distance, `paint` the
+    /// colour and opacity at a point (it also receives the distance).
+    ///
+    /// With `soft == 0` the edge is a crisp one-pixel anti-aliased ramp;
+    /// otherwise it fades over `2 * soft` pixels (shadows, glows).
+    fn layer(
+        &mut self,
+        bounds: Bounds,
+        soft: f32,
+        sdf: impl Fn(V2) -> f32,
+        paint: impl Fn(V2, f32) -> (Rgb, f32),
+    ) {
+        let margin = soft + 1.5;
+        let to_px = |v: f32| -> usize { v.clamp(0.0, SIZE as f32) as usize };
+        let (x0, x1) = (
+            to_px((bounds.min.x - margin).floor()),
+            to_px((bounds.max.x + margin).ceil()),
+        );
+        let (y0, y1) = (
+            to_px((bounds.min.y - margin).floor()),
+            to_px((bounds.max.y + margin).ceil()),
+        );
+        // Tiles whose centre is far outside the shape are skipped whole.
+        // Twice the tile's half-diagonal leaves room for SDFs that are only
+        // approximately distances (ellipses).
+        let reach = TILE as f32 * std::f32::consts::SQRT_2 + margin;
+        for ty in (y0..y1).step_by(TILE) {
+            let ty1 = (ty + TILE).min(y1);
+            for tx in (x0..x1).step_by(TILE) {
+                let tx1 = (tx + TILE).min(x1);
+                let tile_centre = v2((tx + tx1) as f32 * 0.5, (ty + ty1) as f32 * 0.5);
+                if sdf(tile_centre) > reach {
+                    continue;
+                }
+                for y in ty..ty1 {
+                    for x in tx..tx1 {
+                        let p = v2(x as f32 + 0.5, y as f32 + 0.5);
+                        let d = sdf(p);
+                        let cover = if soft > 0.0 {
+                            1.0 - smoothstep(-soft, soft, d)
+                        } else {
+                            clamp01(0.5 - d)
+                        };
+                        if cover <= 0.0 {
+                            continue;
+                        }
+                        let (col, alpha) = paint(p, d);
+                        let a = clamp01(alpha * cover);
+                        if a <= 0.0 {
+                            continue;
+                        }
+                        let dst = &mut self.px[y * SIZE + x];
+                        *dst = mix(*dst, col, a);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Applies `f` to every pixel (full-canvas effects).
+    fn map(&mut self, f: impl Fn(V2, Rgb) -> Rgb) {
+        for y in 0..SIZE {
+            let row = y * SIZE;
+            for x in 0..SIZE {
+                let p = v2(x as f32 + 0.5, y as f32 + 0.5);
+                self.px[row + x] = f(p, self.px[row + x]);
+            }
+        }
+    }
+
+    /// Convenience: a solid colour shape with a crisp edge.
+    fn fill(&mut self, bounds: Bounds, sdf: impl Fn(V2) -> f32, col: Rgb, alpha: f32) {
+        self.layer(bounds, 0.0, sdf, |_, _| (col, alpha));
+    }
+
+    /// Convenience: a solid colour shape with an inner border.
+    fn fill_outlined(
+        &mut self,
+        bounds: Bounds,
+        sdf: impl Fn(V2) -> f32,
+        fill: Rgb,
+        border: Rgb,
+        w: f32,
+    ) {
+        self.layer(bounds, 0.0, sdf, |_, d| (outlined(d, w, fill, border), 1.0));
+    }
+
+    /// Converts to an opaque 8-bit RGBA image.
+    fn into_image(self) -> RgbaImage {
+        let mut img = RgbaImage::new(ART_SIZE, ART_SIZE);
+        let raw: &mut [u8] = &mut img;
+        for (i, c) in self.px.iter().enumerate() {
+            let o = i * 4;
+            raw[o] = to_u8(c[0]);
+            raw[o + 1] = to_u8(c[1]);
+            raw[o + 2] = to_u8(c[2]);
+            raw[o + 3] = 255;
+        }
+        img
+    }
+}
+
+fn to_u8(v: f32) -> u8 {
+    // `as` saturates, so out-of-range values clamp to 0..=255.
+    (v * 255.0 + 0.5) as u8
+}
+
+// ---------------------------------------------------------------------------
+// Shared scenery
+// ---------------------------------------------------------------------------
+
+/// Light rays radiating from a point, with a soft glow in the middle.
+#[derive(Clone, Copy)]
+struct Sunburst {
+    centre: V2,
+    rays: f32,
+    rot: f32,
+}
+
+fn background(c: &mut Canvas, hue: f32, sunburst: Option<Sunburst>, rng: &mut Rng) {
+    let inner = hsl(hue, 0.75, 0.95);
+    let mid = hsl(hue, 0.62, 0.86);
+    let outer = hsl(hue + 8.0, 0.50, 0.74);
+    let centre = v2(150.0, 128.0);
+    let reach = 215.0;
+    // The gradient only depends on the distance from the centre: tabulate it
+    // every 0.25 px instead of evaluating smoothsteps for every pixel.
+    const STEPS_PER_PX: f32 = 4.0;
+    let lut: Vec<Rgb> = (0..=(reach * STEPS_PER_PX) as usize)
+        .map(|i| {
+            let t = i as f32 / STEPS_PER_PX / reach;
+            if t < 0.55 {
+                mix(inner, mid, smoothstep(0.0, 0.55, t))
+            } else {
+                mix(mid, outer, smoothstep(0.55, 1.0, t))
+            }
+        })
+        .collect();
+    let last = lut.len() - 1;
+    c.map(|p, _| {
+        let idx = ((p - centre).len() * STEPS_PER_PX) as usize;
+        let col = lut[idx.min(last)];
+        match sunburst {
+            None => col,
+            Some(b) => {
+                let d = p - b.centre;
+                let dist = d.len();
+                let ray = smoothstep(-0.15, 0.15, (d.y.atan2(d.x) * b.rays + b.rot).sin());
+                let ray_alpha = ray * (1.0 - smoothstep(40.0, 175.0, dist)) * 0.22;
+                let glow_alpha = 0.45 * (1.0 - smoothstep(-45.0, 45.0, dist - 70.0));
+                mix(mix(col, WHITE, ray_alpha), WHITE, glow_alpha)
+            }
+        }
+    });
+    // Soft "bokeh" bubbles near the edges.
+    let bubbles = 4 + rng.below(3);
+    for _ in 0..bubbles {
+        let ang = rng.range(0.0, TAU);
+        let dist = rng.range(105.0, 150.0);
+        let at = v2(150.0, 150.0) + V2::from_angle(ang) * dist;
+        let r = rng.range(9.0, 26.0);
+        let alpha = rng.range(0.16, 0.30);
+        c.layer(
+            around(at, r, r),
+            1.2,
+            |p| sd_circle(p, at, r),
+            |_, _| (WHITE, alpha),
+        );
+    }
+}
+
+/// Soft contact shadow under the emblem.
+fn ground_shadow(c: &mut Canvas, hue: f32, at: V2, rx: f32, ry: f32) {
+    let col = hsl(hue, 0.45, 0.28);
+    c.layer(
+        around(at, rx, ry),
+        9.0,
+        |p| sd_ellipse(p, at, v2(rx, ry), 0.0),
+        |_, _| (col, 0.30),
+    );
+}
+
+/// A four-pointed twinkle with a soft glow.
+fn sparkle(c: &mut Canvas, at: V2, size: f32, col: Rgb, rot: f32) {
+    let twinkle = Star::new(at, size, 4, 0.26, rot, 0.8);
+    c.layer(
+        around(at, size * 0.7, size * 0.7),
+        4.0,
+        |p| sd_circle(p, at, size * 0.25),
+        |_, _| (WHITE, 0.55),
+    );
+    c.fill(around(at, size, size), |p| twinkle.sdf(p), col, 1.0);
+}
+
+/// Sphere-like shading: `n` is the position inside a disc of radius 1.
+fn sphere_light(n: V2) -> f32 {
+    let z = (1.0 - n.dot(n)).max(0.0).sqrt();
+    let l = [-0.45f32, -0.62, 0.64];
+    let inv = 1.0 / (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
+    clamp01((n.x * l[0] + n.y * l[1] + z * l[2]) * inv)
+}
+
+fn shade3(dark: Rgb, base: Rgb, light: Rgb, t: f32) -> Rgb {
+    if t < 0.5 {
+        mix(dark, base, t * 2.0)
+    } else {
+        mix(base, light, (t - 0.5) * 2.0)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Pet
+// ---------------------------------------------------------------------------
+
+fn draw_pet(c: &mut Canvas, hue: f32, rng: &mut Rng) {
+    let centre = v2(150.0 + rng.range(-5.0, 5.0), 162.0 + rng.range(-3.0, 3.0));
+    let r = 78.0 + rng.range(-3.0, 3.0);
+    let ears = rng.below(3);
+    let sprout = rng.chance(0.5) && ears != 2; // no room between bunny ears
+    let happy_eyes = rng.chance(0.25);
+    let cat_mouth = ears == 1 && rng.chance(0.6);
+    let ear_tilt = deg(rng.range(-6.0, 6.0));
+    let eye_gap = rng.range(26.0, 32.0);
+    let eye_y = centre.y - rng.range(6.0, 12.0);
+
+    let base = tone(hue, 0.62, 0.64);
+    let light = tone(hue, 0.75, 0.80);
+    let dark = tone(hue, 0.52, 0.46);
+    let line = tone(hue, 0.50, 0.24);
+    let inner_ear = mix(hsl(345.0, 0.80, 0.80), light, 0.35);
+    let ink = tone(hue, 0.35, 0.14);
+    let lw = 3.5;
+
+    ground_shadow(c, hue, v2(centre.x, centre.y + r + 10.0), r * 0.95, 12.0);
+
+    if sprout {
+        let leaf = hsl(112.0, 0.55, 0.52);
+        let leaf_line = hsl(120.0, 0.55, 0.22);
+        let base_pt = v2(centre.x, centre.y - r + 6.0);
+        let top = v2(centre.x + 3.0, centre.y - r - 24.0);
+        c.fill(
+            around(top, 6.0, 34.0),
+            |p| dist_segment(p, base_pt, top) - 3.2,
+            leaf_line,
+            1.0,
+        );
+        c.fill(
+            around(top, 6.0, 34.0),
+            |p| dist_segment(p, base_pt, top) - 1.4,
+            leaf,
+            1.0,
+        );
+        for side in [-1.0f32, 1.0] {
+            let at = top + v2(side * 13.0, -2.0);
+            let ang = deg(side * -28.0);
+            c.fill_outlined(
+                around(at, 18.0, 18.0),
+                |p| sd_ellipse(p, at, v2(15.0, 8.0), ang),
+                leaf,
+                leaf_line,
+                2.5,
+            );
+        }
+    }
+
+    // Ears sit behind the head.
+    for side in [-1.0f32, 1.0] {
+        let tilt = side * ear_tilt;
+        match ears {
+            0 => {
+                let at = centre + v2(side * r * 0.66, -r * 0.72).rot(tilt);
+                let er = r * 0.34;
+                c.fill_outlined(around(at, er, er), |p| sd_circle(p, at, er), base, line, lw);
+                c.fill(
+                    around(at, er, er),
+                    |p| sd_circle(p, at + v2(side * -2.0, 3.0), er * 0.52),
+                    inner_ear,
+                    1.0,
+                );
+            }
+            1 => {
+                let p0 = centre + v2(side * r * 0.30, -r * 0.80);
+                let p1 = centre + v2(side * r * 0.92, -r * 0.40);
+                let tip = centre + v2(side * r * 0.86, -r * 1.36).rot(tilt);
+                // Rounded by 6 px below, so grow the bounds accordingly.
+                let b = Bounds {
+                    min: v2(p0.x.min(p1.x).min(tip.x) - 8.0, tip.y - 8.0),
+                    max: v2(p0.x.max(p1.x).max(tip.x) + 8.0, p1.y + 8.0),
+                };
+                c.fill_outlined(b, |p| sd_triangle(p, p0, p1, tip) - 6.0, base, line, lw);
+                let mid = (p0 + p1 + tip) * (1.0 / 3.0);
+                let shrink = |q: V2| mid + (q - mid) * 0.55 + v2(0.0, 6.0);
+                let (q0, q1, q2) = (shrink(p0), shrink(p1), shrink(tip));
+                c.fill(b, |p| sd_triangle(p, q0, q1, q2) - 3.0, inner_ear, 1.0);
+            }
+            _ => {
+                let at = centre + v2(side * r * 0.40, -r * 1.18);
+                let ang = side * deg(14.0) + tilt;
+                let radii = v2(r * 0.24, r * 0.58);
+                c.fill_outlined(
+                    around(at, radii.y, radii.y),
+                    |p| sd_ellipse(p, at, radii, ang),
+                    base,
+                    line,
+                    lw,
+                );
+                c.fill(
+                    around(at, radii.y, radii.y),
+                    |p| sd_ellipse(p, at + v2(0.0, 4.0), radii * 0.5, ang),
+                    inner_ear,
+                    1.0,
+                );
+            }
+        }
+    }
+
+    // Body / head.
+    c.layer(
+        around(centre, r, r),
+        0.0,
+        |p| sd_circle(p, centre, r),
+        |p, d| {
+            let t = sphere_light((p - centre) * (1.0 / r));
+            (outlined(d, lw, shade3(dark, base, light, t), line), 1.0)
+        },
+    );
+    // Belly patch.
+    let belly_c = centre + v2(0.0, r * 0.50);
+    let belly = v2(r * 0.58, r * 0.38);
+    c.layer(
+        around(belly_c, belly.x, belly.y),
+        0.0,
+        |p| sd_ellipse(p, belly_c, belly, 0.0).max(sd_circle(p, centre, r - lw)),
+        |_, _| (mix(light, WHITE, 0.55), 0.85),
+    );
+    // Feet in front of the body.
+    for side in [-1.0f32, 1.0] {
+        let at = centre + v2(side * r * 0.45, r * 0.90);
+        c.fill_outlined(
+            around(at, 22.0, 14.0),
+            |p| sd_ellipse(p, at, v2(20.0, 13.0), 0.0),
+            base,
+            line,
+            lw,
+        );
+        // Little toe lines.
+        for toe in [-5.0f32, 5.0] {
+            let a = at + v2(toe, 4.0);
+            let b2 = at + v2(toe, 9.0);
+            c.fill(
+                around(at, 22.0, 14.0),
+                |p| dist_segment(p, a, b2) - 1.1,
+                line,
+                0.7,
+            );
+        }
+    }
+    // Blush.
+    for side in [-1.0f32, 1.0] {
+        let at = v2(centre.x + side * (eye_gap + 22.0), eye_y + 22.0);
+        c.layer(
+            around(at, 14.0, 9.0),
+            2.0,
+            |p| sd_ellipse(p, at, v2(12.0, 7.0), 0.0),
+            |_, _| (hsl(350.0, 0.85, 0.72), 0.55),
+        );
+    }
+    // Eyes.
+    for side in [-1.0f32, 1.0] {
+        let at = v2(centre.x + side * eye_gap, eye_y);
+        if happy_eyes {
+            c.fill(
+                around(at, 12.0, 12.0),
+                |p| dist_arc(p, at + v2(0.0, 4.0), 9.0, deg(200.0), deg(140.0)) - 2.6,
+                ink,
+                1.0,
+            );
+        } else {
+            c.fill(
+                around(at, 12.0, 15.0),
+                |p| sd_ellipse(p, at, v2(10.5, 13.5), 0.0),
+                ink,
+                1.0,
+            );
+            let h1 = at + v2(-3.5, -5.0);
+            c.fill(around(h1, 5.0, 5.0), |p| sd_circle(p, h1, 4.2), WHITE, 1.0);
+            let h2 = at + v2(3.6, 4.6);
+            c.fill(around(h2, 3.0, 3.0), |p| sd_circle(p, h2, 2.0), WHITE, 0.85);
+        }
+    }
+    // Mouth.
+    let mouth = v2(centre.x, eye_y + 18.0);
+    if cat_mouth {
+        for side in [-1.0f32, 1.0] {
+            let at = mouth + v2(side * 6.0, 0.0);
+            c.fill(
+                around(at, 10.0, 10.0),
+                |p| dist_arc(p, at, 6.0, deg(10.0), deg(160.0)) - 1.8,
+                ink,
+                1.0,
+            );
+        }
+    } else {
+        c.fill(
+            around(mouth, 14.0, 14.0),
+            |p| dist_arc(p, mouth, 10.0, deg(30.0), deg(120.0)) - 1.9,
+            ink,
+            1.0,
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Sheckles
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy)]
+enum CoinMark {
+    Star,
+    S,
+}
+
+fn draw_sheckles(c: &mut Canvas, hue: f32, rng: &mut Rng) {
+    let centre = v2(150.0 + rng.range(-5.0, 5.0), 150.0 + rng.range(-3.0, 3.0));
+    let left_front = rng.chance(0.5);
+    let back_l = centre + v2(-48.0 + rng.range(-4.0, 4.0), -26.0 + rng.range(-5.0, 5.0));
+    let back_r = centre + v2(48.0 + rng.range(-4.0, 4.0), -34.0 + rng.range(-5.0, 5.0));
+    let front = centre + v2(rng.range(-4.0, 4.0), 28.0);
+    let star_rot_l = deg(rng.range(-12.0, 12.0));
+    let star_rot_r = deg(rng.range(-12.0, 12.0));
+
+    ground_shadow(c, hue, v2(centre.x, front.y + 80.0), 105.0, 13.0);
+    let (first, second) = if left_front {
+        ((back_r, star_rot_r), (back_l, star_rot_l))
+    } else {
+        ((back_l, star_rot_l), (back_r, star_rot_r))
+    };
+    coin(c, first.0, 52.0, CoinMark::Star, first.1);
+    coin(c, second.0, 52.0, CoinMark::Star, second.1);
+    coin(c, front, 68.0, CoinMark::S, 0.0);
+
+    let glints = 2 + rng.below(2);
+    for i in 0..glints {
+        let ang = deg(-150.0 + 120.0 * i as f32 / glints as f32 + rng.range(-15.0, 15.0));
+        let at = centre + v2(0.0, -10.0) + V2::from_angle(ang) * rng.range(100.0, 120.0);
+        sparkle(
+            c,
+            at,
+            rng.range(9.0, 15.0),
+            hsl(48.0, 1.0, 0.92),
+            deg(rng.range(-10.0, 10.0)),
+        );
+    }
+}
+
+fn coin(c: &mut Canvas, at: V2, r: f32, mark: CoinMark, mark_rot: f32) {
+    let gold = hsl(44.0, 0.92, 0.56);
+    let gold_light = hsl(50.0, 1.0, 0.76);
+    let gold_dark = hsl(36.0, 0.85, 0.42);
+    let edge = hsl(32.0, 0.80, 0.36);
+    let line = hsl(28.0, 0.75, 0.20);
+    let lw = 3.0;
+    let b = around(at + v2(0.0, 5.0), r + 2.0, r + 8.0);
+
+    // Face with a diagonal light gradient, and the coin's thickness (its
+    // edge) peeking out below it.
+    let below = at + v2(0.0, r * 0.13);
+    c.layer(
+        b,
+        0.0,
+        |p| sd_circle(p, at, r).min(sd_circle(p, below, r)),
+        |p, d| {
+            let d_face = sd_circle(p, at, r);
+            let t = 0.5 - 0.5 * ((p - at) * (1.0 / r)).dot(v2(0.6, 0.8));
+            let face_col = outlined(d_face, lw, shade3(gold_dark, gold, gold_light, t), line);
+            let edge_col = outlined(d, lw, edge, line);
+            (mix(edge_col, face_col, clamp01(0.5 - d_face)), 1.0)
+        },
+    );
+    // Engraved inner rim: light lip below-right, dark groove above-left.
+    let rim = r * 0.78;
+    let b = around(at, rim + 4.0, rim + 4.0);
+    c.fill(
+        b,
+        |p| (sd_circle(p, at + v2(1.2, 1.2), rim)).abs() - 1.4,
+        gold_light,
+        0.9,
+    );
+    c.fill(b, |p| (sd_circle(p, at, rim)).abs() - 1.5, gold_dark, 0.9);
+
+    // Embossed mark: shadow, highlight, then body.
+    let mark_star = Star::new(at, r * 0.46, 5, 0.47, mark_rot, 2.0);
+    let mark_sdf = |p: V2| -> f32 {
+        match mark {
+            CoinMark::Star => mark_star.sdf(p),
+            CoinMark::S => {
+                let a = r * 0.215;
+                let upper = dist_arc(p, at + v2(0.0, -a), a, deg(90.0), deg(235.0));
+                let lower = dist_arc(p, at + v2(0.0, a), a, deg(270.0), deg(235.0));
+                upper.min(lower) - r * 0.085
+            }
+        }
+    };
+    let mb = around(at, r * 0.5 + 2.0, r * 0.5 + 2.0);
+    c.fill(mb, |p| mark_sdf(p - v2(1.8, 1.8)), gold_dark, 0.85);
+    c.fill(mb, |p| mark_sdf(p + v2(1.2, 1.2)), gold_light, 1.0);
+    c.fill(mb, mark_sdf, hsl(42.0, 0.92, 0.50), 1.0);
+
+    // Shine streak across the upper-left of the face, fading out at its end.
+    let n = v2(1.0, -1.0).norm();
+    let along_dir = v2(1.0, 1.0).norm();
+    c.layer(
+        around(at, r, r),
+        0.0,
+        |p| {
+            let band = ((p - at).dot(n) + r * 0.02).abs() - r * 0.09;
+            band.max(sd_circle(p, at, r - lw - 1.0))
+                .max((p - at).dot(along_dir) + r * 0.1)
+        },
+        |p, _| {
+            let along = (p - at).dot(along_dir) / r;
+            (WHITE, 0.38 * (1.0 - smoothstep(-0.55, -0.1, along)))
+        },
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Bundle
+// ---------------------------------------------------------------------------
+
+fn draw_bundle(c: &mut Canvas, hue: f32, rng: &mut Rng) {
+    let centre = v2(150.0 + rng.range(-4.0, 4.0), 152.0 + rng.range(-3.0, 3.0));
+    let pattern = rng.below(3);
+    let ribbon_hue = if rng.chance(0.5) {
+        hue + 180.0
+    } else {
+        hue + 150.0
+    };
+    let bow_tilt = deg(rng.range(-5.0, 5.0));
+
+    let base = tone(hue, 0.62, 0.60);
+    let light = tone(hue, 0.72, 0.72);
+    let dark = tone(hue, 0.55, 0.46);
+    let line = tone(hue, 0.50, 0.22);
+    let rib = tone(ribbon_hue, 0.80, 0.64);
+    let rib_light = tone(ribbon_hue, 0.90, 0.80);
+    let rib_dark = tone(ribbon_hue, 0.65, 0.45);
+    let rib_line = tone(ribbon_hue, 0.55, 0.24);
+    let lw = 3.5;
+    let rib_half = 15.0;
+
+    let body_c = centre + v2(0.0, 40.0);
+    let body_h = v2(70.0, 56.0);
+    let lid_c = centre + v2(0.0, -22.0);
+    let lid_h = v2(81.0, 19.0);
+
+    ground_shadow(c, hue, v2(centre.x, body_c.y + body_h.y + 4.0), 92.0, 12.0);
+
+    // Box body.
+    let body = move |p: V2| sd_round_box(p, body_c, body_h, 9.0);
+    c.layer(around(body_c, body_h.x, body_h.y), 0.0, body, |p, d| {
+        let t = 0.75 - 0.5 * (p.x - body_c.x) / body_h.x;
+        (outlined(d, lw, shade3(dark, base, light, t), line), 1.0)
+    });
+    // Pattern, clipped to the inside of the body.
+    let pat_col = mix(light, WHITE, 0.45);
+    match pattern {
+        0 => c.fill(
+            around(body_c, body_h.x, body_h.y),
+            |p| {
+                let q = p - body_c + v2(100.0, 100.0);
+                let cell = v2(q.x.rem_euclid(30.0) - 15.0, q.y.rem_euclid(30.0) - 15.0);
+                let row_shift = if (q.y / 30.0).floor() as i32 % 2 == 0 {
+                    0.0
+                } else {
+                    15.0
+                };
+                let cell2 = v2((q.x + row_shift).rem_euclid(30.0) - 15.0, cell.y);
+                (cell2.len() - 5.0).max(body(p) + lw + 1.0)
+            },
+            pat_col,
+            0.6,
+        ),
+        1 => c.fill(
+            around(body_c, body_h.x, body_h.y),
+            |p| {
+                let s = (p.x + p.y).rem_euclid(26.0) - 13.0;
+                (s.abs() - 5.0).max(body(p) + lw + 1.0)
+            },
+            pat_col,
+            0.38,
+        ),
+        _ => {}
+    }
+    // Shadow cast by the lid onto the body.
+    let lid_bottom = lid_c.y + lid_h.y;
+    c.layer(
+        around(body_c, body_h.x, body_h.y),
+        0.0,
+        |p| (body(p) + lw).max(p.y - lid_bottom - 9.0),
+        |_, _| (line, 0.22),
+    );
+    // Vertical ribbon on the body.
+    let ribbon_paint = |p: V2, _d: f32| {
+        let side = (p.x - centre.x).abs() - rib_half;
+        let t = 0.5 - 0.45 * (p.x - centre.x) / rib_half;
+        (
+            outlined(side, 2.5, shade3(rib_dark, rib, rib_light, t), rib_line),
+            1.0,
+        )
+    };
+    c.layer(
+        around(body_c, body_h.x, body_h.y),
+        0.0,
+        |p| (body(p) + lw - 0.5).max((p.x - centre.x).abs() - rib_half),
+        ribbon_paint,
+    );
+    // Lid.
+    let lid = move |p: V2| sd_round_box(p, lid_c, lid_h, 8.0);
+    c.layer(around(lid_c, lid_h.x, lid_h.y), 0.0, lid, |p, d| {
+        let t = 0.85 - 0.35 * (p.x - lid_c.x) / lid_h.x - 0.2 * (p.y - lid_c.y) / lid_h.y;
+        (
+            outlined(d, lw, shade3(dark, light, mix(light, WHITE, 0.3), t), line),
+            1.0,
+        )
+    });
+    c.layer(
+        around(lid_c, lid_h.x, lid_h.y),
+        0.0,
+        |p| (lid(p) + lw - 0.5).max((p.x - centre.x).abs() - rib_half - 1.0),
+        ribbon_paint,
+    );
+
+    // Bow: tails, loops, knot.
+    let knot = v2(centre.x, lid_c.y - lid_h.y - 6.0);
+    for side in [-1.0f32, 1.0] {
+        let t0 = knot + v2(side * 4.0, 4.0);
+        let t1 = knot + v2(side * 30.0, 30.0).rot(bow_tilt);
+        let t2 = knot + v2(side * 14.0, 36.0).rot(bow_tilt);
+        let b = Bounds {
+            min: v2(knot.x - 40.0, knot.y - 4.0),
+            max: v2(knot.x + 40.0, knot.y + 44.0),
+        };
+        c.fill_outlined(
+            b,
+            |p| sd_triangle(p, t0, t1, t2) - 3.0,
+            rib_dark,
+            rib_line,
+            2.5,
+        );
+    }
+    for side in [-1.0f32, 1.0] {
+        let at = knot + v2(side * 30.0, -13.0).rot(bow_tilt);
+        let ang = side * deg(-24.0) + bow_tilt;
+        let radii = v2(32.0, 20.0);
+        c.layer(
+            around(at, 36.0, 36.0),
+            0.0,
+            |p| sd_ellipse(p, at, radii, ang),
+            |p, d| {
+                let t = 0.5 - 0.5 * ((p - at).y / radii.y) + 0.15;
+                (
+                    outlined(d, 2.8, shade3(rib_dark, rib, rib_light, t), rib_line),
+                    1.0,
+                )
+            },
+        );
+        let hole = at + v2(side * -5.0, 2.0).rot(ang);
+        c.fill(
+            around(at, 36.0, 36.0),
+            |p| sd_ellipse(p, hole, v2(15.0, 6.5), ang),
+            rib_dark,
+            0.9,
+        );
+    }
+    c.layer(
+        around(knot, 16.0, 16.0),
+        0.0,
+        |p| sd_round_box(p, knot, v2(13.0, 12.0), 6.0),
+        |p, d| {
+            let t = 0.7 - 0.4 * (p.y - knot.y) / 12.0;
+            (
+                outlined(d, 2.6, shade3(rib_dark, rib, rib_light, t), rib_line),
+                1.0,
+            )
+        },
+    );
+    // A tiny glint on the lid corner.
+    sparkle(c, v2(centre.x + 64.0, lid_c.y - 28.0), 12.0, WHITE, 0.0);
+}
+
+// ---------------------------------------------------------------------------
+// Exclusive
+// ---------------------------------------------------------------------------
+
+const EXCLUSIVE_CENTRE: V2 = v2(150.0, 156.0);
+
+fn draw_exclusive(c: &mut Canvas, hue: f32, rng: &mut Rng) {
+    let centre = EXCLUSIVE_CENTRE + v2(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+    let rot = deg(rng.range(-5.0, 5.0));
+    let r = 100.0;
+    let inner = 0.48;
+
+    ground_shadow(c, hue, v2(centre.x, centre.y + r * 0.82 + 14.0), 78.0, 10.0);
+
+    let shape = Star::new(centre, r, 5, inner, rot, 7.0);
+    let star = move |p: V2| shape.sdf(p);
+    let face_light = tone(hue, 0.95, 0.80);
+    let face = tone(hue, 0.85, 0.62);
+    let face_dark = tone(hue, 0.75, 0.42);
+    let line = tone(hue, 0.60, 0.22);
+    // Tip directions of the five arms (screen space) and the brightness of
+    // the two facets of every arm (index 0: left of the ridge, 1: right).
+    let arms: [V2; 5] =
+        std::array::from_fn(|i| V2::from_angle(i as f32 * TAU / 5.0 - PI / 2.0 + rot));
+    let facet_lum: [[f32; 2]; 5] = std::array::from_fn(|i| {
+        let u = arms[i];
+        let perp = v2(-u.y, u.x);
+        [-1.0f32, 1.0].map(|side| {
+            // Facet normal leans sideways and slightly towards the tip.
+            let n = [
+                perp.x * side * 0.75 + u.x * 0.3,
+                perp.y * side * 0.75 + u.y * 0.3,
+                1.0,
+            ];
+            let l = [-0.40f32, -0.70, 0.60];
+            let dot = n[0] * l[0] + n[1] * l[1] + n[2] * l[2];
+            let norms = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt()
+                * (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
+            smoothstep(0.15, 1.0, dot / norms)
+        })
+    });
+    let halo = 6.0;
+
+    // The faceted star with a white sticker halo around it, in one layer.
+    c.layer(
+        around(centre, r + halo, r + halo),
+        0.0,
+        |p| star(p) - halo,
+        |p, d| {
+            let q = p - centre;
+            // Brightness within one arm, blended across the ridge over
+            // about a pixel so the facet boundary is anti-aliased too.
+            let arm_lum = |i: usize| {
+                let u = arms[i];
+                let across = q.dot(v2(-u.y, u.x));
+                let [l0, l1] = facet_lum[i];
+                l0 + (l1 - l0) * smoothstep(-0.7, 0.7, across)
+            };
+            // The arm we are in (tip direction closest) and its neighbour
+            // on our side; blend across the valley between them.
+            let mut best = 0;
+            for i in 1..5 {
+                if q.dot(arms[i]) > q.dot(arms[best]) {
+                    best = i;
+                }
+            }
+            let (prev, next) = ((best + 4) % 5, (best + 1) % 5);
+            let other = if q.dot(arms[prev]) > q.dot(arms[next]) {
+                prev
+            } else {
+                next
+            };
+            let gap = arms[best] - arms[other];
+            let valley = q.dot(gap) / gap.len();
+            let lb = arm_lum(best);
+            let t = arm_lum(other) + (lb - arm_lum(other)) * smoothstep(-0.7, 0.7, valley);
+            let d_star = d + halo;
+            let star_col = outlined(d_star, 4.0, shade3(face_dark, face, face_light, t), line);
+            let outside = clamp01(d_star + 0.5);
+            (mix(star_col, WHITE, outside), 1.0 - 0.1 * outside)
+        },
+    );
+    // Glossy highlight, clipped to the star.
+    let gloss = centre + v2(-26.0, -30.0);
+    c.layer(
+        around(gloss, 30.0, 30.0),
+        0.0,
+        |p| sd_ellipse(p, gloss, v2(26.0, 11.0), deg(-35.0)).max(star(p) + 6.0),
+        |_, _| (WHITE, 0.55),
+    );
+
+    // Sparkles around the star.
+    let count = 4 + rng.below(3);
+    let start = rng.range(0.0, TAU);
+    for i in 0..count {
+        let ang = start + TAU * i as f32 / count as f32 + rng.range(-0.3, 0.3);
+        let dist = rng.range(112.0, 132.0);
+        let mut at = centre + V2::from_angle(ang) * dist;
+        at.x = at.x.clamp(22.0, 278.0);
+        at.y = at.y.clamp(22.0, 278.0);
+        let size = rng.range(9.0, 19.0);
+        sparkle(
+            c,
+            at,
+            size,
+            mix(WHITE, face_light, 0.25),
+            deg(rng.range(-15.0, 15.0)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::GenericImageView;
+
+    fn spec(kind: ArtKind, hue: f32, seed: u64) -> ArtSpec {
+        ArtSpec { kind, hue, seed }
+    }
+
+    #[test]
+    fn art_is_a_300px_png() {
+        for kind in ArtKind::ALL {
+            let png = generate_product_art(&spec(kind, 120.0, 1)).unwrap();
+            assert_eq!(image::guess_format(&png).unwrap(), image::ImageFormat::Png);
+            let img = image::load_from_memory(&png).unwrap();
+            assert_eq!(img.dimensions(), (300, 300), "{kind:?}");
+            assert_eq!(img.color(), image::ColorType::Rgba8);
+        }
+    }
+
+    #[test]
+    fn art_is_deterministic() {
+        for kind in ArtKind::ALL {
+            let a = generate_product_art(&spec(kind, 33.0, 42)).unwrap();
+            let b = generate_product_art(&spec(kind, 33.0, 42)).unwrap();
+            assert_eq!(a, b, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn art_differs_between_kinds_seeds_and_hues() {
+        let mut seen = std::collections::HashSet::new();
+        for kind in ArtKind::ALL {
+            for seed in [1u64, 2, 3] {
+                assert!(
+                    seen.insert(render(&spec(kind, 200.0, seed)).into_raw()),
+                    "{kind:?} {seed}"
+                );
+            }
+            assert!(
+                seen.insert(render(&spec(kind, 20.0, 1)).into_raw()),
+                "{kind:?} hue"
+            );
+        }
+    }
+
+    #[test]
+    fn odd_hues_are_wrapped_not_rejected() {
+        let a = render(&spec(ArtKind::Pet, 30.0, 5));
+        assert_eq!(a, render(&spec(ArtKind::Pet, 390.0, 5)));
+        assert_eq!(a, render(&spec(ArtKind::Pet, -330.0, 5)));
+        // Non-finite hues fall back to 0 instead of panicking.
+        let _ = render(&spec(ArtKind::Exclusive, f32::NAN, 5));
+        let _ = render(&spec(ArtKind::Bundle, f32::INFINITY, 5));
+    }
+
+    #[test]
+    fn emblem_is_centred_and_background_is_light() {
+        for kind in ArtKind::ALL {
+            let img = render(&spec(kind, 280.0, 9));
+            // The centre is covered by the emblem, the corners by the
+            // pale background: they must differ clearly.
+            let centre = img.get_pixel(150, 160).0;
+            let corner = img.get_pixel(3, 3).0;
+            let diff: i32 = (0..3)
+                .map(|i| (i32::from(centre[i]) - i32::from(corner[i])).abs())
+                .sum();
+            assert!(diff > 30, "{kind:?}: centre {centre:?} corner {corner:?}");
+            assert!(
+                corner[..3].iter().all(|&c| c > 120),
+                "{kind:?}: corner too dark {corner:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn generation_is_quick() {
+        // Typically ~10-30 ms per picture in an unoptimised build; this only
+        // guards against gross regressions (slow CI machines included).
+        let started = std::time::Instant::now();
+        for kind in ArtKind::ALL {
+            generate_product_art(&spec(kind, 75.0, 3)).unwrap();
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn kind_names_round_trip() {
+        for kind in ArtKind::ALL {
+            assert_eq!(ArtKind::from_name(kind.as_str()), Some(kind));
+        }
+        assert_eq!(ArtKind::from_name("PET"), Some(ArtKind::Pet));
+        assert_eq!(ArtKind::from_name("dragon"), None);
+    }
+
+    #[test]
+    fn sdf_primitives_have_the_right_sign() {
+        let c = v2(0.0, 0.0);
+        assert!(sd_circle(v2(0.0, 0.0), c, 10.0) < 0.0);
+        assert!((sd_circle(v2(20.0, 0.0), c, 10.0) - 10.0).abs() < 1e-4);
+        assert!(sd_ellipse(v2(0.0, 0.0), c, v2(10.0, 5.0), 0.3) < 0.0);
+        assert!(sd_ellipse(v2(0.0, 9.0), c, v2(10.0, 5.0), 0.0) > 0.0);
+        assert!(sd_round_box(v2(0.0, 0.0), c, v2(5.0, 5.0), 1.0) < 0.0);
+        assert!(sd_triangle(v2(0.0, 1.0), v2(-5.0, 5.0), v2(5.0, 5.0), v2(0.0, -5.0)) < 0.0);
+        assert!(sd_triangle(v2(9.0, 9.0), v2(-5.0, 5.0), v2(5.0, 5.0), v2(0.0, -5.0)) > 0.0);
+        // Star: the top tip is inside, the gap between two tips is not.
+        let star = Star::new(c, 10.0, 5, 0.45, 0.0, 1.0);
+        assert!(star.sdf(v2(0.0, -9.0)) < 0.0);
+        assert!(star.sdf(v2(0.0, 9.0)) > 0.0);
+        assert!(
+            (star.sdf(v2(0.0, -20.0)) - 10.0).abs() < 0.01,
+            "tip distance"
+        );
+    }
+}

@@ -1,0 +1,13 @@
+//! The Garden Shop server: turns HTTP into domain calls and domain errors into HTTP answers.
+
+mod error;
+mod routes;
+mod seed;
+mod settings;
+mod snapshot;
+mod startup;
+mod state;
+pub mod telemetry;
+
+pub use settings::{Environment, Settings};
+pub use startup::Application;

@@ -1,0 +1,22 @@
+use actix_files::NamedFile;
+use actix_web::{http::header, web, HttpRequest, HttpResponse};
+
+use crate::{error::ApiError, state::AppState};
+
+/// Stored images. Their names are content hashes, so a name never changes its bytes: browsers
+/// may keep them for a year.
+pub async fn serve(
+    request: HttpRequest,
+    path: web::Path<String>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Image not found.".to_owned());
+    let file = state.media.resolve(&path).ok_or_else(not_found)?;
+    let named = NamedFile::open_async(&file).await.map_err(|_| not_found())?;
+    let mut response = named.use_etag(true).use_last_modified(true).into_response(&request);
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    Ok(response)
+}

@@ -1,0 +1,129 @@
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+/// Where the shop runs: each has its own file in `config/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    Development,
+    Test,
+    Production,
+}
+
+impl Environment {
+    fn from_env() -> Result<Self, SettingsError> {
+        match std::env::var("SHOP_ENV").as_deref() {
+            Err(_) | Ok("") | Ok("development") => Ok(Environment::Development),
+            Ok("test") => Ok(Environment::Test),
+            Ok("production") => Ok(Environment::Production),
+            Ok(other) => Err(SettingsError::UnknownEnvironment(other.to_owned())),
+        }
+    }
+
+    fn as_str(&self) -> &'static str {
+        match self {
+            Environment::Development => "development",
+            Environment::Test => "test",
+            Environment::Production => "production",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    #[serde(skip_deserializing, default = "default_environment")]
+    pub environment: Environment,
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub media: MediaSettings,
+    pub seed: SeedSettings,
+    pub site: SiteSettings,
+    pub catalog: CatalogSettings,
+}
+
+fn default_environment() -> Environment {
+    Environment::Development
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ServerSettings {
+    pub host: String,
+    pub port: u16,
+    /// The built frontend (`frontend/dist`), served with the SPA fallback.
+    pub static_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct DatabaseSettings {
+    /// `sqlite://data/shop.db?mode=rwc` or `postgres://user:password@host/db`.
+    pub url: String,
+    pub max_connections: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct MediaSettings {
+    /// Where product images and proofs are stored, by content hash.
+    pub root: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct SeedSettings {
+    /// Fill an empty database with the demo catalog. Never honoured in production.
+    pub demo_data: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct SiteSettings {
+    pub name: String,
+    pub reviews_url: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CatalogSettings {
+    /// How often each instance re-reads the catalog, to see writes made by other instances.
+    pub refresh_seconds: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("SHOP_ENV must be development, test or production, not {0:?}")]
+    UnknownEnvironment(String),
+    #[error("invalid configuration")]
+    Config(#[from] config::ConfigError),
+}
+
+impl Settings {
+    /// Reads `config/default.toml`, then `config/{SHOP_ENV}.toml`, then `SHOP__SECTION__KEY`
+    /// variables, then `DATABASE_URL`. The config directory is `SHOP_CONFIG_DIR` or `config`.
+    pub fn load() -> Result<Self, SettingsError> {
+        let environment = Environment::from_env()?;
+        let dir = std::env::var("SHOP_CONFIG_DIR").map_or_else(|_| config_dir(), PathBuf::from);
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from(dir.join("default.toml")))
+            .add_source(config::File::from(dir.join(format!("{}.toml", environment.as_str()))).required(false))
+            .add_source(
+                config::Environment::with_prefix("SHOP")
+                    .prefix_separator("__")
+                    .separator("__")
+                    .try_parsing(true),
+            );
+        if let Ok(url) = std::env::var("DATABASE_URL") {
+            if !url.is_empty() {
+                builder = builder.set_override("database.url", url)?;
+            }
+        }
+        let mut settings: Settings = builder.build()?.try_deserialize()?;
+        settings.environment = environment;
+        Ok(settings)
+    }
+}
+
+/// `config/` next to the working directory, or the workspace's when run from a crate folder.
+fn config_dir() -> PathBuf {
+    let here = PathBuf::from("config");
+    if here.join("default.toml").exists() {
+        return here;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config")
+}

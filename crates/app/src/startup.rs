@@ -1,0 +1,108 @@
+use std::{net::TcpListener, path::PathBuf, time::Duration};
+
+use actix_web::{dev::Server, http::header, middleware, web, App, HttpServer};
+use anyhow::Context;
+use catalog::Catalog;
+use media::MediaStore;
+use store::Store;
+use tracing_actix_web::TracingLogger;
+
+use crate::{routes, seed, settings::Environment, snapshot::ProductSnapshot, state::AppState, Settings};
+
+/// The built frontend's directory.
+pub struct StaticDir(pub PathBuf);
+
+pub struct Application {
+    port: u16,
+    host: String,
+    server: Server,
+}
+
+impl Application {
+    /// Opens and migrates the database, seeds the demo catalog where asked, and binds the
+    /// listener (port 0 picks a free one).
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let db = store::connect(&settings.database.url, settings.database.max_connections).await?;
+        let store = Store::new(db);
+        let media = MediaStore::new(settings.media.root.clone());
+        let catalog = Catalog::new(store.clone());
+
+        if settings.seed.demo_data {
+            if settings.environment == Environment::Production {
+                tracing::warn!("seed.demo_data is ignored in production");
+            } else {
+                seed::demo_catalog(&catalog, &media).await.context("failed to seed the demo catalog")?;
+            }
+        }
+
+        let products = ProductSnapshot::load(&catalog).await.context("failed to load the catalog")?;
+        let state = web::Data::new(AppState {
+            store,
+            catalog,
+            products,
+            media,
+            site: settings.site.clone(),
+        });
+        spawn_catalog_refresh(state.clone(), Duration::from_secs(settings.catalog.refresh_seconds.max(1)));
+
+        let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
+            .with_context(|| format!("could not listen on {}:{}", settings.server.host, settings.server.port))?;
+        let port = listener.local_addr()?.port();
+        let static_dir = web::Data::new(StaticDir(settings.server.static_dir.clone()));
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap(security_headers())
+                .wrap(middleware::Compress::default())
+                .wrap(TracingLogger::default())
+                .app_data(state.clone())
+                .app_data(static_dir.clone())
+                .configure(routes::configure)
+        })
+        .listen(listener)?
+        .run();
+        Ok(Application { port, host: settings.server.host, server })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        tracing::info!("Garden Shop is running at http://{}:{}", display_host(&self.host), self.port);
+        self.server.await
+    }
+}
+
+/// Keeps this instance's snapshot in step with writes made by other instances.
+fn spawn_catalog_refresh(state: web::Data<AppState>, every: Duration) {
+    actix_web::rt::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.tick().await;
+        loop {
+            ticker.tick().await;
+            if let Err(error) = state.products.refresh(&state.catalog).await {
+                tracing::warn!(error = ?error, "could not refresh the product snapshot");
+            }
+        }
+    });
+}
+
+fn security_headers() -> middleware::DefaultHeaders {
+    middleware::DefaultHeaders::new()
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
+        .add((
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; \
+             script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; \
+             form-action 'self'",
+        ))
+}
+
+fn display_host(host: &str) -> &str {
+    match host {
+        "127.0.0.1" | "0.0.0.0" => "localhost",
+        other => other,
+    }
+}

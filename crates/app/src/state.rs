@@ -1,0 +1,15 @@
+use catalog::Catalog;
+use media::MediaStore;
+use store::Store;
+
+use crate::settings::SiteSettings;
+use crate::snapshot::ProductSnapshot;
+
+/// What every handler may use; shared by all workers.
+pub struct AppState {
+    pub store: Store,
+    pub catalog: Catalog<Store>,
+    pub products: ProductSnapshot,
+    pub media: MediaStore,
+    pub site: SiteSettings,
+}
