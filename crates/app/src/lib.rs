@@ -9,5 +9,8 @@ mod startup;
 mod state;
 pub mod telemetry;
 
-pub use settings::{Environment, Settings};
+pub use settings::{
+    CatalogSettings, DatabaseSettings, Environment, MediaSettings, SeedSettings, ServerSettings, Settings,
+    SiteSettings,
+};
 pub use startup::Application;

@@ -75,7 +75,7 @@ impl Application {
 
 /// Keeps this instance's snapshot in step with writes made by other instances.
 fn spawn_catalog_refresh(state: web::Data<AppState>, every: Duration) {
-    actix_web::rt::spawn(async move {
+    tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);
         ticker.tick().await;
         loop {

@@ -1,0 +1,230 @@
+use std::time::{Duration, Instant};
+
+use cart_pricing::Money;
+use catalog::{ProductDraft, ProductId, ProductRepository, Stock};
+use store::testing::TestDatabase;
+use store::Backend;
+use rstest::rstest;
+use sea_orm::{ConnectionTrait, Statement};
+
+use crate::helpers::{ids, Options, TestApp};
+
+fn draft(name: &str, price: &str) -> ProductDraft {
+    ProductDraft {
+        name: name.into(),
+        description: String::new(),
+        price: Money::parse(price).unwrap(),
+        category: "Pets".into(),
+        image: None,
+        stock: Stock::Finite(2),
+        weight: None,
+        mutation: None,
+        savings: None,
+        sort_order: None,
+        delete_after_out_of_stock: false,
+        related_ids: vec![],
+        inventory: 2,
+        dupe_warning: false,
+    }
+}
+
+async fn execute(app: &TestApp, sql: &str) {
+    let db = app.store.connection();
+    db.execute(Statement::from_string(db.get_database_backend(), sql)).await.unwrap();
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_new_shop_serves_the_demo_catalog_in_storefront_order(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    let products = app.products().await;
+
+    assert_eq!(products.len(), 30);
+    // sort_order first (Raccoon 1, Disco Bee 2, Kitsune 3), then by price
+    assert_eq!(&ids(&products)[..3], &[3, 22, 7]);
+    let rest: Vec<f64> = products[3..].iter().map(|p| p["price"].as_f64().unwrap()).collect();
+    assert!(rest.windows(2).all(|w| w[0] <= w[1]), "prices ascend after the sorted ones: {rest:?}");
+
+    let flagged: Vec<i64> = products.iter().filter(|p| p["dupe_warning"] == true).map(|p| p["id"].as_i64().unwrap()).collect();
+    let mut flagged_sorted = flagged.clone();
+    flagged_sorted.sort_unstable();
+    assert_eq!(flagged_sorted, vec![3, 22, 25, 26, 28, 57]);
+    assert_eq!(products.iter().filter(|p| p["stock"] == 0).count(), 1, "one product is out of stock");
+    assert!(products.iter().any(|p| p["stock"].is_null()), "some stock is unlimited");
+    for category in ["Pets", "Sheckles", "Bundles", "Exclusives"] {
+        assert!(
+            products.iter().any(|p| p["category"].as_str().unwrap().contains(category)),
+            "the demo has {category}"
+        );
+    }
+    let bundle = products.iter().find(|p| p["id"] == 24).unwrap();
+    assert_eq!(bundle["related_ids"], serde_json::json!([1, 2, 12, 16]));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_product_has_every_field_of_the_spec(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    let raccoon = app.get_json("/api/products/3").await;
+    assert_eq!(raccoon["name"], "Raccoon");
+    assert_eq!(raccoon["price"], 24.99);
+    assert_eq!(raccoon["savings"], 34.99);
+    assert_eq!(raccoon["stock"], 6);
+    assert_eq!(raccoon["weight"], 2.8);
+    assert_eq!(raccoon["sort_order"], 1);
+    assert_eq!(raccoon["dupe_warning"], true);
+    assert_eq!(raccoon["delete_after_out_of_stock"], false);
+    assert_eq!(raccoon["inventory"], 6);
+    assert!(raccoon["mutation"].is_null());
+    assert!(raccoon["image"].as_str().unwrap().starts_with("/media/products/"));
+    for field in ["id", "description", "category", "related_ids"] {
+        assert!(!raccoon[field].is_null(), "{field} is present");
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_demo_catalog_is_not_seeded_into_a_shop_that_has_products(#[case] backend: Backend) {
+    let database = TestDatabase::create(backend).await;
+    let store = store::Store::new(database.connection.clone());
+    store.insert_with_ids(vec![(ProductId::new(1), draft("Our Own Owl", "3.00"))]).await.unwrap();
+
+    let app = TestApp::spawn_on(database, Options { demo_data: true }).await;
+    let products = app.products().await;
+    assert_eq!(ids(&products), vec![1]);
+    assert_eq!(products[0]["name"], "Our Own Owl");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_empty_shop_without_demo_data_lists_nothing(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    assert!(app.products().await.is_empty());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn archived_products_are_hidden_from_the_storefront(#[case] backend: Backend) {
+    let database = TestDatabase::create(backend).await;
+    let store = store::Store::new(database.connection.clone());
+    store
+        .insert_with_ids(vec![(ProductId::new(1), draft("Owl", "3.00")), (ProductId::new(2), draft("Bee", "4.00"))])
+        .await
+        .unwrap();
+    let app = TestApp::spawn_on(database, Options { demo_data: false }).await;
+    execute(&app, "UPDATE products SET archived = true WHERE id = 2").await;
+    wait_until(|| async { ids(&app.products().await) == vec![1] }).await;
+
+    assert_eq!(app.get("/api/products/2").await.status(), 404);
+    assert_eq!(app.get("/api/products/2/related-ids").await.status(), 404);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_list_has_a_strong_etag_and_answers_304_while_unchanged(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    let first = app.get("/api/products").await;
+    assert_eq!(first.headers()["cache-control"], "no-cache");
+    let etag = first.headers()["etag"].to_str().unwrap().to_owned();
+    assert!(etag.starts_with('"') && !etag.starts_with("W/"), "strong etag: {etag}");
+
+    let revalidated = app
+        .client
+        .get(format!("{}/api/products", app.address))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+    assert_eq!(revalidated.headers()["etag"], etag.as_str());
+    assert!(revalidated.bytes().await.unwrap().is_empty());
+
+    let stale = app
+        .client
+        .get(format!("{}/api/products", app.address))
+        .header("If-None-Match", "\"something-else\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), 200);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_change_in_the_database_reaches_the_list_with_a_new_etag(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    let before = app.get("/api/products").await.headers()["etag"].to_str().unwrap().to_owned();
+    // as another instance would: a write this instance did not make
+    execute(&app, "UPDATE products SET stock = 1 WHERE id = 3").await;
+    wait_until(|| async {
+        let raccoon = app.products().await.into_iter().find(|p| p["id"] == 3).unwrap();
+        raccoon["stock"] == 1
+    })
+    .await;
+    let after = app.get("/api/products").await.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(before, after);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_unknown_product_is_a_404_with_the_spec_message(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    for path in ["/api/products/999", "/api/products/abc", "/api/products/-1", "/api/products/999/related-ids"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["message"], "Product not found.", "{path}");
+        assert_eq!(body["errors"], serde_json::json!({}), "{path}");
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn related_ids_list_a_bundles_components(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    assert_eq!(app.get_json("/api/products/29/related-ids").await, serde_json::json!([3, 7, 22]));
+    assert_eq!(app.get_json("/api/products/1/related-ids").await, serde_json::json!([]));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn site_settings_and_health_are_served(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let site = app.get_json("/api/site").await;
+    assert_eq!(site["reviews_url"], "https://reviews.example/garden-shop");
+    assert_eq!(site["name"], "Garden Shop");
+    assert_eq!(app.get_json("/api/health").await["status"], "ok");
+}
+
+/// Polls until `condition` holds, failing after five seconds.
+async fn wait_until<F, Fut>(condition: F)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !condition().await {
+        assert!(Instant::now() < deadline, "the condition did not hold within 5 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -1,0 +1,64 @@
+use store::Backend;
+use rstest::rstest;
+
+use crate::helpers::TestApp;
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn client_routes_get_index_html_which_is_never_cached(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    for path in ["/", "/product/3", "/faq", "/index.html"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert!(response.text().await.unwrap().contains("<title>Garden Shop</title>"), "{path}");
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn hashed_assets_are_immutable_and_other_files_cached_briefly(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let asset = app.get("/assets/index-4f3a9c.js").await;
+    assert_eq!(asset.status(), 200);
+    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert!(asset.headers()["content-type"].to_str().unwrap().contains("javascript"));
+
+    let icon = app.get("/favicon.svg").await;
+    assert_eq!(icon.headers()["cache-control"], "public, max-age=3600");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn unknown_api_paths_are_json_404s_not_the_app(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let response = app.get("/api/nothing-here").await;
+    assert_eq!(response.status(), 404);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["message"], "Not found.");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn responses_carry_security_headers(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let response = app.get("/").await;
+    assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(response.headers()["x-frame-options"], "DENY");
+    assert!(response.headers().contains_key("content-security-policy"));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn a_missing_frontend_build_says_how_to_build_it(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    std::fs::remove_file(app.static_dir.join("index.html")).unwrap();
+    let response = app.get("/").await;
+    assert_eq!(response.status(), 503);
+    assert!(response.text().await.unwrap().contains("just build"));
+}
