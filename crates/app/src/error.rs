@@ -34,7 +34,10 @@ impl ResponseError for ApiError {
             ApiError::NotFound(message) => (message.as_str(), &empty),
             ApiError::Internal(cause) => {
                 tracing::error!(error = ?cause, "request failed");
-                ("Something went wrong on our side. Please try again.", &empty)
+                (
+                    "Something went wrong on our side. Please try again.",
+                    &empty,
+                )
             }
         };
         HttpResponse::build(self.status_code()).json(ErrorBody { message, errors })

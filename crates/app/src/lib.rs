@@ -10,7 +10,7 @@ mod state;
 pub mod telemetry;
 
 pub use settings::{
-    CatalogSettings, DatabaseSettings, Environment, MediaSettings, SeedSettings, ServerSettings, Settings,
-    SiteSettings,
+    CatalogSettings, DatabaseSettings, Environment, MediaSettings, SeedSettings, ServerSettings,
+    Settings, SiteSettings,
 };
 pub use startup::Application;

@@ -22,7 +22,14 @@ struct Demo {
     description: &'static str,
 }
 
-const fn pet(id: i64, name: &'static str, price: &'static str, stock: u32, weight: f64, description: &'static str) -> Demo {
+const fn pet(
+    id: i64,
+    name: &'static str,
+    price: &'static str,
+    stock: u32,
+    weight: f64,
+    description: &'static str,
+) -> Demo {
     Demo {
         id,
         name,
@@ -38,7 +45,13 @@ const fn pet(id: i64, name: &'static str, price: &'static str, stock: u32, weigh
     }
 }
 
-const fn sheckles(id: i64, name: &'static str, price: &'static str, savings: Option<&'static str>, description: &'static str) -> Demo {
+const fn sheckles(
+    id: i64,
+    name: &'static str,
+    price: &'static str,
+    savings: Option<&'static str>,
+    description: &'static str,
+) -> Demo {
     Demo {
         id,
         name,
@@ -141,7 +154,11 @@ fn draft(demo: &Demo, image: String) -> anyhow::Result<ProductDraft> {
         delete_after_out_of_stock: ONE_OFF_IDS.contains(&demo.id),
         related_ids: demo.related.iter().copied().map(ProductId::new).collect(),
         // Bundles have no inventory of their own: they count against their components.
-        inventory: if demo.related.is_empty() { stock.count().unwrap_or(0) } else { 0 },
+        inventory: if demo.related.is_empty() {
+            stock.count().unwrap_or(0)
+        } else {
+            0
+        },
         dupe_warning: DUPE_WARNING_IDS.contains(&demo.id),
     })
 }
@@ -160,7 +177,9 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
             seed: demo.id.unsigned_abs(),
         };
         let png = generate_product_art(&spec).with_context(|| format!("drawing {}", demo.name))?;
-        let image = media.save_png("products", &png).with_context(|| format!("saving the image of {}", demo.name))?;
+        let image = media
+            .save_png("products", &png)
+            .with_context(|| format!("saving the image of {}", demo.name))?;
         products.push((ProductId::new(demo.id), draft(demo, image)?));
     }
     repository.insert_with_ids(products).await?;
@@ -182,12 +201,24 @@ mod tests {
         for id in DUPE_WARNING_IDS {
             assert!(ids.contains(&id), "dupe-warning product {id} exists");
         }
-        assert_eq!(DEMO.iter().filter(|d| d.stock == Some(0)).count(), 1, "exactly one out of stock");
+        assert_eq!(
+            DEMO.iter().filter(|d| d.stock == Some(0)).count(),
+            1,
+            "exactly one out of stock"
+        );
         for demo in DEMO.iter().filter(|d| !d.related.is_empty()) {
-            assert!(demo.related.iter().all(|id| ids.contains(id)), "{} has known components", demo.name);
+            assert!(
+                demo.related.iter().all(|id| ids.contains(id)),
+                "{} has known components",
+                demo.name
+            );
         }
         for demo in &DEMO {
-            assert!(draft(demo, String::new()).is_ok(), "{} has valid prices", demo.name);
+            assert!(
+                draft(demo, String::new()).is_ok(),
+                "{} has valid prices",
+                demo.name
+            );
         }
     }
 }

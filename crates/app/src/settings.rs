@@ -101,7 +101,10 @@ impl Settings {
         let dir = std::env::var("SHOP_CONFIG_DIR").map_or_else(|_| config_dir(), PathBuf::from);
         let mut builder = config::Config::builder()
             .add_source(config::File::from(dir.join("default.toml")))
-            .add_source(config::File::from(dir.join(format!("{}.toml", environment.as_str()))).required(false))
+            .add_source(
+                config::File::from(dir.join(format!("{}.toml", environment.as_str())))
+                    .required(false),
+            )
             .add_source(
                 config::Environment::with_prefix("SHOP")
                     .prefix_separator("__")

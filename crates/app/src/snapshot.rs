@@ -19,7 +19,10 @@ impl ProductList {
     fn new(body: Vec<u8>) -> Self {
         let digest = Sha256::digest(&body);
         let etag = format!("\"{}\"", hex::encode(&digest[..16]));
-        ProductList { body: Bytes::from(body), etag }
+        ProductList {
+            body: Bytes::from(body),
+            etag,
+        }
     }
 }
 
@@ -31,7 +34,9 @@ pub struct ProductSnapshot {
 impl ProductSnapshot {
     pub async fn load(catalog: &impl CatalogService) -> Result<Self, CatalogError> {
         let list = Self::build(catalog).await?;
-        Ok(ProductSnapshot { current: Arc::new(RwLock::new(Arc::new(list))) })
+        Ok(ProductSnapshot {
+            current: Arc::new(RwLock::new(Arc::new(list))),
+        })
     }
 
     pub fn current(&self) -> Arc<ProductList> {
@@ -56,10 +61,15 @@ impl ProductSnapshot {
     }
 
     async fn build(catalog: &impl CatalogService) -> Result<ProductList, CatalogError> {
-        let products: Vec<ProductResponse> =
-            catalog.storefront().await?.iter().map(ProductResponse::from).collect();
-        let body = serde_json::to_vec(&products)
-            .map_err(|e| CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products")))?;
+        let products: Vec<ProductResponse> = catalog
+            .storefront()
+            .await?
+            .iter()
+            .map(ProductResponse::from)
+            .collect();
+        let body = serde_json::to_vec(&products).map_err(|e| {
+            CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products"))
+        })?;
         Ok(ProductList::new(body))
     }
 }

@@ -7,7 +7,9 @@ use media::MediaStore;
 use store::Store;
 use tracing_actix_web::TracingLogger;
 
-use crate::{routes, seed, settings::Environment, snapshot::ProductSnapshot, state::AppState, Settings};
+use crate::{
+    routes, seed, settings::Environment, snapshot::ProductSnapshot, state::AppState, Settings,
+};
 
 /// The built frontend's directory.
 pub struct StaticDir(pub PathBuf);
@@ -31,11 +33,15 @@ impl Application {
             if settings.environment == Environment::Production {
                 tracing::warn!("seed.demo_data is ignored in production");
             } else {
-                seed::demo_catalog(&catalog, &media).await.context("failed to seed the demo catalog")?;
+                seed::demo_catalog(&catalog, &media)
+                    .await
+                    .context("failed to seed the demo catalog")?;
             }
         }
 
-        let products = ProductSnapshot::load(&catalog).await.context("failed to load the catalog")?;
+        let products = ProductSnapshot::load(&catalog)
+            .await
+            .context("failed to load the catalog")?;
         let state = web::Data::new(AppState {
             store,
             catalog,
@@ -43,10 +49,18 @@ impl Application {
             media,
             site: settings.site.clone(),
         });
-        spawn_catalog_refresh(state.clone(), Duration::from_secs(settings.catalog.refresh_seconds.max(1)));
+        spawn_catalog_refresh(
+            state.clone(),
+            Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
+        );
 
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
-            .with_context(|| format!("could not listen on {}:{}", settings.server.host, settings.server.port))?;
+            .with_context(|| {
+                format!(
+                    "could not listen on {}:{}",
+                    settings.server.host, settings.server.port
+                )
+            })?;
         let port = listener.local_addr()?.port();
         let static_dir = web::Data::new(StaticDir(settings.server.static_dir.clone()));
         let server = HttpServer::new(move || {
@@ -60,7 +74,11 @@ impl Application {
         })
         .listen(listener)?
         .run();
-        Ok(Application { port, host: settings.server.host, server })
+        Ok(Application {
+            port,
+            host: settings.server.host,
+            server,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -68,7 +86,11 @@ impl Application {
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        tracing::info!("Garden Shop is running at http://{}:{}", display_host(&self.host), self.port);
+        tracing::info!(
+            "Garden Shop is running at http://{}:{}",
+            display_host(&self.host),
+            self.port
+        );
         self.server.await
     }
 }

@@ -9,7 +9,8 @@ pub fn init(environment: Environment) {
         Environment::Test => "warn",
         _ => "info,sqlx=warn,sea_orm=warn",
     };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
     let result = match environment {
         Environment::Production => fmt().json().with_env_filter(filter).try_init(),
         _ => fmt().with_env_filter(filter).try_init(),

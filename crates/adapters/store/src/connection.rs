@@ -52,7 +52,10 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<DatabaseConnecti
         .connect_timeout(Duration::from_secs(10))
         .acquire_timeout(Duration::from_secs(10))
         .sqlx_logging(false);
-    let connect_error = |source| StoreError::Connect { url: redact(url), source };
+    let connect_error = |source| StoreError::Connect {
+        url: redact(url),
+        source,
+    };
     let db = Database::connect(options).await.map_err(connect_error)?;
     if is_sqlite {
         db.execute_unprepared("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;")
@@ -89,7 +92,9 @@ fn redact(url: &str) -> String {
         (Some(scheme_end), Some(at)) if at > scheme_end => {
             let credentials = &url[scheme_end + 3..at];
             match credentials.split_once(':') {
-                Some((user, _)) => format!("{}://{}:***@{}", &url[..scheme_end], user, &url[at + 1..]),
+                Some((user, _)) => {
+                    format!("{}://{}:***@{}", &url[..scheme_end], user, &url[at + 1..])
+                }
                 None => url.to_owned(),
             }
         }
@@ -103,8 +108,17 @@ mod tests {
 
     #[test]
     fn a_password_never_reaches_a_message() {
-        assert_eq!(redact("postgres://shop:s3cret@db:5432/shop"), "postgres://shop:***@db:5432/shop");
-        assert_eq!(redact("postgres://root@localhost/x"), "postgres://root@localhost/x");
-        assert_eq!(redact("sqlite://data/shop.db?mode=rwc"), "sqlite://data/shop.db?mode=rwc");
+        assert_eq!(
+            redact("postgres://shop:s3cret@db:5432/shop"),
+            "postgres://shop:***@db:5432/shop"
+        );
+        assert_eq!(
+            redact("postgres://root@localhost/x"),
+            "postgres://root@localhost/x"
+        );
+        assert_eq!(
+            redact("sqlite://data/shop.db?mode=rwc"),
+            "sqlite://data/shop.db?mode=rwc"
+        );
     }
 }

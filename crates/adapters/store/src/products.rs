@@ -54,7 +54,11 @@ impl ProductRepository for Store {
         &self,
         products: Vec<(ProductId, ProductDraft)>,
     ) -> Result<(), CatalogError> {
-        let txn = self.db.begin().await.context("failed to start a transaction")?;
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
         let now = chrono::Utc::now();
         for (id, draft) in &products {
             products::Entity::insert(active_model(*id, draft, now))
@@ -75,7 +79,9 @@ impl ProductRepository for Store {
             .await
             .context("failed to advance the product id sequence")?;
         }
-        txn.commit().await.context("failed to commit the products")?;
+        txn.commit()
+            .await
+            .context("failed to commit the products")?;
         Ok(())
     }
 }
@@ -88,11 +94,15 @@ async fn insert_components(
     if components.is_empty() {
         return Ok(());
     }
-    let rows = components.iter().enumerate().map(|(position, component)| bundle_items::ActiveModel {
-        bundle_id: Set(bundle.get()),
-        product_id: Set(component.get()),
-        position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
-    });
+    let rows =
+        components
+            .iter()
+            .enumerate()
+            .map(|(position, component)| bundle_items::ActiveModel {
+                bundle_id: Set(bundle.get()),
+                product_id: Set(component.get()),
+                position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
+            });
     bundle_items::Entity::insert_many(rows)
         .exec_without_returning(txn)
         .await
@@ -112,10 +122,15 @@ async fn bundle_components(
     if let Some(id) = bundle {
         query = query.filter(bundle_items::Column::BundleId.eq(id));
     }
-    let rows = query.all(db).await.context("failed to load bundle components")?;
+    let rows = query
+        .all(db)
+        .await
+        .context("failed to load bundle components")?;
     let mut map: HashMap<i64, Vec<ProductId>> = HashMap::new();
     for row in rows {
-        map.entry(row.bundle_id).or_default().push(ProductId::new(row.product_id));
+        map.entry(row.bundle_id)
+            .or_default()
+            .push(ProductId::new(row.product_id));
     }
     Ok(map)
 }
@@ -148,7 +163,8 @@ fn active_model(
 
 fn to_product(row: products::Model, related_ids: Vec<ProductId>) -> Result<Product, CatalogError> {
     let money = |cents: i64, what: &str| {
-        Money::from_cents(cents).with_context(|| format!("product {} has an invalid {what}", row.id))
+        Money::from_cents(cents)
+            .with_context(|| format!("product {} has an invalid {what}", row.id))
     };
     Ok(Product {
         id: ProductId::new(row.id),

@@ -19,7 +19,9 @@ fn maintenance_url() -> String {
 }
 
 fn server_url(maintenance: &str) -> &str {
-    maintenance.rsplit_once('/').map_or(maintenance, |(server, _)| server)
+    maintenance
+        .rsplit_once('/')
+        .map_or(maintenance, |(server, _)| server)
 }
 
 impl TestDatabase {
@@ -32,7 +34,12 @@ impl TestDatabase {
                 let dir = tempfile::tempdir().expect("a temporary directory for SQLite");
                 let url = format!("sqlite://{}/shop.db?mode=rwc", dir.path().display());
                 let connection = connect(&url, 5).await.expect("a fresh SQLite database");
-                TestDatabase { url, connection, postgres_name: None, _dir: Some(dir) }
+                TestDatabase {
+                    url,
+                    connection,
+                    postgres_name: None,
+                    _dir: Some(dir),
+                }
             }
             Backend::Postgres => {
                 let maintenance = maintenance_url();
@@ -49,8 +56,15 @@ impl TestDatabase {
                     .expect("permission to create a test database");
                 let _ = admin.close().await;
                 let url = format!("{}/{name}", server_url(&maintenance));
-                let connection = connect(&url, 5).await.expect("the fresh PostgreSQL database");
-                TestDatabase { url, connection, postgres_name: Some(name), _dir: None }
+                let connection = connect(&url, 5)
+                    .await
+                    .expect("the fresh PostgreSQL database");
+                TestDatabase {
+                    url,
+                    connection,
+                    postgres_name: Some(name),
+                    _dir: None,
+                }
             }
         }
     }
@@ -58,11 +72,15 @@ impl TestDatabase {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        let Some(name) = self.postgres_name.take() else { return };
+        let Some(name) = self.postgres_name.take() else {
+            return;
+        };
         // Drop runs inside the test's runtime, which cannot block on async work: use a thread
         // with a runtime of its own.
         let dropper = std::thread::spawn(move || {
-            let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build()
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
             else {
                 return;
             };

@@ -1,4 +1,5 @@
 //! The product repository on both databases, each test on a fresh one.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use cart_pricing::Money;
 use catalog::{CatalogError, ProductDraft, ProductId, ProductRepository, Stock};
@@ -37,7 +38,10 @@ async fn store(backend: Backend) -> (TestDatabase, Store) {
 #[tokio::test]
 async fn a_product_comes_back_exactly_as_it_was_stored(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
-    store.insert_with_ids(vec![(ProductId::new(3), draft("Raccoon", "12.49"))]).await.unwrap();
+    store
+        .insert_with_ids(vec![(ProductId::new(3), draft("Raccoon", "12.49"))])
+        .await
+        .unwrap();
 
     let product = store.product(ProductId::new(3)).await.unwrap();
     assert_eq!(product.name, "Raccoon");
@@ -68,10 +72,16 @@ async fn unlimited_stock_and_empty_optionals_round_trip(#[case] backend: Backend
         image: None,
         ..draft("1T Sheckles", "3.00")
     };
-    store.insert_with_ids(vec![(ProductId::new(1), sheckles)]).await.unwrap();
+    store
+        .insert_with_ids(vec![(ProductId::new(1), sheckles)])
+        .await
+        .unwrap();
     let product = store.product(ProductId::new(1)).await.unwrap();
     assert_eq!(product.stock, Stock::Unlimited);
-    assert_eq!((product.weight, product.savings, product.image), (None, None, None));
+    assert_eq!(
+        (product.weight, product.savings, product.image),
+        (None, None, None)
+    );
 }
 
 #[rstest]
@@ -97,8 +107,14 @@ async fn a_bundle_keeps_its_components_in_order(#[case] backend: Backend) {
     assert_eq!(one.related_ids, vec![ProductId::new(2), ProductId::new(1)]);
     let all = store.all_products().await.unwrap();
     let listed = all.iter().find(|p| p.id == ProductId::new(10)).unwrap();
-    assert_eq!(listed.related_ids, vec![ProductId::new(2), ProductId::new(1)]);
-    assert!(all.iter().filter(|p| p.id != ProductId::new(10)).all(|p| p.related_ids.is_empty()));
+    assert_eq!(
+        listed.related_ids,
+        vec![ProductId::new(2), ProductId::new(1)]
+    );
+    assert!(all
+        .iter()
+        .filter(|p| p.id != ProductId::new(10))
+        .all(|p| p.related_ids.is_empty()));
 }
 
 #[rstest]
@@ -118,9 +134,15 @@ async fn an_unknown_product_is_not_found(#[case] backend: Backend) {
 async fn a_failed_insert_leaves_nothing_behind(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     // the bundle names a component that does not exist: the foreign key refuses it
-    let broken = ProductDraft { related_ids: vec![ProductId::new(404)], ..draft("Broken", "1.00") };
+    let broken = ProductDraft {
+        related_ids: vec![ProductId::new(404)],
+        ..draft("Broken", "1.00")
+    };
     let result = store
-        .insert_with_ids(vec![(ProductId::new(1), draft("Owl", "2.00")), (ProductId::new(2), broken)])
+        .insert_with_ids(vec![
+            (ProductId::new(1), draft("Owl", "2.00")),
+            (ProductId::new(2), broken),
+        ])
         .await;
     assert!(matches!(result, Err(CatalogError::Unknown(_))));
     assert_eq!(store.count_products().await.unwrap(), 0);
@@ -132,17 +154,32 @@ async fn a_failed_insert_leaves_nothing_behind(#[case] backend: Backend) {
 #[tokio::test]
 async fn explicit_ids_do_not_break_later_inserts(#[case] backend: Backend) {
     let (db, store) = store(backend).await;
-    store.insert_with_ids(vec![(ProductId::new(57), draft("Disco Bee", "9.00"))]).await.unwrap();
+    store
+        .insert_with_ids(vec![(ProductId::new(57), draft("Disco Bee", "9.00"))])
+        .await
+        .unwrap();
     // a product created without an id afterwards gets a fresh one, past the largest
     use sea_orm::{ConnectionTrait, Statement};
     let sql = "INSERT INTO products (name, description, price_cents, category, delete_after_out_of_stock, \
                inventory, dupe_warning, archived, created_at, updated_at) \
                VALUES ('Snail', '', 100, 'Pets', false, 0, false, false, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
     db.connection
-        .execute(Statement::from_string(db.connection.get_database_backend(), sql))
+        .execute(Statement::from_string(
+            db.connection.get_database_backend(),
+            sql,
+        ))
         .await
         .unwrap();
-    let ids: Vec<i64> = store.all_products().await.unwrap().iter().map(|p| p.id.get()).collect();
+    let ids: Vec<i64> = store
+        .all_products()
+        .await
+        .unwrap()
+        .iter()
+        .map(|p| p.id.get())
+        .collect();
     assert!(ids.contains(&57));
-    assert!(ids.iter().any(|id| *id > 57), "new id after 57, got {ids:?}");
+    assert!(
+        ids.iter().any(|id| *id > 57),
+        "new id after 57, got {ids:?}"
+    );
 }

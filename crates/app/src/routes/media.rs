@@ -12,8 +12,13 @@ pub async fn serve(
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Image not found.".to_owned());
     let file = state.media.resolve(&path).ok_or_else(not_found)?;
-    let named = NamedFile::open_async(&file).await.map_err(|_| not_found())?;
-    let mut response = named.use_etag(true).use_last_modified(true).into_response(&request);
+    let named = NamedFile::open_async(&file)
+        .await
+        .map_err(|_| not_found())?;
+    let mut response = named
+        .use_etag(true)
+        .use_last_modified(true)
+        .into_response(&request);
     response.headers_mut().insert(
         header::CACHE_CONTROL,
         header::HeaderValue::from_static("public, max-age=31536000, immutable"),

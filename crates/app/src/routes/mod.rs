@@ -17,7 +17,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/site", web::get().to(site::site))
             .route("/products", web::get().to(products::list))
             .route("/products/{id}", web::get().to(products::show))
-            .route("/products/{id}/related-ids", web::get().to(products::related_ids))
+            .route(
+                "/products/{id}/related-ids",
+                web::get().to(products::related_ids),
+            )
             .default_service(web::to(api_not_found)),
     )
     .route("/media/{tail:.*}", web::get().to(media::serve))

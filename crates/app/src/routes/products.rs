@@ -63,7 +63,10 @@ pub async fn list(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
         .get(header::IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| {
-            value.split(',').map(str::trim).any(|tag| tag == "*" || tag == list.etag)
+            value
+                .split(',')
+                .map(str::trim)
+                .any(|tag| tag == "*" || tag == list.etag)
         });
     let mut response = if revalidating {
         HttpResponse::NotModified()
@@ -77,7 +80,9 @@ pub async fn list(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
     if revalidating {
         return response.finish();
     }
-    response.content_type("application/json").body(list.body.clone())
+    response
+        .content_type("application/json")
+        .body(list.body.clone())
 }
 
 fn parse_id(raw: &str) -> Result<ProductId, ApiError> {
@@ -88,7 +93,10 @@ fn parse_id(raw: &str) -> Result<ProductId, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Product not found.".to_owned()))
 }
 
-pub async fn show(path: web::Path<String>, state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+pub async fn show(
+    path: web::Path<String>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
     let product = state.catalog.visible_product(parse_id(&path)?).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))

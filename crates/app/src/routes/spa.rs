@@ -17,16 +17,19 @@ pub async fn serve(request: HttpRequest, dir: web::Data<StaticDir>) -> HttpRespo
     }
     let requested = request.path().trim_start_matches('/');
     let (file, cache) = match safe_join(&dir.0, requested).filter(|p| p.is_file()) {
-        Some(path) if requested.starts_with("assets/") => (path, "public, max-age=31536000, immutable"),
+        Some(path) if requested.starts_with("assets/") => {
+            (path, "public, max-age=31536000, immutable")
+        }
         Some(path) if !requested.ends_with("index.html") => (path, "public, max-age=3600"),
         _ => (dir.0.join("index.html"), "no-cache"),
     };
     match NamedFile::open_async(&file).await {
         Ok(named) => {
             let mut response = named.into_response(&request);
-            response
-                .headers_mut()
-                .insert(header::CACHE_CONTROL, header::HeaderValue::from_static(cache));
+            response.headers_mut().insert(
+                header::CACHE_CONTROL,
+                header::HeaderValue::from_static(cache),
+            );
             response
         }
         Err(_) => HttpResponse::ServiceUnavailable()
@@ -53,7 +56,10 @@ mod tests {
     #[test]
     fn a_request_cannot_leave_the_static_directory() {
         let dir = Path::new("/srv/dist");
-        assert_eq!(safe_join(dir, "assets/app.js"), Some(dir.join("assets/app.js")));
+        assert_eq!(
+            safe_join(dir, "assets/app.js"),
+            Some(dir.join("assets/app.js"))
+        );
         assert_eq!(safe_join(dir, "../secret"), None);
         assert_eq!(safe_join(dir, "assets/../../secret"), None);
         assert_eq!(safe_join(dir, ""), None);

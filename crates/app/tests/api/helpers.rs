@@ -20,12 +20,20 @@ pub struct Options {
 impl TestApp {
     /// A fresh, empty shop.
     pub async fn spawn(backend: Backend) -> TestApp {
-        Self::spawn_on(TestDatabase::create(backend).await, Options { demo_data: false }).await
+        Self::spawn_on(
+            TestDatabase::create(backend).await,
+            Options { demo_data: false },
+        )
+        .await
     }
 
     /// A fresh shop with the demo catalog.
     pub async fn spawn_with_demo(backend: Backend) -> TestApp {
-        Self::spawn_on(TestDatabase::create(backend).await, Options { demo_data: true }).await
+        Self::spawn_on(
+            TestDatabase::create(backend).await,
+            Options { demo_data: true },
+        )
+        .await
     }
 
     /// The app on a database the test has prepared.
@@ -33,9 +41,21 @@ impl TestApp {
         let media = tempfile::tempdir().unwrap();
         let frontend = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(frontend.path().join("assets")).unwrap();
-        std::fs::write(frontend.path().join("index.html"), "<!doctype html><title>Garden Shop</title>").unwrap();
-        std::fs::write(frontend.path().join("assets/index-4f3a9c.js"), "console.log('shop')").unwrap();
-        std::fs::write(frontend.path().join("favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>").unwrap();
+        std::fs::write(
+            frontend.path().join("index.html"),
+            "<!doctype html><title>Garden Shop</title>",
+        )
+        .unwrap();
+        std::fs::write(
+            frontend.path().join("assets/index-4f3a9c.js"),
+            "console.log('shop')",
+        )
+        .unwrap();
+        std::fs::write(
+            frontend.path().join("favicon.svg"),
+            "<svg xmlns='http://www.w3.org/2000/svg'/>",
+        )
+        .unwrap();
 
         let settings = Settings {
             environment: Environment::Test,
@@ -44,9 +64,16 @@ impl TestApp {
                 port: 0,
                 static_dir: frontend.path().to_path_buf(),
             },
-            database: garden_app::DatabaseSettings { url: database.url.clone(), max_connections: 5 },
-            media: garden_app::MediaSettings { root: media.path().to_path_buf() },
-            seed: garden_app::SeedSettings { demo_data: options.demo_data },
+            database: garden_app::DatabaseSettings {
+                url: database.url.clone(),
+                max_connections: 5,
+            },
+            media: garden_app::MediaSettings {
+                root: media.path().to_path_buf(),
+            },
+            seed: garden_app::SeedSettings {
+                demo_data: options.demo_data,
+            },
             site: garden_app::SiteSettings {
                 name: "Garden Shop".into(),
                 reviews_url: "https://reviews.example/garden-shop".into(),
@@ -67,7 +94,11 @@ impl TestApp {
     }
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client.get(format!("{}{path}", self.address)).send().await.expect("the request is answered")
+        self.client
+            .get(format!("{}{path}", self.address))
+            .send()
+            .await
+            .expect("the request is answered")
     }
 
     pub async fn get_json(&self, path: &str) -> serde_json::Value {
@@ -77,7 +108,11 @@ impl TestApp {
     }
 
     pub async fn products(&self) -> Vec<serde_json::Value> {
-        self.get_json("/api/products").await.as_array().unwrap().clone()
+        self.get_json("/api/products")
+            .await
+            .as_array()
+            .unwrap()
+            .clone()
     }
 }
 

@@ -1,4 +1,5 @@
 //! HTTP API tests: the real app on a random port, on a fresh SQLite or PostgreSQL database.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod helpers;
 mod media;

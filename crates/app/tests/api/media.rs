@@ -1,5 +1,5 @@
-use store::Backend;
 use rstest::rstest;
+use store::Backend;
 
 use crate::helpers::TestApp;
 
@@ -15,7 +15,10 @@ async fn product_images_are_pngs_cached_for_a_year(#[case] backend: Backend) {
     let response = app.get(image).await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "image/png");
-    assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(
+        response.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
     let bytes = response.bytes().await.unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
 }
@@ -26,7 +29,13 @@ async fn product_images_are_pngs_cached_for_a_year(#[case] backend: Backend) {
 async fn media_paths_cannot_reach_other_files(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
     // The frontend's directory is a sibling of the media root: a way out would reach it.
-    let sibling = app.static_dir.file_name().unwrap().to_str().unwrap().to_owned();
+    let sibling = app
+        .static_dir
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
     for path in [
         "/media/products/missing.png".to_owned(),
         format!("/media/..%2F{sibling}%2Findex.html"),

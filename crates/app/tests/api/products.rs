@@ -2,10 +2,10 @@ use std::time::{Duration, Instant};
 
 use cart_pricing::Money;
 use catalog::{ProductDraft, ProductId, ProductRepository, Stock};
-use store::testing::TestDatabase;
-use store::Backend;
 use rstest::rstest;
 use sea_orm::{ConnectionTrait, Statement};
+use store::testing::TestDatabase;
+use store::Backend;
 
 use crate::helpers::{ids, Options, TestApp};
 
@@ -30,7 +30,9 @@ fn draft(name: &str, price: &str) -> ProductDraft {
 
 async fn execute(app: &TestApp, sql: &str) {
     let db = app.store.connection();
-    db.execute(Statement::from_string(db.get_database_backend(), sql)).await.unwrap();
+    db.execute(Statement::from_string(db.get_database_backend(), sql))
+        .await
+        .unwrap();
 }
 
 #[rstest]
@@ -44,18 +46,37 @@ async fn a_new_shop_serves_the_demo_catalog_in_storefront_order(#[case] backend:
     assert_eq!(products.len(), 30);
     // sort_order first (Raccoon 1, Disco Bee 2, Kitsune 3), then by price
     assert_eq!(&ids(&products)[..3], &[3, 22, 7]);
-    let rest: Vec<f64> = products[3..].iter().map(|p| p["price"].as_f64().unwrap()).collect();
-    assert!(rest.windows(2).all(|w| w[0] <= w[1]), "prices ascend after the sorted ones: {rest:?}");
+    let rest: Vec<f64> = products[3..]
+        .iter()
+        .map(|p| p["price"].as_f64().unwrap())
+        .collect();
+    assert!(
+        rest.windows(2).all(|w| w[0] <= w[1]),
+        "prices ascend after the sorted ones: {rest:?}"
+    );
 
-    let flagged: Vec<i64> = products.iter().filter(|p| p["dupe_warning"] == true).map(|p| p["id"].as_i64().unwrap()).collect();
+    let flagged: Vec<i64> = products
+        .iter()
+        .filter(|p| p["dupe_warning"] == true)
+        .map(|p| p["id"].as_i64().unwrap())
+        .collect();
     let mut flagged_sorted = flagged.clone();
     flagged_sorted.sort_unstable();
     assert_eq!(flagged_sorted, vec![3, 22, 25, 26, 28, 57]);
-    assert_eq!(products.iter().filter(|p| p["stock"] == 0).count(), 1, "one product is out of stock");
-    assert!(products.iter().any(|p| p["stock"].is_null()), "some stock is unlimited");
+    assert_eq!(
+        products.iter().filter(|p| p["stock"] == 0).count(),
+        1,
+        "one product is out of stock"
+    );
+    assert!(
+        products.iter().any(|p| p["stock"].is_null()),
+        "some stock is unlimited"
+    );
     for category in ["Pets", "Sheckles", "Bundles", "Exclusives"] {
         assert!(
-            products.iter().any(|p| p["category"].as_str().unwrap().contains(category)),
+            products
+                .iter()
+                .any(|p| p["category"].as_str().unwrap().contains(category)),
             "the demo has {category}"
         );
     }
@@ -80,7 +101,10 @@ async fn a_product_has_every_field_of_the_spec(#[case] backend: Backend) {
     assert_eq!(raccoon["delete_after_out_of_stock"], false);
     assert_eq!(raccoon["inventory"], 6);
     assert!(raccoon["mutation"].is_null());
-    assert!(raccoon["image"].as_str().unwrap().starts_with("/media/products/"));
+    assert!(raccoon["image"]
+        .as_str()
+        .unwrap()
+        .starts_with("/media/products/"));
     for field in ["id", "description", "category", "related_ids"] {
         assert!(!raccoon[field].is_null(), "{field} is present");
     }
@@ -93,7 +117,10 @@ async fn a_product_has_every_field_of_the_spec(#[case] backend: Backend) {
 async fn the_demo_catalog_is_not_seeded_into_a_shop_that_has_products(#[case] backend: Backend) {
     let database = TestDatabase::create(backend).await;
     let store = store::Store::new(database.connection.clone());
-    store.insert_with_ids(vec![(ProductId::new(1), draft("Our Own Owl", "3.00"))]).await.unwrap();
+    store
+        .insert_with_ids(vec![(ProductId::new(1), draft("Our Own Owl", "3.00"))])
+        .await
+        .unwrap();
 
     let app = TestApp::spawn_on(database, Options { demo_data: true }).await;
     let products = app.products().await;
@@ -118,7 +145,10 @@ async fn archived_products_are_hidden_from_the_storefront(#[case] backend: Backe
     let database = TestDatabase::create(backend).await;
     let store = store::Store::new(database.connection.clone());
     store
-        .insert_with_ids(vec![(ProductId::new(1), draft("Owl", "3.00")), (ProductId::new(2), draft("Bee", "4.00"))])
+        .insert_with_ids(vec![
+            (ProductId::new(1), draft("Owl", "3.00")),
+            (ProductId::new(2), draft("Bee", "4.00")),
+        ])
         .await
         .unwrap();
     let app = TestApp::spawn_on(database, Options { demo_data: false }).await;
@@ -138,7 +168,10 @@ async fn the_list_has_a_strong_etag_and_answers_304_while_unchanged(#[case] back
     let first = app.get("/api/products").await;
     assert_eq!(first.headers()["cache-control"], "no-cache");
     let etag = first.headers()["etag"].to_str().unwrap().to_owned();
-    assert!(etag.starts_with('"') && !etag.starts_with("W/"), "strong etag: {etag}");
+    assert!(
+        etag.starts_with('"') && !etag.starts_with("W/"),
+        "strong etag: {etag}"
+    );
 
     let revalidated = app
         .client
@@ -167,15 +200,26 @@ async fn the_list_has_a_strong_etag_and_answers_304_while_unchanged(#[case] back
 #[tokio::test]
 async fn a_change_in_the_database_reaches_the_list_with_a_new_etag(#[case] backend: Backend) {
     let app = TestApp::spawn_with_demo(backend).await;
-    let before = app.get("/api/products").await.headers()["etag"].to_str().unwrap().to_owned();
+    let before = app.get("/api/products").await.headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     // as another instance would: a write this instance did not make
     execute(&app, "UPDATE products SET stock = 1 WHERE id = 3").await;
     wait_until(|| async {
-        let raccoon = app.products().await.into_iter().find(|p| p["id"] == 3).unwrap();
+        let raccoon = app
+            .products()
+            .await
+            .into_iter()
+            .find(|p| p["id"] == 3)
+            .unwrap();
         raccoon["stock"] == 1
     })
     .await;
-    let after = app.get("/api/products").await.headers()["etag"].to_str().unwrap().to_owned();
+    let after = app.get("/api/products").await.headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     assert_ne!(before, after);
 }
 
@@ -185,7 +229,12 @@ async fn a_change_in_the_database_reaches_the_list_with_a_new_etag(#[case] backe
 #[tokio::test]
 async fn an_unknown_product_is_a_404_with_the_spec_message(#[case] backend: Backend) {
     let app = TestApp::spawn_with_demo(backend).await;
-    for path in ["/api/products/999", "/api/products/abc", "/api/products/-1", "/api/products/999/related-ids"] {
+    for path in [
+        "/api/products/999",
+        "/api/products/abc",
+        "/api/products/-1",
+        "/api/products/999/related-ids",
+    ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 404, "{path}");
         let body: serde_json::Value = response.json().await.unwrap();
@@ -200,8 +249,14 @@ async fn an_unknown_product_is_a_404_with_the_spec_message(#[case] backend: Back
 #[tokio::test]
 async fn related_ids_list_a_bundles_components(#[case] backend: Backend) {
     let app = TestApp::spawn_with_demo(backend).await;
-    assert_eq!(app.get_json("/api/products/29/related-ids").await, serde_json::json!([3, 7, 22]));
-    assert_eq!(app.get_json("/api/products/1/related-ids").await, serde_json::json!([]));
+    assert_eq!(
+        app.get_json("/api/products/29/related-ids").await,
+        serde_json::json!([3, 7, 22])
+    );
+    assert_eq!(
+        app.get_json("/api/products/1/related-ids").await,
+        serde_json::json!([])
+    );
 }
 
 #[rstest]
@@ -224,7 +279,10 @@ where
 {
     let deadline = Instant::now() + Duration::from_secs(5);
     while !condition().await {
-        assert!(Instant::now() < deadline, "the condition did not hold within 5 s");
+        assert!(
+            Instant::now() < deadline,
+            "the condition did not hold within 5 s"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

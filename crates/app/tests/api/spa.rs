@@ -1,5 +1,5 @@
-use store::Backend;
 use rstest::rstest;
+use store::Backend;
 
 use crate::helpers::TestApp;
 
@@ -12,7 +12,14 @@ async fn client_routes_get_index_html_which_is_never_cached(#[case] backend: Bac
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
         assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
-        assert!(response.text().await.unwrap().contains("<title>Garden Shop</title>"), "{path}");
+        assert!(
+            response
+                .text()
+                .await
+                .unwrap()
+                .contains("<title>Garden Shop</title>"),
+            "{path}"
+        );
     }
 }
 
@@ -23,8 +30,14 @@ async fn hashed_assets_are_immutable_and_other_files_cached_briefly(#[case] back
     let app = TestApp::spawn(backend).await;
     let asset = app.get("/assets/index-4f3a9c.js").await;
     assert_eq!(asset.status(), 200);
-    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
-    assert!(asset.headers()["content-type"].to_str().unwrap().contains("javascript"));
+    assert_eq!(
+        asset.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    assert!(asset.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
 
     let icon = app.get("/favicon.svg").await;
     assert_eq!(icon.headers()["cache-control"], "public, max-age=3600");

@@ -65,15 +65,25 @@ impl CartLine {
 /// Why a cart line cannot be bought as it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StockProblem {
-    OutOfStock { name: String },
-    NotEnough { name: String, available: i64, requested: u32 },
+    OutOfStock {
+        name: String,
+    },
+    NotEnough {
+        name: String,
+        available: i64,
+        requested: u32,
+    },
 }
 
 impl fmt::Display for StockProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StockProblem::OutOfStock { name } => write!(f, "- {name} is out of stock."),
-            StockProblem::NotEnough { name, available, requested } => write!(
+            StockProblem::NotEnough {
+                name,
+                available,
+                requested,
+            } => write!(
                 f,
                 "- {name} has only {available} in stock, but you selected {requested}."
             ),
@@ -86,12 +96,16 @@ pub fn check_stock(lines: &[CartLine]) -> Vec<StockProblem> {
     lines
         .iter()
         .filter_map(|line| match line.stock {
-            Some(stock) if stock <= 0 => Some(StockProblem::OutOfStock { name: line.name.clone() }),
-            Some(stock) if i64::from(line.quantity.get()) > stock => Some(StockProblem::NotEnough {
+            Some(stock) if stock <= 0 => Some(StockProblem::OutOfStock {
                 name: line.name.clone(),
-                available: stock,
-                requested: line.quantity.get(),
             }),
+            Some(stock) if i64::from(line.quantity.get()) > stock => {
+                Some(StockProblem::NotEnough {
+                    name: line.name.clone(),
+                    available: stock,
+                    requested: line.quantity.get(),
+                })
+            }
             _ => None,
         })
         .collect()

@@ -1,4 +1,6 @@
-use crate::{sort_for_storefront, CatalogError, CatalogService, Product, ProductId, ProductRepository};
+use crate::{
+    sort_for_storefront, CatalogError, CatalogService, Product, ProductId, ProductRepository,
+};
 
 #[derive(Debug, Clone)]
 pub struct Catalog<R> {
@@ -73,11 +75,21 @@ mod tests {
         let mut repo = MockProductRepository::new();
         repo.expect_all_products().returning(|| {
             Box::pin(async {
-                Ok(vec![product(1, "9.00", false), product(2, "1.00", true), product(3, "2.00", false)])
+                Ok(vec![
+                    product(1, "9.00", false),
+                    product(2, "1.00", true),
+                    product(3, "2.00", false),
+                ])
             })
         });
         let catalog = Catalog::new(repo);
-        let ids: Vec<i64> = catalog.storefront().await.unwrap().iter().map(|p| p.id.get()).collect();
+        let ids: Vec<i64> = catalog
+            .storefront()
+            .await
+            .unwrap()
+            .iter()
+            .map(|p| p.id.get())
+            .collect();
         assert_eq!(ids, vec![3, 1]);
     }
 

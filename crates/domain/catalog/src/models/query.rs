@@ -87,8 +87,14 @@ mod tests {
     fn products_with_a_sort_order_come_first_in_that_order() {
         let mut list = vec![
             product(1, "1.00"),
-            Product { sort_order: Some(2), ..product(2, "9.00") },
-            Product { sort_order: Some(1), ..product(3, "50.00") },
+            Product {
+                sort_order: Some(2),
+                ..product(2, "9.00")
+            },
+            Product {
+                sort_order: Some(1),
+                ..product(3, "50.00")
+            },
         ];
         sort_for_storefront(&mut list);
         assert_eq!(ids(&list), vec![3, 2, 1]);
@@ -98,8 +104,14 @@ mod tests {
     fn then_price_ascending_then_weight_ascending_with_unknown_weight_last() {
         let mut list = vec![
             product(1, "5.00"),
-            Product { weight: Some(3.5), ..product(2, "5.00") },
-            Product { weight: Some(1.25), ..product(3, "5.00") },
+            Product {
+                weight: Some(3.5),
+                ..product(2, "5.00")
+            },
+            Product {
+                weight: Some(1.25),
+                ..product(3, "5.00")
+            },
             product(4, "2.00"),
         ];
         sort_for_storefront(&mut list);
@@ -115,7 +127,11 @@ mod tests {
 
     #[test]
     fn search_matches_name_or_category_ignoring_case() {
-        let raccoon = Product { name: "Raccoon".into(), category: "Pets, Exclusives".into(), ..product(1, "1") };
+        let raccoon = Product {
+            name: "Raccoon".into(),
+            category: "Pets, Exclusives".into(),
+            ..product(1, "1")
+        };
         assert!(matches_search(&raccoon, "RACC"));
         assert!(matches_search(&raccoon, "exclus"));
         assert!(matches_search(&raccoon, "  "));
@@ -124,7 +140,10 @@ mod tests {
 
     #[test]
     fn category_filter_matches_any_comma_separated_category() {
-        let raccoon = Product { category: "Pets, Exclusives".into(), ..product(1, "1") };
+        let raccoon = Product {
+            category: "Pets, Exclusives".into(),
+            ..product(1, "1")
+        };
         assert!(in_category(&raccoon, "exclusives"));
         assert!(in_category(&raccoon, "Pets"));
         assert!(in_category(&raccoon, "All"));

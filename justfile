@@ -1,0 +1,89 @@
+# Garden Shop. `just run` starts the shop, `just test` runs every test.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+target_dir := env_var_or_default("CARGO_TARGET_DIR", justfile_directory() / "target")
+server_bin := target_dir / "debug/garden-shop"
+
+# List the recipes.
+default:
+    @just --list
+
+# Install the frontend's packages when they are missing or out of date.
+frontend-deps:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cd frontend
+    if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+        npm ci --no-audit --no-fund
+    fi
+
+# Build the frontend (frontend/dist) and the server.
+build: frontend-deps
+    cd frontend && npm run build
+    cargo build --bin garden-shop
+
+# Build, migrate and seed data/shop.db, and serve the shop on http://localhost:8080.
+run: build
+    {{server_bin}}
+
+# The server and Vite's dev server with hot reload on http://localhost:5173 (API proxied).
+dev: frontend-deps
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --bin garden-shop
+    {{server_bin}} & server=$!
+    trap 'kill $server' EXIT
+    cd frontend && npm run dev
+
+# A release build for production: target/release/garden-shop plus frontend/dist.
+build-release: frontend-deps
+    cd frontend && npm run build
+    cargo build --release --bin garden-shop
+
+# Every test: Rust (domain, store and API on SQLite and PostgreSQL), Vitest, Playwright; then one summary line.
+test: frontend-deps
+    #!/usr/bin/env bash
+    set -uo pipefail
+    results="{{justfile_directory()}}/test-results"
+    rm -rf "$results" && mkdir -p "$results"
+    status=0
+    step() { echo; echo "=== $1"; }
+
+    step "Static checks: rustfmt, clippy, ESLint, Prettier"
+    just lint || status=1
+
+    step "Rust: domain unit tests, store and API tests on SQLite and PostgreSQL"
+    cargo nextest run --workspace --profile ci || status=1
+    cp "{{target_dir}}/nextest/ci/junit.xml" "$results/rust.xml" 2>/dev/null || true
+
+    step "Frontend unit and component tests (Vitest)"
+    (cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit="$results/vitest.xml") || status=1
+
+    step "Browser end-to-end tests (Playwright, Chromium, real server)"
+    if (cd frontend && npm run build) && cargo build --bin garden-shop; then
+        (cd frontend && GARDEN_SHOP_BIN="{{server_bin}}" PLAYWRIGHT_JUNIT_OUTPUT_FILE="$results/e2e.xml" \
+            npx playwright test --reporter=list,junit) || status=1
+    else
+        echo "the build failed: browser tests not run"; status=1
+    fi
+
+    step "Summary"
+    python3 .ci/summarize.py "$results"
+    [ "$status" -eq 0 ] || echo "some step failed (see above)"
+    exit $status
+
+# Static checks: rustfmt, clippy (warnings are errors), ESLint and Prettier.
+lint: frontend-deps
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
+    cd frontend && npm run lint
+
+# Format Rust and frontend code.
+fmt: frontend-deps
+    cargo fmt --all
+    cd frontend && npm run format
+
+# Benchmarks: the product list path (snapshot build, ETag revalidation).
+bench:
+    cargo bench -p garden-app
