@@ -48,9 +48,22 @@ impl MigrationTrait for Migration {
                             .primary_key(),
                     )
                     .col(ColumnDef::new(Products::Name).string_len(200).not_null())
-                    .col(ColumnDef::new(Products::Description).text().not_null().default(""))
-                    .col(ColumnDef::new(Products::PriceCents).big_integer().not_null())
-                    .col(ColumnDef::new(Products::Category).string_len(200).not_null())
+                    .col(
+                        ColumnDef::new(Products::Description)
+                            .text()
+                            .not_null()
+                            .default(""),
+                    )
+                    .col(
+                        ColumnDef::new(Products::PriceCents)
+                            .big_integer()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Products::Category)
+                            .string_len(200)
+                            .not_null(),
+                    )
                     .col(ColumnDef::new(Products::Image).string_len(500).null())
                     .col(ColumnDef::new(Products::Stock).big_integer().null())
                     .col(ColumnDef::new(Products::Weight).double().null())
@@ -63,11 +76,34 @@ impl MigrationTrait for Migration {
                             .not_null()
                             .default(false),
                     )
-                    .col(ColumnDef::new(Products::Inventory).big_integer().not_null().default(0))
-                    .col(ColumnDef::new(Products::DupeWarning).boolean().not_null().default(false))
-                    .col(ColumnDef::new(Products::Archived).boolean().not_null().default(false))
-                    .col(ColumnDef::new(Products::CreatedAt).timestamp_with_time_zone().not_null())
-                    .col(ColumnDef::new(Products::UpdatedAt).timestamp_with_time_zone().not_null())
+                    .col(
+                        ColumnDef::new(Products::Inventory)
+                            .big_integer()
+                            .not_null()
+                            .default(0),
+                    )
+                    .col(
+                        ColumnDef::new(Products::DupeWarning)
+                            .boolean()
+                            .not_null()
+                            .default(false),
+                    )
+                    .col(
+                        ColumnDef::new(Products::Archived)
+                            .boolean()
+                            .not_null()
+                            .default(false),
+                    )
+                    .col(
+                        ColumnDef::new(Products::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Products::UpdatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
                     .check(Expr::col(Products::PriceCents).gte(0))
                     .check(Expr::col(Products::Stock).gte(0))
                     .to_owned(),
@@ -78,8 +114,16 @@ impl MigrationTrait for Migration {
             .create_table(
                 Table::create()
                     .table(BundleItems::Table)
-                    .col(ColumnDef::new(BundleItems::BundleId).big_integer().not_null())
-                    .col(ColumnDef::new(BundleItems::ProductId).big_integer().not_null())
+                    .col(
+                        ColumnDef::new(BundleItems::BundleId)
+                            .big_integer()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(BundleItems::ProductId)
+                            .big_integer()
+                            .not_null(),
+                    )
                     .col(ColumnDef::new(BundleItems::Position).integer().not_null())
                     .primary_key(
                         Index::create()
@@ -114,7 +158,11 @@ impl MigrationTrait for Migration {
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager.drop_table(Table::drop().table(BundleItems::Table).to_owned()).await?;
-        manager.drop_table(Table::drop().table(Products::Table).to_owned()).await
+        manager
+            .drop_table(Table::drop().table(BundleItems::Table).to_owned())
+            .await?;
+        manager
+            .drop_table(Table::drop().table(Products::Table).to_owned())
+            .await
     }
 }
