@@ -1,0 +1,94 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests against the REAL server binary, serving the built frontend (npm run build first)
+ * from a fresh SQLite database seeded with demo data. Chromium is Debian's (/usr/bin/chromium);
+ * Playwright never downloads a browser here.
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const PORT = 18181;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+const serverBinary = path.resolve(
+  here,
+  process.env.GARDEN_SHOP_BIN ?? '../target/debug/garden-shop',
+);
+const staticDir = path.resolve(here, 'dist');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+if (!existsSync(path.join(staticDir, 'index.html'))) {
+  throw new Error(
+    `No built frontend in ${staticDir}: run \`npm run build\` before \`npm run e2e\`.`,
+  );
+}
+if (!existsSync(serverBinary)) {
+  throw new Error(
+    `No server binary at ${serverBinary}: build it (cargo build -p garden-app) or set GARDEN_SHOP_BIN.`,
+  );
+}
+
+// A fresh database and media folder for every run. The config is also loaded by the test
+// workers; they inherit the main process's choice through the environment.
+process.env.GARDEN_E2E_RUN_DIR ??= mkdtempSync(path.join(tmpdir(), 'garden-e2e-'));
+const runDir = process.env.GARDEN_E2E_RUN_DIR;
+const mediaDir = path.join(runDir, 'media');
+mkdirSync(mediaDir, { recursive: true });
+const databaseUrl = `sqlite://${path.join(runDir, `garden-e2e-${Date.now()}.db`)}?mode=rwc`;
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: `"${serverBinary}"`,
+    // The server reads config/*.toml relative to the repository root.
+    cwd: path.resolve(here, '..'),
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      SHOP_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      SHOP__SERVER__PORT: String(PORT),
+      SHOP__SERVER__HOST: '127.0.0.1',
+      SHOP__SERVER__STATIC_DIR: staticDir,
+      SHOP__MEDIA__ROOT: mediaDir,
+      SHOP__SEED__DEMO_DATA: 'true',
+    },
+  },
+});

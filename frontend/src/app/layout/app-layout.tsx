@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, type Location } from 'react-router';
+
+import { Footer } from '@/app/layout/footer';
+import { Navbar } from '@/app/layout/navbar';
+import { Toaster } from '@/components/ui/toast';
+import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
+import { CartDrawer } from '@/features/cart/components/cart-drawer';
+import { useCartStore } from '@/features/cart/stores/cart-store';
+
+import './app-layout.css';
+
+/** Keeps prices, stock and names in the saved cart in step with the latest product list. */
+function useSyncCartWithCatalog() {
+  // A passive observer: it never fetches, it only hears what the pages load.
+  const { data: products } = useQuery({ ...getProductsQueryOptions(), enabled: false });
+  useEffect(() => {
+    if (products) useCartStore.getState().syncProducts(products);
+  }, [products]);
+}
+
+/**
+ * Scroll positions are remembered per history entry. The first entry of every fresh page load
+ * is keyed "default", so fall back to the address there: a new page never inherits the scroll
+ * position of another one.
+ */
+function scrollKey(location: Location): string {
+  return location.key === 'default' ? `${location.pathname}${location.search}` : location.key;
+}
+
+export function AppLayout() {
+  const cartButtonRef = useRef<HTMLButtonElement>(null);
+  useSyncCartWithCatalog();
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <Navbar cartButtonRef={cartButtonRef} />
+      <main id="main" className="app-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer />
+      <CartDrawer returnFocusRef={cartButtonRef} />
+      <Toaster />
+      <ScrollRestoration getKey={scrollKey} />
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import type { RefObject } from 'react';
+import { Link, NavLink } from 'react-router';
+
+import { ExternalLinkIcon, LeafLogo } from '@/components/ui/icons';
+import { paths } from '@/config/paths';
+import { CartButton } from '@/features/cart/components/cart-button';
+import { useSite } from '@/features/site/api/get-site';
+
+import './navbar.css';
+
+type NavbarProps = {
+  cartButtonRef: RefObject<HTMLButtonElement | null>;
+};
+
+export function Navbar({ cartButtonRef }: NavbarProps) {
+  const site = useSite();
+  const reviewsUrl = site.data?.reviews_url;
+
+  return (
+    <header className="navbar">
+      <div className="container navbar__inner">
+        <Link to={paths.home.getHref()} className="navbar__brand">
+          <LeafLogo size={34} />
+          <span>Garden Shop</span>
+        </Link>
+        <nav className="navbar__nav" aria-label="Main">
+          <ul className="navbar__links">
+            {reviewsUrl ? (
+              <li>
+                <a
+                  className="navbar__link"
+                  href={reviewsUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  Reviews
+                  <ExternalLinkIcon size={14} />
+                  <span className="visually-hidden"> (opens in a new tab)</span>
+                </a>
+              </li>
+            ) : null}
+            <li>
+              <NavLink className="navbar__link" to={paths.login.getHref()}>
+                Login
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="navbar__link navbar__link--strong" to={paths.register.getHref()}>
+                Register
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="navbar__cart">
+          <CartButton ref={cartButtonRef} />
+        </div>
+      </div>
+    </header>
+  );
+}

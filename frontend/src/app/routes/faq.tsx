@@ -1,0 +1,132 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { paths } from '@/config/paths';
+
+import './faq.css';
+
+type Question = { question: string; answer: ReactNode };
+
+const QUESTIONS: Question[] = [
+  {
+    question: 'Which payment methods do you accept?',
+    answer: (
+      <p>
+        We accept payment by debit or credit card. Payments are handled by Stripe, a payment
+        provider used by millions of businesses; your card details go straight to Stripe and never
+        reach our servers. A small card processing fee is shown as its own line at checkout before
+        you pay.
+      </p>
+    ),
+  },
+  {
+    question: 'Is it safe to buy here?',
+    answer: (
+      <>
+        <p>
+          Yes. Card payments run on Stripe&apos;s secure payment page, and every order is delivered
+          in a private server by a member of our staff.
+        </p>
+        <p>
+          We will never ask for your Roblox password, your account, or for you to give us an item
+          first. If anyone claiming to be Garden Shop staff asks for any of these, do not do it and
+          tell us in a ticket on our Discord server.
+        </p>
+      </>
+    ),
+  },
+  {
+    question: 'How do I buy?',
+    answer: (
+      <>
+        <p>
+          Add the products you want to your cart and press Checkout. Enter your Roblox username and
+          e-mail address, link your Discord account and pay by card. Then join our Discord server,
+          open a ticket and join our private server, where staff hand over your items.
+        </p>
+        <p>
+          <Link to={paths.howItWorks.getHref()}>See how it works, step by step</Link>
+        </p>
+      </>
+    ),
+  },
+  {
+    question: 'How long does delivery take?',
+    answer: (
+      <p>
+        Most orders are delivered in under 10 minutes after you open your ticket. When many orders
+        arrive at once, tickets are answered in the order they were opened.
+      </p>
+    ),
+  },
+  {
+    question: 'What is your return policy?',
+    answer: (
+      <p>
+        Because items are digital and delivered by hand, completed purchases cannot be returned or
+        refunded. If your order was not delivered because of a mistake on our side, you get your
+        money back. Read the full <Link to={paths.refundPolicy.getHref()}>Refund Policy</Link>.
+      </p>
+    ),
+  },
+  {
+    question: 'Do I need an account to buy?',
+    answer: (
+      <p>
+        No, you can check out as a guest. With an account you can see all your orders and their
+        status in one place.
+      </p>
+    ),
+  },
+  {
+    question: 'What does the dupe warning mean?',
+    answer: (
+      <p>
+        For a few pets, the game may wrongly mark the delivered pet as a duplicate (a
+        &ldquo;dupe&rdquo;). We show a warning before you add such a pet to your cart, so you can
+        decide before you pay.
+      </p>
+    ),
+  },
+  {
+    question: 'Are you part of Roblox or Grow a Garden?',
+    answer: (
+      <p>
+        No. Garden Shop is an independent shop and is not affiliated with, endorsed by or sponsored
+        by Roblox Corporation or the developers of Grow a Garden.
+      </p>
+    ),
+  },
+  {
+    question: 'I am under 18. Can I buy?',
+    answer: (
+      <p>
+        Please ask a parent or guardian before you buy, and let them complete the payment with their
+        card.
+      </p>
+    ),
+  },
+];
+
+export function FaqRoute() {
+  return (
+    <ContentLayout
+      title="Frequently asked questions"
+      intro="Quick answers about paying, delivery, safety and refunds."
+    >
+      <div className="faq">
+        {QUESTIONS.map(({ question, answer }) => (
+          <details key={question} className="faq__item">
+            <summary className="faq__question">{question}</summary>
+            <div className="faq__answer">{answer}</div>
+          </details>
+        ))}
+      </div>
+      <p>
+        Still have a question? Open a ticket on our Discord server and a member of staff will
+        answer.
+      </p>
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,225 @@
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { AlertIcon, ClockIcon, SearchIcon, ShieldIcon, SproutIcon } from '@/components/ui/icons';
+import { StateMessage } from '@/components/ui/state-message';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { useProducts } from '@/features/catalog/api/get-products';
+import { CategoryFilter } from '@/features/catalog/components/category-filter';
+import { ProductCard } from '@/features/catalog/components/product-card';
+import { ProductGrid, ProductGridSkeleton } from '@/features/catalog/components/product-grid';
+import { SearchBox } from '@/features/catalog/components/search-box';
+import {
+  ALL_CATEGORIES,
+  CATEGORIES,
+  filterProducts,
+  isCategory,
+  matchesCategory,
+  matchesSearch,
+  type Category,
+} from '@/features/catalog/utils/filter-products';
+import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
+import { errorMessage } from '@/lib/api-client';
+
+import './home.css';
+
+/** The filters live in the address (?category=Pets&q=raccoon) so Back and shared links keep them. */
+function useCatalogFilters() {
+  const [params, setParams] = useSearchParams();
+  const rawCategory = params.get('category');
+  const category: Category = isCategory(rawCategory) ? rawCategory : ALL_CATEGORIES;
+  const search = params.get('q') ?? '';
+
+  const update = (changes: { category?: Category; search?: string }) => {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (changes.category !== undefined) {
+          if (changes.category === ALL_CATEGORIES) next.delete('category');
+          else next.set('category', changes.category);
+        }
+        if (changes.search !== undefined) {
+          if (changes.search === '') next.delete('q');
+          else next.set('q', changes.search);
+        }
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  };
+
+  return {
+    category,
+    search,
+    setCategory: (value: Category) => update({ category: value }),
+    setSearch: (value: string) => update({ search: value }),
+    clear: () => update({ category: ALL_CATEGORIES, search: '' }),
+  };
+}
+
+function emptyTitle(category: Category, search: string): string {
+  const query = search.trim();
+  if (query && category !== ALL_CATEGORIES) return `No products match “${query}” in ${category}`;
+  if (query) return `No products match “${query}”`;
+  return `No products match the ${category} category right now`;
+}
+
+export function HomeRoute() {
+  const { category, search, setCategory, setSearch, clear } = useCatalogFilters();
+  const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
+  const { addToCart, confirmation } = useAddToCart();
+
+  const visible = useMemo(
+    () => filterProducts(products.data ?? [], { category, search }),
+    [products.data, category, search],
+  );
+
+  const counts = useMemo(() => {
+    if (!products.data) return undefined;
+    const matching = products.data.filter((product) => matchesSearch(product, search));
+    return Object.fromEntries(
+      CATEGORIES.map((name) => [
+        name,
+        matching.filter((product) => matchesCategory(product, name)).length,
+      ]),
+    ) as Record<Category, number>;
+  }, [products.data, search]);
+
+  const filtered = category !== ALL_CATEGORIES || search.trim() !== '';
+
+  let content;
+  if (products.isPending) {
+    content = <ProductGridSkeleton />;
+  } else if (products.isError && !products.data) {
+    content = (
+      <StateMessage
+        headingLevel={3}
+        tone="danger"
+        role="alert"
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load the products"
+        description={errorMessage(products.error)}
+        action={
+          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (visible.length === 0) {
+    content = filtered ? (
+      <StateMessage
+        headingLevel={3}
+        role="status"
+        icon={<SearchIcon size={28} />}
+        title={emptyTitle(category, search)}
+        description="Try another word or category, or see everything we sell."
+        action={
+          <Button variant="secondary" onClick={clear}>
+            Clear filters
+          </Button>
+        }
+      />
+    ) : (
+      <StateMessage
+        headingLevel={3}
+        role="status"
+        icon={<SproutIcon size={28} />}
+        title="The shelves are being restocked"
+        description="There is nothing for sale at this moment. This page refreshes by itself, so new stock will appear here shortly."
+      />
+    );
+  } else {
+    content = (
+      <ProductGrid label="Products">
+        {visible.map((product, index) => (
+          <li key={product.id}>
+            <ProductCard product={product} onAddToCart={addToCart} eager={index < 4} />
+          </li>
+        ))}
+      </ProductGrid>
+    );
+  }
+
+  const heading = category === ALL_CATEGORIES ? 'All products' : category;
+
+  return (
+    <>
+      <title>Garden Shop · Pets, Sheckles and bundles for Grow a Garden</title>
+      <section className="hero">
+        <div className="container hero__inner">
+          <div className="hero__text">
+            <p className="hero__eyebrow">
+              <SproutIcon size={18} /> The Grow a Garden shop
+            </p>
+            <h1 className="hero__title">
+              Upgrade your Grow A Garden experience with affordable products!
+            </h1>
+            <p className="hero__lead">
+              Pets, Sheckles, bundles and exclusives, handed to you in game by our staff.
+            </p>
+            <ul className="hero__perks">
+              <li>
+                <ClockIcon size={18} /> Usually delivered in under 10 minutes
+              </li>
+              <li>
+                <ShieldIcon size={18} /> Secure card payment
+              </li>
+            </ul>
+          </div>
+          <aside className="hero__steps" aria-labelledby="hero-steps-title">
+            <h2 id="hero-steps-title">Three easy steps</h2>
+            <ol>
+              <li>
+                <span className="hero__step-number">1</span>
+                <span>
+                  <strong>Select a product</strong> and add it to your cart.
+                </span>
+              </li>
+              <li>
+                <span className="hero__step-number">2</span>
+                <span>
+                  <strong>Pay the invoice</strong> securely by card.
+                </span>
+              </li>
+              <li>
+                <span className="hero__step-number">3</span>
+                <span>
+                  <strong>Receive the product</strong> from our staff in a private server.
+                </span>
+              </li>
+            </ol>
+            <Link to={paths.howItWorks.getHref()} className="hero__steps-link">
+              How delivery works
+            </Link>
+          </aside>
+        </div>
+      </section>
+
+      <div className="container shop">
+        <aside className="shop__sidebar">
+          <CategoryFilter value={category} onChange={setCategory} counts={counts} />
+        </aside>
+        <section className="shop__main" aria-labelledby="shop-heading">
+          <div className="shop__toolbar">
+            <div className="shop__heading">
+              <h2 id="shop-heading">{heading}</h2>
+              {products.data ? (
+                <p className="shop__count" aria-live="polite">
+                  {visible.length} {visible.length === 1 ? 'product' : 'products'}
+                </p>
+              ) : null}
+            </div>
+            <div className="shop__search">
+              <SearchBox value={search} onChange={setSearch} />
+            </div>
+          </div>
+          {content}
+        </section>
+      </div>
+      {confirmation}
+    </>
+  );
+}

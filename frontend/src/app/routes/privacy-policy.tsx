@@ -1,0 +1,66 @@
+import { ContentLayout } from '@/components/layouts/content-layout';
+
+export function PrivacyPolicyRoute() {
+  return (
+    <ContentLayout
+      title="Privacy Policy"
+      intro="What we collect when you use Garden Shop, why, and what we never do with it."
+    >
+      <h2>What we collect</h2>
+      <ul>
+        <li>
+          <strong>Your name and e-mail address</strong>, when you create an account or place an
+          order, to send you order confirmations and account messages such as verification codes.
+        </li>
+        <li>
+          <strong>Your IP address</strong>, which every website receives, to keep the shop secure
+          and stop abuse such as repeated failed logins.
+        </li>
+        <li>
+          <strong>Your Roblox username and Discord account</strong>, when you check out, so our
+          staff can deliver your order to the right person.
+        </li>
+      </ul>
+
+      <h2>Card details</h2>
+      <p>
+        Payments are processed by our payment provider, Stripe. Your card details go directly to
+        Stripe and are never sent to or stored on our servers. We only learn whether a payment
+        succeeded.
+      </p>
+
+      <h2>What we never do</h2>
+      <p className="callout">
+        We do not sell your personal data, and we do not share it for advertising.
+      </p>
+      <p>
+        We only share what is needed to run your order: payment information with Stripe and delivery
+        details with the staff member who delivers it.
+      </p>
+
+      <h2>Cookies and storage in your browser</h2>
+      <p>
+        We use one cookie to keep you logged in. Your cart is saved in your own browser so it is
+        still there when you come back; it is not sent to us until you check out.
+      </p>
+
+      <h2>How long we keep it</h2>
+      <p>
+        We keep order records for as long as we need them for delivery, support, accounting and the
+        law. You can ask us to delete your account and the personal data linked to it.
+      </p>
+
+      <h2>Children</h2>
+      <p>
+        Many of our customers are young players. If you are under 18, please involve a parent or
+        guardian before you buy or share your details with us.
+      </p>
+
+      <h2>Your choices</h2>
+      <p>
+        To see, correct or delete the personal data we hold about you, open a ticket on our Discord
+        server. We answer every request.
+      </p>
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,168 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { ProductRoute } from '@/app/routes/product';
+import { CART_STORAGE_KEY, useCartStore } from '@/features/cart/stores/cart-store';
+import { makeProduct } from '@/testing/factories';
+import {
+  createTestQueryClient,
+  jsonResponse,
+  queryClientWithProducts,
+  renderWithProviders,
+} from '@/testing/test-utils';
+import type { Product } from '@/types/api';
+
+const raccoon = makeProduct({
+  id: 3,
+  name: 'Raccoon',
+  price: 24.99,
+  savings: 39.99,
+  stock: 5,
+  weight: 2.5,
+  mutation: 'Rainbow',
+  description: 'A sneaky raccoon that steals crops from other gardens.',
+  dupe_warning: true,
+});
+const bee = makeProduct({ id: 7, name: 'Bee', price: 4.5, stock: null });
+const dragonfly = makeProduct({ id: 9, name: 'Dragonfly', stock: 0 });
+
+function renderProductPage(id: number, products: Product[] = [raccoon, bee, dragonfly]) {
+  return renderWithProviders(<ProductRoute />, {
+    url: `/product/${id}`,
+    path: '/product/:id',
+    queryClient: queryClientWithProducts(products),
+  });
+}
+
+const qtyInCart = (id: number) => useCartStore.getState().items.find((i) => i.id === id)?.qty;
+
+describe('product page', () => {
+  it('shows the product with its price, description and badges', async () => {
+    renderProductPage(3);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Raccoon' })).toBeInTheDocument();
+    expect(screen.getByText('$24.99')).toBeInTheDocument();
+    expect(screen.getByText(/sneaky raccoon/)).toBeInTheDocument();
+    expect(screen.getByText('Save $15')).toBeInTheDocument();
+    expect(screen.getByText('5 Stock Left')).toBeInTheDocument();
+    expect(screen.getByText('2.5 kg')).toBeInTheDocument();
+    expect(screen.getByText('Rainbow')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /back to shop/i })).toHaveAttribute('href', '/');
+  });
+
+  it('says "Product not found." for an unknown id, with the way back home', async () => {
+    renderProductPage(404);
+    expect(await screen.findByText('Product not found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /back to shop/i })).toHaveAttribute('href', '/');
+  });
+
+  it('shows a skeleton while the products load', () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => undefined)),
+    );
+    renderWithProviders(<ProductRoute />, {
+      url: '/product/3',
+      path: '/product/:id',
+      queryClient: createTestQueryClient(),
+    });
+    expect(screen.getByRole('status', { name: 'Loading product' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /back to shop/i })).toBeInTheDocument();
+  });
+
+  it('loads the product list from the API with no-cache', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse([bee]));
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithProviders(<ProductRoute />, {
+      url: '/product/7',
+      path: '/product/:id',
+      queryClient: createTestQueryClient(),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bee' })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/products',
+      expect.objectContaining({ cache: 'no-cache', credentials: 'include' }),
+    );
+  });
+
+  it('adds a product without a warning directly', async () => {
+    const { user } = renderProductPage(7);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(qtyInCart(7)).toBe(1);
+    expect(await screen.findByText('Added Bee to cart')).toBeInTheDocument();
+  });
+
+  it('asks first for a dupe-flagged product; Cancel adds nothing', async () => {
+    const { user } = renderProductPage(3);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent(
+      "By purchasing you acknowledge that the Raccoon may be falsely flagged as dupe after it's delivered.",
+    );
+    expect(dialog).not.toHaveTextContent('You already have');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(useCartStore.getState().items).toEqual([]);
+    expect(window.localStorage.getItem(CART_STORAGE_KEY)).toBeNull();
+  });
+
+  it('adds the dupe-flagged product on Proceed', async () => {
+    const { user } = renderProductPage(3);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Proceed' }),
+    );
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(qtyInCart(3)).toBe(1);
+    expect(useCartStore.getState().isOpen).toBe(true);
+  });
+
+  it('closes the warning with Escape without adding', async () => {
+    const { user } = renderProductPage(3);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(useCartStore.getState().items).toEqual([]);
+  });
+
+  it('asks for confirmation when the product is already in the cart', async () => {
+    useCartStore.getState().addItem(bee);
+    useCartStore.getState().addItem(bee);
+    useCartStore.getState().close();
+    const { user } = renderProductPage(7);
+    expect(await screen.findByText('You have 2 in your cart.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add to Cart' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent('You already have 2 in your cart.');
+    expect(dialog).not.toHaveTextContent('falsely flagged');
+    await user.click(within(dialog).getByRole('button', { name: 'Proceed' }));
+    expect(qtyInCart(7)).toBe(3);
+  });
+
+  it('gives both sentences for a dupe-flagged product already in the cart', async () => {
+    useCartStore.getState().addItem(raccoon);
+    const { user } = renderProductPage(3);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog).toHaveTextContent('may be falsely flagged as dupe');
+    expect(dialog).toHaveTextContent('You already have 1 in your cart.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(qtyInCart(3)).toBe(1);
+  });
+
+  it('disables Add to Cart and reads Out of Stock when the stock is 0', async () => {
+    renderProductPage(9);
+    const button = await screen.findByRole('button', { name: 'Out of Stock' });
+    expect(button).toBeDisabled();
+  });
+
+  it('does not ask again once the stock limit is reached', async () => {
+    const lastOne = makeProduct({ id: 11, name: 'Unicorn', stock: 1 });
+    useCartStore.getState().addItem(lastOne);
+    const { user } = renderProductPage(11, [lastOne]);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(await screen.findByText(/already have all 1 Unicorn/)).toBeInTheDocument();
+    expect(qtyInCart(11)).toBe(1);
+  });
+});

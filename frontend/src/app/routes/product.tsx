@@ -1,0 +1,88 @@
+import { Link, useParams } from 'react-router';
+
+import { Button, buttonClassName } from '@/components/ui/button';
+import { AlertIcon, ArrowLeftIcon, SearchIcon } from '@/components/ui/icons';
+import { StateMessage } from '@/components/ui/state-message';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { useProducts } from '@/features/catalog/api/get-products';
+import { ProductDetails } from '@/features/catalog/components/product-details';
+import { ProductDetailsSkeleton } from '@/features/catalog/components/product-details-skeleton';
+import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
+import { selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
+import { errorMessage } from '@/lib/api-client';
+import type { Product } from '@/types/api';
+
+import './product.css';
+
+function includedIn(product: Product, products: readonly Product[]): Product[] {
+  return product.related_ids.flatMap((id) => products.find((item) => item.id === id) ?? []);
+}
+
+export function ProductRoute() {
+  const params = useParams();
+  const productId = Number(params.id);
+  // The page reads the product from the catalogue list (spec §2), kept fresh like the home page.
+  const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
+  const product = products.data?.find((item) => item.id === productId);
+  const quantityInCart = useCartStore(selectQuantityOf(productId));
+  const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
+
+  let content;
+  let title = 'Product';
+  if (products.isPending) {
+    content = <ProductDetailsSkeleton />;
+  } else if (products.isError && !products.data) {
+    content = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        headingLevel={1}
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load this product"
+        description={errorMessage(products.error)}
+        action={
+          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (!product) {
+    title = 'Product not found';
+    content = (
+      <StateMessage
+        role="status"
+        headingLevel={1}
+        icon={<SearchIcon size={28} />}
+        title="Product not found."
+        description="It may have sold out and been taken down, or the link is mistyped."
+      />
+    );
+  } else {
+    title = product.name;
+    content = (
+      <ProductDetails
+        product={product}
+        onAddToCart={addToCart}
+        quantityInCart={quantityInCart}
+        includedProducts={includedIn(product, products.data)}
+      />
+    );
+  }
+
+  return (
+    <div className="container product-page">
+      <title>{`${title} · Garden Shop`}</title>
+      <Link
+        to={paths.home.getHref()}
+        className={buttonClassName({ variant: 'ghost', className: 'product-page__back' })}
+      >
+        <ArrowLeftIcon size={18} />
+        Back to shop
+      </Link>
+      {content}
+      {confirmation}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+/** Every route of the shop, in one typed table. Pages that arrive later are listed already so links stay in one place. */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  product: { path: '/product/:id', getHref: (id: number | string) => `/product/${id}` },
+  checkout: { path: '/checkout', getHref: () => '/checkout' },
+  login: { path: '/login', getHref: () => '/login' },
+  register: { path: '/register', getHref: () => '/register' },
+  about: { path: '/about', getHref: () => '/about' },
+  howItWorks: { path: '/how-it-works', getHref: () => '/how-it-works' },
+  faq: { path: '/faq', getHref: () => '/faq' },
+  terms: { path: '/terms', getHref: () => '/terms' },
+  refundPolicy: { path: '/refund-policy', getHref: () => '/refund-policy' },
+  privacyPolicy: { path: '/privacy-policy', getHref: () => '/privacy-policy' },
+} as const;

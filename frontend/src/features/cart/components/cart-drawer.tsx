@@ -1,0 +1,104 @@
+import type { RefObject } from 'react';
+import { useNavigate } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { Drawer } from '@/components/ui/drawer';
+import { CartIcon, TrashIcon } from '@/components/ui/icons';
+import { toast } from '@/components/ui/toast';
+import { paths } from '@/config/paths';
+import { CartLine } from '@/features/cart/components/cart-line';
+import {
+  selectTotalPrice,
+  selectTotalQuantity,
+  useCartStore,
+} from '@/features/cart/stores/cart-store';
+import { formatPrice } from '@/lib/money';
+
+import './cart-drawer.css';
+
+type CartDrawerProps = {
+  /** The navbar's cart button: focus goes back to it when the drawer closes. */
+  returnFocusRef?: RefObject<HTMLElement | null>;
+};
+
+export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
+  const navigate = useNavigate();
+  const hydrated = useCartStore((state) => state.hydrated);
+  const isOpen = useCartStore((state) => state.isOpen);
+  const items = useCartStore((state) => state.items);
+  const totalPrice = useCartStore(selectTotalPrice);
+  const totalQuantity = useCartStore(selectTotalQuantity);
+  const { close, clear, increment, decrement } = useCartStore.getState();
+
+  // The cart shows only once the saved cart has been read (spec §4).
+  if (!hydrated) return null;
+
+  const goTo = (href: string) => {
+    close();
+    void navigate(href);
+  };
+
+  const footer =
+    items.length > 0 ? (
+      <div className="cart-summary">
+        <dl className="cart-summary__total">
+          <dt>Total Price</dt>
+          <dd data-testid="cart-total">{formatPrice(totalPrice)}</dd>
+        </dl>
+        <p className="cart-summary__note">
+          {totalQuantity} {totalQuantity === 1 ? 'item' : 'items'}. Promo codes and the card
+          processing fee are applied at checkout.
+        </p>
+        <div className="cart-summary__actions">
+          <Button
+            variant="danger"
+            startIcon={<TrashIcon size={18} />}
+            onClick={() => {
+              clear();
+              toast.info('Your cart is now empty');
+            }}
+          >
+            Clear Cart
+          </Button>
+          <Button onClick={() => goTo(paths.checkout.getHref())}>Checkout</Button>
+        </div>
+      </div>
+    ) : undefined;
+
+  return (
+    <Drawer
+      open={isOpen}
+      onClose={close}
+      title="Your Cart"
+      footer={footer}
+      returnFocusRef={returnFocusRef}
+    >
+      {items.length === 0 ? (
+        <div className="cart-empty">
+          <div className="cart-empty__icon">
+            <CartIcon size={32} />
+          </div>
+          <p className="cart-empty__title">Your cart is empty</p>
+          <p className="cart-empty__text">Pets, Sheckles and bundles you add will show up here.</p>
+          <Button variant="secondary" onClick={() => goTo(paths.home.getHref())}>
+            Browse products
+          </Button>
+        </div>
+      ) : (
+        <ul className="cart-lines" aria-label="Items in your cart">
+          {items.map((item) => (
+            <CartLine
+              key={item.id}
+              item={item}
+              onIncrement={() => {
+                const result = increment(item.id);
+                if (!result.ok) toast.error(`Only ${item.stock ?? 0} of ${item.name} in stock`);
+              }}
+              onDecrement={() => decrement(item.id)}
+            />
+          ))}
+        </ul>
+      )}
+    </Drawer>
+  );
+}

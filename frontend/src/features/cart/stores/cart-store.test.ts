@@ -1,0 +1,167 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import {
+  CART_STORAGE_KEY,
+  initCart,
+  loadCartItems,
+  selectTotalPrice,
+  selectTotalQuantity,
+  useCartStore,
+} from '@/features/cart/stores/cart-store';
+import { makeProduct } from '@/testing/factories';
+
+const cart = () => useCartStore.getState();
+const saved = () => JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? 'null') as unknown;
+
+describe('cart store', () => {
+  beforeEach(() => {
+    useCartStore.setState({ items: [], hydrated: false, isOpen: false });
+  });
+
+  it('starts closed and empty', () => {
+    cart().hydrate();
+    expect(cart().items).toEqual([]);
+    expect(cart().isOpen).toBe(false);
+    expect(cart().hydrated).toBe(true);
+  });
+
+  it('adds a new product with quantity 1 and opens the drawer', () => {
+    const bee = makeProduct({ name: 'Bee' });
+    const result = cart().addItem(bee);
+    expect(result).toEqual({ ok: true, qty: 1 });
+    expect(cart().items).toEqual([{ ...bee, qty: 1 }]);
+    expect(cart().isOpen).toBe(true);
+  });
+
+  it('adds one more of a product already in the cart', () => {
+    const bee = makeProduct();
+    cart().addItem(bee);
+    cart().addItem(bee);
+    expect(cart().items).toHaveLength(1);
+    expect(cart().items[0]?.qty).toBe(2);
+    expect(cart().increment(bee.id)).toEqual({ ok: true, qty: 3 });
+    expect(selectTotalQuantity(cart())).toBe(3);
+  });
+
+  it('removes a line when its quantity is decreased below 1', () => {
+    const bee = makeProduct();
+    const fox = makeProduct();
+    cart().addItem(bee);
+    cart().addItem(bee);
+    cart().addItem(fox);
+    cart().decrement(bee.id);
+    expect(cart().items.find((item) => item.id === bee.id)?.qty).toBe(1);
+    cart().decrement(bee.id);
+    expect(cart().items.map((item) => item.id)).toEqual([fox.id]);
+  });
+
+  it('clears every line', () => {
+    cart().addItem(makeProduct());
+    cart().addItem(makeProduct());
+    cart().clear();
+    expect(cart().items).toEqual([]);
+    expect(saved()).toEqual([]);
+  });
+
+  it('refuses an out-of-stock product', () => {
+    const soldOut = makeProduct({ stock: 0 });
+    expect(cart().addItem(soldOut)).toEqual({ ok: false, reason: 'out-of-stock' });
+    expect(cart().items).toEqual([]);
+    expect(cart().isOpen).toBe(false);
+  });
+
+  it('never goes above a finite stock', () => {
+    const rare = makeProduct({ stock: 2 });
+    cart().addItem(rare);
+    cart().addItem(rare);
+    expect(cart().addItem(rare)).toEqual({ ok: false, reason: 'stock-limit' });
+    expect(cart().increment(rare.id)).toEqual({ ok: false, reason: 'stock-limit' });
+    expect(cart().items[0]?.qty).toBe(2);
+  });
+
+  it('lets unlimited products (stock null) be added freely', () => {
+    const sheckles = makeProduct({ stock: null });
+    for (let i = 0; i < 50; i += 1) cart().addItem(sheckles);
+    expect(cart().items[0]?.qty).toBe(50);
+  });
+
+  it('totals the price exactly', () => {
+    cart().addItem(makeProduct({ price: 24.99 }));
+    const cheap = makeProduct({ price: 0.1 });
+    cart().addItem(cheap);
+    cart().addItem(cheap);
+    expect(selectTotalPrice(cart())).toBe(25.19);
+  });
+
+  it('saves every change to localStorage under cartItems as a plain list', () => {
+    const bee = makeProduct({ name: 'Bee', price: 4.5 });
+    cart().addItem(bee);
+    expect(saved()).toEqual([{ ...bee, qty: 1 }]);
+    cart().increment(bee.id);
+    expect(saved()).toEqual([{ ...bee, qty: 2 }]);
+    cart().decrement(bee.id);
+    cart().decrement(bee.id);
+    expect(saved()).toEqual([]);
+  });
+
+  it('does not save whether the drawer is open', () => {
+    cart().addItem(makeProduct());
+    cart().close();
+    cart().open();
+    expect(window.localStorage.getItem(CART_STORAGE_KEY)).not.toContain('isOpen');
+  });
+
+  it('loads the saved cart', () => {
+    const bee = makeProduct();
+    window.localStorage.setItem(CART_STORAGE_KEY, JSON.stringify([{ ...bee, qty: 3 }]));
+    cart().hydrate();
+    expect(cart().items).toEqual([{ ...bee, qty: 3 }]);
+    expect(cart().isOpen).toBe(false);
+  });
+
+  it('logs an error and starts empty when the saved cart is not valid JSON', () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    window.localStorage.setItem(CART_STORAGE_KEY, '{not json');
+    cart().hydrate();
+    expect(cart().items).toEqual([]);
+    expect(cart().hydrated).toBe(true);
+    expect(consoleError).toHaveBeenCalledWith(
+      'Error parsing cartItems from localStorage:',
+      expect.any(SyntaxError),
+    );
+  });
+
+  it('treats saved JSON that is not a list as corrupt too', () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    window.localStorage.setItem(CART_STORAGE_KEY, '{"id":1}');
+    expect(loadCartItems()).toEqual([]);
+    expect(consoleError).toHaveBeenCalledOnce();
+  });
+
+  it('drops saved lines that are not cart items', () => {
+    const bee = makeProduct();
+    window.localStorage.setItem(
+      CART_STORAGE_KEY,
+      JSON.stringify([{ ...bee, qty: 1 }, { id: 'x' }, null, { ...bee, id: 2, qty: 0 }]),
+    );
+    expect(loadCartItems()).toEqual([{ ...bee, qty: 1 }]);
+  });
+
+  it('refreshes saved product details from the catalogue, keeping quantities', () => {
+    const bee = makeProduct({ price: 5, stock: 10 });
+    cart().addItem(bee);
+    cart().addItem(bee);
+    cart().syncProducts([{ ...bee, price: 6, stock: 4 }]);
+    expect(cart().items[0]).toMatchObject({ price: 6, stock: 4, qty: 2 });
+    expect(saved()).toEqual([{ ...bee, price: 6, stock: 4, qty: 2 }]);
+  });
+
+  it('follows changes made in another tab', () => {
+    const stop = initCart();
+    const bee = makeProduct();
+    window.localStorage.setItem(CART_STORAGE_KEY, JSON.stringify([{ ...bee, qty: 2 }]));
+    window.dispatchEvent(new StorageEvent('storage', { key: CART_STORAGE_KEY }));
+    expect(cart().items).toEqual([{ ...bee, qty: 2 }]);
+    stop();
+  });
+});

@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Product } from '@/types/api';
+
+/** Already ordered by the server (sort_order, then price, then weight); archived products left out. */
+export function getProducts({ signal }: { signal?: AbortSignal } = {}): Promise<Product[]> {
+  // no-cache: revalidate with the server's ETag every time, so a 304 costs almost nothing.
+  return api.get<Product[]>('/products', { cache: 'no-cache', signal });
+}
+
+export function getProductsQueryOptions() {
+  return queryOptions({
+    queryKey: ['products'],
+    queryFn: ({ signal }) => getProducts({ signal }),
+  });
+}
+
+type UseProductsOptions = {
+  /** Poll the list, e.g. every 5 s on the home page so stock badges stay fresh. */
+  refetchInterval?: number;
+};
+
+export function useProducts({ refetchInterval }: UseProductsOptions = {}) {
+  return useQuery({ ...getProductsQueryOptions(), refetchInterval });
+}

@@ -1,0 +1,48 @@
+import { CATEGORIES, type Category } from '@/features/catalog/utils/filter-products';
+
+import './category-filter.css';
+
+type CategoryFilterProps = {
+  value: Category;
+  onChange: (category: Category) => void;
+  /** How many products each category holds, shown next to its name. */
+  counts?: Partial<Record<Category, number>>;
+};
+
+/** A sidebar of category buttons; under 900 px a row of chips that scrolls sideways. */
+export function CategoryFilter({ value, onChange, counts }: CategoryFilterProps) {
+  return (
+    <nav className="category-filter" aria-labelledby="category-filter-title">
+      <h2 id="category-filter-title" className="category-filter__title">
+        Categories
+      </h2>
+      <ul className="category-filter__list">
+        {CATEGORIES.map((category) => {
+          const count = counts?.[category];
+          return (
+            <li key={category}>
+              <button
+                type="button"
+                className="category-filter__button"
+                aria-pressed={category === value}
+                onClick={() => onChange(category)}
+              >
+                <span>{category}</span>
+                {count !== undefined ? (
+                  <>
+                    <span className="category-filter__count" aria-hidden="true">
+                      {count}
+                    </span>
+                    <span className="visually-hidden">
+                      {` (${count} ${count === 1 ? 'product' : 'products'})`}
+                    </span>
+                  </>
+                ) : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

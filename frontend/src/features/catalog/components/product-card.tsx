@@ -1,0 +1,64 @@
+import { Link } from 'react-router';
+
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CartIcon } from '@/components/ui/icons';
+import { paths } from '@/config/paths';
+import { ProductBadges } from '@/features/catalog/components/product-badges';
+import { ProductImage } from '@/features/catalog/components/product-image';
+import { ProductPrice } from '@/features/catalog/components/product-price';
+import { categoryLabel, saveLabel } from '@/features/catalog/utils/product-labels';
+import { isOutOfStock } from '@/lib/stock';
+import type { Product } from '@/types/api';
+
+import './product-card.css';
+
+type ProductCardProps = {
+  product: Product;
+  onAddToCart: (product: Product) => void;
+  /** The first row of the grid loads its images eagerly. */
+  eager?: boolean;
+};
+
+export function ProductCard({ product, onAddToCart, eager = false }: ProductCardProps) {
+  const soldOut = isOutOfStock(product);
+  const save = saveLabel(product);
+  const href = paths.product.getHref(product.id);
+  const category = categoryLabel(product.category);
+
+  return (
+    <article className={`product-card${soldOut ? ' product-card--sold-out' : ''}`}>
+      <div className="product-card__media">
+        <ProductImage product={product} eager={eager} />
+        {save ? (
+          <Badge tone="accent" className="product-card__save">
+            {save}
+          </Badge>
+        ) : null}
+      </div>
+      <div className="product-card__body">
+        {category ? <p className="product-card__category">{category}</p> : null}
+        <h3 className="product-card__name">
+          <Link to={href} className="product-card__link">
+            {product.name}
+          </Link>
+        </h3>
+        <ProductBadges product={product} showSave={false} />
+        <div className="product-card__footer">
+          <ProductPrice product={product} />
+          <Button
+            className="product-card__add"
+            size="sm"
+            fullWidth
+            disabled={soldOut}
+            startIcon={soldOut ? undefined : <CartIcon size={18} />}
+            aria-label={soldOut ? `${product.name} is out of stock` : `Add ${product.name} to cart`}
+            onClick={() => onAddToCart(product)}
+          >
+            {soldOut ? 'Out of Stock' : 'Add to Cart'}
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,97 @@
+import { Link } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { CartIcon, ClockIcon, ShieldIcon } from '@/components/ui/icons';
+import { paths } from '@/config/paths';
+import { ProductBadges } from '@/features/catalog/components/product-badges';
+import { ProductImage } from '@/features/catalog/components/product-image';
+import { ProductPrice } from '@/features/catalog/components/product-price';
+import { categoryLabel } from '@/features/catalog/utils/product-labels';
+import { formatPrice } from '@/lib/money';
+import { isOutOfStock } from '@/lib/stock';
+import type { Product } from '@/types/api';
+
+import './product-details.css';
+
+type ProductDetailsProps = {
+  product: Product;
+  onAddToCart: (product: Product) => void;
+  /** How many the shopper already has in the cart. */
+  quantityInCart?: number;
+  /** For bundles: the products it contains, when they are in the catalogue. */
+  includedProducts?: Product[];
+};
+
+export function ProductDetails({
+  product,
+  onAddToCart,
+  quantityInCart = 0,
+  includedProducts = [],
+}: ProductDetailsProps) {
+  const soldOut = isOutOfStock(product);
+  const category = categoryLabel(product.category);
+
+  return (
+    <article className="product-details" aria-labelledby="product-title">
+      <div className="product-details__media">
+        <ProductImage product={product} size="detail" eager />
+      </div>
+      <div className="product-details__info">
+        {category ? <p className="product-details__category">{category}</p> : null}
+        <h1 id="product-title" className="product-details__name">
+          {product.name}
+        </h1>
+        <ProductPrice product={product} size="lg" />
+        <ProductBadges product={product} />
+        {product.description ? (
+          <p className="product-details__description">{product.description}</p>
+        ) : null}
+
+        {includedProducts.length > 0 ? (
+          <section className="product-details__bundle" aria-labelledby="bundle-title">
+            <h2 id="bundle-title" className="product-details__bundle-title">
+              This bundle includes
+            </h2>
+            <ul>
+              {includedProducts.map((item) => (
+                <li key={item.id}>
+                  <ProductImage product={item} size="thumb" />
+                  <Link to={paths.product.getHref(item.id)}>{item.name}</Link>
+                  <span className="product-details__bundle-price">{formatPrice(item.price)}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        <div className="product-details__actions">
+          <Button
+            size="lg"
+            fullWidth
+            disabled={soldOut}
+            startIcon={soldOut ? undefined : <CartIcon />}
+            onClick={() => onAddToCart(product)}
+          >
+            {soldOut ? 'Out of Stock' : 'Add to Cart'}
+          </Button>
+          {quantityInCart > 0 ? (
+            <p className="product-details__in-cart" role="status">
+              You have {quantityInCart} in your cart.
+            </p>
+          ) : null}
+        </div>
+
+        <ul className="product-details__assurances">
+          <li>
+            <ClockIcon />
+            <span>Delivered in game by our staff, usually in under 10 minutes.</span>
+          </li>
+          <li>
+            <ShieldIcon />
+            <span>Secure card payment. We never see or store your card details.</span>
+          </li>
+        </ul>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+
+import { ProductCardSkeleton } from '@/features/catalog/components/product-card-skeleton';
+
+import './product-grid.css';
+
+type ProductGridProps = {
+  children: ReactNode;
+  /** Names the list for screen readers, e.g. "Products". */
+  label: string;
+};
+
+/** 2 columns on phones, 3 on tablets, 4 on wide screens. */
+export function ProductGrid({ children, label }: ProductGridProps) {
+  return (
+    <ul className="product-grid" aria-label={label}>
+      {children}
+    </ul>
+  );
+}
+
+export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
+  return (
+    <div className="product-grid" role="status" aria-label="Loading products">
+      {Array.from({ length: count }, (_, index) => (
+        <ProductCardSkeleton key={index} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  categoryLabel,
+  saveLabel,
+  stockLabel,
+  weightLabel,
+} from '@/features/catalog/utils/product-labels';
+
+describe('product labels', () => {
+  it('reads the stock', () => {
+    expect(stockLabel(0)).toBe('Out of Stock');
+    expect(stockLabel(5)).toBe('5 Stock Left');
+    expect(stockLabel(1)).toBe('1 Stock Left');
+    expect(stockLabel(null)).toBeNull();
+  });
+
+  it('shows the rounded saving', () => {
+    expect(saveLabel({ price: 24.99, savings: 39.99 })).toBe('Save $15');
+    expect(saveLabel({ price: 24.99, savings: 0 })).toBeNull();
+    expect(saveLabel({ price: 24.99, savings: null })).toBeNull();
+  });
+
+  it('shows the weight in kg', () => {
+    expect(weightLabel(2.5)).toBe('2.5 kg');
+    expect(weightLabel(null)).toBeNull();
+  });
+
+  it('lists several categories', () => {
+    expect(categoryLabel('Pets, Exclusives')).toBe('Pets · Exclusives');
+    expect(categoryLabel('Pets')).toBe('Pets');
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it, vi } from 'vitest';
+
+import { api, ApiError } from '@/lib/api-client';
+import { jsonResponse } from '@/testing/test-utils';
+
+describe('api client', () => {
+  it('calls /api with cookies and parses JSON', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse({ name: 'Garden Shop' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/site')).resolves.toEqual({ name: 'Garden Shop' });
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/site',
+      expect.objectContaining({ method: 'GET', credentials: 'include' }),
+    );
+  });
+
+  it('sends JSON bodies', async () => {
+    const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await api.post('/logout', { a: 1 });
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/logout',
+      expect.objectContaining({
+        method: 'POST',
+        body: '{"a":1}',
+        headers: expect.objectContaining({ 'Content-Type': 'application/json' }),
+      }),
+    );
+  });
+
+  it('turns an error answer into an ApiError with the server message and field errors', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse(
+          { message: 'The given data was invalid.', errors: { email: ['Taken.'] } },
+          422,
+        ),
+      ),
+    );
+    const error = await api.post('/register', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 422,
+      message: 'The given data was invalid.',
+      errors: { email: ['Taken.'] },
+    });
+  });
+
+  it('reports a 404 as not found', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ message: 'Product not found.', errors: {} }, 404)),
+    );
+    const error = (await api.get('/products/99').catch((e: unknown) => e)) as ApiError;
+    expect(error.isNotFound).toBe(true);
+    expect(error.message).toBe('Product not found.');
+  });
+
+  it('explains a failure without a JSON body', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('Bad Gateway', { status: 502 })),
+    );
+    await expect(api.get('/products')).rejects.toMatchObject({
+      status: 502,
+      message: 'Something went wrong (error 502). Please try again.',
+    });
+  });
+
+  it('explains a network failure', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    await expect(api.get('/products')).rejects.toMatchObject({
+      status: 0,
+      message: 'We could not reach the shop. Check your connection and try again.',
+    });
+  });
+});

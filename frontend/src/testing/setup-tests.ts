@@ -1,0 +1,20 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach } from 'vitest';
+
+import { useToastStore } from '@/components/ui/toast';
+import { useCartStore } from '@/features/cart/stores/cart-store';
+
+beforeEach(() => {
+  window.localStorage.clear();
+  useCartStore.setState({ items: [], hydrated: true, isOpen: false });
+  useToastStore.setState({ toasts: [] });
+});
+
+afterEach(() => {
+  cleanup();
+  document.body.className = '';
+});
+
+// jsdom has no layout: scrolling is a no-op (React Router's ScrollRestoration calls it).
+window.scrollTo = () => undefined;
