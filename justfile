@@ -54,6 +54,9 @@ test: frontend-deps
     just lint || status=1
 
     step "Rust: domain unit tests, store and API tests on SQLite and PostgreSQL"
+    # One build for the tests and the browser tests' server binary (same features, no rebuild).
+    built=0
+    cargo test --workspace --no-run --quiet && built=1 || status=1
     cargo nextest run --workspace --profile ci || status=1
     cp "{{target_dir}}/nextest/ci/junit.xml" "$results/rust.xml" 2>/dev/null || true
 
@@ -61,7 +64,7 @@ test: frontend-deps
     (cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit="$results/vitest.xml") || status=1
 
     step "Browser end-to-end tests (Playwright, Chromium, real server)"
-    if (cd frontend && npm run build) && cargo build --bin garden-shop; then
+    if [ "$built" -eq 1 ] && (cd frontend && npm run build); then
         (cd frontend && GARDEN_SHOP_BIN="{{server_bin}}" PLAYWRIGHT_JUNIT_OUTPUT_FILE="$results/e2e.xml" \
             npx playwright test --reporter=list,junit) || status=1
     else

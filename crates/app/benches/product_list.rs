@@ -15,14 +15,23 @@ fn product_list(c: &mut Criterion) {
     let address = runtime.block_on(async {
         let settings = Settings {
             environment: Environment::Test,
-            server: ServerSettings { host: "127.0.0.1".into(), port: 0, static_dir: dir.path().into() },
+            server: ServerSettings {
+                host: "127.0.0.1".into(),
+                port: 0,
+                static_dir: dir.path().into(),
+            },
             database: DatabaseSettings {
                 url: format!("sqlite://{}/bench.db?mode=rwc", dir.path().display()),
                 max_connections: 5,
             },
-            media: MediaSettings { root: dir.path().join("media") },
+            media: MediaSettings {
+                root: dir.path().join("media"),
+            },
             seed: SeedSettings { demo_data: true },
-            site: SiteSettings { name: "Garden Shop".into(), reviews_url: "https://example.com".into() },
+            site: SiteSettings {
+                name: "Garden Shop".into(),
+                reviews_url: "https://example.com".into(),
+            },
             catalog: CatalogSettings { refresh_seconds: 5 },
         };
         let app = Application::build(settings).await.unwrap();
@@ -32,7 +41,10 @@ fn product_list(c: &mut Criterion) {
     });
     let client = reqwest::Client::new();
     let etag = runtime.block_on(async {
-        client.get(&address).send().await.unwrap().headers()["etag"].to_str().unwrap().to_owned()
+        client.get(&address).send().await.unwrap().headers()["etag"]
+            .to_str()
+            .unwrap()
+            .to_owned()
     });
 
     let mut group = c.benchmark_group("GET /api/products");
@@ -46,7 +58,12 @@ fn product_list(c: &mut Criterion) {
     });
     group.bench_function("304 revalidation", |b| {
         b.to_async(&runtime).iter(|| async {
-            let response = client.get(&address).header("If-None-Match", &etag).send().await.unwrap();
+            let response = client
+                .get(&address)
+                .header("If-None-Match", &etag)
+                .send()
+                .await
+                .unwrap();
             assert_eq!(response.status(), 304);
         })
     });
