@@ -58,7 +58,9 @@ test: frontend-deps
     built=0
     cargo test --workspace --no-run --quiet && built=1 || status=1
     cargo nextest run --workspace --profile ci || status=1
-    cp "{{target_dir}}/nextest/ci/junit.xml" "$results/rust.xml" 2>/dev/null || true
+    for junit in target/nextest/ci/junit.xml "{{target_dir}}/nextest/ci/junit.xml"; do
+        [ -f "$junit" ] && cp "$junit" "$results/rust.xml" && break
+    done
 
     step "Frontend unit and component tests (Vitest)"
     (cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit="$results/vitest.xml") || status=1
@@ -72,8 +74,8 @@ test: frontend-deps
     fi
 
     step "Summary"
+    [ "$status" -eq 0 ] || echo "a step failed (see above): the run fails"
     python3 .ci/summarize.py "$results"
-    [ "$status" -eq 0 ] || echo "some step failed (see above)"
     exit $status
 
 # Static checks: rustfmt, clippy (warnings are errors), ESLint and Prettier.
