@@ -56,6 +56,7 @@ test: frontend-deps
     step "Rust: domain unit tests, store and API tests on SQLite and PostgreSQL"
     # One build for the tests and the browser tests' server binary (same features, no rebuild).
     built=0
+    rm -f target/nextest/ci/junit.xml "{{target_dir}}/nextest/ci/junit.xml"
     cargo test --workspace --no-run --quiet && built=1 || status=1
     cargo nextest run --workspace --profile ci || status=1
     for junit in target/nextest/ci/junit.xml "{{target_dir}}/nextest/ci/junit.xml"; do
