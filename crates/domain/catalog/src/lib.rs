@@ -2,6 +2,8 @@
 //! find it.
 
 pub mod error;
+#[cfg(test)]
+mod fixtures;
 pub mod models;
 pub mod ports;
 pub mod service;

@@ -43,30 +43,14 @@ impl<R: ProductRepository> CatalogService for Catalog<R> {
 
 #[cfg(test)]
 mod tests {
-    use cart_pricing::Money;
-
     use super::*;
+    use crate::fixtures;
     use crate::ports::MockProductRepository;
-    use crate::Stock;
 
     fn product(id: i64, price: &str, archived: bool) -> Product {
         Product {
-            id: ProductId::new(id),
-            name: format!("Product {id}"),
-            description: String::new(),
-            price: Money::parse(price).unwrap(),
-            category: "Pets".into(),
-            image: None,
-            stock: Stock::Finite(1),
-            weight: None,
-            mutation: None,
-            savings: None,
-            sort_order: None,
-            delete_after_out_of_stock: false,
-            related_ids: vec![],
-            inventory: 0,
-            dupe_warning: false,
             archived,
+            ..fixtures::product(id, price)
         }
     }
 

@@ -53,31 +53,8 @@ pub fn in_category(product: &Product, category: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use cart_pricing::Money;
-
     use super::*;
-    use crate::{ProductId, Stock};
-
-    fn product(id: i64, price: &str) -> Product {
-        Product {
-            id: ProductId::new(id),
-            name: format!("Product {id}"),
-            description: String::new(),
-            price: Money::parse(price).unwrap(),
-            category: "Pets".into(),
-            image: None,
-            stock: Stock::Unlimited,
-            weight: None,
-            mutation: None,
-            savings: None,
-            sort_order: None,
-            delete_after_out_of_stock: false,
-            related_ids: vec![],
-            inventory: 0,
-            dupe_warning: false,
-            archived: false,
-        }
-    }
+    use crate::fixtures::product;
 
     fn ids(products: &[Product]) -> Vec<i64> {
         products.iter().map(|p| p.id.get()).collect()
