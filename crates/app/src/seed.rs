@@ -169,6 +169,7 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
     if repository.count_products().await? > 0 {
         return Ok(());
     }
+    let started = std::time::Instant::now();
     let mut products = Vec::with_capacity(DEMO.len());
     for demo in &DEMO {
         let spec = ArtSpec {
@@ -183,7 +184,11 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
         products.push((ProductId::new(demo.id), draft(demo, image)?));
     }
     repository.insert_with_ids(products).await?;
-    tracing::info!(count = DEMO.len(), "seeded the demo catalog");
+    tracing::info!(
+        count = DEMO.len(),
+        elapsed_ms = started.elapsed().as_millis() as u64,
+        "seeded the demo catalog"
+    );
     Ok(())
 }
 

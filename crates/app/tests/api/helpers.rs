@@ -15,6 +15,16 @@ pub struct TestApp {
 
 pub struct Options {
     pub demo_data: bool,
+    pub environment: Environment,
+}
+
+impl Options {
+    pub fn demo_data(demo_data: bool) -> Self {
+        Options {
+            demo_data,
+            environment: Environment::Test,
+        }
+    }
 }
 
 impl TestApp {
@@ -22,7 +32,7 @@ impl TestApp {
     pub async fn spawn(backend: Backend) -> TestApp {
         Self::spawn_on(
             TestDatabase::create(backend).await,
-            Options { demo_data: false },
+            Options::demo_data(false),
         )
         .await
     }
@@ -31,7 +41,7 @@ impl TestApp {
     pub async fn spawn_with_demo(backend: Backend) -> TestApp {
         Self::spawn_on(
             TestDatabase::create(backend).await,
-            Options { demo_data: true },
+            Options::demo_data(true),
         )
         .await
     }
@@ -58,7 +68,7 @@ impl TestApp {
         .unwrap();
 
         let settings = Settings {
-            environment: Environment::Test,
+            environment: options.environment,
             server: garden_app::ServerSettings {
                 host: "127.0.0.1".into(),
                 port: 0,

@@ -122,10 +122,24 @@ async fn the_demo_catalog_is_not_seeded_into_a_shop_that_has_products(#[case] ba
         .await
         .unwrap();
 
-    let app = TestApp::spawn_on(database, Options { demo_data: true }).await;
+    let app = TestApp::spawn_on(database, Options::demo_data(true)).await;
     let products = app.products().await;
     assert_eq!(ids(&products), vec![1]);
     assert_eq!(products[0]["name"], "Our Own Owl");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn production_never_seeds_demo_data(#[case] backend: Backend) {
+    let database = TestDatabase::create(backend).await;
+    let options = Options {
+        demo_data: true,
+        environment: garden_app::Environment::Production,
+    };
+    let app = TestApp::spawn_on(database, options).await;
+    assert!(app.products().await.is_empty());
 }
 
 #[rstest]
@@ -151,7 +165,7 @@ async fn archived_products_are_hidden_from_the_storefront(#[case] backend: Backe
         ])
         .await
         .unwrap();
-    let app = TestApp::spawn_on(database, Options { demo_data: false }).await;
+    let app = TestApp::spawn_on(database, Options::demo_data(false)).await;
     execute(&app, "UPDATE products SET archived = true WHERE id = 2").await;
     wait_until(|| async { ids(&app.products().await) == vec![1] }).await;
 
