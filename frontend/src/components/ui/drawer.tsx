@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { useFocusTrap } from '@/hooks/use-focus-trap';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 
+import { IconButton } from './icon-button';
 import { CloseIcon } from './icons';
 import './drawer.css';
 
@@ -48,9 +49,9 @@ export function Drawer({ open, onClose, title, children, footer, returnFocusRef 
           <h2 id={titleId} className="drawer__title">
             {title}
           </h2>
-          <button type="button" className="drawer__close" aria-label="Close cart" onClick={onClose}>
+          <IconButton label="Close cart" size="lg" onClick={onClose}>
             <CloseIcon />
-          </button>
+          </IconButton>
         </div>
         <div className="drawer__body">{children}</div>
         {footer ? <div className="drawer__footer">{footer}</div> : null}

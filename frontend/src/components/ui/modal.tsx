@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { useFocusTrap } from '@/hooks/use-focus-trap';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 
+import { IconButton } from './icon-button';
 import { CloseIcon } from './icons';
 import './modal.css';
 
@@ -61,9 +62,9 @@ export function Modal({
         aria-describedby={bodyId}
         tabIndex={-1}
       >
-        <button type="button" className="modal__close" aria-label="Close" onClick={onClose}>
+        <IconButton className="modal__close" label="Close" onClick={onClose}>
           <CloseIcon />
-        </button>
+        </IconButton>
         <div className="modal__header">
           {icon ? <div className="modal__icon">{icon}</div> : null}
           <h2 id={titleId} className="modal__title">

@@ -1,3 +1,4 @@
+import { IconButton } from '@/components/ui/icon-button';
 import { AlertIcon, CheckCircleIcon, CloseIcon } from '@/components/ui/icons';
 
 import { useToastStore } from './toast-store';
@@ -17,14 +18,15 @@ export function Toaster() {
               {item.tone === 'error' ? <AlertIcon /> : <CheckCircleIcon />}
             </span>
             <p className="toast__message">{item.message}</p>
-            <button
-              type="button"
+            <IconButton
               className="toast__dismiss"
-              aria-label="Dismiss notification"
+              label="Dismiss notification"
+              size="xs"
+              tone="inverse"
               onClick={() => dismiss(item.id)}
             >
               <CloseIcon size={16} />
-            </button>
+            </IconButton>
           </div>
         ))}
       </div>

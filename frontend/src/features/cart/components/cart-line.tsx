@@ -1,3 +1,4 @@
+import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
 import { canIncrease, type CartItem } from '@/features/cart/stores/cart-store';
 import { formatPrice, lineTotal } from '@/lib/money';
@@ -34,14 +35,14 @@ export function CartLine({ item, onIncrement, onDecrement }: CartLineProps) {
         <p className="cart-line__name">{item.name}</p>
         <p className="cart-line__unit">{formatPrice(item.price)} each</p>
         <div className="cart-line__qty" role="group" aria-label={`Quantity of ${item.name}`}>
-          <button
-            type="button"
-            className="cart-line__step"
-            aria-label={`Decrease quantity of ${item.name}`}
+          <IconButton
+            label={`Decrease quantity of ${item.name}`}
+            size="sm"
+            tone="brand"
             onClick={onDecrement}
           >
             <MinusIcon size={16} />
-          </button>
+          </IconButton>
           <output
             className="cart-line__count"
             aria-live="polite"
@@ -49,15 +50,15 @@ export function CartLine({ item, onIncrement, onDecrement }: CartLineProps) {
           >
             {item.qty}
           </output>
-          <button
-            type="button"
-            className="cart-line__step"
-            aria-label={`Increase quantity of ${item.name}`}
+          <IconButton
+            label={`Increase quantity of ${item.name}`}
+            size="sm"
+            tone="brand"
             disabled={atLimit}
             onClick={onIncrement}
           >
             <PlusIcon size={16} />
-          </button>
+          </IconButton>
         </div>
         <StockNote item={item} />
       </div>

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 
+import { IconButton } from '@/components/ui/icon-button';
 import { CloseIcon, SearchIcon } from '@/components/ui/icons';
 
 import './search-box.css';
@@ -28,14 +29,14 @@ export function SearchBox({ value, onChange }: SearchBoxProps) {
         onChange={(event) => onChange(event.target.value)}
       />
       {value ? (
-        <button
-          type="button"
+        <IconButton
           className="search-box__clear"
-          aria-label="Clear search"
+          label="Clear search"
+          size="sm"
           onClick={() => onChange('')}
         >
           <CloseIcon size={18} />
-        </button>
+        </IconButton>
       ) : null}
     </div>
   );
