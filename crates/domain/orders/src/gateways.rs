@@ -1,0 +1,1 @@
+//! Ports to the outside systems checkout talks to: the payment provider, Discord and Roblox.

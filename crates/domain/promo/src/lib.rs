@@ -1,0 +1,1 @@
+//! Promo codes and the rules for redeeming them.
