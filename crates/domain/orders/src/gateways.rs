@@ -1,1 +1,420 @@
-//! Ports to the outside systems checkout talks to: the payment provider, Discord and Roblox.
+//! Ports to the outside systems checkout talks to: the payment provider, Discord and Roblox,
+//! and the value types they exchange with the domain.
+//!
+//! The adapters (crates `garden-stripe`, `garden-paypal`, `garden-discord`, `garden-roblox`
+//! and the app's local stand-ins) implement these traits; the checkout service is generic over
+//! them and never sees HTTP, JSON or provider SDK types.
+use std::fmt;
+use std::future::Future;
+
+use cart_pricing::{Money, Quantity};
+use chrono::{DateTime, Utc};
+
+// ---------------------------------------------------------------------------------------------
+// Value types
+// ---------------------------------------------------------------------------------------------
+
+/// A Discord user id: a snowflake, i.e. the decimal digits of a non-zero 64-bit number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DiscordId(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiscordIdError {
+    #[error("must be a Discord user id (digits only)")]
+    NotASnowflake,
+}
+
+impl DiscordId {
+    /// Accepts the decimal form Discord sends (`"80351110224678912"`); surrounding whitespace is
+    /// ignored, anything else that is not a non-zero `u64` is refused.
+    pub fn parse(text: &str) -> Result<Self, DiscordIdError> {
+        let text = text.trim();
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(DiscordIdError::NotASnowflake);
+        }
+        match text.parse::<u64>() {
+            Ok(0) | Err(_) => Err(DiscordIdError::NotASnowflake),
+            // Re-rendering drops leading zeros so one account has one spelling.
+            Ok(value) => Ok(DiscordId(value.to_string())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for DiscordId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for DiscordId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A Roblox username as Roblox allows it: 3 to 20 ASCII letters and digits with at most one
+/// underscore, which may not be the first or the last character.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RobloxUsername(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RobloxUsernameError {
+    #[error("must be 3 to 20 characters")]
+    Length,
+    #[error("may only contain letters, digits and one underscore")]
+    Characters,
+    #[error("may contain at most one underscore")]
+    TooManyUnderscores,
+    #[error("may not start or end with an underscore")]
+    UnderscoreAtEdge,
+}
+
+impl RobloxUsername {
+    pub const MIN_LEN: usize = 3;
+    pub const MAX_LEN: usize = 20;
+
+    /// Surrounding whitespace is ignored; the case is kept as typed (Roblox usernames are
+    /// case-insensitive, the directory answers the canonical spelling).
+    pub fn parse(text: &str) -> Result<Self, RobloxUsernameError> {
+        let text = text.trim();
+        if !text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(RobloxUsernameError::Characters);
+        }
+        if !(Self::MIN_LEN..=Self::MAX_LEN).contains(&text.len()) {
+            return Err(RobloxUsernameError::Length);
+        }
+        if text.bytes().filter(|&b| b == b'_').count() > 1 {
+            return Err(RobloxUsernameError::TooManyUnderscores);
+        }
+        if text.starts_with('_') || text.ends_with('_') {
+            return Err(RobloxUsernameError::UnderscoreAtEdge);
+        }
+        Ok(RobloxUsername(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for RobloxUsername {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for RobloxUsername {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payment
+// ---------------------------------------------------------------------------------------------
+
+/// One line the payment page shows: a product snapshot and how many of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckoutLine {
+    pub name: String,
+    /// The price of one unit after the promo discount, as the shopper pays it.
+    pub unit_amount: Money,
+    pub quantity: Quantity,
+}
+
+/// Everything a provider needs to open a hosted payment page for one of our orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedCheckoutRequest {
+    /// Our order id, sent to the provider so its confirmation can be matched to the order
+    /// (Stripe: `client_reference_id` and `metadata.order_id`; PayPal: `custom_id`).
+    pub order_id: String,
+    pub lines: Vec<CheckoutLine>,
+    /// The processing fee of the chosen method; the page shows it as a line of its own.
+    pub processing_fee: Money,
+    pub customer_email: String,
+    /// Where the provider sends the shopper after paying.
+    pub success_url: String,
+    /// Where the provider sends the shopper who gives up.
+    pub cancel_url: String,
+    /// When the provider stops accepting payment for this page (30 minutes after checkout).
+    pub expires_at: DateTime<Utc>,
+}
+
+impl HostedCheckoutRequest {
+    /// What the shopper pays in all: every line plus the processing fee.
+    pub fn total(&self) -> Money {
+        self.lines
+            .iter()
+            .map(|line| line.unit_amount.times(line.quantity.get()))
+            .sum::<Money>()
+            + self.processing_fee
+    }
+}
+
+/// A payment page the provider has opened for an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedCheckout {
+    /// The provider's id for it (Stripe checkout session id, PayPal order id), stored with the
+    /// order and checked against every confirmation.
+    pub provider_reference: String,
+    /// Where to send the shopper to pay.
+    pub redirect_url: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PaymentError {
+    /// The provider refused the request as it was (a 4xx other than a timeout or rate limit):
+    /// our data or our credentials are wrong. Retrying the same request will not help.
+    #[error("the payment provider refused the request ({status}): {message}")]
+    Rejected { status: u16, message: String },
+    /// The provider could not be reached, timed out, was rate limited or failed on its side
+    /// (5xx). The same request may succeed later.
+    #[error("the payment provider is unavailable: {0}")]
+    Unavailable(String),
+    /// The provider answered something we cannot understand.
+    #[error(transparent)]
+    Unknown(#[from] anyhow::Error),
+}
+
+/// A payment provider with a hosted checkout page (Stripe Checkout, PayPal, the dev page).
+#[cfg_attr(test, mockall::automock)]
+pub trait PaymentGateway: Send + Sync + 'static {
+    /// Opens a payment page for the order. Fails with `PaymentError::Rejected` when the
+    /// provider refuses the request, `Unavailable` when it cannot be reached or fails on its
+    /// side, and `Unknown` when its answer cannot be read or lacks the redirect URL.
+    fn create_checkout(
+        &self,
+        request: HostedCheckoutRequest,
+    ) -> impl Future<Output = Result<HostedCheckout, PaymentError>> + Send;
+}
+
+/// How a capture of an approved payment ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaptureOutcome {
+    /// The money is ours now.
+    Completed,
+    /// The payment had already been captured (a repeated return from the provider).
+    AlreadyCaptured,
+    /// The provider did not complete the capture (e.g. the buyer has not approved yet, or the
+    /// capture is `PENDING`/`DECLINED`); `status` is the provider's word for it.
+    NotCompleted { status: String },
+}
+
+/// A provider where the shop captures the payment itself after the buyer approved it (PayPal).
+#[cfg_attr(test, mockall::automock)]
+pub trait PaymentCapture: Send + Sync + 'static {
+    /// Captures the payment of the provider's order `provider_reference`. Fails with
+    /// `PaymentError::Rejected` when the provider refuses (unknown order, not approved in a
+    /// way it reports as an error), `Unavailable` when it cannot be reached or fails on its
+    /// side, and `Unknown` when its answer cannot be read.
+    fn capture(
+        &self,
+        provider_reference: String,
+    ) -> impl Future<Output = Result<CaptureOutcome, PaymentError>> + Send;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discord
+// ---------------------------------------------------------------------------------------------
+
+/// A Discord account the server has verified through OAuth.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscordIdentity {
+    pub discord_id: DiscordId,
+    pub username: String,
+    /// The avatar's image URL, `None` when the account uses Discord's default avatar.
+    pub avatar_url: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiscordLinkError {
+    /// Discord refused the authorization code (expired, already used, or for another
+    /// redirect URL). The shopper has to authorize again.
+    #[error("Discord refused the authorization code")]
+    InvalidCode,
+    /// Discord answered the user request without a usable user id.
+    #[error("Discord returned no user id")]
+    MissingUserId,
+    /// Discord could not be reached, timed out or failed on its side.
+    #[error("Discord is unavailable: {0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Unknown(#[from] anyhow::Error),
+}
+
+/// Where shoppers prove which Discord account they own (Discord OAuth2, or the dev sign-in page).
+#[cfg_attr(test, mockall::automock)]
+pub trait DiscordIdentityProvider: Send + Sync + 'static {
+    /// The page to send the shopper to, carrying `state` back to the callback unchanged.
+    fn authorize_url(&self, state: &str) -> String;
+
+    /// Exchanges an authorization code for the identity of the account that granted it.
+    /// When the shop is configured with a bot token and guild id, the implementation also adds
+    /// the account to the shop's Discord server; a failure of that step is logged and never
+    /// returned. Fails with `DiscordLinkError::InvalidCode` when Discord refuses the code,
+    /// `MissingUserId` when the user has no id, `Unavailable` when Discord cannot be reached or
+    /// fails on its side, and `Unknown` for an answer that cannot be read.
+    fn exchange_code(
+        &self,
+        code: String,
+    ) -> impl Future<Output = Result<DiscordIdentity, DiscordLinkError>> + Send;
+}
+
+/// Where staff are told about things that need them (a Discord channel webhook, or nowhere).
+#[cfg_attr(test, mockall::automock)]
+pub trait StaffNotifications: Send + Sync + 'static {
+    /// Queues a message for staff. Never blocks and never fails: delivery happens in the
+    /// background and its failures are logged by the implementation.
+    fn notify(&self, message: StaffMessage);
+}
+
+/// A message for the staff channel: a short text and optional titled fields.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StaffMessage {
+    pub text: String,
+    /// A link for staff to follow (e.g. the delivery queue).
+    pub link: Option<String>,
+    /// Name/value pairs shown under the text (items, total, Roblox username...).
+    pub fields: Vec<(String, String)>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Roblox
+// ---------------------------------------------------------------------------------------------
+
+/// A Roblox account as the directory knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RobloxProfile {
+    /// The canonical spelling of the username.
+    pub username: RobloxUsername,
+    pub user_id: u64,
+    /// The headshot image, `None` when Roblox has none to show (pending or moderated).
+    pub avatar_url: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RobloxLookupError {
+    /// Roblox could not be reached, timed out, rate limited us or failed on its side.
+    #[error("Roblox is unavailable: {0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Unknown(#[from] anyhow::Error),
+}
+
+/// Where Roblox usernames are looked up (the Roblox web APIs, or the offline stand-in).
+#[cfg_attr(test, mockall::automock)]
+pub trait RobloxDirectory: Send + Sync + 'static {
+    /// The account with this username (case-insensitive), `Ok(None)` when there is none (or it
+    /// is banned). Fails with `RobloxLookupError::Unavailable` when Roblox cannot be reached
+    /// or fails on its side, and `Unknown` for an answer that cannot be read.
+    fn lookup(
+        &self,
+        username: RobloxUsername,
+    ) -> impl Future<Output = Result<Option<RobloxProfile>, RobloxLookupError>> + Send;
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_discord_id_is_the_digits_of_a_non_zero_u64() {
+        assert_eq!(
+            DiscordId::parse("80351110224678912").unwrap().as_str(),
+            "80351110224678912"
+        );
+        assert_eq!(DiscordId::parse(" 42 ").unwrap().to_string(), "42");
+        assert_eq!(DiscordId::parse("0042").unwrap().as_str(), "42");
+        assert_eq!(
+            DiscordId::parse("18446744073709551615").unwrap().as_str(),
+            "18446744073709551615"
+        );
+    }
+
+    #[test]
+    fn anything_else_is_not_a_discord_id() {
+        for bad in [
+            "",
+            "  ",
+            "0",
+            "-1",
+            "+1",
+            "12a",
+            "1 2",
+            "18446744073709551616",
+            "１２",
+        ] {
+            assert_eq!(
+                DiscordId::parse(bad),
+                Err(DiscordIdError::NotASnowflake),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn roblox_usernames_follow_robloxs_rules() {
+        for good in [
+            "abc",
+            "Builderman",
+            "a_b",
+            "Player_123",
+            "x1234567890123456789",
+        ] {
+            assert_eq!(RobloxUsername::parse(good).unwrap().as_str(), good);
+        }
+        assert_eq!(
+            RobloxUsername::parse("  Roblox ").unwrap().to_string(),
+            "Roblox"
+        );
+    }
+
+    #[test]
+    fn roblox_usernames_that_break_a_rule_are_refused_with_the_reason() {
+        use RobloxUsernameError::*;
+        let cases = [
+            ("ab", Length),
+            ("", Length),
+            ("x12345678901234567890", Length),
+            ("a b c", Characters),
+            ("ab-c", Characters),
+            ("héllo", Characters),
+            ("a_b_c", TooManyUnderscores),
+            ("_abc", UnderscoreAtEdge),
+            ("abc_", UnderscoreAtEdge),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(RobloxUsername::parse(input), Err(expected), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn a_checkout_total_is_the_lines_plus_the_fee() {
+        let request = HostedCheckoutRequest {
+            order_id: "7".into(),
+            lines: vec![
+                CheckoutLine {
+                    name: "Seed".into(),
+                    unit_amount: Money::parse("1.99").unwrap(),
+                    quantity: Quantity::new(3).unwrap(),
+                },
+                CheckoutLine {
+                    name: "Pet".into(),
+                    unit_amount: Money::parse("10").unwrap(),
+                    quantity: Quantity::new(1).unwrap(),
+                },
+            ],
+            processing_fee: Money::parse("0.77").unwrap(),
+            customer_email: "a@b.c".into(),
+            success_url: "http://x/success".into(),
+            cancel_url: "http://x/cancel".into(),
+            expires_at: Utc::now(),
+        };
+        assert_eq!(request.total(), Money::parse("16.74").unwrap());
+    }
+}
