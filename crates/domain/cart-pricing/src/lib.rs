@@ -3,6 +3,9 @@
 
 mod cart;
 mod money;
+mod priced;
 
 pub use cart::{check_stock, CartLine, DiscountPercent, Quantity, StockProblem};
 pub use money::{Money, MoneyError};
+pub use priced::{PaymentMethod, PricedCart};
+pub use rust_decimal::Decimal;
