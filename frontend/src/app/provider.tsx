@@ -9,7 +9,10 @@ type AppProviderProps = {
   queryClient?: QueryClient;
 };
 
-/** Everything the pages need around them. Later: the session check (auth) goes here too. */
+/**
+ * Everything the pages need around them. The session check that gates the first render is
+ * SessionGate in AppRouter, so tests can render a page with just these providers.
+ */
 export function AppProvider({ children, queryClient }: AppProviderProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;

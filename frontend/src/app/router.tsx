@@ -6,6 +6,7 @@ import { AppLayout } from '@/app/layout/app-layout';
 import { AppLoading } from '@/app/layout/app-loading';
 import { RouteError } from '@/app/layout/route-error';
 import { paths } from '@/config/paths';
+import { SessionGate } from '@/features/auth/components/session-gate';
 
 /**
  * One lazy-loaded module per page, so the storefront never downloads what it does not show.
@@ -56,6 +57,36 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.login.path,
+        lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }),
+      },
+      {
+        path: paths.register.path,
+        lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+      },
+      {
+        path: paths.verifyEmail.path,
+        lazy: async () => ({
+          Component: (await import('./routes/verify-email')).VerifyEmailRoute,
+        }),
+      },
+      {
+        path: paths.forgotPassword.path,
+        lazy: async () => ({
+          Component: (await import('./routes/forgot-password')).ForgotPasswordRoute,
+        }),
+      },
+      {
+        path: paths.resetPassword.path,
+        lazy: async () => ({
+          Component: (await import('./routes/reset-password')).ResetPasswordRoute,
+        }),
+      },
+      {
+        path: paths.profile.path,
+        lazy: async () => ({ Component: (await import('./routes/profile')).ProfileRoute }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
       },
@@ -65,5 +96,10 @@ export const routes: RouteObject[] = [
 
 export function AppRouter() {
   const [router] = useState(() => createBrowserRouter(routes));
-  return <RouterProvider router={router} />;
+  // The first page's code downloads while the session check runs; both show one loading screen.
+  return (
+    <SessionGate fallback={<AppLoading />}>
+      <RouterProvider router={router} />
+    </SessionGate>
+  );
 }

@@ -3,6 +3,9 @@ import { Link, NavLink } from 'react-router';
 
 import { ExternalLinkIcon, LeafLogo } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
+import { useLogout } from '@/features/auth/api/logout';
+import { AccountTypeBadge } from '@/features/auth/components/account-type-badge';
+import { useUser } from '@/features/auth/hooks/use-user';
 import { CartButton } from '@/features/cart/components/cart-button';
 import { useSite } from '@/features/site/api/get-site';
 
@@ -15,6 +18,8 @@ type NavbarProps = {
 export function Navbar({ cartButtonRef }: NavbarProps) {
   const site = useSite();
   const reviewsUrl = site.data?.reviews_url;
+  const { user, isSuperAdmin } = useUser();
+  const logout = useLogout();
 
   return (
     <header className="navbar">
@@ -39,16 +44,49 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
                 </a>
               </li>
             ) : null}
-            <li>
-              <NavLink className="navbar__link" to={paths.login.getHref()}>
-                Login
-              </NavLink>
-            </li>
-            <li>
-              <NavLink className="navbar__link navbar__link--strong" to={paths.register.getHref()}>
-                Register
-              </NavLink>
-            </li>
+            {isSuperAdmin ? (
+              <li>
+                <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>
+                  Admin Panel
+                </NavLink>
+              </li>
+            ) : null}
+            {user ? (
+              <>
+                <li>
+                  <NavLink className="navbar__link" to={paths.profile.getHref()}>
+                    Profile
+                    <AccountTypeBadge accountType={user.account_type} />
+                  </NavLink>
+                </li>
+                <li>
+                  <button
+                    type="button"
+                    className="navbar__link navbar__link--strong navbar__button"
+                    disabled={logout.isPending}
+                    onClick={() => logout.mutate()}
+                  >
+                    Logout
+                  </button>
+                </li>
+              </>
+            ) : (
+              <>
+                <li>
+                  <NavLink className="navbar__link" to={paths.login.getHref()}>
+                    Login
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink
+                    className="navbar__link navbar__link--strong"
+                    to={paths.register.getHref()}
+                  >
+                    Register
+                  </NavLink>
+                </li>
+              </>
+            )}
           </ul>
         </nav>
         <div className="navbar__cart">

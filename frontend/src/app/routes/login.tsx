@@ -1,0 +1,36 @@
+import { useCallback } from 'react';
+import { Link, useNavigate } from 'react-router';
+
+import { toast } from '@/components/ui/toast';
+import { paths } from '@/config/paths';
+import { AuthCard } from '@/features/auth/components/auth-card';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { GuestOnly } from '@/features/auth/components/route-guards';
+import type { User } from '@/features/auth/types';
+
+export function LoginRoute() {
+  const navigate = useNavigate();
+  const loggedIn = useCallback(
+    (user: User) => {
+      toast.success(`Welcome back, ${user.name}!`);
+      navigate(paths.home.getHref(), { replace: true });
+    },
+    [navigate],
+  );
+
+  return (
+    <GuestOnly>
+      <AuthCard
+        title="Log in"
+        description="Welcome back! Log in to see your orders."
+        footer={
+          <p>
+            No account yet? <Link to={paths.register.getHref()}>Register</Link>
+          </p>
+        }
+      >
+        <LoginForm onSuccess={loggedIn} />
+      </AuthCard>
+    </GuestOnly>
+  );
+}

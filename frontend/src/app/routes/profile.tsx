@@ -1,0 +1,132 @@
+import { Link } from 'react-router';
+
+import { Button, buttonClassName } from '@/components/ui/button';
+import { AlertIcon, SproutIcon } from '@/components/ui/icons';
+import { Skeleton } from '@/components/ui/skeleton';
+import { StateMessage } from '@/components/ui/state-message';
+import { paths } from '@/config/paths';
+import { useLogout } from '@/features/auth/api/logout';
+import { AccountTypeBadge } from '@/features/auth/components/account-type-badge';
+import { RequireLogin } from '@/features/auth/components/route-guards';
+import { useUser } from '@/features/auth/hooks/use-user';
+import type { User } from '@/features/auth/types';
+import { useProfile } from '@/features/profile/api/get-profile';
+import { OrderList } from '@/features/profile/components/order-list';
+import { errorMessage } from '@/lib/api-client';
+
+import './profile.css';
+
+function OrdersSection({ userId }: { userId: number }) {
+  const profile = useProfile(userId);
+
+  let content;
+  if (profile.isPending) {
+    content = (
+      <div className="profile-orders__loading" aria-busy="true" aria-label="Loading your orders">
+        <Skeleton height={72} radius="var(--radius-lg)" />
+        <Skeleton height={72} radius="var(--radius-lg)" />
+      </div>
+    );
+  } else if (profile.isError) {
+    content = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        headingLevel={3}
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load your orders"
+        description={errorMessage(profile.error)}
+        action={
+          <Button onClick={() => void profile.refetch()} loading={profile.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (profile.data.orders.length === 0) {
+    content = (
+      <StateMessage
+        headingLevel={3}
+        icon={<SproutIcon size={28} />}
+        title="You have no orders yet."
+        description="Your purchases will show here once you check out."
+        action={
+          <Link to={paths.home.getHref()} className={buttonClassName()}>
+            Browse products
+          </Link>
+        }
+      />
+    );
+  } else {
+    content = <OrderList orders={profile.data.orders} />;
+  }
+
+  return (
+    <section className="profile-orders" aria-labelledby="my-orders-title">
+      <h2 id="my-orders-title" className="profile-orders__title">
+        My Orders
+      </h2>
+      {content}
+    </section>
+  );
+}
+
+function ProfileCard({ user }: { user: User }) {
+  const logout = useLogout();
+  return (
+    <section className="profile-card" aria-labelledby="profile-name">
+      <div className="profile-card__avatar" aria-hidden="true">
+        {user.name.trim().charAt(0).toUpperCase() || '?'}
+      </div>
+      <div className="profile-card__who">
+        <h1 id="profile-name" className="profile-card__name">
+          {user.name}
+        </h1>
+        <p className="profile-card__email">{user.email}</p>
+        <AccountTypeBadge accountType={user.account_type} />
+      </div>
+      <Button
+        variant="secondary"
+        className="profile-card__logout"
+        loading={logout.isPending}
+        onClick={() => logout.mutate()}
+      >
+        Logout
+      </Button>
+    </section>
+  );
+}
+
+function ProfileSkeleton() {
+  return (
+    <div className="profile-card" aria-busy="true" aria-label="Loading your profile">
+      <Skeleton width={64} height={64} radius="var(--radius-full)" />
+      <div className="profile-card__who">
+        <Skeleton width="12ch" height="1.5em" />
+        <Skeleton width="20ch" />
+      </div>
+    </div>
+  );
+}
+
+function Profile() {
+  const { user } = useUser();
+  if (!user) return null;
+  return (
+    <>
+      <ProfileCard user={user} />
+      <OrdersSection userId={user.id} />
+    </>
+  );
+}
+
+export function ProfileRoute() {
+  return (
+    <div className="container profile-page">
+      <title>Your profile · Garden Shop</title>
+      <RequireLogin fallback={<ProfileSkeleton />}>
+        <Profile />
+      </RequireLogin>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { toast } from '@/components/ui/toast';
+import { api, errorMessage } from '@/lib/api-client';
+
+import { setSession } from './get-session';
+
+/** POST /api/logout: ends the session on the server (harmless without one). */
+export function logout(): Promise<{ message: string }> {
+  return api.post<{ message: string }>('/logout');
+}
+
+/**
+ * Logs out and says so. Pages that need a login send the visitor to /login by themselves
+ * (RequireLogin); every other page stays where it is.
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSuccess: () => {
+      setSession(queryClient, null);
+      toast.success('You are logged out.');
+    },
+    onError: (error) => {
+      console.error('Logout failed:', error);
+      toast.error(errorMessage(error));
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { useMutation } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+export type ResetPasswordInput = {
+  token: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+};
+
+/**
+ * POST /api/reset-password. 422 with errors.token when the link is unknown, used or expired,
+ * and per field for the password rules.
+ */
+export function resetPassword(input: ResetPasswordInput): Promise<{ message: string }> {
+  return api.post<{ message: string }>('/reset-password', input);
+}
+
+export function useResetPassword() {
+  return useMutation({ mutationFn: resetPassword });
+}

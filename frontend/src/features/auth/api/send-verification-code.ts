@@ -1,0 +1,23 @@
+import { useMutation } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { Registration } from '@/features/auth/types';
+
+export type SendVerificationCodeResponse = {
+  message: string;
+  /** Seconds before another code may be asked for. */
+  resend_after: number;
+};
+
+/**
+ * POST /api/send-verification-code: starts (or restarts) a pending sign-up and mails a 6-digit
+ * code. 422 per field (e.g. the address is already registered), 429 when asked again too soon.
+ */
+export function sendVerificationCode(input: Registration): Promise<SendVerificationCodeResponse> {
+  return api.post<SendVerificationCodeResponse>('/send-verification-code', input);
+}
+
+export function useSendVerificationCode() {
+  return useMutation({ mutationFn: sendVerificationCode });
+}

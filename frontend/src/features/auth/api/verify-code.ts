@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { Registration, User } from '@/features/auth/types';
+import { setSession } from './get-session';
+
+export type VerifyCodeInput = Registration & { code: string };
+export type VerifyCodeResponse = { message: string; user: User };
+
+/**
+ * POST /api/verify-code: creates the account and logs it in. 422 with errors.code for a wrong or
+ * expired code, 429 after too many attempts.
+ */
+export function verifyCode(input: VerifyCodeInput): Promise<VerifyCodeResponse> {
+  return api.post<VerifyCodeResponse>('/verify-code', input);
+}
+
+export function useVerifyCode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: verifyCode,
+    onSuccess: ({ user }) => setSession(queryClient, user),
+  });
+}

@@ -1,0 +1,96 @@
+import { useRef, useState, type FormEvent } from 'react';
+
+import { Button } from '@/components/ui/button';
+
+import {
+  useSendVerificationCode,
+  type SendVerificationCodeResponse,
+} from '@/features/auth/api/send-verification-code';
+import { useFocusFirstError } from '@/features/auth/hooks/use-focus-first-error';
+import type { Registration } from '@/features/auth/types';
+import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { FormMessage } from './form-message';
+import { PasswordField } from './password-field';
+import { TextField } from './text-field';
+
+type RegisterFormProps = {
+  /** The code is on its way: go and ask for it, with what was entered. */
+  onCodeSent: (registration: Registration, response: SendVerificationCodeResponse) => void;
+};
+
+const EMPTY: Registration = { name: '', email: '', password: '', password_confirmation: '' };
+
+export function RegisterForm({ onCodeSent }: RegisterFormProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<Registration>(EMPTY);
+  const sendCode = useSendVerificationCode();
+
+  const fieldErrors = firstFieldErrors(sendCode.error);
+  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
+  useFocusFirstError(formRef, fieldErrors);
+
+  const change = (field: keyof Registration) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const registration = { ...values, name: values.name.trim(), email: values.email.trim() };
+    sendCode.mutate(registration, {
+      onSuccess: (response) => onCodeSent(registration, response),
+    });
+  };
+
+  return (
+    <form ref={formRef} className="auth-form" onSubmit={submit}>
+      {sendCode.isError && !hasFieldErrors ? (
+        <FormMessage tone="error">
+          {formErrorMessage(sendCode.error, 'Registration failed. Please try again.')}
+        </FormMessage>
+      ) : null}
+      <TextField
+        label="Name"
+        name="name"
+        autoComplete="name"
+        required
+        maxLength={100}
+        value={values.name}
+        onChange={change('name')}
+        error={fieldErrors.name}
+      />
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        required
+        value={values.email}
+        onChange={change('email')}
+        error={fieldErrors.email}
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        required
+        hint="At least 8 characters."
+        value={values.password}
+        onChange={change('password')}
+        error={fieldErrors.password}
+      />
+      <PasswordField
+        label="Confirm password"
+        name="password_confirmation"
+        autoComplete="new-password"
+        required
+        value={values.password_confirmation}
+        onChange={change('password_confirmation')}
+        error={fieldErrors.password_confirmation}
+      />
+      <div className="auth-form__actions">
+        <Button type="submit" size="lg" fullWidth loading={sendCode.isPending}>
+          Create account
+        </Button>
+      </div>
+    </form>
+  );
+}

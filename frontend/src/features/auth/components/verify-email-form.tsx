@@ -1,0 +1,117 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { ApiError } from '@/lib/api-client';
+
+import { useSendVerificationCode } from '@/features/auth/api/send-verification-code';
+import { useVerifyCode } from '@/features/auth/api/verify-code';
+import { useCountdown } from '@/features/auth/hooks/use-countdown';
+import type { Registration } from '@/features/auth/types';
+import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { FormMessage } from './form-message';
+import { TextField } from './text-field';
+
+export const VERIFICATION_CODE_LENGTH = 6;
+/** How long the success message shows before the shop opens (spec §9). */
+export const REDIRECT_AFTER_VERIFY_MS = 1500;
+
+const INVALID_CODE = 'Invalid code. Please try again.';
+
+/** A wrong or expired code, too many attempts, or the address taken meanwhile: say which. */
+function verifyErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+    const fields = firstFieldErrors(error);
+    return fields.code ?? Object.values(fields)[0] ?? (error.message || INVALID_CODE);
+  }
+  return formErrorMessage(error, INVALID_CODE);
+}
+
+type Notice = { tone: 'error' | 'success'; text: string };
+
+type VerifyEmailFormProps = {
+  registration: Registration;
+  resendAfter: number;
+  /** Called 1.5 s after a successful verification (the user is logged in by then). */
+  onVerified: () => void;
+};
+
+export function VerifyEmailForm({ registration, resendAfter, onVerified }: VerifyEmailFormProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [code, setCode] = useState('');
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const verify = useVerifyCode();
+  const resend = useSendVerificationCode();
+  const { secondsLeft, restart } = useCountdown(resendAfter);
+  const verified = verify.isSuccess;
+
+  useEffect(() => {
+    if (!verified) return;
+    const timer = window.setTimeout(onVerified, REDIRECT_AFTER_VERIFY_MS);
+    return () => window.clearTimeout(timer);
+  }, [verified, onVerified]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setNotice(null);
+    verify.mutate({ ...registration, code }, { onError: () => inputRef.current?.select() });
+  };
+
+  const resendCode = () => {
+    setNotice(null);
+    resend.mutate(registration, {
+      onSuccess: (response) => {
+        verify.reset();
+        restart(response.resend_after);
+        setCode('');
+        setNotice({ tone: 'success', text: response.message });
+        inputRef.current?.focus();
+      },
+      onError: (error) =>
+        setNotice({
+          tone: 'error',
+          text: formErrorMessage(error, 'We could not send a new code. Please try again.'),
+        }),
+    });
+  };
+
+  return (
+    <form className="auth-form" onSubmit={submit}>
+      {verified ? (
+        <FormMessage tone="success">Verified and logged in! Redirecting...</FormMessage>
+      ) : null}
+      {notice ? <FormMessage tone={notice.tone}>{notice.text}</FormMessage> : null}
+      <TextField
+        ref={inputRef}
+        className="verify-code"
+        label="Verification code"
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={VERIFICATION_CODE_LENGTH}
+        required
+        autoFocus
+        disabled={verified}
+        value={code}
+        onChange={(event) =>
+          setCode(event.target.value.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH))
+        }
+        error={verify.isError ? verifyErrorMessage(verify.error) : undefined}
+      />
+      <div className="auth-form__actions">
+        <Button type="submit" size="lg" fullWidth loading={verify.isPending} disabled={verified}>
+          Verify
+        </Button>
+        <Button
+          variant="secondary"
+          fullWidth
+          onClick={resendCode}
+          loading={resend.isPending}
+          disabled={secondsLeft > 0 || verified}
+        >
+          {secondsLeft > 0 ? `Resend code in ${secondsLeft}s` : 'Resend code'}
+        </Button>
+      </div>
+    </form>
+  );
+}
