@@ -1,0 +1,22 @@
+//! The help chat: a shopper talks to the shop's assistant, asks for a live agent, and a member
+//! of staff joins, replies and closes.
+//!
+//! A chat's status only moves along AI -> pending -> connected -> closed ([`ChatStatus::apply`]
+//! is the one place that decides), every chat is reachable only with its own session id (or by
+//! staff), and each side's unread messages are tracked against a read watermark.
+
+pub mod error;
+pub mod models;
+pub mod ports;
+pub mod service;
+
+pub use error::{ChatError, Refused};
+pub use models::{
+    Answer, Chat, ChatAction, ChatId, ChatIdError, ChatMessage, ChatStamp, ChatStatus, ChatSummary,
+    ChatUser, ChatWithMessages, MessageId, MessageText, MessageTextError, NewChat, NewMessage,
+    SenderType, SessionId, SessionIdError, Side, StaffChatRow, StaffMember, StaffRole,
+    StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER,
+    LIVE_AGENT_REQUESTED_NOTICE, MAX_MESSAGE_CHARS,
+};
+pub use ports::{Assistant, ChatRepository, Clock, IdGenerator, RandomIds, SystemClock};
+pub use service::{BotReply, ChatService, SendOutcome};

@@ -1,0 +1,16 @@
+mod chat;
+mod message;
+mod values;
+
+pub use chat::{
+    Chat, ChatAction, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages, NewChat,
+    StaffChatRow, StaffMember, StaffRole, StatusChange,
+};
+pub use message::{
+    Answer, ChatMessage, MessageId, NewMessage, SenderType, Side, BOT_GREETING, CHAT_CLOSED_NOTICE,
+    LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE,
+};
+pub use values::{
+    ChatId, ChatIdError, MessageText, MessageTextError, SessionId, SessionIdError,
+    MAX_MESSAGE_CHARS,
+};

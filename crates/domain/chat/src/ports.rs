@@ -1,0 +1,119 @@
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+
+use crate::{
+    Answer, Chat, ChatError, ChatId, ChatMessage, ChatStamp, MessageText, NewChat, NewMessage,
+    SessionId, Side, StaffChatRow, StatusChange,
+};
+
+/// Where chats and their messages are kept. Every write to a chat or its messages raises the
+/// chat's version and `updated_at` in the same transaction.
+#[cfg_attr(test, mockall::automock)]
+pub trait ChatRepository: Send + Sync + 'static {
+    /// Stores a new chat (in [`crate::ChatStatus::Ai`], version 1) with its first messages.
+    /// Fails only with `ChatError::Unknown`.
+    fn create(
+        &self,
+        chat: NewChat,
+        messages: Vec<NewMessage>,
+    ) -> impl Future<Output = Result<Chat, ChatError>> + Send;
+
+    /// The chat with this id. `ChatError::NotFound` when there is none.
+    fn chat(&self, id: ChatId) -> impl Future<Output = Result<Chat, ChatError>> + Send;
+
+    /// The session's most recently created chat that is not closed, if any.
+    fn latest_open_chat(
+        &self,
+        session: &SessionId,
+    ) -> impl Future<Output = Result<Option<Chat>, ChatError>> + Send;
+
+    /// The chat's messages, oldest first. `ChatError::NotFound` when the chat is gone.
+    fn messages(
+        &self,
+        id: ChatId,
+    ) -> impl Future<Output = Result<Vec<ChatMessage>, ChatError>> + Send;
+
+    /// Adds messages to the chat, in order, and returns them as stored.
+    /// `ChatError::NotFound` when the chat is gone (nothing is stored then).
+    fn append(
+        &self,
+        id: ChatId,
+        messages: Vec<NewMessage>,
+    ) -> impl Future<Output = Result<Vec<ChatMessage>, ChatError>> + Send;
+
+    /// Applies the change only if the chat's status is still `change.from`, storing the notice
+    /// with it; `Ok(false)` when the status had already moved (someone else won).
+    /// `ChatError::NotFound` when the chat is gone.
+    fn change_status(
+        &self,
+        change: StatusChange,
+    ) -> impl Future<Output = Result<bool, ChatError>> + Send;
+
+    /// Records that `side` has read every message stored so far.
+    /// `ChatError::NotFound` when the chat is gone.
+    fn mark_read(
+        &self,
+        id: ChatId,
+        side: Side,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), ChatError>> + Send;
+
+    /// Deletes the chat and its messages. `ChatError::NotFound` when there is none.
+    fn delete(&self, id: ChatId) -> impl Future<Output = Result<(), ChatError>> + Send;
+
+    /// Every chat that has asked for a live agent (pending, connected or closed after that),
+    /// with what the staff list needs. Chats still with the assistant are left out.
+    fn staff_chats(&self) -> impl Future<Output = Result<Vec<StaffChatRow>, ChatError>> + Send;
+
+    /// The chat's stamp, read cheaply (one row, a few columns); `None` when there is no chat.
+    fn stamp(
+        &self,
+        id: ChatId,
+    ) -> impl Future<Output = Result<Option<ChatStamp>, ChatError>> + Send;
+}
+
+/// Answers shoppers' questions. An implementation never fails: when it cannot answer (or an
+/// outside service it uses is down) it returns an [`Answer`] that is not confident and offers
+/// the live agent.
+#[cfg_attr(test, mockall::automock)]
+pub trait Assistant: Send + Sync + 'static {
+    /// Answers `question`; `context` is the conversation so far, oldest first.
+    fn answer(
+        &self,
+        question: &MessageText,
+        context: &[ChatMessage],
+    ) -> impl Future<Output = Answer> + Send;
+}
+
+/// The time now.
+#[cfg_attr(test, mockall::automock)]
+pub trait Clock: Send + Sync + 'static {
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// New chat ids.
+#[cfg_attr(test, mockall::automock)]
+pub trait IdGenerator: Send + Sync + 'static {
+    fn chat_id(&self) -> ChatId;
+}
+
+/// The system clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+}
+
+/// Random version-4 UUIDs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RandomIds;
+
+impl IdGenerator for RandomIds {
+    fn chat_id(&self) -> ChatId {
+        ChatId::random()
+    }
+}

@@ -1,0 +1,880 @@
+use crate::{
+    Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
+    ChatStatus, ChatSummary, ChatUser, ChatWithMessages, Clock, IdGenerator, MessageText, NewChat,
+    NewMessage, Refused, SenderType, SessionId, Side, StaffMember, StatusChange, BOT_GREETING,
+    CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_REQUESTED_NOTICE,
+};
+
+/// How many earlier messages the assistant sees with a question.
+const ASSISTANT_CONTEXT_MESSAGES: usize = 10;
+
+/// The help chat for shoppers and staff.
+///
+/// Shopper calls take the chat id and the session id the browser sent: a chat of another
+/// session answers [`ChatError::NotFound`], exactly like an id that does not exist. Staff calls
+/// (`staff_*`, [`accept`](Self::accept), [`reply`](Self::reply)) take no session: the HTTP layer
+/// has checked the caller's role.
+#[derive(Debug, Clone)]
+pub struct ChatService<R, A, C, I> {
+    repository: R,
+    assistant: A,
+    clock: C,
+    ids: I,
+}
+
+/// The result of a shopper's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendOutcome {
+    /// The shopper's message as stored.
+    pub message: ChatMessage,
+    /// The assistant's answer, while the chat is with the assistant.
+    pub reply: Option<BotReply>,
+}
+
+/// The assistant's stored answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotReply {
+    pub message: ChatMessage,
+    /// The assistant was not sure: show 'Talk to Live Agent' prominently.
+    pub offer_live_agent: bool,
+}
+
+impl<R, A, C, I> ChatService<R, A, C, I>
+where
+    R: ChatRepository,
+    A: Assistant,
+    C: Clock,
+    I: IdGenerator,
+{
+    pub fn new(repository: R, assistant: A, clock: C, ids: I) -> Self {
+        ChatService {
+            repository,
+            assistant,
+            clock,
+            ids,
+        }
+    }
+
+    pub fn repository(&self) -> &R {
+        &self.repository
+    }
+
+    pub fn assistant(&self) -> &A {
+        &self.assistant
+    }
+
+    // ---- the shopper's side ----------------------------------------------------------------
+
+    /// Starts a new chat with the assistant, which greets with [`BOT_GREETING`].
+    #[tracing::instrument(skip(self, session, user))]
+    pub async fn start_ai(
+        &self,
+        session: SessionId,
+        user: Option<ChatUser>,
+    ) -> Result<ChatWithMessages, ChatError> {
+        let now = self.clock.now();
+        let chat = NewChat {
+            id: self.ids.chat_id(),
+            session,
+            user,
+            created_at: now,
+        };
+        let greeting = NewMessage {
+            sender: SenderType::Bot,
+            text: BOT_GREETING.to_owned(),
+            created_at: now,
+        };
+        let chat = self.repository.create(chat, vec![greeting]).await?;
+        let messages = self.repository.messages(chat.id).await?;
+        Ok(ChatWithMessages { chat, messages })
+    }
+
+    /// Asks for a live agent. The session's open chat with the assistant moves to pending, so
+    /// staff see what was said; a session already waiting for or talking to an agent gets that
+    /// chat back (a second click changes nothing); otherwise a new chat is started and moved to
+    /// pending. A system notice records the request.
+    #[tracing::instrument(skip(self, session, user))]
+    pub async fn start_live(
+        &self,
+        session: SessionId,
+        user: Option<ChatUser>,
+    ) -> Result<Chat, ChatError> {
+        let chat = match self.repository.latest_open_chat(&session).await? {
+            Some(chat) if chat.status != ChatStatus::Ai => return Ok(chat),
+            Some(chat) => chat,
+            None => {
+                let chat = NewChat {
+                    id: self.ids.chat_id(),
+                    session,
+                    user,
+                    created_at: self.clock.now(),
+                };
+                self.repository.create(chat, vec![]).await?
+            }
+        };
+        self.transition(
+            &chat,
+            ChatAction::RequestAgent,
+            None,
+            LIVE_AGENT_REQUESTED_NOTICE,
+        )
+        .await
+    }
+
+    /// Stores the shopper's message. While the chat is with the assistant, the assistant's
+    /// answer is stored after it and returned; while waiting for or talking to an agent the
+    /// message is only stored (the agent answers). A closed chat refuses.
+    #[tracing::instrument(skip(self, session, text))]
+    pub async fn send(
+        &self,
+        chat: ChatId,
+        session: &SessionId,
+        text: MessageText,
+    ) -> Result<SendOutcome, ChatError> {
+        let chat = self.own_chat(chat, session).await?;
+        chat.status.apply(ChatAction::Send)?;
+        let context = if chat.status == ChatStatus::Ai {
+            let mut earlier = self.repository.messages(chat.id).await?;
+            let keep_from = earlier.len().saturating_sub(ASSISTANT_CONTEXT_MESSAGES);
+            earlier.drain(..keep_from);
+            Some(earlier)
+        } else {
+            None
+        };
+        let message = self
+            .store_one(chat.id, chat.customer_sender(), text.as_ref().to_owned())
+            .await?;
+        let Some(context) = context else {
+            return Ok(SendOutcome {
+                message,
+                reply: None,
+            });
+        };
+        let answer = self.assistant.answer(&text, &context).await;
+        let reply = self
+            .store_one(chat.id, SenderType::Bot, answer.text)
+            .await?;
+        Ok(SendOutcome {
+            message,
+            reply: Some(BotReply {
+                message: reply,
+                offer_live_agent: !answer.confident,
+            }),
+        })
+    }
+
+    /// The chat and its messages, oldest first.
+    #[tracing::instrument(skip(self, session))]
+    pub async fn history(
+        &self,
+        chat: ChatId,
+        session: &SessionId,
+    ) -> Result<ChatWithMessages, ChatError> {
+        let chat = self.own_chat(chat, session).await?;
+        let messages = self.repository.messages(chat.id).await?;
+        Ok(ChatWithMessages { chat, messages })
+    }
+
+    /// The chat without its messages (status, accepted_by).
+    #[tracing::instrument(skip(self, session))]
+    pub async fn status(&self, chat: ChatId, session: &SessionId) -> Result<Chat, ChatError> {
+        self.own_chat(chat, session).await
+    }
+
+    /// The chat's stamp (version, status, accepted_by), read cheaply: a poller compares the
+    /// version with the one it has and fetches the history only when it grew.
+    #[tracing::instrument(skip(self, session))]
+    pub async fn stamp(&self, chat: ChatId, session: &SessionId) -> Result<ChatStamp, ChatError> {
+        match self.repository.stamp(chat).await? {
+            Some(stamp) if stamp.session == *session => Ok(stamp),
+            _ => Err(ChatError::NotFound(chat)),
+        }
+    }
+
+    /// Records that the shopper has read every message so far.
+    #[tracing::instrument(skip(self, session))]
+    pub async fn mark_read(&self, chat: ChatId, session: &SessionId) -> Result<(), ChatError> {
+        let chat = self.own_chat(chat, session).await?;
+        self.repository
+            .mark_read(chat.id, Side::Customer, self.clock.now())
+            .await
+    }
+
+    /// Ends the chat (from any open status); a system notice records it.
+    #[tracing::instrument(skip(self, session))]
+    pub async fn close(&self, chat: ChatId, session: &SessionId) -> Result<Chat, ChatError> {
+        let chat = self.own_chat(chat, session).await?;
+        self.transition(&chat, ChatAction::Close, None, CHAT_CLOSED_NOTICE)
+            .await
+    }
+
+    /// Deletes the chat and its messages.
+    #[tracing::instrument(skip(self, session))]
+    pub async fn delete(&self, chat: ChatId, session: &SessionId) -> Result<(), ChatError> {
+        let chat = self.own_chat(chat, session).await?;
+        self.repository.delete(chat.id).await
+    }
+
+    // ---- staff ------------------------------------------------------------------------------
+
+    /// Every chat that asked for a live agent, new requests first, then the most recently
+    /// active, each with whether the shopper wrote something staff have not read.
+    #[tracing::instrument(skip(self))]
+    pub async fn staff_chats(&self) -> Result<Vec<ChatSummary>, ChatError> {
+        let mut list: Vec<ChatSummary> = self
+            .repository
+            .staff_chats()
+            .await?
+            .into_iter()
+            .map(ChatSummary::from_row)
+            .collect();
+        list.sort_by(ChatSummary::staff_order);
+        Ok(list)
+    }
+
+    /// Any chat with its messages.
+    #[tracing::instrument(skip(self))]
+    pub async fn staff_chat(&self, chat: ChatId) -> Result<ChatWithMessages, ChatError> {
+        let chat = self.repository.chat(chat).await?;
+        let messages = self.repository.messages(chat.id).await?;
+        Ok(ChatWithMessages { chat, messages })
+    }
+
+    /// Any chat's messages, oldest first.
+    #[tracing::instrument(skip(self))]
+    pub async fn staff_messages(&self, chat: ChatId) -> Result<Vec<ChatMessage>, ChatError> {
+        self.repository.messages(chat).await
+    }
+
+    /// Records that staff have read every message so far.
+    #[tracing::instrument(skip(self))]
+    pub async fn staff_mark_read(&self, chat: ChatId) -> Result<(), ChatError> {
+        self.repository
+            .mark_read(chat, Side::Staff, self.clock.now())
+            .await
+    }
+
+    /// Joins a waiting chat: pending -> connected, `accepted_by` = the member of staff. Of two
+    /// accepting at once one wins; the other gets [`ChatError::Refused`].
+    #[tracing::instrument(skip(self, staff), fields(staff = staff.id))]
+    pub async fn accept(&self, chat: ChatId, staff: &StaffMember) -> Result<Chat, ChatError> {
+        let chat = self.repository.chat(chat).await?;
+        self.transition(
+            &chat,
+            ChatAction::Accept,
+            Some(staff.id),
+            LIVE_AGENT_JOINED_NOTICE,
+        )
+        .await
+    }
+
+    /// A member of staff writes in a connected chat.
+    #[tracing::instrument(skip(self, staff, text), fields(staff = staff.id))]
+    pub async fn reply(
+        &self,
+        chat: ChatId,
+        staff: &StaffMember,
+        text: MessageText,
+    ) -> Result<ChatMessage, ChatError> {
+        let chat = self.repository.chat(chat).await?;
+        chat.status.apply(ChatAction::Reply)?;
+        self.store_one(chat.id, staff.sender(), text.into_string())
+            .await
+    }
+
+    /// Deletes any chat and its messages.
+    #[tracing::instrument(skip(self))]
+    pub async fn staff_delete(&self, chat: ChatId) -> Result<(), ChatError> {
+        self.repository.delete(chat).await
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------
+
+    async fn own_chat(&self, id: ChatId, session: &SessionId) -> Result<Chat, ChatError> {
+        match self.repository.chat(id).await {
+            Ok(chat) if chat.belongs_to(session) => Ok(chat),
+            Ok(_) => Err(ChatError::NotFound(id)),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn store_one(
+        &self,
+        chat: ChatId,
+        sender: SenderType,
+        text: String,
+    ) -> Result<ChatMessage, ChatError> {
+        let message = NewMessage {
+            sender,
+            text,
+            created_at: self.clock.now(),
+        };
+        self.repository
+            .append(chat, vec![message])
+            .await?
+            .into_iter()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("the store returned no message for chat {chat}").into())
+    }
+
+    /// Moves the chat on by `action` if the state machine allows it and no one moved it first.
+    async fn transition(
+        &self,
+        chat: &Chat,
+        action: ChatAction,
+        accepted_by: Option<i64>,
+        notice: &str,
+    ) -> Result<Chat, ChatError> {
+        let to = chat.status.apply(action)?;
+        let now = self.clock.now();
+        let change = StatusChange {
+            chat: chat.id,
+            from: chat.status,
+            to,
+            accepted_by,
+            notice: Some(NewMessage {
+                sender: SenderType::System,
+                text: notice.to_owned(),
+                created_at: now,
+            }),
+            at: now,
+        };
+        if self.repository.change_status(change).await? {
+            return self.repository.chat(chat.id).await;
+        }
+        // Someone else moved the chat first: refuse against the status it has now.
+        let current = self.repository.chat(chat.id).await?;
+        Err(current
+            .status
+            .apply(action)
+            .err()
+            .unwrap_or(Refused {
+                action,
+                status: current.status,
+            })
+            .into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ports::{MockAssistant, MockChatRepository, MockClock, MockIdGenerator};
+    use crate::{Answer, MessageId, StaffRole};
+    use chrono::{DateTime, TimeZone, Utc};
+    use mockall::predicate::eq;
+    use std::sync::{Arc, Mutex};
+
+    type Service = ChatService<MockChatRepository, MockAssistant, MockClock, MockIdGenerator>;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
+    }
+
+    fn chat_id() -> ChatId {
+        "6f1d3c9a-2b4e-4f60-9a7b-0c1d2e3f4a5b".parse().unwrap()
+    }
+
+    fn session() -> SessionId {
+        SessionId::parse("browser-session-1").unwrap()
+    }
+
+    fn other_session() -> SessionId {
+        SessionId::parse("browser-session-2").unwrap()
+    }
+
+    fn chat(status: ChatStatus) -> Chat {
+        Chat {
+            id: chat_id(),
+            session: session(),
+            user: None,
+            accepted_by: None,
+            status,
+            staff_read_through: None,
+            user_read_through: None,
+            created_at: now(),
+            updated_at: now(),
+            version: 1,
+        }
+    }
+
+    fn stored(id: i64, message: &NewMessage) -> ChatMessage {
+        ChatMessage {
+            id: MessageId::new(id),
+            sender: message.sender,
+            text: message.text.clone(),
+            created_at: message.created_at,
+        }
+    }
+
+    fn admin() -> StaffMember {
+        StaffMember {
+            id: 9,
+            name: "Mia".into(),
+            role: StaffRole::Admin,
+        }
+    }
+
+    fn text(t: &str) -> MessageText {
+        MessageText::parse(t).unwrap()
+    }
+
+    fn service(repo: MockChatRepository, assistant: MockAssistant) -> Service {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(now());
+        let mut ids = MockIdGenerator::new();
+        ids.expect_chat_id().return_const(chat_id());
+        ChatService::new(repo, assistant, clock, ids)
+    }
+
+    /// A repository holding one chat in `status`, appending to a shared log of messages.
+    fn repo_with(status: ChatStatus, appended: Arc<Mutex<Vec<NewMessage>>>) -> MockChatRepository {
+        let mut repo = MockChatRepository::new();
+        repo.expect_chat()
+            .with(eq(chat_id()))
+            .returning(move |_| Box::pin(async move { Ok(chat(status)) }));
+        repo.expect_messages()
+            .returning(|_| Box::pin(async { Ok(vec![]) }));
+        repo.expect_append().returning(move |_, messages| {
+            let mut log = appended.lock().unwrap();
+            let start = log.len() as i64;
+            let out = messages
+                .iter()
+                .enumerate()
+                .map(|(i, m)| stored(start + i as i64 + 1, m))
+                .collect();
+            log.extend(messages);
+            Box::pin(async move { Ok(out) })
+        });
+        repo
+    }
+
+    #[tokio::test]
+    async fn a_new_ai_chat_opens_with_the_fixed_greeting() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_create()
+            .withf(|chat, messages| {
+                chat.id == chat_id()
+                    && chat.session == session()
+                    && chat.created_at == now()
+                    && messages.len() == 1
+                    && messages[0].sender == SenderType::Bot
+                    && messages[0].text == BOT_GREETING
+            })
+            .returning(|_, _| Box::pin(async { Ok(chat(ChatStatus::Ai)) }));
+        repo.expect_messages().returning(|_| {
+            Box::pin(async {
+                Ok(vec![stored(
+                    1,
+                    &NewMessage {
+                        sender: SenderType::Bot,
+                        text: BOT_GREETING.into(),
+                        created_at: now(),
+                    },
+                )])
+            })
+        });
+        let started = service(repo, MockAssistant::new())
+            .start_ai(session(), None)
+            .await
+            .unwrap();
+        assert_eq!(started.chat.status, ChatStatus::Ai);
+        assert_eq!(started.messages[0].text, BOT_GREETING);
+    }
+
+    #[tokio::test]
+    async fn in_ai_status_the_assistant_answers_and_both_messages_are_stored() {
+        let log = Arc::new(Mutex::new(vec![]));
+        let repo = repo_with(ChatStatus::Ai, log.clone());
+        let mut assistant = MockAssistant::new();
+        assistant
+            .expect_answer()
+            .withf(|question, _| question.as_ref() == "how much is the raccoon?")
+            .returning(|_, _| Box::pin(async { Answer::confident("The Raccoon costs $24.99.") }));
+        let outcome = service(repo, assistant)
+            .send(chat_id(), &session(), text("  how much is the raccoon?  "))
+            .await
+            .unwrap();
+        assert_eq!(outcome.message.sender, SenderType::Guest);
+        assert_eq!(outcome.message.text, "how much is the raccoon?");
+        let reply = outcome.reply.unwrap();
+        assert_eq!(reply.message.sender, SenderType::Bot);
+        assert_eq!(reply.message.text, "The Raccoon costs $24.99.");
+        assert!(!reply.offer_live_agent);
+        let senders: Vec<SenderType> = log.lock().unwrap().iter().map(|m| m.sender).collect();
+        assert_eq!(senders, vec![SenderType::Guest, SenderType::Bot]);
+    }
+
+    #[tokio::test]
+    async fn an_unsure_answer_offers_the_live_agent() {
+        let log = Arc::new(Mutex::new(vec![]));
+        let repo = repo_with(ChatStatus::Ai, log);
+        let mut assistant = MockAssistant::new();
+        assistant
+            .expect_answer()
+            .returning(|_, _| Box::pin(async { Answer::offer_live_agent("Sorry.") }));
+        let outcome = service(repo, assistant)
+            .send(chat_id(), &session(), text("my order 1234 never came"))
+            .await
+            .unwrap();
+        assert!(outcome.reply.unwrap().offer_live_agent);
+    }
+
+    #[tokio::test]
+    async fn while_waiting_or_connected_messages_are_only_stored() {
+        for status in [ChatStatus::Pending, ChatStatus::Connected] {
+            let log = Arc::new(Mutex::new(vec![]));
+            let repo = repo_with(status, log.clone());
+            // no expectation on the assistant: calling it would fail the test
+            let outcome = service(repo, MockAssistant::new())
+                .send(chat_id(), &session(), text("hello?"))
+                .await
+                .unwrap();
+            assert_eq!(outcome.reply, None, "{status}");
+            assert_eq!(log.lock().unwrap().len(), 1, "{status}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_closed_chat_refuses_messages_and_stores_nothing() {
+        let log = Arc::new(Mutex::new(vec![]));
+        let repo = repo_with(ChatStatus::Closed, log.clone());
+        let result = service(repo, MockAssistant::new())
+            .send(chat_id(), &session(), text("hello?"))
+            .await;
+        assert!(matches!(
+            result,
+            Err(ChatError::Refused(Refused {
+                action: ChatAction::Send,
+                status: ChatStatus::Closed
+            }))
+        ));
+        assert!(log.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn another_sessions_chat_is_not_found_for_every_shopper_call() {
+        let log = Arc::new(Mutex::new(vec![]));
+        let mut repo = repo_with(ChatStatus::Ai, log.clone());
+        repo.expect_stamp().returning(|_| {
+            Box::pin(async {
+                Ok(Some(ChatStamp {
+                    id: chat_id(),
+                    session: session(),
+                    version: 3,
+                    status: ChatStatus::Ai,
+                    accepted_by: None,
+                }))
+            })
+        });
+        let service = service(repo, MockAssistant::new());
+        let other = other_session();
+        let not_found =
+            |r: Result<(), ChatError>| matches!(r, Err(ChatError::NotFound(id)) if id == chat_id());
+        assert!(not_found(
+            service
+                .send(chat_id(), &other, text("hi"))
+                .await
+                .map(|_| ())
+        ));
+        assert!(not_found(
+            service.history(chat_id(), &other).await.map(|_| ())
+        ));
+        assert!(not_found(
+            service.status(chat_id(), &other).await.map(|_| ())
+        ));
+        assert!(not_found(
+            service.stamp(chat_id(), &other).await.map(|_| ())
+        ));
+        assert!(not_found(service.mark_read(chat_id(), &other).await));
+        assert!(not_found(
+            service.close(chat_id(), &other).await.map(|_| ())
+        ));
+        assert!(not_found(service.delete(chat_id(), &other).await));
+        assert!(log.lock().unwrap().is_empty());
+        // the owner's session sees it
+        assert_eq!(
+            service.stamp(chat_id(), &session()).await.unwrap().version,
+            3
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unknown_chat_is_not_found() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_chat()
+            .returning(|id| Box::pin(async move { Err(ChatError::NotFound(id)) }));
+        repo.expect_stamp()
+            .returning(|_| Box::pin(async { Ok(None) }));
+        let service = service(repo, MockAssistant::new());
+        assert!(matches!(
+            service.history(chat_id(), &session()).await,
+            Err(ChatError::NotFound(_))
+        ));
+        assert!(matches!(
+            service.stamp(chat_id(), &session()).await,
+            Err(ChatError::NotFound(_))
+        ));
+        assert!(matches!(
+            service.accept(chat_id(), &admin()).await,
+            Err(ChatError::NotFound(_))
+        ));
+    }
+
+    /// A repository whose chat moves through statuses as `change_status` applies them; the
+    /// session's latest open chat is that chat when `session_has_it`.
+    fn stateful_repo(
+        start: ChatStatus,
+        session_has_it: bool,
+    ) -> (MockChatRepository, Arc<Mutex<Vec<StatusChange>>>) {
+        let state = Arc::new(Mutex::new(chat(start)));
+        let changes = Arc::new(Mutex::new(vec![]));
+        let mut repo = MockChatRepository::new();
+        let read = state.clone();
+        repo.expect_chat().returning(move |_| {
+            let c = read.lock().unwrap().clone();
+            Box::pin(async move { Ok(c) })
+        });
+        let latest = state.clone();
+        repo.expect_latest_open_chat().returning(move |_| {
+            let c = latest.lock().unwrap().clone();
+            let found = (session_has_it && c.status.is_open()).then_some(c);
+            Box::pin(async move { Ok(found) })
+        });
+        let write = state.clone();
+        let log = changes.clone();
+        repo.expect_change_status().returning(move |change| {
+            let mut c = write.lock().unwrap();
+            let applied = c.status == change.from;
+            if applied {
+                c.status = change.to;
+                if change.accepted_by.is_some() {
+                    c.accepted_by = change.accepted_by;
+                }
+                log.lock().unwrap().push(change);
+            }
+            Box::pin(async move { Ok(applied) })
+        });
+        (repo, changes)
+    }
+
+    #[tokio::test]
+    async fn asking_for_an_agent_moves_the_sessions_ai_chat_to_pending_with_a_notice() {
+        let (repo, changes) = stateful_repo(ChatStatus::Ai, true);
+        let live = service(repo, MockAssistant::new())
+            .start_live(session(), None)
+            .await
+            .unwrap();
+        assert_eq!(live.status, ChatStatus::Pending);
+        let changes = changes.lock().unwrap();
+        assert_eq!(changes.len(), 1);
+        assert_eq!(
+            (changes[0].from, changes[0].to),
+            (ChatStatus::Ai, ChatStatus::Pending)
+        );
+        let notice = changes[0].notice.as_ref().unwrap();
+        assert_eq!(notice.sender, SenderType::System);
+        assert_eq!(notice.text, LIVE_AGENT_REQUESTED_NOTICE);
+    }
+
+    #[tokio::test]
+    async fn asking_for_an_agent_without_a_chat_starts_one_and_moves_it_to_pending() {
+        let (mut repo, changes) = stateful_repo(ChatStatus::Ai, false);
+        repo.expect_create()
+            .withf(|chat, messages| chat.id == chat_id() && messages.is_empty())
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(chat(ChatStatus::Ai)) }));
+        let live = service(repo, MockAssistant::new())
+            .start_live(session(), None)
+            .await
+            .unwrap();
+        assert_eq!(live.status, ChatStatus::Pending);
+        assert_eq!(changes.lock().unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn asking_again_while_waiting_or_connected_returns_the_same_chat_unchanged() {
+        for status in [ChatStatus::Pending, ChatStatus::Connected] {
+            let (repo, changes) = stateful_repo(status, true);
+            let live = service(repo, MockAssistant::new())
+                .start_live(session(), None)
+                .await
+                .unwrap();
+            assert_eq!(live.status, status);
+            assert!(changes.lock().unwrap().is_empty());
+        }
+    }
+
+    #[tokio::test]
+    async fn staff_accept_a_waiting_chat_and_become_its_agent() {
+        let (repo, changes) = stateful_repo(ChatStatus::Pending, true);
+        let accepted = service(repo, MockAssistant::new())
+            .accept(chat_id(), &admin())
+            .await
+            .unwrap();
+        assert_eq!(accepted.status, ChatStatus::Connected);
+        assert_eq!(accepted.accepted_by, Some(9));
+        let changes = changes.lock().unwrap();
+        assert_eq!(changes[0].accepted_by, Some(9));
+        assert_eq!(
+            changes[0].notice.as_ref().unwrap().text,
+            LIVE_AGENT_JOINED_NOTICE
+        );
+    }
+
+    #[tokio::test]
+    async fn accepting_is_refused_unless_the_chat_is_waiting() {
+        for status in [ChatStatus::Ai, ChatStatus::Connected, ChatStatus::Closed] {
+            let (repo, changes) = stateful_repo(status, true);
+            let result = service(repo, MockAssistant::new())
+                .accept(chat_id(), &admin())
+                .await;
+            assert!(
+                matches!(result, Err(ChatError::Refused(r)) if r == Refused { action: ChatAction::Accept, status }),
+                "{status}: {result:?}"
+            );
+            assert!(changes.lock().unwrap().is_empty());
+        }
+    }
+
+    #[tokio::test]
+    async fn of_two_staff_accepting_at_once_the_loser_is_refused() {
+        // The loser read the chat while it was pending; the store's conditional update then
+        // finds it connected.
+        let mut repo = MockChatRepository::new();
+        let reads = Arc::new(Mutex::new(0));
+        let count = reads.clone();
+        repo.expect_chat().returning(move |_| {
+            let mut n = count.lock().unwrap();
+            *n += 1;
+            let status = if *n == 1 {
+                ChatStatus::Pending
+            } else {
+                ChatStatus::Connected
+            };
+            Box::pin(async move {
+                Ok(Chat {
+                    accepted_by: (status == ChatStatus::Connected).then_some(5),
+                    ..chat(status)
+                })
+            })
+        });
+        repo.expect_change_status()
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(false) }));
+        let result = service(repo, MockAssistant::new())
+            .accept(chat_id(), &admin())
+            .await;
+        let Err(ChatError::Refused(refused)) = result else {
+            panic!("expected a refusal, got {result:?}");
+        };
+        assert_eq!(refused.status, ChatStatus::Connected);
+        assert_eq!(
+            refused.message(),
+            "Another member of staff has already accepted this chat."
+        );
+    }
+
+    #[tokio::test]
+    async fn staff_reply_only_in_a_connected_chat_with_their_role_as_sender() {
+        let log = Arc::new(Mutex::new(vec![]));
+        let repo = repo_with(ChatStatus::Connected, log.clone());
+        let super_admin = StaffMember {
+            role: StaffRole::SuperAdmin,
+            ..admin()
+        };
+        let reply = service(repo, MockAssistant::new())
+            .reply(chat_id(), &super_admin, text("On my way!"))
+            .await
+            .unwrap();
+        assert_eq!(reply.sender, SenderType::SuperAdmin);
+        assert_eq!(reply.text, "On my way!");
+
+        for status in [ChatStatus::Ai, ChatStatus::Pending, ChatStatus::Closed] {
+            let log = Arc::new(Mutex::new(vec![]));
+            let repo = repo_with(status, log.clone());
+            let result = service(repo, MockAssistant::new())
+                .reply(chat_id(), &admin(), text("hello"))
+                .await;
+            assert!(matches!(result, Err(ChatError::Refused(_))), "{status}");
+            assert!(log.lock().unwrap().is_empty(), "{status}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_chat_closes_from_every_open_status_and_only_once() {
+        for status in [ChatStatus::Ai, ChatStatus::Pending, ChatStatus::Connected] {
+            let (repo, changes) = stateful_repo(status, true);
+            let service = service(repo, MockAssistant::new());
+            let closed = service.close(chat_id(), &session()).await.unwrap();
+            assert_eq!(closed.status, ChatStatus::Closed, "{status}");
+            assert_eq!(
+                changes.lock().unwrap()[0].notice.as_ref().unwrap().text,
+                CHAT_CLOSED_NOTICE
+            );
+            assert!(matches!(
+                service.close(chat_id(), &session()).await,
+                Err(ChatError::Refused(Refused {
+                    action: ChatAction::Close,
+                    status: ChatStatus::Closed
+                }))
+            ));
+        }
+    }
+
+    #[tokio::test]
+    async fn reading_marks_the_right_side() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_chat()
+            .returning(|_| Box::pin(async { Ok(chat(ChatStatus::Connected)) }));
+        repo.expect_mark_read()
+            .with(eq(chat_id()), eq(Side::Customer), eq(now()))
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(()) }));
+        repo.expect_mark_read()
+            .with(eq(chat_id()), eq(Side::Staff), eq(now()))
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(()) }));
+        let service = service(repo, MockAssistant::new());
+        service.mark_read(chat_id(), &session()).await.unwrap();
+        service.staff_mark_read(chat_id()).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_staff_list_flags_unread_and_new_chats() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_staff_chats().returning(|| {
+            Box::pin(async {
+                Ok(vec![
+                    crate::StaffChatRow {
+                        chat: Chat {
+                            accepted_by: Some(9),
+                            staff_read_through: Some(MessageId::new(4)),
+                            ..chat(ChatStatus::Connected)
+                        },
+                        last_customer_message: Some(MessageId::new(4)),
+                        last_message: None,
+                    },
+                    crate::StaffChatRow {
+                        chat: chat(ChatStatus::Pending),
+                        last_customer_message: Some(MessageId::new(2)),
+                        last_message: None,
+                    },
+                ])
+            })
+        });
+        let list = service(repo, MockAssistant::new())
+            .staff_chats()
+            .await
+            .unwrap();
+        assert_eq!(
+            list.iter()
+                .map(|s| (s.chat.status, s.is_new, s.has_unread_messages))
+                .collect::<Vec<_>>(),
+            vec![
+                (ChatStatus::Pending, true, true),
+                (ChatStatus::Connected, false, false)
+            ]
+        );
+    }
+}
