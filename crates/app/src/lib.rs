@@ -1,5 +1,8 @@
 //! The Garden Shop server: turns HTTP into domain calls and domain errors into HTTP answers.
 
+pub mod auth;
+mod cli;
+mod dto;
 mod error;
 mod routes;
 mod seed;
@@ -9,8 +12,9 @@ mod startup;
 mod state;
 pub mod telemetry;
 
+pub use cli::run_cli;
 pub use settings::{
-    CatalogSettings, DatabaseSettings, Environment, MediaSettings, SeedSettings, ServerSettings,
-    Settings, SiteSettings,
+    CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
+    ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
 };
 pub use startup::Application;

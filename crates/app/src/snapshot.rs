@@ -4,7 +4,7 @@ use actix_web::web::Bytes;
 use catalog::{CatalogError, CatalogService};
 use sha2::{Digest, Sha256};
 
-use crate::routes::products::ProductResponse;
+use crate::dto::ProductResponse;
 
 /// The storefront's product list, serialised once per change, so the 5-second polling of every
 /// open tab is answered from memory (and mostly with 304).
@@ -29,6 +29,9 @@ impl ProductList {
 #[derive(Debug, Clone)]
 pub struct ProductSnapshot {
     current: Arc<RwLock<Arc<ProductList>>>,
+    /// Held from the read of the catalog to the install of its list, so refreshes happen one at
+    /// a time and an older read can never replace a newer one.
+    refreshing: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl ProductSnapshot {
@@ -36,6 +39,7 @@ impl ProductSnapshot {
         let list = Self::build(catalog).await?;
         Ok(ProductSnapshot {
             current: Arc::new(RwLock::new(Arc::new(list))),
+            refreshing: Arc::new(tokio::sync::Mutex::new(())),
         })
     }
 
@@ -48,6 +52,7 @@ impl ProductSnapshot {
 
     /// Re-reads the catalog; call after every product write. Returns whether the list changed.
     pub async fn refresh(&self, catalog: &impl CatalogService) -> Result<bool, CatalogError> {
+        let _one_at_a_time = self.refreshing.lock().await;
         let fresh = Self::build(catalog).await?;
         let mut guard = match self.current.write() {
             Ok(guard) => guard,
@@ -71,5 +76,81 @@ impl ProductSnapshot {
             CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products"))
         })?;
         Ok(ProductList::new(body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use cart_pricing::Money;
+    use catalog::{Product, ProductId, Stock};
+
+    use super::*;
+
+    fn product(name: &str) -> Product {
+        Product {
+            id: ProductId::new(1),
+            name: name.into(),
+            description: String::new(),
+            price: Money::parse("1").unwrap(),
+            category: "Pets".into(),
+            image: None,
+            stock: Stock::Unlimited,
+            weight: None,
+            mutation: None,
+            savings: None,
+            sort_order: None,
+            delete_after_out_of_stock: false,
+            related_ids: vec![],
+            inventory: 0,
+            dupe_warning: false,
+            archived: false,
+        }
+    }
+
+    /// Each read sees a newer catalog ("v0", "v1", ...); the first refresh's read is slow, so
+    /// unserialised refreshes would install it after the second one's newer read.
+    struct SlowFirstRead {
+        reads: AtomicUsize,
+    }
+
+    impl CatalogService for SlowFirstRead {
+        async fn storefront(&self) -> Result<Vec<Product>, CatalogError> {
+            let read = self.reads.fetch_add(1, Ordering::SeqCst);
+            if read == 1 {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Ok(vec![product(&format!("v{read}"))])
+        }
+
+        async fn visible_product(&self, id: ProductId) -> Result<Product, CatalogError> {
+            Err(CatalogError::NotFound(id))
+        }
+    }
+
+    #[tokio::test]
+    async fn an_older_read_never_replaces_a_newer_one() {
+        let catalog = SlowFirstRead {
+            reads: AtomicUsize::new(0),
+        };
+        let snapshot = ProductSnapshot::load(&catalog).await.unwrap();
+        let slow = snapshot.refresh(&catalog);
+        let fast = async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            snapshot.refresh(&catalog).await
+        };
+        let (slow, fast) = tokio::join!(slow, fast);
+        slow.unwrap();
+        fast.unwrap();
+
+        let body = String::from_utf8(snapshot.current().body.to_vec()).unwrap();
+        assert!(
+            body.contains("\"v2\""),
+            "the newest read is installed: {body}"
+        );
     }
 }

@@ -1,7 +1,9 @@
 use std::time::Duration;
 
 use migration::{Migrator, MigratorTrait};
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseBackend, DatabaseConnection, Statement,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -62,8 +64,45 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<DatabaseConnecti
             .await
             .map_err(connect_error)?;
     }
-    Migrator::up(&db, None).await.map_err(StoreError::Migrate)?;
+    if is_sqlite {
+        Migrator::up(&db, None).await.map_err(StoreError::Migrate)?;
+    } else {
+        migrate_postgres_one_instance_at_a_time(url).await?;
+    }
     Ok(db)
+}
+
+/// Any number for the advisory lock, the same in every instance of the shop.
+const MIGRATION_LOCK: i64 = 0x6761_7264_656e; // "garden"
+
+/// Instances starting together would otherwise run the same migration twice: the first takes a
+/// PostgreSQL advisory lock on a connection of its own, the others wait for it and then find
+/// nothing left to do.
+async fn migrate_postgres_one_instance_at_a_time(url: &str) -> Result<(), StoreError> {
+    let mut options = ConnectOptions::new(url.to_owned());
+    options
+        .max_connections(1)
+        .min_connections(1)
+        .connect_timeout(Duration::from_secs(10))
+        .sqlx_logging(false);
+    let db = Database::connect(options)
+        .await
+        .map_err(|source| StoreError::Connect {
+            url: redact(url),
+            source,
+        })?;
+    let lock = |sql: String| Statement::from_string(DatabaseBackend::Postgres, sql);
+    db.execute(lock(format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")))
+        .await
+        .map_err(StoreError::Migrate)?;
+    let migrated = Migrator::up(&db, None).await;
+    let unlocked = db
+        .execute(lock(format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})")))
+        .await;
+    let _ = db.close().await;
+    migrated.map_err(StoreError::Migrate)?;
+    unlocked.map_err(StoreError::Migrate)?;
+    Ok(())
 }
 
 /// `sqlite://data/shop.db?mode=rwc` -> makes sure `data/` exists.

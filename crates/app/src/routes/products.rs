@@ -2,57 +2,9 @@ use actix_web::{
     http::header::{self, ContentEncoding},
     web, HttpRequest, HttpResponse,
 };
-use catalog::{CatalogService, Product, ProductId};
-use serde::Serialize;
+use catalog::{CatalogService, ProductId};
 
-use crate::{error::ApiError, state::AppState};
-
-/// A product as the browser sees it: the spec's field names, money as numbers of dollars.
-#[derive(Debug, Serialize)]
-pub struct ProductResponse {
-    id: i64,
-    name: String,
-    description: String,
-    price: f64,
-    category: String,
-    image: Option<String>,
-    stock: Option<i64>,
-    weight: Option<f64>,
-    mutation: Option<String>,
-    savings: Option<f64>,
-    sort_order: Option<i32>,
-    delete_after_out_of_stock: bool,
-    related_ids: Vec<i64>,
-    inventory: i64,
-    dupe_warning: bool,
-}
-
-fn dollars(money: cart_pricing::Money) -> f64 {
-    // Cents fit an f64 exactly, and JSON has no decimal type.
-    money.cents() as f64 / 100.0
-}
-
-impl From<&Product> for ProductResponse {
-    fn from(p: &Product) -> Self {
-        ProductResponse {
-            id: p.id.get(),
-            name: p.name.clone(),
-            description: p.description.clone(),
-            price: dollars(p.price),
-            category: p.category.clone(),
-            image: p.image.clone(),
-            stock: p.stock.count(),
-            weight: p.weight,
-            mutation: p.mutation.clone(),
-            savings: p.savings.map(dollars),
-            sort_order: p.sort_order,
-            delete_after_out_of_stock: p.delete_after_out_of_stock,
-            related_ids: p.related_ids.iter().map(ProductId::get).collect(),
-            inventory: p.inventory,
-            dupe_warning: p.dupe_warning,
-        }
-    }
-}
+use crate::{dto::ProductResponse, error::ApiError, state::AppState};
 
 /// The storefront's products from the in-memory snapshot, with a strong ETag. The body is sent
 /// uncompressed so the validator names exactly one representation.

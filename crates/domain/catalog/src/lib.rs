@@ -9,9 +9,6 @@ pub mod ports;
 pub mod service;
 
 pub use error::CatalogError;
-pub use models::{
-    in_category, matches_search, sort_for_storefront, Product, ProductDraft, ProductId, Stock,
-    STOREFRONT_CATEGORIES,
-};
+pub use models::{in_category, sort_for_storefront, Product, ProductDraft, ProductId, Stock};
 pub use ports::{CatalogService, ProductRepository};
 pub use service::Catalog;

@@ -90,13 +90,6 @@ impl Product {
     pub fn is_bundle(&self) -> bool {
         !self.related_ids.is_empty()
     }
-
-    /// The whole-dollar saving shown on the card, if there is one.
-    pub fn shown_saving(&self) -> Option<Money> {
-        self.savings
-            .and_then(|original| original.checked_sub(self.price))
-            .filter(|saving| *saving != Money::ZERO)
-    }
 }
 
 /// Everything needed to create a product; the store assigns the id.

@@ -2,9 +2,6 @@ use std::cmp::Ordering;
 
 use crate::Product;
 
-/// The categories the storefront's sidebar offers, after "All".
-pub const STOREFRONT_CATEGORIES: [&str; 4] = ["Pets", "Sheckles", "Bundles", "Exclusives"];
-
 /// The storefront order: products with a sort order first, ascending; then by price, then by
 /// weight (unknown weight last); the id breaks remaining ties so the order never flickers.
 pub fn sort_for_storefront(products: &mut [Product]) {
@@ -28,15 +25,6 @@ fn storefront_order(a: &Product, b: &Product) -> Ordering {
         .then_with(|| a.price.cmp(&b.price))
         .then(by_weight)
         .then_with(|| a.id.cmp(&b.id))
-}
-
-/// Whether the product's name or category contains the search text, ignoring case.
-/// An empty search matches everything.
-pub fn matches_search(product: &Product, search: &str) -> bool {
-    let needle = search.trim().to_lowercase();
-    needle.is_empty()
-        || product.name.to_lowercase().contains(&needle)
-        || product.category.to_lowercase().contains(&needle)
 }
 
 /// Whether any of the product's comma-separated categories is `category`, ignoring case.
@@ -100,19 +88,6 @@ mod tests {
         let mut list = vec![product(9, "1.00"), product(4, "1.00")];
         sort_for_storefront(&mut list);
         assert_eq!(ids(&list), vec![4, 9]);
-    }
-
-    #[test]
-    fn search_matches_name_or_category_ignoring_case() {
-        let raccoon = Product {
-            name: "Raccoon".into(),
-            category: "Pets, Exclusives".into(),
-            ..product(1, "1")
-        };
-        assert!(matches_search(&raccoon, "RACC"));
-        assert!(matches_search(&raccoon, "exclus"));
-        assert!(matches_search(&raccoon, "  "));
-        assert!(!matches_search(&raccoon, "sheckles"));
     }
 
     #[test]

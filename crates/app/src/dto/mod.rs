@@ -1,0 +1,6 @@
+//! What the API sends and receives, apart from the handlers, so that both the handlers and
+//! the in-memory snapshots can use them.
+
+mod product;
+
+pub use product::ProductResponse;
