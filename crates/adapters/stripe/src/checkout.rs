@@ -1,0 +1,162 @@
+use std::collections::HashMap;
+use std::time::Duration;
+
+use anyhow::anyhow;
+use orders::gateways::{HostedCheckout, HostedCheckoutRequest, PaymentError, PaymentGateway};
+use secrecy::ExposeSecret;
+use stripe::{Client, ClientBuilder, StripeError};
+use stripe_checkout::checkout_session::{
+    CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
+    ProductData,
+};
+use stripe_checkout::CheckoutSessionMode;
+use stripe_types::Currency;
+
+use crate::StripeSettings;
+
+/// How long one call to Stripe may take before the shopper is told payment failed.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The name of the line that carries the card processing fee.
+pub const PROCESSING_FEE_LINE: &str = "Processing fee";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StripeSetupError {
+    #[error("stripe.secret_key is empty")]
+    MissingSecretKey,
+    #[error("stripe client configuration is invalid: {0}")]
+    InvalidConfig(String),
+}
+
+/// Stripe Checkout: one hosted checkout session per order.
+#[derive(Clone)]
+pub struct StripeCheckout {
+    client: Client,
+}
+
+impl std::fmt::Debug for StripeCheckout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StripeCheckout").finish_non_exhaustive()
+    }
+}
+
+impl StripeCheckout {
+    pub fn new(settings: &StripeSettings) -> Result<Self, StripeSetupError> {
+        let key = settings.secret_key.expose_secret();
+        if key.trim().is_empty() {
+            return Err(StripeSetupError::MissingSecretKey);
+        }
+        // async-stripe appends `v1/...` to the base as it is, so the base must end with '/'.
+        let mut base = settings.api_base.trim().to_owned();
+        if !base.ends_with('/') {
+            base.push('/');
+        }
+        let client = ClientBuilder::new(key)
+            .url(base)
+            .timeout(REQUEST_TIMEOUT)
+            .build()
+            .map_err(|err| StripeSetupError::InvalidConfig(err.to_string()))?;
+        Ok(Self { client })
+    }
+}
+
+fn line_item(name: String, cents: i64, quantity: u64) -> CreateCheckoutSessionLineItems {
+    let mut price = CreateCheckoutSessionLineItemsPriceData::new(Currency::USD);
+    price.unit_amount = Some(cents);
+    price.product_data = Some(ProductData::new(name));
+    let mut item = CreateCheckoutSessionLineItems::new();
+    item.price_data = Some(price);
+    item.quantity = Some(quantity);
+    item
+}
+
+fn session_request(request: &HostedCheckoutRequest) -> CreateCheckoutSession {
+    let mut items: Vec<CreateCheckoutSessionLineItems> = request
+        .lines
+        .iter()
+        .map(|line| {
+            line_item(
+                line.name.clone(),
+                line.unit_amount.cents(),
+                u64::from(line.quantity.get()),
+            )
+        })
+        .collect();
+    if request.processing_fee.cents() > 0 {
+        items.push(line_item(
+            PROCESSING_FEE_LINE.to_owned(),
+            request.processing_fee.cents(),
+            1,
+        ));
+    }
+    let metadata = HashMap::from([("order_id".to_owned(), request.order_id.clone())]);
+    CreateCheckoutSession::new()
+        .mode(CheckoutSessionMode::Payment)
+        .line_items(items)
+        .client_reference_id(request.order_id.clone())
+        .metadata(metadata)
+        .customer_email(request.customer_email.clone())
+        .success_url(request.success_url.clone())
+        .cancel_url(request.cancel_url.clone())
+        .expires_at(request.expires_at.timestamp())
+}
+
+/// Sorts Stripe's failures into what the caller can act on.
+fn payment_error(err: StripeError) -> PaymentError {
+    match err {
+        StripeError::Stripe(api, status) if status == 429 || status >= 500 => {
+            PaymentError::Unavailable(format!("Stripe answered {status}: {}", api_message(&api)))
+        }
+        StripeError::Stripe(api, status) => PaymentError::Rejected {
+            status,
+            message: api_message(&api),
+        },
+        StripeError::ClientError(msg) => PaymentError::Unavailable(msg),
+        StripeError::Timeout => PaymentError::Unavailable("Stripe did not answer in time".into()),
+        StripeError::JSONDeserialize(msg) => {
+            PaymentError::Unknown(anyhow!("unreadable answer from Stripe: {msg}"))
+        }
+        StripeError::ConfigError(msg) => {
+            PaymentError::Unknown(anyhow!("Stripe client misconfigured: {msg}"))
+        }
+    }
+}
+
+fn api_message(api: &stripe::ApiErrors) -> String {
+    let mut message = api
+        .message
+        .clone()
+        .unwrap_or_else(|| api.type_.as_str().to_owned());
+    if let Some(param) = &api.param {
+        message.push_str(&format!(" (param: {param})"));
+    }
+    message
+}
+
+impl PaymentGateway for StripeCheckout {
+    #[tracing::instrument(name = "stripe.create_checkout", skip_all, fields(order_id = %request.order_id))]
+    async fn create_checkout(
+        &self,
+        request: HostedCheckoutRequest,
+    ) -> Result<HostedCheckout, PaymentError> {
+        let session = session_request(&request)
+            .send(&self.client)
+            .await
+            .map_err(payment_error)?;
+        let redirect_url = session.url.ok_or_else(|| {
+            PaymentError::Unknown(anyhow!(
+                "Stripe created checkout session {} for order {} without a URL",
+                session.id.as_str(),
+                request.order_id
+            ))
+        })?;
+        tracing::info!(
+            session_id = session.id.as_str(),
+            "stripe checkout session created"
+        );
+        Ok(HostedCheckout {
+            provider_reference: session.id.as_str().to_owned(),
+            redirect_url,
+        })
+    }
+}

@@ -1,0 +1,227 @@
+//! The Stripe adapter against a local fake Stripe (wiremock) answering with Stripe's own
+//! fixture objects.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+
+use cart_pricing::{Money, Quantity};
+use chrono::{Duration, TimeZone, Utc};
+use garden_stripe::{StripeCheckout, StripeSettings};
+use orders::gateways::{CheckoutLine, HostedCheckoutRequest, PaymentError, PaymentGateway};
+use secrecy::SecretString;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const SESSION_FIXTURE: &str = include_str!("fixtures/checkout_session.json");
+
+fn settings(api_base: &str) -> StripeSettings {
+    StripeSettings {
+        secret_key: SecretString::from("sk_test_123"),
+        webhook_secret: SecretString::from("whsec_test"),
+        api_base: api_base.to_owned(),
+    }
+}
+
+fn request() -> HostedCheckoutRequest {
+    HostedCheckoutRequest {
+        order_id: "42".into(),
+        lines: vec![
+            CheckoutLine {
+                name: "Golden Watering Can".into(),
+                unit_amount: Money::parse("19.99").unwrap(),
+                quantity: Quantity::new(2).unwrap(),
+            },
+            CheckoutLine {
+                name: "Seed Pack".into(),
+                unit_amount: Money::parse("0.5").unwrap(),
+                quantity: Quantity::new(1).unwrap(),
+            },
+        ],
+        processing_fee: Money::parse("1.97").unwrap(),
+        customer_email: "buyer@example.com".into(),
+        success_url: "http://shop.test/success?order_id=42".into(),
+        cancel_url: "http://shop.test/cancel?order_id=42".into(),
+        expires_at: Utc.with_ymd_and_hms(2030, 1, 2, 3, 4, 5).unwrap() + Duration::minutes(30),
+    }
+}
+
+/// Stripe's fixture session with our id and URL, as the fake answers it.
+fn session_json(id: &str, url: Option<&str>) -> serde_json::Value {
+    let mut session: serde_json::Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
+    session["id"] = id.into();
+    session["url"] = url.map(Into::into).unwrap_or(serde_json::Value::Null);
+    session
+}
+
+fn form(body: &[u8]) -> HashMap<String, String> {
+    form_urlencoded::parse(body).into_owned().collect()
+}
+
+async fn fake_stripe(response: ResponseTemplate) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions"))
+        .and(header("authorization", "Bearer sk_test_123"))
+        .respond_with(response)
+        .expect(1)
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn a_checkout_session_carries_cents_the_fee_line_expiry_and_our_order_id() {
+    let server = fake_stripe(ResponseTemplate::new(200).set_body_json(session_json(
+        "cs_test_abc",
+        Some("https://checkout.stripe.com/c/pay/cs_test_abc"),
+    )))
+    .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let checkout = stripe.create_checkout(request()).await.unwrap();
+
+    assert_eq!(checkout.provider_reference, "cs_test_abc");
+    assert_eq!(
+        checkout.redirect_url,
+        "https://checkout.stripe.com/c/pay/cs_test_abc"
+    );
+    let received = server.received_requests().await.unwrap();
+    let body = form(&received[0].body);
+    let expected: HashMap<String, String> = [
+        ("mode", "payment"),
+        ("client_reference_id", "42"),
+        ("metadata[order_id]", "42"),
+        ("customer_email", "buyer@example.com"),
+        ("success_url", "http://shop.test/success?order_id=42"),
+        ("cancel_url", "http://shop.test/cancel?order_id=42"),
+        ("expires_at", "1893555245"), // 2030-01-02T03:34:05Z
+        ("line_items[0][price_data][currency]", "usd"),
+        ("line_items[0][price_data][unit_amount]", "1999"),
+        (
+            "line_items[0][price_data][product_data][name]",
+            "Golden Watering Can",
+        ),
+        ("line_items[0][quantity]", "2"),
+        ("line_items[1][price_data][currency]", "usd"),
+        ("line_items[1][price_data][unit_amount]", "50"),
+        ("line_items[1][price_data][product_data][name]", "Seed Pack"),
+        ("line_items[1][quantity]", "1"),
+        ("line_items[2][price_data][currency]", "usd"),
+        ("line_items[2][price_data][unit_amount]", "197"),
+        (
+            "line_items[2][price_data][product_data][name]",
+            "Processing fee",
+        ),
+        ("line_items[2][quantity]", "1"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    assert_eq!(body, expected);
+}
+
+#[tokio::test]
+async fn a_base_url_with_a_path_keeps_it() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/stripe/v1/checkout/sessions"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(session_json("cs_1", Some("https://pay.test/cs_1"))),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let stripe = StripeCheckout::new(&settings(&format!("{}/stripe", server.uri()))).unwrap();
+
+    let checkout = stripe.create_checkout(request()).await.unwrap();
+
+    assert_eq!(checkout.redirect_url, "https://pay.test/cs_1");
+}
+
+#[tokio::test]
+async fn a_refused_request_is_a_rejection_with_stripes_message() {
+    let server = fake_stripe(ResponseTemplate::new(400).set_body_json(serde_json::json!({
+        "error": {
+            "type": "invalid_request_error",
+            "message": "Invalid email address: nope",
+            "param": "customer_email"
+        }
+    })))
+    .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let err = stripe.create_checkout(request()).await.unwrap_err();
+
+    match err {
+        PaymentError::Rejected { status, message } => {
+            assert_eq!(status, 400);
+            assert_eq!(
+                message,
+                "Invalid email address: nope (param: customer_email)"
+            );
+        }
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_bad_key_is_a_rejection() {
+    let server = fake_stripe(ResponseTemplate::new(401).set_body_json(serde_json::json!({
+        "error": { "type": "invalid_request_error", "message": "Invalid API Key provided" }
+    })))
+    .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let err = stripe.create_checkout(request()).await.unwrap_err();
+
+    assert!(
+        matches!(err, PaymentError::Rejected { status: 401, .. }),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_failure_on_stripes_side_is_unavailable() {
+    let server = fake_stripe(ResponseTemplate::new(500).set_body_json(serde_json::json!({
+        "error": { "type": "api_error", "message": "Something went wrong" }
+    })))
+    .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let err = stripe.create_checkout(request()).await.unwrap_err();
+
+    assert!(matches!(err, PaymentError::Unavailable(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn an_unreachable_stripe_is_unavailable() {
+    // A port nothing listens on: bind one, then free it.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let stripe = StripeCheckout::new(&settings(&format!("http://{addr}"))).unwrap();
+
+    let err = stripe.create_checkout(request()).await.unwrap_err();
+
+    assert!(matches!(err, PaymentError::Unavailable(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_session_without_a_url_is_an_error_not_a_redirect_to_nowhere() {
+    let server =
+        fake_stripe(ResponseTemplate::new(200).set_body_json(session_json("cs_2", None))).await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let err = stripe.create_checkout(request()).await.unwrap_err();
+
+    assert!(matches!(err, PaymentError::Unknown(_)), "{err:?}");
+}
+
+#[test]
+fn an_empty_secret_key_is_refused_up_front() {
+    let mut settings = settings("http://127.0.0.1:1");
+    settings.secret_key = SecretString::from("  ");
+    assert!(StripeCheckout::new(&settings).is_err());
+}

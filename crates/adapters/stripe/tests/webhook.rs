@@ -1,0 +1,238 @@
+//! Webhook deliveries as Stripe signs them, built from Stripe's fixture objects.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use chrono::{TimeZone, Utc};
+use garden_stripe::{
+    signature_header, CheckoutPaymentStatus, StripeEvent, WebhookError, WebhookVerifier,
+};
+use secrecy::SecretString;
+
+const SECRET: &str = "whsec_test_secret";
+const NOW: i64 = 1_760_000_000;
+const SESSION_FIXTURE: &str = include_str!("fixtures/checkout_session.json");
+const EVENT_FIXTURE: &str = include_str!("fixtures/event.json");
+
+fn verifier() -> WebhookVerifier {
+    WebhookVerifier::new(SecretString::from(SECRET))
+}
+
+fn now() -> chrono::DateTime<Utc> {
+    Utc.timestamp_opt(NOW, 0).unwrap()
+}
+
+/// A Stripe event of `event_type` around Stripe's fixture checkout session.
+fn session_event(event_type: &str, payment_status: &str, order_id: Option<&str>) -> Vec<u8> {
+    let mut session: serde_json::Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
+    session["id"] = "cs_test_77".into();
+    session["payment_status"] = payment_status.into();
+    session["metadata"] = match order_id {
+        Some(id) => serde_json::json!({ "order_id": id }),
+        None => serde_json::json!({}),
+    };
+    session["client_reference_id"] = serde_json::Value::Null;
+    let mut event: serde_json::Value = serde_json::from_str(EVENT_FIXTURE).unwrap();
+    event["id"] = "evt_123".into();
+    event["type"] = event_type.into();
+    event["data"]["object"] = session;
+    serde_json::to_vec_pretty(&event).unwrap()
+}
+
+#[test]
+fn a_validly_signed_completed_session_is_read() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let header = signature_header(SECRET, NOW - 10, &body);
+
+    let event = verifier().verify(&body, &header, now()).unwrap();
+
+    assert_eq!(
+        event,
+        StripeEvent::CheckoutCompleted {
+            event_id: "evt_123".into(),
+            session_id: "cs_test_77".into(),
+            order_id: Some("42".into()),
+            payment_status: CheckoutPaymentStatus::Paid,
+        }
+    );
+}
+
+#[test]
+fn an_expired_session_is_read() {
+    let body = session_event("checkout.session.expired", "unpaid", Some("9"));
+    let header = signature_header(SECRET, NOW, &body);
+
+    let event = verifier().verify(&body, &header, now()).unwrap();
+
+    assert_eq!(
+        event,
+        StripeEvent::CheckoutExpired {
+            event_id: "evt_123".into(),
+            session_id: "cs_test_77".into(),
+            order_id: Some("9".into()),
+        }
+    );
+}
+
+#[test]
+fn an_unpaid_completion_says_so() {
+    let body = session_event("checkout.session.completed", "unpaid", Some("42"));
+    let header = signature_header(SECRET, NOW, &body);
+
+    let event = verifier().verify(&body, &header, now()).unwrap();
+
+    assert!(matches!(
+        event,
+        StripeEvent::CheckoutCompleted {
+            payment_status: CheckoutPaymentStatus::Unpaid,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn other_events_are_passed_on_by_type() {
+    let body = EVENT_FIXTURE.as_bytes();
+    let header = signature_header(SECRET, NOW, body);
+
+    let event = verifier().verify(body, &header, now()).unwrap();
+
+    assert_eq!(
+        event,
+        StripeEvent::Other {
+            event_id: "evt_1Pgc76B7WZ01zgkWwyRHS12y".into(),
+            event_type: "plan.created".into(),
+        }
+    );
+}
+
+#[test]
+fn a_signature_made_with_another_secret_is_refused() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let header = signature_header("whsec_someone_else", NOW, &body);
+
+    assert_eq!(
+        verifier().verify(&body, &header, now()),
+        Err(WebhookError::BadSignature)
+    );
+}
+
+#[test]
+fn a_body_changed_after_signing_is_refused() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let header = signature_header(SECRET, NOW, &body);
+    let forged = session_event("checkout.session.completed", "paid", Some("43"));
+
+    assert_eq!(
+        verifier().verify(&forged, &header, now()),
+        Err(WebhookError::BadSignature)
+    );
+}
+
+#[test]
+fn the_signature_covers_the_raw_bytes_not_the_json_meaning() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let header = signature_header(SECRET, NOW, &body);
+    // Same JSON, different whitespace: Stripe signs bytes, so this must fail.
+    let reformatted =
+        serde_json::to_vec(&serde_json::from_slice::<serde_json::Value>(&body).unwrap()).unwrap();
+
+    assert_eq!(
+        verifier().verify(&reformatted, &header, now()),
+        Err(WebhookError::BadSignature)
+    );
+}
+
+#[test]
+fn a_stale_timestamp_is_refused_even_with_a_valid_signature() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let stale = NOW - 301;
+    let header = signature_header(SECRET, stale, &body);
+
+    assert_eq!(
+        verifier().verify(&body, &header, now()),
+        Err(WebhookError::StaleTimestamp { timestamp: stale })
+    );
+}
+
+#[test]
+fn a_timestamp_at_the_edge_of_the_tolerance_is_accepted() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let header = signature_header(SECRET, NOW - 300, &body);
+
+    assert!(verifier().verify(&body, &header, now()).is_ok());
+}
+
+#[test]
+fn a_timestamp_far_in_the_future_is_refused() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let header = signature_header(SECRET, NOW + 301, &body);
+
+    assert!(matches!(
+        verifier().verify(&body, &header, now()),
+        Err(WebhookError::StaleTimestamp { .. })
+    ));
+}
+
+#[test]
+fn any_one_of_several_v1_signatures_may_match() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    let good = signature_header(SECRET, NOW, &body);
+    let good_v1 = good.split_once(",v1=").unwrap().1;
+    let old_secret = signature_header("whsec_old", NOW, &body);
+    let old_v1 = old_secret.split_once(",v1=").unwrap().1;
+
+    for header in [
+        format!("t={NOW},v1={old_v1},v1={good_v1}"),
+        format!("t={NOW},v1={good_v1},v1={old_v1}"),
+        format!("t={NOW},v1=nothex,v1={good_v1},v0={old_v1}"),
+    ] {
+        assert!(verifier().verify(&body, &header, now()).is_ok(), "{header}");
+    }
+    let none_match = format!("t={NOW},v1={old_v1},v0={good_v1}");
+    assert_eq!(
+        verifier().verify(&body, &none_match, now()),
+        Err(WebhookError::BadSignature)
+    );
+}
+
+#[test]
+fn a_missing_or_garbled_header_is_refused() {
+    let body = session_event("checkout.session.completed", "paid", Some("42"));
+    for header in ["", "v1=abc", &format!("t={NOW}"), "t=soon,v1=abc"] {
+        assert_eq!(
+            verifier().verify(&body, header, now()),
+            Err(WebhookError::MalformedHeader),
+            "{header:?}"
+        );
+    }
+}
+
+#[test]
+fn a_signed_body_that_is_not_an_event_is_a_bad_payload() {
+    let body = br#"{"hello": "world"}"#;
+    let header = signature_header(SECRET, NOW, body);
+
+    assert!(matches!(
+        verifier().verify(body, &header, now()),
+        Err(WebhookError::BadPayload(_))
+    ));
+}
+
+#[test]
+fn a_session_without_our_order_id_falls_back_to_the_client_reference_then_none() {
+    let mut event: serde_json::Value =
+        serde_json::from_slice(&session_event("checkout.session.expired", "unpaid", None)).unwrap();
+    let body = serde_json::to_vec(&event).unwrap();
+    let header = signature_header(SECRET, NOW, &body);
+    assert!(matches!(
+        verifier().verify(&body, &header, now()).unwrap(),
+        StripeEvent::CheckoutExpired { order_id: None, .. }
+    ));
+
+    event["data"]["object"]["client_reference_id"] = "17".into();
+    let body = serde_json::to_vec(&event).unwrap();
+    let header = signature_header(SECRET, NOW, &body);
+    assert!(matches!(
+        verifier().verify(&body, &header, now()).unwrap(),
+        StripeEvent::CheckoutExpired { order_id: Some(id), .. } if id == "17"
+    ));
+}
