@@ -5,7 +5,7 @@ mod cart;
 mod money;
 mod priced;
 
-pub use cart::{check_stock, CartLine, DiscountPercent, Quantity, StockProblem};
+pub use cart::{check_stock, CartLine, DiscountPercent, Quantity, StockProblem, MAX_QUANTITY};
 pub use money::{Money, MoneyError};
 pub use priced::{PaymentMethod, PricedCart};
 pub use rust_decimal::Decimal;

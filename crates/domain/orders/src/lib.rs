@@ -1,3 +1,23 @@
-//! Orders: what a shopper bought, from whom, for how much, and where it stands.
+//! Orders: what a shopper bought, from whom, for how much, and where it stands; checkout,
+//! which prices a cart from the database and reserves its stock; and the lifecycle that
+//! confirms, expires and cancels orders.
 
+mod error;
 pub mod gateways;
+mod models;
+mod ports;
+mod service;
+
+pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
+pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
+pub use models::{
+    stock_problems, Amounts, Buyer, CartItem, DiscordIdentity, Email, EmailError, Lifecycle,
+    NewOrder, Order, OrderId, OrderLine, OrderPromo, OrderStatus, Payment, PaymentProvider,
+    ProviderEvent, Reservation, RobloxUsername, RobloxUsernameError, TransitionError,
+};
+pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
+pub use promo::{Clock, DiscordId, SystemClock};
+pub use service::{
+    Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
+    PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
+};

@@ -1,0 +1,124 @@
+use std::fmt;
+
+use cart_pricing::{PricedCart, StockProblem};
+use catalog::ProductId;
+use promo::Rejection;
+
+use crate::{OrderId, TransitionError};
+
+/// A product in the cart the shop no longer sells (unknown or archived).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unavailable {
+    pub product_id: ProductId,
+    /// `None` when the product does not exist at all.
+    pub name: Option<String>,
+}
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.name {
+            Some(name) => write!(f, "- {name} is no longer available."),
+            None => write!(f, "- Product #{} is no longer available.", self.product_id),
+        }
+    }
+}
+
+fn lines<T: fmt::Display>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Why an order could not be placed.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckoutError {
+    /// 422.
+    #[error("Your cart is empty.")]
+    EmptyCart,
+    /// 422: the lines for one product add up to more than one order may hold.
+    #[error("You can buy at most {max} of one product.")]
+    TooMany { product: ProductId, max: u32 },
+    /// 409: remove these products and try again.
+    #[error("Please fix the following issues before continuing:\n{}", lines(.0))]
+    Unavailable(Vec<Unavailable>),
+    /// 422: the promo code does not apply (the message is the reason).
+    #[error("{0}")]
+    Promo(Rejection),
+    /// 409: the client's total is off by more than a cent; here is the cart as the server prices it.
+    #[error("Prices have changed. Please review your order.")]
+    PriceChanged(Box<PricedCart>),
+    /// 409: the stock check failed, one message per problem in the spec's wording.
+    #[error("Please fix the following issues before continuing:\n{}", lines(.0))]
+    OutOfStock(Vec<StockProblem>),
+    #[error(transparent)]
+    Unknown(#[from] anyhow::Error),
+}
+
+/// Why the store could not place an order.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// This product's stock could not cover the reservation; nothing was written.
+    #[error("product {0} does not have enough stock")]
+    OutOfStock(ProductId),
+    #[error(transparent)]
+    Unknown(#[from] anyhow::Error),
+}
+
+/// Why an order could not be read or changed.
+#[derive(Debug, thiserror::Error)]
+pub enum OrderError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    #[error(transparent)]
+    Unknown(#[from] anyhow::Error),
+}
+
+/// Why a provider's payment confirmation was not applied.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfirmError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// The notice names a different provider or payment session than the order holds.
+    #[error("order {0} was not paid through this payment session")]
+    ReferenceMismatch(OrderId),
+    /// The order can no longer be paid (it expired or was cancelled first).
+    #[error(transparent)]
+    Refused(TransitionError),
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+/// Why an order's reservation was not released.
+#[derive(Debug, thiserror::Error)]
+pub enum ReleaseError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// The notice names a different provider or payment session than the order holds.
+    #[error("order {0} does not belong to this payment session")]
+    ReferenceMismatch(OrderId),
+    /// The order was paid (or delivered, or refunded): it keeps its stock.
+    #[error(transparent)]
+    Refused(TransitionError),
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for ConfirmError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => ConfirmError::NotFound(id),
+            OrderError::Unknown(e) => ConfirmError::Unknown(e),
+        }
+    }
+}
+
+impl From<OrderError> for ReleaseError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => ReleaseError::NotFound(id),
+            OrderError::Unknown(e) => ReleaseError::Unknown(e),
+        }
+    }
+}

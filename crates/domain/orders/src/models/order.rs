@@ -1,0 +1,244 @@
+use std::fmt;
+
+use cart_pricing::{DiscountPercent, Money, PaymentMethod, PricedCart, Quantity};
+use catalog::ProductId;
+use chrono::{DateTime, Utc};
+use promo::{PromoCode, PromoId};
+
+use crate::{Buyer, Lifecycle, OrderStatus, TransitionError};
+
+/// An order's number, assigned by the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OrderId(i64);
+
+impl OrderId {
+    pub fn new(value: i64) -> Self {
+        OrderId(value)
+    }
+
+    pub fn get(&self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for OrderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Who takes the payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PaymentProvider {
+    Stripe,
+    Paypal,
+    /// The shop's own payment page, for development and tests.
+    Dev,
+}
+
+impl PaymentProvider {
+    pub const ALL: [PaymentProvider; 3] = [
+        PaymentProvider::Stripe,
+        PaymentProvider::Paypal,
+        PaymentProvider::Dev,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            PaymentProvider::Stripe => "stripe",
+            PaymentProvider::Paypal => "paypal",
+            PaymentProvider::Dev => "dev",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == text)
+    }
+}
+
+impl fmt::Display for PaymentProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A notification from a payment provider, identified so that a repeated delivery is noticed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProviderEvent {
+    pub provider: PaymentProvider,
+    /// The provider's event id, e.g. Stripe's `evt_...`.
+    pub id: String,
+}
+
+/// One product bought, as it was when the order was placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderLine {
+    pub product_id: ProductId,
+    pub name: String,
+    pub unit_price: Money,
+    pub quantity: Quantity,
+}
+
+impl OrderLine {
+    pub fn total(&self) -> Money {
+        self.unit_price.times(self.quantity.get())
+    }
+}
+
+/// What the order costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Amounts {
+    /// The lines' sum.
+    pub subtotal: Money,
+    /// Taken off by the promo code.
+    pub discount: Money,
+    /// The processing fee of the payment method.
+    pub fee: Money,
+    /// What the shopper pays: subtotal - discount + fee.
+    pub total: Money,
+}
+
+impl Amounts {
+    pub fn of(cart: &PricedCart) -> Self {
+        Amounts {
+            subtotal: cart.subtotal,
+            discount: cart.discount,
+            fee: cart.fee,
+            total: cart.grand_total,
+        }
+    }
+
+    /// The items' total after the discount, before the fee.
+    pub fn items_total(&self) -> Money {
+        self.subtotal
+            .checked_sub(self.discount)
+            .unwrap_or(Money::ZERO)
+    }
+}
+
+/// The promo code an order used; its redemption is counted when the order is paid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderPromo {
+    pub id: PromoId,
+    pub code: PromoCode,
+    pub discount: DiscountPercent,
+}
+
+/// How the order is paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment {
+    pub method: PaymentMethod,
+    pub provider: PaymentProvider,
+    /// The provider's session or order id, known once the payment session exists.
+    pub reference: Option<String>,
+}
+
+/// An order about to be placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewOrder {
+    pub lines: Vec<OrderLine>,
+    pub buyer: Buyer,
+    pub amounts: Amounts,
+    pub promo: Option<OrderPromo>,
+    pub method: PaymentMethod,
+    pub provider: PaymentProvider,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What a shopper bought, from whom, for how much, and where it stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Order {
+    pub id: OrderId,
+    pub lines: Vec<OrderLine>,
+    pub buyer: Buyer,
+    pub amounts: Amounts,
+    pub promo: Option<OrderPromo>,
+    pub payment: Payment,
+    pub created_at: DateTime<Utc>,
+    /// The member of staff delivering it (a user id), once someone took it from the queue.
+    pub claimed_by: Option<i64>,
+    lifecycle: Lifecycle,
+}
+
+impl Order {
+    /// A placed order: pending, no payment reference yet.
+    pub fn placed(id: OrderId, new: NewOrder) -> Self {
+        Order {
+            id,
+            lines: new.lines,
+            buyer: new.buyer,
+            amounts: new.amounts,
+            promo: new.promo,
+            payment: Payment {
+                method: new.method,
+                provider: new.provider,
+                reference: None,
+            },
+            created_at: new.created_at,
+            claimed_by: None,
+            lifecycle: Lifecycle::pending(),
+        }
+    }
+
+    /// An order as it was stored, for the store's adapters.
+    #[allow(clippy::too_many_arguments)]
+    pub fn restore(
+        id: OrderId,
+        lines: Vec<OrderLine>,
+        buyer: Buyer,
+        amounts: Amounts,
+        promo: Option<OrderPromo>,
+        payment: Payment,
+        created_at: DateTime<Utc>,
+        claimed_by: Option<i64>,
+        lifecycle: Lifecycle,
+    ) -> Self {
+        Order {
+            id,
+            lines,
+            buyer,
+            amounts,
+            promo,
+            payment,
+            created_at,
+            claimed_by,
+            lifecycle,
+        }
+    }
+
+    pub fn status(&self) -> OrderStatus {
+        self.lifecycle.status()
+    }
+
+    pub fn lifecycle(&self) -> &Lifecycle {
+        &self.lifecycle
+    }
+
+    pub fn paid_at(&self) -> Option<DateTime<Utc>> {
+        self.lifecycle.paid_at()
+    }
+
+    pub fn delivered_at(&self) -> Option<DateTime<Utc>> {
+        self.lifecycle.delivered_at()
+    }
+
+    pub fn pay(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        self.lifecycle.pay(at)
+    }
+
+    pub fn deliver(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        self.lifecycle.deliver(at)
+    }
+
+    pub fn expire(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        self.lifecycle.expire(at)
+    }
+
+    pub fn cancel(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        self.lifecycle.cancel(at)
+    }
+
+    pub fn refund(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        self.lifecycle.refund(at)
+    }
+}

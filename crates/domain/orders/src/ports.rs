@@ -1,0 +1,160 @@
+use std::future::Future;
+
+use catalog::{CatalogError, Product, ProductId};
+use chrono::{DateTime, Utc};
+
+use crate::{
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewOrder, Order, OrderError,
+    OrderId, OrderStatus, PaymentNotice, PlaceError, PlacedOrder, ProviderEvent, Release,
+    ReleaseError, Reservation,
+};
+
+/// How a pending order ends without payment; either one gives its stock back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    Expired,
+    Cancelled,
+}
+
+impl Closing {
+    pub fn status(&self) -> OrderStatus {
+        match self {
+            Closing::Expired => OrderStatus::Expired,
+            Closing::Cancelled => OrderStatus::Cancelled,
+        }
+    }
+}
+
+/// What the store did with a status change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    /// The order changed (and everything that goes with the change happened with it).
+    Changed,
+    /// The provider's event was recorded before: nothing changed.
+    Replayed,
+    /// The order was no longer pending (another change won the race): nothing changed.
+    NotPending(OrderStatus),
+}
+
+/// Where orders are kept. Every method that changes something does it in one database
+/// transaction: all of it or none of it.
+#[cfg_attr(test, mockall::automock)]
+pub trait OrderRepository: Send + Sync + 'static {
+    /// Takes `reservation` from stock (each finite product: `stock >= quantity`, never below
+    /// zero) and stores `order` as pending with the reservation, in one transaction.
+    /// `PlaceError::OutOfStock(product)` when a product's stock cannot cover its quantity (or
+    /// it became unlimited, or disappeared) — then nothing is taken and nothing stored; any other
+    /// failure is `PlaceError::Unknown`.
+    fn place(
+        &self,
+        order: NewOrder,
+        reservation: Reservation,
+    ) -> impl Future<Output = Result<Order, PlaceError>> + Send;
+
+    /// Records the provider's payment session (or order) id of a pending order that has none yet.
+    /// `OrderError::NotFound` when there is no such pending order without a reference.
+    fn attach_payment_reference(
+        &self,
+        id: OrderId,
+        reference: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// `OrderError::NotFound` when there is no order with this id.
+    fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
+
+    /// The account's orders, newest first. Fails only with `OrderError::Unknown`.
+    fn orders_of_user(
+        &self,
+        user_id: i64,
+    ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
+
+    /// In one transaction: records `event` (when given; `Applied::Replayed` and nothing else
+    /// when it was recorded before), turns the order from pending to paid at `at`
+    /// (`Applied::NotPending(current)` and nothing recorded when it is not pending), counts the
+    /// redemption of the order's promo code for the buyer's Discord account (at most one per
+    /// code and account), and archives the products of the order's reservation that are
+    /// flagged `delete_after_out_of_stock` and now have a stock of 0.
+    /// `OrderError::NotFound` when there is no order with this id.
+    fn mark_paid(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// In one transaction: records `event` (when given; `Applied::Replayed` when recorded
+    /// before), turns the order from pending to `closing`'s status at `at`
+    /// (`Applied::NotPending(current)` and nothing recorded when it is not pending), and gives
+    /// its reservation back to stock — exactly once, since only a pending order holds one.
+    /// `OrderError::NotFound` when there is no order with this id.
+    fn release(
+        &self,
+        id: OrderId,
+        closing: Closing,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Pending orders created before `cutoff`, oldest first. Fails only with `OrderError::Unknown`.
+    fn pending_created_before(
+        &self,
+        cutoff: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+}
+
+/// The products checkout prices and reserves, read fresh from the database.
+#[cfg_attr(test, mockall::automock)]
+pub trait ProductLookup: Send + Sync + 'static {
+    /// The products with these ids, archived ones included, with their `related_ids`; ids
+    /// that do not exist are left out. Fails only with `CatalogError::Unknown`.
+    fn products(
+        &self,
+        ids: Vec<ProductId>,
+    ) -> impl Future<Output = Result<Vec<Product>, CatalogError>> + Send;
+}
+
+/// What checkout offers the app.
+pub trait CheckoutService: Send + Sync + 'static {
+    /// Prices the cart from the database, applies the promo code, compares the client's total,
+    /// checks and reserves the stock, and stores the order as pending.
+    fn place_order(
+        &self,
+        request: CheckoutRequest,
+    ) -> impl Future<Output = Result<PlacedOrder, CheckoutError>> + Send;
+
+    /// Records the payment provider's session id once the session exists.
+    fn attach_payment(
+        &self,
+        id: OrderId,
+        reference: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
+
+    /// The account's orders, newest first.
+    fn orders_of_user(
+        &self,
+        user_id: i64,
+    ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
+
+    /// The provider says the order is paid (webhook, capture, or the dev page). Idempotent:
+    /// the same event, or any confirmation of an order already paid, changes nothing.
+    fn confirm_paid(
+        &self,
+        notice: PaymentNotice,
+    ) -> impl Future<Output = Result<Confirmation, ConfirmError>> + Send;
+
+    /// The provider says the payment session expired: the order expires and gives its stock
+    /// back, once.
+    fn expire(
+        &self,
+        notice: PaymentNotice,
+    ) -> impl Future<Output = Result<Release, ReleaseError>> + Send;
+
+    /// The shopper cancelled the payment: the order is cancelled and gives its stock back, once.
+    fn cancel(&self, id: OrderId) -> impl Future<Output = Result<Release, ReleaseError>> + Send;
+
+    /// Expires every order still pending past the payment window (plus a grace period, so a
+    /// payment completed at the last second is not lost); returns those it expired.
+    fn expire_stale(&self) -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+}

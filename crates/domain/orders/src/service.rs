@@ -1,0 +1,422 @@
+use std::collections::{BTreeMap, HashMap};
+
+use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem, MAX_QUANTITY};
+use catalog::{Product, ProductId};
+use chrono::Duration;
+use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
+
+use crate::{
+    stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutService, Closing,
+    ConfirmError, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
+    OrderStatus, PaymentProvider, PlaceError, ProductLookup, ProviderEvent, ReleaseError,
+    Reservation, TransitionError, Unavailable,
+};
+
+/// How long a payment session lasts (Stripe's `expires_at`).
+pub const PAYMENT_WINDOW_MINUTES: i64 = 30;
+/// How long past the payment window the sweeper waits before expiring a pending order, so the
+/// provider's own confirmation or expiry of a session that ended at the last second wins.
+pub const SWEEP_GRACE_MINUTES: i64 = 5;
+
+/// One line of the checkout payload: which product and how many. Everything else the client
+/// sends about a product (name, price, stock) is ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestedItem {
+    pub product_id: ProductId,
+    pub quantity: Quantity,
+}
+
+/// The checkout payload, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckoutRequest {
+    pub items: Vec<RequestedItem>,
+    /// The promo code as typed; blank means none.
+    pub promo_code: Option<String>,
+    /// With the Discord identity from the server session, never from the payload.
+    pub buyer: Buyer,
+    pub method: PaymentMethod,
+    pub provider: PaymentProvider,
+    /// The client's items total after discount, before the fee.
+    pub client_total: Decimal,
+}
+
+/// A placed order and the priced cart it was placed from (for the provider's line items).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlacedOrder {
+    pub order: Order,
+    pub cart: PricedCart,
+}
+
+/// A payment provider's word about an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentNotice {
+    /// The order named by the provider's metadata (Stripe's `metadata.order_id`).
+    pub order_id: OrderId,
+    pub provider: PaymentProvider,
+    /// The provider's session or order id, checked against the one stored with the order.
+    pub reference: String,
+    /// The provider's event, recorded so that a repeated delivery changes nothing; `None` for
+    /// confirmations without one (a PayPal capture, the dev page).
+    pub event: Option<ProviderEvent>,
+}
+
+/// What a payment confirmation did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Confirmation {
+    /// The order is now paid.
+    Paid(Order),
+    /// The order was paid before: nothing changed.
+    AlreadyPaid(Order),
+    /// This very event was applied before: nothing changed.
+    Replayed,
+}
+
+/// What an expiry or cancellation did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Release {
+    /// The order is now expired or cancelled and its stock is back.
+    Released(Order),
+    /// The order had expired or been cancelled before: nothing changed.
+    AlreadyClosed(Order),
+    /// This very event was applied before: nothing changed.
+    Replayed,
+}
+
+/// Checkout and the order lifecycle over their ports.
+#[derive(Debug, Clone)]
+pub struct Checkout<O, P, R, C> {
+    orders: O,
+    products: P,
+    promos: R,
+    clock: C,
+}
+
+impl<O, P, R, C> Checkout<O, P, R, C>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+{
+    pub fn new(orders: O, products: P, promos: R, clock: C) -> Self {
+        Checkout {
+            orders,
+            products,
+            promos,
+            clock,
+        }
+    }
+
+    /// Every product the cart needs, by id: the items and, for bundles, their components.
+    async fn load_products(
+        &self,
+        items: &[RequestedItem],
+    ) -> Result<HashMap<ProductId, Product>, CheckoutError> {
+        let ids: Vec<ProductId> = items.iter().map(|item| item.product_id).collect();
+        let mut known: HashMap<ProductId, Product> = self
+            .products
+            .products(ids)
+            .await
+            .map_err(unknown)?
+            .into_iter()
+            .map(|p| (p.id, p))
+            .collect();
+        let mut missing: Vec<ProductId> = known
+            .values()
+            .flat_map(|p| p.related_ids.iter().copied())
+            .filter(|id| !known.contains_key(id))
+            .collect();
+        missing.sort();
+        missing.dedup();
+        if !missing.is_empty() {
+            let components = self.products.products(missing).await.map_err(unknown)?;
+            known.extend(components.into_iter().map(|p| (p.id, p)));
+        }
+        Ok(known)
+    }
+
+    async fn apply_promo(
+        &self,
+        typed: Option<&str>,
+        buyer: &Buyer,
+    ) -> Result<Option<OrderPromo>, CheckoutError> {
+        let Some(typed) = typed.map(str::trim).filter(|t| !t.is_empty()) else {
+            return Ok(None);
+        };
+        let code = PromoCode::parse(typed).map_err(|_| CheckoutError::Promo(Rejection::Invalid))?;
+        let usage = self
+            .promos
+            .usage(&code, &buyer.discord.id)
+            .await
+            .map_err(|e| CheckoutError::Unknown(e.into()))?
+            .ok_or(CheckoutError::Promo(Rejection::Invalid))?;
+        match evaluate(&usage, self.clock.now()) {
+            PromoValidation::Valid(applied) => Ok(Some(OrderPromo {
+                id: applied.id,
+                code: applied.code,
+                discount: applied.discount,
+            })),
+            PromoValidation::Rejected(reason) => Err(CheckoutError::Promo(reason)),
+        }
+    }
+
+    /// The stock check's messages after the store refused a reservation: read the stock again
+    /// (another order took it meanwhile).
+    async fn stock_problems_now(&self, items: &[RequestedItem], short: ProductId) -> CheckoutError {
+        let fresh = match self.load_products(items).await {
+            Ok(fresh) => fresh,
+            Err(error) => return error,
+        };
+        let cart: Vec<CartItem> = items
+            .iter()
+            .filter_map(|item| {
+                fresh.get(&item.product_id).map(|product| CartItem {
+                    product: product.clone(),
+                    quantity: item.quantity,
+                })
+            })
+            .collect();
+        let mut problems = stock_problems(&cart, &fresh);
+        if problems.is_empty() {
+            let name = fresh
+                .get(&short)
+                .map_or_else(|| format!("Product #{short}"), |p| p.name.clone());
+            problems.push(StockProblem::OutOfStock { name });
+        }
+        CheckoutError::OutOfStock(problems)
+    }
+}
+
+fn unknown(error: catalog::CatalogError) -> CheckoutError {
+    CheckoutError::Unknown(anyhow::Error::new(error).context("failed to load the cart's products"))
+}
+
+/// One line per product, quantities of repeated lines added up, in the cart's order.
+fn merge_lines(items: &[RequestedItem]) -> Result<Vec<RequestedItem>, CheckoutError> {
+    let mut order: Vec<ProductId> = Vec::new();
+    let mut totals: BTreeMap<ProductId, i64> = BTreeMap::new();
+    for item in items {
+        let total = totals.entry(item.product_id).or_insert_with(|| {
+            order.push(item.product_id);
+            0
+        });
+        *total += i64::from(item.quantity.get());
+    }
+    order
+        .into_iter()
+        .map(|product_id| {
+            let wanted = totals.get(&product_id).copied().unwrap_or_default();
+            Quantity::new(wanted)
+                .map(|quantity| RequestedItem {
+                    product_id,
+                    quantity,
+                })
+                .ok_or(CheckoutError::TooMany {
+                    product: product_id,
+                    max: MAX_QUANTITY,
+                })
+        })
+        .collect()
+}
+
+impl<O, P, R, C> CheckoutService for Checkout<O, P, R, C>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+{
+    #[tracing::instrument(skip_all, fields(lines = request.items.len(), method = %request.method))]
+    async fn place_order(&self, request: CheckoutRequest) -> Result<PlacedOrder, CheckoutError> {
+        if request.items.is_empty() {
+            return Err(CheckoutError::EmptyCart);
+        }
+        let items = merge_lines(&request.items)?;
+        let known = self.load_products(&items).await?;
+
+        let mut cart = Vec::with_capacity(items.len());
+        let mut unavailable = Vec::new();
+        for item in &items {
+            match known.get(&item.product_id) {
+                Some(product) if !product.archived => cart.push(CartItem {
+                    product: product.clone(),
+                    quantity: item.quantity,
+                }),
+                found => unavailable.push(Unavailable {
+                    product_id: item.product_id,
+                    name: found.map(|p| p.name.clone()),
+                }),
+            }
+        }
+        if !unavailable.is_empty() {
+            return Err(CheckoutError::Unavailable(unavailable));
+        }
+
+        let promo = self
+            .apply_promo(request.promo_code.as_deref(), &request.buyer)
+            .await?;
+        let priced = PricedCart::new(
+            cart.iter().map(|item| item.cart_line(&known)).collect(),
+            promo.as_ref().map(|p| p.discount),
+            request.method,
+        );
+        if priced.differs_from_client_total(request.client_total) {
+            return Err(CheckoutError::PriceChanged(Box::new(priced)));
+        }
+        let problems = stock_problems(&cart, &known);
+        if !problems.is_empty() {
+            return Err(CheckoutError::OutOfStock(problems));
+        }
+
+        let reservation = Reservation::for_items(&cart, &known);
+        let new_order = NewOrder {
+            lines: cart
+                .iter()
+                .map(|item| OrderLine {
+                    product_id: item.product.id,
+                    name: item.product.name.clone(),
+                    unit_price: item.product.price,
+                    quantity: item.quantity,
+                })
+                .collect(),
+            buyer: request.buyer,
+            amounts: Amounts::of(&priced),
+            promo,
+            method: request.method,
+            provider: request.provider,
+            created_at: self.clock.now(),
+        };
+        match self.orders.place(new_order, reservation).await {
+            Ok(order) => {
+                tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
+                Ok(PlacedOrder {
+                    order,
+                    cart: priced,
+                })
+            }
+            Err(PlaceError::OutOfStock(short)) => Err(self.stock_problems_now(&items, short).await),
+            Err(PlaceError::Unknown(error)) => Err(CheckoutError::Unknown(error)),
+        }
+    }
+
+    #[tracing::instrument(skip(self, reference))]
+    async fn attach_payment(&self, id: OrderId, reference: String) -> Result<(), OrderError> {
+        self.orders.attach_payment_reference(id, reference).await
+    }
+
+    async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
+        self.orders.order(id).await
+    }
+
+    async fn orders_of_user(&self, user_id: i64) -> Result<Vec<Order>, OrderError> {
+        self.orders.orders_of_user(user_id).await
+    }
+
+    #[tracing::instrument(skip_all, fields(order = %notice.order_id, provider = %notice.provider))]
+    async fn confirm_paid(&self, notice: PaymentNotice) -> Result<Confirmation, ConfirmError> {
+        let mut order = self.orders.order(notice.order_id).await?;
+        if !is_from_its_session(&order, &notice) {
+            return Err(ConfirmError::ReferenceMismatch(order.id));
+        }
+        if order.status().was_paid() {
+            return Ok(Confirmation::AlreadyPaid(order));
+        }
+        let now = self.clock.now();
+        order.pay(now).map_err(ConfirmError::Refused)?;
+        match self.orders.mark_paid(order.id, now, notice.event).await? {
+            Applied::Changed => {
+                tracing::info!(order = %order.id, "order paid");
+                Ok(Confirmation::Paid(order))
+            }
+            Applied::Replayed => Ok(Confirmation::Replayed),
+            Applied::NotPending(status) if status.was_paid() => Ok(Confirmation::AlreadyPaid(
+                self.orders.order(order.id).await?,
+            )),
+            Applied::NotPending(status) => Err(ConfirmError::Refused(TransitionError {
+                from: status,
+                to: OrderStatus::Paid,
+            })),
+        }
+    }
+
+    #[tracing::instrument(skip_all, fields(order = %notice.order_id, provider = %notice.provider))]
+    async fn expire(&self, notice: PaymentNotice) -> Result<Release, ReleaseError> {
+        let order = self.orders.order(notice.order_id).await?;
+        if !is_from_its_session(&order, &notice) {
+            return Err(ReleaseError::ReferenceMismatch(order.id));
+        }
+        self.close(order, Closing::Expired, notice.event).await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn cancel(&self, id: OrderId) -> Result<Release, ReleaseError> {
+        let order = self.orders.order(id).await?;
+        self.close(order, Closing::Cancelled, None).await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn expire_stale(&self) -> Result<Vec<OrderId>, OrderError> {
+        let now = self.clock.now();
+        let cutoff = now - Duration::minutes(PAYMENT_WINDOW_MINUTES + SWEEP_GRACE_MINUTES);
+        let mut expired = Vec::new();
+        for id in self.orders.pending_created_before(cutoff).await? {
+            match self.orders.release(id, Closing::Expired, now, None).await {
+                Ok(Applied::Changed) => expired.push(id),
+                // paid or cancelled meanwhile, or gone: nothing to do
+                Ok(Applied::NotPending(_) | Applied::Replayed) | Err(OrderError::NotFound(_)) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        if !expired.is_empty() {
+            tracing::info!(count = expired.len(), "expired stale pending orders");
+        }
+        Ok(expired)
+    }
+}
+
+impl<O, P, R, C> Checkout<O, P, R, C>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+{
+    async fn close(
+        &self,
+        mut order: Order,
+        closing: Closing,
+        event: Option<ProviderEvent>,
+    ) -> Result<Release, ReleaseError> {
+        if matches!(
+            order.status(),
+            OrderStatus::Expired | OrderStatus::Cancelled
+        ) {
+            return Ok(Release::AlreadyClosed(order));
+        }
+        let now = self.clock.now();
+        let transition = match closing {
+            Closing::Expired => order.expire(now),
+            Closing::Cancelled => order.cancel(now),
+        };
+        transition.map_err(ReleaseError::Refused)?;
+        match self.orders.release(order.id, closing, now, event).await? {
+            Applied::Changed => {
+                tracing::info!(order = %order.id, status = %order.status(), "stock released");
+                Ok(Release::Released(order))
+            }
+            Applied::Replayed => Ok(Release::Replayed),
+            Applied::NotPending(OrderStatus::Expired | OrderStatus::Cancelled) => {
+                Ok(Release::AlreadyClosed(self.orders.order(order.id).await?))
+            }
+            Applied::NotPending(status) => Err(ReleaseError::Refused(TransitionError {
+                from: status,
+                to: closing.status(),
+            })),
+        }
+    }
+}
+
+fn is_from_its_session(order: &Order, notice: &PaymentNotice) -> bool {
+    order.payment.provider == notice.provider
+        && order.payment.reference.as_deref() == Some(notice.reference.as_str())
+}

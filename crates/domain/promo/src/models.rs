@@ -1,0 +1,264 @@
+use std::fmt;
+
+use cart_pricing::DiscountPercent;
+use chrono::{DateTime, Utc};
+
+/// A promo code as shoppers type it: trimmed and uppercased, 1 to 32 of `A-Z 0-9 _ -`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PromoCode(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PromoCodeError {
+    #[error("Enter a promo code.")]
+    Empty,
+    #[error("A promo code has at most 32 characters.")]
+    TooLong,
+    #[error("A promo code may contain only letters, digits, '_' and '-'.")]
+    BadCharacter,
+}
+
+impl PromoCode {
+    pub const MAX_LEN: usize = 32;
+
+    pub fn parse(text: &str) -> Result<Self, PromoCodeError> {
+        let code = text.trim().to_uppercase();
+        if code.is_empty() {
+            return Err(PromoCodeError::Empty);
+        }
+        if code.chars().count() > Self::MAX_LEN {
+            return Err(PromoCodeError::TooLong);
+        }
+        if !code
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '-')
+        {
+            return Err(PromoCodeError::BadCharacter);
+        }
+        Ok(PromoCode(code))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for PromoCode {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PromoCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A Discord account's id (a snowflake): 1 to 20 digits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DiscordId(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("A Discord id is a number of up to 20 digits.")]
+pub struct DiscordIdError;
+
+impl DiscordId {
+    pub fn parse(text: &str) -> Result<Self, DiscordIdError> {
+        let id = text.trim();
+        if id.is_empty() || id.len() > 20 || !id.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(DiscordIdError);
+        }
+        Ok(DiscordId(id.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for DiscordId {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for DiscordId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How many paid orders in all may use a code: at least one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MaxUses(u32);
+
+impl MaxUses {
+    pub fn new(value: i64) -> Option<Self> {
+        u32::try_from(value).ok().filter(|v| *v >= 1).map(MaxUses)
+    }
+
+    pub fn get(&self) -> u32 {
+        self.0
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PromoId(i64);
+
+impl PromoId {
+    pub fn new(value: i64) -> Self {
+        PromoId(value)
+    }
+
+    pub fn get(&self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for PromoId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A promo code to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewPromo {
+    pub code: PromoCode,
+    pub discount: DiscountPercent,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub max_uses: Option<MaxUses>,
+}
+
+/// A stored promo code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Promo {
+    pub id: PromoId,
+    pub code: PromoCode,
+    pub discount: DiscountPercent,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub max_uses: Option<MaxUses>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A code with what the rules need to know about its use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromoUsage {
+    pub promo: Promo,
+    /// Redemptions so far: one per paid order that used the code.
+    pub uses: u32,
+    /// Whether the Discord account asking has already redeemed it.
+    pub used_by_account: bool,
+}
+
+/// Why a code does not apply, worded for the shopper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    #[error("Invalid promo code")]
+    Invalid,
+    #[error("This promo code has expired.")]
+    Expired,
+    #[error("This promo code has reached its usage limit.")]
+    UsedUp,
+    #[error("You have already used this promo code.")]
+    AlreadyUsed,
+}
+
+/// A code that applies to this shopper now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppliedPromo {
+    pub id: PromoId,
+    pub code: PromoCode,
+    pub discount: DiscountPercent,
+}
+
+/// The answer to "may this shopper use this code now?".
+#[derive(Debug, Clone, PartialEq)]
+pub enum PromoValidation {
+    Valid(AppliedPromo),
+    Rejected(Rejection),
+}
+
+/// The rules, in the order a shopper should hear about them: expired, used up, already used.
+/// A code expires at `expires_at` itself.
+pub fn evaluate(usage: &PromoUsage, now: DateTime<Utc>) -> PromoValidation {
+    let promo = &usage.promo;
+    if promo.expires_at.is_some_and(|at| now >= at) {
+        return PromoValidation::Rejected(Rejection::Expired);
+    }
+    if promo.max_uses.is_some_and(|max| usage.uses >= max.get()) {
+        return PromoValidation::Rejected(Rejection::UsedUp);
+    }
+    if usage.used_by_account {
+        return PromoValidation::Rejected(Rejection::AlreadyUsed);
+    }
+    PromoValidation::Valid(AppliedPromo {
+        id: promo.id,
+        code: promo.code.clone(),
+        discount: promo.discount,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_is_trimmed_and_uppercased() {
+        assert_eq!(
+            PromoCode::parse("  summer-10_x ").unwrap().as_str(),
+            "SUMMER-10_X"
+        );
+    }
+
+    #[test]
+    fn a_code_has_one_to_32_allowed_characters() {
+        assert_eq!(PromoCode::parse("   "), Err(PromoCodeError::Empty));
+        assert!(PromoCode::parse(&"A".repeat(32)).is_ok());
+        assert_eq!(
+            PromoCode::parse(&"A".repeat(33)),
+            Err(PromoCodeError::TooLong)
+        );
+        assert_eq!(
+            PromoCode::parse("TEN OFF"),
+            Err(PromoCodeError::BadCharacter)
+        );
+        assert_eq!(PromoCode::parse("ÉTÉ"), Err(PromoCodeError::BadCharacter));
+        assert_eq!(PromoCode::parse("10%"), Err(PromoCodeError::BadCharacter));
+    }
+
+    #[test]
+    fn a_discord_id_is_digits_only() {
+        assert_eq!(
+            DiscordId::parse(" 123456789012345678 ").unwrap().as_str(),
+            "123456789012345678"
+        );
+        assert!(DiscordId::parse("").is_err());
+        assert!(DiscordId::parse("12a").is_err());
+        assert!(DiscordId::parse(&"1".repeat(21)).is_err());
+    }
+
+    #[test]
+    fn max_uses_is_at_least_one() {
+        assert!(MaxUses::new(0).is_none());
+        assert!(MaxUses::new(-1).is_none());
+        assert_eq!(MaxUses::new(5).map(|m| m.get()), Some(5));
+    }
+
+    #[test]
+    fn rejections_read_as_the_shopper_is_told() {
+        assert_eq!(Rejection::Invalid.to_string(), "Invalid promo code");
+        assert_eq!(
+            Rejection::Expired.to_string(),
+            "This promo code has expired."
+        );
+        assert_eq!(
+            Rejection::UsedUp.to_string(),
+            "This promo code has reached its usage limit."
+        );
+        assert_eq!(
+            Rejection::AlreadyUsed.to_string(),
+            "You have already used this promo code."
+        );
+    }
+}
