@@ -420,3 +420,7 @@ fn is_from_its_session(order: &Order, notice: &PaymentNotice) -> bool {
     order.payment.provider == notice.provider
         && order.payment.reference.as_deref() == Some(notice.reference.as_str())
 }
+
+#[cfg(test)]
+#[path = "service_tests.rs"]
+mod tests;

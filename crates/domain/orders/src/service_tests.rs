@@ -1,0 +1,684 @@
+use std::sync::{Arc, Mutex};
+
+use cart_pricing::{DiscountPercent, Money};
+use catalog::Stock;
+use chrono::{DateTime, TimeZone, Utc};
+use mockall::predicate::{always, eq};
+use promo::{DiscordId, FixedClock, MockPromoRepository, Promo, PromoId, PromoUsage};
+use rust_decimal_macros::dec;
+
+use super::*;
+use crate::ports::{MockOrderRepository, MockProductLookup};
+use crate::{DiscordIdentity, Email, RobloxUsername};
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
+}
+
+fn money(text: &str) -> Money {
+    Money::parse(text).unwrap()
+}
+
+fn product(id: i64, price: &str, stock: Stock) -> Product {
+    Product {
+        id: ProductId::new(id),
+        name: format!("Pet {id}"),
+        description: String::new(),
+        price: money(price),
+        category: "Pets".into(),
+        image: None,
+        stock,
+        weight: None,
+        mutation: None,
+        savings: None,
+        sort_order: None,
+        delete_after_out_of_stock: false,
+        related_ids: vec![],
+        inventory: 0,
+        dupe_warning: false,
+        archived: false,
+    }
+}
+
+fn buyer() -> Buyer {
+    Buyer {
+        discord: DiscordIdentity {
+            id: DiscordId::parse("123456789012345678").unwrap(),
+            username: "gardener".into(),
+            avatar: None,
+        },
+        roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
+        email: Email::parse("kid@example.com").unwrap(),
+        user_id: Some(4),
+    }
+}
+
+fn item(id: i64, qty: i64) -> RequestedItem {
+    RequestedItem {
+        product_id: ProductId::new(id),
+        quantity: Quantity::new(qty).unwrap(),
+    }
+}
+
+fn request(items: Vec<RequestedItem>, client_total: Decimal) -> CheckoutRequest {
+    CheckoutRequest {
+        items,
+        promo_code: None,
+        buyer: buyer(),
+        method: PaymentMethod::Card,
+        provider: PaymentProvider::Stripe,
+        client_total,
+    }
+}
+
+/// A lookup that answers from a fixed catalog, as the store would.
+fn lookup(catalog: Vec<Product>) -> MockProductLookup {
+    let mut products = MockProductLookup::new();
+    products.expect_products().returning(move |ids| {
+        let found: Vec<Product> = catalog
+            .iter()
+            .filter(|p| ids.contains(&p.id))
+            .cloned()
+            .collect();
+        Box::pin(async move { Ok(found) })
+    });
+    products
+}
+
+/// An order repository that places orders as id 1 and remembers the reservation it got.
+fn placing(reserved: Arc<Mutex<Option<Reservation>>>) -> MockOrderRepository {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().returning(move |new, reservation| {
+        *reserved.lock().unwrap() = Some(reservation);
+        Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) })
+    });
+    orders
+}
+
+type TestCheckout =
+    Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
+
+fn checkout(orders: MockOrderRepository, products: MockProductLookup) -> TestCheckout {
+    Checkout::new(
+        orders,
+        products,
+        MockPromoRepository::new(),
+        FixedClock(now()),
+    )
+}
+
+fn entries(reservation: &Reservation) -> Vec<(i64, u32)> {
+    reservation
+        .entries()
+        .iter()
+        .map(|(id, q)| (id.get(), *q))
+        .collect()
+}
+
+#[tokio::test]
+async fn an_order_is_priced_from_the_database_and_its_finite_stock_reserved() {
+    let reserved = Arc::new(Mutex::new(None));
+    let catalog = vec![
+        product(1, "4.99", Stock::Finite(5)),
+        product(2, "1.00", Stock::Unlimited),
+    ];
+    let service = checkout(placing(reserved.clone()), lookup(catalog));
+    let placed = service
+        .place_order(request(vec![item(1, 2), item(2, 3)], dec!(12.98)))
+        .await
+        .unwrap();
+
+    let order = placed.order;
+    assert_eq!(order.status(), OrderStatus::Pending);
+    assert_eq!(order.amounts.subtotal, money("12.98"));
+    assert_eq!(order.amounts.discount, Money::ZERO);
+    // (12.98 + 0.30) / 0.956 = 13.891213... -> 13.89
+    assert_eq!(order.amounts.total, money("13.89"));
+    assert_eq!(order.amounts.fee, money("0.91"));
+    assert_eq!(order.lines.len(), 2);
+    assert_eq!(order.lines[0].name, "Pet 1");
+    assert_eq!(order.lines[0].unit_price, money("4.99"));
+    assert_eq!(order.payment.provider, PaymentProvider::Stripe);
+    assert_eq!(order.payment.reference, None);
+    assert_eq!(order.created_at, now());
+    assert_eq!(order.buyer.user_id, Some(4));
+    let reservation = reserved.lock().unwrap().clone().unwrap();
+    assert_eq!(entries(&reservation), [(1, 2)]);
+}
+
+#[tokio::test]
+async fn a_client_total_off_by_more_than_a_cent_gets_the_fresh_cart_and_reserves_nothing() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(5))]));
+    let result = service
+        .place_order(request(vec![item(1, 2)], dec!(9.00)))
+        .await;
+    let Err(CheckoutError::PriceChanged(cart)) = result else {
+        panic!("expected a price change, got {result:?}");
+    };
+    assert_eq!(cart.total, money("9.98"));
+    assert_eq!(cart.grand_total, money("10.75"));
+    assert_eq!(cart.lines[0].stock, Some(5));
+}
+
+#[tokio::test]
+async fn a_client_total_one_cent_off_is_accepted() {
+    let reserved = Arc::new(Mutex::new(None));
+    let service = checkout(
+        placing(reserved),
+        lookup(vec![product(1, "4.99", Stock::Finite(5))]),
+    );
+    let placed = service
+        .place_order(request(vec![item(1, 2)], dec!(9.97)))
+        .await
+        .unwrap();
+    assert_eq!(placed.cart.total, money("9.98"));
+}
+
+#[tokio::test]
+async fn unknown_and_archived_products_are_refused() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let archived = Product {
+        archived: true,
+        ..product(2, "1.00", Stock::Finite(3))
+    };
+    let service = checkout(
+        orders,
+        lookup(vec![product(1, "1.00", Stock::Unlimited), archived]),
+    );
+    let result = service
+        .place_order(request(vec![item(1, 1), item(2, 1), item(99, 1)], dec!(3)))
+        .await;
+    let Err(CheckoutError::Unavailable(missing)) = result else {
+        panic!("expected unavailable products, got {result:?}");
+    };
+    let messages: Vec<String> = missing.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        [
+            "- Pet 2 is no longer available.",
+            "- Product #99 is no longer available."
+        ]
+    );
+}
+
+#[tokio::test]
+async fn short_stock_is_refused_with_the_spec_messages_before_anything_is_reserved() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let catalog = vec![
+        product(1, "1.00", Stock::Finite(0)),
+        product(2, "1.00", Stock::Finite(2)),
+    ];
+    let service = checkout(orders, lookup(catalog));
+    let result = service
+        .place_order(request(vec![item(1, 1), item(2, 3)], dec!(4)))
+        .await;
+    let Err(error @ CheckoutError::OutOfStock(_)) = result else {
+        panic!("expected a stock problem, got {result:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        "Please fix the following issues before continuing:\n\
+         - Pet 1 is out of stock.\n\
+         - Pet 2 has only 2 in stock, but you selected 3."
+    );
+}
+
+#[tokio::test]
+async fn when_another_order_takes_the_stock_first_the_fresh_stock_is_reported() {
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .times(1)
+        .returning(|_, _| Box::pin(async { Err(PlaceError::OutOfStock(ProductId::new(1))) }));
+    // the first read sees 2 in stock; the read after the refused reservation sees 1
+    let mut products = MockProductLookup::new();
+    let mut reads = 0;
+    products.expect_products().returning(move |_| {
+        reads += 1;
+        let stock = if reads == 1 { 2 } else { 1 };
+        Box::pin(async move { Ok(vec![product(1, "1.00", Stock::Finite(stock))]) })
+    });
+    let service = checkout(orders, products);
+    let result = service
+        .place_order(request(vec![item(1, 2)], dec!(2)))
+        .await;
+    let Err(CheckoutError::OutOfStock(problems)) = result else {
+        panic!("expected a stock problem, got {result:?}");
+    };
+    assert_eq!(
+        problems[0].to_string(),
+        "- Pet 1 has only 1 in stock, but you selected 2."
+    );
+}
+
+#[tokio::test]
+async fn a_bundle_loads_and_reserves_its_components() {
+    let reserved = Arc::new(Mutex::new(None));
+    let bundle = Product {
+        related_ids: vec![ProductId::new(1), ProductId::new(2)],
+        ..product(10, "5.00", Stock::Finite(3))
+    };
+    let catalog = vec![
+        product(1, "1.00", Stock::Finite(4)),
+        product(2, "1.00", Stock::Unlimited),
+        bundle,
+    ];
+    let service = checkout(placing(reserved.clone()), lookup(catalog));
+    service
+        .place_order(request(vec![item(10, 2)], dec!(10)))
+        .await
+        .unwrap();
+    let reservation = reserved.lock().unwrap().clone().unwrap();
+    assert_eq!(entries(&reservation), [(1, 2), (10, 2)]);
+}
+
+#[tokio::test]
+async fn a_bundle_whose_component_is_short_cannot_be_bought() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let bundle = Product {
+        related_ids: vec![ProductId::new(1)],
+        ..product(10, "5.00", Stock::Finite(3))
+    };
+    let service = checkout(
+        orders,
+        lookup(vec![product(1, "1.00", Stock::Finite(0)), bundle]),
+    );
+    let result = service
+        .place_order(request(vec![item(10, 1)], dec!(5)))
+        .await;
+    let Err(CheckoutError::OutOfStock(problems)) = result else {
+        panic!("expected a stock problem, got {result:?}");
+    };
+    assert_eq!(problems[0].to_string(), "- Pet 10 is out of stock.");
+}
+
+#[tokio::test]
+async fn repeated_lines_for_one_product_are_added_up() {
+    let reserved = Arc::new(Mutex::new(None));
+    let service = checkout(
+        placing(reserved.clone()),
+        lookup(vec![product(1, "1.00", Stock::Finite(5))]),
+    );
+    let placed = service
+        .place_order(request(vec![item(1, 2), item(1, 3)], dec!(5)))
+        .await
+        .unwrap();
+    assert_eq!(placed.order.lines.len(), 1);
+    assert_eq!(placed.order.lines[0].quantity.get(), 5);
+    assert_eq!(
+        entries(&reserved.lock().unwrap().clone().unwrap()),
+        [(1, 5)]
+    );
+
+    let service = checkout(MockOrderRepository::new(), lookup(vec![]));
+    let result = service
+        .place_order(request(vec![item(1, 1000), item(1, 1)], dec!(0)))
+        .await;
+    assert!(matches!(
+        result,
+        Err(CheckoutError::TooMany { max: 1000, .. })
+    ));
+}
+
+#[tokio::test]
+async fn an_empty_cart_is_refused() {
+    let service = checkout(MockOrderRepository::new(), MockProductLookup::new());
+    let result = service.place_order(request(vec![], dec!(0))).await;
+    assert!(matches!(result, Err(CheckoutError::EmptyCart)));
+}
+
+fn promo_usage(max_uses: Option<i64>, uses: u32, used_by_account: bool) -> PromoUsage {
+    PromoUsage {
+        promo: Promo {
+            id: PromoId::new(3),
+            code: PromoCode::parse("SPRING").unwrap(),
+            discount: DiscountPercent::new(10).unwrap(),
+            expires_at: None,
+            max_uses: max_uses.and_then(promo::MaxUses::new),
+            created_at: now(),
+        },
+        uses,
+        used_by_account,
+    }
+}
+
+fn promos(usage: Option<PromoUsage>) -> MockPromoRepository {
+    let mut promos = MockPromoRepository::new();
+    promos
+        .expect_usage()
+        .with(
+            eq(PromoCode::parse("SPRING").unwrap()),
+            eq(buyer().discord.id),
+        )
+        .returning(move |_, _| {
+            let usage = usage.clone();
+            Box::pin(async move { Ok(usage) })
+        });
+    promos
+}
+
+#[tokio::test]
+async fn a_promo_code_is_applied_again_on_the_server() {
+    let reserved = Arc::new(Mutex::new(None));
+    let service = Checkout::new(
+        placing(reserved),
+        lookup(vec![product(1, "24.99", Stock::Unlimited)]),
+        promos(Some(promo_usage(None, 0, false))),
+        FixedClock(now()),
+    );
+    let placed = service
+        .place_order(CheckoutRequest {
+            promo_code: Some(" spring ".into()),
+            ..request(vec![item(1, 1)], dec!(22.49))
+        })
+        .await
+        .unwrap();
+    let order = placed.order;
+    assert_eq!(order.amounts.discount, money("2.50"));
+    assert_eq!(order.amounts.items_total(), money("22.49"));
+    assert_eq!(order.amounts.total, money("23.84"));
+    assert_eq!(order.promo.map(|p| p.id), Some(PromoId::new(3)));
+}
+
+#[tokio::test]
+async fn a_promo_code_that_no_longer_applies_refuses_the_checkout_with_its_reason() {
+    for (usage, reason) in [
+        (None, Rejection::Invalid),
+        (Some(promo_usage(Some(1), 1, false)), Rejection::UsedUp),
+        (Some(promo_usage(None, 1, true)), Rejection::AlreadyUsed),
+    ] {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_place().never();
+        let service = Checkout::new(
+            orders,
+            lookup(vec![product(1, "24.99", Stock::Unlimited)]),
+            promos(usage),
+            FixedClock(now()),
+        );
+        let result = service
+            .place_order(CheckoutRequest {
+                promo_code: Some("SPRING".into()),
+                ..request(vec![item(1, 1)], dec!(22.49))
+            })
+            .await;
+        assert!(
+            matches!(result, Err(CheckoutError::Promo(r)) if r == reason),
+            "{reason:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_blank_promo_code_is_no_promo_code() {
+    let reserved = Arc::new(Mutex::new(None));
+    let service = checkout(
+        placing(reserved),
+        lookup(vec![product(1, "2.00", Stock::Unlimited)]),
+    );
+    let placed = service
+        .place_order(CheckoutRequest {
+            promo_code: Some("   ".into()),
+            ..request(vec![item(1, 1)], dec!(2))
+        })
+        .await
+        .unwrap();
+    assert_eq!(placed.order.promo, None);
+}
+
+// ---- the lifecycle after placement ----
+
+fn stored(status: OrderStatus) -> Order {
+    let mut order = Order::placed(
+        OrderId::new(7),
+        NewOrder {
+            lines: vec![],
+            buyer: buyer(),
+            amounts: Amounts {
+                subtotal: money("1"),
+                discount: Money::ZERO,
+                fee: money("0.35"),
+                total: money("1.35"),
+            },
+            promo: None,
+            method: PaymentMethod::Card,
+            provider: PaymentProvider::Stripe,
+            created_at: now(),
+        },
+    );
+    order.payment.reference = Some("cs_test_1".into());
+    let lifecycle = crate::Lifecycle::restore(status, None, None, None);
+    Order::restore(
+        order.id,
+        order.lines,
+        order.buyer,
+        order.amounts,
+        order.promo,
+        order.payment,
+        order.created_at,
+        None,
+        lifecycle,
+    )
+}
+
+fn stored_as(status: OrderStatus) -> MockOrderRepository {
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_order()
+        .with(eq(OrderId::new(7)))
+        .returning(move |_| Box::pin(async move { Ok(stored(status)) }));
+    orders
+}
+
+fn event() -> ProviderEvent {
+    ProviderEvent {
+        provider: PaymentProvider::Stripe,
+        id: "evt_1".into(),
+    }
+}
+
+fn notice(reference: &str) -> PaymentNotice {
+    PaymentNotice {
+        order_id: OrderId::new(7),
+        provider: PaymentProvider::Stripe,
+        reference: reference.into(),
+        event: Some(event()),
+    }
+}
+
+#[tokio::test]
+async fn a_confirmed_payment_marks_the_pending_order_paid_with_its_event() {
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders
+        .expect_mark_paid()
+        .with(eq(OrderId::new(7)), eq(now()), eq(Some(event())))
+        .times(1)
+        .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+    let service = checkout(orders, MockProductLookup::new());
+    let Confirmation::Paid(order) = service.confirm_paid(notice("cs_test_1")).await.unwrap() else {
+        panic!("expected the order to be paid");
+    };
+    assert_eq!(order.status(), OrderStatus::Paid);
+    assert_eq!(order.paid_at(), Some(now()));
+}
+
+#[tokio::test]
+async fn a_replayed_event_changes_nothing() {
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders
+        .expect_mark_paid()
+        .returning(|_, _, _| Box::pin(async { Ok(Applied::Replayed) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert_eq!(
+        service.confirm_paid(notice("cs_test_1")).await.unwrap(),
+        Confirmation::Replayed
+    );
+}
+
+#[tokio::test]
+async fn confirming_a_paid_order_again_changes_nothing() {
+    let mut orders = stored_as(OrderStatus::Paid);
+    orders.expect_mark_paid().never();
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.confirm_paid(notice("cs_test_1")).await,
+        Ok(Confirmation::AlreadyPaid(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_notice_for_another_payment_session_is_refused() {
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders.expect_mark_paid().never();
+    orders.expect_release().never();
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.confirm_paid(notice("cs_test_other")).await,
+        Err(ConfirmError::ReferenceMismatch(_))
+    ));
+    let from_paypal = PaymentNotice {
+        provider: PaymentProvider::Paypal,
+        ..notice("cs_test_1")
+    };
+    assert!(matches!(
+        service.confirm_paid(from_paypal).await,
+        Err(ConfirmError::ReferenceMismatch(_))
+    ));
+    assert!(matches!(
+        service.expire(notice("cs_test_other")).await,
+        Err(ReleaseError::ReferenceMismatch(_))
+    ));
+}
+
+#[tokio::test]
+async fn an_expired_order_cannot_be_paid() {
+    let mut orders = stored_as(OrderStatus::Expired);
+    orders.expect_mark_paid().never();
+    let service = checkout(orders, MockProductLookup::new());
+    let result = service.confirm_paid(notice("cs_test_1")).await;
+    assert!(matches!(
+        result,
+        Err(ConfirmError::Refused(TransitionError {
+            from: OrderStatus::Expired,
+            to: OrderStatus::Paid
+        }))
+    ));
+}
+
+#[tokio::test]
+async fn an_order_that_expired_during_the_confirmation_is_refused() {
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders
+        .expect_mark_paid()
+        .returning(|_, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Expired)) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.confirm_paid(notice("cs_test_1")).await,
+        Err(ConfirmError::Refused(_))
+    ));
+}
+
+#[tokio::test]
+async fn an_unknown_order_is_not_found() {
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_order()
+        .returning(|id| Box::pin(async move { Err(OrderError::NotFound(id)) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.confirm_paid(notice("cs_test_1")).await,
+        Err(ConfirmError::NotFound(id)) if id == OrderId::new(7)
+    ));
+}
+
+#[tokio::test]
+async fn an_expired_session_expires_the_pending_order_and_releases_its_stock() {
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders
+        .expect_release()
+        .with(
+            eq(OrderId::new(7)),
+            eq(Closing::Expired),
+            eq(now()),
+            eq(Some(event())),
+        )
+        .times(1)
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+    let service = checkout(orders, MockProductLookup::new());
+    let Release::Released(order) = service.expire(notice("cs_test_1")).await.unwrap() else {
+        panic!("expected the order to be released");
+    };
+    assert_eq!(order.status(), OrderStatus::Expired);
+}
+
+#[tokio::test]
+async fn an_expiry_after_payment_is_refused_and_keeps_the_stock_sold() {
+    let mut orders = stored_as(OrderStatus::Paid);
+    orders.expect_release().never();
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.expire(notice("cs_test_1")).await,
+        Err(ReleaseError::Refused(TransitionError {
+            from: OrderStatus::Paid,
+            to: OrderStatus::Expired
+        }))
+    ));
+}
+
+#[tokio::test]
+async fn a_closed_order_is_not_released_twice() {
+    for status in [OrderStatus::Expired, OrderStatus::Cancelled] {
+        let mut orders = stored_as(status);
+        orders.expect_release().never();
+        let service = checkout(orders, MockProductLookup::new());
+        assert!(matches!(
+            service.cancel(OrderId::new(7)).await,
+            Ok(Release::AlreadyClosed(_))
+        ));
+    }
+}
+
+#[tokio::test]
+async fn a_cancel_racing_a_payment_is_refused() {
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders
+        .expect_release()
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Paid)) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.cancel(OrderId::new(7)).await,
+        Err(ReleaseError::Refused(TransitionError {
+            from: OrderStatus::Paid,
+            to: OrderStatus::Cancelled
+        }))
+    ));
+}
+
+#[tokio::test]
+async fn the_sweeper_expires_orders_pending_past_the_window_and_its_grace() {
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_pending_created_before()
+        .with(eq(now() - Duration::minutes(35)))
+        .returning(|_| Box::pin(async { Ok(vec![OrderId::new(1), OrderId::new(2)]) }));
+    orders
+        .expect_release()
+        .with(
+            eq(OrderId::new(1)),
+            eq(Closing::Expired),
+            eq(now()),
+            eq(None),
+        )
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+    // paid between the listing and the release: left alone
+    orders
+        .expect_release()
+        .with(eq(OrderId::new(2)), always(), always(), always())
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Paid)) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert_eq!(service.expire_stale().await.unwrap(), [OrderId::new(1)]);
+}
