@@ -3,12 +3,16 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_products;
+mod m20261121_000002_accounts;
 
 pub struct Migrator;
 
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261121_000001_products::Migration)]
+        vec![
+            Box::new(m20261121_000001_products::Migration),
+            Box::new(m20261121_000002_accounts::Migration),
+        ]
     }
 }

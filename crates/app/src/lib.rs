@@ -12,7 +12,7 @@ mod startup;
 mod state;
 pub mod telemetry;
 
-pub use cli::run_cli;
+pub use cli::{run_cli, Cli};
 pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
     ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,

@@ -1,9 +1,16 @@
-use garden_app::{telemetry, Application, Settings};
+use clap::Parser;
+use garden_app::{run_cli, telemetry, Application, Cli, Settings};
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
     let settings = Settings::load()?;
     telemetry::init(settings.environment);
+    if let Some(command) = cli.command {
+        let report = run_cli(command, settings, std::io::stdin().lock()).await?;
+        println!("{report}");
+        return Ok(());
+    }
     let application = Application::build(settings).await?;
     application.run_until_stopped().await?;
     Ok(())

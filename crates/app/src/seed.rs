@@ -227,3 +227,45 @@ mod tests {
         }
     }
 }
+
+/// The demo staff logins, printed at startup so `just run` shows them. Never in production:
+/// the caller seeds only outside it.
+pub const DEMO_STAFF: [(&str, &str, &str, accounts::Role); 2] = [
+    (
+        "superadmin@gardenshop.local",
+        "Demo Super Admin",
+        "garden-super-2026",
+        accounts::Role::SuperAdmin,
+    ),
+    (
+        "admin@gardenshop.local",
+        "Demo Admin",
+        "garden-admin-2026",
+        accounts::Role::Admin,
+    ),
+];
+
+/// Creates the demo super_admin and admin when their addresses are free (a changed password
+/// is kept), and prints their logins.
+pub async fn demo_staff(accounts: &crate::auth::AccountsService) -> anyhow::Result<()> {
+    use accounts::{Email, Password, UserName};
+    for (email, name, password, role) in DEMO_STAFF {
+        let email = Email::parse(email).map_err(|e| anyhow::anyhow!("{email}: {e}"))?;
+        let exists = accounts.user_by_email(&email).await?.is_some();
+        if !exists {
+            accounts
+                .upsert_user(
+                    email.clone(),
+                    UserName::parse(name).map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
+                    role,
+                    Password::parse(password).map_err(|e| anyhow::anyhow!("{e}"))?,
+                )
+                .await
+                .with_context(|| format!("failed to create the demo {role} {email}"))?;
+        }
+        // On stdout, not in the log: a demo convenience for `just run`, never shown in
+        // production (never seeded there).
+        println!("Demo {role} login: {email} / {password}");
+    }
+    Ok(())
+}

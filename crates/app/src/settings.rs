@@ -40,6 +40,10 @@ pub struct Settings {
     pub seed: SeedSettings,
     pub site: SiteSettings,
     pub catalog: CatalogSettings,
+    #[serde(default)]
+    pub mail: MailSettings,
+    #[serde(default)]
+    pub session: SessionSettings,
 }
 
 fn default_environment() -> Environment {
@@ -77,6 +81,74 @@ pub struct SeedSettings {
 pub struct SiteSettings {
     pub name: String,
     pub reviews_url: String,
+    /// Where shoppers reach the shop: links in mail, payment return URLs, the Origin check.
+    #[serde(default = "default_public_url")]
+    pub public_url: String,
+}
+
+fn default_public_url() -> String {
+    "http://localhost:8080".to_owned()
+}
+
+/// How the SMTP connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpTls {
+    None,
+    #[default]
+    Starttls,
+    Tls,
+}
+
+/// Outgoing mail. With `smtp_host` empty, mail goes to the outbox directory instead (never in
+/// production, which refuses to start without an SMTP host).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct MailSettings {
+    pub smtp_host: String,
+    pub smtp_port: u16,
+    pub smtp_tls: SmtpTls,
+    pub smtp_username: String,
+    pub smtp_password: secrecy::SecretString,
+    /// The sender, e.g. `Garden Shop <no-reply@gardenshop.gg>`.
+    pub from: String,
+    pub outbox_dir: PathBuf,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings {
+            smtp_host: String::new(),
+            smtp_port: 587,
+            smtp_tls: SmtpTls::default(),
+            smtp_username: String::new(),
+            smtp_password: String::new().into(),
+            from: "Garden Shop <no-reply@localhost.localdomain>".to_owned(),
+            outbox_dir: PathBuf::from("data/outbox"),
+        }
+    }
+}
+
+/// The session cookie and store.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct SessionSettings {
+    /// 64 or more random bytes, base64. Required: the shop does not start without it.
+    pub key: secrecy::SecretString,
+    /// Send the cookie over HTTPS only (production).
+    pub secure: bool,
+    /// Keep sessions in Redis instead of the database, e.g. `redis://127.0.0.1:6379`.
+    pub redis_url: Option<String>,
+}
+
+impl Default for SessionSettings {
+    fn default() -> Self {
+        SessionSettings {
+            key: String::new().into(),
+            secure: false,
+            redis_url: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

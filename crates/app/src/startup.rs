@@ -1,4 +1,4 @@
-use std::{net::TcpListener, path::PathBuf, time::Duration};
+use std::{net::TcpListener, path::PathBuf, sync::Arc, time::Duration};
 
 use actix_web::{dev::Server, http::header, middleware, web, App, HttpServer};
 use anyhow::Context;
@@ -8,7 +8,12 @@ use store::Store;
 use tracing_actix_web::TracingLogger;
 
 use crate::{
-    routes, seed, settings::Environment, snapshot::ProductSnapshot, state::AppState, Settings,
+    auth::{self, session::ShopSessionStore, AppClock},
+    error, routes, seed,
+    settings::Environment,
+    snapshot::ProductSnapshot,
+    state::AppState,
+    Settings,
 };
 
 /// The built frontend's directory.
@@ -18,6 +23,7 @@ pub struct Application {
     port: u16,
     host: String,
     server: Server,
+    clock: AppClock,
 }
 
 impl Application {
@@ -28,6 +34,14 @@ impl Application {
         let store = Store::new(db);
         let media = MediaStore::new(settings.media.root.clone());
         let catalog = Catalog::new(store.clone());
+        let clock = AppClock::default();
+        let accounts =
+            Arc::new(auth::build_accounts(&settings, store.clone(), clock.clone()).await?);
+        let session_key = auth::session::cookie_key(&settings.session)?;
+        let session_store =
+            ShopSessionStore::from_settings(&settings.session, store.connection().clone()).await?;
+        let session_secure =
+            settings.session.secure || settings.environment == Environment::Production;
 
         if settings.seed.demo_data {
             if settings.environment == Environment::Production {
@@ -36,6 +50,9 @@ impl Application {
                 seed::demo_catalog(&catalog, &media)
                     .await
                     .context("failed to seed the demo catalog")?;
+                seed::demo_staff(&accounts)
+                    .await
+                    .context("failed to seed the demo staff accounts")?;
             }
         }
 
@@ -48,6 +65,7 @@ impl Application {
             products,
             media,
             site: settings.site.clone(),
+            accounts,
         });
         spawn_catalog_refresh(
             state.clone(),
@@ -65,11 +83,19 @@ impl Application {
         let static_dir = web::Data::new(StaticDir(settings.server.static_dir.clone()));
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(auth::session::middleware(
+                    session_store.clone(),
+                    session_key.clone(),
+                    session_secure,
+                ))
+                .wrap(middleware::from_fn(auth::origin::check_origin))
+                .wrap(error::api_method_not_allowed())
                 .wrap(security_headers())
                 .wrap(middleware::Compress::default())
                 .wrap(TracingLogger::default())
                 .app_data(state.clone())
                 .app_data(static_dir.clone())
+                .configure(error::extractor_configs)
                 .configure(routes::configure)
         })
         .listen(listener)?
@@ -78,11 +104,17 @@ impl Application {
             port,
             host: settings.server.host,
             server,
+            clock,
         })
     }
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The clock the accounts rules read; tests move it forward.
+    pub fn clock(&self) -> AppClock {
+        self.clock.clone()
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {

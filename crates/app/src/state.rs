@@ -1,7 +1,10 @@
+use std::sync::Arc;
+
 use catalog::Catalog;
 use media::MediaStore;
 use store::Store;
 
+use crate::auth::AccountsService;
 use crate::settings::SiteSettings;
 use crate::snapshot::ProductSnapshot;
 
@@ -12,4 +15,6 @@ pub struct AppState {
     pub products: ProductSnapshot,
     pub media: MediaStore,
     pub site: SiteSettings,
+    /// Registration, login, password reset.
+    pub accounts: Arc<AccountsService>,
 }

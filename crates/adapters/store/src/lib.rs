@@ -1,12 +1,15 @@
 //! The store: sea-orm repositories for the domain's ports. One code path serves SQLite (the
 //! embedded default) and PostgreSQL (production); the SQL differences stay inside this crate.
 
+mod accounts;
 mod connection;
 mod entities;
 mod products;
+mod sessions;
 
 pub use connection::{connect, Backend, StoreError};
 pub use sea_orm::DatabaseConnection;
+pub use sessions::DatabaseSessionStore;
 
 /// The repositories, sharing one connection pool. Cloning is cheap.
 #[derive(Debug, Clone)]

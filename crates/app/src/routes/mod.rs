@@ -1,6 +1,8 @@
+pub mod auth;
 pub mod health;
 pub mod media;
 pub mod products;
+pub mod profile;
 pub mod site;
 pub mod spa;
 
@@ -21,6 +23,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 "/products/{id}/related-ids",
                 web::get().to(products::related_ids),
             )
+            .route("/auth/check", web::get().to(auth::check))
+            .route("/login", web::post().to(auth::login))
+            .route("/logout", web::post().to(auth::logout))
+            .route(
+                "/send-verification-code",
+                web::post().to(auth::send_verification_code),
+            )
+            .route("/verify-code", web::post().to(auth::verify_code))
+            .route("/forgot-password", web::post().to(auth::forgot_password))
+            .route("/reset-password", web::post().to(auth::reset_password))
+            .route("/me", web::get().to(auth::me))
+            .route("/profile", web::get().to(profile::profile))
             .default_service(web::to(api_not_found)),
     )
     .route("/media/{tail:.*}", web::get().to(media::serve))

@@ -1,5 +1,6 @@
 use std::path::PathBuf;
 
+use garden_app::auth::{AppClock, Argon2Hasher};
 use garden_app::{Application, Environment, Settings};
 use store::testing::TestDatabase;
 use store::{Backend, Store};
@@ -9,6 +10,13 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub store: Store,
     pub static_dir: PathBuf,
+    /// This app's mail outbox.
+    pub outbox_dir: PathBuf,
+    /// The clock the accounts rules read: `app.clock.advance(..)` to let codes, tokens and
+    /// rate limits expire.
+    pub clock: AppClock,
+    /// The settings it was started with, to start another instance on the same database.
+    pub settings: Settings,
     _database: TestDatabase,
     _dirs: Vec<tempfile::TempDir>,
 }
@@ -48,6 +56,16 @@ impl TestApp {
 
     /// The app on a database the test has prepared.
     pub async fn spawn_on(database: TestDatabase, options: Options) -> TestApp {
+        Self::spawn_with(database, options, |_| {}).await
+    }
+
+    /// The app with settings the test changes before it starts.
+    pub async fn spawn_with(
+        database: TestDatabase,
+        options: Options,
+        configure: impl FnOnce(&mut Settings),
+    ) -> TestApp {
+        let outbox = tempfile::tempdir().unwrap();
         let media = tempfile::tempdir().unwrap();
         let frontend = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(frontend.path().join("assets")).unwrap();
@@ -67,7 +85,7 @@ impl TestApp {
         )
         .unwrap();
 
-        let settings = Settings {
+        let mut settings = Settings {
             environment: options.environment,
             server: garden_app::ServerSettings {
                 host: "127.0.0.1".into(),
@@ -87,10 +105,29 @@ impl TestApp {
             site: garden_app::SiteSettings {
                 name: "Garden Shop".into(),
                 reviews_url: "https://reviews.example/garden-shop".into(),
+                public_url: "http://localhost:8080".into(),
             },
             catalog: garden_app::CatalogSettings { refresh_seconds: 1 },
+            mail: garden_app::MailSettings {
+                outbox_dir: outbox.path().to_path_buf(),
+                from: "Garden Shop <shop@example.com>".into(),
+                ..Default::default()
+            },
+            session: garden_app::SessionSettings {
+                key: TEST_SESSION_KEY.to_owned().into(),
+                ..Default::default()
+            },
         };
-        let app = Application::build(settings).await.expect("the app starts");
+        if options.environment == Environment::Production {
+            // production refuses the outbox; nothing is sent in these tests
+            settings.mail.smtp_host = "127.0.0.1".into();
+            settings.mail.smtp_tls = garden_app::SmtpTls::None;
+        }
+        configure(&mut settings);
+        let app = Application::build(settings.clone())
+            .await
+            .expect("the app starts");
+        let clock = app.clock();
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
         TestApp {
@@ -98,8 +135,11 @@ impl TestApp {
             client: reqwest::Client::builder().build().unwrap(),
             store: Store::new(database.connection.clone()),
             static_dir: frontend.path().to_path_buf(),
+            outbox_dir: outbox.path().to_path_buf(),
+            clock,
+            settings,
             _database: database,
-            _dirs: vec![media, frontend],
+            _dirs: vec![media, frontend, outbox],
         }
     }
 
@@ -123,6 +163,119 @@ impl TestApp {
             .as_array()
             .unwrap()
             .clone()
+    }
+}
+
+/// 64 bytes, base64: the session key of every test app.
+pub const TEST_SESSION_KEY: &str =
+    "5CFDn5kGnGB1/HoIqhY7qvopb5tyzH7XtLnJlIlyutSeEH917e7pmXDAhIIdANJT35pKNrFmhDn+5kyFjvwXcA==";
+
+/// The password `client_with_role` gives its users.
+pub const TEST_PASSWORD: &str = "correct horse battery";
+
+impl TestApp {
+    /// A client that keeps cookies (one session per client).
+    pub fn new_client(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .unwrap()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    /// POSTs JSON with this client.
+    pub async fn post_json(
+        &self,
+        client: &reqwest::Client,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> reqwest::Response {
+        client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .expect("the request is answered")
+    }
+
+    /// Creates an account straight through the store (password hashed); returns its id.
+    pub async fn create_user(&self, email: &str, password: &str, role: accounts::Role) -> i64 {
+        use accounts::{Email, NewUser, PasswordHasher, UserName, UserStore};
+        let hasher = Argon2Hasher::new().await.unwrap();
+        let user = self
+            .store
+            .upsert_user(NewUser {
+                name: UserName::parse(email.split('@').next().unwrap()).unwrap(),
+                email: Email::parse(email).unwrap(),
+                role,
+                password_hash: hasher.hash(password.to_owned()).await.unwrap(),
+            })
+            .await
+            .unwrap();
+        user.id.get()
+    }
+
+    /// Logs this client in; panics unless the login succeeds.
+    pub async fn login(&self, client: &reqwest::Client, email: &str, password: &str) {
+        let response = self
+            .post_json(
+                client,
+                "/api/login",
+                &serde_json::json!({ "email": email, "password": password }),
+            )
+            .await;
+        assert_eq!(response.status(), 200, "login as {email}");
+    }
+
+    /// A logged-in client of a new user with this role.
+    pub async fn client_with_role(&self, role: accounts::Role) -> reqwest::Client {
+        let email = format!("{}-{}@example.com", role, uuid::Uuid::new_v4().simple());
+        self.create_user(&email, TEST_PASSWORD, role).await;
+        let client = self.new_client();
+        self.login(&client, &email, TEST_PASSWORD).await;
+        client
+    }
+
+    /// The .eml files of this app's outbox, oldest first.
+    pub fn outbox_messages(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(&self.outbox_dir) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "eml"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .map(|path| std::fs::read_to_string(path).unwrap())
+            .collect()
+    }
+
+    /// Waits up to 10 s for the outbox to hold `count` messages (mail sent after the answer).
+    pub async fn wait_for_outbox(&self, count: usize) -> Vec<String> {
+        for _ in 0..200 {
+            let messages = self.outbox_messages();
+            if messages.len() >= count {
+                return messages;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("the outbox never held {count} messages");
+    }
+
+    /// Another instance of the shop on the same database (as behind a load balancer, or after
+    /// a restart); returns its address.
+    pub async fn start_another_instance(&self) -> String {
+        let app = Application::build(self.settings.clone())
+            .await
+            .expect("the second instance starts");
+        let address = format!("http://127.0.0.1:{}", app.port());
+        tokio::spawn(app.run_until_stopped());
+        address
     }
 }
 

@@ -1,0 +1,30 @@
+//! The accounts' mail: the real SMTP adapter (lettre) and the local outbox, which writes each
+//! message as one `.eml` file so the shop runs fully offline.
+//!
+//! Both implement the accounts domain's `Mailer` port and word the messages the same way.
+
+mod compose;
+mod outbox;
+mod smtp;
+
+use accounts::{AccountMail, MailError, Mailer};
+
+pub use compose::Composer;
+pub use outbox::Outbox;
+pub use smtp::{SmtpConfig, SmtpMailer, SmtpTls};
+
+/// Whichever mail adapter the configuration chose.
+#[derive(Clone)]
+pub enum ShopMailer {
+    Smtp(SmtpMailer),
+    Outbox(Outbox),
+}
+
+impl Mailer for ShopMailer {
+    async fn send(&self, mail: AccountMail) -> Result<(), MailError> {
+        match self {
+            ShopMailer::Smtp(smtp) => smtp.send(mail).await,
+            ShopMailer::Outbox(outbox) => outbox.send(mail).await,
+        }
+    }
+}

@@ -1,0 +1,105 @@
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use accounts::{AccountMail, MailError};
+use anyhow::Context;
+
+use crate::Composer;
+
+/// The local mail adapter: each message becomes one `.eml` file in a directory, named so that
+/// they sort oldest first. The log line names the file, never the code or token inside.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    dir: Arc<PathBuf>,
+    composer: Composer,
+}
+
+impl Outbox {
+    pub fn new(dir: impl Into<PathBuf>, composer: Composer) -> Self {
+        Outbox {
+            dir: Arc::new(dir.into()),
+            composer,
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    #[tracing::instrument(skip(self, mail), fields(to = %mail.recipient()))]
+    pub async fn send(&self, mail: AccountMail) -> Result<(), MailError> {
+        self.write(&mail).await.map_err(MailError)
+    }
+
+    async fn write(&self, mail: &AccountMail) -> anyhow::Result<()> {
+        let eml = self.composer.message(mail)?.formatted();
+        tokio::fs::create_dir_all(self.dir.as_path())
+            .await
+            .with_context(|| format!("failed to create the outbox {}", self.dir.display()))?;
+        let name = format!(
+            "{}-{}.eml",
+            chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
+            uuid::Uuid::new_v4().simple()
+        );
+        let path = self.dir.join(&name);
+        // Written aside and renamed, so a reader never sees half a message.
+        let partial = self.dir.join(format!(".{name}.partial"));
+        tokio::fs::write(&partial, eml)
+            .await
+            .with_context(|| format!("failed to write {}", partial.display()))?;
+        tokio::fs::rename(&partial, &path)
+            .await
+            .with_context(|| format!("failed to move the message to {}", path.display()))?;
+        tracing::info!(
+            file = %path.display(),
+            subject = %self.composer.subject(mail),
+            "mail written to the outbox"
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use accounts::{Email, UserName, VerificationCode};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn each_message_becomes_one_eml_file_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let outbox = Outbox::new(
+            dir.path().join("outbox"),
+            Composer::new(
+                "Garden Shop",
+                "http://localhost:8080",
+                "shop@localhost.localdomain",
+            )
+            .unwrap(),
+        );
+        for code in ["111111", "222222"] {
+            outbox
+                .send(AccountMail::SignupCode {
+                    to: Email::parse("ann@example.com").unwrap(),
+                    name: UserName::parse("Ann").unwrap(),
+                    code: VerificationCode::parse(code).unwrap(),
+                })
+                .await
+                .unwrap();
+        }
+        let mut files: Vec<_> = std::fs::read_dir(dir.path().join("outbox"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), 2);
+        assert!(files.iter().all(|f| f.extension().unwrap() == "eml"));
+        assert!(std::fs::read_to_string(&files[0])
+            .unwrap()
+            .contains("111111"));
+        assert!(std::fs::read_to_string(&files[1])
+            .unwrap()
+            .contains("222222"));
+    }
+}

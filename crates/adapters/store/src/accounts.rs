@@ -1,0 +1,358 @@
+//! The accounts' ports: users, pending sign-ups, reset tokens and the attempt log.
+
+use accounts::{
+    AttemptKind, AttemptLog, Attempts, Email, NewUser, PasswordHash, PendingSignup, RepoError,
+    ResetTokenRecord, Role, TokenHash, User, UserId, UserName, UserStore,
+};
+use anyhow::{anyhow, Context};
+use chrono::{DateTime, Utc};
+use sea_orm::{
+    sea_query::{Expr, Query},
+    ActiveModelTrait,
+    ActiveValue::Set,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QuerySelect, SqlErr,
+    TransactionTrait,
+};
+
+use crate::entities::{auth_attempts, password_reset_tokens, pending_signups, users};
+use crate::Store;
+
+fn to_user(row: users::Model) -> Result<User, RepoError> {
+    Ok(User {
+        id: UserId::new(row.id),
+        name: UserName::parse(&row.name)
+            .map_err(|e| anyhow!("user {} has an invalid stored name: {e}", row.id))?,
+        email: Email::parse(&row.email)
+            .map_err(|e| anyhow!("user {} has an invalid stored e-mail: {e}", row.id))?,
+        role: row
+            .role
+            .parse::<Role>()
+            .with_context(|| format!("user {} has an unknown role", row.id))?,
+        password_hash: PasswordHash::new(row.password_hash),
+    })
+}
+
+fn to_pending(row: pending_signups::Model) -> Result<PendingSignup, RepoError> {
+    Ok(PendingSignup {
+        email: Email::parse(&row.email).map_err(|e| anyhow!("invalid pending e-mail: {e}"))?,
+        name: UserName::parse(&row.name).map_err(|e| anyhow!("invalid pending name: {e}"))?,
+        password_hash: PasswordHash::new(row.password_hash),
+        code_hash: TokenHash::from_stored(row.code_hash),
+        attempts: u32::try_from(row.attempts).unwrap_or(0),
+        expires_at: row.expires_at,
+        resend_at: row.resend_at,
+    })
+}
+
+fn is_duplicate(error: &DbErr) -> bool {
+    matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+}
+
+async fn insert_user(db: &impl ConnectionTrait, user: NewUser) -> Result<User, RepoError> {
+    let now = Utc::now();
+    let row = users::ActiveModel {
+        name: Set(user.name.as_str().to_owned()),
+        email: Set(user.email.as_str().to_owned()),
+        password_hash: Set(user.password_hash.as_str().to_owned()),
+        role: Set(user.role.as_str().to_owned()),
+        created_at: Set(now),
+        updated_at: Set(now),
+        ..Default::default()
+    };
+    match row.insert(db).await {
+        Ok(row) => to_user(row),
+        Err(error) if is_duplicate(&error) => Err(RepoError::Duplicate),
+        Err(error) => Err(anyhow::Error::new(error)
+            .context("failed to insert a user")
+            .into()),
+    }
+}
+
+impl UserStore for Store {
+    #[tracing::instrument(skip(self))]
+    async fn user_by_id(&self, id: UserId) -> Result<Option<User>, RepoError> {
+        users::Entity::find_by_id(id.get())
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load user {id}"))?
+            .map(to_user)
+            .transpose()
+    }
+
+    #[tracing::instrument(skip(self), fields(email = %email))]
+    async fn user_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
+        users::Entity::find()
+            .filter(users::Column::Email.eq(email.as_str()))
+            .one(&self.db)
+            .await
+            .context("failed to look a user up by e-mail")?
+            .map(to_user)
+            .transpose()
+    }
+
+    #[tracing::instrument(skip(self, user), fields(email = %user.email, role = %user.role))]
+    async fn upsert_user(&self, user: NewUser) -> Result<User, RepoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let existing = users::Entity::find()
+            .filter(users::Column::Email.eq(user.email.as_str()))
+            .one(&txn)
+            .await
+            .context("failed to look a user up by e-mail")?;
+        let saved = match existing {
+            Some(row) => {
+                let mut row: users::ActiveModel = row.into();
+                row.name = Set(user.name.as_str().to_owned());
+                row.role = Set(user.role.as_str().to_owned());
+                row.password_hash = Set(user.password_hash.as_str().to_owned());
+                row.updated_at = Set(Utc::now());
+                to_user(row.update(&txn).await.context("failed to update a user")?)?
+            }
+            None => insert_user(&txn, user).await?,
+        };
+        txn.commit().await.context("failed to commit the user")?;
+        Ok(saved)
+    }
+
+    #[tracing::instrument(skip(self, hash))]
+    async fn set_password(&self, id: UserId, hash: PasswordHash) -> Result<(), RepoError> {
+        users::Entity::update_many()
+            .col_expr(users::Column::PasswordHash, Expr::value(hash.as_str()))
+            .col_expr(users::Column::UpdatedAt, Expr::value(Utc::now()))
+            .filter(users::Column::Id.eq(id.get()))
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to set the password of user {id}"))?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self), fields(email = %email))]
+    async fn pending_signup(&self, email: &Email) -> Result<Option<PendingSignup>, RepoError> {
+        pending_signups::Entity::find_by_id(email.as_str().to_owned())
+            .one(&self.db)
+            .await
+            .context("failed to load a pending sign-up")?
+            .map(to_pending)
+            .transpose()
+    }
+
+    #[tracing::instrument(skip(self, signup), fields(email = %signup.email))]
+    async fn save_pending_signup(&self, signup: PendingSignup) -> Result<(), RepoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        pending_signups::Entity::delete_by_id(signup.email.as_str().to_owned())
+            .exec(&txn)
+            .await
+            .context("failed to replace a pending sign-up")?;
+        pending_signups::ActiveModel {
+            email: Set(signup.email.as_str().to_owned()),
+            name: Set(signup.name.as_str().to_owned()),
+            password_hash: Set(signup.password_hash.as_str().to_owned()),
+            code_hash: Set(signup.code_hash.as_str().to_owned()),
+            attempts: Set(i32::try_from(signup.attempts).unwrap_or(i32::MAX)),
+            expires_at: Set(signup.expires_at),
+            resend_at: Set(signup.resend_at),
+            created_at: Set(Utc::now()),
+        }
+        .insert(&txn)
+        .await
+        .context("failed to store a pending sign-up")?;
+        txn.commit()
+            .await
+            .context("failed to commit a pending sign-up")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self), fields(email = %email))]
+    async fn add_code_attempt(&self, email: &Email) -> Result<u32, RepoError> {
+        let update = Query::update()
+            .table(pending_signups::Entity)
+            .value(
+                pending_signups::Column::Attempts,
+                Expr::col(pending_signups::Column::Attempts).add(1),
+            )
+            .and_where(pending_signups::Column::Email.eq(email.as_str()))
+            .returning_col(pending_signups::Column::Attempts)
+            .to_owned();
+        let statement = self.db.get_database_backend().build(&update);
+        let row = self
+            .db
+            .query_one(statement)
+            .await
+            .context("failed to count a code attempt")?
+            .ok_or_else(|| anyhow!("no pending sign-up to count an attempt for"))?;
+        let attempts: i32 = row
+            .try_get_by_index(0)
+            .context("failed to read the attempt count")?;
+        Ok(u32::try_from(attempts).unwrap_or(0))
+    }
+
+    #[tracing::instrument(skip(self, user), fields(email = %user.email))]
+    async fn complete_signup(&self, user: NewUser) -> Result<User, RepoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let email = user.email.as_str().to_owned();
+        let created = insert_user(&txn, user).await?;
+        pending_signups::Entity::delete_by_id(email)
+            .exec(&txn)
+            .await
+            .context("failed to remove the pending sign-up")?;
+        txn.commit()
+            .await
+            .context("failed to commit the new account")?;
+        Ok(created)
+    }
+
+    #[tracing::instrument(skip(self, hash))]
+    async fn save_reset_token(
+        &self,
+        user: UserId,
+        hash: TokenHash,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        password_reset_tokens::ActiveModel {
+            user_id: Set(user.get()),
+            token_hash: Set(hash.as_str().to_owned()),
+            expires_at: Set(expires_at),
+            used_at: Set(None),
+            created_at: Set(Utc::now()),
+            ..Default::default()
+        }
+        .insert(&self.db)
+        .await
+        .with_context(|| format!("failed to store a reset token for user {user}"))?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, hash))]
+    async fn reset_token(&self, hash: &TokenHash) -> Result<Option<ResetTokenRecord>, RepoError> {
+        let Some((token, user)) = password_reset_tokens::Entity::find()
+            .filter(password_reset_tokens::Column::TokenHash.eq(hash.as_str()))
+            .find_also_related(users::Entity)
+            .one(&self.db)
+            .await
+            .context("failed to look a reset token up")?
+        else {
+            return Ok(None);
+        };
+        let Some(user) = user else {
+            return Ok(None);
+        };
+        Ok(Some(ResetTokenRecord {
+            user_id: UserId::new(user.id),
+            email: Email::parse(&user.email)
+                .map_err(|e| anyhow!("user {} has an invalid stored e-mail: {e}", user.id))?,
+            expires_at: token.expires_at,
+            used: token.used_at.is_some(),
+        }))
+    }
+
+    #[tracing::instrument(skip(self, hash, password))]
+    async fn redeem_reset_token(
+        &self,
+        hash: &TokenHash,
+        user: UserId,
+        password: PasswordHash,
+        at: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let used = password_reset_tokens::Entity::update_many()
+            .col_expr(password_reset_tokens::Column::UsedAt, Expr::value(Some(at)))
+            .filter(password_reset_tokens::Column::TokenHash.eq(hash.as_str()))
+            .filter(password_reset_tokens::Column::UserId.eq(user.get()))
+            .filter(password_reset_tokens::Column::UsedAt.is_null())
+            .exec(&txn)
+            .await
+            .context("failed to use a reset token")?;
+        if used.rows_affected != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        users::Entity::update_many()
+            .col_expr(users::Column::PasswordHash, Expr::value(password.as_str()))
+            .col_expr(users::Column::UpdatedAt, Expr::value(at))
+            .filter(users::Column::Id.eq(user.get()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to set the password of user {user}"))?;
+        txn.commit()
+            .await
+            .context("failed to commit the password reset")?;
+        Ok(true)
+    }
+}
+
+impl AttemptLog for Store {
+    #[tracing::instrument(skip(self, key))]
+    async fn attempts_since(
+        &self,
+        kind: AttemptKind,
+        key: &str,
+        since: DateTime<Utc>,
+    ) -> Result<Attempts, RepoError> {
+        let times: Vec<DateTime<Utc>> = auth_attempts::Entity::find()
+            .select_only()
+            .column(auth_attempts::Column::At)
+            .filter(auth_attempts::Column::Kind.eq(kind.as_str()))
+            .filter(auth_attempts::Column::Key.eq(key))
+            .filter(auth_attempts::Column::At.gte(since))
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .with_context(|| format!("failed to count {} attempts", kind.as_str()))?;
+        Ok(Attempts {
+            count: u32::try_from(times.len()).unwrap_or(u32::MAX),
+            oldest: times.into_iter().min(),
+        })
+    }
+
+    #[tracing::instrument(skip(self, key))]
+    async fn record_attempt(
+        &self,
+        kind: AttemptKind,
+        key: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        auth_attempts::Entity::delete_many()
+            .filter(auth_attempts::Column::Kind.eq(kind.as_str()))
+            .filter(auth_attempts::Column::At.lt(forget_before))
+            .exec(&self.db)
+            .await
+            .context("failed to forget old attempts")?;
+        auth_attempts::ActiveModel {
+            kind: Set(kind.as_str().to_owned()),
+            key: Set(key.to_owned()),
+            at: Set(at),
+            ..Default::default()
+        }
+        .insert(&self.db)
+        .await
+        .with_context(|| format!("failed to record a {} attempt", kind.as_str()))?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, key))]
+    async fn clear_attempts(&self, kind: AttemptKind, key: &str) -> Result<(), RepoError> {
+        auth_attempts::Entity::delete_many()
+            .filter(auth_attempts::Column::Kind.eq(kind.as_str()))
+            .filter(auth_attempts::Column::Key.eq(key))
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to clear {} attempts", kind.as_str()))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,187 @@
+use std::{future::Future, pin::Pin};
+
+use accounts::{Role, User, UserId, UserStore};
+use actix_session::{Session, SessionExt};
+use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
+
+use super::USER_ID_KEY;
+use crate::{error::ApiError, state::AppState};
+
+/// The logged-in user, read fresh from the database on every request so a changed role or a
+/// deleted account takes effect at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CurrentUser {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub role: Role,
+}
+
+impl From<User> for CurrentUser {
+    fn from(user: User) -> Self {
+        CurrentUser {
+            id: user.id.get(),
+            name: user.name.as_str().to_owned(),
+            email: user.email.as_str().to_owned(),
+            role: user.role,
+        }
+    }
+}
+
+/// Any logged-in user; 401 otherwise.
+#[derive(Debug, Clone)]
+pub struct RequireUser(pub CurrentUser);
+
+/// An admin or super_admin; 401 without a session, 403 for a customer.
+#[derive(Debug, Clone)]
+pub struct RequireStaff(pub CurrentUser);
+
+/// A super_admin; 401 without a session, 403 for anyone else.
+#[derive(Debug, Clone)]
+pub struct RequireSuperAdmin(pub CurrentUser);
+
+/// The user if logged in; never fails for want of a session.
+#[derive(Debug, Clone)]
+pub struct MaybeUser(pub Option<CurrentUser>);
+
+pub(crate) const PLEASE_LOG_IN: &str = "Please log in.";
+const NO_PERMISSION: &str = "You do not have permission to do that.";
+
+#[derive(Debug, Clone, Copy)]
+enum Need {
+    User,
+    Staff,
+    SuperAdmin,
+}
+
+/// The guards' one rule.
+fn authorize(user: Option<CurrentUser>, need: Need) -> Result<CurrentUser, ApiError> {
+    let user = user.ok_or_else(|| ApiError::Unauthorized(PLEASE_LOG_IN.to_owned()))?;
+    let allowed = match need {
+        Need::User => true,
+        Need::Staff => user.role.is_staff(),
+        Need::SuperAdmin => user.role == Role::SuperAdmin,
+    };
+    if allowed {
+        Ok(user)
+    } else {
+        Err(ApiError::Forbidden(NO_PERMISSION.to_owned()))
+    }
+}
+
+/// The session's user id, if it holds one.
+pub(crate) fn session_user_id(session: &Session) -> Option<UserId> {
+    session
+        .get::<i64>(USER_ID_KEY)
+        .ok()
+        .flatten()
+        .map(UserId::new)
+}
+
+/// Looks the session's user up. A session whose user no longer exists is ended.
+async fn current_user(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+    let session = req.get_session();
+    let Some(id) = session_user_id(&session) else {
+        return Ok(None);
+    };
+    let state = req
+        .app_data::<web::Data<AppState>>()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the app state is not registered")))?;
+    match state.store.user_by_id(id).await {
+        Ok(Some(user)) => Ok(Some(user.into())),
+        Ok(None) => {
+            session.purge();
+            Ok(None)
+        }
+        Err(error) => Err(ApiError::internal(
+            anyhow::Error::new(error).context("failed to load the session's user"),
+        )),
+    }
+}
+
+type Extracted<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
+
+macro_rules! guard {
+    ($guard:ident, $need:expr) => {
+        impl FromRequest for $guard {
+            type Error = ApiError;
+            type Future = Extracted<Self>;
+
+            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+                let req = req.clone();
+                Box::pin(async move { authorize(current_user(&req).await?, $need).map($guard) })
+            }
+        }
+    };
+}
+
+guard!(RequireUser, Need::User);
+guard!(RequireStaff, Need::Staff);
+guard!(RequireSuperAdmin, Need::SuperAdmin);
+
+impl FromRequest for MaybeUser {
+    type Error = ApiError;
+    type Future = Extracted<Self>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { current_user(&req).await.map(MaybeUser) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn user(role: Role) -> Option<CurrentUser> {
+        Some(CurrentUser {
+            id: 1,
+            name: "Ann".into(),
+            email: "ann@example.com".into(),
+            role,
+        })
+    }
+
+    fn status(result: Result<CurrentUser, ApiError>) -> u16 {
+        use actix_web::ResponseError;
+        match result {
+            Ok(_) => 200,
+            Err(error) => error.status_code().as_u16(),
+        }
+    }
+
+    #[test]
+    fn without_a_session_every_guard_answers_401() {
+        for need in [Need::User, Need::Staff, Need::SuperAdmin] {
+            assert_eq!(status(authorize(None, need)), 401);
+        }
+    }
+
+    #[test]
+    fn staff_routes_take_admins_and_super_admins_only() {
+        assert_eq!(status(authorize(user(Role::Customer), Need::Staff)), 403);
+        assert_eq!(status(authorize(user(Role::Admin), Need::Staff)), 200);
+        assert_eq!(status(authorize(user(Role::SuperAdmin), Need::Staff)), 200);
+    }
+
+    #[test]
+    fn super_admin_routes_take_super_admins_only() {
+        assert_eq!(
+            status(authorize(user(Role::Customer), Need::SuperAdmin)),
+            403
+        );
+        assert_eq!(status(authorize(user(Role::Admin), Need::SuperAdmin)), 403);
+        assert_eq!(
+            status(authorize(user(Role::SuperAdmin), Need::SuperAdmin)),
+            200
+        );
+    }
+
+    #[test]
+    fn any_logged_in_user_passes_the_user_guard() {
+        for role in [Role::Customer, Role::Admin, Role::SuperAdmin] {
+            assert_eq!(status(authorize(user(role), Need::User)), 200);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The command line: `garden-shop` serves the shop; `garden-shop users create EMAIL --role ROLE
+//! [--name NAME]` creates a staff account (or changes the role and password of an existing
+//! one), reading the password as one line from standard input.
+
+use std::io::BufRead;
+
+use accounts::{Email, Password, Role, UserName};
+use anyhow::{anyhow, Context};
+use clap::{Parser, Subcommand};
+
+use crate::{auth, Settings};
+
+#[derive(Debug, Parser)]
+#[command(name = "garden-shop", about = "The Garden Shop server", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Manage accounts.
+    Users {
+        #[command(subcommand)]
+        command: UsersCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UsersCommand {
+    /// Create an account, or set the role and password of an existing one. The password is
+    /// read as one line from standard input.
+    Create {
+        email: String,
+        /// customer, admin or super_admin
+        #[arg(long)]
+        role: String,
+        /// The display name (default: the existing name, or the address's local part).
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+/// Runs a command against the database of `settings` (the same config and `DATABASE_URL` as
+/// the server). Returns what to print.
+pub async fn run_cli(
+    command: Command,
+    settings: Settings,
+    stdin: impl BufRead,
+) -> anyhow::Result<String> {
+    match command {
+        Command::Users {
+            command: UsersCommand::Create { email, role, name },
+        } => create_user(&settings, &email, &role, name.as_deref(), stdin).await,
+    }
+}
+
+async fn create_user(
+    settings: &Settings,
+    email: &str,
+    role: &str,
+    name: Option<&str>,
+    mut stdin: impl BufRead,
+) -> anyhow::Result<String> {
+    let email = Email::parse(email).map_err(|e| anyhow!("{email:?}: {e}"))?;
+    let role: Role = role.parse()?;
+    let mut line = String::new();
+    stdin
+        .read_line(&mut line)
+        .context("could not read the password from standard input")?;
+    let password = Password::parse(line.trim_end_matches(['\n', '\r']))
+        .map_err(|e| anyhow!("{e} (the password is read as one line from standard input)"))?;
+
+    let db = store::connect(&settings.database.url, settings.database.max_connections).await?;
+    let accounts =
+        auth::build_accounts(settings, store::Store::new(db), auth::AppClock::default()).await?;
+    let existing = accounts.user_by_email(&email).await?;
+    let name = match (name, &existing) {
+        (Some(name), _) => UserName::parse(name).map_err(|e| anyhow!("--name: {e}"))?,
+        (None, Some(user)) => user.name.clone(),
+        (None, None) => {
+            let local = email.as_str().split('@').next().unwrap_or_default();
+            UserName::parse(local).map_err(|e| anyhow!("--name: {e}"))?
+        }
+    };
+    let user = accounts.upsert_user(email, name, role, password).await?;
+    let verb = if existing.is_some() {
+        "Updated"
+    } else {
+        "Created"
+    };
+    Ok(format!(
+        "{verb} {} {} (id {}).",
+        user.role, user.email, user.id
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use clap::Parser;
+
+    use super::*;
+
+    #[test]
+    fn the_users_create_command_parses() {
+        let cli = Cli::try_parse_from([
+            "garden-shop",
+            "users",
+            "create",
+            "boss@example.com",
+            "--role",
+            "super_admin",
+            "--name",
+            "Boss",
+        ])
+        .unwrap();
+        match cli.command {
+            Some(Command::Users {
+                command: UsersCommand::Create { email, role, name },
+            }) => {
+                assert_eq!(email, "boss@example.com");
+                assert_eq!(role, "super_admin");
+                assert_eq!(name.as_deref(), Some("Boss"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(Cli::try_parse_from(["garden-shop"])
+            .unwrap()
+            .command
+            .is_none());
+        assert!(
+            Cli::try_parse_from(["garden-shop", "users", "create", "x@y.z"]).is_err(),
+            "--role is required"
+        );
+    }
+}

@@ -1,0 +1,340 @@
+//! The account calls of spec §7: session check, login, logout, sign-up with an e-mail code,
+//! password reset, and the current user.
+
+use std::time::Duration;
+
+use accounts::{
+    Email, ForgotPasswordError, LoginError, Password, ResetPasswordError, ResetToken,
+    SendCodeError, UserName, VerificationCode, VerifyCodeError,
+};
+use actix_session::Session;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::{
+    auth::{CurrentUser, MaybeUser, RequireUser, USER_ID_KEY},
+    error::{ApiError, FieldErrors},
+    state::AppState,
+};
+
+/// A user as every account call shows it.
+#[derive(Debug, Serialize)]
+pub struct UserResponse {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub account_type: &'static str,
+}
+
+impl From<&CurrentUser> for UserResponse {
+    fn from(user: &CurrentUser) -> Self {
+        UserResponse {
+            id: user.id,
+            name: user.name.clone(),
+            email: user.email.clone(),
+            account_type: user.role.as_str(),
+        }
+    }
+}
+
+const INVALID_CODE: &str = "Invalid code. Please try again.";
+const EXPIRED_CODE: &str = "This code has expired. Ask for a new one.";
+const INVALID_RESET: &str = "This reset link is invalid or has expired.";
+const FORGOT_ANSWER: &str =
+    "If an account exists for that e-mail, we have sent a password reset link.";
+
+/// The caller's address for the per-IP limits: the TCP peer, which a client cannot forge.
+fn client_ip(request: &HttpRequest) -> String {
+    request
+        .peer_addr()
+        .map_or_else(|| "unknown".to_owned(), |addr| addr.ip().to_string())
+}
+
+fn required(errors: &mut FieldErrors, field: &str, value: &str, label: &str) -> bool {
+    if value.trim().is_empty() {
+        errors.add(field, format!("The {label} field is required."));
+        false
+    } else {
+        true
+    }
+}
+
+fn parse_email(errors: &mut FieldErrors, raw: &str) -> Option<Email> {
+    if required(errors, "email", raw, "email") {
+        errors.check("email", Email::parse(raw))
+    } else {
+        None
+    }
+}
+
+/// A new password and its confirmation.
+fn parse_new_password(
+    errors: &mut FieldErrors,
+    password: &str,
+    confirmation: &str,
+) -> Option<Password> {
+    if !required(errors, "password", password, "password") {
+        return None;
+    }
+    let parsed = errors.check("password", Password::parse(password));
+    if password != confirmation {
+        errors.add("password_confirmation", "The passwords do not match.");
+    }
+    parsed
+}
+
+/// Logs the user in on this session: a new session id (so one fixed before login is worthless),
+/// other keys kept.
+fn log_in(session: &Session, user: &CurrentUser) -> Result<(), ApiError> {
+    session.renew();
+    session
+        .insert(USER_ID_KEY, user.id)
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("failed to store the session: {e}")))
+}
+
+pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
+    HttpResponse::Ok().json(json!({
+        "loggedIn": user.is_some(),
+        "user": user.as_ref().map(UserResponse::from),
+    }))
+}
+
+pub async fn me(RequireUser(user): RequireUser) -> HttpResponse {
+    HttpResponse::Ok().json(UserResponse::from(&user))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LoginRequest {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+}
+
+pub async fn login(
+    request: HttpRequest,
+    session: Session,
+    state: web::Data<AppState>,
+    body: web::Json<LoginRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let email = parse_email(&mut errors, &body.email);
+    required(&mut errors, "password", &body.password, "password");
+    errors.finish()?;
+    let Some(email) = email else {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "a checked e-mail went missing"
+        )));
+    };
+    let user = state
+        .accounts
+        .login(&email, &body.password, &client_ip(&request))
+        .await
+        .map_err(|error| match error {
+            LoginError::InvalidCredentials => {
+                ApiError::Unauthorized("Invalid email or password.".to_owned())
+            }
+            LoginError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
+            LoginError::Unknown(cause) => ApiError::Internal(cause),
+        })?;
+    let user = CurrentUser::from(user);
+    log_in(&session, &user)?;
+    tracing::info!(user = user.id, "logged in");
+    Ok(HttpResponse::Ok()
+        .json(json!({ "message": "Logged in.", "user": UserResponse::from(&user) })))
+}
+
+pub async fn logout(session: Session) -> HttpResponse {
+    session.purge();
+    HttpResponse::Ok().json(json!({ "message": "Logged out." }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignupRequest {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    password_confirmation: String,
+    #[serde(default)]
+    code: String,
+}
+
+pub async fn send_verification_code(
+    request: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Json<SignupRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let name = if required(&mut errors, "name", &body.name, "name") {
+        errors.check("name", UserName::parse(&body.name))
+    } else {
+        None
+    };
+    let email = parse_email(&mut errors, &body.email);
+    let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
+    errors.finish()?;
+    let (Some(name), Some(email), Some(password)) = (name, email, password) else {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "checked fields went missing"
+        )));
+    };
+    let resend_after = state
+        .accounts
+        .send_code(name, email.clone(), password, &client_ip(&request))
+        .await
+        .map_err(|error| match error {
+            SendCodeError::EmailTaken => {
+                ApiError::field("email", "This e-mail is already registered.")
+            }
+            SendCodeError::TooSoon { retry_after } => ApiError::TooManyRequests {
+                message: format!(
+                    "Please wait {} seconds before asking for a new code.",
+                    retry_after.as_secs().max(1)
+                ),
+                retry_after_secs: retry_after.as_secs().max(1),
+            },
+            SendCodeError::TooManySends { retry_after } => ApiError::too_many(retry_after),
+            SendCodeError::Mail(cause) => ApiError::Unavailable {
+                message: "We could not send the e-mail right now. Please try again in a moment."
+                    .to_owned(),
+                cause: anyhow::Error::new(cause),
+            },
+            SendCodeError::Unknown(cause) => ApiError::Internal(cause),
+        })?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": format!("We sent a 6-digit code to {email}."),
+        "resend_after": resend_after.as_secs(),
+    })))
+}
+
+pub async fn verify_code(
+    request: HttpRequest,
+    session: Session,
+    state: web::Data<AppState>,
+    body: web::Json<SignupRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let email = parse_email(&mut errors, &body.email);
+    let code = if required(&mut errors, "code", &body.code, "code") {
+        VerificationCode::parse(&body.code)
+            .map_err(|_| errors.add("code", INVALID_CODE))
+            .ok()
+    } else {
+        None
+    };
+    errors.finish()?;
+    let (Some(email), Some(code)) = (email, code) else {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "checked fields went missing"
+        )));
+    };
+    let user = state
+        .accounts
+        .verify_code(&email, &code, &client_ip(&request))
+        .await
+        .map_err(|error| match error {
+            VerifyCodeError::InvalidCode => ApiError::field("code", INVALID_CODE),
+            VerifyCodeError::Expired => ApiError::field("code", EXPIRED_CODE),
+            VerifyCodeError::TooManyAttempts { retry_after } => {
+                let secs = retry_after
+                    .unwrap_or(Duration::from_secs(60))
+                    .as_secs()
+                    .max(1);
+                ApiError::TooManyRequests {
+                    message: "Too many wrong codes. Ask for a new code.".to_owned(),
+                    retry_after_secs: secs,
+                }
+            }
+            VerifyCodeError::EmailTaken => {
+                ApiError::field("email", "This e-mail is already registered.")
+            }
+            VerifyCodeError::Unknown(cause) => ApiError::Internal(cause),
+        })?;
+    let user = CurrentUser::from(user);
+    log_in(&session, &user)?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": "Verified and logged in!",
+        "user": UserResponse::from(&user),
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ForgotRequest {
+    #[serde(default)]
+    email: String,
+}
+
+/// Answers the same, in the same time, whether or not the address has an account: the lookup,
+/// the token and the mail happen after the answer, on a task of their own.
+pub async fn forgot_password(
+    state: web::Data<AppState>,
+    body: web::Json<ForgotRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let email = parse_email(&mut errors, &body.email);
+    errors.finish()?;
+    let Some(email) = email else {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "a checked e-mail went missing"
+        )));
+    };
+    let accounts = state.accounts.clone();
+    actix_web::rt::spawn(async move {
+        match accounts.forgot_password(&email).await {
+            Ok(()) => {}
+            Err(ForgotPasswordError::Mail(cause)) => {
+                tracing::error!(error = ?cause, "could not send a password reset mail");
+            }
+            Err(ForgotPasswordError::Unknown(cause)) => {
+                tracing::error!(error = ?cause, "password reset request failed");
+            }
+        }
+    });
+    Ok(HttpResponse::Ok().json(json!({ "message": FORGOT_ANSWER })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ResetRequest {
+    #[serde(default)]
+    token: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    password_confirmation: String,
+}
+
+pub async fn reset_password(
+    state: web::Data<AppState>,
+    body: web::Json<ResetRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
+    let email = Email::parse(&body.email).ok();
+    if body.token.trim().is_empty() || email.is_none() {
+        errors.add("token", INVALID_RESET);
+    }
+    errors.finish()?;
+    let (Some(email), Some(password)) = (email, password) else {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "checked fields went missing"
+        )));
+    };
+    state
+        .accounts
+        .reset_password(&email, &ResetToken::from_link(&body.token), password)
+        .await
+        .map_err(|error| match error {
+            ResetPasswordError::InvalidToken => ApiError::field("token", INVALID_RESET),
+            ResetPasswordError::Unknown(cause) => ApiError::Internal(cause),
+        })?;
+    Ok(HttpResponse::Ok().json(json!({
+        "message": "Your password has been reset. You can now log in."
+    })))
+}

@@ -1,0 +1,18 @@
+//! Accounts: users and their roles, registration as a pending sign-up confirmed with a 6-digit
+//! e-mail code, login with rate limits, and password reset with single-use tokens.
+//!
+//! Everything outside (the database, mail, the clock, randomness, password hashing) is a port,
+//! so every rule here is tested with mocks and a fixed clock.
+
+mod error;
+pub mod models;
+pub mod ports;
+mod service;
+
+pub use error::{
+    ForgotPasswordError, LoginError, MailError, RepoError, ResetPasswordError, SendCodeError,
+    UpsertUserError, VerifyCodeError,
+};
+pub use models::*;
+pub use ports::{AccountMail, AttemptLog, Clock, Mailer, PasswordHasher, Randomness, UserStore};
+pub use service::{Accounts, Limits};

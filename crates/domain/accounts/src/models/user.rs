@@ -1,0 +1,309 @@
+use std::fmt;
+use std::str::FromStr;
+
+/// A user's database id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UserId(i64);
+
+impl UserId {
+    pub fn new(id: i64) -> Self {
+        UserId(id)
+    }
+
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for UserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// What a user may do. Shoppers are customers; staff are admins; super_admins also run the shop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    Customer,
+    Admin,
+    SuperAdmin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Customer => "customer",
+            Role::Admin => "admin",
+            Role::SuperAdmin => "super_admin",
+        }
+    }
+
+    /// Admins and super_admins: proofs, live chats, the orders queue.
+    pub fn is_staff(self) -> bool {
+        matches!(self, Role::Admin | Role::SuperAdmin)
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the role must be customer, admin or super_admin, not {0:?}")]
+pub struct UnknownRole(pub String);
+
+impl FromStr for Role {
+    type Err = UnknownRole;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "customer" => Ok(Role::Customer),
+            "admin" => Ok(Role::Admin),
+            "super_admin" => Ok(Role::SuperAdmin),
+            other => Err(UnknownRole(other.to_owned())),
+        }
+    }
+}
+
+/// An e-mail address, trimmed and lowercased: two spellings of one address are one account.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Email(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Please enter a valid e-mail address.")]
+pub struct InvalidEmail;
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Self, InvalidEmail> {
+        let email = raw.trim().to_lowercase();
+        let valid = email.len() <= 254
+            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+            && match email.split_once('@') {
+                Some((local, domain)) => {
+                    !local.is_empty()
+                        && local.len() <= 64
+                        && !domain.contains('@')
+                        && domain.contains('.')
+                        && !domain.starts_with('.')
+                        && !domain.ends_with('.')
+                        && !domain.contains("..")
+                        && !domain.contains(['<', '>', '(', ')', ',', ';', ':', '"', '[', ']'])
+                }
+                None => false,
+            };
+        if valid {
+            Ok(Email(email))
+        } else {
+            Err(InvalidEmail)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Email {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Email {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A display name: trimmed, 1 to 100 characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserName(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidName {
+    #[error("The name is required.")]
+    Empty,
+    #[error("The name may be at most 100 characters.")]
+    TooLong,
+}
+
+impl UserName {
+    pub const MAX_CHARS: usize = 100;
+
+    pub fn parse(raw: &str) -> Result<Self, InvalidName> {
+        let name = raw.trim();
+        if name.is_empty() {
+            Err(InvalidName::Empty)
+        } else if name.chars().count() > Self::MAX_CHARS {
+            Err(InvalidName::TooLong)
+        } else {
+            Ok(UserName(name.to_owned()))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for UserName {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for UserName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A new password: 8 to 128 characters. Never printed: `Debug` hides it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidPassword {
+    #[error("The password must be at least 8 characters.")]
+    TooShort,
+    #[error("The password may be at most 128 characters.")]
+    TooLong,
+}
+
+impl Password {
+    pub const MIN_CHARS: usize = 8;
+    pub const MAX_CHARS: usize = 128;
+
+    pub fn parse(raw: &str) -> Result<Self, InvalidPassword> {
+        let chars = raw.chars().count();
+        if chars < Self::MIN_CHARS {
+            Err(InvalidPassword::TooShort)
+        } else if chars > Self::MAX_CHARS {
+            Err(InvalidPassword::TooLong)
+        } else {
+            Ok(Password(raw.to_owned()))
+        }
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
+/// A password hash in PHC string format (`$argon2id$...`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct PasswordHash(String);
+
+impl PasswordHash {
+    pub fn new(phc: String) -> Self {
+        PasswordHash(phc)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for PasswordHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PasswordHash(***)")
+    }
+}
+
+/// A registered account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: UserId,
+    pub name: UserName,
+    pub email: Email,
+    pub role: Role,
+    pub password_hash: PasswordHash,
+}
+
+/// An account about to be stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewUser {
+    pub name: UserName,
+    pub email: Email,
+    pub role: Role,
+    pub password_hash: PasswordHash,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_trimmed_and_compared_lowercase() {
+        let a = Email::parse("  Ann@Example.COM ").unwrap();
+        let b = Email::parse("ann@example.com").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.as_str(), "ann@example.com");
+    }
+
+    #[test]
+    fn malformed_emails_are_refused() {
+        for raw in [
+            "",
+            "ann",
+            "ann@",
+            "@example.com",
+            "ann@example",
+            "ann@@example.com",
+            "a nn@example.com",
+            "ann@example..com",
+            "ann@.example.com",
+        ] {
+            assert_eq!(Email::parse(raw), Err(InvalidEmail), "{raw:?}");
+        }
+        assert!(Email::parse(&format!("{}@example.com", "a".repeat(65))).is_err());
+    }
+
+    #[test]
+    fn passwords_have_8_to_128_characters() {
+        assert_eq!(Password::parse("1234567"), Err(InvalidPassword::TooShort));
+        assert!(Password::parse("12345678").is_ok());
+        assert!(
+            Password::parse(&"é".repeat(128)).is_ok(),
+            "characters, not bytes"
+        );
+        assert_eq!(
+            Password::parse(&"x".repeat(129)),
+            Err(InvalidPassword::TooLong)
+        );
+    }
+
+    #[test]
+    fn a_password_never_shows_in_debug_output() {
+        let password = Password::parse("hunter22-secret").unwrap();
+        assert!(!format!("{password:?}").contains("hunter22"));
+        let hash = PasswordHash::new("$argon2id$secret".into());
+        assert!(!format!("{hash:?}").contains("secret"));
+    }
+
+    #[test]
+    fn names_are_required_and_at_most_100_characters() {
+        assert_eq!(UserName::parse("   "), Err(InvalidName::Empty));
+        assert_eq!(UserName::parse(" Ann ").unwrap().as_str(), "Ann");
+        assert!(UserName::parse(&"n".repeat(100)).is_ok());
+        assert_eq!(UserName::parse(&"n".repeat(101)), Err(InvalidName::TooLong));
+    }
+
+    #[test]
+    fn roles_round_trip_through_their_names() {
+        for role in [Role::Customer, Role::Admin, Role::SuperAdmin] {
+            assert_eq!(role.as_str().parse::<Role>(), Ok(role));
+        }
+        assert!("root".parse::<Role>().is_err());
+        assert!(Role::Admin.is_staff() && Role::SuperAdmin.is_staff());
+        assert!(!Role::Customer.is_staff());
+    }
+}

@@ -1,0 +1,172 @@
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+
+use crate::{
+    AttemptKind, Attempts, Email, MailError, NewUser, PasswordHash, PendingSignup, RepoError,
+    ResetToken, ResetTokenRecord, TokenHash, User, UserId, UserName, VerificationCode,
+};
+
+/// Where accounts, pending sign-ups and reset tokens are kept.
+#[cfg_attr(test, mockall::automock)]
+pub trait UserStore: Send + Sync + 'static {
+    /// Fails only with `RepoError::Unknown`.
+    fn user_by_id(
+        &self,
+        id: UserId,
+    ) -> impl Future<Output = Result<Option<User>, RepoError>> + Send;
+
+    /// Looks the address up as given (addresses are stored lowercase). Fails only with `Unknown`.
+    fn user_by_email(
+        &self,
+        email: &Email,
+    ) -> impl Future<Output = Result<Option<User>, RepoError>> + Send;
+
+    /// Creates the account, or, when the address exists, sets its name, role and password.
+    /// Fails only with `Unknown`.
+    fn upsert_user(&self, user: NewUser) -> impl Future<Output = Result<User, RepoError>> + Send;
+
+    fn set_password(
+        &self,
+        id: UserId,
+        hash: PasswordHash,
+    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+
+    /// The sign-up waiting for this address, if any. Fails only with `Unknown`.
+    fn pending_signup(
+        &self,
+        email: &Email,
+    ) -> impl Future<Output = Result<Option<PendingSignup>, RepoError>> + Send;
+
+    /// Stores the sign-up, replacing any other for the same address. Fails only with `Unknown`.
+    fn save_pending_signup(
+        &self,
+        signup: PendingSignup,
+    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+
+    /// Counts one more wrong code for this address, atomically; returns the new count.
+    fn add_code_attempt(
+        &self,
+        email: &Email,
+    ) -> impl Future<Output = Result<u32, RepoError>> + Send;
+
+    /// Creates the account and removes its pending sign-up, all or nothing.
+    /// `RepoError::Duplicate` when the address was registered meanwhile.
+    fn complete_signup(
+        &self,
+        user: NewUser,
+    ) -> impl Future<Output = Result<User, RepoError>> + Send;
+
+    /// Keeps a reset token's hash for the user. Fails only with `Unknown`.
+    fn save_reset_token(
+        &self,
+        user: UserId,
+        hash: TokenHash,
+        expires_at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+
+    /// The token with this hash, used or not. Fails only with `Unknown`.
+    fn reset_token(
+        &self,
+        hash: &TokenHash,
+    ) -> impl Future<Output = Result<Option<ResetTokenRecord>, RepoError>> + Send;
+
+    /// Marks the token used and sets the user's password, all or nothing, only if the token is
+    /// still unused (two requests with one token: one wins). Returns whether it did.
+    fn redeem_reset_token(
+        &self,
+        hash: &TokenHash,
+        user: UserId,
+        password: PasswordHash,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, RepoError>> + Send;
+}
+
+/// The counts behind the rate limits, shared by every instance of the shop.
+#[cfg_attr(test, mockall::automock)]
+pub trait AttemptLog: Send + Sync + 'static {
+    /// Attempts of this kind and key at or after `since`. Fails only with `Unknown`.
+    fn attempts_since(
+        &self,
+        kind: AttemptKind,
+        key: &str,
+        since: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Attempts, RepoError>> + Send;
+
+    /// Counts one attempt at `at`, and forgets this kind's attempts older than `forget_before`.
+    fn record_attempt(
+        &self,
+        kind: AttemptKind,
+        key: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+
+    /// Forgets every attempt of this kind and key.
+    fn clear_attempts(
+        &self,
+        kind: AttemptKind,
+        key: &str,
+    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+}
+
+/// A message of the accounts feature. The mail adapter words and formats it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountMail {
+    SignupCode {
+        to: Email,
+        name: UserName,
+        code: VerificationCode,
+    },
+    PasswordReset {
+        to: Email,
+        name: UserName,
+        token: ResetToken,
+    },
+}
+
+impl AccountMail {
+    pub fn recipient(&self) -> &Email {
+        match self {
+            AccountMail::SignupCode { to, .. } | AccountMail::PasswordReset { to, .. } => to,
+        }
+    }
+}
+
+/// Sends mail. Fails with `MailError` when the message was not accepted for delivery.
+#[cfg_attr(test, mockall::automock)]
+pub trait Mailer: Send + Sync + 'static {
+    fn send(&self, mail: AccountMail) -> impl Future<Output = Result<(), MailError>> + Send;
+}
+
+#[cfg_attr(test, mockall::automock)]
+pub trait Clock: Send + Sync + 'static {
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// Secure randomness.
+#[cfg_attr(test, mockall::automock)]
+pub trait Randomness: Send + Sync + 'static {
+    /// A uniformly random number below 1 000 000.
+    fn six_digits(&self) -> u32;
+    fn bytes32(&self) -> [u8; 32];
+}
+
+/// Slow password hashing (argon2id). Implementations run the work off the async workers.
+#[cfg_attr(test, mockall::automock)]
+pub trait PasswordHasher: Send + Sync + 'static {
+    fn hash(
+        &self,
+        password: String,
+    ) -> impl Future<Output = Result<PasswordHash, anyhow::Error>> + Send;
+
+    /// Whether the password matches. A malformed hash is `false`, not an error.
+    fn verify(
+        &self,
+        password: String,
+        hash: PasswordHash,
+    ) -> impl Future<Output = Result<bool, anyhow::Error>> + Send;
+
+    /// A valid hash of no one's password, to spend the same time on unknown addresses.
+    fn decoy_hash(&self) -> PasswordHash;
+}
