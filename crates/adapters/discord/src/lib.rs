@@ -1,0 +1,17 @@
+//! Discord for Garden Shop.
+//!
+//! * [`DiscordOAuth`] links a shopper's Discord account: the authorize URL, the OAuth2 code
+//!   exchange (through the `oauth2` crate), the `users/@me` lookup and, when the shop has a bot
+//!   token and guild id, adding the shopper to the shop's server
+//!   ([`orders::gateways::DiscordIdentityProvider`]).
+//! * [`StaffNotifier`] posts messages for staff to a channel webhook from a background task,
+//!   with retries, never blocking or failing the caller
+//!   ([`orders::gateways::StaffNotifications`]).
+
+mod notifier;
+mod oauth;
+mod settings;
+
+pub use notifier::{render_webhook_body, RetryPolicy, StaffNotifier};
+pub use oauth::{avatar_url, DiscordOAuth, DiscordSetupError, SCOPES};
+pub use settings::DiscordSettings;

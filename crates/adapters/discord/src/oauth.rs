@@ -1,0 +1,254 @@
+use std::time::Duration;
+
+use anyhow::{anyhow, Context};
+use oauth2::basic::{BasicClient, BasicErrorResponseType};
+use oauth2::{
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
+    RedirectUrl, RequestTokenError, Scope, TokenResponse, TokenUrl,
+};
+use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
+use reqwest::{StatusCode, Url};
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+
+use crate::DiscordSettings;
+
+/// What the shop asks Discord for: who the shopper is, and leave to add them to its server.
+pub const SCOPES: [&str; 2] = ["identify", "guilds.join"];
+
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+type OAuthClient =
+    BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiscordSetupError {
+    #[error("discord.client_id is empty")]
+    MissingClientId,
+    #[error("discord.{field} is not a valid URL: {reason}")]
+    BadUrl { field: &'static str, reason: String },
+    #[error("the HTTP client could not be built: {0}")]
+    Client(#[from] reqwest::Error),
+}
+
+/// Discord OAuth2 account linking.
+#[derive(Clone)]
+pub struct DiscordOAuth {
+    oauth: OAuthClient,
+    http: reqwest::Client,
+    api_base: Url,
+    guild_join: Option<(SecretString, String)>,
+}
+
+impl std::fmt::Debug for DiscordOAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiscordOAuth")
+            .field("api_base", &self.api_base.as_str())
+            .field("joins_guild", &self.guild_join.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Deserialize)]
+struct DiscordUser {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    username: Option<String>,
+    #[serde(default)]
+    global_name: Option<String>,
+    #[serde(default)]
+    avatar: Option<String>,
+}
+
+/// The CDN address of a user's avatar image.
+pub fn avatar_url(user_id: &DiscordId, hash: &str) -> String {
+    format!("https://cdn.discordapp.com/avatars/{user_id}/{hash}.png")
+}
+
+fn bad_url(field: &'static str) -> impl Fn(oauth2::url::ParseError) -> DiscordSetupError {
+    move |err| DiscordSetupError::BadUrl {
+        field,
+        reason: err.to_string(),
+    }
+}
+
+impl DiscordOAuth {
+    pub fn new(settings: &DiscordSettings) -> Result<Self, DiscordSetupError> {
+        if settings.client_id.trim().is_empty() {
+            return Err(DiscordSetupError::MissingClientId);
+        }
+        let api_base = settings.api_base.trim().trim_end_matches('/').to_owned();
+        let oauth = BasicClient::new(ClientId::new(settings.client_id.trim().to_owned()))
+            .set_client_secret(ClientSecret::new(
+                settings.client_secret.expose_secret().to_owned(),
+            ))
+            .set_auth_uri(
+                AuthUrl::new(settings.authorize_url.trim().to_owned())
+                    .map_err(bad_url("authorize_url"))?,
+            )
+            .set_token_uri(
+                TokenUrl::new(format!("{api_base}/oauth2/token")).map_err(bad_url("api_base"))?,
+            )
+            .set_redirect_uri(
+                RedirectUrl::new(settings.redirect_url.trim().to_owned())
+                    .map_err(bad_url("redirect_url"))?,
+            );
+        // The oauth2 crate asks for no redirects on the token request (no SSRF through it).
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(REQUEST_TIMEOUT)
+            .build()?;
+        Ok(Self {
+            oauth,
+            http,
+            api_base: Url::parse(&format!("{api_base}/")).map_err(bad_url("api_base"))?,
+            guild_join: settings.guild_join(),
+        })
+    }
+
+    fn api_url(&self, segments: &[&str]) -> Result<Url, DiscordLinkError> {
+        let mut url = self.api_base.clone();
+        url.path_segments_mut()
+            .map_err(|()| DiscordLinkError::Unknown(anyhow!("discord.api_base cannot be a base")))?
+            .pop_if_empty()
+            .extend(segments);
+        Ok(url)
+    }
+
+    async fn exchange(&self, code: String) -> Result<SecretString, DiscordLinkError> {
+        let token = self
+            .oauth
+            .exchange_code(AuthorizationCode::new(code))
+            .request_async(&self.http)
+            .await
+            .map_err(|err| match err {
+                RequestTokenError::ServerResponse(response) => match response.error() {
+                    BasicErrorResponseType::InvalidGrant => DiscordLinkError::InvalidCode,
+                    other => DiscordLinkError::Unknown(anyhow!(
+                        "Discord refused the token request: {} {}",
+                        other.as_ref(),
+                        response
+                            .error_description()
+                            .map(String::as_str)
+                            .unwrap_or("")
+                    )),
+                },
+                RequestTokenError::Request(err) => {
+                    DiscordLinkError::Unavailable(format!("token request failed: {err}"))
+                }
+                RequestTokenError::Parse(err, body) => DiscordLinkError::Unknown(anyhow!(
+                    "unreadable Discord token answer: {err}: {}",
+                    String::from_utf8_lossy(&body)
+                        .chars()
+                        .take(200)
+                        .collect::<String>()
+                )),
+                RequestTokenError::Other(msg) => {
+                    DiscordLinkError::Unknown(anyhow!("Discord token exchange failed: {msg}"))
+                }
+            })?;
+        Ok(SecretString::from(token.access_token().secret().to_owned()))
+    }
+
+    async fn current_user(
+        &self,
+        access_token: &SecretString,
+    ) -> Result<DiscordIdentity, DiscordLinkError> {
+        let response = self
+            .http
+            .get(self.api_url(&["users", "@me"])?)
+            .bearer_auth(access_token.expose_secret())
+            .send()
+            .await
+            .map_err(|e| DiscordLinkError::Unavailable(format!("user request failed: {e}")))?;
+        let status = response.status();
+        if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+            return Err(DiscordLinkError::Unavailable(format!(
+                "Discord answered {status} for the user"
+            )));
+        }
+        if !status.is_success() {
+            return Err(DiscordLinkError::Unknown(anyhow!(
+                "Discord answered {status} for the user"
+            )));
+        }
+        let user: DiscordUser = response.json().await.context("unreadable Discord user")?;
+        let discord_id = user
+            .id
+            .as_deref()
+            .and_then(|id| DiscordId::parse(id).ok())
+            .ok_or(DiscordLinkError::MissingUserId)?;
+        let username = user
+            .username
+            .or(user.global_name)
+            .unwrap_or_else(|| discord_id.to_string());
+        let avatar_url = user
+            .avatar
+            .filter(|hash| !hash.is_empty())
+            .map(|hash| avatar_url(&discord_id, &hash));
+        Ok(DiscordIdentity {
+            discord_id,
+            username,
+            avatar_url,
+        })
+    }
+
+    /// Adds the user to the shop's server. Failures are logged: linking succeeds without it.
+    async fn join_guild(&self, user: &DiscordId, access_token: &SecretString) {
+        let Some((bot_token, guild_id)) = &self.guild_join else {
+            return;
+        };
+        let url = match self.api_url(&["guilds", guild_id, "members", user.as_str()]) {
+            Ok(url) => url,
+            Err(err) => {
+                tracing::warn!(error = %err, "could not build the guild join URL");
+                return;
+            }
+        };
+        let result = self
+            .http
+            .put(url)
+            .header(
+                reqwest::header::AUTHORIZATION,
+                format!("Bot {}", bot_token.expose_secret()),
+            )
+            .json(&serde_json::json!({ "access_token": access_token.expose_secret() }))
+            .send()
+            .await;
+        match result {
+            Ok(response) if response.status().is_success() => {
+                tracing::info!(discord_id = %user, status = %response.status(), "discord user is in the shop's server");
+            }
+            Ok(response) => {
+                let status = response.status();
+                let body = response.text().await.unwrap_or_default();
+                tracing::warn!(discord_id = %user, %status, body = %body.chars().take(300).collect::<String>(), "could not add the discord user to the shop's server");
+            }
+            Err(err) => {
+                tracing::warn!(discord_id = %user, error = %err, "could not reach discord to add the user to the shop's server");
+            }
+        }
+    }
+}
+
+impl DiscordIdentityProvider for DiscordOAuth {
+    fn authorize_url(&self, state: &str) -> String {
+        let state = state.to_owned();
+        let (url, _) = self
+            .oauth
+            .authorize_url(move || CsrfToken::new(state))
+            .add_scopes(SCOPES.iter().map(|s| Scope::new((*s).to_owned())))
+            .url();
+        url.to_string()
+    }
+
+    #[tracing::instrument(name = "discord.exchange_code", skip_all)]
+    async fn exchange_code(&self, code: String) -> Result<DiscordIdentity, DiscordLinkError> {
+        let access_token = self.exchange(code).await?;
+        let identity = self.current_user(&access_token).await?;
+        self.join_guild(&identity.discord_id, &access_token).await;
+        tracing::info!(discord_id = %identity.discord_id, "discord account linked");
+        Ok(identity)
+    }
+}

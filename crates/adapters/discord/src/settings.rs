@@ -1,0 +1,61 @@
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+
+/// The `discord` section of the configuration. Empty strings mean "not set".
+#[derive(Debug, Clone, Deserialize)]
+pub struct DiscordSettings {
+    /// The application's OAuth2 client id; empty means "use the dev sign-in page".
+    #[serde(default)]
+    pub client_id: String,
+    #[serde(default = "empty_secret")]
+    pub client_secret: SecretString,
+    /// Where Discord sends the shopper back (`{public_url}/discord/callback`).
+    #[serde(default)]
+    pub redirect_url: String,
+    #[serde(default = "default_authorize_url")]
+    pub authorize_url: String,
+    /// The API root: token at `{api_base}/oauth2/token`, user at `{api_base}/users/@me`.
+    #[serde(default = "default_api_base")]
+    pub api_base: String,
+    /// With `guild_id`, lets the shop add linked shoppers to its Discord server.
+    #[serde(default = "empty_secret")]
+    pub bot_token: SecretString,
+    #[serde(default)]
+    pub guild_id: String,
+    /// A channel webhook for staff notifications (the URL holds the webhook's token).
+    #[serde(default = "empty_secret")]
+    pub notify_webhook_url: SecretString,
+}
+
+fn empty_secret() -> SecretString {
+    SecretString::from("")
+}
+
+pub fn default_authorize_url() -> String {
+    "https://discord.com/oauth2/authorize".to_owned()
+}
+
+pub fn default_api_base() -> String {
+    "https://discord.com/api".to_owned()
+}
+
+impl DiscordSettings {
+    /// Whether real Discord OAuth is configured (otherwise the dev sign-in page stands in).
+    pub fn oauth_configured(&self) -> bool {
+        !self.client_id.trim().is_empty() && !self.client_secret.expose_secret().trim().is_empty()
+    }
+
+    /// The bot token and guild id, when both are set.
+    pub fn guild_join(&self) -> Option<(SecretString, String)> {
+        let token = self.bot_token.expose_secret().trim();
+        let guild = self.guild_id.trim();
+        (!token.is_empty() && !guild.is_empty())
+            .then(|| (SecretString::from(token), guild.to_owned()))
+    }
+
+    /// The staff webhook URL, when set.
+    pub fn notify_webhook(&self) -> Option<SecretString> {
+        let url = self.notify_webhook_url.expose_secret().trim();
+        (!url.is_empty()).then(|| SecretString::from(url))
+    }
+}

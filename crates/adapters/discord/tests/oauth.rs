@@ -1,0 +1,274 @@
+//! Discord account linking against a local fake Discord (wiremock).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+
+use garden_discord::{DiscordOAuth, DiscordSettings};
+use orders::gateways::{DiscordIdentityProvider, DiscordLinkError};
+use secrecy::SecretString;
+use serde_json::json;
+use wiremock::matchers::{header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn settings(api_base: &str) -> DiscordSettings {
+    DiscordSettings {
+        client_id: "1234567890".into(),
+        client_secret: SecretString::from("client-secret"),
+        redirect_url: "http://shop.test/discord/callback".into(),
+        authorize_url: "https://discord.com/oauth2/authorize".into(),
+        api_base: format!("{api_base}/api"),
+        bot_token: SecretString::from(""),
+        guild_id: String::new(),
+        notify_webhook_url: SecretString::from(""),
+    }
+}
+
+fn with_guild(mut settings: DiscordSettings) -> DiscordSettings {
+    settings.bot_token = SecretString::from("bot-token-1");
+    settings.guild_id = "555000".into();
+    settings
+}
+
+async fn mount_token(server: &MockServer) {
+    Mock::given(method("POST"))
+        .and(path("/api/oauth2/token"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": "user-access-token",
+            "token_type": "Bearer",
+            "expires_in": 604800,
+            "refresh_token": "refresh",
+            "scope": "identify guilds.join"
+        })))
+        .expect(1)
+        .mount(server)
+        .await;
+}
+
+async fn mount_user(server: &MockServer, user: serde_json::Value) {
+    Mock::given(method("GET"))
+        .and(path("/api/users/@me"))
+        .and(header("authorization", "Bearer user-access-token"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(user))
+        .expect(1)
+        .mount(server)
+        .await;
+}
+
+fn nelly() -> serde_json::Value {
+    json!({
+        "id": "80351110224678912",
+        "username": "nelly",
+        "global_name": "Nelly",
+        "discriminator": "0",
+        "avatar": "8342729096ea3675442027381ff50dfe",
+        "verified": true
+    })
+}
+
+#[tokio::test]
+async fn a_code_is_exchanged_and_the_user_fetched() {
+    let server = MockServer::start().await;
+    mount_token(&server).await;
+    mount_user(&server, nelly()).await;
+    let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
+
+    let identity = discord.exchange_code("the-code".into()).await.unwrap();
+
+    assert_eq!(identity.discord_id.as_str(), "80351110224678912");
+    assert_eq!(identity.username, "nelly");
+    assert_eq!(
+        identity.avatar_url.as_deref(),
+        Some("https://cdn.discordapp.com/avatars/80351110224678912/8342729096ea3675442027381ff50dfe.png")
+    );
+    let requests = server.received_requests().await.unwrap();
+    let token_request = &requests[0];
+    let form: HashMap<String, String> = form_urlencoded::parse(&token_request.body)
+        .into_owned()
+        .collect();
+    assert_eq!(form["grant_type"], "authorization_code");
+    assert_eq!(form["code"], "the-code");
+    assert_eq!(form["redirect_uri"], "http://shop.test/discord/callback");
+    // Client credentials go as HTTP basic auth: "1234567890:client-secret".
+    assert_eq!(
+        token_request.headers.get("authorization").unwrap(),
+        "Basic MTIzNDU2Nzg5MDpjbGllbnQtc2VjcmV0"
+    );
+    // No guild configured: no join attempted.
+    assert_eq!(requests.len(), 2);
+}
+
+#[tokio::test]
+async fn a_user_without_an_avatar_has_none() {
+    let server = MockServer::start().await;
+    mount_token(&server).await;
+    let mut user = nelly();
+    user["avatar"] = serde_json::Value::Null;
+    mount_user(&server, user).await;
+    let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
+
+    let identity = discord.exchange_code("the-code".into()).await.unwrap();
+
+    assert_eq!(identity.avatar_url, None);
+}
+
+#[tokio::test]
+async fn a_refused_code_is_an_invalid_code() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/oauth2/token"))
+        .respond_with(ResponseTemplate::new(400).set_body_json(json!({
+            "error": "invalid_grant",
+            "error_description": "Invalid \"code\" in request."
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/users/@me"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(nelly()))
+        .expect(0)
+        .mount(&server)
+        .await;
+    let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
+
+    let err = discord.exchange_code("stale".into()).await.unwrap_err();
+
+    assert!(matches!(err, DiscordLinkError::InvalidCode), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_wrong_client_secret_is_an_unknown_error_not_the_shoppers_fault() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/oauth2/token"))
+        .respond_with(
+            ResponseTemplate::new(401).set_body_json(json!({ "error": "invalid_client" })),
+        )
+        .mount(&server)
+        .await;
+    let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
+
+    let err = discord.exchange_code("c".into()).await.unwrap_err();
+
+    assert!(matches!(err, DiscordLinkError::Unknown(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn an_unreachable_discord_is_unavailable() {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let discord = DiscordOAuth::new(&settings(&format!("http://{addr}"))).unwrap();
+
+    let err = discord.exchange_code("c".into()).await.unwrap_err();
+
+    assert!(matches!(err, DiscordLinkError::Unavailable(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_user_without_an_id_is_refused() {
+    let server = MockServer::start().await;
+    mount_token(&server).await;
+    mount_user(&server, json!({ "username": "ghost" })).await;
+    let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
+
+    let err = discord.exchange_code("c".into()).await.unwrap_err();
+
+    assert!(matches!(err, DiscordLinkError::MissingUserId), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_discord_outage_on_the_user_call_is_unavailable() {
+    let server = MockServer::start().await;
+    mount_token(&server).await;
+    Mock::given(method("GET"))
+        .and(path("/api/users/@me"))
+        .respond_with(ResponseTemplate::new(502))
+        .mount(&server)
+        .await;
+    let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
+
+    let err = discord.exchange_code("c".into()).await.unwrap_err();
+
+    assert!(matches!(err, DiscordLinkError::Unavailable(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn with_a_bot_token_and_guild_the_user_is_added_to_the_shops_server() {
+    let server = MockServer::start().await;
+    mount_token(&server).await;
+    mount_user(&server, nelly()).await;
+    Mock::given(method("PUT"))
+        .and(path("/api/guilds/555000/members/80351110224678912"))
+        .and(header("authorization", "Bot bot-token-1"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "user": nelly() })))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let discord = DiscordOAuth::new(&with_guild(settings(&server.uri()))).unwrap();
+
+    discord.exchange_code("c".into()).await.unwrap();
+
+    let requests = server.received_requests().await.unwrap();
+    let join = requests
+        .iter()
+        .find(|r| r.method.as_str() == "PUT")
+        .unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&join.body).unwrap();
+    assert_eq!(body, json!({ "access_token": "user-access-token" }));
+}
+
+#[tokio::test]
+async fn a_failed_guild_join_does_not_fail_the_link() {
+    let server = MockServer::start().await;
+    mount_token(&server).await;
+    mount_user(&server, nelly()).await;
+    Mock::given(method("PUT"))
+        .and(path("/api/guilds/555000/members/80351110224678912"))
+        .respond_with(
+            ResponseTemplate::new(403)
+                .set_body_json(json!({ "message": "Missing Permissions", "code": 50013 })),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let discord = DiscordOAuth::new(&with_guild(settings(&server.uri()))).unwrap();
+
+    let identity = discord.exchange_code("c".into()).await.unwrap();
+
+    assert_eq!(identity.username, "nelly");
+}
+
+#[test]
+fn the_authorize_url_asks_for_identify_and_guilds_join_and_carries_the_state() {
+    let discord = DiscordOAuth::new(&settings("https://discord.com")).unwrap();
+
+    let url = reqwest::Url::parse(&discord.authorize_url("state-xyz")).unwrap();
+
+    assert_eq!(url.origin().ascii_serialization(), "https://discord.com");
+    assert_eq!(url.path(), "/oauth2/authorize");
+    let query: HashMap<String, String> = url.query_pairs().into_owned().collect();
+    assert_eq!(query["client_id"], "1234567890");
+    assert_eq!(query["redirect_uri"], "http://shop.test/discord/callback");
+    assert_eq!(query["response_type"], "code");
+    assert_eq!(query["scope"], "identify guilds.join");
+    assert_eq!(query["state"], "state-xyz");
+}
+
+#[test]
+fn settings_without_a_client_id_cannot_build_the_real_adapter() {
+    let mut s = settings("https://discord.com");
+    s.client_id = " ".into();
+    assert!(!s.oauth_configured());
+    assert!(DiscordOAuth::new(&s).is_err());
+}
+
+#[test]
+fn guild_join_needs_both_the_bot_token_and_the_guild() {
+    let s = settings("https://discord.com");
+    assert!(s.guild_join().is_none());
+    let mut half = with_guild(s.clone());
+    half.guild_id = String::new();
+    assert!(half.guild_join().is_none());
+    assert!(with_guild(s).guild_join().is_some());
+}
