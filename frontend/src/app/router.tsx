@@ -87,6 +87,10 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/profile')).ProfileRoute }),
       },
       {
+        path: paths.proofs.path,
+        lazy: async () => ({ Component: (await import('./routes/proofs')).ProofsRoute }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
       },

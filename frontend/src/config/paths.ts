@@ -9,6 +9,7 @@ export const paths = {
   forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
   resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
   profile: { path: '/profile', getHref: () => '/profile' },
+  proofs: { path: '/proofs', getHref: () => '/proofs' },
   adminProducts: { path: '/admin/products', getHref: () => '/admin/products' },
   about: { path: '/about', getHref: () => '/about' },
   howItWorks: { path: '/how-it-works', getHref: () => '/how-it-works' },

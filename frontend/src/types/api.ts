@@ -31,3 +31,32 @@ export type Site = {
   name: string;
   reviews_url: string;
 };
+
+/** Who wrote a chat message. */
+export type ChatSenderType = 'admin' | 'super_admin' | 'user' | 'guest' | 'system' | 'bot';
+
+export type ChatMessage = {
+  id: number;
+  message: string;
+  sender_type: ChatSenderType;
+  /** ISO 8601. */
+  created_at: string;
+};
+
+export type ChatStatus = 'ai' | 'pending' | 'connected' | 'closed';
+
+/** A help chat as the shopper's and the staff's calls return it. */
+export type Chat = {
+  /** A UUID. */
+  id: string;
+  status: ChatStatus;
+  /** Missing for a guest. */
+  user: { id: number; name: string } | null;
+  created_at: string;
+  /** The member of staff who joined; null while nobody has. */
+  accepted_by: number | null;
+  accepted_by_name: string | null;
+  has_unread_messages: boolean;
+  /** Only where the call says so (start, history, one staff chat). */
+  messages?: ChatMessage[];
+};

@@ -6,7 +6,10 @@ import { Footer } from '@/app/layout/footer';
 import { Navbar } from '@/app/layout/navbar';
 import { Toaster } from '@/components/ui/toast';
 import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
+import { useUser } from '@/features/auth/hooks/use-user';
 import { CartDrawer } from '@/features/cart/components/cart-drawer';
+import { ChatLauncher } from '@/features/chat/components/chat-launcher';
+import { LiveChatsLauncher } from '@/features/live-chats/components/live-chats-launcher';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 
 import './app-layout.css';
@@ -31,6 +34,7 @@ function scrollKey(location: Location): string {
 
 export function AppLayout() {
   const cartButtonRef = useRef<HTMLButtonElement>(null);
+  const { isStaff } = useUser();
   useSyncCartWithCatalog();
 
   return (
@@ -44,6 +48,9 @@ export function AppLayout() {
       </main>
       <Footer />
       <CartDrawer returnFocusRef={cartButtonRef} />
+      {/* The buttons are tiny; the chat window and the staff panel load on first open. */}
+      <ChatLauncher />
+      {isStaff ? <LiveChatsLauncher /> : null}
       <Toaster />
       <ScrollRestoration getKey={scrollKey} />
     </>

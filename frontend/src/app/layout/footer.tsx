@@ -9,6 +9,7 @@ const SHOP_LINKS = [
   { label: 'About Us', href: paths.about.getHref() },
   { label: 'How it works', href: paths.howItWorks.getHref() },
   { label: 'FAQ', href: paths.faq.getHref() },
+  { label: 'Proofs of Delivery', href: paths.proofs.getHref() },
 ];
 
 const HELP_LINKS = [

@@ -1,0 +1,40 @@
+import { queryOptions } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Chat, ChatMessage } from '@/types/api';
+
+import { getChatSessionId } from '@/features/chat/utils/chat-session-id';
+
+/** The query string every shopper read carries: the chat and this browser's session. */
+export function chatQuery(chatId: string): string {
+  return new URLSearchParams({ chat_id: chatId, session_id: getChatSessionId() }).toString();
+}
+
+/** GET /api/chat/history: the chat with its messages, oldest first; marks staff replies read. */
+export async function getChatHistory(
+  chatId: string,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<ChatMessage[]> {
+  const { chat } = await api.get<{ chat: Chat }>(`/chat/history?${chatQuery(chatId)}`, { signal });
+  return chat.messages ?? [];
+}
+
+export const chatKeys = {
+  all: ['chat'] as const,
+  history: (chatId: string) => ['chat', chatId, 'history'] as const,
+  status: (chatId: string) => ['chat', chatId, 'status'] as const,
+};
+
+/**
+ * The conversation. The widget seeds it from start-ai and appends what send returns, so it is
+ * fetched only while a live agent is awaited or connected (then every `pollMs`).
+ */
+export function getChatHistoryQueryOptions(chatId: string, pollMs: number | false) {
+  return queryOptions({
+    queryKey: chatKeys.history(chatId),
+    queryFn: ({ signal }) => getChatHistory(chatId, { signal }),
+    refetchInterval: pollMs,
+    staleTime: Infinity,
+    retry: false,
+  });
+}

@@ -1,0 +1,23 @@
+import { queryOptions } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import type { Chat } from '@/types/api';
+
+import { chatKeys, chatQuery } from './get-chat-history';
+
+/** GET /api/chat/status: the chat without messages (status, accepted_by); 404 once it is gone. */
+export function getChatStatus(chatId: string, { signal }: { signal?: AbortSignal } = {}) {
+  return api.get<Chat>(`/chat/status?${chatQuery(chatId)}`, { signal });
+}
+
+/** Polled every `pollMs` while the shopper waits for or talks to a live agent (spec §4). */
+export function getChatStatusQueryOptions(chatId: string, pollMs: number) {
+  return queryOptions({
+    queryKey: chatKeys.status(chatId),
+    queryFn: ({ signal }) => getChatStatus(chatId, { signal }),
+    refetchInterval: pollMs,
+    staleTime: 0,
+    // A 404 means the chat is gone: act on it at once instead of asking again.
+    retry: false,
+  });
+}

@@ -1,0 +1,259 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { IconButton } from '@/components/ui/icon-button';
+import { AlertIcon, CloseIcon, HeadsetIcon, SendIcon } from '@/components/ui/icons';
+import { MessageBubble, type MessageSide } from '@/components/ui/message-bubble';
+import { Skeleton } from '@/components/ui/skeleton';
+import type { ChatMessage } from '@/types/api';
+
+import { endChat } from '@/features/chat/api/end-chat';
+import { chatKeys } from '@/features/chat/api/get-chat-history';
+import {
+  AGENT_JOINED_NOTICE,
+  useHelpChat,
+  type ChatPhase,
+} from '@/features/chat/hooks/use-help-chat';
+import './chat-window.css';
+
+/** The longest message the server takes. */
+const MAX_MESSAGE_LENGTH = 2000;
+
+type ChatWindowProps = {
+  /** Closes the window; the launcher takes focus back. */
+  onClose: () => void;
+};
+
+function sideOf(message: ChatMessage): MessageSide {
+  if (message.sender_type === 'system') return 'system';
+  return message.sender_type === 'user' || message.sender_type === 'guest' ? 'mine' : 'theirs';
+}
+
+function authorOf(message: ChatMessage, agentName: string | null): string {
+  switch (message.sender_type) {
+    case 'bot':
+      return 'Assistant';
+    case 'admin':
+    case 'super_admin':
+      return agentName ? `${agentName} (agent)` : 'Agent';
+    default:
+      return 'You';
+  }
+}
+
+function subtitleOf(phase: ChatPhase, agentName: string | null): string {
+  switch (phase) {
+    case 'pending':
+      return 'Waiting for a live agent';
+    case 'connected':
+      return agentName ? `Live agent: ${agentName}` : 'Live agent';
+    case 'unavailable':
+      return 'Offline';
+    default:
+      return 'Garden Shop assistant';
+  }
+}
+
+/**
+ * The help chat window (lazy-loaded on the first open): the conversation, Talk to Live Agent,
+ * the waiting notice, End chat and the message box. Escape closes it.
+ */
+export function ChatWindow({ onClose }: ChatWindowProps) {
+  const titleId = useId();
+  const inputId = useId();
+  const queryClient = useQueryClient();
+  const chat = useHelpChat();
+  const [draft, setDraft] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const logRef = useRef<HTMLDivElement>(null);
+  const windowRef = useRef<HTMLElement>(null);
+
+  // Focus goes to the message box on open.
+  useEffect(() => {
+    inputRef.current?.focus();
+  }, []);
+
+  // The newest message stays in view.
+  const messageCount = chat.messages.length;
+  useEffect(() => {
+    const log = logRef.current;
+    if (log) log.scrollTop = log.scrollHeight;
+  }, [messageCount, chat.phase]);
+
+  // Back to the message box once it can be used again (after waiting, or after a restart).
+  useEffect(() => {
+    if (!chat.canSend) return;
+    if (windowRef.current?.contains(document.activeElement)) inputRef.current?.focus();
+  }, [chat.canSend]);
+
+  const close = () => {
+    const liveChat = chat.chatToEndOnClose;
+    if (liveChat) {
+      endChat(liveChat).catch((error: unknown) => {
+        console.error('Could not end the live chat on close:', error);
+      });
+    }
+    queryClient.removeQueries({ queryKey: chatKeys.all });
+    onClose();
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = draft;
+    if (!text.trim() || !chat.canSend) return;
+    setDraft('');
+    const sent = await chat.send(text);
+    if (!sent) setDraft((current) => current || text);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      close();
+    }
+  };
+
+  const waiting = chat.phase === 'pending';
+  const live = chat.phase === 'pending' || chat.phase === 'connected';
+
+  return (
+    <section
+      ref={windowRef}
+      className="chat-window"
+      role="dialog"
+      aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
+    >
+      <header className="chat-window__header">
+        <div className="chat-window__heading">
+          <h2 id={titleId} className="chat-window__title">
+            Help chat
+          </h2>
+          <p className="chat-window__subtitle">
+            <span
+              className={`chat-window__dot chat-window__dot--${chat.phase}`}
+              aria-hidden="true"
+            />
+            {subtitleOf(chat.phase, chat.agentName)}
+          </p>
+        </div>
+        {live ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            className="chat-window__end"
+            loading={chat.ending}
+            onClick={() => void chat.endLiveChat()}
+          >
+            End chat
+          </Button>
+        ) : null}
+        <IconButton label="Close help chat" tone="inverse" onClick={close}>
+          <CloseIcon />
+        </IconButton>
+      </header>
+
+      <div
+        ref={logRef}
+        className="chat-window__log"
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        aria-busy={chat.phase === 'starting'}
+      >
+        {chat.phase === 'starting' ? (
+          <div className="chat-window__loading">
+            <Skeleton width="70%" height={44} radius="var(--radius-lg)" />
+            <Skeleton width="45%" height={28} radius="var(--radius-lg)" />
+          </div>
+        ) : null}
+        {chat.messages.map((message) => (
+          <MessageBubble
+            key={message.id}
+            side={sideOf(message)}
+            author={authorOf(message, chat.agentName)}
+            time={message.created_at}
+          >
+            {message.message}
+          </MessageBubble>
+        ))}
+        {chat.joinedNoticeMissing ? (
+          <MessageBubble side="system">{AGENT_JOINED_NOTICE}</MessageBubble>
+        ) : null}
+        {chat.sending && chat.phase === 'ai' ? (
+          <p className="chat-window__typing">The assistant is typing…</p>
+        ) : null}
+      </div>
+
+      {chat.phase === 'unavailable' ? (
+        <div className="chat-window__notice chat-window__notice--danger" role="alert">
+          <AlertIcon size={18} />
+          <p>We couldn&apos;t start the chat.</p>
+          <Button size="sm" variant="secondary" onClick={chat.retryStart}>
+            Try again
+          </Button>
+        </div>
+      ) : null}
+
+      {waiting ? (
+        <p className="chat-window__notice chat-window__notice--waiting" role="status">
+          <span className="chat-window__spinner" aria-hidden="true" />
+          Waiting for agent to join...
+        </p>
+      ) : null}
+
+      {chat.phase === 'ai' ? (
+        <div
+          className={`chat-window__agent${chat.offerLiveAgent ? ' chat-window__agent--offer' : ''}`}
+        >
+          {chat.offerLiveAgent ? (
+            <p className="chat-window__offer-text">Would you like a person to help you?</p>
+          ) : null}
+          <Button
+            size="sm"
+            variant={chat.offerLiveAgent ? 'primary' : 'ghost'}
+            startIcon={<HeadsetIcon size={18} />}
+            loading={chat.requestingAgent}
+            onClick={() => void chat.requestAgent()}
+          >
+            Talk to Live Agent
+          </Button>
+        </div>
+      ) : null}
+
+      {chat.sendError ? (
+        <p className="chat-window__error" role="alert">
+          {chat.sendError}
+        </p>
+      ) : null}
+
+      <form className="chat-window__form" onSubmit={(event) => void submit(event)}>
+        <label className="visually-hidden" htmlFor={inputId}>
+          Message
+        </label>
+        <input
+          ref={inputRef}
+          id={inputId}
+          className="chat-window__input"
+          type="text"
+          autoComplete="off"
+          maxLength={MAX_MESSAGE_LENGTH}
+          placeholder={waiting ? 'Waiting for agent to join...' : 'Type your message...'}
+          disabled={waiting}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <IconButton
+          type="submit"
+          label="Send message"
+          tone="brand"
+          className="chat-window__send"
+          disabled={!chat.canSend || chat.sending || !draft.trim()}
+        >
+          <SendIcon size={18} />
+        </IconButton>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,274 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+
+import { ApiError } from '@/lib/api-client';
+import type { Chat, ChatMessage } from '@/types/api';
+
+import { endChat } from '@/features/chat/api/end-chat';
+import {
+  chatKeys,
+  getChatHistory,
+  getChatHistoryQueryOptions,
+} from '@/features/chat/api/get-chat-history';
+import { getChatStatusQueryOptions } from '@/features/chat/api/get-chat-status';
+import { sendChatMessage } from '@/features/chat/api/send-chat-message';
+import { startAiChat } from '@/features/chat/api/start-ai-chat';
+import { startLiveChat } from '@/features/chat/api/start-live-chat';
+import { appendMessages, mergeMessages } from '@/features/chat/utils/merge-messages';
+
+/** How often the window asks about a live chat (spec §9). */
+export const CHAT_POLL_MS = 3000;
+
+/** Shown when staff join (the server stores it too; the window adds it if the history lacks it). */
+export const AGENT_JOINED_NOTICE = 'You are now connected to a live agent.';
+
+/**
+ * starting: the assistant chat is being opened; ai: talking to the assistant; pending: waiting
+ * for staff (sending blocked); connected: staff joined; unavailable: the chat could not start.
+ */
+export type ChatPhase = 'starting' | 'ai' | 'pending' | 'connected' | 'unavailable';
+
+type State = {
+  chatId: string | null;
+  phase: ChatPhase;
+  /** The assistant was not confident: Talk to Live Agent is offered prominently. */
+  offerLiveAgent: boolean;
+  agentName: string | null;
+  /** Why the last send or live-agent request failed; cleared by the next try. */
+  sendError: string | null;
+  /** Bumped to start a fresh assistant chat. */
+  generation: number;
+};
+
+type Action =
+  | { type: 'started'; chatId: string }
+  | { type: 'start-failed' }
+  | { type: 'offer'; offerLiveAgent: boolean }
+  | { type: 'live'; chat: Chat; chatId: string }
+  | { type: 'connected'; agentName: string | null }
+  | { type: 'send-error'; message: string | null }
+  | { type: 'restart' };
+
+const initialState: State = {
+  chatId: null,
+  phase: 'starting',
+  offerLiveAgent: false,
+  agentName: null,
+  sendError: null,
+  generation: 0,
+};
+
+function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'started':
+      return { ...state, chatId: action.chatId, phase: 'ai', offerLiveAgent: false };
+    case 'start-failed':
+      return { ...state, phase: 'unavailable' };
+    case 'offer':
+      return { ...state, offerLiveAgent: action.offerLiveAgent };
+    case 'live':
+      return {
+        ...state,
+        chatId: action.chatId,
+        phase: action.chat.accepted_by != null ? 'connected' : 'pending',
+        agentName: action.chat.accepted_by_name,
+        offerLiveAgent: false,
+      };
+    case 'connected':
+      return { ...state, phase: 'connected', agentName: action.agentName };
+    case 'send-error':
+      return { ...state, sendError: action.message };
+    case 'restart':
+      return { ...initialState, generation: state.generation + 1 };
+  }
+}
+
+const isLive = (phase: ChatPhase) => phase === 'pending' || phase === 'connected';
+
+/**
+ * The help chat's state machine (spec §4): opened, it starts an assistant chat with the fixed
+ * greeting; Talk to Live Agent moves it to pending; polling every 3 s notices when staff join
+ * (connected) and when the chat is gone (404: a fresh assistant chat). Ending a live chat
+ * removes it and starts over. The whole state lives in the window, so closing it resets all.
+ */
+export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {}) {
+  const queryClient = useQueryClient();
+  const [state, dispatch] = useReducer(reducer, initialState);
+  const [sending, setSending] = useState(false);
+  const [requestingAgent, setRequestingAgent] = useState(false);
+  const [ending, setEnding] = useState(false);
+  const { chatId, phase, generation } = state;
+  const live = isLive(phase);
+
+  // Results that arrive after the window closed are dropped.
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  // One assistant chat per generation (React's development double effects start only one).
+  const startedGeneration = useRef(-1);
+  useEffect(() => {
+    if (startedGeneration.current === generation) return;
+    startedGeneration.current = generation;
+    startAiChat().then(
+      ({ chat_id, chat }) => {
+        if (!mounted.current) return;
+        queryClient.setQueryData(chatKeys.history(chat_id), chat.messages ?? []);
+        dispatch({ type: 'started', chatId: chat_id });
+      },
+      (error: unknown) => {
+        console.error('Could not start the help chat:', error);
+        if (mounted.current) dispatch({ type: 'start-failed' });
+      },
+    );
+  }, [generation, queryClient]);
+
+  const history = useQuery({
+    ...getChatHistoryQueryOptions(chatId ?? '', live ? pollMs : false),
+    // Keeps messages this window holds that a poll in flight could not know of yet.
+    queryFn: async ({ signal }) => {
+      const server = await getChatHistory(chatId ?? '', { signal });
+      const local = queryClient.getQueryData<ChatMessage[]>(chatKeys.history(chatId ?? '')) ?? [];
+      return mergeMessages(server, local);
+    },
+    enabled: chatId !== null,
+  });
+
+  const status = useQuery({
+    ...getChatStatusQueryOptions(chatId ?? '', pollMs),
+    enabled: chatId !== null && live,
+  });
+
+  const restart = useCallback(() => {
+    queryClient.removeQueries({ queryKey: chatKeys.all });
+    dispatch({ type: 'restart' });
+  }, [queryClient]);
+
+  // The chat is gone (404 on a poll) or was closed: a fresh assistant chat.
+  const gone =
+    (status.error instanceof ApiError && status.error.isNotFound) ||
+    (history.error instanceof ApiError && history.error.isNotFound) ||
+    (live && status.data?.status === 'closed');
+  useEffect(() => {
+    if (gone) restart();
+  }, [gone, restart]);
+
+  // Staff joined: connected, and the conversation is fetched at once.
+  const acceptedBy = status.data?.accepted_by ?? null;
+  const acceptedByName = status.data?.accepted_by_name ?? null;
+  useEffect(() => {
+    if (phase !== 'pending' || acceptedBy === null || chatId === null) return;
+    dispatch({ type: 'connected', agentName: acceptedByName });
+    void queryClient.invalidateQueries({ queryKey: chatKeys.history(chatId) });
+  }, [phase, acceptedBy, acceptedByName, chatId, queryClient]);
+
+  const messages = history.data ?? [];
+  const joinedNoticeMissing =
+    phase === 'connected' && !messages.some((message) => message.message === AGENT_JOINED_NOTICE);
+
+  /** Sends `text` (trimmed; blank is ignored). Blocked while waiting for an agent. */
+  const send = useCallback(
+    async (text: string): Promise<boolean> => {
+      const trimmed = text.trim();
+      if (!trimmed || chatId === null || sending) return false;
+      if (phase !== 'ai' && phase !== 'connected') return false;
+      setSending(true);
+      dispatch({ type: 'send-error', message: null });
+      try {
+        const sent = await sendChatMessage(chatId, trimmed);
+        if (!mounted.current) return true;
+        queryClient.setQueryData<ChatMessage[]>(chatKeys.history(chatId), (current = []) =>
+          appendMessages(current, [sent.message, sent.reply]),
+        );
+        if (sent.reply) dispatch({ type: 'offer', offerLiveAgent: sent.offer_live_agent });
+        return true;
+      } catch (error) {
+        console.error('Could not send the chat message:', error);
+        if (error instanceof ApiError && error.isNotFound) {
+          restart();
+        } else if (mounted.current) {
+          dispatch({
+            type: 'send-error',
+            message:
+              error instanceof ApiError && error.status === 422
+                ? error.message
+                : 'Your message was not sent. Please try again.',
+          });
+        }
+        return false;
+      } finally {
+        if (mounted.current) setSending(false);
+      }
+    },
+    [chatId, phase, sending, queryClient, restart],
+  );
+
+  /** Talk to Live Agent: the assistant chat moves to pending and polling starts. */
+  const requestAgent = useCallback(async () => {
+    if (phase !== 'ai' || requestingAgent) return;
+    setRequestingAgent(true);
+    dispatch({ type: 'send-error', message: null });
+    try {
+      const { chat_id, chat } = await startLiveChat(chatId);
+      if (!mounted.current) return;
+      if (chat.messages) queryClient.setQueryData(chatKeys.history(chat_id), chat.messages);
+      dispatch({ type: 'live', chat, chatId: chat_id });
+      void queryClient.invalidateQueries({ queryKey: chatKeys.history(chat_id) });
+    } catch (error) {
+      console.error('Could not ask for a live agent:', error);
+      if (mounted.current) {
+        dispatch({
+          type: 'send-error',
+          message: 'We could not reach a live agent. Please try again.',
+        });
+      }
+    } finally {
+      if (mounted.current) setRequestingAgent(false);
+    }
+  }, [chatId, phase, requestingAgent, queryClient]);
+
+  /**
+   * Ends a live chat: removes it on the server (a failure is logged only), clears the
+   * conversation and starts a fresh assistant chat.
+   */
+  const endLiveChat = useCallback(async () => {
+    if (!live || chatId === null || ending) return;
+    setEnding(true);
+    try {
+      await endChat(chatId);
+    } catch (error) {
+      console.error('Could not end the live chat:', error);
+    } finally {
+      if (mounted.current) {
+        setEnding(false);
+        restart();
+      }
+    }
+  }, [live, chatId, ending, restart]);
+
+  /** For closing the window: a live chat nobody will read any more is ended on the server. */
+  const chatToEndOnClose = live ? chatId : null;
+
+  return {
+    phase,
+    chatId,
+    messages,
+    joinedNoticeMissing,
+    agentName: state.agentName,
+    offerLiveAgent: state.offerLiveAgent,
+    sending,
+    requestingAgent,
+    ending,
+    sendError: state.sendError,
+    canSend: phase === 'ai' || phase === 'connected',
+    chatToEndOnClose,
+    send,
+    requestAgent,
+    endLiveChat,
+    retryStart: restart,
+  };
+}

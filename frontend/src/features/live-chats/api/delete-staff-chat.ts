@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { toast } from '@/components/ui/toast';
+import { api } from '@/lib/api-client';
+
+import { liveChatKeys, type StaffChat } from './get-staff-chats';
+
+/** DELETE /api/admin/chats/{id}: takes the CHAT's id and removes it with its messages. */
+export function deleteStaffChat(chatId: string): Promise<{ message: string }> {
+  return api.delete<{ message: string }>(`/admin/chats/${encodeURIComponent(chatId)}`);
+}
+
+export function useDeleteStaffChat() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteStaffChat,
+    onSuccess: (_data, chatId) => {
+      queryClient.setQueryData<StaffChat[]>(liveChatKeys.list(), (current) =>
+        current?.filter((chat) => chat.id !== chatId),
+      );
+      queryClient.removeQueries({ queryKey: liveChatKeys.messages(chatId) });
+      toast.success('Conversation deleted.');
+    },
+    onError: (error) => {
+      console.error('Could not delete the conversation:', error);
+      toast.error('Failed to delete conversation.');
+    },
+  });
+}

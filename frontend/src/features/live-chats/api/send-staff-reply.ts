@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { toast } from '@/components/ui/toast';
+import { api } from '@/lib/api-client';
+import type { ChatMessage } from '@/types/api';
+
+import { liveChatKeys } from './get-staff-chats';
+
+export type StaffReply = { chatId: string; message: string };
+
+/** POST /api/chat/admin-reply: a message from staff in a connected chat. */
+export async function sendStaffReply({ chatId, message }: StaffReply): Promise<ChatMessage> {
+  const sent = await api.post<{ message: ChatMessage }>('/chat/admin-reply', {
+    chat_id: chatId,
+    message,
+  });
+  return sent.message;
+}
+
+export function useSendStaffReply() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: sendStaffReply,
+    onSuccess: (message, { chatId }) => {
+      queryClient.setQueryData<ChatMessage[]>(liveChatKeys.messages(chatId), (current) =>
+        current && !current.some((known) => known.id === message.id)
+          ? [...current, message]
+          : current,
+      );
+    },
+    onError: (error) => {
+      console.error('Could not send the reply:', error);
+      toast.error('Failed to send reply');
+    },
+  });
+}

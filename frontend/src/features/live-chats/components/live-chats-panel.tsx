@@ -1,0 +1,120 @@
+import { useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+
+import { Button } from '@/components/ui/button';
+import { IconButton } from '@/components/ui/icon-button';
+import { AlertIcon, ChatIcon, CloseIcon } from '@/components/ui/icons';
+import { Skeleton } from '@/components/ui/skeleton';
+import { StateMessage } from '@/components/ui/state-message';
+import { useFocusTrap } from '@/hooks/use-focus-trap';
+import { useScrollLock } from '@/hooks/use-scroll-lock';
+import { errorMessage } from '@/lib/api-client';
+
+import { useStaffChats } from '@/features/live-chats/api/get-staff-chats';
+import { StaffChatList } from './staff-chat-list';
+import { StaffConversation } from './staff-conversation';
+import './live-chats-panel.css';
+
+type LiveChatsPanelProps = {
+  onClose: () => void;
+};
+
+/**
+ * The staff's full-screen chat desk (lazy-loaded): the list polled every 5 s on the left, the
+ * selected conversation on the right (one pane at a time on phones). Escape closes it.
+ */
+export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
+  const titleId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const chats = useStaffChats();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+
+  useFocusTrap(panelRef, true, { onEscape: onClose });
+  useScrollLock(true);
+
+  const selected = chats.data?.find((chat) => chat.id === selectedId) ?? null;
+  const waiting = chats.data?.filter((chat) => chat.accepted_by == null).length ?? 0;
+
+  let list;
+  if (chats.isPending) {
+    list = (
+      <div className="live-chats__list-loading" aria-busy="true" aria-label="Loading chats">
+        <Skeleton height={72} radius="var(--radius-lg)" />
+        <Skeleton height={72} radius="var(--radius-lg)" />
+        <Skeleton height={72} radius="var(--radius-lg)" />
+      </div>
+    );
+  } else if (chats.isError) {
+    list = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        headingLevel={3}
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load the chats"
+        description={errorMessage(chats.error)}
+        action={
+          <Button onClick={() => void chats.refetch()} loading={chats.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (chats.data.length === 0) {
+    list = (
+      <StateMessage
+        headingLevel={3}
+        icon={<ChatIcon size={28} />}
+        title="No live chats yet"
+        description="When a shopper asks for a live agent, the chat shows up here."
+      />
+    );
+  } else {
+    list = <StaffChatList chats={chats.data} selectedId={selectedId} onSelect={setSelectedId} />;
+  }
+
+  return createPortal(
+    <div
+      ref={panelRef}
+      className="live-chats"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      tabIndex={-1}
+      data-has-selection={selected !== null}
+    >
+      <header className="live-chats__header">
+        <h2 id={titleId} className="live-chats__title">
+          Live Chats
+        </h2>
+        {waiting > 0 ? <p className="live-chats__waiting">{waiting} waiting for an agent</p> : null}
+        <IconButton label="Close Live Chats" size="lg" onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </header>
+      <div className="live-chats__body">
+        <nav className="live-chats__list" aria-label="Chats">
+          {list}
+        </nav>
+        <div className="live-chats__conversation">
+          {selected ? (
+            <StaffConversation
+              key={selected.id}
+              chat={selected}
+              onBack={() => setSelectedId(null)}
+              onDeleted={() => setSelectedId(null)}
+            />
+          ) : (
+            <StateMessage
+              headingLevel={3}
+              icon={<ChatIcon size={28} />}
+              title="Select a chat"
+              description="Pick a conversation on the left to read it, join it and reply."
+            />
+          )}
+        </div>
+      </div>
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { Proof, ProofFromApi } from '@/features/proofs/types';
+import { normalizeProof } from '@/features/proofs/utils/normalize-proof';
+
+/** GET /api/proofs: every proof of delivery, newest first (public). */
+export async function getProofs({ signal }: { signal?: AbortSignal } = {}): Promise<Proof[]> {
+  const proofs = await api.get<ProofFromApi[]>('/proofs', { signal });
+  return proofs.map(normalizeProof);
+}
+
+export const proofKeys = {
+  all: ['proofs'] as const,
+};
+
+export function getProofsQueryOptions() {
+  return queryOptions({
+    queryKey: proofKeys.all,
+    queryFn: ({ signal }) => getProofs({ signal }),
+  });
+}
+
+export function useProofs() {
+  return useQuery(getProofsQueryOptions());
+}

@@ -1,0 +1,170 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { ImageIcon } from '@/components/ui/icons';
+import { toast } from '@/components/ui/toast';
+import { ApiError } from '@/lib/api-client';
+
+import { useCreateProof } from '@/features/proofs/api/create-proof';
+
+export const PROOF_REQUIRED_MESSAGE = 'Please provide items and at least one image.';
+export const PROOF_FAILED_MESSAGE = 'Failed to submit proof.';
+
+type ProofFormProps = {
+  /** After a proof was added: the page closes the form. */
+  onAdded: () => void;
+};
+
+type ChosenImage = { file: File; preview: string };
+
+/** The chosen files with object-URL previews, released when the choice changes or on unmount. */
+function useChosenImages() {
+  const [chosen, setChosen] = useState<ChosenImage[]>([]);
+  const latest = useRef(chosen);
+  useEffect(() => {
+    latest.current = chosen;
+  }, [chosen]);
+  useEffect(() => () => latest.current.forEach((image) => URL.revokeObjectURL(image.preview)), []);
+
+  const choose = (files: File[]) => {
+    latest.current.forEach((image) => URL.revokeObjectURL(image.preview));
+    setChosen(files.map((file) => ({ file, preview: URL.createObjectURL(file) })));
+  };
+  return { chosen, choose };
+}
+
+/** Items and one or more images; 'Please provide items and at least one image.' otherwise. */
+export function ProofForm({ onAdded }: ProofFormProps) {
+  const itemsId = useId();
+  const imagesId = useId();
+  const errorId = useId();
+  const create = useCreateProof();
+  const [items, setItems] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const itemsRef = useRef<HTMLInputElement>(null);
+  const { chosen, choose } = useChosenImages();
+  const files = chosen.map((image) => image.file);
+
+  useEffect(() => {
+    itemsRef.current?.focus();
+  }, []);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const trimmed = items.trim();
+    if (!trimmed || files.length === 0) {
+      setError(PROOF_REQUIRED_MESSAGE);
+      return;
+    }
+    setError(null);
+    setFieldErrors({});
+    create.mutate(
+      { items: trimmed, images: files },
+      {
+        onSuccess: () => {
+          setItems('');
+          choose([]);
+          toast.success('Proof added.');
+          onAdded();
+        },
+        onError: (failure) => {
+          setError(PROOF_FAILED_MESSAGE);
+          if (failure instanceof ApiError && failure.status === 422) {
+            setFieldErrors(failure.errors);
+          }
+        },
+      },
+    );
+  };
+
+  const itemsError = fieldErrors.items?.[0];
+  const imagesError = fieldErrors.images?.[0] ?? fieldErrors['images[]']?.[0];
+
+  return (
+    <form
+      className="proof-form"
+      aria-label="Add New Proof"
+      noValidate
+      onSubmit={submit}
+      aria-describedby={error ? errorId : undefined}
+    >
+      <div className="proof-form__field">
+        <label className="proof-form__label" htmlFor={itemsId}>
+          Items
+        </label>
+        <p className="proof-form__hint" id={`${itemsId}-hint`}>
+          What was delivered, e.g. “Raccoon and 10M Sheckles”.
+        </p>
+        <input
+          ref={itemsRef}
+          id={itemsId}
+          className="proof-form__input"
+          type="text"
+          value={items}
+          onChange={(event) => setItems(event.target.value)}
+          aria-describedby={[`${itemsId}-hint`, itemsError ? `${itemsId}-error` : null]
+            .filter(Boolean)
+            .join(' ')}
+          aria-invalid={itemsError ? true : undefined}
+        />
+        {itemsError ? (
+          <p className="proof-form__field-error" id={`${itemsId}-error`}>
+            {itemsError}
+          </p>
+        ) : null}
+      </div>
+
+      <div className="proof-form__field">
+        <label className="proof-form__label" htmlFor={imagesId}>
+          Images
+        </label>
+        <p className="proof-form__hint" id={`${imagesId}-hint`}>
+          Screenshots of the delivery: PNG, JPEG, WebP or GIF, up to 10.
+        </p>
+        <input
+          id={imagesId}
+          className="proof-form__file"
+          type="file"
+          accept="image/*"
+          multiple
+          onChange={(event) => choose(Array.from(event.target.files ?? []))}
+          aria-describedby={[`${imagesId}-hint`, imagesError ? `${imagesId}-error` : null]
+            .filter(Boolean)
+            .join(' ')}
+          aria-invalid={imagesError ? true : undefined}
+        />
+        {imagesError ? (
+          <p className="proof-form__field-error" id={`${imagesId}-error`}>
+            {imagesError}
+          </p>
+        ) : null}
+        {chosen.length > 0 ? (
+          <ul className="proof-form__previews" aria-label="Chosen images">
+            {chosen.map((image) => (
+              <li key={image.preview}>
+                <img src={image.preview} alt={image.file.name} />
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="proof-form__empty">
+            <ImageIcon size={18} /> No images chosen yet.
+          </p>
+        )}
+      </div>
+
+      {error ? (
+        <p className="proof-form__error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+
+      <div className="proof-form__actions">
+        <Button type="submit" loading={create.isPending}>
+          Add Proof
+        </Button>
+      </div>
+    </form>
+  );
+}
