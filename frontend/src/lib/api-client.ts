@@ -6,12 +6,20 @@ export class ApiError extends Error {
   readonly status: number;
   /** Per-field messages of a 422, e.g. { email: ["The email is taken."] }. */
   readonly errors: Record<string, string[]>;
+  /** The whole JSON body of the answer, for the extra keys some errors carry (e.g. a 409's). */
+  readonly body: unknown;
 
-  constructor(status: number, message: string, errors: Record<string, string[]> = {}) {
+  constructor(
+    status: number,
+    message: string,
+    errors: Record<string, string[]> = {},
+    body: unknown = undefined,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
+    this.body = body;
   }
 
   get isNotFound(): boolean {
@@ -61,6 +69,7 @@ async function toApiError(response: Response): Promise<ApiError> {
       response.status,
       typeof body.message === 'string' && body.message ? body.message : fallback,
       body.errors ?? {},
+      body,
     );
   } catch {
     return new ApiError(response.status, fallback);

@@ -30,6 +30,8 @@ export type ApiErrorBody = {
 export type Site = {
   name: string;
   reviews_url: string;
+  /** PayPal is offered at checkout only when the server has it configured and enabled. */
+  paypal_enabled?: boolean;
 };
 
 /** Who wrote a chat message. */

@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { AlertIcon, ArrowLeftIcon, SearchIcon } from '@/components/ui/icons';
@@ -27,6 +27,15 @@ export function ProductRoute() {
   const product = products.data?.find((item) => item.id === productId);
   const quantityInCart = useCartStore(selectQuantityOf(productId));
   const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
+  const navigate = useNavigate();
+  // Buy Now: into the cart (through the same confirmation), then straight to the checkout.
+  const buyNow = (item: Product) =>
+    addToCart(item, {
+      onAdded: () => {
+        useCartStore.getState().close();
+        void navigate(paths.checkout.getHref());
+      },
+    });
 
   let content;
   let title = 'Product';
@@ -64,7 +73,8 @@ export function ProductRoute() {
     content = (
       <ProductDetails
         product={product}
-        onAddToCart={addToCart}
+        onAddToCart={(item) => addToCart(item)}
+        onBuyNow={buyNow}
         quantityInCart={quantityInCart}
         includedProducts={includedIn(product, products.data)}
       />

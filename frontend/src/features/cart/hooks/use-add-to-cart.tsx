@@ -26,17 +26,26 @@ function refusalMessage(product: Product, reason: AddRefusal): string {
  * confirmation when the product carries the dupe warning or, if asked, is already in the cart.
  * Render `confirmation` once next to the buttons that call `addToCart`.
  */
-export function useAddToCart({ confirmWhenInCart = false }: UseAddToCartOptions = {}) {
-  const [pending, setPending] = useState<Product | null>(null);
-  const pendingQuantity = useCartStore(selectQuantityOf(pending?.id ?? -1));
+type AddToCartCallOptions = {
+  /** Runs once the product is in the cart, e.g. Buy Now going on to /checkout. */
+  onAdded?: () => void;
+};
 
-  const add = (product: Product) => {
+export function useAddToCart({ confirmWhenInCart = false }: UseAddToCartOptions = {}) {
+  const [pending, setPending] = useState<{ product: Product; onAdded?: () => void } | null>(null);
+  const pendingQuantity = useCartStore(selectQuantityOf(pending?.product.id ?? -1));
+
+  const add = (product: Product, onAdded?: () => void) => {
     const result = useCartStore.getState().addItem(product);
-    if (result.ok) toast.success(`Added ${product.name} to cart`);
-    else toast.error(refusalMessage(product, result.reason));
+    if (result.ok) {
+      toast.success(`Added ${product.name} to cart`);
+      onAdded?.();
+    } else {
+      toast.error(refusalMessage(product, result.reason));
+    }
   };
 
-  const addToCart = (product: Product) => {
+  const addToCart = (product: Product, { onAdded }: AddToCartCallOptions = {}) => {
     const quantity = selectQuantityOf(product.id)(useCartStore.getState());
     const check = checkAddable(product, quantity);
     if (!check.ok) {
@@ -44,19 +53,19 @@ export function useAddToCart({ confirmWhenInCart = false }: UseAddToCartOptions 
       return;
     }
     if (product.dupe_warning || (confirmWhenInCart && quantity > 0)) {
-      setPending(product);
+      setPending({ product, onAdded });
       return;
     }
-    add(product);
+    add(product, onAdded);
   };
 
   const confirmation = (
     <AddToCartConfirmModal
-      product={pending}
+      product={pending?.product ?? null}
       quantityInCart={pendingQuantity}
       onCancel={() => setPending(null)}
       onProceed={() => {
-        if (pending) add(pending);
+        if (pending) add(pending.product, pending.onAdded);
         setPending(null);
       }}
     />

@@ -16,6 +16,8 @@ import './product-details.css';
 type ProductDetailsProps = {
   product: Product;
   onAddToCart: (product: Product) => void;
+  /** Buy Now: adds the product, then goes on to the checkout. */
+  onBuyNow?: (product: Product) => void;
   /** How many the shopper already has in the cart. */
   quantityInCart?: number;
   /** For bundles: the products it contains, when they are in the catalogue. */
@@ -25,6 +27,7 @@ type ProductDetailsProps = {
 export function ProductDetails({
   product,
   onAddToCart,
+  onBuyNow,
   quantityInCart = 0,
   includedProducts = [],
 }: ProductDetailsProps) {
@@ -74,6 +77,11 @@ export function ProductDetails({
           >
             {soldOut ? 'Out of Stock' : 'Add to Cart'}
           </Button>
+          {onBuyNow && !soldOut ? (
+            <Button size="lg" variant="secondary" fullWidth onClick={() => onBuyNow(product)}>
+              Buy Now
+            </Button>
+          ) : null}
           {quantityInCart > 0 ? (
             <p className="product-details__in-cart" role="status">
               You have {quantityInCart} in your cart.

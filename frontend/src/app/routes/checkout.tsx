@@ -1,0 +1,64 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation } from 'react-router';
+
+import { buttonClassName } from '@/components/ui/button';
+import { ArrowLeftIcon, CartIcon } from '@/components/ui/icons';
+import { StateMessage } from '@/components/ui/state-message';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { useUser } from '@/features/auth/hooks/use-user';
+import { useProducts } from '@/features/catalog/api/get-products';
+import { useCartStore } from '@/features/cart/stores/cart-store';
+import { CheckoutView, type CheckoutNotice } from '@/features/checkout/components/checkout-view';
+import { useSite } from '@/features/site/api/get-site';
+
+import './checkout.css';
+
+/** What /discord/callback hands to this page through the router's state. */
+export type CheckoutLocationState = { checkoutNotice?: CheckoutNotice } | null;
+
+export function CheckoutRoute() {
+  const items = useCartStore((state) => state.items);
+  const { user } = useUser();
+  // The live list: the stock check uses it, and the layout keeps the cart's prices in step.
+  const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
+  const site = useSite();
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const notice = (location.state as CheckoutLocationState)?.checkoutNotice ?? null;
+
+  return (
+    <div className="container checkout-page">
+      <title>Checkout · Garden Shop</title>
+      <Link
+        to={paths.home.getHref()}
+        className={buttonClassName({ variant: 'ghost', className: 'checkout-page__back' })}
+      >
+        <ArrowLeftIcon size={18} />
+        Continue shopping
+      </Link>
+      <h1 className="checkout-page__title">Checkout</h1>
+      {items.length === 0 ? (
+        <StateMessage
+          icon={<CartIcon size={28} />}
+          title="Your cart is empty"
+          description="Add a pet, some Sheckles or a bundle, then come back here to pay."
+          action={
+            <Link to={paths.home.getHref()} className={buttonClassName()}>
+              Browse products
+            </Link>
+          }
+        />
+      ) : (
+        <CheckoutView
+          items={items}
+          liveProducts={products.data}
+          userId={user?.id ?? null}
+          paypalEnabled={site.data?.paypal_enabled === true}
+          notice={notice}
+          onPricesChanged={() => void queryClient.invalidateQueries({ queryKey: ['products'] })}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
+
+import { buttonClassName } from '@/components/ui/button';
+import { CheckCircleIcon } from '@/components/ui/icons';
+import { paths } from '@/config/paths';
+import { useUser } from '@/features/auth/hooks/use-user';
+import { useCartStore } from '@/features/cart/stores/cart-store';
+import { NextSteps } from '@/features/checkout/components/next-steps';
+import { OrderStatusCard } from '@/features/checkout/components/order-status';
+import { useConfetti } from '@/features/checkout/hooks/use-confetti';
+import { orderIdFrom } from '@/features/checkout/utils/order-id';
+
+import './success.css';
+
+/**
+ * Where the payment provider returns the buyer. It confirms nothing itself: it clears the cart,
+ * celebrates, and shows the order's status as the server knows it.
+ */
+export function SuccessRoute() {
+  const [params] = useSearchParams();
+  const orderId = orderIdFrom(params);
+  const { isLoggedIn } = useUser();
+  useConfetti();
+
+  useEffect(() => {
+    // The cart and its saved copy (localStorage cartItems) are emptied.
+    useCartStore.getState().clear();
+  }, []);
+
+  return (
+    <div className="container result-page">
+      <title>Payment Successful · Garden Shop</title>
+      <div className="result-page__hero result-page__hero--success">
+        <div className="result-page__icon" aria-hidden="true">
+          <CheckCircleIcon size={36} />
+        </div>
+        <h1 className="result-page__title">Payment Successful</h1>
+        <p className="result-page__lead">
+          Thank you for your order! Keep this page open until the status below reads Paid.
+        </p>
+      </div>
+      {orderId !== null ? <OrderStatusCard orderId={orderId} /> : null}
+      <NextSteps />
+      <div className="result-page__actions">
+        {isLoggedIn ? (
+          <Link to={paths.profile.getHref()} className={buttonClassName({ variant: 'secondary' })}>
+            See my orders
+          </Link>
+        ) : null}
+        <Link to={paths.home.getHref()} className={buttonClassName()}>
+          Back to the shop
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { discordIdentityQueryKey } from '@/features/checkout/api/get-discord-identity';
+import { api } from '@/lib/api-client';
+
+/** DELETE /api/discord/identity: forgets the linked account in the session. */
+export function unlinkDiscord(): Promise<{ message: string }> {
+  return api.delete<{ message: string }>('/discord/identity');
+}
+
+export function useUnlinkDiscord() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: unlinkDiscord,
+    onSuccess: () => queryClient.setQueryData(discordIdentityQueryKey, null),
+  });
+}

@@ -1,0 +1,50 @@
+import { Button, buttonClassName } from '@/components/ui/button';
+import { DISCORD_AUTHORIZE_URL } from '@/features/checkout/api/link-discord';
+import type { DiscordIdentity } from '@/features/checkout/types';
+
+type DiscordLinkProps = {
+  identity: DiscordIdentity | null;
+  onUnlink: () => void;
+  unlinking: boolean;
+};
+
+/** 'Link Discord' (off to Discord's authorization page), or the linked account with Unlink. */
+export function DiscordLink({ identity, onUnlink, unlinking }: DiscordLinkProps) {
+  return (
+    <section className="discord-link" aria-labelledby="discord-link-title">
+      <h3 id="discord-link-title" className="checkout-field__label">
+        Discord
+      </h3>
+      {identity ? (
+        <div className="discord-link__linked">
+          {identity.avatar ? (
+            <img className="discord-link__avatar" src={identity.avatar} alt="" />
+          ) : (
+            <span className="discord-link__avatar discord-link__avatar--initial" aria-hidden="true">
+              {identity.username.charAt(0).toUpperCase()}
+            </span>
+          )}
+          <p className="discord-link__who">
+            <span className="discord-link__status">Linked as</span>
+            <span className="discord-link__name" data-testid="discord-username">
+              {identity.username}
+            </span>
+          </p>
+          <Button variant="secondary" size="sm" loading={unlinking} onClick={onUnlink}>
+            Unlink
+          </Button>
+        </div>
+      ) : (
+        <div className="discord-link__unlinked">
+          <p className="checkout-field__hint">
+            Staff deliver your order through our Discord server, and promo codes need a linked
+            account.
+          </p>
+          <a href={DISCORD_AUTHORIZE_URL} className={buttonClassName({ fullWidth: true })}>
+            Link Discord
+          </a>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { CheckoutItem } from '@/features/checkout/types';
+import { formatPrice, lineTotal } from '@/lib/money';
+
+/** The summary list: each line's name, quantity and price. */
+export function OrderLines({ items }: { items: readonly CheckoutItem[] }) {
+  return (
+    <ul className="order-lines" aria-label="Items in your order">
+      {items.map((item) => (
+        <li key={item.id} className="order-lines__line">
+          <span className="order-lines__name">{item.name}</span>
+          <span className="order-lines__qty" aria-label={`Quantity ${item.qty}`}>
+            × {item.qty}
+          </span>
+          <span className="order-lines__price">{formatPrice(lineTotal(item.price, item.qty))}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

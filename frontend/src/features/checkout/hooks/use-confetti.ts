@@ -1,0 +1,29 @@
+import { useEffect } from 'react';
+
+/** Spec §9: the success page celebrates with 300 pieces of confetti. */
+export const CONFETTI_PIECES = 300;
+
+/**
+ * One burst of confetti when the page opens. canvas-confetti is downloaded here, on demand,
+ * so no other page pays for it; it stays still for visitors who prefer reduced motion.
+ */
+export function useConfetti(): void {
+  useEffect(() => {
+    let cancelled = false;
+    import('canvas-confetti')
+      .then(({ default: confetti }) => {
+        if (cancelled) return;
+        void confetti({
+          particleCount: CONFETTI_PIECES,
+          spread: 100,
+          startVelocity: 45,
+          origin: { y: 0.6 },
+          disableForReducedMotion: true,
+        });
+      })
+      .catch((err: unknown) => console.warn('Could not load the confetti:', err));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+}

@@ -1,0 +1,66 @@
+/** The checkout's data as the server sends and takes it (docs: the checkout contract). */
+
+/** A Discord account linked to this browser's session on the server. */
+export type DiscordIdentity = {
+  discord_id: string;
+  username: string;
+  avatar: string | null;
+};
+
+/** A cart line as checkout needs it: the product fields of the order payload plus qty. */
+export type CheckoutItem = {
+  id: number;
+  name: string;
+  description: string;
+  price: number;
+  qty: number;
+  stock: number | null;
+  weight: number | null;
+  mutation: string | null;
+};
+
+/** The order payload of spec §3, for POST /api/stripe/checkout and /api/checkout/paypal. */
+export type OrderPayload = {
+  discord_id: string;
+  email: string;
+  roblox_username: string;
+  items: CheckoutItem[];
+  /** The items' total after the promo discount, before the processing fee, in dollars. */
+  total: number;
+  user_id: number | null;
+  promo_code?: string;
+};
+
+/** Where the browser goes to pay: `url` (card) or `approval_url` (PayPal). */
+export type PaymentSession = {
+  url?: string | null;
+  approval_url?: string | null;
+  order_id?: number;
+};
+
+/** The cart as the server priced it, sent with a 409 when the prices have changed. */
+export type ServerPricedCart = {
+  lines: Array<{ id: number; name: string; unit_price: number; qty: number; line_total: number }>;
+  subtotal: number;
+  discount_percent: number | null;
+  discount: number;
+  total: number;
+  fee: number;
+  grand_total: number;
+};
+
+export type OrderStatus = 'pending' | 'paid' | 'delivered' | 'expired' | 'cancelled' | 'refunded';
+
+export type Order = {
+  id: number;
+  status: OrderStatus;
+  status_label: string;
+  items: Array<{ id: number; name: string; qty: number; unit_price: number }>;
+  subtotal: number;
+  discount: number;
+  fee: number;
+  total: number;
+  roblox_username: string;
+  created_at: string;
+  paid_at: string | null;
+};
