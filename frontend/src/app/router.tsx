@@ -91,6 +91,24 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/proofs')).ProofsRoute }),
       },
       {
+        path: paths.adminProducts.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-products')).AdminProductsRoute,
+        }),
+      },
+      {
+        path: paths.adminInventory.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-inventory')).AdminInventoryRoute,
+        }),
+      },
+      {
+        path: paths.adminOrders.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-orders')).AdminOrdersRoute,
+        }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
       },

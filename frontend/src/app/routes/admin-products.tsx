@@ -1,0 +1,243 @@
+import { lazy, Suspense, useState } from 'react';
+import { Link } from 'react-router';
+
+import { Button, buttonClassName } from '@/components/ui/button';
+import { AlertIcon, SproutIcon } from '@/components/ui/icons';
+import { Modal } from '@/components/ui/modal';
+import { Skeleton } from '@/components/ui/skeleton';
+import { StateMessage } from '@/components/ui/state-message';
+import { toast } from '@/components/ui/toast';
+import { paths } from '@/config/paths';
+import { useDeleteProduct } from '@/features/admin-products/api/delete-product';
+import {
+  PRODUCTS_POLL_MS,
+  useAdminProducts,
+} from '@/features/admin-products/api/get-admin-products';
+import { useReorderProducts } from '@/features/admin-products/api/reorder-products';
+import { PRODUCT_NOT_FOUND, ProductForm } from '@/features/admin-products/components/product-form';
+import { SortableProductGrid } from '@/features/admin-products/components/sortable-product-grid';
+import type { AdminProduct } from '@/features/admin-products/types';
+import { PromoCodeModal } from '@/features/promo-codes/components/promo-code-modal';
+import { ApiError, errorMessage } from '@/lib/api-client';
+
+import { RequireRole } from './admin-access';
+import './admin-page.css';
+import './admin-products.css';
+
+/** Charts load only when the dashboard opens. */
+const SalesDashboardModal = lazy(async () => ({
+  default: (await import('@/features/sales/components/sales-dashboard-modal')).SalesDashboardModal,
+}));
+
+export const DELETE_FAILED = 'Failed to delete product.';
+
+function DeleteProductModal({ product, onClose }: { product: AdminProduct; onClose: () => void }) {
+  const remove = useDeleteProduct();
+  const confirm = () =>
+    remove.mutate(product.id, {
+      onSuccess: (result) => {
+        toast.success(result.message);
+        onClose();
+      },
+      onError: (error) => {
+        console.error('Deleting the product failed.', error);
+        toast.error(
+          error instanceof ApiError && error.isNotFound ? PRODUCT_NOT_FOUND : DELETE_FAILED,
+        );
+        onClose();
+      },
+    });
+  return (
+    <Modal
+      open
+      role="alertdialog"
+      onClose={onClose}
+      title={`Delete ${product.name}?`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>
+            Cancel
+          </Button>
+          <Button variant="danger" loading={remove.isPending} onClick={confirm}>
+            Delete
+          </Button>
+        </>
+      }
+    >
+      <p>
+        A product that was ever ordered is archived instead: hidden from the shop, kept for the
+        orders and the statistics.
+      </p>
+    </Modal>
+  );
+}
+
+function ProductsSection({
+  products,
+  onEdit,
+  onDelete,
+  onDraggingChange,
+}: {
+  products: AdminProduct[];
+  onEdit: (product: AdminProduct) => void;
+  onDelete: (product: AdminProduct) => void;
+  onDraggingChange: (dragging: boolean) => void;
+}) {
+  const reorder = useReorderProducts();
+  return (
+    <section className="admin-page__section" aria-labelledby="admin-products-list-title">
+      <div className="admin-products__list-head">
+        <h2 id="admin-products-list-title" className="admin-page__section-title">
+          Products <span className="admin-products__count">({products.length})</span>
+        </h2>
+        <p className="admin-page__intro">
+          Drag a card by its handle to change the shop&apos;s order. With the keyboard: focus the
+          handle, press space, move with the arrow keys, press space to drop.
+        </p>
+      </div>
+      {products.length === 0 ? (
+        <StateMessage
+          headingLevel={3}
+          icon={<SproutIcon size={28} />}
+          title="No products yet"
+          description="Add the first one with the form above."
+        />
+      ) : (
+        <SortableProductGrid
+          products={products}
+          onDraggingChange={onDraggingChange}
+          onEdit={onEdit}
+          onDelete={onDelete}
+          onReorder={(next) =>
+            reorder.mutate(next, {
+              onSuccess: (answer) => toast.success(answer.message || 'Order saved.'),
+              onError: (error) => {
+                console.error('Saving the order failed.', error);
+                toast.error(`The new order was not saved: ${errorMessage(error)}`);
+              },
+            })
+          }
+        />
+      )}
+    </section>
+  );
+}
+
+function AdminProducts() {
+  const [dragging, setDragging] = useState(false);
+  const [editing, setEditing] = useState<AdminProduct | null>(null);
+  const [deleting, setDeleting] = useState<AdminProduct | null>(null);
+  const [promoOpen, setPromoOpen] = useState(false);
+  const [statsOpen, setStatsOpen] = useState(false);
+  // Polling pauses while a card is dragged or a product is edited, so nothing moves underneath.
+  const paused = dragging || editing !== null;
+  const products = useAdminProducts({ refetchInterval: paused ? false : PRODUCTS_POLL_MS });
+
+  let list;
+  if (products.isPending) {
+    list = (
+      <div className="admin-page__loading" aria-busy="true" aria-label="Loading products">
+        <Skeleton height={160} radius="var(--radius-lg)" />
+        <Skeleton height={160} radius="var(--radius-lg)" />
+      </div>
+    );
+  } else if (products.isError) {
+    list = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load the products"
+        description={errorMessage(products.error)}
+        action={
+          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else {
+    list = (
+      <ProductsSection
+        products={products.data}
+        onEdit={setEditing}
+        onDelete={setDeleting}
+        onDraggingChange={setDragging}
+      />
+    );
+  }
+
+  return (
+    <div className="container admin-page">
+      <header className="admin-page__header">
+        <div>
+          <h1 className="admin-page__title">Products</h1>
+          <p className="admin-page__intro">Add, edit and order what the shop sells.</p>
+        </div>
+        <nav className="admin-page__toolbar" aria-label="Admin tools">
+          <Button variant="secondary" onClick={() => setPromoOpen(true)}>
+            Add Promo Code
+          </Button>
+          <Link
+            to={paths.adminInventory.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Inventory
+          </Link>
+          <Link
+            to={paths.adminOrders.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Orders
+          </Link>
+          <Button onClick={() => setStatsOpen(true)}>Sales Dashboard</Button>
+        </nav>
+      </header>
+
+      <section className="admin-page__section" aria-labelledby="admin-add-product-title">
+        <h2 id="admin-add-product-title" className="admin-page__section-title">
+          Add product
+        </h2>
+        <ProductForm products={products.data ?? []} />
+      </section>
+
+      {list}
+
+      <Modal
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing ? `Edit ${editing.name}` : 'Edit product'}
+      >
+        {editing ? (
+          <ProductForm
+            key={editing.id}
+            product={editing}
+            products={products.data ?? []}
+            onSaved={() => setEditing(null)}
+            onCancel={() => setEditing(null)}
+          />
+        ) : null}
+      </Modal>
+      {deleting ? (
+        <DeleteProductModal product={deleting} onClose={() => setDeleting(null)} />
+      ) : null}
+      <PromoCodeModal open={promoOpen} onClose={() => setPromoOpen(false)} />
+      {statsOpen ? (
+        <Suspense fallback={null}>
+          <SalesDashboardModal open onClose={() => setStatsOpen(false)} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+export function AdminProductsRoute() {
+  return (
+    <>
+      <title>Products · Admin · Garden Shop</title>
+      <RequireRole role="super_admin">
+        <AdminProducts />
+      </RequireRole>
+    </>
+  );
+}

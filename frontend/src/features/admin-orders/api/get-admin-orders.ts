@@ -1,0 +1,38 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { AdminOrder, OrdersFilter } from '@/features/admin-orders/types';
+
+export const adminOrdersQueryKey = ['admin', 'orders'] as const;
+
+/** GET /api/admin/orders?filter=…: paid ones oldest first. */
+export function getAdminOrders(
+  filter: OrdersFilter,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<AdminOrder[]> {
+  return api.get<AdminOrder[]>(`/admin/orders?filter=${filter}`, { signal });
+}
+
+export function getAdminOrdersQueryOptions(filter: OrdersFilter) {
+  return queryOptions({
+    queryKey: [...adminOrdersQueryKey, filter],
+    queryFn: ({ signal }) => getAdminOrders(filter, { signal }),
+    meta: { userScoped: true },
+  });
+}
+
+/** Staff poll the queue every 10 s so new paid orders and others' claims show up. */
+export const ORDERS_POLL_MS = 10_000;
+
+export function useAdminOrders(filter: OrdersFilter) {
+  return useQuery({ ...getAdminOrdersQueryOptions(filter), refetchInterval: ORDERS_POLL_MS });
+}
+
+/** After an action: the answered order in place in every cached filter, then ask again. */
+export function putOrderInCache(queryClient: QueryClient, order: AdminOrder): void {
+  queryClient.setQueriesData<AdminOrder[]>({ queryKey: adminOrdersQueryKey }, (current) =>
+    current?.map((item) => (item.id === order.id ? order : item)),
+  );
+  void queryClient.invalidateQueries({ queryKey: adminOrdersQueryKey });
+}

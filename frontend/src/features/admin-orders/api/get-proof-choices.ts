@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+/** A proof of delivery, as much of it as choosing one for an order needs. */
+export type ProofChoice = { id: number; items: string };
+
+/** GET /api/proofs, newest first: what "Mark delivered" can link. */
+export function getProofChoices({ signal }: { signal?: AbortSignal } = {}): Promise<ProofChoice[]> {
+  return api
+    .get<ProofChoice[]>('/proofs', { signal })
+    .then((proofs) => proofs.map(({ id, items }) => ({ id, items })));
+}
+
+export function getProofChoicesQueryOptions() {
+  return queryOptions({
+    // Its own key: the proofs page caches the full proofs under ['proofs'].
+    queryKey: ['admin', 'proof-choices'],
+    queryFn: ({ signal }) => getProofChoices({ signal }),
+    staleTime: 0,
+  });
+}
+
+export function useProofChoices({ enabled }: { enabled: boolean }) {
+  return useQuery({ ...getProofChoicesQueryOptions(), enabled });
+}

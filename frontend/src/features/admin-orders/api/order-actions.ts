@@ -1,0 +1,61 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { putOrderInCache } from '@/features/admin-orders/api/get-admin-orders';
+import type { AdminOrder } from '@/features/admin-orders/types';
+
+/** POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was faster. */
+export function claimOrder(id: number): Promise<AdminOrder> {
+  return api.post<AdminOrder>(`/admin/orders/${id}/claim`);
+}
+
+/** POST /api/admin/orders/{id}/release: only the one who claimed it. */
+export function releaseOrder(id: number): Promise<AdminOrder> {
+  return api.post<AdminOrder>(`/admin/orders/${id}/release`);
+}
+
+/** POST /api/admin/orders/{id}/deliver, optionally naming the proof of delivery. */
+export function deliverOrder({
+  id,
+  proofId,
+}: {
+  id: number;
+  proofId: number | null;
+}): Promise<AdminOrder> {
+  return api.post<AdminOrder>(`/admin/orders/${id}/deliver`, { proof_id: proofId });
+}
+
+/** POST /api/admin/orders/{id}/refund: records a refund made at the provider; stock stays. */
+export function refundOrder(id: number): Promise<AdminOrder> {
+  return api.post<AdminOrder>(`/admin/orders/${id}/refund`);
+}
+
+export type OrderAction =
+  | { kind: 'claim'; id: number }
+  | { kind: 'release'; id: number }
+  | { kind: 'deliver'; id: number; proofId: number | null }
+  | { kind: 'refund'; id: number };
+
+function run(action: OrderAction): Promise<AdminOrder> {
+  switch (action.kind) {
+    case 'claim':
+      return claimOrder(action.id);
+    case 'release':
+      return releaseOrder(action.id);
+    case 'deliver':
+      return deliverOrder({ id: action.id, proofId: action.proofId });
+    case 'refund':
+      return refundOrder(action.id);
+  }
+}
+
+/** Every queue action through one mutation; the answered order replaces the cached one. */
+export function useOrderAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (order) => putOrderInCache(queryClient, order),
+    onError: () => void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+  });
+}

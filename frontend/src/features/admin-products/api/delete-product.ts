@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import {
+  adminProductsQueryKey,
+  refreshStorefrontProducts,
+} from '@/features/admin-products/api/get-admin-products';
+import type { AdminProduct } from '@/features/admin-products/types';
+
+/** A product with orders is archived (kept for orders and statistics); one without is deleted. */
+export type DeleteProductResult = { message: string; archived: boolean };
+
+/** DELETE /api/admin/products/{id} */
+export function deleteProduct(id: number): Promise<DeleteProductResult> {
+  return api.delete<DeleteProductResult>(`/admin/products/${id}`);
+}
+
+export function useDeleteProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteProduct,
+    onSuccess: (result, id) => {
+      queryClient.setQueryData<AdminProduct[]>(adminProductsQueryKey, (current) =>
+        current
+          ?.map((product) => (product.id === id ? { ...product, archived: true } : product))
+          .filter((product) => product.id !== id || result.archived),
+      );
+      void refreshStorefrontProducts(queryClient);
+    },
+  });
+}

@@ -1,0 +1,121 @@
+import type { DraggableProvidedDragHandleProps } from '@hello-pangea/dnd';
+
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { SproutIcon, TrashIcon } from '@/components/ui/icons';
+import { formatPrice } from '@/lib/money';
+
+import type { AdminProduct } from '@/features/admin-products/types';
+
+import './admin-product-card.css';
+
+type AdminProductCardProps = {
+  product: AdminProduct;
+  /** Its place in the list, 1-based, as said to screen readers on the drag handle. */
+  position: number;
+  dragHandleProps: DraggableProvidedDragHandleProps | null;
+  isDragging?: boolean;
+  onEdit: (product: AdminProduct) => void;
+  onDelete: (product: AdminProduct) => void;
+};
+
+function stockBadge(stock: number | null) {
+  if (stock === null) return <Badge tone="brand">Unlimited</Badge>;
+  if (stock <= 0) return <Badge tone="danger">Out of Stock</Badge>;
+  return <Badge tone="warning">{`${stock} Stock Left`}</Badge>;
+}
+
+function GripIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true" fill="currentColor">
+      <circle cx="7" cy="5" r="1.6" />
+      <circle cx="13" cy="5" r="1.6" />
+      <circle cx="7" cy="10" r="1.6" />
+      <circle cx="13" cy="10" r="1.6" />
+      <circle cx="7" cy="15" r="1.6" />
+      <circle cx="13" cy="15" r="1.6" />
+    </svg>
+  );
+}
+
+/** One product on the admin grid: its facts at a glance, a drag handle, Edit and Delete. */
+export function AdminProductCard({
+  product,
+  position,
+  dragHandleProps,
+  isDragging = false,
+  onEdit,
+  onDelete,
+}: AdminProductCardProps) {
+  return (
+    <article
+      className={[
+        'admin-card',
+        isDragging && 'admin-card--dragging',
+        product.archived && 'admin-card--archived',
+      ]
+        .filter(Boolean)
+        .join(' ')}
+      aria-label={product.name}
+    >
+      <div className="admin-card__top">
+        <div
+          className="admin-card__handle"
+          {...dragHandleProps}
+          aria-label={`Reorder ${product.name}, position ${position}`}
+        >
+          <GripIcon />
+        </div>
+        <div className="admin-card__media">
+          {product.image ? (
+            <img src={product.image} alt={product.name} loading="lazy" decoding="async" />
+          ) : (
+            <SproutIcon size={32} aria-hidden="true" />
+          )}
+        </div>
+        <div className="admin-card__facts">
+          <h3 className="admin-card__name">{product.name}</h3>
+          <p className="admin-card__category">{product.category}</p>
+          <p className="admin-card__price">{formatPrice(product.price)}</p>
+        </div>
+      </div>
+      <ul className="admin-card__badges" aria-label="Status">
+        <li>{stockBadge(product.stock)}</li>
+        {product.archived ? (
+          <li>
+            <Badge tone="neutral">Archived</Badge>
+          </li>
+        ) : null}
+        {product.related_ids.length ? (
+          <li>
+            <Badge tone="special">{`Bundle of ${product.related_ids.length}`}</Badge>
+          </li>
+        ) : null}
+        {product.delete_after_out_of_stock ? (
+          <li>
+            <Badge tone="neutral">Archives when sold out</Badge>
+          </li>
+        ) : null}
+      </ul>
+      <div className="admin-card__actions">
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={`Edit ${product.name}`}
+          onClick={() => onEdit(product)}
+        >
+          Edit
+        </Button>
+        <Button
+          size="sm"
+          variant="danger"
+          startIcon={<TrashIcon size={16} />}
+          aria-label={`Delete ${product.name}`}
+          onClick={() => onDelete(product)}
+        >
+          Delete
+        </Button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,236 @@
+import { useRef, useState, type FormEvent } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { toast } from '@/components/ui/toast';
+import { ApiError } from '@/lib/api-client';
+
+import { useCreateProduct } from '@/features/admin-products/api/create-product';
+import { useUpdateProduct } from '@/features/admin-products/api/update-product';
+import type { AdminProduct } from '@/features/admin-products/types';
+import {
+  EMPTY_PRODUCT_FORM,
+  productFormData,
+  productToFormValues,
+  serverFieldErrors,
+  validateProductForm,
+  type ProductFormErrors,
+  type ProductFormValues,
+} from '@/features/admin-products/utils/product-form';
+
+import { ImagePicker } from './image-picker';
+import { RelatedProductsPicker } from './related-products-picker';
+import './product-form.css';
+
+export const PRODUCT_NOT_FOUND = 'Product not found.';
+
+type ProductFormProps = {
+  /** The product being edited; without it the form creates a new one. */
+  product?: AdminProduct;
+  /** Every product, for the related-products picker. */
+  products: AdminProduct[];
+  onSaved?: (product: AdminProduct) => void;
+  onCancel?: () => void;
+};
+
+type TextFieldName = Exclude<
+  keyof ProductFormValues,
+  'delete_after_out_of_stock' | 'dupe_warning' | 'related_ids' | 'description'
+>;
+
+/** Create and edit share this form (spec §4): Edit fills it; submit updates in place. */
+export function ProductForm({ product, products, onSaved, onCancel }: ProductFormProps) {
+  const editing = product !== undefined;
+  const [values, setValues] = useState<ProductFormValues>(() =>
+    product ? productToFormValues(product) : EMPTY_PRODUCT_FORM,
+  );
+  const [image, setImage] = useState<Blob | null>(null);
+  const [errors, setErrors] = useState<ProductFormErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [imageKey, setImageKey] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const create = useCreateProduct();
+  const update = useUpdateProduct();
+  const saving = create.isPending || update.isPending;
+
+  const set = <K extends keyof ProductFormValues>(name: K, value: ProductFormValues[K]) => {
+    setValues((current) => ({ ...current, [name]: value }));
+    setErrors((current) => ({ ...current, [name]: undefined }));
+  };
+
+  const focusFirstInvalid = () =>
+    requestAnimationFrame(() =>
+      formRef.current
+        ?.querySelector<HTMLElement>('[aria-invalid="true"], .related-picker--invalid input')
+        ?.focus(),
+    );
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateProductForm(values);
+    setFormError(null);
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      focusFirstInvalid();
+      return;
+    }
+    try {
+      const saved = editing
+        ? await update.mutateAsync({
+            id: product.id,
+            body: productFormData(values, image, { method: 'PUT' }),
+          })
+        : await create.mutateAsync(productFormData(values, image));
+      toast.success(editing ? `${saved.name} updated.` : `${saved.name} created.`);
+      if (!editing) {
+        setValues(EMPTY_PRODUCT_FORM);
+        setImage(null);
+        setImageKey((key) => key + 1);
+      }
+      setErrors({});
+      onSaved?.(saved);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422) {
+        const fieldErrors = serverFieldErrors(error.errors);
+        setErrors(fieldErrors);
+        setFormError(Object.keys(fieldErrors).length ? null : error.message);
+        focusFirstInvalid();
+      } else if (error instanceof ApiError && error.isNotFound) {
+        setFormError(PRODUCT_NOT_FOUND);
+      } else {
+        console.error('Saving the product failed.', error);
+        setFormError(error instanceof Error ? error.message : 'Saving the product failed.');
+      }
+    }
+  };
+
+  const textField = (
+    name: TextFieldName,
+    label: string,
+    options: {
+      optional?: boolean;
+      inputMode?: 'decimal' | 'numeric';
+      hint?: string;
+      placeholder?: string;
+    } = {},
+  ) => (
+    <Field label={label} optional={options.optional} error={errors[name]} hint={options.hint}>
+      {(control) => (
+        <input
+          {...control}
+          name={name}
+          className="form-control"
+          inputMode={options.inputMode}
+          placeholder={options.placeholder}
+          required={!options.optional}
+          value={values[name]}
+          onChange={(event) => set(name, event.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+
+  const relatedOptions = products.filter(
+    (candidate) => candidate.id !== product?.id && candidate.related_ids.length === 0,
+  );
+
+  return (
+    <form ref={formRef} className="product-form" noValidate onSubmit={onSubmit} aria-busy={saving}>
+      <div className="product-form__grid">
+        {textField('name', 'Name')}
+        {textField('category', 'Category', {
+          hint: 'Several? Separate them with commas: Pets, Exclusives.',
+        })}
+        {textField('price', 'Price ($)', { inputMode: 'decimal', placeholder: '4.99' })}
+        {textField('savings', 'Original price ($)', {
+          optional: true,
+          inputMode: 'decimal',
+          hint: 'Shown as a saving when higher than the price.',
+        })}
+        {textField('stock', 'Stock', {
+          optional: true,
+          inputMode: 'numeric',
+          hint: 'Empty means unlimited.',
+        })}
+        {textField('weight', 'Weight (kg)', { optional: true, inputMode: 'decimal' })}
+        {textField('mutation', 'Mutation', { optional: true, placeholder: 'Rainbow' })}
+        {textField('sort_order', 'Position', {
+          optional: true,
+          inputMode: 'numeric',
+          hint: 'Lower comes first. Dragging the cards sets it too.',
+        })}
+        <Field
+          label="Description"
+          optional
+          error={errors.description}
+          className="product-form__wide"
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              name="description"
+              className="form-control"
+              rows={3}
+              value={values.description}
+              onChange={(event) => set('description', event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <div className="product-form__wide product-form__checks">
+          <label className="form-check">
+            <input
+              type="checkbox"
+              name="delete_after_out_of_stock"
+              checked={values.delete_after_out_of_stock}
+              onChange={(event) => set('delete_after_out_of_stock', event.currentTarget.checked)}
+            />
+            <span>Archive when sold out</span>
+          </label>
+          <label className="form-check">
+            <input
+              type="checkbox"
+              name="dupe_warning"
+              checked={values.dupe_warning}
+              onChange={(event) => set('dupe_warning', event.currentTarget.checked)}
+            />
+            <span>Dupe warning when bought again</span>
+          </label>
+        </div>
+        <div className="product-form__wide">
+          <RelatedProductsPicker
+            options={relatedOptions}
+            value={values.related_ids}
+            onChange={(ids) => set('related_ids', ids)}
+            error={errors.related_ids}
+          />
+        </div>
+        <div className="product-form__wide">
+          <ImagePicker
+            key={imageKey}
+            currentImage={product?.image ?? null}
+            value={image}
+            onChange={setImage}
+            error={errors.image}
+            onError={(message) => setErrors((current) => ({ ...current, image: message }))}
+            disabled={saving}
+          />
+        </div>
+      </div>
+      {formError ? (
+        <p className="product-form__error" role="alert">
+          {formError}
+        </p>
+      ) : null}
+      <div className="product-form__actions">
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel} disabled={saving}>
+            Cancel
+          </Button>
+        ) : null}
+        <Button type="submit" loading={saving}>
+          {editing ? 'Save changes' : 'Add Product'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+
+import { makeProduct } from '@/testing/factories';
+
+import {
+  EMPTY_PRODUCT_FORM,
+  productFormData,
+  productToFormValues,
+  serverFieldErrors,
+  validateProductForm,
+} from './product-form';
+
+const valid = { ...EMPTY_PRODUCT_FORM, name: 'Raccoon', price: '4.99', category: 'Pets' };
+
+describe('validateProductForm', () => {
+  it('requires a name, a price and a category', () => {
+    expect(validateProductForm(EMPTY_PRODUCT_FORM)).toEqual({
+      name: 'Enter a name.',
+      price: 'Enter a price.',
+      category: 'Enter a category.',
+    });
+    expect(validateProductForm(valid)).toEqual({});
+  });
+
+  it('wants numbers in price, stock, weight, position and original price', () => {
+    const errors = validateProductForm({
+      ...valid,
+      price: '4,99',
+      stock: '-1',
+      weight: 'heavy',
+      sort_order: '1.5',
+      savings: 'x',
+    });
+    expect(Object.keys(errors).sort()).toEqual([
+      'price',
+      'savings',
+      'sort_order',
+      'stock',
+      'weight',
+    ]);
+    expect(validateProductForm({ ...valid, stock: '', weight: '2.5', sort_order: '-3' })).toEqual(
+      {},
+    );
+  });
+});
+
+describe('productFormData', () => {
+  it('sends the contract fields, flags as 1/0 and one related_ids[] per product', () => {
+    const data = productFormData(
+      {
+        ...valid,
+        name: '  Raccoon ',
+        stock: '',
+        delete_after_out_of_stock: true,
+        dupe_warning: false,
+        related_ids: [3, 7],
+      },
+      null,
+    );
+    expect(data.get('name')).toBe('Raccoon');
+    expect(data.get('price')).toBe('4.99');
+    expect(data.get('stock')).toBe('');
+    expect(data.get('delete_after_out_of_stock')).toBe('1');
+    expect(data.get('dupe_warning')).toBe('0');
+    expect(data.getAll('related_ids[]')).toEqual(['3', '7']);
+    expect(data.has('image')).toBe(false);
+    expect(data.has('_method')).toBe(false);
+  });
+
+  it('adds the resized image as a PNG file and _method=PUT for an update', () => {
+    const png = new Blob(['png'], { type: 'image/png' });
+    const data = productFormData(valid, png, { method: 'PUT' });
+    expect(data.get('_method')).toBe('PUT');
+    const image = data.get('image');
+    expect(image).toBeInstanceOf(File);
+    expect((image as File).name).toBe('product.png');
+    expect((image as File).type).toBe('image/png');
+  });
+});
+
+describe('productToFormValues', () => {
+  it('fills the form from a product, unlimited stock as an empty box', () => {
+    const values = productToFormValues({
+      ...makeProduct({ name: 'Bee', price: 2.5, stock: null, weight: 1.2, related_ids: [4] }),
+      archived: false,
+    });
+    expect(values).toMatchObject({
+      name: 'Bee',
+      price: '2.5',
+      stock: '',
+      weight: '1.2',
+      related_ids: [4],
+    });
+  });
+});
+
+describe('serverFieldErrors', () => {
+  it('keeps the first message per field and files related_ids.N under related_ids', () => {
+    expect(
+      serverFieldErrors({
+        name: ['The name is taken.', 'second'],
+        'related_ids.1': ['A bundle cannot contain another bundle.'],
+        image: ['The image must be PNG, JPEG, WebP or GIF.'],
+        unknown_field: ['ignored'],
+      }),
+    ).toEqual({
+      name: 'The name is taken.',
+      related_ids: 'A bundle cannot contain another bundle.',
+      image: 'The image must be PNG, JPEG, WebP or GIF.',
+    });
+  });
+});

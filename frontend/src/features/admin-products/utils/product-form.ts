@@ -1,0 +1,132 @@
+import type { AdminProduct } from '@/features/admin-products/types';
+
+/** The product form as typed: every box holds text until it is sent. */
+export type ProductFormValues = {
+  name: string;
+  price: string;
+  category: string;
+  description: string;
+  /** '' = unlimited. */
+  stock: string;
+  weight: string;
+  sort_order: string;
+  mutation: string;
+  savings: string;
+  delete_after_out_of_stock: boolean;
+  dupe_warning: boolean;
+  related_ids: number[];
+};
+
+export type ProductFormField = keyof ProductFormValues | 'image';
+export type ProductFormErrors = Partial<Record<ProductFormField, string>>;
+
+export const EMPTY_PRODUCT_FORM: ProductFormValues = {
+  name: '',
+  price: '',
+  category: '',
+  description: '',
+  stock: '',
+  weight: '',
+  sort_order: '',
+  mutation: '',
+  savings: '',
+  delete_after_out_of_stock: false,
+  dupe_warning: false,
+  related_ids: [],
+};
+
+const text = (value: number | string | null | undefined) =>
+  value === null || value === undefined ? '' : String(value);
+
+/** Edit fills the form with the product as it is now. */
+export function productToFormValues(product: AdminProduct): ProductFormValues {
+  return {
+    name: product.name,
+    price: text(product.price),
+    category: product.category,
+    description: product.description ?? '',
+    stock: text(product.stock),
+    weight: text(product.weight),
+    sort_order: text(product.sort_order),
+    mutation: text(product.mutation),
+    savings: text(product.savings),
+    delete_after_out_of_stock: product.delete_after_out_of_stock,
+    dupe_warning: product.dupe_warning,
+    related_ids: [...product.related_ids],
+  };
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+const WHOLE = /^\d+$/;
+const SIGNED_WHOLE = /^-?\d+$/;
+
+/**
+ * The checks the browser can make before sending (spec §5: name, price and category required;
+ * price, stock and weight numeric). The server checks everything again and has the last word.
+ */
+export function validateProductForm(values: ProductFormValues): ProductFormErrors {
+  const errors: ProductFormErrors = {};
+  if (!values.name.trim()) errors.name = 'Enter a name.';
+  const price = values.price.trim();
+  if (!price) errors.price = 'Enter a price.';
+  else if (!DECIMAL.test(price)) errors.price = 'The price must be a number, e.g. 4.99.';
+  if (!values.category.trim()) errors.category = 'Enter a category.';
+  const stock = values.stock.trim();
+  if (stock && !WHOLE.test(stock))
+    errors.stock = 'Stock must be a whole number of 0 or more (empty = unlimited).';
+  const weight = values.weight.trim();
+  if (weight && !DECIMAL.test(weight)) errors.weight = 'The weight must be a number, e.g. 2.5.';
+  const sortOrder = values.sort_order.trim();
+  if (sortOrder && !SIGNED_WHOLE.test(sortOrder))
+    errors.sort_order = 'The position must be a whole number.';
+  const savings = values.savings.trim();
+  if (savings && !DECIMAL.test(savings))
+    errors.savings = 'The original price must be a number, e.g. 9.99.';
+  return errors;
+}
+
+/**
+ * The multipart body of POST /api/admin/products (and of the update, with `_method=PUT`):
+ * the contract's field names, flags as 1/0, one `related_ids[]` per bundled product, and the
+ * image only when a new one was chosen.
+ */
+export function productFormData(
+  values: ProductFormValues,
+  image: Blob | null,
+  { method }: { method?: 'PUT' } = {},
+): FormData {
+  const data = new FormData();
+  if (method) data.append('_method', method);
+  data.append('name', values.name.trim());
+  data.append('price', values.price.trim());
+  data.append('category', values.category.trim());
+  data.append('description', values.description.trim());
+  data.append('stock', values.stock.trim());
+  data.append('weight', values.weight.trim());
+  data.append('sort_order', values.sort_order.trim());
+  data.append('mutation', values.mutation.trim());
+  data.append('savings', values.savings.trim());
+  data.append('delete_after_out_of_stock', values.delete_after_out_of_stock ? '1' : '0');
+  data.append('dupe_warning', values.dupe_warning ? '1' : '0');
+  for (const id of values.related_ids) data.append('related_ids[]', String(id));
+  if (image) data.append('image', image, 'product.png');
+  return data;
+}
+
+const FORM_FIELDS: readonly ProductFormField[] = [...Object.keys(EMPTY_PRODUCT_FORM), 'image'] as (
+  keyof ProductFormValues | 'image'
+)[];
+
+/**
+ * The first server message of each field of a 422, under the form's own field names:
+ * "related_ids.1" and "related_ids[]" belong to the related-products picker.
+ */
+export function serverFieldErrors(errors: Record<string, string[]>): ProductFormErrors {
+  const mapped: ProductFormErrors = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const field = key.replace(/(\[\]|\.\d+)$/, '') as ProductFormField;
+    const message = messages[0];
+    if (message && FORM_FIELDS.includes(field) && !mapped[field]) mapped[field] = message;
+  }
+  return mapped;
+}

@@ -1,0 +1,63 @@
+/** Product pictures are at most this wide and high (spec §5, §9). */
+export const PRODUCT_IMAGE_MAX = 300;
+
+export class NotAnImageError extends Error {
+  constructor() {
+    super('Please choose an image file (PNG, JPEG, WebP or GIF).');
+    this.name = 'NotAnImageError';
+  }
+}
+
+/** The size that fits `width` x `height` inside `max` x `max`, keeping the shape; never enlarged. */
+export function fitWithin(
+  width: number,
+  height: number,
+  max = PRODUCT_IMAGE_MAX,
+): { width: number; height: number } {
+  const scale = Math.min(1, max / width, max / height);
+  return {
+    width: Math.max(1, Math.round(width * scale)),
+    height: Math.max(1, Math.round(height * scale)),
+  };
+}
+
+function loadImage(file: Blob): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const url = URL.createObjectURL(file);
+    const image = new Image();
+    image.onload = () => {
+      URL.revokeObjectURL(url);
+      resolve(image);
+    };
+    image.onerror = () => {
+      URL.revokeObjectURL(url);
+      reject(new NotAnImageError());
+    };
+    image.src = url;
+  });
+}
+
+/**
+ * Draws the chosen picture on a canvas that fits within 300x300 and returns it as a PNG
+ * (lossless, so "quality 100"). The server decodes and re-encodes it anyway: this only keeps
+ * uploads small.
+ */
+export async function resizeImageToPng(file: File): Promise<Blob> {
+  if (!file.type.startsWith('image/')) throw new NotAnImageError();
+  const image = await loadImage(file);
+  const { width, height } = fitWithin(image.naturalWidth, image.naturalHeight);
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('This browser cannot resize images.');
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(image, 0, 0, width, height);
+  return new Promise((resolve, reject) => {
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('The image could not be converted.'))),
+      'image/png',
+      1,
+    );
+  });
+}

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+/** GET /api/admin/products/standalone: the bundles' ids, which the inventory page leaves out. */
+export function getStandaloneIds({ signal }: { signal?: AbortSignal } = {}): Promise<number[]> {
+  return api.get<number[]>('/admin/products/standalone', { signal });
+}
+
+export function getStandaloneIdsQueryOptions() {
+  return queryOptions({
+    queryKey: ['admin', 'products', 'standalone'],
+    queryFn: ({ signal }) => getStandaloneIds({ signal }),
+    meta: { userScoped: true },
+  });
+}
+
+export function useStandaloneIds({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ ...getStandaloneIdsQueryOptions(), enabled });
+}

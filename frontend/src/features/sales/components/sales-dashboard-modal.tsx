@@ -1,0 +1,113 @@
+import { useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
+import { Skeleton } from '@/components/ui/skeleton';
+import { StateMessage } from '@/components/ui/state-message';
+import { errorMessage } from '@/lib/api-client';
+
+import { useSalesStats, type SalesStats } from '@/features/sales/api/get-sales-stats';
+import { overallSales, toLineChartData } from '@/features/sales/utils/chart-data';
+
+import { SalesLineChart } from './sales-line-chart';
+import './sales-dashboard-modal.css';
+
+type SalesDashboardModalProps = {
+  open: boolean;
+  onClose: () => void;
+};
+
+function Charts({ stats }: { stats: SalesStats }) {
+  // Colours follow the best sellers, the same in all three charts.
+  const order = overallSales(stats.overall).map((line) => line.name);
+  return (
+    <div className="sales-dashboard__charts">
+      <SalesLineChart title="Daily Sales" data={toLineChartData(stats.daily, order)} />
+      <SalesLineChart title="Weekly Sales" data={toLineChartData(stats.weekly, order)} />
+      <SalesLineChart title="Monthly Sales" data={toLineChartData(stats.monthly, order)} />
+    </div>
+  );
+}
+
+/** 'Overall Pet Sales': every item with its units sold, highest first. */
+function OverallSalesModal({
+  open,
+  onClose,
+  overall,
+}: {
+  open: boolean;
+  onClose: () => void;
+  overall: Record<string, number>;
+}) {
+  const lines = overallSales(overall);
+  return (
+    <Modal open={open} onClose={onClose} title="Overall Pet Sales">
+      {lines.length === 0 ? (
+        <p>Nothing has been sold yet.</p>
+      ) : (
+        <ol className="overall-sales" aria-label="Units sold per item, highest first">
+          {lines.map((line) => (
+            <li key={line.name} className="overall-sales__line">
+              <span className="overall-sales__name">{line.name}</span>
+              <span className="overall-sales__sold">{line.sold} sold</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Modal>
+  );
+}
+
+/** The Sales Dashboard (spec §2): daily, weekly and monthly lines per item, and overall totals. */
+export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps) {
+  const stats = useSalesStats({ enabled: open });
+  const [overallOpen, setOverallOpen] = useState(false);
+
+  let content;
+  if (stats.isPending) {
+    content = (
+      <div className="sales-dashboard__charts" aria-busy="true" aria-label="Loading sales">
+        <Skeleton height={300} radius="var(--radius-lg)" />
+        <Skeleton height={300} radius="var(--radius-lg)" />
+        <Skeleton height={300} radius="var(--radius-lg)" />
+      </div>
+    );
+  } else if (stats.isError) {
+    content = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        headingLevel={3}
+        title="We couldn't load the sales"
+        description={errorMessage(stats.error)}
+        action={
+          <Button onClick={() => void stats.refetch()} loading={stats.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else {
+    content = (
+      <>
+        <div className="sales-dashboard__toolbar">
+          <Button variant="secondary" onClick={() => setOverallOpen(true)}>
+            View Overall Sales
+          </Button>
+        </div>
+        <Charts stats={stats.data} />
+        <OverallSalesModal
+          open={overallOpen}
+          onClose={() => setOverallOpen(false)}
+          overall={stats.data.overall}
+        />
+      </>
+    );
+  }
+
+  return (
+    <Modal open={open} onClose={onClose} title="Sales Dashboard">
+      <div className="sales-dashboard">{content}</div>
+    </Modal>
+  );
+}
