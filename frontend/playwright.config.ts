@@ -39,7 +39,14 @@ process.env.GARDEN_E2E_RUN_DIR ??= mkdtempSync(path.join(tmpdir(), 'garden-e2e-'
 const runDir = process.env.GARDEN_E2E_RUN_DIR;
 const mediaDir = path.join(runDir, 'media');
 mkdirSync(mediaDir, { recursive: true });
-const databaseUrl = `sqlite://${path.join(runDir, `garden-e2e-${Date.now()}.db`)}?mode=rwc`;
+// Kept in the environment too: the workers load this file again and must reach the same
+// database (the staff CLI) and the same outbox (the mails with codes and reset links).
+process.env.GARDEN_E2E_DATABASE_URL ??= `sqlite://${path.join(runDir, `garden-e2e-${Date.now()}.db`)}?mode=rwc`;
+const databaseUrl = process.env.GARDEN_E2E_DATABASE_URL;
+process.env.GARDEN_E2E_OUTBOX_DIR ??= path.join(runDir, 'outbox');
+const outboxDir = process.env.GARDEN_E2E_OUTBOX_DIR;
+mkdirSync(outboxDir, { recursive: true });
+process.env.GARDEN_E2E_SERVER_BIN ??= serverBinary;
 
 export default defineConfig({
   testDir: './e2e',
@@ -89,6 +96,9 @@ export default defineConfig({
       SHOP__SERVER__STATIC_DIR: staticDir,
       SHOP__MEDIA__ROOT: mediaDir,
       SHOP__SEED__DEMO_DATA: 'true',
+      // Links in mails point at this server, and it accepts form posts from this origin.
+      SHOP__SITE__PUBLIC_URL: BASE_URL,
+      SHOP__MAIL__OUTBOX_DIR: outboxDir,
     },
   },
 });

@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 
 /** The product fields the tests rely on, as GET /api/products returns them. */
@@ -99,4 +101,183 @@ export async function saveScreenshot(
 export function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`The demo data has no ${what}.`);
   return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts: the mail outbox and staff accounts of the e2e server (see playwright.config.ts).
+
+/** A mail from the server's outbox (one .eml file), decoded. */
+export type OutboxMail = { file: string; to: string; subject: string; text: string; html: string };
+
+function outboxDir(): string {
+  const dir = process.env.GARDEN_E2E_OUTBOX_DIR;
+  if (!dir) throw new Error('GARDEN_E2E_OUTBOX_DIR is not set: run through playwright.config.ts.');
+  return dir;
+}
+
+/** The .eml files written so far, oldest first (their names start with a UTC timestamp). */
+export function outboxFiles(): string[] {
+  if (!existsSync(outboxDir())) return [];
+  return readdirSync(outboxDir())
+    .filter((name) => name.endsWith('.eml') && !name.startsWith('.'))
+    .sort();
+}
+
+/** Headers of one MIME entity, unfolded and keyed lowercase; and the body after them. */
+function splitEntity(raw: string): { headers: Map<string, string>; body: string } {
+  const text = raw.replace(/\r\n/g, '\n');
+  const end = text.indexOf('\n\n');
+  const head = end === -1 ? text : text.slice(0, end);
+  const body = end === -1 ? '' : text.slice(end + 2);
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0)
+      headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return { headers, body };
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const bytes: number[] = [];
+  const softBroken = body.replace(/=\n/g, '');
+  for (let i = 0; i < softBroken.length; i += 1) {
+    const hex = softBroken.slice(i + 1, i + 3);
+    if (softBroken[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(softBroken[i] ?? '', 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function decodeBody(headers: Map<string, string>, body: string): string {
+  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  if (encoding === 'base64')
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+/** "=?utf-8?b?…?=" encoded words in a header, decoded. */
+function decodeHeader(value: string): string {
+  return value.replace(
+    /=\?([^?]+)\?([bBqQ])\?([^?]*)\?=/g,
+    (_, _charset, kind: string, data: string) =>
+      kind.toLowerCase() === 'b'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+  );
+}
+
+/** Reads one .eml: the recipient, the subject and its plain-text and HTML parts, decoded. */
+export function readMail(file: string): OutboxMail {
+  const { headers, body } = splitEntity(readFileSync(path.join(outboxDir(), file), 'utf8'));
+  const mail: OutboxMail = {
+    file,
+    to: decodeHeader(headers.get('to') ?? ''),
+    subject: decodeHeader(headers.get('subject') ?? ''),
+    text: '',
+    html: '',
+  };
+  const contentType = headers.get('content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  const parts = boundary
+    ? body
+        .replace(/\r\n/g, '\n')
+        .split(`--${boundary}`)
+        .slice(1)
+        .filter((part) => !part.startsWith('--'))
+        .map((part) => splitEntity(part.replace(/^\n/, '')))
+    : [{ headers, body }];
+  for (const part of parts) {
+    const type = (part.headers.get('content-type') ?? 'text/plain').toLowerCase();
+    const decoded = decodeBody(part.headers, part.body);
+    if (type.startsWith('text/plain')) mail.text = decoded;
+    else if (type.startsWith('text/html')) mail.html = decoded;
+  }
+  return mail;
+}
+
+/**
+ * Waits for the newest mail to `address` among those written after `seenBefore` (the
+ * outboxFiles() taken before the action that sends it).
+ */
+export async function waitForMail(
+  address: string,
+  seenBefore: readonly string[],
+): Promise<OutboxMail> {
+  const seen = new Set(seenBefore);
+  let found: OutboxMail | undefined;
+  await expect
+    .poll(
+      () => {
+        const fresh = outboxFiles()
+          .filter((file) => !seen.has(file))
+          .map(readMail)
+          .filter((mail) => mail.to.toLowerCase().includes(address.toLowerCase()));
+        found = fresh.at(-1);
+        return found !== undefined;
+      },
+      { message: `a new mail to ${address} in the outbox`, timeout: 10_000 },
+    )
+    .toBe(true);
+  if (!found) throw new Error(`No mail to ${address}.`);
+  return found;
+}
+
+/** The 6-digit code of a sign-up mail. */
+export function codeIn(mail: OutboxMail): string {
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  if (!code) throw new Error(`No 6-digit code in the mail "${mail.subject}":\n${mail.text}`);
+  return code;
+}
+
+/** The reset link of a password-reset mail, as a path on the server under test. */
+export function resetPathIn(mail: OutboxMail): string {
+  const link = /(https?:\/\/\S+\/reset-password\?\S+)/.exec(mail.text)?.[1];
+  if (!link) throw new Error(`No reset link in the mail "${mail.subject}":\n${mail.text}`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Creates (or updates) an account through the server's own CLI, as an operator would:
+ * `garden-shop users create EMAIL --role ROLE --name NAME`, the password on standard input,
+ * against the e2e server's database.
+ */
+export function createAccountWithCli(
+  email: string,
+  password: string,
+  role: 'customer' | 'admin' | 'super_admin',
+  name: string,
+): void {
+  const binary = process.env.GARDEN_E2E_SERVER_BIN;
+  const databaseUrl = process.env.GARDEN_E2E_DATABASE_URL;
+  if (!binary || !databaseUrl) throw new Error('Run through playwright.config.ts.');
+  const result = spawnSync(binary, ['users', 'create', email, '--role', role, '--name', name], {
+    cwd: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'),
+    input: `${password}\n`,
+    encoding: 'utf8',
+    env: { ...process.env, SHOP_ENV: 'test', DATABASE_URL: databaseUrl },
+    timeout: 30_000,
+  });
+  if (result.status !== 0) {
+    throw new Error(
+      `garden-shop users create failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+}
+
+/** No serious or critical axe findings on the page as it is now. */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
 }

@@ -47,6 +47,26 @@ describe('api client', () => {
     });
   });
 
+  it('keeps the whole error body for the extra keys a 409 carries', async () => {
+    const problems = ['- T-Rex is out of stock.'];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse(
+          { message: 'Please fix the following issues before continuing:', problems },
+          409,
+        ),
+      ),
+    );
+    const error = await api.post('/stripe/checkout', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(409);
+    expect((error as ApiError).body).toEqual({
+      message: 'Please fix the following issues before continuing:',
+      problems,
+    });
+  });
+
   it('reports a 404 as not found', async () => {
     vi.stubGlobal(
       'fetch',

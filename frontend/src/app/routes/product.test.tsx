@@ -165,4 +165,36 @@ describe('product page', () => {
     expect(await screen.findByText(/already have all 1 Unicorn/)).toBeInTheDocument();
     expect(qtyInCart(11)).toBe(1);
   });
+
+  it('Buy Now adds the product, then goes to /checkout with the drawer closed', async () => {
+    const { user, router } = renderProductPage(7);
+    await user.click(await screen.findByRole('button', { name: 'Buy Now' }));
+    expect(qtyInCart(7)).toBe(1);
+    expect(await screen.findByText('Another page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/checkout');
+    expect(useCartStore.getState().isOpen).toBe(false);
+  });
+
+  it('Buy Now goes through the dupe warning: Cancel stays, Proceed adds and goes on', async () => {
+    const { user, router } = renderProductPage(3);
+    await user.click(await screen.findByRole('button', { name: 'Buy Now' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Cancel' }),
+    );
+    expect(useCartStore.getState().items).toEqual([]);
+    expect(router.state.location.pathname).toBe('/product/3');
+
+    await user.click(screen.getByRole('button', { name: 'Buy Now' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Proceed' }),
+    );
+    expect(qtyInCart(3)).toBe(1);
+    expect(router.state.location.pathname).toBe('/checkout');
+  });
+
+  it('offers no Buy Now for a product out of stock', async () => {
+    renderProductPage(9);
+    expect(await screen.findByRole('button', { name: 'Out of Stock' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Buy Now' })).not.toBeInTheDocument();
+  });
 });

@@ -1,0 +1,327 @@
+//! The built-in assistant: answers from the shop's knowledge and the live catalog, offline.
+
+use std::sync::{Arc, RwLock};
+
+use catalog::Product;
+use chat::{Answer, Assistant, ChatMessage, MessageText};
+
+use crate::bm25::{Bm25, Hit};
+use crate::catalog::{contents_sentence, dupe_sentence, price_and_stock, CatalogIndex, Entry};
+use crate::knowledge::DOCUMENTS;
+use crate::text::{tokens, Analyzer};
+
+/// A retrieved piece of knowledge has to cover at least this share of the question's weight...
+const MIN_COVERAGE: f64 = 0.5;
+/// ...and score at least this much, or the assistant is not confident.
+const MIN_SCORE: f64 = 1.0;
+
+/// What the assistant says when nothing it knows fits.
+const UNSURE: &str = "I'm not sure I can answer that one.";
+
+/// Words that point back at a product named earlier ("is it in stock?").
+const BACK_REFERENCES: &[&str] = &["it", "its", "that", "this", "them", "they", "one", "those"];
+
+/// What a question about a product wants to know beyond price and stock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    PriceOrStock,
+    Contents,
+    Description,
+    Dupe,
+}
+
+const DETAILS: &[(Detail, &str)] = &[
+    (
+        Detail::PriceOrStock,
+        "how much price cost costs pricing expensive cheap dollars worth stock in stock \
+         available availability left how many any sold out restock remaining quantity buy",
+    ),
+    (
+        Detail::Contents,
+        "contain contains included includes inside come comes with bundle items",
+    ),
+    (
+        Detail::Description,
+        "what does do tell describe description ability abilities good useful info about \
+         special",
+    ),
+    (Detail::Dupe, "dupe duplicate flagged flag warning risk"),
+];
+
+/// A piece of knowledge handed to a language model as grounding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Passage {
+    pub id: String,
+    pub text: String,
+}
+
+/// Where an indexed document comes from.
+#[derive(Debug, Clone)]
+struct Indexed {
+    id: String,
+    answer: String,
+    needs_person: bool,
+    from_catalog: bool,
+}
+
+#[derive(Debug, Default)]
+struct Knowledge {
+    catalog: CatalogIndex,
+    documents: Vec<Indexed>,
+    bm25: Bm25,
+    details: Bm25,
+}
+
+/// The built-in assistant. Cheap to clone; [`BuiltinAssistant::update_catalog`] swaps in new
+/// products for every clone at once.
+#[derive(Debug, Clone)]
+pub struct BuiltinAssistant {
+    analyzer: Arc<Analyzer>,
+    knowledge: Arc<RwLock<Arc<Knowledge>>>,
+}
+
+impl Default for BuiltinAssistant {
+    fn default() -> Self {
+        Self::new(&[])
+    }
+}
+
+impl BuiltinAssistant {
+    /// An assistant that knows the shop's documents and these products.
+    pub fn new(products: &[Product]) -> Self {
+        let analyzer = Arc::new(Analyzer::default());
+        let knowledge = Arc::new(RwLock::new(Arc::new(Knowledge::build(products, &analyzer))));
+        BuiltinAssistant {
+            analyzer,
+            knowledge,
+        }
+    }
+
+    /// Replaces the catalog the assistant answers from; call it whenever the products change.
+    pub fn update_catalog(&self, products: &[Product]) {
+        let fresh = Arc::new(Knowledge::build(products, &self.analyzer));
+        match self.knowledge.write() {
+            Ok(mut current) => *current = fresh,
+            Err(poisoned) => *poisoned.into_inner() = fresh,
+        }
+    }
+
+    fn current(&self) -> Arc<Knowledge> {
+        match self.knowledge.read() {
+            Ok(current) => current.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Answers a question, using `context` (the conversation so far) to resolve "it".
+    pub fn reply(&self, question: &str, context: &[ChatMessage]) -> Answer {
+        self.current().answer(question, context, &self.analyzer)
+    }
+
+    /// The passages that best fit `question`, best first: facts about the products it names,
+    /// then the shop's documents.
+    pub fn passages(&self, question: &str, context: &[ChatMessage], limit: usize) -> Vec<Passage> {
+        self.current()
+            .passages(question, context, &self.analyzer, limit)
+    }
+}
+
+impl Assistant for BuiltinAssistant {
+    async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
+        self.reply(question.as_ref(), context)
+    }
+}
+
+impl Knowledge {
+    fn build(products: &[Product], analyzer: &Analyzer) -> Self {
+        let catalog = CatalogIndex::build(products, analyzer);
+        let mut documents: Vec<Indexed> = DOCUMENTS
+            .iter()
+            .map(|d| Indexed {
+                id: d.id.to_owned(),
+                answer: d.answer.to_owned(),
+                needs_person: d.needs_person,
+                from_catalog: false,
+            })
+            .collect();
+        let mut texts: Vec<Vec<String>> = DOCUMENTS
+            .iter()
+            .map(|d| {
+                // how shoppers ask weighs more than the wording of the answer
+                let mut terms = analyzer.terms(d.asked_as);
+                terms.extend(analyzer.terms(d.asked_as));
+                terms.extend(analyzer.terms(d.answer));
+                terms
+            })
+            .collect();
+        for fact in catalog.facts() {
+            documents.push(Indexed {
+                id: fact.id.clone(),
+                answer: fact.answer.clone(),
+                needs_person: false,
+                from_catalog: true,
+            });
+            let mut terms = analyzer.terms(&fact.asked_as);
+            terms.extend(analyzer.terms(&fact.asked_as));
+            texts.push(terms);
+        }
+        let details = Bm25::new(
+            DETAILS
+                .iter()
+                .map(|(_, words)| analyzer.stems(words))
+                .collect(),
+        );
+        Knowledge {
+            catalog,
+            documents,
+            bm25: Bm25::new(texts),
+            details,
+        }
+    }
+
+    fn confident_hit(&self, terms: &[String]) -> Option<Hit> {
+        self.bm25
+            .search(terms)
+            .into_iter()
+            .next()
+            .filter(|hit| hit.coverage >= MIN_COVERAGE && hit.score >= MIN_SCORE)
+    }
+
+    fn answer(&self, question: &str, context: &[ChatMessage], analyzer: &Analyzer) -> Answer {
+        let terms = analyzer.terms(question);
+        if let Some((entries, positions)) = self.named_products(question, context, analyzer) {
+            // "can I get a refund for the raccoon": the rest of the question may be about
+            // something the shop's documents answer better than the product's facts
+            let raw = tokens(question);
+            let rest: Vec<String> = raw
+                .iter()
+                .enumerate()
+                .filter(|(i, t)| !positions.contains(i) && !crate::text::is_stop_word(t))
+                .map(|(_, t)| analyzer.stem(t))
+                .filter(|t| self.details.search(std::slice::from_ref(t)).is_empty())
+                .collect();
+            if !rest.is_empty() {
+                if let Some(hit) = self.confident_hit(&rest) {
+                    let document = &self.documents[hit.document];
+                    if !document.from_catalog {
+                        return self.document_answer(document);
+                    }
+                }
+            }
+            return Answer::confident(self.product_answer(&entries, &terms));
+        }
+        match self.confident_hit(&terms) {
+            Some(hit) => self.document_answer(&self.documents[hit.document]),
+            None => Answer::offer_live_agent(UNSURE),
+        }
+    }
+
+    fn document_answer(&self, document: &Indexed) -> Answer {
+        if document.needs_person {
+            Answer::offer_live_agent(&document.answer)
+        } else {
+            Answer::confident(document.answer.clone())
+        }
+    }
+
+    /// The products the question names, or, when it says "it", the ones the shopper's last
+    /// message named.
+    fn named_products(
+        &self,
+        question: &str,
+        context: &[ChatMessage],
+        analyzer: &Analyzer,
+    ) -> Option<(Vec<&Entry>, std::collections::BTreeSet<usize>)> {
+        let entries = |found: crate::catalog::Found| {
+            let list: Vec<&Entry> = found
+                .products
+                .iter()
+                .map(|i| &self.catalog.entries()[*i])
+                .collect();
+            (list, found.positions)
+        };
+        if let Some(found) = self.catalog.find(question, analyzer) {
+            return Some(entries(found));
+        }
+        let refers_back = tokens(question)
+            .iter()
+            .any(|t| BACK_REFERENCES.contains(&t.as_str()));
+        if !refers_back {
+            return None;
+        }
+        let earlier = context
+            .iter()
+            .rev()
+            .filter(|m| m.sender.is_customer())
+            .find_map(|m| self.catalog.find(&m.text, analyzer))?;
+        Some((entries(earlier).0, Default::default()))
+    }
+
+    fn product_answer(&self, entries: &[&Entry], terms: &[String]) -> String {
+        let asked: Vec<Detail> = self
+            .details
+            .search(terms)
+            .iter()
+            .map(|hit| DETAILS[hit.document].0)
+            .collect();
+        let several = entries.len() > 1;
+        let mut sentences = vec![];
+        if several && entries.len() <= 3 {
+            let names: Vec<&str> = entries.iter().map(|e| e.product.name.as_str()).collect();
+            sentences.push(format!("We have {}:", names.join(" and ")));
+        }
+        for entry in entries {
+            sentences.push(price_and_stock(entry));
+            if let Some(contents) = contents_sentence(entry) {
+                sentences.push(contents);
+            }
+            if asked.contains(&Detail::Dupe) || entry.product.dupe_warning && !several {
+                sentences.push(dupe_sentence(entry));
+            }
+            let describe = asked.contains(&Detail::Description) || (asked.is_empty() && !several);
+            if describe && !entry.product.description.trim().is_empty() {
+                sentences.push(entry.product.description.trim().to_owned());
+            }
+        }
+        sentences.join(" ")
+    }
+
+    fn passages(
+        &self,
+        question: &str,
+        context: &[ChatMessage],
+        analyzer: &Analyzer,
+        limit: usize,
+    ) -> Vec<Passage> {
+        let mut passages = vec![];
+        if let Some((entries, _)) = self.named_products(question, context, analyzer) {
+            for entry in entries {
+                let mut text = price_and_stock(entry);
+                if let Some(contents) = contents_sentence(entry) {
+                    text.push(' ');
+                    text.push_str(&contents);
+                }
+                text.push(' ');
+                text.push_str(&dupe_sentence(entry));
+                text.push(' ');
+                text.push_str(entry.product.description.trim());
+                passages.push(Passage {
+                    id: format!("product-{}", entry.product.id),
+                    text,
+                });
+            }
+        }
+        for hit in self.bm25.search(&analyzer.terms(question)) {
+            if passages.len() >= limit {
+                break;
+            }
+            let document = &self.documents[hit.document];
+            passages.push(Passage {
+                id: document.id.clone(),
+                text: document.answer.clone(),
+            });
+        }
+        passages.truncate(limit.max(1));
+        passages
+    }
+}

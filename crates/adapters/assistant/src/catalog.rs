@@ -1,0 +1,624 @@
+//! Live catalog facts: finding the products a question names, answering with their price,
+//! stock and contents, and catalog-wide documents (bundles, categories, what is sold out).
+
+use std::collections::BTreeSet;
+
+use catalog::{Product, ProductId, Stock};
+
+use crate::text::{edit_distance, tokens, Analyzer};
+
+/// Name words several products share: alone they do not name a product.
+const GENERIC_NAME_TERMS: &[&str] = &["bundl", "garden", "pet", "sheckl"];
+
+/// A product as the assistant knows it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub product: Product,
+    /// What the storefront can sell now: a bundle is limited by its components.
+    pub available: Stock,
+    /// Component names, for bundles.
+    pub contents: Vec<String>,
+    terms: Vec<String>,
+    compact: String,
+}
+
+/// A catalog-wide fact written from the current products.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fact {
+    pub id: String,
+    pub asked_as: String,
+    pub answer: String,
+}
+
+/// The products a question names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub products: Vec<usize>,
+    /// The question's token positions that named them.
+    pub positions: BTreeSet<usize>,
+    /// Only a shared word matched ("fox"): several products may be meant.
+    pub ambiguous: bool,
+}
+
+/// The current catalog, indexed for questions.
+#[derive(Debug, Clone, Default)]
+pub struct CatalogIndex {
+    entries: Vec<Entry>,
+    facts: Vec<Fact>,
+}
+
+struct Candidate {
+    entry: usize,
+    positions: BTreeSet<usize>,
+    strong: bool,
+    head_only: bool,
+}
+
+impl CatalogIndex {
+    /// Indexes the products the storefront shows (archived ones are left out).
+    pub fn build(products: &[Product], analyzer: &Analyzer) -> Self {
+        let visible: Vec<&Product> = products.iter().filter(|p| !p.archived).collect();
+        let name_of = |id: ProductId| visible.iter().find(|p| p.id == id).map(|p| p.name.clone());
+        let entries: Vec<Entry> = visible
+            .iter()
+            .map(|product| Entry {
+                available: available_stock(product, products),
+                contents: product
+                    .related_ids
+                    .iter()
+                    .filter_map(|id| name_of(*id))
+                    .collect(),
+                terms: analyzer.stems(&product.name),
+                compact: tokens(&product.name).concat(),
+                product: (*product).clone(),
+            })
+            .collect();
+        let facts = catalog_facts(&entries);
+        CatalogIndex { entries, facts }
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn facts(&self) -> &[Fact] {
+        &self.facts
+    }
+
+    /// The products `question` names: whole names (with typos, plurals, "trex" for "T-Rex"),
+    /// names missing one word ("dino bundle"), or, failing those, a last name word shared by a
+    /// few products ("fox").
+    pub fn find(&self, question: &str, analyzer: &Analyzer) -> Option<Found> {
+        let raw = tokens(question);
+        let stems: Vec<String> = raw.iter().map(|t| analyzer.stem(t)).collect();
+        let candidates: Vec<Candidate> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(index, entry)| match_entry(index, entry, &raw, &stems))
+            .collect();
+
+        let strong: Vec<&Candidate> = candidates.iter().filter(|c| c.strong).collect();
+        // "rainbow raccoon" names the Rainbow Raccoon, not also the Raccoon
+        let kept: Vec<&Candidate> = strong
+            .iter()
+            .filter(|c| {
+                !strong.iter().any(|other| {
+                    other.positions.len() > c.positions.len()
+                        && c.positions.is_subset(&other.positions)
+                })
+            })
+            .copied()
+            .collect();
+        if !kept.is_empty() {
+            return Some(found(&kept, false));
+        }
+        let heads: Vec<&Candidate> = candidates.iter().filter(|c| c.head_only).collect();
+        if !heads.is_empty() && heads.len() <= 3 {
+            return Some(found(&heads, true));
+        }
+        None
+    }
+}
+
+fn found(candidates: &[&Candidate], ambiguous: bool) -> Found {
+    Found {
+        products: candidates.iter().map(|c| c.entry).collect(),
+        positions: candidates
+            .iter()
+            .flat_map(|c| c.positions.iter().copied())
+            .collect(),
+        ambiguous,
+    }
+}
+
+fn is_number(term: &str) -> bool {
+    term.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether a question word is a name word: the same, or a small typo in a longer word.
+fn same_word(asked: &str, name: &str) -> bool {
+    if asked == name {
+        return true;
+    }
+    if is_number(asked) || is_number(name) || asked.len() < 4 {
+        return false;
+    }
+    let distance = edit_distance(asked, name);
+    (name.len() >= 5 && distance <= 1) || (name.len() >= 9 && distance <= 2)
+}
+
+fn match_entry(index: usize, entry: &Entry, raw: &[String], stems: &[String]) -> Option<Candidate> {
+    // the whole name written as one word or a few ("trex", "t rex", "dragon fly", "raccoons")
+    for width in 1..=3.min(raw.len()) {
+        for start in 0..=raw.len() - width {
+            let joined = raw[start..start + width].concat();
+            let singular = joined
+                .strip_suffix("es")
+                .filter(|_| !entry.compact.ends_with('e'))
+                .or_else(|| joined.strip_suffix('s'))
+                .unwrap_or(&joined);
+            let close = |text: &str| {
+                text == entry.compact
+                    || (entry.compact.len() >= 6
+                        && !entry.compact.bytes().any(|b| b.is_ascii_digit())
+                        && edit_distance(text, &entry.compact) <= 1)
+            };
+            if close(&joined) || close(singular) {
+                return Some(Candidate {
+                    entry: index,
+                    positions: (start..start + width).collect(),
+                    strong: true,
+                    head_only: false,
+                });
+            }
+        }
+    }
+    // word by word
+    let mut positions = BTreeSet::new();
+    let mut missing: Vec<&String> = vec![];
+    let mut matched_distinctive = 0;
+    for term in &entry.terms {
+        match stems.iter().position(|asked| same_word(asked, term)) {
+            Some(position) => {
+                positions.insert(position);
+                if !GENERIC_NAME_TERMS.contains(&term.as_str()) {
+                    matched_distinctive += 1;
+                }
+            }
+            None => missing.push(term),
+        }
+    }
+    if positions.is_empty() {
+        return None;
+    }
+    let whole = missing.is_empty() && matched_distinctive > 0
+        || missing.is_empty()
+            && entry
+                .terms
+                .iter()
+                .all(|t| GENERIC_NAME_TERMS.contains(&t.as_str()));
+    let nearly = entry.terms.len() >= 3
+        && missing.len() == 1
+        && !is_number(missing[0])
+        && matched_distinctive >= 1;
+    let last = entry.terms.last();
+    let head_only = !whole
+        && !nearly
+        && entry.terms.len() >= 2
+        && positions.len() == 1
+        && last.is_some_and(|l| {
+            !GENERIC_NAME_TERMS.contains(&l.as_str()) && !missing.contains(&l) && !is_number(l)
+        });
+    (whole || nearly || head_only).then_some(Candidate {
+        entry: index,
+        positions,
+        strong: whole || nearly,
+        head_only,
+    })
+}
+
+/// What the storefront can sell now: a bundle's own stock, limited by each finite component
+/// (DESIGN §3: the storefront shows the smallest of its own and its components' stock).
+pub fn available_stock(product: &Product, all: &[Product]) -> Stock {
+    product
+        .related_ids
+        .iter()
+        .filter_map(|id| all.iter().find(|p| p.id == *id))
+        .fold(product.stock, |least, component| {
+            match (least, component.stock) {
+                (Stock::Unlimited, other) => other,
+                (Stock::Finite(a), Stock::Finite(b)) => Stock::Finite(a.min(b)),
+                (finite, Stock::Unlimited) => finite,
+            }
+        })
+}
+
+/// "The Raccoon", "10 Billion Sheckles".
+pub fn display_name(name: &str) -> String {
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.to_owned()
+    } else {
+        format!("The {name}")
+    }
+}
+
+/// One sentence with the price and stock: "The Raccoon costs $24.99 (usually $34.99) and 6 are
+/// in stock."
+pub fn price_and_stock(entry: &Entry) -> String {
+    let product = &entry.product;
+    let name = display_name(&product.name);
+    let usually = product
+        .savings
+        .filter(|original| *original > product.price)
+        .map(|original| format!(" (usually {original})"))
+        .unwrap_or_default();
+    match entry.available {
+        Stock::Unlimited => format!(
+            "{name} costs {}{usually} and is always in stock.",
+            product.price
+        ),
+        Stock::Finite(0) => format!(
+            "{name} costs {}{usually}, but it is out of stock right now.",
+            product.price
+        ),
+        Stock::Finite(1) => format!("{name} costs {}{usually} and 1 is in stock.", product.price),
+        Stock::Finite(n) => format!(
+            "{name} costs {}{usually} and {n} are in stock.",
+            product.price
+        ),
+    }
+}
+
+/// "It contains Bunny, Golden Lab, Owl and Hedgehog."
+pub fn contents_sentence(entry: &Entry) -> Option<String> {
+    (!entry.contents.is_empty()).then(|| format!("It contains {}.", join_names(&entry.contents)))
+}
+
+pub fn dupe_sentence(entry: &Entry) -> String {
+    let name = &entry.product.name;
+    if entry.product.dupe_warning {
+        format!(
+            "Heads-up: after delivery the game may falsely flag the {name} as a dupe, so we ask \
+             you to confirm before adding it to your cart."
+        )
+    } else {
+        format!("The {name} has no dupe warning.")
+    }
+}
+
+fn join_names(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn priced_list(entries: &[&Entry]) -> String {
+    let names: Vec<String> = entries
+        .iter()
+        .map(|e| {
+            let sold_out = if e.available.is_out() {
+                ", out of stock"
+            } else {
+                ""
+            };
+            format!("{} ({}{sold_out})", e.product.name, e.product.price)
+        })
+        .collect();
+    join_names(&names)
+}
+
+fn in_category(entry: &Entry, category: &str) -> bool {
+    catalog::in_category(&entry.product, category)
+}
+
+fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
+    let mut facts = vec![];
+    let mut by_price: Vec<&Entry> = entries.iter().collect();
+    by_price.sort_by_key(|e| e.product.price);
+
+    let bundles: Vec<&Entry> = by_price
+        .iter()
+        .copied()
+        .filter(|e| e.product.is_bundle())
+        .collect();
+    let bundle_answer = if bundles.is_empty() {
+        "We have no bundles right now.".to_owned()
+    } else {
+        let lines: Vec<String> = bundles
+            .iter()
+            .map(|e| {
+                let sold_out = if e.available.is_out() {
+                    ", out of stock"
+                } else {
+                    ""
+                };
+                format!(
+                    "{} ({}{sold_out}): {}",
+                    e.product.name,
+                    e.product.price,
+                    join_names(&e.contents)
+                )
+            })
+            .collect();
+        format!("Our bundles: {}.", lines.join("; "))
+    };
+    facts.push(Fact {
+        id: "catalog-bundles".into(),
+        asked_as: "bundle bundles deal deals pack packs set sets combo value which bundles do \
+                   you have list bundles"
+            .into(),
+        answer: bundle_answer,
+    });
+
+    let mut categories: Vec<String> = vec![];
+    for entry in entries {
+        for category in entry.product.category.split(',') {
+            let category = category.trim();
+            if !category.is_empty()
+                && !category.eq_ignore_ascii_case("bundles")
+                && !categories.iter().any(|c| c.eq_ignore_ascii_case(category))
+            {
+                categories.push(category.to_owned());
+            }
+        }
+    }
+    for category in &categories {
+        let members: Vec<&Entry> = by_price
+            .iter()
+            .copied()
+            .filter(|e| in_category(e, category))
+            .collect();
+        facts.push(Fact {
+            id: format!("catalog-category-{}", category.to_lowercase()),
+            asked_as: format!(
+                "{category} {category} which {category} do you have sell list all {category} \
+                 available {category}"
+            ),
+            answer: format!("Our {category}: {}.", priced_list(&members)),
+        });
+    }
+
+    let sold_out: Vec<&Entry> = entries.iter().filter(|e| e.available.is_out()).collect();
+    facts.push(Fact {
+        id: "catalog-sold-out".into(),
+        asked_as: "out of stock sold out unavailable not available restock back in stock what is \
+                   sold out"
+            .into(),
+        answer: if sold_out.is_empty() {
+            "Everything we sell is in stock right now.".into()
+        } else {
+            let names: Vec<String> = sold_out.iter().map(|e| e.product.name.clone()).collect();
+            format!(
+                "Out of stock right now: {}. Stock changes often, so check the shop again soon.",
+                join_names(&names)
+            )
+        },
+    });
+
+    if let (Some(cheapest), Some(dearest)) = (by_price.first(), by_price.last()) {
+        facts.push(Fact {
+            id: "catalog-cheapest".into(),
+            asked_as: "cheapest cheap lowest price least expensive budget affordable low price \
+                       under"
+                .into(),
+            answer: format!(
+                "Our cheapest item is the {} at {}.",
+                cheapest.product.name, cheapest.product.price
+            ),
+        });
+        facts.push(Fact {
+            id: "catalog-dearest".into(),
+            asked_as: "most expensive priciest highest price top premium best rarest".into(),
+            answer: format!(
+                "Our most expensive item is the {} at {}.",
+                dearest.product.name, dearest.product.price
+            ),
+        });
+    }
+
+    let mut shown: Vec<String> = categories.clone();
+    if !bundles.is_empty() {
+        shown.push("bundles".into());
+    }
+    facts.push(Fact {
+        id: "catalog-overview".into(),
+        asked_as: "what do you sell products items catalog what do you offer shop selection \
+                   what do you have"
+            .into(),
+        answer: format!(
+            "We sell {} products for Grow a Garden: {}. Ask me about any of them by name for its \
+             price and stock.",
+            entries.len(),
+            join_names(&shown)
+                .to_lowercase()
+                .replace("sheckles", "Sheckles")
+        ),
+    });
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cart_pricing::Money;
+
+    fn product(id: i64, name: &str, price: &str, stock: Stock, category: &str) -> Product {
+        Product {
+            id: ProductId::new(id),
+            name: name.into(),
+            description: format!("About the {name}."),
+            price: Money::parse(price).unwrap(),
+            category: category.into(),
+            image: None,
+            stock,
+            weight: None,
+            mutation: None,
+            savings: None,
+            sort_order: None,
+            delete_after_out_of_stock: false,
+            related_ids: vec![],
+            inventory: 0,
+            dupe_warning: false,
+            archived: false,
+        }
+    }
+
+    fn index() -> (CatalogIndex, Analyzer) {
+        let analyzer = Analyzer::default();
+        let products = vec![
+            product(3, "Raccoon", "24.99", Stock::Finite(6), "Pets"),
+            product(
+                25,
+                "Rainbow Raccoon",
+                "39.99",
+                Stock::Finite(2),
+                "Pets, Exclusives",
+            ),
+            product(10, "T-Rex", "17.99", Stock::Finite(0), "Pets"),
+            product(4, "Red Fox", "9.99", Stock::Finite(9), "Pets"),
+            product(8, "Fennec Fox", "15.99", Stock::Finite(8), "Pets"),
+            product(12, "Owl", "4.99", Stock::Finite(12), "Pets"),
+            product(13, "Night Owl", "6.49", Stock::Finite(10), "Pets"),
+            product(
+                19,
+                "10 Billion Sheckles",
+                "2.99",
+                Stock::Unlimited,
+                "Sheckles",
+            ),
+            product(
+                20,
+                "100 Billion Sheckles",
+                "6.99",
+                Stock::Unlimited,
+                "Sheckles",
+            ),
+            product(9, "Spinosaurus", "16.99", Stock::Finite(5), "Pets"),
+            product(11, "Brontosaurus", "13.49", Stock::Finite(1), "Pets"),
+            Product {
+                related_ids: vec![ProductId::new(9), ProductId::new(11)],
+                ..product(27, "Dino Duo Bundle", "24.99", Stock::Finite(4), "Bundles")
+            },
+            Product {
+                archived: true,
+                ..product(57, "Golden Dragonfly", "34.99", Stock::Finite(0), "Pets")
+            },
+        ];
+        (CatalogIndex::build(&products, &analyzer), analyzer)
+    }
+
+    fn names(question: &str) -> Vec<String> {
+        let (index, analyzer) = index();
+        index
+            .find(question, &analyzer)
+            .map(|f| {
+                f.products
+                    .iter()
+                    .map(|i| index.entries()[*i].product.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn names_are_found_with_typos_plurals_and_odd_spellings() {
+        assert_eq!(names("how much is the raccoon"), ["Raccoon"]);
+        assert_eq!(names("do you have racoons?"), ["Raccoon"]);
+        assert_eq!(names("is trex in stock"), ["T-Rex"]);
+        assert_eq!(names("is the T Rex available"), ["T-Rex"]);
+        assert_eq!(names("t-rex price"), ["T-Rex"]);
+        assert_eq!(names("price of a fenec fox"), ["Fennec Fox"]);
+    }
+
+    #[test]
+    fn the_longest_name_wins() {
+        assert_eq!(names("rainbow raccoon price"), ["Rainbow Raccoon"]);
+        assert_eq!(names("night owl"), ["Night Owl"]);
+        assert_eq!(names("an owl please"), ["Owl"]);
+    }
+
+    #[test]
+    fn numbers_must_match_exactly() {
+        assert_eq!(names("100 billion sheckles"), ["100 Billion Sheckles"]);
+        assert_eq!(names("10 billion sheckles"), ["10 Billion Sheckles"]);
+        assert_eq!(names("10 billion"), ["10 Billion Sheckles"]);
+        assert!(names("5 billion sheckles").is_empty());
+    }
+
+    #[test]
+    fn a_name_missing_one_word_still_counts_but_generic_words_alone_do_not() {
+        assert_eq!(names("what is in the dino bundle"), ["Dino Duo Bundle"]);
+        assert!(names("what bundles do you have").is_empty());
+        assert!(names("how do I grow my garden").is_empty());
+    }
+
+    #[test]
+    fn a_shared_last_word_names_the_few_products_that_have_it() {
+        let (index, analyzer) = index();
+        let found = index.find("how much is the fox", &analyzer).unwrap();
+        assert!(found.ambiguous);
+        assert_eq!(found.products.len(), 2);
+    }
+
+    #[test]
+    fn archived_products_are_unknown() {
+        assert!(names("golden dragonfly").is_empty());
+    }
+
+    #[test]
+    fn templates_state_price_and_stock() {
+        let (index, _) = index();
+        let entry = |name: &str| {
+            index
+                .entries()
+                .iter()
+                .find(|e| e.product.name == name)
+                .unwrap()
+        };
+        assert_eq!(
+            price_and_stock(entry("Raccoon")),
+            "The Raccoon costs $24.99 and 6 are in stock."
+        );
+        assert_eq!(
+            price_and_stock(entry("T-Rex")),
+            "The T-Rex costs $17.99, but it is out of stock right now."
+        );
+        assert_eq!(
+            price_and_stock(entry("10 Billion Sheckles")),
+            "10 Billion Sheckles costs $2.99 and is always in stock."
+        );
+        // the bundle is limited by the Brontosaurus (1 left)
+        assert_eq!(
+            price_and_stock(entry("Dino Duo Bundle")),
+            "The Dino Duo Bundle costs $24.99 and 1 is in stock."
+        );
+        assert_eq!(
+            contents_sentence(entry("Dino Duo Bundle")).unwrap(),
+            "It contains Spinosaurus and Brontosaurus."
+        );
+    }
+
+    #[test]
+    fn catalog_facts_list_bundles_categories_and_what_is_sold_out() {
+        let (index, _) = index();
+        let fact = |id: &str| {
+            index
+                .facts()
+                .iter()
+                .find(|f| f.id == id)
+                .unwrap()
+                .answer
+                .clone()
+        };
+        assert_eq!(
+            fact("catalog-bundles"),
+            "Our bundles: Dino Duo Bundle ($24.99): Spinosaurus and Brontosaurus."
+        );
+        assert!(fact("catalog-sold-out").contains("T-Rex"));
+        assert!(fact("catalog-category-sheckles").contains("10 Billion Sheckles ($2.99)"));
+        assert!(fact("catalog-cheapest").contains("10 Billion Sheckles"));
+    }
+}

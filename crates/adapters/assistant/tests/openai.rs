@@ -1,0 +1,159 @@
+//! The OpenAI-compatible assistant against a fake endpoint.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use chat::{Assistant, MessageText};
+use garden_assistant::{BuiltinAssistant, OpenAiAssistant, OpenAiSettings, ShopAssistant};
+use wiremock::matchers::{bearer_token, body_string_contains, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+fn settings(server: &MockServer, timeout_ms: u64) -> OpenAiSettings {
+    OpenAiSettings {
+        api_base: format!("{}/v1", server.uri()),
+        model: "shop-model".into(),
+        api_key: "sk-test".to_owned().into(),
+        timeout: Duration::from_millis(timeout_ms),
+    }
+}
+
+fn assistant(server: &MockServer, timeout_ms: u64) -> OpenAiAssistant {
+    OpenAiAssistant::new(
+        settings(server, timeout_ms),
+        BuiltinAssistant::new(&common::demo_catalog()),
+    )
+    .unwrap()
+}
+
+fn completion(text: &str) -> serde_json::Value {
+    serde_json::json!({
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]
+    })
+}
+
+fn question(text: &str) -> MessageText {
+    MessageText::parse(text).unwrap()
+}
+
+#[tokio::test]
+async fn the_endpoint_answers_grounded_with_the_shops_facts() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .and(bearer_token("sk-test"))
+        .and(body_string_contains("\"model\":\"shop-model\""))
+        // the retrieved product facts are in the system prompt
+        .and(body_string_contains("The Raccoon costs $24.99"))
+        .and(body_string_contains("how much is the raccoon?"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(completion("The Raccoon is $24.99 and we have 6 right now!")),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let answer = assistant(&server, 2_000)
+        .answer(&question("how much is the raccoon?"), &[])
+        .await;
+    assert!(answer.confident);
+    assert_eq!(
+        answer.text,
+        "The Raccoon is $24.99 and we have 6 right now!"
+    );
+}
+
+#[tokio::test]
+async fn a_handover_from_the_model_offers_the_live_agent() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(completion("HANDOVER")))
+        .mount(&server)
+        .await;
+    let answer = assistant(&server, 2_000)
+        .answer(&question("my order 1234 never arrived"), &[])
+        .await;
+    assert!(!answer.confident);
+    assert!(answer.text.contains("Talk to Live Agent"));
+}
+
+async fn falls_back(server: &MockServer, timeout_ms: u64) {
+    let ask = question("how long does delivery take");
+    let builtin = BuiltinAssistant::new(&common::demo_catalog());
+    let expected = builtin.reply(ask.as_ref(), &[]);
+    let answer = assistant(server, timeout_ms).answer(&ask, &[]).await;
+    assert_eq!(answer, expected);
+    assert!(answer.text.contains("10 minutes"));
+}
+
+#[tokio::test]
+async fn a_server_error_falls_back_to_the_builtin_assistant() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("upstream exploded"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    falls_back(&server, 2_000).await;
+}
+
+#[tokio::test]
+async fn a_slow_endpoint_times_out_and_falls_back() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(completion("too late"))
+                .set_delay(Duration::from_secs(3)),
+        )
+        .mount(&server)
+        .await;
+    let started = std::time::Instant::now();
+    falls_back(&server, 300).await;
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "gave up at the timeout"
+    );
+}
+
+#[tokio::test]
+async fn an_unreadable_or_empty_answer_falls_back() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_string("<html>not json</html>"))
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(completion("   ")))
+        .mount(&server)
+        .await;
+    falls_back(&server, 2_000).await;
+    falls_back(&server, 2_000).await;
+}
+
+#[tokio::test]
+async fn an_unreachable_endpoint_falls_back() {
+    let server = MockServer::start().await;
+    let settings = settings(&server, 2_000);
+    drop(server);
+    let remote =
+        OpenAiAssistant::new(settings, BuiltinAssistant::new(&common::demo_catalog())).unwrap();
+    let answer = remote.answer(&question("can I pay with paypal"), &[]).await;
+    assert!(answer.text.contains("PayPal"));
+}
+
+#[tokio::test]
+async fn the_shop_assistant_is_builtin_without_settings_and_follows_catalog_updates() {
+    let shop = ShopAssistant::new(None, &[]).unwrap();
+    assert!(matches!(shop, ShopAssistant::Builtin(_)));
+    let before = shop.answer(&question("how much is the raccoon"), &[]).await;
+    assert!(!before.confident, "no products yet: {}", before.text);
+    shop.update_catalog(&common::demo_catalog());
+    let after = shop.answer(&question("how much is the raccoon"), &[]).await;
+    assert!(after.confident);
+    assert!(after.text.contains("$24.99"));
+}

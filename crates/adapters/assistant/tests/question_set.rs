@@ -1,0 +1,112 @@
+//! The assistant's question set: real shopper questions, each with the words its answer must
+//! contain, against the demo catalog. Prints the score; fails below the bar.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use chat::{ChatMessage, MessageId, SenderType};
+use garden_assistant::BuiltinAssistant;
+use serde::Deserialize;
+
+/// The share of the question set that must be answered right. Every question passes today; the
+/// bar leaves room for one or two when the catalog or the documents change.
+const PASS_MARK: f64 = 0.95;
+/// The share of the held-out questions (never used for tuning) that must be answered right.
+const HOLDOUT_PASS_MARK: f64 = 0.75;
+
+#[derive(Deserialize)]
+struct QuestionSet {
+    question: Vec<Question>,
+}
+
+#[derive(Deserialize)]
+struct Question {
+    ask: String,
+    /// A message the shopper sent before, for follow-ups like "how much is it?".
+    after: Option<String>,
+    must: Vec<String>,
+    #[serde(default = "yes")]
+    confident: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Asks every question; returns the score and prints it with the failures.
+fn score(name: &str, source: &str) -> f64 {
+    let set: QuestionSet = toml::from_str(source).expect("the question file parses");
+    let assistant = BuiltinAssistant::new(&common::demo_catalog());
+
+    let mut failures = vec![];
+    for q in &set.question {
+        let context: Vec<ChatMessage> = q
+            .after
+            .iter()
+            .map(|text| ChatMessage {
+                id: MessageId::new(1),
+                sender: SenderType::Guest,
+                text: text.clone(),
+                created_at: chrono::Utc::now(),
+            })
+            .collect();
+        let answer = assistant.reply(&q.ask, &context);
+        let text = answer.text.to_lowercase();
+        let missing: Vec<&String> = q
+            .must
+            .iter()
+            .filter(|w| !text.contains(&w.to_lowercase()))
+            .collect();
+        if !missing.is_empty() || answer.confident != q.confident {
+            failures.push(format!(
+                "{:?}\n    answer ({}): {}\n    missing: {missing:?}",
+                q.ask,
+                if answer.confident {
+                    "confident"
+                } else {
+                    "not confident"
+                },
+                answer.text
+            ));
+        }
+    }
+    let total = set.question.len();
+    let passed = total - failures.len();
+    let score = passed as f64 / total as f64;
+    println!(
+        "{name}: {passed}/{total} answered right ({:.1}%)",
+        score * 100.0
+    );
+    for failure in &failures {
+        println!("  FAILED {failure}");
+    }
+    score
+}
+
+#[test]
+fn the_assistant_answers_the_question_set() {
+    let source = include_str!("questions.toml");
+    let count = toml::from_str::<QuestionSet>(source)
+        .unwrap()
+        .question
+        .len();
+    assert!(count >= 40, "at least 40 questions, found {count}");
+    let score = score("question set", source);
+    assert!(
+        score >= PASS_MARK,
+        "score {:.1}% is below {:.0}%",
+        score * 100.0,
+        PASS_MARK * 100.0
+    );
+}
+
+#[test]
+fn the_assistant_answers_most_held_out_questions() {
+    let score = score("held-out questions", include_str!("holdout.toml"));
+    assert!(
+        score >= HOLDOUT_PASS_MARK,
+        "score {:.1}% is below {:.0}%",
+        score * 100.0,
+        HOLDOUT_PASS_MARK * 100.0
+    );
+}

@@ -1,0 +1,118 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { SuccessRoute } from '@/app/routes/success';
+import { fakeApi, queryClientWithSession } from '@/features/auth/testing/fake-api';
+import { CART_STORAGE_KEY, useCartStore } from '@/features/cart/stores/cart-store';
+import type { Order } from '@/features/checkout/types';
+import { makeProduct } from '@/testing/factories';
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+
+const confetti = vi.hoisted(() => vi.fn());
+vi.mock('canvas-confetti', () => ({ default: confetti }));
+
+function order(overrides: Partial<Order> = {}): Order {
+  return {
+    id: 42,
+    status: 'pending',
+    status_label: 'Pending',
+    items: [{ id: 1, name: 'Bee', qty: 2, unit_price: 4.99 }],
+    subtotal: 9.98,
+    discount: 0,
+    fee: 0.75,
+    total: 10.73,
+    roblox_username: 'Builderman',
+    created_at: '2026-11-21T10:00:00Z',
+    paid_at: null,
+    ...overrides,
+  };
+}
+
+function renderSuccess(url = '/success?order_id=42') {
+  const bee = makeProduct({ id: 1, name: 'Bee' });
+  useCartStore.getState().addItem(bee);
+  return renderWithProviders(<SuccessRoute />, {
+    url,
+    path: '/success',
+    queryClient: queryClientWithSession(null),
+  });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  confetti.mockReset();
+});
+
+describe('/success', () => {
+  it('celebrates with 300 pieces of confetti and empties the cart and its saved copy', async () => {
+    fakeApi({ 'GET /orders/42': () => jsonResponse(order()) });
+    renderSuccess();
+    expect(screen.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
+    await waitFor(() => expect(confetti).toHaveBeenCalledTimes(1));
+    expect(confetti.mock.calls[0]?.[0]).toMatchObject({ particleCount: 300 });
+    expect(useCartStore.getState().items).toEqual([]);
+    expect(JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? 'null')).toEqual([]);
+    expect(await screen.findByTestId('order-status')).toHaveTextContent('Pending');
+  });
+
+  it('shows the order as Pending, polls every 2 s and shows Paid only once the server says so', async () => {
+    vi.useFakeTimers();
+    const answers = [order(), order(), order({ status: 'paid', status_label: 'Paid' })];
+    const calls = fakeApi({
+      'GET /orders/42': () =>
+        jsonResponse(answers.shift() ?? order({ status: 'paid', status_label: 'Paid' })),
+    });
+    const polls = () => calls.filter((c) => c.path === '/orders/42').length;
+    renderSuccess();
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(screen.getByRole('heading', { name: 'Order #42' })).toBeInTheDocument();
+    expect(screen.getByTestId('order-status')).toHaveTextContent('Pending');
+    expect(screen.queryByText('Paid')).not.toBeInTheDocument();
+    expect(screen.getByText(/Waiting for the payment provider/)).toBeInTheDocument();
+    expect(polls()).toBe(1);
+
+    await act(() => vi.advanceTimersByTimeAsync(1900));
+    expect(polls()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(polls()).toBe(2);
+    expect(screen.getByTestId('order-status')).toHaveTextContent('Pending');
+
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(polls()).toBe(3);
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    expect(screen.getByTestId('order-status')).toHaveTextContent('Paid');
+    expect(screen.getByText(/Your payment is confirmed/)).toBeInTheDocument();
+    // Paid: the polling stops.
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(polls()).toBe(3);
+  });
+
+  it('tells what happens next: Discord server, a ticket, the private server, delivery time', async () => {
+    fakeApi({ 'GET /orders/42': () => jsonResponse(order()) });
+    renderSuccess();
+    expect(screen.getByRole('heading', { name: 'What happens next' })).toBeInTheDocument();
+    expect(screen.getByText(/Join our Discord server/)).toBeInTheDocument();
+    expect(screen.getByText(/Open a ticket/)).toBeInTheDocument();
+    expect(screen.getByText(/Join our private server/)).toBeInTheDocument();
+    expect(screen.getByText(/usually takes under 10 minutes/)).toBeInTheDocument();
+    await screen.findByTestId('order-status');
+  });
+
+  it('says so when the order is not this visitor’s, and stops asking', async () => {
+    vi.useFakeTimers();
+    const calls = fakeApi({});
+    renderSuccess();
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(screen.getByText(/could not find this order/)).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(6000));
+    expect(calls.filter((c) => c.path === '/orders/42')).toHaveLength(1);
+  });
+
+  it('shows no order section without an order id', () => {
+    const calls = fakeApi({});
+    renderSuccess('/success');
+    expect(screen.getByRole('heading', { name: 'Payment Successful' })).toBeInTheDocument();
+    expect(screen.queryByText(/Order #/)).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path.startsWith('/orders'))).toHaveLength(0);
+  });
+});
