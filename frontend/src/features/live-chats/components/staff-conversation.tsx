@@ -78,11 +78,11 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
   const logRef = useRef<HTMLDivElement>(null);
   const name = customerName(chat);
 
-  // Selecting a chat marks it read, and so does every new message while it is open.
+  // Once its messages are loaded the chat is marked read, and again on every new message.
   const lastMessageId = messages.data?.at(-1)?.id ?? null;
   const { mutate: markReadMutate } = markRead;
   useEffect(() => {
-    markReadMutate(chat.id);
+    if (lastMessageId !== null) markReadMutate(chat.id);
   }, [chat.id, lastMessageId, markReadMutate]);
 
   useEffect(() => {
