@@ -57,6 +57,24 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.checkout.path,
+        lazy: async () => ({ Component: (await import('./routes/checkout')).CheckoutRoute }),
+      },
+      {
+        path: paths.discordCallback.path,
+        lazy: async () => ({
+          Component: (await import('./routes/discord-callback')).DiscordCallbackRoute,
+        }),
+      },
+      {
+        path: paths.success.path,
+        lazy: async () => ({ Component: (await import('./routes/success')).SuccessRoute }),
+      },
+      {
+        path: paths.cancel.path,
+        lazy: async () => ({ Component: (await import('./routes/cancel')).CancelRoute }),
+      },
+      {
         path: paths.login.path,
         lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }),
       },

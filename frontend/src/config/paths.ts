@@ -3,6 +3,15 @@ export const paths = {
   home: { path: '/', getHref: () => '/' },
   product: { path: '/product/:id', getHref: (id: number | string) => `/product/${id}` },
   checkout: { path: '/checkout', getHref: () => '/checkout' },
+  discordCallback: { path: '/discord/callback', getHref: () => '/discord/callback' },
+  success: {
+    path: '/success',
+    getHref: (orderId?: number) => (orderId ? `/success?order_id=${orderId}` : '/success'),
+  },
+  cancel: {
+    path: '/cancel',
+    getHref: (orderId?: number) => (orderId ? `/cancel?order_id=${orderId}` : '/cancel'),
+  },
   login: { path: '/login', getHref: () => '/login' },
   register: { path: '/register', getHref: () => '/register' },
   verifyEmail: { path: '/verify-email', getHref: () => '/verify-email' },

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 
 import type { OrderPayload, PaymentSession } from '@/features/checkout/types';
 import { api } from '@/lib/api-client';
-import type { PaymentMethod } from '@/lib/money';
+import type { PaymentMethod } from '@/lib/checkout-amounts';
 
 const ENDPOINTS: Record<PaymentMethod, string> = {
   card: '/stripe/checkout',

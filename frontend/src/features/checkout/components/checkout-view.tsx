@@ -23,7 +23,8 @@ import { NO_REDIRECT_URL, toPaymentFailure } from '@/features/checkout/utils/pay
 import { redirectTo } from '@/features/checkout/utils/redirect';
 import { STOCK_PROBLEMS_TITLE, stockProblems } from '@/features/checkout/utils/stock-problems';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { checkoutAmounts, fromCents, toCents, type PaymentMethod } from '@/lib/money';
+import { checkoutAmounts, fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
+import { toCents } from '@/lib/money';
 
 import './checkout-view.css';
 

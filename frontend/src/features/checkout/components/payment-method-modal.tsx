@@ -1,12 +1,12 @@
 import { CardIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import {
-  formatPrice,
   fromCents,
   grandTotalCents,
   processingFeeCents,
   type PaymentMethod,
-} from '@/lib/money';
+} from '@/lib/checkout-amounts';
+import { formatPrice } from '@/lib/money';
 
 type PaymentMethodModalProps = {
   open: boolean;

@@ -1,4 +1,5 @@
-import { formatPrice, fromCents, type CheckoutAmounts } from '@/lib/money';
+import { fromCents, type CheckoutAmounts } from '@/lib/checkout-amounts';
+import { formatPrice } from '@/lib/money';
 
 type PriceBreakdownProps = {
   amounts: CheckoutAmounts;
