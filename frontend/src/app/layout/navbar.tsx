@@ -18,7 +18,7 @@ type NavbarProps = {
 export function Navbar({ cartButtonRef }: NavbarProps) {
   const site = useSite();
   const reviewsUrl = site.data?.reviews_url;
-  const { user, isSuperAdmin } = useUser();
+  const { user, isStaff, isSuperAdmin } = useUser();
   const logout = useLogout();
 
   return (
@@ -48,6 +48,13 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
               <li>
                 <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>
                   Admin Panel
+                </NavLink>
+              </li>
+            ) : null}
+            {isStaff ? (
+              <li>
+                <NavLink className="navbar__link" to={paths.adminOrders.getHref()}>
+                  Orders
                 </NavLink>
               </li>
             ) : null}

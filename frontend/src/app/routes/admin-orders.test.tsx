@@ -1,0 +1,181 @@
+import { screen, within } from '@testing-library/react';
+import { createRef } from 'react';
+import { describe, expect, it } from 'vitest';
+
+import { Navbar } from '@/app/layout/navbar';
+import { AdminOrdersRoute } from '@/app/routes/admin-orders';
+import type { AdminOrder } from '@/features/admin-orders/types';
+import { fakeApi, makeUser, queryClientWithSession } from '@/features/auth/testing/fake-api';
+import type { User } from '@/features/auth/types';
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+
+function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
+  return {
+    id: 41,
+    status: 'paid',
+    status_label: 'Paid',
+    items: [
+      { name: 'Raccoon', qty: 2 },
+      { name: 'Golden Bee', qty: 1 },
+    ],
+    total: 24.5,
+    roblox_username: 'GardenKid',
+    roblox_avatar_url: '/media/avatars/gardenkid.png',
+    discord_username: 'kid#0001',
+    discord_id: '123',
+    email: 'kid@example.com',
+    created_at: '2026-11-21T10:00:00Z',
+    paid_at: '2026-11-21T10:01:00Z',
+    minutes_waiting: 12,
+    claimed_by: null,
+    proof_id: null,
+    ...overrides,
+  };
+}
+
+function renderOrders(user: User | null) {
+  return renderWithProviders(<AdminOrdersRoute />, {
+    url: '/admin/orders',
+    path: '/admin/orders',
+    queryClient: queryClientWithSession(user),
+  });
+}
+
+const ann = makeUser({ id: 7, name: 'Ann', account_type: 'admin' });
+
+describe('/admin/orders', () => {
+  it('is for staff only', () => {
+    const calls = fakeApi({});
+    renderOrders(makeUser({ account_type: 'customer' }));
+    expect(screen.getByRole('heading', { name: 'Access denied. Staff only.' })).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
+  it('shows each paid order with the buyer and how long it has waited', async () => {
+    fakeApi({ 'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]) });
+    renderOrders(ann);
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    expect(card).toHaveTextContent('GardenKid');
+    expect(card).toHaveTextContent('kid#0001');
+    expect(card).toHaveTextContent('kid@example.com');
+    expect(card).toHaveTextContent('2 × Raccoon');
+    expect(card).toHaveTextContent('$24.50');
+    expect(card).toHaveTextContent('Waiting 12 min');
+  });
+
+  it('claims an order, and says who has it when someone else was faster', async () => {
+    let first = makeOrder({ id: 41 });
+    const calls = fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([first, makeOrder({ id: 42 })]),
+      'POST /admin/orders/41/claim': () => {
+        first = makeOrder({ id: 41, claimed_by: { id: 7, name: 'Ann' } });
+        return jsonResponse(first);
+      },
+      'POST /admin/orders/42/claim': () =>
+        jsonResponse({ message: 'Already claimed by Bob.' }, 409),
+    });
+    const { user } = renderOrders(ann);
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    await user.click(within(card).getByRole('button', { name: 'Claim' }));
+    expect(await within(card).findByText('You are delivering this order.')).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Release' })).toBeInTheDocument();
+    const second = screen.getByRole('listitem', { name: 'Order #42' });
+    await user.click(within(second).getByRole('button', { name: 'Claim' }));
+    expect(await screen.findByText('Already claimed by Bob.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+      '/admin/orders/41/claim',
+      '/admin/orders/42/claim',
+    ]);
+  });
+
+  it('shows who claimed an order and keeps the others from acting on it', async () => {
+    fakeApi({
+      'GET /admin/orders?filter=paid': () =>
+        jsonResponse([makeOrder({ claimed_by: { id: 9, name: 'Bob' } })]),
+    });
+    renderOrders(ann);
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    expect(card).toHaveTextContent('Claimed by Bob.');
+    expect(within(card).getByRole('button', { name: 'Claim' })).toBeDisabled();
+    expect(within(card).getByRole('button', { name: 'Mark delivered' })).toBeDisabled();
+  });
+
+  it('marks an order delivered with a chosen proof', async () => {
+    const calls = fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
+      'GET /proofs': () =>
+        jsonResponse([
+          { id: 3, items: 'Raccoon x2', images: ['/media/proofs/a.png'] },
+          { id: 2, items: 'Bee', images: '["/media/proofs/b.png"]' },
+        ]),
+      'POST /admin/orders/41/deliver': () =>
+        jsonResponse(makeOrder({ status: 'delivered', status_label: 'Delivered', proof_id: 3 })),
+    });
+    const { user } = renderOrders(ann);
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    await user.click(within(card).getByRole('button', { name: 'Mark delivered' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark order #41 delivered' });
+    const proof = within(dialog).getByRole('combobox', { name: /Proof of delivery/ });
+    await within(dialog).findByRole('option', { name: '#3 · Raccoon x2' });
+    await user.selectOptions(proof, '3');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark delivered' }));
+    expect(await screen.findByText('Order #41 marked delivered.')).toBeInTheDocument();
+    expect(calls.find((call) => call.path === '/admin/orders/41/deliver')?.body).toEqual({
+      proof_id: 3,
+    });
+  });
+
+  it('asks before marking an order refunded, saying the stock is not put back', async () => {
+    const calls = fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
+      'POST /admin/orders/41/refund': () =>
+        jsonResponse(makeOrder({ status: 'refunded', status_label: 'Refunded' })),
+    });
+    const { user } = renderOrders(ann);
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    await user.click(within(card).getByRole('button', { name: 'Refunded' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Mark order #41 refunded?' });
+    expect(dialog).toHaveTextContent('The stock is not put back');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark refunded' }));
+    expect(await screen.findByText('Order #41 marked refunded.')).toBeInTheDocument();
+    expect(calls.some((call) => call.path === '/admin/orders/41/refund')).toBe(true);
+  });
+
+  it('filters delivered and all orders', async () => {
+    fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([]),
+      'GET /admin/orders?filter=delivered': () =>
+        jsonResponse([makeOrder({ id: 50, status: 'delivered', status_label: 'Delivered' })]),
+    });
+    const { user } = renderOrders(ann);
+    expect(await screen.findByText('No paid orders are waiting. Nice work!')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Delivered' }));
+    expect(screen.getByRole('button', { name: 'Delivered' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    const card = await screen.findByRole('listitem', { name: 'Order #50' });
+    expect(within(card).queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the navbar link to the queue', () => {
+  function renderNavbar(user: User | null) {
+    fakeApi({});
+    renderWithProviders(<Navbar cartButtonRef={createRef()} />, {
+      queryClient: queryClientWithSession(user),
+    });
+    return within(screen.getByRole('navigation', { name: 'Main' }));
+  }
+
+  it.each(['admin', 'super_admin'] as const)('is there for an %s', (accountType) => {
+    const nav = renderNavbar(makeUser({ account_type: accountType }));
+    expect(nav.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
+  });
+
+  it('is not there for a customer or a visitor', () => {
+    expect(
+      renderNavbar(makeUser({ account_type: 'customer' })).queryByRole('link', { name: 'Orders' }),
+    ).not.toBeInTheDocument();
+  });
+});

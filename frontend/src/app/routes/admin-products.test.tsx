@@ -1,0 +1,251 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { AdminProductsRoute } from '@/app/routes/admin-products';
+import {
+  fakeApi,
+  makeUser,
+  queryClientWithSession,
+  validationError,
+} from '@/features/auth/testing/fake-api';
+import type { User } from '@/features/auth/types';
+import type { AdminProduct } from '@/features/admin-products/types';
+import { makeProduct } from '@/testing/factories';
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+
+function adminProduct(overrides: Partial<AdminProduct> = {}): AdminProduct {
+  return { ...makeProduct(overrides), archived: false, ...overrides };
+}
+
+function renderAdminProducts(user: User | null) {
+  return renderWithProviders(<AdminProductsRoute />, {
+    url: '/admin/products',
+    path: '/admin/products',
+    queryClient: queryClientWithSession(user),
+  });
+}
+
+const superAdmin = () => makeUser({ account_type: 'super_admin', name: 'Sue' });
+
+describe('/admin/products access', () => {
+  it.each([
+    ['a visitor', null],
+    ['a customer', makeUser({ account_type: 'customer' })],
+    ['an admin', makeUser({ account_type: 'admin' })],
+  ])('tells %s "Access denied. Super Admins only." and asks the API nothing', (_who, user) => {
+    const calls = fakeApi({});
+    renderAdminProducts(user);
+    expect(
+      screen.getByRole('heading', { name: 'Access denied. Super Admins only.' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add Product' })).not.toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('/admin/products for a super_admin', () => {
+  it('lists the products with their badges, including archived ones', async () => {
+    fakeApi({
+      'GET /admin/products': () =>
+        jsonResponse([
+          adminProduct({ id: 1, name: 'Raccoon', stock: 3 }),
+          adminProduct({ id: 2, name: 'Old Owl', stock: 0, archived: true }),
+        ]),
+    });
+    renderAdminProducts(superAdmin());
+    const raccoon = await screen.findByRole('article', { name: 'Raccoon' });
+    expect(within(raccoon).getByText('3 Stock Left')).toBeInTheDocument();
+    const owl = screen.getByRole('article', { name: 'Old Owl' });
+    expect(within(owl).getByText('Archived')).toBeInTheDocument();
+    expect(within(owl).getByText('Out of Stock')).toBeInTheDocument();
+    // The drag handle is reachable and says what it does.
+    const handle = within(raccoon).getByRole('button', { name: 'Reorder Raccoon, position 1' });
+    expect(handle).toHaveAttribute('tabindex', '0');
+    expect(screen.getByRole('link', { name: 'Inventory' })).toHaveAttribute(
+      'href',
+      '/admin/inventory',
+    );
+    expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
+  });
+
+  it('checks the required fields before sending anything', async () => {
+    const calls = fakeApi({ 'GET /admin/products': () => jsonResponse([]) });
+    const { user } = renderAdminProducts(superAdmin());
+    await screen.findByText('No products yet');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription(
+      'Enter a name.',
+    );
+    expect(screen.getByText('Enter a price.')).toBeInTheDocument();
+    expect(screen.getByText('Enter a category.')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Price ($)' }), 'cheap');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    expect(screen.getByText('The price must be a number, e.g. 4.99.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('shows the server’s 422 messages under their fields', async () => {
+    fakeApi({
+      'GET /admin/products': () => jsonResponse([adminProduct({ id: 1, name: 'Raccoon' })]),
+      'POST /admin/products': () =>
+        validationError({
+          name: ['A product with this name exists.'],
+          image: ['The image must be PNG, JPEG, WebP or GIF.'],
+          'related_ids.0': ['A bundle cannot contain another bundle.'],
+        }),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await screen.findByRole('article', { name: 'Raccoon' });
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Raccoon');
+    await user.type(screen.getByRole('textbox', { name: /^Category/ }), 'Pets');
+    await user.type(screen.getByRole('textbox', { name: 'Price ($)' }), '4.99');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    expect(await screen.findByText('A product with this name exists.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('The image must be PNG, JPEG, WebP or GIF.')).toBeInTheDocument();
+    expect(screen.getByText('A bundle cannot contain another bundle.')).toBeInTheDocument();
+  });
+
+  it('creates a product from the form as multipart with the contract fields', async () => {
+    const created = adminProduct({ id: 9, name: 'Golden Bee', price: 2.5, category: 'Pets' });
+    const fetchBodies: FormData[] = [];
+    fakeApi({
+      'GET /admin/products': () => jsonResponse([adminProduct({ id: 1, name: 'Raccoon' })]),
+      'POST /admin/products': () => jsonResponse(created, 201),
+    });
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init?: RequestInit) => {
+        if (init?.body instanceof FormData) fetchBodies.push(init.body);
+        return realFetch(url, init);
+      }),
+    );
+    const { user } = renderAdminProducts(superAdmin());
+    await screen.findByRole('article', { name: 'Raccoon' });
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Golden Bee');
+    await user.type(screen.getByRole('textbox', { name: /^Category/ }), 'Pets');
+    await user.type(screen.getByRole('textbox', { name: 'Price ($)' }), '2.5');
+    await user.type(screen.getByRole('textbox', { name: /^Stock/ }), '7');
+    await user.click(screen.getByRole('checkbox', { name: 'Dupe warning when bought again' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Raccoon' }));
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    expect(await screen.findByText('Golden Bee created.')).toBeInTheDocument();
+    const body = fetchBodies[0];
+    expect(body?.get('name')).toBe('Golden Bee');
+    expect(body?.get('stock')).toBe('7');
+    expect(body?.get('dupe_warning')).toBe('1');
+    expect(body?.getAll('related_ids[]')).toEqual(['1']);
+    // The form is empty again and the new product is on the grid.
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('');
+    expect(screen.getByRole('article', { name: 'Golden Bee' })).toBeInTheDocument();
+  });
+
+  it('edits a product in a modal filled with it, updating the card in place', async () => {
+    const raccoon = adminProduct({ id: 3, name: 'Raccoon', price: 4.99, category: 'Pets' });
+    const calls = fakeApi({
+      'GET /admin/products': () => jsonResponse([raccoon]),
+      'POST /admin/products/3': () => jsonResponse({ ...raccoon, name: 'Raccoon Deluxe' }),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(await screen.findByRole('button', { name: 'Edit Raccoon' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Raccoon' });
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    expect(name).toHaveValue('Raccoon');
+    expect(within(dialog).getByRole('textbox', { name: 'Price ($)' })).toHaveValue('4.99');
+    await user.clear(name);
+    await user.type(name, 'Raccoon Deluxe');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByRole('article', { name: 'Raccoon Deluxe' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'POST' && call.path === '/admin/products/3')).toBe(
+      true,
+    );
+  });
+
+  it('says "Product not found." when the product was removed meanwhile', async () => {
+    const raccoon = adminProduct({ id: 3, name: 'Raccoon' });
+    fakeApi({ 'GET /admin/products': () => jsonResponse([raccoon]) });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(await screen.findByRole('button', { name: 'Edit Raccoon' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Product not found.');
+  });
+
+  it('reports "Failed to delete product." when the delete fails', async () => {
+    fakeApi({
+      'GET /admin/products': () => jsonResponse([adminProduct({ id: 4, name: 'Owl' })]),
+      'DELETE /admin/products/4': () => jsonResponse({ message: 'Server error.' }, 500),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(await screen.findByRole('button', { name: 'Delete Owl' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete Owl?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(await screen.findByText('Failed to delete product.')).toBeInTheDocument();
+  });
+
+  it('shows an archived product as Archived after a delete that archives it', async () => {
+    fakeApi({
+      'GET /admin/products': () => jsonResponse([adminProduct({ id: 4, name: 'Owl' })]),
+      'DELETE /admin/products/4': () =>
+        jsonResponse({ message: 'Product archived.', archived: true }),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(await screen.findByRole('button', { name: 'Delete Owl' }));
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
+    );
+    expect(await screen.findByText('Product archived.')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('article', { name: 'Owl' })).getByText('Archived'),
+    ).toBeInTheDocument();
+  });
+
+  it('creates a promo code in capitals and says so', async () => {
+    const calls = fakeApi({
+      'GET /admin/products': () => jsonResponse([]),
+      'POST /admin/promo-codes': (body) => jsonResponse(body, 201),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(screen.getByRole('button', { name: 'Add Promo Code' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add promo code' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Code' }), 'summer10');
+    expect(within(dialog).getByRole('textbox', { name: 'Code' })).toHaveValue('SUMMER10');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Discount (%)' }), '10');
+    await user.click(within(dialog).getByRole('button', { name: 'Create promo code' }));
+    expect(await screen.findByText('Promo code created successfully!')).toBeInTheDocument();
+    expect(calls.find((call) => call.path === '/admin/promo-codes')?.body).toEqual({
+      code: 'SUMMER10',
+      discount_percent: 10,
+      expires_at: null,
+    });
+  });
+
+  it('says "Failed to create promo code." and shows the field message on a 422', async () => {
+    fakeApi({
+      'GET /admin/products': () => jsonResponse([]),
+      'POST /admin/promo-codes': () => validationError({ code: ['This code already exists.'] }),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(screen.getByRole('button', { name: 'Add Promo Code' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add promo code' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Code' }), 'SUMMER10');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Discount (%)' }), '10');
+    await user.click(within(dialog).getByRole('button', { name: 'Create promo code' }));
+    expect(await screen.findByText('Failed to create promo code.')).toBeInTheDocument();
+    expect(within(dialog).getByText('This code already exists.')).toBeInTheDocument();
+  });
+
+  it('asks for a code and a discount before sending a promo code', async () => {
+    const calls = fakeApi({ 'GET /admin/products': () => jsonResponse([]) });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(screen.getByRole('button', { name: 'Add Promo Code' }));
+    await user.click(screen.getByRole('button', { name: 'Create promo code' }));
+    expect(screen.getByText('Enter a code.')).toBeInTheDocument();
+    expect(screen.getByText('Enter a discount.')).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(false));
+  });
+});

@@ -1,0 +1,89 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+
+import { SalesDashboardModal } from './sales-dashboard-modal';
+
+type LineProps = {
+  'aria-label': string;
+  data: { labels: string[]; datasets: { label: string; data: number[]; borderColor: string }[] };
+  options: { plugins: { legend: unknown; tooltip: { enabled: boolean } } };
+};
+
+// jsdom has no canvas: stand in for the chart and show what it was given.
+vi.mock('react-chartjs-2', () => ({
+  Line: (props: LineProps) => (
+    <figure role="img" aria-label={props['aria-label']}>
+      {props.data.datasets.map((set) => (
+        <figcaption key={set.label} data-color={set.borderColor}>
+          {`${set.label}: ${set.data.join(',')}`}
+        </figcaption>
+      ))}
+    </figure>
+  ),
+}));
+
+const STATS = {
+  daily: {
+    Raccoon: { '2026-11-20': 1, '2026-11-21': 3 },
+    Bee: { '2026-11-20': 0, '2026-11-21': 2 },
+  },
+  weekly: { Raccoon: { '2026-W47': 4 }, Bee: { '2026-W47': 2 } },
+  monthly: { Raccoon: { '2026-11': 9 }, Bee: { '2026-11': 2 } },
+  overall: { Bee: 2, Raccoon: 14, Owl: 0 },
+};
+
+describe('Sales Dashboard', () => {
+  it('draws the daily, weekly and monthly lines, coloured by best seller', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(STATS)),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    const dialog = screen.getByRole('dialog', { name: 'Sales Dashboard' });
+    const daily = await within(dialog).findByRole('img', { name: /^Daily Sales/ });
+    expect(within(dialog).getByRole('img', { name: /^Weekly Sales/ })).toBeInTheDocument();
+    expect(within(dialog).getByRole('img', { name: /^Monthly Sales/ })).toBeInTheDocument();
+    expect(daily).toHaveAccessibleName(
+      'Daily Sales: line chart of units sold per item. Totals: Raccoon 4, Bee 2.',
+    );
+    const lines = within(daily).getAllByText(/: /);
+    expect(lines.map((line) => line.textContent)).toEqual(['Raccoon: 1,3', 'Bee: 0,2']);
+    expect(lines.map((line) => line.dataset.color)).toEqual([
+      'hsl(0, 70%, 42%)',
+      'hsl(60, 70%, 42%)',
+    ]);
+    expect(
+      within(dialog)
+        .getAllByRole('heading', { level: 3 })
+        .map((heading) => heading.textContent),
+    ).toEqual(['Daily Sales', 'Weekly Sales', 'Monthly Sales']);
+  });
+
+  it('lists overall sales highest first', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(STATS)),
+    );
+    const { user } = renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    await user.click(await screen.findByRole('button', { name: 'View Overall Sales' }));
+    const overall = screen.getByRole('dialog', { name: 'Overall Pet Sales' });
+    const items = within(overall).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Raccoon14 sold',
+      'Bee2 sold',
+      'Owl0 sold',
+    ]);
+  });
+
+  it('offers a retry when the statistics cannot be loaded', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ message: 'Forbidden.' }, 403)),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Forbidden.');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  });
+});
