@@ -4,6 +4,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_products;
 mod m20261121_000002_accounts;
+mod m20261121_000003_orders;
 
 pub struct Migrator;
 
@@ -13,6 +14,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261121_000001_products::Migration),
             Box::new(m20261121_000002_accounts::Migration),
+            Box::new(m20261121_000003_orders::Migration),
         ]
     }
 }

@@ -4,7 +4,9 @@
 mod accounts;
 mod connection;
 mod entities;
+mod orders;
 mod products;
+mod promo;
 mod sessions;
 
 pub use connection::{connect, Backend, StoreError};

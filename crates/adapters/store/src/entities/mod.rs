@@ -5,3 +5,8 @@ pub mod password_reset_tokens;
 pub mod pending_signups;
 pub mod sessions;
 pub mod users;
+pub mod order_lines;
+pub mod order_reservations;
+pub mod orders;
+pub mod promo_codes;
+pub mod promo_redemptions;

@@ -1,0 +1,35 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "orders")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    pub status: String,
+    pub user_id: Option<i64>,
+    pub discord_id: String,
+    pub discord_username: String,
+    pub discord_avatar: Option<String>,
+    pub roblox_username: String,
+    pub email: String,
+    pub subtotal_cents: i64,
+    pub discount_cents: i64,
+    pub fee_cents: i64,
+    pub total_cents: i64,
+    pub promo_code_id: Option<i64>,
+    pub promo_code: Option<String>,
+    pub discount_percent: Option<i32>,
+    pub payment_method: String,
+    pub provider: String,
+    pub provider_reference: Option<String>,
+    pub created_at: DateTimeUtc,
+    pub paid_at: Option<DateTimeUtc>,
+    pub delivered_at: Option<DateTimeUtc>,
+    pub closed_at: Option<DateTimeUtc>,
+    pub claimed_by: Option<i64>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

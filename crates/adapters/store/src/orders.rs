@@ -1,0 +1,504 @@
+//! Orders on both databases: placement with its stock reservation, payment, expiry and
+//! cancellation, each in one transaction, and the providers' events recorded with the change
+//! they caused.
+//!
+//! On SQLite every write transaction here starts with a write, so it takes the database's write
+//! lock at its first statement and waits for it (the connection's busy timeout) instead of
+//! failing to upgrade a read lock later; on PostgreSQL the conditional UPDATEs lock the rows
+//! they change, in product id order, so concurrent orders queue rather than deadlock.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+use cart_pricing::{DiscountPercent, Money, PaymentMethod, Quantity};
+use catalog::{CatalogError, Product, ProductId, ProductRepository};
+use chrono::{DateTime, Utc};
+use orders::{
+    Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
+    Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus, Payment,
+    PaymentProvider, PlaceError, ProductLookup, ProviderEvent, Reservation, RobloxUsername,
+};
+use promo::{PromoCode, PromoId};
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveValue::{NotSet, Set},
+    ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait, QueryFilter,
+    QueryOrder, Statement, TransactionTrait, Value,
+};
+
+use crate::entities::{order_lines, order_reservations, orders as order_rows, products};
+use crate::Store;
+
+impl ProductLookup for Store {
+    #[tracing::instrument(skip(self))]
+    async fn products(&self, ids: Vec<ProductId>) -> Result<Vec<Product>, CatalogError> {
+        let mut found = Vec::with_capacity(ids.len());
+        for id in ids {
+            match self.product(id).await {
+                Ok(product) => found.push(product),
+                Err(CatalogError::NotFound(_)) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(found)
+    }
+}
+
+impl OrderRepository for Store {
+    #[tracing::instrument(skip_all, fields(lines = order.lines.len()))]
+    async fn place(&self, order: NewOrder, reservation: Reservation) -> Result<Order, PlaceError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        for (product, quantity) in reservation.entries() {
+            let quantity = i64::from(*quantity);
+            let taken = products::Entity::update_many()
+                .col_expr(
+                    products::Column::Stock,
+                    Expr::col(products::Column::Stock).sub(quantity),
+                )
+                .col_expr(products::Column::UpdatedAt, Expr::value(order.created_at))
+                .filter(products::Column::Id.eq(product.get()))
+                .filter(products::Column::Stock.is_not_null())
+                .filter(products::Column::Stock.gte(quantity))
+                .exec(&txn)
+                .await
+                .with_context(|| format!("failed to reserve stock of product {product}"))?;
+            if taken.rows_affected != 1 {
+                txn.rollback()
+                    .await
+                    .context("failed to roll back a reservation")?;
+                return Err(PlaceError::OutOfStock(*product));
+            }
+        }
+        let id = order_rows::Entity::insert(order_row(&order))
+            .exec(&txn)
+            .await
+            .context("failed to store the order")?
+            .last_insert_id;
+        let lines =
+            order
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(position, line)| order_lines::ActiveModel {
+                    order_id: Set(id),
+                    position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
+                    product_id: Set(line.product_id.get()),
+                    name: Set(line.name.clone()),
+                    unit_price_cents: Set(line.unit_price.cents()),
+                    quantity: Set(i32::try_from(line.quantity.get()).unwrap_or(i32::MAX)),
+                });
+        order_lines::Entity::insert_many(lines)
+            .exec_without_returning(&txn)
+            .await
+            .with_context(|| format!("failed to store the lines of order {id}"))?;
+        if !reservation.is_empty() {
+            let held = reservation.entries().iter().map(|(product, quantity)| {
+                order_reservations::ActiveModel {
+                    order_id: Set(id),
+                    product_id: Set(product.get()),
+                    quantity: Set(i64::from(*quantity)),
+                }
+            });
+            order_reservations::Entity::insert_many(held)
+                .exec_without_returning(&txn)
+                .await
+                .with_context(|| format!("failed to store the reservation of order {id}"))?;
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit order {id}"))?;
+        Ok(Order::placed(OrderId::new(id), order))
+    }
+
+    #[tracing::instrument(skip(self, reference))]
+    async fn attach_payment_reference(
+        &self,
+        id: OrderId,
+        reference: String,
+    ) -> Result<(), OrderError> {
+        let updated = order_rows::Entity::update_many()
+            .col_expr(
+                order_rows::Column::ProviderReference,
+                Expr::value(reference),
+            )
+            .filter(order_rows::Column::Id.eq(id.get()))
+            .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .filter(order_rows::Column::ProviderReference.is_null())
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to record the payment session of order {id}"))?;
+        if updated.rows_affected == 0 {
+            return Err(OrderError::NotFound(id));
+        }
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
+        let row = order_rows::Entity::find_by_id(id.get())
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load order {id}"))?
+            .ok_or(OrderError::NotFound(id))?;
+        let mut orders = with_lines(&self.db, vec![row]).await?;
+        orders.pop().ok_or(OrderError::NotFound(id))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn orders_of_user(&self, user_id: i64) -> Result<Vec<Order>, OrderError> {
+        let rows = order_rows::Entity::find()
+            .filter(order_rows::Column::UserId.eq(user_id))
+            .order_by_desc(order_rows::Column::CreatedAt)
+            .order_by_desc(order_rows::Column::Id)
+            .all(&self.db)
+            .await
+            .with_context(|| format!("failed to load the orders of user {user_id}"))?;
+        with_lines(&self.db, rows).await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn mark_paid(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if let Some(event) = &event {
+            if !record_event(&txn, event, at).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Ok(Applied::Replayed);
+            }
+        }
+        let paid = order_rows::Entity::update_many()
+            .col_expr(
+                order_rows::Column::Status,
+                Expr::value(OrderStatus::Paid.as_str()),
+            )
+            .col_expr(order_rows::Column::PaidAt, Expr::value(at))
+            .filter(order_rows::Column::Id.eq(id.get()))
+            .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to mark order {id} paid"))?;
+        if paid.rows_affected != 1 {
+            let current = current_status(&txn, id).await;
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(Applied::NotPending(current?));
+        }
+        // The redemption counts once per code and Discord account, whatever the order.
+        txn.execute(statement(
+            &txn,
+            "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
+             SELECT promo_code_id, discord_id, id, ? FROM orders \
+             WHERE id = ? AND promo_code_id IS NOT NULL \
+             ON CONFLICT DO NOTHING",
+            vec![at.into(), id.get().into()],
+        ))
+        .await
+        .with_context(|| format!("failed to count the promo redemption of order {id}"))?;
+        // Sold out for good (no pending order still holds some): off the storefront.
+        for product in reserved_products(&txn, id).await? {
+            txn.execute(statement(
+                &txn,
+                "UPDATE products SET archived = ?, updated_at = ? \
+                 WHERE id = ? AND delete_after_out_of_stock = ? AND archived = ? AND stock = 0 \
+                 AND NOT EXISTS (SELECT 1 FROM order_reservations r \
+                   JOIN orders o ON o.id = r.order_id \
+                   WHERE r.product_id = products.id AND o.status = ?)",
+                vec![
+                    true.into(),
+                    at.into(),
+                    product.into(),
+                    true.into(),
+                    false.into(),
+                    OrderStatus::Pending.as_str().into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to archive sold-out product {product}"))?;
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the payment of order {id}"))?;
+        Ok(Applied::Changed)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn release(
+        &self,
+        id: OrderId,
+        closing: Closing,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if let Some(event) = &event {
+            if !record_event(&txn, event, at).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Ok(Applied::Replayed);
+            }
+        }
+        let closed = order_rows::Entity::update_many()
+            .col_expr(
+                order_rows::Column::Status,
+                Expr::value(closing.status().as_str()),
+            )
+            .col_expr(order_rows::Column::ClosedAt, Expr::value(at))
+            .filter(order_rows::Column::Id.eq(id.get()))
+            .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to close order {id}"))?;
+        if closed.rows_affected != 1 {
+            let current = current_status(&txn, id).await;
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(Applied::NotPending(current?));
+        }
+        let held = order_reservations::Entity::find()
+            .filter(order_reservations::Column::OrderId.eq(id.get()))
+            .order_by_asc(order_reservations::Column::ProductId)
+            .all(&txn)
+            .await
+            .with_context(|| format!("failed to load the reservation of order {id}"))?;
+        for row in held {
+            products::Entity::update_many()
+                .col_expr(
+                    products::Column::Stock,
+                    Expr::col(products::Column::Stock).add(row.quantity),
+                )
+                .col_expr(products::Column::UpdatedAt, Expr::value(at))
+                .filter(products::Column::Id.eq(row.product_id))
+                .filter(products::Column::Stock.is_not_null())
+                .exec(&txn)
+                .await
+                .with_context(|| {
+                    format!("failed to give back stock of product {}", row.product_id)
+                })?;
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the release of order {id}"))?;
+        Ok(Applied::Changed)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn pending_created_before(
+        &self,
+        cutoff: DateTime<Utc>,
+    ) -> Result<Vec<OrderId>, OrderError> {
+        let rows = order_rows::Entity::find()
+            .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .filter(order_rows::Column::CreatedAt.lt(cutoff))
+            .order_by_asc(order_rows::Column::CreatedAt)
+            .all(&self.db)
+            .await
+            .context("failed to list stale pending orders")?;
+        Ok(rows.into_iter().map(|row| OrderId::new(row.id)).collect())
+    }
+}
+
+/// A statement with `?` placeholders, numbered for PostgreSQL.
+fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statement {
+    let backend = db.get_database_backend();
+    let sql = match backend {
+        DatabaseBackend::Postgres => {
+            let mut numbered = String::with_capacity(sql.len() + 8);
+            let mut n = 0;
+            for c in sql.chars() {
+                if c == '?' {
+                    n += 1;
+                    numbered.push_str(&format!("${n}"));
+                } else {
+                    numbered.push(c);
+                }
+            }
+            numbered
+        }
+        _ => sql.to_owned(),
+    };
+    Statement::from_sql_and_values(backend, sql, values)
+}
+
+/// Records a provider's event; `false` when it was recorded before.
+async fn record_event(
+    txn: &DatabaseTransaction,
+    event: &ProviderEvent,
+    at: DateTime<Utc>,
+) -> Result<bool, OrderError> {
+    let inserted = txn
+        .execute(statement(
+            txn,
+            "INSERT INTO processed_events (provider, event_id, processed_at) VALUES (?, ?, ?) \
+             ON CONFLICT DO NOTHING",
+            vec![
+                event.provider.as_str().into(),
+                event.id.clone().into(),
+                at.into(),
+            ],
+        ))
+        .await
+        .with_context(|| format!("failed to record event {}", event.id))?;
+    Ok(inserted.rows_affected() == 1)
+}
+
+async fn current_status(txn: &DatabaseTransaction, id: OrderId) -> Result<OrderStatus, OrderError> {
+    let row = order_rows::Entity::find_by_id(id.get())
+        .one(txn)
+        .await
+        .with_context(|| format!("failed to load order {id}"))?
+        .ok_or(OrderError::NotFound(id))?;
+    Ok(parse_status(&row)?)
+}
+
+async fn reserved_products(txn: &DatabaseTransaction, id: OrderId) -> Result<Vec<i64>, OrderError> {
+    Ok(order_reservations::Entity::find()
+        .filter(order_reservations::Column::OrderId.eq(id.get()))
+        .order_by_asc(order_reservations::Column::ProductId)
+        .all(txn)
+        .await
+        .with_context(|| format!("failed to load the reservation of order {id}"))?
+        .into_iter()
+        .map(|row| row.product_id)
+        .collect())
+}
+
+fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
+    let buyer = &order.buyer;
+    order_rows::ActiveModel {
+        id: NotSet,
+        status: Set(OrderStatus::Pending.as_str().to_owned()),
+        user_id: Set(buyer.user_id),
+        discord_id: Set(buyer.discord.id.as_str().to_owned()),
+        discord_username: Set(buyer.discord.username.clone()),
+        discord_avatar: Set(buyer.discord.avatar.clone()),
+        roblox_username: Set(buyer.roblox_username.as_str().to_owned()),
+        email: Set(buyer.email.as_str().to_owned()),
+        subtotal_cents: Set(order.amounts.subtotal.cents()),
+        discount_cents: Set(order.amounts.discount.cents()),
+        fee_cents: Set(order.amounts.fee.cents()),
+        total_cents: Set(order.amounts.total.cents()),
+        promo_code_id: Set(order.promo.as_ref().map(|p| p.id.get())),
+        promo_code: Set(order.promo.as_ref().map(|p| p.code.as_str().to_owned())),
+        discount_percent: Set(order.promo.as_ref().map(|p| i32::from(p.discount.get()))),
+        payment_method: Set(order.method.as_str().to_owned()),
+        provider: Set(order.provider.as_str().to_owned()),
+        provider_reference: Set(None),
+        created_at: Set(order.created_at),
+        paid_at: Set(None),
+        delivered_at: Set(None),
+        closed_at: Set(None),
+        claimed_by: Set(None),
+    }
+}
+
+/// The orders with their lines, in the order of `rows`.
+async fn with_lines(
+    db: &impl ConnectionTrait,
+    rows: Vec<order_rows::Model>,
+) -> Result<Vec<Order>, OrderError> {
+    if rows.is_empty() {
+        return Ok(vec![]);
+    }
+    let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+    let mut lines: HashMap<i64, Vec<OrderLine>> = HashMap::new();
+    for line in order_lines::Entity::find()
+        .filter(order_lines::Column::OrderId.is_in(ids))
+        .order_by_asc(order_lines::Column::OrderId)
+        .order_by_asc(order_lines::Column::Position)
+        .all(db)
+        .await
+        .context("failed to load order lines")?
+    {
+        let order_id = line.order_id;
+        lines.entry(order_id).or_default().push(to_line(line)?);
+    }
+    rows.into_iter()
+        .map(|row| {
+            let own = lines.remove(&row.id).unwrap_or_default();
+            Ok(to_order(row, own)?)
+        })
+        .collect()
+}
+
+fn money(cents: i64, what: &str, order: i64) -> anyhow::Result<Money> {
+    Money::from_cents(cents).with_context(|| format!("order {order} has an invalid {what}"))
+}
+
+fn to_line(row: order_lines::Model) -> anyhow::Result<OrderLine> {
+    Ok(OrderLine {
+        product_id: ProductId::new(row.product_id),
+        unit_price: money(row.unit_price_cents, "unit price", row.order_id)?,
+        quantity: Quantity::new(i64::from(row.quantity))
+            .with_context(|| format!("order {} has a line with a bad quantity", row.order_id))?,
+        name: row.name,
+    })
+}
+
+fn parse_status(row: &order_rows::Model) -> anyhow::Result<OrderStatus> {
+    OrderStatus::parse(&row.status)
+        .with_context(|| format!("order {} has an unknown status {}", row.id, row.status))
+}
+
+fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
+    let id = row.id;
+    let status = parse_status(&row)?;
+    let promo = match (row.promo_code_id, &row.promo_code, row.discount_percent) {
+        (Some(promo_id), Some(code), Some(percent)) => Some(OrderPromo {
+            id: PromoId::new(promo_id),
+            code: PromoCode::parse(code)
+                .with_context(|| format!("order {id} has a bad promo code"))?,
+            discount: DiscountPercent::new(i64::from(percent))
+                .with_context(|| format!("order {id} has a bad discount"))?,
+        }),
+        _ => None,
+    };
+    let buyer = Buyer {
+        discord: DiscordIdentity {
+            id: DiscordId::parse(&row.discord_id)
+                .with_context(|| format!("order {id} has a bad Discord id"))?,
+            username: row.discord_username,
+            avatar: row.discord_avatar,
+        },
+        roblox_username: RobloxUsername::parse(&row.roblox_username)
+            .with_context(|| format!("order {id} has a bad Roblox username"))?,
+        email: Email::parse(&row.email).with_context(|| format!("order {id} has a bad e-mail"))?,
+        user_id: row.user_id,
+    };
+    let amounts = Amounts {
+        subtotal: money(row.subtotal_cents, "subtotal", id)?,
+        discount: money(row.discount_cents, "discount", id)?,
+        fee: money(row.fee_cents, "fee", id)?,
+        total: money(row.total_cents, "total", id)?,
+    };
+    let payment = Payment {
+        method: PaymentMethod::parse(&row.payment_method)
+            .with_context(|| format!("order {id} has an unknown payment method"))?,
+        provider: PaymentProvider::parse(&row.provider)
+            .with_context(|| format!("order {id} has an unknown provider"))?,
+        reference: row.provider_reference,
+    };
+    Ok(Order::restore(
+        OrderId::new(id),
+        lines,
+        buyer,
+        amounts,
+        promo,
+        payment,
+        row.created_at,
+        row.claimed_by,
+        Lifecycle::restore(status, row.paid_at, row.delivered_at, row.closed_at),
+    ))
+}

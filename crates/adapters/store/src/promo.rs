@@ -1,0 +1,95 @@
+use anyhow::Context;
+use cart_pricing::DiscountPercent;
+use chrono::Utc;
+use promo::{
+    CreatePromoError, DiscordId, MaxUses, NewPromo, Promo, PromoCode, PromoId, PromoRepository,
+    PromoUsage, ValidatePromoError,
+};
+use sea_orm::{
+    ActiveValue::{NotSet, Set},
+    ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, SqlErr,
+};
+
+use crate::entities::{promo_codes, promo_redemptions};
+use crate::Store;
+
+impl PromoRepository for Store {
+    #[tracing::instrument(skip(self), fields(code = %promo.code))]
+    async fn create(&self, promo: NewPromo) -> Result<Promo, CreatePromoError> {
+        let row = promo_codes::ActiveModel {
+            id: NotSet,
+            code: Set(promo.code.as_str().to_owned()),
+            discount_percent: Set(i32::from(promo.discount.get())),
+            expires_at: Set(promo.expires_at),
+            max_uses: Set(promo
+                .max_uses
+                .map(|m| i32::try_from(m.get()).unwrap_or(i32::MAX))),
+            created_at: Set(Utc::now()),
+        };
+        let inserted = promo_codes::Entity::insert(row).exec(&self.db).await;
+        let id = match inserted {
+            Ok(done) => done.last_insert_id,
+            Err(error) if matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
+                return Err(CreatePromoError::Duplicate(promo.code));
+            }
+            Err(error) => {
+                return Err(anyhow::Error::new(error)
+                    .context(format!("failed to store promo code {}", promo.code))
+                    .into())
+            }
+        };
+        let row = promo_codes::Entity::find_by_id(id)
+            .one(&self.db)
+            .await
+            .context("failed to read back the promo code")?
+            .context("the promo code just stored is missing")?;
+        Ok(to_promo(row)?)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn usage(
+        &self,
+        code: &PromoCode,
+        discord_id: &DiscordId,
+    ) -> Result<Option<PromoUsage>, ValidatePromoError> {
+        let Some(row) = promo_codes::Entity::find()
+            .filter(promo_codes::Column::Code.eq(code.as_str()))
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load promo code {code}"))?
+        else {
+            return Ok(None);
+        };
+        let redemptions = promo_redemptions::Entity::find()
+            .filter(promo_redemptions::Column::PromoCodeId.eq(row.id));
+        let uses = redemptions
+            .clone()
+            .count(&self.db)
+            .await
+            .context("failed to count the promo code's redemptions")?;
+        let used_by_account = redemptions
+            .filter(promo_redemptions::Column::DiscordId.eq(discord_id.as_str()))
+            .count(&self.db)
+            .await
+            .context("failed to look up the account's redemption")?
+            > 0;
+        Ok(Some(PromoUsage {
+            promo: to_promo(row)?,
+            uses: u32::try_from(uses).unwrap_or(u32::MAX),
+            used_by_account,
+        }))
+    }
+}
+
+fn to_promo(row: promo_codes::Model) -> anyhow::Result<Promo> {
+    Ok(Promo {
+        id: PromoId::new(row.id),
+        code: PromoCode::parse(&row.code)
+            .with_context(|| format!("promo code {} is malformed", row.id))?,
+        discount: DiscountPercent::new(i64::from(row.discount_percent))
+            .with_context(|| format!("promo code {} has a bad discount", row.id))?,
+        expires_at: row.expires_at,
+        max_uses: row.max_uses.and_then(|m| MaxUses::new(i64::from(m))),
+        created_at: row.created_at,
+    })
+}
