@@ -15,6 +15,7 @@ import {
   parseInventory,
 } from '@/features/inventory/utils/inventory-input';
 
+import '@/components/ui/field.css';
 import './inventory-list.css';
 
 type RowProps<P extends InventoryProduct> = {
