@@ -10,6 +10,7 @@ import { useUser } from '@/features/auth/hooks/use-user';
 import { useProducts } from '@/features/catalog/api/get-products';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 import { CheckoutView, type CheckoutNotice } from '@/features/checkout/components/checkout-view';
+import { Notice } from '@/features/checkout/components/notice';
 import { useSite } from '@/features/site/api/get-site';
 
 import './checkout.css';
@@ -39,16 +40,23 @@ export function CheckoutRoute() {
       </Link>
       <h1 className="checkout-page__title">Checkout</h1>
       {items.length === 0 ? (
-        <StateMessage
-          icon={<CartIcon size={28} />}
-          title="Your cart is empty"
-          description="Add a pet, some Sheckles or a bundle, then come back here to pay."
-          action={
-            <Link to={paths.home.getHref()} className={buttonClassName()}>
-              Browse products
-            </Link>
-          }
-        />
+        <>
+          {notice ? (
+            <Notice tone={notice.tone}>
+              <p>{notice.message}</p>
+            </Notice>
+          ) : null}
+          <StateMessage
+            icon={<CartIcon size={28} />}
+            title="Your cart is empty"
+            description="Add a pet, some Sheckles or a bundle, then come back here to pay."
+            action={
+              <Link to={paths.home.getHref()} className={buttonClassName()}>
+                Browse products
+              </Link>
+            }
+          />
+        </>
       ) : (
         <CheckoutView
           items={items}

@@ -9,16 +9,24 @@ export function NextSteps() {
       </h2>
       <ol className="next-steps__list">
         <li>
-          <strong>Join our Discord server</strong> with the account you linked at checkout.
+          <p>
+            <strong>Join our Discord server</strong> with the account you linked at checkout.
+          </p>
         </li>
         <li>
-          <strong>Open a ticket</strong> in the tickets channel with your order number.
+          <p>
+            <strong>Open a ticket</strong> in the tickets channel with your order number.
+          </p>
         </li>
         <li>
-          <strong>Join our private server</strong> in Grow a Garden when staff send you the link.
+          <p>
+            <strong>Join our private server</strong> in Grow a Garden when staff send you the link.
+          </p>
         </li>
         <li>
-          <strong>Receive your items.</strong> Delivery usually takes under 10 minutes.
+          <p>
+            <strong>Receive your items.</strong> Delivery usually takes under 10 minutes.
+          </p>
         </li>
       </ol>
     </section>
