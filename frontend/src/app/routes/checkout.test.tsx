@@ -313,10 +313,11 @@ describe('checkout page: Complete Payment', () => {
     await user.click(screen.getByRole('button', { name: 'Complete Payment' }));
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('Please fix the following issues before continuing:');
-    expect(within(alert).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      '- Bee is out of stock.',
-      '- Raccoon has only 2 in stock, but you selected 3.',
-    ]);
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['- Bee is out of stock.', '- Raccoon has only 2 in stock, but you selected 3.']);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
