@@ -164,7 +164,7 @@ impl MigrationTrait for Migration {
                             .string_len(100)
                             .not_null(),
                     )
-                    .col(ColumnDef::new(Orders::DiscordAvatar).string_len(200).null())
+                    .col(ColumnDef::new(Orders::DiscordAvatar).string_len(500).null())
                     .col(
                         ColumnDef::new(Orders::RobloxUsername)
                             .string_len(20)

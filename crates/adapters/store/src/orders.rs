@@ -381,9 +381,9 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         id: NotSet,
         status: Set(OrderStatus::Pending.as_str().to_owned()),
         user_id: Set(buyer.user_id),
-        discord_id: Set(buyer.discord.id.as_str().to_owned()),
+        discord_id: Set(buyer.discord.discord_id.as_str().to_owned()),
         discord_username: Set(buyer.discord.username.clone()),
-        discord_avatar: Set(buyer.discord.avatar.clone()),
+        discord_avatar: Set(buyer.discord.avatar_url.clone()),
         roblox_username: Set(buyer.roblox_username.as_str().to_owned()),
         email: Set(buyer.email.as_str().to_owned()),
         subtotal_cents: Set(order.amounts.subtotal.cents()),
@@ -467,10 +467,10 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
     };
     let buyer = Buyer {
         discord: DiscordIdentity {
-            id: DiscordId::parse(&row.discord_id)
+            discord_id: DiscordId::parse(&row.discord_id)
                 .with_context(|| format!("order {id} has a bad Discord id"))?,
             username: row.discord_username,
-            avatar: row.discord_avatar,
+            avatar_url: row.discord_avatar,
         },
         roblox_username: RobloxUsername::parse(&row.roblox_username)
             .with_context(|| format!("order {id} has a bad Roblox username"))?,

@@ -64,9 +64,11 @@ async fn stock(store: &Store, id: i64) -> Stock {
 fn buyer(discord: &str) -> Buyer {
     Buyer {
         discord: DiscordIdentity {
-            id: DiscordId::parse(discord).unwrap(),
+            discord_id: DiscordId::parse(discord).unwrap(),
             username: format!("user{discord}"),
-            avatar: Some("a1b2c3".into()),
+            avatar_url: Some(format!(
+                "https://cdn.discordapp.com/avatars/{discord}/a1b2c3.png"
+            )),
         },
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
@@ -437,8 +439,8 @@ async fn a_promo_code_is_redeemed_once_per_discord_account_when_paid(#[case] bac
     let (db, store) = store(backend, vec![(1, draft("Owl", "1.00", Stock::Unlimited))]).await;
     let spring = promo(&store, "spring", Some(5)).await;
     let code = PromoCode::parse("SPRING").unwrap();
-    let alice = DiscordId::parse("111").unwrap();
-    let bob = DiscordId::parse("222").unwrap();
+    let alice = promo::DiscordId::parse("111").unwrap();
+    let bob = promo::DiscordId::parse("222").unwrap();
 
     // two orders by the same account, both placed while the code was unused
     let first = store
@@ -515,7 +517,7 @@ async fn promo_codes_are_unique_and_unknown_ones_are_none(#[case] backend: Backe
     let unknown = store
         .usage(
             &PromoCode::parse("WINTER").unwrap(),
-            &DiscordId::parse("1").unwrap(),
+            &promo::DiscordId::parse("1").unwrap(),
         )
         .await
         .unwrap();

@@ -10,13 +10,14 @@ mod service;
 
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
+pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
 pub use models::{
-    stock_problems, Amounts, Buyer, CartItem, DiscordIdentity, Email, EmailError, Lifecycle,
-    NewOrder, Order, OrderId, OrderLine, OrderPromo, OrderStatus, Payment, PaymentProvider,
-    ProviderEvent, Reservation, RobloxUsername, RobloxUsernameError, TransitionError,
+    stock_problems, Amounts, Buyer, CartItem, Email, EmailError, Lifecycle, NewOrder, Order,
+    OrderId, OrderLine, OrderPromo, OrderStatus, Payment, PaymentProvider, ProviderEvent,
+    Reservation, TransitionError,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
-pub use promo::{Clock, DiscordId, SystemClock};
+pub use promo::{Clock, SystemClock};
 pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
     PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,

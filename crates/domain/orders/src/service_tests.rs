@@ -4,12 +4,12 @@ use cart_pricing::{DiscountPercent, Money};
 use catalog::Stock;
 use chrono::{DateTime, TimeZone, Utc};
 use mockall::predicate::{always, eq};
-use promo::{DiscordId, FixedClock, MockPromoRepository, Promo, PromoId, PromoUsage};
+use promo::{FixedClock, MockPromoRepository, Promo, PromoId, PromoUsage};
 use rust_decimal_macros::dec;
 
 use super::*;
 use crate::ports::{MockOrderRepository, MockProductLookup};
-use crate::{DiscordIdentity, Email, RobloxUsername};
+use crate::{DiscordId, DiscordIdentity, Email, RobloxUsername};
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
@@ -43,9 +43,9 @@ fn product(id: i64, price: &str, stock: Stock) -> Product {
 fn buyer() -> Buyer {
     Buyer {
         discord: DiscordIdentity {
-            id: DiscordId::parse("123456789012345678").unwrap(),
+            discord_id: DiscordId::parse("123456789012345678").unwrap(),
             username: "gardener".into(),
-            avatar: None,
+            avatar_url: None,
         },
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
@@ -353,7 +353,7 @@ fn promos(usage: Option<PromoUsage>) -> MockPromoRepository {
         .expect_usage()
         .with(
             eq(PromoCode::parse("SPRING").unwrap()),
-            eq(buyer().discord.id),
+            eq(promo::DiscordId::parse("123456789012345678").unwrap()),
         )
         .returning(move |_, _| {
             let usage = usage.clone();
