@@ -5,6 +5,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261121_000001_products;
 mod m20261121_000002_accounts;
 mod m20261121_000003_orders;
+mod m20261121_000004_chat_proofs;
 
 pub struct Migrator;
 
@@ -15,6 +16,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000001_products::Migration),
             Box::new(m20261121_000002_accounts::Migration),
             Box::new(m20261121_000003_orders::Migration),
+            Box::new(m20261121_000004_chat_proofs::Migration),
         ]
     }
 }

@@ -2,11 +2,13 @@
 //! embedded default) and PostgreSQL (production); the SQL differences stay inside this crate.
 
 mod accounts;
+mod chats;
 mod connection;
 mod entities;
 mod orders;
 mod products;
 mod promo;
+mod proofs;
 mod sessions;
 
 pub use connection::{connect, Backend, StoreError};

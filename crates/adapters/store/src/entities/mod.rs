@@ -10,3 +10,7 @@ pub mod order_reservations;
 pub mod orders;
 pub mod promo_codes;
 pub mod promo_redemptions;
+pub mod chat_messages;
+pub mod chats;
+pub mod proof_images;
+pub mod proofs;

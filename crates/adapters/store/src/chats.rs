@@ -1,0 +1,406 @@
+//! The help chat's repository. Every write raises the chat's `version` (and `updated_at`) in
+//! the same transaction, so a poller can tell "nothing new" from one cheap row.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+use chat::{
+    Chat, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp, ChatStatus, ChatUser,
+    MessageId, NewChat, NewMessage, SenderType, SessionId, Side, StaffChatRow, StatusChange,
+};
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, TransactionTrait,
+};
+
+use crate::entities::{chat_messages, chats};
+use crate::Store;
+
+impl ChatRepository for Store {
+    #[tracing::instrument(skip_all, fields(chat = %chat.id))]
+    async fn create(&self, chat: NewChat, messages: Vec<NewMessage>) -> Result<Chat, ChatError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let row = chats::ActiveModel {
+            id: Set(chat.id.to_string()),
+            session_id: Set(chat.session.as_ref().to_owned()),
+            user_id: Set(chat.user.as_ref().map(|u| u.id)),
+            user_name: Set(chat.user.as_ref().map(|u| u.name.clone())),
+            accepted_by: Set(None),
+            status: Set(ChatStatus::Ai.as_str().to_owned()),
+            staff_read_through: Set(None),
+            user_read_through: Set(None),
+            version: Set(1),
+            created_at: Set(chat.created_at),
+            updated_at: Set(chat.created_at),
+        };
+        chats::Entity::insert(row.clone())
+            .exec_without_returning(&txn)
+            .await
+            .with_context(|| format!("failed to store chat {}", chat.id))?;
+        insert_messages(&txn, chat.id, messages).await?;
+        txn.commit()
+            .await
+            .context("failed to commit the new chat")?;
+        to_chat(chats::Model {
+            id: chat.id.to_string(),
+            session_id: chat.session.as_ref().to_owned(),
+            user_id: chat.user.as_ref().map(|u| u.id),
+            user_name: chat.user.map(|u| u.name),
+            accepted_by: None,
+            status: ChatStatus::Ai.as_str().to_owned(),
+            staff_read_through: None,
+            user_read_through: None,
+            version: 1,
+            created_at: chat.created_at,
+            updated_at: chat.created_at,
+        })
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn chat(&self, id: ChatId) -> Result<Chat, ChatError> {
+        let row = chats::Entity::find_by_id(id.to_string())
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load chat {id}"))?
+            .ok_or(ChatError::NotFound(id))?;
+        to_chat(row)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn latest_open_chat(&self, session: &SessionId) -> Result<Option<Chat>, ChatError> {
+        chats::Entity::find()
+            .filter(chats::Column::SessionId.eq(session.as_ref()))
+            .filter(chats::Column::Status.ne(ChatStatus::Closed.as_str()))
+            .order_by_desc(chats::Column::CreatedAt)
+            .order_by_desc(chats::Column::Version)
+            .one(&self.db)
+            .await
+            .context("failed to find the session's open chat")?
+            .map(to_chat)
+            .transpose()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn messages(&self, id: ChatId) -> Result<Vec<ChatMessage>, ChatError> {
+        let rows = chat_messages::Entity::find()
+            .filter(chat_messages::Column::ChatId.eq(id.to_string()))
+            .order_by_asc(chat_messages::Column::Id)
+            .all(&self.db)
+            .await
+            .with_context(|| format!("failed to load the messages of chat {id}"))?;
+        if rows.is_empty() {
+            ensure_exists(&self.db, id).await?;
+        }
+        rows.into_iter().map(to_message).collect()
+    }
+
+    #[tracing::instrument(skip(self, messages), fields(count = messages.len()))]
+    async fn append(
+        &self,
+        id: ChatId,
+        messages: Vec<NewMessage>,
+    ) -> Result<Vec<ChatMessage>, ChatError> {
+        let Some(at) = messages.iter().map(|m| m.created_at).max() else {
+            ensure_exists(&self.db, id).await?;
+            return Ok(vec![]);
+        };
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let touched = chats::Entity::update_many()
+            .col_expr(
+                chats::Column::Version,
+                Expr::col(chats::Column::Version).add(1),
+            )
+            .col_expr(chats::Column::UpdatedAt, Expr::value(at))
+            .filter(chats::Column::Id.eq(id.to_string()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to touch chat {id}"))?;
+        if touched.rows_affected == 0 {
+            return Err(ChatError::NotFound(id));
+        }
+        let stored = insert_messages(&txn, id, messages).await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit messages of chat {id}"))?;
+        Ok(stored)
+    }
+
+    #[tracing::instrument(skip(self, change), fields(chat = %change.chat, from = %change.from, to = %change.to))]
+    async fn change_status(&self, change: StatusChange) -> Result<bool, ChatError> {
+        let id = change.chat;
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let mut update = chats::Entity::update_many()
+            .col_expr(chats::Column::Status, Expr::value(change.to.as_str()))
+            .col_expr(
+                chats::Column::Version,
+                Expr::col(chats::Column::Version).add(1),
+            )
+            .col_expr(chats::Column::UpdatedAt, Expr::value(change.at));
+        if let Some(staff) = change.accepted_by {
+            update = update.col_expr(chats::Column::AcceptedBy, Expr::value(staff));
+        }
+        // the condition on the old status makes this a compare-and-set: of two staff
+        // accepting at once, one updates a row and the other none
+        let updated = update
+            .filter(chats::Column::Id.eq(id.to_string()))
+            .filter(chats::Column::Status.eq(change.from.as_str()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to change the status of chat {id}"))?;
+        if updated.rows_affected == 0 {
+            drop(txn);
+            ensure_exists(&self.db, id).await?;
+            return Ok(false);
+        }
+        insert_messages(&txn, id, change.notice.into_iter().collect()).await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the status of chat {id}"))?;
+        Ok(true)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn mark_read(&self, id: ChatId, side: Side, at: DateTime<Utc>) -> Result<(), ChatError> {
+        let newest: Option<i64> = chat_messages::Entity::find()
+            .select_only()
+            .column_as(chat_messages::Column::Id.max(), "newest")
+            .filter(chat_messages::Column::ChatId.eq(id.to_string()))
+            .into_tuple::<Option<i64>>()
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to find the newest message of chat {id}"))?
+            .flatten();
+        let Some(newest) = newest else {
+            return ensure_exists(&self.db, id).await;
+        };
+        let column = match side {
+            Side::Staff => chats::Column::StaffReadThrough,
+            Side::Customer => chats::Column::UserReadThrough,
+        };
+        // only a watermark that moves is a write (and a new version): marking read again with
+        // nothing new costs no version bump, so pollers are not woken for nothing
+        let updated = chats::Entity::update_many()
+            .col_expr(column, Expr::value(newest))
+            .col_expr(
+                chats::Column::Version,
+                Expr::col(chats::Column::Version).add(1),
+            )
+            .col_expr(chats::Column::UpdatedAt, Expr::value(at))
+            .filter(chats::Column::Id.eq(id.to_string()))
+            .filter(column.is_null().or(column.lt(newest)))
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to mark chat {id} read"))?;
+        if updated.rows_affected == 0 {
+            ensure_exists(&self.db, id).await?;
+        }
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn delete(&self, id: ChatId) -> Result<(), ChatError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        chat_messages::Entity::delete_many()
+            .filter(chat_messages::Column::ChatId.eq(id.to_string()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to delete the messages of chat {id}"))?;
+        let deleted = chats::Entity::delete_by_id(id.to_string())
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to delete chat {id}"))?;
+        if deleted.rows_affected == 0 {
+            return Err(ChatError::NotFound(id));
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the deletion of chat {id}"))?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn staff_chats(&self) -> Result<Vec<StaffChatRow>, ChatError> {
+        let rows = chats::Entity::find()
+            .filter(chats::Column::Status.ne(ChatStatus::Ai.as_str()))
+            .all(&self.db)
+            .await
+            .context("failed to load the staff's chats")?;
+        if rows.is_empty() {
+            return Ok(vec![]);
+        }
+        let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+        let customer_senders = [SenderType::User.as_str(), SenderType::Guest.as_str()];
+        let last_customer: HashMap<String, i64> = chat_messages::Entity::find()
+            .select_only()
+            .column(chat_messages::Column::ChatId)
+            .column_as(chat_messages::Column::Id.max(), "newest")
+            .filter(chat_messages::Column::ChatId.is_in(ids.clone()))
+            .filter(chat_messages::Column::SenderType.is_in(customer_senders))
+            .group_by(chat_messages::Column::ChatId)
+            .into_tuple::<(String, i64)>()
+            .all(&self.db)
+            .await
+            .context("failed to find the shoppers' newest messages")?
+            .into_iter()
+            .collect();
+        let last_ids: Vec<i64> = chat_messages::Entity::find()
+            .select_only()
+            .column_as(chat_messages::Column::Id.max(), "newest")
+            .filter(chat_messages::Column::ChatId.is_in(ids))
+            .group_by(chat_messages::Column::ChatId)
+            .into_tuple::<i64>()
+            .all(&self.db)
+            .await
+            .context("failed to find the chats' newest messages")?;
+        let mut last_messages: HashMap<String, ChatMessage> = HashMap::new();
+        for row in chat_messages::Entity::find()
+            .filter(chat_messages::Column::Id.is_in(last_ids))
+            .all(&self.db)
+            .await
+            .context("failed to load the chats' newest messages")?
+        {
+            let chat_id = row.chat_id.clone();
+            last_messages.insert(chat_id, to_message(row)?);
+        }
+        rows.into_iter()
+            .map(|row| {
+                let last_customer_message = last_customer.get(&row.id).copied().map(MessageId::new);
+                let last_message = last_messages.remove(&row.id);
+                Ok(StaffChatRow {
+                    chat: to_chat(row)?,
+                    last_customer_message,
+                    last_message,
+                })
+            })
+            .collect()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn stamp(&self, id: ChatId) -> Result<Option<ChatStamp>, ChatError> {
+        let row = chats::Entity::find_by_id(id.to_string())
+            .select_only()
+            .column(chats::Column::SessionId)
+            .column(chats::Column::Version)
+            .column(chats::Column::Status)
+            .column(chats::Column::AcceptedBy)
+            .into_tuple::<(String, i64, String, Option<i64>)>()
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to read the stamp of chat {id}"))?;
+        row.map(|(session, version, status, accepted_by)| {
+            Ok(ChatStamp {
+                id,
+                session: parse_session(&session)?,
+                version: to_version(version)?,
+                status: parse_status(&status)?,
+                accepted_by,
+            })
+        })
+        .transpose()
+    }
+}
+
+async fn ensure_exists(db: &impl ConnectionTrait, id: ChatId) -> Result<(), ChatError> {
+    let found = chats::Entity::find_by_id(id.to_string())
+        .select_only()
+        .column(chats::Column::Id)
+        .into_tuple::<String>()
+        .one(db)
+        .await
+        .with_context(|| format!("failed to look for chat {id}"))?;
+    found.map(|_| ()).ok_or(ChatError::NotFound(id))
+}
+
+async fn insert_messages(
+    db: &impl ConnectionTrait,
+    chat: ChatId,
+    messages: Vec<NewMessage>,
+) -> Result<Vec<ChatMessage>, ChatError> {
+    let mut stored = Vec::with_capacity(messages.len());
+    for message in messages {
+        let inserted = chat_messages::Entity::insert(chat_messages::ActiveModel {
+            chat_id: Set(chat.to_string()),
+            sender_type: Set(message.sender.as_str().to_owned()),
+            message: Set(message.text.clone()),
+            created_at: Set(message.created_at),
+            ..Default::default()
+        })
+        .exec(db)
+        .await
+        .with_context(|| format!("failed to store a message of chat {chat}"))?;
+        stored.push(ChatMessage {
+            id: MessageId::new(inserted.last_insert_id),
+            sender: message.sender,
+            text: message.text,
+            created_at: message.created_at,
+        });
+    }
+    Ok(stored)
+}
+
+fn parse_session(text: &str) -> Result<SessionId, ChatError> {
+    Ok(SessionId::parse(text).with_context(|| format!("stored session id {text:?} is invalid"))?)
+}
+
+fn parse_status(text: &str) -> Result<ChatStatus, ChatError> {
+    Ok(text
+        .parse::<ChatStatus>()
+        .with_context(|| format!("stored chat status {text:?} is invalid"))?)
+}
+
+fn to_version(version: i64) -> Result<u64, ChatError> {
+    Ok(u64::try_from(version).context("a chat's version is negative")?)
+}
+
+fn to_chat(row: chats::Model) -> Result<Chat, ChatError> {
+    let id: ChatId = row
+        .id
+        .parse()
+        .with_context(|| format!("stored chat id {:?} is invalid", row.id))?;
+    Ok(Chat {
+        id,
+        session: parse_session(&row.session_id)?,
+        user: row.user_id.map(|user_id| ChatUser {
+            id: user_id,
+            name: row.user_name.unwrap_or_default(),
+        }),
+        accepted_by: row.accepted_by,
+        status: parse_status(&row.status)?,
+        staff_read_through: row.staff_read_through.map(MessageId::new),
+        user_read_through: row.user_read_through.map(MessageId::new),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        version: to_version(row.version)?,
+    })
+}
+
+fn to_message(row: chat_messages::Model) -> Result<ChatMessage, ChatError> {
+    let sender: SenderType = row
+        .sender_type
+        .parse()
+        .with_context(|| format!("message {} has an invalid sender", row.id))?;
+    Ok(ChatMessage {
+        id: MessageId::new(row.id),
+        sender,
+        text: row.message,
+        created_at: row.created_at,
+    })
+}

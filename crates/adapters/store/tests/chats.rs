@@ -1,0 +1,437 @@
+//! The chat repository on both databases, each test on a fresh one; some through the chat
+//! service, so the state machine and the store are tested together.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use chat::{
+    Answer, Assistant, ChatError, ChatMessage, ChatRepository, ChatService, ChatStatus, ChatUser,
+    MessageText, NewChat, NewMessage, RandomIds, SenderType, SessionId, Side, StaffMember,
+    StaffRole, StatusChange, SystemClock, BOT_GREETING,
+};
+use chrono::{Duration, TimeZone, Utc};
+use garden_store::testing::TestDatabase;
+use garden_store::{Backend, Store};
+use rstest::rstest;
+
+/// Answers every question the same way.
+struct EchoAssistant;
+
+impl Assistant for EchoAssistant {
+    async fn answer(&self, question: &MessageText, _context: &[ChatMessage]) -> Answer {
+        Answer::confident(format!("You asked: {question}"))
+    }
+}
+
+type Service = ChatService<Store, EchoAssistant, SystemClock, RandomIds>;
+
+async fn store(backend: Backend) -> (TestDatabase, Store) {
+    let db = TestDatabase::create(backend).await;
+    let store = Store::new(db.connection.clone());
+    (db, store)
+}
+
+fn service(store: &Store) -> Service {
+    ChatService::new(store.clone(), EchoAssistant, SystemClock, RandomIds)
+}
+
+fn session(name: &str) -> SessionId {
+    SessionId::parse(&format!("session-{name}")).unwrap()
+}
+
+fn text(t: &str) -> MessageText {
+    MessageText::parse(t).unwrap()
+}
+
+fn staff(id: i64) -> StaffMember {
+    StaffMember {
+        id,
+        name: format!("Staff {id}"),
+        role: StaffRole::Admin,
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_chat_and_its_messages_come_back_as_stored(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let at = Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap();
+    let id = chat::ChatId::random();
+    let created = store
+        .create(
+            NewChat {
+                id,
+                session: session("a"),
+                user: Some(ChatUser {
+                    id: 42,
+                    name: "Ana".into(),
+                }),
+                created_at: at,
+            },
+            vec![NewMessage {
+                sender: SenderType::Bot,
+                text: BOT_GREETING.into(),
+                created_at: at,
+            }],
+        )
+        .await
+        .unwrap();
+    assert_eq!(created.status, ChatStatus::Ai);
+    assert_eq!(created.version, 1);
+
+    let loaded = store.chat(id).await.unwrap();
+    assert_eq!(loaded, created);
+    assert_eq!(loaded.user.as_ref().unwrap().name, "Ana");
+    assert_eq!(loaded.created_at, at);
+    let messages = store.messages(id).await.unwrap();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].sender, SenderType::Bot);
+    assert_eq!(messages[0].text, BOT_GREETING);
+    assert_eq!(messages[0].created_at, at);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_bot_conversation_is_stored_in_order_and_every_write_raises_the_version(
+    #[case] backend: Backend,
+) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let started = chats.start_ai(session("a"), None).await.unwrap();
+    let id = started.chat.id;
+    let v1 = chats.stamp(id, &session("a")).await.unwrap();
+    assert_eq!(v1.version, 1);
+
+    let outcome = chats
+        .send(id, &session("a"), text("hello there"))
+        .await
+        .unwrap();
+    assert_eq!(outcome.message.sender, SenderType::Guest);
+    assert_eq!(
+        outcome.reply.unwrap().message.text,
+        "You asked: hello there"
+    );
+
+    let v2 = chats.stamp(id, &session("a")).await.unwrap();
+    assert_eq!(v2.version, 3, "two appends, two new versions");
+    let history = chats.history(id, &session("a")).await.unwrap();
+    let senders: Vec<SenderType> = history.messages.iter().map(|m| m.sender).collect();
+    assert_eq!(
+        senders,
+        [SenderType::Bot, SenderType::Guest, SenderType::Bot]
+    );
+    assert!(history.messages.windows(2).all(|w| w[0].id < w[1].id));
+    assert!(history.chat.updated_at >= started.chat.updated_at);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn another_session_or_a_guessed_id_finds_nothing(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let id = chats
+        .start_ai(session("owner"), None)
+        .await
+        .unwrap()
+        .chat
+        .id;
+    let thief = session("thief");
+    assert!(matches!(
+        chats.history(id, &thief).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(matches!(
+        chats.stamp(id, &thief).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(matches!(
+        chats.send(id, &thief, text("hi")).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(matches!(
+        chats.delete(id, &thief).await,
+        Err(ChatError::NotFound(_))
+    ));
+    let guessed = chat::ChatId::random();
+    assert!(matches!(
+        chats.history(guessed, &session("owner")).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.messages(guessed).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(store.stamp(guessed).await.unwrap().is_none());
+    // nothing was written by the refused calls
+    assert_eq!(store.messages(id).await.unwrap().len(), 1);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let s = session("live");
+    let ai = chats.start_ai(s.clone(), None).await.unwrap().chat;
+
+    let pending = chats.start_live(s.clone(), None).await.unwrap();
+    assert_eq!(pending.id, ai.id, "the bot conversation is handed over");
+    assert_eq!(pending.status, ChatStatus::Pending);
+    assert!(pending.is_new());
+    let again = chats.start_live(s.clone(), None).await.unwrap();
+    assert_eq!((again.id, again.version), (pending.id, pending.version));
+
+    // while waiting the shopper's messages are stored without a bot answer
+    let waiting = chats.send(ai.id, &s, text("anyone?")).await.unwrap();
+    assert!(waiting.reply.is_none());
+    assert!(matches!(
+        chats.reply(ai.id, &staff(1), text("too early")).await,
+        Err(ChatError::Refused(_))
+    ));
+
+    let connected = chats.accept(ai.id, &staff(7)).await.unwrap();
+    assert_eq!(connected.status, ChatStatus::Connected);
+    assert_eq!(connected.accepted_by, Some(7));
+    let reply = chats
+        .reply(ai.id, &staff(7), text("Hi, I'm here"))
+        .await
+        .unwrap();
+    assert_eq!(reply.sender, SenderType::Admin);
+    chats.send(ai.id, &s, text("great, thanks")).await.unwrap();
+
+    let closed = chats.close(ai.id, &s).await.unwrap();
+    assert_eq!(closed.status, ChatStatus::Closed);
+    assert!(matches!(
+        chats.send(ai.id, &s, text("hello?")).await,
+        Err(ChatError::Refused(_))
+    ));
+    let senders: Vec<SenderType> = chats
+        .history(ai.id, &s)
+        .await
+        .unwrap()
+        .messages
+        .iter()
+        .map(|m| m.sender)
+        .collect();
+    assert_eq!(
+        senders,
+        [
+            SenderType::Bot,
+            SenderType::System,
+            SenderType::Guest,
+            SenderType::System,
+            SenderType::Admin,
+            SenderType::Guest,
+            SenderType::System,
+        ]
+    );
+    // a closed chat is no longer the session's open chat: a new request starts afresh
+    let fresh = chats.start_live(s.clone(), None).await.unwrap();
+    assert_ne!(fresh.id, ai.id);
+    assert_eq!(fresh.status, ChatStatus::Pending);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn of_two_staff_accepting_at_once_exactly_one_wins(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    for round in 0..5 {
+        let s = session(&format!("race-{round}"));
+        let id = chats.start_live(s, None).await.unwrap().id;
+        let (one, two) = (staff(1), staff(2));
+        let (a, b) = tokio::join!(chats.accept(id, &one), chats.accept(id, &two));
+        let winners = [&a, &b].iter().filter(|r| r.is_ok()).count();
+        assert_eq!(winners, 1, "round {round}: {a:?} / {b:?}");
+        let loser = if a.is_ok() { b } else { a };
+        assert!(matches!(loser, Err(ChatError::Refused(_))));
+        let chat = store.chat(id).await.unwrap();
+        assert!(matches!(chat.accepted_by, Some(1 | 2)));
+        let joined = store
+            .messages(id)
+            .await
+            .unwrap()
+            .iter()
+            .filter(|m| m.text == chat::LIVE_AGENT_JOINED_NOTICE)
+            .count();
+        assert_eq!(joined, 1, "one join notice");
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_status_change_from_a_stale_status_changes_nothing(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let id = chats
+        .start_ai(session("stale"), None)
+        .await
+        .unwrap()
+        .chat
+        .id;
+    let before = store.chat(id).await.unwrap();
+    let applied = store
+        .change_status(StatusChange {
+            chat: id,
+            from: ChatStatus::Pending,
+            to: ChatStatus::Connected,
+            accepted_by: Some(3),
+            notice: Some(NewMessage {
+                sender: SenderType::System,
+                text: "joined".into(),
+                created_at: Utc::now(),
+            }),
+            at: Utc::now(),
+        })
+        .await
+        .unwrap();
+    assert!(!applied);
+    assert_eq!(store.chat(id).await.unwrap(), before);
+    assert_eq!(
+        store.messages(id).await.unwrap().len(),
+        1,
+        "no notice stored"
+    );
+    let gone = chat::ChatId::random();
+    assert!(matches!(
+        store
+            .change_status(StatusChange {
+                chat: gone,
+                from: ChatStatus::Ai,
+                to: ChatStatus::Pending,
+                accepted_by: None,
+                notice: None,
+                at: Utc::now(),
+            })
+            .await,
+        Err(ChatError::NotFound(_))
+    ));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn unread_messages_are_tracked_per_side(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let s = session("unread");
+    let id = chats.start_live(s.clone(), None).await.unwrap().id;
+    chats.send(id, &s, text("help please")).await.unwrap();
+
+    let listed = chats.staff_chats().await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(listed[0].has_unread_messages && listed[0].is_new);
+    assert_eq!(listed[0].last_message.as_ref().unwrap().text, "help please");
+
+    chats.staff_mark_read(id).await.unwrap();
+    let version = store.chat(id).await.unwrap().version;
+    assert!(!chats.staff_chats().await.unwrap()[0].has_unread_messages);
+    // marking read again with nothing new is not a write
+    chats.staff_mark_read(id).await.unwrap();
+    assert_eq!(store.chat(id).await.unwrap().version, version);
+
+    chats.accept(id, &staff(4)).await.unwrap();
+    chats.reply(id, &staff(4), text("hello!")).await.unwrap();
+    let listed = chats.staff_chats().await.unwrap();
+    assert!(
+        !listed[0].has_unread_messages,
+        "staff's own reply is not unread"
+    );
+    assert!(!listed[0].is_new);
+
+    let history = chats.history(id, &s).await.unwrap();
+    assert!(history.chat.has_unread(Side::Customer, &history.messages));
+    chats.mark_read(id, &s).await.unwrap();
+    let history = chats.history(id, &s).await.unwrap();
+    assert!(!history.chat.has_unread(Side::Customer, &history.messages));
+
+    chats.send(id, &s, text("thanks")).await.unwrap();
+    assert!(chats.staff_chats().await.unwrap()[0].has_unread_messages);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_staff_list_leaves_bot_chats_out_and_puts_new_requests_first(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    chats.start_ai(session("bot-only"), None).await.unwrap();
+    let first = chats.start_live(session("first"), None).await.unwrap().id;
+    chats.accept(first, &staff(1)).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let second = chats.start_live(session("second"), None).await.unwrap().id;
+    chats
+        .reply(first, &staff(1), text("latest activity is here"))
+        .await
+        .unwrap();
+    let order: Vec<chat::ChatId> = chats
+        .staff_chats()
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.chat.id)
+        .collect();
+    assert_eq!(order, [second, first]);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn deleting_a_chat_removes_it_and_its_messages(#[case] backend: Backend) {
+    let (db, store) = store(backend).await;
+    let chats = service(&store);
+    let s = session("gone");
+    let id = chats.start_ai(s.clone(), None).await.unwrap().chat.id;
+    chats.send(id, &s, text("one")).await.unwrap();
+    let other = chats.start_ai(session("kept"), None).await.unwrap().chat.id;
+
+    chats.staff_delete(id).await.unwrap();
+    assert!(matches!(
+        chats.history(id, &s).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(matches!(
+        chats.staff_delete(id).await,
+        Err(ChatError::NotFound(_))
+    ));
+    assert!(matches!(
+        store
+            .append(
+                id,
+                vec![NewMessage {
+                    sender: SenderType::Guest,
+                    text: "late".into(),
+                    created_at: Utc::now() + Duration::seconds(1),
+                }]
+            )
+            .await,
+        Err(ChatError::NotFound(_))
+    ));
+    use sea_orm::{ConnectionTrait, Statement};
+    let left = db
+        .connection
+        .query_one(Statement::from_string(
+            db.connection.get_database_backend(),
+            "SELECT COUNT(*) AS n FROM chat_messages",
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<i64>("", "n")
+        .unwrap();
+    assert_eq!(left, 1, "only the other chat's greeting is left");
+    assert_eq!(store.messages(other).await.unwrap().len(), 1);
+}
