@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 import { Field } from '@/components/ui/field';
 
-import { resizeImageToPng } from '@/features/admin-products/utils/resize-image';
+import { resizeImageToPng, toDataUrl } from '@/features/admin-products/utils/resize-image';
 
 type ImagePickerProps = {
   /** The picture the product has now (edit), shown until a new one is chosen. */
@@ -26,12 +26,6 @@ export function ImagePicker({
 }: ImagePickerProps) {
   const [preview, setPreview] = useState<{ blob: Blob; url: string } | null>(null);
   const [resizing, setResizing] = useState(false);
-
-  // The preview's object URL lives as long as the preview.
-  useEffect(() => {
-    if (!preview) return;
-    return () => URL.revokeObjectURL(preview.url);
-  }, [preview]);
 
   const shown = preview && preview.blob === value ? preview.url : currentImage;
 
@@ -70,7 +64,7 @@ export function ImagePicker({
               setResizing(true);
               try {
                 const resized = await resizeImageToPng(file);
-                setPreview({ blob: resized, url: URL.createObjectURL(resized) });
+                setPreview({ blob: resized, url: await toDataUrl(resized) });
                 onChange(resized);
                 onError(undefined);
               } catch (cause) {

@@ -11,25 +11,17 @@ describe('fitWithin', () => {
   });
 });
 
-/** An Image that "loads" with the given size, or fails, as soon as its src is set. */
-function stubImage(size: { width: number; height: number } | 'broken') {
-  class FakeImage {
-    onload: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    naturalWidth = size === 'broken' ? 0 : size.width;
-    naturalHeight = size === 'broken' ? 0 : size.height;
-    set src(_url: string) {
-      queueMicrotask(() => (size === 'broken' ? this.onerror?.() : this.onload?.()));
-    }
-  }
-  vi.stubGlobal('Image', FakeImage);
+/** createImageBitmap that decodes to the given size, or fails like a broken file. */
+function stubDecoder(size: { width: number; height: number } | 'broken') {
+  const close = vi.fn();
   vi.stubGlobal(
-    'URL',
-    class extends URL {
-      static createObjectURL = vi.fn(() => 'blob:picture');
-      static revokeObjectURL = vi.fn();
-    },
+    'createImageBitmap',
+    vi.fn(async () => {
+      if (size === 'broken') throw new DOMException('The source image could not be decoded.');
+      return { ...size, close };
+    }),
   );
+  return { close };
 }
 
 function stubCanvas() {
@@ -51,7 +43,7 @@ describe('resizeImageToPng', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('draws the picture on a canvas that fits 300x300 and returns a lossless PNG', async () => {
-    stubImage({ width: 1200, height: 600 });
+    const { close } = stubDecoder({ width: 1200, height: 600 });
     const { canvas, drawImage } = stubCanvas();
     const blob = await resizeImageToPng(new File(['jpeg'], 'raccoon.jpg', { type: 'image/jpeg' }));
     expect(canvas.width).toBe(300);
@@ -59,6 +51,7 @@ describe('resizeImageToPng', () => {
     expect(drawImage).toHaveBeenCalledWith(expect.anything(), 0, 0, 300, 150);
     expect(canvas.toBlob).toHaveBeenCalledWith(expect.any(Function), 'image/png', 1);
     expect(blob.type).toBe('image/png');
+    expect(close).toHaveBeenCalled();
   });
 
   it('refuses a file that is not an image', async () => {
@@ -68,7 +61,7 @@ describe('resizeImageToPng', () => {
   });
 
   it('refuses a file that says it is an image but does not decode', async () => {
-    stubImage('broken');
+    stubDecoder('broken');
     stubCanvas();
     await expect(
       resizeImageToPng(new File(['text'], 'fake.png', { type: 'image/png' })),

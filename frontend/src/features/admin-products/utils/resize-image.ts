@@ -21,19 +21,25 @@ export function fitWithin(
   };
 }
 
-function loadImage(file: Blob): Promise<HTMLImageElement> {
+/**
+ * Decodes the file without a URL: the shop's Content-Security-Policy allows images only from
+ * itself and data: URLs, so a blob: URL in an <img> would be refused.
+ */
+async function decode(file: Blob): Promise<ImageBitmap> {
+  try {
+    return await createImageBitmap(file);
+  } catch {
+    throw new NotAnImageError();
+  }
+}
+
+/** The picture as a data: URL, for a preview the Content-Security-Policy allows. */
+export function toDataUrl(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(file);
-    const image = new Image();
-    image.onload = () => {
-      URL.revokeObjectURL(url);
-      resolve(image);
-    };
-    image.onerror = () => {
-      URL.revokeObjectURL(url);
-      reject(new NotAnImageError());
-    };
-    image.src = url;
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('The picture could not be read.'));
+    reader.readAsDataURL(blob);
   });
 }
 
@@ -44,8 +50,8 @@ function loadImage(file: Blob): Promise<HTMLImageElement> {
  */
 export async function resizeImageToPng(file: File): Promise<Blob> {
   if (!file.type.startsWith('image/')) throw new NotAnImageError();
-  const image = await loadImage(file);
-  const { width, height } = fitWithin(image.naturalWidth, image.naturalHeight);
+  const image = await decode(file);
+  const { width, height } = fitWithin(image.width, image.height);
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
@@ -53,6 +59,7 @@ export async function resizeImageToPng(file: File): Promise<Blob> {
   if (!context) throw new Error('This browser cannot resize images.');
   context.imageSmoothingQuality = 'high';
   context.drawImage(image, 0, 0, width, height);
+  image.close();
   return new Promise((resolve, reject) => {
     canvas.toBlob(
       (blob) => (blob ? resolve(blob) : reject(new Error('The image could not be converted.'))),
