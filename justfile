@@ -90,6 +90,19 @@ fmt: frontend-deps
     cargo fmt --all
     cd frontend && npm run format
 
+# Create a staff account, or set the role and password of an existing one (ROLE: customer,
+# admin, super_admin). Asks for the password; uses the same config and DATABASE_URL as the server.
+user-create EMAIL ROLE:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --quiet --bin garden-shop
+    if [ -t 0 ]; then
+        read -rsp "Password for {{EMAIL}}: " password; echo
+    else
+        IFS= read -r password
+    fi
+    printf '%s\n' "$password" | {{server_bin}} users create "{{EMAIL}}" --role "{{ROLE}}"
+
 # Benchmarks: the product list path (snapshot build, ETag revalidation).
 bench:
     cargo bench -p garden-app

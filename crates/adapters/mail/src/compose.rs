@@ -1,7 +1,10 @@
 use accounts::AccountMail;
 use anyhow::Context;
 use lettre::{
-    message::{header::ContentType, Mailbox, MultiPart, SinglePart},
+    message::{
+        header::{ContentTransferEncoding, ContentType},
+        Body, Mailbox, MultiPart, SinglePart,
+    },
     Message,
 };
 
@@ -113,18 +116,37 @@ impl Composer {
                     .singlepart(
                         SinglePart::builder()
                             .header(ContentType::TEXT_PLAIN)
-                            .body(text),
+                            .body(readable(text)),
                     )
                     .singlepart(
                         SinglePart::builder()
                             .header(ContentType::TEXT_HTML)
-                            .body(format!(
-                                "<!doctype html><html><body style=\"font-family:sans-serif\">{html}</body></html>"
-                            )),
+                            .body(readable(format!(
+                                "<!doctype html>\n<html><body style=\"font-family:sans-serif\">\n{}\n</body></html>\n",
+                                html.replace("</p>", "</p>\n")
+                            ))),
                     ),
             )
             .context("failed to build the message")
     }
+}
+
+/// Bodies as they are written (7bit, or 8bit for non-ASCII names) rather than
+/// quoted-printable, whose soft line breaks at 76 characters would cut the reset link apart
+/// for anyone reading the raw message. RFC 5322 allows lines of 998 characters; longer ones
+/// fall back to lettre's own choice.
+fn readable(text: String) -> Body {
+    let text = text.replace("\r\n", "\n").replace('\n', "\r\n");
+    let fits = !text.contains('\0') && text.split("\r\n").all(|line| line.len() <= 998);
+    if !fits {
+        return Body::new(text);
+    }
+    let encoding = if text.is_ascii() {
+        ContentTransferEncoding::SevenBit
+    } else {
+        ContentTransferEncoding::EightBit
+    };
+    Body::dangerous_pre_encoded(text.into_bytes(), encoding)
 }
 
 fn escape(text: &str) -> String {
@@ -198,6 +220,11 @@ mod tests {
         );
         let eml = String::from_utf8(composer().message(&mail).unwrap().formatted()).unwrap();
         assert!(eml.contains(&link));
+        assert!(eml.contains(&format!("href=\"{}\"", link.replace('&', "&amp;"))));
+        assert!(
+            !eml.contains("quoted-printable"),
+            "links stay whole in the raw message"
+        );
         assert!(!composer().subject(&mail).contains(token.expose()));
     }
 

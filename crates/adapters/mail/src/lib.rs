@@ -6,6 +6,8 @@
 mod compose;
 mod outbox;
 mod smtp;
+/// A real SMTP server on a local port, for tests of the SMTP adapter and of the app.
+pub mod testing;
 
 use accounts::{AccountMail, MailError, Mailer};
 
