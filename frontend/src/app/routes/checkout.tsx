@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useLocation } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
 import { ArrowLeftIcon, CartIcon } from '@/components/ui/icons';
@@ -26,7 +27,14 @@ export function CheckoutRoute() {
   const site = useSite();
   const queryClient = useQueryClient();
   const location = useLocation();
-  const notice = (location.state as CheckoutLocationState)?.checkoutNotice ?? null;
+  const navigate = useNavigate();
+  // The message /discord/callback left is shown once: a reload or a Back does not repeat it.
+  const [notice] = useState(() => (location.state as CheckoutLocationState)?.checkoutNotice);
+  useEffect(() => {
+    if ((location.state as CheckoutLocationState)?.checkoutNotice) {
+      void navigate('.', { replace: true, state: null });
+    }
+  }, [location.state, navigate]);
 
   return (
     <div className="container checkout-page">
@@ -63,7 +71,7 @@ export function CheckoutRoute() {
           liveProducts={products.data}
           userId={user?.id ?? null}
           paypalEnabled={site.data?.paypal_enabled === true}
-          notice={notice}
+          notice={notice ?? null}
           onPricesChanged={() => void queryClient.invalidateQueries({ queryKey: ['products'] })}
         />
       )}

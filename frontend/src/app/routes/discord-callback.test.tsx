@@ -57,6 +57,9 @@ describe('/discord/callback', () => {
     expect(await screen.findByText('Discord linked as gardenfan.')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/checkout');
     expect(screen.getByTestId('discord-username')).toHaveTextContent('gardenfan');
+    // Shown once: the history entry no longer carries it, so a reload does not repeat it.
+    await waitFor(() => expect(router.state.location.state).toBeNull());
+    expect(screen.getByText('Discord linked as gardenfan.')).toBeInTheDocument();
     expect(calls.filter((c) => c.path === '/discord-auth').map((c) => c.body)).toEqual([
       { code: 'abc', state: 'xyz' },
     ]);
