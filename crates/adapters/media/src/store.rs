@@ -1,7 +1,9 @@
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
 use sha2::{Digest, Sha256};
 
@@ -75,6 +77,54 @@ impl MediaStore {
         }
         tracing::debug!(path = %public, bytes = png.len(), "stored media");
         Ok(public)
+    }
+
+    /// Removes the files of `kind` whose public paths are not in `keep` and that were
+    /// written more than `grace` ago; returns how many went. The grace period spares files an
+    /// upload has just saved but not yet recorded. Temporary files and anything that is not a
+    /// stored PNG are left alone.
+    pub fn remove_unreferenced(
+        &self,
+        kind: &str,
+        keep: &HashSet<String>,
+        grace: Duration,
+    ) -> Result<usize, MediaError> {
+        validate_kind(kind)?;
+        let dir = self.root.join(kind);
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+            Err(err) => return Err(err.into()),
+        };
+        let now = SystemTime::now();
+        let mut removed = 0;
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !name.ends_with(".png") {
+                continue;
+            }
+            let public = format!("/media/{kind}/{name}");
+            if keep.contains(&public) {
+                continue;
+            }
+            let metadata = entry.metadata()?;
+            let age = metadata
+                .modified()
+                .ok()
+                .and_then(|modified| now.duration_since(modified).ok())
+                .unwrap_or_default();
+            if !metadata.is_file() || age < grace {
+                continue;
+            }
+            match fs::remove_file(entry.path()) {
+                Ok(()) => removed += 1,
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(err.into()),
+            }
+            tracing::debug!(path = %public, "removed unreferenced media");
+        }
+        Ok(removed)
     }
 
     /// Maps the tail of a public media path (the part after `/media/`, e.g.
@@ -235,6 +285,46 @@ mod tests {
         ));
         // Nothing escaped the root.
         assert_eq!(files_in(dir.path()), vec!["product-art".to_owned()]);
+    }
+
+    #[test]
+    fn remove_unreferenced_keeps_what_is_used_and_what_is_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = MediaStore::new(dir.path());
+        let used = store.save_png("proofs", &tiny_png(10)).unwrap();
+        let unused = store.save_png("proofs", &tiny_png(11)).unwrap();
+        let product = store.save_png("products", &tiny_png(12)).unwrap();
+        fs::write(dir.path().join("proofs/.half-written.png.1.tmp"), b"x").unwrap();
+        let keep: HashSet<String> = [used.clone()].into_iter().collect();
+
+        // everything is younger than the grace period: nothing goes
+        let removed = store
+            .remove_unreferenced("proofs", &keep, Duration::from_secs(600))
+            .unwrap();
+        assert_eq!(removed, 0);
+
+        let removed = store
+            .remove_unreferenced("proofs", &keep, Duration::ZERO)
+            .unwrap();
+        assert_eq!(removed, 1);
+        let tail = |p: &str| p.trim_start_matches("/media/").to_owned();
+        assert!(store.resolve(&tail(&used)).is_some());
+        assert!(store.resolve(&tail(&unused)).is_none());
+        assert!(
+            store.resolve(&tail(&product)).is_some(),
+            "other kinds are untouched"
+        );
+        assert!(dir.path().join("proofs/.half-written.png.1.tmp").exists());
+        assert_eq!(
+            store
+                .remove_unreferenced("never-used", &keep, Duration::ZERO)
+                .unwrap(),
+            0
+        );
+        assert!(matches!(
+            store.remove_unreferenced("../x", &keep, Duration::ZERO),
+            Err(MediaError::InvalidKind(_))
+        ));
     }
 
     #[test]
