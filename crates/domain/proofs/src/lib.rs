@@ -205,8 +205,9 @@ impl<R: ProofRepository, I: ProofImages, C: Clock> ProofService<R, I, C> {
     }
 
     /// Publishes a proof with 1 to 10 pictures. Every picture is checked before any is saved,
-    /// so a refused one leaves nothing behind; if storing the proof fails, the pictures saved
-    /// for it are removed again.
+    /// so a refused one leaves nothing behind; if storing the proof fails, a clean-up of
+    /// pictures no proof uses follows (an image store may spare freshly saved files for a
+    /// while, so an upload in flight never loses its pictures; those go at a later clean-up).
     #[tracing::instrument(skip(self, items, uploads), fields(images = uploads.len()))]
     pub async fn publish(
         &self,
@@ -418,7 +419,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_failed_insert_removes_the_pictures_it_saved() {
+    async fn a_failed_insert_cleans_up_pictures_no_proof_uses() {
         let removed = Arc::new(Mutex::new(vec![]));
         let mut repo = MockProofRepository::new();
         repo.expect_insert()
