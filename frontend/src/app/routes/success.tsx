@@ -37,7 +37,7 @@ export function SuccessRoute() {
         </div>
         <h1 className="result-page__title">Payment Successful</h1>
         <p className="result-page__lead">
-          Thank you for your order! Keep this page open until the status below reads Paid.
+          Thank you for your order! Its status is below: staff start delivering once it reads Paid.
         </p>
       </div>
       {orderId !== null ? <OrderStatusCard orderId={orderId} /> : null}

@@ -1,0 +1,300 @@
+import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+
+import {
+  cartCount,
+  createAccountWithCli,
+  expectNoHorizontalScroll,
+  expectNoSeriousA11yViolations,
+  fetchProducts,
+  required,
+  saveScreenshot,
+  savedCart,
+  type ApiProduct,
+} from './helpers';
+
+/**
+ * Checkout against the real server with its local providers: the dev Discord sign-in page
+ * (/dev/discord/authorize) and the dev payment page (/dev/pay/{id}, Pay and Cancel).
+ */
+
+let counter = 0;
+function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now()}${counter}`;
+}
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/** Card total as the shop computes it: (t + 0.30) / 0.956, half-up to the cent. */
+const cardTotalCents = (totalCents: number) =>
+  Math.floor((2 * (totalCents + 30) * 1000 + 956) / (2 * 956));
+
+type CatalogProduct = ApiProduct & {
+  related_ids: number[];
+  delete_after_out_of_stock: boolean;
+};
+
+/**
+ * The product these tests buy: finite stock (so the stock rules show), no dupe warning, not a
+ * bundle nor part of one, not archived when sold out; the one with the most stock, so the few
+ * units sold here never change what the other browser tests see.
+ */
+async function productToBuy(request: APIRequestContext): Promise<CatalogProduct> {
+  const products = (await fetchProducts(request)) as CatalogProduct[];
+  const inBundles = new Set(products.flatMap((p) => p.related_ids));
+  const candidates = products.filter(
+    (p) =>
+      !p.dupe_warning &&
+      p.stock !== null &&
+      p.stock >= 3 &&
+      p.related_ids.length === 0 &&
+      !inBundles.has(p.id) &&
+      !p.delete_after_out_of_stock,
+  );
+  candidates.sort((a, b) => (b.stock ?? 0) - (a.stock ?? 0));
+  return required(candidates[0], 'standalone product with finite stock of at least 3');
+}
+
+async function stockOf(request: APIRequestContext, id: number): Promise<number | null> {
+  const product = (await fetchProducts(request)).find((p) => p.id === id);
+  return required(product, `product ${id}`).stock;
+}
+
+/** Logs in through the API with the Origin the server expects for state-changing calls. */
+async function apiLogIn(
+  request: APIRequestContext,
+  baseURL: string,
+  email: string,
+  password: string,
+) {
+  const response = await request.post('/api/login', {
+    data: { email, password },
+    headers: { Origin: baseURL },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** A promo code made by a super_admin through the API, as the admin screen would. */
+async function createPromo(
+  request: APIRequestContext,
+  baseURL: string,
+  percent: number,
+): Promise<string> {
+  const email = `${unique('promo-boss-')}@example.com`;
+  createAccountWithCli(email, 'promo boss password', 'super_admin', 'Promo Boss');
+  await apiLogIn(request, baseURL, email, 'promo boss password');
+  const code = unique('E2E');
+  const response = await request.post('/api/admin/promo-codes', {
+    data: { code, discount_percent: percent, expires_at: null },
+    headers: { Origin: baseURL },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return code.toUpperCase();
+}
+
+/** Puts `qty` of the product in the saved cart (as the storefront would) and opens /checkout. */
+async function openCheckoutWith(
+  page: Page,
+  request: APIRequestContext,
+  lines: Array<[number, number]>,
+) {
+  const products = await request.get('/api/products').then((r) => r.json());
+  await page.goto('/');
+  await page.evaluate(
+    ({ products, lines }) => {
+      const items = lines.map(([id, qty]) => ({
+        ...(products as Array<{ id: number }>).find((p) => p.id === id),
+        qty,
+      }));
+      window.localStorage.setItem('cartItems', JSON.stringify(items));
+    },
+    { products, lines },
+  );
+  await page.goto('/checkout');
+  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+}
+
+/** Link Discord: off to the dev sign-in page, pick the first demo identity, back to /checkout. */
+async function linkDiscord(page: Page): Promise<string> {
+  await page.getByRole('link', { name: 'Link Discord' }).click();
+  await expect(page).toHaveURL(/\/dev\/discord\/authorize\?/);
+  await page
+    .getByRole('button', { name: /^Continue as / })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByText(/^Discord linked as /)).toBeVisible();
+  const username = (await page.getByTestId('discord-username').textContent()) ?? '';
+  expect(username).not.toBe('');
+  expect(await page.evaluate(() => window.localStorage.getItem('discord_link_version'))).toBe('v2');
+  return username;
+}
+
+async function fillDetails(page: Page, robloxUsername = 'GardenFan_1') {
+  const roblox = page.getByLabel('Roblox username');
+  await roblox.fill(robloxUsername);
+  await page.getByLabel('Email').fill('buyer@example.com');
+  // The lookup runs on blur (moving to the e-mail): the name as Roblox spells it, and an avatar.
+  // The offline stand-in keeps any well-formed name as typed.
+  await expect(page.getByRole('img', { name: `Roblox avatar of ${robloxUsername}` })).toBeVisible();
+  await expect(roblox).toHaveValue(robloxUsername);
+}
+
+/** Complete Payment -> the method modal -> Card -> the dev payment page; returns the order id. */
+async function payByCardOnDevPage(page: Page, testInfo?: TestInfo, shotName?: string) {
+  await page.getByRole('button', { name: 'Complete Payment' }).click();
+  const modal = page.getByRole('dialog', { name: 'Choose a payment method' });
+  await expect(modal).toBeVisible();
+  // PayPal is not configured on the test server: card only.
+  await expect(modal.getByRole('button', { name: /PayPal/ })).toHaveCount(0);
+  if (testInfo && shotName) {
+    await expectNoSeriousA11yViolations(page);
+    await saveScreenshot(page, testInfo, shotName, { fullPage: false });
+  }
+  await modal.getByRole('button', { name: /Card/ }).click();
+  await expect(page).toHaveURL(/\/dev\/pay\/\d+$/);
+  return Number(/\/dev\/pay\/(\d+)$/.exec(page.url())?.[1]);
+}
+
+test('a logged-in buyer links Discord, applies a promo, pays, and sees the order Paid on /profile', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.slow();
+  const base = required(baseURL, 'baseURL');
+  const code = await createPromo(request, base, 10);
+
+  const email = `${unique('buyer-')}@example.com`;
+  createAccountWithCli(email, 'buyer password 1', 'customer', 'Bea Buyer');
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('buyer password 1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
+
+  const product = await productToBuy(request);
+  const stockBefore = required(product.stock ?? undefined, 'finite stock');
+
+  // Buy Now from the product page goes straight to the checkout.
+  await page.goto(`/product/${product.id}`);
+  await page.getByRole('button', { name: 'Buy Now' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByRole('list', { name: 'Items in your order' })).toContainText(product.name);
+
+  await linkDiscord(page);
+  await fillDetails(page);
+
+  await page.getByLabel('Promo code').fill(`  ${code} `);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText(`${code} applied: 10% off.`)).toBeVisible();
+  const subtotal = cents(product.price);
+  const total = Math.floor((2 * subtotal * 9000 + 10_000) / 20_000);
+  await expect(page.getByTestId('checkout-subtotal')).toHaveText(money(subtotal));
+  await expect(page.getByTestId('checkout-discount')).toHaveText(`−${money(subtotal - total)}`);
+  await expect(page.getByTestId('checkout-fee')).toHaveText(money(cardTotalCents(total) - total));
+  await expect(page.getByTestId('checkout-total')).toHaveText(money(cardTotalCents(total)));
+
+  const orderId = await payByCardOnDevPage(page);
+  // The reservation holds the stock while the order is pending.
+  expect(await stockOf(request, product.id)).toBe(stockBefore - 1);
+  await page.getByRole('button', { name: 'Pay' }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: `Order #${orderId}` })).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(cartCount(page)).toHaveText('0');
+  expect(await savedCart(page)).toEqual([]);
+
+  await page.goto('/profile');
+  const orders = page.getByRole('list', { name: 'Orders' });
+  const order = orders.getByRole('listitem').filter({ hasText: `Order #${orderId}` });
+  await expect(order).toContainText('Paid');
+});
+
+test('the stock check lists what is short before any payment starts', async ({ page, request }) => {
+  const product = await productToBuy(request);
+  const stock = required(product.stock ?? undefined, 'finite stock');
+  await openCheckoutWith(page, request, [[product.id, stock + 1]]);
+  await linkDiscord(page);
+  await fillDetails(page);
+  await page.getByRole('button', { name: 'Complete Payment' }).click();
+  const alert = page.getByRole('alert').filter({
+    hasText: 'Please fix the following issues before continuing:',
+  });
+  await expect(alert).toContainText(
+    `- ${product.name} has only ${stock} in stock, but you selected ${stock + 1}.`,
+  );
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(await stockOf(request, product.id)).toBe(stock);
+});
+
+test('cancelling on the payment page releases the stock and keeps the cart', async ({
+  page,
+  request,
+}) => {
+  const product = await productToBuy(request);
+  const stock = required(product.stock ?? undefined, 'finite stock');
+  await openCheckoutWith(page, request, [[product.id, 1]]);
+  await linkDiscord(page);
+  await fillDetails(page);
+  const orderId = await payByCardOnDevPage(page);
+  expect(await stockOf(request, product.id)).toBe(stock - 1);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/cancel\\?order_id=${orderId}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment cancelled' })).toBeVisible();
+  await expect.poll(() => stockOf(request, product.id)).toBe(stock);
+  const order = await page.request.get(`/api/orders/${orderId}`);
+  expect(((await order.json()) as { status: string }).status).toBe('cancelled');
+  expect(await savedCart(page)).toEqual([expect.objectContaining({ id: product.id, qty: 1 })]);
+
+  await page.getByRole('link', { name: 'Back to checkout' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByRole('list', { name: 'Items in your order' })).toContainText(product.name);
+});
+
+const VIEWPORTS = [
+  { width: 375, height: 812 },
+  { width: 1280, height: 800 },
+];
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`checkout screens at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test('fit the screen, pass axe, and look right', async ({ page, request }, testInfo) => {
+      test.slow();
+      const shot = async (name: string, fullPage = true) => {
+        await expectNoHorizontalScroll(page);
+        await expectNoSeriousA11yViolations(page);
+        await saveScreenshot(page, testInfo, `checkout-${name}-${viewport.width}`, { fullPage });
+      };
+
+      await page.goto('/checkout');
+      await expect(page.getByRole('heading', { name: 'Your cart is empty' })).toBeVisible();
+      await shot('empty');
+
+      const product = await productToBuy(request);
+      await openCheckoutWith(page, request, [[product.id, 1]]);
+      await linkDiscord(page);
+      await fillDetails(page);
+      await shot('filled');
+
+      await payByCardOnDevPage(page, testInfo, `checkout-payment-modal-${viewport.width}`);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('heading', { name: 'Payment cancelled' })).toBeVisible();
+      await shot('cancel');
+
+      await page.getByRole('link', { name: 'Back to checkout' }).click();
+      await expect(page.getByTestId('discord-username')).toBeVisible();
+      await payByCardOnDevPage(page);
+      await page.getByRole('button', { name: 'Pay' }).click();
+      await expect(page.getByTestId('order-status')).toHaveText('Paid');
+      await shot('success');
+    });
+  });
+}
