@@ -6,6 +6,7 @@ mod m20261121_000001_products;
 mod m20261121_000002_accounts;
 mod m20261121_000003_orders;
 mod m20261121_000004_chat_proofs;
+mod m20261121_000005_delivery_queue;
 
 pub struct Migrator;
 
@@ -17,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000002_accounts::Migration),
             Box::new(m20261121_000003_orders::Migration),
             Box::new(m20261121_000004_chat_proofs::Migration),
+            Box::new(m20261121_000005_delivery_queue::Migration),
         ]
     }
 }

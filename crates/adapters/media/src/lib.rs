@@ -15,6 +15,7 @@
 mod art;
 mod error;
 mod normalize;
+mod product_images;
 mod proof_images;
 mod store;
 
@@ -24,5 +25,6 @@ pub use normalize::{
     normalize_product_image, normalize_upload, MAX_INPUT_BYTES, PRODUCT_IMAGE_MAX_SIDE,
     UPLOAD_MAX_SIDE,
 };
+pub use product_images::{ProductImageStore, PRODUCT_KIND};
 pub use proof_images::{ProofImageStore, PROOF_KIND, UNUSED_GRACE};
 pub use store::MediaStore;

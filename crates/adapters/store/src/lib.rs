@@ -2,13 +2,16 @@
 //! embedded default) and PostgreSQL (production); the SQL differences stay inside this crate.
 
 mod accounts;
+mod admin_products;
 mod chats;
 mod connection;
+mod delivery;
 mod entities;
 mod orders;
 mod products;
 mod promo;
 mod proofs;
+mod sales;
 mod sessions;
 
 pub use connection::{connect, Backend, StoreError};

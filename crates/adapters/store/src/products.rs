@@ -86,7 +86,7 @@ impl ProductRepository for Store {
     }
 }
 
-async fn insert_components(
+pub(crate) async fn insert_components(
     txn: &impl ConnectionTrait,
     bundle: ProductId,
     components: &[ProductId],
@@ -111,7 +111,7 @@ async fn insert_components(
 }
 
 /// Bundle id -> its component ids in order; for one bundle or for all.
-async fn bundle_components(
+pub(crate) async fn bundle_components(
     db: &impl ConnectionTrait,
     bundle: Option<i64>,
 ) -> Result<HashMap<i64, Vec<ProductId>>, CatalogError> {
@@ -161,7 +161,7 @@ fn active_model(
     }
 }
 
-fn to_product(row: products::Model, related_ids: Vec<ProductId>) -> Result<Product, CatalogError> {
+pub(crate) fn to_product(row: products::Model, related_ids: Vec<ProductId>) -> Result<Product, CatalogError> {
     let money = |cents: i64, what: &str| {
         Money::from_cents(cents)
             .with_context(|| format!("product {} has an invalid {what}", row.id))
@@ -180,7 +180,8 @@ fn to_product(row: products::Model, related_ids: Vec<ProductId>) -> Result<Produ
         sort_order: row.sort_order,
         delete_after_out_of_stock: row.delete_after_out_of_stock,
         related_ids,
-        inventory: row.inventory,
+        // One count per product (DESIGN): the admin's inventory is the stock, 0 when unlimited.
+        inventory: row.stock.unwrap_or(0),
         dupe_warning: row.dupe_warning,
         archived: row.archived,
     })

@@ -99,3 +99,104 @@ impl Drop for TestDatabase {
         let _ = dropper.join();
     }
 }
+
+/// An order written straight into the database, for tests of what reads orders (the delivery
+/// queue, sales statistics) without going through checkout.
+#[derive(Debug, Clone)]
+pub struct SeedOrder {
+    /// `pending`, `paid`, `delivered`, `expired`, `cancelled` or `refunded`.
+    pub status: &'static str,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    pub paid_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// (product id, name on the order, quantity, unit price in cents)
+    pub lines: Vec<(i64, String, i32, i64)>,
+    pub roblox_username: String,
+    pub email: String,
+    pub claimed_by: Option<i64>,
+}
+
+impl SeedOrder {
+    /// A paid order of one line, placed five minutes before it was paid.
+    pub fn paid(
+        product: i64,
+        name: &str,
+        quantity: i32,
+        paid_at: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        SeedOrder {
+            status: "paid",
+            created_at: paid_at - chrono::Duration::minutes(5),
+            paid_at: Some(paid_at),
+            lines: vec![(product, name.to_owned(), quantity, 1_000)],
+            roblox_username: "Builderman".to_owned(),
+            email: "kid@example.com".to_owned(),
+            claimed_by: None,
+        }
+    }
+}
+
+/// Writes the order and its lines; returns its id.
+///
+/// # Panics
+/// When the database refuses it: the test cannot go on.
+#[allow(clippy::expect_used)]
+pub async fn seed_order(db: &DatabaseConnection, order: &SeedOrder) -> i64 {
+    use sea_orm::{ActiveValue::Set, EntityTrait};
+
+    use crate::entities::{order_lines, orders};
+    let total: i64 = order
+        .lines
+        .iter()
+        .map(|(_, _, quantity, cents)| i64::from(*quantity) * cents)
+        .sum();
+    let row = orders::ActiveModel {
+        status: Set(order.status.to_owned()),
+        user_id: Set(None),
+        discord_id: Set("80351110224678912".to_owned()),
+        discord_username: Set("kid".to_owned()),
+        discord_avatar: Set(None),
+        roblox_username: Set(order.roblox_username.clone()),
+        email: Set(order.email.clone()),
+        subtotal_cents: Set(total),
+        discount_cents: Set(0),
+        fee_cents: Set(0),
+        total_cents: Set(total),
+        promo_code_id: Set(None),
+        promo_code: Set(None),
+        discount_percent: Set(None),
+        payment_method: Set("card".to_owned()),
+        provider: Set("dev".to_owned()),
+        provider_reference: Set(None),
+        created_at: Set(order.created_at),
+        paid_at: Set(order.paid_at),
+        delivered_at: Set(None),
+        closed_at: Set(None),
+        claimed_by: Set(order.claimed_by),
+        ..Default::default()
+    };
+    let id = orders::Entity::insert(row)
+        .exec(db)
+        .await
+        .expect("the order is stored")
+        .last_insert_id;
+    let lines =
+        order
+            .lines
+            .iter()
+            .enumerate()
+            .map(
+                |(position, (product, name, quantity, cents))| order_lines::ActiveModel {
+                    order_id: Set(id),
+                    position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
+                    product_id: Set(*product),
+                    name: Set(name.clone()),
+                    unit_price_cents: Set(*cents),
+                    quantity: Set(*quantity),
+                },
+            );
+    order_lines::Entity::insert_many(lines)
+        .exec_without_returning(db)
+        .await
+        .expect("the order's lines are stored");
+    id
+}

@@ -1,6 +1,7 @@
 //! The catalog: what the shop sells, in which order the storefront shows it, and how shoppers
 //! find it.
 
+pub mod admin;
 pub mod error;
 #[cfg(test)]
 mod fixtures;
@@ -8,7 +9,14 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
+pub use admin::{
+    AdminError, CatalogAdmin, ImageRejected, PreparedImage, ProductImages, ProductWrites, Removal,
+    StockChange,
+};
 pub use error::CatalogError;
-pub use models::{in_category, sort_for_storefront, Product, ProductDraft, ProductId, Stock};
+pub use models::{
+    in_category, sort_for_storefront, FieldError, InvalidProduct, Product, ProductDraft,
+    ProductFields, ProductForm, ProductId, Stock,
+};
 pub use ports::{CatalogService, ProductRepository};
 pub use service::Catalog;

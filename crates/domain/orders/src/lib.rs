@@ -6,7 +6,9 @@ mod error;
 pub mod gateways;
 mod models;
 mod ports;
+pub mod queue;
 mod service;
+pub mod stats;
 
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
@@ -18,7 +20,12 @@ pub use models::{
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
 pub use promo::{Clock, SystemClock};
+pub use queue::{
+    DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
+    StaffMember,
+};
 pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
     PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
 };
+pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};

@@ -1,0 +1,233 @@
+//! The staff delivery queue on both databases. Claims, releases, deliveries and refunds are
+//! single conditional UPDATEs: of two members of staff acting on one order at once, exactly
+//! one changes it.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+use cart_pricing::Money;
+use chrono::{DateTime, Utc};
+use orders::{
+    DeliveryRepository, OrderError, OrderId, OrderStatus, QueueFilter, QueuedItem, QueuedOrder,
+    StaffMember,
+};
+use sea_orm::{ConnectionTrait, QueryResult, Value};
+
+use crate::admin_products::statement;
+use crate::Store;
+
+/// The most orders the delivered and all filters list.
+const HISTORY_LIMIT: i64 = 300;
+
+const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o.discord_id, \
+     o.discord_username, o.email, o.created_at, o.paid_at, o.delivered_at, o.claimed_by, \
+     o.proof_id, u.name AS claimer_name \
+     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
+
+fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
+    let id: i64 = row.try_get("", "id")?;
+    let status: String = row.try_get("", "status")?;
+    let claimed_by: Option<i64> = row.try_get("", "claimed_by")?;
+    let claimer: Option<String> = row.try_get("", "claimer_name")?;
+    Ok(QueuedOrder {
+        id: OrderId::new(id),
+        status: OrderStatus::parse(&status)
+            .with_context(|| format!("order {id} has an unknown status {status}"))?,
+        items: vec![],
+        total: Money::from_cents(row.try_get("", "total_cents")?)
+            .with_context(|| format!("order {id} has a bad total"))?,
+        roblox_username: row.try_get("", "roblox_username")?,
+        discord_id: row.try_get("", "discord_id")?,
+        discord_username: row.try_get("", "discord_username")?,
+        email: row.try_get("", "email")?,
+        created_at: row.try_get("", "created_at")?,
+        paid_at: row.try_get("", "paid_at")?,
+        delivered_at: row.try_get("", "delivered_at")?,
+        claimed_by: claimed_by.map(|id| StaffMember {
+            id,
+            // an account deleted since: still say who it was
+            name: claimer.unwrap_or_else(|| format!("staff #{id}")),
+        }),
+        proof_id: row.try_get("", "proof_id")?,
+    })
+}
+
+impl Store {
+    async fn queued(&self, sql: &str, values: Vec<Value>) -> Result<Vec<QueuedOrder>, OrderError> {
+        let rows = self
+            .db
+            .query_all(statement(&self.db, sql, values))
+            .await
+            .context("failed to load the delivery queue")?;
+        let mut orders = rows
+            .iter()
+            .map(to_queued)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        if orders.is_empty() {
+            return Ok(orders);
+        }
+        let ids: Vec<String> = orders.iter().map(|o| o.id.get().to_string()).collect();
+        // ids are integers we just read: safe to inline
+        let lines = self
+            .db
+            .query_all(statement(
+                &self.db,
+                &format!(
+                    "SELECT order_id, name, quantity FROM order_lines WHERE order_id IN ({}) \
+                     ORDER BY order_id, position",
+                    ids.join(", ")
+                ),
+                vec![],
+            ))
+            .await
+            .context("failed to load the queued orders' lines")?;
+        let mut items: HashMap<i64, Vec<QueuedItem>> = HashMap::new();
+        for line in &lines {
+            let order: i64 = line.try_get("", "order_id").context("no order_id")?;
+            let quantity: i32 = line.try_get("", "quantity").context("no quantity")?;
+            items.entry(order).or_default().push(QueuedItem {
+                name: line.try_get("", "name").context("no name")?,
+                quantity: u32::try_from(quantity).unwrap_or(0),
+            });
+        }
+        for order in &mut orders {
+            order.items = items.remove(&order.id.get()).unwrap_or_default();
+        }
+        Ok(orders)
+    }
+
+    async fn changed(&self, sql: &str, values: Vec<Value>, what: &str) -> Result<bool, OrderError> {
+        let result = self
+            .db
+            .execute(statement(&self.db, sql, values))
+            .await
+            .with_context(|| format!("failed to {what}"))?;
+        Ok(result.rows_affected() == 1)
+    }
+}
+
+impl DeliveryRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn queue(&self, filter: QueueFilter) -> Result<Vec<QueuedOrder>, OrderError> {
+        let paid = OrderStatus::Paid.as_str();
+        let delivered = OrderStatus::Delivered.as_str();
+        let refunded = OrderStatus::Refunded.as_str();
+        let waiting_sql = format!("{SELECT} WHERE o.status = ? ORDER BY o.paid_at ASC, o.id ASC");
+        let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
+        match filter {
+            QueueFilter::Paid => waiting().await,
+            QueueFilter::Delivered => {
+                self.queued(
+                    &format!(
+                        "{SELECT} WHERE o.status = ? \
+                         ORDER BY o.delivered_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
+                    ),
+                    vec![delivered.into()],
+                )
+                .await
+            }
+            QueueFilter::All => {
+                let mut waiting = waiting().await?;
+                let done = self
+                    .queued(
+                        &format!(
+                            "{SELECT} WHERE o.status IN (?, ?) \
+                             ORDER BY o.paid_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
+                        ),
+                        vec![delivered.into(), refunded.into()],
+                    )
+                    .await?;
+                waiting.extend(done);
+                Ok(waiting)
+            }
+        }
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn queued_order(&self, id: OrderId) -> Result<QueuedOrder, OrderError> {
+        self.queued(&format!("{SELECT} WHERE o.id = ?"), vec![id.get().into()])
+            .await?
+            .pop()
+            .ok_or(OrderError::NotFound(id))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn claim(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
+        self.changed(
+            "UPDATE orders SET claimed_by = ? WHERE id = ? AND status = ? \
+             AND (claimed_by IS NULL OR claimed_by = ?)",
+            vec![
+                staff.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+                staff.into(),
+            ],
+            "claim an order",
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn release(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
+        self.changed(
+            "UPDATE orders SET claimed_by = NULL WHERE id = ? AND claimed_by = ?",
+            vec![id.get().into(), staff.into()],
+            "release an order",
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn deliver(
+        &self,
+        id: OrderId,
+        staff: i64,
+        proof: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        self.changed(
+            "UPDATE orders SET status = ?, delivered_at = ?, proof_id = ?, claimed_by = ? \
+             WHERE id = ? AND status = ? AND (claimed_by IS NULL OR claimed_by = ?)",
+            vec![
+                OrderStatus::Delivered.as_str().into(),
+                at.into(),
+                proof.into(),
+                staff.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+                staff.into(),
+            ],
+            "mark an order delivered",
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn refund(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
+        self.changed(
+            "UPDATE orders SET status = ?, closed_at = ? WHERE id = ? AND status = ?",
+            vec![
+                OrderStatus::Refunded.as_str().into(),
+                at.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+            ],
+            "record a refund",
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT 1 AS found FROM proofs WHERE id = ?",
+                vec![id.into()],
+            ))
+            .await
+            .context("failed to look the proof up")?;
+        Ok(row.is_some())
+    }
+}

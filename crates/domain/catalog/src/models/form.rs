@@ -1,0 +1,398 @@
+//! The product form as the admin sends it (every value text, as typed), parsed into the values
+//! a product is made of. Every field is checked; all problems are reported at once.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use cart_pricing::{Money, MoneyError};
+
+use crate::{ProductId, Stock};
+
+/// Longest name, category and mutation (the columns' size).
+pub const MAX_SHORT_TEXT: usize = 200;
+/// Longest description.
+pub const MAX_DESCRIPTION: usize = 5_000;
+/// Largest stock the form accepts.
+pub const MAX_STOCK: u32 = 1_000_000;
+/// Heaviest weight the form accepts, in kilograms.
+pub const MAX_WEIGHT: f64 = 1_000_000.0;
+
+/// One problem with one field of the form, in words for the admin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The form's field name (`name`, `price`, `related_ids`, `image`...).
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: &'static str, message: impl Into<String>) -> Self {
+        FieldError {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+/// Every problem found with a product write; never empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidProduct(pub Vec<FieldError>);
+
+impl fmt::Display for InvalidProduct {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.first() {
+            Some(first) => f.write_str(&first.message),
+            None => f.write_str("The product is not valid."),
+        }
+    }
+}
+
+/// The form's values as sent; `None` for a field that was not sent at all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProductForm {
+    pub name: Option<String>,
+    pub price: Option<String>,
+    pub category: Option<String>,
+    pub description: Option<String>,
+    /// Empty: unlimited.
+    pub stock: Option<String>,
+    pub weight: Option<String>,
+    pub sort_order: Option<String>,
+    pub mutation: Option<String>,
+    pub savings: Option<String>,
+    /// `1`/`0` (also `true`/`false`, `on`/`off`).
+    pub delete_after_out_of_stock: Option<String>,
+    pub dupe_warning: Option<String>,
+    /// One value per bundled product; empty values are ignored.
+    pub related_ids: Vec<String>,
+}
+
+/// A product's values after parsing: everything but the image and the id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProductFields {
+    pub name: String,
+    pub description: String,
+    pub price: Money,
+    pub category: String,
+    pub stock: Stock,
+    pub weight: Option<f64>,
+    pub mutation: Option<String>,
+    pub savings: Option<Money>,
+    pub sort_order: Option<i32>,
+    pub delete_after_out_of_stock: bool,
+    pub related_ids: Vec<ProductId>,
+    pub dupe_warning: bool,
+}
+
+fn trimmed(value: &Option<String>) -> &str {
+    value.as_deref().map(str::trim).unwrap_or("")
+}
+
+fn money_message(label: &str, error: MoneyError) -> String {
+    match error {
+        MoneyError::TooPrecise => format!("The {label} may have at most two decimals."),
+        MoneyError::TooLarge => format!("The {label} is too large."),
+        MoneyError::Negative | MoneyError::NotANumber => {
+            format!("The {label} must be a number of 0 or more, e.g. 4.99.")
+        }
+    }
+}
+
+struct Parser {
+    errors: Vec<FieldError>,
+}
+
+impl Parser {
+    fn fail(&mut self, field: &'static str, message: impl Into<String>) {
+        self.errors.push(FieldError::new(field, message));
+    }
+
+    fn required_text(
+        &mut self,
+        field: &'static str,
+        label: &str,
+        value: &Option<String>,
+    ) -> String {
+        let text = trimmed(value);
+        if text.is_empty() {
+            self.fail(field, format!("The {label} field is required."));
+        } else if text.chars().count() > MAX_SHORT_TEXT {
+            self.fail(
+                field,
+                format!("The {label} may be at most {MAX_SHORT_TEXT} characters."),
+            );
+        }
+        text.to_owned()
+    }
+
+    fn optional_text(
+        &mut self,
+        field: &'static str,
+        label: &str,
+        value: &Option<String>,
+        max: usize,
+    ) -> Option<String> {
+        let text = trimmed(value);
+        if text.chars().count() > max {
+            self.fail(
+                field,
+                format!("The {label} may be at most {max} characters."),
+            );
+        }
+        (!text.is_empty()).then(|| text.to_owned())
+    }
+
+    fn flag(&mut self, field: &'static str, label: &str, value: &Option<String>) -> bool {
+        match trimmed(value).to_ascii_lowercase().as_str() {
+            "" | "0" | "false" | "off" | "no" => false,
+            "1" | "true" | "on" | "yes" => true,
+            _ => {
+                self.fail(field, format!("The {label} flag must be 1 or 0."));
+                false
+            }
+        }
+    }
+}
+
+impl ProductForm {
+    /// The product's values, or every problem with them.
+    pub fn parse(&self) -> Result<ProductFields, InvalidProduct> {
+        let mut p = Parser { errors: vec![] };
+        let name = p.required_text("name", "name", &self.name);
+        let category = p.required_text("category", "category", &self.category);
+        let description = p
+            .optional_text(
+                "description",
+                "description",
+                &self.description,
+                MAX_DESCRIPTION,
+            )
+            .unwrap_or_default();
+        let mutation = p.optional_text("mutation", "mutation", &self.mutation, MAX_SHORT_TEXT);
+
+        let price = match trimmed(&self.price) {
+            "" => {
+                p.fail("price", "The price field is required.");
+                None
+            }
+            text => Money::parse(text)
+                .map_err(|e| p.fail("price", money_message("price", e)))
+                .ok(),
+        };
+        let savings = match trimmed(&self.savings) {
+            "" => None,
+            text => Money::parse(text)
+                .map_err(|e| p.fail("savings", money_message("original price", e)))
+                .ok(),
+        };
+        let stock = match trimmed(&self.stock) {
+            "" => Stock::Unlimited,
+            text => match text.parse::<u32>() {
+                Ok(n) if n <= MAX_STOCK => Stock::Finite(n),
+                Ok(_) => {
+                    p.fail("stock", format!("The stock may be at most {MAX_STOCK}."));
+                    Stock::Unlimited
+                }
+                Err(_) => {
+                    p.fail(
+                        "stock",
+                        "The stock must be a whole number of 0 or more (empty = unlimited).",
+                    );
+                    Stock::Unlimited
+                }
+            },
+        };
+        let weight = match trimmed(&self.weight) {
+            "" => None,
+            text => match text.parse::<f64>() {
+                Ok(w) if w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w) => Some(w),
+                _ => {
+                    p.fail(
+                        "weight",
+                        "The weight must be a number of kilograms of 0 or more, e.g. 2.5.",
+                    );
+                    None
+                }
+            },
+        };
+        let sort_order = match trimmed(&self.sort_order) {
+            "" => None,
+            text => text
+                .parse::<i32>()
+                .map_err(|_| p.fail("sort_order", "The position must be a whole number."))
+                .ok(),
+        };
+        let delete_after_out_of_stock = p.flag(
+            "delete_after_out_of_stock",
+            "delete after out of stock",
+            &self.delete_after_out_of_stock,
+        );
+        let dupe_warning = p.flag("dupe_warning", "dupe warning", &self.dupe_warning);
+
+        let mut related_ids = Vec::new();
+        let mut seen = BTreeSet::new();
+        for raw in &self.related_ids {
+            let raw = raw.trim();
+            if raw.is_empty() {
+                continue;
+            }
+            match raw.parse::<i64>() {
+                Ok(id) if id > 0 => {
+                    if seen.insert(id) {
+                        related_ids.push(ProductId::new(id));
+                    } else {
+                        p.fail(
+                            "related_ids",
+                            format!("Product {id} is listed more than once."),
+                        );
+                    }
+                }
+                _ => p.fail("related_ids", format!("\"{raw}\" is not a product id.")),
+            }
+        }
+
+        match (price, p.errors.is_empty()) {
+            (Some(price), true) => Ok(ProductFields {
+                name,
+                description,
+                price,
+                category,
+                stock,
+                weight,
+                mutation,
+                savings,
+                sort_order,
+                delete_after_out_of_stock,
+                related_ids,
+                dupe_warning,
+            }),
+            _ => Err(InvalidProduct(p.errors)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> ProductForm {
+        ProductForm {
+            name: Some(" Owl ".into()),
+            price: Some("4.99".into()),
+            category: Some("Pets".into()),
+            description: Some("A wise bird".into()),
+            stock: Some("".into()),
+            weight: Some("".into()),
+            sort_order: Some("".into()),
+            mutation: Some("".into()),
+            savings: Some("".into()),
+            delete_after_out_of_stock: Some("0".into()),
+            dupe_warning: Some("1".into()),
+            related_ids: vec![],
+        }
+    }
+
+    fn fields_of(error: InvalidProduct) -> Vec<&'static str> {
+        error.0.iter().map(|e| e.field).collect()
+    }
+
+    #[test]
+    fn a_filled_form_parses_with_empty_meaning_none_and_unlimited() {
+        let fields = form().parse().unwrap();
+        assert_eq!(fields.name, "Owl");
+        assert_eq!(fields.price.cents(), 499);
+        assert_eq!(fields.stock, Stock::Unlimited);
+        assert_eq!(fields.weight, None);
+        assert_eq!(fields.mutation, None);
+        assert_eq!(fields.savings, None);
+        assert_eq!(fields.sort_order, None);
+        assert!(fields.dupe_warning);
+        assert!(!fields.delete_after_out_of_stock);
+    }
+
+    #[test]
+    fn numbers_and_related_ids_parse() {
+        let fields = ProductForm {
+            stock: Some("12".into()),
+            weight: Some("2.5".into()),
+            sort_order: Some("-3".into()),
+            savings: Some("9.99".into()),
+            mutation: Some("Shiny".into()),
+            related_ids: vec!["4".into(), "".into(), " 7 ".into()],
+            ..form()
+        }
+        .parse()
+        .unwrap();
+        assert_eq!(fields.stock, Stock::Finite(12));
+        assert_eq!(fields.weight, Some(2.5));
+        assert_eq!(fields.sort_order, Some(-3));
+        assert_eq!(fields.savings.unwrap().cents(), 999);
+        assert_eq!(fields.mutation.as_deref(), Some("Shiny"));
+        assert_eq!(
+            fields.related_ids,
+            vec![ProductId::new(4), ProductId::new(7)]
+        );
+    }
+
+    #[test]
+    fn every_bad_field_is_reported_at_once() {
+        let error = ProductForm {
+            name: Some("  ".into()),
+            price: Some("abc".into()),
+            category: None,
+            stock: Some("-1".into()),
+            weight: Some("heavy".into()),
+            sort_order: Some("1.5".into()),
+            savings: Some("1.999".into()),
+            delete_after_out_of_stock: Some("maybe".into()),
+            related_ids: vec!["x".into(), "3".into(), "3".into()],
+            ..form()
+        }
+        .parse()
+        .unwrap_err();
+        assert_eq!(
+            fields_of(error.clone()),
+            vec![
+                "name",
+                "category",
+                "price",
+                "savings",
+                "stock",
+                "weight",
+                "sort_order",
+                "delete_after_out_of_stock",
+                "related_ids",
+                "related_ids"
+            ]
+        );
+        assert_eq!(error.to_string(), "The name field is required.");
+    }
+
+    #[test]
+    fn a_missing_price_and_over_long_texts_are_refused() {
+        let error = ProductForm {
+            price: None,
+            name: Some("x".repeat(201)),
+            description: Some("y".repeat(5_001)),
+            ..form()
+        }
+        .parse()
+        .unwrap_err();
+        let messages: Vec<String> = error.0.iter().map(|e| e.message.clone()).collect();
+        assert!(messages.contains(&"The price field is required.".to_owned()));
+        assert!(messages.contains(&"The name may be at most 200 characters.".to_owned()));
+        assert!(messages.contains(&"The description may be at most 5000 characters.".to_owned()));
+    }
+
+    #[test]
+    fn stock_has_an_upper_bound_and_weight_must_be_finite() {
+        let error = ProductForm {
+            stock: Some("1000001".into()),
+            weight: Some("NaN".into()),
+            ..form()
+        }
+        .parse()
+        .unwrap_err();
+        assert_eq!(fields_of(error), vec!["stock", "weight"]);
+    }
+}

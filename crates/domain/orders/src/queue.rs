@@ -1,0 +1,414 @@
+//! The staff delivery queue: paid orders waiting for a member of staff to deliver them in the
+//! game. One member of staff claims an order at a time; they mark it delivered (optionally
+//! with a proof of delivery), or anyone on staff records a refund made at the provider.
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+
+use crate::{Clock, Money, OrderError, OrderId, OrderStatus, TransitionError};
+
+/// Which orders the queue lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum QueueFilter {
+    /// Paid and not yet delivered, oldest payment first.
+    #[default]
+    Paid,
+    /// Delivered, most recent delivery first.
+    Delivered,
+    /// Every order that was paid (paid first, oldest first; then the rest, newest first).
+    All,
+}
+
+impl QueueFilter {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "paid" => Some(QueueFilter::Paid),
+            "delivered" => Some(QueueFilter::Delivered),
+            "all" => Some(QueueFilter::All),
+            _ => None,
+        }
+    }
+}
+
+/// A member of staff, as the queue names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaffMember {
+    pub id: i64,
+    pub name: String,
+}
+
+/// One line of a queued order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedItem {
+    pub name: String,
+    pub quantity: u32,
+}
+
+/// An order as the delivery queue shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueuedOrder {
+    pub id: OrderId,
+    pub status: OrderStatus,
+    pub items: Vec<QueuedItem>,
+    pub total: Money,
+    pub roblox_username: String,
+    pub discord_id: String,
+    pub discord_username: String,
+    pub email: String,
+    pub created_at: DateTime<Utc>,
+    pub paid_at: Option<DateTime<Utc>>,
+    pub delivered_at: Option<DateTime<Utc>>,
+    pub claimed_by: Option<StaffMember>,
+    pub proof_id: Option<i64>,
+}
+
+impl QueuedOrder {
+    /// Whole minutes the buyer has waited: until `now` while paid, until delivery once
+    /// delivered; `None` otherwise.
+    pub fn minutes_waiting(&self, now: DateTime<Utc>) -> Option<i64> {
+        let paid = self.paid_at?;
+        let until = match self.status {
+            OrderStatus::Paid => now,
+            OrderStatus::Delivered => self.delivered_at?,
+            _ => return None,
+        };
+        Some((until - paid).num_minutes().max(0))
+    }
+}
+
+/// Where the queue reads and changes orders. Every change is one conditional statement, so
+/// of two members of staff acting at once exactly one succeeds.
+#[cfg_attr(test, mockall::automock)]
+pub trait DeliveryRepository: Send + Sync + 'static {
+    /// The orders the filter selects, in its order (at most a few hundred).
+    fn queue(
+        &self,
+        filter: QueueFilter,
+    ) -> impl Future<Output = Result<Vec<QueuedOrder>, OrderError>> + Send;
+
+    /// `OrderError::NotFound` when there is no such order.
+    fn queued_order(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<QueuedOrder, OrderError>> + Send;
+
+    /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs);
+    /// `false` when no row matched.
+    fn claim(
+        &self,
+        id: OrderId,
+        staff: i64,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Clears `claimed_by` where it is `staff`; `false` when no row matched.
+    fn release(
+        &self,
+        id: OrderId,
+        staff: i64,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Turns a paid order that is unclaimed or claimed by `staff` into delivered at `at`, with
+    /// the proof, claimed by `staff`; `false` when no row matched.
+    fn deliver(
+        &self,
+        id: OrderId,
+        staff: i64,
+        proof: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Turns a paid order into refunded at `at` (its stock stays sold); `false` when no row
+    /// matched.
+    fn refund(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Whether a proof of delivery with this id exists.
+    fn proof_exists(&self, id: i64) -> impl Future<Output = Result<bool, OrderError>> + Send;
+}
+
+/// Why a queue action did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// 409: someone else is on it.
+    #[error("Already claimed by {by}.")]
+    AlreadyClaimed { by: String },
+    /// 409: only the one who claimed it can let it go.
+    #[error("Only {by} can release this order.")]
+    NotYours { by: String },
+    /// 409: the order is not (or no longer) paid.
+    #[error(transparent)]
+    Refused(TransitionError),
+    /// 409: claiming needs a paid order.
+    #[error("Only paid orders can be claimed; this one is {}.", .0.label())]
+    NotPaid(OrderStatus),
+    /// 422: the proof named does not exist.
+    #[error("Proof {0} does not exist.")]
+    UnknownProof(i64),
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for QueueError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => QueueError::NotFound(id),
+            OrderError::Unknown(e) => QueueError::Unknown(e),
+        }
+    }
+}
+
+/// The queue's rules over its store and a clock.
+#[derive(Debug, Clone)]
+pub struct DeliveryQueue<R, C> {
+    repository: R,
+    clock: C,
+}
+
+impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
+    pub fn new(repository: R, clock: C) -> Self {
+        DeliveryQueue { repository, clock }
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    #[tracing::instrument(skip(self))]
+    pub async fn list(&self, filter: QueueFilter) -> Result<Vec<QueuedOrder>, OrderError> {
+        self.repository.queue(filter).await
+    }
+
+    /// Takes the order for `staff`; claiming one's own claim again changes nothing.
+    #[tracing::instrument(skip(self))]
+    pub async fn claim(&self, id: OrderId, staff: i64) -> Result<QueuedOrder, QueueError> {
+        let claimed = self.repository.claim(id, staff).await?;
+        let order = self.repository.queued_order(id).await?;
+        if claimed {
+            return Ok(order);
+        }
+        Err(match (&order.claimed_by, order.status) {
+            (_, status) if status != OrderStatus::Paid => QueueError::NotPaid(status),
+            (Some(other), _) if other.id != staff => QueueError::AlreadyClaimed {
+                by: other.name.clone(),
+            },
+            // unclaimed or theirs just now: the order changed between the two reads
+            _ => QueueError::Unknown(anyhow::anyhow!("order {id} changed while being claimed")),
+        })
+    }
+
+    /// Lets the order go again; only the one who claimed it can. An unclaimed order stays so.
+    #[tracing::instrument(skip(self))]
+    pub async fn release(&self, id: OrderId, staff: i64) -> Result<QueuedOrder, QueueError> {
+        let released = self.repository.release(id, staff).await?;
+        let order = self.repository.queued_order(id).await?;
+        match (&order.claimed_by, released) {
+            (_, true) | (None, false) => Ok(order),
+            (Some(other), false) => Err(QueueError::NotYours {
+                by: other.name.clone(),
+            }),
+        }
+    }
+
+    /// Marks the order delivered by `staff`, optionally with a proof of delivery.
+    #[tracing::instrument(skip(self))]
+    pub async fn deliver(
+        &self,
+        id: OrderId,
+        staff: i64,
+        proof: Option<i64>,
+    ) -> Result<QueuedOrder, QueueError> {
+        if let Some(proof) = proof {
+            if !self.repository.proof_exists(proof).await? {
+                return Err(QueueError::UnknownProof(proof));
+            }
+        }
+        let delivered = self
+            .repository
+            .deliver(id, staff, proof, self.clock.now())
+            .await?;
+        let order = self.repository.queued_order(id).await?;
+        if delivered {
+            return Ok(order);
+        }
+        Err(match (&order.claimed_by, order.status) {
+            (_, status) if status != OrderStatus::Paid => QueueError::Refused(TransitionError {
+                from: status,
+                to: OrderStatus::Delivered,
+            }),
+            (Some(other), _) if other.id != staff => QueueError::AlreadyClaimed {
+                by: other.name.clone(),
+            },
+            _ => QueueError::Unknown(anyhow::anyhow!("order {id} changed while being delivered")),
+        })
+    }
+
+    /// Records a refund made at the payment provider; the stock is not put back.
+    #[tracing::instrument(skip(self))]
+    pub async fn refund(&self, id: OrderId) -> Result<QueuedOrder, QueueError> {
+        let refunded = self.repository.refund(id, self.clock.now()).await?;
+        let order = self.repository.queued_order(id).await?;
+        if refunded {
+            return Ok(order);
+        }
+        Err(QueueError::Refused(TransitionError {
+            from: order.status,
+            to: OrderStatus::Refunded,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use promo::FixedClock;
+
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
+    }
+
+    fn order(status: OrderStatus, claimed_by: Option<(i64, &str)>) -> QueuedOrder {
+        QueuedOrder {
+            id: OrderId::new(7),
+            status,
+            items: vec![QueuedItem {
+                name: "Raccoon".into(),
+                quantity: 1,
+            }],
+            total: Money::parse("12.49").unwrap(),
+            roblox_username: "Builderman".into(),
+            discord_id: "42".into(),
+            discord_username: "kid".into(),
+            email: "kid@example.com".into(),
+            created_at: now() - chrono::Duration::minutes(30),
+            paid_at: Some(now() - chrono::Duration::minutes(25)),
+            delivered_at: None,
+            claimed_by: claimed_by.map(|(id, name)| StaffMember {
+                id,
+                name: name.into(),
+            }),
+            proof_id: None,
+        }
+    }
+
+    fn queue_with(
+        changed: bool,
+        current: QueuedOrder,
+    ) -> DeliveryQueue<MockDeliveryRepository, FixedClock> {
+        let mut repo = MockDeliveryRepository::new();
+        repo.expect_claim()
+            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
+        repo.expect_release()
+            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
+        repo.expect_deliver()
+            .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
+        repo.expect_refund()
+            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
+        repo.expect_proof_exists()
+            .returning(|id| Box::pin(async move { Ok(id == 3) }));
+        repo.expect_queued_order().returning(move |_| {
+            let current = current.clone();
+            Box::pin(async move { Ok(current) })
+        });
+        DeliveryQueue::new(repo, FixedClock(now()))
+    }
+
+    #[tokio::test]
+    async fn a_claim_someone_else_holds_names_them() {
+        let queue = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
+        let error = queue.claim(OrderId::new(7), 1).await.unwrap_err();
+        assert_eq!(error.to_string(), "Already claimed by Ann.");
+    }
+
+    #[tokio::test]
+    async fn a_won_claim_answers_the_claimed_order() {
+        let queue = queue_with(true, order(OrderStatus::Paid, Some((1, "Bob"))));
+        let order = queue.claim(OrderId::new(7), 1).await.unwrap();
+        assert_eq!(order.claimed_by.unwrap().name, "Bob");
+    }
+
+    #[tokio::test]
+    async fn only_paid_orders_can_be_claimed() {
+        let queue = queue_with(false, order(OrderStatus::Delivered, None));
+        let error = queue.claim(OrderId::new(7), 1).await.unwrap_err();
+        assert!(matches!(error, QueueError::NotPaid(OrderStatus::Delivered)));
+    }
+
+    #[tokio::test]
+    async fn only_the_claimer_releases_and_releasing_nothing_is_fine() {
+        let taken = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
+        let error = taken.release(OrderId::new(7), 1).await.unwrap_err();
+        assert_eq!(error.to_string(), "Only Ann can release this order.");
+        let free = queue_with(false, order(OrderStatus::Paid, None));
+        assert!(free.release(OrderId::new(7), 1).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn delivering_checks_the_proof_and_the_claim() {
+        let queue = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
+        let error = queue
+            .deliver(OrderId::new(7), 1, Some(99))
+            .await
+            .unwrap_err();
+        assert!(matches!(error, QueueError::UnknownProof(99)));
+        let error = queue
+            .deliver(OrderId::new(7), 1, Some(3))
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), "Already claimed by Ann.");
+
+        let done = queue_with(false, order(OrderStatus::Refunded, None));
+        let error = done.deliver(OrderId::new(7), 1, None).await.unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "An order that is Refunded cannot become Delivered."
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refund_needs_a_paid_order() {
+        let queue = queue_with(false, order(OrderStatus::Delivered, None));
+        let error = queue.refund(OrderId::new(7)).await.unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "An order that is Delivered cannot become Refunded."
+        );
+        let paid = queue_with(true, order(OrderStatus::Paid, None));
+        assert!(paid.refund(OrderId::new(7)).await.is_ok());
+    }
+
+    #[test]
+    fn minutes_waiting_counts_until_now_or_until_delivery() {
+        let paid = order(OrderStatus::Paid, None);
+        assert_eq!(paid.minutes_waiting(now()), Some(25));
+        let delivered = QueuedOrder {
+            status: OrderStatus::Delivered,
+            delivered_at: Some(now() - chrono::Duration::minutes(15)),
+            ..paid.clone()
+        };
+        assert_eq!(delivered.minutes_waiting(now()), Some(10));
+        let refunded = QueuedOrder {
+            status: OrderStatus::Refunded,
+            ..paid
+        };
+        assert_eq!(refunded.minutes_waiting(now()), None);
+    }
+
+    #[test]
+    fn filters_parse_from_the_query() {
+        assert_eq!(QueueFilter::parse("paid"), Some(QueueFilter::Paid));
+        assert_eq!(
+            QueueFilter::parse("delivered"),
+            Some(QueueFilter::Delivered)
+        );
+        assert_eq!(QueueFilter::parse("all"), Some(QueueFilter::All));
+        assert_eq!(QueueFilter::parse("pending"), None);
+    }
+}
