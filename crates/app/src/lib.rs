@@ -1,6 +1,7 @@
 //! The Garden Shop server: turns HTTP into domain calls and domain errors into HTTP answers.
 
 pub mod auth;
+mod checkout;
 mod cli;
 mod dto;
 mod error;
@@ -17,4 +18,6 @@ pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
     ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
 };
+pub use checkout::{Sweeper, DEMO_IDENTITIES};
+pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use startup::Application;

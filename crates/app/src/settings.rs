@@ -44,6 +44,60 @@ pub struct Settings {
     pub mail: MailSettings,
     #[serde(default)]
     pub session: SessionSettings,
+    /// Stripe Checkout; empty keys: the dev payment page (never in production).
+    #[serde(default = "default_stripe")]
+    pub stripe: stripe_adapter::StripeSettings,
+    /// PayPal Orders v2, offered only when configured and enabled.
+    #[serde(default = "default_paypal")]
+    pub paypal: paypal::PayPalSettings,
+    /// Discord OAuth and staff notifications; no client id: the dev sign-in page.
+    #[serde(default = "default_discord")]
+    pub discord: discord::DiscordSettings,
+    /// The Roblox web APIs (the offline stand-in when `users_api_base` is empty).
+    #[serde(default = "default_roblox")]
+    pub roblox: roblox::RobloxSettings,
+}
+
+/// The `stripe` section when the configuration has none: no keys (the dev payment page).
+pub fn default_stripe() -> stripe_adapter::StripeSettings {
+    stripe_adapter::StripeSettings {
+        secret_key: String::new().into(),
+        webhook_secret: String::new().into(),
+        api_base: "https://api.stripe.com".to_owned(),
+    }
+}
+
+/// The `paypal` section when the configuration has none: PayPal off.
+pub fn default_paypal() -> paypal::PayPalSettings {
+    paypal::PayPalSettings {
+        client_id: String::new(),
+        client_secret: String::new().into(),
+        api_base: paypal::default_api_base(),
+        enabled: false,
+    }
+}
+
+/// The `discord` section when the configuration has none: the dev sign-in page.
+pub fn default_discord() -> discord::DiscordSettings {
+    discord::DiscordSettings {
+        client_id: String::new(),
+        client_secret: String::new().into(),
+        redirect_url: String::new(),
+        authorize_url: "https://discord.com/oauth2/authorize".to_owned(),
+        api_base: "https://discord.com/api".to_owned(),
+        bot_token: String::new().into(),
+        guild_id: String::new(),
+        notify_webhook_url: String::new().into(),
+    }
+}
+
+/// The `roblox` section when the configuration has none: the offline stand-in
+/// (`config/default.toml` names the real Roblox APIs).
+pub fn default_roblox() -> roblox::RobloxSettings {
+    roblox::RobloxSettings {
+        users_api_base: String::new(),
+        thumbnails_api_base: roblox::RobloxSettings::default().thumbnails_api_base,
+    }
 }
 
 fn default_environment() -> Environment {

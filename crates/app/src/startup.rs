@@ -9,6 +9,7 @@ use tracing_actix_web::TracingLogger;
 
 use crate::{
     auth::{self, session::ShopSessionStore, AppClock},
+    checkout::{self, CheckoutKit, Sweeper},
     error, routes, seed,
     settings::Environment,
     snapshot::ProductSnapshot,
@@ -24,6 +25,7 @@ pub struct Application {
     host: String,
     server: Server,
     clock: AppClock,
+    sweeper: Sweeper,
 }
 
 impl Application {
@@ -40,6 +42,10 @@ impl Application {
         let session_key = auth::session::cookie_key(&settings.session)?;
         let session_store =
             ShopSessionStore::from_settings(&settings.session, store.connection().clone()).await?;
+        let checkout = Arc::new(
+            CheckoutKit::build(&settings, store.clone(), clock.clone())
+                .context("the checkout settings are not usable")?,
+        );
         let session_secure =
             settings.session.secure || settings.environment == Environment::Production;
 
@@ -66,7 +72,10 @@ impl Application {
             media,
             site: settings.site.clone(),
             accounts,
+            checkout,
         });
+        let sweeper = Sweeper::new(state.clone());
+        checkout::spawn_sweeper(sweeper.clone(), checkout::SWEEP_EVERY);
         spawn_catalog_refresh(
             state.clone(),
             Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
@@ -105,6 +114,7 @@ impl Application {
             host: settings.server.host,
             server,
             clock,
+            sweeper,
         })
     }
 
@@ -115,6 +125,11 @@ impl Application {
     /// The clock the accounts rules read; tests move it forward.
     pub fn clock(&self) -> AppClock {
         self.clock.clone()
+    }
+
+    /// Expires stale pending orders now (the background task does it every minute).
+    pub fn sweeper(&self) -> Sweeper {
+        self.sweeper.clone()
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {

@@ -5,6 +5,7 @@ use media::MediaStore;
 use store::Store;
 
 use crate::auth::AccountsService;
+use crate::checkout::Kit;
 use crate::settings::SiteSettings;
 use crate::snapshot::ProductSnapshot;
 
@@ -17,4 +18,6 @@ pub struct AppState {
     pub site: SiteSettings,
     /// Registration, login, password reset.
     pub accounts: Arc<AccountsService>,
+    /// Checkout, payment providers, Discord, Roblox, promo codes.
+    pub checkout: Kit,
 }

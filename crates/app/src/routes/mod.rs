@@ -1,10 +1,17 @@
 pub mod auth;
+pub mod checkout;
+pub mod dev_pages;
+pub mod discord;
 pub mod health;
 pub mod media;
+pub mod orders;
 pub mod products;
 pub mod profile;
+pub mod promo;
+pub mod roblox;
 pub mod site;
 pub mod spa;
+pub mod stripe_webhook;
 
 use actix_web::web;
 
@@ -35,12 +42,46 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/reset-password", web::post().to(auth::reset_password))
             .route("/me", web::get().to(auth::me))
             .route("/profile", web::get().to(profile::profile))
+            .configure(checkout_routes)
             .default_service(web::to(api_not_found)),
     )
     .route("/media/{tail:.*}", web::get().to(media::serve))
+    .configure(dev_page_routes)
     .default_service(web::to(spa::serve));
 }
 
 async fn api_not_found() -> Result<actix_web::HttpResponse, ApiError> {
     Err(ApiError::NotFound("Not found.".to_owned()))
+}
+
+/// Checkout, payment, Discord, Roblox, promo codes and the buyer's orders (under /api).
+fn checkout_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/stripe/checkout", web::post().to(checkout::card))
+        .route("/checkout/paypal", web::post().to(checkout::paypal))
+        .route("/paypal/return", web::get().to(checkout::paypal_return))
+        .route("/stripe/webhook", web::post().to(stripe_webhook::webhook))
+        .route("/orders/{id}", web::get().to(orders::show))
+        .route("/orders/{id}/cancel", web::post().to(orders::cancel))
+        .route("/discord/authorize", web::get().to(discord::authorize))
+        .route("/discord-auth", web::post().to(discord::exchange))
+        .route("/discord/identity", web::get().to(discord::identity))
+        .route("/discord/identity", web::delete().to(discord::unlink))
+        .route("/roblox/avatar", web::post().to(roblox::avatar))
+        .route(
+            "/roblox/dev-avatar/{name}",
+            web::get().to(roblox::dev_avatar),
+        )
+        .route("/validate-promo", web::post().to(promo::validate))
+        .route("/admin/promo-codes", web::post().to(promo::create));
+}
+
+/// The local stand-ins' pages (they answer 404 when the real provider is configured).
+fn dev_page_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/dev/pay/{id}", web::get().to(dev_pages::pay_page))
+        .route("/dev/pay/{id}/pay", web::post().to(dev_pages::pay))
+        .route("/dev/pay/{id}/cancel", web::post().to(dev_pages::cancel))
+        .route(
+            "/dev/discord/authorize",
+            web::get().to(dev_pages::discord_page),
+        );
 }

@@ -7,5 +7,9 @@ use crate::state::AppState;
 pub async fn site(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
-        .json(json!({ "name": state.site.name, "reviews_url": state.site.reviews_url }))
+        .json(json!({
+            "name": state.site.name,
+            "reviews_url": state.site.reviews_url,
+            "paypal_enabled": state.checkout.paypal.is_some(),
+        }))
 }

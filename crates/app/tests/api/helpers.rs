@@ -17,6 +17,8 @@ pub struct TestApp {
     pub clock: AppClock,
     /// The settings it was started with, to start another instance on the same database.
     pub settings: Settings,
+    /// Expires stale pending orders on demand (as the background task does every minute).
+    pub sweeper: garden_app::Sweeper,
     _database: TestDatabase,
     _dirs: Vec<tempfile::TempDir>,
 }
@@ -117,6 +119,10 @@ impl TestApp {
                 key: TEST_SESSION_KEY.to_owned().into(),
                 ..Default::default()
             },
+            stripe: garden_app::default_stripe(),
+            paypal: garden_app::default_paypal(),
+            discord: garden_app::default_discord(),
+            roblox: garden_app::default_roblox(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests
@@ -128,6 +134,7 @@ impl TestApp {
             .await
             .expect("the app starts");
         let clock = app.clock();
+        let sweeper = app.sweeper();
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
         TestApp {
@@ -138,6 +145,7 @@ impl TestApp {
             outbox_dir: outbox.path().to_path_buf(),
             clock,
             settings,
+            sweeper,
             _database: database,
             _dirs: vec![media, frontend, outbox],
         }

@@ -2,7 +2,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod checkout;
+mod checkout_identity;
+mod checkout_support;
 mod helpers;
 mod media;
 mod products;
 mod spa;
+mod stripe_webhook;

@@ -1,0 +1,132 @@
+//! The local stand-ins for Stripe and Discord (DESIGN §5): a payment page and a sign-in page
+//! of our own, so the shop runs end to end offline. Never used in production.
+
+use orders::gateways::{
+    DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
+    HostedCheckoutRequest, PaymentError, PaymentGateway,
+};
+use rand::RngCore;
+
+/// The dev payment provider: its "hosted page" is `/dev/pay/{order_id}` on this server.
+#[derive(Debug, Clone)]
+pub struct DevPayments {
+    public_url: String,
+}
+
+impl DevPayments {
+    pub fn new(public_url: &str) -> Self {
+        DevPayments {
+            public_url: public_url.trim_end_matches('/').to_owned(),
+        }
+    }
+}
+
+/// 16 random bytes as hex: an unguessable reference or state.
+pub fn random_token() -> String {
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+impl PaymentGateway for DevPayments {
+    async fn create_checkout(
+        &self,
+        request: HostedCheckoutRequest,
+    ) -> Result<HostedCheckout, PaymentError> {
+        Ok(HostedCheckout {
+            provider_reference: format!("dev_{}_{}", request.order_id, random_token()),
+            redirect_url: format!("{}/dev/pay/{}", self.public_url, request.order_id),
+        })
+    }
+}
+
+/// The demo accounts the dev sign-in page offers: (Discord id, username).
+pub const DEMO_IDENTITIES: [(&str, &str); 3] = [
+    ("100000000000000001", "gardenfan"),
+    ("100000000000000002", "seedcollector"),
+    ("100000000000000003", "petkeeper"),
+];
+
+/// The prefix of the codes the dev sign-in page hands out: `dev-{discord_id}`.
+const DEV_CODE_PREFIX: &str = "dev-";
+
+/// The dev Discord sign-in: `/dev/discord/authorize` lists [`DEMO_IDENTITIES`]; picking one
+/// returns to the callback with the code `dev-{discord_id}`.
+#[derive(Debug, Clone, Default)]
+pub struct DevDiscord;
+
+impl DevDiscord {
+    pub fn new() -> Self {
+        DevDiscord
+    }
+
+    /// The code the dev sign-in page gives for a demo identity.
+    pub fn code_for(discord_id: &str) -> String {
+        format!("{DEV_CODE_PREFIX}{discord_id}")
+    }
+}
+
+/// Percent-encodes everything but unreserved characters, for a query value.
+pub fn encode_query_value(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+impl DiscordIdentityProvider for DevDiscord {
+    fn authorize_url(&self, state: &str) -> String {
+        format!("/dev/discord/authorize?state={}", encode_query_value(state))
+    }
+
+    async fn exchange_code(&self, code: String) -> Result<DiscordIdentity, DiscordLinkError> {
+        let wanted = code
+            .strip_prefix(DEV_CODE_PREFIX)
+            .ok_or(DiscordLinkError::InvalidCode)?;
+        let (id, username) = DEMO_IDENTITIES
+            .iter()
+            .find(|(id, _)| *id == wanted)
+            .ok_or(DiscordLinkError::InvalidCode)?;
+        Ok(DiscordIdentity {
+            discord_id: DiscordId::parse(id).map_err(|_| DiscordLinkError::MissingUserId)?,
+            username: (*username).to_owned(),
+            avatar_url: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[tokio::test]
+    async fn a_demo_code_gives_its_identity_and_anything_else_is_refused() {
+        let dev = DevDiscord::new();
+        let identity = dev
+            .exchange_code(DevDiscord::code_for("100000000000000002"))
+            .await
+            .unwrap();
+        assert_eq!(identity.discord_id.as_str(), "100000000000000002");
+        assert_eq!(identity.username, "seedcollector");
+        for bad in ["dev-1", "100000000000000002", "", "dev-"] {
+            assert!(matches!(
+                dev.exchange_code(bad.to_owned()).await,
+                Err(DiscordLinkError::InvalidCode)
+            ));
+        }
+    }
+
+    #[test]
+    fn the_state_is_carried_to_the_dev_page_encoded() {
+        assert_eq!(
+            DevDiscord::new().authorize_url("a b&c"),
+            "/dev/discord/authorize?state=a%20b%26c"
+        );
+    }
+}

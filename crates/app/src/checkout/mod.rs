@@ -1,0 +1,333 @@
+//! Checkout as the app wires it: the checkout service on the store, and the outside systems
+//! chosen from the settings — the real adapter when its credentials are set, the local
+//! stand-in otherwise (never in production, which refuses to start without Stripe and
+//! Discord).
+
+mod dev;
+mod sweeper;
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use discord::{DiscordOAuth, RetryPolicy, StaffNotifier};
+use orders::gateways::{
+    DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
+    HostedCheckoutRequest, PaymentError, PaymentGateway, RobloxDirectory, RobloxLookupError,
+    RobloxProfile, RobloxUsername,
+};
+use orders::PaymentProvider;
+use paypal::PayPalCheckout;
+use roblox::{LocalRoblox, RobloxApi};
+use secrecy::ExposeSecret;
+use store::Store;
+use stripe_adapter::{StripeCheckout, WebhookVerifier};
+
+pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
+pub use sweeper::{spawn_sweeper, Sweeper, SWEEP_EVERY};
+
+use crate::auth::AppClock;
+use crate::settings::Environment;
+use crate::Settings;
+
+/// The checkout service over the shop's store and clock.
+pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock>;
+/// The promo rules over the shop's store and clock.
+pub type ShopPromos = promo::Promos<Store, AppClock>;
+
+impl promo::Clock for AppClock {
+    fn now(&self) -> DateTime<Utc> {
+        accounts::Clock::now(self)
+    }
+}
+
+/// The card payment provider: Stripe Checkout, or the dev payment page.
+#[derive(Debug, Clone)]
+pub enum CardPayments {
+    Stripe(Box<StripeCheckout>),
+    Dev(DevPayments),
+}
+
+impl CardPayments {
+    pub fn provider(&self) -> PaymentProvider {
+        match self {
+            CardPayments::Stripe(_) => PaymentProvider::Stripe,
+            CardPayments::Dev(_) => PaymentProvider::Dev,
+        }
+    }
+
+    pub fn is_dev(&self) -> bool {
+        matches!(self, CardPayments::Dev(_))
+    }
+}
+
+impl PaymentGateway for CardPayments {
+    async fn create_checkout(
+        &self,
+        request: HostedCheckoutRequest,
+    ) -> Result<HostedCheckout, PaymentError> {
+        match self {
+            CardPayments::Stripe(stripe) => stripe.create_checkout(request).await,
+            CardPayments::Dev(dev) => dev.create_checkout(request).await,
+        }
+    }
+}
+
+/// Where shoppers link Discord: real OAuth, or the dev sign-in page.
+#[derive(Debug, Clone)]
+pub enum DiscordLink {
+    OAuth(Box<DiscordOAuth>),
+    Dev(DevDiscord),
+}
+
+impl DiscordLink {
+    pub fn is_dev(&self) -> bool {
+        matches!(self, DiscordLink::Dev(_))
+    }
+}
+
+impl DiscordIdentityProvider for DiscordLink {
+    fn authorize_url(&self, state: &str) -> String {
+        match self {
+            DiscordLink::OAuth(oauth) => oauth.authorize_url(state),
+            DiscordLink::Dev(dev) => dev.authorize_url(state),
+        }
+    }
+
+    async fn exchange_code(&self, code: String) -> Result<DiscordIdentity, DiscordLinkError> {
+        match self {
+            DiscordLink::OAuth(oauth) => oauth.exchange_code(code).await,
+            DiscordLink::Dev(dev) => dev.exchange_code(code).await,
+        }
+    }
+}
+
+/// Where Roblox usernames are looked up: the Roblox APIs, or the offline stand-in.
+#[derive(Debug, Clone)]
+pub enum Roblox {
+    Api(Box<RobloxApi>),
+    Local(LocalRoblox),
+}
+
+impl Roblox {
+    pub fn is_local(&self) -> bool {
+        matches!(self, Roblox::Local(_))
+    }
+}
+
+impl RobloxDirectory for Roblox {
+    async fn lookup(
+        &self,
+        username: RobloxUsername,
+    ) -> Result<Option<RobloxProfile>, RobloxLookupError> {
+        match self {
+            Roblox::Api(api) => api.lookup(username).await,
+            Roblox::Local(local) => local.lookup(username).await,
+        }
+    }
+}
+
+/// Everything checkout needs at request time; one per instance, shared by all workers.
+pub struct CheckoutKit {
+    pub service: ShopCheckout,
+    pub promos: ShopPromos,
+    pub card: CardPayments,
+    /// `None` unless PayPal is configured and enabled.
+    pub paypal: Option<PayPalCheckout>,
+    /// `None` without a Stripe webhook secret: the webhook endpoint refuses every delivery.
+    pub webhook: Option<WebhookVerifier>,
+    pub discord: DiscordLink,
+    pub roblox: Roblox,
+    pub notifier: StaffNotifier,
+    pub clock: AppClock,
+    /// `site.public_url` without a trailing slash.
+    pub public_url: String,
+}
+
+impl std::fmt::Debug for CheckoutKit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckoutKit")
+            .field("card", &self.card)
+            .field("paypal", &self.paypal.is_some())
+            .field("discord", &self.discord)
+            .field("roblox", &self.roblox)
+            .finish_non_exhaustive()
+    }
+}
+
+fn is_set(secret: &secrecy::SecretString) -> bool {
+    !secret.expose_secret().trim().is_empty()
+}
+
+/// Refuses to run production with a local stand-in: its payments would never reach anyone.
+pub fn check_production(settings: &Settings) -> anyhow::Result<()> {
+    if settings.environment != Environment::Production {
+        return Ok(());
+    }
+    let mut missing = Vec::new();
+    if !is_set(&settings.stripe.secret_key) {
+        missing.push("stripe.secret_key (SHOP__STRIPE__SECRET_KEY)");
+    }
+    if !is_set(&settings.stripe.webhook_secret) {
+        missing.push("stripe.webhook_secret (SHOP__STRIPE__WEBHOOK_SECRET)");
+    }
+    if settings.discord.client_id.trim().is_empty() {
+        missing.push("discord.client_id (SHOP__DISCORD__CLIENT_ID)");
+    }
+    if !is_set(&settings.discord.client_secret) {
+        missing.push("discord.client_secret (SHOP__DISCORD__CLIENT_SECRET)");
+    }
+    if settings.roblox.users_api_base.trim().is_empty() {
+        missing.push("roblox.users_api_base (SHOP__ROBLOX__USERS_API_BASE)");
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "production does not start with the dev payment page, the dev Discord sign-in or the \
+         offline Roblox stand-in; set {}",
+        missing.join(", ")
+    )
+}
+
+impl CheckoutKit {
+    /// Chooses every adapter from the settings. Starts the staff notifier's background task.
+    pub fn build(settings: &Settings, store: Store, clock: AppClock) -> anyhow::Result<Self> {
+        check_production(settings)?;
+        let public_url = settings.site.public_url.trim_end_matches('/').to_owned();
+
+        let card = if is_set(&settings.stripe.secret_key) {
+            CardPayments::Stripe(Box::new(
+                StripeCheckout::new(&settings.stripe)
+                    .context("the Stripe settings (stripe.*) are not usable")?,
+            ))
+        } else {
+            tracing::warn!("stripe.secret_key is empty: card payments use the dev payment page");
+            CardPayments::Dev(DevPayments::new(&public_url))
+        };
+        let webhook = is_set(&settings.stripe.webhook_secret)
+            .then(|| WebhookVerifier::new(settings.stripe.webhook_secret.clone()));
+
+        let paypal = if settings.paypal.is_usable() {
+            Some(
+                PayPalCheckout::new(&settings.paypal)
+                    .context("the PayPal settings (paypal.*) are not usable")?,
+            )
+        } else {
+            None
+        };
+
+        let discord = if settings.discord.client_id.trim().is_empty() {
+            tracing::warn!("discord.client_id is empty: Discord linking uses the dev sign-in page");
+            DiscordLink::Dev(DevDiscord::new())
+        } else {
+            let mut discord_settings = settings.discord.clone();
+            if discord_settings.redirect_url.trim().is_empty() {
+                discord_settings.redirect_url = format!("{public_url}/discord/callback");
+            }
+            DiscordLink::OAuth(Box::new(
+                DiscordOAuth::new(&discord_settings)
+                    .context("the Discord settings (discord.*) are not usable")?,
+            ))
+        };
+
+        let roblox = if settings.roblox.users_api_base.trim().is_empty() {
+            Roblox::Local(LocalRoblox)
+        } else {
+            Roblox::Api(Box::new(
+                RobloxApi::new(&settings.roblox)
+                    .context("the Roblox settings (roblox.*) are not usable")?,
+            ))
+        };
+
+        let notifier =
+            StaffNotifier::start(settings.discord.notify_webhook(), RetryPolicy::default());
+
+        Ok(CheckoutKit {
+            service: orders::Checkout::new(
+                store.clone(),
+                store.clone(),
+                store.clone(),
+                clock.clone(),
+            ),
+            promos: promo::Promos::new(store, clock.clone()),
+            card,
+            paypal,
+            webhook,
+            discord,
+            roblox,
+            notifier,
+            clock,
+            public_url,
+        })
+    }
+}
+
+/// Shared by the app state and the sweeper.
+pub type Kit = Arc<CheckoutKit>;
+
+/// Refreshes the product snapshot after a change of stock, so the storefront never shows
+/// stock that is gone. A failure is logged: the periodic refresh catches up.
+pub async fn refresh_stock(state: &crate::state::AppState) {
+    if let Err(error) = state.products.refresh(&state.catalog).await {
+        tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
+    }
+}
+
+impl CheckoutKit {
+    /// The shop's clock now (tests move it forward).
+    pub fn clock_now(&self) -> DateTime<Utc> {
+        accounts::Clock::now(&self.clock)
+    }
+
+    /// The staff's delivery queue.
+    pub fn admin_orders_url(&self) -> String {
+        format!("{}/admin/orders", self.public_url)
+    }
+}
+
+fn dollars_text(money: cart_pricing::Money) -> String {
+    format!("${:.2}", money.as_decimal())
+}
+
+/// Tells staff a paid order is waiting for delivery (when a staff webhook is configured).
+pub fn notify_paid(kit: &CheckoutKit, order: &orders::Order) {
+    use orders::gateways::{StaffMessage, StaffNotifications};
+    let items = order
+        .lines
+        .iter()
+        .map(|line| format!("{} × {}", line.quantity.get(), line.name))
+        .collect::<Vec<_>>()
+        .join("\n");
+    kit.notifier.notify(StaffMessage {
+        text: format!("New paid order #{} is waiting for delivery.", order.id),
+        link: Some(kit.admin_orders_url()),
+        fields: vec![
+            ("Items".to_owned(), items),
+            ("Total".to_owned(), dollars_text(order.amounts.total)),
+            (
+                "Roblox username".to_owned(),
+                order.buyer.roblox_username.to_string(),
+            ),
+            ("Discord".to_owned(), order.buyer.discord.username.clone()),
+        ],
+    });
+}
+
+/// Tells staff a payment arrived for an order that had expired or been cancelled: its stock
+/// went back on sale, so the payment has to be refunded by hand.
+pub fn notify_paid_too_late(
+    kit: &CheckoutKit,
+    order: orders::OrderId,
+    status: orders::OrderStatus,
+) {
+    use orders::gateways::{StaffMessage, StaffNotifications};
+    kit.notifier.notify(StaffMessage {
+        text: format!(
+            "Order #{order} was paid after it was {}: refund the payment.",
+            status.label().to_lowercase()
+        ),
+        link: Some(kit.admin_orders_url()),
+        fields: Vec::new(),
+    });
+}

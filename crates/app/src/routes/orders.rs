@@ -1,0 +1,204 @@
+//! A buyer's orders: `GET /api/orders/{id}` and `POST /api/orders/{id}/cancel`, for the
+//! session that created the order or its logged-in owner (404 for anyone else, so order ids
+//! cannot be probed).
+
+use actix_session::Session;
+use actix_web::{web, HttpResponse};
+use cart_pricing::Money;
+use orders::{CheckoutService, Order, OrderError, OrderId, Release, ReleaseError};
+use serde::Serialize;
+
+use crate::{auth::MaybeUser, checkout, error::ApiError, state::AppState};
+
+/// The session key listing the orders this session created (newest last).
+const SESSION_ORDERS: &str = "order_ids";
+/// How many order ids a session remembers.
+const REMEMBERED_ORDERS: usize = 50;
+
+pub(crate) const ORDER_NOT_FOUND: &str = "Order not found.";
+
+/// Dollars for JSON: cents are exact in an f64.
+pub(crate) fn dollars(money: Money) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let cents = money.cents() as f64;
+    cents / 100.0
+}
+
+/// Remembers that this session created the order.
+pub(crate) fn remember_order(session: &Session, id: OrderId) -> Result<(), ApiError> {
+    let mut ids = session_orders(session);
+    ids.retain(|known| *known != id.get());
+    ids.push(id.get());
+    if ids.len() > REMEMBERED_ORDERS {
+        ids.drain(..ids.len() - REMEMBERED_ORDERS);
+    }
+    session
+        .insert(SESSION_ORDERS, ids)
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("could not remember the order: {e}")))
+}
+
+fn session_orders(session: &Session) -> Vec<i64> {
+    session
+        .get::<Vec<i64>>(SESSION_ORDERS)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+/// Whether this visitor may see the order: it was created in this session, or it belongs to
+/// the logged-in user.
+pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> bool {
+    let own_session = session_orders(session).contains(&order.id.get());
+    let own_account = matches!(
+        (&user.0, order.buyer.user_id),
+        (Some(user), Some(owner)) if user.id == owner
+    );
+    own_session || own_account
+}
+
+/// The order if this visitor may see it; 404 otherwise (also for a malformed id).
+pub(crate) async fn visible_order(
+    state: &AppState,
+    session: &Session,
+    user: &MaybeUser,
+    id: &str,
+) -> Result<Order, ApiError> {
+    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
+    let id = id
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(not_found)?;
+    match state.checkout.service.order(OrderId::new(id)).await {
+        Ok(order) if may_see(session, user, &order) => Ok(order),
+        Ok(_) | Err(OrderError::NotFound(_)) => Err(not_found()),
+        Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct OrderItemResponse {
+    pub id: i64,
+    pub name: String,
+    pub qty: u32,
+    pub unit_price: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OrderResponse {
+    pub id: i64,
+    pub status: &'static str,
+    pub status_label: &'static str,
+    pub items: Vec<OrderItemResponse>,
+    pub subtotal: f64,
+    pub discount: f64,
+    pub fee: f64,
+    pub total: f64,
+    pub roblox_username: String,
+    pub created_at: String,
+    pub paid_at: Option<String>,
+}
+
+impl From<&Order> for OrderResponse {
+    fn from(order: &Order) -> Self {
+        OrderResponse {
+            id: order.id.get(),
+            status: order.status().as_str(),
+            status_label: order.status().label(),
+            items: order
+                .lines
+                .iter()
+                .map(|line| OrderItemResponse {
+                    id: line.product_id.get(),
+                    name: line.name.clone(),
+                    qty: line.quantity.get(),
+                    unit_price: dollars(line.unit_price),
+                })
+                .collect(),
+            subtotal: dollars(order.amounts.subtotal),
+            discount: dollars(order.amounts.discount),
+            fee: dollars(order.amounts.fee),
+            total: dollars(order.amounts.total),
+            roblox_username: order.buyer.roblox_username.to_string(),
+            created_at: order.created_at.to_rfc3339(),
+            paid_at: order.paid_at().map(|at| at.to_rfc3339()),
+        }
+    }
+}
+
+/// `GET /api/orders/{id}`.
+pub async fn show(
+    state: web::Data<AppState>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let order = visible_order(&state, &session, &user, &id).await?;
+    Ok(HttpResponse::Ok().json(OrderResponse::from(&order)))
+}
+
+/// Cancels a pending order (its stock goes back at once). 409 when it is not pending.
+pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Order, ApiError> {
+    let not_pending = || ApiError::Conflict("This order can no longer be cancelled.".to_owned());
+    match state.checkout.service.cancel(order.id).await {
+        Ok(Release::Released(order)) => {
+            checkout::refresh_stock(state).await;
+            Ok(order)
+        }
+        Ok(Release::AlreadyClosed(_) | Release::Replayed) | Err(ReleaseError::Refused(_)) => {
+            Err(not_pending())
+        }
+        Err(ReleaseError::NotFound(_) | ReleaseError::ReferenceMismatch(_)) => {
+            Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))
+        }
+        Err(ReleaseError::Unknown(e)) => Err(ApiError::Internal(e)),
+    }
+}
+
+/// `POST /api/orders/{id}/cancel`: pending -> cancelled, stock released.
+pub async fn cancel(
+    state: web::Data<AppState>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let order = visible_order(&state, &session, &user, &id).await?;
+    let cancelled = cancel_order(&state, &order).await?;
+    Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
+}
+
+/// One order as the profile lists it.
+#[derive(Debug, Serialize)]
+pub struct ProfileOrder {
+    pub id: i64,
+    pub total: f64,
+    pub status: String,
+    pub status_label: String,
+    pub created_at: String,
+}
+
+/// The user's orders, newest first, for `/api/profile`.
+pub(crate) async fn orders_of_user(
+    state: &AppState,
+    user_id: i64,
+) -> Result<Vec<ProfileOrder>, ApiError> {
+    let orders = state
+        .checkout
+        .service
+        .orders_of_user(user_id)
+        .await
+        .map_err(|e| match e {
+            OrderError::NotFound(_) => ApiError::internal(anyhow::anyhow!("{e}")),
+            OrderError::Unknown(e) => ApiError::Internal(e),
+        })?;
+    Ok(orders
+        .iter()
+        .map(|order| ProfileOrder {
+            id: order.id.get(),
+            total: dollars(order.amounts.total),
+            status: order.status().as_str().to_owned(),
+            status_label: order.status().label().to_owned(),
+            created_at: order.created_at.to_rfc3339(),
+        })
+        .collect())
+}

@@ -1,0 +1,59 @@
+//! Roblox usernames: `POST /api/roblox/avatar` (canonical name and headshot) and the offline
+//! stand-in's drawn avatars.
+
+use actix_web::{http::header, web, HttpResponse};
+use orders::gateways::{RobloxDirectory, RobloxUsername};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::{error::ApiError, state::AppState};
+
+#[derive(Debug, Deserialize)]
+pub struct AvatarRequest {
+    #[serde(default)]
+    pub username: Option<String>,
+}
+
+/// `POST /api/roblox/avatar {username}` -> `{username, avatar_url}`; 404 unknown, 422 malformed.
+pub async fn avatar(
+    state: web::Data<AppState>,
+    body: web::Json<AvatarRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let typed = body.username.as_deref().unwrap_or_default();
+    if typed.trim().is_empty() {
+        return Err(ApiError::field("username", "Enter your Roblox username."));
+    }
+    let username = RobloxUsername::parse(typed)
+        .map_err(|e| ApiError::field("username", format!("A Roblox username {e}.")))?;
+    match state.checkout.roblox.lookup(username).await {
+        Ok(Some(profile)) => Ok(HttpResponse::Ok().json(json!({
+            "username": profile.username.to_string(),
+            "avatar_url": profile.avatar_url,
+        }))),
+        Ok(None) => Err(ApiError::NotFound("Roblox user not found.".to_owned())),
+        Err(error) => {
+            tracing::warn!(error = ?error, "roblox lookup failed");
+            Ok(HttpResponse::BadGateway()
+                .json(json!({ "message": "Error while connecting to Roblox.", "errors": {} })))
+        }
+    }
+}
+
+/// `GET /api/roblox/dev-avatar/{username}.svg`: the offline stand-in's picture for a name.
+pub async fn dev_avatar(
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let not_found = || ApiError::NotFound("Not found.".to_owned());
+    if !state.checkout.roblox.is_local() {
+        return Err(not_found());
+    }
+    let username = name
+        .strip_suffix(".svg")
+        .and_then(|name| RobloxUsername::parse(name).ok())
+        .ok_or_else(not_found)?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/svg+xml")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(roblox::dev_avatar_svg(&username)))
+}

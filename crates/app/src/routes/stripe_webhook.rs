@@ -1,0 +1,139 @@
+//! `POST /api/stripe/webhook`: Stripe's signed events. The signature is checked on the raw
+//! body before anything is read; the event id is recorded with the change it makes, so a
+//! repeated delivery answers 200 and changes nothing.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use orders::{
+    CheckoutService, ConfirmError, OrderId, PaymentNotice, PaymentProvider, ProviderEvent, Release,
+    ReleaseError,
+};
+use serde_json::json;
+use stripe_adapter::{CheckoutPaymentStatus, StripeEvent};
+
+use super::checkout::confirm;
+use crate::{checkout, state::AppState};
+
+fn answer(status: actix_web::http::StatusCode, message: &str) -> HttpResponse {
+    HttpResponse::build(status).json(json!({ "message": message, "errors": {} }))
+}
+
+fn received() -> HttpResponse {
+    HttpResponse::Ok().json(json!({ "received": true }))
+}
+
+fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<PaymentNotice> {
+    let order_id = order_id?.trim().parse::<i64>().ok().filter(|id| *id > 0)?;
+    Some(PaymentNotice {
+        order_id: OrderId::new(order_id),
+        provider: PaymentProvider::Stripe,
+        reference: session_id,
+        event: Some(ProviderEvent {
+            provider: PaymentProvider::Stripe,
+            id: event_id.to_owned(),
+        }),
+    })
+}
+
+pub async fn webhook(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> HttpResponse {
+    use actix_web::http::StatusCode;
+    let kit = &state.checkout;
+    let Some(verifier) = kit.webhook.as_ref() else {
+        return answer(
+            StatusCode::BAD_REQUEST,
+            "Stripe webhooks are not configured.",
+        );
+    };
+    let Some(signature) = req
+        .headers()
+        .get("Stripe-Signature")
+        .and_then(|value| value.to_str().ok())
+    else {
+        return answer(StatusCode::BAD_REQUEST, "Missing Stripe-Signature header.");
+    };
+    let event = match verifier.verify(&body, signature, kit.clock_now()) {
+        Ok(event) => event,
+        Err(error) => {
+            tracing::warn!(%error, "stripe webhook refused");
+            return answer(
+                StatusCode::BAD_REQUEST,
+                &format!("Webhook refused: {error}."),
+            );
+        }
+    };
+    match event {
+        StripeEvent::CheckoutCompleted {
+            event_id,
+            session_id,
+            order_id,
+            payment_status,
+        } => {
+            if !matches!(
+                payment_status,
+                CheckoutPaymentStatus::Paid | CheckoutPaymentStatus::NoPaymentRequired
+            ) {
+                tracing::info!(%event_id, ?payment_status, "checkout completed without payment yet");
+                return received();
+            }
+            let Some(notice) = notice(&event_id, session_id, order_id.as_deref()) else {
+                tracing::info!(%event_id, "checkout session of no order of ours");
+                return received();
+            };
+            match confirm(&state, notice).await {
+                Ok(_) | Err(ConfirmError::NotFound(_)) => received(),
+                // Paid after it expired: recorded for staff (see `confirm`); retrying will
+                // not change that, so Stripe is told we have it.
+                Err(ConfirmError::Refused(_)) => received(),
+                Err(ConfirmError::ReferenceMismatch(order)) => {
+                    tracing::warn!(%order, %event_id, "stripe session does not match the order");
+                    answer(
+                        StatusCode::BAD_REQUEST,
+                        "The session does not belong to this order.",
+                    )
+                }
+                Err(ConfirmError::Unknown(error)) => {
+                    tracing::error!(error = ?error, %event_id, "could not apply a stripe payment");
+                    answer(StatusCode::INTERNAL_SERVER_ERROR, "Try again later.")
+                }
+            }
+        }
+        StripeEvent::CheckoutExpired {
+            event_id,
+            session_id,
+            order_id,
+        } => {
+            let Some(notice) = notice(&event_id, session_id, order_id.as_deref()) else {
+                return received();
+            };
+            match kit.service.expire(notice).await {
+                Ok(Release::Released(_)) => {
+                    checkout::refresh_stock(&state).await;
+                    received()
+                }
+                Ok(Release::AlreadyClosed(_) | Release::Replayed)
+                | Err(ReleaseError::NotFound(_) | ReleaseError::Refused(_)) => received(),
+                Err(ReleaseError::ReferenceMismatch(order)) => {
+                    tracing::warn!(%order, %event_id, "stripe session does not match the order");
+                    answer(
+                        StatusCode::BAD_REQUEST,
+                        "The session does not belong to this order.",
+                    )
+                }
+                Err(ReleaseError::Unknown(error)) => {
+                    tracing::error!(error = ?error, %event_id, "could not expire an order");
+                    answer(StatusCode::INTERNAL_SERVER_ERROR, "Try again later.")
+                }
+            }
+        }
+        StripeEvent::Other {
+            event_id,
+            event_type,
+        } => {
+            tracing::debug!(%event_id, %event_type, "stripe event ignored");
+            received()
+        }
+    }
+}

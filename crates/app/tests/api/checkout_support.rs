@@ -1,0 +1,206 @@
+//! Shared by the checkout, webhook, identity and promo tests: products, a linked Discord
+//! account, the order payload, signed webhook deliveries.
+
+use cart_pricing::Money;
+use catalog::{Product, ProductDraft, ProductId, ProductRepository, Stock};
+use garden_app::Settings;
+use serde_json::{json, Value};
+use store::testing::TestDatabase;
+use store::Backend;
+
+use crate::helpers::{Options, TestApp};
+
+pub const WEBHOOK_SECRET: &str = "whsec_test_secret";
+
+pub fn product(name: &str, price: &str, stock: Option<u32>) -> ProductDraft {
+    ProductDraft {
+        name: name.into(),
+        description: String::new(),
+        price: Money::parse(price).unwrap(),
+        category: "Pets".into(),
+        image: None,
+        stock: stock.map_or(Stock::Unlimited, Stock::Finite),
+        weight: None,
+        mutation: None,
+        savings: None,
+        sort_order: None,
+        delete_after_out_of_stock: false,
+        related_ids: vec![],
+        inventory: i64::from(stock.unwrap_or(0)),
+        dupe_warning: false,
+    }
+}
+
+/// A shop with these products (ids as given), started with `configure`'s settings.
+pub async fn shop_with(
+    backend: Backend,
+    products: Vec<(i64, ProductDraft)>,
+    configure: impl FnOnce(&mut Settings),
+) -> TestApp {
+    let database = TestDatabase::create(backend).await;
+    let store = store::Store::new(database.connection.clone());
+    store
+        .insert_with_ids(
+            products
+                .into_iter()
+                .map(|(id, draft)| (ProductId::new(id), draft))
+                .collect(),
+        )
+        .await
+        .unwrap();
+    TestApp::spawn_with(database, Options::demo_data(false), configure).await
+}
+
+/// A shop with these products and the local providers (dev payment page, dev Discord).
+pub async fn shop(backend: Backend, products: Vec<(i64, ProductDraft)>) -> TestApp {
+    shop_with(backend, products, |settings| {
+        settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+    })
+    .await
+}
+
+/// A client without automatic redirects (the tests look at each Location), keeping cookies.
+pub fn browser() -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// The `state` query value of an authorize Location.
+pub fn state_of(location: &str) -> String {
+    let url = reqwest::Url::parse(&format!("http://x{location}"))
+        .or_else(|_| reqwest::Url::parse(location))
+        .unwrap();
+    url.query_pairs()
+        .find(|(k, _)| k == "state")
+        .map(|(_, v)| v.into_owned())
+        .unwrap()
+}
+
+/// Links demo identity `which` (0..3) of the dev sign-in page to this client's session.
+pub async fn link_discord(app: &TestApp, client: &reqwest::Client, which: usize) -> Value {
+    let response = client
+        .get(app.url("/api/discord/authorize"))
+        .send()
+        .await
+        .unwrap();
+    // clients that follow redirects land on the dev page itself
+    let location = if response.status() == 302 {
+        response.headers()["location"].to_str().unwrap().to_owned()
+    } else {
+        assert_eq!(response.status(), 200);
+        let url = response.url();
+        format!("{}?{}", url.path(), url.query().unwrap())
+    };
+    assert!(
+        location.starts_with("/dev/discord/authorize?state="),
+        "{location}"
+    );
+    let (id, _) = garden_app::DEMO_IDENTITIES[which];
+    let response = app
+        .post_json(
+            client,
+            "/api/discord-auth",
+            &json!({ "code": format!("dev-{id}"), "state": state_of(&location) }),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+/// The spec's order payload; `total` is the items' total after discount, before the fee.
+pub fn payload(items: &[(i64, u32)], total: f64) -> Value {
+    json!({
+        "discord_id": "999999999999999999",
+        "email": "buyer@example.com",
+        "roblox_username": "Builder_Bob",
+        "items": items.iter().map(|(id, qty)| json!({
+            "id": id, "name": "whatever the browser says", "description": "",
+            "price": 0.01, "qty": qty, "stock": 1000, "weight": null, "mutation": null,
+        })).collect::<Vec<_>>(),
+        "total": total,
+        "user_id": 12345,
+    })
+}
+
+pub async fn checkout(app: &TestApp, client: &reqwest::Client, body: &Value) -> reqwest::Response {
+    app.post_json(client, "/api/stripe/checkout", body).await
+}
+
+/// A product as the database has it now (stock, archived).
+pub async fn stored(app: &TestApp, id: i64) -> Product {
+    app.store.product(ProductId::new(id)).await.unwrap()
+}
+
+pub async fn stock(app: &TestApp, id: i64) -> Option<i64> {
+    stored(app, id).await.stock.count()
+}
+
+/// An order's status as the database has it.
+pub async fn status(app: &TestApp, order_id: i64) -> String {
+    use orders::OrderRepository;
+    app.store
+        .order(orders::OrderId::new(order_id))
+        .await
+        .unwrap()
+        .status()
+        .as_str()
+        .to_owned()
+}
+
+/// The provider reference stored with an order.
+pub async fn reference(app: &TestApp, order_id: i64) -> String {
+    use orders::OrderRepository;
+    app.store
+        .order(orders::OrderId::new(order_id))
+        .await
+        .unwrap()
+        .payment
+        .reference
+        .unwrap()
+}
+
+/// A Stripe event as Stripe sends it.
+pub fn stripe_event(event_id: &str, kind: &str, session_id: &str, order_id: i64) -> Value {
+    json!({
+        "id": event_id,
+        "object": "event",
+        "type": kind,
+        "created": 1_700_000_000,
+        "data": { "object": {
+            "id": session_id,
+            "object": "checkout.session",
+            "client_reference_id": order_id.to_string(),
+            "metadata": { "order_id": order_id.to_string() },
+            "payment_status": if kind == "checkout.session.completed" { "paid" } else { "unpaid" },
+            "status": if kind == "checkout.session.completed" { "complete" } else { "expired" },
+        }},
+    })
+}
+
+/// Posts an event signed with `secret` at `timestamp` (seconds).
+pub async fn deliver(
+    app: &TestApp,
+    event: &Value,
+    secret: &str,
+    timestamp: i64,
+) -> reqwest::Response {
+    let body = serde_json::to_vec(event).unwrap();
+    let signature = stripe_adapter::signature_header(secret, timestamp, &body);
+    app.client
+        .post(app.url("/api/stripe/webhook"))
+        .header("Stripe-Signature", signature)
+        .header("Content-Type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Now, by the app's clock (tests move it forward).
+pub fn now(app: &TestApp) -> i64 {
+    use accounts::Clock;
+    app.clock.now().timestamp()
+}
