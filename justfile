@@ -103,6 +103,7 @@ user-create EMAIL ROLE:
     fi
     printf '%s\n' "$password" | {{server_bin}} users create "{{EMAIL}}" --role "{{ROLE}}"
 
-# Benchmarks: the product list path (snapshot build, ETag revalidation).
+# Benchmarks: the product list path (snapshot build, ETag revalidation), and the req/s of an
+# idle help-chat poll against GET /api/products in the same run.
 bench:
     cargo bench -p garden-app

@@ -2,9 +2,11 @@
 
 pub mod auth;
 mod checkout;
+pub mod chat_versions;
 mod cli;
 mod dto;
 mod error;
+mod help_chat;
 mod routes;
 mod seed;
 mod settings;
@@ -20,4 +22,5 @@ pub use settings::{
 };
 pub use checkout::{Sweeper, DEMO_IDENTITIES};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
+pub use settings::{AssistantSettings, ChatSettings};
 pub use startup::Application;

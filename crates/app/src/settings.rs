@@ -56,6 +56,53 @@ pub struct Settings {
     /// The Roblox web APIs (the offline stand-in when `users_api_base` is empty).
     #[serde(default = "default_roblox")]
     pub roblox: roblox::RobloxSettings,
+    /// The help chat's assistant: an OpenAI-compatible endpoint when api_base, model and
+    /// api_key are set; the built-in assistant otherwise (and always as the fallback).
+    #[serde(default)]
+    pub assistant: AssistantSettings,
+    /// The help chat's poll cache.
+    #[serde(default)]
+    pub chat: ChatSettings,
+}
+
+/// The `assistant` section.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct AssistantSettings {
+    /// e.g. `https://api.openai.com/v1`; the adapter posts to `{api_base}/chat/completions`.
+    pub api_base: String,
+    pub model: String,
+    pub api_key: secrecy::SecretString,
+    /// Past this the built-in assistant answers instead.
+    pub timeout_ms: u64,
+}
+
+impl Default for AssistantSettings {
+    fn default() -> Self {
+        AssistantSettings {
+            api_base: String::new(),
+            model: String::new(),
+            api_key: String::new().into(),
+            timeout_ms: 8000,
+        }
+    }
+}
+
+/// The `chat` section.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct ChatSettings {
+    /// How often each instance looks for chat writes made by other instances (one small read
+    /// of the chats changed since the last look, and a count).
+    pub version_refresh_ms: u64,
+}
+
+impl Default for ChatSettings {
+    fn default() -> Self {
+        ChatSettings {
+            version_refresh_ms: 1000,
+        }
+    }
 }
 
 /// The `stripe` section when the configuration has none: no keys (the dev payment page).

@@ -1,7 +1,7 @@
 use std::sync::{Arc, RwLock};
 
 use actix_web::web::Bytes;
-use catalog::{CatalogError, CatalogService};
+use catalog::{CatalogError, CatalogService, Product};
 use sha2::{Digest, Sha256};
 
 use crate::dto::ProductResponse;
@@ -13,15 +13,18 @@ pub struct ProductList {
     pub body: Bytes,
     /// A strong validator: the quoted hash of the body.
     pub etag: String,
+    /// The products the body was made from (the help chat's assistant answers from them).
+    pub products: Arc<Vec<Product>>,
 }
 
 impl ProductList {
-    fn new(body: Vec<u8>) -> Self {
+    fn new(body: Vec<u8>, products: Vec<Product>) -> Self {
         let digest = Sha256::digest(&body);
         let etag = format!("\"{}\"", hex::encode(&digest[..16]));
         ProductList {
             body: Bytes::from(body),
             etag,
+            products: Arc::new(products),
         }
     }
 }
@@ -66,16 +69,12 @@ impl ProductSnapshot {
     }
 
     async fn build(catalog: &impl CatalogService) -> Result<ProductList, CatalogError> {
-        let products: Vec<ProductResponse> = catalog
-            .storefront()
-            .await?
-            .iter()
-            .map(ProductResponse::from)
-            .collect();
-        let body = serde_json::to_vec(&products).map_err(|e| {
+        let products = catalog.storefront().await?;
+        let dtos: Vec<ProductResponse> = products.iter().map(ProductResponse::from).collect();
+        let body = serde_json::to_vec(&dtos).map_err(|e| {
             CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products"))
         })?;
-        Ok(ProductList::new(body))
+        Ok(ProductList::new(body, products))
     }
 }
 

@@ -1,4 +1,12 @@
-use std::{net::TcpListener, path::PathBuf, sync::Arc, time::Duration};
+use std::{
+    net::TcpListener,
+    path::PathBuf,
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
+    time::Duration,
+};
 
 use actix_web::{dev::Server, http::header, middleware, web, App, HttpServer};
 use anyhow::Context;
@@ -10,7 +18,9 @@ use tracing_actix_web::TracingLogger;
 use crate::{
     auth::{self, session::ShopSessionStore, AppClock},
     checkout::{self, CheckoutKit, Sweeper},
-    error, routes, seed,
+    error,
+    help_chat::HelpChat,
+    routes, seed,
     settings::Environment,
     snapshot::ProductSnapshot,
     state::AppState,
@@ -26,13 +36,20 @@ pub struct Application {
     server: Server,
     clock: AppClock,
     sweeper: Sweeper,
+    db_queries: Arc<AtomicU64>,
 }
 
 impl Application {
     /// Opens and migrates the database, seeds the demo catalog where asked, and binds the
     /// listener (port 0 picks a free one).
     pub async fn build(settings: Settings) -> anyhow::Result<Self> {
-        let db = store::connect(&settings.database.url, settings.database.max_connections).await?;
+        let mut db =
+            store::connect(&settings.database.url, settings.database.max_connections).await?;
+        let db_queries = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&db_queries);
+        db.set_metric_callback(move |_| {
+            counter.fetch_add(1, Ordering::Relaxed);
+        });
         let store = Store::new(db);
         let media = MediaStore::new(settings.media.root.clone());
         let catalog = Catalog::new(store.clone());
@@ -65,6 +82,10 @@ impl Application {
         let products = ProductSnapshot::load(&catalog)
             .await
             .context("failed to load the catalog")?;
+        let help_chat = HelpChat::build(&settings, store.clone(), products.clone())
+            .context("failed to set up the help chat")?;
+        let store_for_proofs = store.clone();
+        let media_for_proofs = media.clone();
         let state = web::Data::new(AppState {
             store,
             catalog,
@@ -73,7 +94,17 @@ impl Application {
             site: settings.site.clone(),
             accounts,
             checkout,
+            chat: Arc::new(help_chat),
+            proofs: proofs::ProofService::new(
+                store_for_proofs,
+                media::ProofImageStore::new(media_for_proofs),
+                proofs::SystemClock,
+            ),
         });
+        spawn_chat_version_refresh(
+            state.clone(),
+            Duration::from_millis(settings.chat.version_refresh_ms.max(100)),
+        );
         let sweeper = Sweeper::new(state.clone());
         checkout::spawn_sweeper(sweeper.clone(), checkout::SWEEP_EVERY);
         spawn_catalog_refresh(
@@ -115,11 +146,17 @@ impl Application {
             server,
             clock,
             sweeper,
+            db_queries,
         })
     }
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// How many statements this instance has sent to its database so far.
+    pub fn database_queries(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.db_queries)
     }
 
     /// The clock the accounts rules read; tests move it forward.
@@ -140,6 +177,21 @@ impl Application {
         );
         self.server.await
     }
+}
+
+/// Keeps this instance's chat poll cache in step with chat writes made by other instances.
+fn spawn_chat_version_refresh(state: web::Data<AppState>, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticker.tick().await;
+        loop {
+            ticker.tick().await;
+            if let Err(error) = state.chat.versions.refresh(&state.store).await {
+                tracing::warn!(error = ?error, "could not refresh the chat versions");
+            }
+        }
+    });
 }
 
 /// Keeps this instance's snapshot in step with writes made by other instances.

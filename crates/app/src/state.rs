@@ -5,6 +5,7 @@ use media::MediaStore;
 use store::Store;
 
 use crate::auth::AccountsService;
+use crate::help_chat::HelpChat;
 use crate::checkout::Kit;
 use crate::settings::SiteSettings;
 use crate::snapshot::ProductSnapshot;
@@ -20,4 +21,11 @@ pub struct AppState {
     pub accounts: Arc<AccountsService>,
     /// Checkout, payment providers, Discord, Roblox, promo codes.
     pub checkout: Kit,
+    /// The help chat: service, poll cache, staff notifications.
+    pub chat: Arc<HelpChat>,
+    /// Proofs of delivery.
+    pub proofs: ProofService,
 }
+
+pub type ProofService =
+    proofs::ProofService<Store, media::ProofImageStore, proofs::SystemClock>;

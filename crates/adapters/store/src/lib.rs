@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin_products;
+mod chat_changes;
 mod chats;
 mod connection;
 mod delivery;
@@ -14,6 +15,7 @@ mod proofs;
 mod sales;
 mod sessions;
 
+pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, StoreError};
 pub use sea_orm::DatabaseConnection;
 pub use sessions::DatabaseSessionStore;

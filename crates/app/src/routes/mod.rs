@@ -1,4 +1,6 @@
+pub mod admin_chats;
 pub mod auth;
+pub mod chat;
 pub mod checkout;
 pub mod dev_pages;
 pub mod discord;
@@ -8,6 +10,7 @@ pub mod orders;
 pub mod products;
 pub mod profile;
 pub mod promo;
+pub mod proofs;
 pub mod roblox;
 pub mod site;
 pub mod spa;
@@ -43,11 +46,38 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/me", web::get().to(auth::me))
             .route("/profile", web::get().to(profile::profile))
             .configure(checkout_routes)
+            .configure(chat_routes)
             .default_service(web::to(api_not_found)),
     )
     .route("/media/{tail:.*}", web::get().to(media::serve))
     .configure(dev_page_routes)
     .default_service(web::to(spa::serve));
+}
+
+/// The help chat (shoppers and staff) and proofs of delivery (under /api).
+fn chat_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/chat/start-ai", web::post().to(chat::start_ai))
+        .route("/chat/start-live", web::post().to(chat::start_live))
+        .route("/chat/send", web::post().to(chat::send))
+        .route("/chat/history", web::get().to(chat::history))
+        .route("/chat/status", web::get().to(chat::status))
+        .route("/chat/admin-reply", web::post().to(admin_chats::reply))
+        .route("/chat/{chat_id}", web::delete().to(chat::end))
+        .route("/admin/chats", web::get().to(admin_chats::list))
+        .route("/admin/chats/{id}", web::get().to(admin_chats::show))
+        .route("/admin/chats/{id}", web::delete().to(admin_chats::delete))
+        .route(
+            "/admin/chats/{id}/messages",
+            web::get().to(admin_chats::messages),
+        )
+        .route(
+            "/admin/chats/{id}/mark-read",
+            web::post().to(admin_chats::mark_read),
+        )
+        .route("/admin/chats/{id}/accept", web::post().to(admin_chats::accept))
+        .route("/proofs", web::get().to(proofs::list))
+        .route("/proofs", web::post().to(proofs::create))
+        .route("/proofs/{id}", web::delete().to(proofs::delete));
 }
 
 async fn api_not_found() -> Result<actix_web::HttpResponse, ApiError> {

@@ -17,6 +17,8 @@ pub struct TestApp {
     pub clock: AppClock,
     /// The settings it was started with, to start another instance on the same database.
     pub settings: Settings,
+    /// Statements this app has sent to its database so far.
+    pub db_queries: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Expires stale pending orders on demand (as the background task does every minute).
     pub sweeper: garden_app::Sweeper,
     _database: TestDatabase,
@@ -123,6 +125,8 @@ impl TestApp {
             paypal: garden_app::default_paypal(),
             discord: garden_app::default_discord(),
             roblox: garden_app::default_roblox(),
+            assistant: garden_app::AssistantSettings::default(),
+            chat: garden_app::ChatSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests
@@ -135,6 +139,7 @@ impl TestApp {
             .expect("the app starts");
         let clock = app.clock();
         let sweeper = app.sweeper();
+        let db_queries = app.database_queries();
         let address = format!("http://127.0.0.1:{}", app.port());
         tokio::spawn(app.run_until_stopped());
         TestApp {
@@ -145,6 +150,7 @@ impl TestApp {
             outbox_dir: outbox.path().to_path_buf(),
             clock,
             settings,
+            db_queries,
             sweeper,
             _database: database,
             _dirs: vec![media, frontend, outbox],

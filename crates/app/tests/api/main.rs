@@ -2,11 +2,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod chat;
 mod checkout;
 mod checkout_identity;
 mod checkout_support;
 mod helpers;
 mod media;
 mod products;
+mod proofs;
 mod spa;
 mod stripe_webhook;

@@ -1,0 +1,84 @@
+//! What an instance's in-memory chat versions need to notice writes made by OTHER instances:
+//! the chats changed since a moment (one read of three columns), the number
+//! of chats (a drop means a delete somewhere) and which of a set of chats still exist.
+
+use anyhow::Context;
+use chat::{ChatError, ChatId, ChatStatus};
+use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QuerySelect};
+
+use crate::entities::chats;
+use crate::Store;
+
+/// A chat's id, version and status, as a poller compares them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatChange {
+    pub id: ChatId,
+    pub version: u64,
+    pub status: ChatStatus,
+}
+
+impl Store {
+    /// Every chat whose `updated_at` is at or after `since` (every write raises it).
+    #[tracing::instrument(skip(self))]
+    pub async fn chats_changed_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<ChatChange>, ChatError> {
+        let rows = chats::Entity::find()
+            .select_only()
+            .column(chats::Column::Id)
+            .column(chats::Column::Version)
+            .column(chats::Column::Status)
+            .filter(chats::Column::UpdatedAt.gte(since))
+            .into_tuple::<(String, i64, String)>()
+            .all(&self.db)
+            .await
+            .context("failed to read the recently changed chats")?;
+        rows.into_iter()
+            .map(|(id, version, status)| {
+                Ok(ChatChange {
+                    id: id
+                        .parse()
+                        .with_context(|| format!("stored chat id {id:?} is invalid"))?,
+                    version: u64::try_from(version).context("a chat's version is negative")?,
+                    status: status
+                        .parse()
+                        .with_context(|| format!("stored chat status {status:?} is invalid"))?,
+                })
+            })
+            .collect()
+    }
+
+    /// How many chats there are.
+    #[tracing::instrument(skip(self))]
+    pub async fn chat_count(&self) -> Result<u64, ChatError> {
+        Ok(chats::Entity::find()
+            .count(&self.db)
+            .await
+            .context("failed to count the chats")?)
+    }
+
+    /// Which of `ids` still exist.
+    #[tracing::instrument(skip_all, fields(count = ids.len()))]
+    pub async fn existing_chats(&self, ids: &[ChatId]) -> Result<Vec<ChatId>, ChatError> {
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        let rows = chats::Entity::find()
+            .select_only()
+            .column(chats::Column::Id)
+            .filter(chats::Column::Id.is_in(ids.iter().map(ToString::to_string)))
+            .into_tuple::<String>()
+            .all(&self.db)
+            .await
+            .context("failed to look the cached chats up")?;
+        rows.into_iter()
+            .map(|id| {
+                Ok(id
+                    .parse()
+                    .with_context(|| format!("stored chat id {id:?} is invalid"))?)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,422 @@
+//! The help chat's poll cache: what a poll that finds nothing new is answered from, without
+//! touching the database.
+//!
+//! Every chat has an entry holding whose it is (the session id, which never changes) and the
+//! last JSON bodies rendered for it (status, history, staff views), each tagged with the
+//! chat's database `version` it was rendered from. Every write this instance makes drops the
+//! chat's bodies (and the staff list's) at once. Writes made by OTHER instances are noticed by
+//! [`ChatVersions::refresh`], which runs about once a second: one read of the chats changed
+//! since the last check (id, version, status) drops the bodies whose version moved, and one
+//! count of the chats tells when a chat was deleted somewhere (then the cached ids are looked
+//! up once). So another instance's write shows here within about a second; this instance's own
+//! writes show at once.
+//!
+//! A body may only be installed when no write happened between the moment its database read
+//! started and now: a caller takes a [`Ticket`] before reading, and [`ChatVersions::install`]
+//! refuses the body when the chat changed after that ticket was issued.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use actix_web::web::Bytes;
+use chat::{ChatId, ChatStatus, SessionId};
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+use store::{ChatChange, Store};
+
+/// How far back each check for other instances' writes reaches beyond the previous check: it
+/// covers writes still committing at the last check and clocks a little apart between instances.
+const OVERLAP: Duration = Duration::from_secs(5);
+/// Entries nobody polled for this long are dropped (memory stays bounded by active chats).
+const IDLE_ENTRY: Duration = Duration::from_secs(15 * 60);
+
+/// A rendered body with its validator.
+#[derive(Debug, Clone)]
+pub struct Cached {
+    pub body: Bytes,
+    /// A strong validator: the quoted hash of the body.
+    pub etag: String,
+}
+
+impl Cached {
+    pub fn new(body: Vec<u8>) -> Self {
+        let digest = Sha256::digest(&body);
+        Cached {
+            etag: format!("\"{}\"", hex::encode(&digest[..16])),
+            body: Bytes::from(body),
+        }
+    }
+}
+
+/// The bodies kept per chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    /// GET /chat/status: the chat without messages, the shopper's unread flag.
+    Status,
+    /// GET /chat/history: the chat with messages.
+    History,
+    /// GET /admin/chats/{id}: the chat with messages, staff's unread flag.
+    StaffChat,
+    /// GET /admin/chats/{id}/messages.
+    StaffMessages,
+}
+
+/// What the cache knows about a poll.
+#[derive(Debug, Clone)]
+pub enum Lookup {
+    /// The body to answer with.
+    Hit(Cached),
+    /// The chat is known to belong to another session: 404 without asking the database.
+    NotOwner,
+    /// Nothing usable: read the database.
+    Miss,
+}
+
+/// Taken before a database read; see [`ChatVersions::install`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ticket(u64);
+
+#[derive(Debug)]
+struct Entry {
+    session: Option<SessionId>,
+    /// The database version the bodies were rendered from.
+    version: Option<u64>,
+    /// The epoch of the last write seen for this chat.
+    changed: u64,
+    bodies: HashMap<View, Cached>,
+    used: Instant,
+}
+
+impl Entry {
+    fn new() -> Self {
+        Entry {
+            session: None,
+            version: None,
+            changed: 0,
+            bodies: HashMap::new(),
+            used: Instant::now(),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct StaffList {
+    body: Option<Cached>,
+    /// The chats (and versions) the body was rendered from.
+    versions: HashMap<ChatId, u64>,
+    changed: u64,
+}
+
+#[derive(Debug)]
+struct Inner {
+    chats: HashMap<ChatId, Entry>,
+    list: StaffList,
+    /// The number of chats at the last check; a change means a create or a delete somewhere.
+    chat_count: Option<u64>,
+    /// When the last check for other instances' writes started.
+    checked_at: DateTime<Utc>,
+}
+
+/// The per-chat versions and bodies of one instance. Shared by all workers.
+#[derive(Debug)]
+pub struct ChatVersions {
+    inner: Mutex<Inner>,
+    /// Grows with every write seen (this instance's or another's).
+    epoch: AtomicU64,
+}
+
+impl Default for ChatVersions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChatVersions {
+    pub fn new() -> Self {
+        ChatVersions {
+            inner: Mutex::new(Inner {
+                chats: HashMap::new(),
+                list: StaffList::default(),
+                chat_count: None,
+                checked_at: Utc::now(),
+            }),
+            epoch: AtomicU64::new(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        match self.inner.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Take before reading the database for a body to install.
+    pub fn ticket(&self) -> Ticket {
+        Ticket(self.epoch.load(Ordering::SeqCst))
+    }
+
+    /// The cached `view` of the chat for `session` (`None`: staff, no ownership check).
+    pub fn lookup(&self, id: ChatId, session: Option<&SessionId>, view: View) -> Lookup {
+        let mut inner = self.lock();
+        let Some(entry) = inner.chats.get_mut(&id) else {
+            return Lookup::Miss;
+        };
+        entry.used = Instant::now();
+        if let (Some(owner), Some(asked)) = (&entry.session, session) {
+            if owner != asked {
+                return Lookup::NotOwner;
+            }
+        }
+        match entry.bodies.get(&view) {
+            Some(cached) => Lookup::Hit(cached.clone()),
+            None => Lookup::Miss,
+        }
+    }
+
+    /// Records whose the chat is (known at creation, or after the database said so).
+    pub fn remember_owner(&self, id: ChatId, session: &SessionId) {
+        let mut inner = self.lock();
+        let entry = inner.chats.entry(id).or_insert_with(Entry::new);
+        entry.session = Some(session.clone());
+        entry.used = Instant::now();
+    }
+
+    /// Keeps `body` as the chat's `view` at `version`, unless the chat changed after `ticket`
+    /// was taken (the body may then be older than that change). Returns the body to answer
+    /// with either way.
+    pub fn install(
+        &self,
+        id: ChatId,
+        session: &SessionId,
+        version: u64,
+        ticket: Ticket,
+        view: View,
+        body: Vec<u8>,
+    ) -> Cached {
+        let cached = Cached::new(body);
+        let mut inner = self.lock();
+        let entry = inner.chats.entry(id).or_insert_with(Entry::new);
+        entry.session = Some(session.clone());
+        entry.used = Instant::now();
+        if entry.changed > ticket.0 {
+            return cached;
+        }
+        if entry.version != Some(version) {
+            entry.bodies.clear();
+            entry.version = Some(version);
+        }
+        entry.bodies.insert(view, cached.clone());
+        cached
+    }
+
+    /// This instance wrote to the chat (or learnt that another did): its bodies and the staff
+    /// list are stale.
+    pub fn changed(&self, id: ChatId) {
+        let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut inner = self.lock();
+        let entry = inner.chats.entry(id).or_insert_with(Entry::new);
+        entry.changed = epoch;
+        entry.version = None;
+        entry.bodies.clear();
+        inner.list.body = None;
+        inner.list.changed = epoch;
+    }
+
+    /// The staff list, if nothing changed since it was rendered.
+    pub fn staff_list(&self) -> Option<Cached> {
+        self.lock().list.body.clone()
+    }
+
+    /// Keeps the staff list rendered from chats at these versions, unless a chat changed after
+    /// `ticket`.
+    pub fn install_staff_list(
+        &self,
+        ticket: Ticket,
+        versions: HashMap<ChatId, u64>,
+        body: Vec<u8>,
+    ) -> Cached {
+        let cached = Cached::new(body);
+        let mut inner = self.lock();
+        if inner.list.changed <= ticket.0 {
+            inner.list.body = Some(cached.clone());
+            inner.list.versions = versions;
+        }
+        cached
+    }
+
+    /// Looks for writes made by other instances since the last check and drops what they made
+    /// stale. One read of the changed chats and one count; the cached ids are looked up only
+    /// when the count moved.
+    pub async fn refresh(&self, store: &Store) -> anyhow::Result<()> {
+        let started = Utc::now();
+        let since = {
+            let inner = self.lock();
+            inner.checked_at - chrono::Duration::from_std(OVERLAP)?
+        };
+        let changes = store.chats_changed_since(since).await?;
+        let count = store.chat_count().await?;
+        let count_moved = self.lock().chat_count != Some(count);
+        let gone: Vec<ChatId> = if count_moved {
+            let known: Vec<ChatId> = self.lock().chats.keys().copied().collect();
+            let existing: HashSet<ChatId> =
+                store.existing_chats(&known).await?.into_iter().collect();
+            known
+                .into_iter()
+                .filter(|id| !existing.contains(id))
+                .collect()
+        } else {
+            vec![]
+        };
+        let stale = self.stale(&changes);
+        for id in stale.chats.iter().chain(&gone) {
+            self.changed(*id);
+        }
+        let mut inner = self.lock();
+        if stale.list || count_moved {
+            inner.list.body = None;
+            inner.list.changed = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+        }
+        for id in &gone {
+            inner.chats.remove(id);
+        }
+        inner.chat_count = Some(count);
+        inner.checked_at = started;
+        inner
+            .chats
+            .retain(|_, entry| entry.used.elapsed() < IDLE_ENTRY);
+        Ok(())
+    }
+
+    /// Which cached bodies the database's versions make stale.
+    fn stale(&self, changes: &[ChatChange]) -> Stale {
+        let inner = self.lock();
+        let mut stale = Stale::default();
+        for change in changes {
+            if let Some(entry) = inner.chats.get(&change.id) {
+                if !entry.bodies.is_empty() && entry.version != Some(change.version) {
+                    stale.chats.push(change.id);
+                }
+            }
+            if change.status != ChatStatus::Ai
+                && inner.list.versions.get(&change.id) != Some(&change.version)
+                && inner.list.body.is_some()
+            {
+                stale.list = true;
+            }
+        }
+        stale
+    }
+
+    /// How many chats have an entry (for tests and metrics).
+    pub fn len(&self) -> usize {
+        self.lock().chats.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[derive(Debug, Default)]
+struct Stale {
+    chats: Vec<ChatId>,
+    list: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn session(s: &str) -> SessionId {
+        SessionId::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_rendered_body_answers_the_next_poll_and_other_sessions_get_not_owner() {
+        let versions = ChatVersions::new();
+        let id = ChatId::random();
+        let mine = session("session-mine");
+        assert!(matches!(
+            versions.lookup(id, Some(&mine), View::Status),
+            Lookup::Miss
+        ));
+        let ticket = versions.ticket();
+        versions.install(id, &mine, 3, ticket, View::Status, b"{}".to_vec());
+        assert!(matches!(
+            versions.lookup(id, Some(&mine), View::Status),
+            Lookup::Hit(_)
+        ));
+        assert!(matches!(
+            versions.lookup(id, Some(&session("session-other")), View::Status),
+            Lookup::NotOwner
+        ));
+        assert!(matches!(
+            versions.lookup(id, None, View::Status),
+            Lookup::Hit(_)
+        ));
+    }
+
+    #[test]
+    fn a_write_drops_the_bodies_and_a_read_older_than_it_is_not_installed() {
+        let versions = ChatVersions::new();
+        let id = ChatId::random();
+        let mine = session("session-mine");
+        let before_write = versions.ticket();
+        versions.changed(id);
+        versions.install(id, &mine, 1, before_write, View::History, b"old".to_vec());
+        assert!(matches!(
+            versions.lookup(id, Some(&mine), View::History),
+            Lookup::Miss
+        ));
+        let after = versions.ticket();
+        versions.install(id, &mine, 2, after, View::History, b"new".to_vec());
+        match versions.lookup(id, Some(&mine), View::History) {
+            Lookup::Hit(cached) => assert_eq!(&cached.body[..], b"new"),
+            other => panic!("{other:?}"),
+        }
+        versions.changed(id);
+        assert!(matches!(
+            versions.lookup(id, Some(&mine), View::History),
+            Lookup::Miss
+        ));
+    }
+
+    #[test]
+    fn the_staff_list_is_dropped_by_any_chat_write() {
+        let versions = ChatVersions::new();
+        let ticket = versions.ticket();
+        versions.install_staff_list(ticket, HashMap::new(), b"[]".to_vec());
+        assert!(versions.staff_list().is_some());
+        versions.changed(ChatId::random());
+        assert!(versions.staff_list().is_none());
+        versions.install_staff_list(ticket, HashMap::new(), b"[old]".to_vec());
+        assert!(versions.staff_list().is_none(), "read before the write");
+    }
+
+    #[test]
+    fn another_instances_write_shows_as_a_version_change() {
+        let versions = ChatVersions::new();
+        let id = ChatId::random();
+        let mine = session("session-mine");
+        let ticket = versions.ticket();
+        versions.install(id, &mine, 4, ticket, View::Status, b"{}".to_vec());
+        let mut list = HashMap::new();
+        list.insert(id, 4);
+        versions.install_staff_list(ticket, list, b"[]".to_vec());
+        let same = ChatChange {
+            id,
+            version: 4,
+            status: ChatStatus::Pending,
+        };
+        let stale = versions.stale(std::slice::from_ref(&same));
+        assert!(stale.chats.is_empty() && !stale.list, "our own write");
+        let moved = ChatChange { version: 5, ..same };
+        let stale = versions.stale(&[moved]);
+        assert_eq!(stale.chats, vec![id]);
+        assert!(stale.list);
+    }
+}

@@ -1,0 +1,230 @@
+//! The help chat's wiring: the chat service over the store and the assistant, the poll cache,
+//! the staff notifications and the JSON the chat calls answer with.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use accounts::{UserId, UserStore};
+use assistant::{OpenAiSettings, ShopAssistant};
+use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Side, SystemClock};
+use discord::{RetryPolicy, StaffNotifier};
+use orders::gateways::{StaffMessage, StaffNotifications};
+use secrecy::ExposeSecret;
+use serde::Serialize;
+use store::Store;
+
+use crate::chat_versions::ChatVersions;
+use crate::settings::{AssistantSettings, Settings};
+use crate::snapshot::ProductSnapshot;
+
+/// The assistant the chat service asks: the shop's assistant, kept in step with the product
+/// snapshot (the live catalog) before each answer, without reading the database.
+#[derive(Debug, Clone)]
+pub struct CatalogAssistant {
+    assistant: ShopAssistant,
+    products: ProductSnapshot,
+    /// The ETag of the snapshot the assistant's catalog was built from.
+    seen: std::sync::Arc<Mutex<String>>,
+}
+
+impl CatalogAssistant {
+    pub fn new(assistant: ShopAssistant, products: ProductSnapshot) -> Self {
+        CatalogAssistant {
+            assistant,
+            products,
+            seen: std::sync::Arc::new(Mutex::new(String::new())),
+        }
+    }
+
+    /// Rebuilds the assistant's catalog when the snapshot changed since the last answer.
+    fn sync_catalog(&self) {
+        let current = self.products.current();
+        let mut seen = match self.seen.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if *seen != current.etag {
+            self.assistant.update_catalog(&current.products);
+            seen.clone_from(&current.etag);
+        }
+    }
+}
+
+impl Assistant for CatalogAssistant {
+    async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
+        self.sync_catalog();
+        self.assistant.answer(question, context).await
+    }
+}
+
+pub type ShopChatService = chat::ChatService<Store, CatalogAssistant, SystemClock, RandomIds>;
+
+/// Everything the chat calls use; one per instance.
+pub struct HelpChat {
+    pub service: ShopChatService,
+    pub versions: ChatVersions,
+    notifier: StaffNotifier,
+    /// `site.public_url` without a trailing slash.
+    public_url: String,
+    /// Staff names by user id, for `accepted_by_name` (names rarely change; read once).
+    staff_names: Mutex<HashMap<i64, String>>,
+}
+
+impl std::fmt::Debug for HelpChat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HelpChat")
+            .field("notifier", &self.notifier)
+            .field("cached_chats", &self.versions.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The remote assistant's settings, when `assistant.api_base`, `model` and `api_key` are set.
+pub fn remote_assistant(settings: &AssistantSettings) -> Option<OpenAiSettings> {
+    let configured = !settings.api_base.trim().is_empty()
+        && !settings.model.trim().is_empty()
+        && !settings.api_key.expose_secret().trim().is_empty();
+    configured.then(|| OpenAiSettings {
+        api_base: settings.api_base.trim().trim_end_matches('/').to_owned(),
+        model: settings.model.trim().to_owned(),
+        api_key: settings.api_key.clone(),
+        timeout: Duration::from_millis(settings.timeout_ms.max(1)),
+    })
+}
+
+impl HelpChat {
+    /// Starts the staff notifier's background task (when a webhook is configured).
+    pub fn build(
+        settings: &Settings,
+        store: Store,
+        products: ProductSnapshot,
+    ) -> anyhow::Result<Self> {
+        let remote = remote_assistant(&settings.assistant);
+        if remote.is_some() {
+            tracing::info!("the help chat asks the configured OpenAI-compatible assistant");
+        }
+        let assistant = ShopAssistant::new(remote, &products.current().products)?;
+        let assistant = CatalogAssistant::new(assistant, products);
+        let notifier =
+            StaffNotifier::start(settings.discord.notify_webhook(), RetryPolicy::default());
+        Ok(HelpChat {
+            service: chat::ChatService::new(store, assistant, SystemClock, RandomIds),
+            versions: ChatVersions::new(),
+            notifier,
+            public_url: settings.site.public_url.trim_end_matches('/').to_owned(),
+            staff_names: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Tells staff that a shopper asked for a live agent (when a webhook is configured).
+    pub fn notify_live_request(&self, chat: &Chat, last_question: Option<&str>) {
+        let who = match &chat.user {
+            Some(user) => user.name.clone(),
+            None => "A guest".to_owned(),
+        };
+        let mut fields = vec![("Chat".to_owned(), chat.id.to_string())];
+        if let Some(question) = last_question {
+            fields.push(("Last message".to_owned(), question.to_owned()));
+        }
+        self.notifier.notify(StaffMessage {
+            text: format!("{who} asked for a live agent in the help chat."),
+            link: Some(format!("{}/", self.public_url)),
+            fields,
+        });
+    }
+
+    pub fn remember_staff_name(&self, id: i64, name: &str) {
+        self.names().insert(id, name.to_owned());
+    }
+
+    fn names(&self) -> std::sync::MutexGuard<'_, HashMap<i64, String>> {
+        match self.staff_names.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// The name of the member of staff who accepted the chat.
+    pub async fn accepted_by_name(&self, chat: &Chat) -> anyhow::Result<Option<String>> {
+        let Some(id) = chat.accepted_by else {
+            return Ok(None);
+        };
+        if let Some(name) = self.names().get(&id) {
+            return Ok(Some(name.clone()));
+        }
+        let user = self
+            .service
+            .repository()
+            .user_by_id(UserId::new(id))
+            .await
+            .map_err(|e| anyhow::anyhow!("failed to load the staff member {id}: {e}"))?;
+        let name = user.map(|u| u.name.as_str().to_owned());
+        if let Some(name) = &name {
+            self.remember_staff_name(id, name);
+        }
+        Ok(name)
+    }
+
+    /// The chat as JSON for `side`, with its messages when given.
+    pub async fn render_chat(
+        &self,
+        chat: &Chat,
+        messages: &[ChatMessage],
+        side: Side,
+        with_messages: bool,
+    ) -> anyhow::Result<ChatJson> {
+        Ok(ChatJson {
+            id: chat.id.to_string(),
+            status: chat.status.as_str(),
+            user: chat.user.as_ref().map(|u| UserJson {
+                id: u.id,
+                name: u.name.clone(),
+            }),
+            created_at: chat.created_at.to_rfc3339(),
+            accepted_by: chat.accepted_by,
+            accepted_by_name: self.accepted_by_name(chat).await?,
+            has_unread_messages: chat.has_unread(side, messages),
+            messages: with_messages.then(|| messages.iter().map(MessageJson::from).collect()),
+        })
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct UserJson {
+    pub id: i64,
+    pub name: String,
+}
+
+/// A chat as every chat call answers it.
+#[derive(Debug, Serialize)]
+pub struct ChatJson {
+    pub id: String,
+    pub status: &'static str,
+    pub user: Option<UserJson>,
+    pub created_at: String,
+    pub accepted_by: Option<i64>,
+    pub accepted_by_name: Option<String>,
+    pub has_unread_messages: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<MessageJson>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MessageJson {
+    pub id: i64,
+    pub message: String,
+    pub sender_type: &'static str,
+    pub created_at: String,
+}
+
+impl From<&ChatMessage> for MessageJson {
+    fn from(message: &ChatMessage) -> Self {
+        MessageJson {
+            id: message.id.get(),
+            message: message.text.clone(),
+            sender_type: message.sender.as_str(),
+            created_at: message.created_at.to_rfc3339(),
+        }
+    }
+}

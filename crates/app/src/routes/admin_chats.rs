@@ -1,0 +1,201 @@
+//! The Live Chats panel's calls: admin and super_admin only (401 without a session, 403 for a
+//! customer). The polled reads (the list, one chat, its messages) are answered from the poll
+//! cache while nothing changed.
+
+use std::collections::HashMap;
+
+use accounts::Role;
+use actix_web::{web, HttpRequest, HttpResponse};
+use chat::{ChatId, Side, StaffMember, StaffRole};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::auth::{CurrentUser, RequireStaff};
+use crate::chat_versions::{Lookup, View};
+use crate::error::{ApiError, FieldErrors};
+use crate::help_chat::{ChatJson, MessageJson};
+use crate::routes::chat::{cached_json, chat_error, chat_id, message_text};
+use crate::state::AppState;
+
+fn staff_member(user: &CurrentUser) -> StaffMember {
+    StaffMember {
+        id: user.id,
+        name: user.name.clone(),
+        role: if user.role == Role::SuperAdmin {
+            StaffRole::SuperAdmin
+        } else {
+            StaffRole::Admin
+        },
+    }
+}
+
+#[derive(Serialize)]
+struct ListedChat {
+    #[serde(flatten)]
+    chat: ChatJson,
+    last_message: Option<MessageJson>,
+}
+
+/// GET /api/admin/chats: every chat that asked for a live agent, waiting ones first, then the
+/// most recently active.
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+) -> Result<HttpResponse, ApiError> {
+    let chats = &state.chat;
+    if let Some(cached) = chats.versions.staff_list() {
+        return Ok(cached_json(&req, &cached));
+    }
+    let ticket = chats.versions.ticket();
+    let summaries = chats.service.staff_chats().await.map_err(chat_error)?;
+    let mut versions = HashMap::with_capacity(summaries.len());
+    let mut listed = Vec::with_capacity(summaries.len());
+    for summary in summaries {
+        versions.insert(summary.chat.id, summary.chat.version);
+        let mut chat = chats
+            .render_chat(&summary.chat, &[], Side::Staff, false)
+            .await
+            .map_err(ApiError::Internal)?;
+        chat.has_unread_messages = summary.has_unread_messages;
+        listed.push(ListedChat {
+            chat,
+            last_message: summary.last_message.as_ref().map(MessageJson::from),
+        });
+    }
+    let body = serde_json::to_vec(&listed).map_err(ApiError::internal)?;
+    let cached = chats.versions.install_staff_list(ticket, versions, body);
+    Ok(cached_json(&req, &cached))
+}
+
+/// Renders one staff view of a chat, from the cache when nothing changed.
+async fn staff_view(
+    req: &HttpRequest,
+    state: &AppState,
+    id: ChatId,
+    view: View,
+) -> Result<HttpResponse, ApiError> {
+    let chats = &state.chat;
+    if let Lookup::Hit(cached) = chats.versions.lookup(id, None, view) {
+        return Ok(cached_json(req, &cached));
+    }
+    let ticket = chats.versions.ticket();
+    let loaded = chats.service.staff_chat(id).await.map_err(chat_error)?;
+    let body = match view {
+        View::StaffMessages => {
+            let messages: Vec<MessageJson> =
+                loaded.messages.iter().map(MessageJson::from).collect();
+            serde_json::to_vec(&messages)
+        }
+        _ => {
+            let chat = chats
+                .render_chat(&loaded.chat, &loaded.messages, Side::Staff, true)
+                .await
+                .map_err(ApiError::Internal)?;
+            serde_json::to_vec(&chat)
+        }
+    }
+    .map_err(ApiError::internal)?;
+    let cached = chats.versions.install(
+        id,
+        &loaded.chat.session,
+        loaded.chat.version,
+        ticket,
+        view,
+        body,
+    );
+    Ok(cached_json(req, &cached))
+}
+
+/// GET /api/admin/chats/{id}: the chat with its messages.
+pub async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    staff_view(&req, &state, chat_id(&path)?, View::StaffChat).await
+}
+
+/// GET /api/admin/chats/{id}/messages: the conversation, oldest first.
+pub async fn messages(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    staff_view(&req, &state, chat_id(&path)?, View::StaffMessages).await
+}
+
+/// POST /api/admin/chats/{id}/mark-read: staff have read the conversation so far.
+pub async fn mark_read(
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = chat_id(&path)?;
+    let done = state.chat.service.staff_mark_read(id).await;
+    state.chat.versions.changed(id);
+    done.map_err(chat_error)?;
+    Ok(HttpResponse::Ok().json(json!({ "message": "ok" })))
+}
+
+/// POST /api/admin/chats/{id}/accept: joins a waiting chat; of two staff accepting at once,
+/// one wins and the other gets 409.
+pub async fn accept(
+    state: web::Data<AppState>,
+    staff: RequireStaff,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = chat_id(&path)?;
+    let chats = &state.chat;
+    let member = staff_member(&staff.0);
+    chats.remember_staff_name(member.id, &member.name);
+    let accepted = chats.service.accept(id, &member).await;
+    chats.versions.changed(id);
+    let chat = accepted.map_err(chat_error)?;
+    let rendered = chats
+        .render_chat(&chat, &[], Side::Staff, false)
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok(HttpResponse::Ok().json(rendered))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Reply {
+    chat_id: Option<String>,
+    message: Option<String>,
+}
+
+/// POST /api/chat/admin-reply: a message from staff in a connected chat.
+pub async fn reply(
+    state: web::Data<AppState>,
+    staff: RequireStaff,
+    body: web::Json<Reply>,
+) -> Result<HttpResponse, ApiError> {
+    let id = chat_id(body.chat_id.as_deref().unwrap_or_default())?;
+    let mut errors = FieldErrors::new();
+    let text = message_text(&mut errors, body.message.as_deref());
+    errors.finish()?;
+    let Some(text) = text else {
+        return Err(ApiError::internal(anyhow::anyhow!("no text")));
+    };
+    let chats = &state.chat;
+    let sent = chats.service.reply(id, &staff_member(&staff.0), text).await;
+    chats.versions.changed(id);
+    let message = sent.map_err(chat_error)?;
+    Ok(HttpResponse::Ok().json(json!({ "message": MessageJson::from(&message) })))
+}
+
+/// DELETE /api/admin/chats/{id}: removes the chat (by the CHAT's id) and its messages.
+pub async fn delete(
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = chat_id(&path)?;
+    let deleted = state.chat.service.staff_delete(id).await;
+    state.chat.versions.changed(id);
+    deleted.map_err(chat_error)?;
+    Ok(HttpResponse::Ok().json(json!({ "message": "Conversation deleted." })))
+}

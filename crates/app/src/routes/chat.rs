@@ -1,0 +1,344 @@
+//! The shopper's help chat calls under /api/chat. Every call carries the browser's chat session
+//! id; a chat of another session answers 404 exactly like an id that does not exist. The two
+//! polled reads (status, history) are answered from the poll cache when nothing changed.
+
+use actix_web::{http::header, web, HttpRequest, HttpResponse};
+use chat::{ChatError, ChatId, ChatRepository, ChatStatus, ChatUser, MessageText, SessionId, Side};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::auth::MaybeUser;
+use crate::chat_versions::{Cached, Lookup, View};
+use crate::error::{ApiError, FieldErrors};
+use crate::help_chat::{HelpChat, MessageJson};
+use crate::state::AppState;
+
+pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
+
+pub(crate) fn not_found() -> ApiError {
+    ApiError::NotFound(CHAT_NOT_FOUND.to_owned())
+}
+
+/// Domain errors of the chat as HTTP answers.
+pub(crate) fn chat_error(error: ChatError) -> ApiError {
+    match error {
+        ChatError::NotFound(_) => not_found(),
+        ChatError::Refused(refused) => {
+            if refused.action == chat::ChatAction::Accept && refused.status == ChatStatus::Connected
+            {
+                ApiError::Conflict("Another agent has already joined this chat.".to_owned())
+            } else {
+                ApiError::Conflict(refused.message().to_owned())
+            }
+        }
+        ChatError::Unknown(cause) => ApiError::Internal(cause),
+    }
+}
+
+/// A chat id from the client: anything that is not one names no chat (404).
+pub(crate) fn chat_id(text: &str) -> Result<ChatId, ApiError> {
+    text.parse().map_err(|_| not_found())
+}
+
+fn session_id(errors: &mut FieldErrors, text: Option<&str>) -> Option<SessionId> {
+    errors.check("session_id", SessionId::parse(text.unwrap_or_default()))
+}
+
+pub(crate) fn message_text(errors: &mut FieldErrors, text: Option<&str>) -> Option<MessageText> {
+    errors.check("message", MessageText::parse(text.unwrap_or_default()))
+}
+
+/// A cached JSON body, or 304 when the client already has it.
+pub(crate) fn cached_json(req: &HttpRequest, cached: &Cached) -> HttpResponse {
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|tag| tag.trim() == cached.etag || tag.trim() == "*")
+        });
+    let mut response = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    response
+        .insert_header((header::ETAG, cached.etag.clone()))
+        .insert_header((header::CACHE_CONTROL, "private, no-cache"));
+    if fresh {
+        response.finish()
+    } else {
+        response
+            .content_type("application/json")
+            .body(cached.body.clone())
+    }
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(value).map_err(ApiError::internal)
+}
+
+fn chat_user(user: MaybeUser) -> Option<ChatUser> {
+    user.0.map(|u| ChatUser {
+        id: u.id,
+        name: u.name,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StartAi {
+    session_id: Option<String>,
+}
+
+/// POST /api/chat/start-ai: a new chat with the assistant, which greets.
+pub async fn start_ai(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    body: web::Json<StartAi>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let session = session_id(&mut errors, body.session_id.as_deref());
+    errors.finish()?;
+    let Some(session) = session else {
+        return Err(ApiError::internal(anyhow::anyhow!("no session id")));
+    };
+    let chats = &state.chat;
+    let started = chats
+        .service
+        .start_ai(session.clone(), chat_user(user))
+        .await
+        .map_err(chat_error)?;
+    chats.versions.changed(started.chat.id);
+    chats.versions.remember_owner(started.chat.id, &session);
+    let chat = chats
+        .render_chat(&started.chat, &started.messages, Side::Customer, true)
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok(HttpResponse::Ok().json(json!({ "chat_id": chat.id, "chat": chat })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StartLive {
+    session_id: Option<String>,
+    #[allow(dead_code)]
+    chat_id: Option<String>,
+}
+
+/// POST /api/chat/start-live: asks for a live agent. The session's open chat with the
+/// assistant moves to pending (staff see what was said); without one a new pending chat is
+/// made; a chat already waiting or connected is returned as it is. A new request notifies
+/// staff when a webhook is configured.
+pub async fn start_live(
+    state: web::Data<AppState>,
+    user: MaybeUser,
+    body: web::Json<StartLive>,
+) -> Result<HttpResponse, ApiError> {
+    let mut errors = FieldErrors::new();
+    let session = session_id(&mut errors, body.session_id.as_deref());
+    errors.finish()?;
+    let Some(session) = session else {
+        return Err(ApiError::internal(anyhow::anyhow!("no session id")));
+    };
+    let chats = &state.chat;
+    let before = chats
+        .service
+        .repository()
+        .latest_open_chat(&session)
+        .await
+        .map_err(chat_error)?;
+    let is_new_request = before.as_ref().is_none_or(|c| c.status == ChatStatus::Ai);
+    let chat = chats
+        .service
+        .start_live(session.clone(), chat_user(user))
+        .await
+        .map_err(chat_error)?;
+    chats.versions.changed(chat.id);
+    chats.versions.remember_owner(chat.id, &session);
+    let messages = chats
+        .service
+        .repository()
+        .messages(chat.id)
+        .await
+        .map_err(chat_error)?;
+    if is_new_request {
+        let last_question = messages
+            .iter()
+            .rev()
+            .find(|m| m.sender.is_customer())
+            .map(|m| m.text.as_str());
+        chats.notify_live_request(&chat, last_question);
+    }
+    let rendered = chats
+        .render_chat(&chat, &messages, Side::Customer, true)
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok(HttpResponse::Ok().json(json!({ "chat_id": rendered.id, "chat": rendered })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Send {
+    chat_id: Option<String>,
+    session_id: Option<String>,
+    message: Option<String>,
+}
+
+/// Answers 404 from memory when the chat is known to belong to another session.
+fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), ApiError> {
+    match chats.versions.lookup(id, Some(session), View::Status) {
+        Lookup::NotOwner => Err(not_found()),
+        _ => Ok(()),
+    }
+}
+
+/// POST /api/chat/send: stores the shopper's message; while the chat is with the assistant,
+/// its answer too.
+pub async fn send(
+    state: web::Data<AppState>,
+    body: web::Json<Send>,
+) -> Result<HttpResponse, ApiError> {
+    let id = chat_id(body.chat_id.as_deref().unwrap_or_default())?;
+    let mut errors = FieldErrors::new();
+    let session = session_id(&mut errors, body.session_id.as_deref());
+    let text = message_text(&mut errors, body.message.as_deref());
+    errors.finish()?;
+    let (Some(session), Some(text)) = (session, text) else {
+        return Err(ApiError::internal(anyhow::anyhow!("no session id or text")));
+    };
+    let chats = &state.chat;
+    check_owner(chats, id, &session)?;
+    let outcome = chats.service.send(id, &session, text).await;
+    chats.versions.changed(id);
+    let outcome = outcome.map_err(chat_error)?;
+    let (reply, offer) = match &outcome.reply {
+        Some(reply) => (
+            Some(MessageJson::from(&reply.message)),
+            reply.offer_live_agent,
+        ),
+        None => (None, false),
+    };
+    Ok(HttpResponse::Ok().json(json!({
+        "message": MessageJson::from(&outcome.message),
+        "reply": reply,
+        "offer_live_agent": offer,
+    })))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ChatQuery {
+    chat_id: Option<String>,
+    session_id: Option<String>,
+}
+
+impl ChatQuery {
+    fn parse(&self) -> Result<(ChatId, SessionId), ApiError> {
+        let id = chat_id(self.chat_id.as_deref().unwrap_or_default())?;
+        // a poll without a usable session id can be no one's chat
+        let session = SessionId::parse(self.session_id.as_deref().unwrap_or_default())
+            .map_err(|_| not_found())?;
+        Ok((id, session))
+    }
+}
+
+/// GET /api/chat/history: the chat with its messages; marks what the shop said read for the
+/// shopper. Answered from memory while nothing changed (nothing new to mark read either).
+pub async fn history(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<ChatQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, session) = query.parse()?;
+    let chats = &state.chat;
+    match chats.versions.lookup(id, Some(&session), View::History) {
+        Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
+        Lookup::NotOwner => return Err(not_found()),
+        Lookup::Miss => {}
+    }
+    chats
+        .service
+        .mark_read(id, &session)
+        .await
+        .map_err(chat_error)?;
+    chats.versions.changed(id);
+    let ticket = chats.versions.ticket();
+    let loaded = chats
+        .service
+        .history(id, &session)
+        .await
+        .map_err(chat_error)?;
+    let chat = chats
+        .render_chat(&loaded.chat, &loaded.messages, Side::Customer, true)
+        .await
+        .map_err(ApiError::Internal)?;
+    let cached = chats.versions.install(
+        id,
+        &session,
+        loaded.chat.version,
+        ticket,
+        View::History,
+        to_json(&json!({ "chat": chat }))?,
+    );
+    Ok(cached_json(&req, &cached))
+}
+
+/// GET /api/chat/status: the chat without messages; 404 once it is gone. Answered from memory
+/// while nothing changed.
+pub async fn status(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: web::Query<ChatQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, session) = query.parse()?;
+    let chats = &state.chat;
+    match chats.versions.lookup(id, Some(&session), View::Status) {
+        Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
+        Lookup::NotOwner => return Err(not_found()),
+        Lookup::Miss => {}
+    }
+    let ticket = chats.versions.ticket();
+    let loaded = chats
+        .service
+        .history(id, &session)
+        .await
+        .map_err(chat_error)?;
+    let chat = chats
+        .render_chat(&loaded.chat, &loaded.messages, Side::Customer, false)
+        .await
+        .map_err(ApiError::Internal)?;
+    let cached = chats.versions.install(
+        id,
+        &session,
+        loaded.chat.version,
+        ticket,
+        View::Status,
+        to_json(&chat)?,
+    );
+    Ok(cached_json(&req, &cached))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SessionQuery {
+    session_id: Option<String>,
+}
+
+/// DELETE /api/chat/{chat_id}?session_id=: the shopper ends the chat. It is closed, not
+/// erased: staff still see how a conversation with them ended.
+pub async fn end(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<SessionQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = chat_id(&path)?;
+    let session = SessionId::parse(query.session_id.as_deref().unwrap_or_default())
+        .map_err(|_| not_found())?;
+    let chats = &state.chat;
+    check_owner(chats, id, &session)?;
+    let closed = chats.service.close(id, &session).await;
+    chats.versions.changed(id);
+    match closed {
+        // ending a chat that has already ended changes nothing
+        Ok(_) | Err(ChatError::Refused(_)) => {}
+        Err(error) => return Err(chat_error(error)),
+    }
+    Ok(HttpResponse::Ok().json(json!({ "message": "Chat ended." })))
+}

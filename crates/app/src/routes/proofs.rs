@@ -1,0 +1,172 @@
+//! Proofs of delivery: the public list, and publishing and deleting for staff.
+
+use actix_multipart::{Multipart, MultipartError};
+use actix_web::{web, HttpRequest, HttpResponse};
+use futures::StreamExt;
+use proofs::{ImageRejected, Proof, ProofError, ProofId, ProofItems, PublishError, MAX_IMAGES};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::auth::RequireStaff;
+use crate::error::{ApiError, FieldErrors};
+use crate::state::AppState;
+
+/// Longest `items` field read, in bytes (the domain allows 500 characters).
+const MAX_ITEMS_BYTES: usize = 8 * 1024;
+const NEED_ITEMS_AND_IMAGE: &str = "Please provide items and at least one image.";
+
+#[derive(Serialize)]
+struct ProofJson<'a> {
+    id: i64,
+    items: &'a str,
+    images: &'a [String],
+    created_at: String,
+}
+
+impl<'a> From<&'a Proof> for ProofJson<'a> {
+    fn from(proof: &'a Proof) -> Self {
+        ProofJson {
+            id: proof.id.get(),
+            items: &proof.items,
+            images: &proof.images,
+            created_at: proof.created_at.to_rfc3339(),
+        }
+    }
+}
+
+/// GET /api/proofs: every proof, newest first.
+pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let proofs = state.proofs.list().await.map_err(proof_error)?;
+    let body: Vec<ProofJson<'_>> = proofs.iter().map(ProofJson::from).collect();
+    Ok(HttpResponse::Ok().json(body))
+}
+
+fn proof_error(error: ProofError) -> ApiError {
+    match error {
+        ProofError::NotFound(_) => ApiError::NotFound("Proof not found.".to_owned()),
+        ProofError::Unknown(cause) => ApiError::Internal(cause),
+    }
+}
+
+/// A multipart body that cannot be read, in the API's error shape.
+fn multipart_error(error: MultipartError) -> ApiError {
+    match error {
+        MultipartError::ContentTypeMissing
+        | MultipartError::ContentTypeParse
+        | MultipartError::ContentTypeIncompatible
+        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(
+            "The request body must be multipart/form-data.".to_owned(),
+        ),
+        other => {
+            tracing::debug!(error = %other, "unreadable multipart body");
+            ApiError::BadRequest("The upload could not be read.".to_owned())
+        }
+    }
+}
+
+fn too_large() -> ApiError {
+    ApiError::field("images", ImageRejected::TooLarge.to_string())
+}
+
+/// Reads a field whole, refusing it beyond `limit` bytes with `over`.
+async fn read_field(
+    field: &mut actix_multipart::Field,
+    limit: usize,
+    over: impl Fn() -> ApiError,
+) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.next().await {
+        let chunk = chunk.map_err(multipart_error)?;
+        if bytes.len() + chunk.len() > limit {
+            return Err(over());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// POST /api/proofs (staff): multipart `items` and `images[]`, 1 to 10 pictures. Every
+/// picture is checked and re-encoded before any is stored; a bad one answers 422 naming it and
+/// nothing is stored.
+pub async fn create(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+) -> Result<HttpResponse, ApiError> {
+    let mut form = Multipart::new(req.headers(), payload);
+    let mut items: Option<String> = None;
+    let mut uploads: Vec<Vec<u8>> = Vec::new();
+    while let Some(field) = form.next().await {
+        let mut field = field.map_err(multipart_error)?;
+        match field.name().unwrap_or_default() {
+            "items" => {
+                let bytes = read_field(&mut field, MAX_ITEMS_BYTES, || {
+                    ApiError::field("items", "The items may be at most 500 characters long.")
+                })
+                .await?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| ApiError::field("items", "The items must be text."))?;
+                items = Some(text);
+            }
+            "images[]" | "images" => {
+                if uploads.len() == MAX_IMAGES {
+                    // stop before reading more: the whole request is refused anyway
+                    return Err(ApiError::field(
+                        "images",
+                        PublishError::TooManyImages.to_string(),
+                    ));
+                }
+                let bytes = read_field(&mut field, media::MAX_INPUT_BYTES, too_large).await?;
+                // a file input left empty sends an empty part: not a picture at all
+                if !bytes.is_empty() {
+                    uploads.push(bytes);
+                }
+            }
+            _ => {
+                // unknown fields are read and ignored (bounded like the items)
+                read_field(&mut field, MAX_ITEMS_BYTES, || {
+                    ApiError::BadRequest("The upload has an unexpected large field.".to_owned())
+                })
+                .await?;
+            }
+        }
+    }
+    let mut errors = FieldErrors::new();
+    let items = errors.check(
+        "items",
+        ProofItems::parse(items.as_deref().unwrap_or_default()),
+    );
+    if uploads.is_empty() {
+        errors.add("images", NEED_ITEMS_AND_IMAGE);
+    }
+    errors.finish()?;
+    let Some(items) = items else {
+        return Err(ApiError::internal(anyhow::anyhow!("no items")));
+    };
+    let proof = state
+        .proofs
+        .publish(items, uploads)
+        .await
+        .map_err(|error| match error {
+            PublishError::Unknown(cause) => ApiError::Internal(cause),
+            other => ApiError::field("images", other.to_string()),
+        })?;
+    Ok(HttpResponse::Created().json(ProofJson::from(&proof)))
+}
+
+/// DELETE /api/proofs/{id} (staff): removes the proof and the pictures no other proof uses
+/// (the media store spares pictures saved in the last minutes: an upload in flight on any
+/// instance may be about to use them; they go at a later clean-up).
+pub async fn delete(
+    state: web::Data<AppState>,
+    _staff: RequireStaff,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    state
+        .proofs
+        .delete(ProofId::new(path.into_inner()))
+        .await
+        .map_err(proof_error)?;
+    Ok(HttpResponse::Ok().json(json!({ "message": "Proof deleted." })))
+}

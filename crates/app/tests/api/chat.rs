@@ -1,0 +1,758 @@
+//! The help chat's calls over HTTP: shoppers by session id, staff by role, the state machine,
+//! the poll cache (no database work for a poll that finds nothing new) and the staff
+//! notification of a live-chat request.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use accounts::Role;
+use reqwest::StatusCode;
+use rstest::rstest;
+use serde_json::{json, Value};
+use store::testing::TestDatabase;
+use store::Backend;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::helpers::{Options, TestApp};
+
+fn new_session() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// A started chat: (chat id, session id).
+async fn start_ai(app: &TestApp, client: &reqwest::Client) -> (String, String, Value) {
+    let session = new_session();
+    let response = app
+        .post_json(
+            client,
+            "/api/chat/start-ai",
+            &json!({ "session_id": session }),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let id = body["chat_id"].as_str().unwrap().to_owned();
+    (id, session, body)
+}
+
+async fn send(
+    app: &TestApp,
+    client: &reqwest::Client,
+    chat: &str,
+    session: &str,
+    text: &str,
+) -> reqwest::Response {
+    app.post_json(
+        client,
+        "/api/chat/send",
+        &json!({ "chat_id": chat, "session_id": session, "message": text }),
+    )
+    .await
+}
+
+async fn ask(app: &TestApp, chat: &str, session: &str, text: &str) -> Value {
+    let response = send(app, &app.client, chat, session, text).await;
+    assert_eq!(response.status(), 200, "send {text:?}");
+    response.json().await.unwrap()
+}
+
+async fn status(app: &TestApp, chat: &str, session: &str) -> reqwest::Response {
+    app.get(&format!(
+        "/api/chat/status?chat_id={chat}&session_id={session}"
+    ))
+    .await
+}
+
+async fn history(app: &TestApp, chat: &str, session: &str) -> reqwest::Response {
+    app.get(&format!(
+        "/api/chat/history?chat_id={chat}&session_id={session}"
+    ))
+    .await
+}
+
+async fn start_live(app: &TestApp, chat: &str, session: &str) -> Value {
+    let response = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-live",
+            &json!({ "session_id": session, "chat_id": chat }),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+async fn staff_post(app: &TestApp, staff: &reqwest::Client, path: &str) -> reqwest::Response {
+    staff.post(app.url(path)).send().await.unwrap()
+}
+
+async fn staff_get(app: &TestApp, staff: &reqwest::Client, path: &str) -> reqwest::Response {
+    staff.get(app.url(path)).send().await.unwrap()
+}
+
+async fn assert_not_found(response: reqwest::Response) {
+    assert_eq!(response.status(), 404);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["message"], "Chat not found.");
+}
+
+fn texts(messages: &Value) -> Vec<String> {
+    messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["message"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_bot_answers_from_the_live_catalog(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    let (chat, session, started) = start_ai(&app, &app.client).await;
+    assert_eq!(started["chat"]["status"], "ai");
+    assert_eq!(started["chat"]["id"], chat.as_str());
+    assert_eq!(started["chat"]["user"], Value::Null);
+    let greeting = &started["chat"]["messages"][0];
+    assert_eq!(greeting["sender_type"], "bot");
+    assert!(greeting["message"].as_str().unwrap().starts_with("Hi!"));
+
+    let price = ask(&app, &chat, &session, "how much is the Raccoon").await;
+    assert_eq!(price["message"]["sender_type"], "guest");
+    assert_eq!(price["message"]["message"], "how much is the Raccoon");
+    let answer = price["reply"]["message"].as_str().unwrap();
+    assert!(answer.contains("$24.99"), "{answer}");
+    assert_eq!(price["reply"]["sender_type"], "bot");
+    assert_eq!(price["offer_live_agent"], false);
+
+    let stock = ask(&app, &chat, &session, "is T-Rex in stock").await;
+    let answer = stock["reply"]["message"].as_str().unwrap().to_lowercase();
+    assert!(answer.contains("out of stock"), "{answer}");
+
+    let bundles = ask(&app, &chat, &session, "what bundles do you have").await;
+    let answer = bundles["reply"]["message"].as_str().unwrap();
+    assert!(answer.contains("Starter Pet Bundle"), "{answer}");
+
+    // the assistant follows the catalog as it changes
+    let db = app.store.connection();
+    use sea_orm::ConnectionTrait;
+    db.execute_unprepared("UPDATE products SET price_cents = 1950 WHERE id = 3")
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let again = ask(&app, &chat, &session, "how much is the Raccoon").await;
+        if again["reply"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("$19.50")
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the new price never reached the assistant"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+
+    let unsure = ask(
+        &app,
+        &chat,
+        &session,
+        "my order never arrived and I was charged twice",
+    )
+    .await;
+    assert_eq!(unsure["offer_live_agent"], true, "{unsure}");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_guest_is_handed_to_staff_and_the_chat_moves_ai_pending_connected_closed(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    ask(&app, &chat, &session, "Where is my order?").await;
+
+    let live = start_live(&app, &chat, &session).await;
+    assert_eq!(live["chat_id"], chat.as_str(), "the AI chat moves on");
+    assert_eq!(live["chat"]["status"], "pending");
+    assert_eq!(live["chat"]["accepted_by"], Value::Null);
+    let again = start_live(&app, &chat, &session).await;
+    assert_eq!(
+        again["chat_id"],
+        chat.as_str(),
+        "a second click changes nothing"
+    );
+
+    let admin = app.client_with_role(Role::Admin).await;
+    let list: Value = staff_get(&app, &admin, "/api/admin/chats")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let listed = &list[0];
+    assert_eq!(listed["id"], chat.as_str());
+    assert_eq!(listed["status"], "pending");
+    assert_eq!(listed["has_unread_messages"], true);
+    assert!(listed.get("messages").is_none());
+    assert!(listed["last_message"]["message"].is_string());
+
+    let messages: Value = staff_get(&app, &admin, &format!("/api/admin/chats/{chat}/messages"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(texts(&messages).contains(&"Where is my order?".to_owned()));
+
+    // staff cannot reply before joining
+    let early = admin
+        .post(app.url("/api/chat/admin-reply"))
+        .json(&json!({ "chat_id": chat, "message": "hello?" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(early.status(), 409);
+
+    let accepted = staff_post(&app, &admin, &format!("/api/admin/chats/{chat}/accept")).await;
+    assert_eq!(accepted.status(), 200);
+    let accepted: Value = accepted.json().await.unwrap();
+    assert_eq!(accepted["status"], "connected");
+    assert!(accepted["accepted_by"].is_i64());
+    assert!(accepted["accepted_by_name"]
+        .as_str()
+        .unwrap()
+        .starts_with("admin-"));
+
+    let second = app.client_with_role(Role::SuperAdmin).await;
+    let late = staff_post(&app, &second, &format!("/api/admin/chats/{chat}/accept")).await;
+    assert_eq!(late.status(), 409);
+    let late: Value = late.json().await.unwrap();
+    assert_eq!(
+        late["message"],
+        "Another agent has already joined this chat."
+    );
+
+    let shopper_view: Value = status(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(shopper_view["status"], "connected");
+    assert_eq!(shopper_view["accepted_by"], accepted["accepted_by"]);
+    assert!(shopper_view.get("messages").is_none());
+    assert_eq!(shopper_view["has_unread_messages"], true);
+
+    let reply = admin
+        .post(app.url("/api/chat/admin-reply"))
+        .json(&json!({ "chat_id": chat, "message": "  Joining your server now!  " }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    let reply: Value = reply.json().await.unwrap();
+    assert_eq!(reply["message"]["message"], "Joining your server now!");
+    assert_eq!(reply["message"]["sender_type"], "admin");
+
+    let seen: Value = history(&app, &chat, &session).await.json().await.unwrap();
+    let messages = &seen["chat"]["messages"];
+    let all = texts(messages);
+    assert!(all.contains(&"You are now connected to a live agent.".to_owned()));
+    assert_eq!(all.last().unwrap(), "Joining your server now!");
+    let after_read: Value = status(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(
+        after_read["has_unread_messages"], false,
+        "history marks the staff's messages read"
+    );
+
+    let sent = ask(&app, &chat, &session, "Thanks, I'm in!").await;
+    assert_eq!(sent["reply"], Value::Null, "no bot once a person is here");
+    assert_eq!(sent["offer_live_agent"], false);
+    let staff_chat: Value = staff_get(&app, &admin, &format!("/api/admin/chats/{chat}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(staff_chat["has_unread_messages"], true);
+    assert_eq!(
+        texts(&staff_chat["messages"]).last().unwrap(),
+        "Thanks, I'm in!"
+    );
+    let read = staff_post(&app, &admin, &format!("/api/admin/chats/{chat}/mark-read")).await;
+    assert_eq!(read.status(), 200);
+    assert_eq!(read.json::<Value>().await.unwrap()["message"], "ok");
+    let list: Value = staff_get(&app, &admin, "/api/admin/chats")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list[0]["has_unread_messages"], false);
+
+    // the shopper ends it: closed, and nothing more can be written
+    let ended = app
+        .client
+        .delete(app.url(&format!("/api/chat/{chat}?session_id={session}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), 200);
+    assert_eq!(
+        ended.json::<Value>().await.unwrap()["message"],
+        "Chat ended."
+    );
+    let closed: Value = status(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(closed["status"], "closed");
+    assert_eq!(
+        send(&app, &app.client, &chat, &session, "hello?")
+            .await
+            .status(),
+        409
+    );
+
+    // staff delete it by the CHAT's id: gone for everyone
+    let deleted = admin
+        .delete(app.url(&format!("/api/admin/chats/{chat}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 200);
+    assert_eq!(
+        deleted.json::<Value>().await.unwrap()["message"],
+        "Conversation deleted."
+    );
+    assert_not_found(status(&app, &chat, &session).await).await;
+    assert_not_found(history(&app, &chat, &session).await).await;
+    let list: Value = staff_get(&app, &admin, "/api/admin/chats")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list, json!([]));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn start_live_without_an_ai_chat_makes_a_pending_one_and_a_signed_in_shopper_is_named(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let customer = app.client_with_role(Role::Customer).await;
+    let session = new_session();
+    let response = app
+        .post_json(
+            &customer,
+            "/api/chat/start-live",
+            &json!({ "session_id": session }),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["chat"]["status"], "pending");
+    assert!(body["chat"]["user"]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("customer-"));
+    let chat = body["chat_id"].as_str().unwrap();
+    let sent = send(&app, &customer, chat, &session, "hi").await;
+    let sent: Value = sent.json().await.unwrap();
+    assert_eq!(sent["message"]["sender_type"], "user");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn another_sessions_chat_and_a_guessed_id_are_not_found(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    let other = new_session();
+    let guessed = uuid::Uuid::new_v4().to_string();
+
+    // before and after the owner's own poll filled the cache
+    for _ in 0..2 {
+        assert_not_found(status(&app, &chat, &other).await).await;
+        assert_not_found(history(&app, &chat, &other).await).await;
+        assert_not_found(send(&app, &app.client, &chat, &other, "hi").await).await;
+        assert_eq!(status(&app, &chat, &session).await.status(), 200);
+        assert_eq!(history(&app, &chat, &session).await.status(), 200);
+    }
+    let end = app
+        .client
+        .delete(app.url(&format!("/api/chat/{chat}?session_id={other}")))
+        .send()
+        .await
+        .unwrap();
+    assert_not_found(end).await;
+    assert_eq!(
+        status(&app, &chat, &session).await.status(),
+        200,
+        "still there"
+    );
+
+    assert_not_found(status(&app, &guessed, &session).await).await;
+    assert_not_found(history(&app, &guessed, &session).await).await;
+    assert_not_found(send(&app, &app.client, &guessed, &session, "hi").await).await;
+    assert_not_found(status(&app, "42", &session).await).await;
+    assert_not_found(status(&app, &chat, "").await).await;
+    let admin = app.client_with_role(Role::Admin).await;
+    assert_not_found(staff_get(&app, &admin, &format!("/api/admin/chats/{guessed}")).await).await;
+    assert_not_found(staff_post(&app, &admin, &format!("/api/admin/chats/{guessed}/accept")).await)
+        .await;
+    let delete = admin
+        .delete(app.url(&format!("/api/admin/chats/{guessed}")))
+        .send()
+        .await
+        .unwrap();
+    assert_not_found(delete).await;
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn staff_calls_need_admin_or_super_admin(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    start_live(&app, &chat, &session).await;
+    let guest = app.new_client();
+    let customer = app.client_with_role(Role::Customer).await;
+    let super_admin = app.client_with_role(Role::SuperAdmin).await;
+
+    for (client, expected) in [
+        (&guest, StatusCode::UNAUTHORIZED),
+        (&customer, StatusCode::FORBIDDEN),
+    ] {
+        let calls = [
+            client.get(app.url("/api/admin/chats")),
+            client.get(app.url(&format!("/api/admin/chats/{chat}"))),
+            client.get(app.url(&format!("/api/admin/chats/{chat}/messages"))),
+            client.post(app.url(&format!("/api/admin/chats/{chat}/mark-read"))),
+            client.post(app.url(&format!("/api/admin/chats/{chat}/accept"))),
+            client
+                .post(app.url("/api/chat/admin-reply"))
+                .json(&json!({ "chat_id": chat, "message": "hi" })),
+            client.delete(app.url(&format!("/api/admin/chats/{chat}"))),
+        ];
+        for call in calls {
+            let response = call.send().await.unwrap();
+            let url = response.url().to_string();
+            assert_eq!(response.status(), expected, "{url}");
+            let body: Value = response.json().await.unwrap();
+            assert!(body["message"].is_string(), "{url}: {body}");
+        }
+    }
+    // nothing happened to the chat
+    let list: Value = staff_get(&app, &super_admin, "/api/admin/chats")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list[0]["status"], "pending");
+    let accepted = staff_post(
+        &app,
+        &super_admin,
+        &format!("/api/admin/chats/{chat}/accept"),
+    )
+    .await;
+    assert_eq!(accepted.status(), 200);
+    let reply = super_admin
+        .post(app.url("/api/chat/admin-reply"))
+        .json(&json!({ "chat_id": chat, "message": "hi" }))
+        .send()
+        .await
+        .unwrap();
+    let reply: Value = reply.json().await.unwrap();
+    assert_eq!(reply["message"]["sender_type"], "super_admin");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn of_two_staff_accepting_at_once_one_wins(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    start_live(&app, &chat, &session).await;
+    let first = app.client_with_role(Role::Admin).await;
+    let second = app.client_with_role(Role::Admin).await;
+    let path = format!("/api/admin/chats/{chat}/accept");
+    let (a, b) = tokio::join!(
+        staff_post(&app, &first, &path),
+        staff_post(&app, &second, &path)
+    );
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409]);
+    let seen: Value = history(&app, &chat, &session).await.json().await.unwrap();
+    let joined = texts(&seen["chat"]["messages"])
+        .iter()
+        .filter(|t| *t == "You are now connected to a live agent.")
+        .count();
+    assert_eq!(joined, 1, "one notice, from the winner");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn messages_are_trimmed_and_capped_at_2000_characters(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    let too_long = send(&app, &app.client, &chat, &session, &"a".repeat(2001)).await;
+    assert_eq!(too_long.status(), 422);
+    let body: Value = too_long.json().await.unwrap();
+    assert_eq!(
+        body["errors"]["message"][0],
+        "The message may be at most 2000 characters long."
+    );
+    let empty = send(&app, &app.client, &chat, &session, "   ").await;
+    assert_eq!(empty.status(), 422);
+    let longest = send(&app, &app.client, &chat, &session, &"é".repeat(2000)).await;
+    assert_eq!(longest.status(), 200);
+    let bad_session = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-ai",
+            &json!({ "session_id": "../x" }),
+        )
+        .await;
+    assert_eq!(bad_session.status(), 422);
+    let body: Value = bad_session.json().await.unwrap();
+    assert!(body["errors"]["session_id"][0].is_string());
+    let seen: Value = history(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(
+        seen["chat"]["messages"].as_array().unwrap().len(),
+        3,
+        "greeting, the 2000-character message and the bot's answer; nothing of the refused ones"
+    );
+}
+
+/// The instance's database statement count, read after the answers are complete.
+fn queries(app: &TestApp) -> u64 {
+    app.db_queries.load(Ordering::SeqCst)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_poll_that_finds_nothing_new_does_no_database_work(#[case] backend: Backend) {
+    // the background re-reads for other instances' writes (chats, catalog) are pushed far out,
+    // so every statement counted below comes from the polls themselves
+    let app = TestApp::spawn_with(
+        TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        |settings| {
+            settings.chat.version_refresh_ms = 3_600_000;
+            settings.catalog.refresh_seconds = 3_600;
+        },
+    )
+    .await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    start_live(&app, &chat, &session).await;
+    let first_status = status(&app, &chat, &session).await;
+    let etag = first_status.headers()["etag"].to_str().unwrap().to_owned();
+    let first_status: Value = first_status.json().await.unwrap();
+    let first_history: Value = history(&app, &chat, &session).await.json().await.unwrap();
+    // the history marked the notice read: the status changed once
+    let status_now: Value = status(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(status_now["status"], first_status["status"]);
+
+    let before = queries(&app);
+    let other = new_session();
+    for _ in 0..25 {
+        let polled: Value = status(&app, &chat, &session).await.json().await.unwrap();
+        assert_eq!(polled, status_now);
+        let polled: Value = history(&app, &chat, &session).await.json().await.unwrap();
+        assert_eq!(polled, first_history);
+        // another session is refused from memory too
+        assert_eq!(status(&app, &chat, &other).await.status(), 404);
+    }
+    assert_eq!(queries(&app), before, "75 idle polls sent no statement");
+
+    // a client that keeps the ETag gets 304 without a body
+    let status_etag = app
+        .client
+        .get(app.url(&format!(
+            "/api/chat/status?chat_id={chat}&session_id={session}"
+        )))
+        .send()
+        .await
+        .unwrap()
+        .headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let revalidated = app
+        .client
+        .get(app.url(&format!(
+            "/api/chat/status?chat_id={chat}&session_id={session}"
+        )))
+        .header("If-None-Match", &status_etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+    assert_eq!(queries(&app), before);
+    let _ = etag;
+
+    // a write ends the idle spell at once: the next poll shows it
+    let admin = app.client_with_role(Role::Admin).await;
+    let accepted = staff_post(&app, &admin, &format!("/api/admin/chats/{chat}/accept")).await;
+    assert_eq!(accepted.status(), 200);
+    let after: Value = status(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(after["status"], "connected");
+    let changed = app
+        .client
+        .get(app.url(&format!(
+            "/api/chat/status?chat_id={chat}&session_id={session}"
+        )))
+        .header("If-None-Match", &status_etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+
+    // staff's polls: the chat data comes from memory too (the role check still reads the
+    // session's user, one statement per poll)
+    let list = staff_get(&app, &admin, "/api/admin/chats").await;
+    assert_eq!(list.status(), 200);
+    let messages = staff_get(&app, &admin, &format!("/api/admin/chats/{chat}/messages")).await;
+    assert_eq!(messages.status(), 200);
+    let before = queries(&app);
+    for _ in 0..10 {
+        assert_eq!(
+            staff_get(&app, &admin, "/api/admin/chats").await.status(),
+            200
+        );
+        let path = format!("/api/admin/chats/{chat}/messages");
+        assert_eq!(staff_get(&app, &admin, &path).await.status(), 200);
+    }
+    let per_poll = (queries(&app) - before) as f64 / 20.0;
+    assert!(
+        per_poll <= 2.0,
+        "a staff poll costs the session and user lookups only, not the chats: {per_poll}"
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn another_instances_write_shows_in_this_instances_polls_within_seconds(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let other = app.start_another_instance().await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    start_live(&app, &chat, &session).await;
+    let polled: Value = status(&app, &chat, &session).await.json().await.unwrap();
+    assert_eq!(polled["status"], "pending", "cached here now");
+
+    // a member of staff on the other instance joins and replies
+    let email = format!("admin-{}@example.com", uuid::Uuid::new_v4().simple());
+    app.create_user(&email, crate::helpers::TEST_PASSWORD, Role::Admin)
+        .await;
+    let admin = app.new_client();
+    let login = admin
+        .post(format!("{other}/api/login"))
+        .json(&json!({ "email": email, "password": crate::helpers::TEST_PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    let accepted = admin
+        .post(format!("{other}/api/admin/chats/{chat}/accept"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), 200);
+
+    let started = Instant::now();
+    loop {
+        let polled: Value = status(&app, &chat, &session).await.json().await.unwrap();
+        if polled["status"] == "connected" {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "this instance never saw the other's write"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // and a delete there is a 404 here
+    let deleted = admin
+        .delete(format!("{other}/api/admin/chats/{chat}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 200);
+    let started = Instant::now();
+    loop {
+        if status(&app, &chat, &session).await.status() == 404 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "this instance never saw the delete"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_live_chat_request_notifies_staff_on_discord(#[case] backend: Backend) {
+    let discord = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/webhooks/1/token"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&discord)
+        .await;
+    let app = TestApp::spawn_with(
+        TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        |settings| {
+            settings.discord.notify_webhook_url =
+                format!("{}/api/webhooks/1/token", discord.uri()).into();
+            settings.site.public_url = "https://shop.example".into();
+        },
+    )
+    .await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    ask(&app, &chat, &session, "Can a person help me?").await;
+    start_live(&app, &chat, &session).await;
+    start_live(&app, &chat, &session).await;
+
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let requests = loop {
+        let requests = discord.received_requests().await.unwrap();
+        if !requests.is_empty() || Instant::now() > deadline {
+            break requests;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let requests = if requests.is_empty() {
+        requests
+    } else {
+        discord.received_requests().await.unwrap()
+    };
+    assert_eq!(requests.len(), 1, "one request, one notification");
+    let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
+    let content = body["content"].as_str().unwrap();
+    assert!(content.contains("live agent"), "{content}");
+    assert!(content.contains("https://shop.example/"), "{content}");
+    assert_eq!(body["embeds"][0]["fields"][0]["value"], chat.as_str());
+    assert_eq!(
+        body["embeds"][0]["fields"][1]["value"],
+        "Can a person help me?"
+    );
+}
