@@ -160,6 +160,8 @@ export function ChatWindow({ onClose }: ChatWindowProps) {
         role="log"
         aria-live="polite"
         aria-label="Conversation"
+        // scrollable: reachable by keyboard so the arrow keys can scroll it
+        tabIndex={0}
         aria-busy={chat.phase === 'starting'}
       >
         {chat.phase === 'starting' ? (

@@ -165,6 +165,8 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
         className="staff-conversation__log"
         role="log"
         aria-live="polite"
+        // scrollable: reachable by keyboard so the arrow keys can scroll it
+        tabIndex={0}
         aria-label={`Conversation with ${name}`}
       >
         {messages.isPending ? (
