@@ -86,7 +86,12 @@ impl Application {
             .context("failed to set up the help chat")?;
         let store_for_proofs = store.clone();
         let media_for_proofs = media.clone();
+        let catalog_admin = catalog::CatalogAdmin::new(
+            store.clone(),
+            media::ProductImageStore::new(media.clone()),
+        );
         let state = web::Data::new(AppState {
+            catalog_admin,
             store,
             catalog,
             products,

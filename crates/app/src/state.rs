@@ -15,6 +15,8 @@ pub struct AppState {
     pub store: Store,
     pub catalog: Catalog<Store>,
     pub products: ProductSnapshot,
+    /// The super_admin's writes to the catalog and its pictures.
+    pub catalog_admin: CatalogAdminService,
     pub media: MediaStore,
     pub site: SiteSettings,
     /// Registration, login, password reset.
@@ -29,3 +31,5 @@ pub struct AppState {
 
 pub type ProofService =
     proofs::ProofService<Store, media::ProofImageStore, proofs::SystemClock>;
+
+pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::ProductImageStore>;

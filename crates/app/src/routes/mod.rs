@@ -1,4 +1,6 @@
 pub mod admin_chats;
+pub mod admin_orders;
+pub mod admin_products;
 pub mod auth;
 pub mod chat;
 pub mod checkout;
@@ -12,6 +14,7 @@ pub mod profile;
 pub mod promo;
 pub mod proofs;
 pub mod roblox;
+pub mod sales;
 pub mod site;
 pub mod spa;
 pub mod stripe_webhook;
@@ -45,6 +48,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/reset-password", web::post().to(auth::reset_password))
             .route("/me", web::get().to(auth::me))
             .route("/profile", web::get().to(profile::profile))
+            .configure(admin_routes)
             .configure(checkout_routes)
             .configure(chat_routes)
             .default_service(web::to(api_not_found)),
@@ -78,6 +82,53 @@ fn chat_routes(cfg: &mut web::ServiceConfig) {
         .route("/proofs", web::get().to(proofs::list))
         .route("/proofs", web::post().to(proofs::create))
         .route("/proofs/{id}", web::delete().to(proofs::delete));
+}
+
+/// The admin's catalog, statistics (super_admin) and the delivery queue (staff), under /api.
+/// The fixed paths come before `{id}` so that `reorder` is never taken for an id.
+fn admin_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/admin/products", web::get().to(admin_products::list))
+        .route("/admin/products", web::post().to(admin_products::create))
+        .route(
+            "/admin/products/standalone",
+            web::get().to(admin_products::standalone),
+        )
+        .route(
+            "/admin/products/reorder",
+            web::post().to(admin_products::reorder),
+        )
+        .route("/admin/products/{id}", web::post().to(admin_products::update))
+        .route("/admin/products/{id}", web::put().to(admin_products::update))
+        .route(
+            "/admin/products/{id}",
+            web::delete().to(admin_products::delete),
+        )
+        .route(
+            "/admin/products/{id}/inventory",
+            web::post().to(admin_products::set_inventory),
+        )
+        .route(
+            "/admin/products/{id}/change",
+            web::post().to(admin_products::change_inventory),
+        )
+        .route("/admin/sales-stats", web::get().to(sales::sales_stats))
+        .route("/admin/orders", web::get().to(admin_orders::list))
+        .route(
+            "/admin/orders/{id}/claim",
+            web::post().to(admin_orders::claim),
+        )
+        .route(
+            "/admin/orders/{id}/release",
+            web::post().to(admin_orders::release),
+        )
+        .route(
+            "/admin/orders/{id}/deliver",
+            web::post().to(admin_orders::deliver),
+        )
+        .route(
+            "/admin/orders/{id}/refund",
+            web::post().to(admin_orders::refund),
+        );
 }
 
 async fn api_not_found() -> Result<actix_web::HttpResponse, ApiError> {

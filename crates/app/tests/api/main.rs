@@ -1,6 +1,7 @@
 //! HTTP API tests: the real app on a random port, on a fresh SQLite or PostgreSQL database.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod admin;
 mod auth;
 mod chat;
 mod checkout;

@@ -16,7 +16,7 @@ pub use admin::{
 pub use error::CatalogError;
 pub use models::{
     in_category, sort_for_storefront, FieldError, InvalidProduct, Product, ProductDraft,
-    ProductFields, ProductForm, ProductId, Stock,
+    ProductFields, ProductForm, ProductId, Stock, MAX_STOCK,
 };
 pub use ports::{CatalogService, ProductRepository};
 pub use service::Catalog;

@@ -1,0 +1,341 @@
+//! /api/admin/products...: the super_admin runs the catalog. Every write refreshes the
+//! storefront's snapshot before it answers.
+
+use actix_multipart::{Multipart, MultipartError};
+use actix_web::{web, HttpRequest, HttpResponse};
+use catalog::{AdminError, Product, ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::auth::RequireSuperAdmin;
+use crate::dto::ProductResponse;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// Longest text field read from the form, in bytes.
+const MAX_TEXT_BYTES: usize = 64 * 1024;
+/// Most parts a product form may have.
+const MAX_PARTS: usize = 200;
+
+/// A product as the admin sees it: the storefront's fields and whether it is archived.
+#[derive(Serialize)]
+pub struct AdminProductResponse {
+    #[serde(flatten)]
+    product: ProductResponse,
+    archived: bool,
+}
+
+impl From<&Product> for AdminProductResponse {
+    fn from(product: &Product) -> Self {
+        AdminProductResponse {
+            product: ProductResponse::from(product),
+            archived: product.archived,
+        }
+    }
+}
+
+fn product_id(raw: &str) -> Result<ProductId, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .map(ProductId::new)
+        .ok_or_else(|| ApiError::NotFound("Product not found.".to_owned()))
+}
+
+/// The storefront shows the change at once; a failed refresh is logged (the periodic refresh
+/// catches up), never turned into a failed write.
+async fn refresh_storefront(state: &AppState) {
+    if let Err(error) = state.products.refresh(&state.catalog).await {
+        tracing::warn!(error = ?error, "could not refresh the product snapshot after a write");
+    }
+}
+
+/// GET /api/admin/products: every product, archived ones included, in storefront order.
+pub async fn list(
+    _admin: RequireSuperAdmin,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let products = state.catalog_admin.products().await?;
+    let body: Vec<AdminProductResponse> = products.iter().map(AdminProductResponse::from).collect();
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(body))
+}
+
+/// GET /api/admin/products/standalone: the bundles' ids (the inventory page leaves them out).
+pub async fn standalone(
+    _admin: RequireSuperAdmin,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let ids: Vec<i64> = state
+        .catalog_admin
+        .bundle_ids()
+        .await?
+        .iter()
+        .map(ProductId::get)
+        .collect();
+    Ok(HttpResponse::Ok().json(ids))
+}
+
+/// A multipart body that cannot be read, in the API's error shape.
+fn multipart_error(error: MultipartError) -> ApiError {
+    match error {
+        MultipartError::ContentTypeMissing
+        | MultipartError::ContentTypeParse
+        | MultipartError::ContentTypeIncompatible
+        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(
+            "The request body must be multipart/form-data.".to_owned(),
+        ),
+        other => {
+            tracing::debug!(error = %other, "unreadable multipart body");
+            ApiError::BadRequest("The upload could not be read.".to_owned())
+        }
+    }
+}
+
+/// Reads a field, keeping at most `keep` bytes and reading (and dropping) the rest up to
+/// `limit`; beyond `limit` the request is refused with `over`.
+async fn read_field(
+    field: &mut actix_multipart::Field,
+    keep: usize,
+    limit: usize,
+    over: impl Fn() -> ApiError,
+) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::new();
+    let mut seen = 0usize;
+    while let Some(chunk) = field.next().await {
+        let chunk = chunk.map_err(multipart_error)?;
+        seen += chunk.len();
+        if seen > limit {
+            return Err(over());
+        }
+        let room = keep.saturating_sub(bytes.len());
+        bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+    }
+    Ok(bytes)
+}
+
+/// The product form as sent: its text fields, `related_ids[]` repeated, and the `image` file.
+async fn read_product_form(
+    req: &HttpRequest,
+    payload: web::Payload,
+) -> Result<(ProductForm, Option<Vec<u8>>), ApiError> {
+    let mut multipart = Multipart::new(req.headers(), payload);
+    let mut form = ProductForm::default();
+    let mut image = None;
+    let mut parts = 0;
+    while let Some(field) = multipart.next().await {
+        let mut field = field.map_err(multipart_error)?;
+        parts += 1;
+        if parts > MAX_PARTS {
+            return Err(ApiError::BadRequest(
+                "The form has too many fields.".to_owned(),
+            ));
+        }
+        let name = field.name().unwrap_or_default().to_owned();
+        if name == "image" {
+            // One byte over the limit is enough for the picture check to refuse it; the rest
+            // is read and dropped (up to a bound) so the answer can name every bad field.
+            let bytes = read_field(
+                &mut field,
+                media::MAX_INPUT_BYTES + 1,
+                4 * media::MAX_INPUT_BYTES,
+                || {
+                    ApiError::PayloadTooLarge(
+                        "The image may be at most 5 MB and 40 megapixels.".to_owned(),
+                    )
+                },
+            )
+            .await?;
+            // a file input left empty sends an empty part: no new picture
+            if !bytes.is_empty() {
+                image = Some(bytes);
+            }
+            continue;
+        }
+        let bytes = read_field(&mut field, MAX_TEXT_BYTES, MAX_TEXT_BYTES, || {
+            ApiError::field(&name, "This field is too long.")
+        })
+        .await?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| ApiError::field(&name, "This field must be text."))?;
+        let slot = match name.as_str() {
+            "name" => &mut form.name,
+            "price" => &mut form.price,
+            "category" => &mut form.category,
+            "description" => &mut form.description,
+            "stock" => &mut form.stock,
+            "weight" => &mut form.weight,
+            "sort_order" => &mut form.sort_order,
+            "mutation" => &mut form.mutation,
+            "savings" => &mut form.savings,
+            "delete_after_out_of_stock" => &mut form.delete_after_out_of_stock,
+            "dupe_warning" => &mut form.dupe_warning,
+            "related_ids[]" | "related_ids" => {
+                form.related_ids.push(text);
+                continue;
+            }
+            // `_method=PUT` and anything else the form carries
+            _ => continue,
+        };
+        *slot = Some(text);
+    }
+    Ok((form, image))
+}
+
+/// POST /api/admin/products (multipart): 201 with the new product; 422 per field.
+pub async fn create(
+    _admin: RequireSuperAdmin,
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let (form, image) = read_product_form(&req, payload).await?;
+    let product = state.catalog_admin.create(form, image).await?;
+    refresh_storefront(&state).await;
+    Ok(HttpResponse::Created().json(AdminProductResponse::from(&product)))
+}
+
+/// POST /api/admin/products/{id} with `_method=PUT`, or PUT: 200 with the product. Without a
+/// new image the old one stays.
+pub async fn update(
+    _admin: RequireSuperAdmin,
+    path: web::Path<String>,
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let id = product_id(&path)?;
+    let (form, image) = read_product_form(&req, payload).await?;
+    let product = state.catalog_admin.update(id, form, image).await?;
+    refresh_storefront(&state).await;
+    Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
+}
+
+/// DELETE /api/admin/products/{id}: archives a product that has orders, deletes one without.
+pub async fn delete(
+    _admin: RequireSuperAdmin,
+    path: web::Path<String>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let removal = state.catalog_admin.remove(product_id(&path)?).await?;
+    refresh_storefront(&state).await;
+    let (message, archived) = match removal {
+        Removal::Archived => ("Product archived.", true),
+        Removal::Deleted => ("Product deleted.", false),
+    };
+    Ok(HttpResponse::Ok().json(json!({ "message": message, "archived": archived })))
+}
+
+#[derive(Deserialize)]
+pub struct ReorderBody {
+    updates: Vec<Position>,
+}
+
+#[derive(Deserialize)]
+struct Position {
+    id: i64,
+    sort_order: i32,
+}
+
+/// POST /api/admin/products/reorder `{"updates": [{"id", "sort_order"}]}`, in one transaction.
+pub async fn reorder(
+    _admin: RequireSuperAdmin,
+    body: web::Json<ReorderBody>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let positions = body
+        .into_inner()
+        .updates
+        .into_iter()
+        .map(|p| (ProductId::new(p.id), p.sort_order))
+        .collect();
+    state.catalog_admin.reorder(positions).await?;
+    refresh_storefront(&state).await;
+    Ok(HttpResponse::Ok().json(json!({ "message": "Order saved." })))
+}
+
+/// A whole number from JSON (a number, or digits in a string) within `min..=MAX_STOCK`.
+fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> {
+    let message = if min == 0 {
+        format!("The {field} must be a whole number of 0 or more.")
+    } else {
+        format!("The {field} must be a whole number of {min} or more.")
+    };
+    let number = match value {
+        Some(Value::Number(n)) => n.as_u64(),
+        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().parse::<u64>().ok(),
+        None | Some(Value::Null) => {
+            return Err(ApiError::field(
+                field,
+                format!("The {field} field is required."),
+            ))
+        }
+        _ => None,
+    };
+    match number {
+        Some(n) if n > u64::from(MAX_STOCK) => Err(ApiError::field(
+            field,
+            format!("The {field} may be at most {MAX_STOCK}."),
+        )),
+        Some(n) if n >= u64::from(min) => Ok(u32::try_from(n).unwrap_or(MAX_STOCK)),
+        _ => Err(ApiError::field(field, message)),
+    }
+}
+
+/// POST /api/admin/products/{id}/inventory `{"inventory": 12}`: sets the stock.
+pub async fn set_inventory(
+    _admin: RequireSuperAdmin,
+    path: web::Path<String>,
+    body: web::Json<Value>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let id = product_id(&path)?;
+    let inventory = count(body.get("inventory"), "inventory", 0)?;
+    let product = state.catalog_admin.set_stock(id, inventory).await?;
+    refresh_storefront(&state).await;
+    Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
+}
+
+/// POST /api/admin/products/{id}/change `{"type": "plus"|"minus", "inventory": 1}`: one atomic
+/// change, never below zero.
+pub async fn change_inventory(
+    _admin: RequireSuperAdmin,
+    path: web::Path<String>,
+    body: web::Json<Value>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let id = product_id(&path)?;
+    let amount = match body.get("inventory") {
+        None | Some(Value::Null) => 1,
+        some => count(some, "inventory", 1)?,
+    };
+    let change = match body.get("type").and_then(Value::as_str) {
+        Some("plus") => StockChange::Plus(amount),
+        Some("minus") => StockChange::Minus(amount),
+        _ => return Err(ApiError::field("type", "The type must be plus or minus.")),
+    };
+    let product = state.catalog_admin.change_stock(id, change).await?;
+    refresh_storefront(&state).await;
+    Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
+}
+
+impl From<AdminError> for ApiError {
+    fn from(error: AdminError) -> Self {
+        match error {
+            AdminError::Invalid(invalid) => {
+                let mut errors = crate::error::FieldErrors::new();
+                for problem in invalid.0 {
+                    errors.add(problem.field, problem.message);
+                }
+                match errors.finish() {
+                    Err(api) => api,
+                    Ok(()) => ApiError::field("product", "The product is not valid."),
+                }
+            }
+            AdminError::NotFound(_) => ApiError::NotFound("Product not found.".to_owned()),
+            AdminError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
