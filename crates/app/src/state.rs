@@ -5,8 +5,8 @@ use media::MediaStore;
 use store::Store;
 
 use crate::auth::AccountsService;
-use crate::help_chat::HelpChat;
 use crate::checkout::Kit;
+use crate::help_chat::HelpChat;
 use crate::settings::SiteSettings;
 use crate::snapshot::ProductSnapshot;
 
@@ -29,7 +29,6 @@ pub struct AppState {
     pub proofs: ProofService,
 }
 
-pub type ProofService =
-    proofs::ProofService<Store, media::ProofImageStore, proofs::SystemClock>;
+pub type ProofService = proofs::ProofService<Store, media::ProofImageStore, proofs::SystemClock>;
 
 pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::ProductImageStore>;
