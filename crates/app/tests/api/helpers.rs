@@ -132,6 +132,13 @@ impl TestApp {
             // production refuses the outbox; nothing is sent in these tests
             settings.mail.smtp_host = "127.0.0.1".into();
             settings.mail.smtp_tls = garden_app::SmtpTls::None;
+            // nor the dev payment page, the dev Discord sign-in or the offline Roblox stand-in;
+            // nothing reaches these services in the tests
+            settings.stripe.secret_key = "sk_test_unused".to_owned().into();
+            settings.stripe.webhook_secret = "whsec_unused".to_owned().into();
+            settings.discord.client_id = "1".into();
+            settings.discord.client_secret = "unused".to_owned().into();
+            settings.roblox.users_api_base = "http://127.0.0.1:9".into();
         }
         configure(&mut settings);
         let app = Application::build(settings.clone())
