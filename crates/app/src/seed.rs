@@ -192,41 +192,6 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_demo_catalog_is_consistent() {
-        let ids: Vec<i64> = DEMO.iter().map(|d| d.id).collect();
-        let mut unique = ids.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), ids.len(), "ids are unique");
-        for id in DUPE_WARNING_IDS {
-            assert!(ids.contains(&id), "dupe-warning product {id} exists");
-        }
-        assert_eq!(
-            DEMO.iter().filter(|d| d.stock == Some(0)).count(),
-            1,
-            "exactly one out of stock"
-        );
-        for demo in DEMO.iter().filter(|d| !d.related.is_empty()) {
-            assert!(
-                demo.related.iter().all(|id| ids.contains(id)),
-                "{} has known components",
-                demo.name
-            );
-        }
-        for demo in &DEMO {
-            assert!(
-                draft(demo, String::new()).is_ok(),
-                "{} has valid prices",
-                demo.name
-            );
-        }
-    }
-}
 
 /// The demo staff logins, printed at startup so `just run` shows them. Never in production:
 /// the caller seeds only outside it.
@@ -268,4 +233,40 @@ pub async fn demo_staff(accounts: &crate::auth::AccountsService) -> anyhow::Resu
         println!("Demo {role} login: {email} / {password}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_demo_catalog_is_consistent() {
+        let ids: Vec<i64> = DEMO.iter().map(|d| d.id).collect();
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "ids are unique");
+        for id in DUPE_WARNING_IDS {
+            assert!(ids.contains(&id), "dupe-warning product {id} exists");
+        }
+        assert_eq!(
+            DEMO.iter().filter(|d| d.stock == Some(0)).count(),
+            1,
+            "exactly one out of stock"
+        );
+        for demo in DEMO.iter().filter(|d| !d.related.is_empty()) {
+            assert!(
+                demo.related.iter().all(|id| ids.contains(id)),
+                "{} has known components",
+                demo.name
+            );
+        }
+        for demo in &DEMO {
+            assert!(
+                draft(demo, String::new()).is_ok(),
+                "{} has valid prices",
+                demo.name
+            );
+        }
+    }
 }
