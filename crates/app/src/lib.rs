@@ -1,8 +1,8 @@
 //! The Garden Shop server: turns HTTP into domain calls and domain errors into HTTP answers.
 
 pub mod auth;
-mod checkout;
 pub mod chat_versions;
+mod checkout;
 mod cli;
 mod dto;
 mod error;
@@ -15,12 +15,12 @@ mod startup;
 mod state;
 pub mod telemetry;
 
+pub use checkout::{Sweeper, DEMO_IDENTITIES};
 pub use cli::{run_cli, Cli};
+pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
+pub use settings::{AssistantSettings, ChatSettings};
 pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
     ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
 };
-pub use checkout::{Sweeper, DEMO_IDENTITIES};
-pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
-pub use settings::{AssistantSettings, ChatSettings};
 pub use startup::Application;

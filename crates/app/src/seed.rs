@@ -192,7 +192,6 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
     Ok(())
 }
 
-
 /// The demo staff logins, printed at startup so `just run` shows them. Never in production:
 /// the caller seeds only outside it.
 pub const DEMO_STAFF: [(&str, &str, &str, accounts::Role); 2] = [

@@ -99,7 +99,9 @@ mod tests {
         assert_eq!(removed, 1);
         let store = MediaStore::new(dir.path());
         assert!(store.resolve(kept.trim_start_matches("/media/")).is_some());
-        assert!(store.resolve(dropped.trim_start_matches("/media/")).is_none());
+        assert!(store
+            .resolve(dropped.trim_start_matches("/media/"))
+            .is_none());
     }
 
     #[tokio::test]

@@ -161,7 +161,10 @@ fn active_model(
     }
 }
 
-pub(crate) fn to_product(row: products::Model, related_ids: Vec<ProductId>) -> Result<Product, CatalogError> {
+pub(crate) fn to_product(
+    row: products::Model,
+    related_ids: Vec<ProductId>,
+) -> Result<Product, CatalogError> {
     let money = |cents: i64, what: &str| {
         Money::from_cents(cents)
             .with_context(|| format!("product {} has an invalid {what}", row.id))

@@ -78,7 +78,10 @@ fn chat_routes(cfg: &mut web::ServiceConfig) {
             "/admin/chats/{id}/mark-read",
             web::post().to(admin_chats::mark_read),
         )
-        .route("/admin/chats/{id}/accept", web::post().to(admin_chats::accept))
+        .route(
+            "/admin/chats/{id}/accept",
+            web::post().to(admin_chats::accept),
+        )
         .route("/proofs", web::get().to(proofs::list))
         .route("/proofs", web::post().to(proofs::create))
         .route("/proofs/{id}", web::delete().to(proofs::delete));
@@ -97,8 +100,14 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             "/admin/products/reorder",
             web::post().to(admin_products::reorder),
         )
-        .route("/admin/products/{id}", web::post().to(admin_products::update))
-        .route("/admin/products/{id}", web::put().to(admin_products::update))
+        .route(
+            "/admin/products/{id}",
+            web::post().to(admin_products::update),
+        )
+        .route(
+            "/admin/products/{id}",
+            web::put().to(admin_products::update),
+        )
         .route(
             "/admin/products/{id}",
             web::delete().to(admin_products::delete),
