@@ -4,36 +4,22 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use garden_app::{
-    Application, CatalogSettings, DatabaseSettings, Environment, MediaSettings, SeedSettings,
-    ServerSettings, Settings, SiteSettings,
-};
+use garden_app::{Application, Settings};
 
 fn product_list(c: &mut Criterion) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let address = runtime.block_on(async {
-        let settings = Settings {
-            environment: Environment::Test,
-            server: ServerSettings {
-                host: "127.0.0.1".into(),
-                port: 0,
-                static_dir: dir.path().into(),
-            },
-            database: DatabaseSettings {
-                url: format!("sqlite://{}/bench.db?mode=rwc", dir.path().display()),
-                max_connections: 5,
-            },
-            media: MediaSettings {
-                root: dir.path().join("media"),
-            },
-            seed: SeedSettings { demo_data: true },
-            site: SiteSettings {
-                name: "Garden Shop".into(),
-                reviews_url: "https://example.com".into(),
-            },
-            catalog: CatalogSettings { refresh_seconds: 5 },
-        };
+        // The test environment's config files plus this run's paths: new settings sections
+        // need no change here.
+        let root = dir.path().display().to_string();
+        std::env::set_var("SHOP_ENV", "test");
+        std::env::set_var("DATABASE_URL", format!("sqlite://{root}/bench.db?mode=rwc"));
+        std::env::set_var("SHOP__SERVER__STATIC_DIR", &root);
+        std::env::set_var("SHOP__MEDIA__ROOT", format!("{root}/media"));
+        std::env::set_var("SHOP__MAIL__OUTBOX_DIR", format!("{root}/outbox"));
+        std::env::set_var("SHOP__SEED__DEMO_DATA", "true");
+        let settings = Settings::load().unwrap();
         let app = Application::build(settings).await.unwrap();
         let address = format!("http://127.0.0.1:{}/api/products", app.port());
         tokio::spawn(app.run_until_stopped());

@@ -137,7 +137,7 @@ impl Application {
                 .wrap(error::api_method_not_allowed())
                 .wrap(security_headers())
                 .wrap(middleware::Compress::default())
-                .wrap(TracingLogger::default())
+                .wrap(TracingLogger::<crate::telemetry::ShopRootSpan>::new())
                 .app_data(state.clone())
                 .app_data(static_dir.clone())
                 .configure(error::extractor_configs)

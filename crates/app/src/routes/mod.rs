@@ -140,7 +140,15 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
         );
 }
 
-async fn api_not_found() -> Result<actix_web::HttpResponse, ApiError> {
+/// No route took the request: 405 when the path exists with other methods, else 404.
+async fn api_not_found(
+    request: actix_web::HttpRequest,
+) -> Result<actix_web::HttpResponse, ApiError> {
+    if request.resource_map().has_resource(request.path()) {
+        return Err(ApiError::MethodNotAllowed(
+            "This method is not allowed here.".to_owned(),
+        ));
+    }
     Err(ApiError::NotFound("Not found.".to_owned()))
 }
 

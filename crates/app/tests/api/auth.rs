@@ -51,6 +51,7 @@ async fn me(app: &TestApp, client: &reqwest::Client) -> reqwest::Response {
 }
 
 /// Registers `email` through the code from the outbox; returns the logged-in client.
+#[allow(dead_code)]
 async fn register(app: &TestApp, email: &str) -> reqwest::Client {
     let client = app.new_client();
     let sent = app
@@ -156,6 +157,940 @@ async fn the_guards_answer_401_without_a_session_and_403_with_the_wrong_role(
         let me = body(me(&app, &client).await).await;
         assert_eq!(me["account_type"], role.as_str());
     }
+}
+
+async fn verify_with(
+    app: &TestApp,
+    client: &reqwest::Client,
+    email: &str,
+    code: &str,
+) -> reqwest::Response {
+    let mut body = signup(email);
+    body["code"] = json!(code);
+    app.post_json(client, "/api/verify-code", &body).await
+}
+
+/// A code that is not `code`.
+fn wrong(code: &str) -> String {
+    let n: u32 = code.parse().unwrap();
+    format!("{:06}", (n + 1) % 1_000_000)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn wrong_and_expired_codes_are_refused_and_the_sixth_try_fails_even_with_the_right_code(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    app.post_json(
+        &client,
+        "/api/send-verification-code",
+        &signup("ann@example.com"),
+    )
+    .await;
+    let code = code_in(&app.outbox_messages()[0]);
+
+    for _ in 0..5 {
+        let response = verify_with(&app, &client, "ann@example.com", &wrong(&code)).await;
+        assert_eq!(response.status(), 422);
+        assert_eq!(
+            body(response).await,
+            json!({
+                "message": "Invalid code. Please try again.",
+                "errors": { "code": ["Invalid code. Please try again."] }
+            })
+        );
+    }
+    let sixth = verify_with(&app, &client, "ann@example.com", &code).await;
+    assert_eq!(
+        sixth.status(),
+        429,
+        "the right code is refused after five wrong ones"
+    );
+    assert_eq!(me(&app, &client).await.status(), 401);
+
+    // a new code (after the 60 s wait) starts over
+    app.clock.advance(Duration::from_secs(61));
+    let resent = app
+        .post_json(
+            &client,
+            "/api/send-verification-code",
+            &signup("ann@example.com"),
+        )
+        .await;
+    assert_eq!(resent.status(), 200);
+    let new_code = code_in(app.outbox_messages().last().unwrap());
+    // and it expires after 15 minutes
+    app.clock.advance(Duration::from_secs(15 * 60 + 1));
+    let expired = verify_with(&app, &client, "ann@example.com", &new_code).await;
+    assert_eq!(expired.status(), 422);
+    assert_eq!(
+        body(expired).await["errors"]["code"][0],
+        "This code has expired. Ask for a new one."
+    );
+    let none = verify_with(&app, &client, "nobody@example.com", "123456").await;
+    assert_eq!(
+        body(none).await["errors"]["code"][0],
+        "This code has expired. Ask for a new one."
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_new_code_waits_a_minute_and_then_replaces_the_old_one(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    app.post_json(
+        &client,
+        "/api/send-verification-code",
+        &signup("ann@example.com"),
+    )
+    .await;
+    let first = code_in(&app.outbox_messages()[0]);
+
+    let early = app
+        .post_json(
+            &client,
+            "/api/send-verification-code",
+            &signup("ann@example.com"),
+        )
+        .await;
+    assert_eq!(early.status(), 429);
+    assert!(early.headers().contains_key("retry-after"));
+    let message = body(early).await["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.starts_with("Please wait ")
+            && message.ends_with(" seconds before asking for a new code."),
+        "{message}"
+    );
+    assert_eq!(app.outbox_messages().len(), 1);
+
+    app.clock.advance(Duration::from_secs(61));
+    let again = app
+        .post_json(
+            &client,
+            "/api/send-verification-code",
+            &signup("ann@example.com"),
+        )
+        .await;
+    assert_eq!(again.status(), 200);
+    let mails = app.outbox_messages();
+    assert_eq!(mails.len(), 2);
+    let second = code_in(&mails[1]);
+    if first != second {
+        let old = verify_with(&app, &client, "ann@example.com", &first).await;
+        assert_eq!(old.status(), 422, "the old code is replaced");
+    }
+    assert_eq!(
+        verify_with(&app, &client, "ann@example.com", &second)
+            .await
+            .status(),
+        200
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn sign_up_fields_are_checked_one_by_one(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let response = app
+        .post_json(
+            &app.new_client(),
+            "/api/send-verification-code",
+            &json!({ "name": "", "email": "not-an-email", "password": "short", "password_confirmation": "other" }),
+        )
+        .await;
+    assert_eq!(response.status(), 422);
+    let errors = body(response).await["errors"].clone();
+    assert_eq!(errors["name"][0], "The name field is required.");
+    assert_eq!(errors["email"][0], "Please enter a valid e-mail address.");
+    assert_eq!(
+        errors["password"][0],
+        "The password must be at least 8 characters."
+    );
+    assert_eq!(
+        errors["password_confirmation"][0],
+        "The passwords do not match."
+    );
+    assert!(app.outbox_messages().is_empty());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_address_get_the_same_answer(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let client = app.new_client();
+    let wrong_password = app
+        .post_json(
+            &client,
+            "/api/login",
+            &json!({ "email": "ann@example.com", "password": "wrong password" }),
+        )
+        .await;
+    let unknown = app
+        .post_json(
+            &client,
+            "/api/login",
+            &json!({ "email": "bob@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(wrong_password.status(), 401);
+    assert_eq!(unknown.status(), 401);
+    let (a, b) = (body(wrong_password).await, body(unknown).await);
+    assert_eq!(a, b);
+    assert_eq!(a["message"], "Invalid email or password.");
+    assert_eq!(me(&app, &client).await.status(), 401);
+
+    let missing = app
+        .post_json(&client, "/api/login", &json!({ "email": "ann@" }))
+        .await;
+    assert_eq!(missing.status(), 422);
+    let errors = body(missing).await["errors"].clone();
+    assert_eq!(errors["email"][0], "Please enter a valid e-mail address.");
+    assert_eq!(errors["password"][0], "The password field is required.");
+
+    // e-mails are compared lowercase
+    app.login(&client, "ANN@example.com", PASSWORD).await;
+    assert_eq!(
+        body(me(&app, &client).await).await["email"],
+        "ann@example.com"
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn five_failed_logins_lock_the_address_for_15_minutes(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let client = app.new_client();
+    let attempt = |password: &'static str| {
+        client
+            .post(app.url("/api/login"))
+            .json(&json!({ "email": "ann@example.com", "password": password }))
+            .send()
+    };
+    for _ in 0..5 {
+        assert_eq!(attempt("wrong password").await.unwrap().status(), 401);
+    }
+    let locked = attempt(PASSWORD).await.unwrap();
+    assert_eq!(locked.status(), 429, "even the right password waits");
+    assert_eq!(locked.headers()["retry-after"], "900");
+    assert_eq!(
+        body(locked).await["message"],
+        "Too many attempts. Try again in 15 minutes."
+    );
+
+    app.clock.advance(Duration::from_secs(10 * 60));
+    let still = attempt(PASSWORD).await.unwrap();
+    assert_eq!(still.status(), 429);
+    assert_eq!(
+        body(still).await["message"],
+        "Too many attempts. Try again in 5 minutes."
+    );
+
+    app.clock.advance(Duration::from_secs(5 * 60 + 1));
+    assert_eq!(
+        attempt(PASSWORD).await.unwrap().status(),
+        200,
+        "the window has passed"
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn thirty_failures_from_one_ip_lock_it_for_every_address(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let client = app.new_client();
+    for n in 0..30 {
+        let response = app
+            .post_json(
+                &client,
+                "/api/login",
+                &json!({ "email": format!("guess{n}@example.com"), "password": "nope nope" }),
+            )
+            .await;
+        assert_eq!(response.status(), 401);
+    }
+    let blocked = app
+        .post_json(
+            &client,
+            "/api/login",
+            &json!({ "email": "ann@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(blocked.status(), 429);
+}
+
+/// Asks for a reset link for `email` and returns (token, email) from the mail.
+async fn reset_link(app: &TestApp, email: &str, mails_before: usize) -> (String, String) {
+    let response = app
+        .post_json(
+            &app.new_client(),
+            "/api/forgot-password",
+            &json!({ "email": email }),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let mails = app.wait_for_outbox(mails_before + 1).await;
+    let mail = mails.last().unwrap();
+    assert!(mail.contains("Subject: Reset your Garden Shop password"));
+    assert!(mail.contains("http://localhost:8080/reset-password?token="));
+    reset_link_in(mail)
+}
+
+async fn reset(app: &TestApp, token: &str, email: &str, password: &str) -> reqwest::Response {
+    app.post_json(
+        &app.new_client(),
+        "/api/reset-password",
+        &json!({ "token": token, "email": email, "password": password, "password_confirmation": password }),
+    )
+    .await
+}
+
+const INVALID_LINK: &str = "This reset link is invalid or has expired.";
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_reset_link_sets_a_new_password_once(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let (token, email) = reset_link(&app, "ann@example.com", 0).await;
+    assert_eq!(token.len(), 64);
+    assert_eq!(email, "ann@example.com");
+
+    let done = reset(&app, &token, &email, "brand new password").await;
+    assert_eq!(done.status(), 200);
+    assert_eq!(
+        body(done).await["message"],
+        "Your password has been reset. You can now log in."
+    );
+    let client = app.new_client();
+    app.login(&client, "ann@example.com", "brand new password")
+        .await;
+    let old = app
+        .post_json(
+            &app.new_client(),
+            "/api/login",
+            &json!({ "email": "ann@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(old.status(), 401);
+
+    let reused = reset(&app, &token, &email, "another password").await;
+    assert_eq!(reused.status(), 422);
+    assert_eq!(
+        body(reused).await,
+        json!({ "message": INVALID_LINK, "errors": { "token": [INVALID_LINK] } })
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn expired_and_other_addresses_reset_links_are_refused(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    app.create_user("bob@example.com", PASSWORD, Role::Customer)
+        .await;
+
+    let (bobs_token, _) = reset_link(&app, "bob@example.com", 0).await;
+    let other = reset(&app, &bobs_token, "ann@example.com", "taken over!").await;
+    assert_eq!(other.status(), 422);
+    assert_eq!(body(other).await["errors"]["token"][0], INVALID_LINK);
+
+    let (anns_token, _) = reset_link(&app, "ann@example.com", 1).await;
+    app.clock.advance(Duration::from_secs(60 * 60 + 1));
+    let expired = reset(&app, &anns_token, "ann@example.com", "too late now").await;
+    assert_eq!(expired.status(), 422);
+    assert_eq!(body(expired).await["errors"]["token"][0], INVALID_LINK);
+
+    let made_up = reset(&app, &"ab".repeat(32), "ann@example.com", "made up token").await;
+    assert_eq!(made_up.status(), 422);
+    let short = reset(&app, &anns_token, "ann@example.com", "short").await;
+    assert_eq!(
+        body(short).await["errors"]["password"][0],
+        "The password must be at least 8 characters."
+    );
+    // nothing changed
+    app.login(&app.new_client(), "ann@example.com", PASSWORD)
+        .await;
+    app.login(&app.new_client(), "bob@example.com", PASSWORD)
+        .await;
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn forgot_password_answers_the_same_for_unknown_addresses_and_sends_nothing(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let client = app.new_client();
+    let mut known_times = Vec::new();
+    let mut unknown_times = Vec::new();
+    let mut answers = Vec::new();
+    for round in 0..3 {
+        for (email, times) in [
+            ("ann@example.com", &mut known_times),
+            ("nobody@example.com", &mut unknown_times),
+        ] {
+            let started = std::time::Instant::now();
+            let response = app
+                .post_json(&client, "/api/forgot-password", &json!({ "email": email }))
+                .await;
+            times.push(started.elapsed());
+            assert_eq!(response.status(), 200);
+            answers.push(body(response).await);
+        }
+        app.wait_for_outbox(round + 1).await;
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]));
+    assert_eq!(
+        answers[0]["message"],
+        "If an account exists for that e-mail, we have sent a password reset link."
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        app.outbox_messages().len(),
+        3,
+        "only the known address got mail"
+    );
+    known_times.sort();
+    unknown_times.sort();
+    let (known, unknown) = (known_times[1], unknown_times[1]);
+    let gap = known.abs_diff(unknown);
+    assert!(
+        gap < Duration::from_millis(100),
+        "median {known:?} for a known address vs {unknown:?} for an unknown one"
+    );
+    let malformed = app
+        .post_json(&client, "/api/forgot-password", &json!({ "email": "nope" }))
+        .await;
+    assert_eq!(malformed.status(), 422);
+}
+
+/// The `garden_session=...` pair from a response's Set-Cookie.
+fn session_cookie(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|v| v.starts_with("garden_session="))
+        .expect("a session cookie")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn logout_ends_the_session_on_the_server_not_just_in_the_browser(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let plain = reqwest::Client::new();
+    let login = app
+        .post_json(
+            &plain,
+            "/api/login",
+            &json!({ "email": "ann@example.com", "password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(login.status(), 200);
+    let set_cookie = login.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(set_cookie.contains("HttpOnly"), "{set_cookie}");
+    assert!(set_cookie.contains("SameSite=Lax"), "{set_cookie}");
+    assert!(
+        !set_cookie.contains("Secure"),
+        "plain HTTP outside production: {set_cookie}"
+    );
+    let cookie = session_cookie(&login);
+    let with_cookie = |path: &str| {
+        plain
+            .get(app.url(path))
+            .header("cookie", cookie.clone())
+            .send()
+    };
+    assert_eq!(with_cookie("/api/me").await.unwrap().status(), 200);
+
+    let logout = plain
+        .post(app.url("/api/logout"))
+        .header("cookie", cookie.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(logout.status(), 200);
+    assert_eq!(body(logout).await, json!({ "message": "Logged out." }));
+    let replayed = with_cookie("/api/me").await.unwrap();
+    assert_eq!(replayed.status(), 401, "the old cookie is worthless");
+    assert_eq!(body(replayed).await["message"], "Please log in.");
+    // harmless without a session
+    assert_eq!(
+        app.post_json(&app.new_client(), "/api/logout", &json!({}))
+            .await
+            .status(),
+        200
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn login_gives_a_new_session_id_and_keeps_other_session_keys(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let plain = reqwest::Client::new();
+    let first = app
+        .post_json(
+            &plain,
+            "/api/login",
+            &json!({ "email": "ann@example.com", "password": PASSWORD }),
+        )
+        .await;
+    let before = session_cookie(&first);
+    let second = plain
+        .post(app.url("/api/login"))
+        .header("cookie", before.clone())
+        .json(&json!({ "email": "ann@example.com", "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    let after = session_cookie(&second);
+    assert_ne!(before, after, "the session id is renewed at login");
+    let old = plain
+        .get(app.url("/api/me"))
+        .header("cookie", before)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(old.status(), 401, "the pre-login session id is gone");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_session_survives_a_restart_and_is_shared_by_instances(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.client_with_role(Role::Admin).await;
+    let other = app.start_another_instance().await;
+    let response = client.get(format!("{other}/api/me")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(body(response).await["account_type"], "admin");
+
+    // logging out on one instance ends the session on the other
+    let out = client
+        .post(format!("{other}/api/logout"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), 200);
+    assert_eq!(me(&app, &client).await.status(), 401);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn sessions_live_in_redis_when_a_redis_url_is_set(#[case] backend: Backend) {
+    let app = TestApp::spawn_with(
+        store::testing::TestDatabase::create(backend).await,
+        crate::helpers::Options::demo_data(false),
+        |settings| settings.session.redis_url = Some("redis://127.0.0.1:6379".into()),
+    )
+    .await;
+    let client = app.client_with_role(Role::SuperAdmin).await;
+    let db = app.store.connection();
+    use sea_orm::{ConnectionTrait, Statement};
+    let rows = db
+        .query_one(Statement::from_string(
+            db.get_database_backend(),
+            "SELECT COUNT(*) AS n FROM sessions",
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        rows.try_get_by_index::<i64>(0).unwrap(),
+        0,
+        "nothing in the database"
+    );
+    let other = app.start_another_instance().await;
+    let response = client.get(format!("{other}/api/me")).send().await.unwrap();
+    assert_eq!(body(response).await["account_type"], "super_admin");
+    client.post(app.url("/api/logout")).send().await.unwrap();
+    assert_eq!(
+        client
+            .get(format!("{other}/api/me"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_cross_site_request_is_refused(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.create_user("ann@example.com", PASSWORD, Role::Customer)
+        .await;
+    let client = app.new_client();
+    let login = json!({ "email": "ann@example.com", "password": PASSWORD });
+    let evil = client
+        .post(app.url("/api/login"))
+        .header("origin", "https://evil.example")
+        .json(&login)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(evil.status(), 403);
+    assert_eq!(
+        body(evil).await,
+        json!({ "message": "Cross-site request refused.", "errors": {} })
+    );
+    let fetch = client
+        .post(app.url("/api/logout"))
+        .header("sec-fetch-site", "cross-site")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(fetch.status(), 403);
+    assert_eq!(
+        me(&app, &client).await.status(),
+        401,
+        "the refused login did nothing"
+    );
+
+    let own = client
+        .post(app.url("/api/login"))
+        .header("origin", "http://localhost:8080")
+        .header("sec-fetch-site", "same-origin")
+        .json(&login)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own.status(), 200);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn unreadable_requests_answer_in_the_error_shape(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    let not_json = client
+        .post(app.url("/api/login"))
+        .header("content-type", "text/plain")
+        .body("email=ann")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(not_json.status(), 415);
+    assert!(body(not_json).await["message"]
+        .as_str()
+        .unwrap()
+        .contains("JSON"));
+
+    let broken = client
+        .post(app.url("/api/login"))
+        .header("content-type", "application/json")
+        .body("{\"email\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(broken.status(), 400);
+    assert_eq!(body(broken).await["errors"], json!({}));
+
+    let mistyped = app
+        .post_json(
+            &client,
+            "/api/login",
+            &json!({ "email": 5, "password": "x" }),
+        )
+        .await;
+    assert_eq!(mistyped.status(), 422);
+
+    let huge = app
+        .post_json(
+            &client,
+            "/api/login",
+            &json!({ "email": "a".repeat(100_000), "password": "x" }),
+        )
+        .await;
+    assert_eq!(huge.status(), 413);
+    assert!(body(huge).await["message"]
+        .as_str()
+        .unwrap()
+        .contains("larger than"));
+
+    let wrong_method = client.get(app.url("/api/login")).send().await.unwrap();
+    assert_eq!(wrong_method.status(), 405);
+    assert_eq!(
+        body(wrong_method).await,
+        json!({ "message": "This method is not allowed here.", "errors": {} })
+    );
+    let delete_products = client
+        .delete(app.url("/api/products"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delete_products.status(), 405);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_cli_creates_staff_and_changes_an_existing_accounts_role_and_password(
+    #[case] backend: Backend,
+) {
+    use clap::Parser;
+    use garden_app::{run_cli, Cli};
+    let app = TestApp::spawn(backend).await;
+    let run = |role: &'static str, password: &'static str| {
+        let cli = Cli::try_parse_from([
+            "garden-shop",
+            "users",
+            "create",
+            "Boss@Example.com",
+            "--role",
+            role,
+            "--name",
+            "The Boss",
+        ])
+        .unwrap();
+        run_cli(
+            cli.command.unwrap(),
+            app.settings.clone(),
+            std::io::Cursor::new(format!("{password}\n")),
+        )
+    };
+    let created = run("super_admin", "boss password one").await.unwrap();
+    assert!(
+        created.starts_with("Created super_admin boss@example.com"),
+        "{created}"
+    );
+    let client = app.new_client();
+    app.login(&client, "boss@example.com", "boss password one")
+        .await;
+    let me = body(me(&app, &client).await).await;
+    assert_eq!(me["account_type"], "super_admin");
+    assert_eq!(me["name"], "The Boss");
+
+    let updated = run("admin", "boss password two").await.unwrap();
+    assert!(
+        updated.starts_with("Updated admin boss@example.com"),
+        "{updated}"
+    );
+    app.login(&app.new_client(), "boss@example.com", "boss password two")
+        .await;
+    let changed = body(self::me(&app, &client).await).await;
+    assert_eq!(
+        changed["account_type"], "admin",
+        "the role change applies to a live session"
+    );
+
+    let short = run("admin", "short").await.unwrap_err().to_string();
+    assert!(short.contains("at least 8 characters"), "{short}");
+    assert!(run("root", "long enough password").await.is_err());
     let _ = TEST_PASSWORD;
-    let _ = Duration::ZERO;
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn when_the_mail_server_is_down_the_sign_up_waits_and_a_resend_works_at_once(
+    #[case] backend: Backend,
+) {
+    let port = free_port();
+    let app = TestApp::spawn_with(
+        store::testing::TestDatabase::create(backend).await,
+        crate::helpers::Options::demo_data(false),
+        |settings| {
+            settings.mail.smtp_host = "127.0.0.1".into();
+            settings.mail.smtp_port = port;
+            settings.mail.smtp_tls = garden_app::SmtpTls::None;
+        },
+    )
+    .await;
+    let client = app.new_client();
+    let down = app
+        .post_json(
+            &client,
+            "/api/send-verification-code",
+            &signup("ann@example.com"),
+        )
+        .await;
+    assert_eq!(down.status(), 503);
+    assert_eq!(
+        body(down).await["message"],
+        "We could not send the e-mail right now. Please try again in a moment."
+    );
+
+    let server = mail::testing::SmtpTestServer::start_on(port).await.unwrap();
+    let again = app
+        .post_json(
+            &client,
+            "/api/send-verification-code",
+            &signup("ann@example.com"),
+        )
+        .await;
+    assert_eq!(again.status(), 200, "no 60-second wait after a failed send");
+    let received = server.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0].to, vec!["ann@example.com".to_owned()]);
+    let code = code_in(&received[0].data);
+    assert_eq!(
+        verify_with(&app, &client, "ann@example.com", &code)
+            .await
+            .status(),
+        200
+    );
+}
+
+/// Every log line of this test process, at debug level and up.
+fn captured_logs() -> &'static std::sync::Mutex<Vec<u8>> {
+    use std::sync::{Mutex, OnceLock};
+    static LOGS: OnceLock<&'static Mutex<Vec<u8>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let logs: &'static Mutex<Vec<u8>> = Box::leak(Box::new(Mutex::new(Vec::new())));
+        struct Writer(&'static Mutex<Vec<u8>>);
+        impl std::io::Write for Writer {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter("debug")
+            .with_ansi(false)
+            .with_writer(move || Writer(logs))
+            .finish();
+        tracing::subscriber::set_global_default(subscriber)
+            .expect("no other subscriber in the API tests");
+        logs
+    })
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn no_password_code_or_token_reaches_a_log_line(#[case] backend: Backend) {
+    let logs = captured_logs();
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    let secret_password = "Sup3r-Secret-Passw0rd";
+    let form = json!({
+        "name": "Ann", "email": "ann@example.com",
+        "password": secret_password, "password_confirmation": secret_password,
+    });
+    app.post_json(&client, "/api/send-verification-code", &form)
+        .await;
+    let code = code_in(&app.outbox_messages()[0]);
+    let mut wrong_code = form.clone();
+    wrong_code["code"] = json!(wrong(&code));
+    app.post_json(&client, "/api/verify-code", &wrong_code)
+        .await;
+    let mut verify = form.clone();
+    verify["code"] = json!(code);
+    assert_eq!(
+        app.post_json(&client, "/api/verify-code", &verify)
+            .await
+            .status(),
+        200
+    );
+    app.post_json(&client, "/api/logout", &json!({})).await;
+    let bad_login = json!({ "email": "ann@example.com", "password": "Wr0ng-Secret-Guess" });
+    app.post_json(&client, "/api/login", &bad_login).await;
+    let (token, _) = reset_link(&app, "ann@example.com", 1).await;
+    let new_password = "An0ther-Secret-Passw0rd";
+    // the page the link opens, with the token in its query string
+    client
+        .get(app.url(&format!(
+            "/reset-password?token={token}&email=ann%40example.com"
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        reset(&app, &token, "ann@example.com", new_password)
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        reset(&app, &token, "ann@example.com", new_password)
+            .await
+            .status(),
+        422
+    );
+    app.login(&client, "ann@example.com", new_password).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let text = String::from_utf8(logs.lock().unwrap().clone()).unwrap();
+    assert!(
+        text.contains("mail written to the outbox"),
+        "the logs were captured"
+    );
+    assert!(text.contains("ann@example.com"));
+    for secret in [
+        secret_password,
+        "Wr0ng-Secret-Guess",
+        new_password,
+        &code,
+        &token,
+    ] {
+        let line = text.lines().find(|line| line.contains(secret));
+        assert!(line.is_none(), "a secret reached the log: {line:?}");
+    }
 }

@@ -61,12 +61,11 @@ fn delta(duration: Duration) -> TimeDelta {
     TimeDelta::from_std(duration).unwrap_or(TimeDelta::MAX)
 }
 
-/// From `now` until `later`, at least one second.
+/// From `now` until `later` in whole seconds, rounded up, at least one.
 fn until(now: DateTime<Utc>, later: DateTime<Utc>) -> Duration {
-    (later - now)
-        .to_std()
-        .unwrap_or_default()
-        .max(Duration::from_secs(1))
+    let wait = (later - now).to_std().unwrap_or_default();
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    Duration::from_secs(secs.max(1))
 }
 
 impl<S, A, M, C, R, H> Accounts<S, A, M, C, R, H>
