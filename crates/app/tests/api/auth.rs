@@ -728,7 +728,12 @@ async fn sessions_live_in_redis_when_a_redis_url_is_set(#[case] backend: Backend
     let app = TestApp::spawn_with(
         store::testing::TestDatabase::create(backend).await,
         crate::helpers::Options::demo_data(false),
-        |settings| settings.session.redis_url = Some("redis://127.0.0.1:6379".into()),
+        |settings| {
+            settings.session.redis_url = Some(
+                std::env::var("TEST_REDIS_URL")
+                    .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned()),
+            )
+        },
     )
     .await;
     let client = app.client_with_role(Role::SuperAdmin).await;
