@@ -8,7 +8,7 @@ use std::time::Duration;
 use accounts::{UserId, UserStore};
 use assistant::{OpenAiSettings, ShopAssistant};
 use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Side, SystemClock};
-use discord::{RetryPolicy, StaffNotifier};
+use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::ExposeSecret;
 use serde::Serialize;
@@ -94,11 +94,12 @@ pub fn remote_assistant(settings: &AssistantSettings) -> Option<OpenAiSettings> 
 }
 
 impl HelpChat {
-    /// Starts the staff notifier's background task (when a webhook is configured).
+    /// `notifier` is the app's one staff notifier, shared with checkout.
     pub fn build(
         settings: &Settings,
         store: Store,
         products: ProductSnapshot,
+        notifier: StaffNotifier,
     ) -> anyhow::Result<Self> {
         let remote = remote_assistant(&settings.assistant);
         if remote.is_some() {
@@ -106,8 +107,6 @@ impl HelpChat {
         }
         let assistant = ShopAssistant::new(remote, &products.current().products)?;
         let assistant = CatalogAssistant::new(assistant, products);
-        let notifier =
-            StaffNotifier::start(settings.discord.notify_webhook(), RetryPolicy::default());
         Ok(HelpChat {
             service: chat::ChatService::new(store, assistant, SystemClock, RandomIds),
             versions: ChatVersions::new(),

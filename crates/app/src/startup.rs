@@ -59,8 +59,13 @@ impl Application {
         let session_key = auth::session::cookie_key(&settings.session)?;
         let session_store =
             ShopSessionStore::from_settings(&settings.session, store.connection().clone()).await?;
+        // One staff notifier (one delivery queue) for checkout and the help chat.
+        let notifier = discord::StaffNotifier::start(
+            settings.discord.notify_webhook(),
+            discord::RetryPolicy::default(),
+        );
         let checkout = Arc::new(
-            CheckoutKit::build(&settings, store.clone(), clock.clone())
+            CheckoutKit::build(&settings, store.clone(), clock.clone(), notifier.clone())
                 .context("the checkout settings are not usable")?,
         );
         let session_secure =
@@ -82,14 +87,12 @@ impl Application {
         let products = ProductSnapshot::load(&catalog)
             .await
             .context("failed to load the catalog")?;
-        let help_chat = HelpChat::build(&settings, store.clone(), products.clone())
+        let help_chat = HelpChat::build(&settings, store.clone(), products.clone(), notifier)
             .context("failed to set up the help chat")?;
         let store_for_proofs = store.clone();
         let media_for_proofs = media.clone();
-        let catalog_admin = catalog::CatalogAdmin::new(
-            store.clone(),
-            media::ProductImageStore::new(media.clone()),
-        );
+        let catalog_admin =
+            catalog::CatalogAdmin::new(store.clone(), media::ProductImageStore::new(media.clone()));
         let state = web::Data::new(AppState {
             catalog_admin,
             store,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use discord::{DiscordOAuth, RetryPolicy, StaffNotifier};
+use discord::{DiscordOAuth, StaffNotifier};
 use orders::gateways::{
     DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
     HostedCheckoutRequest, PaymentError, PaymentGateway, RobloxDirectory, RobloxLookupError,
@@ -191,8 +191,14 @@ pub fn check_production(settings: &Settings) -> anyhow::Result<()> {
 }
 
 impl CheckoutKit {
-    /// Chooses every adapter from the settings. Starts the staff notifier's background task.
-    pub fn build(settings: &Settings, store: Store, clock: AppClock) -> anyhow::Result<Self> {
+    /// Chooses every adapter from the settings. `notifier` is the app's one staff notifier,
+    /// shared with the help chat.
+    pub fn build(
+        settings: &Settings,
+        store: Store,
+        clock: AppClock,
+        notifier: StaffNotifier,
+    ) -> anyhow::Result<Self> {
         check_production(settings)?;
         let public_url = settings.site.public_url.trim_end_matches('/').to_owned();
 
@@ -239,9 +245,6 @@ impl CheckoutKit {
                     .context("the Roblox settings (roblox.*) are not usable")?,
             ))
         };
-
-        let notifier =
-            StaffNotifier::start(settings.discord.notify_webhook(), RetryPolicy::default());
 
         Ok(CheckoutKit {
             service: orders::Checkout::new(
