@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use actix_multipart::MultipartError;
 use actix_web::{
     error::{JsonPayloadError, PathError, QueryPayloadError, UrlencodedError},
     http::{header, StatusCode},
@@ -314,6 +315,22 @@ pub fn api_method_not_allowed<B: actix_web::body::MessageBody + 'static>(
             actix_web::dev::ServiceResponse::new(req, response).map_into_right_body(),
         ))
     })
+}
+
+/// A multipart body that cannot be read, in the API's error shape.
+pub fn multipart_error(error: MultipartError) -> ApiError {
+    match error {
+        MultipartError::ContentTypeMissing
+        | MultipartError::ContentTypeParse
+        | MultipartError::ContentTypeIncompatible
+        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(
+            "The request body must be multipart/form-data.".to_owned(),
+        ),
+        other => {
+            tracing::debug!(error = %other, "unreadable multipart body");
+            ApiError::BadRequest("The upload could not be read.".to_owned())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -289,7 +289,8 @@ impl CheckoutKit {
     }
 }
 
-fn dollars_text(money: cart_pricing::Money) -> String {
+/// Dollars for people to read: `$12.50`.
+pub(crate) fn dollars_text(money: cart_pricing::Money) -> String {
     format!("${:.2}", money.as_decimal())
 }
 

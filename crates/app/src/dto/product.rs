@@ -1,6 +1,8 @@
 use catalog::{Product, ProductId};
 use serde::Serialize;
 
+use super::dollars;
+
 /// A product as the browser sees it: the spec's field names, money as numbers of dollars.
 #[derive(Debug, Serialize)]
 pub struct ProductResponse {
@@ -19,11 +21,6 @@ pub struct ProductResponse {
     related_ids: Vec<i64>,
     inventory: i64,
     dupe_warning: bool,
-}
-
-fn dollars(money: cart_pricing::Money) -> f64 {
-    // Cents fit an f64 exactly, and JSON has no decimal type.
-    money.cents() as f64 / 100.0
 }
 
 impl From<&Product> for ProductResponse {

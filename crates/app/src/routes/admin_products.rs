@@ -1,16 +1,17 @@
 //! /api/admin/products...: the super_admin runs the catalog. Every write refreshes the
 //! storefront's snapshot before it answers.
 
-use actix_multipart::{Multipart, MultipartError};
+use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
 use catalog::{AdminError, Product, ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
 use crate::dto::ProductResponse;
-use crate::error::ApiError;
+use crate::error::{multipart_error, ApiError};
 use crate::state::AppState;
 
 /// Longest text field read from the form, in bytes.
@@ -33,14 +34,6 @@ impl From<&Product> for AdminProductResponse {
             archived: product.archived,
         }
     }
-}
-
-fn product_id(raw: &str) -> Result<ProductId, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .map(ProductId::new)
-        .ok_or_else(|| ApiError::NotFound("Product not found.".to_owned()))
 }
 
 /// The storefront shows the change at once; a failed refresh is logged (the periodic refresh
@@ -76,22 +69,6 @@ pub async fn standalone(
         .map(ProductId::get)
         .collect();
     Ok(HttpResponse::Ok().json(ids))
-}
-
-/// A multipart body that cannot be read, in the API's error shape.
-fn multipart_error(error: MultipartError) -> ApiError {
-    match error {
-        MultipartError::ContentTypeMissing
-        | MultipartError::ContentTypeParse
-        | MultipartError::ContentTypeIncompatible
-        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(
-            "The request body must be multipart/form-data.".to_owned(),
-        ),
-        other => {
-            tracing::debug!(error = %other, "unreadable multipart body");
-            ApiError::BadRequest("The upload could not be read.".to_owned())
-        }
-    }
 }
 
 /// Reads a field, keeping at most `keep` bytes and reading (and dropping) the rest up to

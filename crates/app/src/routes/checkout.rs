@@ -22,8 +22,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::discord::session_identity;
-use super::orders::{dollars, remember_order};
-use crate::{auth::MaybeUser, checkout, error::ApiError, state::AppState};
+use super::orders::remember_order;
+use crate::{auth::MaybeUser, checkout, dto::dollars, error::ApiError, state::AppState};
 
 /// The message for missing details (spec §4).
 pub const MISSING_DETAILS: &str = "Please enter your Roblox username and email, and link Discord.";

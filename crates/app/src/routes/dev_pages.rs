@@ -12,7 +12,7 @@ use super::checkout::confirm;
 use super::orders::{cancel_order, visible_order};
 use crate::{
     auth::MaybeUser,
-    checkout::{encode_query_value, DevDiscord, DEMO_IDENTITIES},
+    checkout::{dollars_text as money, encode_query_value, DevDiscord, DEMO_IDENTITIES},
     error::ApiError,
     state::AppState,
 };
@@ -79,10 +79,6 @@ fn page(title: &str, body: &str) -> HttpResponse {
         .content_type("text/html; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .body(html)
-}
-
-fn money(amount: cart_pricing::Money) -> String {
-    format!("${:.2}", amount.as_decimal())
 }
 
 fn see_other(location: String) -> HttpResponse {

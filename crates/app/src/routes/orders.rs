@@ -4,11 +4,10 @@
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use cart_pricing::Money;
 use orders::{CheckoutService, Order, OrderError, OrderId, Release, ReleaseError};
 use serde::Serialize;
 
-use crate::{auth::MaybeUser, checkout, error::ApiError, state::AppState};
+use crate::{auth::MaybeUser, checkout, dto::dollars, error::ApiError, state::AppState};
 
 /// The session key listing the orders this session created (newest last).
 const SESSION_ORDERS: &str = "order_ids";
@@ -16,13 +15,6 @@ const SESSION_ORDERS: &str = "order_ids";
 const REMEMBERED_ORDERS: usize = 50;
 
 pub(crate) const ORDER_NOT_FOUND: &str = "Order not found.";
-
-/// Dollars for JSON: cents are exact in an f64.
-pub(crate) fn dollars(money: Money) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let cents = money.cents() as f64;
-    cents / 100.0
-}
 
 /// Remembers that this session created the order.
 pub(crate) fn remember_order(session: &Session, id: OrderId) -> Result<(), ApiError> {

@@ -37,7 +37,8 @@ pub async fn list(request: HttpRequest, state: web::Data<AppState>) -> HttpRespo
         .body(list.body.clone())
 }
 
-fn parse_id(raw: &str) -> Result<ProductId, ApiError> {
+/// A product id from the path; anything else is a product that is not there.
+pub(crate) fn product_id(raw: &str) -> Result<ProductId, ApiError> {
     raw.parse::<i64>()
         .ok()
         .filter(|id| *id > 0)
@@ -49,7 +50,7 @@ pub async fn show(
     path: web::Path<String>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
-    let product = state.catalog.visible_product(parse_id(&path)?).await?;
+    let product = state.catalog.visible_product(product_id(&path)?).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(ProductResponse::from(&product)))
@@ -59,7 +60,7 @@ pub async fn related_ids(
     path: web::Path<String>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
-    let product = state.catalog.visible_product(parse_id(&path)?).await?;
+    let product = state.catalog.visible_product(product_id(&path)?).await?;
     let ids: Vec<i64> = product.related_ids.iter().map(ProductId::get).collect();
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))

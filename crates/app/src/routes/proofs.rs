@@ -1,6 +1,6 @@
 //! Proofs of delivery: the public list, and publishing and deleting for staff.
 
-use actix_multipart::{Multipart, MultipartError};
+use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures::StreamExt;
 use proofs::{ImageRejected, Proof, ProofError, ProofId, ProofItems, PublishError, MAX_IMAGES};
@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::auth::RequireStaff;
-use crate::error::{ApiError, FieldErrors};
+use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::state::AppState;
 
 /// Longest `items` field read, in bytes (the domain allows 500 characters).
@@ -45,22 +45,6 @@ fn proof_error(error: ProofError) -> ApiError {
     match error {
         ProofError::NotFound(_) => ApiError::NotFound("Proof not found.".to_owned()),
         ProofError::Unknown(cause) => ApiError::Internal(cause),
-    }
-}
-
-/// A multipart body that cannot be read, in the API's error shape.
-fn multipart_error(error: MultipartError) -> ApiError {
-    match error {
-        MultipartError::ContentTypeMissing
-        | MultipartError::ContentTypeParse
-        | MultipartError::ContentTypeIncompatible
-        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(
-            "The request body must be multipart/form-data.".to_owned(),
-        ),
-        other => {
-            tracing::debug!(error = %other, "unreadable multipart body");
-            ApiError::BadRequest("The upload could not be read.".to_owned())
-        }
     }
 }
 
