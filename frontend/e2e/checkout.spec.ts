@@ -1,11 +1,16 @@
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
 import {
+  apiLogIn,
   cartCount,
   createAccountWithCli,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   fetchProducts,
+  fillDetails,
+  linkDiscord,
+  openCheckoutWith,
+  payByCardOnDevPage,
   required,
   saveScreenshot,
   savedCart,
@@ -62,20 +67,6 @@ async function stockOf(request: APIRequestContext, id: number): Promise<number |
   return required(product, `product ${id}`).stock;
 }
 
-/** Logs in through the API with the Origin the server expects for state-changing calls. */
-async function apiLogIn(
-  request: APIRequestContext,
-  baseURL: string,
-  email: string,
-  password: string,
-) {
-  const response = await request.post('/api/login', {
-    data: { email, password },
-    headers: { Origin: baseURL },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-}
-
 /** A promo code made by a super_admin through the API, as the admin screen would. */
 async function createPromo(
   request: APIRequestContext,
@@ -92,70 +83,6 @@ async function createPromo(
   });
   expect(response.status(), await response.text()).toBe(201);
   return code.toUpperCase();
-}
-
-/** Puts `qty` of the product in the saved cart (as the storefront would) and opens /checkout. */
-async function openCheckoutWith(
-  page: Page,
-  request: APIRequestContext,
-  lines: Array<[number, number]>,
-) {
-  const products = await request.get('/api/products').then((r) => r.json());
-  await page.goto('/');
-  await page.evaluate(
-    ({ products, lines }) => {
-      const items = lines.map(([id, qty]) => ({
-        ...(products as Array<{ id: number }>).find((p) => p.id === id),
-        qty,
-      }));
-      window.localStorage.setItem('cartItems', JSON.stringify(items));
-    },
-    { products, lines },
-  );
-  await page.goto('/checkout');
-  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
-}
-
-/** Link Discord: off to the dev sign-in page, pick the first demo identity, back to /checkout. */
-async function linkDiscord(page: Page): Promise<string> {
-  await page.getByRole('link', { name: 'Link Discord' }).click();
-  await expect(page).toHaveURL(/\/dev\/discord\/authorize\?/);
-  await page
-    .getByRole('button', { name: /^Continue as / })
-    .first()
-    .click();
-  await expect(page).toHaveURL(/\/checkout$/);
-  await expect(page.getByText(/^Discord linked as /)).toBeVisible();
-  const username = (await page.getByTestId('discord-username').textContent()) ?? '';
-  expect(username).not.toBe('');
-  expect(await page.evaluate(() => window.localStorage.getItem('discord_link_version'))).toBe('v2');
-  return username;
-}
-
-async function fillDetails(page: Page, robloxUsername = 'GardenFan_1') {
-  const roblox = page.getByLabel('Roblox username');
-  await roblox.fill(robloxUsername);
-  await page.getByLabel('Email').fill('buyer@example.com');
-  // The lookup runs on blur (moving to the e-mail): the name as Roblox spells it, and an avatar.
-  // The offline stand-in keeps any well-formed name as typed.
-  await expect(page.getByRole('img', { name: `Roblox avatar of ${robloxUsername}` })).toBeVisible();
-  await expect(roblox).toHaveValue(robloxUsername);
-}
-
-/** Complete Payment -> the method modal -> Card -> the dev payment page; returns the order id. */
-async function payByCardOnDevPage(page: Page, testInfo?: TestInfo, shotName?: string) {
-  await page.getByRole('button', { name: 'Complete Payment' }).click();
-  const modal = page.getByRole('dialog', { name: 'Choose a payment method' });
-  await expect(modal).toBeVisible();
-  // PayPal is not configured on the test server: card only.
-  await expect(modal.getByRole('button', { name: /PayPal/ })).toHaveCount(0);
-  if (testInfo && shotName) {
-    await expectNoSeriousA11yViolations(page);
-    await saveScreenshot(page, testInfo, shotName, { fullPage: false });
-  }
-  await modal.getByRole('button', { name: /Card/ }).click();
-  await expect(page).toHaveURL(/\/dev\/pay\/\d+$/);
-  return Number(/\/dev\/pay\/(\d+)$/.exec(page.url())?.[1]);
 }
 
 test('a logged-in buyer links Discord, applies a promo, pays, and sees the order Paid on /profile', async ({

@@ -68,6 +68,51 @@ describe('/admin/products for a super_admin', () => {
     expect(screen.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', '/admin/orders');
   });
 
+  it('moves a card with its buttons: the new order is saved and focus stays on the card', async () => {
+    let listed = [
+      adminProduct({ id: 1, name: 'Raccoon' }),
+      adminProduct({ id: 2, name: 'Kitsune' }),
+      adminProduct({ id: 3, name: 'Disco Bee' }),
+    ];
+    const calls = fakeApi({
+      'GET /admin/products': () => jsonResponse(listed),
+      'POST /admin/products/reorder': (body) => {
+        const { updates } = body as { updates: { id: number; sort_order: number }[] };
+        listed = updates.flatMap(({ id }) => listed.filter((product) => product.id === id));
+        return jsonResponse({ message: 'Order saved.' });
+      },
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    const bee = await screen.findByRole('article', { name: 'Disco Bee' });
+    expect(
+      within(bee).getByRole('button', { name: 'Move Disco Bee down one place' }),
+    ).toBeDisabled();
+    await user.click(within(bee).getByRole('button', { name: 'Move Disco Bee to first place' }));
+    expect(await screen.findByText('Order saved.')).toBeInTheDocument();
+    expect(calls.find((call) => call.path === '/admin/products/reorder')?.body).toEqual({
+      updates: [
+        { id: 3, sort_order: 0 },
+        { id: 1, sort_order: 1 },
+        { id: 2, sort_order: 2 },
+      ],
+    });
+    const moved = screen.getByRole('article', { name: 'Disco Bee' });
+    expect(within(moved).getByText('Position 1')).toBeInTheDocument();
+    // "To first" is disabled now, so focus goes to the drag handle of the moved card.
+    expect(
+      within(moved).getByRole('button', { name: 'Reorder Disco Bee, position 1' }),
+    ).toHaveFocus();
+    expect(screen.getByText('Disco Bee moved to position 1.')).toBeInTheDocument();
+
+    await user.click(within(moved).getByRole('button', { name: 'Move Disco Bee down one place' }));
+    await waitFor(() =>
+      expect(
+        screen.getByRole('button', { name: 'Reorder Disco Bee, position 2' }),
+      ).toBeInTheDocument(),
+    );
+    expect(screen.getByRole('button', { name: 'Move Disco Bee down one place' })).toHaveFocus();
+  });
+
   it('checks the required fields before sending anything', async () => {
     const calls = fakeApi({ 'GET /admin/products': () => jsonResponse([]) });
     const { user } = renderAdminProducts(superAdmin());

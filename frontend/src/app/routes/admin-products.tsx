@@ -92,7 +92,8 @@ function ProductsSection({
         </h2>
         <p className="admin-page__intro">
           Drag a card by its handle to change the shop&apos;s order. With the keyboard: focus the
-          handle, press space, move with the arrow keys, press space to drop.
+          handle, press space, move with the arrow keys, press space to drop; or use the Move
+          buttons on the card.
         </p>
       </div>
       {products.length === 0 ? (

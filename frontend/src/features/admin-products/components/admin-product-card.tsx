@@ -2,10 +2,12 @@ import type { DraggableProvidedDragHandleProps } from '@hello-pangea/dnd';
 
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { IconButton } from '@/components/ui/icon-button';
 import { SproutIcon, TrashIcon } from '@/components/ui/icons';
 import { formatPrice } from '@/lib/money';
 
 import type { AdminProduct } from '@/features/admin-products/types';
+import type { MoveStep } from '@/features/admin-products/utils/reorder';
 
 import './admin-product-card.css';
 
@@ -13,10 +15,14 @@ type AdminProductCardProps = {
   product: AdminProduct;
   /** Its place in the list, 1-based, as said to screen readers on the drag handle. */
   position: number;
+  /** True for the last card: it cannot move down. */
+  isLast?: boolean;
   dragHandleProps: DraggableProvidedDragHandleProps | null;
   isDragging?: boolean;
   onEdit: (product: AdminProduct) => void;
   onDelete: (product: AdminProduct) => void;
+  /** The move buttons: to the first place, one place up or down (without them, none show). */
+  onMove?: (product: AdminProduct, step: MoveStep) => void;
 };
 
 function stockBadge(stock: number | null) {
@@ -38,14 +44,49 @@ function GripIcon() {
   );
 }
 
-/** One product on the admin grid: its facts at a glance, a drag handle, Edit and Delete. */
+function MoveIcon({ step }: { step: MoveStep }) {
+  const paths: Record<MoveStep, string> = {
+    first: 'M5 4h14M12 20V9M6 14l6-6 6 6',
+    up: 'M12 19V5M5 12l7-7 7 7',
+    down: 'M12 5v14M19 12l-7 7-7-7',
+  };
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={paths[step]} />
+    </svg>
+  );
+}
+
+const MOVES: { step: MoveStep; label: (name: string) => string; hint: string }[] = [
+  { step: 'first', label: (name) => `Move ${name} to first place`, hint: 'Move to first' },
+  { step: 'up', label: (name) => `Move ${name} up one place`, hint: 'Move up' },
+  { step: 'down', label: (name) => `Move ${name} down one place`, hint: 'Move down' },
+];
+
+/**
+ * One product on the admin grid: its facts at a glance, a drag handle with move buttons (for
+ * keyboards and screen readers as much as for fingers), Edit and Delete.
+ */
 export function AdminProductCard({
   product,
   position,
+  isLast = false,
   dragHandleProps,
   isDragging = false,
   onEdit,
   onDelete,
+  onMove,
 }: AdminProductCardProps) {
   return (
     <article
@@ -97,6 +138,28 @@ export function AdminProductCard({
           </li>
         ) : null}
       </ul>
+      {onMove ? (
+        <div className="admin-card__order">
+          <span className="admin-card__position">Position {position}</span>
+          <div className="admin-card__moves" role="group" aria-label={`Move ${product.name}`}>
+            {MOVES.map(({ step, label, hint }) => (
+              <IconButton
+                key={step}
+                size="sm"
+                tone="brand"
+                label={label(product.name)}
+                title={hint}
+                data-move-step={step}
+                data-product-id={product.id}
+                disabled={step === 'down' ? isLast : position === 1}
+                onClick={() => onMove(product, step)}
+              >
+                <MoveIcon step={step} />
+              </IconButton>
+            ))}
+          </div>
+        </div>
+      ) : null}
       <div className="admin-card__actions">
         <Button
           size="sm"

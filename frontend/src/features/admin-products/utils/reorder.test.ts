@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { gridMoveToListMove, moveItem, reorderPayload, toRows } from './reorder';
+import { gridMoveToListMove, moveItem, reorderPayload, stepTarget, toRows } from './reorder';
 
 describe('grid reordering', () => {
   it('splits the list into rows of the column count', () => {
@@ -54,5 +54,15 @@ describe('grid reordering', () => {
         { id: 5, sort_order: 2 },
       ],
     });
+  });
+});
+
+describe('move buttons', () => {
+  it('go to the first place, or one place up or down, never past either end', () => {
+    expect(stepTarget(5, 'first', 8)).toBe(0);
+    expect(stepTarget(5, 'up', 8)).toBe(4);
+    expect(stepTarget(0, 'up', 8)).toBe(0);
+    expect(stepTarget(5, 'down', 8)).toBe(6);
+    expect(stepTarget(7, 'down', 8)).toBe(7);
   });
 });

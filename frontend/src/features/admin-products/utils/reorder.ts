@@ -41,3 +41,13 @@ export function reorderPayload(items: ReadonlyArray<{ id: number }>): {
 } {
   return { updates: items.map((item, index) => ({ id: item.id, sort_order: index })) };
 }
+
+/** What a card's move buttons do: to the first place, one place earlier, one place later. */
+export type MoveStep = 'first' | 'up' | 'down';
+
+/** The list position a move button takes the card at `from` to, in a list of `length`. */
+export function stepTarget(from: number, step: MoveStep, length: number): number {
+  if (step === 'first') return 0;
+  if (step === 'up') return Math.max(0, from - 1);
+  return Math.min(length - 1, from + 1);
+}
