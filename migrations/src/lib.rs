@@ -7,6 +7,7 @@ mod m20261121_000002_accounts;
 mod m20261121_000003_orders;
 mod m20261121_000004_chat_proofs;
 mod m20261121_000005_delivery_queue;
+mod m20261123_000006_rate_limits;
 
 pub struct Migrator;
 
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000003_orders::Migration),
             Box::new(m20261121_000004_chat_proofs::Migration),
             Box::new(m20261121_000005_delivery_queue::Migration),
+            Box::new(m20261123_000006_rate_limits::Migration),
         ]
     }
 }

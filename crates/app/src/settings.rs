@@ -157,6 +157,10 @@ pub struct ServerSettings {
     pub port: u16,
     /// The built frontend (`frontend/dist`), served with the SPA fallback.
     pub static_dir: PathBuf,
+    /// Proxies (CIDR blocks or addresses, e.g. the load balancer) whose `X-Forwarded-For` is
+    /// read for the client's address. Empty: the TCP peer is the client.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -282,7 +286,9 @@ impl Settings {
                 config::Environment::with_prefix("SHOP")
                     .prefix_separator("__")
                     .separator("__")
-                    .try_parsing(true),
+                    .try_parsing(true)
+                    .list_separator(",")
+                    .with_list_parse_key("server.trusted_proxies"),
             );
         if let Ok(url) = std::env::var("DATABASE_URL") {
             if !url.is_empty() {

@@ -18,8 +18,10 @@ use tracing_actix_web::TracingLogger;
 use crate::{
     auth::{self, session::ShopSessionStore, AppClock},
     checkout::{self, CheckoutKit, Sweeper},
+    client_ip::TrustedProxies,
     error,
     help_chat::HelpChat,
+    limits::RateLimits,
     routes, seed,
     settings::Environment,
     snapshot::ProductSnapshot,
@@ -129,6 +131,9 @@ impl Application {
             })?;
         let port = listener.local_addr()?.port();
         let static_dir = web::Data::new(StaticDir(settings.server.static_dir.clone()));
+        let trusted_proxies =
+            web::Data::new(TrustedProxies::parse(&settings.server.trusted_proxies)?);
+        let rate_limits = web::Data::new(RateLimits::new(state.store.clone(), clock.clone()));
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(auth::session::middleware(
@@ -143,6 +148,8 @@ impl Application {
                 .wrap(TracingLogger::<crate::telemetry::ShopRootSpan>::new())
                 .app_data(state.clone())
                 .app_data(static_dir.clone())
+                .app_data(trusted_proxies.clone())
+                .app_data(rate_limits.clone())
                 .configure(error::extractor_configs)
                 .configure(routes::configure)
         })

@@ -12,6 +12,7 @@ mod orders;
 mod products;
 mod promo;
 mod proofs;
+mod rate_limits;
 mod sales;
 mod sessions;
 

@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::{
     auth::{CurrentUser, MaybeUser, RequireUser, USER_ID_KEY},
+    client_ip::ClientIp,
     error::{ApiError, FieldErrors},
     state::AppState,
 };
@@ -44,11 +45,10 @@ const INVALID_RESET: &str = "This reset link is invalid or has expired.";
 const FORGOT_ANSWER: &str =
     "If an account exists for that e-mail, we have sent a password reset link.";
 
-/// The caller's address for the per-IP limits: the TCP peer, which a client cannot forge.
+/// The caller's address for the per-IP limits (`server.trusted_proxies` decides whether
+/// `X-Forwarded-For` is read).
 fn client_ip(request: &HttpRequest) -> String {
-    request
-        .peer_addr()
-        .map_or_else(|| "unknown".to_owned(), |addr| addr.ip().to_string())
+    ClientIp::of(request).to_string()
 }
 
 fn required(errors: &mut FieldErrors, field: &str, value: &str, label: &str) -> bool {

@@ -95,6 +95,7 @@ impl TestApp {
                 host: "127.0.0.1".into(),
                 port: 0,
                 static_dir: frontend.path().to_path_buf(),
+                trusted_proxies: vec![],
             },
             database: garden_app::DatabaseSettings {
                 url: database.url.clone(),

@@ -12,5 +12,6 @@ pub mod promo_codes;
 pub mod promo_redemptions;
 pub mod proof_images;
 pub mod proofs;
+pub mod rate_limits;
 pub mod sessions;
 pub mod users;
