@@ -101,12 +101,24 @@ impl Entry {
     }
 }
 
+/// How many staff list pages (by filter and cursor) are kept at most.
+const STAFF_PAGES: usize = 16;
+
 #[derive(Debug, Default)]
 struct StaffList {
-    body: Option<Cached>,
-    /// The chats (and versions) the body was rendered from.
+    /// The rendered pages by their query (filter and cursor).
+    bodies: HashMap<String, Cached>,
+    /// The chats (and versions) the pages were rendered from.
     versions: HashMap<ChatId, u64>,
     changed: u64,
+}
+
+impl StaffList {
+    fn drop_pages(&mut self, epoch: u64) {
+        self.bodies.clear();
+        self.versions.clear();
+        self.changed = epoch;
+    }
 }
 
 #[derive(Debug)]
@@ -221,28 +233,46 @@ impl ChatVersions {
         entry.changed = epoch;
         entry.version = None;
         entry.bodies.clear();
-        inner.list.body = None;
-        inner.list.changed = epoch;
+        inner.list.drop_pages(epoch);
     }
 
-    /// The staff list, if nothing changed since it was rendered.
-    pub fn staff_list(&self) -> Option<Cached> {
-        self.lock().list.body.clone()
+    /// The chats are gone (purged): their entries and the staff list's pages go, without
+    /// making entries for chats this instance never served.
+    pub fn forget(&self, ids: &[ChatId]) {
+        if ids.is_empty() {
+            return;
+        }
+        let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut inner = self.lock();
+        for id in ids {
+            inner.chats.remove(id);
+        }
+        inner.list.drop_pages(epoch);
     }
 
-    /// Keeps the staff list rendered from chats at these versions, unless a chat changed after
-    /// `ticket`.
+    /// The staff list page asked for by `query` (its filter and cursor), if nothing changed
+    /// since it was rendered.
+    pub fn staff_list(&self, query: &str) -> Option<Cached> {
+        self.lock().list.bodies.get(query).cloned()
+    }
+
+    /// Keeps the staff list page for `query` rendered from chats at these versions, unless a
+    /// chat changed after `ticket`.
     pub fn install_staff_list(
         &self,
         ticket: Ticket,
+        query: &str,
         versions: HashMap<ChatId, u64>,
         body: Vec<u8>,
     ) -> Cached {
         let cached = Cached::new(body);
         let mut inner = self.lock();
         if inner.list.changed <= ticket.0 {
-            inner.list.body = Some(cached.clone());
-            inner.list.versions = versions;
+            if inner.list.bodies.len() >= STAFF_PAGES {
+                inner.list.bodies.clear();
+            }
+            inner.list.bodies.insert(query.to_owned(), cached.clone());
+            inner.list.versions.extend(versions);
         }
         cached
     }
@@ -276,8 +306,8 @@ impl ChatVersions {
         }
         let mut inner = self.lock();
         if stale.list || count_moved {
-            inner.list.body = None;
-            inner.list.changed = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+            let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+            inner.list.drop_pages(epoch);
         }
         for id in &gone {
             inner.chats.remove(id);
@@ -302,7 +332,7 @@ impl ChatVersions {
             }
             if change.status != ChatStatus::Ai
                 && inner.list.versions.get(&change.id) != Some(&change.version)
-                && inner.list.body.is_some()
+                && !inner.list.bodies.is_empty()
             {
                 stale.list = true;
             }
@@ -389,12 +419,39 @@ mod tests {
     fn the_staff_list_is_dropped_by_any_chat_write() {
         let versions = ChatVersions::new();
         let ticket = versions.ticket();
-        versions.install_staff_list(ticket, HashMap::new(), b"[]".to_vec());
-        assert!(versions.staff_list().is_some());
+        versions.install_staff_list(ticket, "open", HashMap::new(), b"[]".to_vec());
+        versions.install_staff_list(ticket, "closed", HashMap::new(), b"[]".to_vec());
+        assert!(versions.staff_list("open").is_some());
+        assert!(versions.staff_list("closed").is_some());
+        assert!(
+            versions.staff_list("all").is_none(),
+            "each page has its own body"
+        );
         versions.changed(ChatId::random());
-        assert!(versions.staff_list().is_none());
-        versions.install_staff_list(ticket, HashMap::new(), b"[old]".to_vec());
-        assert!(versions.staff_list().is_none(), "read before the write");
+        assert!(versions.staff_list("open").is_none());
+        assert!(versions.staff_list("closed").is_none());
+        versions.install_staff_list(ticket, "open", HashMap::new(), b"[old]".to_vec());
+        assert!(
+            versions.staff_list("open").is_none(),
+            "read before the write"
+        );
+    }
+
+    #[test]
+    fn purged_chats_are_forgotten_with_the_staff_pages_and_no_entry_is_made_for_others() {
+        let versions = ChatVersions::new();
+        let id = ChatId::random();
+        let mine = session("session-mine");
+        let ticket = versions.ticket();
+        versions.install(id, &mine, 1, ticket, View::Status, b"{}".to_vec());
+        versions.install_staff_list(ticket, "open", HashMap::new(), b"[]".to_vec());
+        versions.forget(&[id, ChatId::random(), ChatId::random()]);
+        assert!(matches!(
+            versions.lookup(id, Some(&mine), View::Status),
+            Lookup::Miss
+        ));
+        assert!(versions.staff_list("open").is_none());
+        assert!(versions.is_empty());
     }
 
     #[test]
@@ -406,7 +463,7 @@ mod tests {
         versions.install(id, &mine, 4, ticket, View::Status, b"{}".to_vec());
         let mut list = HashMap::new();
         list.insert(id, 4);
-        versions.install_staff_list(ticket, list, b"[]".to_vec());
+        versions.install_staff_list(ticket, "open", list, b"[]".to_vec());
         let same = ChatChange {
             id,
             version: 4,

@@ -5,18 +5,30 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use accounts::{UserId, UserStore};
+use accounts::{Clock as _, UserId, UserStore};
+use actix_web::web;
 use assistant::{OpenAiSettings, ShopAssistant};
-use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Side, SystemClock};
+use chat::{
+    Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Retention, Side, SystemClock,
+};
 use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::ExposeSecret;
 use serde::Serialize;
 use store::Store;
 
+use crate::auth::AppClock;
 use crate::chat_versions::ChatVersions;
-use crate::settings::{AssistantSettings, Settings};
+use crate::settings::{AssistantSettings, ChatSettings, Settings};
 use crate::snapshot::ProductSnapshot;
+use crate::state::AppState;
+
+/// How many chats one purge statement deletes at most.
+pub const PURGE_BATCH: u32 = 500;
+/// How many batches one purge run deletes at most (the next run goes on).
+const PURGE_BATCHES_PER_RUN: usize = 20;
+/// What an agent is called to a shopper when their account has no name to show.
+const AGENT: &str = "Agent";
 
 /// The assistant the chat service asks: the shop's assistant, kept in step with the product
 /// snapshot (the live catalog) before each answer, without reading the database.
@@ -64,6 +76,8 @@ pub type ShopChatService = chat::ChatService<Store, CatalogAssistant, SystemCloc
 pub struct HelpChat {
     pub service: ShopChatService,
     pub versions: ChatVersions,
+    /// The `chat` settings: limits and retention.
+    pub settings: ChatSettings,
     notifier: StaffNotifier,
     /// `site.public_url` without a trailing slash.
     public_url: String,
@@ -110,6 +124,7 @@ impl HelpChat {
         Ok(HelpChat {
             service: chat::ChatService::new(store, assistant, SystemClock, RandomIds),
             versions: ChatVersions::new(),
+            settings: settings.chat.clone(),
             notifier,
             public_url: settings.site.public_url.trim_end_matches('/').to_owned(),
             staff_names: Mutex::new(HashMap::new()),
@@ -165,7 +180,34 @@ impl HelpChat {
         Ok(name)
     }
 
-    /// The chat as JSON for `side`, with its messages when given.
+    /// How long chats are kept.
+    pub fn retention(&self) -> Retention {
+        Retention {
+            idle_ai: chrono::Duration::hours(i64::from(self.settings.idle_purge_hours)),
+            closed: chrono::Duration::days(i64::from(self.settings.closed_retention_days)),
+        }
+    }
+
+    /// Deletes the chats the retention no longer keeps at `now`, in batches of
+    /// [`PURGE_BATCH`] (at most a few batches per run); returns how many went.
+    pub async fn purge_expired(&self, now: chrono::DateTime<chrono::Utc>) -> anyhow::Result<usize> {
+        let mut purged = 0;
+        for _ in 0..PURGE_BATCHES_PER_RUN {
+            let ids = self
+                .service
+                .purge_batch(now, self.retention(), PURGE_BATCH)
+                .await?;
+            purged += ids.len();
+            self.versions.forget(&ids);
+            if ids.len() < PURGE_BATCH as usize {
+                break;
+            }
+        }
+        Ok(purged)
+    }
+
+    /// The chat as JSON for `side`, with its messages when given. A shopper sees who joined
+    /// by display name only; staff also get the member of staff's user id.
     pub async fn render_chat(
         &self,
         chat: &Chat,
@@ -173,6 +215,7 @@ impl HelpChat {
         side: Side,
         with_messages: bool,
     ) -> anyhow::Result<ChatJson> {
+        let accepted_by_name = self.accepted_by_name(chat).await?;
         Ok(ChatJson {
             id: chat.id.to_string(),
             status: chat.status.as_str(),
@@ -181,8 +224,14 @@ impl HelpChat {
                 name: u.name.clone(),
             }),
             created_at: chat.created_at.to_rfc3339(),
-            accepted_by: chat.accepted_by,
-            accepted_by_name: self.accepted_by_name(chat).await?,
+            accepted_by: match (side, chat.accepted_by) {
+                (_, None) => None,
+                (Side::Staff, Some(id)) => Some(AcceptedBy::Staff(id)),
+                (Side::Customer, Some(_)) => Some(AcceptedBy::Shopper(
+                    accepted_by_name.clone().unwrap_or_else(|| AGENT.to_owned()),
+                )),
+            },
+            accepted_by_name,
             has_unread_messages: chat.has_unread(side, messages),
             messages: with_messages.then(|| messages.iter().map(MessageJson::from).collect()),
         })
@@ -195,6 +244,15 @@ pub struct UserJson {
     pub name: String,
 }
 
+/// Who joined the chat: staff see the user id; a shopper sees the agent's display name (set
+/// when an agent joined, as the spec's client expects, but never a staff user id).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum AcceptedBy {
+    Staff(i64),
+    Shopper(String),
+}
+
 /// A chat as every chat call answers it.
 #[derive(Debug, Serialize)]
 pub struct ChatJson {
@@ -202,7 +260,7 @@ pub struct ChatJson {
     pub status: &'static str,
     pub user: Option<UserJson>,
     pub created_at: String,
-    pub accepted_by: Option<i64>,
+    pub accepted_by: Option<AcceptedBy>,
     pub accepted_by_name: Option<String>,
     pub has_unread_messages: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -226,4 +284,22 @@ impl From<&ChatMessage> for MessageJson {
             created_at: message.created_at.to_rfc3339(),
         }
     }
+}
+
+/// Purges expired chats every `chat.purge_every_seconds` until the runtime stops, on the shop's
+/// clock. Several instances purging at once is harmless: each delete re-checks its condition.
+pub fn spawn_purge(state: web::Data<AppState>, clock: AppClock) {
+    let every = Duration::from_secs(state.chat.settings.purge_every_seconds.max(1));
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            match state.chat.purge_expired(clock.now()).await {
+                Ok(0) => {}
+                Ok(purged) => tracing::info!(purged, "purged expired help chats"),
+                Err(error) => tracing::warn!(error = ?error, "could not purge expired chats"),
+            }
+        }
+    });
 }

@@ -95,12 +95,27 @@ pub struct ChatSettings {
     /// How often each instance looks for chat writes made by other instances (one small read
     /// of the chats changed since the last look, and a count).
     pub version_refresh_ms: u64,
+    /// Live-agent requests per client address per hour (429 beyond).
+    pub max_live_per_ip_per_hour: u32,
+    /// Messages a chat session may send per minute (429 beyond).
+    pub max_messages_per_minute: u32,
+    /// Chats still with the assistant are deleted this long after their last message.
+    pub idle_purge_hours: u32,
+    /// Closed chats are deleted this long after they ended.
+    pub closed_retention_days: u32,
+    /// How often each instance deletes what the two settings above no longer keep.
+    pub purge_every_seconds: u64,
 }
 
 impl Default for ChatSettings {
     fn default() -> Self {
         ChatSettings {
             version_refresh_ms: 1000,
+            max_live_per_ip_per_hour: 5,
+            max_messages_per_minute: 20,
+            idle_purge_hours: 24,
+            closed_retention_days: 30,
+            purge_every_seconds: 600,
         }
     }
 }

@@ -117,6 +117,7 @@ impl Application {
         );
         let sweeper = Sweeper::new(state.clone());
         checkout::spawn_sweeper(sweeper.clone(), checkout::SWEEP_EVERY);
+        crate::help_chat::spawn_purge(state.clone(), clock.clone());
         spawn_catalog_refresh(
             state.clone(),
             Duration::from_secs(settings.catalog.refresh_seconds.max(1)),

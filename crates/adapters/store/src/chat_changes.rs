@@ -10,6 +10,9 @@ use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QuerySelect
 use crate::entities::chats;
 use crate::Store;
 
+/// How many ids one lookup of [`Store::existing_chats`] sends.
+const EXISTING_CHUNK: usize = 500;
+
 /// A chat's id, version and status, as a poller compares them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatChange {
@@ -65,14 +68,20 @@ impl Store {
         if ids.is_empty() {
             return Ok(vec![]);
         }
-        let rows = chats::Entity::find()
-            .select_only()
-            .column(chats::Column::Id)
-            .filter(chats::Column::Id.is_in(ids.iter().map(ToString::to_string)))
-            .into_tuple::<String>()
-            .all(&self.db)
-            .await
-            .context("failed to look the cached chats up")?;
+        // in chunks: the cache may know many chats, and a statement's variables are limited
+        let mut rows = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(EXISTING_CHUNK) {
+            rows.extend(
+                chats::Entity::find()
+                    .select_only()
+                    .column(chats::Column::Id)
+                    .filter(chats::Column::Id.is_in(chunk.iter().map(ToString::to_string)))
+                    .into_tuple::<String>()
+                    .all(&self.db)
+                    .await
+                    .context("failed to look the cached chats up")?,
+            );
+        }
         rows.into_iter()
             .map(|id| {
                 Ok(id

@@ -6,13 +6,14 @@ use std::collections::HashMap;
 use anyhow::Context;
 use chat::{
     Chat, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp, ChatStatus, ChatUser,
-    MessageId, NewChat, NewMessage, SenderType, SessionId, Side, StaffChatRow, StatusChange,
+    MessageId, NewChat, NewMessage, Opened, SenderType, SessionId, Side, StaffChatRow,
+    StaffChatsQuery, StaffFilter, StatusChange,
 };
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Condition, Expr, Query};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, SqlErr, TransactionTrait,
 };
 
 use crate::entities::{chat_messages, chats};
@@ -20,46 +21,29 @@ use crate::Store;
 
 impl ChatRepository for Store {
     #[tracing::instrument(skip_all, fields(chat = %chat.id))]
-    async fn create(&self, chat: NewChat, messages: Vec<NewMessage>) -> Result<Chat, ChatError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        let row = chats::ActiveModel {
-            id: Set(chat.id.to_string()),
-            session_id: Set(chat.session.as_ref().to_owned()),
-            user_id: Set(chat.user.as_ref().map(|u| u.id)),
-            user_name: Set(chat.user.as_ref().map(|u| u.name.clone())),
-            accepted_by: Set(None),
-            status: Set(ChatStatus::Ai.as_str().to_owned()),
-            staff_read_through: Set(None),
-            user_read_through: Set(None),
-            version: Set(1),
-            created_at: Set(chat.created_at),
-            updated_at: Set(chat.created_at),
-        };
-        chats::Entity::insert(row.clone())
-            .exec_without_returning(&txn)
-            .await
-            .with_context(|| format!("failed to store chat {}", chat.id))?;
-        insert_messages(&txn, chat.id, messages).await?;
-        txn.commit()
-            .await
-            .context("failed to commit the new chat")?;
-        to_chat(chats::Model {
-            id: chat.id.to_string(),
-            session_id: chat.session.as_ref().to_owned(),
-            user_id: chat.user.as_ref().map(|u| u.id),
-            user_name: chat.user.map(|u| u.name),
-            accepted_by: None,
-            status: ChatStatus::Ai.as_str().to_owned(),
-            staff_read_through: None,
-            user_read_through: None,
-            version: 1,
-            created_at: chat.created_at,
-            updated_at: chat.created_at,
-        })
+    async fn create_or_open(
+        &self,
+        chat: NewChat,
+        messages: Vec<NewMessage>,
+    ) -> Result<Opened, ChatError> {
+        let session = chat.session.clone();
+        match self.insert_chat(chat, messages).await {
+            Ok(chat) => Ok(Opened {
+                chat,
+                created: true,
+            }),
+            // the unique index on the open chats' session ids: another call made it first
+            Err(CreateError::SessionHasOpenChat) => {
+                let open = self.latest_open_chat(&session).await?.ok_or_else(|| {
+                    anyhow::anyhow!("the session's open chat vanished while starting another")
+                })?;
+                Ok(Opened {
+                    chat: open,
+                    created: false,
+                })
+            }
+            Err(CreateError::Chat(error)) => Err(error),
+        }
     }
 
     #[tracing::instrument(skip(self))]
@@ -237,15 +221,42 @@ impl ChatRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn staff_chats(&self) -> Result<Vec<StaffChatRow>, ChatError> {
-        let rows = chats::Entity::find()
-            .filter(chats::Column::Status.ne(ChatStatus::Ai.as_str()))
+    async fn staff_chats(&self, query: StaffChatsQuery) -> Result<Vec<StaffChatRow>, ChatError> {
+        let statuses = match query.filter {
+            StaffFilter::Open => Condition::any()
+                .add(chats::Column::Status.eq(ChatStatus::Pending.as_str()))
+                .add(chats::Column::Status.eq(ChatStatus::Connected.as_str())),
+            StaffFilter::Closed => {
+                Condition::all().add(chats::Column::Status.eq(ChatStatus::Closed.as_str()))
+            }
+            StaffFilter::All => {
+                Condition::all().add(chats::Column::Status.ne(ChatStatus::Ai.as_str()))
+            }
+        };
+        let mut select = chats::Entity::find().filter(statuses);
+        if let Some(cursor) = query.before {
+            // keyset: strictly after the cursor in (updated_at desc, id desc) order
+            select = select.filter(
+                Condition::any()
+                    .add(chats::Column::UpdatedAt.lt(cursor.updated_at))
+                    .add(
+                        Condition::all()
+                            .add(chats::Column::UpdatedAt.eq(cursor.updated_at))
+                            .add(chats::Column::Id.lt(cursor.id.to_string())),
+                    ),
+            );
+        }
+        let rows = select
+            .order_by_desc(chats::Column::UpdatedAt)
+            .order_by_desc(chats::Column::Id)
+            .limit(u64::from(query.limit))
             .all(&self.db)
             .await
             .context("failed to load the staff's chats")?;
         if rows.is_empty() {
             return Ok(vec![]);
         }
+        // one page of ids (at most `limit`): the IN lists below stay that short
         let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
         let customer_senders = [SenderType::User.as_str(), SenderType::Guest.as_str()];
         let last_customer: HashMap<String, i64> = chat_messages::Entity::find()
@@ -271,14 +282,16 @@ impl ChatRepository for Store {
             .await
             .context("failed to find the chats' newest messages")?;
         let mut last_messages: HashMap<String, ChatMessage> = HashMap::new();
-        for row in chat_messages::Entity::find()
-            .filter(chat_messages::Column::Id.is_in(last_ids))
-            .all(&self.db)
-            .await
-            .context("failed to load the chats' newest messages")?
-        {
-            let chat_id = row.chat_id.clone();
-            last_messages.insert(chat_id, to_message(row)?);
+        if !last_ids.is_empty() {
+            for row in chat_messages::Entity::find()
+                .filter(chat_messages::Column::Id.is_in(last_ids))
+                .all(&self.db)
+                .await
+                .context("failed to load the chats' newest messages")?
+            {
+                let chat_id = row.chat_id.clone();
+                last_messages.insert(chat_id, to_message(row)?);
+            }
         }
         rows.into_iter()
             .map(|row| {
@@ -289,6 +302,105 @@ impl ChatRepository for Store {
                     last_customer_message,
                     last_message,
                 })
+            })
+            .collect()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn claim_staff_notification(
+        &self,
+        id: ChatId,
+        at: DateTime<Utc>,
+    ) -> Result<bool, ChatError> {
+        // a bookkeeping column no poll shows: the version stays
+        let claimed = chats::Entity::update_many()
+            .col_expr(chats::Column::StaffNotifiedAt, Expr::value(at))
+            .filter(chats::Column::Id.eq(id.to_string()))
+            .filter(chats::Column::StaffNotifiedAt.is_null())
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to claim the staff notification of chat {id}"))?;
+        if claimed.rows_affected == 0 {
+            ensure_exists(&self.db, id).await?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn purge(
+        &self,
+        idle_ai_before: DateTime<Utc>,
+        closed_before: DateTime<Utc>,
+        batch: u32,
+    ) -> Result<Vec<ChatId>, ChatError> {
+        let expired = || {
+            Condition::any()
+                .add(
+                    Condition::all()
+                        .add(chats::Column::Status.eq(ChatStatus::Ai.as_str()))
+                        .add(chats::Column::UpdatedAt.lt(idle_ai_before)),
+                )
+                .add(
+                    Condition::all()
+                        .add(chats::Column::Status.eq(ChatStatus::Closed.as_str()))
+                        .add(chats::Column::UpdatedAt.lt(closed_before)),
+                )
+        };
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let ids: Vec<String> = chats::Entity::find()
+            .select_only()
+            .column(chats::Column::Id)
+            .filter(expired())
+            .order_by_asc(chats::Column::UpdatedAt)
+            .limit(u64::from(batch))
+            .into_tuple::<String>()
+            .all(&txn)
+            .await
+            .context("failed to find the chats to purge")?;
+        if ids.is_empty() {
+            return Ok(vec![]);
+        }
+        // Both deletes repeat the condition: a chat written since it was read (a shopper came
+        // back) keeps itself and its messages.
+        let still_expired = Query::select()
+            .column(chats::Column::Id)
+            .from(chats::Entity)
+            .and_where(chats::Column::Id.is_in(ids.clone()))
+            .cond_where(expired())
+            .to_owned();
+        chat_messages::Entity::delete_many()
+            .filter(chat_messages::Column::ChatId.in_subquery(still_expired))
+            .exec(&txn)
+            .await
+            .context("failed to delete the purged chats' messages")?;
+        chats::Entity::delete_many()
+            .filter(chats::Column::Id.is_in(ids.clone()))
+            .filter(expired())
+            .exec(&txn)
+            .await
+            .context("failed to purge chats")?;
+        let kept: Vec<String> = chats::Entity::find()
+            .select_only()
+            .column(chats::Column::Id)
+            .filter(chats::Column::Id.is_in(ids.clone()))
+            .into_tuple::<String>()
+            .all(&txn)
+            .await
+            .context("failed to re-check the purged chats")?;
+        let ids: Vec<String> = ids.into_iter().filter(|id| !kept.contains(id)).collect();
+        txn.commit()
+            .await
+            .context("failed to commit the chat purge")?;
+        ids.iter()
+            .map(|id| {
+                Ok(id
+                    .parse()
+                    .with_context(|| format!("stored chat id {id:?} is invalid"))?)
             })
             .collect()
     }
@@ -315,6 +427,86 @@ impl ChatRepository for Store {
             })
         })
         .transpose()
+    }
+}
+
+/// Why a chat was not created.
+enum CreateError {
+    SessionHasOpenChat,
+    Chat(ChatError),
+}
+
+impl From<ChatError> for CreateError {
+    fn from(error: ChatError) -> Self {
+        CreateError::Chat(error)
+    }
+}
+
+fn is_unique_violation(error: &DbErr) -> bool {
+    matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
+}
+
+impl Store {
+    /// Stores the chat and its messages in one transaction.
+    async fn insert_chat(
+        &self,
+        chat: NewChat,
+        messages: Vec<NewMessage>,
+    ) -> Result<Chat, CreateError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")
+            .map_err(ChatError::from)?;
+        let row = chats::ActiveModel {
+            id: Set(chat.id.to_string()),
+            session_id: Set(chat.session.as_ref().to_owned()),
+            user_id: Set(chat.user.as_ref().map(|u| u.id)),
+            user_name: Set(chat.user.as_ref().map(|u| u.name.clone())),
+            accepted_by: Set(None),
+            status: Set(ChatStatus::Ai.as_str().to_owned()),
+            staff_read_through: Set(None),
+            user_read_through: Set(None),
+            version: Set(1),
+            created_at: Set(chat.created_at),
+            updated_at: Set(chat.created_at),
+            staff_notified_at: Set(None),
+        };
+        if let Err(error) = chats::Entity::insert(row.clone())
+            .exec_without_returning(&txn)
+            .await
+        {
+            return Err(if is_unique_violation(&error) {
+                CreateError::SessionHasOpenChat
+            } else {
+                CreateError::Chat(
+                    anyhow::Error::new(error)
+                        .context(format!("failed to store chat {}", chat.id))
+                        .into(),
+                )
+            });
+        }
+        insert_messages(&txn, chat.id, messages).await?;
+        txn.commit()
+            .await
+            .context("failed to commit the new chat")
+            .map_err(ChatError::from)?;
+        to_chat(chats::Model {
+            id: chat.id.to_string(),
+            session_id: chat.session.as_ref().to_owned(),
+            user_id: chat.user.as_ref().map(|u| u.id),
+            user_name: chat.user.map(|u| u.name),
+            accepted_by: None,
+            status: ChatStatus::Ai.as_str().to_owned(),
+            staff_read_through: None,
+            user_read_through: None,
+            version: 1,
+            created_at: chat.created_at,
+            updated_at: chat.created_at,
+            staff_notified_at: None,
+        })
+        .map_err(CreateError::Chat)
     }
 }
 

@@ -4,8 +4,8 @@
 
 use chat::{
     Answer, Assistant, ChatError, ChatMessage, ChatRepository, ChatService, ChatStatus, ChatUser,
-    MessageText, NewChat, NewMessage, RandomIds, SenderType, SessionId, Side, StaffMember,
-    StaffRole, StatusChange, SystemClock, BOT_GREETING,
+    MessageText, NewChat, NewMessage, RandomIds, SenderType, SessionId, Side, StaffChatsQuery,
+    StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, SystemClock, BOT_GREETING,
 };
 use chrono::{Duration, TimeZone, Utc};
 use garden_store::testing::TestDatabase;
@@ -41,6 +41,14 @@ fn text(t: &str) -> MessageText {
     MessageText::parse(t).unwrap()
 }
 
+fn open_page() -> StaffChatsQuery {
+    StaffChatsQuery {
+        filter: StaffFilter::Open,
+        before: None,
+        limit: 50,
+    }
+}
+
 fn staff(id: i64) -> StaffMember {
     StaffMember {
         id,
@@ -57,8 +65,8 @@ async fn a_chat_and_its_messages_come_back_as_stored(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let at = Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap();
     let id = chat::ChatId::random();
-    let created = store
-        .create(
+    let opened = store
+        .create_or_open(
             NewChat {
                 id,
                 session: session("a"),
@@ -76,6 +84,8 @@ async fn a_chat_and_its_messages_come_back_as_stored(#[case] backend: Backend) {
         )
         .await
         .unwrap();
+    assert!(opened.created);
+    let created = opened.chat;
     assert_eq!(created.status, ChatStatus::Ai);
     assert_eq!(created.version, 1);
 
@@ -180,11 +190,11 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
     let s = session("live");
     let ai = chats.start_ai(s.clone(), None).await.unwrap().chat;
 
-    let pending = chats.start_live(s.clone(), None).await.unwrap();
+    let pending = chats.start_live(s.clone(), None).await.unwrap().chat;
     assert_eq!(pending.id, ai.id, "the bot conversation is handed over");
     assert_eq!(pending.status, ChatStatus::Pending);
     assert!(pending.is_new());
-    let again = chats.start_live(s.clone(), None).await.unwrap();
+    let again = chats.start_live(s.clone(), None).await.unwrap().chat;
     assert_eq!((again.id, again.version), (pending.id, pending.version));
 
     // while waiting the shopper's messages are stored without a bot answer
@@ -232,7 +242,7 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
         ]
     );
     // a closed chat is no longer the session's open chat: a new request starts afresh
-    let fresh = chats.start_live(s.clone(), None).await.unwrap();
+    let fresh = chats.start_live(s.clone(), None).await.unwrap().chat;
     assert_ne!(fresh.id, ai.id);
     assert_eq!(fresh.status, ChatStatus::Pending);
 }
@@ -246,7 +256,7 @@ async fn of_two_staff_accepting_at_once_exactly_one_wins(#[case] backend: Backen
     let chats = service(&store);
     for round in 0..5 {
         let s = session(&format!("race-{round}"));
-        let id = chats.start_live(s, None).await.unwrap().id;
+        let id = chats.start_live(s, None).await.unwrap().chat.id;
         let (one, two) = (staff(1), staff(2));
         let (a, b) = tokio::join!(chats.accept(id, &one), chats.accept(id, &two));
         let winners = [&a, &b].iter().filter(|r| r.is_ok()).count();
@@ -326,24 +336,24 @@ async fn unread_messages_are_tracked_per_side(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let s = session("unread");
-    let id = chats.start_live(s.clone(), None).await.unwrap().id;
+    let id = chats.start_live(s.clone(), None).await.unwrap().chat.id;
     chats.send(id, &s, text("help please")).await.unwrap();
 
-    let listed = chats.staff_chats().await.unwrap();
+    let listed = chats.staff_chats(open_page()).await.unwrap();
     assert_eq!(listed.len(), 1);
     assert!(listed[0].has_unread_messages && listed[0].is_new);
     assert_eq!(listed[0].last_message.as_ref().unwrap().text, "help please");
 
     chats.staff_mark_read(id).await.unwrap();
     let version = store.chat(id).await.unwrap().version;
-    assert!(!chats.staff_chats().await.unwrap()[0].has_unread_messages);
+    assert!(!chats.staff_chats(open_page()).await.unwrap()[0].has_unread_messages);
     // marking read again with nothing new is not a write
     chats.staff_mark_read(id).await.unwrap();
     assert_eq!(store.chat(id).await.unwrap().version, version);
 
     chats.accept(id, &staff(4)).await.unwrap();
     chats.reply(id, &staff(4), text("hello!")).await.unwrap();
-    let listed = chats.staff_chats().await.unwrap();
+    let listed = chats.staff_chats(open_page()).await.unwrap();
     assert!(
         !listed[0].has_unread_messages,
         "staff's own reply is not unread"
@@ -357,33 +367,64 @@ async fn unread_messages_are_tracked_per_side(#[case] backend: Backend) {
     assert!(!history.chat.has_unread(Side::Customer, &history.messages));
 
     chats.send(id, &s, text("thanks")).await.unwrap();
-    assert!(chats.staff_chats().await.unwrap()[0].has_unread_messages);
+    assert!(chats.staff_chats(open_page()).await.unwrap()[0].has_unread_messages);
 }
 
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
-async fn the_staff_list_leaves_bot_chats_out_and_puts_new_requests_first(#[case] backend: Backend) {
+async fn the_staff_list_leaves_bot_and_closed_chats_out_and_shows_newest_activity_first(
+    #[case] backend: Backend,
+) {
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     chats.start_ai(session("bot-only"), None).await.unwrap();
-    let first = chats.start_live(session("first"), None).await.unwrap().id;
+    let first = chats
+        .start_live(session("first"), None)
+        .await
+        .unwrap()
+        .chat
+        .id;
     chats.accept(first, &staff(1)).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    let second = chats.start_live(session("second"), None).await.unwrap().id;
+    let second = chats
+        .start_live(session("second"), None)
+        .await
+        .unwrap()
+        .chat
+        .id;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     chats
         .reply(first, &staff(1), text("latest activity is here"))
         .await
         .unwrap();
     let order: Vec<chat::ChatId> = chats
-        .staff_chats()
+        .staff_chats(open_page())
         .await
         .unwrap()
         .iter()
         .map(|s| s.chat.id)
         .collect();
-    assert_eq!(order, [second, first]);
+    assert_eq!(order, [first, second], "the reply is the newest activity");
+    let closed = chats.close(second, &session("second")).await.unwrap().id;
+    let open: Vec<chat::ChatId> = chats
+        .staff_chats(open_page())
+        .await
+        .unwrap()
+        .iter()
+        .map(|s| s.chat.id)
+        .collect();
+    assert_eq!(open, [first]);
+    let only_closed = chats
+        .staff_chats(StaffChatsQuery {
+            filter: StaffFilter::Closed,
+            ..open_page()
+        })
+        .await
+        .unwrap();
+    assert_eq!(only_closed.len(), 1);
+    assert_eq!(only_closed[0].chat.id, closed);
 }
 
 #[rstest]
@@ -434,4 +475,303 @@ async fn deleting_a_chat_removes_it_and_its_messages(#[case] backend: Backend) {
         .unwrap();
     assert_eq!(left, 1, "only the other chat's greeting is left");
     assert_eq!(store.messages(other).await.unwrap().len(), 1);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn fifteen_parallel_starts_for_one_session_open_one_chat(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let s = session("racing");
+    let started = futures::future::join_all((0..15).map(|_| chats.start_ai(s.clone(), None))).await;
+    let ids: std::collections::HashSet<chat::ChatId> = started
+        .into_iter()
+        .map(|started| started.unwrap().chat.id)
+        .collect();
+    assert_eq!(ids.len(), 1, "one open chat per session");
+    let id = *ids.iter().next().unwrap();
+    assert_eq!(store.messages(id).await.unwrap().len(), 1, "one greeting");
+    // and a live request racing with others on a fresh session
+    let t = session("racing-live");
+    let live = futures::future::join_all((0..10).map(|_| chats.start_live(t.clone(), None))).await;
+    let live: Vec<chat::LiveRequest> = live.into_iter().map(Result::unwrap).collect();
+    let ids: std::collections::HashSet<chat::ChatId> = live.iter().map(|l| l.chat.id).collect();
+    assert_eq!(ids.len(), 1);
+    assert!(live.iter().all(|l| l.chat.status == ChatStatus::Pending));
+    assert_eq!(live.iter().filter(|l| l.notify_staff).count(), 1);
+    // once closed, the session may open a new one
+    chats.close(id, &s).await.unwrap();
+    let next = chats.start_ai(s.clone(), None).await.unwrap().chat.id;
+    assert_ne!(next, id);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_staff_notification_is_claimed_by_one_call_only(#[case] backend: Backend) {
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let id = chats
+        .start_ai(session("claim"), None)
+        .await
+        .unwrap()
+        .chat
+        .id;
+    let claims =
+        futures::future::join_all((0..12).map(|_| store.claim_staff_notification(id, Utc::now())))
+            .await;
+    let won = claims.into_iter().filter(|c| *c.as_ref().unwrap()).count();
+    assert_eq!(won, 1);
+    assert!(matches!(
+        store
+            .claim_staff_notification(chat::ChatId::random(), Utc::now())
+            .await,
+        Err(ChatError::NotFound(_))
+    ));
+}
+
+/// A chat of `name` created at `at` (its last write), moved to `status` at the same moment.
+async fn chat_at(
+    store: &Store,
+    name: &str,
+    at: chrono::DateTime<Utc>,
+    status: ChatStatus,
+) -> chat::ChatId {
+    let id = chat::ChatId::random();
+    store
+        .create_or_open(
+            NewChat {
+                id,
+                session: session(name),
+                user: None,
+                created_at: at,
+            },
+            vec![NewMessage {
+                sender: SenderType::Bot,
+                text: BOT_GREETING.into(),
+                created_at: at,
+            }],
+        )
+        .await
+        .unwrap();
+    let mut from = ChatStatus::Ai;
+    for to in [
+        ChatStatus::Pending,
+        ChatStatus::Connected,
+        ChatStatus::Closed,
+    ] {
+        if from == status {
+            break;
+        }
+        if to == ChatStatus::Connected && status == ChatStatus::Closed {
+            // straight from pending to closed
+            continue;
+        }
+        assert!(store
+            .change_status(StatusChange {
+                chat: id,
+                from,
+                to,
+                accepted_by: (to == ChatStatus::Connected).then_some(1),
+                notice: None,
+                at,
+            })
+            .await
+            .unwrap());
+        from = to;
+    }
+    id
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_staff_list_pages_by_cursor_without_overlap_and_ties_go_by_id(
+    #[case] backend: Backend,
+) {
+    let (_db, store) = store(backend).await;
+    let base = Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap();
+    let mut expected = vec![];
+    for i in 0..7i64 {
+        // pairs share a moment: the id breaks the tie
+        let at = base + Duration::seconds(i / 2);
+        let status = if i % 2 == 0 {
+            ChatStatus::Pending
+        } else {
+            ChatStatus::Connected
+        };
+        expected.push((at, chat_at(&store, &format!("page-{i}"), at, status).await));
+    }
+    chat_at(
+        &store,
+        "page-closed",
+        base + Duration::hours(1),
+        ChatStatus::Closed,
+    )
+    .await;
+    chat_at(
+        &store,
+        "page-bot",
+        base + Duration::hours(1),
+        ChatStatus::Ai,
+    )
+    .await;
+    expected.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then_with(|| b.1.to_string().cmp(&a.1.to_string()))
+    });
+    let expected: Vec<chat::ChatId> = expected.into_iter().map(|(_, id)| id).collect();
+
+    let mut seen = vec![];
+    let mut before = None;
+    loop {
+        let page = store
+            .staff_chats(StaffChatsQuery {
+                filter: StaffFilter::Open,
+                before,
+                limit: 3,
+            })
+            .await
+            .unwrap();
+        assert!(page.len() <= 3);
+        let Some(last) = page.last() else { break };
+        before = Some(StaffCursor::after(&last.chat));
+        seen.extend(page.iter().map(|row| row.chat.id));
+    }
+    assert_eq!(seen, expected);
+    let all = store
+        .staff_chats(StaffChatsQuery {
+            filter: StaffFilter::All,
+            before: None,
+            limit: 50,
+        })
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 8, "every chat but the bot's");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_purge_deletes_idle_bot_chats_and_old_closed_ones_in_bounded_batches(
+    #[case] backend: Backend,
+) {
+    let (db, store) = store(backend).await;
+    let now = Utc::now();
+    let idle_before = now - Duration::hours(24);
+    let closed_before = now - Duration::days(30);
+    let mut doomed =
+        vec![chat_at(&store, "old-bot", now - Duration::hours(25), ChatStatus::Ai).await];
+    for i in 0..7 {
+        doomed.push(
+            chat_at(
+                &store,
+                &format!("old-bot-{i}"),
+                now - Duration::hours(30),
+                ChatStatus::Ai,
+            )
+            .await,
+        );
+    }
+    doomed.push(
+        chat_at(
+            &store,
+            "old-closed",
+            now - Duration::days(31),
+            ChatStatus::Closed,
+        )
+        .await,
+    );
+    let recent_bot = chat_at(
+        &store,
+        "recent-bot",
+        now - Duration::hours(1),
+        ChatStatus::Ai,
+    )
+    .await;
+    let came_back = chat_at(
+        &store,
+        "came-back",
+        now - Duration::hours(30),
+        ChatStatus::Ai,
+    )
+    .await;
+    store
+        .append(
+            came_back,
+            vec![NewMessage {
+                sender: SenderType::Guest,
+                text: "still here".into(),
+                created_at: now - Duration::minutes(5),
+            }],
+        )
+        .await
+        .unwrap();
+    let old_waiting = chat_at(
+        &store,
+        "old-waiting",
+        now - Duration::days(40),
+        ChatStatus::Pending,
+    )
+    .await;
+    let old_connected = chat_at(
+        &store,
+        "old-connected",
+        now - Duration::days(40),
+        ChatStatus::Connected,
+    )
+    .await;
+    let recent_closed = chat_at(
+        &store,
+        "recent-closed",
+        now - Duration::days(29),
+        ChatStatus::Closed,
+    )
+    .await;
+
+    let mut batches = vec![];
+    let mut purged = vec![];
+    loop {
+        let batch = store.purge(idle_before, closed_before, 3).await.unwrap();
+        batches.push(batch.len());
+        let done = batch.len() < 3;
+        purged.extend(batch);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(batches, [3, 3, 3, 0]);
+    purged.sort_by_key(ToString::to_string);
+    doomed.sort_by_key(ToString::to_string);
+    assert_eq!(purged, doomed);
+    for id in &doomed {
+        assert!(matches!(store.chat(*id).await, Err(ChatError::NotFound(_))));
+    }
+    for id in [
+        recent_bot,
+        came_back,
+        old_waiting,
+        old_connected,
+        recent_closed,
+    ] {
+        assert!(store.chat(id).await.is_ok());
+    }
+    use sea_orm::{ConnectionTrait, Statement};
+    let left = db
+        .connection
+        .query_one(Statement::from_string(
+            db.connection.get_database_backend(),
+            "SELECT COUNT(*) AS n FROM chat_messages",
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<i64>("", "n")
+        .unwrap();
+    assert_eq!(left, 6, "the kept chats' greetings and the late message");
 }

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use accounts::Role;
 use actix_web::{web, HttpRequest, HttpResponse};
-use chat::{ChatId, Side, StaffMember, StaffRole};
+use chat::{ChatId, Side, StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole};
+use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -29,26 +30,101 @@ fn staff_member(user: &CurrentUser) -> StaffMember {
     }
 }
 
+/// How many chats one page of the staff list holds.
+pub const STAFF_PAGE: u32 = 50;
+
 #[derive(Serialize)]
 struct ListedChat {
     #[serde(flatten)]
     chat: ChatJson,
     last_message: Option<MessageJson>,
+    /// Pass the last listed chat's cursor as `?before=` for the next page.
+    cursor: String,
 }
 
-/// GET /api/admin/chats: every chat that asked for a live agent, waiting ones first, then the
-/// most recently active.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    /// `open` (waiting or connected; the default), `closed` or `all`.
+    status: Option<String>,
+    /// A listed chat's `cursor`: the page continues after it.
+    before: Option<String>,
+}
+
+/// The cursor of a listed chat: its last activity and id.
+fn cursor_text(cursor: &StaffCursor) -> String {
+    format!(
+        "{}_{}",
+        cursor
+            .updated_at
+            .to_rfc3339_opts(SecondsFormat::AutoSi, true),
+        cursor.id
+    )
+}
+
+fn parse_cursor(text: &str) -> Option<StaffCursor> {
+    let (at, id) = text.split_once('_')?;
+    Some(StaffCursor {
+        updated_at: DateTime::parse_from_rfc3339(at).ok()?.with_timezone(&Utc),
+        id: id.parse().ok()?,
+    })
+}
+
+impl ListQuery {
+    fn parse(&self) -> Result<StaffChatsQuery, ApiError> {
+        let mut errors = FieldErrors::new();
+        let filter = match self.status.as_deref().map(str::trim) {
+            None | Some("") | Some("open") => Some(StaffFilter::Open),
+            Some("closed") => Some(StaffFilter::Closed),
+            Some("all") => Some(StaffFilter::All),
+            Some(_) => {
+                errors.add("status", "The status must be open, closed or all.");
+                None
+            }
+        };
+        let before = match self.before.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(text) => {
+                let cursor = parse_cursor(text);
+                if cursor.is_none() {
+                    errors.add("before", "This is not a cursor from the chat list.");
+                }
+                cursor
+            }
+        };
+        errors.finish()?;
+        Ok(StaffChatsQuery {
+            filter: filter.unwrap_or_default(),
+            before,
+            limit: STAFF_PAGE,
+        })
+    }
+}
+
+/// The poll cache's key for a page.
+fn page_key(query: &StaffChatsQuery) -> String {
+    format!(
+        "{:?}:{}",
+        query.filter,
+        query.before.as_ref().map(cursor_text).unwrap_or_default()
+    )
+}
+
+/// GET /api/admin/chats[?status=open|closed|all][&before=cursor]: one page (50) of the chats
+/// that asked for a live agent, newest activity first; closed ones only on request.
 pub async fn list(
     req: HttpRequest,
     state: web::Data<AppState>,
     _staff: RequireStaff,
+    query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let query = query.parse()?;
+    let key = page_key(&query);
     let chats = &state.chat;
-    if let Some(cached) = chats.versions.staff_list() {
+    if let Some(cached) = chats.versions.staff_list(&key) {
         return Ok(cached_json(&req, &cached));
     }
     let ticket = chats.versions.ticket();
-    let summaries = chats.service.staff_chats().await.map_err(chat_error)?;
+    let summaries = chats.service.staff_chats(query).await.map_err(chat_error)?;
     let mut versions = HashMap::with_capacity(summaries.len());
     let mut listed = Vec::with_capacity(summaries.len());
     for summary in summaries {
@@ -61,10 +137,13 @@ pub async fn list(
         listed.push(ListedChat {
             chat,
             last_message: summary.last_message.as_ref().map(MessageJson::from),
+            cursor: cursor_text(&StaffCursor::after(&summary.chat)),
         });
     }
     let body = serde_json::to_vec(&listed).map_err(ApiError::internal)?;
-    let cached = chats.versions.install_staff_list(ticket, versions, body);
+    let cached = chats
+        .versions
+        .install_staff_list(ticket, &key, versions, body);
     Ok(cached_json(&req, &cached))
 }
 

@@ -2,16 +2,37 @@
 //! id; a chat of another session answers 404 exactly like an id that does not exist. The two
 //! polled reads (status, history) are answered from the poll cache when nothing changed.
 
+use std::net::IpAddr;
+
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use chat::{ChatError, ChatId, ChatRepository, ChatStatus, ChatUser, MessageText, SessionId, Side};
 use serde::Deserialize;
 use serde_json::json;
+use shared::Rule;
 
 use crate::auth::MaybeUser;
 use crate::chat_versions::{Cached, Lookup, View};
+use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::{HelpChat, MessageJson};
+use crate::limits::RateLimits;
 use crate::state::AppState;
+
+/// The rate limit buckets of the help chat.
+const LIVE_PER_IP: &str = "chat_live_ip";
+const SENDS_PER_SESSION: &str = "chat_send_session";
+
+/// The key of a client address for per-address limits: an IPv6 client is its /64 (one
+/// subscriber's network), so it cannot step around the limit through its own addresses.
+fn address_key(ip: ClientIp) -> String {
+    match ip.0 {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+    }
+}
 
 pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
 
@@ -127,10 +148,13 @@ pub struct StartLive {
 
 /// POST /api/chat/start-live: asks for a live agent. The session's open chat with the
 /// assistant moves to pending (staff see what was said); without one a new pending chat is
-/// made; a chat already waiting or connected is returned as it is. A new request notifies
-/// staff when a webhook is configured.
+/// made; a chat already waiting or connected is returned as it is (not counted again). New
+/// requests count against `chat.max_live_per_ip_per_hour` per client address (429 beyond),
+/// and staff are notified once per chat when a webhook is configured.
 pub async fn start_live(
     state: web::Data<AppState>,
+    limits: web::Data<RateLimits>,
+    client: ClientIp,
     user: MaybeUser,
     body: web::Json<StartLive>,
 ) -> Result<HttpResponse, ApiError> {
@@ -141,36 +165,48 @@ pub async fn start_live(
         return Err(ApiError::internal(anyhow::anyhow!("no session id")));
     };
     let chats = &state.chat;
-    let before = chats
+    let open = chats
         .service
         .repository()
         .latest_open_chat(&session)
         .await
         .map_err(chat_error)?;
-    let is_new_request = before.as_ref().is_none_or(|c| c.status == ChatStatus::Ai);
-    let chat = chats
+    let already_live = open.is_some_and(|chat| chat.status != ChatStatus::Ai);
+    if !already_live {
+        limits
+            .check(
+                LIVE_PER_IP,
+                &address_key(client),
+                Rule::per_hour(chats.settings.max_live_per_ip_per_hour),
+            )
+            .await?;
+    }
+    let request = chats
         .service
         .start_live(session.clone(), chat_user(user))
-        .await
-        .map_err(chat_error)?;
-    chats.versions.changed(chat.id);
-    chats.versions.remember_owner(chat.id, &session);
+        .await;
+    if let Ok(request) = &request {
+        chats.versions.changed(request.chat.id);
+        chats.versions.remember_owner(request.chat.id, &session);
+    }
+    let request = request.map_err(chat_error)?;
+    let chat = &request.chat;
     let messages = chats
         .service
         .repository()
         .messages(chat.id)
         .await
         .map_err(chat_error)?;
-    if is_new_request {
+    if request.notify_staff {
         let last_question = messages
             .iter()
             .rev()
             .find(|m| m.sender.is_customer())
             .map(|m| m.text.as_str());
-        chats.notify_live_request(&chat, last_question);
+        chats.notify_live_request(chat, last_question);
     }
     let rendered = chats
-        .render_chat(&chat, &messages, Side::Customer, true)
+        .render_chat(chat, &messages, Side::Customer, true)
         .await
         .map_err(ApiError::Internal)?;
     Ok(HttpResponse::Ok().json(json!({ "chat_id": rendered.id, "chat": rendered })))
@@ -192,9 +228,11 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
 }
 
 /// POST /api/chat/send: stores the shopper's message; while the chat is with the assistant,
-/// its answer too.
+/// its answer too. At most `chat.max_messages_per_minute` per chat session (429 beyond,
+/// nothing stored).
 pub async fn send(
     state: web::Data<AppState>,
+    limits: web::Data<RateLimits>,
     body: web::Json<Send>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(body.chat_id.as_deref().unwrap_or_default())?;
@@ -207,6 +245,13 @@ pub async fn send(
     };
     let chats = &state.chat;
     check_owner(chats, id, &session)?;
+    limits
+        .check(
+            SENDS_PER_SESSION,
+            session.as_ref(),
+            Rule::per_minute(chats.settings.max_messages_per_minute),
+        )
+        .await?;
     let outcome = chats.service.send(id, &session, text).await;
     chats.versions.changed(id);
     let outcome = outcome.map_err(chat_error)?;

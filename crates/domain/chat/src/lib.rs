@@ -14,9 +14,10 @@ pub use error::{ChatError, Refused};
 pub use models::{
     Answer, Chat, ChatAction, ChatId, ChatIdError, ChatMessage, ChatStamp, ChatStatus, ChatSummary,
     ChatUser, ChatWithMessages, MessageId, MessageText, MessageTextError, NewChat, NewMessage,
-    SenderType, SessionId, SessionIdError, Side, StaffChatRow, StaffMember, StaffRole,
-    StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER,
-    LIVE_AGENT_REQUESTED_NOTICE, MAX_MESSAGE_CHARS,
+    Opened, Retention, SenderType, SessionId, SessionIdError, Side, StaffChatRow, StaffChatsQuery,
+    StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, BOT_GREETING,
+    CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE,
+    MAX_MESSAGE_CHARS,
 };
 pub use ports::{Assistant, ChatRepository, Clock, IdGenerator, RandomIds, SystemClock};
-pub use service::{BotReply, ChatService, SendOutcome};
+pub use service::{BotReply, ChatService, LiveRequest, SendOutcome};

@@ -4,20 +4,22 @@ use chrono::{DateTime, Utc};
 
 use crate::{
     Answer, Chat, ChatError, ChatId, ChatMessage, ChatStamp, MessageText, NewChat, NewMessage,
-    SessionId, Side, StaffChatRow, StatusChange,
+    Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
 };
 
 /// Where chats and their messages are kept. Every write to a chat or its messages raises the
 /// chat's version and `updated_at` in the same transaction.
 #[cfg_attr(test, mockall::automock)]
 pub trait ChatRepository: Send + Sync + 'static {
-    /// Stores a new chat (in [`crate::ChatStatus::Ai`], version 1) with its first messages.
-    /// Fails only with `ChatError::Unknown`.
-    fn create(
+    /// Stores a new chat (in [`crate::ChatStatus::Ai`], version 1) with its first messages,
+    /// unless the chat's session already has an open (not closed) chat: then nothing is stored
+    /// and that chat comes back with `created: false`. A session never has two open chats, also
+    /// when calls race (the store enforces it). Fails only with `ChatError::Unknown`.
+    fn create_or_open(
         &self,
         chat: NewChat,
         messages: Vec<NewMessage>,
-    ) -> impl Future<Output = Result<Chat, ChatError>> + Send;
+    ) -> impl Future<Output = Result<Opened, ChatError>> + Send;
 
     /// The chat with this id. `ChatError::NotFound` when there is none.
     fn chat(&self, id: ChatId) -> impl Future<Output = Result<Chat, ChatError>> + Send;
@@ -62,9 +64,33 @@ pub trait ChatRepository: Send + Sync + 'static {
     /// Deletes the chat and its messages. `ChatError::NotFound` when there is none.
     fn delete(&self, id: ChatId) -> impl Future<Output = Result<(), ChatError>> + Send;
 
-    /// Every chat that has asked for a live agent (pending, connected or closed after that),
-    /// with what the staff list needs. Chats still with the assistant are left out.
-    fn staff_chats(&self) -> impl Future<Output = Result<Vec<StaffChatRow>, ChatError>> + Send;
+    /// One page of the chats staff see (not those still with the assistant), newest activity
+    /// first (`updated_at`, then id, both descending), starting after `query.before`, at most
+    /// `query.limit` of them, with what the staff list needs. Reads a bounded number of rows
+    /// whatever the number of chats.
+    fn staff_chats(
+        &self,
+        query: StaffChatsQuery,
+    ) -> impl Future<Output = Result<Vec<StaffChatRow>, ChatError>> + Send;
+
+    /// Records that staff were told about the chat's live-agent request, in one conditional
+    /// write: `Ok(true)` for the one call that claims it, `Ok(false)` for every other, also
+    /// when calls race. `ChatError::NotFound` when there is no chat.
+    fn claim_staff_notification(
+        &self,
+        id: ChatId,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, ChatError>> + Send;
+
+    /// Deletes (with their messages) at most `batch` chats that are still with the assistant
+    /// and were last written before `idle_ai_before`, or closed and last written before
+    /// `closed_before`; returns their ids. Fewer than `batch` means none is left.
+    fn purge(
+        &self,
+        idle_ai_before: DateTime<Utc>,
+        closed_before: DateTime<Utc>,
+        batch: u32,
+    ) -> impl Future<Output = Result<Vec<ChatId>, ChatError>> + Send;
 
     /// The chat's stamp, read cheaply (one row, a few columns); `None` when there is no chat.
     fn stamp(

@@ -1,8 +1,11 @@
+use chrono::{DateTime, Utc};
+
 use crate::{
     Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
     ChatStatus, ChatSummary, ChatUser, ChatWithMessages, Clock, IdGenerator, MessageText, NewChat,
-    NewMessage, Refused, SenderType, SessionId, Side, StaffMember, StatusChange, BOT_GREETING,
-    CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_REQUESTED_NOTICE,
+    NewMessage, Refused, Retention, SenderType, SessionId, Side, StaffChatsQuery, StaffMember,
+    StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE,
+    LIVE_AGENT_REQUESTED_NOTICE,
 };
 
 /// How many earlier messages the assistant sees with a question.
@@ -29,6 +32,16 @@ pub struct SendOutcome {
     pub message: ChatMessage,
     /// The assistant's answer, while the chat is with the assistant.
     pub reply: Option<BotReply>,
+}
+
+/// What asking for a live agent led to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveRequest {
+    /// The session's chat, pending (or connected when an agent had already joined).
+    pub chat: Chat,
+    /// This call is the one that tells staff: true once per chat, whatever the number of
+    /// requests or how they race.
+    pub notify_staff: bool,
 }
 
 /// The assistant's stored answer.
@@ -65,13 +78,19 @@ where
 
     // ---- the shopper's side ----------------------------------------------------------------
 
-    /// Starts a new chat with the assistant, which greets with [`BOT_GREETING`].
+    /// Opens the session's chat: its open chat when it has one (any status but closed, with
+    /// what was said so far), otherwise a new chat with the assistant, which greets with
+    /// [`BOT_GREETING`]. However often or however fast it is called, a session has one open chat.
     #[tracing::instrument(skip(self, session, user))]
     pub async fn start_ai(
         &self,
         session: SessionId,
         user: Option<ChatUser>,
     ) -> Result<ChatWithMessages, ChatError> {
+        if let Some(chat) = self.repository.latest_open_chat(&session).await? {
+            let messages = self.repository.messages(chat.id).await?;
+            return Ok(ChatWithMessages { chat, messages });
+        }
         let now = self.clock.now();
         let chat = NewChat {
             id: self.ids.chat_id(),
@@ -84,7 +103,11 @@ where
             text: BOT_GREETING.to_owned(),
             created_at: now,
         };
-        let chat = self.repository.create(chat, vec![greeting]).await?;
+        let chat = self
+            .repository
+            .create_or_open(chat, vec![greeting])
+            .await?
+            .chat;
         let messages = self.repository.messages(chat.id).await?;
         Ok(ChatWithMessages { chat, messages })
     }
@@ -92,15 +115,15 @@ where
     /// Asks for a live agent. The session's open chat with the assistant moves to pending, so
     /// staff see what was said; a session already waiting for or talking to an agent gets that
     /// chat back (a second click changes nothing); otherwise a new chat is started and moved to
-    /// pending. A system notice records the request.
+    /// pending. A system notice records the request. Staff are to be told once per chat: the
+    /// store decides which call that is.
     #[tracing::instrument(skip(self, session, user))]
     pub async fn start_live(
         &self,
         session: SessionId,
         user: Option<ChatUser>,
-    ) -> Result<Chat, ChatError> {
+    ) -> Result<LiveRequest, ChatError> {
         let chat = match self.repository.latest_open_chat(&session).await? {
-            Some(chat) if chat.status != ChatStatus::Ai => return Ok(chat),
             Some(chat) => chat,
             None => {
                 let chat = NewChat {
@@ -109,16 +132,36 @@ where
                     user,
                     created_at: self.clock.now(),
                 };
-                self.repository.create(chat, vec![]).await?
+                self.repository.create_or_open(chat, vec![]).await?.chat
             }
         };
-        self.transition(
-            &chat,
-            ChatAction::RequestAgent,
-            None,
-            LIVE_AGENT_REQUESTED_NOTICE,
-        )
-        .await
+        let chat = if chat.status == ChatStatus::Ai {
+            match self
+                .transition(
+                    &chat,
+                    ChatAction::RequestAgent,
+                    None,
+                    LIVE_AGENT_REQUESTED_NOTICE,
+                )
+                .await
+            {
+                Ok(moved) => moved,
+                // a parallel request moved it first: that request's chat is this one
+                Err(ChatError::Refused(Refused {
+                    status: ChatStatus::Pending | ChatStatus::Connected,
+                    ..
+                })) => self.repository.chat(chat.id).await?,
+                Err(error) => return Err(error),
+            }
+        } else {
+            chat
+        };
+        let notify_staff = chat.status == ChatStatus::Pending
+            && self
+                .repository
+                .claim_staff_notification(chat.id, self.clock.now())
+                .await?;
+        Ok(LiveRequest { chat, notify_staff })
     }
 
     /// Stores the shopper's message. While the chat is with the assistant, the assistant's
@@ -217,19 +260,17 @@ where
 
     // ---- staff ------------------------------------------------------------------------------
 
-    /// Every chat that asked for a live agent, new requests first, then the most recently
-    /// active, each with whether the shopper wrote something staff have not read.
+    /// One page of the chats that asked for a live agent, newest activity first, each with
+    /// whether the shopper wrote something staff have not read.
     #[tracing::instrument(skip(self))]
-    pub async fn staff_chats(&self) -> Result<Vec<ChatSummary>, ChatError> {
-        let mut list: Vec<ChatSummary> = self
+    pub async fn staff_chats(&self, query: StaffChatsQuery) -> Result<Vec<ChatSummary>, ChatError> {
+        Ok(self
             .repository
-            .staff_chats()
+            .staff_chats(query)
             .await?
             .into_iter()
             .map(ChatSummary::from_row)
-            .collect();
-        list.sort_by(ChatSummary::staff_order);
-        Ok(list)
+            .collect())
     }
 
     /// Any chat with its messages.
@@ -286,6 +327,23 @@ where
     #[tracing::instrument(skip(self))]
     pub async fn staff_delete(&self, chat: ChatId) -> Result<(), ChatError> {
         self.repository.delete(chat).await
+    }
+
+    // ---- upkeep -----------------------------------------------------------------------------
+
+    /// Deletes one batch (at most `batch`) of the chats `retention` no longer keeps at `now`;
+    /// returns their ids (fewer than `batch`: nothing is left to delete).
+    #[tracing::instrument(skip(self))]
+    pub async fn purge_batch(
+        &self,
+        now: DateTime<Utc>,
+        retention: Retention,
+        batch: u32,
+    ) -> Result<Vec<ChatId>, ChatError> {
+        let (idle_ai_before, closed_before) = retention.cutoffs(now);
+        self.repository
+            .purge(idle_ai_before, closed_before, batch)
+            .await
     }
 
     // ---- helpers ----------------------------------------------------------------------------
@@ -360,7 +418,7 @@ where
 mod tests {
     use super::*;
     use crate::ports::{MockAssistant, MockChatRepository, MockClock, MockIdGenerator};
-    use crate::{Answer, MessageId, StaffRole};
+    use crate::{Answer, MessageId, Opened, StaffChatsQuery, StaffFilter, StaffRole};
     use chrono::{DateTime, TimeZone, Utc};
     use mockall::predicate::eq;
     use std::sync::{Arc, Mutex};
@@ -452,7 +510,9 @@ mod tests {
     #[tokio::test]
     async fn a_new_ai_chat_opens_with_the_fixed_greeting() {
         let mut repo = MockChatRepository::new();
-        repo.expect_create()
+        repo.expect_latest_open_chat()
+            .returning(|_| Box::pin(async { Ok(None) }));
+        repo.expect_create_or_open()
             .withf(|chat, messages| {
                 chat.id == chat_id()
                     && chat.session == session()
@@ -461,7 +521,14 @@ mod tests {
                     && messages[0].sender == SenderType::Bot
                     && messages[0].text == BOT_GREETING
             })
-            .returning(|_, _| Box::pin(async { Ok(chat(ChatStatus::Ai)) }));
+            .returning(|_, _| {
+                Box::pin(async {
+                    Ok(Opened {
+                        chat: chat(ChatStatus::Ai),
+                        created: true,
+                    })
+                })
+            });
         repo.expect_messages().returning(|_| {
             Box::pin(async {
                 Ok(vec![stored(
@@ -641,6 +708,13 @@ mod tests {
             let found = (session_has_it && c.status.is_open()).then_some(c);
             Box::pin(async move { Ok(found) })
         });
+        // staff were told when the chat went pending, before this test began
+        let claimed = Arc::new(Mutex::new(start != ChatStatus::Ai));
+        repo.expect_claim_staff_notification()
+            .returning(move |_, _| {
+                let first = !std::mem::replace(&mut *claimed.lock().unwrap(), true);
+                Box::pin(async move { Ok(first) })
+            });
         let write = state.clone();
         let log = changes.clone();
         repo.expect_change_status().returning(move |change| {
@@ -665,7 +739,8 @@ mod tests {
             .start_live(session(), None)
             .await
             .unwrap();
-        assert_eq!(live.status, ChatStatus::Pending);
+        assert_eq!(live.chat.status, ChatStatus::Pending);
+        assert!(live.notify_staff, "the first request tells staff");
         let changes = changes.lock().unwrap();
         assert_eq!(changes.len(), 1);
         assert_eq!(
@@ -680,15 +755,23 @@ mod tests {
     #[tokio::test]
     async fn asking_for_an_agent_without_a_chat_starts_one_and_moves_it_to_pending() {
         let (mut repo, changes) = stateful_repo(ChatStatus::Ai, false);
-        repo.expect_create()
+        repo.expect_create_or_open()
             .withf(|chat, messages| chat.id == chat_id() && messages.is_empty())
             .times(1)
-            .returning(|_, _| Box::pin(async { Ok(chat(ChatStatus::Ai)) }));
+            .returning(|_, _| {
+                Box::pin(async {
+                    Ok(Opened {
+                        chat: chat(ChatStatus::Ai),
+                        created: true,
+                    })
+                })
+            });
         let live = service(repo, MockAssistant::new())
             .start_live(session(), None)
             .await
             .unwrap();
-        assert_eq!(live.status, ChatStatus::Pending);
+        assert_eq!(live.chat.status, ChatStatus::Pending);
+        assert!(live.notify_staff);
         assert_eq!(changes.lock().unwrap().len(), 1);
     }
 
@@ -700,7 +783,8 @@ mod tests {
                 .start_live(session(), None)
                 .await
                 .unwrap();
-            assert_eq!(live.status, status);
+            assert_eq!(live.chat.status, status);
+            assert!(!live.notify_staff, "{status}: staff were told already");
             assert!(changes.lock().unwrap().is_empty());
         }
     }
@@ -840,10 +924,18 @@ mod tests {
         service.staff_mark_read(chat_id()).await.unwrap();
     }
 
+    fn page() -> StaffChatsQuery {
+        StaffChatsQuery {
+            filter: StaffFilter::Open,
+            before: None,
+            limit: 50,
+        }
+    }
+
     #[tokio::test]
-    async fn the_staff_list_flags_unread_and_new_chats() {
+    async fn the_staff_list_keeps_the_stores_order_and_flags_unread_and_new_chats() {
         let mut repo = MockChatRepository::new();
-        repo.expect_staff_chats().returning(|| {
+        repo.expect_staff_chats().with(eq(page())).returning(|_| {
             Box::pin(async {
                 Ok(vec![
                     crate::StaffChatRow {
@@ -864,7 +956,7 @@ mod tests {
             })
         });
         let list = service(repo, MockAssistant::new())
-            .staff_chats()
+            .staff_chats(page())
             .await
             .unwrap();
         assert_eq!(
@@ -872,9 +964,69 @@ mod tests {
                 .map(|s| (s.chat.status, s.is_new, s.has_unread_messages))
                 .collect::<Vec<_>>(),
             vec![
-                (ChatStatus::Pending, true, true),
-                (ChatStatus::Connected, false, false)
+                (ChatStatus::Connected, false, false),
+                (ChatStatus::Pending, true, true)
             ]
         );
+    }
+
+    #[tokio::test]
+    async fn two_requests_racing_on_one_ai_chat_both_get_it_and_staff_are_told_once() {
+        // the loser read the chat while it was with the assistant; the winner moved it first
+        let mut repo = MockChatRepository::new();
+        repo.expect_latest_open_chat()
+            .returning(|_| Box::pin(async { Ok(Some(chat(ChatStatus::Ai))) }));
+        repo.expect_change_status()
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(false) }));
+        repo.expect_chat()
+            .returning(|_| Box::pin(async { Ok(chat(ChatStatus::Pending)) }));
+        repo.expect_claim_staff_notification()
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(false) }));
+        let live = service(repo, MockAssistant::new())
+            .start_live(session(), None)
+            .await
+            .unwrap();
+        assert_eq!(live.chat.status, ChatStatus::Pending);
+        assert!(!live.notify_staff, "the winner told staff");
+    }
+
+    #[tokio::test]
+    async fn a_session_with_an_open_chat_gets_it_back_from_start_ai() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_latest_open_chat()
+            .returning(|_| Box::pin(async { Ok(Some(chat(ChatStatus::Pending))) }));
+        repo.expect_create_or_open().never();
+        repo.expect_messages()
+            .returning(|_| Box::pin(async { Ok(vec![]) }));
+        let started = service(repo, MockAssistant::new())
+            .start_ai(session(), None)
+            .await
+            .unwrap();
+        assert_eq!(started.chat.id, chat_id());
+        assert_eq!(started.chat.status, ChatStatus::Pending);
+    }
+
+    #[tokio::test]
+    async fn a_purge_asks_the_store_for_the_cutoffs_of_the_retention() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_purge()
+            .with(
+                eq(now() - chrono::Duration::hours(24)),
+                eq(now() - chrono::Duration::days(30)),
+                eq(500),
+            )
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(vec![chat_id()]) }));
+        let retention = crate::Retention {
+            idle_ai: chrono::Duration::hours(24),
+            closed: chrono::Duration::days(30),
+        };
+        let purged = service(repo, MockAssistant::new())
+            .purge_batch(now(), retention, 500)
+            .await
+            .unwrap();
+        assert_eq!(purged, vec![chat_id()]);
     }
 }

@@ -15,6 +15,8 @@ pub struct Model {
     pub version: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// When staff were told about the chat's live-agent request (claimed once).
+    pub staff_notified_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

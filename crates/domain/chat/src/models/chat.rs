@@ -1,4 +1,3 @@
-use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
@@ -253,6 +252,68 @@ pub struct StaffChatRow {
     pub last_message: Option<ChatMessage>,
 }
 
+/// Which chats the staff list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum StaffFilter {
+    /// Waiting for or talking to an agent (the default).
+    #[default]
+    Open,
+    /// Ended chats that had asked for an agent.
+    Closed,
+    /// Both.
+    All,
+}
+
+/// Where a page of the staff list starts: after the chat with this activity time and id (the
+/// list runs newest activity first, ties by id, descending).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StaffCursor {
+    pub updated_at: DateTime<Utc>,
+    pub id: ChatId,
+}
+
+impl StaffCursor {
+    /// The cursor that continues after `chat`.
+    pub fn after(chat: &Chat) -> Self {
+        StaffCursor {
+            updated_at: chat.updated_at,
+            id: chat.id,
+        }
+    }
+}
+
+/// One page of the staff list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StaffChatsQuery {
+    pub filter: StaffFilter,
+    pub before: Option<StaffCursor>,
+    /// At most this many chats (the store never reads more).
+    pub limit: u32,
+}
+
+/// How long chats are kept: assistant-only chats nobody touched for `idle_ai`, closed chats
+/// `closed` after they ended (their last write). Chats waiting for or with an agent stay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    pub idle_ai: chrono::Duration,
+    pub closed: chrono::Duration,
+}
+
+impl Retention {
+    /// (assistant-only chats last written before this, closed chats last written before this)
+    pub fn cutoffs(&self, now: DateTime<Utc>) -> (DateTime<Utc>, DateTime<Utc>) {
+        (now - self.idle_ai, now - self.closed)
+    }
+}
+
+/// What `start-ai` and `start-live` found or made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    pub chat: Chat,
+    /// Stored just now (false: the session's open chat was there already).
+    pub created: bool,
+}
+
 /// A chat as the Live Chats panel lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatSummary {
@@ -272,14 +333,6 @@ impl ChatSummary {
             last_message: row.last_message,
             chat: row.chat,
         }
-    }
-
-    /// The panel's order: new requests first, then the most recently active.
-    pub fn staff_order(a: &ChatSummary, b: &ChatSummary) -> Ordering {
-        b.is_new
-            .cmp(&a.is_new)
-            .then_with(|| b.chat.updated_at.cmp(&a.chat.updated_at))
-            .then_with(|| a.chat.id.cmp(&b.chat.id))
     }
 }
 
@@ -433,40 +486,5 @@ mod tests {
             name: "Ana".into(),
         });
         assert_eq!(c.customer_sender(), SenderType::User);
-    }
-
-    #[test]
-    fn the_staff_list_puts_new_requests_first_then_recent_activity() {
-        let summary = |status, accepted_by, updated: u32| {
-            ChatSummary::from_row(StaffChatRow {
-                chat: Chat {
-                    status,
-                    accepted_by,
-                    updated_at: at(updated),
-                    ..chat()
-                },
-                last_customer_message: Some(MessageId::new(1)),
-                last_message: None,
-            })
-        };
-        let mut list = [
-            summary(ChatStatus::Connected, Some(1), 30),
-            summary(ChatStatus::Pending, None, 10),
-            summary(ChatStatus::Closed, Some(1), 50),
-            summary(ChatStatus::Pending, None, 20),
-        ];
-        list.sort_by(ChatSummary::staff_order);
-        let order: Vec<(bool, u32)> = list
-            .iter()
-            .map(|s| {
-                use chrono::Timelike;
-                (s.is_new, s.chat.updated_at.second())
-            })
-            .collect();
-        assert_eq!(
-            order,
-            vec![(true, 20), (true, 10), (false, 50), (false, 30)]
-        );
-        assert!(list.iter().all(|s| s.has_unread_messages));
     }
 }
