@@ -241,7 +241,8 @@ async fn a_guest_is_handed_to_staff_and_the_chat_moves_ai_pending_connected_clos
 
     let shopper_view: Value = status(&app, &chat, &session).await.json().await.unwrap();
     assert_eq!(shopper_view["status"], "connected");
-    assert_eq!(shopper_view["accepted_by"], accepted["accepted_by"]);
+    // the shopper sees who joined by name, never the staff user id
+    assert_eq!(shopper_view["accepted_by"], accepted["accepted_by_name"]);
     assert!(shopper_view.get("messages").is_none());
     assert_eq!(shopper_view["has_unread_messages"], true);
 
@@ -755,4 +756,510 @@ async fn a_live_chat_request_notifies_staff_on_discord(#[case] backend: Backend)
         body["embeds"][0]["fields"][1]["value"],
         "Can a person help me?"
     );
+}
+
+/// Waits until the fake Discord webhook has received `at_least` requests (or 10 s), then a
+/// little longer for any that should not come; returns how many arrived.
+async fn discord_pings(discord: &MockServer, at_least: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while discord.received_requests().await.unwrap().len() < at_least && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    discord.received_requests().await.unwrap().len()
+}
+
+async fn app_with_discord(
+    backend: Backend,
+    configure: impl FnOnce(&mut garden_app::Settings),
+) -> (TestApp, MockServer) {
+    let discord = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/webhooks/1/token"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&discord)
+        .await;
+    let uri = discord.uri();
+    let app = TestApp::spawn_with(
+        TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        move |settings| {
+            settings.discord.notify_webhook_url = format!("{uri}/api/webhooks/1/token").into();
+            configure(settings);
+        },
+    )
+    .await;
+    (app, discord)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn fifteen_start_ai_calls_for_one_session_at_once_open_one_chat(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let session = new_session();
+    let body = json!({ "session_id": session });
+    let calls = (0..15).map(|_| app.post_json(&app.client, "/api/chat/start-ai", &body));
+    let mut ids = std::collections::HashSet::new();
+    for response in futures::future::join_all(calls).await {
+        assert_eq!(response.status(), 200);
+        let body: Value = response.json().await.unwrap();
+        ids.insert(body["chat_id"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(ids.len(), 1, "one chat for the session, not {}", ids.len());
+    let chat = ids.into_iter().next().unwrap();
+    ask(&app, &chat, &session, "how do I pay?").await;
+    // opened again later: the same conversation, with what was said
+    let again: Value = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-ai",
+            &json!({ "session_id": session }),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["chat_id"], chat.as_str());
+    assert_eq!(again["chat"]["messages"].as_array().unwrap().len(), 3);
+    use sea_orm::ConnectionTrait;
+    let db = app.store.connection();
+    let count = db
+        .query_one(sea_orm::Statement::from_string(
+            db.get_database_backend(),
+            "SELECT COUNT(*) AS n FROM chats",
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get::<i64>("", "n")
+        .unwrap();
+    assert_eq!(count, 1);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn parallel_live_requests_of_one_session_make_one_chat_and_one_staff_ping(
+    #[case] backend: Backend,
+) {
+    // racing calls all count against the address's limit: raised here, this is about the chat
+    let (app, discord) = app_with_discord(backend, |settings| {
+        settings.chat.max_live_per_ip_per_hour = 100;
+    })
+    .await;
+    let session = new_session();
+    let body = json!({ "session_id": session });
+    let calls = (0..10).map(|_| app.post_json(&app.client, "/api/chat/start-live", &body));
+    let mut ids = std::collections::HashSet::new();
+    for response in futures::future::join_all(calls).await {
+        assert_eq!(response.status(), 200);
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["chat"]["status"], "pending");
+        ids.insert(body["chat_id"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(ids.len(), 1);
+    let chat = ids.into_iter().next().unwrap();
+    // and the AI chat a start-ai then opens is that live chat, not a new one
+    let opened: Value = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-ai",
+            &json!({ "session_id": session }),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(opened["chat_id"], chat.as_str());
+    assert_eq!(opened["chat"]["status"], "pending");
+    assert_eq!(
+        discord_pings(&discord, 1).await,
+        1,
+        "one staff ping per chat"
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn forty_live_requests_from_one_address_let_five_through(#[case] backend: Backend) {
+    let (app, discord) = app_with_discord(backend, |_| {}).await;
+    // random session ids, and X-Forwarded-For the shop does not believe (no trusted proxy)
+    let calls = (0..40).map(|i| {
+        app.client
+            .post(app.url("/api/chat/start-live"))
+            .header("X-Forwarded-For", format!("203.0.113.{i}"))
+            .json(&json!({ "session_id": new_session() }))
+            .send()
+    });
+    let responses = futures::future::join_all(calls).await;
+    let mut through = 0;
+    for response in responses {
+        let response = response.unwrap();
+        match response.status().as_u16() {
+            200 => through += 1,
+            429 => {
+                let retry: u64 = response.headers()["retry-after"]
+                    .to_str()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!(retry > 0 && retry <= 3600);
+                let body: Value = response.json().await.unwrap();
+                assert!(body["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Too many attempts."));
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(through, 5, "{through} live chats let through out of 40");
+    let admin = app.client_with_role(Role::Admin).await;
+    let list: Value = staff_get(&app, &admin, "/api/admin/chats")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 5, "five staff chats");
+    assert_eq!(discord_pings(&discord, 5).await, 5, "five staff pings");
+    // an hour later the address may ask again
+    app.clock.advance(Duration::from_secs(3600));
+    let later = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-live",
+            &json!({ "session_id": new_session() }),
+        )
+        .await;
+    assert_eq!(later.status(), 200);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn thirty_sends_at_once_in_one_session_let_twenty_through(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    let texts: Vec<String> = (0..30).map(|i| format!("message {i}")).collect();
+    let sends = texts
+        .iter()
+        .map(|text| send(&app, &app.client, &chat, &session, text));
+    let mut through = 0;
+    for response in futures::future::join_all(sends).await {
+        match response.status().as_u16() {
+            200 => through += 1,
+            429 => assert!(response.headers().contains_key("retry-after")),
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(through, 20, "{through} sends let through out of 30");
+    let seen: Value = history(&app, &chat, &session).await.json().await.unwrap();
+    let guest = seen["chat"]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["sender_type"] == "guest")
+        .count();
+    assert_eq!(guest, 20, "nothing of the refused sends was stored");
+    // the next minute the session may write again
+    app.clock.advance(Duration::from_secs(60));
+    assert_eq!(
+        send(&app, &app.client, &chat, &session, "again")
+            .await
+            .status(),
+        200
+    );
+}
+
+/// Inserts `count` chats straight into the database, `status` for all, one second of
+/// activity apart going back from `newest`; returns nothing (the list is read back).
+async fn insert_chats(
+    app: &TestApp,
+    count: usize,
+    status: &str,
+    newest: chrono::DateTime<chrono::Utc>,
+) {
+    use sea_orm::sea_query::{Alias, Query};
+    use sea_orm::ConnectionTrait;
+    let db = app.store.connection();
+    for chunk in (0..count).collect::<Vec<_>>().chunks(400) {
+        let mut insert = Query::insert();
+        insert.into_table(Alias::new("chats")).columns([
+            Alias::new("id"),
+            Alias::new("session_id"),
+            Alias::new("status"),
+            Alias::new("version"),
+            Alias::new("created_at"),
+            Alias::new("updated_at"),
+            Alias::new("staff_notified_at"),
+        ]);
+        for i in chunk {
+            // groups of three share a moment: the id orders them
+            let at = newest - chrono::Duration::seconds((*i / 3) as i64);
+            insert.values_panic([
+                uuid::Uuid::new_v4().to_string().into(),
+                new_session().into(),
+                status.into(),
+                1i64.into(),
+                at.into(),
+                at.into(),
+                at.into(),
+            ]);
+        }
+        db.execute(db.get_database_backend().build(&insert))
+            .await
+            .unwrap();
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_staff_list_pages_through_thousands_of_chats_fifty_at_a_time(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let now = chrono::Utc::now();
+    insert_chats(&app, 2400, "pending", now).await;
+    insert_chats(&app, 600, "closed", now - chrono::Duration::minutes(5)).await;
+    insert_chats(&app, 300, "ai", now).await;
+    let admin = app.client_with_role(Role::Admin).await;
+
+    let mut seen = std::collections::HashSet::new();
+    let mut last: Option<(String, String)> = None;
+    let mut before: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let path = match &before {
+            None => "/api/admin/chats".to_owned(),
+            Some(cursor) => format!("/api/admin/chats?before={}", urlencode(cursor)),
+        };
+        let response = staff_get(&app, &admin, &path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let page: Value = response.json().await.unwrap();
+        let page = page.as_array().unwrap().clone();
+        if page.is_empty() {
+            break;
+        }
+        pages += 1;
+        assert!(page.len() <= 50);
+        if pages == 1 {
+            assert_eq!(page.len(), 50, "a page of 50");
+        }
+        for chat in &page {
+            assert_eq!(chat["status"], "pending", "closed chats only on request");
+            assert!(
+                seen.insert(chat["id"].as_str().unwrap().to_owned()),
+                "overlap"
+            );
+            // newest activity first; ties by id, descending
+            let key = (
+                chat["cursor"]
+                    .as_str()
+                    .unwrap()
+                    .split('_')
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+                chat["id"].as_str().unwrap().to_owned(),
+            );
+            if let Some(previous) = &last {
+                let earlier = chrono::DateTime::parse_from_rfc3339(&key.0).unwrap();
+                let prev = chrono::DateTime::parse_from_rfc3339(&previous.0).unwrap();
+                assert!(earlier < prev || (earlier == prev && key.1 < previous.1));
+            }
+            last = Some(key);
+        }
+        before = Some(page.last().unwrap()["cursor"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(seen.len(), 2400, "every open chat once");
+    assert_eq!(pages, 48);
+
+    let closed: Value = staff_get(&app, &admin, "/api/admin/chats?status=closed")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let closed = closed.as_array().unwrap();
+    assert_eq!(closed.len(), 50);
+    assert!(closed.iter().all(|c| c["status"] == "closed"));
+    let all: Value = staff_get(&app, &admin, "/api/admin/chats?status=all")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 50);
+
+    let bad = staff_get(&app, &admin, "/api/admin/chats?status=ai").await;
+    assert_eq!(bad.status(), 422);
+    let bad = staff_get(&app, &admin, "/api/admin/chats?before=yesterday").await;
+    assert_eq!(bad.status(), 422);
+    let body: Value = bad.json().await.unwrap();
+    assert!(body["errors"]["before"][0].is_string());
+}
+
+fn urlencode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_purge_loop_deletes_idle_bot_chats_after_a_day_and_closed_ones_after_thirty(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn_with(
+        TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        |settings| settings.chat.purge_every_seconds = 1,
+    )
+    .await;
+    let (idle, idle_session, _) = start_ai(&app, &app.client).await;
+    ask(&app, &idle, &idle_session, "hello").await;
+    let (live, live_session, _) = start_ai(&app, &app.client).await;
+    start_live(&app, &live, &live_session).await;
+    let (ended, ended_session, _) = start_live_fresh(&app).await;
+    let end = app
+        .client
+        .delete(app.url(&format!("/api/chat/{ended}?session_id={ended_session}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(end.status(), 200);
+    // cached here, so the purge must reach the poll cache too
+    assert_eq!(status(&app, &idle, &idle_session).await.status(), 200);
+
+    let gone = |chat: String, session: String| {
+        let app = &app;
+        async move {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                if status(app, &chat, &session).await.status() == 404 {
+                    return true;
+                }
+                if Instant::now() > deadline {
+                    return false;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    };
+    app.clock.advance(Duration::from_secs(23 * 3600));
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(
+        status(&app, &idle, &idle_session).await.status(),
+        200,
+        "kept for a day"
+    );
+
+    app.clock.advance(Duration::from_secs(2 * 3600));
+    assert!(
+        gone(idle.clone(), idle_session.clone()).await,
+        "idle bot chat purged"
+    );
+    assert_eq!(
+        status(&app, &live, &live_session).await.status(),
+        200,
+        "waiting chats stay"
+    );
+    assert_eq!(
+        status(&app, &ended, &ended_session).await.status(),
+        200,
+        "closed: 30 days"
+    );
+
+    app.clock.advance(Duration::from_secs(30 * 24 * 3600));
+    assert!(
+        gone(ended.clone(), ended_session.clone()).await,
+        "old closed chat purged"
+    );
+    assert_eq!(status(&app, &live, &live_session).await.status(), 200);
+}
+
+async fn start_live_fresh(app: &TestApp) -> (String, String, Value) {
+    let session = new_session();
+    let body: Value = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-live",
+            &json!({ "session_id": session }),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    (body["chat_id"].as_str().unwrap().to_owned(), session, body)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_shopper_sees_the_agents_name_and_never_a_staff_user_id(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let (chat, session, _) = start_ai(&app, &app.client).await;
+    start_live(&app, &chat, &session).await;
+    let admin = app.client_with_role(Role::Admin).await;
+    let accepted: Value = staff_post(&app, &admin, &format!("/api/admin/chats/{chat}/accept"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let staff_id = accepted["accepted_by"].as_i64().expect("staff see the id");
+    let name = accepted["accepted_by_name"].as_str().unwrap().to_owned();
+
+    let shopper_answers: Vec<Value> = vec![
+        status(&app, &chat, &session).await.json().await.unwrap(),
+        history(&app, &chat, &session)
+            .await
+            .json::<Value>()
+            .await
+            .unwrap()["chat"]
+            .clone(),
+        start_live(&app, &chat, &session).await["chat"].clone(),
+        app.post_json(
+            &app.client,
+            "/api/chat/start-ai",
+            &json!({ "session_id": session }),
+        )
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["chat"]
+            .clone(),
+    ];
+    for chat_json in shopper_answers {
+        assert_eq!(chat_json["status"], "connected");
+        assert_eq!(chat_json["accepted_by"], name.as_str(), "{chat_json}");
+        assert_eq!(chat_json["accepted_by_name"], name.as_str());
+        assert!(
+            !carries_number(&chat_json, staff_id),
+            "no staff id in {chat_json}"
+        );
+    }
+}
+
+/// Whether any field but a message's own `id` holds `number`.
+fn carries_number(value: &Value, number: i64) -> bool {
+    match value {
+        Value::Object(fields) => fields.iter().any(|(key, field)| match field {
+            Value::Number(n) => key != "id" && n.as_i64() == Some(number),
+            other => carries_number(other, number),
+        }),
+        Value::Array(items) => items.iter().any(|item| carries_number(item, number)),
+        _ => false,
+    }
 }
