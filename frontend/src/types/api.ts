@@ -55,8 +55,11 @@ export type Chat = {
   /** Missing for a guest. */
   user: { id: number; name: string } | null;
   created_at: string;
-  /** The member of staff who joined; null while nobody has. */
-  accepted_by: number | null;
+  /**
+   * Who joined; null while nobody has. Staff get the member of staff's user id, a shopper their
+   * display name (never a staff id).
+   */
+  accepted_by: number | string | null;
   accepted_by_name: string | null;
   has_unread_messages: boolean;
   /** Only where the call says so (start, history, one staff chat). */

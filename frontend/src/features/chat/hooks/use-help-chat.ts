@@ -118,7 +118,12 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
       ({ chat_id, chat }) => {
         if (!mounted.current) return;
         queryClient.setQueryData(chatKeys.history(chat_id), chat.messages ?? []);
-        dispatch({ type: 'started', chatId: chat_id });
+        // The session's open chat comes back as it is: maybe already waiting for or with an agent.
+        if (chat.status === 'pending' || chat.status === 'connected') {
+          dispatch({ type: 'live', chat, chatId: chat_id });
+        } else {
+          dispatch({ type: 'started', chatId: chat_id });
+        }
       },
       (error: unknown) => {
         console.error('Could not start the help chat:', error);

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
 
-import { liveChatKeys, type StaffChat } from './get-staff-chats';
+import { liveChatKeys, type StaffChatPages } from './get-staff-chats';
 
 /** DELETE /api/admin/chats/{id}: takes the CHAT's id and removes it with its messages. */
 export function deleteStaffChat(chatId: string): Promise<{ message: string }> {
@@ -15,8 +15,10 @@ export function useDeleteStaffChat() {
   return useMutation({
     mutationFn: deleteStaffChat,
     onSuccess: (_data, chatId) => {
-      queryClient.setQueryData<StaffChat[]>(liveChatKeys.list(), (current) =>
-        current?.filter((chat) => chat.id !== chatId),
+      queryClient.setQueriesData<StaffChatPages>({ queryKey: liveChatKeys.list() }, (current) =>
+        current
+          ? { ...current, pages: current.pages.map((page) => page.filter((c) => c.id !== chatId)) }
+          : current,
       );
       queryClient.removeQueries({ queryKey: liveChatKeys.messages(chatId) });
       toast.success('Conversation deleted.');

@@ -1,29 +1,61 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { Chat, ChatMessage } from '@/types/api';
 
-/** A chat in the staff list: no messages, but the newest one. */
-export type StaffChat = Chat & { last_message: ChatMessage | null };
+/** A chat in the staff list: no messages, but the newest one, and where the next page starts. */
+export type StaffChat = Chat & {
+  accepted_by: number | null;
+  last_message: ChatMessage | null;
+  /** Pass the last listed chat's cursor as `before` for the next page. */
+  cursor: string;
+};
+
+/** open: waiting for or talking to an agent; all: closed chats too. */
+export type StaffChatsFilter = 'open' | 'all';
 
 /** How often the panel refreshes the list and the open conversation (spec §9). */
 export const LIVE_CHATS_POLL_MS = 5000;
 
-/** GET /api/admin/chats: every chat that asked for a live agent, waiting ones first, then newest. */
-export function getStaffChats({ signal }: { signal?: AbortSignal } = {}): Promise<StaffChat[]> {
-  return api.get<StaffChat[]>('/admin/chats', { signal });
+/** How many chats one page of the list holds (the server's page size). */
+export const STAFF_CHATS_PAGE = 50;
+
+/**
+ * GET /api/admin/chats: one page (50) of the chats that asked for a live agent, newest activity
+ * first; closed chats only with `status: 'all'`; `before` continues after a listed chat.
+ */
+export function getStaffChats({
+  status = 'open',
+  before,
+  signal,
+}: { status?: StaffChatsFilter; before?: string; signal?: AbortSignal } = {}): Promise<
+  StaffChat[]
+> {
+  const query = new URLSearchParams();
+  if (status !== 'open') query.set('status', status);
+  if (before) query.set('before', before);
+  const search = query.toString();
+  return api.get<StaffChat[]>(`/admin/chats${search ? `?${search}` : ''}`, { signal });
 }
 
 export const liveChatKeys = {
   all: ['live-chats'] as const,
   list: () => ['live-chats', 'list'] as const,
+  filteredList: (status: StaffChatsFilter) => ['live-chats', 'list', status] as const,
   messages: (chatId: string) => ['live-chats', chatId, 'messages'] as const,
 };
 
-export function getStaffChatsQueryOptions() {
-  return queryOptions({
-    queryKey: liveChatKeys.list(),
-    queryFn: ({ signal }) => getStaffChats({ signal }),
+export type StaffChatPages = InfiniteData<StaffChat[], string | null>;
+
+export function getStaffChatsQueryOptions(status: StaffChatsFilter = 'open') {
+  return infiniteQueryOptions({
+    queryKey: liveChatKeys.filteredList(status),
+    queryFn: ({ signal, pageParam }) =>
+      getStaffChats({ status, before: pageParam ?? undefined, signal }),
+    initialPageParam: null as string | null,
+    // a full page may have more after it
+    getNextPageParam: (lastPage) =>
+      lastPage.length >= STAFF_CHATS_PAGE ? (lastPage[lastPage.length - 1]?.cursor ?? null) : null,
     refetchInterval: LIVE_CHATS_POLL_MS,
     staleTime: 0,
     // Staff data: dropped whenever the session changes.
@@ -31,6 +63,7 @@ export function getStaffChatsQueryOptions() {
   });
 }
 
-export function useStaffChats() {
-  return useQuery(getStaffChatsQueryOptions());
+/** The list's pages, polled every 5 s (every loaded page is refreshed). */
+export function useStaffChats(status: StaffChatsFilter = 'open') {
+  return useInfiniteQuery(getStaffChatsQueryOptions(status));
 }

@@ -18,6 +18,7 @@ function staffChat(id: string, overrides: Partial<StaffChat> = {}): StaffChat {
     accepted_by_name: null,
     has_unread_messages: false,
     last_message: null,
+    cursor: `cursor-${id}`,
     ...overrides,
   };
 }
@@ -263,5 +264,67 @@ describe('Live Chats panel', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Live Chats' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Live Chats' })).toHaveFocus();
+  });
+
+  it('pages the list 50 at a time with Load more, and keeps polling every loaded page', async () => {
+    const first = Array.from({ length: 50 }, (_, i) => staffChat(`c-${i}`));
+    const second = [staffChat('c-50'), staffChat('c-51')];
+    const server = stubApi({
+      'GET /admin/chats': ({ query }) => {
+        const before = query.get('before');
+        if (before === null) return jsonResponse(first);
+        if (before === 'cursor-c-49') return jsonResponse(second);
+        return jsonResponse({ message: 'bad cursor' }, 422);
+      },
+    });
+    const { user } = setup();
+    await openPanel(user);
+    expect(within(chatList()).getAllByRole('button')).toHaveLength(50);
+
+    await user.click(within(panel()).getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(chatList()).getAllByRole('button')).toHaveLength(52));
+    // a short page is the last one
+    expect(within(panel()).queryByRole('button', { name: 'Load more' })).toBeNull();
+    const asked = server.callsTo('GET /admin/chats').map((call) => call.query.get('before'));
+    expect(asked).toEqual([null, 'cursor-c-49']);
+
+    // the poll refreshes both pages, in order, without a third
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await waitFor(() => expect(server.callsTo('GET /admin/chats').length).toBe(4));
+    expect(server.callsTo('GET /admin/chats').map((call) => call.query.get('before'))).toEqual([
+      null,
+      'cursor-c-49',
+      null,
+      'cursor-c-49',
+    ]);
+  });
+
+  it('shows closed chats only on request', async () => {
+    const open = [staffChat('c-open', { user: { id: 4, name: 'Ben' } })];
+    const closed = staffChat('c-closed', {
+      status: 'closed',
+      user: { id: 5, name: 'Cara' },
+      last_message: msg(9, 'Thanks, bye!', 'user'),
+    });
+    const server = stubApi({
+      'GET /admin/chats': ({ query }) =>
+        jsonResponse(query.get('status') === 'all' ? [...open, closed] : open),
+      'GET /admin/chats/c-closed/messages': () => jsonResponse([msg(9, 'Thanks, bye!', 'user')]),
+      'POST /admin/chats/c-closed/mark-read': () => jsonResponse({ message: 'ok' }),
+    });
+    const { user } = setup();
+    await openPanel(user);
+    expect(within(chatList()).queryByRole('button', { name: /^Cara/ })).toBeNull();
+    expect(server.callsTo('GET /admin/chats')[0]?.query.get('status')).toBeNull();
+
+    await user.click(within(panel()).getByRole('checkbox', { name: 'Show closed chats' }));
+    const cara = await within(panel()).findByRole('button', { name: /^Cara/ });
+    expect(within(cara).getByText('Closed')).toBeInTheDocument();
+    expect(within(cara).queryByText('New')).toBeNull();
+    expect(server.callsTo('GET /admin/chats').at(-1)?.query.get('status')).toBe('all');
+
+    await user.click(cara);
+    expect(await within(panel()).findByRole('button', { name: 'Ended' })).toBeDisabled();
+    expect(within(panel()).queryByRole('button', { name: 'Join Chat' })).toBeNull();
   });
 });

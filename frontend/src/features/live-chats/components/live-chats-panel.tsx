@@ -10,9 +10,10 @@ import { useFocusTrap } from '@/hooks/use-focus-trap';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 import { errorMessage } from '@/lib/api-client';
 
-import { useStaffChats } from '@/features/live-chats/api/get-staff-chats';
+import { useStaffChats, type StaffChatsFilter } from '@/features/live-chats/api/get-staff-chats';
 import { StaffChatList } from './staff-chat-list';
 import { StaffConversation } from './staff-conversation';
+import '@/components/ui/field.css';
 import './live-chats-panel.css';
 
 type LiveChatsPanelProps = {
@@ -20,20 +21,23 @@ type LiveChatsPanelProps = {
 };
 
 /**
- * The staff's full-screen chat desk (lazy-loaded): the list polled every 5 s on the left, the
- * selected conversation on the right (one pane at a time on phones). Escape closes it.
+ * The staff's full-screen chat desk (lazy-loaded): the list polled every 5 s on the left, newest
+ * activity first, 50 at a time with "Load more", closed chats on request; the selected
+ * conversation on the right (one pane at a time on phones). Escape closes it.
  */
 export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  const chats = useStaffChats();
+  const [filter, setFilter] = useState<StaffChatsFilter>('open');
+  const chats = useStaffChats(filter);
+  const loaded = chats.data?.pages.flat();
   const [selectedId, setSelectedId] = useState<string | null>(null);
 
   useFocusTrap(panelRef, true, { onEscape: onClose });
   useScrollLock(true);
 
-  const selected = chats.data?.find((chat) => chat.id === selectedId) ?? null;
-  const waiting = chats.data?.filter((chat) => chat.accepted_by == null).length ?? 0;
+  const selected = loaded?.find((chat) => chat.id === selectedId) ?? null;
+  const waiting = loaded?.filter((chat) => chat.status === 'pending').length ?? 0;
 
   let list;
   if (chats.isPending) {
@@ -60,7 +64,7 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
         }
       />
     );
-  } else if (chats.data.length === 0) {
+  } else if (!loaded || loaded.length === 0) {
     list = (
       <StateMessage
         headingLevel={3}
@@ -70,7 +74,23 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
       />
     );
   } else {
-    list = <StaffChatList chats={chats.data} selectedId={selectedId} onSelect={setSelectedId} />;
+    list = (
+      <>
+        <StaffChatList chats={loaded} selectedId={selectedId} onSelect={setSelectedId} />
+        {chats.hasNextPage ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            fullWidth
+            className="live-chats__more"
+            loading={chats.isFetchingNextPage}
+            onClick={() => void chats.fetchNextPage()}
+          >
+            Load more
+          </Button>
+        ) : null}
+      </>
+    );
   }
 
   return createPortal(
@@ -94,6 +114,14 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
       </header>
       <div className="live-chats__body">
         <nav className="live-chats__list" aria-label="Chats">
+          <label className="form-check live-chats__filter">
+            <input
+              type="checkbox"
+              checked={filter === 'all'}
+              onChange={(event) => setFilter(event.target.checked ? 'all' : 'open')}
+            />
+            Show closed chats
+          </label>
           {list}
         </nav>
         <div className="live-chats__conversation">

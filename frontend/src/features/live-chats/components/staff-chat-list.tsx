@@ -9,7 +9,7 @@ type StaffChatListProps = {
   onSelect: (chatId: string) => void;
 };
 
-/** Waiting chats first (the server's order), each with its 'New' badge or unread dot. */
+/** Newest activity first (the server's order), each with its 'New' or 'Closed' badge or unread dot. */
 export function StaffChatList({ chats, selectedId, onSelect }: StaffChatListProps) {
   return (
     <ul className="staff-chat-list" aria-label="Conversations">
@@ -32,6 +32,7 @@ export function StaffChatList({ chats, selectedId, onSelect }: StaffChatListProp
                   {chat.user ? null : <span className="visually-hidden"> (guest)</span>}
                 </span>
                 {isNewChat(chat) ? <Badge tone="warning">New</Badge> : null}
+                {chat.status === 'closed' ? <Badge>Closed</Badge> : null}
                 {unread ? (
                   <span className="staff-chat-list__unread" data-testid="unread-dot">
                     <span className="visually-hidden">Unread messages</span>

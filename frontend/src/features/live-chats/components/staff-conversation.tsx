@@ -140,7 +140,11 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
           </p>
         </div>
         <div className="staff-conversation__actions">
-          {joined ? (
+          {chat.status === 'closed' ? (
+            <Button size="sm" variant="secondary" disabled>
+              Ended
+            </Button>
+          ) : joined ? (
             <Button size="sm" variant="secondary" disabled>
               In Progress
             </Button>

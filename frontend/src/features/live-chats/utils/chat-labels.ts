@@ -7,9 +7,9 @@ export function customerName(chat: Pick<StaffChat, 'user'>): string {
   return chat.user?.name?.trim() || 'Guest';
 }
 
-/** A chat nobody has joined yet ('New' badge, spec §4). */
-export function isNewChat(chat: Pick<StaffChat, 'accepted_by'>): boolean {
-  return chat.accepted_by == null;
+/** A chat waiting for someone to join ('New' badge, spec §4); an ended one is not new. */
+export function isNewChat(chat: Pick<StaffChat, 'accepted_by' | 'status'>): boolean {
+  return chat.status !== 'closed' && chat.accepted_by == null;
 }
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
