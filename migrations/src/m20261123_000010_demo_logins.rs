@@ -26,7 +26,11 @@ impl MigrationTrait for Migration {
                             .not_null()
                             .primary_key(),
                     )
-                    .col(ColumnDef::new(DemoLogins::Password).string_len(128).not_null())
+                    .col(
+                        ColumnDef::new(DemoLogins::Password)
+                            .string_len(128)
+                            .not_null(),
+                    )
                     .to_owned(),
             )
             .await

@@ -208,7 +208,11 @@ const DEMO_STAFF: [(&str, &str, accounts::Role); 2] = [
         "Demo Super Admin",
         accounts::Role::SuperAdmin,
     ),
-    ("admin@gardenshop.local", "Demo Admin", accounts::Role::Admin),
+    (
+        "admin@gardenshop.local",
+        "Demo Admin",
+        accounts::Role::Admin,
+    ),
 ];
 
 /// Creates the demo super_admin and admin, each with a password drawn now, and keeps the

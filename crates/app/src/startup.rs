@@ -89,8 +89,7 @@ impl Application {
             }
         } else {
             if settings.seed.demo_data {
-                seed_demo_data(&settings.database.url, &store, &catalog, &media, &accounts)
-                    .await?;
+                seed_demo_data(&settings.database.url, &store, &catalog, &media, &accounts).await?;
             }
             seed::print_demo_logins(&store)
                 .await

@@ -68,7 +68,9 @@ impl OAuthStateCookie {
         let payload = format!("{state}.{expires}");
         let signature = hex::encode(self.mac(&payload).finalize().into_bytes());
         self.cookie(format!("{payload}.{signature}"))
-            .max_age(cookie::time::Duration::seconds(STATE_LIFETIME.as_secs() as i64))
+            .max_age(cookie::time::Duration::seconds(
+                STATE_LIFETIME.as_secs() as i64
+            ))
             .finish()
     }
 

@@ -44,13 +44,21 @@ async fn demo_staff_get_a_random_password_per_database(#[case] backend: Backend)
         assert!(login.password.len() >= 32, "128 random bits at least");
     }
     assert_ne!(logins[0].password, logins[1].password);
-    assert_ne!(logins[0].password, others[0].password, "one password per database");
-    assert_ne!(logins[1].password, others[1].password, "one password per database");
+    assert_ne!(
+        logins[0].password, others[0].password,
+        "one password per database"
+    );
+    assert_ne!(
+        logins[1].password, others[1].password,
+        "one password per database"
+    );
 
     // the kept login is the real one
     let super_admin = logins.iter().find(|l| l.email == SUPER_ADMIN).unwrap();
     let client = first.new_client();
-    first.login(&client, SUPER_ADMIN, &super_admin.password).await;
+    first
+        .login(&client, SUPER_ADMIN, &super_admin.password)
+        .await;
     let me: Value = client
         .get(first.url("/api/me"))
         .send()
@@ -82,8 +90,12 @@ async fn demo_staff_get_a_random_password_per_database(#[case] backend: Backend)
 #[tokio::test]
 async fn a_database_with_accounts_of_its_own_gets_no_demo_staff(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    app.create_user("owner@example.com", "the owner's own pass", accounts::Role::Customer)
-        .await;
+    app.create_user(
+        "owner@example.com",
+        "the owner's own pass",
+        accounts::Role::Customer,
+    )
+    .await;
     // a development start with demo data on a database that has people but no products
     let mut settings = app.settings.clone();
     settings.seed.demo_data = true;
@@ -128,8 +140,16 @@ async fn instances_started_at_once_on_an_empty_database_seed_the_demo_catalog_on
         let instance = instance.expect("every instance starts");
         tokio::spawn(instance.run_until_stopped());
     }
-    assert_eq!(app.count_rows("products").await, 30, "each demo product once");
-    assert_eq!(app.count_rows("users").await, 2, "one super_admin, one admin");
+    assert_eq!(
+        app.count_rows("products").await,
+        30,
+        "each demo product once"
+    );
+    assert_eq!(
+        app.count_rows("users").await,
+        2,
+        "one super_admin, one admin"
+    );
     assert_eq!(app.count_rows("demo_logins").await, 2);
 }
 
@@ -222,7 +242,10 @@ async fn the_discord_state_cookie_is_signed_short_lived_and_single_use(#[case] b
         .unwrap();
     let set_cookie = state_set_cookie(&response);
     for attribute in ["HttpOnly", "SameSite=Lax", "Path=/api", "Max-Age=600"] {
-        assert!(set_cookie.contains(attribute), "{attribute} in {set_cookie}");
+        assert!(
+            set_cookie.contains(attribute),
+            "{attribute} in {set_cookie}"
+        );
     }
     let state = state_of(response.headers()["location"].to_str().unwrap());
     let cookie = set_cookie
@@ -240,9 +263,16 @@ async fn the_discord_state_cookie_is_signed_short_lived_and_single_use(#[case] b
     let refused = [
         (None, state.clone()),
         (Some(cookie.clone()), "another-state".to_owned()),
-        (Some(format!("{state}.{expires}.{}", "0".repeat(64))), state.clone()),
         (
-            Some(format!("{state}.{}.{}", expires + 3600, cookie.rsplit_once('.').unwrap().1)),
+            Some(format!("{state}.{expires}.{}", "0".repeat(64))),
+            state.clone(),
+        ),
+        (
+            Some(format!(
+                "{state}.{}.{}",
+                expires + 3600,
+                cookie.rsplit_once('.').unwrap().1
+            )),
             state.clone(),
         ),
         (Some(signed_state(&state, expires - 601)), state.clone()),
@@ -307,9 +337,13 @@ async fn hsts_is_sent_in_production_only(#[case] backend: Backend) {
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
 async fn an_unset_public_url_follows_the_port_the_server_listens_on(#[case] backend: Backend) {
-    let app = shop_with(backend, vec![(1, product("Raccoon", "10.00", Some(5)))], |s| {
-        s.site.public_url = String::new();
-    })
+    let app = shop_with(
+        backend,
+        vec![(1, product("Raccoon", "10.00", Some(5)))],
+        |s| {
+            s.site.public_url = String::new();
+        },
+    )
     .await;
     let port = app.address.rsplit(':').next().unwrap().to_owned();
     assert_ne!(port, "8080");
@@ -412,7 +446,11 @@ async fn real_client_addresses_behind_a_trusted_proxy_each_client_has_its_own_li
     // one client fails 30 times: it alone is locked out
     let client = "203.0.113.7";
     for attempt in 0..LIMIT_PER_IP {
-        assert_eq!(failed_login(&app, Some(client)).await, 401, "attempt {attempt}");
+        assert_eq!(
+            failed_login(&app, Some(client)).await,
+            401,
+            "attempt {attempt}"
+        );
     }
     assert_eq!(failed_login(&app, Some(client)).await, 429);
     // entries it prepends itself do not make it someone else: the proxy appends the real one
@@ -511,7 +549,10 @@ async fn the_real_server_prints_its_demo_logins_at_every_start_and_pays_on_its_o
     let (printed, port) = server.wait_until_running();
     let logins = demo_logins(&printed);
     assert_eq!(
-        logins.iter().map(|(email, _)| email.as_str()).collect::<Vec<_>>(),
+        logins
+            .iter()
+            .map(|(email, _)| email.as_str())
+            .collect::<Vec<_>>(),
         vec![SUPER_ADMIN, ADMIN],
         "{printed:#?}"
     );
