@@ -23,7 +23,8 @@ build: frontend-deps
     cd frontend && npm run build
     cargo build --bin garden-shop
 
-# Build, migrate and seed data/shop.db, and serve the shop on http://localhost:8080.
+# Build, migrate and seed data/shop.db, and serve the shop on http://localhost:8080 (or
+# SHOP__SERVER__PORT); prints the demo staff logins of that database at every start.
 run: build
     {{server_bin}}
 

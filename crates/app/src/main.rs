@@ -4,9 +4,11 @@ use garden_app::{run_cli, telemetry, Application, Cli, Settings};
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let settings = Settings::load()?;
+    let mut settings = Settings::load()?;
     telemetry::init(settings.environment);
     if let Some(command) = cli.command {
+        // No listener here: an unset public_url names the configured port.
+        settings.resolve_public_url(settings.server.port)?;
         let report = run_cli(command, settings, std::io::stdin().lock()).await?;
         println!("{report}");
         return Ok(());

@@ -1,5 +1,6 @@
-//! The demo catalog a new shop starts with, so `just run` opens a full storefront. Images are
-//! drawn by the program (no downloaded art).
+//! The demo catalog and staff a new shop starts with, so `just run` opens a full storefront and
+//! an admin to sign in to. Images are drawn by the program (no downloaded art); the staff
+//! passwords are drawn per database.
 
 use anyhow::Context;
 use cart_pricing::Money;
@@ -163,11 +164,12 @@ fn draft(demo: &Demo, image: String) -> anyhow::Result<ProductDraft> {
     })
 }
 
-/// Fills an empty catalog with the demo products; does nothing when products exist.
-pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyhow::Result<()> {
+/// Fills an empty catalog with the demo products. True when this call seeded it; false when
+/// products exist, also when another instance (on SQLite, where no lock is held) filled it first.
+pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyhow::Result<bool> {
     let repository = catalog.repository();
     if repository.count_products().await? > 0 {
-        return Ok(());
+        return Ok(false);
     }
     let started = std::time::Instant::now();
     let mut products = Vec::with_capacity(DEMO.len());
@@ -183,53 +185,76 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
             .with_context(|| format!("saving the image of {}", demo.name))?;
         products.push((ProductId::new(demo.id), draft(demo, image)?));
     }
-    repository.insert_with_ids(products).await?;
+    if let Err(error) = repository.insert_with_ids(products).await {
+        // One transaction: either all of it is in, or none of it. Someone else's catalog
+        // means another instance won the race; anything else is a real failure.
+        if repository.count_products().await? > 0 {
+            return Ok(false);
+        }
+        return Err(error.into());
+    }
     tracing::info!(
         count = DEMO.len(),
         elapsed_ms = started.elapsed().as_millis() as u64,
         "seeded the demo catalog"
     );
-    Ok(())
+    Ok(true)
 }
 
-/// The demo staff logins, printed at startup so `just run` shows them. Never in production:
-/// the caller seeds only outside it.
-pub const DEMO_STAFF: [(&str, &str, &str, accounts::Role); 2] = [
+/// The demo staff: address, name and role. Their passwords are drawn when they are seeded.
+const DEMO_STAFF: [(&str, &str, accounts::Role); 2] = [
     (
         "superadmin@gardenshop.local",
         "Demo Super Admin",
-        "garden-super-2026",
         accounts::Role::SuperAdmin,
     ),
     (
         "admin@gardenshop.local",
         "Demo Admin",
-        "garden-admin-2026",
         accounts::Role::Admin,
     ),
 ];
 
-/// Creates the demo super_admin and admin when their addresses are free (a changed password
-/// is kept), and prints their logins.
-pub async fn demo_staff(accounts: &crate::auth::AccountsService) -> anyhow::Result<()> {
+/// Creates the demo super_admin and admin, each with a password drawn now, and keeps the
+/// logins (table `demo_logins`) so every later start can print them. Only into a database
+/// without any account: a shop with people of its own never gets staff it did not create.
+/// Never called in production.
+pub async fn demo_staff(
+    store: &Store,
+    accounts: &crate::auth::AccountsService,
+) -> anyhow::Result<()> {
     use accounts::{Email, Password, UserName};
-    for (email, name, password, role) in DEMO_STAFF {
-        let email = Email::parse(email).map_err(|e| anyhow::anyhow!("{email}: {e}"))?;
-        let exists = accounts.user_by_email(&email).await?.is_some();
-        if !exists {
-            accounts
-                .upsert_user(
-                    email.clone(),
-                    UserName::parse(name).map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
-                    role,
-                    Password::parse(password).map_err(|e| anyhow::anyhow!("{e}"))?,
-                )
-                .await
-                .with_context(|| format!("failed to create the demo {role} {email}"))?;
+    if store.has_users().await? {
+        tracing::info!("the database has accounts: no demo staff created");
+        return Ok(());
+    }
+    for (email, name, role) in DEMO_STAFF {
+        let login = store::DemoLogin {
+            email: email.to_owned(),
+            password: crate::checkout::random_token(),
+        };
+        store.record_demo_login(&login).await?;
+        accounts
+            .upsert_user(
+                Email::parse(email).map_err(|e| anyhow::anyhow!("{email}: {e}"))?,
+                UserName::parse(name).map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
+                role,
+                Password::parse(&login.password).map_err(|e| anyhow::anyhow!("{e}"))?,
+            )
+            .await
+            .with_context(|| format!("failed to create the demo {role}"))?;
+    }
+    Ok(())
+}
+
+/// Prints the demo staff logins of this database on stdout (not in the log), for `just run`.
+/// Never called in production.
+pub async fn print_demo_logins(store: &Store) -> anyhow::Result<()> {
+    let logins = store.demo_logins().await?;
+    for (email, _, role) in DEMO_STAFF {
+        if let Some(login) = logins.iter().find(|login| login.email == email) {
+            println!("Demo {role} login: {email} / {}", login.password);
         }
-        // On stdout, not in the log: a demo convenience for `just run`, never shown in
-        // production (never seeded there).
-        println!("Demo {role} login: {email} / {password}");
     }
     Ok(())
 }

@@ -202,12 +202,39 @@ pub struct SiteSettings {
     pub name: String,
     pub reviews_url: String,
     /// Where shoppers reach the shop: links in mail, payment return URLs, the Origin check.
-    #[serde(default = "default_public_url")]
+    /// Empty: unset, which production refuses and development and test replace with the
+    /// address the server listens on (`Settings::resolve_public_url`).
+    #[serde(default)]
     pub public_url: String,
 }
 
-fn default_public_url() -> String {
-    "http://localhost:8080".to_owned()
+impl Settings {
+    /// Gives an unset `site.public_url` the address the server listens on (`port` is the bound
+    /// one, so port 0 gets the port picked), so every link, return URL and the Origin check
+    /// reach this server. Production refuses to start without it: behind a proxy or TLS only
+    /// the operator knows the shop's address.
+    pub fn resolve_public_url(&mut self, port: u16) -> anyhow::Result<()> {
+        if !self.site.public_url.trim().is_empty() {
+            return Ok(());
+        }
+        if self.environment == Environment::Production {
+            anyhow::bail!(
+                "site.public_url is not set: production needs the address shoppers use, e.g. \
+                 SHOP__SITE__PUBLIC_URL=https://shop.example.com"
+            );
+        }
+        self.site.public_url = format!("http://{}:{port}", browser_host(&self.server.host));
+        Ok(())
+    }
+}
+
+/// The host a browser on this machine uses to reach a server bound to `host`.
+pub fn browser_host(host: &str) -> String {
+    match host {
+        "127.0.0.1" | "0.0.0.0" | "::" | "" => "localhost".to_owned(),
+        host if host.contains(':') && !host.starts_with('[') => format!("[{host}]"),
+        host => host.to_owned(),
+    }
 }
 
 /// How the SMTP connection is secured.

@@ -42,9 +42,19 @@ pub struct Application {
 }
 
 impl Application {
-    /// Opens and migrates the database, seeds the demo catalog where asked, and binds the
-    /// listener (port 0 picks a free one).
-    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+    /// Binds the listener (port 0 picks a free one), opens and migrates the database, and
+    /// seeds the demo catalog and staff where asked.
+    pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
+            .with_context(|| {
+                format!(
+                    "could not listen on {}:{}",
+                    settings.server.host, settings.server.port
+                )
+            })?;
+        let port = listener.local_addr()?.port();
+        // Before anything reads it: mail links, payment return URLs, the Origin check.
+        settings.resolve_public_url(port)?;
         let mut db =
             store::connect(&settings.database.url, settings.database.max_connections).await?;
         let db_queries = Arc::new(AtomicU64::new(0));
@@ -73,17 +83,17 @@ impl Application {
         let session_secure =
             settings.session.secure || settings.environment == Environment::Production;
 
-        if settings.seed.demo_data {
-            if settings.environment == Environment::Production {
+        if settings.environment == Environment::Production {
+            if settings.seed.demo_data {
                 tracing::warn!("seed.demo_data is ignored in production");
-            } else {
-                seed::demo_catalog(&catalog, &media)
-                    .await
-                    .context("failed to seed the demo catalog")?;
-                seed::demo_staff(&accounts)
-                    .await
-                    .context("failed to seed the demo staff accounts")?;
             }
+        } else {
+            if settings.seed.demo_data {
+                seed_demo_data(&settings.database.url, &store, &catalog, &media, &accounts).await?;
+            }
+            seed::print_demo_logins(&store)
+                .await
+                .context("failed to read the demo staff logins")?;
         }
 
         let products = ProductSnapshot::load(&catalog)
@@ -123,18 +133,15 @@ impl Application {
             Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
         );
 
-        let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
-            .with_context(|| {
-                format!(
-                    "could not listen on {}:{}",
-                    settings.server.host, settings.server.port
-                )
-            })?;
-        let port = listener.local_addr()?.port();
         let static_dir = web::Data::new(StaticDir(settings.server.static_dir.clone()));
         let trusted_proxies =
             web::Data::new(TrustedProxies::parse(&settings.server.trusted_proxies)?);
         let rate_limits = web::Data::new(RateLimits::new(state.store.clone(), clock.clone()));
+        let production = settings.environment == Environment::Production;
+        let oauth_state_cookie = web::Data::new(routes::discord::OAuthStateCookie::new(
+            &session_key,
+            session_secure,
+        )?);
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(auth::session::middleware(
@@ -144,13 +151,14 @@ impl Application {
                 ))
                 .wrap(middleware::from_fn(auth::origin::check_origin))
                 .wrap(error::api_method_not_allowed())
-                .wrap(security_headers())
+                .wrap(security_headers(production))
                 .wrap(middleware::Compress::default())
                 .wrap(TracingLogger::<crate::telemetry::ShopRootSpan>::new())
                 .app_data(state.clone())
                 .app_data(static_dir.clone())
                 .app_data(trusted_proxies.clone())
                 .app_data(rate_limits.clone())
+                .app_data(oauth_state_cookie.clone())
                 .configure(error::extractor_configs)
                 .configure(routes::configure)
         })
@@ -188,7 +196,7 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         tracing::info!(
             "Garden Shop is running at http://{}:{}",
-            display_host(&self.host),
+            crate::settings::browser_host(&self.host),
             self.port
         );
         self.server.await
@@ -224,8 +232,46 @@ fn spawn_catalog_refresh(state: web::Data<AppState>, every: Duration) {
     });
 }
 
-fn security_headers() -> middleware::DefaultHeaders {
-    middleware::DefaultHeaders::new()
+/// Seeds an empty database with the demo catalog and, together with it, the demo staff, under
+/// the lock migrations take: instances starting together on one database seed it once.
+async fn seed_demo_data(
+    database_url: &str,
+    store: &Store,
+    catalog: &Catalog<Store>,
+    media: &MediaStore,
+    accounts: &auth::AccountsService,
+) -> anyhow::Result<()> {
+    let lock = store::SetupLock::acquire(database_url).await?;
+    let seeded = async {
+        let fresh = seed::demo_catalog(catalog, media)
+            .await
+            .context("failed to seed the demo catalog")?;
+        if fresh {
+            seed::demo_staff(store, accounts)
+                .await
+                .context("failed to seed the demo staff accounts")?;
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    let released = lock.release().await;
+    seeded?;
+    released?;
+    Ok(())
+}
+
+/// The same on every answer; HSTS only in production (development and test run plain HTTP on
+/// localhost, where a pinned HTTPS would break every other local site on that name).
+fn security_headers(production: bool) -> middleware::DefaultHeaders {
+    let headers = if production {
+        middleware::DefaultHeaders::new().add((
+            header::STRICT_TRANSPORT_SECURITY,
+            "max-age=31536000; includeSubDomains",
+        ))
+    } else {
+        middleware::DefaultHeaders::new()
+    };
+    headers
         .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
         .add((header::X_FRAME_OPTIONS, "DENY"))
@@ -235,11 +281,4 @@ fn security_headers() -> middleware::DefaultHeaders {
              script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; \
              form-action 'self'",
         ))
-}
-
-fn display_host(host: &str) -> &str {
-    match host {
-        "127.0.0.1" | "0.0.0.0" => "localhost",
-        other => other,
-    }
 }

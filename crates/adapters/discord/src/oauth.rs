@@ -218,15 +218,15 @@ impl DiscordOAuth {
             .await;
         match result {
             Ok(response) if response.status().is_success() => {
-                tracing::info!(discord_id = %user, status = %response.status(), "discord user is in the shop's server");
+                tracing::info!(status = %response.status(), "discord user is in the shop's server");
             }
             Ok(response) => {
                 let status = response.status();
                 let body = response.text().await.unwrap_or_default();
-                tracing::warn!(discord_id = %user, %status, body = %body.chars().take(300).collect::<String>(), "could not add the discord user to the shop's server");
+                tracing::warn!(%status, body = %body.chars().take(300).collect::<String>(), "could not add the discord user to the shop's server");
             }
             Err(err) => {
-                tracing::warn!(discord_id = %user, error = %err, "could not reach discord to add the user to the shop's server");
+                tracing::warn!(error = %err, "could not reach discord to add the user to the shop's server");
             }
         }
     }
@@ -248,7 +248,7 @@ impl DiscordIdentityProvider for DiscordOAuth {
         let access_token = self.exchange(code).await?;
         let identity = self.current_user(&access_token).await?;
         self.join_guild(&identity.discord_id, &access_token).await;
-        tracing::info!(discord_id = %identity.discord_id, "discord account linked");
+        tracing::info!("discord account linked");
         Ok(identity)
     }
 }

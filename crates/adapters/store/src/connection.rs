@@ -30,6 +30,8 @@ pub enum StoreError {
     },
     #[error("could not migrate the database")]
     Migrate(#[source] sea_orm::DbErr),
+    #[error("could not take or release the setup lock")]
+    Lock(#[source] sea_orm::DbErr),
     #[error("only sqlite:// and postgres:// database URLs are supported, not {0}")]
     UnsupportedUrl(String),
 }
@@ -79,30 +81,65 @@ const MIGRATION_LOCK: i64 = 0x6761_7264_656e; // "garden"
 /// PostgreSQL advisory lock on a connection of its own, the others wait for it and then find
 /// nothing left to do.
 async fn migrate_postgres_one_instance_at_a_time(url: &str) -> Result<(), StoreError> {
-    let mut options = ConnectOptions::new(url.to_owned());
-    options
-        .max_connections(1)
-        .min_connections(1)
-        .connect_timeout(Duration::from_secs(10))
-        .sqlx_logging(false);
-    let db = Database::connect(options)
-        .await
-        .map_err(|source| StoreError::Connect {
-            url: redact(url),
-            source,
-        })?;
-    let lock = |sql: String| Statement::from_string(DatabaseBackend::Postgres, sql);
-    db.execute(lock(format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")))
-        .await
-        .map_err(StoreError::Migrate)?;
-    let migrated = Migrator::up(&db, None).await;
-    let unlocked = db
-        .execute(lock(format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})")))
-        .await;
-    let _ = db.close().await;
+    let lock = SetupLock::acquire(url).await?;
+    let migrated = match &lock.db {
+        Some(db) => Migrator::up(db, None).await,
+        None => Ok(()),
+    };
+    let unlocked = lock.release().await;
     migrated.map_err(StoreError::Migrate)?;
-    unlocked.map_err(StoreError::Migrate)?;
-    Ok(())
+    unlocked
+}
+
+/// The lock migrations run under, for other one-time setup (seeding an empty database) that
+/// instances starting together must not do twice. On PostgreSQL an advisory lock held by a
+/// connection of its own (released by `release`, or by PostgreSQL when the process dies); on
+/// SQLite nothing is held, so setup there must be insert-if-absent.
+pub struct SetupLock {
+    db: Option<DatabaseConnection>,
+}
+
+impl SetupLock {
+    /// Waits until no other instance holds the lock, then holds it.
+    pub async fn acquire(url: &str) -> Result<Self, StoreError> {
+        if url.starts_with("sqlite:") {
+            return Ok(SetupLock { db: None });
+        }
+        let mut options = ConnectOptions::new(url.to_owned());
+        options
+            .max_connections(1)
+            .min_connections(1)
+            .connect_timeout(Duration::from_secs(10))
+            .sqlx_logging(false);
+        let db = Database::connect(options)
+            .await
+            .map_err(|source| StoreError::Connect {
+                url: redact(url),
+                source,
+            })?;
+        if let Err(error) = db.execute(lock_statement("pg_advisory_lock")).await {
+            let _ = db.close().await;
+            return Err(StoreError::Lock(error));
+        }
+        Ok(SetupLock { db: Some(db) })
+    }
+
+    /// Lets the next instance in.
+    pub async fn release(self) -> Result<(), StoreError> {
+        let Some(db) = self.db else {
+            return Ok(());
+        };
+        let unlocked = db.execute(lock_statement("pg_advisory_unlock")).await;
+        let _ = db.close().await;
+        unlocked.map(|_| ()).map_err(StoreError::Lock)
+    }
+}
+
+fn lock_statement(function: &str) -> Statement {
+    Statement::from_string(
+        DatabaseBackend::Postgres,
+        format!("SELECT {function}({MIGRATION_LOCK})"),
+    )
 }
 
 /// `sqlite://data/shop.db?mode=rwc` -> makes sure `data/` exists.

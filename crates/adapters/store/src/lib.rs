@@ -7,6 +7,7 @@ mod chat_changes;
 mod chats;
 mod connection;
 mod delivery;
+mod demo_logins;
 mod entities;
 mod orders;
 mod products;
@@ -17,7 +18,8 @@ mod sales;
 mod sessions;
 
 pub use chat_changes::ChatChange;
-pub use connection::{connect, Backend, StoreError};
+pub use connection::{connect, Backend, SetupLock, StoreError};
+pub use demo_logins::DemoLogin;
 pub use sea_orm::DatabaseConnection;
 pub use sessions::DatabaseSessionStore;
 

@@ -1,16 +1,104 @@
 //! Discord linking, verified on the server: the identity lives in the session, and orders and
 //! promo redemptions use it (never a discord_id sent by the browser).
+//!
+//! The OAuth `state` is not kept in the session: a session row for every anonymous
+//! `GET /api/discord/authorize` would let anyone fill the sessions table. It travels in a
+//! short-lived cookie instead, signed with a key derived from `session.key`, HttpOnly and
+//! SameSite=Lax (sent on Discord's redirect back, a top-level navigation), and the exchange
+//! checks and clears it.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use actix_session::Session;
-use actix_web::{http::header, web, HttpResponse};
+use actix_web::{
+    cookie::{self, Cookie, SameSite},
+    http::header,
+    web, HttpRequest, HttpResponse, ResponseError,
+};
+use hmac::{Hmac, Mac};
 use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use sha2::Sha256;
 
 use crate::{checkout::random_token, error::ApiError, state::AppState};
 
 const SESSION_IDENTITY: &str = "discord_identity";
-const SESSION_STATE: &str = "discord_oauth_state";
+/// The cookie carrying the OAuth state between authorize and the exchange.
+pub const STATE_COOKIE: &str = "garden_discord_state";
+/// How long a Discord sign-in may take.
+const STATE_LIFETIME: Duration = Duration::from_secs(10 * 60);
+const BAD_STATE: &str =
+    "This Discord sign-in did not start in this browser. Please link Discord again.";
+
+/// Signs and checks the OAuth state cookie (app data).
+#[derive(Clone)]
+pub struct OAuthStateCookie {
+    /// HMAC-SHA256 keyed with the derived key, cloned for each signature.
+    keyed: Hmac<Sha256>,
+    secure: bool,
+}
+
+impl OAuthStateCookie {
+    /// A key of its own, derived from the session key (HMAC-SHA256 of a fixed label), so a
+    /// state cookie can never pass for anything the session key signs or encrypts.
+    pub fn new(session_key: &cookie::Key, secure: bool) -> anyhow::Result<Self> {
+        let mut derive = Hmac::<Sha256>::new_from_slice(session_key.master())
+            .map_err(|e| anyhow::anyhow!("unusable session key: {e}"))?;
+        derive.update(b"garden-shop discord oauth state v1");
+        let key = derive.finalize().into_bytes();
+        Ok(OAuthStateCookie {
+            keyed: Hmac::<Sha256>::new_from_slice(&key)
+                .map_err(|e| anyhow::anyhow!("unusable derived key: {e}"))?,
+            secure,
+        })
+    }
+
+    fn mac(&self, payload: &str) -> Hmac<Sha256> {
+        let mut mac = self.keyed.clone();
+        mac.update(payload.as_bytes());
+        mac
+    }
+
+    /// `state.expires.mac`, for 10 minutes.
+    fn issue(&self, state: &str, now: SystemTime) -> Cookie<'static> {
+        let expires = (now + STATE_LIFETIME)
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let payload = format!("{state}.{expires}");
+        let signature = hex::encode(self.mac(&payload).finalize().into_bytes());
+        self.cookie(format!("{payload}.{signature}"))
+            .max_age(cookie::time::Duration::seconds(
+                STATE_LIFETIME.as_secs() as i64
+            ))
+            .finish()
+    }
+
+    /// The state the cookie carries, when it is ours, unaltered and not expired.
+    fn verify(&self, value: &str, now: SystemTime) -> Option<String> {
+        let (payload, signature) = value.rsplit_once('.')?;
+        let signature = hex::decode(signature).ok()?;
+        self.mac(payload).verify_slice(&signature).ok()?;
+        let (state, expires) = payload.rsplit_once('.')?;
+        let expires = UNIX_EPOCH + Duration::from_secs(expires.parse().ok()?);
+        (now < expires && !state.is_empty()).then(|| state.to_owned())
+    }
+
+    /// The cookie that deletes it.
+    fn removal(&self) -> Cookie<'static> {
+        let mut removal = self.cookie(String::new()).finish();
+        removal.make_removal();
+        removal
+    }
+
+    fn cookie(&self, value: String) -> cookie::CookieBuilder<'static> {
+        Cookie::build(STATE_COOKIE, value)
+            .path("/api")
+            .http_only(true)
+            .same_site(SameSite::Lax)
+            .secure(self.secure)
+    }
+}
 
 pub const NO_USER_ID: &str = "Discord login failed: No user ID returned.";
 pub const CONNECTION_FAILED: &str = "Error while connecting to Discord.";
@@ -46,22 +134,21 @@ pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
     })
 }
 
-/// `GET /api/discord/authorize`: off to Discord (or the dev sign-in page) with a fresh state.
+/// `GET /api/discord/authorize`: off to Discord (or the dev sign-in page) with a fresh state,
+/// kept in the signed state cookie (the session is not touched).
 pub async fn authorize(
     state: web::Data<AppState>,
-    session: Session,
-) -> Result<HttpResponse, ApiError> {
+    state_cookie: web::Data<OAuthStateCookie>,
+) -> HttpResponse {
     let oauth_state = random_token();
-    session
-        .insert(SESSION_STATE, &oauth_state)
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("could not keep the OAuth state: {e}")))?;
-    Ok(HttpResponse::Found()
+    HttpResponse::Found()
         .insert_header((
             header::LOCATION,
             state.checkout.discord.authorize_url(&oauth_state),
         ))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .finish())
+        .cookie(state_cookie.issue(&oauth_state, SystemTime::now()))
+        .finish()
 }
 
 #[derive(Debug, Deserialize)]
@@ -72,23 +159,41 @@ pub struct DiscordAuth {
     pub state: Option<String>,
 }
 
-/// `POST /api/discord-auth {code, state}`: exchanges the code and keeps the identity in the
-/// session.
+/// `POST /api/discord-auth {code, state}`: checks the state against the state cookie (which
+/// every answer clears: a state is good for one try), exchanges the code and keeps the identity
+/// in the session.
 pub async fn exchange(
+    request: HttpRequest,
     state: web::Data<AppState>,
+    state_cookie: web::Data<OAuthStateCookie>,
     session: Session,
     body: web::Json<DiscordAuth>,
-) -> Result<HttpResponse, ApiError> {
-    let expected = session
-        .remove_as::<String>(SESSION_STATE)
-        .and_then(Result::ok);
-    let given = body.state.as_deref().unwrap_or_default();
-    if expected.is_none_or(|expected| expected.is_empty() || expected != given) {
-        return Err(ApiError::field(
-            "state",
-            "This Discord sign-in did not start in this browser. Please link Discord again.",
-        ));
+) -> HttpResponse {
+    let expected = request
+        .cookie(STATE_COOKIE)
+        .and_then(|cookie| state_cookie.verify(cookie.value(), SystemTime::now()));
+    let mut response = match expected {
+        Some(expected) if body.state.as_deref() == Some(expected.as_str()) => {
+            link(&state, &session, &body)
+                .await
+                .unwrap_or_else(|error| error.error_response())
+        }
+        _ => ApiError::field("state", BAD_STATE).error_response(),
+    };
+    if request.cookie(STATE_COOKIE).is_some() {
+        if let Err(error) = response.add_cookie(&state_cookie.removal()) {
+            tracing::warn!(%error, "could not clear the Discord state cookie");
+        }
     }
+    response
+}
+
+/// Exchanges the code of a sign-in whose state checked out.
+async fn link(
+    state: &AppState,
+    session: &Session,
+    body: &DiscordAuth,
+) -> Result<HttpResponse, ApiError> {
     let code = body.code.as_deref().unwrap_or_default().trim();
     if code.is_empty() {
         return Err(ApiError::field("code", "No code returned from Discord"));
@@ -113,7 +218,7 @@ pub async fn exchange(
     session
         .insert(SESSION_IDENTITY, &body)
         .map_err(|e| ApiError::internal(anyhow::anyhow!("could not keep the identity: {e}")))?;
-    tracing::info!(discord_id = %body.discord_id, "discord linked");
+    tracing::info!("discord linked");
     Ok(HttpResponse::Ok().json(body))
 }
 

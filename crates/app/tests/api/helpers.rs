@@ -301,6 +301,23 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// How many rows a table of this app's database holds.
+    pub async fn count_rows(&self, table: &str) -> i64 {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = self.store.connection();
+        let row = db
+            .query_one(Statement::from_string(
+                db.get_database_backend(),
+                format!("SELECT COUNT(*) AS n FROM {table}"),
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        row.try_get_by_index::<i64>(0).unwrap()
+    }
+}
+
 pub fn ids(products: &[serde_json::Value]) -> Vec<i64> {
     products.iter().map(|p| p["id"].as_i64().unwrap()).collect()
 }

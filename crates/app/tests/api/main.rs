@@ -11,5 +11,6 @@ mod helpers;
 mod media;
 mod products;
 mod proofs;
+mod safety;
 mod spa;
 mod stripe_webhook;
