@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
 import { ShieldIcon } from '@/components/ui/icons';
 import { toast } from '@/components/ui/toast';
 import { useDiscordIdentity } from '@/features/checkout/api/get-discord-identity';
@@ -8,7 +9,6 @@ import { useUnlinkDiscord } from '@/features/checkout/api/unlink-discord';
 import { useStartPayment } from '@/features/checkout/api/start-payment';
 import { useValidatePromo } from '@/features/checkout/api/validate-promo';
 import { DiscordLink } from '@/features/checkout/components/discord-link';
-import { Field } from '@/features/checkout/components/field';
 import { Notice } from '@/features/checkout/components/notice';
 import { OrderLines } from '@/features/checkout/components/order-lines';
 import { PaymentMethodModal } from '@/features/checkout/components/payment-method-modal';
@@ -257,15 +257,19 @@ export function CheckoutView({
           preview={details.robloxPreview}
           onPreviewChange={(robloxPreview) => updateDetails({ robloxPreview })}
         />
-        <Field
-          label="Email"
-          hint="For your receipt and order updates."
-          type="email"
-          name="email"
-          autoComplete="email"
-          value={details.email}
-          onChange={(event) => updateDetails({ email: event.target.value })}
-        />
+        <Field label="Email" hint="For your receipt and order updates." hintPosition="above">
+          {(control) => (
+            <input
+              {...control}
+              className="checkout-field__input"
+              type="email"
+              name="email"
+              autoComplete="email"
+              value={details.email}
+              onChange={(event) => updateDetails({ email: event.target.value })}
+            />
+          )}
+        </Field>
       </section>
 
       <section className="checkout__card checkout__totals" aria-labelledby="payment-title">
