@@ -29,6 +29,9 @@ type FocusTrapOptions = {
 /**
  * While `active`, keeps Tab and Shift+Tab inside `containerRef`, calls `onEscape` on Escape,
  * and gives focus back when it ends.
+ *
+ * Only the staff's Live Chats panel still uses it; the modal, the drawer and the confirmations
+ * are native modal `<dialog>`s (see use-modal-dialog). Delete this once the panel is one too.
  */
 export function useFocusTrap(
   containerRef: RefObject<HTMLElement | null>,
@@ -53,6 +56,9 @@ export function useFocusTrap(
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (trapStack[trapStack.length - 1] !== container) return;
+      // A modal <dialog> opened over the trap (a confirmation) handles its own keys.
+      const dialog = event.target instanceof Element ? event.target.closest('dialog') : null;
+      if (dialog && !dialog.contains(container)) return;
       if (event.key === 'Escape') {
         const escape = latest.current.onEscape;
         if (escape) {

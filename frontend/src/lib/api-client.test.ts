@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { api, ApiError } from '@/lib/api-client';
+import { api, ApiError, fieldErrors, firstFieldMessages } from '@/lib/api-client';
 import { jsonResponse } from '@/testing/test-utils';
 
 describe('api client', () => {
@@ -96,6 +96,35 @@ describe('api client', () => {
     await expect(api.get('/products')).rejects.toMatchObject({
       status: 0,
       message: 'We could not reach the shop. Check your connection and try again.',
+    });
+  });
+});
+
+describe('422 field errors', () => {
+  it('takes the first message of each field of a 422', () => {
+    const error = new ApiError(422, 'Invalid.', {
+      email: ['Taken.', 'Also bad.'],
+      password: [],
+      name: ['Required.'],
+    });
+    expect(fieldErrors(error)).toEqual({ email: 'Taken.', name: 'Required.' });
+  });
+
+  it('has no field errors for other failures', () => {
+    expect(fieldErrors(new ApiError(429, 'Slow down.', { email: ['x'] }))).toEqual({});
+    expect(fieldErrors(new Error('boom'))).toEqual({});
+  });
+
+  it('files the messages of a list field under the field, first one first', () => {
+    expect(
+      firstFieldMessages({
+        'images[]': ['Each image must be a PNG, JPEG, WebP or GIF.'],
+        images: ['Too many images.'],
+        'related_ids.1': ['A bundle cannot contain another bundle.'],
+      }),
+    ).toEqual({
+      images: 'Each image must be a PNG, JPEG, WebP or GIF.',
+      related_ids: 'A bundle cannot contain another bundle.',
     });
   });
 });

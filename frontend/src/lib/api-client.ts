@@ -92,3 +92,24 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
   return 'Something went wrong. Please try again.';
 }
+
+/**
+ * The first message of each field of a 422's `errors`: { email: ['Taken.', …] } becomes
+ * { email: 'Taken.' }. A list field's messages ("related_ids.1", "images[]") are filed under the
+ * field itself ("related_ids", "images"); the first message of a field wins.
+ */
+export function firstFieldMessages(errors: Record<string, string[]>): Record<string, string> {
+  const first: Record<string, string> = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const field = key.replace(/(\[\]|\.\d+)$/, '');
+    const message = messages[0];
+    if (message && !(field in first)) first[field] = message;
+  }
+  return first;
+}
+
+/** The field messages of a failed call when it was a 422 (see `firstFieldMessages`), else {}. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiError) || error.status !== 422) return {};
+  return firstFieldMessages(error.errors);
+}

@@ -8,3 +8,21 @@ export function isOutOfStock(product: { stock: number | null }): boolean {
 export function canAddOneMore(product: { stock: number | null }, qty: number): boolean {
   return product.stock === null || qty < product.stock;
 }
+
+/** A cart line as the stock check before payment sees it. */
+export type StockCheckLine = { name: string; qty: number; stock: number | null };
+
+/**
+ * The stock check before payment (spec §5), one message per line whose finite stock cannot
+ * cover the quantity, in cart order: '- {name} is out of stock.' or
+ * '- {name} has only {stock} in stock, but you selected {qty}.' The server's `check_stock`
+ * words it the same; shared test vectors pin both.
+ */
+export function stockProblemMessages(lines: readonly StockCheckLine[]): string[] {
+  return lines.flatMap(({ name, qty, stock }) => {
+    if (stock === null) return [];
+    if (stock <= 0) return [`- ${name} is out of stock.`];
+    if (qty > stock) return [`- ${name} has only ${stock} in stock, but you selected ${qty}.`];
+    return [];
+  });
+}

@@ -5,6 +5,10 @@ import { afterEach, beforeEach } from 'vitest';
 import { useToastStore } from '@/components/ui/toast';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 
+import { installDialogPolyfill } from './dialog-polyfill';
+
+installDialogPolyfill();
+
 beforeEach(() => {
   window.localStorage.clear();
   useCartStore.setState({ items: [], hydrated: true, isOpen: false });

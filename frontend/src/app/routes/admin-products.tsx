@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { AlertIcon, SproutIcon } from '@/components/ui/icons';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Modal } from '@/components/ui/modal';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
@@ -48,27 +49,17 @@ function DeleteProductModal({ product, onClose }: { product: AdminProduct; onClo
       },
     });
   return (
-    <Modal
+    <ConfirmDialog
       open
-      role="alertdialog"
-      onClose={onClose}
       title={`Delete ${product.name}?`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={remove.isPending} onClick={confirm}>
-            Delete
-          </Button>
-        </>
-      }
+      confirmLabel="Delete"
+      busy={remove.isPending}
+      onConfirm={confirm}
+      onCancel={onClose}
     >
-      <p>
-        A product that was ever ordered is archived instead: hidden from the shop, kept for the
-        orders and the statistics.
-      </p>
-    </Modal>
+      A product that was ever ordered is archived instead: hidden from the shop, kept for the orders
+      and the statistics.
+    </ConfirmDialog>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useId, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 
-import { useFocusTrap } from '@/hooks/use-focus-trap';
+import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 
 import { IconButton } from './icon-button';
@@ -19,32 +19,36 @@ type DrawerProps = {
   returnFocusRef?: RefObject<HTMLElement | null>;
 };
 
-/** A panel sliding in from the right; full width on phones. A modal dialog while open. */
-export function Drawer({ open, onClose, title, children, footer, returnFocusRef }: DrawerProps) {
-  const titleId = useId();
-  const panelRef = useRef<HTMLDivElement>(null);
-
-  useFocusTrap(panelRef, open, { returnFocusRef, onEscape: onClose });
+/** A panel sliding in from the right; full width on phones. A modal `<dialog>` while open. */
+export function Drawer({ open, ...props }: DrawerProps) {
   useScrollLock(open);
+  return open ? <OpenDrawer {...props} /> : null;
+}
 
-  if (!open) return null;
+function OpenDrawer({
+  onClose,
+  title,
+  children,
+  footer,
+  returnFocusRef,
+}: Omit<DrawerProps, 'open'>) {
+  const titleId = useId();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  useModalDialog(dialogRef, { onClose, returnFocusRef });
 
   return createPortal(
-    <div
+    // The <dialog> covers the screen as the backdrop; the panel inside slides in.
+    <dialog
+      ref={dialogRef}
       className="drawer-backdrop"
       data-testid="drawer-backdrop"
+      aria-modal="true"
+      aria-labelledby={titleId}
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div
-        ref={panelRef}
-        className="drawer"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-      >
+      <div className="drawer">
         <div className="drawer__header">
           <h2 id={titleId} className="drawer__title">
             {title}
@@ -56,7 +60,7 @@ export function Drawer({ open, onClose, title, children, footer, returnFocusRef 
         <div className="drawer__body">{children}</div>
         {footer ? <div className="drawer__footer">{footer}</div> : null}
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

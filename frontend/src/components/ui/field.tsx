@@ -14,25 +14,56 @@ type FieldProps = {
   /** The first message for this field (client check or server 422); marks the control invalid. */
   error?: string;
   hint?: ReactNode;
+  /**
+   * Under the control (the default, so side-by-side inputs of a grid stay aligned) or between
+   * the label and the control (single-column forms, read before the control is reached).
+   */
+  hintPosition?: 'above' | 'below';
   /** Shows "(optional)" after the label. */
   optional?: boolean;
+  /** The error is announced as soon as it appears (role "alert"). */
+  announceError?: boolean;
+  /** Drawn on the control's row, to its right: a show/hide toggle, an avatar preview, a button. */
+  aside?: ReactNode;
   className?: string;
   /** Renders the control: an input, a select, a textarea... */
   children: (control: FieldControlProps) => ReactNode;
 };
 
 /**
- * A label, a control, its help text and its error, tied together for screen readers.
+ * The one form field of the shop: a label, a control, its help text and its error, tied
+ * together for screen readers.
  *
  *   <Field label="Price" error={errors.price}>
  *     {(control) => <input {...control} className="form-control" inputMode="decimal" />}
  *   </Field>
  */
-export function Field({ label, error, hint, optional = false, className, children }: FieldProps) {
+export function Field({
+  label,
+  error,
+  hint,
+  hintPosition = 'below',
+  optional = false,
+  announceError = false,
+  aside,
+  className,
+  children,
+}: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
+
+  const hintText = hint ? (
+    <p id={hintId} className="form-field__hint">
+      {hint}
+    </p>
+  ) : null;
+  const control = children({
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+  });
 
   return (
     <div
@@ -44,18 +75,14 @@ export function Field({ label, error, hint, optional = false, className, childre
         {label}
         {optional ? <span className="form-field__optional"> (optional)</span> : null}
       </label>
-      {children({
-        id,
-        'aria-invalid': error ? true : undefined,
-        'aria-describedby': describedBy || undefined,
-      })}
-      {hint ? (
-        <p id={hintId} className="form-field__hint">
-          {hint}
-        </p>
-      ) : null}
+      {hintPosition === 'above' ? hintText : null}
+      <div className="form-field__row">
+        {control}
+        {aside}
+      </div>
+      {hintPosition === 'below' ? hintText : null}
       {error ? (
-        <p id={errorId} className="form-field__error">
+        <p id={errorId} className="form-field__error" role={announceError ? 'alert' : undefined}>
           {error}
         </p>
       ) : null}

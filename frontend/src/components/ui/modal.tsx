@@ -1,7 +1,7 @@
 import { useId, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 
-import { useFocusTrap } from '@/hooks/use-focus-trap';
+import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 
 import { IconButton } from './icon-button';
@@ -23,11 +23,15 @@ type ModalProps = {
 };
 
 /**
- * A centred dialog: role dialog with aria-modal, labelled by its title, focus trapped inside,
- * closed by Escape, the close button or a click on the backdrop.
+ * A centred modal `<dialog>`, labelled by its title: the browser keeps focus inside and the page
+ * behind inert; Escape, the close button or a click on the backdrop close it.
  */
-export function Modal({
-  open,
+export function Modal({ open, ...props }: ModalProps) {
+  useScrollLock(open);
+  return open ? <OpenModal {...props} /> : null;
+}
+
+function OpenModal({
   onClose,
   title,
   children,
@@ -35,33 +39,27 @@ export function Modal({
   icon,
   initialFocusRef,
   role = 'dialog',
-}: ModalProps) {
+}: Omit<ModalProps, 'open'>) {
   const titleId = useId();
   const bodyId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
-
-  useFocusTrap(dialogRef, open, { initialFocusRef, onEscape: onClose });
-  useScrollLock(open);
-
-  if (!open) return null;
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  useModalDialog(dialogRef, { onClose, initialFocusRef });
 
   return createPortal(
-    <div
+    // The <dialog> covers the screen as the backdrop; the panel inside is what the shopper sees.
+    <dialog
+      ref={dialogRef}
       className="modal-backdrop"
       data-testid="modal-backdrop"
+      role={role}
+      aria-modal="true"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <div
-        ref={dialogRef}
-        className="modal"
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={bodyId}
-        tabIndex={-1}
-      >
+      <div className="modal">
         <IconButton className="modal__close" label="Close" onClick={onClose}>
           <CloseIcon />
         </IconButton>
@@ -76,7 +74,7 @@ export function Modal({
         </div>
         {footer ? <div className="modal__footer">{footer}</div> : null}
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }

@@ -1,15 +1,22 @@
+import { createPortal } from 'react-dom';
+
 import { IconButton } from '@/components/ui/icon-button';
 import { AlertIcon, CheckCircleIcon, CloseIcon } from '@/components/ui/icons';
+import { useTopModalDialog } from '@/hooks/use-modal-dialog';
 
 import { useToastStore } from './toast-store';
 import './toast.css';
 
-/** Where toasts appear. Mounted once, in the app shell. */
+/**
+ * Where toasts appear. Mounted once, in the app shell. While a modal dialog is open the page
+ * behind it is inert, so the toasts move into the dialog to stay seen, heard and dismissable.
+ */
 export function Toaster() {
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
+  const dialog = useTopModalDialog();
 
-  return (
+  const toaster = (
     <div className="toaster" role="region" aria-label="Notifications">
       <div aria-live="polite" aria-atomic="false" className="toaster__list">
         {toasts.map((item) => (
@@ -32,4 +39,5 @@ export function Toaster() {
       </div>
     </div>
   );
+  return dialog ? createPortal(toaster, dialog) : toaster;
 }

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
@@ -110,27 +111,17 @@ function RefundModal({
   pending: boolean;
 }) {
   return (
-    <Modal
+    <ConfirmDialog
       open
-      role="alertdialog"
-      onClose={onClose}
       title={`Mark order #${order.id} refunded?`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button variant="danger" loading={pending} onClick={onConfirm}>
-            Mark refunded
-          </Button>
-        </>
-      }
+      confirmLabel="Mark refunded"
+      busy={pending}
+      onConfirm={onConfirm}
+      onCancel={onClose}
     >
-      <p>
-        Only after the money went back through the payment provider. The stock is not put back:
-        change it on the inventory page if the items can be sold again.
-      </p>
-    </Modal>
+      Only after the money went back through the payment provider. The stock is not put back: change
+      it on the inventory page if the items can be sold again.
+    </ConfirmDialog>
   );
 }
 

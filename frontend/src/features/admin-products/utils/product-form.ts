@@ -1,4 +1,5 @@
 import type { AdminProduct } from '@/features/admin-products/types';
+import { firstFieldMessages } from '@/lib/api-client';
 
 /** The product form as typed: every box holds text until it is sent. */
 export type ProductFormValues = {
@@ -118,15 +119,14 @@ const FORM_FIELDS: readonly ProductFormField[] = [...Object.keys(EMPTY_PRODUCT_F
 )[];
 
 /**
- * The first server message of each field of a 422, under the form's own field names:
- * "related_ids.1" and "related_ids[]" belong to the related-products picker.
+ * The server's 422 messages for the fields this form has (see `firstFieldMessages`:
+ * "related_ids.1" and "related_ids[]" belong to the related-products picker).
  */
 export function serverFieldErrors(errors: Record<string, string[]>): ProductFormErrors {
   const mapped: ProductFormErrors = {};
-  for (const [key, messages] of Object.entries(errors)) {
-    const field = key.replace(/(\[\]|\.\d+)$/, '') as ProductFormField;
-    const message = messages[0];
-    if (message && FORM_FIELDS.includes(field) && !mapped[field]) mapped[field] = message;
+  for (const [field, message] of Object.entries(firstFieldMessages(errors))) {
+    if (FORM_FIELDS.includes(field as ProductFormField))
+      mapped[field as ProductFormField] = message;
   }
   return mapped;
 }

@@ -1,21 +1,23 @@
 import { useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useForgotPassword } from '@/features/auth/api/forgot-password';
 import { useFocusFirstError } from '@/features/auth/hooks/use-focus-first-error';
-import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { FormMessage } from './form-message';
-import { TextField } from './text-field';
+import './form-field.css';
 
 export function ForgotPasswordForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const [email, setEmail] = useState('');
   const forgot = useForgotPassword();
 
-  const fieldErrors = firstFieldErrors(forgot.error);
-  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  useFocusFirstError(formRef, fieldErrors);
+  const errors = fieldErrors(forgot.error);
+  const hasFieldErrors = Object.keys(errors).length > 0;
+  useFocusFirstError(formRef, errors);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -30,16 +32,20 @@ export function ForgotPasswordForm() {
           {formErrorMessage(forgot.error, 'Something went wrong.')}
         </FormMessage>
       ) : null}
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={fieldErrors.email}
-      />
+      <Field label="Email" error={errors.email} announceError>
+        {(control) => (
+          <input
+            {...control}
+            className="field__input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        )}
+      </Field>
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={forgot.isPending}>
           Send Reset Link

@@ -2,15 +2,17 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
 import { paths } from '@/config/paths';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useLogin } from '@/features/auth/api/login';
 import { useFocusFirstError } from '@/features/auth/hooks/use-focus-first-error';
 import type { User } from '@/features/auth/types';
-import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { FormMessage } from './form-message';
 import { PasswordField } from './password-field';
-import { TextField } from './text-field';
+import './form-field.css';
 
 type LoginFormProps = {
   onSuccess: (user: User) => void;
@@ -22,9 +24,9 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
   const [password, setPassword] = useState('');
   const loginMutation = useLogin();
 
-  const fieldErrors = firstFieldErrors(loginMutation.error);
-  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  useFocusFirstError(formRef, fieldErrors);
+  const errors = fieldErrors(loginMutation.error);
+  const hasFieldErrors = Object.keys(errors).length > 0;
+  useFocusFirstError(formRef, errors);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -38,16 +40,20 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
           {formErrorMessage(loginMutation.error, 'Login failed')}
         </FormMessage>
       ) : null}
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
-        error={fieldErrors.email}
-      />
+      <Field label="Email" error={errors.email} announceError>
+        {(control) => (
+          <input
+            {...control}
+            className="field__input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        )}
+      </Field>
       <PasswordField
         label="Password"
         name="password"
@@ -55,7 +61,7 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
         required
         value={password}
         onChange={(event) => setPassword(event.target.value)}
-        error={fieldErrors.password}
+        error={errors.password}
       />
       <div className="auth-form__row">
         <Link to={paths.forgotPassword.getHref()}>Forgot your password?</Link>

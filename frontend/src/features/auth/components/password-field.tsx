@@ -1,10 +1,19 @@
-import { useState } from 'react';
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
 
+import { Field } from '@/components/ui/field';
 import { IconButton } from '@/components/ui/icon-button';
 
-import { TextField, type TextFieldProps } from './text-field';
+import './form-field.css';
 
-type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'endAdornment'>;
+type PasswordFieldProps = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'type' | 'className' | 'aria-invalid' | 'aria-describedby'
+> & {
+  label: string;
+  /** The first server message for this field; marks the input invalid. */
+  error?: string;
+  hint?: ReactNode;
+};
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
@@ -28,28 +37,42 @@ function EyeIcon({ crossed }: { crossed: boolean }) {
 }
 
 /**
- * A password input with a show/hide toggle. The toggle is a button named after the field
- * ("Show password", "Hide confirm password"), so it is clear which field it reveals.
+ * A password input with a show/hide toggle, in the shared Field. The toggle is a button named
+ * after the field ("Show password", "Hide confirm password"), so it is clear which field it
+ * reveals.
  */
-export function PasswordField({ label, ...props }: PasswordFieldProps) {
+export function PasswordField({ label, error, hint, ...inputProps }: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
   const what = label.toLowerCase();
   return (
-    <TextField
-      {...props}
+    <Field
       label={label}
-      type={visible ? 'text' : 'password'}
-      autoCapitalize="off"
-      spellCheck={false}
-      endAdornment={
-        <IconButton
-          label={`${visible ? 'Hide' : 'Show'} ${what}`}
-          size="sm"
-          onClick={() => setVisible((shown) => !shown)}
-        >
-          <EyeIcon crossed={visible} />
-        </IconButton>
+      error={error}
+      hint={hint}
+      hintPosition="above"
+      announceError
+      aside={
+        <div className="field__end">
+          <IconButton
+            label={`${visible ? 'Hide' : 'Show'} ${what}`}
+            size="sm"
+            onClick={() => setVisible((shown) => !shown)}
+          >
+            <EyeIcon crossed={visible} />
+          </IconButton>
+        </div>
       }
-    />
+    >
+      {(control) => (
+        <input
+          {...control}
+          type={visible ? 'text' : 'password'}
+          className="field__input field__input--with-end"
+          autoCapitalize="off"
+          spellCheck={false}
+          {...inputProps}
+        />
+      )}
+    </Field>
   );
 }

@@ -1,6 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { fieldErrors } from '@/lib/api-client';
 
 import {
   useSendVerificationCode,
@@ -8,10 +10,10 @@ import {
 } from '@/features/auth/api/send-verification-code';
 import { useFocusFirstError } from '@/features/auth/hooks/use-focus-first-error';
 import type { Registration } from '@/features/auth/types';
-import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { FormMessage } from './form-message';
 import { PasswordField } from './password-field';
-import { TextField } from './text-field';
+import './form-field.css';
 
 type RegisterFormProps = {
   /** The code is on its way: go and ask for it, with what was entered. */
@@ -25,9 +27,9 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
   const [values, setValues] = useState<Registration>(EMPTY);
   const sendCode = useSendVerificationCode();
 
-  const fieldErrors = firstFieldErrors(sendCode.error);
-  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  useFocusFirstError(formRef, fieldErrors);
+  const errors = fieldErrors(sendCode.error);
+  const hasFieldErrors = Object.keys(errors).length > 0;
+  useFocusFirstError(formRef, errors);
 
   const change = (field: keyof Registration) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
@@ -47,26 +49,35 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
           {formErrorMessage(sendCode.error, 'Registration failed. Please try again.')}
         </FormMessage>
       ) : null}
-      <TextField
-        label="Name"
-        name="name"
-        autoComplete="name"
-        required
-        maxLength={100}
-        value={values.name}
-        onChange={change('name')}
-        error={fieldErrors.name}
-      />
-      <TextField
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="email"
-        required
-        value={values.email}
-        onChange={change('email')}
-        error={fieldErrors.email}
-      />
+      <Field label="Name" error={errors.name} announceError>
+        {(control) => (
+          <input
+            {...control}
+            className="field__input"
+            type="text"
+            name="name"
+            autoComplete="name"
+            required
+            maxLength={100}
+            value={values.name}
+            onChange={change('name')}
+          />
+        )}
+      </Field>
+      <Field label="Email" error={errors.email} announceError>
+        {(control) => (
+          <input
+            {...control}
+            className="field__input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={values.email}
+            onChange={change('email')}
+          />
+        )}
+      </Field>
       <PasswordField
         label="Password"
         name="password"
@@ -75,7 +86,7 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
         hint="At least 8 characters."
         value={values.password}
         onChange={change('password')}
-        error={fieldErrors.password}
+        error={errors.password}
       />
       <PasswordField
         label="Confirm password"
@@ -84,7 +95,7 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
         required
         value={values.password_confirmation}
         onChange={change('password_confirmation')}
-        error={fieldErrors.password_confirmation}
+        error={errors.password_confirmation}
       />
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={sendCode.isPending}>

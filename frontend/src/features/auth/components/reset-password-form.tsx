@@ -3,10 +3,11 @@ import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useResetPassword } from '@/features/auth/api/reset-password';
 import { useFocusFirstError } from '@/features/auth/hooks/use-focus-first-error';
-import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { FormMessage } from './form-message';
 import { PasswordField } from './password-field';
 
@@ -28,9 +29,9 @@ export function ResetPasswordForm({ token, email, onReset }: ResetPasswordFormPr
   const done = reset.isSuccess;
 
   // errors.token is about the link, not a field on the page: it shows above the form.
-  const { token: tokenError, ...fieldErrors } = firstFieldErrors(reset.error);
-  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  useFocusFirstError(formRef, fieldErrors);
+  const { token: tokenError, ...errors } = fieldErrors(reset.error);
+  const hasFieldErrors = Object.keys(errors).length > 0;
+  useFocusFirstError(formRef, errors);
 
   useEffect(() => {
     if (!done) return;
@@ -64,7 +65,7 @@ export function ResetPasswordForm({ token, email, onReset }: ResetPasswordFormPr
         disabled={done}
         value={password}
         onChange={(event) => setPassword(event.target.value)}
-        error={fieldErrors.password}
+        error={errors.password}
       />
       <PasswordField
         label="Confirm new password"
@@ -74,7 +75,7 @@ export function ResetPasswordForm({ token, email, onReset }: ResetPasswordFormPr
         disabled={done}
         value={confirmation}
         onChange={(event) => setConfirmation(event.target.value)}
-        error={fieldErrors.password_confirmation}
+        error={errors.password_confirmation}
       />
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={reset.isPending} disabled={done}>

@@ -1,15 +1,16 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { ApiError } from '@/lib/api-client';
+import { Field } from '@/components/ui/field';
+import { ApiError, fieldErrors } from '@/lib/api-client';
 
 import { useSendVerificationCode } from '@/features/auth/api/send-verification-code';
 import { useVerifyCode } from '@/features/auth/api/verify-code';
 import { useCountdown } from '@/features/auth/hooks/use-countdown';
 import type { Registration } from '@/features/auth/types';
-import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { FormMessage } from './form-message';
-import { TextField } from './text-field';
+import './form-field.css';
 
 export const VERIFICATION_CODE_LENGTH = 6;
 /** How long the success message shows before the shop opens (spec §9). */
@@ -20,7 +21,7 @@ const INVALID_CODE = 'Invalid code. Please try again.';
 /** A wrong or expired code, too many attempts, or the address taken meanwhile: say which. */
 function verifyErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-    const fields = firstFieldErrors(error);
+    const fields = fieldErrors(error);
     return fields.code ?? Object.values(fields)[0] ?? (error.message || INVALID_CODE);
   }
   return formErrorMessage(error, INVALID_CODE);
@@ -80,24 +81,33 @@ export function VerifyEmailForm({ registration, resendAfter, onVerified }: Verif
         <FormMessage tone="success">Verified and logged in! Redirecting...</FormMessage>
       ) : null}
       {notice ? <FormMessage tone={notice.tone}>{notice.text}</FormMessage> : null}
-      <TextField
-        ref={inputRef}
+      <Field
         className="verify-code"
         label="Verification code"
-        name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={VERIFICATION_CODE_LENGTH}
-        required
-        autoFocus
-        disabled={verified}
-        value={code}
-        onChange={(event) =>
-          setCode(event.target.value.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH))
-        }
         error={verify.isError ? verifyErrorMessage(verify.error) : undefined}
-      />
+        announceError
+      >
+        {(control) => (
+          <input
+            {...control}
+            ref={inputRef}
+            className="field__input"
+            type="text"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]*"
+            maxLength={VERIFICATION_CODE_LENGTH}
+            required
+            autoFocus
+            disabled={verified}
+            value={code}
+            onChange={(event) =>
+              setCode(event.target.value.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH))
+            }
+          />
+        )}
+      </Field>
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={verify.isPending} disabled={verified}>
           Verify

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { accountTypeLabel } from '@/features/auth/utils/account-type';
-import { firstFieldErrors, formErrorMessage } from '@/features/auth/utils/form-errors';
+import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { readVerifyEmailState } from '@/features/auth/utils/verify-email-state';
 import { ApiError } from '@/lib/api-client';
 
@@ -18,20 +18,6 @@ describe('accountTypeLabel', () => {
 });
 
 describe('form errors', () => {
-  it('takes the first message of each field of a 422', () => {
-    const error = new ApiError(422, 'Invalid.', {
-      email: ['Taken.', 'Also bad.'],
-      password: [],
-      name: ['Required.'],
-    });
-    expect(firstFieldErrors(error)).toEqual({ email: 'Taken.', name: 'Required.' });
-  });
-
-  it('has no field errors for other failures', () => {
-    expect(firstFieldErrors(new ApiError(429, 'Slow down.', { email: ['x'] }))).toEqual({});
-    expect(firstFieldErrors(new Error('boom'))).toEqual({});
-  });
-
   it("uses the server's message, else the fallback", () => {
     expect(formErrorMessage(new ApiError(401, 'Invalid email or password.'), 'Login failed')).toBe(
       'Invalid email or password.',

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { persist, type PersistStorage } from 'zustand/middleware';
 
 import { sumLines } from '@/lib/money';
 import { canAddOneMore, isOutOfStock } from '@/lib/stock';
@@ -20,6 +21,7 @@ type CartState = {
   /** Whether the drawer is open. Not persisted: a reload starts closed. */
   isOpen: boolean;
 
+  /** Reads the saved cart (again): at start-up and when another tab changed it. */
   hydrate: () => void;
   /** Adds one of the product (and opens the drawer), unless it is out of stock or at its stock. */
   addItem: (product: Product) => AddResult;
@@ -76,14 +78,29 @@ export function loadCartItems(storage: Storage = window.localStorage): CartItem[
   }
 }
 
-function saveCartItems(items: CartItem[]): void {
-  try {
-    window.localStorage.setItem(CART_STORAGE_KEY, JSON.stringify(items));
-  } catch (err) {
-    // Private mode or a full quota: the cart still works for this visit.
-    console.warn('Could not save the cart to localStorage:', err);
-  }
-}
+type SavedCart = { items: CartItem[] };
+
+/**
+ * How `persist` keeps the cart: the plain JSON list it always was (not zustand's
+ * { state, version } wrapper), read through `loadCartItems`, and written only when the lines
+ * differ from the saved copy (no saved copy counts as an empty cart), so opening the drawer or
+ * resetting an empty cart writes nothing.
+ */
+const cartStorage: PersistStorage<SavedCart> = {
+  getItem: () => ({ state: { items: loadCartItems() } }),
+  setItem: (name, { state }) => {
+    try {
+      const json = JSON.stringify(state.items);
+      const saved = window.localStorage.getItem(name);
+      if (json === (saved ?? '[]')) return;
+      window.localStorage.setItem(name, json);
+    } catch (err) {
+      // Private mode or a full quota: the cart still works for this visit.
+      console.warn('Could not save the cart to localStorage:', err);
+    }
+  },
+  removeItem: (name) => window.localStorage.removeItem(name),
+};
 
 const SYNCED_FIELDS = [
   'name',
@@ -103,73 +120,77 @@ function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export const useCartStore = create<CartState>()((set, get) => {
-  /** Every change to the lines is saved at once. */
-  const commit = (items: CartItem[], extra: Partial<CartState> = {}) => {
-    set({ items, ...extra });
-    saveCartItems(items);
-  };
+export const useCartStore = create<CartState>()(
+  persist(
+    (set, get, store) => ({
+      items: [],
+      hydrated: false,
+      isOpen: false,
 
-  return {
-    items: [],
-    hydrated: false,
-    isOpen: false,
+      hydrate: () => void store.persist.rehydrate(),
 
-    hydrate: () => set({ items: loadCartItems(), hydrated: true }),
+      addItem: (product) => {
+        const { items } = get();
+        const existing = items.find((item) => item.id === product.id);
+        const result = checkAddable(product, existing?.qty ?? 0);
+        if (!result.ok) return result;
+        const next = existing
+          ? items.map((item) =>
+              item.id === product.id ? { ...item, ...product, qty: result.qty } : item,
+            )
+          : [...items, { ...product, qty: 1 }];
+        set({ items: next, isOpen: true });
+        return result;
+      },
 
-    addItem: (product) => {
-      const { items } = get();
-      const existing = items.find((item) => item.id === product.id);
-      const result = checkAddable(product, existing?.qty ?? 0);
-      if (!result.ok) return result;
-      const next = existing
-        ? items.map((item) =>
-            item.id === product.id ? { ...item, ...product, qty: result.qty } : item,
-          )
-        : [...items, { ...product, qty: 1 }];
-      commit(next, { isOpen: true });
-      return result;
+      increment: (id) => {
+        const { items } = get();
+        const existing = items.find((item) => item.id === id);
+        if (!existing) return { ok: false, reason: 'out-of-stock' };
+        const result = checkAddable(existing, existing.qty);
+        if (!result.ok) return result;
+        set({ items: items.map((item) => (item.id === id ? { ...item, qty: result.qty } : item)) });
+        return result;
+      },
+
+      decrement: (id) =>
+        set({
+          items: get()
+            .items.map((item) => (item.id === id ? { ...item, qty: item.qty - 1 } : item))
+            .filter((item) => item.qty >= 1),
+        }),
+
+      removeItem: (id) => set({ items: get().items.filter((item) => item.id !== id) }),
+
+      clear: () => set({ items: [] }),
+
+      syncProducts: (products) => {
+        const byId = new Map(products.map((product) => [product.id, product]));
+        let changed = false;
+        const next = get().items.map((item) => {
+          const fresh = byId.get(item.id);
+          if (!fresh || SYNCED_FIELDS.every((field) => sameValue(item[field], fresh[field]))) {
+            return item;
+          }
+          changed = true;
+          return { ...item, ...fresh, qty: item.qty };
+        });
+        if (changed) set({ items: next });
+      },
+
+      open: () => set({ isOpen: true }),
+      close: () => set({ isOpen: false }),
+    }),
+    {
+      name: CART_STORAGE_KEY,
+      storage: cartStorage,
+      partialize: ({ items }) => ({ items }),
+      // Read when `hydrate` (initCart) asks, before the first render; the drawer stays as it is.
+      skipHydration: true,
+      merge: (saved, current) => ({ ...current, ...(saved as SavedCart), hydrated: true }),
     },
-
-    increment: (id) => {
-      const { items } = get();
-      const existing = items.find((item) => item.id === id);
-      if (!existing) return { ok: false, reason: 'out-of-stock' };
-      const result = checkAddable(existing, existing.qty);
-      if (!result.ok) return result;
-      commit(items.map((item) => (item.id === id ? { ...item, qty: result.qty } : item)));
-      return result;
-    },
-
-    decrement: (id) => {
-      const next = get()
-        .items.map((item) => (item.id === id ? { ...item, qty: item.qty - 1 } : item))
-        .filter((item) => item.qty >= 1);
-      commit(next);
-    },
-
-    removeItem: (id) => commit(get().items.filter((item) => item.id !== id)),
-
-    clear: () => commit([]),
-
-    syncProducts: (products) => {
-      const byId = new Map(products.map((product) => [product.id, product]));
-      let changed = false;
-      const next = get().items.map((item) => {
-        const fresh = byId.get(item.id);
-        if (!fresh || SYNCED_FIELDS.every((field) => sameValue(item[field], fresh[field]))) {
-          return item;
-        }
-        changed = true;
-        return { ...item, ...fresh, qty: item.qty };
-      });
-      if (changed) commit(next);
-    },
-
-    open: () => set({ isOpen: true }),
-    close: () => set({ isOpen: false }),
-  };
-});
+  ),
+);
 
 export const selectTotalQuantity = (state: Pick<CartState, 'items'>) =>
   state.items.reduce((total, item) => total + item.qty, 0);

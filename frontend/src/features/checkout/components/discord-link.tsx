@@ -12,7 +12,7 @@ type DiscordLinkProps = {
 export function DiscordLink({ identity, onUnlink, unlinking }: DiscordLinkProps) {
   return (
     <section className="discord-link" aria-labelledby="discord-link-title">
-      <h3 id="discord-link-title" className="checkout-field__label">
+      <h3 id="discord-link-title" className="form-field__label">
         Discord
       </h3>
       {identity ? (
@@ -36,7 +36,7 @@ export function DiscordLink({ identity, onUnlink, unlinking }: DiscordLinkProps)
         </div>
       ) : (
         <div className="discord-link__unlinked">
-          <p className="checkout-field__hint">
+          <p className="form-field__hint">
             Staff deliver your order through our Discord server, and promo codes need a linked
             account.
           </p>

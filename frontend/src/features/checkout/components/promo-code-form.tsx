@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { Field } from '@/features/checkout/components/field';
+import { Field } from '@/components/ui/field';
 
 export type PromoMessage = { tone: 'error' | 'success'; text: string };
 
@@ -29,18 +29,26 @@ export function PromoCodeForm({
     <form className="promo-form" onSubmit={submit} noValidate>
       <Field
         label="Promo code"
-        name="promo_code"
-        autoComplete="off"
-        autoCapitalize="characters"
-        spellCheck={false}
-        value={code}
-        onChange={(event) => onCodeChange(event.target.value)}
         aside={
           <Button type="submit" variant="secondary" loading={applying}>
             Apply
           </Button>
         }
-      />
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="checkout-field__input"
+            type="text"
+            name="promo_code"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            value={code}
+            onChange={(event) => onCodeChange(event.target.value)}
+          />
+        )}
+      </Field>
       {message ? (
         <p
           className={`promo-form__message promo-form__message--${message.tone}`}

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 
-import { Field } from '@/features/checkout/components/field';
+import { Field } from '@/components/ui/field';
 import { useLookupRobloxAvatar } from '@/features/checkout/api/lookup-roblox-avatar';
 
 export type RobloxPreview = { username: string; avatarUrl: string };
@@ -47,17 +47,7 @@ export function RobloxUsernameField({
     <Field
       label="Roblox username"
       hint="The account we deliver to in game."
-      name="roblox_username"
-      autoComplete="username"
-      autoCapitalize="none"
-      spellCheck={false}
-      value={value}
-      onChange={(event) => {
-        onChange(event.target.value);
-        if (preview && event.target.value.trim() !== preview.username) onPreviewChange(null);
-      }}
-      onBlur={() => void lookUp()}
-      aria-busy={lookup.isPending || undefined}
+      hintPosition="above"
       aside={
         preview ? (
           <img
@@ -71,6 +61,25 @@ export function RobloxUsernameField({
           <span className="roblox-avatar roblox-avatar--loading" aria-hidden="true" />
         ) : null
       }
-    />
+    >
+      {(control) => (
+        <input
+          {...control}
+          className="checkout-field__input"
+          type="text"
+          name="roblox_username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={value}
+          onChange={(event) => {
+            onChange(event.target.value);
+            if (preview && event.target.value.trim() !== preview.username) onPreviewChange(null);
+          }}
+          onBlur={() => void lookUp()}
+          aria-busy={lookup.isPending || undefined}
+        />
+      )}
+    </Field>
   );
 }

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
 import { toast } from '@/components/ui/toast';
-import { ApiError } from '@/lib/api-client';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useCreatePromoCode } from '@/features/promo-codes/api/create-promo-code';
 
@@ -55,14 +55,12 @@ export function PromoCodeModal({ open, onClose }: PromoCodeModalProps) {
       },
       onError: (error) => {
         console.error('Creating the promo code failed.', error);
-        if (error instanceof ApiError && error.status === 422) {
-          const fieldErrors: PromoCodeFormErrors = {};
-          for (const [field, messages] of Object.entries(error.errors)) {
-            if (field in EMPTY_PROMO_FORM && messages[0])
-              fieldErrors[field as keyof PromoCodeFormValues] = messages[0];
-          }
-          setErrors(fieldErrors);
-        }
+        // The form passed its own checks, so only a 422's messages can show here.
+        setErrors(
+          Object.fromEntries(
+            Object.entries(fieldErrors(error)).filter(([field]) => field in EMPTY_PROMO_FORM),
+          ),
+        );
         toast.error(PROMO_FAILED);
       },
     });

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
 import { ImageIcon } from '@/components/ui/icons';
 import { toast } from '@/components/ui/toast';
-import { ApiError } from '@/lib/api-client';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useCreateProof } from '@/features/proofs/api/create-proof';
 
@@ -35,13 +36,11 @@ function useChosenImages() {
 
 /** Items and one or more images; 'Please provide items and at least one image.' otherwise. */
 export function ProofForm({ onAdded }: ProofFormProps) {
-  const itemsId = useId();
-  const imagesId = useId();
   const errorId = useId();
   const create = useCreateProof();
   const [items, setItems] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const itemsRef = useRef<HTMLInputElement>(null);
   const { chosen, choose } = useChosenImages();
   const files = chosen.map((image) => image.file);
@@ -58,7 +57,7 @@ export function ProofForm({ onAdded }: ProofFormProps) {
       return;
     }
     setError(null);
-    setFieldErrors({});
+    setErrors({});
     create.mutate(
       { items: trimmed, images: files },
       {
@@ -70,16 +69,11 @@ export function ProofForm({ onAdded }: ProofFormProps) {
         },
         onError: (failure) => {
           setError(PROOF_FAILED_MESSAGE);
-          if (failure instanceof ApiError && failure.status === 422) {
-            setFieldErrors(failure.errors);
-          }
+          setErrors(fieldErrors(failure));
         },
       },
     );
   };
-
-  const itemsError = fieldErrors.items?.[0];
-  const imagesError = fieldErrors.images?.[0] ?? fieldErrors['images[]']?.[0];
 
   return (
     <form
@@ -89,56 +83,42 @@ export function ProofForm({ onAdded }: ProofFormProps) {
       onSubmit={submit}
       aria-describedby={error ? errorId : undefined}
     >
-      <div className="proof-form__field">
-        <label className="proof-form__label" htmlFor={itemsId}>
-          Items
-        </label>
-        <p className="proof-form__hint" id={`${itemsId}-hint`}>
-          What was delivered, e.g. “Raccoon and 10M Sheckles”.
-        </p>
-        <input
-          ref={itemsRef}
-          id={itemsId}
-          className="proof-form__input"
-          type="text"
-          value={items}
-          onChange={(event) => setItems(event.target.value)}
-          aria-describedby={[`${itemsId}-hint`, itemsError ? `${itemsId}-error` : null]
-            .filter(Boolean)
-            .join(' ')}
-          aria-invalid={itemsError ? true : undefined}
-        />
-        {itemsError ? (
-          <p className="proof-form__field-error" id={`${itemsId}-error`}>
-            {itemsError}
-          </p>
-        ) : null}
-      </div>
+      <Field
+        label="Items"
+        hint="What was delivered, e.g. “Raccoon and 10M Sheckles”."
+        hintPosition="above"
+        error={errors.items}
+      >
+        {(control) => (
+          <input
+            {...control}
+            ref={itemsRef}
+            className="proof-form__input"
+            type="text"
+            value={items}
+            onChange={(event) => setItems(event.target.value)}
+          />
+        )}
+      </Field>
 
-      <div className="proof-form__field">
-        <label className="proof-form__label" htmlFor={imagesId}>
-          Images
-        </label>
-        <p className="proof-form__hint" id={`${imagesId}-hint`}>
-          Screenshots of the delivery: PNG, JPEG, WebP or GIF, up to 10.
-        </p>
-        <input
-          id={imagesId}
-          className="proof-form__file"
-          type="file"
-          accept="image/*"
-          multiple
-          onChange={(event) => choose(Array.from(event.target.files ?? []))}
-          aria-describedby={[`${imagesId}-hint`, imagesError ? `${imagesId}-error` : null]
-            .filter(Boolean)
-            .join(' ')}
-          aria-invalid={imagesError ? true : undefined}
-        />
-        {imagesError ? (
-          <p className="proof-form__field-error" id={`${imagesId}-error`}>
-            {imagesError}
-          </p>
-        ) : null}
+      <div className="proof-form__images">
+        <Field
+          label="Images"
+          hint="Screenshots of the delivery: PNG, JPEG, WebP or GIF, up to 10."
+          hintPosition="above"
+          error={errors.images}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="proof-form__file"
+              type="file"
+              accept="image/*"
+              multiple
+              onChange={(event) => choose(Array.from(event.target.files ?? []))}
+            />
+          )}
+        </Field>
         {chosen.length > 0 ? (
           <ul className="proof-form__previews" aria-label="Chosen images">
             {chosen.map((image) => (

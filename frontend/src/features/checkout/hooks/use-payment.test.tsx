@@ -1,0 +1,139 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+import { DETAILS_REQUIRED, usePayment } from '@/features/checkout/hooks/use-payment';
+import type { CheckoutItem, ServerPricedCart } from '@/features/checkout/types';
+import { NO_REDIRECT_URL } from '@/features/checkout/utils/payment-errors';
+import { redirectTo } from '@/features/checkout/utils/redirect';
+import { stubApi } from '@/testing/api-stub';
+import { createTestQueryClient, jsonResponse } from '@/testing/test-utils';
+
+vi.mock('@/features/checkout/utils/redirect', () => ({ redirectTo: vi.fn() }));
+
+const owl: CheckoutItem = {
+  id: 7,
+  name: 'Owl',
+  description: 'A wise pet.',
+  price: 4.99,
+  qty: 2,
+  stock: 5,
+  weight: null,
+  mutation: null,
+};
+
+const identity = { discord_id: '42', username: 'gardenfan', avatar: null };
+const details = { robloxUsername: ' Builderman ', email: ' fan@example.com ' };
+
+type Options = Parameters<typeof usePayment>[0];
+
+function renderPayment(overrides: Partial<Options> = {}) {
+  const client = createTestQueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+  const onPricesChanged = vi.fn();
+  const options: Options = {
+    items: [owl],
+    liveProducts: [{ id: 7, stock: 5 }],
+    identity,
+    details,
+    userId: 3,
+    totalCents: 998,
+    promo: null,
+    onPricesChanged,
+    ...overrides,
+  };
+  return { ...renderHook(() => usePayment(options), { wrapper }), onPricesChanged };
+}
+
+describe('usePayment', () => {
+  beforeEach(() => vi.mocked(redirectTo).mockClear());
+
+  it('asks for the details before anything else', () => {
+    const { result } = renderPayment({ identity: null });
+    act(() => result.current.complete());
+    expect(result.current.formError).toBe(DETAILS_REQUIRED);
+    expect(result.current.choosingMethod).toBe(false);
+  });
+
+  it('checks the stock against the live products, then opens the method choice', () => {
+    const { result } = renderPayment({ liveProducts: [{ id: 7, stock: 1 }] });
+    act(() => result.current.complete());
+    expect(result.current.problems).toEqual(['- Owl has only 1 in stock, but you selected 2.']);
+    expect(result.current.choosingMethod).toBe(false);
+
+    const fine = renderPayment();
+    act(() => fine.result.current.complete());
+    expect(fine.result.current.problems).toBeNull();
+    expect(fine.result.current.choosingMethod).toBe(true);
+  });
+
+  it('sends the order with the promo and goes to the returned url, staying on Processing', async () => {
+    const api = stubApi({
+      'POST /stripe/checkout': () => jsonResponse({ url: 'https://pay.example/s/1' }),
+    });
+    const { result } = renderPayment({ promo: { code: 'SUMMER10', percent: 10 } });
+    act(() => result.current.pay('card'));
+    expect(result.current.processing).toBe('card');
+    await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('https://pay.example/s/1'));
+    expect(result.current.processing).toBe('card');
+    expect(api.callsTo('POST /stripe/checkout')[0]?.body).toEqual({
+      discord_id: '42',
+      email: 'fan@example.com',
+      roblox_username: 'Builderman',
+      items: [owl],
+      total: 9.98,
+      user_id: 3,
+      promo_code: 'SUMMER10',
+    });
+  });
+
+  it('says so when no redirect url comes back, and shows the server’s stock problems', async () => {
+    const api = stubApi({ 'POST /checkout/paypal': () => jsonResponse({}) });
+    const { result } = renderPayment();
+    act(() => result.current.pay('paypal'));
+    await waitFor(() => expect(result.current.formError).toBe(NO_REDIRECT_URL));
+    expect(result.current.processing).toBeNull();
+
+    api.handlers['POST /checkout/paypal'] = () =>
+      jsonResponse({ message: 'Stock.', problems: ['- Owl is out of stock.'] }, 409);
+    act(() => result.current.pay('paypal'));
+    await waitFor(() => expect(result.current.problems).toEqual(['- Owl is out of stock.']));
+    expect(result.current.formError).toBeNull();
+  });
+
+  it('holds a price change for review and pays the server’s total once confirmed', async () => {
+    const cart: ServerPricedCart = {
+      lines: [{ id: 7, name: 'Owl', unit_price: 5.49, qty: 2, line_total: 10.98 }],
+      subtotal: 10.98,
+      discount_percent: null,
+      discount: 0,
+      total: 10.98,
+      fee: 0.8,
+      grand_total: 11.78,
+    };
+    const api = stubApi({
+      'POST /stripe/checkout': () => jsonResponse({ message: 'Prices changed.', cart }, 409),
+    });
+    const { result, onPricesChanged } = renderPayment({
+      promo: { code: 'SUMMER10', percent: 10 },
+    });
+    act(() => result.current.pay('card'));
+    await waitFor(() => expect(result.current.priceChange).not.toBeNull());
+    expect(result.current.priceChange).toEqual({
+      cart,
+      message: 'Prices changed.',
+      method: 'card',
+    });
+    expect(onPricesChanged).toHaveBeenCalledWith(false);
+
+    api.handlers['POST /stripe/checkout'] = () => jsonResponse({ url: 'https://pay.example/s/2' });
+    act(() => result.current.confirmPriceChange());
+    await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('https://pay.example/s/2'));
+    const confirmed = api.callsTo('POST /stripe/checkout')[1]?.body as Record<string, unknown>;
+    expect(confirmed.total).toBe(10.98);
+    expect(confirmed).not.toHaveProperty('promo_code');
+  });
+});

@@ -1,0 +1,154 @@
+import { useState } from 'react';
+
+import { useStartPayment } from '@/features/checkout/api/start-payment';
+import type { CheckoutDetails } from '@/features/checkout/hooks/use-checkout-details';
+import type { AppliedPromo } from '@/features/checkout/hooks/use-promo';
+import type {
+  CheckoutItem,
+  DiscordIdentity,
+  OrderPayload,
+  ServerPricedCart,
+} from '@/features/checkout/types';
+import { NO_REDIRECT_URL, toPaymentFailure } from '@/features/checkout/utils/payment-errors';
+import { redirectTo } from '@/features/checkout/utils/redirect';
+import { stockProblems } from '@/features/checkout/utils/stock-problems';
+import { fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
+import { toCents } from '@/lib/money';
+
+export const DETAILS_REQUIRED = 'Please enter your Roblox username and email, and link Discord.';
+
+/** The server priced the order differently: its cart, waiting for the shopper's yes. */
+export type PriceChange = { cart: ServerPricedCart; message: string; method: PaymentMethod };
+
+type UsePaymentOptions = {
+  items: readonly CheckoutItem[];
+  /** The live product list (id and stock), for the stock check; undefined while loading. */
+  liveProducts?: ReadonlyArray<{ id: number; stock: number | null }>;
+  identity: DiscordIdentity | null;
+  details: Pick<CheckoutDetails, 'robloxUsername' | 'email'>;
+  userId: number | null;
+  /** The items' total after the discount, before the fee: the order's `total`. */
+  totalCents: number;
+  promo: AppliedPromo | null;
+  /** The server's prices differ from the cart's; `promoKept` is false when it dropped the promo. */
+  onPricesChanged: (promoKept: boolean) => void;
+};
+
+/**
+ * From Complete Payment to the provider's page (spec §4): check the details and the stock,
+ * open the payment-method choice, start the payment ('Processing...' until the page leaves),
+ * and sort a failure into a message, the stock alert or the changed-price review.
+ */
+export function usePayment({
+  items,
+  liveProducts,
+  identity,
+  details,
+  userId,
+  totalCents,
+  promo,
+  onPricesChanged,
+}: UsePaymentOptions) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const [problems, setProblems] = useState<string[] | null>(null);
+  const [choosingMethod, setChoosingMethod] = useState(false);
+  const [processing, setProcessing] = useState<PaymentMethod | null>(null);
+  const [priceChange, setPriceChange] = useState<PriceChange | null>(null);
+  const startPayment = useStartPayment();
+
+  const complete = () => {
+    setFormError(null);
+    setProblems(null);
+    if (!details.robloxUsername.trim() || !details.email.trim() || !identity) {
+      setFormError(DETAILS_REQUIRED);
+      return;
+    }
+    const found = stockProblems(items, liveProducts);
+    if (found.length > 0) {
+      setProblems(found);
+      return;
+    }
+    setChoosingMethod(true);
+  };
+
+  const stopWith = (show: () => void) => {
+    setProcessing(null);
+    setChoosingMethod(false);
+    setPriceChange(null);
+    show();
+  };
+
+  const pay = (method: PaymentMethod, confirmed?: ServerPricedCart) => {
+    if (!identity) return;
+    // After a price change the shopper agreed to the server's total (and its discount).
+    const keepPromo = confirmed ? (confirmed.discount_percent ?? 0) > 0 : promo !== null;
+    const order: OrderPayload = {
+      discord_id: identity.discord_id,
+      email: details.email.trim(),
+      roblox_username: details.robloxUsername.trim(),
+      items: items.map(({ id, name, description, price, qty, stock, weight, mutation }) => ({
+        id,
+        name,
+        description,
+        price,
+        qty,
+        stock,
+        weight,
+        mutation,
+      })),
+      total: confirmed ? fromCents(toCents(confirmed.total)) : fromCents(totalCents),
+      user_id: userId,
+      ...(keepPromo && promo ? { promo_code: promo.code } : {}),
+    };
+    setProcessing(method);
+    setFormError(null);
+    setProblems(null);
+    startPayment.mutate(
+      { method, order },
+      {
+        onSuccess: (session) => {
+          const url =
+            method === 'paypal'
+              ? (session.approval_url ?? session.url)
+              : (session.url ?? session.approval_url);
+          if (url) {
+            // The page is leaving: the buttons stay on 'Processing...'.
+            redirectTo(url);
+            return;
+          }
+          stopWith(() => setFormError(NO_REDIRECT_URL));
+        },
+        onError: (error) => {
+          const failure = toPaymentFailure(error);
+          stopWith(() => {
+            if (failure.kind === 'stock') {
+              setProblems(failure.problems);
+            } else if (failure.kind === 'price') {
+              onPricesChanged((failure.cart.discount_percent ?? 0) > 0);
+              setPriceChange({ cart: failure.cart, message: failure.message, method });
+            } else {
+              setFormError(failure.message);
+            }
+          });
+        },
+      },
+    );
+  };
+
+  return {
+    formError,
+    problems,
+    /** Complete Payment: checks, then opens the payment-method choice. */
+    complete,
+    choosingMethod,
+    closeMethods: () => setChoosingMethod(false),
+    /** The method whose payment is starting, or null. */
+    processing,
+    pay: (method: PaymentMethod) => pay(method),
+    priceChange,
+    confirmPriceChange: () => {
+      if (priceChange) pay(priceChange.method, priceChange.cart);
+    },
+    cancelPriceChange: () => setPriceChange(null),
+  };
+}
