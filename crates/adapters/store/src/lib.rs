@@ -19,7 +19,7 @@ mod sessions;
 pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, StoreError};
 pub use sea_orm::DatabaseConnection;
-pub use sessions::DatabaseSessionStore;
+pub use sessions::{session_user, DatabaseSessionStore, SESSION_USER_KEY};
 
 /// The repositories, sharing one connection pool. Cloning is cheap.
 #[derive(Debug, Clone)]
