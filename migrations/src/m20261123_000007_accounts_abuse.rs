@@ -105,6 +105,17 @@ impl MigrationTrait for Migration {
             )
             .await?;
         manager
+            .create_index(
+                Index::create()
+                    .name("idx_auth_attempts_kind_key_at")
+                    .table(AuthAttempts::Table)
+                    .col(AuthAttempts::Kind)
+                    .col(AuthAttempts::Key)
+                    .col(AuthAttempts::At)
+                    .to_owned(),
+            )
+            .await?;
+        manager
             .alter_table(
                 Table::alter()
                     .table(PendingSignups::Table)
