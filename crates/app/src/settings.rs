@@ -63,6 +63,55 @@ pub struct Settings {
     /// The help chat's poll cache.
     #[serde(default)]
     pub chat: ChatSettings,
+    /// Sign-up, login and password reset limits.
+    #[serde(default)]
+    pub accounts: AccountsSettings,
+}
+
+/// The `accounts` section: how often sign-up, login and password reset may be tried. Every
+/// count is shared by all instances and taken before any password is hashed.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct AccountsSettings {
+    /// Login attempts per e-mail address per `login_window_minutes`; a success forgets them.
+    pub login_per_address: u32,
+    /// Login attempts per client address per `login_window_minutes`.
+    pub login_per_ip: u32,
+    pub login_window_minutes: u64,
+    /// Sign-up code requests per e-mail address per `code_window_minutes`.
+    pub code_per_address: u32,
+    /// Sign-up code requests per client address per `code_window_minutes`.
+    pub code_per_ip: u32,
+    /// Code checks (right or wrong) per client address per `code_window_minutes`.
+    pub code_checks_per_ip: u32,
+    pub code_window_minutes: u64,
+    /// How long before another code may be sent to the same address.
+    pub code_resend_seconds: u64,
+    /// Reset links mailed per account per hour; past it the answer stays the same, nothing is
+    /// sent.
+    pub reset_per_address_per_hour: u32,
+    /// How long before another reset link may be mailed to the same account.
+    pub reset_resend_seconds: u64,
+    /// Forgot-password requests per client address per hour; past it, 429.
+    pub reset_per_ip_per_hour: u32,
+}
+
+impl Default for AccountsSettings {
+    fn default() -> Self {
+        AccountsSettings {
+            login_per_address: 5,
+            login_per_ip: 30,
+            login_window_minutes: 15,
+            code_per_address: 5,
+            code_per_ip: 20,
+            code_checks_per_ip: 30,
+            code_window_minutes: 15,
+            code_resend_seconds: 60,
+            reset_per_address_per_hour: 5,
+            reset_resend_seconds: 60,
+            reset_per_ip_per_hour: 20,
+        }
+    }
 }
 
 /// The `assistant` section.
@@ -286,6 +335,10 @@ pub struct SessionSettings {
     pub secure: bool,
     /// Keep sessions in Redis instead of the database, e.g. `redis://127.0.0.1:6379`.
     pub redis_url: Option<String>,
+    /// A staff session (admin, super_admin) ends this long after logging in, however busy.
+    pub staff_max_age_hours: u64,
+    /// A customer session ends this long after logging in.
+    pub customer_max_age_days: u64,
 }
 
 impl Default for SessionSettings {
@@ -294,6 +347,8 @@ impl Default for SessionSettings {
             key: String::new().into(),
             secure: false,
             redis_url: None,
+            staff_max_age_hours: 12,
+            customer_max_age_days: 30,
         }
     }
 }

@@ -69,8 +69,12 @@ impl Application {
         let accounts =
             Arc::new(auth::build_accounts(&settings, store.clone(), clock.clone()).await?);
         let session_key = auth::session::cookie_key(&settings.session)?;
-        let session_store =
-            ShopSessionStore::from_settings(&settings.session, store.connection().clone()).await?;
+        let session_store = ShopSessionStore::from_settings(
+            &settings.session,
+            store.connection().clone(),
+            &settings.database.url,
+        )
+        .await?;
         // One staff notifier (one delivery queue) for checkout and the help chat.
         let notifier = discord::StaffNotifier::start(
             settings.discord.notify_webhook(),

@@ -40,11 +40,22 @@ impl Composer {
         )
     }
 
+    /// Where someone who forgot their password asks for a reset link.
+    pub fn forgot_password_link(&self) -> String {
+        format!("{}/forgot-password", self.public_url)
+    }
+
     /// The subject line, which never holds a code or a token (it is logged).
     pub fn subject(&self, mail: &AccountMail) -> String {
         match mail {
             AccountMail::SignupCode { .. } => format!("Your {} verification code", self.shop_name),
             AccountMail::PasswordReset { .. } => format!("Reset your {} password", self.shop_name),
+            AccountMail::SignupAttempt { .. } => {
+                format!(
+                    "Someone tried to register at {} with your address",
+                    self.shop_name
+                )
+            }
         }
     }
 
@@ -92,6 +103,31 @@ impl Composer {
                          <p>Or paste this link into your browser: {link}</p>\
                          <p>The link works once and expires in 60 minutes. If you did not ask, \
                          ignore this e-mail: your password stays as it is.</p>\
+                         <p>{shop}</p>",
+                        name = escape(name.as_str()),
+                        shop = escape(shop),
+                        link = escape(&link),
+                    ),
+                )
+            }
+            AccountMail::SignupAttempt { name, .. } => {
+                let link = self.forgot_password_link();
+                (
+                    format!(
+                        "Hi {name},\n\nSomeone asked to create a {shop} account with this \
+                         e-mail address, but you already have one. No new account was made.\n\n\
+                         If it was you and you forgot your password, choose a new one here:\n\n\
+                         {link}\n\n\
+                         If it was not you, ignore this e-mail: your account stays as it is.\n\n\
+                         {shop}\n"
+                    ),
+                    format!(
+                        "<p>Hi {name},</p>\
+                         <p>Someone asked to create a {shop} account with this e-mail address, \
+                         but you already have one. No new account was made.</p>\
+                         <p>If it was you and you forgot your password, \
+                         <a href=\"{link}\">choose a new one</a> ({link}).</p>\
+                         <p>If it was not you, ignore this e-mail: your account stays as it is.</p>\
                          <p>{shop}</p>",
                         name = escape(name.as_str()),
                         shop = escape(shop),
@@ -226,6 +262,20 @@ mod tests {
             "links stay whole in the raw message"
         );
         assert!(!composer().subject(&mail).contains(token.expose()));
+    }
+
+    #[test]
+    fn a_sign_up_attempt_on_a_registered_address_tells_its_owner_how_to_reset() {
+        let mail = AccountMail::SignupAttempt {
+            to: Email::parse("ann@example.com").unwrap(),
+            name: UserName::parse("Ann").unwrap(),
+        };
+        let eml = String::from_utf8(composer().message(&mail).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Someone tried to register at Garden Shop with your address"));
+        assert!(eml.contains("Hi Ann,"));
+        assert!(eml.contains("you already have one"));
+        assert!(eml.contains("https://shop.example/forgot-password"));
+        assert!(!eml.contains("verification code is"));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use anyhow::Context;
 use crate::Composer;
 
 /// The local mail adapter: each message becomes one `.eml` file in a directory, named so that
-/// they sort oldest first. The log line names the file, never the code or token inside.
+/// they sort oldest first. The log line names the file, never the recipient, code or token.
 #[derive(Debug, Clone)]
 pub struct Outbox {
     dir: Arc<PathBuf>,
@@ -26,7 +26,7 @@ impl Outbox {
         &self.dir
     }
 
-    #[tracing::instrument(skip(self, mail), fields(to = %mail.recipient()))]
+    #[tracing::instrument(skip_all)]
     pub async fn send(&self, mail: AccountMail) -> Result<(), MailError> {
         self.write(&mail).await.map_err(MailError)
     }

@@ -65,7 +65,7 @@ impl SmtpMailer {
         })
     }
 
-    #[tracing::instrument(skip(self, mail), fields(to = %mail.recipient(), server = %self.server))]
+    #[tracing::instrument(skip(self, mail), fields(server = %self.server))]
     pub async fn send(&self, mail: AccountMail) -> Result<(), MailError> {
         let message = self.composer.message(&mail).map_err(MailError)?;
         match self.transport.send(message).await {

@@ -1,20 +1,19 @@
-//! The accounts' ports: users, pending sign-ups, reset tokens and the attempt log.
+//! The accounts' ports: users, pending sign-ups and reset tokens.
 
 use accounts::{
-    AttemptKind, AttemptLog, Attempts, Email, NewUser, PasswordHash, PendingSignup, RepoError,
-    ResetTokenRecord, Role, TokenHash, User, UserId, UserName, UserStore,
+    Email, NewUser, PasswordHash, PendingSignup, RepoError, ResetTokenRecord, Role, TokenHash,
+    User, UserId, UserName, UserStore,
 };
 use anyhow::{anyhow, Context};
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    sea_query::{Expr, Query},
+    sea_query::{Expr, OnConflict, Query},
     ActiveModelTrait,
     ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QuerySelect, SqlErr,
-    TransactionTrait,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, SqlErr, TransactionTrait,
 };
 
-use crate::entities::{auth_attempts, password_reset_tokens, pending_signups, users};
+use crate::entities::{password_reset_tokens, pending_signups, users};
 use crate::Store;
 
 fn to_user(row: users::Model) -> Result<User, RepoError> {
@@ -36,7 +35,6 @@ fn to_pending(row: pending_signups::Model) -> Result<PendingSignup, RepoError> {
     Ok(PendingSignup {
         email: Email::parse(&row.email).map_err(|e| anyhow!("invalid pending e-mail: {e}"))?,
         name: UserName::parse(&row.name).map_err(|e| anyhow!("invalid pending name: {e}"))?,
-        password_hash: PasswordHash::new(row.password_hash),
         code_hash: TokenHash::from_stored(row.code_hash),
         attempts: u32::try_from(row.attempts).unwrap_or(0),
         expires_at: row.expires_at,
@@ -79,7 +77,7 @@ impl UserStore for Store {
             .transpose()
     }
 
-    #[tracing::instrument(skip(self), fields(email = %email))]
+    #[tracing::instrument(skip_all)]
     async fn user_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
         users::Entity::find()
             .filter(users::Column::Email.eq(email.as_str()))
@@ -90,7 +88,7 @@ impl UserStore for Store {
             .transpose()
     }
 
-    #[tracing::instrument(skip(self, user), fields(email = %user.email, role = %user.role))]
+    #[tracing::instrument(skip_all, fields(role = %user.role))]
     async fn upsert_user(&self, user: NewUser) -> Result<User, RepoError> {
         let txn = self
             .db
@@ -129,7 +127,7 @@ impl UserStore for Store {
         Ok(())
     }
 
-    #[tracing::instrument(skip(self), fields(email = %email))]
+    #[tracing::instrument(skip_all)]
     async fn pending_signup(&self, email: &Email) -> Result<Option<PendingSignup>, RepoError> {
         pending_signups::Entity::find_by_id(email.as_str().to_owned())
             .one(&self.db)
@@ -139,7 +137,64 @@ impl UserStore for Store {
             .transpose()
     }
 
-    #[tracing::instrument(skip(self, signup), fields(email = %signup.email))]
+    #[tracing::instrument(skip_all)]
+    async fn claim_signup(
+        &self,
+        signup: PendingSignup,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        // One upsert whose update only happens when the stored code may be replaced: of N
+        // parallel claims one writes (PostgreSQL re-checks the condition on the row the winner
+        // committed; SQLite runs writes one at a time). Built by hand so that RETURNING is part
+        // of the statement (see rate_limits.rs).
+        let upsert = Query::insert()
+            .into_table(pending_signups::Entity)
+            .columns([
+                pending_signups::Column::Email,
+                pending_signups::Column::Name,
+                pending_signups::Column::CodeHash,
+                pending_signups::Column::Attempts,
+                pending_signups::Column::ExpiresAt,
+                pending_signups::Column::ResendAt,
+                pending_signups::Column::CreatedAt,
+            ])
+            .values_panic([
+                signup.email.as_str().into(),
+                signup.name.as_str().into(),
+                signup.code_hash.as_str().into(),
+                i32::try_from(signup.attempts).unwrap_or(i32::MAX).into(),
+                signup.expires_at.into(),
+                signup.resend_at.into(),
+                now.into(),
+            ])
+            .on_conflict(
+                OnConflict::column(pending_signups::Column::Email)
+                    .update_columns([
+                        pending_signups::Column::Name,
+                        pending_signups::Column::CodeHash,
+                        pending_signups::Column::Attempts,
+                        pending_signups::Column::ExpiresAt,
+                        pending_signups::Column::ResendAt,
+                        pending_signups::Column::CreatedAt,
+                    ])
+                    .action_and_where(
+                        Expr::col((pending_signups::Entity, pending_signups::Column::ResendAt))
+                            .lte(now),
+                    )
+                    .to_owned(),
+            )
+            .returning_col(pending_signups::Column::Email)
+            .to_owned();
+        let statement = self.db.get_database_backend().build(&upsert);
+        let row = self
+            .db
+            .query_one(statement)
+            .await
+            .context("failed to claim a pending sign-up")?;
+        Ok(row.is_some())
+    }
+
+    #[tracing::instrument(skip_all)]
     async fn save_pending_signup(&self, signup: PendingSignup) -> Result<(), RepoError> {
         let txn = self
             .db
@@ -153,7 +208,6 @@ impl UserStore for Store {
         pending_signups::ActiveModel {
             email: Set(signup.email.as_str().to_owned()),
             name: Set(signup.name.as_str().to_owned()),
-            password_hash: Set(signup.password_hash.as_str().to_owned()),
             code_hash: Set(signup.code_hash.as_str().to_owned()),
             attempts: Set(i32::try_from(signup.attempts).unwrap_or(i32::MAX)),
             expires_at: Set(signup.expires_at),
@@ -169,7 +223,7 @@ impl UserStore for Store {
         Ok(())
     }
 
-    #[tracing::instrument(skip(self), fields(email = %email))]
+    #[tracing::instrument(skip_all)]
     async fn add_code_attempt(&self, email: &Email) -> Result<u32, RepoError> {
         let update = Query::update()
             .table(pending_signups::Entity)
@@ -193,7 +247,7 @@ impl UserStore for Store {
         Ok(u32::try_from(attempts).unwrap_or(0))
     }
 
-    #[tracing::instrument(skip(self, user), fields(email = %user.email))]
+    #[tracing::instrument(skip_all)]
     async fn complete_signup(&self, user: NewUser) -> Result<User, RepoError> {
         let txn = self
             .db
@@ -212,6 +266,27 @@ impl UserStore for Store {
         Ok(created)
     }
 
+    #[tracing::instrument(skip(self, now, last_before))]
+    async fn claim_reset_mail(
+        &self,
+        user: UserId,
+        now: DateTime<Utc>,
+        last_before: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        let claimed = users::Entity::update_many()
+            .col_expr(users::Column::ResetMailedAt, Expr::value(Some(now)))
+            .filter(users::Column::Id.eq(user.get()))
+            .filter(
+                users::Column::ResetMailedAt
+                    .is_null()
+                    .or(users::Column::ResetMailedAt.lte(last_before)),
+            )
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to claim a reset mail for user {user}"))?;
+        Ok(claimed.rows_affected == 1)
+    }
+
     #[tracing::instrument(skip(self, hash))]
     async fn save_reset_token(
         &self,
@@ -219,6 +294,22 @@ impl UserStore for Store {
         hash: TokenHash,
         expires_at: DateTime<Utc>,
     ) -> Result<(), RepoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let now = Utc::now();
+        password_reset_tokens::Entity::update_many()
+            .col_expr(
+                password_reset_tokens::Column::UsedAt,
+                Expr::value(Some(now)),
+            )
+            .filter(password_reset_tokens::Column::UserId.eq(user.get()))
+            .filter(password_reset_tokens::Column::UsedAt.is_null())
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to void older reset tokens of user {user}"))?;
         password_reset_tokens::ActiveModel {
             user_id: Set(user.get()),
             token_hash: Set(hash.as_str().to_owned()),
@@ -227,9 +318,12 @@ impl UserStore for Store {
             created_at: Set(Utc::now()),
             ..Default::default()
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await
         .with_context(|| format!("failed to store a reset token for user {user}"))?;
+        txn.commit()
+            .await
+            .context("failed to commit a reset token")?;
         Ok(())
     }
 
@@ -292,67 +386,5 @@ impl UserStore for Store {
             .await
             .context("failed to commit the password reset")?;
         Ok(true)
-    }
-}
-
-impl AttemptLog for Store {
-    #[tracing::instrument(skip(self, key))]
-    async fn attempts_since(
-        &self,
-        kind: AttemptKind,
-        key: &str,
-        since: DateTime<Utc>,
-    ) -> Result<Attempts, RepoError> {
-        let times: Vec<DateTime<Utc>> = auth_attempts::Entity::find()
-            .select_only()
-            .column(auth_attempts::Column::At)
-            .filter(auth_attempts::Column::Kind.eq(kind.as_str()))
-            .filter(auth_attempts::Column::Key.eq(key))
-            .filter(auth_attempts::Column::At.gte(since))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .with_context(|| format!("failed to count {} attempts", kind.as_str()))?;
-        Ok(Attempts {
-            count: u32::try_from(times.len()).unwrap_or(u32::MAX),
-            oldest: times.into_iter().min(),
-        })
-    }
-
-    #[tracing::instrument(skip(self, key))]
-    async fn record_attempt(
-        &self,
-        kind: AttemptKind,
-        key: &str,
-        at: DateTime<Utc>,
-        forget_before: DateTime<Utc>,
-    ) -> Result<(), RepoError> {
-        auth_attempts::Entity::delete_many()
-            .filter(auth_attempts::Column::Kind.eq(kind.as_str()))
-            .filter(auth_attempts::Column::At.lt(forget_before))
-            .exec(&self.db)
-            .await
-            .context("failed to forget old attempts")?;
-        auth_attempts::ActiveModel {
-            kind: Set(kind.as_str().to_owned()),
-            key: Set(key.to_owned()),
-            at: Set(at),
-            ..Default::default()
-        }
-        .insert(&self.db)
-        .await
-        .with_context(|| format!("failed to record a {} attempt", kind.as_str()))?;
-        Ok(())
-    }
-
-    #[tracing::instrument(skip(self, key))]
-    async fn clear_attempts(&self, kind: AttemptKind, key: &str) -> Result<(), RepoError> {
-        auth_attempts::Entity::delete_many()
-            .filter(auth_attempts::Column::Kind.eq(kind.as_str()))
-            .filter(auth_attempts::Column::Key.eq(key))
-            .exec(&self.db)
-            .await
-            .with_context(|| format!("failed to clear {} attempts", kind.as_str()))?;
-        Ok(())
     }
 }

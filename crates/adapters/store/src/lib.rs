@@ -21,7 +21,7 @@ pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};
 pub use demo_logins::DemoLogin;
 pub use sea_orm::DatabaseConnection;
-pub use sessions::DatabaseSessionStore;
+pub use sessions::{session_user, DatabaseSessionStore, SESSION_USER_KEY};
 
 /// The repositories, sharing one connection pool. Cloning is cheap.
 #[derive(Debug, Clone)]

@@ -1,5 +1,6 @@
 //! Server-side sessions in the shop's database, for actix-session: every instance on the same
-//! database sees the same sessions, and deleting a row really ends a session.
+//! database sees the same sessions, and deleting a row really ends a session. Each row names
+//! the user its session holds, so every session of one user can be ended at once.
 
 use std::collections::HashMap;
 
@@ -12,6 +13,17 @@ use sea_orm::{
 };
 
 use crate::entities::sessions;
+
+/// The session key holding the logged-in user's id (a JSON number), copied into the row's
+/// `user_id` column.
+pub const SESSION_USER_KEY: &str = "user_id";
+
+/// The user a session's state holds, if any.
+pub fn session_user(state: &HashMap<String, String>) -> Option<i64> {
+    state
+        .get(SESSION_USER_KEY)
+        .and_then(|value| serde_json::from_str(value).ok())
+}
 
 /// actix-session's store on the `sessions` table (SQLite or PostgreSQL).
 #[derive(Debug, Clone)]
@@ -34,6 +46,16 @@ impl DatabaseSessionStore {
         Ok(deleted.rows_affected)
     }
 
+    /// Ends every session holding this user; returns how many.
+    pub async fn end_sessions_of(&self, user_id: i64) -> anyhow::Result<u64> {
+        let deleted = sessions::Entity::delete_many()
+            .filter(sessions::Column::UserId.eq(user_id))
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to end the sessions of user {user_id}"))?;
+        Ok(deleted.rows_affected)
+    }
+
     async fn insert(
         &self,
         state: HashMap<String, String>,
@@ -45,6 +67,7 @@ impl DatabaseSessionStore {
             id: Set(key.clone()),
             state: Set(json),
             expires_at: Set(expiry(ttl)),
+            user_id: Set(session_user(&state)),
         })
         .exec_without_returning(&self.db)
         .await
@@ -102,15 +125,17 @@ impl SessionStore for DatabaseSessionStore {
     async fn update(
         &self,
         session_key: SessionKey,
-        session_state: HashMap<String, String>,
+        mut session_state: HashMap<String, String>,
         ttl: &Duration,
     ) -> Result<SessionKey, UpdateError> {
+        let user_id = session_user(&session_state);
         let json = serde_json::to_string(&session_state)
             .context("failed to serialise a session")
             .map_err(UpdateError::Serialization)?;
         let updated = sessions::Entity::update_many()
             .col_expr(sessions::Column::State, Expr::value(json))
             .col_expr(sessions::Column::ExpiresAt, Expr::value(expiry(ttl)))
+            .col_expr(sessions::Column::UserId, Expr::value(user_id))
             .filter(sessions::Column::Id.eq(session_key.as_ref()))
             .exec(&self.db)
             .await
@@ -119,7 +144,9 @@ impl SessionStore for DatabaseSessionStore {
         if updated.rows_affected == 1 {
             return Ok(session_key);
         }
-        // Deleted meanwhile (logout elsewhere, purge): start a new one rather than revive it.
+        // Deleted meanwhile (logout elsewhere, a password reset, purge): start a new one rather
+        // than revive it, and without its user, who was logged out.
+        session_state.remove(SESSION_USER_KEY);
         self.insert(session_state, ttl)
             .await
             .map_err(UpdateError::Other)

@@ -4,7 +4,7 @@ use accounts::{Role, User, UserId, UserStore};
 use actix_session::{Session, SessionExt};
 use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
 
-use super::USER_ID_KEY;
+use super::{LOGGED_IN_AT_KEY, USER_ID_KEY};
 use crate::{error::ApiError, state::AppState};
 
 /// The logged-in user, read fresh from the database on every request so a changed role or a
@@ -78,7 +78,17 @@ pub(crate) fn session_user_id(session: &Session) -> Option<UserId> {
         .map(UserId::new)
 }
 
-/// Looks the session's user up. A session whose user no longer exists is ended.
+/// When the session's user logged in.
+fn logged_in_at(session: &Session) -> Option<chrono::DateTime<chrono::Utc>> {
+    session
+        .get::<i64>(LOGGED_IN_AT_KEY)
+        .ok()
+        .flatten()
+        .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
+}
+
+/// Looks the session's user up. A session whose user no longer exists, or that is past its
+/// absolute lifetime (or does not say when it logged in), is ended.
 async fn current_user(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
     let session = req.get_session();
     let Some(id) = session_user_id(&session) else {
@@ -88,7 +98,17 @@ async fn current_user(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError
         .app_data::<web::Data<AppState>>()
         .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the app state is not registered")))?;
     match state.store.user_by_id(id).await {
-        Ok(Some(user)) => Ok(Some(user.into())),
+        Ok(Some(user)) => {
+            let current = logged_in_at(&session)
+                .is_some_and(|at| state.accounts.session_is_current(user.role, at));
+            if current {
+                Ok(Some(user.into()))
+            } else {
+                tracing::info!(user = %user.id, "session past its lifetime ended");
+                session.purge();
+                Ok(None)
+            }
+        }
         Ok(None) => {
             session.purge();
             Ok(None)

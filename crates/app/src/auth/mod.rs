@@ -17,8 +17,12 @@ pub use guards::{CurrentUser, MaybeUser, RequireStaff, RequireSuperAdmin, Requir
 pub use hasher::Argon2Hasher;
 pub use random::OsRandom;
 
-/// The session key holding the logged-in user's id.
-pub const USER_ID_KEY: &str = "user_id";
+/// The session key holding the logged-in user's id (the session stores index it).
+pub const USER_ID_KEY: &str = store::SESSION_USER_KEY;
+
+/// The session key holding when the user logged in (Unix seconds): sessions have an absolute
+/// lifetime.
+pub const LOGGED_IN_AT_KEY: &str = "logged_in_at";
 
 /// The accounts service as the app wires it.
 pub type AccountsService = accounts::Accounts<
@@ -28,6 +32,7 @@ pub type AccountsService = accounts::Accounts<
     AppClock,
     OsRandom,
     Argon2Hasher,
+    session::ShopSessionStore,
 >;
 
 /// The mail adapter the settings ask for: SMTP when `mail.smtp_host` is set, else the outbox.
@@ -68,12 +73,45 @@ pub fn build_mailer(settings: &crate::Settings) -> anyhow::Result<mail::ShopMail
     Ok(mail::ShopMailer::Smtp(smtp))
 }
 
-/// The accounts service on the shop's store, mail, clock and argon2.
+/// The account rules' numbers from the `accounts` and `session` settings.
+pub fn limits(settings: &crate::Settings) -> accounts::Limits {
+    use shared::Rule;
+    use std::time::Duration;
+    let config = &settings.accounts;
+    let minutes = |n: u64| Duration::from_secs(n.max(1) * 60);
+    let login_window = minutes(config.login_window_minutes);
+    let code_window = minutes(config.code_window_minutes);
+    accounts::Limits {
+        resend_after: Duration::from_secs(config.code_resend_seconds),
+        logins_per_address: Rule::new(config.login_per_address, login_window),
+        logins_per_ip: Rule::new(config.login_per_ip, login_window),
+        codes_per_address: Rule::new(config.code_per_address, code_window),
+        codes_per_ip: Rule::new(config.code_per_ip, code_window),
+        code_checks_per_ip: Rule::new(config.code_checks_per_ip, code_window),
+        reset_resend_after: Duration::from_secs(config.reset_resend_seconds),
+        resets_per_address: Rule::per_hour(config.reset_per_address_per_hour),
+        resets_per_ip: Rule::per_hour(config.reset_per_ip_per_hour),
+        staff_session_max_age: Duration::from_secs(settings.session.staff_max_age_hours * 3600),
+        customer_session_max_age: Duration::from_secs(
+            settings.session.customer_max_age_days * 24 * 3600,
+        ),
+        ..accounts::Limits::default()
+    }
+}
+
+/// The accounts service on the shop's store (which also keeps the rate limit counts), mail,
+/// clock, argon2 and session store.
 pub async fn build_accounts(
     settings: &crate::Settings,
     store: store::Store,
     clock: AppClock,
 ) -> anyhow::Result<AccountsService> {
+    let sessions = session::ShopSessionStore::from_settings(
+        &settings.session,
+        store.connection().clone(),
+        &settings.database.url,
+    )
+    .await?;
     Ok(accounts::Accounts::new(
         store.clone(),
         store,
@@ -81,5 +119,7 @@ pub async fn build_accounts(
         clock,
         OsRandom,
         Argon2Hasher::new().await?,
-    ))
+        sessions,
+    )
+    .with_limits(limits(settings)))
 }

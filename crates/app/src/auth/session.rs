@@ -1,5 +1,7 @@
 //! The session cookie and where sessions live: the shop's database by default, Redis when
-//! `session.redis_url` is set.
+//! `session.redis_url` is set. Either way every session of one user can be ended at once (a
+//! password reset, a role change): the database row names its user; Redis keeps a set of each
+//! user's session keys.
 
 use std::collections::HashMap;
 
@@ -11,8 +13,10 @@ use actix_session::{
 use actix_web::cookie::{time::Duration, Key, SameSite};
 use anyhow::{bail, Context};
 use base64::Engine;
+use redis::AsyncCommands;
 use secrecy::ExposeSecret;
-use store::DatabaseSessionStore;
+use sha2::{Digest, Sha256};
+use store::{session_user, DatabaseSessionStore, SESSION_USER_KEY};
 
 use crate::settings::SessionSettings;
 
@@ -25,7 +29,16 @@ const SESSION_TTL: Duration = Duration::days(14);
 #[derive(Clone)]
 pub enum ShopSessionStore {
     Database(DatabaseSessionStore),
-    Redis(RedisSessionStore),
+    Redis(RedisSessions),
+}
+
+/// actix-session's Redis store plus, per user, a set of their session keys.
+#[derive(Clone)]
+pub struct RedisSessions {
+    store: RedisSessionStore,
+    connection: redis::aio::ConnectionManager,
+    /// Tells apart the user ids of shops (databases) that share one Redis.
+    namespace: String,
 }
 
 impl ShopSessionStore {
@@ -34,16 +47,127 @@ impl ShopSessionStore {
     pub async fn from_settings(
         settings: &SessionSettings,
         db: store::DatabaseConnection,
+        database_url: &str,
     ) -> anyhow::Result<Self> {
         match settings.redis_url.as_deref().filter(|url| !url.is_empty()) {
             Some(url) => {
                 let store = RedisSessionStore::new(url)
                     .await
                     .context("could not connect to the session Redis (session.redis_url)")?;
-                Ok(ShopSessionStore::Redis(store))
+                let client = redis::Client::open(url).context("session.redis_url is not valid")?;
+                let connection = redis::aio::ConnectionManager::new(client)
+                    .await
+                    .context("could not connect to the session Redis (session.redis_url)")?;
+                let namespace = hex::encode(&Sha256::digest(database_url.as_bytes())[..8]);
+                Ok(ShopSessionStore::Redis(RedisSessions {
+                    store,
+                    connection,
+                    namespace,
+                }))
             }
             None => Ok(ShopSessionStore::Database(DatabaseSessionStore::new(db))),
         }
+    }
+}
+
+impl RedisSessions {
+    fn user_set(&self, user: i64) -> String {
+        format!("garden:{}:user-sessions:{user}", self.namespace)
+    }
+
+    /// Adds the session to its user's set, which lives as long as the newest session.
+    async fn remember(&self, key: &SessionKey, user: i64, ttl: &Duration) -> anyhow::Result<()> {
+        let set = self.user_set(user);
+        let mut connection = self.connection.clone();
+        redis::pipe()
+            .sadd(&set, key.as_ref())
+            .expire(&set, ttl.whole_seconds())
+            .exec_async(&mut connection)
+            .await
+            .context("failed to note a session of a user in Redis")?;
+        Ok(())
+    }
+
+    async fn end_sessions_of(&self, user: i64) -> anyhow::Result<u64> {
+        let set = self.user_set(user);
+        let mut connection = self.connection.clone();
+        let keys: Vec<String> = connection
+            .smembers(&set)
+            .await
+            .context("failed to list a user's sessions in Redis")?;
+        let mut ended = 0_u64;
+        for key in &keys {
+            let removed: u64 = connection
+                .del(key)
+                .await
+                .context("failed to end a session in Redis")?;
+            ended += removed;
+        }
+        let _: u64 = connection
+            .del(&set)
+            .await
+            .context("failed to forget a user's sessions in Redis")?;
+        Ok(ended)
+    }
+
+    async fn save(
+        &self,
+        state: HashMap<String, String>,
+        ttl: &Duration,
+    ) -> Result<SessionKey, SaveError> {
+        let user = session_user(&state);
+        let key = self.store.save(state, ttl).await?;
+        if let Some(user) = user {
+            self.remember(&key, user, ttl)
+                .await
+                .map_err(SaveError::Other)?;
+        }
+        Ok(key)
+    }
+
+    async fn update(
+        &self,
+        key: SessionKey,
+        mut state: HashMap<String, String>,
+        ttl: &Duration,
+    ) -> Result<SessionKey, UpdateError> {
+        let user = session_user(&state);
+        let old = key.as_ref().to_owned();
+        let saved = self.store.update(key, state.clone(), ttl).await?;
+        let Some(user) = user else {
+            return Ok(saved);
+        };
+        if saved.as_ref() != old {
+            // The session was ended meanwhile (logout, a password reset) and actix-session
+            // saved its state under a new key: not with the user, who was logged out.
+            self.store
+                .delete(&saved)
+                .await
+                .map_err(UpdateError::Other)?;
+            state.remove(SESSION_USER_KEY);
+            return self
+                .store
+                .save(state, ttl)
+                .await
+                .map_err(|error| match error {
+                    SaveError::Serialization(e) => UpdateError::Serialization(e),
+                    SaveError::Other(e) => UpdateError::Other(e),
+                });
+        }
+        self.remember(&saved, user, ttl)
+            .await
+            .map_err(UpdateError::Other)?;
+        Ok(saved)
+    }
+}
+
+impl accounts::UserSessions for ShopSessionStore {
+    async fn end_all(&self, user: accounts::UserId) -> Result<u64, accounts::RepoError> {
+        let ended = match self {
+            ShopSessionStore::Database(store) => store.end_sessions_of(user.get()).await?,
+            ShopSessionStore::Redis(store) => store.end_sessions_of(user.get()).await?,
+        };
+        Ok(ended)
     }
 }
 
@@ -54,7 +178,7 @@ impl SessionStore for ShopSessionStore {
     ) -> Result<Option<HashMap<String, String>>, LoadError> {
         match self {
             ShopSessionStore::Database(store) => store.load(session_key).await,
-            ShopSessionStore::Redis(store) => store.load(session_key).await,
+            ShopSessionStore::Redis(redis) => redis.store.load(session_key).await,
         }
     }
 
@@ -86,14 +210,14 @@ impl SessionStore for ShopSessionStore {
     async fn update_ttl(&self, session_key: &SessionKey, ttl: &Duration) -> anyhow::Result<()> {
         match self {
             ShopSessionStore::Database(store) => store.update_ttl(session_key, ttl).await,
-            ShopSessionStore::Redis(store) => store.update_ttl(session_key, ttl).await,
+            ShopSessionStore::Redis(redis) => redis.store.update_ttl(session_key, ttl).await,
         }
     }
 
     async fn delete(&self, session_key: &SessionKey) -> anyhow::Result<()> {
         match self {
             ShopSessionStore::Database(store) => store.delete(session_key).await,
-            ShopSessionStore::Redis(store) => store.delete(session_key).await,
+            ShopSessionStore::Redis(redis) => redis.store.delete(session_key).await,
         }
     }
 }

@@ -13,11 +13,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::{
-    auth::{CurrentUser, MaybeUser, RequireUser, USER_ID_KEY},
+    auth::{CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
     error::{ApiError, FieldErrors},
+    limits::RateLimits,
     state::AppState,
 };
+use accounts::Clock as _;
 
 /// A user as every account call shows it.
 #[derive(Debug, Serialize)]
@@ -84,13 +86,22 @@ fn parse_new_password(
     parsed
 }
 
+fn parse_name(errors: &mut FieldErrors, raw: &str) -> Option<UserName> {
+    if required(errors, "name", raw, "name") {
+        errors.check("name", UserName::parse(raw))
+    } else {
+        None
+    }
+}
+
 /// Logs the user in on this session: a new session id (so one fixed before login is worthless),
-/// other keys kept.
-fn log_in(session: &Session, user: &CurrentUser) -> Result<(), ApiError> {
+/// other keys kept, and the time of login (sessions have an absolute lifetime).
+fn log_in(session: &Session, user: &CurrentUser, state: &AppState) -> Result<(), ApiError> {
+    let failed = |e| ApiError::internal(anyhow::anyhow!("failed to store the session: {e}"));
     session.renew();
-    session
-        .insert(USER_ID_KEY, user.id)
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("failed to store the session: {e}")))
+    session.insert(USER_ID_KEY, user.id).map_err(failed)?;
+    let now = state.accounts.clock().now().timestamp();
+    session.insert(LOGGED_IN_AT_KEY, now).map_err(failed)
 }
 
 pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
@@ -139,7 +150,7 @@ pub async fn login(
             LoginError::Unknown(cause) => ApiError::Internal(cause),
         })?;
     let user = CurrentUser::from(user);
-    log_in(&session, &user)?;
+    log_in(&session, &user, &state)?;
     tracing::info!(user = user.id, "logged in");
     Ok(HttpResponse::Ok()
         .json(json!({ "message": "Logged in.", "user": UserResponse::from(&user) })))
@@ -164,33 +175,29 @@ pub struct SignupRequest {
     code: String,
 }
 
+/// Answers the same for an address that already has an account as for a new one (its owner
+/// gets a mail instead of a code). The password is checked here so the form says at once what
+/// is wrong with it, but it is not kept: the account takes the one sent with the right code.
 pub async fn send_verification_code(
     request: HttpRequest,
     state: web::Data<AppState>,
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
-    let name = if required(&mut errors, "name", &body.name, "name") {
-        errors.check("name", UserName::parse(&body.name))
-    } else {
-        None
-    };
+    let name = parse_name(&mut errors, &body.name);
     let email = parse_email(&mut errors, &body.email);
     let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
     errors.finish()?;
-    let (Some(name), Some(email), Some(password)) = (name, email, password) else {
+    let (Some(name), Some(email), Some(_)) = (name, email, password) else {
         return Err(ApiError::internal(anyhow::anyhow!(
             "checked fields went missing"
         )));
     };
     let resend_after = state
         .accounts
-        .send_code(name, email.clone(), password, &client_ip(&request))
+        .send_code(name, email.clone(), &client_ip(&request))
         .await
         .map_err(|error| match error {
-            SendCodeError::EmailTaken => {
-                ApiError::field("email", "This e-mail is already registered.")
-            }
             SendCodeError::TooSoon { retry_after } => ApiError::TooManyRequests {
                 message: format!(
                     "Please wait {} seconds before asking for a new code.",
@@ -212,6 +219,7 @@ pub async fn send_verification_code(
     })))
 }
 
+/// Creates the account with the name and password sent here, with the right code.
 pub async fn verify_code(
     request: HttpRequest,
     session: Session,
@@ -219,7 +227,9 @@ pub async fn verify_code(
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
+    let name = parse_name(&mut errors, &body.name);
     let email = parse_email(&mut errors, &body.email);
+    let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
     let code = if required(&mut errors, "code", &body.code, "code") {
         VerificationCode::parse(&body.code)
             .map_err(|_| errors.add("code", INVALID_CODE))
@@ -228,14 +238,15 @@ pub async fn verify_code(
         None
     };
     errors.finish()?;
-    let (Some(email), Some(code)) = (email, code) else {
+    let (Some(name), Some(email), Some(password), Some(code)) = (name, email, password, code)
+    else {
         return Err(ApiError::internal(anyhow::anyhow!(
             "checked fields went missing"
         )));
     };
     let user = state
         .accounts
-        .verify_code(&email, &code, &client_ip(&request))
+        .verify_code(&email, &code, name, password, &client_ip(&request))
         .await
         .map_err(|error| match error {
             VerifyCodeError::InvalidCode => ApiError::field("code", INVALID_CODE),
@@ -256,7 +267,7 @@ pub async fn verify_code(
             VerifyCodeError::Unknown(cause) => ApiError::Internal(cause),
         })?;
     let user = CurrentUser::from(user);
-    log_in(&session, &user)?;
+    log_in(&session, &user, &state)?;
     Ok(HttpResponse::Ok().json(json!({
         "message": "Verified and logged in!",
         "user": UserResponse::from(&user),
@@ -269,10 +280,13 @@ pub struct ForgotRequest {
     email: String,
 }
 
-/// Answers the same, in the same time, whether or not the address has an account: the lookup,
-/// the token and the mail happen after the answer, on a task of their own.
+/// Answers the same, in the same time, whether or not the address has an account and whether
+/// or not its own limits let a mail go: the lookup, the limits, the token and the mail happen
+/// after the answer, on a task of their own. Only the client address's limit answers 429.
 pub async fn forgot_password(
+    request: HttpRequest,
     state: web::Data<AppState>,
+    rate_limits: web::Data<RateLimits>,
     body: web::Json<ForgotRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -283,6 +297,13 @@ pub async fn forgot_password(
             "a checked e-mail went missing"
         )));
     };
+    rate_limits
+        .check(
+            "reset-ip",
+            &client_ip(&request),
+            state.accounts.limits().resets_per_ip,
+        )
+        .await?;
     let accounts = state.accounts.clone();
     actix_web::rt::spawn(async move {
         match accounts.forgot_password(&email).await {

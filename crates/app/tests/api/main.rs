@@ -3,6 +3,7 @@
 
 mod admin;
 mod auth;
+mod auth_abuse;
 mod chat;
 mod checkout;
 mod checkout_identity;

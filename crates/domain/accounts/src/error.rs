@@ -28,8 +28,6 @@ pub enum LoginError {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SendCodeError {
-    #[error("This e-mail is already registered.")]
-    EmailTaken,
     /// A code was sent less than a minute ago.
     #[error("a code was sent moments ago")]
     TooSoon { retry_after: Duration },
@@ -97,20 +95,12 @@ macro_rules! repo_error_is_unknown {
 }
 
 repo_error_is_unknown!(
+    SendCodeError,
     LoginError,
     ForgotPasswordError,
     ResetPasswordError,
     UpsertUserError
 );
-
-impl From<RepoError> for SendCodeError {
-    fn from(error: RepoError) -> Self {
-        match error {
-            RepoError::Duplicate => SendCodeError::EmailTaken,
-            RepoError::Unknown(cause) => SendCodeError::Unknown(cause),
-        }
-    }
-}
 
 impl From<RepoError> for VerifyCodeError {
     fn from(error: RepoError) -> Self {
@@ -120,3 +110,22 @@ impl From<RepoError> for VerifyCodeError {
         }
     }
 }
+
+macro_rules! limit_error_is_unknown {
+    ($($error:ident),*) => {$(
+        impl From<shared::LimitError> for $error {
+            fn from(error: shared::LimitError) -> Self {
+                match error {
+                    shared::LimitError::Unknown(cause) => $error::Unknown(cause),
+                }
+            }
+        }
+    )*};
+}
+
+limit_error_is_unknown!(
+    SendCodeError,
+    LoginError,
+    VerifyCodeError,
+    ForgotPasswordError
+);

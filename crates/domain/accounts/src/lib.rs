@@ -1,5 +1,6 @@
 //! Accounts: users and their roles, registration as a pending sign-up confirmed with a 6-digit
-//! e-mail code, login with rate limits, and password reset with single-use tokens.
+//! e-mail code, login with rate limits, password reset with single-use tokens, and the
+//! sessions' absolute lifetime.
 //!
 //! Everything outside (the database, mail, the clock, randomness, password hashing) is a port,
 //! so every rule here is tested with mocks and a fixed clock.
@@ -14,5 +15,5 @@ pub use error::{
     UpsertUserError, VerifyCodeError,
 };
 pub use models::*;
-pub use ports::{AccountMail, AttemptLog, Clock, Mailer, PasswordHasher, Randomness, UserStore};
+pub use ports::{AccountMail, Clock, Mailer, PasswordHasher, Randomness, UserSessions, UserStore};
 pub use service::{Accounts, Limits};

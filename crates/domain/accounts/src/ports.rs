@@ -3,8 +3,8 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 
 use crate::{
-    AttemptKind, Attempts, Email, MailError, NewUser, PasswordHash, PendingSignup, RepoError,
-    ResetToken, ResetTokenRecord, TokenHash, User, UserId, UserName, VerificationCode,
+    Email, MailError, NewUser, PasswordHash, PendingSignup, RepoError, ResetToken,
+    ResetTokenRecord, TokenHash, User, UserId, UserName, VerificationCode,
 };
 
 /// Where accounts, pending sign-ups and reset tokens are kept.
@@ -38,6 +38,16 @@ pub trait UserStore: Send + Sync + 'static {
         email: &Email,
     ) -> impl Future<Output = Result<Option<PendingSignup>, RepoError>> + Send;
 
+    /// Stores the sign-up, replacing any other for the same address, only if no code was sent
+    /// to the address recently (the stored `resend_at` is at or before `now`), in one statement:
+    /// of N parallel calls for one address, one stores. Returns whether it did.
+    /// Fails only with `Unknown`.
+    fn claim_signup(
+        &self,
+        signup: PendingSignup,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, RepoError>> + Send;
+
     /// Stores the sign-up, replacing any other for the same address. Fails only with `Unknown`.
     fn save_pending_signup(
         &self,
@@ -57,7 +67,18 @@ pub trait UserStore: Send + Sync + 'static {
         user: NewUser,
     ) -> impl Future<Output = Result<User, RepoError>> + Send;
 
-    /// Keeps a reset token's hash for the user. Fails only with `Unknown`.
+    /// Marks that a reset link is being mailed to the user at `now`, only if the last one went
+    /// before `last_before`, in one statement: of N parallel calls, one succeeds. Returns
+    /// whether it did. Fails only with `Unknown`.
+    fn claim_reset_mail(
+        &self,
+        user: UserId,
+        now: DateTime<Utc>,
+        last_before: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, RepoError>> + Send;
+
+    /// Keeps a reset token's hash for the user and voids the user's older unused tokens, all
+    /// or nothing. Fails only with `Unknown`.
     fn save_reset_token(
         &self,
         user: UserId,
@@ -82,32 +103,11 @@ pub trait UserStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<bool, RepoError>> + Send;
 }
 
-/// The counts behind the rate limits, shared by every instance of the shop.
+/// Where logged-in sessions are kept.
 #[cfg_attr(test, mockall::automock)]
-pub trait AttemptLog: Send + Sync + 'static {
-    /// Attempts of this kind and key at or after `since`. Fails only with `Unknown`.
-    fn attempts_since(
-        &self,
-        kind: AttemptKind,
-        key: &str,
-        since: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Attempts, RepoError>> + Send;
-
-    /// Counts one attempt at `at`, and forgets this kind's attempts older than `forget_before`.
-    fn record_attempt(
-        &self,
-        kind: AttemptKind,
-        key: &str,
-        at: DateTime<Utc>,
-        forget_before: DateTime<Utc>,
-    ) -> impl Future<Output = Result<(), RepoError>> + Send;
-
-    /// Forgets every attempt of this kind and key.
-    fn clear_attempts(
-        &self,
-        kind: AttemptKind,
-        key: &str,
-    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+pub trait UserSessions: Send + Sync + 'static {
+    /// Ends every session that holds this user; returns how many. Fails only with `Unknown`.
+    fn end_all(&self, user: UserId) -> impl Future<Output = Result<u64, RepoError>> + Send;
 }
 
 /// A message of the accounts feature. The mail adapter words and formats it.
@@ -123,12 +123,17 @@ pub enum AccountMail {
         name: UserName,
         token: ResetToken,
     },
+    /// Someone asked for a sign-up code for an address that already has an account: its owner
+    /// hears of it (with a way to reset the password), the asker learns nothing.
+    SignupAttempt { to: Email, name: UserName },
 }
 
 impl AccountMail {
     pub fn recipient(&self) -> &Email {
         match self {
-            AccountMail::SignupCode { to, .. } | AccountMail::PasswordReset { to, .. } => to,
+            AccountMail::SignupCode { to, .. }
+            | AccountMail::PasswordReset { to, .. }
+            | AccountMail::SignupAttempt { to, .. } => to,
         }
     }
 }

@@ -1,11 +1,12 @@
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
+use shared::{admit, forget, seconds_until, RateLimiter, Refused, Rule};
 
 use crate::{
-    AccountMail, AttemptKind, AttemptLog, Clock, Email, ForgotPasswordError, LoginError, Mailer,
-    NewUser, Password, PasswordHasher, PendingSignup, Randomness, RepoError, ResetPasswordError,
-    ResetToken, Role, SendCodeError, UpsertUserError, User, UserId, UserName, UserStore,
+    AccountMail, Clock, Email, ForgotPasswordError, LoginError, Mailer, NewUser, Password,
+    PasswordHasher, PendingSignup, Randomness, RepoError, ResetPasswordError, ResetToken, Role,
+    SendCodeError, UpsertUserError, User, UserId, UserName, UserSessions, UserStore,
     VerificationCode, VerifyCodeError,
 };
 
@@ -20,40 +21,70 @@ pub struct Limits {
     pub code_attempts: u32,
     /// How long a reset link stays valid.
     pub reset_ttl: Duration,
-    /// The window every rate limit counts in.
-    pub window: Duration,
-    pub failed_logins_per_address: u32,
-    pub failed_logins_per_ip: u32,
-    pub codes_sent_per_address: u32,
-    pub codes_sent_per_ip: u32,
-    pub wrong_codes_per_ip: u32,
+    /// Login attempts per address; a successful login forgets the address's count.
+    pub logins_per_address: Rule,
+    /// Login attempts per client address.
+    pub logins_per_ip: Rule,
+    /// Sign-up code requests per e-mail address.
+    pub codes_per_address: Rule,
+    /// Sign-up code requests per client address.
+    pub codes_per_ip: Rule,
+    /// Code checks per client address.
+    pub code_checks_per_ip: Rule,
+    /// How long before another reset link may be mailed to the same account.
+    pub reset_resend_after: Duration,
+    /// Reset links mailed per account.
+    pub resets_per_address: Rule,
+    /// Forgot-password requests per client address.
+    pub resets_per_ip: Rule,
+    /// How long after logging in a staff session (admin, super_admin) ends, however busy.
+    pub staff_session_max_age: Duration,
+    /// The same for customers.
+    pub customer_session_max_age: Duration,
 }
+
+const FIFTEEN_MINUTES: Duration = Duration::from_secs(15 * 60);
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            code_ttl: Duration::from_secs(15 * 60),
+            code_ttl: FIFTEEN_MINUTES,
             resend_after: Duration::from_secs(60),
             code_attempts: 5,
             reset_ttl: Duration::from_secs(60 * 60),
-            window: Duration::from_secs(15 * 60),
-            failed_logins_per_address: 5,
-            failed_logins_per_ip: 30,
-            codes_sent_per_address: 5,
-            codes_sent_per_ip: 20,
-            wrong_codes_per_ip: 30,
+            logins_per_address: Rule::new(5, FIFTEEN_MINUTES),
+            logins_per_ip: Rule::new(30, FIFTEEN_MINUTES),
+            codes_per_address: Rule::new(5, FIFTEEN_MINUTES),
+            codes_per_ip: Rule::new(20, FIFTEEN_MINUTES),
+            code_checks_per_ip: Rule::new(30, FIFTEEN_MINUTES),
+            reset_resend_after: Duration::from_secs(60),
+            resets_per_address: Rule::per_hour(5),
+            resets_per_ip: Rule::per_hour(20),
+            staff_session_max_age: Duration::from_secs(12 * 60 * 60),
+            customer_session_max_age: Duration::from_secs(30 * 24 * 60 * 60),
         }
     }
 }
 
+/// The rate limit buckets of this crate (the stored key is `bucket:key`).
+mod bucket {
+    pub const LOGIN_ADDRESS: &str = "login-address";
+    pub const LOGIN_IP: &str = "login-ip";
+    pub const CODE_ADDRESS: &str = "signup-code-address";
+    pub const CODE_IP: &str = "signup-code-ip";
+    pub const CODE_CHECK_IP: &str = "signup-verify-ip";
+    pub const RESET_ADDRESS: &str = "reset-address";
+}
+
 /// The accounts service, generic over its ports.
-pub struct Accounts<S, A, M, C, R, H> {
+pub struct Accounts<S, L, M, C, R, H, X> {
     store: S,
-    attempts: A,
+    limiter: L,
     mailer: M,
     clock: C,
     random: R,
     hasher: H,
+    sessions: X,
     limits: Limits,
 }
 
@@ -61,30 +92,33 @@ fn delta(duration: Duration) -> TimeDelta {
     TimeDelta::from_std(duration).unwrap_or(TimeDelta::MAX)
 }
 
-/// From `now` until `later` in whole seconds, rounded up, at least one.
-fn until(now: DateTime<Utc>, later: DateTime<Utc>) -> Duration {
-    let wait = (later - now).to_std().unwrap_or_default();
-    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    Duration::from_secs(secs.max(1))
-}
-
-impl<S, A, M, C, R, H> Accounts<S, A, M, C, R, H>
+impl<S, L, M, C, R, H, X> Accounts<S, L, M, C, R, H, X>
 where
     S: UserStore,
-    A: AttemptLog,
+    L: RateLimiter,
     M: Mailer,
     C: Clock,
     R: Randomness,
     H: PasswordHasher,
+    X: UserSessions,
 {
-    pub fn new(store: S, attempts: A, mailer: M, clock: C, random: R, hasher: H) -> Self {
+    pub fn new(
+        store: S,
+        limiter: L,
+        mailer: M,
+        clock: C,
+        random: R,
+        hasher: H,
+        sessions: X,
+    ) -> Self {
         Accounts {
             store,
-            attempts,
+            limiter,
             mailer,
             clock,
             random,
             hasher,
+            sessions,
             limits: Limits::default(),
         }
     }
@@ -116,58 +150,48 @@ where
         self.store.user_by_email(email).await
     }
 
-    /// `Err(retry_after)` when `limit` attempts of this kind and key fall in the window.
-    async fn check_limit(
-        &self,
-        kind: AttemptKind,
-        key: &str,
-        limit: u32,
-        now: DateTime<Utc>,
-    ) -> Result<Result<(), Duration>, RepoError> {
-        let window = delta(self.limits.window);
-        let attempts = self
-            .attempts
-            .attempts_since(kind, key, now - window)
-            .await?;
-        if attempts.count < limit {
-            return Ok(Ok(()));
-        }
-        let oldest = attempts.oldest.unwrap_or(now);
-        Ok(Err(until(now, oldest + window)))
+    /// Whether a session of a user with this role, logged in at `logged_in_at`, is still within
+    /// its absolute lifetime (staff 12 hours, customers 30 days by default).
+    pub fn session_is_current(&self, role: Role, logged_in_at: DateTime<Utc>) -> bool {
+        let max_age = if role.is_staff() {
+            self.limits.staff_session_max_age
+        } else {
+            self.limits.customer_session_max_age
+        };
+        self.clock.now() - logged_in_at < delta(max_age)
     }
 
-    async fn record(
+    /// Counts one request of `key` in `bucket` under `rule`, in one step of the shared store.
+    async fn admit(
         &self,
-        kind: AttemptKind,
+        bucket: &str,
         key: &str,
+        rule: Rule,
         now: DateTime<Utc>,
-    ) -> Result<(), RepoError> {
-        let forget_before = now - delta(self.limits.window);
-        self.attempts
-            .record_attempt(kind, key, now, forget_before)
-            .await
+    ) -> Result<Result<(), Refused>, shared::LimitError> {
+        admit(&self.limiter, bucket, key, rule, now).await
     }
 
-    /// Checks the address and password. Every failure looks the same to the caller, and an
-    /// unknown address costs as much time as a wrong password.
-    #[tracing::instrument(skip(self, password, ip), fields(email = %email))]
+    /// Checks the address and password. Every attempt is counted (per client address, then
+    /// per e-mail address) before any password is hashed, so parallel guesses cannot pass the
+    /// limits; a success forgets the e-mail address's count. Every failure looks the same to
+    /// the caller, and an unknown address costs as much time as a wrong password.
+    #[tracing::instrument(skip_all)]
     pub async fn login(&self, email: &Email, password: &str, ip: &str) -> Result<User, LoginError> {
         let now = self.clock.now();
         let limits = &self.limits;
-        for (kind, key, limit) in [
+        for (bucket, key, rule) in [
+            (bucket::LOGIN_IP, ip, limits.logins_per_ip),
             (
-                AttemptKind::FailedLoginByAddress,
+                bucket::LOGIN_ADDRESS,
                 email.as_str(),
-                limits.failed_logins_per_address,
-            ),
-            (
-                AttemptKind::FailedLoginByIp,
-                ip,
-                limits.failed_logins_per_ip,
+                limits.logins_per_address,
             ),
         ] {
-            if let Err(retry_after) = self.check_limit(kind, key, limit, now).await? {
-                return Err(LoginError::TooManyAttempts { retry_after });
+            if let Err(refused) = self.admit(bucket, key, rule, now).await? {
+                return Err(LoginError::TooManyAttempts {
+                    retry_after: refused.retry_after,
+                });
             }
         }
 
@@ -178,73 +202,90 @@ where
         let matches = self.hasher.verify(password.to_owned(), hash).await?;
         match user {
             Some(user) if matches => {
-                self.attempts
-                    .clear_attempts(AttemptKind::FailedLoginByAddress, email.as_str())
-                    .await?;
+                forget(
+                    &self.limiter,
+                    bucket::LOGIN_ADDRESS,
+                    email.as_str(),
+                    limits.logins_per_address,
+                    now,
+                )
+                .await?;
                 Ok(user)
             }
-            _ => {
-                self.record(AttemptKind::FailedLoginByAddress, email.as_str(), now)
-                    .await?;
-                self.record(AttemptKind::FailedLoginByIp, ip, now).await?;
-                Err(LoginError::InvalidCredentials)
-            }
+            _ => Err(LoginError::InvalidCredentials),
         }
     }
 
     /// Starts (or restarts) a sign-up: stores it with a new code and mails the code. Returns
     /// how long before another code may be asked for.
     ///
-    /// When the mail cannot be sent the sign-up stays and a new code may be asked for at once.
-    #[tracing::instrument(skip(self, name, password, ip), fields(email = %email))]
+    /// An address that already has an account is answered the same, with the same work; its
+    /// owner gets a mail saying someone tried to register with it instead of a code.
+    /// At most one code per address goes out per `resend_after`, however many requests arrive
+    /// at once. When the mail cannot be sent the sign-up stays and a new code may be asked for
+    /// at once.
+    #[tracing::instrument(skip_all)]
     pub async fn send_code(
         &self,
         name: UserName,
         email: Email,
-        password: Password,
         ip: &str,
     ) -> Result<Duration, SendCodeError> {
         let now = self.clock.now();
-        if self.store.user_by_email(&email).await?.is_some() {
-            return Err(SendCodeError::EmailTaken);
-        }
+        let too_soon = |resend_at: DateTime<Utc>| SendCodeError::TooSoon {
+            retry_after: seconds_until(now, resend_at),
+        };
+        // Asking again too early is answered before it counts against the limits.
         if let Some(pending) = self.store.pending_signup(&email).await? {
             if pending.resend_at > now {
-                return Err(SendCodeError::TooSoon {
-                    retry_after: until(now, pending.resend_at),
-                });
+                return Err(too_soon(pending.resend_at));
             }
         }
         let limits = &self.limits;
-        for (kind, key, limit) in [
+        for (bucket, key, rule) in [
+            (bucket::CODE_IP, ip, limits.codes_per_ip),
             (
-                AttemptKind::CodeSentToAddress,
+                bucket::CODE_ADDRESS,
                 email.as_str(),
-                limits.codes_sent_per_address,
+                limits.codes_per_address,
             ),
-            (AttemptKind::CodeSentByIp, ip, limits.codes_sent_per_ip),
         ] {
-            if let Err(retry_after) = self.check_limit(kind, key, limit, now).await? {
-                return Err(SendCodeError::TooManySends { retry_after });
+            if let Err(refused) = self.admit(bucket, key, rule, now).await? {
+                return Err(SendCodeError::TooManySends {
+                    retry_after: refused.retry_after,
+                });
             }
         }
 
+        let owner = self.store.user_by_email(&email).await?;
         let code = VerificationCode::from_number(self.random.six_digits());
-        let password_hash = self.hasher.hash(password.expose().to_owned()).await?;
         let pending = PendingSignup {
             email: email.clone(),
             name: name.clone(),
-            password_hash,
             code_hash: code.hash(),
             attempts: 0,
             expires_at: now + delta(limits.code_ttl),
             resend_at: now + delta(limits.resend_after),
         };
-        self.store.save_pending_signup(pending.clone()).await?;
-        let mail = AccountMail::SignupCode {
-            to: email.clone(),
-            name,
-            code,
+        if !self.store.claim_signup(pending.clone(), now).await? {
+            // a parallel request sent a code just now
+            let resend_at = self
+                .store
+                .pending_signup(&email)
+                .await?
+                .map_or(pending.resend_at, |p| p.resend_at);
+            return Err(too_soon(resend_at));
+        }
+        let mail = match owner {
+            Some(owner) => AccountMail::SignupAttempt {
+                to: email,
+                name: owner.name,
+            },
+            None => AccountMail::SignupCode {
+                to: email,
+                name,
+                code,
+            },
         };
         if let Err(error) = self.mailer.send(mail).await {
             self.store
@@ -255,35 +296,36 @@ where
                 .await?;
             return Err(SendCodeError::Mail(error));
         }
-        self.record(AttemptKind::CodeSentToAddress, email.as_str(), now)
-            .await?;
-        self.record(AttemptKind::CodeSentByIp, ip, now).await?;
         Ok(limits.resend_after)
     }
 
-    /// Confirms a sign-up with its code and creates the customer account.
+    /// Confirms a sign-up with its code and creates the customer account with the name and
+    /// password sent with the code (whoever reads the inbox decides them).
     ///
     /// Every try counts, so a burst of parallel guesses cannot get past the limit; once the
-    /// limit is used up even the right code is refused until a new one is sent.
-    #[tracing::instrument(skip(self, code, ip), fields(email = %email))]
+    /// limit is used up even the right code is refused until a new one is sent. The password
+    /// is hashed only for the right code.
+    #[tracing::instrument(skip_all)]
     pub async fn verify_code(
         &self,
         email: &Email,
         code: &VerificationCode,
+        name: UserName,
+        password: Password,
         ip: &str,
     ) -> Result<User, VerifyCodeError> {
         let now = self.clock.now();
-        if let Err(retry_after) = self
-            .check_limit(
-                AttemptKind::WrongCodeByIp,
+        if let Err(refused) = self
+            .admit(
+                bucket::CODE_CHECK_IP,
                 ip,
-                self.limits.wrong_codes_per_ip,
+                self.limits.code_checks_per_ip,
                 now,
             )
             .await?
         {
             return Err(VerifyCodeError::TooManyAttempts {
-                retry_after: Some(retry_after),
+                retry_after: Some(refused.retry_after),
             });
         }
         let Some(pending) = self.store.pending_signup(email).await? else {
@@ -297,16 +339,16 @@ where
             return Err(VerifyCodeError::TooManyAttempts { retry_after: None });
         }
         if !pending.code_hash.matches(&code.hash()) {
-            self.record(AttemptKind::WrongCodeByIp, ip, now).await?;
             return Err(VerifyCodeError::InvalidCode);
         }
+        let password_hash = self.hasher.hash(password.expose().to_owned()).await?;
         let user = self
             .store
             .complete_signup(NewUser {
-                name: pending.name,
+                name,
                 email: pending.email,
                 role: Role::Customer,
-                password_hash: pending.password_hash,
+                password_hash,
             })
             .await?;
         tracing::info!(user = %user.id, "account created");
@@ -314,14 +356,35 @@ where
     }
 
     /// Mails a reset link when the address has an account; does nothing visible otherwise.
-    /// Callers answer the same either way.
-    #[tracing::instrument(skip(self), fields(email = %email))]
+    /// Callers answer the same either way. At most one link per account goes out per
+    /// `reset_resend_after` and `resets_per_address` per window; past those nothing is sent.
+    /// A new link voids the older ones.
+    #[tracing::instrument(skip_all)]
     pub async fn forgot_password(&self, email: &Email) -> Result<(), ForgotPasswordError> {
         let now = self.clock.now();
         let token = ResetToken::from_bytes(self.random.bytes32());
         let Some(user) = self.store.user_by_email(email).await? else {
             return Ok(());
         };
+        let last_before = now - delta(self.limits.reset_resend_after);
+        if !self
+            .store
+            .claim_reset_mail(user.id, now, last_before)
+            .await?
+        {
+            tracing::debug!(user = %user.id, "a reset link went out moments ago");
+            return Ok(());
+        }
+        let key = user.id.to_string();
+        let rule = self.limits.resets_per_address;
+        if self
+            .admit(bucket::RESET_ADDRESS, &key, rule, now)
+            .await?
+            .is_err()
+        {
+            tracing::info!(user = %user.id, "too many reset links for one account");
+            return Ok(());
+        }
         self.store
             .save_reset_token(user.id, token.hash(), now + delta(self.limits.reset_ttl))
             .await?;
@@ -336,8 +399,8 @@ where
     }
 
     /// Sets a new password with a reset token: it must exist, be unused, unexpired and belong
-    /// to this address. The token is used up.
-    #[tracing::instrument(skip(self, token, password), fields(email = %email))]
+    /// to this address. The token is used up and every session of the user ends.
+    #[tracing::instrument(skip_all)]
     pub async fn reset_password(
         &self,
         email: &Email,
@@ -360,13 +423,14 @@ where
         {
             return Err(ResetPasswordError::InvalidToken);
         }
-        tracing::info!(user = %record.user_id, "password reset");
+        let ended = self.sessions.end_all(record.user_id).await?;
+        tracing::info!(user = %record.user_id, sessions_ended = ended, "password reset");
         Ok(())
     }
 
     /// Creates an account with this role, or sets the role, name and password of the existing
-    /// one: how staff accounts are made.
-    #[tracing::instrument(skip(self, name, password), fields(email = %email, role = %role))]
+    /// one (ending its sessions): how staff accounts are made.
+    #[tracing::instrument(skip_all, fields(role = %role))]
     pub async fn upsert_user(
         &self,
         email: Email,
@@ -375,7 +439,8 @@ where
         password: Password,
     ) -> Result<User, UpsertUserError> {
         let password_hash = self.hasher.hash(password.expose().to_owned()).await?;
-        Ok(self
+        let existed = self.store.user_by_email(&email).await?.is_some();
+        let user = self
             .store
             .upsert_user(NewUser {
                 name,
@@ -383,7 +448,12 @@ where
                 role,
                 password_hash,
             })
-            .await?)
+            .await?;
+        if existed {
+            let ended = self.sessions.end_all(user.id).await?;
+            tracing::info!(user = %user.id, sessions_ended = ended, "account changed");
+        }
+        Ok(user)
     }
 }
 

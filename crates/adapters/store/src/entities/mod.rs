@@ -1,4 +1,3 @@
-pub mod auth_attempts;
 pub mod bundle_items;
 pub mod chat_messages;
 pub mod chats;

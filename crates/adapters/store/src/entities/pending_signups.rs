@@ -6,7 +6,6 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub email: String,
     pub name: String,
-    pub password_hash: String,
     pub code_hash: String,
     pub attempts: i32,
     pub expires_at: DateTimeUtc,

@@ -8,6 +8,8 @@ pub struct Model {
     /// The session's key-value state as a JSON object.
     pub state: String,
     pub expires_at: DateTimeUtc,
+    /// The user the session holds, if any.
+    pub user_id: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -12,6 +12,8 @@ pub struct Model {
     pub role: String,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// When the last password reset link was mailed.
+    pub reset_mailed_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -3,7 +3,7 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
-use super::{Email, PasswordHash, UserId, UserName};
+use super::{Email, UserId, UserName};
 
 /// The 6-digit code a new account is confirmed with. Never printed: `Debug` hides it.
 #[derive(Clone, PartialEq, Eq)]
@@ -98,12 +98,14 @@ impl TokenHash {
     }
 }
 
-/// A registration waiting for its code: the account exists only once the code is verified.
+/// A registration waiting for its code: the account exists only once the code is verified, and
+/// takes the name and password sent with the right code (so no password is kept here: whoever
+/// started the sign-up does not decide it, whoever reads the inbox does).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingSignup {
     pub email: Email,
+    /// Whom the code mail greets.
     pub name: UserName,
-    pub password_hash: PasswordHash,
     pub code_hash: TokenHash,
     /// Wrong codes tried so far.
     pub attempts: u32,
@@ -119,35 +121,6 @@ pub struct ResetTokenRecord {
     pub email: Email,
     pub expires_at: DateTime<Utc>,
     pub used: bool,
-}
-
-/// What a rate limit counts. Each kind counts per key (an address or an IP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum AttemptKind {
-    FailedLoginByAddress,
-    FailedLoginByIp,
-    CodeSentToAddress,
-    CodeSentByIp,
-    WrongCodeByIp,
-}
-
-impl AttemptKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AttemptKind::FailedLoginByAddress => "login_address",
-            AttemptKind::FailedLoginByIp => "login_ip",
-            AttemptKind::CodeSentToAddress => "code_send_address",
-            AttemptKind::CodeSentByIp => "code_send_ip",
-            AttemptKind::WrongCodeByIp => "code_attempt_ip",
-        }
-    }
-}
-
-/// The attempts of one kind and key inside a window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Attempts {
-    pub count: u32,
-    pub oldest: Option<DateTime<Utc>>,
 }
 
 #[cfg(test)]

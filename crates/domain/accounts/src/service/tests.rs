@@ -4,24 +4,27 @@ use std::sync::{Arc, Mutex};
 
 use chrono::TimeZone;
 use mockall::predicate::eq;
+use shared::MemoryLimiter;
 
 use super::*;
 use crate::ports::{
-    MockAttemptLog, MockClock, MockMailer, MockPasswordHasher, MockRandomness, MockUserStore,
+    MockClock, MockMailer, MockPasswordHasher, MockRandomness, MockUserSessions, MockUserStore,
 };
-use crate::{Attempts, MailError, PasswordHash, ResetTokenRecord, TokenHash};
+use crate::{MailError, PasswordHash, ResetTokenRecord, TokenHash};
 
 type Service = Accounts<
     MockUserStore,
-    MockAttemptLog,
+    MemoryLimiter,
     MockMailer,
     MockClock,
     MockRandomness,
     MockPasswordHasher,
+    MockUserSessions,
 >;
 
+/// 10:00:05, five seconds into a 15-minute window.
 fn now() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap()
+    Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 5).unwrap()
 }
 
 fn minutes(n: i64) -> TimeDelta {
@@ -70,46 +73,32 @@ fn random() -> MockRandomness {
     random
 }
 
-/// An attempt log that has seen `count` attempts of every kind, the oldest `age` ago, and
-/// keeps what is recorded.
-fn attempts(
-    count: u32,
-    age: TimeDelta,
-    recorded: Arc<Mutex<Vec<(AttemptKind, String)>>>,
-) -> MockAttemptLog {
-    let mut log = MockAttemptLog::new();
-    log.expect_attempts_since().returning(move |_, _, _| {
-        Box::pin(async move {
-            Ok(Attempts {
-                count,
-                oldest: (count > 0).then(|| now() - age),
-            })
-        })
-    });
-    let keep = recorded.clone();
-    log.expect_record_attempt()
-        .returning(move |kind, key, at, forget| {
-            assert_eq!(at, now());
-            assert_eq!(forget, now() - minutes(15));
-            keep.lock().unwrap().push((kind, key.to_owned()));
-            Box::pin(async { Ok(()) })
-        });
-    log.expect_clear_attempts().returning(move |kind, key| {
-        recorded
-            .lock()
-            .unwrap()
-            .push((kind, format!("cleared {key}")));
-        Box::pin(async { Ok(()) })
-    });
-    log
+/// Sessions that must not be touched.
+fn no_sessions() -> MockUserSessions {
+    let mut sessions = MockUserSessions::new();
+    sessions.expect_end_all().never();
+    sessions
 }
 
-fn fresh_log() -> MockAttemptLog {
-    attempts(0, minutes(0), Arc::default())
+fn service(store: MockUserStore, mailer: MockMailer) -> Service {
+    service_with(store, mailer, MemoryLimiter::new(), no_sessions())
 }
 
-fn service(store: MockUserStore, log: MockAttemptLog, mailer: MockMailer) -> Service {
-    Accounts::new(store, log, mailer, clock_at(now()), random(), hasher())
+fn service_with(
+    store: MockUserStore,
+    mailer: MockMailer,
+    limiter: MemoryLimiter,
+    sessions: MockUserSessions,
+) -> Service {
+    Accounts::new(
+        store,
+        limiter,
+        mailer,
+        clock_at(now()),
+        random(),
+        hasher(),
+        sessions,
+    )
 }
 
 fn store_with(known: Option<User>) -> MockUserStore {
@@ -127,34 +116,54 @@ fn no_mail() -> MockMailer {
     mailer
 }
 
+/// A limiter that has already counted `count` requests of `bucket:key` in this window.
+async fn limiter_with(bucket: &str, key: &str, count: u32) -> MemoryLimiter {
+    let limiter = MemoryLimiter::new();
+    let rule = Rule::new(u32::MAX, FIFTEEN_MINUTES);
+    for _ in 0..count {
+        admit(&limiter, bucket, key, rule, now())
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    limiter
+}
+
 // ---- login
 
-#[tokio::test]
-async fn login_with_the_right_password_returns_the_user_and_forgets_failures() {
-    let recorded = Arc::default();
-    let accounts = service(
-        store_with(Some(user(1, "ann@example.com", "correct horse"))),
-        attempts(4, minutes(1), Arc::clone(&recorded)),
-        no_mail(),
-    );
-    let found = accounts
-        .login(&email("Ann@Example.com"), "correct horse", "10.0.0.1")
-        .await
-        .unwrap();
-    assert_eq!(found.id, UserId::new(1));
-    assert_eq!(
-        *recorded.lock().unwrap(),
-        vec![(
-            AttemptKind::FailedLoginByAddress,
-            "cleared ann@example.com".to_owned()
-        )]
-    );
+async fn login(accounts: &Service, address: &str, password: &str) -> Result<User, LoginError> {
+    accounts.login(&email(address), password, "10.0.0.1").await
 }
 
 #[tokio::test]
-async fn a_wrong_password_and_an_unknown_address_fail_alike_and_both_count() {
+async fn login_with_the_right_password_returns_the_user_and_forgets_the_addresss_count() {
+    let limiter = limiter_with(bucket::LOGIN_ADDRESS, "ann@example.com", 4).await;
+    let accounts = service_with(
+        store_with(Some(user(1, "ann@example.com", "correct horse"))),
+        no_mail(),
+        limiter,
+        no_sessions(),
+    );
+    let found = login(&accounts, "Ann@Example.com", "correct horse")
+        .await
+        .unwrap();
+    assert_eq!(found.id, UserId::new(1));
+    // the count is forgotten: five more tries pass the address limit
+    for _ in 0..5 {
+        assert!(matches!(
+            login(&accounts, "ann@example.com", "wrong").await,
+            Err(LoginError::InvalidCredentials)
+        ));
+    }
+    assert!(matches!(
+        login(&accounts, "ann@example.com", "correct horse").await,
+        Err(LoginError::TooManyAttempts { .. })
+    ));
+}
+
+#[tokio::test]
+async fn a_wrong_password_and_an_unknown_address_fail_alike() {
     for known in [Some(user(1, "ann@example.com", "correct horse")), None] {
-        let recorded = Arc::default();
         let mut hasher = hasher();
         hasher.checkpoint();
         let was_known = known.is_some();
@@ -168,112 +177,84 @@ async fn a_wrong_password_and_an_unknown_address_fail_alike_and_both_count() {
             .returning(|| PasswordHash::new("decoy".into()));
         let accounts = Accounts::new(
             store_with(known),
-            attempts(0, minutes(0), Arc::clone(&recorded)),
+            MemoryLimiter::new(),
             no_mail(),
             clock_at(now()),
             random(),
             hasher,
+            no_sessions(),
         );
-        let error = accounts
-            .login(&email("ann@example.com"), "wrong", "10.0.0.1")
-            .await
-            .unwrap_err();
-        assert!(matches!(error, LoginError::InvalidCredentials));
-        assert_eq!(
-            *recorded.lock().unwrap(),
-            vec![
-                (
-                    AttemptKind::FailedLoginByAddress,
-                    "ann@example.com".to_owned()
-                ),
-                (AttemptKind::FailedLoginByIp, "10.0.0.1".to_owned()),
-            ]
-        );
+        assert!(matches!(
+            login(&accounts, "ann@example.com", "wrong").await,
+            Err(LoginError::InvalidCredentials)
+        ));
     }
 }
 
 #[tokio::test]
-async fn the_sixth_login_in_15_minutes_is_refused_until_the_oldest_failure_ages_out() {
-    let mut log = MockAttemptLog::new();
-    log.expect_attempts_since()
-        .with(
-            eq(AttemptKind::FailedLoginByAddress),
-            eq("ann@example.com"),
-            eq(now() - minutes(15)),
-        )
-        .returning(|_, _, _| {
-            Box::pin(async {
-                Ok(Attempts {
-                    count: 5,
-                    oldest: Some(now() - minutes(10)),
-                })
-            })
-        });
-    log.expect_record_attempt().never();
-    let mut store = MockUserStore::new();
-    store.expect_user_by_email().never();
-    let accounts = service(store, log, no_mail());
-    let error = accounts
-        .login(&email("ann@example.com"), "correct horse", "10.0.0.1")
-        .await
-        .unwrap_err();
-    match error {
-        LoginError::TooManyAttempts { retry_after } => {
-            assert_eq!(retry_after, Duration::from_secs(5 * 60));
+async fn the_sixth_login_in_the_window_is_refused_before_any_password_is_checked() {
+    let mut hasher = MockPasswordHasher::new();
+    hasher
+        .expect_verify()
+        .times(5)
+        .returning(|_, _| Box::pin(async { Ok(false) }));
+    hasher
+        .expect_decoy_hash()
+        .returning(|| PasswordHash::new("decoy".into()));
+    let accounts = Accounts::new(
+        store_with(Some(user(1, "ann@example.com", "correct horse"))),
+        MemoryLimiter::new(),
+        no_mail(),
+        clock_at(now()),
+        random(),
+        hasher,
+        no_sessions(),
+    );
+    for _ in 0..5 {
+        assert!(matches!(
+            login(&accounts, "ann@example.com", "wrong").await,
+            Err(LoginError::InvalidCredentials)
+        ));
+    }
+    match login(&accounts, "ann@example.com", "correct horse").await {
+        Err(LoginError::TooManyAttempts { retry_after }) => {
+            // until the 15-minute window that started at 10:00:00 ends
+            assert_eq!(retry_after, Duration::from_secs(15 * 60 - 5));
         }
         other => panic!("expected a rate limit, got {other:?}"),
     }
 }
 
 #[tokio::test]
-async fn thirty_failures_from_one_ip_block_every_address_from_it() {
-    let mut log = MockAttemptLog::new();
-    log.expect_attempts_since().returning(|kind, _, _| {
-        let count = if kind == AttemptKind::FailedLoginByIp {
-            30
-        } else {
-            0
-        };
-        Box::pin(async move {
-            Ok(Attempts {
-                count,
-                oldest: Some(now() - minutes(14)),
-            })
-        })
-    });
-    let accounts = service(MockUserStore::new(), log, no_mail());
+async fn thirty_attempts_from_one_ip_block_every_address_from_it() {
+    let limiter = limiter_with(bucket::LOGIN_IP, "10.0.0.9", 30).await;
+    let mut store = MockUserStore::new();
+    store.expect_user_by_email().never();
+    let accounts = service_with(store, no_mail(), limiter, no_sessions());
     let error = accounts
         .login(&email("bob@example.com"), "whatever1", "10.0.0.9")
         .await
         .unwrap_err();
-    assert!(
-        matches!(error, LoginError::TooManyAttempts { retry_after } if retry_after == Duration::from_secs(60))
-    );
-}
-
-#[tokio::test]
-async fn four_failures_still_allow_a_fifth_try() {
-    let accounts = service(
-        store_with(Some(user(1, "ann@example.com", "correct horse"))),
-        attempts(4, minutes(3), Arc::default()),
-        no_mail(),
-    );
-    assert!(accounts
-        .login(&email("ann@example.com"), "correct horse", "10.0.0.1")
-        .await
-        .is_ok());
+    assert!(matches!(error, LoginError::TooManyAttempts { .. }));
 }
 
 // ---- sign-up codes
 
 fn signup_store(
+    known: Option<User>,
     pending: Option<PendingSignup>,
     saved: Arc<Mutex<Vec<PendingSignup>>>,
 ) -> MockUserStore {
-    let mut store = store_with(None);
+    let mut store = store_with(known);
     store.expect_pending_signup().returning(move |_| {
         let pending = pending.clone();
         Box::pin(async move { Ok(pending) })
+    });
+    let claimed = Arc::clone(&saved);
+    store.expect_claim_signup().returning(move |signup, at| {
+        assert_eq!(at, now());
+        claimed.lock().unwrap().push(signup);
+        Box::pin(async { Ok(true) })
     });
     store.expect_save_pending_signup().returning(move |signup| {
         saved.lock().unwrap().push(signup);
@@ -286,7 +267,6 @@ fn pending(attempts: u32, expires_in: TimeDelta, resend_in: TimeDelta) -> Pendin
     PendingSignup {
         email: email("ann@example.com"),
         name: UserName::parse("Ann").unwrap(),
-        password_hash: PasswordHash::new("hashed:correct horse".into()),
         code_hash: VerificationCode::from_number(42).hash(),
         attempts,
         expires_at: now() + expires_in,
@@ -299,16 +279,14 @@ async fn send(accounts: &Service) -> Result<Duration, SendCodeError> {
         .send_code(
             UserName::parse("Ann").unwrap(),
             email("ann@example.com"),
-            Password::parse("correct horse").unwrap(),
             "10.0.0.1",
         )
         .await
 }
 
 #[tokio::test]
-async fn a_sign_up_stores_hashes_only_and_mails_the_code() {
+async fn a_sign_up_stores_the_codes_hash_only_and_mails_the_code() {
     let saved = Arc::default();
-    let recorded = Arc::default();
     let mut mailer = MockMailer::new();
     mailer
         .expect_send()
@@ -318,11 +296,7 @@ async fn a_sign_up_stores_hashes_only_and_mails_the_code() {
                 if to.as_str() == "ann@example.com" && code.expose() == "000042")
         })
         .returning(|_| Box::pin(async { Ok(()) }));
-    let accounts = service(
-        signup_store(None, Arc::clone(&saved)),
-        attempts(0, minutes(0), Arc::clone(&recorded)),
-        mailer,
-    );
+    let accounts = service(signup_store(None, None, Arc::clone(&saved)), mailer);
     assert_eq!(send(&accounts).await.unwrap(), Duration::from_secs(60));
 
     let saved = saved.lock().unwrap();
@@ -330,28 +304,33 @@ async fn a_sign_up_stores_hashes_only_and_mails_the_code() {
     let signup = &saved[0];
     assert_eq!(signup.code_hash, TokenHash::of("000042"));
     assert_ne!(signup.code_hash.as_str(), "000042");
-    assert_eq!(signup.password_hash.as_str(), "hashed:correct horse");
     assert_eq!(signup.attempts, 0);
     assert_eq!(signup.expires_at, now() + minutes(15));
     assert_eq!(signup.resend_at, now() + minutes(1));
-    assert_eq!(
-        *recorded.lock().unwrap(),
-        vec![
-            (AttemptKind::CodeSentToAddress, "ann@example.com".to_owned()),
-            (AttemptKind::CodeSentByIp, "10.0.0.1".to_owned()),
-        ]
-    );
 }
 
 #[tokio::test]
-async fn a_registered_address_cannot_sign_up_again() {
-    let mut store = store_with(Some(user(1, "ann@example.com", "x")));
-    store.expect_save_pending_signup().never();
-    let accounts = service(store, fresh_log(), no_mail());
-    assert!(matches!(
-        send(&accounts).await,
-        Err(SendCodeError::EmailTaken)
-    ));
+async fn a_registered_address_is_answered_alike_and_its_owner_is_told() {
+    let saved = Arc::default();
+    let mut mailer = MockMailer::new();
+    mailer
+        .expect_send()
+        .times(1)
+        .withf(|mail| {
+            matches!(mail, AccountMail::SignupAttempt { to, name }
+                if to.as_str() == "ann@example.com" && name.as_str() == "Ann")
+        })
+        .returning(|_| Box::pin(async { Ok(()) }));
+    let accounts = service(
+        signup_store(
+            Some(user(1, "ann@example.com", "x")),
+            None,
+            Arc::clone(&saved),
+        ),
+        mailer,
+    );
+    assert_eq!(send(&accounts).await.unwrap(), Duration::from_secs(60));
+    assert_eq!(saved.lock().unwrap().len(), 1, "the same 60-second wait");
 }
 
 #[tokio::test]
@@ -359,10 +338,10 @@ async fn a_new_code_waits_60_seconds_then_replaces_the_old_one() {
     let saved = Arc::default();
     let too_soon = service(
         signup_store(
+            None,
             Some(pending(2, minutes(14), TimeDelta::seconds(20))),
             Arc::clone(&saved),
         ),
-        fresh_log(),
         no_mail(),
     );
     assert!(matches!(
@@ -378,10 +357,10 @@ async fn a_new_code_waits_60_seconds_then_replaces_the_old_one() {
         .returning(|_| Box::pin(async { Ok(()) }));
     let later = service(
         signup_store(
+            None,
             Some(pending(3, minutes(14), TimeDelta::seconds(0))),
             Arc::clone(&saved),
         ),
-        fresh_log(),
         mailer,
     );
     send(&later).await.unwrap();
@@ -391,40 +370,60 @@ async fn a_new_code_waits_60_seconds_then_replaces_the_old_one() {
 }
 
 #[tokio::test]
-async fn codes_sent_are_limited_per_address_and_ip() {
-    let accounts = service(
-        signup_store(None, Arc::default()),
-        attempts(20, minutes(5), Arc::default()),
-        no_mail(),
-    );
+async fn a_parallel_request_that_lost_the_claim_is_told_to_wait_and_sends_nothing() {
+    let mut store = store_with(None);
+    let mut first = true;
+    store.expect_pending_signup().returning(move |_| {
+        // nothing before the claim; the winner's sign-up after it
+        let found = (!first).then(|| pending(0, minutes(15), TimeDelta::seconds(60)));
+        first = false;
+        Box::pin(async move { Ok(found) })
+    });
+    store
+        .expect_claim_signup()
+        .times(1)
+        .returning(|_, _| Box::pin(async { Ok(false) }));
+    let accounts = service(store, no_mail());
     assert!(matches!(
         send(&accounts).await,
-        Err(SendCodeError::TooManySends { retry_after }) if retry_after == Duration::from_secs(600)
+        Err(SendCodeError::TooSoon { retry_after }) if retry_after == Duration::from_secs(60)
     ));
+}
+
+#[tokio::test]
+async fn code_requests_are_limited_per_ip_and_per_address() {
+    for (bucket, key, count) in [
+        (bucket::CODE_IP, "10.0.0.1", 20),
+        (bucket::CODE_ADDRESS, "ann@example.com", 5),
+    ] {
+        let limiter = limiter_with(bucket, key, count).await;
+        let mut store = signup_store(None, None, Arc::default());
+        store.checkpoint();
+        store
+            .expect_pending_signup()
+            .returning(|_| Box::pin(async { Ok(None) }));
+        store.expect_claim_signup().never();
+        let accounts = service_with(store, no_mail(), limiter, no_sessions());
+        assert!(matches!(
+            send(&accounts).await,
+            Err(SendCodeError::TooManySends { retry_after }) if retry_after == Duration::from_secs(15 * 60 - 5)
+        ));
+    }
 }
 
 #[tokio::test]
 async fn when_the_mail_fails_the_sign_up_stays_and_a_new_code_may_be_asked_at_once() {
     let saved = Arc::default();
-    let recorded = Arc::default();
     let mut mailer = MockMailer::new();
     mailer
         .expect_send()
         .returning(|_| Box::pin(async { Err(MailError(anyhow::anyhow!("connection refused"))) }));
-    let accounts = service(
-        signup_store(None, Arc::clone(&saved)),
-        attempts(0, minutes(0), Arc::clone(&recorded)),
-        mailer,
-    );
+    let accounts = service(signup_store(None, None, Arc::clone(&saved)), mailer);
     assert!(matches!(send(&accounts).await, Err(SendCodeError::Mail(_))));
     let saved = saved.lock().unwrap();
     assert_eq!(saved.len(), 2);
     assert_eq!(saved[1].resend_at, now(), "resend is open again");
     assert_eq!(saved[1].code_hash, saved[0].code_hash);
-    assert!(
-        recorded.lock().unwrap().is_empty(),
-        "a failed send does not count"
-    );
 }
 
 // ---- verification
@@ -442,17 +441,38 @@ fn verify_store(pending: Option<PendingSignup>, tries: u32) -> MockUserStore {
 }
 
 async fn verify(accounts: &Service, code: &str) -> Result<User, VerifyCodeError> {
+    verify_as(accounts, code, "Ann", "correct horse").await
+}
+
+async fn verify_as(
+    accounts: &Service,
+    code: &str,
+    name: &str,
+    password: &str,
+) -> Result<User, VerifyCodeError> {
     accounts
         .verify_code(
             &email("ann@example.com"),
             &VerificationCode::parse(code).unwrap(),
+            UserName::parse(name).unwrap(),
+            Password::parse(password).unwrap(),
             "10.0.0.1",
         )
         .await
 }
 
+fn created(new: NewUser) -> Result<User, RepoError> {
+    Ok(User {
+        id: UserId::new(7),
+        name: new.name,
+        email: new.email,
+        role: new.role,
+        password_hash: new.password_hash,
+    })
+}
+
 #[tokio::test]
-async fn the_right_code_creates_a_customer_from_the_pending_sign_up() {
+async fn the_right_code_creates_a_customer_with_the_name_and_password_sent_with_it() {
     let mut store = verify_store(Some(pending(0, minutes(1), minutes(0))), 1);
     store
         .expect_complete_signup()
@@ -460,69 +480,51 @@ async fn the_right_code_creates_a_customer_from_the_pending_sign_up() {
         .withf(|new| {
             new.role == Role::Customer
                 && new.email.as_str() == "ann@example.com"
-                && new.password_hash.as_str() == "hashed:correct horse"
-                && new.name.as_str() == "Ann"
+                && new.password_hash.as_str() == "hashed:owners password"
+                && new.name.as_str() == "Ann Owner"
         })
-        .returning(|new| {
-            Box::pin(async move {
-                Ok(User {
-                    id: UserId::new(7),
-                    name: new.name,
-                    email: new.email,
-                    role: new.role,
-                    password_hash: new.password_hash,
-                })
-            })
-        });
-    let accounts = service(store, fresh_log(), no_mail());
-    assert_eq!(
-        verify(&accounts, "000042").await.unwrap().id,
-        UserId::new(7)
-    );
+        .returning(|new| Box::pin(async move { created(new) }));
+    let accounts = service(store, no_mail());
+    let user = verify_as(&accounts, "000042", "Ann Owner", "owners password")
+        .await
+        .unwrap();
+    assert_eq!(user.id, UserId::new(7));
 }
 
 #[tokio::test]
-async fn a_wrong_code_is_counted_and_refused() {
-    let recorded = Arc::default();
+async fn a_wrong_code_is_refused_without_hashing_the_password() {
     let mut store = verify_store(Some(pending(0, minutes(1), minutes(0))), 1);
     store.expect_complete_signup().never();
-    let accounts = service(
+    let mut hasher = MockPasswordHasher::new();
+    hasher.expect_hash().never();
+    let accounts = Accounts::new(
         store,
-        attempts(0, minutes(0), Arc::clone(&recorded)),
+        MemoryLimiter::new(),
         no_mail(),
+        clock_at(now()),
+        random(),
+        hasher,
+        no_sessions(),
     );
     assert!(matches!(
         verify(&accounts, "123456").await,
         Err(VerifyCodeError::InvalidCode)
     ));
-    assert_eq!(
-        *recorded.lock().unwrap(),
-        vec![(AttemptKind::WrongCodeByIp, "10.0.0.1".to_owned())]
-    );
 }
 
 #[tokio::test]
 async fn the_fifth_try_may_still_succeed_but_the_sixth_is_refused_even_with_the_right_code() {
     let mut store = verify_store(Some(pending(4, minutes(1), minutes(0))), 5);
-    store.expect_complete_signup().times(1).returning(|new| {
-        Box::pin(async move {
-            Ok(User {
-                id: UserId::new(7),
-                name: new.name,
-                email: new.email,
-                role: new.role,
-                password_hash: new.password_hash,
-            })
-        })
-    });
-    assert!(verify(&service(store, fresh_log(), no_mail()), "000042")
-        .await
-        .is_ok());
+    store
+        .expect_complete_signup()
+        .times(1)
+        .returning(|new| Box::pin(async move { created(new) }));
+    assert!(verify(&service(store, no_mail()), "000042").await.is_ok());
 
     let mut store = verify_store(Some(pending(5, minutes(1), minutes(0))), 6);
     store.expect_complete_signup().never();
     assert!(matches!(
-        verify(&service(store, fresh_log(), no_mail()), "000042").await,
+        verify(&service(store, no_mail()), "000042").await,
         Err(VerifyCodeError::TooManyAttempts { retry_after: None })
     ));
 }
@@ -533,21 +535,22 @@ async fn an_expired_or_missing_sign_up_asks_for_a_new_code() {
     store.expect_add_code_attempt().never();
     store.expect_complete_signup().never();
     assert!(matches!(
-        verify(&service(store, fresh_log(), no_mail()), "000042").await,
+        verify(&service(store, no_mail()), "000042").await,
         Err(VerifyCodeError::Expired)
     ));
     let store = verify_store(None, 1);
     assert!(matches!(
-        verify(&service(store, fresh_log(), no_mail()), "000042").await,
+        verify(&service(store, no_mail()), "000042").await,
         Err(VerifyCodeError::Expired)
     ));
 }
 
 #[tokio::test]
-async fn many_wrong_codes_from_one_ip_are_refused_across_addresses() {
+async fn many_code_checks_from_one_ip_are_refused_across_addresses() {
+    let limiter = limiter_with(bucket::CODE_CHECK_IP, "10.0.0.1", 30).await;
     let mut store = MockUserStore::new();
     store.expect_pending_signup().never();
-    let accounts = service(store, attempts(30, minutes(15), Arc::default()), no_mail());
+    let accounts = service_with(store, no_mail(), limiter, no_sessions());
     assert!(matches!(
         verify(&accounts, "000042").await,
         Err(VerifyCodeError::TooManyAttempts {
@@ -563,16 +566,25 @@ async fn an_address_registered_meanwhile_is_reported_taken() {
         .expect_complete_signup()
         .returning(|_| Box::pin(async { Err(RepoError::Duplicate) }));
     assert!(matches!(
-        verify(&service(store, fresh_log(), no_mail()), "000042").await,
+        verify(&service(store, no_mail()), "000042").await,
         Err(VerifyCodeError::EmailTaken)
     ));
 }
 
 // ---- password reset
 
+fn reset_store(claimed: bool) -> MockUserStore {
+    let mut store = store_with(Some(user(3, "ann@example.com", "old password")));
+    store
+        .expect_claim_reset_mail()
+        .with(eq(UserId::new(3)), eq(now()), eq(now() - minutes(1)))
+        .returning(move |_, _, _| Box::pin(async move { Ok(claimed) }));
+    store
+}
+
 #[tokio::test]
 async fn forgot_password_mails_a_token_whose_hash_is_kept_for_60_minutes() {
-    let mut store = store_with(Some(user(3, "ann@example.com", "old password")));
+    let mut store = reset_store(true);
     let expected = ResetToken::from_bytes([9; 32]);
     let hash = expected.hash();
     store
@@ -589,7 +601,25 @@ async fn forgot_password_mails_a_token_whose_hash_is_kept_for_60_minutes() {
                 if *token == expected && to.as_str() == "ann@example.com")
         })
         .returning(|_| Box::pin(async { Ok(()) }));
-    service(store, fresh_log(), mailer)
+    service(store, mailer)
+        .forgot_password(&email("ann@example.com"))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn forgot_password_sends_nothing_within_a_minute_of_the_last_link_or_past_5_an_hour() {
+    let mut store = reset_store(false);
+    store.expect_save_reset_token().never();
+    service(store, no_mail())
+        .forgot_password(&email("ann@example.com"))
+        .await
+        .unwrap();
+
+    let limiter = limiter_with(bucket::RESET_ADDRESS, "3", 5).await;
+    let mut store = reset_store(true);
+    store.expect_save_reset_token().never();
+    service_with(store, no_mail(), limiter, no_sessions())
         .forgot_password(&email("ann@example.com"))
         .await
         .unwrap();
@@ -598,8 +628,9 @@ async fn forgot_password_mails_a_token_whose_hash_is_kept_for_60_minutes() {
 #[tokio::test]
 async fn forgot_password_for_an_unknown_address_sends_and_stores_nothing() {
     let mut store = store_with(None);
+    store.expect_claim_reset_mail().never();
     store.expect_save_reset_token().never();
-    service(store, fresh_log(), no_mail())
+    service(store, no_mail())
         .forgot_password(&email("nobody@example.com"))
         .await
         .unwrap();
@@ -633,8 +664,18 @@ async fn reset(accounts: &Service) -> Result<(), ResetPasswordError> {
         .await
 }
 
+fn ends_sessions_of(id: i64) -> MockUserSessions {
+    let mut sessions = MockUserSessions::new();
+    sessions
+        .expect_end_all()
+        .times(1)
+        .with(eq(UserId::new(id)))
+        .returning(|_| Box::pin(async { Ok(2) }));
+    sessions
+}
+
 #[tokio::test]
-async fn a_valid_token_sets_the_new_password_once() {
+async fn a_valid_token_sets_the_new_password_once_and_ends_every_session() {
     let mut store = token_store(Some(record(false, minutes(59), "ann@example.com")));
     store
         .expect_redeem_reset_token()
@@ -646,9 +687,8 @@ async fn a_valid_token_sets_the_new_password_once() {
                 && *at == now()
         })
         .returning(|_, _, _, _| Box::pin(async { Ok(true) }));
-    reset(&service(store, fresh_log(), no_mail()))
-        .await
-        .unwrap();
+    let accounts = service_with(store, no_mail(), MemoryLimiter::new(), ends_sessions_of(3));
+    reset(&accounts).await.unwrap();
 }
 
 #[tokio::test]
@@ -662,7 +702,7 @@ async fn used_expired_unknown_and_other_addresses_tokens_are_refused() {
         let mut store = token_store(record);
         store.expect_redeem_reset_token().never();
         assert!(matches!(
-            reset(&service(store, fresh_log(), no_mail())).await,
+            reset(&service(store, no_mail())).await,
             Err(ResetPasswordError::InvalidToken)
         ));
     }
@@ -675,14 +715,13 @@ async fn a_token_redeemed_by_a_parallel_request_is_refused() {
         .expect_redeem_reset_token()
         .returning(|_, _, _, _| Box::pin(async { Ok(false) }));
     assert!(matches!(
-        reset(&service(store, fresh_log(), no_mail())).await,
+        reset(&service(store, no_mail())).await,
         Err(ResetPasswordError::InvalidToken)
     ));
 }
 
-#[tokio::test]
-async fn staff_accounts_are_created_or_updated_with_a_hashed_password() {
-    let mut store = MockUserStore::new();
+fn upsert_store(existing: Option<User>) -> MockUserStore {
+    let mut store = store_with(existing);
     store
         .expect_upsert_user()
         .times(1)
@@ -700,7 +739,11 @@ async fn staff_accounts_are_created_or_updated_with_a_hashed_password() {
                 })
             })
         });
-    let user = service(store, fresh_log(), no_mail())
+    store
+}
+
+async fn upsert(accounts: &Service) -> User {
+    accounts
         .upsert_user(
             email("boss@example.com"),
             UserName::parse("Boss").unwrap(),
@@ -708,6 +751,37 @@ async fn staff_accounts_are_created_or_updated_with_a_hashed_password() {
             Password::parse("staff password").unwrap(),
         )
         .await
-        .unwrap();
+        .unwrap()
+}
+
+#[tokio::test]
+async fn staff_accounts_are_created_with_a_hashed_password() {
+    let user = upsert(&service(upsert_store(None), no_mail())).await;
     assert_eq!(user.role, Role::SuperAdmin);
+}
+
+#[tokio::test]
+async fn changing_an_existing_accounts_role_or_password_ends_its_sessions() {
+    let accounts = service_with(
+        upsert_store(Some(user(1, "boss@example.com", "old"))),
+        no_mail(),
+        MemoryLimiter::new(),
+        ends_sessions_of(1),
+    );
+    upsert(&accounts).await;
+}
+
+// ---- sessions
+
+#[test]
+fn staff_sessions_end_after_12_hours_and_customers_after_30_days() {
+    let accounts = service(MockUserStore::new(), no_mail());
+    let hours = |n: i64| now() - TimeDelta::hours(n);
+    for role in [Role::Admin, Role::SuperAdmin] {
+        assert!(accounts.session_is_current(role, hours(11)));
+        assert!(!accounts.session_is_current(role, hours(12)));
+    }
+    assert!(accounts.session_is_current(Role::Customer, hours(12)));
+    assert!(accounts.session_is_current(Role::Customer, hours(29 * 24)));
+    assert!(!accounts.session_is_current(Role::Customer, hours(30 * 24)));
 }

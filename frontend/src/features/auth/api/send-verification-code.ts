@@ -12,7 +12,8 @@ export type SendVerificationCodeResponse = {
 
 /**
  * POST /api/send-verification-code: starts (or restarts) a pending sign-up and mails a 6-digit
- * code. 422 per field (e.g. the address is already registered), 429 when asked again too soon.
+ * code. An address that already has an account gets the same answer (its owner is mailed
+ * instead). 422 per field, 429 when asked again too soon or too often.
  */
 export function sendVerificationCode(input: Registration): Promise<SendVerificationCodeResponse> {
   return api.post<SendVerificationCodeResponse>('/send-verification-code', input);

@@ -9,8 +9,9 @@ export type VerifyCodeInput = Registration & { code: string };
 export type VerifyCodeResponse = { message: string; user: User };
 
 /**
- * POST /api/verify-code: creates the account and logs it in. 422 with errors.code for a wrong or
- * expired code, 429 after too many attempts.
+ * POST /api/verify-code: creates the account with the name and password sent here (not those of
+ * the code request) and logs it in. 422 with errors.code for a wrong or expired code, 429 after
+ * too many attempts.
  */
 export function verifyCode(input: VerifyCodeInput): Promise<VerifyCodeResponse> {
   return api.post<VerifyCodeResponse>('/verify-code', input);
