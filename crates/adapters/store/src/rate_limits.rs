@@ -56,6 +56,21 @@ impl RateLimiter for Store {
         })
     }
 
+    async fn release(&self, bucket: &str, window_start: DateTime<Utc>) -> Result<(), LimitError> {
+        rate_limits::Entity::update_many()
+            .col_expr(
+                rate_limits::Column::Hits,
+                Expr::col(rate_limits::Column::Hits).sub(1),
+            )
+            .filter(rate_limits::Column::Bucket.eq(bucket))
+            .filter(rate_limits::Column::WindowStart.eq(window_start))
+            .filter(rate_limits::Column::Hits.gt(0))
+            .exec(&self.db)
+            .await
+            .context("failed to give back a rate-limited request")?;
+        Ok(())
+    }
+
     async fn clear(&self, bucket: &str, window_start: DateTime<Utc>) -> Result<(), LimitError> {
         rate_limits::Entity::delete_many()
             .filter(rate_limits::Column::Bucket.eq(bucket))

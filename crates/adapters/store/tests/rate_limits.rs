@@ -53,6 +53,28 @@ async fn sixty_parallel_hits_let_exactly_the_limit_through(#[case] backend: Back
         .unwrap()
         .is_ok());
 
+    // a request given back frees its place, never below zero
+    let other = Rule::new(1, Duration::from_secs(900));
+    assert!(admit(&store, "login", "c", other, now)
+        .await
+        .unwrap()
+        .is_ok());
+    shared::give_back(&store, "login", "c", other, now)
+        .await
+        .unwrap();
+    shared::give_back(&store, "login", "c", other, now)
+        .await
+        .unwrap();
+    assert!(admit(&store, "login", "c", other, now)
+        .await
+        .unwrap()
+        .is_ok());
+    assert!(admit(&store, "login", "c", other, now)
+        .await
+        .unwrap()
+        .is_err());
+    forget(&store, "login", "c", other, now).await.unwrap();
+
     // old windows are purged
     let purged = store.purge_rate_limits(at(1_800_000_900)).await.unwrap();
     assert_eq!(purged, 2);

@@ -87,6 +87,49 @@ async fn me_status(app: &TestApp, client: &reqwest::Client) -> u16 {
         .as_u16()
 }
 
+/// One office behind one address (or a proxy not in trusted_proxies): successful logins do not
+/// use up the per-address limit of 30, failures still do.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn successful_logins_from_one_address_never_lock_it(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    to_the_start_of_a_window(&app, Duration::from_secs(15 * 60));
+    for n in 0..4 {
+        app.create_user(&format!("staff{n}@example.com"), PASSWORD, Role::Customer)
+            .await;
+    }
+    for round in 0..40 {
+        let client = app.new_client();
+        let email = format!("staff{}@example.com", round % 4);
+        let answer = post(
+            &app,
+            &client,
+            "/api/login",
+            json!({ "email": email, "password": PASSWORD }),
+        )
+        .await;
+        assert_eq!(answer.status(), 200, "login {round}");
+    }
+    // 30 failures from that address still lock it
+    let client = app.new_client();
+    let mut codes = Vec::new();
+    for n in 0..31 {
+        let email = format!("nobody{n}@example.com");
+        let answer = post(
+            &app,
+            &client,
+            "/api/login",
+            json!({ "email": email, "password": "wrong password" }),
+        )
+        .await;
+        codes.push(answer.status().as_u16());
+    }
+    assert_eq!(count(&codes, 401), 30, "{codes:?}");
+    assert_eq!(codes[30], 429);
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]

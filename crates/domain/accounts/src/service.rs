@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use shared::{admit, forget, seconds_until, RateLimiter, Refused, Rule};
+use shared::{admit, forget, give_back, seconds_until, RateLimiter, Refused, Rule};
 
 use crate::{
     AccountMail, Clock, Email, ForgotPasswordError, LoginError, Mailer, NewUser, Password,
@@ -202,6 +202,16 @@ where
         let matches = self.hasher.verify(password.to_owned(), hash).await?;
         match user {
             Some(user) if matches => {
+                // A success is not an attempt on the client address: a shop behind one NAT (or
+                // a proxy not listed in trusted_proxies) must not lock out its own customers.
+                give_back(
+                    &self.limiter,
+                    bucket::LOGIN_IP,
+                    ip,
+                    limits.logins_per_ip,
+                    now,
+                )
+                .await?;
                 forget(
                     &self.limiter,
                     bucket::LOGIN_ADDRESS,

@@ -5,5 +5,6 @@
 pub mod limits;
 
 pub use limits::{
-    admit, forget, seconds_until, LimitError, MemoryLimiter, RateLimiter, Refused, Rule, WindowHits,
+    admit, forget, give_back, seconds_until, LimitError, MemoryLimiter, RateLimiter, Refused, Rule,
+    WindowHits,
 };

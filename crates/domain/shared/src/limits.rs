@@ -71,6 +71,14 @@ pub trait RateLimiter: Send + Sync + 'static {
         window_start: DateTime<Utc>,
     ) -> impl Future<Output = Result<WindowHits, LimitError>> + Send;
 
+    /// Takes one request back from `bucket`'s count in the window starting at `window_start`
+    /// (never below zero): a request that turned out not to count, e.g. a successful login.
+    fn release(
+        &self,
+        bucket: &str,
+        window_start: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), LimitError>> + Send;
+
     /// Forgets `bucket`'s count in the window starting at `window_start` (e.g. failed logins
     /// after a successful one).
     fn clear(
@@ -112,6 +120,18 @@ pub async fn forget<L: RateLimiter + ?Sized>(
     limiter.clear(&format!("{bucket}:{key}"), start).await
 }
 
+/// Takes back one request of `key` counted by [`admit`] at `now` under `rule`.
+pub async fn give_back<L: RateLimiter + ?Sized>(
+    limiter: &L,
+    bucket: &str,
+    key: &str,
+    rule: Rule,
+    now: DateTime<Utc>,
+) -> Result<(), LimitError> {
+    let (start, _) = rule.window_at(now);
+    limiter.release(&format!("{bucket}:{key}"), start).await
+}
+
 /// From `now` until `later` in whole seconds, rounded up, at least one.
 pub fn seconds_until(now: DateTime<Utc>, later: DateTime<Utc>) -> Duration {
     let wait = (later - now).to_std().unwrap_or_default();
@@ -147,6 +167,17 @@ impl RateLimiter for MemoryLimiter {
             .or_insert(0);
         *count = count.saturating_add(1);
         Ok(WindowHits { count: *count })
+    }
+
+    async fn release(&self, bucket: &str, window_start: DateTime<Utc>) -> Result<(), LimitError> {
+        let mut counts = self
+            .counts
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the rate limit counters were poisoned"))?;
+        if let Some(count) = counts.get_mut(&(bucket.to_owned(), window_start.timestamp())) {
+            *count = count.saturating_sub(1);
+        }
+        Ok(())
     }
 
     async fn clear(&self, bucket: &str, window_start: DateTime<Utc>) -> Result<(), LimitError> {
@@ -196,6 +227,18 @@ mod tests {
         assert!(admit(&limiter, "t", "k", rule, at(10)).await?.is_err());
         forget(&limiter, "t", "k", rule, at(20)).await?;
         assert_eq!(admit(&limiter, "t", "k", rule, at(20)).await?, Ok(()));
+        Ok(())
+    }
+
+    #[tokio::test]
+    async fn a_request_given_back_frees_its_place() -> Result<(), LimitError> {
+        let limiter = MemoryLimiter::new();
+        let rule = Rule::per_minute(2);
+        assert_eq!(admit(&limiter, "t", "k", rule, at(10)).await?, Ok(()));
+        give_back(&limiter, "t", "k", rule, at(10)).await?;
+        assert_eq!(admit(&limiter, "t", "k", rule, at(10)).await?, Ok(()));
+        assert_eq!(admit(&limiter, "t", "k", rule, at(10)).await?, Ok(()));
+        assert!(admit(&limiter, "t", "k", rule, at(10)).await?.is_err());
         Ok(())
     }
 
