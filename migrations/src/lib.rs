@@ -8,6 +8,7 @@ mod m20261121_000003_orders;
 mod m20261121_000004_chat_proofs;
 mod m20261121_000005_delivery_queue;
 mod m20261123_000006_rate_limits;
+mod m20261123_000008_checkout_abuse;
 
 pub struct Migrator;
 
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000004_chat_proofs::Migration),
             Box::new(m20261121_000005_delivery_queue::Migration),
             Box::new(m20261123_000006_rate_limits::Migration),
+            Box::new(m20261123_000008_checkout_abuse::Migration),
         ]
     }
 }

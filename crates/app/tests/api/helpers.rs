@@ -128,6 +128,7 @@ impl TestApp {
             roblox: garden_app::default_roblox(),
             assistant: garden_app::AssistantSettings::default(),
             chat: garden_app::ChatSettings::default(),
+            checkout: garden_app::CheckoutSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests
