@@ -5,6 +5,7 @@ mod admin;
 mod auth;
 mod chat;
 mod checkout;
+mod checkout_abuse;
 mod checkout_identity;
 mod checkout_support;
 mod helpers;

@@ -165,6 +165,15 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_account_holding_the_last_use_hears_it_used_the_code() {
+        let held_by_this_account = usage(None, Some(1), 1, true);
+        assert_eq!(
+            check(Some(held_by_this_account), "SPRING").await,
+            PromoValidation::Rejected(Rejection::AlreadyUsed)
+        );
+    }
+
+    #[tokio::test]
     async fn expiry_is_reported_before_the_other_reasons() {
         let everything = usage(Some(-Duration::days(1)), Some(1), 1, true);
         assert_eq!(
