@@ -7,9 +7,10 @@
 //! failing to upgrade a read lock later; on PostgreSQL the conditional UPDATEs lock the rows
 //! they change, in product id order, so concurrent orders queue rather than deadlock.
 //!
-//! Placing an order first serialises on its holders (Discord account, browser session, client
-//! address: transaction-scoped advisory locks on PostgreSQL, the write lock on SQLite), then
-//! counts their pending orders, so parallel checkouts cannot all pass a cap. A promo code's
+//! Placing an order, once its stock is taken, serialises on its holders (Discord account,
+//! browser session, client address: transaction-scoped advisory locks on PostgreSQL, the write
+//! lock on SQLite), then counts their pending orders, so parallel checkouts cannot all pass a
+//! cap; checkouts refused for stock never wait for those locks. A promo code's
 //! `uses` is raised by a conditional UPDATE (`uses < max_uses`) and the account's claim is the
 //! redemption row (one per code and account), both in the placing transaction; releasing the
 //! order gives both back.
@@ -58,12 +59,6 @@ impl OrderRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        if let Some(reached) = pending_cap_reached(&txn, &order, caps).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back a refused order")?;
-            return Err(PlaceError::TooManyPending(reached));
-        }
         for (product, quantity) in reservation.entries() {
             let quantity = i64::from(*quantity);
             let taken = products::Entity::update_many()
@@ -84,6 +79,14 @@ impl OrderRepository for Store {
                     .context("failed to roll back a reservation")?;
                 return Err(PlaceError::OutOfStock(*product));
             }
+        }
+        // After the stock, so the many refused for stock in a rush never queue on the holders.
+        let took_write_lock = !reservation.is_empty();
+        if let Some(reached) = pending_cap_reached(&txn, &order, caps, took_write_lock).await? {
+            txn.rollback()
+                .await
+                .context("failed to roll back a refused order")?;
+            return Err(PlaceError::TooManyPending(reached));
         }
         if let Some(promo) = &order.promo {
             let claimed = txn
@@ -428,10 +431,13 @@ fn lock_key(holder: &str) -> i32 {
 
 /// Serialises the placements of the order's holders for the rest of the transaction, then
 /// counts their pending orders: the first holder at its cap, with its oldest pending order.
+/// `wrote` tells whether the transaction has written already (on SQLite it then holds the
+/// database's write lock).
 async fn pending_cap_reached(
     txn: &DatabaseTransaction,
     order: &NewOrder,
     caps: PendingCaps,
+    wrote: bool,
 ) -> Result<Option<PendingCapReached>, PlaceError> {
     let discord = order.buyer.discord.discord_id.as_str().to_owned();
     let token = order.holder.buyer_token.clone();
@@ -461,7 +467,7 @@ async fn pending_cap_reached(
         ))
         .await
         .context("failed to lock the order's holders")?;
-    } else {
+    } else if !wrote {
         // a write first: the transaction takes SQLite's write lock now, so the count below
         // cannot change until it commits
         txn.execute(statement(

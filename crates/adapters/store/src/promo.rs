@@ -47,7 +47,7 @@ impl PromoRepository for Store {
         Ok(to_promo(row)?)
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, discord_id))]
     async fn usage(
         &self,
         code: &PromoCode,

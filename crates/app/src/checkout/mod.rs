@@ -351,7 +351,7 @@ pub fn notify_paid_too_late(
 #[derive(Debug)]
 pub enum Closed {
     /// Cancelled or expired: its payment page is closed and its stock and promo use are back.
-    Released(orders::Order),
+    Released(Box<orders::Order>),
     /// The provider said the buyer had paid already: the order was confirmed as paid instead.
     Paid,
 }
@@ -421,7 +421,7 @@ pub async fn close_unpaid(
     match released {
         Release::Released(order) => {
             refresh_stock(state).await;
-            Ok(Closed::Released(order))
+            Ok(Closed::Released(Box::new(order)))
         }
         Release::AlreadyClosed(order) => {
             Err(orders::ReleaseError::Refused(orders::TransitionError {

@@ -147,7 +147,7 @@ pub async fn show(
 pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Order, ApiError> {
     let not_pending = || ApiError::Conflict("This order can no longer be cancelled.".to_owned());
     match checkout::close_unpaid(state, order, Closing::Cancelled).await {
-        Ok(Closed::Released(order)) => Ok(order),
+        Ok(Closed::Released(order)) => Ok(*order),
         Ok(Closed::Paid) => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
         )),

@@ -41,12 +41,12 @@ pub enum Applied {
 #[cfg_attr(test, mockall::automock)]
 pub trait OrderRepository: Send + Sync + 'static {
     /// In one transaction, all or nothing:
-    /// - counts the pending orders of the order's Discord account, browser session and client
-    ///   address, serialised per holder so that parallel placements cannot all pass:
-    ///   `PlaceError::TooManyPending` when one already holds its cap in `caps`;
     /// - takes `reservation` from stock (each finite product: `stock >= quantity`, never below
     ///   zero): `PlaceError::OutOfStock(product)` when a product's stock cannot cover its
     ///   quantity (or it became unlimited, or disappeared);
+    /// - counts the pending orders of the order's Discord account, browser session and client
+    ///   address, serialised per holder so that parallel placements cannot all pass:
+    ///   `PlaceError::TooManyPending` when one already holds its cap in `caps`;
     /// - claims the promo code's redemption for the buyer's Discord account: its `uses` is
     ///   raised only while below `max_uses` (`PlaceError::Promo(Rejection::UsedUp)`), and the
     ///   account may hold one pending or paid redemption per code

@@ -26,7 +26,7 @@ impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
         self.repository.create(promo).await
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, discord_id))]
     async fn validate(
         &self,
         code: &str,
