@@ -78,16 +78,28 @@ fn positive_int(value: &serde_json::Value) -> Option<i64> {
 /// browser session carry, so unpaid orders can be capped per browser.
 const BUYER_TOKEN: &str = "buyer_token";
 
-/// This browser session's buyer token, made at its first checkout.
-fn buyer_token(session: &Session) -> Result<String, ApiError> {
-    if let Some(token) = session.get::<String>(BUYER_TOKEN).ok().flatten() {
-        return Ok(token);
-    }
-    let token = checkout::random_token();
+/// This browser session's buyer token, or a new one (no order carries it yet), which the
+/// session keeps once an order is placed with it (see [`keep_buyer_token`]): a refused
+/// checkout writes nothing to the session.
+fn buyer_token(session: &Session) -> String {
     session
-        .insert(BUYER_TOKEN, &token)
-        .map_err(|e| ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}")))?;
-    Ok(token)
+        .get::<String>(BUYER_TOKEN)
+        .ok()
+        .flatten()
+        .unwrap_or_else(checkout::random_token)
+}
+
+/// Keeps the token an order was just placed with, if the session did not have it.
+fn keep_buyer_token(session: &Session, token: Option<String>) -> Result<(), ApiError> {
+    let Some(token) = token else {
+        return Ok(());
+    };
+    if session.get::<String>(BUYER_TOKEN).ok().flatten() == Some(token.clone()) {
+        return Ok(());
+    }
+    session
+        .insert(BUYER_TOKEN, token)
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}")))
 }
 
 /// The payload as the checkout service takes it; 422 for anything missing or malformed.
@@ -183,7 +195,7 @@ fn parse_request(
                 provider,
                 client_total,
                 holder: OrderHolder {
-                    buyer_token: Some(buyer_token(session)?),
+                    buyer_token: Some(buyer_token(session)),
                     client_ip: Some(client.to_string()),
                 },
             })
@@ -312,10 +324,12 @@ async fn place_and_open<G: PaymentGateway>(
     urls: impl FnOnce(OrderId) -> (String, String),
 ) -> Result<Result<(PlacedOrder, String), HttpResponse>, ApiError> {
     let kit = &state.checkout;
+    let token = request.holder.buyer_token.clone();
     let placed = match kit.service.place_order(request).await {
         Ok(placed) => placed,
         Err(error) => return refusal(error).map(Err),
     };
+    keep_buyer_token(session, token)?;
     checkout::refresh_stock(state).await;
     let order_id = placed.order.id;
     remember_order(session, order_id)?;
