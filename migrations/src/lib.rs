@@ -9,6 +9,7 @@ mod m20261121_000004_chat_proofs;
 mod m20261121_000005_delivery_queue;
 mod m20261123_000006_rate_limits;
 mod m20261123_000007_accounts_abuse;
+mod m20261123_000008_checkout_abuse;
 mod m20261123_000009_chat_abuse;
 mod m20261123_000010_demo_logins;
 
@@ -25,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000005_delivery_queue::Migration),
             Box::new(m20261123_000006_rate_limits::Migration),
             Box::new(m20261123_000007_accounts_abuse::Migration),
+            Box::new(m20261123_000008_checkout_abuse::Migration),
             Box::new(m20261123_000009_chat_abuse::Migration),
             Box::new(m20261123_000010_demo_logins::Migration),
         ]

@@ -20,7 +20,7 @@ pub mod telemetry;
 pub use checkout::{Sweeper, DEMO_IDENTITIES};
 pub use cli::{run_cli, Cli};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
-pub use settings::{AccountsSettings, AssistantSettings, ChatSettings};
+pub use settings::{AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings};
 pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
     ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,

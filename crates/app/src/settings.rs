@@ -66,6 +66,9 @@ pub struct Settings {
     /// Sign-up, login and password reset limits.
     #[serde(default)]
     pub accounts: AccountsSettings,
+    /// Checkout's limits against hoarding and promo abuse.
+    #[serde(default)]
+    pub checkout: CheckoutSettings,
 }
 
 /// The `accounts` section: how often sign-up, login and password reset may be tried. Every
@@ -110,6 +113,52 @@ impl Default for AccountsSettings {
             reset_per_address_per_hour: 5,
             reset_resend_seconds: 60,
             reset_per_ip_per_hour: 20,
+        }
+    }
+}
+
+/// The `checkout` section.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct CheckoutSettings {
+    /// Of one product in one order (its lines added up); more: 422 on `qty`.
+    pub max_quantity_per_product: u32,
+    /// Different products (lines) in one order; more: 422 on `items`.
+    pub max_lines: usize,
+    /// Unpaid orders at once per Discord account and per browser session; more: 429.
+    pub max_pending_orders: u32,
+    /// Unpaid orders at once per client address; more: 429.
+    pub max_pending_per_ip: u32,
+    /// `POST /api/validate-promo` per client address and minute; more: 429.
+    pub promo_checks_per_minute: u32,
+    /// Roblox username lookups (`POST /api/roblox/avatar`) per client address and minute.
+    pub roblox_lookups_per_minute: u32,
+}
+
+impl Default for CheckoutSettings {
+    fn default() -> Self {
+        CheckoutSettings {
+            max_quantity_per_product: 20,
+            max_lines: 50,
+            max_pending_orders: 2,
+            max_pending_per_ip: 20,
+            promo_checks_per_minute: 10,
+            roblox_lookups_per_minute: 20,
+        }
+    }
+}
+
+impl CheckoutSettings {
+    /// The checkout service's limits.
+    pub fn limits(&self) -> orders::CheckoutLimits {
+        orders::CheckoutLimits {
+            max_lines: self.max_lines,
+            max_quantity_per_product: self.max_quantity_per_product,
+            pending: orders::PendingCaps {
+                per_account: self.max_pending_orders,
+                per_session: self.max_pending_orders,
+                per_address: self.max_pending_per_ip,
+            },
         }
     }
 }

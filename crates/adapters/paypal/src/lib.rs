@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, Context};
 use cart_pricing::Money;
 use orders::gateways::{
-    CaptureOutcome, HostedCheckout, HostedCheckoutRequest, PaymentCapture, PaymentError,
-    PaymentGateway,
+    CaptureOutcome, CapturedAmount, HostedCheckout, HostedCheckoutRequest, PaymentCapture,
+    PaymentError, PaymentGateway, SessionClosing,
 };
 use reqwest::{Method, RequestBuilder, Response, StatusCode, Url};
 use secrecy::{ExposeSecret, SecretString};
@@ -131,6 +131,14 @@ struct CapturedPayments {
 #[derive(Deserialize)]
 struct Capture {
     status: String,
+    #[serde(default)]
+    amount: Option<CaptureAmount>,
+}
+
+#[derive(Deserialize)]
+struct CaptureAmount {
+    currency_code: String,
+    value: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -399,6 +407,12 @@ impl PaymentGateway for PayPalCheckout {
             provider_reference: order.id,
         })
     }
+
+    /// An approved PayPal order takes no money until the shop captures it, and the shop
+    /// captures only pending orders: closing the shop's order closes the payment.
+    async fn close_checkout(&self, _reference: String) -> Result<SessionClosing, PaymentError> {
+        Ok(SessionClosing::Closed)
+    }
 }
 
 impl PaymentCapture for PayPalCheckout {
@@ -434,15 +448,26 @@ impl PaymentCapture for PayPalCheckout {
             .json()
             .await
             .context("unreadable PayPal capture answer")?;
-        let capture_status = captured
+        let capture = captured
             .purchase_units
             .iter()
             .filter_map(|unit| unit.payments.as_ref())
             .flat_map(|payments| payments.captures.iter())
-            .map(|capture| capture.status.as_str())
             .next();
-        let outcome = match (captured.status.as_str(), capture_status) {
-            ("COMPLETED", Some("COMPLETED") | None) => CaptureOutcome::Completed,
+        let amount = capture
+            .and_then(|capture| capture.amount.as_ref())
+            .map(|amount| CapturedAmount {
+                value: amount.value.clone(),
+                currency: amount.currency_code.clone(),
+            });
+        let outcome = match (
+            captured.status.as_str(),
+            capture.map(|capture| capture.status.as_str()),
+        ) {
+            ("COMPLETED", Some("COMPLETED") | None) => CaptureOutcome::Completed { amount },
+            (_, Some("PENDING")) => CaptureOutcome::Pending {
+                reason: "PENDING".to_owned(),
+            },
             (_, Some(other)) => CaptureOutcome::NotCompleted {
                 status: other.to_owned(),
             },

@@ -5,8 +5,8 @@ use cart_pricing::{Money, Quantity};
 use chrono::Utc;
 use garden_paypal::{PayPalCheckout, PayPalSettings};
 use orders::gateways::{
-    CaptureOutcome, CheckoutLine, HostedCheckoutRequest, PaymentCapture, PaymentError,
-    PaymentGateway,
+    CaptureOutcome, CapturedAmount, CheckoutLine, HostedCheckoutRequest, PaymentCapture,
+    PaymentError, PaymentGateway,
 };
 use secrecy::SecretString;
 use serde_json::json;
@@ -331,11 +331,19 @@ async fn a_completed_capture_is_completed() {
 
     let outcome = paypal.capture("5O190127TN364715T".into()).await.unwrap();
 
-    assert_eq!(outcome, CaptureOutcome::Completed);
+    assert_eq!(
+        outcome,
+        CaptureOutcome::Completed {
+            amount: Some(CapturedAmount {
+                value: "43.17".into(),
+                currency: "USD".into()
+            })
+        }
+    );
 }
 
 #[tokio::test]
-async fn a_pending_capture_is_not_completed() {
+async fn a_pending_capture_is_pending() {
     let server = capture_server(
         ResponseTemplate::new(201).set_body_json(completed_capture("5O190127TN364715T", "PENDING")),
     )
@@ -346,8 +354,8 @@ async fn a_pending_capture_is_not_completed() {
 
     assert_eq!(
         outcome,
-        CaptureOutcome::NotCompleted {
-            status: "PENDING".into()
+        CaptureOutcome::Pending {
+            reason: "PENDING".into()
         }
     );
 }

@@ -13,7 +13,7 @@ use garden_store::testing::TestDatabase;
 use garden_store::{connect, Backend, Store};
 use orders::{
     Buyer, Checkout, CheckoutError, CheckoutRequest, CheckoutService, DiscordId, DiscordIdentity,
-    Email, PaymentProvider, RequestedItem, RobloxUsername, SystemClock,
+    Email, OrderHolder, PaymentProvider, RequestedItem, RobloxUsername, SystemClock,
 };
 
 const SHOPPERS: usize = 200;
@@ -41,6 +41,7 @@ fn request(shopper: usize) -> CheckoutRequest {
         method: PaymentMethod::Card,
         provider: PaymentProvider::Dev,
         client_total: Decimal::new(1249, 2),
+        holder: OrderHolder::default(),
     }
 }
 

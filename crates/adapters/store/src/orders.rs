@@ -6,19 +6,28 @@
 //! lock at its first statement and waits for it (the connection's busy timeout) instead of
 //! failing to upgrade a read lock later; on PostgreSQL the conditional UPDATEs lock the rows
 //! they change, in product id order, so concurrent orders queue rather than deadlock.
+//!
+//! Placing an order, once its stock is taken, serialises on its holders (Discord account,
+//! browser session, client address: transaction-scoped advisory locks on PostgreSQL, the write
+//! lock on SQLite), then counts their pending orders, so parallel checkouts cannot all pass a
+//! cap; checkouts refused for stock never wait for those locks. A promo code's
+//! `uses` is raised by a conditional UPDATE (`uses < max_uses`) and the account's claim is the
+//! redemption row (one per code and account), both in the placing transaction; releasing the
+//! order gives both back.
 
 use std::collections::HashMap;
 
 use anyhow::Context;
 use cart_pricing::{DiscountPercent, Money, PaymentMethod, Quantity};
-use catalog::{CatalogError, Product, ProductId, ProductRepository};
+use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 use orders::{
-    Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
-    Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus, Payment,
-    PaymentProvider, PlaceError, ProductLookup, ProviderEvent, Reservation, RobloxUsername,
+    Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, HeldBy, Lifecycle,
+    NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus,
+    Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError, ProductLookup,
+    ProviderEvent, Reservation, RobloxUsername,
 };
-use promo::{PromoCode, PromoId};
+use promo::{PromoCode, PromoId, Rejection};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
@@ -30,23 +39,21 @@ use crate::entities::{order_lines, order_reservations, orders as order_rows, pro
 use crate::Store;
 
 impl ProductLookup for Store {
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip_all, fields(count = ids.len()))]
     async fn products(&self, ids: Vec<ProductId>) -> Result<Vec<Product>, CatalogError> {
-        let mut found = Vec::with_capacity(ids.len());
-        for id in ids {
-            match self.product(id).await {
-                Ok(product) => found.push(product),
-                Err(CatalogError::NotFound(_)) => {}
-                Err(error) => return Err(error),
-            }
-        }
-        Ok(found)
+        let ids: Vec<i64> = ids.iter().map(ProductId::get).collect();
+        crate::products::products_with_ids(&self.db, &ids).await
     }
 }
 
 impl OrderRepository for Store {
     #[tracing::instrument(skip_all, fields(lines = order.lines.len()))]
-    async fn place(&self, order: NewOrder, reservation: Reservation) -> Result<Order, PlaceError> {
+    async fn place(
+        &self,
+        order: NewOrder,
+        reservation: Reservation,
+        caps: PendingCaps,
+    ) -> Result<Order, PlaceError> {
         let txn = self
             .db
             .begin()
@@ -71,6 +78,31 @@ impl OrderRepository for Store {
                     .await
                     .context("failed to roll back a reservation")?;
                 return Err(PlaceError::OutOfStock(*product));
+            }
+        }
+        // After the stock, so the many refused for stock in a rush never queue on the holders.
+        let took_write_lock = !reservation.is_empty();
+        if let Some(reached) = pending_cap_reached(&txn, &order, caps, took_write_lock).await? {
+            txn.rollback()
+                .await
+                .context("failed to roll back a refused order")?;
+            return Err(PlaceError::TooManyPending(reached));
+        }
+        if let Some(promo) = &order.promo {
+            let claimed = txn
+                .execute(statement(
+                    &txn,
+                    "UPDATE promo_codes SET uses = uses + 1 \
+                     WHERE id = ? AND (max_uses IS NULL OR uses < max_uses)",
+                    vec![promo.id.get().into()],
+                ))
+                .await
+                .with_context(|| format!("failed to claim a use of promo code {}", promo.code))?;
+            if claimed.rows_affected() != 1 {
+                txn.rollback()
+                    .await
+                    .context("failed to roll back a refused promo code")?;
+                return Err(PlaceError::Promo(Rejection::UsedUp));
             }
         }
         let id = order_rows::Entity::insert(order_row(&order))
@@ -107,6 +139,29 @@ impl OrderRepository for Store {
                 .exec_without_returning(&txn)
                 .await
                 .with_context(|| format!("failed to store the reservation of order {id}"))?;
+        }
+        if let Some(promo) = &order.promo {
+            // One pending or paid redemption per code and Discord account (the primary key).
+            let redeemed = txn
+                .execute(statement(
+                    &txn,
+                    "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
+                     VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    vec![
+                        promo.id.get().into(),
+                        order.buyer.discord.discord_id.as_str().into(),
+                        id.into(),
+                        order.created_at.into(),
+                    ],
+                ))
+                .await
+                .with_context(|| format!("failed to claim the promo redemption of order {id}"))?;
+            if redeemed.rows_affected() != 1 {
+                txn.rollback()
+                    .await
+                    .context("failed to roll back a refused promo code")?;
+                return Err(PlaceError::Promo(Rejection::AlreadyUsed));
+            }
         }
         txn.commit()
             .await
@@ -194,17 +249,29 @@ impl OrderRepository for Store {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(Applied::NotPending(current?));
         }
-        // The redemption counts once per code and Discord account, whatever the order.
-        txn.execute(statement(
-            &txn,
-            "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
-             SELECT promo_code_id, discord_id, id, ? FROM orders \
-             WHERE id = ? AND promo_code_id IS NOT NULL \
-             ON CONFLICT DO NOTHING",
-            vec![at.into(), id.get().into()],
-        ))
-        .await
-        .with_context(|| format!("failed to count the promo redemption of order {id}"))?;
+        // The redemption was claimed when the order was placed; an order placed before claims
+        // existed counts it now (once per code and Discord account, whatever the order).
+        let late_claim = txn
+            .execute(statement(
+                &txn,
+                "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
+                 SELECT promo_code_id, discord_id, id, ? FROM orders \
+                 WHERE id = ? AND promo_code_id IS NOT NULL \
+                 ON CONFLICT DO NOTHING",
+                vec![at.into(), id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to count the promo redemption of order {id}"))?;
+        if late_claim.rows_affected() == 1 {
+            txn.execute(statement(
+                &txn,
+                "UPDATE promo_codes SET uses = uses + 1 \
+                 WHERE id IN (SELECT promo_code_id FROM orders WHERE id = ?)",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to count the promo use of order {id}"))?;
+        }
         // Sold out for good (no pending order still holds some): off the storefront.
         for product in reserved_products(&txn, id).await? {
             txn.execute(statement(
@@ -259,6 +326,7 @@ impl OrderRepository for Store {
             .col_expr(order_rows::Column::ClosedAt, Expr::value(at))
             .filter(order_rows::Column::Id.eq(id.get()))
             .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .filter(order_rows::Column::ReviewReason.is_null())
             .exec(&txn)
             .await
             .with_context(|| format!("failed to close order {id}"))?;
@@ -288,6 +356,22 @@ impl OrderRepository for Store {
                     format!("failed to give back stock of product {}", row.product_id)
                 })?;
         }
+        // The promo code's use and the account's claim go back with the order.
+        txn.execute(statement(
+            &txn,
+            "UPDATE promo_codes SET uses = uses - 1 WHERE uses > 0 \
+             AND id IN (SELECT promo_code_id FROM promo_redemptions WHERE order_id = ?)",
+            vec![id.get().into()],
+        ))
+        .await
+        .with_context(|| format!("failed to give back the promo use of order {id}"))?;
+        txn.execute(statement(
+            &txn,
+            "DELETE FROM promo_redemptions WHERE order_id = ?",
+            vec![id.get().into()],
+        ))
+        .await
+        .with_context(|| format!("failed to release the promo redemption of order {id}"))?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the release of order {id}"))?;
@@ -301,6 +385,7 @@ impl OrderRepository for Store {
     ) -> Result<Vec<OrderId>, OrderError> {
         let rows = order_rows::Entity::find()
             .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .filter(order_rows::Column::ReviewReason.is_null())
             .filter(order_rows::Column::CreatedAt.lt(cutoff))
             .order_by_asc(order_rows::Column::CreatedAt)
             .all(&self.db)
@@ -308,6 +393,141 @@ impl OrderRepository for Store {
             .context("failed to list stale pending orders")?;
         Ok(rows.into_iter().map(|row| OrderId::new(row.id)).collect())
     }
+
+    #[tracing::instrument(skip(self, reason))]
+    async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
+        let held = order_rows::Entity::update_many()
+            .col_expr(order_rows::Column::ReviewReason, Expr::value(reason))
+            .filter(order_rows::Column::Id.eq(id.get()))
+            .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to hold order {id} for review"))?;
+        if held.rows_affected == 1 {
+            return Ok(Applied::Changed);
+        }
+        let row = order_rows::Entity::find_by_id(id.get())
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load order {id}"))?
+            .ok_or(OrderError::NotFound(id))?;
+        Ok(Applied::NotPending(parse_status(&row)?))
+    }
+}
+
+/// Any number, the same in every instance: the class of the advisory locks on order holders.
+const HOLDER_LOCKS: i32 = 0x6f72_6472; // "ordr"
+
+/// A stable 32-bit key for an advisory lock (FNV-1a, folded): the same in every instance.
+fn lock_key(holder: &str) -> i32 {
+    let hash = holder
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+    // the upper and lower halves folded; the casts keep the bits
+    ((hash >> 32) ^ (hash & 0xffff_ffff)) as u32 as i32
+}
+
+/// Serialises the placements of the order's holders for the rest of the transaction, then
+/// counts their pending orders: the first holder at its cap, with its oldest pending order.
+/// `wrote` tells whether the transaction has written already (on SQLite it then holds the
+/// database's write lock).
+async fn pending_cap_reached(
+    txn: &DatabaseTransaction,
+    order: &NewOrder,
+    caps: PendingCaps,
+    wrote: bool,
+) -> Result<Option<PendingCapReached>, PlaceError> {
+    let discord = order.buyer.discord.discord_id.as_str().to_owned();
+    let token = order.holder.buyer_token.clone();
+    let address = order.holder.client_ip.clone();
+    if txn.get_database_backend() == DatabaseBackend::Postgres {
+        let mut keys: Vec<i32> = [
+            Some(format!("discord:{discord}")),
+            token.as_ref().map(|t| format!("session:{t}")),
+            address.as_ref().map(|a| format!("ip:{a}")),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|holder| lock_key(&holder))
+        .collect();
+        // always in the same order, so two placements sharing holders cannot deadlock
+        keys.sort_unstable();
+        keys.dedup();
+        let locks = keys
+            .iter()
+            .map(|_| format!("pg_advisory_xact_lock({HOLDER_LOCKS}, ?)"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        txn.execute(statement(
+            txn,
+            &format!("SELECT {locks}"),
+            keys.into_iter().map(Into::into).collect(),
+        ))
+        .await
+        .context("failed to lock the order's holders")?;
+    } else if !wrote {
+        // a write first: the transaction takes SQLite's write lock now, so the count below
+        // cannot change until it commits
+        txn.execute(statement(
+            txn,
+            "UPDATE orders SET status = status WHERE id = -1",
+            vec![],
+        ))
+        .await
+        .context("failed to take the write lock")?;
+    }
+    let counted = txn
+        .query_one(statement(
+            txn,
+            "SELECT \
+               COALESCE(SUM(CASE WHEN discord_id = ? THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN discord_id = ? THEN created_at END), \
+               COALESCE(SUM(CASE WHEN buyer_token = ? THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN buyer_token = ? THEN created_at END), \
+               COALESCE(SUM(CASE WHEN client_ip = ? THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN client_ip = ? THEN created_at END) \
+             FROM orders WHERE status = ? \
+               AND (discord_id = ? OR buyer_token = ? OR client_ip = ?)",
+            vec![
+                discord.clone().into(),
+                discord.clone().into(),
+                token.clone().into(),
+                token.clone().into(),
+                address.clone().into(),
+                address.clone().into(),
+                OrderStatus::Pending.as_str().into(),
+                discord.into(),
+                token.into(),
+                address.into(),
+            ],
+        ))
+        .await
+        .context("failed to count the holders' pending orders")?
+        .context("a count answered no row")?;
+    let held = |index: usize, by: HeldBy, max: u32| -> anyhow::Result<Option<PendingCapReached>> {
+        let count: i64 = counted.try_get_by_index(index * 2)?;
+        if count < i64::from(max) {
+            return Ok(None);
+        }
+        let oldest: Option<DateTime<Utc>> = counted.try_get_by_index(index * 2 + 1)?;
+        Ok(Some(PendingCapReached {
+            by,
+            max,
+            oldest: oldest.unwrap_or(order.created_at),
+        }))
+    };
+    for (index, by, max) in [
+        (0, HeldBy::Account, caps.per_account),
+        (1, HeldBy::Session, caps.per_session),
+        (2, HeldBy::Address, caps.per_address),
+    ] {
+        if let Some(reached) = held(index, by, max).context("unreadable pending order counts")? {
+            return Ok(Some(reached));
+        }
+    }
+    Ok(None)
 }
 
 /// A statement with `?` placeholders, numbered for PostgreSQL.
@@ -401,6 +621,9 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         delivered_at: Set(None),
         closed_at: Set(None),
         claimed_by: Set(None),
+        buyer_token: Set(order.holder.buyer_token.clone()),
+        client_ip: Set(order.holder.client_ip.clone()),
+        review_reason: Set(None),
     }
 }
 
@@ -454,6 +677,7 @@ fn parse_status(row: &order_rows::Model) -> anyhow::Result<OrderStatus> {
 
 fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
     let id = row.id;
+    let review = row.review_reason.clone();
     let status = parse_status(&row)?;
     let promo = match (row.promo_code_id, &row.promo_code, row.discount_percent) {
         (Some(promo_id), Some(code), Some(percent)) => Some(OrderPromo {
@@ -490,7 +714,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
             .with_context(|| format!("order {id} has an unknown provider"))?,
         reference: row.provider_reference,
     };
-    Ok(Order::restore(
+    let mut order = Order::restore(
         OrderId::new(id),
         lines,
         buyer,
@@ -500,5 +724,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         row.created_at,
         row.claimed_by,
         Lifecycle::restore(status, row.paid_at, row.delivered_at, row.closed_at),
-    ))
+    );
+    order.review = review;
+    Ok(order)
 }

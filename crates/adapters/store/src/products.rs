@@ -111,6 +111,52 @@ pub(crate) async fn insert_components(
 }
 
 /// Bundle id -> its component ids in order; for one bundle or for all.
+/// These products (archived ones too) with their bundles' components, in two statements
+/// however many ids are given; ids that do not exist are left out.
+pub(crate) async fn products_with_ids(
+    db: &impl ConnectionTrait,
+    ids: &[i64],
+) -> Result<Vec<Product>, CatalogError> {
+    use sea_orm::{ColumnTrait, QueryFilter};
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = products::Entity::find()
+        .filter(products::Column::Id.is_in(ids.iter().copied()))
+        .all(db)
+        .await
+        .context("failed to load the cart's products")?;
+    let mut components = components_of(db, ids).await?;
+    rows.into_iter()
+        .map(|row| {
+            let related = components.remove(&row.id).unwrap_or_default();
+            to_product(row, related)
+        })
+        .collect()
+}
+
+/// The components of these bundles, by bundle id.
+async fn components_of(
+    db: &impl ConnectionTrait,
+    bundles: &[i64],
+) -> Result<HashMap<i64, Vec<ProductId>>, CatalogError> {
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let rows = bundle_items::Entity::find()
+        .filter(bundle_items::Column::BundleId.is_in(bundles.iter().copied()))
+        .order_by_asc(bundle_items::Column::BundleId)
+        .order_by_asc(bundle_items::Column::Position)
+        .all(db)
+        .await
+        .context("failed to load bundle components")?;
+    let mut map: HashMap<i64, Vec<ProductId>> = HashMap::new();
+    for row in rows {
+        map.entry(row.bundle_id)
+            .or_default()
+            .push(ProductId::new(row.product_id));
+    }
+    Ok(map)
+}
+
 pub(crate) async fn bundle_components(
     db: &impl ConnectionTrait,
     bundle: Option<i64>,

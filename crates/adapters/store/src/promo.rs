@@ -25,6 +25,7 @@ impl PromoRepository for Store {
                 .max_uses
                 .map(|m| i32::try_from(m.get()).unwrap_or(i32::MAX))),
             created_at: Set(Utc::now()),
+            uses: Set(0),
         };
         let inserted = promo_codes::Entity::insert(row).exec(&self.db).await;
         let id = match inserted {
@@ -46,7 +47,7 @@ impl PromoRepository for Store {
         Ok(to_promo(row)?)
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, discord_id))]
     async fn usage(
         &self,
         code: &PromoCode,
@@ -60,14 +61,10 @@ impl PromoRepository for Store {
         else {
             return Ok(None);
         };
-        let redemptions = promo_redemptions::Entity::find()
-            .filter(promo_redemptions::Column::PromoCodeId.eq(row.id));
-        let uses = redemptions
-            .clone()
-            .count(&self.db)
-            .await
-            .context("failed to count the promo code's redemptions")?;
-        let used_by_account = redemptions
+        // `uses` counts the pending and paid redemptions (claimed with the order).
+        let uses = row.uses;
+        let used_by_account = promo_redemptions::Entity::find()
+            .filter(promo_redemptions::Column::PromoCodeId.eq(row.id))
             .filter(promo_redemptions::Column::DiscordId.eq(discord_id.as_str()))
             .count(&self.db)
             .await

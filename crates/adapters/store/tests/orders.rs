@@ -11,11 +11,11 @@ use garden_store::testing::TestDatabase;
 use garden_store::{Backend, Store};
 use orders::{
     Amounts, Applied, Buyer, Checkout, CheckoutError, CheckoutRequest, CheckoutService, Closing,
-    DiscordId, DiscordIdentity, Email, NewOrder, OrderId, OrderLine, OrderPromo, OrderRepository,
-    OrderStatus, PaymentProvider, PlaceError, ProviderEvent, RequestedItem, Reservation,
-    RobloxUsername, SystemClock,
+    DiscordId, DiscordIdentity, Email, HeldBy, NewOrder, OrderHolder, OrderId, OrderLine,
+    OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PendingCaps, PlaceError,
+    ProviderEvent, RequestedItem, Reservation, RobloxUsername, SystemClock,
 };
-use promo::{CreatePromoError, MaxUses, NewPromo, PromoCode, PromoRepository};
+use promo::{CreatePromoError, MaxUses, NewPromo, PromoCode, PromoRepository, Rejection};
 use rstest::rstest;
 use sea_orm::{ConnectionTrait, Statement};
 
@@ -108,8 +108,16 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
         method: PaymentMethod::Card,
         provider: PaymentProvider::Stripe,
         created_at: now(),
+        holder: OrderHolder::default(),
     }
 }
+
+/// No cap on unpaid orders: the tests of other rules place as many as they like.
+const NO_CAPS: PendingCaps = PendingCaps {
+    per_account: u32::MAX,
+    per_session: u32::MAX,
+    per_address: u32::MAX,
+};
 
 fn reservation(entries: &[(i64, u32)]) -> Reservation {
     use std::collections::HashMap;
@@ -177,7 +185,7 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
     .await;
     let new = new_order(&[(1, "4.99", 2), (2, "1.00", 3)], None, "111");
     let placed = store
-        .place(new.clone(), reservation(&[(1, 2)]))
+        .place(new.clone(), reservation(&[(1, 2)]), NO_CAPS)
         .await
         .unwrap();
     assert_eq!(placed.status(), OrderStatus::Pending);
@@ -223,6 +231,7 @@ async fn a_short_line_rolls_the_whole_placement_back(#[case] backend: Backend) {
         .place(
             new_order(&[(1, "1.00", 2), (2, "1.00", 2)], None, "111"),
             reservation(&[(1, 2), (2, 2)]),
+            NO_CAPS,
         )
         .await;
     assert!(matches!(result, Err(PlaceError::OutOfStock(id)) if id == ProductId::new(2)));
@@ -260,6 +269,7 @@ async fn expiry_and_cancellation_give_stock_back_exactly_once(#[case] backend: B
             .place(
                 new_order(&[(1, "1.00", 2)], None, "111"),
                 reservation(&[(1, 2)]),
+                NO_CAPS,
             )
             .await
             .unwrap();
@@ -302,6 +312,7 @@ async fn expired_then_completed_stays_expired_and_completed_then_expired_stays_p
         .place(
             new_order(&[(1, "1.00", 1)], None, "111"),
             reservation(&[(1, 1)]),
+            NO_CAPS,
         )
         .await
         .unwrap();
@@ -321,6 +332,7 @@ async fn expired_then_completed_stays_expired_and_completed_then_expired_stays_p
         .place(
             new_order(&[(1, "1.00", 1)], None, "111"),
             reservation(&[(1, 1)]),
+            NO_CAPS,
         )
         .await
         .unwrap();
@@ -355,6 +367,7 @@ async fn the_same_event_applied_100_times_changes_the_order_once(#[case] backend
         .place(
             new_order(&[(1, "1.00", 1)], None, "111"),
             reservation(&[(1, 1)]),
+            NO_CAPS,
         )
         .await
         .unwrap();
@@ -435,50 +448,66 @@ async fn promo(store: &Store, code: &str, max_uses: Option<i64>) -> OrderPromo {
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
-async fn a_promo_code_is_redeemed_once_per_discord_account_when_paid(#[case] backend: Backend) {
+async fn a_promo_code_is_claimed_when_the_order_is_placed_and_given_back_when_it_ends(
+    #[case] backend: Backend,
+) {
     let (db, store) = store(backend, vec![(1, draft("Owl", "1.00", Stock::Unlimited))]).await;
     let spring = promo(&store, "spring", Some(5)).await;
     let code = PromoCode::parse("SPRING").unwrap();
     let alice = promo::DiscordId::parse("111").unwrap();
     let bob = promo::DiscordId::parse("222").unwrap();
+    let place = |discord: &'static str| {
+        let store = store.clone();
+        let spring = spring.clone();
+        async move {
+            store
+                .place(
+                    new_order(&[(1, "1.00", 1)], Some(spring), discord),
+                    Reservation::default(),
+                    NO_CAPS,
+                )
+                .await
+        }
+    };
 
-    // two orders by the same account, both placed while the code was unused
-    let first = store
-        .place(
-            new_order(&[(1, "1.00", 1)], Some(spring.clone()), "111"),
-            Reservation::default(),
-        )
-        .await
-        .unwrap();
-    let second = store
-        .place(
-            new_order(&[(1, "1.00", 1)], Some(spring.clone()), "111"),
-            Reservation::default(),
-        )
-        .await
-        .unwrap();
+    // placing claims the account's redemption and one use at once
+    let first = place("111").await.unwrap();
     assert_eq!(
         store.order(first.id).await.unwrap().promo,
         Some(spring.clone())
     );
-    let before = store.usage(&code, &alice).await.unwrap().unwrap();
-    assert_eq!((before.uses, before.used_by_account), (0, false));
+    let claimed = store.usage(&code, &alice).await.unwrap().unwrap();
+    assert_eq!((claimed.uses, claimed.used_by_account), (1, true));
+    let for_bob = store.usage(&code, &bob).await.unwrap().unwrap();
+    assert_eq!((for_bob.uses, for_bob.used_by_account), (1, false));
+    assert_eq!(for_bob.promo.max_uses.map(|m| m.get()), Some(5));
 
+    // a second order by the same account while the first is unpaid: refused, nothing written
+    assert!(matches!(
+        place("111").await,
+        Err(PlaceError::Promo(Rejection::AlreadyUsed))
+    ));
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM orders").await, 1);
+
+    // paying counts nothing more
     store.mark_paid(first.id, now(), None).await.unwrap();
-    // the second payment still goes through (the money is taken) but counts no second use
-    assert_eq!(
-        store.mark_paid(second.id, now(), None).await.unwrap(),
-        Applied::Changed
-    );
+    let paid = store.usage(&code, &alice).await.unwrap().unwrap();
+    assert_eq!((paid.uses, paid.used_by_account), (1, true));
     assert_eq!(
         count(&db, "SELECT COUNT(*) FROM promo_redemptions").await,
         1
     );
-    let after = store.usage(&code, &alice).await.unwrap().unwrap();
-    assert_eq!((after.uses, after.used_by_account), (1, true));
-    let for_bob = store.usage(&code, &bob).await.unwrap().unwrap();
-    assert_eq!((for_bob.uses, for_bob.used_by_account), (1, false));
-    assert_eq!(for_bob.promo.max_uses.map(|m| m.get()), Some(5));
+
+    // an order that expires gives its claim back; the account may use the code again
+    let bobs = place("222").await.unwrap();
+    assert_eq!(store.usage(&code, &bob).await.unwrap().unwrap().uses, 2);
+    store
+        .release(bobs.id, Closing::Expired, now(), None)
+        .await
+        .unwrap();
+    let released = store.usage(&code, &bob).await.unwrap().unwrap();
+    assert_eq!((released.uses, released.used_by_account), (1, false));
+    place("222").await.unwrap();
 
     // the database refuses a second redemption by the same account outright
     let duplicate = db
@@ -488,11 +517,88 @@ async fn a_promo_code_is_redeemed_once_per_discord_account_when_paid(#[case] bac
             format!(
                 "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
                  VALUES ({}, '111', {}, CURRENT_TIMESTAMP)",
-                spring.id, second.id
+                spring.id, bobs.id
             ),
         ))
         .await;
     assert!(duplicate.is_err());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twenty_accounts_racing_for_the_last_use_of_a_code_leave_one_winner(
+    #[case] backend: Backend,
+) {
+    let (db, store) = store(backend, vec![(1, draft("Owl", "1.00", Stock::Unlimited))]).await;
+    let last = promo(&store, "LAST", Some(1)).await;
+    let tasks: Vec<_> = (0..20)
+        .map(|i| {
+            let store = store.clone();
+            let order = new_order(
+                &[(1, "1.00", 1)],
+                Some(last.clone()),
+                &format!("{}", 500 + i),
+            );
+            tokio::spawn(async move { store.place(order, Reservation::default(), NO_CAPS).await })
+        })
+        .collect();
+    let mut won = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(_) => won += 1,
+            Err(PlaceError::Promo(Rejection::UsedUp)) => {}
+            Err(other) => panic!("only the code's limit may refuse: {other:?}"),
+        }
+    }
+    assert_eq!(won, 1);
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM orders").await, 1);
+    assert_eq!(
+        count(&db, "SELECT COUNT(*) FROM promo_redemptions").await,
+        1
+    );
+    assert_eq!(
+        count(&db, "SELECT CAST(uses AS BIGINT) FROM promo_codes").await,
+        1
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sixty_parallel_placements_by_one_account_leave_it_at_its_cap(#[case] backend: Backend) {
+    let (db, store) = store(backend, vec![(1, draft("Owl", "1.00", Stock::Unlimited))]).await;
+    let caps = PendingCaps {
+        per_account: 2,
+        per_session: 2,
+        per_address: 20,
+    };
+    let tasks: Vec<_> = (0..60)
+        .map(|i| {
+            let store = store.clone();
+            // each from its own session and address: only the account is shared
+            let mut order = new_order(&[(1, "1.00", 1)], None, "777");
+            order.holder = OrderHolder {
+                buyer_token: Some(format!("token-{i}")),
+                client_ip: Some(format!("10.0.0.{i}")),
+            };
+            tokio::spawn(async move { store.place(order, Reservation::default(), caps).await })
+        })
+        .collect();
+    let mut placed = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(_) => placed += 1,
+            Err(PlaceError::TooManyPending(reached)) => {
+                assert_eq!((reached.by, reached.max), (HeldBy::Account, 2));
+            }
+            Err(other) => panic!("only the cap may refuse: {other:?}"),
+        }
+    }
+    assert_eq!(placed, 2);
+    assert_eq!(count(&db, "SELECT COUNT(*) FROM orders").await, 2);
 }
 
 #[rstest]
@@ -544,6 +650,7 @@ async fn a_sale_that_empties_a_delete_after_out_of_stock_product_archives_it(
         .place(
             new_order(&[(1, "9.00", 1)], None, "111"),
             reservation(&[(1, 1)]),
+            NO_CAPS,
         )
         .await
         .unwrap();
@@ -551,6 +658,7 @@ async fn a_sale_that_empties_a_delete_after_out_of_stock_product_archives_it(
         .place(
             new_order(&[(1, "9.00", 1), (2, "1.00", 1)], None, "222"),
             reservation(&[(1, 1), (2, 1)]),
+            NO_CAPS,
         )
         .await
         .unwrap();
@@ -576,19 +684,29 @@ async fn stale_pending_orders_are_listed_oldest_first(#[case] backend: Backend) 
     old.created_at = now() - Duration::minutes(40);
     let mut older = old.clone();
     older.created_at = now() - Duration::minutes(50);
-    let old = store.place(old, Reservation::default()).await.unwrap();
-    let older = store.place(older, Reservation::default()).await.unwrap();
+    let old = store
+        .place(old, Reservation::default(), NO_CAPS)
+        .await
+        .unwrap();
+    let older = store
+        .place(older, Reservation::default(), NO_CAPS)
+        .await
+        .unwrap();
     let fresh = store
         .place(
             new_order(&[(1, "1.00", 1)], None, "111"),
             Reservation::default(),
+            NO_CAPS,
         )
         .await
         .unwrap();
     let paid_old = {
         let mut o = new_order(&[(1, "1.00", 1)], None, "111");
         o.created_at = now() - Duration::minutes(45);
-        store.place(o, Reservation::default()).await.unwrap()
+        store
+            .place(o, Reservation::default(), NO_CAPS)
+            .await
+            .unwrap()
     };
     store.mark_paid(paid_old.id, now(), None).await.unwrap();
 
@@ -624,6 +742,7 @@ fn request(product: i64, client_total: Decimal, discord: &str) -> CheckoutReques
         method: PaymentMethod::Card,
         provider: PaymentProvider::Dev,
         client_total,
+        holder: OrderHolder::default(),
     }
 }
 
@@ -741,6 +860,7 @@ async fn concurrent_expiries_and_payments_of_one_order_apply_exactly_one(#[case]
         .place(
             new_order(&[(1, "1.00", 2)], None, "111"),
             reservation(&[(1, 2)]),
+            NO_CAPS,
         )
         .await
         .unwrap();

@@ -2,14 +2,16 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use anyhow::anyhow;
-use orders::gateways::{HostedCheckout, HostedCheckoutRequest, PaymentError, PaymentGateway};
+use orders::gateways::{
+    HostedCheckout, HostedCheckoutRequest, PaymentError, PaymentGateway, SessionClosing,
+};
 use secrecy::ExposeSecret;
 use stripe::{Client, ClientBuilder, StripeError};
 use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
-    ProductData,
+    ExpireCheckoutSession, ProductData, RetrieveCheckoutSession,
 };
-use stripe_checkout::CheckoutSessionMode;
+use stripe_checkout::{CheckoutSession, CheckoutSessionMode, CheckoutSessionStatus};
 use stripe_types::Currency;
 
 use crate::StripeSettings;
@@ -158,5 +160,42 @@ impl PaymentGateway for StripeCheckout {
             provider_reference: session.id.as_str().to_owned(),
             redirect_url,
         })
+    }
+
+    /// `POST /v1/checkout/sessions/{id}/expire`. Stripe refuses (400) to expire a session that
+    /// is no longer open; then the session is read to learn whether it was paid or had expired.
+    #[tracing::instrument(name = "stripe.close_checkout", skip_all, fields(session_id = %provider_reference))]
+    async fn close_checkout(
+        &self,
+        provider_reference: String,
+    ) -> Result<SessionClosing, PaymentError> {
+        let expired = ExpireCheckoutSession::new(provider_reference.as_str())
+            .send(&self.client)
+            .await;
+        let session = match expired {
+            Ok(session) => session,
+            Err(StripeError::Stripe(_, 400)) => {
+                RetrieveCheckoutSession::new(provider_reference.as_str())
+                    .send(&self.client)
+                    .await
+                    .map_err(payment_error)?
+            }
+            Err(error) => return Err(payment_error(error)),
+        };
+        let closing = closing_of(&session)?;
+        tracing::info!(?closing, "stripe checkout session closed");
+        Ok(closing)
+    }
+}
+
+/// What a session that is no longer open means for its order.
+fn closing_of(session: &CheckoutSession) -> Result<SessionClosing, PaymentError> {
+    match &session.status {
+        Some(CheckoutSessionStatus::Expired) => Ok(SessionClosing::Closed),
+        Some(CheckoutSessionStatus::Complete) => Ok(SessionClosing::Completed),
+        other => Err(PaymentError::Unknown(anyhow!(
+            "Stripe left checkout session {} {other:?} after expiring it",
+            session.id.as_str()
+        ))),
     }
 }

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use cart_pricing::{Money, Quantity};
 use chrono::{Duration, TimeZone, Utc};
 use garden_stripe::{StripeCheckout, StripeSettings};
-use orders::gateways::{CheckoutLine, HostedCheckoutRequest, PaymentError, PaymentGateway};
+use orders::gateways::{
+    CheckoutLine, HostedCheckoutRequest, PaymentError, PaymentGateway, SessionClosing,
+};
 use secrecy::SecretString;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -224,4 +226,78 @@ fn an_empty_secret_key_is_refused_up_front() {
     let mut settings = settings("http://127.0.0.1:1");
     settings.secret_key = SecretString::from("  ");
     assert!(StripeCheckout::new(&settings).is_err());
+}
+
+fn with_status(id: &str, status: &str) -> serde_json::Value {
+    let mut session = session_json(id, None);
+    session["status"] = status.into();
+    session
+}
+
+#[tokio::test]
+async fn closing_an_open_session_expires_it_at_stripe() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions/cs_open/expire"))
+        .and(header("authorization", "Bearer sk_test_123"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(with_status("cs_open", "expired")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let closing = stripe.close_checkout("cs_open".into()).await.unwrap();
+
+    assert_eq!(closing, SessionClosing::Closed);
+}
+
+#[tokio::test]
+async fn a_session_stripe_will_not_expire_is_read_to_see_whether_it_was_paid() {
+    for (status, expected) in [
+        ("complete", SessionClosing::Completed),
+        ("expired", SessionClosing::Closed),
+    ] {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/v1/checkout/sessions/cs_done/expire"))
+            .respond_with(ResponseTemplate::new(400).set_body_json(serde_json::json!({
+                "error": {
+                    "type": "invalid_request_error",
+                    "message": "Only Checkout Sessions with a status in [\"open\"] can be expired."
+                }
+            })))
+            .expect(1)
+            .mount(&server)
+            .await;
+        Mock::given(method("GET"))
+            .and(path("/v1/checkout/sessions/cs_done"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(with_status("cs_done", status)))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+        assert_eq!(
+            stripe.close_checkout("cs_done".into()).await.unwrap(),
+            expected,
+            "{status}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_stripe_that_cannot_close_a_session_is_unavailable() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions/cs_x/expire"))
+        .respond_with(ResponseTemplate::new(503).set_body_json(serde_json::json!({
+            "error": {"type": "api_error", "message": "down"}
+        })))
+        .mount(&server)
+        .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let error = stripe.close_checkout("cs_x".into()).await.unwrap_err();
+
+    assert!(matches!(error, PaymentError::Unavailable(_)), "{error:?}");
 }

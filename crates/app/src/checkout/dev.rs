@@ -3,7 +3,7 @@
 
 use orders::gateways::{
     DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
-    HostedCheckoutRequest, PaymentError, PaymentGateway,
+    HostedCheckoutRequest, PaymentError, PaymentGateway, SessionClosing,
 };
 use rand::RngCore;
 
@@ -37,6 +37,11 @@ impl PaymentGateway for DevPayments {
             provider_reference: format!("dev_{}_{}", request.order_id, random_token()),
             redirect_url: format!("{}/dev/pay/{}", self.public_url, request.order_id),
         })
+    }
+
+    /// The dev page pays only pending orders: closing the order closes its page.
+    async fn close_checkout(&self, _reference: String) -> Result<SessionClosing, PaymentError> {
+        Ok(SessionClosing::Closed)
     }
 }
 

@@ -14,7 +14,7 @@ use discord::{DiscordOAuth, StaffNotifier};
 use orders::gateways::{
     DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
     HostedCheckoutRequest, PaymentError, PaymentGateway, RobloxDirectory, RobloxLookupError,
-    RobloxProfile, RobloxUsername,
+    RobloxProfile, RobloxUsername, SessionClosing,
 };
 use orders::PaymentProvider;
 use paypal::PayPalCheckout;
@@ -69,6 +69,13 @@ impl PaymentGateway for CardPayments {
         match self {
             CardPayments::Stripe(stripe) => stripe.create_checkout(request).await,
             CardPayments::Dev(dev) => dev.create_checkout(request).await,
+        }
+    }
+
+    async fn close_checkout(&self, reference: String) -> Result<SessionClosing, PaymentError> {
+        match self {
+            CardPayments::Stripe(stripe) => stripe.close_checkout(reference).await,
+            CardPayments::Dev(dev) => dev.close_checkout(reference).await,
         }
     }
 }
@@ -142,6 +149,8 @@ pub struct CheckoutKit {
     pub clock: AppClock,
     /// `site.public_url` without a trailing slash.
     pub public_url: String,
+    /// Checkout's limits (`checkout.*`).
+    pub settings: crate::settings::CheckoutSettings,
 }
 
 impl std::fmt::Debug for CheckoutKit {
@@ -252,7 +261,8 @@ impl CheckoutKit {
                 store.clone(),
                 store.clone(),
                 clock.clone(),
-            ),
+            )
+            .with_limits(settings.checkout.limits()),
             promos: promo::Promos::new(store, clock.clone()),
             card,
             paypal,
@@ -262,6 +272,7 @@ impl CheckoutKit {
             notifier,
             clock,
             public_url,
+            settings: settings.checkout.clone(),
         })
     }
 }
@@ -334,4 +345,122 @@ pub fn notify_paid_too_late(
         link: Some(kit.admin_orders_url()),
         fields: Vec::new(),
     });
+}
+
+/// How closing an unpaid order ended.
+#[derive(Debug)]
+pub enum Closed {
+    /// Cancelled or expired: its payment page is closed and its stock and promo use are back.
+    Released(Box<orders::Order>),
+    /// The provider said the buyer had paid already: the order was confirmed as paid instead.
+    Paid,
+}
+
+/// Why an unpaid order was not closed.
+#[derive(Debug, thiserror::Error)]
+pub enum CloseError {
+    #[error(transparent)]
+    Release(#[from] orders::ReleaseError),
+    /// The provider could not close the payment page: the order stays pending (it could still
+    /// be paid), to be tried again.
+    #[error("the payment page could not be closed")]
+    Provider(#[source] PaymentError),
+    #[error(transparent)]
+    Confirm(orders::ConfirmError),
+}
+
+/// Cancels (shopper) or expires (sweeper) a pending order. Its payment page is closed at the
+/// provider first (Stripe: the Checkout Session is expired), so nobody can pay it afterwards;
+/// when the provider says it was paid already, the order is confirmed through the same path
+/// as the webhook instead.
+pub async fn close_unpaid(
+    state: &crate::state::AppState,
+    order: &orders::Order,
+    closing: orders::Closing,
+) -> Result<Closed, CloseError> {
+    use orders::{CheckoutService, Closing, Confirmation, OrderStatus, PaymentNotice, Release};
+    let kit = &state.checkout;
+    if order.review.is_some() {
+        return Err(orders::ReleaseError::UnderReview(order.id).into());
+    }
+    if let (OrderStatus::Pending, Some(reference)) = (order.status(), &order.payment.reference) {
+        let provider = order.payment.provider;
+        let closed = if provider == kit.card.provider() {
+            kit.card.close_checkout(reference.clone()).await
+        } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, &kit.paypal) {
+            paypal.close_checkout(reference.clone()).await
+        } else {
+            // a provider this instance no longer has: nothing to close with it
+            Ok(SessionClosing::Closed)
+        };
+        match closed.map_err(CloseError::Provider)? {
+            SessionClosing::Closed => {}
+            SessionClosing::Completed => {
+                tracing::info!(order = %order.id, "the payment page was paid before it closed");
+                let notice = PaymentNotice {
+                    order_id: order.id,
+                    provider,
+                    reference: reference.clone(),
+                    event: None,
+                };
+                return match crate::routes::checkout::confirm(state, notice).await {
+                    Ok(
+                        Confirmation::Paid(_)
+                        | Confirmation::AlreadyPaid(_)
+                        | Confirmation::Replayed,
+                    ) => Ok(Closed::Paid),
+                    Err(error) => Err(CloseError::Confirm(error)),
+                };
+            }
+        }
+    }
+    let released = match closing {
+        Closing::Cancelled => kit.service.cancel(order.id).await?,
+        Closing::Expired => kit.service.expire_unpaid(order.id).await?,
+    };
+    match released {
+        Release::Released(order) => {
+            refresh_stock(state).await;
+            Ok(Closed::Released(Box::new(order)))
+        }
+        Release::AlreadyClosed(order) => {
+            Err(orders::ReleaseError::Refused(orders::TransitionError {
+                from: order.status(),
+                to: closing.status(),
+            })
+            .into())
+        }
+        Release::Replayed => Err(orders::ReleaseError::Refused(orders::TransitionError {
+            from: OrderStatus::Pending,
+            to: closing.status(),
+        })
+        .into()),
+    }
+}
+
+/// Holds a pending order for staff with `reason` (it is then neither cancelled nor expired)
+/// and tells staff through the staff notifier. Nothing happens when it is no longer pending.
+pub async fn hold_for_review(
+    state: &crate::state::AppState,
+    order: &orders::Order,
+    reason: String,
+) -> Result<(), crate::error::ApiError> {
+    use orders::gateways::{StaffMessage, StaffNotifications};
+    use orders::CheckoutService;
+    let kit = &state.checkout;
+    let held = match kit.service.hold_for_review(order.id, reason.clone()).await {
+        Ok(held) => held,
+        Err(orders::OrderError::NotFound(_)) => false,
+        Err(orders::OrderError::Unknown(error)) => {
+            return Err(crate::error::ApiError::Internal(error))
+        }
+    };
+    if held {
+        kit.notifier.notify(StaffMessage {
+            text: format!("Order #{} needs a look before delivery: {reason}", order.id),
+            link: Some(kit.admin_orders_url()),
+            fields: vec![("Total".to_owned(), dollars_text(order.amounts.total))],
+        });
+    }
+    Ok(())
 }

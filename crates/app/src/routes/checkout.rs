@@ -15,7 +15,7 @@ use orders::gateways::{
 };
 use orders::{
     Buyer, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError, Confirmation, Email,
-    OrderId, OrderStatus, PaymentNotice, PaymentProvider, PlacedOrder, RequestedItem,
+    OrderHolder, OrderId, OrderStatus, PaymentNotice, PaymentProvider, PlacedOrder, RequestedItem,
     RobloxUsername, PAYMENT_WINDOW_MINUTES,
 };
 use serde::Deserialize;
@@ -23,7 +23,9 @@ use serde_json::json;
 
 use super::discord::session_identity;
 use super::orders::remember_order;
-use crate::{auth::MaybeUser, checkout, dto::dollars, error::ApiError, state::AppState};
+use crate::{
+    auth::MaybeUser, checkout, client_ip::ClientIp, dto::dollars, error::ApiError, state::AppState,
+};
 
 /// The message for missing details (spec §4).
 pub const MISSING_DETAILS: &str = "Please enter your Roblox username and email, and link Discord.";
@@ -72,11 +74,40 @@ fn positive_int(value: &serde_json::Value) -> Option<i64> {
         .filter(|n| *n > 0)
 }
 
+/// The session key of the browser's buyer token: a random token the orders placed from this
+/// browser session carry, so unpaid orders can be capped per browser.
+const BUYER_TOKEN: &str = "buyer_token";
+
+/// This browser session's buyer token, or a new one (no order carries it yet), which the
+/// session keeps once an order is placed with it (see [`keep_buyer_token`]): a refused
+/// checkout writes nothing to the session.
+fn buyer_token(session: &Session) -> String {
+    session
+        .get::<String>(BUYER_TOKEN)
+        .ok()
+        .flatten()
+        .unwrap_or_else(checkout::random_token)
+}
+
+/// Keeps the token an order was just placed with, if the session did not have it.
+fn keep_buyer_token(session: &Session, token: Option<String>) -> Result<(), ApiError> {
+    let Some(token) = token else {
+        return Ok(());
+    };
+    if session.get::<String>(BUYER_TOKEN).ok().flatten() == Some(token.clone()) {
+        return Ok(());
+    }
+    session
+        .insert(BUYER_TOKEN, token)
+        .map_err(|e| ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}")))
+}
+
 /// The payload as the checkout service takes it; 422 for anything missing or malformed.
 fn parse_request(
     payload: OrderPayload,
     session: &Session,
     user: &MaybeUser,
+    client: ClientIp,
     method: PaymentMethod,
     provider: PaymentProvider,
 ) -> Result<CheckoutRequest, ApiError> {
@@ -163,6 +194,10 @@ fn parse_request(
                 method,
                 provider,
                 client_total,
+                holder: OrderHolder {
+                    buyer_token: Some(buyer_token(session)),
+                    client_ip: Some(client.to_string()),
+                },
             })
         }
         _ => {
@@ -198,8 +233,14 @@ fn priced_cart_json(cart: &PricedCart) -> serde_json::Value {
 /// The checkout service's refusals as the contract answers them.
 fn refusal(error: CheckoutError) -> Result<HttpResponse, ApiError> {
     match error {
-        CheckoutError::EmptyCart => Err(ApiError::field("items", error.to_string())),
-        CheckoutError::TooMany { .. } => Err(ApiError::field("items", error.to_string())),
+        CheckoutError::EmptyCart | CheckoutError::TooManyLines { .. } => {
+            Err(ApiError::field("items", error.to_string()))
+        }
+        CheckoutError::TooMany { .. } => Err(ApiError::field("qty", error.to_string())),
+        CheckoutError::TooManyPending { retry_after, .. } => Err(ApiError::TooManyRequests {
+            message: error.to_string(),
+            retry_after_secs: u64::try_from(retry_after.num_seconds()).unwrap_or(1).max(1),
+        }),
         CheckoutError::Unavailable(products) => Ok(HttpResponse::Conflict().json(json!({
             "message": FIX_ISSUES,
             "problems": products.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -283,10 +324,12 @@ async fn place_and_open<G: PaymentGateway>(
     urls: impl FnOnce(OrderId) -> (String, String),
 ) -> Result<Result<(PlacedOrder, String), HttpResponse>, ApiError> {
     let kit = &state.checkout;
+    let token = request.holder.buyer_token.clone();
     let placed = match kit.service.place_order(request).await {
         Ok(placed) => placed,
         Err(error) => return refusal(error).map(Err),
     };
+    keep_buyer_token(session, token)?;
     checkout::refresh_stock(state).await;
     let order_id = placed.order.id;
     remember_order(session, order_id)?;
@@ -298,25 +341,43 @@ async fn place_and_open<G: PaymentGateway>(
         .create_checkout(hosted_request(&placed, success_url, cancel_url, expires_at))
         .await
     {
-        Ok(opened) => kit
-            .service
-            .attach_payment(order_id, opened.provider_reference.clone())
-            .await
-            .map(|()| opened)
-            .map_err(anyhow::Error::new),
+        Ok(opened) => Ok(
+            match kit
+                .service
+                .attach_payment(order_id, opened.provider_reference.clone())
+                .await
+            {
+                Ok(()) => Ok(opened),
+                Err(error) => Err((opened, anyhow::Error::new(error))),
+            },
+        ),
         Err(error) => Err(anyhow::Error::new(error)),
     };
     match opened {
-        Ok(opened) => Ok(Ok((placed, opened.redirect_url))),
-        Err(error) => {
-            tracing::error!(order = %order_id, error = ?error, "the payment page could not be opened; cancelling the order");
-            if let Err(cancel) = kit.service.cancel(order_id).await {
-                tracing::error!(order = %order_id, error = ?cancel, "could not cancel the order after the failed payment");
+        Ok(Ok(opened)) => Ok(Ok((placed, opened.redirect_url))),
+        Ok(Err((opened, error))) => {
+            // the page exists but the order does not know it: close it so it cannot be paid
+            if let Err(close) = gateway.close_checkout(opened.provider_reference).await {
+                tracing::error!(order = %order_id, error = ?close, "could not close the payment page of an order that failed");
             }
-            checkout::refresh_stock(state).await;
+            cancel_after_failure(state, order_id, error).await;
+            Ok(Err(payment_failed()))
+        }
+        Err(error) => {
+            cancel_after_failure(state, order_id, error).await;
             Ok(Err(payment_failed()))
         }
     }
+}
+
+/// The payment page could not be opened (or recorded): the order is cancelled, its stock and
+/// promo use released.
+async fn cancel_after_failure(state: &AppState, order_id: OrderId, error: anyhow::Error) {
+    tracing::error!(order = %order_id, error = ?error, "the payment page could not be opened; cancelling the order");
+    if let Err(cancel) = state.checkout.service.cancel(order_id).await {
+        tracing::error!(order = %order_id, error = ?cancel, "could not cancel the order after the failed payment");
+    }
+    checkout::refresh_stock(state).await;
 }
 
 /// `POST /api/stripe/checkout`: card payment through Stripe Checkout (or the dev page).
@@ -324,6 +385,7 @@ pub async fn card(
     state: web::Data<AppState>,
     session: Session,
     user: MaybeUser,
+    client: ClientIp,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
     let kit = &state.checkout;
@@ -331,6 +393,7 @@ pub async fn card(
         payload.into_inner(),
         &session,
         &user,
+        client,
         PaymentMethod::Card,
         kit.card.provider(),
     )?;
@@ -355,6 +418,7 @@ pub async fn paypal(
     state: web::Data<AppState>,
     session: Session,
     user: MaybeUser,
+    client: ClientIp,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
     let kit = &state.checkout;
@@ -367,6 +431,7 @@ pub async fn paypal(
         payload.into_inner(),
         &session,
         &user,
+        client,
         PaymentMethod::Paypal,
         PaymentProvider::Paypal,
     )?;
@@ -435,7 +500,32 @@ pub async fn paypal_return(
         _ => return Ok(see_other(cancelled)),
     }
     match capture.capture(reference.clone()).await {
-        Ok(CaptureOutcome::Completed | CaptureOutcome::AlreadyCaptured) => {}
+        Ok(CaptureOutcome::Completed { amount })
+            if !amount
+                .as_ref()
+                .is_some_and(|amount| amount.is_exactly(order.amounts.total)) =>
+        {
+            let took = amount.map_or_else(
+                || "an amount PayPal did not state".to_owned(),
+                |amount| format!("{} {}", amount.value, amount.currency),
+            );
+            let reason = format!(
+                "PayPal captured {took}, but the order's total is {} USD: check the payment \
+                 and refund or settle it.",
+                order.amounts.total.as_decimal()
+            );
+            checkout::hold_for_review(&state, &order, reason).await?;
+            return Ok(see_other(success));
+        }
+        Ok(CaptureOutcome::Completed { .. } | CaptureOutcome::AlreadyCaptured) => {}
+        Ok(CaptureOutcome::Pending { reason }) => {
+            let reason = format!(
+                "PayPal has not released the payment yet (capture {reason}): deliver once it \
+                 completes in PayPal, or refund it."
+            );
+            checkout::hold_for_review(&state, &order, reason).await?;
+            return Ok(see_other(success));
+        }
         Ok(CaptureOutcome::NotCompleted { status }) => {
             tracing::warn!(order = id, %status, "paypal did not complete the capture");
             return Ok(see_other(cancelled));

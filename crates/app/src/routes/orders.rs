@@ -4,10 +4,11 @@
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use orders::{CheckoutService, Order, OrderError, OrderId, Release, ReleaseError};
+use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
 use serde::Serialize;
 
-use crate::{auth::MaybeUser, checkout, dto::dollars, error::ApiError, state::AppState};
+use crate::checkout::{self, CloseError, Closed};
+use crate::{auth::MaybeUser, dto::dollars, error::ApiError, state::AppState};
 
 /// The session key listing the orders this session created (newest last).
 const SESSION_ORDERS: &str = "order_ids";
@@ -68,6 +69,16 @@ pub(crate) async fn visible_order(
     }
 }
 
+/// As the buyer sees it: a pending order held for staff (its payment needs a look) reads
+/// "Payment under review"; its `status` stays `pending`.
+pub(crate) fn status_label(order: &Order) -> &'static str {
+    if order.review.is_some() && order.status() == orders::OrderStatus::Pending {
+        "Payment under review"
+    } else {
+        order.status().label()
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct OrderItemResponse {
     pub id: i64,
@@ -96,7 +107,7 @@ impl From<&Order> for OrderResponse {
         OrderResponse {
             id: order.id.get(),
             status: order.status().as_str(),
-            status_label: order.status().label(),
+            status_label: status_label(order),
             items: order
                 .lines
                 .iter()
@@ -129,21 +140,32 @@ pub async fn show(
     Ok(HttpResponse::Ok().json(OrderResponse::from(&order)))
 }
 
-/// Cancels a pending order (its stock goes back at once). 409 when it is not pending.
+/// Cancels a pending order: its payment page is closed at the provider, then its stock and
+/// promo use go back at once. 409 when it is not pending (or was paid before its page closed,
+/// or is held for staff review); 503 when the provider could not close the page (the order
+/// stays pending).
 pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Order, ApiError> {
     let not_pending = || ApiError::Conflict("This order can no longer be cancelled.".to_owned());
-    match state.checkout.service.cancel(order.id).await {
-        Ok(Release::Released(order)) => {
-            checkout::refresh_stock(state).await;
-            Ok(order)
-        }
-        Ok(Release::AlreadyClosed(_) | Release::Replayed) | Err(ReleaseError::Refused(_)) => {
-            Err(not_pending())
-        }
-        Err(ReleaseError::NotFound(_) | ReleaseError::ReferenceMismatch(_)) => {
-            Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))
-        }
-        Err(ReleaseError::Unknown(e)) => Err(ApiError::Internal(e)),
+    match checkout::close_unpaid(state, order, Closing::Cancelled).await {
+        Ok(Closed::Released(order)) => Ok(*order),
+        Ok(Closed::Paid) => Err(ApiError::Conflict(
+            "This order has been paid and can no longer be cancelled.".to_owned(),
+        )),
+        Err(CloseError::Release(ReleaseError::Refused(_) | ReleaseError::UnderReview(_)))
+        | Err(CloseError::Confirm(ConfirmError::Refused(_))) => Err(not_pending()),
+        Err(CloseError::Release(
+            ReleaseError::NotFound(_) | ReleaseError::ReferenceMismatch(_),
+        ))
+        | Err(CloseError::Confirm(
+            ConfirmError::NotFound(_) | ConfirmError::ReferenceMismatch(_),
+        )) => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+        Err(CloseError::Release(ReleaseError::Unknown(e)))
+        | Err(CloseError::Confirm(ConfirmError::Unknown(e))) => Err(ApiError::Internal(e)),
+        Err(CloseError::Provider(cause)) => Err(ApiError::Unavailable {
+            message: "The payment could not be cancelled right now. Try again in a moment."
+                .to_owned(),
+            cause: cause.into(),
+        }),
     }
 }
 
@@ -189,7 +211,7 @@ pub(crate) async fn orders_of_user(
             id: order.id.get(),
             total: dollars(order.amounts.total),
             status: order.status().as_str().to_owned(),
-            status_label: order.status().label().to_owned(),
+            status_label: status_label(order).to_owned(),
             created_at: order.created_at.to_rfc3339(),
         })
         .collect())

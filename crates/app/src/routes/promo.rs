@@ -8,9 +8,12 @@ use promo::{
 };
 use serde::Deserialize;
 use serde_json::json;
+use shared::Rule;
 
 use super::checkout::promo_refusal;
 use super::discord::session_identity;
+use crate::client_ip::ClientIp;
+use crate::limits::RateLimits;
 use crate::{
     auth::RequireSuperAdmin,
     error::{ApiError, FieldErrors},
@@ -28,9 +31,20 @@ pub struct ValidatePromo {
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
 pub async fn validate(
     state: web::Data<AppState>,
+    limits: web::Data<RateLimits>,
+    client: ClientIp,
     session: Session,
     body: web::Json<ValidatePromo>,
 ) -> Result<HttpResponse, ApiError> {
+    // counted before anything else, so guessing codes costs a request each
+    let per_minute = state.checkout.settings.promo_checks_per_minute;
+    limits
+        .check(
+            "promo-check:ip",
+            &client.to_string(),
+            Rule::per_minute(per_minute),
+        )
+        .await?;
     let code = body.promo_code.as_deref().unwrap_or_default().trim();
     let Some(identity) = session_identity(&session).filter(|_| !code.is_empty()) else {
         return Ok(promo_refusal(NEED_CODE_AND_DISCORD));

@@ -5,8 +5,9 @@ use actix_web::{http::header, web, HttpResponse};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
 use serde::Deserialize;
 use serde_json::json;
+use shared::Rule;
 
-use crate::{error::ApiError, state::AppState};
+use crate::{client_ip::ClientIp, error::ApiError, limits::RateLimits, state::AppState};
 
 #[derive(Debug, Deserialize)]
 pub struct AvatarRequest {
@@ -17,8 +18,19 @@ pub struct AvatarRequest {
 /// `POST /api/roblox/avatar {username}` -> `{username, avatar_url}`; 404 unknown, 422 malformed.
 pub async fn avatar(
     state: web::Data<AppState>,
+    limits: web::Data<RateLimits>,
+    client: ClientIp,
     body: web::Json<AvatarRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    // each lookup may cost two calls to Roblox
+    let per_minute = state.checkout.settings.roblox_lookups_per_minute;
+    limits
+        .check(
+            "roblox-lookup:ip",
+            &client.to_string(),
+            Rule::per_minute(per_minute),
+        )
+        .await?;
     let typed = body.username.as_deref().unwrap_or_default();
     if typed.trim().is_empty() {
         return Err(ApiError::field("username", "Enter your Roblox username."));

@@ -114,7 +114,11 @@ pub async fn webhook(
                     received()
                 }
                 Ok(Release::AlreadyClosed(_) | Release::Replayed)
-                | Err(ReleaseError::NotFound(_) | ReleaseError::Refused(_)) => received(),
+                | Err(
+                    ReleaseError::NotFound(_)
+                    | ReleaseError::Refused(_)
+                    | ReleaseError::UnderReview(_),
+                ) => received(),
                 Err(ReleaseError::ReferenceMismatch(order)) => {
                     tracing::warn!(%order, %event_id, "stripe session does not match the order");
                     answer(

@@ -348,7 +348,7 @@ async fn shoppers(app: &TestApp, count: usize) -> Vec<reqwest::Client> {
 #[case::postgres(Backend::Postgres)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_hundred_concurrent_checkouts_sell_exactly_the_ten_in_stock(#[case] backend: Backend) {
-    let app = shop(backend, vec![(1, product("Raccoon", "10.00", Some(10)))]).await;
+    let app = uncapped_shop(backend, vec![(1, product("Raccoon", "10.00", Some(10)))]).await;
     let clients = shoppers(&app, 200).await;
 
     let body = payload(&[(1, 1)], 10.0);
@@ -391,7 +391,7 @@ async fn count(app: &TestApp, sql: &str) -> i64 {
 async fn a_bundle_and_its_components_sold_at_once_never_oversell(#[case] backend: Backend) {
     let mut bundle = product("Starter Bundle", "15.00", Some(5));
     bundle.related_ids = vec![catalog::ProductId::new(1), catalog::ProductId::new(2)];
-    let app = shop(
+    let app = uncapped_shop(
         backend,
         vec![
             (1, product("Owl", "10.00", Some(4))),

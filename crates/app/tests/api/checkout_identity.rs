@@ -526,7 +526,10 @@ async fn fake_paypal(capture_status: &str) -> MockServer {
         .respond_with(ResponseTemplate::new(201).set_body_json(json!({
             "id": "PAYPAL-ORDER-1",
             "status": capture_status,
-            "purchase_units": [{"payments": {"captures": [{"id": "CAP1", "status": capture_status}]}}]
+            "purchase_units": [{"payments": {"captures": [{
+                "id": "CAP1", "status": capture_status,
+                "amount": {"currency_code": "USD", "value": "21.57"}
+            }]}}]
         })))
         .mount(&server)
         .await;

@@ -129,6 +129,7 @@ impl TestApp {
             assistant: garden_app::AssistantSettings::default(),
             chat: garden_app::ChatSettings::default(),
             accounts: garden_app::AccountsSettings::default(),
+            checkout: garden_app::CheckoutSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests

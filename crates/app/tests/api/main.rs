@@ -6,6 +6,7 @@ mod auth;
 mod auth_abuse;
 mod chat;
 mod checkout;
+mod checkout_abuse;
 mod checkout_identity;
 mod checkout_support;
 mod helpers;

@@ -4,7 +4,7 @@ use cart_pricing::{PricedCart, StockProblem};
 use catalog::ProductId;
 use promo::Rejection;
 
-use crate::{OrderId, TransitionError};
+use crate::{OrderId, PendingCapReached, TransitionError};
 
 /// A product in the cart the shop no longer sells (unknown or archived).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,19 @@ pub enum CheckoutError {
     /// 422: the lines for one product add up to more than one order may hold.
     #[error("You can buy at most {max} of one product.")]
     TooMany { product: ProductId, max: u32 },
+    /// 422: more lines than one order may hold (nothing was read).
+    #[error("An order can hold at most {max} different products.")]
+    TooManyLines { max: usize },
+    /// 429: this Discord account, browser or address already holds as many unpaid orders as
+    /// it may; `retry_after` is when the oldest of them expires at the latest.
+    #[error(
+        "You already have {} unpaid orders on this {}. Pay or cancel one before placing another.",
+        .reached.max, .reached.by
+    )]
+    TooManyPending {
+        reached: PendingCapReached,
+        retry_after: chrono::Duration,
+    },
     /// 409: remove these products and try again.
     #[error("Please fix the following issues before continuing:\n{}", lines(.0))]
     Unavailable(Vec<Unavailable>),
@@ -62,6 +75,13 @@ pub enum PlaceError {
     /// This product's stock could not cover the reservation; nothing was written.
     #[error("product {0} does not have enough stock")]
     OutOfStock(ProductId),
+    /// The promo code could not be claimed: its last use went to another order, or this
+    /// Discord account holds a pending or paid redemption of it. Nothing was written.
+    #[error("the promo code could not be claimed: {0}")]
+    Promo(Rejection),
+    /// A holder of the order is at its cap of unpaid orders. Nothing was written.
+    #[error("too many unpaid orders ({:?})", .0.by)]
+    TooManyPending(PendingCapReached),
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }
@@ -101,6 +121,9 @@ pub enum ReleaseError {
     /// The order was paid (or delivered, or refunded): it keeps its stock.
     #[error(transparent)]
     Refused(TransitionError),
+    /// The order is held for staff (its payment needs a look): it keeps its stock.
+    #[error("order {0} is held for review")]
+    UnderReview(OrderId),
     #[error(transparent)]
     Unknown(anyhow::Error),
 }

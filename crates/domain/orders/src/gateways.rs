@@ -190,15 +190,55 @@ pub trait PaymentGateway: Send + Sync + 'static {
         &self,
         request: HostedCheckoutRequest,
     ) -> impl Future<Output = Result<HostedCheckout, PaymentError>> + Send;
+
+    /// Closes the payment page `provider_reference` so that it can no longer be paid (Stripe:
+    /// expires the Checkout Session). `SessionClosing::Completed` when the provider says it was
+    /// paid already: the order is then paid, not cancelled. A page that had expired by itself
+    /// is `Closed`. Fails like `create_checkout`; the order must then stay as it is.
+    fn close_checkout(
+        &self,
+        provider_reference: String,
+    ) -> impl Future<Output = Result<SessionClosing, PaymentError>> + Send;
+}
+
+/// What closing a payment page found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionClosing {
+    /// It can no longer be paid.
+    Closed,
+    /// The buyer had paid it already.
+    Completed,
+}
+
+/// The amount a capture took, in the provider's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CapturedAmount {
+    /// A decimal, e.g. `10.76`.
+    pub value: String,
+    /// ISO 4217, e.g. `USD`.
+    pub currency: String,
+}
+
+impl CapturedAmount {
+    /// Whether this is exactly `total` in US dollars (the shop's only currency).
+    pub fn is_exactly(&self, total: Money) -> bool {
+        self.currency.eq_ignore_ascii_case("USD")
+            && Money::parse(self.value.trim()).is_ok_and(|value| value == total)
+    }
 }
 
 /// How a capture of an approved payment ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CaptureOutcome {
-    /// The money is ours now.
-    Completed,
+    /// The money is ours now; `amount` is what was captured (`None` when the answer does not
+    /// say, which the shop cannot check).
+    Completed { amount: Option<CapturedAmount> },
     /// The payment had already been captured (a repeated return from the provider).
     AlreadyCaptured,
+    /// The capture was accepted but the money is not ours yet (PayPal's `PENDING`, e.g. an
+    /// e-check or a review on PayPal's side); `reason` is the provider's word for it. It may
+    /// still complete, so the order is neither paid nor released.
+    Pending { reason: String },
     /// The provider did not complete the capture (e.g. the buyer has not approved yet, or the
     /// capture is `PENDING`/`DECLINED`); `status` is the provider's word for it.
     NotCompleted { status: String },

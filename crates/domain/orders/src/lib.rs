@@ -14,9 +14,10 @@ pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem}
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
 pub use models::{
-    stock_problems, Amounts, Buyer, CartItem, Email, EmailError, Lifecycle, NewOrder, Order,
-    OrderId, OrderLine, OrderPromo, OrderStatus, Payment, PaymentProvider, ProviderEvent,
-    Reservation, TransitionError,
+    frees_up_in, stock_problems, Amounts, Buyer, CartItem, CheckoutLimits, Email, EmailError,
+    HeldBy, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo, OrderStatus,
+    Payment, PaymentProvider, PendingCapReached, PendingCaps, ProviderEvent, Reservation,
+    TransitionError,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
 pub use promo::{Clock, SystemClock};

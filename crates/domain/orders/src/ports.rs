@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 
 use crate::{
     CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewOrder, Order, OrderError,
-    OrderId, OrderStatus, PaymentNotice, PlaceError, PlacedOrder, ProviderEvent, Release,
-    ReleaseError, Reservation,
+    OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder, ProviderEvent,
+    Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -40,15 +40,25 @@ pub enum Applied {
 /// transaction: all of it or none of it.
 #[cfg_attr(test, mockall::automock)]
 pub trait OrderRepository: Send + Sync + 'static {
-    /// Takes `reservation` from stock (each finite product: `stock >= quantity`, never below
-    /// zero) and stores `order` as pending with the reservation, in one transaction.
-    /// `PlaceError::OutOfStock(product)` when a product's stock cannot cover its quantity (or
-    /// it became unlimited, or disappeared) — then nothing is taken and nothing stored; any other
-    /// failure is `PlaceError::Unknown`.
+    /// In one transaction, all or nothing:
+    /// - takes `reservation` from stock (each finite product: `stock >= quantity`, never below
+    ///   zero): `PlaceError::OutOfStock(product)` when a product's stock cannot cover its
+    ///   quantity (or it became unlimited, or disappeared);
+    /// - counts the pending orders of the order's Discord account, browser session and client
+    ///   address, serialised per holder so that parallel placements cannot all pass:
+    ///   `PlaceError::TooManyPending` when one already holds its cap in `caps`;
+    /// - claims the promo code's redemption for the buyer's Discord account: its `uses` is
+    ///   raised only while below `max_uses` (`PlaceError::Promo(Rejection::UsedUp)`), and the
+    ///   account may hold one pending or paid redemption per code
+    ///   (`PlaceError::Promo(Rejection::AlreadyUsed)`);
+    /// - stores `order` as pending with the reservation.
+    ///
+    /// Any other failure is `PlaceError::Unknown`.
     fn place(
         &self,
         order: NewOrder,
         reservation: Reservation,
+        caps: PendingCaps,
     ) -> impl Future<Output = Result<Order, PlaceError>> + Send;
 
     /// Records the provider's payment session (or order) id of a pending order that has none yet.
@@ -84,8 +94,10 @@ pub trait OrderRepository: Send + Sync + 'static {
 
     /// In one transaction: records `event` (when given; `Applied::Replayed` when recorded
     /// before), turns the order from pending to `closing`'s status at `at`
-    /// (`Applied::NotPending(current)` and nothing recorded when it is not pending), and gives
-    /// its reservation back to stock — exactly once, since only a pending order holds one.
+    /// (`Applied::NotPending(current)` and nothing recorded when it is not pending, or is held
+    /// for review), gives its reservation back to stock — exactly once, since only a pending
+    /// order holds one — and releases its promo redemption (the code's use and the account's
+    /// claim).
     /// `OrderError::NotFound` when there is no order with this id.
     fn release(
         &self,
@@ -95,7 +107,17 @@ pub trait OrderRepository: Send + Sync + 'static {
         event: Option<ProviderEvent>,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
-    /// Pending orders created before `cutoff`, oldest first. Fails only with `OrderError::Unknown`.
+    /// Holds a pending order for staff with `reason`: it is then neither cancelled nor expired
+    /// (`release` refuses it). `Applied::NotPending(current)` when it is not pending.
+    /// `OrderError::NotFound` when there is no order with this id.
+    fn hold_for_review(
+        &self,
+        id: OrderId,
+        reason: String,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Pending orders created before `cutoff`, oldest first, except those held for review.
+    /// Fails only with `OrderError::Unknown`.
     fn pending_created_before(
         &self,
         cutoff: DateTime<Utc>,
@@ -154,7 +176,23 @@ pub trait CheckoutService: Send + Sync + 'static {
     /// The shopper cancelled the payment: the order is cancelled and gives its stock back, once.
     fn cancel(&self, id: OrderId) -> impl Future<Output = Result<Release, ReleaseError>> + Send;
 
-    /// Expires every order still pending past the payment window (plus a grace period, so a
-    /// payment completed at the last second is not lost); returns those it expired.
-    fn expire_stale(&self) -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+    /// Expires an order the sweeper found stale (its payment page closed first): like
+    /// `cancel`, as `expired`. An order held for review is refused.
+    fn expire_unpaid(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<Release, ReleaseError>> + Send;
+
+    /// The orders still pending past the payment window (plus a grace period, so a payment
+    /// completed at the last second is not lost), oldest first; orders held for review are
+    /// left to staff.
+    fn stale_orders(&self) -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+
+    /// Holds a pending order for staff (see [`OrderRepository::hold_for_review`]); `false` when
+    /// it was no longer pending.
+    fn hold_for_review(
+        &self,
+        id: OrderId,
+        reason: String,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 }

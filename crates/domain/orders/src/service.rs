@@ -1,16 +1,16 @@
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::Context;
-use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem, MAX_QUANTITY};
+use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem};
 use catalog::{Product, ProductId};
 use chrono::Duration;
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
 use crate::{
-    stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutService, Closing,
-    ConfirmError, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
-    OrderStatus, PaymentProvider, PlaceError, ProductLookup, ProviderEvent, ReleaseError,
-    Reservation, TransitionError, Unavailable,
+    frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
+    CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
+    OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PlaceError,
+    ProductLookup, ProviderEvent, ReleaseError, Reservation, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -39,6 +39,8 @@ pub struct CheckoutRequest {
     pub provider: PaymentProvider,
     /// The client's items total after discount, before the fee.
     pub client_total: Decimal,
+    /// The browser session and address placing it, for the caps on unpaid orders.
+    pub holder: OrderHolder,
 }
 
 /// A placed order and the priced cart it was placed from (for the provider's line items).
@@ -90,6 +92,7 @@ pub struct Checkout<O, P, R, C> {
     products: P,
     promos: R,
     clock: C,
+    limits: CheckoutLimits,
 }
 
 impl<O, P, R, C> Checkout<O, P, R, C>
@@ -105,7 +108,18 @@ where
             products,
             promos,
             clock,
+            limits: CheckoutLimits::default(),
         }
+    }
+
+    /// The same service with these limits instead of the defaults.
+    pub fn with_limits(mut self, limits: CheckoutLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    pub fn limits(&self) -> CheckoutLimits {
+        self.limits
     }
 
     /// Every product the cart needs, by id: the items and, for bundles, their components.
@@ -195,8 +209,9 @@ fn unknown(error: catalog::CatalogError) -> CheckoutError {
     CheckoutError::Unknown(anyhow::Error::new(error).context("failed to load the cart's products"))
 }
 
-/// One line per product, quantities of repeated lines added up, in the cart's order.
-fn merge_lines(items: &[RequestedItem]) -> Result<Vec<RequestedItem>, CheckoutError> {
+/// One line per product, quantities of repeated lines added up, in the cart's order; at most
+/// `max` of one product.
+fn merge_lines(items: &[RequestedItem], max: u32) -> Result<Vec<RequestedItem>, CheckoutError> {
     let mut order: Vec<ProductId> = Vec::new();
     let mut totals: BTreeMap<ProductId, i64> = BTreeMap::new();
     for item in items {
@@ -210,14 +225,16 @@ fn merge_lines(items: &[RequestedItem]) -> Result<Vec<RequestedItem>, CheckoutEr
         .into_iter()
         .map(|product_id| {
             let wanted = totals.get(&product_id).copied().unwrap_or_default();
-            Quantity::new(wanted)
+            Some(wanted)
+                .filter(|wanted| *wanted <= i64::from(max))
+                .and_then(Quantity::new)
                 .map(|quantity| RequestedItem {
                     product_id,
                     quantity,
                 })
                 .ok_or(CheckoutError::TooMany {
                     product: product_id,
-                    max: MAX_QUANTITY,
+                    max,
                 })
         })
         .collect()
@@ -235,7 +252,12 @@ where
         if request.items.is_empty() {
             return Err(CheckoutError::EmptyCart);
         }
-        let items = merge_lines(&request.items)?;
+        if request.items.len() > self.limits.max_lines {
+            return Err(CheckoutError::TooManyLines {
+                max: self.limits.max_lines,
+            });
+        }
+        let items = merge_lines(&request.items, self.limits.max_quantity_per_product)?;
         let known = self.load_products(&items).await?;
 
         let mut cart = Vec::with_capacity(items.len());
@@ -289,8 +311,13 @@ where
             method: request.method,
             provider: request.provider,
             created_at: self.clock.now(),
+            holder: request.holder,
         };
-        match self.orders.place(new_order, reservation).await {
+        match self
+            .orders
+            .place(new_order, reservation, self.limits.pending)
+            .await
+        {
             Ok(order) => {
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
                 Ok(PlacedOrder {
@@ -299,6 +326,11 @@ where
                 })
             }
             Err(PlaceError::OutOfStock(short)) => Err(self.stock_problems_now(&items, short).await),
+            Err(PlaceError::Promo(reason)) => Err(CheckoutError::Promo(reason)),
+            Err(PlaceError::TooManyPending(reached)) => Err(CheckoutError::TooManyPending {
+                reached,
+                retry_after: frees_up_in(reached.oldest, self.clock.now(), unpaid_lifetime()),
+            }),
             Err(PlaceError::Unknown(error)) => Err(CheckoutError::Unknown(error)),
         }
     }
@@ -359,23 +391,30 @@ where
     }
 
     #[tracing::instrument(skip(self))]
-    async fn expire_stale(&self) -> Result<Vec<OrderId>, OrderError> {
-        let now = self.clock.now();
-        let cutoff = now - Duration::minutes(PAYMENT_WINDOW_MINUTES + SWEEP_GRACE_MINUTES);
-        let mut expired = Vec::new();
-        for id in self.orders.pending_created_before(cutoff).await? {
-            match self.orders.release(id, Closing::Expired, now, None).await {
-                Ok(Applied::Changed) => expired.push(id),
-                // paid or cancelled meanwhile, or gone: nothing to do
-                Ok(Applied::NotPending(_) | Applied::Replayed) | Err(OrderError::NotFound(_)) => {}
-                Err(error) => return Err(error),
-            }
-        }
-        if !expired.is_empty() {
-            tracing::info!(count = expired.len(), "expired stale pending orders");
-        }
-        Ok(expired)
+    async fn expire_unpaid(&self, id: OrderId) -> Result<Release, ReleaseError> {
+        let order = self.orders.order(id).await?;
+        self.close(order, Closing::Expired, None).await
     }
+
+    #[tracing::instrument(skip(self))]
+    async fn stale_orders(&self) -> Result<Vec<OrderId>, OrderError> {
+        let cutoff = self.clock.now() - unpaid_lifetime();
+        self.orders.pending_created_before(cutoff).await
+    }
+
+    #[tracing::instrument(skip(self, reason))]
+    async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<bool, OrderError> {
+        let held = self.orders.hold_for_review(id, reason).await?;
+        if held == Applied::Changed {
+            tracing::warn!(order = %id, "order held for staff review");
+        }
+        Ok(held == Applied::Changed)
+    }
+}
+
+/// How long an unpaid order lives at most: the payment window and the sweeper's grace.
+fn unpaid_lifetime() -> Duration {
+    Duration::minutes(PAYMENT_WINDOW_MINUTES + SWEEP_GRACE_MINUTES)
 }
 
 impl<O, P, R, C> Checkout<O, P, R, C>
@@ -397,6 +436,9 @@ where
         ) {
             return Ok(Release::AlreadyClosed(order));
         }
+        if order.review.is_some() {
+            return Err(ReleaseError::UnderReview(order.id));
+        }
         let now = self.clock.now();
         let transition = match closing {
             Closing::Expired => order.expire(now),
@@ -412,6 +454,8 @@ where
             Applied::NotPending(OrderStatus::Expired | OrderStatus::Cancelled) => {
                 Ok(Release::AlreadyClosed(self.orders.order(order.id).await?))
             }
+            // still pending, so held for review meanwhile
+            Applied::NotPending(OrderStatus::Pending) => Err(ReleaseError::UnderReview(order.id)),
             Applied::NotPending(status) => Err(ReleaseError::Refused(TransitionError {
                 from: status,
                 to: closing.status(),

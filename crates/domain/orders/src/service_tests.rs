@@ -3,13 +3,15 @@ use std::sync::{Arc, Mutex};
 use cart_pricing::{DiscountPercent, Money};
 use catalog::Stock;
 use chrono::{DateTime, TimeZone, Utc};
-use mockall::predicate::{always, eq};
+use mockall::predicate::eq;
 use promo::{FixedClock, MockPromoRepository, Promo, PromoId, PromoUsage};
 use rust_decimal_macros::dec;
 
 use super::*;
 use crate::ports::{MockOrderRepository, MockProductLookup};
-use crate::{DiscordId, DiscordIdentity, Email, RobloxUsername};
+use crate::{
+    DiscordId, DiscordIdentity, Email, HeldBy, PendingCapReached, PendingCaps, RobloxUsername,
+};
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
@@ -68,6 +70,7 @@ fn request(items: Vec<RequestedItem>, client_total: Decimal) -> CheckoutRequest 
         method: PaymentMethod::Card,
         provider: PaymentProvider::Stripe,
         client_total,
+        holder: OrderHolder::default(),
     }
 }
 
@@ -88,7 +91,7 @@ fn lookup(catalog: Vec<Product>) -> MockProductLookup {
 /// An order repository that places orders as id 1 and remembers the reservation it got.
 fn placing(reserved: Arc<Mutex<Option<Reservation>>>) -> MockOrderRepository {
     let mut orders = MockOrderRepository::new();
-    orders.expect_place().returning(move |new, reservation| {
+    orders.expect_place().returning(move |new, reservation, _| {
         *reserved.lock().unwrap() = Some(reservation);
         Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) })
     });
@@ -233,7 +236,7 @@ async fn when_another_order_takes_the_stock_first_the_fresh_stock_is_reported() 
     orders
         .expect_place()
         .times(1)
-        .returning(|_, _| Box::pin(async { Err(PlaceError::OutOfStock(ProductId::new(1))) }));
+        .returning(|_, _, _| Box::pin(async { Err(PlaceError::OutOfStock(ProductId::new(1))) }));
     // the first read sees 2 in stock; the read after the refused reservation sees 1
     let mut products = MockProductLookup::new();
     let mut reads = 0;
@@ -317,11 +320,11 @@ async fn repeated_lines_for_one_product_are_added_up() {
 
     let service = checkout(MockOrderRepository::new(), lookup(vec![]));
     let result = service
-        .place_order(request(vec![item(1, 1000), item(1, 1)], dec!(0)))
+        .place_order(request(vec![item(1, 20), item(1, 1)], dec!(0)))
         .await;
     assert!(matches!(
         result,
-        Err(CheckoutError::TooMany { max: 1000, .. })
+        Err(CheckoutError::TooMany { max: 20, .. })
     ));
 }
 
@@ -448,6 +451,7 @@ fn stored(status: OrderStatus) -> Order {
             method: PaymentMethod::Card,
             provider: PaymentProvider::Stripe,
             created_at: now(),
+            holder: OrderHolder::default(),
         },
     );
     order.payment.reference = Some("cs_test_1".into());
@@ -659,26 +663,151 @@ async fn a_cancel_racing_a_payment_is_refused() {
 }
 
 #[tokio::test]
-async fn the_sweeper_expires_orders_pending_past_the_window_and_its_grace() {
+async fn the_sweeper_finds_orders_pending_past_the_window_and_its_grace() {
     let mut orders = MockOrderRepository::new();
     orders
         .expect_pending_created_before()
         .with(eq(now() - Duration::minutes(35)))
         .returning(|_| Box::pin(async { Ok(vec![OrderId::new(1), OrderId::new(2)]) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert_eq!(
+        service.stale_orders().await.unwrap(),
+        [OrderId::new(1), OrderId::new(2)]
+    );
+}
+
+#[tokio::test]
+async fn a_stale_order_expires_once_and_one_paid_meanwhile_is_left_alone() {
+    let mut orders = stored_as(OrderStatus::Pending);
     orders
         .expect_release()
         .with(
-            eq(OrderId::new(1)),
+            eq(OrderId::new(7)),
             eq(Closing::Expired),
             eq(now()),
             eq(None),
         )
+        .times(1)
         .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
-    // paid between the listing and the release: left alone
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.expire_unpaid(OrderId::new(7)).await,
+        Ok(Release::Released(order)) if order.status() == OrderStatus::Expired
+    ));
+
+    let mut orders = stored_as(OrderStatus::Pending);
     orders
         .expect_release()
-        .with(eq(OrderId::new(2)), always(), always(), always())
         .returning(|_, _, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Paid)) }));
     let service = checkout(orders, MockProductLookup::new());
-    assert_eq!(service.expire_stale().await.unwrap(), [OrderId::new(1)]);
+    assert!(matches!(
+        service.expire_unpaid(OrderId::new(7)).await,
+        Err(ReleaseError::Refused(TransitionError {
+            from: OrderStatus::Paid,
+            ..
+        }))
+    ));
+}
+
+#[tokio::test]
+async fn an_order_held_for_review_is_neither_cancelled_nor_expired() {
+    let mut held = stored(OrderStatus::Pending);
+    held.review = Some("PayPal capture pending".into());
+    let mut orders = MockOrderRepository::new();
+    orders.expect_order().returning(move |_| {
+        let held = held.clone();
+        Box::pin(async move { Ok(held) })
+    });
+    orders.expect_release().never();
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.cancel(OrderId::new(7)).await,
+        Err(ReleaseError::UnderReview(_))
+    ));
+    assert!(matches!(
+        service.expire_unpaid(OrderId::new(7)).await,
+        Err(ReleaseError::UnderReview(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_cart_over_the_line_cap_is_refused_before_anything_is_read() {
+    let mut products = MockProductLookup::new();
+    products.expect_products().never();
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let service = checkout(orders, products).with_limits(CheckoutLimits {
+        max_lines: 3,
+        ..CheckoutLimits::default()
+    });
+    let items = (1..=4).map(|id| item(id, 1)).collect();
+    assert!(matches!(
+        service.place_order(request(items, dec!(4))).await,
+        Err(CheckoutError::TooManyLines { max: 3 })
+    ));
+}
+
+#[tokio::test]
+async fn the_caps_go_to_the_store_and_a_full_one_says_when_it_frees_up() {
+    let limits = CheckoutLimits {
+        pending: PendingCaps {
+            per_account: 1,
+            per_session: 3,
+            per_address: 9,
+        },
+        ..CheckoutLimits::default()
+    };
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .withf(move |_, _, caps| *caps == limits.pending)
+        .times(1)
+        .returning(|_, _, _| {
+            Box::pin(async {
+                Err(PlaceError::TooManyPending(PendingCapReached {
+                    by: HeldBy::Account,
+                    max: 1,
+                    oldest: now() - Duration::minutes(5),
+                }))
+            })
+        });
+    let service =
+        checkout(orders, lookup(vec![product(1, "1.00", Stock::Unlimited)])).with_limits(limits);
+    let result = service
+        .place_order(request(vec![item(1, 1)], dec!(1)))
+        .await;
+    let Err(CheckoutError::TooManyPending {
+        reached,
+        retry_after,
+    }) = result
+    else {
+        panic!("expected the cap, got {result:?}");
+    };
+    assert_eq!(reached.by, HeldBy::Account);
+    // placed 5 minutes ago, expired by the sweeper 35 minutes after it was placed
+    assert_eq!(retry_after, Duration::minutes(30));
+}
+
+#[tokio::test]
+async fn a_promo_claim_the_store_refuses_is_the_promo_reason() {
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .returning(|_, _, _| Box::pin(async { Err(PlaceError::Promo(Rejection::UsedUp)) }));
+    let service = Checkout::new(
+        orders,
+        lookup(vec![product(1, "24.99", Stock::Unlimited)]),
+        promos(Some(promo_usage(Some(1), 0, false))),
+        FixedClock(now()),
+    );
+    let result = service
+        .place_order(CheckoutRequest {
+            promo_code: Some("SPRING".into()),
+            ..request(vec![item(1, 1)], dec!(22.49))
+        })
+        .await;
+    assert!(matches!(
+        result,
+        Err(CheckoutError::Promo(Rejection::UsedUp))
+    ));
 }

@@ -179,18 +179,19 @@ pub enum PromoValidation {
     Rejected(Rejection),
 }
 
-/// The rules, in the order a shopper should hear about them: expired, used up, already used.
+/// The rules, in the order a shopper should hear about them: expired, already used (by this
+/// account: its own pending or paid order may hold the code's last use), used up.
 /// A code expires at `expires_at` itself.
 pub fn evaluate(usage: &PromoUsage, now: DateTime<Utc>) -> PromoValidation {
     let promo = &usage.promo;
     if promo.expires_at.is_some_and(|at| now >= at) {
         return PromoValidation::Rejected(Rejection::Expired);
     }
-    if promo.max_uses.is_some_and(|max| usage.uses >= max.get()) {
-        return PromoValidation::Rejected(Rejection::UsedUp);
-    }
     if usage.used_by_account {
         return PromoValidation::Rejected(Rejection::AlreadyUsed);
+    }
+    if promo.max_uses.is_some_and(|max| usage.uses >= max.get()) {
+        return PromoValidation::Rejected(Rejection::UsedUp);
     }
     PromoValidation::Valid(AppliedPromo {
         id: promo.id,

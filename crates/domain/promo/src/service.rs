@@ -26,7 +26,7 @@ impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
         self.repository.create(promo).await
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, discord_id))]
     async fn validate(
         &self,
         code: &str,
@@ -160,6 +160,15 @@ mod tests {
         let used = usage(None, None, 1, true);
         assert_eq!(
             check(Some(used), "SPRING").await,
+            PromoValidation::Rejected(Rejection::AlreadyUsed)
+        );
+    }
+
+    #[tokio::test]
+    async fn the_account_holding_the_last_use_hears_it_used_the_code() {
+        let held_by_this_account = usage(None, Some(1), 1, true);
+        assert_eq!(
+            check(Some(held_by_this_account), "SPRING").await,
             PromoValidation::Rejected(Rejection::AlreadyUsed)
         );
     }

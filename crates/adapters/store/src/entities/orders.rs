@@ -27,6 +27,9 @@ pub struct Model {
     pub delivered_at: Option<DateTimeUtc>,
     pub closed_at: Option<DateTimeUtc>,
     pub claimed_by: Option<i64>,
+    pub buyer_token: Option<String>,
+    pub client_ip: Option<String>,
+    pub review_reason: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -10,6 +10,7 @@ pub struct Model {
     pub expires_at: Option<DateTimeUtc>,
     pub max_uses: Option<i32>,
     pub created_at: DateTimeUtc,
+    pub uses: i32,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,9 +1,13 @@
 mod buyer;
+mod limits;
 mod order;
 mod reservation;
 mod status;
 
 pub use buyer::{Buyer, Email, EmailError};
+pub use limits::{
+    frees_up_in, CheckoutLimits, HeldBy, OrderHolder, PendingCapReached, PendingCaps,
+};
 pub use order::{
     Amounts, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment, PaymentProvider,
     ProviderEvent,

@@ -5,7 +5,7 @@ use catalog::ProductId;
 use chrono::{DateTime, Utc};
 use promo::{PromoCode, PromoId};
 
-use crate::{Buyer, Lifecycle, OrderStatus, TransitionError};
+use crate::{Buyer, Lifecycle, OrderHolder, OrderStatus, TransitionError};
 
 /// An order's number, assigned by the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -143,6 +143,8 @@ pub struct NewOrder {
     pub method: PaymentMethod,
     pub provider: PaymentProvider,
     pub created_at: DateTime<Utc>,
+    /// The browser session and address that placed it, for the caps on unpaid orders.
+    pub holder: OrderHolder,
 }
 
 /// What a shopper bought, from whom, for how much, and where it stands.
@@ -157,6 +159,9 @@ pub struct Order {
     pub created_at: DateTime<Utc>,
     /// The member of staff delivering it (a user id), once someone took it from the queue.
     pub claimed_by: Option<i64>,
+    /// Why a pending order is held for staff (a PayPal capture that is pending or does not
+    /// match); such an order is neither cancelled nor expired, and staff decide.
+    pub review: Option<String>,
     lifecycle: Lifecycle,
 }
 
@@ -176,6 +181,7 @@ impl Order {
             },
             created_at: new.created_at,
             claimed_by: None,
+            review: None,
             lifecycle: Lifecycle::pending(),
         }
     }
@@ -202,6 +208,7 @@ impl Order {
             payment,
             created_at,
             claimed_by,
+            review: None,
             lifecycle,
         }
     }

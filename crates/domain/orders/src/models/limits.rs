@@ -1,0 +1,83 @@
+//! What one shopper may hold: lines and quantities per order, and unpaid orders at once.
+
+use std::fmt;
+
+use chrono::{DateTime, Duration, Utc};
+
+/// Who placed an order, besides its Discord account, for the caps on unpaid orders.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrderHolder {
+    /// A random token kept in the browser session that placed the order.
+    pub buyer_token: Option<String>,
+    /// The client's address (as `server.trusted_proxies` allow reading it).
+    pub client_ip: Option<String>,
+}
+
+/// The most unpaid (pending) orders one holder may have at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingCaps {
+    pub per_account: u32,
+    pub per_session: u32,
+    pub per_address: u32,
+}
+
+/// Which of an order's holders is at its cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeldBy {
+    /// The Discord account.
+    Account,
+    /// The browser session.
+    Session,
+    /// The client address.
+    Address,
+}
+
+impl fmt::Display for HeldBy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HeldBy::Account => "Discord account",
+            HeldBy::Session => "browser",
+            HeldBy::Address => "network address",
+        })
+    }
+}
+
+/// A holder at its cap of unpaid orders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingCapReached {
+    pub by: HeldBy,
+    pub max: u32,
+    /// When the oldest of its unpaid orders was placed: the cap frees up when that one is paid,
+    /// cancelled or expires.
+    pub oldest: DateTime<Utc>,
+}
+
+/// Checkout's limits, from the settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckoutLimits {
+    /// Lines per cart (`checkout.max_lines`).
+    pub max_lines: usize,
+    /// Of one product per order, its lines added up (`checkout.max_quantity_per_product`).
+    pub max_quantity_per_product: u32,
+    pub pending: PendingCaps,
+}
+
+impl Default for CheckoutLimits {
+    fn default() -> Self {
+        CheckoutLimits {
+            max_lines: 50,
+            max_quantity_per_product: 20,
+            pending: PendingCaps {
+                per_account: 2,
+                per_session: 2,
+                per_address: 20,
+            },
+        }
+    }
+}
+
+/// How long until an unpaid order placed at `placed` stops holding its cap at the latest (the
+/// sweeper expires it), at least one second.
+pub fn frees_up_in(placed: DateTime<Utc>, now: DateTime<Utc>, lifetime: Duration) -> Duration {
+    (placed + lifetime - now).max(Duration::seconds(1))
+}
