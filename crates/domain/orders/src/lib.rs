@@ -14,12 +14,11 @@ pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem}
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
 pub use models::{
-    stock_problems, Amounts, Buyer, CartItem, Email, EmailError, Lifecycle, NewOrder, Order,
+    stock_problems, Amounts, Buyer, CartItem, Email, InvalidEmail, Lifecycle, NewOrder, Order,
     OrderId, OrderLine, OrderPromo, OrderStatus, Payment, PaymentProvider, ProviderEvent,
     Reservation, TransitionError,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
-pub use promo::{Clock, SystemClock};
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,
@@ -28,4 +27,5 @@ pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
     PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
 };
+pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};

@@ -3,7 +3,7 @@ mod order;
 mod reservation;
 mod status;
 
-pub use buyer::{Buyer, Email, EmailError};
+pub use buyer::{Buyer, Email, InvalidEmail};
 pub use order::{
     Amounts, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment, PaymentProvider,
     ProviderEvent,
