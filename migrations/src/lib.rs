@@ -11,6 +11,7 @@ mod m20261123_000006_rate_limits;
 mod m20261123_000007_accounts_abuse;
 mod m20261123_000009_chat_abuse;
 mod m20261123_000010_demo_logins;
+mod m20261123_000011_drop_inventory;
 
 pub struct Migrator;
 
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000007_accounts_abuse::Migration),
             Box::new(m20261123_000009_chat_abuse::Migration),
             Box::new(m20261123_000010_demo_logins::Migration),
+            Box::new(m20261123_000011_drop_inventory::Migration),
         ]
     }
 }

@@ -361,7 +361,6 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
 
 fn draft(fields: ProductFields, image: Option<String>) -> ProductDraft {
     ProductDraft {
-        inventory: fields.stock.count().unwrap_or(0),
         name: fields.name,
         description: fields.description,
         price: fields.price,
@@ -445,7 +444,6 @@ mod tests {
             image: draft.image.clone(),
             related_ids: draft.related_ids.clone(),
             stock: draft.stock,
-            inventory: draft.inventory,
             ..fixtures::product(id, "4.99")
         }
     }
@@ -490,12 +488,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn create_saves_the_picture_then_the_product_with_inventory_equal_to_stock() {
+    async fn create_saves_the_picture_then_the_product_with_its_stock() {
         let saved = Arc::new(Mutex::new(vec![]));
         let mut store = store_with(vec![]);
         store
             .expect_create()
-            .withf(|d| d.image.as_deref() == Some("/media/products/6.png") && d.inventory == 3)
+            .withf(|d| {
+                d.image.as_deref() == Some("/media/products/6.png") && d.stock == Stock::Finite(3)
+            })
             .returning(|d| {
                 let p = stored(100, &d);
                 Box::pin(async move { Ok(p) })
