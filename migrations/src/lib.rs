@@ -12,6 +12,7 @@ mod m20261123_000007_accounts_abuse;
 mod m20261123_000008_checkout_abuse;
 mod m20261123_000009_chat_abuse;
 mod m20261123_000010_demo_logins;
+mod m20261123_000011_drop_inventory;
 
 pub struct Migrator;
 
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000008_checkout_abuse::Migration),
             Box::new(m20261123_000009_chat_abuse::Migration),
             Box::new(m20261123_000010_demo_logins::Migration),
+            Box::new(m20261123_000011_drop_inventory::Migration),
         ]
     }
 }

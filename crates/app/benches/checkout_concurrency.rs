@@ -32,7 +32,6 @@ fn draft(id: i64) -> ProductDraft {
         sort_order: None,
         delete_after_out_of_stock: false,
         related_ids: vec![],
-        inventory: i64::from(STOCK),
         dupe_warning: false,
     }
 }

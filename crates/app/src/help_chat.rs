@@ -8,9 +8,7 @@ use std::time::Duration;
 use accounts::{Clock as _, UserId, UserStore};
 use actix_web::web;
 use assistant::{OpenAiSettings, ShopAssistant};
-use chat::{
-    Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Retention, Side, SystemClock,
-};
+use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Retention, Side};
 use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::ExposeSecret;
@@ -70,7 +68,7 @@ impl Assistant for CatalogAssistant {
     }
 }
 
-pub type ShopChatService = chat::ChatService<Store, CatalogAssistant, SystemClock, RandomIds>;
+pub type ShopChatService = chat::ChatService<Store, CatalogAssistant, AppClock, RandomIds>;
 
 /// Everything the chat calls use; one per instance.
 pub struct HelpChat {
@@ -114,6 +112,7 @@ impl HelpChat {
         store: Store,
         products: ProductSnapshot,
         notifier: StaffNotifier,
+        clock: AppClock,
     ) -> anyhow::Result<Self> {
         let remote = remote_assistant(&settings.assistant);
         if remote.is_some() {
@@ -122,7 +121,7 @@ impl HelpChat {
         let assistant = ShopAssistant::new(remote, &products.current().products)?;
         let assistant = CatalogAssistant::new(assistant, products);
         Ok(HelpChat {
-            service: chat::ChatService::new(store, assistant, SystemClock, RandomIds),
+            service: chat::ChatService::new(store, assistant, clock, RandomIds),
             versions: ChatVersions::new(),
             settings: settings.chat.clone(),
             notifier,

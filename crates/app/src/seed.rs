@@ -154,12 +154,6 @@ fn draft(demo: &Demo, image: String) -> anyhow::Result<ProductDraft> {
         sort_order: demo.sort_order,
         delete_after_out_of_stock: ONE_OFF_IDS.contains(&demo.id),
         related_ids: demo.related.iter().copied().map(ProductId::new).collect(),
-        // Bundles have no inventory of their own: they count against their components.
-        inventory: if demo.related.is_empty() {
-            stock.count().unwrap_or(0)
-        } else {
-            0
-        },
         dupe_warning: DUPE_WARNING_IDS.contains(&demo.id),
     })
 }

@@ -105,7 +105,6 @@ mod tests {
             sort_order: None,
             delete_after_out_of_stock: false,
             related_ids: vec![],
-            inventory: 0,
             dupe_warning: false,
             archived: false,
         }

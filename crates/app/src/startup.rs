@@ -103,12 +103,18 @@ impl Application {
         let products = ProductSnapshot::load(&catalog)
             .await
             .context("failed to load the catalog")?;
-        let help_chat = HelpChat::build(&settings, store.clone(), products.clone(), notifier)
-            .context("failed to set up the help chat")?;
+        let help_chat = HelpChat::build(
+            &settings,
+            store.clone(),
+            products.clone(),
+            notifier,
+            clock.clone(),
+        )
+        .context("failed to set up the help chat")?;
         let store_for_proofs = store.clone();
         let media_for_proofs = media.clone();
         let catalog_admin =
-            catalog::CatalogAdmin::new(store.clone(), media::ProductImageStore::new(media.clone()));
+            catalog::CatalogAdmin::new(store.clone(), media::MediaImages::products(media.clone()));
         let state = web::Data::new(AppState {
             catalog_admin,
             store,
@@ -121,8 +127,8 @@ impl Application {
             chat: Arc::new(help_chat),
             proofs: proofs::ProofService::new(
                 store_for_proofs,
-                media::ProofImageStore::new(media_for_proofs),
-                proofs::SystemClock,
+                media::MediaImages::proofs(media_for_proofs),
+                clock.clone(),
             ),
         });
         spawn_chat_version_refresh(

@@ -4,7 +4,7 @@ use catalog::Catalog;
 use media::MediaStore;
 use store::Store;
 
-use crate::auth::AccountsService;
+use crate::auth::{AccountsService, AppClock};
 use crate::checkout::Kit;
 use crate::help_chat::HelpChat;
 use crate::settings::SiteSettings;
@@ -29,6 +29,6 @@ pub struct AppState {
     pub proofs: ProofService,
 }
 
-pub type ProofService = proofs::ProofService<Store, media::ProofImageStore, proofs::SystemClock>;
+pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock>;
 
-pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::ProductImageStore>;
+pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::MediaImages>;

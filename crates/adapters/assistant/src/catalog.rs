@@ -62,7 +62,7 @@ impl CatalogIndex {
         let entries: Vec<Entry> = visible
             .iter()
             .map(|product| Entry {
-                available: available_stock(product, products),
+                available: product.available_stock(|id| products.iter().find(|p| p.id == id)),
                 contents: product
                     .related_ids
                     .iter()
@@ -216,22 +216,6 @@ fn match_entry(index: usize, entry: &Entry, raw: &[String], stems: &[String]) ->
         strong: whole || nearly,
         head_only,
     })
-}
-
-/// What the storefront can sell now: a bundle's own stock, limited by each finite component
-/// (DESIGN §3: the storefront shows the smallest of its own and its components' stock).
-pub fn available_stock(product: &Product, all: &[Product]) -> Stock {
-    product
-        .related_ids
-        .iter()
-        .filter_map(|id| all.iter().find(|p| p.id == *id))
-        .fold(product.stock, |least, component| {
-            match (least, component.stock) {
-                (Stock::Unlimited, other) => other,
-                (Stock::Finite(a), Stock::Finite(b)) => Stock::Finite(a.min(b)),
-                (finite, Stock::Unlimited) => finite,
-            }
-        })
 }
 
 /// "The Raccoon", "10 Billion Sheckles".
@@ -460,7 +444,6 @@ mod tests {
             sort_order: None,
             delete_after_out_of_stock: false,
             related_ids: vec![],
-            inventory: 0,
             dupe_warning: false,
             archived: false,
         }

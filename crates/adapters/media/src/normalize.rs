@@ -37,7 +37,7 @@ pub fn normalize_upload(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
     normalize(bytes, UPLOAD_MAX_SIDE, PngCompression::Fast)
 }
 
-fn normalize(
+pub(crate) fn normalize(
     bytes: &[u8],
     max_side: u32,
     compression: PngCompression,

@@ -70,7 +70,6 @@ async fn round(backend: Backend) -> (Vec<Duration>, usize) {
                 sort_order: None,
                 delete_after_out_of_stock: false,
                 related_ids: vec![],
-                inventory: 0,
                 dupe_warning: false,
             },
         )])

@@ -55,7 +55,6 @@ fn new_row(draft: &ProductDraft) -> products::ActiveModel {
         savings_cents: Set(draft.savings.map(|m| m.cents())),
         sort_order: Set(draft.sort_order),
         delete_after_out_of_stock: Set(draft.delete_after_out_of_stock),
-        inventory: Set(draft.stock.count().unwrap_or(0)),
         dupe_warning: Set(draft.dupe_warning),
         archived: Set(false),
         created_at: Set(now),
@@ -198,10 +197,6 @@ impl ProductWrites for Store {
     async fn set_stock(&self, id: ProductId, stock: Stock) -> Result<Product, CatalogError> {
         let updated = products::Entity::update_many()
             .col_expr(products::Column::Stock, Expr::value(stock.count()))
-            .col_expr(
-                products::Column::Inventory,
-                Expr::value(stock.count().unwrap_or(0)),
-            )
             .col_expr(products::Column::UpdatedAt, Expr::value(Utc::now()))
             .filter(products::Column::Id.eq(id.get()))
             .exec(&self.db)
@@ -219,35 +214,21 @@ impl ProductWrites for Store {
         id: ProductId,
         change: StockChange,
     ) -> Result<Product, CatalogError> {
-        // Every SET reads the row as it was, so stock and inventory get the same new value.
-        let (sql, amount) = match change {
+        let (sql, values): (&str, Vec<Value>) = match change {
             StockChange::Plus(n) => (
-                "UPDATE products SET stock = COALESCE(stock, 0) + ?, \
-                 inventory = COALESCE(stock, 0) + ?, updated_at = ? WHERE id = ?",
-                i64::from(n),
+                "UPDATE products SET stock = COALESCE(stock, 0) + ?, updated_at = ? WHERE id = ?",
+                vec![i64::from(n).into(), Utc::now().into(), id.get().into()],
             ),
             StockChange::Minus(n) => (
                 "UPDATE products SET stock = CASE WHEN stock > ? THEN stock - ? ELSE 0 END, \
-                 inventory = CASE WHEN stock > ? THEN stock - ? ELSE 0 END, updated_at = ? \
-                 WHERE id = ? AND stock IS NOT NULL",
-                i64::from(n),
+                 updated_at = ? WHERE id = ? AND stock IS NOT NULL",
+                vec![
+                    i64::from(n).into(),
+                    i64::from(n).into(),
+                    Utc::now().into(),
+                    id.get().into(),
+                ],
             ),
-        };
-        let values: Vec<Value> = match change {
-            StockChange::Plus(_) => vec![
-                amount.into(),
-                amount.into(),
-                Utc::now().into(),
-                id.get().into(),
-            ],
-            StockChange::Minus(_) => vec![
-                amount.into(),
-                amount.into(),
-                amount.into(),
-                amount.into(),
-                Utc::now().into(),
-                id.get().into(),
-            ],
         };
         self.db
             .execute(statement(&self.db, sql, values))

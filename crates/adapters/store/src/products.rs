@@ -199,7 +199,6 @@ fn active_model(
         savings_cents: Set(draft.savings.map(|m| m.cents())),
         sort_order: Set(draft.sort_order),
         delete_after_out_of_stock: Set(draft.delete_after_out_of_stock),
-        inventory: Set(draft.inventory),
         dupe_warning: Set(draft.dupe_warning),
         archived: Set(false),
         created_at: Set(now),
@@ -229,8 +228,6 @@ pub(crate) fn to_product(
         sort_order: row.sort_order,
         delete_after_out_of_stock: row.delete_after_out_of_stock,
         related_ids,
-        // One count per product (DESIGN): the admin's inventory is the stock, 0 when unlimited.
-        inventory: row.stock.unwrap_or(0),
         dupe_warning: row.dupe_warning,
         archived: row.archived,
     })

@@ -37,7 +37,6 @@ fn draft(name: &str, price: &str, stock: Stock) -> ProductDraft {
         sort_order: None,
         delete_after_out_of_stock: false,
         related_ids: vec![],
-        inventory: 0,
         dupe_warning: false,
     }
 }
@@ -140,7 +139,6 @@ fn reservation(entries: &[(i64, u32)]) -> Reservation {
                 sort_order: None,
                 delete_after_out_of_stock: false,
                 related_ids: vec![],
-                inventory: 0,
                 dupe_warning: false,
                 archived: false,
             },

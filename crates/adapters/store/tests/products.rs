@@ -21,7 +21,6 @@ fn draft(name: &str, price: &str) -> ProductDraft {
         sort_order: Some(4),
         delete_after_out_of_stock: true,
         related_ids: vec![],
-        inventory: 7,
         dupe_warning: true,
     }
 }
@@ -54,8 +53,6 @@ async fn a_product_comes_back_exactly_as_it_was_stored(#[case] backend: Backend)
     assert!(product.delete_after_out_of_stock);
     assert!(product.dupe_warning);
     assert!(!product.archived);
-    // One count per product (DESIGN): the inventory the admin sees is the stock.
-    assert_eq!(product.inventory, 3);
 }
 
 #[rstest]
@@ -162,8 +159,8 @@ async fn explicit_ids_do_not_break_later_inserts(#[case] backend: Backend) {
     // a product created without an id afterwards gets a fresh one, past the largest
     use sea_orm::{ConnectionTrait, Statement};
     let sql = "INSERT INTO products (name, description, price_cents, category, delete_after_out_of_stock, \
-               inventory, dupe_warning, archived, created_at, updated_at) \
-               VALUES ('Snail', '', 100, 'Pets', false, 0, false, false, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
+               dupe_warning, archived, created_at, updated_at) \
+               VALUES ('Snail', '', 100, 'Pets', false, false, false, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)";
     db.connection
         .execute(Statement::from_string(
             db.connection.get_database_backend(),

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-/// The shop's clock: the system time. Tests move it forward to see codes, tokens and rate
-/// limits expire without waiting; nothing else ever calls `advance`.
+/// The shop's one clock (the shared kernel's [`shared::Clock`]): the system time, for accounts,
+/// checkout, promo codes, the help chat and proofs alike. Tests move it forward to see codes,
+/// tokens and rate limits expire without waiting; nothing else ever calls `advance`.
 #[derive(Debug, Clone, Default)]
 pub struct AppClock {
     offset_secs: Arc<AtomicI64>,
@@ -20,7 +21,7 @@ impl AppClock {
     }
 }
 
-impl accounts::Clock for AppClock {
+impl shared::Clock for AppClock {
     fn now(&self) -> DateTime<Utc> {
         Utc::now() + TimeDelta::seconds(self.offset_secs.load(Ordering::SeqCst))
     }

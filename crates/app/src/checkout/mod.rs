@@ -35,12 +35,6 @@ pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock>;
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
-impl promo::Clock for AppClock {
-    fn now(&self) -> DateTime<Utc> {
-        accounts::Clock::now(self)
-    }
-}
-
 /// The card payment provider: Stripe Checkout, or the dev payment page.
 #[derive(Debug, Clone)]
 pub enum CardPayments {

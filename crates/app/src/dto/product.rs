@@ -39,7 +39,8 @@ impl From<&Product> for ProductResponse {
             sort_order: p.sort_order,
             delete_after_out_of_stock: p.delete_after_out_of_stock,
             related_ids: p.related_ids.iter().map(ProductId::get).collect(),
-            inventory: p.inventory,
+            // One count per product (DESIGN): the inventory is the stock, 0 when unlimited.
+            inventory: p.stock.count().unwrap_or(0),
             dupe_warning: p.dupe_warning,
         }
     }

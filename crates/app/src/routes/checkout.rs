@@ -149,7 +149,7 @@ fn parse_request(
         })
         .ok();
     let email = Email::parse(payload.email.as_deref().unwrap_or_default())
-        .map_err(|e| add(&mut errors, "email", &e.to_string()))
+        .map_err(|_| add(&mut errors, "email", "Enter a valid e-mail address."))
         .ok();
     let items: Vec<RequestedItem> = payload
         .items

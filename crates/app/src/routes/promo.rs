@@ -49,12 +49,12 @@ pub async fn validate(
     let Some(identity) = session_identity(&session).filter(|_| !code.is_empty()) else {
         return Ok(promo_refusal(NEED_CODE_AND_DISCORD));
     };
-    let account = promo::DiscordId::parse(identity.discord_id.as_str()).map_err(|_| {
-        ApiError::internal(anyhow::anyhow!(
-            "a verified Discord id is not a promo account"
-        ))
-    })?;
-    match state.checkout.promos.validate(code, &account).await {
+    match state
+        .checkout
+        .promos
+        .validate(code, &identity.discord_id)
+        .await
+    {
         Ok(PromoValidation::Valid(applied)) => {
             Ok(HttpResponse::Ok().json(json!({ "discount": applied.discount.get() })))
         }

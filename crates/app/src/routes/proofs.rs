@@ -49,7 +49,7 @@ fn proof_error(error: ProofError) -> ApiError {
 }
 
 fn too_large() -> ApiError {
-    ApiError::field("images", ImageRejected::TooLarge.to_string())
+    ApiError::field("images", proofs::rejection_message(ImageRejected::TooLarge))
 }
 
 /// Reads a field whole, refusing it beyond `limit` bytes with `over`.

@@ -26,7 +26,6 @@ pub fn product(name: &str, price: &str, stock: Option<u32>) -> ProductDraft {
         sort_order: None,
         delete_after_out_of_stock: false,
         related_ids: vec![],
-        inventory: i64::from(stock.unwrap_or(0)),
         dupe_warning: false,
     }
 }

@@ -23,7 +23,6 @@ fn draft(name: &str, price: &str) -> ProductDraft {
         sort_order: None,
         delete_after_out_of_stock: false,
         related_ids: vec![],
-        inventory: 2,
         dupe_warning: false,
     }
 }
@@ -299,4 +298,68 @@ where
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_bundle_whose_component_sells_out_shows_out_of_stock(#[case] backend: Backend) {
+    use crate::checkout_support::{browser, checkout, link_discord, payload, product, shop};
+
+    let mut owl = product("Owl", "4.00", Some(1));
+    // a one-off: the sale that empties it archives it, so the storefront no longer lists it
+    owl.delete_after_out_of_stock = true;
+    let mut bundle = product("Night Bundle", "9.00", Some(4));
+    bundle.related_ids = vec![ProductId::new(1), ProductId::new(2)];
+    let app = shop(
+        backend,
+        vec![(1, owl), (2, product("Bee", "6.00", Some(5))), (3, bundle)],
+    )
+    .await;
+    let listed = |products: &[serde_json::Value], id: i64| {
+        products.iter().find(|p| p["id"] == id).cloned().unwrap()
+    };
+
+    // the smallest of its own (4) and its components' stock (1 and 5)
+    let before = app.products().await;
+    assert_eq!(listed(&before, 3)["stock"], 1);
+    assert_eq!(listed(&before, 3)["inventory"], 1);
+    assert_eq!(app.get_json("/api/products/3").await["stock"], 1);
+
+    // the last owl is sold
+    let client = browser();
+    link_discord(&app, &client, 0).await;
+    let response = checkout(&app, &client, &payload(&[(1, 1)], 4.0)).await;
+    assert_eq!(response.status(), 200);
+    let order: serde_json::Value = response.json().await.unwrap();
+    let id = order["order_id"].as_i64().unwrap();
+    let paid = client
+        .post(app.url(&format!("/dev/pay/{id}/pay")))
+        .header("Origin", &app.address)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 303);
+
+    let after = app.products().await;
+    assert!(
+        !after.iter().any(|p| p["id"] == 1),
+        "the sold-out one-off is archived"
+    );
+    let shown = listed(&after, 3);
+    assert_eq!(
+        shown["stock"], 0,
+        "the storefront shows the bundle Out of Stock"
+    );
+    assert_eq!(shown["inventory"], 0);
+    let page = app.get_json("/api/products/3").await;
+    assert_eq!(page["stock"], 0);
+    assert_eq!(page["inventory"], 0);
+    // the bundle's own count is untouched: it comes back when the component does
+    assert_eq!(
+        app.store.product(ProductId::new(3)).await.unwrap().stock,
+        Stock::Finite(4)
+    );
 }

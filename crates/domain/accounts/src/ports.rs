@@ -144,10 +144,9 @@ pub trait Mailer: Send + Sync + 'static {
     fn send(&self, mail: AccountMail) -> impl Future<Output = Result<(), MailError>> + Send;
 }
 
-#[cfg_attr(test, mockall::automock)]
-pub trait Clock: Send + Sync + 'static {
-    fn now(&self) -> DateTime<Utc>;
-}
+pub use shared::Clock;
+#[cfg(test)]
+pub use shared::MockClock;
 
 /// Secure randomness.
 #[cfg_attr(test, mockall::automock)]

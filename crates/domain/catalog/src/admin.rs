@@ -2,7 +2,6 @@
 //! pictures, and their stock. Only super_admins get here (the app's guard decides).
 
 use std::collections::BTreeSet;
-use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -82,59 +81,8 @@ pub trait ProductWrites: Send + Sync + 'static {
     fn image_paths_in_use(&self) -> impl Future<Output = Result<Vec<String>, CatalogError>> + Send;
 }
 
-/// A product picture checked and converted, ready to be saved: PNG bytes within 300x300.
-#[derive(Clone, PartialEq, Eq)]
-pub struct PreparedImage(Vec<u8>);
-
-impl PreparedImage {
-    pub fn new(png: Vec<u8>) -> Self {
-        PreparedImage(png)
-    }
-
-    pub fn bytes(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl fmt::Debug for PreparedImage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PreparedImage({} bytes)", self.0.len())
-    }
-}
-
-/// Why an uploaded picture was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum ImageRejected {
-    #[error("The image may be at most 5 MB and 40 megapixels.")]
-    TooLarge,
-    #[error("The image must be a PNG, JPEG, WebP or GIF file.")]
-    UnsupportedFormat,
-    #[error("The image could not be read; the file may be damaged.")]
-    Undecodable,
-}
-
-/// Where product pictures are checked and kept.
-#[cfg_attr(test, mockall::automock)]
-pub trait ProductImages: Send + Sync + 'static {
-    /// Checks an upload by its content (format, bytes, pixels) and converts it to a PNG that
-    /// fits within 300x300. CPU work: implementations run it off the async workers.
-    fn prepare(
-        &self,
-        upload: Vec<u8>,
-    ) -> impl Future<Output = Result<PreparedImage, ImageRejected>> + Send;
-
-    /// Saves a prepared picture and returns its public path (the same picture: the same path).
-    fn save(
-        &self,
-        image: PreparedImage,
-    ) -> impl Future<Output = Result<String, anyhow::Error>> + Send;
-
-    /// Removes saved product pictures that are not in `in_use`; returns how many went.
-    fn remove_unused(
-        &self,
-        in_use: Vec<String>,
-    ) -> impl Future<Output = Result<usize, anyhow::Error>> + Send;
-}
+/// Product pictures go through the shared image port; the app builds it to fit 300x300.
+pub use shared::{ImageRejected, ImageStore, PreparedImage};
 
 /// Why an admin write did not happen.
 #[derive(Debug, thiserror::Error)]
@@ -171,7 +119,7 @@ pub struct CatalogAdmin<R, I> {
     picture_writes: Arc<tokio::sync::Mutex<()>>,
 }
 
-impl<R: ProductRepository + ProductWrites, I: ProductImages> CatalogAdmin<R, I> {
+impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     pub fn new(repository: R, images: I) -> Self {
         CatalogAdmin {
             repository,
@@ -413,7 +361,6 @@ impl<R: ProductRepository + ProductWrites, I: ProductImages> CatalogAdmin<R, I> 
 
 fn draft(fields: ProductFields, image: Option<String>) -> ProductDraft {
     ProductDraft {
-        inventory: fields.stock.count().unwrap_or(0),
         name: fields.name,
         description: fields.description,
         price: fields.price,
@@ -436,6 +383,7 @@ mod tests {
 
     use super::*;
     use crate::fixtures;
+    use shared::MockImageStore as MockProductImages;
 
     // One mock for both ports of the store.
     mockall::mock! {
@@ -496,7 +444,6 @@ mod tests {
             image: draft.image.clone(),
             related_ids: draft.related_ids.clone(),
             stock: draft.stock,
-            inventory: draft.inventory,
             ..fixtures::product(id, "4.99")
         }
     }
@@ -541,12 +488,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn create_saves_the_picture_then_the_product_with_inventory_equal_to_stock() {
+    async fn create_saves_the_picture_then_the_product_with_its_stock() {
         let saved = Arc::new(Mutex::new(vec![]));
         let mut store = store_with(vec![]);
         store
             .expect_create()
-            .withf(|d| d.image.as_deref() == Some("/media/products/6.png") && d.inventory == 3)
+            .withf(|d| {
+                d.image.as_deref() == Some("/media/products/6.png") && d.stock == Stock::Finite(3)
+            })
             .returning(|d| {
                 let p = stored(100, &d);
                 Box::pin(async move { Ok(p) })

@@ -20,7 +20,6 @@ pub fn product(id: i64, price: &str) -> Product {
         sort_order: None,
         delete_after_out_of_stock: false,
         related_ids: vec![],
-        inventory: 0,
         dupe_warning: false,
         archived: false,
     }

@@ -10,7 +10,7 @@ pub mod ports;
 pub mod service;
 
 pub use admin::{
-    AdminError, CatalogAdmin, ImageRejected, PreparedImage, ProductImages, ProductWrites, Removal,
+    AdminError, CatalogAdmin, ImageRejected, ImageStore, PreparedImage, ProductWrites, Removal,
     StockChange,
 };
 pub use error::CatalogError;

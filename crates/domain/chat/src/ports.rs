@@ -112,26 +112,14 @@ pub trait Assistant: Send + Sync + 'static {
     ) -> impl Future<Output = Answer> + Send;
 }
 
-/// The time now.
-#[cfg_attr(test, mockall::automock)]
-pub trait Clock: Send + Sync + 'static {
-    fn now(&self) -> DateTime<Utc>;
-}
+#[cfg(test)]
+pub use shared::MockClock;
+pub use shared::{Clock, SystemClock};
 
 /// New chat ids.
 #[cfg_attr(test, mockall::automock)]
 pub trait IdGenerator: Send + Sync + 'static {
     fn chat_id(&self) -> ChatId;
-}
-
-/// The system clock.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> DateTime<Utc> {
-        Utc::now()
-    }
 }
 
 /// Random version-4 UUIDs.

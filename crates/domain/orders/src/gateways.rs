@@ -14,47 +14,7 @@ use chrono::{DateTime, Utc};
 // Value types
 // ---------------------------------------------------------------------------------------------
 
-/// A Discord user id: a snowflake, i.e. the decimal digits of a non-zero 64-bit number.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DiscordId(String);
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DiscordIdError {
-    #[error("must be a Discord user id (digits only)")]
-    NotASnowflake,
-}
-
-impl DiscordId {
-    /// Accepts the decimal form Discord sends (`"80351110224678912"`); surrounding whitespace is
-    /// ignored, anything else that is not a non-zero `u64` is refused.
-    pub fn parse(text: &str) -> Result<Self, DiscordIdError> {
-        let text = text.trim();
-        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(DiscordIdError::NotASnowflake);
-        }
-        match text.parse::<u64>() {
-            Ok(0) | Err(_) => Err(DiscordIdError::NotASnowflake),
-            // Re-rendering drops leading zeros so one account has one spelling.
-            Ok(value) => Ok(DiscordId(value.to_string())),
-        }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl AsRef<str> for DiscordId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for DiscordId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use shared::{DiscordId, DiscordIdError};
 
 /// A Roblox username as Roblox allows it: 3 to 20 ASCII letters and digits with at most one
 /// underscore, which may not be the first or the last character.
@@ -361,41 +321,6 @@ pub trait RobloxDirectory: Send + Sync + 'static {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-
-    #[test]
-    fn a_discord_id_is_the_digits_of_a_non_zero_u64() {
-        assert_eq!(
-            DiscordId::parse("80351110224678912").unwrap().as_str(),
-            "80351110224678912"
-        );
-        assert_eq!(DiscordId::parse(" 42 ").unwrap().to_string(), "42");
-        assert_eq!(DiscordId::parse("0042").unwrap().as_str(), "42");
-        assert_eq!(
-            DiscordId::parse("18446744073709551615").unwrap().as_str(),
-            "18446744073709551615"
-        );
-    }
-
-    #[test]
-    fn anything_else_is_not_a_discord_id() {
-        for bad in [
-            "",
-            "  ",
-            "0",
-            "-1",
-            "+1",
-            "12a",
-            "1 2",
-            "18446744073709551616",
-            "１２",
-        ] {
-            assert_eq!(
-                DiscordId::parse(bad),
-                Err(DiscordIdError::NotASnowflake),
-                "{bad:?}"
-            );
-        }
-    }
 
     #[test]
     fn roblox_usernames_follow_robloxs_rules() {

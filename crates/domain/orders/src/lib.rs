@@ -14,13 +14,12 @@ pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem}
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
 pub use models::{
-    frees_up_in, stock_problems, Amounts, Buyer, CartItem, CheckoutLimits, Email, EmailError,
-    HeldBy, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo, OrderStatus,
-    Payment, PaymentProvider, PendingCapReached, PendingCaps, ProviderEvent, Reservation,
-    TransitionError,
+    frees_up_in, stock_problems, Amounts, Buyer, CartItem, CheckoutLimits, Email, HeldBy,
+    InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
+    OrderStatus, Payment, PaymentProvider, PendingCapReached, PendingCaps, ProviderEvent,
+    Reservation, TransitionError,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
-pub use promo::{Clock, SystemClock};
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,
@@ -29,4 +28,5 @@ pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
     PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
 };
+pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};

@@ -1,6 +1,5 @@
 use std::collections::{BTreeMap, HashMap};
 
-use anyhow::Context;
 use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem};
 use catalog::{Product, ProductId};
 use chrono::Duration;
@@ -159,12 +158,10 @@ where
             return Ok(None);
         };
         let code = PromoCode::parse(typed).map_err(|_| CheckoutError::Promo(Rejection::Invalid))?;
-        // The same snowflake, as the promo rules spell it.
-        let account = promo::DiscordId::parse(buyer.discord.discord_id.as_str())
-            .context("a verified Discord id is not a promo account id")?;
+        let account = &buyer.discord.discord_id;
         let usage = self
             .promos
-            .usage(&code, &account)
+            .usage(&code, account)
             .await
             .map_err(|e| CheckoutError::Unknown(e.into()))?
             .ok_or(CheckoutError::Promo(Rejection::Invalid))?;

@@ -2,14 +2,12 @@
 //! discount, an optional expiry, an optional total use limit, one redemption per Discord
 //! account, counted when the order is paid.
 
-mod clock;
 mod error;
 mod models;
 mod ports;
 mod service;
 
 pub use cart_pricing::DiscountPercent;
-pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{CreatePromoError, ValidatePromoError};
 pub use models::{
     evaluate, AppliedPromo, DiscordId, DiscordIdError, MaxUses, NewPromo, Promo, PromoCode,
@@ -19,3 +17,4 @@ pub use models::{
 pub use ports::MockPromoRepository;
 pub use ports::{PromoRepository, PromoService};
 pub use service::Promos;
+pub use shared::{Clock, FixedClock, SystemClock};

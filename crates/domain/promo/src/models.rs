@@ -2,6 +2,7 @@ use std::fmt;
 
 use cart_pricing::DiscountPercent;
 use chrono::{DateTime, Utc};
+pub use shared::{DiscordId, DiscordIdError};
 
 /// A promo code as shoppers type it: trimmed and uppercased, 1 to 32 of `A-Z 0-9 _ -`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -49,40 +50,6 @@ impl AsRef<str> for PromoCode {
 }
 
 impl fmt::Display for PromoCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// A Discord account's id (a snowflake): 1 to 20 digits.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DiscordId(String);
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("A Discord id is a number of up to 20 digits.")]
-pub struct DiscordIdError;
-
-impl DiscordId {
-    pub fn parse(text: &str) -> Result<Self, DiscordIdError> {
-        let id = text.trim();
-        if id.is_empty() || id.len() > 20 || !id.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(DiscordIdError);
-        }
-        Ok(DiscordId(id.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl AsRef<str> for DiscordId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for DiscordId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
@@ -226,17 +193,6 @@ mod tests {
         );
         assert_eq!(PromoCode::parse("ÉTÉ"), Err(PromoCodeError::BadCharacter));
         assert_eq!(PromoCode::parse("10%"), Err(PromoCodeError::BadCharacter));
-    }
-
-    #[test]
-    fn a_discord_id_is_digits_only() {
-        assert_eq!(
-            DiscordId::parse(" 123456789012345678 ").unwrap().as_str(),
-            "123456789012345678"
-        );
-        assert!(DiscordId::parse("").is_err());
-        assert!(DiscordId::parse("12a").is_err());
-        assert!(DiscordId::parse(&"1".repeat(21)).is_err());
     }
 
     #[test]

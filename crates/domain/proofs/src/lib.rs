@@ -79,29 +79,16 @@ pub struct NewProof {
     pub created_at: DateTime<Utc>,
 }
 
-/// An uploaded picture checked and re-encoded, ready to be saved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PreparedImage(Vec<u8>);
+pub use shared::{Clock, ImageRejected, ImageStore, PreparedImage, SystemClock};
 
-impl PreparedImage {
-    pub fn new(bytes: Vec<u8>) -> Self {
-        PreparedImage(bytes)
+/// How the proof form words a refused picture (the product form words it as
+/// [`ImageRejected`]'s own message).
+pub fn rejection_message(reason: ImageRejected) -> &'static str {
+    match reason {
+        ImageRejected::TooLarge => "Each image may be at most 5 MB and 40 megapixels.",
+        ImageRejected::UnsupportedFormat => "Only PNG, JPEG, WebP and GIF images are accepted.",
+        ImageRejected::Undecodable => "The image could not be read.",
     }
-
-    pub fn bytes(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-/// Why an uploaded file is not accepted as a picture.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum ImageRejected {
-    #[error("Each image may be at most 5 MB and 40 megapixels.")]
-    TooLarge,
-    #[error("Only PNG, JPEG, WebP and GIF images are accepted.")]
-    UnsupportedFormat,
-    #[error("The image could not be read.")]
-    Undecodable,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -111,7 +98,7 @@ pub enum PublishError {
     #[error("A proof may have at most 10 images.")]
     TooManyImages,
     /// The picture at `index` (0-based, in upload order) was refused; nothing was stored.
-    #[error("Image {}: {reason}", index + 1)]
+    #[error("Image {}: {}", index + 1, rejection_message(*reason))]
     Image { index: usize, reason: ImageRejected },
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
@@ -141,46 +128,6 @@ pub trait ProofRepository: Send + Sync + 'static {
     fn image_paths_in_use(&self) -> impl Future<Output = Result<Vec<String>, ProofError>> + Send;
 }
 
-/// Where proof pictures are checked and kept.
-#[cfg_attr(test, mockall::automock)]
-pub trait ProofImages: Send + Sync + 'static {
-    /// Checks an upload by its content (format, size, pixel count) and re-encodes it, its
-    /// larger side at most 1600 px. CPU work: implementations run it off the async workers.
-    fn prepare(
-        &self,
-        upload: Vec<u8>,
-    ) -> impl Future<Output = Result<PreparedImage, ImageRejected>> + Send;
-
-    /// Saves a prepared picture and returns its public path; the same picture saved twice
-    /// has one path.
-    fn save(
-        &self,
-        image: PreparedImage,
-    ) -> impl Future<Output = Result<String, anyhow::Error>> + Send;
-
-    /// Removes saved pictures that are not in `in_use`; returns how many went.
-    fn remove_unused(
-        &self,
-        in_use: Vec<String>,
-    ) -> impl Future<Output = Result<usize, anyhow::Error>> + Send;
-}
-
-/// The time now.
-#[cfg_attr(test, mockall::automock)]
-pub trait Clock: Send + Sync + 'static {
-    fn now(&self) -> DateTime<Utc>;
-}
-
-/// The system clock.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> DateTime<Utc> {
-        Utc::now()
-    }
-}
-
 /// Publishing, listing and removing proofs.
 #[derive(Debug, Clone)]
 pub struct ProofService<R, I, C> {
@@ -189,7 +136,7 @@ pub struct ProofService<R, I, C> {
     clock: C,
 }
 
-impl<R: ProofRepository, I: ProofImages, C: Clock> ProofService<R, I, C> {
+impl<R: ProofRepository, I: ImageStore, C: Clock> ProofService<R, I, C> {
     pub fn new(repository: R, images: I, clock: C) -> Self {
         ProofService {
             repository,
@@ -293,6 +240,7 @@ impl<R: ProofRepository, I: ProofImages, C: Clock> ProofService<R, I, C> {
 mod tests {
     use super::*;
     use chrono::TimeZone;
+    use shared::{MockClock, MockImageStore as MockProofImages};
     use std::sync::{Arc, Mutex};
 
     fn now() -> DateTime<Utc> {

@@ -1,10 +1,26 @@
-//! The shared kernel: ideas every domain crate uses the same way.
+//! The shared kernel: ideas every domain crate uses the same way, so each has one type.
 //!
 //! - [`limits`]: rate limits counted atomically in a store every instance shares.
+//! - [`clock`]: the time now, as a port ([`Clock`]), so tests can fix or move it.
+//! - [`DiscordId`] and [`Email`]: the identities orders, promo codes and accounts share.
+//! - [`images`]: the port that checks, stores and removes uploaded pictures ([`ImageStore`]).
 
+pub mod clock;
+mod discord;
+mod email;
+pub mod images;
 pub mod limits;
 
+pub use clock::{Clock, FixedClock, SystemClock};
+pub use discord::{DiscordId, DiscordIdError};
+pub use email::{Email, InvalidEmail};
+pub use images::{ImageRejected, ImageStore, PreparedImage};
 pub use limits::{
     admit, forget, give_back, seconds_until, LimitError, MemoryLimiter, RateLimiter, Refused, Rule,
     WindowHits,
 };
+
+#[cfg(any(test, feature = "mocks"))]
+pub use clock::MockClock;
+#[cfg(any(test, feature = "mocks"))]
+pub use images::MockImageStore;

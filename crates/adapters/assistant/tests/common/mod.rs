@@ -29,7 +29,6 @@ fn product(
         sort_order: None,
         delete_after_out_of_stock: false,
         related_ids: related.iter().map(|id| ProductId::new(*id)).collect(),
-        inventory: 0,
         dupe_warning: [3, 57, 25, 26, 22, 28].contains(&id),
         archived: false,
     }

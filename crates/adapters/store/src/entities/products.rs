@@ -16,7 +16,6 @@ pub struct Model {
     pub savings_cents: Option<i64>,
     pub sort_order: Option<i32>,
     pub delete_after_out_of_stock: bool,
-    pub inventory: i64,
     pub dupe_warning: bool,
     pub archived: bool,
     pub created_at: DateTimeUtc,

@@ -67,55 +67,7 @@ impl FromStr for Role {
     }
 }
 
-/// An e-mail address, trimmed and lowercased: two spellings of one address are one account.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Email(String);
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("Please enter a valid e-mail address.")]
-pub struct InvalidEmail;
-
-impl Email {
-    pub fn parse(raw: &str) -> Result<Self, InvalidEmail> {
-        let email = raw.trim().to_lowercase();
-        let valid = email.len() <= 254
-            && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-            && match email.split_once('@') {
-                Some((local, domain)) => {
-                    !local.is_empty()
-                        && local.len() <= 64
-                        && !domain.contains('@')
-                        && domain.contains('.')
-                        && !domain.starts_with('.')
-                        && !domain.ends_with('.')
-                        && !domain.contains("..")
-                        && !domain.contains(['<', '>', '(', ')', ',', ';', ':', '"', '[', ']'])
-                }
-                None => false,
-            };
-        if valid {
-            Ok(Email(email))
-        } else {
-            Err(InvalidEmail)
-        }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl AsRef<str> for Email {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for Email {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+pub use shared::{Email, InvalidEmail};
 
 /// A display name: trimmed, 1 to 100 characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -240,32 +192,6 @@ pub struct NewUser {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn emails_are_trimmed_and_compared_lowercase() {
-        let a = Email::parse("  Ann@Example.COM ").unwrap();
-        let b = Email::parse("ann@example.com").unwrap();
-        assert_eq!(a, b);
-        assert_eq!(a.as_str(), "ann@example.com");
-    }
-
-    #[test]
-    fn malformed_emails_are_refused() {
-        for raw in [
-            "",
-            "ann",
-            "ann@",
-            "@example.com",
-            "ann@example",
-            "ann@@example.com",
-            "a nn@example.com",
-            "ann@example..com",
-            "ann@.example.com",
-        ] {
-            assert_eq!(Email::parse(raw), Err(InvalidEmail), "{raw:?}");
-        }
-        assert!(Email::parse(&format!("{}@example.com", "a".repeat(65))).is_err());
-    }
 
     #[test]
     fn passwords_have_8_to_128_characters() {

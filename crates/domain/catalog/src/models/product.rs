@@ -55,6 +55,15 @@ impl Stock {
             Stock::Finite(n) => quantity <= *n,
         }
     }
+
+    /// The smaller of two stocks; unlimited is more than any count.
+    pub fn lesser(self, other: Stock) -> Stock {
+        match (self, other) {
+            (Stock::Unlimited, other) => other,
+            (finite, Stock::Unlimited) => finite,
+            (Stock::Finite(a), Stock::Finite(b)) => Stock::Finite(a.min(b)),
+        }
+    }
 }
 
 /// A product as the shop stores and shows it.
@@ -78,8 +87,6 @@ pub struct Product {
     pub delete_after_out_of_stock: bool,
     /// For a bundle: the products it contains.
     pub related_ids: Vec<ProductId>,
-    /// The count on the admin inventory page.
-    pub inventory: i64,
     /// Shoppers confirm before buying it: the game may flag it as a dupe after delivery.
     pub dupe_warning: bool,
     /// Hidden from the storefront, kept for orders and statistics.
@@ -89,6 +96,23 @@ pub struct Product {
 impl Product {
     pub fn is_bundle(&self) -> bool {
         !self.related_ids.is_empty()
+    }
+
+    /// What the shop can sell of this product now (DESIGN §3): its own stock and, for a bundle,
+    /// no more than any of its components has, since a sale takes one of each. So a bundle
+    /// shows the smallest of its own and its components' stock, and cannot be sold while a
+    /// finite component is out. `component` finds a component by id, archived ones included
+    /// (a sold-out one-off is archived); one it does not find is not counted.
+    ///
+    /// The storefront, the reservation and the assistant all use this one rule.
+    pub fn available_stock<'a>(
+        &self,
+        component: impl Fn(ProductId) -> Option<&'a Product>,
+    ) -> Stock {
+        self.related_ids
+            .iter()
+            .filter_map(|id| component(*id))
+            .fold(self.stock, |least, part| least.lesser(part.stock))
     }
 }
 
@@ -107,7 +131,6 @@ pub struct ProductDraft {
     pub sort_order: Option<i32>,
     pub delete_after_out_of_stock: bool,
     pub related_ids: Vec<ProductId>,
-    pub inventory: i64,
     pub dupe_warning: bool,
 }
 
@@ -122,6 +145,56 @@ mod tests {
         assert!(Stock::from_count(Some(-3)).is_out());
         assert!(!Stock::Unlimited.is_out());
         assert_eq!(Stock::Finite(4).count(), Some(4));
+    }
+
+    fn pet(id: i64, stock: Stock, related: &[i64]) -> Product {
+        Product {
+            stock,
+            related_ids: related.iter().copied().map(ProductId::new).collect(),
+            ..crate::fixtures::product(id, "1.00")
+        }
+    }
+
+    fn lookup<'a>(known: &'a [Product]) -> impl Fn(ProductId) -> Option<&'a Product> {
+        move |id| known.iter().find(|p| p.id == id)
+    }
+
+    #[test]
+    fn a_bundle_shows_the_smallest_of_its_own_and_its_components_stock() {
+        let known = [
+            pet(1, Stock::Finite(3), &[]),
+            pet(2, Stock::Unlimited, &[]),
+            pet(3, Stock::Finite(7), &[]),
+        ];
+        let bundle = pet(10, Stock::Finite(5), &[1, 2, 3]);
+        assert_eq!(bundle.available_stock(lookup(&known)), Stock::Finite(3));
+        let unlimited = pet(11, Stock::Unlimited, &[2, 3]);
+        assert_eq!(unlimited.available_stock(lookup(&known)), Stock::Finite(7));
+        let all_unlimited = pet(12, Stock::Unlimited, &[2]);
+        assert_eq!(
+            all_unlimited.available_stock(lookup(&known)),
+            Stock::Unlimited
+        );
+        // a product that is no bundle shows its own stock
+        assert_eq!(known[0].available_stock(lookup(&known)), Stock::Finite(3));
+    }
+
+    #[test]
+    fn a_bundle_whose_component_sold_out_is_out_of_stock() {
+        let known = [pet(1, Stock::Finite(0), &[]), pet(2, Stock::Finite(4), &[])];
+        let bundle = pet(10, Stock::Finite(5), &[1, 2]);
+        assert!(bundle.available_stock(lookup(&known)).is_out());
+        // a component the lookup does not know is not counted
+        let partial = pet(11, Stock::Finite(5), &[2, 99]);
+        assert_eq!(partial.available_stock(lookup(&known)), Stock::Finite(4));
+    }
+
+    #[test]
+    fn unlimited_is_more_than_any_count() {
+        assert_eq!(Stock::Unlimited.lesser(Stock::Finite(2)), Stock::Finite(2));
+        assert_eq!(Stock::Finite(2).lesser(Stock::Unlimited), Stock::Finite(2));
+        assert_eq!(Stock::Finite(2).lesser(Stock::Finite(1)), Stock::Finite(1));
+        assert_eq!(Stock::Unlimited.lesser(Stock::Unlimited), Stock::Unlimited);
     }
 
     #[test]

@@ -4,7 +4,7 @@ mod order;
 mod reservation;
 mod status;
 
-pub use buyer::{Buyer, Email, EmailError};
+pub use buyer::{Buyer, Email, InvalidEmail};
 pub use limits::{
     frees_up_in, CheckoutLimits, HeldBy, OrderHolder, PendingCapReached, PendingCaps,
 };

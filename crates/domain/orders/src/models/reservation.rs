@@ -14,19 +14,12 @@ pub struct CartItem {
 }
 
 impl CartItem {
-    /// The stock that limits this line: the smallest finite stock of the product and, for a
-    /// bundle, of its components (`None` when all of them are unlimited). `known` holds the
-    /// components; one it does not hold is not counted.
+    /// The stock that limits this line: the catalog's rule ([`Product::available_stock`]),
+    /// the smallest of the product's own and, for a bundle, its components' stock (`None` when
+    /// all of them are unlimited). `known` holds the components; one it does not hold is not
+    /// counted.
     pub fn limiting_stock(&self, known: &HashMap<ProductId, Product>) -> Option<i64> {
-        let components = self
-            .product
-            .related_ids
-            .iter()
-            .filter_map(|id| known.get(id));
-        std::iter::once(&self.product)
-            .chain(components)
-            .filter_map(|p| p.stock.count())
-            .min()
+        self.product.available_stock(|id| known.get(&id)).count()
     }
 
     /// The line priced from the database, with its limiting stock.
@@ -149,7 +142,6 @@ mod tests {
             sort_order: None,
             delete_after_out_of_stock: false,
             related_ids: related.iter().copied().map(ProductId::new).collect(),
-            inventory: 0,
             dupe_warning: false,
             archived: false,
         }

@@ -1,6 +1,10 @@
+//! The time now, as a port: the app passes its one clock to every service, and tests fix it
+//! ([`FixedClock`], or `MockClock` with the `mocks` feature) or move it forward.
+
 use chrono::{DateTime, Utc};
 
-/// The time, as a port so that tests can fix it.
+/// The time now.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait Clock: Send + Sync + 'static {
     fn now(&self) -> DateTime<Utc>;
 }
