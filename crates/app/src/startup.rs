@@ -71,7 +71,7 @@ impl Application {
         let session_key = auth::session::cookie_key(&settings.session)?;
         let session_store = ShopSessionStore::from_settings(
             &settings.session,
-            store.connection().clone(),
+            store.clone(),
             &settings.database.url,
         )
         .await?;

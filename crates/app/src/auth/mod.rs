@@ -18,7 +18,7 @@ pub use hasher::Argon2Hasher;
 pub use random::OsRandom;
 
 /// The session key holding the logged-in user's id (the session stores index it).
-pub const USER_ID_KEY: &str = store::SESSION_USER_KEY;
+pub const USER_ID_KEY: &str = session::SESSION_USER_KEY;
 
 /// The session key holding when the user logged in (Unix seconds): sessions have an absolute
 /// lifetime.
@@ -108,7 +108,7 @@ pub async fn build_accounts(
 ) -> anyhow::Result<AccountsService> {
     let sessions = session::ShopSessionStore::from_settings(
         &settings.session,
-        store.connection().clone(),
+        store.clone(),
         &settings.database.url,
     )
     .await?;
