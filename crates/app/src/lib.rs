@@ -1,6 +1,7 @@
 //! The Garden Shop server: turns HTTP into domain calls and domain errors into HTTP answers.
 
 pub mod auth;
+mod background;
 pub mod chat_versions;
 mod checkout;
 mod cli;
@@ -11,11 +12,12 @@ mod help_chat;
 pub mod limits;
 mod routes;
 mod seed;
+mod services;
 mod settings;
 mod snapshot;
 mod startup;
-mod state;
 pub mod telemetry;
+mod wiring;
 
 pub use checkout::{Sweeper, DEMO_IDENTITIES};
 pub use cli::{run_cli, Cli};

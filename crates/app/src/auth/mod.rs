@@ -37,7 +37,7 @@ pub type AccountsService = accounts::Accounts<
 
 /// The mail adapter the settings ask for: SMTP when `mail.smtp_host` is set, else the outbox.
 /// Production refuses the outbox: its mail would never reach anyone.
-pub fn build_mailer(settings: &crate::Settings) -> anyhow::Result<mail::ShopMailer> {
+pub fn build_mailer(settings: &crate::settings::Settings) -> anyhow::Result<mail::ShopMailer> {
     use anyhow::Context;
     let composer = mail::Composer::new(
         &settings.site.name,
@@ -46,7 +46,7 @@ pub fn build_mailer(settings: &crate::Settings) -> anyhow::Result<mail::ShopMail
     )?;
     let config = &settings.mail;
     if config.smtp_host.trim().is_empty() {
-        if settings.environment == crate::Environment::Production {
+        if settings.environment == crate::settings::Environment::Production {
             anyhow::bail!("mail.smtp_host is not set: production does not start with the outbox");
         }
         return Ok(mail::ShopMailer::Outbox(mail::Outbox::new(
@@ -59,9 +59,9 @@ pub fn build_mailer(settings: &crate::Settings) -> anyhow::Result<mail::ShopMail
             host: config.smtp_host.trim().to_owned(),
             port: config.smtp_port,
             tls: match config.smtp_tls {
-                crate::SmtpTls::None => mail::SmtpTls::None,
-                crate::SmtpTls::Starttls => mail::SmtpTls::StartTls,
-                crate::SmtpTls::Tls => mail::SmtpTls::Tls,
+                crate::settings::SmtpTls::None => mail::SmtpTls::None,
+                crate::settings::SmtpTls::Starttls => mail::SmtpTls::StartTls,
+                crate::settings::SmtpTls::Tls => mail::SmtpTls::Tls,
             },
             username: config.smtp_username.clone(),
             password: config.smtp_password.clone(),
@@ -74,7 +74,7 @@ pub fn build_mailer(settings: &crate::Settings) -> anyhow::Result<mail::ShopMail
 }
 
 /// The account rules' numbers from the `accounts` and `session` settings.
-pub fn limits(settings: &crate::Settings) -> accounts::Limits {
+pub fn limits(settings: &crate::settings::Settings) -> accounts::Limits {
     use shared::Rule;
     use std::time::Duration;
     let config = &settings.accounts;
@@ -102,16 +102,11 @@ pub fn limits(settings: &crate::Settings) -> accounts::Limits {
 /// The accounts service on the shop's store (which also keeps the rate limit counts), mail,
 /// clock, argon2 and session store.
 pub async fn build_accounts(
-    settings: &crate::Settings,
+    settings: &crate::settings::Settings,
     store: store::Store,
     clock: AppClock,
+    sessions: session::ShopSessionStore,
 ) -> anyhow::Result<AccountsService> {
-    let sessions = session::ShopSessionStore::from_settings(
-        &settings.session,
-        store.clone(),
-        &settings.database.url,
-    )
-    .await?;
     Ok(accounts::Accounts::new(
         store.clone(),
         store,

@@ -6,8 +6,6 @@
 mod dev;
 mod sweeper;
 
-use std::sync::Arc;
-
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use discord::{DiscordOAuth, StaffNotifier};
@@ -24,11 +22,11 @@ use store::Store;
 use stripe_adapter::{StripeCheckout, WebhookVerifier};
 
 pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
-pub use sweeper::{spawn_sweeper, Sweeper, SWEEP_EVERY};
+pub use sweeper::{Sweeper, SWEEP_EVERY};
 
 use crate::auth::AppClock;
-use crate::settings::Environment;
-use crate::Settings;
+use crate::settings::{Environment, Settings};
+use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
 pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock>;
@@ -139,6 +137,8 @@ pub struct CheckoutKit {
     pub discord: DiscordLink,
     pub roblox: Roblox,
     pub notifier: StaffNotifier,
+    /// Called after every change of stock (a reservation, a release, a sale).
+    pub stock: StockChanged,
     pub clock: AppClock,
     /// `site.public_url` without a trailing slash.
     pub public_url: String,
@@ -198,6 +198,7 @@ impl CheckoutKit {
         store: Store,
         clock: AppClock,
         notifier: StaffNotifier,
+        stock: StockChanged,
     ) -> anyhow::Result<Self> {
         check_production(settings)?;
         let public_url = settings.site.public_url.trim_end_matches('/').to_owned();
@@ -260,20 +261,10 @@ impl CheckoutKit {
             discord,
             roblox,
             notifier,
+            stock,
             clock,
             public_url,
         })
-    }
-}
-
-/// Shared by the app state and the sweeper.
-pub type Kit = Arc<CheckoutKit>;
-
-/// Refreshes the product snapshot after a change of stock, so the storefront never shows
-/// stock that is gone. A failure is logged: the periodic refresh catches up.
-pub async fn refresh_stock(state: &crate::state::AppState) {
-    if let Err(error) = state.products.refresh(&state.catalog).await {
-        tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
     }
 }
 

@@ -23,7 +23,7 @@ use serde_json::json;
 
 use super::discord::session_identity;
 use super::orders::remember_order;
-use crate::{auth::MaybeUser, checkout, dto::dollars, error::ApiError, state::AppState};
+use crate::{auth::MaybeUser, checkout, checkout::CheckoutKit, dto::dollars, error::ApiError};
 
 /// The message for missing details (spec §4).
 pub const MISSING_DETAILS: &str = "Please enter your Roblox username and email, and link Discord.";
@@ -276,18 +276,17 @@ pub(crate) fn hosted_request(
 /// Places the order and opens the provider's page; on any failure after the reservation the
 /// order is cancelled (its stock released) and the shopper hears "Payment failed.".
 async fn place_and_open<G: PaymentGateway>(
-    state: &AppState,
+    kit: &CheckoutKit,
     session: &Session,
     request: CheckoutRequest,
     gateway: &G,
     urls: impl FnOnce(OrderId) -> (String, String),
 ) -> Result<Result<(PlacedOrder, String), HttpResponse>, ApiError> {
-    let kit = &state.checkout;
     let placed = match kit.service.place_order(request).await {
         Ok(placed) => placed,
         Err(error) => return refusal(error).map(Err),
     };
-    checkout::refresh_stock(state).await;
+    kit.stock.on_stock_changed().await;
     let order_id = placed.order.id;
     remember_order(session, order_id)?;
 
@@ -313,7 +312,7 @@ async fn place_and_open<G: PaymentGateway>(
             if let Err(cancel) = kit.service.cancel(order_id).await {
                 tracing::error!(order = %order_id, error = ?cancel, "could not cancel the order after the failed payment");
             }
-            checkout::refresh_stock(state).await;
+            kit.stock.on_stock_changed().await;
             Ok(Err(payment_failed()))
         }
     }
@@ -321,12 +320,11 @@ async fn place_and_open<G: PaymentGateway>(
 
 /// `POST /api/stripe/checkout`: card payment through Stripe Checkout (or the dev page).
 pub async fn card(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let kit = &state.checkout;
     let request = parse_request(
         payload.into_inner(),
         &session,
@@ -335,7 +333,7 @@ pub async fn card(
         kit.card.provider(),
     )?;
     let public_url = kit.public_url.clone();
-    let outcome = place_and_open(&state, &session, request, &kit.card, |id| {
+    let outcome = place_and_open(&kit, &session, request, &kit.card, |id| {
         (
             format!("{public_url}/success?order_id={id}"),
             format!("{public_url}/cancel?order_id={id}"),
@@ -352,12 +350,11 @@ pub async fn card(
 
 /// `POST /api/checkout/paypal`: PayPal Orders v2, when configured and enabled.
 pub async fn paypal(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let kit = &state.checkout;
     let Some(gateway) = kit.paypal.as_ref() else {
         return Err(ApiError::NotFound(
             "PayPal is not available in this shop.".to_owned(),
@@ -371,7 +368,7 @@ pub async fn paypal(
         PaymentProvider::Paypal,
     )?;
     let public_url = kit.public_url.clone();
-    let outcome = place_and_open(&state, &session, request, gateway, |id| {
+    let outcome = place_and_open(&kit, &session, request, gateway, |id| {
         (
             format!("{public_url}/api/paypal/return?order_id={id}"),
             format!("{public_url}/cancel?order_id={id}"),
@@ -401,10 +398,9 @@ fn see_other(location: String) -> HttpResponse {
 /// `GET /api/paypal/return?order_id=42&token=...`: the buyer approved; capture the payment,
 /// confirm the order through the same call as Stripe's webhook, and go to /success.
 pub async fn paypal_return(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     query: web::Query<PayPalReturn>,
 ) -> Result<HttpResponse, ApiError> {
-    let kit = &state.checkout;
     let not_found = || ApiError::NotFound("Order not found.".to_owned());
     let capture = kit.paypal.as_ref().ok_or_else(not_found)?;
     let id = query
@@ -451,7 +447,7 @@ pub async fn paypal_return(
         reference,
         event: None,
     };
-    match confirm(&state, notice).await {
+    match confirm(&kit, notice).await {
         Ok(_) => Ok(see_other(success)),
         Err(ConfirmError::Refused(_)) => Ok(see_other(cancelled)),
         Err(ConfirmError::NotFound(_) | ConfirmError::ReferenceMismatch(_)) => Err(not_found()),
@@ -462,19 +458,19 @@ pub async fn paypal_return(
 /// Applies a provider's confirmation (Stripe webhook, PayPal capture, the dev page) and what
 /// goes with a paid order: the snapshot (archived products), the staff notification.
 pub(crate) async fn confirm(
-    state: &AppState,
+    kit: &CheckoutKit,
     notice: PaymentNotice,
 ) -> Result<Confirmation, ConfirmError> {
     let order_id = notice.order_id;
-    let confirmation = state.checkout.service.confirm_paid(notice).await;
+    let confirmation = kit.service.confirm_paid(notice).await;
     match &confirmation {
         Ok(Confirmation::Paid(order)) => {
-            checkout::refresh_stock(state).await;
-            checkout::notify_paid(&state.checkout, order);
+            kit.stock.on_stock_changed().await;
+            checkout::notify_paid(kit, order);
         }
         Err(ConfirmError::Refused(refused)) => {
             tracing::error!(order = %order_id, ?refused, "a payment arrived for an order that can no longer be paid: refund it");
-            checkout::notify_paid_too_late(&state.checkout, order_id, refused.from);
+            checkout::notify_paid_too_late(kit, order_id, refused.from);
         }
         _ => {}
     }

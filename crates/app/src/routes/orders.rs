@@ -7,7 +7,7 @@ use actix_web::{web, HttpResponse};
 use orders::{CheckoutService, Order, OrderError, OrderId, Release, ReleaseError};
 use serde::Serialize;
 
-use crate::{auth::MaybeUser, checkout, dto::dollars, error::ApiError, state::AppState};
+use crate::{auth::MaybeUser, checkout::CheckoutKit, dto::dollars, error::ApiError};
 
 /// The session key listing the orders this session created (newest last).
 const SESSION_ORDERS: &str = "order_ids";
@@ -50,7 +50,7 @@ pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> boo
 
 /// The order if this visitor may see it; 404 otherwise (also for a malformed id).
 pub(crate) async fn visible_order(
-    state: &AppState,
+    kit: &CheckoutKit,
     session: &Session,
     user: &MaybeUser,
     id: &str,
@@ -61,7 +61,7 @@ pub(crate) async fn visible_order(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(not_found)?;
-    match state.checkout.service.order(OrderId::new(id)).await {
+    match kit.service.order(OrderId::new(id)).await {
         Ok(order) if may_see(session, user, &order) => Ok(order),
         Ok(_) | Err(OrderError::NotFound(_)) => Err(not_found()),
         Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
@@ -120,21 +120,21 @@ impl From<&Order> for OrderResponse {
 
 /// `GET /api/orders/{id}`.
 pub async fn show(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&state, &session, &user, &id).await?;
+    let order = visible_order(&kit, &session, &user, &id).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&order)))
 }
 
 /// Cancels a pending order (its stock goes back at once). 409 when it is not pending.
-pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Order, ApiError> {
+pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Order, ApiError> {
     let not_pending = || ApiError::Conflict("This order can no longer be cancelled.".to_owned());
-    match state.checkout.service.cancel(order.id).await {
+    match kit.service.cancel(order.id).await {
         Ok(Release::Released(order)) => {
-            checkout::refresh_stock(state).await;
+            kit.stock.on_stock_changed().await;
             Ok(order)
         }
         Ok(Release::AlreadyClosed(_) | Release::Replayed) | Err(ReleaseError::Refused(_)) => {
@@ -149,13 +149,13 @@ pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Orde
 
 /// `POST /api/orders/{id}/cancel`: pending -> cancelled, stock released.
 pub async fn cancel(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&state, &session, &user, &id).await?;
-    let cancelled = cancel_order(&state, &order).await?;
+    let order = visible_order(&kit, &session, &user, &id).await?;
+    let cancelled = cancel_order(&kit, &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
 }
 
@@ -171,11 +171,10 @@ pub struct ProfileOrder {
 
 /// The user's orders, newest first, for `/api/profile`.
 pub(crate) async fn orders_of_user(
-    state: &AppState,
+    kit: &CheckoutKit,
     user_id: i64,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = state
-        .checkout
+    let orders = kit
         .service
         .orders_of_user(user_id)
         .await

@@ -13,8 +13,8 @@ use super::checkout::promo_refusal;
 use super::discord::session_identity;
 use crate::{
     auth::RequireSuperAdmin,
+    checkout::CheckoutKit,
     error::{ApiError, FieldErrors},
-    state::AppState,
 };
 
 const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
@@ -27,7 +27,7 @@ pub struct ValidatePromo {
 
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
 pub async fn validate(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     body: web::Json<ValidatePromo>,
 ) -> Result<HttpResponse, ApiError> {
@@ -40,7 +40,7 @@ pub async fn validate(
             "a verified Discord id is not a promo account"
         ))
     })?;
-    match state.checkout.promos.validate(code, &account).await {
+    match kit.promos.validate(code, &account).await {
         Ok(PromoValidation::Valid(applied)) => {
             Ok(HttpResponse::Ok().json(json!({ "discount": applied.discount.get() })))
         }
@@ -96,7 +96,7 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
 /// `POST /api/admin/promo-codes` (super_admin) -> 201 `{code, discount_percent, expires_at, max_uses}`.
 pub async fn create(
     RequireSuperAdmin(admin): RequireSuperAdmin,
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     body: web::Json<CreatePromo>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -150,8 +150,7 @@ pub async fn create(
             "validated promo fields missing"
         )));
     };
-    match state
-        .checkout
+    match kit
         .promos
         .create(NewPromo {
             code,

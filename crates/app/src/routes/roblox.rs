@@ -6,7 +6,7 @@ use orders::gateways::{RobloxDirectory, RobloxUsername};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::{error::ApiError, state::AppState};
+use crate::{checkout::CheckoutKit, error::ApiError};
 
 #[derive(Debug, Deserialize)]
 pub struct AvatarRequest {
@@ -16,7 +16,7 @@ pub struct AvatarRequest {
 
 /// `POST /api/roblox/avatar {username}` -> `{username, avatar_url}`; 404 unknown, 422 malformed.
 pub async fn avatar(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     body: web::Json<AvatarRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let typed = body.username.as_deref().unwrap_or_default();
@@ -25,7 +25,7 @@ pub async fn avatar(
     }
     let username = RobloxUsername::parse(typed)
         .map_err(|e| ApiError::field("username", format!("A Roblox username {e}.")))?;
-    match state.checkout.roblox.lookup(username).await {
+    match kit.roblox.lookup(username).await {
         Ok(Some(profile)) => Ok(HttpResponse::Ok().json(json!({
             "username": profile.username.to_string(),
             "avatar_url": profile.avatar_url,
@@ -41,11 +41,11 @@ pub async fn avatar(
 
 /// `GET /api/roblox/dev-avatar/{username}.svg`: the offline stand-in's picture for a name.
 pub async fn dev_avatar(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Not found.".to_owned());
-    if !state.checkout.roblox.is_local() {
+    if !kit.roblox.is_local() {
         return Err(not_found());
     }
     let username = name
