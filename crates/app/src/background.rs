@@ -8,14 +8,43 @@ use std::time::Duration;
 
 use accounts::Clock as _;
 use discord::StaffNotifier;
+use orders::CheckoutService;
 use store::Store;
 use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
-use crate::checkout::{CheckoutKit, Sweeper, SWEEP_EVERY};
+use crate::checkout::CheckoutKit;
 use crate::help_chat::HelpChat;
 use crate::settings::Settings;
 use crate::snapshot::StockChanged;
+
+/// How often each instance sweeps stale orders. Several instances sweeping at once is
+/// harmless: an order is released only by the change that moves it out of pending.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+/// One sweep over the shop's orders: expires pending orders whose payment window has passed
+/// and gives their stock back, in case the provider's own expiry never arrives (PayPal has
+/// none; a webhook may be lost).
+#[derive(Clone)]
+pub struct Sweeper {
+    kit: Arc<CheckoutKit>,
+}
+
+impl Sweeper {
+    fn new(kit: Arc<CheckoutKit>) -> Self {
+        Sweeper { kit }
+    }
+
+    /// Expires every stale pending order (its stock released once) and refreshes the product
+    /// snapshot when any was; returns how many it expired.
+    pub async fn run_once(&self) -> anyhow::Result<usize> {
+        let expired = self.kit.service.expire_stale().await?;
+        if !expired.is_empty() {
+            self.kit.stock.on_stock_changed().await;
+        }
+        Ok(expired.len())
+    }
+}
 
 /// The app's one staff notifier (one delivery queue) for checkout and the help chat; its
 /// delivery task starts now.

@@ -19,7 +19,8 @@ mod startup;
 pub mod telemetry;
 mod wiring;
 
-pub use checkout::{Sweeper, DEMO_IDENTITIES};
+pub use background::Sweeper;
+pub use checkout::DEMO_IDENTITIES;
 pub use cli::{run_cli, Cli};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{AccountsSettings, AssistantSettings, ChatSettings};

@@ -9,7 +9,7 @@ use tracing_actix_web::TracingLogger;
 
 use crate::{
     auth::{self, AppClock},
-    checkout::Sweeper,
+    background::Sweeper,
     error, routes,
     settings::{Environment, Settings},
     telemetry::ShopRootSpan,

@@ -14,8 +14,8 @@ use store::Store;
 
 use crate::{
     auth::{self, session::ShopSessionStore, AccountsService, AppClock},
-    background::{self, Loops},
-    checkout::{self, CheckoutKit, Sweeper},
+    background::{self, Loops, Sweeper},
+    checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
     help_chat::HelpChat,
     limits::RateLimits,

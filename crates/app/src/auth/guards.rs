@@ -4,7 +4,8 @@ use accounts::{Role, User, UserId};
 use actix_session::{Session, SessionExt};
 use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
 
-use super::{AccountsService, LOGGED_IN_AT_KEY, USER_ID_KEY};
+use super::accounts_service::AccountsService;
+use super::keys::{LOGGED_IN_AT_KEY, USER_ID_KEY};
 use crate::error::ApiError;
 
 /// The logged-in user, read fresh from the database on every request so a changed role or a

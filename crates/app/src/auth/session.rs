@@ -25,17 +25,6 @@ pub use redis::RedisSessions;
 
 pub const COOKIE_NAME: &str = "garden_session";
 
-/// The session key holding the logged-in user's id (a JSON number); the database store copies
-/// it into the row's `user_id` column, the Redis store into the user's set of sessions.
-pub const SESSION_USER_KEY: &str = "user_id";
-
-/// The user a session's state holds, if any.
-pub fn session_user(state: &HashMap<String, String>) -> Option<i64> {
-    state
-        .get(SESSION_USER_KEY)
-        .and_then(|value| serde_json::from_str(value).ok())
-}
-
 /// How long a session lasts without use; every change extends it.
 const SESSION_TTL: Duration = Duration::days(14);
 

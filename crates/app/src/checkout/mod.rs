@@ -4,7 +4,6 @@
 //! Discord).
 
 mod dev;
-mod sweeper;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -22,7 +21,6 @@ use store::Store;
 use stripe_adapter::{StripeCheckout, WebhookVerifier};
 
 pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
-pub use sweeper::{Sweeper, SWEEP_EVERY};
 
 use crate::auth::AppClock;
 use crate::settings::{Environment, Settings};

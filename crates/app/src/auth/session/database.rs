@@ -10,7 +10,7 @@ use anyhow::Context;
 use chrono::{TimeDelta, Utc};
 use store::{SessionRow, Store};
 
-use super::{session_user, SESSION_USER_KEY};
+use crate::auth::keys::{session_user, USER_ID_KEY};
 
 /// actix-session's store on the `sessions` table (SQLite or PostgreSQL).
 #[derive(Debug, Clone)]
@@ -117,7 +117,7 @@ impl SessionStore for DatabaseSessionStore {
         }
         // Deleted meanwhile (logout elsewhere, a password reset, purge): start a new one rather
         // than revive it, and without its user, who was logged out.
-        session_state.remove(SESSION_USER_KEY);
+        session_state.remove(USER_ID_KEY);
         self.insert(session_state, ttl)
             .await
             .map_err(UpdateError::Other)

@@ -9,7 +9,7 @@ use anyhow::Context;
 use redis::AsyncCommands;
 use sha2::{Digest, Sha256};
 
-use super::{session_user, SESSION_USER_KEY};
+use crate::auth::keys::{session_user, USER_ID_KEY};
 
 /// actix-session's Redis store plus, per user, a set of their session keys.
 #[derive(Clone)]
@@ -112,7 +112,7 @@ impl RedisSessions {
                 .delete(&saved)
                 .await
                 .map_err(UpdateError::Other)?;
-            state.remove(SESSION_USER_KEY);
+            state.remove(USER_ID_KEY);
             return self
                 .store
                 .save(state, ttl)
