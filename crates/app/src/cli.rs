@@ -8,7 +8,7 @@ use accounts::{Email, Password, Role, UserName};
 use anyhow::{anyhow, Context};
 use clap::{Parser, Subcommand};
 
-use crate::{auth, Settings};
+use crate::{auth, settings::Settings};
 
 #[derive(Debug, Parser)]
 #[command(name = "garden-shop", about = "The Garden Shop server", version)]
@@ -72,8 +72,15 @@ async fn create_user(
         .map_err(|e| anyhow!("{e} (the password is read as one line from standard input)"))?;
 
     let db = store::connect(&settings.database.url, settings.database.max_connections).await?;
+    let store = store::Store::new(db);
+    let sessions = auth::session::ShopSessionStore::from_settings(
+        &settings.session,
+        store.clone(),
+        &settings.database.url,
+    )
+    .await?;
     let accounts =
-        auth::build_accounts(settings, store::Store::new(db), auth::AppClock::default()).await?;
+        auth::build_accounts(settings, store, auth::AppClock::default(), sessions).await?;
     let existing = accounts.user_by_email(&email).await?;
     let name = match (name, &existing) {
         (Some(name), _) => UserName::parse(name).map_err(|e| anyhow!("--name: {e}"))?,

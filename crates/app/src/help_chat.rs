@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use accounts::{Clock as _, UserId, UserStore};
-use actix_web::web;
+use std::sync::Arc;
+
+use accounts::UserId;
 use assistant::{OpenAiSettings, ShopAssistant};
 use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Retention, Side};
 use discord::StaffNotifier;
@@ -15,11 +16,10 @@ use secrecy::ExposeSecret;
 use serde::Serialize;
 use store::Store;
 
-use crate::auth::AppClock;
+use crate::auth::{AccountsService, AppClock};
 use crate::chat_versions::ChatVersions;
 use crate::settings::{AssistantSettings, ChatSettings, Settings};
 use crate::snapshot::ProductSnapshot;
-use crate::state::AppState;
 
 /// How many chats one purge statement deletes at most.
 pub const PURGE_BATCH: u32 = 500;
@@ -79,6 +79,8 @@ pub struct HelpChat {
     notifier: StaffNotifier,
     /// `site.public_url` without a trailing slash.
     public_url: String,
+    /// Where staff names come from.
+    accounts: Arc<AccountsService>,
     /// Staff names by user id, for `accepted_by_name` (names rarely change; read once).
     staff_names: Mutex<HashMap<i64, String>>,
 }
@@ -113,6 +115,7 @@ impl HelpChat {
         products: ProductSnapshot,
         notifier: StaffNotifier,
         clock: AppClock,
+        accounts: Arc<AccountsService>,
     ) -> anyhow::Result<Self> {
         let remote = remote_assistant(&settings.assistant);
         if remote.is_some() {
@@ -126,6 +129,7 @@ impl HelpChat {
             settings: settings.chat.clone(),
             notifier,
             public_url: settings.site.public_url.trim_end_matches('/').to_owned(),
+            accounts,
             staff_names: Mutex::new(HashMap::new()),
         })
     }
@@ -167,9 +171,8 @@ impl HelpChat {
             return Ok(Some(name.clone()));
         }
         let user = self
-            .service
-            .repository()
-            .user_by_id(UserId::new(id))
+            .accounts
+            .user(UserId::new(id))
             .await
             .map_err(|e| anyhow::anyhow!("failed to load the staff member {id}: {e}"))?;
         let name = user.map(|u| u.name.as_str().to_owned());
@@ -283,22 +286,4 @@ impl From<&ChatMessage> for MessageJson {
             created_at: message.created_at.to_rfc3339(),
         }
     }
-}
-
-/// Purges expired chats every `chat.purge_every_seconds` until the runtime stops, on the shop's
-/// clock. Several instances purging at once is harmless: each delete re-checks its condition.
-pub fn spawn_purge(state: web::Data<AppState>, clock: AppClock) {
-    let every = Duration::from_secs(state.chat.settings.purge_every_seconds.max(1));
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(every);
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticker.tick().await;
-            match state.chat.purge_expired(clock.now()).await {
-                Ok(0) => {}
-                Ok(purged) => tracing::info!(purged, "purged expired help chats"),
-                Err(error) => tracing::warn!(error = ?error, "could not purge expired chats"),
-            }
-        }
-    });
 }

@@ -1,6 +1,7 @@
 //! The Garden Shop server: turns HTTP into domain calls and domain errors into HTTP answers.
 
 pub mod auth;
+mod background;
 pub mod chat_versions;
 mod checkout;
 mod cli;
@@ -11,13 +12,15 @@ mod help_chat;
 pub mod limits;
 mod routes;
 mod seed;
+mod services;
 mod settings;
 mod snapshot;
 mod startup;
-mod state;
 pub mod telemetry;
+mod wiring;
 
-pub use checkout::{Sweeper, DEMO_IDENTITIES};
+pub use background::Sweeper;
+pub use checkout::DEMO_IDENTITIES;
 pub use cli::{run_cli, Cli};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings};

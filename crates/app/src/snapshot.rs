@@ -5,6 +5,7 @@ use catalog::{CatalogError, CatalogService, Product};
 use sha2::{Digest, Sha256};
 
 use crate::dto::ProductResponse;
+use crate::services::ShopCatalog;
 
 /// The storefront's product list, serialised once per change, so the 5-second polling of every
 /// open tab is answered from memory (and mostly with 304).
@@ -75,6 +76,34 @@ impl ProductSnapshot {
             CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products"))
         })?;
         Ok(ProductList::new(body, products))
+    }
+}
+
+/// The one hook after any change to what the storefront lists: a reservation, a release, a
+/// sale, an admin's edit of stock or of a product. It re-reads the catalog into the snapshot,
+/// so the storefront never shows stock that is gone.
+#[derive(Debug, Clone)]
+pub struct StockChanged {
+    snapshot: ProductSnapshot,
+    catalog: ShopCatalog,
+}
+
+impl StockChanged {
+    pub fn new(snapshot: ProductSnapshot, catalog: ShopCatalog) -> Self {
+        StockChanged { snapshot, catalog }
+    }
+
+    /// Refreshes the snapshot now. A failure is logged, never turned into a failed write: the
+    /// periodic refresh catches up.
+    pub async fn on_stock_changed(&self) {
+        if let Err(error) = self.refresh().await {
+            tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
+        }
+    }
+
+    /// Re-reads the catalog; returns whether the list changed.
+    pub async fn refresh(&self) -> Result<bool, CatalogError> {
+        self.snapshot.refresh(&self.catalog).await
     }
 }
 

@@ -1,6 +1,6 @@
 use tracing_subscriber::{fmt, EnvFilter};
 
-use crate::Environment;
+use crate::settings::Environment;
 
 /// Logs as JSON lines in production and readable text elsewhere. `RUST_LOG` overrides the
 /// default level (info; warn in tests).

@@ -21,7 +21,7 @@ pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};
 pub use demo_logins::DemoLogin;
 pub use sea_orm::DatabaseConnection;
-pub use sessions::{session_user, DatabaseSessionStore, SESSION_USER_KEY};
+pub use sessions::SessionRow;
 
 /// The repositories, sharing one connection pool. Cloning is cheap.
 #[derive(Debug, Clone)]
@@ -43,5 +43,6 @@ impl Store {
     }
 }
 
-/// Fresh databases for tests.
+/// Fresh databases for tests (the `testing` feature).
+#[cfg(feature = "testing")]
 pub mod testing;

@@ -1,11 +1,12 @@
 use std::{future::Future, pin::Pin};
 
-use accounts::{Role, User, UserId, UserStore};
+use accounts::{Role, User, UserId};
 use actix_session::{Session, SessionExt};
 use actix_web::{dev::Payload, web, FromRequest, HttpRequest};
 
-use super::{LOGGED_IN_AT_KEY, USER_ID_KEY};
-use crate::{error::ApiError, state::AppState};
+use super::accounts_service::AccountsService;
+use super::keys::{LOGGED_IN_AT_KEY, USER_ID_KEY};
+use crate::error::ApiError;
 
 /// The logged-in user, read fresh from the database on every request so a changed role or a
 /// deleted account takes effect at once.
@@ -94,13 +95,15 @@ async fn current_user(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError
     let Some(id) = session_user_id(&session) else {
         return Ok(None);
     };
-    let state = req
-        .app_data::<web::Data<AppState>>()
-        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the app state is not registered")))?;
-    match state.store.user_by_id(id).await {
+    let accounts = req
+        .app_data::<web::Data<AccountsService>>()
+        .ok_or_else(|| {
+            ApiError::internal(anyhow::anyhow!("the accounts service is not registered"))
+        })?;
+    match accounts.user(id).await {
         Ok(Some(user)) => {
-            let current = logged_in_at(&session)
-                .is_some_and(|at| state.accounts.session_is_current(user.role, at));
+            let current =
+                logged_in_at(&session).is_some_and(|at| accounts.session_is_current(user.role, at));
             if current {
                 Ok(Some(user.into()))
             } else {

@@ -5,121 +5,18 @@
 //! Handlers ask for what they need in their signature:
 //! `async fn add_proof(RequireStaff(user): RequireStaff, ...)`.
 
+mod accounts_service;
 mod clock;
 mod guards;
 mod hasher;
+mod keys;
 pub mod origin;
 mod random;
 pub mod session;
 
+pub use accounts_service::{build_accounts, AccountsService};
 pub use clock::AppClock;
 pub use guards::{CurrentUser, MaybeUser, RequireStaff, RequireSuperAdmin, RequireUser};
 pub use hasher::Argon2Hasher;
+pub use keys::{LOGGED_IN_AT_KEY, USER_ID_KEY};
 pub use random::OsRandom;
-
-/// The session key holding the logged-in user's id (the session stores index it).
-pub const USER_ID_KEY: &str = store::SESSION_USER_KEY;
-
-/// The session key holding when the user logged in (Unix seconds): sessions have an absolute
-/// lifetime.
-pub const LOGGED_IN_AT_KEY: &str = "logged_in_at";
-
-/// The accounts service as the app wires it.
-pub type AccountsService = accounts::Accounts<
-    store::Store,
-    store::Store,
-    mail::ShopMailer,
-    AppClock,
-    OsRandom,
-    Argon2Hasher,
-    session::ShopSessionStore,
->;
-
-/// The mail adapter the settings ask for: SMTP when `mail.smtp_host` is set, else the outbox.
-/// Production refuses the outbox: its mail would never reach anyone.
-pub fn build_mailer(settings: &crate::Settings) -> anyhow::Result<mail::ShopMailer> {
-    use anyhow::Context;
-    let composer = mail::Composer::new(
-        &settings.site.name,
-        &settings.site.public_url,
-        &settings.mail.from,
-    )?;
-    let config = &settings.mail;
-    if config.smtp_host.trim().is_empty() {
-        if settings.environment == crate::Environment::Production {
-            anyhow::bail!("mail.smtp_host is not set: production does not start with the outbox");
-        }
-        return Ok(mail::ShopMailer::Outbox(mail::Outbox::new(
-            config.outbox_dir.clone(),
-            composer,
-        )));
-    }
-    let smtp = mail::SmtpMailer::new(
-        &mail::SmtpConfig {
-            host: config.smtp_host.trim().to_owned(),
-            port: config.smtp_port,
-            tls: match config.smtp_tls {
-                crate::SmtpTls::None => mail::SmtpTls::None,
-                crate::SmtpTls::Starttls => mail::SmtpTls::StartTls,
-                crate::SmtpTls::Tls => mail::SmtpTls::Tls,
-            },
-            username: config.smtp_username.clone(),
-            password: config.smtp_password.clone(),
-            timeout: std::time::Duration::from_secs(15),
-        },
-        composer,
-    )
-    .context("the SMTP settings (mail.*) are not usable")?;
-    Ok(mail::ShopMailer::Smtp(smtp))
-}
-
-/// The account rules' numbers from the `accounts` and `session` settings.
-pub fn limits(settings: &crate::Settings) -> accounts::Limits {
-    use shared::Rule;
-    use std::time::Duration;
-    let config = &settings.accounts;
-    let minutes = |n: u64| Duration::from_secs(n.max(1) * 60);
-    let login_window = minutes(config.login_window_minutes);
-    let code_window = minutes(config.code_window_minutes);
-    accounts::Limits {
-        resend_after: Duration::from_secs(config.code_resend_seconds),
-        logins_per_address: Rule::new(config.login_per_address, login_window),
-        logins_per_ip: Rule::new(config.login_per_ip, login_window),
-        codes_per_address: Rule::new(config.code_per_address, code_window),
-        codes_per_ip: Rule::new(config.code_per_ip, code_window),
-        code_checks_per_ip: Rule::new(config.code_checks_per_ip, code_window),
-        reset_resend_after: Duration::from_secs(config.reset_resend_seconds),
-        resets_per_address: Rule::per_hour(config.reset_per_address_per_hour),
-        resets_per_ip: Rule::per_hour(config.reset_per_ip_per_hour),
-        staff_session_max_age: Duration::from_secs(settings.session.staff_max_age_hours * 3600),
-        customer_session_max_age: Duration::from_secs(
-            settings.session.customer_max_age_days * 24 * 3600,
-        ),
-        ..accounts::Limits::default()
-    }
-}
-
-/// The accounts service on the shop's store (which also keeps the rate limit counts), mail,
-/// clock, argon2 and session store.
-pub async fn build_accounts(
-    settings: &crate::Settings,
-    store: store::Store,
-    clock: AppClock,
-) -> anyhow::Result<AccountsService> {
-    let sessions = session::ShopSessionStore::from_settings(
-        &settings.session,
-        store.connection().clone(),
-        &settings.database.url,
-    )
-    .await?;
-    Ok(accounts::Accounts::new(
-        store.clone(),
-        store,
-        build_mailer(settings)?,
-        clock,
-        OsRandom,
-        Argon2Hasher::new().await?,
-        sessions,
-    )
-    .with_limits(limits(settings)))
-}

@@ -10,7 +10,7 @@ use actix_web::{
     ResponseError,
 };
 
-use crate::error::ApiError;
+use crate::{error::ApiError, settings::SiteSettings};
 
 /// Whether a request with these headers may change state on the site at `public_origin`
 /// (or on the origin the request itself was addressed to).
@@ -54,8 +54,8 @@ pub async fn check_origin(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let public_origin = req
-        .app_data::<actix_web::web::Data<crate::state::AppState>>()
-        .map(|state| origin_of(&state.site.public_url))
+        .app_data::<actix_web::web::Data<SiteSettings>>()
+        .map(|site| origin_of(&site.public_url))
         .unwrap_or_default();
     let request_origin = {
         let info = req.connection_info();

@@ -7,18 +7,21 @@ use std::collections::HashMap;
 
 use actix_session::{
     config::{PersistentSession, TtlExtensionPolicy},
-    storage::{LoadError, RedisSessionStore, SaveError, SessionKey, SessionStore, UpdateError},
+    storage::{LoadError, SaveError, SessionKey, SessionStore, UpdateError},
     SessionMiddleware,
 };
 use actix_web::cookie::{time::Duration, Key, SameSite};
 use anyhow::{bail, Context};
 use base64::Engine;
-use redis::AsyncCommands;
 use secrecy::ExposeSecret;
-use sha2::{Digest, Sha256};
-use store::{session_user, DatabaseSessionStore, SESSION_USER_KEY};
 
 use crate::settings::SessionSettings;
+
+mod database;
+mod redis;
+
+pub use database::DatabaseSessionStore;
+pub use redis::RedisSessions;
 
 pub const COOKIE_NAME: &str = "garden_session";
 
@@ -32,132 +35,20 @@ pub enum ShopSessionStore {
     Redis(RedisSessions),
 }
 
-/// actix-session's Redis store plus, per user, a set of their session keys.
-#[derive(Clone)]
-pub struct RedisSessions {
-    store: RedisSessionStore,
-    connection: redis::aio::ConnectionManager,
-    /// Tells apart the user ids of shops (databases) that share one Redis.
-    namespace: String,
-}
-
 impl ShopSessionStore {
     /// Redis when a URL is configured (connecting now, so a wrong URL stops the start), else
     /// the database.
     pub async fn from_settings(
         settings: &SessionSettings,
-        db: store::DatabaseConnection,
+        store: store::Store,
         database_url: &str,
     ) -> anyhow::Result<Self> {
         match settings.redis_url.as_deref().filter(|url| !url.is_empty()) {
-            Some(url) => {
-                let store = RedisSessionStore::new(url)
-                    .await
-                    .context("could not connect to the session Redis (session.redis_url)")?;
-                let client = redis::Client::open(url).context("session.redis_url is not valid")?;
-                let connection = redis::aio::ConnectionManager::new(client)
-                    .await
-                    .context("could not connect to the session Redis (session.redis_url)")?;
-                let namespace = hex::encode(&Sha256::digest(database_url.as_bytes())[..8]);
-                Ok(ShopSessionStore::Redis(RedisSessions {
-                    store,
-                    connection,
-                    namespace,
-                }))
-            }
-            None => Ok(ShopSessionStore::Database(DatabaseSessionStore::new(db))),
+            Some(url) => Ok(ShopSessionStore::Redis(
+                RedisSessions::connect(url, database_url).await?,
+            )),
+            None => Ok(ShopSessionStore::Database(DatabaseSessionStore::new(store))),
         }
-    }
-}
-
-impl RedisSessions {
-    fn user_set(&self, user: i64) -> String {
-        format!("garden:{}:user-sessions:{user}", self.namespace)
-    }
-
-    /// Adds the session to its user's set, which lives as long as the newest session.
-    async fn remember(&self, key: &SessionKey, user: i64, ttl: &Duration) -> anyhow::Result<()> {
-        let set = self.user_set(user);
-        let mut connection = self.connection.clone();
-        redis::pipe()
-            .sadd(&set, key.as_ref())
-            .expire(&set, ttl.whole_seconds())
-            .exec_async(&mut connection)
-            .await
-            .context("failed to note a session of a user in Redis")?;
-        Ok(())
-    }
-
-    async fn end_sessions_of(&self, user: i64) -> anyhow::Result<u64> {
-        let set = self.user_set(user);
-        let mut connection = self.connection.clone();
-        let keys: Vec<String> = connection
-            .smembers(&set)
-            .await
-            .context("failed to list a user's sessions in Redis")?;
-        let mut ended = 0_u64;
-        for key in &keys {
-            let removed: u64 = connection
-                .del(key)
-                .await
-                .context("failed to end a session in Redis")?;
-            ended += removed;
-        }
-        let _: u64 = connection
-            .del(&set)
-            .await
-            .context("failed to forget a user's sessions in Redis")?;
-        Ok(ended)
-    }
-
-    async fn save(
-        &self,
-        state: HashMap<String, String>,
-        ttl: &Duration,
-    ) -> Result<SessionKey, SaveError> {
-        let user = session_user(&state);
-        let key = self.store.save(state, ttl).await?;
-        if let Some(user) = user {
-            self.remember(&key, user, ttl)
-                .await
-                .map_err(SaveError::Other)?;
-        }
-        Ok(key)
-    }
-
-    async fn update(
-        &self,
-        key: SessionKey,
-        mut state: HashMap<String, String>,
-        ttl: &Duration,
-    ) -> Result<SessionKey, UpdateError> {
-        let user = session_user(&state);
-        let old = key.as_ref().to_owned();
-        let saved = self.store.update(key, state.clone(), ttl).await?;
-        let Some(user) = user else {
-            return Ok(saved);
-        };
-        if saved.as_ref() != old {
-            // The session was ended meanwhile (logout, a password reset) and actix-session
-            // saved its state under a new key: not with the user, who was logged out.
-            self.store
-                .delete(&saved)
-                .await
-                .map_err(UpdateError::Other)?;
-            state.remove(SESSION_USER_KEY);
-            return self
-                .store
-                .save(state, ttl)
-                .await
-                .map_err(|error| match error {
-                    SaveError::Serialization(e) => UpdateError::Serialization(e),
-                    SaveError::Other(e) => UpdateError::Other(e),
-                });
-        }
-        self.remember(&saved, user, ttl)
-            .await
-            .map_err(UpdateError::Other)?;
-        Ok(saved)
     }
 }
 

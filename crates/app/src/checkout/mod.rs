@@ -4,9 +4,6 @@
 //! Discord).
 
 mod dev;
-mod sweeper;
-
-use std::sync::Arc;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -24,11 +21,10 @@ use store::Store;
 use stripe_adapter::{StripeCheckout, WebhookVerifier};
 
 pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
-pub use sweeper::{spawn_sweeper, Sweeper, SWEEP_EVERY};
 
 use crate::auth::AppClock;
-use crate::settings::Environment;
-use crate::Settings;
+use crate::settings::{Environment, Settings};
+use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
 pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock>;
@@ -140,6 +136,8 @@ pub struct CheckoutKit {
     pub discord: DiscordLink,
     pub roblox: Roblox,
     pub notifier: StaffNotifier,
+    /// Called after every change of stock (a reservation, a release, a sale).
+    pub stock: StockChanged,
     pub clock: AppClock,
     /// `site.public_url` without a trailing slash.
     pub public_url: String,
@@ -201,6 +199,7 @@ impl CheckoutKit {
         store: Store,
         clock: AppClock,
         notifier: StaffNotifier,
+        stock: StockChanged,
     ) -> anyhow::Result<Self> {
         check_production(settings)?;
         let public_url = settings.site.public_url.trim_end_matches('/').to_owned();
@@ -264,21 +263,11 @@ impl CheckoutKit {
             discord,
             roblox,
             notifier,
+            stock,
             clock,
             public_url,
             settings: settings.checkout.clone(),
         })
-    }
-}
-
-/// Shared by the app state and the sweeper.
-pub type Kit = Arc<CheckoutKit>;
-
-/// Refreshes the product snapshot after a change of stock, so the storefront never shows
-/// stock that is gone. A failure is logged: the periodic refresh catches up.
-pub async fn refresh_stock(state: &crate::state::AppState) {
-    if let Err(error) = state.products.refresh(&state.catalog).await {
-        tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
     }
 }
 
@@ -368,12 +357,11 @@ pub enum CloseError {
 /// when the provider says it was paid already, the order is confirmed through the same path
 /// as the webhook instead.
 pub async fn close_unpaid(
-    state: &crate::state::AppState,
+    kit: &CheckoutKit,
     order: &orders::Order,
     closing: orders::Closing,
 ) -> Result<Closed, CloseError> {
     use orders::{CheckoutService, Closing, Confirmation, OrderStatus, PaymentNotice, Release};
-    let kit = &state.checkout;
     if order.review.is_some() {
         return Err(orders::ReleaseError::UnderReview(order.id).into());
     }
@@ -397,7 +385,7 @@ pub async fn close_unpaid(
                     reference: reference.clone(),
                     event: None,
                 };
-                return match crate::routes::checkout::confirm(state, notice).await {
+                return match crate::routes::checkout::confirm(kit, notice).await {
                     Ok(
                         Confirmation::Paid(_)
                         | Confirmation::AlreadyPaid(_)
@@ -414,7 +402,7 @@ pub async fn close_unpaid(
     };
     match released {
         Release::Released(order) => {
-            refresh_stock(state).await;
+            kit.stock.on_stock_changed().await;
             Ok(Closed::Released(Box::new(order)))
         }
         Release::AlreadyClosed(order) => {
@@ -435,13 +423,12 @@ pub async fn close_unpaid(
 /// Holds a pending order for staff with `reason` (it is then neither cancelled nor expired)
 /// and tells staff through the staff notifier. Nothing happens when it is no longer pending.
 pub async fn hold_for_review(
-    state: &crate::state::AppState,
+    kit: &CheckoutKit,
     order: &orders::Order,
     reason: String,
 ) -> Result<(), crate::error::ApiError> {
     use orders::gateways::{StaffMessage, StaffNotifications};
     use orders::CheckoutService;
-    let kit = &state.checkout;
     let held = match kit.service.hold_for_review(order.id, reason.clone()).await {
         Ok(held) => held,
         Err(orders::OrderError::NotFound(_)) => false,

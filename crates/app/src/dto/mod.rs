@@ -1,13 +1,8 @@
 //! What the API sends and receives, apart from the handlers, so that both the handlers and
 //! the in-memory snapshots can use them.
 
+mod money;
 mod product;
 
+pub(crate) use money::dollars;
 pub use product::ProductResponse;
-
-/// Dollars for JSON: cents are exact in an f64, and JSON has no decimal type.
-pub(crate) fn dollars(money: cart_pricing::Money) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let cents = money.cents() as f64;
-    cents / 100.0
-}

@@ -1,7 +1,7 @@
 use catalog::{Product, ProductId};
 use serde::Serialize;
 
-use super::dollars;
+use super::money::dollars;
 
 /// A product as the browser sees it: the spec's field names, money as numbers of dollars.
 #[derive(Debug, Serialize)]

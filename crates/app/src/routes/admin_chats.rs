@@ -14,9 +14,9 @@ use serde_json::json;
 use crate::auth::{CurrentUser, RequireStaff};
 use crate::chat_versions::{Lookup, View};
 use crate::error::{ApiError, FieldErrors};
+use crate::help_chat::HelpChat;
 use crate::help_chat::{ChatJson, MessageJson};
 use crate::routes::chat::{cached_json, chat_error, chat_id, message_text};
-use crate::state::AppState;
 
 fn staff_member(user: &CurrentUser) -> StaffMember {
     StaffMember {
@@ -113,13 +113,12 @@ fn page_key(query: &StaffChatsQuery) -> String {
 /// that asked for a live agent, newest activity first; closed ones only on request.
 pub async fn list(
     req: HttpRequest,
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     _staff: RequireStaff,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let query = query.parse()?;
     let key = page_key(&query);
-    let chats = &state.chat;
     if let Some(cached) = chats.versions.staff_list(&key) {
         return Ok(cached_json(&req, &cached));
     }
@@ -150,11 +149,10 @@ pub async fn list(
 /// Renders one staff view of a chat, from the cache when nothing changed.
 async fn staff_view(
     req: &HttpRequest,
-    state: &AppState,
+    chats: &HelpChat,
     id: ChatId,
     view: View,
 ) -> Result<HttpResponse, ApiError> {
-    let chats = &state.chat;
     if let Lookup::Hit(cached) = chats.versions.lookup(id, None, view) {
         return Ok(cached_json(req, &cached));
     }
@@ -189,32 +187,32 @@ async fn staff_view(
 /// GET /api/admin/chats/{id}: the chat with its messages.
 pub async fn show(
     req: HttpRequest,
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     _staff: RequireStaff,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    staff_view(&req, &state, chat_id(&path)?, View::StaffChat).await
+    staff_view(&req, &chats, chat_id(&path)?, View::StaffChat).await
 }
 
 /// GET /api/admin/chats/{id}/messages: the conversation, oldest first.
 pub async fn messages(
     req: HttpRequest,
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     _staff: RequireStaff,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    staff_view(&req, &state, chat_id(&path)?, View::StaffMessages).await
+    staff_view(&req, &chats, chat_id(&path)?, View::StaffMessages).await
 }
 
 /// POST /api/admin/chats/{id}/mark-read: staff have read the conversation so far.
 pub async fn mark_read(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     _staff: RequireStaff,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
-    let done = state.chat.service.staff_mark_read(id).await;
-    state.chat.versions.changed(id);
+    let done = chats.service.staff_mark_read(id).await;
+    chats.versions.changed(id);
     done.map_err(chat_error)?;
     Ok(HttpResponse::Ok().json(json!({ "message": "ok" })))
 }
@@ -222,12 +220,11 @@ pub async fn mark_read(
 /// POST /api/admin/chats/{id}/accept: joins a waiting chat; of two staff accepting at once,
 /// one wins and the other gets 409.
 pub async fn accept(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     staff: RequireStaff,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
-    let chats = &state.chat;
     let member = staff_member(&staff.0);
     chats.remember_staff_name(member.id, &member.name);
     let accepted = chats.service.accept(id, &member).await;
@@ -248,7 +245,7 @@ pub struct Reply {
 
 /// POST /api/chat/admin-reply: a message from staff in a connected chat.
 pub async fn reply(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     staff: RequireStaff,
     body: web::Json<Reply>,
 ) -> Result<HttpResponse, ApiError> {
@@ -259,7 +256,6 @@ pub async fn reply(
     let Some(text) = text else {
         return Err(ApiError::internal(anyhow::anyhow!("no text")));
     };
-    let chats = &state.chat;
     let sent = chats.service.reply(id, &staff_member(&staff.0), text).await;
     chats.versions.changed(id);
     let message = sent.map_err(chat_error)?;
@@ -268,13 +264,13 @@ pub async fn reply(
 
 /// DELETE /api/admin/chats/{id}: removes the chat (by the CHAT's id) and its messages.
 pub async fn delete(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     _staff: RequireStaff,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
-    let deleted = state.chat.service.staff_delete(id).await;
-    state.chat.versions.changed(id);
+    let deleted = chats.service.staff_delete(id).await;
+    chats.versions.changed(id);
     deleted.map_err(chat_error)?;
     Ok(HttpResponse::Ok().json(json!({ "message": "Conversation deleted." })))
 }

@@ -5,22 +5,17 @@ use std::time::Duration;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
-use orders::{DeliveryQueue, OrderId, QueueError, QueueFilter, QueuedOrder};
+use orders::{OrderId, QueueError, QueueFilter, QueuedOrder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::auth::RequireStaff;
+use crate::checkout::CheckoutKit;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::services::DeliveryQueueService;
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
-
-type Queue = DeliveryQueue<store::Store, crate::auth::AppClock>;
-
-fn queue(state: &AppState) -> Queue {
-    DeliveryQueue::new(state.store.clone(), state.checkout.clock.clone())
-}
 
 #[derive(Serialize)]
 struct Item {
@@ -56,9 +51,9 @@ struct QueuedOrderJson {
 
 /// The buyer's Roblox headshot: the offline stand-in's drawing, or the Roblox API's answer
 /// (cached by the adapter) within a short wait; none when Roblox cannot say.
-async fn avatar(state: &AppState, username: &str) -> Option<String> {
+async fn avatar(kit: &CheckoutKit, username: &str) -> Option<String> {
     let username = RobloxUsername::parse(username).ok()?;
-    let roblox = &state.checkout.roblox;
+    let roblox = &kit.roblox;
     if roblox.is_local() {
         return Some(roblox::dev_avatar_path(&username));
     }
@@ -73,13 +68,13 @@ async fn avatar(state: &AppState, username: &str) -> Option<String> {
     }
 }
 
-async fn to_json(state: &AppState, order: QueuedOrder, now: DateTime<Utc>) -> QueuedOrderJson {
+async fn to_json(kit: &CheckoutKit, order: QueuedOrder, now: DateTime<Utc>) -> QueuedOrderJson {
     QueuedOrderJson {
         id: order.id.get(),
         status: order.status.as_str(),
         status_label: order.status.label(),
         minutes_waiting: order.minutes_waiting(now),
-        roblox_avatar_url: avatar(state, &order.roblox_username).await,
+        roblox_avatar_url: avatar(kit, &order.roblox_username).await,
         items: order
             .items
             .into_iter()
@@ -114,7 +109,8 @@ pub struct ListQuery {
 pub async fn list(
     _staff: RequireStaff,
     query: web::Query<ListQuery>,
-    state: web::Data<AppState>,
+    delivery: web::Data<DeliveryQueueService>,
+    kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
     let filter = match query.filter.as_deref().map(str::trim) {
         None | Some("") => QueueFilter::Paid,
@@ -122,12 +118,11 @@ pub async fn list(
             ApiError::field("filter", "The filter must be paid, delivered or all.")
         })?,
     };
-    let queue = queue(&state);
+    let queue = &delivery;
     let now = queue.now();
     let orders = queue.list(filter).await.map_err(order_error)?;
     let body =
-        futures::future::join_all(orders.into_iter().map(|order| to_json(&state, order, now)))
-            .await;
+        futures::future::join_all(orders.into_iter().map(|order| to_json(&kit, order, now))).await;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(body))
@@ -162,30 +157,32 @@ impl From<QueueError> for ApiError {
     }
 }
 
-async fn answer(state: &AppState, order: QueuedOrder) -> HttpResponse {
-    let now = state.checkout.clock.clone();
+async fn answer(kit: &CheckoutKit, order: QueuedOrder) -> HttpResponse {
+    let now = kit.clock.clone();
     let now = orders::Clock::now(&now);
-    HttpResponse::Ok().json(to_json(state, order, now).await)
+    HttpResponse::Ok().json(to_json(kit, order, now).await)
 }
 
 /// POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was first.
 pub async fn claim(
     RequireStaff(staff): RequireStaff,
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    delivery: web::Data<DeliveryQueueService>,
+    kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = queue(&state).claim(order_id(&path)?, staff.id).await?;
-    Ok(answer(&state, order).await)
+    let order = delivery.claim(order_id(&path)?, staff.id).await?;
+    Ok(answer(&kit, order).await)
 }
 
 /// POST /api/admin/orders/{id}/release: only the one who claimed it.
 pub async fn release(
     RequireStaff(staff): RequireStaff,
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    delivery: web::Data<DeliveryQueueService>,
+    kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = queue(&state).release(order_id(&path)?, staff.id).await?;
-    Ok(answer(&state, order).await)
+    let order = delivery.release(order_id(&path)?, staff.id).await?;
+    Ok(answer(&kit, order).await)
 }
 
 /// POST /api/admin/orders/{id}/deliver `{"proof_id": 3 | null}` (the body may be left out).
@@ -193,7 +190,8 @@ pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     path: web::Path<String>,
     body: Option<web::Json<Value>>,
-    state: web::Data<AppState>,
+    delivery: web::Data<DeliveryQueueService>,
+    kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
@@ -205,16 +203,17 @@ pub async fn deliver(
                 .ok_or_else(|| ApiError::field("proof_id", "The proof must be a proof's id."))?,
         ),
     };
-    let order = queue(&state).deliver(id, staff.id, proof).await?;
-    Ok(answer(&state, order).await)
+    let order = delivery.deliver(id, staff.id, proof).await?;
+    Ok(answer(&kit, order).await)
 }
 
 /// POST /api/admin/orders/{id}/refund: records a refund made at the provider; stock stays sold.
 pub async fn refund(
     _staff: RequireStaff,
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    delivery: web::Data<DeliveryQueueService>,
+    kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = queue(&state).refund(order_id(&path)?).await?;
-    Ok(answer(&state, order).await)
+    let order = delivery.refund(order_id(&path)?).await?;
+    Ok(answer(&kit, order).await)
 }

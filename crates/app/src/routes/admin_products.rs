@@ -12,7 +12,8 @@ use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
 use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
-use crate::state::AppState;
+use crate::services::CatalogAdminService;
+use crate::snapshot::StockChanged;
 
 /// Longest text field read from the form, in bytes.
 const MAX_TEXT_BYTES: usize = 64 * 1024;
@@ -36,20 +37,12 @@ impl From<&Product> for AdminProductResponse {
     }
 }
 
-/// The storefront shows the change at once; a failed refresh is logged (the periodic refresh
-/// catches up), never turned into a failed write.
-async fn refresh_storefront(state: &AppState) {
-    if let Err(error) = state.products.refresh(&state.catalog).await {
-        tracing::warn!(error = ?error, "could not refresh the product snapshot after a write");
-    }
-}
-
 /// GET /api/admin/products: every product, archived ones included, in storefront order.
 pub async fn list(
     _admin: RequireSuperAdmin,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
 ) -> Result<HttpResponse, ApiError> {
-    let products = state.catalog_admin.products().await?;
+    let products = catalog_admin.products().await?;
     let body: Vec<AdminProductResponse> = products.iter().map(AdminProductResponse::from).collect();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -59,10 +52,9 @@ pub async fn list(
 /// GET /api/admin/products/standalone: the bundles' ids (the inventory page leaves them out).
 pub async fn standalone(
     _admin: RequireSuperAdmin,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
 ) -> Result<HttpResponse, ApiError> {
-    let ids: Vec<i64> = state
-        .catalog_admin
+    let ids: Vec<i64> = catalog_admin
         .bundle_ids()
         .await?
         .iter()
@@ -166,11 +158,12 @@ pub async fn create(
     _admin: RequireSuperAdmin,
     req: HttpRequest,
     payload: web::Payload,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
+    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let (form, image) = read_product_form(&req, payload).await?;
-    let product = state.catalog_admin.create(form, image).await?;
-    refresh_storefront(&state).await;
+    let product = catalog_admin.create(form, image).await?;
+    stock.on_stock_changed().await;
     Ok(HttpResponse::Created().json(AdminProductResponse::from(&product)))
 }
 
@@ -181,12 +174,13 @@ pub async fn update(
     path: web::Path<String>,
     req: HttpRequest,
     payload: web::Payload,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
+    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let (form, image) = read_product_form(&req, payload).await?;
-    let product = state.catalog_admin.update(id, form, image).await?;
-    refresh_storefront(&state).await;
+    let product = catalog_admin.update(id, form, image).await?;
+    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
@@ -194,10 +188,11 @@ pub async fn update(
 pub async fn delete(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
+    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
-    let removal = state.catalog_admin.remove(product_id(&path)?).await?;
-    refresh_storefront(&state).await;
+    let removal = catalog_admin.remove(product_id(&path)?).await?;
+    stock.on_stock_changed().await;
     let (message, archived) = match removal {
         Removal::Archived => ("Product archived.", true),
         Removal::Deleted => ("Product deleted.", false),
@@ -220,7 +215,8 @@ struct Position {
 pub async fn reorder(
     _admin: RequireSuperAdmin,
     body: web::Json<ReorderBody>,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
+    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let positions = body
         .into_inner()
@@ -228,8 +224,8 @@ pub async fn reorder(
         .into_iter()
         .map(|p| (ProductId::new(p.id), p.sort_order))
         .collect();
-    state.catalog_admin.reorder(positions).await?;
-    refresh_storefront(&state).await;
+    catalog_admin.reorder(positions).await?;
+    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(json!({ "message": "Order saved." })))
 }
 
@@ -266,12 +262,13 @@ pub async fn set_inventory(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,
     body: web::Json<Value>,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
+    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let inventory = count(body.get("inventory"), "inventory", 0)?;
-    let product = state.catalog_admin.set_stock(id, inventory).await?;
-    refresh_storefront(&state).await;
+    let product = catalog_admin.set_stock(id, inventory).await?;
+    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
@@ -281,7 +278,8 @@ pub async fn change_inventory(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,
     body: web::Json<Value>,
-    state: web::Data<AppState>,
+    catalog_admin: web::Data<CatalogAdminService>,
+    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let amount = match body.get("inventory") {
@@ -293,8 +291,8 @@ pub async fn change_inventory(
         Some("minus") => StockChange::Minus(amount),
         _ => return Err(ApiError::field("type", "The type must be plus or minus.")),
     };
-    let product = state.catalog_admin.change_stock(id, change).await?;
-    refresh_storefront(&state).await;
+    let product = catalog_admin.change_stock(id, change).await?;
+    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 

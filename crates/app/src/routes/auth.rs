@@ -13,11 +13,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::{
-    auth::{CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
+    auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
     error::{ApiError, FieldErrors},
     limits::RateLimits,
-    state::AppState,
 };
 use accounts::Clock as _;
 
@@ -96,11 +95,15 @@ fn parse_name(errors: &mut FieldErrors, raw: &str) -> Option<UserName> {
 
 /// Logs the user in on this session: a new session id (so one fixed before login is worthless),
 /// other keys kept, and the time of login (sessions have an absolute lifetime).
-fn log_in(session: &Session, user: &CurrentUser, state: &AppState) -> Result<(), ApiError> {
+fn log_in(
+    session: &Session,
+    user: &CurrentUser,
+    accounts: &AccountsService,
+) -> Result<(), ApiError> {
     let failed = |e| ApiError::internal(anyhow::anyhow!("failed to store the session: {e}"));
     session.renew();
     session.insert(USER_ID_KEY, user.id).map_err(failed)?;
-    let now = state.accounts.clock().now().timestamp();
+    let now = accounts.clock().now().timestamp();
     session.insert(LOGGED_IN_AT_KEY, now).map_err(failed)
 }
 
@@ -126,7 +129,7 @@ pub struct LoginRequest {
 pub async fn login(
     request: HttpRequest,
     session: Session,
-    state: web::Data<AppState>,
+    accounts: web::Data<AccountsService>,
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -138,8 +141,7 @@ pub async fn login(
             "a checked e-mail went missing"
         )));
     };
-    let user = state
-        .accounts
+    let user = accounts
         .login(&email, &body.password, &client_ip(&request))
         .await
         .map_err(|error| match error {
@@ -150,7 +152,7 @@ pub async fn login(
             LoginError::Unknown(cause) => ApiError::Internal(cause),
         })?;
     let user = CurrentUser::from(user);
-    log_in(&session, &user, &state)?;
+    log_in(&session, &user, &accounts)?;
     tracing::info!(user = user.id, "logged in");
     Ok(HttpResponse::Ok()
         .json(json!({ "message": "Logged in.", "user": UserResponse::from(&user) })))
@@ -180,7 +182,7 @@ pub struct SignupRequest {
 /// is wrong with it, but it is not kept: the account takes the one sent with the right code.
 pub async fn send_verification_code(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    accounts: web::Data<AccountsService>,
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -193,8 +195,7 @@ pub async fn send_verification_code(
             "checked fields went missing"
         )));
     };
-    let resend_after = state
-        .accounts
+    let resend_after = accounts
         .send_code(name, email.clone(), &client_ip(&request))
         .await
         .map_err(|error| match error {
@@ -223,7 +224,7 @@ pub async fn send_verification_code(
 pub async fn verify_code(
     request: HttpRequest,
     session: Session,
-    state: web::Data<AppState>,
+    accounts: web::Data<AccountsService>,
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -244,8 +245,7 @@ pub async fn verify_code(
             "checked fields went missing"
         )));
     };
-    let user = state
-        .accounts
+    let user = accounts
         .verify_code(&email, &code, name, password, &client_ip(&request))
         .await
         .map_err(|error| match error {
@@ -267,7 +267,7 @@ pub async fn verify_code(
             VerifyCodeError::Unknown(cause) => ApiError::Internal(cause),
         })?;
     let user = CurrentUser::from(user);
-    log_in(&session, &user, &state)?;
+    log_in(&session, &user, &accounts)?;
     Ok(HttpResponse::Ok().json(json!({
         "message": "Verified and logged in!",
         "user": UserResponse::from(&user),
@@ -285,7 +285,7 @@ pub struct ForgotRequest {
 /// after the answer, on a task of their own. Only the client address's limit answers 429.
 pub async fn forgot_password(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    accounts: web::Data<AccountsService>,
     rate_limits: web::Data<RateLimits>,
     body: web::Json<ForgotRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -301,10 +301,10 @@ pub async fn forgot_password(
         .check(
             "reset-ip",
             &client_ip(&request),
-            state.accounts.limits().resets_per_ip,
+            accounts.limits().resets_per_ip,
         )
         .await?;
-    let accounts = state.accounts.clone();
+    let accounts = accounts.clone();
     actix_web::rt::spawn(async move {
         match accounts.forgot_password(&email).await {
             Ok(()) => {}
@@ -332,7 +332,7 @@ pub struct ResetRequest {
 }
 
 pub async fn reset_password(
-    state: web::Data<AppState>,
+    accounts: web::Data<AccountsService>,
     body: web::Json<ResetRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -347,8 +347,7 @@ pub async fn reset_password(
             "checked fields went missing"
         )));
     };
-    state
-        .accounts
+    accounts
         .reset_password(&email, &ResetToken::from_link(&body.token), password)
         .await
         .map_err(|error| match error {

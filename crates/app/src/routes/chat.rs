@@ -5,7 +5,7 @@
 use std::net::IpAddr;
 
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
-use chat::{ChatError, ChatId, ChatRepository, ChatStatus, ChatUser, MessageText, SessionId, Side};
+use chat::{ChatError, ChatId, ChatStatus, ChatUser, MessageText, SessionId, Side};
 use serde::Deserialize;
 use serde_json::json;
 use shared::Rule;
@@ -16,7 +16,6 @@ use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::{HelpChat, MessageJson};
 use crate::limits::RateLimits;
-use crate::state::AppState;
 
 /// The rate limit buckets of the help chat.
 const LIVE_PER_IP: &str = "chat_live_ip";
@@ -114,7 +113,7 @@ pub struct StartAi {
 
 /// POST /api/chat/start-ai: a new chat with the assistant, which greets.
 pub async fn start_ai(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     user: MaybeUser,
     body: web::Json<StartAi>,
 ) -> Result<HttpResponse, ApiError> {
@@ -124,7 +123,6 @@ pub async fn start_ai(
     let Some(session) = session else {
         return Err(ApiError::internal(anyhow::anyhow!("no session id")));
     };
-    let chats = &state.chat;
     let started = chats
         .service
         .start_ai(session.clone(), chat_user(user))
@@ -152,7 +150,7 @@ pub struct StartLive {
 /// requests count against `chat.max_live_per_ip_per_hour` per client address (429 beyond),
 /// and staff are notified once per chat when a webhook is configured.
 pub async fn start_live(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
     client: ClientIp,
     user: MaybeUser,
@@ -164,14 +162,11 @@ pub async fn start_live(
     let Some(session) = session else {
         return Err(ApiError::internal(anyhow::anyhow!("no session id")));
     };
-    let chats = &state.chat;
-    let open = chats
+    let already_live = chats
         .service
-        .repository()
-        .latest_open_chat(&session)
+        .waiting_for_agent(&session)
         .await
         .map_err(chat_error)?;
-    let already_live = open.is_some_and(|chat| chat.status != ChatStatus::Ai);
     if !already_live {
         limits
             .check(
@@ -191,12 +186,7 @@ pub async fn start_live(
     }
     let request = request.map_err(chat_error)?;
     let chat = &request.chat;
-    let messages = chats
-        .service
-        .repository()
-        .messages(chat.id)
-        .await
-        .map_err(chat_error)?;
+    let messages = chats.service.messages_of(chat).await.map_err(chat_error)?;
     if request.notify_staff {
         let last_question = messages
             .iter()
@@ -231,7 +221,7 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
 /// its answer too. At most `chat.max_messages_per_minute` per chat session (429 beyond,
 /// nothing stored).
 pub async fn send(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
     body: web::Json<Send>,
 ) -> Result<HttpResponse, ApiError> {
@@ -243,8 +233,7 @@ pub async fn send(
     let (Some(session), Some(text)) = (session, text) else {
         return Err(ApiError::internal(anyhow::anyhow!("no session id or text")));
     };
-    let chats = &state.chat;
-    check_owner(chats, id, &session)?;
+    check_owner(&chats, id, &session)?;
     limits
         .check(
             SENDS_PER_SESSION,
@@ -289,11 +278,10 @@ impl ChatQuery {
 /// shopper. Answered from memory while nothing changed (nothing new to mark read either).
 pub async fn history(
     req: HttpRequest,
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, session) = query.parse()?;
-    let chats = &state.chat;
     match chats.versions.lookup(id, Some(&session), View::History) {
         Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
         Lookup::NotOwner => return Err(not_found()),
@@ -330,11 +318,10 @@ pub async fn history(
 /// while nothing changed.
 pub async fn status(
     req: HttpRequest,
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, session) = query.parse()?;
-    let chats = &state.chat;
     match chats.versions.lookup(id, Some(&session), View::Status) {
         Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
         Lookup::NotOwner => return Err(not_found()),
@@ -369,15 +356,14 @@ pub struct SessionQuery {
 /// DELETE /api/chat/{chat_id}?session_id=: the shopper ends the chat. It is closed, not
 /// erased: staff still see how a conversation with them ended.
 pub async fn end(
-    state: web::Data<AppState>,
+    chats: web::Data<HelpChat>,
     path: web::Path<String>,
     query: web::Query<SessionQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
     let session = SessionId::parse(query.session_id.as_deref().unwrap_or_default())
         .map_err(|_| not_found())?;
-    let chats = &state.chat;
-    check_owner(chats, id, &session)?;
+    check_owner(&chats, id, &session)?;
     let closed = chats.service.close(id, &session).await;
     chats.versions.changed(id);
     match closed {

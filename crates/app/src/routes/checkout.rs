@@ -24,7 +24,8 @@ use serde_json::json;
 use super::discord::session_identity;
 use super::orders::remember_order;
 use crate::{
-    auth::MaybeUser, checkout, client_ip::ClientIp, dto::dollars, error::ApiError, state::AppState,
+    auth::MaybeUser, checkout, checkout::CheckoutKit, client_ip::ClientIp, dto::dollars,
+    error::ApiError,
 };
 
 /// The message for missing details (spec §4).
@@ -317,20 +318,19 @@ pub(crate) fn hosted_request(
 /// Places the order and opens the provider's page; on any failure after the reservation the
 /// order is cancelled (its stock released) and the shopper hears "Payment failed.".
 async fn place_and_open<G: PaymentGateway>(
-    state: &AppState,
+    kit: &CheckoutKit,
     session: &Session,
     request: CheckoutRequest,
     gateway: &G,
     urls: impl FnOnce(OrderId) -> (String, String),
 ) -> Result<Result<(PlacedOrder, String), HttpResponse>, ApiError> {
-    let kit = &state.checkout;
     let token = request.holder.buyer_token.clone();
     let placed = match kit.service.place_order(request).await {
         Ok(placed) => placed,
         Err(error) => return refusal(error).map(Err),
     };
     keep_buyer_token(session, token)?;
-    checkout::refresh_stock(state).await;
+    kit.stock.on_stock_changed().await;
     let order_id = placed.order.id;
     remember_order(session, order_id)?;
 
@@ -360,11 +360,11 @@ async fn place_and_open<G: PaymentGateway>(
             if let Err(close) = gateway.close_checkout(opened.provider_reference).await {
                 tracing::error!(order = %order_id, error = ?close, "could not close the payment page of an order that failed");
             }
-            cancel_after_failure(state, order_id, error).await;
+            cancel_after_failure(kit, order_id, error).await;
             Ok(Err(payment_failed()))
         }
         Err(error) => {
-            cancel_after_failure(state, order_id, error).await;
+            cancel_after_failure(kit, order_id, error).await;
             Ok(Err(payment_failed()))
         }
     }
@@ -372,23 +372,22 @@ async fn place_and_open<G: PaymentGateway>(
 
 /// The payment page could not be opened (or recorded): the order is cancelled, its stock and
 /// promo use released.
-async fn cancel_after_failure(state: &AppState, order_id: OrderId, error: anyhow::Error) {
+async fn cancel_after_failure(kit: &CheckoutKit, order_id: OrderId, error: anyhow::Error) {
     tracing::error!(order = %order_id, error = ?error, "the payment page could not be opened; cancelling the order");
-    if let Err(cancel) = state.checkout.service.cancel(order_id).await {
+    if let Err(cancel) = kit.service.cancel(order_id).await {
         tracing::error!(order = %order_id, error = ?cancel, "could not cancel the order after the failed payment");
     }
-    checkout::refresh_stock(state).await;
+    kit.stock.on_stock_changed().await;
 }
 
 /// `POST /api/stripe/checkout`: card payment through Stripe Checkout (or the dev page).
 pub async fn card(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let kit = &state.checkout;
     let request = parse_request(
         payload.into_inner(),
         &session,
@@ -398,7 +397,7 @@ pub async fn card(
         kit.card.provider(),
     )?;
     let public_url = kit.public_url.clone();
-    let outcome = place_and_open(&state, &session, request, &kit.card, |id| {
+    let outcome = place_and_open(&kit, &session, request, &kit.card, |id| {
         (
             format!("{public_url}/success?order_id={id}"),
             format!("{public_url}/cancel?order_id={id}"),
@@ -415,13 +414,12 @@ pub async fn card(
 
 /// `POST /api/checkout/paypal`: PayPal Orders v2, when configured and enabled.
 pub async fn paypal(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let kit = &state.checkout;
     let Some(gateway) = kit.paypal.as_ref() else {
         return Err(ApiError::NotFound(
             "PayPal is not available in this shop.".to_owned(),
@@ -436,7 +434,7 @@ pub async fn paypal(
         PaymentProvider::Paypal,
     )?;
     let public_url = kit.public_url.clone();
-    let outcome = place_and_open(&state, &session, request, gateway, |id| {
+    let outcome = place_and_open(&kit, &session, request, gateway, |id| {
         (
             format!("{public_url}/api/paypal/return?order_id={id}"),
             format!("{public_url}/cancel?order_id={id}"),
@@ -466,10 +464,9 @@ fn see_other(location: String) -> HttpResponse {
 /// `GET /api/paypal/return?order_id=42&token=...`: the buyer approved; capture the payment,
 /// confirm the order through the same call as Stripe's webhook, and go to /success.
 pub async fn paypal_return(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     query: web::Query<PayPalReturn>,
 ) -> Result<HttpResponse, ApiError> {
-    let kit = &state.checkout;
     let not_found = || ApiError::NotFound("Order not found.".to_owned());
     let capture = kit.paypal.as_ref().ok_or_else(not_found)?;
     let id = query
@@ -514,7 +511,7 @@ pub async fn paypal_return(
                  and refund or settle it.",
                 order.amounts.total.as_decimal()
             );
-            checkout::hold_for_review(&state, &order, reason).await?;
+            checkout::hold_for_review(&kit, &order, reason).await?;
             return Ok(see_other(success));
         }
         Ok(CaptureOutcome::Completed { .. } | CaptureOutcome::AlreadyCaptured) => {}
@@ -523,7 +520,7 @@ pub async fn paypal_return(
                 "PayPal has not released the payment yet (capture {reason}): deliver once it \
                  completes in PayPal, or refund it."
             );
-            checkout::hold_for_review(&state, &order, reason).await?;
+            checkout::hold_for_review(&kit, &order, reason).await?;
             return Ok(see_other(success));
         }
         Ok(CaptureOutcome::NotCompleted { status }) => {
@@ -541,7 +538,7 @@ pub async fn paypal_return(
         reference,
         event: None,
     };
-    match confirm(&state, notice).await {
+    match confirm(&kit, notice).await {
         Ok(_) => Ok(see_other(success)),
         Err(ConfirmError::Refused(_)) => Ok(see_other(cancelled)),
         Err(ConfirmError::NotFound(_) | ConfirmError::ReferenceMismatch(_)) => Err(not_found()),
@@ -552,19 +549,19 @@ pub async fn paypal_return(
 /// Applies a provider's confirmation (Stripe webhook, PayPal capture, the dev page) and what
 /// goes with a paid order: the snapshot (archived products), the staff notification.
 pub(crate) async fn confirm(
-    state: &AppState,
+    kit: &CheckoutKit,
     notice: PaymentNotice,
 ) -> Result<Confirmation, ConfirmError> {
     let order_id = notice.order_id;
-    let confirmation = state.checkout.service.confirm_paid(notice).await;
+    let confirmation = kit.service.confirm_paid(notice).await;
     match &confirmation {
         Ok(Confirmation::Paid(order)) => {
-            checkout::refresh_stock(state).await;
-            checkout::notify_paid(&state.checkout, order);
+            kit.stock.on_stock_changed().await;
+            checkout::notify_paid(kit, order);
         }
         Err(ConfirmError::Refused(refused)) => {
             tracing::error!(order = %order_id, ?refused, "a payment arrived for an order that can no longer be paid: refund it");
-            checkout::notify_paid_too_late(&state.checkout, order_id, refused.from);
+            checkout::notify_paid_too_late(kit, order_id, refused.from);
         }
         _ => {}
     }

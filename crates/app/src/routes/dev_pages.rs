@@ -12,9 +12,9 @@ use super::checkout::confirm;
 use super::orders::{cancel_order, visible_order};
 use crate::{
     auth::MaybeUser,
+    checkout::CheckoutKit,
     checkout::{dollars_text as money, encode_query_value, DevDiscord, DEMO_IDENTITIES},
     error::ApiError,
-    state::AppState,
 };
 
 /// Escapes text for HTML content and attribute values.
@@ -89,15 +89,15 @@ fn see_other(location: String) -> HttpResponse {
 
 /// The dev order if the dev payment provider is on and this visitor may see it.
 async fn dev_order(
-    state: &AppState,
+    kit: &CheckoutKit,
     session: &Session,
     user: &MaybeUser,
     id: &str,
 ) -> Result<Order, ApiError> {
-    if !state.checkout.card.is_dev() {
+    if !kit.card.is_dev() {
         return Err(ApiError::NotFound("Not found.".to_owned()));
     }
-    let order = visible_order(state, session, user, id).await?;
+    let order = visible_order(kit, session, user, id).await?;
     if order.payment.provider != PaymentProvider::Dev {
         return Err(ApiError::NotFound("Order not found.".to_owned()));
     }
@@ -106,12 +106,12 @@ async fn dev_order(
 
 /// `GET /dev/pay/{order_id}`: the order and two buttons, Pay and Cancel.
 pub async fn pay_page(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&state, &session, &user, &id).await?;
+    let order = dev_order(&kit, &session, &user, &id).await?;
     let id = order.id;
     let mut rows = String::new();
     for line in &order.lines {
@@ -157,19 +157,19 @@ pub async fn pay_page(
 
 /// `POST /dev/pay/{order_id}/pay`: confirms through the webhook's own call, then /success.
 pub async fn pay(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&state, &session, &user, &id).await?;
+    let order = dev_order(&kit, &session, &user, &id).await?;
     let notice = PaymentNotice {
         order_id: order.id,
         provider: PaymentProvider::Dev,
         reference: order.payment.reference.clone().unwrap_or_default(),
         event: None,
     };
-    match confirm(&state, notice).await {
+    match confirm(&kit, notice).await {
         Ok(Confirmation::Paid(_) | Confirmation::AlreadyPaid(_) | Confirmation::Replayed) => {
             Ok(see_other(format!("/success?order_id={}", order.id)))
         }
@@ -183,13 +183,13 @@ pub async fn pay(
 
 /// `POST /dev/pay/{order_id}/cancel`: cancels (stock released), then /cancel.
 pub async fn cancel(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&state, &session, &user, &id).await?;
-    match cancel_order(&state, &order).await {
+    let order = dev_order(&kit, &session, &user, &id).await?;
+    match cancel_order(&kit, &order).await {
         // already cancelled (a second click): the same place
         Ok(_) | Err(ApiError::Conflict(_)) => {}
         Err(other) => return Err(other),
@@ -205,10 +205,10 @@ pub struct AuthorizeQuery {
 
 /// `GET /dev/discord/authorize?state=...`: pick a demo identity; back to /discord/callback.
 pub async fn discord_page(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     query: web::Query<AuthorizeQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    if !state.checkout.discord.is_dev() {
+    if !kit.discord.is_dev() {
         return Err(ApiError::NotFound("Not found.".to_owned()));
     }
     let oauth_state = escape(&query.state);

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::Sha256;
 
-use crate::{checkout::random_token, error::ApiError, state::AppState};
+use crate::{checkout::random_token, checkout::CheckoutKit, error::ApiError};
 
 const SESSION_IDENTITY: &str = "discord_identity";
 /// The cookie carrying the OAuth state between authorize and the exchange.
@@ -137,15 +137,12 @@ pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
 /// `GET /api/discord/authorize`: off to Discord (or the dev sign-in page) with a fresh state,
 /// kept in the signed state cookie (the session is not touched).
 pub async fn authorize(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     state_cookie: web::Data<OAuthStateCookie>,
 ) -> HttpResponse {
     let oauth_state = random_token();
     HttpResponse::Found()
-        .insert_header((
-            header::LOCATION,
-            state.checkout.discord.authorize_url(&oauth_state),
-        ))
+        .insert_header((header::LOCATION, kit.discord.authorize_url(&oauth_state)))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .cookie(state_cookie.issue(&oauth_state, SystemTime::now()))
         .finish()
@@ -164,7 +161,7 @@ pub struct DiscordAuth {
 /// in the session.
 pub async fn exchange(
     request: HttpRequest,
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     state_cookie: web::Data<OAuthStateCookie>,
     session: Session,
     body: web::Json<DiscordAuth>,
@@ -174,7 +171,7 @@ pub async fn exchange(
         .and_then(|cookie| state_cookie.verify(cookie.value(), SystemTime::now()));
     let mut response = match expected {
         Some(expected) if body.state.as_deref() == Some(expected.as_str()) => {
-            link(&state, &session, &body)
+            link(&kit, &session, &body)
                 .await
                 .unwrap_or_else(|error| error.error_response())
         }
@@ -190,7 +187,7 @@ pub async fn exchange(
 
 /// Exchanges the code of a sign-in whose state checked out.
 async fn link(
-    state: &AppState,
+    kit: &CheckoutKit,
     session: &Session,
     body: &DiscordAuth,
 ) -> Result<HttpResponse, ApiError> {
@@ -198,7 +195,7 @@ async fn link(
     if code.is_empty() {
         return Err(ApiError::field("code", "No code returned from Discord"));
     }
-    let identity = match state.checkout.discord.exchange_code(code.to_owned()).await {
+    let identity = match kit.discord.exchange_code(code.to_owned()).await {
         Ok(identity) => identity,
         Err(DiscordLinkError::MissingUserId) => {
             return Err(ApiError::BadRequest(NO_USER_ID.to_owned()))

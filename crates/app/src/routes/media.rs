@@ -1,17 +1,19 @@
 use actix_files::NamedFile;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
 
-use crate::{error::ApiError, state::AppState};
+use media::MediaStore;
+
+use crate::error::ApiError;
 
 /// Stored images. Their names are content hashes, so a name never changes its bytes: browsers
 /// may keep them for a year.
 pub async fn serve(
     request: HttpRequest,
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    media: web::Data<MediaStore>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Image not found.".to_owned());
-    let file = state.media.resolve(&path).ok_or_else(not_found)?;
+    let file = media.resolve(&path).ok_or_else(not_found)?;
     let named = NamedFile::open_async(&file)
         .await
         .map_err(|_| not_found())?;

@@ -7,8 +7,8 @@ use actix_web::{web, HttpResponse};
 use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
 use serde::Serialize;
 
-use crate::checkout::{self, CloseError, Closed};
-use crate::{auth::MaybeUser, dto::dollars, error::ApiError, state::AppState};
+use crate::checkout::{self, CheckoutKit, CloseError, Closed};
+use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
 
 /// The session key listing the orders this session created (newest last).
 const SESSION_ORDERS: &str = "order_ids";
@@ -51,7 +51,7 @@ pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> boo
 
 /// The order if this visitor may see it; 404 otherwise (also for a malformed id).
 pub(crate) async fn visible_order(
-    state: &AppState,
+    kit: &CheckoutKit,
     session: &Session,
     user: &MaybeUser,
     id: &str,
@@ -62,7 +62,7 @@ pub(crate) async fn visible_order(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(not_found)?;
-    match state.checkout.service.order(OrderId::new(id)).await {
+    match kit.service.order(OrderId::new(id)).await {
         Ok(order) if may_see(session, user, &order) => Ok(order),
         Ok(_) | Err(OrderError::NotFound(_)) => Err(not_found()),
         Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
@@ -131,12 +131,12 @@ impl From<&Order> for OrderResponse {
 
 /// `GET /api/orders/{id}`.
 pub async fn show(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&state, &session, &user, &id).await?;
+    let order = visible_order(&kit, &session, &user, &id).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&order)))
 }
 
@@ -144,9 +144,9 @@ pub async fn show(
 /// promo use go back at once. 409 when it is not pending (or was paid before its page closed,
 /// or is held for staff review); 503 when the provider could not close the page (the order
 /// stays pending).
-pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Order, ApiError> {
+pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Order, ApiError> {
     let not_pending = || ApiError::Conflict("This order can no longer be cancelled.".to_owned());
-    match checkout::close_unpaid(state, order, Closing::Cancelled).await {
+    match checkout::close_unpaid(kit, order, Closing::Cancelled).await {
         Ok(Closed::Released(order)) => Ok(*order),
         Ok(Closed::Paid) => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
@@ -171,13 +171,13 @@ pub(crate) async fn cancel_order(state: &AppState, order: &Order) -> Result<Orde
 
 /// `POST /api/orders/{id}/cancel`: pending -> cancelled, stock released.
 pub async fn cancel(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&state, &session, &user, &id).await?;
-    let cancelled = cancel_order(&state, &order).await?;
+    let order = visible_order(&kit, &session, &user, &id).await?;
+    let cancelled = cancel_order(&kit, &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
 }
 
@@ -193,11 +193,10 @@ pub struct ProfileOrder {
 
 /// The user's orders, newest first, for `/api/profile`.
 pub(crate) async fn orders_of_user(
-    state: &AppState,
+    kit: &CheckoutKit,
     user_id: i64,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = state
-        .checkout
+    let orders = kit
         .service
         .orders_of_user(user_id)
         .await

@@ -4,12 +4,14 @@ use actix_web::{
 };
 use catalog::{CatalogService, ProductId};
 
-use crate::{dto::ProductResponse, error::ApiError, state::AppState};
+use crate::{
+    dto::ProductResponse, error::ApiError, services::ShopCatalog, snapshot::ProductSnapshot,
+};
 
 /// The storefront's products from the in-memory snapshot, with a strong ETag. The body is sent
 /// uncompressed so the validator names exactly one representation.
-pub async fn list(request: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    let list = state.products.current();
+pub async fn list(request: HttpRequest, products: web::Data<ProductSnapshot>) -> HttpResponse {
+    let list = products.current();
     let revalidating = request
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -48,9 +50,9 @@ pub(crate) fn product_id(raw: &str) -> Result<ProductId, ApiError> {
 
 pub async fn show(
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    catalog: web::Data<ShopCatalog>,
 ) -> Result<HttpResponse, ApiError> {
-    let product = state.catalog.visible_product(product_id(&path)?).await?;
+    let product = catalog.visible_product(product_id(&path)?).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(ProductResponse::from(&product)))
@@ -58,9 +60,9 @@ pub async fn show(
 
 pub async fn related_ids(
     path: web::Path<String>,
-    state: web::Data<AppState>,
+    catalog: web::Data<ShopCatalog>,
 ) -> Result<HttpResponse, ApiError> {
-    let product = state.catalog.visible_product(product_id(&path)?).await?;
+    let product = catalog.visible_product(product_id(&path)?).await?;
     let ids: Vec<i64> = product.related_ids.iter().map(ProductId::get).collect();
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))

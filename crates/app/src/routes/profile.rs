@@ -6,25 +6,25 @@ use serde_json::json;
 use super::auth::UserResponse;
 use crate::{
     auth::{CurrentUser, RequireUser},
+    checkout::CheckoutKit,
     error::ApiError,
-    state::AppState,
 };
 
 pub use super::orders::ProfileOrder;
 
 /// The user's orders, newest first.
 async fn orders_for_profile(
-    state: &AppState,
+    kit: &CheckoutKit,
     user: &CurrentUser,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    super::orders::orders_of_user(state, user.id).await
+    super::orders::orders_of_user(kit, user.id).await
 }
 
 pub async fn profile(
     RequireUser(user): RequireUser,
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let orders = orders_for_profile(&state, &user).await?;
+    let orders = orders_for_profile(&kit, &user).await?;
     let fields = UserResponse::from(&user);
     Ok(HttpResponse::Ok().json(json!({
         "user": {

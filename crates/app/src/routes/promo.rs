@@ -16,8 +16,8 @@ use crate::client_ip::ClientIp;
 use crate::limits::RateLimits;
 use crate::{
     auth::RequireSuperAdmin,
+    checkout::CheckoutKit,
     error::{ApiError, FieldErrors},
-    state::AppState,
 };
 
 const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
@@ -30,14 +30,14 @@ pub struct ValidatePromo {
 
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
 pub async fn validate(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     limits: web::Data<RateLimits>,
     client: ClientIp,
     session: Session,
     body: web::Json<ValidatePromo>,
 ) -> Result<HttpResponse, ApiError> {
     // counted before anything else, so guessing codes costs a request each
-    let per_minute = state.checkout.settings.promo_checks_per_minute;
+    let per_minute = kit.settings.promo_checks_per_minute;
     limits
         .check(
             "promo-check:ip",
@@ -49,12 +49,7 @@ pub async fn validate(
     let Some(identity) = session_identity(&session).filter(|_| !code.is_empty()) else {
         return Ok(promo_refusal(NEED_CODE_AND_DISCORD));
     };
-    match state
-        .checkout
-        .promos
-        .validate(code, &identity.discord_id)
-        .await
-    {
+    match kit.promos.validate(code, &identity.discord_id).await {
         Ok(PromoValidation::Valid(applied)) => {
             Ok(HttpResponse::Ok().json(json!({ "discount": applied.discount.get() })))
         }
@@ -110,7 +105,7 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
 /// `POST /api/admin/promo-codes` (super_admin) -> 201 `{code, discount_percent, expires_at, max_uses}`.
 pub async fn create(
     RequireSuperAdmin(admin): RequireSuperAdmin,
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     body: web::Json<CreatePromo>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -164,8 +159,7 @@ pub async fn create(
             "validated promo fields missing"
         )));
     };
-    match state
-        .checkout
+    match kit
         .promos
         .create(NewPromo {
             code,

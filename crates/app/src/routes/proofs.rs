@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::auth::RequireStaff;
 use crate::error::{multipart_error, ApiError, FieldErrors};
-use crate::state::AppState;
+use crate::services::ProofService;
 
 /// Longest `items` field read, in bytes (the domain allows 500 characters).
 const MAX_ITEMS_BYTES: usize = 8 * 1024;
@@ -35,8 +35,8 @@ impl<'a> From<&'a Proof> for ProofJson<'a> {
 }
 
 /// GET /api/proofs: every proof, newest first.
-pub async fn list(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let proofs = state.proofs.list().await.map_err(proof_error)?;
+pub async fn list(proofs: web::Data<ProofService>) -> Result<HttpResponse, ApiError> {
+    let proofs = proofs.list().await.map_err(proof_error)?;
     let body: Vec<ProofJson<'_>> = proofs.iter().map(ProofJson::from).collect();
     Ok(HttpResponse::Ok().json(body))
 }
@@ -75,7 +75,7 @@ async fn read_field(
 pub async fn create(
     req: HttpRequest,
     payload: web::Payload,
-    state: web::Data<AppState>,
+    proofs: web::Data<ProofService>,
     _staff: RequireStaff,
 ) -> Result<HttpResponse, ApiError> {
     let mut form = Multipart::new(req.headers(), payload);
@@ -128,8 +128,7 @@ pub async fn create(
     let Some(items) = items else {
         return Err(ApiError::internal(anyhow::anyhow!("no items")));
     };
-    let proof = state
-        .proofs
+    let proof = proofs
         .publish(items, uploads)
         .await
         .map_err(|error| match error {
@@ -143,12 +142,11 @@ pub async fn create(
 /// (the media store spares pictures saved in the last minutes: an upload in flight on any
 /// instance may be about to use them; they go at a later clean-up).
 pub async fn delete(
-    state: web::Data<AppState>,
+    proofs: web::Data<ProofService>,
     _staff: RequireStaff,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    state
-        .proofs
+    proofs
         .delete(ProofId::new(path.into_inner()))
         .await
         .map_err(proof_error)?;

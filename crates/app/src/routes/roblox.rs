@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::json;
 use shared::Rule;
 
-use crate::{client_ip::ClientIp, error::ApiError, limits::RateLimits, state::AppState};
+use crate::{checkout::CheckoutKit, client_ip::ClientIp, error::ApiError, limits::RateLimits};
 
 #[derive(Debug, Deserialize)]
 pub struct AvatarRequest {
@@ -17,13 +17,13 @@ pub struct AvatarRequest {
 
 /// `POST /api/roblox/avatar {username}` -> `{username, avatar_url}`; 404 unknown, 422 malformed.
 pub async fn avatar(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     limits: web::Data<RateLimits>,
     client: ClientIp,
     body: web::Json<AvatarRequest>,
 ) -> Result<HttpResponse, ApiError> {
     // each lookup may cost two calls to Roblox
-    let per_minute = state.checkout.settings.roblox_lookups_per_minute;
+    let per_minute = kit.settings.roblox_lookups_per_minute;
     limits
         .check(
             "roblox-lookup:ip",
@@ -37,7 +37,7 @@ pub async fn avatar(
     }
     let username = RobloxUsername::parse(typed)
         .map_err(|e| ApiError::field("username", format!("A Roblox username {e}.")))?;
-    match state.checkout.roblox.lookup(username).await {
+    match kit.roblox.lookup(username).await {
         Ok(Some(profile)) => Ok(HttpResponse::Ok().json(json!({
             "username": profile.username.to_string(),
             "avatar_url": profile.avatar_url,
@@ -53,11 +53,11 @@ pub async fn avatar(
 
 /// `GET /api/roblox/dev-avatar/{username}.svg`: the offline stand-in's picture for a name.
 pub async fn dev_avatar(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Not found.".to_owned());
-    if !state.checkout.roblox.is_local() {
+    if !kit.roblox.is_local() {
         return Err(not_found());
     }
     let username = name

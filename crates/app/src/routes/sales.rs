@@ -1,27 +1,23 @@
 //! GET /api/admin/sales-stats: the Sales Dashboard's numbers (super_admin).
 
 use actix_web::{web, HttpResponse};
-use orders::SalesStatistics;
 use serde_json::json;
 
 use crate::auth::RequireSuperAdmin;
 use crate::error::ApiError;
-use crate::state::AppState;
+use crate::services::SalesService;
 
 /// `{"daily": {item: {"2026-11-21": n}}, "weekly": {item: {"2026-W47": n}}, "monthly": {item:
 /// {"2026-11": n}}, "overall": {item: n}}`; every period of each chart present, 0 when nothing
 /// sold; paid and delivered orders only.
 pub async fn sales_stats(
     _admin: RequireSuperAdmin,
-    state: web::Data<AppState>,
+    sales: web::Data<SalesService>,
 ) -> Result<HttpResponse, ApiError> {
-    let report = SalesStatistics::new(state.store.clone(), state.checkout.clock.clone())
-        .report()
-        .await
-        .map_err(|error| match error {
-            orders::OrderError::Unknown(cause) => ApiError::Internal(cause),
-            other => ApiError::internal(anyhow::anyhow!(other.to_string())),
-        })?;
+    let report = sales.report().await.map_err(|error| match error {
+        orders::OrderError::Unknown(cause) => ApiError::Internal(cause),
+        other => ApiError::internal(anyhow::anyhow!(other.to_string())),
+    })?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(json!({

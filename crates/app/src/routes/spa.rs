@@ -6,7 +6,8 @@ use actix_web::{
     web, HttpRequest, HttpResponse,
 };
 
-use crate::startup::StaticDir;
+/// The built frontend's directory.
+pub struct StaticDir(pub PathBuf);
 
 /// The built frontend: files that exist are served as they are; any other GET is a client
 /// route and gets `index.html`. Vite's hashed files under `/assets/` never change, so browsers

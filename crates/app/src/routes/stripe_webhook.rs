@@ -11,7 +11,7 @@ use serde_json::json;
 use stripe_adapter::{CheckoutPaymentStatus, StripeEvent};
 
 use super::checkout::confirm;
-use crate::{checkout, state::AppState};
+use crate::checkout::CheckoutKit;
 
 fn answer(status: actix_web::http::StatusCode, message: &str) -> HttpResponse {
     HttpResponse::build(status).json(json!({ "message": message, "errors": {} }))
@@ -35,12 +35,11 @@ fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<
 }
 
 pub async fn webhook(
-    state: web::Data<AppState>,
+    kit: web::Data<CheckoutKit>,
     req: HttpRequest,
     body: web::Bytes,
 ) -> HttpResponse {
     use actix_web::http::StatusCode;
-    let kit = &state.checkout;
     let Some(verifier) = kit.webhook.as_ref() else {
         return answer(
             StatusCode::BAD_REQUEST,
@@ -82,7 +81,7 @@ pub async fn webhook(
                 tracing::info!(%event_id, "checkout session of no order of ours");
                 return received();
             };
-            match confirm(&state, notice).await {
+            match confirm(&kit, notice).await {
                 Ok(_) | Err(ConfirmError::NotFound(_)) => received(),
                 // Paid after it expired: recorded for staff (see `confirm`); retrying will
                 // not change that, so Stripe is told we have it.
@@ -110,7 +109,7 @@ pub async fn webhook(
             };
             match kit.service.expire(notice).await {
                 Ok(Release::Released(_)) => {
-                    checkout::refresh_stock(&state).await;
+                    kit.stock.on_stock_changed().await;
                     received()
                 }
                 Ok(Release::AlreadyClosed(_) | Release::Replayed)

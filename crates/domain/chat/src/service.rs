@@ -68,10 +68,6 @@ where
         }
     }
 
-    pub fn repository(&self) -> &R {
-        &self.repository
-    }
-
     pub fn assistant(&self) -> &A {
         &self.assistant
     }
@@ -162,6 +158,20 @@ where
                 .claim_staff_notification(chat.id, self.clock.now())
                 .await?;
         Ok(LiveRequest { chat, notify_staff })
+    }
+
+    /// Whether the session is already waiting for or talking to an agent: asking again
+    /// changes nothing, so it is not a new request.
+    #[tracing::instrument(skip(self, session))]
+    pub async fn waiting_for_agent(&self, session: &SessionId) -> Result<bool, ChatError> {
+        let open = self.repository.latest_open_chat(session).await?;
+        Ok(open.is_some_and(|chat| chat.status != ChatStatus::Ai))
+    }
+
+    /// The messages of a chat the caller already holds (from [`start_live`](Self::start_live)),
+    /// oldest first.
+    pub async fn messages_of(&self, chat: &Chat) -> Result<Vec<ChatMessage>, ChatError> {
+        self.repository.messages(chat.id).await
     }
 
     /// Stores the shopper's message. While the chat is with the assistant, the assistant's

@@ -1,0 +1,182 @@
+//! Everything an instance runs besides answering requests, started in one place: the staff
+//! notifier's delivery queue, the checkout sweeper, the catalog refresh, the chat version
+//! refresh and the chat purge. Each loop runs until the runtime stops; a failed round is logged
+//! and the next one tries again.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use accounts::Clock as _;
+use discord::StaffNotifier;
+use orders::{CheckoutService, Closing, OrderError, ReleaseError};
+use store::Store;
+use tokio::time::MissedTickBehavior;
+
+use crate::auth::AppClock;
+use crate::checkout::{close_unpaid, CheckoutKit, CloseError, Closed};
+use crate::help_chat::HelpChat;
+use crate::settings::Settings;
+use crate::snapshot::StockChanged;
+
+/// How often each instance sweeps stale orders. Several instances sweeping at once is
+/// harmless: an order is released only by the change that moves it out of pending.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+/// How long rate-limit windows are kept (the longest window is an hour; a day is the longest
+/// any limit could want).
+const RATE_LIMIT_RETENTION: chrono::Duration = chrono::Duration::days(2);
+
+/// One sweep over the shop's orders: expires pending orders whose payment window has passed
+/// and gives their stock and promo use back, in case the provider's own expiry never arrives
+/// (PayPal has none; a webhook may be lost). Each order's payment page is closed at the
+/// provider first (see [`close_unpaid`]): one that turns out paid is confirmed instead, one the
+/// provider could not close is tried again next time, and orders held for staff review are
+/// left alone. It also forgets rate-limit windows older than two days.
+#[derive(Clone)]
+pub struct Sweeper {
+    kit: Arc<CheckoutKit>,
+    store: Store,
+}
+
+impl Sweeper {
+    fn new(kit: Arc<CheckoutKit>, store: Store) -> Self {
+        Sweeper { kit, store }
+    }
+
+    /// Expires every stale pending order (its payment page closed, its stock released once)
+    /// and purges old rate-limit windows; returns how many orders it expired.
+    pub async fn run_once(&self) -> anyhow::Result<usize> {
+        let kit = &self.kit;
+        let purged = self
+            .store
+            .purge_rate_limits(kit.clock_now() - RATE_LIMIT_RETENTION)
+            .await;
+        if let Err(error) = purged {
+            tracing::warn!(error = ?error, "could not purge old rate-limit windows");
+        }
+        let mut expired = 0;
+        for id in kit.service.stale_orders().await? {
+            let order = match kit.service.order(id).await {
+                Ok(order) => order,
+                Err(OrderError::NotFound(_)) => continue,
+                Err(OrderError::Unknown(error)) => return Err(error),
+            };
+            match close_unpaid(kit, &order, Closing::Expired).await {
+                Ok(Closed::Released(_)) => expired += 1,
+                Ok(Closed::Paid) => {}
+                // paid, cancelled or held for review meanwhile, or gone: nothing to do
+                Err(CloseError::Release(
+                    ReleaseError::Refused(_)
+                    | ReleaseError::UnderReview(_)
+                    | ReleaseError::NotFound(_)
+                    | ReleaseError::ReferenceMismatch(_),
+                )) => {}
+                Err(error) => {
+                    tracing::warn!(order = %id, error = ?error, "could not expire a stale order; trying again next sweep");
+                }
+            }
+        }
+        if expired > 0 {
+            tracing::info!(count = expired, "expired stale pending orders");
+        }
+        Ok(expired)
+    }
+}
+
+/// The app's one staff notifier (one delivery queue) for checkout and the help chat; its
+/// delivery task starts now.
+pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
+    StaffNotifier::start(
+        settings.discord.notify_webhook(),
+        discord::RetryPolicy::default(),
+    )
+}
+
+/// What the loops work on.
+pub struct Loops {
+    pub checkout: Arc<CheckoutKit>,
+    pub chat: Arc<HelpChat>,
+    pub stock: StockChanged,
+    pub store: Store,
+    pub clock: AppClock,
+}
+
+/// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
+pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
+    let sweeper = Sweeper::new(loops.checkout, loops.store.clone());
+    spawn_sweeper(sweeper.clone(), SWEEP_EVERY);
+    spawn_catalog_refresh(
+        loops.stock,
+        Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
+    );
+    spawn_chat_version_refresh(
+        Arc::clone(&loops.chat),
+        loops.store,
+        Duration::from_millis(settings.chat.version_refresh_ms.max(100)),
+    );
+    spawn_chat_purge(
+        loops.chat,
+        loops.clock,
+        Duration::from_secs(settings.chat.purge_every_seconds.max(1)),
+    );
+    sweeper
+}
+
+/// Expires stale pending orders every `every`.
+fn spawn_sweeper(sweeper: Sweeper, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        loop {
+            ticker.tick().await;
+            if let Err(error) = sweeper.run_once().await {
+                tracing::warn!(error = ?error, "could not expire stale orders");
+            }
+        }
+    });
+}
+
+/// Keeps this instance's snapshot in step with writes made by other instances.
+fn spawn_catalog_refresh(stock: StockChanged, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.tick().await;
+        loop {
+            ticker.tick().await;
+            if let Err(error) = stock.refresh().await {
+                tracing::warn!(error = ?error, "could not refresh the product snapshot");
+            }
+        }
+    });
+}
+
+/// Keeps this instance's chat poll cache in step with chat writes made by other instances.
+fn spawn_chat_version_refresh(chat: Arc<HelpChat>, store: Store, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        ticker.tick().await;
+        loop {
+            ticker.tick().await;
+            if let Err(error) = chat.versions.refresh(&store).await {
+                tracing::warn!(error = ?error, "could not refresh the chat versions");
+            }
+        }
+    });
+}
+
+/// Purges expired chats every `chat.purge_every_seconds`, on the shop's clock. Several
+/// instances purging at once is harmless: each delete re-checks its condition.
+fn spawn_chat_purge(chat: Arc<HelpChat>, clock: AppClock, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            match chat.purge_expired(clock.now()).await {
+                Ok(0) => {}
+                Ok(purged) => tracing::info!(purged, "purged expired help chats"),
+                Err(error) => tracing::warn!(error = ?error, "could not purge expired chats"),
+            }
+        }
+    });
+}

@@ -1,0 +1,23 @@
+//! The domain services as the app wires them, each over the shop's store and clock (the
+//! accounts service, checkout and the help chat have their own modules). The
+//! composition root (`wiring`) builds one of each; handlers take the one they need as
+//! `web::Data<…>`.
+
+use store::Store;
+
+use crate::auth::AppClock;
+
+/// The storefront's reads of the catalog.
+pub type ShopCatalog = catalog::Catalog<Store>;
+
+/// The super_admin's writes to the catalog and its pictures.
+pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::MediaImages>;
+
+/// Proofs of delivery.
+pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock>;
+
+/// The Sales Dashboard's numbers.
+pub type SalesService = orders::SalesStatistics<Store, AppClock>;
+
+/// The staff's delivery queue.
+pub type DeliveryQueueService = orders::DeliveryQueue<Store, AppClock>;

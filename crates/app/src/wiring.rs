@@ -1,0 +1,229 @@
+//! The composition root: every service and adapter is built here, once, from the settings.
+//! Handlers and guards take the one they need as `web::Data<…>` (registered by
+//! [`Services::register`]); nothing else builds a service or reaches into the store.
+
+use std::sync::{
+    atomic::{AtomicU64, Ordering},
+    Arc,
+};
+
+use actix_web::{cookie::Key, web};
+use anyhow::Context;
+use media::MediaStore;
+use store::Store;
+
+use crate::{
+    auth::{self, session::ShopSessionStore, AccountsService, AppClock},
+    background::{self, Loops, Sweeper},
+    checkout::{self, CheckoutKit},
+    client_ip::TrustedProxies,
+    help_chat::HelpChat,
+    limits::RateLimits,
+    routes::{discord::OAuthStateCookie, spa::StaticDir},
+    seed,
+    services::{
+        CatalogAdminService, DeliveryQueueService, ProofService, SalesService, ShopCatalog,
+    },
+    settings::{Environment, Settings, SiteSettings},
+    snapshot::{ProductSnapshot, StockChanged},
+};
+
+/// One instance's services; cloning shares them.
+#[derive(Clone)]
+pub struct Services {
+    /// For the health check's ping alone.
+    pub database: web::Data<Store>,
+    pub catalog: web::Data<ShopCatalog>,
+    pub products: web::Data<ProductSnapshot>,
+    pub stock: web::Data<StockChanged>,
+    pub catalog_admin: web::Data<CatalogAdminService>,
+    pub media: web::Data<MediaStore>,
+    pub site: web::Data<SiteSettings>,
+    pub accounts: web::Data<AccountsService>,
+    pub checkout: web::Data<CheckoutKit>,
+    pub chat: web::Data<HelpChat>,
+    pub proofs: web::Data<ProofService>,
+    pub sales: web::Data<SalesService>,
+    pub delivery: web::Data<DeliveryQueueService>,
+    pub rate_limits: web::Data<RateLimits>,
+    pub trusted_proxies: web::Data<TrustedProxies>,
+    pub oauth_state_cookie: web::Data<OAuthStateCookie>,
+    pub static_dir: web::Data<StaticDir>,
+    /// Where sessions live, and the cookie that names them.
+    pub sessions: ShopSessionStore,
+    pub session_key: Key,
+    pub session_secure: bool,
+    /// The clock every rule reads; tests move it forward.
+    pub clock: AppClock,
+    pub sweeper: Sweeper,
+    /// How many statements this instance has sent to its database.
+    pub db_queries: Arc<AtomicU64>,
+}
+
+impl Services {
+    /// Opens and migrates the database, builds every service, seeds the demo catalog and staff
+    /// where asked, and starts the background loops. `settings.site.public_url` is resolved.
+    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+        let mut db =
+            store::connect(&settings.database.url, settings.database.max_connections).await?;
+        let db_queries = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&db_queries);
+        db.set_metric_callback(move |_| {
+            counter.fetch_add(1, Ordering::Relaxed);
+        });
+        let store = Store::new(db);
+        let media = MediaStore::new(settings.media.root.clone());
+        let catalog = ShopCatalog::new(store.clone());
+        let clock = AppClock::default();
+        let sessions = ShopSessionStore::from_settings(
+            &settings.session,
+            store.clone(),
+            &settings.database.url,
+        )
+        .await?;
+        let accounts = Arc::new(
+            auth::build_accounts(settings, store.clone(), clock.clone(), sessions.clone()).await?,
+        );
+        let session_key = auth::session::cookie_key(&settings.session)?;
+        let session_secure =
+            settings.session.secure || settings.environment == Environment::Production;
+        checkout::check_production(settings).context("the checkout settings are not usable")?;
+
+        if settings.environment == Environment::Production {
+            if settings.seed.demo_data {
+                tracing::warn!("seed.demo_data is ignored in production");
+            }
+        } else {
+            if settings.seed.demo_data {
+                seed_demo_data(&settings.database.url, &store, &catalog, &media, &accounts).await?;
+            }
+            seed::print_demo_logins(&store)
+                .await
+                .context("failed to read the demo staff logins")?;
+        }
+
+        let products = ProductSnapshot::load(&catalog)
+            .await
+            .context("failed to load the catalog")?;
+        let stock = StockChanged::new(products.clone(), catalog.clone());
+        let notifier = background::start_staff_notifier(settings);
+        let checkout = Arc::new(
+            CheckoutKit::build(
+                settings,
+                store.clone(),
+                clock.clone(),
+                notifier.clone(),
+                stock.clone(),
+            )
+            .context("the checkout settings are not usable")?,
+        );
+        let chat = Arc::new(
+            HelpChat::build(
+                settings,
+                store.clone(),
+                products.clone(),
+                notifier,
+                clock.clone(),
+                Arc::clone(&accounts),
+            )
+            .context("failed to set up the help chat")?,
+        );
+        let sweeper = background::start(
+            Loops {
+                checkout: Arc::clone(&checkout),
+                chat: Arc::clone(&chat),
+                stock: stock.clone(),
+                store: store.clone(),
+                clock: clock.clone(),
+            },
+            settings,
+        );
+
+        Ok(Services {
+            catalog_admin: web::Data::new(catalog::CatalogAdmin::new(
+                store.clone(),
+                media::MediaImages::products(media.clone()),
+            )),
+            proofs: web::Data::new(proofs::ProofService::new(
+                store.clone(),
+                media::MediaImages::proofs(media.clone()),
+                clock.clone(),
+            )),
+            sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
+            delivery: web::Data::new(DeliveryQueueService::new(store.clone(), clock.clone())),
+            rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
+            trusted_proxies: web::Data::new(TrustedProxies::parse(
+                &settings.server.trusted_proxies,
+            )?),
+            oauth_state_cookie: web::Data::new(OAuthStateCookie::new(
+                &session_key,
+                session_secure,
+            )?),
+            static_dir: web::Data::new(StaticDir(settings.server.static_dir.clone())),
+            site: web::Data::new(settings.site.clone()),
+            database: web::Data::new(store),
+            catalog: web::Data::new(catalog),
+            products: web::Data::new(products),
+            stock: web::Data::new(stock),
+            media: web::Data::new(media),
+            accounts: web::Data::from(accounts),
+            checkout: web::Data::from(checkout),
+            chat: web::Data::from(chat),
+            sessions,
+            session_key,
+            session_secure,
+            clock,
+            sweeper,
+            db_queries,
+        })
+    }
+
+    /// Makes every service available to handlers and guards as `web::Data<…>`.
+    pub fn register(&self, cfg: &mut web::ServiceConfig) {
+        cfg.app_data(self.database.clone())
+            .app_data(self.catalog.clone())
+            .app_data(self.products.clone())
+            .app_data(self.stock.clone())
+            .app_data(self.catalog_admin.clone())
+            .app_data(self.media.clone())
+            .app_data(self.site.clone())
+            .app_data(self.accounts.clone())
+            .app_data(self.checkout.clone())
+            .app_data(self.chat.clone())
+            .app_data(self.proofs.clone())
+            .app_data(self.sales.clone())
+            .app_data(self.delivery.clone())
+            .app_data(self.rate_limits.clone())
+            .app_data(self.trusted_proxies.clone())
+            .app_data(self.oauth_state_cookie.clone())
+            .app_data(self.static_dir.clone());
+    }
+}
+
+/// Seeds an empty database with the demo catalog and, together with it, the demo staff, under
+/// the lock migrations take: instances starting together on one database seed it once.
+async fn seed_demo_data(
+    database_url: &str,
+    store: &Store,
+    catalog: &ShopCatalog,
+    media: &MediaStore,
+    accounts: &AccountsService,
+) -> anyhow::Result<()> {
+    let lock = store::SetupLock::acquire(database_url).await?;
+    let seeded = async {
+        let fresh = seed::demo_catalog(catalog, media)
+            .await
+            .context("failed to seed the demo catalog")?;
+        if fresh {
+            seed::demo_staff(store, accounts)
+                .await
+                .context("failed to seed the demo staff accounts")?;
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    let released = lock.release().await;
+    seeded?;
+    released?;
+    Ok(())
+}
