@@ -378,7 +378,7 @@ async fn a_hoarding_cart_is_refused_and_any_cart_is_priced_in_constant_statement
     let products: Vec<(i64, catalog::ProductDraft)> = (1..=50)
         .map(|id| (id, product(&format!("Pet {id}"), "1.00", Some(1000))))
         .collect();
-    let app = shop(backend, products).await;
+    let app = quiet_shop(backend, products).await;
     let client = browser();
     link_discord(&app, &client, 0).await;
 
@@ -444,7 +444,7 @@ async fn a_cart_of_unlimited_products_is_priced_in_the_same_statements_whatever_
     let products: Vec<(i64, catalog::ProductDraft)> = (1..=50)
         .map(|id| (id, product(&format!("Seed {id}"), "1.00", None)))
         .collect();
-    let app = shop(backend, products).await;
+    let app = quiet_shop(backend, products).await;
     let client = browser();
     link_discord(&app, &client, 0).await;
     let mut counts = Vec::new();

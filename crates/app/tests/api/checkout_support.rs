@@ -69,6 +69,18 @@ pub async fn uncapped_shop(backend: Backend, products: Vec<(i64, ProductDraft)>)
     .await
 }
 
+/// A shop whose background loops (catalog refresh, chat version refresh, chat purge) wait an
+/// hour between rounds, so the app's statement counter sees only the requests a test sends.
+pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) -> TestApp {
+    shop_with(backend, products, |settings| {
+        settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+        settings.catalog.refresh_seconds = 3600;
+        settings.chat.version_refresh_ms = 3_600_000;
+        settings.chat.purge_every_seconds = 3600;
+    })
+    .await
+}
+
 /// A client without automatic redirects (the tests look at each Location), keeping cookies.
 pub fn browser() -> reqwest::Client {
     reqwest::Client::builder()
