@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 
 import { ApiError } from '@/lib/api-client';
 import type { Chat, ChatMessage } from '@/types/api';
@@ -22,6 +22,16 @@ export const CHAT_POLL_MS = 3000;
 /** Shown when staff join (the server stores it too; the window adds it if the history lacks it). */
 export const AGENT_JOINED_NOTICE = 'You are now connected to a live agent.';
 
+/** The error line when a send (a 422 shows the server's word) or Talk to Live Agent fails. */
+const SEND_FAILED = 'Your message was not sent. Please try again.';
+const AGENT_UNREACHABLE = 'We could not reach a live agent. Please try again.';
+
+/**
+ * The writes fail as they did before react-query: at once, online or not (the default
+ * networkMode would hold them until the browser says it is online again).
+ */
+const networkMode = 'always';
+
 /**
  * starting: the assistant chat is being opened; ai: talking to the assistant; pending: waiting
  * for staff (sending blocked); connected: staff joined; unavailable: the chat could not start.
@@ -30,23 +40,20 @@ export type ChatPhase = 'starting' | 'ai' | 'pending' | 'connected' | 'unavailab
 
 type State = {
   chatId: string | null;
+  /** Never 'unavailable': that is 'starting' with the start mutation failed. */
   phase: ChatPhase;
   /** The assistant was not confident: Talk to Live Agent is offered prominently. */
   offerLiveAgent: boolean;
   agentName: string | null;
-  /** Why the last send or live-agent request failed; cleared by the next try. */
-  sendError: string | null;
   /** Bumped to start a fresh assistant chat. */
   generation: number;
 };
 
 type Action =
   | { type: 'started'; chatId: string }
-  | { type: 'start-failed' }
   | { type: 'offer'; offerLiveAgent: boolean }
   | { type: 'live'; chat: Chat; chatId: string }
   | { type: 'connected'; agentName: string | null }
-  | { type: 'send-error'; message: string | null }
   | { type: 'restart' };
 
 const initialState: State = {
@@ -54,7 +61,6 @@ const initialState: State = {
   phase: 'starting',
   offerLiveAgent: false,
   agentName: null,
-  sendError: null,
   generation: 0,
 };
 
@@ -62,8 +68,6 @@ function reducer(state: State, action: Action): State {
   switch (action.type) {
     case 'started':
       return { ...state, chatId: action.chatId, phase: 'ai', offerLiveAgent: false };
-    case 'start-failed':
-      return { ...state, phase: 'unavailable' };
     case 'offer':
       return { ...state, offerLiveAgent: action.offerLiveAgent };
     case 'live':
@@ -76,8 +80,6 @@ function reducer(state: State, action: Action): State {
       };
     case 'connected':
       return { ...state, phase: 'connected', agentName: action.agentName };
-    case 'send-error':
-      return { ...state, sendError: action.message };
     case 'restart':
       return { ...initialState, generation: state.generation + 1 };
   }
@@ -90,15 +92,48 @@ const isLive = (phase: ChatPhase) => phase === 'pending' || phase === 'connected
  * greeting; Talk to Live Agent moves it to pending; polling every 3 s notices when staff join
  * (connected) and when the chat is gone (404: a fresh assistant chat). Ending a live chat
  * removes it and starts over. The whole state lives in the window, so closing it resets all.
+ * The writes (start, send, start live, end) are react-query mutations: their pending and error
+ * states are the window's spinners and error line.
  */
 export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {}) {
   const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(reducer, initialState);
-  const [sending, setSending] = useState(false);
-  const [requestingAgent, setRequestingAgent] = useState(false);
-  const [ending, setEnding] = useState(false);
-  const { chatId, phase, generation } = state;
+  const { chatId, generation } = state;
+
+  const startMutation = useMutation({ mutationFn: startAiChat, networkMode });
+  const sendMutation = useMutation({
+    mutationFn: ({ chatId, text }: { chatId: string; text: string }) =>
+      sendChatMessage(chatId, text),
+    networkMode,
+  });
+  const liveMutation = useMutation({ mutationFn: startLiveChat, networkMode });
+  const endMutation = useMutation({ mutationFn: endChat, networkMode });
+  const { mutateAsync: startChat, reset: resetStart } = startMutation;
+  const { mutateAsync: sendMessage, reset: resetSend } = sendMutation;
+  const { mutateAsync: askForAgent, reset: resetLive } = liveMutation;
+  const { mutateAsync: endChatNow, reset: resetEnd } = endMutation;
+
+  const phase: ChatPhase =
+    state.phase === 'starting' && startMutation.isError ? 'unavailable' : state.phase;
   const live = isLive(phase);
+  const sending = sendMutation.isPending;
+  const requestingAgent = liveMutation.isPending;
+  const ending = endMutation.isPending;
+
+  // Why the last send or live-agent request failed; each try clears the other's error. A send
+  // that found the chat gone (404) starts over instead.
+  let sendError: string | null = null;
+  if (
+    sendMutation.error &&
+    !(sendMutation.error instanceof ApiError && sendMutation.error.isNotFound)
+  ) {
+    sendError =
+      sendMutation.error instanceof ApiError && sendMutation.error.status === 422
+        ? sendMutation.error.message
+        : SEND_FAILED;
+  } else if (liveMutation.isError) {
+    sendError = AGENT_UNREACHABLE;
+  }
 
   // Results that arrive after the window closed are dropped.
   const mounted = useRef(false);
@@ -114,7 +149,7 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
   useEffect(() => {
     if (startedGeneration.current === generation) return;
     startedGeneration.current = generation;
-    startAiChat().then(
+    startChat().then(
       ({ chat_id, chat }) => {
         if (!mounted.current) return;
         queryClient.setQueryData(chatKeys.history(chat_id), chat.messages ?? []);
@@ -126,11 +161,11 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
         }
       },
       (error: unknown) => {
+        // The mutation's error turns the phase to 'unavailable'.
         console.error('Could not start the help chat:', error);
-        if (mounted.current) dispatch({ type: 'start-failed' });
       },
     );
-  }, [generation, queryClient]);
+  }, [generation, queryClient, startChat]);
 
   const history = useQuery({
     ...getChatHistoryQueryOptions(chatId ?? '', live ? pollMs : false),
@@ -150,8 +185,12 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
 
   const restart = useCallback(() => {
     queryClient.removeQueries({ queryKey: chatKeys.all });
+    resetStart();
+    resetSend();
+    resetLive();
+    resetEnd();
     dispatch({ type: 'restart' });
-  }, [queryClient]);
+  }, [queryClient, resetStart, resetSend, resetLive, resetEnd]);
 
   // The chat is gone (404 on a poll) or was closed: a fresh assistant chat.
   const gone =
@@ -181,10 +220,9 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
       const trimmed = text.trim();
       if (!trimmed || chatId === null || sending) return false;
       if (phase !== 'ai' && phase !== 'connected') return false;
-      setSending(true);
-      dispatch({ type: 'send-error', message: null });
+      resetLive();
       try {
-        const sent = await sendChatMessage(chatId, trimmed);
+        const sent = await sendMessage({ chatId, text: trimmed });
         if (!mounted.current) return true;
         queryClient.setQueryData<ChatMessage[]>(chatKeys.history(chatId), (current = []) =>
           appendMessages(current, [sent.message, sent.reply]),
@@ -193,48 +231,27 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
         return true;
       } catch (error) {
         console.error('Could not send the chat message:', error);
-        if (error instanceof ApiError && error.isNotFound) {
-          restart();
-        } else if (mounted.current) {
-          dispatch({
-            type: 'send-error',
-            message:
-              error instanceof ApiError && error.status === 422
-                ? error.message
-                : 'Your message was not sent. Please try again.',
-          });
-        }
+        if (error instanceof ApiError && error.isNotFound) restart();
         return false;
-      } finally {
-        if (mounted.current) setSending(false);
       }
     },
-    [chatId, phase, sending, queryClient, restart],
+    [chatId, phase, sending, queryClient, restart, resetLive, sendMessage],
   );
 
   /** Talk to Live Agent: the assistant chat moves to pending and polling starts. */
   const requestAgent = useCallback(async () => {
     if (phase !== 'ai' || requestingAgent) return;
-    setRequestingAgent(true);
-    dispatch({ type: 'send-error', message: null });
+    resetSend();
     try {
-      const { chat_id, chat } = await startLiveChat(chatId);
+      const { chat_id, chat } = await askForAgent(chatId);
       if (!mounted.current) return;
       if (chat.messages) queryClient.setQueryData(chatKeys.history(chat_id), chat.messages);
       dispatch({ type: 'live', chat, chatId: chat_id });
       void queryClient.invalidateQueries({ queryKey: chatKeys.history(chat_id) });
     } catch (error) {
       console.error('Could not ask for a live agent:', error);
-      if (mounted.current) {
-        dispatch({
-          type: 'send-error',
-          message: 'We could not reach a live agent. Please try again.',
-        });
-      }
-    } finally {
-      if (mounted.current) setRequestingAgent(false);
     }
-  }, [chatId, phase, requestingAgent, queryClient]);
+  }, [chatId, phase, requestingAgent, queryClient, resetSend, askForAgent]);
 
   /**
    * Ends a live chat: removes it on the server (a failure is logged only), clears the
@@ -242,18 +259,14 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
    */
   const endLiveChat = useCallback(async () => {
     if (!live || chatId === null || ending) return;
-    setEnding(true);
     try {
-      await endChat(chatId);
+      await endChatNow(chatId);
     } catch (error) {
       console.error('Could not end the live chat:', error);
     } finally {
-      if (mounted.current) {
-        setEnding(false);
-        restart();
-      }
+      if (mounted.current) restart();
     }
-  }, [live, chatId, ending, restart]);
+  }, [live, chatId, ending, restart, endChatNow]);
 
   /** For closing the window: a live chat nobody will read any more is ended on the server. */
   const chatToEndOnClose = live ? chatId : null;
@@ -268,7 +281,7 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
     sending,
     requestingAgent,
     ending,
-    sendError: state.sendError,
+    sendError,
     canSend: phase === 'ai' || phase === 'connected',
     chatToEndOnClose,
     send,

@@ -6,7 +6,7 @@ import { IconButton } from '@/components/ui/icon-button';
 import { AlertIcon, ChatIcon, CloseIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { useFocusTrap } from '@/hooks/use-focus-trap';
+import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 import { errorMessage } from '@/lib/api-client';
 
@@ -23,17 +23,18 @@ type LiveChatsPanelProps = {
 /**
  * The staff's full-screen chat desk (lazy-loaded): the list polled every 5 s on the left, newest
  * activity first, 50 at a time with "Load more", closed chats on request; the selected
- * conversation on the right (one pane at a time on phones). Escape closes it.
+ * conversation on the right (one pane at a time on phones). A modal `<dialog>` covering the
+ * screen: the browser keeps focus inside, Escape closes it and focus goes back to the launcher.
  */
 export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
   const titleId = useId();
-  const panelRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLDialogElement>(null);
   const [filter, setFilter] = useState<StaffChatsFilter>('open');
   const chats = useStaffChats(filter);
   const loaded = chats.data?.pages.flat();
   const [selectedId, setSelectedId] = useState<string | null>(null);
 
-  useFocusTrap(panelRef, true, { onEscape: onClose });
+  useModalDialog(panelRef, { onClose });
   useScrollLock(true);
 
   const selected = loaded?.find((chat) => chat.id === selectedId) ?? null;
@@ -94,13 +95,11 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
   }
 
   return createPortal(
-    <div
+    <dialog
       ref={panelRef}
       className="live-chats"
-      role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
-      tabIndex={-1}
       data-has-selection={selected !== null}
     >
       <header className="live-chats__header">
@@ -142,7 +141,7 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
           )}
         </div>
       </div>
-    </div>,
+    </dialog>,
     document.body,
   );
 }
