@@ -70,10 +70,13 @@ pub async fn uncapped_shop(backend: Backend, products: Vec<(i64, ProductDraft)>)
 }
 
 /// A shop whose background loops (catalog refresh, chat version refresh, chat purge) wait an
-/// hour between rounds, so the app's statement counter sees only the requests a test sends.
+/// hour between rounds, so the app's statement counter sees only the requests a test sends;
+/// its caps on unpaid orders are out of the way of tests that place several.
 pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) -> TestApp {
     shop_with(backend, products, |settings| {
         settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+        settings.checkout.max_pending_orders = 10_000;
+        settings.checkout.max_pending_per_ip = 10_000;
         settings.catalog.refresh_seconds = 3600;
         settings.chat.version_refresh_ms = 3_600_000;
         settings.chat.purge_every_seconds = 3600;
