@@ -105,6 +105,21 @@ impl ClientIp {
     }
 }
 
+impl ClientIp {
+    /// The key of this address for a per-address limit that must not be stepped around: an
+    /// IPv6 client counts as its /64 (one subscriber's network, whose addresses it may rotate
+    /// through at will), an IPv4 client as its address.
+    pub fn network_key(&self) -> String {
+        match self.0 {
+            IpAddr::V4(v4) => v4.to_string(),
+            IpAddr::V6(v6) => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for ClientIp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
@@ -163,6 +178,19 @@ mod tests {
         assert_eq!(
             lb.client(ip("::ffff:10.0.0.5"), &["203.0.113.7:4711"]),
             ip("203.0.113.7")
+        );
+    }
+
+    #[test]
+    fn an_ipv6_client_is_keyed_by_its_64_an_ipv4_client_by_its_address() {
+        assert_eq!(ClientIp(ip("203.0.113.7")).network_key(), "203.0.113.7");
+        assert_eq!(
+            ClientIp(ip("2001:db8:1:2:aaaa::1")).network_key(),
+            ClientIp(ip("2001:db8:1:2:bbbb::9")).network_key()
+        );
+        assert_eq!(
+            ClientIp(ip("2001:db8:1:2::1")).network_key(),
+            "2001:db8:1:2::/64"
         );
     }
 

@@ -2,8 +2,6 @@
 //! id; a chat of another session answers 404 exactly like an id that does not exist. The two
 //! polled reads (status, history) are answered from the poll cache when nothing changed.
 
-use std::net::IpAddr;
-
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use chat::{ChatError, ChatId, ChatStatus, ChatUser, MessageText, SessionId, Side};
 use serde::Deserialize;
@@ -20,18 +18,6 @@ use crate::limits::RateLimits;
 /// The rate limit buckets of the help chat.
 const LIVE_PER_IP: &str = "chat_live_ip";
 const SENDS_PER_SESSION: &str = "chat_send_session";
-
-/// The key of a client address for per-address limits: an IPv6 client is its /64 (one
-/// subscriber's network), so it cannot step around the limit through its own addresses.
-fn address_key(ip: ClientIp) -> String {
-    match ip.0 {
-        IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-        }
-    }
-}
 
 pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
 
@@ -171,7 +157,7 @@ pub async fn start_live(
         limits
             .check(
                 LIVE_PER_IP,
-                &address_key(client),
+                &client.network_key(),
                 Rule::per_hour(chats.settings.max_live_per_ip_per_hour),
             )
             .await?;
