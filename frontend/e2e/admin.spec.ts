@@ -389,7 +389,8 @@ test('the admin pages fit a phone', async ({ page }, testInfo) => {
   await page.getByRole('button', { name: 'Sales Dashboard' }).click();
   const canvas = page.getByRole('dialog', { name: 'Sales Dashboard' }).locator('canvas').first();
   await expect(canvas).toBeVisible();
-  expect((await canvas.boundingBox())?.height).toBe(250);
+  // chart.js sizes the canvas once the dialog has laid out
+  await expect.poll(async () => (await canvas.boundingBox())?.height).toBe(250);
   await saveScreenshot(page, testInfo, 'admin-dashboard-375', { fullPage: false });
   await page.keyboard.press('Escape');
   for (const [url, name] of [

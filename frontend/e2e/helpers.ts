@@ -271,8 +271,14 @@ export function createAccountWithCli(
   }
 }
 
-/** No serious or critical axe findings on the page as it is now. */
+/**
+ * No serious or critical axe findings on the page once it has settled: a drawer or modal still
+ * fading in has colours between its frames, which axe would judge.
+ */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running'),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
