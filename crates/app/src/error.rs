@@ -48,6 +48,9 @@ pub enum ApiError {
         message: String,
         retry_after_secs: u64,
     },
+    /// 502: an outside system we called (payment provider, Roblox, Discord) failed or refused.
+    #[error("{0}")]
+    BadGateway(String),
     /// 503: an outside system (the mail server) is down; the request may be retried.
     #[error("{message}")]
     Unavailable {
@@ -153,6 +156,7 @@ impl ResponseError for ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -169,6 +173,7 @@ impl ResponseError for ApiError {
             | ApiError::Conflict(message)
             | ApiError::PayloadTooLarge(message)
             | ApiError::UnsupportedMediaType(message)
+            | ApiError::BadGateway(message)
             | ApiError::TooManyRequests { message, .. } => (message.as_str(), &empty),
             ApiError::Validation { message, errors } => (message.as_str(), errors),
             ApiError::Unavailable { message, cause } => {
