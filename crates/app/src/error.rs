@@ -11,7 +11,10 @@ use actix_web::{
     HttpRequest, HttpResponse, ResponseError,
 };
 use catalog::CatalogError;
+use orders::{CaptureError, CheckoutError, OpenCheckoutError};
 use serde::Serialize;
+
+use crate::dto::checkout::PricedCartResponse;
 
 /// Every error the API answers with.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +39,15 @@ pub enum ApiError {
     PayloadTooLarge(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// 409: the cart cannot be bought as it is; the answer carries what to fix.
+    #[error("{message}")]
+    CartConflict {
+        message: String,
+        detail: CartConflict,
+    },
+    /// 422: the promo code does not apply; the answer also carries the reason on its own.
+    #[error("{0}")]
+    PromoRejected(String),
     /// 422: per-field messages.
     #[error("{message}")]
     Validation {
@@ -61,6 +73,15 @@ pub enum ApiError {
     /// 500: logged with its cause chain; the client learns nothing internal.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
+}
+
+/// What a 409 about the cart carries besides its message.
+#[derive(Debug)]
+pub enum CartConflict {
+    /// One line per product the shopper has to remove or reduce (spec §4 wording).
+    Problems(Vec<String>),
+    /// The cart as the server prices it, for a client whose total was off.
+    FreshCart(Box<PricedCartResponse>),
 }
 
 impl ApiError {
@@ -141,6 +162,15 @@ impl FieldErrors {
 struct ErrorBody<'a> {
     message: &'a str,
     errors: &'a BTreeMap<String, Vec<String>>,
+    /// The promo code's reason (422 on a promo code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    /// What to fix in the cart (409).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<&'a [String]>,
+    /// The cart as the server prices it (409).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cart: Option<&'a PricedCartResponse>,
 }
 
 impl ResponseError for ApiError {
@@ -151,10 +181,12 @@ impl ResponseError for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Conflict(_) | ApiError::CartConflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Validation { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Validation { .. } | ApiError::PromoRejected(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -164,7 +196,15 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let empty = BTreeMap::new();
-        let (message, errors) = match self {
+        let promo_errors;
+        let mut body = ErrorBody {
+            message: "",
+            errors: &empty,
+            reason: None,
+            problems: None,
+            cart: None,
+        };
+        (body.message, body.errors) = match self {
             ApiError::BadRequest(message)
             | ApiError::Unauthorized(message)
             | ApiError::Forbidden(message)
@@ -176,6 +216,18 @@ impl ResponseError for ApiError {
             | ApiError::BadGateway(message)
             | ApiError::TooManyRequests { message, .. } => (message.as_str(), &empty),
             ApiError::Validation { message, errors } => (message.as_str(), errors),
+            ApiError::CartConflict { message, detail } => {
+                match detail {
+                    CartConflict::Problems(problems) => body.problems = Some(problems),
+                    CartConflict::FreshCart(cart) => body.cart = Some(cart),
+                }
+                (message.as_str(), &empty)
+            }
+            ApiError::PromoRejected(reason) => {
+                body.reason = Some(reason);
+                promo_errors = BTreeMap::from([("promo_code".to_owned(), vec![reason.clone()])]);
+                (reason.as_str(), &promo_errors)
+            }
             ApiError::Unavailable { message, cause } => {
                 tracing::error!(error = ?cause, "an outside system failed");
                 (message.as_str(), &empty)
@@ -195,7 +247,7 @@ impl ResponseError for ApiError {
         {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
         }
-        response.json(ErrorBody { message, errors })
+        response.json(body)
     }
 }
 
@@ -204,6 +256,85 @@ impl From<CatalogError> for ApiError {
         match error {
             CatalogError::NotFound(_) => ApiError::NotFound(error.to_string()),
             CatalogError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// The 409's message when products are gone or short of stock (spec §4).
+pub const FIX_ISSUES: &str = "Please fix the following issues before continuing:";
+/// What the shopper hears when the provider could not open its page or capture the payment.
+pub const PAYMENT_FAILED: &str = "Payment failed.";
+
+impl From<CheckoutError> for ApiError {
+    fn from(error: CheckoutError) -> Self {
+        let problems = |lines: Vec<String>| ApiError::CartConflict {
+            message: FIX_ISSUES.to_owned(),
+            detail: CartConflict::Problems(lines),
+        };
+        match error {
+            CheckoutError::EmptyCart | CheckoutError::TooManyLines { .. } => {
+                ApiError::field("items", error.to_string())
+            }
+            CheckoutError::TooMany { .. } => ApiError::field("qty", error.to_string()),
+            CheckoutError::TooManyPending { retry_after, .. } => ApiError::TooManyRequests {
+                message: error.to_string(),
+                retry_after_secs: u64::try_from(retry_after.num_seconds()).unwrap_or(1).max(1),
+            },
+            CheckoutError::Unavailable(products) => {
+                problems(products.iter().map(ToString::to_string).collect())
+            }
+            CheckoutError::OutOfStock(lines) => {
+                problems(lines.iter().map(ToString::to_string).collect())
+            }
+            CheckoutError::Promo(reason) => ApiError::PromoRejected(reason.to_string()),
+            CheckoutError::PriceChanged(ref cart) => ApiError::CartConflict {
+                message: error.to_string(),
+                detail: CartConflict::FreshCart(Box::new(PricedCartResponse::from(&**cart))),
+            },
+            CheckoutError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<OpenCheckoutError> for ApiError {
+    fn from(error: OpenCheckoutError) -> Self {
+        match error {
+            OpenCheckoutError::Refused(refused) => refused.into(),
+            // logged with its cause where the order was cancelled
+            OpenCheckoutError::PaymentFailed { .. } => ApiError::BadGateway(PAYMENT_FAILED.into()),
+        }
+    }
+}
+
+impl From<CaptureError> for ApiError {
+    fn from(error: CaptureError) -> Self {
+        match error {
+            CaptureError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            CaptureError::NotThisPayment { .. } => ApiError::BadRequest(error.to_string()),
+            CaptureError::Provider(cause) => {
+                tracing::error!(error = ?cause, "the payment provider could not capture");
+                ApiError::BadGateway(PAYMENT_FAILED.into())
+            }
+            CaptureError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<promo::CreatePromoError> for ApiError {
+    fn from(error: promo::CreatePromoError) -> Self {
+        match error {
+            promo::CreatePromoError::Duplicate(code) => {
+                ApiError::field("code", format!("The promo code {code} already exists."))
+            }
+            promo::CreatePromoError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<promo::ValidatePromoError> for ApiError {
+    fn from(error: promo::ValidatePromoError) -> Self {
+        match error {
+            promo::ValidatePromoError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
 }

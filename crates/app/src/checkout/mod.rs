@@ -385,7 +385,7 @@ pub async fn close_unpaid(
                     reference: reference.clone(),
                     event: None,
                 };
-                return match crate::routes::checkout::confirm(kit, notice).await {
+                return match confirm(kit, notice).await {
                     Ok(
                         Confirmation::Paid(_)
                         | Confirmation::AlreadyPaid(_)
@@ -420,28 +420,58 @@ pub async fn close_unpaid(
     }
 }
 
-/// Holds a pending order for staff with `reason` (it is then neither cancelled nor expired)
-/// and tells staff through the staff notifier. Nothing happens when it is no longer pending.
-pub async fn hold_for_review(
+/// Applies a provider's confirmation (Stripe webhook, the dev page, a page found paid when
+/// closing it) and what goes with a paid order: the snapshot (archived products), the staff
+/// notification; a payment for an order that can no longer be paid is reported to staff.
+pub async fn confirm(
     kit: &CheckoutKit,
-    order: &orders::Order,
-    reason: String,
-) -> Result<(), crate::error::ApiError> {
-    use orders::gateways::{StaffMessage, StaffNotifications};
+    notice: orders::PaymentNotice,
+) -> Result<orders::Confirmation, orders::ConfirmError> {
     use orders::CheckoutService;
-    let held = match kit.service.hold_for_review(order.id, reason.clone()).await {
-        Ok(held) => held,
-        Err(orders::OrderError::NotFound(_)) => false,
-        Err(orders::OrderError::Unknown(error)) => {
-            return Err(crate::error::ApiError::Internal(error))
-        }
-    };
-    if held {
-        kit.notifier.notify(StaffMessage {
+    let order_id = notice.order_id;
+    let confirmation = kit.service.confirm_paid(notice).await;
+    match &confirmation {
+        Ok(confirmation) => after_confirmation(kit, confirmation).await,
+        Err(orders::ConfirmError::Refused(refused)) => paid_too_late(kit, order_id, refused),
+        Err(_) => {}
+    }
+    confirmation
+}
+
+async fn after_confirmation(kit: &CheckoutKit, confirmation: &orders::Confirmation) {
+    if let orders::Confirmation::Paid(order) = confirmation {
+        kit.stock.on_stock_changed().await;
+        notify_paid(kit, order);
+    }
+}
+
+fn paid_too_late(kit: &CheckoutKit, order_id: orders::OrderId, refused: &orders::TransitionError) {
+    tracing::error!(order = %order_id, ?refused, "a payment arrived for an order that can no longer be paid: refund it");
+    notify_paid_too_late(kit, order_id, refused.from);
+}
+
+/// What goes with a capture on the provider's return ([`orders::Checkout::confirm_capture`]):
+/// as [`confirm`] for a confirmation, and staff hear of an order newly held for review.
+pub async fn after_capture(
+    kit: &CheckoutKit,
+    order_id: orders::OrderId,
+    captured: &orders::Captured,
+) {
+    use orders::gateways::{StaffMessage, StaffNotifications};
+    match captured {
+        orders::Captured::Confirmed(confirmation) => after_confirmation(kit, confirmation).await,
+        orders::Captured::TooLate(refused) => paid_too_late(kit, order_id, refused),
+        orders::Captured::Held {
+            order,
+            reason,
+            newly_held: true,
+        } => kit.notifier.notify(StaffMessage {
             text: format!("Order #{} needs a look before delivery: {reason}", order.id),
             link: Some(kit.admin_orders_url()),
             fields: vec![("Total".to_owned(), dollars_text(order.amounts.total))],
-        });
+        }),
+        orders::Captured::Held { .. }
+        | orders::Captured::PaidBefore
+        | orders::Captured::NotPaid => {}
     }
-    Ok(())
 }

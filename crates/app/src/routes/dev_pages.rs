@@ -8,8 +8,8 @@ use actix_web::{http::header, web, HttpResponse};
 use orders::{ConfirmError, Confirmation, Order, OrderStatus, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
-use super::checkout::confirm;
 use super::orders::{cancel_order, visible_order};
+use crate::checkout::confirm;
 use crate::{
     auth::MaybeUser,
     checkout::CheckoutKit,

@@ -3,14 +3,11 @@
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
-use promo::{
-    CreatePromoError, DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation,
-};
+use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
 use serde::Deserialize;
 use serde_json::json;
 use shared::Rule;
 
-use super::checkout::promo_refusal;
 use super::discord::session_identity;
 use crate::client_ip::ClientIp;
 use crate::limits::RateLimits;
@@ -47,14 +44,13 @@ pub async fn validate(
         .await?;
     let code = body.promo_code.as_deref().unwrap_or_default().trim();
     let Some(identity) = session_identity(&session).filter(|_| !code.is_empty()) else {
-        return Ok(promo_refusal(NEED_CODE_AND_DISCORD));
+        return Err(ApiError::PromoRejected(NEED_CODE_AND_DISCORD.to_owned()));
     };
-    match kit.promos.validate(code, &identity.discord_id).await {
-        Ok(PromoValidation::Valid(applied)) => {
+    match kit.promos.validate(code, &identity.discord_id).await? {
+        PromoValidation::Valid(applied) => {
             Ok(HttpResponse::Ok().json(json!({ "discount": applied.discount.get() })))
         }
-        Ok(PromoValidation::Rejected(reason)) => Ok(promo_refusal(&reason.to_string())),
-        Err(promo::ValidatePromoError::Unknown(e)) => Err(ApiError::Internal(e)),
+        PromoValidation::Rejected(reason) => Err(ApiError::PromoRejected(reason.to_string())),
     }
 }
 
@@ -159,7 +155,7 @@ pub async fn create(
             "validated promo fields missing"
         )));
     };
-    match kit
+    let promo = kit
         .promos
         .create(NewPromo {
             code,
@@ -167,21 +163,12 @@ pub async fn create(
             expires_at,
             max_uses,
         })
-        .await
-    {
-        Ok(promo) => {
-            tracing::info!(code = %promo.code, by = admin.id, "promo code created");
-            Ok(HttpResponse::Created().json(json!({
-                "code": promo.code.to_string(),
-                "discount_percent": promo.discount.get(),
-                "expires_at": promo.expires_at.map(|at| at.to_rfc3339()),
-                "max_uses": promo.max_uses.map(|max| max.get()),
-            })))
-        }
-        Err(CreatePromoError::Duplicate(code)) => Err(ApiError::field(
-            "code",
-            format!("The promo code {code} already exists."),
-        )),
-        Err(CreatePromoError::Unknown(e)) => Err(ApiError::Internal(e)),
-    }
+        .await?;
+    tracing::info!(code = %promo.code, by = admin.id, "promo code created");
+    Ok(HttpResponse::Created().json(json!({
+        "code": promo.code.to_string(),
+        "discount_percent": promo.discount.get(),
+        "expires_at": promo.expires_at.map(|at| at.to_rfc3339()),
+        "max_uses": promo.max_uses.map(|max| max.get()),
+    })))
 }

@@ -10,7 +10,7 @@ use orders::{
 use serde_json::json;
 use stripe_adapter::{CheckoutPaymentStatus, StripeEvent};
 
-use super::checkout::confirm;
+use crate::checkout::confirm;
 use crate::checkout::CheckoutKit;
 
 fn answer(status: actix_web::http::StatusCode, message: &str) -> HttpResponse {

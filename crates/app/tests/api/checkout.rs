@@ -552,17 +552,21 @@ async fn card_checkout_opens_a_stripe_session_with_cents_fee_expiry_and_our_orde
         sent["line_items[0][price_data][product_data][name]"],
         "Raccoon"
     );
-    assert_eq!(sent["line_items[0][price_data][unit_amount]"], "900");
-    assert_eq!(sent["line_items[0][quantity]"], "2");
-    assert_eq!(sent["line_items[1][price_data][unit_amount]"], "300");
-    assert_eq!(sent["line_items[1][quantity]"], "3");
+    // each unit at its discounted price, rounded (9.00 and 3.00); the cent the rounding gained
+    // (27.00 against the order's 26.99) is given back by one Raccoon at 8.99
+    assert_eq!(sent["line_items[0][price_data][unit_amount]"], "899");
+    assert_eq!(sent["line_items[0][quantity]"], "1");
+    assert_eq!(sent["line_items[1][price_data][unit_amount]"], "900");
+    assert_eq!(sent["line_items[1][quantity]"], "1");
+    assert_eq!(sent["line_items[2][price_data][unit_amount]"], "300");
+    assert_eq!(sent["line_items[2][quantity]"], "3");
     assert_eq!(
-        sent["line_items[2][price_data][product_data][name]"],
+        sent["line_items[3][price_data][product_data][name]"],
         "Processing fee"
     );
-    assert_eq!(sent["line_items[2][quantity]"], "1");
-    // the lines and the fee add up to exactly the order's total: 18.00 + 9.00 + 1.55 = 28.55
-    assert_eq!(sent["line_items[2][price_data][unit_amount]"], "155");
+    assert_eq!(sent["line_items[3][quantity]"], "1");
+    // the lines are the order's items total, the fee line its fee: 26.99 + 1.56 = 28.55
+    assert_eq!(sent["line_items[3][price_data][unit_amount]"], "156");
     let order: Value = client
         .get(app.url(&format!("/api/orders/{id}")))
         .send()

@@ -2,10 +2,12 @@
 //! that runs before a shopper may pay.
 
 mod cart;
+mod hosted;
 mod money;
 mod priced;
 
 pub use cart::{check_stock, CartLine, DiscountPercent, Quantity, StockProblem, MAX_QUANTITY};
+pub use hosted::{HostedLine, HostedLines};
 pub use money::{Money, MoneyError};
 pub use priced::{PaymentMethod, PricedCart};
 pub use rust_decimal::Decimal;

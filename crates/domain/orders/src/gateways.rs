@@ -7,7 +7,7 @@
 use std::fmt;
 use std::future::Future;
 
-use cart_pricing::{Money, Quantity};
+use cart_pricing::Money;
 use chrono::{DateTime, Utc};
 
 // ---------------------------------------------------------------------------------------------
@@ -77,14 +77,9 @@ impl fmt::Display for RobloxUsername {
 // Payment
 // ---------------------------------------------------------------------------------------------
 
-/// One line the payment page shows: a product snapshot and how many of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckoutLine {
-    pub name: String,
-    /// The price of one unit after the promo discount, as the shopper pays it.
-    pub unit_amount: Money,
-    pub quantity: Quantity,
-}
+/// One line the payment page shows: a product and how many of it, at the unit price the
+/// shopper pays (after the promo discount); see [`cart_pricing::HostedLines`].
+pub use cart_pricing::HostedLine as CheckoutLine;
 
 /// Everything a provider needs to open a hosted payment page for one of our orders.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -321,6 +316,7 @@ pub trait RobloxDirectory: Send + Sync + 'static {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use cart_pricing::Quantity;
 
     #[test]
     fn roblox_usernames_follow_robloxs_rules() {

@@ -5,6 +5,7 @@
 mod error;
 pub mod gateways;
 mod models;
+mod payment;
 mod ports;
 pub mod queue;
 mod service;
@@ -18,6 +19,9 @@ pub use models::{
     InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
     OrderStatus, Payment, PaymentProvider, PendingCapReached, PendingCaps, ProviderEvent,
     Reservation, TransitionError,
+};
+pub use payment::{
+    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, ReturnUrls,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
 pub use queue::{

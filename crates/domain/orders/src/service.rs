@@ -121,6 +121,11 @@ where
         self.limits
     }
 
+    /// The service's clock now.
+    pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.clock.now()
+    }
+
     /// Every product the cart needs, by id: the items and, for bundles, their components.
     async fn load_products(
         &self,

@@ -810,3 +810,296 @@ async fn a_promo_claim_the_store_refuses_is_the_promo_reason() {
         Err(CheckoutError::Promo(Rejection::UsedUp))
     ));
 }
+
+// ---- the payment step: opening the provider's page, capturing on the provider's return
+
+mod payment {
+    use super::*;
+    use crate::gateways::{
+        CaptureOutcome, CapturedAmount, HostedCheckout, MockPaymentCapture, MockPaymentGateway,
+        PaymentError, SessionClosing,
+    };
+    use crate::{CaptureError, Captured, OpenCheckoutError, ReturnUrls};
+
+    fn urls(id: OrderId) -> ReturnUrls {
+        ReturnUrls {
+            success_url: format!("http://shop/success?order_id={id}"),
+            cancel_url: format!("http://shop/cancel?order_id={id}"),
+        }
+    }
+
+    /// Places order 1, then answers `order(1)` with the placed order as pending.
+    fn placing_order_one() -> MockOrderRepository {
+        let placed = Arc::new(Mutex::new(None));
+        let mut orders = MockOrderRepository::new();
+        let keep = placed.clone();
+        orders.expect_place().returning(move |new, _, _| {
+            let order = Order::placed(OrderId::new(1), new);
+            *keep.lock().unwrap() = Some(order.clone());
+            Box::pin(async move { Ok(order) })
+        });
+        orders.expect_order().returning(move |_| {
+            let order = placed.lock().unwrap().clone().unwrap();
+            Box::pin(async move { Ok(order) })
+        });
+        orders
+    }
+
+    fn service(orders: MockOrderRepository) -> TestCheckout {
+        checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(5))]))
+    }
+
+    #[tokio::test]
+    async fn an_opened_page_is_recorded_with_the_order_and_charges_its_grand_total() {
+        let mut orders = placing_order_one();
+        orders
+            .expect_attach_payment_reference()
+            .with(eq(OrderId::new(1)), eq("cs_1".to_owned()))
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        orders.expect_release().never();
+        let mut gateway = MockPaymentGateway::new();
+        gateway
+            .expect_create_checkout()
+            .times(1)
+            .withf(|request| {
+                request.total() == Money::parse("10.75").unwrap()
+                    && request.expires_at == now() + Duration::minutes(31)
+                    && request.success_url == "http://shop/success?order_id=1"
+            })
+            .returning(|_| {
+                Box::pin(async {
+                    Ok(HostedCheckout {
+                        provider_reference: "cs_1".into(),
+                        redirect_url: "https://pay/cs_1".into(),
+                    })
+                })
+            });
+        gateway.expect_close_checkout().never();
+        let opened = service(orders)
+            .place_and_open(request(vec![item(1, 2)], dec!(9.98)), &gateway, urls)
+            .await
+            .unwrap();
+        assert_eq!(opened.redirect_url, "https://pay/cs_1");
+        assert_eq!(opened.placed.order.amounts.total, money("10.75"));
+    }
+
+    #[tokio::test]
+    async fn a_page_the_provider_could_not_open_cancels_the_order() {
+        let mut orders = placing_order_one();
+        orders.expect_attach_payment_reference().never();
+        orders
+            .expect_release()
+            .withf(|id, closing, _, _| *id == OrderId::new(1) && *closing == Closing::Cancelled)
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let mut gateway = MockPaymentGateway::new();
+        gateway
+            .expect_create_checkout()
+            .returning(|_| Box::pin(async { Err(PaymentError::Unavailable("timed out".into())) }));
+        gateway.expect_close_checkout().never();
+        let failed = service(orders)
+            .place_and_open(request(vec![item(1, 2)], dec!(9.98)), &gateway, urls)
+            .await;
+        assert!(matches!(
+            failed,
+            Err(OpenCheckoutError::PaymentFailed { order_id, .. }) if order_id == OrderId::new(1)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_page_that_could_not_be_recorded_is_closed_and_the_order_cancelled() {
+        let mut orders = placing_order_one();
+        orders
+            .expect_attach_payment_reference()
+            .returning(|id, _| Box::pin(async move { Err(OrderError::NotFound(id)) }));
+        orders
+            .expect_release()
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_create_checkout().returning(|_| {
+            Box::pin(async {
+                Ok(HostedCheckout {
+                    provider_reference: "cs_1".into(),
+                    redirect_url: "https://pay/cs_1".into(),
+                })
+            })
+        });
+        gateway
+            .expect_close_checkout()
+            .with(eq("cs_1".to_owned()))
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(SessionClosing::Closed) }));
+        let failed = service(orders)
+            .place_and_open(request(vec![item(1, 2)], dec!(9.98)), &gateway, urls)
+            .await;
+        assert!(matches!(
+            failed,
+            Err(OpenCheckoutError::PaymentFailed { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_refused_cart_opens_no_page() {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_place().never();
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_create_checkout().never();
+        let refused = service(orders)
+            .place_and_open(request(vec![item(1, 9)], dec!(44.91)), &gateway, urls)
+            .await;
+        assert!(matches!(
+            refused,
+            Err(OpenCheckoutError::Refused(CheckoutError::OutOfStock(_)))
+        ));
+    }
+
+    fn paypal_order(status: OrderStatus) -> MockOrderRepository {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().returning(move |_| {
+            let mut order = stored(status);
+            order.payment.provider = PaymentProvider::Paypal;
+            Box::pin(async move { Ok(order) })
+        });
+        orders
+    }
+
+    fn capturing(outcome: Result<CaptureOutcome, PaymentError>) -> MockPaymentCapture {
+        let mut capture = MockPaymentCapture::new();
+        let outcome = Mutex::new(Some(outcome));
+        capture
+            .expect_capture()
+            .with(eq("cs_test_1".to_owned()))
+            .times(1)
+            .returning(move |_| {
+                let outcome = outcome.lock().unwrap().take().unwrap();
+                Box::pin(async move { outcome })
+            });
+        capture
+    }
+
+    fn dollars(value: &str) -> Option<CapturedAmount> {
+        Some(CapturedAmount {
+            value: value.into(),
+            currency: "USD".into(),
+        })
+    }
+
+    #[tokio::test]
+    async fn a_completed_capture_of_the_total_confirms_the_order() {
+        let mut orders = paypal_order(OrderStatus::Pending);
+        orders
+            .expect_mark_paid()
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let capture = capturing(Ok(CaptureOutcome::Completed {
+            amount: dollars("1.35"),
+        }));
+        let captured = checkout(orders, MockProductLookup::new())
+            .confirm_capture(
+                OrderId::new(7),
+                PaymentProvider::Paypal,
+                "cs_test_1",
+                &capture,
+            )
+            .await
+            .unwrap();
+        assert!(
+            matches!(&captured, Captured::Confirmed(c) if matches!(**c, Confirmation::Paid(_)))
+        );
+        assert!(captured.is_success());
+    }
+
+    #[tokio::test]
+    async fn another_amount_holds_the_order_for_staff_without_paying_it() {
+        let mut orders = paypal_order(OrderStatus::Pending);
+        orders.expect_mark_paid().never();
+        orders
+            .expect_hold_for_review()
+            .withf(|_, reason| {
+                reason.starts_with("PayPal captured 1.00 USD, but the order's total is 1.35 USD")
+            })
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(Applied::Changed) }));
+        let capture = capturing(Ok(CaptureOutcome::Completed {
+            amount: dollars("1.00"),
+        }));
+        let captured = checkout(orders, MockProductLookup::new())
+            .confirm_capture(
+                OrderId::new(7),
+                PaymentProvider::Paypal,
+                "cs_test_1",
+                &capture,
+            )
+            .await
+            .unwrap();
+        assert!(matches!(
+            captured,
+            Captured::Held {
+                newly_held: true,
+                ..
+            }
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_token_of_another_payment_captures_nothing() {
+        let capture = MockPaymentCapture::new();
+        let service = checkout(paypal_order(OrderStatus::Pending), MockProductLookup::new());
+        let refused = service
+            .confirm_capture(OrderId::new(7), PaymentProvider::Paypal, "forged", &capture)
+            .await;
+        assert!(matches!(refused, Err(CaptureError::NotThisPayment { .. })));
+        // a Stripe order's own session id is not a PayPal payment either
+        let service = checkout(stored_as(OrderStatus::Pending), MockProductLookup::new());
+        let refused = service
+            .confirm_capture(
+                OrderId::new(7),
+                PaymentProvider::Paypal,
+                "cs_test_1",
+                &capture,
+            )
+            .await;
+        assert!(matches!(refused, Err(CaptureError::NotThisPayment { .. })));
+    }
+
+    #[tokio::test]
+    async fn an_order_no_longer_pending_is_not_captured() {
+        let capture = MockPaymentCapture::new();
+        for (status, expected) in [
+            (OrderStatus::Paid, Captured::PaidBefore),
+            (OrderStatus::Expired, Captured::NotPaid),
+            (OrderStatus::Cancelled, Captured::NotPaid),
+        ] {
+            let service = checkout(paypal_order(status), MockProductLookup::new());
+            let captured = service
+                .confirm_capture(
+                    OrderId::new(7),
+                    PaymentProvider::Paypal,
+                    "cs_test_1",
+                    &capture,
+                )
+                .await
+                .unwrap();
+            assert_eq!(captured, expected, "{status:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_capture_the_provider_failed_changes_nothing() {
+        let mut orders = paypal_order(OrderStatus::Pending);
+        orders.expect_mark_paid().never();
+        orders.expect_hold_for_review().never();
+        let capture = capturing(Err(PaymentError::Unavailable("503".into())));
+        let failed = checkout(orders, MockProductLookup::new())
+            .confirm_capture(
+                OrderId::new(7),
+                PaymentProvider::Paypal,
+                "cs_test_1",
+                &capture,
+            )
+            .await;
+        assert!(matches!(failed, Err(CaptureError::Provider(_))));
+    }
+}

@@ -54,6 +54,15 @@ impl PaymentProvider {
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|p| p.as_str() == text)
     }
+
+    /// The provider's name as people write it: "Stripe", "PayPal".
+    pub fn name(&self) -> &'static str {
+        match self {
+            PaymentProvider::Stripe => "Stripe",
+            PaymentProvider::Paypal => "PayPal",
+            PaymentProvider::Dev => "The dev payment page",
+        }
+    }
 }
 
 impl fmt::Display for PaymentProvider {

@@ -1,0 +1,214 @@
+//! The checkout payload (spec §4) and the cart the server prices, as the API reads and sends
+//! them.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity};
+use catalog::ProductId;
+use orders::{
+    Buyer, CheckoutRequest, DiscordIdentity, Email, OrderHolder, PaymentProvider, RequestedItem,
+    RobloxUsername,
+};
+use serde::{Deserialize, Serialize};
+
+use super::dollars;
+use crate::error::ApiError;
+
+/// The message for missing details (spec §4).
+pub const MISSING_DETAILS: &str = "Please enter your Roblox username and email, and link Discord.";
+
+/// One line of the spec's order payload; only `id` and `qty` are read (the server knows the
+/// rest).
+#[derive(Debug, Deserialize)]
+pub struct PayloadItem {
+    pub id: serde_json::Value,
+    pub qty: serde_json::Value,
+}
+
+/// The spec's order payload. `discord_id` and `user_id` are ignored: the session decides.
+#[derive(Debug, Deserialize)]
+pub struct OrderPayload {
+    #[serde(default)]
+    pub email: Option<String>,
+    #[serde(default)]
+    pub roblox_username: Option<String>,
+    #[serde(default)]
+    pub items: Option<Vec<PayloadItem>>,
+    #[serde(default)]
+    pub total: Option<serde_json::Number>,
+    #[serde(default)]
+    pub promo_code: Option<String>,
+}
+
+/// Who is checking out, as the server knows it (never from the payload).
+#[derive(Debug, Clone)]
+pub struct CheckoutContext {
+    /// The Discord account linked in this session.
+    pub discord: Option<DiscordIdentity>,
+    /// The logged-in account, if any.
+    pub user_id: Option<i64>,
+    pub holder: OrderHolder,
+    pub method: PaymentMethod,
+    pub provider: PaymentProvider,
+}
+
+#[derive(Default)]
+struct Errors(BTreeMap<String, Vec<String>>);
+
+impl Errors {
+    fn add(&mut self, field: &str, message: impl Into<String>) {
+        self.0
+            .entry(field.to_owned())
+            .or_default()
+            .push(message.into());
+    }
+
+    /// 422 led by `message`, or by the first field's message.
+    fn into_error(self, message: Option<&str>) -> ApiError {
+        let message = message
+            .map(str::to_owned)
+            .or_else(|| self.0.values().flatten().next().cloned())
+            .unwrap_or_else(|| MISSING_DETAILS.to_owned());
+        ApiError::Validation {
+            message,
+            errors: self.0,
+        }
+    }
+}
+
+fn blank(text: Option<&str>) -> bool {
+    text.is_none_or(|t| t.trim().is_empty())
+}
+
+fn decimal(number: &serde_json::Number) -> Option<Decimal> {
+    let text = number.to_string();
+    Decimal::from_str(&text)
+        .or_else(|_| Decimal::from_scientific(&text))
+        .ok()
+}
+
+fn positive_int(value: &serde_json::Value) -> Option<i64> {
+    value
+        .as_i64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+        .filter(|n| *n > 0)
+}
+
+impl OrderPayload {
+    /// The payload as the checkout service takes it: 422 with [`MISSING_DETAILS`] when the
+    /// Roblox username, the e-mail or the Discord link is missing, then 422 per malformed field.
+    pub fn into_request(self, context: CheckoutContext) -> Result<CheckoutRequest, ApiError> {
+        let mut errors = Errors::default();
+        if blank(self.roblox_username.as_deref()) {
+            errors.add("roblox_username", "Enter your Roblox username.");
+        }
+        if blank(self.email.as_deref()) {
+            errors.add("email", "Enter your e-mail address.");
+        }
+        if context.discord.is_none() {
+            errors.add("discord", "Link your Discord account.");
+        }
+        if !errors.0.is_empty() {
+            return Err(errors.into_error(Some(MISSING_DETAILS)));
+        }
+
+        let roblox = RobloxUsername::parse(self.roblox_username.as_deref().unwrap_or_default())
+            .map_err(|e| errors.add("roblox_username", format!("Your Roblox username {e}.")))
+            .ok();
+        let email = Email::parse(self.email.as_deref().unwrap_or_default())
+            .map_err(|_| errors.add("email", "Enter a valid e-mail address."))
+            .ok();
+        let items: Vec<RequestedItem> = self
+            .items
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|item| {
+                let id = positive_int(&item.id);
+                let quantity = positive_int(&item.qty).and_then(Quantity::new);
+                let (Some(id), Some(quantity)) = (id, quantity) else {
+                    errors.add(
+                        "items",
+                        "Every item needs a product id and a quantity of 1 to 1000.",
+                    );
+                    return None;
+                };
+                Some(RequestedItem {
+                    product_id: ProductId::new(id),
+                    quantity,
+                })
+            })
+            .collect();
+        let total = self.total.as_ref().and_then(decimal);
+        if total.is_none() {
+            errors.add("total", "The order total is missing.");
+        }
+        match (roblox, email, context.discord, total) {
+            (Some(roblox_username), Some(email), Some(discord), Some(client_total))
+                if errors.0.is_empty() =>
+            {
+                Ok(CheckoutRequest {
+                    items,
+                    promo_code: self.promo_code.filter(|code| !code.trim().is_empty()),
+                    buyer: Buyer {
+                        discord,
+                        roblox_username,
+                        email,
+                        user_id: context.user_id,
+                    },
+                    method: context.method,
+                    provider: context.provider,
+                    client_total,
+                    holder: context.holder,
+                })
+            }
+            _ => Err(errors.into_error(None)),
+        }
+    }
+}
+
+/// One line of the cart as the server prices it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PricedLineResponse {
+    pub id: i64,
+    pub name: String,
+    pub unit_price: f64,
+    pub qty: u32,
+    pub line_total: f64,
+}
+
+/// The cart as the server prices it, sent with a 409 when the client's total was off.
+#[derive(Debug, Clone, Serialize)]
+pub struct PricedCartResponse {
+    pub lines: Vec<PricedLineResponse>,
+    pub subtotal: f64,
+    pub discount_percent: Option<u8>,
+    pub discount: f64,
+    pub total: f64,
+    pub fee: f64,
+    pub grand_total: f64,
+}
+
+impl From<&PricedCart> for PricedCartResponse {
+    fn from(cart: &PricedCart) -> Self {
+        PricedCartResponse {
+            lines: cart
+                .lines
+                .iter()
+                .map(|line| PricedLineResponse {
+                    id: line.product_id,
+                    name: line.name.clone(),
+                    unit_price: dollars(line.unit_price),
+                    qty: line.quantity.get(),
+                    line_total: dollars(line.total()),
+                })
+                .collect(),
+            subtotal: dollars(cart.subtotal),
+            discount_percent: cart.discount_percent.map(|p| p.get()),
+            discount: dollars(cart.discount),
+            total: dollars(cart.total),
+            fee: dollars(cart.fee),
+            grand_total: dollars(cart.grand_total),
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Checkout's payment step: opening the provider's page for a placed order (cancelling the
+//! order when that fails), and capturing a payment the buyer approved on the provider's side
+//! (PayPal's return).
+
+use chrono::Duration;
+use promo::{Clock, PromoRepository};
+
+use crate::gateways::{
+    CaptureOutcome, HostedCheckoutRequest, PaymentCapture, PaymentError, PaymentGateway,
+};
+use crate::{
+    Checkout, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError, Confirmation, Order,
+    OrderError, OrderId, OrderRepository, OrderStatus, PaymentNotice, PaymentProvider, PlacedOrder,
+    ProductLookup, TransitionError, PAYMENT_WINDOW_MINUTES,
+};
+
+/// Where the provider sends the shopper back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReturnUrls {
+    /// After paying (PayPal: after approving, to capture).
+    pub success_url: String,
+    /// After giving up.
+    pub cancel_url: String,
+}
+
+/// A placed order whose payment page is open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenedCheckout {
+    pub placed: PlacedOrder,
+    /// Where to send the shopper to pay.
+    pub redirect_url: String,
+}
+
+/// Why checkout did not end on a payment page.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenCheckoutError {
+    /// Nothing was reserved: the cart, the promo code, the stock or a cap refused it.
+    #[error(transparent)]
+    Refused(#[from] CheckoutError),
+    /// The provider could not open its page, or the page could not be recorded with the order:
+    /// the order was cancelled (its stock and promo use released) and any page that was opened
+    /// closed.
+    #[error("Payment failed.")]
+    PaymentFailed {
+        order_id: OrderId,
+        #[source]
+        cause: anyhow::Error,
+    },
+}
+
+/// What a return from the provider after the buyer approved did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Captured {
+    /// Captured and confirmed through the same call as a webhook: the order is paid (or was
+    /// paid by a confirmation that arrived first).
+    Confirmed(Box<Confirmation>),
+    /// The order was paid before this return: nothing was captured.
+    PaidBefore,
+    /// The order is expired or cancelled, or the provider did not complete the capture: no
+    /// money was taken for an order whose stock may be gone.
+    NotPaid,
+    /// The money moved but the shop cannot deliver on it as it is (the captured amount is not
+    /// the order's total, or the provider holds the payment): the order is held for staff with
+    /// `reason`. `newly_held` is false when it was held already (a repeated return).
+    Held {
+        order: Box<Order>,
+        reason: String,
+        newly_held: bool,
+    },
+    /// Captured, but the order had expired or been cancelled meanwhile: the payment has to be
+    /// refunded by staff.
+    TooLate(TransitionError),
+}
+
+impl Captured {
+    /// Whether the shopper goes to the success page (otherwise to the cancel page).
+    pub fn is_success(&self) -> bool {
+        matches!(
+            self,
+            Captured::Confirmed(_) | Captured::PaidBefore | Captured::Held { .. }
+        )
+    }
+}
+
+/// Why a return from the provider was not applied.
+#[derive(Debug, thiserror::Error)]
+pub enum CaptureError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// The provider's token is not the payment recorded with the order.
+    #[error("This {} payment does not belong to this order.", .provider.name())]
+    NotThisPayment {
+        order_id: OrderId,
+        provider: PaymentProvider,
+    },
+    /// The provider could not capture (refused, unreachable, unreadable answer); the order is
+    /// unchanged and may be tried again.
+    #[error("Payment failed.")]
+    Provider(#[source] PaymentError),
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for CaptureError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => CaptureError::NotFound(id),
+            OrderError::Unknown(e) => CaptureError::Unknown(e),
+        }
+    }
+}
+
+/// What the provider's page shows for a placed order: the cart's hosted lines (each at its
+/// discounted unit price, exact to the cent) and the fee line.
+pub fn hosted_request(
+    placed: &PlacedOrder,
+    urls: ReturnUrls,
+    expires_at: chrono::DateTime<chrono::Utc>,
+) -> HostedCheckoutRequest {
+    let page = placed.cart.hosted_lines();
+    HostedCheckoutRequest {
+        order_id: placed.order.id.to_string(),
+        lines: page.lines,
+        processing_fee: page.processing_fee,
+        customer_email: placed.order.buyer.email.to_string(),
+        success_url: urls.success_url,
+        cancel_url: urls.cancel_url,
+        expires_at,
+    }
+}
+
+impl<O, P, R, C> Checkout<O, P, R, C>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+{
+    /// Places the order (see [`CheckoutService::place_order`]) and opens `gateway`'s payment
+    /// page for it, returning to `urls(order id)`. When the page cannot be opened, or opened but
+    /// not recorded with the order, the page is closed and the order cancelled: nothing stays
+    /// reserved for a page nobody can pay.
+    #[tracing::instrument(skip_all)]
+    pub async fn place_and_open<G: PaymentGateway>(
+        &self,
+        request: CheckoutRequest,
+        gateway: &G,
+        urls: impl FnOnce(OrderId) -> ReturnUrls,
+    ) -> Result<OpenedCheckout, OpenCheckoutError> {
+        let placed = self.place_order(request).await?;
+        let order_id = placed.order.id;
+        // Stripe wants at least 30 minutes from its own clock: a minute of margin.
+        let expires_at = self.now() + Duration::minutes(PAYMENT_WINDOW_MINUTES + 1);
+        let page = match gateway
+            .create_checkout(hosted_request(&placed, urls(order_id), expires_at))
+            .await
+        {
+            Ok(page) => page,
+            Err(error) => return Err(self.cancel_unopened(order_id, error.into()).await),
+        };
+        if let Err(error) = self
+            .attach_payment(order_id, page.provider_reference.clone())
+            .await
+        {
+            // the page exists but the order does not know it: close it so it cannot be paid
+            if let Err(close) = gateway.close_checkout(page.provider_reference).await {
+                tracing::error!(order = %order_id, error = ?close, "could not close the payment page of an order that failed");
+            }
+            return Err(self.cancel_unopened(order_id, error.into()).await);
+        }
+        Ok(OpenedCheckout {
+            placed,
+            redirect_url: page.redirect_url,
+        })
+    }
+
+    /// The compensation of a failed [`Checkout::place_and_open`]: the order is cancelled.
+    async fn cancel_unopened(&self, order_id: OrderId, cause: anyhow::Error) -> OpenCheckoutError {
+        tracing::error!(order = %order_id, error = ?cause, "the payment page could not be opened; cancelling the order");
+        if let Err(cancel) = self.cancel(order_id).await {
+            tracing::error!(order = %order_id, error = ?cancel, "could not cancel the order after the failed payment");
+        }
+        OpenCheckoutError::PaymentFailed { order_id, cause }
+    }
+
+    /// The buyer approved the payment of order `id` on the provider's side (PayPal) and came
+    /// back with the provider's `token`: captures the payment and confirms the order through
+    /// the same call as a webhook. An order that is no longer pending is not captured; an
+    /// amount other than the order's total, or a payment the provider holds back, holds the
+    /// order for staff.
+    #[tracing::instrument(skip(self, token, capture))]
+    pub async fn confirm_capture<G: PaymentCapture>(
+        &self,
+        id: OrderId,
+        provider: PaymentProvider,
+        token: &str,
+        capture: &G,
+    ) -> Result<Captured, CaptureError> {
+        let order = self.order(id).await?;
+        let reference = order.payment.reference.clone().unwrap_or_default();
+        if order.payment.provider != provider || reference.is_empty() || token != reference {
+            return Err(CaptureError::NotThisPayment {
+                order_id: id,
+                provider,
+            });
+        }
+        match order.status() {
+            OrderStatus::Pending => {}
+            status if status.was_paid() => return Ok(Captured::PaidBefore),
+            // expired or cancelled: never take money for an order whose stock is gone
+            _ => return Ok(Captured::NotPaid),
+        }
+        let name = provider.name();
+        match capture
+            .capture(reference.clone())
+            .await
+            .map_err(CaptureError::Provider)?
+        {
+            CaptureOutcome::Completed { amount }
+                if !amount
+                    .as_ref()
+                    .is_some_and(|amount| amount.is_exactly(order.amounts.total)) =>
+            {
+                let took = amount.map_or_else(
+                    || format!("an amount {name} did not state"),
+                    |amount| format!("{} {}", amount.value, amount.currency),
+                );
+                let reason = format!(
+                    "{name} captured {took}, but the order's total is {} USD: check the \
+                     payment and refund or settle it.",
+                    order.amounts.total.as_decimal()
+                );
+                return self.held(&order, reason).await;
+            }
+            CaptureOutcome::Completed { .. } | CaptureOutcome::AlreadyCaptured => {}
+            CaptureOutcome::Pending { reason } => {
+                let reason = format!(
+                    "{name} has not released the payment yet (capture {reason}): deliver once \
+                     it completes in {name}, or refund it."
+                );
+                return self.held(&order, reason).await;
+            }
+            CaptureOutcome::NotCompleted { status } => {
+                tracing::warn!(order = %id, %status, "the provider did not complete the capture");
+                return Ok(Captured::NotPaid);
+            }
+        }
+        let notice = PaymentNotice {
+            order_id: id,
+            provider,
+            reference,
+            event: None,
+        };
+        match self.confirm_paid(notice).await {
+            Ok(confirmation) => Ok(Captured::Confirmed(Box::new(confirmation))),
+            Err(ConfirmError::Refused(refused)) => Ok(Captured::TooLate(refused)),
+            Err(ConfirmError::NotFound(id) | ConfirmError::ReferenceMismatch(id)) => {
+                Err(CaptureError::NotFound(id))
+            }
+            Err(ConfirmError::Unknown(e)) => Err(CaptureError::Unknown(e)),
+        }
+    }
+
+    async fn held(&self, order: &Order, reason: String) -> Result<Captured, CaptureError> {
+        let newly_held = self.hold_for_review(order.id, reason.clone()).await?;
+        Ok(Captured::Held {
+            order: Box::new(order.clone()),
+            reason,
+            newly_held,
+        })
+    }
+}
