@@ -107,6 +107,26 @@ impl StockChanged {
     }
 }
 
+/// Checkout asks the snapshot first: what the storefront shows as sold out is refused without
+/// a database round trip (the database still decides every sale).
+impl orders::StockHint for StockChanged {
+    fn products(&self, ids: &[catalog::ProductId]) -> Vec<Product> {
+        let list = self.snapshot.current();
+        let wanted = |product: &&Product| ids.contains(&product.id);
+        let components: Vec<catalog::ProductId> = list
+            .products
+            .iter()
+            .filter(wanted)
+            .flat_map(|product| product.related_ids.iter().copied())
+            .collect();
+        list.products
+            .iter()
+            .filter(|product| ids.contains(&product.id) || components.contains(&product.id))
+            .cloned()
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

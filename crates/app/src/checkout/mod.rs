@@ -255,7 +255,8 @@ impl CheckoutKit {
                 store.clone(),
                 clock.clone(),
             )
-            .with_limits(settings.checkout.limits()),
+            .with_limits(settings.checkout.limits())
+            .with_stock_hint(stock.clone()),
             promos: promo::Promos::new(store, clock.clone()),
             card,
             paypal,

@@ -23,7 +23,7 @@ pub use models::{
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, ReturnUrls,
 };
-pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup};
+pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup, StockHint};
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,

@@ -135,6 +135,16 @@ pub trait ProductLookup: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Vec<Product>, CatalogError>> + Send;
 }
 
+/// What the shop already knows to be sold out without asking the database (the storefront's
+/// in-memory snapshot). Checkout refuses such a cart at once, so a rush on a sold-out product
+/// does not queue on its row lock; the database stays the judge of everything else, and of
+/// every sale.
+pub trait StockHint: Send + Sync + 'static {
+    /// The products with these ids that it knows, and the components of those that are
+    /// bundles, as it last saw them.
+    fn products(&self, ids: &[ProductId]) -> Vec<Product>;
+}
+
 /// What checkout offers the app.
 pub trait CheckoutService: Send + Sync + 'static {
     /// Prices the cart from the database, applies the promo code, compares the client's total,

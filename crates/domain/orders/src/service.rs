@@ -1,4 +1,5 @@
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem};
 use catalog::{Product, ProductId};
@@ -9,7 +10,8 @@ use crate::{
     frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
     CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
     OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PlaceError,
-    ProductLookup, ProviderEvent, ReleaseError, Reservation, TransitionError, Unavailable,
+    ProductLookup, ProviderEvent, ReleaseError, Reservation, StockHint, TransitionError,
+    Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -85,13 +87,23 @@ pub enum Release {
 }
 
 /// Checkout and the order lifecycle over their ports.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Checkout<O, P, R, C> {
     orders: O,
     products: P,
     promos: R,
     clock: C,
     limits: CheckoutLimits,
+    hint: Option<Arc<dyn StockHint>>,
+}
+
+impl<O, P, R, C> std::fmt::Debug for Checkout<O, P, R, C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checkout")
+            .field("limits", &self.limits)
+            .field("hint", &self.hint.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl<O, P, R, C> Checkout<O, P, R, C>
@@ -108,7 +120,14 @@ where
             promos,
             clock,
             limits: CheckoutLimits::default(),
+            hint: None,
         }
+    }
+
+    /// The same service, refusing at once what `hint` knows to be sold out.
+    pub fn with_stock_hint(mut self, hint: impl StockHint) -> Self {
+        self.hint = Some(Arc::new(hint));
+        self
     }
 
     /// The same service with these limits instead of the defaults.
@@ -124,6 +143,33 @@ where
     /// The service's clock now.
     pub fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.clock.now()
+    }
+
+    /// The cart's stock problems as the hint sees them, when it knows every product of the
+    /// cart and one of them is sold out; `None` leaves the judgement to the database.
+    fn sold_out_by_hint(&self, items: &[RequestedItem]) -> Option<Vec<StockProblem>> {
+        let hint = self.hint.as_ref()?;
+        let ids: Vec<ProductId> = items.iter().map(|item| item.product_id).collect();
+        let known: HashMap<ProductId, Product> = hint
+            .products(&ids)
+            .into_iter()
+            .map(|product| (product.id, product))
+            .collect();
+        let cart = items
+            .iter()
+            .map(|item| {
+                let product = known.get(&item.product_id).filter(|p| !p.archived)?;
+                Some(CartItem {
+                    product: product.clone(),
+                    quantity: item.quantity,
+                })
+            })
+            .collect::<Option<Vec<CartItem>>>()?;
+        let sold_out = cart.iter().any(|item| {
+            item.product.available_stock(|id| known.get(&id)) == catalog::Stock::Finite(0)
+        });
+        let problems = stock_problems(&cart, &known);
+        (sold_out && !problems.is_empty()).then_some(problems)
     }
 
     /// Every product the cart needs, by id: the items and, for bundles, their components.
@@ -260,6 +306,9 @@ where
             });
         }
         let items = merge_lines(&request.items, self.limits.max_quantity_per_product)?;
+        if let Some(problems) = self.sold_out_by_hint(&items) {
+            return Err(CheckoutError::OutOfStock(problems));
+        }
         let known = self.load_products(&items).await?;
 
         let mut cart = Vec::with_capacity(items.len());

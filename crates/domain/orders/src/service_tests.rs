@@ -811,6 +811,70 @@ async fn a_promo_claim_the_store_refuses_is_the_promo_reason() {
     ));
 }
 
+/// A hint that knows product 1 as sold out and product 2 with 1 left.
+struct SoldOutOne;
+
+impl crate::StockHint for SoldOutOne {
+    fn products(&self, ids: &[ProductId]) -> Vec<Product> {
+        [
+            product(1, "4.99", Stock::Finite(0)),
+            product(2, "4.99", Stock::Finite(1)),
+        ]
+        .into_iter()
+        .filter(|product| ids.contains(&product.id))
+        .collect()
+    }
+}
+
+#[tokio::test]
+async fn what_the_hint_knows_as_sold_out_is_refused_without_reading_the_database() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let mut products = MockProductLookup::new();
+    products.expect_products().never();
+    let service = checkout(orders, products).with_stock_hint(SoldOutOne);
+    let refused = service
+        .place_order(request(vec![item(2, 3), item(1, 1)], dec!(19.96)))
+        .await;
+    let Err(CheckoutError::OutOfStock(problems)) = refused else {
+        panic!("expected out of stock, got {refused:?}");
+    };
+    // every problem of the cart, as the database's check would list them
+    assert_eq!(
+        problems,
+        vec![
+            StockProblem::NotEnough {
+                name: "Pet 2".into(),
+                available: 1,
+                requested: 3
+            },
+            StockProblem::OutOfStock {
+                name: "Pet 1".into()
+            }
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_database_still_judges_what_the_hint_does_not_know() {
+    let reserved = Arc::new(Mutex::new(None));
+    // the hint saw product 1 sold out, but it is not in this cart; product 2 is short in the
+    // hint's view yet not sold out, so the database decides (and here has stock)
+    let service = checkout(
+        placing(reserved.clone()),
+        lookup(vec![product(2, "4.99", Stock::Finite(5))]),
+    )
+    .with_stock_hint(SoldOutOne);
+    service
+        .place_order(request(vec![item(2, 1)], dec!(4.99)))
+        .await
+        .unwrap();
+    assert_eq!(
+        entries(reserved.lock().unwrap().as_ref().unwrap()),
+        vec![(2, 1)]
+    );
+}
+
 // ---- the payment step: opening the provider's page, capturing on the provider's return
 
 mod payment {
