@@ -644,6 +644,14 @@ mod tests {
         use orders::{OrderId, OrderStatus, TransitionError};
         use std::time::Duration;
 
+        /// The error, its status, its message, the field a 422 names, its `Retry-After`.
+        type Row = (
+            ApiError,
+            u16,
+            &'static str,
+            Option<&'static str>,
+            Option<&'static str>,
+        );
         let order = OrderId::new(7);
         let refused = TransitionError {
             from: OrderStatus::Paid,
@@ -656,7 +664,7 @@ mod tests {
             catalog::FieldError::new("price", "The price must be a number."),
         ]);
         #[rustfmt::skip]
-        let table: Vec<(ApiError, u16, &str, Option<&str>, Option<&str>)> = vec![
+        let table: Vec<Row> = vec![
             // catalog admin
             (AdminError::Invalid(invalid).into(), 422, "The name field is required. (and more errors)", Some("price"), None),
             (AdminError::NotFound(catalog::ProductId::new(3)).into(), 404, "Product not found.", None, None),
