@@ -4,15 +4,23 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use accounts::{LoginError, ResetPasswordError, SendCodeError, VerifyCodeError};
 use actix_multipart::MultipartError;
 use actix_web::{
     error::{JsonPayloadError, PathError, QueryPayloadError, UrlencodedError},
     http::{header, StatusCode},
     HttpRequest, HttpResponse, ResponseError,
 };
-use catalog::CatalogError;
-use orders::{CaptureError, CheckoutError, OpenCheckoutError};
+use catalog::{AdminError, CatalogError};
+use chat::ChatError;
+use orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
+use orders::{
+    CaptureError, CheckoutError, ConfirmError, OpenCheckoutError, OrderError, QueueError,
+    ReleaseError,
+};
+use proofs::{ProofError, PublishError};
 use serde::Serialize;
+use stripe_adapter::WebhookError;
 
 use crate::dto::checkout::PricedCartResponse;
 
@@ -259,6 +267,223 @@ impl From<CatalogError> for ApiError {
         }
     }
 }
+
+// ---- domain errors as HTTP answers (issue 12): one `From` per error type, so handlers use `?`.
+// A message a domain error does not word itself (its Display is for logs) is worded here.
+
+const SESSION_MISMATCH: &str = "The session does not belong to this order.";
+const CANNOT_CANCEL: &str = "This order can no longer be cancelled.";
+const CANCEL_UNAVAILABLE: &str =
+    "The payment could not be cancelled right now. Try again in a moment.";
+const MAIL_UNAVAILABLE: &str =
+    "We could not send the e-mail right now. Please try again in a moment.";
+const TOO_MANY_CODES: &str = "Too many wrong codes. Ask for a new code.";
+const ROBLOX_FAILED: &str = "Error while connecting to Roblox.";
+const DISCORD_NO_USER_ID: &str = "Discord login failed: No user ID returned.";
+const DISCORD_CODE_REFUSED: &str =
+    "Discord login failed: the sign-in expired. Please link Discord again.";
+const DISCORD_FAILED: &str = "Error while connecting to Discord.";
+
+impl From<AdminError> for ApiError {
+    fn from(error: AdminError) -> Self {
+        match error {
+            AdminError::Invalid(invalid) => {
+                let mut errors = FieldErrors::new();
+                for problem in invalid.0 {
+                    errors.add(problem.field, problem.message);
+                }
+                match errors.finish() {
+                    Err(api) => api,
+                    Ok(()) => ApiError::field("product", "The product is not valid."),
+                }
+            }
+            AdminError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            AdminError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<OrderError> for ApiError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            OrderError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<QueueError> for ApiError {
+    fn from(error: QueueError) -> Self {
+        match error {
+            QueueError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            QueueError::AlreadyClaimed { .. }
+            | QueueError::NotYours { .. }
+            | QueueError::Refused(_)
+            | QueueError::NotPaid(_) => ApiError::Conflict(error.to_string()),
+            QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
+            QueueError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// A provider's payment confirmation that was not applied.
+impl From<ConfirmError> for ApiError {
+    fn from(error: ConfirmError) -> Self {
+        match error {
+            ConfirmError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            ConfirmError::ReferenceMismatch(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
+            ConfirmError::Refused(refused) => ApiError::Conflict(refused.to_string()),
+            ConfirmError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// An order's reservation that was not released. Only a shopper's cancel answers with it
+/// (the sweeper and the webhook's expiry answer no one).
+impl From<ReleaseError> for ApiError {
+    fn from(error: ReleaseError) -> Self {
+        match error {
+            ReleaseError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            ReleaseError::ReferenceMismatch(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
+            ReleaseError::Refused(_) | ReleaseError::UnderReview(_) => {
+                ApiError::Conflict(CANNOT_CANCEL.to_owned())
+            }
+            ReleaseError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// A payment page the provider could not close: the order stays pending (it could still be
+/// paid), and the shopper may try again. Opening a page and capturing a payment fail with
+/// errors of their own; a bare `PaymentError` reaches a shopper only from a cancel.
+impl From<PaymentError> for ApiError {
+    fn from(error: PaymentError) -> Self {
+        ApiError::Unavailable {
+            message: CANCEL_UNAVAILABLE.to_owned(),
+            cause: error.into(),
+        }
+    }
+}
+
+impl From<ChatError> for ApiError {
+    fn from(error: ChatError) -> Self {
+        match error {
+            ChatError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            ChatError::Refused(refused) => ApiError::Conflict(refused.message().to_owned()),
+            ChatError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<ProofError> for ApiError {
+    fn from(error: ProofError) -> Self {
+        match error {
+            ProofError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            ProofError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// Every refusal of a proof is about its pictures: 422 under `images`.
+impl From<PublishError> for ApiError {
+    fn from(error: PublishError) -> Self {
+        match error {
+            PublishError::Unknown(cause) => ApiError::Internal(cause),
+            PublishError::NoImages | PublishError::TooManyImages | PublishError::Image { .. } => {
+                ApiError::field("images", error.to_string())
+            }
+        }
+    }
+}
+
+impl From<LoginError> for ApiError {
+    fn from(error: LoginError) -> Self {
+        match error {
+            LoginError::InvalidCredentials => ApiError::Unauthorized(error.to_string()),
+            LoginError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
+            LoginError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<SendCodeError> for ApiError {
+    fn from(error: SendCodeError) -> Self {
+        match error {
+            SendCodeError::TooSoon { retry_after } => {
+                let secs = retry_after.as_secs().max(1);
+                ApiError::TooManyRequests {
+                    message: format!("Please wait {secs} seconds before asking for a new code."),
+                    retry_after_secs: secs,
+                }
+            }
+            SendCodeError::TooManySends { retry_after } => ApiError::too_many(retry_after),
+            SendCodeError::Mail(cause) => ApiError::Unavailable {
+                message: MAIL_UNAVAILABLE.to_owned(),
+                cause: anyhow::Error::new(cause),
+            },
+            SendCodeError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<VerifyCodeError> for ApiError {
+    fn from(error: VerifyCodeError) -> Self {
+        match error {
+            VerifyCodeError::InvalidCode | VerifyCodeError::Expired => {
+                ApiError::field("code", error.to_string())
+            }
+            VerifyCodeError::EmailTaken => ApiError::field("email", error.to_string()),
+            VerifyCodeError::TooManyAttempts { retry_after } => ApiError::TooManyRequests {
+                message: TOO_MANY_CODES.to_owned(),
+                retry_after_secs: retry_after.map_or(60, |after| after.as_secs()).max(1),
+            },
+            VerifyCodeError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<ResetPasswordError> for ApiError {
+    fn from(error: ResetPasswordError) -> Self {
+        match error {
+            ResetPasswordError::InvalidToken => ApiError::field("token", error.to_string()),
+            ResetPasswordError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// Roblox could not answer a lookup (unreachable, or an answer that cannot be read).
+impl From<RobloxLookupError> for ApiError {
+    fn from(error: RobloxLookupError) -> Self {
+        match error {
+            RobloxLookupError::Unavailable(_) | RobloxLookupError::Unknown(_) => {
+                ApiError::BadGateway(ROBLOX_FAILED.to_owned())
+            }
+        }
+    }
+}
+
+/// A Discord sign-in that did not give us an identity: 400 when Discord refused it (the
+/// shopper links again), 502 when Discord could not be used.
+impl From<DiscordLinkError> for ApiError {
+    fn from(error: DiscordLinkError) -> Self {
+        match error {
+            DiscordLinkError::MissingUserId => ApiError::BadRequest(DISCORD_NO_USER_ID.to_owned()),
+            DiscordLinkError::InvalidCode => ApiError::BadRequest(DISCORD_CODE_REFUSED.to_owned()),
+            DiscordLinkError::Unavailable(_) | DiscordLinkError::Unknown(_) => {
+                ApiError::BadGateway(DISCORD_FAILED.to_owned())
+            }
+        }
+    }
+}
+
+/// A Stripe webhook delivery whose signature does not check out (or that cannot be read).
+impl From<WebhookError> for ApiError {
+    fn from(error: WebhookError) -> Self {
+        ApiError::BadRequest(format!("Webhook refused: {error}."))
+    }
+}
+
+// ---- end of the domain errors block
 
 /// The 409's message when products are gone or short of stock (spec §4).
 pub const FIX_ISSUES: &str = "Please fix the following issues before continuing:";
@@ -543,6 +768,111 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(FieldErrors::new().finish().is_ok());
+    }
+
+    /// One row per variant of every domain error mapped above: the status, the message and
+    /// the field the 422 names (if any), and `Retry-After` for a 429.
+    #[actix_web::test]
+    async fn every_domain_error_maps_to_one_answer() {
+        use orders::{OrderId, OrderStatus, TransitionError};
+        use std::time::Duration;
+
+        /// The error, its status, its message, the field a 422 names, its `Retry-After`.
+        type Row = (
+            ApiError,
+            u16,
+            &'static str,
+            Option<&'static str>,
+            Option<&'static str>,
+        );
+        let order = OrderId::new(7);
+        let refused = TransitionError {
+            from: OrderStatus::Paid,
+            to: OrderStatus::Cancelled,
+        };
+        let cause = || anyhow::anyhow!("the database is gone");
+        let internal = "Something went wrong on our side. Please try again.";
+        let invalid = catalog::InvalidProduct(vec![
+            catalog::FieldError::new("name", "The name field is required."),
+            catalog::FieldError::new("price", "The price must be a number."),
+        ]);
+        #[rustfmt::skip]
+        let table: Vec<Row> = vec![
+            // catalog admin
+            (AdminError::Invalid(invalid).into(), 422, "The name field is required. (and more errors)", Some("price"), None),
+            (AdminError::NotFound(catalog::ProductId::new(3)).into(), 404, "Product not found.", None, None),
+            (AdminError::Unknown(cause()).into(), 500, internal, None, None),
+            // orders
+            (OrderError::NotFound(order).into(), 404, "Order not found.", None, None),
+            (OrderError::Unknown(cause()).into(), 500, internal, None, None),
+            // the delivery queue
+            (QueueError::NotFound(order).into(), 404, "Order not found.", None, None),
+            (QueueError::AlreadyClaimed { by: "Ann".into() }.into(), 409, "Already claimed by Ann.", None, None),
+            (QueueError::NotYours { by: "Ann".into() }.into(), 409, "Only Ann can release this order.", None, None),
+            (QueueError::Refused(refused).into(), 409, "An order that is Paid cannot become Cancelled.", None, None),
+            (QueueError::NotPaid(OrderStatus::Pending).into(), 409, "Only paid orders can be claimed; this one is Pending.", None, None),
+            (QueueError::UnknownProof(9).into(), 422, "Proof 9 does not exist.", Some("proof_id"), None),
+            (QueueError::Unknown(cause()).into(), 500, internal, None, None),
+            // payment confirmations, releases and the provider's page
+            (ConfirmError::NotFound(order).into(), 404, "Order not found.", None, None),
+            (ConfirmError::ReferenceMismatch(order).into(), 400, SESSION_MISMATCH, None, None),
+            (ConfirmError::Refused(refused).into(), 409, "An order that is Paid cannot become Cancelled.", None, None),
+            (ConfirmError::Unknown(cause()).into(), 500, internal, None, None),
+            (ReleaseError::NotFound(order).into(), 404, "Order not found.", None, None),
+            (ReleaseError::ReferenceMismatch(order).into(), 400, SESSION_MISMATCH, None, None),
+            (ReleaseError::Refused(refused).into(), 409, CANNOT_CANCEL, None, None),
+            (ReleaseError::UnderReview(order).into(), 409, CANNOT_CANCEL, None, None),
+            (ReleaseError::Unknown(cause()).into(), 500, internal, None, None),
+            (PaymentError::Unavailable("timeout".into()).into(), 503, CANCEL_UNAVAILABLE, None, None),
+            (PaymentError::Rejected { status: 400, message: "no".into() }.into(), 503, CANCEL_UNAVAILABLE, None, None),
+            // the help chat
+            (ChatError::NotFound(chat::ChatId::random()).into(), 404, "Chat not found.", None, None),
+            (ChatError::Refused(chat::Refused { action: chat::ChatAction::Accept, status: chat::ChatStatus::Connected }).into(), 409, "Another agent has already joined this chat.", None, None),
+            (ChatError::Refused(chat::Refused { action: chat::ChatAction::Send, status: chat::ChatStatus::Closed }).into(), 409, "This conversation has ended.", None, None),
+            (ChatError::Unknown(cause()).into(), 500, internal, None, None),
+            // proofs
+            (ProofError::NotFound(proofs::ProofId::new(4)).into(), 404, "Proof not found.", None, None),
+            (ProofError::Unknown(cause()).into(), 500, internal, None, None),
+            (PublishError::NoImages.into(), 422, "Please provide items and at least one image.", Some("images"), None),
+            (PublishError::TooManyImages.into(), 422, "A proof may have at most 10 images.", Some("images"), None),
+            (PublishError::Image { index: 1, reason: proofs::ImageRejected::TooLarge }.into(), 422, "Image 2: Each image may be at most 5 MB and 40 megapixels.", Some("images"), None),
+            (PublishError::Unknown(cause()).into(), 500, internal, None, None),
+            // accounts
+            (LoginError::InvalidCredentials.into(), 401, "Invalid email or password.", None, None),
+            (LoginError::TooManyAttempts { retry_after: Duration::from_secs(90) }.into(), 429, "Too many attempts. Try again in 2 minutes.", None, Some("90")),
+            (LoginError::Unknown(cause()).into(), 500, internal, None, None),
+            (SendCodeError::TooSoon { retry_after: Duration::from_secs(42) }.into(), 429, "Please wait 42 seconds before asking for a new code.", None, Some("42")),
+            (SendCodeError::TooManySends { retry_after: Duration::from_secs(30) }.into(), 429, "Too many attempts. Try again in 30 seconds.", None, Some("30")),
+            (SendCodeError::Mail(accounts::MailError(cause())).into(), 503, MAIL_UNAVAILABLE, None, None),
+            (SendCodeError::Unknown(cause()).into(), 500, internal, None, None),
+            (VerifyCodeError::InvalidCode.into(), 422, "Invalid code. Please try again.", Some("code"), None),
+            (VerifyCodeError::Expired.into(), 422, "This code has expired. Ask for a new one.", Some("code"), None),
+            (VerifyCodeError::EmailTaken.into(), 422, "This e-mail is already registered.", Some("email"), None),
+            (VerifyCodeError::TooManyAttempts { retry_after: None }.into(), 429, TOO_MANY_CODES, None, Some("60")),
+            (VerifyCodeError::TooManyAttempts { retry_after: Some(Duration::from_secs(5)) }.into(), 429, TOO_MANY_CODES, None, Some("5")),
+            (VerifyCodeError::Unknown(cause()).into(), 500, internal, None, None),
+            (ResetPasswordError::InvalidToken.into(), 422, "This reset link is invalid or has expired.", Some("token"), None),
+            (ResetPasswordError::Unknown(cause()).into(), 500, internal, None, None),
+            // outside systems
+            (RobloxLookupError::Unavailable("timeout".into()).into(), 502, ROBLOX_FAILED, None, None),
+            (RobloxLookupError::Unknown(cause()).into(), 502, ROBLOX_FAILED, None, None),
+            (DiscordLinkError::MissingUserId.into(), 400, DISCORD_NO_USER_ID, None, None),
+            (DiscordLinkError::InvalidCode.into(), 400, DISCORD_CODE_REFUSED, None, None),
+            (DiscordLinkError::Unavailable("timeout".into()).into(), 502, DISCORD_FAILED, None, None),
+            (DiscordLinkError::Unknown(cause()).into(), 502, DISCORD_FAILED, None, None),
+            (WebhookError::BadSignature.into(), 400, "Webhook refused: no valid signature.", None, None),
+        ];
+        for (error, status, message, field, retry_after) in table {
+            let shown = format!("{error:?}");
+            let (got_status, json, got_retry) = body(error).await;
+            assert_eq!(got_status.as_u16(), status, "{shown}");
+            assert_eq!(json["message"], message, "{shown}");
+            match field {
+                Some(field) => assert!(json["errors"][field].is_array(), "{shown}: {json}"),
+                None => assert_eq!(json["errors"], serde_json::json!({}), "{shown}"),
+            }
+            assert_eq!(got_retry.as_deref(), retry_after, "{shown}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::chat_versions::{Lookup, View};
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::help_chat::{ChatJson, MessageJson};
-use crate::routes::chat::{cached_json, chat_error, chat_id, message_text};
+use crate::routes::chat::{cached_json, chat_id, message_text};
 
 fn staff_member(user: &CurrentUser) -> StaffMember {
     StaffMember {
@@ -123,7 +123,7 @@ pub async fn list(
         return Ok(cached_json(&req, &cached));
     }
     let ticket = chats.versions.ticket();
-    let summaries = chats.service.staff_chats(query).await.map_err(chat_error)?;
+    let summaries = chats.service.staff_chats(query).await?;
     let mut versions = HashMap::with_capacity(summaries.len());
     let mut listed = Vec::with_capacity(summaries.len());
     for summary in summaries {
@@ -157,7 +157,7 @@ async fn staff_view(
         return Ok(cached_json(req, &cached));
     }
     let ticket = chats.versions.ticket();
-    let loaded = chats.service.staff_chat(id).await.map_err(chat_error)?;
+    let loaded = chats.service.staff_chat(id).await?;
     let body = match view {
         View::StaffMessages => {
             let messages: Vec<MessageJson> =
@@ -213,7 +213,7 @@ pub async fn mark_read(
     let id = chat_id(&path)?;
     let done = chats.service.staff_mark_read(id).await;
     chats.versions.changed(id);
-    done.map_err(chat_error)?;
+    done?;
     Ok(HttpResponse::Ok().json(json!({ "message": "ok" })))
 }
 
@@ -229,7 +229,7 @@ pub async fn accept(
     chats.remember_staff_name(member.id, &member.name);
     let accepted = chats.service.accept(id, &member).await;
     chats.versions.changed(id);
-    let chat = accepted.map_err(chat_error)?;
+    let chat = accepted?;
     let rendered = chats
         .render_chat(&chat, &[], Side::Staff, false)
         .await
@@ -258,7 +258,7 @@ pub async fn reply(
     };
     let sent = chats.service.reply(id, &staff_member(&staff.0), text).await;
     chats.versions.changed(id);
-    let message = sent.map_err(chat_error)?;
+    let message = sent?;
     Ok(HttpResponse::Ok().json(json!({ "message": MessageJson::from(&message) })))
 }
 
@@ -271,6 +271,6 @@ pub async fn delete(
     let id = chat_id(&path)?;
     let deleted = chats.service.staff_delete(id).await;
     chats.versions.changed(id);
-    deleted.map_err(chat_error)?;
+    deleted?;
     Ok(HttpResponse::Ok().json(json!({ "message": "Conversation deleted." })))
 }

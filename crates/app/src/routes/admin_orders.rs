@@ -5,7 +5,7 @@ use std::time::Duration;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
-use orders::{OrderId, QueueError, QueueFilter, QueuedOrder};
+use orders::{OrderId, QueueFilter, QueuedOrder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -120,7 +120,7 @@ pub async fn list(
     };
     let queue = &delivery;
     let now = queue.now();
-    let orders = queue.list(filter).await.map_err(order_error)?;
+    let orders = queue.list(filter).await?;
     let body =
         futures::future::join_all(orders.into_iter().map(|order| to_json(&kit, order, now))).await;
     Ok(HttpResponse::Ok()
@@ -134,27 +134,6 @@ fn order_id(raw: &str) -> Result<OrderId, ApiError> {
         .filter(|id| *id > 0)
         .map(OrderId::new)
         .ok_or_else(|| ApiError::NotFound("Order not found.".to_owned()))
-}
-
-fn order_error(error: orders::OrderError) -> ApiError {
-    match error {
-        orders::OrderError::NotFound(_) => ApiError::NotFound("Order not found.".to_owned()),
-        orders::OrderError::Unknown(cause) => ApiError::Internal(cause),
-    }
-}
-
-impl From<QueueError> for ApiError {
-    fn from(error: QueueError) -> Self {
-        match error {
-            QueueError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            QueueError::AlreadyClaimed { .. }
-            | QueueError::NotYours { .. }
-            | QueueError::Refused(_)
-            | QueueError::NotPaid(_) => ApiError::Conflict(error.to_string()),
-            QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
-            QueueError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
 }
 
 async fn answer(kit: &CheckoutKit, order: QueuedOrder) -> HttpResponse {

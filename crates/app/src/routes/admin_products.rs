@@ -3,7 +3,7 @@
 
 use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
-use catalog::{AdminError, Product, ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
+use catalog::{Product, ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -294,23 +294,4 @@ pub async fn change_inventory(
     let product = catalog_admin.change_stock(id, change).await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
-}
-
-impl From<AdminError> for ApiError {
-    fn from(error: AdminError) -> Self {
-        match error {
-            AdminError::Invalid(invalid) => {
-                let mut errors = crate::error::FieldErrors::new();
-                for problem in invalid.0 {
-                    errors.add(problem.field, problem.message);
-                }
-                match errors.finish() {
-                    Err(api) => api,
-                    Ok(()) => ApiError::field("product", "The product is not valid."),
-                }
-            }
-            AdminError::NotFound(_) => ApiError::NotFound("Product not found.".to_owned()),
-            AdminError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
 }

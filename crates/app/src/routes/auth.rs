@@ -1,11 +1,9 @@
 //! The account calls of spec §7: session check, login, logout, sign-up with an e-mail code,
 //! password reset, and the current user.
 
-use std::time::Duration;
-
 use accounts::{
-    Email, ForgotPasswordError, LoginError, Password, ResetPasswordError, ResetToken,
-    SendCodeError, UserName, VerificationCode, VerifyCodeError,
+    Email, ForgotPasswordError, Password, ResetPasswordError, ResetToken, UserName,
+    VerificationCode, VerifyCodeError,
 };
 use actix_session::Session;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -40,9 +38,6 @@ impl From<&CurrentUser> for UserResponse {
     }
 }
 
-const INVALID_CODE: &str = "Invalid code. Please try again.";
-const EXPIRED_CODE: &str = "This code has expired. Ask for a new one.";
-const INVALID_RESET: &str = "This reset link is invalid or has expired.";
 const FORGOT_ANSWER: &str =
     "If an account exists for that e-mail, we have sent a password reset link.";
 
@@ -143,14 +138,7 @@ pub async fn login(
     };
     let user = accounts
         .login(&email, &body.password, &client_ip(&request))
-        .await
-        .map_err(|error| match error {
-            LoginError::InvalidCredentials => {
-                ApiError::Unauthorized("Invalid email or password.".to_owned())
-            }
-            LoginError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
-            LoginError::Unknown(cause) => ApiError::Internal(cause),
-        })?;
+        .await?;
     let user = CurrentUser::from(user);
     log_in(&session, &user, &accounts)?;
     tracing::info!(user = user.id, "logged in");
@@ -197,23 +185,7 @@ pub async fn send_verification_code(
     };
     let resend_after = accounts
         .send_code(name, email.clone(), &client_ip(&request))
-        .await
-        .map_err(|error| match error {
-            SendCodeError::TooSoon { retry_after } => ApiError::TooManyRequests {
-                message: format!(
-                    "Please wait {} seconds before asking for a new code.",
-                    retry_after.as_secs().max(1)
-                ),
-                retry_after_secs: retry_after.as_secs().max(1),
-            },
-            SendCodeError::TooManySends { retry_after } => ApiError::too_many(retry_after),
-            SendCodeError::Mail(cause) => ApiError::Unavailable {
-                message: "We could not send the e-mail right now. Please try again in a moment."
-                    .to_owned(),
-                cause: anyhow::Error::new(cause),
-            },
-            SendCodeError::Unknown(cause) => ApiError::Internal(cause),
-        })?;
+        .await?;
     Ok(HttpResponse::Ok().json(json!({
         "message": format!("We sent a 6-digit code to {email}."),
         "resend_after": resend_after.as_secs(),
@@ -233,7 +205,7 @@ pub async fn verify_code(
     let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
     let code = if required(&mut errors, "code", &body.code, "code") {
         VerificationCode::parse(&body.code)
-            .map_err(|_| errors.add("code", INVALID_CODE))
+            .map_err(|_| errors.add("code", VerifyCodeError::InvalidCode.to_string()))
             .ok()
     } else {
         None
@@ -247,25 +219,7 @@ pub async fn verify_code(
     };
     let user = accounts
         .verify_code(&email, &code, name, password, &client_ip(&request))
-        .await
-        .map_err(|error| match error {
-            VerifyCodeError::InvalidCode => ApiError::field("code", INVALID_CODE),
-            VerifyCodeError::Expired => ApiError::field("code", EXPIRED_CODE),
-            VerifyCodeError::TooManyAttempts { retry_after } => {
-                let secs = retry_after
-                    .unwrap_or(Duration::from_secs(60))
-                    .as_secs()
-                    .max(1);
-                ApiError::TooManyRequests {
-                    message: "Too many wrong codes. Ask for a new code.".to_owned(),
-                    retry_after_secs: secs,
-                }
-            }
-            VerifyCodeError::EmailTaken => {
-                ApiError::field("email", "This e-mail is already registered.")
-            }
-            VerifyCodeError::Unknown(cause) => ApiError::Internal(cause),
-        })?;
+        .await?;
     let user = CurrentUser::from(user);
     log_in(&session, &user, &accounts)?;
     Ok(HttpResponse::Ok().json(json!({
@@ -339,7 +293,7 @@ pub async fn reset_password(
     let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
     let email = Email::parse(&body.email).ok();
     if body.token.trim().is_empty() || email.is_none() {
-        errors.add("token", INVALID_RESET);
+        errors.add("token", ResetPasswordError::InvalidToken.to_string());
     }
     errors.finish()?;
     let (Some(email), Some(password)) = (email, password) else {
@@ -349,11 +303,7 @@ pub async fn reset_password(
     };
     accounts
         .reset_password(&email, &ResetToken::from_link(&body.token), password)
-        .await
-        .map_err(|error| match error {
-            ResetPasswordError::InvalidToken => ApiError::field("token", INVALID_RESET),
-            ResetPasswordError::Unknown(cause) => ApiError::Internal(cause),
-        })?;
+        .await?;
     Ok(HttpResponse::Ok().json(json!({
         "message": "Your password has been reset. You can now log in."
     })))

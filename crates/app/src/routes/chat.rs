@@ -3,7 +3,7 @@
 //! polled reads (status, history) are answered from the poll cache when nothing changed.
 
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
-use chat::{ChatError, ChatId, ChatStatus, ChatUser, MessageText, SessionId, Side};
+use chat::{ChatError, ChatId, ChatUser, MessageText, SessionId, Side};
 use serde::Deserialize;
 use serde_json::json;
 use shared::Rule;
@@ -23,22 +23,6 @@ pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
 
 pub(crate) fn not_found() -> ApiError {
     ApiError::NotFound(CHAT_NOT_FOUND.to_owned())
-}
-
-/// Domain errors of the chat as HTTP answers.
-pub(crate) fn chat_error(error: ChatError) -> ApiError {
-    match error {
-        ChatError::NotFound(_) => not_found(),
-        ChatError::Refused(refused) => {
-            if refused.action == chat::ChatAction::Accept && refused.status == ChatStatus::Connected
-            {
-                ApiError::Conflict("Another agent has already joined this chat.".to_owned())
-            } else {
-                ApiError::Conflict(refused.message().to_owned())
-            }
-        }
-        ChatError::Unknown(cause) => ApiError::Internal(cause),
-    }
 }
 
 /// A chat id from the client: anything that is not one names no chat (404).
@@ -112,8 +96,7 @@ pub async fn start_ai(
     let started = chats
         .service
         .start_ai(session.clone(), chat_user(user))
-        .await
-        .map_err(chat_error)?;
+        .await?;
     chats.versions.changed(started.chat.id);
     chats.versions.remember_owner(started.chat.id, &session);
     let chat = chats
@@ -148,11 +131,7 @@ pub async fn start_live(
     let Some(session) = session else {
         return Err(ApiError::internal(anyhow::anyhow!("no session id")));
     };
-    let already_live = chats
-        .service
-        .waiting_for_agent(&session)
-        .await
-        .map_err(chat_error)?;
+    let already_live = chats.service.waiting_for_agent(&session).await?;
     if !already_live {
         limits
             .check(
@@ -170,9 +149,9 @@ pub async fn start_live(
         chats.versions.changed(request.chat.id);
         chats.versions.remember_owner(request.chat.id, &session);
     }
-    let request = request.map_err(chat_error)?;
+    let request = request?;
     let chat = &request.chat;
-    let messages = chats.service.messages_of(chat).await.map_err(chat_error)?;
+    let messages = chats.service.messages_of(chat).await?;
     if request.notify_staff {
         let last_question = messages
             .iter()
@@ -229,7 +208,7 @@ pub async fn send(
         .await?;
     let outcome = chats.service.send(id, &session, text).await;
     chats.versions.changed(id);
-    let outcome = outcome.map_err(chat_error)?;
+    let outcome = outcome?;
     let (reply, offer) = match &outcome.reply {
         Some(reply) => (
             Some(MessageJson::from(&reply.message)),
@@ -273,18 +252,10 @@ pub async fn history(
         Lookup::NotOwner => return Err(not_found()),
         Lookup::Miss => {}
     }
-    chats
-        .service
-        .mark_read(id, &session)
-        .await
-        .map_err(chat_error)?;
+    chats.service.mark_read(id, &session).await?;
     chats.versions.changed(id);
     let ticket = chats.versions.ticket();
-    let loaded = chats
-        .service
-        .history(id, &session)
-        .await
-        .map_err(chat_error)?;
+    let loaded = chats.service.history(id, &session).await?;
     let chat = chats
         .render_chat(&loaded.chat, &loaded.messages, Side::Customer, true)
         .await
@@ -314,11 +285,7 @@ pub async fn status(
         Lookup::Miss => {}
     }
     let ticket = chats.versions.ticket();
-    let loaded = chats
-        .service
-        .history(id, &session)
-        .await
-        .map_err(chat_error)?;
+    let loaded = chats.service.history(id, &session).await?;
     let chat = chats
         .render_chat(&loaded.chat, &loaded.messages, Side::Customer, false)
         .await
@@ -355,7 +322,7 @@ pub async fn end(
     match closed {
         // ending a chat that has already ended changes nothing
         Ok(_) | Err(ChatError::Refused(_)) => {}
-        Err(error) => return Err(chat_error(error)),
+        Err(error) => return Err(error.into()),
     }
     Ok(HttpResponse::Ok().json(json!({ "message": "Chat ended." })))
 }

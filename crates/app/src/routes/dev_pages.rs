@@ -5,7 +5,7 @@
 
 use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
-use orders::{ConfirmError, Confirmation, Order, OrderStatus, PaymentNotice, PaymentProvider};
+use orders::{Order, OrderStatus, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
 use super::orders::{cancel_order, visible_order};
@@ -169,16 +169,9 @@ pub async fn pay(
         reference: order.payment.reference.clone().unwrap_or_default(),
         event: None,
     };
-    match confirm(&kit, notice).await {
-        Ok(Confirmation::Paid(_) | Confirmation::AlreadyPaid(_) | Confirmation::Replayed) => {
-            Ok(see_other(format!("/success?order_id={}", order.id)))
-        }
-        Err(ConfirmError::Refused(refused)) => Err(ApiError::Conflict(refused.to_string())),
-        Err(ConfirmError::NotFound(_) | ConfirmError::ReferenceMismatch(_)) => {
-            Err(ApiError::NotFound("Order not found.".to_owned()))
-        }
-        Err(ConfirmError::Unknown(e)) => Err(ApiError::Internal(e)),
-    }
+    // paid now, before, or by this very notice: the same place
+    confirm(&kit, notice).await?;
+    Ok(see_other(format!("/success?order_id={}", order.id)))
 }
 
 /// `POST /dev/pay/{order_id}/cancel`: cancels (stock released), then /cancel.

@@ -100,9 +100,6 @@ impl OAuthStateCookie {
     }
 }
 
-pub const NO_USER_ID: &str = "Discord login failed: No user ID returned.";
-pub const CONNECTION_FAILED: &str = "Error while connecting to Discord.";
-
 /// The identity as the session keeps it and the API answers it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct IdentityBody {
@@ -195,22 +192,18 @@ async fn link(
     if code.is_empty() {
         return Err(ApiError::field("code", "No code returned from Discord"));
     }
-    let identity = match kit.discord.exchange_code(code.to_owned()).await {
-        Ok(identity) => identity,
-        Err(DiscordLinkError::MissingUserId) => {
-            return Err(ApiError::BadRequest(NO_USER_ID.to_owned()))
-        }
-        Err(DiscordLinkError::InvalidCode) => {
-            return Err(ApiError::BadRequest(
-                "Discord login failed: the sign-in expired. Please link Discord again.".to_owned(),
-            ))
-        }
-        Err(error) => {
-            tracing::warn!(error = ?error, "discord code exchange failed");
-            return Ok(HttpResponse::BadGateway()
-                .json(json!({ "message": CONNECTION_FAILED, "errors": {} })));
-        }
-    };
+    let identity = kit
+        .discord
+        .exchange_code(code.to_owned())
+        .await
+        .inspect_err(|error| {
+            if matches!(
+                error,
+                DiscordLinkError::Unavailable(_) | DiscordLinkError::Unknown(_)
+            ) {
+                tracing::warn!(error = ?error, "discord code exchange failed");
+            }
+        })?;
     let body = IdentityBody::from(&identity);
     session
         .insert(SESSION_IDENTITY, &body)

@@ -4,7 +4,7 @@
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
+use orders::{CheckoutService, Closing, ConfirmError, Order, OrderId, ReleaseError};
 use serde::Serialize;
 
 use crate::checkout::{self, CheckoutKit, CloseError, Closed};
@@ -62,10 +62,12 @@ pub(crate) async fn visible_order(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(not_found)?;
-    match kit.service.order(OrderId::new(id)).await {
-        Ok(order) if may_see(session, user, &order) => Ok(order),
-        Ok(_) | Err(OrderError::NotFound(_)) => Err(not_found()),
-        Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
+    // an order of someone else answers as one that does not exist
+    let order = kit.service.order(OrderId::new(id)).await?;
+    if may_see(session, user, &order) {
+        Ok(order)
+    } else {
+        Err(not_found())
     }
 }
 
@@ -145,27 +147,19 @@ pub async fn show(
 /// or is held for staff review); 503 when the provider could not close the page (the order
 /// stays pending).
 pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Order, ApiError> {
-    let not_pending = || ApiError::Conflict("This order can no longer be cancelled.".to_owned());
     match checkout::close_unpaid(kit, order, Closing::Cancelled).await {
         Ok(Closed::Released(order)) => Ok(*order),
         Ok(Closed::Paid) => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
         )),
-        Err(CloseError::Release(ReleaseError::Refused(_) | ReleaseError::UnderReview(_)))
-        | Err(CloseError::Confirm(ConfirmError::Refused(_))) => Err(not_pending()),
-        Err(CloseError::Release(
-            ReleaseError::NotFound(_) | ReleaseError::ReferenceMismatch(_),
-        ))
-        | Err(CloseError::Confirm(
-            ConfirmError::NotFound(_) | ConfirmError::ReferenceMismatch(_),
-        )) => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
-        Err(CloseError::Release(ReleaseError::Unknown(e)))
-        | Err(CloseError::Confirm(ConfirmError::Unknown(e))) => Err(ApiError::Internal(e)),
-        Err(CloseError::Provider(cause)) => Err(ApiError::Unavailable {
-            message: "The payment could not be cancelled right now. Try again in a moment."
-                .to_owned(),
-            cause: cause.into(),
-        }),
+        Err(CloseError::Release(error)) => Err(error.into()),
+        // paid at the provider, but the order had left pending first: the cancel is refused
+        // like any other cancel of an order that is no longer pending
+        Err(CloseError::Confirm(ConfirmError::Refused(refused))) => {
+            Err(ReleaseError::Refused(refused).into())
+        }
+        Err(CloseError::Confirm(error)) => Err(error.into()),
+        Err(CloseError::Provider(error)) => Err(error.into()),
     }
 }
 
@@ -196,14 +190,7 @@ pub(crate) async fn orders_of_user(
     kit: &CheckoutKit,
     user_id: i64,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = kit
-        .service
-        .orders_of_user(user_id)
-        .await
-        .map_err(|e| match e {
-            OrderError::NotFound(_) => ApiError::internal(anyhow::anyhow!("{e}")),
-            OrderError::Unknown(e) => ApiError::Internal(e),
-        })?;
+    let orders = kit.service.orders_of_user(user_id).await?;
     Ok(orders
         .iter()
         .map(|order| ProfileOrder {

@@ -3,7 +3,7 @@
 use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures::StreamExt;
-use proofs::{ImageRejected, Proof, ProofError, ProofId, ProofItems, PublishError, MAX_IMAGES};
+use proofs::{ImageRejected, Proof, ProofId, ProofItems, PublishError, MAX_IMAGES};
 use serde::Serialize;
 use serde_json::json;
 
@@ -36,16 +36,9 @@ impl<'a> From<&'a Proof> for ProofJson<'a> {
 
 /// GET /api/proofs: every proof, newest first.
 pub async fn list(proofs: web::Data<ProofService>) -> Result<HttpResponse, ApiError> {
-    let proofs = proofs.list().await.map_err(proof_error)?;
+    let proofs = proofs.list().await?;
     let body: Vec<ProofJson<'_>> = proofs.iter().map(ProofJson::from).collect();
     Ok(HttpResponse::Ok().json(body))
-}
-
-fn proof_error(error: ProofError) -> ApiError {
-    match error {
-        ProofError::NotFound(_) => ApiError::NotFound("Proof not found.".to_owned()),
-        ProofError::Unknown(cause) => ApiError::Internal(cause),
-    }
 }
 
 fn too_large() -> ApiError {
@@ -96,10 +89,7 @@ pub async fn create(
             "images[]" | "images" => {
                 if uploads.len() == MAX_IMAGES {
                     // stop before reading more: the whole request is refused anyway
-                    return Err(ApiError::field(
-                        "images",
-                        PublishError::TooManyImages.to_string(),
-                    ));
+                    return Err(PublishError::TooManyImages.into());
                 }
                 let bytes = read_field(&mut field, media::MAX_INPUT_BYTES, too_large).await?;
                 // a file input left empty sends an empty part: not a picture at all
@@ -128,13 +118,7 @@ pub async fn create(
     let Some(items) = items else {
         return Err(ApiError::internal(anyhow::anyhow!("no items")));
     };
-    let proof = proofs
-        .publish(items, uploads)
-        .await
-        .map_err(|error| match error {
-            PublishError::Unknown(cause) => ApiError::Internal(cause),
-            other => ApiError::field("images", other.to_string()),
-        })?;
+    let proof = proofs.publish(items, uploads).await?;
     Ok(HttpResponse::Created().json(ProofJson::from(&proof)))
 }
 
@@ -146,9 +130,6 @@ pub async fn delete(
     _staff: RequireStaff,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    proofs
-        .delete(ProofId::new(path.into_inner()))
-        .await
-        .map_err(proof_error)?;
+    proofs.delete(ProofId::new(path.into_inner())).await?;
     Ok(HttpResponse::Ok().json(json!({ "message": "Proof deleted." })))
 }

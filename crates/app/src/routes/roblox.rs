@@ -37,18 +37,16 @@ pub async fn avatar(
     }
     let username = RobloxUsername::parse(typed)
         .map_err(|e| ApiError::field("username", format!("A Roblox username {e}.")))?;
-    match kit.roblox.lookup(username).await {
-        Ok(Some(profile)) => Ok(HttpResponse::Ok().json(json!({
-            "username": profile.username.to_string(),
-            "avatar_url": profile.avatar_url,
-        }))),
-        Ok(None) => Err(ApiError::NotFound("Roblox user not found.".to_owned())),
-        Err(error) => {
-            tracing::warn!(error = ?error, "roblox lookup failed");
-            Ok(HttpResponse::BadGateway()
-                .json(json!({ "message": "Error while connecting to Roblox.", "errors": {} })))
-        }
-    }
+    let profile = kit
+        .roblox
+        .lookup(username)
+        .await
+        .inspect_err(|error| tracing::warn!(error = ?error, "roblox lookup failed"))?
+        .ok_or_else(|| ApiError::NotFound("Roblox user not found.".to_owned()))?;
+    Ok(HttpResponse::Ok().json(json!({
+        "username": profile.username.to_string(),
+        "avatar_url": profile.avatar_url,
+    })))
 }
 
 /// `GET /api/roblox/dev-avatar/{username}.svg`: the offline stand-in's picture for a name.

@@ -14,10 +14,7 @@ pub async fn sales_stats(
     _admin: RequireSuperAdmin,
     sales: web::Data<SalesService>,
 ) -> Result<HttpResponse, ApiError> {
-    let report = sales.report().await.map_err(|error| match error {
-        orders::OrderError::Unknown(cause) => ApiError::Internal(cause),
-        other => ApiError::internal(anyhow::anyhow!(other.to_string())),
-    })?;
+    let report = sales.report().await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(json!({

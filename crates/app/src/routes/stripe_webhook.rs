@@ -12,10 +12,7 @@ use stripe_adapter::{CheckoutPaymentStatus, StripeEvent};
 
 use crate::checkout::confirm;
 use crate::checkout::CheckoutKit;
-
-fn answer(status: actix_web::http::StatusCode, message: &str) -> HttpResponse {
-    HttpResponse::build(status).json(json!({ "message": message, "errors": {} }))
-}
+use crate::error::ApiError;
 
 fn received() -> HttpResponse {
     HttpResponse::Ok().json(json!({ "received": true }))
@@ -38,31 +35,24 @@ pub async fn webhook(
     kit: web::Data<CheckoutKit>,
     req: HttpRequest,
     body: web::Bytes,
-) -> HttpResponse {
-    use actix_web::http::StatusCode;
+) -> Result<HttpResponse, ApiError> {
     let Some(verifier) = kit.webhook.as_ref() else {
-        return answer(
-            StatusCode::BAD_REQUEST,
-            "Stripe webhooks are not configured.",
-        );
+        return Err(ApiError::BadRequest(
+            "Stripe webhooks are not configured.".to_owned(),
+        ));
     };
     let Some(signature) = req
         .headers()
         .get("Stripe-Signature")
         .and_then(|value| value.to_str().ok())
     else {
-        return answer(StatusCode::BAD_REQUEST, "Missing Stripe-Signature header.");
+        return Err(ApiError::BadRequest(
+            "Missing Stripe-Signature header.".to_owned(),
+        ));
     };
-    let event = match verifier.verify(&body, signature, kit.clock_now()) {
-        Ok(event) => event,
-        Err(error) => {
-            tracing::warn!(%error, "stripe webhook refused");
-            return answer(
-                StatusCode::BAD_REQUEST,
-                &format!("Webhook refused: {error}."),
-            );
-        }
-    };
+    let event = verifier
+        .verify(&body, signature, kit.clock_now())
+        .inspect_err(|error| tracing::warn!(%error, "stripe webhook refused"))?;
     match event {
         StripeEvent::CheckoutCompleted {
             event_id,
@@ -75,27 +65,20 @@ pub async fn webhook(
                 CheckoutPaymentStatus::Paid | CheckoutPaymentStatus::NoPaymentRequired
             ) {
                 tracing::info!(%event_id, ?payment_status, "checkout completed without payment yet");
-                return received();
+                return Ok(received());
             }
             let Some(notice) = notice(&event_id, session_id, order_id.as_deref()) else {
                 tracing::info!(%event_id, "checkout session of no order of ours");
-                return received();
+                return Ok(received());
             };
             match confirm(&kit, notice).await {
-                Ok(_) | Err(ConfirmError::NotFound(_)) => received(),
                 // Paid after it expired: recorded for staff (see `confirm`); retrying will
                 // not change that, so Stripe is told we have it.
-                Err(ConfirmError::Refused(_)) => received(),
-                Err(ConfirmError::ReferenceMismatch(order)) => {
-                    tracing::warn!(%order, %event_id, "stripe session does not match the order");
-                    answer(
-                        StatusCode::BAD_REQUEST,
-                        "The session does not belong to this order.",
-                    )
-                }
-                Err(ConfirmError::Unknown(error)) => {
-                    tracing::error!(error = ?error, %event_id, "could not apply a stripe payment");
-                    answer(StatusCode::INTERNAL_SERVER_ERROR, "Try again later.")
+                Ok(_) | Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(received()),
+                // the session does not match the order (400), or a failure Stripe retries (500)
+                Err(error) => {
+                    tracing::warn!(%event_id, error = %error, "stripe payment not applied");
+                    Err(error.into())
                 }
             }
         }
@@ -105,29 +88,23 @@ pub async fn webhook(
             order_id,
         } => {
             let Some(notice) = notice(&event_id, session_id, order_id.as_deref()) else {
-                return received();
+                return Ok(received());
             };
             match kit.service.expire(notice).await {
                 Ok(Release::Released(_)) => {
                     kit.stock.on_stock_changed().await;
-                    received()
+                    Ok(received())
                 }
                 Ok(Release::AlreadyClosed(_) | Release::Replayed)
                 | Err(
                     ReleaseError::NotFound(_)
                     | ReleaseError::Refused(_)
                     | ReleaseError::UnderReview(_),
-                ) => received(),
-                Err(ReleaseError::ReferenceMismatch(order)) => {
-                    tracing::warn!(%order, %event_id, "stripe session does not match the order");
-                    answer(
-                        StatusCode::BAD_REQUEST,
-                        "The session does not belong to this order.",
-                    )
-                }
-                Err(ReleaseError::Unknown(error)) => {
-                    tracing::error!(error = ?error, %event_id, "could not expire an order");
-                    answer(StatusCode::INTERNAL_SERVER_ERROR, "Try again later.")
+                ) => Ok(received()),
+                // the session does not match the order (400), or a failure Stripe retries (500)
+                Err(error) => {
+                    tracing::warn!(%event_id, error = %error, "stripe expiry not applied");
+                    Err(error.into())
                 }
             }
         }
@@ -136,7 +113,7 @@ pub async fn webhook(
             event_type,
         } => {
             tracing::debug!(%event_id, %event_type, "stripe event ignored");
-            received()
+            Ok(received())
         }
     }
 }

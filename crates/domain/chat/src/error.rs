@@ -30,7 +30,7 @@ impl Refused {
         use ChatStatus as S;
         match (self.action, self.status) {
             (_, S::Closed) => "This conversation has ended.",
-            (A::Accept, S::Connected) => "Another member of staff has already accepted this chat.",
+            (A::Accept, S::Connected) => "Another agent has already joined this chat.",
             (A::Accept, S::Ai) => "This chat has not asked for a live agent.",
             (A::RequestAgent, _) => "A live agent has already been requested for this chat.",
             (A::Reply, S::Pending) => "Join the chat before replying.",

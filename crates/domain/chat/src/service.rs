@@ -865,7 +865,7 @@ mod tests {
         assert_eq!(refused.status, ChatStatus::Connected);
         assert_eq!(
             refused.message(),
-            "Another member of staff has already accepted this chat."
+            "Another agent has already joined this chat."
         );
     }
 

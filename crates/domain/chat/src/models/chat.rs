@@ -397,7 +397,7 @@ mod tests {
                 .apply(ChatAction::Accept)
                 .unwrap_err()
                 .message(),
-            "Another member of staff has already accepted this chat."
+            "Another agent has already joined this chat."
         );
     }
 
