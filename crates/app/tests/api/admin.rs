@@ -408,8 +408,10 @@ async fn products_are_created_with_png_jpeg_and_webp_pictures_and_edited(#[case]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
 async fn bad_pictures_and_bad_fields_answer_422_and_store_nothing(#[case] backend: Backend) {
-    let app = TestApp::spawn(backend).await;
-    let admin = app.client_with_role(Role::SuperAdmin).await;
+    // The pictures first: encoding the 100-megapixel one takes seconds, and a logged-in
+    // connection left idle that long is closed by the server's keep-alive (a request racing
+    // that close fails with IncompleteMessage).
+    let huge = huge_png();
     let text = b"hello, I am a text file wearing a .png name\n".repeat(20);
     let six_mib = {
         let mut big = picture(64, 64, ImageFormat::Png);
@@ -421,6 +423,8 @@ async fn bad_pictures_and_bad_fields_answer_422_and_store_nothing(#[case] backen
         png.truncate(png.len() / 2);
         png
     };
+    let app = TestApp::spawn(backend).await;
+    let admin = app.client_with_role(Role::SuperAdmin).await;
     let cases: [(&str, &[u8], &str); 4] = [
         (
             "text.png",
@@ -434,7 +438,7 @@ async fn bad_pictures_and_bad_fields_answer_422_and_store_nothing(#[case] backen
         ),
         (
             "huge.png",
-            huge_png(),
+            huge,
             "The image may be at most 5 MB and 40 megapixels.",
         ),
         (
