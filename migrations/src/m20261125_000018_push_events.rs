@@ -40,7 +40,11 @@ impl MigrationTrait for Migration {
                     .col(ColumnDef::new(PushEvents::Data).text().not_null())
                     .col(ColumnDef::new(PushEvents::Public).boolean().not_null())
                     .col(ColumnDef::new(PushEvents::Staff).boolean().not_null())
-                    .col(ColumnDef::new(PushEvents::ChatSession).string_len(128).null())
+                    .col(
+                        ColumnDef::new(PushEvents::ChatSession)
+                            .string_len(128)
+                            .null(),
+                    )
                     .col(ColumnDef::new(PushEvents::OrderId).big_integer().null())
                     .col(ColumnDef::new(PushEvents::UserId).big_integer().null())
                     .col(

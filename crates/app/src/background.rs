@@ -13,8 +13,8 @@ use store::Store;
 use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
-use crate::events::{topic, ShopEvents, Transport};
 use crate::checkout::{close_unpaid, CheckoutKit, CloseError, Closed};
+use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
 use crate::settings::Settings;
 use crate::snapshot::StockChanged;
@@ -255,7 +255,11 @@ fn spawn_event_listener(events: ShopEvents, url: String) {
 /// Passes on the stored events this instance has not passed on yet.
 async fn catch_up(events: &ShopEvents) {
     loop {
-        match events.store().push_events_after(events.last_id(), 500).await {
+        match events
+            .store()
+            .push_events_after(events.last_id(), 500)
+            .await
+        {
             Ok(missed) => {
                 let more = missed.len() == 500;
                 for event in missed {

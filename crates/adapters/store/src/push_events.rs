@@ -4,9 +4,7 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use sea_orm::{
-    ConnectionTrait, DatabaseBackend, QueryResult, Statement, TransactionTrait, Value,
-};
+use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, TransactionTrait, Value};
 use serde::{Deserialize, Serialize};
 
 use crate::{Backend, Store};
@@ -128,9 +126,7 @@ impl Store {
                 ))
                 .await
                 .context("failed to notify the other instances")?;
-                txn.commit()
-                    .await
-                    .context("failed to commit the event")?;
+                txn.commit().await.context("failed to commit the event")?;
                 Ok(stored)
             }
             Backend::Sqlite => {
@@ -220,7 +216,11 @@ impl Store {
         };
         let done = self
             .db
-            .execute(Statement::from_sql_and_values(backend, sql, [before.into()]))
+            .execute(Statement::from_sql_and_values(
+                backend,
+                sql,
+                [before.into()],
+            ))
             .await
             .context("failed to purge old events")?;
         Ok(done.rows_affected())

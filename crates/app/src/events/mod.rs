@@ -38,7 +38,8 @@ pub mod topic {
 /// What the listener runs when it hears an event, before the streams pass it on: this
 /// instance's caches are made fresh first (the snapshot, the chat poll cache), so the
 /// browser's refetch finds the change whichever instance answers it.
-pub type Hook = Arc<dyn Fn(Arc<PushEventRow>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
+pub type Hook =
+    Arc<dyn Fn(Arc<PushEventRow>) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
 /// The port: publishing an event every instance (this one included) hears.
 pub trait EventBus: Send + Sync + 'static {

@@ -56,11 +56,7 @@ impl EventsStore {
         match OrderRepository::order(&self.store, id).await {
             Ok(order) => {
                 self.events
-                    .order_changed(
-                        order.id.get(),
-                        order.buyer.user_id,
-                        order.status().as_str(),
-                    )
+                    .order_changed(order.id.get(), order.buyer.user_id, order.status().as_str())
                     .await
             }
             Err(error) => tracing::warn!(error = ?error, "could not read an order to publish it"),

@@ -134,8 +134,9 @@ pub struct StreamOptions {
 
 /// Checks, at every heartbeat, that a staff stream's account is still staff (a role taken
 /// away ends the stream, as it would refuse the next call).
-pub type StillStaff =
-    Arc<dyn Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> + Send + Sync>;
+pub type StillStaff = Arc<
+    dyn Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> + Send + Sync,
+>;
 
 fn frame(event: &PushEventRow) -> Bytes {
     Bytes::from(format!(

@@ -236,7 +236,10 @@ async fn a_stream_never_carries_another_sessions_chat_or_order(#[case] backend: 
     let seen = my_stream.events_until(|f| is_order(f, my_order)).await;
     assert!(mentions_chat(&seen, &my_chat), "my chat: {seen:?}");
     assert!(!mentions_chat(&seen, &their_chat), "their chat: {seen:?}");
-    assert!(!seen.iter().any(|f| is_order(f, their_order)), "their order: {seen:?}");
+    assert!(
+        !seen.iter().any(|f| is_order(f, their_order)),
+        "their order: {seen:?}"
+    );
     let paid = seen.iter().find(|f| is_order(f, my_order)).unwrap();
     assert_eq!(paid.data.as_ref().unwrap()["status"], "paid");
     let chat = seen.iter().find(|f| is_chat(f, &my_chat)).unwrap();
@@ -255,7 +258,9 @@ async fn a_stream_never_carries_another_sessions_chat_or_order(#[case] backend: 
         .await;
     assert!(seen.iter().any(|f| is_order(f, their_order)), "{seen:?}");
     assert!(
-        !seen.iter().any(|f| is_chat(f, &my_chat) || is_order(f, my_order)),
+        !seen
+            .iter()
+            .any(|f| is_chat(f, &my_chat) || is_order(f, my_order)),
         "my events reached their stream: {seen:?}"
     );
 }
@@ -374,12 +379,19 @@ async fn last_event_id_replays_what_was_missed_and_says_resync_when_it_is_gone(
         "only this session's chat is replayed: {replayed:?}"
     );
     let ids: Vec<i64> = replayed.iter().map(|f| f.id.unwrap()).collect();
-    assert!(ids[0] > start && ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    assert!(
+        ids[0] > start && ids.windows(2).all(|w| w[0] < w[1]),
+        "{ids:?}"
+    );
     let (first, second) = (&replayed[0], &replayed[1]);
 
     // the same through the query (a stream the browser opened itself)
-    let mut again =
-        Sse::open(&app, &client, &format!("{query}&last_event_id={}", first.id.unwrap())).await;
+    let mut again = Sse::open(
+        &app,
+        &client,
+        &format!("{query}&last_event_id={}", first.id.unwrap()),
+    )
+    .await;
     assert_eq!(again.event().await.data.unwrap()["resumed"], true);
     assert_eq!(again.event().await.id, second.id);
 
@@ -462,9 +474,20 @@ async fn on_postgres_another_instances_write_reaches_this_instances_streams_at_o
     send(&app, &chat, &session, "through the first instance").await;
     let heard = stream.event().await;
     assert!(is_chat(&heard, &chat), "{heard:?}");
-    assert!(sent.elapsed() < Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
     // and the other instance's poll cache was dropped before the stream said so
-    let body: Value = client.get(&history).send().await.unwrap().json().await.unwrap();
+    let body: Value = client
+        .get(&history)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     assert!(
         body.to_string().contains("through the first instance"),
         "the refetch finds the message: {body}"
