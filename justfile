@@ -108,3 +108,5 @@ user-create EMAIL ROLE:
 # idle help-chat poll against GET /api/products in the same run.
 bench:
     cargo bench -p garden-app
+    cargo build --release --bin garden-shop
+    python3 bench/push.py --bin "{{target_dir}}/release/garden-shop"

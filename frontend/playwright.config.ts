@@ -12,7 +12,8 @@ import { defineConfig } from '@playwright/test';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 18181;
+// E2E_PORT: engineers running the browser tests side by side each take their own port.
+const PORT = Number(process.env.E2E_PORT ?? 18181);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 const serverBinary = path.resolve(

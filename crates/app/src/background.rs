@@ -14,6 +14,7 @@ use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
 use crate::checkout::{close_unpaid, CheckoutKit, CloseError, Closed};
+use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
 use crate::settings::Settings;
 use crate::snapshot::StockChanged;
@@ -99,11 +100,20 @@ pub struct Loops {
     pub stock: StockChanged,
     pub store: Store,
     pub clock: AppClock,
+    pub events: ShopEvents,
 }
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
 pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
     let sweeper = Sweeper::new(loops.checkout, loops.store.clone());
+    set_event_hook(&loops.events, loops.stock.clone(), Arc::clone(&loops.chat));
+    if loops.events.transport() == Transport::Postgres {
+        spawn_event_listener(loops.events.clone(), settings.database.url.clone());
+    }
+    spawn_event_purge(
+        loops.events.clone(),
+        Duration::from_secs(settings.events.retention_seconds.max(1)),
+    );
     spawn_sweeper(sweeper.clone(), SWEEP_EVERY);
     spawn_catalog_refresh(
         loops.stock,
@@ -176,6 +186,115 @@ fn spawn_chat_purge(chat: Arc<HelpChat>, clock: AppClock, every: Duration) {
                 Ok(0) => {}
                 Ok(purged) => tracing::info!(purged, "purged expired help chats"),
                 Err(error) => tracing::warn!(error = ?error, "could not purge expired chats"),
+            }
+        }
+    });
+}
+
+/// Before streams pass an event on, this instance's caches are made fresh: the product
+/// snapshot for a product change, the chat poll cache for a chat change (another instance's
+/// write then shows here at once, not after the next version refresh).
+fn set_event_hook(events: &ShopEvents, stock: StockChanged, chat: Arc<HelpChat>) {
+    events.set_hook(Arc::new(move |event| {
+        let stock = stock.clone();
+        let chat = Arc::clone(&chat);
+        Box::pin(async move {
+            let data: serde_json::Value =
+                serde_json::from_str(&event.event.data).unwrap_or_default();
+            match event.event.topic.as_str() {
+                topic::PRODUCTS => {
+                    if let Some(version) = data["version"].as_str() {
+                        stock.heard(version).await;
+                    }
+                }
+                topic::CHAT => {
+                    if let Some(id) = data["chat_id"].as_str().and_then(|id| id.parse().ok()) {
+                        chat.versions.changed(id);
+                    }
+                }
+                _ => {}
+            }
+        })
+    }));
+}
+
+/// PostgreSQL: hears every instance's events (its own too) and passes them on in number
+/// order; after a lost connection, or a gap in the numbers, reads what it missed from the
+/// event log.
+fn spawn_event_listener(events: ShopEvents, url: String) {
+    tokio::spawn(async move {
+        loop {
+            match store::PushListener::connect(&url).await {
+                Ok(mut listener) => {
+                    catch_up(&events).await;
+                    loop {
+                        match listener.next().await {
+                            Ok(store::Heard::Event(event)) => {
+                                if event.id > events.last_id() + 1 {
+                                    catch_up(&events).await;
+                                }
+                                events.deliver(*event).await;
+                            }
+                            Ok(store::Heard::Reconnected) => catch_up(&events).await,
+                            Err(error) => {
+                                tracing::warn!(error = ?error, "the event listener stopped; reconnecting");
+                                break;
+                            }
+                        }
+                    }
+                }
+                Err(error) => {
+                    tracing::warn!(error = ?error, "could not listen for events; trying again");
+                }
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    });
+}
+
+/// Passes on the stored events this instance has not passed on yet.
+async fn catch_up(events: &ShopEvents) {
+    loop {
+        match events
+            .store()
+            .push_events_after(events.last_id(), 500)
+            .await
+        {
+            Ok(missed) => {
+                let more = missed.len() == 500;
+                for event in missed {
+                    events.deliver(event).await;
+                }
+                if !more {
+                    return;
+                }
+            }
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not read missed events");
+                return;
+            }
+        }
+    }
+}
+
+/// Forgets events older than `events.retention_seconds` (a stream reconnecting later is told
+/// to resync). Several instances purging at once is harmless.
+fn spawn_event_purge(events: ShopEvents, keep: Duration) {
+    tokio::spawn(async move {
+        let every = Duration::from_secs(60).min(keep);
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            let Ok(keep) = chrono::Duration::from_std(keep) else {
+                return;
+            };
+            if let Err(error) = events
+                .store()
+                .purge_push_events(chrono::Utc::now() - keep)
+                .await
+            {
+                tracing::warn!(error = ?error, "could not purge old events");
             }
         }
     });

@@ -694,6 +694,28 @@ pub fn multipart_error(error: MultipartError) -> ApiError {
     }
 }
 
+// ---- server push (events) ------------------------------------------------------------------
+
+impl From<crate::events::StreamRefused> for ApiError {
+    fn from(refused: crate::events::StreamRefused) -> Self {
+        use crate::events::StreamRefused;
+        match refused {
+            StreamRefused::PerAddress | StreamRefused::PerAccount => ApiError::TooManyRequests {
+                message: "Too many open live-update connections. Close some tabs and try again."
+                    .to_owned(),
+                retry_after_secs: 30,
+            },
+            StreamRefused::Total => ApiError::Unavailable {
+                message: "Live updates are busy right now; the page refreshes on its own."
+                    .to_owned(),
+                cause: anyhow::Error::new(refused),
+            },
+        }
+    }
+}
+
+// ---- end of server push ------------------------------------------------------------------------
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -14,7 +14,8 @@ use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::ExposeSecret;
 use serde::Serialize;
-use store::Store;
+
+use crate::events::EventsStore;
 
 use crate::auth::{AccountsService, AppClock};
 use crate::chat_versions::ChatVersions;
@@ -68,7 +69,7 @@ impl Assistant for CatalogAssistant {
     }
 }
 
-pub type ShopChatService = chat::ChatService<Store, CatalogAssistant, AppClock, RandomIds>;
+pub type ShopChatService = chat::ChatService<EventsStore, CatalogAssistant, AppClock, RandomIds>;
 
 /// Everything the chat calls use; one per instance.
 pub struct HelpChat {
@@ -111,7 +112,7 @@ impl HelpChat {
     /// `notifier` is the app's one staff notifier, shared with checkout.
     pub fn build(
         settings: &Settings,
-        store: Store,
+        store: EventsStore,
         products: ProductSnapshot,
         notifier: StaffNotifier,
         clock: AppClock,

@@ -8,6 +8,7 @@ mod cli;
 pub mod client_ip;
 mod dto;
 mod error;
+pub mod events;
 mod help_chat;
 pub mod limits;
 mod routes;
@@ -23,7 +24,9 @@ pub use background::Sweeper;
 pub use checkout::DEMO_IDENTITIES;
 pub use cli::{run_cli, Cli};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
-pub use settings::{AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings};
+pub use settings::{
+    AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,
+};
 pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
     ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,

@@ -20,4 +20,4 @@ pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock
 pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
-pub type DeliveryQueueService = orders::DeliveryQueue<Store, AppClock>;
+pub type DeliveryQueueService = orders::DeliveryQueue<crate::events::EventsStore, AppClock>;

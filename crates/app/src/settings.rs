@@ -69,6 +69,9 @@ pub struct Settings {
     /// Checkout's limits against hoarding and promo abuse.
     #[serde(default)]
     pub checkout: CheckoutSettings,
+    /// Server push (`GET /api/events`): heartbeat, replay and stream limits.
+    #[serde(default)]
+    pub events: EventsSettings,
 }
 
 /// The `accounts` section: how often sign-up, login and password reset may be tried. Every
@@ -214,6 +217,43 @@ impl Default for ChatSettings {
             idle_purge_hours: 24,
             closed_retention_days: 30,
             purge_every_seconds: 600,
+        }
+    }
+}
+
+/// The `events` section: the browsers' event streams (`GET /api/events`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct EventsSettings {
+    /// A comment line every this many seconds keeps proxies from closing an idle stream.
+    pub heartbeat_seconds: u64,
+    /// How long a browser waits before reconnecting a dropped stream.
+    pub retry_ms: u64,
+    /// Open streams per client address on one instance (429 beyond).
+    pub max_streams_per_ip: usize,
+    /// Open streams per logged-in account on one instance (429 beyond).
+    pub max_streams_per_user: usize,
+    /// Open streams on one instance in all (503 beyond).
+    pub max_streams: usize,
+    /// How many missed events a reconnecting stream is sent at most; more: "resync".
+    pub replay_max: u64,
+    /// How long events are kept for reconnecting streams.
+    pub retention_seconds: u64,
+    /// How many events a slow stream may fall behind before it is told to resync.
+    pub buffer: usize,
+}
+
+impl Default for EventsSettings {
+    fn default() -> Self {
+        EventsSettings {
+            heartbeat_seconds: 20,
+            retry_ms: 3000,
+            max_streams_per_ip: 20,
+            max_streams_per_user: 10,
+            max_streams: 10_000,
+            replay_max: 500,
+            retention_seconds: 600,
+            buffer: 1024,
         }
     }
 }

@@ -5,6 +5,7 @@ use catalog::{CatalogError, CatalogService, Product};
 use sha2::{Digest, Sha256};
 
 use crate::dto::ProductResponse;
+use crate::events::ShopEvents;
 use crate::services::ShopCatalog;
 
 /// The storefront's product list, serialised once per change, so the 5-second polling of every
@@ -81,23 +82,52 @@ impl ProductSnapshot {
 
 /// The one hook after any change to what the storefront lists: a reservation, a release, a
 /// sale, an admin's edit of stock or of a product. It re-reads the catalog into the snapshot,
-/// so the storefront never shows stock that is gone.
+/// so the storefront never shows stock that is gone, and publishes the change (server push):
+/// every instance refreshes its own snapshot when it hears it, and open storefronts refetch.
 #[derive(Debug, Clone)]
 pub struct StockChanged {
     snapshot: ProductSnapshot,
     catalog: ShopCatalog,
+    events: ShopEvents,
 }
 
 impl StockChanged {
-    pub fn new(snapshot: ProductSnapshot, catalog: ShopCatalog) -> Self {
-        StockChanged { snapshot, catalog }
+    pub fn new(snapshot: ProductSnapshot, catalog: ShopCatalog, events: ShopEvents) -> Self {
+        StockChanged {
+            snapshot,
+            catalog,
+            events,
+        }
     }
 
-    /// Refreshes the snapshot now. A failure is logged, never turned into a failed write: the
-    /// periodic refresh catches up.
+    /// The event bus the checkout's store publishes order changes on.
+    pub fn events(&self) -> &ShopEvents {
+        &self.events
+    }
+
+    /// Refreshes the snapshot now and, when the list changed, tells every instance and open
+    /// storefront. A failure is logged, never turned into a failed write: the periodic refresh
+    /// catches up.
     pub async fn on_stock_changed(&self) {
+        match self.refresh().await {
+            Ok(true) => {
+                let version = self.snapshot.current().etag.clone();
+                self.events.products_changed(&version).await;
+            }
+            Ok(false) => {}
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
+            }
+        }
+    }
+
+    /// Another instance changed the list to `version`: refreshes unless this snapshot is there.
+    pub async fn heard(&self, version: &str) {
+        if self.snapshot.current().etag == version {
+            return;
+        }
         if let Err(error) = self.refresh().await {
-            tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
+            tracing::warn!(error = ?error, "could not refresh the product snapshot after an event");
         }
     }
 

@@ -17,6 +17,7 @@ use crate::{
     background::{self, Loops, Sweeper},
     checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
+    events::{EventsStore, ShopEvents, StreamLimits},
     help_chat::HelpChat,
     limits::RateLimits,
     routes::{discord::OAuthStateCookie, spa::StaticDir},
@@ -24,7 +25,7 @@ use crate::{
     services::{
         CatalogAdminService, DeliveryQueueService, ProofService, SalesService, ShopCatalog,
     },
-    settings::{Environment, Settings, SiteSettings},
+    settings::{Environment, EventsSettings, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
 };
 
@@ -49,6 +50,10 @@ pub struct Services {
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
     pub static_dir: web::Data<StaticDir>,
+    /// Server push: the event bus, the open streams' limits and the `events` settings.
+    pub events: web::Data<ShopEvents>,
+    pub stream_limits: web::Data<StreamLimits>,
+    pub events_settings: web::Data<EventsSettings>,
     /// Where sessions live, and the cookie that names them.
     pub sessions: ShopSessionStore,
     pub session_key: Key,
@@ -105,7 +110,10 @@ impl Services {
         let products = ProductSnapshot::load(&catalog)
             .await
             .context("failed to load the catalog")?;
-        let stock = StockChanged::new(products.clone(), catalog.clone());
+        let events = ShopEvents::new(store.clone(), settings.events.buffer)
+            .await
+            .context("failed to read the event log")?;
+        let stock = StockChanged::new(products.clone(), catalog.clone(), events.clone());
         let notifier = background::start_staff_notifier(settings);
         let checkout = Arc::new(
             CheckoutKit::build(
@@ -120,7 +128,7 @@ impl Services {
         let chat = Arc::new(
             HelpChat::build(
                 settings,
-                store.clone(),
+                EventsStore::new(store.clone(), events.clone()),
                 products.clone(),
                 notifier,
                 clock.clone(),
@@ -135,6 +143,7 @@ impl Services {
                 stock: stock.clone(),
                 store: store.clone(),
                 clock: clock.clone(),
+                events: events.clone(),
             },
             settings,
         );
@@ -150,7 +159,17 @@ impl Services {
                 clock.clone(),
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
-            delivery: web::Data::new(DeliveryQueueService::new(store.clone(), clock.clone())),
+            delivery: web::Data::new(DeliveryQueueService::new(
+                EventsStore::new(store.clone(), events.clone()),
+                clock.clone(),
+            )),
+            stream_limits: web::Data::new(StreamLimits::new(
+                settings.events.max_streams_per_ip,
+                settings.events.max_streams_per_user,
+                settings.events.max_streams,
+            )),
+            events_settings: web::Data::new(settings.events.clone()),
+            events: web::Data::new(events),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -196,7 +215,10 @@ impl Services {
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())
-            .app_data(self.static_dir.clone());
+            .app_data(self.static_dir.clone())
+            .app_data(self.events.clone())
+            .app_data(self.stream_limits.clone())
+            .app_data(self.events_settings.clone());
     }
 }
 

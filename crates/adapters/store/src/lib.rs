@@ -13,6 +13,7 @@ mod orders;
 mod products;
 mod promo;
 mod proofs;
+mod push_events;
 mod rate_limits;
 mod sales;
 mod sessions;
@@ -20,6 +21,7 @@ mod sessions;
 pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};
 pub use demo_logins::DemoLogin;
+pub use push_events::{Heard, NewPushEvent, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
 pub use sea_orm::DatabaseConnection;
 pub use sessions::SessionRow;
 

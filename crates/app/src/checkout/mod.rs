@@ -27,7 +27,7 @@ use crate::settings::{Environment, Settings};
 use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
-pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock>;
+pub type ShopCheckout = orders::Checkout<crate::events::EventsStore, Store, Store, AppClock>;
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
@@ -250,7 +250,7 @@ impl CheckoutKit {
 
         Ok(CheckoutKit {
             service: orders::Checkout::new(
-                store.clone(),
+                crate::events::EventsStore::new(store.clone(), stock.events().clone()),
                 store.clone(),
                 store.clone(),
                 clock.clone(),

@@ -6,6 +6,7 @@ pub mod chat;
 pub mod checkout;
 pub mod dev_pages;
 pub mod discord;
+pub mod events;
 pub mod health;
 pub mod media;
 pub mod orders;
@@ -48,6 +49,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/reset-password", web::post().to(auth::reset_password))
             .route("/me", web::get().to(auth::me))
             .route("/profile", web::get().to(profile::profile))
+            .route("/events", web::get().to(events::stream))
             .configure(admin_routes)
             .configure(checkout_routes)
             .configure(chat_routes)

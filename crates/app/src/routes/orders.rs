@@ -30,7 +30,7 @@ pub(crate) fn remember_order(session: &Session, id: OrderId) -> Result<(), ApiEr
         .map_err(|e| ApiError::internal(anyhow::anyhow!("could not remember the order: {e}")))
 }
 
-fn session_orders(session: &Session) -> Vec<i64> {
+pub(crate) fn session_orders(session: &Session) -> Vec<i64> {
     session
         .get::<Vec<i64>>(SESSION_ORDERS)
         .ok()

@@ -7,6 +7,7 @@ import { Navbar } from '@/app/layout/navbar';
 import { Toaster } from '@/components/ui/toast';
 import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { useLiveEvents } from '@/app/layout/use-live-events';
 import { CartDrawer } from '@/features/cart/components/cart-drawer';
 import { ChatLauncher } from '@/features/chat/components/chat-launcher';
 import { LiveChatsLauncher } from '@/features/live-chats/components/live-chats-launcher';
@@ -36,6 +37,7 @@ export function AppLayout() {
   const cartButtonRef = useRef<HTMLButtonElement>(null);
   const { isStaff } = useUser();
   useSyncCartWithCatalog();
+  useLiveEvents();
 
   return (
     <>

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 
 import type { AdminOrder, OrdersFilter } from '@/features/admin-orders/types';
@@ -26,7 +27,11 @@ export function getAdminOrdersQueryOptions(filter: OrdersFilter) {
 export const ORDERS_POLL_MS = 10_000;
 
 export function useAdminOrders(filter: OrdersFilter) {
-  return useQuery({ ...getAdminOrdersQueryOptions(filter), refetchInterval: ORDERS_POLL_MS });
+  // polled only while the event stream is down (an order event refetches the queue)
+  return useQuery({
+    ...getAdminOrdersQueryOptions(filter),
+    refetchInterval: pollWhileDown(ORDERS_POLL_MS),
+  });
 }
 
 /** After an action: the answered order in place in every cached filter, then ask again. */

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 
 import type { AdminProduct } from '@/features/admin-products/types';
@@ -36,7 +37,12 @@ export function useAdminProducts({
   refetchInterval,
   enabled = true,
 }: UseAdminProductsOptions = {}) {
-  return useQuery({ ...getAdminProductsQueryOptions(), refetchInterval, enabled });
+  return useQuery({
+    ...getAdminProductsQueryOptions(),
+    // polled only while the event stream is down (a product event refetches the list)
+    refetchInterval: refetchInterval ? pollWhileDown(refetchInterval) : false,
+    enabled,
+  });
 }
 
 /** Puts a product the server just answered into the cached list, in place (or appends it). */

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 import type { Product } from '@/types/api';
 
@@ -21,6 +22,10 @@ type UseProductsOptions = {
   refetchInterval?: number;
 };
 
+/** Polls only while the event stream is down (a product event refetches the list). */
 export function useProducts({ refetchInterval }: UseProductsOptions = {}) {
-  return useQuery({ ...getProductsQueryOptions(), refetchInterval });
+  return useQuery({
+    ...getProductsQueryOptions(),
+    refetchInterval: refetchInterval ? pollWhileDown(refetchInterval) : undefined,
+  });
 }

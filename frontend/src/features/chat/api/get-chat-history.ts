@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 import type { Chat, ChatMessage } from '@/types/api';
 
@@ -33,7 +34,8 @@ export function getChatHistoryQueryOptions(chatId: string, pollMs: number | fals
   return queryOptions({
     queryKey: chatKeys.history(chatId),
     queryFn: ({ signal }) => getChatHistory(chatId, { signal }),
-    refetchInterval: pollMs,
+    // polled only while the event stream is down (a chat event refetches it)
+    refetchInterval: pollMs === false ? false : pollWhileDown(pollMs),
     staleTime: Infinity,
     retry: false,
   });

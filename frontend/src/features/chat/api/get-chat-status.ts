@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 import type { Chat } from '@/types/api';
 
@@ -15,7 +16,8 @@ export function getChatStatusQueryOptions(chatId: string, pollMs: number) {
   return queryOptions({
     queryKey: chatKeys.status(chatId),
     queryFn: ({ signal }) => getChatStatus(chatId, { signal }),
-    refetchInterval: pollMs,
+    // polled only while the event stream is down (a chat event refetches it)
+    refetchInterval: pollWhileDown(pollMs),
     staleTime: 0,
     // A 404 means the chat is gone: act on it at once instead of asking again.
     retry: false,

@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
+import { isLive } from '@/lib/live-events';
 
 /** How often /success asks for the status until the payment provider has confirmed it. */
 export const ORDER_POLL_MS = 2000;
@@ -26,6 +27,8 @@ export function useOrderStatus(id: number) {
     refetchInterval: (query) => {
       // A 404 will not change (not this visitor's order); a passing failure is asked again.
       if (query.state.error instanceof ApiError && query.state.error.isNotFound) return false;
+      // while the event stream is up, an order event refetches it
+      if (isLive()) return false;
       const status = query.state.data?.status;
       return status === undefined || status === 'pending' ? ORDER_POLL_MS : false;
     },

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 import type { ChatMessage } from '@/types/api';
 
@@ -17,7 +18,7 @@ export function getStaffChatMessagesQueryOptions(chatId: string) {
   return queryOptions({
     queryKey: liveChatKeys.messages(chatId),
     queryFn: ({ signal }) => getStaffChatMessages(chatId, { signal }),
-    refetchInterval: LIVE_CHATS_POLL_MS,
+    refetchInterval: pollWhileDown(LIVE_CHATS_POLL_MS),
     staleTime: 0,
     meta: { userScoped: true },
   });

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 
+import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 import type { Chat, ChatMessage } from '@/types/api';
 
@@ -56,7 +57,8 @@ export function getStaffChatsQueryOptions(status: StaffChatsFilter = 'open') {
     // a full page may have more after it
     getNextPageParam: (lastPage) =>
       lastPage.length >= STAFF_CHATS_PAGE ? (lastPage[lastPage.length - 1]?.cursor ?? null) : null,
-    refetchInterval: LIVE_CHATS_POLL_MS,
+    // polled only while the event stream is down (a chat event refetches the list)
+    refetchInterval: pollWhileDown(LIVE_CHATS_POLL_MS),
     staleTime: 0,
     // Staff data: dropped whenever the session changes.
     meta: { userScoped: true },

@@ -1,0 +1,298 @@
+//! The store as the chat service, checkout and the delivery queue see it, publishing an event
+//! after every write that changes what a browser shows. Each method does what the store does
+//! and answers the same; the event is published after the write committed. A failure to
+//! publish is logged, never turned into a failed write (the browser's polling is the fallback
+//! and the event log's "resync" covers the rest).
+
+use chat::{
+    Chat, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp, ChatStatus, NewChat,
+    NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
+};
+use chrono::{DateTime, Utc};
+use orders::{
+    Applied, Closing, DeliveryRepository, NewOrder, Order, OrderError, OrderId, OrderRepository,
+    PendingCaps, PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
+};
+use store::Store;
+
+use super::{ChatChanged, ShopEvents};
+
+/// The shop's store, publishing what its writes change.
+#[derive(Debug, Clone)]
+pub struct EventsStore {
+    store: Store,
+    events: ShopEvents,
+}
+
+impl EventsStore {
+    pub fn new(store: Store, events: ShopEvents) -> Self {
+        EventsStore { store, events }
+    }
+
+    async fn publish_chat(&self, stamp: &ChatStamp, was: Option<ChatStatus>) {
+        let staff = stamp.status != ChatStatus::Ai || was.is_some_and(|s| s != ChatStatus::Ai);
+        self.events
+            .chat_changed(ChatChanged {
+                chat_id: &stamp.id.to_string(),
+                session: stamp.session.as_ref(),
+                status: stamp.status.as_str(),
+                version: Some(stamp.version),
+                staff,
+            })
+            .await;
+    }
+
+    /// Publishes the chat as it is now (read back: one row).
+    async fn chat_now(&self, id: ChatId, was: Option<ChatStatus>) {
+        match ChatRepository::stamp(&self.store, id).await {
+            Ok(Some(stamp)) => self.publish_chat(&stamp, was).await,
+            Ok(None) => {}
+            Err(error) => tracing::warn!(error = ?error, "could not read a chat to publish it"),
+        }
+    }
+
+    /// Publishes the order as it is now (read back).
+    async fn order_now(&self, id: OrderId) {
+        match OrderRepository::order(&self.store, id).await {
+            Ok(order) => {
+                self.events
+                    .order_changed(order.id.get(), order.buyer.user_id, order.status().as_str())
+                    .await
+            }
+            Err(error) => tracing::warn!(error = ?error, "could not read an order to publish it"),
+        }
+    }
+}
+
+impl ChatRepository for EventsStore {
+    async fn create_or_open(
+        &self,
+        chat: NewChat,
+        messages: Vec<NewMessage>,
+    ) -> Result<Opened, ChatError> {
+        let opened = self.store.create_or_open(chat, messages).await?;
+        if opened.created {
+            let chat = &opened.chat;
+            self.publish_chat(
+                &ChatStamp {
+                    id: chat.id,
+                    session: chat.session.clone(),
+                    version: chat.version,
+                    status: chat.status,
+                    accepted_by: chat.accepted_by,
+                },
+                None,
+            )
+            .await;
+        }
+        Ok(opened)
+    }
+
+    async fn chat(&self, id: ChatId) -> Result<Chat, ChatError> {
+        self.store.chat(id).await
+    }
+
+    async fn latest_open_chat(&self, session: &SessionId) -> Result<Option<Chat>, ChatError> {
+        self.store.latest_open_chat(session).await
+    }
+
+    async fn messages(&self, id: ChatId) -> Result<Vec<ChatMessage>, ChatError> {
+        self.store.messages(id).await
+    }
+
+    async fn append(
+        &self,
+        id: ChatId,
+        messages: Vec<NewMessage>,
+    ) -> Result<Vec<ChatMessage>, ChatError> {
+        let stored = self.store.append(id, messages).await?;
+        self.chat_now(id, None).await;
+        Ok(stored)
+    }
+
+    async fn change_status(&self, change: StatusChange) -> Result<bool, ChatError> {
+        let (id, from) = (change.chat, change.from);
+        let changed = self.store.change_status(change).await?;
+        if changed {
+            self.chat_now(id, Some(from)).await;
+        }
+        Ok(changed)
+    }
+
+    /// Not published: reading changes only the reader's own unread flag, which the reader
+    /// already knows (and a published read would make every open view refetch and read again).
+    async fn mark_read(&self, id: ChatId, side: Side, at: DateTime<Utc>) -> Result<(), ChatError> {
+        self.store.mark_read(id, side, at).await
+    }
+
+    async fn delete(&self, id: ChatId) -> Result<(), ChatError> {
+        let before = ChatRepository::stamp(&self.store, id).await?;
+        self.store.delete(id).await?;
+        if let Some(stamp) = before {
+            self.events
+                .chat_changed(ChatChanged {
+                    chat_id: &id.to_string(),
+                    session: stamp.session.as_ref(),
+                    status: "deleted",
+                    version: None,
+                    staff: stamp.status != ChatStatus::Ai,
+                })
+                .await;
+        }
+        Ok(())
+    }
+
+    async fn staff_chats(&self, query: StaffChatsQuery) -> Result<Vec<StaffChatRow>, ChatError> {
+        self.store.staff_chats(query).await
+    }
+
+    async fn claim_staff_notification(
+        &self,
+        id: ChatId,
+        at: DateTime<Utc>,
+    ) -> Result<bool, ChatError> {
+        self.store.claim_staff_notification(id, at).await
+    }
+
+    async fn purge(
+        &self,
+        idle_ai_before: DateTime<Utc>,
+        closed_before: DateTime<Utc>,
+        batch: u32,
+    ) -> Result<Vec<ChatId>, ChatError> {
+        let purged = self
+            .store
+            .purge(idle_ai_before, closed_before, batch)
+            .await?;
+        if !purged.is_empty() {
+            self.events.chat_list_changed().await;
+        }
+        Ok(purged)
+    }
+
+    async fn stamp(&self, id: ChatId) -> Result<Option<ChatStamp>, ChatError> {
+        ChatRepository::stamp(&self.store, id).await
+    }
+}
+
+impl OrderRepository for EventsStore {
+    /// Not published: the buyer placing it knows, and staff's queue lists paid orders only.
+    async fn place(
+        &self,
+        order: NewOrder,
+        reservation: Reservation,
+        caps: PendingCaps,
+    ) -> Result<Order, PlaceError> {
+        self.store.place(order, reservation, caps).await
+    }
+
+    async fn attach_payment_reference(
+        &self,
+        id: OrderId,
+        reference: String,
+    ) -> Result<(), OrderError> {
+        self.store.attach_payment_reference(id, reference).await
+    }
+
+    async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
+        OrderRepository::order(&self.store, id).await
+    }
+
+    async fn orders_of_user(&self, user_id: i64) -> Result<Vec<Order>, OrderError> {
+        self.store.orders_of_user(user_id).await
+    }
+
+    async fn mark_paid(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let applied = self.store.mark_paid(id, at, event).await?;
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        Ok(applied)
+    }
+
+    async fn release(
+        &self,
+        id: OrderId,
+        closing: Closing,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let applied = OrderRepository::release(&self.store, id, closing, at, event).await?;
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        Ok(applied)
+    }
+
+    async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
+        let applied = self.store.hold_for_review(id, reason).await?;
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        Ok(applied)
+    }
+
+    async fn pending_created_before(
+        &self,
+        cutoff: DateTime<Utc>,
+    ) -> Result<Vec<OrderId>, OrderError> {
+        self.store.pending_created_before(cutoff).await
+    }
+}
+
+impl DeliveryRepository for EventsStore {
+    async fn queue(&self, filter: QueueFilter) -> Result<Vec<QueuedOrder>, OrderError> {
+        self.store.queue(filter).await
+    }
+
+    async fn queued_order(&self, id: OrderId) -> Result<QueuedOrder, OrderError> {
+        self.store.queued_order(id).await
+    }
+
+    async fn claim(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
+        let claimed = self.store.claim(id, staff).await?;
+        if claimed {
+            self.order_now(id).await;
+        }
+        Ok(claimed)
+    }
+
+    async fn release(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
+        let released = DeliveryRepository::release(&self.store, id, staff).await?;
+        if released {
+            self.order_now(id).await;
+        }
+        Ok(released)
+    }
+
+    async fn deliver(
+        &self,
+        id: OrderId,
+        staff: i64,
+        proof: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        let delivered = self.store.deliver(id, staff, proof, at).await?;
+        if delivered {
+            self.order_now(id).await;
+        }
+        Ok(delivered)
+    }
+
+    async fn refund(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
+        let refunded = self.store.refund(id, at).await?;
+        if refunded {
+            self.order_now(id).await;
+        }
+        Ok(refunded)
+    }
+
+    async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
+        self.store.proof_exists(id).await
+    }
+}

@@ -1,0 +1,194 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+
+import { env } from '@/config/env';
+
+/**
+ * Server push: one EventSource (`GET /api/events`) for the whole app. Each event says what
+ * changed (a chat, an order, the product list); the matching react-query caches are
+ * invalidated, so the open screens refetch the calls they already make. While the stream is
+ * up, the spec's polling stops ({@link pollWhileDown}); whenever it is down, polling runs at
+ * the spec's intervals and the stream is tried again.
+ */
+
+type Listener = () => void;
+
+/** Products are refetched at most this often, however many stock changes arrive. */
+const PRODUCTS_THROTTLE_MS = 1000;
+/** Reopening a stream the server refused or lost: from this, doubling, up to the max. */
+const RETRY_MIN_MS = 3000;
+const RETRY_MAX_MS = 30_000;
+/** A test switch (browser tests only): `localStorage['garden-shop:poll'] = 'off'`. */
+const POLL_SWITCH_KEY = 'garden-shop:poll';
+
+export type LiveOptions = {
+  queryClient: QueryClient;
+  /** Ask for the staff stream (every live chat, the delivery queue). */
+  staff: boolean;
+  /** The browser's help chat session id. */
+  chatSession: string | null;
+};
+
+let live = false;
+const listeners = new Set<Listener>();
+
+function setLive(next: boolean, queryClient: QueryClient | null) {
+  if (live === next) return;
+  live = next;
+  listeners.forEach((listener) => listener());
+  // Either way the polled screens catch up now: coming up, on what happened while polling
+  // (and their next refetch interval turns off); going down, polling starts from here.
+  if (queryClient) refetchEverythingLive(queryClient);
+}
+
+/** Whether the stream is up now. */
+export function isLive(): boolean {
+  return live;
+}
+
+export function subscribeLive(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function pollingSwitchedOff(): boolean {
+  try {
+    return window.localStorage.getItem(POLL_SWITCH_KEY) === 'off';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A `refetchInterval` that polls every `ms` only while the stream is down:
+ * `refetchInterval: pollWhileDown(3000)`.
+ */
+export function pollWhileDown(ms: number): () => number | false {
+  return () => (live || pollingSwitchedOff() ? false : ms);
+}
+
+/** Every cache an event can touch, for a resync. */
+const LIVE_KEYS: QueryKey[] = [
+  ['products'],
+  ['chat'],
+  ['live-chats'],
+  ['orders'],
+  ['profile'],
+  ['admin', 'orders'],
+  ['admin', 'products'],
+];
+
+function refetchEverythingLive(queryClient: QueryClient) {
+  for (const queryKey of LIVE_KEYS) void queryClient.invalidateQueries({ queryKey });
+}
+
+type ChatEvent = { chat_id: string; status: string };
+type OrderEvent = { order_id: number; status: string };
+
+function parse<T>(event: MessageEvent<string>): T | null {
+  try {
+    return JSON.parse(event.data) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens the app's stream; returns how to close it. */
+export function connectLiveEvents({ queryClient, staff, chatSession }: LiveOptions): () => void {
+  if (typeof EventSource === 'undefined') return () => {};
+  let source: EventSource | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let productsTimer: ReturnType<typeof setTimeout> | undefined;
+  let productsDue = 0;
+  let retryMs = RETRY_MIN_MS;
+  let lastEventId = '';
+  let closed = false;
+
+  const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
+
+  const refetchProducts = () => {
+    const now = Date.now();
+    if (productsTimer !== undefined) return;
+    const wait = Math.max(0, productsDue - now);
+    productsTimer = setTimeout(() => {
+      productsTimer = undefined;
+      productsDue = Date.now() + PRODUCTS_THROTTLE_MS;
+      invalidate(['products']);
+      invalidate(['admin', 'products']);
+    }, wait);
+  };
+
+  const open = () => {
+    const query = new URLSearchParams();
+    if (staff) query.set('staff', '1');
+    if (chatSession) query.set('chat_session', chatSession);
+    if (lastEventId) query.set('last_event_id', lastEventId);
+    const search = query.toString();
+    const stream = new EventSource(`${env.API_URL}/events${search ? `?${search}` : ''}`);
+    source = stream;
+
+    const track = (event: MessageEvent<string>) => {
+      if (event.lastEventId) lastEventId = event.lastEventId;
+    };
+
+    stream.addEventListener('ready', (event: MessageEvent<string>) => {
+      track(event);
+      retryMs = RETRY_MIN_MS;
+      setLive(true, queryClient);
+    });
+    stream.addEventListener('resync', (event: MessageEvent<string>) => {
+      track(event);
+      refetchEverythingLive(queryClient);
+    });
+    stream.addEventListener('products', (event: MessageEvent<string>) => {
+      track(event);
+      refetchProducts();
+    });
+    stream.addEventListener('chat', (event: MessageEvent<string>) => {
+      track(event);
+      const chat = parse<ChatEvent>(event);
+      if (!chat) return;
+      invalidate(['chat', chat.chat_id]);
+      if (staff) {
+        invalidate(['live-chats', 'list']);
+        invalidate(['live-chats', chat.chat_id]);
+      }
+    });
+    stream.addEventListener('chat_list', (event: MessageEvent<string>) => {
+      track(event);
+      if (staff) invalidate(['live-chats', 'list']);
+    });
+    stream.addEventListener('order', (event: MessageEvent<string>) => {
+      track(event);
+      const order = parse<OrderEvent>(event);
+      if (!order) return;
+      invalidate(['orders', order.order_id]);
+      invalidate(['profile']);
+      if (staff) invalidate(['admin', 'orders']);
+    });
+    stream.addEventListener('ended', () => {
+      // the server ended it (a staff role was taken away): poll until the session is re-read
+      stream.close();
+      setLive(false, queryClient);
+    });
+    stream.onerror = () => {
+      setLive(false, queryClient);
+      // The browser reconnects by itself (with Last-Event-ID) unless the server refused the
+      // stream; then a new one is opened after a growing pause, resuming where it stopped.
+      if (stream.readyState === EventSource.CLOSED && !closed) {
+        source = null;
+        retryTimer = setTimeout(open, retryMs);
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      }
+    };
+  };
+
+  open();
+  return () => {
+    closed = true;
+    clearTimeout(retryTimer);
+    clearTimeout(productsTimer);
+    source?.close();
+    source = null;
+    setLive(false, null);
+  };
+}
