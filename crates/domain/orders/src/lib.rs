@@ -2,6 +2,8 @@
 //! which prices a cart from the database and reserves its stock; and the lifecycle that
 //! confirms, expires and cancels orders.
 
+pub mod aftersale;
+pub mod blocklist;
 mod error;
 pub mod gateways;
 mod models;
@@ -30,3 +32,10 @@ pub use service::{
 };
 pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
+pub use aftersale::{
+    AfterSale, AfterSaleRepository, Dispute, DisputeOutcome, Noticed, ProviderRefund, RefundError,
+};
+pub use blocklist::{
+    BlockEntry, BlockKind, Blocklist, BlocklistAdmin, BlocklistError, BlocklistLimits,
+    BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
+};

@@ -5,6 +5,7 @@ use catalog::{Product, ProductId};
 use chrono::Duration;
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
+use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::{
     frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
     CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
@@ -84,14 +85,15 @@ pub enum Release {
     Replayed,
 }
 
-/// Checkout and the order lifecycle over their ports.
+/// Checkout and the order lifecycle over their ports; `B` is the blocklist checked first.
 #[derive(Debug, Clone)]
-pub struct Checkout<O, P, R, C> {
+pub struct Checkout<O, P, R, C, B = NoBlocklist> {
     orders: O,
     products: P,
     promos: R,
     clock: C,
     limits: CheckoutLimits,
+    blocklist: B,
 }
 
 impl<O, P, R, C> Checkout<O, P, R, C>
@@ -108,6 +110,28 @@ where
             promos,
             clock,
             limits: CheckoutLimits::default(),
+            blocklist: NoBlocklist,
+        }
+    }
+}
+
+impl<O, P, R, C, B> Checkout<O, P, R, C, B>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+    B: Blocklist,
+{
+    /// The same service refusing the buyers `blocklist` names.
+    pub fn with_blocklist<B2: Blocklist>(self, blocklist: B2) -> Checkout<O, P, R, C, B2> {
+        Checkout {
+            orders: self.orders,
+            products: self.products,
+            promos: self.promos,
+            clock: self.clock,
+            limits: self.limits,
+            blocklist,
         }
     }
 
@@ -237,15 +261,22 @@ fn merge_lines(items: &[RequestedItem], max: u32) -> Result<Vec<RequestedItem>, 
         .collect()
 }
 
-impl<O, P, R, C> CheckoutService for Checkout<O, P, R, C>
+impl<O, P, R, C, B> CheckoutService for Checkout<O, P, R, C, B>
 where
     O: OrderRepository,
     P: ProductLookup,
     R: PromoRepository,
     C: Clock,
+    B: Blocklist,
 {
     #[tracing::instrument(skip_all, fields(lines = request.items.len(), method = %request.method))]
     async fn place_order(&self, request: CheckoutRequest) -> Result<PlacedOrder, CheckoutError> {
+        let identities =
+            BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
+        if self.blocklist.is_blocked(identities).await? {
+            tracing::info!("checkout refused: the buyer is on the blocklist");
+            return Err(CheckoutError::Blocked);
+        }
         if request.items.is_empty() {
             return Err(CheckoutError::EmptyCart);
         }
@@ -414,12 +445,13 @@ fn unpaid_lifetime() -> Duration {
     Duration::minutes(PAYMENT_WINDOW_MINUTES + SWEEP_GRACE_MINUTES)
 }
 
-impl<O, P, R, C> Checkout<O, P, R, C>
+impl<O, P, R, C, B> Checkout<O, P, R, C, B>
 where
     O: OrderRepository,
     P: ProductLookup,
     R: PromoRepository,
     C: Clock,
+    B: Blocklist,
 {
     async fn close(
         &self,

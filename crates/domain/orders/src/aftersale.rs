@@ -1,0 +1,445 @@
+//! After the sale: refunds through the payment provider, refunds and chargebacks the provider
+//! reports (Stripe's `charge.refunded`, `charge.dispute.created`, `charge.dispute.closed`).
+//!
+//! - A refund staff ask for goes to the provider first; the order turns refunded only once the
+//!   provider accepted it. A provider error changes nothing.
+//! - A refund made at the provider marks the order refunded too.
+//! - A chargeback marks the order disputed (it cannot be delivered), blocks the buyer's
+//!   Discord account, e-mail and Roblox username, and tells staff. When the dispute closes, a
+//!   won dispute returns the order to where it was; a lost one leaves it disputed.
+//!
+//! Each provider event changes an order once: the event id is recorded with the change, in
+//! the same transaction.
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+
+use crate::blocklist::{BlockKind, NewBlock};
+use crate::gateways::{
+    PaymentError, PaymentGateway, RefundRequest, StaffMessage, StaffNotifications,
+};
+use crate::{
+    Applied, Clock, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentProvider,
+    ProviderEvent, TransitionError,
+};
+
+/// How a closed dispute ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DisputeOutcome {
+    /// The money stays with the shop: the order returns to its earlier status.
+    Won,
+    /// The bank gave the money back to the buyer: the order stays disputed.
+    Lost,
+}
+
+impl DisputeOutcome {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            DisputeOutcome::Won => "won",
+            DisputeOutcome::Lost => "lost",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "won" => Some(DisputeOutcome::Won),
+            "lost" => Some(DisputeOutcome::Lost),
+            _ => None,
+        }
+    }
+}
+
+/// A chargeback on an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispute {
+    pub opened_at: DateTime<Utc>,
+    /// The order's status when the dispute opened; a won dispute returns it there.
+    pub previous: OrderStatus,
+    /// `None` while the dispute is open.
+    pub outcome: Option<DisputeOutcome>,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// Where refunds and disputes are recorded. Every change is one transaction that records the
+/// provider's event (when given) with it: `Applied::Replayed` and nothing else when the event
+/// was recorded before; `Applied::NotPending(current)` and nothing recorded when the order is
+/// not in a status the change applies to.
+#[cfg_attr(test, mockall::automock)]
+pub trait AfterSaleRepository: Send + Sync + 'static {
+    /// The order paid through `provider` with this payment id (Stripe's payment intent).
+    fn order_by_payment(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = Result<Option<Order>, OrderError>> + Send;
+
+    /// Records the provider's payment id of a paid order that has none yet (the same again
+    /// changes nothing). `OrderError::NotFound` when there is no such order.
+    fn record_payment_id(
+        &self,
+        id: OrderId,
+        payment_id: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Records a provider event that changes no order (a partial refund), `false` when it was
+    /// recorded before.
+    fn record_event(
+        &self,
+        event: ProviderEvent,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Turns a paid or delivered order refunded at `at`, with the provider's refund id when
+    /// known. Its stock stays sold.
+    fn mark_refunded(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        refund_id: Option<String>,
+        event: Option<ProviderEvent>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Turns a paid, delivered or refunded order disputed at `at`, remembering its status, and
+    /// adds `blocks` to the blocklist (those already on it are kept as they are).
+    fn open_dispute(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+        blocks: Vec<NewBlock>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Records the outcome of the dispute of a disputed order at `at`; `Won` returns it to
+    /// the status it had when the dispute opened.
+    fn close_dispute(
+        &self,
+        id: OrderId,
+        outcome: DisputeOutcome,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+}
+
+/// Why a refund did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum RefundError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// 409: the order is not paid or delivered (or is disputed).
+    #[error(transparent)]
+    Refused(TransitionError),
+    /// 409: this instance has no way to reach the order's provider (PayPal switched off).
+    #[error("This order was paid through {0}, which this shop cannot reach now. Refund it there.")]
+    NoProvider(PaymentProvider),
+    /// 502: the provider refused or failed; nothing changed.
+    #[error("The payment provider did not refund the order: {0}")]
+    Provider(#[source] PaymentError),
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for RefundError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => RefundError::NotFound(id),
+            OrderError::Unknown(e) => RefundError::Unknown(e),
+        }
+    }
+}
+
+/// What a provider's notice about a payment did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Noticed {
+    /// The order changed.
+    Changed(Box<Order>),
+    /// This very event was applied before, or the order had changed already: nothing changed.
+    Unchanged,
+    /// No order of ours was paid with this payment (or none is recorded yet).
+    UnknownPayment,
+}
+
+/// A refund made at the provider (Stripe's `charge.refunded`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderRefund {
+    pub provider: PaymentProvider,
+    pub payment_id: String,
+    /// Whether the whole payment was given back (a partial refund only tells staff).
+    pub whole: bool,
+    pub event: ProviderEvent,
+}
+
+/// The shop's rules after the sale, over its store, the staff channel and a clock.
+#[derive(Debug, Clone)]
+pub struct AfterSale<R, N, C> {
+    repository: R,
+    notifier: N,
+    clock: C,
+    /// Where staff see the order (the delivery queue), linked from their notifications.
+    orders_url: Option<String>,
+}
+
+impl<R, N, C> AfterSale<R, N, C>
+where
+    R: AfterSaleRepository + OrderRepository,
+    N: StaffNotifications,
+    C: Clock,
+{
+    pub fn new(repository: R, notifier: N, clock: C) -> Self {
+        AfterSale {
+            repository,
+            notifier,
+            clock,
+            orders_url: None,
+        }
+    }
+
+    /// Links staff notifications to this page.
+    pub fn with_orders_url(mut self, url: String) -> Self {
+        self.orders_url = Some(url);
+        self
+    }
+
+    pub async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
+        self.repository.order(id).await
+    }
+
+    fn tell_staff(&self, text: String, order: &Order) {
+        self.notifier.notify(StaffMessage {
+            text,
+            link: self.orders_url.clone(),
+            fields: vec![
+                ("Roblox username".to_owned(), order.buyer.roblox_username.to_string()),
+                ("Discord".to_owned(), order.buyer.discord.username.clone()),
+            ],
+        });
+    }
+
+    /// Refunds the order's whole payment through `gateway` (the order's provider, chosen by
+    /// the caller), then marks it refunded. Refunding an order that is refunded already
+    /// answers it as it is; any other status but paid or delivered is refused before the
+    /// provider is asked.
+    #[tracing::instrument(skip(self, gateway))]
+    pub async fn refund<G: PaymentGateway>(
+        &self,
+        id: OrderId,
+        gateway: &G,
+    ) -> Result<Order, RefundError> {
+        let order = self.repository.order(id).await?;
+        if order.status() == OrderStatus::Refunded {
+            return Ok(order);
+        }
+        if !order.status().can_become(OrderStatus::Refunded) {
+            return Err(RefundError::Refused(TransitionError {
+                from: order.status(),
+                to: OrderStatus::Refunded,
+            }));
+        }
+        let receipt = gateway
+            .refund(RefundRequest {
+                order_id: id.to_string(),
+                provider_reference: order.payment.reference.clone(),
+                payment_id: order.payment.payment_id.clone(),
+                idempotency_key: format!("refund-order-{id}"),
+            })
+            .await
+            .map_err(|error| {
+                tracing::warn!(order = %id, error = %error, "the provider did not refund");
+                RefundError::Provider(error)
+            })?;
+        if let (None, Some(payment_id)) = (&order.payment.payment_id, receipt.payment_id) {
+            self.repository.record_payment_id(id, payment_id).await?;
+        }
+        let applied = self
+            .repository
+            .mark_refunded(id, self.clock.now(), Some(receipt.refund_id), None)
+            .await?;
+        match applied {
+            Applied::Changed => tracing::info!(order = %id, "order refunded"),
+            Applied::NotPending(OrderStatus::Refunded) | Applied::Replayed => {}
+            Applied::NotPending(status) => {
+                // refunded at the provider, but the order moved on meanwhile (a dispute)
+                tracing::error!(order = %id, %status, "refunded at the provider but the order is no longer refundable");
+                self.tell_staff(
+                    format!(
+                        "Order #{id} was refunded at the provider but is now {}: check it.",
+                        status.label().to_lowercase()
+                    ),
+                    &order,
+                );
+                return Err(RefundError::Refused(TransitionError {
+                    from: status,
+                    to: OrderStatus::Refunded,
+                }));
+            }
+        }
+        Ok(self.repository.order(id).await?)
+    }
+
+    /// Records the provider's payment id of a just-paid order (for its refunds and disputes).
+    pub async fn payment_confirmed(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
+        self.repository.record_payment_id(id, payment_id).await
+    }
+
+    /// A refund made at the provider: the whole payment marks the order refunded; a partial
+    /// one only tells staff. Each event once.
+    #[tracing::instrument(skip_all, fields(event = %refund.event.id))]
+    pub async fn provider_refunded(&self, refund: ProviderRefund) -> Result<Noticed, OrderError> {
+        let Some(order) = self
+            .repository
+            .order_by_payment(refund.provider, refund.payment_id.clone())
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        let now = self.clock.now();
+        if !refund.whole {
+            if self.repository.record_event(refund.event, now).await? {
+                self.tell_staff(
+                    format!("Order #{} was partly refunded at the provider.", order.id),
+                    &order,
+                );
+            }
+            return Ok(Noticed::Unchanged);
+        }
+        match self
+            .repository
+            .mark_refunded(order.id, now, None, Some(refund.event))
+            .await?
+        {
+            Applied::Changed => {
+                tracing::info!(order = %order.id, "order refunded at the provider");
+                if order.status() == OrderStatus::Paid {
+                    self.tell_staff(
+                        format!(
+                            "Order #{} was refunded at the provider: do not deliver it.",
+                            order.id
+                        ),
+                        &order,
+                    );
+                }
+                Ok(Noticed::Changed(Box::new(
+                    self.repository.order(order.id).await?,
+                )))
+            }
+            Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
+        }
+    }
+
+    /// A chargeback was opened: the order turns disputed, the buyer's Discord account, e-mail
+    /// and Roblox username are blocked ("chargeback on order #N"), staff are told. Each event
+    /// once.
+    #[tracing::instrument(skip_all, fields(event = %event.id))]
+    pub async fn dispute_opened(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+        reason: Option<String>,
+        event: ProviderEvent,
+    ) -> Result<Noticed, OrderError> {
+        let Some(mut order) = self
+            .repository
+            .order_by_payment(provider, payment_id)
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        let now = self.clock.now();
+        if order.dispute(now).is_err() {
+            // disputed already (a second dispute event), or never paid: record nothing
+            return Ok(Noticed::Unchanged);
+        }
+        let blocks = chargeback_blocks(&order, now);
+        match self
+            .repository
+            .open_dispute(order.id, now, event, blocks)
+            .await?
+        {
+            Applied::Changed => {
+                tracing::warn!(order = %order.id, "order disputed; buyer blocked");
+                let why = reason.map_or_else(String::new, |r| format!(" ({r})"));
+                self.tell_staff(
+                    format!(
+                        "Order #{} is disputed{why}: do not deliver it. The buyer's Discord \
+                         account, e-mail and Roblox username are on the blocklist.",
+                        order.id
+                    ),
+                    &order,
+                );
+                Ok(Noticed::Changed(Box::new(order)))
+            }
+            Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
+        }
+    }
+
+    /// A chargeback closed with `outcome`. Each event once.
+    #[tracing::instrument(skip_all, fields(event = %event.id, outcome = outcome.as_str()))]
+    pub async fn dispute_closed(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+        outcome: DisputeOutcome,
+        event: ProviderEvent,
+    ) -> Result<Noticed, OrderError> {
+        let Some(order) = self
+            .repository
+            .order_by_payment(provider, payment_id)
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        if order.status() != OrderStatus::Disputed {
+            return Ok(Noticed::Unchanged);
+        }
+        match self
+            .repository
+            .close_dispute(order.id, outcome, self.clock.now(), event)
+            .await?
+        {
+            Applied::Changed => {
+                let order = self.repository.order(order.id).await?;
+                let text = match outcome {
+                    DisputeOutcome::Won => format!(
+                        "The dispute on order #{} was won: the order is {} again. The buyer \
+                         stays on the blocklist until someone removes them.",
+                        order.id,
+                        order.status().label().to_lowercase()
+                    ),
+                    DisputeOutcome::Lost => {
+                        format!("The dispute on order #{} was lost.", order.id)
+                    }
+                };
+                self.tell_staff(text, &order);
+                Ok(Noticed::Changed(Box::new(order)))
+            }
+            Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
+        }
+    }
+}
+
+/// The blocklist entries a chargeback on `order` adds: the buyer's Discord account, e-mail
+/// and Roblox username.
+pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
+    let reason = format!("chargeback on order #{}", order.id);
+    let buyer = &order.buyer;
+    [
+        (
+            BlockKind::DiscordId,
+            buyer.discord.discord_id.as_str().to_owned(),
+        ),
+        (BlockKind::Email, buyer.email.as_str().to_owned()),
+        (
+            BlockKind::RobloxUsername,
+            buyer.roblox_username.as_str().to_ascii_lowercase(),
+        ),
+    ]
+    .into_iter()
+    .map(|(kind, value)| NewBlock {
+        kind,
+        value,
+        reason: reason.clone(),
+        added_by: None,
+        created_at: at,
+    })
+    .collect()
+}
