@@ -94,7 +94,8 @@ async fn edit_sqlite_orders_definition(
         .await?
         .ok_or_else(|| DbErr::Migration("no schema version".to_owned()))?
         .try_get_by_index(0)?;
-    txn.execute_unprepared("PRAGMA writable_schema = ON").await?;
+    txn.execute_unprepared("PRAGMA writable_schema = ON")
+        .await?;
     txn.execute(Statement::from_sql_and_values(
         DbBackend::Sqlite,
         "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'orders'",

@@ -21,3 +21,9 @@ pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
 pub type DeliveryQueueService = orders::DeliveryQueue<Store, AppClock>;
+
+/// Refunds through the payment provider, and the provider's refunds and disputes.
+pub type AfterSaleService = orders::AfterSale<Store, discord::StaffNotifier, AppClock>;
+
+/// The super_admin's blocklist.
+pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;

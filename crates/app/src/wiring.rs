@@ -22,7 +22,8 @@ use crate::{
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
-        CatalogAdminService, DeliveryQueueService, ProofService, SalesService, ShopCatalog,
+        AfterSaleService, BlocklistService, CatalogAdminService, DeliveryQueueService,
+        ProofService, SalesService, ShopCatalog,
     },
     settings::{Environment, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -45,6 +46,8 @@ pub struct Services {
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
     pub delivery: web::Data<DeliveryQueueService>,
+    pub aftersale: web::Data<AfterSaleService>,
+    pub blocklist: web::Data<BlocklistService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
@@ -107,6 +110,11 @@ impl Services {
             .context("failed to load the catalog")?;
         let stock = StockChanged::new(products.clone(), catalog.clone());
         let notifier = background::start_staff_notifier(settings);
+        let aftersale = orders::AfterSale::new(store.clone(), notifier.clone(), clock.clone())
+            .with_orders_url(format!(
+                "{}/admin/orders",
+                settings.site.public_url.trim_end_matches('/')
+            ));
         let checkout = Arc::new(
             CheckoutKit::build(
                 settings,
@@ -151,6 +159,12 @@ impl Services {
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: web::Data::new(DeliveryQueueService::new(store.clone(), clock.clone())),
+            aftersale: web::Data::new(aftersale),
+            blocklist: web::Data::new(BlocklistService::new(
+                store.clone(),
+                clock.clone(),
+                settings.blocklist.limits(),
+            )),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -193,6 +207,8 @@ impl Services {
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
+            .app_data(self.aftersale.clone())
+            .app_data(self.blocklist.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())

@@ -115,7 +115,11 @@ impl AfterSaleRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn record_event(&self, event: ProviderEvent, at: DateTime<Utc>) -> Result<bool, OrderError> {
+    async fn record_event(
+        &self,
+        event: ProviderEvent,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
         let txn = self
             .db
             .begin()
@@ -248,12 +252,16 @@ async fn entry_where(
     condition: &str,
     values: Vec<Value>,
 ) -> anyhow::Result<Option<BlockEntry>> {
-    db.query_one(statement(db, &format!("{BLOCK_SELECT} WHERE {condition}"), values))
-        .await
-        .context("failed to load a blocklist entry")?
-        .as_ref()
-        .map(to_entry)
-        .transpose()
+    db.query_one(statement(
+        db,
+        &format!("{BLOCK_SELECT} WHERE {condition}"),
+        values,
+    ))
+    .await
+    .context("failed to load a blocklist entry")?
+    .as_ref()
+    .map(to_entry)
+    .transpose()
 }
 
 impl BlocklistRepository for Store {
@@ -272,7 +280,11 @@ impl BlocklistRepository for Store {
         let entries = rows.iter().map(to_entry).collect::<anyhow::Result<_>>()?;
         let total: i64 = self
             .db
-            .query_one(statement(&self.db, "SELECT COUNT(*) FROM blocklist", vec![]))
+            .query_one(statement(
+                &self.db,
+                "SELECT COUNT(*) FROM blocklist",
+                vec![],
+            ))
             .await
             .context("failed to count the blocklist")?
             .context("a count answered no row")?

@@ -574,7 +574,10 @@ pub(crate) async fn record_event(
     Ok(inserted.rows_affected() == 1)
 }
 
-pub(crate) async fn current_status(txn: &DatabaseTransaction, id: OrderId) -> Result<OrderStatus, OrderError> {
+pub(crate) async fn current_status(
+    txn: &DatabaseTransaction,
+    id: OrderId,
+) -> Result<OrderStatus, OrderError> {
     let row = order_rows::Entity::find_by_id(id.get())
         .one(txn)
         .await

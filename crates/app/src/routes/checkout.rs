@@ -258,6 +258,7 @@ fn refusal(error: CheckoutError) -> Result<HttpResponse, ApiError> {
             "cart": priced_cart_json(&cart),
             "errors": {},
         }))),
+        CheckoutError::Blocked => Err(ApiError::Forbidden(error.to_string())),
         CheckoutError::Unknown(cause) => Err(ApiError::Internal(cause)),
     }
 }

@@ -209,7 +209,10 @@ where
             text,
             link: self.orders_url.clone(),
             fields: vec![
-                ("Roblox username".to_owned(), order.buyer.roblox_username.to_string()),
+                (
+                    "Roblox username".to_owned(),
+                    order.buyer.roblox_username.to_string(),
+                ),
                 ("Discord".to_owned(), order.buyer.discord.username.clone()),
             ],
         });
@@ -277,7 +280,11 @@ where
     }
 
     /// Records the provider's payment id of a just-paid order (for its refunds and disputes).
-    pub async fn payment_confirmed(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
+    pub async fn payment_confirmed(
+        &self,
+        id: OrderId,
+        payment_id: String,
+    ) -> Result<(), OrderError> {
         self.repository.record_payment_id(id, payment_id).await
     }
 

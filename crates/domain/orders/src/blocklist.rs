@@ -88,9 +88,7 @@ impl fmt::Display for BlockKind {
 pub fn normalise_ip(raw: &str) -> Option<String> {
     let ip: IpAddr = raw.trim().parse().ok()?;
     let ip = match ip {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map_or(IpAddr::V6(v6), IpAddr::V4),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     };
     Some(ip.to_string())
@@ -321,7 +319,11 @@ mod tests {
     fn values_are_normalised_so_one_entry_matches_every_spelling() {
         let cases = [
             (BlockKind::Email, " Kid@Example.COM ", "kid@example.com"),
-            (BlockKind::DiscordId, " 100000000000000001", "100000000000000001"),
+            (
+                BlockKind::DiscordId,
+                " 100000000000000001",
+                "100000000000000001",
+            ),
             (BlockKind::RobloxUsername, "Builder_Bob", "builder_bob"),
             (BlockKind::Ip, " 203.0.113.7 ", "203.0.113.7"),
             (BlockKind::Ip, "::ffff:203.0.113.7", "203.0.113.7"),

@@ -12,6 +12,13 @@ pub mod queue;
 mod service;
 pub mod stats;
 
+pub use aftersale::{
+    AfterSale, AfterSaleRepository, Dispute, DisputeOutcome, Noticed, ProviderRefund, RefundError,
+};
+pub use blocklist::{
+    BlockEntry, BlockKind, Blocklist, BlocklistAdmin, BlocklistError, BlocklistLimits,
+    BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
+};
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
@@ -32,10 +39,3 @@ pub use service::{
 };
 pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
-pub use aftersale::{
-    AfterSale, AfterSaleRepository, Dispute, DisputeOutcome, Noticed, ProviderRefund, RefundError,
-};
-pub use blocklist::{
-    BlockEntry, BlockKind, Blocklist, BlocklistAdmin, BlocklistError, BlocklistLimits,
-    BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
-};

@@ -271,8 +271,7 @@ where
 {
     #[tracing::instrument(skip_all, fields(lines = request.items.len(), method = %request.method))]
     async fn place_order(&self, request: CheckoutRequest) -> Result<PlacedOrder, CheckoutError> {
-        let identities =
-            BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
+        let identities = BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
         if self.blocklist.is_blocked(identities).await? {
             tracing::info!("checkout refused: the buyer is on the blocklist");
             return Err(CheckoutError::Blocked);
