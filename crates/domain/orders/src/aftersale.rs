@@ -450,3 +450,270 @@ pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
     })
     .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::sync::{Arc, Mutex};
+
+    use cart_pricing::{Money, PaymentMethod};
+    use chrono::TimeZone;
+    use promo::FixedClock;
+
+    use super::*;
+    use crate::gateways::{MockPaymentGateway, MockStaffNotifications, RefundReceipt};
+    use crate::{
+        Amounts, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
+        OrderHolder, PendingCaps, PlaceError, Reservation, RobloxUsername,
+    };
+
+    mockall::mock! {
+        Repo {}
+        impl AfterSaleRepository for Repo {
+            fn order_by_payment(&self, provider: PaymentProvider, payment_id: String)
+                -> impl Future<Output = Result<Option<Order>, OrderError>> + Send;
+            fn record_payment_id(&self, id: OrderId, payment_id: String)
+                -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn record_event(&self, event: ProviderEvent, at: DateTime<Utc>)
+                -> impl Future<Output = Result<bool, OrderError>> + Send;
+            fn mark_refunded(&self, id: OrderId, at: DateTime<Utc>, refund_id: Option<String>,
+                event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn open_dispute(&self, id: OrderId, at: DateTime<Utc>, event: ProviderEvent,
+                blocks: Vec<NewBlock>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn close_dispute(&self, id: OrderId, outcome: DisputeOutcome, at: DateTime<Utc>,
+                event: ProviderEvent)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+        }
+        impl OrderRepository for Repo {
+            fn place(&self, order: NewOrder, reservation: Reservation, caps: PendingCaps)
+                -> impl Future<Output = Result<Order, PlaceError>> + Send;
+            fn attach_payment_reference(&self, id: OrderId, reference: String)
+                -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
+            fn orders_of_user(&self, user_id: i64)
+                -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
+            fn mark_paid(&self, id: OrderId, at: DateTime<Utc>, event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn release(&self, id: OrderId, closing: Closing, at: DateTime<Utc>,
+                event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn hold_for_review(&self, id: OrderId, reason: String)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn pending_created_before(&self, cutoff: DateTime<Utc>)
+                -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+        }
+    }
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap()
+    }
+
+    fn order(status: OrderStatus, payment_id: Option<&str>) -> Order {
+        let placed = Order::placed(
+            OrderId::new(7),
+            NewOrder {
+                lines: vec![],
+                buyer: Buyer {
+                    discord: DiscordIdentity {
+                        discord_id: DiscordId::parse("123456789012345678").unwrap(),
+                        username: "gardener".into(),
+                        avatar_url: None,
+                    },
+                    roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
+                    email: Email::parse("Kid@Example.com").unwrap(),
+                    user_id: None,
+                },
+                amounts: Amounts {
+                    subtotal: Money::parse("10").unwrap(),
+                    discount: Money::ZERO,
+                    fee: Money::parse("0.77").unwrap(),
+                    total: Money::parse("10.77").unwrap(),
+                },
+                promo: None,
+                method: PaymentMethod::Card,
+                provider: PaymentProvider::Stripe,
+                created_at: now(),
+                holder: OrderHolder::default(),
+            },
+        );
+        let mut payment = placed.payment.clone();
+        payment.reference = Some("cs_test_1".into());
+        payment.payment_id = payment_id.map(Into::into);
+        Order::restore(
+            placed.id,
+            placed.lines,
+            placed.buyer,
+            placed.amounts,
+            None,
+            payment,
+            now(),
+            None,
+            Lifecycle::restore(status, Some(now()), None, None),
+        )
+    }
+
+    fn returning_order(repo: &mut MockRepo, current: Order) {
+        repo.expect_order().returning(move |_| {
+            let current = current.clone();
+            Box::pin(async move { Ok(current) })
+        });
+    }
+
+    fn service(
+        repo: MockRepo,
+        notifier: MockStaffNotifications,
+    ) -> AfterSale<MockRepo, MockStaffNotifications, FixedClock> {
+        AfterSale::new(repo, notifier, FixedClock(now()))
+    }
+
+    #[tokio::test]
+    async fn a_refund_the_provider_refuses_changes_nothing() {
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Paid, Some("pi_1")));
+        repo.expect_mark_refunded().never();
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().times(1).returning(|_| {
+            Box::pin(async { Err(PaymentError::Unavailable("Stripe answered 500".into())) })
+        });
+        let error = service(repo, MockStaffNotifications::new())
+            .refund(OrderId::new(7), &gateway)
+            .await
+            .unwrap_err();
+        assert!(matches!(error, RefundError::Provider(_)), "{error:?}");
+    }
+
+    #[tokio::test]
+    async fn a_refund_the_provider_accepts_is_recorded_with_its_id_and_the_payment() {
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Delivered, None));
+        repo.expect_record_payment_id()
+            .withf(|id, payment| id.get() == 7 && payment == "pi_found")
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        repo.expect_mark_refunded()
+            .withf(|_, _, refund, event| refund.as_deref() == Some("re_1") && event.is_none())
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let sent = Arc::new(Mutex::new(None));
+        let seen = Arc::clone(&sent);
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().times(1).returning(move |request| {
+            *seen.lock().unwrap() = Some(request);
+            Box::pin(async {
+                Ok(RefundReceipt {
+                    refund_id: "re_1".into(),
+                    payment_id: Some("pi_found".into()),
+                })
+            })
+        });
+        service(repo, MockStaffNotifications::new())
+            .refund(OrderId::new(7), &gateway)
+            .await
+            .unwrap();
+        let request = sent.lock().unwrap().clone().unwrap();
+        assert_eq!(request.idempotency_key, "refund-order-7");
+        assert_eq!(request.provider_reference.as_deref(), Some("cs_test_1"));
+        assert_eq!(request.payment_id, None);
+    }
+
+    #[tokio::test]
+    async fn only_paid_or_delivered_orders_reach_the_provider() {
+        for status in [
+            OrderStatus::Pending,
+            OrderStatus::Disputed,
+            OrderStatus::Expired,
+        ] {
+            let mut repo = MockRepo::new();
+            returning_order(&mut repo, order(status, Some("pi_1")));
+            let mut gateway = MockPaymentGateway::new();
+            gateway.expect_refund().never();
+            let error = service(repo, MockStaffNotifications::new())
+                .refund(OrderId::new(7), &gateway)
+                .await
+                .unwrap_err();
+            assert!(matches!(error, RefundError::Refused(_)), "{status}");
+        }
+        // refunded already: answered as it is, the provider is not asked again
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Refunded, Some("pi_1")));
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().never();
+        let done = service(repo, MockStaffNotifications::new())
+            .refund(OrderId::new(7), &gateway)
+            .await
+            .unwrap();
+        assert_eq!(done.status(), OrderStatus::Refunded);
+    }
+
+    #[tokio::test]
+    async fn a_dispute_blocks_the_buyer_and_tells_staff_once() {
+        for (applied, told) in [(Applied::Changed, 1), (Applied::Replayed, 0)] {
+            let mut repo = MockRepo::new();
+            repo.expect_order_by_payment().returning(|_, _| {
+                Box::pin(async { Ok(Some(order(OrderStatus::Delivered, Some("pi_1")))) })
+            });
+            repo.expect_open_dispute()
+                .withf(|id, _, event, blocks| {
+                    let kinds: Vec<(BlockKind, &str, &str)> = blocks
+                        .iter()
+                        .map(|b| (b.kind, b.value.as_str(), b.reason.as_str()))
+                        .collect();
+                    id.get() == 7
+                        && event.id == "evt_1"
+                        && kinds
+                            == [
+                                (
+                                    BlockKind::DiscordId,
+                                    "123456789012345678",
+                                    "chargeback on order #7",
+                                ),
+                                (
+                                    BlockKind::Email,
+                                    "kid@example.com",
+                                    "chargeback on order #7",
+                                ),
+                                (
+                                    BlockKind::RobloxUsername,
+                                    "builder_bob",
+                                    "chargeback on order #7",
+                                ),
+                            ]
+                        && blocks.iter().all(|b| b.added_by.is_none())
+                })
+                .times(1)
+                .returning(move |_, _, _, _| Box::pin(async move { Ok(applied) }));
+            let mut notifier = MockStaffNotifications::new();
+            notifier
+                .expect_notify()
+                .withf(|message| {
+                    message
+                        .text
+                        .starts_with("Order #7 is disputed (fraudulent)")
+                })
+                .times(told)
+                .return_const(());
+            let noticed = service(repo, notifier)
+                .dispute_opened(
+                    PaymentProvider::Stripe,
+                    "pi_1".into(),
+                    Some("fraudulent".into()),
+                    ProviderEvent {
+                        provider: PaymentProvider::Stripe,
+                        id: "evt_1".into(),
+                    },
+                )
+                .await
+                .unwrap();
+            match (applied, noticed) {
+                (Applied::Changed, Noticed::Changed(order)) => {
+                    assert_eq!(order.status(), OrderStatus::Disputed);
+                    assert_eq!(order.dispute.unwrap().previous, OrderStatus::Delivered);
+                }
+                (Applied::Replayed, Noticed::Unchanged) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}

@@ -29,8 +29,8 @@ export function addBlock(body: NewBlock): Promise<BlockEntry> {
 }
 
 /** DELETE /api/admin/blocklist/{id}: 204. */
-export function removeBlock(id: number): Promise<void> {
-  return api.delete<void>(`/admin/blocklist/${id}`);
+export function removeBlock(id: number): Promise<undefined> {
+  return api.delete<undefined>(`/admin/blocklist/${id}`);
 }
 
 export function useAddBlock() {
