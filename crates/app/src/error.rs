@@ -516,6 +516,7 @@ impl From<CheckoutError> for ApiError {
                 message: error.to_string(),
                 detail: CartConflict::FreshCart(Box::new(PricedCartResponse::from(&**cart))),
             },
+            CheckoutError::Blocked => ApiError::Forbidden(error.to_string()),
             CheckoutError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -715,6 +716,41 @@ impl From<crate::events::StreamRefused> for ApiError {
 }
 
 // ---- end of server push ------------------------------------------------------------------------
+
+// ---- issue 13 (helper "provider"): refunds through the provider, and the blocklist
+
+impl From<orders::RefundError> for ApiError {
+    fn from(error: orders::RefundError) -> Self {
+        use orders::RefundError;
+        match error {
+            RefundError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            RefundError::Refused(_) | RefundError::NoProvider(_) => {
+                ApiError::Conflict(error.to_string())
+            }
+            RefundError::Provider(ref cause) => {
+                tracing::warn!(error = %cause, "the payment provider refused a refund");
+                ApiError::BadGateway(
+                    "The payment provider did not refund the order; nothing changed. Try again \
+                     later or refund it at the provider."
+                        .to_owned(),
+                )
+            }
+            RefundError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<orders::BlocklistError> for ApiError {
+    fn from(error: orders::BlocklistError) -> Self {
+        use orders::BlocklistError;
+        match error {
+            BlocklistError::Invalid { field, message } => ApiError::field(field, message),
+            BlocklistError::Duplicate(_) => ApiError::Conflict(error.to_string()),
+            BlocklistError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            BlocklistError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,7 @@ mod wiring;
 pub use background::Sweeper;
 pub use checkout::DEMO_IDENTITIES;
 pub use cli::{run_cli, Cli};
+pub use settings::BlocklistSettings;
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{
     AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,

@@ -21,3 +21,10 @@ pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
 pub type DeliveryQueueService = orders::DeliveryQueue<crate::events::EventsStore, AppClock>;
+
+/// Refunds through the payment provider, and the provider's refunds and disputes.
+pub type AfterSaleService =
+    orders::AfterSale<crate::events::EventsStore, discord::StaffNotifier, AppClock>;
+
+/// The super_admin's blocklist.
+pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;

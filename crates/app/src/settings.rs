@@ -72,6 +72,9 @@ pub struct Settings {
     /// Server push (`GET /api/events`): heartbeat, replay and stream limits.
     #[serde(default)]
     pub events: EventsSettings,
+    /// The blocklist's limits.
+    #[serde(default)]
+    pub blocklist: BlocklistSettings,
 }
 
 /// The `accounts` section: how often sign-up, login and password reset may be tried. Every
@@ -116,6 +119,35 @@ impl Default for AccountsSettings {
             reset_per_address_per_hour: 5,
             reset_resend_seconds: 60,
             reset_per_ip_per_hour: 20,
+        }
+    }
+}
+
+/// The `blocklist` section.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct BlocklistSettings {
+    /// The longest reason an entry may carry, in characters; longer: 422 on `reason`.
+    pub max_reason_chars: usize,
+    /// How many entries `GET /api/admin/blocklist` answers at most (newest first).
+    pub list_limit: u64,
+}
+
+impl Default for BlocklistSettings {
+    fn default() -> Self {
+        let limits = orders::BlocklistLimits::default();
+        BlocklistSettings {
+            max_reason_chars: limits.max_reason_chars,
+            list_limit: limits.list_limit,
+        }
+    }
+}
+
+impl BlocklistSettings {
+    pub fn limits(&self) -> orders::BlocklistLimits {
+        orders::BlocklistLimits {
+            max_reason_chars: self.max_reason_chars,
+            list_limit: self.list_limit,
         }
     }
 }

@@ -23,7 +23,8 @@ use crate::{
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
-        CatalogAdminService, DeliveryQueueService, ProofService, SalesService, ShopCatalog,
+        AfterSaleService, BlocklistService, CatalogAdminService, DeliveryQueueService,
+        ProofService, SalesService, ShopCatalog,
     },
     settings::{Environment, EventsSettings, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -46,6 +47,8 @@ pub struct Services {
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
     pub delivery: web::Data<DeliveryQueueService>,
+    pub aftersale: web::Data<AfterSaleService>,
+    pub blocklist: web::Data<BlocklistService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
@@ -115,6 +118,15 @@ impl Services {
             .context("failed to read the event log")?;
         let stock = StockChanged::new(products.clone(), catalog.clone(), events.clone());
         let notifier = background::start_staff_notifier(settings);
+        let aftersale = orders::AfterSale::new(
+            EventsStore::new(store.clone(), events.clone()),
+            notifier.clone(),
+            clock.clone(),
+        )
+        .with_orders_url(format!(
+            "{}/admin/orders",
+            settings.site.public_url.trim_end_matches('/')
+        ));
         let checkout = Arc::new(
             CheckoutKit::build(
                 settings,
@@ -170,6 +182,12 @@ impl Services {
             )),
             events_settings: web::Data::new(settings.events.clone()),
             events: web::Data::new(events),
+            aftersale: web::Data::new(aftersale),
+            blocklist: web::Data::new(BlocklistService::new(
+                store.clone(),
+                clock.clone(),
+                settings.blocklist.limits(),
+            )),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -212,6 +230,8 @@ impl Services {
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
+            .app_data(self.aftersale.clone())
+            .app_data(self.blocklist.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())

@@ -127,6 +127,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.adminBlocklist.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-blocklist')).AdminBlocklistRoute,
+        }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
       },

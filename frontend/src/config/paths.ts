@@ -22,6 +22,7 @@ export const paths = {
   adminProducts: { path: '/admin/products', getHref: () => '/admin/products' },
   adminInventory: { path: '/admin/inventory', getHref: () => '/admin/inventory' },
   adminOrders: { path: '/admin/orders', getHref: () => '/admin/orders' },
+  adminBlocklist: { path: '/admin/blocklist', getHref: () => '/admin/blocklist' },
   about: { path: '/about', getHref: () => '/about' },
   howItWorks: { path: '/how-it-works', getHref: () => '/how-it-works' },
   faq: { path: '/faq', getHref: () => '/faq' },

@@ -15,7 +15,7 @@ use anyhow::{anyhow, Context};
 use cart_pricing::Money;
 use orders::gateways::{
     CaptureOutcome, CapturedAmount, HostedCheckout, HostedCheckoutRequest, PaymentCapture,
-    PaymentError, PaymentGateway, SessionClosing,
+    PaymentError, PaymentGateway, RefundReceipt, RefundRequest, SessionClosing,
 };
 use reqwest::{Method, RequestBuilder, Response, StatusCode, Url};
 use secrecy::{ExposeSecret, SecretString};
@@ -130,6 +130,8 @@ struct CapturedPayments {
 
 #[derive(Deserialize)]
 struct Capture {
+    #[serde(default)]
+    id: Option<String>,
     status: String,
     #[serde(default)]
     amount: Option<CaptureAmount>,
@@ -352,12 +354,17 @@ impl PayPalCheckout {
         body: &serde_json::Value,
     ) -> Result<Response, PaymentError> {
         let build = |token: &SecretString| -> RequestBuilder {
-            self.http
+            let request = self
+                .http
                 .request(method.clone(), url.clone())
                 .bearer_auth(token.expose_secret())
                 .header("PayPal-Request-Id", request_id)
-                .header("Prefer", "return=representation")
-                .json(body)
+                .header("Prefer", "return=representation");
+            if method == Method::GET {
+                request
+            } else {
+                request.json(body)
+            }
         };
         let token = self.access_token().await?;
         let response = build(&token).send().await.map_err(unavailable)?;
@@ -367,6 +374,46 @@ impl PayPalCheckout {
         self.forget_token().await;
         let token = self.access_token().await?;
         build(&token).send().await.map_err(unavailable)
+    }
+}
+
+#[derive(Deserialize)]
+struct RefundResponse {
+    id: String,
+    status: String,
+}
+
+impl PayPalCheckout {
+    /// The capture of a captured PayPal order (`GET /v2/checkout/orders/{id}`).
+    async fn capture_of(&self, paypal_order: &str) -> Result<String, PaymentError> {
+        let url = self.url(&["v2", "checkout", "orders", paypal_order])?;
+        let response = self
+            .call(
+                Method::GET,
+                url,
+                &format!("garden-read-{paypal_order}"),
+                &json!({}),
+            )
+            .await?;
+        let status = response.status();
+        if !status.is_success() {
+            let body = error_body(response).await;
+            return Err(error_for(status, &body));
+        }
+        let order: CaptureResponse = response
+            .json()
+            .await
+            .context("unreadable PayPal order answer")?;
+        order
+            .purchase_units
+            .iter()
+            .filter_map(|unit| unit.payments.as_ref())
+            .flat_map(|payments| payments.captures.iter())
+            .find_map(|capture| capture.id.clone())
+            .ok_or_else(|| PaymentError::Rejected {
+                status: 422,
+                message: format!("PayPal order {paypal_order} has no capture to refund"),
+            })
     }
 }
 
@@ -412,6 +459,47 @@ impl PaymentGateway for PayPalCheckout {
     /// captures only pending orders: closing the shop's order closes the payment.
     async fn close_checkout(&self, _reference: String) -> Result<SessionClosing, PaymentError> {
         Ok(SessionClosing::Closed)
+    }
+
+    /// `POST /v2/payments/captures/{id}/refund` with no amount (the whole capture), with the
+    /// request's idempotency key as `PayPal-Request-Id`. The capture is looked up from the
+    /// PayPal order when it was not recorded. `COMPLETED` and `PENDING` count as refunded.
+    #[tracing::instrument(name = "paypal.refund", skip_all, fields(order_id = %request.order_id))]
+    async fn refund(&self, request: RefundRequest) -> Result<RefundReceipt, PaymentError> {
+        let capture = match (&request.payment_id, &request.provider_reference) {
+            (Some(capture), _) => capture.clone(),
+            (None, Some(paypal_order)) => self.capture_of(paypal_order).await?,
+            (None, None) => {
+                return Err(PaymentError::Rejected {
+                    status: 422,
+                    message: "the order has no PayPal payment".to_owned(),
+                })
+            }
+        };
+        let url = self.url(&["v2", "payments", "captures", &capture, "refund"])?;
+        let response = self
+            .call(Method::POST, url, &request.idempotency_key, &json!({}))
+            .await?;
+        let status = response.status();
+        if !status.is_success() {
+            let body = error_body(response).await;
+            return Err(error_for(status, &body));
+        }
+        let refund: RefundResponse = response
+            .json()
+            .await
+            .context("unreadable PayPal refund answer")?;
+        if !matches!(refund.status.as_str(), "COMPLETED" | "PENDING") {
+            return Err(PaymentError::Rejected {
+                status: 422,
+                message: format!("PayPal's refund {} is {}", refund.id, refund.status),
+            });
+        }
+        tracing::info!(refund = %refund.id, status = %refund.status, "paypal refund made");
+        Ok(RefundReceipt {
+            refund_id: refund.id,
+            payment_id: Some(capture),
+        })
     }
 }
 

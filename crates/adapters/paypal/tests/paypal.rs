@@ -6,7 +6,7 @@ use chrono::Utc;
 use garden_paypal::{PayPalCheckout, PayPalSettings};
 use orders::gateways::{
     CaptureOutcome, CapturedAmount, CheckoutLine, HostedCheckoutRequest, PaymentCapture,
-    PaymentError, PaymentGateway,
+    PaymentError, PaymentGateway, RefundRequest,
 };
 use secrecy::SecretString;
 use serde_json::json;
@@ -459,4 +459,69 @@ fn paypal_is_offered_only_when_enabled_and_configured() {
     s.enabled = true;
     s.client_secret = SecretString::from("");
     assert!(!s.is_usable());
+}
+
+fn refund_request() -> RefundRequest {
+    RefundRequest {
+        order_id: "42".into(),
+        provider_reference: Some("5O190127TN364715T".into()),
+        payment_id: None,
+        idempotency_key: "refund-order-42".into(),
+    }
+}
+
+#[tokio::test]
+async fn a_refund_finds_the_capture_and_refunds_it_whole_with_the_orders_request_id() {
+    let server = MockServer::start().await;
+    mount_token(&server, 32400, 1).await;
+    Mock::given(method("GET"))
+        .and(path("/v2/checkout/orders/5O190127TN364715T"))
+        .and(header("authorization", "Bearer A21AAtoken"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(completed_capture("5O190127TN364715T", "COMPLETED")),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v2/payments/captures/3C679366HH908993F/refund"))
+        .and(header("paypal-request-id", "refund-order-42"))
+        .and(body_string("{}"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({
+            "id": "1JU08902781691411", "status": "COMPLETED", "links": []
+        })))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let paypal = PayPalCheckout::new(&settings(&server.uri())).unwrap();
+
+    let receipt = paypal.refund(refund_request()).await.unwrap();
+
+    assert_eq!(receipt.refund_id, "1JU08902781691411");
+    assert_eq!(receipt.payment_id.as_deref(), Some("3C679366HH908993F"));
+}
+
+#[tokio::test]
+async fn a_refund_paypal_refuses_is_a_rejection() {
+    let server = MockServer::start().await;
+    mount_token(&server, 32400, 1).await;
+    Mock::given(method("POST"))
+        .and(path("/v2/payments/captures/CAP1/refund"))
+        .respond_with(ResponseTemplate::new(422).set_body_json(json!({
+            "name": "UNPROCESSABLE_ENTITY",
+            "details": [{ "issue": "CAPTURE_FULLY_REFUNDED", "description": "already refunded" }]
+        })))
+        .mount(&server)
+        .await;
+    let paypal = PayPalCheckout::new(&settings(&server.uri())).unwrap();
+    let mut request = refund_request();
+    request.payment_id = Some("CAP1".into());
+
+    let error = paypal.refund(request).await.unwrap_err();
+
+    assert!(
+        matches!(error, PaymentError::Rejected { status: 422, ref message } if message.contains("CAPTURE_FULLY_REFUNDED")),
+        "{error:?}"
+    );
 }

@@ -1,4 +1,4 @@
-//! The staff delivery queue on both databases. Claims, releases, deliveries and refunds are
+//! The staff delivery queue on both databases. Claims, releases and deliveries are
 //! single conditional UPDATEs: of two members of staff acting on one order at once, exactly
 //! one changes it.
 
@@ -112,6 +112,7 @@ impl DeliveryRepository for Store {
         let paid = OrderStatus::Paid.as_str();
         let delivered = OrderStatus::Delivered.as_str();
         let refunded = OrderStatus::Refunded.as_str();
+        let disputed = OrderStatus::Disputed.as_str();
         let waiting_sql = format!("{SELECT} WHERE o.status = ? ORDER BY o.paid_at ASC, o.id ASC");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
         match filter {
@@ -131,10 +132,10 @@ impl DeliveryRepository for Store {
                 let done = self
                     .queued(
                         &format!(
-                            "{SELECT} WHERE o.status IN (?, ?) \
+                            "{SELECT} WHERE o.status IN (?, ?, ?) \
                              ORDER BY o.paid_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
                         ),
-                        vec![delivered.into(), refunded.into()],
+                        vec![delivered.into(), refunded.into(), disputed.into()],
                     )
                     .await?;
                 waiting.extend(done);
@@ -198,21 +199,6 @@ impl DeliveryRepository for Store {
                 staff.into(),
             ],
             "mark an order delivered",
-        )
-        .await
-    }
-
-    #[tracing::instrument(skip(self))]
-    async fn refund(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
-        self.changed(
-            "UPDATE orders SET status = ?, closed_at = ? WHERE id = ? AND status = ?",
-            vec![
-                OrderStatus::Refunded.as_str().into(),
-                at.into(),
-                id.get().into(),
-                OrderStatus::Paid.as_str().into(),
-            ],
-            "record a refund",
         )
         .await
     }

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin_products;
+mod aftersale;
 mod chat_changes;
 mod chats;
 mod connection;

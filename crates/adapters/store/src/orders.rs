@@ -553,7 +553,7 @@ fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statem
 }
 
 /// Records a provider's event; `false` when it was recorded before.
-async fn record_event(
+pub(crate) async fn record_event(
     txn: &DatabaseTransaction,
     event: &ProviderEvent,
     at: DateTime<Utc>,
@@ -574,7 +574,10 @@ async fn record_event(
     Ok(inserted.rows_affected() == 1)
 }
 
-async fn current_status(txn: &DatabaseTransaction, id: OrderId) -> Result<OrderStatus, OrderError> {
+pub(crate) async fn current_status(
+    txn: &DatabaseTransaction,
+    id: OrderId,
+) -> Result<OrderStatus, OrderError> {
     let row = order_rows::Entity::find_by_id(id.get())
         .one(txn)
         .await
@@ -624,11 +627,17 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         buyer_token: Set(order.holder.buyer_token.clone()),
         client_ip: Set(order.holder.client_ip.clone()),
         review_reason: Set(None),
+        payment_id: Set(None),
+        refund_id: Set(None),
+        disputed_at: Set(None),
+        disputed_from: Set(None),
+        dispute_outcome: Set(None),
+        dispute_closed_at: Set(None),
     }
 }
 
 /// The orders with their lines, in the order of `rows`.
-async fn with_lines(
+pub(crate) async fn with_lines(
     db: &impl ConnectionTrait,
     rows: Vec<order_rows::Model>,
 ) -> Result<Vec<Order>, OrderError> {
@@ -713,6 +722,24 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         provider: PaymentProvider::parse(&row.provider)
             .with_context(|| format!("order {id} has an unknown provider"))?,
         reference: row.provider_reference,
+        payment_id: row.payment_id.clone(),
+    };
+    let dispute = match (row.disputed_at, &row.disputed_from) {
+        (Some(opened_at), Some(previous)) => Some(orders::Dispute {
+            opened_at,
+            previous: OrderStatus::parse(previous)
+                .with_context(|| format!("order {id} has an unknown status before its dispute"))?,
+            outcome: row
+                .dispute_outcome
+                .as_deref()
+                .map(|outcome| {
+                    orders::DisputeOutcome::parse(outcome)
+                        .with_context(|| format!("order {id} has an unknown dispute outcome"))
+                })
+                .transpose()?,
+            closed_at: row.dispute_closed_at,
+        }),
+        _ => None,
     };
     let mut order = Order::restore(
         OrderId::new(id),
@@ -726,5 +753,6 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         Lifecycle::restore(status, row.paid_at, row.delivered_at, row.closed_at),
     );
     order.review = review;
+    order.dispute = dispute;
     Ok(order)
 }

@@ -449,8 +449,17 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
         .unwrap();
     assert_eq!(delivered.status, OrderStatus::Delivered);
     assert_eq!(delivered.delivered_at, Some(now));
-    let refunded = queue.refund(OrderId::new(newer)).await.unwrap();
-    assert_eq!(refunded.status, OrderStatus::Refunded);
+    // refunds go through the provider first (orders::AfterSale); the store records them
+    let refunded = orders::AfterSaleRepository::mark_refunded(
+        &store,
+        OrderId::new(newer),
+        now,
+        Some("re_1".into()),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(refunded, orders::Applied::Changed);
     assert!(queue.list(QueueFilter::Paid).await.unwrap().is_empty());
     assert_eq!(queue.list(QueueFilter::Delivered).await.unwrap().len(), 1);
     assert_eq!(queue.list(QueueFilter::All).await.unwrap().len(), 2);

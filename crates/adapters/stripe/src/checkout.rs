@@ -3,15 +3,17 @@ use std::time::Duration;
 
 use anyhow::anyhow;
 use orders::gateways::{
-    HostedCheckout, HostedCheckoutRequest, PaymentError, PaymentGateway, SessionClosing,
+    HostedCheckout, HostedCheckoutRequest, PaymentError, PaymentGateway, RefundReceipt,
+    RefundRequest, SessionClosing,
 };
 use secrecy::ExposeSecret;
-use stripe::{Client, ClientBuilder, StripeError};
+use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
 use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
     ExpireCheckoutSession, ProductData, RetrieveCheckoutSession,
 };
 use stripe_checkout::{CheckoutSession, CheckoutSessionMode, CheckoutSessionStatus};
+use stripe_core::refund::CreateRefund;
 use stripe_types::Currency;
 
 use crate::StripeSettings;
@@ -185,6 +187,71 @@ impl PaymentGateway for StripeCheckout {
         let closing = closing_of(&session)?;
         tracing::info!(?closing, "stripe checkout session closed");
         Ok(closing)
+    }
+
+    async fn refund(&self, request: RefundRequest) -> Result<RefundReceipt, PaymentError> {
+        self.refund_payment(request).await
+    }
+}
+
+impl StripeCheckout {
+    /// The payment intent of a completed checkout session.
+    async fn payment_intent_of(&self, session_id: &str) -> Result<String, PaymentError> {
+        let session = RetrieveCheckoutSession::new(session_id)
+            .send(&self.client)
+            .await
+            .map_err(payment_error)?;
+        session
+            .payment_intent
+            .as_ref()
+            .map(|intent| intent.id().as_str().to_owned())
+            .ok_or_else(|| PaymentError::Rejected {
+                status: 400,
+                message: format!("checkout session {session_id} has no payment to refund"),
+            })
+    }
+
+    /// `POST /v1/refunds` for the whole payment intent, with the request's idempotency key.
+    /// Stripe answers the refund it made (or, for a repeated key, the one it made before);
+    /// only a refund that `succeeded` or is `pending` (accepted, money on its way) counts.
+    #[tracing::instrument(name = "stripe.refund", skip_all, fields(order_id = %request.order_id))]
+    pub async fn refund_payment(
+        &self,
+        request: RefundRequest,
+    ) -> Result<RefundReceipt, PaymentError> {
+        let payment_intent = match (&request.payment_id, &request.provider_reference) {
+            (Some(intent), _) => intent.clone(),
+            (None, Some(session)) => self.payment_intent_of(session).await?,
+            (None, None) => {
+                return Err(PaymentError::Rejected {
+                    status: 400,
+                    message: "the order has no Stripe payment".to_owned(),
+                })
+            }
+        };
+        let key = IdempotencyKey::new(&request.idempotency_key)
+            .map_err(|e| PaymentError::Unknown(anyhow!("bad idempotency key: {e}")))?;
+        let metadata = HashMap::from([("order_id".to_owned(), request.order_id.clone())]);
+        let refund = CreateRefund::new()
+            .payment_intent(payment_intent.clone())
+            .metadata(metadata)
+            .customize()
+            .request_strategy(RequestStrategy::Idempotent(key))
+            .send(&self.client)
+            .await
+            .map_err(payment_error)?;
+        let status = refund.status.as_deref().unwrap_or("");
+        if !matches!(status, "succeeded" | "pending") {
+            return Err(PaymentError::Rejected {
+                status: 402,
+                message: format!("Stripe's refund {} is {status:?}", refund.id.as_str()),
+            });
+        }
+        tracing::info!(refund = refund.id.as_str(), status, "stripe refund made");
+        Ok(RefundReceipt {
+            refund_id: refund.id.as_str().to_owned(),
+            payment_id: Some(payment_intent),
+        })
     }
 }
 

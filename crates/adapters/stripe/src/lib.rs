@@ -12,6 +12,6 @@ mod webhook;
 pub use checkout::{StripeCheckout, StripeSetupError};
 pub use settings::StripeSettings;
 pub use webhook::{
-    signature_header, CheckoutPaymentStatus, StripeEvent, WebhookError, WebhookVerifier,
-    SIGNATURE_TOLERANCE,
+    signature_header, CheckoutPaymentStatus, DisputeStatus, StripeEvent, WebhookError,
+    WebhookVerifier, SIGNATURE_TOLERANCE,
 };

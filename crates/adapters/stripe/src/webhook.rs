@@ -53,6 +53,26 @@ impl From<&str> for CheckoutPaymentStatus {
     }
 }
 
+/// How a closed dispute ended, in Stripe's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DisputeStatus {
+    /// `won`, or `warning_closed` (an inquiry that never became a chargeback).
+    Won,
+    /// `lost`: the money went back to the buyer.
+    Lost,
+    Other(String),
+}
+
+impl From<&str> for DisputeStatus {
+    fn from(value: &str) -> Self {
+        match value {
+            "won" | "warning_closed" => Self::Won,
+            "lost" => Self::Lost,
+            other => Self::Other(other.to_owned()),
+        }
+    }
+}
+
 /// A verified Stripe event, reduced to what checkout needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StripeEvent {
@@ -64,12 +84,39 @@ pub enum StripeEvent {
         /// the shop did not create.
         order_id: Option<String>,
         payment_status: CheckoutPaymentStatus,
+        /// The payment intent that paid it (`pi_...`), recorded with the order so refunds and
+        /// disputes can name it.
+        payment_intent: Option<String>,
     },
     /// `checkout.session.expired`.
     CheckoutExpired {
         event_id: String,
         session_id: String,
         order_id: Option<String>,
+    },
+    /// `charge.refunded`: a charge was refunded, wholly or in part (from the dashboard, or by
+    /// the shop's own refund).
+    ChargeRefunded {
+        event_id: String,
+        charge_id: String,
+        payment_intent: Option<String>,
+        /// Whether the whole charge is refunded now.
+        fully_refunded: bool,
+    },
+    /// `charge.dispute.created`: the buyer disputed a charge (a chargeback or an inquiry).
+    DisputeCreated {
+        event_id: String,
+        dispute_id: String,
+        payment_intent: Option<String>,
+        /// The bank's reason (`fraudulent`, `product_not_received`, ...).
+        reason: Option<String>,
+    },
+    /// `charge.dispute.closed`: the dispute ended; `status` is Stripe's word for how.
+    DisputeClosed {
+        event_id: String,
+        dispute_id: String,
+        payment_intent: Option<String>,
+        status: DisputeStatus,
     },
     /// Any other event type, acknowledged and ignored.
     Other {
@@ -83,6 +130,9 @@ impl StripeEvent {
         match self {
             StripeEvent::CheckoutCompleted { event_id, .. }
             | StripeEvent::CheckoutExpired { event_id, .. }
+            | StripeEvent::ChargeRefunded { event_id, .. }
+            | StripeEvent::DisputeCreated { event_id, .. }
+            | StripeEvent::DisputeClosed { event_id, .. }
             | StripeEvent::Other { event_id, .. } => event_id,
         }
     }
@@ -207,6 +257,40 @@ struct RawSession {
     metadata: Option<HashMap<String, String>>,
     #[serde(default)]
     payment_status: Option<String>,
+    #[serde(default)]
+    payment_intent: Option<serde_json::Value>,
+}
+
+/// A charge (`charge.refunded`).
+#[derive(Deserialize)]
+struct RawCharge {
+    id: String,
+    #[serde(default)]
+    payment_intent: Option<serde_json::Value>,
+    #[serde(default)]
+    refunded: bool,
+}
+
+/// A dispute (`charge.dispute.*`).
+#[derive(Deserialize)]
+struct RawDispute {
+    id: String,
+    #[serde(default)]
+    payment_intent: Option<serde_json::Value>,
+    #[serde(default)]
+    reason: Option<String>,
+    #[serde(default)]
+    status: Option<String>,
+}
+
+/// An id field that may come as the id or as the expanded object.
+fn id_of(value: Option<&serde_json::Value>) -> Option<String> {
+    match value? {
+        serde_json::Value::String(id) => Some(id.clone()),
+        serde_json::Value::Object(object) => object.get("id")?.as_str().map(str::to_owned),
+        _ => None,
+    }
+    .filter(|id| !id.trim().is_empty())
 }
 
 impl RawSession {
@@ -231,6 +315,7 @@ fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
             StripeEvent::CheckoutCompleted {
                 order_id: session.order_id(),
                 payment_status: session.payment_status.as_deref().unwrap_or("").into(),
+                payment_intent: id_of(session.payment_intent.as_ref()),
                 event_id: event.id,
                 session_id: session.id,
             }
@@ -241,6 +326,36 @@ fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
                 order_id: session.order_id(),
                 event_id: event.id,
                 session_id: session.id,
+            }
+        }
+        "charge.refunded" => {
+            let charge: RawCharge = serde_json::from_value(event.data.object.clone())
+                .map_err(|e| WebhookError::BadPayload(format!("charge: {e}")))?;
+            StripeEvent::ChargeRefunded {
+                payment_intent: id_of(charge.payment_intent.as_ref()),
+                fully_refunded: charge.refunded,
+                charge_id: charge.id,
+                event_id: event.id,
+            }
+        }
+        "charge.dispute.created" | "charge.dispute.closed" => {
+            let dispute: RawDispute = serde_json::from_value(event.data.object.clone())
+                .map_err(|e| WebhookError::BadPayload(format!("dispute: {e}")))?;
+            let payment_intent = id_of(dispute.payment_intent.as_ref());
+            if event.event_type == "charge.dispute.created" {
+                StripeEvent::DisputeCreated {
+                    event_id: event.id,
+                    dispute_id: dispute.id,
+                    payment_intent,
+                    reason: dispute.reason,
+                }
+            } else {
+                StripeEvent::DisputeClosed {
+                    event_id: event.id,
+                    dispute_id: dispute.id,
+                    payment_intent,
+                    status: dispute.status.as_deref().unwrap_or("").into(),
+                }
             }
         }
         _ => StripeEvent::Other {

@@ -8,13 +8,15 @@ use cart_pricing::{Money, Quantity};
 use chrono::{Duration, TimeZone, Utc};
 use garden_stripe::{StripeCheckout, StripeSettings};
 use orders::gateways::{
-    CheckoutLine, HostedCheckoutRequest, PaymentError, PaymentGateway, SessionClosing,
+    CheckoutLine, HostedCheckoutRequest, PaymentError, PaymentGateway, RefundRequest,
+    SessionClosing,
 };
 use secrecy::SecretString;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 const SESSION_FIXTURE: &str = include_str!("fixtures/checkout_session.json");
+const REFUND_FIXTURE: &str = include_str!("fixtures/refund.json");
 
 fn settings(api_base: &str) -> StripeSettings {
     StripeSettings {
@@ -300,4 +302,111 @@ async fn a_stripe_that_cannot_close_a_session_is_unavailable() {
     let error = stripe.close_checkout("cs_x".into()).await.unwrap_err();
 
     assert!(matches!(error, PaymentError::Unavailable(_)), "{error:?}");
+}
+
+fn refund_request(payment_id: Option<&str>) -> RefundRequest {
+    RefundRequest {
+        order_id: "42".into(),
+        provider_reference: Some("cs_test_abc".into()),
+        payment_id: payment_id.map(Into::into),
+        idempotency_key: "refund-order-42".into(),
+    }
+}
+
+fn refund_json(status: &str) -> serde_json::Value {
+    let mut refund: serde_json::Value = serde_json::from_str(REFUND_FIXTURE).unwrap();
+    refund["status"] = status.into();
+    refund
+}
+
+#[tokio::test]
+async fn a_refund_refunds_the_payment_intent_with_the_orders_idempotency_key() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/refunds"))
+        .and(header("idempotency-key", "refund-order-42"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(refund_json("succeeded")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let receipt = stripe
+        .refund(refund_request(Some("pi_test_9")))
+        .await
+        .unwrap();
+
+    assert_eq!(receipt.refund_id, "re_1Pgc72B7WZ01zgkWqPvrRrPE");
+    assert_eq!(receipt.payment_id.as_deref(), Some("pi_test_9"));
+    let requests = server.received_requests().await.unwrap();
+    let sent = form(&requests[0].body);
+    assert_eq!(sent["payment_intent"], "pi_test_9");
+    assert_eq!(sent["metadata[order_id]"], "42");
+    assert!(!sent.contains_key("amount"), "the whole payment: {sent:?}");
+}
+
+#[tokio::test]
+async fn without_a_recorded_payment_the_session_names_it() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/checkout/sessions/cs_test_abc"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(session_json("cs_test_abc", None)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/refunds"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(refund_json("pending")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+
+    let receipt = stripe.refund(refund_request(None)).await.unwrap();
+
+    // the fixture session's payment intent
+    assert_eq!(
+        receipt.payment_id.as_deref(),
+        Some("pi_1PgafyB7WZ01zgkWSjxsAJo3")
+    );
+}
+
+#[tokio::test]
+async fn a_refund_stripe_refuses_or_fails_is_an_error() {
+    for (response, unavailable) in [
+        (
+            ResponseTemplate::new(500).set_body_json(serde_json::json!({
+                "error": { "type": "api_error", "message": "boom" }
+            })),
+            true,
+        ),
+        (
+            ResponseTemplate::new(400).set_body_json(serde_json::json!({
+                "error": { "type": "invalid_request_error", "code": "charge_already_refunded",
+                           "message": "Charge ch_1 has already been refunded." }
+            })),
+            false,
+        ),
+        (
+            ResponseTemplate::new(200).set_body_json(refund_json("failed")),
+            false,
+        ),
+    ] {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/v1/refunds"))
+            .respond_with(response)
+            .mount(&server)
+            .await;
+        let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+        let error = stripe
+            .refund(refund_request(Some("pi_test_9")))
+            .await
+            .unwrap_err();
+        match error {
+            PaymentError::Unavailable(_) => assert!(unavailable, "{error:?}"),
+            PaymentError::Rejected { .. } => assert!(!unavailable, "{error:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -3,7 +3,8 @@
 
 use chrono::{TimeZone, Utc};
 use garden_stripe::{
-    signature_header, CheckoutPaymentStatus, StripeEvent, WebhookError, WebhookVerifier,
+    signature_header, CheckoutPaymentStatus, DisputeStatus, StripeEvent, WebhookError,
+    WebhookVerifier,
 };
 use secrecy::SecretString;
 
@@ -11,6 +12,17 @@ const SECRET: &str = "whsec_test_secret";
 const NOW: i64 = 1_760_000_000;
 const SESSION_FIXTURE: &str = include_str!("fixtures/checkout_session.json");
 const EVENT_FIXTURE: &str = include_str!("fixtures/event.json");
+const CHARGE_FIXTURE: &str = include_str!("fixtures/charge.json");
+const DISPUTE_FIXTURE: &str = include_str!("fixtures/dispute.json");
+
+/// A Stripe event of `event_type` around `object`.
+fn event_around(event_type: &str, object: serde_json::Value) -> Vec<u8> {
+    let mut event: serde_json::Value = serde_json::from_str(EVENT_FIXTURE).unwrap();
+    event["id"] = "evt_456".into();
+    event["type"] = event_type.into();
+    event["data"]["object"] = object;
+    serde_json::to_vec_pretty(&event).unwrap()
+}
 
 fn verifier() -> WebhookVerifier {
     WebhookVerifier::new(SecretString::from(SECRET))
@@ -51,8 +63,73 @@ fn a_validly_signed_completed_session_is_read() {
             session_id: "cs_test_77".into(),
             order_id: Some("42".into()),
             payment_status: CheckoutPaymentStatus::Paid,
+            payment_intent: Some("pi_1PgafyB7WZ01zgkWSjxsAJo3".into()),
         }
     );
+}
+
+#[test]
+fn a_refunded_charge_names_its_payment_intent_and_whether_it_is_whole() {
+    let mut charge: serde_json::Value = serde_json::from_str(CHARGE_FIXTURE).unwrap();
+    charge["payment_intent"] = "pi_test_1".into();
+    charge["refunded"] = true.into();
+    let body = event_around("charge.refunded", charge.clone());
+    let header = signature_header(SECRET, NOW, &body);
+    assert_eq!(
+        verifier().verify(&body, &header, now()).unwrap(),
+        StripeEvent::ChargeRefunded {
+            event_id: "evt_456".into(),
+            charge_id: "ch_1PgafuB7WZ01zgkWXYmPNZs8".into(),
+            payment_intent: Some("pi_test_1".into()),
+            fully_refunded: true,
+        }
+    );
+    charge["refunded"] = false.into();
+    charge["payment_intent"] = serde_json::json!({ "id": "pi_test_1", "object": "payment_intent" });
+    let body = event_around("charge.refunded", charge);
+    let header = signature_header(SECRET, NOW, &body);
+    assert!(matches!(
+        verifier().verify(&body, &header, now()).unwrap(),
+        StripeEvent::ChargeRefunded { fully_refunded: false, payment_intent: Some(pi), .. } if pi == "pi_test_1"
+    ));
+}
+
+#[test]
+fn disputes_name_their_payment_intent_reason_and_outcome() {
+    let mut dispute: serde_json::Value = serde_json::from_str(DISPUTE_FIXTURE).unwrap();
+    dispute["payment_intent"] = "pi_test_2".into();
+    let body = event_around("charge.dispute.created", dispute.clone());
+    let header = signature_header(SECRET, NOW, &body);
+    assert_eq!(
+        verifier().verify(&body, &header, now()).unwrap(),
+        StripeEvent::DisputeCreated {
+            event_id: "evt_456".into(),
+            dispute_id: "dp_1Pgc71B7WZ01zgkWMevJiAUx".into(),
+            payment_intent: Some("pi_test_2".into()),
+            reason: Some("general".into()),
+        }
+    );
+    for (status, expected) in [
+        ("won", DisputeStatus::Won),
+        ("warning_closed", DisputeStatus::Won),
+        ("lost", DisputeStatus::Lost),
+        ("under_review", DisputeStatus::Other("under_review".into())),
+    ] {
+        dispute["status"] = status.into();
+        let body = event_around("charge.dispute.closed", dispute.clone());
+        let header = signature_header(SECRET, NOW, &body);
+        match verifier().verify(&body, &header, now()).unwrap() {
+            StripeEvent::DisputeClosed {
+                status: got,
+                payment_intent,
+                ..
+            } => {
+                assert_eq!(got, expected, "{status}");
+                assert_eq!(payment_intent.as_deref(), Some("pi_test_2"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 
 use orders::gateways::{
     DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
-    HostedCheckoutRequest, PaymentError, PaymentGateway, SessionClosing,
+    HostedCheckoutRequest, PaymentError, PaymentGateway, RefundReceipt, RefundRequest,
+    SessionClosing,
 };
 use rand::RngCore;
 
@@ -42,6 +43,14 @@ impl PaymentGateway for DevPayments {
     /// The dev page pays only pending orders: closing the order closes its page.
     async fn close_checkout(&self, _reference: String) -> Result<SessionClosing, PaymentError> {
         Ok(SessionClosing::Closed)
+    }
+
+    /// The dev page's money is pretend: the refund is made at once.
+    async fn refund(&self, request: RefundRequest) -> Result<RefundReceipt, PaymentError> {
+        Ok(RefundReceipt {
+            refund_id: format!("dev_refund_{}_{}", request.order_id, random_token()),
+            payment_id: request.payment_id,
+        })
     }
 }
 

@@ -10,8 +10,8 @@ use chrono::{DateTime, Utc};
 use discord::{DiscordOAuth, StaffNotifier};
 use orders::gateways::{
     DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
-    HostedCheckoutRequest, PaymentError, PaymentGateway, RobloxDirectory, RobloxLookupError,
-    RobloxProfile, RobloxUsername, SessionClosing,
+    HostedCheckoutRequest, PaymentError, PaymentGateway, RefundReceipt, RefundRequest,
+    RobloxDirectory, RobloxLookupError, RobloxProfile, RobloxUsername, SessionClosing,
 };
 use orders::PaymentProvider;
 use paypal::PayPalCheckout;
@@ -27,7 +27,7 @@ use crate::settings::{Environment, Settings};
 use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
-pub type ShopCheckout = orders::Checkout<crate::events::EventsStore, Store, Store, AppClock>;
+pub type ShopCheckout = orders::Checkout<crate::events::EventsStore, Store, Store, AppClock, Store>;
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
@@ -66,6 +66,13 @@ impl PaymentGateway for CardPayments {
         match self {
             CardPayments::Stripe(stripe) => stripe.close_checkout(reference).await,
             CardPayments::Dev(dev) => dev.close_checkout(reference).await,
+        }
+    }
+
+    async fn refund(&self, request: RefundRequest) -> Result<RefundReceipt, PaymentError> {
+        match self {
+            CardPayments::Stripe(stripe) => stripe.refund(request).await,
+            CardPayments::Dev(dev) => dev.refund(request).await,
         }
     }
 }
@@ -256,7 +263,8 @@ impl CheckoutKit {
                 clock.clone(),
             )
             .with_limits(settings.checkout.limits())
-            .with_stock_hint(stock.clone()),
+            .with_stock_hint(stock.clone())
+            .with_blocklist(store.clone()),
             promos: promo::Promos::new(store, clock.clone()),
             card,
             paypal,

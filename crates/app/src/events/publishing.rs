@@ -10,8 +10,9 @@ use chat::{
 };
 use chrono::{DateTime, Utc};
 use orders::{
-    Applied, Closing, DeliveryRepository, NewOrder, Order, OrderError, OrderId, OrderRepository,
-    PendingCaps, PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
+    AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, NewBlock, NewOrder,
+    Order, OrderError, OrderId, OrderRepository, PaymentProvider, PendingCaps, PlaceError,
+    ProviderEvent, QueueFilter, QueuedOrder, Reservation,
 };
 use store::Store;
 
@@ -284,15 +285,71 @@ impl DeliveryRepository for EventsStore {
         Ok(delivered)
     }
 
-    async fn refund(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
-        let refunded = self.store.refund(id, at).await?;
-        if refunded {
-            self.order_now(id).await;
-        }
-        Ok(refunded)
-    }
-
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
         self.store.proof_exists(id).await
+    }
+}
+
+impl AfterSaleRepository for EventsStore {
+    async fn order_by_payment(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> Result<Option<Order>, OrderError> {
+        self.store.order_by_payment(provider, payment_id).await
+    }
+
+    async fn record_payment_id(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
+        self.store.record_payment_id(id, payment_id).await
+    }
+
+    async fn record_event(
+        &self,
+        event: ProviderEvent,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        self.store.record_event(event, at).await
+    }
+
+    async fn mark_refunded(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        refund_id: Option<String>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let applied = self.store.mark_refunded(id, at, refund_id, event).await?;
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        Ok(applied)
+    }
+
+    async fn open_dispute(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+        blocks: Vec<NewBlock>,
+    ) -> Result<Applied, OrderError> {
+        let applied = self.store.open_dispute(id, at, event, blocks).await?;
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        Ok(applied)
+    }
+
+    async fn close_dispute(
+        &self,
+        id: OrderId,
+        outcome: DisputeOutcome,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+    ) -> Result<Applied, OrderError> {
+        let applied = self.store.close_dispute(id, outcome, at, event).await?;
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        Ok(applied)
     }
 }

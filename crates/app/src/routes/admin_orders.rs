@@ -5,14 +5,14 @@ use std::time::Duration;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
-use orders::{OrderId, QueueFilter, QueuedOrder};
+use orders::{OrderId, PaymentProvider, QueueFilter, QueuedOrder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::auth::RequireStaff;
 use crate::checkout::CheckoutKit;
 use crate::error::ApiError;
-use crate::services::DeliveryQueueService;
+use crate::services::{AfterSaleService, DeliveryQueueService};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
@@ -186,13 +186,25 @@ pub async fn deliver(
     Ok(answer(&kit, order).await)
 }
 
-/// POST /api/admin/orders/{id}/refund: records a refund made at the provider; stock stays sold.
+/// POST /api/admin/orders/{id}/refund: refunds the whole payment through the order's provider
+/// (Stripe, PayPal or the dev page), then marks the order refunded and answers it; 502 when
+/// the provider refuses or fails (nothing changed), 409 when the order cannot be refunded.
 pub async fn refund(
     _staff: RequireStaff,
     path: web::Path<String>,
+    aftersale: web::Data<AfterSaleService>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery.refund(order_id(&path)?).await?;
+    let id = order_id(&path)?;
+    let provider = aftersale.order(id).await?.payment.provider;
+    if provider == kit.card.provider() {
+        aftersale.refund(id, &kit.card).await?;
+    } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, &kit.paypal) {
+        aftersale.refund(id, paypal).await?;
+    } else {
+        return Err(orders::RefundError::NoProvider(provider).into());
+    }
+    let order = delivery.order(id).await?;
     Ok(answer(&kit, order).await)
 }

@@ -2,6 +2,7 @@ pub mod admin_chats;
 pub mod admin_orders;
 pub mod admin_products;
 pub mod auth;
+pub mod blocklist;
 pub mod chat;
 pub mod checkout;
 pub mod dev_pages;
@@ -139,7 +140,10 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/admin/orders/{id}/refund",
             web::post().to(admin_orders::refund),
-        );
+        )
+        .route("/admin/blocklist", web::get().to(blocklist::list))
+        .route("/admin/blocklist", web::post().to(blocklist::add))
+        .route("/admin/blocklist/{id}", web::delete().to(blocklist::remove));
 }
 
 /// No route took the request: 405 when the path exists with other methods, else 404.

@@ -1,21 +1,52 @@
 //! `POST /api/stripe/webhook`: Stripe's signed events. The signature is checked on the raw
 //! body before anything is read; the event id is recorded with the change it makes, so a
 //! repeated delivery answers 200 and changes nothing.
+//!
+//! Handled: `checkout.session.completed` (the order is paid; its payment intent is recorded),
+//! `checkout.session.expired`, `charge.refunded`, `charge.dispute.created` and
+//! `charge.dispute.closed` (the last three find the order by that payment intent).
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use orders::{
-    CheckoutService, ConfirmError, OrderId, PaymentNotice, PaymentProvider, ProviderEvent, Release,
-    ReleaseError,
+    CheckoutService, ConfirmError, DisputeOutcome, Noticed, OrderError, OrderId, PaymentNotice,
+    PaymentProvider, ProviderEvent, ProviderRefund, Release, ReleaseError,
 };
 use serde_json::json;
-use stripe_adapter::{CheckoutPaymentStatus, StripeEvent};
+use stripe_adapter::{CheckoutPaymentStatus, DisputeStatus, StripeEvent};
 
 use crate::checkout::confirm;
 use crate::checkout::CheckoutKit;
 use crate::error::ApiError;
+use crate::services::AfterSaleService;
 
 fn received() -> HttpResponse {
     HttpResponse::Ok().json(json!({ "received": true }))
+}
+
+fn stripe_event(event_id: &str) -> ProviderEvent {
+    ProviderEvent {
+        provider: PaymentProvider::Stripe,
+        id: event_id.to_owned(),
+    }
+}
+
+/// The answer to a refund or dispute event: 200 unless the store failed (Stripe retries).
+fn noticed(result: Result<Noticed, OrderError>, event_id: &str) -> Result<HttpResponse, ApiError> {
+    match result {
+        Ok(Noticed::Changed(order)) => {
+            tracing::info!(order = %order.id, %event_id, status = %order.status(), "stripe event applied");
+            Ok(received())
+        }
+        Ok(Noticed::Unchanged) | Err(OrderError::NotFound(_)) => Ok(received()),
+        Ok(Noticed::UnknownPayment) => {
+            tracing::warn!(%event_id, "stripe event for a payment of no order of ours");
+            Ok(received())
+        }
+        Err(error) => {
+            tracing::error!(%event_id, "could not apply a stripe event");
+            Err(error.into())
+        }
+    }
 }
 
 fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<PaymentNotice> {
@@ -33,6 +64,7 @@ fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<
 
 pub async fn webhook(
     kit: web::Data<CheckoutKit>,
+    aftersale: web::Data<AfterSaleService>,
     req: HttpRequest,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
@@ -59,6 +91,7 @@ pub async fn webhook(
             session_id,
             order_id,
             payment_status,
+            payment_intent,
         } => {
             if !matches!(
                 payment_status,
@@ -71,10 +104,20 @@ pub async fn webhook(
                 tracing::info!(%event_id, "checkout session of no order of ours");
                 return Ok(received());
             };
+            let order = notice.order_id;
             match confirm(&kit, notice).await {
+                Ok(_) => {
+                    if let Some(intent) = payment_intent {
+                        aftersale
+                            .payment_confirmed(order, intent)
+                            .await
+                            .inspect_err(|_| tracing::error!(%event_id, "could not record a stripe payment intent"))?;
+                    }
+                    Ok(received())
+                }
                 // Paid after it expired: recorded for staff (see `confirm`); retrying will
                 // not change that, so Stripe is told we have it.
-                Ok(_) | Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(received()),
+                Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(received()),
                 // the session does not match the order (400), or a failure Stripe retries (500)
                 Err(error) => {
                     tracing::warn!(%event_id, error = %error, "stripe payment not applied");
@@ -107,6 +150,69 @@ pub async fn webhook(
                     Err(error.into())
                 }
             }
+        }
+        StripeEvent::ChargeRefunded {
+            event_id,
+            payment_intent,
+            fully_refunded,
+            ..
+        } => {
+            let Some(payment_id) = payment_intent else {
+                return Ok(received());
+            };
+            let refund = ProviderRefund {
+                provider: PaymentProvider::Stripe,
+                payment_id,
+                whole: fully_refunded,
+                event: stripe_event(&event_id),
+            };
+            noticed(aftersale.provider_refunded(refund).await, &event_id)
+        }
+        StripeEvent::DisputeCreated {
+            event_id,
+            payment_intent,
+            reason,
+            ..
+        } => {
+            let Some(payment_id) = payment_intent else {
+                return Ok(received());
+            };
+            let opened = aftersale
+                .dispute_opened(
+                    PaymentProvider::Stripe,
+                    payment_id,
+                    reason,
+                    stripe_event(&event_id),
+                )
+                .await;
+            noticed(opened, &event_id)
+        }
+        StripeEvent::DisputeClosed {
+            event_id,
+            payment_intent,
+            status,
+            ..
+        } => {
+            let outcome = match status {
+                DisputeStatus::Won => DisputeOutcome::Won,
+                DisputeStatus::Lost => DisputeOutcome::Lost,
+                DisputeStatus::Other(status) => {
+                    tracing::info!(%event_id, %status, "dispute closed without an outcome we know");
+                    return Ok(received());
+                }
+            };
+            let Some(payment_id) = payment_intent else {
+                return Ok(received());
+            };
+            let closed = aftersale
+                .dispute_closed(
+                    PaymentProvider::Stripe,
+                    payment_id,
+                    outcome,
+                    stripe_event(&event_id),
+                )
+                .await;
+            noticed(closed, &event_id)
         }
         StripeEvent::Other {
             event_id,

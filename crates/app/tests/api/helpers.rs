@@ -131,6 +131,7 @@ impl TestApp {
             accounts: garden_app::AccountsSettings::default(),
             checkout: garden_app::CheckoutSettings::default(),
             events: garden_app::EventsSettings::default(),
+            blocklist: garden_app::BlocklistSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests

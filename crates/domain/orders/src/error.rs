@@ -65,6 +65,10 @@ pub enum CheckoutError {
     /// 409: the stock check failed, one message per problem in the spec's wording.
     #[error("Please fix the following issues before continuing:\n{}", lines(.0))]
     OutOfStock(Vec<StockProblem>),
+    /// 403: the buyer's e-mail, Discord account, Roblox username or address is on the
+    /// blocklist. The message does not say which; nothing was read or reserved.
+    #[error("We can't take this order. Please contact support.")]
+    Blocked,
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }

@@ -154,6 +154,39 @@ pub trait PaymentGateway: Send + Sync + 'static {
         &self,
         provider_reference: String,
     ) -> impl Future<Output = Result<SessionClosing, PaymentError>> + Send;
+
+    /// Gives the whole payment of an order back to the buyer (Stripe: a refund of the payment
+    /// intent; PayPal: a refund of the capture; the dev page: at once). Sent with
+    /// `request.idempotency_key`, so a repeated request refunds once. `Ok` only when the
+    /// provider accepted the refund; fails like `create_checkout` otherwise, and then nothing
+    /// was refunded.
+    fn refund(
+        &self,
+        request: RefundRequest,
+    ) -> impl Future<Output = Result<RefundReceipt, PaymentError>> + Send;
+}
+
+/// A refund of an order's whole payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundRequest {
+    /// Our order id, for the provider's records.
+    pub order_id: String,
+    /// The payment page's id (Stripe checkout session, PayPal order), used to find the payment
+    /// when `payment_id` is not known.
+    pub provider_reference: Option<String>,
+    /// The payment's id (Stripe payment intent, PayPal capture) when recorded at payment.
+    pub payment_id: Option<String>,
+    /// The same for every attempt to refund this order (`refund-order-{id}`).
+    pub idempotency_key: String,
+}
+
+/// What the provider answered to a refund it accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundReceipt {
+    /// The provider's id of the refund (`re_...`).
+    pub refund_id: String,
+    /// The payment refunded, when the provider named it (to record it with the order).
+    pub payment_id: Option<String>,
 }
 
 /// What closing a payment page found.

@@ -2,6 +2,8 @@
 //! which prices a cart from the database and reserves its stock; and the lifecycle that
 //! confirms, expires and cancels orders.
 
+pub mod aftersale;
+pub mod blocklist;
 mod error;
 pub mod gateways;
 mod models;
@@ -11,6 +13,13 @@ pub mod queue;
 mod service;
 pub mod stats;
 
+pub use aftersale::{
+    AfterSale, AfterSaleRepository, Dispute, DisputeOutcome, Noticed, ProviderRefund, RefundError,
+};
+pub use blocklist::{
+    BlockEntry, BlockKind, Blocklist, BlocklistAdmin, BlocklistError, BlocklistLimits,
+    BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
+};
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};

@@ -9,9 +9,9 @@ use crate::gateways::{
     CaptureOutcome, HostedCheckoutRequest, PaymentCapture, PaymentError, PaymentGateway,
 };
 use crate::{
-    Checkout, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError, Confirmation, Order,
-    OrderError, OrderId, OrderRepository, OrderStatus, PaymentNotice, PaymentProvider, PlacedOrder,
-    ProductLookup, TransitionError, PAYMENT_WINDOW_MINUTES,
+    Blocklist, Checkout, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError,
+    Confirmation, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentNotice,
+    PaymentProvider, PlacedOrder, ProductLookup, TransitionError, PAYMENT_WINDOW_MINUTES,
 };
 
 /// Where the provider sends the shopper back.
@@ -129,12 +129,13 @@ pub fn hosted_request(
     }
 }
 
-impl<O, P, R, C> Checkout<O, P, R, C>
+impl<O, P, R, C, B> Checkout<O, P, R, C, B>
 where
     O: OrderRepository,
     P: ProductLookup,
     R: PromoRepository,
     C: Clock,
+    B: Blocklist,
 {
     /// Places the order (see [`CheckoutService::place_order`]) and opens `gateway`'s payment
     /// page for it, returning to `urls(order id)`. When the page cannot be opened, or opened but

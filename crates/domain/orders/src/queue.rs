@@ -1,6 +1,6 @@
 //! The staff delivery queue: paid orders waiting for a member of staff to deliver them in the
 //! game. One member of staff claims an order at a time; they mark it delivered (optionally
-//! with a proof of delivery), or anyone on staff records a refund made at the provider.
+//! with a proof of delivery). Refunds go through the provider (`aftersale`).
 
 use std::future::Future;
 
@@ -115,14 +115,6 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         id: OrderId,
         staff: i64,
         proof: Option<i64>,
-        at: DateTime<Utc>,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Turns a paid order into refunded at `at` (its stock stays sold); `false` when no row
-    /// matched.
-    fn refund(
-        &self,
-        id: OrderId,
         at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
@@ -248,18 +240,9 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         })
     }
 
-    /// Records a refund made at the payment provider; the stock is not put back.
-    #[tracing::instrument(skip(self))]
-    pub async fn refund(&self, id: OrderId) -> Result<QueuedOrder, QueueError> {
-        let refunded = self.repository.refund(id, self.clock.now()).await?;
-        let order = self.repository.queued_order(id).await?;
-        if refunded {
-            return Ok(order);
-        }
-        Err(QueueError::Refused(TransitionError {
-            from: order.status,
-            to: OrderStatus::Refunded,
-        }))
+    /// One order as the queue shows it.
+    pub async fn order(&self, id: OrderId) -> Result<QueuedOrder, OrderError> {
+        self.repository.queued_order(id).await
     }
 }
 
@@ -309,8 +292,6 @@ mod tests {
             .returning(move |_, _| Box::pin(async move { Ok(changed) }));
         repo.expect_deliver()
             .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
-        repo.expect_refund()
-            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
         repo.expect_proof_exists()
             .returning(|id| Box::pin(async move { Ok(id == 3) }));
         repo.expect_queued_order().returning(move |_| {
@@ -373,15 +354,13 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_refund_needs_a_paid_order() {
-        let queue = queue_with(false, order(OrderStatus::Delivered, None));
-        let error = queue.refund(OrderId::new(7)).await.unwrap_err();
+    async fn a_disputed_order_cannot_be_delivered() {
+        let queue = queue_with(false, order(OrderStatus::Disputed, None));
+        let error = queue.deliver(OrderId::new(7), 1, None).await.unwrap_err();
         assert_eq!(
             error.to_string(),
-            "An order that is Delivered cannot become Refunded."
+            "An order that is Disputed cannot become Delivered."
         );
-        let paid = queue_with(true, order(OrderStatus::Paid, None));
-        assert!(paid.refund(OrderId::new(7)).await.is_ok());
     }
 
     #[test]

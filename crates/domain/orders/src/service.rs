@@ -6,6 +6,7 @@ use catalog::{Product, ProductId};
 use chrono::Duration;
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
+use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::{
     frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
     CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
@@ -86,18 +87,19 @@ pub enum Release {
     Replayed,
 }
 
-/// Checkout and the order lifecycle over their ports.
+/// Checkout and the order lifecycle over their ports; `B` is the blocklist checked first.
 #[derive(Clone)]
-pub struct Checkout<O, P, R, C> {
+pub struct Checkout<O, P, R, C, B = NoBlocklist> {
     orders: O,
     products: P,
     promos: R,
     clock: C,
     limits: CheckoutLimits,
     hint: Option<Arc<dyn StockHint>>,
+    blocklist: B,
 }
 
-impl<O, P, R, C> std::fmt::Debug for Checkout<O, P, R, C> {
+impl<O, P, R, C, B> std::fmt::Debug for Checkout<O, P, R, C, B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Checkout")
             .field("limits", &self.limits)
@@ -121,6 +123,29 @@ where
             clock,
             limits: CheckoutLimits::default(),
             hint: None,
+            blocklist: NoBlocklist,
+        }
+    }
+}
+
+impl<O, P, R, C, B> Checkout<O, P, R, C, B>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+    B: Blocklist,
+{
+    /// The same service refusing the buyers `blocklist` names.
+    pub fn with_blocklist<B2: Blocklist>(self, blocklist: B2) -> Checkout<O, P, R, C, B2> {
+        Checkout {
+            orders: self.orders,
+            products: self.products,
+            promos: self.promos,
+            clock: self.clock,
+            limits: self.limits,
+            hint: self.hint,
+            blocklist,
         }
     }
 
@@ -288,15 +313,21 @@ fn merge_lines(items: &[RequestedItem], max: u32) -> Result<Vec<RequestedItem>, 
         .collect()
 }
 
-impl<O, P, R, C> CheckoutService for Checkout<O, P, R, C>
+impl<O, P, R, C, B> CheckoutService for Checkout<O, P, R, C, B>
 where
     O: OrderRepository,
     P: ProductLookup,
     R: PromoRepository,
     C: Clock,
+    B: Blocklist,
 {
     #[tracing::instrument(skip_all, fields(lines = request.items.len(), method = %request.method))]
     async fn place_order(&self, request: CheckoutRequest) -> Result<PlacedOrder, CheckoutError> {
+        let identities = BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
+        if self.blocklist.is_blocked(identities).await? {
+            tracing::info!("checkout refused: the buyer is on the blocklist");
+            return Err(CheckoutError::Blocked);
+        }
         if request.items.is_empty() {
             return Err(CheckoutError::EmptyCart);
         }
@@ -468,12 +499,13 @@ fn unpaid_lifetime() -> Duration {
     Duration::minutes(PAYMENT_WINDOW_MINUTES + SWEEP_GRACE_MINUTES)
 }
 
-impl<O, P, R, C> Checkout<O, P, R, C>
+impl<O, P, R, C, B> Checkout<O, P, R, C, B>
 where
     O: OrderRepository,
     P: ProductLookup,
     R: PromoRepository,
     C: Clock,
+    B: Blocklist,
 {
     async fn close(
         &self,

@@ -125,7 +125,7 @@ describe('/admin/orders', () => {
     });
   });
 
-  it('asks before marking an order refunded, saying the stock is not put back', async () => {
+  it('asks before refunding an order through the provider, saying the stock is not put back', async () => {
     const calls = fakeApi({
       'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
       'POST /admin/orders/41/refund': () =>
@@ -133,12 +133,50 @@ describe('/admin/orders', () => {
     });
     const { user } = renderOrders(ann);
     const card = await screen.findByRole('listitem', { name: 'Order #41' });
-    await user.click(within(card).getByRole('button', { name: 'Refunded' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Mark order #41 refunded?' });
+    await user.click(within(card).getByRole('button', { name: 'Refund' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Refund order #41?' });
     expect(dialog).toHaveTextContent('The stock is not put back');
-    await user.click(within(dialog).getByRole('button', { name: 'Mark refunded' }));
-    expect(await screen.findByText('Order #41 marked refunded.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: /^Refund \$/ }));
+    expect(await screen.findByText('Order #41 refunded.')).toBeInTheDocument();
     expect(calls.some((call) => call.path === '/admin/orders/41/refund')).toBe(true);
+  });
+
+  it('says so when the provider refuses a refund, and the order stays as it was', async () => {
+    fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
+      'POST /admin/orders/41/refund': () =>
+        jsonResponse(
+          {
+            message: 'The payment provider did not refund the order; nothing changed.',
+            errors: {},
+          },
+          502,
+        ),
+    });
+    const { user } = renderOrders(ann);
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    await user.click(within(card).getByRole('button', { name: 'Refund' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Refund order #41?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Refund $24.50' }));
+    expect(
+      await screen.findByText('The payment provider did not refund the order; nothing changed.'),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('Paid')).toBeInTheDocument();
+  });
+
+  it('offers no delivery for a disputed order and says why', async () => {
+    fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([]),
+      'GET /admin/orders?filter=all': () =>
+        jsonResponse([makeOrder({ status: 'disputed', status_label: 'Disputed' })]),
+    });
+    const { user } = renderOrders(ann);
+    await user.click(await screen.findByRole('button', { name: 'All' }));
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    expect(within(card).getByText('Disputed')).toBeInTheDocument();
+    expect(within(card).getByRole('note')).toHaveTextContent('disputed this payment');
+    expect(within(card).queryByRole('button', { name: 'Mark delivered' })).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Refund' })).not.toBeInTheDocument();
   });
 
   it('filters delivered and all orders', async () => {

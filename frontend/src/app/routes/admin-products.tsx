@@ -182,6 +182,12 @@ function AdminProducts() {
           >
             Orders
           </Link>
+          <Link
+            to={paths.adminBlocklist.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Blocklist
+          </Link>
           <Button onClick={() => setStatsOpen(true)}>Sales Dashboard</Button>
         </nav>
       </header>

@@ -1,7 +1,7 @@
 /** An order in the staff delivery queue, as GET /api/admin/orders sends it. */
 export type AdminOrder = {
   id: number;
-  status: 'paid' | 'delivered' | 'refunded' | string;
+  status: 'paid' | 'delivered' | 'refunded' | 'disputed' | string;
   status_label: string;
   items: { name: string; qty: number }[];
   total: number;

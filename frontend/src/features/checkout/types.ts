@@ -49,7 +49,8 @@ export type ServerPricedCart = {
   grand_total: number;
 };
 
-export type OrderStatus = 'pending' | 'paid' | 'delivered' | 'expired' | 'cancelled' | 'refunded';
+export type OrderStatus =
+  'pending' | 'paid' | 'delivered' | 'expired' | 'cancelled' | 'refunded' | 'disputed';
 
 export type Order = {
   id: number;

@@ -30,6 +30,12 @@ pub struct Model {
     pub buyer_token: Option<String>,
     pub client_ip: Option<String>,
     pub review_reason: Option<String>,
+    pub payment_id: Option<String>,
+    pub refund_id: Option<String>,
+    pub disputed_at: Option<DateTimeUtc>,
+    pub disputed_from: Option<String>,
+    pub dispute_outcome: Option<String>,
+    pub dispute_closed_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -140,6 +140,9 @@ pub struct Payment {
     pub provider: PaymentProvider,
     /// The provider's session or order id, known once the payment session exists.
     pub reference: Option<String>,
+    /// The provider's id of the payment itself (Stripe's payment intent, PayPal's capture),
+    /// recorded when the payment is confirmed; refunds and disputes name the order by it.
+    pub payment_id: Option<String>,
 }
 
 /// An order about to be placed.
@@ -171,6 +174,8 @@ pub struct Order {
     /// Why a pending order is held for staff (a PayPal capture that is pending or does not
     /// match); such an order is neither cancelled nor expired, and staff decide.
     pub review: Option<String>,
+    /// The buyer's chargeback, once one was opened (the latest one).
+    pub dispute: Option<crate::Dispute>,
     lifecycle: Lifecycle,
 }
 
@@ -187,10 +192,12 @@ impl Order {
                 method: new.method,
                 provider: new.provider,
                 reference: None,
+                payment_id: None,
             },
             created_at: new.created_at,
             claimed_by: None,
             review: None,
+            dispute: None,
             lifecycle: Lifecycle::pending(),
         }
     }
@@ -218,6 +225,7 @@ impl Order {
             created_at,
             claimed_by,
             review: None,
+            dispute: None,
             lifecycle,
         }
     }
@@ -256,5 +264,18 @@ impl Order {
 
     pub fn refund(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
         self.lifecycle.refund(at)
+    }
+
+    /// Opens a chargeback on the order: it stays disputed until the dispute closes.
+    pub fn dispute(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        let previous = self.status();
+        self.lifecycle.dispute(at)?;
+        self.dispute = Some(crate::Dispute {
+            opened_at: at,
+            previous,
+            outcome: None,
+            closed_at: None,
+        });
+        Ok(())
     }
 }

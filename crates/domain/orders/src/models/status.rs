@@ -3,7 +3,9 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 
 /// Where an order stands. `pending` -> `paid` -> `delivered`; `pending` -> `expired` or
-/// `cancelled`; `paid` -> `refunded`. Nothing else.
+/// `cancelled`; `paid` or `delivered` -> `refunded`; `paid`, `delivered` or `refunded` ->
+/// `disputed` (a chargeback), and back to the status it had when the dispute is won. Nothing
+/// else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OrderStatus {
     /// Awaiting payment; its finite stock is reserved.
@@ -15,16 +17,20 @@ pub enum OrderStatus {
     /// The shopper cancelled the payment; the reservation went back to stock.
     Cancelled,
     Refunded,
+    /// The buyer disputed the payment with their bank (a chargeback): it must not be delivered
+    /// while the dispute is open; a won dispute returns it to its earlier status.
+    Disputed,
 }
 
 impl OrderStatus {
-    pub const ALL: [OrderStatus; 6] = [
+    pub const ALL: [OrderStatus; 7] = [
         OrderStatus::Pending,
         OrderStatus::Paid,
         OrderStatus::Delivered,
         OrderStatus::Expired,
         OrderStatus::Cancelled,
         OrderStatus::Refunded,
+        OrderStatus::Disputed,
     ];
 
     /// As stored and as sent in the API.
@@ -36,6 +42,7 @@ impl OrderStatus {
             OrderStatus::Expired => "expired",
             OrderStatus::Cancelled => "cancelled",
             OrderStatus::Refunded => "refunded",
+            OrderStatus::Disputed => "disputed",
         }
     }
 
@@ -52,6 +59,7 @@ impl OrderStatus {
             OrderStatus::Expired => "Expired",
             OrderStatus::Cancelled => "Cancelled",
             OrderStatus::Refunded => "Refunded",
+            OrderStatus::Disputed => "Disputed",
         }
     }
 
@@ -65,7 +73,17 @@ impl OrderStatus {
                 | (Pending, Cancelled)
                 | (Paid, Delivered)
                 | (Paid, Refunded)
+                | (Delivered, Refunded)
+                | (Paid, Disputed)
+                | (Delivered, Disputed)
+                | (Refunded, Disputed)
         )
+    }
+
+    /// Whether a dispute (chargeback) can be opened on an order in this status: only on money
+    /// that was taken.
+    pub fn can_be_disputed(&self) -> bool {
+        self.can_become(OrderStatus::Disputed)
     }
 
     /// Whether the order's stock is still held for it, awaiting payment.
@@ -77,7 +95,10 @@ impl OrderStatus {
     pub fn was_paid(&self) -> bool {
         matches!(
             self,
-            OrderStatus::Paid | OrderStatus::Delivered | OrderStatus::Refunded
+            OrderStatus::Paid
+                | OrderStatus::Delivered
+                | OrderStatus::Refunded
+                | OrderStatus::Disputed
         )
     }
 }
@@ -162,7 +183,7 @@ impl Lifecycle {
             OrderStatus::Expired | OrderStatus::Cancelled | OrderStatus::Refunded => {
                 self.closed_at = Some(at)
             }
-            OrderStatus::Pending => {}
+            OrderStatus::Pending | OrderStatus::Disputed => {}
         }
         Ok(())
     }
@@ -186,6 +207,24 @@ impl Lifecycle {
     pub fn refund(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
         self.become_(OrderStatus::Refunded, at)
     }
+
+    /// A chargeback was opened (its time is the dispute's, see `orders::Dispute`).
+    pub fn dispute(&mut self, at: DateTime<Utc>) -> Result<(), TransitionError> {
+        self.become_(OrderStatus::Disputed, at)
+    }
+
+    /// A won dispute: the order is back where it was when the dispute opened, its times as
+    /// they were.
+    pub fn end_dispute_won(&mut self, previous: OrderStatus) -> Result<(), TransitionError> {
+        if self.status != OrderStatus::Disputed || !previous.can_be_disputed() {
+            return Err(TransitionError {
+                from: self.status,
+                to: previous,
+            });
+        }
+        self.status = previous;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -205,13 +244,14 @@ mod tests {
 
     type Transition = fn(&mut Lifecycle, DateTime<Utc>) -> Result<(), TransitionError>;
 
-    fn transitions() -> [(OrderStatus, Transition); 5] {
+    fn transitions() -> [(OrderStatus, Transition); 6] {
         [
             (Paid, Lifecycle::pay),
             (Delivered, Lifecycle::deliver),
             (Expired, Lifecycle::expire),
             (Cancelled, Lifecycle::cancel),
             (Refunded, Lifecycle::refund),
+            (Disputed, Lifecycle::dispute),
         ]
     }
 
@@ -223,6 +263,10 @@ mod tests {
             (Pending, Cancelled),
             (Paid, Delivered),
             (Paid, Refunded),
+            (Delivered, Refunded),
+            (Paid, Disputed),
+            (Delivered, Disputed),
+            (Refunded, Disputed),
         ];
         for from in OrderStatus::ALL {
             for (to, transition) in transitions() {
@@ -286,7 +330,8 @@ mod tests {
                 "Delivered",
                 "Expired",
                 "Cancelled",
-                "Refunded"
+                "Refunded",
+                "Disputed"
             ]
         );
         for status in OrderStatus::ALL {
@@ -303,5 +348,27 @@ mod tests {
             .collect();
         assert_eq!(holding, [Pending]);
         assert!(Delivered.was_paid() && Refunded.was_paid() && !Expired.was_paid());
+        assert!(Disputed.was_paid());
+    }
+
+    #[test]
+    fn a_won_dispute_returns_the_order_to_where_it_was_with_its_times() {
+        let paid_at = at();
+        let mut delivered = Lifecycle::restore(Delivered, Some(paid_at), Some(paid_at), None);
+        delivered.dispute(at()).unwrap();
+        assert_eq!(delivered.status(), Disputed);
+        assert_eq!(
+            delivered.deliver(at()),
+            Err(TransitionError {
+                from: Disputed,
+                to: Delivered
+            }),
+            "a disputed order cannot be delivered"
+        );
+        delivered.end_dispute_won(Delivered).unwrap();
+        assert_eq!(delivered.status(), Delivered);
+        assert_eq!(delivered.delivered_at(), Some(paid_at));
+        assert!(in_status(Paid).end_dispute_won(Paid).is_err());
+        assert!(in_status(Disputed).end_dispute_won(Pending).is_err());
     }
 }

@@ -26,7 +26,10 @@ export function deliverOrder({
   return api.post<AdminOrder>(`/admin/orders/${id}/deliver`, { proof_id: proofId });
 }
 
-/** POST /api/admin/orders/{id}/refund: records a refund made at the provider; stock stays. */
+/**
+ * POST /api/admin/orders/{id}/refund: refunds the whole payment through the provider, then the
+ * order is refunded (its stock stays sold); 502 when the provider refused, nothing changed.
+ */
 export function refundOrder(id: number): Promise<AdminOrder> {
   return api.post<AdminOrder>(`/admin/orders/${id}/refund`);
 }

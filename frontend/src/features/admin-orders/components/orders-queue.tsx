@@ -19,6 +19,7 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   paid: 'warning',
   delivered: 'brand',
   refunded: 'neutral',
+  disputed: 'danger',
 };
 
 /** "4 min", "1 h 5 min". */
@@ -33,7 +34,7 @@ const SUCCESS: Record<OrderAction['kind'], (id: number) => string> = {
   claim: (id) => `You are delivering order #${id}.`,
   release: (id) => `Order #${id} is back in the queue.`,
   deliver: (id) => `Order #${id} marked delivered.`,
-  refund: (id) => `Order #${id} marked refunded.`,
+  refund: (id) => `Order #${id} refunded.`,
 };
 
 function DeliverModal({
@@ -113,14 +114,15 @@ function RefundModal({
   return (
     <ConfirmDialog
       open
-      title={`Mark order #${order.id} refunded?`}
-      confirmLabel="Mark refunded"
+      title={`Refund order #${order.id}?`}
+      confirmLabel={`Refund ${formatPrice(order.total)}`}
       busy={pending}
       onConfirm={onConfirm}
       onCancel={onClose}
     >
-      Only after the money went back through the payment provider. The stock is not put back: change
-      it on the inventory page if the items can be sold again.
+      The whole payment goes back to the buyer through the payment provider it was paid with. This
+      cannot be undone. The stock is not put back: change it on the inventory page if the items can
+      be sold again.
     </ConfirmDialog>
   );
 }
@@ -137,6 +139,7 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
   const mine = order.claimed_by !== null && order.claimed_by.id === currentUserId;
   const claimedByOther = order.claimed_by !== null && !mine;
   const isPaid = order.status === 'paid';
+  const refundable = isPaid || order.status === 'delivered';
 
   const perform = (next: OrderAction) =>
     action.mutate(next, {
@@ -239,9 +242,26 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
             disabled={action.isPending || claimedByOther}
             onClick={() => setDialog('refund')}
           >
-            Refunded
+            Refund
           </Button>
         </div>
+      ) : refundable ? (
+        <div className="order-card__actions">
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={action.isPending}
+            onClick={() => setDialog('refund')}
+          >
+            Refund
+          </Button>
+        </div>
+      ) : null}
+      {order.status === 'disputed' ? (
+        <p className="order-card__claim" role="note">
+          The buyer disputed this payment with their bank. Do not deliver it; it returns to the
+          queue if the dispute is won.
+        </p>
       ) : null}
 
       {dialog === 'deliver' ? (

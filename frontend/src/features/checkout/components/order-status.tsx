@@ -14,6 +14,7 @@ const TONES: Record<Status, BadgeTone> = {
   expired: 'danger',
   cancelled: 'danger',
   refunded: 'neutral',
+  disputed: 'danger',
 };
 
 const EXPLANATIONS: Record<Status, string> = {
@@ -23,6 +24,7 @@ const EXPLANATIONS: Record<Status, string> = {
   expired: 'The payment session expired before it was paid. Nothing was charged.',
   cancelled: 'This order was cancelled. Nothing was charged.',
   refunded: 'This order was refunded.',
+  disputed: 'The payment was disputed with your bank. Please contact support.',
 };
 
 /**

@@ -10,6 +10,7 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   paid: 'brand',
   delivered: 'brand',
   refunded: 'special',
+  disputed: 'danger',
 };
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

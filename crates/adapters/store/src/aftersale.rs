@@ -1,0 +1,367 @@
+//! Refunds, disputes and the blocklist on both databases. Every change of an order is one
+//! transaction that records the provider's event with it (a replay changes nothing) and is a
+//! conditional UPDATE on the order's status (of two changes racing, one wins). A dispute adds
+//! its blocklist entries in the same transaction.
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use orders::{
+    AfterSaleRepository, Applied, BlockEntry, BlockKind, Blocklist, BlocklistRepository,
+    BuyerIdentities, DisputeOutcome, NewBlock, Order, OrderError, OrderId, OrderStatus,
+    PaymentProvider, ProviderEvent, StaffMember,
+};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryResult,
+    TransactionTrait, Value,
+};
+
+use crate::admin_products::statement;
+use crate::entities::orders as order_rows;
+use crate::orders::{current_status, record_event, with_lines};
+use crate::Store;
+
+impl Store {
+    /// Runs `change` (one conditional UPDATE) in a transaction that first records `event`.
+    async fn change_order(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+        sql: &str,
+        values: Vec<Value>,
+        then: Vec<(String, Vec<Value>)>,
+    ) -> Result<Applied, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if let Some(event) = &event {
+            if !record_event(&txn, event, at).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Ok(Applied::Replayed);
+            }
+        }
+        let changed = txn
+            .execute(statement(&txn, sql, values))
+            .await
+            .with_context(|| format!("failed to change order {id}"))?;
+        if changed.rows_affected() != 1 {
+            let current = current_status(&txn, id).await;
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(Applied::NotPending(current?));
+        }
+        for (sql, values) in then {
+            txn.execute(statement(&txn, &sql, values))
+                .await
+                .with_context(|| format!("failed to record what goes with order {id}'s change"))?;
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the change of order {id}"))?;
+        Ok(Applied::Changed)
+    }
+}
+
+const BLOCK_INSERT: &str = "INSERT INTO blocklist (kind, value, reason, added_by, created_at) \
+     VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, value) DO NOTHING";
+
+fn block_values(block: &NewBlock) -> Vec<Value> {
+    vec![
+        block.kind.as_str().into(),
+        block.value.clone().into(),
+        block.reason.clone().into(),
+        block.added_by.into(),
+        block.created_at.into(),
+    ]
+}
+
+impl AfterSaleRepository for Store {
+    #[tracing::instrument(skip(self, payment_id))]
+    async fn order_by_payment(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> Result<Option<Order>, OrderError> {
+        let rows = order_rows::Entity::find()
+            .filter(order_rows::Column::Provider.eq(provider.as_str()))
+            .filter(order_rows::Column::PaymentId.eq(payment_id))
+            .all(&self.db)
+            .await
+            .context("failed to find an order by its payment")?;
+        Ok(with_lines(&self.db, rows).await?.pop())
+    }
+
+    #[tracing::instrument(skip(self, payment_id))]
+    async fn record_payment_id(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
+        let recorded = self
+            .db
+            .execute(statement(
+                &self.db,
+                "UPDATE orders SET payment_id = ? WHERE id = ? AND payment_id IS NULL",
+                vec![payment_id.into(), id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to record the payment of order {id}"))?;
+        if recorded.rows_affected() == 0 {
+            // recorded before, or no such order
+            order_rows::Entity::find_by_id(id.get())
+                .one(&self.db)
+                .await
+                .with_context(|| format!("failed to load order {id}"))?
+                .ok_or(OrderError::NotFound(id))?;
+        }
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn record_event(
+        &self,
+        event: ProviderEvent,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let new = record_event(&txn, &event, at).await?;
+        txn.commit().await.context("failed to record an event")?;
+        Ok(new)
+    }
+
+    #[tracing::instrument(skip(self, refund_id))]
+    async fn mark_refunded(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        refund_id: Option<String>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        self.change_order(
+            id,
+            at,
+            event,
+            "UPDATE orders SET status = ?, closed_at = ?, refund_id = COALESCE(?, refund_id) \
+             WHERE id = ? AND status IN (?, ?)",
+            vec![
+                OrderStatus::Refunded.as_str().into(),
+                at.into(),
+                refund_id.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+                OrderStatus::Delivered.as_str().into(),
+            ],
+            vec![],
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self, blocks))]
+    async fn open_dispute(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+        blocks: Vec<NewBlock>,
+    ) -> Result<Applied, OrderError> {
+        self.change_order(
+            id,
+            at,
+            Some(event),
+            // the right-hand sides read the row as it was: `disputed_from` gets the old status
+            "UPDATE orders SET disputed_from = status, status = ?, disputed_at = ?, \
+             dispute_outcome = NULL, dispute_closed_at = NULL \
+             WHERE id = ? AND status IN (?, ?, ?)",
+            vec![
+                OrderStatus::Disputed.as_str().into(),
+                at.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+                OrderStatus::Delivered.as_str().into(),
+                OrderStatus::Refunded.as_str().into(),
+            ],
+            blocks
+                .iter()
+                .map(|block| (BLOCK_INSERT.to_owned(), block_values(block)))
+                .collect(),
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn close_dispute(
+        &self,
+        id: OrderId,
+        outcome: DisputeOutcome,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+    ) -> Result<Applied, OrderError> {
+        let sql = match outcome {
+            DisputeOutcome::Won => {
+                "UPDATE orders SET status = disputed_from, dispute_outcome = ?, \
+                 dispute_closed_at = ? \
+                 WHERE id = ? AND status = ? AND disputed_from IS NOT NULL"
+            }
+            DisputeOutcome::Lost => {
+                "UPDATE orders SET dispute_outcome = ?, dispute_closed_at = ? \
+                 WHERE id = ? AND status = ? AND dispute_outcome IS NULL"
+            }
+        };
+        self.change_order(
+            id,
+            at,
+            Some(event),
+            sql,
+            vec![
+                outcome.as_str().into(),
+                at.into(),
+                id.get().into(),
+                OrderStatus::Disputed.as_str().into(),
+            ],
+            vec![],
+        )
+        .await
+    }
+}
+
+const BLOCK_SELECT: &str = "SELECT b.id, b.kind, b.value, b.reason, b.added_by, b.created_at, \
+     u.name AS added_by_name FROM blocklist b LEFT JOIN users u ON u.id = b.added_by";
+
+fn to_entry(row: &QueryResult) -> anyhow::Result<BlockEntry> {
+    let id: i64 = row.try_get("", "id")?;
+    let kind: String = row.try_get("", "kind")?;
+    let added_by: Option<i64> = row.try_get("", "added_by")?;
+    let name: Option<String> = row.try_get("", "added_by_name")?;
+    Ok(BlockEntry {
+        id,
+        kind: BlockKind::parse(&kind)
+            .with_context(|| format!("blocklist entry {id} has an unknown kind {kind}"))?,
+        value: row.try_get("", "value")?,
+        reason: row.try_get("", "reason")?,
+        added_by: added_by.map(|id| StaffMember {
+            id,
+            name: name.unwrap_or_else(|| format!("staff #{id}")),
+        }),
+        created_at: row.try_get("", "created_at")?,
+    })
+}
+
+async fn entry_where(
+    db: &impl ConnectionTrait,
+    condition: &str,
+    values: Vec<Value>,
+) -> anyhow::Result<Option<BlockEntry>> {
+    db.query_one(statement(
+        db,
+        &format!("{BLOCK_SELECT} WHERE {condition}"),
+        values,
+    ))
+    .await
+    .context("failed to load a blocklist entry")?
+    .as_ref()
+    .map(to_entry)
+    .transpose()
+}
+
+impl BlocklistRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn entries(&self, limit: u64) -> anyhow::Result<(Vec<BlockEntry>, u64)> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                &format!("{BLOCK_SELECT} ORDER BY b.created_at DESC, b.id DESC LIMIT ?"),
+                vec![limit.into()],
+            ))
+            .await
+            .context("failed to list the blocklist")?;
+        let entries = rows.iter().map(to_entry).collect::<anyhow::Result<_>>()?;
+        let total: i64 = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT COUNT(*) FROM blocklist",
+                vec![],
+            ))
+            .await
+            .context("failed to count the blocklist")?
+            .context("a count answered no row")?
+            .try_get_by_index(0)?;
+        Ok((entries, u64::try_from(total).unwrap_or(0)))
+    }
+
+    #[tracing::instrument(skip_all, fields(kind = %entry.kind))]
+    async fn add(&self, entry: NewBlock) -> anyhow::Result<Option<BlockEntry>> {
+        let txn: DatabaseTransaction = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let inserted = txn
+            .execute(statement(&txn, BLOCK_INSERT, block_values(&entry)))
+            .await
+            .context("failed to add a blocklist entry")?;
+        if inserted.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(None);
+        }
+        let added = entry_where(
+            &txn,
+            "b.kind = ? AND b.value = ?",
+            vec![entry.kind.as_str().into(), entry.value.clone().into()],
+        )
+        .await?;
+        txn.commit()
+            .await
+            .context("failed to commit a blocklist entry")?;
+        added
+            .map(Some)
+            .context("a blocklist entry vanished as it was added")
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn remove(&self, id: i64) -> anyhow::Result<bool> {
+        let removed = self
+            .db
+            .execute(statement(
+                &self.db,
+                "DELETE FROM blocklist WHERE id = ?",
+                vec![id.into()],
+            ))
+            .await
+            .context("failed to remove a blocklist entry")?;
+        Ok(removed.rows_affected() == 1)
+    }
+}
+
+impl Blocklist for Store {
+    #[tracing::instrument(skip_all)]
+    async fn is_blocked(&self, identities: BuyerIdentities) -> anyhow::Result<bool> {
+        if identities.values.is_empty() {
+            return Ok(false);
+        }
+        let condition = identities
+            .values
+            .iter()
+            .map(|_| "(kind = ? AND value = ?)")
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let values = identities
+            .values
+            .into_iter()
+            .flat_map(|(kind, value)| [Value::from(kind.as_str()), Value::from(value)])
+            .collect();
+        let found = self
+            .db
+            .query_one(statement(
+                &self.db,
+                &format!("SELECT 1 AS found FROM blocklist WHERE {condition} LIMIT 1"),
+                values,
+            ))
+            .await
+            .context("failed to look the buyer up on the blocklist")?;
+        Ok(found.is_some())
+    }
+}

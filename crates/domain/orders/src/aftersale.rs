@@ -1,0 +1,719 @@
+//! After the sale: refunds through the payment provider, refunds and chargebacks the provider
+//! reports (Stripe's `charge.refunded`, `charge.dispute.created`, `charge.dispute.closed`).
+//!
+//! - A refund staff ask for goes to the provider first; the order turns refunded only once the
+//!   provider accepted it. A provider error changes nothing.
+//! - A refund made at the provider marks the order refunded too.
+//! - A chargeback marks the order disputed (it cannot be delivered), blocks the buyer's
+//!   Discord account, e-mail and Roblox username, and tells staff. When the dispute closes, a
+//!   won dispute returns the order to where it was; a lost one leaves it disputed.
+//!
+//! Each provider event changes an order once: the event id is recorded with the change, in
+//! the same transaction.
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+
+use crate::blocklist::{BlockKind, NewBlock};
+use crate::gateways::{
+    PaymentError, PaymentGateway, RefundRequest, StaffMessage, StaffNotifications,
+};
+use crate::{
+    Applied, Clock, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentProvider,
+    ProviderEvent, TransitionError,
+};
+
+/// How a closed dispute ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DisputeOutcome {
+    /// The money stays with the shop: the order returns to its earlier status.
+    Won,
+    /// The bank gave the money back to the buyer: the order stays disputed.
+    Lost,
+}
+
+impl DisputeOutcome {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            DisputeOutcome::Won => "won",
+            DisputeOutcome::Lost => "lost",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "won" => Some(DisputeOutcome::Won),
+            "lost" => Some(DisputeOutcome::Lost),
+            _ => None,
+        }
+    }
+}
+
+/// A chargeback on an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispute {
+    pub opened_at: DateTime<Utc>,
+    /// The order's status when the dispute opened; a won dispute returns it there.
+    pub previous: OrderStatus,
+    /// `None` while the dispute is open.
+    pub outcome: Option<DisputeOutcome>,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// Where refunds and disputes are recorded. Every change is one transaction that records the
+/// provider's event (when given) with it: `Applied::Replayed` and nothing else when the event
+/// was recorded before; `Applied::NotPending(current)` and nothing recorded when the order is
+/// not in a status the change applies to.
+#[cfg_attr(test, mockall::automock)]
+pub trait AfterSaleRepository: Send + Sync + 'static {
+    /// The order paid through `provider` with this payment id (Stripe's payment intent).
+    fn order_by_payment(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = Result<Option<Order>, OrderError>> + Send;
+
+    /// Records the provider's payment id of a paid order that has none yet (the same again
+    /// changes nothing). `OrderError::NotFound` when there is no such order.
+    fn record_payment_id(
+        &self,
+        id: OrderId,
+        payment_id: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Records a provider event that changes no order (a partial refund), `false` when it was
+    /// recorded before.
+    fn record_event(
+        &self,
+        event: ProviderEvent,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Turns a paid or delivered order refunded at `at`, with the provider's refund id when
+    /// known. Its stock stays sold.
+    fn mark_refunded(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        refund_id: Option<String>,
+        event: Option<ProviderEvent>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Turns a paid, delivered or refunded order disputed at `at`, remembering its status, and
+    /// adds `blocks` to the blocklist (those already on it are kept as they are).
+    fn open_dispute(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+        blocks: Vec<NewBlock>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Records the outcome of the dispute of a disputed order at `at`; `Won` returns it to
+    /// the status it had when the dispute opened.
+    fn close_dispute(
+        &self,
+        id: OrderId,
+        outcome: DisputeOutcome,
+        at: DateTime<Utc>,
+        event: ProviderEvent,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+}
+
+/// Why a refund did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum RefundError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// 409: the order is not paid or delivered (or is disputed).
+    #[error(transparent)]
+    Refused(TransitionError),
+    /// 409: this instance has no way to reach the order's provider (PayPal switched off).
+    #[error("This order was paid through {0}, which this shop cannot reach now. Refund it there.")]
+    NoProvider(PaymentProvider),
+    /// 502: the provider refused or failed; nothing changed.
+    #[error("The payment provider did not refund the order: {0}")]
+    Provider(#[source] PaymentError),
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for RefundError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => RefundError::NotFound(id),
+            OrderError::Unknown(e) => RefundError::Unknown(e),
+        }
+    }
+}
+
+/// What a provider's notice about a payment did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Noticed {
+    /// The order changed.
+    Changed(Box<Order>),
+    /// This very event was applied before, or the order had changed already: nothing changed.
+    Unchanged,
+    /// No order of ours was paid with this payment (or none is recorded yet).
+    UnknownPayment,
+}
+
+/// A refund made at the provider (Stripe's `charge.refunded`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderRefund {
+    pub provider: PaymentProvider,
+    pub payment_id: String,
+    /// Whether the whole payment was given back (a partial refund only tells staff).
+    pub whole: bool,
+    pub event: ProviderEvent,
+}
+
+/// The shop's rules after the sale, over its store, the staff channel and a clock.
+#[derive(Debug, Clone)]
+pub struct AfterSale<R, N, C> {
+    repository: R,
+    notifier: N,
+    clock: C,
+    /// Where staff see the order (the delivery queue), linked from their notifications.
+    orders_url: Option<String>,
+}
+
+impl<R, N, C> AfterSale<R, N, C>
+where
+    R: AfterSaleRepository + OrderRepository,
+    N: StaffNotifications,
+    C: Clock,
+{
+    pub fn new(repository: R, notifier: N, clock: C) -> Self {
+        AfterSale {
+            repository,
+            notifier,
+            clock,
+            orders_url: None,
+        }
+    }
+
+    /// Links staff notifications to this page.
+    pub fn with_orders_url(mut self, url: String) -> Self {
+        self.orders_url = Some(url);
+        self
+    }
+
+    pub async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
+        self.repository.order(id).await
+    }
+
+    fn tell_staff(&self, text: String, order: &Order) {
+        self.notifier.notify(StaffMessage {
+            text,
+            link: self.orders_url.clone(),
+            fields: vec![
+                (
+                    "Roblox username".to_owned(),
+                    order.buyer.roblox_username.to_string(),
+                ),
+                ("Discord".to_owned(), order.buyer.discord.username.clone()),
+            ],
+        });
+    }
+
+    /// Refunds the order's whole payment through `gateway` (the order's provider, chosen by
+    /// the caller), then marks it refunded. Refunding an order that is refunded already
+    /// answers it as it is; any other status but paid or delivered is refused before the
+    /// provider is asked.
+    #[tracing::instrument(skip(self, gateway))]
+    pub async fn refund<G: PaymentGateway>(
+        &self,
+        id: OrderId,
+        gateway: &G,
+    ) -> Result<Order, RefundError> {
+        let order = self.repository.order(id).await?;
+        if order.status() == OrderStatus::Refunded {
+            return Ok(order);
+        }
+        if !order.status().can_become(OrderStatus::Refunded) {
+            return Err(RefundError::Refused(TransitionError {
+                from: order.status(),
+                to: OrderStatus::Refunded,
+            }));
+        }
+        let receipt = gateway
+            .refund(RefundRequest {
+                order_id: id.to_string(),
+                provider_reference: order.payment.reference.clone(),
+                payment_id: order.payment.payment_id.clone(),
+                idempotency_key: format!("refund-order-{id}"),
+            })
+            .await
+            .map_err(|error| {
+                tracing::warn!(order = %id, error = %error, "the provider did not refund");
+                RefundError::Provider(error)
+            })?;
+        if let (None, Some(payment_id)) = (&order.payment.payment_id, receipt.payment_id) {
+            self.repository.record_payment_id(id, payment_id).await?;
+        }
+        let applied = self
+            .repository
+            .mark_refunded(id, self.clock.now(), Some(receipt.refund_id), None)
+            .await?;
+        match applied {
+            Applied::Changed => tracing::info!(order = %id, "order refunded"),
+            Applied::NotPending(OrderStatus::Refunded) | Applied::Replayed => {}
+            Applied::NotPending(status) => {
+                // refunded at the provider, but the order moved on meanwhile (a dispute)
+                tracing::error!(order = %id, %status, "refunded at the provider but the order is no longer refundable");
+                self.tell_staff(
+                    format!(
+                        "Order #{id} was refunded at the provider but is now {}: check it.",
+                        status.label().to_lowercase()
+                    ),
+                    &order,
+                );
+                return Err(RefundError::Refused(TransitionError {
+                    from: status,
+                    to: OrderStatus::Refunded,
+                }));
+            }
+        }
+        Ok(self.repository.order(id).await?)
+    }
+
+    /// Records the provider's payment id of a just-paid order (for its refunds and disputes).
+    pub async fn payment_confirmed(
+        &self,
+        id: OrderId,
+        payment_id: String,
+    ) -> Result<(), OrderError> {
+        self.repository.record_payment_id(id, payment_id).await
+    }
+
+    /// A refund made at the provider: the whole payment marks the order refunded; a partial
+    /// one only tells staff. Each event once.
+    #[tracing::instrument(skip_all, fields(event = %refund.event.id))]
+    pub async fn provider_refunded(&self, refund: ProviderRefund) -> Result<Noticed, OrderError> {
+        let Some(order) = self
+            .repository
+            .order_by_payment(refund.provider, refund.payment_id.clone())
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        let now = self.clock.now();
+        if !refund.whole {
+            if self.repository.record_event(refund.event, now).await? {
+                self.tell_staff(
+                    format!("Order #{} was partly refunded at the provider.", order.id),
+                    &order,
+                );
+            }
+            return Ok(Noticed::Unchanged);
+        }
+        match self
+            .repository
+            .mark_refunded(order.id, now, None, Some(refund.event))
+            .await?
+        {
+            Applied::Changed => {
+                tracing::info!(order = %order.id, "order refunded at the provider");
+                if order.status() == OrderStatus::Paid {
+                    self.tell_staff(
+                        format!(
+                            "Order #{} was refunded at the provider: do not deliver it.",
+                            order.id
+                        ),
+                        &order,
+                    );
+                }
+                Ok(Noticed::Changed(Box::new(
+                    self.repository.order(order.id).await?,
+                )))
+            }
+            Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
+        }
+    }
+
+    /// A chargeback was opened: the order turns disputed, the buyer's Discord account, e-mail
+    /// and Roblox username are blocked ("chargeback on order #N"), staff are told. Each event
+    /// once.
+    #[tracing::instrument(skip_all, fields(event = %event.id))]
+    pub async fn dispute_opened(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+        reason: Option<String>,
+        event: ProviderEvent,
+    ) -> Result<Noticed, OrderError> {
+        let Some(mut order) = self
+            .repository
+            .order_by_payment(provider, payment_id)
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        let now = self.clock.now();
+        if order.dispute(now).is_err() {
+            // disputed already (a second dispute event), or never paid: record nothing
+            return Ok(Noticed::Unchanged);
+        }
+        let blocks = chargeback_blocks(&order, now);
+        match self
+            .repository
+            .open_dispute(order.id, now, event, blocks)
+            .await?
+        {
+            Applied::Changed => {
+                tracing::warn!(order = %order.id, "order disputed; buyer blocked");
+                let why = reason.map_or_else(String::new, |r| format!(" ({r})"));
+                self.tell_staff(
+                    format!(
+                        "Order #{} is disputed{why}: do not deliver it. The buyer's Discord \
+                         account, e-mail and Roblox username are on the blocklist.",
+                        order.id
+                    ),
+                    &order,
+                );
+                Ok(Noticed::Changed(Box::new(order)))
+            }
+            Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
+        }
+    }
+
+    /// A chargeback closed with `outcome`. Each event once.
+    #[tracing::instrument(skip_all, fields(event = %event.id, outcome = outcome.as_str()))]
+    pub async fn dispute_closed(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+        outcome: DisputeOutcome,
+        event: ProviderEvent,
+    ) -> Result<Noticed, OrderError> {
+        let Some(order) = self
+            .repository
+            .order_by_payment(provider, payment_id)
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        if order.status() != OrderStatus::Disputed {
+            return Ok(Noticed::Unchanged);
+        }
+        match self
+            .repository
+            .close_dispute(order.id, outcome, self.clock.now(), event)
+            .await?
+        {
+            Applied::Changed => {
+                let order = self.repository.order(order.id).await?;
+                let text = match outcome {
+                    DisputeOutcome::Won => format!(
+                        "The dispute on order #{} was won: the order is {} again. The buyer \
+                         stays on the blocklist until someone removes them.",
+                        order.id,
+                        order.status().label().to_lowercase()
+                    ),
+                    DisputeOutcome::Lost => {
+                        format!("The dispute on order #{} was lost.", order.id)
+                    }
+                };
+                self.tell_staff(text, &order);
+                Ok(Noticed::Changed(Box::new(order)))
+            }
+            Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
+        }
+    }
+}
+
+/// The blocklist entries a chargeback on `order` adds: the buyer's Discord account, e-mail
+/// and Roblox username.
+pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
+    let reason = format!("chargeback on order #{}", order.id);
+    let buyer = &order.buyer;
+    [
+        (
+            BlockKind::DiscordId,
+            buyer.discord.discord_id.as_str().to_owned(),
+        ),
+        (BlockKind::Email, buyer.email.as_str().to_owned()),
+        (
+            BlockKind::RobloxUsername,
+            buyer.roblox_username.as_str().to_ascii_lowercase(),
+        ),
+    ]
+    .into_iter()
+    .map(|(kind, value)| NewBlock {
+        kind,
+        value,
+        reason: reason.clone(),
+        added_by: None,
+        created_at: at,
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::sync::{Arc, Mutex};
+
+    use cart_pricing::{Money, PaymentMethod};
+    use chrono::TimeZone;
+    use promo::FixedClock;
+
+    use super::*;
+    use crate::gateways::{MockPaymentGateway, MockStaffNotifications, RefundReceipt};
+    use crate::{
+        Amounts, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
+        OrderHolder, PendingCaps, PlaceError, Reservation, RobloxUsername,
+    };
+
+    mockall::mock! {
+        Repo {}
+        impl AfterSaleRepository for Repo {
+            fn order_by_payment(&self, provider: PaymentProvider, payment_id: String)
+                -> impl Future<Output = Result<Option<Order>, OrderError>> + Send;
+            fn record_payment_id(&self, id: OrderId, payment_id: String)
+                -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn record_event(&self, event: ProviderEvent, at: DateTime<Utc>)
+                -> impl Future<Output = Result<bool, OrderError>> + Send;
+            fn mark_refunded(&self, id: OrderId, at: DateTime<Utc>, refund_id: Option<String>,
+                event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn open_dispute(&self, id: OrderId, at: DateTime<Utc>, event: ProviderEvent,
+                blocks: Vec<NewBlock>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn close_dispute(&self, id: OrderId, outcome: DisputeOutcome, at: DateTime<Utc>,
+                event: ProviderEvent)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+        }
+        impl OrderRepository for Repo {
+            fn place(&self, order: NewOrder, reservation: Reservation, caps: PendingCaps)
+                -> impl Future<Output = Result<Order, PlaceError>> + Send;
+            fn attach_payment_reference(&self, id: OrderId, reference: String)
+                -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
+            fn orders_of_user(&self, user_id: i64)
+                -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
+            fn mark_paid(&self, id: OrderId, at: DateTime<Utc>, event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn release(&self, id: OrderId, closing: Closing, at: DateTime<Utc>,
+                event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn hold_for_review(&self, id: OrderId, reason: String)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn pending_created_before(&self, cutoff: DateTime<Utc>)
+                -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+        }
+    }
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap()
+    }
+
+    fn order(status: OrderStatus, payment_id: Option<&str>) -> Order {
+        let placed = Order::placed(
+            OrderId::new(7),
+            NewOrder {
+                lines: vec![],
+                buyer: Buyer {
+                    discord: DiscordIdentity {
+                        discord_id: DiscordId::parse("123456789012345678").unwrap(),
+                        username: "gardener".into(),
+                        avatar_url: None,
+                    },
+                    roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
+                    email: Email::parse("Kid@Example.com").unwrap(),
+                    user_id: None,
+                },
+                amounts: Amounts {
+                    subtotal: Money::parse("10").unwrap(),
+                    discount: Money::ZERO,
+                    fee: Money::parse("0.77").unwrap(),
+                    total: Money::parse("10.77").unwrap(),
+                },
+                promo: None,
+                method: PaymentMethod::Card,
+                provider: PaymentProvider::Stripe,
+                created_at: now(),
+                holder: OrderHolder::default(),
+            },
+        );
+        let mut payment = placed.payment.clone();
+        payment.reference = Some("cs_test_1".into());
+        payment.payment_id = payment_id.map(Into::into);
+        Order::restore(
+            placed.id,
+            placed.lines,
+            placed.buyer,
+            placed.amounts,
+            None,
+            payment,
+            now(),
+            None,
+            Lifecycle::restore(status, Some(now()), None, None),
+        )
+    }
+
+    fn returning_order(repo: &mut MockRepo, current: Order) {
+        repo.expect_order().returning(move |_| {
+            let current = current.clone();
+            Box::pin(async move { Ok(current) })
+        });
+    }
+
+    fn service(
+        repo: MockRepo,
+        notifier: MockStaffNotifications,
+    ) -> AfterSale<MockRepo, MockStaffNotifications, FixedClock> {
+        AfterSale::new(repo, notifier, FixedClock(now()))
+    }
+
+    #[tokio::test]
+    async fn a_refund_the_provider_refuses_changes_nothing() {
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Paid, Some("pi_1")));
+        repo.expect_mark_refunded().never();
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().times(1).returning(|_| {
+            Box::pin(async { Err(PaymentError::Unavailable("Stripe answered 500".into())) })
+        });
+        let error = service(repo, MockStaffNotifications::new())
+            .refund(OrderId::new(7), &gateway)
+            .await
+            .unwrap_err();
+        assert!(matches!(error, RefundError::Provider(_)), "{error:?}");
+    }
+
+    #[tokio::test]
+    async fn a_refund_the_provider_accepts_is_recorded_with_its_id_and_the_payment() {
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Delivered, None));
+        repo.expect_record_payment_id()
+            .withf(|id, payment| id.get() == 7 && payment == "pi_found")
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        repo.expect_mark_refunded()
+            .withf(|_, _, refund, event| refund.as_deref() == Some("re_1") && event.is_none())
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let sent = Arc::new(Mutex::new(None));
+        let seen = Arc::clone(&sent);
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().times(1).returning(move |request| {
+            *seen.lock().unwrap() = Some(request);
+            Box::pin(async {
+                Ok(RefundReceipt {
+                    refund_id: "re_1".into(),
+                    payment_id: Some("pi_found".into()),
+                })
+            })
+        });
+        service(repo, MockStaffNotifications::new())
+            .refund(OrderId::new(7), &gateway)
+            .await
+            .unwrap();
+        let request = sent.lock().unwrap().clone().unwrap();
+        assert_eq!(request.idempotency_key, "refund-order-7");
+        assert_eq!(request.provider_reference.as_deref(), Some("cs_test_1"));
+        assert_eq!(request.payment_id, None);
+    }
+
+    #[tokio::test]
+    async fn only_paid_or_delivered_orders_reach_the_provider() {
+        for status in [
+            OrderStatus::Pending,
+            OrderStatus::Disputed,
+            OrderStatus::Expired,
+        ] {
+            let mut repo = MockRepo::new();
+            returning_order(&mut repo, order(status, Some("pi_1")));
+            let mut gateway = MockPaymentGateway::new();
+            gateway.expect_refund().never();
+            let error = service(repo, MockStaffNotifications::new())
+                .refund(OrderId::new(7), &gateway)
+                .await
+                .unwrap_err();
+            assert!(matches!(error, RefundError::Refused(_)), "{status}");
+        }
+        // refunded already: answered as it is, the provider is not asked again
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Refunded, Some("pi_1")));
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().never();
+        let done = service(repo, MockStaffNotifications::new())
+            .refund(OrderId::new(7), &gateway)
+            .await
+            .unwrap();
+        assert_eq!(done.status(), OrderStatus::Refunded);
+    }
+
+    #[tokio::test]
+    async fn a_dispute_blocks_the_buyer_and_tells_staff_once() {
+        for (applied, told) in [(Applied::Changed, 1), (Applied::Replayed, 0)] {
+            let mut repo = MockRepo::new();
+            repo.expect_order_by_payment().returning(|_, _| {
+                Box::pin(async { Ok(Some(order(OrderStatus::Delivered, Some("pi_1")))) })
+            });
+            repo.expect_open_dispute()
+                .withf(|id, _, event, blocks| {
+                    let kinds: Vec<(BlockKind, &str, &str)> = blocks
+                        .iter()
+                        .map(|b| (b.kind, b.value.as_str(), b.reason.as_str()))
+                        .collect();
+                    id.get() == 7
+                        && event.id == "evt_1"
+                        && kinds
+                            == [
+                                (
+                                    BlockKind::DiscordId,
+                                    "123456789012345678",
+                                    "chargeback on order #7",
+                                ),
+                                (
+                                    BlockKind::Email,
+                                    "kid@example.com",
+                                    "chargeback on order #7",
+                                ),
+                                (
+                                    BlockKind::RobloxUsername,
+                                    "builder_bob",
+                                    "chargeback on order #7",
+                                ),
+                            ]
+                        && blocks.iter().all(|b| b.added_by.is_none())
+                })
+                .times(1)
+                .returning(move |_, _, _, _| Box::pin(async move { Ok(applied) }));
+            let mut notifier = MockStaffNotifications::new();
+            notifier
+                .expect_notify()
+                .withf(|message| {
+                    message
+                        .text
+                        .starts_with("Order #7 is disputed (fraudulent)")
+                })
+                .times(told)
+                .return_const(());
+            let noticed = service(repo, notifier)
+                .dispute_opened(
+                    PaymentProvider::Stripe,
+                    "pi_1".into(),
+                    Some("fraudulent".into()),
+                    ProviderEvent {
+                        provider: PaymentProvider::Stripe,
+                        id: "evt_1".into(),
+                    },
+                )
+                .await
+                .unwrap();
+            match (applied, noticed) {
+                (Applied::Changed, Noticed::Changed(order)) => {
+                    assert_eq!(order.status(), OrderStatus::Disputed);
+                    assert_eq!(order.dispute.unwrap().previous, OrderStatus::Delivered);
+                }
+                (Applied::Replayed, Noticed::Unchanged) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}

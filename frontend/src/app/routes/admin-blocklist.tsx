@@ -1,0 +1,109 @@
+import { Link } from 'react-router';
+
+import { Button, buttonClassName } from '@/components/ui/button';
+import { AlertIcon, ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { Skeleton } from '@/components/ui/skeleton';
+import { StateMessage } from '@/components/ui/state-message';
+import { paths } from '@/config/paths';
+import { useBlocklist } from '@/features/blocklist/api/blocklist';
+import { BlockForm } from '@/features/blocklist/components/block-form';
+import { BlockList } from '@/features/blocklist/components/block-list';
+import { errorMessage } from '@/lib/api-client';
+
+import { RequireRole } from './admin-access';
+import './admin-page.css';
+import './admin-blocklist.css';
+
+function Blocklist() {
+  const blocklist = useBlocklist();
+
+  let content;
+  if (blocklist.isPending) {
+    content = (
+      <div className="admin-page__loading" aria-busy="true" aria-label="Loading the blocklist">
+        <Skeleton height={72} radius="var(--radius-lg)" />
+        <Skeleton height={72} radius="var(--radius-lg)" />
+      </div>
+    );
+  } else if (blocklist.isError) {
+    content = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load the blocklist"
+        description={errorMessage(blocklist.error)}
+        action={
+          <Button onClick={() => void blocklist.refetch()} loading={blocklist.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (blocklist.data.entries.length === 0) {
+    content = (
+      <StateMessage
+        role="status"
+        icon={<CheckCircleIcon size={28} />}
+        title="Nobody is blocked."
+        description="A chargeback blocks the buyer here by itself."
+      />
+    );
+  } else {
+    const { entries, total } = blocklist.data;
+    content = (
+      <>
+        {total > entries.length ? (
+          <p className="admin-page__intro">
+            The newest {entries.length} of {total} entries.
+          </p>
+        ) : null}
+        <BlockList entries={entries} />
+      </>
+    );
+  }
+
+  return (
+    <div className="container admin-page">
+      <header className="admin-page__header">
+        <div>
+          <h1 className="admin-page__title">Blocklist</h1>
+          <p className="admin-page__intro">
+            Checkout refuses these e-mails, Discord accounts, Roblox usernames and addresses without
+            saying why. The help chat stays open to them.
+          </p>
+        </div>
+        <Link
+          to={paths.adminProducts.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          <ArrowLeftIcon size={18} />
+          Products
+        </Link>
+      </header>
+      <section className="admin-page__section" aria-labelledby="blocklist-add-title">
+        <h2 id="blocklist-add-title" className="admin-page__section-title">
+          Block someone
+        </h2>
+        <BlockForm />
+      </section>
+      <section className="admin-page__section" aria-labelledby="blocklist-entries-title">
+        <h2 id="blocklist-entries-title" className="admin-page__section-title">
+          Blocked
+        </h2>
+        {content}
+      </section>
+    </div>
+  );
+}
+
+export function AdminBlocklistRoute() {
+  return (
+    <>
+      <title>Blocklist · Admin · Garden Shop</title>
+      <RequireRole role="super_admin">
+        <Blocklist />
+      </RequireRole>
+    </>
+  );
+}
