@@ -10,6 +10,7 @@ mod dto;
 mod error;
 mod help_chat;
 pub mod limits;
+mod public_get;
 mod routes;
 mod seed;
 mod services;

@@ -9,6 +9,7 @@ mod checkout;
 mod checkout_abuse;
 mod checkout_identity;
 mod checkout_support;
+mod first_load;
 mod helpers;
 mod media;
 mod products;
