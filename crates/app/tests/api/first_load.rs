@@ -302,3 +302,58 @@ async fn product_pictures_are_also_served_as_webp_in_three_widths(#[case] backen
         assert_eq!(app.get(&missing).await.status(), 404, "{missing}");
     }
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_page_preloads_its_largest_picture_with_high_priority(#[case] backend: Backend) {
+    let app = quiet_demo(backend).await;
+    std::fs::write(
+        app.static_dir.join("index.html"),
+        "<!doctype html><html><head><title>Garden Shop</title></head><body></body></html>",
+    )
+    .unwrap();
+    let products = app.products().await;
+    let stem = |product: &serde_json::Value| {
+        product["image"]
+            .as_str()
+            .unwrap()
+            .trim_end_matches(".png")
+            .to_owned()
+    };
+
+    let home = app.get("/").await;
+    assert_eq!(header(&home, "cache-control"), Some("no-cache"));
+    assert_eq!(
+        header(&home, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    let home = home.text().await.unwrap();
+    let first = stem(&products[0]);
+    let expected = format!(
+        "<link rel=\"preload\" as=\"image\" href=\"{first}-300.webp\" imagesrcset=\"{first}-150.webp 150w, {first}-300.webp 300w, {first}-600.webp 600w\" imagesizes=\"(min-width: 1100px) 200px, (min-width: 900px) 20vw, (min-width: 640px) 28vw, (min-width: 340px) 42vw, 80vw\" fetchpriority=\"high\"></head>"
+    );
+    assert!(home.contains(&expected), "{home}");
+    assert_eq!(home.matches("rel=\"preload\"").count(), 1);
+
+    let product = &products[5];
+    let page = app
+        .get(&format!("/product/{}", product["id"]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let picture = stem(product);
+    assert!(
+        page.contains(&format!("href=\"{picture}-300.webp\""))
+            && page.contains("imagesizes=\"(min-width: 768px) 420px, 84vw\""),
+        "{page}"
+    );
+
+    for plain in ["/?category=Pets", "/about", "/product/999999", "/product/x"] {
+        let page = app.get(plain).await.text().await.unwrap();
+        assert!(!page.contains("preload"), "{plain}: {page}");
+        assert!(page.contains("<title>Garden Shop</title>"), "{plain}");
+    }
+}
