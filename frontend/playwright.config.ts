@@ -12,7 +12,8 @@ import { defineConfig } from '@playwright/test';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 18181;
+// E2E_PORT lets several checkouts of the shop run their browser tests side by side.
+const PORT = Number(process.env.E2E_PORT ?? 18181);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 const serverBinary = path.resolve(
