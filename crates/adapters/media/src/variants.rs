@@ -3,19 +3,19 @@
 //! `/media/products/{hash}-{width}.webp` for width 150, 300 and 600, made on upload and, for
 //! pictures stored before, on their first request, then kept on disk.
 //!
-//! The encoder is image's pure-Rust WebP encoder, which is lossless: for the shop's drawn
-//! product art it is a third to a half the PNG's size, and a 150 px copy a quarter of that. A
+//! The encoder is libwebp's lossy one at quality 80 (alpha kept lossless): image's pure-Rust
+//! WebP encoder only writes lossless files, which for the shop's drawn art (soft gradients,
+//! bokeh) came to 93 % of the PNG's size; lossy 80 is a fraction of it with no visible loss. A
 //! variant is never wider than its source (a 300 px picture's "600" copy is 300 px wide, so
 //! a high-density screen gets the sharpest picture there is without inventing pixels).
 
 use std::fs;
-use std::io::{Cursor, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use image::codecs::webp::WebPEncoder;
 use image::imageops::{self, FilterType};
-use image::{ExtendedColorType, ImageEncoder, ImageFormat};
+use image::ImageFormat;
 
 use crate::error::MediaError;
 use crate::store::{create_temp_file, MediaStore};
@@ -23,6 +23,8 @@ use crate::PRODUCT_KIND;
 
 /// The widths WebP copies of product pictures are offered in.
 pub const WEBP_WIDTHS: [u32; 3] = [150, 300, 600];
+/// libwebp's lossy quality (0-100) for the colours; the alpha channel stays lossless.
+pub const WEBP_QUALITY: f32 = 80.0;
 
 /// Made one at a time: a burst of requests for a picture nobody asked for yet encodes it once.
 static MAKING: Mutex<()> = Mutex::new(());
@@ -41,16 +43,10 @@ pub fn webp_variant(png: &[u8], width: u32) -> Result<Vec<u8>, MediaError> {
     } else {
         source
     };
-    let mut out = Cursor::new(Vec::new());
-    WebPEncoder::new_lossless(&mut out)
-        .write_image(
-            picture.as_raw(),
-            picture.width(),
-            picture.height(),
-            ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| MediaError::Encode(e.to_string()))?;
-    Ok(out.into_inner())
+    let encoded = webp::Encoder::from_rgba(picture.as_raw(), picture.width(), picture.height())
+        .encode_simple(false, WEBP_QUALITY)
+        .map_err(|e| MediaError::Encode(format!("webp: {e:?}")))?;
+    Ok(encoded.to_vec())
 }
 
 /// `{hash}-{width}.webp` → (`{hash}.png`, width), for an offered width.
@@ -133,6 +129,7 @@ mod tests {
     use image::{Rgba, RgbaImage};
 
     fn art(w: u32, h: u32) -> Vec<u8> {
+        use std::io::Cursor;
         let img = RgbaImage::from_fn(w, h, |x, y| {
             let inside = (x as i64 - w as i64 / 2).pow(2) + (y as i64 - h as i64 / 2).pow(2)
                 < (w as i64 / 3).pow(2);
