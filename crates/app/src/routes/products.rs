@@ -101,14 +101,15 @@ fn negotiate<'a>(values: impl Iterator<Item = &'a HeaderValue>) -> Coding {
 /// A `q` value ("0", "0.5", "1.000") in thousandths; anything unreadable counts as 0.
 fn quality(raw: &str) -> u16 {
     let (whole, fraction) = raw.split_once('.').unwrap_or((raw, ""));
-    let digits = fraction
+    let mut digits = fraction
         .bytes()
         .take(3)
         .chain(std::iter::repeat(b'0'))
         .take(3);
-    let thousandths = digits.fold(Some(0u16), |acc, digit| {
-        acc.zip(digit.is_ascii_digit().then_some(u16::from(digit - b'0')))
-            .map(|(acc, digit)| acc * 10 + digit)
+    let thousandths = digits.try_fold(0u16, |acc, digit| {
+        digit
+            .is_ascii_digit()
+            .then(|| acc * 10 + u16::from(digit - b'0'))
     });
     match (whole, thousandths) {
         ("1", Some(_)) => 1000,
@@ -181,5 +182,7 @@ mod tests {
         assert_eq!(quality("0"), 0);
         assert_eq!(quality("2"), 0);
         assert_eq!(quality("0.x"), 0);
+        assert_eq!(quality("0. "), 0);
+        assert_eq!(quality("0.!"), 0);
     }
 }
