@@ -104,9 +104,12 @@ user-create EMAIL ROLE:
     fi
     printf '%s\n' "$password" | {{server_bin}} users create "{{EMAIL}}" --role "{{ROLE}}"
 
-# Benchmarks: the product list path (snapshot build, ETag revalidation), and the req/s of an
-# idle help-chat poll against GET /api/products in the same run.
+# Benchmarks side by side in one table (release build, needs `wrk`: apt-get install -y wrk):
+# the product list against a bare actix handler, RSS, Lighthouse. One script per measurement in
+# bench/measure/. Not part of `just test`.
 bench:
+    bench/run.sh
+
+# Criterion micro-benchmarks: the product list path, the idle help-chat poll, login, checkout.
+bench-micro:
     cargo bench -p garden-app
-    cargo build --release --bin garden-shop
-    python3 bench/push.py --bin "{{target_dir}}/release/garden-shop"

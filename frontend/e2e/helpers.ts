@@ -14,6 +14,7 @@ export type ApiProduct = {
   price: number;
   stock: number | null;
   dupe_warning: boolean;
+  image: string;
 };
 
 export async function fetchProducts(request: APIRequestContext): Promise<ApiProduct[]> {

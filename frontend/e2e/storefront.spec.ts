@@ -90,7 +90,7 @@ test.describe('storefront', () => {
     const product = plainProduct(await fetchProducts(request));
     await page.goto('/');
     await expect(cartCount(page)).toHaveText('0');
-    await page.getByRole('button', { name: `Add ${product.name} to cart` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
     await expect(cartDrawer(page)).toBeVisible();
     await expect(cartDrawer(page).getByText(product.name, { exact: true })).toBeVisible();
     await expect(page.getByText(`Added ${product.name} to cart`)).toBeVisible();
@@ -98,14 +98,14 @@ test.describe('storefront', () => {
     await expect(cartDrawer(page)).toBeHidden();
     await expect(page.getByRole('button', { name: 'Your Cart, 1 item' })).toBeFocused();
 
-    await page.getByRole('button', { name: `Add ${product.name} to cart` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
     await expect(cartCount(page)).toHaveText('2');
   });
 
   test('the cart survives a reload', async ({ page, request }) => {
     const product = plainProduct(await fetchProducts(request));
     await page.goto('/');
-    await page.getByRole('button', { name: `Add ${product.name} to cart` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${product.name}` }).click();
     await expect(cartCount(page)).toHaveText('1');
     expect(await savedCart(page)).toEqual([expect.objectContaining({ id: product.id, qty: 1 })]);
 
@@ -172,7 +172,7 @@ test.describe('storefront', () => {
       'product 3',
     );
     await page.goto('/');
-    await page.getByRole('button', { name: `Add ${flagged.name} to cart` }).click();
+    await page.getByRole('button', { name: `Add to Cart: ${flagged.name}` }).click();
     await expect(page.getByRole('alertdialog')).toContainText('may be falsely flagged as dupe');
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
     await expect(cartCount(page)).toHaveText('0');

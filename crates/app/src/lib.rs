@@ -11,6 +11,7 @@ mod error;
 pub mod events;
 mod help_chat;
 pub mod limits;
+mod public_get;
 mod routes;
 mod seed;
 mod services;

@@ -1,6 +1,6 @@
 use std::sync::{Arc, RwLock};
 
-use actix_web::web::Bytes;
+use actix_web::{http::header::HeaderValue, web::Bytes};
 use catalog::{CatalogError, CatalogService, Product};
 use sha2::{Digest, Sha256};
 
@@ -12,23 +12,108 @@ use crate::services::ShopCatalog;
 /// open tab is answered from memory (and mostly with 304).
 #[derive(Debug, Clone)]
 pub struct ProductList {
-    pub body: Bytes,
-    /// A strong validator: the quoted hash of the body.
+    /// A strong validator of the identity body: the quoted hash of the body.
     pub etag: String,
+    /// The same list in each content coding the server offers, compressed once per change,
+    /// each with its own strong validator (a validator names one representation).
+    pub encoded: [Encoded; 3],
     /// The products the body was made from (the help chat's assistant answers from them).
     pub products: Arc<Vec<Product>>,
 }
 
-impl ProductList {
-    fn new(body: Vec<u8>, products: Vec<Product>) -> Self {
-        let digest = Sha256::digest(&body);
-        let etag = format!("\"{}\"", hex::encode(&digest[..16]));
-        ProductList {
-            body: Bytes::from(body),
-            etag,
-            products: Arc::new(products),
+/// One representation of the list: its content coding, bytes and strong ETag, with the header
+/// values made once so an answer copies no string.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    pub coding: Coding,
+    pub body: Bytes,
+    pub etag: HeaderValue,
+}
+
+/// The content codings the list is kept in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    Identity,
+    Gzip,
+    Brotli,
+}
+
+impl Coding {
+    /// The `Content-Encoding` token (and `Accept-Encoding` name).
+    pub fn token(self) -> &'static str {
+        match self {
+            Coding::Identity => "identity",
+            Coding::Gzip => "gzip",
+            Coding::Brotli => "br",
         }
     }
+
+    fn index(self) -> usize {
+        match self {
+            Coding::Identity => 0,
+            Coding::Gzip => 1,
+            Coding::Brotli => 2,
+        }
+    }
+}
+
+impl ProductList {
+    fn new(body: Vec<u8>, products: Vec<Product>) -> Result<Self, CatalogError> {
+        let etag = etag_of(&body);
+        let hash = etag.trim_matches('"').to_owned();
+        let gzip = gzip(&body)?;
+        let br = brotli(&body)?;
+        let body = Bytes::from(body);
+        let representation = |coding: Coding, body: Bytes| -> Result<Encoded, CatalogError> {
+            let tag = match coding {
+                Coding::Identity => etag.clone(),
+                other => format!("\"{hash}-{}\"", other.token()),
+            };
+            let etag = HeaderValue::from_str(&tag).map_err(|e| {
+                CatalogError::Unknown(anyhow::Error::new(e).context("an ETag that is no header"))
+            })?;
+            Ok(Encoded { coding, body, etag })
+        };
+        Ok(ProductList {
+            encoded: [
+                representation(Coding::Identity, body)?,
+                representation(Coding::Gzip, Bytes::from(gzip))?,
+                representation(Coding::Brotli, Bytes::from(br))?,
+            ],
+            etag,
+            products: Arc::new(products),
+        })
+    }
+
+    /// The representation in `coding`.
+    pub fn in_coding(&self, coding: Coding) -> &Encoded {
+        &self.encoded[coding.index()]
+    }
+}
+
+fn compression_failed(error: std::io::Error) -> CatalogError {
+    CatalogError::Unknown(anyhow::Error::new(error).context("failed to compress the products"))
+}
+
+fn gzip(body: &[u8]) -> Result<Vec<u8>, CatalogError> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() / 4),
+        flate2::Compression::best(),
+    );
+    encoder.write_all(body).map_err(compression_failed)?;
+    encoder.finish().map_err(compression_failed)
+}
+
+fn brotli(body: &[u8]) -> Result<Vec<u8>, CatalogError> {
+    let mut out = Vec::with_capacity(body.len() / 4);
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &body[..], &mut out, &params).map_err(compression_failed)?;
+    Ok(out)
 }
 
 #[derive(Debug, Clone)]
@@ -41,7 +126,8 @@ pub struct ProductSnapshot {
 
 impl ProductSnapshot {
     pub async fn load(catalog: &impl CatalogService) -> Result<Self, CatalogError> {
-        let list = Self::build(catalog).await?;
+        let (body, products) = Self::read(catalog).await?;
+        let list = Self::encode(body, products).await?;
         Ok(ProductSnapshot {
             current: Arc::new(RwLock::new(Arc::new(list))),
             refreshing: Arc::new(tokio::sync::Mutex::new(())),
@@ -56,28 +142,45 @@ impl ProductSnapshot {
     }
 
     /// Re-reads the catalog; call after every product write. Returns whether the list changed.
+    /// An unchanged list is not compressed again.
     pub async fn refresh(&self, catalog: &impl CatalogService) -> Result<bool, CatalogError> {
         let _one_at_a_time = self.refreshing.lock().await;
-        let fresh = Self::build(catalog).await?;
+        let (body, products) = Self::read(catalog).await?;
+        if self.current().etag == etag_of(&body) {
+            return Ok(false);
+        }
+        let fresh = Self::encode(body, products).await?;
         let mut guard = match self.current.write() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         };
-        let changed = guard.etag != fresh.etag;
-        if changed {
-            *guard = Arc::new(fresh);
-        }
-        Ok(changed)
+        *guard = Arc::new(fresh);
+        Ok(true)
     }
 
-    async fn build(catalog: &impl CatalogService) -> Result<ProductList, CatalogError> {
+    async fn read(catalog: &impl CatalogService) -> Result<(Vec<u8>, Vec<Product>), CatalogError> {
         let products = catalog.storefront().await?;
         let dtos: Vec<ProductResponse> = products.iter().map(ProductResponse::from).collect();
         let body = serde_json::to_vec(&dtos).map_err(|e| {
             CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products"))
         })?;
-        Ok(ProductList::new(body, products))
+        Ok((body, products))
     }
+
+    /// Compressing an 11 KB list at the best levels takes milliseconds: off the async workers.
+    async fn encode(body: Vec<u8>, products: Vec<Product>) -> Result<ProductList, CatalogError> {
+        tokio::task::spawn_blocking(move || ProductList::new(body, products))
+            .await
+            .map_err(|e| {
+                CatalogError::Unknown(anyhow::Error::new(e).context("the compression task failed"))
+            })?
+    }
+}
+
+/// The quoted hash of a list body: its strong validator.
+fn etag_of(body: &[u8]) -> String {
+    let digest = Sha256::digest(body);
+    format!("\"{}\"", hex::encode(&digest[..16]))
 }
 
 /// The one hook after any change to what the storefront lists: a reservation, a release, a
@@ -224,7 +327,8 @@ mod tests {
         slow.unwrap();
         fast.unwrap();
 
-        let body = String::from_utf8(snapshot.current().body.to_vec()).unwrap();
+        let body = String::from_utf8(snapshot.current().in_coding(Coding::Identity).body.to_vec())
+            .unwrap();
         assert!(
             body.contains("\"v2\""),
             "the newest read is installed: {body}"

@@ -10,7 +10,9 @@ use tracing_actix_web::TracingLogger;
 use crate::{
     auth::{self, AppClock},
     background::Sweeper,
-    error, routes,
+    error,
+    public_get::SkipForProductList,
+    routes,
     settings::{Environment, Settings},
     telemetry::ShopRootSpan,
     wiring::Services,
@@ -48,15 +50,19 @@ impl Application {
         );
         let server = HttpServer::new(move || {
             App::new()
-                .wrap(auth::session::middleware(
+                // The product-list poll skips the session, the Origin check and compression
+                // (its bodies are compressed once per snapshot): `public_get`.
+                .wrap(SkipForProductList(auth::session::middleware(
                     services.sessions.clone(),
                     services.session_key.clone(),
                     services.session_secure,
-                ))
-                .wrap(middleware::from_fn(auth::origin::check_origin))
+                )))
+                .wrap(SkipForProductList(middleware::from_fn(
+                    auth::origin::check_origin,
+                )))
                 .wrap(error::api_method_not_allowed())
                 .wrap(security_headers(production))
-                .wrap(middleware::Compress::default())
+                .wrap(SkipForProductList(middleware::Compress::default()))
                 .wrap(TracingLogger::<ShopRootSpan>::new())
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)

@@ -1,9 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query';
+
 import { AppProvider } from '@/app/provider';
 import { AppRouter } from '@/app/router';
 
-export function App() {
+export function App({ queryClient }: { queryClient?: QueryClient }) {
   return (
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <AppRouter />
     </AppProvider>
   );

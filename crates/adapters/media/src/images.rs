@@ -88,10 +88,19 @@ impl ImageStore for MediaImages {
     async fn save(&self, image: PreparedImage) -> Result<String, anyhow::Error> {
         let store = self.store.clone();
         let kind = self.kind;
-        tokio::task::spawn_blocking(move || store.save_png(kind, image.bytes()))
-            .await
-            .context("the image worker failed")?
-            .with_context(|| format!("failed to save an image in {kind}"))
+        tokio::task::spawn_blocking(move || {
+            let public = store.save_png(kind, image.bytes())?;
+            if kind == PRODUCT_KIND {
+                // Browsers get WebP copies; a failure here only delays them to the first request.
+                if let Err(error) = store.make_webp_variants(&public) {
+                    tracing::warn!(error = %error, "could not make the webp copies of a picture");
+                }
+            }
+            Ok::<_, MediaError>(public)
+        })
+        .await
+        .context("the image worker failed")?
+        .with_context(|| format!("failed to save an image in {kind}"))
     }
 
     async fn remove_unused(&self, in_use: Vec<String>) -> Result<usize, anyhow::Error> {
@@ -142,13 +151,26 @@ mod tests {
             .unwrap();
         assert!(kept.starts_with("/media/products/") && kept.ends_with(".png"));
 
-        let removed = images.remove_unused(vec![kept.clone()]).await.unwrap();
-        assert_eq!(removed, 1);
         let store = MediaStore::new(dir.path());
+        let copies = |public: &str| -> Vec<bool> {
+            let stem = public
+                .trim_start_matches("/media/")
+                .trim_end_matches(".png");
+            crate::WEBP_WIDTHS
+                .iter()
+                .map(|width| store.resolve(&format!("{stem}-{width}.webp")).is_some())
+                .collect()
+        };
+        assert_eq!(copies(&kept), [true; 3], "an upload makes its webp copies");
+
+        let removed = images.remove_unused(vec![kept.clone()]).await.unwrap();
+        assert_eq!(removed, 4, "the unused picture and its three copies");
         assert!(store.resolve(kept.trim_start_matches("/media/")).is_some());
+        assert_eq!(copies(&kept), [true; 3]);
         assert!(store
             .resolve(dropped.trim_start_matches("/media/"))
             .is_none());
+        assert_eq!(copies(&dropped), [false; 3]);
     }
 
     #[tokio::test]

@@ -4,6 +4,8 @@
 //!   `/media/...` paths back to files without allowing path traversal.
 //! * [`normalize_product_image`] / [`normalize_upload`] validate untrusted
 //!   uploads by content, shrink them and re-encode them as RGBA8 PNG.
+//! * [`MediaStore::webp_file`] keeps WebP copies of product pictures in the widths of
+//!   [`WEBP_WIDTHS`] next to their PNG, made on upload or on first request.
 //! * [`generate_product_art`] paints deterministic placeholder product art
 //!   with plain maths (no fonts, no bundled artwork).
 //! * [`MediaImages`] is the shared image-storage port ([`shared::ImageStore`]), built per use:
@@ -18,6 +20,7 @@ mod error;
 mod images;
 mod normalize;
 mod store;
+mod variants;
 
 pub use art::{generate_product_art, ArtKind, ArtSpec, ART_SIZE};
 pub use error::MediaError;
@@ -27,3 +30,4 @@ pub use normalize::{
     UPLOAD_MAX_SIDE,
 };
 pub use store::MediaStore;
+pub use variants::{webp_variant, WEBP_WIDTHS};

@@ -80,9 +80,9 @@ impl MediaStore {
     }
 
     /// Removes the files of `kind` whose public paths are not in `keep` and that were
-    /// written more than `grace` ago; returns how many went. The grace period spares files an
-    /// upload has just saved but not yet recorded. Temporary files and anything that is not a
-    /// stored PNG are left alone.
+    /// written more than `grace` ago, with their WebP copies; returns how many files went. The
+    /// grace period spares files an upload has just saved but not yet recorded. Temporary files
+    /// and anything that is neither a stored PNG nor a copy of one are left alone.
     pub fn remove_unreferenced(
         &self,
         kind: &str,
@@ -101,10 +101,15 @@ impl MediaStore {
         for entry in entries {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || !name.ends_with(".png") {
+            if name.starts_with('.') {
                 continue;
             }
-            let public = format!("/media/{kind}/{name}");
+            // A WebP copy goes with the picture it was made from.
+            let public = match crate::variants::variant_source(&name) {
+                Some(source) => format!("/media/{kind}/{source}"),
+                None if name.ends_with(".png") => format!("/media/{kind}/{name}"),
+                None => continue,
+            };
             if keep.contains(&public) {
                 continue;
             }
@@ -179,7 +184,7 @@ fn is_safe_tail(tail: &str) -> bool {
         .all(|segment| !segment.is_empty() && !segment.starts_with('.'))
 }
 
-fn create_temp_file(dir: &Path, name: &str) -> Result<(PathBuf, fs::File), MediaError> {
+pub(crate) fn create_temp_file(dir: &Path, name: &str) -> Result<(PathBuf, fs::File), MediaError> {
     let pid = std::process::id();
     loop {
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);

@@ -57,6 +57,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .default_service(web::to(api_not_found)),
     )
     .route("/media/{tail:.*}", web::get().to(media::serve))
+    .route("/robots.txt", web::get().to(site::robots))
+    .route("/sitemap.xml", web::get().to(site::sitemap))
     .configure(dev_page_routes)
     .default_service(web::to(spa::serve));
 }

@@ -1,7 +1,7 @@
 use actix_web::{http::header, web, HttpResponse};
 use serde_json::json;
 
-use crate::{checkout::CheckoutKit, settings::SiteSettings};
+use crate::{checkout::CheckoutKit, settings::SiteSettings, snapshot::ProductSnapshot};
 
 /// What the browser needs to know about this shop's configuration.
 pub async fn site(site: web::Data<SiteSettings>, checkout: web::Data<CheckoutKit>) -> HttpResponse {
@@ -12,4 +12,95 @@ pub async fn site(site: web::Data<SiteSettings>, checkout: web::Data<CheckoutKit
             "reviews_url": site.reviews_url,
             "paypal_enabled": checkout.paypal.is_some(),
         }))
+}
+
+/// The storefront's pages that stand on their own (besides one page per product).
+pub const STATIC_PAGES: [&str; 8] = [
+    "/",
+    "/about",
+    "/how-it-works",
+    "/faq",
+    "/proofs",
+    "/terms",
+    "/refund-policy",
+    "/privacy-policy",
+];
+
+/// Paths crawlers have no business in: the admin, the account pages, checkout's steps and the
+/// API (which answers JSON, never pages).
+const DISALLOWED: [&str; 12] = [
+    "/api/",
+    "/admin/",
+    "/checkout",
+    "/success",
+    "/cancel",
+    "/profile",
+    "/login",
+    "/register",
+    "/verify-email",
+    "/forgot-password",
+    "/reset-password",
+    "/discord/",
+];
+
+/// `robots.txt`: the storefront is open to crawlers, the private paths are not, and the
+/// sitemap is named by its absolute address.
+pub async fn robots(site: web::Data<SiteSettings>) -> HttpResponse {
+    let mut body = String::from("User-agent: *\nAllow: /\n");
+    for path in DISALLOWED {
+        body.push_str("Disallow: ");
+        body.push_str(path);
+        body.push('\n');
+    }
+    body.push_str("\nSitemap: ");
+    body.push_str(base_url(&site));
+    body.push_str("/sitemap.xml\n");
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .content_type("text/plain; charset=utf-8")
+        .body(body)
+}
+
+/// `sitemap.xml`: the static pages and every product the storefront lists, as absolute URLs on
+/// `site.public_url`, from the product snapshot (no database work).
+pub async fn sitemap(
+    site: web::Data<SiteSettings>,
+    products: web::Data<ProductSnapshot>,
+) -> HttpResponse {
+    let base = xml_escape(base_url(&site));
+    let list = products.current();
+    let mut body = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    let mut url = |path: &str| {
+        body.push_str("  <url><loc>");
+        body.push_str(&base);
+        body.push_str(path);
+        body.push_str("</loc></url>\n");
+    };
+    for page in STATIC_PAGES {
+        url(page);
+    }
+    for product in list.products.iter() {
+        url(&format!("/product/{}", product.id.get()));
+    }
+    body.push_str("</urlset>\n");
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .content_type("application/xml; charset=utf-8")
+        .body(body)
+}
+
+/// The shop's public address without a trailing slash.
+fn base_url(site: &SiteSettings) -> &str {
+    site.public_url.trim_end_matches('/')
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }

@@ -120,7 +120,16 @@ async fn created(app: &TestApp, admin: &Client, fields: &[(&str, &str)]) -> Valu
     response.json().await.unwrap()
 }
 
+/// The stored product pictures (PNG), without their WebP copies.
 fn stored_pictures(app: &TestApp) -> Vec<PathBuf> {
+    stored_files(app)
+        .into_iter()
+        .filter(|path| path.extension().is_some_and(|ext| ext == "png"))
+        .collect()
+}
+
+/// Every file of the product pictures' directory: the PNGs and their WebP copies.
+fn stored_files(app: &TestApp) -> Vec<PathBuf> {
     let dir = app.settings.media.root.join("products");
     let Ok(entries) = std::fs::read_dir(dir) else {
         return vec![];
@@ -348,6 +357,11 @@ async fn products_are_created_with_png_jpeg_and_webp_pictures_and_edited(#[case]
     // the storefront has them at once
     assert_eq!(app.products().await.len(), 3);
     assert_eq!(stored_pictures(&app).len(), 3);
+    assert_eq!(
+        stored_files(&app).len(),
+        12,
+        "each upload made its three webp copies"
+    );
 
     // edit without a picture (POST + _method=PUT): the picture stays
     let first = admin_products(&app, &admin).await[0].clone();
@@ -397,6 +411,7 @@ async fn products_are_created_with_png_jpeg_and_webp_pictures_and_edited(#[case]
         3,
         "the old picture was removed"
     );
+    assert_eq!(stored_files(&app).len(), 12, "with its webp copies");
     assert_eq!(
         app.get(first["image"].as_str().unwrap()).await.status(),
         404
@@ -647,8 +662,8 @@ async fn delete_archives_a_product_with_orders_and_deletes_one_without(#[case] b
         "the storefront shows neither"
     );
     assert!(
-        stored_pictures(&app).is_empty(),
-        "the deleted product's picture went"
+        stored_files(&app).is_empty(),
+        "the deleted product's picture went, with its webp copies"
     );
     let gone = admin
         .delete(app.url(&format!("/api/admin/products/{}", unsold["id"])))

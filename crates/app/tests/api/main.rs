@@ -11,6 +11,7 @@ mod checkout_abuse;
 mod checkout_identity;
 mod checkout_support;
 mod events;
+mod first_load;
 mod helpers;
 mod media;
 mod products;

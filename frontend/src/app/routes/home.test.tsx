@@ -115,28 +115,28 @@ describe('home page', () => {
 
   it('adds a product straight to the cart', async () => {
     const { user } = renderHome();
-    await user.click(screen.getByRole('button', { name: 'Add Bee to cart' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart: Bee' }));
     expect(useCartStore.getState().items.map((item) => item.id)).toEqual([4]);
     expect(await screen.findByText('Added Bee to cart')).toBeInTheDocument();
   });
 
   it('adds a product already in the cart again without asking', async () => {
     const { user } = renderHome();
-    await user.click(screen.getByRole('button', { name: 'Add Bee to cart' }));
-    await user.click(screen.getByRole('button', { name: 'Add Bee to cart' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart: Bee' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart: Bee' }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(useCartStore.getState().items[0]?.qty).toBe(2);
   });
 
   it('shows the dupe warning for a flagged product: Cancel adds nothing, Proceed adds', async () => {
     const { user } = renderHome();
-    await user.click(screen.getByRole('button', { name: 'Add Raccoon to cart' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart: Raccoon' }));
     let dialog = screen.getByRole('alertdialog');
     expect(dialog).toHaveTextContent('the Raccoon may be falsely flagged as dupe');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(useCartStore.getState().items).toEqual([]);
 
-    await user.click(screen.getByRole('button', { name: 'Add Raccoon to cart' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart: Raccoon' }));
     dialog = screen.getByRole('alertdialog');
     await user.click(within(dialog).getByRole('button', { name: 'Proceed' }));
     expect(useCartStore.getState().items.map((item) => item.id)).toEqual([3]);

@@ -136,7 +136,12 @@ export function HomeRoute() {
       <ProductGrid label="Products">
         {visible.map((product, index) => (
           <li key={product.id}>
-            <ProductCard product={product} onAddToCart={addToCart} eager={index < 4} />
+            <ProductCard
+              product={product}
+              onAddToCart={addToCart}
+              eager={index < 4}
+              priority={index === 0}
+            />
           </li>
         ))}
       </ProductGrid>

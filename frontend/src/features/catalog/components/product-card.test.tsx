@@ -46,7 +46,7 @@ describe('ProductCard', () => {
   it('shows "N Stock Left" for a finite stock', () => {
     renderCard(makeProduct({ stock: 5 }));
     expect(screen.getByText('5 Stock Left')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: /add .* to cart/i })).toBeEnabled();
+    expect(screen.getByRole('button', { name: /^Add to Cart: / })).toBeEnabled();
   });
 
   it('shows no stock badge when the stock is unlimited', () => {
@@ -72,12 +72,36 @@ describe('ProductCard', () => {
   it('hands the product to onAddToCart', async () => {
     const bee = makeProduct({ name: 'Bee' });
     const { user, onAddToCart } = renderCard(bee);
-    await user.click(screen.getByRole('button', { name: 'Add Bee to cart' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart: Bee' }));
     expect(onAddToCart).toHaveBeenCalledWith(bee);
   });
 
   it('falls back to a named picture when there is no image', () => {
     renderCard(makeProduct({ name: 'Mystery Egg', image: null }));
     expect(screen.getByRole('img', { name: 'Mystery Egg' })).toBeInTheDocument();
+  });
+
+  it('names its button starting with the visible label', () => {
+    const { unmount } = renderCard(makeProduct({ name: 'Raccoon', stock: 3 }));
+    const add = screen.getByRole('button', { name: 'Add to Cart: Raccoon' });
+    expect(add).toHaveTextContent('Add to Cart');
+    expect(add.getAttribute('aria-label')?.startsWith(add.textContent ?? '-')).toBe(true);
+    unmount();
+    renderCard(makeProduct({ name: 'Dragonfly', stock: 0 }));
+    const soldOut = screen.getByRole('button', { name: 'Out of Stock: Dragonfly' });
+    expect(soldOut).toHaveTextContent('Out of Stock');
+    expect(soldOut.getAttribute('aria-label')?.startsWith(soldOut.textContent ?? '-')).toBe(true);
+  });
+
+  it('fetches the first card’s picture first', () => {
+    const image = '/media/products/00112233445566778899aabbccddeeff.png';
+    renderWithProviders(
+      <ProductCard
+        product={makeProduct({ name: 'Raccoon', image })}
+        onAddToCart={vi.fn()}
+        priority
+      />,
+    );
+    expect(screen.getByRole('img', { name: 'Raccoon' })).toHaveAttribute('fetchpriority', 'high');
   });
 });

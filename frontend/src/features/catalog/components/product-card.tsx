@@ -18,9 +18,16 @@ type ProductCardProps = {
   onAddToCart: (product: Product) => void;
   /** The first row of the grid loads its images eagerly. */
   eager?: boolean;
+  /** The first card's picture is the page's largest: fetched first. */
+  priority?: boolean;
 };
 
-export function ProductCard({ product, onAddToCart, eager = false }: ProductCardProps) {
+export function ProductCard({
+  product,
+  onAddToCart,
+  eager = false,
+  priority = false,
+}: ProductCardProps) {
   const soldOut = isOutOfStock(product);
   const save = saveLabel(product);
   const href = paths.product.getHref(product.id);
@@ -29,7 +36,7 @@ export function ProductCard({ product, onAddToCart, eager = false }: ProductCard
   return (
     <article className={`product-card${soldOut ? ' product-card--sold-out' : ''}`}>
       <div className="product-card__media">
-        <ProductImage product={product} eager={eager} />
+        <ProductImage product={product} eager={eager} priority={priority} />
         {save ? (
           <Badge tone="accent" className="product-card__save">
             {save}
@@ -52,7 +59,8 @@ export function ProductCard({ product, onAddToCart, eager = false }: ProductCard
             fullWidth
             disabled={soldOut}
             startIcon={soldOut ? undefined : <CartIcon size={18} />}
-            aria-label={soldOut ? `${product.name} is out of stock` : `Add ${product.name} to cart`}
+            // The name starts with the visible label (speech input users say what they see).
+            aria-label={soldOut ? `Out of Stock: ${product.name}` : `Add to Cart: ${product.name}`}
             onClick={() => onAddToCart(product)}
           >
             {soldOut ? 'Out of Stock' : 'Add to Cart'}

@@ -37,7 +37,7 @@ export function ProductDetails({
   return (
     <article className="product-details" aria-labelledby="product-title">
       <div className="product-details__media">
-        <ProductImage product={product} size="detail" eager />
+        <ProductImage product={product} size="detail" eager priority />
       </div>
       <div className="product-details__info">
         {category ? <p className="product-details__category">{category}</p> : null}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 
 import { SproutIcon } from '@/components/ui/icons';
+import { pictureSources } from '@/features/catalog/utils/picture-sources';
 import type { Product } from '@/types/api';
 
 import './product-image.css';
@@ -10,22 +11,39 @@ type ProductImageProps = {
   size?: 'card' | 'detail' | 'thumb';
   /** Above-the-fold images load eagerly. */
   eager?: boolean;
+  /** The page's largest picture (the first card, the product page's picture): fetched first. */
+  priority?: boolean;
 };
 
 /** The product picture on a soft garden background; a sprout when there is none. */
-export function ProductImage({ product, size = 'card', eager = false }: ProductImageProps) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  const src = product.image && product.image !== failedSrc ? product.image : null;
+export function ProductImage({
+  product,
+  size = 'card',
+  eager = false,
+  priority = false,
+}: ProductImageProps) {
+  const [failed, setFailed] = useState<string | null>(null);
+  // A WebP copy that cannot be loaded falls back to the stored PNG, then to the sprout.
+  const usePng = product.image !== null && failed === product.image;
+  const sources = product.image
+    ? usePng
+      ? { src: product.image }
+      : pictureSources(product.image, size)
+    : null;
+  const gone = product.image !== null && failed === `png:${product.image}`;
 
   return (
     <div className={`product-image product-image--${size}`}>
-      {src ? (
+      {sources && !gone ? (
         <img
-          src={src}
+          src={sources.src}
+          srcSet={sources.srcSet}
+          sizes={sources.sizes}
           alt={product.name}
-          loading={eager ? 'eager' : 'lazy'}
-          decoding="async"
-          onError={() => setFailedSrc(src)}
+          loading={eager || priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : undefined}
+          decoding={priority ? 'sync' : 'async'}
+          onError={() => setFailed(usePng ? `png:${product.image}` : product.image)}
         />
       ) : (
         <div className="product-image__fallback" role="img" aria-label={product.name}>
