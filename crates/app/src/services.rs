@@ -21,3 +21,6 @@ pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
 pub type DeliveryQueueService = orders::DeliveryQueue<Store, AppClock>;
+
+/// After the sale: the buyer's order page by link and the mail to the buyer.
+pub type AfterSaleService = orders::AfterSale<Store, mail::ShopMailer, AppClock>;

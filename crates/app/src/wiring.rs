@@ -22,7 +22,8 @@ use crate::{
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
-        CatalogAdminService, DeliveryQueueService, ProofService, SalesService, ShopCatalog,
+        AfterSaleService, CatalogAdminService, DeliveryQueueService, ProofService, SalesService,
+        ShopCatalog,
     },
     settings::{Environment, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -45,6 +46,7 @@ pub struct Services {
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
     pub delivery: web::Data<DeliveryQueueService>,
+    pub after_sale: web::Data<AfterSaleService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
@@ -128,8 +130,17 @@ impl Services {
             )
             .context("failed to set up the help chat")?,
         );
+        let after_sale = Arc::new(orders::AfterSale::new(
+            store.clone(),
+            auth::build_mailer(settings).context("the mail settings are not usable")?,
+            clock.clone(),
+            checkout::order_keys(settings)?,
+            &settings.site.public_url,
+            settings.mail.retry(),
+        ));
         let sweeper = background::start(
             Loops {
+                after_sale: Arc::clone(&after_sale),
                 checkout: Arc::clone(&checkout),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
@@ -151,6 +162,7 @@ impl Services {
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: web::Data::new(DeliveryQueueService::new(store.clone(), clock.clone())),
+            after_sale: web::Data::from(after_sale),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -193,6 +205,7 @@ impl Services {
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
+            .app_data(self.after_sale.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())

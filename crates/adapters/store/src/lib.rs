@@ -2,6 +2,7 @@
 //! embedded default) and PostgreSQL (production); the SQL differences stay inside this crate.
 
 mod accounts;
+mod aftersale;
 mod admin_products;
 mod chat_changes;
 mod chats;

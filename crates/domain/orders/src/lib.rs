@@ -2,6 +2,7 @@
 //! which prices a cart from the database and reserves its stock; and the lifecycle that
 //! confirms, expires and cancels orders.
 
+pub mod aftersale;
 mod error;
 pub mod gateways;
 mod models;
@@ -10,6 +11,10 @@ pub mod queue;
 mod service;
 pub mod stats;
 
+pub use aftersale::{
+    AccessKey, AfterSale, AfterSaleFacts, AfterSaleRepository, BuyerMail, BuyerMailer, MailJob,
+    MailKind, MailRetry, MailRound, OrderKeys, SendFailed, TimelineStep, TrackedOrder,
+};
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};

@@ -6,6 +6,7 @@ use chrono::Duration;
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
 use crate::{
+    aftersale::{AccessKey, MailKind, OrderKeys},
     frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
     CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
     OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PlaceError,
@@ -47,6 +48,9 @@ pub struct CheckoutRequest {
 pub struct PlacedOrder {
     pub order: Order,
     pub cart: PricedCart,
+    /// The key of the order's link (`/orders/{id}?key=…`), for the checkout's answer and the
+    /// success page; `None` when the service was built without [`OrderKeys`].
+    pub access_key: Option<AccessKey>,
 }
 
 /// A payment provider's word about an order.
@@ -92,6 +96,7 @@ pub struct Checkout<O, P, R, C> {
     promos: R,
     clock: C,
     limits: CheckoutLimits,
+    keys: Option<OrderKeys>,
 }
 
 impl<O, P, R, C> Checkout<O, P, R, C>
@@ -108,7 +113,14 @@ where
             promos,
             clock,
             limits: CheckoutLimits::default(),
+            keys: None,
         }
+    }
+
+    /// The same service giving every placed order a link key derived with `keys`.
+    pub fn with_access_keys(mut self, keys: OrderKeys) -> Self {
+        self.keys = Some(keys);
+        self
     }
 
     /// The same service with these limits instead of the defaults.
@@ -317,9 +329,21 @@ where
         {
             Ok(order) => {
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
+                let access_key = match &self.keys {
+                    Some(keys) => {
+                        let key = keys.key_for(order.id);
+                        self.orders
+                            .set_access_key_hash(order.id, key.hash())
+                            .await
+                            .map_err(|e| CheckoutError::Unknown(anyhow::Error::new(e)))?;
+                        Some(key)
+                    }
+                    None => None,
+                };
                 Ok(PlacedOrder {
                     order,
                     cart: priced,
+                    access_key,
                 })
             }
             Err(PlaceError::OutOfStock(short)) => Err(self.stock_problems_now(&items, short).await),
@@ -352,6 +376,8 @@ where
             return Err(ConfirmError::ReferenceMismatch(order.id));
         }
         if order.status().was_paid() {
+            // queued once already; this repairs a receipt lost between the payment and its queueing
+            self.queue_receipt(order.id).await;
             return Ok(Confirmation::AlreadyPaid(order));
         }
         let now = self.clock.now();
@@ -359,6 +385,7 @@ where
         match self.orders.mark_paid(order.id, now, notice.event).await? {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order paid");
+                self.queue_receipt(order.id).await;
                 Ok(Confirmation::Paid(order))
             }
             Applied::Replayed => Ok(Confirmation::Replayed),
@@ -421,6 +448,19 @@ where
     R: PromoRepository,
     C: Clock,
 {
+    /// Queues the buyer's receipt (once per order, however often the payment is confirmed).
+    /// The payment stands whatever happens here: a failure is logged, and the next
+    /// confirmation of the same payment (the provider repeats its event) queues it again.
+    async fn queue_receipt(&self, id: OrderId) {
+        if let Err(error) = self
+            .orders
+            .enqueue_mail(id, MailKind::Receipt, self.clock.now())
+            .await
+        {
+            tracing::error!(order = %id, error = ?error, "could not queue the buyer's receipt");
+        }
+    }
+
     async fn close(
         &self,
         mut order: Order,
