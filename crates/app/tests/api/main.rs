@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod admin;
+mod aftersale;
 mod auth;
 mod auth_abuse;
 mod chat;
