@@ -12,7 +12,8 @@ import { defineConfig } from '@playwright/test';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 18181;
+// GARDEN_E2E_PORT: another port when several checkouts run their browser tests on one machine.
+const PORT = Number(process.env.GARDEN_E2E_PORT ?? 18181);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 const serverBinary = path.resolve(
