@@ -170,3 +170,118 @@ impl Composer {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use cart_pricing::{Money, PaymentMethod, Quantity};
+    use catalog::ProductId;
+    use chrono::{TimeZone, Utc};
+    use orders::{
+        Amounts, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, OrderId, OrderLine,
+        OrderStatus, Payment, PaymentProvider, RobloxUsername,
+    };
+
+    use super::*;
+
+    fn order() -> Order {
+        let at = Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap();
+        Order::restore(
+            OrderId::new(12),
+            vec![OrderLine {
+                product_id: ProductId::new(1),
+                name: "Raccoon <3".into(),
+                unit_price: Money::parse("12.00").unwrap(),
+                quantity: Quantity::new(2).unwrap(),
+            }],
+            Buyer {
+                discord: DiscordIdentity {
+                    discord_id: DiscordId::parse("80351110224678912").unwrap(),
+                    username: "kid".into(),
+                    avatar_url: None,
+                },
+                roblox_username: RobloxUsername::parse("Builderman").unwrap(),
+                email: Email::parse("kid@example.com").unwrap(),
+                user_id: None,
+            },
+            Amounts {
+                subtotal: Money::parse("24.00").unwrap(),
+                discount: Money::parse("2.40").unwrap(),
+                fee: Money::parse("1.00").unwrap(),
+                total: Money::parse("22.60").unwrap(),
+            },
+            None,
+            Payment {
+                method: PaymentMethod::Card,
+                provider: PaymentProvider::Stripe,
+                reference: None,
+            },
+            at,
+            None,
+            Lifecycle::restore(OrderStatus::Paid, Some(at), None, None),
+        )
+    }
+
+    fn composer() -> Composer {
+        Composer::new(
+            "Garden Shop",
+            "https://shop.example",
+            "Shop <shop@example.com>",
+        )
+        .unwrap()
+    }
+
+    fn mail(kind: MailKind, proof: Option<&str>) -> BuyerMail {
+        BuyerMail {
+            kind,
+            order: order(),
+            order_link: "https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef"
+                .into(),
+            proof_picture: proof.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_receipt_has_the_items_amounts_roblox_name_next_steps_and_link_in_both_parts() {
+        let receipt = mail(MailKind::Receipt, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&receipt).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Your Garden Shop receipt for order #12"));
+        assert!(eml.contains("To: kid@example.com"));
+        assert!(eml.contains("text/plain") && eml.contains("text/html"));
+        for text in [
+            "2 × Raccoon <3  $24.00",
+            "Discount: -$2.40",
+            "Processing fee: $1.00",
+            "Total: $22.60",
+            "Roblox username: Builderman",
+            "What happens next",
+            "https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef",
+        ] {
+            assert!(eml.contains(text), "{text:?} in\n{eml}");
+        }
+        assert!(eml.contains("Raccoon &lt;3"), "escaped in HTML");
+        assert!(!composer()
+            .buyer_subject(&receipt)
+            .contains("0123456789abcdef"));
+    }
+
+    #[test]
+    fn the_delivered_mail_links_the_proof_picture_when_there_is_one() {
+        let with = mail(
+            MailKind::Delivered,
+            Some("https://shop.example/media/proofs/a.png"),
+        );
+        let eml = String::from_utf8(composer().buyer_message(&with).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Your Garden Shop order #12 has been delivered"));
+        assert!(eml.contains("https://shop.example/media/proofs/a.png"));
+        let without = mail(MailKind::Delivered, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&without).unwrap().formatted()).unwrap();
+        assert!(!eml.contains("picture of the delivery"));
+        let refunded = mail(MailKind::Refunded, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&refunded).unwrap().formatted()).unwrap();
+        assert!(eml.contains("has been refunded: $22.60"));
+    }
+}

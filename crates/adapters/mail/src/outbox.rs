@@ -2,8 +2,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use accounts::{AccountMail, MailError};
-use orders::{BuyerMail, SendFailed};
 use anyhow::Context;
+use orders::{BuyerMail, SendFailed};
 
 use crate::Composer;
 

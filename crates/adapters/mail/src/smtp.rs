@@ -1,12 +1,12 @@
 use std::time::Duration;
 
 use accounts::{AccountMail, MailError};
-use orders::{BuyerMail, SendFailed};
 use anyhow::{anyhow, Context};
 use lettre::{
     transport::smtp::authentication::Credentials, AsyncSmtpTransport, AsyncTransport,
     Tokio1Executor,
 };
+use orders::{BuyerMail, SendFailed};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::Composer;

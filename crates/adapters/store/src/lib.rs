@@ -2,8 +2,8 @@
 //! embedded default) and PostgreSQL (production); the SQL differences stay inside this crate.
 
 mod accounts;
-mod aftersale;
 mod admin_products;
+mod aftersale;
 mod chat_changes;
 mod chats;
 mod connection;

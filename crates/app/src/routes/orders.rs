@@ -201,7 +201,15 @@ pub async fn show(
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(&kit, &after_sale, &session, &user, &id, query.key.as_deref()).await?;
+    let order = order_for(
+        &kit,
+        &after_sale,
+        &session,
+        &user,
+        &id,
+        query.key.as_deref(),
+    )
+    .await?;
     let tracked = after_sale.track(order).await.map_err(|e| match e {
         OrderError::NotFound(_) => ApiError::NotFound(ORDER_NOT_FOUND.to_owned()),
         OrderError::Unknown(e) => ApiError::Internal(e),

@@ -172,19 +172,21 @@ pub fn timeline(order: &Order, facts: &AfterSaleFacts) -> Vec<TimelineStep> {
             at,
         });
     }
-    match (order.status(), lifecycle.closed_at()) {
-        (status @ (OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Cancelled), Some(at)) => {
-            steps.push(TimelineStep {
-                status: status.as_str(),
-                at,
-            });
-        }
-        _ => {}
+    // any later status (a dispute) closes the way too; the lead adds its step when it exists
+    if let (
+        status @ (OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Cancelled),
+        Some(at),
+    ) = (order.status(), lifecycle.closed_at())
+    {
+        steps.push(TimelineStep {
+            status: status.as_str(),
+            at,
+        });
     }
     steps
 }
 
-/// Where the buyer's page and the mail loop read, and where mail intents are kept.
+/// Where the buyer's page and the mail loop read and record.
 #[cfg_attr(test, mockall::automock)]
 pub trait AfterSaleRepository: Send + Sync + 'static {
     /// The stored hash of the order's link key; `None` for an order placed without one.
@@ -202,8 +204,10 @@ pub trait AfterSaleRepository: Send + Sync + 'static {
 
     /// How many paid orders come before this paid one in the delivery queue (paid earlier, or
     /// at the same time with a smaller id). Fails only with `OrderError::Unknown`.
-    fn paid_orders_ahead(&self, id: OrderId)
-        -> impl Future<Output = Result<u32, OrderError>> + Send;
+    fn paid_orders_ahead(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<u32, OrderError>> + Send;
 
     /// The public path of the first picture of a proof (`/media/proofs/…`), if any.
     fn proof_picture(
@@ -425,7 +429,12 @@ where
         let order = self.repository.order(job.order_id).await?;
         let proof_picture = match job.kind {
             MailKind::Delivered => {
-                match self.repository.after_sale_facts(job.order_id).await?.proof_id {
+                match self
+                    .repository
+                    .after_sale_facts(job.order_id)
+                    .await?
+                    .proof_id
+                {
                     Some(proof) => self
                         .repository
                         .proof_picture(proof)
@@ -471,7 +480,11 @@ mod tests {
         assert_eq!(one.expose().len(), 32);
         assert!(one.expose().chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(one, keys().key_for(OrderId::new(2)));
-        assert_eq!(one, keys().key_for(OrderId::new(1)), "derived again, the same");
+        assert_eq!(
+            one,
+            keys().key_for(OrderId::new(1)),
+            "derived again, the same"
+        );
         let other = OrderKeys::new(&[8u8; 64]).unwrap();
         assert_ne!(one, other.key_for(OrderId::new(1)));
         assert!(OrderKeys::new(&[1u8; 16]).is_err());
@@ -503,6 +516,98 @@ mod tests {
             .map(|n| retry.delay_after(n).num_seconds())
             .collect();
         assert_eq!(waits, [10, 20, 40, 60, 60]);
+    }
+
+    fn order_in(lifecycle: crate::Lifecycle) -> Order {
+        use cart_pricing::{Money, PaymentMethod};
+        Order::restore(
+            OrderId::new(3),
+            vec![],
+            crate::Buyer {
+                discord: crate::DiscordIdentity {
+                    discord_id: crate::DiscordId::parse("80351110224678912").unwrap(),
+                    username: "kid".into(),
+                    avatar_url: None,
+                },
+                roblox_username: crate::RobloxUsername::parse("Builderman").unwrap(),
+                email: crate::Email::parse("kid@example.com").unwrap(),
+                user_id: None,
+            },
+            crate::Amounts {
+                subtotal: Money::ZERO,
+                discount: Money::ZERO,
+                fee: Money::ZERO,
+                total: Money::ZERO,
+            },
+            None,
+            crate::Payment {
+                method: PaymentMethod::Card,
+                provider: crate::PaymentProvider::Dev,
+                reference: None,
+            },
+            at(0),
+            None,
+            lifecycle,
+        )
+    }
+
+    fn at(minutes: i64) -> DateTime<Utc> {
+        use chrono::TimeZone;
+        Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap() + Duration::minutes(minutes)
+    }
+
+    fn statuses(order: &Order, facts: &AfterSaleFacts) -> Vec<&'static str> {
+        timeline(order, facts).iter().map(|s| s.status).collect()
+    }
+
+    #[test]
+    fn the_timeline_lists_the_steps_taken_in_order() {
+        use crate::Lifecycle;
+        let claimed = AfterSaleFacts {
+            claimed_at: Some(at(5)),
+            proof_id: None,
+        };
+        let pending = order_in(Lifecycle::pending());
+        assert!(timeline(&pending, &claimed).is_empty());
+        let paid = order_in(Lifecycle::restore(
+            OrderStatus::Paid,
+            Some(at(1)),
+            None,
+            None,
+        ));
+        assert_eq!(statuses(&paid, &AfterSaleFacts::default()), ["paid"]);
+        assert_eq!(statuses(&paid, &claimed), ["paid", "claimed"]);
+        let delivered = order_in(Lifecycle::restore(
+            OrderStatus::Delivered,
+            Some(at(1)),
+            Some(at(9)),
+            None,
+        ));
+        let steps = timeline(&delivered, &claimed);
+        assert_eq!(
+            steps,
+            [
+                TimelineStep {
+                    status: "paid",
+                    at: at(1)
+                },
+                TimelineStep {
+                    status: "claimed",
+                    at: at(5)
+                },
+                TimelineStep {
+                    status: "delivered",
+                    at: at(9)
+                },
+            ]
+        );
+        let refunded = order_in(Lifecycle::restore(
+            OrderStatus::Refunded,
+            Some(at(1)),
+            None,
+            Some(at(30)),
+        ));
+        assert_eq!(statuses(&refunded, &claimed), ["paid", "refunded"]);
     }
 
     #[test]

@@ -4,9 +4,9 @@ use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 
 use crate::{
-    CheckoutError, CheckoutRequest, MailKind, ConfirmError, Confirmation, NewOrder, Order, OrderError,
-    OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder, ProviderEvent,
-    Release, ReleaseError, Reservation,
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, MailKind, NewOrder, Order,
+    OrderError, OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder,
+    ProviderEvent, Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.

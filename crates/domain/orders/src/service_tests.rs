@@ -833,8 +833,8 @@ async fn a_placed_order_gets_a_link_key_whose_hash_alone_is_stored() {
         .with(eq(OrderId::new(1)), eq(hash))
         .times(1)
         .returning(|_, _| Box::pin(async { Ok(()) }));
-    let service = checkout(orders, lookup(vec![product(1, "5.00", Stock::Unlimited)]))
-        .with_access_keys(keys);
+    let service =
+        checkout(orders, lookup(vec![product(1, "5.00", Stock::Unlimited)])).with_access_keys(keys);
     let placed = service
         .place_order(request(vec![item(1, 1)], dec!(5.00)))
         .await
