@@ -14,6 +14,7 @@ mod m20261123_000009_chat_abuse;
 mod m20261123_000010_demo_logins;
 mod m20261123_000011_drop_inventory;
 mod m20261124_000012_order_links_mail_jobs;
+mod m20261124_000013_reviews;
 
 pub struct Migrator;
 
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000010_demo_logins::Migration),
             Box::new(m20261123_000011_drop_inventory::Migration),
             Box::new(m20261124_000012_order_links_mail_jobs::Migration),
+            Box::new(m20261124_000013_reviews::Migration),
         ]
     }
 }

@@ -22,8 +22,8 @@ use crate::{
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
-        AfterSaleService, CatalogAdminService, DeliveryQueueService, ProofService, SalesService,
-        ShopCatalog,
+        AfterSaleService, CatalogAdminService, DeliveryQueueService, ProofService, ReviewService,
+        SalesService, ShopCatalog,
     },
     settings::{Environment, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -47,6 +47,7 @@ pub struct Services {
     pub sales: web::Data<SalesService>,
     pub delivery: web::Data<DeliveryQueueService>,
     pub after_sale: web::Data<AfterSaleService>,
+    pub reviews: web::Data<ReviewService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
@@ -163,6 +164,7 @@ impl Services {
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: web::Data::new(DeliveryQueueService::new(store.clone(), clock.clone())),
             after_sale: web::Data::from(after_sale),
+            reviews: web::Data::new(ReviewService::new(store.clone(), clock.clone())),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -206,6 +208,7 @@ impl Services {
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
             .app_data(self.after_sale.clone())
+            .app_data(self.reviews.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())

@@ -15,6 +15,7 @@ mod products;
 mod promo;
 mod proofs;
 mod rate_limits;
+mod reviews;
 mod sales;
 mod sessions;
 

@@ -158,7 +158,7 @@ pub struct TrackedOrderResponse {
 /// The order if this visitor may see it: its session or owner, or the right key of its link
 /// (compared in constant time with the stored hash). 404 otherwise, the same for an unknown
 /// order, a wrong key and another order's key.
-async fn order_for(
+pub(crate) async fn order_for(
     kit: &CheckoutKit,
     after_sale: &AfterSaleService,
     session: &Session,

@@ -434,3 +434,146 @@ async fn while_the_mail_server_is_down_the_payment_answers_at_once_and_the_recei
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     assert_eq!(server.received().len(), 1, "sent once");
 }
+
+async fn review(app: &TestApp, id: i64, key: &str, body: &Value) -> (reqwest::StatusCode, Value) {
+    let response = app
+        .new_client()
+        .post(app.url(&format!("/api/orders/{id}/review?key={key}")))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_delivered_order_link_leaves_one_review_and_staff_can_hide_it(#[case] backend: Backend) {
+    let app = shop_with(
+        backend,
+        vec![
+            (1, product("Golden Owl", "10.00", Some(10))),
+            (2, product("Bee", "5.00", None)),
+        ],
+        |s| {
+            s.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+            s.mail.queue_poll_ms = 100;
+        },
+    )
+    .await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let id = bought(&app, &buyer, &[(1, 1)], 10.0).await;
+    let other = bought(&app, &buyer, &[(2, 1)], 5.0).await;
+    let mail = app.wait_for_outbox(2).await;
+    let key = key_in(&about(&mail, &format!("order #{id}\r\n"))[0], id);
+    let other_key = key_in(&about(&mail, &format!("order #{other}\r\n"))[0], other);
+    let five = json!({ "rating": 5, "text": "Fast and friendly, thanks!" });
+
+    // before delivery: refused
+    let (status, body) = review(&app, id, &key, &five).await;
+    assert_eq!(status, 422);
+    assert_eq!(
+        body["errors"]["order"][0],
+        "You can review this order once it has been delivered."
+    );
+    let staff = app.client_with_role(Role::Admin).await;
+    let delivered = staff
+        .post(app.url(&format!("/api/admin/orders/{id}/deliver")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(delivered.status(), 200);
+
+    // without the right key: 404; out of bounds: 422
+    assert_eq!(review(&app, id, &other_key, &five).await.0, 404);
+    assert_eq!(review(&app, id, "", &five).await.0, 404);
+    for bad in [
+        json!({ "rating": 0, "text": "" }),
+        json!({ "rating": 6, "text": "" }),
+        json!({ "rating": 5, "text": "x".repeat(1001) }),
+    ] {
+        let (status, body) = review(&app, id, &key, &bad).await;
+        assert_eq!(status, 422, "{bad}");
+        assert!(body["errors"].as_object().unwrap().len() == 1);
+    }
+
+    // once, then 409, also in parallel
+    let (status, body) = review(&app, id, &key, &five).await;
+    assert_eq!(status, 201);
+    assert_eq!(body["rating"], 5);
+    assert_eq!(
+        body["name"], "Bu***",
+        "the Roblox name's first letters only"
+    );
+    assert_eq!(body["product_ids"], json!([1]));
+    let again = futures_join(&app, id, &key).await;
+    assert!(again.iter().all(|status| *status == 409), "{again:?}");
+    assert_eq!(app.count_rows("reviews").await, 1);
+
+    let all = app.get_json("/api/reviews").await;
+    assert_eq!(all["count"], 1);
+    assert_eq!(all["average"], 5.0);
+    assert_eq!(all["reviews"][0]["text"], "Fast and friendly, thanks!");
+    assert!(all["reviews"][0].get("order_id").is_none());
+    assert_eq!(app.get_json("/api/reviews?product_id=1").await["count"], 1);
+    let bee = app.get_json("/api/reviews?product_id=2").await;
+    assert_eq!(
+        (bee["count"].clone(), bee["average"].clone()),
+        (json!(0), Value::Null)
+    );
+
+    // staff hide it with a reason; customers cannot
+    let review_id = all["reviews"][0]["id"].as_i64().unwrap();
+    let hide = format!("/api/admin/reviews/{review_id}/hide");
+    let customer = app.client_with_role(Role::Customer).await;
+    let refused = customer
+        .post(app.url(&hide))
+        .json(&json!({ "reason": "spam" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let no_reason = staff
+        .post(app.url(&hide))
+        .json(&json!({ "reason": " " }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(no_reason.status(), 422);
+    let hidden = staff
+        .post(app.url(&hide))
+        .json(&json!({ "reason": "Names another buyer" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(hidden.status(), 200);
+    let after = app.get_json("/api/reviews").await;
+    assert_eq!(
+        (after["count"].clone(), after["average"].clone()),
+        (json!(0), Value::Null)
+    );
+    assert_eq!(app.count_rows("reviews").await, 1, "kept");
+    let missing = staff
+        .post(app.url("/api/admin/reviews/9999/hide"))
+        .json(&json!({ "reason": "x" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+}
+
+/// Five more reviews of the same order at once.
+async fn futures_join(app: &TestApp, id: i64, key: &str) -> Vec<u16> {
+    let body = json!({ "rating": 1, "text": "again" });
+    let tries = (0..5).map(|_| review(app, id, key, &body));
+    let mut statuses = Vec::new();
+    for (status, _) in futures::future::join_all(tries).await {
+        statuses.push(status.as_u16());
+    }
+    statuses
+}

@@ -8,6 +8,7 @@ pub mod gateways;
 mod models;
 mod ports;
 pub mod queue;
+pub mod reviews;
 mod service;
 pub mod stats;
 
@@ -28,6 +29,9 @@ pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLooku
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,
+};
+pub use reviews::{
+    NewReview, Review, ReviewError, ReviewRepository, ReviewSummary, Reviews, MAX_REVIEW_CHARS,
 };
 pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
