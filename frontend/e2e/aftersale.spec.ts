@@ -17,7 +17,8 @@ import {
 /**
  * After the sale: a guest buys on the dev payment page, the receipt reaches the outbox, its link
  * opens the order in a browser that never saw the shop (timeline, place in the queue), staff
- * deliver it, and the page and a second mail say Delivered.
+ * deliver it, the page and a second mail say Delivered, and the buyer's five stars show on
+ * /reviews and on the product's page.
  */
 
 const BOSS = { email: 'aftersale-boss@example.com', password: 'aftersale boss password' };
@@ -152,6 +153,42 @@ test('a guest opens the receipt link in a new browser and follows the order to D
         phone.getByRole('list', { name: 'Order progress' }).getByRole('listitem'),
       ).toHaveText([/^Paid.+\d/, /^Claimed by staff.+\d/, /^Delivered.+\d/]);
       await saveScreenshot(phone, testInfo, 'order-page-delivered-375');
+
+      // The buyer leaves five stars through the link, once.
+      const review = phone.getByRole('region', { name: 'How did we do?' });
+      await review.getByRole('button', { name: '5 stars' }).click();
+      await review.getByLabel('Your review (optional)').fill('Delivered in minutes, thank you!');
+      await review.getByRole('button', { name: 'Post review' }).click();
+      await expect(review.getByRole('status')).toHaveText(
+        'Thank you! Your review is on the reviews page.',
+      );
+      await phone.reload();
+      await phone
+        .getByRole('region', { name: 'How did we do?' })
+        .getByRole('button', { name: '4 stars' })
+        .click();
+      await phone.getByRole('button', { name: 'Post review' }).click();
+      await expect(phone.getByRole('status').filter({ hasText: 'already reviewed' })).toBeVisible();
+
+      // The navbar's Reviews link opens /reviews, which shows it under the name's first letters.
+      await phone.getByRole('link', { name: 'Reviews', exact: true }).first().click();
+      await expect(phone).toHaveURL(/\/reviews$/);
+      const card = phone
+        .getByRole('list', { name: 'Reviews' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Delivered in minutes, thank you!' });
+      await expect(card).toContainText('Re*** · verified buyer');
+      await expect(card.getByRole('img', { name: '5 out of 5 stars' })).toBeVisible();
+      await expect(phone.getByTestId('reviews-summary')).toContainText(/verified reviews?/);
+      await expectNoHorizontalScroll(phone);
+      await expectNoSeriousA11yViolations(phone);
+      await saveScreenshot(phone, testInfo, 'reviews-375');
+      await phone.setViewportSize({ width: 1280, height: 900 });
+      await saveScreenshot(phone, testInfo, 'reviews-1280');
+
+      // The product's page shows its average and count.
+      await phone.goto(`/product/${product.id}`);
+      await expect(phone.getByTestId('product-rating')).toContainText('5.0 from 1 verified review');
     } finally {
       await context.close();
     }

@@ -75,6 +75,10 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/order')).OrderRoute }),
       },
       {
+        path: paths.reviews.path,
+        lazy: async () => ({ Component: (await import('./routes/reviews')).ReviewsRoute }),
+      },
+      {
         path: paths.cancel.path,
         lazy: async () => ({ Component: (await import('./routes/cancel')).CancelRoute }),
       },

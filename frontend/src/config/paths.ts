@@ -17,6 +17,7 @@ export const paths = {
     getHref: (id: number | string, key?: string | null) =>
       key ? `/orders/${id}?key=${encodeURIComponent(key)}` : `/orders/${id}`,
   },
+  reviews: { path: '/reviews', getHref: () => '/reviews' },
   login: { path: '/login', getHref: () => '/login' },
   register: { path: '/register', getHref: () => '/register' },
   verifyEmail: { path: '/verify-email', getHref: () => '/verify-email' },

@@ -17,7 +17,8 @@ type NavbarProps = {
 
 export function Navbar({ cartButtonRef }: NavbarProps) {
   const site = useSite();
-  const reviewsUrl = site.data?.reviews_url;
+  // an outside reviews site when set; the shop's own verified reviews otherwise
+  const reviewsUrl = site.data?.reviews_url?.trim();
   const { user, isStaff, isSuperAdmin } = useUser();
   const logout = useLogout();
 
@@ -43,7 +44,13 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
                   <span className="visually-hidden"> (opens in a new tab)</span>
                 </a>
               </li>
-            ) : null}
+            ) : (
+              <li>
+                <NavLink className="navbar__link" to={paths.reviews.getHref()}>
+                  Reviews
+                </NavLink>
+              </li>
+            )}
             {isSuperAdmin ? (
               <li>
                 <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>

@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useTrackedOrder, type TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { OrderTimeline } from '@/features/checkout/components/order-timeline';
 import { queueText } from '@/features/checkout/utils/order-key';
+import { ReviewForm } from '@/features/reviews/components/review-form';
 import { ApiError } from '@/lib/api-client';
 import { formatPrice } from '@/lib/money';
 
@@ -39,7 +40,7 @@ function orderIdOf(raw: string | undefined): number | null {
   return id > 0 ? id : null;
 }
 
-function Details({ order }: { order: TrackedOrder }) {
+function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
   return (
     <>
       <section className="order-page__card" aria-labelledby="order-title">
@@ -97,13 +98,22 @@ function Details({ order }: { order: TrackedOrder }) {
           </div>
         </dl>
       </section>
+
+      {order.status === 'delivered' ? (
+        <section className="order-page__card" aria-labelledby="order-review-title">
+          <h2 id="order-review-title" className="order-page__subtitle">
+            How did we do?
+          </h2>
+          <ReviewForm orderId={order.id} orderKey={orderKey} />
+        </section>
+      ) : null}
     </>
   );
 }
 
 function TrackedOrderView({ id, orderKey }: { id: number; orderKey: string | null }) {
   const order = useTrackedOrder(id, orderKey);
-  if (order.data) return <Details order={order.data} />;
+  if (order.data) return <Details order={order.data} orderKey={orderKey} />;
   if (order.error) {
     const notFound = order.error instanceof ApiError && order.error.isNotFound;
     return (
