@@ -150,7 +150,7 @@ impl<R: ReviewRepository, C: Clock> Reviews<R, C> {
             order_id: order.id,
             rating,
             text: text.to_owned(),
-            name: initials(&order.buyer.roblox_username.to_string()),
+            name: initials(order.buyer.roblox_username.as_ref()),
             created_at: self.clock.now(),
         };
         match self.repository.add_review(review).await? {
