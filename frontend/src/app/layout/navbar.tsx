@@ -44,13 +44,13 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
                   <span className="visually-hidden"> (opens in a new tab)</span>
                 </a>
               </li>
-            ) : (
+            ) : site.data ? (
               <li>
                 <NavLink className="navbar__link" to={paths.reviews.getHref()}>
                   Reviews
                 </NavLink>
               </li>
-            )}
+            ) : null}
             {isSuperAdmin ? (
               <li>
                 <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>
