@@ -94,7 +94,7 @@ pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
 
 /// What the loops work on.
 pub struct Loops {
-    pub after_sale: Arc<crate::services::AfterSaleService>,
+    pub tracking: Arc<crate::services::TrackingService>,
     pub checkout: Arc<CheckoutKit>,
     pub chat: Arc<HelpChat>,
     pub stock: StockChanged,
@@ -107,7 +107,7 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
     let sweeper = Sweeper::new(loops.checkout, loops.store.clone());
     spawn_sweeper(sweeper.clone(), SWEEP_EVERY);
     spawn_buyer_mail(
-        loops.after_sale,
+        loops.tracking,
         Duration::from_millis(settings.mail.queue_poll_ms.max(50)),
     );
     spawn_catalog_refresh(
@@ -143,13 +143,13 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration) {
 /// Sends the buyer's queued mail (receipts, delivered, refunded) every `mail.queue_poll_ms`:
 /// apart from the requests that queued it, so a slow mail server never delays a webhook's
 /// answer. Several instances draining at once is harmless: each attempt leases its job first.
-fn spawn_buyer_mail(after_sale: Arc<crate::services::AfterSaleService>, every: Duration) {
+fn spawn_buyer_mail(tracking: Arc<crate::services::TrackingService>, every: Duration) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             ticker.tick().await;
-            if let Err(error) = after_sale.send_due_mail().await {
+            if let Err(error) = tracking.send_due_mail().await {
                 tracing::warn!(error = ?error, "could not send the buyer's mail");
             }
         }

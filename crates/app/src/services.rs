@@ -23,7 +23,7 @@ pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 pub type DeliveryQueueService = orders::DeliveryQueue<Store, AppClock>;
 
 /// After the sale: the buyer's order page by link and the mail to the buyer.
-pub type AfterSaleService = orders::AfterSale<Store, mail::ShopMailer, AppClock>;
+pub type TrackingService = orders::OrderTracking<Store, mail::ShopMailer, AppClock>;
 
 /// Verified reviews.
 pub type ReviewService = orders::Reviews<Store, AppClock>;

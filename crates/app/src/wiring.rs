@@ -22,8 +22,8 @@ use crate::{
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
-        AfterSaleService, CatalogAdminService, DeliveryQueueService, ProofService, ReviewService,
-        SalesService, ShopCatalog,
+        CatalogAdminService, DeliveryQueueService, ProofService, ReviewService, SalesService,
+        ShopCatalog, TrackingService,
     },
     settings::{Environment, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -46,7 +46,7 @@ pub struct Services {
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
     pub delivery: web::Data<DeliveryQueueService>,
-    pub after_sale: web::Data<AfterSaleService>,
+    pub tracking: web::Data<TrackingService>,
     pub reviews: web::Data<ReviewService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
@@ -131,7 +131,7 @@ impl Services {
             )
             .context("failed to set up the help chat")?,
         );
-        let after_sale = Arc::new(orders::AfterSale::new(
+        let tracking = Arc::new(orders::OrderTracking::new(
             store.clone(),
             auth::build_mailer(settings).context("the mail settings are not usable")?,
             clock.clone(),
@@ -141,7 +141,7 @@ impl Services {
         ));
         let sweeper = background::start(
             Loops {
-                after_sale: Arc::clone(&after_sale),
+                tracking: Arc::clone(&tracking),
                 checkout: Arc::clone(&checkout),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
@@ -163,7 +163,7 @@ impl Services {
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: web::Data::new(DeliveryQueueService::new(store.clone(), clock.clone())),
-            after_sale: web::Data::from(after_sale),
+            tracking: web::Data::from(tracking),
             reviews: web::Data::new(ReviewService::new(store.clone(), clock.clone())),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
@@ -207,7 +207,7 @@ impl Services {
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
-            .app_data(self.after_sale.clone())
+            .app_data(self.tracking.clone())
             .app_data(self.reviews.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())

@@ -3,7 +3,6 @@
 
 mod accounts;
 mod admin_products;
-mod aftersale;
 mod chat_changes;
 mod chats;
 mod connection;
@@ -18,6 +17,7 @@ mod rate_limits;
 mod reviews;
 mod sales;
 mod sessions;
+mod tracking;
 
 pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};

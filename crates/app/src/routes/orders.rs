@@ -9,7 +9,7 @@ use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId,
 use serde::{Deserialize, Serialize};
 
 use crate::checkout::{self, CheckoutKit, CloseError, Closed};
-use crate::services::AfterSaleService;
+use crate::services::TrackingService;
 use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
 
 /// The session key listing the orders this session created (newest last).
@@ -160,7 +160,7 @@ pub struct TrackedOrderResponse {
 /// order, a wrong key and another order's key.
 pub(crate) async fn order_for(
     kit: &CheckoutKit,
-    after_sale: &AfterSaleService,
+    tracking: &TrackingService,
     session: &Session,
     user: &MaybeUser,
     id: &str,
@@ -184,7 +184,7 @@ pub(crate) async fn order_for(
     let Some(key) = key.filter(|key| !key.is_empty() && key.len() <= 128) else {
         return Err(not_found());
     };
-    match after_sale.key_opens(id, key).await {
+    match tracking.key_opens(id, key).await {
         Ok(true) => Ok(order),
         Ok(false) | Err(OrderError::NotFound(_)) => Err(not_found()),
         Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
@@ -195,22 +195,14 @@ pub(crate) async fn order_for(
 /// the link).
 pub async fn show(
     kit: web::Data<CheckoutKit>,
-    after_sale: web::Data<AfterSaleService>,
+    tracking: web::Data<TrackingService>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(
-        &kit,
-        &after_sale,
-        &session,
-        &user,
-        &id,
-        query.key.as_deref(),
-    )
-    .await?;
-    let tracked = after_sale.track(order).await.map_err(|e| match e {
+    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
+    let tracked = tracking.track(order).await.map_err(|e| match e {
         OrderError::NotFound(_) => ApiError::NotFound(ORDER_NOT_FOUND.to_owned()),
         OrderError::Unknown(e) => ApiError::Internal(e),
     })?;

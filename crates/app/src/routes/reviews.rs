@@ -11,7 +11,7 @@ use super::orders::{order_for, KeyQuery};
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::CheckoutKit;
 use crate::error::ApiError;
-use crate::services::{AfterSaleService, ReviewService};
+use crate::services::{ReviewService, TrackingService};
 
 #[derive(Debug, Deserialize)]
 pub struct ReviewPayload {
@@ -48,7 +48,7 @@ impl From<&Review> for ReviewResponse {
 #[allow(clippy::too_many_arguments)]
 pub async fn leave(
     kit: web::Data<CheckoutKit>,
-    after_sale: web::Data<AfterSaleService>,
+    tracking: web::Data<TrackingService>,
     reviews: web::Data<ReviewService>,
     session: Session,
     user: MaybeUser,
@@ -56,15 +56,7 @@ pub async fn leave(
     query: web::Query<KeyQuery>,
     payload: web::Json<ReviewPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(
-        &kit,
-        &after_sale,
-        &session,
-        &user,
-        &id,
-        query.key.as_deref(),
-    )
-    .await?;
+    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
     let review = reviews.leave(&order, payload.rating, &payload.text).await?;
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))
 }

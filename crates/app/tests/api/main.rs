@@ -2,7 +2,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod admin;
-mod aftersale;
 mod auth;
 mod auth_abuse;
 mod chat;
@@ -12,6 +11,7 @@ mod checkout_identity;
 mod checkout_support;
 mod helpers;
 mod media;
+mod order_page;
 mod products;
 mod proofs;
 mod safety;

@@ -2,7 +2,6 @@
 //! which prices a cart from the database and reserves its stock; and the lifecycle that
 //! confirms, expires and cancels orders.
 
-pub mod aftersale;
 mod error;
 pub mod gateways;
 mod models;
@@ -11,11 +10,8 @@ pub mod queue;
 pub mod reviews;
 mod service;
 pub mod stats;
+pub mod tracking;
 
-pub use aftersale::{
-    AccessKey, AfterSale, AfterSaleFacts, AfterSaleRepository, BuyerMail, BuyerMailer, MailJob,
-    MailKind, MailRetry, MailRound, OrderKeys, SendFailed, TimelineStep, TrackedOrder,
-};
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
@@ -39,3 +35,7 @@ pub use service::{
 };
 pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
+pub use tracking::{
+    AccessKey, BuyerMail, BuyerMailer, MailJob, MailKind, MailRetry, MailRound, OrderKeys,
+    OrderTracking, SendFailed, TimelineStep, TrackedOrder, TrackingFacts, TrackingRepository,
+};

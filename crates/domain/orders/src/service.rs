@@ -6,11 +6,12 @@ use chrono::Duration;
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
 use crate::{
-    aftersale::{AccessKey, MailKind, OrderKeys},
-    frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
-    CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
-    OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PlaceError,
-    ProductLookup, ProviderEvent, ReleaseError, Reservation, TransitionError, Unavailable,
+    frees_up_in, stock_problems,
+    tracking::{AccessKey, MailKind, OrderKeys},
+    Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits, CheckoutService, Closing,
+    ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId, OrderLine, OrderPromo,
+    OrderRepository, OrderStatus, PaymentProvider, PlaceError, ProductLookup, ProviderEvent,
+    ReleaseError, Reservation, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).

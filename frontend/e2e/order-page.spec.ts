@@ -21,8 +21,8 @@ import {
  * /reviews and on the product's page.
  */
 
-const BOSS = { email: 'aftersale-boss@example.com', password: 'aftersale boss password' };
-const STAFF = { email: 'aftersale-staff@example.com', password: 'aftersale staff password' };
+const BOSS = { email: 'orderpage-boss@example.com', password: 'orderpage boss password' };
+const STAFF = { email: 'orderpage-staff@example.com', password: 'orderpage staff password' };
 const PRODUCT = 'E2E Receipt Owl';
 
 function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {

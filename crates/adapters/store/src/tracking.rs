@@ -6,7 +6,7 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use orders::{AfterSaleFacts, AfterSaleRepository, MailJob, MailKind, OrderError, OrderId};
+use orders::{MailJob, MailKind, OrderError, OrderId, TrackingFacts, TrackingRepository};
 use sea_orm::{ConnectionTrait, Value};
 
 use crate::admin_products::statement;
@@ -68,7 +68,7 @@ impl Store {
     }
 }
 
-impl AfterSaleRepository for Store {
+impl TrackingRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn access_key_hash(&self, id: OrderId) -> Result<Option<String>, OrderError> {
         let row = self
@@ -87,7 +87,7 @@ impl AfterSaleRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn after_sale_facts(&self, id: OrderId) -> Result<AfterSaleFacts, OrderError> {
+    async fn after_sale_facts(&self, id: OrderId) -> Result<TrackingFacts, OrderError> {
         let row = self
             .db
             .query_one(statement(
@@ -98,9 +98,9 @@ impl AfterSaleRepository for Store {
             .await
             .with_context(|| format!("failed to read order {id}"))?;
         let Some(row) = row else {
-            return Ok(AfterSaleFacts::default());
+            return Ok(TrackingFacts::default());
         };
-        Ok(AfterSaleFacts {
+        Ok(TrackingFacts {
             claimed_at: row.try_get("", "claimed_at").context("bad claimed_at")?,
             proof_id: row.try_get("", "proof_id").context("bad proof_id")?,
         })

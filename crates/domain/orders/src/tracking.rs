@@ -135,7 +135,7 @@ pub struct TimelineStep {
 
 /// What the store knows about an order beyond the order itself, for the buyer's page.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct AfterSaleFacts {
+pub struct TrackingFacts {
     /// When the member of staff delivering it took it from the queue (while it is claimed).
     pub claimed_at: Option<DateTime<Utc>>,
     /// The proof of delivery it was delivered with.
@@ -152,7 +152,7 @@ pub struct TrackedOrder {
 }
 
 /// The status steps of an order, oldest first.
-pub fn timeline(order: &Order, facts: &AfterSaleFacts) -> Vec<TimelineStep> {
+pub fn timeline(order: &Order, facts: &TrackingFacts) -> Vec<TimelineStep> {
     let lifecycle = order.lifecycle();
     let mut steps = Vec::new();
     if let Some(at) = lifecycle.paid_at() {
@@ -188,7 +188,7 @@ pub fn timeline(order: &Order, facts: &AfterSaleFacts) -> Vec<TimelineStep> {
 
 /// Where the buyer's page and the mail loop read and record.
 #[cfg_attr(test, mockall::automock)]
-pub trait AfterSaleRepository: Send + Sync + 'static {
+pub trait TrackingRepository: Send + Sync + 'static {
     /// The stored hash of the order's link key; `None` for an order placed without one.
     /// `OrderError::NotFound` when there is no such order.
     fn access_key_hash(
@@ -200,7 +200,7 @@ pub trait AfterSaleRepository: Send + Sync + 'static {
     fn after_sale_facts(
         &self,
         id: OrderId,
-    ) -> impl Future<Output = Result<AfterSaleFacts, OrderError>> + Send;
+    ) -> impl Future<Output = Result<TrackingFacts, OrderError>> + Send;
 
     /// How many paid orders come before this paid one in the delivery queue (paid earlier, or
     /// at the same time with a smaller id). Fails only with `OrderError::Unknown`.
@@ -313,7 +313,7 @@ const BATCH: u32 = 20;
 
 /// The buyer's page and the mail loop over their ports.
 #[derive(Debug, Clone)]
-pub struct AfterSale<R, M, C> {
+pub struct OrderTracking<R, M, C> {
     repository: R,
     mailer: M,
     clock: C,
@@ -329,9 +329,9 @@ pub struct MailRound {
     pub failed: usize,
 }
 
-impl<R, M, C> AfterSale<R, M, C>
+impl<R, M, C> OrderTracking<R, M, C>
 where
-    R: AfterSaleRepository + crate::OrderRepository,
+    R: TrackingRepository + crate::OrderRepository,
     M: BuyerMailer,
     C: Clock,
 {
@@ -343,7 +343,7 @@ where
         public_url: &str,
         retry: MailRetry,
     ) -> Self {
-        AfterSale {
+        OrderTracking {
             repository,
             mailer,
             clock,
@@ -556,14 +556,14 @@ mod tests {
         Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap() + Duration::minutes(minutes)
     }
 
-    fn statuses(order: &Order, facts: &AfterSaleFacts) -> Vec<&'static str> {
+    fn statuses(order: &Order, facts: &TrackingFacts) -> Vec<&'static str> {
         timeline(order, facts).iter().map(|s| s.status).collect()
     }
 
     #[test]
     fn the_timeline_lists_the_steps_taken_in_order() {
         use crate::Lifecycle;
-        let claimed = AfterSaleFacts {
+        let claimed = TrackingFacts {
             claimed_at: Some(at(5)),
             proof_id: None,
         };
@@ -575,7 +575,7 @@ mod tests {
             None,
             None,
         ));
-        assert_eq!(statuses(&paid, &AfterSaleFacts::default()), ["paid"]);
+        assert_eq!(statuses(&paid, &TrackingFacts::default()), ["paid"]);
         assert_eq!(statuses(&paid, &claimed), ["paid", "claimed"]);
         let delivered = order_in(Lifecycle::restore(
             OrderStatus::Delivered,
