@@ -13,6 +13,8 @@ mod m20261123_000008_checkout_abuse;
 mod m20261123_000009_chat_abuse;
 mod m20261123_000010_demo_logins;
 mod m20261123_000011_drop_inventory;
+mod m20261124_000012_order_links_mail_jobs;
+mod m20261124_000013_reviews;
 mod m20261124_000014_refunds_disputes;
 mod m20261124_000015_blocklist;
 mod m20261125_000018_push_events;
@@ -34,6 +36,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000009_chat_abuse::Migration),
             Box::new(m20261123_000010_demo_logins::Migration),
             Box::new(m20261123_000011_drop_inventory::Migration),
+            Box::new(m20261124_000012_order_links_mail_jobs::Migration),
+            Box::new(m20261124_000013_reviews::Migration),
             Box::new(m20261124_000014_refunds_disputes::Migration),
             Box::new(m20261124_000015_blocklist::Migration),
             Box::new(m20261125_000018_push_events::Migration),

@@ -1,5 +1,5 @@
 //! Everything an instance runs besides answering requests, started in one place: the staff
-//! notifier's delivery queue, the checkout sweeper, the catalog refresh, the chat version
+//! notifier's delivery queue, the buyer's mail, the checkout sweeper, the catalog refresh, the chat version
 //! refresh and the chat purge. Each loop runs until the runtime stops; a failed round is logged
 //! and the next one tries again.
 
@@ -95,6 +95,7 @@ pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
 
 /// What the loops work on.
 pub struct Loops {
+    pub tracking: Arc<crate::services::TrackingService>,
     pub checkout: Arc<CheckoutKit>,
     pub chat: Arc<HelpChat>,
     pub stock: StockChanged,
@@ -115,6 +116,10 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         Duration::from_secs(settings.events.retention_seconds.max(1)),
     );
     spawn_sweeper(sweeper.clone(), SWEEP_EVERY);
+    spawn_buyer_mail(
+        loops.tracking,
+        Duration::from_millis(settings.mail.queue_poll_ms.max(50)),
+    );
     spawn_catalog_refresh(
         loops.stock,
         Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
@@ -140,6 +145,22 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration) {
             ticker.tick().await;
             if let Err(error) = sweeper.run_once().await {
                 tracing::warn!(error = ?error, "could not expire stale orders");
+            }
+        }
+    });
+}
+
+/// Sends the buyer's queued mail (receipts, delivered, refunded) every `mail.queue_poll_ms`:
+/// apart from the requests that queued it, so a slow mail server never delays a webhook's
+/// answer. Several instances draining at once is harmless: each attempt leases its job first.
+fn spawn_buyer_mail(tracking: Arc<crate::services::TrackingService>, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            if let Err(error) = tracking.send_due_mail().await {
+                tracing::warn!(error = ?error, "could not send the buyer's mail");
             }
         }
     });

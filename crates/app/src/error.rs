@@ -752,6 +752,21 @@ impl From<orders::BlocklistError> for ApiError {
     }
 }
 
+// ---- after the sale (issue 13, "buyer"): verified reviews
+
+impl From<orders::ReviewError> for ApiError {
+    fn from(error: orders::ReviewError) -> Self {
+        use orders::ReviewError;
+        match error {
+            ReviewError::NotDelivered => ApiError::field("order", error.to_string()),
+            ReviewError::AlreadyReviewed => ApiError::Conflict(error.to_string()),
+            ReviewError::Invalid { field, message } => ApiError::field(field, message),
+            ReviewError::NotFound => ApiError::NotFound(error.to_string()),
+            ReviewError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

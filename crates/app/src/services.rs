@@ -28,3 +28,8 @@ pub type AfterSaleService =
 
 /// The super_admin's blocklist.
 pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;
+/// After the sale: the buyer's order page by link and the mail to the buyer.
+pub type TrackingService = orders::OrderTracking<Store, mail::ShopMailer, AppClock>;
+
+/// Verified reviews.
+pub type ReviewService = orders::Reviews<Store, AppClock>;

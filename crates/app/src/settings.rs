@@ -430,6 +430,24 @@ pub struct MailSettings {
     /// The sender, e.g. `Garden Shop <no-reply@gardenshop.gg>`.
     pub from: String,
     pub outbox_dir: PathBuf,
+    /// The buyer's mail (receipt, delivered, refunded) is tried this many times in all.
+    pub retry_max_attempts: u32,
+    /// The wait after a failed attempt, doubled after each further failure...
+    pub retry_base_seconds: u64,
+    /// ...up to this.
+    pub retry_max_seconds: u64,
+    /// How often each instance looks for buyer mail due to be sent.
+    pub queue_poll_ms: u64,
+}
+
+impl MailSettings {
+    pub fn retry(&self) -> orders::MailRetry {
+        orders::MailRetry {
+            max_attempts: self.retry_max_attempts.max(1),
+            base_delay_seconds: self.retry_base_seconds.max(1),
+            max_delay_seconds: self.retry_max_seconds.max(1),
+        }
+    }
 }
 
 impl Default for MailSettings {
@@ -442,6 +460,10 @@ impl Default for MailSettings {
             smtp_password: String::new().into(),
             from: "Garden Shop <no-reply@localhost.localdomain>".to_owned(),
             outbox_dir: PathBuf::from("data/outbox"),
+            retry_max_attempts: 8,
+            retry_base_seconds: 30,
+            retry_max_seconds: 3600,
+            queue_poll_ms: 1000,
         }
     }
 }

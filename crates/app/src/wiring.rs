@@ -24,7 +24,7 @@ use crate::{
     seed,
     services::{
         AfterSaleService, BlocklistService, CatalogAdminService, DeliveryQueueService,
-        ProofService, SalesService, ShopCatalog,
+        ProofService, ReviewService, SalesService, ShopCatalog, TrackingService,
     },
     settings::{Environment, EventsSettings, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -49,6 +49,8 @@ pub struct Services {
     pub delivery: web::Data<DeliveryQueueService>,
     pub aftersale: web::Data<AfterSaleService>,
     pub blocklist: web::Data<BlocklistService>,
+    pub tracking: web::Data<TrackingService>,
+    pub reviews: web::Data<ReviewService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
@@ -148,8 +150,17 @@ impl Services {
             )
             .context("failed to set up the help chat")?,
         );
+        let tracking = Arc::new(orders::OrderTracking::new(
+            store.clone(),
+            auth::build_mailer(settings).context("the mail settings are not usable")?,
+            clock.clone(),
+            checkout::order_keys(settings)?,
+            &settings.site.public_url,
+            settings.mail.retry(),
+        ));
         let sweeper = background::start(
             Loops {
+                tracking: Arc::clone(&tracking),
                 checkout: Arc::clone(&checkout),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
@@ -188,6 +199,8 @@ impl Services {
                 clock.clone(),
                 settings.blocklist.limits(),
             )),
+            tracking: web::Data::from(tracking),
+            reviews: web::Data::new(ReviewService::new(store.clone(), clock.clone())),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -232,6 +245,8 @@ impl Services {
             .app_data(self.delivery.clone())
             .app_data(self.aftersale.clone())
             .app_data(self.blocklist.clone())
+            .app_data(self.tracking.clone())
+            .app_data(self.reviews.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())

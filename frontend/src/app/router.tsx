@@ -71,6 +71,14 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/success')).SuccessRoute }),
       },
       {
+        path: paths.order.path,
+        lazy: async () => ({ Component: (await import('./routes/order')).OrderRoute }),
+      },
+      {
+        path: paths.reviews.path,
+        lazy: async () => ({ Component: (await import('./routes/reviews')).ReviewsRoute }),
+      },
+      {
         path: paths.cancel.path,
         lazy: async () => ({ Component: (await import('./routes/cancel')).CancelRoute }),
       },

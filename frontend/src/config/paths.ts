@@ -12,6 +12,12 @@ export const paths = {
     path: '/cancel',
     getHref: (orderId?: number) => (orderId ? `/cancel?order_id=${orderId}` : '/cancel'),
   },
+  order: {
+    path: '/orders/:id',
+    getHref: (id: number | string, key?: string | null) =>
+      key ? `/orders/${id}?key=${encodeURIComponent(key)}` : `/orders/${id}`,
+  },
+  reviews: { path: '/reviews', getHref: () => '/reviews' },
   login: { path: '/login', getHref: () => '/login' },
   register: { path: '/register', getHref: () => '/register' },
   verifyEmail: { path: '/verify-email', getHref: () => '/verify-email' },

@@ -136,17 +136,25 @@ impl Composer {
                 )
             }
         };
+        self.build(mail.recipient().as_str(), self.subject(mail), text, html)
+    }
+
+    /// A message with a plain-text and an HTML part (`html` is the body's inside).
+    pub(crate) fn build(
+        &self,
+        to: &str,
+        subject: String,
+        text: String,
+        html: String,
+    ) -> anyhow::Result<Message> {
         let to = Mailbox::new(
             None,
-            mail.recipient()
-                .as_str()
-                .parse()
-                .context("the recipient is not a valid address")?,
+            to.parse().context("the recipient is not a valid address")?,
         );
         Message::builder()
             .from(self.from.clone())
             .to(to)
-            .subject(self.subject(mail))
+            .subject(subject)
             .multipart(
                 MultiPart::alternative()
                     .singlepart(
@@ -164,6 +172,14 @@ impl Composer {
                     ),
             )
             .context("failed to build the message")
+    }
+
+    pub(crate) fn shop_name(&self) -> &str {
+        &self.shop_name
+    }
+
+    pub(crate) fn public_url(&self) -> &str {
+        &self.public_url
     }
 }
 
@@ -185,7 +201,7 @@ fn readable(text: String) -> Body {
     Body::dangerous_pre_encoded(text.into_bytes(), encoding)
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -3,6 +3,7 @@
 //!
 //! Both implement the accounts domain's `Mailer` port and word the messages the same way.
 
+mod buyer;
 mod compose;
 mod outbox;
 mod smtp;
@@ -10,6 +11,7 @@ mod smtp;
 pub mod testing;
 
 use accounts::{AccountMail, MailError, Mailer};
+use orders::{BuyerMail, BuyerMailer, SendFailed};
 
 pub use compose::Composer;
 pub use outbox::Outbox;
@@ -27,6 +29,15 @@ impl Mailer for ShopMailer {
         match self {
             ShopMailer::Smtp(smtp) => smtp.send(mail).await,
             ShopMailer::Outbox(outbox) => outbox.send(mail).await,
+        }
+    }
+}
+
+impl BuyerMailer for ShopMailer {
+    async fn send_buyer_mail(&self, mail: BuyerMail) -> Result<(), SendFailed> {
+        match self {
+            ShopMailer::Smtp(smtp) => smtp.send_buyer(mail).await,
+            ShopMailer::Outbox(outbox) => outbox.send_buyer(mail).await,
         }
     }
 }

@@ -3,6 +3,7 @@ use std::sync::Arc;
 
 use accounts::{AccountMail, MailError};
 use anyhow::Context;
+use orders::{BuyerMail, SendFailed};
 
 use crate::Composer;
 
@@ -31,8 +32,22 @@ impl Outbox {
         self.write(&mail).await.map_err(MailError)
     }
 
+    #[tracing::instrument(skip_all)]
+    pub async fn send_buyer(&self, mail: BuyerMail) -> Result<(), SendFailed> {
+        let message = self.composer.buyer_message(&mail).map_err(SendFailed)?;
+        self.write_message(message, self.composer.buyer_subject(&mail))
+            .await
+            .map_err(SendFailed)
+    }
+
     async fn write(&self, mail: &AccountMail) -> anyhow::Result<()> {
-        let eml = self.composer.message(mail)?.formatted();
+        let message = self.composer.message(mail)?;
+        self.write_message(message, self.composer.subject(mail))
+            .await
+    }
+
+    async fn write_message(&self, message: lettre::Message, subject: String) -> anyhow::Result<()> {
+        let eml = message.formatted();
         tokio::fs::create_dir_all(self.dir.as_path())
             .await
             .with_context(|| format!("failed to create the outbox {}", self.dir.display()))?;
@@ -52,7 +67,7 @@ impl Outbox {
             .with_context(|| format!("failed to move the message to {}", path.display()))?;
         tracing::info!(
             file = %path.display(),
-            subject = %self.composer.subject(mail),
+            subject = %subject,
             "mail written to the outbox"
         );
         Ok(())

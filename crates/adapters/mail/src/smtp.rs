@@ -6,6 +6,7 @@ use lettre::{
     transport::smtp::authentication::Credentials, AsyncSmtpTransport, AsyncTransport,
     Tokio1Executor,
 };
+use orders::{BuyerMail, SendFailed};
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::Composer;
@@ -68,19 +69,33 @@ impl SmtpMailer {
     #[tracing::instrument(skip(self, mail), fields(server = %self.server))]
     pub async fn send(&self, mail: AccountMail) -> Result<(), MailError> {
         let message = self.composer.message(&mail).map_err(MailError)?;
+        self.deliver(message, self.composer.subject(&mail))
+            .await
+            .map_err(MailError)
+    }
+
+    #[tracing::instrument(skip(self, mail), fields(server = %self.server))]
+    pub async fn send_buyer(&self, mail: BuyerMail) -> Result<(), SendFailed> {
+        let message = self.composer.buyer_message(&mail).map_err(SendFailed)?;
+        self.deliver(message, self.composer.buyer_subject(&mail))
+            .await
+            .map_err(SendFailed)
+    }
+
+    async fn deliver(&self, message: lettre::Message, subject: String) -> anyhow::Result<()> {
         match self.transport.send(message).await {
             Ok(response) => {
                 tracing::info!(
                     code = %response.code(),
-                    subject = %self.composer.subject(&mail),
+                    subject = %subject,
                     "mail accepted by the SMTP server"
                 );
                 Ok(())
             }
-            Err(error) => Err(MailError(anyhow!(
+            Err(error) => Err(anyhow!(
                 "the SMTP server at {} did not take the message: {error}",
                 self.server
-            ))),
+            )),
         }
     }
 }

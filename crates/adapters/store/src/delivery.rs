@@ -153,11 +153,14 @@ impl DeliveryRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn claim(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
+    async fn claim(&self, id: OrderId, staff: i64, at: DateTime<Utc>) -> Result<bool, OrderError> {
         self.changed(
-            "UPDATE orders SET claimed_by = ? WHERE id = ? AND status = ? \
+            "UPDATE orders SET claimed_at = CASE WHEN claimed_by = ? THEN claimed_at ELSE ? END, \
+             claimed_by = ? WHERE id = ? AND status = ? \
              AND (claimed_by IS NULL OR claimed_by = ?)",
             vec![
+                staff.into(),
+                at.into(),
                 staff.into(),
                 id.get().into(),
                 OrderStatus::Paid.as_str().into(),
@@ -171,7 +174,7 @@ impl DeliveryRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn release(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
         self.changed(
-            "UPDATE orders SET claimed_by = NULL WHERE id = ? AND claimed_by = ?",
+            "UPDATE orders SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?",
             vec![id.get().into(), staff.into()],
             "release an order",
         )
@@ -201,6 +204,17 @@ impl DeliveryRepository for Store {
             "mark an order delivered",
         )
         .await
+    }
+
+    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self))]
+    async fn enqueue_mail(
+        &self,
+        id: OrderId,
+        kind: orders::MailKind,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        self.queue_mail(id, kind, at).await
     }
 
     #[tracing::instrument(skip(self))]

@@ -16,8 +16,10 @@ mod promo;
 mod proofs;
 mod push_events;
 mod rate_limits;
+mod reviews;
 mod sales;
 mod sessions;
+mod tracking;
 
 pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};

@@ -264,7 +264,8 @@ impl CheckoutKit {
             )
             .with_limits(settings.checkout.limits())
             .with_stock_hint(stock.clone())
-            .with_blocklist(store.clone()),
+            .with_blocklist(store.clone())
+            .with_access_keys(order_keys(settings)?),
             promos: promo::Promos::new(store, clock.clone()),
             card,
             paypal,
@@ -278,6 +279,18 @@ impl CheckoutKit {
             settings: settings.checkout.clone(),
         })
     }
+}
+
+/// The keys of the orders' links, derived from the session key (`session.key`, which every
+/// instance shares and the shop does not start without) under a label of their own, so that
+/// neither secret can be worked out from the other's outputs.
+pub fn order_keys(settings: &Settings) -> anyhow::Result<orders::OrderKeys> {
+    use hmac::{Hmac, Mac};
+    let session_key = crate::auth::session::cookie_key(&settings.session)?;
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(session_key.master())
+        .context("the session key cannot key an HMAC")?;
+    mac.update(b"garden-shop order links v1");
+    orders::OrderKeys::new(&mac.finalize().into_bytes()).map_err(anyhow::Error::msg)
 }
 
 impl CheckoutKit {

@@ -10,9 +10,9 @@ use chat::{
 };
 use chrono::{DateTime, Utc};
 use orders::{
-    AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, NewBlock, NewOrder,
-    Order, OrderError, OrderId, OrderRepository, PaymentProvider, PendingCaps, PlaceError,
-    ProviderEvent, QueueFilter, QueuedOrder, Reservation,
+    AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, MailKind, NewBlock,
+    NewOrder, Order, OrderError, OrderId, OrderRepository, PaymentProvider, PendingCaps,
+    PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
 };
 use store::Store;
 
@@ -238,6 +238,19 @@ impl OrderRepository for EventsStore {
         Ok(applied)
     }
 
+    async fn set_access_key_hash(&self, id: OrderId, hash: String) -> Result<(), OrderError> {
+        self.store.set_access_key_hash(id, hash).await
+    }
+
+    async fn enqueue_mail(
+        &self,
+        id: OrderId,
+        kind: MailKind,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        OrderRepository::enqueue_mail(&self.store, id, kind, at).await
+    }
+
     async fn pending_created_before(
         &self,
         cutoff: DateTime<Utc>,
@@ -255,8 +268,8 @@ impl DeliveryRepository for EventsStore {
         self.store.queued_order(id).await
     }
 
-    async fn claim(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
-        let claimed = self.store.claim(id, staff).await?;
+    async fn claim(&self, id: OrderId, staff: i64, at: DateTime<Utc>) -> Result<bool, OrderError> {
+        let claimed = self.store.claim(id, staff, at).await?;
         if claimed {
             self.order_now(id).await;
         }
@@ -283,6 +296,15 @@ impl DeliveryRepository for EventsStore {
             self.order_now(id).await;
         }
         Ok(delivered)
+    }
+
+    async fn enqueue_mail(
+        &self,
+        id: OrderId,
+        kind: MailKind,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        DeliveryRepository::enqueue_mail(&self.store, id, kind, at).await
     }
 
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {

@@ -7,7 +7,7 @@ use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
-use orders::{OpenedCheckout, OrderHolder, OrderId, PaymentProvider, ReturnUrls};
+use orders::{AccessKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider, ReturnUrls};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -109,6 +109,7 @@ pub async fn card(
     Ok(HttpResponse::Ok().json(json!({
         "url": opened.redirect_url,
         "order_id": opened.placed.order.id.get(),
+        "order_key": opened.placed.access_key.as_ref().map(AccessKey::expose),
     })))
 }
 
@@ -136,6 +137,7 @@ pub async fn paypal(
     Ok(HttpResponse::Ok().json(json!({
         "approval_url": opened.redirect_url,
         "order_id": opened.placed.order.id.get(),
+        "order_key": opened.placed.access_key.as_ref().map(AccessKey::expose),
     })))
 }
 

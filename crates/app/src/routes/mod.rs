@@ -15,6 +15,7 @@ pub mod products;
 pub mod profile;
 pub mod promo;
 pub mod proofs;
+pub mod reviews;
 pub mod roblox;
 pub mod sales;
 pub mod site;
@@ -168,6 +169,9 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
         .route("/stripe/webhook", web::post().to(stripe_webhook::webhook))
         .route("/orders/{id}", web::get().to(orders::show))
         .route("/orders/{id}/cancel", web::post().to(orders::cancel))
+        .route("/orders/{id}/review", web::post().to(reviews::leave))
+        .route("/reviews", web::get().to(reviews::list))
+        .route("/admin/reviews/{id}/hide", web::post().to(reviews::hide))
         .route("/discord/authorize", web::get().to(discord::authorize))
         .route("/discord-auth", web::post().to(discord::exchange))
         .route("/discord/identity", web::get().to(discord::identity))

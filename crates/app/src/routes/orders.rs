@@ -1,13 +1,15 @@
 //! A buyer's orders: `GET /api/orders/{id}` and `POST /api/orders/{id}/cancel`, for the
 //! session that created the order or its logged-in owner (404 for anyone else, so order ids
-//! cannot be probed).
+//! cannot be probed). `GET /api/orders/{id}?key=…` opens the order in any browser with the key
+//! of its link (the receipt's), with its timeline and place in the delivery queue.
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use orders::{CheckoutService, Closing, ConfirmError, Order, OrderId, ReleaseError};
-use serde::Serialize;
+use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
+use serde::{Deserialize, Serialize};
 
 use crate::checkout::{self, CheckoutKit, CloseError, Closed};
+use crate::services::TrackingService;
 use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
 
 /// The session key listing the orders this session created (newest last).
@@ -131,15 +133,97 @@ impl From<&Order> for OrderResponse {
     }
 }
 
-/// `GET /api/orders/{id}`.
+#[derive(Debug, Deserialize)]
+pub struct KeyQuery {
+    /// The key of the order's link.
+    pub key: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TimelineStepResponse {
+    pub status: &'static str,
+    pub at: String,
+}
+
+/// The order as its page shows it.
+#[derive(Debug, Serialize)]
+pub struct TrackedOrderResponse {
+    #[serde(flatten)]
+    pub order: OrderResponse,
+    pub delivered_at: Option<String>,
+    /// `[{status, at}]`, oldest first: paid, claimed, delivered; or refunded.
+    pub timeline: Vec<TimelineStepResponse>,
+    /// 1 for the next order staff deliver; null unless paid and waiting.
+    pub queue_position: Option<u32>,
+}
+
+/// The order if this visitor may see it: its session or owner, or the right key of its link
+/// (compared in constant time with the stored hash). 404 otherwise, the same for an unknown
+/// order, a wrong key and another order's key.
+pub(crate) async fn order_for(
+    kit: &CheckoutKit,
+    tracking: &TrackingService,
+    session: &Session,
+    user: &MaybeUser,
+    id: &str,
+    key: Option<&str>,
+) -> Result<Order, ApiError> {
+    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
+    let id = id
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .map(OrderId::new)
+        .ok_or_else(not_found)?;
+    let order = match kit.service.order(id).await {
+        Ok(order) => order,
+        Err(OrderError::NotFound(_)) => return Err(not_found()),
+        Err(OrderError::Unknown(e)) => return Err(ApiError::Internal(e)),
+    };
+    if may_see(session, user, &order) {
+        return Ok(order);
+    }
+    let Some(key) = key.filter(|key| !key.is_empty() && key.len() <= 128) else {
+        return Err(not_found());
+    };
+    match tracking.key_opens(id, key).await {
+        Ok(true) => Ok(order),
+        Ok(false) | Err(OrderError::NotFound(_)) => Err(not_found()),
+        Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
+    }
+}
+
+/// `GET /api/orders/{id}` (its session or owner) or `GET /api/orders/{id}?key=…` (anyone with
+/// the link).
 pub async fn show(
     kit: web::Data<CheckoutKit>,
+    tracking: web::Data<TrackingService>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
+    query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&kit, &session, &user, &id).await?;
-    Ok(HttpResponse::Ok().json(OrderResponse::from(&order)))
+    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
+    let tracked = tracking.track(order).await.map_err(|e| match e {
+        OrderError::NotFound(_) => ApiError::NotFound(ORDER_NOT_FOUND.to_owned()),
+        OrderError::Unknown(e) => ApiError::Internal(e),
+    })?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .json(TrackedOrderResponse {
+            order: OrderResponse::from(&tracked.order),
+            delivered_at: tracked.order.delivered_at().map(|at| at.to_rfc3339()),
+            timeline: tracked
+                .timeline
+                .iter()
+                .map(|step| TimelineStepResponse {
+                    status: step.status,
+                    at: step.at.to_rfc3339(),
+                })
+                .collect(),
+            queue_position: tracked.queue_position,
+        }))
 }
 
 /// Cancels a pending order: its payment page is closed at the provider, then its stock and

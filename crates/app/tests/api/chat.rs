@@ -542,7 +542,8 @@ fn queries(app: &TestApp) -> u64 {
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
 async fn a_poll_that_finds_nothing_new_does_no_database_work(#[case] backend: Backend) {
-    // the background re-reads for other instances' writes (chats, catalog) are pushed far out,
+    // the background re-reads for other instances' writes (chats, catalog) and the buyer-mail
+    // loop are pushed far out,
     // so every statement counted below comes from the polls themselves
     let app = TestApp::spawn_with(
         TestDatabase::create(backend).await,
@@ -550,6 +551,7 @@ async fn a_poll_that_finds_nothing_new_does_no_database_work(#[case] backend: Ba
         |settings| {
             settings.chat.version_refresh_ms = 3_600_000;
             settings.catalog.refresh_seconds = 3_600;
+            settings.mail.queue_poll_ms = 3_600_000;
         },
     )
     .await;

@@ -69,9 +69,9 @@ pub async fn uncapped_shop(backend: Backend, products: Vec<(i64, ProductDraft)>)
     .await
 }
 
-/// A shop whose background loops (catalog refresh, chat version refresh, chat purge) wait an
-/// hour between rounds, so the app's statement counter sees only the requests a test sends;
-/// its caps on unpaid orders are out of the way of tests that place several.
+/// A shop whose background loops (catalog refresh, chat version refresh, chat purge, buyer
+/// mail) wait an hour between rounds, so the app's statement counter sees only the requests a
+/// test sends; its caps on unpaid orders are out of the way of tests that place several.
 pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) -> TestApp {
     shop_with(backend, products, |settings| {
         settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
@@ -80,6 +80,7 @@ pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) ->
         settings.catalog.refresh_seconds = 3600;
         settings.chat.version_refresh_ms = 3_600_000;
         settings.chat.purge_every_seconds = 3600;
+        settings.mail.queue_poll_ms = 3_600_000;
     })
     .await
 }

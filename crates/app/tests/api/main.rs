@@ -14,6 +14,7 @@ mod events;
 mod first_load;
 mod helpers;
 mod media;
+mod order_page;
 mod products;
 mod proofs;
 mod safety;

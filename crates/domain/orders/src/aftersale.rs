@@ -258,7 +258,10 @@ where
             .mark_refunded(id, self.clock.now(), Some(receipt.refund_id), None)
             .await?;
         match applied {
-            Applied::Changed => tracing::info!(order = %id, "order refunded"),
+            Applied::Changed => {
+                tracing::info!(order = %id, "order refunded");
+                self.refund_mail(id).await;
+            }
             Applied::NotPending(OrderStatus::Refunded) | Applied::Replayed => {}
             Applied::NotPending(status) => {
                 // refunded at the provider, but the order moved on meanwhile (a dispute)
@@ -277,6 +280,17 @@ where
             }
         }
         Ok(self.repository.order(id).await?)
+    }
+
+    /// Queues the buyer's "refunded" mail; the refund stands whatever happens here.
+    async fn refund_mail(&self, id: OrderId) {
+        let queued = self
+            .repository
+            .enqueue_mail(id, crate::MailKind::Refunded, self.clock.now())
+            .await;
+        if let Err(error) = queued {
+            tracing::error!(order = %id, error = ?error, "could not queue the buyer's refund mail");
+        }
     }
 
     /// Records the provider's payment id of a just-paid order (for its refunds and disputes).
@@ -316,6 +330,7 @@ where
         {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order refunded at the provider");
+                self.refund_mail(order.id).await;
                 if order.status() == OrderStatus::Paid {
                     self.tell_staff(
                         format!(
@@ -503,6 +518,10 @@ mod tests {
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn pending_created_before(&self, cutoff: DateTime<Utc>)
                 -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+            fn set_access_key_hash(&self, id: OrderId, hash: String)
+                -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn enqueue_mail(&self, id: OrderId, kind: crate::MailKind, at: DateTime<Utc>)
+                -> impl Future<Output = Result<bool, OrderError>> + Send;
         }
     }
 

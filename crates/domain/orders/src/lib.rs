@@ -10,8 +10,10 @@ mod models;
 mod payment;
 mod ports;
 pub mod queue;
+pub mod reviews;
 mod service;
 pub mod stats;
+pub mod tracking;
 
 pub use aftersale::{
     AfterSale, AfterSaleRepository, Dispute, DisputeOutcome, Noticed, ProviderRefund, RefundError,
@@ -37,9 +39,16 @@ pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,
 };
+pub use reviews::{
+    NewReview, Review, ReviewError, ReviewRepository, ReviewSummary, Reviews, MAX_REVIEW_CHARS,
+};
 pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
     PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
 };
 pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
+pub use tracking::{
+    AccessKey, BuyerMail, BuyerMailer, MailJob, MailKind, MailRetry, MailRound, OrderKeys,
+    OrderTracking, SendFailed, TimelineStep, TrackedOrder, TrackingFacts, TrackingRepository,
+};

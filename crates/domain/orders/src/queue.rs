@@ -6,7 +6,7 @@ use std::future::Future;
 
 use chrono::{DateTime, Utc};
 
-use crate::{Clock, Money, OrderError, OrderId, OrderStatus, TransitionError};
+use crate::{Clock, MailKind, Money, OrderError, OrderId, OrderStatus, TransitionError};
 
 /// Which orders the queue lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -93,12 +93,13 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         id: OrderId,
     ) -> impl Future<Output = Result<QueuedOrder, OrderError>> + Send;
 
-    /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs);
-    /// `false` when no row matched.
+    /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs),
+    /// and `claimed_at` to `at` unless it was theirs already; `false` when no row matched.
     fn claim(
         &self,
         id: OrderId,
         staff: i64,
+        at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Clears `claimed_by` where it is `staff`; `false` when no row matched.
@@ -115,6 +116,15 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         id: OrderId,
         staff: i64,
         proof: Option<i64>,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Queues the buyer mail `kind` for the order (see
+    /// [`crate::OrderRepository::enqueue_mail`]); `true` when this call queued it.
+    fn enqueue_mail(
+        &self,
+        id: OrderId,
+        kind: MailKind,
         at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
@@ -179,7 +189,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     /// Takes the order for `staff`; claiming one's own claim again changes nothing.
     #[tracing::instrument(skip(self))]
     pub async fn claim(&self, id: OrderId, staff: i64) -> Result<QueuedOrder, QueueError> {
-        let claimed = self.repository.claim(id, staff).await?;
+        let claimed = self.repository.claim(id, staff, self.clock.now()).await?;
         let order = self.repository.queued_order(id).await?;
         if claimed {
             return Ok(order);
@@ -220,10 +230,11 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
                 return Err(QueueError::UnknownProof(proof));
             }
         }
-        let delivered = self
-            .repository
-            .deliver(id, staff, proof, self.clock.now())
-            .await?;
+        let now = self.clock.now();
+        let delivered = self.repository.deliver(id, staff, proof, now).await?;
+        if delivered {
+            self.queue_mail(id, MailKind::Delivered, now).await;
+        }
         let order = self.repository.queued_order(id).await?;
         if delivered {
             return Ok(order);
@@ -238,6 +249,14 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             },
             _ => QueueError::Unknown(anyhow::anyhow!("order {id} changed while being delivered")),
         })
+    }
+
+    /// Queues the buyer's mail about a change just made. The change stands whatever happens
+    /// here: a failure is logged for staff, never turned into an error of the change.
+    async fn queue_mail(&self, id: OrderId, kind: MailKind, at: DateTime<Utc>) {
+        if let Err(error) = self.repository.enqueue_mail(id, kind, at).await {
+            tracing::error!(order = %id, %kind, error = ?error, "could not queue the buyer's mail");
+        }
     }
 
     /// One order as the queue shows it.
@@ -287,7 +306,9 @@ mod tests {
     ) -> DeliveryQueue<MockDeliveryRepository, FixedClock> {
         let mut repo = MockDeliveryRepository::new();
         repo.expect_claim()
-            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
+            .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
+        repo.expect_enqueue_mail()
+            .returning(|_, _, _| Box::pin(async move { Ok(true) }));
         repo.expect_release()
             .returning(move |_, _| Box::pin(async move { Ok(changed) }));
         repo.expect_deliver()

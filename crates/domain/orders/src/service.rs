@@ -8,11 +8,12 @@ use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Reject
 
 use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::{
-    frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
-    CheckoutService, Closing, ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId,
-    OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PlaceError,
-    ProductLookup, ProviderEvent, ReleaseError, Reservation, StockHint, TransitionError,
-    Unavailable,
+    frees_up_in, stock_problems,
+    tracking::{AccessKey, MailKind, OrderKeys},
+    Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits, CheckoutService, Closing,
+    ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId, OrderLine, OrderPromo,
+    OrderRepository, OrderStatus, PaymentProvider, PlaceError, ProductLookup, ProviderEvent,
+    ReleaseError, Reservation, StockHint, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -50,6 +51,9 @@ pub struct CheckoutRequest {
 pub struct PlacedOrder {
     pub order: Order,
     pub cart: PricedCart,
+    /// The key of the order's link (`/orders/{id}?key=…`), for the checkout's answer and the
+    /// success page; `None` when the service was built without [`OrderKeys`].
+    pub access_key: Option<AccessKey>,
 }
 
 /// A payment provider's word about an order.
@@ -97,6 +101,7 @@ pub struct Checkout<O, P, R, C, B = NoBlocklist> {
     limits: CheckoutLimits,
     hint: Option<Arc<dyn StockHint>>,
     blocklist: B,
+    keys: Option<OrderKeys>,
 }
 
 impl<O, P, R, C, B> std::fmt::Debug for Checkout<O, P, R, C, B> {
@@ -124,6 +129,7 @@ where
             limits: CheckoutLimits::default(),
             hint: None,
             blocklist: NoBlocklist,
+            keys: None,
         }
     }
 }
@@ -145,6 +151,7 @@ where
             clock: self.clock,
             limits: self.limits,
             hint: self.hint,
+            keys: self.keys,
             blocklist,
         }
     }
@@ -152,6 +159,12 @@ where
     /// The same service, refusing at once what `hint` knows to be sold out.
     pub fn with_stock_hint(mut self, hint: impl StockHint) -> Self {
         self.hint = Some(Arc::new(hint));
+        self
+    }
+
+    /// The same service giving every placed order a link key derived with `keys`.
+    pub fn with_access_keys(mut self, keys: OrderKeys) -> Self {
+        self.keys = Some(keys);
         self
     }
 
@@ -402,9 +415,21 @@ where
         {
             Ok(order) => {
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
+                let access_key = match &self.keys {
+                    Some(keys) => {
+                        let key = keys.key_for(order.id);
+                        self.orders
+                            .set_access_key_hash(order.id, key.hash())
+                            .await
+                            .map_err(|e| CheckoutError::Unknown(anyhow::Error::new(e)))?;
+                        Some(key)
+                    }
+                    None => None,
+                };
                 Ok(PlacedOrder {
                     order,
                     cart: priced,
+                    access_key,
                 })
             }
             Err(PlaceError::OutOfStock(short)) => Err(self.stock_problems_now(&items, short).await),
@@ -437,6 +462,8 @@ where
             return Err(ConfirmError::ReferenceMismatch(order.id));
         }
         if order.status().was_paid() {
+            // queued once already; this repairs a receipt lost between the payment and its queueing
+            self.queue_receipt(order.id).await;
             return Ok(Confirmation::AlreadyPaid(order));
         }
         let now = self.clock.now();
@@ -444,6 +471,7 @@ where
         match self.orders.mark_paid(order.id, now, notice.event).await? {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order paid");
+                self.queue_receipt(order.id).await;
                 Ok(Confirmation::Paid(order))
             }
             Applied::Replayed => Ok(Confirmation::Replayed),
@@ -507,6 +535,19 @@ where
     C: Clock,
     B: Blocklist,
 {
+    /// Queues the buyer's receipt (once per order, however often the payment is confirmed).
+    /// The payment stands whatever happens here: a failure is logged, and the next
+    /// confirmation of the same payment (the provider repeats its event) queues it again.
+    async fn queue_receipt(&self, id: OrderId) {
+        if let Err(error) = self
+            .orders
+            .enqueue_mail(id, MailKind::Receipt, self.clock.now())
+            .await
+        {
+            tracing::error!(order = %id, error = ?error, "could not queue the buyer's receipt");
+        }
+    }
+
     async fn close(
         &self,
         mut order: Order,

@@ -501,6 +501,11 @@ async fn a_confirmed_payment_marks_the_pending_order_paid_with_its_event() {
         .with(eq(OrderId::new(7)), eq(now()), eq(Some(event())))
         .times(1)
         .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+    orders
+        .expect_enqueue_mail()
+        .with(eq(OrderId::new(7)), eq(MailKind::Receipt), eq(now()))
+        .times(1)
+        .returning(|_, _, _| Box::pin(async { Ok(true) }));
     let service = checkout(orders, MockProductLookup::new());
     let Confirmation::Paid(order) = service.confirm_paid(notice("cs_test_1")).await.unwrap() else {
         panic!("expected the order to be paid");
@@ -526,6 +531,12 @@ async fn a_replayed_event_changes_nothing() {
 async fn confirming_a_paid_order_again_changes_nothing() {
     let mut orders = stored_as(OrderStatus::Paid);
     orders.expect_mark_paid().never();
+    // asking again is harmless: the store keeps one receipt per order
+    orders
+        .expect_enqueue_mail()
+        .with(eq(OrderId::new(7)), eq(MailKind::Receipt), eq(now()))
+        .times(1)
+        .returning(|_, _, _| Box::pin(async { Ok(false) }));
     let service = checkout(orders, MockProductLookup::new());
     assert!(matches!(
         service.confirm_paid(notice("cs_test_1")).await,
@@ -1166,4 +1177,24 @@ mod payment {
             .await;
         assert!(matches!(failed, Err(CaptureError::Provider(_))));
     }
+}
+
+#[tokio::test]
+async fn a_placed_order_gets_a_link_key_whose_hash_alone_is_stored() {
+    let keys = crate::OrderKeys::new(&[3u8; 64]).unwrap();
+    let expected = keys.key_for(OrderId::new(1));
+    let mut orders = placing(Arc::new(Mutex::new(None)));
+    let hash = expected.hash();
+    orders
+        .expect_set_access_key_hash()
+        .with(eq(OrderId::new(1)), eq(hash))
+        .times(1)
+        .returning(|_, _| Box::pin(async { Ok(()) }));
+    let service =
+        checkout(orders, lookup(vec![product(1, "5.00", Stock::Unlimited)])).with_access_keys(keys);
+    let placed = service
+        .place_order(request(vec![item(1, 1)], dec!(5.00)))
+        .await
+        .unwrap();
+    assert_eq!(placed.access_key, Some(expected));
 }

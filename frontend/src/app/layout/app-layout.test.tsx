@@ -6,12 +6,12 @@ import { useCartStore } from '@/features/cart/stores/cart-store';
 import { makeProduct } from '@/testing/factories';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 
-function stubApi() {
+function stubApi(reviewsUrl = 'https://reviews.example/garden-shop') {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) =>
       url === '/api/site'
-        ? jsonResponse({ name: 'Garden Shop', reviews_url: 'https://reviews.example/garden-shop' })
+        ? jsonResponse({ name: 'Garden Shop', reviews_url: reviewsUrl })
         : jsonResponse({ message: 'Not found.', errors: {} }, 404),
     ),
   );
@@ -36,6 +36,15 @@ describe('app shell', () => {
     expect(reviews).toHaveAttribute('target', '_blank');
     expect(reviews.getAttribute('rel')).toContain('noopener');
     expect(within(header).getByRole('button', { name: 'Your Cart, 1 item' })).toBeInTheDocument();
+  });
+
+  it("opens the shop's own /reviews when no reviews site is set", async () => {
+    stubApi('');
+    renderWithProviders(<AppLayout />);
+    const header = screen.getByRole('banner');
+    const reviews = await within(header).findByRole('link', { name: 'Reviews' });
+    expect(reviews).toHaveAttribute('href', '/reviews');
+    expect(reviews).not.toHaveAttribute('target');
   });
 
   it('has the footer links and the copyright line', () => {

@@ -17,7 +17,8 @@ type NavbarProps = {
 
 export function Navbar({ cartButtonRef }: NavbarProps) {
   const site = useSite();
-  const reviewsUrl = site.data?.reviews_url;
+  // an outside reviews site when set; the shop's own verified reviews otherwise
+  const reviewsUrl = site.data?.reviews_url?.trim();
   const { user, isStaff, isSuperAdmin } = useUser();
   const logout = useLogout();
 
@@ -42,6 +43,12 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
                   <ExternalLinkIcon size={14} />
                   <span className="visually-hidden"> (opens in a new tab)</span>
                 </a>
+              </li>
+            ) : site.data ? (
+              <li>
+                <NavLink className="navbar__link" to={paths.reviews.getHref()}>
+                  Reviews
+                </NavLink>
               </li>
             ) : null}
             {isSuperAdmin ? (

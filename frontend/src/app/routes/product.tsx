@@ -10,6 +10,7 @@ import { ProductDetails } from '@/features/catalog/components/product-details';
 import { ProductDetailsSkeleton } from '@/features/catalog/components/product-details-skeleton';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
+import { ProductRating } from '@/features/reviews/components/product-rating';
 import { errorMessage } from '@/lib/api-client';
 import type { Product } from '@/types/api';
 
@@ -91,6 +92,7 @@ export function ProductRoute() {
         <ArrowLeftIcon size={18} />
         Back to shop
       </Link>
+      {product ? <ProductRating productId={product.id} /> : null}
       {content}
       {confirmation}
     </div>

@@ -10,6 +10,7 @@ import { NextSteps } from '@/features/checkout/components/next-steps';
 import { OrderStatusCard } from '@/features/checkout/components/order-status';
 import { useConfetti } from '@/features/checkout/hooks/use-confetti';
 import { orderIdFrom } from '@/features/checkout/utils/order-id';
+import { rememberedOrderKey } from '@/features/checkout/utils/order-key';
 
 import './success.css';
 
@@ -20,6 +21,9 @@ import './success.css';
 export function SuccessRoute() {
   const [params] = useSearchParams();
   const orderId = orderIdFrom(params);
+  // the key of the order's link: in the return URL, or kept by this tab at checkout; without
+  // it the page still opens in this browser, whose session placed the order
+  const orderKey = params.get('key') ?? (orderId !== null ? rememberedOrderKey(orderId) : null);
   const { isLoggedIn } = useUser();
   useConfetti();
 
@@ -43,6 +47,14 @@ export function SuccessRoute() {
       {orderId !== null ? <OrderStatusCard orderId={orderId} /> : null}
       <NextSteps />
       <div className="result-page__actions">
+        {orderId !== null ? (
+          <Link
+            to={paths.order.getHref(orderId, orderKey)}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Follow your order
+          </Link>
+        ) : null}
         {isLoggedIn ? (
           <Link to={paths.profile.getHref()} className={buttonClassName({ variant: 'secondary' })}>
             See my orders

@@ -36,6 +36,8 @@ export type PaymentSession = {
   url?: string | null;
   approval_url?: string | null;
   order_id?: number;
+  /** The key of the order's link (`/orders/{id}?key=…`), when the server sends it. */
+  order_key?: string | null;
 };
 
 /** The cart as the server priced it, sent with a 409 when the prices have changed. */

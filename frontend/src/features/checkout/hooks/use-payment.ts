@@ -12,6 +12,7 @@ import type {
 import { NO_REDIRECT_URL, toPaymentFailure } from '@/features/checkout/utils/payment-errors';
 import { redirectTo } from '@/features/checkout/utils/redirect';
 import { stockProblems } from '@/features/checkout/utils/stock-problems';
+import { rememberOrderKey } from '@/features/checkout/utils/order-key';
 import { fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
 import { toCents } from '@/lib/money';
 
@@ -111,6 +112,10 @@ export function usePayment({
             method === 'paypal'
               ? (session.approval_url ?? session.url)
               : (session.url ?? session.approval_url);
+          if (session.order_id && session.order_key) {
+            // /success links the order's page with it, in this tab only.
+            rememberOrderKey(session.order_id, session.order_key);
+          }
           if (url) {
             // The page is leaving: the buttons stay on 'Processing...'.
             redirectTo(url);

@@ -1,4 +1,7 @@
+import { Link } from 'react-router';
+
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { paths } from '@/config/paths';
 import { formatPrice } from '@/lib/money';
 
 import type { Order } from '@/features/profile/api/get-profile';
@@ -26,7 +29,11 @@ function OrderRow({ order }: { order: Order }) {
   return (
     <li className="order-row">
       <div className="order-row__main">
-        <h3 className="order-row__id">Order #{order.id}</h3>
+        <h3 className="order-row__id">
+          <Link to={paths.order.getHref(order.id)} className="order-row__link">
+            Order #{order.id}
+          </Link>
+        </h3>
         <p className="order-row__date">
           {Number.isNaN(created.getTime()) ? (
             order.created_at

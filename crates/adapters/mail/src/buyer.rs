@@ -1,0 +1,288 @@
+//! The buyer's mail about an order: the receipt, "delivered" and "refunded", each as plain
+//! text and HTML. Subjects carry the order number only (they are logged): never the link key.
+
+use lettre::Message;
+use orders::{BuyerMail, MailKind, Order};
+
+use crate::compose::{escape, Composer};
+
+fn money(value: cart_pricing::Money) -> String {
+    format!("${:.2}", value.as_decimal())
+}
+
+impl Composer {
+    pub fn buyer_subject(&self, mail: &BuyerMail) -> String {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        match mail.kind {
+            MailKind::Receipt => format!("Your {shop} receipt for order #{id}"),
+            MailKind::Delivered => format!("Your {shop} order #{id} has been delivered"),
+            MailKind::Refunded => format!("Your {shop} order #{id} has been refunded"),
+        }
+    }
+
+    pub fn buyer_message(&self, mail: &BuyerMail) -> anyhow::Result<Message> {
+        let (text, html) = match mail.kind {
+            MailKind::Receipt => self.receipt(mail),
+            MailKind::Delivered => self.delivered(mail),
+            MailKind::Refunded => self.refunded(mail),
+        };
+        self.build(
+            mail.order.buyer.email.as_str(),
+            self.buyer_subject(mail),
+            text,
+            html,
+        )
+    }
+
+    /// The items, the amounts and the Roblox username, as text and as HTML.
+    fn summary(&self, order: &Order) -> (String, String) {
+        let mut text = String::new();
+        let mut rows = String::new();
+        for line in &order.lines {
+            text.push_str(&format!(
+                "  {} × {}  {}\n",
+                line.quantity.get(),
+                line.name,
+                money(line.total())
+            ));
+            rows.push_str(&format!(
+                "<tr><td>{} × {}</td><td style=\"text-align:right\">{}</td></tr>",
+                line.quantity.get(),
+                escape(&line.name),
+                money(line.total())
+            ));
+        }
+        let amounts = &order.amounts;
+        let mut totals = vec![("Subtotal", money(amounts.subtotal))];
+        if amounts.discount != cart_pricing::Money::ZERO {
+            let code = order
+                .promo
+                .as_ref()
+                .map(|p| format!(" ({})", p.code))
+                .unwrap_or_default();
+            totals.push(("Discount", format!("-{}{code}", money(amounts.discount))));
+        }
+        totals.push(("Processing fee", money(amounts.fee)));
+        totals.push(("Total", money(amounts.total)));
+        for (label, value) in &totals {
+            text.push_str(&format!("{label}: {value}\n"));
+            rows.push_str(&format!(
+                "<tr><td>{label}</td><td style=\"text-align:right\">{}</td></tr>",
+                escape(value)
+            ));
+        }
+        let roblox = order.buyer.roblox_username.to_string();
+        text.push_str(&format!("Roblox username: {roblox}\n"));
+        rows.push_str(&format!(
+            "<tr><td>Roblox username</td><td style=\"text-align:right\">{}</td></tr>",
+            escape(&roblox)
+        ));
+        (
+            text,
+            format!("<table cellpadding=\"4\" style=\"border-collapse:collapse\">{rows}</table>"),
+        )
+    }
+
+    fn receipt(&self, mail: &BuyerMail) -> (String, String) {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        let link = &mail.order_link;
+        let (items, table) = self.summary(&mail.order);
+        (
+            format!(
+                "Thank you for your order!\n\n\
+                 Order #{id} is paid.\n\n{items}\n\
+                 What happens next: a member of staff delivers your items in Roblox to the \
+                 username above, usually within a few hours. Be online in the game and accept \
+                 the trade when it comes. We'll e-mail you once it's delivered.\n\n\
+                 Follow your order (no login needed; keep this link to yourself):\n{link}\n\n\
+                 {shop}\n{url}\n",
+                url = self.public_url()
+            ),
+            format!(
+                "<h1 style=\"font-size:20px\">Thank you for your order!</h1>\
+                 <p>Order #{id} is paid.</p>{table}\
+                 <p><strong>What happens next:</strong> a member of staff delivers your items \
+                 in Roblox to the username above, usually within a few hours. Be online in the \
+                 game and accept the trade when it comes. We'll e-mail you once it's \
+                 delivered.</p>\
+                 <p><a href=\"{link}\">Follow your order</a> (no login needed; keep this link \
+                 to yourself)</p><p>Or paste this link into your browser: {link}</p>\
+                 <p>{shop}</p>",
+                link = escape(link),
+                shop = escape(shop),
+            ),
+        )
+    }
+
+    fn delivered(&self, mail: &BuyerMail) -> (String, String) {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        let link = &mail.order_link;
+        let roblox = mail.order.buyer.roblox_username.to_string();
+        let (proof_text, proof_html) = match &mail.proof_picture {
+            Some(picture) => (
+                format!("A picture of the delivery: {picture}\n\n"),
+                format!(
+                    "<p><a href=\"{p}\">See a picture of the delivery</a> ({p})</p>",
+                    p = escape(picture)
+                ),
+            ),
+            None => (String::new(), String::new()),
+        };
+        (
+            format!(
+                "Good news: order #{id} has been delivered to {roblox} in Roblox.\n\n\
+                 {proof_text}Your order: {link}\n\n\
+                 Something missing? Reply to this e-mail or open the help chat in the shop.\n\n\
+                 {shop}\n"
+            ),
+            format!(
+                "<p>Good news: order #{id} has been delivered to <strong>{roblox}</strong> in \
+                 Roblox.</p>{proof_html}<p><a href=\"{link}\">Your order</a> ({link})</p>\
+                 <p>Something missing? Reply to this e-mail or open the help chat in the \
+                 shop.</p><p>{shop}</p>",
+                roblox = escape(&roblox),
+                link = escape(link),
+                shop = escape(shop),
+            ),
+        )
+    }
+
+    fn refunded(&self, mail: &BuyerMail) -> (String, String) {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        let link = &mail.order_link;
+        let total = money(mail.order.amounts.total);
+        (
+            format!(
+                "Order #{id} has been refunded: {total} goes back to the way you paid. Banks \
+                 usually show it within 5 to 10 days.\n\nYour order: {link}\n\n{shop}\n"
+            ),
+            format!(
+                "<p>Order #{id} has been refunded: {total} goes back to the way you paid. \
+                 Banks usually show it within 5 to 10 days.</p>\
+                 <p><a href=\"{link}\">Your order</a> ({link})</p><p>{shop}</p>",
+                link = escape(link),
+                shop = escape(shop),
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use cart_pricing::{Money, PaymentMethod, Quantity};
+    use catalog::ProductId;
+    use chrono::{TimeZone, Utc};
+    use orders::{
+        Amounts, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, OrderId, OrderLine,
+        OrderStatus, Payment, PaymentProvider, RobloxUsername,
+    };
+
+    use super::*;
+
+    fn order() -> Order {
+        let at = Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap();
+        Order::restore(
+            OrderId::new(12),
+            vec![OrderLine {
+                product_id: ProductId::new(1),
+                name: "Raccoon <3".into(),
+                unit_price: Money::parse("12.00").unwrap(),
+                quantity: Quantity::new(2).unwrap(),
+            }],
+            Buyer {
+                discord: DiscordIdentity {
+                    discord_id: DiscordId::parse("80351110224678912").unwrap(),
+                    username: "kid".into(),
+                    avatar_url: None,
+                },
+                roblox_username: RobloxUsername::parse("Builderman").unwrap(),
+                email: Email::parse("kid@example.com").unwrap(),
+                user_id: None,
+            },
+            Amounts {
+                subtotal: Money::parse("24.00").unwrap(),
+                discount: Money::parse("2.40").unwrap(),
+                fee: Money::parse("1.00").unwrap(),
+                total: Money::parse("22.60").unwrap(),
+            },
+            None,
+            Payment {
+                method: PaymentMethod::Card,
+                provider: PaymentProvider::Stripe,
+                reference: None,
+                payment_id: None,
+            },
+            at,
+            None,
+            Lifecycle::restore(OrderStatus::Paid, Some(at), None, None),
+        )
+    }
+
+    fn composer() -> Composer {
+        Composer::new(
+            "Garden Shop",
+            "https://shop.example",
+            "Shop <shop@example.com>",
+        )
+        .unwrap()
+    }
+
+    fn mail(kind: MailKind, proof: Option<&str>) -> BuyerMail {
+        BuyerMail {
+            kind,
+            order: order(),
+            order_link: "https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef"
+                .into(),
+            proof_picture: proof.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_receipt_has_the_items_amounts_roblox_name_next_steps_and_link_in_both_parts() {
+        let receipt = mail(MailKind::Receipt, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&receipt).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Your Garden Shop receipt for order #12"));
+        assert!(eml.contains("To: kid@example.com"));
+        assert!(eml.contains("text/plain") && eml.contains("text/html"));
+        for text in [
+            "2 × Raccoon <3  $24.00",
+            "Discount: -$2.40",
+            "Processing fee: $1.00",
+            "Total: $22.60",
+            "Roblox username: Builderman",
+            "What happens next",
+            "https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef",
+        ] {
+            assert!(eml.contains(text), "{text:?} in\n{eml}");
+        }
+        assert!(eml.contains("Raccoon &lt;3"), "escaped in HTML");
+        assert!(!composer()
+            .buyer_subject(&receipt)
+            .contains("0123456789abcdef"));
+    }
+
+    #[test]
+    fn the_delivered_mail_links_the_proof_picture_when_there_is_one() {
+        let with = mail(
+            MailKind::Delivered,
+            Some("https://shop.example/media/proofs/a.png"),
+        );
+        let eml = String::from_utf8(composer().buyer_message(&with).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Your Garden Shop order #12 has been delivered"));
+        assert!(eml.contains("https://shop.example/media/proofs/a.png"));
+        let without = mail(MailKind::Delivered, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&without).unwrap().formatted()).unwrap();
+        assert!(!eml.contains("picture of the delivery"));
+        let refunded = mail(MailKind::Refunded, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&refunded).unwrap().formatted()).unwrap();
+        assert!(eml.contains("has been refunded: $22.60"));
+    }
+}

@@ -1,0 +1,228 @@
+//! After the sale on both databases: the order's link key hash and claim time, its place in
+//! the delivery queue, and `mail_jobs`, the outbox of intent for the buyer's mail (one row per
+//! order and kind: `INSERT … ON CONFLICT DO NOTHING`, so a repeated event never queues a second
+//! mail; each attempt first leases the row with a conditional UPDATE, so two instances never
+//! send the same mail at once).
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use orders::{MailJob, MailKind, OrderError, OrderId, TrackingFacts, TrackingRepository};
+use sea_orm::{ConnectionTrait, Value};
+
+use crate::admin_products::statement;
+use crate::Store;
+
+const PENDING: &str = "pending";
+const SENT: &str = "sent";
+const FAILED: &str = "failed";
+
+impl Store {
+    async fn execute(&self, sql: &str, values: Vec<Value>, what: &str) -> anyhow::Result<u64> {
+        Ok(self
+            .db
+            .execute(statement(&self.db, sql, values))
+            .await
+            .with_context(|| format!("failed to {what}"))?
+            .rows_affected())
+    }
+
+    pub(crate) async fn store_access_key_hash(
+        &self,
+        id: OrderId,
+        hash: String,
+    ) -> Result<(), OrderError> {
+        let changed = self
+            .execute(
+                "UPDATE orders SET access_key_hash = ? WHERE id = ?",
+                vec![hash.into(), id.get().into()],
+                "record an order's link key",
+            )
+            .await?;
+        if changed == 0 {
+            return Err(OrderError::NotFound(id));
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn queue_mail(
+        &self,
+        id: OrderId,
+        kind: MailKind,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        let queued = self
+            .execute(
+                "INSERT INTO mail_jobs (order_id, kind, status, attempts, next_attempt_at, created_at) \
+                 VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (order_id, kind) DO NOTHING",
+                vec![
+                    id.get().into(),
+                    kind.as_str().into(),
+                    PENDING.into(),
+                    at.into(),
+                    at.into(),
+                ],
+                "queue a buyer mail",
+            )
+            .await?;
+        Ok(queued == 1)
+    }
+}
+
+impl TrackingRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn access_key_hash(&self, id: OrderId) -> Result<Option<String>, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT access_key_hash FROM orders WHERE id = ?",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the link key of order {id}"))?
+            .ok_or(OrderError::NotFound(id))?;
+        Ok(row
+            .try_get("", "access_key_hash")
+            .context("bad access_key_hash")?)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn after_sale_facts(&self, id: OrderId) -> Result<TrackingFacts, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT claimed_at, proof_id FROM orders WHERE id = ?",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read order {id}"))?;
+        let Some(row) = row else {
+            return Ok(TrackingFacts::default());
+        };
+        Ok(TrackingFacts {
+            claimed_at: row.try_get("", "claimed_at").context("bad claimed_at")?,
+            proof_id: row.try_get("", "proof_id").context("bad proof_id")?,
+        })
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn paid_orders_ahead(&self, id: OrderId) -> Result<u32, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT COUNT(*) AS ahead FROM orders o, orders me \
+                 WHERE me.id = ? AND o.status = 'paid' AND o.id <> me.id \
+                 AND (o.paid_at < me.paid_at OR (o.paid_at = me.paid_at AND o.id < me.id))",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to find the place of order {id} in the queue"))?;
+        let ahead: i64 = match row {
+            Some(row) => row.try_get_by_index(0).context("bad count")?,
+            None => 0,
+        };
+        Ok(u32::try_from(ahead).unwrap_or(u32::MAX))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn proof_picture(&self, proof_id: i64) -> Result<Option<String>, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT path FROM proof_images WHERE proof_id = ? ORDER BY position LIMIT 1",
+                vec![proof_id.into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the pictures of proof {proof_id}"))?;
+        Ok(match row {
+            Some(row) => Some(row.try_get("", "path").context("bad path")?),
+            None => None,
+        })
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn due_mail(&self, now: DateTime<Utc>, limit: u32) -> Result<Vec<MailJob>, OrderError> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT id, order_id, kind, attempts FROM mail_jobs \
+                 WHERE status = ? AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
+                vec![PENDING.into(), now.into(), i64::from(limit).into()],
+            ))
+            .await
+            .context("failed to read the due mail")?;
+        let mut jobs = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: i64 = row.try_get("", "id").context("bad id")?;
+            let kind: String = row.try_get("", "kind").context("bad kind")?;
+            let attempts: i32 = row.try_get("", "attempts").context("bad attempts")?;
+            jobs.push(MailJob {
+                id,
+                order_id: OrderId::new(row.try_get("", "order_id").context("bad order_id")?),
+                kind: MailKind::parse(&kind)
+                    .with_context(|| format!("mail job {id} has an unknown kind {kind}"))?,
+                attempts: u32::try_from(attempts).unwrap_or(0),
+            });
+        }
+        Ok(jobs)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn lease_mail(
+        &self,
+        job: i64,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        let leased = self
+            .execute(
+                "UPDATE mail_jobs SET next_attempt_at = ? \
+                 WHERE id = ? AND status = ? AND next_attempt_at <= ?",
+                vec![lease_until.into(), job.into(), PENDING.into(), now.into()],
+                "lease a mail job",
+            )
+            .await?;
+        Ok(leased == 1)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn mail_sent(&self, job: i64, at: DateTime<Utc>) -> Result<(), OrderError> {
+        self.execute(
+            "UPDATE mail_jobs SET status = ?, sent_at = ?, last_error = NULL WHERE id = ?",
+            vec![SENT.into(), at.into(), job.into()],
+            "record a sent mail",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, error))]
+    async fn mail_failed(
+        &self,
+        job: i64,
+        attempts: u32,
+        retry_at: Option<DateTime<Utc>>,
+        error: String,
+    ) -> Result<(), OrderError> {
+        let error: String = error.chars().take(2000).collect();
+        let attempts = i32::try_from(attempts).unwrap_or(i32::MAX);
+        match retry_at {
+            Some(at) => self.execute(
+                "UPDATE mail_jobs SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                vec![attempts.into(), at.into(), error.into(), job.into()],
+                "record a failed mail",
+            ),
+            None => self.execute(
+                "UPDATE mail_jobs SET status = ?, attempts = ?, last_error = ? WHERE id = ?",
+                vec![FAILED.into(), attempts.into(), error.into(), job.into()],
+                "give up a mail",
+            ),
+        }
+        .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,621 @@
+//! After the sale: the order's link key, the buyer's view of the order (timeline and place in
+//! the delivery queue), and the mail to the buyer (receipt, delivered, refunded) queued as
+//! intents and sent in the background with retries.
+//!
+//! **The link key.** `key = HMAC-SHA256(secret, "order-link:v1:{id}")`, its first 128 bits in
+//! hex. Indistinguishable from random to anyone without the server's secret, it never has to be
+//! stored in plain: the mail loop derives it again when it writes the receipt (which is sent
+//! when the payment arrives, long after checkout answered), and the orders table keeps only its
+//! SHA-256 (`orders.access_key_hash`), against which a presented key is compared in constant
+//! time. A database leak reveals no key; the stored hash keeps old links working if the secret
+//! is ever rotated.
+
+use std::fmt;
+use std::future::Future;
+
+use chrono::{DateTime, Duration, Utc};
+use hmac::{Hmac, Mac};
+use sha2::{Digest, Sha256};
+
+use crate::{Clock, Order, OrderError, OrderId, OrderStatus};
+
+/// The key of an order's link, 32 hex characters (128 bits). Its `Debug` hides it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AccessKey(String);
+
+impl AccessKey {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The SHA-256 of the key, hex: what the orders table keeps.
+    pub fn hash(&self) -> String {
+        hex::encode(Sha256::digest(self.0.as_bytes()))
+    }
+
+    /// Whether `presented` is the key whose hash is `stored`, compared in constant time.
+    pub fn matches(stored: &str, presented: &str) -> bool {
+        let presented = hex::encode(Sha256::digest(presented.trim().as_bytes()));
+        let (a, b) = (stored.as_bytes(), presented.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+}
+
+impl fmt::Debug for AccessKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AccessKey(…)")
+    }
+}
+
+/// Derives each order's link key from the server's secret.
+#[derive(Clone)]
+pub struct OrderKeys {
+    secret: Vec<u8>,
+}
+
+impl fmt::Debug for OrderKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("OrderKeys(…)")
+    }
+}
+
+impl OrderKeys {
+    /// `secret`: at least 32 bytes only the server knows.
+    pub fn new(secret: &[u8]) -> Result<Self, &'static str> {
+        if secret.len() < 32 {
+            return Err("the order link secret needs at least 32 bytes");
+        }
+        Ok(OrderKeys {
+            secret: secret.to_vec(),
+        })
+    }
+
+    pub fn key_for(&self, id: OrderId) -> AccessKey {
+        #[allow(clippy::expect_used)] // HMAC takes a key of any length
+        let mut mac =
+            Hmac::<Sha256>::new_from_slice(&self.secret).expect("HMAC accepts any key length");
+        mac.update(format!("order-link:v1:{}", id.get()).as_bytes());
+        let tag = mac.finalize().into_bytes();
+        AccessKey(hex::encode(&tag[..16]))
+    }
+}
+
+/// Which mail the buyer gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MailKind {
+    /// The order was paid: the receipt with the order's link.
+    Receipt,
+    /// Staff delivered it in the game.
+    Delivered,
+    /// It was refunded.
+    Refunded,
+}
+
+impl MailKind {
+    pub const ALL: [MailKind; 3] = [MailKind::Receipt, MailKind::Delivered, MailKind::Refunded];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            MailKind::Receipt => "receipt",
+            MailKind::Delivered => "delivered",
+            MailKind::Refunded => "refunded",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+impl fmt::Display for MailKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One queued mail, due to be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailJob {
+    pub id: i64,
+    pub order_id: OrderId,
+    pub kind: MailKind,
+    /// Failed attempts so far.
+    pub attempts: u32,
+}
+
+/// One step of the buyer's timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimelineStep {
+    pub status: &'static str,
+    pub at: DateTime<Utc>,
+}
+
+/// What the store knows about an order beyond the order itself, for the buyer's page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TrackingFacts {
+    /// When the member of staff delivering it took it from the queue (while it is claimed).
+    pub claimed_at: Option<DateTime<Utc>>,
+    /// The proof of delivery it was delivered with.
+    pub proof_id: Option<i64>,
+}
+
+/// An order as its buyer sees it through the link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackedOrder {
+    pub order: Order,
+    pub timeline: Vec<TimelineStep>,
+    /// 1 for the next order staff deliver; `None` unless paid and waiting.
+    pub queue_position: Option<u32>,
+}
+
+/// The status steps of an order, oldest first.
+pub fn timeline(order: &Order, facts: &TrackingFacts) -> Vec<TimelineStep> {
+    let lifecycle = order.lifecycle();
+    let mut steps = Vec::new();
+    if let Some(at) = lifecycle.paid_at() {
+        steps.push(TimelineStep { status: "paid", at });
+    }
+    if let (Some(at), OrderStatus::Paid | OrderStatus::Delivered) =
+        (facts.claimed_at, order.status())
+    {
+        steps.push(TimelineStep {
+            status: "claimed",
+            at,
+        });
+    }
+    if let Some(at) = lifecycle.delivered_at() {
+        steps.push(TimelineStep {
+            status: "delivered",
+            at,
+        });
+    }
+    // any later status (a dispute) closes the way too; the lead adds its step when it exists
+    if let (
+        status @ (OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Cancelled),
+        Some(at),
+    ) = (order.status(), lifecycle.closed_at())
+    {
+        steps.push(TimelineStep {
+            status: status.as_str(),
+            at,
+        });
+    }
+    steps
+}
+
+/// Where the buyer's page and the mail loop read and record.
+#[cfg_attr(test, mockall::automock)]
+pub trait TrackingRepository: Send + Sync + 'static {
+    /// The stored hash of the order's link key; `None` for an order placed without one.
+    /// `OrderError::NotFound` when there is no such order.
+    fn access_key_hash(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
+
+    /// Fails only with `OrderError::Unknown`.
+    fn after_sale_facts(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<TrackingFacts, OrderError>> + Send;
+
+    /// How many paid orders come before this paid one in the delivery queue (paid earlier, or
+    /// at the same time with a smaller id). Fails only with `OrderError::Unknown`.
+    fn paid_orders_ahead(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<u32, OrderError>> + Send;
+
+    /// The public path of the first picture of a proof (`/media/proofs/…`), if any.
+    fn proof_picture(
+        &self,
+        proof_id: i64,
+    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
+
+    /// Up to `limit` unsent mails due at `now`, oldest first.
+    fn due_mail(
+        &self,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<MailJob>, OrderError>> + Send;
+
+    /// Takes the job for one attempt: pushes its due time to `lease_until` where it is still
+    /// unsent and due; `false` when another instance took it first.
+    fn lease_mail(
+        &self,
+        job: i64,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    fn mail_sent(
+        &self,
+        job: i64,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Records a failed attempt: `retry_at` the next try, or `None` when it gives up.
+    fn mail_failed(
+        &self,
+        job: i64,
+        attempts: u32,
+        retry_at: Option<DateTime<Utc>>,
+        error: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+}
+
+/// A mail to the buyer about their order, with everything needed to word it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuyerMail {
+    pub kind: MailKind,
+    pub order: Order,
+    /// `{public_url}/orders/{id}?key=…`.
+    pub order_link: String,
+    /// The proof's picture (absolute URL), for the delivered mail.
+    pub proof_picture: Option<String>,
+}
+
+/// The mail couldn't be sent (this time).
+#[derive(Debug, thiserror::Error)]
+#[error("the mail could not be sent: {0}")]
+pub struct SendFailed(#[source] pub anyhow::Error);
+
+/// Where buyer mail goes: SMTP or the local outbox.
+#[cfg_attr(test, mockall::automock)]
+pub trait BuyerMailer: Send + Sync + 'static {
+    fn send_buyer_mail(
+        &self,
+        mail: BuyerMail,
+    ) -> impl Future<Output = Result<(), SendFailed>> + Send;
+}
+
+/// How often and how patiently a mail is tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailRetry {
+    /// Attempts in all before giving up.
+    pub max_attempts: u32,
+    /// Wait after the first failure; doubled after each further one.
+    pub base_delay_seconds: u64,
+    /// The longest wait between two attempts.
+    pub max_delay_seconds: u64,
+}
+
+impl Default for MailRetry {
+    fn default() -> Self {
+        MailRetry {
+            max_attempts: 8,
+            base_delay_seconds: 30,
+            max_delay_seconds: 3600,
+        }
+    }
+}
+
+impl MailRetry {
+    /// The wait after `failures` failed attempts (1 or more).
+    pub fn delay_after(&self, failures: u32) -> Duration {
+        let doubling = failures.saturating_sub(1).min(30);
+        let seconds = self
+            .base_delay_seconds
+            .max(1)
+            .saturating_mul(1u64 << doubling)
+            .min(self.max_delay_seconds.max(1));
+        Duration::seconds(i64::try_from(seconds).unwrap_or(i64::MAX))
+    }
+}
+
+/// How long an attempt holds a job before another instance may try it.
+const LEASE: i64 = 120;
+/// Jobs taken per round.
+const BATCH: u32 = 20;
+
+/// The buyer's page and the mail loop over their ports.
+#[derive(Debug, Clone)]
+pub struct OrderTracking<R, M, C> {
+    repository: R,
+    mailer: M,
+    clock: C,
+    keys: OrderKeys,
+    public_url: String,
+    retry: MailRetry,
+}
+
+/// What one round of the mail loop did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MailRound {
+    pub sent: usize,
+    pub failed: usize,
+}
+
+impl<R, M, C> OrderTracking<R, M, C>
+where
+    R: TrackingRepository + crate::OrderRepository,
+    M: BuyerMailer,
+    C: Clock,
+{
+    pub fn new(
+        repository: R,
+        mailer: M,
+        clock: C,
+        keys: OrderKeys,
+        public_url: &str,
+        retry: MailRetry,
+    ) -> Self {
+        OrderTracking {
+            repository,
+            mailer,
+            clock,
+            keys,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            retry,
+        }
+    }
+
+    /// `{public_url}/orders/{id}?key=…`.
+    pub fn order_link(&self, id: OrderId) -> String {
+        format!(
+            "{}/orders/{}?key={}",
+            self.public_url,
+            id,
+            self.keys.key_for(id).expose()
+        )
+    }
+
+    /// Whether `key` opens the order's page. `OrderError::NotFound` for no such order.
+    pub async fn key_opens(&self, id: OrderId, key: &str) -> Result<bool, OrderError> {
+        Ok(self
+            .repository
+            .access_key_hash(id)
+            .await?
+            .is_some_and(|stored| AccessKey::matches(&stored, key)))
+    }
+
+    /// The order with its timeline and place in the queue.
+    pub async fn track(&self, order: Order) -> Result<TrackedOrder, OrderError> {
+        let facts = self.repository.after_sale_facts(order.id).await?;
+        let queue_position = if order.status() == OrderStatus::Paid {
+            Some(self.repository.paid_orders_ahead(order.id).await? + 1)
+        } else {
+            None
+        };
+        Ok(TrackedOrder {
+            timeline: timeline(&order, &facts),
+            queue_position,
+            order,
+        })
+    }
+
+    /// Sends every mail due now, each once; a failure is tried again later with a doubling
+    /// wait, up to `max_attempts` in all.
+    pub async fn send_due_mail(&self) -> Result<MailRound, OrderError> {
+        let now = self.clock.now();
+        let mut round = MailRound::default();
+        for job in self.repository.due_mail(now, BATCH).await? {
+            let leased = self
+                .repository
+                .lease_mail(job.id, now, now + Duration::seconds(LEASE))
+                .await?;
+            if !leased {
+                continue;
+            }
+            match self.send_one(&job).await {
+                Ok(()) => {
+                    self.repository.mail_sent(job.id, self.clock.now()).await?;
+                    tracing::info!(order = %job.order_id, kind = %job.kind, "buyer mail sent");
+                    round.sent += 1;
+                }
+                Err(error) => {
+                    let attempts = job.attempts + 1;
+                    let retry_at = (attempts < self.retry.max_attempts)
+                        .then(|| self.clock.now() + self.retry.delay_after(attempts));
+                    if retry_at.is_none() {
+                        tracing::error!(order = %job.order_id, kind = %job.kind, attempts, error = ?error, "gave up sending a buyer mail");
+                    } else {
+                        tracing::warn!(order = %job.order_id, kind = %job.kind, attempts, error = ?error, "a buyer mail failed; trying again later");
+                    }
+                    self.repository
+                        .mail_failed(job.id, attempts, retry_at, format!("{error:#}"))
+                        .await?;
+                    round.failed += 1;
+                }
+            }
+        }
+        Ok(round)
+    }
+
+    async fn send_one(&self, job: &MailJob) -> anyhow::Result<()> {
+        let order = self.repository.order(job.order_id).await?;
+        let proof_picture = match job.kind {
+            MailKind::Delivered => {
+                match self
+                    .repository
+                    .after_sale_facts(job.order_id)
+                    .await?
+                    .proof_id
+                {
+                    Some(proof) => self
+                        .repository
+                        .proof_picture(proof)
+                        .await?
+                        .map(|path| self.absolute(&path)),
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        self.mailer
+            .send_buyer_mail(BuyerMail {
+                kind: job.kind,
+                order_link: self.order_link(order.id),
+                order,
+                proof_picture,
+            })
+            .await?;
+        Ok(())
+    }
+
+    fn absolute(&self, path: &str) -> String {
+        if path.starts_with("http://") || path.starts_with("https://") {
+            path.to_owned()
+        } else {
+            format!("{}/{}", self.public_url, path.trim_start_matches('/'))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn keys() -> OrderKeys {
+        OrderKeys::new(&[7u8; 64]).unwrap()
+    }
+
+    #[test]
+    fn a_key_is_128_bits_of_hex_and_differs_per_order_and_secret() {
+        let one = keys().key_for(OrderId::new(1));
+        assert_eq!(one.expose().len(), 32);
+        assert!(one.expose().chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(one, keys().key_for(OrderId::new(2)));
+        assert_eq!(
+            one,
+            keys().key_for(OrderId::new(1)),
+            "derived again, the same"
+        );
+        let other = OrderKeys::new(&[8u8; 64]).unwrap();
+        assert_ne!(one, other.key_for(OrderId::new(1)));
+        assert!(OrderKeys::new(&[1u8; 16]).is_err());
+        assert_eq!(format!("{one:?}"), "AccessKey(…)");
+    }
+
+    #[test]
+    fn only_the_right_key_matches_its_stored_hash() {
+        let key = keys().key_for(OrderId::new(5));
+        let stored = key.hash();
+        assert_eq!(stored.len(), 64);
+        assert!(AccessKey::matches(&stored, key.expose()));
+        assert!(!AccessKey::matches(
+            &stored,
+            keys().key_for(OrderId::new(6)).expose()
+        ));
+        assert!(!AccessKey::matches(&stored, ""));
+        assert!(!AccessKey::matches(&stored, &stored));
+    }
+
+    #[test]
+    fn the_retry_wait_doubles_up_to_its_cap() {
+        let retry = MailRetry {
+            max_attempts: 5,
+            base_delay_seconds: 10,
+            max_delay_seconds: 60,
+        };
+        let waits: Vec<i64> = (1..=5)
+            .map(|n| retry.delay_after(n).num_seconds())
+            .collect();
+        assert_eq!(waits, [10, 20, 40, 60, 60]);
+    }
+
+    fn order_in(lifecycle: crate::Lifecycle) -> Order {
+        use cart_pricing::{Money, PaymentMethod};
+        Order::restore(
+            OrderId::new(3),
+            vec![],
+            crate::Buyer {
+                discord: crate::DiscordIdentity {
+                    discord_id: crate::DiscordId::parse("80351110224678912").unwrap(),
+                    username: "kid".into(),
+                    avatar_url: None,
+                },
+                roblox_username: crate::RobloxUsername::parse("Builderman").unwrap(),
+                email: crate::Email::parse("kid@example.com").unwrap(),
+                user_id: None,
+            },
+            crate::Amounts {
+                subtotal: Money::ZERO,
+                discount: Money::ZERO,
+                fee: Money::ZERO,
+                total: Money::ZERO,
+            },
+            None,
+            crate::Payment {
+                method: PaymentMethod::Card,
+                provider: crate::PaymentProvider::Dev,
+                reference: None,
+                payment_id: None,
+            },
+            at(0),
+            None,
+            lifecycle,
+        )
+    }
+
+    fn at(minutes: i64) -> DateTime<Utc> {
+        use chrono::TimeZone;
+        Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap() + Duration::minutes(minutes)
+    }
+
+    fn statuses(order: &Order, facts: &TrackingFacts) -> Vec<&'static str> {
+        timeline(order, facts).iter().map(|s| s.status).collect()
+    }
+
+    #[test]
+    fn the_timeline_lists_the_steps_taken_in_order() {
+        use crate::Lifecycle;
+        let claimed = TrackingFacts {
+            claimed_at: Some(at(5)),
+            proof_id: None,
+        };
+        let pending = order_in(Lifecycle::pending());
+        assert!(timeline(&pending, &claimed).is_empty());
+        let paid = order_in(Lifecycle::restore(
+            OrderStatus::Paid,
+            Some(at(1)),
+            None,
+            None,
+        ));
+        assert_eq!(statuses(&paid, &TrackingFacts::default()), ["paid"]);
+        assert_eq!(statuses(&paid, &claimed), ["paid", "claimed"]);
+        let delivered = order_in(Lifecycle::restore(
+            OrderStatus::Delivered,
+            Some(at(1)),
+            Some(at(9)),
+            None,
+        ));
+        let steps = timeline(&delivered, &claimed);
+        assert_eq!(
+            steps,
+            [
+                TimelineStep {
+                    status: "paid",
+                    at: at(1)
+                },
+                TimelineStep {
+                    status: "claimed",
+                    at: at(5)
+                },
+                TimelineStep {
+                    status: "delivered",
+                    at: at(9)
+                },
+            ]
+        );
+        let refunded = order_in(Lifecycle::restore(
+            OrderStatus::Refunded,
+            Some(at(1)),
+            None,
+            Some(at(30)),
+        ));
+        assert_eq!(statuses(&refunded, &claimed), ["paid", "refunded"]);
+    }
+
+    #[test]
+    fn mail_kinds_round_trip_as_text() {
+        for kind in MailKind::ALL {
+            assert_eq!(MailKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(MailKind::parse("spam"), None);
+    }
+}

@@ -1,0 +1,205 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+
+import {
+  apiLogIn,
+  createAccountWithCli,
+  expectNoSeriousA11yViolations,
+  expectNoHorizontalScroll,
+  fillDetails,
+  linkDiscord,
+  openCheckoutWith,
+  outboxFiles,
+  payByCardOnDevPage,
+  saveScreenshot,
+  waitForMail,
+} from './helpers';
+
+/**
+ * After the sale: a guest buys on the dev payment page, the receipt reaches the outbox, its link
+ * opens the order in a browser that never saw the shop (timeline, place in the queue), staff
+ * deliver it, the page and a second mail say Delivered, and the buyer's five stars show on
+ * /reviews and on the product's page.
+ */
+
+const BOSS = { email: 'orderpage-boss@example.com', password: 'orderpage boss password' };
+const STAFF = { email: 'orderpage-staff@example.com', password: 'orderpage staff password' };
+const PRODUCT = 'E2E Receipt Owl';
+
+function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
+  const base = testInfo.project.use.baseURL;
+  if (!base) throw new Error('No baseURL in playwright.config.ts.');
+  return base;
+}
+
+async function loggedIn(
+  playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } },
+  baseURL: string,
+  who: { email: string; password: string },
+): Promise<APIRequestContext> {
+  const api = await playwright.request.newContext({ baseURL });
+  await apiLogIn(api, baseURL, who.email, who.password);
+  return api;
+}
+
+test.beforeAll(() => {
+  createAccountWithCli(BOSS.email, BOSS.password, 'super_admin', 'Bo Boss');
+  createAccountWithCli(STAFF.email, STAFF.password, 'admin', 'Stan Staff');
+});
+
+test('a guest opens the receipt link in a new browser and follows the order to Delivered', async ({
+  playwright,
+  page,
+  browser,
+  request,
+}, testInfo) => {
+  test.slow();
+  const base = baseUrlOf(testInfo);
+  const boss = await loggedIn(playwright, base, BOSS);
+  const created = await boss.post('/api/admin/products', {
+    multipart: {
+      name: PRODUCT,
+      price: '4.50',
+      category: 'Pets',
+      description: 'Made by the after-sale browser test.',
+      stock: '5',
+    },
+    headers: { Origin: base },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const product = (await created.json()) as { id: number };
+
+  try {
+    // A guest buys two on the dev payment page.
+    await openCheckoutWith(page, request, [[product.id, 2]]);
+    await linkDiscord(page);
+    await fillDetails(page, 'ReceiptFan_3');
+    const seen = outboxFiles();
+    const orderId = await payByCardOnDevPage(page);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
+    await expect(page.getByRole('link', { name: 'Follow your order' })).toHaveAttribute(
+      'href',
+      `/orders/${orderId}`,
+    );
+
+    // The receipt, with the order's link.
+    const receipt = await waitForMail('buyer@example.com', seen);
+    expect(receipt.subject).toBe(`Your Garden Shop receipt for order #${orderId}`);
+    expect(receipt.text).toContain(`2 × ${PRODUCT}  $9.00`);
+    expect(receipt.text).toContain('Roblox username: ReceiptFan_3');
+    expect(receipt.text).toContain('Processing fee: $');
+    expect(receipt.html).toContain('Follow your order');
+    const link = new RegExp(`(https?://\\S+/orders/${orderId}\\?key=[0-9a-f]{32})`).exec(
+      receipt.text,
+    )?.[1];
+    if (!link) throw new Error(`No order link in the receipt:\n${receipt.text}`);
+    const url = new URL(link);
+    const orderPath = `${url.pathname}${url.search}`;
+
+    // A new browser (another device: no cookie, no storage) opens it, on a phone and wide.
+    for (const width of [375, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      const phone = await context.newPage();
+      try {
+        await phone.goto(orderPath);
+        await expect(
+          phone.getByRole('heading', { level: 1, name: `Order #${orderId}` }),
+        ).toBeVisible();
+        await expect(phone.getByTestId('order-page-status')).toHaveText('Paid');
+        await expect(phone.getByTestId('queue-position')).toContainText(
+          /(\d+ orders? before yours|Yours is next in line) in the delivery queue/,
+        );
+        const progress = phone.getByRole('list', { name: 'Order progress' });
+        await expect(progress.getByRole('listitem')).toHaveText([
+          /^Paid/,
+          /^Claimed by staffNot yet$/,
+          /^DeliveredNot yet$/,
+        ]);
+        await expect(phone.getByText(`2 × ${PRODUCT}`)).toBeVisible();
+        await expect(phone.getByText('ReceiptFan_3')).toBeVisible();
+        await expectNoHorizontalScroll(phone);
+        await expectNoSeriousA11yViolations(phone);
+        await saveScreenshot(phone, testInfo, `order-page-paid-${width}`);
+        // the key alone opens it: without it, this browser is turned away
+        await phone.goto(`/orders/${orderId}`);
+        await expect(
+          phone.getByRole('heading', { level: 1, name: 'Order not found' }),
+        ).toBeVisible();
+      } finally {
+        await context.close();
+      }
+    }
+
+    // Staff claim and deliver it.
+    const staff = await loggedIn(playwright, base, STAFF);
+    const before = outboxFiles();
+    for (const step of ['claim', 'deliver']) {
+      const answer = await staff.post(`/api/admin/orders/${orderId}/${step}`, {
+        data: step === 'deliver' ? { proof_id: null } : {},
+        headers: { Origin: base },
+      });
+      expect(answer.status(), await answer.text()).toBe(200);
+    }
+    await staff.dispose();
+
+    // The buyer's other device shows Delivered, with every step's time.
+    const context = await browser.newContext({ viewport: { width: 375, height: 900 } });
+    const phone = await context.newPage();
+    try {
+      await phone.goto(orderPath);
+      await expect(phone.getByTestId('order-page-status')).toHaveText('Delivered');
+      await expect(phone.getByTestId('queue-position')).toHaveCount(0);
+      await expect(
+        phone.getByRole('list', { name: 'Order progress' }).getByRole('listitem'),
+      ).toHaveText([/^Paid.+\d/, /^Claimed by staff.+\d/, /^Delivered.+\d/]);
+      await saveScreenshot(phone, testInfo, 'order-page-delivered-375');
+
+      // The buyer leaves five stars through the link, once.
+      const review = phone.getByRole('region', { name: 'How did we do?' });
+      await review.getByRole('button', { name: '5 stars' }).click();
+      await review.getByLabel('Your review (optional)').fill('Delivered in minutes, thank you!');
+      await review.getByRole('button', { name: 'Post review' }).click();
+      await expect(review.getByRole('status')).toHaveText(
+        'Thank you! Your review is on the reviews page.',
+      );
+      await phone.reload();
+      await phone
+        .getByRole('region', { name: 'How did we do?' })
+        .getByRole('button', { name: '4 stars' })
+        .click();
+      await phone.getByRole('button', { name: 'Post review' }).click();
+      await expect(phone.getByRole('status').filter({ hasText: 'already reviewed' })).toBeVisible();
+
+      // The navbar's Reviews link opens /reviews, which shows it under the name's first letters.
+      await phone.getByRole('link', { name: 'Reviews', exact: true }).first().click();
+      await expect(phone).toHaveURL(/\/reviews$/);
+      const card = phone
+        .getByRole('list', { name: 'Reviews' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Delivered in minutes, thank you!' });
+      await expect(card).toContainText('Re*** · verified buyer');
+      await expect(card.getByRole('img', { name: '5 out of 5 stars' })).toBeVisible();
+      await expect(phone.getByTestId('reviews-summary')).toContainText(/verified reviews?/);
+      await expectNoHorizontalScroll(phone);
+      await expectNoSeriousA11yViolations(phone);
+      await saveScreenshot(phone, testInfo, 'reviews-375');
+      await phone.setViewportSize({ width: 1280, height: 900 });
+      await saveScreenshot(phone, testInfo, 'reviews-1280');
+
+      // The product's page shows its average and count.
+      await phone.goto(`/product/${product.id}`);
+      await expect(phone.getByTestId('product-rating')).toContainText('5.0 from 1 verified review');
+    } finally {
+      await context.close();
+    }
+    const delivered = await waitForMail('buyer@example.com', before);
+    expect(delivered.subject).toBe(`Your Garden Shop order #${orderId} has been delivered`);
+    expect(delivered.text).toContain(orderPath);
+  } finally {
+    const removed = await boss.delete(`/api/admin/products/${product.id}`, {
+      headers: { Origin: base },
+    });
+    expect(removed.status(), await removed.text()).toBe(200);
+    await boss.dispose();
+  }
+});

@@ -1,0 +1,42 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+export type Review = {
+  id: number;
+  rating: number;
+  text: string;
+  /** The Roblox name's first letters, e.g. "Bu***". */
+  name: string;
+  created_at: string;
+  product_ids: number[];
+};
+
+export type ReviewSummary = { average: number | null; count: number; reviews: Review[] };
+
+/** GET /api/reviews[?product_id=]: newest first, hidden ones left out. */
+export function getReviews(productId?: number, signal?: AbortSignal): Promise<ReviewSummary> {
+  const query = productId ? `?product_id=${productId}` : '';
+  return api.get<ReviewSummary>(`/reviews${query}`, { signal });
+}
+
+export function useReviews(productId?: number) {
+  return useQuery({
+    queryKey: ['reviews', productId ?? 'all'],
+    queryFn: ({ signal }) => getReviews(productId, signal),
+    staleTime: 60_000,
+  });
+}
+
+/** POST /api/orders/{id}/review?key=…: 201 once, 409 a second time, 422 before delivery. */
+export function useLeaveReview(orderId: number, key: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (review: { rating: number; text: string }) =>
+      api.post<Review>(
+        `/orders/${orderId}/review${key ? `?key=${encodeURIComponent(key)}` : ''}`,
+        review,
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+  });
+}
