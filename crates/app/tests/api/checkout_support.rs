@@ -73,7 +73,7 @@ pub async fn uncapped_shop(backend: Backend, products: Vec<(i64, ProductDraft)>)
 /// mail) wait an hour between rounds, so the app's statement counter sees only the requests a
 /// test sends; its caps on unpaid orders are out of the way of tests that place several.
 pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) -> TestApp {
-    shop_with(backend, products, |settings| {
+    let app = shop_with(backend, products, |settings| {
         settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
         settings.checkout.max_pending_orders = 10_000;
         settings.checkout.max_pending_per_ip = 10_000;
@@ -82,7 +82,26 @@ pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) ->
         settings.chat.purge_every_seconds = 3600;
         settings.mail.queue_poll_ms = 3_600_000;
     })
-    .await
+    .await;
+    settle(&app).await;
+    app
+}
+
+/// Waits until the shop sends no statement for a while: the start's own work (the event log's
+/// catch-up, a product event heard back through PostgreSQL's NOTIFY and the snapshot refresh it
+/// triggers) ends before a test counts statements.
+pub async fn settle(app: &TestApp) {
+    let mut last = app.db_queries.load(std::sync::atomic::Ordering::SeqCst);
+    let mut quiet = 0;
+    for _ in 0..50 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let now = app.db_queries.load(std::sync::atomic::Ordering::SeqCst);
+        quiet = if now == last { quiet + 1 } else { 0 };
+        last = now;
+        if quiet >= 5 {
+            return;
+        }
+    }
 }
 
 /// A client without automatic redirects (the tests look at each Location), keeping cookies.
