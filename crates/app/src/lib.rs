@@ -2,6 +2,7 @@
 
 pub mod auth;
 mod background;
+mod backup;
 pub mod chat_versions;
 mod checkout;
 mod cli;
@@ -10,6 +11,7 @@ mod dto;
 mod error;
 mod help_chat;
 pub mod limits;
+mod metrics;
 mod routes;
 mod seed;
 mod services;
@@ -25,7 +27,7 @@ pub use cli::{run_cli, Cli};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings};
 pub use settings::{
-    CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
-    ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
+    CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, MetricsSettings,
+    SeedSettings, ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
 };
 pub use startup::Application;

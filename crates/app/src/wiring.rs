@@ -19,6 +19,7 @@ use crate::{
     client_ip::TrustedProxies,
     help_chat::HelpChat,
     limits::RateLimits,
+    metrics::ShopMetrics,
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
@@ -49,6 +50,8 @@ pub struct Services {
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
     pub static_dir: web::Data<StaticDir>,
+    /// `/metrics` and the request measurements (off unless `metrics.enabled`).
+    pub metrics: web::Data<ShopMetrics>,
     /// Where sessions live, and the cookie that names them.
     pub sessions: ShopSessionStore,
     pub session_key: Key,
@@ -81,8 +84,16 @@ impl Services {
             &settings.database.url,
         )
         .await?;
+        let mail_failures = auth::MailFailures::default();
         let accounts = Arc::new(
-            auth::build_accounts(settings, store.clone(), clock.clone(), sessions.clone()).await?,
+            auth::build_accounts(
+                settings,
+                store.clone(),
+                clock.clone(),
+                sessions.clone(),
+                Arc::clone(&mail_failures),
+            )
+            .await?,
         );
         let session_key = auth::session::cookie_key(&settings.session)?;
         let session_secure =
@@ -107,6 +118,8 @@ impl Services {
             .context("failed to load the catalog")?;
         let stock = StockChanged::new(products.clone(), catalog.clone());
         let notifier = background::start_staff_notifier(settings);
+        let metrics = ShopMetrics::new(settings, mail_failures, notifier.clone(), clock.clone())
+            .context("the metrics settings are not usable")?;
         let checkout = Arc::new(
             CheckoutKit::build(
                 settings,
@@ -160,6 +173,7 @@ impl Services {
                 session_secure,
             )?),
             static_dir: web::Data::new(StaticDir(settings.server.static_dir.clone())),
+            metrics: web::Data::new(metrics),
             site: web::Data::new(settings.site.clone()),
             database: web::Data::new(store),
             catalog: web::Data::new(catalog),
@@ -196,7 +210,8 @@ impl Services {
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())
-            .app_data(self.static_dir.clone());
+            .app_data(self.static_dir.clone())
+            .app_data(self.metrics.clone());
     }
 }
 

@@ -9,6 +9,7 @@ mod connection;
 mod delivery;
 mod demo_logins;
 mod entities;
+mod operations;
 mod orders;
 mod products;
 mod promo;
@@ -20,6 +21,7 @@ mod sessions;
 pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};
 pub use demo_logins::DemoLogin;
+pub use operations::{sqlite_path, PoolUse, ShopCounts};
 pub use sea_orm::DatabaseConnection;
 pub use sessions::SessionRow;
 

@@ -14,7 +14,7 @@ pub mod origin;
 mod random;
 pub mod session;
 
-pub use accounts_service::{build_accounts, AccountsService};
+pub use accounts_service::{build_accounts, AccountsService, MailFailures};
 pub use clock::AppClock;
 pub use guards::{CurrentUser, MaybeUser, RequireStaff, RequireSuperAdmin, RequireUser};
 pub use hasher::Argon2Hasher;

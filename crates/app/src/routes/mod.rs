@@ -54,6 +54,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .default_service(web::to(api_not_found)),
     )
     .route("/media/{tail:.*}", web::get().to(media::serve))
+    .route("/metrics", web::get().to(crate::metrics::scrape))
     .configure(dev_page_routes)
     .default_service(web::to(spa::serve));
 }

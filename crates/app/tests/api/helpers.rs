@@ -130,6 +130,7 @@ impl TestApp {
             chat: garden_app::ChatSettings::default(),
             accounts: garden_app::AccountsSettings::default(),
             checkout: garden_app::CheckoutSettings::default(),
+            metrics: garden_app::MetricsSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests

@@ -4,6 +4,7 @@
 mod admin;
 mod auth;
 mod auth_abuse;
+mod backup;
 mod chat;
 mod checkout;
 mod checkout_abuse;
@@ -11,6 +12,7 @@ mod checkout_identity;
 mod checkout_support;
 mod helpers;
 mod media;
+mod metrics;
 mod products;
 mod proofs;
 mod safety;
