@@ -53,7 +53,10 @@ fn backend_name(backend: Backend) -> &'static str {
 pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> {
     let backend = backend_of(&settings.database.url)?;
     if path.exists() && std::fs::read_dir(path)?.next().is_some() {
-        bail!("{} is not empty: back up into a new directory", path.display());
+        bail!(
+            "{} is not empty: back up into a new directory",
+            path.display()
+        );
     }
     std::fs::create_dir_all(path)
         .with_context(|| format!("could not create {}", path.display()))?;
@@ -95,10 +98,7 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
         database: database.to_owned(),
         media_files,
     };
-    std::fs::write(
-        path.join(MANIFEST),
-        serde_json::to_vec_pretty(&manifest)?,
-    )?;
+    std::fs::write(path.join(MANIFEST), serde_json::to_vec_pretty(&manifest)?)?;
     Ok(format!(
         "Backed up into {}:\n  {}",
         path.display(),
@@ -114,7 +114,10 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
     )
     .with_context(|| format!("{MANIFEST} cannot be read"))?;
     if manifest.format != 1 {
-        bail!("backup format {} is not known to this version", manifest.format);
+        bail!(
+            "backup format {} is not known to this version",
+            manifest.format
+        );
     }
     let backend = backend_of(&settings.database.url)?;
     if manifest.backend != backend_name(backend) {
@@ -150,8 +153,11 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
     match backend {
         Backend::Sqlite => restore_sqlite(&settings.database.url, &source)?,
         Backend::Postgres => {
-            match run_with_password(&settings.database.url, "pg_restore", &pg_restore_args(&source))
-            {
+            match run_with_password(
+                &settings.database.url,
+                "pg_restore",
+                &pg_restore_args(&source),
+            ) {
                 Ok(()) => {}
                 Err(PgToolError::Missing) => bail!(
                     "pg_restore is not installed here; run\n  {}",

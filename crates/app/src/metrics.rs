@@ -18,8 +18,8 @@ use actix_web::{
 use anyhow::Context;
 use discord::StaffNotifier;
 use prometheus::{
-    Encoder, Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
-    IntGaugeVec, Opts, Registry, TextEncoder,
+    Encoder, Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec,
+    Opts, Registry, TextEncoder,
 };
 use secrecy::ExposeSecret;
 use sha2::{Digest, Sha256};
@@ -68,8 +68,7 @@ impl ShopMetrics {
     ) -> anyhow::Result<Self> {
         let config = &settings.metrics;
         let token = config.token.expose_secret().trim();
-        if config.enabled && token.is_empty() && settings.environment == Environment::Production
-        {
+        if config.enabled && token.is_empty() && settings.environment == Environment::Production {
             anyhow::bail!(
                 "metrics.enabled is set without metrics.token: production does not serve \
                  /metrics to anyone, set SHOP__METRICS__TOKEN to a long random secret"
@@ -113,8 +112,7 @@ impl ShopMetrics {
         let labels = [method, route, status.as_str()];
         self.requests.with_label_values(&labels).inc();
         self.latency.with_label_values(&labels).observe(seconds);
-        if route == STRIPE_WEBHOOK_ROUTE && status.as_bytes().first().is_some_and(|c| *c >= b'4')
-        {
+        if route == STRIPE_WEBHOOK_ROUTE && status.as_bytes().first().is_some_and(|c| *c >= b'4') {
             self.webhooks_refused.fetch_add(1, Ordering::Relaxed);
         }
     }

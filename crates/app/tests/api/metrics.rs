@@ -37,7 +37,11 @@ async fn scrape(app: &TestApp, token: Option<&str>) -> reqwest::Response {
 async fn metrics_are_off_unless_enabled(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let response = scrape(&app, None).await;
-    assert_eq!(response.status(), 404, "no page, not the storefront's index");
+    assert_eq!(
+        response.status(),
+        404,
+        "no page, not the storefront's index"
+    );
     let body: Value = response.json().await.unwrap();
     assert!(body["message"].is_string());
 }
@@ -129,9 +133,8 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
         .unwrap()
         .starts_with("text/plain; version=0.0.4"));
     let text = response.text().await.unwrap();
-    let value = |series: &str| {
-        sample(&text, series).unwrap_or_else(|| panic!("no {series} in\n{text}"))
-    };
+    let value =
+        |series: &str| sample(&text, series).unwrap_or_else(|| panic!("no {series} in\n{text}"));
     assert_eq!(value(r#"shop_orders{status="pending"}"#), 2.0);
     assert_eq!(value(r#"shop_orders{status="paid"}"#), 1.0);
     assert_eq!(value(r#"shop_orders{status="delivered"}"#), 0.0);
@@ -142,11 +145,15 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
     assert!((42.0..43.0).contains(&waited), "{waited}");
     assert_eq!(value("shop_live_chats_waiting"), 1.0);
     assert_eq!(
-        value(r#"shop_http_requests_total{method="POST",route="/api/stripe/checkout",status="200"}"#),
+        value(
+            r#"shop_http_requests_total{method="POST",route="/api/stripe/checkout",status="200"}"#
+        ),
         3.0
     );
     assert_eq!(
-        value(r#"shop_http_request_duration_seconds_count{method="GET",route="/api/products/{id}",status="200"}"#),
+        value(
+            r#"shop_http_request_duration_seconds_count{method="GET",route="/api/products/{id}",status="200"}"#
+        ),
         1.0
     );
     assert!(
@@ -220,7 +227,11 @@ async fn mail_that_fails_is_counted() {
         .await;
     assert_eq!(response.status(), 503, "{}", response.text().await.unwrap());
     let text = scrape(&app, None).await.text().await.unwrap();
-    assert_eq!(sample(&text, "shop_mail_failures_total"), Some(1.0), "{text}");
+    assert_eq!(
+        sample(&text, "shop_mail_failures_total"),
+        Some(1.0),
+        "{text}"
+    );
 }
 
 #[tokio::test]
