@@ -11,6 +11,7 @@ mod demo_logins;
 mod entities;
 mod operations;
 mod orders;
+mod privacy;
 mod products;
 mod promo;
 mod proofs;
@@ -22,6 +23,7 @@ pub use chat_changes::ChatChange;
 pub use connection::{connect, Backend, SetupLock, StoreError};
 pub use demo_logins::DemoLogin;
 pub use operations::{sqlite_path, PoolUse, ShopCounts};
+pub use privacy::ExportedChat;
 pub use sea_orm::DatabaseConnection;
 pub use sessions::SessionRow;
 

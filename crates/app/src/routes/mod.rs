@@ -48,6 +48,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/reset-password", web::post().to(auth::reset_password))
             .route("/me", web::get().to(auth::me))
             .route("/profile", web::get().to(profile::profile))
+            .route("/profile", web::delete().to(profile::delete))
+            .route("/profile/export", web::get().to(profile::export))
             .configure(admin_routes)
             .configure(checkout_routes)
             .configure(chat_routes)

@@ -13,6 +13,7 @@ mod checkout_support;
 mod helpers;
 mod media;
 mod metrics;
+mod privacy;
 mod products;
 mod proofs;
 mod safety;
