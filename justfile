@@ -80,6 +80,20 @@ test: frontend-deps
     python3 .ci/summarize.py "$results"
     exit $status
 
+# The scale-out test: nginx round-robin in front of three instances on one fresh PostgreSQL
+# database (TEST_POSTGRES_URL), sessions in Redis (TEST_REDIS_URL), one media directory; prints
+# each check (ops/cluster/cluster_test.py; ports 18610-18613 or CLUSTER_BASE_PORT).
+test-cluster:
+    cargo build --bin garden-shop
+    GARDEN_SHOP_BIN="{{server_bin}}" CLUSTER_JUNIT="{{justfile_directory()}}/test-results/cluster.xml" \
+        python3 ops/cluster/cluster_test.py
+
+# Back the shop of this config and DATABASE_URL up into the new directory PATH (the database and
+# the media directory), while it runs. See docs/operations.md.
+backup PATH:
+    cargo build --quiet --bin garden-shop
+    {{server_bin}} backup "{{PATH}}"
+
 # Static checks: rustfmt, clippy (warnings are errors), ESLint and Prettier.
 lint: frontend-deps
     cargo fmt --all --check

@@ -1,6 +1,8 @@
 //! The command line: `garden-shop` serves the shop; `garden-shop users create EMAIL --role ROLE
 //! [--name NAME]` creates a staff account (or changes the role and password of an existing
-//! one), reading the password as one line from standard input.
+//! one), reading the password as one line from standard input; `garden-shop backup PATH` and
+//! `garden-shop restore PATH [--force]` copy the database and the media directory out and back
+//! (see `backup.rs` and docs/operations.md).
 
 use std::io::BufRead;
 
@@ -23,6 +25,18 @@ pub enum Command {
     Users {
         #[command(subcommand)]
         command: UsersCommand,
+    },
+    /// Copy the database and the media directory (product pictures, proofs) into the new
+    /// directory PATH while the shop runs: SQLite with VACUUM INTO, PostgreSQL with pg_dump.
+    Backup { path: std::path::PathBuf },
+    /// Restore a backup made by `backup` into the configured database and media directory.
+    /// Refuses a database that already holds a shop, or a media directory with files, unless
+    /// --force. Stop the shop first.
+    Restore {
+        path: std::path::PathBuf,
+        /// Overwrite a database and a media directory that are not empty.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -52,6 +66,8 @@ pub async fn run_cli(
         Command::Users {
             command: UsersCommand::Create { email, role, name },
         } => create_user(&settings, &email, &role, name.as_deref(), stdin).await,
+        Command::Backup { path } => crate::backup::backup(&settings, &path).await,
+        Command::Restore { path, force } => crate::backup::restore(&settings, &path, force).await,
     }
 }
 
@@ -79,8 +95,14 @@ async fn create_user(
         &settings.database.url,
     )
     .await?;
-    let accounts =
-        auth::build_accounts(settings, store, auth::AppClock::default(), sessions).await?;
+    let accounts = auth::build_accounts(
+        settings,
+        store,
+        auth::AppClock::default(),
+        sessions,
+        auth::MailFailures::default(),
+    )
+    .await?;
     let existing = accounts.user_by_email(&email).await?;
     let name = match (name, &existing) {
         (Some(name), _) => UserName::parse(name).map_err(|e| anyhow!("--name: {e}"))?,

@@ -767,6 +767,29 @@ impl From<orders::ReviewError> for ApiError {
     }
 }
 
+// --- Privacy (issue 15): a shopper deleting their own account. ---
+
+impl From<accounts::DeleteAccountError> for ApiError {
+    fn from(error: accounts::DeleteAccountError) -> Self {
+        use accounts::DeleteAccountError as E;
+        match error {
+            E::WrongPassword => ApiError::field("password", error.to_string()),
+            E::Staff => ApiError::Forbidden(
+                "Staff accounts cannot be deleted here. Ask whoever runs the shop.".to_owned(),
+            ),
+            E::OpenOrders(n) => {
+                let orders = if n == 1 { "order" } else { "orders" };
+                ApiError::Conflict(format!(
+                    "You have {n} {orders} waiting for payment or delivery. You can delete your \
+                     account once they are delivered or closed."
+                ))
+            }
+            E::NotFound => ApiError::Unauthorized("Please log in.".to_owned()),
+            E::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -2,6 +2,7 @@
 
 pub mod auth;
 mod background;
+mod backup;
 pub mod chat_versions;
 mod checkout;
 mod cli;
@@ -11,6 +12,7 @@ mod error;
 pub mod events;
 mod help_chat;
 pub mod limits;
+mod metrics;
 mod public_get;
 mod routes;
 mod seed;
@@ -30,7 +32,7 @@ pub use settings::{
     AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,
 };
 pub use settings::{
-    CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, SeedSettings,
-    ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
+    CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, MetricsSettings,
+    SeedSettings, ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
 };
 pub use startup::Application;

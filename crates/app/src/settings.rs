@@ -75,6 +75,29 @@ pub struct Settings {
     /// The blocklist's limits.
     #[serde(default)]
     pub blocklist: BlocklistSettings,
+    /// Prometheus metrics at `/metrics`.
+    #[serde(default)]
+    pub metrics: MetricsSettings,
+}
+
+/// The `metrics` section: `/metrics` in Prometheus' text format.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct MetricsSettings {
+    /// Off: `/metrics` answers 404 and nothing is measured.
+    pub enabled: bool,
+    /// Scrapers send `Authorization: Bearer {token}`. Required in production when enabled (the
+    /// shop refuses to start without it); empty elsewhere: `/metrics` is open.
+    pub token: secrecy::SecretString,
+}
+
+impl Default for MetricsSettings {
+    fn default() -> Self {
+        MetricsSettings {
+            enabled: false,
+            token: String::new().into(),
+        }
+    }
 }
 
 /// The `accounts` section: how often sign-up, login and password reset may be tried. Every

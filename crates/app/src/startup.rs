@@ -63,6 +63,7 @@ impl Application {
                 .wrap(error::api_method_not_allowed())
                 .wrap(security_headers(production))
                 .wrap(SkipForProductList(middleware::Compress::default()))
+                .wrap(middleware::from_fn(crate::metrics::measure))
                 .wrap(TracingLogger::<ShopRootSpan>::new())
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)

@@ -20,6 +20,7 @@ use crate::{
     events::{EventsStore, ShopEvents, StreamLimits},
     help_chat::HelpChat,
     limits::RateLimits,
+    metrics::ShopMetrics,
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
@@ -59,6 +60,8 @@ pub struct Services {
     pub events: web::Data<ShopEvents>,
     pub stream_limits: web::Data<StreamLimits>,
     pub events_settings: web::Data<EventsSettings>,
+    /// `/metrics` and the request measurements (off unless `metrics.enabled`).
+    pub metrics: web::Data<ShopMetrics>,
     /// Where sessions live, and the cookie that names them.
     pub sessions: ShopSessionStore,
     pub session_key: Key,
@@ -91,8 +94,16 @@ impl Services {
             &settings.database.url,
         )
         .await?;
+        let mail_failures = auth::MailFailures::default();
         let accounts = Arc::new(
-            auth::build_accounts(settings, store.clone(), clock.clone(), sessions.clone()).await?,
+            auth::build_accounts(
+                settings,
+                store.clone(),
+                clock.clone(),
+                sessions.clone(),
+                Arc::clone(&mail_failures),
+            )
+            .await?,
         );
         let session_key = auth::session::cookie_key(&settings.session)?;
         let session_secure =
@@ -129,6 +140,8 @@ impl Services {
             "{}/admin/orders",
             settings.site.public_url.trim_end_matches('/')
         ));
+        let metrics = ShopMetrics::new(settings, mail_failures, notifier.clone(), clock.clone())
+            .context("the metrics settings are not usable")?;
         let checkout = Arc::new(
             CheckoutKit::build(
                 settings,
@@ -210,6 +223,7 @@ impl Services {
                 session_secure,
             )?),
             static_dir: web::Data::new(StaticDir(settings.server.static_dir.clone())),
+            metrics: web::Data::new(metrics),
             site: web::Data::new(settings.site.clone()),
             database: web::Data::new(store),
             catalog: web::Data::new(catalog),
@@ -253,7 +267,8 @@ impl Services {
             .app_data(self.static_dir.clone())
             .app_data(self.events.clone())
             .app_data(self.stream_limits.clone())
-            .app_data(self.events_settings.clone());
+            .app_data(self.events_settings.clone())
+            .app_data(self.metrics.clone());
     }
 }
 

@@ -12,6 +12,6 @@ mod notifier;
 mod oauth;
 mod settings;
 
-pub use notifier::{render_webhook_body, RetryPolicy, StaffNotifier};
+pub use notifier::{render_webhook_body, NotifierFailures, RetryPolicy, StaffNotifier};
 pub use oauth::{avatar_url, DiscordOAuth, DiscordSetupError, SCOPES};
 pub use settings::DiscordSettings;

@@ -1,4 +1,8 @@
 //! Staff notifications to a Discord channel webhook, delivered by a background task.
+use std::sync::{
+    atomic::{AtomicU64, Ordering},
+    Arc,
+};
 use std::time::Duration;
 
 use orders::gateways::{StaffMessage, StaffNotifications};
@@ -41,6 +45,24 @@ impl Default for RetryPolicy {
 #[derive(Debug, Clone)]
 pub struct StaffNotifier {
     queue: Option<mpsc::Sender<StaffMessage>>,
+    failures: Arc<FailureCounts>,
+}
+
+/// How often delivery went wrong since the notifier started (for the metrics).
+#[derive(Debug, Default)]
+struct FailureCounts {
+    retried: AtomicU64,
+    given_up: AtomicU64,
+    dropped: AtomicU64,
+}
+
+/// The notifier's failures so far: attempts that failed and were retried, messages given up
+/// after the last attempt, and messages dropped because the queue was full or stopped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NotifierFailures {
+    pub retried: u64,
+    pub given_up: u64,
+    pub dropped: u64,
 }
 
 impl StaffNotifier {
@@ -61,15 +83,35 @@ impl StaffNotifier {
             }
         };
         let (sender, receiver) = mpsc::channel(QUEUE_CAPACITY);
-        tokio::spawn(deliver_all(receiver, http, url, policy));
+        let failures = Arc::new(FailureCounts::default());
+        tokio::spawn(deliver_all(
+            receiver,
+            http,
+            url,
+            policy,
+            Arc::clone(&failures),
+        ));
         Self {
             queue: Some(sender),
+            failures,
         }
     }
 
     /// A notifier with nowhere to post: messages are logged at debug level and dropped.
     pub fn disabled() -> Self {
-        Self { queue: None }
+        Self {
+            queue: None,
+            failures: Arc::default(),
+        }
+    }
+
+    /// What went wrong so far, counted by every clone.
+    pub fn failures(&self) -> NotifierFailures {
+        NotifierFailures {
+            retried: self.failures.retried.load(Ordering::Relaxed),
+            given_up: self.failures.given_up.load(Ordering::Relaxed),
+            dropped: self.failures.dropped.load(Ordering::Relaxed),
+        }
     }
 
     pub fn is_enabled(&self) -> bool {
@@ -88,6 +130,7 @@ impl StaffNotifications for StaffNotifier {
                 mpsc::error::TrySendError::Full(_) => "queue full",
                 mpsc::error::TrySendError::Closed(_) => "delivery task stopped",
             };
+            self.failures.dropped.fetch_add(1, Ordering::Relaxed);
             tracing::warn!(reason, "staff notification dropped");
         }
     }
@@ -136,9 +179,10 @@ async fn deliver_all(
     http: reqwest::Client,
     url: SecretString,
     policy: RetryPolicy,
+    failures: Arc<FailureCounts>,
 ) {
     while let Some(message) = queue.recv().await {
-        deliver(&http, &url, policy, &message).await;
+        deliver(&http, &url, policy, &message, &failures).await;
     }
     tracing::debug!("staff notifier stopped");
 }
@@ -148,6 +192,7 @@ async fn deliver(
     url: &SecretString,
     policy: RetryPolicy,
     message: &StaffMessage,
+    failures: &FailureCounts,
 ) {
     let body = render_webhook_body(message);
     let mut backoff = policy.first_backoff;
@@ -163,9 +208,11 @@ async fn deliver(
             Err(err) => format!("webhook unreachable (connect: {})", err.is_connect()),
         };
         if attempt == policy.attempts.max(1) {
+            failures.given_up.fetch_add(1, Ordering::Relaxed);
             tracing::error!(attempt, failure = %failure, text = %message.text, "staff notification given up");
             return;
         }
+        failures.retried.fetch_add(1, Ordering::Relaxed);
         tracing::warn!(attempt, failure = %failure, retry_in = ?backoff, "staff notification failed, retrying");
         tokio::time::sleep(backoff).await;
         backoff = backoff.saturating_mul(2);

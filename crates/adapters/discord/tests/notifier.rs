@@ -171,6 +171,15 @@ async fn a_webhook_that_keeps_failing_is_retried_with_backoff_then_given_up_and_
     );
     // The webhook URL holds a token: it never appears in the logs.
     assert!(!text.contains("/api/webhooks/1/tok"), "{text}");
+    // ... and the metrics count both retries and the message given up.
+    assert_eq!(
+        notifier.failures(),
+        garden_discord::NotifierFailures {
+            retried: 2,
+            given_up: 1,
+            dropped: 0
+        }
+    );
 }
 
 #[tokio::test]

@@ -7,12 +7,34 @@ use super::{clock::AppClock, hasher::Argon2Hasher, random::OsRandom, session::Sh
 pub type AccountsService = accounts::Accounts<
     store::Store,
     store::Store,
-    mail::ShopMailer,
+    CountingMailer,
     AppClock,
     OsRandom,
     Argon2Hasher,
     ShopSessionStore,
 >;
+
+/// How many mail sends have failed on this instance (the metrics' `shop_mail_failures_total`).
+pub type MailFailures = std::sync::Arc<std::sync::atomic::AtomicU64>;
+
+/// The configured mailer, counting the sends that fail. Nothing is queued for a later try: the
+/// shopper is told to try again (503), so every failure is a retry someone has to make.
+#[derive(Clone)]
+pub struct CountingMailer {
+    inner: mail::ShopMailer,
+    failures: MailFailures,
+}
+
+impl accounts::Mailer for CountingMailer {
+    async fn send(&self, mail: accounts::AccountMail) -> Result<(), accounts::MailError> {
+        let sent = self.inner.send(mail).await;
+        if sent.is_err() {
+            self.failures
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        sent
+    }
+}
 
 /// The mail adapter the settings ask for: SMTP when `mail.smtp_host` is set, else the outbox.
 /// Production refuses the outbox: its mail would never reach anyone.
@@ -85,11 +107,15 @@ pub async fn build_accounts(
     store: store::Store,
     clock: AppClock,
     sessions: ShopSessionStore,
+    mail_failures: MailFailures,
 ) -> anyhow::Result<AccountsService> {
     Ok(accounts::Accounts::new(
         store.clone(),
         store,
-        build_mailer(settings)?,
+        CountingMailer {
+            inner: build_mailer(settings)?,
+            failures: mail_failures,
+        },
         clock,
         OsRandom,
         Argon2Hasher::new().await?,

@@ -52,6 +52,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/me", web::get().to(auth::me))
             .route("/profile", web::get().to(profile::profile))
             .route("/events", web::get().to(events::stream))
+            .route("/profile", web::delete().to(profile::delete))
+            .route("/profile/export", web::get().to(profile::export))
             .configure(admin_routes)
             .configure(checkout_routes)
             .configure(chat_routes)
@@ -60,6 +62,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     .route("/media/{tail:.*}", web::get().to(media::serve))
     .route("/robots.txt", web::get().to(site::robots))
     .route("/sitemap.xml", web::get().to(site::sitemap))
+    .route("/metrics", web::get().to(crate::metrics::scrape))
     .configure(dev_page_routes)
     .default_service(web::to(spa::serve));
 }

@@ -132,6 +132,7 @@ impl TestApp {
             checkout: garden_app::CheckoutSettings::default(),
             events: garden_app::EventsSettings::default(),
             blocklist: garden_app::BlocklistSettings::default(),
+            metrics: garden_app::MetricsSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests

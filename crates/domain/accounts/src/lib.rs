@@ -5,11 +5,13 @@
 //! Everything outside (the database, mail, the clock, randomness, password hashing) is a port,
 //! so every rule here is tested with mocks and a fixed clock.
 
+mod erasure;
 mod error;
 pub mod models;
 pub mod ports;
 mod service;
 
+pub use erasure::{AccountEraser, DeleteAccountError, Erased, Erasure};
 pub use error::{
     ForgotPasswordError, LoginError, MailError, RepoError, ResetPasswordError, SendCodeError,
     UpsertUserError, VerifyCodeError,

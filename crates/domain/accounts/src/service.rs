@@ -467,5 +467,53 @@ where
     }
 }
 
+impl<S, L, M, C, R, H, X> Accounts<S, L, M, C, R, H, X>
+where
+    S: UserStore,
+    L: RateLimiter,
+    M: Mailer,
+    C: Clock,
+    R: Randomness,
+    H: PasswordHasher,
+    X: UserSessions,
+{
+    /// A shopper deletes their own account, confirming with their password: the account, its
+    /// chats and reset tokens go, its orders stay for the books with the e-mail address and the
+    /// names replaced ([`crate::Erasure::of`]), and every session of it ends. Refused for staff
+    /// and while an order still waits for payment or delivery.
+    #[tracing::instrument(skip_all, fields(user = %id))]
+    pub async fn delete_own_account(
+        &self,
+        id: UserId,
+        password: &str,
+        eraser: &impl crate::AccountEraser,
+    ) -> Result<(), crate::DeleteAccountError> {
+        use crate::{DeleteAccountError, Erased, Erasure};
+        let user = self
+            .store
+            .user_by_id(id)
+            .await?
+            .ok_or(DeleteAccountError::NotFound)?;
+        if !self
+            .hasher
+            .verify(password.to_owned(), user.password_hash.clone())
+            .await?
+        {
+            return Err(DeleteAccountError::WrongPassword);
+        }
+        if user.role.is_staff() {
+            return Err(DeleteAccountError::Staff);
+        }
+        match eraser.erase(Erasure::of(id, self.clock.now())).await? {
+            Erased::Done => {}
+            Erased::OpenOrders(n) => return Err(DeleteAccountError::OpenOrders(n)),
+            Erased::NotFound => return Err(DeleteAccountError::NotFound),
+        }
+        let ended = self.sessions.end_all(id).await?;
+        tracing::info!(sessions_ended = ended, "account deleted by its owner");
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,14 @@
-import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { Link, useNavigate } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { AlertIcon, SproutIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
+import { toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
+import { setSession } from '@/features/auth/api/get-session';
 import { useLogout } from '@/features/auth/api/logout';
 import { AccountTypeBadge } from '@/features/auth/components/account-type-badge';
 import { RequireLogin } from '@/features/auth/components/route-guards';
@@ -12,6 +16,7 @@ import { useUser } from '@/features/auth/hooks/use-user';
 import type { User } from '@/features/auth/types';
 import { useProfile } from '@/features/profile/api/get-profile';
 import { OrderList } from '@/features/profile/components/order-list';
+import { YourData } from '@/features/profile/components/your-data';
 import { errorMessage } from '@/lib/api-client';
 
 import './profile.css';
@@ -111,11 +116,30 @@ function ProfileSkeleton() {
 
 function Profile() {
   const { user } = useUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const deleted = useRef(false);
+  // After a deletion the session is dropped once this page has gone: dropped while /profile is
+  // still shown, its login guard would send the former shopper to /login, not the storefront.
+  useEffect(
+    () => () => {
+      if (deleted.current) setSession(queryClient, null);
+    },
+    [queryClient],
+  );
   if (!user) return null;
+
+  function onAccountDeleted() {
+    deleted.current = true;
+    toast.success('Your account is deleted. Goodbye!');
+    void navigate(paths.home.getHref(), { replace: true });
+  }
+
   return (
     <>
       <ProfileCard user={user} />
       <OrdersSection userId={user.id} />
+      {user.account_type === 'customer' ? <YourData onAccountDeleted={onAccountDeleted} /> : null}
     </>
   );
 }

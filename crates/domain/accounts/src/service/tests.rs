@@ -785,3 +785,95 @@ fn staff_sessions_end_after_12_hours_and_customers_after_30_days() {
     assert!(accounts.session_is_current(Role::Customer, hours(29 * 24)));
     assert!(!accounts.session_is_current(Role::Customer, hours(30 * 24)));
 }
+
+mod delete_own_account {
+    use super::*;
+    use crate::erasure::MockAccountEraser;
+    use crate::{DeleteAccountError, Erased, Erasure};
+
+    fn store_by_id(known: User) -> MockUserStore {
+        let mut store = MockUserStore::new();
+        store.expect_user_by_id().returning(move |_| {
+            let known = known.clone();
+            Box::pin(async move { Ok(Some(known)) })
+        });
+        store
+    }
+
+    fn eraser(answer: Erased) -> MockAccountEraser {
+        let mut eraser = MockAccountEraser::new();
+        eraser
+            .expect_erase()
+            .with(eq(Erasure {
+                user: UserId::new(7),
+                email: "deleted-7@deleted.invalid".to_owned(),
+                name: "deleted".to_owned(),
+                at: now(),
+            }))
+            .times(1)
+            .returning(move |_| Box::pin(async move { Ok(answer) }));
+        eraser
+    }
+
+    fn untouched() -> MockAccountEraser {
+        let mut eraser = MockAccountEraser::new();
+        eraser.expect_erase().never();
+        eraser
+    }
+
+    #[tokio::test]
+    async fn the_owner_with_the_password_erases_the_account_and_its_sessions_end() {
+        let mut sessions = MockUserSessions::new();
+        sessions
+            .expect_end_all()
+            .with(eq(UserId::new(7)))
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(2) }));
+        let accounts = service_with(
+            store_by_id(user(7, "ann@example.com", "secret pass")),
+            no_mail(),
+            MemoryLimiter::new(),
+            sessions,
+        );
+        accounts
+            .delete_own_account(UserId::new(7), "secret pass", &eraser(Erased::Done))
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_wrong_password_or_a_staff_account_erases_nothing() {
+        let accounts = service(
+            store_by_id(user(7, "ann@example.com", "secret pass")),
+            no_mail(),
+        );
+        let wrong = accounts
+            .delete_own_account(UserId::new(7), "guess", &untouched())
+            .await;
+        assert!(matches!(wrong, Err(DeleteAccountError::WrongPassword)));
+
+        let mut admin = user(7, "boss@example.com", "secret pass");
+        admin.role = Role::Admin;
+        let accounts = service(store_by_id(admin), no_mail());
+        let staff = accounts
+            .delete_own_account(UserId::new(7), "secret pass", &untouched())
+            .await;
+        assert!(matches!(staff, Err(DeleteAccountError::Staff)));
+    }
+
+    #[tokio::test]
+    async fn open_orders_keep_the_account_and_its_sessions() {
+        let accounts = service(
+            store_by_id(user(7, "ann@example.com", "secret pass")),
+            no_mail(),
+        );
+        let refused = accounts
+            .delete_own_account(
+                UserId::new(7),
+                "secret pass",
+                &eraser(Erased::OpenOrders(2)),
+            )
+            .await;
+        assert!(matches!(refused, Err(DeleteAccountError::OpenOrders(2))));
+    }
+}

@@ -1,0 +1,221 @@
+//! What an operator reads besides the shop's own ports: the counts behind the metrics
+//! (cheap aggregate queries, read on every scrape), the connection pool's use, and the SQL of
+//! backups (SQLite's online copy, whether a database already holds a shop).
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Statement,
+};
+
+use crate::entities::{chats, orders};
+use crate::{Backend, Store};
+
+/// The shop's state in numbers, as the metrics show it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShopCounts {
+    /// Every order status that has orders, with its count.
+    pub orders_by_status: Vec<(String, i64)>,
+    /// Unpaid (pending) orders that hold stock, and the units they hold.
+    pub unpaid_reservations: i64,
+    pub unpaid_reserved_units: i64,
+    /// Paid orders waiting for delivery, and when the oldest of them was paid.
+    pub paid_waiting: i64,
+    pub oldest_paid_at: Option<DateTime<Utc>>,
+    /// Chats that asked for a live agent nobody has accepted yet.
+    pub live_chats_waiting: i64,
+}
+
+/// The connection pool now: connections open (in use or idle) and idle ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolUse {
+    pub open: u32,
+    pub idle: u32,
+}
+
+/// The tables whose rows make a database a shop: restore refuses to write over any of them.
+const SHOP_TABLES: [&str; 5] = ["products", "users", "orders", "chats", "proofs"];
+
+impl Store {
+    /// Four small aggregate reads (one per index they use), no row is loaded.
+    pub async fn shop_counts(&self) -> anyhow::Result<ShopCounts> {
+        let db = &self.db;
+        let orders_by_status: Vec<(String, i64)> = orders::Entity::find()
+            .select_only()
+            .column(orders::Column::Status)
+            .column_as(orders::Column::Id.count(), "n")
+            .group_by(orders::Column::Status)
+            .order_by_asc(orders::Column::Status)
+            .into_tuple()
+            .all(db)
+            .await
+            .context("failed to count the orders by status")?;
+        let reserved = db
+            .query_one(Statement::from_sql_and_values(
+                db.get_database_backend(),
+                placeholders(
+                    db.get_database_backend(),
+                    "SELECT COUNT(DISTINCT r.order_id), CAST(COALESCE(SUM(r.quantity), 0) AS BIGINT) \
+                     FROM order_reservations r JOIN orders o ON o.id = r.order_id \
+                     WHERE o.status = ?",
+                ),
+                ["pending".into()],
+            ))
+            .await
+            .context("failed to count the unpaid reservations")?;
+        let (unpaid_reservations, unpaid_reserved_units) = match reserved {
+            Some(row) => (
+                row.try_get_by_index::<i64>(0)
+                    .context("the reservation count")?,
+                row.try_get_by_index::<i64>(1)
+                    .context("the reserved units")?,
+            ),
+            None => (0, 0),
+        };
+        let paid_waiting = orders_by_status
+            .iter()
+            .find(|(status, _)| status == "paid")
+            .map_or(0, |(_, n)| *n);
+        let oldest_paid_at: Option<Option<DateTime<Utc>>> = orders::Entity::find()
+            .select_only()
+            .column(orders::Column::PaidAt)
+            .filter(orders::Column::Status.eq("paid"))
+            .filter(orders::Column::PaidAt.is_not_null())
+            .order_by_asc(orders::Column::PaidAt)
+            .limit(1)
+            .into_tuple()
+            .one(db)
+            .await
+            .context("failed to read the oldest paid order")?;
+        let live_chats_waiting = chats::Entity::find()
+            .select_only()
+            .column_as(chats::Column::Id.count(), "n")
+            .filter(chats::Column::Status.eq("pending"))
+            .into_tuple::<i64>()
+            .one(db)
+            .await
+            .context("failed to count the chats waiting for staff")?
+            .unwrap_or(0);
+        Ok(ShopCounts {
+            orders_by_status,
+            unpaid_reservations,
+            unpaid_reserved_units,
+            paid_waiting,
+            oldest_paid_at: oldest_paid_at.flatten(),
+            live_chats_waiting,
+        })
+    }
+
+    /// The pool's connections now (no query).
+    pub fn pool_use(&self) -> PoolUse {
+        let (open, idle) = match self.backend() {
+            Backend::Postgres => {
+                let pool = self.db.get_postgres_connection_pool();
+                (pool.size(), pool.num_idle())
+            }
+            Backend::Sqlite => {
+                let pool = self.db.get_sqlite_connection_pool();
+                (pool.size(), pool.num_idle())
+            }
+        };
+        PoolUse {
+            open,
+            idle: u32::try_from(idle).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Whether any of the shop's tables holds a row (an empty, migrated database holds none).
+    pub async fn holds_shop_data(&self) -> anyhow::Result<bool> {
+        let db = &self.db;
+        for table in SHOP_TABLES {
+            let row = db
+                .query_one(Statement::from_string(
+                    db.get_database_backend(),
+                    format!("SELECT COUNT(*) FROM (SELECT 1 FROM {table} LIMIT 1) AS t"),
+                ))
+                .await
+                .with_context(|| format!("failed to look into table {table}"))?;
+            let n = row.map_or(Ok(0), |row| row.try_get_by_index::<i64>(0))?;
+            if n > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// SQLite only: a consistent copy of the whole database into the new file `path`, made
+    /// while the shop keeps running (`VACUUM INTO`).
+    pub async fn vacuum_into(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.backend() == Backend::Sqlite,
+            "VACUUM INTO is SQLite's; back PostgreSQL up with pg_dump"
+        );
+        let target = path
+            .to_str()
+            .context("the backup path is not valid UTF-8")?
+            .to_owned();
+        self.db
+            .execute(Statement::from_sql_and_values(
+                DatabaseBackend::Sqlite,
+                "VACUUM INTO ?",
+                [target.into()],
+            ))
+            .await
+            .with_context(|| format!("VACUUM INTO {} failed", path.display()))?;
+        Ok(())
+    }
+}
+
+/// `?` placeholders as the backend wants them.
+fn placeholders(backend: DatabaseBackend, sql: &str) -> String {
+    if backend != DatabaseBackend::Postgres {
+        return sql.to_owned();
+    }
+    let mut numbered = String::with_capacity(sql.len() + 8);
+    let mut n = 0;
+    for c in sql.chars() {
+        if c == '?' {
+            n += 1;
+            numbered.push('$');
+            numbered.push_str(&n.to_string());
+        } else {
+            numbered.push(c);
+        }
+    }
+    numbered
+}
+
+/// The file of a `sqlite:` URL (`sqlite://data/shop.db?mode=rwc` -> `data/shop.db`); `None`
+/// for other URLs and in-memory databases.
+pub fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let path = rest
+        .trim_start_matches("//")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if path.is_empty() || path == ":memory:" {
+        return None;
+    }
+    Some(std::path::PathBuf::from(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sqlite_path;
+
+    #[test]
+    fn the_file_of_a_sqlite_url() {
+        assert_eq!(
+            sqlite_path("sqlite://data/shop.db?mode=rwc"),
+            Some("data/shop.db".into())
+        );
+        assert_eq!(
+            sqlite_path("sqlite:///tmp/x/shop.db?mode=rwc"),
+            Some("/tmp/x/shop.db".into())
+        );
+        assert_eq!(sqlite_path("sqlite::memory:"), None);
+        assert_eq!(sqlite_path("postgres://x@y/z"), None);
+    }
+}

@@ -1,0 +1,315 @@
+//! Prometheus metrics (`metrics.enabled`): every request counted and timed per route pattern
+//! (never the raw path) and status by a middleware, and on each scrape the shop's own numbers
+//! read fresh with a few aggregate queries (`store::ShopCounts`), the pool's use, and the
+//! failures the mail and the staff webhook have counted. Every name starts with `shop_`.
+
+use std::sync::{
+    atomic::{AtomicU64, Ordering},
+    Arc,
+};
+use std::time::Instant;
+
+use actix_web::{
+    body::MessageBody,
+    dev::{ServiceRequest, ServiceResponse},
+    middleware::Next,
+    web, HttpRequest,
+};
+use anyhow::Context;
+use discord::StaffNotifier;
+use prometheus::{
+    Encoder, Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec,
+    Opts, Registry, TextEncoder,
+};
+use secrecy::ExposeSecret;
+use sha2::{Digest, Sha256};
+use shared::Clock;
+use store::{ShopCounts, Store};
+
+use crate::{
+    auth::{AppClock, MailFailures},
+    error::ApiError,
+    settings::{Environment, Settings},
+};
+
+/// Request latency buckets, in seconds: a poll answered from memory to a slow checkout.
+const LATENCY_BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+
+/// One instance's metrics. Cloning shares them.
+#[derive(Clone)]
+pub struct ShopMetrics {
+    enabled: bool,
+    /// The SHA-256 of the bearer token scrapers send; `None`: open (never in production).
+    token_digest: Option<[u8; 32]>,
+    registry: Registry,
+    requests: IntCounterVec,
+    latency: HistogramVec,
+    /// Stripe webhook deliveries this instance refused (4xx or 5xx).
+    webhooks_refused: Arc<AtomicU64>,
+    mail_failures: MailFailures,
+    notifier: StaffNotifier,
+    clock: AppClock,
+    pool_max: u32,
+}
+
+/// The path of Stripe's webhook, whose refusals are counted as incoming webhook failures.
+const STRIPE_WEBHOOK_ROUTE: &str = "/api/stripe/webhook";
+
+impl ShopMetrics {
+    /// Refuses production settings that enable metrics without a token: anyone could read
+    /// the shop's numbers.
+    pub fn new(
+        settings: &Settings,
+        mail_failures: MailFailures,
+        notifier: StaffNotifier,
+        clock: AppClock,
+    ) -> anyhow::Result<Self> {
+        let config = &settings.metrics;
+        let token = config.token.expose_secret().trim();
+        if config.enabled && token.is_empty() && settings.environment == Environment::Production {
+            anyhow::bail!(
+                "metrics.enabled is set without metrics.token: production does not serve \
+                 /metrics to anyone, set SHOP__METRICS__TOKEN to a long random secret"
+            );
+        }
+        let registry = Registry::new();
+        let labels = ["method", "route", "status"];
+        let requests = IntCounterVec::new(
+            Opts::new(
+                "shop_http_requests_total",
+                "HTTP requests answered, by method, route pattern and status",
+            ),
+            &labels,
+        )?;
+        let latency = HistogramVec::new(
+            HistogramOpts::new(
+                "shop_http_request_duration_seconds",
+                "Time to answer an HTTP request, by method, route pattern and status",
+            )
+            .buckets(LATENCY_BUCKETS.to_vec()),
+            &labels,
+        )?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(latency.clone()))?;
+        Ok(ShopMetrics {
+            enabled: config.enabled,
+            token_digest: (!token.is_empty()).then(|| Sha256::digest(token.as_bytes()).into()),
+            registry,
+            requests,
+            latency,
+            webhooks_refused: Arc::default(),
+            mail_failures,
+            notifier,
+            clock,
+            pool_max: settings.database.max_connections,
+        })
+    }
+
+    fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
+        let status = status.to_string();
+        let labels = [method, route, status.as_str()];
+        self.requests.with_label_values(&labels).inc();
+        self.latency.with_label_values(&labels).observe(seconds);
+        if route == STRIPE_WEBHOOK_ROUTE && status.as_bytes().first().is_some_and(|c| *c >= b'4') {
+            self.webhooks_refused.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether `Authorization` carries the token (compared as digests, in constant time).
+    fn authorized(&self, request: &HttpRequest) -> bool {
+        let Some(expected) = &self.token_digest else {
+            return true;
+        };
+        let Some(sent) = request
+            .headers()
+            .get(actix_web::http::header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer "))
+        else {
+            return false;
+        };
+        let sent: [u8; 32] = Sha256::digest(sent.trim().as_bytes()).into();
+        sent.iter()
+            .zip(expected.iter())
+            .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+            == 0
+    }
+
+    /// The text exposition of everything: the request metrics and the numbers of now.
+    async fn render(&self, store: &Store) -> anyhow::Result<String> {
+        let counts = store.shop_counts().await?;
+        let now = self.registry.gather();
+        let fresh = self.snapshot(&counts, store)?;
+        let mut families = now;
+        families.extend(fresh.gather());
+        let mut out = Vec::new();
+        TextEncoder::new()
+            .encode(&families, &mut out)
+            .context("failed to encode the metrics")?;
+        String::from_utf8(out).context("the metrics are not UTF-8")
+    }
+
+    /// A registry of this scrape's values.
+    fn snapshot(&self, counts: &ShopCounts, store: &Store) -> anyhow::Result<Registry> {
+        let registry = Registry::new();
+        let orders = IntGaugeVec::new(
+            Opts::new("shop_orders", "Orders in the database, by status"),
+            &["status"],
+        )?;
+        for status in orders::OrderStatus::ALL {
+            orders.with_label_values(&[status.as_str()]).set(0);
+        }
+        for (status, n) in &counts.orders_by_status {
+            orders.with_label_values(&[status.as_str()]).set(*n);
+        }
+        registry.register(Box::new(orders))?;
+
+        let gauge = |name: &str, help: &str, value: i64| -> anyhow::Result<()> {
+            let gauge = IntGauge::new(name, help)?;
+            gauge.set(value);
+            registry.register(Box::new(gauge))?;
+            Ok(())
+        };
+        gauge(
+            "shop_unpaid_reservations",
+            "Unpaid (pending) orders holding stock",
+            counts.unpaid_reservations,
+        )?;
+        gauge(
+            "shop_unpaid_reserved_units",
+            "Units of stock held by unpaid orders",
+            counts.unpaid_reserved_units,
+        )?;
+        gauge(
+            "shop_paid_orders_waiting",
+            "Paid orders waiting for delivery",
+            counts.paid_waiting,
+        )?;
+        gauge(
+            "shop_live_chats_waiting",
+            "Help chats waiting for a member of staff to accept them",
+            counts.live_chats_waiting,
+        )?;
+        let oldest = Gauge::new(
+            "shop_oldest_paid_order_waiting_minutes",
+            "Minutes the oldest paid order has waited for delivery (0 when none waits)",
+        )?;
+        let minutes = counts.oldest_paid_at.map_or(0.0, |paid_at| {
+            let waited = (self.clock.now() - paid_at).num_seconds().max(0);
+            // whole seconds fit an f64 exactly for any age a shop sees
+            #[allow(clippy::cast_precision_loss)]
+            let waited = waited as f64;
+            (waited / 60.0 * 10.0).floor() / 10.0
+        });
+        oldest.set(minutes);
+        registry.register(Box::new(oldest))?;
+
+        let pool = store.pool_use();
+        let connections = IntGaugeVec::new(
+            Opts::new(
+                "shop_db_pool_connections",
+                "Database connections of this instance's pool, by state",
+            ),
+            &["state"],
+        )?;
+        connections
+            .with_label_values(&["in_use"])
+            .set(i64::from(pool.open.saturating_sub(pool.idle)));
+        connections
+            .with_label_values(&["idle"])
+            .set(i64::from(pool.idle));
+        registry.register(Box::new(connections))?;
+        gauge(
+            "shop_db_pool_max_connections",
+            "The most connections this instance's pool opens (database.max_connections)",
+            i64::from(self.pool_max),
+        )?;
+
+        let notifier = self.notifier.failures();
+        let webhooks = IntCounterVec::new(
+            Opts::new(
+                "shop_webhook_failures_total",
+                "Webhook failures on this instance: incoming Stripe deliveries refused; outgoing \
+                 staff notifications retried, given up or dropped",
+            ),
+            &["direction", "outcome"],
+        )?;
+        for (direction, outcome, n) in [
+            (
+                "incoming",
+                "refused",
+                self.webhooks_refused.load(Ordering::Relaxed),
+            ),
+            ("outgoing", "retried", notifier.retried),
+            ("outgoing", "given_up", notifier.given_up),
+            ("outgoing", "dropped", notifier.dropped),
+        ] {
+            webhooks.with_label_values(&[direction, outcome]).inc_by(n);
+        }
+        registry.register(Box::new(webhooks))?;
+        let mail = IntCounter::new(
+            "shop_mail_failures_total",
+            "Mail sends that failed on this instance; nothing is queued, the shopper is asked to \
+             try again (each is a retry)",
+        )?;
+        mail.inc_by(self.mail_failures.load(Ordering::Relaxed));
+        registry.register(Box::new(mail))?;
+        Ok(registry)
+    }
+}
+
+/// The middleware, for `actix_web::middleware::from_fn`: times and counts every request when
+/// metrics are enabled.
+pub async fn measure(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let metrics = req
+        .app_data::<web::Data<ShopMetrics>>()
+        .filter(|metrics| metrics.enabled)
+        .cloned();
+    let Some(metrics) = metrics else {
+        return next.call(req).await;
+    };
+    let started = Instant::now();
+    let method = req.method().as_str().to_owned();
+    let answered = next.call(req).await;
+    let seconds = started.elapsed().as_secs_f64();
+    match &answered {
+        Ok(response) => {
+            let route = response
+                .request()
+                .match_pattern()
+                .unwrap_or_else(|| "unmatched".to_owned());
+            metrics.observe(&method, &route, response.status().as_u16(), seconds);
+        }
+        Err(error) => {
+            let status = error.as_response_error().status_code().as_u16();
+            metrics.observe(&method, "unmatched", status, seconds);
+        }
+    }
+    answered
+}
+
+/// `GET /metrics`: 404 when metrics are off, 401 without the token.
+pub async fn scrape(
+    request: HttpRequest,
+    metrics: web::Data<ShopMetrics>,
+    store: web::Data<Store>,
+) -> Result<actix_web::HttpResponse, ApiError> {
+    if !metrics.enabled {
+        return Err(ApiError::NotFound("Not found.".to_owned()));
+    }
+    if !metrics.authorized(&request) {
+        return Err(ApiError::Unauthorized(
+            "Send the metrics token as Authorization: Bearer.".to_owned(),
+        ));
+    }
+    let body = metrics.render(&store).await.map_err(ApiError::internal)?;
+    Ok(actix_web::HttpResponse::Ok()
+        .content_type(TextEncoder::new().format_type())
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .body(body))
+}

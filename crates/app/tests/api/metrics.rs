@@ -1,0 +1,259 @@
+//! `/metrics` on SQLite and PostgreSQL: off by default, behind its bearer token, and the
+//! shop's own gauges with the right values after orders, a payment and a live chat.
+
+use std::time::Duration;
+
+use rstest::rstest;
+use serde_json::{json, Value};
+use store::Backend;
+
+use crate::checkout_support::*;
+use crate::helpers::TestApp;
+
+const TOKEN: &str = "scrape-secret-for-tests";
+
+/// The value of the sample named exactly `series` (name and labels), if present.
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .find_map(|line| {
+            let (name, value) = line.rsplit_once(' ')?;
+            (name == series).then(|| value.parse().ok())?
+        })
+}
+
+async fn scrape(app: &TestApp, token: Option<&str>) -> reqwest::Response {
+    let mut request = app.client.get(app.url("/metrics"));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn metrics_are_off_unless_enabled(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let response = scrape(&app, None).await;
+    assert_eq!(
+        response.status(),
+        404,
+        "no page, not the storefront's index"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert!(body["message"].is_string());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(
+        backend,
+        vec![
+            (1, product("Raccoon", "10.00", Some(10))),
+            (2, product("Sheckles", "2.50", None)),
+        ],
+        |settings| {
+            settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+            settings.checkout.max_pending_orders = 100;
+            settings.metrics.enabled = true;
+            settings.metrics.token = TOKEN.to_owned().into();
+        },
+    )
+    .await;
+
+    // without the token, or with another one: 401 in the error shape
+    let refused = scrape(&app, None).await;
+    assert_eq!(refused.status(), 401);
+    let body: Value = refused.json().await.unwrap();
+    assert!(body["message"].is_string());
+    assert_eq!(scrape(&app, Some("not-the-token")).await.status(), 401);
+    let raw = app
+        .client
+        .get(app.url("/metrics"))
+        .header("Authorization", TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 401, "the scheme is Bearer");
+
+    // two unpaid orders holding 2 + 1 raccoons (and unlimited sheckles), one paid order
+    let client = browser();
+    link_discord(&app, &client, 0).await;
+    let mut ids = Vec::new();
+    for body in [
+        payload(&[(1, 2), (2, 4)], 30.0),
+        payload(&[(1, 1)], 10.0),
+        payload(&[(1, 1)], 10.0),
+    ] {
+        let response = checkout(&app, &client, &body).await;
+        assert_eq!(response.status(), 200);
+        let body: Value = response.json().await.unwrap();
+        ids.push(body["order_id"].as_i64().unwrap());
+    }
+    let paid = client
+        .post(app.url(&format!("/dev/pay/{}/pay", ids[2])))
+        .header("Origin", &app.address)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 303);
+    // a shopper waiting for a live agent
+    let started = app
+        .post_json(
+            &app.client,
+            "/api/chat/start-live",
+            &json!({ "session_id": uuid::Uuid::new_v4().to_string() }),
+        )
+        .await;
+    assert_eq!(started.status(), 200);
+    // a forged Stripe delivery, refused
+    let forged = deliver(
+        &app,
+        &stripe_event("evt_forged", "checkout.session.completed", "cs_x", ids[0]),
+        "whsec_wrong",
+        now(&app),
+    )
+    .await;
+    assert_eq!(forged.status(), 400);
+    assert_eq!(app.get("/api/products/1").await.status(), 200);
+    // the paid order has waited 42 minutes
+    app.clock.advance(Duration::from_secs(42 * 60));
+
+    let response = scrape(&app, Some(TOKEN)).await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain; version=0.0.4"));
+    let text = response.text().await.unwrap();
+    let value =
+        |series: &str| sample(&text, series).unwrap_or_else(|| panic!("no {series} in\n{text}"));
+    assert_eq!(value(r#"shop_orders{status="pending"}"#), 2.0);
+    assert_eq!(value(r#"shop_orders{status="paid"}"#), 1.0);
+    assert_eq!(value(r#"shop_orders{status="delivered"}"#), 0.0);
+    assert_eq!(value("shop_unpaid_reservations"), 2.0);
+    assert_eq!(value("shop_unpaid_reserved_units"), 3.0);
+    assert_eq!(value("shop_paid_orders_waiting"), 1.0);
+    let waited = value("shop_oldest_paid_order_waiting_minutes");
+    assert!((42.0..43.0).contains(&waited), "{waited}");
+    assert_eq!(value("shop_live_chats_waiting"), 1.0);
+    assert_eq!(
+        value(
+            r#"shop_http_requests_total{method="POST",route="/api/stripe/checkout",status="200"}"#
+        ),
+        3.0
+    );
+    assert_eq!(
+        value(
+            r#"shop_http_request_duration_seconds_count{method="GET",route="/api/products/{id}",status="200"}"#
+        ),
+        1.0
+    );
+    assert!(
+        !text.contains("route=\"/api/products/1\""),
+        "labels name the route pattern, never the raw path"
+    );
+    assert_eq!(
+        value(r#"shop_webhook_failures_total{direction="incoming",outcome="refused"}"#),
+        1.0
+    );
+    assert_eq!(
+        value(r#"shop_webhook_failures_total{direction="outgoing",outcome="given_up"}"#),
+        0.0
+    );
+    assert_eq!(value("shop_mail_failures_total"), 0.0);
+    assert_eq!(value("shop_db_pool_max_connections"), 5.0);
+    let open = value(r#"shop_db_pool_connections{state="idle"}"#)
+        + value(r#"shop_db_pool_connections{state="in_use"}"#);
+    assert!((1.0..=5.0).contains(&open), "{open}");
+    assert!(
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .all(|l| l.starts_with("shop_")),
+        "every name starts with shop_"
+    );
+
+    // a cancelled order gives its reservation back
+    let paid_id = ids[2];
+    let cancelled = client
+        .post(app.url(&format!("/dev/pay/{}/cancel", ids[0])))
+        .header("Origin", &app.address)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cancelled.status(), 303);
+    let text = scrape(&app, Some(TOKEN)).await.text().await.unwrap();
+    assert_eq!(sample(&text, "shop_unpaid_reservations"), Some(1.0));
+    assert_eq!(sample(&text, "shop_unpaid_reserved_units"), Some(1.0));
+    assert_eq!(
+        sample(&text, r#"shop_orders{status="cancelled"}"#),
+        Some(1.0)
+    );
+    assert_eq!(status(&app, paid_id).await, "paid");
+}
+
+#[tokio::test]
+async fn mail_that_fails_is_counted() {
+    let app = TestApp::spawn_with(
+        store::testing::TestDatabase::create(Backend::Sqlite).await,
+        crate::helpers::Options::demo_data(false),
+        |settings| {
+            settings.metrics.enabled = true;
+            // nothing listens there: every send fails
+            settings.mail.smtp_host = "127.0.0.1".into();
+            settings.mail.smtp_port = 9;
+            settings.mail.smtp_tls = garden_app::SmtpTls::None;
+        },
+    )
+    .await;
+    let response = app
+        .post_json(
+            &app.client,
+            "/api/send-verification-code",
+            &json!({
+                "name": "Ann",
+                "email": "new@example.com",
+                "password": "correct horse battery",
+                "password_confirmation": "correct horse battery",
+            }),
+        )
+        .await;
+    assert_eq!(response.status(), 503, "{}", response.text().await.unwrap());
+    let text = scrape(&app, None).await.text().await.unwrap();
+    assert_eq!(
+        sample(&text, "shop_mail_failures_total"),
+        Some(1.0),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn production_refuses_metrics_without_a_token() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let mut settings = app.settings.clone();
+    settings.environment = garden_app::Environment::Production;
+    settings.mail.smtp_host = "127.0.0.1".into();
+    settings.mail.smtp_tls = garden_app::SmtpTls::None;
+    settings.stripe.secret_key = "sk_live_x".to_owned().into();
+    settings.stripe.webhook_secret = "whsec_x".to_owned().into();
+    settings.discord.client_id = "123".into();
+    settings.discord.client_secret = "secret".to_owned().into();
+    settings.roblox.users_api_base = "https://users.roblox.com".into();
+    settings.metrics.enabled = true;
+
+    let error = garden_app::Application::build(settings.clone())
+        .await
+        .err()
+        .expect("production refuses open metrics");
+    assert!(format!("{error:#}").contains("metrics.token"), "{error:#}");
+
+    settings.metrics.token = TOKEN.to_owned().into();
+    assert!(garden_app::Application::build(settings).await.is_ok());
+}
