@@ -84,7 +84,8 @@ test: frontend-deps
 # database (TEST_POSTGRES_URL), sessions in Redis (TEST_REDIS_URL), one media directory; prints
 # each check (ops/cluster/cluster_test.py; ports 18610-18613 or CLUSTER_BASE_PORT).
 test-cluster:
-    cargo build --bin garden-shop
+    # the same build as `just test` (same features), so after it nothing is compiled again
+    cargo test --workspace --no-run --quiet
     GARDEN_SHOP_BIN="{{server_bin}}" CLUSTER_JUNIT="{{justfile_directory()}}/test-results/cluster.xml" \
         python3 ops/cluster/cluster_test.py
 

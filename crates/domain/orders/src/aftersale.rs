@@ -615,6 +615,10 @@ mod tests {
             .withf(|_, _, refund, event| refund.as_deref() == Some("re_1") && event.is_none())
             .times(1)
             .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        repo.expect_enqueue_mail()
+            .withf(|id, kind, _| id.get() == 7 && *kind == crate::MailKind::Refunded)
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(true) }));
         let sent = Arc::new(Mutex::new(None));
         let seen = Arc::clone(&sent);
         let mut gateway = MockPaymentGateway::new();

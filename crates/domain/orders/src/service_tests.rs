@@ -1068,6 +1068,11 @@ mod payment {
             .expect_mark_paid()
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        orders
+            .expect_enqueue_mail()
+            .with(eq(OrderId::new(7)), eq(MailKind::Receipt), eq(now()))
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(true) }));
         let capture = capturing(Ok(CaptureOutcome::Completed {
             amount: dollars("1.35"),
         }));
