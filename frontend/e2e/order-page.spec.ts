@@ -18,7 +18,7 @@ import {
  * After the sale: a guest buys on the dev payment page, the receipt reaches the outbox, its link
  * opens the order in a browser that never saw the shop (timeline, place in the queue), staff
  * deliver it, the page and a second mail say Delivered, and the buyer's five stars show on
- * /reviews and on the product's page.
+ * /reviews and on the product's page, until staff hide the review there.
  */
 
 const BOSS = { email: 'orderpage-boss@example.com', password: 'orderpage boss password' };
@@ -193,6 +193,50 @@ test('a guest opens the receipt link in a new browser and follows the order to D
     } finally {
       await context.close();
     }
+
+    // Staff hide it from /reviews with a reason: it leaves the page and GET /api/reviews.
+    const countBefore = ((await (await request.get('/api/reviews')).json()) as { count: number })
+      .count;
+    const staffContext = await browser.newContext({ viewport: { width: 375, height: 900 } });
+    const staffPage = await staffContext.newPage();
+    try {
+      await apiLogIn(staffPage.request, base, STAFF.email, STAFF.password);
+      await staffPage.goto('/reviews');
+      const card = staffPage
+        .getByRole('list', { name: 'Reviews' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Delivered in minutes, thank you!' });
+      const hide = card.getByRole('button', { name: /^Hide/ });
+      await expect(hide).toHaveText('Hide');
+      await expectNoHorizontalScroll(staffPage);
+      await saveScreenshot(staffPage, testInfo, 'reviews-staff-375');
+      await staffPage.setViewportSize({ width: 1280, height: 900 });
+      await saveScreenshot(staffPage, testInfo, 'reviews-staff-1280');
+      await staffPage.setViewportSize({ width: 375, height: 900 });
+
+      await hide.click();
+      const dialog = staffPage.getByRole('dialog', { name: 'Hide this review?' });
+      // The reason is required.
+      await dialog.getByRole('button', { name: 'Hide review' }).click();
+      await expect(dialog.getByLabel('Reason')).toHaveAttribute('aria-invalid', 'true');
+      await dialog.getByLabel('Reason').fill('Test review from the browser test');
+      await expectNoSeriousA11yViolations(staffPage);
+      await saveScreenshot(staffPage, testInfo, 'reviews-hide-dialog-375');
+      await dialog.getByRole('button', { name: 'Hide review' }).click();
+      await expect(dialog).toHaveCount(0);
+      await expect(staffPage.getByText('Review hidden.')).toBeVisible();
+      await expect(card).toHaveCount(0);
+    } finally {
+      await staffContext.close();
+    }
+    const after = (await (await request.get('/api/reviews')).json()) as {
+      count: number;
+      reviews: Array<{ text: string }>;
+    };
+    expect(after.count).toBe(countBefore - 1);
+    expect(after.reviews.map((review) => review.text)).not.toContain(
+      'Delivered in minutes, thank you!',
+    );
     const delivered = await waitForMail('buyer@example.com', before);
     expect(delivered.subject).toBe(`Your Garden Shop order #${orderId} has been delivered`);
     expect(delivered.text).toContain(orderPath);

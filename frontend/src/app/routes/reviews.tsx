@@ -1,5 +1,7 @@
 import { Skeleton } from '@/components/ui/skeleton';
+import { useUser } from '@/features/auth/hooks/use-user';
 import { useReviews } from '@/features/reviews/api/reviews';
+import { HideReviewButton } from '@/features/reviews/components/hide-review';
 import { Stars } from '@/features/reviews/components/stars';
 import { errorMessage } from '@/lib/api-client';
 
@@ -10,6 +12,7 @@ const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 /** /reviews: what verified buyers said, newest first, with the average and the count. */
 export function ReviewsRoute() {
   const reviews = useReviews();
+  const { isStaff } = useUser();
   return (
     <div className="container reviews-page">
       <title>Reviews · Garden Shop</title>
@@ -52,7 +55,10 @@ export function ReviewsRoute() {
                 </time>
               </div>
               {review.text ? <p className="review-card__text">{review.text}</p> : null}
-              <p className="review-card__name">{review.name} · verified buyer</p>
+              <div className="review-card__bottom">
+                <p className="review-card__name">{review.name} · verified buyer</p>
+                {isStaff ? <HideReviewButton review={review} /> : null}
+              </div>
             </li>
           ))}
         </ul>

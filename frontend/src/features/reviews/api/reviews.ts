@@ -40,3 +40,16 @@ export function useLeaveReview(orderId: number, key: string | null) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
   });
 }
+
+/**
+ * POST /api/admin/reviews/{id}/hide `{reason}` (staff): the review is kept, with who hid it and
+ * why, and leaves every list. 422 `errors.reason` when blank or too long, 404 when unknown.
+ */
+export function useHideReview() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: number; reason: string }) =>
+      api.post<{ id: number; hidden: true }>(`/admin/reviews/${id}/hide`, { reason }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+  });
+}
