@@ -52,6 +52,14 @@ impl EventsStore {
         }
     }
 
+    /// Publishes the order when the write changed it; answers what the write did.
+    async fn published(&self, id: OrderId, applied: Applied) -> Applied {
+        if applied == Applied::Changed {
+            self.order_now(id).await;
+        }
+        applied
+    }
+
     /// Publishes the order as it is now (read back).
     async fn order_now(&self, id: OrderId) {
         match OrderRepository::order(&self.store, id).await {
@@ -210,10 +218,7 @@ impl OrderRepository for EventsStore {
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.mark_paid(id, at, event).await?;
-        if applied == Applied::Changed {
-            self.order_now(id).await;
-        }
-        Ok(applied)
+        Ok(self.published(id, applied).await)
     }
 
     async fn release(
@@ -224,18 +229,12 @@ impl OrderRepository for EventsStore {
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
         let applied = OrderRepository::release(&self.store, id, closing, at, event).await?;
-        if applied == Applied::Changed {
-            self.order_now(id).await;
-        }
-        Ok(applied)
+        Ok(self.published(id, applied).await)
     }
 
     async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
         let applied = self.store.hold_for_review(id, reason).await?;
-        if applied == Applied::Changed {
-            self.order_now(id).await;
-        }
-        Ok(applied)
+        Ok(self.published(id, applied).await)
     }
 
     async fn set_access_key_hash(&self, id: OrderId, hash: String) -> Result<(), OrderError> {
@@ -341,10 +340,7 @@ impl AfterSaleRepository for EventsStore {
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.mark_refunded(id, at, refund_id, event).await?;
-        if applied == Applied::Changed {
-            self.order_now(id).await;
-        }
-        Ok(applied)
+        Ok(self.published(id, applied).await)
     }
 
     async fn open_dispute(
@@ -355,10 +351,7 @@ impl AfterSaleRepository for EventsStore {
         blocks: Vec<NewBlock>,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.open_dispute(id, at, event, blocks).await?;
-        if applied == Applied::Changed {
-            self.order_now(id).await;
-        }
-        Ok(applied)
+        Ok(self.published(id, applied).await)
     }
 
     async fn close_dispute(
@@ -369,9 +362,6 @@ impl AfterSaleRepository for EventsStore {
         event: ProviderEvent,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.close_dispute(id, outcome, at, event).await?;
-        if applied == Applied::Changed {
-            self.order_now(id).await;
-        }
-        Ok(applied)
+        Ok(self.published(id, applied).await)
     }
 }
