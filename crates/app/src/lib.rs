@@ -13,6 +13,7 @@ pub mod events;
 mod help_chat;
 pub mod limits;
 mod metrics;
+mod openapi;
 mod public_get;
 mod routes;
 mod seed;

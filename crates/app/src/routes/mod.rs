@@ -33,6 +33,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::scope("/api")
             .route("/health", web::get().to(health::health))
             .route("/site", web::get().to(site::site))
+            .route("/openapi.json", web::get().to(crate::openapi::serve))
             .route("/products", web::get().to(products::list))
             .route("/products/{id}", web::get().to(products::show))
             .route(
