@@ -52,12 +52,14 @@ pub struct OrderPayload {
     #[serde(default)]
     #[schema(required = true, nullable = false, example = "GardenFan_01")]
     pub roblox_username: Option<String>,
-    /// The cart (1 to 50 lines); only ids and quantities are read.
+    /// The cart: 1 to `checkout.max_lines` lines (50 by default); only ids and quantities are
+    /// read.
     #[serde(default)]
     #[schema(required = true, nullable = false)]
     pub items: Option<Vec<PayloadItem>>,
-    /// The grand total the shopper saw, in dollars; when it is not the server's, the answer is
-    /// 409 with the server's `cart`.
+    /// The total the shopper saw, in dollars: the items after the discount, before the payment
+    /// method's fee (the priced cart's `total`). When it is not the server's, the answer is 409
+    /// with the server's `cart`.
     #[serde(default)]
     #[schema(value_type = f64, required = true, nullable = false, example = 12.5)]
     pub total: Option<serde_json::Number>,

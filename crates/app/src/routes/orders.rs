@@ -122,10 +122,15 @@ pub struct OrderResponse {
     #[schema(example = "Paid")]
     pub status_label: &'static str,
     pub items: Vec<OrderItemResponse>,
+    /// The items at their prices.
     pub subtotal: f64,
+    /// The promo code's discount (0 without one).
     pub discount: f64,
+    /// The payment method's fee.
     pub fee: f64,
+    /// What the buyer pays: the subtotal less the discount, plus the fee.
     pub total: f64,
+    /// Where the items are delivered.
     pub roblox_username: String,
     #[schema(format = DateTime)]
     pub created_at: String,
