@@ -7,3 +7,6 @@ mod product;
 
 pub(crate) use money::dollars;
 pub use product::ProductResponse;
+
+/// The staff calls' shared answers (OpenAPI).
+pub mod staff;
