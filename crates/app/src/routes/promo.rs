@@ -94,7 +94,14 @@ pub async fn validate(
 pub struct CreatePromo {
     /// Letters, digits, `-` and `_`, up to 32; stored in capitals.
     #[serde(default)]
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 32, example = "SUMMER10")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 32,
+        pattern = "^[A-Za-z0-9_-]+$",
+        example = "SUMMER10"
+    )]
     pub code: Option<String>,
     /// The discount, a whole percent.
     #[serde(default)]
@@ -103,7 +110,7 @@ pub struct CreatePromo {
     /// When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
     /// end of that day, UTC); null, empty or left out: never.
     #[serde(default)]
-    #[schema(example = "2026-12-31T23:59:59Z")]
+    #[schema(format = DateTime, example = "2026-12-31T23:59:59Z")]
     pub expires_at: Option<String>,
     /// How many orders may use it in all; null, empty or left out: no limit. (Stored up to
     /// 2147483647.)
