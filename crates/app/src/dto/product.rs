@@ -1,24 +1,44 @@
 use catalog::{Product, ProductId};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::money::dollars;
 
 /// A product as the browser sees it: the spec's field names, money as numbers of dollars.
-#[derive(Debug, Serialize)]
+/// The storefront's list (`GET /api/products`, from the snapshot) and one product
+/// (`GET /api/products/{id}`) both send exactly this.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Product)]
 pub struct ProductResponse {
+    #[schema(example = 12)]
     id: i64,
+    #[schema(example = "Golden Raccoon")]
     name: String,
     description: String,
+    /// The price in dollars (two decimals).
+    #[schema(example = 4.99)]
     price: f64,
+    /// Free text, possibly a comma-separated list: "Pets, Exclusives".
     category: String,
+    /// A path on the shop's own host, e.g. "/media/products/9f2c.png"; null without a picture.
+    #[schema(required = true)]
     image: Option<String>,
+    /// null = unlimited, 0 = out of stock.
+    #[schema(required = true)]
     stock: Option<i64>,
+    #[schema(required = true)]
     weight: Option<f64>,
+    #[schema(required = true)]
     mutation: Option<String>,
+    /// The original price in dollars; the shopper saves `savings - price`.
+    #[schema(required = true)]
     savings: Option<f64>,
+    #[schema(required = true)]
     sort_order: Option<i32>,
     delete_after_out_of_stock: bool,
+    /// The ids of the products shown with this one.
     related_ids: Vec<i64>,
+    /// The stock again (one count per product), 0 when unlimited.
     inventory: i64,
     dupe_warning: bool,
 }

@@ -1,6 +1,7 @@
 //! The account calls of spec §7: session check, login, logout, sign-up with an e-mail code,
 //! password reset, and the current user.
 
+use accounts::Role;
 use accounts::{
     Email, ForgotPasswordError, Password, ResetPasswordError, ResetToken, UserName,
     VerificationCode, VerifyCodeError,
@@ -8,23 +9,48 @@ use accounts::{
 use actix_session::Session;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use utoipa::ToSchema;
 
 use crate::{
     auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
     error::{ApiError, FieldErrors},
     limits::RateLimits,
+    openapi::ErrorBody,
 };
 use accounts::Clock as _;
 
 /// A user as every account call shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = User)]
 pub struct UserResponse {
+    #[schema(example = 7)]
     pub id: i64,
+    #[schema(example = "Ann")]
     pub name: String,
+    #[schema(example = "ann@example.com")]
     pub email: String,
-    pub account_type: &'static str,
+    pub account_type: AccountType,
+}
+
+/// What the user may do: shoppers are customers, staff are admins, super_admins also run the
+/// shop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AccountType {
+    Customer,
+    Admin,
+    SuperAdmin,
+}
+
+impl From<Role> for AccountType {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Customer => AccountType::Customer,
+            Role::Admin => AccountType::Admin,
+            Role::SuperAdmin => AccountType::SuperAdmin,
+        }
+    }
 }
 
 impl From<&CurrentUser> for UserResponse {
@@ -33,7 +59,7 @@ impl From<&CurrentUser> for UserResponse {
             id: user.id,
             name: user.name.clone(),
             email: user.email.clone(),
-            account_type: user.role.as_str(),
+            account_type: user.role.into(),
         }
     }
 }
@@ -102,25 +128,106 @@ fn log_in(
     session.insert(LOGGED_IN_AT_KEY, now).map_err(failed)
 }
 
-pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
-    HttpResponse::Ok().json(json!({
-        "loggedIn": user.is_some(),
-        "user": user.as_ref().map(UserResponse::from),
-    }))
+/// Whether the session is logged in, and as whom.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuthCheck {
+    #[serde(rename = "loggedIn")]
+    logged_in: bool,
+    /// null for a guest.
+    #[schema(required = true)]
+    user: Option<UserResponse>,
 }
 
+/// A message to show, and the user now logged in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoggedIn {
+    #[schema(example = "Logged in.")]
+    message: &'static str,
+    user: UserResponse,
+}
+
+/// A message to show.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Message {
+    message: &'static str,
+}
+
+/// The code is on its way.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CodeSent {
+    #[schema(example = "We sent a 6-digit code to ann@example.com.")]
+    message: String,
+    /// Seconds before another code may be asked for.
+    #[schema(example = 60)]
+    resend_after: u64,
+}
+
+/// `GET /api/auth/check`: never 401; a guest is `loggedIn: false, user: null`.
+#[utoipa::path(
+    get,
+    path = "/api/auth/check",
+    tag = "accounts",
+    responses((status = 200, description = "The session's state.", body = AuthCheck)),
+    security((), ("session_cookie" = [])),
+)]
+pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
+    HttpResponse::Ok().json(AuthCheck {
+        logged_in: user.is_some(),
+        user: user.as_ref().map(UserResponse::from),
+    })
+}
+
+/// `GET /api/me`: the logged-in user.
+#[utoipa::path(
+    get,
+    path = "/api/me",
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The logged-in user.", body = UserResponse),
+        (status = 401, description = "Not logged in.", body = ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn me(RequireUser(user): RequireUser) -> HttpResponse {
     HttpResponse::Ok().json(UserResponse::from(&user))
 }
 
-#[derive(Debug, Deserialize)]
+/// An e-mail and password. Missing fields are answered 422 like empty ones.
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
     #[serde(default)]
+    #[schema(
+        required = true,
+        format = "email",
+        max_length = 254,
+        example = "ann@example.com"
+    )]
     email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1, example = "correct horse battery")]
     password: String,
 }
 
+/// `POST /api/login`: a new session for the user (the session cookie is set).
+#[utoipa::path(
+    post,
+    path = "/api/login",
+    tag = "accounts",
+    request_body = LoginRequest,
+    responses(
+        (status = 200, description = "Logged in; `Set-Cookie` carries the new session.", body = LoggedIn,
+            headers(("Set-Cookie" = String, description = "The session cookie."))),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 401, description = "Invalid email or password.", body = ErrorBody),
+        (status = 403, description = "Cross-site request refused.", body = ErrorBody),
+        (status = 413, description = "The body is too large.", body = ErrorBody),
+        (status = 415, description = "The body is not JSON.", body = ErrorBody),
+        (status = 422, description = "A field is missing or invalid.", body = ErrorBody),
+        (status = 429, description = "Too many attempts for this address or client.", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn login(
     request: HttpRequest,
     session: Session,
@@ -142,32 +249,90 @@ pub async fn login(
     let user = CurrentUser::from(user);
     log_in(&session, &user, &accounts)?;
     tracing::info!(user = user.id, "logged in");
-    Ok(HttpResponse::Ok()
-        .json(json!({ "message": "Logged in.", "user": UserResponse::from(&user) })))
+    Ok(HttpResponse::Ok().json(LoggedIn {
+        message: "Logged in.",
+        user: UserResponse::from(&user),
+    }))
 }
 
+/// `POST /api/logout`: ends the session (logged in or not).
+#[utoipa::path(
+    post,
+    path = "/api/logout",
+    tag = "accounts",
+    responses(
+        (status = 200, description = "Logged out.", body = Message),
+        (status = 403, description = "Cross-site request refused.", body = ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn logout(session: Session) -> HttpResponse {
     session.purge();
-    HttpResponse::Ok().json(json!({ "message": "Logged out." }))
+    HttpResponse::Ok().json(Message {
+        message: "Logged out.",
+    })
 }
 
-#[derive(Debug, Deserialize)]
+/// Sign-up: the new account's name, e-mail and password (twice); `POST /api/verify-code` also
+/// needs the code that was mailed. Missing fields are answered 422 like empty ones.
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct SignupRequest {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 100, example = "Ann")]
     name: String,
     #[serde(default)]
+    #[schema(
+        required = true,
+        format = "email",
+        max_length = 254,
+        example = "ann@example.com"
+    )]
     email: String,
     #[serde(default)]
+    #[schema(
+        required = true,
+        min_length = 8,
+        max_length = 128,
+        example = "correct horse battery"
+    )]
     password: String,
+    /// The password again.
     #[serde(default)]
+    #[schema(
+        required = true,
+        min_length = 8,
+        max_length = 128,
+        example = "correct horse battery"
+    )]
     password_confirmation: String,
+    /// The 6-digit code from the mail (`POST /api/verify-code` only; ignored by
+    /// `POST /api/send-verification-code`).
     #[serde(default)]
+    #[schema(pattern = "^[0-9]{6}$", example = "042917")]
     code: String,
 }
 
 /// Answers the same for an address that already has an account as for a new one (its owner
 /// gets a mail instead of a code). The password is checked here so the form says at once what
 /// is wrong with it, but it is not kept: the account takes the one sent with the right code.
+#[utoipa::path(
+    post,
+    path = "/api/send-verification-code",
+    tag = "accounts",
+    request_body(content = SignupRequest, description = "The sign-up form (without `code`)."),
+    responses(
+        (status = 200, description = "A code was mailed (or, for a registered address, a note to its owner).", body = CodeSent),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 403, description = "Cross-site request refused.", body = ErrorBody),
+        (status = 413, description = "The body is too large.", body = ErrorBody),
+        (status = 415, description = "The body is not JSON.", body = ErrorBody),
+        (status = 422, description = "A field is missing or invalid.", body = ErrorBody),
+        (status = 429, description = "A code was sent moments ago, or too many were sent.", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+        (status = 503, description = "The mail could not be sent; try again.", body = ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn send_verification_code(
     request: HttpRequest,
     accounts: web::Data<AccountsService>,
@@ -186,13 +351,31 @@ pub async fn send_verification_code(
     let resend_after = accounts
         .send_code(name, email.clone(), &client_ip(&request))
         .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": format!("We sent a 6-digit code to {email}."),
-        "resend_after": resend_after.as_secs(),
-    })))
+    Ok(HttpResponse::Ok().json(CodeSent {
+        message: format!("We sent a 6-digit code to {email}."),
+        resend_after: resend_after.as_secs(),
+    }))
 }
 
 /// Creates the account with the name and password sent here, with the right code.
+#[utoipa::path(
+    post,
+    path = "/api/verify-code",
+    tag = "accounts",
+    request_body(content = SignupRequest, description = "The sign-up form with the mailed code."),
+    responses(
+        (status = 200, description = "The account exists and is logged in; `Set-Cookie` carries the new session.", body = LoggedIn,
+            headers(("Set-Cookie" = String, description = "The session cookie."))),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 403, description = "Cross-site request refused.", body = ErrorBody),
+        (status = 413, description = "The body is too large.", body = ErrorBody),
+        (status = 415, description = "The body is not JSON.", body = ErrorBody),
+        (status = 422, description = "A field is missing or invalid, the code is wrong or expired, or the e-mail is already registered.", body = ErrorBody),
+        (status = 429, description = "Too many wrong codes.", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn verify_code(
     request: HttpRequest,
     session: Session,
@@ -222,21 +405,45 @@ pub async fn verify_code(
         .await?;
     let user = CurrentUser::from(user);
     log_in(&session, &user, &accounts)?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": "Verified and logged in!",
-        "user": UserResponse::from(&user),
-    })))
+    Ok(HttpResponse::Ok().json(LoggedIn {
+        message: "Verified and logged in!",
+        user: UserResponse::from(&user),
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// The address to send a reset link to.
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ForgotRequest {
     #[serde(default)]
+    #[schema(
+        required = true,
+        format = "email",
+        max_length = 254,
+        example = "ann@example.com"
+    )]
     email: String,
 }
 
 /// Answers the same, in the same time, whether or not the address has an account and whether
 /// or not its own limits let a mail go: the lookup, the limits, the token and the mail happen
 /// after the answer, on a task of their own. Only the client address's limit answers 429.
+#[utoipa::path(
+    post,
+    path = "/api/forgot-password",
+    tag = "accounts",
+    request_body = ForgotRequest,
+    responses(
+        (status = 200, description = "The same answer whether or not the address has an account.", body = Message),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 403, description = "Cross-site request refused.", body = ErrorBody),
+        (status = 413, description = "The body is too large.", body = ErrorBody),
+        (status = 415, description = "The body is not JSON.", body = ErrorBody),
+        (status = 422, description = "The e-mail is missing or invalid.", body = ErrorBody),
+        (status = 429, description = "Too many reset requests from this client.", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security(()),
+)]
 pub async fn forgot_password(
     request: HttpRequest,
     accounts: web::Data<AccountsService>,
@@ -270,21 +477,62 @@ pub async fn forgot_password(
             }
         }
     });
-    Ok(HttpResponse::Ok().json(json!({ "message": FORGOT_ANSWER })))
+    Ok(HttpResponse::Ok().json(Message {
+        message: FORGOT_ANSWER,
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// The reset link's token and e-mail, and the new password (twice).
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ResetRequest {
+    /// The token from the mailed link.
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     token: String,
+    /// The address the link was sent to (in the link).
     #[serde(default)]
+    #[schema(
+        required = true,
+        format = "email",
+        max_length = 254,
+        example = "ann@example.com"
+    )]
     email: String,
     #[serde(default)]
+    #[schema(
+        required = true,
+        min_length = 8,
+        max_length = 128,
+        example = "correct horse battery"
+    )]
     password: String,
+    /// The password again.
     #[serde(default)]
+    #[schema(
+        required = true,
+        min_length = 8,
+        max_length = 128,
+        example = "correct horse battery"
+    )]
     password_confirmation: String,
 }
 
+/// `POST /api/reset-password`: a new password with a mailed link's token. It does not log in.
+#[utoipa::path(
+    post,
+    path = "/api/reset-password",
+    tag = "accounts",
+    request_body = ResetRequest,
+    responses(
+        (status = 200, description = "The password was changed.", body = Message),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 403, description = "Cross-site request refused.", body = ErrorBody),
+        (status = 413, description = "The body is too large.", body = ErrorBody),
+        (status = 415, description = "The body is not JSON.", body = ErrorBody),
+        (status = 422, description = "The link is invalid or expired (`token`), or the new password is invalid.", body = ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn reset_password(
     accounts: web::Data<AccountsService>,
     body: web::Json<ResetRequest>,
@@ -304,7 +552,7 @@ pub async fn reset_password(
     accounts
         .reset_password(&email, &ResetToken::from_link(&body.token), password)
         .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "message": "Your password has been reset. You can now log in."
-    })))
+    Ok(HttpResponse::Ok().json(Message {
+        message: "Your password has been reset. You can now log in.",
+    }))
 }

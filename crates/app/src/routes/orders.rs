@@ -260,7 +260,7 @@ pub async fn cancel(
 }
 
 /// One order as the profile lists it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ProfileOrder {
     pub id: i64,
     pub total: f64,

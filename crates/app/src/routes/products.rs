@@ -7,14 +7,39 @@ use catalog::{CatalogService, ProductId};
 use crate::{
     dto::ProductResponse,
     error::ApiError,
+    openapi::ErrorBody,
     services::ShopCatalog,
     snapshot::{Coding, ProductSnapshot},
 };
 
-/// The storefront's products from the in-memory snapshot: the representation the browser
+/// `GET /api/products`. The storefront's products from the in-memory snapshot: the representation the browser
 /// accepts best (brotli, gzip or identity, all compressed once per change), each with its own
 /// strong ETag, and a bodiless 304 when `If-None-Match` names the list as it is. Nothing here
 /// formats or copies a string: the bodies and header values are the snapshot's.
+#[utoipa::path(
+    get,
+    path = "/api/products",
+    tag = "storefront",
+    params(
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` this call sent: 304 when the list is still the same."),
+        ("Accept-Encoding" = Option<String>, Header, description = "`br` and `gzip` are offered; identity otherwise."),
+    ),
+    responses(
+        (status = 200, description = "Every product the storefront lists, in its order.", body = Vec<ProductResponse>,
+            headers(
+                ("ETag" = String, description = "A strong validator of this representation."),
+                ("Vary" = String, description = "`accept-encoding`"),
+                ("Cache-Control" = String, description = "`no-cache`: revalidate with `If-None-Match`."),
+                ("Content-Encoding" = String, description = "`br` or `gzip` when the body is compressed; absent for identity."),
+            )),
+        (status = 304, description = "Not modified: the list is the one `If-None-Match` names; no body.",
+            headers(
+                ("ETag" = String, description = "The validator that matched."),
+                ("Vary" = String, description = "`accept-encoding`"),
+                ("Cache-Control" = String, description = "`no-cache`"),
+            )),
+    ),
+)]
 pub async fn list(request: HttpRequest, products: web::Data<ProductSnapshot>) -> HttpResponse {
     let list = products.current();
     let headers = request.headers();
@@ -127,6 +152,18 @@ pub(crate) fn product_id(raw: &str) -> Result<ProductId, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Product not found.".to_owned()))
 }
 
+/// `GET /api/products/{id}`: one product the storefront lists.
+#[utoipa::path(
+    get,
+    path = "/api/products/{id}",
+    tag = "storefront",
+    params(("id" = i64, Path, description = "The product's id; anything that is not a positive integer is a product that is not there (404).", minimum = 1)),
+    responses(
+        (status = 200, description = "The product.", body = ProductResponse,
+            headers(("Cache-Control" = String, description = "`no-cache`"))),
+        (status = 404, description = "No such product, or it is hidden.", body = ErrorBody),
+    ),
+)]
 pub async fn show(
     path: web::Path<String>,
     catalog: web::Data<ShopCatalog>,
@@ -137,6 +174,18 @@ pub async fn show(
         .json(ProductResponse::from(&product)))
 }
 
+/// `GET /api/products/{id}/related-ids`: the ids of the products shown with this one.
+#[utoipa::path(
+    get,
+    path = "/api/products/{id}/related-ids",
+    tag = "storefront",
+    params(("id" = i64, Path, description = "The product's id; anything that is not a positive integer is a product that is not there (404).", minimum = 1)),
+    responses(
+        (status = 200, description = "The related products' ids.", body = Vec<i64>,
+            headers(("Cache-Control" = String, description = "`no-cache`"))),
+        (status = 404, description = "No such product, or it is hidden.", body = ErrorBody),
+    ),
+)]
 pub async fn related_ids(
     path: web::Path<String>,
     catalog: web::Data<ShopCatalog>,

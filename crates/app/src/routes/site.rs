@@ -1,17 +1,37 @@
 use actix_web::{http::header, web, HttpResponse};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::{checkout::CheckoutKit, settings::SiteSettings, snapshot::ProductSnapshot};
 
 /// What the browser needs to know about this shop's configuration.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Site<'a> {
+    /// The shop's name.
+    #[schema(example = "Garden Shop")]
+    name: &'a str,
+    /// Where the shop's reviews are read (may be empty).
+    reviews_url: &'a str,
+    /// Whether checkout offers PayPal.
+    paypal_enabled: bool,
+}
+
+/// What the browser needs to know about this shop's configuration.
+#[utoipa::path(
+    get,
+    path = "/api/site",
+    tag = "storefront",
+    responses((status = 200, description = "The shop's public settings.", body = Site,
+        headers(("Cache-Control" = String, description = "`public, max-age=300`")))),
+)]
 pub async fn site(site: web::Data<SiteSettings>, checkout: web::Data<CheckoutKit>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
-        .json(json!({
-            "name": site.name,
-            "reviews_url": site.reviews_url,
-            "paypal_enabled": checkout.paypal.is_some(),
-        }))
+        .json(Site {
+            name: &site.name,
+            reviews_url: &site.reviews_url,
+            paypal_enabled: checkout.paypal.is_some(),
+        })
 }
 
 /// The storefront's pages that stand on their own (besides one page per product).
