@@ -6,6 +6,112 @@
 // Generated from frontend/openapi.json by `just api-types`; a Vitest test fails when it is stale.
 
 export interface paths {
+    "/api/auth/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/auth/check`: never 401; a guest is `loggedIn: false, user: null`. */
+        get: operations["check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answers the same, in the same time, whether or not the address has an account and whether
+         *     or not its own limits let a mail go: the lookup, the limits, the token and the mail happen
+         *     after the answer, on a task of their own. Only the client address's limit answers 429.
+         */
+        post: operations["forgot_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ready when the database answers. */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `POST /api/login`: a new session for the user (the session cookie is set). */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `POST /api/logout`: ends the session (logged in or not). */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/me`: the logged-in user. */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -23,10 +129,218 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/products`. The storefront's products from the in-memory snapshot: the representation the browser
+         *     accepts best (brotli, gzip or identity, all compressed once per change), each with its own
+         *     strong ETag, and a bodiless 304 when `If-None-Match` names the list as it is. Nothing here
+         *     formats or copies a string: the bodies and header values are the snapshot's.
+         */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/products/{id}`: one product the storefront lists. */
+        get: operations["show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/products/{id}/related-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/products/{id}/related-ids`: the ids of the products shown with this one. */
+        get: operations["related_ids"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/profile`: the logged-in user and their orders. */
+        get: operations["profile"];
+        put?: never;
+        post?: never;
+        /**
+         * DELETE /api/profile `{"password": "…"}`: erases the account (orders stay for the books
+         *     without the e-mail and names) and ends every session of it; 204.
+         */
+        delete: operations["delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /api/profile/export: everything the shop keeps about the shopper (profile, orders,
+         *     help chats) as a JSON download.
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** `POST /api/reset-password`: a new password with a mailed link's token. It does not log in. */
+        post: operations["reset_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/send-verification-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answers the same for an address that already has an account as for a new one (its owner
+         *     gets a mail instead of a code). The password is checked here so the form says at once what
+         *     is wrong with it, but it is not kept: the account takes the one sent with the right code.
+         */
+        post: operations["send_verification_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the browser needs to know about this shop's configuration. */
+        get: operations["site"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/verify-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates the account with the name and password sent here, with the right code. */
+        post: operations["verify_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description What the user may do: shoppers are customers, staff are admins, super_admins also run the
+         *     shop.
+         * @enum {string}
+         */
+        AccountType: "customer" | "admin" | "super_admin";
+        /** @description Whether the session is logged in, and as whom. */
+        AuthCheck: {
+            loggedIn: boolean;
+            user: null | components["schemas"]["User"];
+        };
+        /** @description The code is on its way. */
+        CodeSent: {
+            /** @example We sent a 6-digit code to ann@example.com. */
+            message: string;
+            /**
+             * Format: u-int64
+             * @description Seconds before another code may be asked for.
+             * @example 60
+             */
+            resend_after: number;
+        };
+        /** @description Everything the shop keeps about a shopper (`GET /api/profile/export`). */
+        DataExport: {
+            /**
+             * Format: date-time
+             * @description When the export was made (RFC 3339).
+             */
+            exported_at: string;
+            profile: components["schemas"]["User"];
+            /** @description Their orders, newest first. */
+            orders: components["schemas"]["ProfileOrder"][];
+            /** @description Their help chats, oldest first. */
+            chats: components["schemas"]["ExportedChat"][];
+        };
+        /** @description The account's password, to confirm the erasure. */
+        DeleteAccount: {
+            password: string;
+        };
         /**
          * @description Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
          *     on a 422 (empty otherwise).
@@ -48,6 +362,202 @@ export interface components {
             /** @description The cart as the server prices it (409 at checkout). */
             cart?: Record<string, never>;
         };
+        /** @description One help chat of the shopper, with its messages oldest first. */
+        ExportedChat: {
+            /**
+             * Format: uuid
+             * @description The chat's UUID.
+             */
+            id: string;
+            /**
+             * @description `ai`, `pending`, `connected` or `closed`.
+             * @example closed
+             */
+            status: string;
+            /** Format: date-time */
+            created_at: string;
+            messages: components["schemas"]["ExportedMessage"][];
+        };
+        /** @description One message of a help chat. */
+        ExportedMessage: {
+            /**
+             * @description Who wrote it: `user`, `guest`, `bot`, `admin`, `super_admin` or `system`.
+             * @example user
+             */
+            sender: string;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The address to send a reset link to. */
+        ForgotRequest: {
+            /**
+             * Format: email
+             * @example ann@example.com
+             */
+            email: string;
+        };
+        /** @description The server is up and its database answers. */
+        Health: {
+            /** @example ok */
+            status: string;
+        };
+        /** @description A message to show, and the user now logged in. */
+        LoggedIn: {
+            /** @example Logged in. */
+            message: string;
+            user: components["schemas"]["User"];
+        };
+        /** @description An e-mail and password. Missing fields are answered 422 like empty ones. */
+        LoginRequest: {
+            /**
+             * Format: email
+             * @example ann@example.com
+             */
+            email: string;
+            /** @example correct horse battery */
+            password: string;
+        };
+        /** @description A message to show. */
+        Message: {
+            message: string;
+        };
+        /**
+         * @description A product as the browser sees it: the spec's field names, money as numbers of dollars.
+         *     The storefront's list (`GET /api/products`, from the snapshot) and one product
+         *     (`GET /api/products/{id}`) both send exactly this.
+         */
+        Product: {
+            /**
+             * Format: int64
+             * @example 12
+             */
+            id: number;
+            /** @example Golden Raccoon */
+            name: string;
+            description: string;
+            /**
+             * Format: double
+             * @description The price in dollars (two decimals).
+             * @example 4.99
+             */
+            price: number;
+            /** @description Free text, possibly a comma-separated list: "Pets, Exclusives". */
+            category: string;
+            /** @description A path on the shop's own host, e.g. "/media/products/9f2c.png"; null without a picture. */
+            image: string | null;
+            /**
+             * Format: int64
+             * @description null = unlimited, 0 = out of stock.
+             */
+            stock: number | null;
+            /** Format: double */
+            weight: number | null;
+            mutation: string | null;
+            /**
+             * Format: double
+             * @description The original price in dollars; the shopper saves `savings - price`.
+             */
+            savings: number | null;
+            /** Format: int32 */
+            sort_order: number | null;
+            delete_after_out_of_stock: boolean;
+            /** @description The ids of the products shown with this one. */
+            related_ids: number[];
+            /**
+             * Format: int64
+             * @description The stock again (one count per product), 0 when unlimited.
+             */
+            inventory: number;
+            dupe_warning: boolean;
+        };
+        /** @description One order as the profile lists it. */
+        ProfileOrder: {
+            /** Format: int64 */
+            id: number;
+            /** Format: double */
+            total: number;
+            status: string;
+            status_label: string;
+            created_at: string;
+        };
+        /** @description `GET /api/profile`'s answer. */
+        ProfileResponse: {
+            user: components["schemas"]["ProfileUser"];
+        };
+        /** @description The user with their orders, newest first. */
+        ProfileUser: components["schemas"]["User"] & {
+            orders: components["schemas"]["ProfileOrder"][];
+        };
+        /** @description The reset link's token and e-mail, and the new password (twice). */
+        ResetRequest: {
+            /** @description The token from the mailed link. */
+            token: string;
+            /**
+             * Format: email
+             * @description The address the link was sent to (in the link).
+             * @example ann@example.com
+             */
+            email: string;
+            /** @example correct horse battery */
+            password: string;
+            /**
+             * @description The password again.
+             * @example correct horse battery
+             */
+            password_confirmation: string;
+        };
+        /**
+         * @description Sign-up: the new account's name, e-mail and password (twice); `POST /api/verify-code` also
+         *     needs the code that was mailed. Missing fields are answered 422 like empty ones.
+         */
+        SignupRequest: {
+            /** @example Ann */
+            name: string;
+            /**
+             * Format: email
+             * @example ann@example.com
+             */
+            email: string;
+            /** @example correct horse battery */
+            password: string;
+            /**
+             * @description The password again.
+             * @example correct horse battery
+             */
+            password_confirmation: string;
+            /**
+             * @description The 6-digit code from the mail (`POST /api/verify-code` only; ignored by
+             *     `POST /api/send-verification-code`).
+             * @example 042917
+             */
+            code?: string;
+        };
+        /** @description What the browser needs to know about this shop's configuration. */
+        Site: {
+            /**
+             * @description The shop's name.
+             * @example Garden Shop
+             */
+            name: string;
+            /** @description Where the shop's reviews are read (may be empty). */
+            reviews_url: string;
+            /** @description Whether checkout offers PayPal. */
+            paypal_enabled: boolean;
+        };
+        /** @description A user as every account call shows it. */
+        User: {
+            /**
+             * Format: int64
+             * @example 7
+             */
+            id: number;
+            /** @example Ann */
+            name: string;
+            /** @example ann@example.com */
+            email: string;
+            account_type: components["schemas"]["AccountType"];
+        };
     };
     responses: never;
     parameters: never;
@@ -57,6 +567,284 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthCheck"];
+                };
+            };
+        };
+    };
+    forgot_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgotRequest"];
+            };
+        };
+        responses: {
+            /** @description The same answer whether or not the address has an account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The e-mail is missing or invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many reset requests from this client. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: the database answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The database does not answer. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Logged in; `Set-Cookie` carries the new session. */
+            200: {
+                headers: {
+                    /** @description The session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedIn"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid email or password. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is missing or invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts for this address or client. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logged out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Cross-site request refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logged-in user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Not logged in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     serve: {
         parameters: {
             query?: never;
@@ -73,6 +861,529 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` this call sent: 304 when the list is still the same. */
+                "If-None-Match"?: string | null;
+                /** @description `br` and `gzip` are offered; identity otherwise. */
+                "Accept-Encoding"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every product the storefront lists, in its order. */
+            200: {
+                headers: {
+                    /** @description `no-cache`: revalidate with `If-None-Match`. */
+                    "Cache-Control"?: string;
+                    /** @description `br` or `gzip` when the body is compressed; absent for identity. */
+                    "Content-Encoding"?: string;
+                    /** @description A strong validator of this representation. */
+                    ETag?: string;
+                    /** @description `accept-encoding` */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"][];
+                };
+            };
+            /** @description Not modified: the list is the one `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The validator that matched. */
+                    ETag?: string;
+                    /** @description `accept-encoding` */
+                    Vary?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    show: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id; anything that is not a positive integer is a product that is not there (404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description No such product, or it is hidden. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    related_ids: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id; anything that is not a positive integer is a product that is not there (404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The related products' ids. */
+            200: {
+                headers: {
+                    /** @description `no-cache` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": number[];
+                };
+            };
+            /** @description No such product, or it is hidden. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user and their orders, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Not logged in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccount"];
+            };
+        };
+        responses: {
+            /** @description The account is erased and logged out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff account (not deletable here), or a cross-site request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Orders are still waiting for payment or delivery. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The password is missing or wrong. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shopper's data as a JSON download (`garden-shop-my-data.json`). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="garden-shop-my-data.json"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description Not logged in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reset_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetRequest"];
+            };
+        };
+        responses: {
+            /** @description The password was changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link is invalid or expired (`token`), or the new password is invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_verification_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The sign-up form (without `code`). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupRequest"];
+            };
+        };
+        responses: {
+            /** @description A code was mailed (or, for a registered address, a note to its owner). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is missing or invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A code was sent moments ago, or too many were sent. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The mail could not be sent; try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    site: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shop's public settings. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Site"];
+                };
+            };
+        };
+    };
+    verify_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The sign-up form with the mailed code. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupRequest"];
+            };
+        };
+        responses: {
+            /** @description The account exists and is logged in; `Set-Cookie` carries the new session. */
+            200: {
+                headers: {
+                    /** @description The session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedIn"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is missing or invalid, the code is wrong or expired, or the e-mail is already registered. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong codes. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

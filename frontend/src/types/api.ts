@@ -1,38 +1,25 @@
-/** Entities as the server sends them. Shared by every feature that shows or sells them. */
+/**
+ * Entities as the server sends them. Shared by every feature that shows or sells them. Where the
+ * server's OpenAPI document (frontend/openapi.json) has the type, it is an alias of the generated
+ * schema (src/types/api.gen.ts, `just api-types`), so the compiler sees any change of the API.
+ */
+import type { components } from './api.gen';
 
-export type Product = {
-  id: number;
-  name: string;
-  description: string;
-  price: number;
-  /** Free text, possibly a comma-separated list: "Pets, Exclusives". */
-  category: string;
-  /** A path on the shop's own host, e.g. "/media/products/9f2c.png". */
-  image: string | null;
-  /** null = unlimited, 0 = out of stock. */
-  stock: number | null;
-  weight: number | null;
-  mutation: string | null;
-  /** The original price; the shopper saves `savings - price`. */
-  savings: number | null;
-  sort_order: number | null;
-  delete_after_out_of_stock: boolean;
-  related_ids: number[];
-  inventory: number;
-  dupe_warning: boolean;
-};
+/** The request and response bodies of the server's OpenAPI document, by schema name. */
+export type Schemas = components['schemas'];
 
-export type ApiErrorBody = {
-  message: string;
-  errors?: Record<string, string[]>;
-};
+/**
+ * A product (`GET /api/products`, `GET /api/products/{id}`). `category` is free text, possibly a
+ * comma-separated list ("Pets, Exclusives"); `image` a path on the shop's own host; `stock` null =
+ * unlimited, 0 = out of stock; `savings` the original price (the shopper saves `savings - price`).
+ */
+export type Product = Schemas['Product'];
 
-export type Site = {
-  name: string;
-  reviews_url: string;
-  /** PayPal is offered at checkout only when the server has it configured and enabled. */
-  paypal_enabled?: boolean;
-};
+/** Every error answer: the message to show, per-field messages on a 422. */
+export type ApiErrorBody = Schemas['ErrorBody'];
+
+/** `GET /api/site`. PayPal is offered at checkout only when `paypal_enabled`. */
+export type Site = Schemas['Site'];
 
 /** Who wrote a chat message. */
 export type ChatSenderType = 'admin' | 'super_admin' | 'user' | 'guest' | 'system' | 'bot';
