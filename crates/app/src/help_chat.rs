@@ -14,6 +14,7 @@ use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::ExposeSecret;
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::events::EventsStore;
 
@@ -241,7 +242,7 @@ impl HelpChat {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct UserJson {
     pub id: i64,
     pub name: String,
@@ -249,7 +250,7 @@ pub struct UserJson {
 
 /// Who joined the chat: staff see the user id; a shopper sees the agent's display name (set
 /// when an agent joined, as the spec's client expects, but never a staff user id).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum AcceptedBy {
     Staff(i64),
@@ -257,24 +258,35 @@ pub enum AcceptedBy {
 }
 
 /// A chat as every chat call answers it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ChatJson {
+    #[schema(format = Uuid)]
     pub id: String,
+    /// `ai`, `pending` (waiting for an agent), `connected` or `closed`.
+    #[schema(example = "ai")]
     pub status: &'static str,
+    /// The logged-in shopper; `null` for a guest.
     pub user: Option<UserJson>,
+    #[schema(format = DateTime)]
     pub created_at: String,
     pub accepted_by: Option<AcceptedBy>,
+    /// The display name of the member of staff who joined.
     pub accepted_by_name: Option<String>,
+    /// Whether the other side wrote something this side has not read.
     pub has_unread_messages: bool,
+    /// Oldest first; left out where a call answers the chat without its messages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub messages: Option<Vec<MessageJson>>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MessageJson {
     pub id: i64,
     pub message: String,
+    /// `user`, `guest`, `bot`, `system`, `admin` or `super_admin`.
+    #[schema(example = "guest")]
     pub sender_type: &'static str,
+    #[schema(format = DateTime)]
     pub created_at: String,
 }
 

@@ -11,6 +11,7 @@ use orders::{
     RobloxUsername,
 };
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::dollars;
 use crate::error::ApiError;
@@ -19,26 +20,72 @@ use crate::error::ApiError;
 pub const MISSING_DETAILS: &str = "Please enter your Roblox username and email, and link Discord.";
 
 /// One line of the spec's order payload; only `id` and `qty` are read (the server knows the
-/// rest).
-#[derive(Debug, Deserialize)]
+/// rest: name, price). Both are read leniently (a string of digits passes) so that a bad line
+/// answers 422 under `items`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = CheckoutItem)]
 pub struct PayloadItem {
+    /// The product's id.
+    #[schema(value_type = i64, minimum = 1)]
     pub id: serde_json::Value,
+    /// How many (1 to 1000).
+    #[schema(value_type = i64, minimum = 1, maximum = 1000)]
     pub qty: serde_json::Value,
 }
 
-/// The spec's order payload. `discord_id` and `user_id` are ignored: the session decides.
-#[derive(Debug, Deserialize)]
+/// The spec's order payload. `discord_id` and `user_id` are ignored: the session decides (the
+/// Discord account linked in this session, the logged-in account). Missing or blank details
+/// answer 422 with one message and a field each (`roblox_username`, `email`, `discord`).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = CheckoutRequest)]
 pub struct OrderPayload {
+    /// Where the receipt goes.
     #[serde(default)]
+    #[schema(
+        required = true,
+        nullable = false,
+        format = "email",
+        example = "buyer@example.com"
+    )]
     pub email: Option<String>,
+    /// The Roblox account the items are delivered to (3 to 20 letters, digits or `_`).
     #[serde(default)]
+    #[schema(required = true, nullable = false, example = "GardenFan_01")]
     pub roblox_username: Option<String>,
+    /// The cart: 1 to `checkout.max_lines` lines (50 by default); only ids and quantities are
+    /// read.
     #[serde(default)]
+    #[schema(required = true, nullable = false)]
     pub items: Option<Vec<PayloadItem>>,
+    /// The total the shopper saw, in dollars: the items after the discount, before the payment
+    /// method's fee (the priced cart's `total`). When it is not the server's, the answer is 409
+    /// with the server's `cart`.
     #[serde(default)]
+    #[schema(value_type = f64, required = true, nullable = false, example = 12.5)]
     pub total: Option<serde_json::Number>,
+    /// A promo code to apply (checked for the session's Discord account); blank means none.
     #[serde(default)]
     pub promo_code: Option<String>,
+}
+
+/// `POST /api/stripe/checkout`: where to send the shopper to pay, and the order placed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CardCheckoutResponse {
+    pub order_id: i64,
+    /// The key of the order's link (`/orders/{id}?key=…`), shown once.
+    pub order_key: Option<String>,
+    /// The payment page (Stripe Checkout, or the dev page without Stripe keys).
+    pub url: String,
+}
+
+/// `POST /api/checkout/paypal`: PayPal's approval page, and the order placed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaypalCheckoutResponse {
+    /// PayPal's page where the shopper approves the payment.
+    pub approval_url: String,
+    pub order_id: i64,
+    /// The key of the order's link (`/orders/{id}?key=…`), shown once.
+    pub order_key: Option<String>,
 }
 
 /// Who is checking out, as the server knows it (never from the payload).
@@ -168,7 +215,7 @@ impl OrderPayload {
 }
 
 /// One line of the cart as the server prices it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PricedLineResponse {
     pub id: i64,
     pub name: String,
@@ -178,14 +225,20 @@ pub struct PricedLineResponse {
 }
 
 /// The cart as the server prices it, sent with a 409 when the client's total was off.
-#[derive(Debug, Clone, Serialize)]
+/// Money in dollars.
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct PricedCartResponse {
     pub lines: Vec<PricedLineResponse>,
     pub subtotal: f64,
+    /// The promo code's discount, when one applies.
+    #[schema(minimum = 1, maximum = 100)]
     pub discount_percent: Option<u8>,
     pub discount: f64,
+    /// The subtotal less the discount.
     pub total: f64,
+    /// The payment method's fee.
     pub fee: f64,
+    /// What the shopper pays: the total plus the fee.
     pub grand_total: f64,
 }
 

@@ -36,7 +36,7 @@ pub struct ErrorBody {
     #[schema(nullable = false)]
     problems: Option<Vec<String>>,
     /// The cart as the server prices it (409 at checkout).
-    #[schema(nullable = false, value_type = Object, required = false)]
+    #[schema(nullable = false, required = false, value_type = Option<crate::dto::checkout::PricedCartResponse>)]
     cart: Option<serde_json::Value>,
 }
 

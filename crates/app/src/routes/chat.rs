@@ -4,15 +4,16 @@
 
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use chat::{ChatError, ChatId, ChatUser, MessageText, SessionId, Side};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use shared::Rule;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::MaybeUser;
 use crate::chat_versions::{Cached, Lookup, View};
 use crate::client_ip::ClientIp;
+use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::error::{ApiError, FieldErrors};
-use crate::help_chat::{HelpChat, MessageJson};
+use crate::help_chat::{ChatJson, HelpChat, MessageJson};
 use crate::limits::RateLimits;
 
 /// The rate limit buckets of the help chat.
@@ -76,12 +77,48 @@ fn chat_user(user: MaybeUser) -> Option<ChatUser> {
     })
 }
 
-#[derive(Debug, Deserialize)]
+/// The browser's chat session id: it generates one once and sends it with every chat call; it
+/// is what makes a chat its own.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = StartChatRequest)]
 pub struct StartAi {
+    /// 8 to 128 letters, digits, `-` and `_`.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 8,
+        max_length = 128,
+        pattern = "^[A-Za-z0-9_-]{8,128}$"
+    )]
     session_id: Option<String>,
 }
 
+/// A chat opened (or found open) for the session.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StartedChat {
+    /// The chat with its messages.
+    chat: ChatJson,
+    /// The chat's id (also `chat.id`).
+    #[schema(format = Uuid)]
+    chat_id: String,
+}
+
 /// POST /api/chat/start-ai: a new chat with the assistant, which greets.
+#[utoipa::path(
+    post,
+    path = "/api/chat/start-ai",
+    tag = "chat",
+    summary = "Open the help chat with the assistant",
+    description = "The session's open chat when it has one (whatever its status, with what was \
+                   said so far), otherwise a new chat with the assistant, which greets.",
+    request_body = StartAi,
+    responses(
+        (status = 200, description = "The chat.", body = StartedChat),
+        JsonBodyRefused,
+        (status = 422, description = "No usable session id (`session_id`).", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn start_ai(
     chats: web::Data<HelpChat>,
     user: MaybeUser,
@@ -103,13 +140,28 @@ pub async fn start_ai(
         .render_chat(&started.chat, &started.messages, Side::Customer, true)
         .await
         .map_err(ApiError::Internal)?;
-    Ok(HttpResponse::Ok().json(json!({ "chat_id": chat.id, "chat": chat })))
+    Ok(HttpResponse::Ok().json(StartedChat {
+        chat_id: chat.id.clone(),
+        chat,
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// A request for a live agent.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = StartLiveChatRequest)]
 pub struct StartLive {
+    /// 8 to 128 letters, digits, `-` and `_`.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 8,
+        max_length = 128,
+        pattern = "^[A-Za-z0-9_-]{8,128}$"
+    )]
     session_id: Option<String>,
+    /// Ignored: the session's open chat is the one moved to an agent.
     #[allow(dead_code)]
+    #[schema(nullable = false, deprecated)]
     chat_id: Option<String>,
 }
 
@@ -118,6 +170,26 @@ pub struct StartLive {
 /// made; a chat already waiting or connected is returned as it is (not counted again). New
 /// requests count against `chat.max_live_per_ip_per_hour` per client address (429 beyond),
 /// and staff are notified once per chat when a webhook is configured.
+#[utoipa::path(
+    post,
+    path = "/api/chat/start-live",
+    tag = "chat",
+    summary = "Ask for a live agent",
+    description = "The session's open chat with the assistant moves to `pending` (staff see \
+                   what was said); without one a new pending chat is made; a chat already \
+                   waiting or connected is answered as it is. New requests are limited per \
+                   client network and hour (`chat.max_live_per_ip_per_hour`).",
+    request_body = StartLive,
+    responses(
+        (status = 200, description = "The chat, waiting for (or talking to) an agent.", body = StartedChat),
+        JsonBodyRefused,
+        (status = 409, description = "The chat was closed while the request was made.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "No usable session id (`session_id`).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many live-agent requests from this network; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn start_live(
     chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
@@ -164,14 +236,41 @@ pub async fn start_live(
         .render_chat(chat, &messages, Side::Customer, true)
         .await
         .map_err(ApiError::Internal)?;
-    Ok(HttpResponse::Ok().json(json!({ "chat_id": rendered.id, "chat": rendered })))
+    Ok(HttpResponse::Ok().json(StartedChat {
+        chat_id: rendered.id.clone(),
+        chat: rendered,
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// A shopper's message.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = SendChatMessageRequest)]
 pub struct Send {
+    /// The chat (an unknown id, or one of another session, answers 404).
+    #[schema(required = true, nullable = false, format = Uuid)]
     chat_id: Option<String>,
+    /// 8 to 128 letters, digits, `-` and `_`.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 8,
+        max_length = 128,
+        pattern = "^[A-Za-z0-9_-]{8,128}$"
+    )]
     session_id: Option<String>,
+    /// Trimmed; 1 to 2000 characters.
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 2000)]
     message: Option<String>,
+}
+
+/// The message stored, and the assistant's answer while the chat is with the assistant.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SentMessage {
+    message: MessageJson,
+    /// The assistant was not sure: offer a live agent.
+    offer_live_agent: bool,
+    /// The assistant's answer; `null` while waiting for or talking to an agent.
+    reply: Option<MessageJson>,
 }
 
 /// Answers 404 from memory when the chat is known to belong to another session.
@@ -185,6 +284,26 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
 /// POST /api/chat/send: stores the shopper's message; while the chat is with the assistant,
 /// its answer too. At most `chat.max_messages_per_minute` per chat session (429 beyond,
 /// nothing stored).
+#[utoipa::path(
+    post,
+    path = "/api/chat/send",
+    tag = "chat",
+    summary = "Write in the help chat",
+    description = "Stores the shopper's message; while the chat is with the assistant, its \
+                   answer too. Limited per chat session and minute \
+                   (`chat.max_messages_per_minute`; nothing is stored beyond).",
+    request_body = Send,
+    responses(
+        (status = 200, description = "Stored.", body = SentMessage),
+        JsonBodyRefused,
+        (status = 404, description = "No such chat for this session (also for a malformed chat id).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The chat has ended.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "No usable session id (`session_id`), or an empty or too long message (`message`).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many messages this minute; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn send(
     chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
@@ -216,17 +335,29 @@ pub async fn send(
         ),
         None => (None, false),
     };
-    Ok(HttpResponse::Ok().json(json!({
-        "message": MessageJson::from(&outcome.message),
-        "reply": reply,
-        "offer_live_agent": offer,
-    })))
+    Ok(HttpResponse::Ok().json(SentMessage {
+        message: MessageJson::from(&outcome.message),
+        reply,
+        offer_live_agent: offer,
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+/// Which chat, for which browser.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ChatQuery {
+    /// The chat.
+    #[param(required = true, format = Uuid)]
     chat_id: Option<String>,
+    /// The browser's chat session id.
+    #[param(required = true)]
     session_id: Option<String>,
+}
+
+/// The chat with its messages.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatHistory {
+    chat: ChatJson,
 }
 
 impl ChatQuery {
@@ -241,6 +372,27 @@ impl ChatQuery {
 
 /// GET /api/chat/history: the chat with its messages; marks what the shop said read for the
 /// shopper. Answered from memory while nothing changed (nothing new to mark read either).
+#[utoipa::path(
+    get,
+    path = "/api/chat/history",
+    tag = "chat",
+    summary = "The chat and its messages",
+    description = "Polled by the chat window; marks what the shop said read. Answers carry an \
+                   `ETag`: with `If-None-Match` the answer is 304 while nothing changed.",
+    params(
+        ChatQuery,
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` of the last answer."),
+    ),
+    responses(
+        (status = 200, description = "The chat with its messages.", body = ChatHistory,
+            headers(("ETag" = String, description = "This version of the chat."))),
+        (status = 304, description = "Nothing changed since the `If-None-Match` version.",
+            headers(("ETag" = String, description = "This version of the chat."))),
+        (status = 404, description = "No such chat for this session (also for a malformed chat or session id).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn history(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
@@ -266,13 +418,35 @@ pub async fn history(
         loaded.chat.version,
         ticket,
         View::History,
-        to_json(&json!({ "chat": chat }))?,
+        to_json(&ChatHistory { chat })?,
     );
     Ok(cached_json(&req, &cached))
 }
 
 /// GET /api/chat/status: the chat without messages; 404 once it is gone. Answered from memory
 /// while nothing changed.
+#[utoipa::path(
+    get,
+    path = "/api/chat/status",
+    tag = "chat",
+    summary = "The chat without its messages",
+    description = "Polled to see whether an agent joined or the chat ended; 404 once it is gone. \
+                   Answers carry an `ETag`: with `If-None-Match` the answer is 304 while \
+                   nothing changed.",
+    params(
+        ChatQuery,
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` of the last answer."),
+    ),
+    responses(
+        (status = 200, description = "The chat (no `messages`).", body = ChatJson,
+            headers(("ETag" = String, description = "This version of the chat."))),
+        (status = 304, description = "Nothing changed since the `If-None-Match` version.",
+            headers(("ETag" = String, description = "This version of the chat."))),
+        (status = 404, description = "No such chat for this session (also for a malformed chat or session id).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn status(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
@@ -301,13 +475,42 @@ pub async fn status(
     Ok(cached_json(&req, &cached))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SessionQuery {
+    /// The browser's chat session id.
+    #[param(required = true)]
     session_id: Option<String>,
+}
+
+/// A short confirmation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChatEnded {
+    #[schema(example = "Chat ended.")]
+    message: &'static str,
 }
 
 /// DELETE /api/chat/{chat_id}?session_id=: the shopper ends the chat. It is closed, not
 /// erased: staff still see how a conversation with them ended.
+#[utoipa::path(
+    delete,
+    path = "/api/chat/{chat_id}",
+    tag = "chat",
+    summary = "End the help chat",
+    description = "Closes the chat (ending one that has already ended changes nothing). It is \
+                   kept for staff.",
+    params(
+        ("chat_id" = String, Path, format = Uuid, description = "The chat (anything else answers 404)."),
+        SessionQuery,
+    ),
+    responses(
+        (status = 200, description = "Ended.", body = ChatEnded),
+        CrossSiteRefused,
+        (status = 404, description = "No such chat for this session (also for a malformed chat or session id).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn end(
     chats: web::Data<HelpChat>,
     path: web::Path<String>,
@@ -324,5 +527,7 @@ pub async fn end(
         Ok(_) | Err(ChatError::Refused(_)) => {}
         Err(error) => return Err(error.into()),
     }
-    Ok(HttpResponse::Ok().json(json!({ "message": "Chat ended." })))
+    Ok(HttpResponse::Ok().json(ChatEnded {
+        message: "Chat ended.",
+    }))
 }

@@ -7,13 +7,16 @@ use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
-use orders::{AccessKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider, ReturnUrls};
+use orders::{OpenedCheckout, OrderHolder, OrderId, PaymentProvider, ReturnUrls};
 use serde::Deserialize;
-use serde_json::json;
+use utoipa::IntoParams;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
-use crate::dto::checkout::{CheckoutContext, OrderPayload};
+use crate::dto::checkout::{
+    CardCheckoutResponse, CheckoutContext, OrderPayload, PaypalCheckoutResponse,
+};
+use crate::dto::responses::JsonBodyRefused;
 use crate::{
     auth::MaybeUser, checkout, checkout::CheckoutKit, client_ip::ClientIp, error::ApiError,
 };
@@ -83,6 +86,29 @@ async fn open<G: PaymentGateway>(
 }
 
 /// `POST /api/stripe/checkout`: card payment through Stripe Checkout (or the dev page).
+#[utoipa::path(
+    post,
+    path = "/api/stripe/checkout",
+    tag = "checkout",
+    summary = "Place an order and pay by card",
+    description = "Prices the cart from the catalog, reserves its stock, stores the order as \
+                   pending and opens the card payment page (Stripe Checkout, or the shop's dev \
+                   page without Stripe keys). The buyer's Discord account is the one linked in \
+                   this session (`POST /api/discord-auth`), never one from the body. The session \
+                   remembers the order, so `GET /api/orders/{id}` opens it without a key.",
+    request_body = OrderPayload,
+    responses(
+        (status = 200, description = "The order is placed; send the shopper to `url`.", body = CardCheckoutResponse),
+        JsonBodyRefused,
+        (status = 403, description = "The buyer is on the blocklist, or a cross-site request.", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many unpaid orders on this Discord account, from this browser or from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+        (status = 502, description = "The payment provider could not open its page; the order was cancelled.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn card(
     kit: web::Data<CheckoutKit>,
     session: Session,
@@ -106,14 +132,40 @@ pub async fn card(
         urls,
     )
     .await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "url": opened.redirect_url,
-        "order_id": opened.placed.order.id.get(),
-        "order_key": opened.placed.access_key.as_ref().map(AccessKey::expose),
-    })))
+    Ok(HttpResponse::Ok().json(CardCheckoutResponse {
+        url: opened.redirect_url,
+        order_id: opened.placed.order.id.get(),
+        order_key: opened
+            .placed
+            .access_key
+            .as_ref()
+            .map(|key| key.expose().to_owned()),
+    }))
 }
 
 /// `POST /api/checkout/paypal`: PayPal Orders v2, when configured and enabled.
+#[utoipa::path(
+    post,
+    path = "/api/checkout/paypal",
+    tag = "checkout",
+    summary = "Place an order and pay with PayPal",
+    description = "As `POST /api/stripe/checkout`, through PayPal (Orders v2) when the shop has \
+                   PayPal configured and enabled: the shopper approves at `approval_url`, and \
+                   PayPal sends them back to `GET /api/paypal/return`.",
+    request_body = OrderPayload,
+    responses(
+        (status = 200, description = "The order is placed; send the shopper to `approval_url`.", body = PaypalCheckoutResponse),
+        JsonBodyRefused,
+        (status = 403, description = "The buyer is on the blocklist, or a cross-site request.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "PayPal is not available in this shop.", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many unpaid orders on this Discord account, from this browser or from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+        (status = 502, description = "PayPal could not open its page; the order was cancelled.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn paypal(
     kit: web::Data<CheckoutKit>,
     session: Session,
@@ -134,15 +186,22 @@ pub async fn paypal(
         cancel_url: format!("{public_url}/cancel?order_id={id}"),
     };
     let opened = open(&kit, &session, context, payload.into_inner(), gateway, urls).await?;
-    Ok(HttpResponse::Ok().json(json!({
-        "approval_url": opened.redirect_url,
-        "order_id": opened.placed.order.id.get(),
-        "order_key": opened.placed.access_key.as_ref().map(AccessKey::expose),
-    })))
+    Ok(HttpResponse::Ok().json(PaypalCheckoutResponse {
+        approval_url: opened.redirect_url,
+        order_id: opened.placed.order.id.get(),
+        order_key: opened
+            .placed
+            .access_key
+            .as_ref()
+            .map(|key| key.expose().to_owned()),
+    }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PayPalReturn {
+    /// The shop's order id (an unknown or malformed one answers 404).
+    #[param(value_type = Option<i64>, minimum = 1)]
     pub order_id: Option<String>,
     /// PayPal's order id.
     pub token: Option<String>,
@@ -151,6 +210,25 @@ pub struct PayPalReturn {
 /// `GET /api/paypal/return?order_id=42&token=...`: the buyer approved; capture the payment,
 /// confirm the order through the same call as Stripe's webhook, and go to /success (or
 /// /cancel when nothing was paid).
+#[utoipa::path(
+    get,
+    path = "/api/paypal/return",
+    tag = "checkout",
+    summary = "PayPal sends the shopper back",
+    description = "Where PayPal sends the shopper after they approved: the payment is captured, \
+                   the order confirmed, and the browser goes on to `/success?order_id=…` (or \
+                   `/cancel?order_id=…` when nothing was paid).",
+    params(PayPalReturn),
+    responses(
+        (status = 303, description = "Captured (or not): on to the shop's success or cancel page.",
+            headers(("Location" = String, description = "`/success?order_id={id}` or `/cancel?order_id={id}`."))),
+        (status = 400, description = "The PayPal order is not this order's payment.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "PayPal is not available in this shop, or the order does not exist.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+        (status = 502, description = "PayPal could not capture the payment.", body = crate::openapi::ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn paypal_return(
     kit: web::Data<CheckoutKit>,
     query: web::Query<PayPalReturn>,

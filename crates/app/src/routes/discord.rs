@@ -18,9 +18,10 @@ use actix_web::{
 use hmac::{Hmac, Mac};
 use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use sha2::Sha256;
+use utoipa::ToSchema;
 
+use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::{checkout::random_token, checkout::CheckoutKit, error::ApiError};
 
 const SESSION_IDENTITY: &str = "discord_identity";
@@ -101,10 +102,14 @@ impl OAuthStateCookie {
 }
 
 /// The identity as the session keeps it and the API answers it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(as = DiscordIdentity)]
 pub struct IdentityBody {
+    /// Discord's user id (a snowflake, as a string).
+    #[schema(example = "80351110224678912")]
     pub discord_id: String,
     pub username: String,
+    /// The avatar's URL, when the account has one.
     pub avatar: Option<String>,
 }
 
@@ -133,6 +138,24 @@ pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
 
 /// `GET /api/discord/authorize`: off to Discord (or the dev sign-in page) with a fresh state,
 /// kept in the signed state cookie (the session is not touched).
+#[utoipa::path(
+    get,
+    path = "/api/discord/authorize",
+    tag = "discord",
+    summary = "Start linking Discord",
+    description = "A browser navigation, not a fetch: redirects to Discord's consent page (or \
+                   the dev sign-in page without Discord keys) with a fresh OAuth `state`, which \
+                   a signed, HttpOnly cookie `garden_discord_state` (path `/api`, 10 minutes) \
+                   carries to `POST /api/discord-auth`.",
+    responses(
+        (status = 302, description = "On to Discord.",
+            headers(
+                ("Location" = String, description = "Discord's authorize URL (or `/dev/discord/authorize`)."),
+                ("Set-Cookie" = String, description = "`garden_discord_state=…`: the signed OAuth state."),
+            )),
+    ),
+    security(()),
+)]
 pub async fn authorize(
     kit: web::Data<CheckoutKit>,
     state_cookie: web::Data<OAuthStateCookie>,
@@ -145,17 +168,42 @@ pub async fn authorize(
         .finish()
 }
 
-#[derive(Debug, Deserialize)]
+/// What Discord handed back to the shop's callback page.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = DiscordAuthRequest)]
 pub struct DiscordAuth {
+    /// Discord's authorization code.
     #[serde(default)]
+    #[schema(required = true, nullable = false)]
     pub code: Option<String>,
+    /// The `state` Discord returned; it must be the one in the state cookie.
     #[serde(default)]
+    #[schema(required = true, nullable = false)]
     pub state: Option<String>,
 }
 
 /// `POST /api/discord-auth {code, state}`: checks the state against the state cookie (which
 /// every answer clears: a state is good for one try), exchanges the code and keeps the identity
 /// in the session.
+#[utoipa::path(
+    post,
+    path = "/api/discord-auth",
+    tag = "discord",
+    summary = "Finish linking Discord",
+    description = "Checks `state` against the `garden_discord_state` cookie set by \
+                   `GET /api/discord/authorize` (every answer clears it: a state is good for one \
+                   try), exchanges `code` with Discord and keeps the identity in this session. \
+                   Checkout and promo codes use that identity.",
+    request_body = DiscordAuth,
+    responses(
+        (status = 200, description = "Linked.", body = IdentityBody),
+        JsonBodyRefused,
+        (status = 400, description = "Discord refused the code (expired or used) or returned no user id, or the body is not valid JSON.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The state does not match this browser's sign-in (`state`; also without the cookie), or no code (`code`).", body = crate::openapi::ErrorBody),
+        (status = 502, description = "Discord could not be reached.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn exchange(
     request: HttpRequest,
     kit: web::Data<CheckoutKit>,
@@ -212,16 +260,52 @@ async fn link(
     Ok(HttpResponse::Ok().json(body))
 }
 
+/// The Discord account linked in this session.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LinkedIdentity {
+    /// `null` when none is linked.
+    pub identity: Option<IdentityBody>,
+}
+
+/// A short confirmation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DiscordUnlinked {
+    #[schema(example = "Discord unlinked.")]
+    pub message: &'static str,
+}
+
 /// `GET /api/discord/identity`.
+#[utoipa::path(
+    get,
+    path = "/api/discord/identity",
+    tag = "discord",
+    summary = "The Discord account linked in this session",
+    responses((status = 200, description = "The identity, or `null`.", body = LinkedIdentity)),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn identity(session: Session) -> HttpResponse {
     let identity = session_identity(&session).map(|identity| IdentityBody::from(&identity));
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(json!({ "identity": identity }))
+        .json(LinkedIdentity { identity })
 }
 
 /// `DELETE /api/discord/identity`.
+#[utoipa::path(
+    delete,
+    path = "/api/discord/identity",
+    tag = "discord",
+    summary = "Unlink Discord from this session",
+    description = "Forgets the linked identity (also when none was linked).",
+    responses(
+        (status = 200, description = "Unlinked.", body = DiscordUnlinked),
+        CrossSiteRefused,
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn unlink(session: Session) -> HttpResponse {
     session.remove(SESSION_IDENTITY);
-    HttpResponse::Ok().json(json!({ "message": "Discord unlinked." }))
+    HttpResponse::Ok().json(DiscordUnlinked {
+        message: "Discord unlinked.",
+    })
 }

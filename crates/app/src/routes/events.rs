@@ -15,6 +15,7 @@ use actix_web::{
 };
 use chat::SessionId;
 use serde::Deserialize;
+use utoipa::IntoParams;
 
 use crate::auth::{AccountsService, MaybeUser, RequireStaff};
 use crate::client_ip::ClientIp;
@@ -23,13 +24,18 @@ use crate::events::{streams, ShopEvents, StreamLimits, Viewer};
 use crate::routes::orders::session_orders;
 use crate::settings::EventsSettings;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct EventsQuery {
-    /// "1": the staff stream.
+    /// "1" (or "true"): the staff stream (needs a staff session).
+    #[param(example = "1")]
     staff: Option<String>,
-    /// The browser's help chat session id.
+    /// The browser's help chat session id (8 to 128 letters, digits, `-` and `_`): its chat's
+    /// events.
     chat_session: Option<String>,
-    /// Where a stream the browser opened itself resumes.
+    /// Where a stream the browser opened itself resumes (a whole number, 0 or more); the
+    /// `Last-Event-ID` header wins.
+    #[param(value_type = Option<i64>, minimum = 0)]
     last_event_id: Option<String>,
 }
 
@@ -38,6 +44,44 @@ fn event_number(text: &str) -> Option<i64> {
 }
 
 /// `GET /api/events`.
+#[utoipa::path(
+    get,
+    path = "/api/events",
+    tag = "live updates",
+    summary = "Server-Sent Events: what changed for this viewer",
+    description = "One long-lived `text/event-stream` per browser tab. An event says what \
+changed, never the data: the browser refetches the call it already uses, under the usual \
+session and role rules. Each frame is `id: <n>`, `event: <kind>`, `data: <JSON>`. Kinds:\n\n\
+- `ready` — first, `{\"resumed\": false}` on a fresh stream, `{\"resumed\": true}` when resuming \
+from `Last-Event-ID` / `last_event_id` (missed events follow).\n\
+- `products` — the storefront's product list changed: `{\"version\": etag}` (everyone).\n\
+- `chat` — a help chat changed: `{\"chat_id\", \"status\", \"version\"}` (`status` \"deleted\" when \
+gone); the chat of `chat_session`, and every chat on the staff stream.\n\
+- `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).\n\
+- `order` — an order's status or place in the delivery queue changed: \
+`{\"order_id\", \"status\"}`; the orders this cookie session placed or the account owns, and \
+every order on the staff stream.\n\
+- `resync` — too much was missed to replay: `{}`; refetch everything.\n\
+- `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.\n\n\
+Heartbeats are comment lines (`: ping`) with the current `id`. Streams are limited per client \
+network, per account and in total.",
+    params(
+        EventsQuery,
+        ("Last-Event-ID" = Option<String>, Header, description = "Sent by the browser when it reconnects: the last `id` it saw (a value that is not a whole number is ignored)."),
+    ),
+    responses(
+        (status = 200, description = "The stream (`Cache-Control: no-cache, no-transform`, never compressed).",
+            content_type = "text/event-stream", body = String,
+            example = json!("retry: 3000\nid: 41\nevent: ready\ndata: {\"resumed\":false}\n\nid: 42\nevent: order\ndata: {\"order_id\":7,\"status\":\"paid\"}\n\n")),
+        (status = 401, description = "`staff=1` without a session.", body = crate::openapi::ErrorBody),
+        (status = 403, description = "`staff=1` with an account that is not staff.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "A malformed `chat_session` or `last_event_id`, or a parameter given twice.", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many open streams from this network or account; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+        (status = 503, description = "The server has as many streams open as it takes; the page keeps polling.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 #[allow(clippy::too_many_arguments)]
 pub async fn stream(
     req: HttpRequest,

@@ -7,8 +7,10 @@ use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::checkout::{self, CheckoutKit, CloseError, Closed};
+use crate::dto::responses::CrossSiteRefused;
 use crate::services::TrackingService;
 use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
 
@@ -83,26 +85,56 @@ pub(crate) fn status_label(order: &Order) -> &'static str {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// An order's status, as `status` fields carry it (a doc-only schema: the wire value is
+/// `orders::OrderStatus::as_str`).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum OrderStatusName {
+    Pending,
+    Paid,
+    Delivered,
+    Expired,
+    Cancelled,
+    Refunded,
+    Disputed,
+}
+
+/// One line of an order, at the price it was bought for (dollars).
+#[derive(Debug, Serialize, ToSchema)]
 pub struct OrderItemResponse {
+    /// The product's id.
     pub id: i64,
+    /// The product's name when it was bought.
     pub name: String,
     pub qty: u32,
     pub unit_price: f64,
 }
 
-#[derive(Debug, Serialize)]
+/// An order as its buyer sees it. Money in dollars, times in RFC 3339.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct OrderResponse {
     pub id: i64,
+    #[schema(value_type = OrderStatusName)]
     pub status: &'static str,
+    /// The status to show: its label ("Paid"), or "Payment under review" for a pending order
+    /// held for staff.
+    #[schema(example = "Paid")]
     pub status_label: &'static str,
     pub items: Vec<OrderItemResponse>,
+    /// The items at their prices.
     pub subtotal: f64,
+    /// The promo code's discount (0 without one).
     pub discount: f64,
+    /// The payment method's fee.
     pub fee: f64,
+    /// What the buyer pays: the subtotal less the discount, plus the fee.
     pub total: f64,
+    /// Where the items are delivered.
     pub roblox_username: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    #[schema(format = DateTime)]
     pub paid_at: Option<String>,
 }
 
@@ -133,23 +165,31 @@ impl From<&Order> for OrderResponse {
     }
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct KeyQuery {
-    /// The key of the order's link.
+    /// The key of the order's link (the receipt's); not needed in the session that placed the
+    /// order or when logged in as its owner.
+    #[param(max_length = 128)]
     pub key: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// One step of the order's way.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct TimelineStepResponse {
+    /// `paid`, `claimed`, `delivered`; or `refunded`, `expired`, `cancelled`.
+    #[schema(example = "paid")]
     pub status: &'static str,
+    #[schema(format = DateTime)]
     pub at: String,
 }
 
 /// The order as its page shows it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct TrackedOrderResponse {
     #[serde(flatten)]
     pub order: OrderResponse,
+    #[schema(format = DateTime)]
     pub delivered_at: Option<String>,
     /// `[{status, at}]`, oldest first: paid, claimed, delivered; or refunded.
     pub timeline: Vec<TimelineStepResponse>,
@@ -195,6 +235,26 @@ pub(crate) async fn order_for(
 
 /// `GET /api/orders/{id}` (its session or owner) or `GET /api/orders/{id}?key=…` (anyone with
 /// the link).
+#[utoipa::path(
+    get,
+    path = "/api/orders/{id}",
+    tag = "orders",
+    summary = "An order, its timeline and its place in the queue",
+    description = "For the session that placed the order, its logged-in owner, or anyone with \
+                   the key of its link (`?key=`). Anyone else gets 404, as for an order that does \
+                   not exist, so order ids cannot be probed. Answered with \
+                   `Cache-Control: no-store`.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    responses(
+        (status = 200, description = "The order.", body = TrackedOrderResponse),
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn show(
     kit: web::Data<CheckoutKit>,
     tracking: web::Data<TrackingService>,
@@ -248,6 +308,25 @@ pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Ord
 }
 
 /// `POST /api/orders/{id}/cancel`: pending -> cancelled, stock released.
+#[utoipa::path(
+    post,
+    path = "/api/orders/{id}/cancel",
+    tag = "orders",
+    summary = "Cancel an unpaid order",
+    description = "For the session that placed the order or its logged-in owner (the link's \
+                   key does not cancel). The payment page is closed at the provider first; then \
+                   the stock and the promo code's use go back at once.",
+    params(("id" = i64, Path, description = "The order's id (anything else answers 404).")),
+    responses(
+        (status = 200, description = "Cancelled.", body = OrderResponse),
+        (status = 400, description = "The provider's payment is not this order's.", body = crate::openapi::ErrorBody),
+        CrossSiteRefused,
+        (status = 404, description = "No such order, or not this visitor's.", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The order is not pending any more (paid, also when paid just before its page closed; expired; held for review).", body = crate::openapi::ErrorBody),
+        (status = 503, description = "The provider could not close the payment page; the order stays pending. Try again.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn cancel(
     kit: web::Data<CheckoutKit>,
     session: Session,

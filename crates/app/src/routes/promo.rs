@@ -4,12 +4,14 @@ use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use shared::Rule;
+use utoipa::ToSchema;
 
 use super::discord::session_identity;
 use crate::client_ip::ClientIp;
+use crate::dto::responses::JsonBodyRefused;
 use crate::limits::RateLimits;
 use crate::{
     auth::RequireSuperAdmin,
@@ -19,13 +21,44 @@ use crate::{
 
 const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
 
-#[derive(Debug, Deserialize)]
+/// A promo code to check. A `discord_id` in the body is ignored: the code is checked for the
+/// Discord account linked in this session.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = ValidatePromoRequest)]
 pub struct ValidatePromo {
     #[serde(default)]
+    #[schema(required = true, nullable = false, example = "SPRING10")]
     pub promo_code: Option<String>,
 }
 
+/// A promo code that applies.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PromoValid {
+    /// The discount in percent.
+    #[schema(minimum = 1, maximum = 100)]
+    pub discount: u8,
+}
+
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
+#[utoipa::path(
+    post,
+    path = "/api/validate-promo",
+    tag = "checkout",
+    summary = "Check a promo code",
+    description = "Whether the code applies for the Discord account linked in this session \
+                   (`POST /api/discord-auth`): it exists, has not expired, has uses left and \
+                   was not used by this account. Limited per client address and minute \
+                   (`checkout.promo_checks_per_minute`), counted before anything else.",
+    request_body = ValidatePromo,
+    responses(
+        (status = 200, description = "The code applies.", body = PromoValid),
+        JsonBodyRefused,
+        (status = 422, description = "The code does not apply, or no code or no linked Discord: `reason` says why (also under `errors.promo_code`).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many checks from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 pub async fn validate(
     kit: web::Data<CheckoutKit>,
     limits: web::Data<RateLimits>,
@@ -47,9 +80,9 @@ pub async fn validate(
         return Err(ApiError::PromoRejected(NEED_CODE_AND_DISCORD.to_owned()));
     };
     match kit.promos.validate(code, &identity.discord_id).await? {
-        PromoValidation::Valid(applied) => {
-            Ok(HttpResponse::Ok().json(json!({ "discount": applied.discount.get() })))
-        }
+        PromoValidation::Valid(applied) => Ok(HttpResponse::Ok().json(PromoValid {
+            discount: applied.discount.get(),
+        })),
         PromoValidation::Rejected(reason) => Err(ApiError::PromoRejected(reason.to_string())),
     }
 }

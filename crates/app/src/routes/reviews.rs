@@ -6,27 +6,39 @@ use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::Review;
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
 use super::orders::{order_for, KeyQuery};
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::CheckoutKit;
+use crate::dto::responses::JsonBodyRefused;
 use crate::error::ApiError;
 use crate::services::{ReviewService, TrackingService};
 
-#[derive(Debug, Deserialize)]
+/// A verified buyer's review of a delivered order.
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct ReviewPayload {
+    /// Stars, 1 to 5.
+    #[schema(minimum = 1, maximum = 5)]
     pub rating: i64,
+    /// What the buyer says (trimmed; at most 1000 characters; may be empty).
     #[serde(default)]
+    #[schema(max_length = 1000)]
     pub text: String,
 }
 
-#[derive(Debug, Serialize)]
+/// A review as the shop shows it.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ReviewResponse {
     pub id: i64,
+    #[schema(minimum = 1, maximum = 5)]
     pub rating: u8,
     pub text: String,
+    /// The reviewer as shown: the first letters of the Roblox name ("Bu***").
     pub name: String,
+    #[schema(format = DateTime)]
     pub created_at: String,
+    /// The products of the reviewed order.
     pub product_ids: Vec<i64>,
 }
 
@@ -45,6 +57,27 @@ impl From<&Review> for ReviewResponse {
 
 /// `POST /api/orders/{id}/review?key=…` `{rating, text}`: 201 once, 409 a second time, 422
 /// before delivery or out of bounds, 404 without access.
+#[utoipa::path(
+    post,
+    path = "/api/orders/{id}/review",
+    tag = "reviews",
+    summary = "Review a delivered order",
+    description = "Once per order, after delivery: by the holder of the order's link \
+                   (`?key=`), the session that placed it or its logged-in owner.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    request_body = ReviewPayload,
+    responses(
+        (status = 201, description = "The review, now shown.", body = ReviewResponse),
+        JsonBodyRefused,
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The order has been reviewed already.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The order is not delivered (`order`), the rating is not 1 to 5 or missing (`rating`), the text is too long (`text`), or the query string cannot be read.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
 #[allow(clippy::too_many_arguments)]
 pub async fn leave(
     kit: web::Data<CheckoutKit>,
@@ -61,23 +94,49 @@ pub async fn leave(
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Only the reviews of orders with this product.
     pub product_id: Option<i64>,
+}
+
+/// The shop's reviews and their average.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReviewsResponse {
+    /// The average rating; `null` without reviews.
+    pub average: Option<f64>,
+    pub count: usize,
+    /// Newest first.
+    pub reviews: Vec<ReviewResponse>,
 }
 
 /// `GET /api/reviews[?product_id=3]`: `{average, count, reviews}`, newest first, hidden ones
 /// left out.
+#[utoipa::path(
+    get,
+    path = "/api/reviews",
+    tag = "reviews",
+    summary = "Verified reviews",
+    description = "Every shown review (hidden ones are left out), newest first, with their \
+                   average; or those of one product's orders.",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "The reviews.", body = ReviewsResponse),
+        (status = 422, description = "`product_id` is not a whole number.", body = crate::openapi::ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn list(
     reviews: web::Data<ReviewService>,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let summary = reviews.summary(query.product_id).await?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "average": summary.average,
-        "count": summary.count,
-        "reviews": summary.reviews.iter().map(ReviewResponse::from).collect::<Vec<_>>(),
-    })))
+    Ok(HttpResponse::Ok().json(ReviewsResponse {
+        average: summary.average,
+        count: summary.count,
+        reviews: summary.reviews.iter().map(ReviewResponse::from).collect(),
+    }))
 }
 
 #[derive(Debug, Deserialize)]

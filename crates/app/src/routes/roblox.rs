@@ -3,19 +3,54 @@
 
 use actix_web::{http::header, web, HttpResponse};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 use shared::Rule;
+use utoipa::ToSchema;
 
+use crate::dto::responses::JsonBodyRefused;
 use crate::{checkout::CheckoutKit, client_ip::ClientIp, error::ApiError, limits::RateLimits};
 
-#[derive(Debug, Deserialize)]
+/// A Roblox username to look up.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = RobloxAvatarRequest)]
 pub struct AvatarRequest {
+    /// 3 to 20 letters, digits or `_` (not first or last).
     #[serde(default)]
+    #[schema(required = true, nullable = false, example = "Builderman")]
     pub username: Option<String>,
 }
 
+/// A Roblox account as Roblox spells it.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = RobloxAvatar)]
+pub struct AvatarResponse {
+    /// The headshot; `null` when Roblox has none to show (pending or moderated).
+    pub avatar_url: Option<String>,
+    /// The canonical spelling of the username.
+    pub username: String,
+}
+
 /// `POST /api/roblox/avatar {username}` -> `{username, avatar_url}`; 404 unknown, 422 malformed.
+#[utoipa::path(
+    post,
+    path = "/api/roblox/avatar",
+    tag = "checkout",
+    summary = "Check a Roblox username",
+    description = "Looks the name up at Roblox (or the offline stand-in): its canonical \
+                   spelling and headshot. Limited per client address and minute \
+                   (`checkout.roblox_lookups_per_minute`).",
+    request_body = AvatarRequest,
+    responses(
+        (status = 200, description = "The account exists.", body = AvatarResponse),
+        JsonBodyRefused,
+        (status = 404, description = "No Roblox user has this name.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "No username, or not a possible Roblox username (`username`).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many lookups from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+        (status = 502, description = "Roblox could not be reached or answered something unreadable.", body = crate::openapi::ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn avatar(
     kit: web::Data<CheckoutKit>,
     limits: web::Data<RateLimits>,
@@ -43,13 +78,28 @@ pub async fn avatar(
         .await
         .inspect_err(|error| tracing::warn!(error = ?error, "roblox lookup failed"))?
         .ok_or_else(|| ApiError::NotFound("Roblox user not found.".to_owned()))?;
-    Ok(HttpResponse::Ok().json(json!({
-        "username": profile.username.to_string(),
-        "avatar_url": profile.avatar_url,
-    })))
+    Ok(HttpResponse::Ok().json(AvatarResponse {
+        username: profile.username.to_string(),
+        avatar_url: profile.avatar_url,
+    }))
 }
 
 /// `GET /api/roblox/dev-avatar/{username}.svg`: the offline stand-in's picture for a name.
+#[utoipa::path(
+    get,
+    path = "/api/roblox/dev-avatar/{name}",
+    tag = "checkout",
+    summary = "The offline Roblox stand-in's avatar",
+    description = "Only when the shop runs without Roblox (the offline stand-in): a drawn SVG \
+                   headshot for a name, the `avatar_url` that `POST /api/roblox/avatar` answers \
+                   there. 404 when Roblox is real.",
+    params(("name" = String, Path, description = "`{username}.svg`.", example = "Builderman.svg")),
+    responses(
+        (status = 200, description = "The picture.", content_type = "image/svg+xml", body = String),
+        (status = 404, description = "Roblox is real here, or the name is not `{username}.svg` with a possible username.", body = crate::openapi::ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn dev_avatar(
     kit: web::Data<CheckoutKit>,
     name: web::Path<String>,

@@ -11,16 +11,24 @@ use orders::{
     CheckoutService, ConfirmError, DisputeOutcome, Noticed, OrderError, OrderId, PaymentNotice,
     PaymentProvider, ProviderEvent, ProviderRefund, Release, ReleaseError,
 };
-use serde_json::json;
+use serde::Serialize;
 use stripe_adapter::{CheckoutPaymentStatus, DisputeStatus, StripeEvent};
 
 use crate::checkout::confirm;
 use crate::checkout::CheckoutKit;
+use crate::dto::responses::CrossSiteRefused;
 use crate::error::ApiError;
 use crate::services::AfterSaleService;
 
+/// What Stripe hears back when its event is taken (or knowingly ignored).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct WebhookReceived {
+    /// Always `true`.
+    pub received: bool,
+}
+
 fn received() -> HttpResponse {
-    HttpResponse::Ok().json(json!({ "received": true }))
+    HttpResponse::Ok().json(WebhookReceived { received: true })
 }
 
 fn stripe_event(event_id: &str) -> ProviderEvent {
@@ -62,6 +70,35 @@ fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<
     })
 }
 
+/// `POST /api/stripe/webhook`: one signed Stripe event.
+#[utoipa::path(
+    post,
+    path = "/api/stripe/webhook",
+    tag = "payment provider",
+    summary = "Stripe's signed events",
+    description = "Called by Stripe, not by browsers. The `Stripe-Signature` header is checked \
+                   against the raw body with the webhook secret before anything is read. \
+                   Handled: `checkout.session.completed` (the order is paid), \
+                   `checkout.session.expired` (its stock goes back), `charge.refunded`, \
+                   `charge.dispute.created` and `charge.dispute.closed`; other events, events \
+                   about no order of ours and repeated deliveries answer 200 and change nothing. \
+                   A 500 (the store failed) makes Stripe deliver the event again.",
+    params(
+        ("Stripe-Signature" = String, Header, description = "Stripe's signature of the raw body: `t=<unix time>,v1=<hex HMAC-SHA256>`."),
+    ),
+    request_body(
+        content = Object,
+        content_type = "application/json",
+        description = "A Stripe event object, exactly as Stripe sent it (the signature covers the raw bytes).",
+    ),
+    responses(
+        (status = 200, description = "The event is applied, already applied, or not ours to apply.", body = WebhookReceived),
+        CrossSiteRefused,
+        (status = 400, description = "Refused: webhooks are not configured, the `Stripe-Signature` header is missing, the signature does not match the body (or is too old), the body cannot be read, or the checkout session is not the order's.", body = crate::openapi::ErrorBody),
+        (status = 500, description = "The event could not be applied now; Stripe retries it.", body = crate::openapi::ErrorBody),
+    ),
+    security(()),
+)]
 pub async fn webhook(
     kit: web::Data<CheckoutKit>,
     aftersale: web::Data<AfterSaleService>,
