@@ -23,6 +23,237 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat and its messages
+         * @description Polled by the chat window; marks what the shop said read. Answers carry an `ETag`: with `If-None-Match` the answer is 304 while nothing changed.
+         */
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write in the help chat
+         * @description Stores the shopper's message; while the chat is with the assistant, its answer too. Limited per chat session and minute (`chat.max_messages_per_minute`; nothing is stored beyond).
+         */
+        post: operations["send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/start-ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the help chat with the assistant
+         * @description The session's open chat when it has one (whatever its status, with what was said so far), otherwise a new chat with the assistant, which greets.
+         */
+        post: operations["start_ai"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/start-live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a live agent
+         * @description The session's open chat with the assistant moves to `pending` (staff see what was said); without one a new pending chat is made; a chat already waiting or connected is answered as it is. New requests are limited per client network and hour (`chat.max_live_per_ip_per_hour`).
+         */
+        post: operations["start_live"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat without its messages
+         * @description Polled to see whether an agent joined or the chat ended; 404 once it is gone. Answers carry an `ETag`: with `If-None-Match` the answer is 304 while nothing changed.
+         */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/{chat_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End the help chat
+         * @description Closes the chat (ending one that has already ended changes nothing). It is kept for staff.
+         */
+        delete: operations["end"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/checkout/paypal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place an order and pay with PayPal
+         * @description As `POST /api/stripe/checkout`, through PayPal (Orders v2) when the shop has PayPal configured and enabled: the shopper approves at `approval_url`, and PayPal sends them back to `GET /api/paypal/return`.
+         */
+        post: operations["paypal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/discord-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish linking Discord
+         * @description Checks `state` against the `garden_discord_state` cookie set by `GET /api/discord/authorize` (every answer clears it: a state is good for one try), exchanges `code` with Discord and keeps the identity in this session. Checkout and promo codes use that identity.
+         */
+        post: operations["exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/discord/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start linking Discord
+         * @description A browser navigation, not a fetch: redirects to Discord's consent page (or the dev sign-in page without Discord keys) with a fresh OAuth `state`, which a signed, HttpOnly cookie `garden_discord_state` (path `/api`, 10 minutes) carries to `POST /api/discord-auth`.
+         */
+        get: operations["authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/discord/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Discord account linked in this session */
+        get: operations["identity"];
+        put?: never;
+        post?: never;
+        /**
+         * Unlink Discord from this session
+         * @description Forgets the linked identity (also when none was linked).
+         */
+        delete: operations["unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-Sent Events: what changed for this viewer
+         * @description One long-lived `text/event-stream` per browser tab. An event says what changed, never the data: the browser refetches the call it already uses, under the usual session and role rules. Each frame is `id: <n>`, `event: <kind>`, `data: <JSON>`. Kinds:
+         *
+         *     - `ready` — first, `{"resumed": false}` on a fresh stream, `{"resumed": true}` when resuming from `Last-Event-ID` / `last_event_id` (missed events follow).
+         *     - `products` — the storefront's product list changed: `{"version": etag}` (everyone).
+         *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
+         *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
+         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status"}`; the orders this cookie session placed or the account owns, and every order on the staff stream.
+         *     - `resync` — too much was missed to replay: `{}`; refetch everything.
+         *     - `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.
+         *
+         *     Heartbeats are comment lines (`: ping`) with the current `id`. Streams are limited per client network, per account and in total.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forgot-password": {
         parameters: {
             query?: never;
@@ -129,6 +360,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order, its timeline and its place in the queue
+         * @description For the session that placed the order, its logged-in owner, or anyone with the key of its link (`?key=`). Anyone else gets 404, as for an order that does not exist, so order ids cannot be probed. Answered with `Cache-Control: no-store`.
+         */
+        get: operations["show_orders_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an unpaid order
+         * @description For the session that placed the order or its logged-in owner (the link's key does not cancel). The payment page is closed at the provider first; then the stock and the promo code's use go back at once.
+         */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review a delivered order
+         * @description Once per order, after delivery: by the holder of the order's link (`?key=`), the session that placed it or its logged-in owner.
+         */
+        post: operations["leave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/paypal/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * PayPal sends the shopper back
+         * @description Where PayPal sends the shopper after they approved: the payment is captured, the order confirmed, and the browser goes on to `/success?order_id=…` (or `/cancel?order_id=…` when nothing was paid).
+         */
+        get: operations["paypal_return"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products": {
         parameters: {
             query?: never;
@@ -142,7 +453,7 @@ export interface paths {
          *     strong ETag, and a bodiless 304 when `If-None-Match` names the list as it is. Nothing here
          *     formats or copies a string: the bodies and header values are the snapshot's.
          */
-        get: operations["list"];
+        get: operations["list_products"];
         put?: never;
         post?: never;
         delete?: never;
@@ -159,7 +470,7 @@ export interface paths {
             cookie?: never;
         };
         /** `GET /api/products/{id}`: one product the storefront lists. */
-        get: operations["show"];
+        get: operations["show_products_id"];
         put?: never;
         post?: never;
         delete?: never;
@@ -243,6 +554,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verified reviews
+         * @description Every shown review (hidden ones are left out), newest first, with their average; or those of one product's orders.
+         */
+        get: operations["list_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/roblox/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a Roblox username
+         * @description Looks the name up at Roblox (or the offline stand-in): its canonical spelling and headshot. Limited per client address and minute (`checkout.roblox_lookups_per_minute`).
+         */
+        post: operations["avatar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/roblox/dev-avatar/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The offline Roblox stand-in's avatar
+         * @description Only when the shop runs without Roblox (the offline stand-in): a drawn SVG headshot for a name, the `avatar_url` that `POST /api/roblox/avatar` answers there. 404 when Roblox is real.
+         */
+        get: operations["dev_avatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/send-verification-code": {
         parameters: {
             query?: never;
@@ -281,6 +652,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stripe/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place an order and pay by card
+         * @description Prices the cart from the catalog, reserves its stock, stores the order as pending and opens the card payment page (Stripe Checkout, or the shop's dev page without Stripe keys). The buyer's Discord account is the one linked in this session (`POST /api/discord-auth`), never one from the body. The session remembers the order, so `GET /api/orders/{id}` opens it without a key.
+         */
+        post: operations["card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's signed events
+         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid), `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created` and `charge.dispute.closed`; other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
+         */
+        post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/validate-promo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a promo code
+         * @description Whether the code applies for the Discord account linked in this session (`POST /api/discord-auth`): it exists, has not expired, has uses left and was not used by this account. Limited per client address and minute (`checkout.promo_checks_per_minute`), counted before anything else.
+         */
+        post: operations["validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/verify-code": {
         parameters: {
             query?: never;
@@ -303,6 +734,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description Who joined the chat: staff see the user id; a shopper sees the agent's display name (set
+         *     when an agent joined, as the spec's client expects, but never a staff user id).
+         */
+        AcceptedBy: number | string;
+        /**
          * @description What the user may do: shoppers are customers, staff are admins, super_admins also run the
          *     shop.
          * @enum {string}
@@ -312,6 +748,94 @@ export interface components {
         AuthCheck: {
             loggedIn: boolean;
             user: null | components["schemas"]["User"];
+        };
+        /** @description `POST /api/stripe/checkout`: where to send the shopper to pay, and the order placed. */
+        CardCheckoutResponse: {
+            /** Format: int64 */
+            order_id: number;
+            /** @description The key of the order's link (`/orders/{id}?key=…`), shown once. */
+            order_key?: string | null;
+            /** @description The payment page (Stripe Checkout, or the dev page without Stripe keys). */
+            url: string;
+        };
+        /** @description A short confirmation. */
+        ChatEnded: {
+            /** @example Chat ended. */
+            message: string;
+        };
+        /** @description The chat with its messages. */
+        ChatHistory: {
+            chat: components["schemas"]["ChatJson"];
+        };
+        /** @description A chat as every chat call answers it. */
+        ChatJson: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `ai`, `pending` (waiting for an agent), `connected` or `closed`.
+             * @example ai
+             */
+            status: string;
+            user?: null | components["schemas"]["UserJson"];
+            /** Format: date-time */
+            created_at: string;
+            accepted_by?: null | components["schemas"]["AcceptedBy"];
+            /** @description The display name of the member of staff who joined. */
+            accepted_by_name?: string | null;
+            /** @description Whether the other side wrote something this side has not read. */
+            has_unread_messages: boolean;
+            /** @description Oldest first; left out where a call answers the chat without its messages. */
+            messages?: components["schemas"]["MessageJson"][] | null;
+        };
+        /**
+         * @description One line of the spec's order payload; only `id` and `qty` are read (the server knows the
+         *     rest: name, price). Both are read leniently (a string of digits passes) so that a bad line
+         *     answers 422 under `items`.
+         */
+        CheckoutItem: {
+            /**
+             * Format: int64
+             * @description The product's id.
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description How many (1 to 1000).
+             */
+            qty: number;
+        };
+        /**
+         * @description The spec's order payload. `discord_id` and `user_id` are ignored: the session decides (the
+         *     Discord account linked in this session, the logged-in account). Missing or blank details
+         *     answer 422 with one message and a field each (`roblox_username`, `email`, `discord`).
+         */
+        CheckoutRequest: {
+            /**
+             * Format: email
+             * @description Where the receipt goes.
+             * @example buyer@example.com
+             */
+            email: string;
+            /**
+             * @description The Roblox account the items are delivered to (3 to 20 letters, digits or `_`).
+             * @example GardenFan_01
+             */
+            roblox_username: string;
+            /**
+             * @description The cart: 1 to `checkout.max_lines` lines (50 by default); only ids and quantities are
+             *     read.
+             */
+            items: components["schemas"]["CheckoutItem"][];
+            /**
+             * Format: double
+             * @description The total the shopper saw, in dollars: the items after the discount, before the payment
+             *     method's fee (the priced cart's `total`). When it is not the server's, the answer is 409
+             *     with the server's `cart`.
+             * @example 12.5
+             */
+            total: number;
+            /** @description A promo code to apply (checked for the session's Discord account); blank means none. */
+            promo_code?: string | null;
         };
         /** @description The code is on its way. */
         CodeSent: {
@@ -341,6 +865,29 @@ export interface components {
         DeleteAccount: {
             password: string;
         };
+        /** @description What Discord handed back to the shop's callback page. */
+        DiscordAuthRequest: {
+            /** @description Discord's authorization code. */
+            code: string;
+            /** @description The `state` Discord returned; it must be the one in the state cookie. */
+            state: string;
+        };
+        /** @description The identity as the session keeps it and the API answers it. */
+        DiscordIdentity: {
+            /**
+             * @description Discord's user id (a snowflake, as a string).
+             * @example 80351110224678912
+             */
+            discord_id: string;
+            username: string;
+            /** @description The avatar's URL, when the account has one. */
+            avatar?: string | null;
+        };
+        /** @description A short confirmation. */
+        DiscordUnlinked: {
+            /** @example Discord unlinked. */
+            message: string;
+        };
         /**
          * @description Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
          *     on a 422 (empty otherwise).
@@ -360,7 +907,7 @@ export interface components {
             /** @description What to fix in the cart (409 at checkout). */
             problems?: string[];
             /** @description The cart as the server prices it (409 at checkout). */
-            cart?: Record<string, never>;
+            cart?: components["schemas"]["PricedCartResponse"];
         };
         /** @description One help chat of the shopper, with its messages oldest first. */
         ExportedChat: {
@@ -402,6 +949,10 @@ export interface components {
             /** @example ok */
             status: string;
         };
+        /** @description The Discord account linked in this session. */
+        LinkedIdentity: {
+            identity?: null | components["schemas"]["DiscordIdentity"];
+        };
         /** @description A message to show, and the user now logged in. */
         LoggedIn: {
             /** @example Logged in. */
@@ -421,6 +972,129 @@ export interface components {
         /** @description A message to show. */
         Message: {
             message: string;
+        };
+        MessageJson: {
+            /** Format: int64 */
+            id: number;
+            message: string;
+            /**
+             * @description `user`, `guest`, `bot`, `system`, `admin` or `super_admin`.
+             * @example guest
+             */
+            sender_type: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One line of an order, at the price it was bought for (dollars). */
+        OrderItemResponse: {
+            /**
+             * Format: int64
+             * @description The product's id.
+             */
+            id: number;
+            /** @description The product's name when it was bought. */
+            name: string;
+            /** Format: u-int32 */
+            qty: number;
+            /** Format: double */
+            unit_price: number;
+        };
+        /** @description An order as its buyer sees it. Money in dollars, times in RFC 3339. */
+        OrderResponse: {
+            /** Format: int64 */
+            id: number;
+            status: components["schemas"]["OrderStatusName"];
+            /**
+             * @description The status to show: its label ("Paid"), or "Payment under review" for a pending order
+             *     held for staff.
+             * @example Paid
+             */
+            status_label: string;
+            items: components["schemas"]["OrderItemResponse"][];
+            /**
+             * Format: double
+             * @description The items at their prices.
+             */
+            subtotal: number;
+            /**
+             * Format: double
+             * @description The promo code's discount (0 without one).
+             */
+            discount: number;
+            /**
+             * Format: double
+             * @description The payment method's fee.
+             */
+            fee: number;
+            /**
+             * Format: double
+             * @description What the buyer pays: the subtotal less the discount, plus the fee.
+             */
+            total: number;
+            /** @description Where the items are delivered. */
+            roblox_username: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            paid_at?: string | null;
+        };
+        /**
+         * @description An order's status, as `status` fields carry it (a doc-only schema: the wire value is
+         *     `orders::OrderStatus::as_str`).
+         * @enum {string}
+         */
+        OrderStatusName: "pending" | "paid" | "delivered" | "expired" | "cancelled" | "refunded" | "disputed";
+        /** @description `POST /api/checkout/paypal`: PayPal's approval page, and the order placed. */
+        PaypalCheckoutResponse: {
+            /** @description PayPal's page where the shopper approves the payment. */
+            approval_url: string;
+            /** Format: int64 */
+            order_id: number;
+            /** @description The key of the order's link (`/orders/{id}?key=…`), shown once. */
+            order_key?: string | null;
+        };
+        /**
+         * @description The cart as the server prices it, sent with a 409 when the client's total was off.
+         *     Money in dollars.
+         */
+        PricedCartResponse: {
+            lines: components["schemas"]["PricedLineResponse"][];
+            /** Format: double */
+            subtotal: number;
+            /**
+             * Format: u-int8
+             * @description The promo code's discount, when one applies.
+             */
+            discount_percent?: number | null;
+            /** Format: double */
+            discount: number;
+            /**
+             * Format: double
+             * @description The subtotal less the discount.
+             */
+            total: number;
+            /**
+             * Format: double
+             * @description The payment method's fee.
+             */
+            fee: number;
+            /**
+             * Format: double
+             * @description What the shopper pays: the total plus the fee.
+             */
+            grand_total: number;
+        };
+        /** @description One line of the cart as the server prices it. */
+        PricedLineResponse: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: double */
+            unit_price: number;
+            /** Format: u-int32 */
+            qty: number;
+            /** Format: double */
+            line_total: number;
         };
         /**
          * @description A product as the browser sees it: the spec's field names, money as numbers of dollars.
@@ -489,6 +1163,14 @@ export interface components {
         ProfileUser: components["schemas"]["User"] & {
             orders: components["schemas"]["ProfileOrder"][];
         };
+        /** @description A promo code that applies. */
+        PromoValid: {
+            /**
+             * Format: u-int8
+             * @description The discount in percent.
+             */
+            discount: number;
+        };
         /** @description The reset link's token and e-mail, and the new password (twice). */
         ResetRequest: {
             /** @description The token from the mailed link. */
@@ -506,6 +1188,75 @@ export interface components {
              * @example correct horse battery
              */
             password_confirmation: string;
+        };
+        /** @description A verified buyer's review of a delivered order. */
+        ReviewPayload: {
+            /**
+             * Format: int64
+             * @description Stars, 1 to 5.
+             */
+            rating: number;
+            /** @description What the buyer says (trimmed; at most 1000 characters; may be empty). */
+            text?: string;
+        };
+        /** @description A review as the shop shows it. */
+        ReviewResponse: {
+            /** Format: int64 */
+            id: number;
+            /** Format: u-int8 */
+            rating: number;
+            text: string;
+            /** @description The reviewer as shown: the first letters of the Roblox name ("Bu***"). */
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The products of the reviewed order. */
+            product_ids: number[];
+        };
+        /** @description The shop's reviews and their average. */
+        ReviewsResponse: {
+            /**
+             * Format: double
+             * @description The average rating; `null` without reviews.
+             */
+            average?: number | null;
+            count: number;
+            /** @description Newest first. */
+            reviews: components["schemas"]["ReviewResponse"][];
+        };
+        /** @description A Roblox account as Roblox spells it. */
+        RobloxAvatar: {
+            /** @description The headshot; `null` when Roblox has none to show (pending or moderated). */
+            avatar_url?: string | null;
+            /** @description The canonical spelling of the username. */
+            username: string;
+        };
+        /** @description A Roblox username to look up. */
+        RobloxAvatarRequest: {
+            /**
+             * @description 3 to 20 letters, digits or `_` (not first or last).
+             * @example Builderman
+             */
+            username: string;
+        };
+        /** @description A shopper's message. */
+        SendChatMessageRequest: {
+            /**
+             * Format: uuid
+             * @description The chat (an unknown id, or one of another session, answers 404).
+             */
+            chat_id: string;
+            /** @description 8 to 128 letters, digits, `-` and `_`. */
+            session_id: string;
+            /** @description Trimmed; 1 to 2000 characters. */
+            message: string;
+        };
+        /** @description The message stored, and the assistant's answer while the chat is with the assistant. */
+        SentMessage: {
+            message: components["schemas"]["MessageJson"];
+            /** @description The assistant was not sure: offer a live agent. */
+            offer_live_agent: boolean;
+            reply?: null | components["schemas"]["MessageJson"];
         };
         /**
          * @description Sign-up: the new account's name, e-mail and password (twice); `POST /api/verify-code` also
@@ -545,6 +1296,56 @@ export interface components {
             /** @description Whether checkout offers PayPal. */
             paypal_enabled: boolean;
         };
+        /**
+         * @description The browser's chat session id: it generates one once and sends it with every chat call; it
+         *     is what makes a chat its own.
+         */
+        StartChatRequest: {
+            /** @description 8 to 128 letters, digits, `-` and `_`. */
+            session_id: string;
+        };
+        /** @description A request for a live agent. */
+        StartLiveChatRequest: {
+            /** @description 8 to 128 letters, digits, `-` and `_`. */
+            session_id: string;
+            /**
+             * @deprecated
+             * @description Ignored: the session's open chat is the one moved to an agent.
+             */
+            chat_id?: string;
+        };
+        /** @description A chat opened (or found open) for the session. */
+        StartedChat: {
+            /** @description The chat with its messages. */
+            chat: components["schemas"]["ChatJson"];
+            /**
+             * Format: uuid
+             * @description The chat's id (also `chat.id`).
+             */
+            chat_id: string;
+        };
+        /** @description One step of the order's way. */
+        TimelineStepResponse: {
+            /**
+             * @description `paid`, `claimed`, `delivered`; or `refunded`, `expired`, `cancelled`.
+             * @example paid
+             */
+            status: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description The order as its page shows it. */
+        TrackedOrderResponse: components["schemas"]["OrderResponse"] & {
+            /** Format: date-time */
+            delivered_at?: string | null;
+            /** @description `[{status, at}]`, oldest first: paid, claimed, delivered; or refunded. */
+            timeline: components["schemas"]["TimelineStepResponse"][];
+            /**
+             * Format: u-int32
+             * @description 1 for the next order staff deliver; null unless paid and waiting.
+             */
+            queue_position?: number | null;
+        };
         /** @description A user as every account call shows it. */
         User: {
             /**
@@ -557,6 +1358,24 @@ export interface components {
             /** @example ann@example.com */
             email: string;
             account_type: components["schemas"]["AccountType"];
+        };
+        UserJson: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+        };
+        /**
+         * @description A promo code to check. A `discord_id` in the body is ignored: the code is checked for the
+         *     Discord account linked in this session.
+         */
+        ValidatePromoRequest: {
+            /** @example SPRING10 */
+            promo_code: string;
+        };
+        /** @description What Stripe hears back when its event is taken (or knowingly ignored). */
+        WebhookReceived: {
+            /** @description Always `true`. */
+            received: boolean;
         };
     };
     responses: never;
@@ -583,6 +1402,781 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthCheck"];
+                };
+            };
+        };
+    };
+    history: {
+        parameters: {
+            query: {
+                /** @description The chat. */
+                chat_id: string;
+                /** @description The browser's chat session id. */
+                session_id: string;
+            };
+            header?: {
+                /** @description The `ETag` of the last answer. */
+                "If-None-Match"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat with its messages. */
+            200: {
+                headers: {
+                    /** @description This version of the chat. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatHistory"];
+                };
+            };
+            /** @description Nothing changed since the `If-None-Match` version. */
+            304: {
+                headers: {
+                    /** @description This version of the chat. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such chat for this session (also for a malformed chat or session id). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendChatMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentMessage"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such chat for this session (also for a malformed chat id). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The chat has ended. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No usable session id (`session_id`), or an empty or too long message (`message`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many messages this minute; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_ai: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The chat. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedChat"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No usable session id (`session_id`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_live: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartLiveChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The chat, waiting for (or talking to) an agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedChat"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The chat was closed while the request was made. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No usable session id (`session_id`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many live-agent requests from this network; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query: {
+                /** @description The chat. */
+                chat_id: string;
+                /** @description The browser's chat session id. */
+                session_id: string;
+            };
+            header?: {
+                /** @description The `ETag` of the last answer. */
+                "If-None-Match"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat (no `messages`). */
+            200: {
+                headers: {
+                    /** @description This version of the chat. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatJson"];
+                };
+            };
+            /** @description Nothing changed since the `If-None-Match` version. */
+            304: {
+                headers: {
+                    /** @description This version of the chat. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such chat for this session (also for a malformed chat or session id). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    end: {
+        parameters: {
+            query: {
+                /** @description The browser's chat session id. */
+                session_id: string;
+            };
+            header?: never;
+            path: {
+                /** @description The chat (anything else answers 404). */
+                chat_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatEnded"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such chat for this session (also for a malformed chat or session id). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    paypal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The order is placed; send the shopper to `approval_url`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaypalCheckoutResponse"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The buyer is on the blocklist, or a cross-site request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PayPal is not available in this shop. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many unpaid orders on this Discord account, from this browser or from this address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PayPal could not open its page; the order was cancelled. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscordAuthRequest"];
+            };
+        };
+        responses: {
+            /** @description Linked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscordIdentity"];
+                };
+            };
+            /** @description Discord refused the code (expired or used) or returned no user id, or the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The state does not match this browser's sign-in (`state`; also without the cookie), or no code (`code`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Discord could not be reached. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On to Discord. */
+            302: {
+                headers: {
+                    /** @description Discord's authorize URL (or `/dev/discord/authorize`). */
+                    Location?: string;
+                    /** @description `garden_discord_state=…`: the signed OAuth state. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    identity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The identity, or `null`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedIdentity"];
+                };
+            };
+        };
+    };
+    unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscordUnlinked"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    stream: {
+        parameters: {
+            query?: {
+                /**
+                 * @description "1" (or "true"): the staff stream (needs a staff session).
+                 * @example 1
+                 */
+                staff?: string;
+                /**
+                 * @description The browser's help chat session id (8 to 128 letters, digits, `-` and `_`): its chat's
+                 *     events.
+                 */
+                chat_session?: string;
+                /**
+                 * @description Where a stream the browser opened itself resumes (a whole number, 0 or more); the
+                 *     `Last-Event-ID` header wins.
+                 */
+                last_event_id?: number;
+            };
+            header?: {
+                /** @description Sent by the browser when it reconnects: the last `id` it saw (a value that is not a whole number is ignored). */
+                "Last-Event-ID"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (`Cache-Control: no-cache, no-transform`, never compressed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 3000
+                     *     id: 41
+                     *     event: ready
+                     *     data: {"resumed":false}
+                     *
+                     *     id: 42
+                     *     event: order
+                     *     data: {"order_id":7,"status":"paid"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `staff=1` without a session. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `staff=1` with an account that is not staff. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A malformed `chat_session` or `last_event_id`, or a parameter given twice. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many open streams from this network or account; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server has as many streams open as it takes; the page keeps polling. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -865,7 +2459,279 @@ export interface operations {
             };
         };
     };
-    list: {
+    show_orders_id: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedOrderResponse"];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description The provider's payment is not this order's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order, or not this visitor's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is not pending any more (paid, also when paid just before its page closed; expired; held for review). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider could not close the payment page; the order stays pending. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    leave: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewPayload"];
+            };
+        };
+        responses: {
+            /** @description The review, now shown. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResponse"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order has been reviewed already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is not delivered (`order`), the rating is not 1 to 5 or missing (`rating`), the text is too long (`text`), or the query string cannot be read. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    paypal_return: {
+        parameters: {
+            query?: {
+                /** @description The shop's order id (an unknown or malformed one answers 404). */
+                order_id?: number;
+                /** @description PayPal's order id. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Captured (or not): on to the shop's success or cancel page. */
+            303: {
+                headers: {
+                    /** @description `/success?order_id={id}` or `/cancel?order_id={id}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The PayPal order is not this order's payment. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PayPal is not available in this shop, or the order does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PayPal could not capture the payment. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_products: {
         parameters: {
             query?: never;
             header?: {
@@ -911,7 +2777,7 @@ export interface operations {
             };
         };
     };
-    show: {
+    show_products_id: {
         parameters: {
             query?: never;
             header?: never;
@@ -1193,6 +3059,171 @@ export interface operations {
             };
         };
     };
+    list_reviews: {
+        parameters: {
+            query?: {
+                /** @description Only the reviews of orders with this product. */
+                product_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reviews. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewsResponse"];
+                };
+            };
+            /** @description `product_id` is not a whole number. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    avatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RobloxAvatarRequest"];
+            };
+        };
+        responses: {
+            /** @description The account exists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RobloxAvatar"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No Roblox user has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No username, or not a possible Roblox username (`username`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many lookups from this address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Roblox could not be reached or answered something unreadable. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dev_avatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description `{username}.svg`.
+                 * @example Builderman.svg
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Roblox is real here, or the name is not `{username}.svg` with a possible username. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     send_verification_code: {
         parameters: {
             query?: never;
@@ -1301,6 +3332,239 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Site"];
+                };
+            };
+        };
+    };
+    card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The order is placed; send the shopper to `url`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardCheckoutResponse"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The buyer is on the blocklist, or a cross-site request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many unpaid orders on this Discord account, from this browser or from this address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The payment provider could not open its page; the order was cancelled. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Stripe's signature of the raw body: `t=<unix time>,v1=<hex HMAC-SHA256>`. */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A Stripe event object, exactly as Stripe sent it (the signature covers the raw bytes). */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The event is applied, already applied, or not ours to apply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceived"];
+                };
+            };
+            /** @description Refused: webhooks are not configured, the `Stripe-Signature` header is missing, the signature does not match the body (or is too old), the body cannot be read, or the checkout session is not the order's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The event could not be applied now; Stripe retries it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    validate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValidatePromoRequest"];
+            };
+        };
+        responses: {
+            /** @description The code applies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoValid"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The code does not apply, or no code or no linked Discord: `reason` says why (also under `errors.promo_code`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many checks from this address; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -21,34 +21,31 @@ export type ApiErrorBody = Schemas['ErrorBody'];
 /** `GET /api/site`. PayPal is offered at checkout only when `paypal_enabled`. */
 export type Site = Schemas['Site'];
 
-/** Who wrote a chat message. */
+/**
+ * `T` with the keys `K` always there: the server sends them on every answer (`null` when empty),
+ * where the document (utoipa, from Rust `Option`s) only says they may be left out or null.
+ */
+export type WithRequired<T, K extends keyof T> = Omit<T, K> & Required<Pick<T, K>>;
+
+/** Who wrote a chat message (the document says `string`; these are the values it lists). */
 export type ChatSenderType = 'admin' | 'super_admin' | 'user' | 'guest' | 'system' | 'bot';
 
-export type ChatMessage = {
-  id: number;
-  message: string;
+export type ChatMessage = Omit<Schemas['MessageJson'], 'sender_type'> & {
   sender_type: ChatSenderType;
-  /** ISO 8601. */
-  created_at: string;
 };
 
 export type ChatStatus = 'ai' | 'pending' | 'connected' | 'closed';
 
-/** A help chat as the shopper's and the staff's calls return it. */
-export type Chat = {
-  /** A UUID. */
-  id: string;
+/**
+ * A help chat as the shopper's and the staff's calls return it. `user` is null for a guest;
+ * `accepted_by` null while nobody joined (staff get the member of staff's user id, a shopper
+ * their display name, never a staff id); `messages` only where the call says so (start, history,
+ * one staff chat).
+ */
+export type Chat = Omit<
+  WithRequired<Schemas['ChatJson'], 'user' | 'accepted_by' | 'accepted_by_name'>,
+  'status' | 'messages'
+> & {
   status: ChatStatus;
-  /** Missing for a guest. */
-  user: { id: number; name: string } | null;
-  created_at: string;
-  /**
-   * Who joined; null while nobody has. Staff get the member of staff's user id, a shopper their
-   * display name (never a staff id).
-   */
-  accepted_by: number | string | null;
-  accepted_by_name: string | null;
-  has_unread_messages: boolean;
-  /** Only where the call says so (start, history, one staff chat). */
   messages?: ChatMessage[];
 };
