@@ -93,8 +93,17 @@ RAISED_LIMITS = {
 }
 
 
+# Where a failure before the runs is reported as a failed JUnit case (so the summary counts it).
+RESULTS: Path | None = None
+
+
 def fail(message: str, code: int = 1) -> None:
     print(f"fuzz: {message}", file=sys.stderr)
+    if RESULTS is not None:
+        suite = ET.Element("testsuite", name="schemathesis", tests="1", failures="1")
+        case = ET.SubElement(suite, "testcase", name="schema fuzzing: setup")
+        ET.SubElement(case, "failure", message=message).text = message
+        ET.ElementTree(suite).write(RESULTS / "fuzz-setup.xml", encoding="utf-8")
     sys.exit(code)
 
 
@@ -346,12 +355,16 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    global RESULTS
+    results = Path(args.results).resolve()
+    results.mkdir(parents=True, exist_ok=True)
+    for old in results.glob("fuzz-*.xml"):
+        old.unlink()  # a previous `just fuzz`'s reports
+    RESULTS = results
     st = schemathesis_command()
     binary = Path(args.bin).resolve()
     if not binary.exists():
         fail(f"no server binary at {binary}: cargo build --bin garden-shop", 2)
-    results = Path(args.results).resolve()
-    results.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="garden-fuzz-"))
     port = int(os.environ.get("FUZZ_PORT") or free_port())
     server = Server(binary, work, port)
