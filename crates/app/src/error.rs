@@ -584,6 +584,13 @@ fn invalid_fields(detail: &str) -> ApiError {
             &field,
             format!("The {} field is not expected.", field.replace('_', " ")),
         ),
+        Some(field) if detail.starts_with("duplicate field") => ApiError::field(
+            &field,
+            format!(
+                "The {} field is given more than once.",
+                field.replace('_', " ")
+            ),
+        ),
         _ => ApiError::Validation {
             message: format!("The request has an invalid value: {detail}"),
             errors: BTreeMap::new(),
@@ -983,6 +990,14 @@ mod tests {
                     errors["password_confirmation"][0],
                     "The password confirmation field is required."
                 );
+            }
+            other => panic!("{other:?}"),
+        }
+        // a query string naming a parameter twice (`?key=a&key=b`)
+        match invalid_fields("duplicate field `key`") {
+            ApiError::Validation { message, errors } => {
+                assert_eq!(message, "The key field is given more than once.");
+                assert_eq!(errors["key"][0], message);
             }
             other => panic!("{other:?}"),
         }

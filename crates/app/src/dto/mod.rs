@@ -8,3 +8,6 @@ pub mod responses;
 
 pub(crate) use money::dollars;
 pub use product::ProductResponse;
+
+/// The staff calls' shared answers (OpenAPI).
+pub mod staff;

@@ -9,10 +9,11 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use chat::{ChatId, Side, StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{CurrentUser, RequireStaff};
 use crate::chat_versions::{Lookup, View};
+use crate::dto::staff::{Confirmation, StaffJson, StaffOnly};
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::help_chat::{ChatJson, MessageJson};
@@ -33,21 +34,38 @@ fn staff_member(user: &CurrentUser) -> StaffMember {
 /// How many chats one page of the staff list holds.
 pub const STAFF_PAGE: u32 = 50;
 
-#[derive(Serialize)]
+/// A chat in the staff list: the chat (without its messages), its last message and its cursor.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ListedChat)]
 struct ListedChat {
     #[serde(flatten)]
     chat: ChatJson,
+    /// The newest message; null when there is none.
+    #[schema(required = true)]
     last_message: Option<MessageJson>,
     /// Pass the last listed chat's cursor as `?before=` for the next page.
+    #[schema(example = "2026-11-21T10:00:00Z_0b8f7d0c-3f7e-4a8e-9d7c-2f1d5c4b3a21")]
     cursor: String,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// `open` (waiting or connected; the default), `closed` or `all`.
+    #[param(value_type = Option<StaffChatFilterDoc>)]
     status: Option<String>,
     /// A listed chat's `cursor`: the page continues after it.
     before: Option<String>,
+}
+
+/// Which chats the staff list shows.
+#[derive(ToSchema)]
+#[schema(as = StaffChatFilter, rename_all = "lowercase")]
+#[allow(dead_code)] // a schema only: `ListQuery::parse` reads it
+pub enum StaffChatFilterDoc {
+    Open,
+    Closed,
+    All,
 }
 
 /// The cursor of a listed chat: its last activity and id.
@@ -111,6 +129,35 @@ fn page_key(query: &StaffChatsQuery) -> String {
 
 /// GET /api/admin/chats[?status=open|closed|all][&before=cursor]: one page (50) of the chats
 /// that asked for a live agent, newest activity first; closed ones only on request.
+#[utoipa::path(
+    get,
+    path = "/api/admin/chats",
+    operation_id = "admin_list_chats",
+    tag = "staff: chats",
+    summary = "The chats waiting for or with a live agent",
+    description = "One page (50) of the chats that asked for a live agent, newest activity \
+                   first; closed ones only on request. Poll it with `If-None-Match` (staff).",
+    params(
+        ListQuery,
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` this call sent: 304 while the page is the same."),
+    ),
+    responses(
+        (status = 200, description = "The page of chats.", body = Vec<ListedChat>,
+            headers(
+                ("ETag" = String, description = "The page's version."),
+                ("Cache-Control" = String, description = "`private, no-cache`"),
+            )),
+        (status = 304, description = "Not modified: the page is the one `If-None-Match` names; no body.",
+            headers(
+                ("ETag" = String, description = "The version that matched."),
+                ("Cache-Control" = String, description = "`private, no-cache`"),
+            )),
+        StaffOnly,
+        (status = 422, description = "`status` is not `open`, `closed` or `all`, or `before` is not a cursor from the list.",
+            body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn list(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
@@ -185,6 +232,34 @@ async fn staff_view(
 }
 
 /// GET /api/admin/chats/{id}: the chat with its messages.
+#[utoipa::path(
+    get,
+    path = "/api/admin/chats/{id}",
+    operation_id = "admin_show_chat",
+    tag = "staff: chats",
+    summary = "One chat with its messages",
+    description = "Any chat, with its messages oldest first. Poll it with `If-None-Match` \
+                   (staff).",
+    params(
+        ("id" = uuid::Uuid, Path, description = "The chat's id."),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` this call sent: 304 while the chat is the same."),
+    ),
+    responses(
+        (status = 200, description = "The chat with `messages`.", body = ChatJson,
+            headers(
+                ("ETag" = String, description = "The answer's version."),
+                ("Cache-Control" = String, description = "`private, no-cache`"),
+            )),
+        (status = 304, description = "Not modified: the answer is the one `If-None-Match` names; no body.",
+            headers(
+                ("ETag" = String, description = "The version that matched."),
+                ("Cache-Control" = String, description = "`private, no-cache`"),
+            )),
+        StaffOnly,
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn show(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
@@ -195,6 +270,33 @@ pub async fn show(
 }
 
 /// GET /api/admin/chats/{id}/messages: the conversation, oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/admin/chats/{id}/messages",
+    operation_id = "admin_chat_messages",
+    tag = "staff: chats",
+    summary = "One chat's messages",
+    description = "The conversation, oldest first. Poll it with `If-None-Match` (staff).",
+    params(
+        ("id" = uuid::Uuid, Path, description = "The chat's id."),
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` this call sent: 304 while the chat is the same."),
+    ),
+    responses(
+        (status = 200, description = "The messages.", body = Vec<MessageJson>,
+            headers(
+                ("ETag" = String, description = "The answer's version."),
+                ("Cache-Control" = String, description = "`private, no-cache`"),
+            )),
+        (status = 304, description = "Not modified: the answer is the one `If-None-Match` names; no body.",
+            headers(
+                ("ETag" = String, description = "The version that matched."),
+                ("Cache-Control" = String, description = "`private, no-cache`"),
+            )),
+        StaffOnly,
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn messages(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
@@ -205,6 +307,21 @@ pub async fn messages(
 }
 
 /// POST /api/admin/chats/{id}/mark-read: staff have read the conversation so far.
+#[utoipa::path(
+    post,
+    path = "/api/admin/chats/{id}/mark-read",
+    operation_id = "admin_mark_chat_read",
+    tag = "staff: chats",
+    summary = "Mark a chat read",
+    description = "Staff have read the conversation so far: its unread flag clears (staff).",
+    params(("id" = uuid::Uuid, Path, description = "The chat's id.")),
+    responses(
+        (status = 200, description = "Done: `{\"message\": \"ok\"}`.", body = Confirmation),
+        StaffOnly,
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn mark_read(
     chats: web::Data<HelpChat>,
     _staff: RequireStaff,
@@ -214,11 +331,29 @@ pub async fn mark_read(
     let done = chats.service.staff_mark_read(id).await;
     chats.versions.changed(id);
     done?;
-    Ok(HttpResponse::Ok().json(json!({ "message": "ok" })))
+    Ok(HttpResponse::Ok().json(Confirmation::new("ok")))
 }
 
 /// POST /api/admin/chats/{id}/accept: joins a waiting chat; of two staff accepting at once,
 /// one wins and the other gets 409.
+#[utoipa::path(
+    post,
+    path = "/api/admin/chats/{id}/accept",
+    operation_id = "admin_accept_chat",
+    tag = "staff: chats",
+    summary = "Join a waiting chat",
+    description = "The caller joins a chat waiting for an agent (pending -> connected); of two \
+                   staff accepting at once, one wins and the other gets 409 (staff).",
+    params(("id" = uuid::Uuid, Path, description = "The chat's id.")),
+    responses(
+        (status = 200, description = "The chat, connected (without its messages).", body = ChatJson),
+        StaffOnly,
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The chat is not waiting for an agent (another agent joined, it is with the \
+            assistant, or it ended).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn accept(
     chats: web::Data<HelpChat>,
     staff: RequireStaff,
@@ -237,13 +372,45 @@ pub async fn accept(
     Ok(HttpResponse::Ok().json(rendered))
 }
 
-#[derive(Debug, Deserialize)]
+/// A message from staff.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = StaffReplyRequest)]
 pub struct Reply {
+    /// The chat's id.
+    #[schema(required = true, nullable = false, format = Uuid)]
     chat_id: Option<String>,
+    /// 1 to 2000 characters (after trimming).
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 2000, example = "Hi! I can help with that.")]
     message: Option<String>,
 }
 
+/// The message as stored.
+#[derive(Serialize, ToSchema)]
+#[schema(as = StaffReplySent)]
+struct ReplySent {
+    message: MessageJson,
+}
+
 /// POST /api/chat/admin-reply: a message from staff in a connected chat.
+#[utoipa::path(
+    post,
+    path = "/api/chat/admin-reply",
+    operation_id = "admin_reply_in_chat",
+    tag = "staff: chats",
+    summary = "Write in a chat",
+    description = "A message from the caller in a chat they or another agent joined (staff).",
+    request_body = Reply,
+    responses(
+        (status = 200, description = "The message as stored.", body = ReplySent),
+        StaffJson,
+        (status = 404, description = "No chat has this `chat_id` (or it is missing or not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The chat is not connected to an agent (waiting, with the assistant, or ended).",
+            body = crate::openapi::ErrorBody),
+        (status = 422, description = "`message` missing, blank or longer than 2000 characters (or a field of the \
+            wrong JSON type).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn reply(
     chats: web::Data<HelpChat>,
     staff: RequireStaff,
@@ -259,10 +426,27 @@ pub async fn reply(
     let sent = chats.service.reply(id, &staff_member(&staff.0), text).await;
     chats.versions.changed(id);
     let message = sent?;
-    Ok(HttpResponse::Ok().json(json!({ "message": MessageJson::from(&message) })))
+    Ok(HttpResponse::Ok().json(ReplySent {
+        message: MessageJson::from(&message),
+    }))
 }
 
 /// DELETE /api/admin/chats/{id}: removes the chat (by the CHAT's id) and its messages.
+#[utoipa::path(
+    delete,
+    path = "/api/admin/chats/{id}",
+    operation_id = "admin_delete_chat",
+    tag = "staff: chats",
+    summary = "Delete a chat",
+    description = "Removes any chat and its messages (staff).",
+    params(("id" = uuid::Uuid, Path, description = "The chat's id.")),
+    responses(
+        (status = 200, description = "Deleted: `Conversation deleted.`", body = Confirmation),
+        StaffOnly,
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn delete(
     chats: web::Data<HelpChat>,
     _staff: RequireStaff,
@@ -272,5 +456,5 @@ pub async fn delete(
     let deleted = chats.service.staff_delete(id).await;
     chats.versions.changed(id);
     deleted?;
-    Ok(HttpResponse::Ok().json(json!({ "message": "Conversation deleted." })))
+    Ok(HttpResponse::Ok().json(Confirmation::new("Conversation deleted.")))
 }

@@ -8,44 +8,84 @@ use orders::gateways::{RobloxDirectory, RobloxUsername};
 use orders::{OrderId, PaymentProvider, QueueFilter, QueuedOrder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::RequireStaff;
 use crate::checkout::CheckoutKit;
+use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
 
-#[derive(Serialize)]
+/// One line of a queued order.
+#[derive(Serialize, ToSchema)]
+#[schema(as = QueuedOrderItem)]
 struct Item {
+    #[schema(example = "Golden Raccoon")]
     name: String,
+    #[schema(minimum = 1, example = 2)]
     qty: u32,
 }
 
-#[derive(Serialize)]
+/// The member of staff who claimed an order.
+#[derive(Serialize, ToSchema)]
+#[schema(as = ClaimedBy)]
 struct Staff {
     id: i64,
+    #[schema(example = "Ann")]
     name: String,
 }
 
-#[derive(Serialize)]
+/// An order's status, as stored and sent.
+#[derive(ToSchema)]
+#[schema(as = QueuedOrderStatus, rename_all = "lowercase")]
+#[allow(dead_code)] // a schema only: `OrderStatus::as_str` writes it
+enum StatusDoc {
+    Pending,
+    Paid,
+    Delivered,
+    Expired,
+    Cancelled,
+    Refunded,
+    Disputed,
+}
+
+/// An order as the delivery queue shows it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = QueuedOrder)]
 struct QueuedOrderJson {
     id: i64,
+    #[schema(value_type = StatusDoc)]
     status: &'static str,
+    /// The status in words: `Paid`, `Delivered`…
+    #[schema(example = "Paid")]
     status_label: &'static str,
     items: Vec<Item>,
+    /// What the buyer paid, in dollars.
+    #[schema(example = 9.98)]
     total: f64,
     roblox_username: String,
+    /// The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds.
+    #[schema(required = true)]
     roblox_avatar_url: Option<String>,
     discord_username: String,
     discord_id: String,
     email: String,
     created_at: DateTime<Utc>,
+    #[schema(required = true)]
     paid_at: Option<DateTime<Utc>>,
+    #[schema(required = true)]
     delivered_at: Option<DateTime<Utc>>,
+    /// Minutes since it was paid, while it waits for delivery; null otherwise.
+    #[schema(required = true)]
     minutes_waiting: Option<i64>,
+    /// Who claimed it; null when nobody did.
+    #[schema(required = true)]
     claimed_by: Option<Staff>,
+    /// The proof of delivery it was delivered with, if any.
+    #[schema(required = true)]
     proof_id: Option<i64>,
 }
 
@@ -100,12 +140,42 @@ async fn to_json(kit: &CheckoutKit, order: QueuedOrder, now: DateTime<Utc>) -> Q
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// `paid` (the default: waiting for delivery, oldest first), `delivered` or `all`.
+    #[param(value_type = Option<QueueFilterDoc>)]
     filter: Option<String>,
 }
 
+/// Which orders the queue lists.
+#[derive(ToSchema)]
+#[schema(as = QueueFilter, rename_all = "lowercase")]
+#[allow(dead_code)] // a schema only: `QueueFilter::parse` reads it
+pub enum QueueFilterDoc {
+    Paid,
+    Delivered,
+    All,
+}
+
 /// GET /api/admin/orders?filter=paid|delivered|all (paid by default; paid ones oldest first).
+#[utoipa::path(
+    get,
+    path = "/api/admin/orders",
+    operation_id = "admin_list_orders",
+    tag = "staff: orders",
+    summary = "The delivery queue",
+    description = "Paid orders waiting for delivery (oldest first), or the delivered ones, or \
+                   all (staff).",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "The orders.", body = Vec<QueuedOrderJson>,
+            headers(("Cache-Control" = String, description = "`no-store`"))),
+        StaffOnly,
+        (status = 422, description = "`filter` is not `paid`, `delivered` or `all`.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn list(
     _staff: RequireStaff,
     query: web::Query<ListQuery>,
@@ -143,6 +213,23 @@ async fn answer(kit: &CheckoutKit, order: QueuedOrder) -> HttpResponse {
 }
 
 /// POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was first.
+#[utoipa::path(
+    post,
+    path = "/api/admin/orders/{id}/claim",
+    operation_id = "admin_claim_order",
+    tag = "staff: orders",
+    summary = "Claim an order",
+    description = "Takes a paid order for delivery by the caller; claiming one's own claim \
+                   again changes nothing (staff).",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "The order, claimed.", body = QueuedOrderJson),
+        StaffOnly,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "Someone else claimed it first (\"Already claimed by Ann.\"), or it is not paid.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn claim(
     RequireStaff(staff): RequireStaff,
     path: web::Path<String>,
@@ -154,6 +241,23 @@ pub async fn claim(
 }
 
 /// POST /api/admin/orders/{id}/release: only the one who claimed it.
+#[utoipa::path(
+    post,
+    path = "/api/admin/orders/{id}/release",
+    operation_id = "admin_release_order",
+    tag = "staff: orders",
+    summary = "Release a claimed order",
+    description = "Lets a claimed order go again; only the one who claimed it can. An \
+                   unclaimed order stays so (staff).",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "The order, unclaimed.", body = QueuedOrderJson),
+        StaffOnly,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "Someone else claimed it (\"Only Ann can release this order.\").", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn release(
     RequireStaff(staff): RequireStaff,
     path: web::Path<String>,
@@ -164,7 +268,37 @@ pub async fn release(
     Ok(answer(&kit, order).await)
 }
 
+/// The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`).
+#[derive(ToSchema)]
+#[schema(as = DeliverRequest)]
+#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
+pub struct DeliverDoc {
+    /// A published proof of delivery's id; null or left out: none.
+    #[schema(minimum = 1, example = 3)]
+    proof_id: Option<i64>,
+}
+
 /// POST /api/admin/orders/{id}/deliver `{"proof_id": 3 | null}` (the body may be left out).
+#[utoipa::path(
+    post,
+    path = "/api/admin/orders/{id}/deliver",
+    operation_id = "admin_deliver_order",
+    tag = "staff: orders",
+    summary = "Mark an order delivered",
+    description = "Marks a paid order delivered by the caller, optionally with a proof of \
+                   delivery, and queues the buyer's e-mail. The body may be left out; a body \
+                   that is not JSON is taken as none (staff).",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    request_body(content = Option<DeliverDoc>, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The order, delivered.", body = QueuedOrderJson),
+        StaffOnly,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "It is not paid, or someone else claimed it.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`proof_id` is not a positive whole number, or no proof has it.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     path: web::Path<String>,
@@ -189,6 +323,25 @@ pub async fn deliver(
 /// POST /api/admin/orders/{id}/refund: refunds the whole payment through the order's provider
 /// (Stripe, PayPal or the dev page), then marks the order refunded and answers it; 502 when
 /// the provider refuses or fails (nothing changed), 409 when the order cannot be refunded.
+#[utoipa::path(
+    post,
+    path = "/api/admin/orders/{id}/refund",
+    operation_id = "admin_refund_order",
+    tag = "staff: orders",
+    summary = "Refund an order",
+    description = "Refunds the whole payment through the order's provider (Stripe, PayPal or \
+                   the dev page), then marks the order refunded (staff).",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "The order, refunded.", body = QueuedOrderJson),
+        StaffOnly,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The order cannot be refunded (not paid or delivered, or disputed), or its \
+            provider cannot be reached from this shop.", body = crate::openapi::ErrorBody),
+        (status = 502, description = "The payment provider refused or failed; nothing changed.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn refund(
     _staff: RequireStaff,
     path: web::Path<String>,

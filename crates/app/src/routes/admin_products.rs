@@ -6,10 +6,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use catalog::{Product, ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
+use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
 use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
@@ -21,11 +23,63 @@ const MAX_TEXT_BYTES: usize = 64 * 1024;
 const MAX_PARTS: usize = 200;
 
 /// A product as the admin sees it: the storefront's fields and whether it is archived.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
+#[schema(as = AdminProduct)]
 pub struct AdminProductResponse {
     #[serde(flatten)]
     product: ProductResponse,
+    /// Kept for its orders but off the storefront (a deleted product that had orders).
     archived: bool,
+}
+
+/// The product form (`multipart/form-data`) as the admin page sends it. Every value is text on
+/// the wire; the types say how each is read. An empty value means "none" (for `stock`:
+/// unlimited). All problems are answered at once (422, one entry per field).
+#[derive(ToSchema)]
+#[schema(as = ProductForm)]
+#[allow(dead_code)] // a schema only: the handler reads the parts one by one
+pub struct ProductFormDoc {
+    #[schema(min_length = 1, max_length = 200, example = "Golden Raccoon")]
+    name: String,
+    /// Dollars, at most two decimals, 0 to 10000000.
+    #[schema(minimum = 0, maximum = 10_000_000, example = 4.99)]
+    price: f64,
+    /// Free text, possibly a comma-separated list.
+    #[schema(min_length = 1, max_length = 200, example = "Pets")]
+    category: String,
+    #[schema(nullable = false, max_length = 5000)]
+    description: Option<String>,
+    /// Units in stock, 0 to 1000000; empty or left out: unlimited.
+    #[schema(nullable = false, minimum = 0, maximum = 1_000_000)]
+    stock: Option<u32>,
+    /// Kilograms, 0 to 1000000.
+    #[schema(nullable = false, minimum = 0, maximum = 1_000_000)]
+    weight: Option<f64>,
+    /// The position on the storefront (smaller first).
+    #[schema(nullable = false)]
+    sort_order: Option<i32>,
+    #[schema(nullable = false, max_length = 200)]
+    mutation: Option<String>,
+    /// The original price in dollars (the saving shown is `savings - price`).
+    #[schema(nullable = false, minimum = 0, maximum = 10_000_000)]
+    savings: Option<f64>,
+    /// `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`).
+    #[schema(nullable = false)]
+    delete_after_out_of_stock: Option<bool>,
+    /// `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`).
+    #[schema(nullable = false)]
+    dupe_warning: Option<bool>,
+    /// The products of a bundle, one part per id (`related_ids` is read the same way). They
+    /// must exist, be on sale and not be bundles themselves.
+    #[schema(nullable = false, rename = "related_ids[]")]
+    related_ids: Option<Vec<i64>>,
+    /// A PNG, JPEG, GIF or WebP picture, at most 5 MB and 40 megapixels; re-encoded before it
+    /// is stored. An empty part means no new picture (an update keeps the old one).
+    #[schema(nullable = false, value_type = Option<String>, format = Binary)]
+    image: Option<Vec<u8>>,
+    /// `PUT` when the form is sent with POST to update; ignored.
+    #[schema(nullable = false, rename = "_method")]
+    method: Option<String>,
 }
 
 impl From<&Product> for AdminProductResponse {
@@ -38,6 +92,20 @@ impl From<&Product> for AdminProductResponse {
 }
 
 /// GET /api/admin/products: every product, archived ones included, in storefront order.
+#[utoipa::path(
+    get,
+    path = "/api/admin/products",
+    operation_id = "admin_list_products",
+    tag = "staff: catalog",
+    summary = "Every product, archived ones included",
+    description = "Every product in storefront order, archived ones included (super_admin).",
+    responses(
+        (status = 200, description = "The products.", body = Vec<AdminProductResponse>,
+            headers(("Cache-Control" = String, description = "`no-store`"))),
+        SuperAdminOnly,
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn list(
     _admin: RequireSuperAdmin,
     catalog_admin: web::Data<CatalogAdminService>,
@@ -50,6 +118,20 @@ pub async fn list(
 }
 
 /// GET /api/admin/products/standalone: the bundles' ids (the inventory page leaves them out).
+#[utoipa::path(
+    get,
+    path = "/api/admin/products/standalone",
+    operation_id = "admin_list_bundle_ids",
+    tag = "staff: catalog",
+    summary = "The bundles' ids",
+    description = "The ids of the products that are bundles (they have `related_ids`), \
+                   ascending; the inventory page leaves them out (super_admin).",
+    responses(
+        (status = 200, description = "The bundles' ids.", body = Vec<i64>, example = json!([4, 9])),
+        SuperAdminOnly,
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn standalone(
     _admin: RequireSuperAdmin,
     catalog_admin: web::Data<CatalogAdminService>,
@@ -154,6 +236,26 @@ async fn read_product_form(
 }
 
 /// POST /api/admin/products (multipart): 201 with the new product; 422 per field.
+#[utoipa::path(
+    post,
+    path = "/api/admin/products",
+    operation_id = "admin_create_product",
+    tag = "staff: catalog",
+    summary = "Create a product",
+    description = "Creates a product from the form and an optional picture; the storefront \
+                   shows it at once (super_admin).",
+    request_body(content = ProductFormDoc, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "The new product.", body = AdminProductResponse),
+        SuperAdminMultipart,
+        (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::openapi::ErrorBody),
+        (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Field problems, all at once: a required field missing, a bad number, \
+            a bundle's product that does not exist or is a bundle, a picture that is not an image or too large.",
+            body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn create(
     _admin: RequireSuperAdmin,
     req: HttpRequest,
@@ -169,6 +271,28 @@ pub async fn create(
 
 /// POST /api/admin/products/{id} with `_method=PUT`, or PUT: 200 with the product. Without a
 /// new image the old one stays.
+#[utoipa::path(
+    method(put, post),
+    path = "/api/admin/products/{id}",
+    operation_id = "admin_update_product",
+    tag = "staff: catalog",
+    summary = "Update a product",
+    description = "Replaces every value from the form; without a new picture the old one stays \
+                   (super_admin). Forms that can only POST send it with POST (and \
+                   `_method=PUT`, which is ignored): the same call.",
+    params(("id" = i64, Path, description = "The product's id.", minimum = 1)),
+    request_body(content = ProductFormDoc, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The product as saved.", body = AdminProductResponse),
+        SuperAdminMultipart,
+        (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Field problems, all at once (as for a new product; a product that is \
+            part of a bundle cannot become a bundle).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn update(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,
@@ -184,7 +308,33 @@ pub async fn update(
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
+/// What became of a removed product.
+#[derive(Serialize, ToSchema)]
+pub struct ProductRemoved {
+    /// true: it had orders and was archived (kept, off the storefront); false: deleted.
+    archived: bool,
+    /// `Product archived.` or `Product deleted.`
+    #[schema(example = "Product archived.")]
+    message: &'static str,
+}
+
 /// DELETE /api/admin/products/{id}: archives a product that has orders, deletes one without.
+#[utoipa::path(
+    delete,
+    path = "/api/admin/products/{id}",
+    operation_id = "admin_remove_product",
+    tag = "staff: catalog",
+    summary = "Remove a product",
+    description = "Archives a product that has orders (it leaves the storefront, its orders \
+                   keep it), deletes one that has none (super_admin).",
+    params(("id" = i64, Path, description = "The product's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "Archived or deleted.", body = ProductRemoved),
+        SuperAdminOnly,
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn delete(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,
@@ -197,21 +347,45 @@ pub async fn delete(
         Removal::Archived => ("Product archived.", true),
         Removal::Deleted => ("Product deleted.", false),
     };
-    Ok(HttpResponse::Ok().json(json!({ "message": message, "archived": archived })))
+    Ok(HttpResponse::Ok().json(ProductRemoved { message, archived }))
 }
 
-#[derive(Deserialize)]
+/// New storefront positions for some products.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ReorderRequest)]
 pub struct ReorderBody {
+    /// Each product at most once; all are saved or none.
     updates: Vec<Position>,
 }
 
-#[derive(Deserialize)]
+/// One product's new position.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ProductPosition)]
 struct Position {
+    /// The product's id.
     id: i64,
+    /// Its position (smaller first).
     sort_order: i32,
 }
 
 /// POST /api/admin/products/reorder `{"updates": [{"id", "sort_order"}]}`, in one transaction.
+#[utoipa::path(
+    post,
+    path = "/api/admin/products/reorder",
+    operation_id = "admin_reorder_products",
+    tag = "staff: catalog",
+    summary = "Reorder products",
+    description = "Gives each listed product its storefront position, in one transaction \
+                   (super_admin).",
+    request_body = ReorderBody,
+    responses(
+        (status = 200, description = "Saved: `Order saved.`", body = Confirmation),
+        SuperAdminJson,
+        (status = 422, description = "A missing or mistyped field, a product listed twice, or one that does \
+            not exist (under `updates`).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn reorder(
     _admin: RequireSuperAdmin,
     body: web::Json<ReorderBody>,
@@ -226,7 +400,7 @@ pub async fn reorder(
         .collect();
     catalog_admin.reorder(positions).await?;
     stock.on_stock_changed().await;
-    Ok(HttpResponse::Ok().json(json!({ "message": "Order saved." })))
+    Ok(HttpResponse::Ok().json(Confirmation::new("Order saved.")))
 }
 
 /// A whole number from JSON (a number, or digits in a string) within `min..=MAX_STOCK`.
@@ -257,7 +431,35 @@ fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> 
     }
 }
 
+/// The stock to set (`POST /api/admin/products/{id}/inventory`).
+#[derive(ToSchema)]
+#[schema(as = SetInventoryRequest)]
+#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
+pub struct SetInventoryDoc {
+    /// The units in stock (digits in a string are read too).
+    #[schema(minimum = 0, maximum = 1_000_000, example = 12)]
+    inventory: u32,
+}
+
 /// POST /api/admin/products/{id}/inventory `{"inventory": 12}`: sets the stock.
+#[utoipa::path(
+    post,
+    path = "/api/admin/products/{id}/inventory",
+    operation_id = "admin_set_stock",
+    tag = "staff: catalog",
+    summary = "Set a product's stock",
+    description = "Sets the stock to a count (an unlimited product becomes limited) \
+                   (super_admin).",
+    params(("id" = i64, Path, description = "The product's id.", minimum = 1)),
+    request_body = SetInventoryDoc,
+    responses(
+        (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
+        SuperAdminJson,
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`inventory` missing, not a whole number, below 0 or above 1000000.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn set_inventory(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,
@@ -272,8 +474,46 @@ pub async fn set_inventory(
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
+/// A change of stock (`POST /api/admin/products/{id}/change`).
+#[derive(ToSchema)]
+#[schema(as = ChangeInventoryRequest)]
+#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
+pub struct ChangeInventoryDoc {
+    #[schema(rename = "type", value_type = StockChangeKind)]
+    kind: String,
+    /// How many units (digits in a string are read too); 1 when left out or null.
+    #[schema(minimum = 1, maximum = 1_000_000, example = 1)]
+    inventory: Option<u32>,
+}
+
+/// Add or take away units.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // a schema only
+pub enum StockChangeKind {
+    Plus,
+    Minus,
+}
+
 /// POST /api/admin/products/{id}/change `{"type": "plus"|"minus", "inventory": 1}`: one atomic
 /// change, never below zero.
+#[utoipa::path(
+    post,
+    path = "/api/admin/products/{id}/change",
+    operation_id = "admin_change_stock",
+    tag = "staff: catalog",
+    summary = "Add or take away stock",
+    description = "One atomic change of the stock; taking away stops at zero (super_admin).",
+    params(("id" = i64, Path, description = "The product's id.", minimum = 1)),
+    request_body = ChangeInventoryDoc,
+    responses(
+        (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
+        SuperAdminJson,
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`type` not `plus` or `minus`, or `inventory` not a whole number from 1 to 1000000.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn change_inventory(
     _admin: RequireSuperAdmin,
     path: web::Path<String>,

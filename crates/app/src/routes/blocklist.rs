@@ -4,27 +4,61 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::BlockEntry;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::auth::RequireSuperAdmin;
+use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::error::ApiError;
 use crate::services::BlocklistService;
 
-#[derive(Serialize)]
+/// The member of staff who added an entry.
+#[derive(Serialize, ToSchema)]
+#[schema(as = BlockAddedBy)]
 struct AddedBy {
     id: i64,
+    #[schema(example = "Ann")]
     name: String,
 }
 
-#[derive(Serialize)]
+/// What kind of identity an entry blocks.
+#[derive(ToSchema)]
+#[schema(as = BlockKind, rename_all = "snake_case")]
+#[allow(dead_code)] // a schema only: `BlockKind::as_str` writes it and `BlockKind::parse` reads it
+enum KindDoc {
+    Email,
+    DiscordId,
+    RobloxUsername,
+    Ip,
+}
+
+/// An identity the shop does not sell to.
+#[derive(Serialize, ToSchema)]
+#[schema(as = BlocklistEntry)]
 struct EntryJson {
     id: i64,
+    #[schema(value_type = KindDoc)]
     kind: &'static str,
+    /// The kind in words: `E-mail`, `Discord id`, `Roblox username`, `IP address`.
+    #[schema(example = "E-mail")]
     kind_label: &'static str,
+    /// Normalised: a lower-case e-mail or Roblox username, an IP address as the shop writes it.
+    #[schema(example = "scammer@example.com")]
     value: String,
     reason: String,
     /// `null` when the shop added it itself (a chargeback).
+    #[schema(required = true)]
     added_by: Option<AddedBy>,
     created_at: DateTime<Utc>,
+}
+
+/// The newest entries and how many there are in all.
+#[derive(Serialize, ToSchema)]
+#[schema(as = BlocklistPage)]
+struct ListJson {
+    /// Newest first, at most 1000.
+    entries: Vec<EntryJson>,
+    /// Every entry, listed or not.
+    total: u64,
 }
 
 fn to_json(entry: BlockEntry) -> EntryJson {
@@ -43,6 +77,20 @@ fn to_json(entry: BlockEntry) -> EntryJson {
 }
 
 /// `GET /api/admin/blocklist`: `{entries: [...], total}`, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/admin/blocklist",
+    operation_id = "admin_list_blocklist",
+    tag = "staff: blocklist",
+    summary = "The blocklist",
+    description = "The identities the shop does not sell to, newest first (super_admin).",
+    responses(
+        (status = 200, description = "The entries.", body = ListJson,
+            headers(("Cache-Control" = String, description = "`no-store`"))),
+        SuperAdminOnly,
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn list(
     _admin: RequireSuperAdmin,
     blocklist: web::Data<BlocklistService>,
@@ -50,24 +98,49 @@ pub async fn list(
     let (entries, total) = blocklist.list().await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(serde_json::json!({
-            "entries": entries.into_iter().map(to_json).collect::<Vec<_>>(),
-            "total": total,
-        })))
+        .json(ListJson {
+            entries: entries.into_iter().map(to_json).collect(),
+            total,
+        }))
 }
 
-#[derive(Debug, Deserialize)]
+/// An identity to block. The fields are read leniently (a missing one answers 422 naming it).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(as = NewBlocklistEntry)]
 pub struct NewEntry {
     #[serde(default)]
+    #[schema(required = true, nullable = false, value_type = KindDoc)]
     kind: Option<String>,
+    /// An e-mail, a Discord id (up to 20 digits), a Roblox username or an IPv4/IPv6 address.
     #[serde(default)]
+    #[schema(required = true, nullable = false, min_length = 1, example = "scammer@example.com")]
     value: Option<String>,
+    /// Why it is blocked.
     #[serde(default)]
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, example = "Chargeback on order 12")]
     reason: Option<String>,
 }
 
 /// `POST /api/admin/blocklist {kind, value, reason}`: 201 with the entry; 422 for a bad kind,
 /// value or reason; 409 when it is blocked already.
+#[utoipa::path(
+    post,
+    path = "/api/admin/blocklist",
+    operation_id = "admin_add_blocklist_entry",
+    tag = "staff: blocklist",
+    summary = "Block an identity",
+    description = "Adds an e-mail, Discord id, Roblox username or IP address to the blocklist: \
+                   checkout refuses it from then on (super_admin).",
+    request_body = NewEntry,
+    responses(
+        (status = 201, description = "The new entry.", body = EntryJson),
+        SuperAdminJson,
+        (status = 409, description = "This identity is blocked already.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "A bad `kind`, a `value` that is not of that kind, or a missing or too long \
+            `reason` (or a field of the wrong JSON type).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn add(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     blocklist: web::Data<BlocklistService>,
@@ -85,6 +158,21 @@ pub async fn add(
 }
 
 /// `DELETE /api/admin/blocklist/{id}`: 204; 404 when there is no such entry.
+#[utoipa::path(
+    delete,
+    path = "/api/admin/blocklist/{id}",
+    operation_id = "admin_remove_blocklist_entry",
+    tag = "staff: blocklist",
+    summary = "Unblock an identity",
+    description = "Removes an entry from the blocklist (super_admin).",
+    params(("id" = i64, Path, description = "The entry's id.", minimum = 1)),
+    responses(
+        (status = 204, description = "Removed; no body."),
+        SuperAdminOnly,
+        (status = 404, description = "No entry has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn remove(
     _admin: RequireSuperAdmin,
     blocklist: web::Data<BlocklistService>,

@@ -153,16 +153,58 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
         .route("/admin/blocklist/{id}", web::delete().to(blocklist::remove));
 }
 
-/// No route took the request: 405 when the path exists with other methods, else 404.
+/// No route took the request: 405 with `Allow` when the path exists with other methods, else
+/// 404.
 async fn api_not_found(
     request: actix_web::HttpRequest,
 ) -> Result<actix_web::HttpResponse, ApiError> {
-    if request.resource_map().has_resource(request.path()) {
-        return Err(ApiError::MethodNotAllowed(
-            "This method is not allowed here.".to_owned(),
-        ));
+    let Some(pattern) = request.resource_map().match_pattern(request.path()) else {
+        return Err(ApiError::NotFound("Not found.".to_owned()));
+    };
+    let mut response = actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(
+        "This method is not allowed here.".to_owned(),
+    ));
+    if let Some(allow) = allowed_methods(&pattern) {
+        response
+            .headers_mut()
+            .insert(actix_web::http::header::ALLOW, allow.clone());
     }
-    Err(ApiError::NotFound("Not found.".to_owned()))
+    Ok(response)
+}
+
+/// The methods an /api path pattern takes (`GET, DELETE`), for `Allow` on a 405. The OpenAPI
+/// document names every route with its methods (its test keeps it in step with `configure`).
+fn allowed_methods(pattern: &str) -> Option<&'static actix_web::http::header::HeaderValue> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+
+    use actix_web::http::header::HeaderValue;
+
+    static TABLE: OnceLock<HashMap<String, HeaderValue>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            let document = crate::openapi::document();
+            document
+                .paths
+                .paths
+                .iter()
+                .filter_map(|(path, item)| {
+                    let methods: Vec<&str> = [
+                        ("GET", item.get.is_some()),
+                        ("POST", item.post.is_some()),
+                        ("PUT", item.put.is_some()),
+                        ("PATCH", item.patch.is_some()),
+                        ("DELETE", item.delete.is_some()),
+                    ]
+                    .into_iter()
+                    .filter_map(|(method, present)| present.then_some(method))
+                    .collect();
+                    let value = HeaderValue::from_str(&methods.join(", ")).ok()?;
+                    Some((path.clone(), value))
+                })
+                .collect()
+        })
+        .get(pattern)
 }
 
 /// Checkout, payment, Discord, Roblox, promo codes and the buyer's orders (under /api).

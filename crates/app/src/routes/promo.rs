@@ -87,16 +87,46 @@ pub async fn validate(
     }
 }
 
-#[derive(Debug, Deserialize)]
+/// A new promo code. The fields are read leniently (numbers may also come as digits in a
+/// string) so that every problem is answered at once, per field.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[schema(as = NewPromoCode)]
 pub struct CreatePromo {
+    /// Letters, digits, `-` and `_`, up to 32; stored in capitals.
     #[serde(default)]
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 32, example = "SUMMER10")]
     pub code: Option<String>,
+    /// The discount, a whole percent.
     #[serde(default)]
+    #[schema(required = true, value_type = u8, minimum = 1, maximum = 100, example = 10)]
     pub discount_percent: Option<serde_json::Value>,
+    /// When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
+    /// end of that day, UTC); null, empty or left out: never.
     #[serde(default)]
+    #[schema(example = "2026-12-31T23:59:59Z")]
     pub expires_at: Option<String>,
+    /// How many orders may use it in all; null, empty or left out: no limit. (Stored up to
+    /// 2147483647.)
     #[serde(default)]
+    #[schema(value_type = Option<u32>, minimum = 1, example = 100)]
     pub max_uses: Option<serde_json::Value>,
+}
+
+/// A promo code as created.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CreatedPromoCode)]
+pub struct CreatedPromo {
+    /// In capitals.
+    #[schema(example = "SUMMER10")]
+    code: String,
+    #[schema(minimum = 1, maximum = 100, example = 10)]
+    discount_percent: u8,
+    /// RFC 3339; null: it never expires.
+    #[schema(required = true, format = DateTime)]
+    expires_at: Option<String>,
+    /// null: no limit.
+    #[schema(required = true, minimum = 1)]
+    max_uses: Option<u32>,
 }
 
 fn whole_number(value: &serde_json::Value) -> Option<i64> {
@@ -132,6 +162,25 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
 }
 
 /// `POST /api/admin/promo-codes` (super_admin) -> 201 `{code, discount_percent, expires_at, max_uses}`.
+#[utoipa::path(
+    post,
+    path = "/api/admin/promo-codes",
+    operation_id = "admin_create_promo_code",
+    tag = "staff: promo codes",
+    summary = "Create a promo code",
+    description = "A percentage discount that each Discord account may use once, until it \
+                   expires or its uses run out (super_admin).",
+    request_body = CreatePromo,
+    responses(
+        (status = 201, description = "The new code.", body = CreatedPromo),
+        crate::dto::staff::SuperAdminJson,
+        (status = 422, description = "Every problem at once: a missing or malformed `code` (or one that \
+            exists already), a `discount_percent` that is not a whole number from 1 to 100, an \
+            unreadable `expires_at`, a `max_uses` below 1 (or a field of the wrong JSON type).",
+            body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn create(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     kit: web::Data<CheckoutKit>,
@@ -198,10 +247,10 @@ pub async fn create(
         })
         .await?;
     tracing::info!(code = %promo.code, by = admin.id, "promo code created");
-    Ok(HttpResponse::Created().json(json!({
-        "code": promo.code.to_string(),
-        "discount_percent": promo.discount.get(),
-        "expires_at": promo.expires_at.map(|at| at.to_rfc3339()),
-        "max_uses": promo.max_uses.map(|max| max.get()),
-    })))
+    Ok(HttpResponse::Created().json(CreatedPromo {
+        code: promo.code.to_string(),
+        discount_percent: promo.discount.get(),
+        expires_at: promo.expires_at.map(|at| at.to_rfc3339()),
+        max_uses: promo.max_uses.map(|max| max.get()),
+    }))
 }

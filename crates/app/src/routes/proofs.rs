@@ -5,9 +5,10 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use futures::StreamExt;
 use proofs::{ImageRejected, Proof, ProofId, ProofItems, PublishError, MAX_IMAGES};
 use serde::Serialize;
-use serde_json::json;
+use utoipa::ToSchema;
 
 use crate::auth::RequireStaff;
+use crate::dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
 
@@ -15,12 +16,33 @@ use crate::services::ProofService;
 const MAX_ITEMS_BYTES: usize = 8 * 1024;
 const NEED_ITEMS_AND_IMAGE: &str = "Please provide items and at least one image.";
 
-#[derive(Serialize)]
+/// A proof of delivery: what was delivered, and pictures of it.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Proof)]
 struct ProofJson<'a> {
     id: i64,
+    /// What was delivered, as staff wrote it.
+    #[schema(example = "2x Golden Raccoon")]
     items: &'a str,
+    /// The pictures, paths on the shop's own host (`/media/proofs/….webp`).
+    #[schema(value_type = Vec<String>, example = json!(["/media/proofs/9f2c.webp"]))]
     images: &'a [String],
+    #[schema(format = DateTime)]
     created_at: String,
+}
+
+/// A proof to publish (`multipart/form-data`).
+#[derive(ToSchema)]
+#[schema(as = NewProof)]
+#[allow(dead_code)] // a schema only: the handler reads the parts one by one
+pub struct NewProofDoc {
+    /// What was delivered, 1 to 500 characters (after trimming).
+    #[schema(min_length = 1, max_length = 500, example = "2x Golden Raccoon")]
+    items: String,
+    /// 1 to 10 pictures (PNG, JPEG, GIF or WebP, each at most 5 MB and 40 megapixels), one
+    /// part each (`images` is read the same way); empty parts are skipped.
+    #[schema(rename = "images[]", value_type = Vec<String>, format = Binary, min_items = 1, max_items = 10)]
+    images: Vec<Vec<u8>>,
 }
 
 impl<'a> From<&'a Proof> for ProofJson<'a> {
@@ -35,6 +57,15 @@ impl<'a> From<&'a Proof> for ProofJson<'a> {
 }
 
 /// GET /api/proofs: every proof, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/proofs",
+    operation_id = "list_proofs",
+    tag = "proofs",
+    summary = "Proofs of delivery",
+    description = "Every published proof of delivery, newest first (public).",
+    responses((status = 200, description = "The proofs.", body = Vec<ProofJson>)),
+)]
 pub async fn list(proofs: web::Data<ProofService>) -> Result<HttpResponse, ApiError> {
     let proofs = proofs.list().await?;
     let body: Vec<ProofJson<'_>> = proofs.iter().map(ProofJson::from).collect();
@@ -65,6 +96,25 @@ async fn read_field(
 /// POST /api/proofs (staff): multipart `items` and `images[]`, 1 to 10 pictures. Every
 /// picture is checked and re-encoded before any is stored; a bad one answers 422 naming it and
 /// nothing is stored.
+#[utoipa::path(
+    post,
+    path = "/api/proofs",
+    operation_id = "publish_proof",
+    tag = "proofs",
+    summary = "Publish a proof of delivery",
+    description = "Every picture is checked and re-encoded before any is stored; a bad one \
+                   answers 422 naming it and nothing is stored (staff).",
+    request_body(content = NewProofDoc, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "The proof as published.", body = ProofJson),
+        StaffMultipart,
+        (status = 400, description = "The multipart body cannot be read, or a field other than `items` and \
+            `images[]` is larger than 8 KiB.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`items` missing, blank, too long or not text; no picture, more than 10, or \
+            one that is not an image or too large (under `images`).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn create(
     req: HttpRequest,
     payload: web::Payload,
@@ -125,11 +175,26 @@ pub async fn create(
 /// DELETE /api/proofs/{id} (staff): removes the proof and the pictures no other proof uses
 /// (the media store spares pictures saved in the last minutes: an upload in flight on any
 /// instance may be about to use them; they go at a later clean-up).
+#[utoipa::path(
+    delete,
+    path = "/api/proofs/{id}",
+    operation_id = "delete_proof",
+    tag = "proofs",
+    summary = "Delete a proof of delivery",
+    description = "Removes the proof and the pictures no other proof uses (staff).",
+    params(("id" = i64, Path, description = "The proof's id.")),
+    responses(
+        (status = 200, description = "Deleted: `Proof deleted.`", body = Confirmation),
+        StaffOnly,
+        (status = 404, description = "No proof has this id (or the id is not a whole number).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn delete(
     proofs: web::Data<ProofService>,
     _staff: RequireStaff,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     proofs.delete(ProofId::new(path.into_inner())).await?;
-    Ok(HttpResponse::Ok().json(json!({ "message": "Proof deleted." })))
+    Ok(HttpResponse::Ok().json(Confirmation::new("Proof deleted.")))
 }

@@ -139,13 +139,43 @@ pub async fn list(
     }))
 }
 
-#[derive(Debug, Deserialize)]
+/// Why a review is hidden.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[schema(as = HideReviewRequest)]
 pub struct HidePayload {
+    /// 1 to 500 characters (after trimming).
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 500, example = "Rude language")]
     pub reason: String,
 }
 
+/// A review hidden.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ReviewHidden {
+    /// Always true.
+    hidden: bool,
+    /// The review's id.
+    id: i64,
+}
+
 /// `POST /api/admin/reviews/{id}/hide` `{reason}` (staff): kept, with who and why.
+#[utoipa::path(
+    post,
+    path = "/api/admin/reviews/{id}/hide",
+    operation_id = "admin_hide_review",
+    tag = "staff: reviews",
+    summary = "Hide a review",
+    description = "Takes a review off the shop; it is kept, with who hid it and why (staff).",
+    params(("id" = i64, Path, description = "The review's id.", minimum = 1)),
+    request_body = HidePayload,
+    responses(
+        (status = 200, description = "Hidden.", body = ReviewHidden),
+        crate::dto::staff::StaffJson,
+        (status = 404, description = "No review has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`reason` missing, blank or longer than 500 characters (or not a string).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
 pub async fn hide(
     RequireStaff(staff): RequireStaff,
     reviews: web::Data<ReviewService>,
@@ -158,5 +188,5 @@ pub async fn hide(
         .filter(|id| *id > 0)
         .ok_or_else(|| ApiError::NotFound("Review not found.".to_owned()))?;
     reviews.hide(id, staff.id, &payload.reason).await?;
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "id": id, "hidden": true })))
+    Ok(HttpResponse::Ok().json(ReviewHidden { hidden: true, id }))
 }

@@ -894,6 +894,7 @@ async fn unreadable_requests_answer_in_the_error_shape(#[case] backend: Backend)
 
     let wrong_method = client.get(app.url("/api/login")).send().await.unwrap();
     assert_eq!(wrong_method.status(), 405);
+    assert_eq!(wrong_method.headers()["allow"], "POST");
     assert_eq!(
         body(wrong_method).await,
         json!({ "message": "This method is not allowed here.", "errors": {} })
@@ -904,6 +905,22 @@ async fn unreadable_requests_answer_in_the_error_shape(#[case] backend: Backend)
         .await
         .unwrap();
     assert_eq!(delete_products.status(), 405);
+    assert_eq!(delete_products.headers()["allow"], "GET");
+    // a path taken with two methods names both; any other method (TRACE too) is a 405
+    let trace_profile = client
+        .request(reqwest::Method::TRACE, app.url("/api/profile"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(trace_profile.status(), 405);
+    assert_eq!(trace_profile.headers()["allow"], "GET, DELETE");
+    let put_product = client
+        .put(app.url("/api/products/abc"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put_product.status(), 405);
+    assert_eq!(put_product.headers()["allow"], "GET");
 }
 
 #[rstest]

@@ -246,13 +246,50 @@ async fn an_unknown_product_is_a_404_with_the_spec_message(#[case] backend: Back
         "/api/products/999",
         "/api/products/abc",
         "/api/products/-1",
+        "/api/products/%FF",
+        "/api/products/1.5",
         "/api/products/999/related-ids",
+        "/api/products/abc/related-ids",
     ] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 404, "{path}");
         let body: serde_json::Value = response.json().await.unwrap();
         assert_eq!(body["message"], "Product not found.", "{path}");
         assert_eq!(body["errors"], serde_json::json!({}), "{path}");
+    }
+}
+
+/// The extractors' own failures answer in the error shape: a query parameter given twice is a
+/// 422 naming it, a path that is no route a JSON 404.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn malformed_query_strings_and_paths_answer_in_the_error_shape(#[case] backend: Backend) {
+    let app = TestApp::spawn_with_demo(backend).await;
+    let twice = app.get("/api/orders/1?key=a&key=b").await;
+    assert_eq!(twice.status(), 422);
+    let body: serde_json::Value = twice.json().await.unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({
+            "message": "The key field is given more than once.",
+            "errors": {"key": ["The key field is given more than once."]},
+        })
+    );
+    for path in [
+        "/api/products/1/related-ids/",
+        "/api//products",
+        "/api/nothing%FF",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({"message": "Not found.", "errors": {}}),
+            "{path}"
+        );
     }
 }
 
