@@ -6,6 +6,446 @@
 // Generated from frontend/openapi.json by `just api-types`; a Vitest test fails when it is stale.
 
 export interface paths {
+    "/api/admin/blocklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The blocklist
+         * @description The identities the shop does not sell to, newest first (super_admin).
+         */
+        get: operations["admin_list_blocklist"];
+        put?: never;
+        /**
+         * Block an identity
+         * @description Adds an e-mail, Discord id, Roblox username or IP address to the blocklist: checkout refuses it from then on (super_admin).
+         */
+        post: operations["admin_add_blocklist_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/blocklist/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unblock an identity
+         * @description Removes an entry from the blocklist (super_admin).
+         */
+        delete: operations["admin_remove_blocklist_entry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chats waiting for or with a live agent
+         * @description One page (50) of the chats that asked for a live agent, newest activity first; closed ones only on request. Poll it with `If-None-Match` (staff).
+         */
+        get: operations["admin_list_chats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chats/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One chat with its messages
+         * @description Any chat, with its messages oldest first. Poll it with `If-None-Match` (staff).
+         */
+        get: operations["admin_show_chat"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a chat
+         * @description Removes any chat and its messages (staff).
+         */
+        delete: operations["admin_delete_chat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chats/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a waiting chat
+         * @description The caller joins a chat waiting for an agent (pending -> connected); of two staff accepting at once, one wins and the other gets 409 (staff).
+         */
+        post: operations["admin_accept_chat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chats/{id}/mark-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a chat read
+         * @description Staff have read the conversation so far: its unread flag clears (staff).
+         */
+        post: operations["admin_mark_chat_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/chats/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One chat's messages
+         * @description The conversation, oldest first. Poll it with `If-None-Match` (staff).
+         */
+        get: operations["admin_chat_messages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery queue
+         * @description Paid orders waiting for delivery (oldest first), or the delivered ones, or all (staff).
+         */
+        get: operations["admin_list_orders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an order
+         * @description Takes a paid order for delivery by the caller; claiming one's own claim again changes nothing (staff).
+         */
+        post: operations["admin_claim_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an order delivered
+         * @description Marks a paid order delivered by the caller, optionally with a proof of delivery, and queues the buyer's e-mail. The body may be left out; a body that is not JSON is taken as none (staff).
+         */
+        post: operations["admin_deliver_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund an order
+         * @description Refunds the whole payment through the order's provider (Stripe, PayPal or the dev page), then marks the order refunded (staff).
+         */
+        post: operations["admin_refund_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a claimed order
+         * @description Lets a claimed order go again; only the one who claimed it can. An unclaimed order stays so (staff).
+         */
+        post: operations["admin_release_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every product, archived ones included
+         * @description Every product in storefront order, archived ones included (super_admin).
+         */
+        get: operations["admin_list_products"];
+        put?: never;
+        /**
+         * Create a product
+         * @description Creates a product from the form and an optional picture; the storefront shows it at once (super_admin).
+         */
+        post: operations["admin_create_product"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder products
+         * @description Gives each listed product its storefront position, in one transaction (super_admin).
+         */
+        post: operations["admin_reorder_products"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products/standalone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bundles' ids
+         * @description The ids of the products that are bundles (they have `related_ids`), ascending; the inventory page leaves them out (super_admin).
+         */
+        get: operations["admin_list_bundle_ids"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a product
+         * @description Replaces every value from the form; without a new picture the old one stays (super_admin). Forms that can only POST send it with POST (and `_method=PUT`, which is ignored): the same call.
+         */
+        put: operations["admin_update_product"];
+        /**
+         * Update a product (the form sent with POST)
+         * @description Replaces every value from the form; without a new picture the old one stays (super_admin). Forms that can only POST send it with POST (and `_method=PUT`, which is ignored): the same call.
+         */
+        post: operations["admin_update_product_by_post"];
+        /**
+         * Remove a product
+         * @description Archives a product that has orders (it leaves the storefront, its orders keep it), deletes one that has none (super_admin).
+         */
+        delete: operations["admin_remove_product"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products/{id}/change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or take away stock
+         * @description One atomic change of the stock; taking away stops at zero (super_admin).
+         */
+        post: operations["admin_change_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/products/{id}/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a product's stock
+         * @description Sets the stock to a count (an unlimited product becomes limited) (super_admin).
+         */
+        post: operations["admin_set_stock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promo-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a promo code
+         * @description A percentage discount that each Discord account may use once, until it expires or its uses run out (super_admin).
+         */
+        post: operations["admin_create_promo_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reviews/{id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide a review
+         * @description Takes a review off the shop; it is kept, with who hid it and why (staff).
+         */
+        post: operations["admin_hide_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/sales-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sales statistics
+         * @description Units sold per item by day, ISO week and month, and overall; paid and delivered orders only (super_admin).
+         */
+        get: operations["admin_sales_stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/check": {
         parameters: {
             query?: never;
@@ -17,6 +457,26 @@ export interface paths {
         get: operations["check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/admin-reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write in a chat
+         * @description A message from the caller in a chat they or another agent joined (staff).
+         */
+        post: operations["admin_reply_in_chat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -537,6 +997,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/proofs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proofs of delivery
+         * @description Every published proof of delivery, newest first (public).
+         */
+        get: operations["list_proofs"];
+        put?: never;
+        /**
+         * Publish a proof of delivery
+         * @description Every picture is checked and re-encoded before any is stored; a bad one answers 422 naming it and nothing is stored (staff).
+         */
+        post: operations["publish_proof"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/proofs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a proof of delivery
+         * @description Removes the proof and the pictures no other proof uses (staff).
+         */
+        delete: operations["delete_proof"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reset-password": {
         parameters: {
             query?: never;
@@ -744,10 +1248,57 @@ export interface components {
          * @enum {string}
          */
         AccountType: "customer" | "admin" | "super_admin";
+        /** @description A product as the admin sees it: the storefront's fields and whether it is archived. */
+        AdminProduct: components["schemas"]["Product"] & {
+            /** @description Kept for its orders but off the storefront (a deleted product that had orders). */
+            archived: boolean;
+        };
         /** @description Whether the session is logged in, and as whom. */
         AuthCheck: {
             loggedIn: boolean;
             user: null | components["schemas"]["User"];
+        };
+        /** @description The member of staff who added an entry. */
+        BlockAddedBy: {
+            /** Format: int64 */
+            id: number;
+            /** @example Ann */
+            name: string;
+        };
+        /**
+         * @description What kind of identity an entry blocks.
+         * @enum {string}
+         */
+        BlockKind: "email" | "discord_id" | "roblox_username" | "ip";
+        /** @description An identity the shop does not sell to. */
+        BlocklistEntry: {
+            /** Format: int64 */
+            id: number;
+            kind: components["schemas"]["BlockKind"];
+            /**
+             * @description The kind in words: `E-mail`, `Discord id`, `Roblox username`, `IP address`.
+             * @example E-mail
+             */
+            kind_label: string;
+            /**
+             * @description Normalised: a lower-case e-mail or Roblox username, an IP address as the shop writes it.
+             * @example scammer@example.com
+             */
+            value: string;
+            reason: string;
+            added_by: null | components["schemas"]["BlockAddedBy"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The newest entries and how many there are in all. */
+        BlocklistPage: {
+            /** @description Newest first, at most 1000. */
+            entries: components["schemas"]["BlocklistEntry"][];
+            /**
+             * Format: u-int64
+             * @description Every entry, listed or not.
+             */
+            total: number;
         };
         /** @description `POST /api/stripe/checkout`: where to send the shopper to pay, and the order placed. */
         CardCheckoutResponse: {
@@ -757,6 +1308,16 @@ export interface components {
             order_key?: string | null;
             /** @description The payment page (Stripe Checkout, or the dev page without Stripe keys). */
             url: string;
+        };
+        /** @description A change of stock (`POST /api/admin/products/{id}/change`). */
+        ChangeInventoryRequest: {
+            type: components["schemas"]["StockChangeKind"];
+            /**
+             * Format: u-int32
+             * @description How many units (digits in a string are read too); 1 when left out or null.
+             * @example 1
+             */
+            inventory?: number | null;
         };
         /** @description A short confirmation. */
         ChatEnded: {
@@ -837,6 +1398,13 @@ export interface components {
             /** @description A promo code to apply (checked for the session's Discord account); blank means none. */
             promo_code?: string | null;
         };
+        /** @description The member of staff who claimed an order. */
+        ClaimedBy: {
+            /** Format: int64 */
+            id: number;
+            /** @example Ann */
+            name: string;
+        };
         /** @description The code is on its way. */
         CodeSent: {
             /** @example We sent a 6-digit code to ann@example.com. */
@@ -847,6 +1415,34 @@ export interface components {
              * @example 60
              */
             resend_after: number;
+        };
+        /** @description A confirmation to show, e.g. `{"message": "Order saved."}`. */
+        Confirmation: {
+            /** @example Order saved. */
+            message: string;
+        };
+        /** @description A promo code as created. */
+        CreatedPromoCode: {
+            /**
+             * @description In capitals.
+             * @example SUMMER10
+             */
+            code: string;
+            /**
+             * Format: u-int8
+             * @example 10
+             */
+            discount_percent: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339; null: it never expires.
+             */
+            expires_at: string | null;
+            /**
+             * Format: u-int32
+             * @description null: no limit.
+             */
+            max_uses: number | null;
         };
         /** @description Everything the shop keeps about a shopper (`GET /api/profile/export`). */
         DataExport: {
@@ -864,6 +1460,15 @@ export interface components {
         /** @description The account's password, to confirm the erasure. */
         DeleteAccount: {
             password: string;
+        };
+        /** @description The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`). */
+        DeliverRequest: {
+            /**
+             * Format: int64
+             * @description A published proof of delivery's id; null or left out: none.
+             * @example 3
+             */
+            proof_id?: number | null;
         };
         /** @description What Discord handed back to the shop's callback page. */
         DiscordAuthRequest: {
@@ -949,9 +1554,26 @@ export interface components {
             /** @example ok */
             status: string;
         };
+        /** @description Why a review is hidden. */
+        HideReviewRequest: {
+            /**
+             * @description 1 to 500 characters (after trimming).
+             * @example Rude language
+             */
+            reason: string;
+        };
         /** @description The Discord account linked in this session. */
         LinkedIdentity: {
             identity?: null | components["schemas"]["DiscordIdentity"];
+        };
+        /** @description A chat in the staff list: the chat (without its messages), its last message and its cursor. */
+        ListedChat: components["schemas"]["ChatJson"] & {
+            last_message: null | components["schemas"]["MessageJson"];
+            /**
+             * @description Pass the last listed chat's cursor as `?before=` for the next page.
+             * @example 2026-11-21T10:00:00Z_0b8f7d0c-3f7e-4a8e-9d7c-2f1d5c4b3a21
+             */
+            cursor: string;
         };
         /** @description A message to show, and the user now logged in. */
         LoggedIn: {
@@ -984,6 +1606,63 @@ export interface components {
             sender_type: string;
             /** Format: date-time */
             created_at: string;
+        };
+        /** @description An identity to block. The fields are read leniently (a missing one answers 422 naming it). */
+        NewBlocklistEntry: {
+            kind: components["schemas"]["BlockKind"];
+            /**
+             * @description An e-mail, a Discord id (up to 20 digits), a Roblox username or an IPv4/IPv6 address.
+             * @example scammer@example.com
+             */
+            value: string;
+            /**
+             * @description Why it is blocked.
+             * @example Chargeback on order 12
+             */
+            reason: string;
+        };
+        /**
+         * @description A new promo code. The fields are read leniently (numbers may also come as digits in a
+         *     string) so that every problem is answered at once, per field.
+         */
+        NewPromoCode: {
+            /**
+             * @description Letters, digits, `-` and `_`, up to 32; stored in capitals.
+             * @example SUMMER10
+             */
+            code: string;
+            /**
+             * Format: u-int8
+             * @description The discount, a whole percent.
+             * @example 10
+             */
+            discount_percent: number;
+            /**
+             * @description When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
+             *     end of that day, UTC); null, empty or left out: never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string | null;
+            /**
+             * Format: u-int32
+             * @description How many orders may use it in all; null, empty or left out: no limit. (Stored up to
+             *     2147483647.)
+             * @example 100
+             */
+            max_uses?: number | null;
+        };
+        /** @description A proof to publish (`multipart/form-data`). */
+        NewProof: {
+            /**
+             * @description What was delivered, 1 to 500 characters (after trimming).
+             * @example 2x Golden Raccoon
+             */
+            items: string;
+            /**
+             * @description 1 to 10 pictures (PNG, JPEG, GIF or WebP, each at most 5 MB and 40 megapixels), one
+             *     part each (`images` is read the same way); empty parts are skipped.
+             */
+            "images[]": string[];
         };
         /** @description One line of an order, at the price it was bought for (dollars). */
         OrderItemResponse: {
@@ -1145,6 +1824,88 @@ export interface components {
             inventory: number;
             dupe_warning: boolean;
         };
+        /**
+         * @description The product form (`multipart/form-data`) as the admin page sends it. Every value is text on
+         *     the wire; the types say how each is read. An empty value means "none" (for `stock`:
+         *     unlimited). All problems are answered at once (422, one entry per field).
+         */
+        ProductForm: {
+            /** @example Golden Raccoon */
+            name: string;
+            /**
+             * Format: double
+             * @description Dollars, at most two decimals, 0 to 10000000.
+             * @example 4.99
+             */
+            price: number;
+            /**
+             * @description Free text, possibly a comma-separated list.
+             * @example Pets
+             */
+            category: string;
+            description?: string;
+            /**
+             * Format: u-int32
+             * @description Units in stock, 0 to 1000000; empty or left out: unlimited.
+             */
+            stock?: number;
+            /**
+             * Format: double
+             * @description Kilograms, 0 to 1000000.
+             */
+            weight?: number;
+            /**
+             * Format: int32
+             * @description The position on the storefront (smaller first).
+             */
+            sort_order?: number;
+            mutation?: string;
+            /**
+             * Format: double
+             * @description The original price in dollars (the saving shown is `savings - price`).
+             */
+            savings?: number;
+            /** @description `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`). */
+            delete_after_out_of_stock?: boolean;
+            /** @description `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`). */
+            dupe_warning?: boolean;
+            /**
+             * @description The products of a bundle, one part per id (`related_ids` is read the same way). They
+             *     must exist, be on sale and not be bundles themselves.
+             */
+            "related_ids[]"?: number[];
+            /**
+             * Format: binary
+             * @description A PNG, JPEG, GIF or WebP picture, at most 5 MB and 40 megapixels; re-encoded before it
+             *     is stored. An empty part means no new picture (an update keeps the old one).
+             */
+            image?: string;
+            /** @description `PUT` when the form is sent with POST to update; ignored. */
+            _method?: string;
+        };
+        /** @description One product's new position. */
+        ProductPosition: {
+            /**
+             * Format: int64
+             * @description The product's id.
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @description Its position (smaller first).
+             */
+            sort_order: number;
+        };
+        /** @description What became of a removed product. */
+        ProductRemoved: {
+            /** @description true: it had orders and was archived (kept, off the storefront); false: deleted. */
+            archived: boolean;
+            /**
+             * @description `Product archived.` or `Product deleted.`
+             * @example Product archived.
+             */
+            message: string;
+        };
         /** @description One order as the profile lists it. */
         ProfileOrder: {
             /** Format: int64 */
@@ -1171,6 +1932,91 @@ export interface components {
              */
             discount: number;
         };
+        /** @description A proof of delivery: what was delivered, and pictures of it. */
+        Proof: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description What was delivered, as staff wrote it.
+             * @example 2x Golden Raccoon
+             */
+            items: string;
+            /**
+             * @description The pictures, paths on the shop's own host (`/media/proofs/….webp`).
+             * @example [
+             *       "/media/proofs/9f2c.webp"
+             *     ]
+             */
+            images: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description Which orders the queue lists.
+         * @enum {string}
+         */
+        QueueFilter: "paid" | "delivered" | "all";
+        /** @description An order as the delivery queue shows it. */
+        QueuedOrder: {
+            /** Format: int64 */
+            id: number;
+            status: components["schemas"]["QueuedOrderStatus"];
+            /**
+             * @description The status in words: `Paid`, `Delivered`…
+             * @example Paid
+             */
+            status_label: string;
+            items: components["schemas"]["QueuedOrderItem"][];
+            /**
+             * Format: double
+             * @description What the buyer paid, in dollars.
+             * @example 9.98
+             */
+            total: number;
+            roblox_username: string;
+            /** @description The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds. */
+            roblox_avatar_url: string | null;
+            discord_username: string;
+            discord_id: string;
+            email: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /**
+             * Format: int64
+             * @description Minutes since it was paid, while it waits for delivery; null otherwise.
+             */
+            minutes_waiting: number | null;
+            claimed_by: null | components["schemas"]["ClaimedBy"];
+            /**
+             * Format: int64
+             * @description The proof of delivery it was delivered with, if any.
+             */
+            proof_id: number | null;
+        };
+        /** @description One line of a queued order. */
+        QueuedOrderItem: {
+            /** @example Golden Raccoon */
+            name: string;
+            /**
+             * Format: u-int32
+             * @example 2
+             */
+            qty: number;
+        };
+        /**
+         * @description An order's status, as stored and sent.
+         * @enum {string}
+         */
+        QueuedOrderStatus: "pending" | "paid" | "delivered" | "expired" | "cancelled" | "refunded" | "disputed";
+        /** @description New storefront positions for some products. */
+        ReorderRequest: {
+            /** @description Each product at most once; all are saved or none. */
+            updates: components["schemas"]["ProductPosition"][];
+        };
         /** @description The reset link's token and e-mail, and the new password (twice). */
         ResetRequest: {
             /** @description The token from the mailed link. */
@@ -1188,6 +2034,16 @@ export interface components {
              * @example correct horse battery
              */
             password_confirmation: string;
+        };
+        /** @description A review hidden. */
+        ReviewHidden: {
+            /** @description Always true. */
+            hidden: boolean;
+            /**
+             * Format: int64
+             * @description The review's id.
+             */
+            id: number;
         };
         /** @description A verified buyer's review of a delivered order. */
         ReviewPayload: {
@@ -1239,6 +2095,64 @@ export interface components {
              */
             username: string;
         };
+        /**
+         * @description The Sales Dashboard's numbers: units sold per item, by period. Every period of each chart is
+         *     present for every item, 0 when nothing sold; paid and delivered orders only. (The fields are
+         *     in alphabetical order, as the answer has always written them.)
+         */
+        SalesStats: {
+            /**
+             * @description Item name -> day (`2026-11-21`) -> units.
+             * @example {
+             *       "Golden Raccoon": {
+             *         "2026-11-20": 0,
+             *         "2026-11-21": 3
+             *       }
+             *     }
+             */
+            daily: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /**
+             * @description Item name -> month (`2026-11`) -> units.
+             * @example {
+             *       "Golden Raccoon": {
+             *         "2026-10": 0,
+             *         "2026-11": 4
+             *       }
+             *     }
+             */
+            monthly: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /**
+             * @description Item name -> units ever sold.
+             * @example {
+             *       "Golden Raccoon": 4
+             *     }
+             */
+            overall: {
+                [key: string]: number;
+            };
+            /**
+             * @description Item name -> ISO week (`2026-W47`) -> units.
+             * @example {
+             *       "Golden Raccoon": {
+             *         "2026-W46": 1,
+             *         "2026-W47": 3
+             *       }
+             *     }
+             */
+            weekly: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+        };
         /** @description A shopper's message. */
         SendChatMessageRequest: {
             /**
@@ -1257,6 +2171,15 @@ export interface components {
             /** @description The assistant was not sure: offer a live agent. */
             offer_live_agent: boolean;
             reply?: null | components["schemas"]["MessageJson"];
+        };
+        /** @description The stock to set (`POST /api/admin/products/{id}/inventory`). */
+        SetInventoryRequest: {
+            /**
+             * Format: u-int32
+             * @description The units in stock (digits in a string are read too).
+             * @example 12
+             */
+            inventory: number;
         };
         /**
          * @description Sign-up: the new account's name, e-mail and password (twice); `POST /api/verify-code` also
@@ -1297,6 +2220,28 @@ export interface components {
             paypal_enabled: boolean;
         };
         /**
+         * @description Which chats the staff list shows.
+         * @enum {string}
+         */
+        StaffChatFilter: "open" | "closed" | "all";
+        /** @description A message from staff. */
+        StaffReplyRequest: {
+            /**
+             * Format: uuid
+             * @description The chat's id.
+             */
+            chat_id: string;
+            /**
+             * @description 1 to 2000 characters (after trimming).
+             * @example Hi! I can help with that.
+             */
+            message: string;
+        };
+        /** @description The message as stored. */
+        StaffReplySent: {
+            message: components["schemas"]["MessageJson"];
+        };
+        /**
          * @description The browser's chat session id: it generates one once and sends it with every chat call; it
          *     is what makes a chat its own.
          */
@@ -1324,6 +2269,11 @@ export interface components {
              */
             chat_id: string;
         };
+        /**
+         * @description Add or take away units.
+         * @enum {string}
+         */
+        StockChangeKind: "plus" | "minus";
         /** @description One step of the order's way. */
         TimelineStepResponse: {
             /**
@@ -1386,6 +2336,1714 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    admin_list_blocklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlocklistPage"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_add_blocklist_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewBlocklistEntry"];
+            };
+        };
+        responses: {
+            /** @description The new entry. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlocklistEntry"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This identity is blocked already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A bad `kind`, a `value` that is not of that kind, or a missing or too long `reason` (or a field of the wrong JSON type). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_remove_blocklist_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entry has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_list_chats: {
+        parameters: {
+            query?: {
+                /** @description `open` (waiting or connected; the default), `closed` or `all`. */
+                status?: components["schemas"]["StaffChatFilter"];
+                /** @description A listed chat's `cursor`: the page continues after it. */
+                before?: string;
+            };
+            header?: {
+                /** @description An `ETag` this call sent: 304 while the page is the same. */
+                "If-None-Match"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of chats. */
+            200: {
+                headers: {
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The page's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListedChat"][];
+                };
+            };
+            /** @description Not modified: the page is the one `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The version that matched. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `status` is not `open`, `closed` or `all`, or `before` is not a cursor from the list. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_show_chat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` this call sent: 304 while the chat is the same. */
+                "If-None-Match"?: string | null;
+            };
+            path: {
+                /** @description The chat's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat with `messages`. */
+            200: {
+                headers: {
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The answer's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatJson"];
+                };
+            };
+            /** @description Not modified: the answer is the one `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The version that matched. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No chat has this id (or the id is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_delete_chat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The chat's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: `Conversation deleted.` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confirmation"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No chat has this id (or the id is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_accept_chat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The chat's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chat, connected (without its messages). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatJson"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No chat has this id (or the id is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The chat is not waiting for an agent (another agent joined, it is with the assistant, or it ended). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_mark_chat_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The chat's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: `{"message": "ok"}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confirmation"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No chat has this id (or the id is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_chat_messages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An `ETag` this call sent: 304 while the chat is the same. */
+                "If-None-Match"?: string | null;
+            };
+            path: {
+                /** @description The chat's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The answer's version. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageJson"][];
+                };
+            };
+            /** @description Not modified: the answer is the one `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    /** @description `private, no-cache` */
+                    "Cache-Control"?: string;
+                    /** @description The version that matched. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No chat has this id (or the id is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_list_orders: {
+        parameters: {
+            query?: {
+                /** @description `paid` (the default: waiting for delivery, oldest first), `delivered` or `all`. */
+                filter?: components["schemas"]["QueueFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedOrder"][];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `filter` is not `paid`, `delivered` or `all`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_claim_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, claimed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedOrder"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else claimed it first ("Already claimed by Ann."), or it is not paid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_deliver_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["DeliverRequest"];
+            };
+        };
+        responses: {
+            /** @description The order, delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedOrder"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description It is not paid, or someone else claimed it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `proof_id` is not a positive whole number, or no proof has it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_refund_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, refunded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedOrder"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order cannot be refunded (not paid or delivered, or disputed), or its provider cannot be reached from this shop. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The payment provider refused or failed; nothing changed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_release_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, unclaimed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedOrder"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Someone else claimed it ("Only Ann can release this order."). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_list_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The products. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProduct"][];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_create_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ProductForm"];
+            };
+        };
+        responses: {
+            /** @description The new product. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProduct"];
+                };
+            };
+            /** @description The multipart body cannot be read, or it has more than 200 parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The picture is far over its limit (more than 20 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `multipart/form-data` (with a boundary). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field problems, all at once: a required field missing, a bad number, a bundle's product that does not exist or is a bundle, a picture that is not an image or too large. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_reorder_products: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReorderRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved: `Order saved.` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confirmation"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A missing or mistyped field, a product listed twice, or one that does not exist (under `updates`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_list_bundle_ids: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundles' ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       4,
+                     *       9
+                     *     ]
+                     */
+                    "application/json": number[];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_update_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ProductForm"];
+            };
+        };
+        responses: {
+            /** @description The product as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProduct"];
+                };
+            };
+            /** @description The multipart body cannot be read, or it has more than 200 parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No product has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The picture is far over its limit (more than 20 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `multipart/form-data` (with a boundary). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field problems, all at once (as for a new product; a product that is part of a bundle cannot become a bundle). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_update_product_by_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ProductForm"];
+            };
+        };
+        responses: {
+            /** @description The product as saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProduct"];
+                };
+            };
+            /** @description The multipart body cannot be read, or it has more than 200 parts. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No product has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The picture is far over its limit (more than 20 MB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `multipart/form-data` (with a boundary). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field problems, all at once (as for a new product; a product that is part of a bundle cannot become a bundle). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_remove_product: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archived or deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductRemoved"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No product has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_change_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeInventoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The product with its new stock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProduct"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No product has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `type` not `plus` or `minus`, or `inventory` not a whole number from 1 to 1000000. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_set_stock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetInventoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The product with its new stock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProduct"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No product has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `inventory` missing, not a whole number, below 0 or above 1000000. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_create_promo_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPromoCode"];
+            };
+        };
+        responses: {
+            /** @description The new code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPromoCode"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every problem at once: a missing or malformed `code` (or one that exists already), a `discount_percent` that is not a whole number from 1 to 100, an unreadable `expires_at`, a `max_uses` below 1 (or a field of the wrong JSON type). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_hide_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HideReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Hidden. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewHidden"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No review has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `reason` missing, blank or longer than 500 characters (or not a string). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_sales_stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard's numbers. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesStats"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     check: {
         parameters: {
             query?: never;
@@ -1402,6 +4060,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthCheck"];
+                };
+            };
+        };
+    };
+    admin_reply_in_chat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description The message as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffReplySent"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No chat has this `chat_id` (or it is missing or not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The chat is not connected to an agent (waiting, with the assistant, or ended). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `message` missing, blank or longer than 2000 characters (or a field of the wrong JSON type). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2981,6 +5735,145 @@ export interface operations {
             };
             /** @description Not logged in. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_proofs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proofs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proof"][];
+                };
+            };
+        };
+    };
+    publish_proof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["NewProof"];
+            };
+        };
+        responses: {
+            /** @description The proof as published. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Proof"];
+                };
+            };
+            /** @description The multipart body cannot be read, or a field other than `items` and `images[]` is larger than 8 KiB. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `multipart/form-data` (with a boundary). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `items` missing, blank, too long or not text; no picture, more than 10, or one that is not an image or too large (under `images`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_proof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proof's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: `Proof deleted.` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Confirmation"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No proof has this id (or the id is not a whole number). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
