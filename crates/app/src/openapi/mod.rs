@@ -77,54 +77,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document.merge(shop::ShopDoc::openapi());
     document.merge(admin::AdminDoc::openapi());
     document.info.version = env!("CARGO_PKG_VERSION").to_owned();
-    unique_operation_ids(&mut document);
     document
-}
-
-/// utoipa names an operation after its handler (`list`, `show`), and handlers of different
-/// route files share names; OpenAPI wants every `operationId` unique (openapi-typescript
-/// refuses the document otherwise). A name used more than once gets its path appended:
-/// `list_products`, `list_reviews`.
-fn unique_operation_ids(document: &mut utoipa::openapi::OpenApi) {
-    fn operations(
-        item: &mut utoipa::openapi::PathItem,
-    ) -> impl Iterator<Item = &mut utoipa::openapi::path::Operation> {
-        [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.options,
-            &mut item.head,
-            &mut item.patch,
-            &mut item.trace,
-        ]
-        .into_iter()
-        .filter_map(Option::as_mut)
-    }
-    let mut uses = BTreeMap::<String, usize>::new();
-    for item in document.paths.paths.values_mut() {
-        for operation in operations(item) {
-            if let Some(id) = &operation.operation_id {
-                *uses.entry(id.clone()).or_default() += 1;
-            }
-        }
-    }
-    for (path, item) in document.paths.paths.iter_mut() {
-        let qualifier: String = path
-            .trim_start_matches("/api/")
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|word| !word.is_empty())
-            .collect::<Vec<_>>()
-            .join("_");
-        for operation in operations(item) {
-            if let Some(id) = &mut operation.operation_id {
-                if uses.get(id.as_str()).is_some_and(|&count| count > 1) {
-                    *id = format!("{id}_{qualifier}");
-                }
-            }
-        }
-    }
 }
 
 /// The document as JSON, made once (also what `garden-shop openapi` prints).
@@ -227,21 +180,6 @@ mod tests {
             unknown.is_empty(),
             "documented but not routed: {unknown:#?}"
         );
-    }
-
-    #[test]
-    fn operation_ids_are_unique() {
-        let value = serde_json::to_value(document()).unwrap();
-        let mut seen = BTreeSet::new();
-        for (path, item) in value["paths"].as_object().unwrap() {
-            for (method, operation) in item.as_object().unwrap() {
-                if let Some(id) = operation["operationId"].as_str() {
-                    assert!(seen.insert(id.to_owned()), "{id} again at {method} {path}");
-                }
-            }
-        }
-        // the handlers `products::list` and `reviews::list` share a name
-        assert!(seen.contains("list_products") && seen.contains("list_reviews"));
     }
 
     #[test]
