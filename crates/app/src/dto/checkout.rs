@@ -48,9 +48,17 @@ pub struct OrderPayload {
         example = "buyer@example.com"
     )]
     pub email: Option<String>,
-    /// The Roblox account the items are delivered to (3 to 20 letters, digits or `_`).
+    /// The Roblox account the items are delivered to: 3 to 20 letters and digits with at most
+    /// one `_`, not first or last.
     #[serde(default)]
-    #[schema(required = true, nullable = false, example = "GardenFan_01")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 3,
+        max_length = 20,
+        pattern = "^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$",
+        example = "GardenFan_01"
+    )]
     pub roblox_username: Option<String>,
     /// The cart: 1 to `checkout.max_lines` lines (50 by default); only ids and quantities are
     /// read.

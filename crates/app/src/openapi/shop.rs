@@ -57,6 +57,7 @@ pub struct ShopDoc;
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
     use serde_json::Value;
 
     use super::*;

@@ -14,9 +14,16 @@ use crate::{checkout::CheckoutKit, client_ip::ClientIp, error::ApiError, limits:
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(as = RobloxAvatarRequest)]
 pub struct AvatarRequest {
-    /// 3 to 20 letters, digits or `_` (not first or last).
+    /// 3 to 20 letters and digits with at most one `_`, not first or last.
     #[serde(default)]
-    #[schema(required = true, nullable = false, example = "Builderman")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 3,
+        max_length = 20,
+        pattern = "^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$",
+        example = "Builderman"
+    )]
     pub username: Option<String>,
 }
 

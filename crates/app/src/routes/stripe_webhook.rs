@@ -27,6 +27,23 @@ pub struct WebhookReceived {
     pub received: bool,
 }
 
+/// The largest event body taken (Stripe's events are a few KiB), as actix's own default.
+const WEBHOOK_BODY_LIMIT: usize = 256 * 1024;
+
+/// The raw body, in the API's error shape when it is too large or cannot be read (actix's
+/// `Bytes` extractor answers those in plain text).
+async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
+    match payload.to_bytes_limited(WEBHOOK_BODY_LIMIT).await {
+        Ok(Ok(body)) => Ok(body),
+        Ok(Err(_)) => Err(ApiError::BadRequest(
+            "The request body could not be read.".to_owned(),
+        )),
+        Err(_) => Err(ApiError::PayloadTooLarge(format!(
+            "The request body is larger than {WEBHOOK_BODY_LIMIT} bytes."
+        ))),
+    }
+}
+
 fn received() -> HttpResponse {
     HttpResponse::Ok().json(WebhookReceived { received: true })
 }
@@ -95,6 +112,7 @@ fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<
         (status = 200, description = "The event is applied, already applied, or not ours to apply.", body = WebhookReceived),
         CrossSiteRefused,
         (status = 400, description = "Refused: webhooks are not configured, the `Stripe-Signature` header is missing, the signature does not match the body (or is too old), the body cannot be read, or the checkout session is not the order's.", body = crate::openapi::ErrorBody),
+        (status = 413, description = "The body is larger than 256 KiB.", body = crate::openapi::ErrorBody),
         (status = 500, description = "The event could not be applied now; Stripe retries it.", body = crate::openapi::ErrorBody),
     ),
     security(()),
@@ -103,8 +121,9 @@ pub async fn webhook(
     kit: web::Data<CheckoutKit>,
     aftersale: web::Data<AfterSaleService>,
     req: HttpRequest,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
+    let body = raw_body(payload).await?;
     let Some(verifier) = kit.webhook.as_ref() else {
         return Err(ApiError::BadRequest(
             "Stripe webhooks are not configured.".to_owned(),

@@ -148,6 +148,26 @@ async fn a_bad_signature_or_a_stale_timestamp_changes_nothing(#[case] backend: B
         .await
         .unwrap();
     assert_eq!(response.status(), 400);
+    // a signed body over 256 KiB: 413 in the API's error shape, read no further
+    let mut huge = event.clone();
+    huge["padding"] = json!("x".repeat(300 * 1024));
+    let body = serde_json::to_vec(&huge).unwrap();
+    let signature = stripe_adapter::signature_header(WEBHOOK_SECRET, now(app), &body);
+    let response = app
+        .client
+        .post(app.url("/api/stripe/webhook"))
+        .header("Stripe-Signature", signature)
+        .header("Content-Type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    let error: Value = response.json().await.unwrap();
+    assert_eq!(
+        error["message"],
+        "The request body is larger than 262144 bytes."
+    );
     assert_eq!(status(app, id).await, "pending");
 
     // the same event, properly signed, is then applied: nothing was recorded before
