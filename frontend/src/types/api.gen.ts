@@ -831,7 +831,7 @@ export interface paths {
          * An order, its timeline and its place in the queue
          * @description For the session that placed the order, its logged-in owner, or anyone with the key of its link (`?key=`). Anyone else gets 404, as for an order that does not exist, so order ids cannot be probed. Answered with `Cache-Control: no-store`.
          */
-        get: operations["show_orders_id"];
+        get: operations["show_order"];
         put?: never;
         post?: never;
         delete?: never;
@@ -913,7 +913,7 @@ export interface paths {
          *     strong ETag, and a bodiless 304 when `If-None-Match` names the list as it is. Nothing here
          *     formats or copies a string: the bodies and header values are the snapshot's.
          */
-        get: operations["list_products"];
+        get: operations["list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -930,7 +930,7 @@ export interface paths {
             cookie?: never;
         };
         /** `GET /api/products/{id}`: one product the storefront lists. */
-        get: operations["show_products_id"];
+        get: operations["show"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1378,7 +1378,8 @@ export interface components {
              */
             email: string;
             /**
-             * @description The Roblox account the items are delivered to (3 to 20 letters, digits or `_`).
+             * @description The Roblox account the items are delivered to: 3 to 20 letters and digits with at most
+             *     one `_`, not first or last.
              * @example GardenFan_01
              */
             roblox_username: string;
@@ -2090,7 +2091,7 @@ export interface components {
         /** @description A Roblox username to look up. */
         RobloxAvatarRequest: {
             /**
-             * @description 3 to 20 letters, digits or `_` (not first or last).
+             * @description 3 to 20 letters and digits with at most one `_`, not first or last.
              * @example Builderman
              */
             username: string;
@@ -5213,7 +5214,7 @@ export interface operations {
             };
         };
     };
-    show_orders_id: {
+    show_order: {
         parameters: {
             query?: {
                 /**
@@ -5485,7 +5486,7 @@ export interface operations {
             };
         };
     };
-    list_products: {
+    list: {
         parameters: {
             query?: never;
             header?: {
@@ -5531,7 +5532,7 @@ export interface operations {
             };
         };
     };
-    show_products_id: {
+    show: {
         parameters: {
             query?: never;
             header?: never;
@@ -6364,6 +6365,15 @@ export interface operations {
             };
             /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than 256 KiB. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
