@@ -42,7 +42,8 @@ build-release: frontend-deps
     cd frontend && npm run build
     cargo build --release --bin garden-shop
 
-# Every test: Rust (domain, store and API on SQLite and PostgreSQL), Vitest, Playwright; then one summary line.
+# Every test: Rust (domain, store and API on SQLite and PostgreSQL), schema fuzzing (schemathesis),
+# Vitest, Playwright; then one summary line.
 test: frontend-deps
     #!/usr/bin/env bash
     set -uo pipefail
@@ -64,6 +65,13 @@ test: frontend-deps
         [ -f "$junit" ] && cp "$junit" "$results/rust.xml" && break
     done
 
+    step "Schema fuzzing (schemathesis against the server's OpenAPI document: guest, customer, super_admin)"
+    if [ "$built" -eq 1 ]; then
+        python3 ops/fuzz/fuzz.py --bin "{{server_bin}}" --results "$results" || status=1
+    else
+        echo "the build failed: the fuzzing not run"; status=1
+    fi
+
     step "Frontend unit and component tests (Vitest)"
     (cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit="$results/vitest.xml") || status=1
 
@@ -80,6 +88,13 @@ test: frontend-deps
     python3 .ci/summarize.py "$results"
     exit $status
 
+# Schema fuzzing alone: schemathesis against the debug server on a fresh database, as a guest, a
+# customer and the super_admin (ops/fuzz/fuzz.py; needs `pip install schemathesis==4.32.5`, as
+# .ci/run does). JUnit reports in test-results/fuzz-*.xml.
+fuzz:
+    cargo build --quiet --bin garden-shop
+    python3 ops/fuzz/fuzz.py --bin "{{server_bin}}" --results "{{justfile_directory()}}/test-results"
+
 # The scale-out test: nginx round-robin in front of three instances on one fresh PostgreSQL
 # database (TEST_POSTGRES_URL), sessions in Redis (TEST_REDIS_URL), one media directory; prints
 # each check (ops/cluster/cluster_test.py; ports 18610-18613 or CLUSTER_BASE_PORT).
@@ -94,6 +109,14 @@ test-cluster:
 backup PATH:
     cargo build --quiet --bin garden-shop
     {{server_bin}} backup "{{PATH}}"
+
+# Regenerate frontend/openapi.json (the server's OpenAPI document, `garden-shop openapi`) and
+# frontend/src/types/api.gen.ts (openapi-typescript). Run it after changing a route's annotations
+# or a request or response type: a Rust and a Vitest test fail while either is stale.
+api-types: frontend-deps
+    cargo build --quiet --bin garden-shop
+    {{server_bin}} openapi > frontend/openapi.json
+    cd frontend && node src/types/generate-api-types.mjs
 
 # Static checks: rustfmt, clippy (warnings are errors), ESLint and Prettier.
 lint: frontend-deps

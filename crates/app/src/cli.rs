@@ -2,7 +2,8 @@
 //! [--name NAME]` creates a staff account (or changes the role and password of an existing
 //! one), reading the password as one line from standard input; `garden-shop backup PATH` and
 //! `garden-shop restore PATH [--force]` copy the database and the media directory out and back
-//! (see `backup.rs` and docs/operations.md).
+//! (see `backup.rs` and docs/operations.md); `garden-shop openapi` prints the API's OpenAPI
+//! document (the bytes `GET /api/openapi.json` answers) without a database or config.
 
 use std::io::BufRead;
 
@@ -38,6 +39,9 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print the API's OpenAPI 3.1 document (what GET /api/openapi.json answers) as pretty
+    /// JSON. Needs no database or config: `just api-types` writes it to frontend/openapi.json.
+    Openapi,
 }
 
 #[derive(Debug, Subcommand)]
@@ -68,7 +72,13 @@ pub async fn run_cli(
         } => create_user(&settings, &email, &role, name.as_deref(), stdin).await,
         Command::Backup { path } => crate::backup::backup(&settings, &path).await,
         Command::Restore { path, force } => crate::backup::restore(&settings, &path, force).await,
+        Command::Openapi => Ok(openapi_json().to_owned()),
     }
+}
+
+/// The OpenAPI document as `GET /api/openapi.json` answers it (pretty JSON, no final newline).
+pub fn openapi_json() -> &'static str {
+    crate::openapi::document_json()
 }
 
 async fn create_user(
@@ -162,5 +172,39 @@ mod tests {
             Cli::try_parse_from(["garden-shop", "users", "create", "x@y.z"]).is_err(),
             "--role is required"
         );
+        assert!(matches!(
+            Cli::try_parse_from(["garden-shop", "openapi"])
+                .unwrap()
+                .command,
+            Some(Command::Openapi)
+        ));
+    }
+
+    /// frontend/openapi.json (and the TypeScript types generated from it) must be the document
+    /// the server serves: regenerate both with `just api-types` after changing a route's
+    /// annotations or a request or response type.
+    #[test]
+    fn the_frontend_copy_of_the_openapi_document_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../frontend/openapi.json");
+        let checked_in = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}: run `just api-types`"));
+        // compared as text (the file is the printed document plus a final newline), so a
+        // reordering counts as stale too: the generated types follow the file's order
+        let current = openapi_json();
+        if checked_in.trim_end() != current {
+            let line = checked_in
+                .lines()
+                .zip(current.lines())
+                .position(|(a, b)| a != b)
+                .map_or_else(
+                    || checked_in.lines().count().min(current.lines().count()) + 1,
+                    |i| i + 1,
+                );
+            panic!(
+                "frontend/openapi.json is stale (it differs from the server's document from \
+                 line {line} on): run `just api-types` and commit frontend/openapi.json and \
+                 frontend/src/types/api.gen.ts"
+            );
+        }
     }
 }

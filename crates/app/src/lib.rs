@@ -26,7 +26,7 @@ mod wiring;
 
 pub use background::Sweeper;
 pub use checkout::DEMO_IDENTITIES;
-pub use cli::{run_cli, Cli};
+pub use cli::{openapi_json, run_cli, Cli, Command};
 pub use settings::BlocklistSettings;
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{

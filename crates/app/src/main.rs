@@ -1,9 +1,14 @@
 use clap::Parser;
-use garden_app::{run_cli, telemetry, Application, Cli, Settings};
+use garden_app::{openapi_json, run_cli, telemetry, Application, Cli, Command, Settings};
 
 #[actix_web::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if let Some(Command::Openapi) = cli.command {
+        // No config, no database, no log lines: only the document on standard output.
+        println!("{}", openapi_json());
+        return Ok(());
+    }
     let mut settings = Settings::load()?;
     telemetry::init(settings.environment);
     if let Some(command) = cli.command {

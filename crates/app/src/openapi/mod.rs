@@ -80,8 +80,8 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document
 }
 
-/// The document as JSON, made once.
-fn document_json() -> &'static str {
+/// The document as JSON, made once (also what `garden-shop openapi` prints).
+pub(crate) fn document_json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
         document()

@@ -238,6 +238,7 @@ pub(crate) async fn order_for(
 #[utoipa::path(
     get,
     path = "/api/orders/{id}",
+    operation_id = "show_order",
     tag = "orders",
     summary = "An order, its timeline and its place in the queue",
     description = "For the session that placed the order, its logged-in owner, or anyone with \

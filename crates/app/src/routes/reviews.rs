@@ -116,6 +116,7 @@ pub struct ReviewsResponse {
 #[utoipa::path(
     get,
     path = "/api/reviews",
+    operation_id = "list_reviews",
     tag = "reviews",
     summary = "Verified reviews",
     description = "Every shown review (hidden ones are left out), newest first, with their \

@@ -26,6 +26,7 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     email: 'kid@example.com',
     created_at: '2026-11-21T10:00:00Z',
     paid_at: '2026-11-21T10:01:00Z',
+    delivered_at: null,
     minutes_waiting: 12,
     claimed_by: null,
     proof_id: null,

@@ -63,7 +63,7 @@ describe('profile page', () => {
           id: 13,
           total: 3,
           status: 'pending',
-          status_label: null,
+          status_label: '',
           created_at: '2026-11-22T08:30:00Z',
         },
       ]),

@@ -1,22 +1,18 @@
+import type { Schemas } from '@/types/api';
+
 /** What a blocklist entry names. */
-export type BlockKind = 'email' | 'discord_id' | 'roblox_username' | 'ip';
+export type BlockKind = Schemas['BlockKind'];
 
-/** An entry of GET /api/admin/blocklist. */
-export type BlockEntry = {
-  id: number;
-  kind: BlockKind;
-  kind_label: string;
-  /** Normalised by the server: e-mails and Roblox usernames lowercased, addresses parsed. */
-  value: string;
-  reason: string;
-  /** null when the shop added it itself (a chargeback). */
-  added_by: { id: number; name: string } | null;
-  created_at: string;
-};
+/**
+ * An entry of GET /api/admin/blocklist. `value` is normalised by the server (e-mails and Roblox
+ * usernames lowercased, addresses parsed); `added_by` is null when the shop added it itself (a
+ * chargeback).
+ */
+export type BlockEntry = Schemas['BlocklistEntry'];
 
-export type Blocklist = { entries: BlockEntry[]; total: number };
+export type Blocklist = Schemas['BlocklistPage'];
 
-export type NewBlock = { kind: BlockKind; value: string; reason: string };
+export type NewBlock = Schemas['NewBlocklistEntry'];
 
 export const BLOCK_KINDS: { value: BlockKind; label: string; placeholder: string }[] = [
   { value: 'email', label: 'E-mail', placeholder: 'buyer@example.com' },

@@ -1,11 +1,8 @@
 /** The checkout's data as the server sends and takes it (docs: the checkout contract). */
+import type { Schemas, WithRequired } from '@/types/api';
 
 /** A Discord account linked to this browser's session on the server. */
-export type DiscordIdentity = {
-  discord_id: string;
-  username: string;
-  avatar: string | null;
-};
+export type DiscordIdentity = WithRequired<Schemas['DiscordIdentity'], 'avatar'>;
 
 /** A cart line as checkout needs it: the product fields of the order payload plus qty. */
 export type CheckoutItem = {
@@ -41,29 +38,8 @@ export type PaymentSession = {
 };
 
 /** The cart as the server priced it, sent with a 409 when the prices have changed. */
-export type ServerPricedCart = {
-  lines: Array<{ id: number; name: string; unit_price: number; qty: number; line_total: number }>;
-  subtotal: number;
-  discount_percent: number | null;
-  discount: number;
-  total: number;
-  fee: number;
-  grand_total: number;
-};
+export type ServerPricedCart = WithRequired<Schemas['PricedCartResponse'], 'discount_percent'>;
 
-export type OrderStatus =
-  'pending' | 'paid' | 'delivered' | 'expired' | 'cancelled' | 'refunded' | 'disputed';
+export type OrderStatus = Schemas['OrderStatusName'];
 
-export type Order = {
-  id: number;
-  status: OrderStatus;
-  status_label: string;
-  items: Array<{ id: number; name: string; qty: number; unit_price: number }>;
-  subtotal: number;
-  discount: number;
-  fee: number;
-  total: number;
-  roblox_username: string;
-  created_at: string;
-  paid_at: string | null;
-};
+export type Order = WithRequired<Schemas['OrderResponse'], 'paid_at'>;

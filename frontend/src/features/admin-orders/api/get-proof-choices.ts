@@ -1,9 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 /** A proof of delivery, as much of it as choosing one for an order needs. */
-export type ProofChoice = { id: number; items: string };
+export type ProofChoice = Pick<Schemas['Proof'], 'id' | 'items'>;
 
 /** GET /api/proofs, newest first: what "Mark delivered" can link. */
 export function getProofChoices({ signal }: { signal?: AbortSignal } = {}): Promise<ProofChoice[]> {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 import {
   adminProductsQueryKey,
@@ -9,7 +10,7 @@ import {
 import type { AdminProduct } from '@/features/admin-products/types';
 
 /** A product with orders is archived (kept for orders and statistics); one without is deleted. */
-export type DeleteProductResult = { message: string; archived: boolean };
+export type DeleteProductResult = Schemas['ProductRemoved'];
 
 /** DELETE /api/admin/products/{id} */
 export function deleteProduct(id: number): Promise<DeleteProductResult> {

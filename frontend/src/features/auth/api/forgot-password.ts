@@ -2,9 +2,11 @@ import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
+import type { Schemas } from '@/types/api';
+
 /** POST /api/forgot-password: the same answer whether or not the address has an account. */
-export function forgotPassword(input: { email: string }): Promise<{ message: string }> {
-  return api.post<{ message: string }>('/forgot-password', input);
+export function forgotPassword(input: Schemas['ForgotRequest']): Promise<Schemas['Message']> {
+  return api.post<Schemas['Message']>('/forgot-password', input);
 }
 
 export function useForgotPassword() {

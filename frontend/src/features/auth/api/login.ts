@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { User } from '@/features/auth/types';
+import type { Schemas } from '@/types/api';
 import { setSession } from './get-session';
 
-export type LoginInput = { email: string; password: string };
-export type LoginResponse = { message: string; user: User };
+export type LoginInput = Schemas['LoginRequest'];
+export type LoginResponse = Schemas['LoggedIn'];
 
 /** POST /api/login. 401 for any wrong address or password, 422 per field, 429 when rate limited. */
 export function login(input: LoginInput): Promise<LoginResponse> {

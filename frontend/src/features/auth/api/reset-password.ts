@@ -2,12 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-export type ResetPasswordInput = {
-  token: string;
-  email: string;
-  password: string;
-  password_confirmation: string;
-};
+import type { Schemas } from '@/types/api';
+
+export type ResetPasswordInput = Schemas['ResetRequest'];
 
 /**
  * POST /api/reset-password. 422 with errors.token when the link is unknown, used or expired,

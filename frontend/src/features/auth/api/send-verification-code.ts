@@ -3,12 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import type { Registration } from '@/features/auth/types';
+import type { Schemas } from '@/types/api';
 
-export type SendVerificationCodeResponse = {
-  message: string;
-  /** Seconds before another code may be asked for. */
-  resend_after: number;
-};
+/** The message to show, and `resend_after`: seconds before another code may be asked for. */
+export type SendVerificationCodeResponse = Schemas['CodeSent'];
 
 /**
  * POST /api/send-verification-code: starts (or restarts) a pending sign-up and mails a 6-digit

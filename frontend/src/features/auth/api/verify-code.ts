@@ -2,11 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { Registration, User } from '@/features/auth/types';
+import type { Registration } from '@/features/auth/types';
+import type { Schemas } from '@/types/api';
 import { setSession } from './get-session';
 
 export type VerifyCodeInput = Registration & { code: string };
-export type VerifyCodeResponse = { message: string; user: User };
+export type VerifyCodeResponse = Schemas['LoggedIn'];
 
 /**
  * POST /api/verify-code: creates the account with the name and password sent here (not those of

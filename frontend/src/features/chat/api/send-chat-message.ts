@@ -1,15 +1,15 @@
 import { api } from '@/lib/api-client';
-import type { ChatMessage } from '@/types/api';
+import type { ChatMessage, Schemas } from '@/types/api';
 
 import { getChatSessionId } from '@/features/chat/utils/chat-session-id';
 
-export type SentChatMessage = {
-  /** The shopper's message as stored. */
+/**
+ * The shopper's message as stored; the assistant's `reply` (null unless the chat is with the
+ * assistant); `offer_live_agent` when the assistant was not confident.
+ */
+export type SentChatMessage = Omit<Schemas['SentMessage'], 'message' | 'reply'> & {
   message: ChatMessage;
-  /** The assistant's answer; only while the chat is with the assistant. */
   reply: ChatMessage | null;
-  /** The assistant was not confident: offer the live agent. */
-  offer_live_agent: boolean;
 };
 
 /** POST /api/chat/send: `text` must already be trimmed and non-empty. */

@@ -1,9 +1,9 @@
 import { api } from '@/lib/api-client';
-import type { Chat } from '@/types/api';
+import type { Chat, Schemas } from '@/types/api';
 
 import { getChatSessionId } from '@/features/chat/utils/chat-session-id';
 
-export type StartedChat = { chat_id: string; chat: Chat };
+export type StartedChat = Omit<Schemas['StartedChat'], 'chat'> & { chat: Chat };
 
 /** POST /api/chat/start-ai: a new chat with the assistant; its messages hold the greeting. */
 export function startAiChat(): Promise<StartedChat> {

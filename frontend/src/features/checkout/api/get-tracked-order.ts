@@ -2,17 +2,19 @@ import { useQuery } from '@tanstack/react-query';
 
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
+import type { Schemas, WithRequired } from '@/types/api';
 
 export type TimelineStatus =
   'paid' | 'claimed' | 'delivered' | 'refunded' | 'disputed' | 'expired' | 'cancelled';
 
-export type TrackedOrder = Omit<Order, 'status'> & {
-  status: Order['status'] | 'disputed';
-  delivered_at: string | null;
-  timeline: Array<{ status: TimelineStatus; at: string }>;
-  /** 1 for the next order staff deliver; null unless paid and waiting. */
-  queue_position: number | null;
-};
+/** `queue_position`: 1 for the next order staff deliver; null unless paid and waiting. */
+export type TrackedOrder = Order &
+  Omit<
+    WithRequired<Schemas['TrackedOrderResponse'], 'delivered_at' | 'queue_position'>,
+    keyof Order | 'timeline'
+  > & {
+    timeline: Array<Omit<Schemas['TimelineStepResponse'], 'status'> & { status: TimelineStatus }>;
+  };
 
 /** How often the page asks again while the order still moves. */
 export const TRACKING_POLL_MS = 15_000;

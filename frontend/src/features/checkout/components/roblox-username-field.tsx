@@ -37,7 +37,10 @@ export function RobloxUsernameField({
       if (request !== latestRequest.current) return;
       lastLookedUp.current = found.username;
       onChange(found.username);
-      onPreviewChange({ username: found.username, avatarUrl: found.avatar_url });
+      // Roblox has no headshot for some accounts (pending or moderated): no picture to show then
+      onPreviewChange(
+        found.avatar_url ? { username: found.username, avatarUrl: found.avatar_url } : null,
+      );
     } catch {
       if (request === latestRequest.current) onPreviewChange(null);
     }

@@ -2,18 +2,17 @@ import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tans
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
-import type { Chat, ChatMessage } from '@/types/api';
+import type { Chat, ChatMessage, Schemas } from '@/types/api';
 
 /** A chat in the staff list: no messages, but the newest one, and where the next page starts. */
-export type StaffChat = Chat & {
-  accepted_by: number | null;
-  last_message: ChatMessage | null;
-  /** Pass the last listed chat's cursor as `before` for the next page. */
-  cursor: string;
-};
+export type StaffChat = Chat &
+  Omit<Schemas['ListedChat'], keyof Chat | 'last_message'> & {
+    accepted_by: number | null;
+    last_message: ChatMessage | null;
+  };
 
-/** open: waiting for or talking to an agent; all: closed chats too. */
-export type StaffChatsFilter = 'open' | 'all';
+/** open: waiting for or talking to an agent; all: closed chats too (the panel offers these two). */
+export type StaffChatsFilter = Exclude<Schemas['StaffChatFilter'], 'closed'>;
 
 /** How often the panel refreshes the list and the open conversation (spec §9). */
 export const LIVE_CHATS_POLL_MS = 5000;

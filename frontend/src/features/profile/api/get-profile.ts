@@ -2,27 +2,17 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-export type Order = {
-  id: number;
-  total: number;
-  status: string;
-  /** 'Pending', 'Paid', 'Delivered', … as the server names the status; may be missing. */
-  status_label?: string | null;
-  /** ISO 8601, e.g. "2026-11-21T10:00:00Z". */
-  created_at: string;
-};
+import type { Schemas } from '@/types/api';
 
-export type Profile = {
-  id: number;
-  name: string;
-  email: string;
-  account_type: string;
-  orders: Order[];
-};
+/** One order in the profile; `status_label` is the status as the server names it ('Paid', …). */
+export type Order = Schemas['ProfileOrder'];
+
+/** The logged-in user with their orders, newest first. */
+export type Profile = Schemas['ProfileUser'];
 
 /** GET /api/profile: the logged-in user with their orders (401 without a session). */
 export async function getProfile({ signal }: { signal?: AbortSignal } = {}): Promise<Profile> {
-  const { user } = await api.get<{ user: Profile }>('/profile', { signal });
+  const { user } = await api.get<Schemas['ProfileResponse']>('/profile', { signal });
   return user;
 }
 

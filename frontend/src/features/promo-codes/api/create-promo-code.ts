@@ -1,19 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
-export type NewPromoCode = {
-  /** Stored uppercase. */
-  code: string;
-  /** 1 to 100. */
-  discount_percent: number;
-  /** ISO date-time, or null for no expiry. */
-  expires_at: string | null;
-  /** Total redemptions allowed; left out for no limit. */
-  max_uses?: number;
-};
+/**
+ * `code` is stored uppercase; `discount_percent` 1 to 100; `expires_at` an ISO date-time or null
+ * for no expiry; `max_uses` the total redemptions allowed, left out for no limit.
+ */
+export type NewPromoCode = Schemas['NewPromoCode'];
 
-export type PromoCode = NewPromoCode & { id?: number };
+export type PromoCode = Schemas['CreatedPromoCode'];
 
 /** POST /api/admin/promo-codes: 201; 422 per field. */
 export function createPromoCode(body: NewPromoCode): Promise<PromoCode> {

@@ -1,18 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { Schemas, WithRequired } from '@/types/api';
 
-export type Review = {
-  id: number;
-  rating: number;
-  text: string;
-  /** The Roblox name's first letters, e.g. "Bu***". */
-  name: string;
-  created_at: string;
-  product_ids: number[];
-};
+/** A verified review; `name` is the Roblox name's first letters, e.g. "Bu***". */
+export type Review = Schemas['ReviewResponse'];
 
-export type ReviewSummary = { average: number | null; count: number; reviews: Review[] };
+export type ReviewSummary = WithRequired<Schemas['ReviewsResponse'], 'average'>;
 
 /** GET /api/reviews[?product_id=]: newest first, hidden ones left out. */
 export function getReviews(productId?: number, signal?: AbortSignal): Promise<ReviewSummary> {
