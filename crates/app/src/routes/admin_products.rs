@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
+use crate::client_ip::ClientIp;
 use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
@@ -155,14 +156,15 @@ async fn read_product_form(
 
 /// POST /api/admin/products (multipart): 201 with the new product; 422 per field.
 pub async fn create(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
     stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let (form, image) = read_product_form(&req, payload).await?;
-    let product = catalog_admin.create(form, image).await?;
+    let product = catalog_admin.create(form, image, &admin.actor(ip)).await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Created().json(AdminProductResponse::from(&product)))
 }
@@ -170,7 +172,8 @@ pub async fn create(
 /// POST /api/admin/products/{id} with `_method=PUT`, or PUT: 200 with the product. Without a
 /// new image the old one stays.
 pub async fn update(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     req: HttpRequest,
     payload: web::Payload,
@@ -179,19 +182,24 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let (form, image) = read_product_form(&req, payload).await?;
-    let product = catalog_admin.update(id, form, image).await?;
+    let product = catalog_admin
+        .update(id, form, image, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
 /// DELETE /api/admin/products/{id}: archives a product that has orders, deletes one without.
 pub async fn delete(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     catalog_admin: web::Data<CatalogAdminService>,
     stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
-    let removal = catalog_admin.remove(product_id(&path)?).await?;
+    let removal = catalog_admin
+        .remove(product_id(&path)?, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     let (message, archived) = match removal {
         Removal::Archived => ("Product archived.", true),
@@ -213,7 +221,8 @@ struct Position {
 
 /// POST /api/admin/products/reorder `{"updates": [{"id", "sort_order"}]}`, in one transaction.
 pub async fn reorder(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     body: web::Json<ReorderBody>,
     catalog_admin: web::Data<CatalogAdminService>,
     stock: web::Data<StockChanged>,
@@ -224,7 +233,7 @@ pub async fn reorder(
         .into_iter()
         .map(|p| (ProductId::new(p.id), p.sort_order))
         .collect();
-    catalog_admin.reorder(positions).await?;
+    catalog_admin.reorder(positions, &admin.actor(ip)).await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(json!({ "message": "Order saved." })))
 }
@@ -259,7 +268,8 @@ fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> 
 
 /// POST /api/admin/products/{id}/inventory `{"inventory": 12}`: sets the stock.
 pub async fn set_inventory(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
@@ -267,7 +277,9 @@ pub async fn set_inventory(
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let inventory = count(body.get("inventory"), "inventory", 0)?;
-    let product = catalog_admin.set_stock(id, inventory).await?;
+    let product = catalog_admin
+        .set_stock(id, inventory, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
@@ -275,7 +287,8 @@ pub async fn set_inventory(
 /// POST /api/admin/products/{id}/change `{"type": "plus"|"minus", "inventory": 1}`: one atomic
 /// change, never below zero.
 pub async fn change_inventory(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
@@ -291,7 +304,9 @@ pub async fn change_inventory(
         Some("minus") => StockChange::Minus(amount),
         _ => return Err(ApiError::field("type", "The type must be plus or minus.")),
     };
-    let product = catalog_admin.change_stock(id, change).await?;
+    let product = catalog_admin
+        .change_stock(id, change, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }

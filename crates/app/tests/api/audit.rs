@@ -1,0 +1,368 @@
+//! The staff audit log: each staff action appends exactly one entry (who, what, before and
+//! after, when, from where) in the same transaction as the change; a refused action appends
+//! nothing; `GET /api/admin/audit` filters and pages it, for super_admins only, read only.
+
+use accounts::Role;
+use reqwest::Method;
+use rstest::rstest;
+use serde_json::{json, Value};
+use store::Backend;
+
+use crate::audit_support::{assert_entry, Audited, Staff};
+
+const BOUNDARY: &str = "garden-audit-test-boundary-7f1e";
+
+fn multipart(fields: &[(&str, &str)]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!(
+                "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+fn product_form<'a>(name: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut fields = vec![
+        ("name", name),
+        ("price", "9.50"),
+        ("category", "Pets"),
+        ("description", "A wise bird"),
+        ("stock", "4"),
+    ];
+    for (key, value) in extra {
+        fields.retain(|(k, _)| k != key);
+        fields.push((key, value));
+    }
+    fields
+}
+
+async fn send_form(
+    audited: &Audited,
+    staff: &Staff,
+    method: Method,
+    path: &str,
+    fields: &[(&str, &str)],
+) -> reqwest::Response {
+    staff
+        .client
+        .request(method, audited.app.url(path))
+        .header(
+            "Content-Type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(multipart(fields))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Creates a product through the API; its id.
+async fn create_product(audited: &Audited, staff: &Staff, name: &str) -> i64 {
+    let response = send_form(
+        audited,
+        staff,
+        Method::POST,
+        "/api/admin/products",
+        &product_form(name, &[]),
+    )
+    .await;
+    assert_eq!(response.status(), 201);
+    response.json::<Value>().await.unwrap()["id"]
+        .as_i64()
+        .unwrap()
+}
+
+async fn post(audited: &Audited, staff: &Staff, path: &str, body: Value) -> reqwest::Response {
+    staff
+        .client
+        .post(audited.app.url(path))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_stock_set_appends_one_entry_and_a_refused_one_appends_nothing(#[case] backend: Backend) {
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let id = create_product(&audited, &ada, "Owl").await;
+    let seen = audited.count().await;
+
+    let set = post(
+        &audited,
+        &ada,
+        &format!("/api/admin/products/{id}/inventory"),
+        json!({"inventory": 12}),
+    )
+    .await;
+    assert_eq!(set.status(), 200);
+    let entry = audited.one_new_entry(seen).await;
+    assert_entry(&entry, &ada, "stock.set", &format!("product:{id}"));
+    assert_eq!(entry["before"], json!({"name": "Owl", "stock": 4}));
+    assert_eq!(entry["after"], json!({"name": "Owl", "stock": 12}));
+
+    // refused: a bad count (422) and an unknown product (404)
+    let seen = seen + 1;
+    let bad = post(
+        &audited,
+        &ada,
+        &format!("/api/admin/products/{id}/inventory"),
+        json!({"inventory": -1}),
+    )
+    .await;
+    assert_eq!(bad.status(), 422);
+    let unknown = post(
+        &audited,
+        &ada,
+        "/api/admin/products/99999/inventory",
+        json!({"inventory": 3}),
+    )
+    .await;
+    assert_eq!(unknown.status(), 404);
+    let unknown_change = post(
+        &audited,
+        &ada,
+        "/api/admin/products/99999/change",
+        json!({"type": "plus", "inventory": 3}),
+    )
+    .await;
+    assert_eq!(unknown_change.status(), 404);
+    audited.nothing_new(seen, "a refused stock change").await;
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn only_super_admins_read_the_log_and_nobody_changes_it(#[case] backend: Backend) {
+    let audited = Audited::spawn(backend).await;
+    let app = &audited.app;
+    let guest = app.new_client();
+    let customer = app.client_with_role(Role::Customer).await;
+    let admin = app.client_with_role(Role::Admin).await;
+    for (who, client, status) in [
+        ("guest", &guest, 401),
+        ("customer", &customer, 403),
+        ("admin", &admin, 403),
+        ("super_admin", &audited.auditor, 200),
+    ] {
+        let response = client
+            .get(app.url("/api/admin/audit"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), status, "{who}");
+        if status != 200 {
+            let body: Value = response.json().await.unwrap();
+            assert!(body["message"].is_string(), "{who}: {body}");
+        }
+    }
+    for method in [Method::POST, Method::PUT, Method::DELETE, Method::PATCH] {
+        for path in ["/api/admin/audit", "/api/admin/audit/1"] {
+            let response = audited
+                .auditor
+                .request(method.clone(), app.url(path))
+                .json(&json!({}))
+                .send()
+                .await
+                .unwrap();
+            let expected = if path == "/api/admin/audit" { 405 } else { 404 };
+            assert_eq!(response.status(), expected, "{method} {path}");
+        }
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_database_refuses_to_change_or_delete_an_entry(#[case] backend: Backend) {
+    use sea_orm::{ConnectionTrait, Statement};
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    create_product(&audited, &ada, "Owl").await;
+    let db = audited.app.store.connection();
+    let sql = |text: &str| Statement::from_string(db.get_database_backend(), text.to_owned());
+    assert!(db
+        .execute(sql("UPDATE audit_log SET actor_name = 'someone else'"))
+        .await
+        .is_err());
+    assert!(db.execute(sql("DELETE FROM audit_log")).await.is_err());
+    let entries = audited.entries("").await;
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0]["actor"]["name"], ada.name.as_str());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_log_filters_by_staff_member_kind_and_time_and_pages_newest_first(
+    #[case] backend: Backend,
+) {
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let bob = audited.staff(Role::SuperAdmin).await;
+    let owl = create_product(&audited, &ada, "Owl").await;
+    let bee = create_product(&audited, &bob, "Bee").await;
+    for (staff, id, count) in [(&ada, owl, 1), (&bob, bee, 2), (&ada, bee, 3)] {
+        let response = post(
+            &audited,
+            staff,
+            &format!("/api/admin/products/{id}/inventory"),
+            json!({"inventory": count}),
+        )
+        .await;
+        assert_eq!(response.status(), 200);
+    }
+    let change = post(
+        &audited,
+        &bob,
+        &format!("/api/admin/products/{owl}/change"),
+        json!({"type": "minus", "inventory": 5}),
+    )
+    .await;
+    assert_eq!(change.status(), 200);
+
+    let all = audited.entries("").await;
+    let kinds: Vec<&str> = all.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "stock.change",
+            "stock.set",
+            "stock.set",
+            "stock.set",
+            "product.create",
+            "product.create"
+        ],
+        "newest first"
+    );
+    let ids: Vec<i64> = all.iter().map(|e| e["id"].as_i64().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] > w[1]));
+    // minus 5 of 1 stops at zero; the entry says what was asked and what it came to
+    assert_eq!(all[0]["before"], json!({"name": "Owl", "stock": 1}));
+    assert_eq!(
+        all[0]["after"],
+        json!({"name": "Owl", "stock": 0, "change": "-5"})
+    );
+
+    let by_ada = audited.entries(&format!("actor_id={}", ada.id)).await;
+    assert_eq!(by_ada.len(), 3);
+    assert!(by_ada.iter().all(|e| e["actor"]["id"] == ada.id));
+    let sets = audited.entries("kind=stock.set").await;
+    assert_eq!(sets.len(), 3);
+    let bobs_sets = audited
+        .entries(&format!("kind=stock.set&actor_id={}", bob.id))
+        .await;
+    assert_eq!(bobs_sets.len(), 1);
+    assert_eq!(bobs_sets[0]["target"], format!("product:{bee}"));
+
+    // time: everything is from today; nothing before yesterday or from tomorrow on
+    let today = chrono::Utc::now().date_naive();
+    let day = |days: i64| (today + chrono::Duration::days(days)).to_string();
+    assert_eq!(
+        audited
+            .entries(&format!("since={}&before={}", day(0), day(1)))
+            .await
+            .len(),
+        6
+    );
+    assert!(audited
+        .entries(&format!("before={}", day(-1)))
+        .await
+        .is_empty());
+    assert!(audited
+        .entries(&format!("since={}", day(1)))
+        .await
+        .is_empty());
+    // an exact time: since the third-newest entry's time, that one and every later one
+    let time = |entry: &Value| {
+        chrono::DateTime::parse_from_rfc3339(entry["at"].as_str().unwrap()).unwrap()
+    };
+    let at = all[2]["at"].as_str().unwrap();
+    let since = audited.entries(&format!("since={}", urlencode(at))).await;
+    assert!(since.len() >= 3, "{}", since.len());
+    assert!(since.iter().all(|e| time(e) >= time(&all[2])));
+    let before = audited.entries(&format!("before={}", urlencode(at))).await;
+    assert!(before.iter().all(|e| time(e) < time(&all[2])));
+    assert_eq!(
+        since.len() + before.len(),
+        6,
+        "the two halves are the whole log"
+    );
+
+    // pages of two, newest first, with the cursor
+    let first = audited.page("limit=2").await;
+    let first_ids: Vec<i64> = first["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(first_ids, ids[..2]);
+    assert_eq!(first["next_cursor"], ids[1]);
+    let last = audited.page(&format!("limit=2&cursor={}", ids[3])).await;
+    let last_ids: Vec<i64> = last["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(last_ids, ids[4..]);
+    assert_eq!(last["next_cursor"], Value::Null, "the last page");
+
+    // the filters' choices: who acted, and every kind
+    let actors = first["actors"].as_array().unwrap();
+    let names: Vec<&str> = actors.iter().map(|a| a["name"].as_str().unwrap()).collect();
+    let mut expected = vec![ada.name.as_str(), bob.name.as_str()];
+    expected.sort_by_key(|n| n.to_lowercase());
+    assert_eq!(names, expected);
+    let kinds = first["kinds"].as_array().unwrap();
+    assert!(kinds.contains(&json!("stock.set")) && kinds.contains(&json!("user.password")));
+}
+
+fn urlencode(text: &str) -> String {
+    text.replace('+', "%2B").replace(':', "%3A")
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn bad_filters_answer_422_per_field(#[case] backend: Backend) {
+    let audited = Audited::spawn(backend).await;
+    for (query, field) in [
+        ("actor_id=abc", "actor_id"),
+        ("actor_id=-3", "actor_id"),
+        ("kind=stock.steal", "kind"),
+        ("since=yesterday", "since"),
+        ("before=2026-02-30", "before"),
+        ("since=2026-11-25&before=2026-11-24", "before"),
+        ("cursor=0", "cursor"),
+        ("limit=101", "limit"),
+        ("limit=0", "limit"),
+    ] {
+        let response = audited
+            .auditor
+            .get(audited.app.url(&format!("/api/admin/audit?{query}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 422, "{query}");
+        let body: Value = response.json().await.unwrap();
+        assert!(body["message"].is_string(), "{query}");
+        assert!(body["errors"][field][0].is_string(), "{query}: {body}");
+    }
+    // empty filters are no filters
+    let page = audited.page("actor_id=&kind=&since=&before=").await;
+    assert!(page["entries"].as_array().unwrap().is_empty());
+}
