@@ -366,3 +366,156 @@ async fn bad_filters_answer_422_per_field(#[case] backend: Backend) {
     let page = audited.page("actor_id=&kind=&since=&before=").await;
     assert!(page["entries"].as_array().unwrap().is_empty());
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn every_catalog_write_appends_one_entry_with_before_and_after(#[case] backend: Backend) {
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let app = &audited.app;
+
+    // create: no before, the whole product after
+    let owl = create_product(&audited, &ada, "Owl").await;
+    let entry = audited.one_new_entry(0).await;
+    assert_entry(&entry, &ada, "product.create", &format!("product:{owl}"));
+    assert_eq!(entry["before"], Value::Null);
+    assert_eq!(entry["after"]["name"], "Owl");
+    assert_eq!(entry["after"]["price"], "9.50");
+    assert_eq!(entry["after"]["stock"], 4);
+    assert_eq!(entry["after"]["related_ids"], json!([]));
+
+    // update: the old values before, the new ones after
+    let edited = send_form(
+        &audited,
+        &ada,
+        Method::PUT,
+        &format!("/api/admin/products/{owl}"),
+        &product_form("Snowy Owl", &[("price", "11.25")]),
+    )
+    .await;
+    assert_eq!(edited.status(), 200);
+    let entry = audited.one_new_entry(1).await;
+    assert_entry(&entry, &ada, "product.update", &format!("product:{owl}"));
+    assert_eq!(
+        (&entry["before"]["name"], &entry["before"]["price"]),
+        (&json!("Owl"), &json!("9.50"))
+    );
+    assert_eq!(
+        (&entry["after"]["name"], &entry["after"]["price"]),
+        (&json!("Snowy Owl"), &json!("11.25"))
+    );
+
+    // a refused edit (422) and an edit of an unknown product (404) write nothing
+    let refused = send_form(
+        &audited,
+        &ada,
+        Method::PUT,
+        &format!("/api/admin/products/{owl}"),
+        &product_form("Owl", &[("price", "free")]),
+    )
+    .await;
+    assert_eq!(refused.status(), 422);
+    let unknown = send_form(
+        &audited,
+        &ada,
+        Method::PUT,
+        "/api/admin/products/99999",
+        &product_form("Owl", &[]),
+    )
+    .await;
+    assert_eq!(unknown.status(), 404);
+    audited.nothing_new(2, "a refused product edit").await;
+
+    // stock plus: before and after, and what was asked
+    let bee = create_product(&audited, &ada, "Bee").await;
+    let plus = post(
+        &audited,
+        &ada,
+        &format!("/api/admin/products/{bee}/change"),
+        json!({"type": "plus", "inventory": 3}),
+    )
+    .await;
+    assert_eq!(plus.status(), 200);
+    let entry = audited.one_new_entry(3).await;
+    assert_entry(&entry, &ada, "stock.change", &format!("product:{bee}"));
+    assert_eq!(entry["before"], json!({"name": "Bee", "stock": 4}));
+    assert_eq!(
+        entry["after"],
+        json!({"name": "Bee", "stock": 7, "change": "+3"})
+    );
+
+    // reorder: the products that moved, under their name and id
+    let moved = post(
+        &audited,
+        &ada,
+        "/api/admin/products/reorder",
+        json!({"updates": [{"id": bee, "sort_order": 0}, {"id": owl, "sort_order": 1}]}),
+    )
+    .await;
+    assert_eq!(moved.status(), 200);
+    let entry = audited.one_new_entry(4).await;
+    assert_entry(&entry, &ada, "product.reorder", "products");
+    let (bee_key, owl_key) = (format!("Bee (#{bee})"), format!("Snowy Owl (#{owl})"));
+    assert_eq!(entry["before"], json!({ &bee_key: null, &owl_key: null }));
+    assert_eq!(entry["after"], json!({ &bee_key: 0, &owl_key: 1 }));
+    let refused = post(
+        &audited,
+        &ada,
+        "/api/admin/products/reorder",
+        json!({"updates": [{"id": bee, "sort_order": 2}, {"id": 99999, "sort_order": 3}]}),
+    )
+    .await;
+    assert_eq!(refused.status(), 422);
+    audited.nothing_new(5, "a refused reorder").await;
+
+    // delete: the product before, nothing after; unknown: 404 and nothing
+    let deleted = ada
+        .client
+        .delete(app.url(&format!("/api/admin/products/{bee}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 200);
+    let entry = audited.one_new_entry(5).await;
+    assert_entry(&entry, &ada, "product.delete", &format!("product:{bee}"));
+    assert_eq!(entry["before"]["name"], "Bee");
+    assert_eq!(entry["before"]["stock"], 7);
+    assert_eq!(entry["after"], Value::Null);
+    let gone = ada
+        .client
+        .delete(app.url(&format!("/api/admin/products/{bee}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 404);
+    audited.nothing_new(6, "deleting an unknown product").await;
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn archiving_a_product_with_orders_records_it_archived(#[case] backend: Backend) {
+    use store::testing::{seed_order, SeedOrder};
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let owl = create_product(&audited, &ada, "Owl").await;
+    seed_order(
+        audited.app.store.connection(),
+        &SeedOrder::paid(owl, "Owl", 1, chrono::Utc::now()),
+    )
+    .await;
+    let archived = ada
+        .client
+        .delete(audited.app.url(&format!("/api/admin/products/{owl}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(archived.status(), 200);
+    let entry = audited.one_new_entry(1).await;
+    assert_entry(&entry, &ada, "product.delete", &format!("product:{owl}"));
+    assert_eq!(entry["before"]["archived"], false);
+    assert_eq!(entry["after"]["archived"], true);
+}
