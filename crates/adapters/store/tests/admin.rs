@@ -408,12 +408,15 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     let mut staff = vec![];
     for name in ["ann", "bob"] {
         let user = store
-            .upsert_user(NewUser {
-                name: UserName::parse(name).unwrap(),
-                email: Email::parse(&format!("{name}@example.com")).unwrap(),
-                role: Role::Admin,
-                password_hash: accounts::PasswordHash::new("x".into()),
-            })
+            .upsert_user(
+                NewUser {
+                    name: UserName::parse(name).unwrap(),
+                    email: Email::parse(&format!("{name}@example.com")).unwrap(),
+                    role: Role::Admin,
+                    password_hash: accounts::PasswordHash::new("x".into()),
+                },
+                None,
+            )
             .await
             .unwrap();
         staff.push(user.id.get());

@@ -6,6 +6,7 @@ use orders::BlockEntry;
 use serde::{Deserialize, Serialize};
 
 use crate::auth::RequireSuperAdmin;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::BlocklistService;
 
@@ -70,6 +71,7 @@ pub struct NewEntry {
 /// value or reason; 409 when it is blocked already.
 pub async fn add(
     RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     blocklist: web::Data<BlocklistService>,
     body: web::Json<NewEntry>,
 ) -> Result<HttpResponse, ApiError> {
@@ -78,7 +80,7 @@ pub async fn add(
             body.kind.as_deref().unwrap_or_default(),
             body.value.as_deref().unwrap_or_default(),
             body.reason.as_deref().unwrap_or_default(),
-            admin.id,
+            &admin.actor(ip),
         )
         .await?;
     Ok(HttpResponse::Created().json(to_json(entry)))
@@ -86,7 +88,8 @@ pub async fn add(
 
 /// `DELETE /api/admin/blocklist/{id}`: 204; 404 when there is no such entry.
 pub async fn remove(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     blocklist: web::Data<BlocklistService>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -95,6 +98,6 @@ pub async fn remove(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| ApiError::NotFound("Blocklist entry not found.".to_owned()))?;
-    blocklist.remove(id).await?;
+    blocklist.remove(id, &admin.actor(ip)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -101,6 +101,7 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
 /// `POST /api/admin/promo-codes` (super_admin) -> 201 `{code, discount_percent, expires_at, max_uses}`.
 pub async fn create(
     RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     kit: web::Data<CheckoutKit>,
     body: web::Json<CreatePromo>,
 ) -> Result<HttpResponse, ApiError> {
@@ -157,12 +158,15 @@ pub async fn create(
     };
     let promo = kit
         .promos
-        .create(NewPromo {
-            code,
-            discount,
-            expires_at,
-            max_uses,
-        })
+        .create(
+            NewPromo {
+                code,
+                discount,
+                expires_at,
+                max_uses,
+            },
+            &admin.actor(ip),
+        )
         .await?;
     tracing::info!(code = %promo.code, by = admin.id, "promo code created");
     Ok(HttpResponse::Created().json(json!({

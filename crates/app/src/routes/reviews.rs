@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::orders::{order_for, KeyQuery};
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::CheckoutKit;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{ReviewService, TrackingService};
 
@@ -89,6 +90,7 @@ pub struct HidePayload {
 /// `POST /api/admin/reviews/{id}/hide` `{reason}` (staff): kept, with who and why.
 pub async fn hide(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     reviews: web::Data<ReviewService>,
     id: web::Path<String>,
     payload: web::Json<HidePayload>,
@@ -98,6 +100,6 @@ pub async fn hide(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| ApiError::NotFound("Review not found.".to_owned()))?;
-    reviews.hide(id, staff.id, &payload.reason).await?;
+    reviews.hide(id, &staff.actor(ip), &payload.reason).await?;
     Ok(HttpResponse::Ok().json(serde_json::json!({ "id": id, "hidden": true })))
 }

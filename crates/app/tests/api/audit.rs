@@ -519,3 +519,259 @@ async fn archiving_a_product_with_orders_records_it_archived(#[case] backend: Ba
     assert_eq!(entry["before"]["archived"], false);
     assert_eq!(entry["after"]["archived"], true);
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn promo_codes_blocklist_changes_and_hidden_reviews_are_audited(#[case] backend: Backend) {
+    use sea_orm::{ConnectionTrait, Statement};
+    use store::testing::{seed_order, SeedOrder};
+    let audited = Audited::spawn(backend).await;
+    let app = &audited.app;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let eve = audited.staff(Role::Admin).await;
+
+    // promo code: created; a duplicate and a bad one (422 each) write nothing
+    let promo = json!({"code": "spring10", "discount_percent": 10, "max_uses": 5});
+    let created = post(&audited, &ada, "/api/admin/promo-codes", promo.clone()).await;
+    assert_eq!(created.status(), 201);
+    let entry = audited.one_new_entry(0).await;
+    assert!(entry["target"].as_str().unwrap().starts_with("promo:"));
+    assert_entry(
+        &entry,
+        &ada,
+        "promo.create",
+        entry["target"].as_str().unwrap(),
+    );
+    assert_eq!(entry["before"], Value::Null);
+    assert_eq!(
+        entry["after"],
+        json!({"code": "SPRING10", "discount_percent": 10, "expires_at": null, "max_uses": 5})
+    );
+    let again = post(&audited, &ada, "/api/admin/promo-codes", promo).await;
+    assert_eq!(again.status(), 422);
+    let bad = post(
+        &audited,
+        &ada,
+        "/api/admin/promo-codes",
+        json!({"code": "x y", "discount_percent": 0}),
+    )
+    .await;
+    assert_eq!(bad.status(), 422);
+    audited.nothing_new(1, "a refused promo code").await;
+
+    // blocklist: added, a duplicate (409) and a bad one (422) write nothing, removed, 404
+    let block = json!({"kind": "email", "value": "Cheat@Example.com", "reason": "chargebacks"});
+    let added = post(&audited, &ada, "/api/admin/blocklist", block.clone()).await;
+    assert_eq!(added.status(), 201);
+    let block_id = added.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let entry = audited.one_new_entry(1).await;
+    assert_entry(
+        &entry,
+        &ada,
+        "blocklist.add",
+        &format!("blocklist:{block_id}"),
+    );
+    assert_eq!(
+        entry["after"],
+        json!({"kind": "email", "value": "cheat@example.com", "reason": "chargebacks"})
+    );
+    assert_eq!(
+        post(&audited, &ada, "/api/admin/blocklist", block)
+            .await
+            .status(),
+        409
+    );
+    assert_eq!(
+        post(
+            &audited,
+            &ada,
+            "/api/admin/blocklist",
+            json!({"kind": "phone", "value": "1", "reason": "x"})
+        )
+        .await
+        .status(),
+        422
+    );
+    audited.nothing_new(2, "a refused blocklist entry").await;
+    let remove = |id: i64| {
+        ada.client
+            .delete(app.url(&format!("/api/admin/blocklist/{id}")))
+            .send()
+    };
+    assert_eq!(remove(block_id).await.unwrap().status(), 204);
+    let entry = audited.one_new_entry(2).await;
+    assert_entry(
+        &entry,
+        &ada,
+        "blocklist.remove",
+        &format!("blocklist:{block_id}"),
+    );
+    assert_eq!(
+        entry["before"],
+        json!({"kind": "email", "value": "cheat@example.com", "reason": "chargebacks"})
+    );
+    assert_eq!(entry["after"], Value::Null);
+    assert_eq!(remove(block_id).await.unwrap().status(), 404);
+    audited
+        .nothing_new(3, "removing an entry that is gone")
+        .await;
+
+    // a review hidden by an admin (staff), with the reason; an unknown one is 404
+    let order = seed_order(
+        app.store.connection(),
+        &SeedOrder {
+            status: "delivered",
+            ..SeedOrder::paid(1, "Owl", 1, chrono::Utc::now())
+        },
+    )
+    .await;
+    let db = app.store.connection();
+    db.execute(Statement::from_sql_and_values(
+        db.get_database_backend(),
+        match db.get_database_backend() {
+            sea_orm::DatabaseBackend::Postgres => {
+                "INSERT INTO reviews (order_id, rating, text, name, created_at) \
+                 VALUES ($1, 2, 'meh', 'Ki***', $2)"
+            }
+            _ => {
+                "INSERT INTO reviews (order_id, rating, text, name, created_at) \
+                 VALUES (?, 2, 'meh', 'Ki***', ?)"
+            }
+        },
+        [order.into(), chrono::Utc::now().into()],
+    ))
+    .await
+    .unwrap();
+    let review_id = app.get_json("/api/reviews").await["reviews"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let hidden = post(
+        &audited,
+        &eve,
+        &format!("/api/admin/reviews/{review_id}/hide"),
+        json!({"reason": "abusive"}),
+    )
+    .await;
+    assert_eq!(hidden.status(), 200);
+    let entry = audited.one_new_entry(3).await;
+    assert_entry(&entry, &eve, "review.hide", &format!("review:{review_id}"));
+    assert_eq!(
+        entry["before"],
+        json!({"order_id": order, "rating": 2, "hidden": false, "hidden_reason": null})
+    );
+    assert_eq!(
+        entry["after"],
+        json!({"order_id": order, "rating": 2, "hidden": true, "hidden_reason": "abusive"})
+    );
+    let unknown = post(
+        &audited,
+        &eve,
+        "/api/admin/reviews/99999/hide",
+        json!({"reason": "abusive"}),
+    )
+    .await;
+    assert_eq!(unknown.status(), 404);
+    let no_reason = post(
+        &audited,
+        &eve,
+        &format!("/api/admin/reviews/{review_id}/hide"),
+        json!({"reason": " "}),
+    )
+    .await;
+    assert_eq!(no_reason.status(), 422);
+    audited.nothing_new(4, "a refused hide").await;
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_command_line_records_new_accounts_role_name_and_password_changes(
+    #[case] backend: Backend,
+) {
+    use clap::Parser;
+    use garden_app::{run_cli, Cli};
+    let audited = Audited::spawn(backend).await;
+    let app = &audited.app;
+    let run = |role: &'static str, name: &'static str, password: &'static str| {
+        let cli = Cli::try_parse_from([
+            "garden-shop",
+            "users",
+            "create",
+            "Boss@Example.com",
+            "--role",
+            role,
+            "--name",
+            name,
+        ])
+        .unwrap();
+        run_cli(
+            cli.command.unwrap(),
+            app.settings.clone(),
+            std::io::Cursor::new(format!("{password}\n")),
+        )
+    };
+    let from_cli = |entry: &Value| {
+        assert_eq!(entry["actor"], json!({"id": null, "name": "command line"}));
+        assert_eq!(entry["ip"], Value::Null);
+    };
+
+    run("admin", "Boss", "first password 1").await.unwrap();
+    let entries = audited.entries("").await;
+    assert_eq!(entries.len(), 1);
+    let user_id = entries[0]["target"].as_str().unwrap().to_owned();
+    assert!(user_id.starts_with("user:"));
+    from_cli(&entries[0]);
+    assert_eq!(entries[0]["kind"], "user.create");
+    assert_eq!(
+        entries[0]["after"],
+        json!({"email": "boss@example.com", "name": "Boss", "role": "admin"})
+    );
+
+    // same role and name, new password: only that the password changed, never the hash
+    run("admin", "Boss", "second password 2").await.unwrap();
+    let entries = audited.entries("").await;
+    assert_eq!(entries.len(), 2);
+    from_cli(&entries[0]);
+    assert_eq!(entries[0]["kind"], "user.password");
+    assert_eq!(entries[0]["target"], user_id.as_str());
+    assert_eq!(entries[0]["before"], Value::Null);
+    assert_eq!(
+        entries[0]["after"],
+        json!({"email": "boss@example.com", "password": "changed"})
+    );
+
+    // a new role and name: one entry each, and the password again
+    run("super_admin", "Big Boss", "third password 3")
+        .await
+        .unwrap();
+    let entries = audited.entries("").await;
+    assert_eq!(entries.len(), 5);
+    let mut kinds: Vec<&str> = entries[..3]
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    kinds.sort_unstable();
+    assert_eq!(kinds, vec!["user.name", "user.password", "user.role"]);
+    let role = entries.iter().find(|e| e["kind"] == "user.role").unwrap();
+    from_cli(role);
+    assert_eq!(role["before"]["role"], "admin");
+    assert_eq!(role["after"]["role"], "super_admin");
+    let name = entries.iter().find(|e| e["kind"] == "user.name").unwrap();
+    assert_eq!(
+        (&name["before"]["name"], &name["after"]["name"]),
+        (&json!("Boss"), &json!("Big Boss"))
+    );
+    let text = serde_json::to_string(&entries).unwrap();
+    assert!(
+        !text.contains("password 3") && !text.contains("argon2"),
+        "{text}"
+    );
+
+    // the filter finds the command line's entries
+    assert_eq!(audited.entries("actor_id=cli").await.len(), 5);
+    let actors = audited.page("").await["actors"].clone();
+    assert_eq!(actors, json!([{"id": null, "name": "command line"}]));
+}

@@ -115,6 +115,8 @@ audit_kinds! {
     UserCreate => "user.create",
     /// An account's role changed from the command line.
     UserRole => "user.role",
+    /// An account's name changed from the command line.
+    UserName => "user.name",
     /// An account's password changed from the command line (the entry never holds it).
     UserPassword => "user.password",
 }
