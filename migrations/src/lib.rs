@@ -17,6 +17,7 @@ mod m20261124_000012_order_links_mail_jobs;
 mod m20261124_000013_reviews;
 mod m20261124_000014_refunds_disputes;
 mod m20261124_000015_blocklist;
+mod m20261125_000016_audit_log;
 mod m20261125_000018_push_events;
 
 pub struct Migrator;
@@ -40,6 +41,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000013_reviews::Migration),
             Box::new(m20261124_000014_refunds_disputes::Migration),
             Box::new(m20261124_000015_blocklist::Migration),
+            Box::new(m20261125_000016_audit_log::Migration),
             Box::new(m20261125_000018_push_events::Migration),
         ]
     }

@@ -122,7 +122,15 @@ async fn create_user(
             UserName::parse(local).map_err(|e| anyhow!("--name: {e}"))?
         }
     };
-    let user = accounts.upsert_user(email, name, role, password).await?;
+    let user = accounts
+        .upsert_user(
+            email,
+            name,
+            role,
+            password,
+            Some(&shared::Actor::command_line()),
+        )
+        .await?;
     let verb = if existing.is_some() {
         "Updated"
     } else {

@@ -234,6 +234,7 @@ pub async fn demo_staff(
                 UserName::parse(name).map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
                 role,
                 Password::parse(&login.password).map_err(|e| anyhow::anyhow!("{e}"))?,
+                None, // the demo seed, not a staff action
             )
             .await
             .with_context(|| format!("failed to create the demo {role}"))?;

@@ -141,6 +141,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.adminAudit.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-audit')).AdminAuditRoute,
+        }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
       },

@@ -29,6 +29,7 @@ export const paths = {
   adminInventory: { path: '/admin/inventory', getHref: () => '/admin/inventory' },
   adminOrders: { path: '/admin/orders', getHref: () => '/admin/orders' },
   adminBlocklist: { path: '/admin/blocklist', getHref: () => '/admin/blocklist' },
+  adminAudit: { path: '/admin/audit', getHref: () => '/admin/audit' },
   about: { path: '/about', getHref: () => '/about' },
   howItWorks: { path: '/how-it-works', getHref: () => '/how-it-works' },
   faq: { path: '/faq', getHref: () => '/faq' },

@@ -13,6 +13,10 @@ use sea_orm::{
     ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, SqlErr, TransactionTrait,
 };
 
+use serde_json::json;
+use shared::{Actor, AuditKind};
+
+use crate::audit;
 use crate::entities::{password_reset_tokens, pending_signups, users};
 use crate::Store;
 
@@ -66,6 +70,49 @@ async fn insert_user(db: &impl ConnectionTrait, user: NewUser) -> Result<User, R
     }
 }
 
+/// The audit entries of a changed account: its role and name when they changed, and that its
+/// password was set (never the hash).
+async fn audit_account_change(
+    txn: &impl ConnectionTrait,
+    actor: &Actor,
+    before: &users::Model,
+    after: &User,
+) -> Result<(), RepoError> {
+    let target = format!("user:{}", after.id);
+    if before.role != after.role.as_str() {
+        audit::append(
+            txn,
+            actor,
+            AuditKind::UserRole,
+            target.clone(),
+            Some(json!({ "email": before.email, "role": before.role })),
+            Some(json!({ "email": after.email.as_str(), "role": after.role.as_str() })),
+        )
+        .await?;
+    }
+    if before.name != after.name.as_str() {
+        audit::append(
+            txn,
+            actor,
+            AuditKind::UserName,
+            target.clone(),
+            Some(json!({ "email": before.email, "name": before.name })),
+            Some(json!({ "email": after.email.as_str(), "name": after.name.as_str() })),
+        )
+        .await?;
+    }
+    audit::append(
+        txn,
+        actor,
+        AuditKind::UserPassword,
+        target,
+        None,
+        Some(json!({ "email": after.email.as_str(), "password": "changed" })),
+    )
+    .await?;
+    Ok(())
+}
+
 impl UserStore for Store {
     #[tracing::instrument(skip(self))]
     async fn user_by_id(&self, id: UserId) -> Result<Option<User>, RepoError> {
@@ -89,27 +136,59 @@ impl UserStore for Store {
     }
 
     #[tracing::instrument(skip_all, fields(role = %user.role))]
-    async fn upsert_user(&self, user: NewUser) -> Result<User, RepoError> {
+    async fn upsert_user(&self, user: NewUser, actor: Option<Actor>) -> Result<User, RepoError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
+        // the write lock first (a server may be writing too), then the values replaced
+        users::Entity::update_many()
+            .col_expr(
+                users::Column::UpdatedAt,
+                Expr::col(users::Column::UpdatedAt).into(),
+            )
+            .filter(users::Column::Email.eq(user.email.as_str()))
+            .exec(&txn)
+            .await
+            .context("failed to lock a user")?;
         let existing = users::Entity::find()
             .filter(users::Column::Email.eq(user.email.as_str()))
             .one(&txn)
             .await
             .context("failed to look a user up by e-mail")?;
         let saved = match existing {
-            Some(row) => {
-                let mut row: users::ActiveModel = row.into();
+            Some(before) => {
+                let mut row: users::ActiveModel = before.clone().into();
                 row.name = Set(user.name.as_str().to_owned());
                 row.role = Set(user.role.as_str().to_owned());
                 row.password_hash = Set(user.password_hash.as_str().to_owned());
                 row.updated_at = Set(Utc::now());
-                to_user(row.update(&txn).await.context("failed to update a user")?)?
+                let saved = to_user(row.update(&txn).await.context("failed to update a user")?)?;
+                if let Some(actor) = &actor {
+                    audit_account_change(&txn, actor, &before, &saved).await?;
+                }
+                saved
             }
-            None => insert_user(&txn, user).await?,
+            None => {
+                let saved = insert_user(&txn, user).await?;
+                if let Some(actor) = &actor {
+                    audit::append(
+                        &txn,
+                        actor,
+                        AuditKind::UserCreate,
+                        format!("user:{}", saved.id),
+                        None,
+                        Some(json!({
+                            "email": saved.email.as_str(),
+                            "name": saved.name.as_str(),
+                            "role": saved.role.as_str(),
+                        })),
+                    )
+                    .await?;
+                }
+                saved
+            }
         };
         txn.commit().await.context("failed to commit the user")?;
         Ok(saved)

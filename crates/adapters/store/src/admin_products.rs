@@ -13,8 +13,11 @@ use sea_orm::{
     Statement, TransactionTrait, Value,
 };
 
+use shared::{Actor, AuditKind};
+
+use crate::audit;
 use crate::entities::{bundle_items, products};
-use crate::products::insert_components;
+use crate::products::{insert_components, products_with_ids};
 use crate::Store;
 
 /// A statement with `?` placeholders, numbered `$1, $2...` for PostgreSQL.
@@ -62,9 +65,29 @@ fn new_row(draft: &ProductDraft) -> products::ActiveModel {
     }
 }
 
+/// One product (archived or not) with its components, read on `db` (a transaction's own view).
+async fn one_product(db: &impl ConnectionTrait, id: i64) -> Result<Product, CatalogError> {
+    products_with_ids(db, &[id])
+        .await?
+        .pop()
+        .ok_or(CatalogError::NotFound(ProductId::new(id)))
+}
+
+/// A product's row, read on `db`.
+async fn product_row(
+    db: &impl ConnectionTrait,
+    id: ProductId,
+) -> Result<products::Model, CatalogError> {
+    Ok(products::Entity::find_by_id(id.get())
+        .one(db)
+        .await
+        .with_context(|| format!("failed to load product {id}"))?
+        .ok_or(CatalogError::NotFound(id))?)
+}
+
 impl ProductWrites for Store {
     #[tracing::instrument(skip_all, fields(name = %draft.name))]
-    async fn create(&self, draft: ProductDraft) -> Result<Product, CatalogError> {
+    async fn create(&self, draft: ProductDraft, actor: &Actor) -> Result<Product, CatalogError> {
         let txn = self
             .db
             .begin()
@@ -76,21 +99,41 @@ impl ProductWrites for Store {
             .context("failed to insert the product")?
             .last_insert_id;
         insert_components(&txn, ProductId::new(id), &draft.related_ids).await?;
+        let after = one_product(&txn, id).await?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::ProductCreate,
+            audit::product_target(id),
+            None,
+            Some(audit::product_json(&after)),
+        )
+        .await?;
         txn.commit()
             .await
             .context("failed to commit the new product")?;
-        catalog::ProductRepository::product(self, ProductId::new(id)).await
+        Ok(after)
     }
 
-    #[tracing::instrument(skip(self, draft))]
-    async fn update(&self, id: ProductId, draft: ProductDraft) -> Result<Product, CatalogError> {
+    #[tracing::instrument(skip(self, draft, actor))]
+    async fn update(
+        &self,
+        id: ProductId,
+        draft: ProductDraft,
+        actor: &Actor,
+    ) -> Result<Product, CatalogError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
+        if !audit::lock_product(&txn, id.get()).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::NotFound(id));
+        }
+        let before = one_product(&txn, id.get()).await?;
         let row = new_row(&draft);
-        let updated = products::Entity::update_many()
+        products::Entity::update_many()
             .set(products::ActiveModel {
                 created_at: NotSet,
                 archived: NotSet,
@@ -100,29 +143,40 @@ impl ProductWrites for Store {
             .exec(&txn)
             .await
             .with_context(|| format!("failed to update product {id}"))?;
-        if updated.rows_affected != 1 {
-            txn.rollback().await.context("failed to roll back")?;
-            return Err(CatalogError::NotFound(id));
-        }
         bundle_items::Entity::delete_many()
             .filter(bundle_items::Column::BundleId.eq(id.get()))
             .exec(&txn)
             .await
             .with_context(|| format!("failed to clear the components of product {id}"))?;
         insert_components(&txn, id, &draft.related_ids).await?;
+        let after = one_product(&txn, id.get()).await?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::ProductUpdate,
+            audit::product_target(id.get()),
+            Some(audit::product_json(&before)),
+            Some(audit::product_json(&after)),
+        )
+        .await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit product {id}"))?;
-        catalog::ProductRepository::product(self, id).await
+        Ok(after)
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn remove(&self, id: ProductId) -> Result<Removal, CatalogError> {
+    #[tracing::instrument(skip(self, actor))]
+    async fn remove(&self, id: ProductId, actor: &Actor) -> Result<Removal, CatalogError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
+        if !audit::lock_product(&txn, id.get()).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::NotFound(id));
+        }
+        let before = one_product(&txn, id.get()).await?;
         // Deleted only while no order line or reservation names it: decided by the statement.
         let deleted = txn
             .execute(statement(
@@ -134,7 +188,7 @@ impl ProductWrites for Store {
             ))
             .await
             .with_context(|| format!("failed to delete product {id}"))?;
-        let removal = if deleted.rows_affected() == 1 {
+        let (removal, after) = if deleted.rows_affected() == 1 {
             // Foreign keys cascade on PostgreSQL; say it for every SQLite connection too.
             bundle_items::Entity::delete_many()
                 .filter(
@@ -145,21 +199,27 @@ impl ProductWrites for Store {
                 .exec(&txn)
                 .await
                 .with_context(|| format!("failed to remove product {id} from bundles"))?;
-            Removal::Deleted
+            (Removal::Deleted, None)
         } else {
-            let archived = products::Entity::update_many()
+            products::Entity::update_many()
                 .col_expr(products::Column::Archived, Expr::value(true))
                 .col_expr(products::Column::UpdatedAt, Expr::value(Utc::now()))
                 .filter(products::Column::Id.eq(id.get()))
                 .exec(&txn)
                 .await
                 .with_context(|| format!("failed to archive product {id}"))?;
-            if archived.rows_affected != 1 {
-                txn.rollback().await.context("failed to roll back")?;
-                return Err(CatalogError::NotFound(id));
-            }
-            Removal::Archived
+            let after = one_product(&txn, id.get()).await?;
+            (Removal::Archived, Some(audit::product_json(&after)))
         };
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::ProductDelete,
+            audit::product_target(id.get()),
+            Some(audit::product_json(&before)),
+            after,
+        )
+        .await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the removal of product {id}"))?;
@@ -167,57 +227,109 @@ impl ProductWrites for Store {
     }
 
     #[tracing::instrument(skip_all, fields(count = positions.len()))]
-    async fn reorder(&self, positions: Vec<(ProductId, i32)>) -> Result<(), CatalogError> {
+    async fn reorder(
+        &self,
+        positions: Vec<(ProductId, i32)>,
+        actor: &Actor,
+    ) -> Result<(), CatalogError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
         let now = Utc::now();
+        let (mut before, mut after) = (serde_json::Map::new(), serde_json::Map::new());
         for (id, position) in positions {
-            let updated = products::Entity::update_many()
+            if !audit::lock_product(&txn, id.get()).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Err(CatalogError::NotFound(id));
+            }
+            let row = products::Entity::find_by_id(id.get())
+                .one(&txn)
+                .await
+                .with_context(|| format!("failed to load product {id}"))?
+                .ok_or(CatalogError::NotFound(id))?;
+            products::Entity::update_many()
                 .col_expr(products::Column::SortOrder, Expr::value(position))
                 .col_expr(products::Column::UpdatedAt, Expr::value(now))
                 .filter(products::Column::Id.eq(id.get()))
                 .exec(&txn)
                 .await
                 .with_context(|| format!("failed to move product {id}"))?;
-            if updated.rows_affected != 1 {
-                txn.rollback().await.context("failed to roll back")?;
-                return Err(CatalogError::NotFound(id));
+            // Only the products that moved, under their name and id.
+            if row.sort_order != Some(position) {
+                let key = format!("{} (#{id})", row.name);
+                before.insert(key.clone(), row.sort_order.into());
+                after.insert(key, position.into());
             }
         }
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::ProductReorder,
+            "products",
+            Some(before.into()),
+            Some(after.into()),
+        )
+        .await?;
         txn.commit()
             .await
             .context("failed to commit the new order")?;
         Ok(())
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn set_stock(&self, id: ProductId, stock: Stock) -> Result<Product, CatalogError> {
-        let updated = products::Entity::update_many()
+    #[tracing::instrument(skip(self, actor))]
+    async fn set_stock(
+        &self,
+        id: ProductId,
+        stock: Stock,
+        actor: &Actor,
+    ) -> Result<Product, CatalogError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if !audit::lock_product(&txn, id.get()).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::NotFound(id));
+        }
+        let before = product_row(&txn, id).await?;
+        products::Entity::update_many()
             .col_expr(products::Column::Stock, Expr::value(stock.count()))
             .col_expr(products::Column::UpdatedAt, Expr::value(Utc::now()))
             .filter(products::Column::Id.eq(id.get()))
-            .exec(&self.db)
+            .exec(&txn)
             .await
             .with_context(|| format!("failed to set the stock of product {id}"))?;
-        if updated.rows_affected != 1 {
-            return Err(CatalogError::NotFound(id));
-        }
+        let after = product_row(&txn, id).await?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::StockSet,
+            audit::product_target(id.get()),
+            Some(audit::stock_json(&before)),
+            Some(audit::stock_json(&after)),
+        )
+        .await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the stock of product {id}"))?;
         catalog::ProductRepository::product(self, id).await
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, actor))]
     async fn change_stock(
         &self,
         id: ProductId,
         change: StockChange,
+        actor: &Actor,
     ) -> Result<Product, CatalogError> {
-        let (sql, values): (&str, Vec<Value>) = match change {
+        let (sql, values, asked): (&str, Vec<Value>, String) = match change {
             StockChange::Plus(n) => (
                 "UPDATE products SET stock = COALESCE(stock, 0) + ?, updated_at = ? WHERE id = ?",
                 vec![i64::from(n).into(), Utc::now().into(), id.get().into()],
+                format!("+{n}"),
             ),
             StockChange::Minus(n) => (
                 "UPDATE products SET stock = CASE WHEN stock > ? THEN stock - ? ELSE 0 END, \
@@ -228,13 +340,38 @@ impl ProductWrites for Store {
                     Utc::now().into(),
                     id.get().into(),
                 ],
+                format!("-{n}"),
             ),
         };
-        self.db
-            .execute(statement(&self.db, sql, values))
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if !audit::lock_product(&txn, id.get()).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::NotFound(id));
+        }
+        let before = product_row(&txn, id).await?;
+        // One conditional statement: never below zero; unlimited stock stays unlimited on minus.
+        txn.execute(statement(&txn, sql, values))
             .await
             .with_context(|| format!("failed to change the stock of product {id}"))?;
-        // No row changed: the product is unknown (NotFound below) or its stock is unlimited.
+        let after = product_row(&txn, id).await?;
+        let mut after = audit::stock_json(&after);
+        after["change"] = asked.into();
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::StockChange,
+            audit::product_target(id.get()),
+            Some(audit::stock_json(&before)),
+            Some(after),
+        )
+        .await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the stock of product {id}"))?;
         catalog::ProductRepository::product(self, id).await
     }
 

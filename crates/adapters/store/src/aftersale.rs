@@ -15,7 +15,10 @@ use sea_orm::{
     TransactionTrait, Value,
 };
 
+use shared::{Actor, AuditKind};
+
 use crate::admin_products::statement;
+use crate::audit;
 use crate::entities::orders as order_rows;
 use crate::orders::{current_status, record_event, with_lines};
 use crate::Store;
@@ -247,6 +250,15 @@ fn to_entry(row: &QueryResult) -> anyhow::Result<BlockEntry> {
     })
 }
 
+/// A blocklist entry as the audit log keeps it.
+fn block_json(entry: &BlockEntry) -> serde_json::Value {
+    serde_json::json!({
+        "kind": entry.kind.as_str(),
+        "value": entry.value,
+        "reason": entry.reason,
+    })
+}
+
 async fn entry_where(
     db: &impl ConnectionTrait,
     condition: &str,
@@ -293,7 +305,7 @@ impl BlocklistRepository for Store {
     }
 
     #[tracing::instrument(skip_all, fields(kind = %entry.kind))]
-    async fn add(&self, entry: NewBlock) -> anyhow::Result<Option<BlockEntry>> {
+    async fn add(&self, entry: NewBlock, actor: &Actor) -> anyhow::Result<Option<BlockEntry>> {
         let txn: DatabaseTransaction = self
             .db
             .begin()
@@ -312,27 +324,66 @@ impl BlocklistRepository for Store {
             "b.kind = ? AND b.value = ?",
             vec![entry.kind.as_str().into(), entry.value.clone().into()],
         )
+        .await?
+        .context("a blocklist entry vanished as it was added")?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::BlocklistAdd,
+            format!("blocklist:{}", added.id),
+            None,
+            Some(block_json(&added)),
+        )
         .await?;
         txn.commit()
             .await
             .context("failed to commit a blocklist entry")?;
-        added
-            .map(Some)
-            .context("a blocklist entry vanished as it was added")
+        Ok(Some(added))
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn remove(&self, id: i64) -> anyhow::Result<bool> {
-        let removed = self
+    #[tracing::instrument(skip(self, actor))]
+    async fn remove(&self, id: i64, actor: &Actor) -> anyhow::Result<bool> {
+        let txn = self
             .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        // the write lock first, then the values this removal takes away
+        let locked = txn
             .execute(statement(
-                &self.db,
-                "DELETE FROM blocklist WHERE id = ?",
+                &txn,
+                "UPDATE blocklist SET reason = reason WHERE id = ?",
                 vec![id.into()],
             ))
             .await
-            .context("failed to remove a blocklist entry")?;
-        Ok(removed.rows_affected() == 1)
+            .context("failed to lock a blocklist entry")?;
+        if locked.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        let before = entry_where(&txn, "b.id = ?", vec![id.into()])
+            .await?
+            .context("a locked blocklist entry vanished")?;
+        txn.execute(statement(
+            &txn,
+            "DELETE FROM blocklist WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .context("failed to remove a blocklist entry")?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::BlocklistRemove,
+            format!("blocklist:{id}"),
+            Some(block_json(&before)),
+            None,
+        )
+        .await?;
+        txn.commit()
+            .await
+            .context("failed to commit the removal of a blocklist entry")?;
+        Ok(true)
     }
 }
 

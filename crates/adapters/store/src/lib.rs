@@ -4,6 +4,7 @@
 mod accounts;
 mod admin_products;
 mod aftersale;
+mod audit;
 mod chat_changes;
 mod chats;
 mod connection;

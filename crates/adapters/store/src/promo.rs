@@ -7,15 +7,24 @@ use promo::{
 };
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, SqlErr,
+    ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, SqlErr, TransactionTrait,
 };
 
+use serde_json::json;
+use shared::{Actor, AuditKind};
+
+use crate::audit;
 use crate::entities::{promo_codes, promo_redemptions};
 use crate::Store;
 
 impl PromoRepository for Store {
-    #[tracing::instrument(skip(self), fields(code = %promo.code))]
-    async fn create(&self, promo: NewPromo) -> Result<Promo, CreatePromoError> {
+    #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
+    async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
         let row = promo_codes::ActiveModel {
             id: NotSet,
             code: Set(promo.code.as_str().to_owned()),
@@ -27,7 +36,7 @@ impl PromoRepository for Store {
             created_at: Set(Utc::now()),
             uses: Set(0),
         };
-        let inserted = promo_codes::Entity::insert(row).exec(&self.db).await;
+        let inserted = promo_codes::Entity::insert(row).exec(&txn).await;
         let id = match inserted {
             Ok(done) => done.last_insert_id,
             Err(error) if matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) => {
@@ -40,11 +49,29 @@ impl PromoRepository for Store {
             }
         };
         let row = promo_codes::Entity::find_by_id(id)
-            .one(&self.db)
+            .one(&txn)
             .await
             .context("failed to read back the promo code")?
             .context("the promo code just stored is missing")?;
-        Ok(to_promo(row)?)
+        let created = to_promo(row)?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::PromoCreate,
+            format!("promo:{id}"),
+            None,
+            Some(json!({
+                "code": created.code.as_str(),
+                "discount_percent": created.discount.get(),
+                "expires_at": created.expires_at.map(|at| at.to_rfc3339()),
+                "max_uses": created.max_uses.map(|max| max.get()),
+            })),
+        )
+        .await?;
+        txn.commit()
+            .await
+            .context("failed to commit the promo code")?;
+        Ok(created)
     }
 
     #[tracing::instrument(skip(self, discord_id))]

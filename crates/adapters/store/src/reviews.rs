@@ -6,9 +6,13 @@ use std::collections::HashMap;
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{NewReview, OrderError, OrderId, Review, ReviewRepository};
-use sea_orm::{ConnectionTrait, QueryResult};
+use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+
+use serde_json::json;
+use shared::{Actor, AuditKind};
 
 use crate::admin_products::statement;
+use crate::audit;
 use crate::Store;
 
 fn to_review(row: &QueryResult) -> anyhow::Result<Review> {
@@ -131,23 +135,82 @@ impl ReviewRepository for Store {
         Ok(reviews)
     }
 
-    #[tracing::instrument(skip(self, reason))]
+    #[tracing::instrument(skip(self, by, reason))]
     async fn hide_review(
         &self,
         id: i64,
-        by: i64,
+        by: &Actor,
         reason: String,
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
-        let changed = self
+        let txn = self
             .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        // the write lock first, then the values this replaces
+        let locked = txn
             .execute(statement(
-                &self.db,
-                "UPDATE reviews SET hidden_at = ?, hidden_by = ?, hidden_reason = ? WHERE id = ?",
-                vec![at.into(), by.into(), reason.into(), id.into()],
+                &txn,
+                "UPDATE reviews SET hidden_reason = hidden_reason WHERE id = ?",
+                vec![id.into()],
             ))
             .await
-            .context("failed to hide a review")?;
-        Ok(changed.rows_affected() == 1)
+            .context("failed to lock a review")?;
+        if locked.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        let before = txn
+            .query_one(statement(
+                &txn,
+                "SELECT order_id, rating, hidden_at, hidden_reason FROM reviews WHERE id = ?",
+                vec![id.into()],
+            ))
+            .await
+            .context("failed to read a review")?
+            .context("a locked review vanished")?;
+        let order_id: i64 = before.try_get("", "order_id").context("order_id")?;
+        let rating: i16 = before.try_get("", "rating").context("rating")?;
+        let hidden_at: Option<DateTime<Utc>> =
+            before.try_get("", "hidden_at").context("hidden_at")?;
+        let hidden_reason: Option<String> = before
+            .try_get("", "hidden_reason")
+            .context("hidden_reason")?;
+        txn.execute(statement(
+            &txn,
+            "UPDATE reviews SET hidden_at = ?, hidden_by = ?, hidden_reason = ? WHERE id = ?",
+            vec![
+                at.into(),
+                by.user_id.into(),
+                reason.clone().into(),
+                id.into(),
+            ],
+        ))
+        .await
+        .context("failed to hide a review")?;
+        audit::append(
+            &txn,
+            by,
+            AuditKind::ReviewHide,
+            format!("review:{id}"),
+            Some(json!({
+                "order_id": order_id,
+                "rating": rating,
+                "hidden": hidden_at.is_some(),
+                "hidden_reason": hidden_reason,
+            })),
+            Some(json!({
+                "order_id": order_id,
+                "rating": rating,
+                "hidden": true,
+                "hidden_reason": reason,
+            })),
+        )
+        .await?;
+        txn.commit()
+            .await
+            .context("failed to commit a hidden review")?;
+        Ok(true)
     }
 }

@@ -37,6 +37,11 @@ fn draft(name: &str, stock: Stock, related: &[i64]) -> ProductDraft {
     }
 }
 
+/// The command line as the actor of these writes.
+fn cli() -> shared::Actor {
+    shared::Actor::command_line()
+}
+
 async fn store(backend: Backend) -> (TestDatabase, Store) {
     let db = TestDatabase::create(backend).await;
     let store = Store::new(db.connection.clone());
@@ -50,19 +55,18 @@ async fn store(backend: Backend) -> (TestDatabase, Store) {
 async fn create_update_and_components_round_trip(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let owl = store
-        .create(draft("Owl", Stock::Finite(3), &[]))
+        .create(draft("Owl", Stock::Finite(3), &[]), &cli())
         .await
         .unwrap();
     let bee = store
-        .create(draft("Bee", Stock::Unlimited, &[]))
+        .create(draft("Bee", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap();
     let bundle = store
-        .create(draft(
-            "Pack",
-            Stock::Finite(1),
-            &[bee.id.get(), owl.id.get()],
-        ))
+        .create(
+            draft("Pack", Stock::Finite(1), &[bee.id.get(), owl.id.get()]),
+            &cli(),
+        )
         .await
         .unwrap();
     assert_eq!(bundle.related_ids, vec![bee.id, owl.id]);
@@ -79,6 +83,7 @@ async fn create_update_and_components_round_trip(#[case] backend: Backend) {
                 image: None,
                 ..draft("x", Stock::Finite(9), &[owl.id.get()])
             },
+            &cli(),
         )
         .await
         .unwrap();
@@ -95,7 +100,11 @@ async fn create_update_and_components_round_trip(#[case] backend: Backend) {
     );
     assert!(matches!(
         store
-            .update(ProductId::new(999), draft("y", Stock::Unlimited, &[]))
+            .update(
+                ProductId::new(999),
+                draft("y", Stock::Unlimited, &[]),
+                &cli(),
+            )
             .await,
         Err(CatalogError::NotFound(_))
     ));
@@ -108,15 +117,15 @@ async fn create_update_and_components_round_trip(#[case] backend: Backend) {
 async fn remove_archives_a_product_with_orders_and_deletes_one_without(#[case] backend: Backend) {
     let (db, store) = store(backend).await;
     let sold = store
-        .create(draft("Sold", Stock::Finite(3), &[]))
+        .create(draft("Sold", Stock::Finite(3), &[]), &cli())
         .await
         .unwrap();
     let unsold = store
-        .create(draft("Unsold", Stock::Finite(3), &[]))
+        .create(draft("Unsold", Stock::Finite(3), &[]), &cli())
         .await
         .unwrap();
     let pack = store
-        .create(draft("Pack", Stock::Unlimited, &[unsold.id.get()]))
+        .create(draft("Pack", Stock::Unlimited, &[unsold.id.get()]), &cli())
         .await
         .unwrap();
     seed_order(
@@ -125,9 +134,15 @@ async fn remove_archives_a_product_with_orders_and_deletes_one_without(#[case] b
     )
     .await;
 
-    assert_eq!(store.remove(sold.id).await.unwrap(), Removal::Archived);
+    assert_eq!(
+        store.remove(sold.id, &cli()).await.unwrap(),
+        Removal::Archived
+    );
     assert!(store.product(sold.id).await.unwrap().archived);
-    assert_eq!(store.remove(unsold.id).await.unwrap(), Removal::Deleted);
+    assert_eq!(
+        store.remove(unsold.id, &cli()).await.unwrap(),
+        Removal::Deleted
+    );
     assert!(matches!(
         store.product(unsold.id).await,
         Err(CatalogError::NotFound(_))
@@ -137,7 +152,7 @@ async fn remove_archives_a_product_with_orders_and_deletes_one_without(#[case] b
         "a deleted product leaves the bundles it was in"
     );
     assert!(matches!(
-        store.remove(unsold.id).await,
+        store.remove(unsold.id, &cli()).await,
         Err(CatalogError::NotFound(_))
     ));
 }
@@ -149,19 +164,22 @@ async fn remove_archives_a_product_with_orders_and_deletes_one_without(#[case] b
 async fn reorder_is_all_or_nothing(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let a = store
-        .create(draft("A", Stock::Unlimited, &[]))
+        .create(draft("A", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap();
     let b = store
-        .create(draft("B", Stock::Unlimited, &[]))
+        .create(draft("B", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap();
-    store.reorder(vec![(b.id, 0), (a.id, 1)]).await.unwrap();
+    store
+        .reorder(vec![(b.id, 0), (a.id, 1)], &cli())
+        .await
+        .unwrap();
     assert_eq!(store.product(b.id).await.unwrap().sort_order, Some(0));
     assert_eq!(store.product(a.id).await.unwrap().sort_order, Some(1));
 
     let refused = store
-        .reorder(vec![(a.id, 0), (ProductId::new(999), 1), (b.id, 2)])
+        .reorder(vec![(a.id, 0), (ProductId::new(999), 1), (b.id, 2)], &cli())
         .await;
     assert!(matches!(refused, Err(CatalogError::NotFound(id)) if id.get() == 999));
     assert_eq!(
@@ -178,13 +196,17 @@ async fn reorder_is_all_or_nothing(#[case] backend: Backend) {
 async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let owl = store
-        .create(draft("Owl", Stock::Finite(20), &[]))
+        .create(draft("Owl", Stock::Finite(20), &[]), &cli())
         .await
         .unwrap();
     let store = Arc::new(store);
     let minus = (0..50).map(|_| {
         let store = store.clone();
-        tokio::spawn(async move { store.change_stock(owl.id, StockChange::Minus(1)).await })
+        tokio::spawn(async move {
+            store
+                .change_stock(owl.id, StockChange::Minus(1), &cli())
+                .await
+        })
     });
     for result in futures::future::join_all(minus).await {
         let product = result.unwrap().unwrap();
@@ -195,7 +217,11 @@ async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Ba
 
     let plus = (0..30).map(|_| {
         let store = store.clone();
-        tokio::spawn(async move { store.change_stock(owl.id, StockChange::Plus(1)).await })
+        tokio::spawn(async move {
+            store
+                .change_stock(owl.id, StockChange::Plus(1), &cli())
+                .await
+        })
     });
     futures::future::join_all(plus).await;
     assert_eq!(
@@ -204,7 +230,7 @@ async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Ba
     );
     assert_eq!(
         store
-            .change_stock(owl.id, StockChange::Minus(100))
+            .change_stock(owl.id, StockChange::Minus(100), &cli())
             .await
             .unwrap()
             .stock,
@@ -212,11 +238,11 @@ async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Ba
     );
 
     let bee = store
-        .create(draft("Bee", Stock::Unlimited, &[]))
+        .create(draft("Bee", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap();
     let still = store
-        .change_stock(bee.id, StockChange::Minus(1))
+        .change_stock(bee.id, StockChange::Minus(1), &cli())
         .await
         .unwrap();
     assert_eq!(
@@ -225,7 +251,7 @@ async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Ba
         "minus leaves unlimited stock alone"
     );
     let counted = store
-        .change_stock(bee.id, StockChange::Plus(2))
+        .change_stock(bee.id, StockChange::Plus(2), &cli())
         .await
         .unwrap();
     assert_eq!(
@@ -233,11 +259,14 @@ async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Ba
         Stock::Finite(2),
         "plus starts counting from 0"
     );
-    let set = store.set_stock(bee.id, Stock::Finite(12)).await.unwrap();
+    let set = store
+        .set_stock(bee.id, Stock::Finite(12), &cli())
+        .await
+        .unwrap();
     assert_eq!(set.stock, Stock::Finite(12));
     assert!(matches!(
         store
-            .change_stock(ProductId::new(999), StockChange::Plus(1))
+            .change_stock(ProductId::new(999), StockChange::Plus(1), &cli())
             .await,
         Err(CatalogError::NotFound(_))
     ));
@@ -258,13 +287,13 @@ fn day(y: i32, m: u32, d: u32) -> NaiveDate {
 async fn the_database_adds_sales_up_by_day_week_and_month(#[case] backend: Backend) {
     let (db, store) = store(backend).await;
     let owl = store
-        .create(draft("Owl", Stock::Unlimited, &[]))
+        .create(draft("Owl", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap()
         .id
         .get();
     let bee = store
-        .create(draft("Bee", Stock::Unlimited, &[]))
+        .create(draft("Bee", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap()
         .id
@@ -379,12 +408,15 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     let mut staff = vec![];
     for name in ["ann", "bob"] {
         let user = store
-            .upsert_user(NewUser {
-                name: UserName::parse(name).unwrap(),
-                email: Email::parse(&format!("{name}@example.com")).unwrap(),
-                role: Role::Admin,
-                password_hash: accounts::PasswordHash::new("x".into()),
-            })
+            .upsert_user(
+                NewUser {
+                    name: UserName::parse(name).unwrap(),
+                    email: Email::parse(&format!("{name}@example.com")).unwrap(),
+                    role: Role::Admin,
+                    password_hash: accounts::PasswordHash::new("x".into()),
+                },
+                None,
+            )
             .await
             .unwrap();
         staff.push(user.id.get());

@@ -427,12 +427,15 @@ async fn an_unknown_order_is_not_found_and_records_no_event(#[case] backend: Bac
 
 async fn promo(store: &Store, code: &str, max_uses: Option<i64>) -> OrderPromo {
     let created = store
-        .create(NewPromo {
-            code: PromoCode::parse(code).unwrap(),
-            discount: DiscountPercent::new(10).unwrap(),
-            expires_at: Some(now() + Duration::days(1)),
-            max_uses: max_uses.and_then(MaxUses::new),
-        })
+        .create(
+            NewPromo {
+                code: PromoCode::parse(code).unwrap(),
+                discount: DiscountPercent::new(10).unwrap(),
+                expires_at: Some(now() + Duration::days(1)),
+                max_uses: max_uses.and_then(MaxUses::new),
+            },
+            &shared::Actor::command_line(),
+        )
         .await
         .unwrap();
     OrderPromo {
@@ -608,12 +611,15 @@ async fn promo_codes_are_unique_and_unknown_ones_are_none(#[case] backend: Backe
     let created = promo(&store, "SUMMER-25", None).await;
     assert_eq!(created.code.as_str(), "SUMMER-25");
     let again = store
-        .create(NewPromo {
-            code: PromoCode::parse("summer-25").unwrap(),
-            discount: DiscountPercent::new(50).unwrap(),
-            expires_at: None,
-            max_uses: None,
-        })
+        .create(
+            NewPromo {
+                code: PromoCode::parse("summer-25").unwrap(),
+                discount: DiscountPercent::new(50).unwrap(),
+                expires_at: None,
+                max_uses: None,
+            },
+            &shared::Actor::command_line(),
+        )
         .await;
     assert!(
         matches!(again, Err(CreatePromoError::Duplicate(code)) if code.as_str() == "SUMMER-25")

@@ -29,6 +29,14 @@ impl From<User> for CurrentUser {
     }
 }
 
+impl CurrentUser {
+    /// This user as the actor of an audited staff action from `ip` (the audit log keeps the
+    /// name they have now).
+    pub fn actor(&self, ip: crate::client_ip::ClientIp) -> shared::Actor {
+        shared::Actor::staff(self.id, self.name.clone(), ip)
+    }
+}
+
 /// Any logged-in user; 401 otherwise.
 #[derive(Debug, Clone)]
 pub struct RequireUser(pub CurrentUser);

@@ -1,5 +1,5 @@
 //! The staff's calls: catalog, stock, promo codes, orders queue, refunds, blocklist, reviews,
-//! chats, proofs and sales statistics.
+//! chats, proofs, sales statistics and the audit log.
 
 use utoipa::{Modify, OpenApi};
 
@@ -39,11 +39,15 @@ use crate::routes::{
         proofs::list,
         proofs::create,
         proofs::delete,
+        crate::routes::audit::list,
     ),
     components(schemas(
         crate::dto::staff::Confirmation,
         admin_orders::QueueFilterDoc,
         admin_chats::StaffChatFilterDoc,
+        crate::routes::audit::AuditPage,
+        crate::routes::audit::AuditEntryJson,
+        crate::routes::audit::AuditActorJson,
     )),
     tags(
         (name = "staff: catalog", description = "The catalog and its stock (super_admin)."),
@@ -54,6 +58,7 @@ use crate::routes::{
         (name = "staff: reviews", description = "Hiding reviews (staff)."),
         (name = "staff: chats", description = "The Live Chats panel (staff)."),
         (name = "proofs", description = "Proofs of delivery: public to read, staff publish and delete."),
+        (name = "staff: audit", description = "The audit log of staff actions (super_admin, read only)."),
     ),
     modifiers(&UpdateByPost),
 )]

@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
 use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
+use crate::client_ip::ClientIp;
 use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
@@ -257,14 +258,15 @@ async fn read_product_form(
     security(("session_cookie" = [])),
 )]
 pub async fn create(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
     stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let (form, image) = read_product_form(&req, payload).await?;
-    let product = catalog_admin.create(form, image).await?;
+    let product = catalog_admin.create(form, image, &admin.actor(ip)).await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Created().json(AdminProductResponse::from(&product)))
 }
@@ -294,7 +296,8 @@ pub async fn create(
     security(("session_cookie" = [])),
 )]
 pub async fn update(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     req: HttpRequest,
     payload: web::Payload,
@@ -303,7 +306,9 @@ pub async fn update(
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let (form, image) = read_product_form(&req, payload).await?;
-    let product = catalog_admin.update(id, form, image).await?;
+    let product = catalog_admin
+        .update(id, form, image, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
@@ -336,12 +341,15 @@ pub struct ProductRemoved {
     security(("session_cookie" = [])),
 )]
 pub async fn delete(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     catalog_admin: web::Data<CatalogAdminService>,
     stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
-    let removal = catalog_admin.remove(product_id(&path)?).await?;
+    let removal = catalog_admin
+        .remove(product_id(&path)?, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     let (message, archived) = match removal {
         Removal::Archived => ("Product archived.", true),
@@ -387,7 +395,8 @@ struct Position {
     security(("session_cookie" = [])),
 )]
 pub async fn reorder(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     body: web::Json<ReorderBody>,
     catalog_admin: web::Data<CatalogAdminService>,
     stock: web::Data<StockChanged>,
@@ -398,7 +407,7 @@ pub async fn reorder(
         .into_iter()
         .map(|p| (ProductId::new(p.id), p.sort_order))
         .collect();
-    catalog_admin.reorder(positions).await?;
+    catalog_admin.reorder(positions, &admin.actor(ip)).await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(Confirmation::new("Order saved.")))
 }
@@ -461,7 +470,8 @@ pub struct SetInventoryDoc {
     security(("session_cookie" = [])),
 )]
 pub async fn set_inventory(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
@@ -469,7 +479,9 @@ pub async fn set_inventory(
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let inventory = count(body.get("inventory"), "inventory", 0)?;
-    let product = catalog_admin.set_stock(id, inventory).await?;
+    let product = catalog_admin
+        .set_stock(id, inventory, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
@@ -515,7 +527,8 @@ pub enum StockChangeKind {
     security(("session_cookie" = [])),
 )]
 pub async fn change_inventory(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
@@ -531,7 +544,9 @@ pub async fn change_inventory(
         Some("minus") => StockChange::Minus(amount),
         _ => return Err(ApiError::field("type", "The type must be plus or minus.")),
     };
-    let product = catalog_admin.change_stock(id, change).await?;
+    let product = catalog_admin
+        .change_stock(id, change, &admin.actor(ip))
+        .await?;
     stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::auth::RequireSuperAdmin;
 use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::BlocklistService;
 
@@ -180,6 +181,7 @@ enum NewEntryDoc {
 )]
 pub async fn add(
     RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     blocklist: web::Data<BlocklistService>,
     body: web::Json<NewEntry>,
 ) -> Result<HttpResponse, ApiError> {
@@ -188,7 +190,7 @@ pub async fn add(
             body.kind.as_deref().unwrap_or_default(),
             body.value.as_deref().unwrap_or_default(),
             body.reason.as_deref().unwrap_or_default(),
-            admin.id,
+            &admin.actor(ip),
         )
         .await?;
     Ok(HttpResponse::Created().json(to_json(entry)))
@@ -211,7 +213,8 @@ pub async fn add(
     security(("session_cookie" = [])),
 )]
 pub async fn remove(
-    _admin: RequireSuperAdmin,
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     blocklist: web::Data<BlocklistService>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
@@ -220,6 +223,6 @@ pub async fn remove(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| ApiError::NotFound("Blocklist entry not found.".to_owned()))?;
-    blocklist.remove(id).await?;
+    blocklist.remove(id, &admin.actor(ip)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

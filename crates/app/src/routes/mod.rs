@@ -1,6 +1,7 @@
 pub mod admin_chats;
 pub mod admin_orders;
 pub mod admin_products;
+pub mod audit;
 pub mod auth;
 pub mod blocklist;
 pub mod chat;
@@ -148,6 +149,7 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             "/admin/orders/{id}/refund",
             web::post().to(admin_orders::refund),
         )
+        .route("/admin/audit", web::get().to(audit::list))
         .route("/admin/blocklist", web::get().to(blocklist::list))
         .route("/admin/blocklist", web::post().to(blocklist::add))
         .route("/admin/blocklist/{id}", web::delete().to(blocklist::remove));

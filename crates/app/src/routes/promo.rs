@@ -5,7 +5,6 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use shared::Rule;
 use utoipa::ToSchema;
 
@@ -190,6 +189,7 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
 )]
 pub async fn create(
     RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
     kit: web::Data<CheckoutKit>,
     body: web::Json<CreatePromo>,
 ) -> Result<HttpResponse, ApiError> {
@@ -246,12 +246,15 @@ pub async fn create(
     };
     let promo = kit
         .promos
-        .create(NewPromo {
-            code,
-            discount,
-            expires_at,
-            max_uses,
-        })
+        .create(
+            NewPromo {
+                code,
+                discount,
+                expires_at,
+                max_uses,
+            },
+            &admin.actor(ip),
+        )
         .await?;
     tracing::info!(code = %promo.code, by = admin.id, "promo code created");
     Ok(HttpResponse::Created().json(CreatedPromo {

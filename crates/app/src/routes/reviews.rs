@@ -12,6 +12,7 @@ use super::orders::{order_for, KeyQuery};
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::CheckoutKit;
 use crate::dto::responses::JsonBodyRefused;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{ReviewService, TrackingService};
 
@@ -184,6 +185,7 @@ pub struct ReviewHidden {
 )]
 pub async fn hide(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     reviews: web::Data<ReviewService>,
     id: web::Path<String>,
     payload: web::Json<HidePayload>,
@@ -193,6 +195,6 @@ pub async fn hide(
         .ok()
         .filter(|id| *id > 0)
         .ok_or_else(|| ApiError::NotFound("Review not found.".to_owned()))?;
-    reviews.hide(id, staff.id, &payload.reason).await?;
+    reviews.hide(id, &staff.actor(ip), &payload.reason).await?;
     Ok(HttpResponse::Ok().json(ReviewHidden { hidden: true, id }))
 }

@@ -234,12 +234,15 @@ impl TestApp {
         let hasher = Argon2Hasher::new().await.unwrap();
         let user = self
             .store
-            .upsert_user(NewUser {
-                name: UserName::parse(email.split('@').next().unwrap()).unwrap(),
-                email: Email::parse(email).unwrap(),
-                role,
-                password_hash: hasher.hash(password.to_owned()).await.unwrap(),
-            })
+            .upsert_user(
+                NewUser {
+                    name: UserName::parse(email.split('@').next().unwrap()).unwrap(),
+                    email: Email::parse(email).unwrap(),
+                    role,
+                    password_hash: hasher.hash(password.to_owned()).await.unwrap(),
+                },
+                None,
+            )
             .await
             .unwrap();
         user.id.get()

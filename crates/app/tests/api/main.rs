@@ -3,6 +3,8 @@
 
 mod admin;
 mod aftersale;
+mod audit;
+mod audit_support;
 mod auth;
 mod auth_abuse;
 mod backup;

@@ -1,6 +1,7 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 use crate::{
     Email, MailError, NewUser, PasswordHash, PendingSignup, RepoError, ResetToken,
@@ -23,8 +24,15 @@ pub trait UserStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<User>, RepoError>> + Send;
 
     /// Creates the account, or, when the address exists, sets its name, role and password.
+    /// With an `actor` (the command line), the audit log records what changed in the same
+    /// transaction: `user.create`, or `user.role` / `user.name` when they changed and
+    /// `user.password` (only that it was set, never the hash). `None` only for the demo seed.
     /// Fails only with `Unknown`.
-    fn upsert_user(&self, user: NewUser) -> impl Future<Output = Result<User, RepoError>> + Send;
+    fn upsert_user(
+        &self,
+        user: NewUser,
+        actor: Option<Actor>,
+    ) -> impl Future<Output = Result<User, RepoError>> + Send;
 
     fn set_password(
         &self,

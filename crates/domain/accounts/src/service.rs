@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use shared::{admit, forget, give_back, seconds_until, RateLimiter, Refused, Rule};
+use shared::{admit, forget, give_back, seconds_until, Actor, RateLimiter, Refused, Rule};
 
 use crate::{
     AccountMail, Clock, Email, ForgotPasswordError, LoginError, Mailer, NewUser, Password,
@@ -439,7 +439,8 @@ where
     }
 
     /// Creates an account with this role, or sets the role, name and password of the existing
-    /// one (ending its sessions): how staff accounts are made.
+    /// one (ending its sessions): how staff accounts are made. The audit log records it as done
+    /// by `actor` (the command line); `None` only for the demo seed.
     #[tracing::instrument(skip_all, fields(role = %role))]
     pub async fn upsert_user(
         &self,
@@ -447,17 +448,21 @@ where
         name: UserName,
         role: Role,
         password: Password,
+        actor: Option<&Actor>,
     ) -> Result<User, UpsertUserError> {
         let password_hash = self.hasher.hash(password.expose().to_owned()).await?;
         let existed = self.store.user_by_email(&email).await?.is_some();
         let user = self
             .store
-            .upsert_user(NewUser {
-                name,
-                email,
-                role,
-                password_hash,
-            })
+            .upsert_user(
+                NewUser {
+                    name,
+                    email,
+                    role,
+                    password_hash,
+                },
+                actor.cloned(),
+            )
             .await?;
         if existed {
             let ended = self.sessions.end_all(user.id).await?;

@@ -5,6 +5,8 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
 
+use shared::Actor;
+
 use crate::{
     sort_for_storefront, CatalogError, FieldError, InvalidProduct, Product, ProductDraft,
     ProductFields, ProductForm, ProductId, ProductRepository, Stock,
@@ -28,13 +30,15 @@ pub enum StockChange {
     Minus(u32),
 }
 
-/// The writes the admin makes to the catalog. Each is one transaction: all of it or nothing.
+/// The writes the admin makes to the catalog. Each is one transaction: all of it or nothing,
+/// the audit log's entry for it (by `actor`, with the values before and after) included.
 #[cfg_attr(test, mockall::automock)]
 pub trait ProductWrites: Send + Sync + 'static {
     /// Stores a new product (and its bundle components) and returns it with its new id.
     fn create(
         &self,
         draft: ProductDraft,
+        actor: &Actor,
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
     /// Replaces every field of the product (components too; `archived` stays as it is).
@@ -43,17 +47,23 @@ pub trait ProductWrites: Send + Sync + 'static {
         &self,
         id: ProductId,
         draft: ProductDraft,
+        actor: &Actor,
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
     /// Deletes the product when no order or reservation names it, archives it otherwise —
     /// decided and done in one transaction. `CatalogError::NotFound` when there is none.
-    fn remove(&self, id: ProductId) -> impl Future<Output = Result<Removal, CatalogError>> + Send;
+    fn remove(
+        &self,
+        id: ProductId,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<Removal, CatalogError>> + Send;
 
     /// Sets each product's sort order. `CatalogError::NotFound(id)` for the first id that does
     /// not exist, and then nothing changed.
     fn reorder(
         &self,
         positions: Vec<(ProductId, i32)>,
+        actor: &Actor,
     ) -> impl Future<Output = Result<(), CatalogError>> + Send;
 
     /// Sets the stock. `CatalogError::NotFound` when there is no such product.
@@ -61,6 +71,7 @@ pub trait ProductWrites: Send + Sync + 'static {
         &self,
         id: ProductId,
         stock: Stock,
+        actor: &Actor,
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
     /// Changes the stock in one conditional statement, so concurrent changes never lose one
@@ -69,6 +80,7 @@ pub trait ProductWrites: Send + Sync + 'static {
         &self,
         id: ProductId,
         change: StockChange,
+        actor: &Actor,
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
     /// The bundles that contain this product.
@@ -157,6 +169,7 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
         &self,
         form: ProductForm,
         upload: Option<Vec<u8>>,
+        actor: &Actor,
     ) -> Result<Product, AdminError> {
         let (fields, picture) = self.check(None, &form, upload).await?;
         let _writing = self.picture_writes.lock().await;
@@ -169,7 +182,10 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             ),
             None => None,
         };
-        let stored = self.repository.create(draft(fields, image.clone())).await;
+        let stored = self
+            .repository
+            .create(draft(fields, image.clone()), actor)
+            .await;
         if stored.is_err() && image.is_some() {
             self.remove_unused_pictures().await;
         }
@@ -177,12 +193,13 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     }
 
     /// Replaces a product's values from the form; without a new picture the old one stays.
-    #[tracing::instrument(skip(self, form, upload))]
+    #[tracing::instrument(skip(self, form, upload, actor))]
     pub async fn update(
         &self,
         id: ProductId,
         form: ProductForm,
         upload: Option<Vec<u8>>,
+        actor: &Actor,
     ) -> Result<Product, AdminError> {
         let current = self.repository.product(id).await?;
         let (fields, picture) = self.check(Some(&current), &form, upload).await?;
@@ -197,7 +214,10 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             None => current.image.clone(),
         };
         let picture_changed = image != current.image;
-        let stored = self.repository.update(id, draft(fields, image)).await;
+        let stored = self
+            .repository
+            .update(id, draft(fields, image), actor)
+            .await;
         if picture_changed {
             // The old picture (or, after a failure, the new one) may be unused now.
             self.remove_unused_pictures().await;
@@ -206,10 +226,10 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     }
 
     /// Archives a product that has orders, deletes one that has none.
-    #[tracing::instrument(skip(self))]
-    pub async fn remove(&self, id: ProductId) -> Result<Removal, AdminError> {
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn remove(&self, id: ProductId, actor: &Actor) -> Result<Removal, AdminError> {
         let _writing = self.picture_writes.lock().await;
-        let removal = self.repository.remove(id).await?;
+        let removal = self.repository.remove(id, actor).await?;
         if removal == Removal::Deleted {
             self.remove_unused_pictures().await;
         }
@@ -217,8 +237,12 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     }
 
     /// Gives each listed product its position; all of them or none.
-    #[tracing::instrument(skip(self, positions), fields(count = positions.len()))]
-    pub async fn reorder(&self, positions: Vec<(ProductId, i32)>) -> Result<(), AdminError> {
+    #[tracing::instrument(skip(self, positions, actor), fields(count = positions.len()))]
+    pub async fn reorder(
+        &self,
+        positions: Vec<(ProductId, i32)>,
+        actor: &Actor,
+    ) -> Result<(), AdminError> {
         let mut seen = BTreeSet::new();
         for (id, _) in &positions {
             if !seen.insert(*id) {
@@ -228,7 +252,7 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
                 ));
             }
         }
-        match self.repository.reorder(positions).await {
+        match self.repository.reorder(positions, actor).await {
             Err(CatalogError::NotFound(id)) => {
                 Err(invalid("updates", format!("Product {id} does not exist.")))
             }
@@ -237,19 +261,28 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     }
 
     /// Sets the stock to a count.
-    #[tracing::instrument(skip(self))]
-    pub async fn set_stock(&self, id: ProductId, count: u32) -> Result<Product, AdminError> {
-        Ok(self.repository.set_stock(id, Stock::Finite(count)).await?)
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn set_stock(
+        &self,
+        id: ProductId,
+        count: u32,
+        actor: &Actor,
+    ) -> Result<Product, AdminError> {
+        Ok(self
+            .repository
+            .set_stock(id, Stock::Finite(count), actor)
+            .await?)
     }
 
     /// Adds or takes away units, never below zero.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, actor))]
     pub async fn change_stock(
         &self,
         id: ProductId,
         change: StockChange,
+        actor: &Actor,
     ) -> Result<Product, AdminError> {
-        Ok(self.repository.change_stock(id, change).await?)
+        Ok(self.repository.change_stock(id, change, actor).await?)
     }
 
     /// Parses the form, checks the bundle's components and prepares the picture, reporting
@@ -395,12 +428,12 @@ mod tests {
             fn insert_with_ids(&self, products: Vec<(ProductId, ProductDraft)>) -> impl Future<Output = Result<(), CatalogError>> + Send;
         }
         impl ProductWrites for Store {
-            fn create(&self, draft: ProductDraft) -> impl Future<Output = Result<Product, CatalogError>> + Send;
-            fn update(&self, id: ProductId, draft: ProductDraft) -> impl Future<Output = Result<Product, CatalogError>> + Send;
-            fn remove(&self, id: ProductId) -> impl Future<Output = Result<Removal, CatalogError>> + Send;
-            fn reorder(&self, positions: Vec<(ProductId, i32)>) -> impl Future<Output = Result<(), CatalogError>> + Send;
-            fn set_stock(&self, id: ProductId, stock: Stock) -> impl Future<Output = Result<Product, CatalogError>> + Send;
-            fn change_stock(&self, id: ProductId, change: StockChange) -> impl Future<Output = Result<Product, CatalogError>> + Send;
+            fn create(&self, draft: ProductDraft, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
+            fn update(&self, id: ProductId, draft: ProductDraft, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
+            fn remove(&self, id: ProductId, actor: &Actor) -> impl Future<Output = Result<Removal, CatalogError>> + Send;
+            fn reorder(&self, positions: Vec<(ProductId, i32)>, actor: &Actor) -> impl Future<Output = Result<(), CatalogError>> + Send;
+            fn set_stock(&self, id: ProductId, stock: Stock, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
+            fn change_stock(&self, id: ProductId, change: StockChange, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
             fn bundles_containing(&self, id: ProductId) -> impl Future<Output = Result<Vec<ProductId>, CatalogError>> + Send;
             fn image_paths_in_use(&self) -> impl Future<Output = Result<Vec<String>, CatalogError>> + Send;
         }
@@ -483,6 +516,11 @@ mod tests {
         }
     }
 
+    /// The super_admin acting in these tests.
+    fn ada() -> Actor {
+        Actor::staff(1, "Ada", "203.0.113.7")
+    }
+
     fn no_pictures() -> MockProductImages {
         images(Arc::default(), Arc::default())
     }
@@ -493,16 +531,18 @@ mod tests {
         let mut store = store_with(vec![]);
         store
             .expect_create()
-            .withf(|d| {
-                d.image.as_deref() == Some("/media/products/6.png") && d.stock == Stock::Finite(3)
+            .withf(|d, actor| {
+                d.image.as_deref() == Some("/media/products/6.png")
+                    && d.stock == Stock::Finite(3)
+                    && *actor == ada()
             })
-            .returning(|d| {
+            .returning(|d, _| {
                 let p = stored(100, &d);
                 Box::pin(async move { Ok(p) })
             });
         let admin = CatalogAdmin::new(store, images(saved.clone(), Arc::default()));
         let product = admin
-            .create(form(&[]), Some(b"PNG123".to_vec()))
+            .create(form(&[]), Some(b"PNG123".to_vec()), &ada())
             .await
             .unwrap();
         assert_eq!(product.id, ProductId::new(100));
@@ -521,7 +561,7 @@ mod tests {
         };
         let errors = messages(
             admin
-                .create(bad, Some(b"hello".to_vec()))
+                .create(bad, Some(b"hello".to_vec()), &ada())
                 .await
                 .unwrap_err(),
         );
@@ -549,7 +589,7 @@ mod tests {
         let admin = CatalogAdmin::new(store, no_pictures());
         let errors = messages(
             admin
-                .create(form(&["1", "2", "3", "99"]), None)
+                .create(form(&["1", "2", "3", "99"]), None, &ada())
                 .await
                 .unwrap_err(),
         );
@@ -583,7 +623,7 @@ mod tests {
         let admin = CatalogAdmin::new(store, no_pictures());
         let errors = messages(
             admin
-                .update(ProductId::new(5), form(&["5", "6"]), None)
+                .update(ProductId::new(5), form(&["5", "6"]), None, &ada())
                 .await
                 .unwrap_err(),
         );
@@ -606,14 +646,14 @@ mod tests {
         let mut store = store_with(vec![current]);
         store
             .expect_update()
-            .withf(|_, d| d.image.as_deref() == Some("/media/products/old.png"))
-            .returning(|id, d| {
+            .withf(|_, d, _| d.image.as_deref() == Some("/media/products/old.png"))
+            .returning(|id, d, _| {
                 let p = stored(id.get(), &d);
                 Box::pin(async move { Ok(p) })
             });
         let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
         let product = admin
-            .update(ProductId::new(5), form(&[]), None)
+            .update(ProductId::new(5), form(&[]), None, &ada())
             .await
             .unwrap();
         assert_eq!(product.image.as_deref(), Some("/media/products/old.png"));
@@ -628,7 +668,7 @@ mod tests {
             ..fixtures::product(5, "1.00")
         };
         let mut store = store_with(vec![current]);
-        store.expect_update().returning(|id, d| {
+        store.expect_update().returning(|id, d, _| {
             let p = stored(id.get(), &d);
             Box::pin(async move { Ok(p) })
         });
@@ -637,7 +677,7 @@ mod tests {
             .returning(|| Box::pin(async { Ok(vec!["/media/products/4.png".to_owned()]) }));
         let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
         let product = admin
-            .update(ProductId::new(5), form(&[]), Some(b"PNG!".to_vec()))
+            .update(ProductId::new(5), form(&[]), Some(b"PNG!".to_vec()), &ada())
             .await
             .unwrap();
         assert_eq!(product.image.as_deref(), Some("/media/products/4.png"));
@@ -651,14 +691,14 @@ mod tests {
     async fn a_failed_create_removes_the_picture_it_saved() {
         let removed = Arc::new(Mutex::new(vec![]));
         let mut store = store_with(vec![]);
-        store.expect_create().returning(|_| {
+        store.expect_create().returning(|_, _| {
             Box::pin(async { Err(CatalogError::Unknown(anyhow::anyhow!("disk full"))) })
         });
         store
             .expect_image_paths_in_use()
             .returning(|| Box::pin(async { Ok(vec![]) }));
         let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
-        let result = admin.create(form(&[]), Some(b"PNG".to_vec())).await;
+        let result = admin.create(form(&[]), Some(b"PNG".to_vec()), &ada()).await;
         assert!(matches!(result, Err(AdminError::Unknown(_))));
         assert_eq!(*removed.lock().unwrap(), vec![Vec::<String>::new()]);
     }
@@ -667,7 +707,7 @@ mod tests {
     async fn deleting_cleans_up_pictures_but_archiving_keeps_them() {
         let removed = Arc::new(Mutex::new(vec![]));
         let mut store = MockStore::new();
-        store.expect_remove().returning(|id| {
+        store.expect_remove().returning(|id, _| {
             Box::pin(async move {
                 Ok(if id.get() == 1 {
                     Removal::Deleted
@@ -682,11 +722,11 @@ mod tests {
             .returning(|| Box::pin(async { Ok(vec![]) }));
         let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
         assert_eq!(
-            admin.remove(ProductId::new(1)).await.unwrap(),
+            admin.remove(ProductId::new(1), &ada()).await.unwrap(),
             Removal::Deleted
         );
         assert_eq!(
-            admin.remove(ProductId::new(2)).await.unwrap(),
+            admin.remove(ProductId::new(2), &ada()).await.unwrap(),
             Removal::Archived
         );
         assert_eq!(removed.lock().unwrap().len(), 1);
@@ -695,7 +735,7 @@ mod tests {
     #[tokio::test]
     async fn reorder_refuses_duplicates_and_unknown_ids_as_422() {
         let mut store = MockStore::new();
-        store.expect_reorder().returning(|positions| {
+        store.expect_reorder().returning(|positions, _| {
             Box::pin(async move {
                 match positions.iter().find(|(id, _)| id.get() == 99) {
                     Some((id, _)) => Err(CatalogError::NotFound(*id)),
@@ -706,15 +746,18 @@ mod tests {
         let admin = CatalogAdmin::new(store, no_pictures());
         let twice = vec![(ProductId::new(1), 0), (ProductId::new(1), 1)];
         assert_eq!(
-            messages(admin.reorder(twice).await.unwrap_err()),
+            messages(admin.reorder(twice, &ada()).await.unwrap_err()),
             vec![("updates", "Product 1 is listed more than once.".to_owned())]
         );
         let unknown = vec![(ProductId::new(1), 0), (ProductId::new(99), 1)];
         assert_eq!(
-            messages(admin.reorder(unknown).await.unwrap_err()),
+            messages(admin.reorder(unknown, &ada()).await.unwrap_err()),
             vec![("updates", "Product 99 does not exist.".to_owned())]
         );
-        admin.reorder(vec![(ProductId::new(1), 0)]).await.unwrap();
+        admin
+            .reorder(vec![(ProductId::new(1), 0)], &ada())
+            .await
+            .unwrap();
     }
 
     #[tokio::test]
@@ -742,5 +785,40 @@ mod tests {
             .collect();
         assert_eq!(ids, vec![2, 3, 1]);
         assert_eq!(admin.bundle_ids().await.unwrap(), vec![ProductId::new(3)]);
+    }
+
+    #[tokio::test]
+    async fn stock_writes_carry_the_actor_to_the_store() {
+        let mut store = MockStore::new();
+        store
+            .expect_set_stock()
+            .withf(|id, stock, actor| {
+                id.get() == 4 && *stock == Stock::Finite(12) && *actor == ada()
+            })
+            .times(1)
+            .returning(|id, stock, _| {
+                let p = Product {
+                    stock,
+                    ..fixtures::product(id.get(), "1.00")
+                };
+                Box::pin(async move { Ok(p) })
+            });
+        store
+            .expect_change_stock()
+            .withf(|_, change, actor| *change == StockChange::Minus(2) && *actor == ada())
+            .times(1)
+            .returning(|id, _, _| Box::pin(async move { Err(CatalogError::NotFound(id)) }));
+        let admin = CatalogAdmin::new(store, no_pictures());
+        let set = admin
+            .set_stock(ProductId::new(4), 12, &ada())
+            .await
+            .unwrap();
+        assert_eq!(set.stock, Stock::Finite(12));
+        assert!(matches!(
+            admin
+                .change_stock(ProductId::new(4), StockChange::Minus(2), &ada())
+                .await,
+            Err(AdminError::NotFound(_))
+        ));
     }
 }

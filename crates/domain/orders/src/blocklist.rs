@@ -12,6 +12,7 @@ use std::future::Future;
 use std::net::IpAddr;
 
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 use crate::{Clock, DiscordId, Email, RobloxUsername, StaffMember};
 
@@ -176,15 +177,17 @@ pub trait BlocklistRepository: Send + Sync + 'static {
         limit: u64,
     ) -> impl Future<Output = anyhow::Result<(Vec<BlockEntry>, u64)>> + Send;
 
-    /// Adds the entry; `Ok(None)` when its kind and value are on the list already (nothing
-    /// changed).
+    /// Adds the entry, and the audit log's entry for it by `actor` in the same transaction;
+    /// `Ok(None)` when its kind and value are on the list already (nothing changed).
     fn add(
         &self,
         entry: NewBlock,
+        actor: &Actor,
     ) -> impl Future<Output = anyhow::Result<Option<BlockEntry>>> + Send;
 
-    /// Removes the entry; `false` when there was none with this id.
-    fn remove(&self, id: i64) -> impl Future<Output = anyhow::Result<bool>> + Send;
+    /// Removes the entry, and records it in the audit log by `actor` in the same transaction;
+    /// `false` when there was none with this id (nothing written).
+    fn remove(&self, id: i64, actor: &Actor) -> impl Future<Output = anyhow::Result<bool>> + Send;
 }
 
 /// The blocklist's limits (`blocklist.*`).
@@ -246,14 +249,14 @@ impl<R: BlocklistRepository, C: Clock> BlocklistAdmin<R, C> {
         Ok(self.repository.entries(self.limits.list_limit).await?)
     }
 
-    /// Adds `value` of `kind` (both as typed) with `reason`, by `staff`.
+    /// Adds `value` of `kind` (both as typed) with `reason`, by the staff member `actor`.
     #[tracing::instrument(skip_all, fields(kind = kind))]
     pub async fn add(
         &self,
         kind: &str,
         value: &str,
         reason: &str,
-        staff: i64,
+        actor: &Actor,
     ) -> Result<BlockEntry, BlocklistError> {
         let kind = BlockKind::parse(kind).ok_or_else(|| BlocklistError::Invalid {
             field: "kind",
@@ -283,22 +286,25 @@ impl<R: BlocklistRepository, C: Clock> BlocklistAdmin<R, C> {
         }
         let added = self
             .repository
-            .add(NewBlock {
-                kind,
-                value,
-                reason: reason.to_owned(),
-                added_by: Some(staff),
-                created_at: self.clock.now(),
-            })
+            .add(
+                NewBlock {
+                    kind,
+                    value,
+                    reason: reason.to_owned(),
+                    added_by: actor.user_id,
+                    created_at: self.clock.now(),
+                },
+                actor,
+            )
             .await?
             .ok_or(BlocklistError::Duplicate(kind))?;
         tracing::info!(entry = added.id, %kind, "blocklist entry added");
         Ok(added)
     }
 
-    #[tracing::instrument(skip(self))]
-    pub async fn remove(&self, id: i64) -> Result<(), BlocklistError> {
-        if self.repository.remove(id).await? {
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn remove(&self, id: i64, actor: &Actor) -> Result<(), BlocklistError> {
+        if self.repository.remove(id, actor).await? {
             tracing::info!(entry = id, "blocklist entry removed");
             Ok(())
         } else {
@@ -352,6 +358,10 @@ mod tests {
         }
     }
 
+    fn staff(id: i64) -> Actor {
+        Actor::staff(id, "Ada", "203.0.113.7")
+    }
+
     fn admin(repo: MockBlocklistRepository) -> BlocklistAdmin<MockBlocklistRepository, FixedClock> {
         BlocklistAdmin::new(
             repo,
@@ -372,7 +382,7 @@ mod tests {
             ("email", "a@b.co", "  ", "reason"),
             ("email", "a@b.co", "far too long a reason", "reason"),
         ] {
-            match admin.add(kind, value, reason, 1).await.unwrap_err() {
+            match admin.add(kind, value, reason, &staff(1)).await.unwrap_err() {
                 BlocklistError::Invalid { field: got, .. } => assert_eq!(got, field),
                 other => panic!("{other:?}"),
             }
@@ -383,10 +393,14 @@ mod tests {
     async fn a_value_blocked_already_is_a_conflict() {
         let mut repo = MockBlocklistRepository::new();
         repo.expect_add()
-            .withf(|entry| entry.value == "kid@example.com" && entry.added_by == Some(4))
-            .returning(|_| Box::pin(async { Ok(None) }));
+            .withf(|entry, actor| {
+                entry.value == "kid@example.com"
+                    && entry.added_by == Some(4)
+                    && actor.user_id == Some(4)
+            })
+            .returning(|_, _| Box::pin(async { Ok(None) }));
         let error = admin(repo)
-            .add("email", "KID@example.com", "fraud", 4)
+            .add("email", "KID@example.com", "fraud", &staff(4))
             .await
             .unwrap_err();
         assert_eq!(

@@ -5,6 +5,7 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 use crate::{Clock, Order, OrderError, OrderId, OrderStatus};
 
@@ -84,11 +85,12 @@ pub trait ReviewRepository: Send + Sync + 'static {
         product: Option<i64>,
     ) -> impl Future<Output = Result<Vec<Review>, OrderError>> + Send;
 
-    /// Hides the review (kept, with who and why); `false` when there is no such review.
+    /// Hides the review (kept, with who and why), and records it in the audit log by `by` in
+    /// the same transaction; `false` when there is no such review (nothing written).
     fn hide_review(
         &self,
         id: i64,
-        by: i64,
+        by: &Actor,
         reason: String,
         at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
@@ -179,8 +181,8 @@ impl<R: ReviewRepository, C: Clock> Reviews<R, C> {
     }
 
     /// Staff hide a review, saying why.
-    #[tracing::instrument(skip(self, reason))]
-    pub async fn hide(&self, id: i64, staff: i64, reason: &str) -> Result<(), ReviewError> {
+    #[tracing::instrument(skip(self, staff, reason))]
+    pub async fn hide(&self, id: i64, staff: &Actor, reason: &str) -> Result<(), ReviewError> {
         let reason = reason.trim();
         if reason.is_empty() || reason.chars().count() > MAX_HIDE_REASON_CHARS {
             return Err(ReviewError::Invalid {

@@ -1,5 +1,7 @@
 use std::future::Future;
 
+use shared::Actor;
+
 use crate::{
     CreatePromoError, DiscordId, NewPromo, Promo, PromoCode, PromoUsage, PromoValidation,
     ValidatePromoError,
@@ -8,12 +10,14 @@ use crate::{
 /// Where promo codes and their redemptions are kept.
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait PromoRepository: Send + Sync + 'static {
-    /// Stores a new code with the current time as its creation time.
+    /// Stores a new code with the current time as its creation time, and the audit log's
+    /// entry for it by `actor` in the same transaction.
     /// `CreatePromoError::Duplicate` when the code exists already (codes are unique);
     /// anything else is `CreatePromoError::Unknown`.
     fn create(
         &self,
         promo: NewPromo,
+        actor: &Actor,
     ) -> impl Future<Output = Result<Promo, CreatePromoError>> + Send;
 
     /// The code with its redemption count and whether `discord_id` has redeemed it;
@@ -27,10 +31,11 @@ pub trait PromoRepository: Send + Sync + 'static {
 
 /// What the promo rules offer the rest of the shop.
 pub trait PromoService: Send + Sync + 'static {
-    /// Creates a code (super_admin). See [`PromoRepository::create`] for the errors.
+    /// Creates a code (super_admin `actor`). See [`PromoRepository::create`] for the errors.
     fn create(
         &self,
         promo: NewPromo,
+        actor: &Actor,
     ) -> impl Future<Output = Result<Promo, CreatePromoError>> + Send;
 
     /// Whether the shopper with this Discord account may use the code typed now. Text that is

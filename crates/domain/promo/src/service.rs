@@ -1,3 +1,5 @@
+use shared::Actor;
+
 use crate::{
     evaluate, Clock, CreatePromoError, DiscordId, NewPromo, Promo, PromoCode, PromoRepository,
     PromoService, PromoValidation, Rejection, ValidatePromoError,
@@ -21,9 +23,9 @@ impl<R: PromoRepository, C: Clock> Promos<R, C> {
 }
 
 impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
-    #[tracing::instrument(skip(self), fields(code = %promo.code))]
-    async fn create(&self, promo: NewPromo) -> Result<Promo, CreatePromoError> {
-        self.repository.create(promo).await
+    #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
+    async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
+        self.repository.create(promo, actor).await
     }
 
     #[tracing::instrument(skip(self, discord_id))]
@@ -185,17 +187,20 @@ mod tests {
     #[tokio::test]
     async fn a_duplicate_code_is_reported_as_such() {
         let mut repo = MockPromoRepository::new();
-        repo.expect_create().returning(|promo| {
+        repo.expect_create().returning(|promo, _| {
             Box::pin(async move { Err(CreatePromoError::Duplicate(promo.code)) })
         });
         let promos = Promos::new(repo, FixedClock(now()));
         let result = promos
-            .create(NewPromo {
-                code: PromoCode::parse("spring").unwrap(),
-                discount: DiscountPercent::new(10).unwrap(),
-                expires_at: None,
-                max_uses: None,
-            })
+            .create(
+                NewPromo {
+                    code: PromoCode::parse("spring").unwrap(),
+                    discount: DiscountPercent::new(10).unwrap(),
+                    expires_at: None,
+                    max_uses: None,
+                },
+                &Actor::command_line(),
+            )
             .await;
         assert!(
             matches!(result, Err(CreatePromoError::Duplicate(code)) if code.as_str() == "SPRING")

@@ -4,13 +4,16 @@
 //! - [`clock`]: the time now, as a port ([`Clock`]), so tests can fix or move it.
 //! - [`DiscordId`] and [`Email`]: the identities orders, promo codes and accounts share.
 //! - [`images`]: the port that checks, stores and removes uploaded pictures ([`ImageStore`]).
+//! - [`audit`]: who did a staff action ([`Actor`]), its kind, and the port that reads the log.
 
+pub mod audit;
 pub mod clock;
 mod discord;
 mod email;
 pub mod images;
 pub mod limits;
 
+pub use audit::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use discord::{DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};

@@ -188,6 +188,12 @@ function AdminProducts() {
           >
             Blocklist
           </Link>
+          <Link
+            to={paths.adminAudit.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Audit log
+          </Link>
           <Button onClick={() => setStatsOpen(true)}>Sales Dashboard</Button>
         </nav>
       </header>

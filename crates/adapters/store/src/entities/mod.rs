@@ -1,3 +1,4 @@
+pub mod audit_log;
 pub mod bundle_items;
 pub mod chat_messages;
 pub mod chats;

@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::TimeZone;
 use mockall::predicate::eq;
-use shared::MemoryLimiter;
+use shared::{Actor, MemoryLimiter};
 
 use super::*;
 use crate::ports::{
@@ -725,10 +725,12 @@ fn upsert_store(existing: Option<User>) -> MockUserStore {
     store
         .expect_upsert_user()
         .times(1)
-        .withf(|new| {
-            new.role == Role::SuperAdmin && new.password_hash.as_str() == "hashed:staff password"
+        .withf(|new, actor| {
+            new.role == Role::SuperAdmin
+                && new.password_hash.as_str() == "hashed:staff password"
+                && *actor == Some(Actor::command_line())
         })
-        .returning(|new| {
+        .returning(|new, _| {
             Box::pin(async move {
                 Ok(User {
                     id: UserId::new(1),
@@ -749,6 +751,7 @@ async fn upsert(accounts: &Service) -> User {
             UserName::parse("Boss").unwrap(),
             Role::SuperAdmin,
             Password::parse("staff password").unwrap(),
+            Some(&Actor::command_line()),
         )
         .await
         .unwrap()

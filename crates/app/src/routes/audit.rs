@@ -1,0 +1,250 @@
+//! `GET /api/admin/audit` (super_admin): the staff audit log, newest first, filtered by staff
+//! member, kind and time, a page at a time. Read only: no call changes or removes an entry.
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use shared::{ActorFilter, AuditEntry, AuditKind, AuditLog, AuditQuery};
+use store::Store;
+
+use crate::auth::RequireSuperAdmin;
+use crate::error::{ApiError, FieldErrors};
+
+/// Entries per page unless `limit` says otherwise.
+pub const PAGE_SIZE: u64 = 50;
+/// The most entries one page may hold.
+pub const MAX_PAGE_SIZE: u64 = 100;
+
+/// Who acted: a staff member, or the command line (`id` null).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AuditActorJson {
+    /// The staff member's user id; null for the command line.
+    id: Option<i64>,
+    /// Their name at the time of the entry.
+    name: String,
+}
+
+/// One staff action.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AuditEntryJson {
+    id: i64,
+    at: DateTime<Utc>,
+    actor: AuditActorJson,
+    /// The kind of action, dotted (`stock.set`, `product.update`, ...).
+    #[schema(example = "stock.set")]
+    kind: String,
+    /// What was acted on, e.g. `product:12`.
+    #[schema(example = "product:12")]
+    target: String,
+    /// The values the action replaced; null when there were none (a creation).
+    #[schema(value_type = Option<Object>)]
+    before: Option<Value>,
+    /// The values the action wrote; null when there are none (a deletion).
+    #[schema(value_type = Option<Object>)]
+    after: Option<Value>,
+    /// The client's address (through trusted proxies); null for the command line.
+    ip: Option<String>,
+}
+
+/// A page of the log, and what the filters can choose from.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct AuditPage {
+    /// Newest first.
+    entries: Vec<AuditEntryJson>,
+    /// Pass as `cursor` for the next (older) page; null on the last page.
+    next_cursor: Option<i64>,
+    /// Everyone with entries, by name (the command line has id null; filter it with
+    /// `actor_id=cli`).
+    actors: Vec<AuditActorJson>,
+    /// Every kind of entry.
+    kinds: Vec<&'static str>,
+}
+
+/// A JSON column read back; text that is not JSON (never written) is passed on as a string.
+fn json(text: Option<String>) -> Option<Value> {
+    text.map(|text| serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+fn to_json(entry: AuditEntry) -> AuditEntryJson {
+    AuditEntryJson {
+        id: entry.id,
+        at: entry.at,
+        actor: AuditActorJson {
+            id: entry.actor_id,
+            name: entry.actor_name,
+        },
+        kind: entry.kind,
+        target: entry.target,
+        before: json(entry.before),
+        after: json(entry.after),
+        ip: entry.ip,
+    }
+}
+
+/// A time as RFC 3339 (`2026-11-25T10:00:00Z`) or a day (`2026-11-25`, midnight UTC).
+fn time(text: &str) -> Option<DateTime<Utc>> {
+    let text = text.trim();
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at.with_timezone(&Utc));
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .and_then(|day| day.and_hms_opt(0, 0, 0))
+        .map(|at| at.and_utc())
+}
+
+fn positive(text: &str) -> Option<i64> {
+    text.trim().parse::<i64>().ok().filter(|n| *n > 0)
+}
+
+/// The query string as a filter; every bad parameter is named in one 422.
+fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
+    let pairs = web::Query::<Vec<(String, String)>>::from_query(request.query_string())
+        .map_err(|_| ApiError::BadRequest("The query string cannot be read.".to_owned()))?
+        .into_inner();
+    let mut query = AuditQuery {
+        actor: None,
+        kind: None,
+        since: None,
+        before: None,
+        older_than: None,
+        limit: PAGE_SIZE,
+    };
+    let mut errors = FieldErrors::new();
+    for (name, value) in &pairs {
+        if value.trim().is_empty() {
+            continue; // an empty filter is no filter
+        }
+        match name.as_str() {
+            "actor_id" => match value.trim() {
+                "cli" => query.actor = Some(ActorFilter::CommandLine),
+                other => match positive(other) {
+                    Some(id) => query.actor = Some(ActorFilter::Staff(id)),
+                    None => errors.add(
+                        "actor_id",
+                        "Choose a staff member by id, or cli for the command line.",
+                    ),
+                },
+            },
+            "kind" => match AuditKind::parse(value.trim()) {
+                Some(kind) => query.kind = Some(kind),
+                None => errors.add("kind", "This is not a kind of audit entry."),
+            },
+            "since" => match time(value) {
+                Some(at) => query.since = Some(at),
+                None => errors.add("since", "Enter the date as YYYY-MM-DD or an RFC 3339 time."),
+            },
+            "before" => match time(value) {
+                Some(at) => query.before = Some(at),
+                None => errors.add(
+                    "before",
+                    "Enter the date as YYYY-MM-DD or an RFC 3339 time.",
+                ),
+            },
+            "cursor" => match positive(value) {
+                Some(id) => query.older_than = Some(id),
+                None => errors.add("cursor", "The cursor is the next_cursor of a page."),
+            },
+            "limit" => match positive(value)
+                .and_then(|n| u64::try_from(n).ok())
+                .filter(|n| *n <= MAX_PAGE_SIZE)
+            {
+                Some(limit) => query.limit = limit,
+                None => errors.add(
+                    "limit",
+                    format!("The limit is a whole number from 1 to {MAX_PAGE_SIZE}."),
+                ),
+            },
+            _ => {}
+        }
+    }
+    if let (Some(since), Some(before)) = (query.since, query.before) {
+        if before <= since {
+            errors.add("before", "The end must be after the start.");
+        }
+    }
+    errors.finish()?;
+    Ok(query)
+}
+
+/// `GET /api/admin/audit?actor_id=&kind=&since=&before=&cursor=&limit=`: the staff audit log,
+/// newest first (`since` inclusive, `before` exclusive).
+#[utoipa::path(
+    get,
+    path = "/api/admin/audit",
+    tag = "staff: audit",
+    params(
+        ("actor_id" = Option<String>, Query, description = "A staff member's user id, or `cli` for the command line."),
+        ("kind" = Option<String>, Query, description = "One kind, e.g. `stock.set`."),
+        ("since" = Option<String>, Query, description = "At or after: `YYYY-MM-DD` (midnight UTC) or RFC 3339."),
+        ("before" = Option<String>, Query, description = "Strictly before: `YYYY-MM-DD` (midnight UTC) or RFC 3339."),
+        ("cursor" = Option<i64>, Query, description = "The previous page's `next_cursor`."),
+        ("limit" = Option<u64>, Query, description = "Entries per page, 1 to 100 (50)."),
+    ),
+    responses(
+        (status = 200, description = "A page of the log, newest first.", body = AuditPage),
+        (status = 401, description = "Not logged in.", body = crate::openapi::ErrorBody),
+        (status = 403, description = "Not a super_admin.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "A bad filter.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn list(
+    _admin: RequireSuperAdmin,
+    request: HttpRequest,
+    store: web::Data<Store>,
+) -> Result<HttpResponse, ApiError> {
+    let mut query = query(&request)?;
+    let limit = query.limit;
+    // one more than asked: whether there is a next page
+    query.limit = limit + 1;
+    let mut entries = store
+        .audit_entries(&query)
+        .await
+        .map_err(ApiError::internal)?;
+    let more = entries.len() as u64 > limit;
+    entries.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    let next_cursor = if more {
+        entries.last().map(|entry| entry.id)
+    } else {
+        None
+    };
+    let actors = store
+        .audit_actors()
+        .await
+        .map_err(ApiError::internal)?
+        .into_iter()
+        .map(|actor| AuditActorJson {
+            id: actor.id,
+            name: actor.name,
+        })
+        .collect();
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(AuditPage {
+            entries: entries.into_iter().map(to_json).collect(),
+            next_cursor,
+            actors,
+            kinds: AuditKind::ALL.iter().map(|kind| kind.as_str()).collect(),
+        }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_days_or_rfc3339() {
+        assert_eq!(
+            time("2026-11-25").map(|t| t.to_rfc3339()),
+            Some("2026-11-25T00:00:00+00:00".to_owned())
+        );
+        assert_eq!(
+            time("2026-11-25T10:30:00+02:00").map(|t| t.to_rfc3339()),
+            Some("2026-11-25T08:30:00+00:00".to_owned())
+        );
+        assert_eq!(time("25/11/2026"), None);
+        assert_eq!(time("2026-13-01"), None);
+    }
+}
