@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::auth::{CurrentUser, RequireStaff};
 use crate::chat_versions::{Lookup, View};
+use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::help_chat::{ChatJson, MessageJson};
@@ -265,11 +266,12 @@ pub async fn reply(
 /// DELETE /api/admin/chats/{id}: removes the chat (by the CHAT's id) and its messages.
 pub async fn delete(
     chats: web::Data<HelpChat>,
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
-    let deleted = chats.service.staff_delete(id).await;
+    let deleted = chats.service.staff_delete(id, &staff.actor(ip)).await;
     chats.versions.changed(id);
     deleted?;
     Ok(HttpResponse::Ok().json(json!({ "message": "Conversation deleted." })))

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::auth::RequireStaff;
 use crate::checkout::CheckoutKit;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
 
@@ -145,28 +146,35 @@ async fn answer(kit: &CheckoutKit, order: QueuedOrder) -> HttpResponse {
 /// POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was first.
 pub async fn claim(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery.claim(order_id(&path)?, staff.id).await?;
+    let order = delivery
+        .claim(order_id(&path)?, staff.id, &staff.actor(ip))
+        .await?;
     Ok(answer(&kit, order).await)
 }
 
 /// POST /api/admin/orders/{id}/release: only the one who claimed it.
 pub async fn release(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery.release(order_id(&path)?, staff.id).await?;
+    let order = delivery
+        .release(order_id(&path)?, staff.id, &staff.actor(ip))
+        .await?;
     Ok(answer(&kit, order).await)
 }
 
 /// POST /api/admin/orders/{id}/deliver `{"proof_id": 3 | null}` (the body may be left out).
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
@@ -182,7 +190,9 @@ pub async fn deliver(
                 .ok_or_else(|| ApiError::field("proof_id", "The proof must be a proof's id."))?,
         ),
     };
-    let order = delivery.deliver(id, staff.id, proof).await?;
+    let order = delivery
+        .deliver(id, staff.id, proof, &staff.actor(ip))
+        .await?;
     Ok(answer(&kit, order).await)
 }
 
@@ -190,18 +200,20 @@ pub async fn deliver(
 /// (Stripe, PayPal or the dev page), then marks the order refunded and answers it; 502 when
 /// the provider refuses or fails (nothing changed), 409 when the order cannot be refunded.
 pub async fn refund(
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     aftersale: web::Data<AfterSaleService>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
+    let actor = staff.actor(ip);
     let provider = aftersale.order(id).await?.payment.provider;
     if provider == kit.card.provider() {
-        aftersale.refund(id, &kit.card).await?;
+        aftersale.refund(id, &kit.card, &actor).await?;
     } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, &kit.paypal) {
-        aftersale.refund(id, paypal).await?;
+        aftersale.refund(id, paypal, &actor).await?;
     } else {
         return Err(orders::RefundError::NoProvider(provider).into());
     }

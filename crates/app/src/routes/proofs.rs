@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::auth::RequireStaff;
+use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
 
@@ -69,7 +70,8 @@ pub async fn create(
     req: HttpRequest,
     payload: web::Payload,
     proofs: web::Data<ProofService>,
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
 ) -> Result<HttpResponse, ApiError> {
     let mut form = Multipart::new(req.headers(), payload);
     let mut items: Option<String> = None;
@@ -118,7 +120,7 @@ pub async fn create(
     let Some(items) = items else {
         return Err(ApiError::internal(anyhow::anyhow!("no items")));
     };
-    let proof = proofs.publish(items, uploads).await?;
+    let proof = proofs.publish(items, uploads, &staff.actor(ip)).await?;
     Ok(HttpResponse::Created().json(ProofJson::from(&proof)))
 }
 
@@ -127,9 +129,12 @@ pub async fn create(
 /// instance may be about to use them; they go at a later clean-up).
 pub async fn delete(
     proofs: web::Data<ProofService>,
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    proofs.delete(ProofId::new(path.into_inner())).await?;
+    proofs
+        .delete(ProofId::new(path.into_inner()), &staff.actor(ip))
+        .await?;
     Ok(HttpResponse::Ok().json(json!({ "message": "Proof deleted." })))
 }
