@@ -21,7 +21,8 @@ use crate::admin_products::statement;
 use crate::audit;
 use crate::entities::orders as order_rows;
 use crate::orders::{current_status, record_event, with_lines};
-use crate::Store;
+use crate::{audit, Store};
+use shared::{Actor, AuditKind};
 
 impl Store {
     /// Runs `change` (one conditional UPDATE) in a transaction that first records `event`.
@@ -33,12 +34,20 @@ impl Store {
         sql: &str,
         values: Vec<Value>,
         then: Vec<(String, Vec<Value>)>,
+        audited: Option<(&Actor, AuditKind)>,
     ) -> Result<Applied, OrderError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
+        // an audited change locks the row first, so "before" is what the UPDATE replaces
+        let before = match audited {
+            Some(_) if audit::lock_order(&txn, id.get()).await? => {
+                audit::order_json(&txn, id.get()).await?
+            }
+            _ => None,
+        };
         if let Some(event) = &event {
             if !record_event(&txn, event, at).await? {
                 txn.rollback().await.context("failed to roll back")?;
@@ -58,6 +67,18 @@ impl Store {
             txn.execute(statement(&txn, &sql, values))
                 .await
                 .with_context(|| format!("failed to record what goes with order {id}'s change"))?;
+        }
+        if let Some((actor, kind)) = audited {
+            let after = audit::order_json(&txn, id.get()).await?;
+            audit::append(
+                &txn,
+                actor,
+                kind,
+                audit::order_target(id.get()),
+                before,
+                after,
+            )
+            .await?;
         }
         txn.commit()
             .await
@@ -133,13 +154,14 @@ impl AfterSaleRepository for Store {
         Ok(new)
     }
 
-    #[tracing::instrument(skip(self, refund_id))]
+    #[tracing::instrument(skip(self, refund_id, actor))]
     async fn mark_refunded(
         &self,
         id: OrderId,
         at: DateTime<Utc>,
         refund_id: Option<String>,
         event: Option<ProviderEvent>,
+        actor: Option<Actor>,
     ) -> Result<Applied, OrderError> {
         self.change_order(
             id,
@@ -156,6 +178,7 @@ impl AfterSaleRepository for Store {
                 OrderStatus::Delivered.as_str().into(),
             ],
             vec![],
+            actor.as_ref().map(|actor| (actor, AuditKind::OrderRefund)),
         )
         .await
     }
@@ -188,6 +211,7 @@ impl AfterSaleRepository for Store {
                 .iter()
                 .map(|block| (BLOCK_INSERT.to_owned(), block_values(block)))
                 .collect(),
+            None,
         )
         .await
     }
@@ -223,6 +247,7 @@ impl AfterSaleRepository for Store {
                 OrderStatus::Disputed.as_str().into(),
             ],
             vec![],
+            None,
         )
         .await
     }

@@ -18,6 +18,7 @@ use sea_orm::{
 use serde_json::{json, Value};
 use shared::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 
+use crate::admin_products::statement;
 use crate::entities::{audit_log, products};
 use crate::Store;
 
@@ -76,6 +77,52 @@ pub(crate) async fn lock_product(txn: &impl ConnectionTrait, id: i64) -> anyhow:
         .await
         .with_context(|| format!("failed to lock product {id}"))?;
     Ok(locked.rows_affected == 1)
+}
+
+/// The audit target of an order.
+pub(crate) fn order_target(id: i64) -> String {
+    format!("order:{id}")
+}
+
+/// Takes the order's row lock inside `txn` (see [`lock_product`]); `false` when there is no
+/// such order.
+pub(crate) async fn lock_order(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
+    let locked = txn
+        .execute(statement(
+            txn,
+            "UPDATE orders SET status = status WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to lock order {id}"))?;
+    Ok(locked.rows_affected() == 1)
+}
+
+/// An order's queue values as the audit log keeps them: its status, who claimed it and its
+/// proof of delivery. `None` when there is no such order.
+pub(crate) async fn order_json(
+    txn: &impl ConnectionTrait,
+    id: i64,
+) -> anyhow::Result<Option<Value>> {
+    let row = txn
+        .query_one(statement(
+            txn,
+            "SELECT status, claimed_by, proof_id FROM orders WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read order {id} for the audit log"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let status: String = row.try_get("", "status")?;
+    let claimed_by: Option<i64> = row.try_get("", "claimed_by")?;
+    let proof_id: Option<i64> = row.try_get("", "proof_id")?;
+    Ok(Some(json!({
+        "status": status,
+        "claimed_by": claimed_by,
+        "proof_id": proof_id,
+    })))
 }
 
 /// A product's values as the audit log keeps them (price and savings as decimal text).

@@ -17,7 +17,19 @@ use sea_orm::{
 };
 
 use crate::entities::{chat_messages, chats};
-use crate::Store;
+use crate::{audit, Store};
+
+/// A chat's values as the audit log keeps them on its deletion: who it was with, who took it,
+/// its status and how many messages went with it (not their text, nor the browser's session).
+fn chat_json(chat: &chats::Model, messages: u64) -> serde_json::Value {
+    serde_json::json!({
+        "status": chat.status,
+        "user_id": chat.user_id,
+        "user_name": chat.user_name,
+        "accepted_by": chat.accepted_by,
+        "messages": messages,
+    })
+}
 
 impl ChatRepository for Store {
     #[tracing::instrument(skip_all, fields(chat = %chat.id))]
@@ -195,14 +207,31 @@ impl ChatRepository for Store {
         Ok(())
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn delete(&self, id: ChatId) -> Result<(), ChatError> {
+    #[tracing::instrument(skip(self, actor))]
+    async fn delete(&self, id: ChatId, actor: Option<shared::Actor>) -> Result<(), ChatError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
-        chat_messages::Entity::delete_many()
+        // lock the chat first (a write), then read what the deletion removes
+        let locked = chats::Entity::update_many()
+            .col_expr(
+                chats::Column::Version,
+                Expr::col(chats::Column::Version).into(),
+            )
+            .filter(chats::Column::Id.eq(id.to_string()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to lock chat {id}"))?;
+        let before = chats::Entity::find_by_id(id.to_string())
+            .one(&txn)
+            .await
+            .with_context(|| format!("failed to read chat {id}"))?;
+        let (1, Some(before)) = (locked.rows_affected, before) else {
+            return Err(ChatError::NotFound(id));
+        };
+        let messages = chat_messages::Entity::delete_many()
             .filter(chat_messages::Column::ChatId.eq(id.to_string()))
             .exec(&txn)
             .await
@@ -213,6 +242,17 @@ impl ChatRepository for Store {
             .with_context(|| format!("failed to delete chat {id}"))?;
         if deleted.rows_affected == 0 {
             return Err(ChatError::NotFound(id));
+        }
+        if let Some(actor) = &actor {
+            audit::append(
+                &txn,
+                actor,
+                shared::AuditKind::ChatDelete,
+                format!("chat:{id}"),
+                Some(chat_json(&before, messages.rows_affected)),
+                None,
+            )
+            .await?;
         }
         txn.commit()
             .await

@@ -11,10 +11,11 @@ use orders::{
     DeliveryRepository, OrderError, OrderId, OrderStatus, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,
 };
-use sea_orm::{ConnectionTrait, QueryResult, Value};
+use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use shared::{Actor, AuditKind};
 
 use crate::admin_products::statement;
-use crate::Store;
+use crate::{audit, Store};
 
 /// The most orders the delivered and all filters list.
 const HISTORY_LIMIT: i64 = 300;
@@ -96,13 +97,51 @@ impl Store {
         Ok(orders)
     }
 
-    async fn changed(&self, sql: &str, values: Vec<Value>, what: &str) -> Result<bool, OrderError> {
-        let result = self
+    /// Runs the conditional UPDATE `sql` on order `id` and, when it changed the order, appends
+    /// the audit entry `kind` by `actor` in the same transaction. The row is locked first (a
+    /// write), so the "before" values are the ones the UPDATE replaces; a refused change (no
+    /// row matched) or one that changed nothing (claiming one's own claim again) writes no entry.
+    async fn audited_change(
+        &self,
+        id: OrderId,
+        actor: &Actor,
+        kind: AuditKind,
+        sql: &str,
+        values: Vec<Value>,
+        what: &str,
+    ) -> Result<bool, OrderError> {
+        let txn = self
             .db
-            .execute(statement(&self.db, sql, values))
+            .begin()
+            .await
+            .with_context(|| format!("failed to start to {what}"))?;
+        if !audit::lock_order(&txn, id.get()).await? {
+            return Ok(false);
+        }
+        let before = audit::order_json(&txn, id.get()).await?;
+        let result = txn
+            .execute(statement(&txn, sql, values))
             .await
             .with_context(|| format!("failed to {what}"))?;
-        Ok(result.rows_affected() == 1)
+        if result.rows_affected() != 1 {
+            return Ok(false);
+        }
+        let after = audit::order_json(&txn, id.get()).await?;
+        if before != after {
+            audit::append(
+                &txn,
+                actor,
+                kind,
+                audit::order_target(id.get()),
+                before,
+                after,
+            )
+            .await?;
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit: {what}"))?;
+        Ok(true)
     }
 }
 
@@ -152,9 +191,18 @@ impl DeliveryRepository for Store {
             .ok_or(OrderError::NotFound(id))
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn claim(&self, id: OrderId, staff: i64, at: DateTime<Utc>) -> Result<bool, OrderError> {
-        self.changed(
+    #[tracing::instrument(skip(self, actor))]
+    async fn claim(
+        &self,
+        id: OrderId,
+        staff: i64,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> Result<bool, OrderError> {
+        self.audited_change(
+            id,
+            actor,
+            AuditKind::OrderClaim,
             "UPDATE orders SET claimed_at = CASE WHEN claimed_by = ? THEN claimed_at ELSE ? END, \
              claimed_by = ? WHERE id = ? AND status = ? \
              AND (claimed_by IS NULL OR claimed_by = ?)",
@@ -171,9 +219,12 @@ impl DeliveryRepository for Store {
         .await
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn release(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
-        self.changed(
+    #[tracing::instrument(skip(self, actor))]
+    async fn release(&self, id: OrderId, staff: i64, actor: &Actor) -> Result<bool, OrderError> {
+        self.audited_change(
+            id,
+            actor,
+            AuditKind::OrderRelease,
             "UPDATE orders SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?",
             vec![id.get().into(), staff.into()],
             "release an order",
@@ -181,15 +232,19 @@ impl DeliveryRepository for Store {
         .await
     }
 
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, actor))]
     async fn deliver(
         &self,
         id: OrderId,
         staff: i64,
         proof: Option<i64>,
         at: DateTime<Utc>,
+        actor: &Actor,
     ) -> Result<bool, OrderError> {
-        self.changed(
+        self.audited_change(
+            id,
+            actor,
+            AuditKind::OrderDeliver,
             "UPDATE orders SET status = ?, delivered_at = ?, proof_id = ?, claimed_by = ? \
              WHERE id = ? AND status = ? AND (claimed_by IS NULL OR claimed_by = ?)",
             vec![
@@ -206,7 +261,6 @@ impl DeliveryRepository for Store {
         .await
     }
 
-    #[tracing::instrument(skip(self))]
     #[tracing::instrument(skip(self))]
     async fn enqueue_mail(
         &self,

@@ -4,13 +4,39 @@ use std::collections::HashMap;
 
 use anyhow::Context;
 use proofs::{NewProof, Proof, ProofError, ProofId, ProofRepository};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, TransactionTrait,
 };
+use serde_json::{json, Value};
+use shared::{Actor, AuditKind};
 
 use crate::entities::{proof_images, proofs as proof_rows};
-use crate::Store;
+use crate::{audit, Store};
+
+/// The audit target of a proof.
+fn target(id: i64) -> String {
+    format!("proof:{id}")
+}
+
+/// A proof's values as the audit log keeps them: its items and its pictures in order.
+fn proof_json(items: &str, images: &[String]) -> Value {
+    json!({ "items": items, "images": images })
+}
+
+/// The pictures of proof `id` in order, read on `db`.
+async fn image_paths(db: &impl ConnectionTrait, id: i64) -> anyhow::Result<Vec<String>> {
+    Ok(proof_images::Entity::find()
+        .select_only()
+        .column(proof_images::Column::Path)
+        .filter(proof_images::Column::ProofId.eq(id))
+        .order_by_asc(proof_images::Column::Position)
+        .into_tuple::<String>()
+        .all(db)
+        .await
+        .with_context(|| format!("failed to read the images of proof {id}"))?)
+}
 
 impl ProofRepository for Store {
     #[tracing::instrument(skip(self))]
@@ -42,8 +68,8 @@ impl ProofRepository for Store {
             .collect())
     }
 
-    #[tracing::instrument(skip(self, proof), fields(images = proof.images.len()))]
-    async fn insert(&self, proof: NewProof) -> Result<Proof, ProofError> {
+    #[tracing::instrument(skip(self, proof, actor), fields(images = proof.images.len()))]
+    async fn insert(&self, proof: NewProof, actor: &Actor) -> Result<Proof, ProofError> {
         let txn = self
             .db
             .begin()
@@ -72,6 +98,15 @@ impl ProofRepository for Store {
             .exec_without_returning(&txn)
             .await
             .with_context(|| format!("failed to store the images of proof {id}"))?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::ProofCreate,
+            target(id),
+            None,
+            Some(proof_json(proof.items.as_ref(), &proof.images)),
+        )
+        .await?;
         txn.commit().await.context("failed to commit the proof")?;
         Ok(Proof {
             id: ProofId::new(id),
@@ -81,13 +116,31 @@ impl ProofRepository for Store {
         })
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn delete(&self, id: ProofId) -> Result<(), ProofError> {
+    #[tracing::instrument(skip(self, actor))]
+    async fn delete(&self, id: ProofId, actor: &Actor) -> Result<(), ProofError> {
         let txn = self
             .db
             .begin()
             .await
             .context("failed to start a transaction")?;
+        // lock the proof first (a write), then read what the deletion removes
+        let locked = proof_rows::Entity::update_many()
+            .col_expr(
+                proof_rows::Column::Items,
+                Expr::col(proof_rows::Column::Items).into(),
+            )
+            .filter(proof_rows::Column::Id.eq(id.get()))
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to lock proof {id}"))?;
+        let before = proof_rows::Entity::find_by_id(id.get())
+            .one(&txn)
+            .await
+            .with_context(|| format!("failed to read proof {id}"))?;
+        let (1, Some(before)) = (locked.rows_affected, before) else {
+            return Err(ProofError::NotFound(id));
+        };
+        let before = proof_json(&before.items, &image_paths(&txn, id.get()).await?);
         proof_images::Entity::delete_many()
             .filter(proof_images::Column::ProofId.eq(id.get()))
             .exec(&txn)
@@ -100,6 +153,15 @@ impl ProofRepository for Store {
         if deleted.rows_affected == 0 {
             return Err(ProofError::NotFound(id));
         }
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::ProofDelete,
+            target(id.get()),
+            Some(before),
+            None,
+        )
+        .await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the deletion of proof {id}"))?;

@@ -435,10 +435,11 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     .await;
     let queue = Arc::new(DeliveryQueue::new(store.clone(), FixedClock(now)));
 
+    let (first, second) = (staff_actor(staff[0]), staff_actor(staff[1]));
     for _ in 0..5 {
         let (a, b) = tokio::join!(
-            queue.claim(OrderId::new(older), staff[0]),
-            queue.claim(OrderId::new(older), staff[1])
+            queue.claim(OrderId::new(older), staff[0], &first),
+            queue.claim(OrderId::new(older), staff[1], &second)
         );
         let winners = [a.is_ok(), b.is_ok()].iter().filter(|won| **won).count();
         assert_eq!(winners, 1);
@@ -453,18 +454,24 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
             .unwrap()
             .claimed_by
             .unwrap();
-        queue.release(OrderId::new(older), holder.id).await.unwrap();
+        queue
+            .release(OrderId::new(older), holder.id, &staff_actor(holder.id))
+            .await
+            .unwrap();
     }
 
-    let claimed = queue.claim(OrderId::new(older), staff[0]).await.unwrap();
+    let claimed = queue
+        .claim(OrderId::new(older), staff[0], &staff_actor(staff[0]))
+        .await
+        .unwrap();
     assert_eq!(claimed.claimed_by.as_ref().unwrap().name, "ann");
     let refused = queue
-        .deliver(OrderId::new(older), staff[1], None)
+        .deliver(OrderId::new(older), staff[1], None, &staff_actor(staff[1]))
         .await
         .unwrap_err();
     assert_eq!(refused.to_string(), "Already claimed by ann.");
     let refused = queue
-        .release(OrderId::new(older), staff[1])
+        .release(OrderId::new(older), staff[1], &staff_actor(staff[1]))
         .await
         .unwrap_err();
     assert_eq!(refused.to_string(), "Only ann can release this order.");
@@ -476,7 +483,7 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     assert_eq!(paid[1].items[0].quantity, 2);
 
     let delivered = queue
-        .deliver(OrderId::new(older), staff[0], None)
+        .deliver(OrderId::new(older), staff[0], None, &staff_actor(staff[0]))
         .await
         .unwrap();
     assert_eq!(delivered.status, OrderStatus::Delivered);
@@ -488,6 +495,7 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
         now,
         Some("re_1".into()),
         None,
+        Some(staff_actor(staff[0])),
     )
     .await
     .unwrap();
@@ -497,12 +505,24 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     assert_eq!(queue.list(QueueFilter::All).await.unwrap().len(), 2);
     assert!(matches!(
         queue
-            .deliver(OrderId::new(older), staff[0], Some(12345))
+            .deliver(
+                OrderId::new(older),
+                staff[0],
+                Some(12345),
+                &staff_actor(staff[0])
+            )
             .await,
         Err(QueueError::UnknownProof(12345))
     ));
     assert!(matches!(
-        queue.claim(OrderId::new(999), staff[0]).await,
+        queue
+            .claim(OrderId::new(999), staff[0], &staff_actor(staff[0]))
+            .await,
         Err(QueueError::NotFound(_))
     ));
+}
+
+/// A member of staff acting from the test's address (the audit log's actor).
+fn staff_actor(id: i64) -> shared::Actor {
+    shared::Actor::staff(id, format!("staff {id}"), "127.0.0.1")
 }

@@ -439,13 +439,16 @@ async fn deleting_a_chat_removes_it_and_its_messages(#[case] backend: Backend) {
     chats.send(id, &s, text("one")).await.unwrap();
     let other = chats.start_ai(session("kept"), None).await.unwrap().chat.id;
 
-    chats.staff_delete(id).await.unwrap();
+    chats
+        .staff_delete(id, &shared::Actor::command_line())
+        .await
+        .unwrap();
     assert!(matches!(
         chats.history(id, &s).await,
         Err(ChatError::NotFound(_))
     ));
     assert!(matches!(
-        chats.staff_delete(id).await,
+        chats.staff_delete(id, &shared::Actor::command_line()).await,
         Err(ChatError::NotFound(_))
     ));
     assert!(matches!(

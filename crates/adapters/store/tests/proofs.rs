@@ -29,15 +29,21 @@ fn new_proof(items: &str, images: &[&str], minutes: i64) -> NewProof {
 async fn proofs_come_back_newest_first_with_images_in_order(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let older = store
-        .insert(new_proof(
-            "Raccoon",
-            &["/media/proofs/b.png", "/media/proofs/a.png"],
-            0,
-        ))
+        .insert(
+            new_proof(
+                "Raccoon",
+                &["/media/proofs/b.png", "/media/proofs/a.png"],
+                0,
+            ),
+            &actor(),
+        )
         .await
         .unwrap();
     let newer = store
-        .insert(new_proof("2x Kitsune", &["/media/proofs/c.png"], 5))
+        .insert(
+            new_proof("2x Kitsune", &["/media/proofs/c.png"], 5),
+            &actor(),
+        )
         .await
         .unwrap();
     assert_eq!(older.images, ["/media/proofs/b.png", "/media/proofs/a.png"]);
@@ -54,15 +60,21 @@ async fn proofs_come_back_newest_first_with_images_in_order(#[case] backend: Bac
 async fn deleting_a_proof_frees_only_its_own_images(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let first = store
-        .insert(new_proof(
-            "Owl",
-            &["/media/proofs/shared.png", "/media/proofs/own.png"],
-            0,
-        ))
+        .insert(
+            new_proof(
+                "Owl",
+                &["/media/proofs/shared.png", "/media/proofs/own.png"],
+                0,
+            ),
+            &actor(),
+        )
         .await
         .unwrap();
     store
-        .insert(new_proof("Bunny", &["/media/proofs/shared.png"], 1))
+        .insert(
+            new_proof("Bunny", &["/media/proofs/shared.png"], 1),
+            &actor(),
+        )
         .await
         .unwrap();
     let mut in_use = store.image_paths_in_use().await.unwrap();
@@ -72,18 +84,23 @@ async fn deleting_a_proof_frees_only_its_own_images(#[case] backend: Backend) {
         ["/media/proofs/own.png", "/media/proofs/shared.png"]
     );
 
-    store.delete(first.id).await.unwrap();
+    store.delete(first.id, &actor()).await.unwrap();
     assert_eq!(
         store.image_paths_in_use().await.unwrap(),
         ["/media/proofs/shared.png"]
     );
     assert_eq!(store.list().await.unwrap().len(), 1);
     assert!(matches!(
-        store.delete(first.id).await,
+        store.delete(first.id, &actor()).await,
         Err(ProofError::NotFound(_))
     ));
     assert!(matches!(
-        store.delete(ProofId::new(999)).await,
+        store.delete(ProofId::new(999), &actor()).await,
         Err(ProofError::NotFound(_))
     ));
+}
+
+/// The member of staff the audit log names.
+fn actor() -> shared::Actor {
+    shared::Actor::command_line()
 }

@@ -14,6 +14,7 @@ use orders::{
     NewOrder, Order, OrderError, OrderId, OrderRepository, PaymentProvider, PendingCaps,
     PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
 };
+use shared::Actor;
 use store::Store;
 
 use super::{ChatChanged, ShopEvents};
@@ -134,9 +135,9 @@ impl ChatRepository for EventsStore {
         self.store.mark_read(id, side, at).await
     }
 
-    async fn delete(&self, id: ChatId) -> Result<(), ChatError> {
+    async fn delete(&self, id: ChatId, actor: Option<Actor>) -> Result<(), ChatError> {
         let before = ChatRepository::stamp(&self.store, id).await?;
-        self.store.delete(id).await?;
+        self.store.delete(id, actor).await?;
         if let Some(stamp) = before {
             self.events
                 .chat_changed(ChatChanged {
@@ -267,16 +268,22 @@ impl DeliveryRepository for EventsStore {
         self.store.queued_order(id).await
     }
 
-    async fn claim(&self, id: OrderId, staff: i64, at: DateTime<Utc>) -> Result<bool, OrderError> {
-        let claimed = self.store.claim(id, staff, at).await?;
+    async fn claim(
+        &self,
+        id: OrderId,
+        staff: i64,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> Result<bool, OrderError> {
+        let claimed = self.store.claim(id, staff, at, actor).await?;
         if claimed {
             self.order_now(id).await;
         }
         Ok(claimed)
     }
 
-    async fn release(&self, id: OrderId, staff: i64) -> Result<bool, OrderError> {
-        let released = DeliveryRepository::release(&self.store, id, staff).await?;
+    async fn release(&self, id: OrderId, staff: i64, actor: &Actor) -> Result<bool, OrderError> {
+        let released = DeliveryRepository::release(&self.store, id, staff, actor).await?;
         if released {
             self.order_now(id).await;
         }
@@ -289,8 +296,9 @@ impl DeliveryRepository for EventsStore {
         staff: i64,
         proof: Option<i64>,
         at: DateTime<Utc>,
+        actor: &Actor,
     ) -> Result<bool, OrderError> {
-        let delivered = self.store.deliver(id, staff, proof, at).await?;
+        let delivered = self.store.deliver(id, staff, proof, at, actor).await?;
         if delivered {
             self.order_now(id).await;
         }
@@ -338,8 +346,12 @@ impl AfterSaleRepository for EventsStore {
         at: DateTime<Utc>,
         refund_id: Option<String>,
         event: Option<ProviderEvent>,
+        actor: Option<Actor>,
     ) -> Result<Applied, OrderError> {
-        let applied = self.store.mark_refunded(id, at, refund_id, event).await?;
+        let applied = self
+            .store
+            .mark_refunded(id, at, refund_id, event, actor)
+            .await?;
         Ok(self.published(id, applied).await)
     }
 

@@ -14,6 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::{CurrentUser, RequireStaff};
 use crate::chat_versions::{Lookup, View};
 use crate::dto::staff::{Confirmation, StaffJson, StaffOnly};
+use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::help_chat::{ChatJson, MessageJson};
@@ -455,11 +456,12 @@ pub async fn reply(
 )]
 pub async fn delete(
     chats: web::Data<HelpChat>,
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
-    let deleted = chats.service.staff_delete(id).await;
+    let deleted = chats.service.staff_delete(id, &staff.actor(ip)).await;
     chats.versions.changed(id);
     deleted?;
     Ok(HttpResponse::Ok().json(Confirmation::new("Conversation deleted.")))

@@ -13,6 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::RequireStaff;
 use crate::checkout::CheckoutKit;
 use crate::dto::staff::StaffOnly;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
 
@@ -233,11 +234,14 @@ async fn answer(kit: &CheckoutKit, order: QueuedOrder) -> HttpResponse {
 )]
 pub async fn claim(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery.claim(order_id(&path)?, staff.id).await?;
+    let order = delivery
+        .claim(order_id(&path)?, staff.id, &staff.actor(ip))
+        .await?;
     Ok(answer(&kit, order).await)
 }
 
@@ -261,11 +265,14 @@ pub async fn claim(
 )]
 pub async fn release(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery.release(order_id(&path)?, staff.id).await?;
+    let order = delivery
+        .release(order_id(&path)?, staff.id, &staff.actor(ip))
+        .await?;
     Ok(answer(&kit, order).await)
 }
 
@@ -302,6 +309,7 @@ pub struct DeliverDoc {
 )]
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
@@ -317,7 +325,9 @@ pub async fn deliver(
                 .ok_or_else(|| ApiError::field("proof_id", "The proof must be a proof's id."))?,
         ),
     };
-    let order = delivery.deliver(id, staff.id, proof).await?;
+    let order = delivery
+        .deliver(id, staff.id, proof, &staff.actor(ip))
+        .await?;
     Ok(answer(&kit, order).await)
 }
 
@@ -344,18 +354,20 @@ pub async fn deliver(
     security(("session_cookie" = [])),
 )]
 pub async fn refund(
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<String>,
     aftersale: web::Data<AfterSaleService>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
+    let actor = staff.actor(ip);
     let provider = aftersale.order(id).await?.payment.provider;
     if provider == kit.card.provider() {
-        aftersale.refund(id, &kit.card).await?;
+        aftersale.refund(id, &kit.card, &actor).await?;
     } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, &kit.paypal) {
-        aftersale.refund(id, paypal).await?;
+        aftersale.refund(id, paypal, &actor).await?;
     } else {
         return Err(orders::RefundError::NoProvider(provider).into());
     }

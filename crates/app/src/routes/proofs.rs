@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use crate::auth::RequireStaff;
 use crate::dto::staff::{Confirmation, StaffMultipart, StaffOnly};
+use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
 
@@ -119,7 +120,8 @@ pub async fn create(
     req: HttpRequest,
     payload: web::Payload,
     proofs: web::Data<ProofService>,
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
 ) -> Result<HttpResponse, ApiError> {
     let mut form = Multipart::new(req.headers(), payload);
     let mut items: Option<String> = None;
@@ -168,7 +170,7 @@ pub async fn create(
     let Some(items) = items else {
         return Err(ApiError::internal(anyhow::anyhow!("no items")));
     };
-    let proof = proofs.publish(items, uploads).await?;
+    let proof = proofs.publish(items, uploads, &staff.actor(ip)).await?;
     Ok(HttpResponse::Created().json(ProofJson::from(&proof)))
 }
 
@@ -192,9 +194,12 @@ pub async fn create(
 )]
 pub async fn delete(
     proofs: web::Data<ProofService>,
-    _staff: RequireStaff,
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
-    proofs.delete(ProofId::new(path.into_inner())).await?;
+    proofs
+        .delete(ProofId::new(path.into_inner()), &staff.actor(ip))
+        .await?;
     Ok(HttpResponse::Ok().json(Confirmation::new("Proof deleted.")))
 }

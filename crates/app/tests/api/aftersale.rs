@@ -205,7 +205,19 @@ async fn a_refund_goes_through_stripe_and_only_its_200_refunds_the_order(#[case]
     let app = &shop.app;
     let order = paid_order(&shop).await;
     let staff = app.client_with_role(Role::Admin).await;
+    let auditor = app.client_with_role(Role::SuperAdmin).await;
     let refund = format!("/api/admin/orders/{order}/refund");
+    let refunds_audited = || async {
+        let page: Value = auditor
+            .get(app.url("/api/admin/audit?kind=order.refund"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        page["entries"].as_array().unwrap().clone()
+    };
 
     // Stripe fails: 502, the order stays paid
     let failed = post(&staff, app, &refund, json!({})).await;
@@ -217,6 +229,10 @@ async fn a_refund_goes_through_stripe_and_only_its_200_refunds_the_order(#[case]
         .contains("nothing changed"));
     assert_eq!(body["errors"], json!({}));
     assert_eq!(status(app, order).await, "paid");
+    assert!(
+        refunds_audited().await.is_empty(),
+        "a failed refund is not audited"
+    );
 
     // Stripe refunds: the order is refunded, the answer is the queue's order
     let refunded = post(&staff, app, &refund, json!({})).await;
@@ -225,6 +241,15 @@ async fn a_refund_goes_through_stripe_and_only_its_200_refunds_the_order(#[case]
     assert_eq!(body["status"], "refunded");
     assert_eq!(body["status_label"], "Refunded");
     assert_eq!(status(app, order).await, "refunded");
+    let audited = refunds_audited().await;
+    assert_eq!(audited.len(), 1, "{audited:#?}");
+    assert_eq!(audited[0]["target"], format!("order:{order}"));
+    assert!(audited[0]["actor"]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("admin"));
+    assert_eq!(audited[0]["before"]["status"], "paid");
+    assert_eq!(audited[0]["after"]["status"], "refunded");
 
     let sent = refund_requests(&shop.stripe).await;
     assert_eq!(sent.len(), 2, "one failed call, one that refunded");
@@ -268,6 +293,8 @@ async fn a_refund_goes_through_stripe_and_only_its_200_refunds_the_order(#[case]
     let shopper = app.client_with_role(Role::Customer).await;
     assert_eq!(post(&shopper, app, &refund, json!({})).await.status(), 403);
     assert_eq!(refund_requests(&shop.stripe).await.len(), 2);
+    // Stripe's echo, the refund again and the refused ones wrote no more entries
+    assert_eq!(refunds_audited().await.len(), 1);
 }
 
 #[rstest]

@@ -21,7 +21,7 @@ fn new_session() -> String {
 }
 
 /// A started chat: (chat id, session id).
-async fn start_ai(app: &TestApp, client: &reqwest::Client) -> (String, String, Value) {
+pub(crate) async fn start_ai(app: &TestApp, client: &reqwest::Client) -> (String, String, Value) {
     let session = new_session();
     let response = app
         .post_json(
@@ -71,7 +71,7 @@ async fn history(app: &TestApp, chat: &str, session: &str) -> reqwest::Response 
     .await
 }
 
-async fn start_live(app: &TestApp, chat: &str, session: &str) -> Value {
+pub(crate) async fn start_live(app: &TestApp, chat: &str, session: &str) -> Value {
     let response = app
         .post_json(
             &app.client,

@@ -4,6 +4,7 @@
 mod admin;
 mod aftersale;
 mod audit;
+mod audit_ops;
 mod audit_support;
 mod auth;
 mod auth_abuse;

@@ -11,7 +11,7 @@ use store::Backend;
 
 use crate::helpers::TestApp;
 
-fn picture(width: u32, height: u32, shade: u8, format: ImageFormat) -> Vec<u8> {
+pub(crate) fn picture(width: u32, height: u32, shade: u8, format: ImageFormat) -> Vec<u8> {
     let img = RgbaImage::from_fn(width, height, |x, y| {
         Rgba([shade, (x % 256) as u8, (y % 256) as u8, 255])
     });
@@ -55,7 +55,7 @@ fn multipart(items: Option<&str>, files: &[(&str, Vec<u8>)]) -> Vec<u8> {
     body
 }
 
-async fn publish(
+pub(crate) async fn publish(
     app: &TestApp,
     client: &reqwest::Client,
     items: Option<&str>,

@@ -61,8 +61,14 @@ pub trait ChatRepository: Send + Sync + 'static {
         at: DateTime<Utc>,
     ) -> impl Future<Output = Result<(), ChatError>> + Send;
 
-    /// Deletes the chat and its messages. `ChatError::NotFound` when there is none.
-    fn delete(&self, id: ChatId) -> impl Future<Output = Result<(), ChatError>> + Send;
+    /// Deletes the chat and its messages. `ChatError::NotFound` when there is none. A
+    /// deletion by staff (`actor`) appends its audit entry in the same transaction; the
+    /// shopper deleting their own chat is not a staff action and has none.
+    fn delete(
+        &self,
+        id: ChatId,
+        actor: Option<shared::Actor>,
+    ) -> impl Future<Output = Result<(), ChatError>> + Send;
 
     /// One page of the chats staff see (not those still with the assistant), newest activity
     /// first (`updated_at`, then id, both descending), starting after `query.before`, at most

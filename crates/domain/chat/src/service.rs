@@ -1,4 +1,5 @@
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 use crate::{
     Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
@@ -265,7 +266,7 @@ where
     #[tracing::instrument(skip(self, session))]
     pub async fn delete(&self, chat: ChatId, session: &SessionId) -> Result<(), ChatError> {
         let chat = self.own_chat(chat, session).await?;
-        self.repository.delete(chat.id).await
+        self.repository.delete(chat.id, None).await
     }
 
     // ---- staff ------------------------------------------------------------------------------
@@ -333,10 +334,10 @@ where
             .await
     }
 
-    /// Deletes any chat and its messages.
-    #[tracing::instrument(skip(self))]
-    pub async fn staff_delete(&self, chat: ChatId) -> Result<(), ChatError> {
-        self.repository.delete(chat).await
+    /// Deletes any chat and its messages, with the audit log's entry by `actor`.
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn staff_delete(&self, chat: ChatId, actor: &Actor) -> Result<(), ChatError> {
+        self.repository.delete(chat, Some(actor.clone())).await
     }
 
     // ---- upkeep -----------------------------------------------------------------------------

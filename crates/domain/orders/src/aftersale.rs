@@ -14,6 +14,7 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 use crate::blocklist::{BlockKind, NewBlock};
 use crate::gateways::{
@@ -91,13 +92,15 @@ pub trait AfterSaleRepository: Send + Sync + 'static {
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Turns a paid or delivered order refunded at `at`, with the provider's refund id when
-    /// known. Its stock stays sold.
+    /// known. Its stock stays sold. A refund by staff (`actor`) appends its audit entry in
+    /// the same transaction; one the provider reports (a webhook) has no actor.
     fn mark_refunded(
         &self,
         id: OrderId,
         at: DateTime<Utc>,
         refund_id: Option<String>,
         event: Option<ProviderEvent>,
+        actor: Option<Actor>,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
     /// Turns a paid, delivered or refunded order disputed at `at`, remembering its status, and
@@ -222,11 +225,13 @@ where
     /// the caller), then marks it refunded. Refunding an order that is refunded already
     /// answers it as it is; any other status but paid or delivered is refused before the
     /// provider is asked.
-    #[tracing::instrument(skip(self, gateway))]
+    /// `actor` is the member of staff the audit log names for the refund (written with it).
+    #[tracing::instrument(skip(self, gateway, actor))]
     pub async fn refund<G: PaymentGateway>(
         &self,
         id: OrderId,
         gateway: &G,
+        actor: &Actor,
     ) -> Result<Order, RefundError> {
         let order = self.repository.order(id).await?;
         if order.status() == OrderStatus::Refunded {
@@ -255,7 +260,13 @@ where
         }
         let applied = self
             .repository
-            .mark_refunded(id, self.clock.now(), Some(receipt.refund_id), None)
+            .mark_refunded(
+                id,
+                self.clock.now(),
+                Some(receipt.refund_id),
+                None,
+                Some(actor.clone()),
+            )
             .await?;
         match applied {
             Applied::Changed => {
@@ -325,7 +336,7 @@ where
         }
         match self
             .repository
-            .mark_refunded(order.id, now, None, Some(refund.event))
+            .mark_refunded(order.id, now, None, Some(refund.event), None)
             .await?
         {
             Applied::Changed => {
@@ -477,6 +488,10 @@ mod tests {
 
     use super::*;
     use crate::gateways::{MockPaymentGateway, MockStaffNotifications, RefundReceipt};
+
+    fn staff() -> Actor {
+        Actor::staff(1, "Bo", "127.0.0.1")
+    }
     use crate::{
         Amounts, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
         OrderHolder, PendingCaps, PlaceError, Reservation, RobloxUsername,
@@ -492,7 +507,7 @@ mod tests {
             fn record_event(&self, event: ProviderEvent, at: DateTime<Utc>)
                 -> impl Future<Output = Result<bool, OrderError>> + Send;
             fn mark_refunded(&self, id: OrderId, at: DateTime<Utc>, refund_id: Option<String>,
-                event: Option<ProviderEvent>)
+                event: Option<ProviderEvent>, actor: Option<Actor>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn open_dispute(&self, id: OrderId, at: DateTime<Utc>, event: ProviderEvent,
                 blocks: Vec<NewBlock>)
@@ -597,7 +612,7 @@ mod tests {
             Box::pin(async { Err(PaymentError::Unavailable("Stripe answered 500".into())) })
         });
         let error = service(repo, MockStaffNotifications::new())
-            .refund(OrderId::new(7), &gateway)
+            .refund(OrderId::new(7), &gateway, &staff())
             .await
             .unwrap_err();
         assert!(matches!(error, RefundError::Provider(_)), "{error:?}");
@@ -612,9 +627,13 @@ mod tests {
             .times(1)
             .returning(|_, _| Box::pin(async { Ok(()) }));
         repo.expect_mark_refunded()
-            .withf(|_, _, refund, event| refund.as_deref() == Some("re_1") && event.is_none())
+            .withf(|_, _, refund, event, actor| {
+                refund.as_deref() == Some("re_1")
+                    && event.is_none()
+                    && actor.as_ref().and_then(|a| a.user_id) == Some(1)
+            })
             .times(1)
-            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+            .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
         repo.expect_enqueue_mail()
             .withf(|id, kind, _| id.get() == 7 && *kind == crate::MailKind::Refunded)
             .times(1)
@@ -632,7 +651,7 @@ mod tests {
             })
         });
         service(repo, MockStaffNotifications::new())
-            .refund(OrderId::new(7), &gateway)
+            .refund(OrderId::new(7), &gateway, &staff())
             .await
             .unwrap();
         let request = sent.lock().unwrap().clone().unwrap();
@@ -653,7 +672,7 @@ mod tests {
             let mut gateway = MockPaymentGateway::new();
             gateway.expect_refund().never();
             let error = service(repo, MockStaffNotifications::new())
-                .refund(OrderId::new(7), &gateway)
+                .refund(OrderId::new(7), &gateway, &staff())
                 .await
                 .unwrap_err();
             assert!(matches!(error, RefundError::Refused(_)), "{status}");
@@ -664,7 +683,7 @@ mod tests {
         let mut gateway = MockPaymentGateway::new();
         gateway.expect_refund().never();
         let done = service(repo, MockStaffNotifications::new())
-            .refund(OrderId::new(7), &gateway)
+            .refund(OrderId::new(7), &gateway, &staff())
             .await
             .unwrap();
         assert_eq!(done.status(), OrderStatus::Refunded);

@@ -5,6 +5,7 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 use crate::{Clock, MailKind, Money, OrderError, OrderId, OrderStatus, TransitionError};
 
@@ -95,11 +96,13 @@ pub trait DeliveryRepository: Send + Sync + 'static {
 
     /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs),
     /// and `claimed_at` to `at` unless it was theirs already; `false` when no row matched.
+    /// `actor` is who the audit log names for the change (written with it).
     fn claim(
         &self,
         id: OrderId,
         staff: i64,
         at: DateTime<Utc>,
+        actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Clears `claimed_by` where it is `staff`; `false` when no row matched.
@@ -107,6 +110,7 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         &self,
         id: OrderId,
         staff: i64,
+        actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Turns a paid order that is unclaimed or claimed by `staff` into delivered at `at`, with
@@ -117,6 +121,7 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         staff: i64,
         proof: Option<i64>,
         at: DateTime<Utc>,
+        actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Queues the buyer mail `kind` for the order (see
@@ -187,9 +192,17 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     }
 
     /// Takes the order for `staff`; claiming one's own claim again changes nothing.
-    #[tracing::instrument(skip(self))]
-    pub async fn claim(&self, id: OrderId, staff: i64) -> Result<QueuedOrder, QueueError> {
-        let claimed = self.repository.claim(id, staff, self.clock.now()).await?;
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn claim(
+        &self,
+        id: OrderId,
+        staff: i64,
+        actor: &Actor,
+    ) -> Result<QueuedOrder, QueueError> {
+        let claimed = self
+            .repository
+            .claim(id, staff, self.clock.now(), actor)
+            .await?;
         let order = self.repository.queued_order(id).await?;
         if claimed {
             return Ok(order);
@@ -205,9 +218,14 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     }
 
     /// Lets the order go again; only the one who claimed it can. An unclaimed order stays so.
-    #[tracing::instrument(skip(self))]
-    pub async fn release(&self, id: OrderId, staff: i64) -> Result<QueuedOrder, QueueError> {
-        let released = self.repository.release(id, staff).await?;
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn release(
+        &self,
+        id: OrderId,
+        staff: i64,
+        actor: &Actor,
+    ) -> Result<QueuedOrder, QueueError> {
+        let released = self.repository.release(id, staff, actor).await?;
         let order = self.repository.queued_order(id).await?;
         match (&order.claimed_by, released) {
             (_, true) | (None, false) => Ok(order),
@@ -218,12 +236,13 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     }
 
     /// Marks the order delivered by `staff`, optionally with a proof of delivery.
-    #[tracing::instrument(skip(self))]
+    #[tracing::instrument(skip(self, actor))]
     pub async fn deliver(
         &self,
         id: OrderId,
         staff: i64,
         proof: Option<i64>,
+        actor: &Actor,
     ) -> Result<QueuedOrder, QueueError> {
         if let Some(proof) = proof {
             if !self.repository.proof_exists(proof).await? {
@@ -231,7 +250,10 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             }
         }
         let now = self.clock.now();
-        let delivered = self.repository.deliver(id, staff, proof, now).await?;
+        let delivered = self
+            .repository
+            .deliver(id, staff, proof, now, actor)
+            .await?;
         if delivered {
             self.queue_mail(id, MailKind::Delivered, now).await;
         }
@@ -300,19 +322,23 @@ mod tests {
         }
     }
 
+    fn staff() -> Actor {
+        Actor::staff(1, "Bo", "127.0.0.1")
+    }
+
     fn queue_with(
         changed: bool,
         current: QueuedOrder,
     ) -> DeliveryQueue<MockDeliveryRepository, FixedClock> {
         let mut repo = MockDeliveryRepository::new();
         repo.expect_claim()
-            .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
+            .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_enqueue_mail()
             .returning(|_, _, _| Box::pin(async move { Ok(true) }));
         repo.expect_release()
-            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
+            .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_deliver()
-            .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
+            .returning(move |_, _, _, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_proof_exists()
             .returning(|id| Box::pin(async move { Ok(id == 3) }));
         repo.expect_queued_order().returning(move |_| {
@@ -325,49 +351,55 @@ mod tests {
     #[tokio::test]
     async fn a_claim_someone_else_holds_names_them() {
         let queue = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
-        let error = queue.claim(OrderId::new(7), 1).await.unwrap_err();
+        let error = queue.claim(OrderId::new(7), 1, &staff()).await.unwrap_err();
         assert_eq!(error.to_string(), "Already claimed by Ann.");
     }
 
     #[tokio::test]
     async fn a_won_claim_answers_the_claimed_order() {
         let queue = queue_with(true, order(OrderStatus::Paid, Some((1, "Bob"))));
-        let order = queue.claim(OrderId::new(7), 1).await.unwrap();
+        let order = queue.claim(OrderId::new(7), 1, &staff()).await.unwrap();
         assert_eq!(order.claimed_by.unwrap().name, "Bob");
     }
 
     #[tokio::test]
     async fn only_paid_orders_can_be_claimed() {
         let queue = queue_with(false, order(OrderStatus::Delivered, None));
-        let error = queue.claim(OrderId::new(7), 1).await.unwrap_err();
+        let error = queue.claim(OrderId::new(7), 1, &staff()).await.unwrap_err();
         assert!(matches!(error, QueueError::NotPaid(OrderStatus::Delivered)));
     }
 
     #[tokio::test]
     async fn only_the_claimer_releases_and_releasing_nothing_is_fine() {
         let taken = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
-        let error = taken.release(OrderId::new(7), 1).await.unwrap_err();
+        let error = taken
+            .release(OrderId::new(7), 1, &staff())
+            .await
+            .unwrap_err();
         assert_eq!(error.to_string(), "Only Ann can release this order.");
         let free = queue_with(false, order(OrderStatus::Paid, None));
-        assert!(free.release(OrderId::new(7), 1).await.is_ok());
+        assert!(free.release(OrderId::new(7), 1, &staff()).await.is_ok());
     }
 
     #[tokio::test]
     async fn delivering_checks_the_proof_and_the_claim() {
         let queue = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
         let error = queue
-            .deliver(OrderId::new(7), 1, Some(99))
+            .deliver(OrderId::new(7), 1, Some(99), &staff())
             .await
             .unwrap_err();
         assert!(matches!(error, QueueError::UnknownProof(99)));
         let error = queue
-            .deliver(OrderId::new(7), 1, Some(3))
+            .deliver(OrderId::new(7), 1, Some(3), &staff())
             .await
             .unwrap_err();
         assert_eq!(error.to_string(), "Already claimed by Ann.");
 
         let done = queue_with(false, order(OrderStatus::Refunded, None));
-        let error = done.deliver(OrderId::new(7), 1, None).await.unwrap_err();
+        let error = done
+            .deliver(OrderId::new(7), 1, None, &staff())
+            .await
+            .unwrap_err();
         assert_eq!(
             error.to_string(),
             "An order that is Refunded cannot become Delivered."
@@ -377,7 +409,10 @@ mod tests {
     #[tokio::test]
     async fn a_disputed_order_cannot_be_delivered() {
         let queue = queue_with(false, order(OrderStatus::Disputed, None));
-        let error = queue.deliver(OrderId::new(7), 1, None).await.unwrap_err();
+        let error = queue
+            .deliver(OrderId::new(7), 1, None, &staff())
+            .await
+            .unwrap_err();
         assert_eq!(
             error.to_string(),
             "An order that is Disputed cannot become Delivered."

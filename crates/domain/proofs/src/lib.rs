@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
+use shared::Actor;
 
 /// Most pictures on one proof.
 pub const MAX_IMAGES: usize = 10;
@@ -118,11 +119,21 @@ pub trait ProofRepository: Send + Sync + 'static {
     /// Every proof, newest first. Fails only with `ProofError::Unknown`.
     fn list(&self) -> impl Future<Output = Result<Vec<Proof>, ProofError>> + Send;
 
-    /// Stores the proof and its image paths in order, all or nothing.
-    fn insert(&self, proof: NewProof) -> impl Future<Output = Result<Proof, ProofError>> + Send;
+    /// Stores the proof and its image paths in order, all or nothing, with the audit log's
+    /// entry by `actor`.
+    fn insert(
+        &self,
+        proof: NewProof,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<Proof, ProofError>> + Send;
 
-    /// Deletes the proof. `ProofError::NotFound` when there is none.
-    fn delete(&self, id: ProofId) -> impl Future<Output = Result<(), ProofError>> + Send;
+    /// Deletes the proof, with the audit log's entry by `actor`. `ProofError::NotFound` when
+    /// there is none (and nothing is written).
+    fn delete(
+        &self,
+        id: ProofId,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<(), ProofError>> + Send;
 
     /// Every image path any proof still uses.
     fn image_paths_in_use(&self) -> impl Future<Output = Result<Vec<String>, ProofError>> + Send;
@@ -155,11 +166,12 @@ impl<R: ProofRepository, I: ImageStore, C: Clock> ProofService<R, I, C> {
     /// so a refused one leaves nothing behind; if storing the proof fails, a clean-up of
     /// pictures no proof uses follows (an image store may spare freshly saved files for a
     /// while, so an upload in flight never loses its pictures; those go at a later clean-up).
-    #[tracing::instrument(skip(self, items, uploads), fields(images = uploads.len()))]
+    #[tracing::instrument(skip(self, items, uploads, actor), fields(images = uploads.len()))]
     pub async fn publish(
         &self,
         items: ProofItems,
         uploads: Vec<Vec<u8>>,
+        actor: &Actor,
     ) -> Result<Proof, PublishError> {
         if uploads.is_empty() {
             return Err(PublishError::NoImages);
@@ -191,7 +203,7 @@ impl<R: ProofRepository, I: ImageStore, C: Clock> ProofService<R, I, C> {
             images: paths,
             created_at: self.clock.now(),
         };
-        match self.repository.insert(proof).await {
+        match self.repository.insert(proof, actor).await {
             Ok(proof) => Ok(proof),
             Err(error) => {
                 self.clean_up().await;
@@ -204,9 +216,9 @@ impl<R: ProofRepository, I: ImageStore, C: Clock> ProofService<R, I, C> {
     }
 
     /// Deletes a proof and the pictures no other proof uses.
-    #[tracing::instrument(skip(self))]
-    pub async fn delete(&self, id: ProofId) -> Result<(), ProofError> {
-        self.repository.delete(id).await?;
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn delete(&self, id: ProofId, actor: &Actor) -> Result<(), ProofError> {
+        self.repository.delete(id, actor).await?;
         self.clean_up().await;
         Ok(())
     }
@@ -242,6 +254,10 @@ mod tests {
     use chrono::TimeZone;
     use shared::{MockClock, MockImageStore as MockProofImages};
     use std::sync::{Arc, Mutex};
+
+    fn staff() -> Actor {
+        Actor::staff(1, "Bo", "127.0.0.1")
+    }
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 21, 9, 30, 0).unwrap()
@@ -301,12 +317,12 @@ mod tests {
     async fn a_proof_is_published_with_its_images_in_order() {
         let mut repo = MockProofRepository::new();
         repo.expect_insert()
-            .withf(|p| {
+            .withf(|p, _| {
                 p.items.as_ref() == "Raccoon"
                     && p.images == ["/media/proofs/img1.png", "/media/proofs/img2.png"]
                     && p.created_at == now()
             })
-            .returning(|p| {
+            .returning(|p, _| {
                 Box::pin(async move {
                     Ok(Proof {
                         id: ProofId::new(1),
@@ -318,7 +334,11 @@ mod tests {
             });
         let service = ProofService::new(repo, images(Default::default()), clock());
         let proof = service
-            .publish(items("Raccoon"), vec![b"img1".to_vec(), b"img2".to_vec()])
+            .publish(
+                items("Raccoon"),
+                vec![b"img1".to_vec(), b"img2".to_vec()],
+                &staff(),
+            )
             .await
             .unwrap();
         assert_eq!(proof.images.len(), 2);
@@ -329,11 +349,13 @@ mod tests {
         let service =
             ProofService::new(MockProofRepository::new(), MockProofImages::new(), clock());
         assert!(matches!(
-            service.publish(items("x"), vec![]).await,
+            service.publish(items("x"), vec![], &staff()).await,
             Err(PublishError::NoImages)
         ));
         assert!(matches!(
-            service.publish(items("x"), vec![b"img".to_vec(); 11]).await,
+            service
+                .publish(items("x"), vec![b"img".to_vec(); 11], &staff())
+                .await,
             Err(PublishError::TooManyImages)
         ));
     }
@@ -355,7 +377,11 @@ mod tests {
         repo.expect_insert().never();
         let service = ProofService::new(repo, images, clock());
         let result = service
-            .publish(items("x"), vec![b"img1".to_vec(), b"hello text".to_vec()])
+            .publish(
+                items("x"),
+                vec![b"img1".to_vec(), b"hello text".to_vec()],
+                &staff(),
+            )
             .await;
         assert!(matches!(
             result,
@@ -371,11 +397,13 @@ mod tests {
         let removed = Arc::new(Mutex::new(vec![]));
         let mut repo = MockProofRepository::new();
         repo.expect_insert()
-            .returning(|_| Box::pin(async { Err(anyhow::anyhow!("database down").into()) }));
+            .returning(|_, _| Box::pin(async { Err(anyhow::anyhow!("database down").into()) }));
         repo.expect_image_paths_in_use()
             .returning(|| Box::pin(async { Ok(vec!["/media/proofs/old.png".into()]) }));
         let service = ProofService::new(repo, images(removed.clone()), clock());
-        let result = service.publish(items("x"), vec![b"img1".to_vec()]).await;
+        let result = service
+            .publish(items("x"), vec![b"img1".to_vec()], &staff())
+            .await;
         assert!(matches!(result, Err(PublishError::Unknown(_))));
         assert_eq!(
             *removed.lock().unwrap(),
@@ -388,12 +416,12 @@ mod tests {
         let removed = Arc::new(Mutex::new(vec![]));
         let mut repo = MockProofRepository::new();
         repo.expect_delete()
-            .withf(|id| id.get() == 4)
-            .returning(|_| Box::pin(async { Ok(()) }));
+            .withf(|id, _| id.get() == 4)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
         repo.expect_image_paths_in_use()
             .returning(|| Box::pin(async { Ok(vec!["/media/proofs/kept.png".into()]) }));
         let service = ProofService::new(repo, images(removed.clone()), clock());
-        service.delete(ProofId::new(4)).await.unwrap();
+        service.delete(ProofId::new(4), &staff()).await.unwrap();
         assert_eq!(
             *removed.lock().unwrap(),
             vec![vec!["/media/proofs/kept.png".to_owned()]]
@@ -404,12 +432,12 @@ mod tests {
     async fn deleting_an_unknown_proof_is_not_found_and_removes_nothing() {
         let mut repo = MockProofRepository::new();
         repo.expect_delete()
-            .returning(|id| Box::pin(async move { Err(ProofError::NotFound(id)) }));
+            .returning(|id, _| Box::pin(async move { Err(ProofError::NotFound(id)) }));
         let mut images = MockProofImages::new();
         images.expect_remove_unused().never();
         let service = ProofService::new(repo, images, clock());
         assert!(matches!(
-            service.delete(ProofId::new(9)).await,
+            service.delete(ProofId::new(9), &staff()).await,
             Err(ProofError::NotFound(_))
         ));
     }
