@@ -21,8 +21,7 @@ use crate::admin_products::statement;
 use crate::audit;
 use crate::entities::orders as order_rows;
 use crate::orders::{current_status, record_event, with_lines};
-use crate::{audit, Store};
-use shared::{Actor, AuditKind};
+use crate::Store;
 
 impl Store {
     /// Runs `change` (one conditional UPDATE) in a transaction that first records `event`.

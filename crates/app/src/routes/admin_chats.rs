@@ -13,8 +13,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{CurrentUser, RequireStaff};
 use crate::chat_versions::{Lookup, View};
-use crate::dto::staff::{Confirmation, StaffJson, StaffOnly};
 use crate::client_ip::ClientIp;
+use crate::dto::staff::{Confirmation, StaffJson, StaffOnly};
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::help_chat::{ChatJson, MessageJson};

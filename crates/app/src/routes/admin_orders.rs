@@ -12,8 +12,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::RequireStaff;
 use crate::checkout::CheckoutKit;
-use crate::dto::staff::StaffOnly;
 use crate::client_ip::ClientIp;
+use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
 

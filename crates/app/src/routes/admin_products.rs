@@ -11,8 +11,8 @@ use utoipa::ToSchema;
 
 use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
-use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
 use crate::client_ip::ClientIp;
+use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
 use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;

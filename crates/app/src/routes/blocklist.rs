@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::RequireSuperAdmin;
-use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::client_ip::ClientIp;
+use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::error::ApiError;
 use crate::services::BlocklistService;
 

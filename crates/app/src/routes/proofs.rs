@@ -8,8 +8,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::auth::RequireStaff;
-use crate::dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 use crate::client_ip::ClientIp;
+use crate::dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
 

@@ -11,8 +11,8 @@ use utoipa::{IntoParams, ToSchema};
 use super::orders::{order_for, KeyQuery};
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::CheckoutKit;
-use crate::dto::responses::JsonBodyRefused;
 use crate::client_ip::ClientIp;
+use crate::dto::responses::JsonBodyRefused;
 use crate::error::ApiError;
 use crate::services::{ReviewService, TrackingService};
 
