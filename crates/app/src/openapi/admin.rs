@@ -133,14 +133,8 @@ mod tests {
                 continue;
             }
             for (method, operation) in item.as_object().unwrap() {
-                assert_eq!(
-                    operation["parameters"][0]["in"], "path",
-                    "{method} {path}"
-                );
-                assert!(
-                    operation["responses"]["404"].is_object(),
-                    "{method} {path}"
-                );
+                assert_eq!(operation["parameters"][0]["in"], "path", "{method} {path}");
+                assert!(operation["responses"]["404"].is_object(), "{method} {path}");
             }
         }
     }

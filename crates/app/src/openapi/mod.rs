@@ -84,13 +84,11 @@ pub fn document() -> utoipa::openapi::OpenApi {
 pub(crate) fn document_json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
     JSON.get_or_init(|| {
-        document()
-            .to_pretty_json()
-            .unwrap_or_else(|error| {
-                // utoipa's types always serialize; should that ever change, say so loudly
-                tracing::error!(%error, "the OpenAPI document does not serialize");
-                String::from("{}")
-            })
+        document().to_pretty_json().unwrap_or_else(|error| {
+            // utoipa's types always serialize; should that ever change, say so loudly
+            tracing::error!(%error, "the OpenAPI document does not serialize");
+            String::from("{}")
+        })
     })
 }
 

@@ -380,7 +380,13 @@ pub struct Reply {
     #[schema(required = true, nullable = false, format = Uuid)]
     chat_id: Option<String>,
     /// 1 to 2000 characters (after trimming).
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 2000, example = "Hi! I can help with that.")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 2000,
+        example = "Hi! I can help with that."
+    )]
     message: Option<String>,
 }
 

@@ -113,11 +113,22 @@ pub struct NewEntry {
     kind: Option<String>,
     /// An e-mail, a Discord id (up to 20 digits), a Roblox username or an IPv4/IPv6 address.
     #[serde(default)]
-    #[schema(required = true, nullable = false, min_length = 1, example = "scammer@example.com")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        example = "scammer@example.com"
+    )]
     value: Option<String>,
     /// Why it is blocked.
     #[serde(default)]
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 200, example = "Chargeback on order 12")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 200,
+        example = "Chargeback on order 12"
+    )]
     reason: Option<String>,
 }
 

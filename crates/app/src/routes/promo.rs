@@ -5,7 +5,6 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use shared::Rule;
 use utoipa::ToSchema;
 
@@ -94,7 +93,13 @@ pub async fn validate(
 pub struct CreatePromo {
     /// Letters, digits, `-` and `_`, up to 32; stored in capitals.
     #[serde(default)]
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 32, example = "SUMMER10")]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 32,
+        example = "SUMMER10"
+    )]
     pub code: Option<String>,
     /// The discount, a whole percent.
     #[serde(default)]

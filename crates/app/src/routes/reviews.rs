@@ -146,7 +146,12 @@ pub async fn list(
 pub struct HidePayload {
     /// 1 to 500 characters (after trimming).
     #[serde(default)]
-    #[schema(required = true, min_length = 1, max_length = 500, example = "Rude language")]
+    #[schema(
+        required = true,
+        min_length = 1,
+        max_length = 500,
+        example = "Rude language"
+    )]
     pub reason: String,
 }
 
