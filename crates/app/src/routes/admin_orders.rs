@@ -78,7 +78,8 @@ struct QueuedOrderJson {
     paid_at: Option<DateTime<Utc>>,
     #[schema(required = true)]
     delivered_at: Option<DateTime<Utc>>,
-    /// Minutes since it was paid, while it waits for delivery; null otherwise.
+    /// Minutes from payment until now while paid, until delivery once delivered; null in any
+    /// other status.
     #[schema(required = true)]
     minutes_waiting: Option<i64>,
     /// Who claimed it; null when nobody did.

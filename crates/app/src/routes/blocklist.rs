@@ -104,32 +104,58 @@ pub async fn list(
         }))
 }
 
-/// An identity to block. The fields are read leniently (a missing one answers 422 naming it).
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = NewBlocklistEntry)]
+#[derive(Debug, Deserialize)]
 pub struct NewEntry {
     #[serde(default)]
-    #[schema(required = true, nullable = false, value_type = KindDoc)]
     kind: Option<String>,
-    /// An e-mail, a Discord id (up to 20 digits), a Roblox username or an IPv4/IPv6 address.
     #[serde(default)]
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        example = "scammer@example.com"
-    )]
     value: Option<String>,
-    /// Why it is blocked.
     #[serde(default)]
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        max_length = 200,
-        example = "Chargeback on order 12"
-    )]
     reason: Option<String>,
+}
+
+/// An identity to block: its `kind`, the `value` of that kind and why (`reason`, 1 to 200
+/// characters). The fields are read leniently: a missing one answers 422 naming it.
+#[derive(Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[schema(as = NewBlocklistEntry)]
+#[allow(dead_code)] // a schema only: `NewEntry` is what is read
+enum NewEntryDoc {
+    Email {
+        /// Stored in lower case.
+        #[schema(format = Email, example = "scammer@example.com")]
+        value: String,
+        #[schema(min_length = 1, max_length = 200, example = "Chargeback on order 12")]
+        reason: String,
+    },
+    DiscordId {
+        /// A Discord user id: up to 20 digits, not 0.
+        #[schema(pattern = "^[0-9]{1,20}$", example = "100000000000000001")]
+        value: String,
+        #[schema(min_length = 1, max_length = 200)]
+        reason: String,
+    },
+    RobloxUsername {
+        /// 3 to 20 letters, digits and at most one `_`, not at either end; stored in lower
+        /// case.
+        #[schema(
+            pattern = "^[A-Za-z0-9]+(_[A-Za-z0-9]+)?$",
+            min_length = 3,
+            max_length = 20,
+            example = "Builder_Bob"
+        )]
+        value: String,
+        #[schema(min_length = 1, max_length = 200)]
+        reason: String,
+    },
+    Ip {
+        /// An IPv4 or IPv6 address, e.g. `203.0.113.7`; an IPv4-mapped IPv6 address is stored as
+        /// the IPv4 one.
+        #[schema(example = "203.0.113.7")]
+        value: String,
+        #[schema(min_length = 1, max_length = 200)]
+        reason: String,
+    },
 }
 
 /// `POST /api/admin/blocklist {kind, value, reason}`: 201 with the entry; 422 for a bad kind,
@@ -142,7 +168,7 @@ pub struct NewEntry {
     summary = "Block an identity",
     description = "Adds an e-mail, Discord id, Roblox username or IP address to the blocklist: \
                    checkout refuses it from then on (super_admin).",
-    request_body = NewEntry,
+    request_body = NewEntryDoc,
     responses(
         (status = 201, description = "The new entry.", body = EntryJson),
         SuperAdminJson,

@@ -5,6 +5,7 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use shared::Rule;
 use utoipa::ToSchema;
 
@@ -98,6 +99,7 @@ pub struct CreatePromo {
         nullable = false,
         min_length = 1,
         max_length = 32,
+        pattern = "^[A-Za-z0-9_-]+$",
         example = "SUMMER10"
     )]
     pub code: Option<String>,
@@ -108,7 +110,7 @@ pub struct CreatePromo {
     /// When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
     /// end of that day, UTC); null, empty or left out: never.
     #[serde(default)]
-    #[schema(example = "2026-12-31T23:59:59Z")]
+    #[schema(format = DateTime, example = "2026-12-31T23:59:59Z")]
     pub expires_at: Option<String>,
     /// How many orders may use it in all; null, empty or left out: no limit. (Stored up to
     /// 2147483647.)
