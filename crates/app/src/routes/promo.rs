@@ -5,7 +5,6 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use shared::Rule;
 use utoipa::ToSchema;
 
