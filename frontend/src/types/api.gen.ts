@@ -1608,19 +1608,50 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description An identity to block. The fields are read leniently (a missing one answers 422 naming it). */
+        /**
+         * @description An identity to block: its `kind`, the `value` of that kind and why (`reason`, 1 to 200
+         *     characters). The fields are read leniently: a missing one answers 422 naming it.
+         */
         NewBlocklistEntry: {
-            kind: components["schemas"]["BlockKind"];
             /**
-             * @description An e-mail, a Discord id (up to 20 digits), a Roblox username or an IPv4/IPv6 address.
+             * Format: email
+             * @description Stored in lower case.
              * @example scammer@example.com
              */
             value: string;
-            /**
-             * @description Why it is blocked.
-             * @example Chargeback on order 12
-             */
+            /** @example Chargeback on order 12 */
             reason: string;
+            /** @enum {string} */
+            kind: "email";
+        } | {
+            /**
+             * @description A Discord user id: up to 20 digits, not 0.
+             * @example 100000000000000001
+             */
+            value: string;
+            reason: string;
+            /** @enum {string} */
+            kind: "discord_id";
+        } | {
+            /**
+             * @description 3 to 20 letters, digits and at most one `_`, not at either end; stored in lower
+             *     case.
+             * @example Builder_Bob
+             */
+            value: string;
+            reason: string;
+            /** @enum {string} */
+            kind: "roblox_username";
+        } | {
+            /**
+             * @description An IPv4 or IPv6 address, e.g. `203.0.113.7`; an IPv4-mapped IPv6 address is stored as
+             *     the IPv4 one.
+             * @example 203.0.113.7
+             */
+            value: string;
+            reason: string;
+            /** @enum {string} */
+            kind: "ip";
         };
         /**
          * @description A new promo code. The fields are read leniently (numbers may also come as digits in a
@@ -1639,6 +1670,7 @@ export interface components {
              */
             discount_percent: number;
             /**
+             * Format: date-time
              * @description When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
              *     end of that day, UTC); null, empty or left out: never.
              * @example 2026-12-31T23:59:59Z
@@ -1988,7 +2020,8 @@ export interface components {
             delivered_at: string | null;
             /**
              * Format: int64
-             * @description Minutes since it was paid, while it waits for delivery; null otherwise.
+             * @description Minutes from payment until now while paid, until delivery once delivered; null in any
+             *     other status.
              */
             minutes_waiting: number | null;
             claimed_by: null | components["schemas"]["ClaimedBy"];
