@@ -6,6 +6,26 @@
 // Generated from frontend/openapi.json by `just api-types`; a Vitest test fails when it is stale.
 
 export interface paths {
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/admin/audit?actor_id=&kind=&since=&before=&cursor=&limit=`: the staff audit log,
+         *     newest first (`since` inclusive, `before` exclusive).
+         */
+        get: operations["admin_list_audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/blocklist": {
         parameters: {
             query?: never;
@@ -1253,6 +1273,57 @@ export interface components {
             /** @description Kept for its orders but off the storefront (a deleted product that had orders). */
             archived: boolean;
         };
+        /** @description Who acted: a staff member, or the command line (`id` null). */
+        AuditActorJson: {
+            /**
+             * Format: int64
+             * @description The staff member's user id; null for the command line.
+             */
+            id?: number | null;
+            /** @description Their name at the time of the entry. */
+            name: string;
+        };
+        /** @description One staff action. */
+        AuditEntryJson: {
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            at: string;
+            actor: components["schemas"]["AuditActorJson"];
+            /**
+             * @description The kind of action, dotted (`stock.set`, `product.update`, ...).
+             * @example stock.set
+             */
+            kind: string;
+            /**
+             * @description What was acted on, e.g. `product:12`.
+             * @example product:12
+             */
+            target: string;
+            /** @description The values the action replaced; null when there were none (a creation). */
+            before?: Record<string, never> | null;
+            /** @description The values the action wrote; null when there are none (a deletion). */
+            after?: Record<string, never> | null;
+            /** @description The client's address (through trusted proxies); null for the command line. */
+            ip?: string | null;
+        };
+        /** @description A page of the log, and what the filters can choose from. */
+        AuditPage: {
+            /** @description Newest first. */
+            entries: components["schemas"]["AuditEntryJson"][];
+            /**
+             * Format: int64
+             * @description Pass as `cursor` for the next (older) page; null on the last page.
+             */
+            next_cursor?: number | null;
+            /**
+             * @description Everyone with entries, by name (the command line has id null; filter it with
+             *     `actor_id=cli`).
+             */
+            actors: components["schemas"]["AuditActorJson"][];
+            /** @description Every kind of entry. */
+            kinds: string[];
+        };
         /** @description Whether the session is logged in, and as whom. */
         AuthCheck: {
             loggedIn: boolean;
@@ -2370,6 +2441,66 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    admin_list_audit: {
+        parameters: {
+            query?: {
+                /** @description A staff member's user id, or `cli` for the command line. */
+                actor_id?: string;
+                /** @description One kind, e.g. `stock.set`. */
+                kind?: string;
+                /** @description At or after: `YYYY-MM-DD` (midnight UTC) or RFC 3339. */
+                since?: string;
+                /** @description Strictly before: `YYYY-MM-DD` (midnight UTC) or RFC 3339. */
+                before?: string;
+                /** @description The previous page's `next_cursor`. */
+                cursor?: number;
+                /** @description Entries per page, 1 to 100 (50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Not logged in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a super_admin. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A bad filter. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_list_blocklist: {
         parameters: {
             query?: never;

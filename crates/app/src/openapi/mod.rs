@@ -185,6 +185,19 @@ mod tests {
     }
 
     #[test]
+    fn every_operation_id_is_used_once_in_the_whole_document() {
+        let value = serde_json::to_value(document()).unwrap();
+        let mut seen = BTreeSet::new();
+        for (path, item) in value["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                if let Some(id) = operation["operationId"].as_str() {
+                    assert!(seen.insert(id.to_owned()), "{method} {path}: {id} used twice");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_document_is_openapi_3_1_with_the_error_shape_and_the_session_cookie() {
         let value: serde_json::Value = serde_json::from_str(document_json()).unwrap();
         assert!(value["openapi"].as_str().unwrap().starts_with("3.1"));

@@ -173,6 +173,7 @@ fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
 #[utoipa::path(
     get,
     path = "/api/admin/audit",
+    operation_id = "admin_list_audit",
     tag = "staff: audit",
     params(
         ("actor_id" = Option<String>, Query, description = "A staff member's user id, or `cli` for the command line."),
