@@ -191,7 +191,10 @@ mod tests {
         for (path, item) in value["paths"].as_object().unwrap() {
             for (method, operation) in item.as_object().unwrap() {
                 if let Some(id) = operation["operationId"].as_str() {
-                    assert!(seen.insert(id.to_owned()), "{method} {path}: {id} used twice");
+                    assert!(
+                        seen.insert(id.to_owned()),
+                        "{method} {path}: {id} used twice"
+                    );
                 }
             }
         }
