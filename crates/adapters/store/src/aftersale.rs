@@ -25,6 +25,9 @@ use crate::Store;
 
 impl Store {
     /// Runs `change` (one conditional UPDATE) in a transaction that first records `event`.
+    // the statement, its follow-ups, the provider's event and the audit entry all belong to
+    // the one transaction; a parameter struct would only rename them
+    #[allow(clippy::too_many_arguments)]
     async fn change_order(
         &self,
         id: OrderId,

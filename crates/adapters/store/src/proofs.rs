@@ -27,7 +27,7 @@ fn proof_json(items: &str, images: &[String]) -> Value {
 
 /// The pictures of proof `id` in order, read on `db`.
 async fn image_paths(db: &impl ConnectionTrait, id: i64) -> anyhow::Result<Vec<String>> {
-    Ok(proof_images::Entity::find()
+    proof_images::Entity::find()
         .select_only()
         .column(proof_images::Column::Path)
         .filter(proof_images::Column::ProofId.eq(id))
@@ -35,7 +35,7 @@ async fn image_paths(db: &impl ConnectionTrait, id: i64) -> anyhow::Result<Vec<S
         .into_tuple::<String>()
         .all(db)
         .await
-        .with_context(|| format!("failed to read the images of proof {id}"))?)
+        .with_context(|| format!("failed to read the images of proof {id}"))
 }
 
 impl ProofRepository for Store {
