@@ -78,11 +78,11 @@ async fn product_row(
     db: &impl ConnectionTrait,
     id: ProductId,
 ) -> Result<products::Model, CatalogError> {
-    Ok(products::Entity::find_by_id(id.get())
+    products::Entity::find_by_id(id.get())
         .one(db)
         .await
         .with_context(|| format!("failed to load product {id}"))?
-        .ok_or(CatalogError::NotFound(id))?)
+        .ok_or(CatalogError::NotFound(id))
 }
 
 impl ProductWrites for Store {
