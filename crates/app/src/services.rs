@@ -31,5 +31,8 @@ pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;
 /// After the sale: the buyer's order page by link and the mail to the buyer.
 pub type TrackingService = orders::OrderTracking<Store, mail::ShopMailer, AppClock>;
 
+/// The staff audit log, read by super_admins (the writes append to it themselves).
+pub type AuditService = shared::AuditTrail<Store>;
+
 /// Verified reviews.
 pub type ReviewService = orders::Reviews<Store, AppClock>;

@@ -24,8 +24,9 @@ use crate::{
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
-        AfterSaleService, BlocklistService, CatalogAdminService, DeliveryQueueService,
-        ProofService, ReviewService, SalesService, ShopCatalog, TrackingService,
+        AfterSaleService, AuditService, BlocklistService, CatalogAdminService,
+        DeliveryQueueService, ProofService, ReviewService, SalesService, ShopCatalog,
+        TrackingService,
     },
     settings::{Environment, EventsSettings, Settings, SiteSettings},
     snapshot::{ProductSnapshot, StockChanged},
@@ -52,6 +53,7 @@ pub struct Services {
     pub blocklist: web::Data<BlocklistService>,
     pub tracking: web::Data<TrackingService>,
     pub reviews: web::Data<ReviewService>,
+    pub audit: web::Data<AuditService>,
     pub rate_limits: web::Data<RateLimits>,
     pub trusted_proxies: web::Data<TrustedProxies>,
     pub oauth_state_cookie: web::Data<OAuthStateCookie>,
@@ -185,6 +187,7 @@ impl Services {
         );
 
         Ok(Services {
+            audit: web::Data::new(AuditService::new(store.clone())),
             catalog_admin: web::Data::new(catalog::CatalogAdmin::new(
                 store.clone(),
                 media::MediaImages::products(media.clone()),
@@ -261,6 +264,7 @@ impl Services {
             .app_data(self.blocklist.clone())
             .app_data(self.tracking.clone())
             .app_data(self.reviews.clone())
+            .app_data(self.audit.clone())
             .app_data(self.rate_limits.clone())
             .app_data(self.trusted_proxies.clone())
             .app_data(self.oauth_state_cookie.clone())

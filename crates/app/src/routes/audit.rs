@@ -5,11 +5,11 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::Value;
-use shared::{ActorFilter, AuditEntry, AuditKind, AuditLog, AuditQuery};
-use store::Store;
+use shared::{ActorFilter, AuditEntry, AuditKind, AuditQuery};
 
 use crate::auth::RequireSuperAdmin;
 use crate::error::{ApiError, FieldErrors};
+use crate::services::AuditService;
 
 /// Entries per page unless `limit` says otherwise.
 pub const PAGE_SIZE: u64 = 50;
@@ -194,39 +194,25 @@ fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
 pub async fn list(
     _admin: RequireSuperAdmin,
     request: HttpRequest,
-    store: web::Data<Store>,
+    audit: web::Data<AuditService>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut query = query(&request)?;
-    let limit = query.limit;
-    // one more than asked: whether there is a next page
-    query.limit = limit + 1;
-    let mut entries = store
-        .audit_entries(&query)
+    let page = audit
+        .page(query(&request)?)
         .await
         .map_err(ApiError::internal)?;
-    let more = entries.len() as u64 > limit;
-    entries.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    let next_cursor = if more {
-        entries.last().map(|entry| entry.id)
-    } else {
-        None
-    };
-    let actors = store
-        .audit_actors()
-        .await
-        .map_err(ApiError::internal)?
-        .into_iter()
-        .map(|actor| AuditActorJson {
-            id: actor.id,
-            name: actor.name,
-        })
-        .collect();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(AuditPage {
-            entries: entries.into_iter().map(to_json).collect(),
-            next_cursor,
-            actors,
+            entries: page.entries.into_iter().map(to_json).collect(),
+            next_cursor: page.next_cursor,
+            actors: page
+                .actors
+                .into_iter()
+                .map(|actor| AuditActorJson {
+                    id: actor.id,
+                    name: actor.name,
+                })
+                .collect(),
             kinds: AuditKind::ALL.iter().map(|kind| kind.as_str()).collect(),
         }))
 }

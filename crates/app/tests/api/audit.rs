@@ -775,3 +775,77 @@ async fn the_command_line_records_new_accounts_role_name_and_password_changes(
     let actors = audited.page("").await["actors"].clone();
     assert_eq!(actors, json!([{"id": null, "name": "command line"}]));
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_change_whose_entry_cannot_be_written_does_not_happen(#[case] backend: Backend) {
+    use sea_orm::{ConnectionTrait, DatabaseBackend, Statement};
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let id = create_product(&audited, &ada, "Owl").await;
+    // from now on the log refuses every entry
+    let db = audited.app.store.connection();
+    let refuse = match db.get_database_backend() {
+        DatabaseBackend::Postgres => vec![
+            "CREATE FUNCTION refuse_audit() RETURNS trigger AS $$ \
+             BEGIN RAISE EXCEPTION 'no more entries'; END $$ LANGUAGE plpgsql",
+            "CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log \
+             FOR EACH ROW EXECUTE FUNCTION refuse_audit()",
+        ],
+        _ => vec![
+            "CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log \
+             BEGIN SELECT RAISE(ABORT, 'no more entries'); END",
+        ],
+    };
+    for sql in refuse {
+        db.execute(Statement::from_string(db.get_database_backend(), sql))
+            .await
+            .unwrap();
+    }
+
+    let set = post(
+        &audited,
+        &ada,
+        &format!("/api/admin/products/{id}/inventory"),
+        json!({"inventory": 12}),
+    )
+    .await;
+    assert_eq!(set.status(), 500);
+    let edit = send_form(
+        &audited,
+        &ada,
+        Method::PUT,
+        &format!("/api/admin/products/{id}"),
+        &product_form("Renamed", &[]),
+    )
+    .await;
+    assert_eq!(edit.status(), 500);
+    let promo = post(
+        &audited,
+        &ada,
+        "/api/admin/promo-codes",
+        json!({"code": "NEVER", "discount_percent": 10}),
+    )
+    .await;
+    assert_eq!(promo.status(), 500);
+
+    // read from the database (not the storefront's snapshot)
+    let products: Vec<Value> = ada
+        .client
+        .get(audited.app.url("/api/admin/products"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&products[0]["name"], &products[0]["stock"]),
+        (&json!("Owl"), &json!(4)),
+        "nothing changed without its entry"
+    );
+    assert_eq!(audited.app.count_rows("promo_codes").await, 0);
+    assert_eq!(audited.count().await, 1);
+}

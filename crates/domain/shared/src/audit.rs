@@ -187,9 +187,117 @@ pub trait AuditLog: Send + Sync + 'static {
     fn audit_actors(&self) -> impl Future<Output = anyhow::Result<Vec<AuditActor>>> + Send;
 }
 
+/// A page of the log: its entries (newest first), where the next page starts, and everyone
+/// with entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditPage {
+    pub entries: Vec<AuditEntry>,
+    /// The id to read on from (`AuditQuery::older_than`); `None` on the last page.
+    pub next_cursor: Option<i64>,
+    pub actors: Vec<AuditActor>,
+}
+
+/// The super_admin's reading of the log, a page at a time.
+#[derive(Debug, Clone)]
+pub struct AuditTrail<R> {
+    log: R,
+}
+
+impl<R: AuditLog> AuditTrail<R> {
+    pub fn new(log: R) -> Self {
+        AuditTrail { log }
+    }
+
+    /// The entries `query` selects, at most `query.limit`, and the cursor of the next page
+    /// when there are more.
+    pub async fn page(&self, query: AuditQuery) -> anyhow::Result<AuditPage> {
+        let limit = usize::try_from(query.limit).unwrap_or(usize::MAX);
+        // one more than asked: whether a next page exists
+        let mut entries = self
+            .log
+            .audit_entries(&AuditQuery {
+                limit: query.limit.saturating_add(1),
+                ..query
+            })
+            .await?;
+        let more = entries.len() > limit;
+        entries.truncate(limit);
+        let next_cursor = if more {
+            entries.last().map(|entry| entry.id)
+        } else {
+            None
+        };
+        Ok(AuditPage {
+            entries,
+            next_cursor,
+            actors: self.log.audit_actors().await?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A log of entries 1..=n, newest (highest id) first.
+    struct Log(i64);
+
+    impl AuditLog for Log {
+        async fn audit_entries(&self, query: &AuditQuery) -> anyhow::Result<Vec<AuditEntry>> {
+            let below = query.older_than.unwrap_or(i64::MAX);
+            Ok((1..=self.0)
+                .rev()
+                .filter(|id| *id < below)
+                .take(usize::try_from(query.limit).unwrap_or(usize::MAX))
+                .map(|id| AuditEntry {
+                    id,
+                    at: DateTime::<Utc>::default(),
+                    actor_id: None,
+                    actor_name: Actor::COMMAND_LINE.to_owned(),
+                    kind: AuditKind::UserPassword.as_str().to_owned(),
+                    target: format!("user:{id}"),
+                    before: None,
+                    after: None,
+                    ip: None,
+                })
+                .collect())
+        }
+
+        async fn audit_actors(&self) -> anyhow::Result<Vec<AuditActor>> {
+            Ok(vec![AuditActor {
+                id: None,
+                name: Actor::COMMAND_LINE.to_owned(),
+            }])
+        }
+    }
+
+    fn query(older_than: Option<i64>, limit: u64) -> AuditQuery {
+        AuditQuery {
+            actor: None,
+            kind: None,
+            since: None,
+            before: None,
+            older_than,
+            limit,
+        }
+    }
+
+    #[tokio::test]
+    async fn pages_follow_the_cursor_to_the_last_one() {
+        let trail = AuditTrail::new(Log(5));
+        let first = trail.page(query(None, 2)).await.unwrap();
+        let ids: Vec<i64> = first.entries.iter().map(|e| e.id).collect();
+        assert_eq!((ids, first.next_cursor), (vec![5, 4], Some(4)));
+        let second = trail.page(query(Some(4), 2)).await.unwrap();
+        assert_eq!(second.next_cursor, Some(2));
+        let last = trail.page(query(Some(2), 2)).await.unwrap();
+        let ids: Vec<i64> = last.entries.iter().map(|e| e.id).collect();
+        assert_eq!((ids, last.next_cursor), (vec![1], None));
+        // exactly a page left: no next page
+        let exact = AuditTrail::new(Log(2)).page(query(None, 2)).await.unwrap();
+        assert_eq!((exact.entries.len(), exact.next_cursor), (2, None));
+        assert_eq!(exact.actors.len(), 1);
+    }
 
     #[test]
     fn every_kind_reads_back_from_its_dotted_name() {

@@ -13,7 +13,10 @@ mod email;
 pub mod images;
 pub mod limits;
 
-pub use audit::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
+pub use audit::{
+    Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditPage, AuditQuery,
+    AuditTrail,
+};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use discord::{DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
