@@ -5,6 +5,8 @@ use garden_app::{run_cli, telemetry, Application, Cli, Settings};
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let mut settings = Settings::load()?;
+    // May start the binary again (same process) with GLIBC_TUNABLES set: before anything else.
+    garden_app::malloc::pin_mmap_threshold(settings.server.malloc_mmap_threshold);
     telemetry::init(settings.environment);
     if let Some(command) = cli.command {
         // No listener here: an unset public_url names the configured port.
