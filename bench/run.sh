@@ -11,6 +11,8 @@
 #   BENCH_DIR    this directory; BENCH_TMP a scratch directory removed at the end
 #   BENCH_PORT_BASE  first port of the range the measurements may use
 # BENCH_ONLY=pattern runs only the measurements whose file name matches.
+# The push and checkout measurements need PostgreSQL (TEST_POSTGRES_URL, default
+# postgres://postgres@127.0.0.1:5432/postgres); each makes and drops a database of its own.
 set -euo pipefail
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

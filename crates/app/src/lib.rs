@@ -12,6 +12,7 @@ mod error;
 pub mod events;
 mod help_chat;
 pub mod limits;
+pub mod malloc;
 mod metrics;
 mod openapi;
 mod public_get;

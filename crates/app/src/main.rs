@@ -10,6 +10,8 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     let mut settings = Settings::load()?;
+    // May start the binary again (same process) with GLIBC_TUNABLES set: before anything else.
+    garden_app::malloc::pin_mmap_threshold(settings.server.malloc_mmap_threshold);
     telemetry::init(settings.environment);
     if let Some(command) = cli.command {
         // No listener here: an unset public_url names the configured port.

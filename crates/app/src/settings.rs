@@ -369,6 +369,12 @@ pub struct ServerSettings {
     /// read for the client's address. Empty: the TCP peer is the client.
     #[serde(default)]
     pub trusted_proxies: Vec<String>,
+    /// glibc's malloc only (Linux): allocations of at least this many bytes get memory of their
+    /// own that goes back to the system when freed. 0 leaves glibc's default, which raises the
+    /// threshold to the largest block freed so far (argon2's 19 MiB per password hash) and
+    /// then keeps up to twice that per arena after it is freed. See `crate::malloc`.
+    #[serde(default)]
+    pub malloc_mmap_threshold: usize,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -109,11 +109,27 @@ fn brotli(body: &[u8]) -> Result<Vec<u8>, CatalogError> {
     let mut out = Vec::with_capacity(body.len() / 4);
     let params = brotli::enc::BrotliEncoderParams {
         quality: 11,
-        lgwin: 22,
+        lgwin: brotli_window_bits(body.len()),
+        size_hint: body.len(),
         ..Default::default()
     };
     brotli::BrotliCompress(&mut &body[..], &mut out, &params).map_err(compression_failed)?;
     Ok(out)
+}
+
+/// The smallest brotli window that still holds the whole body (what brotli's own one-shot
+/// encoder picks when it knows the input's size), so the output is the same as with a larger
+/// one. Quality 11 sizes its match finder by the window: brotli's default 22 bits allocate
+/// ~33 MiB (and clear it) to compress a list of a few KB.
+fn brotli_window_bits(len: usize) -> i32 {
+    const MIN: i32 = 10;
+    const MAX: i32 = 24;
+    let mut bits = MIN;
+    // A window of `bits` reaches back (1 << bits) - 16 bytes.
+    while bits < MAX && (1usize << bits) - 16 < len {
+        bits += 1;
+    }
+    bits
 }
 
 #[derive(Debug, Clone)]
@@ -289,6 +305,24 @@ mod tests {
             related_ids: vec![],
             dupe_warning: false,
             archived: false,
+        }
+    }
+
+    #[test]
+    fn the_brotli_window_holds_the_whole_body_and_no_more() {
+        assert_eq!(brotli_window_bits(0), 10);
+        assert_eq!(brotli_window_bits(1008), 10);
+        assert_eq!(brotli_window_bits(1009), 11);
+        assert_eq!(brotli_window_bits(11_000), 14);
+        assert_eq!(brotli_window_bits(usize::MAX), 24);
+        for len in [0, 1, 1008, 1009, 11_000, 70_000] {
+            let body: Vec<u8> = (0..len)
+                .map(|i| b"{\"name\":\"Raccoon\"},"[i % 21] ^ (i / 97) as u8)
+                .collect();
+            let compressed = brotli(&body).unwrap();
+            let mut decompressed = Vec::new();
+            brotli::BrotliDecompress(&mut &compressed[..], &mut decompressed).unwrap();
+            assert_eq!(decompressed, body, "{len} bytes round-trip");
         }
     }
 

@@ -96,6 +96,7 @@ impl TestApp {
                 port: 0,
                 static_dir: frontend.path().to_path_buf(),
                 trusted_proxies: vec![],
+                malloc_mmap_threshold: 0,
             },
             database: garden_app::DatabaseSettings {
                 url: database.url.clone(),
