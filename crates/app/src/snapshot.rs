@@ -316,8 +316,9 @@ mod tests {
         assert_eq!(brotli_window_bits(11_000), 14);
         assert_eq!(brotli_window_bits(usize::MAX), 24);
         for len in [0, 1, 1008, 1009, 11_000, 70_000] {
+            let pattern = b"{\"name\":\"Raccoon\"},";
             let body: Vec<u8> = (0..len)
-                .map(|i| b"{\"name\":\"Raccoon\"},"[i % 21] ^ (i / 97) as u8)
+                .map(|i| pattern[i % pattern.len()] ^ (i / 97) as u8)
                 .collect();
             let compressed = brotli(&body).unwrap();
             let mut decompressed = Vec::new();
