@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import {
   apiLogIn,
   createAccountWithCli,
+  expectInAuditLog,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   fillDetails,
@@ -358,6 +359,12 @@ test('staff mark a paid order delivered and the buyer sees Delivered', async ({
   } finally {
     await staffContext.close();
   }
+
+  // Both staff actions are in the audit log, by this member of staff.
+  await expectInAuditLog(browser, SUPER_ADMIN, [
+    { name: `Order claimed order:${orderId}`, texts: ['By Alma Admin'] },
+    { name: `Order delivered order:${orderId}`, texts: ['By Alma Admin'] },
+  ]);
 
   // The buyer's order page and profile say so.
   await page.reload();

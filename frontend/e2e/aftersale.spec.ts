@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import {
   apiLogIn,
   createAccountWithCli,
+  expectInAuditLog,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   fillDetails,
@@ -127,6 +128,10 @@ test('staff refund a paid order from the queue and the buyer sees Refunded', asy
   } finally {
     await staffContext.close();
   }
+
+  await expectInAuditLog(browser, SUPER_ADMIN, [
+    { name: `Order refunded order:${orderId}`, texts: ['By Rico Runner'] },
+  ]);
 
   await page.reload();
   await expect(page.getByTestId('order-status')).toHaveText('Refunded');

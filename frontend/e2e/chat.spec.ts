@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import {
   createAccountWithCli,
+  expectInAuditLog,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   saveScreenshot,
@@ -129,6 +130,11 @@ test('a guest gets the bot, then a live agent; they talk both ways until the adm
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(admin.getByText('Conversation deleted.')).toBeVisible();
   await expect(livePanel(admin).getByText('Select a chat')).toBeVisible();
+  const auditor = { email: `chat-audit-${Date.now()}@example.com`, password: 'chat audit 1' };
+  createAccountWithCli(auditor.email, auditor.password, 'super_admin', 'Cody Auditor');
+  await expectInAuditLog(browser, auditor, [
+    { name: /^Chat deleted chat:[0-9a-f-]{36}$/, texts: ['By Ann Agent'] },
+  ]);
 
   // The guest's next poll finds the chat gone: a fresh assistant chat.
   await expect(conversation(guest)).not.toContainText('My Raccoon has not arrived yet');

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
 
 /** The product fields the tests rely on, as GET /api/products returns them. */
 export type ApiProduct = {
@@ -369,4 +375,35 @@ export async function payByCardOnDevPage(page: Page, testInfo?: TestInfo, shotNa
   await modal.getByRole('button', { name: /Card/ }).click();
   await expect(page).toHaveURL(/\/dev\/pay\/\d+$/);
   return Number(/\/dev\/pay\/(\d+)$/.exec(page.url())?.[1]);
+}
+
+/**
+ * A super_admin opens /admin/audit in a browser of their own and finds each entry, named as the
+ * page names it ("Order claimed order:12"), and containing all the given texts (e.g. "By Alma
+ * Admin").
+ */
+export async function expectInAuditLog(
+  browser: Browser,
+  superAdmin: { email: string; password: string },
+  entries: { name: string | RegExp; texts: string[] }[],
+): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(superAdmin.email);
+    await page.getByLabel('Password', { exact: true }).fill(superAdmin.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/admin/audit');
+    await expect(page.getByRole('list', { name: 'Audit log entries' })).toBeVisible();
+    for (const { name, texts } of entries) {
+      let entry = page.getByRole('listitem', { name, exact: true });
+      for (const text of texts) entry = entry.filter({ hasText: text });
+      // (a retried test may have written one before: at least one, then)
+      await expect(entry.first(), `${String(name)} with ${texts.join(', ')}`).toBeVisible();
+    }
+  } finally {
+    await context.close();
+  }
 }

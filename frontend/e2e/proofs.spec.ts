@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import {
   createAccountWithCli,
+  expectInAuditLog,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   saveScreenshot,
@@ -115,4 +116,12 @@ test('staff add a proof with two images (a two-column grid) and delete it; shopp
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Proofs of Delivery' })).toBeVisible();
   await expect(proofCard(page, items)).toHaveCount(0);
+
+  // Both are in the audit log, by this member of staff.
+  const auditor = { email: `proofs-audit-${Date.now()}@example.com`, password: 'proofs audit 1' };
+  createAccountWithCli(auditor.email, auditor.password, 'super_admin', 'Quinn Auditor');
+  await expectInAuditLog(browser, auditor, [
+    { name: /^Proof added proof:\d+$/, texts: [items, 'By Pat Proofs'] },
+    { name: /^Proof deleted proof:\d+$/, texts: [items, 'By Pat Proofs'] },
+  ]);
 });
