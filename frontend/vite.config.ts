@@ -1,16 +1,49 @@
 import { fileURLToPath, URL } from 'node:url';
 
+import { constants } from 'node:zlib';
+
 import react from '@vitejs/plugin-react';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
 const apiTarget = process.env.GARDEN_SHOP_API ?? 'http://127.0.0.1:8080';
 
-export default defineConfig({
-  plugins: [react()],
+/**
+ * React Router 7 exports only its development build (remix-run/react-router#14102: dev warnings
+ * and checks, ~50 KB more), so a production build takes the production files it also ships.
+ */
+const reactRouterProduction = [
+  { find: /^react-router$/, file: 'index.mjs' },
+  { find: /^react-router\/dom$/, file: 'dom-export.mjs' },
+].map(({ find, file }) => ({
+  find,
+  replacement: fileURLToPath(
+    new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url),
+  ),
+}));
+
+export default defineConfig(({ mode }) => ({
+  plugins: [
+    react(),
+    // foo.js.br and foo.js.gz beside each hashed file, compressed once at their best: the server
+    // sends them to browsers that accept them (crates/app/src/routes/spa.rs) instead of
+    // compressing on every request at a fast level (a third smaller for the entry chunk).
+    compression({
+      include: /^assets\/.*\.(js|css|svg)$/,
+      threshold: 1024,
+      algorithms: [
+        defineAlgorithm('gzip', { level: 9 }),
+        defineAlgorithm('brotliCompress', {
+          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
+        }),
+      ],
+    }),
+  ],
   resolve: {
-    alias: {
-      '@': fileURLToPath(new URL('./src', import.meta.url)),
-    },
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...(mode === 'production' ? reactRouterProduction : []),
+    ],
   },
   server: {
     proxy: {
@@ -20,6 +53,9 @@ export default defineConfig({
   },
   build: {
     sourcemap: true,
+    // dist/.vite/manifest.json: the server reads it to preload the storefront pages' chunks
+    // with the HTML (crates/app/src/routes/spa.rs).
+    manifest: true,
   },
   test: {
     environment: 'jsdom',
@@ -30,4 +66,4 @@ export default defineConfig({
     restoreMocks: true,
     unstubGlobals: true,
   },
-});
+}));

@@ -1,6 +1,14 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
-import { fetchProducts, plainProduct, productCards, saveScreenshot } from './helpers';
+import {
+  apiLogIn,
+  createAccountWithCli,
+  fetchProducts,
+  plainProduct,
+  productCards,
+  required,
+  saveScreenshot,
+} from './helpers';
 
 const VIEWPORTS = [
   { width: 375, height: 812 },
@@ -74,6 +82,90 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
+
+/** How long a page is given, after its event stream answered, to act on the stream's first event. */
+const STREAM_SETTLES_MS = 1000;
+
+/** Resolves when the page's event stream has answered (its first event follows at once). */
+function streamOpened(page: Page) {
+  return page.waitForResponse(
+    (answer) => new URL(answer.url()).pathname === '/api/events' && answer.status() === 200,
+  );
+}
+
+/** The /api calls a page makes, in order (paths only). */
+function recordApiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (sent) => {
+    const path = new URL(sent.url()).pathname;
+    if (path.startsWith('/api/')) calls.push(path);
+  });
+  return calls;
+}
+
+test('the storefront draws from its HTML: no session check, no list request, code fetched with it', async ({
+  page,
+  request,
+}) => {
+  const products = await fetchProducts(request);
+  const apiCalls = recordApiCalls(page);
+  const scripts: Array<{ path: string; encoding?: string }> = [];
+  page.on('response', (answer) => {
+    if (answer.request().resourceType() !== 'script') return;
+    scripts.push({
+      path: new URL(answer.url()).pathname,
+      encoding: answer.headers()['content-encoding'],
+    });
+  });
+
+  const homeStream = streamOpened(page);
+  await page.goto('/');
+  await expect(productCards(page)).toHaveCount(products.length);
+  const beforeFirstCards = [...apiCalls];
+  expect(beforeFirstCards).not.toContain('/api/auth/check');
+  expect(beforeFirstCards).not.toContain('/api/products');
+  // the page's element was read and removed; the home page's chunk was named by the HTML
+  await expect(page.locator('#shop-bootstrap')).toHaveCount(0);
+  const homeChunk = page.locator('link[rel="modulepreload"][href^="/assets/home-"]');
+  await expect(homeChunk).toHaveCount(1);
+  // the scripts came in the build's brotli copies
+  const entry = scripts.find((script) => script.path.startsWith('/assets/index-'));
+  expect(entry?.encoding).toBe('br');
+
+  // the event stream resumed from the page's own data: coming up, it refetches nothing
+  await homeStream;
+  await page.waitForTimeout(STREAM_SETTLES_MS);
+
+  // a product page the same way
+  const product = products[3];
+  const productStream = streamOpened(page);
+  await page.goto(`/product/${product.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+  await expect(page.locator('link[rel="modulepreload"][href^="/assets/product-"]')).toHaveCount(1);
+  await productStream;
+  await page.waitForTimeout(STREAM_SETTLES_MS);
+  expect(apiCalls.filter((path) => path === '/api/auth/check' || path === '/api/products')).toEqual(
+    [],
+  );
+});
+
+test('a signed-in visitor is known from the page itself', async ({ page, baseURL }) => {
+  const email = 'first-load@example.com';
+  const password = 'first load password 1';
+  createAccountWithCli(email, password, 'customer', 'Fern First');
+  await apiLogIn(page.request, required(baseURL, 'baseURL'), email, password);
+  const apiCalls = recordApiCalls(page);
+  await page.goto('/about');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('button', { name: 'Logout' })).toBeVisible();
+  expect(apiCalls).not.toContain('/api/auth/check');
+
+  // logging out in another tab: the next page load knows at once
+  await page.request.post('/api/logout', { headers: { Origin: required(baseURL, 'baseURL') } });
+  await page.reload();
+  await expect(nav.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Logout' })).toHaveCount(0);
+});
 
 test('robots.txt and sitemap.xml are real files', async ({ request, baseURL }) => {
   const robots = await request.get('/robots.txt');

@@ -2,8 +2,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/app';
+import { seedQueryClient, takeBootstrap } from '@/app/bootstrap';
 import { initCart } from '@/features/cart/stores/cart-store';
-import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
+import { resumeEventsFrom } from '@/lib/live-events';
 import { createQueryClient } from '@/lib/query-client';
 
 import '@/styles/global.css';
@@ -11,12 +12,12 @@ import '@/styles/global.css';
 // Read the saved cart before the first render, so the cart never flashes empty (spec §4).
 initCart();
 
-// The storefront's pages draw the product list: ask for it now, alongside the session check
-// that gates the first render, instead of after it (the first load's longest chain).
+// The page carries the session and, on the storefront, the product list: the first render
+// waits for no round trip (the first load's longest chain).
 const queryClient = createQueryClient();
-if (window.location.pathname === '/' || window.location.pathname.startsWith('/product/')) {
-  void queryClient.prefetchQuery(getProductsQueryOptions());
-}
+const bootstrap = takeBootstrap();
+seedQueryClient(queryClient, bootstrap, window.location.pathname);
+if (bootstrap.events !== undefined) resumeEventsFrom(bootstrap.events);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

@@ -30,6 +30,17 @@ export type LiveOptions = {
 
 let live = false;
 const listeners = new Set<Listener>();
+/** Where the page's own data stands in the event log, for the first stream to resume from. */
+let pageEventId: number | null = null;
+
+/**
+ * The event number the page was made at (its bootstrap's `events`): the data the page carried
+ * holds every event up to it. The next stream opened resumes there, so what changed while the
+ * page loaded arrives as events and nothing is refetched when the stream comes up.
+ */
+export function resumeEventsFrom(id: number): void {
+  pageEventId = id;
+}
 
 function setLive(next: boolean, queryClient: QueryClient | null) {
   if (live === next) return;
@@ -100,7 +111,10 @@ export function connectLiveEvents({ queryClient, staff, chatSession }: LiveOptio
   let productsTimer: ReturnType<typeof setTimeout> | undefined;
   let productsDue = 0;
   let retryMs = RETRY_MIN_MS;
-  let lastEventId = '';
+  let lastEventId = pageEventId === null ? '' : String(pageEventId);
+  /** This stream starts from the page's data (until its first `ready`). */
+  let fromPage = pageEventId !== null;
+  pageEventId = null;
   let closed = false;
 
   const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
@@ -133,7 +147,11 @@ export function connectLiveEvents({ queryClient, staff, chatSession }: LiveOptio
     stream.addEventListener('ready', (event: MessageEvent<string>) => {
       track(event);
       retryMs = RETRY_MIN_MS;
-      setLive(true, queryClient);
+      // Resumed from the page's own data, the missed events follow: nothing to catch up on.
+      // Any other time (a fresh start, back after polling) the polled screens refetch now.
+      const resumed = parse<{ resumed?: boolean }>(event)?.resumed === true;
+      setLive(true, fromPage && resumed ? null : queryClient);
+      fromPage = false;
     });
     stream.addEventListener('resync', (event: MessageEvent<string>) => {
       track(event);

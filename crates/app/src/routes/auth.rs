@@ -171,10 +171,17 @@ pub struct CodeSent {
     security((), ("session_cookie" = [])),
 )]
 pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
-    HttpResponse::Ok().json(AuthCheck {
-        logged_in: user.is_some(),
-        user: user.as_ref().map(UserResponse::from),
-    })
+    HttpResponse::Ok().json(AuthCheck::of(user.as_ref()))
+}
+
+impl AuthCheck {
+    /// The answer for a session holding `user` (None: a guest).
+    pub fn of(user: Option<&CurrentUser>) -> Self {
+        Self {
+            logged_in: user.is_some(),
+            user: user.map(UserResponse::from),
+        }
+    }
 }
 
 /// `GET /api/me`: the logged-in user.

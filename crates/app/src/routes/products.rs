@@ -88,7 +88,7 @@ const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json
 
 /// The best coding an `Accept-Encoding` allows: the highest quality, brotli before gzip before
 /// identity when equal; identity when the header is missing or allows neither.
-fn negotiate<'a>(values: impl Iterator<Item = &'a HeaderValue>) -> Coding {
+pub(crate) fn negotiate<'a>(values: impl Iterator<Item = &'a HeaderValue>) -> Coding {
     // quality in thousandths; None = not mentioned
     let (mut br, mut gzip, mut any) = (None::<u16>, None::<u16>, None::<u16>);
     for value in values.filter_map(|value| value.to_str().ok()) {

@@ -12,6 +12,7 @@ use store::testing::TestDatabase;
 use store::Backend;
 
 use crate::checkout_support::{browser, checkout, link_discord, payload, product, shop};
+use crate::first_load::{bootstrap, write_index};
 use crate::helpers::{Options, TestApp};
 
 /// One frame of the stream.
@@ -408,6 +409,76 @@ async fn last_event_id_replays_what_was_missed_and_says_resync_when_it_is_gone(
     let resync = gone.event().await;
     assert_eq!(resync.event.as_deref(), Some("resync"));
     assert!(resync.id.unwrap() >= second.id.unwrap());
+}
+
+/// The page tells the app the last event number its own data already holds: a stream opened
+/// from it carries what changed after the page was made, and nothing from before it.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_stream_resumed_from_the_pages_event_number_carries_what_changed_since_the_page(
+    #[case] backend: Backend,
+) {
+    let app = shop(backend, vec![(1, product("Owl", "3.00", Some(2)))]).await;
+    write_index(
+        &app,
+        "<!doctype html><html><head></head><body></body></html>",
+    );
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let set_stock = |inventory: i64| {
+        let (app, admin) = (&app, &admin);
+        async move {
+            let changed = app
+                .post_json(
+                    admin,
+                    "/api/admin/products/1/inventory",
+                    &json!({ "inventory": inventory }),
+                )
+                .await;
+            assert_eq!(changed.status(), 200, "{}", changed.text().await.unwrap());
+        }
+    };
+    // a change before the page, heard by this instance: the page's list already shows it
+    let shopper = app.new_client();
+    let mut watching = Sse::open(&app, &shopper, "").await;
+    assert_eq!(watching.event().await.event.as_deref(), Some("ready"));
+    set_stock(7).await;
+    let heard = watching
+        .events_until(|f| f.event.as_deref() == Some("products"))
+        .await;
+    let earlier = heard.last().unwrap().id.unwrap();
+    let page = shopper.get(app.url("/")).send().await.unwrap();
+    let page_data = bootstrap(&page.text().await.unwrap());
+    let fresh_as_of = page_data["events"].as_i64().unwrap();
+    assert!(fresh_as_of >= earlier, "{fresh_as_of} < {earlier}");
+    let stock_of_1 = page_data["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == 1)
+        .map(|p| p["inventory"].clone());
+    assert_eq!(stock_of_1, Some(json!(7)));
+
+    // a change while the page loads, before the app opens its stream
+    set_stock(3).await;
+    let mut resumed = Sse::open(&app, &shopper, &format!("?last_event_id={fresh_as_of}")).await;
+    let ready = resumed.event().await;
+    assert_eq!(ready.event.as_deref(), Some("ready"));
+    assert_eq!(ready.data.unwrap()["resumed"], true);
+    let missed = resumed.event().await;
+    assert_eq!(missed.event.as_deref(), Some("products"), "{missed:?}");
+    assert!(missed.id.unwrap() > fresh_as_of);
+    let etag = app.get("/api/products").await.headers()["etag"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(missed.data.unwrap()["version"], etag.as_str());
+    // and nothing else: the earlier change is not replayed
+    assert!(
+        resumed.frame(Duration::from_millis(300)).await.is_none(),
+        "only the change after the page"
+    );
 }
 
 #[rstest]

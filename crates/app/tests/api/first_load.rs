@@ -6,6 +6,7 @@ use std::io::Read;
 use std::sync::atomic::Ordering;
 
 use rstest::rstest;
+use serde_json::json;
 use store::testing::TestDatabase;
 use store::Backend;
 
@@ -25,6 +26,11 @@ async fn quiet_demo(backend: Backend) -> TestApp {
         },
     )
     .await
+}
+
+/// Replaces the built frontend's `index.html` with `html`.
+pub(crate) fn write_index(app: &TestApp, html: &str) {
+    std::fs::write(app.static_dir.join("index.html"), html).unwrap();
 }
 
 async fn list(
@@ -314,11 +320,10 @@ async fn product_pictures_are_also_served_as_webp_in_three_widths(#[case] backen
 #[tokio::test]
 async fn the_page_preloads_its_largest_picture_with_high_priority(#[case] backend: Backend) {
     let app = quiet_demo(backend).await;
-    std::fs::write(
-        app.static_dir.join("index.html"),
+    write_index(
+        &app,
         "<!doctype html><html><head><title>Garden Shop</title></head><body></body></html>",
-    )
-    .unwrap();
+    );
     let products = app.products().await;
     let stem = |product: &serde_json::Value| {
         product["image"]
@@ -329,7 +334,8 @@ async fn the_page_preloads_its_largest_picture_with_high_priority(#[case] backen
     };
 
     let home = app.get("/").await;
-    assert_eq!(header(&home, "cache-control"), Some("no-cache"));
+    assert_eq!(header(&home, "cache-control"), Some("private, no-cache"));
+    assert_eq!(header(&home, "vary"), Some("Cookie"));
     assert_eq!(
         header(&home, "content-type"),
         Some("text/html; charset=utf-8")
@@ -337,7 +343,7 @@ async fn the_page_preloads_its_largest_picture_with_high_priority(#[case] backen
     let home = home.text().await.unwrap();
     let first = stem(&products[0]);
     let expected = format!(
-        "<link rel=\"preload\" as=\"image\" href=\"{first}-300.webp\" imagesrcset=\"{first}-150.webp 150w, {first}-300.webp 300w, {first}-600.webp 600w\" imagesizes=\"(min-width: 1100px) 200px, (min-width: 900px) 20vw, (min-width: 640px) 28vw, (min-width: 340px) 42vw, 80vw\" fetchpriority=\"high\"></head>"
+        "<link rel=\"preload\" as=\"image\" href=\"{first}-300.webp\" imagesrcset=\"{first}-150.webp 150w, {first}-300.webp 300w, {first}-600.webp 600w\" imagesizes=\"(min-width: 1100px) 200px, (min-width: 900px) 20vw, (min-width: 640px) 28vw, (min-width: 340px) 42vw, 80vw\" fetchpriority=\"high\">"
     );
     assert!(home.contains(&expected), "{home}");
     assert_eq!(home.matches("rel=\"preload\"").count(), 1);
@@ -361,4 +367,277 @@ async fn the_page_preloads_its_largest_picture_with_high_priority(#[case] backen
         assert!(!page.contains("preload"), "{plain}: {page}");
         assert!(page.contains("<title>Garden Shop</title>"), "{plain}");
     }
+}
+
+/// The JSON of the page's bootstrap element, parsed.
+pub(crate) fn bootstrap(page: &str) -> serde_json::Value {
+    let start = "<script id=\"shop-bootstrap\" type=\"application/json\">";
+    let at = page
+        .find(start)
+        .unwrap_or_else(|| panic!("no bootstrap in {page}"))
+        + start.len();
+    let end = at + page[at..].find("</script>").unwrap();
+    assert!(page[..at].contains("<head>") && page[end..].contains("</head>"));
+    serde_json::from_str(&page[at..end]).unwrap()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_page_carries_the_session_and_the_storefronts_product_list(#[case] backend: Backend) {
+    let app = quiet_demo(backend).await;
+    write_index(
+        &app,
+        "<!doctype html><html><head><title>Garden Shop</title></head><body></body></html>",
+    );
+    let list: serde_json::Value = app.get_json("/api/products").await;
+
+    for path in ["/", "/?category=Pets", "/product/3", "/product/999999"] {
+        let page = app.get(path).await.text().await.unwrap();
+        let data = bootstrap(&page);
+        assert_eq!(
+            data["session"],
+            json!({ "loggedIn": false, "user": null }),
+            "{path}"
+        );
+        assert_eq!(data["products"], list, "{path}");
+        assert!(data["events"].is_i64(), "{path}: {data}");
+    }
+    for path in ["/about", "/checkout", "/admin/products", "/index.html"] {
+        let page = app.get(path).await.text().await.unwrap();
+        let mut data = bootstrap(&page);
+        assert!(data["events"].is_i64(), "{path}: {data}");
+        data.as_object_mut().unwrap().remove("events");
+        assert_eq!(
+            data,
+            json!({ "session": { "loggedIn": false, "user": null } }),
+            "{path}"
+        );
+    }
+
+    // the same answer as GET /api/auth/check for this visitor, and a page no cache shares
+    let customer = app.client_with_role(accounts::Role::Customer).await;
+    let check: serde_json::Value = customer
+        .get(app.url("/api/auth/check"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(check["loggedIn"], true);
+    let response = customer.get(app.url("/about")).send().await.unwrap();
+    assert_eq!(
+        header(&response, "cache-control"),
+        Some("private, no-cache")
+    );
+    assert_eq!(bootstrap(&response.text().await.unwrap())["session"], check);
+    // a HEAD is answered like the GET, without the page
+    let head = app.client.head(app.url("/")).send().await.unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(header(&head, "cache-control"), Some("private, no-cache"));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn no_product_text_can_end_the_bootstrap_element(#[case] backend: Backend) {
+    let app = quiet_demo(backend).await;
+    write_index(
+        &app,
+        "<!doctype html><html><head></head><body></body></html>",
+    );
+    let admin = app.client_with_role(accounts::Role::SuperAdmin).await;
+    let name = "Owl</script><script>alert(1)</script><!--";
+    let boundary = "bootstrap-boundary";
+    let mut body = String::new();
+    for (field, value) in [
+        ("name", name),
+        ("price", "9.50"),
+        ("category", "Pets"),
+        ("description", "</SCRIPT>&<b>bold</b>"),
+        ("stock", "4"),
+    ] {
+        body.push_str(&format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n"
+        ));
+    }
+    body.push_str(&format!("--{boundary}--\r\n"));
+    let created = admin
+        .post(app.url("/api/admin/products"))
+        .header(
+            "Content-Type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+
+    let page = app.get("/").await.text().await.unwrap();
+    assert!(
+        !page.contains("alert(1)</script>") && !page.contains("<!--"),
+        "{page}"
+    );
+    assert!(!page.to_lowercase().contains("</script>&"), "{page}");
+    let products = bootstrap(&page)["products"].as_array().unwrap().clone();
+    let owl = products.iter().find(|p| p["name"] == name).unwrap();
+    assert_eq!(owl["description"], "</SCRIPT>&<b>bold</b>");
+    assert_eq!(page.matches("</script>").count(), 1, "{page}");
+}
+
+/// A build manifest like Vite's: the entry, two pages and the chunks they share.
+const MANIFEST: &str = r#"{
+  "index.html": { "file": "assets/index-E1.js", "isEntry": true, "imports": ["_react-R1.js"],
+                  "dynamicImports": ["src/app/routes/home.tsx", "src/app/routes/product.tsx"],
+                  "css": ["assets/index-E1.css"] },
+  "_react-R1.js": { "file": "assets/react-R1.js" },
+  "src/app/routes/home.tsx": { "file": "assets/home-H1.js", "isDynamicEntry": true,
+                  "imports": ["_react-R1.js", "index.html", "_cart-C1.js"], "css": ["assets/home-H1.css"] },
+  "_cart-C1.js": { "file": "assets/cart-C1.js", "imports": ["index.html", "_modal-M1.js"], "css": ["assets/cart-C1.css"] },
+  "_modal-M1.js": { "file": "assets/modal-M1.js" },
+  "src/app/routes/product.tsx": { "file": "assets/product-P1.js", "isDynamicEntry": true,
+                  "imports": ["_cart-C1.js", "_bad.js"] },
+  "_bad.js": { "file": "assets/bad\"><script>x.js" }
+}"#;
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_storefront_pages_fetch_their_code_with_the_html(#[case] backend: Backend) {
+    let app = quiet_demo(backend).await;
+    write_index(
+        &app,
+        "<!doctype html><html><head></head><body></body></html>",
+    );
+    let app = &app;
+    let page = |path: &'static str| async move { app.get(path).await.text().await.unwrap() };
+    // no manifest (e.g. a build from before it was asked for): nothing to preload
+    assert!(!page("/").await.contains("modulepreload"));
+
+    std::fs::create_dir_all(app.static_dir.join(".vite")).unwrap();
+    std::fs::write(app.static_dir.join(".vite/manifest.json"), MANIFEST).unwrap();
+    let links = |html: String| -> Vec<String> {
+        html.split('<')
+            .filter(|tag| {
+                tag.starts_with("link rel=\"modulepreload\"") || tag.contains("as=\"style\"")
+            })
+            .map(|tag| tag.trim_end_matches('>').to_owned())
+            .collect()
+    };
+    assert_eq!(
+        links(page("/").await),
+        [
+            "link rel=\"modulepreload\" crossorigin href=\"/assets/home-H1.js\"",
+            "link rel=\"preload\" as=\"style\" crossorigin href=\"/assets/home-H1.css\"",
+            "link rel=\"modulepreload\" crossorigin href=\"/assets/cart-C1.js\"",
+            "link rel=\"preload\" as=\"style\" crossorigin href=\"/assets/cart-C1.css\"",
+            "link rel=\"modulepreload\" crossorigin href=\"/assets/modal-M1.js\"",
+        ]
+    );
+    // a file name that is not a plain path is never written into the page
+    assert_eq!(
+        links(page("/product/3").await),
+        [
+            "link rel=\"modulepreload\" crossorigin href=\"/assets/product-P1.js\"",
+            "link rel=\"modulepreload\" crossorigin href=\"/assets/cart-C1.js\"",
+            "link rel=\"preload\" as=\"style\" crossorigin href=\"/assets/cart-C1.css\"",
+            "link rel=\"modulepreload\" crossorigin href=\"/assets/modal-M1.js\"",
+        ]
+    );
+    for other in ["/about", "/checkout", "/?"] {
+        let html = page(other).await;
+        assert!(
+            other == "/?" || links(html.clone()).is_empty(),
+            "{other}: {html}"
+        );
+    }
+    // an unreadable manifest leaves the page as it is
+    std::fs::write(app.static_dir.join(".vite/manifest.json"), "{").unwrap();
+    assert!(links(page("/").await).is_empty());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn assets_go_out_in_the_builds_own_compressed_copies(#[case] backend: Backend) {
+    let app = quiet_demo(backend).await;
+    let assets = app.static_dir.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    let script = "console.log('garden');\n".repeat(200);
+    std::fs::write(assets.join("app-A1.js"), &script).unwrap();
+    // stand-ins for the copies: what the server sends is recognisable
+    std::fs::write(assets.join("app-A1.js.br"), b"brotli bytes").unwrap();
+    std::fs::write(assets.join("app-A1.js.gz"), b"gzip bytes").unwrap();
+    std::fs::write(assets.join("small-S1.css"), "a{}").unwrap();
+    let client = reqwest::Client::builder()
+        .no_gzip()
+        .no_brotli()
+        .build()
+        .unwrap();
+    let fetch = |path: &'static str, accept: &'static str| {
+        let client = client.clone();
+        let url = app.url(path);
+        async move {
+            let mut request = client.get(url);
+            if !accept.is_empty() {
+                request = request.header("Accept-Encoding", accept);
+            }
+            request.send().await.unwrap()
+        }
+    };
+
+    for (accept, coding, body) in [
+        ("gzip, deflate, br, zstd", Some("br"), &b"brotli bytes"[..]),
+        ("br;q=0.5, gzip", Some("gzip"), &b"gzip bytes"[..]),
+        ("gzip", Some("gzip"), &b"gzip bytes"[..]),
+        ("", None, script.as_bytes()),
+        ("identity", None, script.as_bytes()),
+    ] {
+        let response = fetch("/assets/app-A1.js", accept).await;
+        assert_eq!(response.status(), 200, "{accept}");
+        assert_eq!(header(&response, "content-encoding"), coding, "{accept}");
+        assert_eq!(
+            header(&response, "content-type"),
+            Some("text/javascript"),
+            "{accept}"
+        );
+        assert_eq!(
+            header(&response, "vary"),
+            Some("accept-encoding"),
+            "{accept}"
+        );
+        assert_eq!(
+            header(&response, "content-disposition"),
+            Some("inline; filename=\"app-A1.js\""),
+            "{accept}"
+        );
+        assert_eq!(
+            header(&response, "cache-control"),
+            Some("public, max-age=31536000, immutable")
+        );
+        assert_eq!(response.bytes().await.unwrap(), body, "{accept}");
+    }
+    // a file the build left uncompressed is sent as it is
+    let small = fetch("/assets/small-S1.css", "identity").await;
+    assert_eq!(
+        header(&small, "content-type"),
+        Some("text/css; charset=utf-8")
+    );
+    assert_eq!(header(&small, "content-encoding"), None);
+    assert_eq!(small.text().await.unwrap(), "a{}");
+    // a copy has the type of its file
+    std::fs::write(assets.join("small-S1.css.br"), b"css brotli").unwrap();
+    let copy = fetch("/assets/small-S1.css", "br").await;
+    assert_eq!(
+        header(&copy, "content-type"),
+        Some("text/css; charset=utf-8")
+    );
+    assert_eq!(header(&copy, "content-encoding"), Some("br"));
+    assert_eq!(copy.bytes().await.unwrap(), &b"css brotli"[..]);
 }

@@ -6,12 +6,16 @@ use crate::helpers::TestApp;
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[tokio::test]
-async fn client_routes_get_index_html_which_is_never_cached(#[case] backend: Backend) {
+async fn client_routes_get_index_html_which_no_cache_keeps(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
     for path in ["/", "/product/3", "/faq", "/index.html"] {
         let response = app.get(path).await;
         assert_eq!(response.status(), 200, "{path}");
-        assert_eq!(response.headers()["cache-control"], "no-cache", "{path}");
+        assert_eq!(
+            response.headers()["cache-control"],
+            "private, no-cache",
+            "{path}"
+        );
         assert!(
             response
                 .text()

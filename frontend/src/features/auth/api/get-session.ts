@@ -3,6 +3,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client';
 
 import type { Session, User } from '@/features/auth/types';
+import type { Schemas } from '@/types/api';
 
 export const LOGGED_OUT: Session = { loggedIn: false, user: null };
 
@@ -12,13 +13,17 @@ export const LOGGED_OUT: Session = { loggedIn: false, user: null };
  */
 export async function getSession({ signal }: { signal?: AbortSignal } = {}): Promise<Session> {
   try {
-    const session = await api.get<Session>('/auth/check', { signal });
-    return session.loggedIn && session.user ? session : LOGGED_OUT;
+    return toSession(await api.get<Schemas['AuthCheck']>('/auth/check', { signal }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     console.error('Session check failed; continuing logged out.', error);
     return LOGGED_OUT;
   }
+}
+
+/** The answer of GET /api/auth/check as the app keeps it: logged in only with a user. */
+export function toSession(answer: Schemas['AuthCheck']): Session {
+  return answer.loggedIn && answer.user ? { loggedIn: true, user: answer.user } : LOGGED_OUT;
 }
 
 export const sessionQueryKey = ['auth', 'session'] as const;
