@@ -1,7 +1,9 @@
-use std::sync::{Arc, RwLock};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 use actix_web::{http::header::HeaderValue, web::Bytes};
-use catalog::{CatalogError, CatalogService, Product};
+use catalog::{CatalogError, CatalogService, Product, ProductId};
 use sha2::{Digest, Sha256};
 
 use crate::dto::ProductResponse;
@@ -136,8 +138,22 @@ fn brotli_window_bits(len: usize) -> i32 {
 pub struct ProductSnapshot {
     current: Arc<RwLock<Arc<ProductList>>>,
     /// Held from the read of the catalog to the install of its list, so refreshes happen one at
-    /// a time and an older read can never replace a newer one.
-    refreshing: Arc<tokio::sync::Mutex<()>>,
+    /// a time and an older read can never replace a newer one. It guards the number of the last
+    /// refresh request the installed list covers.
+    refreshing: Arc<tokio::sync::Mutex<u64>>,
+    /// Refresh requests so far; each caller takes the next number once its write is done.
+    requested: Arc<AtomicU64>,
+    /// Moves on every finished read of the catalog (changed or not).
+    generation: Arc<AtomicU64>,
+    /// Products as checkout last read them from the database after a refused sale, and the
+    /// generation they were read in: checkout's hint goes by them until the next read.
+    learned: Arc<Mutex<Learned>>,
+}
+
+#[derive(Debug, Default)]
+struct Learned {
+    generation: u64,
+    products: HashMap<ProductId, Product>,
 }
 
 impl ProductSnapshot {
@@ -146,7 +162,10 @@ impl ProductSnapshot {
         let list = Self::encode(body, products).await?;
         Ok(ProductSnapshot {
             current: Arc::new(RwLock::new(Arc::new(list))),
-            refreshing: Arc::new(tokio::sync::Mutex::new(())),
+            refreshing: Arc::new(tokio::sync::Mutex::new(0)),
+            requested: Arc::new(AtomicU64::new(0)),
+            generation: Arc::new(AtomicU64::new(0)),
+            learned: Arc::new(Mutex::new(Learned::default())),
         })
     }
 
@@ -157,12 +176,25 @@ impl ProductSnapshot {
         }
     }
 
-    /// Re-reads the catalog; call after every product write. Returns whether the list changed.
-    /// An unchanged list is not compressed again.
+    /// Re-reads the catalog; call after every product write. Returns whether this call changed
+    /// the list. An unchanged list is not compressed again.
+    ///
+    /// Calls that arrive while a refresh runs share the next one: a read that starts after a
+    /// caller took its number sees that caller's write, so ten sales in a rush cost one or two
+    /// reads and compressions instead of ten in a row (a caller whose number a finished read
+    /// already covers returns at once, `false`: that read's caller published the change).
     pub async fn refresh(&self, catalog: &impl CatalogService) -> Result<bool, CatalogError> {
-        let _one_at_a_time = self.refreshing.lock().await;
+        let ticket = self.requested.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut covered = self.refreshing.lock().await;
+        if *covered >= ticket {
+            return Ok(false);
+        }
+        // every number taken before this read starts is covered by it
+        let upto = self.requested.load(Ordering::SeqCst);
         let (body, products) = Self::read(catalog).await?;
+        self.generation.fetch_add(1, Ordering::SeqCst);
         if self.current().etag == etag_of(&body) {
+            *covered = upto;
             return Ok(false);
         }
         let fresh = Self::encode(body, products).await?;
@@ -171,7 +203,76 @@ impl ProductSnapshot {
             Err(poisoned) => poisoned.into_inner(),
         };
         *guard = Arc::new(fresh);
+        *covered = upto;
         Ok(true)
+    }
+
+    /// The products with these ids and the components of the bundles among them, as the list
+    /// shows them, or as checkout learned them since the list's last read.
+    pub fn hint_products(&self, ids: &[ProductId]) -> Vec<Product> {
+        let list = self.current();
+        let learned = self.lock_learned();
+        let fresh = learned.generation == self.generation.load(Ordering::SeqCst);
+        let seen = |product: &Product| {
+            fresh
+                .then(|| learned.products.get(&product.id))
+                .flatten()
+                .unwrap_or(product)
+                .clone()
+        };
+        let wanted: Vec<Product> = list
+            .products
+            .iter()
+            .filter(|product| ids.contains(&product.id))
+            .map(seen)
+            .collect();
+        let components: Vec<ProductId> = wanted
+            .iter()
+            .flat_map(|product| product.related_ids.iter().copied())
+            .filter(|id| !ids.contains(id))
+            .collect();
+        let mut products = wanted;
+        products.extend(
+            list.products
+                .iter()
+                .filter(|product| components.contains(&product.id))
+                .map(seen),
+        );
+        products
+    }
+
+    /// Drops what checkout learned: the list is known to be the truth again.
+    pub fn forget_learned(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Where the hint stands (see [`orders::StockHint::version`]).
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    /// Checkout read `products` from the database after the list stood at `generation`.
+    pub fn learn(&self, generation: u64, products: &[Product]) {
+        let mut learned = self.lock_learned();
+        if self.generation.load(Ordering::SeqCst) != generation {
+            return;
+        }
+        if learned.generation != generation {
+            *learned = Learned {
+                generation,
+                products: HashMap::new(),
+            };
+        }
+        for product in products {
+            learned.products.insert(product.id, product.clone());
+        }
+    }
+
+    fn lock_learned(&self) -> std::sync::MutexGuard<'_, Learned> {
+        match self.learned.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
     }
 
     async fn read(catalog: &impl CatalogService) -> Result<(Vec<u8>, Vec<Product>), CatalogError> {
@@ -243,6 +344,8 @@ impl StockChanged {
     /// Another instance changed the list to `version`: refreshes unless this snapshot is there.
     pub async fn heard(&self, version: &str) {
         if self.snapshot.current().etag == version {
+            // the catalog is what this list shows: what checkout learned before is older
+            self.snapshot.forget_learned();
             return;
         }
         if let Err(error) = self.refresh().await {
@@ -259,20 +362,16 @@ impl StockChanged {
 /// Checkout asks the snapshot first: what the storefront shows as sold out is refused without
 /// a database round trip (the database still decides every sale).
 impl orders::StockHint for StockChanged {
-    fn products(&self, ids: &[catalog::ProductId]) -> Vec<Product> {
-        let list = self.snapshot.current();
-        let wanted = |product: &&Product| ids.contains(&product.id);
-        let components: Vec<catalog::ProductId> = list
-            .products
-            .iter()
-            .filter(wanted)
-            .flat_map(|product| product.related_ids.iter().copied())
-            .collect();
-        list.products
-            .iter()
-            .filter(|product| ids.contains(&product.id) || components.contains(&product.id))
-            .cloned()
-            .collect()
+    fn products(&self, ids: &[ProductId]) -> Vec<Product> {
+        self.snapshot.hint_products(ids)
+    }
+
+    fn version(&self) -> u64 {
+        self.snapshot.generation()
+    }
+
+    fn learned(&self, version: u64, products: &[Product]) {
+        self.snapshot.learn(version, products);
     }
 }
 
@@ -368,5 +467,84 @@ mod tests {
             body.contains("\"v2\""),
             "the newest read is installed: {body}"
         );
+    }
+
+    /// Every read is slow and sees a newer catalog; counts the reads.
+    struct SlowReads {
+        reads: AtomicUsize,
+    }
+
+    impl CatalogService for SlowReads {
+        async fn storefront(&self) -> Result<Vec<Product>, CatalogError> {
+            let read = self.reads.fetch_add(1, Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            Ok(vec![product(&format!("v{read}"))])
+        }
+
+        async fn visible_product(&self, id: ProductId) -> Result<Product, CatalogError> {
+            Err(CatalogError::NotFound(id))
+        }
+    }
+
+    #[tokio::test]
+    async fn refreshes_asked_for_while_one_runs_share_the_next_read() {
+        let catalog = SlowReads {
+            reads: AtomicUsize::new(0),
+        };
+        let snapshot = ProductSnapshot::load(&catalog).await.unwrap();
+        // ten writes land while the first refresh reads
+        let first = snapshot.refresh(&catalog);
+        let rest = async {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            futures::future::join_all((0..10).map(|_| snapshot.refresh(&catalog))).await
+        };
+        let (first, rest) = tokio::join!(first, rest);
+        assert!(first.unwrap());
+        let changed: Vec<bool> = rest.into_iter().map(Result::unwrap).collect();
+        // one more read covers all ten, and exactly one of them reports the change
+        assert_eq!(
+            catalog.reads.load(Ordering::SeqCst),
+            3,
+            "load + first + one shared"
+        );
+        assert_eq!(changed.iter().filter(|changed| **changed).count(), 1);
+        let body = String::from_utf8(snapshot.current().in_coding(Coding::Identity).body.to_vec())
+            .unwrap();
+        assert!(body.contains("\"v2\""), "{body}");
+
+        // a refresh asked for later reads again
+        assert!(snapshot.refresh(&catalog).await.unwrap());
+        assert_eq!(catalog.reads.load(Ordering::SeqCst), 4);
+    }
+
+    #[tokio::test]
+    async fn what_checkout_learned_counts_until_the_next_read_of_the_catalog() {
+        let catalog = SlowReads {
+            reads: AtomicUsize::new(0),
+        };
+        let snapshot = ProductSnapshot::load(&catalog).await.unwrap();
+        let id = ProductId::new(1);
+        assert_eq!(snapshot.hint_products(&[id])[0].stock, Stock::Unlimited);
+        let sold_out = Product {
+            stock: Stock::Finite(0),
+            ..product("v0")
+        };
+
+        // read before the list moved on: ignored
+        let before = snapshot.generation();
+        snapshot.refresh(&catalog).await.unwrap();
+        snapshot.learn(before, std::slice::from_ref(&sold_out));
+        assert_eq!(snapshot.hint_products(&[id])[0].stock, Stock::Unlimited);
+
+        // read since the last read: the hint goes by it, the list does not change
+        snapshot.learn(snapshot.generation(), std::slice::from_ref(&sold_out));
+        assert_eq!(snapshot.hint_products(&[id])[0].stock, Stock::Finite(0));
+        assert_eq!(snapshot.hint_products(&[ProductId::new(2)]), vec![]);
+        let body = snapshot.current().in_coding(Coding::Identity).body.clone();
+        assert!(!String::from_utf8_lossy(&body).contains("\"stock\":0"));
+
+        // the next read of the catalog, changed or not, is the truth again
+        snapshot.refresh(&catalog).await.unwrap();
+        assert_eq!(snapshot.hint_products(&[id])[0].stock, Stock::Unlimited);
     }
 }

@@ -655,3 +655,119 @@ async fn production_refuses_to_start_without_stripe_and_discord() {
     settings.roblox.users_api_base = "https://users.roblox.com".into();
     assert!(garden_app::Application::build(settings).await.is_ok());
 }
+
+/// The statements one checkout sends, and its answer's status.
+async fn statements_of(app: &TestApp, client: &reqwest::Client, body: &Value) -> (u64, u16) {
+    use std::sync::atomic::Ordering;
+    let before = app.db_queries.load(Ordering::SeqCst);
+    let status = checkout(app, client, body).await.status().as_u16();
+    (app.db_queries.load(Ordering::SeqCst) - before, status)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn once_the_database_refused_a_sold_out_product_the_rest_are_refused_before_it(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(
+        backend,
+        vec![
+            (1, product("Raccoon", "10.00", Some(3))),
+            (2, product("Owl", "10.00", Some(0))),
+        ],
+        |settings| {
+            settings.checkout.max_pending_orders = 10_000;
+            // no periodic re-read of the catalog during the test
+            settings.catalog.refresh_seconds = 3_600;
+        },
+    )
+    .await;
+    let shopper = shoppers(&app, 1).await.remove(0);
+    // what the snapshot shows as sold out from the start: refused before the product lookup
+    let (known_sold_out, status) = statements_of(&app, &shopper, &payload(&[(2, 1)], 10.0)).await;
+    assert_eq!(status, 409);
+
+    // the raccoons sell out behind the snapshot's back (another instance, not yet heard)
+    count(
+        &app,
+        "UPDATE products SET stock = 0 WHERE id = 1 RETURNING id",
+    )
+    .await;
+    let raccoon = payload(&[(1, 1)], 10.0);
+    let (first, status) = statements_of(&app, &shopper, &raccoon).await;
+    assert_eq!(status, 409);
+    assert!(
+        first > known_sold_out,
+        "{first} vs {known_sold_out}: the database judged"
+    );
+    // that refusal taught checkout: the next ones cost what a known sold-out product costs
+    for _ in 0..3 {
+        let (next, status) = statements_of(&app, &shopper, &raccoon).await;
+        assert_eq!((next, status), (known_sold_out, 409));
+    }
+    let refused = checkout(&app, &shopper, &raccoon).await;
+    let body: Value = refused.json().await.unwrap();
+    assert_eq!(body["problems"], json!(["- Raccoon is out of stock."]));
+
+    // a restock sells again at once
+    let admin = app.client_with_role(accounts::Role::SuperAdmin).await;
+    let restocked = app
+        .post_json(
+            &admin,
+            "/api/admin/products/1/inventory",
+            &json!({"inventory": 2}),
+        )
+        .await;
+    assert_eq!(restocked.status(), 200);
+    assert_eq!(checkout(&app, &shopper, &raccoon).await.status(), 200);
+    assert_eq!(stock(&app, 1).await, Some(1));
+}
+
+#[rstest]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_restock_on_another_instance_sells_again_where_a_refusal_taught_sold_out(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(
+        backend,
+        vec![(1, product("Raccoon", "10.00", Some(1)))],
+        |settings| {
+            settings.checkout.max_pending_orders = 10_000;
+            settings.catalog.refresh_seconds = 3_600;
+        },
+    )
+    .await;
+    let shopper = shoppers(&app, 1).await.remove(0);
+    let raccoon = payload(&[(1, 1)], 10.0);
+    count(
+        &app,
+        "UPDATE products SET stock = 0 WHERE id = 1 RETURNING id",
+    )
+    .await;
+    assert_eq!(checkout(&app, &shopper, &raccoon).await.status(), 409);
+
+    // the other instance restocks to what this one's list still shows (so the list does not
+    // change here); this one hears it and forgets what it learned
+    let other = app.start_another_instance().await;
+    let admin = app.client_with_role(accounts::Role::SuperAdmin).await;
+    let restocked = admin
+        .post(format!("{other}/api/admin/products/1/inventory"))
+        .json(&json!({"inventory": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(restocked.status(), 200);
+    let mut status = 0;
+    for _ in 0..50 {
+        status = checkout(&app, &shopper, &raccoon).await.status().as_u16();
+        if status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, 200, "sold again once the restock was heard");
+    assert_eq!(stock(&app, 1).await, Some(0));
+}

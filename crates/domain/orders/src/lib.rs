@@ -5,6 +5,7 @@
 pub mod aftersale;
 pub mod blocklist;
 mod error;
+mod gates;
 pub mod gateways;
 mod models;
 mod payment;

@@ -161,6 +161,18 @@ pub trait StockHint: Send + Sync + 'static {
     /// The products with these ids that it knows, and the components of those that are
     /// bundles, as it last saw them.
     fn products(&self, ids: &[ProductId]) -> Vec<Product>;
+
+    /// Where the hint stands: a number that moves whenever it learns a newer catalog.
+    fn version(&self) -> u64 {
+        0
+    }
+
+    /// The database refused a sale and then showed `products` as they are now, read after the
+    /// hint stood at `version`. The hint may go by them until it learns a newer catalog, so the
+    /// rest of a rush is refused without a round trip (ignored when the hint has moved on).
+    fn learned(&self, version: u64, products: &[Product]) {
+        let _ = (version, products);
+    }
 }
 
 /// What checkout offers the app.

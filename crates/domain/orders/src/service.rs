@@ -7,6 +7,7 @@ use chrono::Duration;
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
 use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
+use crate::gates::ProductGates;
 use crate::{
     frees_up_in, stock_problems,
     tracking::{AccessKey, MailKind, OrderKeys},
@@ -100,6 +101,8 @@ pub struct Checkout<O, P, R, C, B = NoBlocklist> {
     clock: C,
     limits: CheckoutLimits,
     hint: Option<Arc<dyn StockHint>>,
+    /// With a hint: one placement at a time per product in this process (see `gates`).
+    gates: Arc<ProductGates>,
     blocklist: B,
     keys: Option<OrderKeys>,
 }
@@ -128,6 +131,7 @@ where
             clock,
             limits: CheckoutLimits::default(),
             hint: None,
+            gates: Arc::default(),
             blocklist: NoBlocklist,
             keys: None,
         }
@@ -151,6 +155,7 @@ where
             clock: self.clock,
             limits: self.limits,
             hint: self.hint,
+            gates: self.gates,
             keys: self.keys,
             blocklist,
         }
@@ -210,6 +215,15 @@ where
         (sold_out && !problems.is_empty()).then_some(problems)
     }
 
+    /// Tells the hint what the database showed when it refused a cart for stock (`version`: where
+    /// the hint stood before that read).
+    fn teach_hint(&self, version: Option<u64>, read: &HashMap<ProductId, Product>) {
+        if let (Some(hint), Some(version)) = (&self.hint, version) {
+            let read: Vec<Product> = read.values().cloned().collect();
+            hint.learned(version, &read);
+        }
+    }
+
     /// Every product the cart needs, by id: the items and, for bundles, their components.
     async fn load_products(
         &self,
@@ -267,10 +281,12 @@ where
     /// The stock check's messages after the store refused a reservation: read the stock again
     /// (another order took it meanwhile).
     async fn stock_problems_now(&self, items: &[RequestedItem], short: ProductId) -> CheckoutError {
+        let version = self.hint.as_ref().map(|hint| hint.version());
         let fresh = match self.load_products(items).await {
             Ok(fresh) => fresh,
             Err(error) => return error,
         };
+        self.teach_hint(version, &fresh);
         let cart: Vec<CartItem> = items
             .iter()
             .filter_map(|item| {
@@ -353,6 +369,7 @@ where
         if let Some(problems) = self.sold_out_by_hint(&items) {
             return Err(CheckoutError::OutOfStock(problems));
         }
+        let version = self.hint.as_ref().map(|hint| hint.version());
         let known = self.load_products(&items).await?;
 
         let mut cart = Vec::with_capacity(items.len());
@@ -386,10 +403,26 @@ where
         }
         let problems = stock_problems(&cart, &known);
         if !problems.is_empty() {
+            self.teach_hint(version, &known);
             return Err(CheckoutError::OutOfStock(problems));
         }
 
         let reservation = Reservation::for_items(&cart, &known);
+        // With a hint, placements of one product take turns here (in memory, not on the row
+        // lock with a pooled connection each), and each asks the hint again when its turn
+        // comes: once a refusal has taught it that the product is sold out, the rest of a
+        // rush is refused without a round trip. The database stays the judge of every sale.
+        let entered = match &self.hint {
+            Some(_) => Some(
+                self.gates
+                    .enter(reservation.entries().iter().map(|(id, _)| *id))
+                    .await,
+            ),
+            None => None,
+        };
+        if let Some(problems) = self.sold_out_by_hint(&items) {
+            return Err(CheckoutError::OutOfStock(problems));
+        }
         let new_order = NewOrder {
             lines: cart
                 .iter()
@@ -414,6 +447,7 @@ where
             .await
         {
             Ok(order) => {
+                drop(entered);
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
                 let access_key = match &self.keys {
                     Some(keys) => {
@@ -432,6 +466,7 @@ where
                     access_key,
                 })
             }
+            // still in turn: the next one in line asks the hint after it has learned
             Err(PlaceError::OutOfStock(short)) => Err(self.stock_problems_now(&items, short).await),
             Err(PlaceError::Promo(reason)) => Err(CheckoutError::Promo(reason)),
             Err(PlaceError::TooManyPending(reached)) => Err(CheckoutError::TooManyPending {

@@ -866,6 +866,108 @@ async fn what_the_hint_knows_as_sold_out_is_refused_without_reading_the_database
     );
 }
 
+/// A hint that sees product 1 in stock at first and sold out from its `after`-th answer on (the
+/// sales of other requests landing while this one reads the database).
+struct SellsOutAfter {
+    answers: std::sync::atomic::AtomicUsize,
+    after: usize,
+}
+
+impl crate::StockHint for SellsOutAfter {
+    fn products(&self, ids: &[ProductId]) -> Vec<Product> {
+        let seen = self
+            .answers
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let stock = if seen + 1 >= self.after { 0 } else { 4 };
+        [product(1, "4.99", Stock::Finite(stock))]
+            .into_iter()
+            .filter(|product| ids.contains(&product.id))
+            .collect()
+    }
+}
+
+#[tokio::test]
+async fn a_sale_made_while_the_request_read_the_database_refuses_it_before_the_row_lock() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(4))]))
+        .with_stock_hint(SellsOutAfter {
+            answers: 0.into(),
+            after: 2,
+        });
+    let refused = service
+        .place_order(request(vec![item(1, 1)], dec!(4.99)))
+        .await;
+    let Err(CheckoutError::OutOfStock(problems)) = refused else {
+        panic!("expected out of stock, got {refused:?}");
+    };
+    assert_eq!(
+        problems,
+        vec![StockProblem::OutOfStock {
+            name: "Pet 1".into()
+        }]
+    );
+}
+
+/// What checkout taught a hint: the version, and each product's id and stock.
+type Lesson = (u64, Vec<(i64, Stock)>);
+
+/// A hint that saw product 1 in stock and records what checkout teaches it.
+#[derive(Default)]
+struct Learning {
+    version: std::sync::atomic::AtomicU64,
+    learned: Mutex<Vec<Lesson>>,
+}
+
+impl crate::StockHint for Arc<Learning> {
+    fn products(&self, ids: &[ProductId]) -> Vec<Product> {
+        [product(1, "4.99", Stock::Finite(4))]
+            .into_iter()
+            .filter(|product| ids.contains(&product.id))
+            .collect()
+    }
+
+    fn version(&self) -> u64 {
+        // moves on each time it is asked, as if the catalog were read in between
+        self.version
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn learned(&self, version: u64, products: &[Product]) {
+        let seen = products.iter().map(|p| (p.id.get(), p.stock)).collect();
+        self.learned.lock().unwrap().push((version, seen));
+    }
+}
+
+#[tokio::test]
+async fn a_sale_the_database_refuses_teaches_the_hint_what_it_read_afterwards() {
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .returning(|_, _, _| Box::pin(async { Err(PlaceError::OutOfStock(ProductId::new(1))) }));
+    let mut products = MockProductLookup::new();
+    let mut reads = 0;
+    products.expect_products().returning(move |_| {
+        reads += 1;
+        // the cart was read with stock; after the refusal the product is sold out
+        let stock = if reads == 1 { 4 } else { 0 };
+        let found = vec![product(1, "4.99", Stock::Finite(stock))];
+        Box::pin(async move { Ok(found) })
+    });
+    let hint = Arc::new(Learning::default());
+    let service = checkout(orders, products).with_stock_hint(hint.clone());
+    let refused = service
+        .place_order(request(vec![item(1, 1)], dec!(4.99)))
+        .await;
+    assert!(matches!(refused, Err(CheckoutError::OutOfStock(_))));
+    // the version taken before the second read (the first was taken before the first), and
+    // the stock that read showed
+    assert_eq!(
+        *hint.learned.lock().unwrap(),
+        vec![(1, vec![(1, Stock::Finite(0))])]
+    );
+}
+
 #[tokio::test]
 async fn the_database_still_judges_what_the_hint_does_not_know() {
     let reserved = Arc::new(Mutex::new(None));
