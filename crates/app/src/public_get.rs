@@ -1,20 +1,29 @@
 //! The storefront's product list (`GET /api/products`) is polled every few seconds by every open
-//! tab and needs no session, no Origin check and no response compression (its bodies come
-//! pre-compressed from the snapshot). [`SkipForProductList`] wraps such a middleware so that
-//! this one request goes straight to the inner service and everything else passes through it.
+//! tab and needs no session, no Origin check, no response compression (its bodies come
+//! pre-compressed from the snapshot) and no request span (it sends no statement and logs
+//! nothing; a span and its request id cost more than the answer itself).
+//! [`ProductListLane`] answers it from the snapshot before the middleware inside it and the
+//! router (with the same security headers every answer carries); [`SkipForProductList`] wraps
+//! a middleware outside the lane (the request span) so that this one request passes it by.
+//! The metrics middleware stays outside both: `/metrics` counts every poll.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::web;
 use actix_web::{
     body::{BoxBody, MessageBody},
     dev::{Service, ServiceRequest, ServiceResponse, Transform},
     http::Method,
     Error,
 };
-use futures::future::{Either, MapOk, TryFutureExt};
+use futures::future::{ready, Either, MapOk, Ready, TryFutureExt};
+
+use crate::routes::products;
+use crate::snapshot::ProductSnapshot;
 
 /// The one public GET that skips the wrapped middleware.
 pub const PRODUCT_LIST_PATH: &str = "/api/products";
@@ -105,5 +114,74 @@ where
             let boxing: Boxing<B2> = ServiceResponse::map_into_boxed_body;
             Either::Right(self.wrapped.call(request).map_ok(boxing))
         }
+    }
+}
+
+/// Answers [`is_product_list`] requests itself, from the snapshot (`routes::products::answer`,
+/// the same as the route's handler), with `headers` added (the security headers the
+/// middleware it passes by would add); every other request goes on to the inner service.
+pub struct ProductListLane {
+    headers: Rc<[(HeaderName, HeaderValue)]>,
+}
+
+impl ProductListLane {
+    pub fn new(headers: Vec<(HeaderName, HeaderValue)>) -> Self {
+        ProductListLane {
+            headers: headers.into(),
+        }
+    }
+}
+
+impl<S, B> Transform<S, ServiceRequest> for ProductListLane
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = Error;
+    type Transform = LaneService<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(LaneService {
+            inner: service,
+            headers: Rc::clone(&self.headers),
+        }))
+    }
+}
+
+pub struct LaneService<S> {
+    inner: S,
+    headers: Rc<[(HeaderName, HeaderValue)]>,
+}
+
+impl<S, B> Service<ServiceRequest> for LaneService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error>,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = Error;
+    type Future = Either<Ready<Result<Self::Response, Error>>, MapOk<S::Future, Boxing<B>>>;
+
+    fn poll_ready(&self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&self, request: ServiceRequest) -> Self::Future {
+        let snapshot = is_product_list(&request)
+            .then(|| request.app_data::<web::Data<ProductSnapshot>>())
+            .flatten();
+        if let Some(snapshot) = snapshot {
+            let mut response = products::answer(request.headers(), snapshot);
+            let headers = response.headers_mut();
+            for (name, value) in self.headers.iter() {
+                headers.insert(name.clone(), value.clone());
+            }
+            return Either::Left(ready(Ok(request.into_response(response))));
+        }
+        let boxing: Boxing<B> = ServiceResponse::map_into_boxed_body;
+        Either::Right(self.inner.call(request).map_ok(boxing))
     }
 }

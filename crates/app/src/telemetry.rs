@@ -1,3 +1,5 @@
+use std::io::IsTerminal;
+
 use tracing_subscriber::{fmt, EnvFilter};
 
 use crate::settings::Environment;
@@ -13,7 +15,11 @@ pub fn init(environment: Environment) {
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_level));
     let result = match environment {
         Environment::Production => fmt().json().with_env_filter(filter).try_init(),
-        _ => fmt().with_env_filter(filter).try_init(),
+        // colours only on a terminal: a log file or a collector gets plain text
+        _ => fmt()
+            .with_ansi(std::io::stdout().is_terminal())
+            .with_env_filter(filter)
+            .try_init(),
     };
     if result.is_err() {
         tracing::debug!("a tracing subscriber was already installed");

@@ -123,6 +123,10 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
     .await;
     assert_eq!(forged.status(), 400);
     assert_eq!(app.get("/api/products/1").await.status(), 200);
+    // the product-list poll is answered before the router, and still counted under its route
+    for _ in 0..2 {
+        assert_eq!(app.get("/api/products").await.status(), 200);
+    }
     // the paid order has waited 42 minutes
     app.clock.advance(Duration::from_secs(42 * 60));
 
@@ -155,6 +159,10 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
             r#"shop_http_request_duration_seconds_count{method="GET",route="/api/products/{id}",status="200"}"#
         ),
         1.0
+    );
+    assert_eq!(
+        value(r#"shop_http_requests_total{method="GET",route="/api/products",status="200"}"#),
+        2.0
     );
     assert!(
         !text.contains("route=\"/api/products/1\""),

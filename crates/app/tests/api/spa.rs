@@ -63,10 +63,30 @@ async fn unknown_api_paths_are_json_404s_not_the_app(#[case] backend: Backend) {
 #[tokio::test]
 async fn responses_carry_security_headers(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    let response = app.get("/").await;
-    assert_eq!(response.headers()["x-content-type-options"], "nosniff");
-    assert_eq!(response.headers()["x-frame-options"], "DENY");
-    assert!(response.headers().contains_key("content-security-policy"));
+    // the product list is answered before the middleware that adds them: it adds its own
+    for path in [
+        "/",
+        "/api/products",
+        "/api/products?category=Pets",
+        "/api/site",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        let headers = response.headers();
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["x-frame-options"], "DENY", "{path}");
+        assert_eq!(
+            headers["referrer-policy"], "strict-origin-when-cross-origin",
+            "{path}"
+        );
+        assert!(
+            headers["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .contains("frame-ancestors 'none'"),
+            "{path}"
+        );
+    }
 }
 
 #[rstest]
