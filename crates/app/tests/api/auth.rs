@@ -42,17 +42,6 @@ fn reset_link_in(eml: &str) -> (String, String) {
     (token, email.replace("%40", "@"))
 }
 
-/// Moves the app's clock to the start of the next rate limit window of this length (windows
-/// are aligned to the Unix epoch), so a test's requests all fall in one window.
-pub fn to_the_start_of_a_window(app: &TestApp, window: Duration) {
-    use accounts::Clock;
-    let now = app.clock.now().timestamp();
-    let length = i64::try_from(window.as_secs()).unwrap();
-    let next = (now.div_euclid(length) + 1) * length;
-    app.clock
-        .advance(Duration::from_secs(u64::try_from(next - now).unwrap()));
-}
-
 async fn body(response: reqwest::Response) -> Value {
     response.json().await.unwrap()
 }
@@ -394,7 +383,7 @@ async fn five_failed_logins_lock_the_address_for_15_minutes(#[case] backend: Bac
     app.create_user("ann@example.com", PASSWORD, Role::Customer)
         .await;
     // limits count in fixed 15-minute windows: start at the beginning of one
-    to_the_start_of_a_window(&app, Duration::from_secs(15 * 60));
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     let client = app.new_client();
     let attempt = |password: &'static str| {
         client
@@ -441,6 +430,8 @@ async fn five_failed_logins_lock_the_address_for_15_minutes(#[case] backend: Bac
 #[tokio::test]
 async fn thirty_failures_from_one_ip_lock_it_for_every_address(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
+    // limits count in fixed 15-minute windows: start at the beginning of one
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     app.create_user("ann@example.com", PASSWORD, Role::Customer)
         .await;
     let client = app.new_client();

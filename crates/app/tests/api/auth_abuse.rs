@@ -10,7 +10,6 @@ use rstest::rstest;
 use serde_json::{json, Value};
 use store::Backend;
 
-use crate::auth::to_the_start_of_a_window;
 use crate::helpers::{Options, TestApp};
 
 const PASSWORD: &str = "correct horse";
@@ -95,7 +94,7 @@ async fn me_status(app: &TestApp, client: &reqwest::Client) -> u16 {
 #[tokio::test]
 async fn successful_logins_from_one_address_never_lock_it(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    to_the_start_of_a_window(&app, Duration::from_secs(15 * 60));
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     for n in 0..4 {
         app.create_user(&format!("staff{n}@example.com"), PASSWORD, Role::Customer)
             .await;
@@ -140,7 +139,7 @@ async fn sixty_parallel_wrong_passwords_for_one_address_get_five_password_checks
     let app = TestApp::spawn(backend).await;
     app.create_user("ann@example.com", PASSWORD, Role::Customer)
         .await;
-    to_the_start_of_a_window(&app, Duration::from_secs(15 * 60));
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     let client = app.new_client();
     let guesses = (0..60).map(|n| {
         post(
@@ -194,6 +193,7 @@ async fn twenty_five_parallel_code_requests_for_one_address_send_one_mail(
     #[case] backend: Backend,
 ) {
     let app = TestApp::spawn(backend).await;
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     let client = app.new_client();
     let form = signup("ann@example.com", "Ann", PASSWORD);
     let requests = (0..25).map(|_| app.post_json(&client, "/api/send-verification-code", &form));
@@ -224,7 +224,7 @@ async fn twenty_five_parallel_code_requests_for_one_address_send_one_mail(
 #[tokio::test]
 async fn forty_parallel_code_checks_from_one_ip_get_thirty_answers(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
-    to_the_start_of_a_window(&app, Duration::from_secs(15 * 60));
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     let client = app.new_client();
     let checks = (0..40).map(|n| {
         let mut body = signup(&format!("guess{n}@example.com"), "Ann", PASSWORD);
@@ -332,7 +332,7 @@ async fn reset_links_are_limited_to_five_an_hour_per_account_and_twenty_requests
     let app = TestApp::spawn(backend).await;
     app.create_user("ann@example.com", PASSWORD, Role::Customer)
         .await;
-    to_the_start_of_a_window(&app, Duration::from_secs(3600));
+    app.to_the_start_of_a_window(Duration::from_secs(3600));
     let client = app.new_client();
     let ask = |email: &str| {
         post(

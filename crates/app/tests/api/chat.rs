@@ -890,6 +890,8 @@ async fn parallel_live_requests_of_one_session_make_one_chat_and_one_staff_ping(
 #[tokio::test]
 async fn forty_live_requests_from_one_address_let_five_through(#[case] backend: Backend) {
     let (app, discord) = app_with_discord(backend, |_| {}).await;
+    // live requests are counted per address in fixed hours: start at the beginning of one
+    app.to_the_start_of_a_window(Duration::from_secs(3600));
     // random session ids, and X-Forwarded-For the shop does not believe (no trusted proxy)
     let calls = (0..40).map(|i| {
         app.client
@@ -947,6 +949,8 @@ async fn forty_live_requests_from_one_address_let_five_through(#[case] backend: 
 #[tokio::test]
 async fn thirty_sends_at_once_in_one_session_let_twenty_through(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
+    // sends are counted per session in fixed minutes: start at the beginning of one
+    app.to_the_start_of_a_window(Duration::from_secs(60));
     let (chat, session, _) = start_ai(&app, &app.client).await;
     let texts: Vec<String> = (0..30).map(|i| format!("message {i}")).collect();
     let sends = texts

@@ -776,6 +776,8 @@ async fn a_paypal_capture_that_does_not_match_or_is_pending_is_held_for_staff(
 #[tokio::test]
 async fn a_burst_of_promo_checks_and_roblox_lookups_is_cut_at_the_limit(#[case] backend: Backend) {
     let app = shop(backend, vec![]).await;
+    // both are counted in fixed minutes: start at the beginning of one
+    app.to_the_start_of_a_window(Duration::from_secs(60));
     let client = browser();
     link_discord(&app, &client, 0).await;
     let (app_ref, client_ref) = (&app, &client);

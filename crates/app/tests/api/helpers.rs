@@ -202,6 +202,19 @@ pub const TEST_SESSION_KEY: &str =
 pub const TEST_PASSWORD: &str = "correct horse battery";
 
 impl TestApp {
+    /// Moves the app's clock to the start of the next rate limit window of this length (windows
+    /// are aligned to the Unix epoch, and the clock is the system's plus what tests added), so
+    /// a test's counted requests all fall in one window instead of straddling two.
+    pub fn to_the_start_of_a_window(&self, window: std::time::Duration) {
+        use accounts::Clock;
+        let now = self.clock.now().timestamp();
+        let length = i64::try_from(window.as_secs()).unwrap();
+        let next = (now.div_euclid(length) + 1) * length;
+        self.clock.advance(std::time::Duration::from_secs(
+            u64::try_from(next - now).unwrap(),
+        ));
+    }
+
     /// A client that keeps cookies (one session per client).
     pub fn new_client(&self) -> reqwest::Client {
         reqwest::Client::builder()

@@ -416,6 +416,8 @@ async fn real_client_addresses_a_forged_forwarded_for_is_ignored_without_trusted
     #[case] backend: Backend,
 ) {
     let app = TestApp::spawn(backend).await;
+    // the login limits count in fixed 15-minute windows: start at the beginning of one
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     for attempt in 0..LIMIT_PER_IP {
         let status = failed_login(&app, Some(&random_address())).await;
         assert_eq!(status, 401, "attempt {attempt}");
@@ -436,6 +438,7 @@ async fn real_client_addresses_behind_a_trusted_proxy_each_client_has_its_own_li
         s.server.trusted_proxies = vec!["127.0.0.1/32".into()];
     })
     .await;
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
     // 30 clients fail once each: nobody else is locked out
     for client in 0..LIMIT_PER_IP {
         let status = failed_login(&app, Some(&format!("198.51.100.{}", client + 1))).await;
