@@ -1,8 +1,9 @@
-//! One placement at a time per product in this process. Concurrent checkouts of one product
+//! One checkout at a time per product in this process. Concurrent checkouts of one product
 //! queue on the product's row lock in the database anyway (the conditional decrement), each
-//! holding a pooled connection while it waits; here they wait in memory instead, and the one
-//! that goes next asks the stock hint first, so once a refusal has taught the hint that a
-//! product is sold out, the rest of a rush is refused without touching the database.
+//! having read the catalog and holding a pooled connection while it waits; here they wait in
+//! memory instead, before the catalog read, and the one that goes next asks the stock hint
+//! first, so once a sale or a refusal has taught the hint that a product is sold out, the rest
+//! of a rush is refused without touching the database.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -22,7 +23,8 @@ pub(crate) struct Entered(#[allow(dead_code)] Vec<OwnedMutexGuard<()>>);
 
 impl ProductGates {
     /// Waits for the gates of `ids`, taken in id order so that two carts sharing products
-    /// never wait on each other in a circle. Before any database lock is taken.
+    /// never wait on each other in a circle. Before the catalog is read or any database lock
+    /// is taken.
     pub(crate) async fn enter(&self, ids: impl IntoIterator<Item = ProductId>) -> Entered {
         let mut ids: Vec<ProductId> = ids.into_iter().collect();
         ids.sort_by_key(ProductId::get);

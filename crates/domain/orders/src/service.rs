@@ -307,6 +307,27 @@ where
     }
 }
 
+/// The reserved products with their finite stock less what `reservation` takes, as `known`
+/// (read in turn) showed them before the sale.
+fn stock_after(
+    known: &HashMap<ProductId, Product>,
+    reservation: &Reservation,
+) -> HashMap<ProductId, Product> {
+    reservation
+        .entries()
+        .iter()
+        .filter_map(|(id, quantity)| {
+            let product = known.get(id)?;
+            let catalog::Stock::Finite(stock) = product.stock else {
+                return None;
+            };
+            let mut left = product.clone();
+            left.stock = catalog::Stock::Finite(stock.saturating_sub(*quantity));
+            Some((*id, left))
+        })
+        .collect()
+}
+
 fn unknown(error: catalog::CatalogError) -> CheckoutError {
     CheckoutError::Unknown(anyhow::Error::new(error).context("failed to load the cart's products"))
 }
@@ -369,6 +390,24 @@ where
         if let Some(problems) = self.sold_out_by_hint(&items) {
             return Err(CheckoutError::OutOfStock(problems));
         }
+        // With a hint, checkouts of one product take turns from here (in memory, not on the
+        // row lock with a pooled connection each, and before they read the catalog), and each
+        // asks the hint again when its turn comes: once a refusal has taught it that the
+        // product is sold out, the rest of a rush is refused without another statement. The
+        // turns go by the products asked for; a bundle and one of its components bought at
+        // once meet at the row lock, as they would without turns. The database stays the
+        // judge of every sale.
+        let entered = match &self.hint {
+            Some(_) => Some(
+                self.gates
+                    .enter(items.iter().map(|item| item.product_id))
+                    .await,
+            ),
+            None => None,
+        };
+        if let Some(problems) = self.sold_out_by_hint(&items) {
+            return Err(CheckoutError::OutOfStock(problems));
+        }
         let version = self.hint.as_ref().map(|hint| hint.version());
         let known = self.load_products(&items).await?;
 
@@ -408,21 +447,7 @@ where
         }
 
         let reservation = Reservation::for_items(&cart, &known);
-        // With a hint, placements of one product take turns here (in memory, not on the row
-        // lock with a pooled connection each), and each asks the hint again when its turn
-        // comes: once a refusal has taught it that the product is sold out, the rest of a
-        // rush is refused without a round trip. The database stays the judge of every sale.
-        let entered = match &self.hint {
-            Some(_) => Some(
-                self.gates
-                    .enter(reservation.entries().iter().map(|(id, _)| *id))
-                    .await,
-            ),
-            None => None,
-        };
-        if let Some(problems) = self.sold_out_by_hint(&items) {
-            return Err(CheckoutError::OutOfStock(problems));
-        }
+        let left_after_sale = stock_after(&known, &reservation);
         let new_order = NewOrder {
             lines: cart
                 .iter()
@@ -447,6 +472,10 @@ where
             .await
         {
             Ok(order) => {
+                // what this sale left, read and sold in turn: a sale that took the last units
+                // tells the next in line that the product is sold out (a restock or a catalog
+                // read since the read moved the hint on, and it ignores the lesson)
+                self.teach_hint(version, &left_after_sale);
                 drop(entered);
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
                 let access_key = match &self.keys {

@@ -867,7 +867,7 @@ async fn what_the_hint_knows_as_sold_out_is_refused_without_reading_the_database
 }
 
 /// A hint that sees product 1 in stock at first and sold out from its `after`-th answer on (the
-/// sales of other requests landing while this one reads the database).
+/// sales of other requests landing while this one waits for its turn).
 struct SellsOutAfter {
     answers: std::sync::atomic::AtomicUsize,
     after: usize,
@@ -887,14 +887,15 @@ impl crate::StockHint for SellsOutAfter {
 }
 
 #[tokio::test]
-async fn a_sale_made_while_the_request_read_the_database_refuses_it_before_the_row_lock() {
+async fn a_sale_made_while_the_request_waited_for_its_turn_refuses_it_before_any_read() {
     let mut orders = MockOrderRepository::new();
     orders.expect_place().never();
-    let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(4))]))
-        .with_stock_hint(SellsOutAfter {
-            answers: 0.into(),
-            after: 2,
-        });
+    let mut products = MockProductLookup::new();
+    products.expect_products().never();
+    let service = checkout(orders, products).with_stock_hint(SellsOutAfter {
+        answers: 0.into(),
+        after: 2,
+    });
     let refused = service
         .place_order(request(vec![item(1, 1)], dec!(4.99)))
         .await;
@@ -965,6 +966,48 @@ async fn a_sale_the_database_refuses_teaches_the_hint_what_it_read_afterwards() 
     assert_eq!(
         *hint.learned.lock().unwrap(),
         vec![(1, vec![(1, Stock::Finite(0))])]
+    );
+}
+
+#[tokio::test]
+async fn a_sale_that_takes_the_last_units_teaches_the_hint_that_the_product_is_sold_out() {
+    let reserved = Arc::new(Mutex::new(None));
+    let hint = Arc::new(Learning::default());
+    let service = checkout(
+        placing(reserved.clone()),
+        lookup(vec![
+            product(1, "4.99", Stock::Finite(4)),
+            product(2, "1.00", Stock::Unlimited),
+        ]),
+    )
+    .with_stock_hint(hint.clone());
+    service
+        .place_order(request(vec![item(1, 4), item(2, 3)], dec!(22.96)))
+        .await
+        .unwrap();
+    // the version taken before the read the sale was priced from, and what the sale left of
+    // the finite stock it took (unlimited stock has nothing to teach)
+    assert_eq!(
+        *hint.learned.lock().unwrap(),
+        vec![(0, vec![(1, Stock::Finite(0))])]
+    );
+}
+
+#[tokio::test]
+async fn a_sale_that_leaves_stock_teaches_the_hint_what_is_left() {
+    let hint = Arc::new(Learning::default());
+    let service = checkout(
+        placing(Arc::new(Mutex::new(None))),
+        lookup(vec![product(1, "4.99", Stock::Finite(4))]),
+    )
+    .with_stock_hint(hint.clone());
+    service
+        .place_order(request(vec![item(1, 1)], dec!(4.99)))
+        .await
+        .unwrap();
+    assert_eq!(
+        *hint.learned.lock().unwrap(),
+        vec![(0, vec![(1, Stock::Finite(3))])]
     );
 }
 
