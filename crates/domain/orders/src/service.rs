@@ -218,6 +218,10 @@ where
     /// Tells the hint what the database showed when it refused a cart for stock (`version`: where
     /// the hint stood before that read).
     fn teach_hint(&self, version: Option<u64>, read: &HashMap<ProductId, Product>) {
+        if read.is_empty() {
+            // nothing read (or a sale of unlimited stock only): nothing to learn
+            return;
+        }
         if let (Some(hint), Some(version)) = (&self.hint, version) {
             let read: Vec<Product> = read.values().cloned().collect();
             hint.learned(version, &read);

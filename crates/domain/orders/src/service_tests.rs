@@ -971,10 +971,9 @@ async fn a_sale_the_database_refuses_teaches_the_hint_what_it_read_afterwards() 
 
 #[tokio::test]
 async fn a_sale_that_takes_the_last_units_teaches_the_hint_that_the_product_is_sold_out() {
-    let reserved = Arc::new(Mutex::new(None));
     let hint = Arc::new(Learning::default());
     let service = checkout(
-        placing(reserved.clone()),
+        placing(Arc::new(Mutex::new(None))),
         lookup(vec![
             product(1, "4.99", Stock::Finite(4)),
             product(2, "1.00", Stock::Unlimited),
