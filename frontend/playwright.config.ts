@@ -100,6 +100,12 @@ export default defineConfig({
       // Links in mails point at this server, and it accepts form posts from this origin.
       SHOP__SITE__PUBLIC_URL: BASE_URL,
       SHOP__MAIL__OUTBOX_DIR: outboxDir,
+      // Every browser context of the run is one address (127.0.0.1), where real shoppers each
+      // have their own; and a page left behind keeps its stream's place until the next heartbeat
+      // (actix notices a closed connection only when it writes). The per-address limit itself is
+      // tested as the attack in the API tests (crates/app/tests/api/events.rs).
+      SHOP__EVENTS__MAX_STREAMS_PER_IP: '500',
+      SHOP__EVENTS__MAX_STREAMS_PER_USER: '500',
     },
   },
 });

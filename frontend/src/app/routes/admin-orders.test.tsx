@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { createRef } from 'react';
 import { describe, expect, it } from 'vitest';
 
@@ -140,6 +140,35 @@ describe('/admin/orders', () => {
     await user.click(within(dialog).getByRole('button', { name: /^Refund \$/ }));
     expect(await screen.findByText('Order #41 refunded.')).toBeInTheDocument();
     expect(calls.some((call) => call.path === '/admin/orders/41/refund')).toBe(true);
+  });
+
+  it('says the refund worked even when the live stream took the card off the list first', async () => {
+    // The server tells the stream as it commits, so the queue can refetch (and the refunded order
+    // leave the waiting list, unmounting its card) before the refund's own answer arrives.
+    let waiting = [makeOrder()];
+    const queryClient = queryClientWithSession(ann);
+    fakeApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse(waiting),
+      'POST /admin/orders/41/refund': async () => {
+        waiting = [];
+        await queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
+        await waitFor(() =>
+          expect(screen.queryByRole('listitem', { name: 'Order #41' })).not.toBeInTheDocument(),
+        );
+        return jsonResponse(makeOrder({ status: 'refunded', status_label: 'Refunded' }));
+      },
+    });
+    const { user } = renderWithProviders(<AdminOrdersRoute />, {
+      url: '/admin/orders',
+      path: '/admin/orders',
+      queryClient,
+    });
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    await user.click(within(card).getByRole('button', { name: 'Refund' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Refund order #41?' });
+    await user.click(within(dialog).getByRole('button', { name: /^Refund \$/ }));
+    expect(await screen.findByText('Order #41 refunded.')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
   it('says so when the provider refuses a refund, and the order stays as it was', async () => {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, errorMessage } from '@/lib/api-client';
 
 import { putOrderInCache } from '@/features/admin-orders/api/get-admin-orders';
 import type { AdminOrder } from '@/features/admin-orders/types';
@@ -53,12 +54,31 @@ function run(action: OrderAction): Promise<AdminOrder> {
   }
 }
 
-/** Every queue action through one mutation; the answered order replaces the cached one. */
+const SUCCESS: Record<OrderAction['kind'], (id: number) => string> = {
+  claim: (id) => `You are delivering order #${id}.`,
+  release: (id) => `Order #${id} is back in the queue.`,
+  deliver: (id) => `Order #${id} marked delivered.`,
+  refund: (id) => `Order #${id} refunded.`,
+};
+
+/**
+ * Every queue action through one mutation; the answered order replaces the cached one. The toast
+ * is said here, on the mutation, not by the card that asked: the live stream can take a refunded
+ * or delivered order off the waiting list (unmounting its card) before the answer arrives, and a
+ * card's own `mutate` callbacks never run once it is gone.
+ */
 export function useOrderAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: run,
-    onSuccess: (order) => putOrderInCache(queryClient, order),
-    onError: () => void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+    onSuccess: (order, action) => {
+      putOrderInCache(queryClient, order);
+      toast.success(SUCCESS[action.kind](action.id));
+    },
+    onError: (error, action) => {
+      console.error(`The ${action.kind} of order ${action.id} failed.`, error);
+      toast.error(errorMessage(error));
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
+    },
   });
 }

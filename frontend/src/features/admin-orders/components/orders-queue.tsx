@@ -5,8 +5,6 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 import { formatPrice } from '@/lib/money';
 
 import { useOrderAction, type OrderAction } from '@/features/admin-orders/api/order-actions';
@@ -29,13 +27,6 @@ export function waitingLabel(minutes: number): string {
   const rest = minutes % 60;
   return rest ? `${hours} h ${rest} min` : `${hours} h`;
 }
-
-const SUCCESS: Record<OrderAction['kind'], (id: number) => string> = {
-  claim: (id) => `You are delivering order #${id}.`,
-  release: (id) => `Order #${id} is back in the queue.`,
-  deliver: (id) => `Order #${id} marked delivered.`,
-  refund: (id) => `Order #${id} refunded.`,
-};
 
 function DeliverModal({
   order,
@@ -141,17 +132,8 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
   const isPaid = order.status === 'paid';
   const refundable = isPaid || order.status === 'delivered';
 
-  const perform = (next: OrderAction) =>
-    action.mutate(next, {
-      onSuccess: () => {
-        toast.success(SUCCESS[next.kind](order.id));
-        setDialog(null);
-      },
-      onError: (error) => {
-        console.error(`The ${next.kind} of order ${order.id} failed.`, error);
-        toast.error(errorMessage(error));
-      },
-    });
+  // The toasts are the mutation's own (they are said even when this card has left the list).
+  const perform = (next: OrderAction) => action.mutate(next, { onSuccess: () => setDialog(null) });
 
   return (
     <li className="order-card" aria-labelledby={titleId}>
