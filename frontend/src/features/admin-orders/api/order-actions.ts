@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/toast';
 import { api, errorMessage } from '@/lib/api-client';
 
-import { putOrderInCache } from '@/features/admin-orders/api/get-admin-orders';
+import { adminOrdersQueryKey, putOrderInCache } from '@/features/admin-orders/api/get-admin-orders';
 import type { AdminOrder } from '@/features/admin-orders/types';
 
 /** POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was faster. */
@@ -78,7 +78,7 @@ export function useOrderAction() {
     onError: (error, action) => {
       console.error(`The ${action.kind} of order ${action.id} failed.`, error);
       toast.error(errorMessage(error));
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
+      void queryClient.invalidateQueries({ queryKey: adminOrdersQueryKey });
     },
   });
 }
