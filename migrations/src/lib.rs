@@ -19,6 +19,7 @@ mod m20261124_000014_refunds_disputes;
 mod m20261124_000015_blocklist;
 mod m20261125_000016_audit_log;
 mod m20261125_000018_push_events;
+mod m20261126_000019_handoff;
 
 pub struct Migrator;
 
@@ -43,6 +44,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000015_blocklist::Migration),
             Box::new(m20261125_000016_audit_log::Migration),
             Box::new(m20261125_000018_push_events::Migration),
+            Box::new(m20261126_000019_handoff::Migration),
         ]
     }
 }

@@ -78,6 +78,29 @@ pub struct Settings {
     /// Prometheus metrics at `/metrics`.
     #[serde(default)]
     pub metrics: MetricsSettings,
+    /// The handoff from paid to delivered.
+    #[serde(default)]
+    pub delivery: DeliverySettings,
+}
+
+/// The `delivery` section: the handoff from paid to delivered.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct DeliverySettings {
+    /// A claimed order whose buyer has not said "I'm in the game" this many minutes after the
+    /// claim shows "no show" on the staff queue.
+    pub no_show_minutes: u32,
+    /// `POST /api/orders/{id}/ready` per order per hour; more: 429.
+    pub ready_per_order_per_hour: u32,
+}
+
+impl Default for DeliverySettings {
+    fn default() -> Self {
+        DeliverySettings {
+            no_show_minutes: 15,
+            ready_per_order_per_hour: 10,
+        }
+    }
 }
 
 /// The `metrics` section: `/metrics` in Prometheus' text format.
@@ -343,6 +366,8 @@ pub fn default_discord() -> discord::DiscordSettings {
         bot_token: String::new().into(),
         guild_id: String::new(),
         notify_webhook_url: String::new().into(),
+        ticket_channel_id: String::new(),
+        staff_role_id: String::new(),
     }
 }
 
@@ -405,6 +430,38 @@ pub struct SiteSettings {
     /// address the server listens on (`Settings::resolve_public_url`).
     #[serde(default)]
     pub public_url: String,
+    /// The shop's Discord server invite (`https://discord.gg/…` or
+    /// `https://discord.com/invite/…`); empty: the pages that say "join our Discord server"
+    /// point to the help chat instead.
+    #[serde(default)]
+    pub discord_invite_url: String,
+    /// "Usually delivered in under N minutes" while fewer than 10 orders were delivered in the
+    /// last 7 days (afterwards their 75th percentile, rounded up to 5 minutes).
+    #[serde(default = "default_delivery_minutes")]
+    pub delivery_minutes: u32,
+}
+
+fn default_delivery_minutes() -> u32 {
+    10
+}
+
+impl SiteSettings {
+    /// The invite link, or `None` when unset. Anything but an https Discord invite is refused
+    /// at start with the setting's name.
+    pub fn discord_invite(&self) -> anyhow::Result<Option<&str>> {
+        let url = self.discord_invite_url.trim();
+        if url.is_empty() {
+            return Ok(None);
+        }
+        if shared::links::is_discord_invite(url) {
+            Ok(Some(url))
+        } else {
+            anyhow::bail!(
+                "site.discord_invite_url must be an https Discord invite \
+                 (https://discord.gg/CODE or https://discord.com/invite/CODE), not {url:?}"
+            )
+        }
+    }
 }
 
 impl Settings {

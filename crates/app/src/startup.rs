@@ -41,6 +41,7 @@ impl Application {
         let port = listener.local_addr()?.port();
         // Before anything reads it: mail links, payment return URLs, the Origin check.
         settings.resolve_public_url(port)?;
+        settings.site.discord_invite()?;
         let services = Services::build(&settings).await?;
         let production = settings.environment == Environment::Production;
         let (clock, sweeper, db_queries) = (

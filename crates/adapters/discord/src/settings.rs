@@ -25,6 +25,13 @@ pub struct DiscordSettings {
     /// A channel webhook for staff notifications (the URL holds the webhook's token).
     #[serde(default = "empty_secret")]
     pub notify_webhook_url: SecretString,
+    /// With `bot_token` and `guild_id`: the text channel where each paid order gets a private
+    /// thread (its ticket).
+    #[serde(default)]
+    pub ticket_channel_id: String,
+    /// The role the ticket mentions once (staff).
+    #[serde(default)]
+    pub staff_role_id: String,
 }
 
 fn empty_secret() -> SecretString {

@@ -20,6 +20,8 @@ fn settings(api_base: &str) -> DiscordSettings {
         bot_token: SecretString::from(""),
         guild_id: String::new(),
         notify_webhook_url: SecretString::from(""),
+        ticket_channel_id: String::new(),
+        staff_role_id: String::new(),
     }
 }
 

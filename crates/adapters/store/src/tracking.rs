@@ -53,7 +53,7 @@ impl Store {
         let queued = self
             .execute(
                 "INSERT INTO mail_jobs (order_id, kind, status, attempts, next_attempt_at, created_at) \
-                 VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (order_id, kind) DO NOTHING",
+                 VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (order_id, kind, occurrence) DO NOTHING",
                 vec![
                     id.get().into(),
                     kind.as_str().into(),

@@ -4,6 +4,8 @@
 //! - [`clock`]: the time now, as a port ([`Clock`]), so tests can fix or move it.
 //! - [`DiscordId`] and [`Email`]: the identities orders, promo codes and accounts share.
 //! - [`images`]: the port that checks, stores and removes uploaded pictures ([`ImageStore`]).
+//! - [`links`]: the outside links the shop hands to buyers: a Discord invite, a member of
+//!   staff's private game server ([`PrivateServerUrl`]).
 //! - [`audit`]: who did a staff action ([`Actor`]), its kind, and the port that reads the log.
 
 pub mod audit;
@@ -12,6 +14,7 @@ mod discord;
 mod email;
 pub mod images;
 pub mod limits;
+pub mod links;
 
 pub use audit::{
     Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditPage, AuditQuery,
@@ -20,6 +23,7 @@ pub use audit::{
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use discord::{DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
+pub use links::{InvalidPrivateServerUrl, PrivateServerUrl};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
 pub use limits::{
     admit, forget, give_back, seconds_until, LimitError, MemoryLimiter, RateLimiter, Refused, Rule,
