@@ -1,10 +1,15 @@
 import { Link } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { paths } from '@/config/paths';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 export function AboutRoute() {
+  const invite = useDiscordInvite();
   return (
     <ContentLayout
       title="About Us"
@@ -20,11 +25,22 @@ export function AboutRoute() {
       <h2>Fast, hand-delivered orders</h2>
       <p className="callout">
         Every order is delivered by a real member of our staff in a private server. Delivery usually
-        takes under 10 minutes.
+        takes <DeliveryTime />.
       </p>
       <p>
-        After paying, you join our Discord server, open a ticket and join our private server, where
-        staff hand over your items. <Link to={paths.howItWorks.getHref()}>See how it works</Link>.
+        After paying, you follow your order on its page: when a member of staff picks it up, you
+        join their private server from there and they hand over your items.{' '}
+        {invite ? (
+          <>
+            Join <ExternalLink href={invite}>our Discord server</ExternalLink> so staff can reach
+            you there.
+          </>
+        ) : (
+          <>
+            Questions? <HelpChatButton>Ask us in the help chat</HelpChatButton>.
+          </>
+        )}{' '}
+        <Link to={paths.howItWorks.getHref()}>See how it works</Link>.
       </p>
 
       <h2>Why players trust us</h2>

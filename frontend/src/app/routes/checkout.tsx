@@ -13,6 +13,7 @@ import { useCartStore } from '@/features/cart/stores/cart-store';
 import { CheckoutView, type CheckoutNotice } from '@/features/checkout/components/checkout-view';
 import { Notice } from '@/features/checkout/components/notice';
 import { useSite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 import './checkout.css';
 
@@ -73,6 +74,7 @@ export function CheckoutRoute() {
           paypalEnabled={site.data?.paypal_enabled === true}
           notice={notice ?? null}
           onPricesChanged={() => void queryClient.invalidateQueries({ queryKey: ['products'] })}
+          deliveryTime={<DeliveryTime />}
         />
       )}
     </div>

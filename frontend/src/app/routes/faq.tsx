@@ -1,14 +1,19 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { paths } from '@/config/paths';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 import './faq.css';
 
 type Question = { question: string; answer: ReactNode };
 
-const QUESTIONS: Question[] = [
+/** The answers; `invite` is the shop's Discord invite (null: the help chat stands in for it). */
+const questions = (invite: string | null): Question[] => [
   {
     question: 'Which payment methods do you accept?',
     answer: (
@@ -31,7 +36,17 @@ const QUESTIONS: Question[] = [
         <p>
           We will never ask for your Roblox password, your account, or for you to give us an item
           first. If anyone claiming to be Garden Shop staff asks for any of these, do not do it and
-          tell us in a ticket on our Discord server.
+          tell us{' '}
+          {invite ? (
+            <>
+              in a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>
+            </>
+          ) : (
+            <>
+              in the <HelpChatButton>help chat</HelpChatButton>
+            </>
+          )}
+          .
         </p>
       </>
     ),
@@ -42,8 +57,16 @@ const QUESTIONS: Question[] = [
       <>
         <p>
           Add the products you want to your cart and press Checkout. Enter your Roblox username and
-          e-mail address, link your Discord account and pay by card. Then join our Discord server,
-          open a ticket and join our private server, where staff hand over your items.
+          e-mail address, link your Discord account and pay by card. Then follow your order on its
+          page: when a member of staff picks it up, join their private server from there and they
+          hand over your items.
+          {invite ? (
+            <>
+              {' '}
+              Join <ExternalLink href={invite}>our Discord server</ExternalLink> too, so staff can
+              reach you there.
+            </>
+          ) : null}
         </p>
         <p>
           <Link to={paths.howItWorks.getHref()}>See how it works, step by step</Link>
@@ -55,8 +78,8 @@ const QUESTIONS: Question[] = [
     question: 'How long does delivery take?',
     answer: (
       <p>
-        Most orders are delivered in under 10 minutes after you open your ticket. When many orders
-        arrive at once, tickets are answered in the order they were opened.
+        Most orders are delivered in <DeliveryTime /> after payment. When many orders arrive at
+        once, staff deliver them in turn; your order page shows your place in the queue.
       </p>
     ),
   },
@@ -110,13 +133,14 @@ const QUESTIONS: Question[] = [
 ];
 
 export function FaqRoute() {
+  const invite = useDiscordInvite();
   return (
     <ContentLayout
       title="Frequently asked questions"
       intro="Quick answers about paying, delivery, safety and refunds."
     >
       <div className="faq">
-        {QUESTIONS.map(({ question, answer }) => (
+        {questions(invite).map(({ question, answer }) => (
           <details key={question} className="faq__item">
             <summary className="faq__question">{question}</summary>
             <div className="faq__answer">{answer}</div>
@@ -124,8 +148,15 @@ export function FaqRoute() {
         ))}
       </div>
       <p>
-        Still have a question? Open a ticket on our Discord server and a member of staff will
-        answer.
+        Still have a question?{' '}
+        {invite ? (
+          <>
+            Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>
+          </>
+        ) : (
+          <HelpChatButton>Ask us in the help chat</HelpChatButton>
+        )}{' '}
+        and a member of staff will answer.
       </p>
     </ContentLayout>
   );

@@ -101,11 +101,18 @@ describe('home page', () => {
   });
 
   it('shows an error with Retry when the API is down, and recovers', async () => {
-    const fetchMock = vi
-      .fn()
-      .mockResolvedValueOnce(jsonResponse({ message: 'Service unavailable.', errors: {} }, 503))
-      .mockResolvedValueOnce(jsonResponse([bee]));
-    vi.stubGlobal('fetch', fetchMock);
+    const productAnswers = [
+      jsonResponse({ message: 'Service unavailable.', errors: {} }, 503),
+      jsonResponse([bee]),
+    ];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.endsWith('/products')
+          ? productAnswers.shift()
+          : jsonResponse({ message: 'Not found.', errors: {} }, 404),
+      ),
+    );
     const { user } = renderWithProviders(<HomeRoute />, { queryClient: createTestQueryClient() });
     expect(await screen.findByText("We couldn't load the products")).toBeInTheDocument();
     expect(screen.getByText('Service unavailable.')).toBeInTheDocument();

@@ -21,6 +21,7 @@ import {
   type Category,
 } from '@/features/catalog/utils/filter-products';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { errorMessage } from '@/lib/api-client';
 
 import './home.css';
@@ -167,7 +168,7 @@ export function HomeRoute() {
             </p>
             <ul className="hero__perks">
               <li>
-                <ClockIcon size={18} /> Usually delivered in under 10 minutes
+                <ClockIcon size={18} /> Usually delivered in <DeliveryTime />
               </li>
               <li>
                 <ShieldIcon size={18} /> Secure card payment

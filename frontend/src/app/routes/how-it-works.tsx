@@ -1,9 +1,13 @@
 import { Link } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { CardIcon, CartIcon, SproutIcon } from '@/components/ui/icons';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { paths } from '@/config/paths';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 import './how-it-works.css';
 
@@ -21,11 +25,17 @@ const STEPS = [
   {
     icon: <SproutIcon size={26} />,
     title: 'Receive the product',
-    text: 'A member of our staff meets you in a private server and hands the items over in game. This usually takes under 10 minutes.',
+    text: (
+      <>
+        A member of our staff meets you in a private server and hands the items over in game. This
+        usually takes <DeliveryTime />.
+      </>
+    ),
   },
 ];
 
 export function HowItWorksRoute() {
+  const invite = useDiscordInvite();
   return (
     <ContentLayout
       title="How it works"
@@ -49,16 +59,27 @@ export function HowItWorksRoute() {
       </p>
       <ol>
         <li>
-          <strong>Join our Discord server.</strong> You link your Discord account at checkout so we
-          know who you are when you arrive.
+          <strong>Follow your order.</strong> Its page, linked after payment and in your receipt,
+          shows your place in the delivery queue and updates by itself.
         </li>
+        {invite ? (
+          <li>
+            <strong>
+              Join <ExternalLink href={invite}>our Discord server</ExternalLink>.
+            </strong>{' '}
+            Use the Discord account you linked at checkout, so staff can reach you there.
+          </li>
+        ) : (
+          <li>
+            <strong>Questions while you wait?</strong>{' '}
+            <HelpChatButton>Ask us in the help chat</HelpChatButton>.
+          </li>
+        )}
         <li>
-          <strong>Open a ticket.</strong> In the server, open a delivery ticket so a member of staff
-          can pick up your order.
-        </li>
-        <li>
-          <strong>Join the private server.</strong> Staff send you a link to our private Grow a
-          Garden server. Join it with the Roblox account whose username you gave at checkout.
+          <strong>Join the private server.</strong> When a member of staff picks up your order, your
+          order page shows their name and a link to their private Grow a Garden server. Join it with
+          the Roblox account whose username you gave at checkout, then press &ldquo;I&apos;m in the
+          game&rdquo;.
         </li>
         <li>
           <strong>Get your items.</strong> A member of staff meets you in the game and hands over
@@ -66,8 +87,8 @@ export function HowItWorksRoute() {
         </li>
       </ol>
       <p className="callout">
-        Delivery usually takes under 10 minutes. When many orders come in at once, tickets are
-        answered in the order they were opened.
+        Delivery usually takes <DeliveryTime />. When many orders come in at once, staff deliver
+        them in turn; your order page shows your place in the queue.
       </p>
 
       <h2>Before you buy</h2>

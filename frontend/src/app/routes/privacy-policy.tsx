@@ -1,6 +1,10 @@
+import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useDiscordInvite } from '@/features/site/api/get-site';
 
 export function PrivacyPolicyRoute() {
+  const invite = useDiscordInvite();
   return (
     <ContentLayout
       title="Privacy Policy"
@@ -58,8 +62,15 @@ export function PrivacyPolicyRoute() {
 
       <h2>Your choices</h2>
       <p>
-        To see, correct or delete the personal data we hold about you, open a ticket on our Discord
-        server. We answer every request.
+        To see, correct or delete the personal data we hold about you,{' '}
+        {invite ? (
+          <>
+            open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>
+          </>
+        ) : (
+          <HelpChatButton>ask us in the help chat</HelpChatButton>
+        )}
+        . We answer every request.
       </p>
     </ContentLayout>
   );

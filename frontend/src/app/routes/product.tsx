@@ -11,6 +11,7 @@ import { ProductDetailsSkeleton } from '@/features/catalog/components/product-de
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
 import { ProductRating } from '@/features/reviews/components/product-rating';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { errorMessage } from '@/lib/api-client';
 import type { Product } from '@/types/api';
 
@@ -78,6 +79,7 @@ export function ProductRoute() {
         onBuyNow={buyNow}
         quantityInCart={quantityInCart}
         includedProducts={includedIn(product, products.data)}
+        deliveryTime={<DeliveryTime />}
       />
     );
   }

@@ -1,6 +1,10 @@
+import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useDiscordInvite } from '@/features/site/api/get-site';
 
 export function RefundPolicyRoute() {
+  const invite = useDiscordInvite();
   return (
     <ContentLayout
       title="Refund Policy"
@@ -26,9 +30,15 @@ export function RefundPolicyRoute() {
       <h2>Your part: correct details</h2>
       <p>
         You must give us a correct Roblox username, e-mail address and Discord account at checkout,
-        and join our Discord server and private server when asked. We are not able to refund an
-        order that could not be delivered because the details were wrong, or because you did not
-        join to receive it.
+        and join{' '}
+        {invite ? (
+          <>
+            <ExternalLink href={invite}>our Discord server</ExternalLink> and{' '}
+          </>
+        ) : null}
+        the private server from your order page when asked. We are not able to refund an order that
+        could not be delivered because the details were wrong, or because you did not join to
+        receive it.
       </p>
 
       <h2>Items with a dupe warning</h2>
@@ -40,9 +50,19 @@ export function RefundPolicyRoute() {
 
       <h2>How to ask for a refund</h2>
       <ol>
-        <li>Open a ticket on our Discord server.</li>
+        <li>
+          {invite ? (
+            <>
+              Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>.
+            </>
+          ) : (
+            <>
+              <HelpChatButton>Ask us in the help chat</HelpChatButton>.
+            </>
+          )}
+        </li>
         <li>Give your order number and the e-mail address you used at checkout.</li>
-        <li>Tell us what went wrong. Staff check the delivery record and answer in the ticket.</li>
+        <li>Tell us what went wrong. Staff check the delivery record and answer you there.</li>
       </ol>
       <p>
         Approved refunds are sent to the original card. Your bank may take 5 to 10 business days to

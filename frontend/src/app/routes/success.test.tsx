@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { SuccessRoute } from '@/app/routes/success';
@@ -87,14 +87,30 @@ describe('/success', () => {
     expect(polls()).toBe(3);
   });
 
-  it('tells what happens next: Discord server, a ticket, the private server, delivery time', async () => {
-    fakeApi({ 'GET /orders/42': () => jsonResponse(order()) });
+  it('tells what happens next: the order page, Discord, the private server, delivery time', async () => {
+    fakeApi({
+      'GET /orders/42': () => jsonResponse(order()),
+      'GET /site': () =>
+        jsonResponse({
+          name: 'Garden Shop',
+          reviews_url: '',
+          paypal_enabled: false,
+          discord_invite_url: 'https://discord.gg/garden',
+          delivery_minutes: 15,
+        }),
+    });
     renderSuccess();
-    expect(screen.getByRole('heading', { name: 'What happens next' })).toBeInTheDocument();
-    expect(screen.getByText(/Join our Discord server/)).toBeInTheDocument();
-    expect(screen.getByText(/Open a ticket/)).toBeInTheDocument();
-    expect(screen.getByText(/Join our private server/)).toBeInTheDocument();
-    expect(screen.getByText(/usually takes under 10 minutes/)).toBeInTheDocument();
+    const steps = within(screen.getByRole('region', { name: 'What happens next' }));
+    expect(steps.getByText(/Follow your order/)).toBeInTheDocument();
+    expect(await steps.findByRole('link', { name: /our Discord server/ })).toHaveAttribute(
+      'href',
+      'https://discord.gg/garden',
+    );
+    expect(steps.getByText(/Join the private server/)).toBeInTheDocument();
+    expect(steps.getByText(/I'm in the game/)).toBeInTheDocument();
+    expect(steps.getByText(/Delivery usually takes/)).toHaveTextContent(
+      'Delivery usually takes under 15 minutes.',
+    );
     await screen.findByTestId('order-status');
   });
 

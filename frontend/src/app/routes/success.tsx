@@ -6,11 +6,14 @@ import { CheckCircleIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useCartStore } from '@/features/cart/stores/cart-store';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
 import { NextSteps } from '@/features/checkout/components/next-steps';
 import { OrderStatusCard } from '@/features/checkout/components/order-status';
 import { useConfetti } from '@/features/checkout/hooks/use-confetti';
 import { orderIdFrom } from '@/features/checkout/utils/order-id';
 import { rememberedOrderKey } from '@/features/checkout/utils/order-key';
+import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 import './success.css';
 
@@ -25,6 +28,7 @@ export function SuccessRoute() {
   // it the page still opens in this browser, whose session placed the order
   const orderKey = params.get('key') ?? (orderId !== null ? rememberedOrderKey(orderId) : null);
   const { isLoggedIn } = useUser();
+  const discordInviteUrl = useDiscordInvite();
   useConfetti();
 
   useEffect(() => {
@@ -44,8 +48,17 @@ export function SuccessRoute() {
           Thank you for your order! Its status is below: staff start delivering once it reads Paid.
         </p>
       </div>
-      {orderId !== null ? <OrderStatusCard orderId={orderId} /> : null}
-      <NextSteps />
+      {orderId !== null ? (
+        <OrderStatusCard
+          orderId={orderId}
+          helpChat={<HelpChatButton>ask us in the help chat</HelpChatButton>}
+        />
+      ) : null}
+      <NextSteps
+        discordInviteUrl={discordInviteUrl}
+        helpChat={<HelpChatButton>Ask us in the help chat</HelpChatButton>}
+        deliveryTime={<DeliveryTime />}
+      />
       <div className="result-page__actions">
         {orderId !== null ? (
           <Link

@@ -1,9 +1,14 @@
 import { Link } from 'react-router';
 
+import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { paths } from '@/config/paths';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 export function TermsRoute() {
+  const invite = useDiscordInvite();
   return (
     <ContentLayout
       title="Terms of Service"
@@ -54,9 +59,15 @@ export function TermsRoute() {
 
       <h2>5. Delivery</h2>
       <p>
-        Delivery is done by hand by our staff in a private Grow a Garden server, usually in under 10
-        minutes. To receive your order you need to join our Discord server, open a ticket and join
-        the private server with the Roblox account you named at checkout.
+        Delivery is done by hand by our staff in a private Grow a Garden server, usually in{' '}
+        <DeliveryTime />. To receive your order you need to join the private server from your order
+        page with the Roblox account you named at checkout
+        {invite ? (
+          <>
+            , and join <ExternalLink href={invite}>our Discord server</ExternalLink> when asked
+          </>
+        ) : null}
+        .
       </p>
       <p>
         You are responsible for giving a correct Roblox username, e-mail address and Discord
@@ -93,7 +104,16 @@ export function TermsRoute() {
       <h2>10. Changes and contact</h2>
       <p>
         We may update these terms; the version on this page applies to orders placed while it is
-        shown. Questions? Open a ticket on our Discord server.
+        shown. Questions?{' '}
+        {invite ? (
+          <>
+            Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>.
+          </>
+        ) : (
+          <>
+            <HelpChatButton>Ask us in the help chat</HelpChatButton>.
+          </>
+        )}
       </p>
     </ContentLayout>
   );

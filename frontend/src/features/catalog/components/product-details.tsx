@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -22,6 +23,8 @@ type ProductDetailsProps = {
   quantityInCart?: number;
   /** For bundles: the products it contains, when they are in the catalogue. */
   includedProducts?: Product[];
+  /** The shop's delivery promise, "under N minutes" (the site's `DeliveryTime`). */
+  deliveryTime: ReactNode;
 };
 
 export function ProductDetails({
@@ -30,6 +33,7 @@ export function ProductDetails({
   onBuyNow,
   quantityInCart = 0,
   includedProducts = [],
+  deliveryTime,
 }: ProductDetailsProps) {
   const soldOut = isOutOfStock(product);
   const category = categoryLabel(product.category);
@@ -92,7 +96,7 @@ export function ProductDetails({
         <ul className="product-details__assurances">
           <li>
             <ClockIcon />
-            <span>Delivered in game by our staff, usually in under 10 minutes.</span>
+            <span>Delivered in game by our staff, usually in {deliveryTime}.</span>
           </li>
           <li>
             <ShieldIcon />

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { ShieldIcon } from '@/components/ui/icons';
@@ -31,6 +33,8 @@ type CheckoutViewProps = {
   notice?: CheckoutNotice | null;
   /** The server's prices differ from the cart's: refresh the catalogue so the cart follows. */
   onPricesChanged?: () => void;
+  /** The shop's delivery promise, "under N minutes" (the site's `DeliveryTime`). */
+  deliveryTime: ReactNode;
 };
 
 export function CheckoutView({
@@ -40,6 +44,7 @@ export function CheckoutView({
   paypalEnabled,
   notice,
   onPricesChanged,
+  deliveryTime,
 }: CheckoutViewProps) {
   const [details, updateDetails] = useCheckoutDetails();
   const discord = useLinkedDiscord();
@@ -139,7 +144,7 @@ export function CheckoutView({
           Complete Payment
         </Button>
         <p className="checkout__secure">
-          Card payments are processed securely by Stripe. Delivery usually takes under 10 minutes.
+          Card payments are processed securely by Stripe. Delivery usually takes {deliveryTime}.
         </p>
       </section>
 

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useOrderStatus } from '@/features/checkout/api/get-order';
@@ -31,7 +33,14 @@ const EXPLANATIONS: Record<Status, string> = {
  * The order's number and its status as the server reports it, asked again every 2 s until the
  * payment provider has confirmed it. Nothing here claims a payment the server has not seen.
  */
-export function OrderStatusCard({ orderId }: { orderId: number }) {
+export function OrderStatusCard({
+  orderId,
+  helpChat,
+}: {
+  orderId: number;
+  /** Words that open the help chat ("ask us in the help chat"). */
+  helpChat: ReactNode;
+}) {
   const order = useOrderStatus(orderId);
 
   if (order.data) {
@@ -71,7 +80,7 @@ export function OrderStatusCard({ orderId }: { orderId: number }) {
         </h2>
         <p className="order-status__explanation" role="status">
           We could not find this order for this browser. If you paid, it shows on your profile once
-          you log in, or ask us in the help chat.
+          you log in, or {helpChat}.
         </p>
       </section>
     );
