@@ -88,7 +88,9 @@ impl MigrationTrait for Migration {
                 .null()
                 .to_owned(),
         ] {
-            manager.alter_table(add_column(Orders::Table, column)).await?;
+            manager
+                .alter_table(add_column(Orders::Table, column))
+                .await?;
         }
         manager
             .alter_table(add_column(
@@ -141,7 +143,11 @@ impl MigrationTrait for Migration {
                             .auto_increment()
                             .primary_key(),
                     )
-                    .col(ColumnDef::new(OrderEvents::OrderId).big_integer().not_null())
+                    .col(
+                        ColumnDef::new(OrderEvents::OrderId)
+                            .big_integer()
+                            .not_null(),
+                    )
                     .col(ColumnDef::new(OrderEvents::Step).string_len(24).not_null())
                     .col(ColumnDef::new(OrderEvents::StaffId).big_integer().null())
                     .col(
@@ -196,7 +202,11 @@ impl MigrationTrait for Migration {
                     )
                     .col(ColumnDef::new(OutboxJobs::EventId).big_integer().not_null())
                     .col(ColumnDef::new(OutboxJobs::OrderId).big_integer().not_null())
-                    .col(ColumnDef::new(OutboxJobs::Channel).string_len(16).not_null())
+                    .col(
+                        ColumnDef::new(OutboxJobs::Channel)
+                            .string_len(16)
+                            .not_null(),
+                    )
                     .col(
                         ColumnDef::new(OutboxJobs::Status)
                             .string_len(16)
@@ -284,10 +294,19 @@ impl MigrationTrait for Migration {
             )
             .await?;
         for (table, column) in [
-            (MailJobs::Table.into_iden(), MailJobs::Occurrence.into_iden()),
-            (Users::Table.into_iden(), Users::PrivateServerUrl.into_iden()),
+            (
+                MailJobs::Table.into_iden(),
+                MailJobs::Occurrence.into_iden(),
+            ),
+            (
+                Users::Table.into_iden(),
+                Users::PrivateServerUrl.into_iden(),
+            ),
             (Orders::Table.into_iden(), Orders::TicketProblem.into_iden()),
-            (Orders::Table.into_iden(), Orders::TicketThreadId.into_iden()),
+            (
+                Orders::Table.into_iden(),
+                Orders::TicketThreadId.into_iden(),
+            ),
             (Orders::Table.into_iden(), Orders::BuyerReadyAt.into_iden()),
         ] {
             manager

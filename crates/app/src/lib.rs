@@ -28,11 +28,11 @@ mod wiring;
 pub use background::Sweeper;
 pub use checkout::DEMO_IDENTITIES;
 pub use cli::{openapi_json, run_cli, Cli, Command};
-pub use settings::BlocklistSettings;
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{
     AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,
 };
+pub use settings::{BlocklistSettings, DeliverySettings};
 pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, MetricsSettings,
     SeedSettings, ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,

@@ -172,6 +172,12 @@ impl Services {
             checkout::order_keys(settings)?,
             &settings.site.public_url,
             settings.mail.retry(),
+            orders::HandoffSettings {
+                delivery_minutes: settings.site.delivery_minutes,
+                discord_invite: settings.site.discord_invite()?.map(str::to_owned),
+                guild_id: Some(settings.discord.guild_id.trim().to_owned())
+                    .filter(|guild| !guild.is_empty()),
+            },
         ));
         let sweeper = background::start(
             Loops {

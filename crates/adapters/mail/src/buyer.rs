@@ -18,6 +18,7 @@ impl Composer {
             MailKind::Receipt => format!("Your {shop} receipt for order #{id}"),
             MailKind::Delivered => format!("Your {shop} order #{id} has been delivered"),
             MailKind::Refunded => format!("Your {shop} order #{id} has been refunded"),
+            MailKind::Claimed => format!("Staff are waiting for you in the game (order #{id})"),
         }
     }
 
@@ -26,6 +27,7 @@ impl Composer {
             MailKind::Receipt => self.receipt(mail),
             MailKind::Delivered => self.delivered(mail),
             MailKind::Refunded => self.refunded(mail),
+            MailKind::Claimed => self.claimed(mail),
         };
         self.build(
             mail.order.buyer.email.as_str(),
@@ -89,24 +91,21 @@ impl Composer {
         let id = mail.order.id;
         let link = &mail.order_link;
         let (items, table) = self.summary(&mail.order);
+        let (next_text, next_html) = next_steps(mail);
         (
             format!(
                 "Thank you for your order!\n\n\
                  Order #{id} is paid.\n\n{items}\n\
-                 What happens next: a member of staff delivers your items in Roblox to the \
-                 username above, usually within a few hours. Be online in the game and accept \
-                 the trade when it comes. We'll e-mail you once it's delivered.\n\n\
+                 What happens next: {next}\n\n\
                  Follow your order (no login needed; keep this link to yourself):\n{link}\n\n\
                  {shop}\n{url}\n",
+                next = next_text,
                 url = self.public_url()
             ),
             format!(
                 "<h1 style=\"font-size:20px\">Thank you for your order!</h1>\
                  <p>Order #{id} is paid.</p>{table}\
-                 <p><strong>What happens next:</strong> a member of staff delivers your items \
-                 in Roblox to the username above, usually within a few hours. Be online in the \
-                 game and accept the trade when it comes. We'll e-mail you once it's \
-                 delivered.</p>\
+                 <p><strong>What happens next:</strong> {next_html}</p>\
                  <p><a href=\"{link}\">Follow your order</a> (no login needed; keep this link \
                  to yourself)</p><p>Or paste this link into your browser: {link}</p>\
                  <p>{shop}</p>",
@@ -135,14 +134,15 @@ impl Composer {
             format!(
                 "Good news: order #{id} has been delivered to {roblox} in Roblox.\n\n\
                  {proof_text}Your order: {link}\n\n\
-                 Something missing? Reply to this e-mail or open the help chat in the shop.\n\n\
-                 {shop}\n"
+                 Something missing? {help_text}\n\n\
+                 {shop}\n",
+                help_text = help(mail).0,
             ),
             format!(
                 "<p>Good news: order #{id} has been delivered to <strong>{roblox}</strong> in \
                  Roblox.</p>{proof_html}<p><a href=\"{link}\">Your order</a> ({link})</p>\
-                 <p>Something missing? Reply to this e-mail or open the help chat in the \
-                 shop.</p><p>{shop}</p>",
+                 <p>Something missing? {help_html}</p><p>{shop}</p>",
+                help_html = help(mail).1,
                 roblox = escape(&roblox),
                 link = escape(link),
                 shop = escape(shop),
@@ -164,6 +164,82 @@ impl Composer {
                 "<p>Order #{id} has been refunded: {total} goes back to the way you paid. \
                  Banks usually show it within 5 to 10 days.</p>\
                  <p><a href=\"{link}\">Your order</a> ({link})</p><p>{shop}</p>",
+                link = escape(link),
+                shop = escape(shop),
+            ),
+        )
+    }
+}
+
+/// "Join our Discord server" with its link, or the help chat when the shop has no invite.
+fn help(mail: &BuyerMail) -> (String, String) {
+    match &mail.discord_invite {
+        Some(invite) => (
+            format!("Reply to this e-mail or ask in our Discord server: {invite}"),
+            format!(
+                "Reply to this e-mail or ask in <a href=\"{i}\">our Discord server</a> ({i}).",
+                i = escape(invite)
+            ),
+        ),
+        None => (
+            "Reply to this e-mail or open the help chat in the shop.".to_owned(),
+            "Reply to this e-mail or open the help chat in the shop.".to_owned(),
+        ),
+    }
+}
+
+/// What the buyer does after paying: the same real steps as the order page.
+fn next_steps(mail: &BuyerMail) -> (String, String) {
+    let minutes = mail.estimate_minutes;
+    let link = &mail.order_link;
+    let text = format!(
+        "open your order page ({link}) and press \"I'm in the game\" when you are in Roblox. \
+         A member of staff claims your order, and the page then shows their name and the link \
+         to their private server: join it and accept the trade. Delivery usually takes under \
+         {minutes} minutes. We'll e-mail you when staff are waiting for you and once it's \
+         delivered."
+    );
+    let html = format!(
+        "open <a href=\"{l}\">your order page</a> and press \"I'm in the game\" when you are in \
+         Roblox. A member of staff claims your order, and the page then shows their name and the \
+         link to their private server: join it and accept the trade. Delivery usually takes \
+         under {minutes} minutes. We'll e-mail you when staff are waiting for you and once it's \
+         delivered.",
+        l = escape(link)
+    );
+    match &mail.discord_invite {
+        Some(invite) => (
+            format!("{text} Questions? Our Discord server: {invite}"),
+            format!(
+                "{html} Questions? <a href=\"{i}\">Our Discord server</a>.",
+                i = escape(invite)
+            ),
+        ),
+        None => (text, html),
+    }
+}
+
+impl Composer {
+    fn claimed(&self, mail: &BuyerMail) -> (String, String) {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        let link = &mail.order_link;
+        let staff = mail.staff_name.as_deref().unwrap_or("A member of staff");
+        let roblox = mail.order.buyer.roblox_username.to_string();
+        (
+            format!(
+                "{staff} is ready to deliver order #{id} to {roblox} and is waiting for you in \
+                 the game.\n\nOpen your order page for the private server link, join it and \
+                 press \"I'm in the game\":\n{link}\n\n{shop}\n"
+            ),
+            format!(
+                "<p><strong>{staff}</strong> is ready to deliver order #{id} to \
+                 <strong>{roblox}</strong> and is waiting for you in the game.</p>\
+                 <p><a href=\"{link}\">Open your order page</a> for the private server link, \
+                 join it and press \"I'm in the game\".</p><p>Or paste this link into your \
+                 browser: {link}</p><p>{shop}</p>",
+                staff = escape(staff),
+                roblox = escape(&roblox),
                 link = escape(link),
                 shop = escape(shop),
             ),
@@ -239,6 +315,9 @@ mod tests {
             order_link: "https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef"
                 .into(),
             proof_picture: proof.map(str::to_owned),
+            estimate_minutes: 15,
+            discord_invite: None,
+            staff_name: Some("Ann <staff>".into()),
         }
     }
 
@@ -257,6 +336,8 @@ mod tests {
             "Total: $22.60",
             "Roblox username: Builderman",
             "What happens next",
+            "under 15 minutes",
+            "I'm in the game",
             "https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef",
         ] {
             assert!(eml.contains(text), "{text:?} in\n{eml}");
@@ -284,5 +365,38 @@ mod tests {
         let eml =
             String::from_utf8(composer().buyer_message(&refunded).unwrap().formatted()).unwrap();
         assert!(eml.contains("has been refunded: $22.60"));
+    }
+
+    #[test]
+    fn the_claim_mail_names_the_staff_member_and_links_the_order_page() {
+        let claimed = mail(MailKind::Claimed, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&claimed).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Staff are waiting for you in the game (order #12)"));
+        assert!(eml.contains("Ann <staff> is ready to deliver order #12 to Builderman"));
+        assert!(eml.contains("Ann &lt;staff&gt;"), "escaped in HTML");
+        assert!(eml.contains("https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef"));
+    }
+
+    #[test]
+    fn mail_links_the_discord_server_when_the_shop_has_one_and_the_help_chat_otherwise() {
+        let without = mail(MailKind::Delivered, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&without).unwrap().formatted()).unwrap();
+        assert!(eml.contains("open the help chat"));
+        assert!(!eml.contains("discord.gg"));
+        let with = BuyerMail {
+            discord_invite: Some("https://discord.gg/garden".into()),
+            ..mail(MailKind::Receipt, None)
+        };
+        let eml = String::from_utf8(composer().buyer_message(&with).unwrap().formatted()).unwrap();
+        assert!(eml.contains("https://discord.gg/garden"));
+        let delivered = BuyerMail {
+            discord_invite: Some("https://discord.gg/garden".into()),
+            ..mail(MailKind::Delivered, None)
+        };
+        let eml =
+            String::from_utf8(composer().buyer_message(&delivered).unwrap().formatted()).unwrap();
+        assert!(eml.contains("ask in our Discord server: https://discord.gg/garden"));
     }
 }

@@ -92,7 +92,9 @@ impl TrackingRepository for Store {
             .db
             .query_one(statement(
                 &self.db,
-                "SELECT claimed_at, proof_id FROM orders WHERE id = ?",
+                "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.ticket_thread_id, \
+                 o.ticket_problem, u.name AS staff_name, u.private_server_url \
+                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?",
                 vec![id.get().into()],
             ))
             .await
@@ -103,7 +105,43 @@ impl TrackingRepository for Store {
         Ok(TrackingFacts {
             claimed_at: row.try_get("", "claimed_at").context("bad claimed_at")?,
             proof_id: row.try_get("", "proof_id").context("bad proof_id")?,
+            staff_name: row.try_get("", "staff_name").context("bad staff_name")?,
+            private_server_url: row
+                .try_get("", "private_server_url")
+                .context("bad private_server_url")?,
+            buyer_ready_at: row
+                .try_get("", "buyer_ready_at")
+                .context("bad buyer_ready_at")?,
+            ticket_thread_id: row
+                .try_get("", "ticket_thread_id")
+                .context("bad ticket_thread_id")?,
+            ticket_problem: row
+                .try_get("", "ticket_problem")
+                .context("bad ticket_problem")?,
         })
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn delivered_seconds_since(&self, since: DateTime<Utc>) -> Result<Vec<i64>, OrderError> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT paid_at, delivered_at FROM orders \
+                 WHERE delivered_at IS NOT NULL AND paid_at IS NOT NULL AND delivered_at >= ?",
+                vec![since.into()],
+            ))
+            .await
+            .context("failed to read the delivery times")?;
+        rows.iter()
+            .map(|row| {
+                let paid: DateTime<Utc> = row.try_get("", "paid_at")?;
+                let delivered: DateTime<Utc> = row.try_get("", "delivered_at")?;
+                Ok((delivered - paid).num_seconds().max(0))
+            })
+            .collect::<Result<Vec<_>, sea_orm::DbErr>>()
+            .context("bad delivery times")
+            .map_err(OrderError::Unknown)
     }
 
     #[tracing::instrument(skip(self))]

@@ -112,6 +112,8 @@ impl TestApp {
                 name: "Garden Shop".into(),
                 reviews_url: "https://reviews.example/garden-shop".into(),
                 public_url: "http://localhost:8080".into(),
+                discord_invite_url: String::new(),
+                delivery_minutes: 10,
             },
             catalog: garden_app::CatalogSettings { refresh_seconds: 1 },
             mail: garden_app::MailSettings {
@@ -134,6 +136,7 @@ impl TestApp {
             events: garden_app::EventsSettings::default(),
             blocklist: garden_app::BlocklistSettings::default(),
             metrics: garden_app::MetricsSettings::default(),
+            delivery: garden_app::DeliverySettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the outbox; nothing is sent in these tests

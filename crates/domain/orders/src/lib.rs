@@ -4,9 +4,11 @@
 
 pub mod aftersale;
 pub mod blocklist;
+pub mod delivery;
 mod error;
 mod gates;
 pub mod gateways;
+pub mod lifecycle;
 mod models;
 mod payment;
 mod ports;
@@ -24,8 +26,15 @@ pub use blocklist::{
     BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
 };
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
+pub use delivery::{
+    DeliveredOrder, DeliveryFigures, DeliveryReport, DeliveryStep, DeliveryTimesRepository, Spread,
+};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
+pub use lifecycle::{
+    Channel, Dispatch, Dispatcher, JobFailed, JobHandler, JobRound, OrderEvent, OrderStep,
+    OutboxJob, OutboxRepository, OutboxWorker,
+};
 pub use models::{
     frees_up_in, stock_problems, Amounts, Buyer, CartItem, CheckoutLimits, Email, HeldBy,
     InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
@@ -50,6 +59,7 @@ pub use service::{
 pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
 pub use tracking::{
-    AccessKey, BuyerMail, BuyerMailer, MailJob, MailKind, MailRetry, MailRound, OrderKeys,
-    OrderTracking, SendFailed, TimelineStep, TrackedOrder, TrackingFacts, TrackingRepository,
+    AccessKey, BuyerDelivery, BuyerMail, BuyerMailer, HandoffSettings, MailJob, MailKind,
+    MailRetry, MailRound, OrderKeys, OrderTracking, SendFailed, TimelineStep, TrackedOrder,
+    TrackingFacts, TrackingRepository,
 };

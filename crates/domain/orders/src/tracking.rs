@@ -12,6 +12,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
@@ -92,16 +93,24 @@ pub enum MailKind {
     Delivered,
     /// It was refunded.
     Refunded,
+    /// A member of staff took it and waits in the game (once per claim).
+    Claimed,
 }
 
 impl MailKind {
-    pub const ALL: [MailKind; 3] = [MailKind::Receipt, MailKind::Delivered, MailKind::Refunded];
+    pub const ALL: [MailKind; 4] = [
+        MailKind::Receipt,
+        MailKind::Delivered,
+        MailKind::Refunded,
+        MailKind::Claimed,
+    ];
 
     pub fn as_str(&self) -> &'static str {
         match self {
             MailKind::Receipt => "receipt",
             MailKind::Delivered => "delivered",
             MailKind::Refunded => "refunded",
+            MailKind::Claimed => "claimed",
         }
     }
 
@@ -140,6 +149,61 @@ pub struct TrackingFacts {
     pub claimed_at: Option<DateTime<Utc>>,
     /// The proof of delivery it was delivered with.
     pub proof_id: Option<i64>,
+    /// Who claimed it (while claimed, and after delivery who delivered it).
+    pub staff_name: Option<String>,
+    /// The claimer's private server link, as they keep it now.
+    pub private_server_url: Option<String>,
+    /// When the buyer said "I'm in the game" (cleared by a release).
+    pub buyer_ready_at: Option<DateTime<Utc>>,
+    /// The Discord thread of the order's ticket.
+    pub ticket_thread_id: Option<String>,
+    /// Why the ticket is missing or the buyer is not in it.
+    pub ticket_problem: Option<String>,
+}
+
+/// The handoff as the buyer's page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BuyerDelivery {
+    pub staff_name: Option<String>,
+    /// Only while the order is paid and claimed: never after delivery, a refund or a release.
+    pub private_server_url: Option<String>,
+    pub claimed_at: Option<DateTime<Utc>>,
+    pub buyer_ready_at: Option<DateTime<Utc>>,
+    pub ticket_url: Option<String>,
+    pub ticket_problem: Option<String>,
+}
+
+impl BuyerDelivery {
+    /// What the buyer may see of `facts` for an order in `status`; `guild` makes the ticket's
+    /// link.
+    pub fn of(status: OrderStatus, facts: &TrackingFacts, guild: Option<&str>) -> Self {
+        let claimed = facts.claimed_at.is_some() && status == OrderStatus::Paid;
+        let shows_claim = matches!(status, OrderStatus::Paid | OrderStatus::Delivered);
+        BuyerDelivery {
+            staff_name: facts.staff_name.clone().filter(|_| shows_claim),
+            private_server_url: facts.private_server_url.clone().filter(|_| claimed),
+            claimed_at: facts.claimed_at.filter(|_| shows_claim),
+            buyer_ready_at: facts.buyer_ready_at.filter(|_| status == OrderStatus::Paid),
+            ticket_url: match (guild, &facts.ticket_thread_id) {
+                (Some(guild), Some(thread)) => {
+                    Some(format!("https://discord.com/channels/{guild}/{thread}"))
+                }
+                _ => None,
+            },
+            ticket_problem: facts.ticket_problem.clone(),
+        }
+    }
+}
+
+/// What the handoff needs from the shop's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HandoffSettings {
+    /// The promise while fewer than 10 orders were delivered in the last 7 days.
+    pub delivery_minutes: u32,
+    /// The shop's Discord server invite.
+    pub discord_invite: Option<String>,
+    /// The Discord server of the tickets (their links).
+    pub guild_id: Option<String>,
 }
 
 /// An order as its buyer sees it through the link.
@@ -149,6 +213,9 @@ pub struct TrackedOrder {
     pub timeline: Vec<TimelineStep>,
     /// 1 for the next order staff deliver; `None` unless paid and waiting.
     pub queue_position: Option<u32>,
+    pub delivery: BuyerDelivery,
+    /// "Usually under N minutes".
+    pub estimate_minutes: u32,
 }
 
 /// The status steps of an order, oldest first.
@@ -189,6 +256,12 @@ pub fn timeline(order: &Order, facts: &TrackingFacts) -> Vec<TimelineStep> {
 /// Where the buyer's page and the mail loop read and record.
 #[cfg_attr(test, mockall::automock)]
 pub trait TrackingRepository: Send + Sync + 'static {
+    /// The paid → delivered seconds of every order delivered at or after `since`.
+    fn delivered_seconds_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<i64>, OrderError>> + Send;
+
     /// The stored hash of the order's link key; `None` for an order placed without one.
     /// `OrderError::NotFound` when there is no such order.
     fn access_key_hash(
@@ -256,6 +329,13 @@ pub struct BuyerMail {
     pub order_link: String,
     /// The proof's picture (absolute URL), for the delivered mail.
     pub proof_picture: Option<String>,
+    /// The shop's promise: "usually under N minutes".
+    pub estimate_minutes: u32,
+    /// The shop's Discord server invite, when it has one (else the mail points to the help
+    /// chat).
+    pub discord_invite: Option<String>,
+    /// Who claimed the order (the claim mail).
+    pub staff_name: Option<String>,
 }
 
 /// The mail couldn't be sent (this time).
@@ -320,7 +400,13 @@ pub struct OrderTracking<R, M, C> {
     keys: OrderKeys,
     public_url: String,
     retry: MailRetry,
+    handoff: HandoffSettings,
+    /// The promise and when it was measured: measured again after [`PROMISE_TTL_SECONDS`].
+    promise: Arc<Mutex<Option<(DateTime<Utc>, u32)>>>,
 }
+
+/// How long a measured promise is used before it is measured again.
+const PROMISE_TTL_SECONDS: i64 = 60;
 
 /// What one round of the mail loop did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -342,6 +428,7 @@ where
         keys: OrderKeys,
         public_url: &str,
         retry: MailRetry,
+        handoff: HandoffSettings,
     ) -> Self {
         OrderTracking {
             repository,
@@ -350,7 +437,43 @@ where
             keys,
             public_url: public_url.trim_end_matches('/').to_owned(),
             retry,
+            handoff,
+            promise: Arc::new(Mutex::new(None)),
         }
+    }
+
+    pub fn handoff(&self) -> &HandoffSettings {
+        &self.handoff
+    }
+
+    /// The shop's promise, "usually under N minutes" (see [`crate::delivery`]), measured at
+    /// most once a minute. A failed measurement answers the configured default.
+    pub async fn estimate_minutes(&self) -> u32 {
+        let now = self.clock.now();
+        let cached = *self.promise.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, minutes)) = cached {
+            if now - at < Duration::seconds(PROMISE_TTL_SECONDS) && now >= at {
+                return minutes;
+            }
+        }
+        let since = now - Duration::days(crate::delivery::PROMISE_WINDOW_DAYS);
+        match self.repository.delivered_seconds_since(since).await {
+            Ok(seconds) => {
+                let minutes =
+                    crate::delivery::promise_minutes(&seconds, self.handoff.delivery_minutes);
+                *self.promise.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, minutes));
+                minutes
+            }
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not measure the delivery promise");
+                self.handoff.delivery_minutes
+            }
+        }
+    }
+
+    /// Forgets the measured promise (a delivery just changed it).
+    pub fn forget_estimate(&self) {
+        *self.promise.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
     /// `{public_url}/orders/{id}?key=…`.
@@ -383,6 +506,8 @@ where
         Ok(TrackedOrder {
             timeline: timeline(&order, &facts),
             queue_position,
+            delivery: BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref()),
+            estimate_minutes: self.estimate_minutes().await,
             order,
         })
     }
@@ -427,22 +552,16 @@ where
 
     async fn send_one(&self, job: &MailJob) -> anyhow::Result<()> {
         let order = self.repository.order(job.order_id).await?;
+        let facts = self.repository.after_sale_facts(job.order_id).await?;
         let proof_picture = match job.kind {
-            MailKind::Delivered => {
-                match self
+            MailKind::Delivered => match facts.proof_id {
+                Some(proof) => self
                     .repository
-                    .after_sale_facts(job.order_id)
+                    .proof_picture(proof)
                     .await?
-                    .proof_id
-                {
-                    Some(proof) => self
-                        .repository
-                        .proof_picture(proof)
-                        .await?
-                        .map(|path| self.absolute(&path)),
-                    None => None,
-                }
-            }
+                    .map(|path| self.absolute(&path)),
+                None => None,
+            },
             _ => None,
         };
         self.mailer
@@ -451,6 +570,9 @@ where
                 order_link: self.order_link(order.id),
                 order,
                 proof_picture,
+                estimate_minutes: self.estimate_minutes().await,
+                discord_invite: self.handoff.discord_invite.clone(),
+                staff_name: facts.staff_name,
             })
             .await?;
         Ok(())
@@ -557,6 +679,46 @@ mod tests {
         Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap() + Duration::minutes(minutes)
     }
 
+    #[test]
+    fn the_private_server_link_shows_only_while_paid_and_claimed() {
+        let facts = TrackingFacts {
+            claimed_at: Some(at(5)),
+            staff_name: Some("Ann".into()),
+            private_server_url: Some("https://www.roblox.com/share?code=1".into()),
+            ticket_thread_id: Some("99".into()),
+            ..TrackingFacts::default()
+        };
+        let paid = BuyerDelivery::of(OrderStatus::Paid, &facts, Some("7"));
+        assert_eq!(paid.private_server_url, facts.private_server_url);
+        assert_eq!(paid.staff_name.as_deref(), Some("Ann"));
+        assert_eq!(
+            paid.ticket_url.as_deref(),
+            Some("https://discord.com/channels/7/99")
+        );
+        for status in [
+            OrderStatus::Delivered,
+            OrderStatus::Refunded,
+            OrderStatus::Disputed,
+        ] {
+            assert_eq!(
+                BuyerDelivery::of(status, &facts, None).private_server_url,
+                None
+            );
+        }
+        let released = TrackingFacts {
+            claimed_at: None,
+            ..facts.clone()
+        };
+        assert_eq!(
+            BuyerDelivery::of(OrderStatus::Paid, &released, None).private_server_url,
+            None
+        );
+        assert_eq!(
+            BuyerDelivery::of(OrderStatus::Paid, &facts, None).ticket_url,
+            None
+        );
+    }
+
     fn statuses(order: &Order, facts: &TrackingFacts) -> Vec<&'static str> {
         timeline(order, facts).iter().map(|s| s.status).collect()
     }
@@ -566,7 +728,7 @@ mod tests {
         use crate::Lifecycle;
         let claimed = TrackingFacts {
             claimed_at: Some(at(5)),
-            proof_id: None,
+            ..TrackingFacts::default()
         };
         let pending = order_in(Lifecycle::pending());
         assert!(timeline(&pending, &claimed).is_empty());

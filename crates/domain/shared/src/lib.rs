@@ -23,12 +23,12 @@ pub use audit::{
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use discord::{DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
-pub use links::{InvalidPrivateServerUrl, PrivateServerUrl};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
 pub use limits::{
     admit, forget, give_back, seconds_until, LimitError, MemoryLimiter, RateLimiter, Refused, Rule,
     WindowHits,
 };
+pub use links::{InvalidPrivateServerUrl, PrivateServerUrl};
 
 #[cfg(any(test, feature = "mocks"))]
 pub use clock::MockClock;

@@ -116,8 +116,13 @@ mod tests {
     fn private_server_links_are_https_roblox_links() {
         let url = "https://www.roblox.com/share?code=abc123&type=Server";
         assert_eq!(PrivateServerUrl::parse(url).unwrap().as_str(), url);
-        assert!(PrivateServerUrl::parse("https://roblox.com/games/1?privateServerLinkCode=9").is_ok());
-        assert_eq!(PrivateServerUrl::parse("  "), Err(InvalidPrivateServerUrl::Empty));
+        assert!(
+            PrivateServerUrl::parse("https://roblox.com/games/1?privateServerLinkCode=9").is_ok()
+        );
+        assert_eq!(
+            PrivateServerUrl::parse("  "),
+            Err(InvalidPrivateServerUrl::Empty)
+        );
         for refused in [
             "http://www.roblox.com/share?code=1",
             "https://roblox.com.evil.example/x",
@@ -133,7 +138,10 @@ mod tests {
             );
         }
         let long = format!("https://www.roblox.com/{}", "a".repeat(300));
-        assert_eq!(PrivateServerUrl::parse(&long), Err(InvalidPrivateServerUrl::TooLong));
+        assert_eq!(
+            PrivateServerUrl::parse(&long),
+            Err(InvalidPrivateServerUrl::TooLong)
+        );
     }
 
     #[test]

@@ -1,0 +1,487 @@
+//! What happens to an order, as events. Every change of an order is an [`OrderEvent`], written
+//! by the store in the same transaction as the change (`order_events`), one row per
+//! occurrence: a second claim after a release is a second `claimed` event.
+//!
+//! That table is the outbox. The [`Dispatcher`] reads the events nobody has dispatched yet and,
+//! in one transaction per event, queues what must leave the shop: the buyer's mail (once per
+//! order and kind, or once per occurrence for the claim mail) and one job per outside channel
+//! that wants the step (the Discord ticket). Each channel's [`OutboxWorker`] then sends its
+//! due jobs with retries and a doubling wait, each job leased first so that of several
+//! instances one sends it. A crash between a change and its side effects loses nothing; a
+//! subscriber that fails never undoes or blocks the change.
+
+use std::fmt;
+use std::future::Future;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::{Clock, MailKind, MailRetry, OrderError, OrderId};
+
+/// One step of an order's way, as events and server push name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OrderStep {
+    Placed,
+    Paid,
+    PaidAfterExpiry,
+    Held,
+    Claimed,
+    Released,
+    Ready,
+    Delivered,
+    Refunded,
+    Disputed,
+    DisputeWon,
+    DisputeLost,
+    Cancelled,
+    Expired,
+}
+
+impl OrderStep {
+    pub const ALL: [OrderStep; 14] = [
+        OrderStep::Placed,
+        OrderStep::Paid,
+        OrderStep::PaidAfterExpiry,
+        OrderStep::Held,
+        OrderStep::Claimed,
+        OrderStep::Released,
+        OrderStep::Ready,
+        OrderStep::Delivered,
+        OrderStep::Refunded,
+        OrderStep::Disputed,
+        OrderStep::DisputeWon,
+        OrderStep::DisputeLost,
+        OrderStep::Cancelled,
+        OrderStep::Expired,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            OrderStep::Placed => "placed",
+            OrderStep::Paid => "paid",
+            OrderStep::PaidAfterExpiry => "paid_after_expiry",
+            OrderStep::Held => "held",
+            OrderStep::Claimed => "claimed",
+            OrderStep::Released => "released",
+            OrderStep::Ready => "ready",
+            OrderStep::Delivered => "delivered",
+            OrderStep::Refunded => "refunded",
+            OrderStep::Disputed => "disputed",
+            OrderStep::DisputeWon => "dispute_won",
+            OrderStep::DisputeLost => "dispute_lost",
+            OrderStep::Cancelled => "cancelled",
+            OrderStep::Expired => "expired",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|step| step.as_str() == text)
+    }
+
+    /// The mail the buyer gets at this step, and whether it goes once per order (`false`) or
+    /// once per occurrence (`true`: every claim tells the buyer staff are waiting).
+    pub fn buyer_mail(&self) -> Option<(MailKind, bool)> {
+        match self {
+            OrderStep::Paid => Some((MailKind::Receipt, false)),
+            OrderStep::Claimed => Some((MailKind::Claimed, true)),
+            OrderStep::Delivered => Some((MailKind::Delivered, false)),
+            OrderStep::Refunded => Some((MailKind::Refunded, false)),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for OrderStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One change of an order, as recorded with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderEvent {
+    /// The event's number: increasing, and the occurrence of its step.
+    pub id: i64,
+    pub order_id: OrderId,
+    pub step: OrderStep,
+    /// The member of staff who made the change, if one did.
+    pub staff_id: Option<i64>,
+    pub at: DateTime<Utc>,
+}
+
+/// An outside channel the outbox feeds, and which steps it wants.
+#[derive(Debug, Clone, Copy)]
+pub struct Channel {
+    /// As `outbox_jobs.channel` stores it (at most 16 characters).
+    pub name: &'static str,
+    pub wants: fn(OrderStep) -> bool,
+}
+
+/// One job of a channel, due to be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxJob {
+    pub id: i64,
+    pub event: OrderEvent,
+    /// Failed attempts so far.
+    pub attempts: u32,
+}
+
+/// What the dispatcher queues for one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispatch {
+    /// The buyer's mail and its occurrence (0: once per order and kind; else the event's id).
+    pub mail: Option<(MailKind, i64)>,
+    /// The channels that get a job.
+    pub channels: Vec<&'static str>,
+}
+
+/// Where the outbox lives: the events and the channels' jobs.
+#[cfg_attr(test, mockall::automock)]
+pub trait OutboxRepository: Send + Sync + 'static {
+    /// Up to `limit` events not yet dispatched, oldest first.
+    fn undispatched(
+        &self,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<OrderEvent>, OrderError>> + Send;
+
+    /// In one transaction: queues the mail (once per order, kind and occurrence), one job per
+    /// channel (once per event and channel), and marks the event dispatched. Running it twice
+    /// for one event (two instances) queues nothing twice.
+    fn dispatch(
+        &self,
+        event: &OrderEvent,
+        dispatch: Dispatch,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Up to `limit` unsent jobs of `channel` due at `now`, oldest first.
+    fn due_jobs(
+        &self,
+        channel: &'static str,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<OutboxJob>, OrderError>> + Send;
+
+    /// Takes the job for one attempt until `lease_until`; `false` when another instance took it.
+    fn lease_job(
+        &self,
+        job: i64,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    fn job_done(
+        &self,
+        job: i64,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Records a failed attempt: `retry_at` the next try, or `None` when it gives up.
+    fn job_failed(
+        &self,
+        job: i64,
+        attempts: u32,
+        retry_at: Option<DateTime<Utc>>,
+        error: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+}
+
+/// Turns recorded events into queued work.
+#[derive(Debug, Clone)]
+pub struct Dispatcher<R, C> {
+    repository: R,
+    clock: C,
+    channels: Vec<Channel>,
+}
+
+/// How many events or jobs one round takes.
+const BATCH: u32 = 50;
+/// How long an attempt holds a job before another instance may try it.
+const LEASE_SECONDS: i64 = 120;
+
+impl<R: OutboxRepository, C: Clock> Dispatcher<R, C> {
+    pub fn new(repository: R, clock: C, channels: Vec<Channel>) -> Self {
+        Dispatcher {
+            repository,
+            clock,
+            channels,
+        }
+    }
+
+    /// What one event queues.
+    pub fn plan(&self, event: &OrderEvent) -> Dispatch {
+        Dispatch {
+            mail: event
+                .step
+                .buyer_mail()
+                .map(|(kind, per_occurrence)| (kind, if per_occurrence { event.id } else { 0 })),
+            channels: self
+                .channels
+                .iter()
+                .filter(|channel| (channel.wants)(event.step))
+                .map(|channel| channel.name)
+                .collect(),
+        }
+    }
+
+    /// Dispatches every event not yet dispatched; answers how many.
+    pub async fn dispatch_pending(&self) -> Result<usize, OrderError> {
+        let mut done = 0;
+        loop {
+            let events = self.repository.undispatched(BATCH).await?;
+            let full = events.len() == BATCH as usize;
+            for event in events {
+                let plan = self.plan(&event);
+                self.repository
+                    .dispatch(&event, plan, self.clock.now())
+                    .await?;
+                done += 1;
+            }
+            if !full {
+                return Ok(done);
+            }
+        }
+    }
+}
+
+/// Why a job's attempt failed, and whether another attempt can help.
+#[derive(Debug, thiserror::Error)]
+#[error("{error:#}")]
+pub struct JobFailed {
+    /// `false`: the same attempt would fail again (a missing permission): give up now.
+    pub retry: bool,
+    pub error: anyhow::Error,
+}
+
+impl JobFailed {
+    pub fn retry(error: anyhow::Error) -> Self {
+        JobFailed { retry: true, error }
+    }
+
+    pub fn give_up(error: anyhow::Error) -> Self {
+        JobFailed {
+            retry: false,
+            error,
+        }
+    }
+}
+
+/// What a channel does with one job.
+pub trait JobHandler: Send + Sync + 'static {
+    fn handle(&self, job: &OutboxJob) -> impl Future<Output = Result<(), JobFailed>> + Send;
+}
+
+/// What one round of a worker did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct JobRound {
+    pub sent: usize,
+    pub failed: usize,
+}
+
+/// Sends one channel's due jobs.
+#[derive(Debug, Clone)]
+pub struct OutboxWorker<R, H, C> {
+    repository: R,
+    handler: H,
+    clock: C,
+    channel: &'static str,
+    retry: MailRetry,
+}
+
+impl<R: OutboxRepository, H: JobHandler, C: Clock> OutboxWorker<R, H, C> {
+    pub fn new(
+        repository: R,
+        handler: H,
+        clock: C,
+        channel: &'static str,
+        retry: MailRetry,
+    ) -> Self {
+        OutboxWorker {
+            repository,
+            handler,
+            clock,
+            channel,
+            retry,
+        }
+    }
+
+    /// Sends every job due now, each once per success; a failure is tried again later with a
+    /// doubling wait (up to `max_attempts`), unless retrying cannot help.
+    pub async fn run_due(&self) -> Result<JobRound, OrderError> {
+        let now = self.clock.now();
+        let mut round = JobRound::default();
+        for job in self.repository.due_jobs(self.channel, now, BATCH).await? {
+            let leased = self
+                .repository
+                .lease_job(job.id, now, now + Duration::seconds(LEASE_SECONDS))
+                .await?;
+            if !leased {
+                continue;
+            }
+            match self.handler.handle(&job).await {
+                Ok(()) => {
+                    self.repository.job_done(job.id, self.clock.now()).await?;
+                    round.sent += 1;
+                }
+                Err(failed) => {
+                    let attempts = job.attempts + 1;
+                    let retry_at = (failed.retry && attempts < self.retry.max_attempts)
+                        .then(|| self.clock.now() + self.retry.delay_after(attempts));
+                    tracing::warn!(
+                        channel = self.channel, order = %job.event.order_id,
+                        step = %job.event.step, attempts, gives_up = retry_at.is_none(),
+                        error = %failed, "an outbox job failed"
+                    );
+                    self.repository
+                        .job_failed(job.id, attempts, retry_at, format!("{failed}"))
+                        .await?;
+                    round.failed += 1;
+                }
+            }
+        }
+        Ok(round)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use mockall::predicate::eq;
+    use shared::FixedClock;
+
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap()
+    }
+
+    fn event(id: i64, step: OrderStep) -> OrderEvent {
+        OrderEvent {
+            id,
+            order_id: OrderId::new(7),
+            step,
+            staff_id: None,
+            at: now(),
+        }
+    }
+
+    fn ticket_wants(step: OrderStep) -> bool {
+        matches!(step, OrderStep::Paid | OrderStep::Claimed)
+    }
+
+    fn dispatcher(repo: MockOutboxRepository) -> Dispatcher<MockOutboxRepository, FixedClock> {
+        Dispatcher::new(
+            repo,
+            FixedClock(now()),
+            vec![Channel {
+                name: "ticket",
+                wants: ticket_wants,
+            }],
+        )
+    }
+
+    #[test]
+    fn steps_round_trip_through_their_names() {
+        for step in OrderStep::ALL {
+            assert_eq!(OrderStep::parse(step.as_str()), Some(step));
+        }
+        assert_eq!(OrderStep::DisputeWon.as_str(), "dispute_won");
+        assert_eq!(OrderStep::parse("shipped"), None);
+    }
+
+    #[test]
+    fn the_claim_mail_goes_once_per_claim_the_others_once_per_order() {
+        let d = dispatcher(MockOutboxRepository::new());
+        assert_eq!(
+            d.plan(&event(41, OrderStep::Claimed)),
+            Dispatch {
+                mail: Some((MailKind::Claimed, 41)),
+                channels: vec!["ticket"],
+            }
+        );
+        assert_eq!(
+            d.plan(&event(42, OrderStep::Paid)).mail,
+            Some((MailKind::Receipt, 0))
+        );
+        assert_eq!(
+            d.plan(&event(43, OrderStep::Released)),
+            Dispatch {
+                mail: None,
+                channels: vec![],
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn every_undispatched_event_is_dispatched_with_its_plan() {
+        let mut repo = MockOutboxRepository::new();
+        repo.expect_undispatched().times(1).returning(|_| {
+            Box::pin(async { Ok(vec![event(1, OrderStep::Paid), event(2, OrderStep::Ready)]) })
+        });
+        repo.expect_dispatch()
+            .withf(|e, plan, _| e.id == 1 && plan.channels == vec!["ticket"])
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(()) }));
+        repo.expect_dispatch()
+            .withf(|e, plan, _| e.id == 2 && plan.channels.is_empty() && plan.mail.is_none())
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(()) }));
+        assert_eq!(dispatcher(repo).dispatch_pending().await.unwrap(), 2);
+    }
+
+    struct Failing(bool);
+
+    impl JobHandler for Failing {
+        async fn handle(&self, _job: &OutboxJob) -> Result<(), JobFailed> {
+            Err(JobFailed {
+                retry: self.0,
+                error: anyhow::anyhow!("discord said no"),
+            })
+        }
+    }
+
+    fn one_due_job(repo: &mut MockOutboxRepository, attempts: u32) {
+        repo.expect_due_jobs().returning(move |_, _, _| {
+            Box::pin(async move {
+                Ok(vec![OutboxJob {
+                    id: 9,
+                    event: event(1, OrderStep::Paid),
+                    attempts,
+                }])
+            })
+        });
+        repo.expect_lease_job()
+            .returning(|_, _, _| Box::pin(async { Ok(true) }));
+    }
+
+    #[tokio::test]
+    async fn a_failed_job_is_tried_again_later_with_a_doubling_wait() {
+        let mut repo = MockOutboxRepository::new();
+        one_due_job(&mut repo, 1);
+        let retry = MailRetry::default();
+        let expected = Some(now() + retry.delay_after(2));
+        repo.expect_job_failed()
+            .with(eq(9), eq(2), eq(expected), mockall::predicate::always())
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(()) }));
+        let worker = OutboxWorker::new(repo, Failing(true), FixedClock(now()), "ticket", retry);
+        assert_eq!(worker.run_due().await.unwrap().failed, 1);
+    }
+
+    #[tokio::test]
+    async fn a_failure_retrying_cannot_help_gives_up_at_once() {
+        let mut repo = MockOutboxRepository::new();
+        one_due_job(&mut repo, 0);
+        repo.expect_job_failed()
+            .with(eq(9), eq(1), eq(None), mockall::predicate::always())
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(()) }));
+        let worker = OutboxWorker::new(
+            repo,
+            Failing(false),
+            FixedClock(now()),
+            "ticket",
+            MailRetry::default(),
+        );
+        worker.run_due().await.unwrap();
+    }
+}
