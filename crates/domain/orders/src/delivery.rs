@@ -157,6 +157,18 @@ pub trait DeliveryTimesRepository: Send + Sync + 'static {
 /// The days the dashboard shows.
 pub const REPORT_DAYS: i64 = 30;
 
+/// The dashboard's delivery figures over the last [`REPORT_DAYS`] days.
+pub async fn last_month<R: DeliveryTimesRepository>(
+    repository: &R,
+    now: DateTime<Utc>,
+    default_minutes: u32,
+) -> Result<DeliveryReport, OrderError> {
+    let orders = repository
+        .delivered_since(now - Duration::days(REPORT_DAYS))
+        .await?;
+    Ok(report(&orders, now, default_minutes))
+}
+
 /// Builds the report and the promise from delivered orders.
 pub fn report(
     orders: &[DeliveredOrder],
@@ -229,9 +241,9 @@ mod tests {
         let ten: Vec<i64> = (1..=10).map(|m| m * 60).collect();
         assert_eq!(promise_minutes(&ten, 30), 10);
         // 16 min 1 s -> 17 whole minutes -> 20
-        assert_eq!(promise_minutes(&vec![16 * 60 + 1; 12], 10), 20);
+        assert_eq!(promise_minutes(&[16 * 60 + 1; 12], 10), 20);
         // fast deliveries never promise under 5 minutes
-        assert_eq!(promise_minutes(&vec![10; 12], 10), 5);
+        assert_eq!(promise_minutes(&[10; 12], 10), 5);
     }
 
     #[test]
