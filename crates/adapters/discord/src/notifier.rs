@@ -45,6 +45,8 @@ impl Default for RetryPolicy {
 #[derive(Debug, Clone)]
 pub struct StaffNotifier {
     queue: Option<mpsc::Sender<StaffMessage>>,
+    /// The webhook for one attempt at a time (`StaffPost`: the outbox retries).
+    direct: Option<(reqwest::Client, SecretString)>,
     failures: Arc<FailureCounts>,
 }
 
@@ -86,13 +88,14 @@ impl StaffNotifier {
         let failures = Arc::new(FailureCounts::default());
         tokio::spawn(deliver_all(
             receiver,
-            http,
-            url,
+            http.clone(),
+            url.clone(),
             policy,
             Arc::clone(&failures),
         ));
         Self {
             queue: Some(sender),
+            direct: Some((http, url)),
             failures,
         }
     }
@@ -101,6 +104,7 @@ impl StaffNotifier {
     pub fn disabled() -> Self {
         Self {
             queue: None,
+            direct: None,
             failures: Arc::default(),
         }
     }
@@ -132,6 +136,31 @@ impl StaffNotifications for StaffNotifier {
             };
             self.failures.dropped.fetch_add(1, Ordering::Relaxed);
             tracing::warn!(reason, "staff notification dropped");
+        }
+    }
+}
+
+/// One attempt: the outbox (`orders::lifecycle`) keeps the job and tries again later when it
+/// fails. Without a webhook there is nowhere to post, which is not a failure.
+impl orders::StaffPost for StaffNotifier {
+    async fn post(&self, message: StaffMessage) -> Result<(), orders::SendFailed> {
+        let Some((http, url)) = &self.direct else {
+            tracing::debug!(text = %message.text, "staff notification not sent: no webhook configured");
+            return Ok(());
+        };
+        let body = render_webhook_body(&message);
+        match http.post(url.expose_secret()).json(&body).send().await {
+            Ok(response) if response.status().is_success() => Ok(()),
+            Ok(response) => Err(orders::SendFailed(anyhow::anyhow!(
+                "webhook answered {}",
+                response.status()
+            ))),
+            // Only the error's kind: its text would carry the URL and so the webhook token.
+            Err(err) => Err(orders::SendFailed(anyhow::anyhow!(
+                "webhook unreachable (timeout: {}, connect: {})",
+                err.is_timeout(),
+                err.is_connect()
+            ))),
         }
     }
 }

@@ -15,6 +15,7 @@ mod ports;
 pub mod queue;
 pub mod reviews;
 mod service;
+pub mod staff_alerts;
 pub mod stats;
 pub mod tracking;
 
@@ -57,6 +58,7 @@ pub use service::{
     PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
 };
 pub use shared::{Clock, SystemClock};
+pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
 pub use tracking::{
     AccessKey, BuyerDelivery, BuyerMail, BuyerMailer, HandoffSettings, MailJob, MailKind,

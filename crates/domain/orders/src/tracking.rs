@@ -589,7 +589,7 @@ where
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
@@ -641,7 +641,7 @@ mod tests {
         assert_eq!(waits, [10, 20, 40, 60, 60]);
     }
 
-    fn order_in(lifecycle: crate::Lifecycle) -> Order {
+    pub(crate) fn order_in(lifecycle: crate::Lifecycle) -> Order {
         use cart_pricing::{Money, PaymentMethod};
         Order::restore(
             OrderId::new(3),
