@@ -16,6 +16,7 @@ pub mod queue;
 pub mod reviews;
 mod service;
 pub mod stats;
+pub mod tickets;
 pub mod tracking;
 
 pub use aftersale::{
@@ -58,6 +59,10 @@ pub use service::{
 };
 pub use shared::{Clock, SystemClock};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
+pub use tickets::{
+    escape_markdown, DeskError, RejoinError, TicketDesk, TicketItem, TicketOrder, TicketPost,
+    TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
+};
 pub use tracking::{
     AccessKey, BuyerDelivery, BuyerMail, BuyerMailer, HandoffSettings, MailJob, MailKind,
     MailRetry, MailRound, OrderKeys, OrderTracking, SendFailed, TimelineStep, TrackedOrder,
