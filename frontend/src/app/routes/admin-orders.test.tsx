@@ -30,8 +30,21 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     minutes_waiting: 12,
     claimed_by: null,
     proof_id: null,
+    claimed_at: null,
+    buyer_ready_at: null,
+    ready_minutes: null,
+    no_show: false,
+    ticket_url: null,
+    ticket_problem: null,
     ...overrides,
   };
+}
+
+const LINK = 'https://www.roblox.com/share?code=abc123&type=Server';
+
+/** The queue's API, with the member of staff's private server link already set. */
+function fakeStaffApi(handlers: Parameters<typeof fakeApi>[0]) {
+  return fakeApi({ 'GET /admin/private-server': () => jsonResponse({ url: LINK }), ...handlers });
 }
 
 function renderOrders(user: User | null) {
@@ -53,7 +66,7 @@ describe('/admin/orders', () => {
   });
 
   it('shows each paid order with the buyer and how long it has waited', async () => {
-    fakeApi({ 'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]) });
+    fakeStaffApi({ 'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]) });
     renderOrders(ann);
     const card = await screen.findByRole('listitem', { name: 'Order #41' });
     expect(card).toHaveTextContent('GardenKid');
@@ -66,7 +79,7 @@ describe('/admin/orders', () => {
 
   it('claims an order, and says who has it when someone else was faster', async () => {
     let first = makeOrder({ id: 41 });
-    const calls = fakeApi({
+    const calls = fakeStaffApi({
       'GET /admin/orders?filter=paid': () => jsonResponse([first, makeOrder({ id: 42 })]),
       'POST /admin/orders/41/claim': () => {
         first = makeOrder({ id: 41, claimed_by: { id: 7, name: 'Ann' } });
@@ -89,8 +102,43 @@ describe('/admin/orders', () => {
     ]);
   });
 
+  it('keeps the private server link above the queue, folded while one is set', async () => {
+    fakeStaffApi({ 'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]) });
+    renderOrders(ann);
+    const panel = screen.getByRole('region', { name: 'Your private server link' });
+    expect(await within(panel).findByRole('link', { name: LINK })).toBeInTheDocument();
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    // Before the queue in the page, so staff see it before they claim.
+    expect(panel.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(panel).queryByRole('textbox')).not.toBeInTheDocument();
+  });
+
+  it('opens and focuses the link form with the message when a claim needs a link', async () => {
+    const message = 'Set your private server link first: buyers meet you there.';
+    // Removed in another tab: this page still believes a link is set until it asks again.
+    let link: string | null = LINK;
+    const calls = fakeApi({
+      'GET /admin/private-server': () => jsonResponse({ url: link }),
+      'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
+      'POST /admin/orders/41/claim': () => {
+        link = null;
+        return jsonResponse({ message, errors: {} }, 409);
+      },
+    });
+    const { user } = renderOrders(ann);
+    const panel = screen.getByRole('region', { name: 'Your private server link' });
+    await within(panel).findByRole('link', { name: LINK });
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    await user.click(within(card).getByRole('button', { name: 'Claim' }));
+    const input = await within(panel).findByRole('textbox', { name: 'Private server link' });
+    await waitFor(() => expect(input).toHaveFocus());
+    await waitFor(() => expect(input).toHaveAccessibleDescription(new RegExp(message)));
+    expect(within(panel).getByText('Not set. You need it to claim an order.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === '/admin/private-server')).toHaveLength(2);
+  });
+
   it('shows who claimed an order and keeps the others from acting on it', async () => {
-    fakeApi({
+    fakeStaffApi({
       'GET /admin/orders?filter=paid': () =>
         jsonResponse([makeOrder({ claimed_by: { id: 9, name: 'Bob' } })]),
     });
@@ -102,8 +150,9 @@ describe('/admin/orders', () => {
   });
 
   it('marks an order delivered with a chosen proof', async () => {
-    const calls = fakeApi({
-      'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
+    const calls = fakeStaffApi({
+      'GET /admin/orders?filter=paid': () =>
+        jsonResponse([makeOrder({ claimed_by: { id: 7, name: 'Ann' } })]),
       'GET /proofs': () =>
         jsonResponse([
           { id: 3, items: 'Raccoon x2', images: ['/media/proofs/a.png'] },
@@ -127,7 +176,7 @@ describe('/admin/orders', () => {
   });
 
   it('asks before refunding an order through the provider, saying the stock is not put back', async () => {
-    const calls = fakeApi({
+    const calls = fakeStaffApi({
       'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
       'POST /admin/orders/41/refund': () =>
         jsonResponse(makeOrder({ status: 'refunded', status_label: 'Refunded' })),
@@ -147,7 +196,7 @@ describe('/admin/orders', () => {
     // leave the waiting list, unmounting its card) before the refund's own answer arrives.
     let waiting = [makeOrder()];
     const queryClient = queryClientWithSession(ann);
-    fakeApi({
+    fakeStaffApi({
       'GET /admin/orders?filter=paid': () => jsonResponse(waiting),
       'POST /admin/orders/41/refund': async () => {
         waiting = [];
@@ -172,7 +221,7 @@ describe('/admin/orders', () => {
   });
 
   it('says so when the provider refuses a refund, and the order stays as it was', async () => {
-    fakeApi({
+    fakeStaffApi({
       'GET /admin/orders?filter=paid': () => jsonResponse([makeOrder()]),
       'POST /admin/orders/41/refund': () =>
         jsonResponse(
@@ -195,7 +244,7 @@ describe('/admin/orders', () => {
   });
 
   it('offers no delivery for a disputed order and says why', async () => {
-    fakeApi({
+    fakeStaffApi({
       'GET /admin/orders?filter=paid': () => jsonResponse([]),
       'GET /admin/orders?filter=all': () =>
         jsonResponse([makeOrder({ status: 'disputed', status_label: 'Disputed' })]),
@@ -210,7 +259,7 @@ describe('/admin/orders', () => {
   });
 
   it('filters delivered and all orders', async () => {
-    fakeApi({
+    fakeStaffApi({
       'GET /admin/orders?filter=paid': () => jsonResponse([]),
       'GET /admin/orders?filter=delivered': () =>
         jsonResponse([makeOrder({ id: 50, status: 'delivered', status_label: 'Delivered' })]),

@@ -6,6 +6,10 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useAdminOrders } from '@/features/admin-orders/api/get-admin-orders';
 import { OrdersQueue } from '@/features/admin-orders/components/orders-queue';
+import {
+  PrivateServerPanel,
+  type PrivateServerPrompt,
+} from '@/features/admin-orders/components/private-server-panel';
 import type { OrdersFilter } from '@/features/admin-orders/types';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { errorMessage } from '@/lib/api-client';
@@ -22,6 +26,8 @@ const FILTERS: { value: OrdersFilter; label: string; empty: string }[] = [
 
 function Orders() {
   const [filter, setFilter] = useState<OrdersFilter>('paid');
+  // A claim refused for want of a private server link opens the link's form with its message.
+  const [serverPrompt, setServerPrompt] = useState<PrivateServerPrompt | null>(null);
   const orders = useAdminOrders(filter);
   const { user } = useUser();
   const current = FILTERS.find((item) => item.value === filter) ?? FILTERS[0];
@@ -59,7 +65,13 @@ function Orders() {
       />
     );
   } else {
-    content = <OrdersQueue orders={orders.data} currentUserId={user?.id ?? null} />;
+    content = (
+      <OrdersQueue
+        orders={orders.data}
+        currentUserId={user?.id ?? null}
+        onNeedsPrivateServer={(message) => setServerPrompt({ message })}
+      />
+    );
   }
 
   return (
@@ -68,7 +80,8 @@ function Orders() {
         <div>
           <h1 className="admin-page__title">Orders to deliver</h1>
           <p className="admin-page__intro">
-            Paid orders, oldest first. Claim one, deliver it in game, then mark it delivered.
+            Buyers ready in game first, then the oldest payment. Claim an order, meet the buyer in
+            your private server, then mark it delivered.
           </p>
         </div>
         <div className="orders-filter" role="group" aria-label="Show orders">
@@ -85,6 +98,7 @@ function Orders() {
           ))}
         </div>
       </header>
+      <PrivateServerPanel prompt={serverPrompt} />
       {content}
     </div>
   );

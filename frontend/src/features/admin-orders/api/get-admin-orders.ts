@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 
-import { pollWhileDown } from '@/lib/live-events';
+import { isLive, pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
 
 import type { AdminOrder, OrdersFilter } from '@/features/admin-orders/types';
@@ -26,11 +26,20 @@ export function getAdminOrdersQueryOptions(filter: OrdersFilter) {
 /** Staff poll the queue every 10 s so new paid orders and others' claims show up. */
 export const ORDERS_POLL_MS = 10_000;
 
+/**
+ * `minutes_waiting`, `ready_minutes` and `no_show` move with the clock, and no event says so: while
+ * the stream is up the queue is still asked again this often, so a buyer who stopped answering
+ * shows as a no-show and the waits stay true.
+ */
+export const ORDERS_CLOCK_MS = 60_000;
+
+const pollQueueWhileDown = pollWhileDown(ORDERS_POLL_MS);
+
 export function useAdminOrders(filter: OrdersFilter) {
   // polled only while the event stream is down (an order event refetches the queue)
   return useQuery({
     ...getAdminOrdersQueryOptions(filter),
-    refetchInterval: pollWhileDown(ORDERS_POLL_MS),
+    refetchInterval: () => pollQueueWhileDown() || (isLive() ? ORDERS_CLOCK_MS : false),
   });
 }
 

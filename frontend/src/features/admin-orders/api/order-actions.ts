@@ -1,12 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { toast } from '@/components/ui/toast';
-import { api, errorMessage } from '@/lib/api-client';
+import { ApiError, api, errorMessage } from '@/lib/api-client';
 
 import { adminOrdersQueryKey, putOrderInCache } from '@/features/admin-orders/api/get-admin-orders';
+import { privateServerQueryKey } from '@/features/admin-orders/api/get-private-server';
 import type { AdminOrder } from '@/features/admin-orders/types';
 
-/** POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was faster. */
+/**
+ * POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was faster, and
+ * 409 "Set your private server link first: …" while the member of staff has none.
+ */
 export function claimOrder(id: number): Promise<AdminOrder> {
   return api.post<AdminOrder>(`/admin/orders/${id}/claim`);
 }
@@ -16,7 +20,10 @@ export function releaseOrder(id: number): Promise<AdminOrder> {
   return api.post<AdminOrder>(`/admin/orders/${id}/release`);
 }
 
-/** POST /api/admin/orders/{id}/deliver, optionally naming the proof of delivery. */
+/**
+ * POST /api/admin/orders/{id}/deliver, optionally naming the proof of delivery; 409 "Claim this
+ * order first." when nobody claimed it.
+ */
 export function deliverOrder({
   id,
   proofId,
@@ -62,12 +69,31 @@ const SUCCESS: Record<OrderAction['kind'], (id: number) => string> = {
 };
 
 /**
+ * A claim refused because the member of staff has no private server link. The 409 carries no code
+ * of its own, only its sentence ("Set your private server link first: …"), which is what tells it
+ * from the other 409 of a claim ("Already claimed by Ann.").
+ */
+export function needsPrivateServerLink(action: OrderAction, error: unknown): error is ApiError {
+  return (
+    action.kind === 'claim' &&
+    error instanceof ApiError &&
+    error.status === 409 &&
+    /private server link/i.test(error.message)
+  );
+}
+
+type OrderActionOptions = {
+  /** A claim was refused for want of a private server link; the message says so. */
+  onNeedsPrivateServer?: (message: string) => void;
+};
+
+/**
  * Every queue action through one mutation; the answered order replaces the cached one. The toast
  * is said here, on the mutation, not by the card that asked: the live stream can take a refunded
  * or delivered order off the waiting list (unmounting its card) before the answer arrives, and a
  * card's own `mutate` callbacks never run once it is gone.
  */
-export function useOrderAction() {
+export function useOrderAction({ onNeedsPrivateServer }: OrderActionOptions = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: run,
@@ -78,6 +104,11 @@ export function useOrderAction() {
     onError: (error, action) => {
       console.error(`The ${action.kind} of order ${action.id} failed.`, error);
       toast.error(errorMessage(error));
+      if (needsPrivateServerLink(action, error)) {
+        // The cached link may be stale (removed in another tab): ask again.
+        void queryClient.invalidateQueries({ queryKey: privateServerQueryKey });
+        onNeedsPrivateServer?.(error.message);
+      }
       void queryClient.invalidateQueries({ queryKey: adminOrdersQueryKey });
     },
   });

@@ -4,7 +4,9 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
+import { AlertIcon, ExternalLinkIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
+import { minutesLabel } from '@/lib/duration';
 import { formatPrice } from '@/lib/money';
 
 import { useOrderAction, type OrderAction } from '@/features/admin-orders/api/order-actions';
@@ -19,14 +21,6 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   refunded: 'neutral',
   disputed: 'danger',
 };
-
-/** "4 min", "1 h 5 min". */
-export function waitingLabel(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `${hours} h ${rest} min` : `${hours} h`;
-}
 
 function DeliverModal({
   order,
@@ -121,22 +115,66 @@ function RefundModal({
 type OrderCardProps = {
   order: AdminOrder;
   currentUserId: number | null;
+  onNeedsPrivateServer: (message: string) => void;
 };
 
-function OrderCard({ order, currentUserId }: OrderCardProps) {
+/** The buyer's Discord ticket, or why there is none. */
+function Ticket({ order }: { order: AdminOrder }) {
+  if (order.ticket_url) {
+    return (
+      <a className="order-card__ticket" href={order.ticket_url} target="_blank" rel="noreferrer">
+        Open ticket
+        <ExternalLinkIcon size={16} />
+      </a>
+    );
+  }
+  if (order.ticket_problem) {
+    return (
+      <p className="order-card__ticket-problem">
+        <AlertIcon size={18} />
+        <span>{order.ticket_problem}</span>
+      </p>
+    );
+  }
+  return null;
+}
+
+function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProps) {
   const titleId = useId();
-  const action = useOrderAction();
+  const action = useOrderAction({ onNeedsPrivateServer });
   const [dialog, setDialog] = useState<'deliver' | 'refund' | null>(null);
   const mine = order.claimed_by !== null && order.claimed_by.id === currentUserId;
   const claimedByOther = order.claimed_by !== null && !mine;
   const isPaid = order.status === 'paid';
   const refundable = isPaid || order.status === 'delivered';
+  const readyMinutes = isPaid && order.buyer_ready_at !== null ? order.ready_minutes : null;
+  const noShow = isPaid && order.no_show;
 
   // The toasts are the mutation's own (they are said even when this card has left the list).
   const perform = (next: OrderAction) => action.mutate(next, { onSuccess: () => setDialog(null) });
 
+  const release = (variant: 'ghost' | 'secondary') => (
+    <Button
+      variant={variant}
+      size="sm"
+      disabled={action.isPending}
+      onClick={() => perform({ kind: 'release', id: order.id })}
+    >
+      Release
+    </Button>
+  );
+
   return (
-    <li className="order-card" aria-labelledby={titleId}>
+    <li
+      className={[
+        'order-card',
+        readyMinutes !== null && 'order-card--ready',
+        noShow && 'order-card--no-show',
+      ]
+        .filter(Boolean)
+        .join(' ')}
+      aria-labelledby={titleId}
+    >
       <div className="order-card__head">
         <h2 id={titleId} className="order-card__title">
           Order #{order.id}
@@ -146,11 +184,27 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
           <span
             className={`order-card__waiting${order.minutes_waiting >= 10 ? ' order-card__waiting--late' : ''}`}
           >
-            Waiting {waitingLabel(order.minutes_waiting)}
+            Waiting {minutesLabel(order.minutes_waiting)}
           </span>
         ) : null}
         <span className="order-card__total">{formatPrice(order.total)}</span>
       </div>
+
+      {readyMinutes !== null ? (
+        <p className="order-card__ready">
+          <span className="order-card__ready-dot" aria-hidden="true" />
+          Ready in game for {minutesLabel(readyMinutes)}
+        </p>
+      ) : null}
+      {noShow ? (
+        <div className="order-card__no-show">
+          <Badge tone="danger" className="order-card__no-show-badge">
+            No show
+          </Badge>
+          <span>The buyer has not said they are in the game.</span>
+          {mine ? release('secondary') : null}
+        </div>
+      ) : null}
 
       <div className="order-card__buyer">
         {order.roblox_avatar_url ? (
@@ -160,21 +214,25 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
             {(order.roblox_username ?? '?').charAt(0).toUpperCase()}
           </span>
         )}
-        <dl className="order-card__facts">
-          <div>
-            <dt>Roblox</dt>
-            <dd>{order.roblox_username ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Discord</dt>
-            <dd>{order.discord_username ?? order.discord_id ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>E-mail</dt>
-            <dd>{order.email ? <a href={`mailto:${order.email}`}>{order.email}</a> : '—'}</dd>
-          </div>
-        </dl>
+        <div className="order-card__who">
+          <p className="order-card__roblox">
+            <span className="order-card__roblox-label">Roblox</span>
+            <span className="order-card__roblox-name">{order.roblox_username ?? '—'}</span>
+          </p>
+          <dl className="order-card__facts">
+            <div>
+              <dt>Discord</dt>
+              <dd>{order.discord_username ?? order.discord_id ?? '—'}</dd>
+            </div>
+            <div>
+              <dt>E-mail</dt>
+              <dd>{order.email ? <a href={`mailto:${order.email}`}>{order.email}</a> : '—'}</dd>
+            </div>
+          </dl>
+        </div>
       </div>
+
+      {isPaid ? <Ticket order={order} /> : null}
 
       <ul className="order-card__items" aria-label="Items">
         {order.items.map((item, index) => (
@@ -192,16 +250,9 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
 
       {isPaid ? (
         <div className="order-card__actions">
-          {mine ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              disabled={action.isPending}
-              onClick={() => perform({ kind: 'release', id: order.id })}
-            >
-              Release
-            </Button>
-          ) : (
+          {/* A no-show's Release sits beside its badge. */}
+          {mine && !noShow ? release('ghost') : null}
+          {mine ? null : (
             <Button
               variant="secondary"
               size="sm"
@@ -211,13 +262,16 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
               Claim
             </Button>
           )}
-          <Button
-            size="sm"
-            disabled={action.isPending || claimedByOther}
-            onClick={() => setDialog('deliver')}
-          >
-            Mark delivered
-          </Button>
+          {/* Delivering needs a claim (the server answers 409 "Claim this order first."). */}
+          {order.claimed_by ? (
+            <Button
+              size="sm"
+              disabled={action.isPending || claimedByOther}
+              onClick={() => setDialog('deliver')}
+            >
+              Mark delivered
+            </Button>
+          ) : null}
           <Button
             variant="danger"
             size="sm"
@@ -267,17 +321,25 @@ function OrderCard({ order, currentUserId }: OrderCardProps) {
 }
 
 type OrdersQueueProps = {
+  /** In the server's order (on the paid filter: buyers ready in game first). */
   orders: AdminOrder[];
   /** Who is looking, to tell their own claims from others'. */
   currentUserId: number | null;
+  /** A claim was refused because the member of staff has no private server link. */
+  onNeedsPrivateServer: (message: string) => void;
 };
 
 /** The delivery queue: one card per order with the buyer's details and the staff actions. */
-export function OrdersQueue({ orders, currentUserId }: OrdersQueueProps) {
+export function OrdersQueue({ orders, currentUserId, onNeedsPrivateServer }: OrdersQueueProps) {
   return (
     <ul className="orders-queue" aria-label="Orders">
       {orders.map((order) => (
-        <OrderCard key={order.id} order={order} currentUserId={currentUserId} />
+        <OrderCard
+          key={order.id}
+          order={order}
+          currentUserId={currentUserId}
+          onNeedsPrivateServer={onNeedsPrivateServer}
+        />
       ))}
     </ul>
   );

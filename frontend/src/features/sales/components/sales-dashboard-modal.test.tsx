@@ -32,6 +32,19 @@ const STATS = {
   weekly: { Raccoon: { '2026-W47': 4 }, Bee: { '2026-W47': 2 } },
   monthly: { Raccoon: { '2026-11': 9 }, Bee: { '2026-11': 2 } },
   overall: { Bee: 2, Raccoon: 14, Owl: 0 },
+  delivery: {
+    estimate_minutes: 10,
+    by_day: [
+      {
+        date: '2026-11-21',
+        delivered: 2,
+        paid_to_claimed: { median_seconds: 120, p90_seconds: 300 },
+        claimed_to_delivered: { median_seconds: 360, p90_seconds: null },
+        paid_to_delivered: { median_seconds: 480, p90_seconds: 900 },
+      },
+    ],
+    by_staff: [],
+  },
 };
 
 describe('Sales Dashboard', () => {
@@ -58,7 +71,25 @@ describe('Sales Dashboard', () => {
       within(dialog)
         .getAllByRole('heading', { level: 3 })
         .map((heading) => heading.textContent),
-    ).toEqual(['Daily Sales', 'Weekly Sales', 'Monthly Sales']);
+    ).toEqual(['Daily Sales', 'Weekly Sales', 'Monthly Sales', 'Delivery times']);
+  });
+
+  it('shows the delivery times after the charts, as tables', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(STATS)),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    const delivery = await screen.findByRole('region', { name: 'Delivery times' });
+    expect(delivery).toHaveTextContent('Promise: usually under 10 minutes');
+    const day = within(delivery).getByRole('table', { name: 'Per day (last 30 days)' });
+    expect(within(day).getByRole('rowheader', { name: 'Nov 21, 2026' })).toBeInTheDocument();
+    expect(
+      within(day)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['2', '2 min', '5 min', '6 min', '—', '8 min', '15 min']);
+    expect(within(delivery).getByText('No deliveries by staff yet.')).toBeInTheDocument();
   });
 
   it('lists overall sales highest first', async () => {

@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useSalesStats, type SalesStats } from '@/features/sales/api/get-sales-stats';
 import { overallSales, toLineChartData } from '@/features/sales/utils/chart-data';
 
+import { DeliveryTimes } from './delivery-times';
 import { SalesLineChart } from './sales-line-chart';
 import './sales-dashboard-modal.css';
 
@@ -58,7 +59,10 @@ function OverallSalesModal({
   );
 }
 
-/** The Sales Dashboard (spec §2): daily, weekly and monthly lines per item, and overall totals. */
+/**
+ * The Sales Dashboard (spec §2): daily, weekly and monthly lines per item, and overall totals;
+ * then how long deliveries take (issue 21).
+ */
 export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps) {
   const stats = useSalesStats({ enabled: open });
   const [overallOpen, setOverallOpen] = useState(false);
@@ -96,6 +100,7 @@ export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps)
           </Button>
         </div>
         <Charts stats={stats.data} />
+        <DeliveryTimes delivery={stats.data.delivery} />
         <OverallSalesModal
           open={overallOpen}
           onClose={() => setOverallOpen(false)}

@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { PrivateServer } from '@/features/admin-orders/types';
+
+export const privateServerQueryKey = ['admin', 'private-server'] as const;
+
+/** GET /api/admin/private-server: the signed-in member of staff's link, or null. */
+export function getPrivateServer({
+  signal,
+}: { signal?: AbortSignal } = {}): Promise<PrivateServer> {
+  return api.get<PrivateServer>('/admin/private-server', { signal });
+}
+
+export function getPrivateServerQueryOptions() {
+  return queryOptions({
+    queryKey: privateServerQueryKey,
+    queryFn: ({ signal }) => getPrivateServer({ signal }),
+    meta: { userScoped: true },
+  });
+}
+
+export function usePrivateServer() {
+  return useQuery(getPrivateServerQueryOptions());
+}

@@ -1,0 +1,182 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+
+import type { AdminOrder } from '@/features/admin-orders/types';
+import { stubApi } from '@/testing/api-stub';
+import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+
+import { OrdersQueue } from './orders-queue';
+
+const ME = 7;
+
+function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
+  return {
+    id: 41,
+    status: 'paid',
+    status_label: 'Paid',
+    items: [{ name: 'Raccoon', qty: 1 }],
+    total: 12.5,
+    roblox_username: 'GardenKid',
+    roblox_avatar_url: '/media/avatars/gardenkid.png',
+    discord_username: 'kid#0001',
+    discord_id: '123',
+    email: 'kid@example.com',
+    created_at: '2026-11-26T10:00:00Z',
+    paid_at: '2026-11-26T10:01:00Z',
+    delivered_at: null,
+    minutes_waiting: 12,
+    claimed_by: null,
+    proof_id: null,
+    claimed_at: null,
+    buyer_ready_at: null,
+    ready_minutes: null,
+    no_show: false,
+    ticket_url: null,
+    ticket_problem: null,
+    ...overrides,
+  };
+}
+
+const claimedByMe = {
+  claimed_by: { id: ME, name: 'Ann' },
+  claimed_at: '2026-11-26T10:05:00Z',
+} as const;
+
+function renderQueue(orders: AdminOrder[], onNeedsPrivateServer = vi.fn()) {
+  return renderWithProviders(
+    <OrdersQueue orders={orders} currentUserId={ME} onNeedsPrivateServer={onNeedsPrivateServer} />,
+  );
+}
+
+const card = (id: number) => screen.getByRole('listitem', { name: `Order #${id}` });
+
+describe('the delivery queue', () => {
+  it('keeps the order the server sent: buyers ready in game first, with how long they wait', () => {
+    stubApi({});
+    renderQueue([
+      // Paid last, but ready in game: the server puts it first.
+      makeOrder({
+        id: 43,
+        paid_at: '2026-11-26T10:30:00Z',
+        minutes_waiting: 3,
+        ...claimedByMe,
+        buyer_ready_at: '2026-11-26T10:29:00Z',
+        ready_minutes: 65,
+      }),
+      makeOrder({ id: 42, paid_at: '2026-11-26T10:20:00Z', ready_minutes: 2 }),
+      makeOrder({ id: 41 }),
+    ]);
+    const cards = within(screen.getByRole('list', { name: 'Orders' })).getAllByRole('listitem', {
+      name: /^Order #/,
+    });
+    expect(
+      cards.map((item) => within(item).getByRole('heading', { level: 2 }).textContent),
+    ).toEqual(['Order #43', 'Order #42', 'Order #41']);
+    expect(card(43)).toHaveTextContent('Ready in game for 1 h 5 min');
+    // Not ready: no buyer_ready_at, whatever else the answer holds.
+    expect(card(42)).not.toHaveTextContent('Ready in game');
+    expect(card(41)).not.toHaveTextContent('Ready in game');
+  });
+
+  it("shows the buyer's Roblox avatar and name to recognise them in game, and who claimed it", () => {
+    stubApi({});
+    const { container } = renderQueue([makeOrder({ id: 41, claimed_by: { id: 9, name: 'Bob' } })]);
+    expect(within(card(41)).getByText('GardenKid')).toHaveClass('order-card__roblox-name');
+    expect(container.querySelector('img.order-card__avatar')).toHaveAttribute(
+      'src',
+      '/media/avatars/gardenkid.png',
+    );
+    expect(card(41)).toHaveTextContent('Claimed by Bob.');
+  });
+
+  it('marks a no-show with a badge and puts Release right beside it', async () => {
+    const api = stubApi({
+      'POST /admin/orders/41/release': () =>
+        jsonResponse(makeOrder({ id: 41, claimed_by: null, no_show: false })),
+    });
+    const { user } = renderQueue([
+      makeOrder({ id: 41, ...claimedByMe, no_show: true }),
+      makeOrder({ id: 42, ...claimedByMe }),
+    ]);
+    const badge = within(card(41)).getByText('No show');
+    const noShow = badge.closest('.order-card__no-show') as HTMLElement;
+    expect(noShow).not.toBeNull();
+    const releases = within(card(41)).getAllByRole('button', { name: 'Release' });
+    expect(releases).toHaveLength(1);
+    expect(noShow).toContainElement(releases[0] ?? null);
+    expect(within(card(42)).queryByText('No show')).not.toBeInTheDocument();
+    await user.click(releases[0] as HTMLElement);
+    expect(await screen.findByText('Order #41 is back in the queue.')).toBeInTheDocument();
+    expect(api.callsTo('POST /admin/orders/41/release')).toHaveLength(1);
+  });
+
+  it("shows another member of staff's no-show without offering to release it", () => {
+    stubApi({});
+    renderQueue([makeOrder({ id: 41, claimed_by: { id: 9, name: 'Bob' }, no_show: true })]);
+    expect(within(card(41)).getByText('No show')).toBeInTheDocument();
+    expect(within(card(41)).queryByRole('button', { name: 'Release' })).not.toBeInTheDocument();
+  });
+
+  it('links the Discord ticket, or says why there is none', () => {
+    stubApi({});
+    const ticket = 'https://discord.com/channels/1/2';
+    const problem = 'Ticket not opened: the buyer is not in the Discord server.';
+    renderQueue([
+      makeOrder({ id: 41, ticket_url: ticket }),
+      makeOrder({ id: 42, ticket_problem: problem }),
+      makeOrder({ id: 43 }),
+    ]);
+    expect(within(card(41)).getByRole('link', { name: 'Open ticket' })).toHaveAttribute(
+      'href',
+      ticket,
+    );
+    expect(card(41)).not.toHaveTextContent('Ticket not opened');
+    expect(within(card(42)).getByText(problem)).toBeInTheDocument();
+    expect(within(card(42)).queryByRole('link', { name: 'Open ticket' })).not.toBeInTheDocument();
+    expect(within(card(43)).queryByRole('link', { name: 'Open ticket' })).not.toBeInTheDocument();
+    expect(card(43)).not.toHaveTextContent('Ticket');
+  });
+
+  it('offers Mark delivered only on a claimed order', () => {
+    stubApi({});
+    renderQueue([makeOrder({ id: 41 }), makeOrder({ id: 42, ...claimedByMe })]);
+    expect(within(card(41)).getByRole('button', { name: 'Claim' })).toBeEnabled();
+    expect(
+      within(card(41)).queryByRole('button', { name: 'Mark delivered' }),
+    ).not.toBeInTheDocument();
+    expect(within(card(42)).getByRole('button', { name: 'Mark delivered' })).toBeEnabled();
+  });
+
+  it('says "Claim this order first." when the claim was lost before delivering', async () => {
+    stubApi({
+      'GET /proofs': () => jsonResponse([]),
+      'POST /admin/orders/42/deliver': () =>
+        jsonResponse({ message: 'Claim this order first.', errors: {} }, 409),
+    });
+    const { user } = renderQueue([makeOrder({ id: 42, ...claimedByMe })]);
+    await user.click(within(card(42)).getByRole('button', { name: 'Mark delivered' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark order #42 delivered' });
+    await user.click(within(dialog).getByRole('button', { name: 'Mark delivered' }));
+    expect(await screen.findByText('Claim this order first.')).toBeInTheDocument();
+  });
+
+  it('asks for a private server link when a claim is refused for want of one', async () => {
+    const message = 'Set your private server link first: it is where you meet the buyer.';
+    stubApi({
+      'POST /admin/orders/41/claim': () => jsonResponse({ message, errors: {} }, 409),
+      'POST /admin/orders/42/claim': () =>
+        jsonResponse({ message: 'Already claimed by Bob.', errors: {} }, 409),
+    });
+    const onNeedsPrivateServer = vi.fn();
+    const { user } = renderQueue(
+      [makeOrder({ id: 41 }), makeOrder({ id: 42 })],
+      onNeedsPrivateServer,
+    );
+    await user.click(within(card(42)).getByRole('button', { name: 'Claim' }));
+    expect(await screen.findByText('Already claimed by Bob.')).toBeInTheDocument();
+    expect(onNeedsPrivateServer).not.toHaveBeenCalled();
+    await user.click(within(card(41)).getByRole('button', { name: 'Claim' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(onNeedsPrivateServer).toHaveBeenCalledExactlyOnceWith(message);
+  });
+});
