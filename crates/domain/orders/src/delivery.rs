@@ -229,9 +229,9 @@ mod tests {
         let ten: Vec<i64> = (1..=10).map(|m| m * 60).collect();
         assert_eq!(promise_minutes(&ten, 30), 10);
         // 16 min 1 s -> 17 whole minutes -> 20
-        assert_eq!(promise_minutes(&vec![16 * 60 + 1; 12], 10), 20);
+        assert_eq!(promise_minutes(&[16 * 60 + 1; 12], 10), 20);
         // fast deliveries never promise under 5 minutes
-        assert_eq!(promise_minutes(&vec![10; 12], 10), 5);
+        assert_eq!(promise_minutes(&[10; 12], 10), 5);
     }
 
     #[test]

@@ -402,8 +402,11 @@ pub struct OrderTracking<R, M, C> {
     retry: MailRetry,
     handoff: HandoffSettings,
     /// The promise and when it was measured: measured again after [`PROMISE_TTL_SECONDS`].
-    promise: Arc<Mutex<Option<(DateTime<Utc>, u32)>>>,
+    promise: Arc<Mutex<Option<MeasuredPromise>>>,
 }
+
+/// When the promise was measured, and its minutes.
+type MeasuredPromise = (DateTime<Utc>, u32);
 
 /// How long a measured promise is used before it is measured again.
 const PROMISE_TTL_SECONDS: i64 = 60;
