@@ -13,6 +13,7 @@ mod demo_logins;
 mod entities;
 mod operations;
 mod orders;
+mod outbox;
 mod privacy;
 mod products;
 mod promo;
@@ -22,6 +23,7 @@ mod rate_limits;
 mod reviews;
 mod sales;
 mod sessions;
+mod tickets;
 mod tracking;
 
 pub use chat_changes::ChatChange;
