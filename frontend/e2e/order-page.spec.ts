@@ -113,7 +113,8 @@ test('a guest opens the receipt link in a new browser and follows the order to D
         const progress = phone.getByRole('list', { name: 'Order progress' });
         await expect(progress.getByRole('listitem')).toHaveText([
           /^Paid/,
-          /^Claimed by staffNot yet$/,
+          /^In the queueNow(\d+ orders? before yours|Yours is next in line) in the delivery queue$/,
+          /^Staff on the wayNot yet$/,
           /^DeliveredNot yet$/,
         ]);
         await expect(phone.getByText(`2 × ${PRODUCT}`)).toBeVisible();
@@ -152,7 +153,7 @@ test('a guest opens the receipt link in a new browser and follows the order to D
       await expect(phone.getByTestId('queue-position')).toHaveCount(0);
       await expect(
         phone.getByRole('list', { name: 'Order progress' }).getByRole('listitem'),
-      ).toHaveText([/^Paid.+\d/, /^Claimed by staff.+\d/, /^Delivered.+\d/]);
+      ).toHaveText([/^Paid.+\d/, /^In the queueDone$/, /^Staff on the way.+\d/, /^Delivered.+\d/]);
       await saveScreenshot(phone, testInfo, 'order-page-delivered-375');
 
       // The buyer leaves five stars through the link, once.

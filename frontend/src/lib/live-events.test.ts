@@ -1,46 +1,13 @@
 import { QueryClient } from '@tanstack/react-query';
 
-import { connectLiveEvents, isLive, resumeEventsFrom } from '@/lib/live-events';
-
-/** A stand-in for the browser's EventSource (jsdom has none): the test plays the server. */
-class FakeEventSource {
-  static CONNECTING = 0;
-  static OPEN = 1;
-  static CLOSED = 2;
-  static opened: FakeEventSource[] = [];
-
-  readyState = FakeEventSource.OPEN;
-  onerror: (() => void) | null = null;
-  private readonly handlers = new Map<string, Array<(event: MessageEvent<string>) => void>>();
-
-  readonly url: string;
-
-  constructor(url: string) {
-    this.url = url;
-    FakeEventSource.opened.push(this);
-  }
-
-  addEventListener(type: string, handler: (event: MessageEvent<string>) => void) {
-    this.handlers.set(type, [...(this.handlers.get(type) ?? []), handler]);
-  }
-
-  close() {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  /** The server sends an event. */
-  emit(type: string, data: unknown, lastEventId = '') {
-    const event = new MessageEvent<string>(type, { data: JSON.stringify(data), lastEventId });
-    this.handlers.get(type)?.forEach((handler) => handler(event));
-  }
-}
-
-/** The stream opened `nth` (from 0). */
-function opened(nth: number): FakeEventSource {
-  const stream = FakeEventSource.opened[nth];
-  if (!stream) throw new Error(`no stream number ${nth} was opened`);
-  return stream;
-}
+import {
+  connectLiveEvents,
+  isLive,
+  resumeEventsFrom,
+  watchedOrder,
+  watchOrder,
+} from '@/lib/live-events';
+import { FakeEventSource, openedStream as opened } from '@/testing/fake-event-source';
 
 function seededClient(): QueryClient {
   const client = new QueryClient();
@@ -117,5 +84,52 @@ describe('connectLiveEvents', () => {
     second.emit('ready', { resumed: false }, '43');
     expect(invalidated(client, 'products')).toBe(true);
     close();
+  });
+
+  it('carries an order’s link and refetches that order, whichever call shows it', () => {
+    const client = seededClient();
+    client.setQueryData(['orders', 42, 'tracked', 'k3y'], { id: 42 });
+    client.setQueryData(['orders', 43, 'tracked', null], { id: 43 });
+    const close = connectLiveEvents({
+      queryClient: client,
+      staff: false,
+      chatSession: 'chat-session-1',
+      order: { id: 42, key: 'k3y' },
+    });
+    const stream = opened(0);
+    expect(stream.query.get('order')).toBe('42');
+    expect(stream.query.get('key')).toBe('k3y');
+    expect(stream.query.get('chat_session')).toBe('chat-session-1');
+    stream.emit('ready', { resumed: false });
+    client.setQueryData(['orders', 42, 'tracked', 'k3y'], { id: 42 });
+    client.setQueryData(['orders', 43, 'tracked', null], { id: 43 });
+
+    stream.emit('order', { order_id: 42, status: 'paid', step: 'claimed' });
+    expect(client.getQueryState(['orders', 42, 'tracked', 'k3y'])?.isInvalidated).toBe(true);
+    expect(client.getQueryState(['orders', 43, 'tracked', null])?.isInvalidated).toBe(false);
+    close();
+  });
+
+  it('opens without order and key when no page watches an order', () => {
+    const close = connectLiveEvents({
+      queryClient: seededClient(),
+      staff: false,
+      chatSession: null,
+    });
+    expect(opened(0).query.has('order')).toBe(false);
+    expect(opened(0).query.has('key')).toBe(false);
+    close();
+  });
+});
+
+describe('watchOrder', () => {
+  it('holds the link while watched; a later watch is not undone by an earlier stop', () => {
+    const stopFirst = watchOrder({ id: 1, key: 'a' });
+    expect(watchedOrder()).toEqual({ id: 1, key: 'a' });
+    const stopSecond = watchOrder({ id: 2, key: 'b' });
+    stopFirst();
+    expect(watchedOrder()).toEqual({ id: 2, key: 'b' });
+    stopSecond();
+    expect(watchedOrder()).toBeNull();
   });
 });

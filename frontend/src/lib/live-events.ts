@@ -26,7 +26,12 @@ export type LiveOptions = {
   staff: boolean;
   /** The browser's help chat session id. */
   chatSession: string | null;
+  /** An order's link the page holds (see {@link watchOrder}): that order's events too. */
+  order?: OrderLink | null;
 };
+
+/** The id and key of an order's link (`/orders/{id}?key=…`). */
+export type OrderLink = { id: number; key: string };
 
 let live = false;
 const listeners = new Set<Listener>();
@@ -49,6 +54,34 @@ function setLive(next: boolean, queryClient: QueryClient | null) {
   // Either way the polled screens catch up now: coming up, on what happened while polling
   // (and their next refetch interval turns off); going down, polling starts from here.
   if (queryClient) refetchEverythingLive(queryClient);
+}
+
+let watched: OrderLink | null = null;
+const watchedListeners = new Set<Listener>();
+
+/**
+ * While a page shows an order opened by its link's key, the app's stream carries that order's
+ * events too (`?order=&key=`: a browser that did not place the order and is not its owner's).
+ * The stream reopens with it; returns how to stop watching.
+ */
+export function watchOrder(link: OrderLink): () => void {
+  watched = link;
+  watchedListeners.forEach((listener) => listener());
+  return () => {
+    if (watched !== link) return;
+    watched = null;
+    watchedListeners.forEach((listener) => listener());
+  };
+}
+
+/** The order link the stream should carry, if a page watches one. */
+export function watchedOrder(): OrderLink | null {
+  return watched;
+}
+
+export function subscribeWatchedOrder(listener: Listener): () => void {
+  watchedListeners.add(listener);
+  return () => watchedListeners.delete(listener);
 }
 
 /** Whether the stream is up now. */
@@ -93,7 +126,8 @@ function refetchEverythingLive(queryClient: QueryClient) {
 }
 
 type ChatEvent = { chat_id: string; status: string };
-type OrderEvent = { order_id: number; status: string };
+/** `step`: what happened (`claimed`, `ready`, `delivered`, …); the order is refetched either way. */
+type OrderEvent = { order_id: number; status: string; step?: string };
 
 function parse<T>(event: MessageEvent<string>): T | null {
   try {
@@ -104,7 +138,12 @@ function parse<T>(event: MessageEvent<string>): T | null {
 }
 
 /** Opens the app's stream; returns how to close it. */
-export function connectLiveEvents({ queryClient, staff, chatSession }: LiveOptions): () => void {
+export function connectLiveEvents({
+  queryClient,
+  staff,
+  chatSession,
+  order = null,
+}: LiveOptions): () => void {
   if (typeof EventSource === 'undefined') return () => {};
   let source: EventSource | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -135,6 +174,10 @@ export function connectLiveEvents({ queryClient, staff, chatSession }: LiveOptio
     const query = new URLSearchParams();
     if (staff) query.set('staff', '1');
     if (chatSession) query.set('chat_session', chatSession);
+    if (order) {
+      query.set('order', String(order.id));
+      query.set('key', order.key);
+    }
     if (lastEventId) query.set('last_event_id', lastEventId);
     const search = query.toString();
     const stream = new EventSource(`${env.API_URL}/events${search ? `?${search}` : ''}`);

@@ -1,13 +1,38 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { useLiveEvents } from '@/app/layout/use-live-events';
 import { OrderRoute } from '@/app/routes/order';
-import { fakeApi, queryClientWithSession } from '@/features/auth/testing/fake-api';
-import type { TrackedOrder } from '@/features/checkout/api/get-tracked-order';
+import { queryClientWithSession } from '@/features/auth/testing/fake-api';
+import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
+import type { OrderDelivery, TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { queueText } from '@/features/checkout/utils/order-key';
+import type { SiteSettings } from '@/features/site/api/get-site';
+import { connectLiveEvents, watchedOrder } from '@/lib/live-events';
+import { stubApi, type StubCall } from '@/testing/api-stub';
+import { FakeEventSource, lastStream } from '@/testing/fake-event-source';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 
-function tracked(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
+const INVITE = 'https://discord.gg/gardenshop';
+const SERVER = 'https://www.roblox.com/share?code=abc&type=Server';
+const TICKET = 'https://discord.com/channels/1/2';
+
+function delivery(overrides: Partial<OrderDelivery> = {}): OrderDelivery {
+  return {
+    staff_name: null,
+    private_server_url: null,
+    claimed_at: null,
+    buyer_ready_at: null,
+    ticket_url: null,
+    ticket_problem: null,
+    ...overrides,
+  };
+}
+
+function tracked(
+  overrides: Partial<TrackedOrder> = {},
+  handoff: Partial<OrderDelivery> = {},
+): TrackedOrder {
   return {
     id: 42,
     status: 'paid',
@@ -23,68 +48,202 @@ function tracked(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
     delivered_at: null,
     timeline: [{ status: 'paid', at: '2026-11-21T10:01:00Z' }],
     queue_position: 4,
+    estimate_minutes: 20,
+    delivery: delivery(handoff),
     ...overrides,
   };
 }
 
-function renderOrder(url: string) {
-  return renderWithProviders(<OrderRoute />, {
+/** Claimed by Ann, with her private server and the order's ticket. */
+const claimed = (handoff: Partial<OrderDelivery> = {}) =>
+  tracked(
+    {
+      queue_position: null,
+      timeline: [
+        { status: 'paid', at: '2026-11-21T10:01:00Z' },
+        { status: 'claimed', at: '2026-11-21T10:05:00Z' },
+      ],
+    },
+    {
+      staff_name: 'Ann',
+      private_server_url: SERVER,
+      claimed_at: '2026-11-21T10:05:00Z',
+      ticket_url: TICKET,
+      ...handoff,
+    },
+  );
+
+function site(discordInviteUrl: string | null = INVITE): SiteSettings {
+  return {
+    name: 'Garden Shop',
+    reviews_url: '',
+    paypal_enabled: false,
+    discord_invite_url: discordInviteUrl,
+    delivery_minutes: 10,
+  };
+}
+
+type Handler = (call: StubCall) => Response | Promise<Response>;
+
+/** The order page at `url`, its order answered by `order` (a function: a new answer each time). */
+function renderOrder(
+  url: string,
+  order: TrackedOrder | (() => TrackedOrder),
+  more: Record<string, Handler> = {},
+  invite: string | null = INVITE,
+) {
+  const api = stubApi({
+    'GET /orders/42': () => jsonResponse(typeof order === 'function' ? order() : order),
+    'GET /site': () => jsonResponse(site(invite)),
+    ...more,
+  });
+  const rendered = renderWithProviders(<OrderRoute />, {
     url,
     path: '/orders/:id',
     queryClient: queryClientWithSession(null),
   });
+  return { ...rendered, api };
 }
 
-describe('/orders/:id', () => {
-  it('opens with the key of the link: status, queue, timeline, items, total, Roblox name', async () => {
-    const calls = fakeApi({ 'GET /orders/42?key=abc123': () => jsonResponse(tracked()) });
-    renderOrder('/orders/42?key=abc123');
+const stepTexts = () =>
+  within(screen.getByRole('list', { name: 'Order progress' }))
+    .getAllByRole('listitem')
+    .map((step) => step.textContent);
+
+const currentStep = () =>
+  within(screen.getByRole('list', { name: 'Order progress' }))
+    .getAllByRole('listitem')
+    .find((step) => step.getAttribute('aria-current') === 'step');
+
+describe('/orders/:id: the steps', () => {
+  it('opens with the key of the link: paid and in the queue, items, total, Roblox name', async () => {
+    const { api } = renderOrder('/orders/42?key=abc123', tracked());
     expect(await screen.findByRole('heading', { level: 1, name: 'Order #42' })).toBeVisible();
-    expect(calls[0]?.path).toBe('/orders/42?key=abc123');
+    expect(api.callsTo('GET /orders/42')[0]?.query.get('key')).toBe('abc123');
     expect(screen.getByTestId('order-page-status')).toHaveTextContent('Paid');
+    expect(stepTexts()).toEqual([
+      expect.stringMatching(/^Paid.*\d/),
+      'In the queueNow3 orders before yours in the delivery queue',
+      'Staff on the wayNot yet',
+      'DeliveredNot yet',
+    ]);
+    expect(currentStep()).toHaveTextContent(/^In the queue/);
     expect(screen.getByTestId('queue-position')).toHaveTextContent(
       '3 orders before yours in the delivery queue',
     );
-    const progress = screen.getByRole('list', { name: 'Order progress' });
-    const steps = within(progress).getAllByRole('listitem');
-    expect(steps.map((s) => s.textContent)).toEqual([
-      expect.stringContaining('Paid'),
-      expect.stringContaining('Claimed by staffNot yet'),
-      expect.stringContaining('DeliveredNot yet'),
-    ]);
+    const handoff = screen.getByRole('region', { name: 'Waiting for staff' });
+    expect(handoff).toHaveTextContent('delivery usually takes under 20 minutes');
+    expect(screen.queryByRole('link', { name: /Join the private server/ })).toBeNull();
     expect(screen.getByText('2 × Golden Owl')).toBeVisible();
     expect(screen.getByText('$21.20')).toBeVisible();
     expect(screen.getByText('Builder_Bob')).toBeVisible();
   });
 
-  it('shows a delivered order without a queue and a refunded one ending its way', async () => {
-    fakeApi({
-      'GET /orders/42?key=k': () =>
-        jsonResponse(
-          tracked({
-            status: 'refunded',
-            status_label: 'Refunded',
-            queue_position: null,
-            timeline: [
-              { status: 'paid', at: '2026-11-21T10:01:00Z' },
-              { status: 'refunded', at: '2026-11-21T12:00:00Z' },
-            ],
-          }),
-        ),
-    });
-    renderOrder('/orders/42?key=k');
+  it('shows who is on the way, the private server as a big link and the ticket', async () => {
+    renderOrder('/orders/42?key=abc123', claimed());
+    const handoff = await screen.findByRole('region', { name: 'Ann is on the way' });
+    expect(stepTexts()).toEqual([
+      expect.stringMatching(/^Paid/),
+      'In the queueDone',
+      expect.stringMatching(/^Staff on the way\w{3} \d+, \d{4}.*Ann has your order$/),
+      'DeliveredNot yet',
+    ]);
+    expect(currentStep()).toHaveTextContent(/^Staff on the way/);
+    expect(screen.queryByTestId('queue-position')).toBeNull();
+    const join = within(handoff).getByRole('link', { name: /^Join the private server/ });
+    expect(join).toHaveAttribute('href', SERVER);
+    expect(join).toHaveAttribute('target', '_blank');
+    expect(join).toHaveClass('btn', 'btn--lg');
+    expect(
+      within(handoff).getByRole('link', { name: /^Open your Discord ticket/ }),
+    ).toHaveAttribute('href', TICKET);
+    expect(handoff).toHaveTextContent('Builder_Bob');
+  });
+
+  it('leaves the ticket link out when there is none', async () => {
+    renderOrder('/orders/42?key=k', claimed({ ticket_url: null }));
+    await screen.findByRole('region', { name: 'Ann is on the way' });
+    expect(screen.queryByRole('link', { name: /Discord ticket/ })).toBeNull();
+  });
+
+  it('a released order is back in the queue, without the server link', async () => {
+    renderOrder(
+      '/orders/42?key=k',
+      tracked({
+        queue_position: 1,
+        timeline: [
+          { status: 'paid', at: '2026-11-21T10:01:00Z' },
+          { status: 'claimed', at: '2026-11-21T10:05:00Z' },
+        ],
+      }),
+    );
+    expect(await screen.findByRole('region', { name: 'Waiting for staff' })).toBeVisible();
+    expect(currentStep()).toHaveTextContent('In the queueNowYours is next in line');
+    expect(screen.queryByRole('link', { name: /private server/ })).toBeNull();
+  });
+
+  it('delivered: every step done with its time, who delivered, the proofs and the review form', async () => {
+    renderOrder(
+      '/orders/42?key=k',
+      tracked(
+        {
+          status: 'delivered',
+          status_label: 'Delivered',
+          queue_position: null,
+          delivered_at: '2026-11-21T10:12:00Z',
+          timeline: [
+            { status: 'paid', at: '2026-11-21T10:01:00Z' },
+            { status: 'claimed', at: '2026-11-21T10:05:00Z' },
+            { status: 'delivered', at: '2026-11-21T10:12:00Z' },
+          ],
+        },
+        { staff_name: 'Ann', claimed_at: '2026-11-21T10:05:00Z' },
+      ),
+    );
+    expect(await screen.findByTestId('order-page-status')).toHaveTextContent('Delivered');
+    expect(stepTexts()).toEqual([
+      expect.stringMatching(/^Paid.*\d/),
+      'In the queueDone',
+      expect.stringMatching(/^Staff on the way\w{3} \d+, \d{4}/),
+      expect.stringMatching(/^Delivered\w{3} \d+, \d{4}/),
+    ]);
+    expect(screen.getByTestId('delivered')).toHaveTextContent(/^Delivered by Ann on .*\d/);
+    expect(screen.getByRole('link', { name: 'proofs of delivery' })).toHaveAttribute(
+      'href',
+      '/proofs',
+    );
+    expect(screen.getByRole('region', { name: 'How did we do?' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: /I'm in the game/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /private server/ })).toBeNull();
+  });
+
+  it('a refunded order ends its way', async () => {
+    renderOrder(
+      '/orders/42?key=k',
+      tracked({
+        status: 'refunded',
+        status_label: 'Refunded',
+        queue_position: null,
+        timeline: [
+          { status: 'paid', at: '2026-11-21T10:01:00Z' },
+          { status: 'refunded', at: '2026-11-21T12:00:00Z' },
+        ],
+      }),
+    );
     expect(await screen.findByTestId('order-page-status')).toHaveTextContent('Refunded');
     expect(screen.queryByTestId('queue-position')).toBeNull();
-    const steps = within(screen.getByRole('list', { name: 'Order progress' })).getAllByRole(
-      'listitem',
-    );
-    expect(steps).toHaveLength(2);
-    expect(steps[1]).toHaveTextContent('Refunded');
+    expect(stepTexts()).toHaveLength(2);
+    expect(currentStep()).toHaveTextContent(/^Refunded/);
+    expect(screen.queryByRole('button', { name: /I'm in the game/ })).toBeNull();
   });
 
   it('says the link does not open an order on a 404', async () => {
-    fakeApi({});
-    renderOrder('/orders/42?key=wrong');
+    stubApi({});
+    renderWithProviders(<OrderRoute />, {
+      url: '/orders/42?key=wrong',
+      path: '/orders/:id',
+      queryClient: queryClientWithSession(null),
+    });
     expect(await screen.findByRole('heading', { level: 1, name: 'Order not found' })).toBeVisible();
     expect(screen.getByRole('alert')).toHaveTextContent('full link from your receipt');
   });
@@ -93,5 +252,231 @@ describe('/orders/:id', () => {
     expect(queueText(1)).toBe('Yours is next in line');
     expect(queueText(2)).toBe('1 order before yours');
     expect(queueText(4)).toBe('3 orders before yours');
+  });
+});
+
+describe('/orders/:id: I’m in the game', () => {
+  it('tells staff, with the key of the link, then says they know and since when', async () => {
+    const ready = claimed({ buyer_ready_at: '2026-11-21T10:07:00Z' });
+    const { api, user } = renderOrder('/orders/42?key=abc123', claimed(), {
+      'POST /orders/42/ready': () => jsonResponse(ready),
+    });
+    await user.click(await screen.findByRole('button', { name: "I'm in the game" }));
+    const said = await screen.findByText(/Staff know you are in the game/);
+    expect(api.callsTo('POST /orders/42/ready')).toHaveLength(1);
+    expect(api.callsTo('POST /orders/42/ready')[0]?.query.get('key')).toBe('abc123');
+    expect(said.querySelector('time')).toHaveAttribute('dateTime', '2026-11-21T10:07:00Z');
+    expect(screen.queryByRole('button', { name: "I'm in the game" })).toBeNull();
+  });
+
+  it('is offered while waiting in the queue too, and sends no key when the page had none', async () => {
+    const { api, user } = renderOrder('/orders/42', tracked(), {
+      'POST /orders/42/ready': () =>
+        jsonResponse(tracked({}, { buyer_ready_at: '2026-11-21T10:02:00Z' })),
+    });
+    await user.click(await screen.findByRole('button', { name: "I'm in the game" }));
+    expect(await screen.findByText(/Staff know you are in the game/)).toBeVisible();
+    expect(api.callsTo('POST /orders/42/ready')[0]?.query.has('key')).toBe(false);
+  });
+
+  it('is not offered once said', async () => {
+    renderOrder('/orders/42?key=k', claimed({ buyer_ready_at: '2026-11-21T10:07:00Z' }));
+    expect(await screen.findByText(/Staff know you are in the game/)).toBeVisible();
+    expect(screen.queryByRole('button', { name: "I'm in the game" })).toBeNull();
+  });
+
+  it.each([
+    [409, 'You already told staff for this claim.'],
+    [429, 'Too many tries: wait a few minutes and try again.'],
+  ])('shows the server’s message on a %i', async (status, message) => {
+    const { user } = renderOrder('/orders/42?key=k', claimed(), {
+      'POST /orders/42/ready': () => jsonResponse({ message, errors: {} }, status),
+    });
+    await user.click(await screen.findByRole('button', { name: "I'm in the game" }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.queryByText(/Staff know you are in the game/)).toBeNull();
+  });
+
+  it('after a 409 shows where the order really is', async () => {
+    let answer = claimed();
+    const { user } = renderOrder('/orders/42?key=k', () => answer, {
+      'POST /orders/42/ready': () => {
+        answer = claimed({ buyer_ready_at: '2026-11-21T10:07:00Z' });
+        return jsonResponse({ message: 'You already told staff.', errors: {} }, 409);
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: "I'm in the game" }));
+    expect(await screen.findByText(/Staff know you are in the game/)).toBeVisible();
+    expect(screen.getByRole('alert')).toHaveTextContent('You already told staff.');
+  });
+});
+
+describe('/orders/:id: a problem with the Discord ticket', () => {
+  const PROBLEM = 'Ticket not opened: the buyer is not in the Discord server.';
+
+  it('says why, links the invite and adds the buyer when they joined', async () => {
+    const { api, user } = renderOrder(
+      '/orders/42?key=abc123',
+      claimed({ ticket_url: null, ticket_problem: PROBLEM }),
+      { 'POST /orders/42/ticket/join': () => jsonResponse(claimed()) },
+    );
+    const block = await screen.findByRole('region', { name: 'Your Discord ticket' });
+    expect(within(block).getByTestId('ticket-problem')).toHaveTextContent(PROBLEM);
+    expect(await within(block).findByRole('link', { name: /^our Discord server/ })).toHaveAttribute(
+      'href',
+      INVITE,
+    );
+    await user.click(within(block).getByRole('button', { name: 'I joined, add me to my ticket' }));
+    expect(await screen.findByText('You are in your Discord ticket.')).toBeVisible();
+    expect(screen.queryByRole('region', { name: 'Your Discord ticket' })).toBeNull();
+    expect(api.callsTo('POST /orders/42/ticket/join')[0]?.query.get('key')).toBe('abc123');
+  });
+
+  it('shows the server’s message when adding fails', async () => {
+    const { user } = renderOrder('/orders/42?key=k', tracked({}, { ticket_problem: PROBLEM }), {
+      'POST /orders/42/ticket/join': () =>
+        jsonResponse({ message: 'You are not in the Discord server yet.', errors: {} }, 409),
+    });
+    const block = await screen.findByRole('region', { name: 'Your Discord ticket' });
+    await within(block).findByRole('link', { name: /^our Discord server/ });
+    await user.click(within(block).getByRole('button', { name: 'I joined, add me to my ticket' }));
+    expect(await within(block).findByRole('alert')).toHaveTextContent(
+      'You are not in the Discord server yet.',
+    );
+  });
+
+  it('without an invite, points to the help chat instead of a server nobody can join', async () => {
+    useChatWidgetStore.setState({ isOpen: false });
+    const { user, queryClient } = renderOrder(
+      '/orders/42?key=k',
+      tracked({}, { ticket_problem: PROBLEM }),
+      {},
+      null,
+    );
+    const block = await screen.findByRole('region', { name: 'Your Discord ticket' });
+    await waitFor(() => expect(queryClient.getQueryState(['site'])?.status).toBe('success'));
+    expect(within(block).queryByRole('button', { name: /I joined/ })).toBeNull();
+    expect(within(block).queryByRole('link', { name: /Discord server/ })).toBeNull();
+    await user.click(within(block).getByRole('button', { name: 'Ask us in the help chat' }));
+    expect(useChatWidgetStore.getState().isOpen).toBe(true);
+  });
+
+  it('is not shown without a problem', async () => {
+    renderOrder('/orders/42?key=k', claimed());
+    await screen.findByRole('region', { name: 'Ann is on the way' });
+    expect(screen.queryByRole('region', { name: 'Your Discord ticket' })).toBeNull();
+  });
+});
+
+describe('/orders/:id: questions', () => {
+  it('links the ticket, else the invite, else opens the help chat', async () => {
+    renderOrder('/orders/42?key=k', claimed());
+    await screen.findByRole('region', { name: 'Ann is on the way' });
+    expect(screen.getByText(/Questions about this order/)).toContainElement(
+      screen.getByRole('link', { name: /^your Discord ticket/ }),
+    );
+  });
+
+  it('opens the help chat when there is neither ticket nor invite', async () => {
+    useChatWidgetStore.setState({ isOpen: false });
+    const { user, queryClient } = renderOrder('/orders/42?key=k', tracked(), {}, null);
+    await screen.findByRole('region', { name: 'Waiting for staff' });
+    await waitFor(() => expect(queryClient.getQueryState(['site'])?.status).toBe('success'));
+    expect(screen.queryByRole('link', { name: /Discord/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Ask us in the help chat' }));
+    expect(useChatWidgetStore.getState().isOpen).toBe(true);
+  });
+});
+
+/** The layout's stream, as the app mounts it, beside the page. */
+function WithLiveEvents() {
+  useLiveEvents();
+  return <OrderRoute />;
+}
+
+describe('/orders/:id: live from any device', () => {
+  beforeEach(() => {
+    FakeEventSource.opened = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('puts the link on the app’s stream; an order event shows the claim at once', async () => {
+    let answer = tracked();
+    const api = stubApi({
+      'GET /orders/42': () => jsonResponse(answer),
+      'GET /site': () => jsonResponse(site()),
+    });
+    const { unmount } = renderWithProviders(<WithLiveEvents />, {
+      url: '/orders/42?key=abc123',
+      path: '/orders/:id',
+      queryClient: queryClientWithSession(null),
+    });
+    await screen.findByRole('region', { name: 'Waiting for staff' });
+    await waitFor(() => expect(lastStream().query.get('key')).toBe('abc123'));
+    const stream = lastStream();
+    expect(stream.query.get('order')).toBe('42');
+    act(() => stream.emit('ready', { resumed: false }, '7'));
+    await waitFor(() => expect(api.callsTo('GET /orders/42').length).toBeGreaterThan(1));
+
+    answer = claimed();
+    act(() => stream.emit('order', { order_id: 42, status: 'paid', step: 'claimed' }, '8'));
+    expect(await screen.findByRole('region', { name: 'Ann is on the way' })).toBeVisible();
+    expect(screen.getByRole('link', { name: /^Join the private server/ })).toHaveAttribute(
+      'href',
+      SERVER,
+    );
+    unmount();
+    expect(watchedOrder()).toBeNull();
+  });
+
+  it('puts no order on the stream without a key (the session’s stream carries it)', async () => {
+    stubApi({
+      'GET /orders/42': () => jsonResponse(tracked()),
+      'GET /site': () => jsonResponse(site()),
+    });
+    renderWithProviders(<WithLiveEvents />, {
+      url: '/orders/42',
+      path: '/orders/:id',
+      queryClient: queryClientWithSession(null),
+    });
+    await screen.findByRole('region', { name: 'Waiting for staff' });
+    expect(watchedOrder()).toBeNull();
+    expect(FakeEventSource.opened.every((stream) => !stream.query.has('order'))).toBe(true);
+  });
+
+  it('polls every 15 s only while the stream is down', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = stubApi({
+      'GET /orders/42': () => jsonResponse(tracked()),
+      'GET /site': () => jsonResponse(site()),
+    });
+    const queryClient = queryClientWithSession(null);
+    const close = connectLiveEvents({ queryClient, staff: false, chatSession: null });
+    const stream = lastStream();
+    act(() => stream.emit('ready', { resumed: false }));
+    renderWithProviders(<OrderRoute />, {
+      url: '/orders/42?key=k',
+      path: '/orders/:id',
+      queryClient,
+    });
+    await screen.findByRole('region', { name: 'Waiting for staff' });
+    const gets = () => api.callsTo('GET /orders/42').length;
+    const before = gets();
+    await act(() => vi.advanceTimersByTimeAsync(46_000));
+    expect(gets()).toBe(before);
+
+    // the stream drops: the page catches up at once, then polls every 15 s
+    act(() => stream.onerror?.());
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    const dropped = gets();
+    expect(dropped).toBe(before + 1);
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    expect(gets()).toBe(dropped + 1);
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    expect(gets()).toBe(dropped + 2);
+    close();
   });
 });

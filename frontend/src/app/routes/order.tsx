@@ -2,12 +2,18 @@ import { Link, useParams, useSearchParams } from 'react-router';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { buttonClassName } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
+import { HelpChatButton } from '@/features/chat/components/help-chat-button';
 import { useTrackedOrder, type TrackedOrder } from '@/features/checkout/api/get-tracked-order';
+import { OrderHandoff } from '@/features/checkout/components/order-handoff';
 import { OrderTimeline } from '@/features/checkout/components/order-timeline';
-import { queueText } from '@/features/checkout/utils/order-key';
+import { TicketProblem } from '@/features/checkout/components/ticket-problem';
+import { useOrderStream } from '@/features/checkout/hooks/use-order-stream';
 import { ReviewForm } from '@/features/reviews/components/review-form';
+import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { ApiError } from '@/lib/api-client';
 import { formatPrice } from '@/lib/money';
 
@@ -25,14 +31,15 @@ const TONES: Record<string, BadgeTone> = {
 
 const EXPLANATIONS: Record<string, string> = {
   pending: 'Waiting for the payment provider to confirm your payment.',
-  paid: 'Your payment is confirmed. A member of staff will deliver your items in Roblox: be online and accept the trade.',
+  paid: 'Your payment is confirmed. A member of staff meets you in a private server in Grow a Garden and hands your items over.',
   delivered: 'Your items have been delivered. Enjoy!',
   refunded: 'This order was refunded. The money goes back the way you paid.',
-  disputed:
-    'The payment of this order is disputed with the bank. Contact support in the help chat.',
+  disputed: 'The payment of this order is disputed with the bank.',
   expired: 'The payment session expired before it was paid. Nothing was charged.',
   cancelled: 'This order was cancelled. Nothing was charged.',
 };
+
+const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function orderIdOf(raw: string | undefined): number | null {
   if (!raw || !/^\d{1,15}$/.test(raw)) return null;
@@ -40,7 +47,49 @@ function orderIdOf(raw: string | undefined): number | null {
   return id > 0 ? id : null;
 }
 
+/** Where to ask about the order: its Discord ticket, the Discord server, or the help chat. */
+function Questions({ order, invite }: { order: TrackedOrder; invite: string | null }) {
+  const ticket = order.delivery.ticket_url;
+  return (
+    <p className="order-page__questions">
+      Questions about this order?{' '}
+      {ticket ? (
+        <>
+          Ask in <ExternalLink href={ticket}>your Discord ticket</ExternalLink>.
+        </>
+      ) : invite ? (
+        <>
+          Ask us on <ExternalLink href={invite}>our Discord server</ExternalLink>.
+        </>
+      ) : (
+        <>
+          <HelpChatButton>Ask us in the help chat</HelpChatButton>.
+        </>
+      )}
+    </p>
+  );
+}
+
+function Delivered({ order }: { order: TrackedOrder }) {
+  const staff = order.delivery.staff_name;
+  return (
+    <p className="order-page__delivered" data-testid="delivered">
+      {staff ? `Delivered by ${staff}` : 'Delivered'}
+      {order.delivered_at ? (
+        <>
+          {' '}
+          on <time dateTime={order.delivered_at}>{when.format(new Date(order.delivered_at))}</time>
+        </>
+      ) : null}
+      . Photos of our deliveries are on the{' '}
+      <Link to={paths.proofs.getHref()}>proofs of delivery</Link> page.
+    </p>
+  );
+}
+
 function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
+  const invite = useDiscordInvite();
+  const paid = order.status === 'paid';
   return (
     <>
       <section className="order-page__card" aria-labelledby="order-title">
@@ -55,13 +104,26 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
         <p className="order-page__explanation" role="status">
           {EXPLANATIONS[order.status] ?? ''}
         </p>
-        {order.queue_position !== null ? (
-          <p className="order-page__queue" data-testid="queue-position">
-            <strong>{queueText(order.queue_position)}</strong> in the delivery queue
-          </p>
-        ) : null}
         <OrderTimeline order={order} />
+        {paid ? (
+          <OrderHandoff
+            order={order}
+            orderKey={orderKey}
+            deliveryTime={<DeliveryTime minutes={order.estimate_minutes} />}
+          />
+        ) : null}
+        {order.status === 'delivered' ? <Delivered order={order} /> : null}
+        <Questions order={order} invite={invite} />
       </section>
+
+      {paid && order.delivery.ticket_problem !== null ? (
+        <TicketProblem
+          order={order}
+          orderKey={orderKey}
+          discordInviteUrl={invite}
+          helpChat={<HelpChatButton>Ask us in the help chat</HelpChatButton>}
+        />
+      ) : null}
 
       <section className="order-page__card" aria-labelledby="order-items-title">
         <h2 id="order-items-title" className="order-page__subtitle">
@@ -113,6 +175,7 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
 
 function TrackedOrderView({ id, orderKey }: { id: number; orderKey: string | null }) {
   const order = useTrackedOrder(id, orderKey);
+  useOrderStream(id, orderKey, order.data !== undefined);
   if (order.data) return <Details order={order.data} orderKey={orderKey} />;
   if (order.error) {
     const notFound = order.error instanceof ApiError && order.error.isNotFound;

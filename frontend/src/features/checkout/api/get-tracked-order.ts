@@ -1,11 +1,38 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
+import { isLive, subscribeLive } from '@/lib/live-events';
 import type { Schemas, WithRequired } from '@/types/api';
 
 export type TimelineStatus =
   'paid' | 'claimed' | 'delivered' | 'refunded' | 'disputed' | 'expired' | 'cancelled';
+
+/**
+ * Issue 21's fields of `GET /api/orders/{id}`, written here by hand until `just api-types` brings
+ * them into api.gen.ts. API-TYPES-PENDING: then `HandoffFields` comes from
+ * `Schemas['TrackedOrderResponse']` and this goes. Every field is null until it applies.
+ */
+export type OrderDelivery = {
+  /** Who claimed it (while claimed, and kept after delivery). */
+  staff_name: string | null;
+  /** Their private server, only while claimed and still paid. */
+  private_server_url: string | null;
+  claimed_at: string | null;
+  /** When the buyer pressed "I'm in the game" (cleared when staff release the order). */
+  buyer_ready_at: string | null;
+  /** The order's Discord ticket. */
+  ticket_url: string | null;
+  /** Why the ticket could not be opened or the buyer added, as a sentence. */
+  ticket_problem: string | null;
+};
+
+type HandoffFields = {
+  /** N in "usually under N minutes". */
+  estimate_minutes: number;
+  delivery: OrderDelivery;
+};
 
 /** `queue_position`: 1 for the next order staff deliver; null unless paid and waiting. */
 export type TrackedOrder = Order &
@@ -14,10 +41,18 @@ export type TrackedOrder = Order &
     keyof Order | 'timeline'
   > & {
     timeline: Array<Omit<Schemas['TimelineStepResponse'], 'status'> & { status: TimelineStatus }>;
-  };
+  } & HandoffFields;
 
-/** How often the page asks again while the order still moves. */
+/** How often the page asks again while the order still moves and the event stream is down. */
 export const TRACKING_POLL_MS = 15_000;
+
+/** `?key=…` for the order's calls when the page was opened with the link's key. */
+export function orderKeyQuery(key: string | null): string {
+  return key ? `?key=${encodeURIComponent(key)}` : '';
+}
+
+export const trackedOrderQueryKey = (id: number, key: string | null) =>
+  ['orders', id, 'tracked', key] as const;
 
 /** GET /api/orders/{id}?key=…: anyone with the link; without a key, its session or owner. */
 export function getTrackedOrder(
@@ -25,18 +60,30 @@ export function getTrackedOrder(
   key: string | null,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<TrackedOrder> {
-  const query = key ? `?key=${encodeURIComponent(key)}` : '';
-  return api.get<TrackedOrder>(`/orders/${id}${query}`, { signal });
+  return api.get<TrackedOrder>(`/orders/${id}${orderKeyQuery(key)}`, { signal });
 }
 
-export function useTrackedOrder(id: number, key: string | null) {
-  return useQuery({
-    queryKey: ['orders', id, 'tracked', key],
+export function getTrackedOrderQueryOptions(id: number, key: string | null) {
+  return queryOptions({
+    queryKey: trackedOrderQueryKey(id, key),
     queryFn: ({ signal }) => getTrackedOrder(id, key, { signal }),
+  });
+}
+
+/**
+ * The order, kept fresh: the event stream's `order` events refetch it (see `useOrderStream`);
+ * while the stream is down, it is asked again every 15 s as long as the order still moves.
+ */
+export function useTrackedOrder(id: number, key: string | null) {
+  // re-rendered when the stream goes up or down, so the interval below is worked out again
+  const live = useSyncExternalStore(subscribeLive, isLive, () => false);
+  return useQuery({
+    ...getTrackedOrderQueryOptions(id, key),
     refetchInterval: (query) => {
       if (query.state.error instanceof ApiError && query.state.error.isNotFound) return false;
       const status = query.state.data?.status;
-      return status === 'pending' || status === 'paid' ? TRACKING_POLL_MS : false;
+      const moving = status === 'pending' || status === 'paid';
+      return moving && !live ? TRACKING_POLL_MS : false;
     },
     retry: false,
   });

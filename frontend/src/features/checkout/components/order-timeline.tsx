@@ -1,10 +1,17 @@
+import type { ReactNode } from 'react';
+
 import type { TimelineStatus, TrackedOrder } from '@/features/checkout/api/get-tracked-order';
+import { queueText } from '@/features/checkout/utils/order-key';
 
 import './order-timeline.css';
 
-const LABELS: Record<TimelineStatus, string> = {
+/** A step of the order's way: the server's timeline steps, plus the wait in the queue. */
+type StepName = TimelineStatus | 'queue';
+
+const LABELS: Record<StepName, string> = {
   paid: 'Paid',
-  claimed: 'Claimed by staff',
+  queue: 'In the queue',
+  claimed: 'Staff on the way',
   delivered: 'Delivered',
   refunded: 'Refunded',
   disputed: 'Disputed',
@@ -12,27 +19,90 @@ const LABELS: Record<TimelineStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** The way an order goes when nothing goes wrong. */
-const HAPPY_PATH: TimelineStatus[] = ['paid', 'claimed', 'delivered'];
+const STOPS: StepName[] = ['refunded', 'disputed', 'expired', 'cancelled'];
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-type Step = { status: TimelineStatus; at: string | null };
+type Step = {
+  name: StepName;
+  /** When it happened; null for a step still to come, or the queue (which has no moment). */
+  at: string | null;
+  state: 'done' | 'current' | 'upcoming';
+  note?: ReactNode;
+};
+
+function queueNote(position: number | null): ReactNode {
+  if (position === null) return undefined;
+  return (
+    <span data-testid="queue-position">
+      <strong>{queueText(position)}</strong> in the delivery queue
+    </span>
+  );
+}
 
 /**
- * The steps the order went through, with their times, then the ones still to come (greyed).
- * A refund or dispute ends the way: nothing is shown after it.
+ * The happy way, Paid → In the queue → Staff on the way → Delivered, with where the order stands.
+ * Staff on the way is the claim that holds now (`delivery.claimed_at`): a claim staff released
+ * puts the order back in the queue.
  */
+function happySteps(order: TrackedOrder): Step[] {
+  const at = (status: TimelineStatus) =>
+    order.timeline.findLast((step) => step.status === status)?.at ?? null;
+  const paidAt = at('paid') ?? order.paid_at;
+  if (order.status === 'delivered') {
+    return [
+      { name: 'paid', at: paidAt, state: 'done' },
+      { name: 'queue', at: null, state: 'done' },
+      { name: 'claimed', at: at('claimed'), state: 'done' },
+      { name: 'delivered', at: at('delivered') ?? order.delivered_at, state: 'current' },
+    ];
+  }
+  const claimedAt = order.delivery.claimed_at;
+  if (claimedAt !== null) {
+    return [
+      { name: 'paid', at: paidAt, state: 'done' },
+      { name: 'queue', at: null, state: 'done' },
+      {
+        name: 'claimed',
+        at: claimedAt,
+        state: 'current',
+        note: order.delivery.staff_name ? `${order.delivery.staff_name} has your order` : null,
+      },
+      { name: 'delivered', at: null, state: 'upcoming' },
+    ];
+  }
+  return [
+    { name: 'paid', at: paidAt, state: 'done' },
+    { name: 'queue', at: null, state: 'current', note: queueNote(order.queue_position) },
+    { name: 'claimed', at: null, state: 'upcoming' },
+    { name: 'delivered', at: null, state: 'upcoming' },
+  ];
+}
+
+/** A refund, dispute, expiry or cancellation ends the way: only what happened is shown. */
+function endedSteps(order: TrackedOrder): Step[] {
+  return order.timeline.map((step, index, all) => ({
+    name: step.status,
+    at: step.at,
+    state: index === all.length - 1 ? 'current' : 'done',
+  }));
+}
+
 function steps(order: TrackedOrder): Step[] {
-  const done: Step[] = order.timeline.map((step) => ({ status: step.status, at: step.at }));
-  const ended = done.some((step) => !HAPPY_PATH.includes(step.status));
-  if (ended || order.status === 'pending') return done;
-  const seen = new Set(done.map((step) => step.status));
-  const last = HAPPY_PATH.indexOf(done.at(-1)?.status ?? 'paid');
-  const upcoming = HAPPY_PATH.filter((status, index) => !seen.has(status) && index > last).map(
-    (status) => ({ status, at: null }),
-  );
-  return [...done, ...upcoming];
+  if (order.status === 'paid' || order.status === 'delivered') return happySteps(order);
+  return endedSteps(order);
+}
+
+function StepTime({ step }: { step: Step }) {
+  if (step.at) {
+    return (
+      <time className="order-timeline__time" dateTime={step.at}>
+        {when.format(new Date(step.at))}
+      </time>
+    );
+  }
+  const text = { done: 'Done', current: 'Now', upcoming: 'Not yet' }[step.state];
+  return <span className="order-timeline__time">{text}</span>;
 }
 
 export function OrderTimeline({ order }: { order: TrackedOrder }) {
@@ -40,28 +110,23 @@ export function OrderTimeline({ order }: { order: TrackedOrder }) {
   if (all.length === 0) return null;
   return (
     <ol className="order-timeline" aria-label="Order progress">
-      {all.map((step) => {
-        const done = step.at !== null;
-        const tone = ['refunded', 'disputed', 'expired', 'cancelled'].includes(step.status)
-          ? 'order-timeline__step--stop'
-          : '';
+      {all.map((step, index) => {
+        const classes = [
+          'order-timeline__step',
+          step.state !== 'upcoming' && 'order-timeline__step--done',
+          step.state === 'current' && 'order-timeline__step--current',
+          STOPS.includes(step.name) && 'order-timeline__step--stop',
+        ];
         return (
           <li
-            key={step.status}
-            className={`order-timeline__step ${done ? 'order-timeline__step--done' : ''} ${tone}`}
-            aria-current={
-              done && step === all.filter((s) => s.at !== null).at(-1) ? 'step' : undefined
-            }
+            key={`${step.name}-${index}`}
+            className={classes.filter(Boolean).join(' ')}
+            aria-current={step.state === 'current' ? 'step' : undefined}
           >
             <span className="order-timeline__dot" aria-hidden="true" />
-            <span className="order-timeline__label">{LABELS[step.status] ?? step.status}</span>
-            {step.at ? (
-              <time className="order-timeline__time" dateTime={step.at}>
-                {when.format(new Date(step.at))}
-              </time>
-            ) : (
-              <span className="order-timeline__time">Not yet</span>
-            )}
+            <span className="order-timeline__label">{LABELS[step.name] ?? step.name}</span>
+            <StepTime step={step} />
+            {step.note ? <span className="order-timeline__note">{step.note}</span> : null}
           </li>
         );
       })}
