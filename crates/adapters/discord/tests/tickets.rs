@@ -312,3 +312,302 @@ async fn a_5xx_is_unavailable_and_left_to_the_outbox_to_retry() {
     assert!(matches!(adding, DeskError::Unavailable(_)), "{adding:?}");
     assert!(closing.retry_helps() && adding.retry_helps());
 }
+
+// The ticket's rules (orders::Tickets) over this client and the fake Discord, with the order
+// kept in memory.
+
+mod with_the_rules {
+    use std::sync::{Arc, Mutex};
+
+    use chrono::{TimeZone, Utc};
+    use orders::tickets::{
+        TicketItem, TicketOrder, TicketProblem, TicketRepository, TicketSettings, TicketStaff,
+        Tickets,
+    };
+    use orders::{JobFailed, JobHandler, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob};
+
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Memory(Arc<Mutex<(Option<DiscordId>, Option<String>)>>);
+
+    impl Memory {
+        fn thread(&self) -> Option<DiscordId> {
+            self.0.lock().unwrap().0.clone()
+        }
+        fn problem(&self) -> Option<String> {
+            self.0.lock().unwrap().1.clone()
+        }
+    }
+
+    impl TicketRepository for Memory {
+        async fn ticket_order(&self, id: OrderId) -> Result<TicketOrder, OrderError> {
+            let (thread, problem) = self.0.lock().unwrap().clone();
+            Ok(TicketOrder {
+                id,
+                buyer: Some(super::id(BUYER)),
+                discord_username: "kid".into(),
+                roblox_username: "Builder_man".into(),
+                items: vec![TicketItem {
+                    name: "Seed Pack".into(),
+                    quantity: 1,
+                }],
+                claimed_by: Some(3),
+                proof_picture: Some("/media/proofs/a.png".into()),
+                thread,
+                problem,
+            })
+        }
+
+        async fn ticket_staff(&self, _user_id: i64) -> Result<Option<TicketStaff>, OrderError> {
+            Ok(Some(TicketStaff {
+                name: "Ann".into(),
+                private_server_url: Some("https://www.roblox.com/share?code=abc".into()),
+            }))
+        }
+
+        async fn store_thread(&self, _id: OrderId, thread: &DiscordId) -> Result<bool, OrderError> {
+            let mut state = self.0.lock().unwrap();
+            if state.0.is_some() {
+                return Ok(false);
+            }
+            state.0 = Some(thread.clone());
+            Ok(true)
+        }
+
+        async fn set_ticket_problem(
+            &self,
+            _id: OrderId,
+            problem: Option<String>,
+        ) -> Result<(), OrderError> {
+            self.0.lock().unwrap().1 = problem;
+            Ok(())
+        }
+    }
+
+    fn job(event: i64, step: OrderStep) -> OutboxJob {
+        OutboxJob {
+            id: event,
+            event: OrderEvent {
+                id: event,
+                order_id: OrderId::new(7),
+                step,
+                staff_id: Some(3),
+                at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
+            },
+            attempts: 0,
+        }
+    }
+
+    async fn tickets(server: &MockServer, memory: &Memory) -> Tickets<Memory, DiscordTickets> {
+        Tickets::new(
+            memory.clone(),
+            desk(server).await,
+            TicketSettings {
+                public_url: "https://shop.test".into(),
+                staff_role: Some(super::id(ROLE)),
+            },
+        )
+    }
+
+    async fn mount(server: &MockServer, verb: &str, at: String, answer: ResponseTemplate, n: u64) {
+        Mock::given(method(verb))
+            .and(path(at))
+            .respond_with(answer)
+            .expect(n)
+            .mount(server)
+            .await;
+    }
+
+    fn messages(requests: &[wiremock::Request]) -> Vec<Value> {
+        requests
+            .iter()
+            .filter(|r| r.url.path().ends_with("/messages"))
+            .map(|r| serde_json::from_slice(&r.body).unwrap())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn an_order_from_paid_to_delivered_makes_one_thread_and_one_post_per_step() {
+        let server = MockServer::start().await;
+        let threads = format!("/api/v10/channels/{CHANNEL}/threads");
+        mount(
+            &server,
+            "POST",
+            threads,
+            ResponseTemplate::new(201).set_body_json(thread_json()),
+            1,
+        )
+        .await;
+        mount(
+            &server,
+            "PUT",
+            members_path(),
+            ResponseTemplate::new(204),
+            1,
+        )
+        .await;
+        let posts = format!("/api/v10/channels/{THREAD}/messages");
+        let posted =
+            ResponseTemplate::new(200).set_body_json(json!({ "id": "1300000000000000003" }));
+        mount(&server, "POST", posts, posted, 4).await;
+        let closed = ResponseTemplate::new(200).set_body_json(thread_json());
+        mount(
+            &server,
+            "PATCH",
+            format!("/api/v10/channels/{THREAD}"),
+            closed,
+            1,
+        )
+        .await;
+        let memory = Memory::default();
+        let tickets = tickets(&server, &memory).await;
+
+        for (event, step) in [
+            (1, OrderStep::Paid),
+            (2, OrderStep::Claimed),
+            (3, OrderStep::Ready),
+            (4, OrderStep::Delivered),
+        ] {
+            tickets.handle(&job(event, step)).await.unwrap();
+        }
+
+        assert_eq!(memory.thread(), Some(id(THREAD)));
+        assert_eq!(memory.problem(), None);
+        let messages = messages(&server.received_requests().await.unwrap());
+        assert_eq!(
+            messages
+                .iter()
+                .map(|m| m["nonce"].clone())
+                .collect::<Vec<_>>(),
+            vec![json!("e1"), json!("e2"), json!("e3"), json!("e4")]
+        );
+        let opening = messages[0]["content"].as_str().unwrap();
+        assert!(opening.starts_with(&format!("<@&{ROLE}> New order #7 for <@{BUYER}>")));
+        assert!(opening.contains("Roblox name: Builder\\_man"));
+        assert_eq!(opening.matches(ROLE).count(), 1);
+        assert_eq!(
+            messages[0]["allowed_mentions"],
+            json!({ "parse": [], "users": [BUYER], "roles": [ROLE] })
+        );
+        assert!(messages[1]["content"]
+            .as_str()
+            .unwrap()
+            .ends_with("Claimed by Ann — private server: https://www.roblox.com/share?code=abc"));
+        let delivered = messages[3]["content"].as_str().unwrap();
+        assert!(delivered.contains("https://shop.test/media/proofs/a.png"));
+        assert!(delivered.contains("https://shop.test/orders/7"));
+        assert!(!delivered.contains("key="));
+    }
+
+    #[tokio::test]
+    async fn a_job_retried_after_discord_failed_it_makes_no_second_thread() {
+        let server = MockServer::start().await;
+        let threads = format!("/api/v10/channels/{CHANNEL}/threads");
+        mount(
+            &server,
+            "POST",
+            threads,
+            ResponseTemplate::new(201).set_body_json(thread_json()),
+            1,
+        )
+        .await;
+        Mock::given(method("PUT"))
+            .and(path(members_path()))
+            .respond_with(ResponseTemplate::new(502))
+            .up_to_n_times(1)
+            .expect(1)
+            .with_priority(1)
+            .mount(&server)
+            .await;
+        mount(
+            &server,
+            "PUT",
+            members_path(),
+            ResponseTemplate::new(204),
+            1,
+        )
+        .await;
+        let posts = format!("/api/v10/channels/{THREAD}/messages");
+        let posted =
+            ResponseTemplate::new(200).set_body_json(json!({ "id": "1300000000000000003" }));
+        mount(&server, "POST", posts, posted, 1).await;
+        let memory = Memory::default();
+        let tickets = tickets(&server, &memory).await;
+
+        let failed: JobFailed = tickets.handle(&job(1, OrderStep::Paid)).await.unwrap_err();
+        assert!(failed.retry);
+        assert_eq!(
+            memory.problem().as_deref(),
+            Some(TicketProblem::BuyerNotAddedUnavailable.sentence())
+        );
+
+        tickets.handle(&job(1, OrderStep::Paid)).await.unwrap();
+
+        assert_eq!(memory.problem(), None);
+        assert_eq!(tickets.failures().iter().map(|(_, n)| n).sum::<u64>(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_bot_without_permission_leaves_the_order_with_the_reason_and_gives_up() {
+        let server = MockServer::start().await;
+        let threads = format!("/api/v10/channels/{CHANNEL}/threads");
+        mount(
+            &server,
+            "POST",
+            threads,
+            discord_error(403, 50013, "Missing Permissions"),
+            1,
+        )
+        .await;
+        let memory = Memory::default();
+        let tickets = tickets(&server, &memory).await;
+
+        let failed = tickets.handle(&job(1, OrderStep::Paid)).await.unwrap_err();
+
+        assert!(!failed.retry);
+        assert_eq!(memory.thread(), None);
+        assert_eq!(
+            memory.problem().as_deref(),
+            Some("Ticket not opened: the bot lacks permission in the ticket channel.")
+        );
+        // later steps have nowhere to post, and say nothing
+        tickets.handle(&job(2, OrderStep::Claimed)).await.unwrap();
+        assert_eq!(server.received_requests().await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_buyer_who_joined_later_is_added_by_rejoin() {
+        let server = MockServer::start().await;
+        Mock::given(method("PUT"))
+            .and(path(members_path()))
+            .respond_with(discord_error(404, 10007, "Unknown Member"))
+            .up_to_n_times(1)
+            .expect(1)
+            .with_priority(1)
+            .mount(&server)
+            .await;
+        mount(
+            &server,
+            "PUT",
+            members_path(),
+            ResponseTemplate::new(204),
+            1,
+        )
+        .await;
+        let memory = Memory::default();
+        *memory.0.lock().unwrap() = (Some(id(THREAD)), None);
+        let tickets = tickets(&server, &memory).await;
+
+        assert!(matches!(
+            tickets.rejoin(OrderId::new(7)).await,
+            Err(orders::tickets::RejoinError::NotInServer)
+        ));
+        assert_eq!(
+            memory.problem().as_deref(),
+            Some("Buyer not added to the ticket: they are not in the Discord server.")
+        );
+        tickets.rejoin(OrderId::new(7)).await.unwrap();
+        assert_eq!(memory.problem(), None);
+    }
+}
