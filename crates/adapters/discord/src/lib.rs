@@ -18,4 +18,4 @@ mod tickets;
 pub use notifier::{render_webhook_body, NotifierFailures, RetryPolicy, StaffNotifier};
 pub use oauth::{avatar_url, DiscordOAuth, DiscordSetupError, SCOPES};
 pub use settings::DiscordSettings;
-pub use tickets::{DiscordTickets, TicketSetupError};
+pub use tickets::{ticket_settings, DiscordTickets, TicketSetupError};

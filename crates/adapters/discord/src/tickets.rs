@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use orders::tickets::{DeskError, TicketDesk, TicketPost};
+use orders::tickets::{DeskError, TicketDesk, TicketPost, TicketSettings};
 use orders::DiscordId;
 use reqwest::Url;
 use secrecy::ExposeSecret;
@@ -31,6 +31,8 @@ const MAX_CONTENT: usize = 2000;
 pub enum TicketSetupError {
     #[error("discord.ticket_channel_id is not a Discord id")]
     BadChannel,
+    #[error("discord.staff_role_id is not a Discord id")]
+    BadStaffRole,
     #[error("discord.api_base {0:?} cannot serve the tickets: {1}")]
     BadApiBase(String, &'static str),
 }
@@ -139,6 +141,23 @@ impl DiscordTickets {
     }
 }
 
+/// The ticket's settings for [`orders::tickets::Tickets`]: the shop's public URL and
+/// `discord.staff_role_id` (empty: no mention; anything else but a Discord id is refused).
+pub fn ticket_settings(
+    settings: &DiscordSettings,
+    public_url: &str,
+) -> Result<TicketSettings, TicketSetupError> {
+    let role = settings.staff_role_id.trim();
+    Ok(TicketSettings {
+        public_url: public_url.to_owned(),
+        staff_role: if role.is_empty() {
+            None
+        } else {
+            Some(DiscordId::parse(role).map_err(|_| TicketSetupError::BadStaffRole)?)
+        },
+    })
+}
+
 impl TicketDesk for DiscordTickets {
     #[tracing::instrument(skip(self))]
     async fn open_thread(&self, name: &str) -> Result<DiscordId, DeskError> {
@@ -209,6 +228,40 @@ impl TicketDesk for DiscordTickets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_staff_role_is_optional_but_must_be_an_id() {
+        let mut settings = DiscordSettings {
+            client_id: String::new(),
+            client_secret: secrecy::SecretString::from(""),
+            redirect_url: String::new(),
+            authorize_url: String::new(),
+            api_base: crate::settings::default_api_base(),
+            bot_token: secrecy::SecretString::from(""),
+            guild_id: String::new(),
+            notify_webhook_url: secrecy::SecretString::from(""),
+            ticket_channel_id: String::new(),
+            staff_role_id: " ".into(),
+        };
+        assert_eq!(
+            ticket_settings(&settings, "https://shop.test").unwrap(),
+            TicketSettings {
+                public_url: "https://shop.test".into(),
+                staff_role: None,
+            }
+        );
+        settings.staff_role_id = "990000000000000009".into();
+        assert_eq!(
+            ticket_settings(&settings, "https://shop.test")
+                .unwrap()
+                .staff_role
+                .unwrap()
+                .as_str(),
+            "990000000000000009"
+        );
+        settings.staff_role_id = "@staff".into();
+        assert!(ticket_settings(&settings, "https://shop.test").is_err());
+    }
 
     #[test]
     fn discord_itself_needs_no_proxy_and_a_fake_is_reached_by_its_host() {
