@@ -319,7 +319,10 @@ impl From<QueueError> for ApiError {
             QueueError::AlreadyClaimed { .. }
             | QueueError::NotYours { .. }
             | QueueError::Refused(_)
-            | QueueError::NotPaid(_) => ApiError::Conflict(error.to_string()),
+            | QueueError::NotPaid(_)
+            | QueueError::NoPrivateServer
+            | QueueError::NotClaimed
+            | QueueError::NotReady(_) => ApiError::Conflict(error.to_string()),
             QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
             QueueError::Unknown(cause) => ApiError::Internal(cause),
         }

@@ -37,6 +37,11 @@ const LATENCY_BUCKETS: [f64; 12] = [
     0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
 ];
 
+/// Delivery time buckets, in seconds: a minute to a day.
+const DELIVERY_BUCKETS: [f64; 12] = [
+    60.0, 120.0, 300.0, 600.0, 900.0, 1200.0, 1800.0, 3600.0, 7200.0, 14400.0, 43200.0, 86400.0,
+];
+
 /// One instance's metrics. Cloning shares them.
 #[derive(Clone)]
 pub struct ShopMetrics {
@@ -46,6 +51,8 @@ pub struct ShopMetrics {
     registry: Registry,
     requests: IntCounterVec,
     latency: HistogramVec,
+    /// Paid → claimed → delivered of the deliveries this instance made, by step.
+    delivery: HistogramVec,
     /// Stripe webhook deliveries this instance refused (4xx or 5xx).
     webhooks_refused: Arc<AtomicU64>,
     mail_failures: MailFailures,
@@ -91,14 +98,25 @@ impl ShopMetrics {
             .buckets(LATENCY_BUCKETS.to_vec()),
             &labels,
         )?;
+        let delivery = HistogramVec::new(
+            HistogramOpts::new(
+                "shop_delivery_seconds",
+                "Delivery times of the orders delivered, by step (paid_to_claimed, \
+                 claimed_to_delivered, paid_to_delivered)",
+            )
+            .buckets(DELIVERY_BUCKETS.to_vec()),
+            &["step"],
+        )?;
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(latency.clone()))?;
+        registry.register(Box::new(delivery.clone()))?;
         Ok(ShopMetrics {
             enabled: config.enabled,
             token_digest: (!token.is_empty()).then(|| Sha256::digest(token.as_bytes()).into()),
             registry,
             requests,
             latency,
+            delivery,
             webhooks_refused: Arc::default(),
             mail_failures,
             notifier,
@@ -114,6 +132,21 @@ impl ShopMetrics {
         self.latency.with_label_values(&labels).observe(seconds);
         if route == STRIPE_WEBHOOK_ROUTE && status.as_bytes().first().is_some_and(|c| *c >= b'4') {
             self.webhooks_refused.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Records the times of a delivery just made (each step once: the instance that made the
+    /// delivery observes it).
+    pub fn observe_delivery(&self, order: &orders::DeliveredOrder) {
+        if !self.enabled {
+            return;
+        }
+        for step in orders::DeliveryStep::ALL {
+            if let Some(seconds) = order.seconds(step) {
+                self.delivery
+                    .with_label_values(&[step.as_str()])
+                    .observe(seconds as f64);
+            }
         }
     }
 

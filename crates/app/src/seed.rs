@@ -228,7 +228,7 @@ pub async fn demo_staff(
             password: crate::checkout::random_token(),
         };
         store.record_demo_login(&login).await?;
-        accounts
+        let user = accounts
             .upsert_user(
                 Email::parse(email).map_err(|e| anyhow::anyhow!("{email}: {e}"))?,
                 UserName::parse(name).map_err(|e| anyhow::anyhow!("{name}: {e}"))?,
@@ -238,6 +238,15 @@ pub async fn demo_staff(
             )
             .await
             .with_context(|| format!("failed to create the demo {role}"))?;
+        // a link of the form Roblox gives, so the demo staff can claim orders at once
+        let link = format!(
+            "https://www.roblox.com/share?code=demo{}&type=Server",
+            user.id.get()
+        );
+        store
+            .seed_private_server_url(user.id.get(), &link)
+            .await
+            .with_context(|| format!("failed to give the demo {role} a private server link"))?;
     }
     Ok(())
 }

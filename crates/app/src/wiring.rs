@@ -62,6 +62,7 @@ pub struct Services {
     pub events: web::Data<ShopEvents>,
     pub stream_limits: web::Data<StreamLimits>,
     pub events_settings: web::Data<EventsSettings>,
+    pub delivery_settings: web::Data<crate::settings::DeliverySettings>,
     /// `/metrics` and the request measurements (off unless `metrics.enabled`).
     pub metrics: web::Data<ShopMetrics>,
     /// Where sessions live, and the cookie that names them.
@@ -204,16 +205,24 @@ impl Services {
                 clock.clone(),
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
-            delivery: web::Data::new(DeliveryQueueService::new(
-                EventsStore::new(store.clone(), events.clone()),
-                clock.clone(),
-            )),
+            delivery: web::Data::new(
+                DeliveryQueueService::new(
+                    EventsStore::new(store.clone(), events.clone()),
+                    clock.clone(),
+                )
+                .with_handoff(
+                    settings.delivery.no_show_minutes,
+                    Some(settings.discord.guild_id.trim().to_owned())
+                        .filter(|guild| !guild.is_empty()),
+                ),
+            ),
             stream_limits: web::Data::new(StreamLimits::new(
                 settings.events.max_streams_per_ip,
                 settings.events.max_streams_per_user,
                 settings.events.max_streams,
             )),
             events_settings: web::Data::new(settings.events.clone()),
+            delivery_settings: web::Data::new(settings.delivery.clone()),
             events: web::Data::new(events),
             aftersale: web::Data::new(aftersale),
             blocklist: web::Data::new(BlocklistService::new(
@@ -278,7 +287,8 @@ impl Services {
             .app_data(self.events.clone())
             .app_data(self.stream_limits.clone())
             .app_data(self.events_settings.clone())
-            .app_data(self.metrics.clone());
+            .app_data(self.metrics.clone())
+            .app_data(self.delivery_settings.clone());
     }
 }
 

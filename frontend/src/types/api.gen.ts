@@ -274,6 +274,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/private-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your private server link */
+        get: operations["admin_get_private_server"];
+        /**
+         * Set your private server link
+         * @description Buyers of the orders you claim see it until the order is delivered, refunded or released; claiming needs one. The change is audited (that it changed, not the link).
+         */
+        put: operations["admin_set_private_server"];
+        post?: never;
+        /** Remove your private server link */
+        delete: operations["admin_delete_private_server"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/products": {
         parameters: {
             query?: never;
@@ -719,7 +741,7 @@ export interface paths {
          *     - `products` — the storefront's product list changed: `{"version": etag}` (everyone).
          *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
-         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status"}`; the orders this cookie session placed or the account owns, and every order on the staff stream.
+         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, held, claimed, released, ready, delivered, refunded, disputed, dispute_won, dispute_lost, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
          *     - `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.
          *
@@ -874,6 +896,26 @@ export interface paths {
          * @description For the session that placed the order or its logged-in owner (the link's key does not cancel). The payment page is closed at the provider first; then the stock and the promo code's use go back at once.
          */
         post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell staff the buyer is in the game
+         * @description For whoever may see the order (its session, its logged-in owner, or `?key=`). Once per claim: a release by staff lets the buyer say it again. The staff queue lists ready buyers first. At most `delivery.ready_per_order_per_hour` calls per order per hour.
+         */
+        post: operations["order_buyer_ready"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1542,6 +1584,38 @@ export interface components {
              */
             proof_id?: number | null;
         };
+        /** @description One day's deliveries. */
+        DeliveryDay: {
+            /**
+             * @description The day of delivery (UTC).
+             * @example 2026-11-26
+             */
+            date: string;
+            delivered: number;
+            paid_to_claimed: components["schemas"]["SpreadJson"];
+            claimed_to_delivered: components["schemas"]["SpreadJson"];
+            paid_to_delivered: components["schemas"]["SpreadJson"];
+        };
+        /** @description One member of staff's deliveries. */
+        DeliveryStaff: {
+            /** @example Ann */
+            staff_name: string;
+            delivered: number;
+            paid_to_claimed: components["schemas"]["SpreadJson"];
+            claimed_to_delivered: components["schemas"]["SpreadJson"];
+            paid_to_delivered: components["schemas"]["SpreadJson"];
+        };
+        /** @description Delivery times of the last 30 days: per day (oldest first) and per member of staff. */
+        DeliveryStats: {
+            /**
+             * Format: u-int32
+             * @description The promise: "usually under N minutes".
+             * @example 10
+             */
+            estimate_minutes: number;
+            by_day: components["schemas"]["DeliveryDay"][];
+            by_staff: components["schemas"]["DeliveryStaff"][];
+        };
         /** @description What Discord handed back to the shop's callback page. */
         DiscordAuthRequest: {
             /** @description Discord's authorization code. */
@@ -1768,6 +1842,27 @@ export interface components {
              */
             "images[]": string[];
         };
+        /** @description The handoff as the buyer sees it: who is on the way, where to meet them, the ticket. */
+        OrderDeliveryResponse: {
+            /**
+             * @description Who claimed the order (and, once delivered, who delivered it).
+             * @example Ann
+             */
+            staff_name: string | null;
+            /** @description The claimer's private game server: only while the order is paid and claimed. */
+            private_server_url: string | null;
+            /** Format: date-time */
+            claimed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the buyer said "I'm in the game" (cleared when staff release the order).
+             */
+            buyer_ready_at: string | null;
+            /** @description The order's Discord ticket (a private thread), when the shop opened one. */
+            ticket_url: string | null;
+            /** @description Why there is no ticket or the buyer is not in it, in a sentence. */
+            ticket_problem: string | null;
+        };
         /** @description One line of an order, at the price it was bought for (dollars). */
         OrderItemResponse: {
             /**
@@ -1878,6 +1973,22 @@ export interface components {
             qty: number;
             /** Format: double */
             line_total: number;
+        };
+        /** @description The caller's private server link. */
+        PrivateServer: {
+            /**
+             * @description Null when none is set.
+             * @example https://www.roblox.com/share?code=abc123&type=Server
+             */
+            url: string | null;
+        };
+        /** @description A new private server link. */
+        PrivateServerRequest: {
+            /**
+             * @description An https link on roblox.com, at most 300 characters.
+             * @example https://www.roblox.com/share?code=abc123&type=Server
+             */
+            url: string;
         };
         /**
          * @description A product as the browser sees it: the spec's field names, money as numbers of dollars.
@@ -2101,6 +2212,30 @@ export interface components {
              * @description The proof of delivery it was delivered with, if any.
              */
             proof_id: number | null;
+            /**
+             * Format: date-time
+             * @description When the current claim was made.
+             */
+            claimed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the buyer said "I'm in the game" (cleared by a release).
+             */
+            buyer_ready_at: string | null;
+            /**
+             * Format: int64
+             * @description Whole minutes since the buyer said they are in the game, while paid.
+             */
+            ready_minutes: number | null;
+            /**
+             * @description Claimed at least `delivery.no_show_minutes` ago and the buyer is not in the game yet:
+             *     release it to the next buyer.
+             */
+            no_show: boolean;
+            /** @description The order's Discord ticket. */
+            ticket_url: string | null;
+            /** @description Why the ticket is missing or the buyer is not in it. */
+            ticket_problem: string | null;
         };
         /** @description One line of a queued order. */
         QueuedOrderItem: {
@@ -2257,6 +2392,8 @@ export interface components {
                     [key: string]: number;
                 };
             };
+            /** @description Delivery times of the last 30 days and the shop's promise. */
+            delivery: components["schemas"]["DeliveryStats"];
         };
         /** @description A shopper's message. */
         SendChatMessageRequest: {
@@ -2323,6 +2460,33 @@ export interface components {
             reviews_url: string;
             /** @description Whether checkout offers PayPal. */
             paypal_enabled: boolean;
+            /**
+             * @description The shop's Discord server invite; null when it has none (the pages then point to the
+             *     help chat).
+             * @example https://discord.gg/garden
+             */
+            discord_invite_url: string | null;
+            /**
+             * Format: u-int32
+             * @description The promise: "usually delivered in under N minutes" (the last 7 days' 75th percentile of
+             *     paid → delivered rounded up to 5 minutes, or the setting while fewer than 10 orders
+             *     were delivered in them).
+             * @example 10
+             */
+            delivery_minutes: number;
+        };
+        /** @description The median and 90th percentile of one step, in seconds (null without deliveries). */
+        SpreadJson: {
+            /**
+             * Format: int64
+             * @example 240
+             */
+            median_seconds: number | null;
+            /**
+             * Format: int64
+             * @example 600
+             */
+            p90_seconds: number | null;
         };
         /**
          * @description Which chats the staff list shows.
@@ -2400,6 +2564,13 @@ export interface components {
              * @description 1 for the next order staff deliver; null unless paid and waiting.
              */
             queue_position?: number | null;
+            delivery: components["schemas"]["OrderDeliveryResponse"];
+            /**
+             * Format: u-int32
+             * @description "Usually delivered in under N minutes".
+             * @example 10
+             */
+            estimate_minutes: number;
         };
         /** @description A user as every account call shows it. */
         User: {
@@ -3342,6 +3513,133 @@ export interface operations {
             };
             /** @description Someone else claimed it ("Only Ann can release this order."). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_get_private_server: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's link, or null. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateServer"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_set_private_server: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivateServerRequest"];
+            };
+        };
+        responses: {
+            /** @description The link as kept. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateServer"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an https roblox.com link of at most 300 characters (`errors.url`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_delete_private_server: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5022,6 +5320,10 @@ export interface operations {
                  *     `Last-Event-ID` header wins.
                  */
                 last_event_id?: number;
+                /** @description With `key`: an order's events for any browser holding its link (the receipt's). */
+                order?: number;
+                /** @description The key of the order's link. */
+                key?: string;
             };
             header?: {
                 /** @description Sent by the browser when it reconnects: the last `id` it saw (a value that is not a whole number is ignored). */
@@ -5062,6 +5364,15 @@ export interface operations {
             };
             /** @description `staff=1` with an account that is not staff. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `order` and `key` given, but the key does not open that order (or it does not exist). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5484,6 +5795,80 @@ export interface operations {
             };
             /** @description The provider could not close the payment page; the order stays pending. Try again. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_buyer_ready: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Staff know; the order as its page shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedOrderResponse"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already said for this claim, or the order is not paid and waiting. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls for this order; see `Retry-After`. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

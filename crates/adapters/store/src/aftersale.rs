@@ -7,7 +7,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{
     AfterSaleRepository, Applied, BlockEntry, BlockKind, Blocklist, BlocklistRepository,
-    BuyerIdentities, DisputeOutcome, NewBlock, Order, OrderError, OrderId, OrderStatus,
+    BuyerIdentities, DisputeOutcome, NewBlock, Order, OrderError, OrderId, OrderStatus, OrderStep,
     PaymentProvider, ProviderEvent, StaffMember,
 };
 use sea_orm::{
@@ -20,6 +20,7 @@ use shared::{Actor, AuditKind};
 use crate::admin_products::statement;
 use crate::audit;
 use crate::entities::orders as order_rows;
+use crate::lifecycle::record_step;
 use crate::orders::{current_status, record_event, with_lines};
 use crate::Store;
 
@@ -37,6 +38,7 @@ impl Store {
         values: Vec<Value>,
         then: Vec<(String, Vec<Value>)>,
         audited: Option<(&Actor, AuditKind)>,
+        step: OrderStep,
     ) -> Result<Applied, OrderError> {
         let txn = self
             .db
@@ -70,6 +72,8 @@ impl Store {
                 .await
                 .with_context(|| format!("failed to record what goes with order {id}'s change"))?;
         }
+        let staff = audited.and_then(|(actor, _)| actor.user_id);
+        record_step(&txn, id.get(), step, staff, at).await?;
         if let Some((actor, kind)) = audited {
             let after = audit::order_json(&txn, id.get()).await?;
             audit::append(
@@ -181,6 +185,7 @@ impl AfterSaleRepository for Store {
             ],
             vec![],
             actor.as_ref().map(|actor| (actor, AuditKind::OrderRefund)),
+            OrderStep::Refunded,
         )
         .await
     }
@@ -214,6 +219,7 @@ impl AfterSaleRepository for Store {
                 .map(|block| (BLOCK_INSERT.to_owned(), block_values(block)))
                 .collect(),
             None,
+            OrderStep::Disputed,
         )
         .await
     }
@@ -250,6 +256,10 @@ impl AfterSaleRepository for Store {
             ],
             vec![],
             None,
+            match outcome {
+                DisputeOutcome::Won => OrderStep::DisputeWon,
+                DisputeOutcome::Lost => OrderStep::DisputeLost,
+            },
         )
         .await
     }

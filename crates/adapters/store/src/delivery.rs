@@ -8,13 +8,15 @@ use anyhow::Context;
 use cart_pricing::Money;
 use chrono::{DateTime, Utc};
 use orders::{
-    DeliveryRepository, OrderError, OrderId, OrderStatus, QueueFilter, QueuedItem, QueuedOrder,
-    StaffMember,
+    DeliveryRepository, OrderError, OrderId, OrderStatus, OrderStep, QueueFilter, QueuedItem,
+    QueuedOrder, StaffMember,
 };
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use shared::PrivateServerUrl;
 use shared::{Actor, AuditKind};
 
 use crate::admin_products::statement;
+use crate::lifecycle::record_step;
 use crate::{audit, Store};
 
 /// The most orders the delivered and all filters list.
@@ -22,8 +24,13 @@ const HISTORY_LIMIT: i64 = 300;
 
 const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o.discord_id, \
      o.discord_username, o.email, o.created_at, o.paid_at, o.delivered_at, o.claimed_by, \
-     o.proof_id, u.name AS claimer_name \
+     o.proof_id, o.claimed_at, o.buyer_ready_at, o.ticket_thread_id, o.ticket_problem, \
+     u.name AS claimer_name \
      FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
+
+/// The waiting orders' order: buyers in the game first (longest ready first), then by payment.
+const WAITING_ORDER: &str =
+    "ORDER BY (o.buyer_ready_at IS NULL), o.buyer_ready_at ASC, o.paid_at ASC, o.id ASC";
 
 fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
     let id: i64 = row.try_get("", "id")?;
@@ -50,6 +57,10 @@ fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
             name: claimer.unwrap_or_else(|| format!("staff #{id}")),
         }),
         proof_id: row.try_get("", "proof_id")?,
+        claimed_at: row.try_get("", "claimed_at")?,
+        buyer_ready_at: row.try_get("", "buyer_ready_at")?,
+        ticket_thread_id: row.try_get("", "ticket_thread_id")?,
+        ticket_problem: row.try_get("", "ticket_problem")?,
     })
 }
 
@@ -101,11 +112,15 @@ impl Store {
     /// the audit entry `kind` by `actor` in the same transaction. The row is locked first (a
     /// write), so the "before" values are the ones the UPDATE replaces; a refused change (no
     /// row matched) or one that changed nothing (claiming one's own claim again) writes no entry.
+    // the change, its audit entry and its lifecycle step belong to one transaction
+    #[allow(clippy::too_many_arguments)]
     async fn audited_change(
         &self,
         id: OrderId,
         actor: &Actor,
         kind: AuditKind,
+        step: OrderStep,
+        at: DateTime<Utc>,
         sql: &str,
         values: Vec<Value>,
         what: &str,
@@ -137,11 +152,28 @@ impl Store {
                 after,
             )
             .await?;
+            record_step(&txn, id.get(), step, actor.user_id, at).await?;
         }
         txn.commit()
             .await
             .with_context(|| format!("failed to commit: {what}"))?;
         Ok(true)
+    }
+}
+
+impl Store {
+    /// Gives a member of staff a private server link outside any staff action (the demo seed;
+    /// not audited).
+    pub async fn seed_private_server_url(&self, staff: i64, url: &str) -> anyhow::Result<()> {
+        self.db
+            .execute(statement(
+                &self.db,
+                "UPDATE users SET private_server_url = ? WHERE id = ?",
+                vec![url.into(), staff.into()],
+            ))
+            .await
+            .context("failed to seed a private server link")?;
+        Ok(())
     }
 }
 
@@ -152,7 +184,7 @@ impl DeliveryRepository for Store {
         let delivered = OrderStatus::Delivered.as_str();
         let refunded = OrderStatus::Refunded.as_str();
         let disputed = OrderStatus::Disputed.as_str();
-        let waiting_sql = format!("{SELECT} WHERE o.status = ? ORDER BY o.paid_at ASC, o.id ASC");
+        let waiting_sql = format!("{SELECT} WHERE o.status = ? {WAITING_ORDER}");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
         match filter {
             QueueFilter::Paid => waiting().await,
@@ -203,6 +235,8 @@ impl DeliveryRepository for Store {
             id,
             actor,
             AuditKind::OrderClaim,
+            OrderStep::Claimed,
+            at,
             "UPDATE orders SET claimed_at = CASE WHEN claimed_by = ? THEN claimed_at ELSE ? END, \
              claimed_by = ? WHERE id = ? AND status = ? \
              AND (claimed_by IS NULL OR claimed_by = ?)",
@@ -225,7 +259,11 @@ impl DeliveryRepository for Store {
             id,
             actor,
             AuditKind::OrderRelease,
-            "UPDATE orders SET claimed_by = NULL, claimed_at = NULL WHERE id = ? AND claimed_by = ?",
+            OrderStep::Released,
+            Utc::now(),
+            // the next claimer needs the buyer to say again that they are in the game
+            "UPDATE orders SET claimed_by = NULL, claimed_at = NULL, buyer_ready_at = NULL \
+             WHERE id = ? AND claimed_by = ?",
             vec![id.get().into(), staff.into()],
             "release an order",
         )
@@ -245,8 +283,11 @@ impl DeliveryRepository for Store {
             id,
             actor,
             AuditKind::OrderDeliver,
+            OrderStep::Delivered,
+            at,
+            // a delivery needs its claim: every delivery has its claim and its times
             "UPDATE orders SET status = ?, delivered_at = ?, proof_id = ?, claimed_by = ? \
-             WHERE id = ? AND status = ? AND (claimed_by IS NULL OR claimed_by = ?)",
+             WHERE id = ? AND status = ? AND claimed_by = ?",
             vec![
                 OrderStatus::Delivered.as_str().into(),
                 at.into(),
@@ -269,6 +310,106 @@ impl DeliveryRepository for Store {
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
         self.queue_mail(id, kind, at).await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn mark_ready(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start to mark a buyer ready")?;
+        let ready = txn
+            .execute(statement(
+                &txn,
+                "UPDATE orders SET buyer_ready_at = ? \
+                 WHERE id = ? AND status = ? AND buyer_ready_at IS NULL",
+                vec![
+                    at.into(),
+                    id.get().into(),
+                    OrderStatus::Paid.as_str().into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to mark the buyer of order {id} ready"))?;
+        if ready.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        record_step(&txn, id.get(), OrderStep::Ready, None, at).await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the buyer of order {id} ready"))?;
+        Ok(true)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn private_server_url(&self, staff: i64) -> Result<Option<String>, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT private_server_url FROM users WHERE id = ?",
+                vec![staff.into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the private server of user {staff}"))?;
+        Ok(match row {
+            Some(row) => row
+                .try_get("", "private_server_url")
+                .context("bad private_server_url")?,
+            None => None,
+        })
+    }
+
+    #[tracing::instrument(skip(self, url, actor))]
+    async fn set_private_server_url(
+        &self,
+        staff: i64,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> Result<(), OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start to set a private server link")?;
+        let before = txn
+            .query_one(statement(
+                &txn,
+                "SELECT private_server_url FROM users WHERE id = ?",
+                vec![staff.into()],
+            ))
+            .await
+            .context("failed to read a private server link")?
+            .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
+            .transpose()
+            .context("bad private_server_url")?
+            .flatten();
+        let after = url.as_ref().map(|url| url.as_str().to_owned());
+        txn.execute(statement(
+            &txn,
+            "UPDATE users SET private_server_url = ? WHERE id = ?",
+            vec![after.clone().into(), staff.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to set the private server of user {staff}"))?;
+        if before != after {
+            // the audit log says that it changed, never the link itself
+            audit::append(
+                &txn,
+                actor,
+                AuditKind::PrivateServerSet,
+                format!("user:{staff}"),
+                Some(serde_json::json!({ "link_set": before.is_some() })),
+                Some(serde_json::json!({ "link_set": after.is_some() })),
+            )
+            .await?;
+        }
+        txn.commit()
+            .await
+            .context("failed to commit a private server link")?;
+        Ok(())
     }
 
     #[tracing::instrument(skip(self))]

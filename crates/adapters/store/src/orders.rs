@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 use orders::{
     Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, HeldBy, Lifecycle,
     NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus,
-    Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError, ProductLookup,
+    OrderStep, Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError, ProductLookup,
     ProviderEvent, Reservation, RobloxUsername,
 };
 use promo::{PromoCode, PromoId, Rejection};
@@ -36,6 +36,7 @@ use sea_orm::{
 };
 
 use crate::entities::{order_lines, order_reservations, orders as order_rows, products};
+use crate::lifecycle::record_step;
 use crate::Store;
 
 impl ProductLookup for Store {
@@ -163,6 +164,7 @@ impl OrderRepository for Store {
                 return Err(PlaceError::Promo(Rejection::AlreadyUsed));
             }
         }
+        record_step(&txn, id, OrderStep::Placed, None, order.created_at).await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit order {id}"))?;
@@ -308,6 +310,7 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to archive sold-out product {product}"))?;
         }
+        record_step(&txn, id.get(), OrderStep::Paid, None, at).await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the payment of order {id}"))?;
@@ -387,6 +390,11 @@ impl OrderRepository for Store {
         ))
         .await
         .with_context(|| format!("failed to release the promo redemption of order {id}"))?;
+        let step = match closing {
+            Closing::Expired => OrderStep::Expired,
+            Closing::Cancelled => OrderStep::Cancelled,
+        };
+        record_step(&txn, id.get(), step, None, at).await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the release of order {id}"))?;
@@ -411,16 +419,41 @@ impl OrderRepository for Store {
 
     #[tracing::instrument(skip(self, reason))]
     async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        // the first hold is the step; a later one only replaces the reason
+        let first = txn
+            .query_one(statement(
+                &txn,
+                "SELECT review_reason FROM orders WHERE id = ?",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read order {id}"))?
+            .map(|row| row.try_get::<Option<String>>("", "review_reason"))
+            .transpose()
+            .context("bad review_reason")?
+            .is_some_and(|reason| reason.is_none());
         let held = order_rows::Entity::update_many()
             .col_expr(order_rows::Column::ReviewReason, Expr::value(reason))
             .filter(order_rows::Column::Id.eq(id.get()))
             .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
-            .exec(&self.db)
+            .exec(&txn)
             .await
             .with_context(|| format!("failed to hold order {id} for review"))?;
         if held.rows_affected == 1 {
+            if first {
+                record_step(&txn, id.get(), OrderStep::Held, None, Utc::now()).await?;
+            }
+            txn.commit()
+                .await
+                .with_context(|| format!("failed to commit the hold of order {id}"))?;
             return Ok(Applied::Changed);
         }
+        txn.rollback().await.context("failed to roll back")?;
         let row = order_rows::Entity::find_by_id(id.get())
             .one(&self.db)
             .await

@@ -127,29 +127,6 @@ impl TrackingRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn delivered_seconds_since(&self, since: DateTime<Utc>) -> Result<Vec<i64>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT paid_at, delivered_at FROM orders \
-                 WHERE delivered_at IS NOT NULL AND paid_at IS NOT NULL AND delivered_at >= ?",
-                vec![since.into()],
-            ))
-            .await
-            .context("failed to read the delivery times")?;
-        rows.iter()
-            .map(|row| {
-                let paid: DateTime<Utc> = row.try_get("", "paid_at")?;
-                let delivered: DateTime<Utc> = row.try_get("", "delivered_at")?;
-                Ok((delivered - paid).num_seconds().max(0))
-            })
-            .collect::<Result<Vec<_>, sea_orm::DbErr>>()
-            .context("bad delivery times")
-            .map_err(OrderError::Unknown)
-    }
-
-    #[tracing::instrument(skip(self))]
     async fn paid_orders_ahead(&self, id: OrderId) -> Result<u32, OrderError> {
         let row = self
             .db
@@ -267,5 +244,39 @@ impl TrackingRepository for Store {
         }
         .await?;
         Ok(())
+    }
+}
+
+impl orders::DeliveryTimesRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn delivered_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<orders::DeliveredOrder>, OrderError> {
+        // who delivered it: the claimer the delivery kept
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT o.paid_at, o.claimed_at, o.delivered_at, u.name AS staff_name \
+                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
+                 WHERE o.delivered_at IS NOT NULL AND o.paid_at IS NOT NULL \
+                 AND o.delivered_at >= ? ORDER BY o.delivered_at",
+                vec![since.into()],
+            ))
+            .await
+            .context("failed to read the delivery times")?;
+        rows.iter()
+            .map(|row| {
+                Ok(orders::DeliveredOrder {
+                    paid_at: row.try_get("", "paid_at")?,
+                    claimed_at: row.try_get("", "claimed_at")?,
+                    delivered_at: row.try_get("", "delivered_at")?,
+                    staff_name: row.try_get("", "staff_name")?,
+                })
+            })
+            .collect::<Result<Vec<_>, sea_orm::DbErr>>()
+            .context("bad delivery times")
+            .map_err(OrderError::Unknown)
     }
 }

@@ -31,7 +31,8 @@ pub mod topic {
     pub const CHAT: &str = "chat";
     /// Staff's chat list changed as a whole (chats purged): `{}`.
     pub const CHAT_LIST: &str = "chat_list";
-    /// An order's status or its place in the delivery queue changed: `{"order_id", "status"}`.
+    /// An order's status or its place in the delivery queue changed:
+    /// `{"order_id", "status", "step"}` (`step`: `orders::OrderStep`, e.g. `claimed`).
     pub const ORDER: &str = "order";
 }
 
@@ -207,10 +208,17 @@ impl ShopEvents {
 
     /// An order changed: its buyer (the session that placed it, or the account it belongs to)
     /// and staff hear it.
-    pub async fn order_changed(&self, order_id: i64, user_id: Option<i64>, status: &str) {
+    pub async fn order_changed(
+        &self,
+        order_id: i64,
+        user_id: Option<i64>,
+        status: &str,
+        step: orders::OrderStep,
+    ) {
         self.publish(NewPushEvent {
             topic: topic::ORDER.to_owned(),
-            data: json!({ "order_id": order_id, "status": status }).to_string(),
+            data: json!({ "order_id": order_id, "status": status, "step": step.as_str() })
+                .to_string(),
             public: false,
             staff: true,
             chat_session: None,

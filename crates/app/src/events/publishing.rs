@@ -11,10 +11,10 @@ use chat::{
 use chrono::{DateTime, Utc};
 use orders::{
     AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, MailKind, NewBlock,
-    NewOrder, Order, OrderError, OrderId, OrderRepository, PaymentProvider, PendingCaps,
+    NewOrder, Order, OrderError, OrderId, OrderRepository, OrderStep, PaymentProvider, PendingCaps,
     PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
 };
-use shared::Actor;
+use shared::{Actor, PrivateServerUrl};
 use store::Store;
 
 use super::{ChatChanged, ShopEvents};
@@ -54,19 +54,24 @@ impl EventsStore {
     }
 
     /// Publishes the order when the write changed it; answers what the write did.
-    async fn published(&self, id: OrderId, applied: Applied) -> Applied {
+    async fn published(&self, id: OrderId, applied: Applied, step: OrderStep) -> Applied {
         if applied == Applied::Changed {
-            self.order_now(id).await;
+            self.order_now(id, step).await;
         }
         applied
     }
 
-    /// Publishes the order as it is now (read back).
-    async fn order_now(&self, id: OrderId) {
+    /// Publishes the order as it is now (read back), after `step`.
+    async fn order_now(&self, id: OrderId, step: OrderStep) {
         match OrderRepository::order(&self.store, id).await {
             Ok(order) => {
                 self.events
-                    .order_changed(order.id.get(), order.buyer.user_id, order.status().as_str())
+                    .order_changed(
+                        order.id.get(),
+                        order.buyer.user_id,
+                        order.status().as_str(),
+                        step,
+                    )
                     .await
             }
             Err(error) => tracing::warn!(error = ?error, "could not read an order to publish it"),
@@ -219,7 +224,7 @@ impl OrderRepository for EventsStore {
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.mark_paid(id, at, event).await?;
-        Ok(self.published(id, applied).await)
+        Ok(self.published(id, applied, OrderStep::Paid).await)
     }
 
     async fn release(
@@ -230,12 +235,16 @@ impl OrderRepository for EventsStore {
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
         let applied = OrderRepository::release(&self.store, id, closing, at, event).await?;
-        Ok(self.published(id, applied).await)
+        let step = match closing {
+            Closing::Expired => OrderStep::Expired,
+            Closing::Cancelled => OrderStep::Cancelled,
+        };
+        Ok(self.published(id, applied, step).await)
     }
 
     async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
         let applied = self.store.hold_for_review(id, reason).await?;
-        Ok(self.published(id, applied).await)
+        Ok(self.published(id, applied, OrderStep::Held).await)
     }
 
     async fn set_access_key_hash(&self, id: OrderId, hash: String) -> Result<(), OrderError> {
@@ -277,7 +286,7 @@ impl DeliveryRepository for EventsStore {
     ) -> Result<bool, OrderError> {
         let claimed = self.store.claim(id, staff, at, actor).await?;
         if claimed {
-            self.order_now(id).await;
+            self.order_now(id, OrderStep::Claimed).await;
         }
         Ok(claimed)
     }
@@ -285,7 +294,7 @@ impl DeliveryRepository for EventsStore {
     async fn release(&self, id: OrderId, staff: i64, actor: &Actor) -> Result<bool, OrderError> {
         let released = DeliveryRepository::release(&self.store, id, staff, actor).await?;
         if released {
-            self.order_now(id).await;
+            self.order_now(id, OrderStep::Released).await;
         }
         Ok(released)
     }
@@ -300,7 +309,7 @@ impl DeliveryRepository for EventsStore {
     ) -> Result<bool, OrderError> {
         let delivered = self.store.deliver(id, staff, proof, at, actor).await?;
         if delivered {
-            self.order_now(id).await;
+            self.order_now(id, OrderStep::Delivered).await;
         }
         Ok(delivered)
     }
@@ -316,6 +325,27 @@ impl DeliveryRepository for EventsStore {
 
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
         self.store.proof_exists(id).await
+    }
+
+    async fn mark_ready(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
+        let ready = self.store.mark_ready(id, at).await?;
+        if ready {
+            self.order_now(id, OrderStep::Ready).await;
+        }
+        Ok(ready)
+    }
+
+    async fn private_server_url(&self, staff: i64) -> Result<Option<String>, OrderError> {
+        self.store.private_server_url(staff).await
+    }
+
+    async fn set_private_server_url(
+        &self,
+        staff: i64,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> Result<(), OrderError> {
+        self.store.set_private_server_url(staff, url, actor).await
     }
 }
 
@@ -352,7 +382,7 @@ impl AfterSaleRepository for EventsStore {
             .store
             .mark_refunded(id, at, refund_id, event, actor)
             .await?;
-        Ok(self.published(id, applied).await)
+        Ok(self.published(id, applied, OrderStep::Refunded).await)
     }
 
     async fn open_dispute(
@@ -363,7 +393,7 @@ impl AfterSaleRepository for EventsStore {
         blocks: Vec<NewBlock>,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.open_dispute(id, at, event, blocks).await?;
-        Ok(self.published(id, applied).await)
+        Ok(self.published(id, applied, OrderStep::Disputed).await)
     }
 
     async fn close_dispute(
@@ -374,6 +404,10 @@ impl AfterSaleRepository for EventsStore {
         event: ProviderEvent,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.close_dispute(id, outcome, at, event).await?;
-        Ok(self.published(id, applied).await)
+        let step = match outcome {
+            DisputeOutcome::Won => OrderStep::DisputeWon,
+            DisputeOutcome::Lost => OrderStep::DisputeLost,
+        };
+        Ok(self.published(id, applied, step).await)
     }
 }

@@ -4,7 +4,8 @@
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    admin_chats, admin_orders, admin_products, blocklist, promo, proofs, reviews, sales,
+    admin_chats, admin_orders, admin_products, blocklist, private_server, promo, proofs, reviews,
+    sales,
 };
 
 #[derive(OpenApi)]
@@ -24,6 +25,9 @@ use crate::routes::{
         admin_orders::release,
         admin_orders::deliver,
         admin_orders::refund,
+        private_server::show,
+        private_server::set,
+        private_server::remove,
         blocklist::list,
         blocklist::add,
         blocklist::remove,

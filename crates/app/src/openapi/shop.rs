@@ -16,6 +16,7 @@ use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, rob
         stripe_webhook::webhook,
         orders::show,
         orders::cancel,
+        orders::ready,
         reviews::leave,
         reviews::list,
         discord::authorize,

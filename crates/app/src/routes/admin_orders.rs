@@ -15,7 +15,8 @@ use crate::checkout::CheckoutKit;
 use crate::client_ip::ClientIp;
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
-use crate::services::{AfterSaleService, DeliveryQueueService};
+use crate::metrics::ShopMetrics;
+use crate::services::{AfterSaleService, DeliveryQueueService, TrackingService};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
@@ -89,6 +90,24 @@ struct QueuedOrderJson {
     /// The proof of delivery it was delivered with, if any.
     #[schema(required = true)]
     proof_id: Option<i64>,
+    /// When the current claim was made.
+    #[schema(required = true)]
+    claimed_at: Option<DateTime<Utc>>,
+    /// When the buyer said "I'm in the game" (cleared by a release).
+    #[schema(required = true)]
+    buyer_ready_at: Option<DateTime<Utc>>,
+    /// Whole minutes since the buyer said they are in the game, while paid.
+    #[schema(required = true)]
+    ready_minutes: Option<i64>,
+    /// Claimed at least `delivery.no_show_minutes` ago and the buyer is not in the game yet:
+    /// release it to the next buyer.
+    no_show: bool,
+    /// The order's Discord ticket.
+    #[schema(required = true)]
+    ticket_url: Option<String>,
+    /// Why the ticket is missing or the buyer is not in it.
+    #[schema(required = true)]
+    ticket_problem: Option<String>,
 }
 
 /// The buyer's Roblox headshot: the offline stand-in's drawing, or the Roblox API's answer
@@ -110,8 +129,19 @@ async fn avatar(kit: &CheckoutKit, username: &str) -> Option<String> {
     }
 }
 
-async fn to_json(kit: &CheckoutKit, order: QueuedOrder, now: DateTime<Utc>) -> QueuedOrderJson {
+async fn to_json(
+    kit: &CheckoutKit,
+    queue: &DeliveryQueueService,
+    order: QueuedOrder,
+    now: DateTime<Utc>,
+) -> QueuedOrderJson {
     QueuedOrderJson {
+        ready_minutes: order.ready_minutes(now),
+        no_show: queue.no_show(&order, now),
+        ticket_url: queue.ticket_url(&order),
+        claimed_at: order.claimed_at,
+        buyer_ready_at: order.buyer_ready_at,
+        ticket_problem: order.ticket_problem.clone(),
         id: order.id.get(),
         status: order.status.as_str(),
         status_label: order.status.label(),
@@ -193,8 +223,12 @@ pub async fn list(
     let queue = &delivery;
     let now = queue.now();
     let orders = queue.list(filter).await?;
-    let body =
-        futures::future::join_all(orders.into_iter().map(|order| to_json(&kit, order, now))).await;
+    let body = futures::future::join_all(
+        orders
+            .into_iter()
+            .map(|order| to_json(&kit, queue, order, now)),
+    )
+    .await;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(body))
@@ -208,10 +242,12 @@ fn order_id(raw: &str) -> Result<OrderId, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Order not found.".to_owned()))
 }
 
-async fn answer(kit: &CheckoutKit, order: QueuedOrder) -> HttpResponse {
-    let now = kit.clock.clone();
-    let now = orders::Clock::now(&now);
-    HttpResponse::Ok().json(to_json(kit, order, now).await)
+async fn answer(
+    kit: &CheckoutKit,
+    queue: &DeliveryQueueService,
+    order: QueuedOrder,
+) -> HttpResponse {
+    HttpResponse::Ok().json(to_json(kit, queue, order, queue.now()).await)
 }
 
 /// POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was first.
@@ -242,7 +278,7 @@ pub async fn claim(
     let order = delivery
         .claim(order_id(&path)?, staff.id, &staff.actor(ip))
         .await?;
-    Ok(answer(&kit, order).await)
+    Ok(answer(&kit, &delivery, order).await)
 }
 
 /// POST /api/admin/orders/{id}/release: only the one who claimed it.
@@ -273,7 +309,7 @@ pub async fn release(
     let order = delivery
         .release(order_id(&path)?, staff.id, &staff.actor(ip))
         .await?;
-    Ok(answer(&kit, order).await)
+    Ok(answer(&kit, &delivery, order).await)
 }
 
 /// The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`).
@@ -307,6 +343,7 @@ pub struct DeliverDoc {
     ),
     security(("session_cookie" = [])),
 )]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
@@ -314,6 +351,8 @@ pub async fn deliver(
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
+    metrics: web::Data<ShopMetrics>,
+    tracking: web::Data<TrackingService>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
@@ -328,7 +367,16 @@ pub async fn deliver(
     let order = delivery
         .deliver(id, staff.id, proof, &staff.actor(ip))
         .await?;
-    Ok(answer(&kit, order).await)
+    if let (Some(paid_at), Some(delivered_at)) = (order.paid_at, order.delivered_at) {
+        metrics.observe_delivery(&orders::DeliveredOrder {
+            paid_at,
+            claimed_at: order.claimed_at,
+            delivered_at,
+            staff_name: None,
+        });
+    }
+    tracking.forget_estimate();
+    Ok(answer(&kit, &delivery, order).await)
 }
 
 /// POST /api/admin/orders/{id}/refund: refunds the whole payment through the order's provider
@@ -372,5 +420,5 @@ pub async fn refund(
         return Err(orders::RefundError::NoProvider(provider).into());
     }
     let order = delivery.order(id).await?;
-    Ok(answer(&kit, order).await)
+    Ok(answer(&kit, &delivery, order).await)
 }

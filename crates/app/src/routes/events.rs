@@ -21,7 +21,8 @@ use crate::auth::{AccountsService, MaybeUser, RequireStaff};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::{streams, ShopEvents, StreamLimits, Viewer};
-use crate::routes::orders::session_orders;
+use crate::routes::orders::{session_orders, ORDER_NOT_FOUND};
+use crate::services::TrackingService;
 use crate::settings::EventsSettings;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -37,6 +38,12 @@ pub struct EventsQuery {
     /// `Last-Event-ID` header wins.
     #[param(value_type = Option<i64>, minimum = 0)]
     last_event_id: Option<String>,
+    /// With `key`: an order's events for any browser holding its link (the receipt's).
+    #[param(value_type = Option<i64>, minimum = 1)]
+    order: Option<String>,
+    /// The key of the order's link.
+    #[param(max_length = 128)]
+    key: Option<String>,
 }
 
 fn event_number(text: &str) -> Option<i64> {
@@ -59,7 +66,9 @@ from `Last-Event-ID` / `last_event_id` (missed events follow).\n\
 gone); the chat of `chat_session`, and every chat on the staff stream.\n\
 - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).\n\
 - `order` — an order's status or place in the delivery queue changed: \
-`{\"order_id\", \"status\"}`; the orders this cookie session placed or the account owns, and \
+`{\"order_id\", \"status\", \"step\"}` (`step`: placed, paid, held, claimed, released, ready, \
+delivered, refunded, disputed, dispute_won, dispute_lost, cancelled, expired); the orders this \
+cookie session placed or the account owns, the order of `order` with its link's `key`, and \
 every order on the staff stream.\n\
 - `resync` — too much was missed to replay: `{}`; refetch everything.\n\
 - `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.\n\n\
@@ -75,6 +84,7 @@ network, per account and in total.",
             example = json!("retry: 3000\nid: 41\nevent: ready\ndata: {\"resumed\":false}\n\nid: 42\nevent: order\ndata: {\"order_id\":7,\"status\":\"paid\"}\n\n")),
         (status = 401, description = "`staff=1` without a session.", body = crate::openapi::ErrorBody),
         (status = 403, description = "`staff=1` with an account that is not staff.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "`order` and `key` given, but the key does not open that order (or it does not exist).", body = crate::openapi::ErrorBody),
         (status = 422, description = "A malformed `chat_session` or `last_event_id`, or a parameter given twice.", body = crate::openapi::ErrorBody),
         (status = 429, description = "Too many open streams from this network or account; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
@@ -89,6 +99,7 @@ pub async fn stream(
     limits: web::Data<StreamLimits>,
     settings: web::Data<EventsSettings>,
     accounts: web::Data<AccountsService>,
+    tracking: web::Data<TrackingService>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
@@ -110,6 +121,25 @@ pub async fn stream(
         }
     };
     errors.finish()?;
+    // an order opened by its link's key: its events, for as long as the key opens it
+    let keyed_order = match (query.order.as_deref(), query.key.as_deref()) {
+        (None, None) => None,
+        (order, key) => {
+            let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
+            let id = order
+                .and_then(|text| text.trim().parse::<i64>().ok())
+                .filter(|id| *id > 0)
+                .ok_or_else(not_found)?;
+            let key = key
+                .filter(|key| !key.is_empty() && key.len() <= 128)
+                .ok_or_else(not_found)?;
+            match tracking.key_opens(orders::OrderId::new(id), key).await {
+                Ok(true) => Some(id),
+                Ok(false) | Err(orders::OrderError::NotFound(_)) => return Err(not_found()),
+                Err(orders::OrderError::Unknown(e)) => return Err(ApiError::Internal(e)),
+            }
+        }
+    };
     // the browser's own reconnection sends what it last saw; a value we never sent is ignored
     let last_event_id = req
         .headers()
@@ -126,7 +156,10 @@ pub async fn stream(
     let guard = limits.admit(&client.network_key(), user_id)?;
     let viewer = Viewer {
         chat_session: chat_session.map(|s| s.as_ref().to_owned()),
-        orders: session_orders(&session).into_iter().collect::<HashSet<_>>(),
+        orders: session_orders(&session)
+            .into_iter()
+            .chain(keyed_order)
+            .collect::<HashSet<_>>(),
         user_id,
         staff: staff.is_some(),
     };

@@ -12,6 +12,7 @@ pub mod events;
 pub mod health;
 pub mod media;
 pub mod orders;
+pub mod private_server;
 pub mod products;
 pub mod profile;
 pub mod promo;
@@ -133,6 +134,12 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/admin/sales-stats", web::get().to(sales::sales_stats))
         .route("/admin/orders", web::get().to(admin_orders::list))
+        .route("/admin/private-server", web::get().to(private_server::show))
+        .route("/admin/private-server", web::put().to(private_server::set))
+        .route(
+            "/admin/private-server",
+            web::delete().to(private_server::remove),
+        )
         .route(
             "/admin/orders/{id}/claim",
             web::post().to(admin_orders::claim),
@@ -217,6 +224,7 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
         .route("/stripe/webhook", web::post().to(stripe_webhook::webhook))
         .route("/orders/{id}", web::get().to(orders::show))
         .route("/orders/{id}/cancel", web::post().to(orders::cancel))
+        .route("/orders/{id}/ready", web::post().to(orders::ready))
         .route("/orders/{id}/review", web::post().to(reviews::leave))
         .route("/reviews", web::get().to(reviews::list))
         .route("/admin/reviews/{id}/hide", web::post().to(reviews::hide))

@@ -11,7 +11,13 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::checkout::{self, CheckoutKit, CloseError, Closed};
 use crate::dto::responses::CrossSiteRefused;
-use crate::services::TrackingService;
+use std::time::Duration;
+
+use shared::Rule;
+
+use crate::limits::RateLimits;
+use crate::services::{DeliveryQueueService, TrackingService};
+use crate::settings::DeliverySettings;
 use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
 
 /// The session key listing the orders this session created (newest last).
@@ -184,6 +190,41 @@ pub struct TimelineStepResponse {
     pub at: String,
 }
 
+/// The handoff as the buyer sees it: who is on the way, where to meet them, the ticket.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderDeliveryResponse {
+    /// Who claimed the order (and, once delivered, who delivered it).
+    #[schema(required = true, example = "Ann")]
+    pub staff_name: Option<String>,
+    /// The claimer's private game server: only while the order is paid and claimed.
+    #[schema(required = true)]
+    pub private_server_url: Option<String>,
+    #[schema(required = true, format = DateTime)]
+    pub claimed_at: Option<String>,
+    /// When the buyer said "I'm in the game" (cleared when staff release the order).
+    #[schema(required = true, format = DateTime)]
+    pub buyer_ready_at: Option<String>,
+    /// The order's Discord ticket (a private thread), when the shop opened one.
+    #[schema(required = true)]
+    pub ticket_url: Option<String>,
+    /// Why there is no ticket or the buyer is not in it, in a sentence.
+    #[schema(required = true)]
+    pub ticket_problem: Option<String>,
+}
+
+impl From<&orders::BuyerDelivery> for OrderDeliveryResponse {
+    fn from(delivery: &orders::BuyerDelivery) -> Self {
+        OrderDeliveryResponse {
+            staff_name: delivery.staff_name.clone(),
+            private_server_url: delivery.private_server_url.clone(),
+            claimed_at: delivery.claimed_at.map(|at| at.to_rfc3339()),
+            buyer_ready_at: delivery.buyer_ready_at.map(|at| at.to_rfc3339()),
+            ticket_url: delivery.ticket_url.clone(),
+            ticket_problem: delivery.ticket_problem.clone(),
+        }
+    }
+}
+
 /// The order as its page shows it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TrackedOrderResponse {
@@ -195,6 +236,42 @@ pub struct TrackedOrderResponse {
     pub timeline: Vec<TimelineStepResponse>,
     /// 1 for the next order staff deliver; null unless paid and waiting.
     pub queue_position: Option<u32>,
+    pub delivery: OrderDeliveryResponse,
+    /// "Usually delivered in under N minutes".
+    #[schema(example = 10)]
+    pub estimate_minutes: u32,
+}
+
+impl From<&orders::TrackedOrder> for TrackedOrderResponse {
+    fn from(tracked: &orders::TrackedOrder) -> Self {
+        TrackedOrderResponse {
+            order: OrderResponse::from(&tracked.order),
+            delivered_at: tracked.order.delivered_at().map(|at| at.to_rfc3339()),
+            timeline: tracked
+                .timeline
+                .iter()
+                .map(|step| TimelineStepResponse {
+                    status: step.status,
+                    at: step.at.to_rfc3339(),
+                })
+                .collect(),
+            queue_position: tracked.queue_position,
+            delivery: OrderDeliveryResponse::from(&tracked.delivery),
+            estimate_minutes: tracked.estimate_minutes,
+        }
+    }
+}
+
+/// The order's page as its visitor sees it, never cached.
+async fn tracked_page(tracking: &TrackingService, order: Order) -> Result<HttpResponse, ApiError> {
+    let tracked = tracking.track(order).await.map_err(|e| match e {
+        OrderError::NotFound(_) => ApiError::NotFound(ORDER_NOT_FOUND.to_owned()),
+        OrderError::Unknown(e) => ApiError::Internal(e),
+    })?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .json(TrackedOrderResponse::from(&tracked)))
 }
 
 /// The order if this visitor may see it: its session or owner, or the right key of its link
@@ -265,26 +342,56 @@ pub async fn show(
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
-    let tracked = tracking.track(order).await.map_err(|e| match e {
-        OrderError::NotFound(_) => ApiError::NotFound(ORDER_NOT_FOUND.to_owned()),
-        OrderError::Unknown(e) => ApiError::Internal(e),
-    })?;
-    Ok(HttpResponse::Ok()
-        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .insert_header(("Referrer-Policy", "no-referrer"))
-        .json(TrackedOrderResponse {
-            order: OrderResponse::from(&tracked.order),
-            delivered_at: tracked.order.delivered_at().map(|at| at.to_rfc3339()),
-            timeline: tracked
-                .timeline
-                .iter()
-                .map(|step| TimelineStepResponse {
-                    status: step.status,
-                    at: step.at.to_rfc3339(),
-                })
-                .collect(),
-            queue_position: tracked.queue_position,
-        }))
+    tracked_page(&tracking, order).await
+}
+
+/// `POST /api/orders/{id}/ready`: the buyer is in the game.
+#[utoipa::path(
+    post,
+    path = "/api/orders/{id}/ready",
+    operation_id = "order_buyer_ready",
+    tag = "orders",
+    summary = "Tell staff the buyer is in the game",
+    description = "For whoever may see the order (its session, its logged-in owner, or `?key=`). \
+                   Once per claim: a release by staff lets the buyer say it again. The staff \
+                   queue lists ready buyers first. At most `delivery.ready_per_order_per_hour` \
+                   calls per order per hour.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    responses(
+        (status = 200, description = "Staff know; the order as its page shows it.", body = TrackedOrderResponse),
+        CrossSiteRefused,
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "Already said for this claim, or the order is not paid and waiting.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
+pub async fn ready(
+    kit: web::Data<CheckoutKit>,
+    tracking: web::Data<TrackingService>,
+    delivery: web::Data<DeliveryQueueService>,
+    limits: web::Data<RateLimits>,
+    settings: web::Data<DeliverySettings>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+    query: web::Query<KeyQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
+    limits
+        .check(
+            "order_ready",
+            &order.id.to_string(),
+            Rule::new(settings.ready_per_order_per_hour, Duration::from_secs(3600)),
+        )
+        .await?;
+    delivery.buyer_ready(order.id).await?;
+    tracked_page(&tracking, order).await
 }
 
 /// Cancels a pending order: its payment page is closed at the provider, then its stock and

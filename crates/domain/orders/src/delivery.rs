@@ -157,6 +157,18 @@ pub trait DeliveryTimesRepository: Send + Sync + 'static {
 /// The days the dashboard shows.
 pub const REPORT_DAYS: i64 = 30;
 
+/// The dashboard's delivery figures over the last [`REPORT_DAYS`] days.
+pub async fn last_month<R: DeliveryTimesRepository>(
+    repository: &R,
+    now: DateTime<Utc>,
+    default_minutes: u32,
+) -> Result<DeliveryReport, OrderError> {
+    let orders = repository
+        .delivered_since(now - Duration::days(REPORT_DAYS))
+        .await?;
+    Ok(report(&orders, now, default_minutes))
+}
+
 /// Builds the report and the promise from delivered orders.
 pub fn report(
     orders: &[DeliveredOrder],

@@ -5,7 +5,7 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
-use shared::Actor;
+use shared::{Actor, PrivateServerUrl};
 
 use crate::{Clock, MailKind, Money, OrderError, OrderId, OrderStatus, TransitionError};
 
@@ -62,6 +62,11 @@ pub struct QueuedOrder {
     pub delivered_at: Option<DateTime<Utc>>,
     pub claimed_by: Option<StaffMember>,
     pub proof_id: Option<i64>,
+    pub claimed_at: Option<DateTime<Utc>>,
+    /// When the buyer said "I'm in the game" (cleared by a release).
+    pub buyer_ready_at: Option<DateTime<Utc>>,
+    pub ticket_thread_id: Option<String>,
+    pub ticket_problem: Option<String>,
 }
 
 impl QueuedOrder {
@@ -75,6 +80,25 @@ impl QueuedOrder {
             _ => return None,
         };
         Some((until - paid).num_minutes().max(0))
+    }
+
+    /// Whole minutes since the buyer said they are in the game, while paid.
+    pub fn ready_minutes(&self, now: DateTime<Utc>) -> Option<i64> {
+        let ready = self
+            .buyer_ready_at
+            .filter(|_| self.status == OrderStatus::Paid)?;
+        Some((now - ready).num_minutes().max(0))
+    }
+
+    /// Claimed at least `no_show_minutes` ago and the buyer has not said they are in the game:
+    /// staff may release it to the next buyer.
+    pub fn no_show(&self, now: DateTime<Utc>, no_show_minutes: u32) -> bool {
+        match (self.status, self.claimed_at, self.buyer_ready_at) {
+            (OrderStatus::Paid, Some(claimed), None) => {
+                now - claimed >= chrono::Duration::minutes(i64::from(no_show_minutes))
+            }
+            _ => false,
+        }
     }
 }
 
@@ -135,6 +159,28 @@ pub trait DeliveryRepository: Send + Sync + 'static {
 
     /// Whether a proof of delivery with this id exists.
     fn proof_exists(&self, id: i64) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Sets `buyer_ready_at` to `at` where the order is paid and it is not set (once per
+    /// claim: a release clears it); `false` when no row matched.
+    fn mark_ready(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// The member of staff's private server link (`None`: none set, or no such user).
+    fn private_server_url(
+        &self,
+        staff: i64,
+    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
+
+    /// Sets (or with `None` removes) the member of staff's private server link, audited.
+    fn set_private_server_url(
+        &self,
+        staff: i64,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
 }
 
 /// Why a queue action did not happen.
@@ -157,6 +203,18 @@ pub enum QueueError {
     /// 422: the proof named does not exist.
     #[error("Proof {0} does not exist.")]
     UnknownProof(i64),
+    /// 409: a claim shows the buyer the claimer's private server: set one first.
+    #[error(
+        "Set your private server link first (Your private server link, above the queue): the \
+         buyer joins you there."
+    )]
+    NoPrivateServer,
+    /// 409: a delivery needs its claim.
+    #[error("Claim this order first.")]
+    NotClaimed,
+    /// 409: the buyer already said so for this claim, or the order is not waiting.
+    #[error("{0}")]
+    NotReady(&'static str),
     #[error(transparent)]
     Unknown(anyhow::Error),
 }
@@ -175,11 +233,41 @@ impl From<OrderError> for QueueError {
 pub struct DeliveryQueue<R, C> {
     repository: R,
     clock: C,
+    no_show_minutes: u32,
+    guild_id: Option<String>,
 }
 
 impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     pub fn new(repository: R, clock: C) -> Self {
-        DeliveryQueue { repository, clock }
+        DeliveryQueue {
+            repository,
+            clock,
+            no_show_minutes: 15,
+            guild_id: None,
+        }
+    }
+
+    /// After how many minutes a claimed order whose buyer is not ready is a no show, and the
+    /// Discord server of the tickets (their links).
+    pub fn with_handoff(mut self, no_show_minutes: u32, guild_id: Option<String>) -> Self {
+        self.no_show_minutes = no_show_minutes;
+        self.guild_id = guild_id;
+        self
+    }
+
+    /// Whether the order is a no show now (see [`QueuedOrder::no_show`]).
+    pub fn no_show(&self, order: &QueuedOrder, now: DateTime<Utc>) -> bool {
+        order.no_show(now, self.no_show_minutes)
+    }
+
+    /// The link to the order's Discord ticket, when it has one.
+    pub fn ticket_url(&self, order: &QueuedOrder) -> Option<String> {
+        match (&self.guild_id, &order.ticket_thread_id) {
+            (Some(guild), Some(thread)) => {
+                Some(format!("https://discord.com/channels/{guild}/{thread}"))
+            }
+            _ => None,
+        }
     }
 
     pub fn now(&self) -> DateTime<Utc> {
@@ -191,7 +279,8 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         self.repository.queue(filter).await
     }
 
-    /// Takes the order for `staff`; claiming one's own claim again changes nothing.
+    /// Takes the order for `staff`; claiming one's own claim again changes nothing. The claim
+    /// shows the buyer the claimer's private server, so it needs one.
     #[tracing::instrument(skip(self, actor))]
     pub async fn claim(
         &self,
@@ -199,6 +288,9 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         staff: i64,
         actor: &Actor,
     ) -> Result<QueuedOrder, QueueError> {
+        if self.repository.private_server_url(staff).await?.is_none() {
+            return Err(QueueError::NoPrivateServer);
+        }
         let claimed = self
             .repository
             .claim(id, staff, self.clock.now(), actor)
@@ -269,8 +361,40 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             (Some(other), _) if other.id != staff => QueueError::AlreadyClaimed {
                 by: other.name.clone(),
             },
+            (None, _) => QueueError::NotClaimed,
             _ => QueueError::Unknown(anyhow::anyhow!("order {id} changed while being delivered")),
         })
+    }
+
+    /// The buyer says they are in the game: once per claim, while the order is paid.
+    #[tracing::instrument(skip(self))]
+    pub async fn buyer_ready(&self, id: OrderId) -> Result<(), QueueError> {
+        if self.repository.mark_ready(id, self.clock.now()).await? {
+            return Ok(());
+        }
+        let order = self.repository.queued_order(id).await?;
+        Err(if order.status != OrderStatus::Paid {
+            QueueError::NotReady("Only a paid order waiting for delivery can be marked ready.")
+        } else {
+            QueueError::NotReady("Staff already know you are in the game.")
+        })
+    }
+
+    /// The member of staff's private server link.
+    pub async fn private_server(&self, staff: i64) -> Result<Option<String>, OrderError> {
+        self.repository.private_server_url(staff).await
+    }
+
+    /// Sets or (with `None`) removes the member of staff's private server link.
+    pub async fn set_private_server(
+        &self,
+        staff: i64,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> Result<(), OrderError> {
+        self.repository
+            .set_private_server_url(staff, url, actor)
+            .await
     }
 
     /// Queues the buyer's mail about a change just made. The change stands whatever happens
@@ -319,6 +443,10 @@ mod tests {
                 name: name.into(),
             }),
             proof_id: None,
+            claimed_at: None,
+            buyer_ready_at: None,
+            ticket_thread_id: None,
+            ticket_problem: None,
         }
     }
 
@@ -341,6 +469,13 @@ mod tests {
             .returning(move |_, _, _, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_proof_exists()
             .returning(|id| Box::pin(async move { Ok(id == 3) }));
+        repo.expect_private_server_url().returning(|staff| {
+            Box::pin(async move {
+                Ok((staff != 99).then(|| "https://www.roblox.com/share?code=1".to_owned()))
+            })
+        });
+        repo.expect_mark_ready()
+            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
         repo.expect_queued_order().returning(move |_| {
             let current = current.clone();
             Box::pin(async move { Ok(current) })
@@ -404,6 +539,57 @@ mod tests {
             error.to_string(),
             "An order that is Refunded cannot become Delivered."
         );
+    }
+
+    #[tokio::test]
+    async fn claiming_needs_a_private_server_link() {
+        let queue = queue_with(true, order(OrderStatus::Paid, None));
+        let error = queue
+            .claim(OrderId::new(7), 99, &staff())
+            .await
+            .unwrap_err();
+        assert!(matches!(error, QueueError::NoPrivateServer));
+        assert!(error.to_string().contains("private server link"));
+    }
+
+    #[tokio::test]
+    async fn an_unclaimed_order_cannot_be_delivered() {
+        let queue = queue_with(false, order(OrderStatus::Paid, None));
+        let error = queue
+            .deliver(OrderId::new(7), 1, None, &staff())
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), "Claim this order first.");
+    }
+
+    #[tokio::test]
+    async fn the_buyer_says_ready_once_and_only_while_paid() {
+        let first = queue_with(true, order(OrderStatus::Paid, None));
+        assert!(first.buyer_ready(OrderId::new(7)).await.is_ok());
+        let again = queue_with(false, order(OrderStatus::Paid, None));
+        let error = again.buyer_ready(OrderId::new(7)).await.unwrap_err();
+        assert_eq!(error.to_string(), "Staff already know you are in the game.");
+        let delivered = queue_with(false, order(OrderStatus::Delivered, None));
+        let error = delivered.buyer_ready(OrderId::new(7)).await.unwrap_err();
+        assert!(error.to_string().starts_with("Only a paid order"));
+    }
+
+    #[test]
+    fn a_claim_without_a_ready_buyer_becomes_a_no_show_after_the_setting() {
+        let claimed = QueuedOrder {
+            claimed_at: Some(now() - chrono::Duration::minutes(15)),
+            ..order(OrderStatus::Paid, Some((1, "Bo")))
+        };
+        assert!(claimed.no_show(now(), 15));
+        assert!(!claimed.no_show(now(), 16));
+        let ready = QueuedOrder {
+            buyer_ready_at: Some(now() - chrono::Duration::minutes(3)),
+            ..claimed.clone()
+        };
+        assert!(!ready.no_show(now(), 15));
+        assert_eq!(ready.ready_minutes(now()), Some(3));
+        let unclaimed = order(OrderStatus::Paid, None);
+        assert!(!unclaimed.no_show(now(), 0));
     }
 
     #[tokio::test]

@@ -256,12 +256,6 @@ pub fn timeline(order: &Order, facts: &TrackingFacts) -> Vec<TimelineStep> {
 /// Where the buyer's page and the mail loop read and record.
 #[cfg_attr(test, mockall::automock)]
 pub trait TrackingRepository: Send + Sync + 'static {
-    /// The paid → delivered seconds of every order delivered at or after `since`.
-    fn delivered_seconds_since(
-        &self,
-        since: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<i64>, OrderError>> + Send;
-
     /// The stored hash of the order's link key; `None` for an order placed without one.
     /// `OrderError::NotFound` when there is no such order.
     fn access_key_hash(
@@ -405,7 +399,7 @@ pub struct OrderTracking<R, M, C> {
     promise: Arc<Mutex<Option<MeasuredPromise>>>,
 }
 
-/// When the promise was measured, and its minutes.
+/// A promise in minutes and when it was measured.
 type MeasuredPromise = (DateTime<Utc>, u32);
 
 /// How long a measured promise is used before it is measured again.
@@ -420,7 +414,7 @@ pub struct MailRound {
 
 impl<R, M, C> OrderTracking<R, M, C>
 where
-    R: TrackingRepository + crate::OrderRepository,
+    R: TrackingRepository + crate::OrderRepository + crate::DeliveryTimesRepository,
     M: BuyerMailer,
     C: Clock,
 {
@@ -460,8 +454,12 @@ where
             }
         }
         let since = now - Duration::days(crate::delivery::PROMISE_WINDOW_DAYS);
-        match self.repository.delivered_seconds_since(since).await {
-            Ok(seconds) => {
+        match self.repository.delivered_since(since).await {
+            Ok(delivered) => {
+                let seconds: Vec<i64> = delivered
+                    .iter()
+                    .filter_map(|o| o.seconds(crate::DeliveryStep::PaidToDelivered))
+                    .collect();
                 let minutes =
                     crate::delivery::promise_minutes(&seconds, self.handoff.delivery_minutes);
                 *self.promise.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, minutes));

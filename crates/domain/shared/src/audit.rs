@@ -97,6 +97,9 @@ audit_kinds! {
     OrderRelease => "order.release",
     /// An order marked delivered.
     OrderDeliver => "order.deliver",
+    /// A member of staff's private server link set, changed or removed (the entry says
+    /// whether one is set, never the link).
+    PrivateServerSet => "staff.private_server",
     /// A refund asked of the payment provider.
     OrderRefund => "order.refund",
     /// A proof of delivery added.

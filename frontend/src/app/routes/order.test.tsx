@@ -7,11 +7,11 @@ import { queryClientWithSession } from '@/features/auth/testing/fake-api';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
 import type { OrderDelivery, TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { queueText } from '@/features/checkout/utils/order-key';
-import type { SiteSettings } from '@/features/site/api/get-site';
 import { connectLiveEvents, watchedOrder } from '@/lib/live-events';
 import { stubApi, type StubCall } from '@/testing/api-stub';
 import { FakeEventSource, lastStream } from '@/testing/fake-event-source';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+import type { Site } from '@/types/api';
 
 const INVITE = 'https://discord.gg/gardenshop';
 const SERVER = 'https://www.roblox.com/share?code=abc&type=Server';
@@ -73,7 +73,7 @@ const claimed = (handoff: Partial<OrderDelivery> = {}) =>
     },
   );
 
-function site(discordInviteUrl: string | null = INVITE): SiteSettings {
+function site(discordInviteUrl: string | null = INVITE): Site {
   return {
     name: 'Garden Shop',
     reviews_url: '',

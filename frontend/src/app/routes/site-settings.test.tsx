@@ -12,17 +12,17 @@ import { RefundPolicyRoute } from '@/app/routes/refund-policy';
 import { SuccessRoute } from '@/app/routes/success';
 import { TermsRoute } from '@/app/routes/terms';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
-import type { SiteSettings } from '@/features/site/api/get-site';
 import { stubApi } from '@/testing/api-stub';
 import { makeProduct } from '@/testing/factories';
 import { jsonResponse, queryClientWithProducts, renderWithProviders } from '@/testing/test-utils';
+import type { Site } from '@/types/api';
 
 vi.mock('canvas-confetti', () => ({ default: vi.fn() }));
 
 const INVITE = 'https://discord.gg/gardenshop';
 const bee = makeProduct({ id: 3, name: 'Bee' });
 
-function site(overrides: Partial<SiteSettings> = {}): SiteSettings {
+function site(overrides: Partial<Site> = {}): Site {
   return {
     name: 'Garden Shop',
     reviews_url: '',
@@ -49,7 +49,7 @@ const PAGES: Page[] = [
 ];
 
 /** Renders a page with GET /api/site answering `settings`, and waits for its answer. */
-async function renderPage(page: Page, settings: SiteSettings) {
+async function renderPage(page: Page, settings: Site) {
   const api = stubApi({ 'GET /site': () => jsonResponse(settings) });
   const rendered = renderWithProviders(page.element, {
     url: page.url ?? '/',

@@ -4,14 +4,15 @@ import { toast } from '@/components/ui/toast';
 import { ApiError, api, errorMessage } from '@/lib/api-client';
 
 import { privateServerQueryKey } from '@/features/admin-orders/api/get-private-server';
-import type { PrivateServer } from '@/features/admin-orders/types';
+import type { PrivateServer, PrivateServerRequest } from '@/features/admin-orders/types';
 
 /**
  * PUT /api/admin/private-server: 200 with the saved link; 422 with `errors.url` unless it is an
  * https roblox.com link of at most 300 characters.
  */
 export function savePrivateServer(url: string): Promise<PrivateServer> {
-  return api.put<PrivateServer>('/admin/private-server', { url });
+  const body: PrivateServerRequest = { url };
+  return api.put<PrivateServer>('/admin/private-server', body);
 }
 
 /** Saves the link; a 422 is left to the form, which shows it under the field. */

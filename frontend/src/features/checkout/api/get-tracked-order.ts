@@ -9,30 +9,8 @@ import type { Schemas, WithRequired } from '@/types/api';
 export type TimelineStatus =
   'paid' | 'claimed' | 'delivered' | 'refunded' | 'disputed' | 'expired' | 'cancelled';
 
-/**
- * Issue 21's fields of `GET /api/orders/{id}`, written here by hand until `just api-types` brings
- * them into api.gen.ts. API-TYPES-PENDING: then `HandoffFields` comes from
- * `Schemas['TrackedOrderResponse']` and this goes. Every field is null until it applies.
- */
-export type OrderDelivery = {
-  /** Who claimed it (while claimed, and kept after delivery). */
-  staff_name: string | null;
-  /** Their private server, only while claimed and still paid. */
-  private_server_url: string | null;
-  claimed_at: string | null;
-  /** When the buyer pressed "I'm in the game" (cleared when staff release the order). */
-  buyer_ready_at: string | null;
-  /** The order's Discord ticket. */
-  ticket_url: string | null;
-  /** Why the ticket could not be opened or the buyer added, as a sentence. */
-  ticket_problem: string | null;
-};
-
-type HandoffFields = {
-  /** N in "usually under N minutes". */
-  estimate_minutes: number;
-  delivery: OrderDelivery;
-};
+/** The handoff as the buyer sees it; every field is null until it applies. */
+export type OrderDelivery = Schemas['OrderDeliveryResponse'];
 
 /** `queue_position`: 1 for the next order staff deliver; null unless paid and waiting. */
 export type TrackedOrder = Order &
@@ -41,7 +19,7 @@ export type TrackedOrder = Order &
     keyof Order | 'timeline'
   > & {
     timeline: Array<Omit<Schemas['TimelineStepResponse'], 'status'> & { status: TimelineStatus }>;
-  } & HandoffFields;
+  };
 
 /** How often the page asks again while the order still moves and the event stream is down. */
 export const TRACKING_POLL_MS = 15_000;

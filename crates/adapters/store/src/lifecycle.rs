@@ -1,0 +1,27 @@
+//! `order_events`: each change of an order, recorded in the transaction that makes it (the
+//! outbox the dispatcher reads; see `orders::lifecycle`).
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use orders::OrderStep;
+use sea_orm::ConnectionTrait;
+
+use crate::admin_products::statement;
+
+/// Appends the event `step` of order `order` inside the caller's transaction.
+pub(crate) async fn record_step(
+    txn: &impl ConnectionTrait,
+    order: i64,
+    step: OrderStep,
+    staff: Option<i64>,
+    at: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    txn.execute(statement(
+        txn,
+        "INSERT INTO order_events (order_id, step, staff_id, at) VALUES (?, ?, ?, ?)",
+        vec![order.into(), step.as_str().into(), staff.into(), at.into()],
+    ))
+    .await
+    .with_context(|| format!("failed to record the step {step} of order {order}"))?;
+    Ok(())
+}
