@@ -481,17 +481,21 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
         if stored {
             return Ok(made);
         }
-        let order = self
-            .repository
-            .ticket_order(id)
-            .await
-            .map_err(|e| JobFailed::retry(e.into()))?;
+        let order = self.read(id).await?;
         if let Err(error) = self.counted(self.desk.close_thread(&made).await) {
             tracing::warn!(order = %id, thread = %made, error = %error, "a second ticket thread was left open");
         }
         order
             .thread
             .ok_or_else(|| JobFailed::give_up(anyhow!("order {id} is gone")))
+    }
+
+    /// The order, for a job: gone is for good, anything else may pass.
+    async fn read(&self, id: OrderId) -> Result<TicketOrder, JobFailed> {
+        self.repository.ticket_order(id).await.map_err(|e| match e {
+            OrderError::NotFound(id) => JobFailed::give_up(anyhow!("order {id} is gone")),
+            OrderError::Unknown(e) => JobFailed::retry(e),
+        })
     }
 
     fn buyer_mention(order: &TicketOrder) -> (String, Vec<DiscordId>) {
@@ -631,13 +635,7 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
 
 impl<R: TicketRepository, D: TicketDesk> JobHandler for Tickets<R, D> {
     async fn handle(&self, job: &OutboxJob) -> Result<(), JobFailed> {
-        let order = match self.repository.ticket_order(job.event.order_id).await {
-            Ok(order) => order,
-            Err(OrderError::NotFound(id)) => {
-                return Err(JobFailed::give_up(anyhow!("order {id} is gone")))
-            }
-            Err(OrderError::Unknown(e)) => return Err(JobFailed::retry(e)),
-        };
+        let order = self.read(job.event.order_id).await?;
         match job.event.step {
             OrderStep::Paid => self.open(&order, job.event.id).await,
             _ => self.follow(&order, job).await,
