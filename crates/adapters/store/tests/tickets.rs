@@ -376,3 +376,42 @@ async fn a_job_given_up_is_never_due_again(#[case] backend: Backend) {
         1
     );
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn two_instances_dispatching_the_same_events_at_once_queue_each_once(
+    #[case] backend: Backend,
+) {
+    let (db, store) = fresh(backend).await;
+    let db = &db.connection;
+    let id = order(db, None).await;
+    for _ in 0..10 {
+        event(db, id, OrderStep::Ready, None).await;
+    }
+    let events = store.undispatched(50).await.unwrap();
+    let plan = Dispatch {
+        mail: Some((MailKind::Receipt, 0)),
+        channels: vec!["ticket"],
+    };
+
+    let instance = |store: Store| {
+        let (events, plan) = (events.clone(), plan.clone());
+        tokio::spawn(async move {
+            for event in &events {
+                store.dispatch(event, plan.clone(), at(3)).await.unwrap();
+            }
+        })
+    };
+    let (a, b) = tokio::join!(instance(store.clone()), instance(store.clone()));
+    a.unwrap();
+    b.unwrap();
+
+    assert_eq!(
+        count(db, "SELECT COUNT(*) FROM outbox_jobs", vec![]).await,
+        10
+    );
+    assert_eq!(count(db, "SELECT COUNT(*) FROM mail_jobs", vec![]).await, 1);
+    assert!(store.undispatched(50).await.unwrap().is_empty());
+}
