@@ -11,6 +11,7 @@ import {
   openCheckoutWith,
   payByCardOnDevPage,
   saveScreenshot,
+  setPrivateServerLink,
 } from './helpers';
 
 /**
@@ -333,6 +334,8 @@ test('staff mark a paid order delivered and the buyer sees Delivered', async ({
   const staff = await staffContext.newPage();
   try {
     await logIn(staff, STAFF.email, STAFF.password);
+    // claiming needs a private server link, delivering a claim
+    await setPrivateServerLink(staff.request, base);
     await staff.goto('/admin/orders');
     await expect(staff.getByRole('heading', { level: 1, name: 'Orders to deliver' })).toBeVisible();
     const card = staff
@@ -360,8 +363,9 @@ test('staff mark a paid order delivered and the buyer sees Delivered', async ({
     await staffContext.close();
   }
 
-  // Both staff actions are in the audit log, by this member of staff.
+  // The staff actions are in the audit log, by this member of staff.
   await expectInAuditLog(browser, SUPER_ADMIN, [
+    { name: /^Private server link changed user:\d+$/, texts: ['By Alma Admin'] },
     { name: `Order claimed order:${orderId}`, texts: ['By Alma Admin'] },
     { name: `Order delivered order:${orderId}`, texts: ['By Alma Admin'] },
   ]);

@@ -377,6 +377,27 @@ export async function payByCardOnDevPage(page: Page, testInfo?: TestInfo, shotNa
   return Number(/\/dev\/pay\/(\d+)$/.exec(page.url())?.[1]);
 }
 
+/** The private server link the tests' staff meet buyers in. */
+export const E2E_PRIVATE_SERVER = 'https://www.roblox.com/share?code=e2e&type=Server';
+
+/**
+ * Gives the signed-in member of staff a private server link (PUT /api/admin/private-server), which
+ * claiming an order needs. `request`: the staff page's `page.request` (it shares the page's
+ * session) or an API context logged in as staff.
+ */
+export async function setPrivateServerLink(
+  request: APIRequestContext,
+  baseURL: string,
+  url: string = E2E_PRIVATE_SERVER,
+): Promise<void> {
+  const answer = await request.put('/api/admin/private-server', {
+    data: { url },
+    headers: { Origin: baseURL },
+  });
+  expect(answer.status(), await answer.text()).toBe(200);
+  expect(await answer.json()).toEqual({ url });
+}
+
 /**
  * A super_admin opens /admin/audit in a browser of their own and finds each entry, named as the
  * page names it ("Order claimed order:12"), and containing all the given texts (e.g. "By Alma

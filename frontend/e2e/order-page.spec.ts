@@ -11,6 +11,7 @@ import {
   outboxFiles,
   payByCardOnDevPage,
   saveScreenshot,
+  setPrivateServerLink,
   waitForMail,
 } from './helpers';
 
@@ -132,8 +133,9 @@ test('a guest opens the receipt link in a new browser and follows the order to D
       }
     }
 
-    // Staff claim and deliver it.
+    // Staff claim it (with their private server link) and deliver it.
     const staff = await loggedIn(playwright, base, STAFF);
+    await setPrivateServerLink(staff, base);
     const before = outboxFiles();
     for (const step of ['claim', 'deliver']) {
       const answer = await staff.post(`/api/admin/orders/${orderId}/${step}`, {

@@ -16,7 +16,7 @@ use secrecy::ExposeSecret;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::events::EventsStore;
+use crate::dispatch::EventsStore;
 
 use crate::auth::{AccountsService, AppClock};
 use crate::chat_versions::ChatVersions;

@@ -7,6 +7,7 @@ pub mod chat_versions;
 mod checkout;
 mod cli;
 pub mod client_ip;
+mod dispatch;
 mod dto;
 mod error;
 pub mod events;

@@ -11,7 +11,8 @@ use crate::auth::AppClock;
 pub type ShopCatalog = catalog::Catalog<Store>;
 
 /// The super_admin's writes to the catalog and its pictures.
-pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::MediaImages>;
+pub type CatalogAdminService =
+    catalog::CatalogAdmin<crate::dispatch::EventsStore, media::MediaImages>;
 
 /// Proofs of delivery.
 pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock>;
@@ -20,11 +21,11 @@ pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock
 pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
-pub type DeliveryQueueService = orders::DeliveryQueue<crate::events::EventsStore, AppClock>;
+pub type DeliveryQueueService = orders::DeliveryQueue<crate::dispatch::EventsStore, AppClock>;
 
 /// Refunds through the payment provider, and the provider's refunds and disputes.
 pub type AfterSaleService =
-    orders::AfterSale<crate::events::EventsStore, discord::StaffNotifier, AppClock>;
+    orders::AfterSale<crate::dispatch::EventsStore, discord::StaffNotifier, AppClock>;
 
 /// The super_admin's blocklist.
 pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;

@@ -17,7 +17,8 @@ use crate::{
     background::{self, Loops, Sweeper},
     checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
-    events::{EventsStore, ShopEvents, StreamLimits},
+    dispatch::EventsStore,
+    events::{ShopEvents, StreamLimits},
     help_chat::HelpChat,
     limits::RateLimits,
     metrics::ShopMetrics,
@@ -135,7 +136,7 @@ impl Services {
         let stock = StockChanged::new(products.clone(), catalog.clone(), events.clone());
         let notifier = background::start_staff_notifier(settings);
         let aftersale = orders::AfterSale::new(
-            EventsStore::new(store.clone(), events.clone()),
+            EventsStore::new(store.clone(), stock.clone()),
             notifier.clone(),
             clock.clone(),
         )
@@ -158,7 +159,7 @@ impl Services {
         let chat = Arc::new(
             HelpChat::build(
                 settings,
-                EventsStore::new(store.clone(), events.clone()),
+                EventsStore::new(store.clone(), stock.clone()),
                 products.clone(),
                 notifier,
                 clock.clone(),
@@ -196,7 +197,7 @@ impl Services {
         Ok(Services {
             audit: web::Data::new(AuditService::new(store.clone())),
             catalog_admin: web::Data::new(catalog::CatalogAdmin::new(
-                store.clone(),
+                EventsStore::new(store.clone(), stock.clone()),
                 media::MediaImages::products(media.clone()),
             )),
             proofs: web::Data::new(proofs::ProofService::new(
@@ -207,7 +208,7 @@ impl Services {
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: web::Data::new(
                 DeliveryQueueService::new(
-                    EventsStore::new(store.clone(), events.clone()),
+                    EventsStore::new(store.clone(), stock.clone()),
                     clock.clone(),
                 )
                 .with_handoff(

@@ -419,6 +419,10 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
             )
             .await
             .unwrap();
+        store
+            .seed_private_server_url(user.id.get(), "https://www.roblox.com/share?code=1")
+            .await
+            .unwrap();
         staff.push(user.id.get());
     }
     // whole seconds: PostgreSQL keeps microseconds

@@ -27,7 +27,8 @@ use crate::settings::{Environment, Settings};
 use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
-pub type ShopCheckout = orders::Checkout<crate::events::EventsStore, Store, Store, AppClock, Store>;
+pub type ShopCheckout =
+    orders::Checkout<crate::dispatch::EventsStore, Store, Store, AppClock, Store>;
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
@@ -143,8 +144,6 @@ pub struct CheckoutKit {
     pub discord: DiscordLink,
     pub roblox: Roblox,
     pub notifier: StaffNotifier,
-    /// Called after every change of stock (a reservation, a release, a sale).
-    pub stock: StockChanged,
     pub clock: AppClock,
     /// `site.public_url` without a trailing slash.
     pub public_url: String,
@@ -257,13 +256,13 @@ impl CheckoutKit {
 
         Ok(CheckoutKit {
             service: orders::Checkout::new(
-                crate::events::EventsStore::new(store.clone(), stock.events().clone()),
+                crate::dispatch::EventsStore::new(store.clone(), stock.clone()),
                 store.clone(),
                 store.clone(),
                 clock.clone(),
             )
             .with_limits(settings.checkout.limits())
-            .with_stock_hint(stock.clone())
+            .with_stock_hint(stock)
             .with_blocklist(store.clone())
             .with_access_keys(order_keys(settings)?),
             promos: promo::Promos::new(store, clock.clone()),
@@ -273,7 +272,6 @@ impl CheckoutKit {
             discord,
             roblox,
             notifier,
-            stock,
             clock,
             public_url,
             settings: settings.checkout.clone(),
@@ -423,10 +421,7 @@ pub async fn close_unpaid(
         Closing::Expired => kit.service.expire_unpaid(order.id).await?,
     };
     match released {
-        Release::Released(order) => {
-            kit.stock.on_stock_changed().await;
-            Ok(Closed::Released(Box::new(order)))
-        }
+        Release::Released(order) => Ok(Closed::Released(Box::new(order))),
         Release::AlreadyClosed(order) => {
             Err(orders::ReleaseError::Refused(orders::TransitionError {
                 from: order.status(),
@@ -462,7 +457,6 @@ pub async fn confirm(
 
 async fn after_confirmation(kit: &CheckoutKit, confirmation: &orders::Confirmation) {
     if let orders::Confirmation::Paid(order) = confirmation {
-        kit.stock.on_stock_changed().await;
         notify_paid(kit, order);
     }
 }

@@ -7,7 +7,6 @@
 //! An event says what changed, never the data itself: the browser refetches the call it
 //! already polls, which answers with the same session and role rules as always.
 
-mod publishing;
 pub mod streams;
 
 use std::collections::HashSet;
@@ -20,7 +19,6 @@ use serde_json::json;
 use store::{Backend, NewPushEvent, PushEventRow, Store};
 use tokio::sync::broadcast;
 
-pub use publishing::EventsStore;
 pub use streams::{StreamGuard, StreamLimits, StreamRefused};
 
 /// The topics a browser hears.

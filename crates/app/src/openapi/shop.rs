@@ -93,7 +93,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(calls, 22);
+        assert_eq!(calls, 23);
     }
 
     #[test]

@@ -16,7 +16,6 @@ use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, Super
 use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
-use crate::snapshot::StockChanged;
 
 /// Longest text field read from the form, in bytes.
 const MAX_TEXT_BYTES: usize = 64 * 1024;
@@ -263,11 +262,9 @@ pub async fn create(
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
-    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let (form, image) = read_product_form(&req, payload).await?;
     let product = catalog_admin.create(form, image, &admin.actor(ip)).await?;
-    stock.on_stock_changed().await;
     Ok(HttpResponse::Created().json(AdminProductResponse::from(&product)))
 }
 
@@ -302,14 +299,12 @@ pub async fn update(
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
-    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let (form, image) = read_product_form(&req, payload).await?;
     let product = catalog_admin
         .update(id, form, image, &admin.actor(ip))
         .await?;
-    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
@@ -345,12 +340,10 @@ pub async fn delete(
     ip: ClientIp,
     path: web::Path<String>,
     catalog_admin: web::Data<CatalogAdminService>,
-    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let removal = catalog_admin
         .remove(product_id(&path)?, &admin.actor(ip))
         .await?;
-    stock.on_stock_changed().await;
     let (message, archived) = match removal {
         Removal::Archived => ("Product archived.", true),
         Removal::Deleted => ("Product deleted.", false),
@@ -399,7 +392,6 @@ pub async fn reorder(
     ip: ClientIp,
     body: web::Json<ReorderBody>,
     catalog_admin: web::Data<CatalogAdminService>,
-    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let positions = body
         .into_inner()
@@ -408,7 +400,6 @@ pub async fn reorder(
         .map(|p| (ProductId::new(p.id), p.sort_order))
         .collect();
     catalog_admin.reorder(positions, &admin.actor(ip)).await?;
-    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(Confirmation::new("Order saved.")))
 }
 
@@ -475,14 +466,12 @@ pub async fn set_inventory(
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
-    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let inventory = count(body.get("inventory"), "inventory", 0)?;
     let product = catalog_admin
         .set_stock(id, inventory, &admin.actor(ip))
         .await?;
-    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
@@ -532,7 +521,6 @@ pub async fn change_inventory(
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
-    stock: web::Data<StockChanged>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let amount = match body.get("inventory") {
@@ -547,6 +535,5 @@ pub async fn change_inventory(
     let product = catalog_admin
         .change_stock(id, change, &admin.actor(ip))
         .await?;
-    stock.on_stock_changed().await;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }

@@ -74,7 +74,6 @@ async fn open<G: PaymentGateway>(
         Err(orders::OpenCheckoutError::Refused(_)) => None,
     };
     if let Some(order_id) = placed {
-        kit.stock.on_stock_changed().await;
         if let Some(token) = new_token {
             session.insert(BUYER_TOKEN, token).map_err(|e| {
                 ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}"))

@@ -190,11 +190,7 @@ pub async fn webhook(
                 return Ok(received());
             };
             match kit.service.expire(notice).await {
-                Ok(Release::Released(_)) => {
-                    kit.stock.on_stock_changed().await;
-                    Ok(received())
-                }
-                Ok(Release::AlreadyClosed(_) | Release::Replayed)
+                Ok(Release::Released(_) | Release::AlreadyClosed(_) | Release::Replayed)
                 | Err(
                     ReleaseError::NotFound(_)
                     | ReleaseError::Refused(_)

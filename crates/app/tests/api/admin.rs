@@ -293,6 +293,14 @@ async fn every_admin_call_is_refused_to_everyone_it_is_not_for(#[case] backend: 
     }
     // the queue's deliver and refund, for admins too
     let admin = &clients[2].1;
+    let claimed = post(
+        &app,
+        admin,
+        &format!("/api/admin/orders/{order}/claim"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(claimed.status(), 200, "this admin's own claim again");
     let delivered = post(
         &app,
         admin,
@@ -993,6 +1001,14 @@ async fn staff_work_the_delivery_queue_and_only_one_claim_wins(#[case] backend: 
     .unwrap();
     assert_eq!(released["claimed_by"], Value::Null);
 
+    let reclaimed = post(
+        &app,
+        &ann,
+        &format!("/api/admin/orders/{older}/claim"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(reclaimed.status(), 200);
     let unknown_proof = post(
         &app,
         &ann,

@@ -355,6 +355,14 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
     let delivered = paid_order(&shop).await;
     let staff = app.client_with_role(Role::Admin).await;
     let deliver_path = |id: i64| format!("/api/admin/orders/{id}/deliver");
+    let claimed = post(
+        &staff,
+        app,
+        &format!("/api/admin/orders/{delivered}/claim"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(claimed.status(), 200);
     let done = post(&staff, app, &deliver_path(delivered), json!({})).await;
     assert_eq!(done.status(), 200);
 
@@ -438,6 +446,11 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
     );
     deliver_times(app, &late, 1).await;
     assert_eq!(status(app, disputed).await, "paid");
+    let claim_disputed = format!("/api/admin/orders/{disputed}/claim");
+    assert_eq!(
+        post(&staff, app, &claim_disputed, json!({})).await.status(),
+        200
+    );
     let now_delivered = post(&staff, app, &deliver_path(disputed), json!({})).await;
     assert_eq!(now_delivered.status(), 200);
 

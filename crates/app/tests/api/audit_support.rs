@@ -57,6 +57,14 @@ impl Audited {
         let local = format!("staff{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
         let email = format!("{local}@example.com");
         let id = self.app.create_user(&email, TEST_PASSWORD, role).await;
+        if role.is_staff() {
+            // claiming needs a private server link (set outside the audited calls)
+            self.app
+                .store
+                .seed_private_server_url(id, "https://www.roblox.com/share?code=audit&type=Server")
+                .await
+                .unwrap();
+        }
         let mut headers = HeaderMap::new();
         headers.insert("x-forwarded-for", HeaderValue::from_static(STAFF_IP));
         let client = Client::builder()

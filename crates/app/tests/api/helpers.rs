@@ -277,10 +277,17 @@ impl TestApp {
         assert_eq!(response.status(), 200, "login as {email}");
     }
 
-    /// A logged-in client of a new user with this role.
+    /// A logged-in client of a new user with this role. Staff get a private server link, as
+    /// claiming an order needs one (`handoff.rs` tests the refusal without).
     pub async fn client_with_role(&self, role: accounts::Role) -> reqwest::Client {
         let email = format!("{}-{}@example.com", role, uuid::Uuid::new_v4().simple());
-        self.create_user(&email, TEST_PASSWORD, role).await;
+        let id = self.create_user(&email, TEST_PASSWORD, role).await;
+        if role.is_staff() {
+            self.store
+                .seed_private_server_url(id, "https://www.roblox.com/share?code=test&type=Server")
+                .await
+                .unwrap();
+        }
         let client = self.new_client();
         self.login(&client, &email, TEST_PASSWORD).await;
         client

@@ -482,6 +482,12 @@ async fn a_delivered_order_link_leaves_one_review_and_staff_can_hide_it(#[case] 
         "You can review this order once it has been delivered."
     );
     let staff = app.client_with_role(Role::Admin).await;
+    let claimed = staff
+        .post(app.url(&format!("/api/admin/orders/{id}/claim")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(claimed.status(), 200);
     let delivered = staff
         .post(app.url(&format!("/api/admin/orders/{id}/deliver")))
         .json(&json!({}))

@@ -56,6 +56,7 @@ describe('describeChanges', () => {
 describe('labels', () => {
   it('names kinds, fields and values for people', () => {
     expect(kindLabel('stock.set')).toBe('Stock set');
+    expect(kindLabel('staff.private_server')).toBe('Private server link changed');
     expect(kindLabel('something.new')).toBe('something.new');
     expect(fieldLabel('delete_after_out_of_stock')).toBe('Delete after out of stock');
     expect(formatValue(false)).toBe('no');

@@ -12,6 +12,7 @@ const KIND_LABELS: Record<string, string> = {
   'order.claim': 'Order claimed',
   'order.release': 'Order released',
   'order.deliver': 'Order delivered',
+  'staff.private_server': 'Private server link changed',
   'order.refund': 'Order refunded',
   'proof.create': 'Proof added',
   'proof.delete': 'Proof deleted',

@@ -1,8 +1,13 @@
-//! The store as the chat service, checkout and the delivery queue see it, publishing an event
-//! after every write that changes what a browser shows. Each method does what the store does
-//! and answers the same; the event is published after the write committed. A failure to
-//! publish is logged, never turned into a failed write (the browser's polling is the fallback
-//! and the event log's "resync" covers the rest).
+//! The in-process side of the one dispatcher: the store as the chat service, checkout, the
+//! delivery queue and after-sale see it. Each method does what the store does and answers the
+//! same; after a write committed, what it changed is handed to this instance's subscribers:
+//! server push (an event for every change a browser shows, an order's with its
+//! `orders::OrderStep`) and the product snapshot (a placed, paid or released order moved
+//! stock). The work that leaves the shop (mail, Discord) is not here: the store writes each
+//! change's step into `order_events` in the change's own transaction, and the outbox
+//! (`background`, `orders::lifecycle`) sends it. A failing subscriber is logged, never turned
+//! into a failed write (the browser's polling, the event log's "resync" and the periodic
+//! snapshot refresh cover the rest).
 
 use chat::{
     Chat, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp, ChatStatus, NewChat,
@@ -17,18 +22,24 @@ use orders::{
 use shared::{Actor, PrivateServerUrl};
 use store::Store;
 
-use super::{ChatChanged, ShopEvents};
+use crate::events::{ChatChanged, ShopEvents};
+use crate::snapshot::StockChanged;
 
-/// The shop's store, publishing what its writes change.
+/// The shop's store, handing what its writes change to this instance's subscribers.
 #[derive(Debug, Clone)]
 pub struct EventsStore {
     store: Store,
     events: ShopEvents,
+    stock: StockChanged,
 }
 
 impl EventsStore {
-    pub fn new(store: Store, events: ShopEvents) -> Self {
-        EventsStore { store, events }
+    pub fn new(store: Store, stock: StockChanged) -> Self {
+        EventsStore {
+            store,
+            events: stock.events().clone(),
+            stock,
+        }
     }
 
     async fn publish_chat(&self, stamp: &ChatStamp, was: Option<ChatStatus>) {
@@ -191,14 +202,17 @@ impl ChatRepository for EventsStore {
 }
 
 impl OrderRepository for EventsStore {
-    /// Not published: the buyer placing it knows, and staff's queue lists paid orders only.
+    /// Not published (the buyer placing it knows, and staff's queue lists paid orders only);
+    /// the reserved stock reaches the snapshot.
     async fn place(
         &self,
         order: NewOrder,
         reservation: Reservation,
         caps: PendingCaps,
     ) -> Result<Order, PlaceError> {
-        self.store.place(order, reservation, caps).await
+        let placed = self.store.place(order, reservation, caps).await?;
+        self.stock.on_stock_changed().await;
+        Ok(placed)
     }
 
     async fn attach_payment_reference(
@@ -224,6 +238,10 @@ impl OrderRepository for EventsStore {
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
         let applied = self.store.mark_paid(id, at, event).await?;
+        if applied == Applied::Changed {
+            // a sale can archive a product sold out for good
+            self.stock.on_stock_changed().await;
+        }
         Ok(self.published(id, applied, OrderStep::Paid).await)
     }
 
@@ -239,6 +257,9 @@ impl OrderRepository for EventsStore {
             Closing::Expired => OrderStep::Expired,
             Closing::Cancelled => OrderStep::Cancelled,
         };
+        if applied == Applied::Changed {
+            self.stock.on_stock_changed().await;
+        }
         Ok(self.published(id, applied, step).await)
     }
 
@@ -409,5 +430,109 @@ impl AfterSaleRepository for EventsStore {
             DisputeOutcome::Lost => OrderStep::DisputeLost,
         };
         Ok(self.published(id, applied, step).await)
+    }
+}
+
+impl catalog::ProductRepository for EventsStore {
+    async fn all_products(&self) -> Result<Vec<catalog::Product>, catalog::CatalogError> {
+        self.store.all_products().await
+    }
+
+    async fn product(
+        &self,
+        id: catalog::ProductId,
+    ) -> Result<catalog::Product, catalog::CatalogError> {
+        catalog::ProductRepository::product(&self.store, id).await
+    }
+
+    async fn count_products(&self) -> Result<u64, catalog::CatalogError> {
+        self.store.count_products().await
+    }
+
+    async fn insert_with_ids(
+        &self,
+        products: Vec<(catalog::ProductId, catalog::ProductDraft)>,
+    ) -> Result<(), catalog::CatalogError> {
+        self.store.insert_with_ids(products).await?;
+        self.stock.on_stock_changed().await;
+        Ok(())
+    }
+}
+
+/// The admin's catalog writes: each change reaches the snapshot (and, through it, every
+/// instance and open storefront) once it committed.
+impl catalog::ProductWrites for EventsStore {
+    async fn create(
+        &self,
+        draft: catalog::ProductDraft,
+        actor: &Actor,
+    ) -> Result<catalog::Product, catalog::CatalogError> {
+        let product = self.store.create(draft, actor).await?;
+        self.stock.on_stock_changed().await;
+        Ok(product)
+    }
+
+    async fn update(
+        &self,
+        id: catalog::ProductId,
+        draft: catalog::ProductDraft,
+        actor: &Actor,
+    ) -> Result<catalog::Product, catalog::CatalogError> {
+        let product = self.store.update(id, draft, actor).await?;
+        self.stock.on_stock_changed().await;
+        Ok(product)
+    }
+
+    async fn remove(
+        &self,
+        id: catalog::ProductId,
+        actor: &Actor,
+    ) -> Result<catalog::Removal, catalog::CatalogError> {
+        let removal = catalog::ProductWrites::remove(&self.store, id, actor).await?;
+        self.stock.on_stock_changed().await;
+        Ok(removal)
+    }
+
+    async fn reorder(
+        &self,
+        positions: Vec<(catalog::ProductId, i32)>,
+        actor: &Actor,
+    ) -> Result<(), catalog::CatalogError> {
+        self.store.reorder(positions, actor).await?;
+        self.stock.on_stock_changed().await;
+        Ok(())
+    }
+
+    async fn set_stock(
+        &self,
+        id: catalog::ProductId,
+        stock: catalog::Stock,
+        actor: &Actor,
+    ) -> Result<catalog::Product, catalog::CatalogError> {
+        let product = self.store.set_stock(id, stock, actor).await?;
+        self.stock.on_stock_changed().await;
+        Ok(product)
+    }
+
+    async fn change_stock(
+        &self,
+        id: catalog::ProductId,
+        change: catalog::StockChange,
+        actor: &Actor,
+    ) -> Result<catalog::Product, catalog::CatalogError> {
+        let product = self.store.change_stock(id, change, actor).await?;
+        self.stock.on_stock_changed().await;
+        Ok(product)
+    }
+
+    async fn bundles_containing(
+        &self,
+        id: catalog::ProductId,
+    ) -> Result<Vec<catalog::ProductId>, catalog::CatalogError> {
+        self.store.bundles_containing(id).await
+    }
+
+    async fn image_paths_in_use(&self) -> Result<Vec<String>, catalog::CatalogError> {
+        self.store.image_paths_in_use().await
     }
 }

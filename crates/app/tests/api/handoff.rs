@@ -1,0 +1,681 @@
+//! The handoff from paid to delivered (issue 21), on SQLite and PostgreSQL: staff private
+//! server links, claiming needs one and delivering needs a claim, "I'm in the game" once per
+//! claim and limited, the link shown only to the order's viewers while it is claimed, every
+//! change recorded once as a lifecycle step, and the delivery figures and the promise computed
+//! from the recorded times.
+
+use accounts::Role;
+use chrono::{DateTime, Duration, Utc};
+use rstest::rstest;
+use sea_orm::{ConnectionTrait, Statement, Value as SqlValue};
+use serde_json::{json, Value};
+use store::Backend;
+
+use crate::checkout_support::*;
+use crate::helpers::TestApp;
+
+const LINK: &str = "https://www.roblox.com/share?code=secret-server-4711&type=Server";
+
+/// Runs `sql` (with `?` placeholders) on the app's database.
+async fn exec(app: &TestApp, sql: &str, values: Vec<SqlValue>) {
+    let db = app.store.connection();
+    let backend = db.get_database_backend();
+    let sql = match backend {
+        sea_orm::DatabaseBackend::Postgres => {
+            let mut n = 0;
+            sql.chars()
+                .map(|c| {
+                    if c == '?' {
+                        n += 1;
+                        format!("${n}")
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        }
+        _ => sql.to_owned(),
+    };
+    db.execute(Statement::from_sql_and_values(backend, sql, values))
+        .await
+        .unwrap();
+}
+
+/// The steps recorded for an order, oldest first.
+async fn steps(app: &TestApp, order: i64) -> Vec<String> {
+    let db = app.store.connection();
+    let rows = db
+        .query_all(Statement::from_string(
+            db.get_database_backend(),
+            format!("SELECT step FROM order_events WHERE order_id = {order} ORDER BY id"),
+        ))
+        .await
+        .unwrap();
+    rows.iter()
+        .map(|row| row.try_get::<String>("", "step").unwrap())
+        .collect()
+}
+
+async fn pay(app: &TestApp, client: &reqwest::Client, order: i64) {
+    let paid = client
+        .post(app.url(&format!("/dev/pay/{order}/pay")))
+        .header("Origin", &app.address)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 303);
+}
+
+/// A paid order placed and paid in `buyer`'s session.
+async fn paid_order(app: &TestApp, buyer: &reqwest::Client) -> i64 {
+    let response = checkout(app, buyer, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(response.status(), 200);
+    let id = response.json::<Value>().await.unwrap()["order_id"]
+        .as_i64()
+        .unwrap();
+    pay(app, buyer, id).await;
+    id
+}
+
+async fn staff_action(
+    app: &TestApp,
+    staff: &reqwest::Client,
+    order: i64,
+    action: &str,
+) -> reqwest::Response {
+    app.post_json(
+        staff,
+        &format!("/api/admin/orders/{order}/{action}"),
+        &json!({}),
+    )
+    .await
+}
+
+async fn set_link(app: &TestApp, staff: &reqwest::Client, url: &str) -> reqwest::Response {
+    staff
+        .put(app.url("/api/admin/private-server"))
+        .header("Origin", &app.address)
+        .json(&json!({ "url": url }))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn order_page(
+    app: &TestApp,
+    client: &reqwest::Client,
+    order: i64,
+    key: &str,
+) -> reqwest::Response {
+    let query = if key.is_empty() {
+        String::new()
+    } else {
+        format!("?key={key}")
+    };
+    client
+        .get(app.url(&format!("/api/orders/{order}{query}")))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The key of the order's link, from its receipt.
+async fn key_of(app: &TestApp, order: i64) -> String {
+    let marker = format!("/orders/{order}?key=");
+    for _ in 0..200 {
+        for mail in app.outbox_messages() {
+            if let Some(start) = mail.find(&marker) {
+                let key: String = mail[start + marker.len()..].chars().take(32).collect();
+                return key;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no receipt for order {order}");
+}
+
+async fn fast_mail_shop(backend: Backend) -> TestApp {
+    shop_with(backend, vec![(1, product("Raccoon", "10.00", None))], |s| {
+        s.mail.queue_poll_ms = 50;
+        s.metrics.enabled = true;
+        s.checkout.max_pending_orders = 50;
+    })
+    .await
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn claiming_needs_a_private_server_link_and_delivering_needs_a_claim(
+    #[case] backend: Backend,
+) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let (ann, bo) = (
+        app.client_with_role(Role::Admin).await,
+        app.client_with_role(Role::Admin).await,
+    );
+    for staff in [&ann, &bo] {
+        let removed = staff
+            .delete(app.url("/api/admin/private-server"))
+            .header("Origin", &app.address)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(removed.status(), 204);
+    }
+
+    let refused = staff_action(&app, &ann, order, "claim").await;
+    assert_eq!(refused.status(), 409);
+    let body: Value = refused.json().await.unwrap();
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("private server link"),
+        "{body}"
+    );
+
+    let unclaimed = staff_action(&app, &ann, order, "deliver").await;
+    assert_eq!(unclaimed.status(), 409);
+    let body: Value = unclaimed.json().await.unwrap();
+    assert_eq!(body["message"], "Claim this order first.");
+
+    for bad in [
+        "",
+        "http://www.roblox.com/share?code=1",
+        "https://roblox.com.evil.example/x",
+        &format!("https://www.roblox.com/{}", "a".repeat(300)),
+    ] {
+        let answer = set_link(&app, &ann, bad).await;
+        assert_eq!(answer.status(), 422, "{bad}");
+        let body: Value = answer.json().await.unwrap();
+        assert!(body["errors"]["url"][0].is_string(), "{body}");
+    }
+    let saved = set_link(&app, &ann, LINK).await;
+    assert_eq!(saved.status(), 200);
+    assert_eq!(saved.json::<Value>().await.unwrap()["url"], LINK);
+    let shown: Value = ann
+        .get(app.url("/api/admin/private-server"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shown["url"], LINK);
+    let customer = app.client_with_role(Role::Customer).await;
+    let forbidden = customer
+        .get(app.url("/api/admin/private-server"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forbidden.status(), 403);
+
+    assert_eq!(staff_action(&app, &ann, order, "claim").await.status(), 200);
+    set_link(&app, &bo, "https://www.roblox.com/share?code=bo").await;
+    let taken = staff_action(&app, &bo, order, "deliver").await;
+    assert_eq!(taken.status(), 409);
+    let delivered = staff_action(&app, &ann, order, "deliver").await;
+    assert_eq!(delivered.status(), 200);
+    let body: Value = delivered.json().await.unwrap();
+    assert_eq!(body["status"], "delivered");
+    assert!(body["claimed_at"].is_string());
+
+    let removed = ann
+        .delete(app.url("/api/admin/private-server"))
+        .header("Origin", &app.address)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), 204);
+    let shown: Value = ann
+        .get(app.url("/api/admin/private-server"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(shown["url"], Value::Null);
+    // the audit log says the link changed, never what it is
+    let db = app.store.connection();
+    let rows = db
+        .query_all(Statement::from_string(
+            db.get_database_backend(),
+            "SELECT kind, before, after FROM audit_log WHERE kind = 'staff.private_server'"
+                .to_owned(),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        rows.len(),
+        5,
+        "both removed theirs; Ann set and removed hers, Bo set his"
+    );
+    for row in rows {
+        let after: Option<String> = row.try_get("", "after").unwrap();
+        assert!(!after.unwrap_or_default().contains("roblox.com"));
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_private_server_link_reaches_only_the_orders_viewers_while_it_is_claimed(
+    #[case] backend: Backend,
+) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let other_buyer = browser();
+    link_discord(&app, &other_buyer, 1).await;
+    let other_order = paid_order(&app, &other_buyer).await;
+    let key = key_of(&app, order).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+
+    let before: Value = order_page(&app, &browser(), order, &key)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(before["delivery"]["private_server_url"], Value::Null);
+    assert_eq!(before["delivery"]["staff_name"], Value::Null);
+    assert_eq!(before["estimate_minutes"], 10);
+
+    assert_eq!(
+        staff_action(&app, &staff, order, "claim").await.status(),
+        200
+    );
+    // the buyer's session, and any browser with the link's key
+    for (client, key) in [(&buyer, ""), (&browser(), key.as_str())] {
+        let page: Value = order_page(&app, client, order, key)
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(page["delivery"]["private_server_url"], LINK);
+        assert!(page["delivery"]["staff_name"]
+            .as_str()
+            .unwrap()
+            .starts_with("admin-"));
+        assert!(page["delivery"]["claimed_at"].is_string());
+    }
+    // nobody else: a guest without the key, another buyer, another order's page, public lists
+    assert_eq!(order_page(&app, &browser(), order, "").await.status(), 404);
+    assert_eq!(
+        order_page(&app, &other_buyer, order, "").await.status(),
+        404
+    );
+    let theirs = order_page(&app, &other_buyer, other_order, "")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!theirs.contains("secret-server-4711"));
+    for path in [
+        "/api/products",
+        "/api/reviews",
+        "/api/proofs",
+        "/api/site",
+        "/metrics",
+    ] {
+        let text = app
+            .client
+            .get(app.url(path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(!text.contains("secret-server-4711"), "{path}");
+    }
+
+    // released: gone from the page; claimed again and delivered: gone again
+    assert_eq!(
+        staff_action(&app, &staff, order, "release").await.status(),
+        200
+    );
+    let page: Value = order_page(&app, &buyer, order, "")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page["delivery"]["private_server_url"], Value::Null);
+    assert_eq!(
+        staff_action(&app, &staff, order, "claim").await.status(),
+        200
+    );
+    assert_eq!(
+        staff_action(&app, &staff, order, "deliver").await.status(),
+        200
+    );
+    let page: Value = order_page(&app, &buyer, order, "")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page["status"], "delivered");
+    assert_eq!(page["delivery"]["private_server_url"], Value::Null);
+    assert!(
+        page["delivery"]["staff_name"].is_string(),
+        "who delivered it stays"
+    );
+
+    // the claim mail, once per claim: two claims, two mails, each naming the staff member
+    let mails: Vec<String> = {
+        let mut found = Vec::new();
+        for _ in 0..200 {
+            found = app
+                .outbox_messages()
+                .into_iter()
+                .filter(|m| m.contains("Staff are waiting for you in the game"))
+                .collect();
+            if found.len() >= 2 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        found
+    };
+    assert_eq!(mails.len(), 2, "one claim mail per claim");
+    assert!(
+        mails.iter().all(|m| !m.contains("secret-server-4711")),
+        "the mail links the page, not the server"
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case] backend: Backend) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let first = paid_order(&app, &buyer).await;
+    let second = paid_order(&app, &buyer).await;
+    let key = key_of(&app, second).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+
+    let queue: Vec<Value> = staff
+        .get(app.url("/api/admin/orders"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(queue[0]["id"], first, "by payment while nobody is ready");
+
+    let stranger = browser()
+        .post(app.url(&format!("/api/orders/{second}/ready")))
+        .header("Origin", &app.address)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stranger.status(), 404, "without the key");
+    let ready = |client: reqwest::Client| {
+        let url = app.url(&format!("/api/orders/{second}/ready?key={key}"));
+        let origin = app.address.clone();
+        async move {
+            client
+                .post(url)
+                .header("Origin", origin)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let said = ready(browser()).await;
+    assert_eq!(said.status(), 200);
+    let page: Value = said.json().await.unwrap();
+    assert!(page["delivery"]["buyer_ready_at"].is_string());
+    let again = ready(browser()).await;
+    assert_eq!(again.status(), 409);
+    assert_eq!(
+        again.json::<Value>().await.unwrap()["message"],
+        "Staff already know you are in the game."
+    );
+
+    let queue: Vec<Value> = staff
+        .get(app.url("/api/admin/orders"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(queue[0]["id"], second, "the buyer in the game first");
+    assert_eq!(queue[0]["ready_minutes"], 0);
+    assert!(queue[0]["buyer_ready_at"].is_string());
+    assert_eq!(queue[1]["buyer_ready_at"], Value::Null);
+
+    // a release asks the buyer again; a claim nobody answers becomes a no show
+    assert_eq!(
+        staff_action(&app, &staff, second, "claim").await.status(),
+        200
+    );
+    assert_eq!(
+        staff_action(&app, &staff, second, "release").await.status(),
+        200
+    );
+    assert_eq!(ready(browser()).await.status(), 200, "once per claim");
+    assert_eq!(
+        staff_action(&app, &staff, first, "claim").await.status(),
+        200
+    );
+    app.clock.advance(std::time::Duration::from_secs(15 * 60));
+    let queue: Vec<Value> = staff
+        .get(app.url("/api/admin/orders"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let first_card = queue.iter().find(|o| o["id"] == first).unwrap();
+    assert_eq!(first_card["no_show"], true);
+    let second_card = queue.iter().find(|o| o["id"] == second).unwrap();
+    assert_eq!(second_card["no_show"], false);
+
+    // 10 calls per order per hour: 3 counted so far (the one without the key never reached
+    // the order)
+    for _ in 0..7 {
+        assert_eq!(ready(browser()).await.status(), 409);
+    }
+    let limited = ready(browser()).await;
+    assert_eq!(limited.status(), 429);
+    assert!(limited.headers().contains_key("retry-after"));
+
+    assert_eq!(
+        steps(&app, second).await,
+        ["placed", "paid", "ready", "claimed", "released", "ready"]
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn every_change_of_an_order_is_recorded_once_as_its_step(#[case] backend: Backend) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+    for action in ["claim", "claim", "release", "claim", "deliver", "deliver"] {
+        staff_action(&app, &staff, order, action).await;
+    }
+    // a claim of one's own claim and a second delivery change nothing, and record nothing
+    assert_eq!(
+        steps(&app, order).await,
+        [
+            "placed",
+            "paid",
+            "claimed",
+            "released",
+            "claimed",
+            "delivered"
+        ]
+    );
+    let cancelled = checkout(&app, &buyer, &payload(&[(1, 1)], 10.0)).await;
+    let id = cancelled.json::<Value>().await.unwrap()["order_id"]
+        .as_i64()
+        .unwrap();
+    let answer = app
+        .post_json(&buyer, &format!("/api/orders/{id}/cancel"), &json!({}))
+        .await;
+    assert_eq!(answer.status(), 200);
+    assert_eq!(steps(&app, id).await, ["placed", "cancelled"]);
+    let metrics = app
+        .client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        metrics.contains("shop_delivery_seconds_count{step=\"paid_to_delivered\"} 1"),
+        "{metrics}"
+    );
+}
+
+/// Sets an order's times as if it had been paid, claimed and delivered then.
+async fn seed_times(
+    app: &TestApp,
+    order: i64,
+    paid: DateTime<Utc>,
+    claimed_after: i64,
+    delivered_after: i64,
+) {
+    exec(
+        app,
+        "UPDATE orders SET paid_at = ?, claimed_at = ?, delivered_at = ? WHERE id = ?",
+        vec![
+            paid.into(),
+            (paid + Duration::seconds(claimed_after)).into(),
+            (paid + Duration::seconds(delivered_after)).into(),
+            order.into(),
+        ],
+    )
+    .await;
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_dashboard_and_the_promise_follow_the_recorded_delivery_times(
+    #[case] backend: Backend,
+) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+    let mut delivered = Vec::new();
+    for _ in 0..10 {
+        let order = paid_order(&app, &buyer).await;
+        assert_eq!(
+            staff_action(&app, &staff, order, "claim").await.status(),
+            200
+        );
+        assert_eq!(
+            staff_action(&app, &staff, order, "deliver").await.status(),
+            200
+        );
+        delivered.push(order);
+    }
+    let now = {
+        use accounts::Clock;
+        app.clock.now()
+    };
+    let yesterday = now - Duration::days(1);
+    // yesterday: paid→claimed 60..600 s, claimed→delivered 120 s each; p→d 180..720 s
+    for (n, order) in delivered.iter().enumerate() {
+        let n = n as i64 + 1;
+        seed_times(&app, *order, yesterday, 60 * n, 60 * n + 120).await;
+    }
+    let stats: Value = {
+        let admin = app.client_with_role(Role::SuperAdmin).await;
+        admin
+            .get(app.url("/api/admin/sales-stats"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    };
+    let delivery = &stats["delivery"];
+    let day = delivery["by_day"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["date"] == yesterday.date_naive().to_string())
+        .expect("yesterday's row");
+    assert_eq!(day["delivered"], 10);
+    assert_eq!(day["paid_to_claimed"]["median_seconds"], 300);
+    assert_eq!(day["paid_to_claimed"]["p90_seconds"], 540);
+    assert_eq!(day["claimed_to_delivered"]["median_seconds"], 120);
+    assert_eq!(day["paid_to_delivered"]["p90_seconds"], 660);
+    let staff_row = &delivery["by_staff"][0];
+    assert_eq!(staff_row["delivered"], 10);
+    assert!(staff_row["staff_name"]
+        .as_str()
+        .unwrap()
+        .starts_with("admin-"));
+    // p75 of 180..720 s is the 8th: 600 s = 10 minutes -> 10
+    assert_eq!(delivery["estimate_minutes"], 10);
+
+    // slower deliveries move the promise: p75 of 23..32 minutes is 30 min 0 s -> 30
+    for (n, order) in delivered.iter().enumerate() {
+        seed_times(&app, *order, yesterday, 60, 60 * (23 + n as i64)).await;
+    }
+    app.clock.advance(std::time::Duration::from_secs(61));
+    let site: Value = app.get_json("/api/site").await;
+    assert_eq!(site["delivery_minutes"], 30);
+    assert_eq!(site["discord_invite_url"], Value::Null);
+    let buyer_page: Value = order_page(&app, &buyer, delivered[0], "")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(buyer_page["estimate_minutes"], 30);
+
+    // a week later they no longer count: the setting again
+    app.clock
+        .advance(std::time::Duration::from_secs(7 * 24 * 3600));
+    let site: Value = app.get_json("/api/site").await;
+    assert_eq!(site["delivery_minutes"], 10);
+}
+
+#[tokio::test]
+async fn a_discord_invite_that_is_not_an_https_discord_invite_stops_the_start() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let mut settings = app.settings.clone();
+    settings.site.discord_invite_url = "https://evil.example/discord".into();
+    let error = garden_app::Application::build(settings.clone())
+        .await
+        .err()
+        .expect("refused");
+    assert!(
+        format!("{error:#}").contains("site.discord_invite_url"),
+        "{error:#}"
+    );
+    settings.site.discord_invite_url = "https://discord.gg/garden".into();
+    assert!(garden_app::Application::build(settings).await.is_ok());
+}
