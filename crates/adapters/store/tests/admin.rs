@@ -440,17 +440,6 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     let queue = Arc::new(DeliveryQueue::new(store.clone(), FixedClock(now)));
 
     let (first, second) = (staff_actor(staff[0]), staff_actor(staff[1]));
-    // claiming needs a private server link
-    for (id, actor) in [(staff[0], &first), (staff[1], &second)] {
-        let link = shared::PrivateServerUrl::parse(&format!(
-            "https://roblox.com/games/1?privateServerLinkCode={id}"
-        ))
-        .unwrap();
-        store
-            .set_private_server_url(id, Some(link), actor)
-            .await
-            .unwrap();
-    }
     for _ in 0..5 {
         let (a, b) = tokio::join!(
             queue.claim(OrderId::new(older), staff[0], &first),
