@@ -14,6 +14,7 @@ mod entities;
 mod lifecycle;
 mod operations;
 mod orders;
+mod outbox;
 mod privacy;
 mod products;
 mod promo;
@@ -23,6 +24,7 @@ mod rate_limits;
 mod reviews;
 mod sales;
 mod sessions;
+mod tickets;
 mod tracking;
 
 pub use chat_changes::ChatChange;

@@ -17,7 +17,12 @@ const SENT: &str = "sent";
 const FAILED: &str = "failed";
 
 impl Store {
-    async fn execute(&self, sql: &str, values: Vec<Value>, what: &str) -> anyhow::Result<u64> {
+    pub(crate) async fn execute(
+        &self,
+        sql: &str,
+        values: Vec<Value>,
+        what: &str,
+    ) -> anyhow::Result<u64> {
         Ok(self
             .db
             .execute(statement(&self.db, sql, values))

@@ -17,6 +17,7 @@ pub mod reviews;
 mod service;
 pub mod staff_alerts;
 pub mod stats;
+pub mod tickets;
 pub mod tracking;
 
 pub use aftersale::{
@@ -60,6 +61,10 @@ pub use service::{
 pub use shared::{Clock, SystemClock};
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
+pub use tickets::{
+    escape_markdown, DeskError, RejoinError, TicketDesk, TicketItem, TicketOrder, TicketPost,
+    TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
+};
 pub use tracking::{
     AccessKey, BuyerDelivery, BuyerMail, BuyerMailer, HandoffSettings, MailJob, MailKind,
     MailRetry, MailRound, OrderKeys, OrderTracking, SendFailed, TimelineStep, TrackedOrder,

@@ -1,0 +1,198 @@
+//! The outbox on both databases: `order_events` (written with each change of an order) and
+//! what dispatching an event queues, in one transaction: the buyer's mail in `mail_jobs` (once
+//! per order, kind and occurrence) and one `outbox_jobs` row per channel (once per event and
+//! channel), both `INSERT … ON CONFLICT DO NOTHING`, so two instances dispatching the same
+//! event queue nothing twice. Each attempt at a job first leases it with a conditional UPDATE
+//! of its due time, as the mail does.
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use orders::{Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository};
+use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+
+use crate::admin_products::statement;
+use crate::Store;
+
+const PENDING: &str = "pending";
+const SENT: &str = "sent";
+const FAILED: &str = "failed";
+
+/// An `order_events` row; `id_column` names its id in the query.
+fn event_of(row: &QueryResult, id_column: &str) -> anyhow::Result<OrderEvent> {
+    let id: i64 = row.try_get("", id_column).context("bad event id")?;
+    let step: String = row.try_get("", "step").context("bad step")?;
+    Ok(OrderEvent {
+        id,
+        order_id: OrderId::new(row.try_get("", "order_id").context("bad order_id")?),
+        step: OrderStep::parse(&step)
+            .with_context(|| format!("order event {id} has an unknown step {step:?}"))?,
+        staff_id: row.try_get("", "staff_id").context("bad staff_id")?,
+        at: row.try_get("", "at").context("bad at")?,
+    })
+}
+
+impl OutboxRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn undispatched(&self, limit: u32) -> Result<Vec<OrderEvent>, OrderError> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT id, order_id, step, staff_id, at FROM order_events \
+                 WHERE dispatched_at IS NULL ORDER BY id LIMIT ?",
+                vec![i64::from(limit).into()],
+            ))
+            .await
+            .context("failed to read the undispatched order events")?;
+        Ok(rows
+            .iter()
+            .map(|row| event_of(row, "id"))
+            .collect::<anyhow::Result<_>>()?)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn dispatch(
+        &self,
+        event: &OrderEvent,
+        dispatch: Dispatch,
+        at: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        let what = || format!("failed to dispatch order event {}", event.id);
+        let txn = self.db.begin().await.with_context(what)?;
+        let mut statements: Vec<(&str, Vec<Value>)> = Vec::new();
+        if let Some((kind, occurrence)) = dispatch.mail {
+            statements.push((
+                "INSERT INTO mail_jobs \
+                 (order_id, kind, status, attempts, next_attempt_at, created_at, occurrence) \
+                 VALUES (?, ?, ?, 0, ?, ?, ?) ON CONFLICT (order_id, kind, occurrence) DO NOTHING",
+                vec![
+                    event.order_id.get().into(),
+                    kind.as_str().into(),
+                    PENDING.into(),
+                    at.into(),
+                    at.into(),
+                    occurrence.into(),
+                ],
+            ));
+        }
+        for channel in dispatch.channels {
+            statements.push((
+                "INSERT INTO outbox_jobs \
+                 (event_id, order_id, channel, status, attempts, next_attempt_at, created_at) \
+                 VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (event_id, channel) DO NOTHING",
+                vec![
+                    event.id.into(),
+                    event.order_id.get().into(),
+                    channel.into(),
+                    PENDING.into(),
+                    at.into(),
+                    at.into(),
+                ],
+            ));
+        }
+        statements.push((
+            "UPDATE order_events SET dispatched_at = ? WHERE id = ?",
+            vec![at.into(), event.id.into()],
+        ));
+        for (sql, values) in statements {
+            txn.execute(statement(&txn, sql, values))
+                .await
+                .with_context(what)?;
+        }
+        txn.commit().await.with_context(what)?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn due_jobs(
+        &self,
+        channel: &'static str,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<OutboxJob>, OrderError> {
+        // in the order of their events: an order's paid step before its claim
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT j.id AS job_id, j.attempts, e.id AS event_id, e.order_id, e.step, \
+                 e.staff_id, e.at FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
+                 WHERE j.channel = ? AND j.status = ? AND j.next_attempt_at <= ? \
+                 ORDER BY j.event_id, j.id LIMIT ?",
+                vec![
+                    channel.into(),
+                    PENDING.into(),
+                    now.into(),
+                    i64::from(limit).into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to read the due {channel} jobs"))?;
+        let mut jobs = Vec::with_capacity(rows.len());
+        for row in rows {
+            let attempts: i32 = row.try_get("", "attempts").context("bad attempts")?;
+            jobs.push(OutboxJob {
+                id: row.try_get("", "job_id").context("bad job id")?,
+                event: event_of(&row, "event_id")?,
+                attempts: u32::try_from(attempts).unwrap_or(0),
+            });
+        }
+        Ok(jobs)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn lease_job(
+        &self,
+        job: i64,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        let leased = self
+            .execute(
+                "UPDATE outbox_jobs SET next_attempt_at = ? \
+                 WHERE id = ? AND status = ? AND next_attempt_at <= ?",
+                vec![lease_until.into(), job.into(), PENDING.into(), now.into()],
+                "lease an outbox job",
+            )
+            .await?;
+        Ok(leased == 1)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn job_done(&self, job: i64, at: DateTime<Utc>) -> Result<(), OrderError> {
+        self.execute(
+            "UPDATE outbox_jobs SET status = ?, sent_at = ?, last_error = NULL WHERE id = ?",
+            vec![SENT.into(), at.into(), job.into()],
+            "record a done outbox job",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, error))]
+    async fn job_failed(
+        &self,
+        job: i64,
+        attempts: u32,
+        retry_at: Option<DateTime<Utc>>,
+        error: String,
+    ) -> Result<(), OrderError> {
+        let error: String = error.chars().take(2000).collect();
+        let attempts = i32::try_from(attempts).unwrap_or(i32::MAX);
+        match retry_at {
+            Some(at) => self.execute(
+                "UPDATE outbox_jobs SET attempts = ?, next_attempt_at = ?, last_error = ? \
+                 WHERE id = ?",
+                vec![attempts.into(), at.into(), error.into(), job.into()],
+                "record a failed outbox job",
+            ),
+            None => self.execute(
+                "UPDATE outbox_jobs SET status = ?, attempts = ?, last_error = ? WHERE id = ?",
+                vec![FAILED.into(), attempts.into(), error.into(), job.into()],
+                "give up an outbox job",
+            ),
+        }
+        .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,130 @@
+//! The Discord ticket's facts on both databases: what the ticket shows of an order and its
+//! staff, the thread id (stored only where none is: `UPDATE … WHERE ticket_thread_id IS NULL`,
+//! so a second attempt never replaces the first thread) and the ticket's problem.
+
+use anyhow::Context;
+use orders::tickets::{TicketItem, TicketOrder, TicketRepository, TicketStaff};
+use orders::{DiscordId, OrderError, OrderId};
+use sea_orm::ConnectionTrait;
+
+use crate::admin_products::statement;
+use crate::Store;
+
+impl TicketRepository for Store {
+    #[tracing::instrument(skip(self))]
+    async fn ticket_order(&self, id: OrderId) -> Result<TicketOrder, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT o.discord_id, o.discord_username, o.roblox_username, o.claimed_by, \
+                 o.ticket_thread_id, o.ticket_problem, \
+                 (SELECT p.path FROM proof_images p WHERE p.proof_id = o.proof_id \
+                  ORDER BY p.position LIMIT 1) AS proof_picture \
+                 FROM orders o WHERE o.id = ?",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the ticket of order {id}"))?
+            .ok_or(OrderError::NotFound(id))?;
+        let lines = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY position",
+                vec![id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the lines of order {id}"))?;
+        let items = lines
+            .iter()
+            .map(|line| {
+                let quantity: i32 = line.try_get("", "quantity")?;
+                Ok(TicketItem {
+                    name: line.try_get("", "name")?,
+                    quantity: u32::try_from(quantity).unwrap_or(0),
+                })
+            })
+            .collect::<Result<Vec<_>, sea_orm::DbErr>>()
+            .context("bad order line")?;
+        let discord_id: String = row.try_get("", "discord_id").context("bad discord_id")?;
+        let thread: Option<String> = row
+            .try_get("", "ticket_thread_id")
+            .context("bad ticket_thread_id")?;
+        let thread = thread
+            .map(|thread| {
+                DiscordId::parse(&thread)
+                    .with_context(|| format!("order {id} has a bad ticket thread {thread:?}"))
+            })
+            .transpose()?;
+        Ok(TicketOrder {
+            id,
+            buyer: DiscordId::parse(&discord_id).ok(),
+            discord_username: row
+                .try_get("", "discord_username")
+                .context("bad discord_username")?,
+            roblox_username: row
+                .try_get("", "roblox_username")
+                .context("bad roblox_username")?,
+            items,
+            claimed_by: row.try_get("", "claimed_by").context("bad claimed_by")?,
+            proof_picture: row
+                .try_get("", "proof_picture")
+                .context("bad proof_picture")?,
+            thread,
+            problem: row
+                .try_get("", "ticket_problem")
+                .context("bad ticket_problem")?,
+        })
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn ticket_staff(&self, user_id: i64) -> Result<Option<TicketStaff>, OrderError> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT name, private_server_url FROM users WHERE id = ?",
+                vec![user_id.into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read staff member {user_id}"))?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        Ok(Some(TicketStaff {
+            name: row.try_get("", "name").context("bad name")?,
+            private_server_url: row
+                .try_get("", "private_server_url")
+                .context("bad private_server_url")?,
+        }))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn store_thread(&self, id: OrderId, thread: &DiscordId) -> Result<bool, OrderError> {
+        let stored = self
+            .execute(
+                "UPDATE orders SET ticket_thread_id = ? WHERE id = ? AND ticket_thread_id IS NULL",
+                vec![thread.as_str().into(), id.get().into()],
+                "store the ticket's thread",
+            )
+            .await?;
+        Ok(stored == 1)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn set_ticket_problem(
+        &self,
+        id: OrderId,
+        problem: Option<String>,
+    ) -> Result<(), OrderError> {
+        let problem = problem.map(|p| p.chars().take(300).collect::<String>());
+        self.execute(
+            "UPDATE orders SET ticket_problem = ? WHERE id = ?",
+            vec![problem.into(), id.get().into()],
+            "record the ticket's problem",
+        )
+        .await?;
+        Ok(())
+    }
+}

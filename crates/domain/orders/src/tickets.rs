@@ -1,0 +1,648 @@
+//! The order's Discord ticket: a private thread per paid order in the shop's ticket channel,
+//! with the buyer in it and one post per step of the order, archived and locked when the order
+//! ends.
+//!
+//! [`Tickets`] is the outbox's `"ticket"` channel ([`TICKET_CHANNEL`]): the worker hands it one
+//! job per event, and it talks to Discord through the [`TicketDesk`] port. The thread id is
+//! stored with the order where none is stored yet, so a retried job never makes a second
+//! thread; only the paid step opens one. Each job posts its step once (the job row is once per
+//! event, and each post carries the event as its nonce, which Discord uses to drop a resend
+//! within a few minutes). When the thread cannot be made or the buyer cannot be added, the
+//! order goes on: `ticket_problem` says why in a sentence, and the job is retried where that
+//! can help.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use anyhow::anyhow;
+use shared::DiscordId;
+
+use crate::{Channel, JobFailed, JobHandler, OrderError, OrderId, OrderStep, OutboxJob};
+
+/// The steps the ticket posts.
+pub fn ticket_wants(step: OrderStep) -> bool {
+    matches!(
+        step,
+        OrderStep::Paid
+            | OrderStep::Claimed
+            | OrderStep::Ready
+            | OrderStep::Delivered
+            | OrderStep::Refunded
+            | OrderStep::Held
+            | OrderStep::Disputed
+    )
+}
+
+/// The outbox channel of the ticket.
+pub const TICKET_CHANNEL: Channel = Channel {
+    name: "ticket",
+    wants: ticket_wants,
+};
+
+/// Why Discord did not do what the ticket asked.
+#[derive(Debug, thiserror::Error)]
+pub enum DeskError {
+    /// 403: the bot lacks a permission in the channel or the thread.
+    #[error("the bot lacks a permission: {0}")]
+    MissingPermission(String),
+    /// The user is not a member of the shop's Discord server.
+    #[error("the user is not in the Discord server")]
+    UnknownMember,
+    /// 404: the channel or thread does not exist (any more).
+    #[error("not found on Discord: {0}")]
+    NotFound(String),
+    /// 5xx, a timeout or no connection.
+    #[error("Discord is unavailable: {0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Other(anyhow::Error),
+}
+
+impl DeskError {
+    /// Whether the same call later can succeed.
+    pub fn retry_helps(&self) -> bool {
+        matches!(self, DeskError::Unavailable(_) | DeskError::Other(_))
+    }
+
+    /// The `reason` label of `shop_discord_failures_total`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            DeskError::MissingPermission(_) => "missing_permission",
+            DeskError::UnknownMember => "unknown_member",
+            DeskError::NotFound(_) => "not_found",
+            DeskError::Unavailable(_) => "unavailable",
+            DeskError::Other(_) => "other",
+        }
+    }
+}
+
+/// A message for the ticket.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketPost {
+    pub text: String,
+    /// The only users the post may ping; any other mention in the text stays silent.
+    pub users: Vec<DiscordId>,
+    /// The only roles the post may ping.
+    pub roles: Vec<DiscordId>,
+    /// Names the post (at most 25 characters): Discord shows a resend with the same nonce
+    /// within a few minutes only once.
+    pub nonce: String,
+}
+
+/// The shop's ticket channel on Discord.
+#[cfg_attr(test, mockall::automock)]
+pub trait TicketDesk: Send + Sync + 'static {
+    /// Opens a private thread named `name` (the buyer cannot invite others); answers its id.
+    fn open_thread(&self, name: &str) -> impl Future<Output = Result<DiscordId, DeskError>> + Send;
+
+    /// Adds the user to the thread; `DeskError::UnknownMember` when they are not in the server.
+    fn add_member(
+        &self,
+        thread: &DiscordId,
+        user: &DiscordId,
+    ) -> impl Future<Output = Result<(), DeskError>> + Send;
+
+    /// Posts to the thread, letting through only the post's mentions.
+    fn post(
+        &self,
+        thread: &DiscordId,
+        post: &TicketPost,
+    ) -> impl Future<Output = Result<(), DeskError>> + Send;
+
+    /// Archives and locks the thread.
+    fn close_thread(
+        &self,
+        thread: &DiscordId,
+    ) -> impl Future<Output = Result<(), DeskError>> + Send;
+}
+
+/// One line of the order, as the ticket lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketItem {
+    pub name: String,
+    pub quantity: u32,
+}
+
+/// What the ticket needs of an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketOrder {
+    pub id: OrderId,
+    /// The buyer's Discord account (`None` when the stored id is not one).
+    pub buyer: Option<DiscordId>,
+    pub discord_username: String,
+    pub roblox_username: String,
+    pub items: Vec<TicketItem>,
+    /// The member of staff holding the order now.
+    pub claimed_by: Option<i64>,
+    /// The public path (or URL) of the first picture of the order's proof of delivery.
+    pub proof_picture: Option<String>,
+    pub thread: Option<DiscordId>,
+    /// The sentence the staff queue shows when the ticket is missing or the buyer is not in it.
+    pub problem: Option<String>,
+}
+
+/// A member of staff, as the claim post names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketStaff {
+    pub name: String,
+    pub private_server_url: Option<String>,
+}
+
+/// Where the ticket reads and keeps its facts.
+#[cfg_attr(test, mockall::automock)]
+pub trait TicketRepository: Send + Sync + 'static {
+    /// `OrderError::NotFound` when there is no such order.
+    fn ticket_order(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<TicketOrder, OrderError>> + Send;
+
+    /// `None` when there is no such user.
+    fn ticket_staff(
+        &self,
+        user_id: i64,
+    ) -> impl Future<Output = Result<Option<TicketStaff>, OrderError>> + Send;
+
+    /// Stores the thread where the order has none yet; `false` when it already had one (or
+    /// there is no such order), which is then kept.
+    fn store_thread(
+        &self,
+        id: OrderId,
+        thread: &DiscordId,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Sets the order's ticket problem, or clears it with `None`.
+    fn set_ticket_problem(
+        &self,
+        id: OrderId,
+        problem: Option<String>,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+}
+
+/// Why an order's ticket is missing or the buyer is not in it, as the staff queue says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TicketProblem {
+    NotOpenedNoPermission,
+    NotOpenedNoChannel,
+    NotOpenedUnavailable,
+    BuyerNotInServer,
+    BuyerNotAddedNoPermission,
+    BuyerNotAddedUnavailable,
+    ThreadGone,
+}
+
+impl TicketProblem {
+    pub const ALL: [TicketProblem; 7] = [
+        TicketProblem::NotOpenedNoPermission,
+        TicketProblem::NotOpenedNoChannel,
+        TicketProblem::NotOpenedUnavailable,
+        TicketProblem::BuyerNotInServer,
+        TicketProblem::BuyerNotAddedNoPermission,
+        TicketProblem::BuyerNotAddedUnavailable,
+        TicketProblem::ThreadGone,
+    ];
+
+    pub fn sentence(&self) -> &'static str {
+        match self {
+            TicketProblem::NotOpenedNoPermission => {
+                "Ticket not opened: the bot lacks permission in the ticket channel."
+            }
+            TicketProblem::NotOpenedNoChannel => {
+                "Ticket not opened: the ticket channel does not exist."
+            }
+            TicketProblem::NotOpenedUnavailable => {
+                "Ticket not opened: Discord is unavailable; trying again."
+            }
+            TicketProblem::BuyerNotInServer => {
+                "Buyer not added to the ticket: they are not in the Discord server."
+            }
+            TicketProblem::BuyerNotAddedNoPermission => {
+                "Buyer not added to the ticket: the bot lacks permission in the ticket channel."
+            }
+            TicketProblem::BuyerNotAddedUnavailable => {
+                "Buyer not added to the ticket: Discord is unavailable; trying again."
+            }
+            TicketProblem::ThreadGone => "Ticket lost: its Discord thread no longer exists.",
+        }
+    }
+
+    pub fn parse(sentence: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.sentence() == sentence)
+    }
+
+    fn opening(error: &DeskError) -> Self {
+        match error {
+            DeskError::MissingPermission(_) => TicketProblem::NotOpenedNoPermission,
+            DeskError::NotFound(_) => TicketProblem::NotOpenedNoChannel,
+            DeskError::UnknownMember | DeskError::Unavailable(_) | DeskError::Other(_) => {
+                TicketProblem::NotOpenedUnavailable
+            }
+        }
+    }
+
+    fn adding(error: &DeskError) -> Self {
+        match error {
+            DeskError::UnknownMember => TicketProblem::BuyerNotInServer,
+            DeskError::MissingPermission(_) => TicketProblem::BuyerNotAddedNoPermission,
+            DeskError::NotFound(_) => TicketProblem::ThreadGone,
+            DeskError::Unavailable(_) | DeskError::Other(_) => {
+                TicketProblem::BuyerNotAddedUnavailable
+            }
+        }
+    }
+
+    /// Whether the thread may still be opened by a later attempt of the paid job.
+    fn may_still_open(&self) -> bool {
+        matches!(self, TicketProblem::NotOpenedUnavailable)
+    }
+}
+
+/// Escapes Discord markdown (and mention syntax) in text a person typed, so it shows as typed:
+/// a Roblox name `__x__` stays `__x__`, never underlined, and `<@&123>` or `@everyone` stays
+/// text. Line breaks become spaces.
+pub fn escape_markdown(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
+            | '@' | ':' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            c if c.is_control() => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// What the ticket needs from the shop's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TicketSettings {
+    /// `site.public_url`: the staff queue, pictures and review links.
+    pub public_url: String,
+    /// `discord.staff_role_id`: mentioned once, when the ticket opens.
+    pub staff_role: Option<DiscordId>,
+}
+
+/// Why the buyer could not be added to their ticket again.
+#[derive(Debug, thiserror::Error)]
+pub enum RejoinError {
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// 409: the order has no ticket (Discord is off, or it could not be opened).
+    #[error("This order has no Discord ticket.")]
+    NoTicket,
+    /// 409: the buyer has not joined the shop's server (yet).
+    #[error("You are not in the shop's Discord server yet: join it, then try again.")]
+    NotInServer,
+    /// 503: Discord refused or did not answer; staff see why on the order.
+    #[error("Discord could not add you right now; try again in a minute.")]
+    Unavailable,
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+/// Failed Discord calls since start, by reason (`shop_discord_failures_total{reason}`).
+#[derive(Debug, Default)]
+struct FailureCounts([AtomicU64; 5]);
+
+const REASONS: [&str; 5] = [
+    "missing_permission",
+    "unknown_member",
+    "not_found",
+    "unavailable",
+    "other",
+];
+
+/// The ticket's rules over its ports: the `"ticket"` channel's [`JobHandler`], and the
+/// buyer's "add me to my ticket" ([`Tickets::rejoin`]).
+#[derive(Debug, Clone)]
+pub struct Tickets<R, D> {
+    repository: R,
+    desk: D,
+    settings: TicketSettings,
+    failures: Arc<FailureCounts>,
+}
+
+fn failed(error: DeskError, what: &str) -> JobFailed {
+    let retry = error.retry_helps();
+    let error = anyhow::Error::new(error).context(what.to_owned());
+    if retry {
+        JobFailed::retry(error)
+    } else {
+        JobFailed::give_up(error)
+    }
+}
+
+impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
+    pub fn new(repository: R, desk: D, settings: TicketSettings) -> Self {
+        let settings = TicketSettings {
+            public_url: settings.public_url.trim_end_matches('/').to_owned(),
+            ..settings
+        };
+        Tickets {
+            repository,
+            desk,
+            settings,
+            failures: Arc::default(),
+        }
+    }
+
+    /// Failed Discord calls so far, per reason, counted by every clone.
+    pub fn failures(&self) -> Vec<(&'static str, u64)> {
+        REASONS
+            .iter()
+            .zip(&self.failures.0)
+            .map(|(reason, count)| (*reason, count.load(Ordering::Relaxed)))
+            .collect()
+    }
+
+    fn counted<T>(&self, result: Result<T, DeskError>) -> Result<T, DeskError> {
+        if let Err(error) = &result {
+            if let Some(i) = REASONS.iter().position(|r| *r == error.reason()) {
+                self.failures.0[i].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        result
+    }
+
+    /// Adds the buyer to their order's ticket again (after they joined the server), and clears
+    /// the ticket's problem when that works. Who may ask is the caller's rule (the order's
+    /// viewers).
+    #[tracing::instrument(skip(self))]
+    pub async fn rejoin(&self, id: OrderId) -> Result<(), RejoinError> {
+        let order = self
+            .repository
+            .ticket_order(id)
+            .await
+            .map_err(|e| match e {
+                OrderError::NotFound(id) => RejoinError::NotFound(id),
+                OrderError::Unknown(e) => RejoinError::Unknown(e),
+            })?;
+        let Some(thread) = &order.thread else {
+            return Err(RejoinError::NoTicket);
+        };
+        let Some(buyer) = &order.buyer else {
+            return Err(RejoinError::NotInServer);
+        };
+        match self.counted(self.desk.add_member(thread, buyer).await) {
+            Ok(()) => {
+                if order.problem.is_some() {
+                    self.repository
+                        .set_ticket_problem(id, None)
+                        .await
+                        .map_err(|e| RejoinError::Unknown(e.into()))?;
+                }
+                Ok(())
+            }
+            Err(error) => {
+                let problem = TicketProblem::adding(&error);
+                tracing::warn!(order = %id, reason = error.reason(), error = %error, "the buyer was not added to their ticket");
+                self.repository
+                    .set_ticket_problem(id, Some(problem.sentence().to_owned()))
+                    .await
+                    .map_err(|e| RejoinError::Unknown(e.into()))?;
+                Err(match error {
+                    DeskError::UnknownMember => RejoinError::NotInServer,
+                    _ => RejoinError::Unavailable,
+                })
+            }
+        }
+    }
+
+    /// Records why, and answers the job's failure (retried where that can help).
+    async fn trouble(&self, id: OrderId, problem: TicketProblem, error: DeskError) -> JobFailed {
+        if let Err(e) = self
+            .repository
+            .set_ticket_problem(id, Some(problem.sentence().to_owned()))
+            .await
+        {
+            tracing::error!(order = %id, error = %e, "the ticket's problem was not recorded");
+        }
+        failed(error, problem.sentence())
+    }
+
+    /// The paid step: open the thread if the order has none, add the buyer, post the order.
+    async fn open(&self, order: &TicketOrder, event: i64) -> Result<(), JobFailed> {
+        let thread = match &order.thread {
+            Some(thread) => thread.clone(),
+            None => {
+                let name = format!("order-{}", order.id);
+                match self.counted(self.desk.open_thread(&name).await) {
+                    Ok(made) => self.keep(order.id, made).await?,
+                    Err(error) => {
+                        return Err(self
+                            .trouble(order.id, TicketProblem::opening(&error), error)
+                            .await)
+                    }
+                }
+            }
+        };
+        let joined = match &order.buyer {
+            Some(buyer) => self.counted(self.desk.add_member(&thread, buyer).await),
+            None => Err(DeskError::UnknownMember),
+        };
+        let joined = match joined {
+            // Discord is down: the post would fail too; the next attempt does both.
+            Err(error) if error.retry_helps() => {
+                return Err(self
+                    .trouble(order.id, TicketProblem::adding(&error), error)
+                    .await)
+            }
+            joined => joined,
+        };
+        let post = self.paid_post(order, event);
+        self.counted(self.desk.post(&thread, &post).await)
+            .map_err(|e| failed(e, "failed to post the order in its ticket"))?;
+        match joined {
+            Ok(()) => {
+                if order.problem.is_some() {
+                    self.repository
+                        .set_ticket_problem(order.id, None)
+                        .await
+                        .map_err(|e| JobFailed::retry(e.into()))?;
+                }
+                Ok(())
+            }
+            Err(error) => Err(self
+                .trouble(order.id, TicketProblem::adding(&error), error)
+                .await),
+        }
+    }
+
+    /// Stores a thread just made; when another attempt stored one first, that one is kept and
+    /// this one closed.
+    async fn keep(&self, id: OrderId, made: DiscordId) -> Result<DiscordId, JobFailed> {
+        let stored = self.repository.store_thread(id, &made).await.map_err(|e| {
+            JobFailed::retry(anyhow::Error::new(e).context("failed to store the ticket's thread"))
+        })?;
+        if stored {
+            return Ok(made);
+        }
+        let order = self.read(id).await?;
+        if let Err(error) = self.counted(self.desk.close_thread(&made).await) {
+            tracing::warn!(order = %id, thread = %made, error = %error, "a second ticket thread was left open");
+        }
+        order
+            .thread
+            .ok_or_else(|| JobFailed::give_up(anyhow!("order {id} is gone")))
+    }
+
+    /// The order, for a job: gone is for good, anything else may pass.
+    async fn read(&self, id: OrderId) -> Result<TicketOrder, JobFailed> {
+        self.repository.ticket_order(id).await.map_err(|e| match e {
+            OrderError::NotFound(id) => JobFailed::give_up(anyhow!("order {id} is gone")),
+            OrderError::Unknown(e) => JobFailed::retry(e),
+        })
+    }
+
+    fn buyer_mention(order: &TicketOrder) -> (String, Vec<DiscordId>) {
+        match &order.buyer {
+            Some(buyer) => (format!("<@{buyer}>"), vec![buyer.clone()]),
+            None => (escape_markdown(&order.discord_username), vec![]),
+        }
+    }
+
+    fn paid_post(&self, order: &TicketOrder, event: i64) -> TicketPost {
+        let (buyer, users) = Self::buyer_mention(order);
+        let mut text = String::new();
+        if let Some(role) = &self.settings.staff_role {
+            text.push_str(&format!("<@&{role}> "));
+        }
+        text.push_str(&format!(
+            "New order #{} for {buyer} ({})\n",
+            order.id,
+            escape_markdown(&order.discord_username)
+        ));
+        for item in &order.items {
+            text.push_str(&format!(
+                "• {} × {}\n",
+                item.quantity,
+                escape_markdown(&item.name)
+            ));
+        }
+        text.push_str(&format!(
+            "Roblox name: {}\nStaff queue: {}/admin/orders",
+            escape_markdown(&order.roblox_username),
+            self.settings.public_url
+        ));
+        TicketPost {
+            text,
+            users,
+            roles: self.settings.staff_role.iter().cloned().collect(),
+            nonce: format!("e{event}"),
+        }
+    }
+
+    fn absolute(&self, link: &str) -> String {
+        if link.starts_with("https://") || link.starts_with("http://") {
+            link.to_owned()
+        } else {
+            format!("{}{link}", self.settings.public_url)
+        }
+    }
+
+    /// The post of a later step; `None` for a step the ticket does not post.
+    async fn step_text(
+        &self,
+        order: &TicketOrder,
+        step: OrderStep,
+        staff_id: Option<i64>,
+    ) -> Result<Option<(String, Vec<DiscordId>)>, JobFailed> {
+        let text = match step {
+            OrderStep::Claimed => {
+                let staff = match staff_id.or(order.claimed_by) {
+                    Some(staff) => self
+                        .repository
+                        .ticket_staff(staff)
+                        .await
+                        .map_err(|e| JobFailed::retry(e.into()))?,
+                    None => None,
+                };
+                let (buyer, users) = Self::buyer_mention(order);
+                let text = match staff {
+                    Some(TicketStaff {
+                        name,
+                        private_server_url: Some(url),
+                    }) => format!(
+                        "{buyer} Claimed by {} — private server: {url}",
+                        escape_markdown(&name)
+                    ),
+                    Some(TicketStaff { name, .. }) => {
+                        format!("{buyer} Claimed by {}", escape_markdown(&name))
+                    }
+                    None => format!("{buyer} Claimed by a member of staff"),
+                };
+                return Ok(Some((text, users)));
+            }
+            OrderStep::Ready => "The buyer is in the game.".to_owned(),
+            OrderStep::Delivered => {
+                let review = format!("{}/orders/{}", self.settings.public_url, order.id);
+                match &order.proof_picture {
+                    Some(picture) => format!(
+                        "Delivered. Proof: {}\nLeave a review: {review}",
+                        self.absolute(picture)
+                    ),
+                    None => format!("Delivered.\nLeave a review: {review}"),
+                }
+            }
+            OrderStep::Refunded => "Refunded. This ticket is closed.".to_owned(),
+            OrderStep::Held => "On hold: staff are checking the payment.".to_owned(),
+            OrderStep::Disputed => {
+                "The payment is disputed with the bank; staff will follow up here.".to_owned()
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some((text, vec![])))
+    }
+
+    /// A later step: post it in the thread, and close the thread when the order ends.
+    async fn follow(&self, order: &TicketOrder, job: &OutboxJob) -> Result<(), JobFailed> {
+        let Some(thread) = &order.thread else {
+            let opening = order
+                .problem
+                .as_deref()
+                .and_then(TicketProblem::parse)
+                .is_none_or(|problem| problem.may_still_open());
+            return if opening {
+                Err(JobFailed::retry(anyhow!("the ticket is not open yet")))
+            } else {
+                // no thread will come: nothing to post to
+                Ok(())
+            };
+        };
+        let step = job.event.step;
+        let Some((text, users)) = self.step_text(order, step, job.event.staff_id).await? else {
+            return Ok(());
+        };
+        let post = TicketPost {
+            text,
+            users,
+            roles: vec![],
+            nonce: format!("e{}", job.event.id),
+        };
+        self.counted(self.desk.post(thread, &post).await)
+            .map_err(|e| failed(e, "failed to post in the ticket"))?;
+        if matches!(step, OrderStep::Delivered | OrderStep::Refunded) {
+            self.counted(self.desk.close_thread(thread).await)
+                .map_err(|e| failed(e, "failed to archive and lock the ticket"))?;
+        }
+        Ok(())
+    }
+}
+
+impl<R: TicketRepository, D: TicketDesk> JobHandler for Tickets<R, D> {
+    async fn handle(&self, job: &OutboxJob) -> Result<(), JobFailed> {
+        let order = self.read(job.event.order_id).await?;
+        match job.event.step {
+            OrderStep::Paid => self.open(&order, job.event.id).await,
+            _ => self.follow(&order, job).await,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "tickets_tests.rs"]
+mod tests;
