@@ -95,7 +95,7 @@ pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
 
 /// What the loops work on.
 pub struct Loops {
-    pub tracking: Arc<crate::services::TrackingService>,
+    pub outbox: crate::outbox::Outbox,
     pub checkout: Arc<CheckoutKit>,
     pub chat: Arc<HelpChat>,
     pub stock: StockChanged,
@@ -107,7 +107,12 @@ pub struct Loops {
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
 pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
     let sweeper = Sweeper::new(loops.checkout, loops.store.clone());
-    set_event_hook(&loops.events, loops.stock.clone(), Arc::clone(&loops.chat));
+    set_event_hook(
+        &loops.events,
+        loops.stock.clone(),
+        Arc::clone(&loops.chat),
+        loops.outbox.waker(),
+    );
     if loops.events.transport() == Transport::Postgres {
         spawn_event_listener(loops.events.clone(), settings.database.url.clone());
     }
@@ -116,10 +121,9 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         Duration::from_secs(settings.events.retention_seconds.max(1)),
     );
     spawn_sweeper(sweeper.clone(), SWEEP_EVERY);
-    spawn_buyer_mail(
-        loops.tracking,
-        Duration::from_millis(settings.mail.queue_poll_ms.max(50)),
-    );
+    loops
+        .outbox
+        .spawn(Duration::from_millis(settings.mail.queue_poll_ms.max(50)));
     spawn_catalog_refresh(
         loops.stock,
         Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
@@ -145,22 +149,6 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration) {
             ticker.tick().await;
             if let Err(error) = sweeper.run_once().await {
                 tracing::warn!(error = ?error, "could not expire stale orders");
-            }
-        }
-    });
-}
-
-/// Sends the buyer's queued mail (receipts, delivered, refunded) every `mail.queue_poll_ms`:
-/// apart from the requests that queued it, so a slow mail server never delays a webhook's
-/// answer. Several instances draining at once is harmless: each attempt leases its job first.
-fn spawn_buyer_mail(tracking: Arc<crate::services::TrackingService>, every: Duration) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(every);
-        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        loop {
-            ticker.tick().await;
-            if let Err(error) = tracking.send_due_mail().await {
-                tracing::warn!(error = ?error, "could not send the buyer's mail");
             }
         }
     });
@@ -215,10 +203,16 @@ fn spawn_chat_purge(chat: Arc<HelpChat>, clock: AppClock, every: Duration) {
 /// Before streams pass an event on, this instance's caches are made fresh: the product
 /// snapshot for a product change, the chat poll cache for a chat change (another instance's
 /// write then shows here at once, not after the next version refresh).
-fn set_event_hook(events: &ShopEvents, stock: StockChanged, chat: Arc<HelpChat>) {
+fn set_event_hook(
+    events: &ShopEvents,
+    stock: StockChanged,
+    chat: Arc<HelpChat>,
+    outbox: Arc<tokio::sync::Notify>,
+) {
     events.set_hook(Arc::new(move |event| {
         let stock = stock.clone();
         let chat = Arc::clone(&chat);
+        let outbox = Arc::clone(&outbox);
         Box::pin(async move {
             let data: serde_json::Value =
                 serde_json::from_str(&event.event.data).unwrap_or_default();
@@ -233,6 +227,8 @@ fn set_event_hook(events: &ShopEvents, stock: StockChanged, chat: Arc<HelpChat>)
                         chat.versions.changed(id);
                     }
                 }
+                // an order's step was recorded: its mail and jobs are due now
+                topic::ORDER => outbox.notify_one(),
                 _ => {}
             }
         })

@@ -15,8 +15,8 @@ use chat::{
 };
 use chrono::{DateTime, Utc};
 use orders::{
-    AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, MailKind, NewBlock,
-    NewOrder, Order, OrderError, OrderId, OrderRepository, OrderStep, PaymentProvider, PendingCaps,
+    AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, NewBlock, NewOrder,
+    Order, OrderError, OrderId, OrderRepository, OrderStep, PaymentProvider, PendingCaps,
     PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
 };
 use shared::{Actor, PrivateServerUrl};
@@ -272,15 +272,6 @@ impl OrderRepository for EventsStore {
         self.store.set_access_key_hash(id, hash).await
     }
 
-    async fn enqueue_mail(
-        &self,
-        id: OrderId,
-        kind: MailKind,
-        at: DateTime<Utc>,
-    ) -> Result<bool, OrderError> {
-        OrderRepository::enqueue_mail(&self.store, id, kind, at).await
-    }
-
     async fn pending_created_before(
         &self,
         cutoff: DateTime<Utc>,
@@ -333,15 +324,6 @@ impl DeliveryRepository for EventsStore {
             self.order_now(id, OrderStep::Delivered).await;
         }
         Ok(delivered)
-    }
-
-    async fn enqueue_mail(
-        &self,
-        id: OrderId,
-        kind: MailKind,
-        at: DateTime<Utc>,
-    ) -> Result<bool, OrderError> {
-        DeliveryRepository::enqueue_mail(&self.store, id, kind, at).await
     }
 
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {

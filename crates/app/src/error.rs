@@ -329,6 +329,24 @@ impl From<QueueError> for ApiError {
     }
 }
 
+/// The buyer's "add me to my ticket" that did not happen.
+impl From<orders::tickets::RejoinError> for ApiError {
+    fn from(error: orders::tickets::RejoinError) -> Self {
+        use orders::tickets::RejoinError;
+        match error {
+            RejoinError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            RejoinError::NoTicket | RejoinError::NotInServer => {
+                ApiError::Conflict(error.to_string())
+            }
+            RejoinError::Unavailable => ApiError::Unavailable {
+                message: error.to_string(),
+                cause: anyhow::anyhow!("Discord could not add the buyer to the ticket"),
+            },
+            RejoinError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
 /// A provider's payment confirmation that was not applied.
 impl From<ConfirmError> for ApiError {
     fn from(error: ConfirmError) -> Self {

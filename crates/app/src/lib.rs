@@ -16,6 +16,7 @@ pub mod limits;
 pub mod malloc;
 mod metrics;
 mod openapi;
+mod outbox;
 mod public_get;
 mod routes;
 mod seed;

@@ -53,6 +53,8 @@ pub struct ShopMetrics {
     latency: HistogramVec,
     /// Paid → claimed → delivered of the deliveries this instance made, by step.
     delivery: HistogramVec,
+    /// The tickets' failed Discord calls (set once at wiring when tickets are on).
+    tickets: Arc<std::sync::OnceLock<crate::outbox::ShopTickets>>,
     /// Stripe webhook deliveries this instance refused (4xx or 5xx).
     webhooks_refused: Arc<AtomicU64>,
     mail_failures: MailFailures,
@@ -117,6 +119,7 @@ impl ShopMetrics {
             requests,
             latency,
             delivery,
+            tickets: Arc::default(),
             webhooks_refused: Arc::default(),
             mail_failures,
             notifier,
@@ -133,6 +136,11 @@ impl ShopMetrics {
         if route == STRIPE_WEBHOOK_ROUTE && status.as_bytes().first().is_some_and(|c| *c >= b'4') {
             self.webhooks_refused.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// Counts the tickets' failed Discord calls on `/metrics`.
+    pub fn watch_tickets(&self, tickets: crate::outbox::ShopTickets) {
+        let _ = self.tickets.set(tickets);
     }
 
     /// Records the times of a delivery just made (each step once: the instance that made the
@@ -289,6 +297,20 @@ impl ShopMetrics {
         )?;
         mail.inc_by(self.mail_failures.load(Ordering::Relaxed));
         registry.register(Box::new(mail))?;
+        let discord = IntCounterVec::new(
+            Opts::new(
+                "shop_discord_failures_total",
+                "Discord calls for the tickets that failed on this instance, by reason \
+                 (missing_permission, unknown_member, not_found, unavailable, other)",
+            ),
+            &["reason"],
+        )?;
+        if let Some(tickets) = self.tickets.get() {
+            for (reason, n) in tickets.failures() {
+                discord.with_label_values(&[reason]).inc_by(n);
+            }
+        }
+        registry.register(Box::new(discord))?;
         Ok(registry)
     }
 }

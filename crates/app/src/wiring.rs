@@ -22,6 +22,7 @@ use crate::{
     help_chat::HelpChat,
     limits::RateLimits,
     metrics::ShopMetrics,
+    outbox::{Outbox, TicketService},
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
@@ -64,6 +65,8 @@ pub struct Services {
     pub stream_limits: web::Data<StreamLimits>,
     pub events_settings: web::Data<EventsSettings>,
     pub delivery_settings: web::Data<crate::settings::DeliverySettings>,
+    /// The Discord ticket of each paid order (none without Discord's ticket settings).
+    pub tickets: web::Data<TicketService>,
     /// `/metrics` and the request measurements (off unless `metrics.enabled`).
     pub metrics: web::Data<ShopMetrics>,
     /// Where sessions live, and the cookie that names them.
@@ -161,7 +164,7 @@ impl Services {
                 settings,
                 EventsStore::new(store.clone(), stock.clone()),
                 products.clone(),
-                notifier,
+                notifier.clone(),
                 clock.clone(),
                 Arc::clone(&accounts),
             )
@@ -181,9 +184,31 @@ impl Services {
                     .filter(|guild| !guild.is_empty()),
             },
         ));
+        let tickets = match discord::DiscordTickets::from_settings(&settings.discord)
+            .context("the Discord ticket settings are not usable")?
+        {
+            Some(desk) => Some(orders::tickets::Tickets::new(
+                store.clone(),
+                desk,
+                discord::ticket_settings(&settings.discord, &settings.site.public_url)
+                    .context("the Discord ticket settings are not usable")?,
+            )),
+            None => None,
+        };
+        if let Some(tickets) = &tickets {
+            metrics.watch_tickets(tickets.clone());
+        }
+        let outbox = Outbox::new(
+            store.clone(),
+            clock.clone(),
+            Arc::clone(&tracking),
+            notifier,
+            tickets.clone(),
+            settings,
+        );
         let sweeper = background::start(
             Loops {
-                tracking: Arc::clone(&tracking),
+                outbox,
                 checkout: Arc::clone(&checkout),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
@@ -224,6 +249,7 @@ impl Services {
             )),
             events_settings: web::Data::new(settings.events.clone()),
             delivery_settings: web::Data::new(settings.delivery.clone()),
+            tickets: web::Data::new(TicketService(tickets)),
             events: web::Data::new(events),
             aftersale: web::Data::new(aftersale),
             blocklist: web::Data::new(BlocklistService::new(
@@ -289,7 +315,8 @@ impl Services {
             .app_data(self.stream_limits.clone())
             .app_data(self.events_settings.clone())
             .app_data(self.metrics.clone())
-            .app_data(self.delivery_settings.clone());
+            .app_data(self.delivery_settings.clone())
+            .app_data(self.tickets.clone());
     }
 }
 

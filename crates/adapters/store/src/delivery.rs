@@ -303,16 +303,6 @@ impl DeliveryRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn enqueue_mail(
-        &self,
-        id: OrderId,
-        kind: orders::MailKind,
-        at: DateTime<Utc>,
-    ) -> Result<bool, OrderError> {
-        self.queue_mail(id, kind, at).await
-    }
-
-    #[tracing::instrument(skip(self))]
     async fn mark_ready(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
         let txn = self
             .db

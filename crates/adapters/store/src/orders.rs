@@ -176,16 +176,6 @@ impl OrderRepository for Store {
         self.store_access_key_hash(id, hash).await
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn enqueue_mail(
-        &self,
-        id: OrderId,
-        kind: orders::MailKind,
-        at: DateTime<Utc>,
-    ) -> Result<bool, OrderError> {
-        self.queue_mail(id, kind, at).await
-    }
-
     #[tracing::instrument(skip(self, reference))]
     async fn attach_payment_reference(
         &self,

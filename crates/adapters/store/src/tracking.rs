@@ -48,29 +48,6 @@ impl Store {
         }
         Ok(())
     }
-
-    pub(crate) async fn queue_mail(
-        &self,
-        id: OrderId,
-        kind: MailKind,
-        at: DateTime<Utc>,
-    ) -> Result<bool, OrderError> {
-        let queued = self
-            .execute(
-                "INSERT INTO mail_jobs (order_id, kind, status, attempts, next_attempt_at, created_at) \
-                 VALUES (?, ?, ?, 0, ?, ?) ON CONFLICT (order_id, kind, occurrence) DO NOTHING",
-                vec![
-                    id.get().into(),
-                    kind.as_str().into(),
-                    PENDING.into(),
-                    at.into(),
-                    at.into(),
-                ],
-                "queue a buyer mail",
-            )
-            .await?;
-        Ok(queued == 1)
-    }
 }
 
 impl TrackingRepository for Store {

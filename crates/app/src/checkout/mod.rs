@@ -308,30 +308,6 @@ pub(crate) fn dollars_text(money: cart_pricing::Money) -> String {
     format!("${:.2}", money.as_decimal())
 }
 
-/// Tells staff a paid order is waiting for delivery (when a staff webhook is configured).
-pub fn notify_paid(kit: &CheckoutKit, order: &orders::Order) {
-    use orders::gateways::{StaffMessage, StaffNotifications};
-    let items = order
-        .lines
-        .iter()
-        .map(|line| format!("{} × {}", line.quantity.get(), line.name))
-        .collect::<Vec<_>>()
-        .join("\n");
-    kit.notifier.notify(StaffMessage {
-        text: format!("New paid order #{} is waiting for delivery.", order.id),
-        link: Some(kit.admin_orders_url()),
-        fields: vec![
-            ("Items".to_owned(), items),
-            ("Total".to_owned(), dollars_text(order.amounts.total)),
-            (
-                "Roblox username".to_owned(),
-                order.buyer.roblox_username.to_string(),
-            ),
-            ("Discord".to_owned(), order.buyer.discord.username.clone()),
-        ],
-    });
-}
-
 /// Tells staff a payment arrived for an order that had expired or been cancelled: its stock
 /// went back on sale, so the payment has to be refunded by hand.
 pub fn notify_paid_too_late(
@@ -438,8 +414,9 @@ pub async fn close_unpaid(
 }
 
 /// Applies a provider's confirmation (Stripe webhook, the dev page, a page found paid when
-/// closing it) and what goes with a paid order: the snapshot (archived products), the staff
-/// notification; a payment for an order that can no longer be paid is reported to staff.
+/// closing it). What goes with a paid order (the snapshot, push, the receipt, staff, the
+/// ticket) follows from its recorded step (`dispatch`, `outbox`); a payment for an order that
+/// can no longer be paid is reported to staff here.
 pub async fn confirm(
     kit: &CheckoutKit,
     notice: orders::PaymentNotice,
@@ -447,18 +424,10 @@ pub async fn confirm(
     use orders::CheckoutService;
     let order_id = notice.order_id;
     let confirmation = kit.service.confirm_paid(notice).await;
-    match &confirmation {
-        Ok(confirmation) => after_confirmation(kit, confirmation).await,
-        Err(orders::ConfirmError::Refused(refused)) => paid_too_late(kit, order_id, refused),
-        Err(_) => {}
+    if let Err(orders::ConfirmError::Refused(refused)) = &confirmation {
+        paid_too_late(kit, order_id, refused);
     }
     confirmation
-}
-
-async fn after_confirmation(kit: &CheckoutKit, confirmation: &orders::Confirmation) {
-    if let orders::Confirmation::Paid(order) = confirmation {
-        notify_paid(kit, order);
-    }
 }
 
 fn paid_too_late(kit: &CheckoutKit, order_id: orders::OrderId, refused: &orders::TransitionError) {
@@ -466,28 +435,15 @@ fn paid_too_late(kit: &CheckoutKit, order_id: orders::OrderId, refused: &orders:
     notify_paid_too_late(kit, order_id, refused.from);
 }
 
-/// What goes with a capture on the provider's return ([`orders::Checkout::confirm_capture`]):
-/// as [`confirm`] for a confirmation, and staff hear of an order newly held for review.
+/// What goes with a capture on the provider's return ([`orders::Checkout::confirm_capture`])
+/// beyond its recorded step: a payment too late for its order is reported to staff.
 pub async fn after_capture(
     kit: &CheckoutKit,
     order_id: orders::OrderId,
     captured: &orders::Captured,
 ) {
-    use orders::gateways::{StaffMessage, StaffNotifications};
-    match captured {
-        orders::Captured::Confirmed(confirmation) => after_confirmation(kit, confirmation).await,
-        orders::Captured::TooLate(refused) => paid_too_late(kit, order_id, refused),
-        orders::Captured::Held {
-            order,
-            reason,
-            newly_held: true,
-        } => kit.notifier.notify(StaffMessage {
-            text: format!("Order #{} needs a look before delivery: {reason}", order.id),
-            link: Some(kit.admin_orders_url()),
-            fields: vec![("Total".to_owned(), dollars_text(order.amounts.total))],
-        }),
-        orders::Captured::Held { .. }
-        | orders::Captured::PaidBefore
-        | orders::Captured::NotPaid => {}
+    // a confirmation and a hold reach staff through the outbox (`orders::staff_alerts`)
+    if let orders::Captured::TooLate(refused) = captured {
+        paid_too_late(kit, order_id, refused);
     }
 }

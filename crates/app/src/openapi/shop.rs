@@ -17,6 +17,7 @@ use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, rob
         orders::show,
         orders::cancel,
         orders::ready,
+        orders::join_ticket,
         reviews::leave,
         reviews::list,
         discord::authorize,
@@ -93,7 +94,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(calls, 23);
+        assert_eq!(calls, 24);
     }
 
     #[test]

@@ -225,6 +225,10 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
         .route("/orders/{id}", web::get().to(orders::show))
         .route("/orders/{id}/cancel", web::post().to(orders::cancel))
         .route("/orders/{id}/ready", web::post().to(orders::ready))
+        .route(
+            "/orders/{id}/ticket/join",
+            web::post().to(orders::join_ticket),
+        )
         .route("/orders/{id}/review", web::post().to(reviews::leave))
         .route("/reviews", web::get().to(reviews::list))
         .route("/admin/reviews/{id}/hide", web::post().to(reviews::hide))

@@ -16,6 +16,7 @@ use std::time::Duration;
 use shared::Rule;
 
 use crate::limits::RateLimits;
+use crate::outbox::TicketService;
 use crate::services::{DeliveryQueueService, TrackingService};
 use crate::settings::DeliverySettings;
 use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
@@ -472,4 +473,56 @@ pub(crate) async fn orders_of_user(
             created_at: order.created_at.to_rfc3339(),
         })
         .collect())
+}
+
+/// `POST /api/orders/{id}/ticket/join`: "I joined, add me to my ticket".
+#[utoipa::path(
+    post,
+    path = "/api/orders/{id}/ticket/join",
+    operation_id = "order_ticket_join",
+    tag = "orders",
+    summary = "Add the buyer to their order's Discord ticket again",
+    description = "For whoever may see the order (its session, its logged-in owner, or `?key=`): \
+                   after the buyer joined the shop's Discord server, adds them to the order's \
+                   ticket (a private thread) and clears the ticket's problem.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    responses(
+        (status = 200, description = "Added; the order as its page shows it.", body = TrackedOrderResponse),
+        CrossSiteRefused,
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The order has no Discord ticket (Discord tickets are off, or it could not be opened), or the buyer is not in the shop's Discord server yet.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::openapi::ErrorBody),
+        (status = 503, description = "Discord refused or did not answer; try again in a minute.", body = crate::openapi::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
+pub async fn join_ticket(
+    kit: web::Data<CheckoutKit>,
+    tracking: web::Data<TrackingService>,
+    tickets: web::Data<TicketService>,
+    limits: web::Data<RateLimits>,
+    settings: web::Data<DeliverySettings>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+    query: web::Query<KeyQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
+    limits
+        .check(
+            "order_ticket_join",
+            &order.id.to_string(),
+            Rule::new(settings.ready_per_order_per_hour, Duration::from_secs(3600)),
+        )
+        .await?;
+    let Some(desk) = &tickets.0 else {
+        return Err(orders::tickets::RejoinError::NoTicket.into());
+    };
+    desk.rejoin(order.id).await?;
+    tracked_page(&tracking, order).await
 }

@@ -271,7 +271,6 @@ where
         match applied {
             Applied::Changed => {
                 tracing::info!(order = %id, "order refunded");
-                self.refund_mail(id).await;
             }
             Applied::NotPending(OrderStatus::Refunded) | Applied::Replayed => {}
             Applied::NotPending(status) => {
@@ -291,17 +290,6 @@ where
             }
         }
         Ok(self.repository.order(id).await?)
-    }
-
-    /// Queues the buyer's "refunded" mail; the refund stands whatever happens here.
-    async fn refund_mail(&self, id: OrderId) {
-        let queued = self
-            .repository
-            .enqueue_mail(id, crate::MailKind::Refunded, self.clock.now())
-            .await;
-        if let Err(error) = queued {
-            tracing::error!(order = %id, error = ?error, "could not queue the buyer's refund mail");
-        }
     }
 
     /// Records the provider's payment id of a just-paid order (for its refunds and disputes).
@@ -341,7 +329,6 @@ where
         {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order refunded at the provider");
-                self.refund_mail(order.id).await;
                 if order.status() == OrderStatus::Paid {
                     self.tell_staff(
                         format!(
@@ -535,8 +522,6 @@ mod tests {
                 -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
             fn set_access_key_hash(&self, id: OrderId, hash: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
-            fn enqueue_mail(&self, id: OrderId, kind: crate::MailKind, at: DateTime<Utc>)
-                -> impl Future<Output = Result<bool, OrderError>> + Send;
         }
     }
 
@@ -634,10 +619,6 @@ mod tests {
             })
             .times(1)
             .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
-        repo.expect_enqueue_mail()
-            .withf(|id, kind, _| id.get() == 7 && *kind == crate::MailKind::Refunded)
-            .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(true) }));
         let sent = Arc::new(Mutex::new(None));
         let seen = Arc::clone(&sent);
         let mut gateway = MockPaymentGateway::new();

@@ -4,9 +4,9 @@ use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 
 use crate::{
-    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, MailKind, NewOrder, Order,
-    OrderError, OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder,
-    ProviderEvent, Release, ReleaseError, Reservation,
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewOrder, Order, OrderError,
+    OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder, ProviderEvent,
+    Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -123,16 +123,6 @@ pub trait OrderRepository: Send + Sync + 'static {
         id: OrderId,
         hash: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
-
-    /// Queues the buyer mail `kind` for the order, due at `at`, unless it was queued before
-    /// (one per order and kind, however often the event repeats); `true` when this call
-    /// queued it. Fails only with `OrderError::Unknown`.
-    fn enqueue_mail(
-        &self,
-        id: OrderId,
-        kind: MailKind,
-        at: DateTime<Utc>,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Pending orders created before `cutoff`, oldest first, except those held for review.
     /// Fails only with `OrderError::Unknown`.

@@ -7,7 +7,7 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 use shared::{Actor, PrivateServerUrl};
 
-use crate::{Clock, MailKind, Money, OrderError, OrderId, OrderStatus, TransitionError};
+use crate::{Clock, Money, OrderError, OrderId, OrderStatus, TransitionError};
 
 /// Which orders the queue lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -146,15 +146,6 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         proof: Option<i64>,
         at: DateTime<Utc>,
         actor: &Actor,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Queues the buyer mail `kind` for the order (see
-    /// [`crate::OrderRepository::enqueue_mail`]); `true` when this call queued it.
-    fn enqueue_mail(
-        &self,
-        id: OrderId,
-        kind: MailKind,
-        at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Whether a proof of delivery with this id exists.
@@ -346,9 +337,6 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             .repository
             .deliver(id, staff, proof, now, actor)
             .await?;
-        if delivered {
-            self.queue_mail(id, MailKind::Delivered, now).await;
-        }
         let order = self.repository.queued_order(id).await?;
         if delivered {
             return Ok(order);
@@ -395,14 +383,6 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         self.repository
             .set_private_server_url(staff, url, actor)
             .await
-    }
-
-    /// Queues the buyer's mail about a change just made. The change stands whatever happens
-    /// here: a failure is logged for staff, never turned into an error of the change.
-    async fn queue_mail(&self, id: OrderId, kind: MailKind, at: DateTime<Utc>) {
-        if let Err(error) = self.repository.enqueue_mail(id, kind, at).await {
-            tracing::error!(order = %id, %kind, error = ?error, "could not queue the buyer's mail");
-        }
     }
 
     /// One order as the queue shows it.
@@ -461,8 +441,6 @@ mod tests {
         let mut repo = MockDeliveryRepository::new();
         repo.expect_claim()
             .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
-        repo.expect_enqueue_mail()
-            .returning(|_, _, _| Box::pin(async move { Ok(true) }));
         repo.expect_release()
             .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_deliver()

@@ -10,7 +10,7 @@ use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::gates::ProductGates;
 use crate::{
     frees_up_in, stock_problems,
-    tracking::{AccessKey, MailKind, OrderKeys},
+    tracking::{AccessKey, OrderKeys},
     Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits, CheckoutService, Closing,
     ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId, OrderLine, OrderPromo,
     OrderRepository, OrderStatus, PaymentProvider, PlaceError, ProductLookup, ProviderEvent,
@@ -531,7 +531,6 @@ where
         }
         if order.status().was_paid() {
             // queued once already; this repairs a receipt lost between the payment and its queueing
-            self.queue_receipt(order.id).await;
             return Ok(Confirmation::AlreadyPaid(order));
         }
         let now = self.clock.now();
@@ -539,7 +538,6 @@ where
         match self.orders.mark_paid(order.id, now, notice.event).await? {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order paid");
-                self.queue_receipt(order.id).await;
                 Ok(Confirmation::Paid(order))
             }
             Applied::Replayed => Ok(Confirmation::Replayed),
@@ -603,19 +601,6 @@ where
     C: Clock,
     B: Blocklist,
 {
-    /// Queues the buyer's receipt (once per order, however often the payment is confirmed).
-    /// The payment stands whatever happens here: a failure is logged, and the next
-    /// confirmation of the same payment (the provider repeats its event) queues it again.
-    async fn queue_receipt(&self, id: OrderId) {
-        if let Err(error) = self
-            .orders
-            .enqueue_mail(id, MailKind::Receipt, self.clock.now())
-            .await
-        {
-            tracing::error!(order = %id, error = ?error, "could not queue the buyer's receipt");
-        }
-    }
-
     async fn close(
         &self,
         mut order: Order,

@@ -501,11 +501,6 @@ async fn a_confirmed_payment_marks_the_pending_order_paid_with_its_event() {
         .with(eq(OrderId::new(7)), eq(now()), eq(Some(event())))
         .times(1)
         .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
-    orders
-        .expect_enqueue_mail()
-        .with(eq(OrderId::new(7)), eq(MailKind::Receipt), eq(now()))
-        .times(1)
-        .returning(|_, _, _| Box::pin(async { Ok(true) }));
     let service = checkout(orders, MockProductLookup::new());
     let Confirmation::Paid(order) = service.confirm_paid(notice("cs_test_1")).await.unwrap() else {
         panic!("expected the order to be paid");
@@ -531,12 +526,6 @@ async fn a_replayed_event_changes_nothing() {
 async fn confirming_a_paid_order_again_changes_nothing() {
     let mut orders = stored_as(OrderStatus::Paid);
     orders.expect_mark_paid().never();
-    // asking again is harmless: the store keeps one receipt per order
-    orders
-        .expect_enqueue_mail()
-        .with(eq(OrderId::new(7)), eq(MailKind::Receipt), eq(now()))
-        .times(1)
-        .returning(|_, _, _| Box::pin(async { Ok(false) }));
     let service = checkout(orders, MockProductLookup::new());
     assert!(matches!(
         service.confirm_paid(notice("cs_test_1")).await,
@@ -1212,11 +1201,6 @@ mod payment {
             .expect_mark_paid()
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
-        orders
-            .expect_enqueue_mail()
-            .with(eq(OrderId::new(7)), eq(MailKind::Receipt), eq(now()))
-            .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(true) }));
         let capture = capturing(Ok(CaptureOutcome::Completed {
             amount: dollars("1.35"),
         }));

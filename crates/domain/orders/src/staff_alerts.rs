@@ -5,8 +5,8 @@
 use std::future::Future;
 
 use crate::gateways::StaffMessage;
-use crate::SendFailed;
 use crate::lifecycle::{Channel, JobFailed, JobHandler, OrderStep, OutboxJob};
+use crate::SendFailed;
 use crate::{Order, OrderError, OrderRepository};
 
 /// The channel's name in `outbox_jobs`.
@@ -55,10 +55,7 @@ pub fn message(step: OrderStep, order: &Order, orders_url: &str) -> Option<Staff
             })
         }
         OrderStep::Held => order.review.as_ref().map(|reason| StaffMessage {
-            text: format!(
-                "Order #{} needs a look before delivery: {reason}",
-                order.id
-            ),
+            text: format!("Order #{} needs a look before delivery: {reason}", order.id),
             link,
             fields: vec![("Total".to_owned(), dollars(order.amounts.total))],
         }),
@@ -155,14 +152,20 @@ mod tests {
             })
             .times(1)
             .returning(|_| Box::pin(async { Ok(()) }));
-        alerts(post, None).handle(&job(OrderStep::Paid)).await.unwrap();
+        alerts(post, None)
+            .handle(&job(OrderStep::Paid))
+            .await
+            .unwrap();
     }
 
     #[tokio::test]
     async fn a_failed_post_is_retried_and_a_hold_names_its_reason() {
         let mut post = MockStaffPost::new();
         post.expect_post()
-            .withf(|m| m.text.ends_with("needs a look before delivery: amount differs"))
+            .withf(|m| {
+                m.text
+                    .ends_with("needs a look before delivery: amount differs")
+            })
             .times(1)
             .returning(|_| Box::pin(async { Err(SendFailed(anyhow::anyhow!("502"))) }));
         let failed = alerts(post, Some("amount differs"))
