@@ -21,7 +21,8 @@ const LABELS: Record<StepName, string> = {
 
 const STOPS: StepName[] = ['refunded', 'disputed', 'expired', 'cancelled'];
 
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+const clock = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 
 type Step = {
   name: StepName;
@@ -95,9 +96,12 @@ function steps(order: TrackedOrder): Step[] {
 
 function StepTime({ step }: { step: Step }) {
   if (step.at) {
+    const at = new Date(step.at);
+    // "Nov 26, 2026, 10:57 AM"; a narrow screen breaks it between the day and the hour
     return (
       <time className="order-timeline__time" dateTime={step.at}>
-        {when.format(new Date(step.at))}
+        <span className="order-timeline__time-part">{day.format(at)},</span>{' '}
+        <span className="order-timeline__time-part">{clock.format(at)}</span>
       </time>
     );
   }
