@@ -364,6 +364,14 @@ impl DeliveryRepository for Store {
             .begin()
             .await
             .context("failed to start to set a private server link")?;
+        // the row's write lock before the read (SQLite never has to upgrade a read lock)
+        txn.execute(statement(
+            &txn,
+            "UPDATE users SET private_server_url = private_server_url WHERE id = ?",
+            vec![staff.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to lock user {staff}"))?;
         let before = txn
             .query_one(statement(
                 &txn,

@@ -414,7 +414,9 @@ impl OrderRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        // the first hold is the step; a later one only replaces the reason
+        // the first hold is the step; a later one only replaces the reason (the row's write
+        // lock first, so SQLite never has to upgrade a read lock)
+        crate::audit::lock_order(&txn, id.get()).await?;
         let first = txn
             .query_one(statement(
                 &txn,
