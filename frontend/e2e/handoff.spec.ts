@@ -200,6 +200,7 @@ test('the handoff: the receipt link on another device follows the claim, the pri
     await expect(field).toBeHidden();
 
     // Claim and release ten times: each claim shows on the buyer's page, pushed, no reload.
+    const beforeClaimMail = outboxFiles();
     const latencies: number[] = [];
     for (let round = 0; round < CLAIMS; round += 1) {
       if (round > 0) {
@@ -235,6 +236,13 @@ test('the handoff: the receipt link on another device follows the claim, the pri
     ).toBeVisible();
     await expect(serverLink).toHaveAttribute('href', SERVER_LINK);
     await expect(buyer.getByTestId('order-page-status')).toHaveText('Paid');
+    // each claim also mails the buyer (a buyer without Discord learns it so), with the order's
+    // link but not the private server's: that one is only on the page
+    const claimMail = await waitForMail('buyer@example.com', beforeClaimMail);
+    expect(claimMail.subject).toBe(`Staff are waiting for you in the game (order #${orderId})`);
+    expect(claimMail.text).toContain(`${STAFF_NAME} is ready to deliver order #${orderId}`);
+    expect(claimMail.text).toContain(orderPath);
+    expect(`${claimMail.text}${claimMail.html}`).not.toContain(SERVER_CODE);
     await expectNoHorizontalScroll(buyer);
     await expectNoSeriousA11yViolations(buyer);
     await saveScreenshot(buyer, testInfo, 'handoff-buyer-claimed-375');
