@@ -8,7 +8,7 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use accounts::UserId;
-use assistant::{OpenAiSettings, ShopAssistant};
+use assistant::{OpenAiSettings, ShopAssistant, ShopFacts};
 use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Retention, Side};
 use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
@@ -20,6 +20,7 @@ use crate::dispatch::EventsStore;
 
 use crate::auth::{AccountsService, AppClock};
 use crate::chat_versions::ChatVersions;
+use crate::services::TrackingService;
 use crate::settings::{AssistantSettings, ChatSettings, Settings};
 use crate::snapshot::ProductSnapshot;
 
@@ -31,21 +32,58 @@ const PURGE_BATCHES_PER_RUN: usize = 20;
 const AGENT: &str = "Agent";
 
 /// The assistant the chat service asks: the shop's assistant, kept in step with the product
-/// snapshot (the live catalog) before each answer, without reading the database.
-#[derive(Debug, Clone)]
+/// snapshot (the live catalog) before each answer, without reading the database, and told the
+/// shop's facts at each answer: the delivery promise as the tracking service measures it (the
+/// same `estimate_minutes` the order page shows; it measures at most once a minute), the
+/// Discord invite and whether the shop opens Discord tickets.
+#[derive(Clone)]
 pub struct CatalogAssistant {
     assistant: ShopAssistant,
     products: ProductSnapshot,
     /// The ETag of the snapshot the assistant's catalog was built from.
     seen: std::sync::Arc<Mutex<String>>,
+    /// Where the delivery promise comes from.
+    tracking: Arc<TrackingService>,
+    /// `site.discord_invite_url`, checked.
+    discord_invite: Option<String>,
+    /// Whether the shop opens a Discord ticket for each paid order.
+    discord_tickets: bool,
+}
+
+impl std::fmt::Debug for CatalogAssistant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CatalogAssistant")
+            .field("assistant", &self.assistant)
+            .field("discord_invite", &self.discord_invite)
+            .field("discord_tickets", &self.discord_tickets)
+            .finish_non_exhaustive()
+    }
 }
 
 impl CatalogAssistant {
-    pub fn new(assistant: ShopAssistant, products: ProductSnapshot) -> Self {
+    pub fn new(
+        assistant: ShopAssistant,
+        products: ProductSnapshot,
+        tracking: Arc<TrackingService>,
+        discord_invite: Option<String>,
+        discord_tickets: bool,
+    ) -> Self {
         CatalogAssistant {
             assistant,
             products,
             seen: std::sync::Arc::new(Mutex::new(String::new())),
+            tracking,
+            discord_invite,
+            discord_tickets,
+        }
+    }
+
+    /// The shop's facts now.
+    async fn facts(&self) -> ShopFacts {
+        ShopFacts {
+            delivery_minutes: self.tracking.estimate_minutes().await,
+            discord_invite: self.discord_invite.clone(),
+            discord_tickets: self.discord_tickets,
         }
     }
 
@@ -66,6 +104,7 @@ impl CatalogAssistant {
 impl Assistant for CatalogAssistant {
     async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
         self.sync_catalog();
+        self.assistant.update_facts(self.facts().await);
         self.assistant.answer(question, context).await
     }
 }
@@ -110,7 +149,8 @@ pub fn remote_assistant(settings: &AssistantSettings) -> Option<OpenAiSettings> 
 }
 
 impl HelpChat {
-    /// `notifier` is the app's one staff notifier, shared with checkout.
+    /// `notifier` is the app's one staff notifier, shared with checkout; `tracking` measures
+    /// the delivery promise the assistant states.
     pub fn build(
         settings: &Settings,
         store: EventsStore,
@@ -118,13 +158,30 @@ impl HelpChat {
         notifier: StaffNotifier,
         clock: AppClock,
         accounts: Arc<AccountsService>,
+        tracking: Arc<TrackingService>,
     ) -> anyhow::Result<Self> {
         let remote = remote_assistant(&settings.assistant);
         if remote.is_some() {
             tracing::info!("the help chat asks the configured OpenAI-compatible assistant");
         }
-        let assistant = ShopAssistant::new(remote, &products.current().products)?;
-        let assistant = CatalogAssistant::new(assistant, products);
+        let discord_invite = settings.site.discord_invite()?.map(str::to_owned);
+        // as `discord::DiscordTickets::from_settings` decides
+        let discord_tickets = settings.discord.guild_join().is_some()
+            && !settings.discord.ticket_channel_id.trim().is_empty();
+        let facts = ShopFacts {
+            // until the first answer asks the tracking service
+            delivery_minutes: tracking.handoff().delivery_minutes,
+            discord_invite: discord_invite.clone(),
+            discord_tickets,
+        };
+        let assistant = ShopAssistant::new(remote, &products.current().products, facts)?;
+        let assistant = CatalogAssistant::new(
+            assistant,
+            products,
+            tracking,
+            discord_invite,
+            discord_tickets,
+        );
         Ok(HelpChat {
             service: chat::ChatService::new(store, assistant, clock, RandomIds),
             versions: ChatVersions::new(),

@@ -159,17 +159,6 @@ impl Services {
             )
             .context("the checkout settings are not usable")?,
         );
-        let chat = Arc::new(
-            HelpChat::build(
-                settings,
-                EventsStore::new(store.clone(), stock.clone()),
-                products.clone(),
-                notifier.clone(),
-                clock.clone(),
-                Arc::clone(&accounts),
-            )
-            .context("failed to set up the help chat")?,
-        );
         let tracking = Arc::new(orders::OrderTracking::new(
             store.clone(),
             auth::build_mailer(settings).context("the mail settings are not usable")?,
@@ -184,6 +173,18 @@ impl Services {
                     .filter(|guild| !guild.is_empty()),
             },
         ));
+        let chat = Arc::new(
+            HelpChat::build(
+                settings,
+                EventsStore::new(store.clone(), stock.clone()),
+                products.clone(),
+                notifier.clone(),
+                clock.clone(),
+                Arc::clone(&accounts),
+                Arc::clone(&tracking),
+            )
+            .context("failed to set up the help chat")?,
+        );
         let tickets = match discord::DiscordTickets::from_settings(&settings.discord)
             .context("the Discord ticket settings are not usable")?
         {

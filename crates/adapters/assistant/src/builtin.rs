@@ -7,6 +7,7 @@ use chat::{Answer, Assistant, ChatMessage, MessageText};
 
 use crate::bm25::{Bm25, Hit};
 use crate::catalog::{contents_sentence, dupe_sentence, price_and_stock, CatalogIndex, Entry};
+use crate::facts::{render, ShopFacts};
 use crate::knowledge::DOCUMENTS;
 use crate::text::{tokens, Analyzer};
 
@@ -59,6 +60,7 @@ pub struct Passage {
 #[derive(Debug, Clone)]
 struct Indexed {
     id: String,
+    /// A template for the shop's documents (see [`crate::facts`]), plain text for catalog facts.
     answer: String,
     needs_person: bool,
     from_catalog: bool,
@@ -73,27 +75,45 @@ struct Knowledge {
 }
 
 /// The built-in assistant. Cheap to clone; [`BuiltinAssistant::update_catalog`] swaps in new
-/// products for every clone at once.
+/// products, and [`BuiltinAssistant::update_facts`] the shop's facts, for every clone at once.
 #[derive(Debug, Clone)]
 pub struct BuiltinAssistant {
     analyzer: Arc<Analyzer>,
     knowledge: Arc<RwLock<Arc<Knowledge>>>,
-}
-
-impl Default for BuiltinAssistant {
-    fn default() -> Self {
-        Self::new(&[])
-    }
+    facts: Arc<RwLock<Arc<ShopFacts>>>,
 }
 
 impl BuiltinAssistant {
-    /// An assistant that knows the shop's documents and these products.
-    pub fn new(products: &[Product]) -> Self {
+    /// An assistant that knows the shop's documents and these products, and answers with these
+    /// facts until [`BuiltinAssistant::update_facts`] gives others.
+    pub fn new(products: &[Product], facts: ShopFacts) -> Self {
         let analyzer = Arc::new(Analyzer::default());
         let knowledge = Arc::new(RwLock::new(Arc::new(Knowledge::build(products, &analyzer))));
         BuiltinAssistant {
             analyzer,
             knowledge,
+            facts: Arc::new(RwLock::new(Arc::new(facts))),
+        }
+    }
+
+    /// The facts the next answers state (the delivery promise, the Discord invite). Cheap: the
+    /// index does not change, the answers are written from them when given.
+    pub fn update_facts(&self, facts: ShopFacts) {
+        if *self.facts() == facts {
+            return;
+        }
+        let fresh = Arc::new(facts);
+        match self.facts.write() {
+            Ok(mut current) => *current = fresh,
+            Err(poisoned) => *poisoned.into_inner() = fresh,
+        }
+    }
+
+    /// The facts the answers state now.
+    pub fn facts(&self) -> Arc<ShopFacts> {
+        match self.facts.read() {
+            Ok(current) => current.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
         }
     }
 
@@ -115,20 +135,32 @@ impl BuiltinAssistant {
 
     /// Answers a question, using `context` (the conversation so far) to resolve "it".
     pub fn reply(&self, question: &str, context: &[ChatMessage]) -> Answer {
-        self.current().answer(question, context, &self.analyzer)
+        self.current()
+            .answer(question, context, &self.analyzer, &self.facts())
     }
 
     /// The passages that best fit `question`, best first: facts about the products it names,
     /// then the shop's documents.
     pub fn passages(&self, question: &str, context: &[ChatMessage], limit: usize) -> Vec<Passage> {
         self.current()
-            .passages(question, context, &self.analyzer, limit)
+            .passages(question, context, &self.analyzer, &self.facts(), limit)
     }
 }
 
 impl Assistant for BuiltinAssistant {
     async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
         self.reply(question.as_ref(), context)
+    }
+}
+
+impl Indexed {
+    /// The answer as the shopper reads it, with the shop's facts written in.
+    fn text(&self, facts: &ShopFacts) -> String {
+        if self.from_catalog {
+            self.answer.clone()
+        } else {
+            render(&self.answer, facts)
+        }
     }
 }
 
@@ -144,13 +176,16 @@ impl Knowledge {
                 from_catalog: false,
             })
             .collect();
+        // the index does not depend on the facts of the day: answers are indexed with every
+        // Discord sentence in and no numbers
+        let indexing = ShopFacts::for_indexing();
         let mut texts: Vec<Vec<String>> = DOCUMENTS
             .iter()
             .map(|d| {
                 // how shoppers ask weighs more than the wording of the answer
                 let mut terms = analyzer.terms(d.asked_as);
                 terms.extend(analyzer.terms(d.asked_as));
-                terms.extend(analyzer.terms(d.answer));
+                terms.extend(analyzer.terms(&render(d.answer, &indexing)));
                 terms
             })
             .collect();
@@ -187,7 +222,13 @@ impl Knowledge {
             .filter(|hit| hit.coverage >= MIN_COVERAGE && hit.score >= MIN_SCORE)
     }
 
-    fn answer(&self, question: &str, context: &[ChatMessage], analyzer: &Analyzer) -> Answer {
+    fn answer(
+        &self,
+        question: &str,
+        context: &[ChatMessage],
+        analyzer: &Analyzer,
+        facts: &ShopFacts,
+    ) -> Answer {
         let terms = analyzer.terms(question);
         if let Some((entries, positions)) = self.named_products(question, context, analyzer) {
             // "can I get a refund for the raccoon": the rest of the question may be about
@@ -204,23 +245,24 @@ impl Knowledge {
                 if let Some(hit) = self.confident_hit(&rest) {
                     let document = &self.documents[hit.document];
                     if !document.from_catalog {
-                        return self.document_answer(document);
+                        return self.document_answer(document, facts);
                     }
                 }
             }
             return Answer::confident(self.product_answer(&entries, &terms));
         }
         match self.confident_hit(&terms) {
-            Some(hit) => self.document_answer(&self.documents[hit.document]),
+            Some(hit) => self.document_answer(&self.documents[hit.document], facts),
             None => Answer::offer_live_agent(UNSURE),
         }
     }
 
-    fn document_answer(&self, document: &Indexed) -> Answer {
+    fn document_answer(&self, document: &Indexed, facts: &ShopFacts) -> Answer {
+        let text = document.text(facts);
         if document.needs_person {
-            Answer::offer_live_agent(&document.answer)
+            Answer::offer_live_agent(&text)
         } else {
-            Answer::confident(document.answer.clone())
+            Answer::confident(text)
         }
     }
 
@@ -291,6 +333,7 @@ impl Knowledge {
         question: &str,
         context: &[ChatMessage],
         analyzer: &Analyzer,
+        facts: &ShopFacts,
         limit: usize,
     ) -> Vec<Passage> {
         let mut passages = vec![];
@@ -318,7 +361,7 @@ impl Knowledge {
             let document = &self.documents[hit.document];
             passages.push(Passage {
                 id: document.id.clone(),
-                text: document.answer.clone(),
+                text: document.text(facts),
             });
         }
         passages.truncate(limit.max(1));

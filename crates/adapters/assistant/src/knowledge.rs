@@ -1,5 +1,8 @@
 //! The shop's own knowledge, written as documents: the ways shoppers ask, and the answer.
-//! The texts follow the FAQ, How it works, About, Refund Policy, Terms and Privacy pages.
+//! The texts follow the FAQ, How it works, About, Refund Policy, Terms and Privacy pages, and
+//! the handoff as the shop runs it (receipt, order page, claim, private server, "I'm in the
+//! game", delivered). Answers are templates (see [`crate::facts`]): the delivery promise and
+//! the Discord invite are the shop's facts at answer time, never written here.
 
 /// One piece of the shop's knowledge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -7,6 +10,7 @@ pub struct Document {
     pub id: &'static str,
     /// How shoppers ask about it, and the words they use: indexed with the answer.
     pub asked_as: &'static str,
+    /// A template: see [`crate::facts::render`].
     pub answer: &'static str,
     /// A person has to look at it (an order of this shopper's): the answer offers the live
     /// agent and is not confident.
@@ -69,51 +73,76 @@ pub const DOCUMENTS: &[Document] = &[
         "delivery-time",
         "how long does delivery take delivery time how fast when will I get my items how many \
          minutes wait quick fast delivery speed how soon receive order time",
-        "Most orders are delivered in under 10 minutes after you open your ticket on our Discord \
-         server. When many orders come in at once, tickets are answered in the order they were \
-         opened.",
+        "Delivery usually takes under {minutes} minutes after you pay. When many orders come in \
+         at once, staff deliver them in turn; your order page shows your place in the queue and \
+         updates by itself.",
     ),
     doc(
         "after-paying",
         "what happens after I pay what do I do after paying next steps how do I receive my \
          order how does delivery work delivered by hand steps get my pet",
-        "After paying: 1) join our Discord server (you link your Discord account at checkout), \
-         2) open a delivery ticket, 3) join our private Grow a Garden server from the link staff \
-         send you, with the Roblox account you gave at checkout, 4) a member of staff meets you \
-         in game and hands over your items. It usually takes under 10 minutes.",
+        "After paying: 1) you get a receipt e-mail with a link to your order page, which shows \
+         your place in the delivery queue; 2) when a member of staff picks up your order, the \
+         page{if tickets}, an e-mail and your Discord ticket{else} and an e-mail{end} show their \
+         name and a link to their private Grow a Garden server; 3) join it with the Roblox \
+         account you gave at checkout and press \"I'm in the game\" on your order page; 4) staff \
+         hand over your items in game, and the page shows Delivered and a form for your review. \
+         It usually takes under {minutes} minutes.",
     ),
     doc(
         "discord",
         "discord server join discord invite link discord account why do I need discord open a \
-         ticket ticket channel link discord",
-        "We deliver through our Discord server: link your Discord account at checkout, then join \
-         our Discord server and open a delivery ticket. A member of staff picks it up there and \
-         sends you the private server link.",
+         ticket ticket channel link discord do I have to open a ticket my ticket thread add me \
+         to my ticket not in the server",
+        "You link your Discord account at checkout.{if invite} Join our Discord server: \
+         {invite}{end}{if invite tickets}. For each paid order we open a private ticket there \
+         ourselves and add you to it, so you do not open one: staff post in it when they pick \
+         up your order, with the link to their private server. If you were not in the server \
+         when you paid, join it and press \"I joined, add me to my ticket\" on your order page.\
+         {end}{if invite no-tickets}, so staff can reach you there. Everything about your \
+         order, with the link to staff's private server when they pick it up, is on your order \
+         page.{end}{if no-invite tickets} For each paid order we open a private Discord ticket \
+         ourselves and add you to it, so you do not open one. Your order page shows the same: \
+         when staff pick up your order, their name and the link to their private server. \
+         Questions? Ask us here in the help chat.{end}{if no-invite no-tickets} Everything else \
+         happens on your order page: when a member of staff picks up your order, it shows their \
+         name and the link to their private server. Questions? Ask us here in the help chat, or \
+         press 'Talk to Live Agent' to reach our staff.{end}",
     ),
     doc(
         "private-server",
         "private server vip server ps link join the private server which server roblox server \
          game server where do I meet staff in game",
-        "Staff send you a link to our private Grow a Garden server in your Discord ticket. Join \
-         it with the Roblox account whose username you gave at checkout, and stay in the server \
-         until staff tell you the delivery is complete.",
+        "When a member of staff picks up your order, your order page{if tickets} and your \
+         Discord ticket show{else} shows{end} their name and the link to their private Grow a Garden server \
+         (we e-mail you too). Join it with the Roblox account whose username you gave at \
+         checkout, press \"I'm in the game\" on your order page, and stay in the server until \
+         staff tell you the delivery is complete.",
     ),
     doc(
         "how-to-buy",
         "how do I buy how to order how to purchase place an order checkout steps add to cart \
          buying process",
         "Add what you want to your cart and press Checkout. Enter your Roblox username and \
-         e-mail address, link your Discord account and pay by card. Then join our Discord \
-         server, open a ticket and join our private server, where staff hand over your items.",
+         e-mail address, link your Discord account and pay by card. Then follow your order on \
+         its page (your receipt links it): when a member of staff picks it up, join their \
+         private server from there and they hand over your items.{if invite} Join our Discord \
+         server too ({invite}), so staff can reach you there.{end}",
     ),
     doc(
         "refunds",
         "refund refunds money back return returns can I get a refund refund policy cancel order \
-         chargeback changed my mind give back",
-        "We do not offer refunds for completed purchases: once your items are delivered in game \
-         the order is final. If your order was not delivered because of an error on our side, \
-         you get a full refund to the card you used. To ask, open a ticket on our Discord \
-         server with your order number; the Refund Policy page has the details.",
+         chargeback changed my mind give back refund an order that was not delivered undelivered \
+         never delivered never received my pet my items failed to deliver could not deliver",
+        "If your order was not delivered because of an error on our side (we ran out of the \
+         item after you paid, or staff could not complete the delivery), we refund the full \
+         amount you paid to the card you used. We cannot refund an order that could not be \
+         delivered because the details you gave at checkout were wrong, or because you did not \
+         join the private server to receive it. We do not offer refunds for completed \
+         purchases: once your items are delivered in game, the order is final. To ask for a \
+         refund, press 'Talk to Live Agent' here in the help chat{if invite}, or write to us on \
+         our Discord server ({invite}),{end} with your order number; the Refund Policy page has \
+         the details.",
     ),
     doc(
         "refund-time",
@@ -134,8 +163,9 @@ pub const DOCUMENTS: &[Document] = &[
         "password do you need my roblox password account login details give my account someone \
          asked for my password staff asked for an item first",
         "We will never ask for your Roblox password, your account, or for you to give us an \
-         item first. If anyone claiming to be Garden Shop staff asks, do not do it and tell us \
-         in a ticket on our Discord server.",
+         item first. If anyone claiming to be Garden Shop staff asks, do not do it and tell us: \
+         press 'Talk to Live Agent' here in the help chat{if invite}, or write to us on our \
+         Discord server ({invite}){end}.",
     ),
     doc(
         "accounts",
@@ -198,7 +228,7 @@ pub const DOCUMENTS: &[Document] = &[
         "who are you about the shop what is garden shop what do you do tell me about the shop",
         "Garden Shop is a small team of Grow a Garden players. We sell pets, Sheckles, bundles \
          and exclusives at fair prices, and a real member of staff delivers every order in a \
-         private server, usually in under 10 minutes.",
+         private server, usually in under {minutes} minutes.",
     ),
     doc(
         "privacy",
@@ -206,7 +236,8 @@ pub const DOCUMENTS: &[Document] = &[
          share sell my data",
         "We collect only what we need to run your order (name, e-mail, Roblox username, Discord \
          account). Card details go straight to Stripe. We never sell your data. To see or delete \
-         it, open a ticket on our Discord server.",
+         it, press 'Talk to Live Agent' here in the help chat{if invite}, or write to us on our \
+         Discord server ({invite}){end}.",
     ),
     doc(
         "mutation-weight",
@@ -239,6 +270,60 @@ pub const DOCUMENTS: &[Document] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::facts::{render, ShopFacts};
+
+    fn every_setup() -> Vec<ShopFacts> {
+        let invite = Some("https://discord.gg/gardenshop".to_owned());
+        [
+            (invite.clone(), true),
+            (invite, false),
+            (None, true),
+            (None, false),
+        ]
+        .into_iter()
+        .map(|(discord_invite, discord_tickets)| ShopFacts {
+            delivery_minutes: 25,
+            discord_invite,
+            discord_tickets,
+        })
+        .collect()
+    }
+
+    #[test]
+    fn no_answer_hard_codes_a_delivery_time() {
+        for document in DOCUMENTS {
+            assert!(!document.answer.contains("10 minutes"), "{}", document.id);
+        }
+        let delivery = DOCUMENTS.iter().find(|d| d.id == "delivery-time").unwrap();
+        assert!(delivery.answer.contains("under {minutes} minutes"));
+    }
+
+    #[test]
+    fn every_answer_renders_cleanly_for_every_setup() {
+        for facts in every_setup() {
+            for document in DOCUMENTS {
+                let text = render(document.answer, &facts);
+                let id = document.id;
+                assert!(!text.contains(['{', '}']), "{id} ({facts:?}): {text}");
+                assert!(!text.contains("  "), "{id} ({facts:?}): {text}");
+                assert!(!text.contains(" ."), "{id} ({facts:?}): {text}");
+                let lower = text.to_lowercase();
+                match &facts.discord_invite {
+                    // every sentence about the server carries its link
+                    Some(invite) => assert!(
+                        !lower.contains("discord server") || text.contains(invite.as_str()),
+                        "{id} ({facts:?}): {text}"
+                    ),
+                    // and without one, the server is not where buyers are sent
+                    None => assert!(
+                        !lower.contains("discord server") && !lower.contains("open a ticket"),
+                        "{id} ({facts:?}): {text}"
+                    ),
+                }
+            }
+        }
+    }
 
     #[test]
     fn document_ids_are_unique() {

@@ -3,7 +3,9 @@
 //! * [`BuiltinAssistant`] answers offline from the shop's own knowledge (FAQ, how it works,
 //!   policies) and the live catalog (price, stock, bundles), through real retrieval: tokens,
 //!   English stems, BM25 ranking, product-name matching that forgives typos and plurals, and
-//!   templated product facts. When nothing ranks well it offers the live agent.
+//!   templated product facts. When nothing ranks well it offers the live agent. The shop's
+//!   facts ([`ShopFacts`]: the delivery promise, the Discord invite) are rendered into its
+//!   answers when it answers.
 //! * [`OpenAiAssistant`] asks any OpenAI-compatible chat endpoint, grounded with the passages
 //!   the built-in assistant retrieves, and falls back to the built-in one on any error or
 //!   timeout.
@@ -12,9 +14,11 @@
 mod bm25;
 mod builtin;
 mod catalog;
+mod facts;
 mod knowledge;
 mod openai;
 mod text;
 
 pub use builtin::{BuiltinAssistant, Passage};
+pub use facts::ShopFacts;
 pub use openai::{OpenAiAssistant, OpenAiSettings, ShopAssistant};

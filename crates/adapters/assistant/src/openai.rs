@@ -9,7 +9,7 @@ use chat::{Answer, Assistant, ChatMessage, MessageText, SenderType};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 
-use crate::BuiltinAssistant;
+use crate::{BuiltinAssistant, ShopFacts};
 
 /// How many retrieved passages go into the system prompt.
 const GROUNDING_PASSAGES: usize = 5;
@@ -189,9 +189,14 @@ pub enum ShopAssistant {
 }
 
 impl ShopAssistant {
-    /// The remote assistant when `remote` is given, the built-in one otherwise.
-    pub fn new(remote: Option<OpenAiSettings>, products: &[Product]) -> anyhow::Result<Self> {
-        let builtin = BuiltinAssistant::new(products);
+    /// The remote assistant when `remote` is given, the built-in one otherwise; both state
+    /// `facts` until [`ShopAssistant::update_facts`] gives others.
+    pub fn new(
+        remote: Option<OpenAiSettings>,
+        products: &[Product],
+        facts: ShopFacts,
+    ) -> anyhow::Result<Self> {
+        let builtin = BuiltinAssistant::new(products, facts);
         Ok(match remote {
             Some(settings) => ShopAssistant::Remote(OpenAiAssistant::new(settings, builtin)?),
             None => ShopAssistant::Builtin(builtin),
@@ -209,6 +214,11 @@ impl ShopAssistant {
     /// Replaces the catalog both answer from; call it whenever the products change.
     pub fn update_catalog(&self, products: &[Product]) {
         self.builtin().update_catalog(products);
+    }
+
+    /// Replaces the shop's facts both answer with (the remote one is grounded with them).
+    pub fn update_facts(&self, facts: ShopFacts) {
+        self.builtin().update_facts(facts);
     }
 }
 

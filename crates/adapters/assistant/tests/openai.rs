@@ -22,7 +22,7 @@ fn settings(server: &MockServer, timeout_ms: u64) -> OpenAiSettings {
 fn assistant(server: &MockServer, timeout_ms: u64) -> OpenAiAssistant {
     OpenAiAssistant::new(
         settings(server, timeout_ms),
-        BuiltinAssistant::new(&common::demo_catalog()),
+        BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts()),
     )
     .unwrap()
 }
@@ -67,6 +67,31 @@ async fn the_endpoint_answers_grounded_with_the_shops_facts() {
 }
 
 #[tokio::test]
+async fn the_model_is_grounded_with_the_shops_facts_of_the_moment() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(body_string_contains("under 20 minutes"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(completion("About 20 minutes.")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(body_string_contains("under 35 minutes"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(completion("About 35 minutes.")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let remote = assistant(&server, 2_000);
+    let ask = question("how long does delivery take");
+    assert_eq!(remote.answer(&ask, &[]).await.text, "About 20 minutes.");
+    remote.builtin().update_facts(garden_assistant::ShopFacts {
+        delivery_minutes: 35,
+        ..common::shop_facts()
+    });
+    assert_eq!(remote.answer(&ask, &[]).await.text, "About 35 minutes.");
+}
+
+#[tokio::test]
 async fn a_handover_from_the_model_offers_the_live_agent() {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -82,11 +107,11 @@ async fn a_handover_from_the_model_offers_the_live_agent() {
 
 async fn falls_back(server: &MockServer, timeout_ms: u64) {
     let ask = question("how long does delivery take");
-    let builtin = BuiltinAssistant::new(&common::demo_catalog());
+    let builtin = BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts());
     let expected = builtin.reply(ask.as_ref(), &[]);
     let answer = assistant(server, timeout_ms).answer(&ask, &[]).await;
     assert_eq!(answer, expected);
-    assert!(answer.text.contains("10 minutes"));
+    assert!(answer.text.contains("under 20 minutes"));
 }
 
 #[tokio::test]
@@ -140,15 +165,18 @@ async fn an_unreachable_endpoint_falls_back() {
     let server = MockServer::start().await;
     let settings = settings(&server, 2_000);
     drop(server);
-    let remote =
-        OpenAiAssistant::new(settings, BuiltinAssistant::new(&common::demo_catalog())).unwrap();
+    let remote = OpenAiAssistant::new(
+        settings,
+        BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts()),
+    )
+    .unwrap();
     let answer = remote.answer(&question("can I pay with paypal"), &[]).await;
     assert!(answer.text.contains("PayPal"));
 }
 
 #[tokio::test]
 async fn the_shop_assistant_is_builtin_without_settings_and_follows_catalog_updates() {
-    let shop = ShopAssistant::new(None, &[]).unwrap();
+    let shop = ShopAssistant::new(None, &[], common::shop_facts()).unwrap();
     assert!(matches!(shop, ShopAssistant::Builtin(_)));
     let before = shop.answer(&question("how much is the raccoon"), &[]).await;
     assert!(!before.confident, "no products yet: {}", before.text);

@@ -1,5 +1,6 @@
 //! The assistant's question set: real shopper questions, each with the words its answer must
-//! contain, against the demo catalog. Prints the score; fails below the bar.
+//! contain, against the demo catalog in a shop with a 20-minute delivery promise, a Discord
+//! server and tickets (`common::shop_facts`). Prints the score; fails below the bar.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -36,7 +37,7 @@ fn yes() -> bool {
 /// Asks every question; returns the score and prints it with the failures.
 fn score(name: &str, source: &str) -> f64 {
     let set: QuestionSet = toml::from_str(source).expect("the question file parses");
-    let assistant = BuiltinAssistant::new(&common::demo_catalog());
+    let assistant = BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts());
 
     let mut failures = vec![];
     for q in &set.question {

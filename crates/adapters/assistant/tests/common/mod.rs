@@ -1,8 +1,22 @@
-//! The demo catalog (as `crates/app/src/seed.rs` seeds it) for the assistant's tests.
+//! The demo catalog (as `crates/app/src/seed.rs` seeds it) and the shop's facts for the
+//! assistant's tests.
 #![allow(dead_code, clippy::unwrap_used)]
 
 use cart_pricing::Money;
 use catalog::{Product, ProductId, Stock};
+use garden_assistant::ShopFacts;
+
+/// The Discord invite the tests' shop has.
+pub const INVITE: &str = "https://discord.gg/gardenshop";
+
+/// The shop the question sets are asked in: a 20-minute promise, a Discord server and tickets.
+pub fn shop_facts() -> ShopFacts {
+    ShopFacts {
+        delivery_minutes: 20,
+        discord_invite: Some(INVITE.to_owned()),
+        discord_tickets: true,
+    }
+}
 
 #[allow(clippy::too_many_arguments)]
 fn product(

@@ -1,0 +1,131 @@
+//! The shop's facts that the knowledge's answers state, given by the app at answer time, and
+//! the small template language the answers are written in.
+//!
+//! * `{minutes}`: the delivery promise, "usually under N minutes".
+//! * `{invite}`: the Discord invite link (only inside an `{if invite}` block).
+//! * `{if COND…}…{else}…{end}`: the text between shows only when every condition holds (the
+//!   `{else}` part otherwise). Conditions: `invite`, `no-invite`, `tickets`, `no-tickets`.
+//!   Blocks do not nest.
+
+/// What the shop is like right now, as the answers state it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShopFacts {
+    /// The shop's promise, "usually under N minutes" (measured by the app).
+    pub delivery_minutes: u32,
+    /// The Discord server's invite (`site.discord_invite_url`); without it the answers send
+    /// buyers to the help chat and their order page instead.
+    pub discord_invite: Option<String>,
+    /// Whether the shop opens a private Discord ticket for each paid order itself.
+    pub discord_tickets: bool,
+}
+
+impl ShopFacts {
+    /// The facts the knowledge is indexed with: every Discord sentence in, no numbers.
+    pub(crate) fn for_indexing() -> Self {
+        ShopFacts {
+            delivery_minutes: 0,
+            discord_invite: Some(String::new()),
+            discord_tickets: true,
+        }
+    }
+
+    fn holds(&self, condition: &str) -> Option<bool> {
+        Some(match condition {
+            "invite" => self.discord_invite.is_some(),
+            "no-invite" => self.discord_invite.is_none(),
+            "tickets" => self.discord_tickets,
+            "no-tickets" => !self.discord_tickets,
+            _ => return None,
+        })
+    }
+}
+
+/// Writes `template` out with `facts`. Anything that is not a known placeholder or block stays
+/// as written (the knowledge's tests make sure none is left).
+pub fn render(template: &str, facts: &ShopFacts) -> String {
+    let mut out = String::with_capacity(template.len() + 40);
+    // inside a block: whether its current part shows
+    let mut block: Option<(bool, bool)> = None; // (condition held, in the else part)
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let (before, after) = rest.split_at(open);
+        let showing = block.is_none_or(|(held, otherwise)| held != otherwise);
+        if showing {
+            out.push_str(before);
+        }
+        let Some(close) = after.find('}') else {
+            rest = after;
+            break;
+        };
+        let directive = &after[1..close];
+        rest = &after[close + 1..];
+        match (directive, block) {
+            ("minutes", _) if showing => out.push_str(&facts.delivery_minutes.to_string()),
+            ("invite", _) if showing => {
+                out.push_str(facts.discord_invite.as_deref().unwrap_or_default())
+            }
+            ("minutes" | "invite", _) => {}
+            ("else", Some((held, false))) => block = Some((held, true)),
+            ("end", Some(_)) => block = None,
+            (_, None) if directive.starts_with("if ") => {
+                let held = directive[3..]
+                    .split_whitespace()
+                    .map(|condition| facts.holds(condition))
+                    .try_fold(true, |all, holds| holds.map(|h| all && h));
+                match held {
+                    Some(held) => block = Some((held, false)),
+                    None => out.push_str(&after[..=close]),
+                }
+            }
+            _ => {
+                if showing {
+                    out.push_str(&after[..=close]);
+                }
+            }
+        }
+    }
+    if block.is_none_or(|(held, otherwise)| held != otherwise) {
+        out.push_str(rest);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(minutes: u32, invite: Option<&str>, tickets: bool) -> ShopFacts {
+        ShopFacts {
+            delivery_minutes: minutes,
+            discord_invite: invite.map(str::to_owned),
+            discord_tickets: tickets,
+        }
+    }
+
+    #[test]
+    fn placeholders_take_the_facts() {
+        let text = "Under {minutes} minutes.{if invite} Join us: {invite}.{end}";
+        assert_eq!(
+            render(text, &facts(15, Some("https://discord.gg/x"), false)),
+            "Under 15 minutes. Join us: https://discord.gg/x."
+        );
+        assert_eq!(render(text, &facts(20, None, false)), "Under 20 minutes.");
+    }
+
+    #[test]
+    fn blocks_choose_their_part_and_every_condition_must_hold() {
+        let text = "A{if invite tickets} both{else} not both{end}{if no-invite} help chat{end}.";
+        assert_eq!(render(text, &facts(1, Some("i"), true)), "A both.");
+        assert_eq!(render(text, &facts(1, Some("i"), false)), "A not both.");
+        assert_eq!(render(text, &facts(1, None, true)), "A not both help chat.");
+    }
+
+    #[test]
+    fn unknown_directives_stay_as_written() {
+        assert_eq!(
+            render("{if moon}x{end} {days}", &facts(1, None, true)),
+            "{if moon}x{end} {days}"
+        );
+        assert_eq!(render("open {", &facts(1, None, true)), "open {");
+    }
+}
