@@ -942,6 +942,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/ticket/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add the buyer to their order's Discord ticket again
+         * @description For whoever may see the order (its session, its logged-in owner, or `?key=`): after the buyer joined the shop's Discord server, adds them to the order's ticket (a private thread) and clears the ticket's problem.
+         */
+        post: operations["order_ticket_join"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/paypal/return": {
         parameters: {
             query?: never;
@@ -1862,6 +1882,8 @@ export interface components {
             ticket_url: string | null;
             /** @description Why there is no ticket or the buyer is not in it, in a sentence. */
             ticket_problem: string | null;
+            /** @description Once delivered with a proof: its first picture (`/media/proofs/…`). */
+            proof_picture: string | null;
         };
         /** @description One line of an order, at the price it was bought for (dollars). */
         OrderItemResponse: {
@@ -5965,6 +5987,89 @@ export interface operations {
             };
             /** @description The order is not delivered (`order`), the rating is not 1 to 5 or missing (`rating`), the text is too long (`text`), or the query string cannot be read. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_ticket_join: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Added; the order as its page shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedOrderResponse"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order has no Discord ticket (Discord tickets are off, or it could not be opened), or the buyer is not in the shop's Discord server yet. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls for this order; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Discord refused or did not answer; try again in a minute. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -211,6 +211,9 @@ pub struct OrderDeliveryResponse {
     /// Why there is no ticket or the buyer is not in it, in a sentence.
     #[schema(required = true)]
     pub ticket_problem: Option<String>,
+    /// Once delivered with a proof: its first picture (`/media/proofs/…`).
+    #[schema(required = true)]
+    pub proof_picture: Option<String>,
 }
 
 impl From<&orders::BuyerDelivery> for OrderDeliveryResponse {
@@ -222,6 +225,7 @@ impl From<&orders::BuyerDelivery> for OrderDeliveryResponse {
             buyer_ready_at: delivery.buyer_ready_at.map(|at| at.to_rfc3339()),
             ticket_url: delivery.ticket_url.clone(),
             ticket_problem: delivery.ticket_problem.clone(),
+            proof_picture: delivery.proof_picture.clone(),
         }
     }
 }

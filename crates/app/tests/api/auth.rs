@@ -8,6 +8,7 @@ use rstest::rstest;
 use serde_json::{json, Value};
 use store::Backend;
 
+use crate::helpers::captured_logs;
 use crate::helpers::{TestApp, TEST_PASSWORD};
 
 const PASSWORD: &str = "correct horse";
@@ -1037,33 +1038,6 @@ async fn when_the_mail_server_is_down_the_sign_up_waits_and_a_resend_works_at_on
             .status(),
         200
     );
-}
-
-/// Every log line of this test process, at debug level and up.
-fn captured_logs() -> &'static std::sync::Mutex<Vec<u8>> {
-    use std::sync::{Mutex, OnceLock};
-    static LOGS: OnceLock<&'static Mutex<Vec<u8>>> = OnceLock::new();
-    LOGS.get_or_init(|| {
-        let logs: &'static Mutex<Vec<u8>> = Box::leak(Box::new(Mutex::new(Vec::new())));
-        struct Writer(&'static Mutex<Vec<u8>>);
-        impl std::io::Write for Writer {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let subscriber = tracing_subscriber::fmt()
-            .with_env_filter("debug")
-            .with_ansi(false)
-            .with_writer(move || Writer(logs))
-            .finish();
-        tracing::subscriber::set_global_default(subscriber)
-            .expect("no other subscriber in the API tests");
-        logs
-    })
 }
 
 #[rstest]

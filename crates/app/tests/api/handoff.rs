@@ -270,6 +270,7 @@ async fn claiming_needs_a_private_server_link_and_delivering_needs_a_claim(
 async fn the_private_server_link_reaches_only_the_orders_viewers_while_it_is_claimed(
     #[case] backend: Backend,
 ) {
+    let logs = crate::helpers::captured_logs();
     let app = fast_mail_shop(backend).await;
     let buyer = browser();
     link_discord(&app, &buyer, 0).await;
@@ -387,6 +388,12 @@ async fn the_private_server_link_reaches_only_the_orders_viewers_while_it_is_cla
         found
     };
     assert_eq!(mails.len(), 2, "one claim mail per claim");
+    let logged = String::from_utf8_lossy(&logs.lock().unwrap()).into_owned();
+    assert!(logged.contains("buyer mail sent"), "the logs were captured");
+    assert!(
+        !logged.contains("secret-server-4711"),
+        "no log line carries the link"
+    );
     assert!(
         mails.iter().all(|m| !m.contains("secret-server-4711")),
         "the mail links the page, not the server"

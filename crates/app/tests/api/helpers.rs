@@ -353,3 +353,30 @@ impl TestApp {
 pub fn ids(products: &[serde_json::Value]) -> Vec<i64> {
     products.iter().map(|p| p["id"].as_i64().unwrap()).collect()
 }
+
+/// Every log line of this test process, at debug level and up.
+pub fn captured_logs() -> &'static std::sync::Mutex<Vec<u8>> {
+    use std::sync::{Mutex, OnceLock};
+    static LOGS: OnceLock<&'static Mutex<Vec<u8>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let logs: &'static Mutex<Vec<u8>> = Box::leak(Box::new(Mutex::new(Vec::new())));
+        struct Writer(&'static Mutex<Vec<u8>>);
+        impl std::io::Write for Writer {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter("debug")
+            .with_ansi(false)
+            .with_writer(move || Writer(logs))
+            .finish();
+        tracing::subscriber::set_global_default(subscriber)
+            .expect("no other subscriber in the API tests");
+        logs
+    })
+}

@@ -27,3 +27,4 @@ mod proofs;
 mod safety;
 mod spa;
 mod stripe_webhook;
+mod tickets;

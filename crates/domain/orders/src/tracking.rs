@@ -171,6 +171,8 @@ pub struct BuyerDelivery {
     pub buyer_ready_at: Option<DateTime<Utc>>,
     pub ticket_url: Option<String>,
     pub ticket_problem: Option<String>,
+    /// The first picture of the proof the order was delivered with (`/media/proofs/…`).
+    pub proof_picture: Option<String>,
 }
 
 impl BuyerDelivery {
@@ -191,6 +193,7 @@ impl BuyerDelivery {
                 _ => None,
             },
             ticket_problem: facts.ticket_problem.clone(),
+            proof_picture: None,
         }
     }
 }
@@ -504,10 +507,15 @@ where
         } else {
             None
         };
+        let mut delivery =
+            BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref());
+        if let (OrderStatus::Delivered, Some(proof)) = (order.status(), facts.proof_id) {
+            delivery.proof_picture = self.repository.proof_picture(proof).await?;
+        }
         Ok(TrackedOrder {
             timeline: timeline(&order, &facts),
             queue_position,
-            delivery: BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref()),
+            delivery,
             estimate_minutes: self.estimate_minutes().await,
             order,
         })

@@ -25,6 +25,7 @@ function delivery(overrides: Partial<OrderDelivery> = {}): OrderDelivery {
     buyer_ready_at: null,
     ticket_url: null,
     ticket_problem: null,
+    proof_picture: null,
     ...overrides,
   };
 }
@@ -215,6 +216,25 @@ describe('/orders/:id: the steps', () => {
     expect(screen.getByRole('region', { name: 'How did we do?' })).toBeVisible();
     expect(screen.queryByRole('button', { name: /I'm in the game/ })).toBeNull();
     expect(screen.queryByRole('link', { name: /private server/ })).toBeNull();
+    expect(screen.queryByRole('img', { name: /Proof of delivery/ })).toBeNull();
+  });
+
+  it('delivered with a proof: its picture is on the page', async () => {
+    renderOrder(
+      '/orders/42?key=k',
+      tracked(
+        {
+          status: 'delivered',
+          status_label: 'Delivered',
+          queue_position: null,
+          delivered_at: '2026-11-21T10:12:00Z',
+        },
+        { staff_name: 'Ann', proof_picture: '/media/proofs/abc.png' },
+      ),
+    );
+    const picture = await screen.findByRole('img', { name: 'Proof of delivery of order #42' });
+    expect(picture).toHaveAttribute('src', '/media/proofs/abc.png');
+    expect(screen.getByTestId('delivered')).toHaveTextContent(/The picture staff took/);
   });
 
   it('a refunded order ends its way', async () => {

@@ -72,18 +72,27 @@ function Questions({ order, invite }: { order: TrackedOrder; invite: string | nu
 
 function Delivered({ order }: { order: TrackedOrder }) {
   const staff = order.delivery.staff_name;
+  const proof = order.delivery.proof_picture;
   return (
-    <p className="order-page__delivered" data-testid="delivered">
-      {staff ? `Delivered by ${staff}` : 'Delivered'}
-      {order.delivered_at ? (
-        <>
-          {' '}
-          on <time dateTime={order.delivered_at}>{when.format(new Date(order.delivered_at))}</time>
-        </>
+    <>
+      <p className="order-page__delivered" data-testid="delivered">
+        {staff ? `Delivered by ${staff}` : 'Delivered'}
+        {order.delivered_at ? (
+          <>
+            {' '}
+            on{' '}
+            <time dateTime={order.delivered_at}>{when.format(new Date(order.delivered_at))}</time>
+          </>
+        ) : null}
+        {proof ? '. The picture staff took of your delivery:' : '.'} Photos of our deliveries are on
+        the <Link to={paths.proofs.getHref()}>proofs of delivery</Link> page.
+      </p>
+      {proof ? (
+        <a className="order-page__proof" href={proof} target="_blank" rel="noreferrer">
+          <img src={proof} alt={`Proof of delivery of order #${order.id}`} loading="lazy" />
+        </a>
       ) : null}
-      . Photos of our deliveries are on the{' '}
-      <Link to={paths.proofs.getHref()}>proofs of delivery</Link> page.
-    </p>
+    </>
   );
 }
 
