@@ -350,6 +350,38 @@ pub async fn show(
     tracked_page(&tracking, order).await
 }
 
+/// Who is asking about an order, with what they need to see it.
+struct Visitor<'a> {
+    kit: &'a CheckoutKit,
+    tracking: &'a TrackingService,
+    session: &'a Session,
+    user: &'a MaybeUser,
+}
+
+impl Visitor<'_> {
+    /// The order a buyer acts on from its page (its session, owner or key; 404 otherwise),
+    /// each action counted per order and hour under `bucket`
+    /// (`delivery.ready_per_order_per_hour`; 429 beyond).
+    async fn order_to_act_on(
+        &self,
+        id: &str,
+        key: Option<&str>,
+        bucket: &str,
+        limits: &RateLimits,
+        settings: &DeliverySettings,
+    ) -> Result<Order, ApiError> {
+        let order = order_for(self.kit, self.tracking, self.session, self.user, id, key).await?;
+        limits
+            .check(
+                bucket,
+                &order.id.to_string(),
+                Rule::new(settings.ready_per_order_per_hour, Duration::from_secs(3600)),
+            )
+            .await?;
+        Ok(order)
+    }
+}
+
 /// `POST /api/orders/{id}/ready`: the buyer is in the game.
 #[utoipa::path(
     post,
@@ -387,13 +419,14 @@ pub async fn ready(
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
-    limits
-        .check(
-            "order_ready",
-            &order.id.to_string(),
-            Rule::new(settings.ready_per_order_per_hour, Duration::from_secs(3600)),
-        )
+    let visitor = Visitor {
+        kit: &kit,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = visitor
+        .order_to_act_on(&id, query.key.as_deref(), "order_ready", &limits, &settings)
         .await?;
     delivery.buyer_ready(order.id).await?;
     tracked_page(&tracking, order).await
@@ -516,12 +549,19 @@ pub async fn join_ticket(
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
-    limits
-        .check(
+    let visitor = Visitor {
+        kit: &kit,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = visitor
+        .order_to_act_on(
+            &id,
+            query.key.as_deref(),
             "order_ticket_join",
-            &order.id.to_string(),
-            Rule::new(settings.ready_per_order_per_hour, Duration::from_secs(3600)),
+            &limits,
+            &settings,
         )
         .await?;
     let Some(desk) = &tickets.0 else {

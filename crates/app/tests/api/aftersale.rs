@@ -15,24 +15,9 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 use crate::checkout_support::*;
 use crate::helpers::TestApp;
 
-const SESSION_FIXTURE: &str =
-    include_str!("../../../adapters/stripe/tests/fixtures/checkout_session.json");
 const REFUND_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/refund.json");
 const CHARGE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/charge.json");
 const DISPUTE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/dispute.json");
-
-/// A fake Stripe session endpoint giving each new session the id `cs_test_{n}`.
-struct Sessions(AtomicUsize);
-
-impl Respond for Sessions {
-    fn respond(&self, _: &Request) -> ResponseTemplate {
-        let n = self.0.fetch_add(1, Ordering::SeqCst);
-        let mut session: Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
-        session["id"] = json!(format!("cs_test_{n}"));
-        session["url"] = json!(format!("https://checkout.stripe.com/c/pay/cs_test_{n}"));
-        ResponseTemplate::new(200).set_body_json(session)
-    }
-}
 
 /// A fake refunds endpoint: the first `failures` calls fail with a 500, the rest succeed.
 struct Refunds {

@@ -463,9 +463,6 @@ async fn the_sweeper_expires_stale_orders_and_releases_their_stock_once(#[case] 
     assert_eq!(stock(&app, 1).await, Some(4));
 }
 
-const SESSION_FIXTURE: &str =
-    include_str!("../../../adapters/stripe/tests/fixtures/checkout_session.json");
-
 fn form(body: &[u8]) -> std::collections::HashMap<String, String> {
     let url = reqwest::Url::parse(&format!("http://x/?{}", String::from_utf8_lossy(body))).unwrap();
     url.query_pairs().into_owned().collect()

@@ -16,9 +16,6 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 use crate::checkout_support::*;
 use crate::helpers::TestApp;
 
-const SESSION_FIXTURE: &str =
-    include_str!("../../../adapters/stripe/tests/fixtures/checkout_session.json");
-
 async fn order_id_of(response: reqwest::Response) -> i64 {
     let status = response.status();
     let body: Value = response.json().await.unwrap();

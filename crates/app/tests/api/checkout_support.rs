@@ -249,3 +249,20 @@ pub fn now(app: &TestApp) -> i64 {
     use accounts::Clock;
     app.clock.now().timestamp()
 }
+
+/// A checkout session as Stripe answers it (the stripe adapter's fixture).
+pub const SESSION_FIXTURE: &str =
+    include_str!("../../../adapters/stripe/tests/fixtures/checkout_session.json");
+
+/// A fake Stripe session endpoint giving each new session the id `cs_test_{n}`.
+pub struct Sessions(pub std::sync::atomic::AtomicUsize);
+
+impl wiremock::Respond for Sessions {
+    fn respond(&self, _: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut session: Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
+        session["id"] = json!(format!("cs_test_{n}"));
+        session["url"] = json!(format!("https://checkout.stripe.com/c/pay/cs_test_{n}"));
+        wiremock::ResponseTemplate::new(200).set_body_json(session)
+    }
+}

@@ -9,7 +9,7 @@ use rstest::rstest;
 use serde_json::{json, Value};
 use store::Backend;
 use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 use crate::checkout_support::*;
 use crate::helpers::TestApp;
@@ -20,22 +20,6 @@ const GUILD: &str = "555000";
 const ROLE: &str = "990000000000000009";
 /// The first demo identity of the dev Discord sign-in.
 const BUYER: &str = "100000000000000001";
-
-const SESSION_FIXTURE: &str =
-    include_str!("../../../adapters/stripe/tests/fixtures/checkout_session.json");
-
-/// A fake Stripe giving each new session the id `cs_test_{n}`.
-struct Sessions(std::sync::atomic::AtomicUsize);
-
-impl Respond for Sessions {
-    fn respond(&self, _: &Request) -> ResponseTemplate {
-        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let mut session: Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
-        session["id"] = json!(format!("cs_test_{n}"));
-        session["url"] = json!(format!("https://checkout.stripe.com/c/pay/cs_test_{n}"));
-        ResponseTemplate::new(200).set_body_json(session)
-    }
-}
 
 fn thread_json() -> Value {
     json!({
