@@ -3606,6 +3606,15 @@ export interface operations {
                     "application/json": components["schemas"]["PrivateServer"];
                 };
             };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session, or the session has ended: "Please log in." */
             401: {
                 headers: {
@@ -3617,6 +3626,24 @@ export interface operations {
             };
             /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

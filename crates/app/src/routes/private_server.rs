@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
-use crate::dto::responses::CrossSiteRefused;
+use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::DeliveryQueueService;
@@ -74,6 +74,7 @@ pub async fn show(
     responses(
         (status = 200, description = "The link as kept.", body = PrivateServer),
         CrossSiteRefused,
+        JsonBodyRefused,
         StaffOnly,
         (status = 422, description = "Not an https roblox.com link of at most 300 characters (`errors.url`).", body = crate::openapi::ErrorBody),
     ),
