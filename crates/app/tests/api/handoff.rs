@@ -413,6 +413,8 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
     let key = key_of(&app, second).await;
     let staff = app.client_with_role(Role::Admin).await;
     set_link(&app, &staff, LINK).await;
+    // every counted call of this test in one window of the per-order count
+    app.to_the_start_of_a_window(std::time::Duration::from_secs(3600));
 
     let queue: Vec<Value> = staff
         .get(app.url("/api/admin/orders"))
@@ -685,4 +687,39 @@ async fn a_discord_invite_that_is_not_an_https_discord_invite_stops_the_start() 
     );
     settings.site.discord_invite_url = "https://discord.gg/garden".into();
     assert!(garden_app::Application::build(settings).await.is_ok());
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_burst_of_im_in_the_game_is_said_once_and_counted_by_the_limit(#[case] backend: Backend) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let key = key_of(&app, order).await;
+    // 30 at once from browsers holding the link: one says it, the others are told it was said
+    // or, past ten in the hour, to wait (all in one window of the per-order count)
+    app.to_the_start_of_a_window(std::time::Duration::from_secs(3600));
+    let burst = (0..30).map(|_| {
+        let url = app.url(&format!("/api/orders/{order}/ready?key={key}"));
+        let origin = app.address.clone();
+        async move {
+            browser()
+                .post(url)
+                .header("Origin", origin)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    });
+    let statuses = futures::future::join_all(burst).await;
+    let count = |code: u16| statuses.iter().filter(|s| **s == code).count();
+    assert_eq!(count(200), 1, "{statuses:?}");
+    assert_eq!(count(409), 9, "{statuses:?}");
+    assert_eq!(count(429), 20, "{statuses:?}");
+    assert_eq!(steps(&app, order).await, ["placed", "paid", "ready"]);
 }
