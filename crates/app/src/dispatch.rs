@@ -2,8 +2,9 @@
 //! delivery queue and after-sale see it. Each method does what the store does and answers the
 //! same; after a write committed, what it changed is handed to this instance's subscribers:
 //! server push (an event for every change a browser shows, an order's with its
-//! `orders::OrderStep`) and the product snapshot (a placed, paid or released order moved
-//! stock). The work that leaves the shop (mail, Discord) is not here: the store writes each
+//! `orders::OrderStep`), the product snapshot (a placed, paid or released order moved
+//! stock) and the deliveries' watcher (the delivery time histogram and the promise's cache,
+//! set at wiring: [`DeliveryWatch`]). The work that leaves the shop (mail, Discord) is not here: the store writes each
 //! change's step into `order_events` in the change's own transaction, and the outbox
 //! (`background`, `orders::lifecycle`) sends it. A failing subscriber is logged, never turned
 //! into a failed write (the browser's polling, the event log's "resync" and the periodic
@@ -13,11 +14,13 @@ use chat::{
     Chat, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp, ChatStatus, NewChat,
     NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
 };
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use orders::{
-    AfterSaleRepository, Applied, Closing, DeliveryRepository, DisputeOutcome, NewBlock, NewOrder,
-    Order, OrderError, OrderId, OrderRepository, OrderStep, PaymentProvider, PendingCaps,
-    PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
+    AfterSaleRepository, Applied, Closing, DeliveredOrder, DeliveryRepository, DisputeOutcome,
+    NewBlock, NewOrder, Order, OrderError, OrderId, OrderRepository, OrderStep, PaymentProvider,
+    PendingCaps, PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
 };
 use shared::{Actor, PrivateServerUrl};
 use store::Store;
@@ -25,12 +28,29 @@ use store::Store;
 use crate::events::{ChatChanged, ShopEvents};
 use crate::snapshot::StockChanged;
 
+/// Who hears of each delivery this instance makes, with its times.
+#[derive(Clone)]
+pub struct DeliveryWatch(Arc<dyn Fn(&DeliveredOrder) + Send + Sync>);
+
+impl DeliveryWatch {
+    pub fn new(watch: impl Fn(&DeliveredOrder) + Send + Sync + 'static) -> Self {
+        DeliveryWatch(Arc::new(watch))
+    }
+}
+
+impl std::fmt::Debug for DeliveryWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DeliveryWatch")
+    }
+}
+
 /// The shop's store, handing what its writes change to this instance's subscribers.
 #[derive(Debug, Clone)]
 pub struct EventsStore {
     store: Store,
     events: ShopEvents,
     stock: StockChanged,
+    deliveries: Option<DeliveryWatch>,
 }
 
 impl EventsStore {
@@ -39,6 +59,37 @@ impl EventsStore {
             store,
             events: stock.events().clone(),
             stock,
+            deliveries: None,
+        }
+    }
+
+    /// Hands each delivery's times to `watch` too.
+    pub fn watching_deliveries(mut self, watch: DeliveryWatch) -> Self {
+        self.deliveries = Some(watch);
+        self
+    }
+
+    /// Tells the deliveries' watcher of order `id`, just delivered (read back: one row).
+    async fn delivered(&self, id: OrderId) {
+        let Some(watch) = &self.deliveries else {
+            return;
+        };
+        match self.store.queued_order(id).await {
+            Ok(QueuedOrder {
+                paid_at: Some(paid_at),
+                claimed_at,
+                delivered_at: Some(delivered_at),
+                ..
+            }) => (watch.0)(&DeliveredOrder {
+                paid_at,
+                claimed_at,
+                delivered_at,
+                staff_name: None,
+            }),
+            Ok(_) => {}
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not read a delivered order's times")
+            }
         }
     }
 
@@ -245,6 +296,18 @@ impl OrderRepository for EventsStore {
         Ok(self.published(id, applied, OrderStep::Paid).await)
     }
 
+    async fn mark_paid_too_late(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let applied = self.store.mark_paid_too_late(id, at, event).await?;
+        Ok(self
+            .published(id, applied, OrderStep::PaidAfterExpiry)
+            .await)
+    }
+
     async fn release(
         &self,
         id: OrderId,
@@ -322,6 +385,7 @@ impl DeliveryRepository for EventsStore {
         let delivered = self.store.deliver(id, staff, proof, at, actor).await?;
         if delivered {
             self.order_now(id, OrderStep::Delivered).await;
+            self.delivered(id).await;
         }
         Ok(delivered)
     }
@@ -365,12 +429,17 @@ impl AfterSaleRepository for EventsStore {
         self.store.record_payment_id(id, payment_id).await
     }
 
-    async fn record_event(
+    async fn record_partial_refund(
         &self,
+        id: OrderId,
         event: ProviderEvent,
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
-        self.store.record_event(event, at).await
+        let recorded = self.store.record_partial_refund(id, event, at).await?;
+        if recorded {
+            self.order_now(id, OrderStep::PartlyRefunded).await;
+        }
+        Ok(recorded)
     }
 
     async fn mark_refunded(
@@ -393,9 +462,13 @@ impl AfterSaleRepository for EventsStore {
         id: OrderId,
         at: DateTime<Utc>,
         event: ProviderEvent,
+        reason: Option<String>,
         blocks: Vec<NewBlock>,
     ) -> Result<Applied, OrderError> {
-        let applied = self.store.open_dispute(id, at, event, blocks).await?;
+        let applied = self
+            .store
+            .open_dispute(id, at, event, reason, blocks)
+            .await?;
         Ok(self.published(id, applied, OrderStep::Disputed).await)
     }
 

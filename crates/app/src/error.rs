@@ -752,7 +752,7 @@ impl From<orders::RefundError> for ApiError {
         use orders::RefundError;
         match error {
             RefundError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            RefundError::Refused(_) | RefundError::NoProvider(_) => {
+            RefundError::Refused(_) | RefundError::NoProvider(_) | RefundError::MovedOn { .. } => {
                 ApiError::Conflict(error.to_string())
             }
             RefundError::Provider(ref cause) => {

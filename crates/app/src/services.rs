@@ -24,8 +24,7 @@ pub type SalesService = orders::SalesStatistics<Store, AppClock>;
 pub type DeliveryQueueService = orders::DeliveryQueue<crate::dispatch::EventsStore, AppClock>;
 
 /// Refunds through the payment provider, and the provider's refunds and disputes.
-pub type AfterSaleService =
-    orders::AfterSale<crate::dispatch::EventsStore, discord::StaffNotifier, AppClock>;
+pub type AfterSaleService = orders::AfterSale<crate::dispatch::EventsStore, AppClock>;
 
 /// The super_admin's blocklist.
 pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;

@@ -17,7 +17,7 @@ use crate::{
     background::{self, Loops, Sweeper},
     checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
-    dispatch::EventsStore,
+    dispatch::{DeliveryWatch, EventsStore},
     events::{ShopEvents, StreamLimits},
     help_chat::HelpChat,
     limits::RateLimits,
@@ -138,26 +138,11 @@ impl Services {
             .context("failed to read the event log")?;
         let stock = StockChanged::new(products.clone(), catalog.clone(), events.clone());
         let notifier = background::start_staff_notifier(settings);
-        let aftersale = orders::AfterSale::new(
-            EventsStore::new(store.clone(), stock.clone()),
-            notifier.clone(),
-            clock.clone(),
-        )
-        .with_orders_url(format!(
-            "{}/admin/orders",
-            settings.site.public_url.trim_end_matches('/')
-        ));
         let metrics = ShopMetrics::new(settings, mail_failures, notifier.clone(), clock.clone())
             .context("the metrics settings are not usable")?;
         let checkout = Arc::new(
-            CheckoutKit::build(
-                settings,
-                store.clone(),
-                clock.clone(),
-                notifier.clone(),
-                stock.clone(),
-            )
-            .context("the checkout settings are not usable")?,
+            CheckoutKit::build(settings, store.clone(), clock.clone(), stock.clone())
+                .context("the checkout settings are not usable")?,
         );
         let tracking = Arc::new(orders::OrderTracking::new(
             store.clone(),
@@ -173,10 +158,20 @@ impl Services {
                     .filter(|guild| !guild.is_empty()),
             },
         ));
+        // every write goes through the one dispatcher: push, the snapshot, and each delivery's
+        // times for the histogram and the promise
+        let events_store = EventsStore::new(store.clone(), stock.clone()).watching_deliveries({
+            let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
+            DeliveryWatch::new(move |delivered| {
+                metrics.observe_delivery(delivered);
+                tracking.forget_estimate();
+            })
+        });
+        let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(
                 settings,
-                EventsStore::new(store.clone(), stock.clone()),
+                events_store.clone(),
                 products.clone(),
                 notifier.clone(),
                 clock.clone(),
@@ -223,7 +218,7 @@ impl Services {
         Ok(Services {
             audit: web::Data::new(AuditService::new(store.clone())),
             catalog_admin: web::Data::new(catalog::CatalogAdmin::new(
-                EventsStore::new(store.clone(), stock.clone()),
+                events_store.clone(),
                 media::MediaImages::products(media.clone()),
             )),
             proofs: web::Data::new(proofs::ProofService::new(
@@ -233,11 +228,7 @@ impl Services {
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: web::Data::new(
-                DeliveryQueueService::new(
-                    EventsStore::new(store.clone(), stock.clone()),
-                    clock.clone(),
-                )
-                .with_handoff(
+                DeliveryQueueService::new(events_store.clone(), clock.clone()).with_handoff(
                     settings.delivery.no_show_minutes,
                     Some(settings.discord.guild_id.trim().to_owned())
                         .filter(|guild| !guild.is_empty()),

@@ -741,7 +741,7 @@ export interface paths {
          *     - `products` — the storefront's product list changed: `{"version": etag}` (everyone).
          *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
-         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, held, claimed, released, ready, delivered, refunded, disputed, dispute_won, dispute_lost, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
+         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
          *     - `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.
          *

@@ -393,6 +393,7 @@ mod with_the_rules {
                 order_id: OrderId::new(7),
                 step,
                 staff_id: Some(3),
+                note: None,
                 at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
             },
             attempts: 0,

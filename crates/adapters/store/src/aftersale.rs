@@ -20,7 +20,7 @@ use shared::{Actor, AuditKind};
 use crate::admin_products::statement;
 use crate::audit;
 use crate::entities::orders as order_rows;
-use crate::lifecycle::record_step;
+use crate::lifecycle::{record_noted_step, record_step};
 use crate::orders::{current_status, record_event, with_lines};
 use crate::Store;
 
@@ -39,6 +39,7 @@ impl Store {
         then: Vec<(String, Vec<Value>)>,
         audited: Option<(&Actor, AuditKind)>,
         step: OrderStep,
+        note: Option<&str>,
     ) -> Result<Applied, OrderError> {
         let txn = self
             .db
@@ -73,7 +74,7 @@ impl Store {
                 .with_context(|| format!("failed to record what goes with order {id}'s change"))?;
         }
         let staff = audited.and_then(|(actor, _)| actor.user_id);
-        record_step(&txn, id.get(), step, staff, at).await?;
+        record_noted_step(&txn, id.get(), step, staff, note, at).await?;
         if let Some((actor, kind)) = audited {
             let after = audit::order_json(&txn, id.get()).await?;
             audit::append(
@@ -145,8 +146,9 @@ impl AfterSaleRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn record_event(
+    async fn record_partial_refund(
         &self,
+        id: OrderId,
         event: ProviderEvent,
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
@@ -155,9 +157,15 @@ impl AfterSaleRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        let new = record_event(&txn, &event, at).await?;
-        txn.commit().await.context("failed to record an event")?;
-        Ok(new)
+        if !record_event(&txn, &event, at).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        record_step(&txn, id.get(), OrderStep::PartlyRefunded, None, at).await?;
+        txn.commit()
+            .await
+            .context("failed to record a partial refund")?;
+        Ok(true)
     }
 
     #[tracing::instrument(skip(self, refund_id, actor))]
@@ -186,6 +194,7 @@ impl AfterSaleRepository for Store {
             vec![],
             actor.as_ref().map(|actor| (actor, AuditKind::OrderRefund)),
             OrderStep::Refunded,
+            None,
         )
         .await
     }
@@ -196,6 +205,7 @@ impl AfterSaleRepository for Store {
         id: OrderId,
         at: DateTime<Utc>,
         event: ProviderEvent,
+        reason: Option<String>,
         blocks: Vec<NewBlock>,
     ) -> Result<Applied, OrderError> {
         self.change_order(
@@ -220,6 +230,7 @@ impl AfterSaleRepository for Store {
                 .collect(),
             None,
             OrderStep::Disputed,
+            reason.as_deref(),
         )
         .await
     }
@@ -260,6 +271,7 @@ impl AfterSaleRepository for Store {
                 DisputeOutcome::Won => OrderStep::DisputeWon,
                 DisputeOutcome::Lost => OrderStep::DisputeLost,
             },
+            None,
         )
         .await
     }

@@ -308,6 +308,63 @@ impl OrderRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
+    async fn mark_paid_too_late(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if let Some(event) = &event {
+            if !record_event(&txn, event, at).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Ok(Applied::Replayed);
+            }
+        }
+        // the no-op UPDATE takes the order's row lock: of two late payments at once, the
+        // second reads the first one's step
+        let closed = txn
+            .execute(statement(
+                &txn,
+                "UPDATE orders SET status = status WHERE id = ? AND status IN (?, ?)",
+                vec![
+                    id.get().into(),
+                    OrderStatus::Expired.as_str().into(),
+                    OrderStatus::Cancelled.as_str().into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to lock order {id}"))?;
+        if closed.rows_affected() != 1 {
+            let current = current_status(&txn, id).await;
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(Applied::NotPending(current?));
+        }
+        let told = txn
+            .query_one(statement(
+                &txn,
+                "SELECT 1 AS told FROM order_events WHERE order_id = ? AND step = ?",
+                vec![id.get().into(), OrderStep::PaidAfterExpiry.as_str().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the steps of order {id}"))?;
+        if told.is_some() {
+            // said once already: the event (if any) is kept as processed
+            txn.commit().await.context("failed to record an event")?;
+            return Ok(Applied::Replayed);
+        }
+        record_step(&txn, id.get(), OrderStep::PaidAfterExpiry, None, at).await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to record the late payment of order {id}"))?;
+        Ok(Applied::Changed)
+    }
+
+    #[tracing::instrument(skip(self))]
     async fn release(
         &self,
         id: OrderId,

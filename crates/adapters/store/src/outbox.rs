@@ -27,6 +27,7 @@ fn event_of(row: &QueryResult, id_column: &str) -> anyhow::Result<OrderEvent> {
         step: OrderStep::parse(&step)
             .with_context(|| format!("order event {id} has an unknown step {step:?}"))?,
         staff_id: row.try_get("", "staff_id").context("bad staff_id")?,
+        note: row.try_get("", "note").context("bad note")?,
         at: row.try_get("", "at").context("bad at")?,
     })
 }
@@ -38,7 +39,7 @@ impl OutboxRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
-                "SELECT id, order_id, step, staff_id, at FROM order_events \
+                "SELECT id, order_id, step, staff_id, note, at FROM order_events \
                  WHERE dispatched_at IS NULL ORDER BY id LIMIT ?",
                 vec![i64::from(limit).into()],
             ))
@@ -116,7 +117,7 @@ impl OutboxRepository for Store {
             .query_all(statement(
                 &self.db,
                 "SELECT j.id AS job_id, j.attempts, e.id AS event_id, e.order_id, e.step, \
-                 e.staff_id, e.at FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
+                 e.staff_id, e.note, e.at FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
                  WHERE j.channel = ? AND j.status = ? AND j.next_attempt_at <= ? \
                  ORDER BY j.event_id, j.id LIMIT ?",
                 vec![

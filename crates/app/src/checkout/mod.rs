@@ -7,7 +7,7 @@ mod dev;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use discord::{DiscordOAuth, StaffNotifier};
+use discord::DiscordOAuth;
 use orders::gateways::{
     DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
     HostedCheckoutRequest, PaymentError, PaymentGateway, RefundReceipt, RefundRequest,
@@ -143,7 +143,6 @@ pub struct CheckoutKit {
     pub webhook: Option<WebhookVerifier>,
     pub discord: DiscordLink,
     pub roblox: Roblox,
-    pub notifier: StaffNotifier,
     pub clock: AppClock,
     /// `site.public_url` without a trailing slash.
     pub public_url: String,
@@ -199,13 +198,11 @@ pub fn check_production(settings: &Settings) -> anyhow::Result<()> {
 
 impl CheckoutKit {
     /// Chooses every adapter from the settings (the composition root has already refused a
-    /// production setup with local stand-ins: [`check_production`]). `notifier` is the app's one
-    /// staff notifier, shared with the help chat.
+    /// production setup with local stand-ins: [`check_production`]).
     pub fn build(
         settings: &Settings,
         store: Store,
         clock: AppClock,
-        notifier: StaffNotifier,
         stock: StockChanged,
     ) -> anyhow::Result<Self> {
         let public_url = settings.site.public_url.trim_end_matches('/').to_owned();
@@ -271,7 +268,6 @@ impl CheckoutKit {
             webhook,
             discord,
             roblox,
-            notifier,
             clock,
             public_url,
             settings: settings.checkout.clone(),
@@ -296,34 +292,11 @@ impl CheckoutKit {
     pub fn clock_now(&self) -> DateTime<Utc> {
         accounts::Clock::now(&self.clock)
     }
-
-    /// The staff's delivery queue.
-    pub fn admin_orders_url(&self) -> String {
-        format!("{}/admin/orders", self.public_url)
-    }
 }
 
 /// Dollars for people to read: `$12.50`.
 pub(crate) fn dollars_text(money: cart_pricing::Money) -> String {
     format!("${:.2}", money.as_decimal())
-}
-
-/// Tells staff a payment arrived for an order that had expired or been cancelled: its stock
-/// went back on sale, so the payment has to be refunded by hand.
-pub fn notify_paid_too_late(
-    kit: &CheckoutKit,
-    order: orders::OrderId,
-    status: orders::OrderStatus,
-) {
-    use orders::gateways::{StaffMessage, StaffNotifications};
-    kit.notifier.notify(StaffMessage {
-        text: format!(
-            "Order #{order} was paid after it was {}: refund the payment.",
-            status.label().to_lowercase()
-        ),
-        link: Some(kit.admin_orders_url()),
-        fields: Vec::new(),
-    });
 }
 
 /// How closing an unpaid order ended.
@@ -415,35 +388,12 @@ pub async fn close_unpaid(
 
 /// Applies a provider's confirmation (Stripe webhook, the dev page, a page found paid when
 /// closing it). What goes with a paid order (the snapshot, push, the receipt, staff, the
-/// ticket) follows from its recorded step (`dispatch`, `outbox`); a payment for an order that
-/// can no longer be paid is reported to staff here.
+/// ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
+/// order that can no longer be paid (its `paid_after_expiry` step tells staff to refund it).
 pub async fn confirm(
     kit: &CheckoutKit,
     notice: orders::PaymentNotice,
 ) -> Result<orders::Confirmation, orders::ConfirmError> {
     use orders::CheckoutService;
-    let order_id = notice.order_id;
-    let confirmation = kit.service.confirm_paid(notice).await;
-    if let Err(orders::ConfirmError::Refused(refused)) = &confirmation {
-        paid_too_late(kit, order_id, refused);
-    }
-    confirmation
-}
-
-fn paid_too_late(kit: &CheckoutKit, order_id: orders::OrderId, refused: &orders::TransitionError) {
-    tracing::error!(order = %order_id, ?refused, "a payment arrived for an order that can no longer be paid: refund it");
-    notify_paid_too_late(kit, order_id, refused.from);
-}
-
-/// What goes with a capture on the provider's return ([`orders::Checkout::confirm_capture`])
-/// beyond its recorded step: a payment too late for its order is reported to staff.
-pub async fn after_capture(
-    kit: &CheckoutKit,
-    order_id: orders::OrderId,
-    captured: &orders::Captured,
-) {
-    // a confirmation and a hold reach staff through the outbox (`orders::staff_alerts`)
-    if let orders::Captured::TooLate(refused) = captured {
-        paid_too_late(kit, order_id, refused);
-    }
+    kit.service.confirm_paid(notice).await
 }

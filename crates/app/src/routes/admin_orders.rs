@@ -15,8 +15,7 @@ use crate::checkout::CheckoutKit;
 use crate::client_ip::ClientIp;
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
-use crate::metrics::ShopMetrics;
-use crate::services::{AfterSaleService, DeliveryQueueService, TrackingService};
+use crate::services::{AfterSaleService, DeliveryQueueService};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
@@ -343,7 +342,6 @@ pub struct DeliverDoc {
     ),
     security(("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
@@ -351,8 +349,6 @@ pub async fn deliver(
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
     kit: web::Data<CheckoutKit>,
-    metrics: web::Data<ShopMetrics>,
-    tracking: web::Data<TrackingService>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
@@ -367,15 +363,6 @@ pub async fn deliver(
     let order = delivery
         .deliver(id, staff.id, proof, &staff.actor(ip))
         .await?;
-    if let (Some(paid_at), Some(delivered_at)) = (order.paid_at, order.delivered_at) {
-        metrics.observe_delivery(&orders::DeliveredOrder {
-            paid_at,
-            claimed_at: order.claimed_at,
-            delivered_at,
-            staff_name: None,
-        });
-    }
-    tracking.forget_estimate();
     Ok(answer(&kit, &delivery, order).await)
 }
 

@@ -245,7 +245,6 @@ pub async fn paypal_return(
         .service
         .confirm_capture(id, PaymentProvider::Paypal, token, capture)
         .await?;
-    checkout::after_capture(&kit, id, &captured).await;
     let page = if captured.is_success() {
         "success"
     } else {

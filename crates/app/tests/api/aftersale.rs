@@ -319,7 +319,14 @@ async fn a_refund_made_in_the_stripe_dashboard_refunds_the_order_once(#[case] ba
     stranger["data"]["object"]["payment_intent"] = json!("pi_not_ours");
     deliver_times(app, &stranger, 1).await;
 
+    // each recorded with its change and sent once through the outbox
+    let sent = |step: &str| (step.to_owned(), "sent".to_owned());
+    assert_eq!(
+        app.settled_jobs(order, "staff").await,
+        [sent("paid"), sent("partly_refunded"), sent("refunded")]
+    );
     let messages = staff_messages(&shop.discord, 3).await;
+    assert_eq!(messages.len(), 3, "{messages:?}");
     let about = |needle: &str| messages.iter().filter(|m| m.contains(needle)).count();
     assert_eq!(about("partly refunded"), 1, "{messages:?}");
     assert_eq!(
@@ -479,11 +486,23 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
         .iter()
         .any(|o| o["id"] == delivered && o["status_label"] == "Disputed"));
 
-    // staff heard of each dispute and of the win, once each
+    // staff heard of each dispute and of the win, once each, through the outbox
+    let sent = |step: &str| (step.to_owned(), "sent".to_owned());
+    assert_eq!(
+        app.settled_jobs(disputed, "staff").await,
+        [sent("paid"), sent("disputed"), sent("dispute_won")]
+    );
+    assert_eq!(
+        app.settled_jobs(delivered, "staff").await,
+        [sent("paid"), sent("disputed"), sent("dispute_lost")]
+    );
     let messages = staff_messages(&shop.discord, 6).await;
+    assert_eq!(messages.len(), 6, "{messages:?}");
     let about = |needle: &str| messages.iter().filter(|m| m.contains(needle)).count();
     assert_eq!(
-        about(&format!("Order #{disputed} is disputed")),
+        about(&format!(
+            "Order #{disputed} is disputed (fraudulent): do not deliver it."
+        )),
         1,
         "{messages:?}"
     );

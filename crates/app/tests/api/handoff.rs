@@ -41,21 +41,6 @@ async fn exec(app: &TestApp, sql: &str, values: Vec<SqlValue>) {
         .unwrap();
 }
 
-/// The steps recorded for an order, oldest first.
-async fn steps(app: &TestApp, order: i64) -> Vec<String> {
-    let db = app.store.connection();
-    let rows = db
-        .query_all(Statement::from_string(
-            db.get_database_backend(),
-            format!("SELECT step FROM order_events WHERE order_id = {order} ORDER BY id"),
-        ))
-        .await
-        .unwrap();
-    rows.iter()
-        .map(|row| row.try_get::<String>("", "step").unwrap())
-        .collect()
-}
-
 async fn pay(app: &TestApp, client: &reqwest::Client, order: i64) {
     let paid = client
         .post(app.url(&format!("/dev/pay/{order}/pay")))
@@ -507,7 +492,7 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
     assert!(limited.headers().contains_key("retry-after"));
 
     assert_eq!(
-        steps(&app, second).await,
+        app.order_steps(second).await,
         ["placed", "paid", "ready", "claimed", "released", "ready"]
     );
 }
@@ -528,7 +513,7 @@ async fn every_change_of_an_order_is_recorded_once_as_its_step(#[case] backend: 
     }
     // a claim of one's own claim and a second delivery change nothing, and record nothing
     assert_eq!(
-        steps(&app, order).await,
+        app.order_steps(order).await,
         [
             "placed",
             "paid",
@@ -546,7 +531,7 @@ async fn every_change_of_an_order_is_recorded_once_as_its_step(#[case] backend: 
         .post_json(&buyer, &format!("/api/orders/{id}/cancel"), &json!({}))
         .await;
     assert_eq!(answer.status(), 200);
-    assert_eq!(steps(&app, id).await, ["placed", "cancelled"]);
+    assert_eq!(app.order_steps(id).await, ["placed", "cancelled"]);
     let metrics = app
         .client
         .get(app.url("/metrics"))
@@ -721,5 +706,5 @@ async fn a_burst_of_im_in_the_game_is_said_once_and_counted_by_the_limit(#[case]
     assert_eq!(count(200), 1, "{statuses:?}");
     assert_eq!(count(409), 9, "{statuses:?}");
     assert_eq!(count(429), 20, "{statuses:?}");
-    assert_eq!(steps(&app, order).await, ["placed", "paid", "ready"]);
+    assert_eq!(app.order_steps(order).await, ["placed", "paid", "ready"]);
 }

@@ -334,6 +334,56 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// The steps recorded for an order (`order_events`), oldest first.
+    pub async fn order_steps(&self, order: i64) -> Vec<String> {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = self.store.connection();
+        let rows = db
+            .query_all(Statement::from_string(
+                db.get_database_backend(),
+                format!("SELECT step FROM order_events WHERE order_id = {order} ORDER BY id"),
+            ))
+            .await
+            .unwrap();
+        rows.iter()
+            .map(|row| row.try_get::<String>("", "step").unwrap())
+            .collect()
+    }
+
+    /// Waits until the order has jobs on the outbox `channel` and every one is done (sent or
+    /// given up): nothing more will leave the shop for it there. Answers `(step, status)`.
+    pub async fn settled_jobs(&self, order: i64, channel: &str) -> Vec<(String, String)> {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = self.store.connection();
+        for _ in 0..300 {
+            let rows = db
+                .query_all(Statement::from_string(
+                    db.get_database_backend(),
+                    format!(
+                        "SELECT e.step, j.status FROM outbox_jobs j JOIN order_events e \
+                         ON e.id = j.event_id WHERE j.order_id = {order} \
+                         AND j.channel = '{channel}' ORDER BY e.id"
+                    ),
+                ))
+                .await
+                .unwrap();
+            let jobs: Vec<(String, String)> = rows
+                .iter()
+                .map(|r| {
+                    (
+                        r.try_get("", "step").unwrap(),
+                        r.try_get("", "status").unwrap(),
+                    )
+                })
+                .collect();
+            if !jobs.is_empty() && jobs.iter().all(|(_, status)| status != "pending") {
+                return jobs;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("the {channel} jobs of order {order} never settled");
+    }
+
     /// How many rows a table of this app's database holds.
     pub async fn count_rows(&self, table: &str) -> i64 {
         use sea_orm::{ConnectionTrait, Statement};

@@ -14,6 +14,8 @@ struct Shop {
     app: TestApp,
     client: reqwest::Client,
     _stripe: MockServer,
+    /// The staff channel's webhook.
+    staff: MockServer,
 }
 
 async fn stripe_shop(backend: Backend, products: Vec<(i64, catalog::ProductDraft)>) -> Shop {
@@ -23,11 +25,21 @@ async fn stripe_shop(backend: Backend, products: Vec<(i64, catalog::ProductDraft
         .respond_with(Sessions(0.into()))
         .mount(&stripe)
         .await;
-    let uri = stripe.uri();
+    let staff = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/webhooks/1/token"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&staff)
+        .await;
+    let (uri, hook) = (
+        stripe.uri(),
+        format!("{}/api/webhooks/1/token", staff.uri()),
+    );
     let app = shop_with(backend, products, |s| {
         s.stripe.secret_key = "sk_test_fake".to_owned().into();
         s.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
         s.stripe.api_base = uri;
+        s.discord.notify_webhook_url = hook.into();
     })
     .await;
     let client = browser();
@@ -36,6 +48,7 @@ async fn stripe_shop(backend: Backend, products: Vec<(i64, catalog::ProductDraft
         app,
         client,
         _stripe: stripe,
+        staff,
     }
 }
 
@@ -185,19 +198,40 @@ async fn expired_before_completed_keeps_the_order_expired_and_releases_once(
     assert_eq!(stock(app, 1).await, Some(3), "released exactly once");
     assert_eq!(app.get_json("/api/products/1").await["stock"], 3);
 
+    // the late payment, replayed, and a second event saying the same
     let completed = stripe_event("evt_late", "checkout.session.completed", &session, id);
-    assert_eq!(
-        deliver(app, &completed, WEBHOOK_SECRET, now(app))
-            .await
-            .status(),
-        200
-    );
+    let again = stripe_event("evt_late_2", "checkout.session.completed", &session, id);
+    for event in [&completed, &completed, &completed, &again] {
+        assert_eq!(
+            deliver(app, event, WEBHOOK_SECRET, now(app)).await.status(),
+            200
+        );
+    }
     assert_eq!(
         status(app, id).await,
         "expired",
         "a late payment does not revive it"
     );
     assert_eq!(stock(app, 1).await, Some(3));
+
+    // recorded once with the change, and staff told once (through the outbox) to refund it
+    assert_eq!(
+        app.order_steps(id).await,
+        ["placed", "expired", "paid_after_expiry"]
+    );
+    assert_eq!(
+        app.settled_jobs(id, "staff").await,
+        [("paid_after_expiry".to_owned(), "sent".to_owned())]
+    );
+    let told = shop.staff.received_requests().await.unwrap();
+    assert_eq!(told.len(), 1);
+    let text = String::from_utf8_lossy(&told[0].body);
+    assert!(
+        text.contains(&format!(
+            "Order #{id} was paid after it was expired: refund the payment."
+        )),
+        "{text}"
+    );
 }
 
 #[rstest]

@@ -120,40 +120,6 @@ async fn wait_for(discord: &MockServer, verb: &str, at: &str, count: usize) -> V
     panic!("Discord never received {count} × {verb} {at}");
 }
 
-/// Waits until every ticket job of the order is done (sent or given up): nothing more will
-/// reach Discord for it.
-async fn settled_jobs(app: &TestApp, order: i64) -> Vec<(String, String)> {
-    use sea_orm::{ConnectionTrait, Statement};
-    let db = app.store.connection();
-    for _ in 0..300 {
-        let rows = db
-            .query_all(Statement::from_string(
-                db.get_database_backend(),
-                format!(
-                    "SELECT e.step, j.status FROM outbox_jobs j JOIN order_events e \
-                     ON e.id = j.event_id WHERE j.order_id = {order} AND j.channel = 'ticket' \
-                     ORDER BY e.id"
-                ),
-            ))
-            .await
-            .unwrap();
-        let jobs: Vec<(String, String)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.try_get("", "step").unwrap(),
-                    r.try_get("", "status").unwrap(),
-                )
-            })
-            .collect();
-        if !jobs.is_empty() && jobs.iter().all(|(_, status)| status != "pending") {
-            return jobs;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the ticket jobs of order {order} never settled");
-}
-
 async fn staff_action(app: &TestApp, staff: &reqwest::Client, order: i64, action: &str) {
     let answer = app
         .post_json(
@@ -278,7 +244,7 @@ async fn a_hundred_replays_of_the_payment_make_one_ticket_and_one_post_per_step(
     assert_eq!(ready.status(), 200);
     staff_action(&app, &staff, order, "deliver").await;
 
-    let jobs = settled_jobs(&app, order).await;
+    let jobs = app.settled_jobs(order, "ticket").await;
     assert_eq!(
         jobs,
         [
@@ -376,7 +342,7 @@ async fn a_bot_without_permission_leaves_the_order_paid_with_the_reason_on_the_q
         200
     );
 
-    let jobs = settled_jobs(&app, order).await;
+    let jobs = app.settled_jobs(order, "ticket").await;
     assert_eq!(
         jobs,
         [("paid".to_owned(), "failed".to_owned())],
@@ -440,7 +406,7 @@ async fn a_buyer_outside_the_server_is_added_once_they_joined(#[case] backend: B
             .status(),
         200
     );
-    settled_jobs(&app, order).await;
+    app.settled_jobs(order, "ticket").await;
 
     let page: Value = buyer
         .get(app.url(&format!("/api/orders/{order}")))

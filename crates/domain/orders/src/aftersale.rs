@@ -5,11 +5,13 @@
 //!   provider accepted it. A provider error changes nothing.
 //! - A refund made at the provider marks the order refunded too.
 //! - A chargeback marks the order disputed (it cannot be delivered), blocks the buyer's
-//!   Discord account, e-mail and Roblox username, and tells staff. When the dispute closes, a
-//!   won dispute returns the order to where it was; a lost one leaves it disputed.
+//!   Discord account, e-mail and Roblox username. When the dispute closes, a won dispute
+//!   returns the order to where it was; a lost one leaves it disputed.
 //!
 //! Each provider event changes an order once: the event id is recorded with the change, in
-//! the same transaction.
+//! the same transaction, and so is the order's step (`orders::lifecycle`): staff hear of a
+//! refund they did not make, a partial refund and a dispute through the outbox's staff channel
+//! (`orders::staff_alerts`), once, even when the instance stops right after the change.
 
 use std::future::Future;
 
@@ -17,9 +19,7 @@ use chrono::{DateTime, Utc};
 use shared::Actor;
 
 use crate::blocklist::{BlockKind, NewBlock};
-use crate::gateways::{
-    PaymentError, PaymentGateway, RefundRequest, StaffMessage, StaffNotifications,
-};
+use crate::gateways::{PaymentError, PaymentGateway, RefundRequest};
 use crate::{
     Applied, Clock, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentProvider,
     ProviderEvent, TransitionError,
@@ -83,10 +83,12 @@ pub trait AfterSaleRepository: Send + Sync + 'static {
         payment_id: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
 
-    /// Records a provider event that changes no order (a partial refund), `false` when it was
+    /// Records a partial refund of order `id` at the provider (its event and the order's
+    /// `partly_refunded` step; the order itself is unchanged), `false` when the event was
     /// recorded before.
-    fn record_event(
+    fn record_partial_refund(
         &self,
+        id: OrderId,
         event: ProviderEvent,
         at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
@@ -104,12 +106,14 @@ pub trait AfterSaleRepository: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
     /// Turns a paid, delivered or refunded order disputed at `at`, remembering its status, and
-    /// adds `blocks` to the blocklist (those already on it are kept as they are).
+    /// adds `blocks` to the blocklist (those already on it are kept as they are). The
+    /// provider's `reason` is kept with the step for staff.
     fn open_dispute(
         &self,
         id: OrderId,
         at: DateTime<Utc>,
         event: ProviderEvent,
+        reason: Option<String>,
         blocks: Vec<NewBlock>,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
@@ -138,6 +142,13 @@ pub enum RefundError {
     /// 502: the provider refused or failed; nothing changed.
     #[error("The payment provider did not refund the order: {0}")]
     Provider(#[source] PaymentError),
+    /// 409: the provider refunded the payment, but meanwhile the order moved on (a dispute
+    /// opened): it is left as it is for staff to check.
+    #[error(
+        "The payment was refunded at the provider, but order #{order} is {} now: check it.",
+        .status.label().to_lowercase()
+    )]
+    MovedOn { order: OrderId, status: OrderStatus },
     #[error(transparent)]
     Unknown(anyhow::Error),
 }
@@ -172,53 +183,24 @@ pub struct ProviderRefund {
     pub event: ProviderEvent,
 }
 
-/// The shop's rules after the sale, over its store, the staff channel and a clock.
+/// The shop's rules after the sale, over its store and a clock.
 #[derive(Debug, Clone)]
-pub struct AfterSale<R, N, C> {
+pub struct AfterSale<R, C> {
     repository: R,
-    notifier: N,
     clock: C,
-    /// Where staff see the order (the delivery queue), linked from their notifications.
-    orders_url: Option<String>,
 }
 
-impl<R, N, C> AfterSale<R, N, C>
+impl<R, C> AfterSale<R, C>
 where
     R: AfterSaleRepository + OrderRepository,
-    N: StaffNotifications,
     C: Clock,
 {
-    pub fn new(repository: R, notifier: N, clock: C) -> Self {
-        AfterSale {
-            repository,
-            notifier,
-            clock,
-            orders_url: None,
-        }
-    }
-
-    /// Links staff notifications to this page.
-    pub fn with_orders_url(mut self, url: String) -> Self {
-        self.orders_url = Some(url);
-        self
+    pub fn new(repository: R, clock: C) -> Self {
+        AfterSale { repository, clock }
     }
 
     pub async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
         self.repository.order(id).await
-    }
-
-    fn tell_staff(&self, text: String, order: &Order) {
-        self.notifier.notify(StaffMessage {
-            text,
-            link: self.orders_url.clone(),
-            fields: vec![
-                (
-                    "Roblox username".to_owned(),
-                    order.buyer.roblox_username.to_string(),
-                ),
-                ("Discord".to_owned(), order.buyer.discord.username.clone()),
-            ],
-        });
     }
 
     /// Refunds the order's whole payment through `gateway` (the order's provider, chosen by
@@ -276,17 +258,7 @@ where
             Applied::NotPending(status) => {
                 // refunded at the provider, but the order moved on meanwhile (a dispute)
                 tracing::error!(order = %id, %status, "refunded at the provider but the order is no longer refundable");
-                self.tell_staff(
-                    format!(
-                        "Order #{id} was refunded at the provider but is now {}: check it.",
-                        status.label().to_lowercase()
-                    ),
-                    &order,
-                );
-                return Err(RefundError::Refused(TransitionError {
-                    from: status,
-                    to: OrderStatus::Refunded,
-                }));
+                return Err(RefundError::MovedOn { order: id, status });
             }
         }
         Ok(self.repository.order(id).await?)
@@ -314,11 +286,12 @@ where
         };
         let now = self.clock.now();
         if !refund.whole {
-            if self.repository.record_event(refund.event, now).await? {
-                self.tell_staff(
-                    format!("Order #{} was partly refunded at the provider.", order.id),
-                    &order,
-                );
+            if self
+                .repository
+                .record_partial_refund(order.id, refund.event, now)
+                .await?
+            {
+                tracing::info!(order = %order.id, "order partly refunded at the provider");
             }
             return Ok(Noticed::Unchanged);
         }
@@ -329,15 +302,6 @@ where
         {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order refunded at the provider");
-                if order.status() == OrderStatus::Paid {
-                    self.tell_staff(
-                        format!(
-                            "Order #{} was refunded at the provider: do not deliver it.",
-                            order.id
-                        ),
-                        &order,
-                    );
-                }
                 Ok(Noticed::Changed(Box::new(
                     self.repository.order(order.id).await?,
                 )))
@@ -372,20 +336,11 @@ where
         let blocks = chargeback_blocks(&order, now);
         match self
             .repository
-            .open_dispute(order.id, now, event, blocks)
+            .open_dispute(order.id, now, event, reason, blocks)
             .await?
         {
             Applied::Changed => {
                 tracing::warn!(order = %order.id, "order disputed; buyer blocked");
-                let why = reason.map_or_else(String::new, |r| format!(" ({r})"));
-                self.tell_staff(
-                    format!(
-                        "Order #{} is disputed{why}: do not deliver it. The buyer's Discord \
-                         account, e-mail and Roblox username are on the blocklist.",
-                        order.id
-                    ),
-                    &order,
-                );
                 Ok(Noticed::Changed(Box::new(order)))
             }
             Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
@@ -418,18 +373,7 @@ where
         {
             Applied::Changed => {
                 let order = self.repository.order(order.id).await?;
-                let text = match outcome {
-                    DisputeOutcome::Won => format!(
-                        "The dispute on order #{} was won: the order is {} again. The buyer \
-                         stays on the blocklist until someone removes them.",
-                        order.id,
-                        order.status().label().to_lowercase()
-                    ),
-                    DisputeOutcome::Lost => {
-                        format!("The dispute on order #{} was lost.", order.id)
-                    }
-                };
-                self.tell_staff(text, &order);
+                tracing::info!(order = %order.id, outcome = outcome.as_str(), "dispute closed");
                 Ok(Noticed::Changed(Box::new(order)))
             }
             Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
@@ -474,7 +418,7 @@ mod tests {
     use promo::FixedClock;
 
     use super::*;
-    use crate::gateways::{MockPaymentGateway, MockStaffNotifications, RefundReceipt};
+    use crate::gateways::{MockPaymentGateway, RefundReceipt};
 
     fn staff() -> Actor {
         Actor::staff(1, "Bo", "127.0.0.1")
@@ -491,13 +435,13 @@ mod tests {
                 -> impl Future<Output = Result<Option<Order>, OrderError>> + Send;
             fn record_payment_id(&self, id: OrderId, payment_id: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
-            fn record_event(&self, event: ProviderEvent, at: DateTime<Utc>)
+            fn record_partial_refund(&self, id: OrderId, event: ProviderEvent, at: DateTime<Utc>)
                 -> impl Future<Output = Result<bool, OrderError>> + Send;
             fn mark_refunded(&self, id: OrderId, at: DateTime<Utc>, refund_id: Option<String>,
                 event: Option<ProviderEvent>, actor: Option<Actor>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn open_dispute(&self, id: OrderId, at: DateTime<Utc>, event: ProviderEvent,
-                blocks: Vec<NewBlock>)
+                reason: Option<String>, blocks: Vec<NewBlock>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn close_dispute(&self, id: OrderId, outcome: DisputeOutcome, at: DateTime<Utc>,
                 event: ProviderEvent)
@@ -512,6 +456,9 @@ mod tests {
             fn orders_of_user(&self, user_id: i64)
                 -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
             fn mark_paid(&self, id: OrderId, at: DateTime<Utc>, event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn mark_paid_too_late(&self, id: OrderId, at: DateTime<Utc>,
+                event: Option<ProviderEvent>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn release(&self, id: OrderId, closing: Closing, at: DateTime<Utc>,
                 event: Option<ProviderEvent>)
@@ -580,11 +527,8 @@ mod tests {
         });
     }
 
-    fn service(
-        repo: MockRepo,
-        notifier: MockStaffNotifications,
-    ) -> AfterSale<MockRepo, MockStaffNotifications, FixedClock> {
-        AfterSale::new(repo, notifier, FixedClock(now()))
+    fn service(repo: MockRepo) -> AfterSale<MockRepo, FixedClock> {
+        AfterSale::new(repo, FixedClock(now()))
     }
 
     #[tokio::test]
@@ -596,7 +540,7 @@ mod tests {
         gateway.expect_refund().times(1).returning(|_| {
             Box::pin(async { Err(PaymentError::Unavailable("Stripe answered 500".into())) })
         });
-        let error = service(repo, MockStaffNotifications::new())
+        let error = service(repo)
             .refund(OrderId::new(7), &gateway, &staff())
             .await
             .unwrap_err();
@@ -631,7 +575,7 @@ mod tests {
                 })
             })
         });
-        service(repo, MockStaffNotifications::new())
+        service(repo)
             .refund(OrderId::new(7), &gateway, &staff())
             .await
             .unwrap();
@@ -639,6 +583,34 @@ mod tests {
         assert_eq!(request.idempotency_key, "refund-order-7");
         assert_eq!(request.provider_reference.as_deref(), Some("cs_test_1"));
         assert_eq!(request.payment_id, None);
+    }
+
+    #[tokio::test]
+    async fn a_refund_overtaken_by_a_dispute_tells_the_member_of_staff_what_happened() {
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Paid, Some("pi_1")));
+        repo.expect_mark_refunded()
+            .times(1)
+            .returning(|_, _, _, _, _| {
+                Box::pin(async { Ok(Applied::NotPending(OrderStatus::Disputed)) })
+            });
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_refund().times(1).returning(|_| {
+            Box::pin(async {
+                Ok(RefundReceipt {
+                    refund_id: "re_1".into(),
+                    payment_id: None,
+                })
+            })
+        });
+        let error = service(repo)
+            .refund(OrderId::new(7), &gateway, &staff())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "The payment was refunded at the provider, but order #7 is disputed now: check it."
+        );
     }
 
     #[tokio::test]
@@ -652,7 +624,7 @@ mod tests {
             returning_order(&mut repo, order(status, Some("pi_1")));
             let mut gateway = MockPaymentGateway::new();
             gateway.expect_refund().never();
-            let error = service(repo, MockStaffNotifications::new())
+            let error = service(repo)
                 .refund(OrderId::new(7), &gateway, &staff())
                 .await
                 .unwrap_err();
@@ -663,7 +635,7 @@ mod tests {
         returning_order(&mut repo, order(OrderStatus::Refunded, Some("pi_1")));
         let mut gateway = MockPaymentGateway::new();
         gateway.expect_refund().never();
-        let done = service(repo, MockStaffNotifications::new())
+        let done = service(repo)
             .refund(OrderId::new(7), &gateway, &staff())
             .await
             .unwrap();
@@ -671,20 +643,21 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_dispute_blocks_the_buyer_and_tells_staff_once() {
-        for (applied, told) in [(Applied::Changed, 1), (Applied::Replayed, 0)] {
+    async fn a_dispute_blocks_the_buyer_and_keeps_the_reason_for_staff() {
+        for applied in [Applied::Changed, Applied::Replayed] {
             let mut repo = MockRepo::new();
             repo.expect_order_by_payment().returning(|_, _| {
                 Box::pin(async { Ok(Some(order(OrderStatus::Delivered, Some("pi_1")))) })
             });
             repo.expect_open_dispute()
-                .withf(|id, _, event, blocks| {
+                .withf(|id, _, event, reason, blocks| {
                     let kinds: Vec<(BlockKind, &str, &str)> = blocks
                         .iter()
                         .map(|b| (b.kind, b.value.as_str(), b.reason.as_str()))
                         .collect();
                     id.get() == 7
                         && event.id == "evt_1"
+                        && reason.as_deref() == Some("fraudulent")
                         && kinds
                             == [
                                 (
@@ -706,18 +679,8 @@ mod tests {
                         && blocks.iter().all(|b| b.added_by.is_none())
                 })
                 .times(1)
-                .returning(move |_, _, _, _| Box::pin(async move { Ok(applied) }));
-            let mut notifier = MockStaffNotifications::new();
-            notifier
-                .expect_notify()
-                .withf(|message| {
-                    message
-                        .text
-                        .starts_with("Order #7 is disputed (fraudulent)")
-                })
-                .times(told)
-                .return_const(());
-            let noticed = service(repo, notifier)
+                .returning(move |_, _, _, _, _| Box::pin(async move { Ok(applied) }));
+            let noticed = service(repo)
                 .dispute_opened(
                     PaymentProvider::Stripe,
                     "pi_1".into(),

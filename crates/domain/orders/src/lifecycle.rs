@@ -29,6 +29,8 @@ pub enum OrderStep {
     Ready,
     Delivered,
     Refunded,
+    /// Part of the payment was given back at the provider; the order itself is unchanged.
+    PartlyRefunded,
     Disputed,
     DisputeWon,
     DisputeLost,
@@ -37,7 +39,7 @@ pub enum OrderStep {
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 14] = [
+    pub const ALL: [OrderStep; 15] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
@@ -47,6 +49,7 @@ impl OrderStep {
         OrderStep::Ready,
         OrderStep::Delivered,
         OrderStep::Refunded,
+        OrderStep::PartlyRefunded,
         OrderStep::Disputed,
         OrderStep::DisputeWon,
         OrderStep::DisputeLost,
@@ -65,6 +68,7 @@ impl OrderStep {
             OrderStep::Ready => "ready",
             OrderStep::Delivered => "delivered",
             OrderStep::Refunded => "refunded",
+            OrderStep::PartlyRefunded => "partly_refunded",
             OrderStep::Disputed => "disputed",
             OrderStep::DisputeWon => "dispute_won",
             OrderStep::DisputeLost => "dispute_lost",
@@ -105,6 +109,8 @@ pub struct OrderEvent {
     pub step: OrderStep,
     /// The member of staff who made the change, if one did.
     pub staff_id: Option<i64>,
+    /// What the provider said with it (a dispute's reason), at most 200 characters.
+    pub note: Option<String>,
     pub at: DateTime<Utc>,
 }
 
@@ -360,6 +366,7 @@ mod tests {
             order_id: OrderId::new(7),
             step,
             staff_id: None,
+            note: None,
             at: now(),
         }
     }

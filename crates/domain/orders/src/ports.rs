@@ -92,6 +92,19 @@ pub trait OrderRepository: Send + Sync + 'static {
         event: Option<ProviderEvent>,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
+    /// A payment arrived for an order that had expired or been cancelled (its stock is back on
+    /// sale, so the payment must be refunded by hand). In one transaction: records `event` (when
+    /// given; `Applied::Replayed` when recorded before) and the order's `paid_after_expiry`
+    /// step, once per order (`Applied::Replayed` when it was recorded already);
+    /// `Applied::NotPending(current)` and nothing recorded when the order is not expired or
+    /// cancelled. `OrderError::NotFound` when there is no order with this id.
+    fn mark_paid_too_late(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
     /// In one transaction: records `event` (when given; `Applied::Replayed` when recorded
     /// before), turns the order from pending to `closing`'s status at `at`
     /// (`Applied::NotPending(current)` and nothing recorded when it is not pending, or is held

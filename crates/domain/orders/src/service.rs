@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem};
 use catalog::{Product, ProductId};
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
 use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
@@ -534,8 +534,16 @@ where
             return Ok(Confirmation::AlreadyPaid(order));
         }
         let now = self.clock.now();
-        order.pay(now).map_err(ConfirmError::Refused)?;
-        match self.orders.mark_paid(order.id, now, notice.event).await? {
+        if let Err(refused) = order.pay(now) {
+            return Err(self
+                .paid_too_late(order.id, now, notice.event, refused)
+                .await);
+        }
+        match self
+            .orders
+            .mark_paid(order.id, now, notice.event.clone())
+            .await?
+        {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order paid");
                 Ok(Confirmation::Paid(order))
@@ -544,10 +552,15 @@ where
             Applied::NotPending(status) if status.was_paid() => Ok(Confirmation::AlreadyPaid(
                 self.orders.order(order.id).await?,
             )),
-            Applied::NotPending(status) => Err(ConfirmError::Refused(TransitionError {
-                from: status,
-                to: OrderStatus::Paid,
-            })),
+            Applied::NotPending(status) => {
+                let refused = TransitionError {
+                    from: status,
+                    to: OrderStatus::Paid,
+                };
+                Err(self
+                    .paid_too_late(order.id, now, notice.event, refused)
+                    .await)
+            }
         }
     }
 
@@ -601,6 +614,22 @@ where
     C: Clock,
     B: Blocklist,
 {
+    /// A payment for an order that can no longer be paid: its `paid_after_expiry` step is
+    /// recorded once (staff hear of it through the outbox) and the refusal is answered.
+    async fn paid_too_late(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+        refused: TransitionError,
+    ) -> ConfirmError {
+        tracing::error!(order = %id, from = %refused.from, "a payment arrived for an order that can no longer be paid: refund it");
+        match self.orders.mark_paid_too_late(id, at, event).await {
+            Ok(_) => ConfirmError::Refused(refused),
+            Err(error) => error.into(),
+        }
+    }
+
     async fn close(
         &self,
         mut order: Order,

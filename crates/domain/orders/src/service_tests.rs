@@ -558,9 +558,16 @@ async fn a_notice_for_another_payment_session_is_refused() {
 }
 
 #[tokio::test]
-async fn an_expired_order_cannot_be_paid() {
+async fn an_expired_order_cannot_be_paid_and_its_payment_is_recorded_for_staff() {
     let mut orders = stored_as(OrderStatus::Expired);
     orders.expect_mark_paid().never();
+    orders
+        .expect_mark_paid_too_late()
+        .withf(|id, _, event| {
+            *id == OrderId::new(7) && event.as_ref().is_some_and(|e| e.id == "evt_1")
+        })
+        .times(1)
+        .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
     let service = checkout(orders, MockProductLookup::new());
     let result = service.confirm_paid(notice("cs_test_1")).await;
     assert!(matches!(
@@ -578,10 +585,28 @@ async fn an_order_that_expired_during_the_confirmation_is_refused() {
     orders
         .expect_mark_paid()
         .returning(|_, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Expired)) }));
+    orders
+        .expect_mark_paid_too_late()
+        .times(1)
+        .returning(|_, _, _| Box::pin(async { Ok(Applied::Replayed) }));
     let service = checkout(orders, MockProductLookup::new());
     assert!(matches!(
         service.confirm_paid(notice("cs_test_1")).await,
         Err(ConfirmError::Refused(_))
+    ));
+}
+
+#[tokio::test]
+async fn a_late_payment_that_cannot_be_recorded_is_an_error_the_provider_retries() {
+    let mut orders = stored_as(OrderStatus::Cancelled);
+    orders
+        .expect_mark_paid_too_late()
+        .times(1)
+        .returning(|_, _, _| Box::pin(async { Err(OrderError::Unknown(anyhow::anyhow!("down"))) }));
+    let service = checkout(orders, MockProductLookup::new());
+    assert!(matches!(
+        service.confirm_paid(notice("cs_test_1")).await,
+        Err(ConfirmError::Unknown(_))
     ));
 }
 

@@ -1,21 +1,35 @@
 //! The staff channel (a Discord channel webhook) as an outbox channel: a paid order waiting
-//! for delivery, an order held for a look before delivery. Each is sent once per event, with
-//! retries, from the order as it is when the job runs.
+//! for delivery, an order held for a look before delivery, a payment that came after its order
+//! closed, and what the payment provider did after the sale (a refund staff did not ask for, a
+//! partial refund, a dispute and its outcome). Each is sent once per event, with retries, from
+//! the order as it is when the job runs.
 
 use std::future::Future;
 
 use crate::gateways::StaffMessage;
-use crate::lifecycle::{Channel, JobFailed, JobHandler, OrderStep, OutboxJob};
+use crate::lifecycle::{Channel, JobFailed, JobHandler, OrderEvent, OrderStep, OutboxJob};
 use crate::SendFailed;
-use crate::{Order, OrderError, OrderRepository};
+use crate::{Order, OrderError, OrderRepository, OrderStatus};
 
 /// The channel's name in `outbox_jobs`.
 pub const STAFF: &str = "staff";
 
-/// The staff channel wants a paid order and a hold.
+/// The staff channel wants the steps staff must act on or know of.
 pub const STAFF_CHANNEL: Channel = Channel {
     name: STAFF,
-    wants: |step| matches!(step, OrderStep::Paid | OrderStep::Held),
+    wants: |step| {
+        matches!(
+            step,
+            OrderStep::Paid
+                | OrderStep::PaidAfterExpiry
+                | OrderStep::Held
+                | OrderStep::Refunded
+                | OrderStep::PartlyRefunded
+                | OrderStep::Disputed
+                | OrderStep::DisputeWon
+                | OrderStep::DisputeLost
+        )
+    },
 };
 
 /// Where staff messages go: one attempt, which answers whether it arrived.
@@ -29,10 +43,22 @@ fn dollars(money: cart_pricing::Money) -> String {
     format!("${:.2}", money.as_decimal())
 }
 
-/// The message for `step` of `order`; `None` when the step says nothing to staff (any more).
-pub fn message(step: OrderStep, order: &Order, orders_url: &str) -> Option<StaffMessage> {
-    let link = Some(orders_url.to_owned());
-    match step {
+/// Who the buyer is, for staff to find them.
+fn buyer_fields(order: &Order) -> Vec<(String, String)> {
+    vec![
+        (
+            "Roblox username".to_owned(),
+            order.buyer.roblox_username.to_string(),
+        ),
+        ("Discord".to_owned(), order.buyer.discord.username.clone()),
+    ]
+}
+
+/// The message for `event` of `order` (as it is now); `None` when the step says nothing to
+/// staff: a refund staff made themselves, or one of an order delivered already.
+pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<StaffMessage> {
+    let id = order.id;
+    let (text, fields) = match event.step {
         OrderStep::Paid => {
             let items = order
                 .lines
@@ -40,27 +66,79 @@ pub fn message(step: OrderStep, order: &Order, orders_url: &str) -> Option<Staff
                 .map(|line| format!("{} × {}", line.quantity.get(), line.name))
                 .collect::<Vec<_>>()
                 .join("\n");
-            Some(StaffMessage {
-                text: format!("New paid order #{} is waiting for delivery.", order.id),
-                link,
-                fields: vec![
-                    ("Items".to_owned(), items),
-                    ("Total".to_owned(), dollars(order.amounts.total)),
-                    (
-                        "Roblox username".to_owned(),
-                        order.buyer.roblox_username.to_string(),
-                    ),
-                    ("Discord".to_owned(), order.buyer.discord.username.clone()),
-                ],
-            })
+            let mut fields = vec![
+                ("Items".to_owned(), items),
+                ("Total".to_owned(), dollars(order.amounts.total)),
+            ];
+            fields.extend(buyer_fields(order));
+            (
+                format!("New paid order #{id} is waiting for delivery."),
+                fields,
+            )
         }
-        OrderStep::Held => order.review.as_ref().map(|reason| StaffMessage {
-            text: format!("Order #{} needs a look before delivery: {reason}", order.id),
-            link,
-            fields: vec![("Total".to_owned(), dollars(order.amounts.total))],
-        }),
-        _ => None,
-    }
+        OrderStep::Held => (
+            format!(
+                "Order #{id} needs a look before delivery: {}",
+                order.review.as_deref()?
+            ),
+            vec![("Total".to_owned(), dollars(order.amounts.total))],
+        ),
+        OrderStep::PaidAfterExpiry => {
+            let closed = match order.status() {
+                status @ (OrderStatus::Expired | OrderStatus::Cancelled) => {
+                    status.label().to_lowercase()
+                }
+                _ => "closed".to_owned(),
+            };
+            (
+                format!("Order #{id} was paid after it was {closed}: refund the payment."),
+                vec![("Total".to_owned(), dollars(order.amounts.total))],
+            )
+        }
+        // staff refunded it themselves, or it was delivered: nothing to stop
+        OrderStep::Refunded if event.staff_id.is_some() || order.delivered_at().is_some() => {
+            return None
+        }
+        OrderStep::Refunded => (
+            format!("Order #{id} was refunded at the provider: do not deliver it."),
+            buyer_fields(order),
+        ),
+        OrderStep::PartlyRefunded => (
+            format!("Order #{id} was partly refunded at the provider."),
+            buyer_fields(order),
+        ),
+        OrderStep::Disputed => {
+            let why = event
+                .note
+                .as_deref()
+                .map_or_else(String::new, |reason| format!(" ({reason})"));
+            (
+                format!(
+                    "Order #{id} is disputed{why}: do not deliver it. The buyer's Discord \
+                     account, e-mail and Roblox username are on the blocklist."
+                ),
+                buyer_fields(order),
+            )
+        }
+        OrderStep::DisputeWon => (
+            format!(
+                "The dispute on order #{id} was won: the order is {} again. The buyer stays on \
+                 the blocklist until someone removes them.",
+                order.status().label().to_lowercase()
+            ),
+            buyer_fields(order),
+        ),
+        OrderStep::DisputeLost => (
+            format!("The dispute on order #{id} was lost."),
+            buyer_fields(order),
+        ),
+        _ => return None,
+    };
+    Some(StaffMessage {
+        text,
+        link: Some(orders_url.to_owned()),
+        fields,
+    })
 }
 
 /// The staff channel's handler.
@@ -90,7 +168,7 @@ impl<R: OrderRepository, P: StaffPost> JobHandler for StaffAlerts<R, P> {
             Err(OrderError::NotFound(_)) => return Ok(()),
             Err(OrderError::Unknown(e)) => return Err(JobFailed::retry(e)),
         };
-        let Some(message) = message(job.event.step, &order, &self.orders_url) else {
+        let Some(message) = message(&job.event, &order, &self.orders_url) else {
             return Ok(());
         };
         self.post
@@ -110,13 +188,18 @@ mod tests {
     use crate::OrderId;
 
     fn job(step: OrderStep) -> OutboxJob {
+        noted(step, None, None)
+    }
+
+    fn noted(step: OrderStep, staff_id: Option<i64>, note: Option<&str>) -> OutboxJob {
         OutboxJob {
             id: 1,
             event: OrderEvent {
                 id: 5,
                 order_id: OrderId::new(7),
                 step,
-                staff_id: None,
+                staff_id,
+                note: note.map(str::to_owned),
                 at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
             },
             attempts: 0,
@@ -127,12 +210,21 @@ mod tests {
         post: MockStaffPost,
         review: Option<&'static str>,
     ) -> StaffAlerts<MockOrderRepository, MockStaffPost> {
+        alerts_in(post, review, OrderStatus::Paid, false)
+    }
+
+    fn alerts_in(
+        post: MockStaffPost,
+        review: Option<&'static str>,
+        status: OrderStatus,
+        delivered: bool,
+    ) -> StaffAlerts<MockOrderRepository, MockStaffPost> {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().returning(move |_| {
             let mut order = crate::tracking::tests::order_in(crate::Lifecycle::restore(
-                crate::OrderStatus::Paid,
+                status,
                 Some(Utc.with_ymd_and_hms(2026, 11, 26, 11, 0, 0).unwrap()),
-                None,
+                delivered.then(|| Utc.with_ymd_and_hms(2026, 11, 26, 11, 30, 0).unwrap()),
                 None,
             ));
             order.review = review.map(str::to_owned);
@@ -173,5 +265,93 @@ mod tests {
             .await
             .unwrap_err();
         assert!(failed.retry);
+    }
+
+    /// Posts what `job` says about an order in `status` and answers the text, or `None`.
+    async fn said(job: OutboxJob, status: OrderStatus, delivered: bool) -> Option<String> {
+        let said = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let mut post = MockStaffPost::new();
+        let keep = std::sync::Arc::clone(&said);
+        post.expect_post().returning(move |message| {
+            *keep.lock().unwrap() = Some(message.text);
+            Box::pin(async { Ok(()) })
+        });
+        alerts_in(post, None, status, delivered)
+            .handle(&job)
+            .await
+            .unwrap();
+        let text = said.lock().unwrap().take();
+        text
+    }
+
+    #[tokio::test]
+    async fn after_the_sale_staff_hear_what_they_must_act_on_and_nothing_they_did_themselves() {
+        use OrderStatus::*;
+        let cases: [(OutboxJob, OrderStatus, bool, Option<&str>); 9] = [
+            (
+                job(OrderStep::PaidAfterExpiry),
+                Expired,
+                false,
+                Some("Order #3 was paid after it was expired: refund the payment."),
+            ),
+            (
+                job(OrderStep::PaidAfterExpiry),
+                Cancelled,
+                false,
+                Some("Order #3 was paid after it was cancelled: refund the payment."),
+            ),
+            (
+                job(OrderStep::Refunded),
+                Refunded,
+                false,
+                Some("Order #3 was refunded at the provider: do not deliver it."),
+            ),
+            // a refund staff made, or one after the delivery: nothing to stop
+            (
+                noted(OrderStep::Refunded, Some(3), None),
+                Refunded,
+                false,
+                None,
+            ),
+            (job(OrderStep::Refunded), Refunded, true, None),
+            (
+                job(OrderStep::PartlyRefunded),
+                Paid,
+                false,
+                Some("Order #3 was partly refunded at the provider."),
+            ),
+            (
+                noted(OrderStep::Disputed, None, Some("fraudulent")),
+                Disputed,
+                false,
+                Some(
+                    "Order #3 is disputed (fraudulent): do not deliver it. The buyer's Discord \
+                     account, e-mail and Roblox username are on the blocklist.",
+                ),
+            ),
+            (
+                job(OrderStep::DisputeWon),
+                Delivered,
+                true,
+                Some(
+                    "The dispute on order #3 was won: the order is delivered again. The buyer \
+                     stays on the blocklist until someone removes them.",
+                ),
+            ),
+            (
+                job(OrderStep::DisputeLost),
+                Disputed,
+                false,
+                Some("The dispute on order #3 was lost."),
+            ),
+        ];
+        for (job, status, delivered, expected) in cases {
+            let step = job.event.step;
+            assert_eq!(
+                said(job, status, delivered).await.as_deref(),
+                expected,
+                "{step} of an order {status:?}"
+            );
+        }
     }
 }

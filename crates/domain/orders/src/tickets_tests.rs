@@ -43,6 +43,7 @@ fn job(step: OrderStep, staff_id: Option<i64>) -> OutboxJob {
             order_id: OrderId::new(7),
             step,
             staff_id,
+            note: None,
             at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
         },
         attempts: 0,
