@@ -120,8 +120,8 @@ async fn wait_for(discord: &MockServer, verb: &str, at: &str, count: usize) -> V
     panic!("Discord never received {count} × {verb} {at}");
 }
 
-/// Waits until every ticket job of the order is done (sent or given up): nothing more will
-/// reach Discord for it.
+/// Waits until every step of the order is dispatched and every ticket job of it done (sent or
+/// given up): nothing more will reach Discord for it.
 async fn settled_jobs(app: &TestApp, order: i64) -> Vec<(String, String)> {
     use sea_orm::{ConnectionTrait, Statement};
     let db = app.store.connection();
@@ -146,7 +146,24 @@ async fn settled_jobs(app: &TestApp, order: i64) -> Vec<(String, String)> {
                 )
             })
             .collect();
-        if !jobs.is_empty() && jobs.iter().all(|(_, status)| status != "pending") {
+        // every step recorded has been dispatched (else its job is still to come)
+        let undispatched: i64 = db
+            .query_one(Statement::from_string(
+                db.get_database_backend(),
+                format!(
+                    "SELECT COUNT(*) FROM order_events \
+                     WHERE order_id = {order} AND dispatched_at IS NULL"
+                ),
+            ))
+            .await
+            .unwrap()
+            .unwrap()
+            .try_get_by_index(0)
+            .unwrap();
+        if undispatched == 0
+            && !jobs.is_empty()
+            && jobs.iter().all(|(_, status)| status != "pending")
+        {
             return jobs;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
