@@ -20,6 +20,7 @@ mod m20261124_000015_blocklist;
 mod m20261125_000016_audit_log;
 mod m20261125_000018_push_events;
 mod m20261126_000019_handoff;
+mod m20261126_000020_guild_joins;
 mod m20261126_000021_event_notes;
 
 pub struct Migrator;
@@ -46,6 +47,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000016_audit_log::Migration),
             Box::new(m20261125_000018_push_events::Migration),
             Box::new(m20261126_000019_handoff::Migration),
+            Box::new(m20261126_000020_guild_joins::Migration),
             Box::new(m20261126_000021_event_notes::Migration),
         ]
     }

@@ -11,6 +11,7 @@ mod dispatch;
 mod dto;
 mod error;
 pub mod events;
+mod guild_join;
 mod help_chat;
 pub mod limits;
 pub mod malloc;

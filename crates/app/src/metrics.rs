@@ -55,6 +55,8 @@ pub struct ShopMetrics {
     delivery: HistogramVec,
     /// The tickets' failed Discord calls (set once at wiring when tickets are on).
     tickets: Arc<std::sync::OnceLock<crate::outbox::ShopTickets>>,
+    /// The joins to the shop's server given up (set once at wiring when they are on).
+    guild_joins: Arc<std::sync::OnceLock<crate::guild_join::ShopGuildJoins>>,
     /// Stripe webhook deliveries this instance refused (4xx or 5xx).
     webhooks_refused: Arc<AtomicU64>,
     mail_failures: MailFailures,
@@ -120,6 +122,7 @@ impl ShopMetrics {
             latency,
             delivery,
             tickets: Arc::default(),
+            guild_joins: Arc::default(),
             webhooks_refused: Arc::default(),
             mail_failures,
             notifier,
@@ -141,6 +144,12 @@ impl ShopMetrics {
     /// Counts the tickets' failed Discord calls on `/metrics`.
     pub fn watch_tickets(&self, tickets: crate::outbox::ShopTickets) {
         let _ = self.tickets.set(tickets);
+    }
+
+    /// Counts the joins to the shop's server given up on `/metrics` (reason
+    /// `guild_join_{missing_permission, invalid_token, expired, other}`).
+    pub fn watch_guild_joins(&self, joins: crate::guild_join::ShopGuildJoins) {
+        let _ = self.guild_joins.set(joins);
     }
 
     /// Records the times of a delivery just made (each step once: the instance that made the
@@ -301,13 +310,22 @@ impl ShopMetrics {
             Opts::new(
                 "shop_discord_failures_total",
                 "Discord calls for the tickets that failed on this instance, by reason \
-                 (missing_permission, unknown_member, not_found, unavailable, other)",
+                 (missing_permission, unknown_member, not_found, unavailable, other), and the \
+                 buyers' joins to the shop's server given up (guild_join_missing_permission, \
+                 guild_join_invalid_token, guild_join_expired, guild_join_other)",
             ),
             &["reason"],
         )?;
         if let Some(tickets) = self.tickets.get() {
             for (reason, n) in tickets.failures() {
                 discord.with_label_values(&[reason]).inc_by(n);
+            }
+        }
+        if let Some(joins) = self.guild_joins.get() {
+            for (reason, n) in joins.failures() {
+                discord
+                    .with_label_values(&[&format!("guild_join_{reason}")])
+                    .inc_by(n);
             }
         }
         registry.register(Box::new(discord))?;

@@ -4,7 +4,8 @@
 //! every `mail.queue_poll_ms`, and at once when this instance hears an order change (its own
 //! or, on PostgreSQL, another instance's), so a claim reaches the buyer's mail and the ticket
 //! without waiting for the next round. Several instances running it at once is harmless:
-//! dispatching is idempotent and every job is leased before it is sent.
+//! dispatching is idempotent and every job is leased before it is sent. The same loop adds
+//! linked buyers to the shop's Discord server (`crate::guild_join`), woken by the link.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +17,7 @@ use store::Store;
 use tokio::sync::Notify;
 
 use crate::auth::AppClock;
+use crate::guild_join::ShopGuildJoins;
 use crate::services::TrackingService;
 
 /// The Discord ticket of each paid order.
@@ -33,6 +35,7 @@ pub struct Outbox {
     tracking: Arc<TrackingService>,
     staff: Option<StaffWorker>,
     tickets: Option<TicketWorker>,
+    guild_joins: Option<ShopGuildJoins>,
     wake: Arc<Notify>,
 }
 
@@ -77,8 +80,15 @@ impl Outbox {
             tracking,
             staff,
             tickets,
+            guild_joins: None,
             wake: Arc::new(Notify::new()),
         }
+    }
+
+    /// Also makes the buyers' joins to the shop's Discord server (when configured).
+    pub fn with_guild_joins(mut self, guild_joins: Option<ShopGuildJoins>) -> Self {
+        self.guild_joins = guild_joins;
+        self
     }
 
     /// Wakes the loop now (an order changed).
@@ -103,6 +113,11 @@ impl Outbox {
         if let Some(tickets) = &self.tickets {
             if let Err(error) = tickets.run_due().await {
                 tracing::warn!(error = ?error, "could not send the tickets' jobs");
+            }
+        }
+        if let Some(joins) = &self.guild_joins {
+            if let Err(error) = joins.run_due().await {
+                tracing::warn!(error = ?error, "could not add the buyers to the shop's server");
             }
         }
     }

@@ -67,6 +67,8 @@ pub struct Services {
     pub delivery_settings: web::Data<crate::settings::DeliverySettings>,
     /// The Discord ticket of each paid order (none without Discord's ticket settings).
     pub tickets: web::Data<TicketService>,
+    /// Where the Discord link queues the buyer's join to the shop's server.
+    pub guild_joins: web::Data<crate::guild_join::GuildJoinQueue>,
     /// `/metrics` and the request measurements (off unless `metrics.enabled`).
     pub metrics: web::Data<ShopMetrics>,
     /// Where sessions live, and the cookie that names them.
@@ -194,6 +196,10 @@ impl Services {
         if let Some(tickets) = &tickets {
             metrics.watch_tickets(tickets.clone());
         }
+        let guild_joins = crate::guild_join::build(settings, store.clone(), clock.clone())?;
+        if let Some(joins) = &guild_joins {
+            metrics.watch_guild_joins(joins.clone());
+        }
         let outbox = Outbox::new(
             store.clone(),
             clock.clone(),
@@ -201,7 +207,9 @@ impl Services {
             notifier,
             tickets.clone(),
             settings,
-        );
+        )
+        .with_guild_joins(guild_joins.clone());
+        let guild_joins = crate::guild_join::GuildJoinQueue::new(guild_joins, outbox.waker());
         let sweeper = background::start(
             Loops {
                 outbox,
@@ -242,6 +250,7 @@ impl Services {
             events_settings: web::Data::new(settings.events.clone()),
             delivery_settings: web::Data::new(settings.delivery.clone()),
             tickets: web::Data::new(TicketService(tickets)),
+            guild_joins: web::Data::new(guild_joins),
             events: web::Data::new(events),
             aftersale: web::Data::new(aftersale),
             blocklist: web::Data::new(BlocklistService::new(
@@ -308,7 +317,8 @@ impl Services {
             .app_data(self.events_settings.clone())
             .app_data(self.metrics.clone())
             .app_data(self.delivery_settings.clone())
-            .app_data(self.tickets.clone());
+            .app_data(self.tickets.clone())
+            .app_data(self.guild_joins.clone());
     }
 }
 

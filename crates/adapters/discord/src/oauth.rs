@@ -6,7 +6,10 @@ use oauth2::{
     AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
     RedirectUrl, RequestTokenError, Scope, TokenResponse, TokenUrl,
 };
-use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
+use orders::gateways::{
+    DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, LinkedDiscord,
+};
+use orders::{AccessToken, GuildAccess};
 use reqwest::{StatusCode, Url};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
@@ -16,7 +19,7 @@ use crate::DiscordSettings;
 /// What the shop asks Discord for: who the shopper is, and leave to add them to its server.
 pub const SCOPES: [&str; 2] = ["identify", "guilds.join"];
 
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 type OAuthClient =
     BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
@@ -37,14 +40,16 @@ pub struct DiscordOAuth {
     oauth: OAuthClient,
     http: reqwest::Client,
     api_base: Url,
-    guild_join: Option<(SecretString, String)>,
+    /// Whether the shop adds linked shoppers to its server (a bot token and guild id are set):
+    /// then the exchange hands their token on.
+    joins_guild: bool,
 }
 
 impl std::fmt::Debug for DiscordOAuth {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DiscordOAuth")
             .field("api_base", &self.api_base.as_str())
-            .field("joins_guild", &self.guild_join.is_some())
+            .field("joins_guild", &self.joins_guild)
             .finish_non_exhaustive()
     }
 }
@@ -66,7 +71,9 @@ pub fn avatar_url(user_id: &DiscordId, hash: &str) -> String {
     format!("https://cdn.discordapp.com/avatars/{user_id}/{hash}.png")
 }
 
-fn bad_url(field: &'static str) -> impl Fn(oauth2::url::ParseError) -> DiscordSetupError {
+pub(crate) fn bad_url(
+    field: &'static str,
+) -> impl Fn(oauth2::url::ParseError) -> DiscordSetupError {
     move |err| DiscordSetupError::BadUrl {
         field,
         reason: err.to_string(),
@@ -94,29 +101,23 @@ impl DiscordOAuth {
                 RedirectUrl::new(settings.redirect_url.trim().to_owned())
                     .map_err(bad_url("redirect_url"))?,
             );
-        // The oauth2 crate asks for no redirects on the token request (no SSRF through it).
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(REQUEST_TIMEOUT)
-            .build()?;
         Ok(Self {
             oauth,
-            http,
-            api_base: Url::parse(&format!("{api_base}/")).map_err(bad_url("api_base"))?,
-            guild_join: settings.guild_join(),
+            http: http_client()?,
+            api_base: api_base_url(settings)?,
+            joins_guild: settings.guild_join().is_some(),
         })
     }
 
     fn api_url(&self, segments: &[&str]) -> Result<Url, DiscordLinkError> {
-        let mut url = self.api_base.clone();
-        url.path_segments_mut()
-            .map_err(|()| DiscordLinkError::Unknown(anyhow!("discord.api_base cannot be a base")))?
-            .pop_if_empty()
-            .extend(segments);
-        Ok(url)
+        api_url(&self.api_base, segments).map_err(DiscordLinkError::Unknown)
     }
 
-    async fn exchange(&self, code: String) -> Result<SecretString, DiscordLinkError> {
+    /// The user's access token and how long it lasts (when Discord says).
+    async fn exchange(
+        &self,
+        code: String,
+    ) -> Result<(SecretString, Option<Duration>), DiscordLinkError> {
         let token = self
             .oauth
             .exchange_code(AuthorizationCode::new(code))
@@ -148,7 +149,10 @@ impl DiscordOAuth {
                     DiscordLinkError::Unknown(anyhow!("Discord token exchange failed: {msg}"))
                 }
             })?;
-        Ok(SecretString::from(token.access_token().secret().to_owned()))
+        Ok((
+            SecretString::from(token.access_token().secret().to_owned()),
+            token.expires_in(),
+        ))
     }
 
     async fn current_user(
@@ -193,43 +197,6 @@ impl DiscordOAuth {
             avatar_url,
         })
     }
-
-    /// Adds the user to the shop's server. Failures are logged: linking succeeds without it.
-    async fn join_guild(&self, user: &DiscordId, access_token: &SecretString) {
-        let Some((bot_token, guild_id)) = &self.guild_join else {
-            return;
-        };
-        let url = match self.api_url(&["guilds", guild_id, "members", user.as_str()]) {
-            Ok(url) => url,
-            Err(err) => {
-                tracing::warn!(error = %err, "could not build the guild join URL");
-                return;
-            }
-        };
-        let result = self
-            .http
-            .put(url)
-            .header(
-                reqwest::header::AUTHORIZATION,
-                format!("Bot {}", bot_token.expose_secret()),
-            )
-            .json(&serde_json::json!({ "access_token": access_token.expose_secret() }))
-            .send()
-            .await;
-        match result {
-            Ok(response) if response.status().is_success() => {
-                tracing::info!(status = %response.status(), "discord user is in the shop's server");
-            }
-            Ok(response) => {
-                let status = response.status();
-                let body = response.text().await.unwrap_or_default();
-                tracing::warn!(%status, body = %body.chars().take(300).collect::<String>(), "could not add the discord user to the shop's server");
-            }
-            Err(err) => {
-                tracing::warn!(error = %err, "could not reach discord to add the user to the shop's server");
-            }
-        }
-    }
 }
 
 impl DiscordIdentityProvider for DiscordOAuth {
@@ -244,11 +211,45 @@ impl DiscordIdentityProvider for DiscordOAuth {
     }
 
     #[tracing::instrument(name = "discord.exchange_code", skip_all)]
-    async fn exchange_code(&self, code: String) -> Result<DiscordIdentity, DiscordLinkError> {
-        let access_token = self.exchange(code).await?;
+    async fn exchange_code(&self, code: String) -> Result<LinkedDiscord, DiscordLinkError> {
+        let (access_token, expires_in) = self.exchange(code).await?;
         let identity = self.current_user(&access_token).await?;
-        self.join_guild(&identity.discord_id, &access_token).await;
         tracing::info!("discord account linked");
-        Ok(identity)
+        let guild_access = self.joins_guild.then(|| GuildAccess {
+            token: AccessToken::new(access_token.expose_secret()),
+            lasts: expires_in
+                .and_then(|lasts| chrono::Duration::from_std(lasts).ok())
+                .filter(|lasts| *lasts > chrono::Duration::zero())
+                .unwrap_or(GuildAccess::DEFAULT_LIFETIME),
+        });
+        Ok(LinkedDiscord {
+            identity,
+            guild_access,
+        })
     }
+}
+
+/// The client for Discord's API: a timeout, and no redirects (the oauth2 crate asks for none
+/// on the token request: no SSRF through it).
+pub(crate) fn http_client() -> Result<reqwest::Client, DiscordSetupError> {
+    Ok(reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(REQUEST_TIMEOUT)
+        .build()?)
+}
+
+/// `discord.api_base` as the root that [`api_url`] extends.
+pub(crate) fn api_base_url(settings: &DiscordSettings) -> Result<Url, DiscordSetupError> {
+    let api_base = settings.api_base.trim().trim_end_matches('/');
+    Url::parse(&format!("{api_base}/")).map_err(bad_url("api_base"))
+}
+
+/// `{api_base}/{segments…}`, each segment escaped.
+pub(crate) fn api_url(api_base: &Url, segments: &[&str]) -> anyhow::Result<Url> {
+    let mut url = api_base.clone();
+    url.path_segments_mut()
+        .map_err(|()| anyhow!("discord.api_base cannot be a base"))?
+        .pop_if_empty()
+        .extend(segments);
+    Ok(url)
 }

@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use garden_discord::{DiscordOAuth, DiscordSettings};
+use garden_discord::{DiscordGuildDoor, DiscordOAuth, DiscordSettings};
 use orders::gateways::{DiscordIdentityProvider, DiscordLinkError};
+use orders::{AccessToken, DiscordId, GuildAccess, GuildDoor, GuildJoinError};
 use secrecy::SecretString;
 use serde_json::json;
 use wiremock::matchers::{header, method, path};
@@ -74,8 +75,9 @@ async fn a_code_is_exchanged_and_the_user_fetched() {
     mount_user(&server, nelly()).await;
     let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
 
-    let identity = discord.exchange_code("the-code".into()).await.unwrap();
+    let linked = discord.exchange_code("the-code".into()).await.unwrap();
 
+    let identity = linked.identity;
     assert_eq!(identity.discord_id.as_str(), "80351110224678912");
     assert_eq!(identity.username, "nelly");
     assert_eq!(
@@ -95,7 +97,8 @@ async fn a_code_is_exchanged_and_the_user_fetched() {
         token_request.headers.get("authorization").unwrap(),
         "Basic MTIzNDU2Nzg5MDpjbGllbnQtc2VjcmV0"
     );
-    // No guild configured: no join attempted.
+    // No guild configured: no token handed on, no join attempted.
+    assert_eq!(linked.guild_access, None);
     assert_eq!(requests.len(), 2);
 }
 
@@ -108,9 +111,9 @@ async fn a_user_without_an_avatar_has_none() {
     mount_user(&server, user).await;
     let discord = DiscordOAuth::new(&settings(&server.uri())).unwrap();
 
-    let identity = discord.exchange_code("the-code".into()).await.unwrap();
+    let linked = discord.exchange_code("the-code".into()).await.unwrap();
 
-    assert_eq!(identity.avatar_url, None);
+    assert_eq!(linked.identity.avatar_url, None);
 }
 
 #[tokio::test]
@@ -196,49 +199,167 @@ async fn a_discord_outage_on_the_user_call_is_unavailable() {
 }
 
 #[tokio::test]
-async fn with_a_bot_token_and_guild_the_user_is_added_to_the_shops_server() {
+async fn with_a_bot_token_and_guild_the_exchange_hands_the_token_on_and_joins_nothing() {
     let server = MockServer::start().await;
     mount_token(&server).await;
     mount_user(&server, nelly()).await;
     Mock::given(method("PUT"))
-        .and(path("/api/guilds/555000/members/80351110224678912"))
-        .and(header("authorization", "Bot bot-token-1"))
-        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "user": nelly() })))
-        .expect(1)
+        .respond_with(ResponseTemplate::new(201))
+        .expect(0)
         .mount(&server)
         .await;
     let discord = DiscordOAuth::new(&with_guild(settings(&server.uri()))).unwrap();
 
-    discord.exchange_code("c".into()).await.unwrap();
+    let linked = discord.exchange_code("c".into()).await.unwrap();
+
+    assert_eq!(linked.identity.username, "nelly");
+    let access = linked.guild_access.unwrap();
+    assert_eq!(access.token.expose(), "user-access-token");
+    assert_eq!(access.lasts, chrono::Duration::seconds(604_800));
+    assert!(!format!("{access:?}").contains("user-access-token"));
+}
+
+#[tokio::test]
+async fn a_token_answer_without_expires_in_lasts_seven_days() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/oauth2/token"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": "user-access-token",
+            "token_type": "Bearer",
+            "scope": "identify guilds.join"
+        })))
+        .mount(&server)
+        .await;
+    mount_user(&server, nelly()).await;
+    let discord = DiscordOAuth::new(&with_guild(settings(&server.uri()))).unwrap();
+
+    let linked = discord.exchange_code("c".into()).await.unwrap();
+
+    assert_eq!(
+        linked.guild_access.unwrap().lasts,
+        GuildAccess::DEFAULT_LIFETIME
+    );
+}
+
+/// The door of the shop's server at a fake Discord whose member PUT answers `status`.
+async fn door_answering(status: u16, body: serde_json::Value) -> (MockServer, DiscordGuildDoor) {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .and(path("/api/guilds/555000/members/80351110224678912"))
+        .and(header("authorization", "Bot bot-token-1"))
+        .respond_with(ResponseTemplate::new(status).set_body_json(body))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let door = DiscordGuildDoor::from_settings(&with_guild(settings(&server.uri())))
+        .unwrap()
+        .unwrap();
+    (server, door)
+}
+
+async fn join(door: &DiscordGuildDoor) -> Result<(), GuildJoinError> {
+    door.join(
+        &DiscordId::parse("80351110224678912").unwrap(),
+        &AccessToken::new("user-access-token"),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_door_puts_the_member_with_the_users_token() {
+    let (server, door) = door_answering(201, json!({ "user": nelly() })).await;
+
+    join(&door).await.unwrap();
 
     let requests = server.received_requests().await.unwrap();
-    let join = requests
-        .iter()
-        .find(|r| r.method.as_str() == "PUT")
-        .unwrap();
-    let body: serde_json::Value = serde_json::from_slice(&join.body).unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&requests[0].body).unwrap();
     assert_eq!(body, json!({ "access_token": "user-access-token" }));
 }
 
 #[tokio::test]
-async fn a_failed_guild_join_does_not_fail_the_link() {
+async fn a_member_already_in_the_server_is_joined() {
     let server = MockServer::start().await;
-    mount_token(&server).await;
-    mount_user(&server, nelly()).await;
     Mock::given(method("PUT"))
         .and(path("/api/guilds/555000/members/80351110224678912"))
-        .respond_with(
-            ResponseTemplate::new(403)
-                .set_body_json(json!({ "message": "Missing Permissions", "code": 50013 })),
-        )
+        .respond_with(ResponseTemplate::new(204))
         .expect(1)
         .mount(&server)
         .await;
-    let discord = DiscordOAuth::new(&with_guild(settings(&server.uri()))).unwrap();
+    let door = DiscordGuildDoor::from_settings(&with_guild(settings(&server.uri())))
+        .unwrap()
+        .unwrap();
 
-    let identity = discord.exchange_code("c".into()).await.unwrap();
+    join(&door).await.unwrap();
+}
 
-    assert_eq!(identity.username, "nelly");
+#[tokio::test]
+async fn a_missing_permission_is_not_worth_retrying() {
+    let (_server, door) = door_answering(
+        403,
+        json!({ "message": "Missing Permissions", "code": 50013 }),
+    )
+    .await;
+
+    let err = join(&door).await.unwrap_err();
+
+    assert!(
+        matches!(err, GuildJoinError::MissingPermission(_)),
+        "{err:?}"
+    );
+    assert!(!err.retry_helps());
+    assert!(err.to_string().contains("Missing Permissions"), "{err}");
+}
+
+#[tokio::test]
+async fn an_invalid_or_revoked_token_is_not_worth_retrying() {
+    for status in [401, 400] {
+        let (_server, door) =
+            door_answering(status, json!({ "message": "401: Unauthorized", "code": 0 })).await;
+
+        let err = join(&door).await.unwrap_err();
+
+        assert!(
+            matches!(err, GuildJoinError::InvalidToken(_)),
+            "{status}: {err:?}"
+        );
+        assert!(!err.retry_helps());
+    }
+}
+
+#[tokio::test]
+async fn a_rate_limit_or_a_discord_failure_is_worth_retrying() {
+    for status in [429, 500] {
+        let (_server, door) = door_answering(status, json!({ "message": "slow down" })).await;
+
+        let err = join(&door).await.unwrap_err();
+
+        assert!(
+            matches!(err, GuildJoinError::Unavailable(_)),
+            "{status}: {err:?}"
+        );
+        assert!(err.retry_helps());
+    }
+}
+
+#[tokio::test]
+async fn an_unreachable_discord_is_worth_retrying() {
+    let door = DiscordGuildDoor::from_settings(&with_guild(settings("http://127.0.0.1:9")))
+        .unwrap()
+        .unwrap();
+
+    let err = join(&door).await.unwrap_err();
+
+    assert!(err.retry_helps(), "{err:?}");
+}
+
+#[test]
+fn without_a_bot_token_and_guild_there_is_no_door() {
+    assert!(
+        DiscordGuildDoor::from_settings(&settings("https://discord.com"))
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]

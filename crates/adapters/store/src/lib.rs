@@ -11,6 +11,7 @@ mod connection;
 mod delivery;
 mod demo_logins;
 mod entities;
+mod guild_joins;
 mod lifecycle;
 mod operations;
 mod orders;

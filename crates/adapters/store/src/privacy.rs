@@ -90,7 +90,14 @@ impl AccountEraser for Store {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(Erased::OpenOrders(u64::try_from(open).unwrap_or(0)));
         }
-        let steps: [(&str, Vec<sea_orm::Value>); 5] = [
+        let steps: [(&str, Vec<sea_orm::Value>); 6] = [
+            // a pending join to the shop's Discord server holds the access token of a Discord
+            // account the user ordered with: gone before the orders forget the user
+            (
+                "DELETE FROM guild_joins WHERE discord_id IN \
+                 (SELECT discord_id FROM orders WHERE user_id = ?)",
+                vec![id.into()],
+            ),
             (
                 "UPDATE orders SET email = ?, discord_username = ?, discord_avatar = NULL, \
                  roblox_username = ?, client_ip = NULL, buyer_token = NULL, user_id = NULL \

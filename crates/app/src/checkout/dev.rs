@@ -3,8 +3,8 @@
 
 use orders::gateways::{
     DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
-    HostedCheckoutRequest, PaymentError, PaymentGateway, RefundReceipt, RefundRequest,
-    SessionClosing,
+    HostedCheckoutRequest, LinkedDiscord, PaymentError, PaymentGateway, RefundReceipt,
+    RefundRequest, SessionClosing,
 };
 use rand::RngCore;
 
@@ -98,7 +98,8 @@ impl DiscordIdentityProvider for DevDiscord {
         format!("/dev/discord/authorize?state={}", encode_query_value(state))
     }
 
-    async fn exchange_code(&self, code: String) -> Result<DiscordIdentity, DiscordLinkError> {
+    /// The identity alone: the dev page gives no token for the shop's server.
+    async fn exchange_code(&self, code: String) -> Result<LinkedDiscord, DiscordLinkError> {
         let wanted = code
             .strip_prefix(DEV_CODE_PREFIX)
             .ok_or(DiscordLinkError::InvalidCode)?;
@@ -106,10 +107,13 @@ impl DiscordIdentityProvider for DevDiscord {
             .iter()
             .find(|(id, _)| *id == wanted)
             .ok_or(DiscordLinkError::InvalidCode)?;
-        Ok(DiscordIdentity {
-            discord_id: DiscordId::parse(id).map_err(|_| DiscordLinkError::MissingUserId)?,
-            username: (*username).to_owned(),
-            avatar_url: None,
+        Ok(LinkedDiscord {
+            identity: DiscordIdentity {
+                discord_id: DiscordId::parse(id).map_err(|_| DiscordLinkError::MissingUserId)?,
+                username: (*username).to_owned(),
+                avatar_url: None,
+            },
+            guild_access: None,
         })
     }
 }
@@ -122,10 +126,12 @@ mod tests {
     #[tokio::test]
     async fn a_demo_code_gives_its_identity_and_anything_else_is_refused() {
         let dev = DevDiscord::new();
-        let identity = dev
+        let linked = dev
             .exchange_code(DevDiscord::code_for("100000000000000002"))
             .await
             .unwrap();
+        assert!(linked.guild_access.is_none());
+        let identity = linked.identity;
         assert_eq!(identity.discord_id.as_str(), "100000000000000002");
         assert_eq!(identity.username, "seedcollector");
         for bad in ["dev-1", "100000000000000002", "", "dev-"] {

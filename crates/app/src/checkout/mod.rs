@@ -9,9 +9,9 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use discord::DiscordOAuth;
 use orders::gateways::{
-    DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,
-    HostedCheckoutRequest, PaymentError, PaymentGateway, RefundReceipt, RefundRequest,
-    RobloxDirectory, RobloxLookupError, RobloxProfile, RobloxUsername, SessionClosing,
+    DiscordIdentityProvider, DiscordLinkError, HostedCheckout, HostedCheckoutRequest,
+    LinkedDiscord, PaymentError, PaymentGateway, RefundReceipt, RefundRequest, RobloxDirectory,
+    RobloxLookupError, RobloxProfile, RobloxUsername, SessionClosing,
 };
 use orders::PaymentProvider;
 use paypal::PayPalCheckout;
@@ -99,7 +99,7 @@ impl DiscordIdentityProvider for DiscordLink {
         }
     }
 
-    async fn exchange_code(&self, code: String) -> Result<DiscordIdentity, DiscordLinkError> {
+    async fn exchange_code(&self, code: String) -> Result<LinkedDiscord, DiscordLinkError> {
         match self {
             DiscordLink::OAuth(oauth) => oauth.exchange_code(code).await,
             DiscordLink::Dev(dev) => dev.exchange_code(code).await,

@@ -22,6 +22,7 @@ use sha2::Sha256;
 use utoipa::ToSchema;
 
 use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
+use crate::guild_join::GuildJoinQueue;
 use crate::{checkout::random_token, checkout::CheckoutKit, error::ApiError};
 
 const SESSION_IDENTITY: &str = "discord_identity";
@@ -208,6 +209,7 @@ pub async fn exchange(
     request: HttpRequest,
     kit: web::Data<CheckoutKit>,
     state_cookie: web::Data<OAuthStateCookie>,
+    guild_joins: web::Data<GuildJoinQueue>,
     session: Session,
     body: web::Json<DiscordAuth>,
 ) -> HttpResponse {
@@ -216,7 +218,7 @@ pub async fn exchange(
         .and_then(|cookie| state_cookie.verify(cookie.value(), SystemTime::now()));
     let mut response = match expected {
         Some(expected) if body.state.as_deref() == Some(expected.as_str()) => {
-            link(&kit, &session, &body)
+            link(&kit, &guild_joins, &session, &body)
                 .await
                 .unwrap_or_else(|error| error.error_response())
         }
@@ -230,9 +232,11 @@ pub async fn exchange(
     response
 }
 
-/// Exchanges the code of a sign-in whose state checked out.
+/// Exchanges the code of a sign-in whose state checked out, and queues the buyer's join to the
+/// shop's Discord server when the shop makes one (its failures never fail the link).
 async fn link(
     kit: &CheckoutKit,
+    guild_joins: &GuildJoinQueue,
     session: &Session,
     body: &DiscordAuth,
 ) -> Result<HttpResponse, ApiError> {
@@ -240,7 +244,7 @@ async fn link(
     if code.is_empty() {
         return Err(ApiError::field("code", "No code returned from Discord"));
     }
-    let identity = kit
+    let linked = kit
         .discord
         .exchange_code(code.to_owned())
         .await
@@ -252,11 +256,14 @@ async fn link(
                 tracing::warn!(error = ?error, "discord code exchange failed");
             }
         })?;
-    let body = IdentityBody::from(&identity);
+    let body = IdentityBody::from(&linked.identity);
     session
         .insert(SESSION_IDENTITY, &body)
         .map_err(|e| ApiError::internal(anyhow::anyhow!("could not keep the identity: {e}")))?;
     tracing::info!("discord linked");
+    if let Some(access) = linked.guild_access {
+        guild_joins.queue(linked.identity.discord_id, access).await;
+    }
     Ok(HttpResponse::Ok().json(body))
 }
 

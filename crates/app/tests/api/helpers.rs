@@ -350,8 +350,9 @@ impl TestApp {
             .collect()
     }
 
-    /// Waits until the order has jobs on the outbox `channel` and every one is done (sent or
-    /// given up): nothing more will leave the shop for it there. Answers `(step, status)`.
+    /// Waits until every step of the order is dispatched (else its job is still to come) and
+    /// every job of it on the outbox `channel` is done (sent or given up): nothing more will
+    /// leave the shop for it there. Answers `(step, status)`.
     pub async fn settled_jobs(&self, order: i64, channel: &str) -> Vec<(String, String)> {
         use sea_orm::{ConnectionTrait, Statement};
         let db = self.store.connection();
@@ -376,7 +377,23 @@ impl TestApp {
                     )
                 })
                 .collect();
-            if !jobs.is_empty() && jobs.iter().all(|(_, status)| status != "pending") {
+            let undispatched: i64 = db
+                .query_one(Statement::from_string(
+                    db.get_database_backend(),
+                    format!(
+                        "SELECT COUNT(*) FROM order_events \
+                         WHERE order_id = {order} AND dispatched_at IS NULL"
+                    ),
+                ))
+                .await
+                .unwrap()
+                .unwrap()
+                .try_get_by_index(0)
+                .unwrap();
+            if undispatched == 0
+                && !jobs.is_empty()
+                && jobs.iter().all(|(_, status)| status != "pending")
+            {
                 return jobs;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;

@@ -16,6 +16,7 @@ mod checkout_identity;
 mod checkout_support;
 mod events;
 mod first_load;
+mod guild_join;
 mod handoff;
 mod helpers;
 mod media;

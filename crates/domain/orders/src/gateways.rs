@@ -258,6 +258,15 @@ pub struct DiscordIdentity {
     pub avatar_url: Option<String>,
 }
 
+/// What a code exchange gives the shop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkedDiscord {
+    pub identity: DiscordIdentity,
+    /// The buyer's token for adding them to the shop's server: `None` without a bot token and
+    /// guild id (or from the dev sign-in page).
+    pub guild_access: Option<crate::GuildAccess>,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum DiscordLinkError {
     /// Discord refused the authorization code (expired, already used, or for another
@@ -280,16 +289,16 @@ pub trait DiscordIdentityProvider: Send + Sync + 'static {
     /// The page to send the shopper to, carrying `state` back to the callback unchanged.
     fn authorize_url(&self, state: &str) -> String;
 
-    /// Exchanges an authorization code for the identity of the account that granted it.
-    /// When the shop is configured with a bot token and guild id, the implementation also adds
-    /// the account to the shop's Discord server; a failure of that step is logged and never
-    /// returned. Fails with `DiscordLinkError::InvalidCode` when Discord refuses the code,
+    /// Exchanges an authorization code for the identity of the account that granted it, and,
+    /// when the shop is configured with a bot token and guild id, the access that lets the shop
+    /// add the account to its Discord server (the join itself is queued by the caller, see
+    /// [`crate::guild_join`]). Fails with `DiscordLinkError::InvalidCode` when Discord refuses the code,
     /// `MissingUserId` when the user has no id, `Unavailable` when Discord cannot be reached or
     /// fails on its side, and `Unknown` for an answer that cannot be read.
     fn exchange_code(
         &self,
         code: String,
-    ) -> impl Future<Output = Result<DiscordIdentity, DiscordLinkError>> + Send;
+    ) -> impl Future<Output = Result<LinkedDiscord, DiscordLinkError>> + Send;
 }
 
 /// Where staff are told about things that need them (a Discord channel webhook, or nowhere).

@@ -8,6 +8,7 @@ pub mod delivery;
 mod error;
 mod gates;
 pub mod gateways;
+pub mod guild_join;
 pub mod lifecycle;
 mod models;
 mod payment;
@@ -33,6 +34,10 @@ pub use delivery::{
 };
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
+pub use guild_join::{
+    AccessToken, GuildAccess, GuildDoor, GuildJoinError, GuildJoinRepository, GuildJoins,
+    PendingGuildJoin,
+};
 pub use lifecycle::{
     Channel, Dispatch, Dispatcher, JobFailed, JobHandler, JobRound, OrderEvent, OrderStep,
     OutboxJob, OutboxRepository, OutboxWorker,

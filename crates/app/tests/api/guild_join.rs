@@ -1,0 +1,210 @@
+//! Joining a buyer to the shop's Discord server, end to end: linking Discord through the real
+//! route against a local fake of Discord (OAuth, the user, the guild member PUT) queues the
+//! join, which the outbox loop makes and retries while the token lasts, on SQLite and
+//! PostgreSQL. Linking never fails for the join, and the token is gone once the join is made
+//! or given up.
+
+use rstest::rstest;
+use serde_json::{json, Value};
+use store::Backend;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, ResponseTemplate};
+
+use crate::checkout_support::{browser, shop_with};
+use crate::helpers::TestApp;
+
+const GUILD: &str = "555000";
+const BUYER: &str = "80351110224678912";
+
+fn member_path() -> String {
+    format!("/api/guilds/{GUILD}/members/{BUYER}")
+}
+
+/// A fake Discord: the token and the user answer; the member PUT answers `answers` in turn
+/// (the last one for good).
+async fn fake_discord(answers: &[u16]) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/oauth2/token"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": "user-access-token", "token_type": "Bearer",
+            "expires_in": 604800, "refresh_token": "r", "scope": "identify guilds.join"
+        })))
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/users/@me"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"id": BUYER, "username": "nelly"})),
+        )
+        .mount(&server)
+        .await;
+    let (last, first) = answers.split_last().unwrap();
+    for status in first {
+        Mock::given(method("PUT"))
+            .and(path(member_path()))
+            .respond_with(
+                ResponseTemplate::new(*status).set_body_json(json!({"message": "refused"})),
+            )
+            .up_to_n_times(1)
+            .mount(&server)
+            .await;
+    }
+    Mock::given(method("PUT"))
+        .and(path(member_path()))
+        .respond_with(ResponseTemplate::new(*last).set_body_json(json!({"message": "last"})))
+        .mount(&server)
+        .await;
+    server
+}
+
+async fn guild_shop(backend: Backend, discord: &MockServer) -> TestApp {
+    let base = format!("{}/api", discord.uri());
+    shop_with(backend, vec![], |s| {
+        s.discord.client_id = "client-1".into();
+        s.discord.client_secret = "secret-1".to_owned().into();
+        s.discord.authorize_url = "https://discord.example/oauth2/authorize".into();
+        s.discord.api_base = base;
+        s.discord.bot_token = "bot-token-1".to_owned().into();
+        s.discord.guild_id = GUILD.into();
+        s.mail.queue_poll_ms = 50;
+    })
+    .await
+}
+
+/// Links Discord in a new browser through the real routes; the link must succeed.
+async fn link(app: &TestApp) {
+    let client = browser();
+    let response = client
+        .get(app.url("/api/discord/authorize"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 302);
+    let location = reqwest::Url::parse(response.headers()["location"].to_str().unwrap()).unwrap();
+    let state = location
+        .query_pairs()
+        .find(|(key, _)| key == "state")
+        .unwrap()
+        .1
+        .into_owned();
+    let response = app
+        .post_json(
+            &client,
+            "/api/discord-auth",
+            &json!({"code": "abc", "state": state}),
+        )
+        .await;
+    assert_eq!(response.status(), 200, "linking never fails for the join");
+    assert_eq!(response.json::<Value>().await.unwrap()["discord_id"], BUYER);
+}
+
+async fn member_puts(discord: &MockServer) -> Vec<Request> {
+    discord
+        .received_requests()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.method.as_str() == "PUT" && r.url.path() == member_path())
+        .collect()
+}
+
+/// Polls (every 50 ms, up to 20 s) until `ready` holds.
+async fn eventually<F, Fut>(what: &str, mut ready: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !ready().await {
+        assert!(tokio::time::Instant::now() < deadline, "never: {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// The failed attempts recorded on the buyer's pending join (`None`: no join pending).
+async fn recorded_attempts(app: &TestApp) -> Option<i32> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.store.connection();
+    db.query_one(Statement::from_string(
+        db.get_database_backend(),
+        "SELECT attempts FROM guild_joins".to_owned(),
+    ))
+    .await
+    .unwrap()
+    .map(|row| row.try_get_by_index::<i32>(0).unwrap())
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_join_discord_fails_is_tried_again_and_made_once(#[case] backend: Backend) {
+    let discord = fake_discord(&[500, 201]).await;
+    let app = guild_shop(backend, &discord).await;
+
+    link(&app).await;
+
+    eventually("the first attempt is recorded", || async {
+        recorded_attempts(&app).await == Some(1)
+    })
+    .await;
+    assert_eq!(member_puts(&discord).await.len(), 1);
+    // the wait after a first failure (mail.retry_base_seconds) passes
+    app.clock.advance(std::time::Duration::from_secs(31));
+    eventually("the join is made and its token deleted", || async {
+        recorded_attempts(&app).await.is_none()
+    })
+    .await;
+
+    let puts = member_puts(&discord).await;
+    assert_eq!(puts.len(), 2, "one failure, then joined once");
+    for put in &puts {
+        assert_eq!(put.headers["authorization"], "Bot bot-token-1");
+        let body: Value = serde_json::from_slice(&put.body).unwrap();
+        assert_eq!(body, json!({"access_token": "user-access-token"}));
+    }
+    assert_eq!(app.count_rows("guild_joins").await, 0);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_join_the_bot_may_not_make_is_given_up_at_once(#[case] backend: Backend) {
+    let discord = fake_discord(&[403]).await;
+    let app = guild_shop(backend, &discord).await;
+
+    link(&app).await;
+
+    eventually("Discord is asked", || async {
+        !member_puts(&discord).await.is_empty()
+    })
+    .await;
+    eventually("the join is given up and its token deleted", || async {
+        recorded_attempts(&app).await.is_none()
+    })
+    .await;
+    assert_eq!(member_puts(&discord).await.len(), 1, "never retried");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn without_a_bot_token_no_join_is_queued(#[case] backend: Backend) {
+    let discord = fake_discord(&[201]).await;
+    let base = format!("{}/api", discord.uri());
+    let app = shop_with(backend, vec![], |s| {
+        s.discord.client_id = "client-1".into();
+        s.discord.client_secret = "secret-1".to_owned().into();
+        s.discord.api_base = base;
+        s.discord.guild_id = GUILD.into();
+    })
+    .await;
+
+    link(&app).await;
+
+    assert_eq!(app.count_rows("guild_joins").await, 0);
+    assert!(member_puts(&discord).await.is_empty());
+}
