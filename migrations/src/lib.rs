@@ -22,6 +22,7 @@ mod m20261125_000018_push_events;
 mod m20261126_000019_handoff;
 mod m20261126_000020_guild_joins;
 mod m20261126_000021_event_notes;
+mod m20261126_000022_blocklist_review;
 
 pub struct Migrator;
 
@@ -49,6 +50,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000019_handoff::Migration),
             Box::new(m20261126_000020_guild_joins::Migration),
             Box::new(m20261126_000021_event_notes::Migration),
+            Box::new(m20261126_000022_blocklist_review::Migration),
         ]
     }
 }

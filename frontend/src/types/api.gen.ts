@@ -70,6 +70,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/blocklist/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a flagged entry
+         * @description Makes a flagged entry active: checkout refuses it from then on. An active entry is answered as it is (super_admin).
+         */
+        post: operations["admin_confirm_blocklist_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/chats": {
         parameters: {
             query?: never;
@@ -1403,6 +1423,11 @@ export interface components {
          * @enum {string}
          */
         BlockKind: "email" | "discord_id" | "roblox_username" | "ip";
+        /**
+         * @description Whether an entry blocks.
+         * @enum {string}
+         */
+        BlockStatus: "active" | "flagged";
         /** @description An identity the shop does not sell to. */
         BlocklistEntry: {
             /** Format: int64 */
@@ -1415,9 +1440,22 @@ export interface components {
             kind_label: string;
             /**
              * @description Normalised: a lower-case e-mail or Roblox username, an IP address as the shop writes it.
-             * @example scammer@example.com
+             * @example scam.mer+shop@gmail.com
              */
             value: string;
+            /**
+             * @description E-mail entries: the one inbox the address reaches, which checkout compares (no
+             *     `+tag`; at gmail.com and googlemail.com no dots either); `null` for other kinds. An
+             *     IPv6 entry covers its whole /64 network.
+             * @example scammer@gmail.com
+             */
+            canonical: string | null;
+            status: components["schemas"]["BlockStatus"];
+            /**
+             * Format: date-time
+             * @description When it stops blocking (a chargeback's client address, after 30 days); `null`: never.
+             */
+            expires_at: string | null;
             reason: string;
             added_by: null | components["schemas"]["BlockAddedBy"];
             /** Format: date-time */
@@ -2839,6 +2877,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entry has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_confirm_blocklist_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry, active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlocklistEntry"];
+                };
             };
             /** @description No session, or the session has ended: "Please log in." */
             401: {

@@ -6,9 +6,9 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{
-    AfterSaleRepository, Applied, BlockEntry, BlockKind, Blocklist, BlocklistRepository,
-    BuyerIdentities, DisputeOutcome, NewBlock, Order, OrderError, OrderId, OrderStatus, OrderStep,
-    PaymentProvider, ProviderEvent, StaffMember,
+    AfterSaleRepository, Applied, BlockEntry, BlockKind, BlockStatus, Blocklist,
+    BlocklistRepository, BuyerIdentities, DisputeOutcome, NewBlock, Order, OrderError, OrderId,
+    OrderStatus, OrderStep, PaymentProvider, ProviderEvent, StaffMember,
 };
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryResult,
@@ -94,16 +94,20 @@ impl Store {
     }
 }
 
-const BLOCK_INSERT: &str = "INSERT INTO blocklist (kind, value, reason, added_by, created_at) \
-     VALUES (?, ?, ?, ?, ?) ON CONFLICT (kind, value) DO NOTHING";
+const BLOCK_INSERT: &str = "INSERT INTO blocklist \
+     (kind, value, match_value, reason, added_by, created_at, status, expires_at) \
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, value) DO NOTHING";
 
 fn block_values(block: &NewBlock) -> Vec<Value> {
     vec![
         block.kind.as_str().into(),
         block.value.clone().into(),
+        block.kind.match_form(&block.value).into(),
         block.reason.clone().into(),
         block.added_by.into(),
         block.created_at.into(),
+        block.status.as_str().into(),
+        block.expires_at.into(),
     ]
 }
 
@@ -278,11 +282,13 @@ impl AfterSaleRepository for Store {
 }
 
 const BLOCK_SELECT: &str = "SELECT b.id, b.kind, b.value, b.reason, b.added_by, b.created_at, \
-     u.name AS added_by_name FROM blocklist b LEFT JOIN users u ON u.id = b.added_by";
+     b.status, b.expires_at, u.name AS added_by_name \
+     FROM blocklist b LEFT JOIN users u ON u.id = b.added_by";
 
 fn to_entry(row: &QueryResult) -> anyhow::Result<BlockEntry> {
     let id: i64 = row.try_get("", "id")?;
     let kind: String = row.try_get("", "kind")?;
+    let status: String = row.try_get("", "status")?;
     let added_by: Option<i64> = row.try_get("", "added_by")?;
     let name: Option<String> = row.try_get("", "added_by_name")?;
     Ok(BlockEntry {
@@ -296,6 +302,9 @@ fn to_entry(row: &QueryResult) -> anyhow::Result<BlockEntry> {
             name: name.unwrap_or_else(|| format!("staff #{id}")),
         }),
         created_at: row.try_get("", "created_at")?,
+        status: BlockStatus::parse(&status)
+            .with_context(|| format!("blocklist entry {id} has an unknown status {status}"))?,
+        expires_at: row.try_get("", "expires_at")?,
     })
 }
 
@@ -305,6 +314,8 @@ fn block_json(entry: &BlockEntry) -> serde_json::Value {
         "kind": entry.kind.as_str(),
         "value": entry.value,
         "reason": entry.reason,
+        "status": entry.status.as_str(),
+        "expires_at": entry.expires_at,
     })
 }
 
@@ -391,6 +402,53 @@ impl BlocklistRepository for Store {
     }
 
     #[tracing::instrument(skip(self, actor))]
+    async fn confirm(&self, id: i64, actor: &Actor) -> anyhow::Result<Option<BlockEntry>> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        let before = entry_where(&txn, "b.id = ?", vec![id.into()]).await?;
+        let Some(before) = before else {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(None);
+        };
+        // the flagged entry turns active once: of two confirmations, one writes
+        let confirmed = txn
+            .execute(statement(
+                &txn,
+                "UPDATE blocklist SET status = ? WHERE id = ? AND status = ?",
+                vec![
+                    BlockStatus::Active.as_str().into(),
+                    id.into(),
+                    BlockStatus::Flagged.as_str().into(),
+                ],
+            ))
+            .await
+            .context("failed to confirm a blocklist entry")?;
+        if confirmed.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(Some(before));
+        }
+        let after = entry_where(&txn, "b.id = ?", vec![id.into()])
+            .await?
+            .context("a confirmed blocklist entry vanished")?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::BlocklistConfirm,
+            format!("blocklist:{id}"),
+            Some(block_json(&before)),
+            Some(block_json(&after)),
+        )
+        .await?;
+        txn.commit()
+            .await
+            .context("failed to commit the confirmation of a blocklist entry")?;
+        Ok(Some(after))
+    }
+
+    #[tracing::instrument(skip(self, actor))]
     async fn remove(&self, id: i64, actor: &Actor) -> anyhow::Result<bool> {
         let txn = self
             .db
@@ -438,26 +496,34 @@ impl BlocklistRepository for Store {
 
 impl Blocklist for Store {
     #[tracing::instrument(skip_all)]
-    async fn is_blocked(&self, identities: BuyerIdentities) -> anyhow::Result<bool> {
+    async fn is_blocked(
+        &self,
+        identities: BuyerIdentities,
+        now: DateTime<Utc>,
+    ) -> anyhow::Result<bool> {
         if identities.values.is_empty() {
             return Ok(false);
         }
         let condition = identities
             .values
             .iter()
-            .map(|_| "(kind = ? AND value = ?)")
+            .map(|_| "(kind = ? AND match_value = ?)")
             .collect::<Vec<_>>()
             .join(" OR ");
-        let values = identities
+        let mut values: Vec<Value> = identities
             .values
             .into_iter()
             .flat_map(|(kind, value)| [Value::from(kind.as_str()), Value::from(value)])
             .collect();
+        values.extend([BlockStatus::Active.as_str().into(), now.into()]);
         let found = self
             .db
             .query_one(statement(
                 &self.db,
-                &format!("SELECT 1 AS found FROM blocklist WHERE {condition} LIMIT 1"),
+                &format!(
+                    "SELECT 1 AS found FROM blocklist WHERE ({condition}) AND status = ? \
+                     AND (expires_at IS NULL OR expires_at > ?) LIMIT 1"
+                ),
                 values,
             ))
             .await

@@ -851,5 +851,6 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
     );
     order.review = review;
     order.dispute = dispute;
+    order.client_ip = row.client_ip.clone();
     Ok(order)
 }

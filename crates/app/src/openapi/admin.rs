@@ -31,6 +31,7 @@ use crate::routes::{
         blocklist::list,
         blocklist::add,
         blocklist::remove,
+        blocklist::confirm,
         promo::create,
         reviews::hide,
         admin_chats::reply,

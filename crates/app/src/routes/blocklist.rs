@@ -32,6 +32,18 @@ enum KindDoc {
     Ip,
 }
 
+/// Whether an entry blocks.
+#[derive(ToSchema)]
+#[schema(as = BlockStatus, rename_all = "snake_case")]
+#[allow(dead_code)] // a schema only: `BlockStatus::as_str` writes it
+enum StatusDoc {
+    /// It blocks checkout (until `expires_at`, when set).
+    Active,
+    /// Recorded for staff to confirm or remove (what a buyer typed at a chargeback, which
+    /// could be a stranger's): blocks nothing.
+    Flagged,
+}
+
 /// An identity the shop does not sell to.
 #[derive(Serialize, ToSchema)]
 #[schema(as = BlocklistEntry)]
@@ -43,8 +55,18 @@ struct EntryJson {
     #[schema(example = "E-mail")]
     kind_label: &'static str,
     /// Normalised: a lower-case e-mail or Roblox username, an IP address as the shop writes it.
-    #[schema(example = "scammer@example.com")]
+    #[schema(example = "scam.mer+shop@gmail.com")]
     value: String,
+    /// E-mail entries: the one inbox the address reaches, which checkout compares (no
+    /// `+tag`; at gmail.com and googlemail.com no dots either); `null` for other kinds. An
+    /// IPv6 entry covers its whole /64 network.
+    #[schema(required = true, example = "scammer@gmail.com")]
+    canonical: Option<String>,
+    #[schema(value_type = StatusDoc)]
+    status: &'static str,
+    /// When it stops blocking (a chargeback's client address, after 30 days); `null`: never.
+    #[schema(required = true)]
+    expires_at: Option<DateTime<Utc>>,
     reason: String,
     /// `null` when the shop added it itself (a chargeback).
     #[schema(required = true)]
@@ -67,7 +89,10 @@ fn to_json(entry: BlockEntry) -> EntryJson {
         id: entry.id,
         kind: entry.kind.as_str(),
         kind_label: entry.kind.label(),
+        canonical: entry.canonical(),
         value: entry.value,
+        status: entry.status.as_str(),
+        expires_at: entry.expires_at,
         reason: entry.reason,
         added_by: entry.added_by.map(|staff| AddedBy {
             id: staff.id,
@@ -196,6 +221,43 @@ pub async fn add(
     Ok(HttpResponse::Created().json(to_json(entry)))
 }
 
+fn entry_id(path: &str) -> Result<i64, ApiError> {
+    path.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| ApiError::NotFound("Blocklist entry not found.".to_owned()))
+}
+
+/// `POST /api/admin/blocklist/{id}/confirm`: 200 with the entry, now active; 404 when there is
+/// no such entry.
+#[utoipa::path(
+    post,
+    path = "/api/admin/blocklist/{id}/confirm",
+    operation_id = "admin_confirm_blocklist_entry",
+    tag = "staff: blocklist",
+    summary = "Confirm a flagged entry",
+    description = "Makes a flagged entry active: checkout refuses it from then on. An active \
+                   entry is answered as it is (super_admin).",
+    params(("id" = i64, Path, description = "The entry's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "The entry, active.", body = EntryJson),
+        SuperAdminOnly,
+        (status = 404, description = "No entry has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn confirm(
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
+    blocklist: web::Data<BlocklistService>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let entry = blocklist
+        .confirm(entry_id(&path)?, &admin.actor(ip))
+        .await?;
+    Ok(HttpResponse::Ok().json(to_json(entry)))
+}
+
 /// `DELETE /api/admin/blocklist/{id}`: 204; 404 when there is no such entry.
 #[utoipa::path(
     delete,
@@ -218,11 +280,6 @@ pub async fn remove(
     blocklist: web::Data<BlocklistService>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::NotFound("Blocklist entry not found.".to_owned()))?;
-    blocklist.remove(id, &admin.actor(ip)).await?;
+    blocklist.remove(entry_id(&path)?, &admin.actor(ip)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -159,7 +159,11 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
         .route("/admin/audit", web::get().to(audit::list))
         .route("/admin/blocklist", web::get().to(blocklist::list))
         .route("/admin/blocklist", web::post().to(blocklist::add))
-        .route("/admin/blocklist/{id}", web::delete().to(blocklist::remove));
+        .route("/admin/blocklist/{id}", web::delete().to(blocklist::remove))
+        .route(
+            "/admin/blocklist/{id}/confirm",
+            web::post().to(blocklist::confirm),
+        );
 }
 
 /// No route took the request: 405 with `Allow` when the path exists with other methods, else

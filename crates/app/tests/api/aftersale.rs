@@ -367,7 +367,8 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
     deliver_times(app, &opened, 4).await;
     assert_eq!(status(app, disputed).await, "disputed");
 
-    // the buyer's Discord account, e-mail and Roblox username are blocked, once each
+    // what the shop verified blocks: the Discord account, and the address for 30 days; what
+    // the buyer typed is flagged for staff (it could be a stranger's); each once
     let admin = app.client_with_role(Role::SuperAdmin).await;
     let list: Value = admin
         .get(app.url("/api/admin/blocklist"))
@@ -377,7 +378,7 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
         .json()
         .await
         .unwrap();
-    let mut blocked: Vec<(String, String)> = list["entries"]
+    let mut blocked: Vec<(String, String, String, bool)> = list["entries"]
         .as_array()
         .unwrap()
         .iter()
@@ -387,22 +388,35 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
             (
                 e["kind"].as_str().unwrap().to_owned(),
                 e["value"].as_str().unwrap().to_owned(),
+                e["status"].as_str().unwrap().to_owned(),
+                !e["expires_at"].is_null(),
             )
         })
         .collect();
     blocked.sort();
+    let entry = |kind: &str, value: &str, status: &str, expires: bool| {
+        (
+            kind.to_owned(),
+            value.to_owned(),
+            status.to_owned(),
+            expires,
+        )
+    };
     assert_eq!(
         blocked,
         [
-            (
-                "discord_id".to_owned(),
-                garden_app::DEMO_IDENTITIES[0].0.to_owned()
+            entry(
+                "discord_id",
+                garden_app::DEMO_IDENTITIES[0].0,
+                "active",
+                false
             ),
-            ("email".to_owned(), "buyer@example.com".to_owned()),
-            ("roblox_username".to_owned(), "builder_bob".to_owned()),
+            entry("email", "buyer@example.com", "flagged", false),
+            entry("ip", "127.0.0.1", "active", true),
+            entry("roblox_username", "builder_bob", "flagged", false),
         ]
     );
-    assert_eq!(list["total"], 3);
+    assert_eq!(list["total"], 4);
 
     // a disputed order cannot be delivered (nor claimed)
     let refused = post(&staff, app, &deliver_path(disputed), json!({})).await;
@@ -526,6 +540,174 @@ async fn a_dispute_blocks_the_buyer_and_holds_the_order_until_it_is_won(#[case] 
 /// A session id for the help chat.
 fn chat_session() -> String {
     format!("session-{}", uuid::Uuid::new_v4().simple())
+}
+
+/// The blocklist's entries, newest first.
+async fn blocklist_entries(app: &TestApp, admin: &reqwest::Client) -> Vec<Value> {
+    let list: Value = admin
+        .get(app.url("/api/admin/blocklist"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    list["entries"].as_array().unwrap().clone()
+}
+
+/// Checkout from `address` (the shop trusts the local proxy's X-Forwarded-For).
+async fn checkout_from(app: &TestApp, buyer: &reqwest::Client, address: &str) -> u16 {
+    buyer
+        .post(app.url("/api/stripe/checkout"))
+        .header("X-Forwarded-For", address)
+        .json(&payload(&[(1, 1)], 10.0))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_chargeback_blocks_what_the_shop_verified_and_flags_what_the_buyer_typed(
+    #[case] backend: Backend,
+) {
+    let shop = stripe_shop(backend, 0).await;
+    let app = &shop.app;
+    let order = paid_order(&shop).await;
+    let opened = dispute_event("evt_d", "charge.dispute.created", order, "needs_response");
+    deliver_times(app, &opened, 2).await;
+    assert_eq!(status(app, order).await, "disputed");
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let entries = blocklist_entries(app, &admin).await;
+    use accounts::Clock;
+    let of = |kind: &str| entries.iter().find(|e| e["kind"] == kind).unwrap().clone();
+    // the address for 30 days from the dispute
+    let expires: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(of("ip")["expires_at"].clone()).unwrap();
+    let in_30_days = app.clock.now() + chrono::Duration::days(30);
+    assert!((expires - in_30_days).num_seconds().abs() < 5, "{expires}");
+
+    // a stranger whose e-mail and Roblox name a chargeback typed is not blocked by them
+    let stranger = browser();
+    link_discord(app, &stranger, 1).await;
+    let ip_entry = of("ip")["id"].as_i64().unwrap();
+    let removed = admin
+        .delete(app.url(&format!("/api/admin/blocklist/{ip_entry}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), 204);
+    let placed = checkout(app, &stranger, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(placed.status(), 200, "flagged entries block nothing");
+
+    // staff confirm the flagged e-mail: from then on it blocks, and the audit log says so
+    let email = of("email");
+    let confirmed = post(
+        &admin,
+        app,
+        &format!("/api/admin/blocklist/{}/confirm", email["id"]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(confirmed.status(), 200);
+    let confirmed: Value = confirmed.json().await.unwrap();
+    assert_eq!(confirmed["status"], "active");
+    assert_eq!(confirmed["canonical"], "buyer@example.com");
+    let refused = checkout(app, &stranger, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(refused.status(), 403);
+    // confirming twice changes nothing; an unknown entry is 404
+    let again = post(
+        &admin,
+        app,
+        &format!("/api/admin/blocklist/{}/confirm", email["id"]),
+        json!({}),
+    )
+    .await;
+    assert_eq!(again.status(), 200);
+    let unknown = post(
+        &admin,
+        app,
+        "/api/admin/blocklist/999999/confirm",
+        json!({}),
+    )
+    .await;
+    assert_eq!(unknown.status(), 404);
+    let staff = app.client_with_role(Role::Admin).await;
+    let forbidden = post(
+        &staff,
+        app,
+        &format!(
+            "/api/admin/blocklist/{}/confirm",
+            of("roblox_username")["id"]
+        ),
+        json!({}),
+    )
+    .await;
+    assert_eq!(forbidden.status(), 403, "super_admin only");
+    let confirmations = app
+        .count_where("audit_log", "kind = 'blocklist.confirm'")
+        .await;
+    assert_eq!(confirmations, 1);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_entry_blocks_every_spelling_of_its_inbox_and_an_ipv6_entry_its_network(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(backend, vec![(1, product("Owl", "10.00", Some(50)))], |s| {
+        s.server.trusted_proxies = vec!["127.0.0.1/32".into()];
+    })
+    .await;
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    // the buyer checks out as buyer@example.com; staff blocked a tagged spelling of it
+    let added = post(
+        &admin,
+        &app,
+        "/api/admin/blocklist",
+        json!({ "kind": "email", "value": "Buyer+Deals@Example.com", "reason": "fraud" }),
+    )
+    .await;
+    assert_eq!(added.status(), 201);
+    let entry: Value = added.json().await.unwrap();
+    assert_eq!(entry["value"], "buyer+deals@example.com");
+    assert_eq!(entry["canonical"], "buyer@example.com");
+    assert_eq!(entry["status"], "active");
+    assert_eq!(checkout_from(&app, &buyer, "203.0.113.9").await, 403);
+    let removed = admin
+        .delete(app.url(&format!("/api/admin/blocklist/{}", entry["id"])))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), 204);
+
+    // an IPv6 entry covers its /64: the next address in it is refused, the next /64 is not
+    let added = post(
+        &admin,
+        &app,
+        "/api/admin/blocklist",
+        json!({ "kind": "ip", "value": "2001:db8:5:6::1", "reason": "fraud" }),
+    )
+    .await;
+    assert_eq!(added.status(), 201);
+    assert_eq!(
+        checkout_from(&app, &buyer, "2001:db8:5:6:abcd::99").await,
+        403
+    );
+    assert_eq!(checkout_from(&app, &buyer, "2001:db8:5:7::1").await, 200);
+    assert_eq!(
+        blocklist_entries(&app, &admin).await[0]["canonical"],
+        Value::Null,
+        "only e-mail entries have a canonical form"
+    );
 }
 
 #[rstest]

@@ -575,7 +575,7 @@ async fn promo_codes_blocklist_changes_and_hidden_reviews_are_audited(#[case] ba
     );
     assert_eq!(
         entry["after"],
-        json!({"kind": "email", "value": "cheat@example.com", "reason": "chargebacks"})
+        json!({"kind": "email", "value": "cheat@example.com", "reason": "chargebacks", "status": "active", "expires_at": null})
     );
     assert_eq!(
         post(&audited, &ada, "/api/admin/blocklist", block)
@@ -610,7 +610,7 @@ async fn promo_codes_blocklist_changes_and_hidden_reviews_are_audited(#[case] ba
     );
     assert_eq!(
         entry["before"],
-        json!({"kind": "email", "value": "cheat@example.com", "reason": "chargebacks"})
+        json!({"kind": "email", "value": "cheat@example.com", "reason": "chargebacks", "status": "active", "expires_at": null})
     );
     assert_eq!(entry["after"], Value::Null);
     assert_eq!(remove(block_id).await.unwrap().status(), 404);

@@ -401,6 +401,11 @@ impl TestApp {
         panic!("the {channel} jobs of order {order} never settled");
     }
 
+    /// How many rows of a table match an SQL condition.
+    pub async fn count_where(&self, table: &str, condition: &str) -> i64 {
+        self.count_rows(&format!("{table} WHERE {condition}")).await
+    }
+
     /// How many rows a table of this app's database holds.
     pub async fn count_rows(&self, table: &str) -> i64 {
         use sea_orm::{ConnectionTrait, Statement};

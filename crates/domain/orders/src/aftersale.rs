@@ -18,7 +18,7 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 use shared::Actor;
 
-use crate::blocklist::{BlockKind, NewBlock};
+use crate::blocklist::{BlockKind, BlockStatus, NewBlock};
 use crate::gateways::{PaymentError, PaymentGateway, RefundRequest};
 use crate::{
     Applied, Clock, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentProvider,
@@ -381,29 +381,58 @@ where
     }
 }
 
-/// The blocklist entries a chargeback on `order` adds: the buyer's Discord account, e-mail
-/// and Roblox username.
+/// How long a chargeback blocks the address its order came from.
+pub const CHARGEBACK_ADDRESS_DAYS: i64 = 30;
+
+/// The blocklist entries a chargeback on `order` adds. What the shop verified blocks: the
+/// buyer's Discord account (proven by OAuth), and the client address the order came from for
+/// [`CHARGEBACK_ADDRESS_DAYS`]. What the buyer typed (the e-mail and Roblox username) could be
+/// a stranger's, so those are only flagged for staff to confirm or remove.
 pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
     let reason = format!("chargeback on order #{}", order.id);
     let buyer = &order.buyer;
+    let address = order
+        .client_ip
+        .as_deref()
+        .and_then(crate::blocklist::normalise_ip)
+        .map(|ip| {
+            (
+                BlockKind::Ip,
+                ip,
+                BlockStatus::Active,
+                Some(at + chrono::Duration::days(CHARGEBACK_ADDRESS_DAYS)),
+            )
+        });
     [
         (
             BlockKind::DiscordId,
             buyer.discord.discord_id.as_str().to_owned(),
+            BlockStatus::Active,
+            None,
         ),
-        (BlockKind::Email, buyer.email.as_str().to_owned()),
+        (
+            BlockKind::Email,
+            buyer.email.as_str().to_owned(),
+            BlockStatus::Flagged,
+            None,
+        ),
         (
             BlockKind::RobloxUsername,
             buyer.roblox_username.as_str().to_ascii_lowercase(),
+            BlockStatus::Flagged,
+            None,
         ),
     ]
     .into_iter()
-    .map(|(kind, value)| NewBlock {
+    .chain(address)
+    .map(|(kind, value, status, expires_at)| NewBlock {
         kind,
         value,
         reason: reason.clone(),
         added_by: None,
         created_at: at,
+        status,
+        expires_at,
     })
     .collect()
 }
@@ -647,36 +676,52 @@ mod tests {
         for applied in [Applied::Changed, Applied::Replayed] {
             let mut repo = MockRepo::new();
             repo.expect_order_by_payment().returning(|_, _| {
-                Box::pin(async { Ok(Some(order(OrderStatus::Delivered, Some("pi_1")))) })
+                let mut order = order(OrderStatus::Delivered, Some("pi_1"));
+                order.client_ip = Some("2001:0db8::7".into());
+                Box::pin(async move { Ok(Some(order)) })
             });
             repo.expect_open_dispute()
                 .withf(|id, _, event, reason, blocks| {
-                    let kinds: Vec<(BlockKind, &str, &str)> = blocks
+                    let entries: Vec<_> = blocks
                         .iter()
-                        .map(|b| (b.kind, b.value.as_str(), b.reason.as_str()))
+                        .map(|b| (b.kind, b.value.as_str(), b.status, b.expires_at))
                         .collect();
                     id.get() == 7
                         && event.id == "evt_1"
                         && reason.as_deref() == Some("fraudulent")
-                        && kinds
+                        && entries
                             == [
+                                // what the shop verified blocks: the Discord account, and
+                                // the address for 30 days
                                 (
                                     BlockKind::DiscordId,
                                     "123456789012345678",
-                                    "chargeback on order #7",
+                                    BlockStatus::Active,
+                                    None,
                                 ),
+                                // what the buyer typed could be a stranger's: flagged
                                 (
                                     BlockKind::Email,
                                     "kid@example.com",
-                                    "chargeback on order #7",
+                                    BlockStatus::Flagged,
+                                    None,
                                 ),
                                 (
                                     BlockKind::RobloxUsername,
                                     "builder_bob",
-                                    "chargeback on order #7",
+                                    BlockStatus::Flagged,
+                                    None,
+                                ),
+                                (
+                                    BlockKind::Ip,
+                                    "2001:db8::7",
+                                    BlockStatus::Active,
+                                    Some(now() + chrono::Duration::days(30)),
                                 ),
                             ]
-                        && blocks.iter().all(|b| b.added_by.is_none())
+                        && blocks
+                            .iter()
+                            .all(|b| b.added_by.is_none() && b.reason == "chargeback on order #7")
                 })
                 .times(1)
                 .returning(move |_, _, _, _, _| Box::pin(async move { Ok(applied) }));

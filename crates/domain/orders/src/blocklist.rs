@@ -3,9 +3,17 @@
 //! reserves anything; a chargeback blocks the buyer's identities (see `aftersale`); the
 //! super_admin adds and removes entries ([`BlocklistAdmin`]).
 //!
-//! Values are stored normalised, so one entry matches every spelling: e-mails trimmed and
-//! lowercased, Roblox usernames lowercased (Roblox ignores case), Discord ids as their
-//! snowflake, addresses as parsed IPs (an IPv4-mapped IPv6 address as the IPv4 one).
+//! Values are stored normalised: e-mails trimmed and lowercased, Roblox usernames lowercased
+//! (Roblox ignores case), Discord ids as their snowflake, addresses as parsed IPs (an
+//! IPv4-mapped IPv6 address as the IPv4 one). Each entry is compared by its match form
+//! ([`BlockKind::match_form`]), so one entry matches every spelling that reaches the same
+//! inbox or network: an e-mail without its `+tag` (and, at Gmail, without dots), an IPv6
+//! address as its /64 (one subscriber's network, as the rate limits count it).
+//!
+//! Only what the shop verified blocks on its own: a chargeback blocks the Discord account
+//! (proven by OAuth) and, for 30 days, the address the order came from. The e-mail and Roblox
+//! username the buyer typed could be anyone's, so they become *flagged* entries that block
+//! nothing until a super_admin confirms them ([`BlockStatus`]).
 
 use std::fmt;
 use std::future::Future;
@@ -57,6 +65,22 @@ impl BlockKind {
         }
     }
 
+    /// What a normalised `value` of this kind is compared by: the canonical e-mail
+    /// ([`canonical_email`]), an IPv6 address's /64 network, the value itself otherwise.
+    pub fn match_form(&self, value: &str) -> String {
+        match self {
+            BlockKind::Email => canonical_email(value),
+            BlockKind::Ip => match value.parse::<IpAddr>() {
+                Ok(IpAddr::V6(v6)) => {
+                    let [a, b, c, d, ..] = v6.segments();
+                    format!("{a:x}:{b:x}:{c:x}:{d:x}::/64")
+                }
+                _ => value.to_owned(),
+            },
+            BlockKind::DiscordId | BlockKind::RobloxUsername => value.to_owned(),
+        }
+    }
+
     /// The value normalised for this kind; the message says what is wrong otherwise.
     pub fn normalise(&self, raw: &str) -> Result<String, String> {
         let raw = raw.trim();
@@ -85,6 +109,48 @@ impl fmt::Display for BlockKind {
     }
 }
 
+/// The one inbox an address reaches, as the blocklist compares it: lower case, without a
+/// `+tag` in the local part, and at Gmail (gmail.com, googlemail.com, which ignore dots)
+/// without dots, as `@gmail.com`.
+pub fn canonical_email(email: &str) -> String {
+    let email = email.trim().to_lowercase();
+    let Some((local, domain)) = email.rsplit_once('@') else {
+        return email;
+    };
+    let local = local.split('+').next().unwrap_or(local);
+    match domain {
+        "gmail.com" | "googlemail.com" => format!("{}@gmail.com", local.replace('.', "")),
+        _ => format!("{local}@{domain}"),
+    }
+}
+
+/// Whether an entry blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlockStatus {
+    /// It blocks checkout (until `expires_at`, when it has one).
+    Active,
+    /// Recorded for staff to look at (what a buyer typed at a chargeback); blocks nothing
+    /// until confirmed.
+    Flagged,
+}
+
+impl BlockStatus {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            BlockStatus::Active => "active",
+            BlockStatus::Flagged => "flagged",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "active" => Some(BlockStatus::Active),
+            "flagged" => Some(BlockStatus::Flagged),
+            _ => None,
+        }
+    }
+}
+
 /// An address as the blocklist stores it; `None` when it is not an IP address.
 pub fn normalise_ip(raw: &str) -> Option<String> {
     let ip: IpAddr = raw.trim().parse().ok()?;
@@ -105,6 +171,9 @@ pub struct NewBlock {
     /// The member of staff who added it; `None` when the shop did (a chargeback).
     pub added_by: Option<i64>,
     pub created_at: DateTime<Utc>,
+    pub status: BlockStatus,
+    /// When it stops blocking; `None`: never.
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 /// An entry of the blocklist.
@@ -117,12 +186,22 @@ pub struct BlockEntry {
     /// `None` when the shop added it itself, or the account is gone.
     pub added_by: Option<StaffMember>,
     pub created_at: DateTime<Utc>,
+    pub status: BlockStatus,
+    /// When it stops blocking; `None`: never.
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+impl BlockEntry {
+    /// The canonical form an e-mail entry is compared by; `None` for other kinds.
+    pub fn canonical(&self) -> Option<String> {
+        (self.kind == BlockKind::Email).then(|| canonical_email(&self.value))
+    }
 }
 
 /// Who is placing an order, as the blocklist compares it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuyerIdentities {
-    /// `(kind, normalised value)`, one per identity known.
+    /// `(kind, match form)`, one per identity known ([`BlockKind::match_form`]).
     pub values: Vec<(BlockKind, String)>,
 }
 
@@ -131,7 +210,7 @@ impl BuyerIdentities {
     /// from (when known and an IP).
     pub fn of(buyer: &crate::Buyer, client_ip: Option<&str>) -> Self {
         let mut values = vec![
-            (BlockKind::Email, buyer.email.as_str().to_owned()),
+            (BlockKind::Email, canonical_email(buyer.email.as_str())),
             (
                 BlockKind::DiscordId,
                 buyer.discord.discord_id.as_str().to_owned(),
@@ -142,7 +221,7 @@ impl BuyerIdentities {
             ),
         ];
         if let Some(ip) = client_ip.and_then(normalise_ip) {
-            values.push((BlockKind::Ip, ip));
+            values.push((BlockKind::Ip, BlockKind::Ip.match_form(&ip)));
         }
         BuyerIdentities { values }
     }
@@ -151,10 +230,12 @@ impl BuyerIdentities {
 /// The check checkout makes before anything else.
 #[cfg_attr(test, mockall::automock)]
 pub trait Blocklist: Send + Sync + 'static {
-    /// Whether any of these identities is on the blocklist. Fails only when the store does.
+    /// Whether any of these identities matches an active entry that has not expired at `now`.
+    /// Fails only when the store does.
     fn is_blocked(
         &self,
         identities: BuyerIdentities,
+        now: DateTime<Utc>,
     ) -> impl Future<Output = anyhow::Result<bool>> + Send;
 }
 
@@ -163,7 +244,11 @@ pub trait Blocklist: Send + Sync + 'static {
 pub struct NoBlocklist;
 
 impl Blocklist for NoBlocklist {
-    async fn is_blocked(&self, _identities: BuyerIdentities) -> anyhow::Result<bool> {
+    async fn is_blocked(
+        &self,
+        _identities: BuyerIdentities,
+        _now: DateTime<Utc>,
+    ) -> anyhow::Result<bool> {
         Ok(false)
     }
 }
@@ -188,6 +273,15 @@ pub trait BlocklistRepository: Send + Sync + 'static {
     /// Removes the entry, and records it in the audit log by `actor` in the same transaction;
     /// `false` when there was none with this id (nothing written).
     fn remove(&self, id: i64, actor: &Actor) -> impl Future<Output = anyhow::Result<bool>> + Send;
+
+    /// Makes a flagged entry active, and records it in the audit log by `actor` in the same
+    /// transaction; answers the entry as it is now (active already: unchanged, nothing
+    /// written), `None` when there is none with this id.
+    fn confirm(
+        &self,
+        id: i64,
+        actor: &Actor,
+    ) -> impl Future<Output = anyhow::Result<Option<BlockEntry>>> + Send;
 }
 
 /// The blocklist's limits (`blocklist.*`).
@@ -293,6 +387,8 @@ impl<R: BlocklistRepository, C: Clock> BlocklistAdmin<R, C> {
                     reason: reason.to_owned(),
                     added_by: actor.user_id,
                     created_at: self.clock.now(),
+                    status: BlockStatus::Active,
+                    expires_at: None,
                 },
                 actor,
             )
@@ -300,6 +396,18 @@ impl<R: BlocklistRepository, C: Clock> BlocklistAdmin<R, C> {
             .ok_or(BlocklistError::Duplicate(kind))?;
         tracing::info!(entry = added.id, %kind, "blocklist entry added");
         Ok(added)
+    }
+
+    /// Confirms a flagged entry: it blocks from now on.
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn confirm(&self, id: i64, actor: &Actor) -> Result<BlockEntry, BlocklistError> {
+        let entry = self
+            .repository
+            .confirm(id, actor)
+            .await?
+            .ok_or(BlocklistError::NotFound(id))?;
+        tracing::info!(entry = id, "blocklist entry confirmed");
+        Ok(entry)
     }
 
     #[tracing::instrument(skip(self, actor))]
@@ -418,19 +526,42 @@ mod tests {
                 avatar_url: None,
             },
             roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
-            email: Email::parse("Kid@Example.com").unwrap(),
+            email: Email::parse("K.i.d+shop@GoogleMail.com").unwrap(),
             user_id: None,
         };
         let identities = BuyerIdentities::of(&buyer, Some("::ffff:198.51.100.4"));
         assert_eq!(
             identities.values,
             [
-                (BlockKind::Email, "kid@example.com".to_owned()),
+                (BlockKind::Email, "kid@gmail.com".to_owned()),
                 (BlockKind::DiscordId, "100000000000000001".to_owned()),
                 (BlockKind::RobloxUsername, "builder_bob".to_owned()),
                 (BlockKind::Ip, "198.51.100.4".to_owned()),
             ]
         );
         assert_eq!(BuyerIdentities::of(&buyer, Some("unknown")).values.len(), 3);
+    }
+
+    #[test]
+    fn an_email_is_compared_by_the_one_inbox_it_reaches() {
+        for (typed, canonical) in [
+            ("kid@example.com", "kid@example.com"),
+            ("Kid+shop@Example.com", "kid@example.com"),
+            ("k.i.d@example.com", "k.i.d@example.com"),
+            ("k.i.d+x+y@gmail.com", "kid@gmail.com"),
+            ("K.I.D@googlemail.com", "kid@gmail.com"),
+        ] {
+            assert_eq!(canonical_email(typed), canonical, "{typed}");
+        }
+    }
+
+    #[test]
+    fn an_ipv6_entry_covers_its_slash_64_and_an_ipv4_one_its_address() {
+        let ip = |raw: &str| BlockKind::Ip.match_form(&normalise_ip(raw).unwrap());
+        assert_eq!(ip("2001:db8:1:2::7"), "2001:db8:1:2::/64");
+        assert_eq!(ip("2001:db8:1:2:ffff:1:2:3"), ip("2001:0db8:0001:0002::1"));
+        assert_ne!(ip("2001:db8:1:2::7"), ip("2001:db8:1:3::7"));
+        assert_eq!(ip("::ffff:198.51.100.4"), "198.51.100.4");
+        assert_ne!(ip("198.51.100.4"), ip("198.51.100.5"));
     }
 }

@@ -25,8 +25,8 @@ pub use aftersale::{
     AfterSale, AfterSaleRepository, Dispute, DisputeOutcome, Noticed, ProviderRefund, RefundError,
 };
 pub use blocklist::{
-    BlockEntry, BlockKind, Blocklist, BlocklistAdmin, BlocklistError, BlocklistLimits,
-    BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
+    canonical_email, BlockEntry, BlockKind, BlockStatus, Blocklist, BlocklistAdmin, BlocklistError,
+    BlocklistLimits, BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
 };
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use delivery::{

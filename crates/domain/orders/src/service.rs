@@ -378,7 +378,11 @@ where
     #[tracing::instrument(skip_all, fields(lines = request.items.len(), method = %request.method))]
     async fn place_order(&self, request: CheckoutRequest) -> Result<PlacedOrder, CheckoutError> {
         let identities = BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
-        if self.blocklist.is_blocked(identities).await? {
+        if self
+            .blocklist
+            .is_blocked(identities, self.clock.now())
+            .await?
+        {
             tracing::info!("checkout refused: the buyer is on the blocklist");
             return Err(CheckoutError::Blocked);
         }

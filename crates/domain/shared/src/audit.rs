@@ -112,6 +112,8 @@ audit_kinds! {
     BlocklistAdd => "blocklist.add",
     /// An identity taken off the blocklist.
     BlocklistRemove => "blocklist.remove",
+    /// A flagged blocklist entry confirmed: it blocks from now on.
+    BlocklistConfirm => "blocklist.confirm",
     /// A review hidden from /reviews.
     ReviewHide => "review.hide",
     /// An account created from the command line.

@@ -21,6 +21,9 @@ function makeEntry(overrides: Partial<BlockEntry> = {}): BlockEntry {
     reason: 'chargeback on order #12',
     added_by: null,
     created_at: '2026-11-24T10:00:00Z',
+    canonical: 'kid@example.com',
+    status: 'active',
+    expires_at: null,
     ...overrides,
   };
 }
@@ -117,5 +120,52 @@ describe('/admin/blocklist', () => {
       await screen.findByText('E-mail kid@example.com is no longer blocked.'),
     ).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'DELETE')).toBe(true);
+  });
+
+  it('shows what an entry matches and until when, and confirms a flagged one', async () => {
+    let flagged = makeEntry({
+      id: 4,
+      value: 'k.i.d+shop@gmail.com',
+      canonical: 'kid@gmail.com',
+      status: 'flagged',
+    });
+    const calls = fakeApi({
+      'GET /admin/blocklist': () =>
+        jsonResponse({
+          entries: [
+            flagged,
+            makeEntry({
+              id: 5,
+              kind: 'ip',
+              kind_label: 'IP address',
+              value: '2001:db8::7',
+              canonical: null,
+              expires_at: '2026-12-24T10:00:00Z',
+            }),
+          ],
+          total: 2,
+        }),
+      'POST /admin/blocklist/4/confirm': () => {
+        flagged = { ...flagged, status: 'active' };
+        return jsonResponse(flagged);
+      },
+    });
+    const { user } = renderBlocklist(boss);
+    const email = await screen.findByRole('listitem', {
+      name: 'E-mail k.i.d+shop@gmail.com',
+    });
+    expect(email).toHaveTextContent('Flagged: not blocking');
+    expect(email).toHaveTextContent('matches every spelling of kid@gmail.com');
+    const ip = screen.getByRole('listitem', { name: 'IP address 2001:db8::7' });
+    expect(ip).toHaveTextContent('covers its /64 network');
+    expect(ip).toHaveTextContent('blocks until');
+    expect(within(ip).queryByRole('button', { name: /^Confirm block/ })).toBeNull();
+
+    await user.click(within(email).getByRole('button', { name: /^Confirm block/ }));
+    expect(
+      await screen.findByText('E-mail k.i.d+shop@gmail.com is blocked now.'),
+    ).toBeInTheDocument();
+    expect(email).not.toHaveTextContent('Flagged: not blocking');
+    expect(calls.some((call) => call.method === 'POST')).toBe(true);
   });
 });

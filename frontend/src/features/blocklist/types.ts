@@ -5,8 +5,10 @@ export type BlockKind = Schemas['BlockKind'];
 
 /**
  * An entry of GET /api/admin/blocklist. `value` is normalised by the server (e-mails and Roblox
- * usernames lowercased, addresses parsed); `added_by` is null when the shop added it itself (a
- * chargeback).
+ * usernames lowercased, addresses parsed); `canonical` is the inbox an e-mail entry matches (no
+ * `+tag`, no dots at Gmail); `status` is `flagged` for what a chargeback's buyer typed (it blocks
+ * nothing until confirmed); `expires_at` ends a chargeback's address block; `added_by` is null
+ * when the shop added it itself (a chargeback).
  */
 export type BlockEntry = Schemas['BlocklistEntry'];
 

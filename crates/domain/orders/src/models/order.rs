@@ -176,6 +176,9 @@ pub struct Order {
     pub review: Option<String>,
     /// The buyer's chargeback, once one was opened (the latest one).
     pub dispute: Option<crate::Dispute>,
+    /// The client address the order was placed from, as the shop read it (through its trusted
+    /// proxies); `None` when unknown.
+    pub client_ip: Option<String>,
     lifecycle: Lifecycle,
 }
 
@@ -198,6 +201,7 @@ impl Order {
             claimed_by: None,
             review: None,
             dispute: None,
+            client_ip: new.holder.client_ip,
             lifecycle: Lifecycle::pending(),
         }
     }
@@ -226,6 +230,7 @@ impl Order {
             claimed_by,
             review: None,
             dispute: None,
+            client_ip: None,
             lifecycle,
         }
     }

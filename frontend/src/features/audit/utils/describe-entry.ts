@@ -19,6 +19,7 @@ const KIND_LABELS: Record<string, string> = {
   'chat.delete': 'Chat deleted',
   'blocklist.add': 'Blocked',
   'blocklist.remove': 'Unblocked',
+  'blocklist.confirm': 'Confirmed block',
   'review.hide': 'Review hidden',
   'user.create': 'Account created',
   'user.role': 'Role changed',

@@ -33,6 +33,30 @@ export function removeBlock(id: number): Promise<undefined> {
   return api.delete<undefined>(`/admin/blocklist/${id}`);
 }
 
+/** POST /api/admin/blocklist/{id}/confirm: 200 with the entry, now active. */
+export function confirmBlock(id: number): Promise<BlockEntry> {
+  return api.post<BlockEntry>(`/admin/blocklist/${id}/confirm`, {});
+}
+
+export function useConfirmBlock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: confirmBlock,
+    onSuccess: (confirmed) =>
+      queryClient.setQueryData<Blocklist>(blocklistQueryKey, (current) =>
+        current
+          ? {
+              ...current,
+              entries: current.entries.map((entry) =>
+                entry.id === confirmed.id ? confirmed : entry,
+              ),
+            }
+          : current,
+      ),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: blocklistQueryKey }),
+  });
+}
+
 export function useAddBlock() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -6,15 +6,29 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { errorMessage } from '@/lib/api-client';
 
-import { useRemoveBlock } from '@/features/blocklist/api/blocklist';
+import { useConfirmBlock, useRemoveBlock } from '@/features/blocklist/api/blocklist';
 import type { BlockEntry } from '@/features/blocklist/types';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The entries, newest first, each with who added it, when, and a Remove button. */
+/**
+ * The entries, newest first, each with who added it, when, what it matches and until when, and a
+ * Remove button; a flagged entry (what a chargeback's buyer typed, which could be a stranger's)
+ * blocks nothing until staff confirm it.
+ */
 export function BlockList({ entries }: { entries: BlockEntry[] }) {
   const remove = useRemoveBlock();
+  const confirmBlock = useConfirmBlock();
   const [asking, setAsking] = useState<BlockEntry | null>(null);
+
+  const confirmFlagged = (entry: BlockEntry) =>
+    confirmBlock.mutate(entry.id, {
+      onSuccess: () => toast.success(`${entry.kind_label} ${entry.value} is blocked now.`),
+      onError: (error) => {
+        console.error('Confirming a blocklist entry failed.', error);
+        toast.error(errorMessage(error));
+      },
+    });
 
   const confirm = () => {
     if (!asking) return;
@@ -42,8 +56,13 @@ export function BlockList({ entries }: { entries: BlockEntry[] }) {
             aria-label={`${entry.kind_label} ${entry.value}`}
           >
             <div className="block-list__main">
-              <Badge tone="danger">{entry.kind_label}</Badge>
+              <Badge tone={entry.status === 'flagged' ? 'warning' : 'danger'}>
+                {entry.kind_label}
+              </Badge>
               <span className="block-list__value">{entry.value}</span>
+              {entry.status === 'flagged' ? (
+                <Badge tone="neutral">Flagged: not blocking</Badge>
+              ) : null}
             </div>
             <p className="block-list__reason">{entry.reason}</p>
             <p className="block-list__meta">
@@ -51,8 +70,33 @@ export function BlockList({ entries }: { entries: BlockEntry[] }) {
               <time dateTime={entry.created_at}>
                 {dateFormat.format(new Date(entry.created_at))}
               </time>
+              {entry.canonical && entry.canonical !== entry.value
+                ? ` · matches every spelling of ${entry.canonical}`
+                : null}
+              {entry.kind === 'ip' && entry.value.includes(':')
+                ? ' · covers its /64 network'
+                : null}
+              {entry.expires_at ? (
+                <>
+                  {' · blocks until '}
+                  <time dateTime={entry.expires_at}>
+                    {dateFormat.format(new Date(entry.expires_at))}
+                  </time>
+                </>
+              ) : null}
             </p>
             <div className="block-list__actions">
+              {entry.status === 'flagged' ? (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  aria-label={`Confirm block ${entry.kind_label} ${entry.value}`}
+                  disabled={confirmBlock.isPending}
+                  onClick={() => confirmFlagged(entry)}
+                >
+                  Confirm block
+                </Button>
+              ) : null}
               <Button
                 variant="ghost"
                 size="sm"
