@@ -64,6 +64,8 @@ pub struct Services {
     pub events: web::Data<ShopEvents>,
     pub stream_limits: web::Data<StreamLimits>,
     pub events_settings: web::Data<EventsSettings>,
+    /// Whether a stream's session still exists (checked at each heartbeat).
+    pub live_sessions: web::Data<auth::session::LiveSessions>,
     pub delivery_settings: web::Data<crate::settings::DeliverySettings>,
     /// The Discord ticket of each paid order (none without Discord's ticket settings).
     pub tickets: web::Data<TicketService>,
@@ -269,6 +271,10 @@ impl Services {
                 session_secure,
             )?),
             static_dir: web::Data::new(StaticDir(settings.server.static_dir.clone())),
+            live_sessions: web::Data::new(auth::session::LiveSessions::new(
+                sessions.clone(),
+                session_key.clone(),
+            )),
             metrics: web::Data::new(metrics),
             site: web::Data::new(settings.site.clone()),
             database: web::Data::new(store),
@@ -315,6 +321,7 @@ impl Services {
             .app_data(self.events.clone())
             .app_data(self.stream_limits.clone())
             .app_data(self.events_settings.clone())
+            .app_data(self.live_sessions.clone())
             .app_data(self.metrics.clone())
             .app_data(self.delivery_settings.clone())
             .app_data(self.tickets.clone())

@@ -763,7 +763,7 @@ export interface paths {
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
          *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
-         *     - `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.
+         *     - `ended` — the session the stream was opened with is gone (logged out, a password reset, expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked at every heartbeat; a stream opened with an order's key alone has no session to end.
          *
          *     Heartbeats are comment lines (`: ping`) with the current `id`. Streams are limited per client network, per account and in total.
          */

@@ -10,7 +10,8 @@ use actix_session::{
     storage::{LoadError, SaveError, SessionKey, SessionStore, UpdateError},
     SessionMiddleware,
 };
-use actix_web::cookie::{time::Duration, Key, SameSite};
+use actix_web::cookie::{time::Duration, CookieJar, Key, SameSite};
+use actix_web::HttpRequest;
 use anyhow::{bail, Context};
 use base64::Engine;
 use secrecy::ExposeSecret;
@@ -109,6 +110,40 @@ impl SessionStore for ShopSessionStore {
         match self {
             ShopSessionStore::Database(store) => store.delete(session_key).await,
             ShopSessionStore::Redis(redis) => redis.store.delete(session_key).await,
+        }
+    }
+}
+
+/// Whether the session a request came with still exists: a long-lived stream asks at each
+/// heartbeat, so a logout, a password reset or an expiry ends it.
+#[derive(Clone)]
+pub struct LiveSessions {
+    store: ShopSessionStore,
+    key: Key,
+}
+
+impl LiveSessions {
+    pub fn new(store: ShopSessionStore, key: Key) -> Self {
+        LiveSessions { store, key }
+    }
+
+    /// The session key in the request's cookie, when it carries one this shop encrypted.
+    pub fn key_of(&self, req: &HttpRequest) -> Option<SessionKey> {
+        let mut jar = CookieJar::new();
+        jar.add_original(req.cookie(COOKIE_NAME)?);
+        let value = jar.private(&self.key).get(COOKIE_NAME)?.value().to_owned();
+        SessionKey::try_from(value).ok()
+    }
+
+    /// Whether the session still exists. A failed read counts as yes: the next heartbeat asks
+    /// again.
+    pub async fn exists(&self, key: &SessionKey) -> bool {
+        match self.store.load(key).await {
+            Ok(state) => state.is_some(),
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not read a session to check a stream");
+                true
+            }
         }
     }
 }

@@ -132,9 +132,10 @@ pub struct StreamOptions {
     pub replay_max: u64,
 }
 
-/// Checks, at every heartbeat, that a staff stream's account is still staff (a role taken
-/// away ends the stream, as it would refuse the next call).
-pub type StillStaff = Arc<
+/// Checks, at every heartbeat, that the stream may go on: the session it was opened with still
+/// exists (a logout, a password reset or an expiry ends it), and a staff stream's account is
+/// still staff (a role taken away ends it, as it would refuse the next call).
+pub type StillValid = Arc<
     dyn Fn() -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> + Send + Sync,
 >;
 
@@ -156,7 +157,7 @@ pub async fn open(
     last_event_id: Option<i64>,
     options: StreamOptions,
     guard: StreamGuard,
-    still_staff: Option<StillStaff>,
+    still_valid: Option<StillValid>,
 ) -> anyhow::Result<impl Stream<Item = Result<Bytes, actix_web::Error>>> {
     // subscribe before reading what was missed: nothing falls between the two
     let receiver = events.subscribe();
@@ -212,7 +213,7 @@ pub async fn open(
         last_sent,
         heartbeat,
         viewer,
-        still_staff,
+        still_valid,
         events: events.clone(),
         _guard: guard,
         ended: false,
@@ -227,7 +228,7 @@ struct State {
     last_sent: i64,
     heartbeat: tokio::time::Interval,
     viewer: Viewer,
-    still_staff: Option<StillStaff>,
+    still_valid: Option<StillValid>,
     events: ShopEvents,
     _guard: StreamGuard,
     ended: bool,
@@ -261,8 +262,8 @@ async fn next(mut state: State) -> Option<(Result<Bytes, actix_web::Error>, Stat
                 Err(RecvError::Closed) => return None,
             },
             _ = state.heartbeat.tick() => {
-                if let Some(still_staff) = &state.still_staff {
-                    if !still_staff().await {
+                if let Some(still_valid) = &state.still_valid {
+                    if !still_valid().await {
                         state.ended = true;
                         return Some((Ok(Bytes::from_static(b"event: ended\ndata: {}\n\n")), state));
                     }

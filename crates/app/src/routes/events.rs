@@ -17,6 +17,7 @@ use chat::SessionId;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::auth::session::LiveSessions;
 use crate::auth::{AccountsService, MaybeUser, RequireStaff};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
@@ -72,7 +73,9 @@ dispute_lost, cancelled, expired); the orders this \
 cookie session placed or the account owns, the order of `order` with its link's `key`, and \
 every order on the staff stream.\n\
 - `resync` — too much was missed to replay: `{}`; refetch everything.\n\
-- `ended` — the staff stream's account is no longer staff: `{}`; the stream closes.\n\n\
+- `ended` — the session the stream was opened with is gone (logged out, a password reset, \
+expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked \
+at every heartbeat; a stream opened with an order's key alone has no session to end.\n\n\
 Heartbeats are comment lines (`: ping`) with the current `id`. Streams are limited per client \
 network, per account and in total.",
     params(
@@ -100,6 +103,7 @@ pub async fn stream(
     limits: web::Data<StreamLimits>,
     settings: web::Data<EventsSettings>,
     accounts: web::Data<AccountsService>,
+    live_sessions: web::Data<LiveSessions>,
     tracking: web::Data<TrackingService>,
     session: Session,
     user: MaybeUser,
@@ -155,37 +159,58 @@ pub async fn stream(
     };
     let user_id = user.0.as_ref().map(|u| u.id);
     let guard = limits.admit(&client.network_key(), user_id)?;
+    let from_session = session_orders(&session);
+    // what the cookie session opened (an account, staff, the orders it placed) lives with it;
+    // an order opened by its key alone has no session to end
+    let session_key = (user_id.is_some() || !from_session.is_empty())
+        .then(|| live_sessions.key_of(&req))
+        .flatten();
     let viewer = Viewer {
         chat_session: chat_session.map(|s| s.as_ref().to_owned()),
-        orders: session_orders(&session)
+        orders: from_session
             .into_iter()
             .chain(keyed_order)
             .collect::<HashSet<_>>(),
         user_id,
         staff: staff.is_some(),
     };
-    let still_staff: Option<streams::StillStaff> = staff.map(|staff| {
-        let accounts = accounts.clone().into_inner();
-        let id = accounts::UserId::new(staff.id);
-        let check: streams::StillStaff = std::sync::Arc::new(move || {
-            let accounts = std::sync::Arc::clone(&accounts);
-            Box::pin(async move {
-                // a failed read keeps the stream: the next heartbeat asks again
-                match accounts.user(id).await {
-                    Ok(Some(user)) => user.role.is_staff(),
-                    Ok(None) => false,
-                    Err(_) => true,
-                }
-            })
+    let staff_id = staff.map(|staff| accounts::UserId::new(staff.id));
+    let still_valid: Option<streams::StillValid> = (session_key.is_some() || staff_id.is_some())
+        .then(|| {
+            let accounts = accounts.clone().into_inner();
+            let live = live_sessions.clone().into_inner();
+            let session_key = session_key.map(std::sync::Arc::new);
+            let check: streams::StillValid = std::sync::Arc::new(move || {
+                let (accounts, live) = (
+                    std::sync::Arc::clone(&accounts),
+                    std::sync::Arc::clone(&live),
+                );
+                let session_key = session_key.clone();
+                Box::pin(async move {
+                    if let Some(key) = &session_key {
+                        if !live.exists(key).await {
+                            return false;
+                        }
+                    }
+                    // a failed read keeps the stream: the next heartbeat asks again
+                    match staff_id {
+                        None => true,
+                        Some(id) => match accounts.user(id).await {
+                            Ok(Some(user)) => user.role.is_staff(),
+                            Ok(None) => false,
+                            Err(_) => true,
+                        },
+                    }
+                })
+            });
+            check
         });
-        check
-    });
     let options = streams::StreamOptions {
         heartbeat: Duration::from_secs(settings.heartbeat_seconds.max(1)),
         retry: Duration::from_millis(settings.retry_ms),
         replay_max: settings.replay_max,
     };
-    let body = streams::open(&events, viewer, last_event_id, options, guard, still_staff)
+    let body = streams::open(&events, viewer, last_event_id, options, guard, still_valid)
         .await
         .map_err(ApiError::Internal)?;
     Ok(HttpResponse::Ok()

@@ -527,6 +527,44 @@ async fn a_heartbeat_keeps_an_idle_stream_open_and_streams_are_limited_per_addre
     assert!(reopened.is_some(), "the place of a closed stream is freed");
 }
 
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_stream_ends_at_the_next_heartbeat_once_its_session_is_gone(#[case] backend: Backend) {
+    let app = TestApp::spawn_with(
+        TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        |settings| settings.events.heartbeat_seconds = 1,
+    )
+    .await;
+    let customer = app.client_with_role(Role::Customer).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    let mut mine = Sse::open(&app, &customer, "").await;
+    let mut theirs = Sse::open(&app, &staff, "?staff=1").await;
+    // an anonymous stream has no session to end
+    let mut anonymous = Sse::open(&app, &app.new_client(), "").await;
+    for stream in [&mut mine, &mut theirs, &mut anonymous] {
+        assert_eq!(stream.event().await.event.as_deref(), Some("ready"));
+    }
+    for (client, stream) in [(&customer, &mut mine), (&staff, &mut theirs)] {
+        let out = app.post_json(client, "/api/logout", &json!({})).await;
+        assert_eq!(out.status(), 200);
+        // the next heartbeat finds the session gone: the stream says so, then closes
+        assert_eq!(stream.event().await.event.as_deref(), Some("ended"));
+        assert!(
+            stream.frame(Duration::from_secs(5)).await.is_none(),
+            "closed (an open stream would have had a heartbeat)"
+        );
+    }
+    // the staff stream no longer hears the queue, and the anonymous one lives on
+    let beat = anonymous
+        .frame(Duration::from_secs(5))
+        .await
+        .expect("a heartbeat");
+    assert!(beat.comment, "{beat:?}");
+}
+
 #[tokio::test]
 async fn on_postgres_another_instances_write_reaches_this_instances_streams_at_once() {
     let app = TestApp::spawn(Backend::Postgres).await;
