@@ -40,4 +40,4 @@ pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, MetricsSettings,
     SeedSettings, ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,
 };
-pub use startup::Application;
+pub use startup::{Application, Shutdown};

@@ -22,6 +22,7 @@ pub struct Application {
     port: u16,
     host: String,
     server: Server,
+    events: crate::events::ShopEvents,
     clock: AppClock,
     sweeper: Sweeper,
     db_queries: Arc<AtomicU64>,
@@ -44,10 +45,11 @@ impl Application {
         settings.site.discord_invite()?;
         let services = Services::build(&settings).await?;
         let production = settings.environment == Environment::Production;
-        let (clock, sweeper, db_queries) = (
+        let (clock, sweeper, db_queries, events) = (
             services.clock.clone(),
             services.sweeper.clone(),
             Arc::clone(&services.db_queries),
+            services.events.get_ref().clone(),
         );
         let server = HttpServer::new(move || {
             App::new()
@@ -78,11 +80,14 @@ impl Application {
                 .configure(routes::configure)
         })
         .listen(listener)?
+        // SIGTERM and Ctrl-C are handled in `run_until_stopped`: the streams end first
+        .disable_signals()
         .run();
         Ok(Application {
             port,
             host: settings.server.host,
             server,
+            events,
             clock,
             sweeper,
             db_queries,
@@ -108,13 +113,68 @@ impl Application {
         self.sweeper.clone()
     }
 
+    /// What stops this instance gracefully (as SIGTERM does).
+    pub fn shutdown(&self) -> Shutdown {
+        Shutdown {
+            server: self.server.handle(),
+            events: self.events.clone(),
+        }
+    }
+
+    /// Serves until SIGTERM or Ctrl-C (or [`Shutdown::now`]).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         tracing::info!(
             "Garden Shop is running at http://{}:{}",
             crate::settings::browser_host(&self.host),
             self.port
         );
-        self.server.await
+        let shutdown = self.shutdown();
+        let signals = tokio::spawn(async move {
+            if stop_signal().await {
+                shutdown.now().await;
+            }
+        });
+        let served = self.server.await;
+        signals.abort();
+        served
+    }
+}
+
+/// Stops an instance: its event streams end at once (browsers reconnect to another instance
+/// after their retry hint), it takes no new connections, the requests in flight finish, and
+/// the process exits as soon as none is left (at most the server's 30 s shutdown timeout).
+#[derive(Clone)]
+pub struct Shutdown {
+    server: actix_web::dev::ServerHandle,
+    events: crate::events::ShopEvents,
+}
+
+impl Shutdown {
+    pub async fn now(self) {
+        tracing::info!("shutting down: ending the event streams, finishing the requests in flight");
+        self.events.close_streams();
+        self.server.stop(true).await;
+    }
+}
+
+/// Waits for SIGTERM or Ctrl-C; `false` when no handler could be installed (the server then
+/// runs until stopped otherwise).
+async fn stop_signal() -> bool {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let Ok(mut term) = signal(SignalKind::terminate()) else {
+            tracing::warn!("could not listen for SIGTERM");
+            return false;
+        };
+        tokio::select! {
+            _ = term.recv() => true,
+            interrupted = tokio::signal::ctrl_c() => interrupted.is_ok(),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.is_ok()
     }
 }
 

@@ -67,6 +67,9 @@ pub struct ShopEvents {
     /// number order.
     in_order: Arc<tokio::sync::Mutex<()>>,
     hook: Arc<OnceLock<Hook>>,
+    /// `true` once the instance is shutting down: every stream ends at once (browsers
+    /// reconnect to another instance after their retry hint).
+    closing: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl std::fmt::Debug for ShopEvents {
@@ -95,7 +98,18 @@ impl ShopEvents {
             last_id: Arc::new(AtomicI64::new(newest)),
             in_order: Arc::new(tokio::sync::Mutex::new(())),
             hook: Arc::new(OnceLock::new()),
+            closing: Arc::new(tokio::sync::watch::Sender::new(false)),
         })
+    }
+
+    /// Ends every stream of this instance, now and from now on (the instance is shutting down).
+    pub fn close_streams(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Becomes `true` when the instance shuts down.
+    pub fn closing(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.closing.subscribe()
     }
 
     pub fn transport(&self) -> Transport {

@@ -214,6 +214,7 @@ pub async fn open(
         heartbeat,
         viewer,
         still_valid,
+        closing: events.closing(),
         events: events.clone(),
         _guard: guard,
         ended: false,
@@ -229,13 +230,15 @@ struct State {
     heartbeat: tokio::time::Interval,
     viewer: Viewer,
     still_valid: Option<StillValid>,
+    /// The instance is shutting down: the stream ends.
+    closing: tokio::sync::watch::Receiver<bool>,
     events: ShopEvents,
     _guard: StreamGuard,
     ended: bool,
 }
 
 async fn next(mut state: State) -> Option<(Result<Bytes, actix_web::Error>, State)> {
-    if state.ended {
+    if state.ended || *state.closing.borrow() {
         return None;
     }
     loop {
@@ -243,6 +246,8 @@ async fn next(mut state: State) -> Option<(Result<Bytes, actix_web::Error>, Stat
             return Some((Ok(bytes), state));
         }
         tokio::select! {
+            // it only ever turns true (or its sender is gone with the instance)
+            _ = state.closing.changed() => return None,
             heard = state.receiver.recv() => match heard {
                 Ok(event) => {
                     if event.id <= state.last_sent {

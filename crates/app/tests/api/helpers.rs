@@ -21,6 +21,10 @@ pub struct TestApp {
     pub db_queries: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Expires stale pending orders on demand (as the background task does every minute).
     pub sweeper: garden_app::Sweeper,
+    /// Stops it as SIGTERM does.
+    pub shutdown: garden_app::Shutdown,
+    /// Ends when the server has stopped.
+    pub stopped: std::sync::Arc<tokio::sync::Notify>,
     _database: TestDatabase,
     _dirs: Vec<tempfile::TempDir>,
 }
@@ -158,7 +162,13 @@ impl TestApp {
         let sweeper = app.sweeper();
         let db_queries = app.database_queries();
         let address = format!("http://127.0.0.1:{}", app.port());
-        tokio::spawn(app.run_until_stopped());
+        let shutdown = app.shutdown();
+        let stopped = std::sync::Arc::new(tokio::sync::Notify::new());
+        let notify = std::sync::Arc::clone(&stopped);
+        tokio::spawn(async move {
+            let _ = app.run_until_stopped().await;
+            notify.notify_one();
+        });
         TestApp {
             address,
             client: reqwest::Client::builder().build().unwrap(),
@@ -169,6 +179,8 @@ impl TestApp {
             settings,
             db_queries,
             sweeper,
+            shutdown,
+            stopped,
             _database: database,
             _dirs: vec![media, frontend, outbox],
         }
