@@ -832,6 +832,47 @@ async fn a_cross_site_request_is_refused(#[case] backend: Backend) {
     assert_eq!(own.status(), 200);
 }
 
+/// Issue 22, item 6: a name with line breaks or a link went into the code mail to an address
+/// the attacker does not own. Sign-up refuses both in the field error shape and mails nothing.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn sign_up_refuses_names_with_line_breaks_or_links(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    for (name, message) in [
+        (
+            "Ann\r\nYou won! Claim it",
+            "The name may not contain line breaks or other control characters.",
+        ),
+        (
+            "Ann\u{7}",
+            "The name may not contain line breaks or other control characters.",
+        ),
+        (
+            "Claim at https://evil.example",
+            "The name may not contain a web address.",
+        ),
+        (
+            "go to www.evil.example",
+            "The name may not contain a web address.",
+        ),
+    ] {
+        for path in ["/api/send-verification-code", "/api/verify-code"] {
+            let mut form = signup("victim@example.com");
+            form["name"] = json!(name);
+            form["code"] = json!("123456");
+            let answer = app.post_json(&client, path, &form).await;
+            assert_eq!(answer.status(), 422, "{path} {name:?}");
+            let body = body(answer).await;
+            assert!(body["message"].is_string());
+            assert_eq!(body["errors"]["name"], json!([message]), "{path} {name:?}");
+        }
+    }
+    assert!(app.outbox_messages().is_empty(), "no mail went out");
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
