@@ -52,9 +52,12 @@ export default defineConfig(({ mode }) => ({
     },
   },
   build: {
-    sourcemap: true,
+    // Maps are written for whoever runs the shop to read a stack trace with, but the bundles do
+    // not point at them and the server never serves *.map (crates/app/src/routes/spa.rs): the
+    // source and its comments are not published.
+    sourcemap: 'hidden',
     // dist/.vite/manifest.json: the server reads it to preload the storefront pages' chunks
-    // with the HTML (crates/app/src/routes/spa.rs).
+    // with the HTML (crates/app/src/routes/spa.rs); it answers 404 to browsers.
     manifest: true,
   },
   test: {

@@ -35,7 +35,8 @@ impl TrustedProxies {
             .map(TrustedProxies)
     }
 
-    fn trusts(&self, ip: IpAddr) -> bool {
+    /// Whether `ip` is one of the trusted proxies, whose forwarding headers are believed.
+    pub fn trusts(&self, ip: IpAddr) -> bool {
         let ip = canonical(ip);
         self.0.iter().any(|net| net.contains(&ip))
     }

@@ -813,6 +813,7 @@ impl From<accounts::DeleteAccountError> for ApiError {
                 ))
             }
             E::NotFound => ApiError::Unauthorized("Please log in.".to_owned()),
+            E::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
             E::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -14,6 +14,7 @@ use discord::StaffNotifier;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::ExposeSecret;
 use serde::Serialize;
+use shared::escape_markdown;
 use utoipa::ToSchema;
 
 use crate::dispatch::EventsStore;
@@ -28,6 +29,28 @@ use crate::snapshot::ProductSnapshot;
 pub const PURGE_BATCH: u32 = 500;
 /// How many batches one purge run deletes at most (the next run goes on).
 const PURGE_BATCHES_PER_RUN: usize = 20;
+/// The staff notice of a shopper asking for a live agent. The shopper's name and message are
+/// escaped for Discord markdown: they show as typed, never as a link, a heading or a mention.
+fn live_request_message(
+    chat: &Chat,
+    last_question: Option<&str>,
+    public_url: &str,
+) -> StaffMessage {
+    let who = match &chat.user {
+        Some(user) => escape_markdown(&user.name),
+        None => "A guest".to_owned(),
+    };
+    let mut fields = vec![("Chat".to_owned(), chat.id.to_string())];
+    if let Some(question) = last_question {
+        fields.push(("Last message".to_owned(), escape_markdown(question)));
+    }
+    StaffMessage {
+        text: format!("{who} asked for a live agent in the help chat."),
+        link: Some(format!("{public_url}/")),
+        fields,
+    }
+}
+
 /// What an agent is called to a shopper when their account has no name to show.
 const AGENT: &str = "Agent";
 
@@ -195,19 +218,8 @@ impl HelpChat {
 
     /// Tells staff that a shopper asked for a live agent (when a webhook is configured).
     pub fn notify_live_request(&self, chat: &Chat, last_question: Option<&str>) {
-        let who = match &chat.user {
-            Some(user) => user.name.clone(),
-            None => "A guest".to_owned(),
-        };
-        let mut fields = vec![("Chat".to_owned(), chat.id.to_string())];
-        if let Some(question) = last_question {
-            fields.push(("Last message".to_owned(), question.to_owned()));
-        }
-        self.notifier.notify(StaffMessage {
-            text: format!("{who} asked for a live agent in the help chat."),
-            link: Some(format!("{}/", self.public_url)),
-            fields,
-        });
+        self.notifier
+            .notify(live_request_message(chat, last_question, &self.public_url));
     }
 
     pub fn remember_staff_name(&self, id: i64, name: &str) {
@@ -355,5 +367,41 @@ impl From<&ChatMessage> for MessageJson {
             sender_type: message.sender.as_str(),
             created_at: message.created_at.to_rfc3339(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Utc;
+
+    #[test]
+    fn a_live_request_shows_the_shoppers_name_and_message_as_typed() {
+        let chat = Chat {
+            id: chat::ChatId::random(),
+            session: chat::SessionId::parse("session-of-the-shopper").unwrap(),
+            user: Some(chat::ChatUser {
+                id: 7,
+                name: "**Ann** [claim](https://evil.example) @everyone".to_owned(),
+            }),
+            accepted_by: None,
+            status: chat::ChatStatus::Pending,
+            staff_read_through: None,
+            user_read_through: None,
+            created_at: Utc::now(),
+            updated_at: Utc::now(),
+            version: 1,
+        };
+        let message = live_request_message(&chat, Some("# help\nnow"), "https://shop.example");
+        assert_eq!(
+            message.text,
+            "\\*\\*Ann\\*\\* \\[claim\\]\\(https\\://evil.example\\) \\@everyone asked for a live \
+             agent in the help chat."
+        );
+        assert_eq!(
+            message.fields[1],
+            ("Last message".to_owned(), "\\# help now".to_owned())
+        );
+        assert_eq!(message.link.as_deref(), Some("https://shop.example/"));
     }
 }

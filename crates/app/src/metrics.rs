@@ -12,6 +12,7 @@ use std::time::Instant;
 use actix_web::{
     body::MessageBody,
     dev::{ServiceRequest, ServiceResponse},
+    http::{Method, StatusCode},
     middleware::Next,
     web, HttpRequest,
 };
@@ -63,6 +64,35 @@ pub struct ShopMetrics {
     notifier: StaffNotifier,
     clock: AppClock,
     pool_max: u32,
+}
+
+/// The `method` label: one of the standard methods, or `other` for any method a client made
+/// up (each would otherwise be a new series).
+fn method_label(method: &Method) -> &'static str {
+    const STANDARD: [Method; 9] = [
+        Method::GET,
+        Method::HEAD,
+        Method::POST,
+        Method::PUT,
+        Method::DELETE,
+        Method::PATCH,
+        Method::OPTIONS,
+        Method::CONNECT,
+        Method::TRACE,
+    ];
+    STANDARD
+        .iter()
+        .find(|standard| *standard == method)
+        .map_or("other", |standard| standard.as_str())
+}
+
+/// The `status` label: the code when it is a registered one (the shop only answers those), or
+/// `other`.
+fn status_label(status: StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(_) => status.as_u16().to_string(),
+        None => "other".to_owned(),
+    }
 }
 
 /// The path of Stripe's webhook, whose refusals are counted as incoming webhook failures.
@@ -131,12 +161,15 @@ impl ShopMetrics {
         })
     }
 
-    fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
-        let status = status.to_string();
-        let labels = [method, route, status.as_str()];
+    /// Counts one answer. Every label comes from a fixed set, so no client can grow the series:
+    /// the method is a standard one or `other`, the route a registered pattern or `unmatched`,
+    /// the status a registered status code or `other`.
+    fn observe(&self, method: &Method, route: &str, code: StatusCode, seconds: f64) {
+        let status = status_label(code);
+        let labels = [method_label(method), route, status.as_str()];
         self.requests.with_label_values(&labels).inc();
         self.latency.with_label_values(&labels).observe(seconds);
-        if route == STRIPE_WEBHOOK_ROUTE && status.as_bytes().first().is_some_and(|c| *c >= b'4') {
+        if route == STRIPE_WEBHOOK_ROUTE && code.as_u16() >= 400 {
             self.webhooks_refused.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -347,19 +380,20 @@ pub async fn measure(
         return next.call(req).await;
     };
     let started = Instant::now();
-    let method = req.method().as_str().to_owned();
+    let method = req.method().clone();
     let answered = next.call(req).await;
     let seconds = started.elapsed().as_secs_f64();
     match &answered {
         Ok(response) => {
+            // the pattern of a registered route (`/api/orders/{id}`), never the path itself
             let route = response
                 .request()
                 .match_pattern()
                 .unwrap_or_else(|| "unmatched".to_owned());
-            metrics.observe(&method, &route, response.status().as_u16(), seconds);
+            metrics.observe(&method, &route, response.status(), seconds);
         }
         Err(error) => {
-            let status = error.as_response_error().status_code().as_u16();
+            let status = error.as_response_error().status_code();
             metrics.observe(&method, "unmatched", status, seconds);
         }
     }
@@ -385,4 +419,22 @@ pub async fn scrape(
         .content_type(TextEncoder::new().format_type())
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .body(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn made_up_methods_and_unregistered_statuses_share_one_label() {
+        assert_eq!(method_label(&Method::GET), "GET");
+        assert_eq!(method_label(&Method::PATCH), "PATCH");
+        for made_up in ["FOO", "get", "PROPFIND", "X-1234"] {
+            let method = Method::from_bytes(made_up.as_bytes()).unwrap_or(Method::GET);
+            assert_eq!(method_label(&method), "other", "{made_up}");
+        }
+        assert_eq!(status_label(StatusCode::NOT_FOUND), "404");
+        let odd = StatusCode::from_u16(599).unwrap_or(StatusCode::OK);
+        assert_eq!(status_label(odd), "other");
+    }
 }

@@ -1071,7 +1071,8 @@ export interface paths {
         post?: never;
         /**
          * DELETE /api/profile `{"password": "…"}`: erases the account (orders stay for the books
-         *     without the e-mail and names) and ends every session of it; 204.
+         *     without the e-mail and names) and ends every session of it; 204. The password check counts
+         *     in the login's limits (the account's e-mail address and the client address).
          */
         delete: operations["delete"];
         options?: never;
@@ -6475,6 +6476,17 @@ export interface operations {
             /** @description The password is missing or wrong. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong passwords for this account or from this address (counted with the login's). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

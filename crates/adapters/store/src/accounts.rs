@@ -23,8 +23,7 @@ use crate::Store;
 fn to_user(row: users::Model) -> Result<User, RepoError> {
     Ok(User {
         id: UserId::new(row.id),
-        name: UserName::parse(&row.name)
-            .map_err(|e| anyhow!("user {} has an invalid stored name: {e}", row.id))?,
+        name: UserName::from_stored(&row.name),
         email: Email::parse(&row.email)
             .map_err(|e| anyhow!("user {} has an invalid stored e-mail: {e}", row.id))?,
         role: row
@@ -38,7 +37,7 @@ fn to_user(row: users::Model) -> Result<User, RepoError> {
 fn to_pending(row: pending_signups::Model) -> Result<PendingSignup, RepoError> {
     Ok(PendingSignup {
         email: Email::parse(&row.email).map_err(|e| anyhow!("invalid pending e-mail: {e}"))?,
-        name: UserName::parse(&row.name).map_err(|e| anyhow!("invalid pending name: {e}"))?,
+        name: UserName::from_stored(&row.name),
         code_hash: TokenHash::from_stored(row.code_hash),
         attempts: u32::try_from(row.attempts).unwrap_or(0),
         expires_at: row.expires_at,

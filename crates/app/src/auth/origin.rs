@@ -1,16 +1,18 @@
 //! Refuses state-changing requests made from another site: a second line of defence next to
 //! SameSite=Lax cookies. Requests with neither `Origin` nor `Sec-Fetch-Site` (scripts, curl, the
-//! CLI) pass: they carry no browser's ambient cookies.
+//! CLI) pass: they carry no browser's ambient cookies. An `Origin` passes when it is
+//! `site.public_url`'s or the one the request was addressed to; the forwarding headers name the
+//! latter only when a trusted proxy sent them.
 
 use actix_web::{
     body::{EitherBody, MessageBody},
     dev::{ServiceRequest, ServiceResponse},
     http::{header, Method},
     middleware::Next,
-    ResponseError,
+    web, ResponseError,
 };
 
-use crate::{error::ApiError, settings::SiteSettings};
+use crate::{client_ip::TrustedProxies, error::ApiError, settings::SiteSettings};
 
 /// Whether a request with these headers may change state on the site at `public_origin`
 /// (or on the origin the request itself was addressed to).
@@ -48,19 +50,43 @@ pub fn origin_of(url: &str) -> String {
     }
 }
 
+/// `scheme://host[:port]` the request was addressed to. `Forwarded`, `X-Forwarded-Host` and
+/// `X-Forwarded-Proto` are read only from a peer in `server.trusted_proxies`: from anyone else
+/// they would let a foreign page name its own origin as the shop's. Otherwise the scheme is the
+/// listener's and the host the `Host` header (or the request line's authority).
+fn request_origin(req: &ServiceRequest) -> String {
+    let behind_trusted_proxy = req
+        .app_data::<web::Data<TrustedProxies>>()
+        .zip(req.peer_addr())
+        .is_some_and(|(proxies, peer)| proxies.trusts(peer.ip()));
+    if behind_trusted_proxy {
+        let info = req.connection_info();
+        return format!("{}://{}", info.scheme(), info.host());
+    }
+    let scheme = if req.app_config().secure() {
+        "https"
+    } else {
+        "http"
+    };
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .or_else(|| req.uri().authority().map(|authority| authority.as_str()))
+        .unwrap_or_else(|| req.app_config().host());
+    format!("{scheme}://{host}")
+}
+
 /// The middleware, for `actix_web::middleware::from_fn`.
 pub async fn check_origin(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let public_origin = req
-        .app_data::<actix_web::web::Data<SiteSettings>>()
+        .app_data::<web::Data<SiteSettings>>()
         .map(|site| origin_of(&site.public_url))
         .unwrap_or_default();
-    let request_origin = {
-        let info = req.connection_info();
-        format!("{}://{}", info.scheme(), info.host())
-    };
+    let request_origin = request_origin(&req);
     let header_str = |name| {
         req.headers()
             .get(name)

@@ -159,7 +159,8 @@ pub struct DeleteAccount {
 }
 
 /// DELETE /api/profile `{"password": "…"}`: erases the account (orders stay for the books
-/// without the e-mail and names) and ends every session of it; 204.
+/// without the e-mail and names) and ends every session of it; 204. The password check counts
+/// in the login's limits (the account's e-mail address and the client address).
 #[utoipa::path(
     delete,
     path = "/api/profile",
@@ -174,11 +175,14 @@ pub struct DeleteAccount {
         (status = 413, description = "The body is too large.", body = ErrorBody),
         (status = 415, description = "The body is not JSON.", body = ErrorBody),
         (status = 422, description = "The password is missing or wrong.", body = ErrorBody),
+        (status = 429, description = "Too many wrong passwords for this account or from this address (counted with the login's).", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
     ),
     security(("session_cookie" = [])),
 )]
 pub async fn delete(
     RequireUser(user): RequireUser,
+    client: crate::client_ip::ClientIp,
     accounts: web::Data<crate::auth::AccountsService>,
     store: web::Data<store::Store>,
     session: actix_session::Session,
@@ -191,6 +195,7 @@ pub async fn delete(
         .delete_own_account(
             accounts::UserId::new(user.id),
             &body.password,
+            &client.to_string(),
             store.get_ref(),
         )
         .await?;

@@ -2,6 +2,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::auth::MaybeUser;
+use crate::error::ApiError;
 use crate::events::ShopEvents;
 use crate::routes::auth::AuthCheck;
 use crate::routes::products::negotiate;
@@ -10,14 +11,15 @@ use crate::snapshot::{Coding, ProductList, ProductSnapshot};
 use actix_files::NamedFile;
 use actix_web::{
     http::{header, Method},
-    web, FromRequest, HttpRequest, HttpResponse,
+    web, FromRequest, HttpRequest, HttpResponse, ResponseError,
 };
 use serde::Deserialize;
 
 /// The built frontend's directory.
 pub struct StaticDir(pub PathBuf);
 
-/// The built frontend: files that exist are served as they are; any other GET is a client
+/// The built frontend: files that exist are served as they are, except the build's own
+/// (source maps, `.vite/`: 404, see [`is_build_internal`]); any other GET is a client
 /// route and gets `index.html`. Vite's hashed files under `/assets/` never change, so browsers
 /// keep them for a year; `index.html` is revalidated on every visit so a deploy shows at once.
 pub async fn serve(
@@ -30,6 +32,9 @@ pub async fn serve(
         return HttpResponse::MethodNotAllowed().finish();
     }
     let requested = request.path().trim_start_matches('/');
+    if is_build_internal(requested) {
+        return ApiError::NotFound("Not found.".to_owned()).error_response();
+    }
     let (file, cache) = match safe_join(&dir.0, requested).filter(|p| p.is_file()) {
         Some(path) if requested.starts_with("assets/") => {
             (path, "public, max-age=31536000, immutable")
@@ -296,6 +301,18 @@ async fn chunk_preloads(dir: &Path, module: &str) -> String {
 }
 
 /// `dir/requested`, or None when the request tries to leave `dir`.
+/// Files of the build that are for the server and the developers, not for browsers: source maps
+/// (`*.map`, the source code with its comments) and anything under a hidden folder such as
+/// `.vite/` (the manifest the server reads to preload chunks). They answer 404, never the file
+/// and never `index.html`. `.well-known/` stays public: its files are meant to be read.
+fn is_build_internal(requested: &str) -> bool {
+    let lowercase = requested.to_ascii_lowercase();
+    lowercase.ends_with(".map")
+        || lowercase
+            .split('/')
+            .any(|segment| segment.starts_with('.') && segment != ".well-known")
+}
+
 fn safe_join(dir: &Path, requested: &str) -> Option<PathBuf> {
     let relative = Path::new(requested);
     relative
@@ -307,8 +324,31 @@ fn safe_join(dir: &Path, requested: &str) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::safe_join;
+    use super::{is_build_internal, safe_join};
     use std::path::Path;
+
+    #[test]
+    fn source_maps_and_the_build_manifest_are_not_for_browsers() {
+        for internal in [
+            "assets/index-4f3a9c.js.map",
+            "assets/INDEX.CSS.MAP",
+            ".vite/manifest.json",
+            ".vite/",
+            "assets/.hidden",
+        ] {
+            assert!(is_build_internal(internal), "{internal}");
+        }
+        for public in [
+            "",
+            "assets/index-4f3a9c.js",
+            "favicon.svg",
+            "product/3",
+            ".well-known/security.txt",
+            "maps",
+        ] {
+            assert!(!is_build_internal(public), "{public}");
+        }
+    }
 
     #[test]
     fn a_request_cannot_leave_the_static_directory() {

@@ -832,6 +832,110 @@ async fn a_cross_site_request_is_refused(#[case] backend: Backend) {
     assert_eq!(own.status(), 200);
 }
 
+/// Issue 22, item 6: a name with line breaks or a link went into the code mail to an address
+/// the attacker does not own. Sign-up refuses both in the field error shape and mails nothing.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn sign_up_refuses_names_with_line_breaks_or_links(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let client = app.new_client();
+    for (name, message) in [
+        (
+            "Ann\r\nYou won! Claim it",
+            "The name may not contain line breaks or other control characters.",
+        ),
+        (
+            "Ann\u{7}",
+            "The name may not contain line breaks or other control characters.",
+        ),
+        (
+            "Claim at https://evil.example",
+            "The name may not contain a web address.",
+        ),
+        (
+            "go to www.evil.example",
+            "The name may not contain a web address.",
+        ),
+    ] {
+        for path in ["/api/send-verification-code", "/api/verify-code"] {
+            let mut form = signup("victim@example.com");
+            form["name"] = json!(name);
+            form["code"] = json!("123456");
+            let answer = app.post_json(&client, path, &form).await;
+            assert_eq!(answer.status(), 422, "{path} {name:?}");
+            let body = body(answer).await;
+            assert!(body["message"].is_string());
+            assert_eq!(body["errors"]["name"], json!([message]), "{path} {name:?}");
+        }
+    }
+    assert!(app.outbox_messages().is_empty(), "no mail went out");
+}
+
+/// Issue 22, item 7: the forwarding headers name the request's own origin only when a trusted
+/// proxy sent them; from anyone else a foreign page could call its origin the shop's.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn forwarded_hosts_make_a_foreign_origin_ours_only_from_a_trusted_proxy(
+    #[case] backend: Backend,
+) {
+    let database = store::testing::TestDatabase::create(backend).await;
+    let direct = TestApp::spawn_on(database, crate::helpers::Options::demo_data(false)).await;
+    let proxied = TestApp::spawn_with(
+        store::testing::TestDatabase::create(backend).await,
+        crate::helpers::Options::demo_data(false),
+        |settings| settings.server.trusted_proxies = vec!["127.0.0.1".to_owned()],
+    )
+    .await;
+    let forwarded: [&[(&str, &str)]; 3] = [
+        &[
+            ("x-forwarded-host", "evil.example"),
+            ("x-forwarded-proto", "https"),
+        ],
+        &[("forwarded", "host=evil.example;proto=https")],
+        &[(
+            "forwarded",
+            "for=203.0.113.9;host=\"evil.example\";proto=https",
+        )],
+    ];
+    for (app, expected) in [(&direct, 403), (&proxied, 200)] {
+        app.create_user("ann@example.com", PASSWORD, Role::Customer)
+            .await;
+        for headers in forwarded {
+            let client = app.new_client();
+            let mut request = client
+                .post(app.url("/api/login"))
+                .header("origin", "https://evil.example")
+                .json(&json!({ "email": "ann@example.com", "password": PASSWORD }));
+            for (name, value) in headers {
+                request = request.header(*name, *value);
+            }
+            let answer = request.send().await.unwrap();
+            assert_eq!(answer.status(), expected, "{headers:?}");
+            if expected == 403 {
+                assert_eq!(
+                    body(answer).await,
+                    json!({ "message": "Cross-site request refused.", "errors": {} })
+                );
+                assert_eq!(me(app, &client).await.status(), 401, "{headers:?}");
+            }
+        }
+    }
+    // the request's own Host still counts without a proxy (a shop reached by its address)
+    let own = direct
+        .new_client()
+        .post(direct.url("/api/login"))
+        .header("origin", direct.address.as_str())
+        .json(&json!({ "email": "ann@example.com", "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own.status(), 200);
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]

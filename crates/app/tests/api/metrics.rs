@@ -265,3 +265,58 @@ async fn production_refuses_metrics_without_a_token() {
     settings.metrics.token = TOKEN.to_owned().into();
     assert!(garden_app::Application::build(settings).await.is_ok());
 }
+
+/// Issue 22, item 1: 3,000 made-up methods grew `/metrics` by 6 MB. Every label a client can
+/// influence comes from a fixed set: made-up methods are `other`, unknown paths `unmatched`.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn made_up_methods_and_paths_add_no_series_to_the_metrics(#[case] backend: Backend) {
+    let app = TestApp::spawn_with(
+        store::testing::TestDatabase::create(backend).await,
+        crate::helpers::Options::demo_data(false),
+        |settings| {
+            settings.metrics.enabled = true;
+            settings.metrics.token = TOKEN.to_owned().into();
+        },
+    )
+    .await;
+    // one of each answer first, so the series the flood falls into already exist
+    let warm = |n: usize| {
+        let method = reqwest::Method::from_bytes(format!("MADEUP{n}").as_bytes()).unwrap();
+        app.client
+            .request(method, app.url(&format!("/api/nothing-{n}")))
+            .send()
+    };
+    warm(0).await.unwrap();
+    app.get("/api/nothing-here").await;
+    scrape(&app, Some(TOKEN)).await; // the scrape's own series
+    let before = scrape(&app, Some(TOKEN)).await.text().await.unwrap();
+
+    for n in 1..300 {
+        let answer = warm(n).await.unwrap();
+        assert!(answer.status().is_client_error(), "{}", answer.status());
+        app.get(&format!("/api/nothing-{n}")).await;
+    }
+    let after = scrape(&app, Some(TOKEN)).await.text().await.unwrap();
+    assert!(!after.contains("MADEUP"), "a made-up method became a label");
+    assert!(!after.contains("nothing-"), "a raw path became a label");
+    assert!(after.contains("method=\"other\""));
+    let series = |text: &str| {
+        text.lines()
+            .filter(|line| line.starts_with("shop_http_request"))
+            .count()
+    };
+    assert_eq!(
+        series(&after),
+        series(&before),
+        "the flood added request series"
+    );
+    assert!(
+        after.len() < before.len() + 2048,
+        "{} -> {}",
+        before.len(),
+        after.len()
+    );
+}

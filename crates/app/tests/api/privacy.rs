@@ -217,3 +217,77 @@ async fn staff_and_guests_cannot_delete_an_account_here(#[case] backend: Backend
     let empty = delete_account(&app, &customer, "").await;
     assert_eq!(empty.status(), 422);
 }
+
+async fn login_status(app: &TestApp, email: &str, password: &str) -> u16 {
+    app.post_json(
+        &app.new_client(),
+        "/api/login",
+        &json!({ "email": email, "password": password }),
+    )
+    .await
+    .status()
+    .as_u16()
+}
+
+/// Issue 22, item 2: `DELETE /api/profile` checked passwords without counting them. Every
+/// password check counts in the login's counters (the e-mail address, the client address):
+/// wrong passwords on delete lock the login, and wrong logins lock the delete.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn wrong_passwords_on_delete_and_on_login_share_one_limit(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    app.to_the_start_of_a_window(std::time::Duration::from_secs(15 * 60));
+    let per_address = app.settings.accounts.login_per_address;
+
+    // wrong passwords on delete, then the login is locked, the right password too
+    app.create_user("ann@example.com", TEST_PASSWORD, Role::Customer)
+        .await;
+    let ann = app.new_client();
+    app.login(&ann, "ann@example.com", TEST_PASSWORD).await;
+    for n in 0..per_address {
+        let wrong = delete_account(&app, &ann, "not my password").await;
+        assert_eq!(wrong.status(), 422, "delete {n}");
+    }
+    let locked = delete_account(&app, &ann, TEST_PASSWORD).await;
+    assert_eq!(locked.status(), 429);
+    assert!(locked.headers().contains_key("retry-after"));
+    let body: Value = locked.json().await.unwrap();
+    assert!(body["message"].is_string());
+    assert_eq!(
+        login_status(&app, "ann@example.com", TEST_PASSWORD).await,
+        429
+    );
+    assert_eq!(
+        ann.get(app.url("/api/me")).send().await.unwrap().status(),
+        200,
+        "the account is still there"
+    );
+
+    // the reverse: wrong logins, then the delete is locked and erases nothing
+    app.create_user("bob@example.com", TEST_PASSWORD, Role::Customer)
+        .await;
+    let bob = app.new_client();
+    app.login(&bob, "bob@example.com", TEST_PASSWORD).await;
+    for n in 0..per_address {
+        assert_eq!(
+            login_status(&app, "bob@example.com", "not my password").await,
+            401,
+            "login {n}"
+        );
+    }
+    let locked = delete_account(&app, &bob, TEST_PASSWORD).await;
+    assert_eq!(locked.status(), 429);
+    assert!(locked.headers().contains_key("retry-after"));
+    assert_eq!(
+        bob.get(app.url("/api/me")).send().await.unwrap().status(),
+        200,
+        "nothing was erased"
+    );
+
+    // once the window has passed, the right password deletes the account
+    app.clock.advance(std::time::Duration::from_secs(15 * 60));
+    let deleted = delete_account(&app, &bob, TEST_PASSWORD).await;
+    assert_eq!(deleted.status(), 204);
+}

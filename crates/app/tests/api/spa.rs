@@ -99,3 +99,37 @@ async fn a_missing_frontend_build_says_how_to_build_it(#[case] backend: Backend)
     assert_eq!(response.status(), 503);
     assert!(response.text().await.unwrap().contains("just build"));
 }
+
+/// Issue 22, item 9: the build's source maps and `.vite/manifest.json` are for the server and
+/// the developers: 404 in the error shape, never the file nor the app's page.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[tokio::test]
+async fn source_maps_and_the_build_manifest_are_not_served(#[case] backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    std::fs::write(
+        app.static_dir.join("assets/index-4f3a9c.js.map"),
+        r#"{"version":3,"sources":["../src/main.tsx"],"sourcesContent":["// secret"]}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(app.static_dir.join(".vite")).unwrap();
+    std::fs::write(
+        app.static_dir.join(".vite/manifest.json"),
+        r#"{"index.html":{"file":"assets/index-4f3a9c.js","isEntry":true}}"#,
+    )
+    .unwrap();
+    for path in [
+        "/assets/index-4f3a9c.js.map",
+        "/assets/missing-1234.js.map",
+        "/.vite/manifest.json",
+        "/.vite/",
+    ] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["message"], "Not found.", "{path}");
+    }
+    // the rest of the build is served as before
+    assert_eq!(app.get("/assets/index-4f3a9c.js").await.status(), 200);
+    assert_eq!(app.get("/product/3").await.status(), 200);
+}

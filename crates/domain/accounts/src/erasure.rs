@@ -60,6 +60,9 @@ pub enum DeleteAccountError {
     OpenOrders(u64),
     #[error("Please log in.")]
     NotFound,
+    /// The login's limits are used up (the account's e-mail address or the client address).
+    #[error("too many wrong passwords")]
+    TooManyAttempts { retry_after: std::time::Duration },
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }

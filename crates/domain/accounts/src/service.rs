@@ -76,6 +76,17 @@ mod bucket {
     pub const RESET_ADDRESS: &str = "reset-address";
 }
 
+/// What a counted password check found.
+enum PasswordCheck {
+    Matches,
+    /// A wrong password, or no such account.
+    Wrong,
+    /// The client address or the e-mail address has used up its attempts.
+    TooManyAttempts {
+        retry_after: Duration,
+    },
+}
+
 /// The accounts service, generic over its ports.
 pub struct Accounts<S, L, M, C, R, H, X> {
     store: S,
@@ -172,14 +183,43 @@ where
         admit(&self.limiter, bucket, key, rule, now).await
     }
 
-    /// Checks the address and password. Every attempt is counted (per client address, then
-    /// per e-mail address) before any password is hashed, so parallel guesses cannot pass the
-    /// limits; a success forgets the e-mail address's count. Every failure looks the same to
-    /// the caller, and an unknown address costs as much time as a wrong password.
+    /// Checks the address and password (see [`Self::check_password`]). Every failure looks
+    /// the same to the caller, and an unknown address costs as much time as a wrong password.
     #[tracing::instrument(skip_all)]
     pub async fn login(&self, email: &Email, password: &str, ip: &str) -> Result<User, LoginError> {
+        let (check, user) = self
+            .check_password(email, password, ip, || self.store.user_by_email(email))
+            .await?;
+        match check {
+            PasswordCheck::TooManyAttempts { retry_after } => {
+                Err(LoginError::TooManyAttempts { retry_after })
+            }
+            PasswordCheck::Matches => user.ok_or(LoginError::InvalidCredentials),
+            PasswordCheck::Wrong => Err(LoginError::InvalidCredentials),
+        }
+    }
+
+    /// Every password check of the shop (login, deleting the account, any later one) goes
+    /// through here, so they share one set of counters: the client address's and the e-mail
+    /// address's login limits. Both are counted before the account is read or any password
+    /// hashed, so parallel guesses cannot pass them, and wrong passwords anywhere lock the
+    /// others too. A match gives the client address its attempt back (a shop behind one NAT,
+    /// or a proxy not in trusted_proxies, must not lock out its own customers) and forgets the
+    /// e-mail address's count. `account` reads the account of `email` (returned with the
+    /// answer); without one a decoy hash is checked.
+    async fn check_password<F>(
+        &self,
+        email: &Email,
+        password: &str,
+        ip: &str,
+        account: impl FnOnce() -> F,
+    ) -> Result<(PasswordCheck, Option<User>), anyhow::Error>
+    where
+        F: std::future::Future<Output = Result<Option<User>, RepoError>>,
+    {
         let now = self.clock.now();
         let limits = &self.limits;
+        let unknown = |shared::LimitError::Unknown(cause)| cause;
         for (bucket, key, rule) in [
             (bucket::LOGIN_IP, ip, limits.logins_per_ip),
             (
@@ -188,42 +228,43 @@ where
                 limits.logins_per_address,
             ),
         ] {
-            if let Err(refused) = self.admit(bucket, key, rule, now).await? {
-                return Err(LoginError::TooManyAttempts {
+            if let Err(refused) = self.admit(bucket, key, rule, now).await.map_err(unknown)? {
+                let check = PasswordCheck::TooManyAttempts {
                     retry_after: refused.retry_after,
-                });
+                };
+                return Ok((check, None));
             }
         }
-
-        let user = self.store.user_by_email(email).await?;
+        let user = account().await.map_err(|error| match error {
+            RepoError::Duplicate => anyhow::anyhow!("unexpected duplicate record"),
+            RepoError::Unknown(cause) => cause,
+        })?;
         let hash = user
             .as_ref()
             .map_or_else(|| self.hasher.decoy_hash(), |u| u.password_hash.clone());
         let matches = self.hasher.verify(password.to_owned(), hash).await?;
-        match user {
-            Some(user) if matches => {
-                // A success is not an attempt on the client address: a shop behind one NAT (or
-                // a proxy not listed in trusted_proxies) must not lock out its own customers.
-                give_back(
-                    &self.limiter,
-                    bucket::LOGIN_IP,
-                    ip,
-                    limits.logins_per_ip,
-                    now,
-                )
-                .await?;
-                forget(
-                    &self.limiter,
-                    bucket::LOGIN_ADDRESS,
-                    email.as_str(),
-                    limits.logins_per_address,
-                    now,
-                )
-                .await?;
-                Ok(user)
-            }
-            _ => Err(LoginError::InvalidCredentials),
+        if !(matches && user.is_some()) {
+            return Ok((PasswordCheck::Wrong, user));
         }
+        give_back(
+            &self.limiter,
+            bucket::LOGIN_IP,
+            ip,
+            limits.logins_per_ip,
+            now,
+        )
+        .await
+        .map_err(unknown)?;
+        forget(
+            &self.limiter,
+            bucket::LOGIN_ADDRESS,
+            email.as_str(),
+            limits.logins_per_address,
+            now,
+        )
+        .await
+        .map_err(unknown)?;
+        Ok((PasswordCheck::Matches, user))
     }
 
     /// Starts (or restarts) a sign-up: stores it with a new code and mails the code. Returns
@@ -485,12 +526,15 @@ where
     /// A shopper deletes their own account, confirming with their password: the account, its
     /// chats and reset tokens go, its orders stay for the books with the e-mail address and the
     /// names replaced ([`crate::Erasure::of`]), and every session of it ends. Refused for staff
-    /// and while an order still waits for payment or delivery.
+    /// and while an order still waits for payment or delivery. The password is checked in the
+    /// login's counters (the account's e-mail address and `ip`), so wrong passwords here lock
+    /// the login too, and the reverse.
     #[tracing::instrument(skip_all, fields(user = %id))]
     pub async fn delete_own_account(
         &self,
         id: UserId,
         password: &str,
+        ip: &str,
         eraser: &impl crate::AccountEraser,
     ) -> Result<(), crate::DeleteAccountError> {
         use crate::{DeleteAccountError, Erased, Erasure};
@@ -499,12 +543,16 @@ where
             .user_by_id(id)
             .await?
             .ok_or(DeleteAccountError::NotFound)?;
-        if !self
-            .hasher
-            .verify(password.to_owned(), user.password_hash.clone())
-            .await?
-        {
-            return Err(DeleteAccountError::WrongPassword);
+        let known = || std::future::ready(Ok(Some(user.clone())));
+        let (check, _) = self
+            .check_password(&user.email, password, ip, known)
+            .await?;
+        match check {
+            PasswordCheck::Matches => {}
+            PasswordCheck::Wrong => return Err(DeleteAccountError::WrongPassword),
+            PasswordCheck::TooManyAttempts { retry_after } => {
+                return Err(DeleteAccountError::TooManyAttempts { retry_after })
+            }
         }
         if user.role.is_staff() {
             return Err(DeleteAccountError::Staff);

@@ -67,8 +67,8 @@ pub use shared::{Clock, SystemClock};
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};
 pub use tickets::{
-    escape_markdown, DeskError, RejoinError, TicketDesk, TicketItem, TicketOrder, TicketPost,
-    TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
+    DeskError, RejoinError, TicketDesk, TicketItem, TicketOrder, TicketPost, TicketProblem,
+    TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
 };
 pub use tracking::{
     AccessKey, BuyerDelivery, BuyerMail, BuyerMailer, HandoffSettings, MailJob, MailKind,

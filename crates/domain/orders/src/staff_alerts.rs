@@ -6,6 +6,8 @@
 
 use std::future::Future;
 
+use shared::escape_markdown;
+
 use crate::gateways::StaffMessage;
 use crate::lifecycle::{Channel, JobFailed, JobHandler, OrderEvent, OrderStep, OutboxJob};
 use crate::SendFailed;
@@ -43,14 +45,18 @@ fn dollars(money: cart_pricing::Money) -> String {
     format!("${:.2}", money.as_decimal())
 }
 
-/// Who the buyer is, for staff to find them.
+/// Who the buyer is, for staff to find them. Both names were typed by someone (the Discord one
+/// comes from Discord, where it is the buyer's choice too): escaped so they show as typed.
 fn buyer_fields(order: &Order) -> Vec<(String, String)> {
     vec![
         (
             "Roblox username".to_owned(),
-            order.buyer.roblox_username.to_string(),
+            escape_markdown(order.buyer.roblox_username.as_ref()),
         ),
-        ("Discord".to_owned(), order.buyer.discord.username.clone()),
+        (
+            "Discord".to_owned(),
+            escape_markdown(&order.buyer.discord.username),
+        ),
     ]
 }
 
@@ -63,7 +69,7 @@ pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<St
             let items = order
                 .lines
                 .iter()
-                .map(|line| format!("{} × {}", line.quantity.get(), line.name))
+                .map(|line| format!("{} × {}", line.quantity.get(), escape_markdown(&line.name)))
                 .collect::<Vec<_>>()
                 .join("\n");
             let mut fields = vec![
@@ -248,6 +254,32 @@ mod tests {
             .handle(&job(OrderStep::Paid))
             .await
             .unwrap();
+    }
+
+    #[test]
+    fn names_go_to_staff_escaped_as_typed() {
+        let mut order = crate::tracking::tests::order_in(crate::Lifecycle::restore(
+            OrderStatus::Paid,
+            Some(Utc.with_ymd_and_hms(2026, 11, 26, 11, 0, 0).unwrap()),
+            None,
+            None,
+        ));
+        order.buyer.discord.username = "**kid**\n[free](https://evil.example) @everyone".into();
+        order.buyer.roblox_username = crate::RobloxUsername::parse("Builder_man").unwrap();
+        let message = message(&job(OrderStep::Paid).event, &order, "https://shop.example").unwrap();
+        let field = |wanted: &str| {
+            message
+                .fields
+                .iter()
+                .find(|(name, _)| name == wanted)
+                .map(|(_, value)| value.clone())
+                .unwrap()
+        };
+        assert_eq!(field("Roblox username"), "Builder\\_man");
+        assert_eq!(
+            field("Discord"),
+            "\\*\\*kid\\*\\* \\[free\\]\\(https\\://evil.example\\) \\@everyone"
+        );
     }
 
     #[tokio::test]

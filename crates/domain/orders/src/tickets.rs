@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use shared::DiscordId;
+use shared::{escape_markdown, DiscordId};
 
 use crate::{Channel, JobFailed, JobHandler, OrderError, OrderId, OrderStep, OutboxJob};
 
@@ -256,25 +256,6 @@ impl TicketProblem {
     fn may_still_open(&self) -> bool {
         matches!(self, TicketProblem::NotOpenedUnavailable)
     }
-}
-
-/// Escapes Discord markdown (and mention syntax) in text a person typed, so it shows as typed:
-/// a Roblox name `__x__` stays `__x__`, never underlined, and `<@&123>` or `@everyone` stays
-/// text. Line breaks become spaces.
-pub fn escape_markdown(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
-            | '@' | ':' => {
-                escaped.push('\\');
-                escaped.push(c);
-            }
-            c if c.is_control() => escaped.push(' '),
-            c => escaped.push(c),
-        }
-    }
-    escaped
 }
 
 /// What the ticket needs from the shop's settings.

@@ -90,25 +90,6 @@ fn ok() -> std::pin::Pin<Box<dyn Future<Output = Result<(), DeskError>> + Send>>
 }
 
 #[test]
-fn markdown_and_mentions_in_typed_text_show_as_typed() {
-    assert_eq!(escape_markdown("Builder_man"), "Builder\\_man");
-    assert_eq!(
-        escape_markdown("**b** ~~s~~ `c` ||x|| > q"),
-        "\\*\\*b\\*\\* \\~\\~s\\~\\~ \\`c\\` \\|\\|x\\|\\| \\> q"
-    );
-    assert_eq!(
-        escape_markdown("[link](https://x.y) # h - l"),
-        "\\[link\\]\\(https\\://x.y\\) \\# h \\- l"
-    );
-    assert_eq!(
-        escape_markdown("<@&1> @everyone a\\b"),
-        "\\<\\@&1\\> \\@everyone a\\\\b"
-    );
-    assert_eq!(escape_markdown("two\nlines"), "two lines");
-    assert_eq!(escape_markdown("plain Name 42"), "plain Name 42");
-}
-
-#[test]
 fn the_ticket_wants_the_steps_it_posts() {
     let wanted: Vec<OrderStep> = OrderStep::ALL
         .into_iter()

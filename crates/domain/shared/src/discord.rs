@@ -1,3 +1,6 @@
+//! Discord in the shared kernel: the user id every domain passes around, and the escaping of
+//! text a person typed before it goes into a Discord message.
+
 use std::fmt;
 
 /// A Discord user id: a snowflake, i.e. the decimal digits of a non-zero 64-bit number (at most
@@ -43,6 +46,25 @@ impl fmt::Display for DiscordId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// Escapes Discord markdown (and mention syntax) in text a person typed, so it shows as typed:
+/// a Roblox name `__x__` stays `__x__`, never underlined, and `<@&123>` or `@everyone` stays
+/// text. Line breaks become spaces.
+pub fn escape_markdown(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '<' | '#' | '-' | '[' | ']' | '(' | ')'
+            | '@' | ':' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    escaped
 }
 
 #[cfg(test)]
@@ -94,5 +116,24 @@ mod tests {
         assert!(DiscordId::parse("").is_err());
         assert!(DiscordId::parse("12a").is_err());
         assert!(DiscordId::parse(&"1".repeat(21)).is_err());
+    }
+
+    #[test]
+    fn markdown_and_mentions_in_typed_text_show_as_typed() {
+        assert_eq!(escape_markdown("Builder_man"), "Builder\\_man");
+        assert_eq!(
+            escape_markdown("**b** ~~s~~ `c` ||x|| > q"),
+            "\\*\\*b\\*\\* \\~\\~s\\~\\~ \\`c\\` \\|\\|x\\|\\| \\> q"
+        );
+        assert_eq!(
+            escape_markdown("[link](https://x.y) # h - l"),
+            "\\[link\\]\\(https\\://x.y\\) \\# h \\- l"
+        );
+        assert_eq!(
+            escape_markdown("<@&1> @everyone a\\b"),
+            "\\<\\@&1\\> \\@everyone a\\\\b"
+        );
+        assert_eq!(escape_markdown("two\nlines"), "two lines");
+        assert_eq!(escape_markdown("plain Name 42"), "plain Name 42");
     }
 }

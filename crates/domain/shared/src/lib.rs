@@ -2,7 +2,8 @@
 //!
 //! - [`limits`]: rate limits counted atomically in a store every instance shares.
 //! - [`clock`]: the time now, as a port ([`Clock`]), so tests can fix or move it.
-//! - [`DiscordId`] and [`Email`]: the identities orders, promo codes and accounts share.
+//! - [`DiscordId`] and [`Email`]: the identities orders, promo codes and accounts share;
+//!   [`escape_markdown`] for any text a person typed that goes to Discord.
 //! - [`images`]: the port that checks, stores and removes uploaded pictures ([`ImageStore`]).
 //! - [`links`]: the outside links the shop hands to buyers: a Discord invite, a member of
 //!   staff's private game server ([`PrivateServerUrl`]).
@@ -21,7 +22,7 @@ pub use audit::{
     AuditTrail,
 };
 pub use clock::{Clock, FixedClock, SystemClock};
-pub use discord::{DiscordId, DiscordIdError};
+pub use discord::{escape_markdown, DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
 pub use limits::{

@@ -69,7 +69,8 @@ impl FromStr for Role {
 
 pub use shared::{Email, InvalidEmail};
 
-/// A display name: trimmed, 1 to 100 characters.
+/// A display name: trimmed, 1 to 100 characters, one line of plain text: no control characters
+/// and no web address (see [`InvalidName`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserName(String);
 
@@ -79,6 +80,25 @@ pub enum InvalidName {
     Empty,
     #[error("The name may be at most 100 characters.")]
     TooLong,
+    /// Line breaks, tabs and other control or direction-changing characters: a name is one
+    /// line of plain text wherever it shows (mail, Discord, the pages).
+    #[error("The name may not contain line breaks or other control characters.")]
+    ControlCharacter,
+    /// `://` or `www.`: the shop's mail carries the name to whatever address was typed, so a
+    /// name must not be a way to send someone a link.
+    #[error("The name may not contain a web address.")]
+    WebAddress,
+}
+
+/// Characters a name may not hold: control characters (Cc: CR, LF, tab, NUL, …), the line and
+/// paragraph separators, and the bidirectional overrides and isolates that reorder the text
+/// shown around them.
+fn is_forbidden_in_names(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
 }
 
 impl UserName {
@@ -86,13 +106,30 @@ impl UserName {
 
     pub fn parse(raw: &str) -> Result<Self, InvalidName> {
         let name = raw.trim();
+        let lowercase = name.to_lowercase();
         if name.is_empty() {
             Err(InvalidName::Empty)
         } else if name.chars().count() > Self::MAX_CHARS {
             Err(InvalidName::TooLong)
+        } else if name.chars().any(is_forbidden_in_names) {
+            Err(InvalidName::ControlCharacter)
+        } else if lowercase.contains("://") || lowercase.contains("www.") {
+            Err(InvalidName::WebAddress)
         } else {
             Ok(UserName(name.to_owned()))
         }
+    }
+
+    /// A name read back from the database. Names stored before the rules of issue 22 may hold
+    /// control characters or a web address; such an account must still load (its owner logs
+    /// in, its orders show), so this never fails: each forbidden character becomes a space and
+    /// the rest is kept as stored.
+    pub fn from_stored(stored: &str) -> Self {
+        let one_line: String = stored
+            .chars()
+            .map(|c| if is_forbidden_in_names(c) { ' ' } else { c })
+            .collect();
+        UserName(one_line.trim().to_owned())
     }
 
     pub fn as_str(&self) -> &str {
@@ -221,6 +258,58 @@ mod tests {
         assert_eq!(UserName::parse(" Ann ").unwrap().as_str(), "Ann");
         assert!(UserName::parse(&"n".repeat(100)).is_ok());
         assert_eq!(UserName::parse(&"n".repeat(101)), Err(InvalidName::TooLong));
+    }
+
+    #[test]
+    fn a_name_is_one_line_of_text_without_links() {
+        for bad in [
+            "Ann\r\nBcc: x",
+            "Ann\nClaim your prize",
+            "Ann\tB",
+            "A\u{0}nn",
+            "A\u{7f}nn",
+            "A\u{85}nn",
+            "Ann\u{2028}B",
+            "Ann\u{202E}gnp.exe",
+        ] {
+            assert_eq!(
+                UserName::parse(bad),
+                Err(InvalidName::ControlCharacter),
+                "{bad:?}"
+            );
+        }
+        for bad in [
+            "Ann https://evil.example",
+            "Ann HTTP://evil.example",
+            "visit WWW.evil.example",
+            "x://y",
+        ] {
+            assert_eq!(
+                UserName::parse(bad),
+                Err(InvalidName::WebAddress),
+                "{bad:?}"
+            );
+        }
+        for good in [
+            "Ann-Marie O'Neil",
+            "J. R. R. Tolkien",
+            "Zoë 🌱",
+            "李小龙",
+            "Ann <b>",
+        ] {
+            assert_eq!(UserName::parse(good).unwrap().as_str(), good);
+        }
+        // surrounding whitespace, line breaks included, is trimmed as before
+        assert_eq!(UserName::parse("\n Ann \r\n").unwrap().as_str(), "Ann");
+    }
+
+    #[test]
+    fn a_name_stored_before_the_rules_still_loads_on_one_line() {
+        assert_eq!(
+            UserName::from_stored("Ann\r\nClaim https://evil.example").as_str(),
+            "Ann  Claim https://evil.example"
+        );
+        assert_eq!(UserName::from_stored("Ann").as_str(), "Ann");
     }
 
     #[test]

@@ -791,6 +791,8 @@ fn staff_sessions_end_after_12_hours_and_customers_after_30_days() {
 
 mod delete_own_account {
     use super::*;
+
+    const IP: &str = "10.0.0.1";
     use crate::erasure::MockAccountEraser;
     use crate::{DeleteAccountError, Erased, Erasure};
 
@@ -839,7 +841,7 @@ mod delete_own_account {
             sessions,
         );
         accounts
-            .delete_own_account(UserId::new(7), "secret pass", &eraser(Erased::Done))
+            .delete_own_account(UserId::new(7), "secret pass", IP, &eraser(Erased::Done))
             .await
             .unwrap();
     }
@@ -851,7 +853,7 @@ mod delete_own_account {
             no_mail(),
         );
         let wrong = accounts
-            .delete_own_account(UserId::new(7), "guess", &untouched())
+            .delete_own_account(UserId::new(7), "guess", IP, &untouched())
             .await;
         assert!(matches!(wrong, Err(DeleteAccountError::WrongPassword)));
 
@@ -859,9 +861,78 @@ mod delete_own_account {
         admin.role = Role::Admin;
         let accounts = service(store_by_id(admin), no_mail());
         let staff = accounts
-            .delete_own_account(UserId::new(7), "secret pass", &untouched())
+            .delete_own_account(UserId::new(7), "secret pass", IP, &untouched())
             .await;
         assert!(matches!(staff, Err(DeleteAccountError::Staff)));
+    }
+
+    /// The account, known by id (the session) and by address (the login form).
+    fn store_both_ways(known: User) -> MockUserStore {
+        let mut store = store_by_id(known.clone());
+        store.expect_user_by_email().returning(move |_| {
+            let known = known.clone();
+            Box::pin(async move { Ok(Some(known)) })
+        });
+        store
+    }
+
+    #[tokio::test]
+    async fn wrong_passwords_on_delete_use_up_the_login_attempts_of_the_address() {
+        let accounts = service(
+            store_both_ways(user(7, "ann@example.com", "secret pass")),
+            no_mail(),
+        );
+        for _ in 0..5 {
+            let wrong = accounts
+                .delete_own_account(UserId::new(7), "guess", IP, &untouched())
+                .await;
+            assert!(matches!(wrong, Err(DeleteAccountError::WrongPassword)));
+        }
+        let locked = accounts
+            .delete_own_account(UserId::new(7), "secret pass", IP, &untouched())
+            .await;
+        assert!(matches!(
+            locked,
+            Err(DeleteAccountError::TooManyAttempts { .. })
+        ));
+        let login = accounts
+            .login(&email("ann@example.com"), "secret pass", "10.0.0.2")
+            .await;
+        assert!(matches!(login, Err(LoginError::TooManyAttempts { .. })));
+    }
+
+    #[tokio::test]
+    async fn wrong_logins_lock_the_delete_and_a_full_client_address_too() {
+        let accounts = service(
+            store_both_ways(user(7, "ann@example.com", "secret pass")),
+            no_mail(),
+        );
+        for _ in 0..5 {
+            let wrong = accounts.login(&email("ann@example.com"), "guess", IP).await;
+            assert!(matches!(wrong, Err(LoginError::InvalidCredentials)));
+        }
+        let locked = accounts
+            .delete_own_account(UserId::new(7), "secret pass", "10.0.0.2", &untouched())
+            .await;
+        assert!(matches!(
+            locked,
+            Err(DeleteAccountError::TooManyAttempts { .. })
+        ));
+
+        let limiter = limiter_with(bucket::LOGIN_IP, IP, 30).await;
+        let accounts = service_with(
+            store_by_id(user(7, "ann@example.com", "secret pass")),
+            no_mail(),
+            limiter,
+            no_sessions(),
+        );
+        let locked = accounts
+            .delete_own_account(UserId::new(7), "secret pass", IP, &untouched())
+            .await;
+        assert!(matches!(
+            locked,
+            Err(DeleteAccountError::TooManyAttempts { .. })
+        ));
     }
 
     #[tokio::test]
@@ -874,6 +945,7 @@ mod delete_own_account {
             .delete_own_account(
                 UserId::new(7),
                 "secret pass",
+                IP,
                 &eraser(Erased::OpenOrders(2)),
             )
             .await;
