@@ -115,11 +115,21 @@ impl ReviewRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
+                // a review of an order refunded or disputed leaves the list and the average;
+                // a dispute won returns the order to its status, and the review with it
                 &format!(
                     "SELECT {COLUMNS} FROM reviews r WHERE r.hidden_at IS NULL{filter} \
+                     AND EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id \
+                       AND o.status NOT IN (?, ?)) \
                      ORDER BY r.created_at DESC, r.id DESC LIMIT 500"
                 ),
-                values,
+                values
+                    .into_iter()
+                    .chain([
+                        orders::OrderStatus::Refunded.as_str().into(),
+                        orders::OrderStatus::Disputed.as_str().into(),
+                    ])
+                    .collect(),
             ))
             .await
             .context("failed to read the reviews")?;

@@ -542,6 +542,95 @@ fn chat_session() -> String {
     format!("session-{}", uuid::Uuid::new_v4().simple())
 }
 
+/// A review of order `order` with `rating`, as the order page leaves it.
+async fn reviewed(app: &TestApp, order: i64, rating: u8) {
+    use orders::ReviewRepository;
+    let added = app
+        .store
+        .add_review(orders::NewReview {
+            order_id: orders::OrderId::new(order),
+            rating,
+            text: format!("{rating} stars"),
+            name: "Bu***".into(),
+            created_at: chrono::Utc::now(),
+        })
+        .await
+        .unwrap();
+    assert!(added.is_some());
+}
+
+/// What `/api/reviews` shows: how many, the average, and the ratings newest first.
+async fn public_reviews(app: &TestApp) -> (u64, Value, Vec<i64>) {
+    let all = app.get_json("/api/reviews").await;
+    let ratings = all["reviews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rating"].as_i64().unwrap())
+        .collect();
+    (
+        all["count"].as_u64().unwrap(),
+        all["average"].clone(),
+        ratings,
+    )
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_review_leaves_the_list_and_the_average_while_its_order_is_refunded_or_disputed(
+    #[case] backend: Backend,
+) {
+    let shop = stripe_shop(backend, 0).await;
+    let app = &shop.app;
+    let staff = app.client_with_role(Role::Admin).await;
+    let mut delivered = Vec::new();
+    for _ in 0..3 {
+        let order = paid_order(&shop).await;
+        for action in ["claim", "deliver"] {
+            let done = post(
+                &staff,
+                app,
+                &format!("/api/admin/orders/{order}/{action}"),
+                json!({}),
+            )
+            .await;
+            assert_eq!(done.status(), 200, "{action}");
+        }
+        delivered.push(order);
+    }
+    let [kept, refunded, disputed] = delivered[..] else {
+        unreachable!()
+    };
+    reviewed(app, kept, 5).await;
+    reviewed(app, refunded, 1).await;
+    reviewed(app, disputed, 3).await;
+    assert_eq!(public_reviews(app).await.0, 3);
+
+    deliver_times(app, &charge_event("evt_refund", refunded, true), 1).await;
+    assert_eq!(status(app, refunded).await, "refunded");
+    let opened = dispute_event(
+        "evt_open",
+        "charge.dispute.created",
+        disputed,
+        "needs_response",
+    );
+    deliver_times(app, &opened, 1).await;
+    assert_eq!(status(app, disputed).await, "disputed");
+    assert_eq!(public_reviews(app).await, (1, json!(5.0), vec![5]));
+    // on its product's page too
+    assert_eq!(app.get_json("/api/reviews?product_id=1").await["count"], 1);
+
+    // a dispute won returns the order, and its review with it
+    let won = dispute_event("evt_won", "charge.dispute.closed", disputed, "won");
+    deliver_times(app, &won, 1).await;
+    assert_eq!(status(app, disputed).await, "delivered");
+    let (count, average, mut ratings) = public_reviews(app).await;
+    ratings.sort_unstable();
+    assert_eq!((count, average, ratings), (2, json!(4.0), vec![3, 5]));
+}
+
 /// The blocklist's entries, newest first.
 async fn blocklist_entries(app: &TestApp, admin: &reqwest::Client) -> Vec<Value> {
     let list: Value = admin

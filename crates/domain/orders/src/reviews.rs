@@ -79,7 +79,8 @@ pub trait ReviewRepository: Send + Sync + 'static {
         review: NewReview,
     ) -> impl Future<Output = Result<Option<Review>, OrderError>> + Send;
 
-    /// The reviews not hidden, newest first; only those of orders with `product` when given.
+    /// The reviews not hidden, newest first, of orders that are not refunded or disputed (a
+    /// won dispute brings one back); only those of orders with `product` when given.
     fn visible_reviews(
         &self,
         product: Option<i64>,
