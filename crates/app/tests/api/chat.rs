@@ -605,8 +605,31 @@ async fn a_poll_that_finds_nothing_new_does_no_database_work(#[case] backend: Ba
 
     // a write ends the idle spell at once: the next poll shows it
     let admin = app.client_with_role(Role::Admin).await;
+    // the staff stream hears the accept only after this instance has handled its event (on
+    // PostgreSQL it comes back through LISTEN): nothing of it is left to count below
+    let mut stream = admin
+        .get(app.url("/api/events?staff=1"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let mut heard = String::new();
+    while !heard.contains("event: ready") {
+        heard.push_str(&String::from_utf8_lossy(
+            &stream.chunk().await.unwrap().unwrap(),
+        ));
+    }
     let accepted = staff_post(&app, &admin, &format!("/api/admin/chats/{chat}/accept")).await;
     assert_eq!(accepted.status(), 200);
+    while !heard.contains("event: chat\n") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("the accept reaches the staff stream")
+            .unwrap()
+            .unwrap();
+        heard.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    drop(stream);
     let after: Value = status(&app, &chat, &session).await.json().await.unwrap();
     assert_eq!(after["status"], "connected");
     let changed = app
