@@ -31,6 +31,8 @@ impl Application {
     /// Binds the listener (port 0 picks a free one), then builds the shop's services
     /// ([`Services::build`]: database, seed, background loops) and the HTTP server on them.
     pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
+        // Before the port is taken: production names every missing setting in one error.
+        settings.check_production()?;
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
             .with_context(|| {
                 format!(
