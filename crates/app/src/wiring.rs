@@ -317,7 +317,8 @@ impl Services {
             .app_data(self.metrics.clone())
             .app_data(self.delivery_settings.clone())
             .app_data(self.tickets.clone())
-            .app_data(self.guild_joins.clone());
+            .app_data(self.guild_joins.clone())
+            .app_data(web::Data::new(self.sessions.clone()));
     }
 }
 

@@ -52,6 +52,17 @@ impl ShopSessionStore {
     }
 }
 
+impl ShopSessionStore {
+    /// Whether Redis answers a PING within `timeout`; `None` when sessions live in the database
+    /// (the readiness check pings the database itself).
+    pub async fn ping(&self, timeout: std::time::Duration) -> Option<anyhow::Result<()>> {
+        match self {
+            ShopSessionStore::Database(_) => None,
+            ShopSessionStore::Redis(redis) => Some(redis.ping(timeout).await),
+        }
+    }
+}
+
 impl accounts::UserSessions for ShopSessionStore {
     async fn end_all(&self, user: accounts::UserId) -> Result<u64, accounts::RepoError> {
         let ended = match self {

@@ -329,7 +329,9 @@ async fn a_backup_is_owner_only_and_restore_refuses_one_others_can_read_unless_f
     let written = modes(&target);
     assert!(
         written.iter().any(|(path, _)| path == "shop.db")
-            && written.iter().any(|(path, _)| path == "media/products/open.png"),
+            && written
+                .iter()
+                .any(|(path, _)| path == "media/products/open.png"),
         "{written:?}"
     );
     for (path, mode) in &written {

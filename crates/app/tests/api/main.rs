@@ -18,6 +18,7 @@ mod events;
 mod first_load;
 mod guild_join;
 mod handoff;
+mod health;
 mod helpers;
 mod media;
 mod metrics;

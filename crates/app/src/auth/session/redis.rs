@@ -39,6 +39,21 @@ impl RedisSessions {
         })
     }
 
+    /// PING, given at most `timeout`.
+    pub async fn ping(&self, timeout: std::time::Duration) -> anyhow::Result<()> {
+        let mut connection = self.connection.clone();
+        let pong = tokio::time::timeout(timeout, async move {
+            redis::cmd("PING")
+                .query_async::<String>(&mut connection)
+                .await
+        })
+        .await
+        .map_err(|_| anyhow::anyhow!("no answer within {} ms", timeout.as_millis()))?
+        .context("PING failed")?;
+        anyhow::ensure!(pong == "PONG", "PING answered {pong:?}");
+        Ok(())
+    }
+
     fn user_set(&self, user: i64) -> String {
         format!("garden:{}:user-sessions:{user}", self.namespace)
     }
