@@ -74,6 +74,10 @@ impl Application {
                 // statement, no error path); the metrics still count it: `public_get`.
                 .wrap(ProductListLane::new(security_headers(production)))
                 .wrap(middleware::from_fn(crate::metrics::measure))
+                // one log line per request, X-Request-Id on every answer (not the lane's)
+                .wrap(SkipForProductList(middleware::from_fn(
+                    crate::telemetry::request_log,
+                )))
                 .wrap(SkipForProductList(TracingLogger::<ShopRootSpan>::new()))
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)

@@ -1700,6 +1700,8 @@ export interface components {
             problems?: string[];
             /** @description The cart as the server prices it (409 at checkout). */
             cart?: components["schemas"]["PricedCartResponse"];
+            /** @description On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line). */
+            request_id?: string;
         };
         /** @description One help chat of the shopper, with its messages oldest first. */
         ExportedChat: {

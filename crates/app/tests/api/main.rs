@@ -26,6 +26,7 @@ mod order_page;
 mod privacy;
 mod products;
 mod proofs;
+mod request_log;
 mod safety;
 mod spa;
 mod stripe_webhook;
