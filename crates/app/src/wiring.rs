@@ -17,7 +17,7 @@ use crate::{
     background::{self, Loops, Sweeper},
     checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
-    dispatch::{DeliveryWatch, EventsStore},
+    dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
     events::{ShopEvents, StreamLimits},
     help_chat::HelpChat,
     limits::RateLimits,
@@ -141,13 +141,12 @@ impl Services {
         let notifier = background::start_staff_notifier(settings);
         let metrics = ShopMetrics::new(settings, mail_failures, notifier.clone(), clock.clone())
             .context("the metrics settings are not usable")?;
-        let checkout = Arc::new(
-            CheckoutKit::build(settings, store.clone(), clock.clone(), stock.clone())
-                .context("the checkout settings are not usable")?,
-        );
         let tracking = Arc::new(orders::OrderTracking::new(
             store.clone(),
-            auth::build_mailer(settings).context("the mail settings are not usable")?,
+            auth::CountingMailer::new(
+                auth::build_mailer(settings).context("the mail settings are not usable")?,
+                metrics.buyer_mail_failures(),
+            ),
             clock.clone(),
             checkout::order_keys(settings)?,
             &settings.site.public_url,
@@ -161,13 +160,30 @@ impl Services {
         ));
         // every write goes through the one dispatcher: push, the snapshot, and each delivery's
         // times for the histogram and the promise
-        let events_store = EventsStore::new(store.clone(), stock.clone()).watching_deliveries({
-            let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
-            DeliveryWatch::new(move |delivered| {
-                metrics.observe_delivery(delivered);
-                tracking.forget_estimate();
+        let events_store = EventsStore::new(store.clone(), stock.clone())
+            .watching_deliveries({
+                let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
+                DeliveryWatch::new(move |delivered| {
+                    metrics.observe_delivery(delivered);
+                    tracking.forget_estimate();
+                })
             })
-        });
+            .watching_payments({
+                let metrics = metrics.clone();
+                PaymentWatch::new(move |provider, outcome| {
+                    metrics.observe_payment(provider, outcome);
+                })
+            });
+        let checkout = Arc::new(
+            CheckoutKit::build(
+                settings,
+                store.clone(),
+                events_store.clone(),
+                clock.clone(),
+                stock.clone(),
+            )
+            .context("the checkout settings are not usable")?,
+        );
         let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(

@@ -168,9 +168,11 @@ fn is_set(secret: &secrecy::SecretString) -> bool {
 impl CheckoutKit {
     /// Chooses every adapter from the settings (the start has already refused a production
     /// setup with local stand-ins: `Settings::check_production`).
+    /// `orders_store` is the store through the dispatcher (push, the snapshot, the payment metrics).
     pub fn build(
         settings: &Settings,
         store: Store,
+        orders_store: crate::dispatch::EventsStore,
         clock: AppClock,
         stock: StockChanged,
     ) -> anyhow::Result<Self> {
@@ -222,7 +224,7 @@ impl CheckoutKit {
 
         Ok(CheckoutKit {
             service: orders::Checkout::new(
-                crate::dispatch::EventsStore::new(store.clone(), stock.clone()),
+                orders_store,
                 store.clone(),
                 store.clone(),
                 clock.clone(),
