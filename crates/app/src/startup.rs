@@ -58,6 +58,7 @@ impl Application {
                     services.session_key.clone(),
                     services.session_secure,
                 ))
+                .wrap(middleware::from_fn(auth::session::store_unavailable))
                 .wrap(middleware::from_fn(auth::origin::check_origin))
                 .wrap(error::api_method_not_allowed())
                 .wrap(

@@ -86,8 +86,15 @@ impl Services {
     /// Opens and migrates the database, builds every service, seeds the demo catalog and staff
     /// where asked, and starts the background loops. `settings.site.public_url` is resolved.
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let mut db =
-            store::connect(&settings.database.url, settings.database.max_connections).await?;
+        let mut db = store::connect(&settings.database.url, settings.database.max_connections)
+            .await
+            .with_context(|| {
+                format!(
+                    "the database does not answer (database.url, or DATABASE_URL; each \
+                     connection may take {} s)",
+                    store::DATABASE_TIMEOUT.as_secs()
+                )
+            })?;
         let db_queries = Arc::new(AtomicU64::new(0));
         let counter = Arc::clone(&db_queries);
         db.set_metric_callback(move |_| {

@@ -29,7 +29,7 @@ mod tickets;
 mod tracking;
 
 pub use chat_changes::ChatChange;
-pub use connection::{connect, Backend, SetupLock, StoreError};
+pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
 pub use demo_logins::DemoLogin;
 pub use operations::{sqlite_path, JobCount, PoolUse, ShopCounts};
 pub use privacy::ExportedChat;
