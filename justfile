@@ -42,8 +42,9 @@ build-release: frontend-deps
     cd frontend && npm run build
     cargo build --release --bin garden-shop
 
-# Every test: Rust (domain, store and API on SQLite and PostgreSQL), schema fuzzing (schemathesis),
-# Vitest, Playwright; then one summary line.
+# Every test: Rust (domain, store and API on SQLite and PostgreSQL; the metrics tests run
+# `promtool check metrics` on a live /metrics, from Debian's prometheus package), schema fuzzing
+# (schemathesis), Vitest, Playwright; then one summary line.
 test: frontend-deps
     #!/usr/bin/env bash
     set -uo pipefail

@@ -5,7 +5,13 @@
 //! by `pg_dump`) and `media/`, a copy of the media directory (product pictures and proofs, named
 //! by content). Restore puts them back into the configured database and media directory, and
 //! refuses to write over a shop unless `--force`.
+//!
+//! A backup holds every account's personal data and password hash, so it is written owner-only
+//! (the directory 0700 from the moment it exists, every directory in it 0700, every file 0600),
+//! and `restore` refuses one that anyone but its owner can read or write (a copy that was left
+//! open, or tampered with) unless `--force`.
 
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,6 +25,9 @@ const MANIFEST: &str = "backup.json";
 const SQLITE_FILE: &str = "shop.db";
 const PG_FILE: &str = "shop.pgdump";
 const MEDIA_DIR: &str = "media";
+/// The modes of a backup's directories and files: the owner's alone.
+const DIR_MODE: u32 = 0o700;
+const FILE_MODE: u32 = 0o600;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Manifest {
@@ -58,8 +67,7 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
             path.display()
         );
     }
-    std::fs::create_dir_all(path)
-        .with_context(|| format!("could not create {}", path.display()))?;
+    create_private_dir(path)?;
     let mut report = Vec::new();
     let database = match backend {
         Backend::Sqlite => {
@@ -99,6 +107,9 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
         media_files,
     };
     std::fs::write(path.join(MANIFEST), serde_json::to_vec_pretty(&manifest)?)?;
+    // VACUUM INTO, pg_dump and the copies create their files with the process' umask (and the
+    // copies with the source's mode): owner-only, all of them.
+    make_owner_only(path)?;
     Ok(format!(
         "Backed up into {}:\n  {}",
         path.display(),
@@ -130,6 +141,16 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
     let source = path.join(&manifest.database);
     if !source.is_file() {
         bail!("{} is missing from the backup", source.display());
+    }
+    if !force {
+        if let Some(open) = readable_by_others(path)? {
+            bail!(
+                "{open} can be read or written by others than its owner: a backup holds every \
+                 account's personal data, keep it owner-only (chmod -R go-rwx {}), or pass \
+                 --force to restore it anyway",
+                path.display()
+            );
+        }
     }
     let media_root = &settings.media.root;
     if !force && media_root.exists() && std::fs::read_dir(media_root)?.next().is_some() {
@@ -200,6 +221,62 @@ fn restore_sqlite(url: &str, source: &Path) -> anyhow::Result<()> {
     std::fs::rename(&staging, &target)
         .with_context(|| format!("could not move the copy to {}", target.display()))?;
     Ok(())
+}
+
+/// Creates `path` (and missing parents) with mode 0700 from the start, so its files are never
+/// reachable by others; an existing (empty) directory gets 0700 too.
+fn create_private_dir(path: &Path) -> anyhow::Result<()> {
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(DIR_MODE)
+        .create(path)
+        .with_context(|| format!("could not create {}", path.display()))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(DIR_MODE))
+        .with_context(|| format!("could not make {} owner-only", path.display()))
+}
+
+/// Gives `dir` and everything under it the owner-only modes (symbolic links are left alone).
+fn make_owner_only(dir: &Path) -> anyhow::Result<()> {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(DIR_MODE))
+        .with_context(|| format!("could not make {} owner-only", dir.display()))?;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            make_owner_only(&entry.path())?;
+        } else if kind.is_file() {
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(FILE_MODE))
+                .with_context(|| format!("could not make {} owner-only", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The first of `dir` and everything under it that its group or others may read, write or
+/// enter, if any.
+fn readable_by_others(dir: &Path) -> anyhow::Result<Option<String>> {
+    let open = |path: &Path| -> anyhow::Result<bool> {
+        let mode = std::fs::metadata(path)
+            .with_context(|| format!("could not read the mode of {}", path.display()))?
+            .permissions()
+            .mode();
+        Ok(mode & 0o077 != 0)
+    };
+    if open(dir)? {
+        return Ok(Some(dir.display().to_string()));
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if let Some(found) = readable_by_others(&entry.path())? {
+                return Ok(Some(found));
+            }
+        } else if kind.is_file() && open(&entry.path())? {
+            return Ok(Some(entry.path().display().to_string()));
+        }
+    }
+    Ok(None)
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

@@ -44,6 +44,25 @@ impl std::fmt::Debug for DeliveryWatch {
     }
 }
 
+/// Who hears of each change of an order's payment this instance applies: the order's payment
+/// provider and the outcome (`paid`, `paid_after_expiry`, `cancelled`, `expired`, `refunded`,
+/// `disputed`, `dispute_won`, `dispute_lost`). Each change is applied once, whichever
+/// instance hears of it first, so summing over instances counts each once.
+#[derive(Clone)]
+pub struct PaymentWatch(Arc<dyn Fn(PaymentProvider, &'static str) + Send + Sync>);
+
+impl PaymentWatch {
+    pub fn new(watch: impl Fn(PaymentProvider, &'static str) + Send + Sync + 'static) -> Self {
+        PaymentWatch(Arc::new(watch))
+    }
+}
+
+impl std::fmt::Debug for PaymentWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PaymentWatch")
+    }
+}
+
 /// The shop's store, handing what its writes change to this instance's subscribers.
 #[derive(Debug, Clone)]
 pub struct EventsStore {
@@ -51,6 +70,7 @@ pub struct EventsStore {
     events: ShopEvents,
     stock: StockChanged,
     deliveries: Option<DeliveryWatch>,
+    payments: Option<PaymentWatch>,
 }
 
 impl EventsStore {
@@ -60,7 +80,43 @@ impl EventsStore {
             events: stock.events().clone(),
             stock,
             deliveries: None,
+            payments: None,
         }
+    }
+
+    /// Tells `watch` of each change of an order's payment too.
+    pub fn watching_payments(mut self, watch: PaymentWatch) -> Self {
+        self.payments = Some(watch);
+        self
+    }
+
+    /// Tells the payments' watcher of a change just applied (not of one that changed nothing),
+    /// with the provider of the event that made it, or else the order's (one row read).
+    async fn payment_changed(
+        &self,
+        id: OrderId,
+        applied: Applied,
+        provider: Option<PaymentProvider>,
+        outcome: &'static str,
+    ) {
+        let Some(watch) = self
+            .payments
+            .as_ref()
+            .filter(|_| applied == Applied::Changed)
+        else {
+            return;
+        };
+        let provider = match provider {
+            Some(provider) => provider,
+            None => match self.store.order(id).await {
+                Ok(order) => order.payment.provider,
+                Err(error) => {
+                    tracing::warn!(order = %id, error = %error, "no payment metric: the order could not be read");
+                    return;
+                }
+            },
+        };
+        (watch.0)(provider, outcome);
     }
 
     /// Hands each delivery's times to `watch` too.
@@ -288,7 +344,9 @@ impl OrderRepository for EventsStore {
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
+        let provider = event.as_ref().map(|event| event.provider);
         let applied = self.store.mark_paid(id, at, event).await?;
+        self.payment_changed(id, applied, provider, "paid").await;
         if applied == Applied::Changed {
             // a sale can archive a product sold out for good
             self.stock.on_stock_changed().await;
@@ -302,7 +360,10 @@ impl OrderRepository for EventsStore {
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
+        let provider = event.as_ref().map(|event| event.provider);
         let applied = self.store.mark_paid_too_late(id, at, event).await?;
+        self.payment_changed(id, applied, provider, "paid_after_expiry")
+            .await;
         Ok(self
             .published(id, applied, OrderStep::PaidAfterExpiry)
             .await)
@@ -315,11 +376,14 @@ impl OrderRepository for EventsStore {
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
+        let provider = event.as_ref().map(|event| event.provider);
         let applied = OrderRepository::release(&self.store, id, closing, at, event).await?;
         let step = match closing {
             Closing::Expired => OrderStep::Expired,
             Closing::Cancelled => OrderStep::Cancelled,
         };
+        self.payment_changed(id, applied, provider, step.as_str())
+            .await;
         if applied == Applied::Changed {
             self.stock.on_stock_changed().await;
         }
@@ -450,10 +514,13 @@ impl AfterSaleRepository for EventsStore {
         event: Option<ProviderEvent>,
         actor: Option<Actor>,
     ) -> Result<Applied, OrderError> {
+        let provider = event.as_ref().map(|event| event.provider);
         let applied = self
             .store
             .mark_refunded(id, at, refund_id, event, actor)
             .await?;
+        self.payment_changed(id, applied, provider, "refunded")
+            .await;
         Ok(self.published(id, applied, OrderStep::Refunded).await)
     }
 
@@ -465,10 +532,13 @@ impl AfterSaleRepository for EventsStore {
         reason: Option<String>,
         blocks: Vec<NewBlock>,
     ) -> Result<Applied, OrderError> {
+        let provider = Some(event.provider);
         let applied = self
             .store
             .open_dispute(id, at, event, reason, blocks)
             .await?;
+        self.payment_changed(id, applied, provider, "disputed")
+            .await;
         Ok(self.published(id, applied, OrderStep::Disputed).await)
     }
 
@@ -479,11 +549,14 @@ impl AfterSaleRepository for EventsStore {
         at: DateTime<Utc>,
         event: ProviderEvent,
     ) -> Result<Applied, OrderError> {
+        let provider = Some(event.provider);
         let applied = self.store.close_dispute(id, outcome, at, event).await?;
         let step = match outcome {
             DisputeOutcome::Won => OrderStep::DisputeWon,
             DisputeOutcome::Lost => OrderStep::DisputeLost,
         };
+        self.payment_changed(id, applied, provider, step.as_str())
+            .await;
         Ok(self.published(id, applied, step).await)
     }
 }

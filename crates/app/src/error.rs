@@ -25,6 +25,16 @@ use stripe_adapter::WebhookError;
 use crate::dto::checkout::PricedCartResponse;
 
 /// Every error the API answers with.
+/// The 503 of a request the database could not be reached for (no connection within
+/// `store::DATABASE_TIMEOUT`, or one broke); the pool reconnects by itself.
+pub const DATABASE_UNAVAILABLE: &str =
+    "The shop cannot reach its database right now. Please try again in a moment.";
+
+/// The 503 of a request whose session could not be read or written (the session Redis or
+/// database does not answer within its timeout).
+pub const SESSIONS_UNAVAILABLE: &str =
+    "The shop cannot reach its session store right now. Please try again in a moment.";
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// 400: a body or parameter that cannot be read at all.
@@ -198,6 +208,9 @@ impl ResponseError for ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -239,6 +252,10 @@ impl ResponseError for ApiError {
             ApiError::Unavailable { message, cause } => {
                 tracing::error!(error = ?cause, "an outside system failed");
                 (message.as_str(), &empty)
+            }
+            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
+                tracing::error!(error = ?cause, "the database cannot be reached");
+                (DATABASE_UNAVAILABLE, &empty)
             }
             ApiError::Internal(cause) => {
                 tracing::error!(error = ?cause, "request failed");

@@ -20,7 +20,14 @@ async fn main() -> anyhow::Result<()> {
         println!("{report}");
         return Ok(());
     }
-    let application = Application::build(settings).await?;
+    let application = match Application::build(settings).await {
+        Ok(application) => application,
+        Err(error) => {
+            // one line naming what stopped the start (the setting to look at), then exit
+            tracing::error!("Garden Shop did not start: {error:#}");
+            return Err(error);
+        }
+    };
     application.run_until_stopped().await?;
     Ok(())
 }

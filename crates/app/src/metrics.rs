@@ -1,7 +1,9 @@
 //! Prometheus metrics (`metrics.enabled`): every request counted and timed per route pattern
 //! (never the raw path) and status by a middleware, and on each scrape the shop's own numbers
 //! read fresh with a few aggregate queries (`store::ShopCounts`), the pool's use, and the
-//! failures the mail and the staff webhook have counted. Every name starts with `shop_`.
+//! failures the mail and the staff webhook have counted. Every name starts with `shop_`, but
+//! the Prometheus process collector's (`process_resident_memory_bytes`, `process_cpu_seconds_total`,
+//! …). `promtool check metrics` finds nothing to say about the page (an API test runs it).
 
 use std::sync::{
     atomic::{AtomicU64, Ordering},
@@ -19,8 +21,8 @@ use actix_web::{
 use anyhow::Context;
 use discord::StaffNotifier;
 use prometheus::{
-    Encoder, Gauge, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec,
-    Opts, Registry, TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
 };
 use secrecy::ExposeSecret;
 use sha2::{Digest, Sha256};
@@ -64,6 +66,10 @@ pub struct ShopMetrics {
     notifier: StaffNotifier,
     clock: AppClock,
     pool_max: u32,
+    /// Changes of orders' payments this instance applied, by provider and outcome.
+    payments: IntCounterVec,
+    /// Failed attempts at the buyer's mail (receipt, delivered, refunded) on this instance.
+    buyer_mail_failures: MailFailures,
 }
 
 /// The `method` label: one of the standard methods, or `other` for any method a client made
@@ -94,6 +100,26 @@ fn status_label(status: StatusCode) -> String {
         None => "other".to_owned(),
     }
 }
+
+/// The `outcome` label values of `shop_payments_total`, each listed at 0 from the start.
+const PAYMENT_OUTCOMES: [&str; 8] = [
+    "paid",
+    "paid_after_expiry",
+    "cancelled",
+    "expired",
+    "refunded",
+    "disputed",
+    "dispute_won",
+    "dispute_lost",
+];
+
+/// The `kind` label values of `shop_jobs` listed at 0 when none waits: the buyer's mail and
+/// the outbox's channels (staff notifications, Discord tickets).
+const JOB_KINDS: [&str; 3] = ["mail", "staff", "ticket"];
+const JOB_STATES: [&str; 3] = ["queued", "retrying", "failed"];
+
+/// The commit this binary was built from (`build.rs`: `GARDEN_SHOP_COMMIT` or `git`).
+const BUILD_COMMIT: &str = env!("GARDEN_SHOP_COMMIT");
 
 /// The path of Stripe's webhook, whose refusals are counted as incoming webhook failures.
 const STRIPE_WEBHOOK_ROUTE: &str = "/api/stripe/webhook";
@@ -144,6 +170,36 @@ impl ShopMetrics {
         registry.register(Box::new(requests.clone()))?;
         registry.register(Box::new(latency.clone()))?;
         registry.register(Box::new(delivery.clone()))?;
+        let payments = IntCounterVec::new(
+            Opts::new(
+                "shop_payments_total",
+                "Changes of orders' payments this instance applied, by the order's provider \
+                 (stripe, paypal, dev) and outcome (paid, paid_after_expiry, cancelled, expired, \
+                 refunded, disputed, dispute_won, dispute_lost)",
+            ),
+            &["provider", "outcome"],
+        )?;
+        for provider in orders::PaymentProvider::ALL.map(|provider| provider.as_str()) {
+            for outcome in PAYMENT_OUTCOMES {
+                payments.with_label_values(&[provider, outcome]);
+            }
+        }
+        registry.register(Box::new(payments.clone()))?;
+        let build = IntGaugeVec::new(
+            Opts::new(
+                "shop_build_info",
+                "The version and commit of the running binary (always 1)",
+            ),
+            &["version", "commit"],
+        )?;
+        build
+            .with_label_values(&[env!("CARGO_PKG_VERSION"), BUILD_COMMIT])
+            .set(1);
+        registry.register(Box::new(build))?;
+        #[cfg(target_os = "linux")]
+        registry.register(Box::new(
+            prometheus::process_collector::ProcessCollector::for_self(),
+        ))?;
         Ok(ShopMetrics {
             enabled: config.enabled,
             token_digest: (!token.is_empty()).then(|| Sha256::digest(token.as_bytes()).into()),
@@ -158,7 +214,24 @@ impl ShopMetrics {
             notifier,
             clock,
             pool_max: settings.database.max_connections,
+            payments,
+            buyer_mail_failures: MailFailures::default(),
         })
+    }
+
+    /// The counter the buyer's mailer adds its failed attempts to.
+    pub fn buyer_mail_failures(&self) -> MailFailures {
+        Arc::clone(&self.buyer_mail_failures)
+    }
+
+    /// Counts a change of an order's payment (`dispatch::PaymentWatch`).
+    pub fn observe_payment(&self, provider: orders::PaymentProvider, outcome: &str) {
+        if !self.enabled {
+            return;
+        }
+        self.payments
+            .with_label_values(&[provider.as_str(), outcome])
+            .inc();
     }
 
     /// Counts one answer. Every label comes from a fixed set, so no client can grow the series:
@@ -220,11 +293,14 @@ impl ShopMetrics {
             == 0
     }
 
-    /// The text exposition of everything: the request metrics and the numbers of now.
-    async fn render(&self, store: &Store) -> anyhow::Result<String> {
+    /// The text exposition of everything: the request metrics and the numbers of now
+    /// (`streams`: the event streams open on this instance).
+    async fn render(&self, store: &Store, streams: usize) -> anyhow::Result<String> {
         let counts = store.shop_counts().await?;
+        let jobs = store.job_counts().await?;
         let now = self.registry.gather();
         let fresh = self.snapshot(&counts, store)?;
+        self.operations(&fresh, &jobs, streams)?;
         let mut families = now;
         families.extend(fresh.gather());
         let mut out = Vec::new();
@@ -275,19 +351,13 @@ impl ShopMetrics {
             "Help chats waiting for a member of staff to accept them",
             counts.live_chats_waiting,
         )?;
-        let oldest = Gauge::new(
-            "shop_oldest_paid_order_waiting_minutes",
-            "Minutes the oldest paid order has waited for delivery (0 when none waits)",
+        gauge(
+            "shop_oldest_paid_order_waiting_seconds",
+            "Seconds the oldest paid order has waited for delivery (0 when none waits)",
+            counts.oldest_paid_at.map_or(0, |paid_at| {
+                (self.clock.now() - paid_at).num_seconds().max(0)
+            }),
         )?;
-        let minutes = counts.oldest_paid_at.map_or(0.0, |paid_at| {
-            let waited = (self.clock.now() - paid_at).num_seconds().max(0);
-            // whole seconds fit an f64 exactly for any age a shop sees
-            #[allow(clippy::cast_precision_loss)]
-            let waited = waited as f64;
-            (waited / 60.0 * 10.0).floor() / 10.0
-        });
-        oldest.set(minutes);
-        registry.register(Box::new(oldest))?;
 
         let pool = store.pool_use();
         let connections = IntGaugeVec::new(
@@ -364,6 +434,51 @@ impl ShopMetrics {
         registry.register(Box::new(discord))?;
         Ok(registry)
     }
+
+    /// Adds this scrape's operations numbers to `registry`: the jobs waiting or given up, the
+    /// open event streams, and the buyer's mail's failed attempts.
+    fn operations(
+        &self,
+        registry: &Registry,
+        jobs: &[store::JobCount],
+        streams: usize,
+    ) -> anyhow::Result<()> {
+        let by_state = IntGaugeVec::new(
+            Opts::new(
+                "shop_jobs",
+                "Jobs not sent yet or given up, in the database (every instance's), by kind \
+                 (mail: the buyer's mail; staff, ticket: the outbox's Discord channels) and \
+                 state (queued: not tried yet; retrying: failed and due again; failed: given up)",
+            ),
+            &["kind", "state"],
+        )?;
+        for kind in JOB_KINDS {
+            for state in JOB_STATES {
+                by_state.with_label_values(&[kind, state]).set(0);
+            }
+        }
+        for job in jobs {
+            by_state
+                .with_label_values(&[job.kind.as_str(), job.state.as_str()])
+                .set(job.count);
+        }
+        registry.register(Box::new(by_state))?;
+        let open = IntGauge::new(
+            "shop_event_streams",
+            "Server-push event streams (GET /api/events) open on this instance",
+        )?;
+        open.set(i64::try_from(streams).unwrap_or(i64::MAX));
+        registry.register(Box::new(open))?;
+        let buyer_mail = IntCounter::new(
+            "shop_buyer_mail_failures_total",
+            "Failed attempts at the buyer's mail (receipt, delivered, refunded) on this \
+             instance; each is tried again until mail.retry_max_attempts, then given up \
+             (shop_jobs{kind=\"mail\",state=\"failed\"})",
+        )?;
+        buyer_mail.inc_by(self.buyer_mail_failures.load(Ordering::Relaxed));
+        registry.register(Box::new(buyer_mail))?;
+        Ok(())
+    }
 }
 
 /// The middleware, for `actix_web::middleware::from_fn`: times and counts every request when
@@ -405,6 +520,7 @@ pub async fn scrape(
     request: HttpRequest,
     metrics: web::Data<ShopMetrics>,
     store: web::Data<Store>,
+    streams: web::Data<crate::events::StreamLimits>,
 ) -> Result<actix_web::HttpResponse, ApiError> {
     if !metrics.enabled {
         return Err(ApiError::NotFound("Not found.".to_owned()));
@@ -414,7 +530,10 @@ pub async fn scrape(
             "Send the metrics token as Authorization: Bearer.".to_owned(),
         ));
     }
-    let body = metrics.render(&store).await.map_err(ApiError::internal)?;
+    let body = metrics
+        .render(&store, streams.open())
+        .await
+        .map_err(ApiError::internal)?;
     Ok(actix_web::HttpResponse::Ok()
         .content_type(TextEncoder::new().format_type())
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))

@@ -29,7 +29,7 @@ pub type AfterSaleService = orders::AfterSale<crate::dispatch::EventsStore, AppC
 /// The super_admin's blocklist.
 pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;
 /// After the sale: the buyer's order page by link and the mail to the buyer.
-pub type TrackingService = orders::OrderTracking<Store, mail::ShopMailer, AppClock>;
+pub type TrackingService = orders::OrderTracking<Store, crate::auth::CountingMailer, AppClock>;
 
 /// The staff audit log, read by super_admins (the writes append to it themselves).
 pub type AuditService = shared::AuditTrail<Store>;

@@ -1,3 +1,8 @@
+//! The typed settings: `config/default.toml`, then `config/{SHOP_ENV}.toml`, then
+//! `SHOP__SECTION__KEY` environment variables and `DATABASE_URL` ([`Settings::load`]); and the
+//! production check that names every missing or invalid required setting at once
+//! ([`Settings::check_production`]).
+
 use std::path::PathBuf;
 
 use serde::Deserialize;
@@ -12,12 +17,13 @@ pub enum Environment {
 }
 
 impl Environment {
-    fn from_env() -> Result<Self, SettingsError> {
-        match std::env::var("SHOP_ENV").as_deref() {
-            Err(_) | Ok("") | Ok("development") => Ok(Environment::Development),
-            Ok("test") => Ok(Environment::Test),
-            Ok("production") => Ok(Environment::Production),
-            Ok(other) => Err(SettingsError::UnknownEnvironment(other.to_owned())),
+    /// `SHOP_ENV`'s value; unset or empty: development.
+    fn from_name(name: Option<&str>) -> Result<Self, SettingsError> {
+        match name {
+            None | Some("") | Some("development") => Ok(Environment::Development),
+            Some("test") => Ok(Environment::Test),
+            Some("production") => Ok(Environment::Production),
+            Some(other) => Err(SettingsError::UnknownEnvironment(other.to_owned())),
         }
     }
 
@@ -594,14 +600,49 @@ pub enum SettingsError {
     UnknownEnvironment(String),
     #[error("invalid configuration")]
     Config(#[from] config::ConfigError),
+    /// Every required production setting that is missing or invalid, each with its variable.
+    #[error(
+        "production does not start: {} setting(s) missing or invalid:\n  - {}",
+        .0.len(),
+        .0.join("\n  - ")
+    )]
+    Production(Vec<String>),
 }
+
+/// The environment variable that lists trusted proxies, split on commas by [`Settings::load`].
+const TRUSTED_PROXIES_VAR: &str = "SHOP__SERVER__TRUSTED_PROXIES";
 
 impl Settings {
     /// Reads `config/default.toml`, then `config/{SHOP_ENV}.toml`, then `SHOP__SECTION__KEY`
     /// variables, then `DATABASE_URL`. The config directory is `SHOP_CONFIG_DIR` or `config`.
     pub fn load() -> Result<Self, SettingsError> {
-        let environment = Environment::from_env()?;
-        let dir = std::env::var("SHOP_CONFIG_DIR").map_or_else(|_| config_dir(), PathBuf::from);
+        Self::load_from(
+            std::env::vars_os().filter_map(|(key, value)| {
+                Some((key.into_string().ok()?, value.into_string().ok()?))
+            }),
+        )
+    }
+
+    /// [`Settings::load`] with these environment variables instead of the process'.
+    ///
+    /// A variable's value stays text until the setting's type asks for a number or a boolean
+    /// (`SHOP__SITE__NAME=007` is the name "007"; `SHOP__SERVER__PORT=9000` the port 9000):
+    /// the config crate's own guessing would turn "007" into the number 7 before it knows the
+    /// setting is a string. The one list, `SHOP__SERVER__TRUSTED_PROXIES`, is split on commas
+    /// here.
+    pub fn load_from(
+        vars: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, SettingsError> {
+        let vars: std::collections::HashMap<String, String> = vars.into_iter().collect();
+        let environment = Environment::from_name(vars.get("SHOP_ENV").map(String::as_str))?;
+        let dir = vars
+            .get("SHOP_CONFIG_DIR")
+            .map_or_else(config_dir, PathBuf::from);
+        let shop_vars: config::Map<String, String> = vars
+            .iter()
+            .filter(|(key, _)| !key.eq_ignore_ascii_case(TRUSTED_PROXIES_VAR))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
         let mut builder = config::Config::builder()
             .add_source(config::File::from(dir.join("default.toml")))
             .add_source(
@@ -612,18 +653,99 @@ impl Settings {
                 config::Environment::with_prefix("SHOP")
                     .prefix_separator("__")
                     .separator("__")
-                    .try_parsing(true)
-                    .list_separator(",")
-                    .with_list_parse_key("server.trusted_proxies"),
+                    .try_parsing(false)
+                    .source(Some(shop_vars)),
             );
-        if let Ok(url) = std::env::var("DATABASE_URL") {
-            if !url.is_empty() {
-                builder = builder.set_override("database.url", url)?;
-            }
+        let proxies = vars
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(TRUSTED_PROXIES_VAR))
+            .map(|(_, value)| value);
+        if let Some(proxies) = proxies {
+            let list: Vec<String> = proxies
+                .split(',')
+                .map(str::trim)
+                .filter(|entry| !entry.is_empty())
+                .map(str::to_owned)
+                .collect();
+            builder = builder.set_override("server.trusted_proxies", list)?;
+        }
+        if let Some(url) = vars.get("DATABASE_URL").filter(|url| !url.is_empty()) {
+            builder = builder.set_override("database.url", url.as_str())?;
         }
         let mut settings: Settings = builder.build()?.try_deserialize()?;
         settings.environment = environment;
         Ok(settings)
+    }
+
+    /// In production, every required setting that is missing or invalid, named with its
+    /// environment variable, in one error (so one restart shows them all); elsewhere nothing.
+    /// Production refuses the local stand-ins (the outbox, the dev payment page, the dev
+    /// Discord sign-in, the offline Roblox stand-in): their mail and payments reach no one.
+    pub fn check_production(&self) -> Result<(), SettingsError> {
+        if self.environment != Environment::Production {
+            return Ok(());
+        }
+        let blank = |text: &str| text.trim().is_empty();
+        let secret_blank = |secret: &secrecy::SecretString| {
+            use secrecy::ExposeSecret;
+            blank(secret.expose_secret())
+        };
+        let mut problems = Vec::new();
+        let mut missing = |unset: bool, setting: &str, hint: &str| {
+            if unset {
+                let var = format!("SHOP__{}", setting.replace('.', "__").to_uppercase());
+                problems.push(format!("{setting} is not set ({var}){hint}"));
+            }
+        };
+        missing(
+            blank(&self.site.public_url),
+            "site.public_url",
+            ": the address shoppers use, e.g. https://shop.example.com",
+        );
+        missing(
+            blank(&self.mail.smtp_host),
+            "mail.smtp_host",
+            ": production does not send mail to the outbox",
+        );
+        missing(
+            secret_blank(&self.stripe.secret_key),
+            "stripe.secret_key",
+            "",
+        );
+        missing(
+            secret_blank(&self.stripe.webhook_secret),
+            "stripe.webhook_secret",
+            "",
+        );
+        missing(blank(&self.discord.client_id), "discord.client_id", "");
+        missing(
+            secret_blank(&self.discord.client_secret),
+            "discord.client_secret",
+            "",
+        );
+        missing(
+            blank(&self.roblox.users_api_base),
+            "roblox.users_api_base",
+            ": e.g. https://users.roblox.com",
+        );
+        missing(
+            self.metrics.enabled && secret_blank(&self.metrics.token),
+            "metrics.token",
+            ": metrics.enabled is set, and production does not serve /metrics to anyone",
+        );
+        let mut invalid = |result: anyhow::Result<()>| {
+            if let Err(error) = result {
+                problems.push(format!("{error:#}"));
+            }
+        };
+        invalid(crate::auth::session::cookie_key(&self.session).map(drop));
+        invalid(self.site.discord_invite().map(drop));
+        invalid(crate::client_ip::TrustedProxies::parse(&self.server.trusted_proxies).map(drop));
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(SettingsError::Production(problems))
+        }
     }
 }
 
@@ -634,4 +756,121 @@ fn config_dir() -> PathBuf {
         return here;
     }
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../config")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn load(vars: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        Settings::load_from(
+            vars.iter()
+                .map(|(key, value)| ((*key).to_owned(), (*value).to_owned())),
+        )
+    }
+
+    #[test]
+    fn a_numeric_looking_value_for_a_string_setting_keeps_its_text() {
+        let settings = load(&[
+            ("SHOP__SITE__NAME", "007"),
+            ("SHOP__MAIL__SMTP_USERNAME", "0123"),
+            ("SHOP__MAIL__SMTP_PASSWORD", "0123"),
+            ("SHOP__DISCORD__CLIENT_ID", "00042"),
+            ("SHOP__SERVER__PORT", "9000"),
+            ("SHOP__SESSION__SECURE", "true"),
+            ("SHOP__METRICS__ENABLED", "TRUE"),
+            ("SHOP__MAIL__RETRY_MAX_ATTEMPTS", "3"),
+        ])
+        .unwrap();
+        use secrecy::ExposeSecret;
+        assert_eq!(settings.site.name, "007");
+        assert_eq!(settings.mail.smtp_username, "0123");
+        assert_eq!(settings.mail.smtp_password.expose_secret(), "0123");
+        assert_eq!(settings.discord.client_id, "00042");
+        // numbers and booleans are still read as such
+        assert_eq!(settings.server.port, 9000);
+        assert!(settings.session.secure);
+        assert!(settings.metrics.enabled);
+        assert_eq!(settings.mail.retry_max_attempts, 3);
+    }
+
+    #[test]
+    fn trusted_proxies_from_the_environment_are_a_comma_separated_list() {
+        let settings =
+            load(&[("SHOP__SERVER__TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.7")]).unwrap();
+        assert_eq!(
+            settings.server.trusted_proxies,
+            vec!["10.0.0.0/8".to_owned(), "192.168.1.7".to_owned()]
+        );
+        let one = load(&[("SHOP__SERVER__TRUSTED_PROXIES", "127.0.0.1")]).unwrap();
+        assert_eq!(one.server.trusted_proxies, vec!["127.0.0.1".to_owned()]);
+        let none = load(&[("SHOP__SERVER__TRUSTED_PROXIES", "")]).unwrap();
+        assert!(none.server.trusted_proxies.is_empty());
+    }
+
+    #[test]
+    fn a_number_where_a_number_belongs_is_still_checked() {
+        let error = load(&[("SHOP__SERVER__PORT", "eighty")]).unwrap_err();
+        let message = format!("{:#}", anyhow::Error::new(error));
+        assert!(message.contains("server.port"), "{message}");
+    }
+
+    #[test]
+    fn production_names_every_missing_or_invalid_setting_in_one_error() {
+        let settings = load(&[
+            ("SHOP_ENV", "production"),
+            ("SHOP__SESSION__KEY", "not base64!"),
+            ("SHOP__SITE__DISCORD_INVITE_URL", "http://evil.example/x"),
+            ("SHOP__SERVER__TRUSTED_PROXIES", "10.0.0.0/8,the proxy"),
+            ("SHOP__METRICS__ENABLED", "true"),
+        ])
+        .unwrap();
+        let message = settings.check_production().unwrap_err().to_string();
+        for expected in [
+            "site.public_url is not set (SHOP__SITE__PUBLIC_URL)",
+            "mail.smtp_host is not set (SHOP__MAIL__SMTP_HOST)",
+            "stripe.secret_key is not set (SHOP__STRIPE__SECRET_KEY)",
+            "stripe.webhook_secret is not set (SHOP__STRIPE__WEBHOOK_SECRET)",
+            "discord.client_id is not set (SHOP__DISCORD__CLIENT_ID)",
+            "discord.client_secret is not set (SHOP__DISCORD__CLIENT_SECRET)",
+            "metrics.token is not set (SHOP__METRICS__TOKEN)",
+            "session.key is not valid base64",
+            "site.discord_invite_url must be an https Discord invite",
+            "server.trusted_proxies: \"the proxy\"",
+        ] {
+            assert!(message.contains(expected), "{expected:?} in {message}");
+        }
+        assert!(message.contains("10 setting(s)"), "{message}");
+
+        let fixed = load(&[
+            ("SHOP_ENV", "production"),
+            ("SHOP__SESSION__KEY", &"a".repeat(88)),
+            ("SHOP__SITE__PUBLIC_URL", "https://shop.example.com"),
+            ("SHOP__MAIL__SMTP_HOST", "smtp.example.com"),
+            ("SHOP__STRIPE__SECRET_KEY", "sk_live_x"),
+            ("SHOP__STRIPE__WEBHOOK_SECRET", "whsec_x"),
+            ("SHOP__DISCORD__CLIENT_ID", "123"),
+            ("SHOP__DISCORD__CLIENT_SECRET", "secret"),
+            ("SHOP__ROBLOX__USERS_API_BASE", "https://users.roblox.com"),
+        ])
+        .unwrap();
+        fixed.check_production().unwrap();
+        // elsewhere the local stand-ins are welcome
+        load(&[]).unwrap().check_production().unwrap();
+    }
+
+    /// The example names every Stripe event the webhook handles, so the operator subscribes
+    /// the endpoint to all of them.
+    #[test]
+    fn the_production_example_lists_every_stripe_event_the_shop_handles() {
+        let example =
+            std::fs::read_to_string(config_dir().join("production.example.toml")).unwrap();
+        for event in stripe_adapter::HANDLED_EVENTS {
+            assert!(
+                example.contains(event),
+                "{event} in production.example.toml"
+            );
+        }
+    }
 }

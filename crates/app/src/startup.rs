@@ -32,6 +32,8 @@ impl Application {
     /// Binds the listener (port 0 picks a free one), then builds the shop's services
     /// ([`Services::build`]: database, seed, background loops) and the HTTP server on them.
     pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
+        // Before the port is taken: production names every missing setting in one error.
+        settings.check_production()?;
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
             .with_context(|| {
                 format!(
@@ -58,6 +60,7 @@ impl Application {
                     services.session_key.clone(),
                     services.session_secure,
                 ))
+                .wrap(middleware::from_fn(auth::session::store_unavailable))
                 .wrap(middleware::from_fn(auth::origin::check_origin))
                 .wrap(error::api_method_not_allowed())
                 .wrap(
@@ -74,6 +77,10 @@ impl Application {
                 // statement, no error path); the metrics still count it: `public_get`.
                 .wrap(ProductListLane::new(security_headers(production)))
                 .wrap(middleware::from_fn(crate::metrics::measure))
+                // one log line per request, X-Request-Id on every answer (not the lane's)
+                .wrap(SkipForProductList(middleware::from_fn(
+                    crate::telemetry::request_log,
+                )))
                 .wrap(SkipForProductList(TracingLogger::<ShopRootSpan>::new()))
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)

@@ -17,7 +17,7 @@ use crate::{
     background::{self, Loops, Sweeper},
     checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
-    dispatch::{DeliveryWatch, EventsStore},
+    dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
     events::{ShopEvents, StreamLimits},
     help_chat::HelpChat,
     limits::RateLimits,
@@ -88,8 +88,15 @@ impl Services {
     /// Opens and migrates the database, builds every service, seeds the demo catalog and staff
     /// where asked, and starts the background loops. `settings.site.public_url` is resolved.
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let mut db =
-            store::connect(&settings.database.url, settings.database.max_connections).await?;
+        let mut db = store::connect(&settings.database.url, settings.database.max_connections)
+            .await
+            .with_context(|| {
+                format!(
+                    "the database does not answer (database.url, or DATABASE_URL; each \
+                     connection may take {} s)",
+                    store::DATABASE_TIMEOUT.as_secs()
+                )
+            })?;
         let db_queries = Arc::new(AtomicU64::new(0));
         let counter = Arc::clone(&db_queries);
         db.set_metric_callback(move |_| {
@@ -119,7 +126,6 @@ impl Services {
         let session_key = auth::session::cookie_key(&settings.session)?;
         let session_secure =
             settings.session.secure || settings.environment == Environment::Production;
-        checkout::check_production(settings).context("the checkout settings are not usable")?;
 
         if settings.environment == Environment::Production {
             if settings.seed.demo_data {
@@ -144,13 +150,12 @@ impl Services {
         let notifier = background::start_staff_notifier(settings);
         let metrics = ShopMetrics::new(settings, mail_failures, notifier.clone(), clock.clone())
             .context("the metrics settings are not usable")?;
-        let checkout = Arc::new(
-            CheckoutKit::build(settings, store.clone(), clock.clone(), stock.clone())
-                .context("the checkout settings are not usable")?,
-        );
         let tracking = Arc::new(orders::OrderTracking::new(
             store.clone(),
-            auth::build_mailer(settings).context("the mail settings are not usable")?,
+            auth::CountingMailer::new(
+                auth::build_mailer(settings).context("the mail settings are not usable")?,
+                metrics.buyer_mail_failures(),
+            ),
             clock.clone(),
             checkout::order_keys(settings)?,
             &settings.site.public_url,
@@ -164,13 +169,30 @@ impl Services {
         ));
         // every write goes through the one dispatcher: push, the snapshot, and each delivery's
         // times for the histogram and the promise
-        let events_store = EventsStore::new(store.clone(), stock.clone()).watching_deliveries({
-            let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
-            DeliveryWatch::new(move |delivered| {
-                metrics.observe_delivery(delivered);
-                tracking.forget_estimate();
+        let events_store = EventsStore::new(store.clone(), stock.clone())
+            .watching_deliveries({
+                let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
+                DeliveryWatch::new(move |delivered| {
+                    metrics.observe_delivery(delivered);
+                    tracking.forget_estimate();
+                })
             })
-        });
+            .watching_payments({
+                let metrics = metrics.clone();
+                PaymentWatch::new(move |provider, outcome| {
+                    metrics.observe_payment(provider, outcome);
+                })
+            });
+        let checkout = Arc::new(
+            CheckoutKit::build(
+                settings,
+                store.clone(),
+                events_store.clone(),
+                clock.clone(),
+                stock.clone(),
+            )
+            .context("the checkout settings are not usable")?,
+        );
         let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(
@@ -325,7 +347,8 @@ impl Services {
             .app_data(self.metrics.clone())
             .app_data(self.delivery_settings.clone())
             .app_data(self.tickets.clone())
-            .app_data(self.guild_joins.clone());
+            .app_data(self.guild_joins.clone())
+            .app_data(web::Data::new(self.sessions.clone()));
     }
 }
 

@@ -814,6 +814,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this instance can serve the shop: its database answers, its session Redis answers
+         *     (when `session.redis_url` is set), and the built storefront (`server.static_dir`'s
+         *     `index.html`) is there. Each check has two seconds.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/login": {
         parameters: {
             query?: never;
@@ -1718,6 +1739,8 @@ export interface components {
             problems?: string[];
             /** @description The cart as the server prices it (409 at checkout). */
             cart?: components["schemas"]["PricedCartResponse"];
+            /** @description On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line). */
+            request_id?: string;
         };
         /** @description One help chat of the shopper, with its messages oldest first. */
         ExportedChat: {
@@ -2313,6 +2336,23 @@ export interface components {
          * @enum {string}
          */
         QueuedOrderStatus: "pending" | "paid" | "delivered" | "expired" | "cancelled" | "refunded" | "disputed";
+        /** @description Every dependency this instance needs answered. */
+        Readiness: {
+            /** @example ready */
+            status: string;
+            /**
+             * @description Each check and its result (`ok`, or `not used` for a Redis the shop is not configured
+             *     with): `database`, `redis`, `storefront`.
+             * @example {
+             *       "database": "ok",
+             *       "redis": "not used",
+             *       "storefront": "ok"
+             *     }
+             */
+            checks: {
+                [key: string]: string;
+            };
+        };
         /** @description New storefront positions for some products. */
         ReorderRequest: {
             /** @description Each product at most once; all are saved or none. */
@@ -5649,6 +5689,35 @@ export interface operations {
             };
             /** @description The database does not answer. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: every check passed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: `errors` names each failed check (`database`, `redis`, `storefront`) and why. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -20,6 +20,44 @@ impl Backend {
     }
 }
 
+/// How long opening a connection, or waiting for one of the pool's, may take: at start an
+/// unreachable database stops the start after this long; at run time a request that cannot
+/// get a connection fails after it (answered 503: [`is_unreachable`]).
+pub const DATABASE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Whether `error`, or any error in its chain, says the database could not be reached (no
+/// connection could be opened or taken from the pool in time, or one broke), rather than that
+/// a statement failed: the request may succeed once the database is back.
+pub fn is_unreachable(error: &(dyn std::error::Error + 'static)) -> bool {
+    use sea_orm::{DbErr, RuntimeErr};
+    let lost = |error: &sqlx::Error| {
+        matches!(
+            error,
+            sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed
+        )
+    };
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(db) = error.downcast_ref::<DbErr>() {
+            match db {
+                DbErr::ConnectionAcquire(_) | DbErr::Conn(_) => return true,
+                DbErr::Query(RuntimeErr::SqlxError(sqlx))
+                | DbErr::Exec(RuntimeErr::SqlxError(sqlx))
+                    if lost(sqlx) =>
+                {
+                    return true
+                }
+                _ => {}
+            }
+        }
+        if error.downcast_ref::<sqlx::Error>().is_some_and(lost) {
+            return true;
+        }
+        next = error.source();
+    }
+    false
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("could not open the database at {url}")]
@@ -53,8 +91,8 @@ pub async fn connect(url: &str, max_connections: u32) -> Result<DatabaseConnecti
     options
         .max_connections(max_connections)
         .min_connections(1)
-        .connect_timeout(Duration::from_secs(10))
-        .acquire_timeout(Duration::from_secs(10))
+        .connect_timeout(DATABASE_TIMEOUT)
+        .acquire_timeout(DATABASE_TIMEOUT)
         .sqlx_logging(false);
     let connect_error = |source| StoreError::Connect {
         url: redact(url),

@@ -29,9 +29,9 @@ mod tickets;
 mod tracking;
 
 pub use chat_changes::ChatChange;
-pub use connection::{connect, Backend, SetupLock, StoreError};
+pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
 pub use demo_logins::DemoLogin;
-pub use operations::{sqlite_path, PoolUse, ShopCounts};
+pub use operations::{sqlite_path, JobCount, PoolUse, ShopCounts};
 pub use privacy::ExportedChat;
 pub use push_events::{Heard, NewPushEvent, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
 pub use sea_orm::DatabaseConnection;

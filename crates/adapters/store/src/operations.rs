@@ -27,6 +27,17 @@ pub struct ShopCounts {
     pub live_chats_waiting: i64,
 }
 
+/// Jobs waiting or given up, by kind and state, as the metrics show them (`shop_jobs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobCount {
+    /// `mail` (the buyer's mail, `mail_jobs`) or an outbox channel (`staff`, `ticket`).
+    pub kind: String,
+    /// `queued` (not tried yet), `retrying` (tried and failed, to be tried again) or `failed`
+    /// (given up).
+    pub state: String,
+    pub count: i64,
+}
+
 /// The connection pool now: connections open (in use or idle) and idle ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolUse {
@@ -105,6 +116,34 @@ impl Store {
             oldest_paid_at: oldest_paid_at.flatten(),
             live_chats_waiting,
         })
+    }
+
+    /// The jobs not sent yet or given up: two grouped counts on the tables' status index
+    /// (`mail_jobs`, `outbox_jobs`); sent jobs are not read.
+    pub async fn job_counts(&self) -> anyhow::Result<Vec<JobCount>> {
+        let db = &self.db;
+        let backend = db.get_database_backend();
+        let state = "CASE WHEN status = 'failed' THEN 'failed' \
+                     WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END";
+        let mut out = Vec::new();
+        for (table, kind) in [("mail_jobs", "'mail'"), ("outbox_jobs", "channel")] {
+            let sql = format!(
+                "SELECT {kind} AS kind, {state} AS state, COUNT(*) AS n FROM {table} \
+                 WHERE status IN ('pending', 'failed') GROUP BY 1, 2"
+            );
+            let rows = db
+                .query_all(Statement::from_string(backend, sql))
+                .await
+                .with_context(|| format!("failed to count the jobs of {table}"))?;
+            for row in rows {
+                out.push(JobCount {
+                    kind: row.try_get("", "kind").context("the job kind")?,
+                    state: row.try_get("", "state").context("the job state")?,
+                    count: row.try_get("", "n").context("the job count")?,
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// The pool's connections now (no query).

@@ -13,5 +13,5 @@ pub use checkout::{StripeCheckout, StripeSetupError};
 pub use settings::StripeSettings;
 pub use webhook::{
     signature_header, CheckoutPaymentStatus, DisputeStatus, StripeEvent, WebhookError,
-    WebhookVerifier, SIGNATURE_TOLERANCE,
+    WebhookVerifier, HANDLED_EVENTS, SIGNATURE_TOLERANCE,
 };

@@ -302,6 +302,16 @@ impl RawSession {
     }
 }
 
+/// Every event type [`parse_event`] turns into a [`StripeEvent`] the shop acts on; the webhook
+/// endpoint must be subscribed to all of them (`config/production.example.toml` lists them).
+pub const HANDLED_EVENTS: [&str; 5] = [
+    "checkout.session.completed",
+    "checkout.session.expired",
+    "charge.refunded",
+    "charge.dispute.created",
+    "charge.dispute.closed",
+];
+
 fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
     let event: RawEvent =
         serde_json::from_slice(payload).map_err(|e| WebhookError::BadPayload(e.to_string()))?;

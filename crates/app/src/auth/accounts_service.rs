@@ -36,6 +36,27 @@ impl accounts::Mailer for CountingMailer {
     }
 }
 
+impl CountingMailer {
+    /// The mailer, counting its failed sends in `failures`.
+    pub fn new(inner: mail::ShopMailer, failures: MailFailures) -> Self {
+        CountingMailer { inner, failures }
+    }
+}
+
+/// The buyer's mail (receipt, delivered, refunded): each failed attempt counts (the metrics'
+/// `shop_buyer_mail_failures_total`); the job is tried again until `mail.retry_max_attempts`,
+/// then stays failed in `mail_jobs` (`shop_jobs{kind="mail",state="failed"}`).
+impl orders::BuyerMailer for CountingMailer {
+    async fn send_buyer_mail(&self, mail: orders::BuyerMail) -> Result<(), orders::SendFailed> {
+        let sent = self.inner.send_buyer_mail(mail).await;
+        if sent.is_err() {
+            self.failures
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        sent
+    }
+}
+
 /// The mail adapter the settings ask for: SMTP when `mail.smtp_host` is set, else the outbox.
 /// Production refuses the outbox: its mail would never reach anyone.
 pub fn build_mailer(settings: &crate::settings::Settings) -> anyhow::Result<mail::ShopMailer> {

@@ -14,7 +14,9 @@ pub mod origin;
 mod random;
 pub mod session;
 
-pub use accounts_service::{build_accounts, build_mailer, AccountsService, MailFailures};
+pub use accounts_service::{
+    build_accounts, build_mailer, AccountsService, CountingMailer, MailFailures,
+};
 pub use clock::AppClock;
 pub use guards::{CurrentUser, MaybeUser, RequireStaff, RequireSuperAdmin, RequireUser};
 pub use hasher::Argon2Hasher;

@@ -53,6 +53,17 @@ impl ShopSessionStore {
     }
 }
 
+impl ShopSessionStore {
+    /// Whether Redis answers a PING within `timeout`; `None` when sessions live in the database
+    /// (the readiness check pings the database itself).
+    pub async fn ping(&self, timeout: std::time::Duration) -> Option<anyhow::Result<()>> {
+        match self {
+            ShopSessionStore::Database(_) => None,
+            ShopSessionStore::Redis(redis) => Some(redis.ping(timeout).await),
+        }
+    }
+}
+
 impl accounts::UserSessions for ShopSessionStore {
     async fn end_all(&self, user: accounts::UserId) -> Result<u64, accounts::RepoError> {
         let ended = match self {
@@ -63,6 +74,40 @@ impl accounts::UserSessions for ShopSessionStore {
     }
 }
 
+/// How long one session read or write in Redis may take. Past it the request is answered 503
+/// (`SESSIONS_UNAVAILABLE`) instead of waiting on a Redis that is gone; the connection
+/// reconnects by itself when Redis is back.
+pub const REDIS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `call`, given at most [`REDIS_TIMEOUT`].
+async fn within<T>(call: impl std::future::Future<Output = T>) -> anyhow::Result<T> {
+    tokio::time::timeout(REDIS_TIMEOUT, call)
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "the session Redis (session.redis_url) did not answer within {} s",
+                REDIS_TIMEOUT.as_secs()
+            )
+        })
+}
+
+/// The session middleware's own failures (reading or writing the session store) are answered
+/// 503 in the error shape: the store is down, not the request wrong. Wraps the session
+/// middleware directly, so every error it sees is one of those.
+pub async fn store_unavailable(
+    request: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    next.call(request).await.map_err(|error| {
+        tracing::error!(error = %error, "the session store failed");
+        let answer = actix_web::HttpResponse::ServiceUnavailable().json(serde_json::json!({
+            "message": crate::error::SESSIONS_UNAVAILABLE,
+            "errors": {},
+        }));
+        actix_web::error::InternalError::from_response(error, answer).into()
+    })
+}
+
 impl SessionStore for ShopSessionStore {
     async fn load(
         &self,
@@ -70,7 +115,9 @@ impl SessionStore for ShopSessionStore {
     ) -> Result<Option<HashMap<String, String>>, LoadError> {
         match self {
             ShopSessionStore::Database(store) => store.load(session_key).await,
-            ShopSessionStore::Redis(redis) => redis.store.load(session_key).await,
+            ShopSessionStore::Redis(redis) => within(redis.store.load(session_key))
+                .await
+                .unwrap_or_else(|late| Err(LoadError::Other(late))),
         }
     }
 
@@ -81,7 +128,9 @@ impl SessionStore for ShopSessionStore {
     ) -> Result<SessionKey, SaveError> {
         match self {
             ShopSessionStore::Database(store) => store.save(session_state, ttl).await,
-            ShopSessionStore::Redis(store) => store.save(session_state, ttl).await,
+            ShopSessionStore::Redis(store) => within(store.save(session_state, ttl))
+                .await
+                .unwrap_or_else(|late| Err(SaveError::Other(late))),
         }
     }
 
@@ -95,21 +144,25 @@ impl SessionStore for ShopSessionStore {
             ShopSessionStore::Database(store) => {
                 store.update(session_key, session_state, ttl).await
             }
-            ShopSessionStore::Redis(store) => store.update(session_key, session_state, ttl).await,
+            ShopSessionStore::Redis(store) => within(store.update(session_key, session_state, ttl))
+                .await
+                .unwrap_or_else(|late| Err(UpdateError::Other(late))),
         }
     }
 
     async fn update_ttl(&self, session_key: &SessionKey, ttl: &Duration) -> anyhow::Result<()> {
         match self {
             ShopSessionStore::Database(store) => store.update_ttl(session_key, ttl).await,
-            ShopSessionStore::Redis(redis) => redis.store.update_ttl(session_key, ttl).await,
+            ShopSessionStore::Redis(redis) => {
+                within(redis.store.update_ttl(session_key, ttl)).await?
+            }
         }
     }
 
     async fn delete(&self, session_key: &SessionKey) -> anyhow::Result<()> {
         match self {
             ShopSessionStore::Database(store) => store.delete(session_key).await,
-            ShopSessionStore::Redis(redis) => redis.store.delete(session_key).await,
+            ShopSessionStore::Redis(redis) => within(redis.store.delete(session_key)).await?,
         }
     }
 }

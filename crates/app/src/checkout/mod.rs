@@ -23,7 +23,7 @@ use stripe_adapter::{StripeCheckout, WebhookVerifier};
 pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
 
 use crate::auth::AppClock;
-use crate::settings::{Environment, Settings};
+use crate::settings::Settings;
 use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
@@ -165,43 +165,14 @@ fn is_set(secret: &secrecy::SecretString) -> bool {
     !secret.expose_secret().trim().is_empty()
 }
 
-/// Refuses to run production with a local stand-in: its payments would never reach anyone.
-pub fn check_production(settings: &Settings) -> anyhow::Result<()> {
-    if settings.environment != Environment::Production {
-        return Ok(());
-    }
-    let mut missing = Vec::new();
-    if !is_set(&settings.stripe.secret_key) {
-        missing.push("stripe.secret_key (SHOP__STRIPE__SECRET_KEY)");
-    }
-    if !is_set(&settings.stripe.webhook_secret) {
-        missing.push("stripe.webhook_secret (SHOP__STRIPE__WEBHOOK_SECRET)");
-    }
-    if settings.discord.client_id.trim().is_empty() {
-        missing.push("discord.client_id (SHOP__DISCORD__CLIENT_ID)");
-    }
-    if !is_set(&settings.discord.client_secret) {
-        missing.push("discord.client_secret (SHOP__DISCORD__CLIENT_SECRET)");
-    }
-    if settings.roblox.users_api_base.trim().is_empty() {
-        missing.push("roblox.users_api_base (SHOP__ROBLOX__USERS_API_BASE)");
-    }
-    if missing.is_empty() {
-        return Ok(());
-    }
-    anyhow::bail!(
-        "production does not start with the dev payment page, the dev Discord sign-in or the \
-         offline Roblox stand-in; set {}",
-        missing.join(", ")
-    )
-}
-
 impl CheckoutKit {
-    /// Chooses every adapter from the settings (the composition root has already refused a
-    /// production setup with local stand-ins: [`check_production`]).
+    /// Chooses every adapter from the settings (the start has already refused a production
+    /// setup with local stand-ins: `Settings::check_production`).
+    /// `orders_store` is the store through the dispatcher (push, the snapshot, the payment metrics).
     pub fn build(
         settings: &Settings,
         store: Store,
+        orders_store: crate::dispatch::EventsStore,
         clock: AppClock,
         stock: StockChanged,
     ) -> anyhow::Result<Self> {
@@ -253,7 +224,7 @@ impl CheckoutKit {
 
         Ok(CheckoutKit {
             service: orders::Checkout::new(
-                crate::dispatch::EventsStore::new(store.clone(), stock.clone()),
+                orders_store,
                 store.clone(),
                 store.clone(),
                 clock.clone(),

@@ -10,6 +10,7 @@ use crate::routes::{auth, health, products, profile, site};
     paths(
         super::serve,
         health::health,
+        health::ready,
         site::site,
         products::list,
         products::show,

@@ -38,6 +38,9 @@ pub struct ErrorBody {
     /// The cart as the server prices it (409 at checkout).
     #[schema(nullable = false, required = false, value_type = Option<crate::dto::checkout::PricedCartResponse>)]
     cart: Option<serde_json::Value>,
+    /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
+    #[schema(nullable = false)]
+    request_id: Option<String>,
 }
 
 #[derive(OpenApi)]

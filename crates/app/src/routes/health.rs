@@ -1,10 +1,21 @@
+//! `GET /api/health`, what load balancers ask today (the database answers), and
+//! `GET /api/health/ready`, whether this instance can serve the shop: its database, its session
+//! store when that is Redis, and the built storefront.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
 use actix_web::{web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use store::Store;
 
-use crate::{error::ApiError, openapi::ErrorBody};
+use crate::routes::spa::StaticDir;
+use crate::{auth::session::ShopSessionStore, error::ApiError, openapi::ErrorBody};
+
+/// How long each readiness check may take before it counts as failed.
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The server is up and its database answers.
 #[derive(Debug, Serialize, ToSchema)]
@@ -28,4 +39,109 @@ pub async fn health(database: web::Data<Store>) -> Result<HttpResponse, ApiError
         ApiError::Internal(anyhow::Error::new(e).context("the database does not answer"))
     })?;
     Ok(HttpResponse::Ok().json(Health { status: "ok" }))
+}
+
+/// Every dependency this instance needs answered.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    #[schema(example = "ready")]
+    status: &'static str,
+    /// Each check and its result (`ok`, or `not used` for a Redis the shop is not configured
+    /// with): `database`, `redis`, `storefront`.
+    #[schema(example = json!({"database": "ok", "redis": "not used", "storefront": "ok"}))]
+    checks: BTreeMap<&'static str, &'static str>,
+}
+
+/// The 503's body: the error shape, one entry per failed check.
+#[derive(Debug, Serialize)]
+struct NotReady {
+    message: String,
+    errors: BTreeMap<&'static str, Vec<String>>,
+}
+
+/// Whether this instance can serve the shop: its database answers, its session Redis answers
+/// (when `session.redis_url` is set), and the built storefront (`server.static_dir`'s
+/// `index.html`) is there. Each check has two seconds.
+#[utoipa::path(
+    get,
+    path = "/api/health/ready",
+    tag = "meta",
+    responses(
+        (status = 200, description = "Ready: every check passed.", body = Readiness),
+        (status = 503, description = "Not ready: `errors` names each failed check \
+                                      (`database`, `redis`, `storefront`) and why.", body = ErrorBody),
+    ),
+)]
+pub async fn ready(
+    database: web::Data<Store>,
+    sessions: web::Data<ShopSessionStore>,
+    static_dir: web::Data<StaticDir>,
+) -> HttpResponse {
+    let database_check = async {
+        match tokio::time::timeout(CHECK_TIMEOUT, database.connection().ping()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(error)) => {
+                tracing::warn!(error = %error, "readiness: the database does not answer");
+                Err("the database does not answer (database.url)".to_owned())
+            }
+            Err(_) => Err(format!(
+                "the database did not answer within {} s (database.url)",
+                CHECK_TIMEOUT.as_secs()
+            )),
+        }
+    };
+    let redis_check = async {
+        match sessions.ping(CHECK_TIMEOUT).await {
+            None => Ok(None),
+            Some(Ok(())) => Ok(Some(())),
+            Some(Err(error)) => {
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "readiness: Redis does not answer"
+                );
+                Err("the session Redis does not answer (session.redis_url)".to_owned())
+            }
+        }
+    };
+    let index = static_dir.0.join("index.html");
+    // one stat of a local file: no need to leave the worker thread
+    let storefront_check = async move {
+        match std::fs::metadata(&index) {
+            Ok(meta) if meta.is_file() => Ok(()),
+            _ => Err(
+                "the storefront is not built: server.static_dir has no index.html (run the \
+                 frontend build)"
+                    .to_owned(),
+            ),
+        }
+    };
+    let (database, redis, storefront) =
+        futures::join!(database_check, redis_check, storefront_check);
+
+    let mut checks = BTreeMap::new();
+    let mut errors = BTreeMap::new();
+    let mut note = |name: &'static str, result: Result<&'static str, String>| match result {
+        Ok(state) => {
+            checks.insert(name, state);
+        }
+        Err(reason) => {
+            errors.insert(name, vec![reason]);
+        }
+    };
+    note("database", database.map(|()| "ok"));
+    note(
+        "redis",
+        redis.map(|used| if used.is_some() { "ok" } else { "not used" }),
+    );
+    note("storefront", storefront.map(|()| "ok"));
+    if errors.is_empty() {
+        return HttpResponse::Ok().json(Readiness {
+            status: "ready",
+            checks,
+        });
+    }
+    let reasons: Vec<&str> = errors.values().flatten().map(String::as_str).collect();
+    let message = format!("Not ready: {}.", reasons.join("; "));
+    tracing::warn!(%message, "readiness check failed");
+    HttpResponse::ServiceUnavailable().json(NotReady { message, errors })
 }

@@ -34,6 +34,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api")
             .route("/health", web::get().to(health::health))
+            .route("/health/ready", web::get().to(health::ready))
             .route("/site", web::get().to(site::site))
             .route("/openapi.json", web::get().to(crate::openapi::serve))
             .route("/products", web::get().to(products::list))

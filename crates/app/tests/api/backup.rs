@@ -282,3 +282,103 @@ async fn a_backup_restored_into_a_fresh_shop_has_its_orders_chats_and_pictures(
         "{queue}"
     );
 }
+
+/// The modes of `dir` and everything under it, as (path relative to `dir`, mode bits).
+fn modes(dir: &std::path::Path) -> Vec<(String, u32)> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut out = vec![(
+        ".".to_owned(),
+        std::fs::metadata(dir).unwrap().permissions().mode() & 0o777,
+    )];
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).unwrap() {
+            let entry = entry.unwrap();
+            let mode = entry.metadata().unwrap().permissions().mode() & 0o777;
+            let name = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .display()
+                .to_string();
+            if entry.file_type().unwrap().is_dir() {
+                pending.push(entry.path());
+            }
+            out.push((name, mode));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_is_owner_only_and_restore_refuses_one_others_can_read_unless_forced() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = TestApp::spawn_with_demo(Backend::Sqlite).await;
+    // the media directory's pictures are readable by everyone, as a web server wants them
+    let picture = app.settings.media.root.join("products/open.png");
+    std::fs::create_dir_all(picture.parent().unwrap()).unwrap();
+    std::fs::write(&picture, png()).unwrap();
+    std::fs::set_permissions(&picture, std::fs::Permissions::from_mode(0o644)).unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let target = dir.path().join("nightly");
+    cli(&["backup", target.to_str().unwrap()], &app.settings)
+        .await
+        .unwrap();
+    let written = modes(&target);
+    assert!(
+        written.iter().any(|(path, _)| path == "shop.db")
+            && written
+                .iter()
+                .any(|(path, _)| path == "media/products/open.png"),
+        "{written:?}"
+    );
+    for (path, mode) in &written {
+        let is_dir = target.join(path).is_dir();
+        assert_eq!(
+            *mode,
+            if is_dir { 0o700 } else { 0o600 },
+            "{path} is {mode:o}"
+        );
+    }
+
+    // a copy someone left readable by everyone is refused, naming the file and the way out
+    let fresh = TestDatabase::create(Backend::Sqlite).await;
+    fresh.connection.clone().close().await.unwrap();
+    let mut settings = app.settings.clone();
+    settings.database.url = fresh.url.clone();
+    settings.media.root = dir.path().join("restored-media");
+    settings.seed.demo_data = false;
+    let database = target.join("shop.db");
+    std::fs::set_permissions(&database, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let refused = cli(&["restore", target.to_str().unwrap()], &settings)
+        .await
+        .unwrap_err();
+    let message = format!("{refused:#}");
+    assert!(
+        message.contains(database.to_str().unwrap())
+            && message.contains("others")
+            && message.contains("--force"),
+        "{message}"
+    );
+    assert!(
+        !settings.media.root.exists(),
+        "nothing restored before the refusal"
+    );
+    // so is a directory others may enter
+    std::fs::set_permissions(&database, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let refused = cli(&["restore", target.to_str().unwrap()], &settings)
+        .await
+        .unwrap_err();
+    assert!(
+        format!("{refused:#}").contains(&format!("{} can be read", target.display())),
+        "{refused:#}"
+    );
+    // --force restores it anyway
+    let report = cli(&["restore", target.to_str().unwrap(), "--force"], &settings)
+        .await
+        .unwrap();
+    assert!(report.contains("Restored"), "{report}");
+}

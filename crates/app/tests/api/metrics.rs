@@ -1,5 +1,6 @@
 //! `/metrics` on SQLite and PostgreSQL: off by default, behind its bearer token, and the
-//! shop's own gauges with the right values after orders, a payment and a live chat.
+//! shop's own gauges with the right values after orders, a payment and a live chat; the jobs,
+//! payments, streams, build and process metrics; and `promtool check metrics` on the page.
 
 use std::time::Duration;
 
@@ -20,6 +21,48 @@ fn sample(text: &str, series: &str) -> Option<f64> {
             let (name, value) = line.rsplit_once(' ')?;
             (name == series).then(|| value.parse().ok())?
         })
+}
+
+/// `promtool check metrics` (Debian's `prometheus` package) finds no error and no lint in
+/// `text`. Where promtool is missing the check is skipped with a note, except under CI
+/// (`.ci/run` installs it), where a missing promtool fails.
+fn promtool_accepts(text: &str) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "promtool is not installed (apt-get install prometheus)"
+            );
+            eprintln!("promtool is not installed: `promtool check metrics` skipped");
+            return;
+        }
+        other => other.unwrap(),
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.status.success() && said.trim().is_empty(),
+        "promtool check metrics: {}\n{said}\n{text}",
+        output.status
+    );
 }
 
 async fn scrape(app: &TestApp, token: Option<&str>) -> reqwest::Response {
@@ -145,8 +188,35 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
     assert_eq!(value("shop_unpaid_reservations"), 2.0);
     assert_eq!(value("shop_unpaid_reserved_units"), 3.0);
     assert_eq!(value("shop_paid_orders_waiting"), 1.0);
-    let waited = value("shop_oldest_paid_order_waiting_minutes");
-    assert!((42.0..43.0).contains(&waited), "{waited}");
+    let waited = value("shop_oldest_paid_order_waiting_seconds");
+    assert!((2520.0..2580.0).contains(&waited), "{waited}");
+    assert_eq!(
+        value(r#"shop_payments_total{outcome="paid",provider="dev"}"#),
+        1.0
+    );
+    assert_eq!(
+        value(r#"shop_payments_total{outcome="paid",provider="stripe"}"#),
+        0.0,
+        "every provider and outcome listed from the start"
+    );
+    assert_eq!(value("shop_event_streams"), 0.0);
+    assert_eq!(value(r#"shop_jobs{kind="mail",state="failed"}"#), 0.0);
+    assert_eq!(value(r#"shop_jobs{kind="ticket",state="retrying"}"#), 0.0);
+    assert_eq!(value("shop_buyer_mail_failures_total"), 0.0);
+    assert!(value("process_resident_memory_bytes") > 1_000_000.0);
+    // whole seconds in the collector: present, maybe still 0
+    assert!(value("process_cpu_seconds_total") >= 0.0);
+    let build = text
+        .lines()
+        .find(|line| line.starts_with("shop_build_info{"))
+        .unwrap_or_else(|| panic!("no shop_build_info in\n{text}"));
+    assert!(
+        build.contains(&format!("version=\"{}\"", env!("CARGO_PKG_VERSION")))
+            && build.contains("commit=\"")
+            && build.ends_with(" 1"),
+        "{build}"
+    );
+    promtool_accepts(&text);
     assert_eq!(value("shop_live_chats_waiting"), 1.0);
     assert_eq!(
         value(
@@ -184,8 +254,8 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
     assert!(
         text.lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
-            .all(|l| l.starts_with("shop_")),
-        "every name starts with shop_"
+            .all(|l| l.starts_with("shop_") || l.starts_with("process_")),
+        "every name starts with shop_, but the process collector's"
     );
 
     // a cancelled order gives its reservation back
@@ -204,7 +274,91 @@ async fn metrics_need_the_token_and_count_orders_reservations_waiting_and_chats(
         sample(&text, r#"shop_orders{status="cancelled"}"#),
         Some(1.0)
     );
+    assert_eq!(
+        sample(
+            &text,
+            r#"shop_payments_total{outcome="cancelled",provider="dev"}"#
+        ),
+        Some(1.0),
+        "{text}"
+    );
     assert_eq!(status(&app, paid_id).await, "paid");
+
+    // an open event stream is counted while it lasts
+    let stream = app.get("/api/events").await;
+    assert_eq!(stream.status(), 200);
+    let text = scrape(&app, Some(TOKEN)).await.text().await.unwrap();
+    assert_eq!(sample(&text, "shop_event_streams"), Some(1.0), "{text}");
+    drop(stream);
+}
+
+/// A receipt whose three attempts all failed is given up: the jobs gauge shows it failed and
+/// the counter its three failed attempts (before, both read 0).
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_receipt_given_up_shows_as_a_failed_job_with_its_failed_attempts(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(
+        backend,
+        vec![(1, product("Raccoon", "10.00", Some(10)))],
+        |settings| {
+            settings.metrics.enabled = true;
+            // nothing listens there: every send fails at once
+            settings.mail.smtp_host = "127.0.0.1".into();
+            settings.mail.smtp_port = 9;
+            settings.mail.smtp_tls = garden_app::SmtpTls::None;
+            settings.mail.retry_max_attempts = 3;
+            settings.mail.retry_base_seconds = 60;
+            settings.mail.retry_max_seconds = 60;
+            settings.mail.queue_poll_ms = 20;
+        },
+    )
+    .await;
+    let client = browser();
+    link_discord(&app, &client, 0).await;
+    let placed = checkout(&app, &client, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(placed.status(), 200);
+    let order: Value = placed.json().await.unwrap();
+    let paid = client
+        .post(app.url(&format!("/dev/pay/{}/pay", order["order_id"])))
+        .header("Origin", &app.address)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 303);
+
+    // each failed attempt waits a minute of the shop's clock: move it on until the third
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let text = loop {
+        let text = scrape(&app, None).await.text().await.unwrap();
+        if sample(&text, r#"shop_jobs{kind="mail",state="failed"}"#) == Some(1.0) {
+            break text;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the receipt was never given up:\n{text}"
+        );
+        app.clock.advance(Duration::from_secs(61));
+        // the mail loop looks every 20 ms
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert_eq!(
+        sample(&text, "shop_buyer_mail_failures_total"),
+        Some(3.0),
+        "{text}"
+    );
+    assert_eq!(
+        sample(&text, r#"shop_jobs{kind="mail",state="queued"}"#),
+        Some(0.0)
+    );
+    assert_eq!(
+        sample(&text, r#"shop_jobs{kind="mail",state="retrying"}"#),
+        Some(0.0)
+    );
+    promtool_accepts(&text);
 }
 
 #[tokio::test]

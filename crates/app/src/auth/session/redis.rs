@@ -1,9 +1,17 @@
-//! Sessions in Redis: actix-session's Redis store plus, per user, a set of their session keys,
-//! so every session of one user can be ended at once.
+//! Sessions in Redis: each session's state under its key, as actix-session's Redis store keeps
+//! it (JSON, `SET … NX/XX EX`), plus, per user, a set of their session keys, so every session
+//! of one user can be ended at once.
+//!
+//! The entries go through the shop's own connection manager, with connection and response
+//! timeouts and few reconnect attempts: actix-session's store builds one without either, which
+//! hung a start on a Redis that does not answer and, once Redis had been stopped and started
+//! again, kept requests waiting on its reconnection backoff long after Redis was back.
 
 use std::collections::HashMap;
 
-use actix_session::storage::{RedisSessionStore, SaveError, SessionKey, SessionStore, UpdateError};
+use actix_session::storage::{
+    generate_session_key, LoadError, SaveError, SessionKey, SessionStore, UpdateError,
+};
 use actix_web::cookie::time::Duration;
 use anyhow::Context;
 use redis::AsyncCommands;
@@ -11,32 +19,167 @@ use sha2::{Digest, Sha256};
 
 use crate::auth::keys::{session_user, USER_ID_KEY};
 
-/// actix-session's Redis store plus, per user, a set of their session keys.
+/// How long connecting to Redis at start may take.
+pub const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The URL without its password, for messages.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            format!("{}***{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// The sessions' entries, stored as actix-session's `RedisSessionStore` stores them (the same
+/// keys and JSON, so sessions live on across the change and between versions).
+#[derive(Clone)]
+pub(super) struct Entries {
+    connection: redis::aio::ConnectionManager,
+}
+
+impl SessionStore for Entries {
+    async fn load(
+        &self,
+        session_key: &SessionKey,
+    ) -> Result<Option<HashMap<String, String>>, LoadError> {
+        let value: Option<String> = self
+            .connection
+            .clone()
+            .get(session_key.as_ref())
+            .await
+            .map_err(|error| LoadError::Other(error.into()))?;
+        value
+            .map(|value| {
+                serde_json::from_str(&value)
+                    .map_err(|error| LoadError::Deserialization(error.into()))
+            })
+            .transpose()
+    }
+
+    async fn save(
+        &self,
+        session_state: HashMap<String, String>,
+        ttl: &Duration,
+    ) -> Result<SessionKey, SaveError> {
+        let body = serde_json::to_string(&session_state)
+            .map_err(|error| SaveError::Serialization(error.into()))?;
+        let key = generate_session_key();
+        redis::cmd("SET")
+            .arg(key.as_ref())
+            .arg(body)
+            .arg("NX")
+            .arg("EX")
+            .arg(ttl.whole_seconds())
+            .exec_async(&mut self.connection.clone())
+            .await
+            .map_err(|error| SaveError::Other(error.into()))?;
+        Ok(key)
+    }
+
+    async fn update(
+        &self,
+        session_key: SessionKey,
+        session_state: HashMap<String, String>,
+        ttl: &Duration,
+    ) -> Result<SessionKey, UpdateError> {
+        let body = serde_json::to_string(&session_state)
+            .map_err(|error| UpdateError::Serialization(error.into()))?;
+        let set: redis::Value = redis::cmd("SET")
+            .arg(session_key.as_ref())
+            .arg(body)
+            .arg("XX")
+            .arg("EX")
+            .arg(ttl.whole_seconds())
+            .query_async(&mut self.connection.clone())
+            .await
+            .map_err(|error| UpdateError::Other(error.into()))?;
+        match set {
+            // gone meanwhile (ended, expired): a new key, as actix-session does
+            redis::Value::Nil => self
+                .save(session_state, ttl)
+                .await
+                .map_err(|error| match error {
+                    SaveError::Serialization(e) => UpdateError::Serialization(e),
+                    SaveError::Other(e) => UpdateError::Other(e),
+                }),
+            _ => Ok(session_key),
+        }
+    }
+
+    async fn update_ttl(&self, session_key: &SessionKey, ttl: &Duration) -> anyhow::Result<()> {
+        let _: bool = self
+            .connection
+            .clone()
+            .expire(session_key.as_ref(), ttl.whole_seconds())
+            .await?;
+        Ok(())
+    }
+
+    async fn delete(&self, session_key: &SessionKey) -> anyhow::Result<()> {
+        let _: u64 = self.connection.clone().del(session_key.as_ref()).await?;
+        Ok(())
+    }
+}
+
+/// The sessions' entries plus, per user, a set of their session keys.
 #[derive(Clone)]
 pub struct RedisSessions {
-    pub(super) store: RedisSessionStore,
+    pub(super) store: Entries,
     connection: redis::aio::ConnectionManager,
     /// Tells apart the user ids of shops (databases) that share one Redis.
     namespace: String,
 }
 
 impl RedisSessions {
-    /// Connects now, so a wrong URL stops the start. `database_url` names the shop whose user
-    /// ids the sets hold.
+    /// Connects now, so a wrong URL stops the start: within [`CONNECT_TIMEOUT`], or the start
+    /// fails naming `session.redis_url` (it never hangs on a Redis that does not answer).
+    /// `database_url` names the shop whose user ids the sets hold.
     pub async fn connect(url: &str, database_url: &str) -> anyhow::Result<Self> {
-        let store = RedisSessionStore::new(url)
-            .await
-            .context("could not connect to the session Redis (session.redis_url)")?;
+        let unreachable = || {
+            format!(
+                "could not connect to the session Redis at {} (session.redis_url) within {} s",
+                redact(url),
+                CONNECT_TIMEOUT.as_secs()
+            )
+        };
         let client = redis::Client::open(url).context("session.redis_url is not valid")?;
-        let connection = redis::aio::ConnectionManager::new(client)
-            .await
-            .context("could not connect to the session Redis (session.redis_url)")?;
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(super::REDIS_TIMEOUT)
+            .set_response_timeout(super::REDIS_TIMEOUT)
+            .set_number_of_retries(2);
+        let connection = tokio::time::timeout(
+            CONNECT_TIMEOUT,
+            redis::aio::ConnectionManager::new_with_config(client, config),
+        )
+        .await
+        .map_err(|_| anyhow::anyhow!(unreachable()))?
+        .with_context(unreachable)?;
+        let store = Entries {
+            connection: connection.clone(),
+        };
         let namespace = hex::encode(&Sha256::digest(database_url.as_bytes())[..8]);
         Ok(RedisSessions {
             store,
             connection,
             namespace,
         })
+    }
+
+    /// PING, given at most `timeout`.
+    pub async fn ping(&self, timeout: std::time::Duration) -> anyhow::Result<()> {
+        let mut connection = self.connection.clone();
+        let pong = tokio::time::timeout(timeout, async move {
+            redis::cmd("PING")
+                .query_async::<String>(&mut connection)
+                .await
+        })
+        .await
+        .map_err(|_| anyhow::anyhow!("no answer within {} ms", timeout.as_millis()))?
+        .context("PING failed")?;
+        anyhow::ensure!(pong == "PONG", "PING answered {pong:?}");
+        Ok(())
     }
 
     fn user_set(&self, user: i64) -> String {
