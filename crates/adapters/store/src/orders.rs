@@ -229,17 +229,9 @@ impl OrderRepository for Store {
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if let Some(event) = &event {
-            if !record_event(&txn, event, at).await? {
-                txn.rollback().await.context("failed to roll back")?;
-                return Ok(Applied::Replayed);
-            }
-        }
+        let Some(txn) = self.begin_with_event(event.as_ref(), at).await? else {
+            return Ok(Applied::Replayed);
+        };
         let paid = order_rows::Entity::update_many()
             .col_expr(
                 order_rows::Column::Status,
@@ -314,17 +306,9 @@ impl OrderRepository for Store {
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if let Some(event) = &event {
-            if !record_event(&txn, event, at).await? {
-                txn.rollback().await.context("failed to roll back")?;
-                return Ok(Applied::Replayed);
-            }
-        }
+        let Some(txn) = self.begin_with_event(event.as_ref(), at).await? else {
+            return Ok(Applied::Replayed);
+        };
         // the no-op UPDATE takes the order's row lock: of two late payments at once, the
         // second reads the first one's step
         let closed = txn
@@ -372,17 +356,9 @@ impl OrderRepository for Store {
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
     ) -> Result<Applied, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if let Some(event) = &event {
-            if !record_event(&txn, event, at).await? {
-                txn.rollback().await.context("failed to roll back")?;
-                return Ok(Applied::Replayed);
-            }
-        }
+        let Some(txn) = self.begin_with_event(event.as_ref(), at).await? else {
+            return Ok(Applied::Replayed);
+        };
         let closed = order_rows::Entity::update_many()
             .col_expr(
                 order_rows::Column::Status,
@@ -650,6 +626,29 @@ fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statem
 }
 
 /// Records a provider's event; `false` when it was recorded before.
+impl Store {
+    /// Starts the transaction of a change that `event` (when given) reports, recording the
+    /// event first; `None` (nothing written) when it was recorded before: a replay.
+    async fn begin_with_event(
+        &self,
+        event: Option<&ProviderEvent>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<DatabaseTransaction>, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if let Some(event) = event {
+            if !record_event(&txn, event, at).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Ok(None);
+            }
+        }
+        Ok(Some(txn))
+    }
+}
+
 pub(crate) async fn record_event(
     txn: &DatabaseTransaction,
     event: &ProviderEvent,
