@@ -132,7 +132,7 @@ fn demo_art(demo: &Demo) -> anyhow::Result<ArtSpec> {
         |name: &str| Animal::from_name(name).with_context(|| format!("no demo art for {name}"));
     let categories = || demo.category.split(',').map(str::trim);
     let subject = match categories().next().unwrap_or_default() {
-        "Sheckles" => Subject::Sheckles,
+        "Sheckles" => Subject::Sheckles(sheckle_coins(demo.name)?),
         "Bundles" => Subject::Bundle(
             demo.related
                 .iter()
@@ -149,6 +149,23 @@ fn demo_art(demo: &Demo) -> anyhow::Result<ArtSpec> {
         exclusive: categories().any(|c| c == "Exclusives"),
         seed: demo.id.unsigned_abs(),
     })
+}
+
+/// How many coins a Sheckles picture piles up: one for ten billion, three more for every ten
+/// times as many ("10 Trillion Sheckles": ten).
+fn sheckle_coins(name: &str) -> anyhow::Result<u32> {
+    let mut words = name.split_whitespace();
+    let count: f64 = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .with_context(|| format!("no amount in {name}"))?;
+    let scale = match words.next() {
+        Some("Billion") => 1e9,
+        Some("Trillion") => 1e12,
+        _ => anyhow::bail!("no Billion or Trillion in {name}"),
+    };
+    let tens = (count * scale / 1e10).log10().round().max(0.0);
+    Ok(1 + 3 * tens as u32)
 }
 
 fn money(text: &str) -> anyhow::Result<Money> {
@@ -319,7 +336,10 @@ mod tests {
         };
         assert_eq!(subject("Red Fox").subject, Subject::Animal(Animal::RedFox));
         assert_eq!(subject("T-Rex").subject, Subject::Animal(Animal::TRex));
-        assert_eq!(subject("1 Trillion Sheckles").subject, Subject::Sheckles);
+        assert_eq!(subject("10 Billion Sheckles").subject, Subject::Sheckles(1));
+        assert_eq!(subject("100 Billion Sheckles").subject, Subject::Sheckles(4));
+        assert_eq!(subject("1 Trillion Sheckles").subject, Subject::Sheckles(7));
+        assert_eq!(subject("10 Trillion Sheckles").subject, Subject::Sheckles(10));
         assert_eq!(
             subject("Dino Duo Bundle").subject,
             Subject::Bundle(vec![Animal::Spinosaurus, Animal::Brontosaurus])

@@ -17,7 +17,9 @@ fn main() -> anyhow::Result<()> {
         .into_iter()
         .map(|a| (a.name().to_owned(), Subject::Animal(a)))
         .collect();
-    subjects.push(("Sheckles".to_owned(), Subject::Sheckles));
+    for coins in [1, 4, 7, 10] {
+        subjects.push((format!("{coins} Sheckles"), Subject::Sheckles(coins)));
+    }
     subjects.push((
         "Bundle of four".to_owned(),
         Subject::Bundle(vec![

@@ -137,8 +137,8 @@ impl Animal {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Subject {
     Animal(Animal),
-    /// A pile of golden coins.
-    Sheckles,
+    /// A pile of golden coins, as many as given (1 to 10 are drawn).
+    Sheckles(u32),
     /// The animals a bundle holds, side by side (one to four are drawn).
     Bundle(Vec<Animal>),
 }
@@ -166,7 +166,7 @@ pub fn generate_product_art(spec: &ArtSpec) -> Result<Vec<u8>, MediaError> {
 fn render(spec: &ArtSpec) -> RgbaImage {
     let hue = match &spec.subject {
         Subject::Animal(animal) => animal.backdrop_hue(),
-        Subject::Sheckles => 140.0,
+        Subject::Sheckles(_) => 140.0,
         Subject::Bundle(_) => 45.0,
     };
     let mut rng = Rng::new(spec.seed ^ 0x9E37_79B9_7F4A_7C15);
@@ -182,7 +182,7 @@ fn render(spec: &ArtSpec) -> RgbaImage {
     background(&mut canvas, hue, sunburst, &mut rng);
     match &spec.subject {
         Subject::Animal(animal) => draw_group(&mut canvas, hue, &[*animal]),
-        Subject::Sheckles => draw_sheckles(&mut canvas, hue, &mut rng),
+        Subject::Sheckles(coins) => draw_sheckles(&mut canvas, hue, &mut rng, *coins),
         Subject::Bundle(animals) => {
             draw_group(&mut canvas, hue, animals);
             // A gift bow marks the bundle.
@@ -196,17 +196,17 @@ fn render(spec: &ArtSpec) -> RgbaImage {
 /// Where the members of a group stand (canvas centre, scale), back row first.
 fn group_layout(count: usize) -> &'static [(V2, f32)] {
     const ONE: [(V2, f32); 1] = [(v2(150.0, 152.0), 1.0)];
-    const TWO: [(V2, f32); 2] = [(v2(88.0, 150.0), 0.56), (v2(212.0, 150.0), 0.56)];
+    const TWO: [(V2, f32); 2] = [(v2(84.0, 160.0), 0.6), (v2(216.0, 160.0), 0.6)];
     const THREE: [(V2, f32); 3] = [
-        (v2(150.0, 100.0), 0.5),
-        (v2(80.0, 190.0), 0.5),
-        (v2(220.0, 190.0), 0.5),
+        (v2(150.0, 96.0), 0.55),
+        (v2(78.0, 192.0), 0.55),
+        (v2(222.0, 192.0), 0.55),
     ];
     const FOUR: [(V2, f32); 4] = [
-        (v2(86.0, 88.0), 0.44),
-        (v2(214.0, 88.0), 0.44),
-        (v2(86.0, 214.0), 0.44),
-        (v2(214.0, 214.0), 0.44),
+        (v2(84.0, 90.0), 0.5),
+        (v2(216.0, 90.0), 0.5),
+        (v2(84.0, 214.0), 0.5),
+        (v2(216.0, 214.0), 0.5),
     ];
     match count {
         0 | 1 => &ONE,
@@ -339,9 +339,6 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
     }
-    fn chance(&mut self, p: f32) -> bool {
-        self.unit() < p
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -420,14 +417,6 @@ fn sd_ellipse(p: V2, c: V2, r: V2, angle: f32) -> f32 {
 fn sd_round_box(p: V2, c: V2, half: V2, radius: f32) -> f32 {
     let q = (p - c).abs() - half + v2(radius, radius);
     v2(q.x.max(0.0), q.y.max(0.0)).len() + q.x.max(q.y).min(0.0) - radius
-}
-
-/// Distance to the segment `a`-`b`.
-fn dist_segment(p: V2, a: V2, b: V2) -> f32 {
-    let pa = p - a;
-    let ba = b - a;
-    let h = clamp01(pa.dot(ba) / ba.dot(ba).max(f32::EPSILON));
-    (pa - ba * h).len()
 }
 
 /// Distance to a circular arc centred at `c`, starting at angle `a0` and
@@ -614,18 +603,6 @@ impl Canvas {
         self.layer(bounds, 0.0, sdf, |_, _| (col, alpha));
     }
 
-    /// Convenience: a solid colour shape with an inner border.
-    fn fill_outlined(
-        &mut self,
-        bounds: Bounds,
-        sdf: impl Fn(V2) -> f32,
-        fill: Rgb,
-        border: Rgb,
-        w: f32,
-    ) {
-        self.layer(bounds, 0.0, sdf, |_, d| (outlined(d, w, fill, border), 1.0));
-    }
-
     /// Converts to an opaque 8-bit RGBA image.
     fn into_image(self) -> RgbaImage {
         let mut img = RgbaImage::new(ART_SIZE, ART_SIZE);
@@ -759,24 +736,42 @@ enum CoinMark {
     S,
 }
 
-fn draw_sheckles(c: &mut Canvas, hue: f32, rng: &mut Rng) {
-    let centre = v2(150.0 + rng.range(-5.0, 5.0), 150.0 + rng.range(-3.0, 3.0));
-    let left_front = rng.chance(0.5);
-    let back_l = centre + v2(-48.0 + rng.range(-4.0, 4.0), -26.0 + rng.range(-5.0, 5.0));
-    let back_r = centre + v2(48.0 + rng.range(-4.0, 4.0), -34.0 + rng.range(-5.0, 5.0));
-    let front = centre + v2(rng.range(-4.0, 4.0), 28.0);
-    let star_rot_l = deg(rng.range(-12.0, 12.0));
-    let star_rot_r = deg(rng.range(-12.0, 12.0));
-
-    ground_shadow(c, hue, v2(centre.x, front.y + 80.0), 105.0, 13.0);
-    let (first, second) = if left_front {
-        ((back_r, star_rot_r), (back_l, star_rot_l))
-    } else {
-        ((back_l, star_rot_l), (back_r, star_rot_r))
+/// A pile of `coins` coins (1 to 10) in rows from the ground up, the middle
+/// one of the front row marked with an S.
+fn draw_sheckles(c: &mut Canvas, hue: f32, rng: &mut Rng, coins: u32) {
+    let n = coins.clamp(1, 10) as usize;
+    // Row sizes from the ground up: a pyramid as wide as `n` coins need.
+    let mut width = (1..=4).find(|k| k * (k + 1) / 2 >= n).unwrap_or(4);
+    let mut rows = Vec::new();
+    let mut left = n;
+    while left > 0 && width > 0 {
+        rows.push(width.min(left));
+        left -= width.min(left);
+        width -= 1;
+    }
+    let r = match rows[0] {
+        1 => 84.0,
+        2 => 60.0,
+        3 => 48.0,
+        _ => 38.0,
     };
-    coin(c, first.0, 52.0, CoinMark::Star, first.1);
-    coin(c, second.0, 52.0, CoinMark::Star, second.1);
-    coin(c, front, 68.0, CoinMark::S, 0.0);
+    let ground = 236.0;
+    let centre = v2(150.0 + rng.range(-4.0, 4.0), 150.0);
+    let half_width = rows[0] as f32 * r * 0.85 + 10.0;
+    ground_shadow(c, hue, v2(centre.x, ground + 8.0), half_width, 13.0);
+    // Upper rows stand behind, so they come first.
+    for (level, &count) in rows.iter().enumerate().rev() {
+        let y = ground - r - level as f32 * r * 1.05;
+        for i in 0..count {
+            let x = centre.x + (i as f32 - (count - 1) as f32 / 2.0) * r * 1.7;
+            let at = v2(x + rng.range(-3.0, 3.0), y + rng.range(-3.0, 3.0));
+            if level == 0 && i == count / 2 {
+                coin(c, at, r, CoinMark::S, 0.0);
+            } else {
+                coin(c, at, r, CoinMark::Star, deg(rng.range(-12.0, 12.0)));
+            }
+        }
+    }
 
     let glints = 2 + rng.below(2);
     for i in 0..glints {
@@ -887,7 +882,8 @@ mod tests {
             Subject::Animal(Animal::QueenBee),
             Subject::Animal(Animal::TRex),
             Subject::Animal(Animal::MimicOctopus),
-            Subject::Sheckles,
+            Subject::Sheckles(1),
+            Subject::Sheckles(10),
             Subject::Bundle(vec![Animal::Spinosaurus, Animal::Brontosaurus]),
             Subject::Bundle(vec![Animal::Raccoon, Animal::Kitsune, Animal::DiscoBee]),
             Subject::Bundle(vec![
@@ -971,8 +967,8 @@ mod tests {
         // The T-Rex is green.
         let [r, g, b] = centre(Animal::TRex, 110, 170);
         assert!(g > r && g > b + 30, "t-rex {r} {g} {b}");
-        // The golden dragonfly is gold (on its long body).
-        let [r, g, b] = centre(Animal::GoldenDragonfly, 140, 200);
+        // The golden dragonfly is gold (on its thorax).
+        let [r, g, b] = centre(Animal::GoldenDragonfly, 140, 90);
         assert!(
             r > 180 && g > 120 && b < 100,
             "golden dragonfly {r} {g} {b}"

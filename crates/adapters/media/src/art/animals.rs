@@ -173,28 +173,6 @@ fn mammal(pen: &mut Pen, m: &Mammal) {
     // Face.
     let eye_y = HEAD.y;
     let eye_dx = 0.36 * r;
-    if m.mask {
-        let mask: Vec<Shape> = [-1.0f32, 1.0]
-            .into_iter()
-            .map(|s| {
-                Shape::Ellipse(
-                    v2(s * eye_dx, eye_y + 3.0),
-                    v2(0.38 * r, 0.28 * r),
-                    s * -0.25,
-                )
-            })
-            .chain([round_box(0.0, eye_y, 0.3 * r, 0.1 * r, 3.0)])
-            .collect();
-        pen.mark(&mask, &head, ink());
-        for s in [-1.0f32, 1.0] {
-            let brow = [Shape::Ellipse(
-                v2(s * 0.32 * r, eye_y - 0.27 * r),
-                v2(0.22 * r, 0.08 * r),
-                s * 0.15,
-            )];
-            pen.mark(&brow, &head, m.cream);
-        }
-    }
     match m.face {
         Face::Button(nose) => {
             let at = v2(0.0, HEAD.y + 0.2 * r);
@@ -239,6 +217,29 @@ fn mammal(pen: &mut Pen, m: &Mammal) {
                 m.fur.line,
             );
             pen.smile(at + v2(0.0, 0.08 * r), 0.08 * r, m.fur.line);
+        }
+    }
+    // Over the white cheeks.
+    if m.mask {
+        let mask: Vec<Shape> = [-1.0f32, 1.0]
+            .into_iter()
+            .map(|s| {
+                Shape::Ellipse(
+                    v2(s * eye_dx, eye_y + 3.0),
+                    v2(0.38 * r, 0.28 * r),
+                    s * -0.25,
+                )
+            })
+            .chain([round_box(0.0, eye_y, 0.3 * r, 0.1 * r, 3.0)])
+            .collect();
+        pen.mark(&mask, &head, ink());
+        for s in [-1.0f32, 1.0] {
+            let brow = [Shape::Ellipse(
+                v2(s * 0.32 * r, eye_y - 0.27 * r),
+                v2(0.22 * r, 0.08 * r),
+                s * 0.15,
+            )];
+            pen.mark(&brow, &head, m.cream);
         }
     }
     let ring = m.mask.then_some(hsl(220.0, 0.08, 0.55));
@@ -907,34 +908,50 @@ fn t_rex(pen: &mut Pen) {
     // Tiny arm.
     pen.part(&[capsule(v2(40.0, 16.0), v2(58.0, 30.0), 6.0, 5.0)], skin);
     pen.part(&[capsule(v2(58.0, 30.0), v2(64.0, 24.0), 3.0, 2.0)], skin);
-    // Neck and the big head with its jaw and teeth.
+    // Neck and the big head, its jaws open on rows of teeth.
     pen.part(
         &[capsule(v2(18.0, -8.0), v2(48.0, -46.0), 28.0, 26.0)],
         skin,
     );
-    pen.part(&[round_box(76.0, -36.0, 42.0, 12.0, 10.0)], skin);
-    let head = [round_box(70.0, -66.0, 52.0, 30.0, 24.0)];
-    for k in 0..5 {
-        let x = 52.0 + 14.0 * k as f32;
+    pen.part(
+        &[tri(v2(34.0, -54.0), v2(122.0, -54.0), v2(112.0, -6.0), 4.0)],
+        coat(352.0, 0.55, 0.32),
+    );
+    let jaw = (v2(36.0, -38.0), v2(112.0, -4.0));
+    let tooth = solid(WHITE, skin.line);
+    for x in [58.0f32, 72.0, 86.0, 100.0] {
+        let y = jaw.0.y + (jaw.1.y - jaw.0.y) * (x - jaw.0.x) / (jaw.1.x - jaw.0.x) - 10.0;
         pen.part(
             &[tri(
-                v2(x - 5.0, -40.0),
-                v2(x + 5.0, -40.0),
-                v2(x, -30.0),
+                v2(x - 4.5, y + 3.0),
+                v2(x + 4.5, y + 3.0),
+                v2(x, y - 7.0),
                 1.0,
             )],
-            solid(WHITE, skin.line),
+            tooth,
         );
     }
+    pen.part(&[capsule(jaw.0, jaw.1, 14.0, 9.0)], skin);
+    let head = [round_box(70.0, -74.0, 52.0, 26.0, 22.0)];
     pen.part(&head, skin);
-    pen.stroke(v2(40.0, -42.0), v2(118.0, -42.0), 2.4, skin.line);
+    for x in [52.0f32, 66.0, 80.0, 94.0, 108.0] {
+        pen.part(
+            &[tri(
+                v2(x - 5.0, -52.0),
+                v2(x + 5.0, -52.0),
+                v2(x, -40.0),
+                1.0,
+            )],
+            tooth,
+        );
+    }
     for (x, y) in [(-20.0f32, 0.0f32), (-40.0, 12.0), (0.0, -8.0)] {
         pen.mark(&[ellipse(x, y, 8.0, 5.0, -24.0)], &body, coat_darker(skin));
     }
-    pen.mark(&[ellipse(104.0, -74.0, 3.0, 2.0, 0.0)], &head, ink());
-    pen.part(&[ellipse(68.0, -86.0, 14.0, 5.0, -8.0)], coat_darker(skin));
-    pen.eye(v2(70.0, -72.0), 7.0, None);
-    pen.blush(v2(88.0, -56.0), 9.0);
+    pen.mark(&[ellipse(108.0, -84.0, 3.0, 2.0, 0.0)], &head, ink());
+    pen.part(&[ellipse(70.0, -94.0, 14.0, 5.0, -8.0)], coat_darker(skin));
+    pen.eye(v2(72.0, -80.0), 7.0, None);
+    pen.blush(v2(92.0, -64.0), 8.0);
 }
 
 fn spinosaurus(pen: &mut Pen) {
