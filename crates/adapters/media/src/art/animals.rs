@@ -891,23 +891,39 @@ fn dino_leg(pen: &mut Pen, hip: V2, thick: f32, skin: Coat) {
     );
 }
 
-fn t_rex(pen: &mut Pen) {
-    let skin = coat(100.0, 0.5, 0.45);
-    let belly = coat(60.0, 0.55, 0.74);
-    let far = coat_darker(skin);
-    dino_leg(pen, v2(-20.0, 52.0), 15.0, far);
+/// A dinosaur on two legs: far leg, tail, body with a pale belly, thigh, near
+/// leg and a small arm; `dy` lower than a T-Rex's and `bulk` times as heavy.
+/// Returns the body, for markings.
+fn biped(pen: &mut Pen, skin: Coat, belly: Coat, dy: f32, bulk: f32) -> [Shape; 1] {
+    dino_leg(pen, v2(-20.0, 52.0 + dy), 15.0 * bulk, coat_darker(skin));
+    let tail = capsule(
+        v2(-40.0, 30.0 + dy),
+        v2(-132.0, 62.0 + dy),
+        30.0 * bulk,
+        5.0,
+    );
+    pen.part(&[tail], skin);
+    let body = [ellipse(-8.0, 26.0 + dy, 56.0, 44.0 * bulk, -24.0 * bulk)];
+    pen.part(&body, skin);
+    pen.mark(
+        &[ellipse(18.0, 52.0 + dy, 40.0, 24.0, -30.0 * bulk)],
+        &body,
+        belly,
+    );
     pen.part(
-        &[capsule(v2(-40.0, 30.0), v2(-132.0, 62.0), 30.0, 5.0)],
+        &[ellipse(4.0, 58.0 + dy, 26.0 * bulk, 34.0 * bulk, -10.0)],
         skin,
     );
-    let body = [ellipse(-8.0, 26.0, 56.0, 44.0, -24.0)];
-    pen.part(&body, skin);
-    pen.mark(&[ellipse(18.0, 52.0, 40.0, 24.0, -30.0)], &body, belly);
-    pen.part(&[ellipse(4.0, 58.0, 26.0, 34.0, -10.0)], skin);
-    dino_leg(pen, v2(8.0, 70.0), 14.0, skin);
-    // Tiny arm.
-    pen.part(&[capsule(v2(40.0, 16.0), v2(58.0, 30.0), 6.0, 5.0)], skin);
-    pen.part(&[capsule(v2(58.0, 30.0), v2(64.0, 24.0), 3.0, 2.0)], skin);
+    dino_leg(pen, v2(8.0, 70.0 + dy), 14.0 * bulk, skin);
+    let (shoulder, elbow) = (v2(40.0, 16.0 + dy), v2(58.0, 30.0 + dy));
+    pen.part(&[capsule(shoulder, elbow, 6.0, 5.0)], skin);
+    pen.part(&[capsule(elbow, elbow + v2(6.0, -6.0), 3.0, 2.0)], skin);
+    body
+}
+
+fn t_rex(pen: &mut Pen) {
+    let skin = coat(100.0, 0.5, 0.45);
+    let body = biped(pen, skin, coat(60.0, 0.55, 0.74), 0.0, 1.0);
     // Neck and the big head, its jaws open on rows of teeth.
     pen.part(
         &[capsule(v2(18.0, -8.0), v2(48.0, -46.0), 28.0, 26.0)],
@@ -919,6 +935,7 @@ fn t_rex(pen: &mut Pen) {
     );
     let jaw = (v2(36.0, -38.0), v2(112.0, -4.0));
     let tooth = solid(WHITE, skin.line);
+    pen.part(&[capsule(jaw.0, jaw.1, 14.0, 9.0)], skin);
     for x in [58.0f32, 72.0, 86.0, 100.0] {
         let y = jaw.0.y + (jaw.1.y - jaw.0.y) * (x - jaw.0.x) / (jaw.1.x - jaw.0.x) - 10.0;
         pen.part(
@@ -931,7 +948,6 @@ fn t_rex(pen: &mut Pen) {
             tooth,
         );
     }
-    pen.part(&[capsule(jaw.0, jaw.1, 14.0, 9.0)], skin);
     let head = [round_box(70.0, -74.0, 52.0, 26.0, 22.0)];
     pen.part(&head, skin);
     for x in [52.0f32, 66.0, 80.0, 94.0, 108.0] {
@@ -958,7 +974,6 @@ fn spinosaurus(pen: &mut Pen) {
     let skin = coat(185.0, 0.42, 0.44);
     let sail = coat(14.0, 0.8, 0.56);
     let belly = coat(50.0, 0.45, 0.78);
-    let far = coat_darker(skin);
     // The sail along its back, ribbed by spines.
     let sail_shape = [ellipse(-18.0, -4.0, 64.0, 58.0, 0.0)];
     pen.part(&sail_shape, sail);
@@ -972,17 +987,7 @@ fn spinosaurus(pen: &mut Pen) {
             sail.line,
         );
     }
-    dino_leg(pen, v2(-22.0, 56.0), 13.0, far);
-    pen.part(
-        &[capsule(v2(-40.0, 40.0), v2(-132.0, 72.0), 26.0, 5.0)],
-        skin,
-    );
-    let body = [ellipse(-10.0, 38.0, 58.0, 36.0, -10.0)];
-    pen.part(&body, skin);
-    pen.mark(&[ellipse(10.0, 64.0, 44.0, 20.0, -10.0)], &body, belly);
-    pen.part(&[ellipse(2.0, 64.0, 22.0, 28.0, -10.0)], skin);
-    dino_leg(pen, v2(6.0, 74.0), 12.0, skin);
-    pen.part(&[capsule(v2(40.0, 30.0), v2(62.0, 48.0), 7.0, 5.0)], skin);
+    biped(pen, skin, belly, 10.0, 0.85);
     // Neck and the long crocodile snout.
     pen.part(
         &[capsule(v2(30.0, 20.0), v2(60.0, -20.0), 24.0, 20.0)],
