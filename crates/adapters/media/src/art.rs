@@ -158,7 +158,7 @@ pub struct ArtSpec {
 pub fn generate_product_art(spec: &ArtSpec) -> Result<Vec<u8>, MediaError> {
     let img = render(spec);
     // A moderate deflate level keeps generation fast in debug builds while
-    // the files stay small (about 40-65 KB).
+    // the files stay small (about 50-85 KB).
     encode_png(&img, PngCompression::Level(3), PngFilter::Sub)
 }
 
