@@ -28,7 +28,7 @@ pub(super) fn draw_animal(pen: &mut Pen, animal: Animal) {
         Animal::ScarletMacaw => scarlet_macaw(pen),
         Animal::Dragonfly => dragonfly(pen, coat(192.0, 0.80, 0.50), hsl(185.0, 0.7, 0.85)),
         Animal::GoldenDragonfly => {
-            dragonfly(pen, coat(44.0, 0.95, 0.55), hsl(48.0, 0.95, 0.75));
+            dragonfly(pen, coat(44.0, 0.95, 0.55), hsl(45.0, 0.95, 0.62));
         }
         Animal::Butterfly => butterfly(pen),
         Animal::DiscoBee => bee(pen, BeeCrown::DiscoBall),
