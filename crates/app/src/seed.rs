@@ -337,9 +337,15 @@ mod tests {
         assert_eq!(subject("Red Fox").subject, Subject::Animal(Animal::RedFox));
         assert_eq!(subject("T-Rex").subject, Subject::Animal(Animal::TRex));
         assert_eq!(subject("10 Billion Sheckles").subject, Subject::Sheckles(1));
-        assert_eq!(subject("100 Billion Sheckles").subject, Subject::Sheckles(4));
+        assert_eq!(
+            subject("100 Billion Sheckles").subject,
+            Subject::Sheckles(4)
+        );
         assert_eq!(subject("1 Trillion Sheckles").subject, Subject::Sheckles(7));
-        assert_eq!(subject("10 Trillion Sheckles").subject, Subject::Sheckles(10));
+        assert_eq!(
+            subject("10 Trillion Sheckles").subject,
+            Subject::Sheckles(10)
+        );
         assert_eq!(
             subject("Dino Duo Bundle").subject,
             Subject::Bundle(vec![Animal::Spinosaurus, Animal::Brontosaurus])
