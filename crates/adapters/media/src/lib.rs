@@ -21,6 +21,7 @@ mod error;
 mod images;
 mod normalize;
 mod store;
+mod variant_names;
 mod variants;
 
 pub use art::{generate_product_art, Animal, ArtSpec, Subject, ART_SIZE};
@@ -31,4 +32,5 @@ pub use normalize::{
     UPLOAD_MAX_SIDE,
 };
 pub use store::MediaStore;
-pub use variants::{webp_variant, WEBP_WIDTHS};
+pub use variant_names::WEBP_WIDTHS;
+pub use variants::webp_variant;
