@@ -9,6 +9,7 @@ mod error;
 mod gates;
 pub mod gateways;
 pub mod guild_join;
+pub mod idempotency;
 pub mod lifecycle;
 mod models;
 mod payment;
@@ -34,6 +35,10 @@ pub use delivery::{
 };
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
+pub use idempotency::{
+    IdempotencyKey, InvalidIdempotencyKey, KeyedOrder, KeyedPlacement, ScopedKey,
+    IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS,
+};
 pub use guild_join::{
     AccessToken, GuildAccess, GuildDoor, GuildJoinError, GuildJoinRepository, GuildJoins,
     PendingGuildJoin,
@@ -49,7 +54,8 @@ pub use models::{
     Reservation, TransitionError,
 };
 pub use payment::{
-    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, ReturnUrls,
+    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed,
+    ReturnUrls,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup, StockHint};
 pub use queue::{
