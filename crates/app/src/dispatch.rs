@@ -328,7 +328,9 @@ impl OrderRepository for EventsStore {
         reference: String,
         url: String,
     ) -> Result<(), OrderError> {
-        self.store.attach_payment_reference(id, reference, url).await
+        self.store
+            .attach_payment_reference(id, reference, url)
+            .await
     }
 
     async fn keyed_order(

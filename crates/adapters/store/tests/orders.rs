@@ -199,7 +199,11 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
     assert_eq!(loaded.created_at, new.created_at);
 
     store
-        .attach_payment_reference(placed.id, "cs_test_1".into(), "https://pay/cs_test_1".into())
+        .attach_payment_reference(
+            placed.id,
+            "cs_test_1".into(),
+            "https://pay/cs_test_1".into(),
+        )
         .await
         .unwrap();
     let mine = store.orders_of_user(42).await.unwrap();
@@ -208,7 +212,11 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
     assert!(store.orders_of_user(7).await.unwrap().is_empty());
     // a reference is recorded once
     assert!(store
-        .attach_payment_reference(placed.id, "cs_test_2".into(), "https://pay/cs_test_2".into())
+        .attach_payment_reference(
+            placed.id,
+            "cs_test_2".into(),
+            "https://pay/cs_test_2".into()
+        )
         .await
         .is_err());
 }

@@ -18,11 +18,11 @@ use utoipa::IntoParams;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
+use crate::auth::session::LiveSessions;
 use crate::dto::checkout::{
     CardCheckoutResponse, CheckoutContext, OrderPayload, PaypalCheckoutResponse,
 };
 use crate::dto::responses::JsonBodyRefused;
-use crate::auth::session::LiveSessions;
 use crate::error::IDEMPOTENCY_KEY_FIELD;
 use crate::{
     auth::MaybeUser, checkout, checkout::CheckoutKit, client_ip::ClientIp, error::ApiError,
@@ -38,11 +38,9 @@ pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
 /// printable ASCII. The scope is the session's own id (from its cookie), which every session
 /// that can check out has: checkout needs the Discord account linked in a stored session. A
 /// request without one is refused for that before anything is read or placed.
-fn idempotency(
-    req: &HttpRequest,
-    sessions: &LiveSessions,
-) -> Result<Option<ScopedKey>, ApiError> {
-    let invalid = |error: InvalidIdempotencyKey| ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string());
+fn idempotency(req: &HttpRequest, sessions: &LiveSessions) -> Result<Option<ScopedKey>, ApiError> {
+    let invalid =
+        |error: InvalidIdempotencyKey| ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string());
     let mut values = req.headers().get_all(IDEMPOTENCY_KEY);
     let Some(value) = values.next() else {
         return Ok(None);
@@ -274,7 +272,13 @@ pub struct IdempotencyKeyHeader {
     /// storefront sends a `crypto.randomUUID()`): the same key from the same browser session
     /// within 24 hours answers the order it placed; with another cart, buyer, promo code or
     /// payment method it answers 422. 1 to 255 printable ASCII characters.
-    #[param(rename = "Idempotency-Key", min_length = 1, max_length = 255, pattern = "^[\\x20-\\x7E]+$", example = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a")]
+    #[param(
+        rename = "Idempotency-Key",
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[\\x20-\\x7E]+$",
+        example = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a"
+    )]
     pub idempotency_key: Option<String>,
 }
 

@@ -104,7 +104,9 @@ async fn a_burst_of_twenty_checkouts_with_one_key_places_one_order(#[case] backe
     link_discord(&app, &client, 0).await;
     let body = payload(&[(1, 1)], 10.0);
 
-    let answers = join_all((0..20).map(|_| async { read(keyed(&app, &client, KEY, &body).await).await })).await;
+    let answers =
+        join_all((0..20).map(|_| async { read(keyed(&app, &client, KEY, &body).await).await }))
+            .await;
     let mut placed = None;
     for (status, _, answer) in &answers {
         match status {
@@ -270,7 +272,11 @@ async fn a_retry_after_the_order_was_paid_goes_to_the_success_page(#[case] backe
     assert_eq!(paid.status(), 303);
 
     let (status, replayed, again) = read(keyed(&app, &client, KEY, &body).await).await;
-    assert_eq!((status, replayed.as_deref()), (200, Some("true")), "{again}");
+    assert_eq!(
+        (status, replayed.as_deref()),
+        (200, Some("true")),
+        "{again}"
+    );
     assert_eq!(again["order_id"], id);
     assert_eq!(
         again["url"],
@@ -420,7 +426,11 @@ async fn an_order_whose_instance_died_before_its_page_opened_gets_it_from_the_re
     link_discord(&app, &client, 0).await;
     let body = payload(&[(1, 2)], 20.0);
     let lost = tokio::spawn({
-        let (client, url, body) = (client.clone(), app.url("/api/stripe/checkout"), body.clone());
+        let (client, url, body) = (
+            client.clone(),
+            app.url("/api/stripe/checkout"),
+            body.clone(),
+        );
         async move {
             client
                 .post(url)
@@ -483,7 +493,11 @@ async fn a_first_request_outlived_by_its_retry_keeps_the_retrys_page(#[case] bac
     link_discord(&app, &client, 0).await;
     let body = payload(&[(1, 1)], 10.0);
     let slow = tokio::spawn({
-        let (client, url, body) = (client.clone(), app.url("/api/stripe/checkout"), body.clone());
+        let (client, url, body) = (
+            client.clone(),
+            app.url("/api/stripe/checkout"),
+            body.clone(),
+        );
         async move {
             let response = client
                 .post(url)
@@ -492,7 +506,10 @@ async fn a_first_request_outlived_by_its_retry_keeps_the_retrys_page(#[case] bac
                 .send()
                 .await
                 .unwrap();
-            (response.status().as_u16(), response.json::<Value>().await.unwrap())
+            (
+                response.status().as_u16(),
+                response.json::<Value>().await.unwrap(),
+            )
         }
     });
     sessions_asked(&stripe, 1).await;
@@ -519,7 +536,11 @@ async fn a_first_request_outlived_by_its_retry_keeps_the_retrys_page(#[case] bac
         .filter(|r| r.url.path().ends_with("/expire"))
         .map(|r| r.url.path().to_owned())
         .collect();
-    let other = if kept == "cs_test_0" { "cs_test_1" } else { "cs_test_0" };
+    let other = if kept == "cs_test_0" {
+        "cs_test_1"
+    } else {
+        "cs_test_0"
+    };
     assert_eq!(
         closed,
         vec![format!("/v1/checkout/sessions/{other}/expire")]

@@ -169,7 +169,10 @@ mod tests {
             Err(InvalidIdempotencyKey::TooLong)
         );
         assert_eq!(IdempotencyKey::parse(""), Err(InvalidIdempotencyKey::Empty));
-        assert_eq!(IdempotencyKey::parse("   "), Err(InvalidIdempotencyKey::Empty));
+        assert_eq!(
+            IdempotencyKey::parse("   "),
+            Err(InvalidIdempotencyKey::Empty)
+        );
         assert_eq!(
             IdempotencyKey::parse("tab\there"),
             Err(InvalidIdempotencyKey::NotPrintable)

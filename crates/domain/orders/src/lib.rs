@@ -35,13 +35,13 @@ pub use delivery::{
 };
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
-pub use idempotency::{
-    IdempotencyKey, InvalidIdempotencyKey, KeyedOrder, KeyedPlacement, ScopedKey,
-    IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS,
-};
 pub use guild_join::{
     AccessToken, GuildAccess, GuildDoor, GuildJoinError, GuildJoinRepository, GuildJoins,
     PendingGuildJoin,
+};
+pub use idempotency::{
+    IdempotencyKey, InvalidIdempotencyKey, KeyedOrder, KeyedPlacement, ScopedKey,
+    IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS,
 };
 pub use lifecycle::{
     Channel, Dispatch, Dispatcher, JobFailed, JobHandler, JobRound, OrderEvent, OrderStep,
@@ -54,8 +54,7 @@ pub use models::{
     Reservation, TransitionError,
 };
 pub use payment::{
-    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed,
-    ReturnUrls,
+    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup, StockHint};
 pub use queue::{

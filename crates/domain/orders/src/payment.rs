@@ -171,7 +171,9 @@ where
         let fingerprint = request.fingerprint();
         if let Some(key) = &key {
             if let Some(found) = self.keyed_order(key).await? {
-                return self.answer_again(key, found, &fingerprint, gateway, urls).await;
+                return self
+                    .answer_again(key, found, &fingerprint, gateway, urls)
+                    .await;
             }
         }
         let placed = match self.place_order(request).await {
@@ -182,7 +184,9 @@ where
                 // caps, or the key itself), and answers that order instead.
                 if let Some(key) = &key {
                     if let Some(found) = self.keyed_order(key).await? {
-                        return self.answer_again(key, found, &fingerprint, gateway, urls).await;
+                        return self
+                            .answer_again(key, found, &fingerprint, gateway, urls)
+                            .await;
                     }
                 }
                 return Err(refused.into());
@@ -197,7 +201,10 @@ where
         self.orders_port()
             .keyed_order(key.clone(), since)
             .await
-            .map_err(|e| CheckoutError::Unknown(anyhow::Error::new(e)))
+            .map_err(|error| match error {
+                OrderError::Unknown(cause) => CheckoutError::Unknown(cause),
+                other => CheckoutError::Unknown(anyhow::Error::new(other)),
+            })
     }
 
     /// The answer to a repeated request, from the order its key placed:
@@ -323,7 +330,9 @@ where
         placed: &PlacedOrder,
     ) -> Option<OpenedCheckout> {
         let found = self.keyed_order(key?).await.ok()??;
-        let url = found.payment_url.filter(|_| found.order.id == placed.order.id)?;
+        let url = found
+            .payment_url
+            .filter(|_| found.order.id == placed.order.id)?;
         tracing::info!(order = %placed.order.id, "a retry opened the payment page meanwhile; keeping it");
         Some(OpenedCheckout {
             placed: placed.clone(),

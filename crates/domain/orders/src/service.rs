@@ -543,7 +543,9 @@ where
         reference: String,
         url: String,
     ) -> Result<(), OrderError> {
-        self.orders.attach_payment_reference(id, reference, url).await
+        self.orders
+            .attach_payment_reference(id, reference, url)
+            .await
     }
 
     async fn order(&self, id: OrderId) -> Result<Order, OrderError> {

@@ -1141,7 +1141,9 @@ mod payment {
         orders
             .expect_place()
             .withf(|new, _, _| new.idempotency.is_some())
-            .returning(|_, _, _| Box::pin(async { Err(PlaceError::AlreadyPlaced(OrderId::new(1))) }));
+            .returning(|_, _, _| {
+                Box::pin(async { Err(PlaceError::AlreadyPlaced(OrderId::new(1))) })
+            });
         orders.expect_attach_payment_reference().never();
         let mut gateway = MockPaymentGateway::new();
         gateway.expect_create_checkout().never();

@@ -161,7 +161,9 @@ describe('usePayment and the Idempotency-Key', () => {
     await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('https://pay.example/s/1'));
     const sent = api.callsTo('POST /stripe/checkout');
     expect(sent).toHaveLength(2);
-    expect(keyOf(sent[0])).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keyOf(sent[0])).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(keyOf(sent[1])).toBe(keyOf(sent[0]));
   });
 
@@ -171,10 +173,13 @@ describe('usePayment and the Idempotency-Key', () => {
     const api = stubApi({
       'POST /checkout/paypal': () =>
         ++calls === 1
-          ? new Response(JSON.stringify({ message: 'Your order is still being placed.', errors: {} }), {
-              status: 409,
-              headers: { 'Content-Type': 'application/json', 'Retry-After': '2' },
-            })
+          ? new Response(
+              JSON.stringify({ message: 'Your order is still being placed.', errors: {} }),
+              {
+                status: 409,
+                headers: { 'Content-Type': 'application/json', 'Retry-After': '2' },
+              },
+            )
           : jsonResponse({ approval_url: 'https://paypal.example/a/1' }),
     });
     const { result } = renderPayment();
