@@ -280,6 +280,7 @@ impl From<CatalogError> for ApiError {
     fn from(error: CatalogError) -> Self {
         match error {
             CatalogError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            CatalogError::UnlimitedStock(_) => ApiError::field("type", error.to_string()),
             CatalogError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

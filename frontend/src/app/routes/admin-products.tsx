@@ -102,7 +102,7 @@ function ProductsSection({
           onDelete={onDelete}
           onReorder={(next) =>
             reorder.mutate(next, {
-              onSuccess: (answer) => toast.success(answer.message || 'Order saved.'),
+              onSuccess: (answer) => toast.success(answer.message || 'Product order saved.'),
               onError: (error) => {
                 console.error('Saving the order failed.', error);
                 toast.error(`The new order was not saved: ${errorMessage(error)}`);
