@@ -25,6 +25,7 @@ mod metrics;
 mod order_page;
 mod privacy;
 mod products;
+mod promo_codes;
 mod proofs;
 mod request_log;
 mod safety;
