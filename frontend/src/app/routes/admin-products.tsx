@@ -171,6 +171,12 @@ function AdminProducts() {
             Add Promo Code
           </Button>
           <Link
+            to={paths.adminPromoCodes.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Promo codes
+          </Link>
+          <Link
             to={paths.adminInventory.getHref()}
             className={buttonClassName({ variant: 'secondary' })}
           >
