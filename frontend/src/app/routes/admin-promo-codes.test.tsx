@@ -110,9 +110,9 @@ describe('/admin/promo-codes', () => {
     await waitFor(() => expect(spring).toHaveTextContent('Inactive'));
     await user.click(within(spring).getByRole('button', { name: 'Activate SPRING' }));
     await waitFor(() => expect(spring).toHaveTextContent('Active'));
-    expect(
-      server.calls.filter((call) => call.method === 'PATCH').map((call) => call.body),
-    ).toEqual([{ active: false }, { active: true }]);
+    expect(server.calls.filter((call) => call.method === 'PATCH').map((call) => call.body)).toEqual(
+      [{ active: false }, { active: true }],
+    );
   });
 
   it('edits only the fields that changed, and keeps the limit at the uses so far', async () => {

@@ -61,8 +61,8 @@ function PromoCodes() {
         <div>
           <h1 className="admin-page__title">Promo codes</h1>
           <p className="admin-page__intro">
-            Each Discord account can use a code once. A switched-off code is refused at checkout
-            and stays on the orders that used it; a code nobody used can be deleted.
+            Each Discord account can use a code once. A switched-off code is refused at checkout and
+            stays on the orders that used it; a code nobody used can be deleted.
           </p>
         </div>
         <nav className="admin-page__toolbar" aria-label="Promo code tools">

@@ -319,7 +319,9 @@ describe('Live Chats panel', () => {
     server.handlers['GET /admin/chats'] = () =>
       jsonResponse(server.chats.filter((chat) => chat.status !== 'closed'));
     await act(() => vi.advanceTimersByTimeAsync(5000));
-    await waitFor(() => expect(within(chatList()).queryByRole('button', { name: /^Ben/ })).toBeNull());
+    await waitFor(() =>
+      expect(within(chatList()).queryByRole('button', { name: /^Ben/ })).toBeNull(),
+    );
 
     expect(
       await within(panel()).findByText('Ben ended this chat. The conversation stays here to read.'),

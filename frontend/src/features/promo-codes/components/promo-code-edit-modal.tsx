@@ -61,7 +61,8 @@ export function PromoCodeEditModal({ code, onClose }: PromoCodeEditModalProps) {
             Object.entries(fieldErrors(error)).filter(([field]) => field in values),
           );
           setErrors(byField);
-          toast.error(errorMessage(error));
+          // a field's own message shows under it; anything else as a toast
+          if (Object.keys(byField).length === 0) toast.error(errorMessage(error));
         },
       },
     );
