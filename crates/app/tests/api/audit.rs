@@ -603,7 +603,8 @@ async fn promo_codes_blocklist_changes_and_hidden_reviews_are_audited(#[case] ba
     assert_eq!(entry["before"], Value::Null);
     assert_eq!(
         entry["after"],
-        json!({"code": "SPRING10", "discount_percent": 10, "expires_at": null, "max_uses": 5})
+        json!({"code": "SPRING10", "discount_percent": 10, "expires_at": null, "max_uses": 5,
+               "active": true})
     );
     let again = post(&audited, &ada, "/api/admin/promo-codes", promo).await;
     assert_eq!(again.status(), 422);
