@@ -35,7 +35,9 @@ use sea_orm::{
     QueryOrder, Statement, TransactionTrait, Value,
 };
 
-use crate::entities::{order_lines, order_reservations, orders as order_rows, products, promo_codes};
+use crate::entities::{
+    order_lines, order_reservations, orders as order_rows, products, promo_codes,
+};
 use crate::lifecycle::record_step;
 use crate::Store;
 

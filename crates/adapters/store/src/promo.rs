@@ -163,7 +163,10 @@ impl PromoRepository for Store {
                     promo_codes::Column::DiscountPercent,
                     Expr::value(i32::from(after.discount.get())),
                 )
-                .col_expr(promo_codes::Column::ExpiresAt, Expr::value(after.expires_at))
+                .col_expr(
+                    promo_codes::Column::ExpiresAt,
+                    Expr::value(after.expires_at),
+                )
                 .col_expr(
                     promo_codes::Column::MaxUses,
                     Expr::value(stored_max_uses(after.max_uses)),

@@ -456,10 +456,7 @@ pub async fn update(
         Some(_) => errors.add("active", "Active is true or false."),
     }
     errors.finish()?;
-    let updated = kit
-        .promos
-        .update(id, change, &admin.actor(ip))
-        .await?;
+    let updated = kit.promos.update(id, change, &admin.actor(ip)).await?;
     tracing::info!(code = %updated.promo.code, by = admin.id, "promo code changed");
     Ok(HttpResponse::Ok().json(PromoCodeJson::from(updated)))
 }

@@ -176,7 +176,9 @@ async fn minus_on_unlimited_stock_is_refused_and_appends_nothing(#[case] backend
             .contains("unlimited"),
         "{body:#}"
     );
-    audited.nothing_new(seen, "a minus on unlimited stock").await;
+    audited
+        .nothing_new(seen, "a minus on unlimited stock")
+        .await;
     let products: Value = audited
         .auditor
         .get(audited.app.url("/api/admin/products"))

@@ -99,7 +99,12 @@ async fn order_id(response: reqwest::Response) -> i64 {
 async fn only_a_super_admin_lists_changes_and_deletes_promo_codes(#[case] backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let boss = app.client_with_role(Role::SuperAdmin).await;
-    let spring = create(&app, &boss, json!({"code": "spring", "discount_percent": 15})).await;
+    let spring = create(
+        &app,
+        &boss,
+        json!({"code": "spring", "discount_percent": 15}),
+    )
+    .await;
     let codes = list(&app, &boss).await;
     let id = codes[0]["id"].clone();
     assert_eq!(spring["code"], "SPRING");
@@ -123,7 +128,11 @@ async fn only_a_super_admin_lists_changes_and_deletes_promo_codes(#[case] backen
         assert_eq!(changed.status(), 403, "{role}");
         assert_eq!(delete(&app, &client, &id).await.status(), 403, "{role}");
     }
-    assert_eq!(list(&app, &boss).await[0]["active"], true, "nothing changed");
+    assert_eq!(
+        list(&app, &boss).await[0]["active"],
+        true,
+        "nothing changed"
+    );
 }
 
 #[rstest]
@@ -140,7 +149,12 @@ async fn staff_see_change_switch_off_and_delete_promo_codes(#[case] backend: Bac
                "expires_at": "2099-01-01T00:00:00Z"}),
     )
     .await;
-    create(&app, &boss, json!({"code": "SPARE", "discount_percent": 10})).await;
+    create(
+        &app,
+        &boss,
+        json!({"code": "SPARE", "discount_percent": 10}),
+    )
+    .await;
 
     // the list: newest first, every field
     let codes = list(&app, &boss).await;
@@ -186,7 +200,13 @@ async fn staff_see_change_switch_off_and_delete_promo_codes(#[case] backend: Bac
     .await;
     assert_eq!(bad.status(), 422);
     let body: Value = bad.json().await.unwrap();
-    for field in ["discount_percent", "expires_at", "max_uses", "active", "code"] {
+    for field in [
+        "discount_percent",
+        "expires_at",
+        "max_uses",
+        "active",
+        "code",
+    ] {
         assert!(body["errors"][field][0].is_string(), "{field}: {body:#}");
     }
     // the limit cannot go below the uses so far
