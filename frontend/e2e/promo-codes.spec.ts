@@ -47,6 +47,7 @@ test('a super_admin lists, edits, switches off and deletes promo codes', async (
   page,
   browser,
 }, testInfo) => {
+  test.slow(); // two viewports, screenshots and the audit log in a second browser
   await page.setViewportSize({ width: 1280, height: 800 });
   await logIn(page);
   await page.goto('/admin/products');
