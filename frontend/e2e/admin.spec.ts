@@ -244,7 +244,7 @@ test('a super_admin runs the catalog from the browser', async ({ page }, testInf
   }
   await page.keyboard.press('Space');
   await expect(announcer).toHaveText(`${RENAMED} dropped at position 1.`);
-  await expect(page.getByText('Order saved.').first()).toBeVisible();
+  await expect(page.getByText('Product order saved.').first()).toBeVisible();
   await expect(handleOf(RENAMED)).toHaveAccessibleName(`Reorder ${RENAMED}, position 1`);
 
   // The move buttons do the same without dragging; focus stays on the moved card.

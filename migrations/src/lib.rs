@@ -24,6 +24,7 @@ mod m20261126_000020_guild_joins;
 mod m20261126_000021_event_notes;
 mod m20261126_000022_blocklist_review;
 mod m20261126_000023_checkout_idempotency;
+mod m20261126_000024_promo_active;
 
 pub struct Migrator;
 
@@ -53,6 +54,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000021_event_notes::Migration),
             Box::new(m20261126_000022_blocklist_review::Migration),
             Box::new(m20261126_000023_checkout_idempotency::Migration),
+            Box::new(m20261126_000024_promo_active::Migration),
         ]
     }
 }

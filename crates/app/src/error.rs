@@ -293,6 +293,7 @@ impl From<CatalogError> for ApiError {
     fn from(error: CatalogError) -> Self {
         match error {
             CatalogError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            CatalogError::UnlimitedStock(_) => ApiError::field("type", error.to_string()),
             CatalogError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -614,6 +615,36 @@ impl From<promo::CreatePromoError> for ApiError {
                 ApiError::field("code", format!("The promo code {code} already exists."))
             }
             promo::CreatePromoError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<promo::UpdatePromoError> for ApiError {
+    fn from(error: promo::UpdatePromoError) -> Self {
+        match error {
+            promo::UpdatePromoError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            promo::UpdatePromoError::MaxUsesBelowUses { .. } => {
+                ApiError::field("max_uses", error.to_string())
+            }
+            promo::UpdatePromoError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<promo::DeletePromoError> for ApiError {
+    fn from(error: promo::DeletePromoError) -> Self {
+        match error {
+            promo::DeletePromoError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            promo::DeletePromoError::Used(_) => ApiError::Conflict(error.to_string()),
+            promo::DeletePromoError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+impl From<promo::ListPromoError> for ApiError {
+    fn from(error: promo::ListPromoError) -> Self {
+        match error {
+            promo::ListPromoError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
 }

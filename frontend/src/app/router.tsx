@@ -147,6 +147,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.adminPromoCodes.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-promo-codes')).AdminPromoCodesRoute,
+        }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }),
       },

@@ -30,6 +30,7 @@ export const paths = {
   adminOrders: { path: '/admin/orders', getHref: () => '/admin/orders' },
   adminBlocklist: { path: '/admin/blocklist', getHref: () => '/admin/blocklist' },
   adminAudit: { path: '/admin/audit', getHref: () => '/admin/audit' },
+  adminPromoCodes: { path: '/admin/promo-codes', getHref: () => '/admin/promo-codes' },
   about: { path: '/about', getHref: () => '/about' },
   howItWorks: { path: '/how-it-works', getHref: () => '/how-it-works' },
   faq: { path: '/faq', getHref: () => '/faq' },

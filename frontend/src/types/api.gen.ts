@@ -455,7 +455,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the promo codes
+         * @description Every code, newest first, with its uses so far (pending and paid orders) and whether it is active (super_admin).
+         */
+        get: operations["admin_list_promo_codes"];
         put?: never;
         /**
          * Create a promo code
@@ -466,6 +470,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promo-codes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a never-used promo code
+         * @description Deletes a code that no order (of any status) ever used. A used code stays for the order history: switch it off instead (`PATCH` with `active: false`). Audited (`promo.delete`) (super_admin).
+         */
+        delete: operations["admin_delete_promo_code"];
+        options?: never;
+        head?: never;
+        /**
+         * Change or switch off a promo code
+         * @description Changes the fields given; the code itself cannot change. A change applies to orders placed afterwards: an order keeps the discount it was placed with. `active: false` switches the code off: checkout and `POST /api/validate-promo` refuse it (`This promo code is no longer active.`), and it stays for the orders that used it. Audited (`promo.update`) when something changed (super_admin).
+         */
+        patch: operations["admin_update_promo_code"];
         trace?: never;
     };
     "/api/admin/reviews/{id}/hide": {
@@ -1499,7 +1527,10 @@ export interface components {
             order_id: number;
             /** @description The key of the order's link (`/orders/{id}?key=…`), shown once. */
             order_key?: string | null;
-            /** @description The payment page (Stripe Checkout, or the dev page without Stripe keys). */
+            /**
+             * @description The payment page: Stripe Checkout's URL, or without Stripe keys the dev page as the
+             *     same-origin path `/dev/pay/{order_id}`.
+             */
             url: string;
         };
         /** @description A change of stock (`POST /api/admin/products/{id}/change`). */
@@ -1610,9 +1641,9 @@ export interface components {
              */
             resend_after: number;
         };
-        /** @description A confirmation to show, e.g. `{"message": "Order saved."}`. */
+        /** @description A confirmation to show, e.g. `{"message": "Product order saved."}`. */
         Confirmation: {
-            /** @example Order saved. */
+            /** @example Product order saved. */
             message: string;
         };
         /** @description A promo code as created. */
@@ -2222,6 +2253,70 @@ export interface components {
         /** @description The user with their orders, newest first. */
         ProfileUser: components["schemas"]["User"] & {
             orders: components["schemas"]["ProfileOrder"][];
+        };
+        /** @description A change to a promo code: any of these fields; the ones left out stay as they are. */
+        PromoCodeChange: {
+            /**
+             * Format: u-int8
+             * @description A whole percent (digits in a string are read too).
+             * @example 15
+             */
+            discount_percent?: number | null;
+            /**
+             * Format: date-time
+             * @description As at creation; null or empty: never expires.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string | null;
+            /**
+             * Format: u-int32
+             * @description At least 1 and not below the uses so far; null or empty: no limit.
+             * @example 100
+             */
+            max_uses?: number | null;
+            /**
+             * @description false switches the code off (refused at checkout, kept for the order history); true
+             *     switches it back on.
+             */
+            active?: boolean | null;
+        };
+        /** @description A promo code as staff see it in the list. */
+        PromoCodeJson: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description In capitals.
+             * @example SUMMER10
+             */
+            code: string;
+            /**
+             * Format: u-int8
+             * @example 10
+             */
+            discount_percent: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339; null: it never expires.
+             */
+            expires_at: string | null;
+            /**
+             * Format: u-int32
+             * @description null: no limit.
+             */
+            max_uses: number | null;
+            /**
+             * Format: u-int32
+             * @description Pending and paid orders holding a use of it.
+             * @example 3
+             */
+            uses: number;
+            /** @description false: switched off, refused at checkout like an expired code. */
+            active: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339.
+             */
+            created_at: string;
         };
         /** @description A promo code that applies. */
         PromoValid: {
@@ -3958,7 +4053,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Saved: `Order saved.` */
+            /** @description Saved: `Product order saved.` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4376,7 +4471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `type` not `plus` or `minus`, or `inventory` not a whole number from 1 to 1000000. */
+            /** @description `type` not `plus` or `minus`, `inventory` not a whole number from 1 to 1000000, or a `minus` on unlimited stock (under `type`; nothing changed, nothing audited). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4477,6 +4572,44 @@ export interface operations {
             };
         };
     };
+    admin_list_promo_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCodeJson"][];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_create_promo_code: {
         parameters: {
             query?: never;
@@ -4545,6 +4678,153 @@ export interface operations {
                 };
             };
             /** @description Every problem at once: a missing or malformed `code` (or one that exists already), a `discount_percent` that is not a whole number from 1 to 100, an unreadable `expires_at`, a `max_uses` below 1 (or a field of the wrong JSON type). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_delete_promo_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No code has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An order used it: it stays (nothing changed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_update_promo_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoCodeChange"];
+            };
+        };
+        responses: {
+            /** @description The code as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoCodeJson"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No code has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every problem at once, per field, as at creation: a `discount_percent` that is not a whole number from 1 to 100, an unreadable `expires_at`, a `max_uses` below 1 or below the uses so far, an `active` that is not true or false, a `code` (it cannot change), or a body that is not an object. Nothing changed. */
             422: {
                 headers: {
                     [name: string]: unknown;

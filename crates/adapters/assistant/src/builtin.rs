@@ -16,6 +16,12 @@ const MIN_COVERAGE: f64 = 0.5;
 /// ...and score at least this much, or the assistant is not confident.
 const MIN_SCORE: f64 = 1.0;
 
+/// Words that name a topic outright, with the document that answers it: a question that uses one
+/// gets that document when nothing fits it better, rather than "not sure" ("I paid hours ago and
+/// nothing came, refund please" is a refund question whatever else it says). Stems, as
+/// [`Analyzer::terms`] makes them.
+const TOPICS: &[(&str, &str)] = &[("refund", "refunds")];
+
 /// What the assistant says when nothing it knows fits.
 const UNSURE: &str = "I'm not sure I can answer that one.";
 
@@ -253,8 +259,19 @@ impl Knowledge {
         }
         match self.confident_hit(&terms) {
             Some(hit) => self.document_answer(&self.documents[hit.document], facts),
-            None => Answer::offer_live_agent(UNSURE),
+            None => match self.topic_document(&terms) {
+                Some(document) => self.document_answer(document, facts),
+                None => Answer::offer_live_agent(UNSURE),
+            },
         }
+    }
+
+    /// The document of the first topic word the question uses (see [`TOPICS`]).
+    fn topic_document(&self, terms: &[String]) -> Option<&Indexed> {
+        TOPICS
+            .iter()
+            .find(|(word, _)| terms.iter().any(|term| term == word))
+            .and_then(|(_, id)| self.documents.iter().find(|d| d.id == *id))
     }
 
     fn document_answer(&self, document: &Indexed, facts: &ShopFacts) -> Answer {
@@ -366,5 +383,19 @@ impl Knowledge {
         }
         passages.truncate(limit.max(1));
         passages
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_topic_names_a_document_and_a_term_as_questions_have_it() {
+        let analyzer = Analyzer::default();
+        for (word, id) in TOPICS {
+            assert!(DOCUMENTS.iter().any(|d| d.id == *id), "{id}");
+            assert_eq!(analyzer.terms(word), [*word], "{word} is a stem");
+        }
     }
 }

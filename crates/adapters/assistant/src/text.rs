@@ -139,6 +139,13 @@ pub fn tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// "n't" forms as tokens have them (apostrophe gone): each means "not" ("the pet wasnt
+/// delivered" asks what "the pet was not delivered" asks).
+const NEGATIONS: &[&str] = &[
+    "aint", "arent", "cant", "cannot", "couldnt", "didnt", "doesnt", "dont", "hadnt", "hasnt",
+    "havent", "isnt", "mustnt", "neednt", "shouldnt", "wasnt", "werent", "wont", "wouldnt",
+];
+
 pub fn is_stop_word(token: &str) -> bool {
     STOP_WORDS.binary_search(&token).is_ok()
 }
@@ -153,12 +160,18 @@ impl Analyzer {
         tokens(text).iter().map(|t| self.stem(t)).collect()
     }
 
-    /// The search terms of `text`: stop words dropped, the rest stemmed.
+    /// The search terms of `text`: stop words dropped, negations as "not", the rest stemmed.
     pub fn terms(&self, text: &str) -> Vec<String> {
         tokens(text)
             .iter()
             .filter(|t| !is_stop_word(t))
-            .map(|t| self.stem(t))
+            .map(|t| {
+                if NEGATIONS.contains(&t.as_str()) {
+                    "not".to_owned()
+                } else {
+                    self.stem(t)
+                }
+            })
             .collect()
     }
 }
@@ -182,6 +195,16 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_negation_reads_as_not_however_it_is_written() {
+        let analyzer = Analyzer::default();
+        assert_eq!(
+            analyzer.terms("it wasn't delivered, it isnt here"),
+            analyzer.terms("it was not delivered, it not here")
+        );
+        assert_eq!(analyzer.terms("I haven’t received it"), ["not", "receiv"]);
+    }
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {

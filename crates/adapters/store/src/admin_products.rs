@@ -353,7 +353,11 @@ impl ProductWrites for Store {
             return Err(CatalogError::NotFound(id));
         }
         let before = product_row(&txn, id).await?;
-        // One conditional statement: never below zero; unlimited stock stays unlimited on minus.
+        if matches!(change, StockChange::Minus(_)) && before.stock.is_none() {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::UnlimitedStock(id));
+        }
+        // One conditional statement: never below zero.
         txn.execute(statement(&txn, sql, values))
             .await
             .with_context(|| format!("failed to change the stock of product {id}"))?;

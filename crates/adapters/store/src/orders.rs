@@ -36,7 +36,9 @@ use sea_orm::{
     QueryOrder, Statement, TransactionTrait, Value,
 };
 
-use crate::entities::{order_lines, order_reservations, orders as order_rows, products};
+use crate::entities::{
+    order_lines, order_reservations, orders as order_rows, products, promo_codes,
+};
 use crate::lifecycle::record_step;
 use crate::Store;
 
@@ -103,16 +105,26 @@ impl OrderRepository for Store {
                 .execute(statement(
                     &txn,
                     "UPDATE promo_codes SET uses = uses + 1 \
-                     WHERE id = ? AND (max_uses IS NULL OR uses < max_uses)",
-                    vec![promo.id.get().into()],
+                     WHERE id = ? AND active = ? AND (max_uses IS NULL OR uses < max_uses)",
+                    vec![promo.id.get().into(), true.into()],
                 ))
                 .await
                 .with_context(|| format!("failed to claim a use of promo code {}", promo.code))?;
             if claimed.rows_affected() != 1 {
+                // switched off since it was checked, or its last use went to another order
+                let active = promo_codes::Entity::find_by_id(promo.id.get())
+                    .one(&txn)
+                    .await
+                    .with_context(|| format!("failed to read promo code {}", promo.code))?
+                    .is_some_and(|row| row.active);
                 txn.rollback()
                     .await
                     .context("failed to roll back a refused promo code")?;
-                return Err(PlaceError::Promo(Rejection::UsedUp));
+                return Err(PlaceError::Promo(if active {
+                    Rejection::UsedUp
+                } else {
+                    Rejection::Inactive
+                }));
             }
         }
         let id = order_rows::Entity::insert(order_row(&order))

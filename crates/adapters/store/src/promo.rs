@@ -2,20 +2,62 @@ use anyhow::Context;
 use cart_pricing::DiscountPercent;
 use chrono::Utc;
 use promo::{
-    CreatePromoError, DiscordId, MaxUses, NewPromo, Promo, PromoCode, PromoId, PromoRepository,
-    PromoUsage, ValidatePromoError,
+    CreatePromoError, DeletePromoError, DiscordId, ListPromoError, MaxUses, NewPromo, Promo,
+    PromoChange, PromoCode, PromoId, PromoRepository, PromoSummary, PromoUsage, UpdatePromoError,
+    ValidatePromoError,
 };
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, SqlErr, TransactionTrait,
+    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, SqlErr,
+    TransactionTrait,
 };
 
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
+use crate::admin_products::statement;
 use crate::audit;
-use crate::entities::{promo_codes, promo_redemptions};
+use crate::entities::{orders, promo_codes, promo_redemptions};
 use crate::Store;
+
+/// The audit target of a promo code.
+fn promo_target(id: i64) -> String {
+    format!("promo:{id}")
+}
+
+/// A code's values as the audit log keeps them.
+fn promo_json(promo: &Promo) -> serde_json::Value {
+    json!({
+        "code": promo.code.as_str(),
+        "discount_percent": promo.discount.get(),
+        "expires_at": promo.expires_at.map(|at| at.to_rfc3339()),
+        "max_uses": promo.max_uses.map(|max| max.get()),
+        "active": promo.active,
+    })
+}
+
+fn stored_max_uses(max_uses: Option<MaxUses>) -> Option<i32> {
+    max_uses.map(|m| i32::try_from(m.get()).unwrap_or(i32::MAX))
+}
+
+fn uses_of(row: &promo_codes::Model) -> u32 {
+    u32::try_from(row.uses).unwrap_or(0)
+}
+
+/// Takes the code's row lock inside `txn` (see `audit::lock_product`), so no order claims a
+/// use between the checks and the write; `false` when there is no such code.
+async fn lock_promo(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
+    let locked = txn
+        .execute(statement(
+            txn,
+            "UPDATE promo_codes SET uses = uses WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to lock promo code {id}"))?;
+    Ok(locked.rows_affected() == 1)
+}
 
 impl PromoRepository for Store {
     #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
@@ -30,11 +72,10 @@ impl PromoRepository for Store {
             code: Set(promo.code.as_str().to_owned()),
             discount_percent: Set(i32::from(promo.discount.get())),
             expires_at: Set(promo.expires_at),
-            max_uses: Set(promo
-                .max_uses
-                .map(|m| i32::try_from(m.get()).unwrap_or(i32::MAX))),
+            max_uses: Set(stored_max_uses(promo.max_uses)),
             created_at: Set(Utc::now()),
             uses: Set(0),
+            active: Set(true),
         };
         let inserted = promo_codes::Entity::insert(row).exec(&txn).await;
         let id = match inserted {
@@ -58,20 +99,143 @@ impl PromoRepository for Store {
             &txn,
             actor,
             AuditKind::PromoCreate,
-            format!("promo:{id}"),
+            promo_target(id),
             None,
-            Some(json!({
-                "code": created.code.as_str(),
-                "discount_percent": created.discount.get(),
-                "expires_at": created.expires_at.map(|at| at.to_rfc3339()),
-                "max_uses": created.max_uses.map(|max| max.get()),
-            })),
+            Some(promo_json(&created)),
         )
         .await?;
         txn.commit()
             .await
             .context("failed to commit the promo code")?;
         Ok(created)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn list(&self) -> Result<Vec<PromoSummary>, ListPromoError> {
+        let rows = promo_codes::Entity::find()
+            .order_by_desc(promo_codes::Column::CreatedAt)
+            .order_by_desc(promo_codes::Column::Id)
+            .all(&self.db)
+            .await
+            .context("failed to list the promo codes")?;
+        rows.into_iter()
+            .map(|row| {
+                let uses = uses_of(&row);
+                Ok(PromoSummary {
+                    promo: to_promo(row)?,
+                    uses,
+                })
+            })
+            .collect()
+    }
+
+    #[tracing::instrument(skip(self, actor))]
+    async fn update(
+        &self,
+        id: PromoId,
+        change: PromoChange,
+        actor: &Actor,
+    ) -> Result<PromoSummary, UpdatePromoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if !lock_promo(&txn, id.get()).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(UpdatePromoError::NotFound(id));
+        }
+        let row = promo_codes::Entity::find_by_id(id.get())
+            .one(&txn)
+            .await
+            .with_context(|| format!("failed to load promo code {id}"))?
+            .ok_or(UpdatePromoError::NotFound(id))?;
+        let uses = uses_of(&row);
+        let before = to_promo(row)?;
+        let after = change.apply(&before);
+        if after.max_uses.is_some_and(|max| max.get() < uses) {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(UpdatePromoError::MaxUsesBelowUses { uses });
+        }
+        if after != before {
+            promo_codes::Entity::update_many()
+                .col_expr(
+                    promo_codes::Column::DiscountPercent,
+                    Expr::value(i32::from(after.discount.get())),
+                )
+                .col_expr(
+                    promo_codes::Column::ExpiresAt,
+                    Expr::value(after.expires_at),
+                )
+                .col_expr(
+                    promo_codes::Column::MaxUses,
+                    Expr::value(stored_max_uses(after.max_uses)),
+                )
+                .col_expr(promo_codes::Column::Active, Expr::value(after.active))
+                .filter(promo_codes::Column::Id.eq(id.get()))
+                .exec(&txn)
+                .await
+                .with_context(|| format!("failed to change promo code {id}"))?;
+            audit::append(
+                &txn,
+                actor,
+                AuditKind::PromoUpdate,
+                promo_target(id.get()),
+                Some(promo_json(&before)),
+                Some(promo_json(&after)),
+            )
+            .await?;
+        }
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit promo code {id}"))?;
+        Ok(PromoSummary { promo: after, uses })
+    }
+
+    #[tracing::instrument(skip(self, actor))]
+    async fn delete(&self, id: PromoId, actor: &Actor) -> Result<(), DeletePromoError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
+        if !lock_promo(&txn, id.get()).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(DeletePromoError::NotFound(id));
+        }
+        let row = promo_codes::Entity::find_by_id(id.get())
+            .one(&txn)
+            .await
+            .with_context(|| format!("failed to load promo code {id}"))?
+            .ok_or(DeletePromoError::NotFound(id))?;
+        // an order of any status keeps the code for its history, even one cancelled since
+        let on_orders = orders::Entity::find()
+            .filter(orders::Column::PromoCodeId.eq(id.get()))
+            .count(&txn)
+            .await
+            .with_context(|| format!("failed to look up the orders of promo code {id}"))?;
+        if row.uses > 0 || on_orders > 0 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(DeletePromoError::Used(id));
+        }
+        let before = to_promo(row)?;
+        promo_codes::Entity::delete_by_id(id.get())
+            .exec(&txn)
+            .await
+            .with_context(|| format!("failed to delete promo code {id}"))?;
+        audit::append(
+            &txn,
+            actor,
+            AuditKind::PromoDelete,
+            promo_target(id.get()),
+            Some(promo_json(&before)),
+            None,
+        )
+        .await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the deletion of promo code {id}"))?;
+        Ok(())
     }
 
     #[tracing::instrument(skip(self, discord_id))]
@@ -114,6 +278,7 @@ fn to_promo(row: promo_codes::Model) -> anyhow::Result<Promo> {
             .with_context(|| format!("promo code {} has a bad discount", row.id))?,
         expires_at: row.expires_at,
         max_uses: row.max_uses.and_then(|m| MaxUses::new(i64::from(m))),
+        active: row.active,
         created_at: row.created_at,
     })
 }

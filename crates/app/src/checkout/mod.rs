@@ -185,7 +185,7 @@ impl CheckoutKit {
             ))
         } else {
             tracing::warn!("stripe.secret_key is empty: card payments use the dev payment page");
-            CardPayments::Dev(DevPayments::new(&public_url))
+            CardPayments::Dev(DevPayments::new())
         };
         let webhook = is_set(&settings.stripe.webhook_secret)
             .then(|| WebhookVerifier::new(settings.stripe.webhook_secret.clone()));

@@ -82,7 +82,8 @@ pub struct CardCheckoutResponse {
     pub order_id: i64,
     /// The key of the order's link (`/orders/{id}?key=…`), shown once.
     pub order_key: Option<String>,
-    /// The payment page (Stripe Checkout, or the dev page without Stripe keys).
+    /// The payment page: Stripe Checkout's URL, or without Stripe keys the dev page as the
+    /// same-origin path `/dev/pay/{order_id}`.
     pub url: String,
 }
 

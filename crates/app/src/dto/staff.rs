@@ -10,10 +10,10 @@ use serde::Serialize;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{IntoResponses, ToSchema};
 
-/// A confirmation to show, e.g. `{"message": "Order saved."}`.
+/// A confirmation to show, e.g. `{"message": "Product order saved."}`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Confirmation {
-    #[schema(example = "Order saved.")]
+    #[schema(example = "Product order saved.")]
     pub message: &'static str,
 }
 

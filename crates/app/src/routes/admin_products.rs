@@ -380,7 +380,7 @@ struct Position {
                    (super_admin).",
     request_body = ReorderBody,
     responses(
-        (status = 200, description = "Saved: `Order saved.`", body = Confirmation),
+        (status = 200, description = "Saved: `Product order saved.`", body = Confirmation),
         SuperAdminJson,
         (status = 422, description = "A missing or mistyped field, a product listed twice, or one that does \
             not exist (under `updates`).", body = crate::openapi::ErrorBody),
@@ -400,7 +400,7 @@ pub async fn reorder(
         .map(|p| (ProductId::new(p.id), p.sort_order))
         .collect();
     catalog_admin.reorder(positions, &admin.actor(ip)).await?;
-    Ok(HttpResponse::Ok().json(Confirmation::new("Order saved.")))
+    Ok(HttpResponse::Ok().json(Confirmation::new("Product order saved.")))
 }
 
 /// A whole number from JSON (a number, or digits in a string) within `min..=MAX_STOCK`.
@@ -511,7 +511,7 @@ pub enum StockChangeKind {
         (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
         SuperAdminJson,
         (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "`type` not `plus` or `minus`, or `inventory` not a whole number from 1 to 1000000.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`type` not `plus` or `minus`, `inventory` not a whole number from 1 to 1000000, or a `minus` on unlimited stock (under `type`; nothing changed, nothing audited).", body = crate::openapi::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

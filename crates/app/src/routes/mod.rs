@@ -247,7 +247,10 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
             web::get().to(roblox::dev_avatar),
         )
         .route("/validate-promo", web::post().to(promo::validate))
-        .route("/admin/promo-codes", web::post().to(promo::create));
+        .route("/admin/promo-codes", web::get().to(promo::list))
+        .route("/admin/promo-codes", web::post().to(promo::create))
+        .route("/admin/promo-codes/{id}", web::patch().to(promo::update))
+        .route("/admin/promo-codes/{id}", web::delete().to(promo::delete));
 }
 
 /// The local stand-ins' pages (they answer 404 when the real provider is configured).

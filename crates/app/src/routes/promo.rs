@@ -3,7 +3,10 @@
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
-use promo::{DiscountPercent, MaxUses, NewPromo, PromoCode, PromoService, PromoValidation};
+use promo::{
+    DiscountPercent, MaxUses, NewPromo, PromoChange, PromoCode, PromoId, PromoService,
+    PromoSummary, PromoValidation,
+};
 use serde::{Deserialize, Serialize};
 use shared::Rule;
 use utoipa::ToSchema;
@@ -11,6 +14,7 @@ use utoipa::ToSchema;
 use super::discord::session_identity;
 use crate::client_ip::ClientIp;
 use crate::dto::responses::JsonBodyRefused;
+use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::limits::RateLimits;
 use crate::{
     auth::RequireSuperAdmin,
@@ -167,6 +171,59 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
         })
 }
 
+const DISCOUNT_RULE: &str = "The discount is a whole percent from 1 to 100.";
+const EXPIRY_RULE: &str = "Enter the expiry as a date and time, or none.";
+const MAX_USES_RULE: &str = "The usage limit is a whole number of at least 1.";
+
+/// `discount_percent`: a whole percent from 1 to 100 (digits in a string too); `None` with the
+/// field's error otherwise.
+fn discount_field(
+    value: Option<&serde_json::Value>,
+    errors: &mut FieldErrors,
+) -> Option<DiscountPercent> {
+    let discount = value.and_then(whole_number).and_then(DiscountPercent::new);
+    if discount.is_none() {
+        errors.add("discount_percent", DISCOUNT_RULE);
+    }
+    discount
+}
+
+/// `expires_at`: left out, null or empty is never (`Some(None)`); text is a time or a date;
+/// anything else is `None` with the field's error.
+fn expiry_field(
+    value: Option<&serde_json::Value>,
+    errors: &mut FieldErrors,
+) -> Option<Option<DateTime<Utc>>> {
+    match value {
+        None | Some(serde_json::Value::Null) => Some(None),
+        Some(serde_json::Value::String(text)) if text.trim().is_empty() => Some(None),
+        Some(serde_json::Value::String(text)) if expiry(text).is_some() => Some(expiry(text)),
+        Some(_) => {
+            errors.add("expires_at", EXPIRY_RULE);
+            None
+        }
+    }
+}
+
+/// `max_uses`: left out, null or empty is no limit (`Some(None)`); else a whole number of at
+/// least 1; anything else is `None` with the field's error.
+fn max_uses_field(
+    value: Option<&serde_json::Value>,
+    errors: &mut FieldErrors,
+) -> Option<Option<MaxUses>> {
+    match value {
+        None | Some(serde_json::Value::Null) => Some(None),
+        Some(serde_json::Value::String(s)) if s.trim().is_empty() => Some(None),
+        Some(value) => match whole_number(value).and_then(MaxUses::new) {
+            Some(max) => Some(Some(max)),
+            None => {
+                errors.add("max_uses", MAX_USES_RULE);
+                None
+            }
+        },
+    }
+}
+
 /// `POST /api/admin/promo-codes` (super_admin) -> 201 `{code, discount_percent, expires_at, max_uses}`.
 #[utoipa::path(
     post,
@@ -179,7 +236,7 @@ fn expiry(text: &str) -> Option<DateTime<Utc>> {
     request_body = CreatePromo,
     responses(
         (status = 201, description = "The new code.", body = CreatedPromo),
-        crate::dto::staff::SuperAdminJson,
+        SuperAdminJson,
         (status = 422, description = "Every problem at once: a missing or malformed `code` (or one that \
             exists already), a `discount_percent` that is not a whole number from 1 to 100, an \
             unreadable `expires_at`, a `max_uses` below 1 (or a field of the wrong JSON type).",
@@ -198,44 +255,15 @@ pub async fn create(
         "code",
         PromoCode::parse(body.code.as_deref().unwrap_or_default()),
     );
-    let discount = body
-        .discount_percent
-        .as_ref()
-        .and_then(whole_number)
-        .and_then(DiscountPercent::new);
-    if discount.is_none() {
-        errors.add(
-            "discount_percent",
-            "The discount is a whole percent from 1 to 100.",
-        );
-    }
-    let expires_at = match body.expires_at.as_deref().map(str::trim) {
-        None | Some("") => Some(None),
-        Some(text) => match expiry(text) {
-            Some(at) => Some(Some(at)),
-            None => {
-                errors.add(
-                    "expires_at",
-                    "Enter the expiry as a date and time, or none.",
-                );
-                None
-            }
-        },
-    };
-    let max_uses = match &body.max_uses {
-        None | Some(serde_json::Value::Null) => Some(None),
-        Some(serde_json::Value::String(s)) if s.trim().is_empty() => Some(None),
-        Some(value) => match whole_number(value).and_then(MaxUses::new) {
-            Some(max) => Some(Some(max)),
-            None => {
-                errors.add(
-                    "max_uses",
-                    "The usage limit is a whole number of at least 1.",
-                );
-                None
-            }
-        },
-    };
+    let discount = discount_field(body.discount_percent.as_ref(), &mut errors);
+    let expires_at = expiry_field(
+        body.expires_at
+            .as_deref()
+            .map(|text| serde_json::Value::String(text.to_owned()))
+            .as_ref(),
+        &mut errors,
+    );
+    let max_uses = max_uses_field(body.max_uses.as_ref(), &mut errors);
     errors.finish()?;
     let (Some(code), Some(discount), Some(expires_at), Some(max_uses)) =
         (code, discount, expires_at, max_uses)
@@ -263,4 +291,204 @@ pub async fn create(
         expires_at: promo.expires_at.map(|at| at.to_rfc3339()),
         max_uses: promo.max_uses.map(|max| max.get()),
     }))
+}
+
+/// A promo code as staff see it in the list.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = PromoCodeJson)]
+pub struct PromoCodeJson {
+    id: i64,
+    /// In capitals.
+    #[schema(example = "SUMMER10")]
+    code: String,
+    #[schema(minimum = 1, maximum = 100, example = 10)]
+    discount_percent: u8,
+    /// RFC 3339; null: it never expires.
+    #[schema(required = true, format = DateTime)]
+    expires_at: Option<String>,
+    /// null: no limit.
+    #[schema(required = true, minimum = 1)]
+    max_uses: Option<u32>,
+    /// Pending and paid orders holding a use of it.
+    #[schema(example = 3)]
+    uses: u32,
+    /// false: switched off, refused at checkout like an expired code.
+    active: bool,
+    /// RFC 3339.
+    #[schema(format = DateTime)]
+    created_at: String,
+}
+
+impl From<PromoSummary> for PromoCodeJson {
+    fn from(summary: PromoSummary) -> Self {
+        let promo = summary.promo;
+        PromoCodeJson {
+            id: promo.id.get(),
+            code: promo.code.to_string(),
+            discount_percent: promo.discount.get(),
+            expires_at: promo.expires_at.map(|at| at.to_rfc3339()),
+            max_uses: promo.max_uses.map(|max| max.get()),
+            uses: summary.uses,
+            active: promo.active,
+            created_at: promo.created_at.to_rfc3339(),
+        }
+    }
+}
+
+/// `GET /api/admin/promo-codes` (super_admin): every code, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/admin/promo-codes",
+    operation_id = "admin_list_promo_codes",
+    tag = "staff: promo codes",
+    summary = "List the promo codes",
+    description = "Every code, newest first, with its uses so far (pending and paid orders) \
+                   and whether it is active (super_admin).",
+    responses(
+        (status = 200, description = "The codes.", body = Vec<PromoCodeJson>),
+        SuperAdminOnly,
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn list(
+    RequireSuperAdmin(_admin): RequireSuperAdmin,
+    kit: web::Data<CheckoutKit>,
+) -> Result<HttpResponse, ApiError> {
+    let codes: Vec<PromoCodeJson> = kit
+        .promos
+        .list()
+        .await?
+        .into_iter()
+        .map(PromoCodeJson::from)
+        .collect();
+    Ok(HttpResponse::Ok().json(codes))
+}
+
+fn promo_id(path: &str) -> Result<PromoId, ApiError> {
+    path.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .map(PromoId::new)
+        .ok_or_else(|| ApiError::NotFound("Promo code not found.".to_owned()))
+}
+
+/// A change to a promo code: any of these fields; the ones left out stay as they are.
+#[derive(ToSchema)]
+#[schema(as = PromoCodeChange)]
+#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to tell null from absent
+pub struct PromoChangeDoc {
+    /// A whole percent (digits in a string are read too).
+    #[schema(value_type = Option<u8>, minimum = 1, maximum = 100, example = 15)]
+    discount_percent: Option<u8>,
+    /// As at creation; null or empty: never expires.
+    #[schema(format = DateTime, example = "2026-12-31T23:59:59Z")]
+    expires_at: Option<String>,
+    /// At least 1 and not below the uses so far; null or empty: no limit.
+    #[schema(value_type = Option<u32>, minimum = 1, example = 100)]
+    max_uses: Option<u32>,
+    /// false switches the code off (refused at checkout, kept for the order history); true
+    /// switches it back on.
+    active: Option<bool>,
+}
+
+/// `PATCH /api/admin/promo-codes/{id}` (super_admin): changes any of `discount_percent`,
+/// `expires_at`, `max_uses`, `active`; later orders only.
+#[utoipa::path(
+    patch,
+    path = "/api/admin/promo-codes/{id}",
+    operation_id = "admin_update_promo_code",
+    tag = "staff: promo codes",
+    summary = "Change or switch off a promo code",
+    description = "Changes the fields given; the code itself cannot change. A change applies \
+                   to orders placed afterwards: an order keeps the discount it was placed with. \
+                   `active: false` switches the code off: checkout and `POST /api/validate-promo` \
+                   refuse it (`This promo code is no longer active.`), and it stays for the \
+                   orders that used it. Audited (`promo.update`) when something changed \
+                   (super_admin).",
+    params(("id" = i64, Path, description = "The code's id.", minimum = 1)),
+    request_body = PromoChangeDoc,
+    responses(
+        (status = 200, description = "The code as it is now.", body = PromoCodeJson),
+        SuperAdminJson,
+        (status = 404, description = "No code has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Every problem at once, per field, as at creation: a \
+            `discount_percent` that is not a whole number from 1 to 100, an unreadable \
+            `expires_at`, a `max_uses` below 1 or below the uses so far, an `active` that is \
+            not true or false, a `code` (it cannot change), or a body that is not an object. \
+            Nothing changed.", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn update(
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
+    kit: web::Data<CheckoutKit>,
+    path: web::Path<String>,
+    body: web::Json<serde_json::Value>,
+) -> Result<HttpResponse, ApiError> {
+    let id = promo_id(&path)?;
+    let Some(fields) = body.as_object() else {
+        return Err(ApiError::field(
+            "promo",
+            "Send the fields to change as a JSON object.",
+        ));
+    };
+    let mut errors = FieldErrors::new();
+    if fields.contains_key("code") {
+        errors.add(
+            "code",
+            "A code cannot be renamed: create a new one and switch this one off.",
+        );
+    }
+    let mut change = PromoChange::default();
+    if let Some(value) = fields.get("discount_percent") {
+        change.discount = discount_field(Some(value), &mut errors);
+    }
+    if let Some(value) = fields.get("expires_at") {
+        change.expires_at = expiry_field(Some(value), &mut errors);
+    }
+    if let Some(value) = fields.get("max_uses") {
+        change.max_uses = max_uses_field(Some(value), &mut errors);
+    }
+    match fields.get("active") {
+        None => {}
+        Some(serde_json::Value::Bool(active)) => change.active = Some(*active),
+        Some(_) => errors.add("active", "Active is true or false."),
+    }
+    errors.finish()?;
+    let updated = kit.promos.update(id, change, &admin.actor(ip)).await?;
+    tracing::info!(code = %updated.promo.code, by = admin.id, "promo code changed");
+    Ok(HttpResponse::Ok().json(PromoCodeJson::from(updated)))
+}
+
+/// `DELETE /api/admin/promo-codes/{id}` (super_admin): 204 for a code no order used; 409
+/// otherwise.
+#[utoipa::path(
+    delete,
+    path = "/api/admin/promo-codes/{id}",
+    operation_id = "admin_delete_promo_code",
+    tag = "staff: promo codes",
+    summary = "Delete a never-used promo code",
+    description = "Deletes a code that no order (of any status) ever used. A used code stays \
+                   for the order history: switch it off instead (`PATCH` with `active: false`). \
+                   Audited (`promo.delete`) (super_admin).",
+    params(("id" = i64, Path, description = "The code's id.", minimum = 1)),
+    responses(
+        (status = 204, description = "Deleted; no body."),
+        SuperAdminOnly,
+        (status = 404, description = "No code has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "An order used it: it stays (nothing changed).", body = crate::openapi::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn delete(
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
+    kit: web::Data<CheckoutKit>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = promo_id(&path)?;
+    kit.promos.delete(id, &admin.actor(ip)).await?;
+    tracing::info!(promo = %id, by = admin.id, "promo code deleted");
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -713,7 +713,7 @@ async fn reorder_persists_and_the_storefront_follows(#[case] backend: Backend) {
     assert_eq!(response.status(), 200);
     assert_eq!(
         response.json::<Value>().await.unwrap()["message"],
-        "Order saved."
+        "Product order saved."
     );
     assert_eq!(
         ids(&app.products().await),

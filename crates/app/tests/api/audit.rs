@@ -143,6 +143,64 @@ async fn a_stock_set_appends_one_entry_and_a_refused_one_appends_nothing(#[case]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
+async fn minus_on_unlimited_stock_is_refused_and_appends_nothing(#[case] backend: Backend) {
+    let audited = Audited::spawn(backend).await;
+    let ada = audited.staff(Role::SuperAdmin).await;
+    let response = send_form(
+        &audited,
+        &ada,
+        Method::POST,
+        "/api/admin/products",
+        &product_form("Seed Pack", &[("stock", "")]),
+    )
+    .await;
+    assert_eq!(response.status(), 201);
+    let created: Value = response.json().await.unwrap();
+    assert_eq!(created["stock"], Value::Null, "unlimited");
+    let id = created["id"].as_i64().unwrap();
+    let seen = audited.count().await;
+
+    let minus = post(
+        &audited,
+        &ada,
+        &format!("/api/admin/products/{id}/change"),
+        json!({"type": "minus", "inventory": 1}),
+    )
+    .await;
+    assert_eq!(minus.status(), 422);
+    let body: Value = minus.json().await.unwrap();
+    assert!(
+        body["errors"]["type"][0]
+            .as_str()
+            .unwrap()
+            .contains("unlimited"),
+        "{body:#}"
+    );
+    audited
+        .nothing_new(seen, "a minus on unlimited stock")
+        .await;
+    let products: Value = audited
+        .auditor
+        .get(audited.app.url("/api/admin/products"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let product = products
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap();
+    assert_eq!(product["stock"], Value::Null, "still unlimited");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
 async fn only_super_admins_read_the_log_and_nobody_changes_it(#[case] backend: Backend) {
     let audited = Audited::spawn(backend).await;
     let app = &audited.app;
@@ -547,7 +605,8 @@ async fn promo_codes_blocklist_changes_and_hidden_reviews_are_audited(#[case] ba
     assert_eq!(entry["before"], Value::Null);
     assert_eq!(
         entry["after"],
-        json!({"code": "SPRING10", "discount_percent": 10, "expires_at": null, "max_uses": 5})
+        json!({"code": "SPRING10", "discount_percent": 10, "expires_at": null, "max_uses": 5,
+               "active": true})
     );
     let again = post(&audited, &ada, "/api/admin/promo-codes", promo).await;
     assert_eq!(again.status(), 422);

@@ -26,6 +26,7 @@ mod metrics;
 mod order_page;
 mod privacy;
 mod products;
+mod promo_codes;
 mod proofs;
 mod request_log;
 mod safety;

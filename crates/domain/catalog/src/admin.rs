@@ -26,7 +26,7 @@ pub enum Removal {
 pub enum StockChange {
     /// Adds units; unlimited stock becomes this many.
     Plus(u32),
-    /// Takes units away, never below zero; unlimited stock stays unlimited.
+    /// Takes units away, never below zero; refused for unlimited stock.
     Minus(u32),
 }
 
@@ -75,7 +75,8 @@ pub trait ProductWrites: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
     /// Changes the stock in one conditional statement, so concurrent changes never lose one
-    /// another and never go below zero. `CatalogError::NotFound` when there is no such product.
+    /// another and never go below zero. `CatalogError::NotFound` when there is no such product;
+    /// `CatalogError::UnlimitedStock` for a minus on unlimited stock (nothing written, no audit).
     fn change_stock(
         &self,
         id: ProductId,
@@ -112,6 +113,7 @@ impl From<CatalogError> for AdminError {
     fn from(error: CatalogError) -> Self {
         match error {
             CatalogError::NotFound(id) => AdminError::NotFound(id),
+            CatalogError::UnlimitedStock(_) => invalid("type", error.to_string()),
             CatalogError::Unknown(e) => AdminError::Unknown(e),
         }
     }

@@ -4,6 +4,11 @@ use crate::ProductId;
 pub enum CatalogError {
     #[error("Product not found.")]
     NotFound(ProductId),
+    /// Units were to be taken away from a product whose stock is unlimited: nothing changed.
+    #[error(
+        "This product's stock is unlimited: there is nothing to take away. Set a count instead."
+    )]
+    UnlimitedStock(ProductId),
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }

@@ -116,7 +116,7 @@ pub struct HostedCheckout {
     /// The provider's id for it (Stripe checkout session id, PayPal order id), stored with the
     /// order and checked against every confirmation.
     pub provider_reference: String,
-    /// Where to send the shopper to pay.
+    /// Where to send the shopper to pay: an absolute URL, or a path on this server.
     pub redirect_url: String,
 }
 

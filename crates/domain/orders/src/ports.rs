@@ -49,7 +49,9 @@ pub trait OrderRepository: Send + Sync + 'static {
     ///   address, serialised per holder so that parallel placements cannot all pass:
     ///   `PlaceError::TooManyPending` when one already holds its cap in `caps`;
     /// - claims the promo code's redemption for the buyer's Discord account: its `uses` is
-    ///   raised only while below `max_uses` (`PlaceError::Promo(Rejection::UsedUp)`), and the
+    ///   raised only while the code is active (`PlaceError::Promo(Rejection::Inactive)`: staff
+    ///   switched it off since it was checked) and below `max_uses`
+    ///   (`PlaceError::Promo(Rejection::UsedUp)`), and the
     ///   account may hold one pending or paid redemption per code
     ///   (`PlaceError::Promo(Rejection::AlreadyUsed)`);
     /// - stores `order` as pending with the reservation, and with its idempotency key and

@@ -343,6 +343,7 @@ fn promo_usage(max_uses: Option<i64>, uses: u32, used_by_account: bool) -> Promo
             discount: DiscountPercent::new(10).unwrap(),
             expires_at: None,
             max_uses: max_uses.and_then(promo::MaxUses::new),
+            active: true,
             created_at: now(),
         },
         uses,

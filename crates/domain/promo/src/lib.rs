@@ -8,10 +8,12 @@ mod ports;
 mod service;
 
 pub use cart_pricing::DiscountPercent;
-pub use error::{CreatePromoError, ValidatePromoError};
+pub use error::{
+    CreatePromoError, DeletePromoError, ListPromoError, UpdatePromoError, ValidatePromoError,
+};
 pub use models::{
-    evaluate, AppliedPromo, DiscordId, DiscordIdError, MaxUses, NewPromo, Promo, PromoCode,
-    PromoCodeError, PromoId, PromoUsage, PromoValidation, Rejection,
+    evaluate, AppliedPromo, DiscordId, DiscordIdError, MaxUses, NewPromo, Promo, PromoChange,
+    PromoCode, PromoCodeError, PromoId, PromoSummary, PromoUsage, PromoValidation, Rejection,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use ports::MockPromoRepository;

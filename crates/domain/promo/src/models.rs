@@ -105,7 +105,47 @@ pub struct Promo {
     pub discount: DiscountPercent,
     pub expires_at: Option<DateTime<Utc>>,
     pub max_uses: Option<MaxUses>,
+    /// Switched off by staff: refused like an expired code, kept for the orders that used it.
+    pub active: bool,
     pub created_at: DateTime<Utc>,
+}
+
+/// A code as staff see it in the list: with how often it was used so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromoSummary {
+    pub promo: Promo,
+    /// Pending and paid orders holding a use of it.
+    pub uses: u32,
+}
+
+/// A change to a code: only the fields given change. It applies to later orders only (an
+/// order keeps the discount it was placed with).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PromoChange {
+    pub discount: Option<DiscountPercent>,
+    /// `Some(None)`: never expires.
+    pub expires_at: Option<Option<DateTime<Utc>>>,
+    /// `Some(None)`: no limit.
+    pub max_uses: Option<Option<MaxUses>>,
+    pub active: Option<bool>,
+}
+
+impl PromoChange {
+    /// Whether the change asks for nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == PromoChange::default()
+    }
+
+    /// The code with the change applied.
+    pub fn apply(&self, promo: &Promo) -> Promo {
+        Promo {
+            discount: self.discount.unwrap_or(promo.discount),
+            expires_at: self.expires_at.unwrap_or(promo.expires_at),
+            max_uses: self.max_uses.unwrap_or(promo.max_uses),
+            active: self.active.unwrap_or(promo.active),
+            ..promo.clone()
+        }
+    }
 }
 
 /// A code with what the rules need to know about its use.
@@ -123,6 +163,8 @@ pub struct PromoUsage {
 pub enum Rejection {
     #[error("Invalid promo code")]
     Invalid,
+    #[error("This promo code is no longer active.")]
+    Inactive,
     #[error("This promo code has expired.")]
     Expired,
     #[error("This promo code has reached its usage limit.")]
@@ -146,11 +188,14 @@ pub enum PromoValidation {
     Rejected(Rejection),
 }
 
-/// The rules, in the order a shopper should hear about them: expired, already used (by this
-/// account: its own pending or paid order may hold the code's last use), used up.
+/// The rules, in the order a shopper should hear about them: switched off, expired, already
+/// used (by this account: its own pending or paid order may hold the code's last use), used up.
 /// A code expires at `expires_at` itself.
 pub fn evaluate(usage: &PromoUsage, now: DateTime<Utc>) -> PromoValidation {
     let promo = &usage.promo;
+    if !promo.active {
+        return PromoValidation::Rejected(Rejection::Inactive);
+    }
     if promo.expires_at.is_some_and(|at| now >= at) {
         return PromoValidation::Rejected(Rejection::Expired);
     }
@@ -205,6 +250,10 @@ mod tests {
     #[test]
     fn rejections_read_as_the_shopper_is_told() {
         assert_eq!(Rejection::Invalid.to_string(), "Invalid promo code");
+        assert_eq!(
+            Rejection::Inactive.to_string(),
+            "This promo code is no longer active."
+        );
         assert_eq!(
             Rejection::Expired.to_string(),
             "This promo code has expired."

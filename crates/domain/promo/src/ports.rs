@@ -3,7 +3,8 @@ use std::future::Future;
 use shared::Actor;
 
 use crate::{
-    CreatePromoError, DiscordId, NewPromo, Promo, PromoCode, PromoUsage, PromoValidation,
+    CreatePromoError, DeletePromoError, DiscordId, ListPromoError, NewPromo, Promo, PromoChange,
+    PromoCode, PromoId, PromoSummary, PromoUsage, PromoValidation, UpdatePromoError,
     ValidatePromoError,
 };
 
@@ -19,6 +20,29 @@ pub trait PromoRepository: Send + Sync + 'static {
         promo: NewPromo,
         actor: &Actor,
     ) -> impl Future<Output = Result<Promo, CreatePromoError>> + Send;
+
+    /// Every code with its uses so far, newest first.
+    fn list(&self) -> impl Future<Output = Result<Vec<PromoSummary>, ListPromoError>> + Send;
+
+    /// Applies `change` to the code and appends the audit log's entry (before and after) in the
+    /// same transaction, the code's row held so no order claims a use meanwhile.
+    /// `UpdatePromoError::NotFound` for an unknown id; `MaxUsesBelowUses` when the new limit is
+    /// below the uses so far (nothing written).
+    fn update(
+        &self,
+        id: PromoId,
+        change: PromoChange,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<PromoSummary, UpdatePromoError>> + Send;
+
+    /// Deletes a code no order ever used, with its audit entry, in one transaction.
+    /// `DeletePromoError::NotFound` for an unknown id; `Used` when an order (of any status)
+    /// names it or a use is held (nothing written).
+    fn delete(
+        &self,
+        id: PromoId,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<(), DeletePromoError>> + Send;
 
     /// The code with its redemption count and whether `discord_id` has redeemed it;
     /// `Ok(None)` for an unknown code. Fails only with `ValidatePromoError::Unknown`.
@@ -37,6 +61,24 @@ pub trait PromoService: Send + Sync + 'static {
         promo: NewPromo,
         actor: &Actor,
     ) -> impl Future<Output = Result<Promo, CreatePromoError>> + Send;
+
+    /// Every code with its uses so far, newest first (super_admin).
+    fn list(&self) -> impl Future<Output = Result<Vec<PromoSummary>, ListPromoError>> + Send;
+
+    /// Changes a code (super_admin `actor`). See [`PromoRepository::update`].
+    fn update(
+        &self,
+        id: PromoId,
+        change: PromoChange,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<PromoSummary, UpdatePromoError>> + Send;
+
+    /// Deletes a never-used code (super_admin `actor`). See [`PromoRepository::delete`].
+    fn delete(
+        &self,
+        id: PromoId,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<(), DeletePromoError>> + Send;
 
     /// Whether the shopper with this Discord account may use the code typed now. Text that is
     /// not a well-formed code is simply an invalid code.

@@ -1,8 +1,9 @@
 use shared::Actor;
 
 use crate::{
-    evaluate, Clock, CreatePromoError, DiscordId, NewPromo, Promo, PromoCode, PromoRepository,
-    PromoService, PromoValidation, Rejection, ValidatePromoError,
+    evaluate, Clock, CreatePromoError, DeletePromoError, DiscordId, ListPromoError, NewPromo,
+    Promo, PromoChange, PromoCode, PromoId, PromoRepository, PromoService, PromoSummary,
+    PromoValidation, Rejection, UpdatePromoError, ValidatePromoError,
 };
 
 /// The promo rules over a repository and a clock.
@@ -26,6 +27,26 @@ impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
     #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
     async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
         self.repository.create(promo, actor).await
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn list(&self) -> Result<Vec<PromoSummary>, ListPromoError> {
+        self.repository.list().await
+    }
+
+    #[tracing::instrument(skip(self, actor))]
+    async fn update(
+        &self,
+        id: PromoId,
+        change: PromoChange,
+        actor: &Actor,
+    ) -> Result<PromoSummary, UpdatePromoError> {
+        self.repository.update(id, change, actor).await
+    }
+
+    #[tracing::instrument(skip(self, actor))]
+    async fn delete(&self, id: PromoId, actor: &Actor) -> Result<(), DeletePromoError> {
+        self.repository.delete(id, actor).await
     }
 
     #[tracing::instrument(skip(self, discord_id))]
@@ -75,6 +96,7 @@ mod tests {
                 discount: DiscountPercent::new(15).unwrap(),
                 expires_at: expires_in.map(|d| now() + d),
                 max_uses: max_uses.and_then(MaxUses::new),
+                active: true,
                 created_at: now() - Duration::days(3),
             },
             uses,
@@ -172,6 +194,41 @@ mod tests {
         assert_eq!(
             check(Some(held_by_this_account), "SPRING").await,
             PromoValidation::Rejected(Rejection::AlreadyUsed)
+        );
+    }
+
+    #[tokio::test]
+    async fn a_switched_off_code_is_refused_before_every_other_reason() {
+        let mut off = usage(None, None, 0, false);
+        off.promo.active = false;
+        assert_eq!(
+            check(Some(off), "SPRING").await,
+            PromoValidation::Rejected(Rejection::Inactive)
+        );
+        let mut everything = usage(Some(-Duration::days(1)), Some(1), 1, true);
+        everything.promo.active = false;
+        assert_eq!(
+            check(Some(everything), "SPRING").await,
+            PromoValidation::Rejected(Rejection::Inactive)
+        );
+    }
+
+    #[test]
+    fn a_change_touches_only_the_fields_it_names() {
+        let promo = usage(Some(Duration::days(1)), Some(5), 0, false).promo;
+        assert!(PromoChange::default().is_empty());
+        assert_eq!(PromoChange::default().apply(&promo), promo);
+        let change = PromoChange {
+            max_uses: Some(None),
+            active: Some(false),
+            ..PromoChange::default()
+        };
+        let changed = change.apply(&promo);
+        assert_eq!(changed.max_uses, None);
+        assert!(!changed.active);
+        assert_eq!(
+            (changed.discount, changed.expires_at, &changed.code),
+            (promo.discount, promo.expires_at, &promo.code)
         );
     }
 

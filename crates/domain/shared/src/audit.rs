@@ -91,6 +91,10 @@ audit_kinds! {
     StockChange => "stock.change",
     /// A promo code created.
     PromoCreate => "promo.create",
+    /// A promo code's discount, expiry, use limit or active flag changed.
+    PromoUpdate => "promo.update",
+    /// A promo code no order used, deleted.
+    PromoDelete => "promo.delete",
     /// A paid order taken by a staff member.
     OrderClaim => "order.claim",
     /// A claimed order given back to the queue.

@@ -102,6 +102,23 @@ describe('/admin/inventory', () => {
     ]);
   });
 
+  it('offers no minus for unlimited stock, and plus still works', async () => {
+    const bee = adminProduct({ id: 3, name: 'Bee', stock: null });
+    const calls = fakeApi({
+      'GET /admin/products': () => jsonResponse([bee]),
+      'GET /admin/products/standalone': () => jsonResponse([]),
+      'POST /admin/products/3/change': () => jsonResponse({ ...bee, stock: 1 }),
+    });
+    const { user } = renderInventory(superAdmin());
+    const minus = await screen.findByRole('button', { name: 'One less Bee' });
+    expect(minus).toBeDisabled();
+    await user.click(minus);
+    expect(calls.filter((call) => call.path === '/admin/products/3/change')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'One more Bee' }));
+    expect(await screen.findByText('1 in Stock')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'One less Bee' })).toBeEnabled();
+  });
+
   it('says "No standalone products found..." when every product is a bundle', async () => {
     fakeApi({
       'GET /admin/products': () => jsonResponse([adminProduct({ id: 2, related_ids: [1] })]),

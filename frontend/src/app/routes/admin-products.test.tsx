@@ -79,7 +79,7 @@ describe('/admin/products for a super_admin', () => {
       'POST /admin/products/reorder': (body) => {
         const { updates } = body as { updates: { id: number; sort_order: number }[] };
         listed = updates.flatMap(({ id }) => listed.filter((product) => product.id === id));
-        return jsonResponse({ message: 'Order saved.' });
+        return jsonResponse({ message: 'Product order saved.' });
       },
     });
     const { user } = renderAdminProducts(superAdmin());
@@ -88,7 +88,7 @@ describe('/admin/products for a super_admin', () => {
       within(bee).getByRole('button', { name: 'Move Disco Bee down one place' }),
     ).toBeDisabled();
     await user.click(within(bee).getByRole('button', { name: 'Move Disco Bee to first place' }));
-    expect(await screen.findByText('Order saved.')).toBeInTheDocument();
+    expect(await screen.findByText('Product order saved.')).toBeInTheDocument();
     expect(calls.find((call) => call.path === '/admin/products/reorder')?.body).toEqual({
       updates: [
         { id: 3, sort_order: 0 },

@@ -102,7 +102,7 @@ function ProductsSection({
           onDelete={onDelete}
           onReorder={(next) =>
             reorder.mutate(next, {
-              onSuccess: (answer) => toast.success(answer.message || 'Order saved.'),
+              onSuccess: (answer) => toast.success(answer.message || 'Product order saved.'),
               onError: (error) => {
                 console.error('Saving the order failed.', error);
                 toast.error(`The new order was not saved: ${errorMessage(error)}`);
@@ -170,6 +170,12 @@ function AdminProducts() {
           <Button variant="secondary" onClick={() => setPromoOpen(true)}>
             Add Promo Code
           </Button>
+          <Link
+            to={paths.adminPromoCodes.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Promo codes
+          </Link>
           <Link
             to={paths.adminInventory.getHref()}
             className={buttonClassName({ variant: 'secondary' })}

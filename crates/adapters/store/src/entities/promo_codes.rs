@@ -11,6 +11,7 @@ pub struct Model {
     pub max_uses: Option<i32>,
     pub created_at: DateTimeUtc,
     pub uses: i32,
+    pub active: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -9,6 +9,8 @@ const KIND_LABELS: Record<string, string> = {
   'stock.set': 'Stock set',
   'stock.change': 'Stock changed',
   'promo.create': 'Promo code created',
+  'promo.update': 'Promo code changed',
+  'promo.delete': 'Promo code deleted',
   'order.claim': 'Order claimed',
   'order.release': 'Order released',
   'order.deliver': 'Order delivered',

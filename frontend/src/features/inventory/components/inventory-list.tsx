@@ -68,7 +68,7 @@ function InventoryRow<P extends InventoryProduct>({ product, onSaved }: RowProps
           label={`One less ${product.name}`}
           size="lg"
           className="inventory-row__step"
-          disabled={busy || stock === 0}
+          disabled={busy || stock === null || stock === 0}
           onClick={() => step('minus')}
         >
           <MinusIcon />

@@ -42,6 +42,7 @@ export const liveChatKeys = {
   all: ['live-chats'] as const,
   list: () => ['live-chats', 'list'] as const,
   filteredList: (status: StaffChatsFilter) => ['live-chats', 'list', status] as const,
+  chat: (chatId: string) => ['live-chats', chatId] as const,
   messages: (chatId: string) => ['live-chats', chatId, 'messages'] as const,
 };
 

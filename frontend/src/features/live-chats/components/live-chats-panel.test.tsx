@@ -299,6 +299,39 @@ describe('Live Chats panel', () => {
     ]);
   });
 
+  it('keeps a conversation the shopper ended open, says so, and keeps its messages', async () => {
+    const server = fakeStaffServer();
+    server.handlers['GET /admin/chats/c-ben'] = () => {
+      const ben = server.chats.find((chat) => chat.id === 'c-ben');
+      return ben
+        ? jsonResponse({ ...ben, messages: server.messages['c-ben'] })
+        : jsonResponse({ message: 'Chat not found.' }, 404);
+    };
+    const { user } = setup();
+    await openPanel(user);
+    await user.click(chatButton(/^Ben/));
+    await within(panel()).findByText('Any news?', { selector: '.message__text' });
+
+    // Ben ends the chat: it leaves the open list, and the server has it as closed.
+    const ben = server.chats.find((chat) => chat.id === 'c-ben');
+    if (!ben) throw new Error('no chat for Ben');
+    ben.status = 'closed';
+    server.handlers['GET /admin/chats'] = () =>
+      jsonResponse(server.chats.filter((chat) => chat.status !== 'closed'));
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    await waitFor(() =>
+      expect(within(chatList()).queryByRole('button', { name: /^Ben/ })).toBeNull(),
+    );
+
+    expect(
+      await within(panel()).findByText('Ben ended this chat. The conversation stays here to read.'),
+    ).toHaveAttribute('role', 'status');
+    expect(within(panel()).getByText('Any news?', { selector: '.message__text' })).toBeVisible();
+    expect(within(panel()).getByRole('button', { name: 'Ended' })).toBeDisabled();
+    expect(within(panel()).getByRole('textbox', { name: 'Reply to Ben' })).toBeDisabled();
+    expect(within(panel()).queryByText('Select a chat')).toBeNull();
+  });
+
   it('shows closed chats only on request', async () => {
     const open = [staffChat('c-open', { user: { id: 4, name: 'Ben' } })];
     const closed = staffChat('c-closed', {

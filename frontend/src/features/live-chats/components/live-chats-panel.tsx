@@ -10,7 +10,12 @@ import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 import { errorMessage } from '@/lib/api-client';
 
-import { useStaffChats, type StaffChatsFilter } from '@/features/live-chats/api/get-staff-chats';
+import { useStaffChat } from '@/features/live-chats/api/get-staff-chat';
+import {
+  useStaffChats,
+  type StaffChat,
+  type StaffChatsFilter,
+} from '@/features/live-chats/api/get-staff-chats';
 import { StaffChatList } from './staff-chat-list';
 import { StaffConversation } from './staff-conversation';
 import '@/components/ui/field.css';
@@ -37,7 +42,15 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
   useModalDialog(panelRef, { onClose });
   useScrollLock(true);
 
-  const selected = loaded?.find((chat) => chat.id === selectedId) ?? null;
+  const listed = loaded?.find((chat) => chat.id === selectedId) ?? null;
+  // A selected chat that left the list (the shopper ended it) stays open, read on its own.
+  const missing = selectedId !== null && loaded !== undefined && listed === null;
+  const alone = useStaffChat(selectedId, missing);
+  // shown while that chat is read on its own, so the conversation does not blink away
+  const [lastListed, setLastListed] = useState<StaffChat | null>(null);
+  if (listed !== null && listed !== lastListed) setLastListed(listed);
+  const stillShown = lastListed?.id === selectedId && !alone.isError ? lastListed : null;
+  const selected = listed ?? (missing ? (alone.data ?? stillShown) : null);
   const waiting = loaded?.filter((chat) => chat.status === 'pending').length ?? 0;
 
   let list;

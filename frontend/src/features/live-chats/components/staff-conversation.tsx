@@ -196,6 +196,12 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
         )}
       </div>
 
+      {chat.status === 'closed' ? (
+        <p className="staff-conversation__ended" role="status">
+          {name} ended this chat. The conversation stays here to read.
+        </p>
+      ) : null}
+
       <form className="staff-conversation__form" onSubmit={submit}>
         <label className="visually-hidden" htmlFor={replyId}>
           Reply to {name}
@@ -206,7 +212,13 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
           type="text"
           autoComplete="off"
           maxLength={MAX_MESSAGE_LENGTH}
-          placeholder={canReply ? 'Type your reply...' : 'Join the chat to reply'}
+          placeholder={
+            canReply
+              ? 'Type your reply...'
+              : chat.status === 'closed'
+                ? 'This chat has ended'
+                : 'Join the chat to reply'
+          }
           disabled={!canReply}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}

@@ -1,7 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { Schemas } from '@/types/api';
+
+import { promoCodesQueryKey } from './get-promo-codes';
 
 /**
  * `code` is stored uppercase; `discount_percent` 1 to 100; `expires_at` an ISO date-time or null
@@ -17,5 +19,9 @@ export function createPromoCode(body: NewPromoCode): Promise<PromoCode> {
 }
 
 export function useCreatePromoCode() {
-  return useMutation({ mutationFn: createPromoCode });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createPromoCode,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: promoCodesQueryKey }),
+  });
 }
