@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 
 import {
   apiLogIn,
@@ -131,6 +131,21 @@ test('a logged-in buyer links Discord, applies a promo, pays, and sees the order
 
   await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
+  // The confetti draws (issue 23: the CSP refused the library's worker, the canvas stayed empty).
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          Array.from(document.querySelectorAll('canvas')).some((canvas) => {
+            const context = canvas.width > 0 ? canvas.getContext('2d') : null;
+            if (!context) return false;
+            const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+            return data.some((value, index) => index % 4 === 3 && value > 0);
+          }),
+        ),
+      { message: 'confetti on the canvas', timeout: 5_000, intervals: [50] },
+    )
+    .toBe(true);
   await expect(page.getByRole('heading', { name: `Order #${orderId}` })).toBeVisible();
   await expect(page.getByTestId('order-status')).toHaveText('Paid');
   await expect(cartCount(page)).toHaveText('0');

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 
 import {
   apiLogIn,

@@ -86,14 +86,24 @@ export function CheckoutView({
           identity={discord.identity}
           onUnlink={discord.unlink}
           unlinking={discord.unlinking}
+          error={discord.identity ? undefined : payment.fieldErrors.discord}
         />
         <RobloxUsernameField
           value={details.robloxUsername}
-          onChange={(robloxUsername) => updateDetails({ robloxUsername })}
+          onChange={(robloxUsername) => {
+            updateDetails({ robloxUsername });
+            payment.clearFieldError('roblox_username');
+          }}
           preview={details.robloxPreview}
           onPreviewChange={(robloxPreview) => updateDetails({ robloxPreview })}
+          error={payment.fieldErrors.roblox_username}
         />
-        <Field label="Email" hint="For your receipt and order updates." hintPosition="above">
+        <Field
+          label="Email"
+          hint="For your receipt and order updates."
+          hintPosition="above"
+          error={payment.fieldErrors.email}
+        >
           {(control) => (
             <input
               {...control}
@@ -102,7 +112,10 @@ export function CheckoutView({
               name="email"
               autoComplete="email"
               value={details.email}
-              onChange={(event) => updateDetails({ email: event.target.value })}
+              onChange={(event) => {
+                updateDetails({ email: event.target.value });
+                payment.clearFieldError('email');
+              }}
             />
           )}
         </Field>
