@@ -4,6 +4,7 @@ import {
   apiLogIn,
   cartCount,
   createAccountWithCli,
+  expectChatButtonStepsAside,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   fetchProducts,
@@ -225,6 +226,10 @@ for (const viewport of VIEWPORTS) {
       await linkDiscord(page);
       await fillDetails(page);
       await shot('filled');
+      // the chat button steps aside from the total and the Roblox avatar (issue 23)
+      const total = await expectChatButtonStepsAside(page, page.getByTestId('checkout-total'));
+      if (viewport.width < 640) expect(total, 'the total can go under the button').toBe(true);
+      await expectChatButtonStepsAside(page, page.getByRole('img', { name: /^Roblox avatar of/ }));
 
       await payByCardOnDevPage(page, testInfo, `checkout-payment-modal-${viewport.width}`);
       await page.getByRole('button', { name: 'Cancel' }).click();

@@ -72,13 +72,13 @@ function watch(context: BrowserContext, seen: string[]): void {
   });
 }
 
-export const test = base.extend<{ consoleErrors: ConsoleErrors; watchConsole: void }>({
+export const test = base.extend<{ consoleErrors: ConsoleErrors; watchConsole: undefined }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from it
-  consoleErrors: async ({}, use) => {
-    await use(new ConsoleErrors());
+  consoleErrors: async ({}, provide) => {
+    await provide(new ConsoleErrors());
   },
   watchConsole: [
-    async ({ context, browser, consoleErrors }, use, testInfo) => {
+    async ({ context, browser, consoleErrors }, provide, testInfo) => {
       const seen: string[] = [];
       watch(context, seen);
       const newContext = browser.newContext.bind(browser);
@@ -88,7 +88,7 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; watchConsole: vo
         return opened;
       };
       try {
-        await use();
+        await provide(undefined);
       } finally {
         browser.newContext = newContext;
       }

@@ -61,7 +61,11 @@ test('staff add a proof with two images (a two-column grid) and delete it; shopp
   await expect(previews).toHaveCount(2);
   // The previews show the files (issue 23: the CSP refused their `blob:` addresses).
   await expect
-    .poll(() => previews.evaluateAll((images) => (images as HTMLImageElement[]).map((image) => image.naturalWidth)))
+    .poll(() =>
+      previews.evaluateAll((images) =>
+        (images as HTMLImageElement[]).map((image) => image.naturalWidth),
+      ),
+    )
     .toEqual([320, 320]);
   await saveScreenshot(page, testInfo, 'proofs-form-1280', { fullPage: false });
   await form.getByRole('button', { name: 'Add Proof' }).click();

@@ -44,7 +44,9 @@ export function RequireRole({ role, children }: RequireRoleProps) {
               <Button
                 loading={logout.isPending}
                 onClick={() =>
-                  logout.mutate(undefined, { onSuccess: () => void navigate(paths.login.getHref()) })
+                  logout.mutate(undefined, {
+                    onSuccess: () => void navigate(paths.login.getHref()),
+                  })
                 }
               >
                 Log in as someone else

@@ -250,9 +250,7 @@ function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProp
       </ul>
 
       {order.claimed_by ? (
-        <p className="order-card__claim">
-          {claimLine(order.status, mine, order.claimed_by.name)}
-        </p>
+        <p className="order-card__claim">{claimLine(order.status, mine, order.claimed_by.name)}</p>
       ) : null}
 
       {isPaid ? (

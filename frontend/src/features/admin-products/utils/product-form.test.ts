@@ -55,25 +55,24 @@ describe('validateProductForm', () => {
 });
 
 describe('the Position: one numbering with the cards (issue 23)', () => {
-  const list = [
-    { ...makeProduct({ id: 5, sort_order: null }), archived: false },
-    { ...makeProduct({ id: 3, sort_order: 1 }), archived: false },
-    { ...makeProduct({ id: 7, sort_order: 3 }), archived: false },
-  ];
+  const owl = { ...makeProduct({ id: 5, sort_order: null }), archived: false };
+  const raccoon = { ...makeProduct({ id: 3, sort_order: 1 }), archived: false };
+  const kitsune = { ...makeProduct({ id: 7, sort_order: 3 }), archived: false };
+  const list = [owl, raccoon, kitsune];
 
   it("shows the product's place in the list, whatever number is stored", () => {
-    expect(productToFormValues(list[1]!, list).sort_order).toBe('2');
-    expect(productToFormValues(list[0]!, list).sort_order).toBe('1');
+    expect(productToFormValues(raccoon, list).sort_order).toBe('2');
+    expect(productToFormValues(owl, list).sort_order).toBe('1');
   });
 
   it('moves the product to a new place, and asks nothing when it is there already', () => {
-    expect(moveToPlace(list, list[2]!, 1)?.map((p) => p.id)).toEqual([7, 5, 3]);
-    expect(moveToPlace(list, list[0]!, 3)?.map((p) => p.id)).toEqual([3, 7, 5]);
-    expect(moveToPlace(list, list[1]!, 2)).toBeNull();
+    expect(moveToPlace(list, kitsune, 1)?.map((p) => p.id)).toEqual([7, 5, 3]);
+    expect(moveToPlace(list, owl, 3)?.map((p) => p.id)).toEqual([3, 7, 5]);
+    expect(moveToPlace(list, raccoon, 2)).toBeNull();
   });
 
   it('sends the stored number unchanged: a new place is a reorder', () => {
-    const values = productToFormValues(list[1]!, list);
+    const values = productToFormValues(raccoon, list);
     expect(productFormData(values, null, { method: 'PUT', sortOrder: 1 }).get('sort_order')).toBe(
       '1',
     );

@@ -73,7 +73,11 @@ export function CheckoutView({
         <OrderLines items={items} />
       </section>
 
-      <section className="checkout__card checkout__details" aria-labelledby="details-title">
+      <section
+        className="checkout__card checkout__details"
+        aria-labelledby="details-title"
+        data-keep-clear
+      >
         <h2 id="details-title" className="checkout__section-title">
           Your details
         </h2>
@@ -121,7 +125,11 @@ export function CheckoutView({
         </Field>
       </section>
 
-      <section className="checkout__card checkout__totals" aria-labelledby="payment-title">
+      <section
+        className="checkout__card checkout__totals"
+        aria-labelledby="payment-title"
+        data-keep-clear
+      >
         <h2 id="payment-title" className="visually-hidden">
           Payment
         </h2>

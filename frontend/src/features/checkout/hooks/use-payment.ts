@@ -177,9 +177,9 @@ export function usePayment({
     clearFieldError: (field: keyof CheckoutFieldErrors) =>
       setFieldErrors((current) => {
         if (!(field in current)) return current;
-        const rest = { ...current };
-        delete rest[field];
-        return rest;
+        return Object.fromEntries(
+          Object.entries(current).filter(([name]) => name !== field),
+        ) as CheckoutFieldErrors;
       }),
     problems,
     /** Complete Payment: checks, then opens the payment-method choice. */
