@@ -30,6 +30,22 @@ export class ConsoleErrors {
     this.allowed.push({ pattern, reason });
   }
 
+  /**
+   * Allows the console line Chromium writes for one deliberate error answer: `status` from the
+   * API path `path` (exactly, or matching the RegExp), e.g. (401, '/api/login', 'a wrong
+   * password').
+   */
+  expectAnswer(status: number, path: string | RegExp, reason: string): void {
+    const where = typeof path === 'string' ? escapeRegExp(path) : path.source;
+    this.expect(
+      new RegExp(
+        `^console error: Failed to load resource: the server responded with a status of ${status} ` +
+          `\\([^)]*\\) \\(at https?://[^/]+${where}(\\?[^)]*)?\\)$`,
+      ),
+      reason,
+    );
+  }
+
   /** The problems none of the test's patterns allows. */
   unexpected(seen: readonly string[]): string[] {
     return seen.filter((line) => !this.allowed.some(({ pattern }) => pattern.test(line)));
@@ -42,6 +58,10 @@ export class ConsoleErrors {
       description: `${String(pattern)}: ${reason}`,
     }));
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
