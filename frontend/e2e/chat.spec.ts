@@ -39,7 +39,10 @@ async function say(page: Page, text: string) {
 
 test('a guest gets the bot, then a live agent; they talk both ways until the admin deletes the chat', async ({
   browser,
+  consoleErrors,
 }, testInfo) => {
+  // spec: a 404 means the chat is gone (the admin deleted it), and a fresh AI chat starts
+  consoleErrors.expectAnswer(404, /\/api\/chat\/(history|status)/, 'the deleted chat is gone');
   test.slow(); // Polls of 3 and 5 seconds, two browsers, argon2 on a debug build.
   const adminEmail = `agent-${Date.now()}@example.com`;
   // a long name, as the demo's "Demo Super Admin": the phone's header shows it whole
