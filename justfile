@@ -119,10 +119,14 @@ api-types: frontend-deps
     {{server_bin}} openapi > frontend/openapi.json
     cd frontend && node src/types/generate-api-types.mjs
 
-# Static checks: rustfmt, clippy (warnings are errors), ESLint and Prettier.
+# Static checks: rustfmt, clippy (warnings are errors), what docs/architecture.md claims (its
+# crate graph; domain crates free of web, database and adapter crates), ESLint and Prettier.
+# `python3 ops/lint/architecture.py` without `--no-modules` also lists module circles (needs
+# `cargo install cargo-modules --version 0.27.0`); it joins the lint once none is left.
 lint: frontend-deps
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
+    python3 ops/lint/architecture.py --no-modules
     cd frontend && npm run lint
 
 # Format Rust and frontend code.

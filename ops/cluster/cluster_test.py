@@ -449,7 +449,15 @@ def check_stock_change_everywhere(cluster: Cluster, staff: Browser, image: bytes
         picture.startswith("/media/") and all(s == 200 for s in served.values()),
         f"{picture} -> {served}",
     )
-    time.sleep(REFRESH_SECONDS + 1)  # every instance has the product in its list
+    # every instance has the product in its list before its stock changes
+    listed_by = set()
+    deadline = time.monotonic() + REFRESH_SECONDS + 5
+    while time.monotonic() < deadline and len(listed_by) < 3:
+        for port in INSTANCE_PORTS:
+            if stock_in_list(f"http://127.0.0.1:{port}", pid) == 5:
+                listed_by.add(port)
+        if len(listed_by) < 3:
+            time.sleep(0.1)
     status, _, body = staff.post_json(f"{LB}/api/admin/products/{pid}/inventory", {"inventory": 42})
     changed_at = time.monotonic()
     if status != 200:

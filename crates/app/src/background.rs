@@ -16,6 +16,7 @@ use crate::auth::AppClock;
 use crate::checkout::{close_unpaid, CheckoutKit, CloseError, Closed};
 use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
+use crate::rounds::{Loop, Rounds};
 use crate::settings::Settings;
 use crate::snapshot::StockChanged;
 
@@ -102,6 +103,8 @@ pub struct Loops {
     pub store: Store,
     pub clock: AppClock,
     pub events: ShopEvents,
+    /// Each loop counts its finished rounds here.
+    pub rounds: Rounds,
 }
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
@@ -116,37 +119,44 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
     if loops.events.transport() == Transport::Postgres {
         spawn_event_listener(loops.events.clone(), settings.database.url.clone());
     }
+    let rounds = loops.rounds;
     spawn_event_purge(
         loops.events.clone(),
         Duration::from_secs(settings.events.retention_seconds.max(1)),
+        rounds.clone(),
     );
-    spawn_sweeper(sweeper.clone(), SWEEP_EVERY);
-    loops
-        .outbox
-        .spawn(Duration::from_millis(settings.mail.queue_poll_ms.max(50)));
+    spawn_sweeper(sweeper.clone(), SWEEP_EVERY, rounds.clone());
+    loops.outbox.spawn(
+        Duration::from_millis(settings.mail.queue_poll_ms.max(50)),
+        rounds.clone(),
+    );
     spawn_catalog_refresh(
         loops.stock,
         Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
+        rounds.clone(),
     );
     spawn_chat_version_refresh(
         Arc::clone(&loops.chat),
         loops.store,
         Duration::from_millis(settings.chat.version_refresh_ms.max(100)),
+        rounds.clone(),
     );
     spawn_chat_purge(
         loops.chat,
         loops.clock,
         Duration::from_secs(settings.chat.purge_every_seconds.max(1)),
+        rounds,
     );
     sweeper
 }
 
 /// Expires stale pending orders every `every`.
-fn spawn_sweeper(sweeper: Sweeper, every: Duration) {
+fn spawn_sweeper(sweeper: Sweeper, every: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);
         loop {
             ticker.tick().await;
+            let _round = rounds.begin(Loop::Sweep);
             if let Err(error) = sweeper.run_once().await {
                 tracing::warn!(error = ?error, "could not expire stale orders");
             }
@@ -155,12 +165,13 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration) {
 }
 
 /// Keeps this instance's snapshot in step with writes made by other instances.
-fn spawn_catalog_refresh(stock: StockChanged, every: Duration) {
+fn spawn_catalog_refresh(stock: StockChanged, every: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);
         ticker.tick().await;
         loop {
             ticker.tick().await;
+            let _round = rounds.begin(Loop::CatalogRefresh);
             if let Err(error) = stock.refresh().await {
                 tracing::warn!(error = ?error, "could not refresh the product snapshot");
             }
@@ -169,13 +180,14 @@ fn spawn_catalog_refresh(stock: StockChanged, every: Duration) {
 }
 
 /// Keeps this instance's chat poll cache in step with chat writes made by other instances.
-fn spawn_chat_version_refresh(chat: Arc<HelpChat>, store: Store, every: Duration) {
+fn spawn_chat_version_refresh(chat: Arc<HelpChat>, store: Store, every: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         ticker.tick().await;
         loop {
             ticker.tick().await;
+            let _round = rounds.begin(Loop::ChatVersions);
             if let Err(error) = chat.versions.refresh(&store).await {
                 tracing::warn!(error = ?error, "could not refresh the chat versions");
             }
@@ -185,12 +197,13 @@ fn spawn_chat_version_refresh(chat: Arc<HelpChat>, store: Store, every: Duration
 
 /// Purges expired chats every `chat.purge_every_seconds`, on the shop's clock. Several
 /// instances purging at once is harmless: each delete re-checks its condition.
-fn spawn_chat_purge(chat: Arc<HelpChat>, clock: AppClock, every: Duration) {
+fn spawn_chat_purge(chat: Arc<HelpChat>, clock: AppClock, every: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             ticker.tick().await;
+            let _round = rounds.begin(Loop::ChatPurge);
             match chat.purge_expired(clock.now()).await {
                 Ok(0) => {}
                 Ok(purged) => tracing::info!(purged, "purged expired help chats"),
@@ -296,13 +309,14 @@ async fn catch_up(events: &ShopEvents) {
 
 /// Forgets events older than `events.retention_seconds` (a stream reconnecting later is told
 /// to resync). Several instances purging at once is harmless.
-fn spawn_event_purge(events: ShopEvents, keep: Duration) {
+fn spawn_event_purge(events: ShopEvents, keep: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let every = Duration::from_secs(60).min(keep);
         let mut ticker = tokio::time::interval(every);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             ticker.tick().await;
+            let _round = rounds.begin(Loop::EventPurge);
             let Ok(keep) = chrono::Duration::from_std(keep) else {
                 return;
             };

@@ -326,8 +326,19 @@ impl OrderRepository for EventsStore {
         &self,
         id: OrderId,
         reference: String,
+        url: String,
     ) -> Result<(), OrderError> {
-        self.store.attach_payment_reference(id, reference).await
+        self.store
+            .attach_payment_reference(id, reference, url)
+            .await
+    }
+
+    async fn keyed_order(
+        &self,
+        key: orders::ScopedKey,
+        since: DateTime<Utc>,
+    ) -> Result<Option<orders::KeyedOrder>, OrderError> {
+        self.store.keyed_order(key, since).await
     }
 
     async fn order(&self, id: OrderId) -> Result<Order, OrderError> {

@@ -53,6 +53,13 @@ pub enum ApiError {
     /// 409: the request conflicts with the current state.
     #[error("{0}")]
     Conflict(String),
+    /// 409 with a `Retry-After` header: the state the request needs is on its way (another
+    /// request is still at it).
+    #[error("{message}")]
+    ConflictRetry {
+        message: String,
+        retry_after_secs: u64,
+    },
     #[error("{0}")]
     PayloadTooLarge(String),
     #[error("{0}")]
@@ -199,7 +206,9 @@ impl ResponseError for ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Conflict(_) | ApiError::CartConflict { .. } => StatusCode::CONFLICT,
+            ApiError::Conflict(_)
+            | ApiError::ConflictRetry { .. }
+            | ApiError::CartConflict { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Validation { .. } | ApiError::PromoRejected(_) => {
@@ -235,6 +244,7 @@ impl ResponseError for ApiError {
             | ApiError::PayloadTooLarge(message)
             | ApiError::UnsupportedMediaType(message)
             | ApiError::BadGateway(message)
+            | ApiError::ConflictRetry { message, .. }
             | ApiError::TooManyRequests { message, .. } => (message.as_str(), &empty),
             ApiError::Validation { message, errors } => (message.as_str(), errors),
             ApiError::CartConflict { message, detail } => {
@@ -268,6 +278,9 @@ impl ResponseError for ApiError {
         let mut response = HttpResponse::build(self.status_code());
         if let ApiError::TooManyRequests {
             retry_after_secs, ..
+        }
+        | ApiError::ConflictRetry {
+            retry_after_secs, ..
         } = self
         {
             response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
@@ -288,6 +301,8 @@ impl From<CatalogError> for ApiError {
 // ---- domain errors as HTTP answers (issue 12): one `From` per error type, so handlers use `?`.
 // A message a domain error does not word itself (its Display is for logs) is worded here.
 
+/// The field of a 422 about the `Idempotency-Key` header: the header's own name.
+pub const IDEMPOTENCY_KEY_FIELD: &str = "Idempotency-Key";
 const SESSION_MISMATCH: &str = "The session does not belong to this order.";
 const CANNOT_CANCEL: &str = "This order can no longer be cancelled.";
 const CANCEL_UNAVAILABLE: &str =
@@ -555,6 +570,14 @@ impl From<CheckoutError> for ApiError {
                 detail: CartConflict::FreshCart(Box::new(PricedCartResponse::from(&**cart))),
             },
             CheckoutError::Blocked => ApiError::Forbidden(error.to_string()),
+            CheckoutError::KeyReused => ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string()),
+            CheckoutError::StillPlacing { retry_after, .. } => ApiError::ConflictRetry {
+                message: error.to_string(),
+                retry_after_secs: u64::try_from(retry_after.num_seconds()).unwrap_or(1).max(1),
+            },
+            CheckoutError::KeyClosed { .. } | CheckoutError::AlreadyPlaced(_) => {
+                ApiError::Conflict(error.to_string())
+            }
             CheckoutError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -19,6 +19,7 @@ mod metrics;
 mod openapi;
 mod outbox;
 mod public_get;
+mod rounds;
 mod routes;
 mod seed;
 mod services;
@@ -31,6 +32,7 @@ mod wiring;
 pub use background::Sweeper;
 pub use checkout::DEMO_IDENTITIES;
 pub use cli::{openapi_json, run_cli, Cli, Command};
+pub use rounds::{Loop, Rounds};
 pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{
     AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,

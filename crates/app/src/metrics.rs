@@ -70,6 +70,8 @@ pub struct ShopMetrics {
     payments: IntCounterVec,
     /// Failed attempts at the buyer's mail (receipt, delivered, refunded) on this instance.
     buyer_mail_failures: MailFailures,
+    /// The background loops' finished rounds.
+    rounds: crate::rounds::Rounds,
 }
 
 /// The `method` label: one of the standard methods, or `other` for any method a client made
@@ -132,6 +134,7 @@ impl ShopMetrics {
         mail_failures: MailFailures,
         notifier: StaffNotifier,
         clock: AppClock,
+        rounds: crate::rounds::Rounds,
     ) -> anyhow::Result<Self> {
         let config = &settings.metrics;
         let token = config.token.expose_secret().trim();
@@ -216,6 +219,7 @@ impl ShopMetrics {
             pool_max: settings.database.max_connections,
             payments,
             buyer_mail_failures: MailFailures::default(),
+            rounds,
         })
     }
 
@@ -432,6 +436,21 @@ impl ShopMetrics {
             }
         }
         registry.register(Box::new(discord))?;
+        let rounds = IntCounterVec::new(
+            Opts::new(
+                "shop_loop_rounds_total",
+                "Rounds this instance's background loops finished, by loop (sweep, outbox, \
+                 catalog_refresh, chat_versions, chat_purge, event_purge): one that stops \
+                 growing has stopped",
+            ),
+            &["loop"],
+        )?;
+        for which in crate::rounds::Loop::ALL {
+            rounds
+                .with_label_values(&[which.as_str()])
+                .inc_by(self.rounds.count(which));
+        }
+        registry.register(Box::new(rounds))?;
         Ok(registry)
     }
 

@@ -123,7 +123,7 @@ impl Outbox {
     }
 
     /// Runs a round every `every`, and at once when woken.
-    pub fn spawn(self, every: Duration) {
+    pub fn spawn(self, every: Duration, rounds: crate::rounds::Rounds) {
         tokio::spawn(async move {
             let mut ticker = tokio::time::interval(every);
             ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -132,6 +132,7 @@ impl Outbox {
                     _ = ticker.tick() => {}
                     () = self.wake.notified() => {}
                 }
+                let _round = rounds.begin(crate::rounds::Loop::Outbox);
                 self.run_once().await;
             }
         });

@@ -5,7 +5,7 @@
 use anyhow::Context;
 use cart_pricing::Money;
 use catalog::{Catalog, ProductDraft, ProductId, ProductRepository, Stock};
-use media::{generate_product_art, ArtKind, ArtSpec, MediaStore};
+use media::{generate_product_art, Animal, ArtSpec, MediaStore, Subject};
 use store::Store;
 
 struct Demo {
@@ -125,14 +125,47 @@ const DEMO: [Demo; 30] = [
     Demo { category: "Exclusives, Pets", savings: Some("44.99"), mutation: Some("Gold"), ..pet(57, "Golden Dragonfly", "34.99", 1, 1.0, "A Dragonfly that is itself golden. One of a kind in our shop.") },
 ];
 
-fn art_kind(category: &str) -> ArtKind {
-    let first = category.split(',').next().unwrap_or_default().trim();
-    match first {
-        "Sheckles" => ArtKind::Sheckles,
-        "Bundles" => ArtKind::Bundle,
-        "Exclusives" => ArtKind::Exclusive,
-        _ => ArtKind::Pet,
-    }
+/// The picture of a demo product: the animal its name says, coins for Sheckles, the animals
+/// of a bundle; exclusives stand on a sunburst.
+fn demo_art(demo: &Demo) -> anyhow::Result<ArtSpec> {
+    let animal =
+        |name: &str| Animal::from_name(name).with_context(|| format!("no demo art for {name}"));
+    let categories = || demo.category.split(',').map(str::trim);
+    let subject = match categories().next().unwrap_or_default() {
+        "Sheckles" => Subject::Sheckles(sheckle_coins(demo.name)?),
+        "Bundles" => Subject::Bundle(
+            demo.related
+                .iter()
+                .map(|id| {
+                    let member = DEMO.iter().find(|d| d.id == *id);
+                    animal(member.map_or("", |d| d.name))
+                })
+                .collect::<anyhow::Result<_>>()?,
+        ),
+        _ => Subject::Animal(animal(demo.name)?),
+    };
+    Ok(ArtSpec {
+        subject,
+        exclusive: categories().any(|c| c == "Exclusives"),
+        seed: demo.id.unsigned_abs(),
+    })
+}
+
+/// How many coins a Sheckles picture piles up: one for ten billion, three more for every ten
+/// times as many ("10 Trillion Sheckles": ten).
+fn sheckle_coins(name: &str) -> anyhow::Result<u32> {
+    let mut words = name.split_whitespace();
+    let count: f64 = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .with_context(|| format!("no amount in {name}"))?;
+    let scale = match words.next() {
+        Some("Billion") => 1e9,
+        Some("Trillion") => 1e12,
+        _ => anyhow::bail!("no Billion or Trillion in {name}"),
+    };
+    let tens = (count * scale / 1e10).log10().round().max(0.0);
+    Ok(1 + 3 * tens as u32)
 }
 
 fn money(text: &str) -> anyhow::Result<Money> {
@@ -168,11 +201,7 @@ pub async fn demo_catalog(catalog: &Catalog<Store>, media: &MediaStore) -> anyho
     let started = std::time::Instant::now();
     let mut products = Vec::with_capacity(DEMO.len());
     for demo in &DEMO {
-        let spec = ArtSpec {
-            kind: art_kind(demo.category),
-            hue: ((demo.id * 47) % 360) as f32,
-            seed: demo.id.unsigned_abs(),
-        };
+        let spec = demo_art(demo)?;
         let png = generate_product_art(&spec).with_context(|| format!("drawing {}", demo.name))?;
         let image = media
             .save_png("products", &png)
@@ -290,11 +319,39 @@ mod tests {
             );
         }
         for demo in &DEMO {
+            assert!(demo_art(demo).is_ok(), "{} has a picture", demo.name);
             assert!(
                 draft(demo, String::new()).is_ok(),
                 "{} has valid prices",
                 demo.name
             );
         }
+    }
+
+    #[test]
+    fn demo_pictures_show_what_the_names_say() {
+        let subject = |name: &str| {
+            let demo = DEMO.iter().find(|d| d.name == name).unwrap();
+            demo_art(demo).unwrap()
+        };
+        assert_eq!(subject("Red Fox").subject, Subject::Animal(Animal::RedFox));
+        assert_eq!(subject("T-Rex").subject, Subject::Animal(Animal::TRex));
+        assert_eq!(subject("10 Billion Sheckles").subject, Subject::Sheckles(1));
+        assert_eq!(
+            subject("100 Billion Sheckles").subject,
+            Subject::Sheckles(4)
+        );
+        assert_eq!(subject("1 Trillion Sheckles").subject, Subject::Sheckles(7));
+        assert_eq!(
+            subject("10 Trillion Sheckles").subject,
+            Subject::Sheckles(10)
+        );
+        assert_eq!(
+            subject("Dino Duo Bundle").subject,
+            Subject::Bundle(vec![Animal::Spinosaurus, Animal::Brontosaurus])
+        );
+        assert!(subject("Kitsune").exclusive);
+        assert!(subject("Golden Dragonfly").exclusive);
+        assert!(!subject("Raccoon").exclusive);
     }
 }

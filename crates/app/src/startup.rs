@@ -25,6 +25,8 @@ pub struct Application {
     events: crate::events::ShopEvents,
     clock: AppClock,
     sweeper: Sweeper,
+    rounds: crate::rounds::Rounds,
+    staff_notifier: discord::StaffNotifier,
     db_queries: Arc<AtomicU64>,
 }
 
@@ -47,9 +49,11 @@ impl Application {
         settings.site.discord_invite()?;
         let services = Services::build(&settings).await?;
         let production = settings.environment == Environment::Production;
-        let (clock, sweeper, db_queries, events) = (
+        let staff_notifier = services.staff_notifier.clone();
+        let (clock, sweeper, rounds, db_queries, events) = (
             services.clock.clone(),
             services.sweeper.clone(),
+            services.rounds.get_ref().clone(),
             Arc::clone(&services.db_queries),
             services.events.get_ref().clone(),
         );
@@ -97,6 +101,8 @@ impl Application {
             events,
             clock,
             sweeper,
+            rounds,
+            staff_notifier,
             db_queries,
         })
     }
@@ -120,11 +126,28 @@ impl Application {
         self.sweeper.clone()
     }
 
+    /// The background loops' finished rounds and the work detached from requests; tests wait
+    /// on them instead of the clock.
+    pub fn rounds(&self) -> crate::rounds::Rounds {
+        self.rounds.clone()
+    }
+
+    /// The instance's server push: what it has heard of the event log.
+    pub fn events(&self) -> crate::events::ShopEvents {
+        self.events.clone()
+    }
+
+    /// The queue of the help chat's staff notices: one queue, sent in order.
+    pub fn staff_notifier(&self) -> discord::StaffNotifier {
+        self.staff_notifier.clone()
+    }
+
     /// What stops this instance gracefully (as SIGTERM does).
     pub fn shutdown(&self) -> Shutdown {
         Shutdown {
             server: self.server.handle(),
             events: self.events.clone(),
+            rounds: self.rounds.clone(),
         }
     }
 
@@ -150,16 +173,30 @@ impl Application {
 /// Stops an instance: its event streams end at once (browsers reconnect to another instance
 /// after their retry hint), it takes no new connections, the requests in flight finish, and
 /// the process exits as soon as none is left (at most the server's 30 s shutdown timeout).
+/// Before that, the work detached from requests (a password reset's mail) may end, for at
+/// most [`DETACHED_GRACE`].
 #[derive(Clone)]
 pub struct Shutdown {
     server: actix_web::dev::ServerHandle,
     events: crate::events::ShopEvents,
+    rounds: crate::rounds::Rounds,
 }
+
+/// How long a stopping instance waits for detached work after its last request.
+const DETACHED_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 impl Shutdown {
     pub async fn now(self) {
         tracing::info!("shutting down: ending the event streams, finishing the requests in flight");
         self.events.close_streams();
+        // detached work runs on the workers, which stopping ends: let it finish first
+        self.server.pause().await;
+        if tokio::time::timeout(DETACHED_GRACE, self.rounds.detached_idle())
+            .await
+            .is_err()
+        {
+            tracing::warn!("stopping with detached work still running (a reset mail may be lost)");
+        }
         self.server.stop(true).await;
     }
 }

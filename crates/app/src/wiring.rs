@@ -80,6 +80,11 @@ pub struct Services {
     /// The clock every rule reads; tests move it forward.
     pub clock: AppClock,
     pub sweeper: Sweeper,
+    /// The queue of the help chat's staff notices (tests queue a last message to know the
+    /// ones before it were sent).
+    pub staff_notifier: discord::StaffNotifier,
+    /// The background loops' rounds and the work detached from requests.
+    pub rounds: web::Data<crate::rounds::Rounds>,
     /// How many statements this instance has sent to its database.
     pub db_queries: Arc<AtomicU64>,
 }
@@ -148,8 +153,15 @@ impl Services {
             .context("failed to read the event log")?;
         let stock = StockChanged::new(products.clone(), catalog.clone(), events.clone());
         let notifier = background::start_staff_notifier(settings);
-        let metrics = ShopMetrics::new(settings, mail_failures, notifier.clone(), clock.clone())
-            .context("the metrics settings are not usable")?;
+        let rounds = crate::rounds::Rounds::default();
+        let metrics = ShopMetrics::new(
+            settings,
+            mail_failures,
+            notifier.clone(),
+            clock.clone(),
+            rounds.clone(),
+        )
+        .context("the metrics settings are not usable")?;
         let tracking = Arc::new(orders::OrderTracking::new(
             store.clone(),
             auth::CountingMailer::new(
@@ -228,7 +240,7 @@ impl Services {
             store.clone(),
             clock.clone(),
             Arc::clone(&tracking),
-            notifier,
+            notifier.clone(),
             tickets.clone(),
             settings,
         )
@@ -243,6 +255,7 @@ impl Services {
                 store: store.clone(),
                 clock: clock.clone(),
                 events: events.clone(),
+                rounds: rounds.clone(),
             },
             settings,
         );
@@ -312,6 +325,8 @@ impl Services {
             session_secure,
             clock,
             sweeper,
+            rounds: web::Data::new(rounds),
+            staff_notifier: notifier,
             db_queries,
         })
     }
@@ -320,6 +335,7 @@ impl Services {
     pub fn register(&self, cfg: &mut web::ServiceConfig) {
         cfg.app_data(self.database.clone())
             .app_data(self.catalog.clone())
+            .app_data(self.rounds.clone())
             .app_data(self.products.clone())
             .app_data(self.stock.clone())
             .app_data(self.catalog_admin.clone())

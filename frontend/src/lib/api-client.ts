@@ -8,18 +8,22 @@ export class ApiError extends Error {
   readonly errors: Record<string, string[]>;
   /** The whole JSON body of the answer, for the extra keys some errors carry (e.g. a 409's). */
   readonly body: unknown;
+  /** The answer's `Retry-After` in seconds (a 429, or a 409 whose state is on its way), or null. */
+  readonly retryAfter: number | null;
 
   constructor(
     status: number,
     message: string,
     errors: Record<string, string[]> = {},
     body: unknown = undefined,
+    retryAfter: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
     this.body = body;
+    this.retryAfter = retryAfter;
   }
 
   get isNotFound(): boolean {
@@ -63,6 +67,8 @@ async function request<T>(
 
 async function toApiError(response: Response): Promise<ApiError> {
   const fallback = `Something went wrong (error ${response.status}). Please try again.`;
+  const seconds = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
+  const retryAfter = Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
   try {
     const body = (await response.json()) as Partial<ApiErrorBody>;
     return new ApiError(
@@ -70,9 +76,10 @@ async function toApiError(response: Response): Promise<ApiError> {
       typeof body.message === 'string' && body.message ? body.message : fallback,
       body.errors ?? {},
       body,
+      retryAfter,
     );
   } catch {
-    return new ApiError(response.status, fallback);
+    return new ApiError(response.status, fallback, {}, undefined, retryAfter);
   }
 }
 

@@ -9,6 +9,8 @@ export type StubCall = {
   query: URLSearchParams;
   /** Parsed JSON, the FormData as sent, or undefined. */
   body: unknown;
+  /** The request's headers as sent. */
+  headers: Headers;
 };
 
 type Handler = (call: StubCall) => Response | Promise<Response>;
@@ -31,7 +33,8 @@ export function stubApi(initial: Record<string, Handler>) {
         typeof init.body === 'string'
           ? (JSON.parse(init.body) as unknown)
           : (init.body ?? undefined);
-      const call = { method, path, query: url.searchParams, body };
+      const headers = new Headers(init.headers);
+      const call = { method, path, query: url.searchParams, body, headers };
       calls.push(call);
       const handler = handlers[`${method} ${path}`];
       return handler ? handler(call) : jsonResponse({ message: 'Not found.', errors: {} }, 404);

@@ -676,7 +676,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order and pay with PayPal
-         * @description As `POST /api/stripe/checkout`, through PayPal (Orders v2) when the shop has PayPal configured and enabled: the shopper approves at `approval_url`, and PayPal sends them back to `GET /api/paypal/return`.
+         * @description As `POST /api/stripe/checkout`, through PayPal (Orders v2) when the shop has PayPal configured and enabled: the shopper approves at `approval_url`, and PayPal sends them back to `GET /api/paypal/return`. `Idempotency-Key` as there.
          */
         post: operations["paypal"];
         delete?: never;
@@ -1291,7 +1291,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order and pay by card
-         * @description Prices the cart from the catalog, reserves its stock, stores the order as pending and opens the card payment page (Stripe Checkout, or the shop's dev page without Stripe keys). The buyer's Discord account is the one linked in this session (`POST /api/discord-auth`), never one from the body. The session remembers the order, so `GET /api/orders/{id}` opens it without a key.
+         * @description Prices the cart from the catalog, reserves its stock, stores the order as pending and opens the card payment page (Stripe Checkout, or the shop's dev page without Stripe keys). The buyer's Discord account is the one linked in this session (`POST /api/discord-auth`), never one from the body. The session remembers the order, so `GET /api/orders/{id}` opens it without a key. With an `Idempotency-Key` (one per press of Complete Payment, the same for every retry of that press), the same key from the same browser session within 24 hours answers the order it placed instead of placing another.
          */
         post: operations["card"];
         delete?: never;
@@ -5227,7 +5227,16 @@ export interface operations {
     paypal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description One key per press of Complete Payment, sent again with every retry of that press (the
+                 *     storefront sends a `crypto.randomUUID()`): the same key from the same browser session
+                 *     within 24 hours answers the order it placed; with another cart, buyer, promo code or
+                 *     payment method it answers 422. 1 to 255 printable ASCII characters.
+                 * @example 0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a
+                 */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5237,9 +5246,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order is placed; send the shopper to `approval_url`. */
+            /** @description The order is placed (or was, by the first request with this `Idempotency-Key`); send the shopper to `approval_url`. */
             200: {
                 headers: {
+                    /** @description `true` when this answers a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5273,9 +5284,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`). */
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
             409: {
                 headers: {
+                    /** @description Seconds to wait, when the first request with this `Idempotency-Key` is still at work. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5300,7 +5313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`). */
+            /** @description Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, a promo code that does not apply (`reason`), or an `Idempotency-Key` that is malformed or was used for a different request (`errors.Idempotency-Key`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7083,7 +7096,16 @@ export interface operations {
     card: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description One key per press of Complete Payment, sent again with every retry of that press (the
+                 *     storefront sends a `crypto.randomUUID()`): the same key from the same browser session
+                 *     within 24 hours answers the order it placed; with another cart, buyer, promo code or
+                 *     payment method it answers 422. 1 to 255 printable ASCII characters.
+                 * @example 0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a
+                 */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7093,9 +7115,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order is placed; send the shopper to `url`. */
+            /** @description The order is placed (or, for a repeated `Idempotency-Key`, was placed by the first request: its page, or the success page once paid); send the shopper to `url`. */
             200: {
                 headers: {
+                    /** @description `true` when this answers a repeated `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7120,9 +7144,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it). */
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
             409: {
                 headers: {
+                    /** @description Seconds to wait, when the first request with this `Idempotency-Key` is still at work. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7147,7 +7173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`). */
+            /** @description Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, a promo code that does not apply (`reason`), or an `Idempotency-Key` that is malformed or was used for a different request (`errors.Idempotency-Key`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,7 +2,9 @@
 //! pixel with signed distance functions (SDFs) so every edge is anti-aliased.
 //!
 //! Everything is plain `f32` maths; no fonts, no bundled artwork. The same
-//! [`ArtSpec`] always yields byte-identical PNGs.
+//! [`ArtSpec`] always yields byte-identical PNGs. Each demo pet is drawn as
+//! the animal its name says ([`Animal`]), Sheckles as coins and bundles as
+//! the animals they hold.
 
 use std::f32::consts::{PI, TAU};
 use std::ops::{Add, Mul, Neg, Sub};
@@ -12,59 +14,142 @@ use image::RgbaImage;
 use crate::error::MediaError;
 use crate::normalize::{encode_png, PngCompression, PngFilter};
 
+mod animals;
+mod pen;
+
+use pen::Pen;
+
 /// Width and height of generated art, in pixels.
 pub const ART_SIZE: u32 = 300;
 const SIZE: usize = ART_SIZE as usize;
 /// Side of the square tiles used to skip empty areas quickly.
 const TILE: usize = 8;
 
-/// What the emblem in the middle of the picture shows.
+/// The animals the demo catalogue sells, each drawn as itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ArtKind {
-    /// A friendly round creature.
-    Pet,
-    /// A pile of golden coins.
-    Sheckles,
-    /// A wrapped gift box.
-    Bundle,
-    /// A big faceted star with sparkles.
-    Exclusive,
+pub enum Animal {
+    Bunny,
+    GoldenLab,
+    Raccoon,
+    RainbowRaccoon,
+    RedFox,
+    Kitsune,
+    FennecFox,
+    PolarBear,
+    SeaOtter,
+    Hedgehog,
+    Capybara,
+    Owl,
+    NightOwl,
+    ScarletMacaw,
+    Dragonfly,
+    GoldenDragonfly,
+    Butterfly,
+    DiscoBee,
+    QueenBee,
+    TRex,
+    Spinosaurus,
+    Brontosaurus,
+    MimicOctopus,
 }
 
-impl ArtKind {
-    /// All kinds, in declaration order.
-    pub const ALL: [ArtKind; 4] = [
-        ArtKind::Pet,
-        ArtKind::Sheckles,
-        ArtKind::Bundle,
-        ArtKind::Exclusive,
+impl Animal {
+    /// All animals, in declaration order.
+    pub const ALL: [Animal; 23] = [
+        Animal::Bunny,
+        Animal::GoldenLab,
+        Animal::Raccoon,
+        Animal::RainbowRaccoon,
+        Animal::RedFox,
+        Animal::Kitsune,
+        Animal::FennecFox,
+        Animal::PolarBear,
+        Animal::SeaOtter,
+        Animal::Hedgehog,
+        Animal::Capybara,
+        Animal::Owl,
+        Animal::NightOwl,
+        Animal::ScarletMacaw,
+        Animal::Dragonfly,
+        Animal::GoldenDragonfly,
+        Animal::Butterfly,
+        Animal::DiscoBee,
+        Animal::QueenBee,
+        Animal::TRex,
+        Animal::Spinosaurus,
+        Animal::Brontosaurus,
+        Animal::MimicOctopus,
     ];
 
-    /// Lowercase name (`pet`, `sheckles`, `bundle`, `exclusive`).
-    pub fn as_str(self) -> &'static str {
+    /// The animal's name as the catalogue spells it ("Red Fox", "T-Rex").
+    pub fn name(self) -> &'static str {
         match self {
-            ArtKind::Pet => "pet",
-            ArtKind::Sheckles => "sheckles",
-            ArtKind::Bundle => "bundle",
-            ArtKind::Exclusive => "exclusive",
+            Animal::Bunny => "Bunny",
+            Animal::GoldenLab => "Golden Lab",
+            Animal::Raccoon => "Raccoon",
+            Animal::RainbowRaccoon => "Rainbow Raccoon",
+            Animal::RedFox => "Red Fox",
+            Animal::Kitsune => "Kitsune",
+            Animal::FennecFox => "Fennec Fox",
+            Animal::PolarBear => "Polar Bear",
+            Animal::SeaOtter => "Sea Otter",
+            Animal::Hedgehog => "Hedgehog",
+            Animal::Capybara => "Capybara",
+            Animal::Owl => "Owl",
+            Animal::NightOwl => "Night Owl",
+            Animal::ScarletMacaw => "Scarlet Macaw",
+            Animal::Dragonfly => "Dragonfly",
+            Animal::GoldenDragonfly => "Golden Dragonfly",
+            Animal::Butterfly => "Butterfly",
+            Animal::DiscoBee => "Disco Bee",
+            Animal::QueenBee => "Queen Bee",
+            Animal::TRex => "T-Rex",
+            Animal::Spinosaurus => "Spinosaurus",
+            Animal::Brontosaurus => "Brontosaurus",
+            Animal::MimicOctopus => "Mimic Octopus",
         }
     }
 
-    /// Inverse of [`ArtKind::as_str`] (case-insensitive).
-    pub fn from_name(name: &str) -> Option<ArtKind> {
-        ArtKind::ALL
+    /// Inverse of [`Animal::name`] (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Animal> {
+        Animal::ALL
             .into_iter()
-            .find(|k| k.as_str().eq_ignore_ascii_case(name.trim()))
+            .find(|a| a.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Hue of the pale backdrop, chosen to set the animal off.
+    fn backdrop_hue(self) -> f32 {
+        match self {
+            Animal::RedFox | Animal::FennecFox | Animal::GoldenLab | Animal::Butterfly => 195.0,
+            Animal::Capybara | Animal::SeaOtter | Animal::MimicOctopus => 190.0,
+            Animal::Raccoon | Animal::Hedgehog | Animal::Owl => 110.0,
+            Animal::ScarletMacaw | Animal::Brontosaurus => 150.0,
+            Animal::PolarBear | Animal::Dragonfly | Animal::NightOwl => 220.0,
+            Animal::TRex | Animal::Spinosaurus | Animal::Bunny => 45.0,
+            Animal::DiscoBee | Animal::RainbowRaccoon => 280.0,
+            Animal::QueenBee | Animal::Kitsune => 330.0,
+            Animal::GoldenDragonfly => 265.0,
+        }
     }
 }
 
+/// What a picture shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Subject {
+    Animal(Animal),
+    /// A pile of golden coins, as many as given (1 to 10 are drawn).
+    Sheckles(u32),
+    /// The animals a bundle holds, side by side (one to four are drawn).
+    Bundle(Vec<Animal>),
+}
+
 /// Input of [`generate_product_art`].
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ArtSpec {
-    pub kind: ArtKind,
-    /// Main hue in degrees, `0..360` (other values are wrapped).
-    pub hue: f32,
-    /// Varies small details so products of the same kind differ.
+    pub subject: Subject,
+    /// Exclusive products stand on a sunburst.
+    pub exclusive: bool,
+    /// Varies small details (background bubbles, coins, sparkles).
     pub seed: u64,
 }
 
@@ -73,26 +158,19 @@ pub struct ArtSpec {
 pub fn generate_product_art(spec: &ArtSpec) -> Result<Vec<u8>, MediaError> {
     let img = render(spec);
     // A moderate deflate level keeps generation fast in debug builds while
-    // the files stay small (about 40-65 KB).
+    // the files stay small (about 50-85 KB).
     encode_png(&img, PngCompression::Level(3), PngFilter::Sub)
 }
 
 /// Renders without encoding (used by tests and by [`generate_product_art`]).
 fn render(spec: &ArtSpec) -> RgbaImage {
-    let hue = if spec.hue.is_finite() {
-        spec.hue.rem_euclid(360.0)
-    } else {
-        0.0
+    let hue = match &spec.subject {
+        Subject::Animal(animal) => animal.backdrop_hue(),
+        Subject::Sheckles(_) => 140.0,
+        Subject::Bundle(_) => 45.0,
     };
-    let kind_salt = match spec.kind {
-        ArtKind::Pet => 0x9E37_79B9_7F4A_7C15,
-        ArtKind::Sheckles => 0xC2B2_AE3D_27D4_EB4F,
-        ArtKind::Bundle => 0x1656_67B1_9E37_79F9,
-        ArtKind::Exclusive => 0x27D4_EB2F_1656_67C5,
-    };
-    let mut rng = Rng::new(spec.seed ^ kind_salt);
-    // The exclusive star sits on a sunburst, painted with the background.
-    let sunburst = (spec.kind == ArtKind::Exclusive).then(|| {
+    let mut rng = Rng::new(spec.seed ^ 0x9E37_79B9_7F4A_7C15);
+    let sunburst = spec.exclusive.then(|| {
         let mut burst_rng = Rng::new(spec.seed ^ 0xA076_1D64_78BD_642F);
         Sunburst {
             centre: EXCLUSIVE_CENTRE,
@@ -102,13 +180,49 @@ fn render(spec: &ArtSpec) -> RgbaImage {
     });
     let mut canvas = Canvas::new();
     background(&mut canvas, hue, sunburst, &mut rng);
-    match spec.kind {
-        ArtKind::Pet => draw_pet(&mut canvas, hue, &mut rng),
-        ArtKind::Sheckles => draw_sheckles(&mut canvas, hue, &mut rng),
-        ArtKind::Bundle => draw_bundle(&mut canvas, hue, &mut rng),
-        ArtKind::Exclusive => draw_exclusive(&mut canvas, hue, &mut rng),
+    match &spec.subject {
+        Subject::Animal(animal) => draw_group(&mut canvas, hue, &[*animal]),
+        Subject::Sheckles(coins) => draw_sheckles(&mut canvas, hue, &mut rng, *coins),
+        Subject::Bundle(animals) => {
+            draw_group(&mut canvas, hue, animals);
+            // A gift bow marks the bundle.
+            sparkle(&mut canvas, v2(262.0, 40.0), 16.0, WHITE, 0.0);
+            sparkle(&mut canvas, v2(36.0, 52.0), 11.0, WHITE, 0.0);
+        }
     }
     canvas.into_image()
+}
+
+/// Where the members of a group stand (canvas centre, scale), back row first.
+fn group_layout(count: usize) -> &'static [(V2, f32)] {
+    const ONE: [(V2, f32); 1] = [(v2(150.0, 152.0), 1.0)];
+    const TWO: [(V2, f32); 2] = [(v2(84.0, 160.0), 0.6), (v2(216.0, 160.0), 0.6)];
+    const THREE: [(V2, f32); 3] = [
+        (v2(150.0, 96.0), 0.55),
+        (v2(78.0, 192.0), 0.55),
+        (v2(222.0, 192.0), 0.55),
+    ];
+    const FOUR: [(V2, f32); 4] = [
+        (v2(84.0, 90.0), 0.5),
+        (v2(216.0, 90.0), 0.5),
+        (v2(84.0, 214.0), 0.5),
+        (v2(216.0, 214.0), 0.5),
+    ];
+    match count {
+        0 | 1 => &ONE,
+        2 => &TWO,
+        3 => &THREE,
+        _ => &FOUR,
+    }
+}
+
+fn draw_group(c: &mut Canvas, hue: f32, animals: &[Animal]) {
+    let shadow = hsl(hue, 0.45, 0.28);
+    for (&(at, scale), &animal) in group_layout(animals.len()).iter().zip(animals) {
+        let mut pen = Pen::new(c, at, scale);
+        pen.shadow(v2(0.0, animals::GROUND + 4.0), 92.0, 11.0, shadow);
+        animals::draw_animal(&mut pen, animal);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -225,9 +339,6 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
     }
-    fn chance(&mut self, p: f32) -> bool {
-        self.unit() < p
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -306,14 +417,6 @@ fn sd_ellipse(p: V2, c: V2, r: V2, angle: f32) -> f32 {
 fn sd_round_box(p: V2, c: V2, half: V2, radius: f32) -> f32 {
     let q = (p - c).abs() - half + v2(radius, radius);
     v2(q.x.max(0.0), q.y.max(0.0)).len() + q.x.max(q.y).min(0.0) - radius
-}
-
-/// Distance to the segment `a`-`b`.
-fn dist_segment(p: V2, a: V2, b: V2) -> f32 {
-    let pa = p - a;
-    let ba = b - a;
-    let h = clamp01(pa.dot(ba) / ba.dot(ba).max(f32::EPSILON));
-    (pa - ba * h).len()
 }
 
 /// Distance to a circular arc centred at `c`, starting at angle `a0` and
@@ -500,18 +603,6 @@ impl Canvas {
         self.layer(bounds, 0.0, sdf, |_, _| (col, alpha));
     }
 
-    /// Convenience: a solid colour shape with an inner border.
-    fn fill_outlined(
-        &mut self,
-        bounds: Bounds,
-        sdf: impl Fn(V2) -> f32,
-        fill: Rgb,
-        border: Rgb,
-        w: f32,
-    ) {
-        self.layer(bounds, 0.0, sdf, |_, d| (outlined(d, w, fill, border), 1.0));
-    }
-
     /// Converts to an opaque 8-bit RGBA image.
     fn into_image(self) -> RgbaImage {
         let mut img = RgbaImage::new(ART_SIZE, ART_SIZE);
@@ -636,208 +727,6 @@ fn shade3(dark: Rgb, base: Rgb, light: Rgb, t: f32) -> Rgb {
 }
 
 // ---------------------------------------------------------------------------
-// Pet
-// ---------------------------------------------------------------------------
-
-fn draw_pet(c: &mut Canvas, hue: f32, rng: &mut Rng) {
-    let centre = v2(150.0 + rng.range(-5.0, 5.0), 162.0 + rng.range(-3.0, 3.0));
-    let r = 78.0 + rng.range(-3.0, 3.0);
-    let ears = rng.below(3);
-    let sprout = rng.chance(0.5) && ears != 2; // no room between bunny ears
-    let happy_eyes = rng.chance(0.25);
-    let cat_mouth = ears == 1 && rng.chance(0.6);
-    let ear_tilt = deg(rng.range(-6.0, 6.0));
-    let eye_gap = rng.range(26.0, 32.0);
-    let eye_y = centre.y - rng.range(6.0, 12.0);
-
-    let base = tone(hue, 0.62, 0.64);
-    let light = tone(hue, 0.75, 0.80);
-    let dark = tone(hue, 0.52, 0.46);
-    let line = tone(hue, 0.50, 0.24);
-    let inner_ear = mix(hsl(345.0, 0.80, 0.80), light, 0.35);
-    let ink = tone(hue, 0.35, 0.14);
-    let lw = 3.5;
-
-    ground_shadow(c, hue, v2(centre.x, centre.y + r + 10.0), r * 0.95, 12.0);
-
-    if sprout {
-        let leaf = hsl(112.0, 0.55, 0.52);
-        let leaf_line = hsl(120.0, 0.55, 0.22);
-        let base_pt = v2(centre.x, centre.y - r + 6.0);
-        let top = v2(centre.x + 3.0, centre.y - r - 24.0);
-        c.fill(
-            around(top, 6.0, 34.0),
-            |p| dist_segment(p, base_pt, top) - 3.2,
-            leaf_line,
-            1.0,
-        );
-        c.fill(
-            around(top, 6.0, 34.0),
-            |p| dist_segment(p, base_pt, top) - 1.4,
-            leaf,
-            1.0,
-        );
-        for side in [-1.0f32, 1.0] {
-            let at = top + v2(side * 13.0, -2.0);
-            let ang = deg(side * -28.0);
-            c.fill_outlined(
-                around(at, 18.0, 18.0),
-                |p| sd_ellipse(p, at, v2(15.0, 8.0), ang),
-                leaf,
-                leaf_line,
-                2.5,
-            );
-        }
-    }
-
-    // Ears sit behind the head.
-    for side in [-1.0f32, 1.0] {
-        let tilt = side * ear_tilt;
-        match ears {
-            0 => {
-                let at = centre + v2(side * r * 0.66, -r * 0.72).rot(tilt);
-                let er = r * 0.34;
-                c.fill_outlined(around(at, er, er), |p| sd_circle(p, at, er), base, line, lw);
-                c.fill(
-                    around(at, er, er),
-                    |p| sd_circle(p, at + v2(side * -2.0, 3.0), er * 0.52),
-                    inner_ear,
-                    1.0,
-                );
-            }
-            1 => {
-                let p0 = centre + v2(side * r * 0.30, -r * 0.80);
-                let p1 = centre + v2(side * r * 0.92, -r * 0.40);
-                let tip = centre + v2(side * r * 0.86, -r * 1.36).rot(tilt);
-                // Rounded by 6 px below, so grow the bounds accordingly.
-                let b = Bounds {
-                    min: v2(p0.x.min(p1.x).min(tip.x) - 8.0, tip.y - 8.0),
-                    max: v2(p0.x.max(p1.x).max(tip.x) + 8.0, p1.y + 8.0),
-                };
-                c.fill_outlined(b, |p| sd_triangle(p, p0, p1, tip) - 6.0, base, line, lw);
-                let mid = (p0 + p1 + tip) * (1.0 / 3.0);
-                let shrink = |q: V2| mid + (q - mid) * 0.55 + v2(0.0, 6.0);
-                let (q0, q1, q2) = (shrink(p0), shrink(p1), shrink(tip));
-                c.fill(b, |p| sd_triangle(p, q0, q1, q2) - 3.0, inner_ear, 1.0);
-            }
-            _ => {
-                let at = centre + v2(side * r * 0.40, -r * 1.18);
-                let ang = side * deg(14.0) + tilt;
-                let radii = v2(r * 0.24, r * 0.58);
-                c.fill_outlined(
-                    around(at, radii.y, radii.y),
-                    |p| sd_ellipse(p, at, radii, ang),
-                    base,
-                    line,
-                    lw,
-                );
-                c.fill(
-                    around(at, radii.y, radii.y),
-                    |p| sd_ellipse(p, at + v2(0.0, 4.0), radii * 0.5, ang),
-                    inner_ear,
-                    1.0,
-                );
-            }
-        }
-    }
-
-    // Body / head.
-    c.layer(
-        around(centre, r, r),
-        0.0,
-        |p| sd_circle(p, centre, r),
-        |p, d| {
-            let t = sphere_light((p - centre) * (1.0 / r));
-            (outlined(d, lw, shade3(dark, base, light, t), line), 1.0)
-        },
-    );
-    // Belly patch.
-    let belly_c = centre + v2(0.0, r * 0.50);
-    let belly = v2(r * 0.58, r * 0.38);
-    c.layer(
-        around(belly_c, belly.x, belly.y),
-        0.0,
-        |p| sd_ellipse(p, belly_c, belly, 0.0).max(sd_circle(p, centre, r - lw)),
-        |_, _| (mix(light, WHITE, 0.55), 0.85),
-    );
-    // Feet in front of the body.
-    for side in [-1.0f32, 1.0] {
-        let at = centre + v2(side * r * 0.45, r * 0.90);
-        c.fill_outlined(
-            around(at, 22.0, 14.0),
-            |p| sd_ellipse(p, at, v2(20.0, 13.0), 0.0),
-            base,
-            line,
-            lw,
-        );
-        // Little toe lines.
-        for toe in [-5.0f32, 5.0] {
-            let a = at + v2(toe, 4.0);
-            let b2 = at + v2(toe, 9.0);
-            c.fill(
-                around(at, 22.0, 14.0),
-                |p| dist_segment(p, a, b2) - 1.1,
-                line,
-                0.7,
-            );
-        }
-    }
-    // Blush.
-    for side in [-1.0f32, 1.0] {
-        let at = v2(centre.x + side * (eye_gap + 22.0), eye_y + 22.0);
-        c.layer(
-            around(at, 14.0, 9.0),
-            2.0,
-            |p| sd_ellipse(p, at, v2(12.0, 7.0), 0.0),
-            |_, _| (hsl(350.0, 0.85, 0.72), 0.55),
-        );
-    }
-    // Eyes.
-    for side in [-1.0f32, 1.0] {
-        let at = v2(centre.x + side * eye_gap, eye_y);
-        if happy_eyes {
-            c.fill(
-                around(at, 12.0, 12.0),
-                |p| dist_arc(p, at + v2(0.0, 4.0), 9.0, deg(200.0), deg(140.0)) - 2.6,
-                ink,
-                1.0,
-            );
-        } else {
-            c.fill(
-                around(at, 12.0, 15.0),
-                |p| sd_ellipse(p, at, v2(10.5, 13.5), 0.0),
-                ink,
-                1.0,
-            );
-            let h1 = at + v2(-3.5, -5.0);
-            c.fill(around(h1, 5.0, 5.0), |p| sd_circle(p, h1, 4.2), WHITE, 1.0);
-            let h2 = at + v2(3.6, 4.6);
-            c.fill(around(h2, 3.0, 3.0), |p| sd_circle(p, h2, 2.0), WHITE, 0.85);
-        }
-    }
-    // Mouth.
-    let mouth = v2(centre.x, eye_y + 18.0);
-    if cat_mouth {
-        for side in [-1.0f32, 1.0] {
-            let at = mouth + v2(side * 6.0, 0.0);
-            c.fill(
-                around(at, 10.0, 10.0),
-                |p| dist_arc(p, at, 6.0, deg(10.0), deg(160.0)) - 1.8,
-                ink,
-                1.0,
-            );
-        }
-    } else {
-        c.fill(
-            around(mouth, 14.0, 14.0),
-            |p| dist_arc(p, mouth, 10.0, deg(30.0), deg(120.0)) - 1.9,
-            ink,
-            1.0,
-        );
-    }
-}
-
-// ---------------------------------------------------------------------------
 // Sheckles
 // ---------------------------------------------------------------------------
 
@@ -847,24 +736,42 @@ enum CoinMark {
     S,
 }
 
-fn draw_sheckles(c: &mut Canvas, hue: f32, rng: &mut Rng) {
-    let centre = v2(150.0 + rng.range(-5.0, 5.0), 150.0 + rng.range(-3.0, 3.0));
-    let left_front = rng.chance(0.5);
-    let back_l = centre + v2(-48.0 + rng.range(-4.0, 4.0), -26.0 + rng.range(-5.0, 5.0));
-    let back_r = centre + v2(48.0 + rng.range(-4.0, 4.0), -34.0 + rng.range(-5.0, 5.0));
-    let front = centre + v2(rng.range(-4.0, 4.0), 28.0);
-    let star_rot_l = deg(rng.range(-12.0, 12.0));
-    let star_rot_r = deg(rng.range(-12.0, 12.0));
-
-    ground_shadow(c, hue, v2(centre.x, front.y + 80.0), 105.0, 13.0);
-    let (first, second) = if left_front {
-        ((back_r, star_rot_r), (back_l, star_rot_l))
-    } else {
-        ((back_l, star_rot_l), (back_r, star_rot_r))
+/// A pile of `coins` coins (1 to 10) in rows from the ground up, the middle
+/// one of the front row marked with an S.
+fn draw_sheckles(c: &mut Canvas, hue: f32, rng: &mut Rng, coins: u32) {
+    let n = coins.clamp(1, 10) as usize;
+    // Row sizes from the ground up: a pyramid as wide as `n` coins need.
+    let mut width = (1..=4).find(|k| k * (k + 1) / 2 >= n).unwrap_or(4);
+    let mut rows = Vec::new();
+    let mut left = n;
+    while left > 0 && width > 0 {
+        rows.push(width.min(left));
+        left -= width.min(left);
+        width -= 1;
+    }
+    let r = match rows[0] {
+        1 => 84.0,
+        2 => 60.0,
+        3 => 48.0,
+        _ => 38.0,
     };
-    coin(c, first.0, 52.0, CoinMark::Star, first.1);
-    coin(c, second.0, 52.0, CoinMark::Star, second.1);
-    coin(c, front, 68.0, CoinMark::S, 0.0);
+    let ground = 236.0;
+    let centre = v2(150.0 + rng.range(-4.0, 4.0), 150.0);
+    let half_width = rows[0] as f32 * r * 0.85 + 10.0;
+    ground_shadow(c, hue, v2(centre.x, ground + 8.0), half_width, 13.0);
+    // Upper rows stand behind, so they come first.
+    for (level, &count) in rows.iter().enumerate().rev() {
+        let y = ground - r - level as f32 * r * 1.05;
+        for i in 0..count {
+            let x = centre.x + (i as f32 - (count - 1) as f32 / 2.0) * r * 1.7;
+            let at = v2(x + rng.range(-3.0, 3.0), y + rng.range(-3.0, 3.0));
+            if level == 0 && i == count / 2 {
+                coin(c, at, r, CoinMark::S, 0.0);
+            } else {
+                coin(c, at, r, CoinMark::Star, deg(rng.range(-12.0, 12.0)));
+            }
+        }
+    }
 
     let glints = 2 + rng.below(2);
     for i in 0..glints {
@@ -951,364 +858,157 @@ fn coin(c: &mut Canvas, at: V2, r: f32, mark: CoinMark, mark_rot: f32) {
     );
 }
 
-// ---------------------------------------------------------------------------
-// Bundle
-// ---------------------------------------------------------------------------
-
-fn draw_bundle(c: &mut Canvas, hue: f32, rng: &mut Rng) {
-    let centre = v2(150.0 + rng.range(-4.0, 4.0), 152.0 + rng.range(-3.0, 3.0));
-    let pattern = rng.below(3);
-    let ribbon_hue = if rng.chance(0.5) {
-        hue + 180.0
-    } else {
-        hue + 150.0
-    };
-    let bow_tilt = deg(rng.range(-5.0, 5.0));
-
-    let base = tone(hue, 0.62, 0.60);
-    let light = tone(hue, 0.72, 0.72);
-    let dark = tone(hue, 0.55, 0.46);
-    let line = tone(hue, 0.50, 0.22);
-    let rib = tone(ribbon_hue, 0.80, 0.64);
-    let rib_light = tone(ribbon_hue, 0.90, 0.80);
-    let rib_dark = tone(ribbon_hue, 0.65, 0.45);
-    let rib_line = tone(ribbon_hue, 0.55, 0.24);
-    let lw = 3.5;
-    let rib_half = 15.0;
-
-    let body_c = centre + v2(0.0, 40.0);
-    let body_h = v2(70.0, 56.0);
-    let lid_c = centre + v2(0.0, -22.0);
-    let lid_h = v2(81.0, 19.0);
-
-    ground_shadow(c, hue, v2(centre.x, body_c.y + body_h.y + 4.0), 92.0, 12.0);
-
-    // Box body.
-    let body = move |p: V2| sd_round_box(p, body_c, body_h, 9.0);
-    c.layer(around(body_c, body_h.x, body_h.y), 0.0, body, |p, d| {
-        let t = 0.75 - 0.5 * (p.x - body_c.x) / body_h.x;
-        (outlined(d, lw, shade3(dark, base, light, t), line), 1.0)
-    });
-    // Pattern, clipped to the inside of the body.
-    let pat_col = mix(light, WHITE, 0.45);
-    match pattern {
-        0 => c.fill(
-            around(body_c, body_h.x, body_h.y),
-            |p| {
-                let q = p - body_c + v2(100.0, 100.0);
-                let cell = v2(q.x.rem_euclid(30.0) - 15.0, q.y.rem_euclid(30.0) - 15.0);
-                let row_shift = if (q.y / 30.0).floor() as i32 % 2 == 0 {
-                    0.0
-                } else {
-                    15.0
-                };
-                let cell2 = v2((q.x + row_shift).rem_euclid(30.0) - 15.0, cell.y);
-                (cell2.len() - 5.0).max(body(p) + lw + 1.0)
-            },
-            pat_col,
-            0.6,
-        ),
-        1 => c.fill(
-            around(body_c, body_h.x, body_h.y),
-            |p| {
-                let s = (p.x + p.y).rem_euclid(26.0) - 13.0;
-                (s.abs() - 5.0).max(body(p) + lw + 1.0)
-            },
-            pat_col,
-            0.38,
-        ),
-        _ => {}
-    }
-    // Shadow cast by the lid onto the body.
-    let lid_bottom = lid_c.y + lid_h.y;
-    c.layer(
-        around(body_c, body_h.x, body_h.y),
-        0.0,
-        |p| (body(p) + lw).max(p.y - lid_bottom - 9.0),
-        |_, _| (line, 0.22),
-    );
-    // Vertical ribbon on the body.
-    let ribbon_paint = |p: V2, _d: f32| {
-        let side = (p.x - centre.x).abs() - rib_half;
-        let t = 0.5 - 0.45 * (p.x - centre.x) / rib_half;
-        (
-            outlined(side, 2.5, shade3(rib_dark, rib, rib_light, t), rib_line),
-            1.0,
-        )
-    };
-    c.layer(
-        around(body_c, body_h.x, body_h.y),
-        0.0,
-        |p| (body(p) + lw - 0.5).max((p.x - centre.x).abs() - rib_half),
-        ribbon_paint,
-    );
-    // Lid.
-    let lid = move |p: V2| sd_round_box(p, lid_c, lid_h, 8.0);
-    c.layer(around(lid_c, lid_h.x, lid_h.y), 0.0, lid, |p, d| {
-        let t = 0.85 - 0.35 * (p.x - lid_c.x) / lid_h.x - 0.2 * (p.y - lid_c.y) / lid_h.y;
-        (
-            outlined(d, lw, shade3(dark, light, mix(light, WHITE, 0.3), t), line),
-            1.0,
-        )
-    });
-    c.layer(
-        around(lid_c, lid_h.x, lid_h.y),
-        0.0,
-        |p| (lid(p) + lw - 0.5).max((p.x - centre.x).abs() - rib_half - 1.0),
-        ribbon_paint,
-    );
-
-    // Bow: tails, loops, knot.
-    let knot = v2(centre.x, lid_c.y - lid_h.y - 6.0);
-    for side in [-1.0f32, 1.0] {
-        let t0 = knot + v2(side * 4.0, 4.0);
-        let t1 = knot + v2(side * 30.0, 30.0).rot(bow_tilt);
-        let t2 = knot + v2(side * 14.0, 36.0).rot(bow_tilt);
-        let b = Bounds {
-            min: v2(knot.x - 40.0, knot.y - 4.0),
-            max: v2(knot.x + 40.0, knot.y + 44.0),
-        };
-        c.fill_outlined(
-            b,
-            |p| sd_triangle(p, t0, t1, t2) - 3.0,
-            rib_dark,
-            rib_line,
-            2.5,
-        );
-    }
-    for side in [-1.0f32, 1.0] {
-        let at = knot + v2(side * 30.0, -13.0).rot(bow_tilt);
-        let ang = side * deg(-24.0) + bow_tilt;
-        let radii = v2(32.0, 20.0);
-        c.layer(
-            around(at, 36.0, 36.0),
-            0.0,
-            |p| sd_ellipse(p, at, radii, ang),
-            |p, d| {
-                let t = 0.5 - 0.5 * ((p - at).y / radii.y) + 0.15;
-                (
-                    outlined(d, 2.8, shade3(rib_dark, rib, rib_light, t), rib_line),
-                    1.0,
-                )
-            },
-        );
-        let hole = at + v2(side * -5.0, 2.0).rot(ang);
-        c.fill(
-            around(at, 36.0, 36.0),
-            |p| sd_ellipse(p, hole, v2(15.0, 6.5), ang),
-            rib_dark,
-            0.9,
-        );
-    }
-    c.layer(
-        around(knot, 16.0, 16.0),
-        0.0,
-        |p| sd_round_box(p, knot, v2(13.0, 12.0), 6.0),
-        |p, d| {
-            let t = 0.7 - 0.4 * (p.y - knot.y) / 12.0;
-            (
-                outlined(d, 2.6, shade3(rib_dark, rib, rib_light, t), rib_line),
-                1.0,
-            )
-        },
-    );
-    // A tiny glint on the lid corner.
-    sparkle(c, v2(centre.x + 64.0, lid_c.y - 28.0), 12.0, WHITE, 0.0);
-}
-
-// ---------------------------------------------------------------------------
-// Exclusive
-// ---------------------------------------------------------------------------
-
 const EXCLUSIVE_CENTRE: V2 = v2(150.0, 156.0);
-
-fn draw_exclusive(c: &mut Canvas, hue: f32, rng: &mut Rng) {
-    let centre = EXCLUSIVE_CENTRE + v2(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
-    let rot = deg(rng.range(-5.0, 5.0));
-    let r = 100.0;
-    let inner = 0.48;
-
-    ground_shadow(c, hue, v2(centre.x, centre.y + r * 0.82 + 14.0), 78.0, 10.0);
-
-    let shape = Star::new(centre, r, 5, inner, rot, 7.0);
-    let star = move |p: V2| shape.sdf(p);
-    let face_light = tone(hue, 0.95, 0.80);
-    let face = tone(hue, 0.85, 0.62);
-    let face_dark = tone(hue, 0.75, 0.42);
-    let line = tone(hue, 0.60, 0.22);
-    // Tip directions of the five arms (screen space) and the brightness of
-    // the two facets of every arm (index 0: left of the ridge, 1: right).
-    let arms: [V2; 5] =
-        std::array::from_fn(|i| V2::from_angle(i as f32 * TAU / 5.0 - PI / 2.0 + rot));
-    let facet_lum: [[f32; 2]; 5] = std::array::from_fn(|i| {
-        let u = arms[i];
-        let perp = v2(-u.y, u.x);
-        [-1.0f32, 1.0].map(|side| {
-            // Facet normal leans sideways and slightly towards the tip.
-            let n = [
-                perp.x * side * 0.75 + u.x * 0.3,
-                perp.y * side * 0.75 + u.y * 0.3,
-                1.0,
-            ];
-            let l = [-0.40f32, -0.70, 0.60];
-            let dot = n[0] * l[0] + n[1] * l[1] + n[2] * l[2];
-            let norms = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt()
-                * (l[0] * l[0] + l[1] * l[1] + l[2] * l[2]).sqrt();
-            smoothstep(0.15, 1.0, dot / norms)
-        })
-    });
-    let halo = 6.0;
-
-    // The faceted star with a white sticker halo around it, in one layer.
-    c.layer(
-        around(centre, r + halo, r + halo),
-        0.0,
-        |p| star(p) - halo,
-        |p, d| {
-            let q = p - centre;
-            // Brightness within one arm, blended across the ridge over
-            // about a pixel so the facet boundary is anti-aliased too.
-            let arm_lum = |i: usize| {
-                let u = arms[i];
-                let across = q.dot(v2(-u.y, u.x));
-                let [l0, l1] = facet_lum[i];
-                l0 + (l1 - l0) * smoothstep(-0.7, 0.7, across)
-            };
-            // The arm we are in (tip direction closest) and its neighbour
-            // on our side; blend across the valley between them.
-            let mut best = 0;
-            for i in 1..5 {
-                if q.dot(arms[i]) > q.dot(arms[best]) {
-                    best = i;
-                }
-            }
-            let (prev, next) = ((best + 4) % 5, (best + 1) % 5);
-            let other = if q.dot(arms[prev]) > q.dot(arms[next]) {
-                prev
-            } else {
-                next
-            };
-            let gap = arms[best] - arms[other];
-            let valley = q.dot(gap) / gap.len();
-            let lb = arm_lum(best);
-            let t = arm_lum(other) + (lb - arm_lum(other)) * smoothstep(-0.7, 0.7, valley);
-            let d_star = d + halo;
-            let star_col = outlined(d_star, 4.0, shade3(face_dark, face, face_light, t), line);
-            let outside = clamp01(d_star + 0.5);
-            (mix(star_col, WHITE, outside), 1.0 - 0.1 * outside)
-        },
-    );
-    // Glossy highlight, clipped to the star.
-    let gloss = centre + v2(-26.0, -30.0);
-    c.layer(
-        around(gloss, 30.0, 30.0),
-        0.0,
-        |p| sd_ellipse(p, gloss, v2(26.0, 11.0), deg(-35.0)).max(star(p) + 6.0),
-        |_, _| (WHITE, 0.55),
-    );
-
-    // Sparkles around the star.
-    let count = 4 + rng.below(3);
-    let start = rng.range(0.0, TAU);
-    for i in 0..count {
-        let ang = start + TAU * i as f32 / count as f32 + rng.range(-0.3, 0.3);
-        let dist = rng.range(112.0, 132.0);
-        let mut at = centre + V2::from_angle(ang) * dist;
-        at.x = at.x.clamp(22.0, 278.0);
-        at.y = at.y.clamp(22.0, 278.0);
-        let size = rng.range(9.0, 19.0);
-        sparkle(
-            c,
-            at,
-            size,
-            mix(WHITE, face_light, 0.25),
-            deg(rng.range(-15.0, 15.0)),
-        );
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use image::GenericImageView;
 
-    fn spec(kind: ArtKind, hue: f32, seed: u64) -> ArtSpec {
-        ArtSpec { kind, hue, seed }
+    fn spec(subject: Subject, seed: u64) -> ArtSpec {
+        ArtSpec {
+            subject,
+            exclusive: false,
+            seed,
+        }
+    }
+
+    /// One of every kind of picture: an animal of each family, coins, bundles.
+    fn samples() -> Vec<Subject> {
+        vec![
+            Subject::Animal(Animal::RedFox),
+            Subject::Animal(Animal::ScarletMacaw),
+            Subject::Animal(Animal::Dragonfly),
+            Subject::Animal(Animal::QueenBee),
+            Subject::Animal(Animal::TRex),
+            Subject::Animal(Animal::MimicOctopus),
+            Subject::Sheckles(1),
+            Subject::Sheckles(10),
+            Subject::Bundle(vec![Animal::Spinosaurus, Animal::Brontosaurus]),
+            Subject::Bundle(vec![Animal::Raccoon, Animal::Kitsune, Animal::DiscoBee]),
+            Subject::Bundle(vec![
+                Animal::Bunny,
+                Animal::GoldenLab,
+                Animal::Owl,
+                Animal::Hedgehog,
+            ]),
+        ]
     }
 
     #[test]
     fn art_is_a_300px_png() {
-        for kind in ArtKind::ALL {
-            let png = generate_product_art(&spec(kind, 120.0, 1)).unwrap();
+        for subject in samples() {
+            let png = generate_product_art(&spec(subject.clone(), 1)).unwrap();
             assert_eq!(image::guess_format(&png).unwrap(), image::ImageFormat::Png);
             let img = image::load_from_memory(&png).unwrap();
-            assert_eq!(img.dimensions(), (300, 300), "{kind:?}");
+            assert_eq!(img.dimensions(), (300, 300), "{subject:?}");
             assert_eq!(img.color(), image::ColorType::Rgba8);
         }
     }
 
     #[test]
     fn art_is_deterministic() {
-        for kind in ArtKind::ALL {
-            let a = generate_product_art(&spec(kind, 33.0, 42)).unwrap();
-            let b = generate_product_art(&spec(kind, 33.0, 42)).unwrap();
-            assert_eq!(a, b, "{kind:?}");
+        for subject in samples() {
+            let a = generate_product_art(&spec(subject.clone(), 42)).unwrap();
+            let b = generate_product_art(&spec(subject.clone(), 42)).unwrap();
+            assert_eq!(a, b, "{subject:?}");
         }
     }
 
     #[test]
-    fn art_differs_between_kinds_seeds_and_hues() {
+    fn every_animal_has_a_picture_of_its_own() {
         let mut seen = std::collections::HashSet::new();
-        for kind in ArtKind::ALL {
-            for seed in [1u64, 2, 3] {
-                assert!(
-                    seen.insert(render(&spec(kind, 200.0, seed)).into_raw()),
-                    "{kind:?} {seed}"
-                );
-            }
+        for animal in Animal::ALL {
             assert!(
-                seen.insert(render(&spec(kind, 20.0, 1)).into_raw()),
-                "{kind:?} hue"
+                seen.insert(render(&spec(Subject::Animal(animal), 1)).into_raw()),
+                "{animal:?}"
             );
         }
+        // Seeds vary the details; exclusives get a sunburst.
+        let fox = Subject::Animal(Animal::RedFox);
+        for seed in [2u64, 3] {
+            assert!(
+                seen.insert(render(&spec(fox.clone(), seed)).into_raw()),
+                "{seed}"
+            );
+        }
+        let exclusive = ArtSpec {
+            exclusive: true,
+            ..spec(fox, 1)
+        };
+        assert!(seen.insert(render(&exclusive).into_raw()), "exclusive");
     }
 
     #[test]
-    fn odd_hues_are_wrapped_not_rejected() {
-        let a = render(&spec(ArtKind::Pet, 30.0, 5));
-        assert_eq!(a, render(&spec(ArtKind::Pet, 390.0, 5)));
-        assert_eq!(a, render(&spec(ArtKind::Pet, -330.0, 5)));
-        // Non-finite hues fall back to 0 instead of panicking.
-        let _ = render(&spec(ArtKind::Exclusive, f32::NAN, 5));
-        let _ = render(&spec(ArtKind::Bundle, f32::INFINITY, 5));
+    fn animals_wear_the_colour_of_their_name() {
+        // The average colour of the middle of the picture, where the animal is.
+        let centre = |animal: Animal, x0: u32, y0: u32| {
+            let img = render(&spec(Subject::Animal(animal), 1));
+            let mut sum = [0u32; 3];
+            for y in y0..y0 + 20 {
+                for x in x0..x0 + 20 {
+                    let px = img.get_pixel(x, y).0;
+                    for i in 0..3 {
+                        sum[i] += u32::from(px[i]);
+                    }
+                }
+            }
+            sum.map(|v| v / 400)
+        };
+        // The red fox's forehead is orange-red.
+        let [r, g, b] = centre(Animal::RedFox, 120, 60);
+        assert!(r > 180 && r > g + 60 && g > b, "red fox {r} {g} {b}");
+        // The raccoon is grey.
+        let [r, g, b] = centre(Animal::Raccoon, 140, 60);
+        assert!(
+            r.abs_diff(b) < 30 && r.abs_diff(g) < 30 && r < 200,
+            "raccoon {r} {g} {b}"
+        );
+        // The T-Rex is green.
+        let [r, g, b] = centre(Animal::TRex, 110, 170);
+        assert!(g > r && g > b + 30, "t-rex {r} {g} {b}");
+        // The golden dragonfly is gold (on its thorax).
+        let [r, g, b] = centre(Animal::GoldenDragonfly, 140, 90);
+        assert!(
+            r > 180 && g > 120 && b < 100,
+            "golden dragonfly {r} {g} {b}"
+        );
     }
 
     #[test]
     fn emblem_is_centred_and_background_is_light() {
-        for kind in ArtKind::ALL {
-            let img = render(&spec(kind, 280.0, 9));
-            // The centre is covered by the emblem, the corners by the
+        for subject in samples() {
+            let img = render(&spec(subject.clone(), 9));
+            // The centre is covered by the picture, the corners by the
             // pale background: they must differ clearly.
             let centre = img.get_pixel(150, 160).0;
             let corner = img.get_pixel(3, 3).0;
             let diff: i32 = (0..3)
                 .map(|i| (i32::from(centre[i]) - i32::from(corner[i])).abs())
                 .sum();
-            assert!(diff > 30, "{kind:?}: centre {centre:?} corner {corner:?}");
+            assert!(
+                diff > 30,
+                "{subject:?}: centre {centre:?} corner {corner:?}"
+            );
             assert!(
                 corner[..3].iter().all(|&c| c > 120),
-                "{kind:?}: corner too dark {corner:?}"
+                "{subject:?}: corner too dark {corner:?}"
             );
         }
     }
 
     #[test]
     fn generation_is_quick() {
-        // Typically ~10-30 ms per picture in an unoptimised build; this only
+        // Typically ~20-60 ms per picture in an unoptimised build; this only
         // guards against gross regressions (slow CI machines included).
         let started = std::time::Instant::now();
-        for kind in ArtKind::ALL {
-            generate_product_art(&spec(kind, 75.0, 3)).unwrap();
+        for animal in [
+            Animal::Kitsune,
+            Animal::MimicOctopus,
+            Animal::TRex,
+            Animal::QueenBee,
+        ] {
+            generate_product_art(&spec(Subject::Animal(animal), 3)).unwrap();
         }
         assert!(
             started.elapsed() < std::time::Duration::from_secs(3),
@@ -1318,12 +1018,12 @@ mod tests {
     }
 
     #[test]
-    fn kind_names_round_trip() {
-        for kind in ArtKind::ALL {
-            assert_eq!(ArtKind::from_name(kind.as_str()), Some(kind));
+    fn animal_names_round_trip() {
+        for animal in Animal::ALL {
+            assert_eq!(Animal::from_name(animal.name()), Some(animal));
         }
-        assert_eq!(ArtKind::from_name("PET"), Some(ArtKind::Pet));
-        assert_eq!(ArtKind::from_name("dragon"), None);
+        assert_eq!(Animal::from_name("red fox"), Some(Animal::RedFox));
+        assert_eq!(Animal::from_name("dragon"), None);
     }
 
     #[test]

@@ -156,7 +156,7 @@ mod tests {
             let stem = public
                 .trim_start_matches("/media/")
                 .trim_end_matches(".png");
-            crate::WEBP_WIDTHS
+            crate::variant_names::WEBP_WIDTHS
                 .iter()
                 .map(|width| store.resolve(&format!("{stem}-{width}.webp")).is_some())
                 .collect()

@@ -6,8 +6,9 @@
 //!   uploads by content, shrink them and re-encode them as RGBA8 PNG.
 //! * [`MediaStore::webp_file`] keeps WebP copies of product pictures in the widths of
 //!   [`WEBP_WIDTHS`] next to their PNG, made on upload or on first request.
-//! * [`generate_product_art`] paints deterministic placeholder product art
-//!   with plain maths (no fonts, no bundled artwork).
+//! * [`generate_product_art`] paints deterministic product art with plain maths
+//!   (no fonts, no bundled artwork): each demo [`Animal`] as itself, Sheckles as coins,
+//!   bundles as their animals.
 //! * [`MediaImages`] is the shared image-storage port ([`shared::ImageStore`]), built per use:
 //!   [`MediaImages::products`] (fit 300x300) for the catalog, [`MediaImages::proofs`] (1600 px,
 //!   a grace period before unused files go) for proofs of delivery.
@@ -20,9 +21,10 @@ mod error;
 mod images;
 mod normalize;
 mod store;
+mod variant_names;
 mod variants;
 
-pub use art::{generate_product_art, ArtKind, ArtSpec, ART_SIZE};
+pub use art::{generate_product_art, Animal, ArtSpec, Subject, ART_SIZE};
 pub use error::MediaError;
 pub use images::{MediaImages, PRODUCT_KIND, PROOF_KIND, UNUSED_GRACE};
 pub use normalize::{
@@ -30,4 +32,5 @@ pub use normalize::{
     UPLOAD_MAX_SIDE,
 };
 pub use store::MediaStore;
-pub use variants::{webp_variant, WEBP_WIDTHS};
+pub use variant_names::WEBP_WIDTHS;
+pub use variants::webp_variant;

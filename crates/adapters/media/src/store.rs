@@ -105,7 +105,7 @@ impl MediaStore {
                 continue;
             }
             // A WebP copy goes with the picture it was made from.
-            let public = match crate::variants::variant_source(&name) {
+            let public = match crate::variant_names::variant_source(&name) {
                 Some(source) => format!("/media/{kind}/{source}"),
                 None if name.ends_with(".png") => format!("/media/{kind}/{name}"),
                 None => continue,

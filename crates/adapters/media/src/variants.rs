@@ -18,11 +18,10 @@ use image::imageops::{self, FilterType};
 use image::ImageFormat;
 
 use crate::error::MediaError;
+use crate::images::PRODUCT_KIND;
 use crate::store::{create_temp_file, MediaStore};
-use crate::PRODUCT_KIND;
+use crate::variant_names::{parse_variant_name, WEBP_WIDTHS};
 
-/// The widths WebP copies of product pictures are offered in.
-pub const WEBP_WIDTHS: [u32; 3] = [150, 300, 600];
 /// libwebp's lossy quality (0-100) for the colours; the alpha channel stays lossless.
 pub const WEBP_QUALITY: f32 = 80.0;
 
@@ -47,19 +46,6 @@ pub fn webp_variant(png: &[u8], width: u32) -> Result<Vec<u8>, MediaError> {
         .encode_simple(false, WEBP_QUALITY)
         .map_err(|e| MediaError::Encode(format!("webp: {e:?}")))?;
     Ok(encoded.to_vec())
-}
-
-/// `{hash}-{width}.webp` → (`{hash}.png`, width), for an offered width.
-fn parse_variant_name(name: &str) -> Option<(String, u32)> {
-    let stem = name.strip_suffix(".webp")?;
-    let (hash, width) = stem.rsplit_once('-')?;
-    let width: u32 = width.parse().ok()?;
-    (WEBP_WIDTHS.contains(&width) && !hash.is_empty()).then(|| (format!("{hash}.png"), width))
-}
-
-/// The stored PNG's file name a variant file was made from, if `name` is a variant's.
-pub(crate) fn variant_source(name: &str) -> Option<String> {
-    parse_variant_name(name).map(|(png, _)| png)
 }
 
 impl MediaStore {

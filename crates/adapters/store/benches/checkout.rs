@@ -42,6 +42,7 @@ fn request(shopper: usize) -> CheckoutRequest {
         provider: PaymentProvider::Dev,
         client_total: Decimal::new(1249, 2),
         holder: OrderHolder::default(),
+        idempotency: None,
     }
 }
 

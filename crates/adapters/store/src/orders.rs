@@ -27,6 +27,7 @@ use orders::{
     OrderStep, Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError, ProductLookup,
     ProviderEvent, Reservation, RobloxUsername,
 };
+use orders::{KeyedOrder, KeyedPlacement, ScopedKey};
 use promo::{PromoCode, PromoId, Rejection};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
@@ -60,6 +61,14 @@ impl OrderRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
+        // Before the stock: a retry of a placement still running waits for it here, and then
+        // answers its order rather than being refused for the stock that order took.
+        if let Some(keyed) = &order.idempotency {
+            if let Some(placed) = placed_under_key(&txn, keyed).await? {
+                txn.rollback().await.context("failed to roll back")?;
+                return Err(PlaceError::AlreadyPlaced(placed));
+            }
+        }
         for (product, quantity) in reservation.entries() {
             let quantity = i64::from(*quantity);
             let taken = products::Entity::update_many()
@@ -82,7 +91,7 @@ impl OrderRepository for Store {
             }
         }
         // After the stock, so the many refused for stock in a rush never queue on the holders.
-        let took_write_lock = !reservation.is_empty();
+        let took_write_lock = !reservation.is_empty() || order.idempotency.is_some();
         if let Some(reached) = pending_cap_reached(&txn, &order, caps, took_write_lock).await? {
             txn.rollback()
                 .await
@@ -111,6 +120,20 @@ impl OrderRepository for Store {
             .await
             .context("failed to store the order")?
             .last_insert_id;
+        if let Some(keyed) = &order.idempotency {
+            // unique: whatever got past the lock, one key keeps one order
+            txn.execute(statement(
+                &txn,
+                "UPDATE orders SET idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
+                vec![
+                    keyed.key.as_str().into(),
+                    keyed.fingerprint.clone().into(),
+                    id.into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to store the idempotency key of order {id}"))?;
+        }
         let lines =
             order
                 .lines
@@ -176,27 +199,70 @@ impl OrderRepository for Store {
         self.store_access_key_hash(id, hash).await
     }
 
-    #[tracing::instrument(skip(self, reference))]
+    #[tracing::instrument(skip(self, reference, url))]
     async fn attach_payment_reference(
         &self,
         id: OrderId,
         reference: String,
+        url: String,
     ) -> Result<(), OrderError> {
-        let updated = order_rows::Entity::update_many()
-            .col_expr(
-                order_rows::Column::ProviderReference,
-                Expr::value(reference),
-            )
-            .filter(order_rows::Column::Id.eq(id.get()))
-            .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
-            .filter(order_rows::Column::ProviderReference.is_null())
-            .exec(&self.db)
+        let updated = self
+            .db
+            .execute(statement(
+                &self.db,
+                "UPDATE orders SET provider_reference = ?, payment_url = ? \
+                 WHERE id = ? AND status = ? AND provider_reference IS NULL",
+                vec![
+                    reference.into(),
+                    url.into(),
+                    id.get().into(),
+                    OrderStatus::Pending.as_str().into(),
+                ],
+            ))
             .await
             .with_context(|| format!("failed to record the payment session of order {id}"))?;
-        if updated.rows_affected == 0 {
+        if updated.rows_affected() == 0 {
             return Err(OrderError::NotFound(id));
         }
         Ok(())
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn keyed_order(
+        &self,
+        key: ScopedKey,
+        since: DateTime<Utc>,
+    ) -> Result<Option<KeyedOrder>, OrderError> {
+        let found = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT id, request_fingerprint, payment_url, buyer_token FROM orders \
+                 WHERE idempotency_key = ? AND created_at >= ?",
+                vec![key.as_str().into(), since.into()],
+            ))
+            .await
+            .context("failed to look up an idempotency key")?;
+        let Some(row) = found else {
+            return Ok(None);
+        };
+        let read = || -> Result<_, sea_orm::DbErr> {
+            Ok((
+                row.try_get::<i64>("", "id")?,
+                row.try_get::<Option<String>>("", "request_fingerprint")?,
+                row.try_get::<Option<String>>("", "payment_url")?,
+                row.try_get::<Option<String>>("", "buyer_token")?,
+            ))
+        };
+        let (id, fingerprint, payment_url, buyer_token) =
+            read().context("unreadable keyed order")?;
+        let order = OrderRepository::order(self, OrderId::new(id)).await?;
+        Ok(Some(KeyedOrder {
+            order,
+            fingerprint: fingerprint.unwrap_or_default(),
+            payment_url,
+            buyer_token,
+        }))
     }
 
     #[tracing::instrument(skip(self))]
@@ -490,6 +556,49 @@ impl OrderRepository for Store {
 
 /// Any number, the same in every instance: the class of the advisory locks on order holders.
 const HOLDER_LOCKS: i32 = 0x6f72_6472; // "ordr"
+/// The class of the advisory locks on idempotency keys.
+const KEY_LOCKS: i32 = 0x6964_656d; // "idem"
+
+/// Serialises the placements under one idempotency key for the rest of the transaction
+/// (an advisory lock on PostgreSQL; on SQLite the first statement, a write, takes the database's
+/// write lock), lets an order placed under the key before `since` go of it, and answers the
+/// order placed under it since, if any.
+async fn placed_under_key(
+    txn: &DatabaseTransaction,
+    keyed: &KeyedPlacement,
+) -> Result<Option<OrderId>, PlaceError> {
+    let key = keyed.key.as_str();
+    if txn.get_database_backend() == DatabaseBackend::Postgres {
+        txn.execute(statement(
+            txn,
+            "SELECT pg_advisory_xact_lock(?, ?)",
+            vec![KEY_LOCKS.into(), lock_key(key).into()],
+        ))
+        .await
+        .context("failed to lock the idempotency key")?;
+    }
+    txn.execute(statement(
+        txn,
+        "UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL \
+         WHERE idempotency_key = ? AND created_at < ?",
+        vec![key.into(), keyed.since.into()],
+    ))
+    .await
+    .context("failed to let an old idempotency key go")?;
+    let found = txn
+        .query_one(statement(
+            txn,
+            "SELECT id FROM orders WHERE idempotency_key = ?",
+            vec![key.into()],
+        ))
+        .await
+        .context("failed to look up an idempotency key")?;
+    found
+        .map(|row| row.try_get::<i64>("", "id").map(OrderId::new))
+        .transpose()
+        .context("unreadable order id")
+        .map_err(PlaceError::Unknown)
+}
 
 /// A stable 32-bit key for an advisory lock (FNV-1a, folded): the same in every instance.
 fn lock_key(holder: &str) -> i32 {

@@ -33,6 +33,18 @@ fn service(store: &Store) -> Service {
     ChatService::new(store.clone(), EchoAssistant, SystemClock, RandomIds)
 }
 
+/// A clock one millisecond later at each reading: every write is later than the one before,
+/// without waiting for the system's clock to move.
+#[derive(Clone, Default)]
+struct TickingClock(std::sync::Arc<std::sync::atomic::AtomicI64>);
+
+impl chat::Clock for TickingClock {
+    fn now(&self) -> chrono::DateTime<Utc> {
+        let tick = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap() + Duration::milliseconds(tick)
+    }
+}
+
 fn session(name: &str) -> SessionId {
     SessionId::parse(&format!("session-{name}")).unwrap()
 }
@@ -378,7 +390,12 @@ async fn the_staff_list_leaves_bot_and_closed_chats_out_and_shows_newest_activit
     #[case] backend: Backend,
 ) {
     let (_db, store) = store(backend).await;
-    let chats = service(&store);
+    let chats = ChatService::new(
+        store.clone(),
+        EchoAssistant,
+        TickingClock::default(),
+        RandomIds,
+    );
     chats.start_ai(session("bot-only"), None).await.unwrap();
     let first = chats
         .start_live(session("first"), None)
@@ -387,14 +404,12 @@ async fn the_staff_list_leaves_bot_and_closed_chats_out_and_shows_newest_activit
         .chat
         .id;
     chats.accept(first, &staff(1)).await.unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     let second = chats
         .start_live(session("second"), None)
         .await
         .unwrap()
         .chat
         .id;
-    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     chats
         .reply(first, &staff(1), text("latest activity is here"))
         .await

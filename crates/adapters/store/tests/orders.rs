@@ -108,6 +108,7 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
         provider: PaymentProvider::Stripe,
         created_at: now(),
         holder: OrderHolder::default(),
+        idempotency: None,
     }
 }
 
@@ -198,7 +199,11 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
     assert_eq!(loaded.created_at, new.created_at);
 
     store
-        .attach_payment_reference(placed.id, "cs_test_1".into())
+        .attach_payment_reference(
+            placed.id,
+            "cs_test_1".into(),
+            "https://pay/cs_test_1".into(),
+        )
         .await
         .unwrap();
     let mine = store.orders_of_user(42).await.unwrap();
@@ -207,7 +212,11 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
     assert!(store.orders_of_user(7).await.unwrap().is_empty());
     // a reference is recorded once
     assert!(store
-        .attach_payment_reference(placed.id, "cs_test_2".into())
+        .attach_payment_reference(
+            placed.id,
+            "cs_test_2".into(),
+            "https://pay/cs_test_2".into()
+        )
         .await
         .is_err());
 }
@@ -747,6 +756,7 @@ fn request(product: i64, client_total: Decimal, discord: &str) -> CheckoutReques
         provider: PaymentProvider::Dev,
         client_total,
         holder: OrderHolder::default(),
+        idempotency: None,
     }
 }
 

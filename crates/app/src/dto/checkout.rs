@@ -8,7 +8,7 @@ use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity};
 use catalog::ProductId;
 use orders::{
     Buyer, CheckoutRequest, DiscordIdentity, Email, OrderHolder, PaymentProvider, RequestedItem,
-    RobloxUsername,
+    RobloxUsername, ScopedKey,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -106,6 +106,8 @@ pub struct CheckoutContext {
     pub holder: OrderHolder,
     pub method: PaymentMethod,
     pub provider: PaymentProvider,
+    /// The request's `Idempotency-Key` within this browser session, if it sent one.
+    pub idempotency: Option<ScopedKey>,
 }
 
 #[derive(Default)]
@@ -215,6 +217,7 @@ impl OrderPayload {
                     provider: context.provider,
                     client_total,
                     holder: context.holder,
+                    idempotency: context.idempotency,
                 })
             }
             _ => Err(errors.into_error(None)),

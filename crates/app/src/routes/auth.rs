@@ -455,6 +455,7 @@ pub async fn forgot_password(
     request: HttpRequest,
     accounts: web::Data<AccountsService>,
     rate_limits: web::Data<RateLimits>,
+    rounds: web::Data<crate::rounds::Rounds>,
     body: web::Json<ForgotRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -473,7 +474,7 @@ pub async fn forgot_password(
         )
         .await?;
     let accounts = accounts.clone();
-    actix_web::rt::spawn(async move {
+    rounds.detach(async move {
         match accounts.forgot_password(&email).await {
             Ok(()) => {}
             Err(ForgotPasswordError::Mail(cause)) => {

@@ -1,25 +1,64 @@
 //! `POST /api/stripe/checkout` and `POST /api/checkout/paypal`: the checkout service prices the
 //! cart from the database, reserves its stock, stores the order as pending and opens the
-//! payment provider's page (`orders::Checkout::place_and_open`). `GET /api/paypal/return`: the
-//! buyer approved a PayPal order; the service captures it (`confirm_capture`).
+//! payment provider's page (`orders::Checkout::place_and_open`). A request with an
+//! `Idempotency-Key` that placed an order in this browser session in the last 24 hours answers
+//! that order again (`orders::idempotency`). `GET /api/paypal/return`: the buyer approved a
+//! PayPal order; the service captures it (`confirm_capture`).
 
 use actix_session::Session;
-use actix_web::{http::header, web, HttpResponse};
+use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
-use orders::{OpenedCheckout, OrderHolder, OrderId, PaymentProvider, ReturnUrls};
+use orders::{
+    IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider,
+    ReturnUrls, ScopedKey,
+};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
+use crate::auth::session::LiveSessions;
 use crate::dto::checkout::{
     CardCheckoutResponse, CheckoutContext, OrderPayload, PaypalCheckoutResponse,
 };
 use crate::dto::responses::JsonBodyRefused;
+use crate::error::IDEMPOTENCY_KEY_FIELD;
 use crate::{
     auth::MaybeUser, checkout, checkout::CheckoutKit, client_ip::ClientIp, error::ApiError,
 };
+
+/// The header a checkout's retries carry (`orders::idempotency`).
+pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
+/// Set (`true`) on the answer to a repeated checkout: the order was placed before.
+pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
+
+/// The request's `Idempotency-Key` within this browser session: `None` without the header;
+/// 422 under `Idempotency-Key` when it is given twice, empty, longer than 255 characters or not
+/// printable ASCII. The scope is the session's own id (from its cookie), which every session
+/// that can check out has: checkout needs the Discord account linked in a stored session. A
+/// request without one is refused for that before anything is read or placed.
+fn idempotency(req: &HttpRequest, sessions: &LiveSessions) -> Result<Option<ScopedKey>, ApiError> {
+    let invalid =
+        |error: InvalidIdempotencyKey| ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string());
+    let mut values = req.headers().get_all(IDEMPOTENCY_KEY);
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ApiError::field(
+            IDEMPOTENCY_KEY_FIELD,
+            "Send one Idempotency-Key header.",
+        ));
+    }
+    let text = value
+        .to_str()
+        .map_err(|_| invalid(InvalidIdempotencyKey::NotPrintable))?;
+    let key = IdempotencyKey::parse(text).map_err(invalid)?;
+    Ok(sessions
+        .key_of(req)
+        .map(|session| key.scoped(session.as_ref())))
+}
 
 /// The session key of the browser's buyer token: a random token the orders placed from this
 /// browser session carry, so unpaid orders can be capped per browser.
@@ -39,8 +78,8 @@ fn context(
     session: &Session,
     user: &MaybeUser,
     client: ClientIp,
-    method: PaymentMethod,
-    provider: PaymentProvider,
+    (method, provider): (PaymentMethod, PaymentProvider),
+    idempotency: Option<ScopedKey>,
 ) -> (CheckoutContext, Option<String>) {
     let (token, new) = buyer_token(session);
     let context = CheckoutContext {
@@ -52,12 +91,15 @@ fn context(
         },
         method,
         provider,
+        idempotency,
     };
     (context, new.then_some(token))
 }
 
 /// Places the order and opens `gateway`'s page; the session remembers the order (and keeps a
-/// new buyer token) once it exists, even when its page then failed and it was cancelled.
+/// new buyer token) once it exists, even when its page then failed and it was cancelled. A
+/// repeated request's session (whose first answer, cookie included, may never have arrived)
+/// remembers the order too, and keeps the token the order was placed with.
 async fn open<G: PaymentGateway>(
     kit: &CheckoutKit,
     session: &Session,
@@ -73,8 +115,15 @@ async fn open<G: PaymentGateway>(
         Err(orders::OpenCheckoutError::PaymentFailed { order_id, .. }) => Some(*order_id),
         Err(orders::OpenCheckoutError::Refused(_)) => None,
     };
+    let placed_with = match &opened {
+        Ok(OpenedCheckout {
+            replayed: Some(replayed),
+            ..
+        }) => replayed.buyer_token.clone(),
+        _ => None,
+    };
     if let Some(order_id) = placed {
-        if let Some(token) = new_token {
+        if let Some(token) = new_token.map(|new| placed_with.unwrap_or(new)) {
             session.insert(BUYER_TOKEN, token).map_err(|e| {
                 ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}"))
             })?;
@@ -94,14 +143,20 @@ async fn open<G: PaymentGateway>(
                    pending and opens the card payment page (Stripe Checkout, or the shop's dev \
                    page without Stripe keys). The buyer's Discord account is the one linked in \
                    this session (`POST /api/discord-auth`), never one from the body. The session \
-                   remembers the order, so `GET /api/orders/{id}` opens it without a key.",
+                   remembers the order, so `GET /api/orders/{id}` opens it without a key. With an \
+                   `Idempotency-Key` (one per press of Complete Payment, the same for every retry \
+                   of that press), the same key from the same browser session within 24 hours \
+                   answers the order it placed instead of placing another.",
+    params(IdempotencyKeyHeader),
     request_body = OrderPayload,
     responses(
-        (status = 200, description = "The order is placed; send the shopper to `url`.", body = CardCheckoutResponse),
+        (status = 200, description = "The order is placed (or, for a repeated `Idempotency-Key`, was placed by the first request: its page, or the success page once paid); send the shopper to `url`.", body = CardCheckoutResponse,
+            headers(("Idempotent-Replayed" = String, description = "`true` when this answers a repeated `Idempotency-Key`."))),
         JsonBodyRefused,
         (status = 403, description = "The buyer is on the blocklist, or a cross-site request.", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait, when the first request with this `Idempotency-Key` is still at work."))),
+        (status = 422, description = "Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, a promo code that does not apply (`reason`), or an `Idempotency-Key` that is malformed or was used for a different request (`errors.Idempotency-Key`).", body = crate::openapi::ErrorBody),
         (status = 429, description = "Too many unpaid orders on this Discord account, from this browser or from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
         (status = 502, description = "The payment provider could not open its page; the order was cancelled.", body = crate::openapi::ErrorBody),
@@ -109,18 +164,23 @@ async fn open<G: PaymentGateway>(
     security((), ("session_cookie" = [])),
 )]
 pub async fn card(
+    req: HttpRequest,
     kit: web::Data<CheckoutKit>,
+    sessions: web::Data<LiveSessions>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
+    let key = idempotency(&req, &sessions)?;
     let provider = kit.card.provider();
-    let context = context(&session, &user, client, PaymentMethod::Card, provider);
+    let method = (PaymentMethod::Card, provider);
+    let context = context(&session, &user, client, method, key);
     let public_url = &kit.public_url;
     let urls = |id| ReturnUrls {
         success_url: format!("{public_url}/success?order_id={id}"),
         cancel_url: format!("{public_url}/cancel?order_id={id}"),
+        paid_url: format!("{public_url}/success?order_id={id}"),
     };
     let opened = open(
         &kit,
@@ -131,7 +191,7 @@ pub async fn card(
         urls,
     )
     .await?;
-    Ok(HttpResponse::Ok().json(CardCheckoutResponse {
+    Ok(answer(&opened).json(CardCheckoutResponse {
         url: opened.redirect_url,
         order_id: opened.placed.order.id.get(),
         order_key: opened
@@ -150,15 +210,18 @@ pub async fn card(
     summary = "Place an order and pay with PayPal",
     description = "As `POST /api/stripe/checkout`, through PayPal (Orders v2) when the shop has \
                    PayPal configured and enabled: the shopper approves at `approval_url`, and \
-                   PayPal sends them back to `GET /api/paypal/return`.",
+                   PayPal sends them back to `GET /api/paypal/return`. `Idempotency-Key` as there.",
+    params(IdempotencyKeyHeader),
     request_body = OrderPayload,
     responses(
-        (status = 200, description = "The order is placed; send the shopper to `approval_url`.", body = PaypalCheckoutResponse),
+        (status = 200, description = "The order is placed (or was, by the first request with this `Idempotency-Key`); send the shopper to `approval_url`.", body = PaypalCheckoutResponse,
+            headers(("Idempotent-Replayed" = String, description = "`true` when this answers a repeated `Idempotency-Key`."))),
         JsonBodyRefused,
         (status = 403, description = "The buyer is on the blocklist, or a cross-site request.", body = crate::openapi::ErrorBody),
         (status = 404, description = "PayPal is not available in this shop.", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, or a promo code that does not apply (`reason`).", body = crate::openapi::ErrorBody),
+        (status = 409, description = "The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page.", body = crate::openapi::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait, when the first request with this `Idempotency-Key` is still at work."))),
+        (status = 422, description = "Missing details (Roblox username, e-mail, linked Discord), a malformed field, an empty cart, too many lines or too many of one product, a promo code that does not apply (`reason`), or an `Idempotency-Key` that is malformed or was used for a different request (`errors.Idempotency-Key`).", body = crate::openapi::ErrorBody),
         (status = 429, description = "Too many unpaid orders on this Discord account, from this browser or from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
         (status = 502, description = "PayPal could not open its page; the order was cancelled.", body = crate::openapi::ErrorBody),
@@ -166,7 +229,9 @@ pub async fn card(
     security((), ("session_cookie" = [])),
 )]
 pub async fn paypal(
+    req: HttpRequest,
     kit: web::Data<CheckoutKit>,
+    sessions: web::Data<LiveSessions>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
@@ -177,15 +242,17 @@ pub async fn paypal(
             "PayPal is not available in this shop.".to_owned(),
         ));
     };
-    let provider = PaymentProvider::Paypal;
-    let context = context(&session, &user, client, PaymentMethod::Paypal, provider);
+    let key = idempotency(&req, &sessions)?;
+    let method = (PaymentMethod::Paypal, PaymentProvider::Paypal);
+    let context = context(&session, &user, client, method, key);
     let public_url = &kit.public_url;
     let urls = |id| ReturnUrls {
         success_url: format!("{public_url}/api/paypal/return?order_id={id}"),
         cancel_url: format!("{public_url}/cancel?order_id={id}"),
+        paid_url: format!("{public_url}/success?order_id={id}"),
     };
     let opened = open(&kit, &session, context, payload.into_inner(), gateway, urls).await?;
-    Ok(HttpResponse::Ok().json(PaypalCheckoutResponse {
+    Ok(answer(&opened).json(PaypalCheckoutResponse {
         approval_url: opened.redirect_url,
         order_id: opened.placed.order.id.get(),
         order_key: opened
@@ -194,6 +261,34 @@ pub async fn paypal(
             .as_ref()
             .map(|key| key.expose().to_owned()),
     }))
+}
+
+/// The checkout's optional `Idempotency-Key` header, as the OpenAPI document lists it.
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Header)]
+#[allow(dead_code)] // read from the request's headers by `idempotency`; here for the document
+pub struct IdempotencyKeyHeader {
+    /// One key per press of Complete Payment, sent again with every retry of that press (the
+    /// storefront sends a `crypto.randomUUID()`): the same key from the same browser session
+    /// within 24 hours answers the order it placed; with another cart, buyer, promo code or
+    /// payment method it answers 422. 1 to 255 printable ASCII characters.
+    #[param(
+        rename = "Idempotency-Key",
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[\\x20-\\x7E]+$",
+        example = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a"
+    )]
+    pub idempotency_key: Option<String>,
+}
+
+/// A 200, saying `Idempotent-Replayed: true` when it answers a repeated request.
+fn answer(opened: &OpenedCheckout) -> actix_web::HttpResponseBuilder {
+    let mut response = HttpResponse::Ok();
+    if opened.replayed.is_some() {
+        response.insert_header((IDEMPOTENT_REPLAYED, "true"));
+    }
+    response
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -757,20 +757,7 @@ async fn a_live_chat_request_notifies_staff_on_discord(#[case] backend: Backend)
     start_live(&app, &chat, &session).await;
     start_live(&app, &chat, &session).await;
 
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let requests = loop {
-        let requests = discord.received_requests().await.unwrap();
-        if !requests.is_empty() || Instant::now() > deadline {
-            break requests;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let requests = if requests.is_empty() {
-        requests
-    } else {
-        discord.received_requests().await.unwrap()
-    };
+    let requests = pings_before_a_last_one(&app, &discord).await;
     assert_eq!(requests.len(), 1, "one request, one notification");
     let body: Value = serde_json::from_slice(&requests[0].body).unwrap();
     let content = body["content"].as_str().unwrap();
@@ -783,15 +770,33 @@ async fn a_live_chat_request_notifies_staff_on_discord(#[case] backend: Backend)
     );
 }
 
-/// Waits until the fake Discord webhook has received `at_least` requests (or 10 s), then a
-/// little longer for any that should not come; returns how many arrived.
-async fn discord_pings(discord: &MockServer, at_least: usize) -> usize {
+/// How many staff pings the fake Discord webhook received.
+async fn discord_pings(app: &TestApp, discord: &MockServer) -> usize {
+    pings_before_a_last_one(app, discord).await.len()
+}
+
+/// The staff pings queued so far, as the fake webhook received them: the notices go out of one
+/// queue in order, so once a last notice queued now has arrived, every one before it has (and
+/// none is still to come).
+async fn pings_before_a_last_one(app: &TestApp, discord: &MockServer) -> Vec<wiremock::Request> {
+    use orders::gateways::StaffNotifications as _;
+    const LAST: &str = "the test's last notice";
+    app.staff_notifier.notify(orders::gateways::StaffMessage {
+        text: LAST.to_owned(),
+        link: None,
+        fields: Vec::new(),
+    });
+    let is_last =
+        |request: &wiremock::Request| String::from_utf8_lossy(&request.body).contains(LAST);
     let deadline = Instant::now() + Duration::from_secs(10);
-    while discord.received_requests().await.unwrap().len() < at_least && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+    loop {
+        let requests = discord.received_requests().await.unwrap();
+        if requests.iter().any(is_last) {
+            return requests.into_iter().filter(|r| !is_last(r)).collect();
+        }
+        assert!(Instant::now() < deadline, "the last notice never arrived");
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    discord.received_requests().await.unwrap().len()
 }
 
 async fn app_with_discord(
@@ -901,7 +906,7 @@ async fn parallel_live_requests_of_one_session_make_one_chat_and_one_staff_ping(
     assert_eq!(opened["chat_id"], chat.as_str());
     assert_eq!(opened["chat"]["status"], "pending");
     assert_eq!(
-        discord_pings(&discord, 1).await,
+        discord_pings(&app, &discord).await,
         1,
         "one staff ping per chat"
     );
@@ -953,7 +958,7 @@ async fn forty_live_requests_from_one_address_let_five_through(#[case] backend: 
         .await
         .unwrap();
     assert_eq!(list.as_array().unwrap().len(), 5, "five staff chats");
-    assert_eq!(discord_pings(&discord, 5).await, 5, "five staff pings");
+    assert_eq!(discord_pings(&app, &discord).await, 5, "five staff pings");
     // an hour later the address may ask again
     app.clock.advance(Duration::from_secs(3600));
     let later = app
@@ -1187,7 +1192,7 @@ async fn the_purge_loop_deletes_idle_bot_chats_after_a_day_and_closed_ones_after
         }
     };
     app.clock.advance(Duration::from_secs(23 * 3600));
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    app.rounds.whole_round(garden_app::Loop::ChatPurge).await;
     assert_eq!(
         status(&app, &idle, &idle_session).await.status(),
         200,

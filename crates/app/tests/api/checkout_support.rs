@@ -87,20 +87,38 @@ pub async fn quiet_shop(backend: Backend, products: Vec<(i64, ProductDraft)>) ->
     app
 }
 
-/// Waits until the shop sends no statement for a while: the start's own work (the event log's
-/// catch-up, a product event heard back through PostgreSQL's NOTIFY and the snapshot refresh it
-/// triggers) ends before a test counts statements.
+/// Waits until the start's own work and what the test set off so far has ended before a test
+/// counts statements: the loops that start with a round have run it and none is in a round,
+/// and every stored event has been heard (on PostgreSQL through NOTIFY or the listener's
+/// catch-up), each after its hook (the snapshot refresh a product event triggers) ran.
 pub async fn settle(app: &TestApp) {
-    let mut last = app.db_queries.load(std::sync::atomic::Ordering::SeqCst);
-    let mut quiet = 0;
-    for _ in 0..50 {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let now = app.db_queries.load(std::sync::atomic::Ordering::SeqCst);
-        quiet = if now == last { quiet + 1 } else { 0 };
-        last = now;
-        if quiet >= 5 {
-            return;
-        }
+    use garden_app::Loop;
+    for first_round_at_start in [Loop::Sweep, Loop::Outbox, Loop::ChatPurge, Loop::EventPurge] {
+        app.rounds.finished(first_round_at_start, 1).await;
+    }
+    let latest = {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = app.store.connection();
+        let row = db
+            .query_one(Statement::from_string(
+                db.get_database_backend(),
+                "SELECT COALESCE(MAX(id), 0) AS latest FROM push_events",
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        row.try_get::<i64>("", "latest").unwrap()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.events.last_id() < latest {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "event {latest} was never heard"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    for each in garden_app::Loop::ALL {
+        app.rounds.between_rounds(each).await;
     }
 }
 

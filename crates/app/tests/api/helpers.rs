@@ -21,6 +21,13 @@ pub struct TestApp {
     pub db_queries: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Expires stale pending orders on demand (as the background task does every minute).
     pub sweeper: garden_app::Sweeper,
+    /// The background loops' finished rounds and the work detached from requests: wait on
+    /// these, not on the clock.
+    pub rounds: garden_app::Rounds,
+    /// This instance's server push (what it has heard of the event log).
+    pub events: garden_app::events::ShopEvents,
+    /// The help chat's staff notices, one queue sent in order.
+    pub staff_notifier: discord::StaffNotifier,
     /// Stops it as SIGTERM does.
     pub shutdown: garden_app::Shutdown,
     /// Ends when the server has stopped.
@@ -160,6 +167,9 @@ impl TestApp {
             .expect("the app starts");
         let clock = app.clock();
         let sweeper = app.sweeper();
+        let rounds = app.rounds();
+        let staff_notifier = app.staff_notifier();
+        let events = app.events();
         let db_queries = app.database_queries();
         let address = format!("http://127.0.0.1:{}", app.port());
         let shutdown = app.shutdown();
@@ -179,6 +189,9 @@ impl TestApp {
             settings,
             db_queries,
             sweeper,
+            rounds,
+            staff_notifier,
+            events,
             shutdown,
             stopped,
             _database: database,
@@ -439,6 +452,40 @@ pub fn ids(products: &[serde_json::Value]) -> Vec<i64> {
 }
 
 /// Every log line of this test process, at debug level and up.
+/// Checks that two sets of answer times look alike to someone timing them: their medians differ
+/// by less than half the slower one (work that one path skipped, such as a password hash or a
+/// lookup and a mail, shows as a gap about as large as that work), or by under 25 ms (the
+/// noise of a busy machine between two cheap answers).
+pub fn assert_alike_in_time(
+    what: &str,
+    mut first: Vec<std::time::Duration>,
+    mut second: Vec<std::time::Duration>,
+) {
+    first.sort();
+    second.sort();
+    let (a, b) = (first[first.len() / 2], second[second.len() / 2]);
+    let bound = (a.max(b) / 2).max(std::time::Duration::from_millis(25));
+    assert!(
+        a.abs_diff(b) < bound,
+        "{what}: median {a:?} vs {b:?} over {} samples each (bound {bound:?})",
+        first.len()
+    );
+}
+
+/// Makes sure every log line of the requests `client` made so far is written: a later request
+/// on the same connection is read only after the earlier ones ended (their spans closed), and
+/// its own line, marked by its request id, is written before its answer.
+pub async fn logs_caught_up(app: &TestApp, client: &reqwest::Client) {
+    let response = client.get(app.url("/api/health")).send().await.unwrap();
+    let id = response.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    response.bytes().await.unwrap();
+    let logs = String::from_utf8_lossy(&captured_logs().lock().unwrap()).into_owned();
+    assert!(logs.contains(&id), "the later request's line was written");
+}
+
 pub fn captured_logs() -> &'static std::sync::Mutex<Vec<u8>> {
     use std::sync::{Mutex, OnceLock};
     static LOGS: OnceLock<&'static Mutex<Vec<u8>>> = OnceLock::new();

@@ -12,6 +12,7 @@ mod backup;
 mod chat;
 mod checkout;
 mod checkout_abuse;
+mod checkout_idempotency;
 mod checkout_identity;
 mod checkout_support;
 mod events;

@@ -342,12 +342,20 @@ async fn a_receipt_given_up_shows_as_a_failed_job_with_its_failed_attempts(
             "the receipt was never given up:\n{text}"
         );
         app.clock.advance(Duration::from_secs(61));
-        // the mail loop looks every 20 ms
-        tokio::time::sleep(Duration::from_millis(25)).await;
+        app.rounds.whole_round(garden_app::Loop::Outbox).await;
     };
     assert_eq!(
         sample(&text, "shop_buyer_mail_failures_total"),
         Some(3.0),
+        "{text}"
+    );
+    // the outbox's rounds are counted (an operator sees a loop that stopped)
+    assert!(
+        sample(&text, r#"shop_loop_rounds_total{loop="outbox"}"#).is_some_and(|n| n >= 3.0),
+        "{text}"
+    );
+    assert!(
+        sample(&text, r#"shop_loop_rounds_total{loop="chat_purge"}"#).is_some(),
         "{text}"
     );
     assert_eq!(

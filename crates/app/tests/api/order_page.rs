@@ -87,8 +87,9 @@ async fn the_receipt_is_mailed_once_however_often_stripe_repeats_the_payment(
         assert_eq!(again.status(), 200);
     }
     let messages = app.wait_for_outbox(1).await;
-    // time for a second mail to show up, if one had been queued
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    // a whole round of the outbox after the last replay: a second mail, had one been queued,
+    // would have gone out in it
+    app.rounds.whole_round(garden_app::Loop::Outbox).await;
     let messages = app
         .outbox_messages()
         .into_iter()
@@ -422,7 +423,9 @@ async fn while_the_mail_server_is_down_the_payment_answers_at_once_and_the_recei
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(job(&app).await.1, "sent");
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // past any retry or lease: a sent job is never sent again
+    app.clock.advance(std::time::Duration::from_secs(3600));
+    app.rounds.whole_round(garden_app::Loop::Outbox).await;
     assert_eq!(server.received().len(), 1, "sent once");
 }
 

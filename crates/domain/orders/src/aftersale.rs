@@ -479,8 +479,10 @@ mod tests {
         impl OrderRepository for Repo {
             fn place(&self, order: NewOrder, reservation: Reservation, caps: PendingCaps)
                 -> impl Future<Output = Result<Order, PlaceError>> + Send;
-            fn attach_payment_reference(&self, id: OrderId, reference: String)
+            fn attach_payment_reference(&self, id: OrderId, reference: String, url: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn keyed_order(&self, key: crate::ScopedKey, since: DateTime<Utc>)
+                -> impl Future<Output = Result<Option<crate::KeyedOrder>, OrderError>> + Send;
             fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
             fn orders_of_user(&self, user_id: i64)
                 -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
@@ -531,6 +533,7 @@ mod tests {
                 provider: PaymentProvider::Stripe,
                 created_at: now(),
                 holder: OrderHolder::default(),
+                idempotency: None,
             },
         );
         let mut payment = placed.payment.clone();

@@ -4,7 +4,7 @@ use cart_pricing::{PricedCart, StockProblem};
 use catalog::ProductId;
 use promo::Rejection;
 
-use crate::{OrderId, PendingCapReached, TransitionError};
+use crate::{OrderId, OrderStatus, PendingCapReached, TransitionError};
 
 /// A product in the cart the shop no longer sells (unknown or archived).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,14 @@ impl fmt::Display for Unavailable {
             Some(name) => write!(f, "- {name} is no longer available."),
             None => write!(f, "- Product #{} is no longer available.", self.product_id),
         }
+    }
+}
+
+fn closed_words(status: OrderStatus) -> &'static str {
+    match status {
+        OrderStatus::Cancelled => "was cancelled",
+        OrderStatus::Expired => "has expired",
+        _ => "is closed",
     }
 }
 
@@ -69,6 +77,24 @@ pub enum CheckoutError {
     /// blocklist. The message does not say which; nothing was read or reserved.
     #[error("We can't take this order. Please contact support.")]
     Blocked,
+    /// 422: the `Idempotency-Key` placed an order from a different request (another cart,
+    /// buyer, promo code or payment method); nothing was read or reserved.
+    #[error("This Idempotency-Key was used for a different order. Use a new key for a new order.")]
+    KeyReused,
+    /// 409 with `Retry-After`: the request that placed the order of this key is still opening
+    /// its payment page.
+    #[error("Your order is still being placed. Try again in a moment.")]
+    StillPlacing {
+        order: OrderId,
+        retry_after: chrono::Duration,
+    },
+    /// 409: the order of this key was cancelled or expired; its stock is back on sale.
+    #[error("Order #{order} {}: nothing is reserved for it any more. Start a new payment to place a new order.", closed_words(*.status))]
+    KeyClosed { order: OrderId, status: OrderStatus },
+    /// Another request with the same `Idempotency-Key` placed an order meanwhile (nothing was
+    /// written): checkout answers that order.
+    #[error("an order was placed with this Idempotency-Key already")]
+    AlreadyPlaced(OrderId),
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }
@@ -86,6 +112,10 @@ pub enum PlaceError {
     /// A holder of the order is at its cap of unpaid orders. Nothing was written.
     #[error("too many unpaid orders ({:?})", .0.by)]
     TooManyPending(PendingCapReached),
+    /// An order was placed under the same idempotency key since the placement's `since`.
+    /// Nothing was written.
+    #[error("order {0} was placed with this idempotency key")]
+    AlreadyPlaced(OrderId),
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }

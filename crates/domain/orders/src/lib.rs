@@ -9,6 +9,7 @@ mod error;
 mod gates;
 pub mod gateways;
 pub mod guild_join;
+pub mod idempotency;
 pub mod lifecycle;
 mod models;
 mod payment;
@@ -38,6 +39,10 @@ pub use guild_join::{
     AccessToken, GuildAccess, GuildDoor, GuildJoinError, GuildJoinRepository, GuildJoins,
     PendingGuildJoin,
 };
+pub use idempotency::{
+    IdempotencyKey, InvalidIdempotencyKey, KeyedOrder, KeyedPlacement, ScopedKey,
+    IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS,
+};
 pub use lifecycle::{
     Channel, Dispatch, Dispatcher, JobFailed, JobHandler, JobRound, OrderEvent, OrderStep,
     OutboxJob, OutboxRepository, OutboxWorker,
@@ -49,7 +54,7 @@ pub use models::{
     Reservation, TransitionError,
 };
 pub use payment::{
-    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, ReturnUrls,
+    hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,
 };
 pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup, StockHint};
 pub use queue::{

@@ -8,6 +8,7 @@ use promo::{Clock, PromoRepository};
 use crate::gateways::{
     CaptureOutcome, HostedCheckoutRequest, PaymentCapture, PaymentError, PaymentGateway,
 };
+use crate::idempotency::{KeyedOrder, ScopedKey, IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS};
 use crate::{
     Blocklist, Checkout, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError,
     Confirmation, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentNotice,
@@ -21,14 +22,28 @@ pub struct ReturnUrls {
     pub success_url: String,
     /// After giving up.
     pub cancel_url: String,
+    /// The shop's own page of a paid order (`/success`), for a repeated checkout of an order
+    /// paid since.
+    pub paid_url: String,
 }
 
 /// A placed order whose payment page is open.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenedCheckout {
     pub placed: PlacedOrder,
-    /// Where to send the shopper to pay.
+    /// Where to send the shopper to pay (for an order paid already: the success page).
     pub redirect_url: String,
+    /// `Some` when this is the answer to a repeated request: the order was placed before,
+    /// under the same `Idempotency-Key`.
+    pub replayed: Option<Replayed>,
+}
+
+/// What a repeated checkout answers besides the order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replayed {
+    /// The browser session's token the order was placed with, for a session that lost it (the
+    /// first answer never arrived, and neither did the session's cookie).
+    pub buyer_token: Option<String>,
 }
 
 /// Why checkout did not end on a payment page.
@@ -141,14 +156,134 @@ where
     /// page for it, returning to `urls(order id)`. When the page cannot be opened, or opened but
     /// not recorded with the order, the page is closed and the order cancelled: nothing stays
     /// reserved for a page nobody can pay.
-    #[tracing::instrument(skip_all)]
+    ///
+    /// A request with an idempotency key whose order exists (placed under the same key in the
+    /// last 24 hours, before this request or while it ran) answers that order instead (see
+    /// `answer_again`).
+    #[tracing::instrument(skip_all, fields(keyed = request.idempotency.is_some()))]
     pub async fn place_and_open<G: PaymentGateway>(
         &self,
         request: CheckoutRequest,
         gateway: &G,
         urls: impl FnOnce(OrderId) -> ReturnUrls,
     ) -> Result<OpenedCheckout, OpenCheckoutError> {
-        let placed = self.place_order(request).await?;
+        let key = request.idempotency.clone();
+        let fingerprint = request.fingerprint();
+        if let Some(key) = &key {
+            if let Some(found) = self.keyed_order(key).await? {
+                return self
+                    .answer_again(key, found, &fingerprint, gateway, urls)
+                    .await;
+            }
+        }
+        let placed = match self.place_order(request).await {
+            Ok(placed) => placed,
+            Err(refused) => {
+                // Another request with the same key placed the order meanwhile: this one was
+                // refused for what that one did (its stock, its promo use, its place in the
+                // caps, or the key itself), and answers that order instead.
+                if let Some(key) = &key {
+                    if let Some(found) = self.keyed_order(key).await? {
+                        return self
+                            .answer_again(key, found, &fingerprint, gateway, urls)
+                            .await;
+                    }
+                }
+                return Err(refused.into());
+            }
+        };
+        self.open_page(placed, key.as_ref(), gateway, urls).await
+    }
+
+    /// The order placed under `key` in the last 24 hours.
+    async fn keyed_order(&self, key: &ScopedKey) -> Result<Option<KeyedOrder>, CheckoutError> {
+        let since = self.now() - Duration::hours(IDEMPOTENCY_WINDOW_HOURS);
+        self.orders_port()
+            .keyed_order(key.clone(), since)
+            .await
+            .map_err(|error| match error {
+                OrderError::Unknown(cause) => CheckoutError::Unknown(cause),
+                other => CheckoutError::Unknown(anyhow::Error::new(other)),
+            })
+    }
+
+    /// The answer to a repeated request, from the order its key placed:
+    /// - another request (its fingerprint differs): 422, nothing read or reserved;
+    /// - a pending order with its page: the page, as the first answer said;
+    /// - a pending order without a page: the first request is still opening it (409, try
+    ///   again in a moment), or, [`PAGE_GRACE_SECONDS`] after the order was placed, died
+    ///   before it could: the page is opened now, as that request would have;
+    /// - an order paid since: the shop's success page (`urls(id).paid_url`);
+    /// - an order cancelled or expired: 409, nothing is reserved for it any more.
+    async fn answer_again<G: PaymentGateway>(
+        &self,
+        key: &ScopedKey,
+        found: KeyedOrder,
+        fingerprint: &str,
+        gateway: &G,
+        urls: impl FnOnce(OrderId) -> ReturnUrls,
+    ) -> Result<OpenedCheckout, OpenCheckoutError> {
+        if found.fingerprint != fingerprint {
+            tracing::info!(order = %found.order.id, "idempotency key reused for another request");
+            return Err(CheckoutError::KeyReused.into());
+        }
+        let order = found.order;
+        let id = order.id;
+        let status = order.status();
+        let replayed = Some(Replayed {
+            buyer_token: found.buyer_token,
+        });
+        let placed = PlacedOrder {
+            cart: order.priced_cart(),
+            access_key: self.access_keys().map(|keys| keys.key_for(id)),
+            order,
+        };
+        tracing::info!(order = %id, status = %status, "repeated checkout answered with its order");
+        if status.was_paid() {
+            return Ok(OpenedCheckout {
+                placed,
+                redirect_url: urls(id).paid_url,
+                replayed,
+            });
+        }
+        if status != OrderStatus::Pending {
+            return Err(CheckoutError::KeyClosed { order: id, status }.into());
+        }
+        if let Some(url) = found.payment_url {
+            return Ok(OpenedCheckout {
+                placed,
+                redirect_url: url,
+                replayed,
+            });
+        }
+        let waited = self.now() - placed.order.created_at;
+        let grace = Duration::seconds(PAGE_GRACE_SECONDS);
+        if waited < grace {
+            let retry_after = (grace - waited).clamp(Duration::seconds(1), Duration::seconds(5));
+            return Err(CheckoutError::StillPlacing {
+                order: id,
+                retry_after,
+            }
+            .into());
+        }
+        tracing::warn!(order = %id, "the payment page of a keyed order was never opened; opening it now");
+        let key = ScopedKey::clone(key);
+        let mut opened = self.open_page(placed, Some(&key), gateway, urls).await?;
+        opened.replayed = replayed;
+        Ok(opened)
+    }
+
+    /// Opens `gateway`'s payment page for a placed order and records it with the order; when
+    /// that fails, the page is closed and the order cancelled. An order placed under `key` may
+    /// have had its page opened by a retry meanwhile (this request outlived the grace a retry
+    /// gives it): then that page stands, and this one is closed instead of the order.
+    async fn open_page<G: PaymentGateway>(
+        &self,
+        placed: PlacedOrder,
+        key: Option<&ScopedKey>,
+        gateway: &G,
+        urls: impl FnOnce(OrderId) -> ReturnUrls,
+    ) -> Result<OpenedCheckout, OpenCheckoutError> {
         let order_id = placed.order.id;
         // Stripe wants at least 30 minutes from its own clock: a minute of margin.
         let expires_at = self.now() + Duration::minutes(PAYMENT_WINDOW_MINUTES + 1);
@@ -157,21 +292,52 @@ where
             .await
         {
             Ok(page) => page,
-            Err(error) => return Err(self.cancel_unopened(order_id, error.into()).await),
+            Err(error) => {
+                if let Some(opened) = self.opened_by_a_retry(key, &placed).await {
+                    return Ok(opened);
+                }
+                return Err(self.cancel_unopened(order_id, error.into()).await);
+            }
         };
         if let Err(error) = self
-            .attach_payment(order_id, page.provider_reference.clone())
+            .attach_payment(
+                order_id,
+                page.provider_reference.clone(),
+                page.redirect_url.clone(),
+            )
             .await
         {
             // the page exists but the order does not know it: close it so it cannot be paid
             if let Err(close) = gateway.close_checkout(page.provider_reference).await {
                 tracing::error!(order = %order_id, error = ?close, "could not close the payment page of an order that failed");
             }
+            if let Some(opened) = self.opened_by_a_retry(key, &placed).await {
+                return Ok(opened);
+            }
             return Err(self.cancel_unopened(order_id, error.into()).await);
         }
         Ok(OpenedCheckout {
             placed,
             redirect_url: page.redirect_url,
+            replayed: None,
+        })
+    }
+
+    /// The page a retry with the same key opened for this order, if one did.
+    async fn opened_by_a_retry(
+        &self,
+        key: Option<&ScopedKey>,
+        placed: &PlacedOrder,
+    ) -> Option<OpenedCheckout> {
+        let found = self.keyed_order(key?).await.ok()??;
+        let url = found
+            .payment_url
+            .filter(|_| found.order.id == placed.order.id)?;
+        tracing::info!(order = %placed.order.id, "a retry opened the payment page meanwhile; keeping it");
+        Some(OpenedCheckout {
+            placed: placed.clone(),
+            redirect_url: url,
+            replayed: None,
         })
     }
 

@@ -3,6 +3,7 @@ use std::future::Future;
 use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 
+use crate::idempotency::{KeyedOrder, ScopedKey};
 use crate::{
     CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewOrder, Order, OrderError,
     OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder, ProviderEvent,
@@ -51,7 +52,14 @@ pub trait OrderRepository: Send + Sync + 'static {
     ///   raised only while below `max_uses` (`PlaceError::Promo(Rejection::UsedUp)`), and the
     ///   account may hold one pending or paid redemption per code
     ///   (`PlaceError::Promo(Rejection::AlreadyUsed)`);
-    /// - stores `order` as pending with the reservation.
+    /// - stores `order` as pending with the reservation, and with its idempotency key and
+    ///   fingerprint when it has them.
+    ///
+    /// An order with an idempotency key (`order.idempotency`) first waits for any other
+    /// placement under the same key to end (a lock per key, before the stock), then:
+    /// `PlaceError::AlreadyPlaced(its id)`, nothing written, when an order was placed under the
+    /// key at or after `since`; an order placed under it before `since` lets go of the key.
+    /// The key is unique among orders, so two placements can never both keep it.
     ///
     /// Any other failure is `PlaceError::Unknown`.
     fn place(
@@ -61,13 +69,23 @@ pub trait OrderRepository: Send + Sync + 'static {
         caps: PendingCaps,
     ) -> impl Future<Output = Result<Order, PlaceError>> + Send;
 
-    /// Records the provider's payment session (or order) id of a pending order that has none yet.
+    /// Records the provider's payment session (or order) id of a pending order that has none
+    /// yet, with the page's address (`url`) for a repeated checkout's answer.
     /// `OrderError::NotFound` when there is no such pending order without a reference.
     fn attach_payment_reference(
         &self,
         id: OrderId,
         reference: String,
+        url: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// The order placed under `key` at or after `since`, with the fingerprint of the request
+    /// that placed it; `None` when there is none. Fails only with `OrderError::Unknown`.
+    fn keyed_order(
+        &self,
+        key: ScopedKey,
+        since: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Option<KeyedOrder>, OrderError>> + Send;
 
     /// `OrderError::NotFound` when there is no order with this id.
     fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
@@ -187,11 +205,13 @@ pub trait CheckoutService: Send + Sync + 'static {
         request: CheckoutRequest,
     ) -> impl Future<Output = Result<PlacedOrder, CheckoutError>> + Send;
 
-    /// Records the payment provider's session id once the session exists.
+    /// Records the payment provider's session id and the page's address once the session
+    /// exists.
     fn attach_payment(
         &self,
         id: OrderId,
         reference: String,
+        url: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
 
     fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;

@@ -8,6 +8,7 @@ use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Reject
 
 use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::gates::ProductGates;
+use crate::idempotency::{KeyedPlacement, ScopedKey, IDEMPOTENCY_WINDOW_HOURS};
 use crate::{
     frees_up_in, stock_problems,
     tracking::{AccessKey, OrderKeys},
@@ -45,6 +46,9 @@ pub struct CheckoutRequest {
     pub client_total: Decimal,
     /// The browser session and address placing it, for the caps on unpaid orders.
     pub holder: OrderHolder,
+    /// The `Idempotency-Key` it came with, within its browser session: the order it placed in
+    /// the last 24 hours answers instead of a new one (see `idempotency`).
+    pub idempotency: Option<ScopedKey>,
 }
 
 /// A placed order and the priced cart it was placed from (for the provider's line items).
@@ -177,6 +181,16 @@ where
     pub fn with_limits(mut self, limits: CheckoutLimits) -> Self {
         self.limits = limits;
         self
+    }
+
+    /// The orders port, for the checkout's payment step.
+    pub(crate) fn orders_port(&self) -> &O {
+        &self.orders
+    }
+
+    /// The keys of the orders' links, when the service has them.
+    pub(crate) fn access_keys(&self) -> Option<&OrderKeys> {
+        self.keys.as_ref()
     }
 
     pub fn limits(&self) -> CheckoutLimits {
@@ -456,6 +470,12 @@ where
 
         let reservation = Reservation::for_items(&cart, &known);
         let left_after_sale = stock_after(&known, &reservation);
+        let now = self.clock.now();
+        let idempotency = request.idempotency.clone().map(|key| KeyedPlacement {
+            key,
+            fingerprint: request.fingerprint(),
+            since: now - Duration::hours(IDEMPOTENCY_WINDOW_HOURS),
+        });
         let new_order = NewOrder {
             lines: cart
                 .iter()
@@ -471,8 +491,9 @@ where
             promo,
             method: request.method,
             provider: request.provider,
-            created_at: self.clock.now(),
+            created_at: now,
             holder: request.holder,
+            idempotency,
         };
         match self
             .orders
@@ -510,13 +531,21 @@ where
                 reached,
                 retry_after: frees_up_in(reached.oldest, self.clock.now(), unpaid_lifetime()),
             }),
+            Err(PlaceError::AlreadyPlaced(id)) => Err(CheckoutError::AlreadyPlaced(id)),
             Err(PlaceError::Unknown(error)) => Err(CheckoutError::Unknown(error)),
         }
     }
 
-    #[tracing::instrument(skip(self, reference))]
-    async fn attach_payment(&self, id: OrderId, reference: String) -> Result<(), OrderError> {
-        self.orders.attach_payment_reference(id, reference).await
+    #[tracing::instrument(skip(self, reference, url))]
+    async fn attach_payment(
+        &self,
+        id: OrderId,
+        reference: String,
+        url: String,
+    ) -> Result<(), OrderError> {
+        self.orders
+            .attach_payment_reference(id, reference, url)
+            .await
     }
 
     async fn order(&self, id: OrderId) -> Result<Order, OrderError> {

@@ -70,6 +70,7 @@ fn request(items: Vec<RequestedItem>, client_total: Decimal) -> CheckoutRequest 
         provider: PaymentProvider::Stripe,
         client_total,
         holder: OrderHolder::default(),
+        idempotency: None,
     }
 }
 
@@ -451,6 +452,7 @@ fn stored(status: OrderStatus) -> Order {
             provider: PaymentProvider::Stripe,
             created_at: now(),
             holder: OrderHolder::default(),
+            idempotency: None,
         },
     );
     order.payment.reference = Some("cs_test_1".into());
@@ -1058,7 +1060,129 @@ mod payment {
         ReturnUrls {
             success_url: format!("http://shop/success?order_id={id}"),
             cancel_url: format!("http://shop/cancel?order_id={id}"),
+            paid_url: format!("http://shop/success?order_id={id}"),
         }
+    }
+
+    fn keyed(request: CheckoutRequest) -> CheckoutRequest {
+        CheckoutRequest {
+            idempotency: Some(crate::IdempotencyKey::parse("press-1").unwrap().scoped("s")),
+            ..request
+        }
+    }
+
+    #[test]
+    fn the_fingerprint_is_the_request_as_the_server_reads_it() {
+        let base = request(vec![item(1, 2), item(2, 1)], dec!(9.98));
+        let same = request(vec![item(2, 1), item(1, 1), item(1, 1)], dec!(9.980));
+        assert_eq!(base.fingerprint(), same.fingerprint());
+        for other in [
+            request(vec![item(1, 3), item(2, 1)], dec!(9.98)),
+            request(vec![item(1, 2), item(2, 1)], dec!(9.99)),
+            CheckoutRequest {
+                method: PaymentMethod::Paypal,
+                ..base.clone()
+            },
+            CheckoutRequest {
+                promo_code: Some("spring".into()),
+                ..base.clone()
+            },
+        ] {
+            assert_ne!(base.fingerprint(), other.fingerprint(), "{other:?}");
+        }
+        // where it came from does not count
+        let elsewhere = CheckoutRequest {
+            holder: OrderHolder {
+                buyer_token: Some("t".into()),
+                client_ip: Some("10.0.0.9".into()),
+            },
+            ..base.clone()
+        };
+        assert_eq!(base.fingerprint(), elsewhere.fingerprint());
+    }
+
+    #[tokio::test]
+    async fn a_request_refused_while_its_key_placed_an_order_answers_that_order() {
+        let first = request(vec![item(1, 2)], dec!(9.98));
+        let fingerprint = first.fingerprint();
+        let winner = Order::placed(
+            OrderId::new(1),
+            NewOrder {
+                lines: vec![],
+                buyer: buyer(),
+                amounts: Amounts {
+                    subtotal: money("9.98"),
+                    discount: Money::ZERO,
+                    fee: money("0.77"),
+                    total: money("10.75"),
+                },
+                promo: None,
+                method: PaymentMethod::Card,
+                provider: PaymentProvider::Stripe,
+                created_at: now(),
+                holder: OrderHolder::default(),
+                idempotency: None,
+            },
+        );
+        let mut orders = MockOrderRepository::new();
+        let lookups = Arc::new(Mutex::new(0));
+        orders.expect_keyed_order().returning(move |_, since| {
+            assert_eq!(since, now() - Duration::hours(24));
+            let mut n = lookups.lock().unwrap();
+            *n += 1;
+            let found = (*n > 1).then(|| crate::KeyedOrder {
+                order: winner.clone(),
+                fingerprint: fingerprint.clone(),
+                payment_url: Some("https://pay/cs_1".into()),
+                buyer_token: Some("token-1".into()),
+            });
+            Box::pin(async move { Ok(found) })
+        });
+        orders
+            .expect_place()
+            .withf(|new, _, _| new.idempotency.is_some())
+            .returning(|_, _, _| {
+                Box::pin(async { Err(PlaceError::AlreadyPlaced(OrderId::new(1))) })
+            });
+        orders.expect_attach_payment_reference().never();
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_create_checkout().never();
+        let opened = service(orders)
+            .place_and_open(keyed(first), &gateway, urls)
+            .await
+            .unwrap();
+        assert_eq!(opened.placed.order.id, OrderId::new(1));
+        assert_eq!(opened.redirect_url, "https://pay/cs_1");
+        assert_eq!(
+            opened.replayed,
+            Some(crate::Replayed {
+                buyer_token: Some("token-1".into())
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn a_key_found_with_another_request_is_refused_before_anything_is_placed() {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_keyed_order().returning(|_, _| {
+            Box::pin(async {
+                Ok(Some(crate::KeyedOrder {
+                    order: stored(OrderStatus::Pending),
+                    fingerprint: "another request".into(),
+                    payment_url: Some("https://pay/cs_1".into()),
+                    buyer_token: None,
+                }))
+            })
+        });
+        orders.expect_place().never();
+        let gateway = MockPaymentGateway::new();
+        let refused = service(orders)
+            .place_and_open(keyed(request(vec![item(1, 1)], dec!(4.99))), &gateway, urls)
+            .await;
+        assert!(matches!(
+            refused,
+            Err(OpenCheckoutError::Refused(CheckoutError::KeyReused))
+        ));
     }
 
     /// Places order 1, then answers `order(1)` with the placed order as pending.
@@ -1087,9 +1211,13 @@ mod payment {
         let mut orders = placing_order_one();
         orders
             .expect_attach_payment_reference()
-            .with(eq(OrderId::new(1)), eq("cs_1".to_owned()))
+            .with(
+                eq(OrderId::new(1)),
+                eq("cs_1".to_owned()),
+                eq("https://pay/cs_1".to_owned()),
+            )
             .times(1)
-            .returning(|_, _| Box::pin(async { Ok(()) }));
+            .returning(|_, _, _| Box::pin(async { Ok(()) }));
         orders.expect_release().never();
         let mut gateway = MockPaymentGateway::new();
         gateway
@@ -1145,7 +1273,7 @@ mod payment {
         let mut orders = placing_order_one();
         orders
             .expect_attach_payment_reference()
-            .returning(|id, _| Box::pin(async move { Err(OrderError::NotFound(id)) }));
+            .returning(|id, _, _| Box::pin(async move { Err(OrderError::NotFound(id)) }));
         orders
             .expect_release()
             .times(1)

@@ -536,7 +536,8 @@ describe('checkout page: Complete Payment', () => {
     ],
   ])('shows %s', async (_, handler, message) => {
     await startCardPayment(handler);
-    expect(await screen.findByText(message)).toBeInTheDocument();
+    // a 5xx is sent again a few times first (the Idempotency-Key's retries, up to about 2 s)
+    expect(await screen.findByText(message, {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Complete Payment' })).toBeEnabled();
     expect(redirectTo).not.toHaveBeenCalled();

@@ -157,6 +157,8 @@ pub struct NewOrder {
     pub created_at: DateTime<Utc>,
     /// The browser session and address that placed it, for the caps on unpaid orders.
     pub holder: OrderHolder,
+    /// The `Idempotency-Key` it is placed under, if any.
+    pub idempotency: Option<crate::idempotency::KeyedPlacement>,
 }
 
 /// What a shopper bought, from whom, for how much, and where it stands.
@@ -237,6 +239,25 @@ impl Order {
 
     pub fn status(&self) -> OrderStatus {
         self.lifecycle.status()
+    }
+
+    /// The cart as it was priced when the order was placed (the lines keep their prices, the
+    /// promo its percent), for a payment page opened later.
+    pub fn priced_cart(&self) -> PricedCart {
+        PricedCart::new(
+            self.lines
+                .iter()
+                .map(|line| cart_pricing::CartLine {
+                    product_id: line.product_id.get(),
+                    name: line.name.clone(),
+                    unit_price: line.unit_price,
+                    quantity: line.quantity,
+                    stock: None,
+                })
+                .collect(),
+            self.promo.as_ref().map(|promo| promo.discount),
+            self.payment.method,
+        )
     }
 
     pub fn lifecycle(&self) -> &Lifecycle {

@@ -1,13 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { DETAILS_REQUIRED, usePayment } from '@/features/checkout/hooks/use-payment';
 import type { CheckoutItem, ServerPricedCart } from '@/features/checkout/types';
 import { NO_REDIRECT_URL } from '@/features/checkout/utils/payment-errors';
 import { redirectTo } from '@/features/checkout/utils/redirect';
-import { stubApi } from '@/testing/api-stub';
+import { stubApi, type StubCall } from '@/testing/api-stub';
 import { createTestQueryClient, jsonResponse } from '@/testing/test-utils';
 
 vi.mock('@/features/checkout/utils/redirect', () => ({ redirectTo: vi.fn() }));
@@ -135,5 +135,99 @@ describe('usePayment', () => {
     const confirmed = api.callsTo('POST /stripe/checkout')[1]?.body as Record<string, unknown>;
     expect(confirmed.total).toBe(10.98);
     expect(confirmed).not.toHaveProperty('promo_code');
+  });
+});
+
+describe('usePayment and the Idempotency-Key', () => {
+  beforeEach(() => vi.mocked(redirectTo).mockClear());
+  afterEach(() => vi.useRealTimers());
+
+  const keyOf = (call: StubCall | undefined) => call?.headers.get('Idempotency-Key');
+  const offline = () => {
+    throw new TypeError('Failed to fetch');
+  };
+
+  it('sends one key per press, and the same key again when the shop did not answer', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let calls = 0;
+    const api = stubApi({
+      // the order is placed but the answer is lost, then the retry gets it
+      'POST /stripe/checkout': () =>
+        ++calls === 1 ? offline() : jsonResponse({ url: 'https://pay.example/s/1', order_id: 5 }),
+    });
+    const { result } = renderPayment();
+    act(() => result.current.pay('card'));
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('https://pay.example/s/1'));
+    const sent = api.callsTo('POST /stripe/checkout');
+    expect(sent).toHaveLength(2);
+    expect(keyOf(sent[0])).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(keyOf(sent[1])).toBe(keyOf(sent[0]));
+  });
+
+  it('waits as asked while the first request of the key is still placing the order', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let calls = 0;
+    const api = stubApi({
+      'POST /checkout/paypal': () =>
+        ++calls === 1
+          ? new Response(
+              JSON.stringify({ message: 'Your order is still being placed.', errors: {} }),
+              {
+                status: 409,
+                headers: { 'Content-Type': 'application/json', 'Retry-After': '2' },
+              },
+            )
+          : jsonResponse({ approval_url: 'https://paypal.example/a/1' }),
+    });
+    const { result } = renderPayment();
+    act(() => result.current.pay('paypal'));
+    await act(() => vi.advanceTimersByTimeAsync(1500));
+    expect(api.callsTo('POST /checkout/paypal')).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('https://paypal.example/a/1'));
+    const sent = api.callsTo('POST /checkout/paypal');
+    expect(keyOf(sent[1])).toBe(keyOf(sent[0]));
+  });
+
+  it('keeps the key of an unanswered press for the next press of the same order only', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = stubApi({ 'POST /stripe/checkout': offline });
+    const { result } = renderPayment();
+    act(() => result.current.pay('card'));
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(result.current.processing).toBeNull());
+    expect(result.current.formError).toBe(
+      'We could not reach the shop. Check your connection and try again.',
+    );
+    const first = api.callsTo('POST /stripe/checkout');
+    expect(first).toHaveLength(4);
+    expect(new Set(first.map(keyOf)).size).toBe(1);
+
+    // the shopper presses again: the same order, so the same key
+    api.handlers['POST /stripe/checkout'] = () =>
+      jsonResponse({ message: 'Stock.', problems: ['- Owl is out of stock.'] }, 409);
+    act(() => result.current.pay('card'));
+    await waitFor(() => expect(result.current.problems).toEqual(['- Owl is out of stock.']));
+    expect(keyOf(api.calls.at(-1))).toBe(keyOf(first[0]));
+
+    // that press was answered: the next one is a new press with a new key
+    act(() => result.current.pay('card'));
+    await waitFor(() => expect(api.callsTo('POST /stripe/checkout')).toHaveLength(6));
+    const third = keyOf(api.calls.at(-1));
+    expect(third).not.toBe(keyOf(first[0]));
+
+    // an order that changed (another method) is another press too, even unanswered
+    api.handlers['POST /checkout/paypal'] = offline;
+    api.handlers['POST /stripe/checkout'] = offline;
+    act(() => result.current.pay('card'));
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(result.current.processing).toBeNull());
+    const unanswered = keyOf(api.calls.at(-1));
+    act(() => result.current.pay('paypal'));
+    await waitFor(() => expect(api.callsTo('POST /checkout/paypal')).toHaveLength(1));
+    expect(keyOf(api.callsTo('POST /checkout/paypal')[0])).not.toBe(unanswered);
   });
 });

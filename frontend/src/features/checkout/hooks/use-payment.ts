@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 
-import { useStartPayment } from '@/features/checkout/api/start-payment';
+import { isUnanswered, useStartPayment } from '@/features/checkout/api/start-payment';
 import type { CheckoutDetails } from '@/features/checkout/hooks/use-checkout-details';
 import type { AppliedPromo } from '@/features/checkout/hooks/use-promo';
 import type {
@@ -9,6 +9,7 @@ import type {
   OrderPayload,
   ServerPricedCart,
 } from '@/features/checkout/types';
+import { newIdempotencyKey } from '@/features/checkout/utils/idempotency-key';
 import {
   NO_REDIRECT_URL,
   toPaymentFailure,
@@ -63,6 +64,12 @@ type UsePaymentOptions = {
  * From Complete Payment to the provider's page (spec §4): check the details and the stock,
  * open the payment-method choice, start the payment ('Processing...' until the page leaves),
  * and sort a failure into a message, the stock alert or the changed-price review.
+ *
+ * Each press sends an `Idempotency-Key`. The shop may place the order and lose its answer (the
+ * network, an instance that died): the press is then sent again with the same key, by itself a
+ * few times and by the shopper's next press of the same order, and the shop answers the order it
+ * placed instead of holding the stock twice. An answer (an error too) ends the key: the next
+ * press, or a changed order, makes a new one.
  */
 export function usePayment({
   items,
@@ -81,6 +88,8 @@ export function usePayment({
   const [processing, setProcessing] = useState<PaymentMethod | null>(null);
   const [priceChange, setPriceChange] = useState<PriceChange | null>(null);
   const startPayment = useStartPayment();
+  /** The press the shop has not answered yet: its key, for the same order sent again. */
+  const unanswered = useRef<{ key: string; request: string } | null>(null);
 
   const complete = () => {
     setFormError(null);
@@ -128,12 +137,16 @@ export function usePayment({
       user_id: userId,
       ...(keepPromo && promo ? { promo_code: promo.code } : {}),
     };
+    const request = JSON.stringify({ method, order });
+    const idempotencyKey =
+      unanswered.current?.request === request ? unanswered.current.key : newIdempotencyKey();
+    unanswered.current = { key: idempotencyKey, request };
     setProcessing(method);
     setFormError(null);
     setFieldErrors({});
     setProblems(null);
     startPayment.mutate(
-      { method, order },
+      { method, order, idempotencyKey },
       {
         onSuccess: (session) => {
           const url =
@@ -152,6 +165,7 @@ export function usePayment({
           stopWith(() => setFormError(NO_REDIRECT_URL));
         },
         onError: (error) => {
+          if (!isUnanswered(error)) unanswered.current = null;
           const failure = toPaymentFailure(error);
           stopWith(() => {
             if (failure.kind === 'stock') {

@@ -39,6 +39,10 @@ function isPricedCart(value: unknown): value is ServerPricedCart {
 
 /** Sorts a thrown error into the stock alert, the changed-price review, or a message. */
 export function toPaymentFailure(error: unknown): PaymentFailure {
+  // no answer: say so (the same press, sent again, cannot place a second order)
+  if (error instanceof ApiError && error.status === 0) {
+    return { kind: 'message', message: error.message, fields: {} };
+  }
   if (!(error instanceof ApiError) || !isRecord(error.body)) {
     return { kind: 'message', message: PAYMENT_FAILED, fields: {} };
   }
