@@ -53,7 +53,10 @@ test('a guest opens the receipt link in a new browser and follows the order to D
   page,
   browser,
   request,
+  consoleErrors,
 }, testInfo) => {
+  consoleErrors.expectAnswer(404, /\/api\/orders\/\d+/, 'the order without its key');
+  consoleErrors.expectAnswer(409, /\/api\/orders\/\d+\/review/, 'a second review of the order');
   test.slow();
   const base = baseUrlOf(testInfo);
   const boss = await loggedIn(playwright, base, BOSS);
