@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 
 import {
   apiLogIn,
@@ -141,8 +141,10 @@ test('a super_admin blocks a Roblox username, checkout refuses it, and the entry
   page,
   browser,
   request,
+  consoleErrors,
 }, testInfo) => {
   test.slow();
+  consoleErrors.expectAnswer(403, '/api/stripe/checkout', 'the checkout refuses the blocked name');
   await logIn(page, SUPER_ADMIN.email, SUPER_ADMIN.password);
   await page.goto('/admin/products');
   await page

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 
 import {
   codeIn,
@@ -50,8 +50,12 @@ async function logOutFromNavbar(page: Page) {
 
 test('a newcomer registers with the mailed code, logs out and in, and resets the password', async ({
   page,
+  consoleErrors,
 }) => {
   test.slow(); // Several argon2 hashes on a debug build.
+  consoleErrors.expectAnswer(422, '/api/verify-code', 'a wrong code first');
+  consoleErrors.expectAnswer(401, '/api/login', 'the old password after the reset');
+  consoleErrors.expectAnswer(422, '/api/reset-password', 'the used link, a second time');
   const email = uniqueEmail('ann');
   const password = 'sunflower seeds';
   const newPassword = 'tulip bulbs 2026';
@@ -175,8 +179,10 @@ for (const viewport of VIEWPORTS) {
   test.describe(`accounts forms at ${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test('fit the screen, pass axe, and look right', async ({ page }, testInfo) => {
+    test('fit the screen, pass axe, and look right', async ({ page, consoleErrors }, testInfo) => {
       test.slow();
+      consoleErrors.expectAnswer(401, '/api/login', 'the login error shown');
+      consoleErrors.expectAnswer(422, '/api/send-verification-code', 'the sign-up errors shown');
       const shot = async (name: string) => {
         await expectNoHorizontalScroll(page);
         await expectNoSeriousA11yViolations(page);

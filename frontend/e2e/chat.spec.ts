@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 
 import {
   createAccountWithCli,
@@ -39,10 +39,14 @@ async function say(page: Page, text: string) {
 
 test('a guest gets the bot, then a live agent; they talk both ways until the admin deletes the chat', async ({
   browser,
+  consoleErrors,
 }, testInfo) => {
+  // spec: a 404 means the chat is gone (the admin deleted it), and a fresh AI chat starts
+  consoleErrors.expectAnswer(404, /\/api\/chat\/(history|status)/, 'the deleted chat is gone');
   test.slow(); // Polls of 3 and 5 seconds, two browsers, argon2 on a debug build.
   const adminEmail = `agent-${Date.now()}@example.com`;
-  createAccountWithCli(adminEmail, 'agent password 1', 'admin', 'Ann Agent');
+  // a long name, as the demo's "Demo Super Admin": the phone's header shows it whole
+  createAccountWithCli(adminEmail, 'agent password 1', 'admin', 'Annabelle Agent-Gardener');
 
   // The guest opens the widget: the fixed greeting, focus in the message box.
   const guestContext = await browser.newContext();
@@ -93,6 +97,15 @@ test('a guest gets the bot, then a live agent; they talk both ways until the adm
   await expect(conversation(guest)).toContainText(JOINED);
   await expect(helpChat(guest).getByText('Waiting for agent to join...')).toHaveCount(0);
   await expect(messageBox(guest)).toBeEnabled();
+  // On a phone the header names the agent whole (issue 23: "Demo Super Adm").
+  await guest.setViewportSize({ width: 375, height: 740 });
+  const subtitle = helpChat(guest).getByText('Live agent: Annabelle Agent-Gardener');
+  await expect(subtitle).toBeVisible();
+  expect(
+    await subtitle.evaluate((element) => element.scrollWidth <= element.clientWidth),
+    'the agent line is not cut',
+  ).toBe(true);
+  await guest.setViewportSize({ width: 1280, height: 800 });
 
   // Guest -> admin (the panel polls every 5 s).
   await say(guest, 'My Raccoon has not arrived yet');
@@ -133,7 +146,7 @@ test('a guest gets the bot, then a live agent; they talk both ways until the adm
   const auditor = { email: `chat-audit-${Date.now()}@example.com`, password: 'chat audit 1' };
   createAccountWithCli(auditor.email, auditor.password, 'super_admin', 'Cody Auditor');
   await expectInAuditLog(browser, auditor, [
-    { name: /^Chat deleted chat:[0-9a-f-]{36}$/, texts: ['By Ann Agent'] },
+    { name: /^Chat deleted chat:[0-9a-f-]{36}$/, texts: ['By Annabelle Agent-Gardener'] },
   ]);
 
   // The guest's next poll finds the chat gone: a fresh assistant chat.

@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 
 import {
   apiLogIn,
   cartCount,
   createAccountWithCli,
+  expectChatButtonStepsAside,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   fetchProducts,
@@ -131,6 +132,21 @@ test('a logged-in buyer links Discord, applies a promo, pays, and sees the order
 
   await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
+  // The confetti draws (issue 23: the CSP refused the library's worker, the canvas stayed empty).
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          Array.from(document.querySelectorAll('canvas')).some((canvas) => {
+            const context = canvas.width > 0 ? canvas.getContext('2d') : null;
+            if (!context) return false;
+            const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+            return data.some((value, index) => index % 4 === 3 && value > 0);
+          }),
+        ),
+      { message: 'confetti on the canvas', timeout: 5_000, intervals: [50] },
+    )
+    .toBe(true);
   await expect(page.getByRole('heading', { name: `Order #${orderId}` })).toBeVisible();
   await expect(page.getByTestId('order-status')).toHaveText('Paid');
   await expect(cartCount(page)).toHaveText('0');
@@ -210,6 +226,10 @@ for (const viewport of VIEWPORTS) {
       await linkDiscord(page);
       await fillDetails(page);
       await shot('filled');
+      // the chat button steps aside from the total and the Roblox avatar (issue 23)
+      const total = await expectChatButtonStepsAside(page, page.getByTestId('checkout-total'));
+      if (viewport.width < 640) expect(total, 'the total can go under the button').toBe(true);
+      await expectChatButtonStepsAside(page, page.getByRole('img', { name: /^Roblox avatar of/ }));
 
       await payByCardOnDevPage(page, testInfo, `checkout-payment-modal-${viewport.width}`);
       await page.getByRole('button', { name: 'Cancel' }).click();

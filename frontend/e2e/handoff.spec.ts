@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './fixtures';
 
 import {
   apiLogIn,
@@ -125,8 +125,20 @@ test('the handoff: the receipt link on another device follows the claim, the pri
   page,
   browser,
   request,
+  consoleErrors,
 }, testInfo) => {
   test.setTimeout(240_000);
+  consoleErrors.expectAnswer(
+    409,
+    /\/api\/admin\/orders\/\d+\/claim/,
+    'a claim without a private server',
+  );
+  // the queue logs the refused action it shows
+  consoleErrors.expect(
+    /^console error: The claim of order \d+ failed\. ApiError: Set your private server link first/,
+    'the same refusal',
+  );
+  consoleErrors.expectAnswer(404, /\/api\/orders\/\d+/, 'a stranger without the key');
   const base = baseUrlOf(testInfo);
 
   // A guest pays on the dev payment page; the receipt carries the order's link.

@@ -8,6 +8,7 @@ import {
   expect,
   type APIRequestContext,
   type Browser,
+  type Locator,
   type Page,
   type TestInfo,
 } from '@playwright/test';
@@ -427,4 +428,46 @@ export async function expectInAuditLog(
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Scrolls `target` under the floating chat button and checks that the button steps aside
+ * (issue 23: on phones it covered the checkout's total, the Roblox avatar and the order's
+ * Roblox name); back at the top, the button is there again. Returns whether the page could put
+ * the target under the button at all (a short page cannot), so a test can insist that it did.
+ */
+export async function expectChatButtonStepsAside(page: Page, target: Locator): Promise<boolean> {
+  // (by its class: while away it is out of the accessibility tree too)
+  await expect(page.locator('.chat-launcher')).toHaveCount(1);
+  await target.scrollIntoViewIfNeeded();
+  const aligned = await target.evaluate((element) => {
+    const button = document.querySelector('.chat-launcher');
+    if (!button) throw new Error('no chat button');
+    const centre = (box: DOMRect) => box.top + box.height / 2;
+    window.scrollBy(
+      0,
+      centre(element.getBoundingClientRect()) - centre(button.getBoundingClientRect()),
+    );
+    const a = element.getBoundingClientRect();
+    const b = button.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  });
+  // covered: the target under a button that is still there to be seen
+  await expect
+    .poll(
+      () =>
+        target.evaluate((element) => {
+          const button = document.querySelector('.chat-launcher');
+          if (!button) return false;
+          const a = element.getBoundingClientRect();
+          const b = button.getBoundingClientRect();
+          const overlap =
+            a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+          return overlap && getComputedStyle(button).visibility !== 'hidden';
+        }),
+      { message: 'the chat button covers the target' },
+    )
+    .toBe(false);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return aligned;
 }

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './fixtures';
 
 import {
   apiLogIn,
@@ -10,6 +10,7 @@ import {
   openCheckoutWith,
   outboxFiles,
   payByCardOnDevPage,
+  expectChatButtonStepsAside,
   saveScreenshot,
   setPrivateServerLink,
   waitForMail,
@@ -52,7 +53,10 @@ test('a guest opens the receipt link in a new browser and follows the order to D
   page,
   browser,
   request,
+  consoleErrors,
 }, testInfo) => {
+  consoleErrors.expectAnswer(404, /\/api\/orders\/\d+/, 'the order without its key');
+  consoleErrors.expectAnswer(409, /\/api\/orders\/\d+\/review/, 'a second review of the order');
   test.slow();
   const base = baseUrlOf(testInfo);
   const boss = await loggedIn(playwright, base, BOSS);
@@ -123,6 +127,12 @@ test('a guest opens the receipt link in a new browser and follows the order to D
         await expectNoHorizontalScroll(phone);
         await expectNoSeriousA11yViolations(phone);
         await saveScreenshot(phone, testInfo, `order-page-paid-${width}`);
+        // the Roblox name is never under the chat button (issue 23)
+        const robloxName = phone
+          .locator('.order-page__amounts dd')
+          .filter({ hasText: 'ReceiptFan_3' });
+        const aligned = await expectChatButtonStepsAside(phone, robloxName);
+        if (width < 640) expect(aligned, 'the name can be scrolled under the button').toBe(true);
         // the key alone opens it: without it, this browser is turned away
         await phone.goto(`/orders/${orderId}`);
         await expect(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 import {
   apiLogIn,
@@ -21,7 +21,9 @@ const SHOPPER = { email: `pia-${stamp}@example.com`, password: 'lavender rows 31
 test('a shopper downloads their data and deletes their account from /profile', async ({
   page,
   baseURL,
+  consoleErrors,
 }, testInfo) => {
+  consoleErrors.expectAnswer(422, '/api/profile', 'a wrong password first');
   if (!baseURL) throw new Error('baseURL is not set');
   createAccountWithCli(SHOPPER.email, SHOPPER.password, 'customer', 'Pia Private');
   await apiLogIn(page.request, baseURL, SHOPPER.email, SHOPPER.password);

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 
 import {
   createAccountWithCli,
@@ -57,7 +57,16 @@ test('staff add a proof with two images (a two-column grid) and delete it; shopp
       buffer: makePng(320, 200, [194, 65, 12], [255, 237, 213]),
     },
   ]);
-  await expect(form.getByRole('list', { name: 'Chosen images' }).getByRole('img')).toHaveCount(2);
+  const previews = form.getByRole('list', { name: 'Chosen images' }).getByRole('img');
+  await expect(previews).toHaveCount(2);
+  // The previews show the files (issue 23: the CSP refused their `blob:` addresses).
+  await expect
+    .poll(() =>
+      previews.evaluateAll((images) =>
+        (images as HTMLImageElement[]).map((image) => image.naturalWidth),
+      ),
+    )
+    .toEqual([320, 320]);
   await saveScreenshot(page, testInfo, 'proofs-form-1280', { fullPage: false });
   await form.getByRole('button', { name: 'Add Proof' }).click();
 

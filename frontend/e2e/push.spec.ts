@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from './fixtures';
 
 import {
   apiLogIn,
@@ -39,7 +39,13 @@ type Mode = 'stream only' | 'polling only';
 async function contextIn(browser: Browser, mode: Mode): Promise<BrowserContext> {
   const context = await browser.newContext();
   if (mode === 'stream only') {
-    await context.addInitScript(() => window.localStorage.setItem('garden-shop:poll', 'off'));
+    await context.addInitScript(() => {
+      try {
+        window.localStorage.setItem('garden-shop:poll', 'off');
+      } catch {
+        // a blank page before the shop's (no storage there): the shop's own page sets it
+      }
+    });
   } else {
     await context.route('**/api/events*', (route) => route.abort());
   }
@@ -62,8 +68,23 @@ async function say(page: Page, text: string) {
 }
 
 for (const mode of ['stream only', 'polling only'] as const) {
-  test(`a guest and an agent see each other's messages (${mode})`, async ({ browser }) => {
+  test(`a guest and an agent see each other's messages (${mode})`, async ({
+    browser,
+    consoleErrors,
+  }) => {
     test.slow();
+    // deleted by the agent at the end: spec, a 404 means the chat is gone
+    consoleErrors.expectAnswer(
+      404,
+      /\/api\/(chat\/(history|status)|admin\/chats\/[0-9a-f-]+\/messages)/,
+      'the deleted chat is gone',
+    );
+    if (mode === 'polling only') {
+      consoleErrors.expect(
+        /^(request failed: GET|console error: Failed to load resource: net::ERR_FAILED \(at) https?:\/\/[^/]+\/api\/events\?/,
+        'the test blocks every stream',
+      );
+    }
     const guestContext = await contextIn(browser, mode);
     const adminContext = await contextIn(browser, mode);
     const streams: string[] = [];

@@ -231,7 +231,7 @@ fn security_headers(production: bool) -> Vec<(header::HeaderName, header::Header
         (header::X_FRAME_OPTIONS, "DENY"),
         (
             header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; img-src 'self' data: https:; style-src 'self' 'unsafe-inline'; \
+            "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; \
              script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; \
              form-action 'self'",
         ),

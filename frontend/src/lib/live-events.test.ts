@@ -64,6 +64,40 @@ describe('connectLiveEvents', () => {
     close();
   });
 
+  it('says once that the server refused the stream, retries, and says it again only after a stream was up', () => {
+    vi.useFakeTimers();
+    try {
+      const refused = vi.fn();
+      const close = connectLiveEvents({
+        queryClient: seededClient(),
+        staff: true,
+        chatSession: null,
+        onRefused: refused,
+      });
+      const refuse = (stream: FakeEventSource) => {
+        stream.readyState = FakeEventSource.CLOSED;
+        stream.onerror?.();
+      };
+      refuse(opened(0));
+      expect(refused).toHaveBeenCalledTimes(1);
+      // tried again after a pause, and refused again: nothing more is said
+      vi.advanceTimersByTime(3000);
+      refuse(opened(1));
+      vi.advanceTimersByTime(6000);
+      expect(refused).toHaveBeenCalledTimes(1);
+      // a dropped connection the browser reopens by itself is no refusal
+      opened(2).emit('ready', { resumed: false });
+      opened(2).onerror?.();
+      expect(refused).toHaveBeenCalledTimes(1);
+      opened(2).emit('ready', { resumed: true });
+      refuse(opened(2));
+      expect(refused).toHaveBeenCalledTimes(2);
+      close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('starts fresh, and catches up, when the page gave no event number', () => {
     const client = seededClient();
     const close = connectLiveEvents({ queryClient: client, staff: false, chatSession: null });

@@ -28,6 +28,11 @@ export type LiveOptions = {
   chatSession: string | null;
   /** An order's link the page holds (see {@link watchOrder}): that order's events too. */
   order?: OrderLink | null;
+  /**
+   * The server refused the stream (too many open, or busy): the app polls meanwhile and tries
+   * again after a growing pause. Called once until a stream is up again.
+   */
+  onRefused?: () => void;
 };
 
 /** The id and key of an order's link (`/orders/{id}?key=…`). */
@@ -143,6 +148,7 @@ export function connectLiveEvents({
   staff,
   chatSession,
   order = null,
+  onRefused,
 }: LiveOptions): () => void {
   if (typeof EventSource === 'undefined') return () => {};
   let source: EventSource | null = null;
@@ -155,6 +161,8 @@ export function connectLiveEvents({
   let fromPage = pageEventId !== null;
   pageEventId = null;
   let closed = false;
+  /** The refusal was told (until the next stream comes up). */
+  let refusalTold = false;
 
   const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
 
@@ -190,6 +198,7 @@ export function connectLiveEvents({
     stream.addEventListener('ready', (event: MessageEvent<string>) => {
       track(event);
       retryMs = RETRY_MIN_MS;
+      refusalTold = false;
       // Resumed from the page's own data, the missed events follow: nothing to catch up on.
       // Any other time (a fresh start, back after polling) the polled screens refetch now.
       const resumed = parse<{ resumed?: boolean }>(event)?.resumed === true;
@@ -236,6 +245,10 @@ export function connectLiveEvents({
       // The browser reconnects by itself (with Last-Event-ID) unless the server refused the
       // stream; then a new one is opened after a growing pause, resuming where it stopped.
       if (stream.readyState === EventSource.CLOSED && !closed) {
+        if (!refusalTold) {
+          refusalTold = true;
+          onRefused?.();
+        }
         source = null;
         retryTimer = setTimeout(open, retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);

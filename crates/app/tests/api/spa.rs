@@ -79,13 +79,25 @@ async fn responses_carry_security_headers(#[case] backend: Backend) {
             headers["referrer-policy"], "strict-origin-when-cross-origin",
             "{path}"
         );
-        assert!(
-            headers["content-security-policy"]
-                .to_str()
-                .unwrap()
-                .contains("frame-ancestors 'none'"),
-            "{path}"
-        );
+        let policy = headers["content-security-policy"].to_str().unwrap();
+        assert!(policy.contains("frame-ancestors 'none'"), "{path}");
+        // Issue 23: a proof's preview before upload is a `blob:` image; nothing else may come
+        // from `blob:` (no script, no worker: the success page's confetti draws without one).
+        let directives: std::collections::HashMap<&str, Vec<&str>> = policy
+            .split(';')
+            .filter_map(|directive| {
+                let mut words = directive.split_whitespace();
+                Some((words.next()?, words.collect()))
+            })
+            .collect();
+        assert!(directives["img-src"].contains(&"blob:"), "{path}: {policy}");
+        for (name, sources) in &directives {
+            if *name != "img-src" {
+                assert!(!sources.contains(&"blob:"), "{path}: {name} allows blob:");
+            }
+        }
+        assert_eq!(directives["script-src"], ["'self'"], "{path}");
+        assert!(!directives.contains_key("worker-src"), "{path}");
     }
 }
 

@@ -54,7 +54,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
             {isSuperAdmin ? (
               <li>
                 <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>
-                  Admin Panel
+                  Admin <span className="navbar__long">Panel</span>
                 </NavLink>
               </li>
             ) : null}
@@ -70,7 +70,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
                 <li>
                   <NavLink className="navbar__link" to={paths.profile.getHref()}>
                     Profile
-                    <AccountTypeBadge accountType={user.account_type} />
+                    <AccountTypeBadge className="navbar__role" accountType={user.account_type} />
                   </NavLink>
                 </li>
                 <li>

@@ -1,7 +1,11 @@
 import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
 
+import { Button, buttonClassName } from '@/components/ui/button';
 import { ShieldIcon } from '@/components/ui/icons';
 import { StateMessage } from '@/components/ui/state-message';
+import { paths } from '@/config/paths';
+import { useLogout } from '@/features/auth/api/logout';
 import { useUser } from '@/features/auth/hooks/use-user';
 
 export const SUPER_ADMINS_ONLY = 'Access denied. Super Admins only.';
@@ -18,7 +22,9 @@ type RequireRoleProps = {
  * The UI only adapts: the server refuses every admin call on its own (401/403).
  */
 export function RequireRole({ role, children }: RequireRoleProps) {
-  const { isSuperAdmin, isStaff, isChecking } = useUser();
+  const { isSuperAdmin, isStaff, isChecking, isLoggedIn } = useUser();
+  const logout = useLogout();
+  const navigate = useNavigate();
   if (isChecking) return null;
   const allowed = role === 'super_admin' ? isSuperAdmin : isStaff;
   if (allowed) return children;
@@ -31,6 +37,30 @@ export function RequireRole({ role, children }: RequireRoleProps) {
         icon={<ShieldIcon size={28} />}
         title={role === 'super_admin' ? SUPER_ADMINS_ONLY : STAFF_ONLY}
         description="Log in with an account that has access, or go back to the shop."
+        action={
+          <div className="admin-denied__actions">
+            {isLoggedIn ? (
+              // /login sends a logged-in visitor home: this account logs out first
+              <Button
+                loading={logout.isPending}
+                onClick={() =>
+                  logout.mutate(undefined, {
+                    onSuccess: () => void navigate(paths.login.getHref()),
+                  })
+                }
+              >
+                Log in as someone else
+              </Button>
+            ) : (
+              <Link to={paths.login.getHref()} className={buttonClassName()}>
+                Log in
+              </Link>
+            )}
+            <Link to={paths.home.getHref()} className={buttonClassName({ variant: 'secondary' })}>
+              Back to the shop
+            </Link>
+          </div>
+        }
       />
     </div>
   );

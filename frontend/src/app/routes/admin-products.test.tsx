@@ -208,6 +208,37 @@ describe('/admin/products for a super_admin', () => {
     );
   });
 
+  it('counts the Position as the cards do, and a new one saves the list in that order (issue 23)', async () => {
+    const owl = adminProduct({ id: 5, name: 'Owl', sort_order: null });
+    const raccoon = adminProduct({ id: 3, name: 'Raccoon', sort_order: 1 });
+    const calls = fakeApi({
+      'GET /admin/products': () => jsonResponse([owl, raccoon]),
+      'POST /admin/products/3': () => jsonResponse(raccoon),
+      'POST /admin/products/reorder': () => jsonResponse({ message: 'Order saved.' }),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    const card = await screen.findByRole('article', { name: 'Raccoon' });
+    expect(within(card).getByText('Position 2')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Edit Raccoon' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Raccoon' });
+    const position = within(dialog).getByRole('textbox', { name: /^Position/ });
+    expect(position).toHaveValue('2');
+    await user.clear(position);
+    await user.type(position, '1');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.path === '/admin/products/reorder')?.body).toEqual({
+        updates: [
+          { id: 3, sort_order: 0 },
+          { id: 5, sort_order: 1 },
+        ],
+      }),
+    );
+    // the product is saved first, then the list in its new order
+    const paths = calls.filter((call) => call.method === 'POST').map((call) => call.path);
+    expect(paths).toEqual(['/admin/products/3', '/admin/products/reorder']);
+  });
+
   it('says "Product not found." when the product was removed meanwhile', async () => {
     const raccoon = adminProduct({ id: 3, name: 'Raccoon' });
     fakeApi({ 'GET /admin/products': () => jsonResponse([raccoon]) });

@@ -5,13 +5,16 @@ import { buttonClassName } from '@/components/ui/button';
 import { AlertIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { cancelOrder } from '@/features/checkout/api/cancel-order';
+import { getOrder } from '@/features/checkout/api/get-order';
 import { orderIdFrom } from '@/features/checkout/utils/order-id';
 
 import './success.css';
 
 /**
  * Where the payment provider returns the buyer who gave up. The order is cancelled once so its
- * stock goes back on sale at once (a failure, e.g. already cancelled, changes nothing here).
+ * stock goes back on sale at once: only while it is still pending (the dev payment page, PayPal
+ * or an expiry may have ended it already, when a cancel would only fail); a failure changes
+ * nothing here.
  */
 export function CancelRoute() {
   const [params] = useSearchParams();
@@ -21,7 +24,9 @@ export function CancelRoute() {
   useEffect(() => {
     if (orderId === null || requested.current) return;
     requested.current = true;
-    cancelOrder(orderId).catch(() => undefined);
+    getOrder(orderId)
+      .then((order) => (order.status === 'pending' ? cancelOrder(orderId) : undefined))
+      .catch(() => undefined);
   }, [orderId]);
 
   return (

@@ -57,6 +57,8 @@ function renderCheckout({
 }
 
 const linked = () => jsonResponse({ identity: gardenfan });
+const builderman = () =>
+  jsonResponse({ username: 'Builderman', avatar_url: 'https://img.example/b.png' });
 const unlinked = () => jsonResponse({ identity: null });
 
 async function fillDetails(user: ReturnType<typeof renderCheckout>['user']) {
@@ -261,7 +263,7 @@ describe('checkout page: Roblox username', () => {
     });
   });
 
-  it('clears the preview silently when the lookup fails', async () => {
+  it("clears the preview and shows the server's reason under the field when it refuses the name", async () => {
     let found = true;
     fakeApi({
       'GET /discord/identity': unlinked,
@@ -275,18 +277,60 @@ describe('checkout page: Roblox username', () => {
     await user.type(input, 'Builderman');
     await user.tab();
     await screen.findByRole('img', { name: 'Roblox avatar of Builderman' });
+    expect(input).not.toHaveAttribute('aria-invalid');
     found = false;
     await user.type(input, '2');
     await user.tab();
     await waitFor(() => expect(screen.queryByRole('img', { name: /Roblox avatar/ })).toBeNull());
     expect(input).toHaveValue('Builderman2');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(expect.stringContaining('Roblox user not found.'));
+    // a different name is not the one refused
+    await user.type(input, '3');
+    expect(input).not.toHaveAttribute('aria-invalid');
     expect(screen.queryByText('Roblox user not found.')).not.toBeInTheDocument();
+  });
+
+  it("shows a malformed name's field message from the 422", async () => {
+    fakeApi({
+      'GET /discord/identity': unlinked,
+      'POST /roblox/avatar': () =>
+        jsonResponse(
+          {
+            message: 'The given data was invalid.',
+            errors: { username: ['A Roblox username has 3 to 20 letters, digits or _.'] },
+          },
+          422,
+        ),
+    });
+    const { user } = renderCheckout();
+    const input = screen.getByLabelText('Roblox username');
+    await user.type(input, 'a b');
+    await user.tab();
+    await waitFor(() => expect(input).toHaveAttribute('aria-invalid', 'true'));
+    expect(input).toHaveAccessibleDescription(
+      expect.stringContaining('A Roblox username has 3 to 20 letters, digits or _.'),
+    );
+  });
+
+  it('says nothing against the name when Roblox cannot be asked (502)', async () => {
+    fakeApi({
+      'GET /discord/identity': unlinked,
+      'POST /roblox/avatar': () => jsonResponse({ message: 'Roblox is not answering.' }, 502),
+    });
+    const { user } = renderCheckout();
+    const input = screen.getByLabelText('Roblox username');
+    await user.type(input, 'Builderman');
+    await user.tab();
+    await waitFor(() => expect(input).not.toHaveAttribute('aria-busy'));
+    expect(input).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Roblox is not answering.')).not.toBeInTheDocument();
   });
 });
 
 describe('checkout page: Complete Payment', () => {
   it('asks for the Roblox username, the e-mail and a linked Discord account', async () => {
-    fakeApi({ 'GET /discord/identity': unlinked });
+    fakeApi({ 'GET /discord/identity': unlinked, 'POST /roblox/avatar': builderman });
     const { user } = renderCheckout();
     await screen.findByRole('link', { name: 'Link Discord' });
     await fillDetails(user);
@@ -295,6 +339,66 @@ describe('checkout page: Complete Payment', () => {
       'Please enter your Roblox username and email, and link Discord.',
     );
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // only Discord is missing: only it is marked, with its own message (issue 23)
+    expect(screen.getByLabelText('Roblox username')).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByLabelText('Email')).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByRole('link', { name: 'Link Discord' })).toHaveAccessibleDescription(
+      'Link your Discord account: staff deliver through our server.',
+    );
+    expect(screen.queryByText('Enter the Roblox username we deliver to.')).not.toBeInTheDocument();
+    expect(screen.queryByText('Enter your email for the receipt.')).not.toBeInTheDocument();
+  });
+
+  it('marks each missing field with its own message, and unmarks a field once typed in', async () => {
+    fakeApi({ 'GET /discord/identity': linked });
+    const { user } = renderCheckout();
+    await screen.findByTestId('discord-username');
+    await user.click(screen.getByRole('button', { name: 'Complete Payment' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Please enter your Roblox username and email, and link Discord.',
+    );
+    const roblox = screen.getByLabelText('Roblox username');
+    const email = screen.getByLabelText('Email');
+    expect(roblox).toHaveAttribute('aria-invalid', 'true');
+    expect(roblox).toHaveAccessibleDescription(
+      expect.stringContaining('Enter the Roblox username we deliver to.'),
+    );
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription(
+      expect.stringContaining('Enter your email for the receipt.'),
+    );
+    expect(
+      screen.queryByText('Link your Discord account: staff deliver through our server.'),
+    ).not.toBeInTheDocument();
+    await user.type(email, 'ann@example.com');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(roblox).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it("puts the server's 422 field messages under their fields", async () => {
+    fakeApi({
+      'GET /discord/identity': linked,
+      'POST /roblox/avatar': builderman,
+      'POST /stripe/checkout': () =>
+        jsonResponse(
+          {
+            message: 'The given data was invalid.',
+            errors: { email: ['Enter a valid e-mail address.'] },
+          },
+          422,
+        ),
+    });
+    const { user } = renderCheckout();
+    await screen.findByTestId('discord-username');
+    await fillDetails(user);
+    await user.click(screen.getByRole('button', { name: 'Complete Payment' }));
+    await user.click(screen.getByRole('button', { name: /Card/ }));
+    const email = screen.getByLabelText('Email');
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    expect(email).toHaveAccessibleDescription(
+      expect.stringContaining('Enter a valid e-mail address.'),
+    );
+    expect(screen.getByLabelText('Roblox username')).not.toHaveAttribute('aria-invalid');
   });
 
   it('checks stock against the live products before opening the payment choice', async () => {
@@ -432,7 +536,8 @@ describe('checkout page: Complete Payment', () => {
     ],
   ])('shows %s', async (_, handler, message) => {
     await startCardPayment(handler);
-    expect(await screen.findByText(message)).toBeInTheDocument();
+    // a 5xx is sent again a few times first (the Idempotency-Key's retries, up to about 2 s)
+    expect(await screen.findByText(message, {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Complete Payment' })).toBeEnabled();
     expect(redirectTo).not.toHaveBeenCalled();

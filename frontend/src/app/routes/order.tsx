@@ -148,7 +148,7 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
             </li>
           ))}
         </ul>
-        <dl className="order-page__amounts">
+        <dl className="order-page__amounts" data-keep-clear>
           {order.discount > 0 ? (
             <div>
               <dt>Discount</dt>

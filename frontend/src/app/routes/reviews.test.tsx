@@ -140,3 +140,13 @@ describe('/reviews: staff hide a review', () => {
     expect(reviewItems()).toHaveLength(2);
   });
 });
+
+describe('/reviews without a review', () => {
+  it('shows the styled empty state with a next step (issue 23)', async () => {
+    stubApi({ 'GET /reviews': () => jsonResponse(summary([])) });
+    renderReviews(null);
+    expect(await screen.findByRole('heading', { level: 2, name: 'No reviews yet' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Browse products' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('list', { name: 'Reviews' })).not.toBeInTheDocument();
+  });
+});

@@ -1,4 +1,10 @@
+import { Link } from 'react-router';
+
+import { buttonClassName } from '@/components/ui/button';
+import { SproutIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
+import { StateMessage } from '@/components/ui/state-message';
+import { paths } from '@/config/paths';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useReviews } from '@/features/reviews/api/reviews';
 import { HideReviewButton } from '@/features/reviews/components/hide-review';
@@ -43,7 +49,16 @@ export function ReviewsRoute() {
       ) : reviews.isError ? (
         <p role="alert">{errorMessage(reviews.error)}</p>
       ) : reviews.data.count === 0 ? (
-        <p className="reviews-page__empty">No reviews yet.</p>
+        <StateMessage
+          icon={<SproutIcon size={28} />}
+          title="No reviews yet"
+          description="Buyers review their order once it is delivered. Yours could be the first."
+          action={
+            <Link to={paths.home.getHref()} className={buttonClassName()}>
+              Browse products
+            </Link>
+          }
+        />
       ) : (
         <ul className="reviews-page__list" aria-label="Reviews">
           {reviews.data.reviews.map((review) => (

@@ -8,8 +8,14 @@ import type { Order } from '@/features/checkout/types';
 import { makeProduct } from '@/testing/factories';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 
-const confetti = vi.hoisted(() => vi.fn());
-vi.mock('canvas-confetti', () => ({ default: confetti }));
+// The library's default cannon draws in a worker (a `blob:` script the CSP refuses): the page
+// makes its own cannon without one, and fires that.
+const confetti = vi.hoisted(() => Object.assign(vi.fn(), { reset: vi.fn() }));
+const createCannon = vi.hoisted(() => vi.fn(() => confetti));
+const defaultCannon = vi.hoisted(() => vi.fn());
+vi.mock('canvas-confetti', () => ({
+  default: Object.assign(defaultCannon, { create: createCannon }),
+}));
 
 function order(overrides: Partial<Order> = {}): Order {
   return {
@@ -41,6 +47,8 @@ function renderSuccess(url = '/success?order_id=42') {
 afterEach(() => {
   vi.useRealTimers();
   confetti.mockReset();
+  createCannon.mockClear();
+  defaultCannon.mockReset();
 });
 
 describe('/success', () => {
@@ -50,6 +58,8 @@ describe('/success', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Payment Successful' })).toBeVisible();
     await waitFor(() => expect(confetti).toHaveBeenCalledTimes(1));
     expect(confetti.mock.calls[0]?.[0]).toMatchObject({ particleCount: 300 });
+    expect(createCannon).toHaveBeenCalledWith(undefined, { useWorker: false, resize: true });
+    expect(defaultCannon).not.toHaveBeenCalled();
     expect(useCartStore.getState().items).toEqual([]);
     expect(JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? 'null')).toEqual([]);
     expect(await screen.findByTestId('order-status')).toHaveTextContent('Pending');
@@ -129,6 +139,11 @@ describe('/success', () => {
     renderSuccess('/success');
     expect(screen.getByRole('heading', { name: 'Payment Successful' })).toBeInTheDocument();
     expect(screen.queryByText(/Order #/)).not.toBeInTheDocument();
+    // nothing is below: the lead does not point at a status (issue 23)
+    expect(screen.queryByText(/status is below/)).not.toBeInTheDocument();
+    expect(screen.getByText(/Thank you for your order!/)).toHaveTextContent(
+      'staff start delivering once your payment is confirmed',
+    );
     expect(calls.filter((c) => c.path.startsWith('/orders'))).toHaveLength(0);
   });
 });

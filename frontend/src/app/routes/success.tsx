@@ -45,7 +45,9 @@ export function SuccessRoute() {
         </div>
         <h1 className="result-page__title">Payment Successful</h1>
         <p className="result-page__lead">
-          Thank you for your order! Its status is below: staff start delivering once it reads Paid.
+          {orderId !== null
+            ? 'Thank you for your order! Its status is below: staff start delivering once it reads Paid.'
+            : 'Thank you for your order! We mail your receipt and staff start delivering once your payment is confirmed.'}
         </p>
       </div>
       {orderId !== null ? (

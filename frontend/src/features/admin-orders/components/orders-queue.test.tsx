@@ -89,6 +89,20 @@ describe('the delivery queue', () => {
     expect(card(41)).toHaveTextContent('Claimed by Bob.');
   });
 
+  it('says who delivered a delivered order, not that it is being delivered (issue 23)', () => {
+    stubApi({});
+    const done = { status: 'delivered', status_label: 'Delivered' } as const;
+    renderQueue([
+      makeOrder({ id: 41, ...done, ...claimedByMe, delivered_at: '2026-11-26T10:20:00Z' }),
+      makeOrder({ id: 42, ...done, claimed_by: { id: 9, name: 'Bob' } }),
+      makeOrder({ id: 43, ...claimedByMe }),
+    ]);
+    expect(card(41)).toHaveTextContent('You delivered this order.');
+    expect(card(41)).not.toHaveTextContent('You are delivering');
+    expect(card(42)).toHaveTextContent('Delivered by Bob.');
+    expect(card(43)).toHaveTextContent('You are delivering this order.');
+  });
+
   it('marks a no-show with a badge and puts Release right beside it', async () => {
     const api = stubApi({
       'POST /admin/orders/41/release': () =>

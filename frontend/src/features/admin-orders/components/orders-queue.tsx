@@ -139,6 +139,13 @@ function Ticket({ order }: { order: AdminOrder }) {
   return null;
 }
 
+/** Who has the order: delivering it while paid, delivered it once done. */
+export function claimLine(status: string, mine: boolean, name: string): string {
+  if (status === 'paid') return mine ? 'You are delivering this order.' : `Claimed by ${name}.`;
+  if (status === 'delivered') return mine ? 'You delivered this order.' : `Delivered by ${name}.`;
+  return mine ? 'You claimed this order.' : `Claimed by ${name}.`;
+}
+
 function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProps) {
   const titleId = useId();
   const action = useOrderAction({ onNeedsPrivateServer });
@@ -243,9 +250,7 @@ function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProp
       </ul>
 
       {order.claimed_by ? (
-        <p className="order-card__claim">
-          {mine ? 'You are delivering this order.' : `Claimed by ${order.claimed_by.name}.`}
-        </p>
+        <p className="order-card__claim">{claimLine(order.status, mine, order.claimed_by.name)}</p>
       ) : null}
 
       {isPaid ? (

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -6,10 +7,16 @@ import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
 
 import { useCreateProduct } from '@/features/admin-products/api/create-product';
+import {
+  adminProductsQueryKey,
+  refreshStorefrontProducts,
+} from '@/features/admin-products/api/get-admin-products';
+import { reorderProducts } from '@/features/admin-products/api/reorder-products';
 import { useUpdateProduct } from '@/features/admin-products/api/update-product';
 import type { AdminProduct } from '@/features/admin-products/types';
 import {
   EMPTY_PRODUCT_FORM,
+  moveToPlace,
   productFormData,
   productToFormValues,
   serverFieldErrors,
@@ -27,7 +34,7 @@ export const PRODUCT_NOT_FOUND = 'Product not found.';
 type ProductFormProps = {
   /** The product being edited; without it the form creates a new one. */
   product?: AdminProduct;
-  /** Every product, for the related-products picker. */
+  /** Every product in the cards' order: the related-products picker, and the Position. */
   products: AdminProduct[];
   onSaved?: (product: AdminProduct) => void;
   onCancel?: () => void;
@@ -42,8 +49,9 @@ type TextFieldName = Exclude<
 export function ProductForm({ product, products, onSaved, onCancel }: ProductFormProps) {
   const editing = product !== undefined;
   const [values, setValues] = useState<ProductFormValues>(() =>
-    product ? productToFormValues(product) : EMPTY_PRODUCT_FORM,
+    product ? productToFormValues(product, products) : EMPTY_PRODUCT_FORM,
   );
+  const queryClient = useQueryClient();
   const [image, setImage] = useState<Blob | null>(null);
   const [errors, setErrors] = useState<ProductFormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -67,7 +75,9 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = validateProductForm(values);
+    // a new product can go anywhere up to after the last one
+    const places = products.length + (editing ? 0 : 1);
+    const found = validateProductForm(values, { places });
     setFormError(null);
     if (Object.keys(found).length > 0) {
       setErrors(found);
@@ -78,9 +88,18 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
       const saved = editing
         ? await update.mutateAsync({
             id: product.id,
-            body: productFormData(values, image, { method: 'PUT' }),
+            body: productFormData(values, image, { method: 'PUT', sortOrder: product.sort_order }),
           })
         : await create.mutateAsync(productFormData(values, image));
+      // A Position counts as the cards do: the list is saved with the product in that place.
+      const place = Number(values.sort_order.trim());
+      const list = editing ? products : [...products, saved];
+      const moved = place ? moveToPlace(list, saved, place) : null;
+      if (moved) {
+        await reorderProducts(moved);
+        void queryClient.invalidateQueries({ queryKey: adminProductsQueryKey });
+        void refreshStorefrontProducts(queryClient);
+      }
       toast.success(editing ? `${saved.name} updated.` : `${saved.name} created.`);
       if (!editing) {
         setValues(EMPTY_PRODUCT_FORM);
@@ -157,7 +176,7 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
         {textField('sort_order', 'Position', {
           optional: true,
           inputMode: 'numeric',
-          hint: 'Lower comes first. Dragging the cards sets it too.',
+          hint: 'Its place in the list, as on its card: 1 comes first. Dragging sets it too.',
         })}
         <Field
           label="Description"

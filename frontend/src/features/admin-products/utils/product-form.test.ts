@@ -4,6 +4,7 @@ import { makeProduct } from '@/testing/factories';
 
 import {
   EMPTY_PRODUCT_FORM,
+  moveToPlace,
   productFormData,
   productToFormValues,
   serverFieldErrors,
@@ -38,9 +39,44 @@ describe('validateProductForm', () => {
       'stock',
       'weight',
     ]);
-    expect(validateProductForm({ ...valid, stock: '', weight: '2.5', sort_order: '-3' })).toEqual(
+    expect(validateProductForm({ ...valid, stock: '', weight: '2.5', sort_order: '3' })).toEqual(
       {},
     );
+  });
+
+  it('takes a position from 1 to the number of places, as the cards count', () => {
+    for (const position of ['0', '-1', '4']) {
+      expect(validateProductForm({ ...valid, sort_order: position }, { places: 3 })).toEqual({
+        sort_order: 'The position must be a whole number from 1 to 3.',
+      });
+    }
+    expect(validateProductForm({ ...valid, sort_order: '3' }, { places: 3 })).toEqual({});
+  });
+});
+
+describe('the Position: one numbering with the cards (issue 23)', () => {
+  const owl = { ...makeProduct({ id: 5, sort_order: null }), archived: false };
+  const raccoon = { ...makeProduct({ id: 3, sort_order: 1 }), archived: false };
+  const kitsune = { ...makeProduct({ id: 7, sort_order: 3 }), archived: false };
+  const list = [owl, raccoon, kitsune];
+
+  it("shows the product's place in the list, whatever number is stored", () => {
+    expect(productToFormValues(raccoon, list).sort_order).toBe('2');
+    expect(productToFormValues(owl, list).sort_order).toBe('1');
+  });
+
+  it('moves the product to a new place, and asks nothing when it is there already', () => {
+    expect(moveToPlace(list, kitsune, 1)?.map((p) => p.id)).toEqual([7, 5, 3]);
+    expect(moveToPlace(list, owl, 3)?.map((p) => p.id)).toEqual([3, 7, 5]);
+    expect(moveToPlace(list, raccoon, 2)).toBeNull();
+  });
+
+  it('sends the stored number unchanged: a new place is a reorder', () => {
+    const values = productToFormValues(raccoon, list);
+    expect(productFormData(values, null, { method: 'PUT', sortOrder: 1 }).get('sort_order')).toBe(
+      '1',
+    );
+    expect(productFormData({ ...valid, sort_order: '2' }, null).get('sort_order')).toBe('');
   });
 });
 

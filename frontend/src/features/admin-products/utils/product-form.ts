@@ -10,6 +10,10 @@ export type ProductFormValues = {
   /** '' = unlimited. */
   stock: string;
   weight: string;
+  /**
+   * The product's place in the shop's list, counted from 1 as the cards count it ('' = where
+   * the server puts it). Sent as a reorder, not as the stored `sort_order` number.
+   */
   sort_order: string;
   mutation: string;
   savings: string;
@@ -39,8 +43,12 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
 const text = (value: number | string | null | undefined) =>
   value === null || value === undefined ? '' : String(value);
 
-/** Edit fills the form with the product as it is now. */
-export function productToFormValues(product: AdminProduct): ProductFormValues {
+/** Edit fills the form with the product as it is now, and its place in `list` (the cards' order). */
+export function productToFormValues(
+  product: AdminProduct,
+  list: ReadonlyArray<{ id: number }> = [],
+): ProductFormValues {
+  const index = list.findIndex((candidate) => candidate.id === product.id);
   return {
     name: product.name,
     price: text(product.price),
@@ -48,7 +56,7 @@ export function productToFormValues(product: AdminProduct): ProductFormValues {
     description: product.description ?? '',
     stock: text(product.stock),
     weight: text(product.weight),
-    sort_order: text(product.sort_order),
+    sort_order: index === -1 ? '' : String(index + 1),
     mutation: text(product.mutation),
     savings: text(product.savings),
     delete_after_out_of_stock: product.delete_after_out_of_stock,
@@ -59,13 +67,15 @@ export function productToFormValues(product: AdminProduct): ProductFormValues {
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 const WHOLE = /^\d+$/;
-const SIGNED_WHOLE = /^-?\d+$/;
 
 /**
  * The checks the browser can make before sending (spec §5: name, price and category required;
  * price, stock and weight numeric). The server checks everything again and has the last word.
  */
-export function validateProductForm(values: ProductFormValues): ProductFormErrors {
+export function validateProductForm(
+  values: ProductFormValues,
+  { places }: { places: number } = { places: Number.MAX_SAFE_INTEGER },
+): ProductFormErrors {
   const errors: ProductFormErrors = {};
   if (!values.name.trim()) errors.name = 'Enter a name.';
   const price = values.price.trim();
@@ -78,8 +88,8 @@ export function validateProductForm(values: ProductFormValues): ProductFormError
   const weight = values.weight.trim();
   if (weight && !DECIMAL.test(weight)) errors.weight = 'The weight must be a number, e.g. 2.5.';
   const sortOrder = values.sort_order.trim();
-  if (sortOrder && !SIGNED_WHOLE.test(sortOrder))
-    errors.sort_order = 'The position must be a whole number.';
+  if (sortOrder && (!WHOLE.test(sortOrder) || Number(sortOrder) < 1 || Number(sortOrder) > places))
+    errors.sort_order = `The position must be a whole number from 1 to ${places}.`;
   const savings = values.savings.trim();
   if (savings && !DECIMAL.test(savings))
     errors.savings = 'The original price must be a number, e.g. 9.99.';
@@ -94,7 +104,7 @@ export function validateProductForm(values: ProductFormValues): ProductFormError
 export function productFormData(
   values: ProductFormValues,
   image: Blob | null,
-  { method }: { method?: 'PUT' } = {},
+  { method, sortOrder = null }: { method?: 'PUT'; sortOrder?: number | null } = {},
 ): FormData {
   const data = new FormData();
   if (method) data.append('_method', method);
@@ -104,7 +114,8 @@ export function productFormData(
   data.append('description', values.description.trim());
   data.append('stock', values.stock.trim());
   data.append('weight', values.weight.trim());
-  data.append('sort_order', values.sort_order.trim());
+  // the stored number stays as it is: a new place is a reorder (see `moveToPlace`)
+  data.append('sort_order', sortOrder === null ? '' : String(sortOrder));
   data.append('mutation', values.mutation.trim());
   data.append('savings', values.savings.trim());
   data.append('delete_after_out_of_stock', values.delete_after_out_of_stock ? '1' : '0');
@@ -112,6 +123,21 @@ export function productFormData(
   for (const id of values.related_ids) data.append('related_ids[]', String(id));
   if (image) data.append('image', image, 'product.png');
   return data;
+}
+
+/**
+ * The list with `product` at `place` (counted from 1), or null when it is there already: the
+ * order a reorder saves, as dragging its card would.
+ */
+export function moveToPlace<T extends { id: number }>(
+  list: readonly T[],
+  product: T,
+  place: number,
+): T[] | null {
+  if (list[place - 1]?.id === product.id) return null;
+  const others = list.filter((candidate) => candidate.id !== product.id);
+  const index = Math.min(Math.max(place - 1, 0), others.length);
+  return [...others.slice(0, index), product, ...others.slice(index)];
 }
 
 const FORM_FIELDS: readonly ProductFormField[] = [...Object.keys(EMPTY_PRODUCT_FORM), 'image'] as (

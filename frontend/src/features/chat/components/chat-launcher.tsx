@@ -2,6 +2,7 @@ import { lazy, Suspense, useRef } from 'react';
 
 import { ChatIcon, CloseIcon } from '@/components/ui/icons';
 
+import { useOutOfTheWay } from '@/features/chat/hooks/use-out-of-the-way';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
 import './chat-launcher.css';
 
@@ -12,13 +13,16 @@ const ChatWindow = lazy(async () => ({ default: (await loadChatWindow()).ChatWin
 
 /**
  * The help chat button, bottom right on every page. Closed by default; opening shows the chat
- * window, closing it resets the conversation and gives focus back to this button.
+ * window, closing it resets the conversation and gives focus back to this button. While a form
+ * or what a page marks `data-keep-clear` is under it, it fades out of the way (see
+ * `useOutOfTheWay`); open, it is the window's close button and stays.
  */
 export function ChatLauncher() {
   const isOpen = useChatWidgetStore((state) => state.isOpen);
   const open = useChatWidgetStore((state) => state.open);
   const close = useChatWidgetStore((state) => state.close);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const away = useOutOfTheWay(buttonRef, !isOpen);
 
   const closeAndRefocus = () => {
     close();
@@ -41,7 +45,7 @@ export function ChatLauncher() {
       <button
         ref={buttonRef}
         type="button"
-        className="chat-launcher"
+        className={away ? 'chat-launcher chat-launcher--away' : 'chat-launcher'}
         aria-expanded={isOpen}
         aria-haspopup="dialog"
         onClick={isOpen ? closeAndRefocus : open}

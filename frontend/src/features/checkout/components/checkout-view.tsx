@@ -73,7 +73,11 @@ export function CheckoutView({
         <OrderLines items={items} />
       </section>
 
-      <section className="checkout__card checkout__details" aria-labelledby="details-title">
+      <section
+        className="checkout__card checkout__details"
+        aria-labelledby="details-title"
+        data-keep-clear
+      >
         <h2 id="details-title" className="checkout__section-title">
           Your details
         </h2>
@@ -86,14 +90,24 @@ export function CheckoutView({
           identity={discord.identity}
           onUnlink={discord.unlink}
           unlinking={discord.unlinking}
+          error={discord.identity ? undefined : payment.fieldErrors.discord}
         />
         <RobloxUsernameField
           value={details.robloxUsername}
-          onChange={(robloxUsername) => updateDetails({ robloxUsername })}
+          onChange={(robloxUsername) => {
+            updateDetails({ robloxUsername });
+            payment.clearFieldError('roblox_username');
+          }}
           preview={details.robloxPreview}
           onPreviewChange={(robloxPreview) => updateDetails({ robloxPreview })}
+          error={payment.fieldErrors.roblox_username}
         />
-        <Field label="Email" hint="For your receipt and order updates." hintPosition="above">
+        <Field
+          label="Email"
+          hint="For your receipt and order updates."
+          hintPosition="above"
+          error={payment.fieldErrors.email}
+        >
           {(control) => (
             <input
               {...control}
@@ -102,13 +116,20 @@ export function CheckoutView({
               name="email"
               autoComplete="email"
               value={details.email}
-              onChange={(event) => updateDetails({ email: event.target.value })}
+              onChange={(event) => {
+                updateDetails({ email: event.target.value });
+                payment.clearFieldError('email');
+              }}
             />
           )}
         </Field>
       </section>
 
-      <section className="checkout__card checkout__totals" aria-labelledby="payment-title">
+      <section
+        className="checkout__card checkout__totals"
+        aria-labelledby="payment-title"
+        data-keep-clear
+      >
         <h2 id="payment-title" className="visually-hidden">
           Payment
         </h2>

@@ -6,12 +6,17 @@ type DiscordLinkProps = {
   identity: DiscordIdentity | null;
   onUnlink: () => void;
   unlinking: boolean;
+  /** Why the checkout needs it linked (Complete Payment without it, or the server's 422). */
+  error?: string;
 };
 
 /** 'Link Discord' (off to Discord's authorization page), or the linked account with Unlink. */
-export function DiscordLink({ identity, onUnlink, unlinking }: DiscordLinkProps) {
+export function DiscordLink({ identity, onUnlink, unlinking, error }: DiscordLinkProps) {
   return (
-    <section className="discord-link" aria-labelledby="discord-link-title">
+    <section
+      className={error ? 'discord-link discord-link--invalid' : 'discord-link'}
+      aria-labelledby="discord-link-title"
+    >
       <h3 id="discord-link-title" className="form-field__label">
         Discord
       </h3>
@@ -40,9 +45,18 @@ export function DiscordLink({ identity, onUnlink, unlinking }: DiscordLinkProps)
             Staff deliver your order through our Discord server, and promo codes need a linked
             account.
           </p>
-          <a href={DISCORD_AUTHORIZE_URL} className={buttonClassName({ fullWidth: true })}>
+          <a
+            href={DISCORD_AUTHORIZE_URL}
+            className={buttonClassName({ fullWidth: true })}
+            aria-describedby={error ? 'discord-link-error' : undefined}
+          >
             Link Discord
           </a>
+          {error ? (
+            <p id="discord-link-error" className="form-field__error">
+              {error}
+            </p>
+          ) : null}
         </div>
       )}
     </section>

@@ -54,7 +54,7 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
   const { staff_name: staff, private_server_url: server, ticket_url: ticket } = order.delivery;
   const claimed = order.delivery.claimed_at !== null;
   return (
-    <section className="order-handoff" aria-labelledby="order-handoff-title">
+    <section className="order-handoff" aria-labelledby="order-handoff-title" data-keep-clear>
       <h2 id="order-handoff-title" className="order-page__subtitle">
         {claimed ? `${staff ?? 'Staff'} is on the way` : 'Waiting for staff'}
       </h2>

@@ -1,7 +1,8 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 
 import { Field } from '@/components/ui/field';
 import { useLookupRobloxAvatar } from '@/features/checkout/api/lookup-roblox-avatar';
+import { ApiError } from '@/lib/api-client';
 
 export type RobloxPreview = { username: string; avatarUrl: string };
 
@@ -10,19 +11,35 @@ type RobloxUsernameFieldProps = {
   onChange: (value: string) => void;
   preview: RobloxPreview | null;
   onPreviewChange: (preview: RobloxPreview | null) => void;
+  /** The checkout's own message for the field (missing, or the server's 422 at payment). */
+  error?: string;
 };
 
 /**
+ * Why the server refused the name, when it says so about the name itself: unknown (404) or
+ * malformed (422). A busy or unreachable Roblox (429, 502, no answer) says nothing about it.
+ */
+function reasonAgainst(error: unknown): string | null {
+  if (!(error instanceof ApiError)) return null;
+  if (error.status === 404) return error.message;
+  if (error.status === 422) return error.errors.username?.[0] ?? error.message;
+  return null;
+}
+
+/**
  * The Roblox username, looked up when the field loses focus (not when empty or unchanged): the
- * canonical name replaces what was typed and the avatar shows beside it. A failed lookup only
- * clears the preview; the name typed stays.
+ * canonical name replaces what was typed and the avatar shows beside it. A failed lookup clears
+ * the preview and, when the server says what is wrong with the name, shows its reason under the
+ * field; the name typed stays.
  */
 export function RobloxUsernameField({
   value,
   onChange,
   preview,
   onPreviewChange,
+  error,
 }: RobloxUsernameFieldProps) {
+  const [refused, setRefused] = useState<{ username: string; reason: string } | null>(null);
   const lookup = useLookupRobloxAvatar();
   const lastLookedUp = useRef<string | null>(preview?.username ?? null);
   const latestRequest = useRef(0);
@@ -32,6 +49,7 @@ export function RobloxUsernameField({
     if (!username || username === lastLookedUp.current) return;
     lastLookedUp.current = username;
     const request = ++latestRequest.current;
+    setRefused(null);
     try {
       const found = await lookup.mutateAsync(username);
       if (request !== latestRequest.current) return;
@@ -41,8 +59,11 @@ export function RobloxUsernameField({
       onPreviewChange(
         found.avatar_url ? { username: found.username, avatarUrl: found.avatar_url } : null,
       );
-    } catch {
-      if (request === latestRequest.current) onPreviewChange(null);
+    } catch (failure) {
+      if (request !== latestRequest.current) return;
+      onPreviewChange(null);
+      const reason = reasonAgainst(failure);
+      if (reason) setRefused({ username, reason });
     }
   };
 
@@ -51,6 +72,8 @@ export function RobloxUsernameField({
       label="Roblox username"
       hint="The account we deliver to in game."
       hintPosition="above"
+      // the checkout's message first; else the server's reason, while the name is the one refused
+      error={error ?? (refused?.username === value.trim() ? refused.reason : undefined)}
       aside={
         preview ? (
           <img

@@ -6,14 +6,21 @@ export const CONFETTI_PIECES = 300;
 /**
  * One burst of confetti when the page opens. canvas-confetti is downloaded here, on demand,
  * so no other page pays for it; it stays still for visitors who prefer reduced motion.
+ *
+ * It draws on the page's own thread (`useWorker: false`): the library's worker would be a
+ * `blob:` script, which the shop's Content-Security-Policy refuses (script-src 'self'), and the
+ * canvas would stay empty.
  */
 export function useConfetti(): void {
   useEffect(() => {
     let cancelled = false;
+    let reset: (() => void) | undefined;
     import('canvas-confetti')
       .then(({ default: confetti }) => {
         if (cancelled) return;
-        void confetti({
+        const fire = confetti.create(undefined, { useWorker: false, resize: true });
+        reset = () => fire.reset();
+        void fire({
           particleCount: CONFETTI_PIECES,
           spread: 100,
           startVelocity: 45,
@@ -24,6 +31,7 @@ export function useConfetti(): void {
       .catch((err: unknown) => console.warn('Could not load the confetti:', err));
     return () => {
       cancelled = true;
+      reset?.();
     };
   }, []);
 }

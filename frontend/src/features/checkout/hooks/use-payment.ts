@@ -10,14 +10,38 @@ import type {
   ServerPricedCart,
 } from '@/features/checkout/types';
 import { newIdempotencyKey } from '@/features/checkout/utils/idempotency-key';
-import { NO_REDIRECT_URL, toPaymentFailure } from '@/features/checkout/utils/payment-errors';
+import {
+  NO_REDIRECT_URL,
+  toPaymentFailure,
+  type CheckoutFieldErrors,
+} from '@/features/checkout/utils/payment-errors';
 import { redirectTo } from '@/features/checkout/utils/redirect';
 import { stockProblems } from '@/features/checkout/utils/stock-problems';
 import { rememberOrderKey } from '@/features/checkout/utils/order-key';
 import { fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
 import { toCents } from '@/lib/money';
 
+/** Spec §5: the summary line over the fields' own messages. */
 export const DETAILS_REQUIRED = 'Please enter your Roblox username and email, and link Discord.';
+
+/** Each missing detail's own message, under its field. */
+export const FIELD_REQUIRED = {
+  roblox_username: 'Enter the Roblox username we deliver to.',
+  email: 'Enter your email for the receipt.',
+  discord: 'Link your Discord account: staff deliver through our server.',
+} as const satisfies Required<CheckoutFieldErrors>;
+
+/** The details still missing, each with its message; empty when all are there. */
+export function missingDetails(
+  details: Pick<CheckoutDetails, 'robloxUsername' | 'email'>,
+  identity: DiscordIdentity | null,
+): CheckoutFieldErrors {
+  const missing: CheckoutFieldErrors = {};
+  if (!details.robloxUsername.trim()) missing.roblox_username = FIELD_REQUIRED.roblox_username;
+  if (!details.email.trim()) missing.email = FIELD_REQUIRED.email;
+  if (!identity) missing.discord = FIELD_REQUIRED.discord;
+  return missing;
+}
 
 /** The server priced the order differently: its cart, waiting for the shopper's yes. */
 export type PriceChange = { cart: ServerPricedCart; message: string; method: PaymentMethod };
@@ -58,6 +82,7 @@ export function usePayment({
   onPricesChanged,
 }: UsePaymentOptions) {
   const [formError, setFormError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<CheckoutFieldErrors>({});
   const [problems, setProblems] = useState<string[] | null>(null);
   const [choosingMethod, setChoosingMethod] = useState(false);
   const [processing, setProcessing] = useState<PaymentMethod | null>(null);
@@ -69,7 +94,9 @@ export function usePayment({
   const complete = () => {
     setFormError(null);
     setProblems(null);
-    if (!details.robloxUsername.trim() || !details.email.trim() || !identity) {
+    const missing = missingDetails(details, identity);
+    setFieldErrors(missing);
+    if (Object.keys(missing).length > 0) {
       setFormError(DETAILS_REQUIRED);
       return;
     }
@@ -116,6 +143,7 @@ export function usePayment({
     unanswered.current = { key: idempotencyKey, request };
     setProcessing(method);
     setFormError(null);
+    setFieldErrors({});
     setProblems(null);
     startPayment.mutate(
       { method, order, idempotencyKey },
@@ -147,6 +175,7 @@ export function usePayment({
               setPriceChange({ cart: failure.cart, message: failure.message, method });
             } else {
               setFormError(failure.message);
+              setFieldErrors(failure.fields);
             }
           });
         },
@@ -156,6 +185,16 @@ export function usePayment({
 
   return {
     formError,
+    /** A message under each field the last check or the server's 422 found wanting. */
+    fieldErrors,
+    /** The shopper changed a field: its message goes (the summary stays until the next try). */
+    clearFieldError: (field: keyof CheckoutFieldErrors) =>
+      setFieldErrors((current) => {
+        if (!(field in current)) return current;
+        return Object.fromEntries(
+          Object.entries(current).filter(([name]) => name !== field),
+        ) as CheckoutFieldErrors;
+      }),
     problems,
     /** Complete Payment: checks, then opens the payment-method choice. */
     complete,

@@ -1,5 +1,5 @@
 import type { ServerPricedCart } from '@/features/checkout/types';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, firstFieldMessages } from '@/lib/api-client';
 
 export const PAYMENT_FAILED = 'Payment failed.';
 export const NO_REDIRECT_URL = 'Payment session created, but no redirect URL was returned.';
@@ -8,7 +8,21 @@ export const NO_REDIRECT_URL = 'Payment session created, but no redirect URL was
 export type PaymentFailure =
   | { kind: 'stock'; problems: string[] }
   | { kind: 'price'; message: string; cart: ServerPricedCart }
-  | { kind: 'message'; message: string };
+  | { kind: 'message'; message: string; fields: CheckoutFieldErrors };
+
+/** A message under each checkout field that needs the shopper (Discord: under its button). */
+export type CheckoutFieldErrors = Partial<Record<'roblox_username' | 'email' | 'discord', string>>;
+
+/** The server's per-field messages of a 422, under the checkout's fields. */
+function checkoutFields(error: ApiError): CheckoutFieldErrors {
+  if (error.status !== 422) return {};
+  const first = firstFieldMessages(error.errors);
+  const fields: CheckoutFieldErrors = {};
+  if (first.roblox_username) fields.roblox_username = first.roblox_username;
+  if (first.email) fields.email = first.email;
+  if (first.discord_id) fields.discord = first.discord_id;
+  return fields;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -27,10 +41,10 @@ function isPricedCart(value: unknown): value is ServerPricedCart {
 export function toPaymentFailure(error: unknown): PaymentFailure {
   // no answer: say so (the same press, sent again, cannot place a second order)
   if (error instanceof ApiError && error.status === 0) {
-    return { kind: 'message', message: error.message };
+    return { kind: 'message', message: error.message, fields: {} };
   }
   if (!(error instanceof ApiError) || !isRecord(error.body)) {
-    return { kind: 'message', message: PAYMENT_FAILED };
+    return { kind: 'message', message: PAYMENT_FAILED, fields: {} };
   }
   const body = error.body;
   if (error.status === 409 && Array.isArray(body.problems)) {
@@ -41,5 +55,5 @@ export function toPaymentFailure(error: unknown): PaymentFailure {
     return { kind: 'price', message: error.message, cart: body.cart };
   }
   const message = typeof body.message === 'string' && body.message ? body.message : PAYMENT_FAILED;
-  return { kind: 'message', message };
+  return { kind: 'message', message, fields: checkoutFields(error) };
 }
