@@ -23,6 +23,7 @@ mod m20261126_000019_handoff;
 mod m20261126_000020_guild_joins;
 mod m20261126_000021_event_notes;
 mod m20261126_000022_blocklist_review;
+mod m20261126_000023_erasable_orders;
 
 pub struct Migrator;
 
@@ -51,6 +52,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000020_guild_joins::Migration),
             Box::new(m20261126_000021_event_notes::Migration),
             Box::new(m20261126_000022_blocklist_review::Migration),
+            Box::new(m20261126_000023_erasable_orders::Migration),
         ]
     }
 }

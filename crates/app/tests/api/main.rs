@@ -24,6 +24,7 @@ mod media;
 mod metrics;
 mod order_page;
 mod privacy;
+mod privacy_erasure;
 mod products;
 mod proofs;
 mod request_log;
