@@ -890,7 +890,8 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
     assert_eq!(exported["items"][0]["name"], "Raccoon");
     assert_eq!(exported["items"][0]["quantity"], 1);
     assert_eq!(exported["items"][0]["unit_price"], 10.0);
-    assert_eq!(exported["total"], 9.0);
+    assert_eq!(exported["subtotal"], 10.0);
+    assert_eq!(exported["discount"], 1.0);
     assert_eq!(exported["review"]["rating"], 5);
     assert_eq!(exported["review"]["name"], review_name.as_str());
     assert_eq!(export["chats"][0]["id"], chat_id.as_str());
@@ -950,7 +951,7 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         count(
             &app,
             "SELECT COUNT(*) FROM orders WHERE id = ? AND user_id IS NULL AND discord_id IS NULL \
-             AND email = ? AND roblox_username = 'deleted' AND total_cents = 900",
+             AND email = ? AND roblox_username = 'deleted' AND discount_cents = 100",
             vec![order.into(), format!("deleted-{id}@deleted.invalid").into()],
         )
         .await,
