@@ -25,6 +25,7 @@ mod m20261126_000021_event_notes;
 mod m20261126_000022_blocklist_review;
 mod m20261126_000023_checkout_idempotency;
 mod m20261126_000024_promo_active;
+mod m20261126_000025_erasable_orders;
 
 pub struct Migrator;
 
@@ -55,6 +56,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000022_blocklist_review::Migration),
             Box::new(m20261126_000023_checkout_idempotency::Migration),
             Box::new(m20261126_000024_promo_active::Migration),
+            Box::new(m20261126_000025_erasable_orders::Migration),
         ]
     }
 }

@@ -1137,8 +1137,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /api/profile/export: everything the shop keeps about the shopper (profile, orders,
-         *     help chats) as a JSON download.
+         * GET /api/profile/export: everything the shop keeps about the shopper (the account, the
+         *     orders with every detail given with them and their reviews, the help chats) as a JSON
+         *     download.
          */
         get: operations["export"];
         put?: never;
@@ -1676,9 +1677,9 @@ export interface components {
              * @description When the export was made (RFC 3339).
              */
             exported_at: string;
-            profile: components["schemas"]["User"];
-            /** @description Their orders, newest first. */
-            orders: components["schemas"]["ProfileOrder"][];
+            profile: components["schemas"]["ExportedProfile"];
+            /** @description Their orders, newest first, with every detail they gave with each. */
+            orders: components["schemas"]["ExportedOrder"][];
             /** @description Their help chats, oldest first. */
             chats: components["schemas"]["ExportedChat"][];
         };
@@ -1789,6 +1790,19 @@ export interface components {
             created_at: string;
             messages: components["schemas"]["ExportedMessage"][];
         };
+        /** @description One line of an exported order. */
+        ExportedItem: {
+            /** Format: int64 */
+            product_id: number;
+            name: string;
+            /**
+             * Format: double
+             * @description In dollars.
+             */
+            unit_price: number;
+            /** Format: int32 */
+            quantity: number;
+        };
         /** @description One message of a help chat. */
         ExportedMessage: {
             /**
@@ -1797,6 +1811,72 @@ export interface components {
              */
             sender: string;
             message: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One order of the shopper, with what they gave to place it and what the shop recorded. */
+        ExportedOrder: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * @description `pending`, `paid`, `delivered`, `expired`, `cancelled`, `refunded` or `disputed`.
+             * @example delivered
+             */
+            status: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            items: components["schemas"]["ExportedItem"][];
+            /**
+             * Format: double
+             * @description In dollars, as are `discount`, `fee` and `total`.
+             */
+            subtotal: number;
+            /** Format: double */
+            discount: number;
+            /** Format: double */
+            fee: number;
+            /** Format: double */
+            total: number;
+            promo_code: string | null;
+            /** @description `card`, … */
+            payment_method: string;
+            /** @description The e-mail address the receipt and the order's mail went to. */
+            email: string;
+            /** @description The Discord account linked for the delivery. */
+            discord_id: string;
+            discord_username: string;
+            discord_avatar: string | null;
+            roblox_username: string;
+            /** @description The client address the order was placed from. */
+            client_ip: string | null;
+            /** @description The Discord thread of its delivery, if one was opened. */
+            ticket_thread_id: string | null;
+            /** @description The problem reported with its delivery, if any. */
+            ticket_problem: string | null;
+            review: null | components["schemas"]["ExportedReview"];
+        };
+        /** @description The account itself. */
+        ExportedProfile: components["schemas"]["User"] & {
+            /**
+             * Format: date-time
+             * @description When the account was created.
+             */
+            created_at: string;
+        };
+        /** @description A review the shopper left. */
+        ExportedReview: {
+            /**
+             * Format: int16
+             * @description 1 to 5 stars.
+             */
+            rating: number;
+            text: string;
+            /** @description The name shown with it. */
+            name: string;
             /** Format: date-time */
             created_at: string;
         };
@@ -2371,7 +2451,8 @@ export interface components {
             /** @description The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds. */
             roblox_avatar_url: string | null;
             discord_username: string;
-            discord_id: string;
+            /** @description Null once the buyer deleted their account (the order is kept for the books). */
+            discord_id: string | null;
             email: string;
             /** Format: date-time */
             created_at: string;

@@ -271,11 +271,11 @@ mod tests {
                 quantity: Quantity::new(2).unwrap(),
             }],
             Buyer {
-                discord: DiscordIdentity {
+                discord: Some(DiscordIdentity {
                     discord_id: DiscordId::parse("80351110224678912").unwrap(),
                     username: "kid".into(),
                     avatar_url: None,
-                },
+                }),
                 roblox_username: RobloxUsername::parse("Builderman").unwrap(),
                 email: Email::parse("kid@example.com").unwrap(),
                 user_id: None,

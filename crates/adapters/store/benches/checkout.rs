@@ -29,11 +29,11 @@ fn request(shopper: usize) -> CheckoutRequest {
         }],
         promo_code: None,
         buyer: Buyer {
-            discord: DiscordIdentity {
+            discord: Some(DiscordIdentity {
                 discord_id: DiscordId::parse(&format!("{}", 10_000 + shopper)).unwrap(),
                 username: format!("shopper{shopper}"),
                 avatar_url: None,
-            },
+            }),
             roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
             email: Email::parse("kid@example.com").unwrap(),
             user_id: None,

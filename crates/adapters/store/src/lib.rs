@@ -32,7 +32,7 @@ pub use chat_changes::ChatChange;
 pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
 pub use demo_logins::DemoLogin;
 pub use operations::{sqlite_path, JobCount, PoolUse, ShopCounts};
-pub use privacy::ExportedChat;
+pub use privacy::{ExportedChat, ExportedOrder, ExportedReview, PersonalData};
 pub use push_events::{Heard, NewPushEvent, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
 pub use sea_orm::DatabaseConnection;
 pub use sessions::SessionRow;

@@ -177,6 +177,13 @@ impl OrderRepository for Store {
                 .with_context(|| format!("failed to store the reservation of order {id}"))?;
         }
         if let Some(promo) = &order.promo {
+            // a promo code is redeemed per Discord account: checkout refuses one without
+            let Some(discord) = &order.buyer.discord else {
+                txn.rollback()
+                    .await
+                    .context("failed to roll back a promo code without a Discord account")?;
+                return Err(PlaceError::Promo(Rejection::Invalid));
+            };
             // One pending or paid redemption per code and Discord account (the primary key).
             let redeemed = txn
                 .execute(statement(
@@ -185,7 +192,7 @@ impl OrderRepository for Store {
                      VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     vec![
                         promo.id.get().into(),
-                        order.buyer.discord.discord_id.as_str().into(),
+                        discord.discord_id.as_str().into(),
                         id.into(),
                         order.created_at.into(),
                     ],
@@ -633,12 +640,16 @@ async fn pending_cap_reached(
     caps: PendingCaps,
     wrote: bool,
 ) -> Result<Option<PendingCapReached>, PlaceError> {
-    let discord = order.buyer.discord.discord_id.as_str().to_owned();
+    let discord = order
+        .buyer
+        .discord
+        .as_ref()
+        .map(|d| d.discord_id.as_str().to_owned());
     let token = order.holder.buyer_token.clone();
     let address = order.holder.client_ip.clone();
     if txn.get_database_backend() == DatabaseBackend::Postgres {
         let mut keys: Vec<i32> = [
-            Some(format!("discord:{discord}")),
+            discord.as_ref().map(|d| format!("discord:{d}")),
             token.as_ref().map(|t| format!("session:{t}")),
             address.as_ref().map(|a| format!("ip:{a}")),
         ]
@@ -817,13 +828,14 @@ async fn reserved_products(txn: &DatabaseTransaction, id: OrderId) -> Result<Vec
 
 fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
     let buyer = &order.buyer;
+    let discord = buyer.discord.as_ref();
     order_rows::ActiveModel {
         id: NotSet,
         status: Set(OrderStatus::Pending.as_str().to_owned()),
         user_id: Set(buyer.user_id),
-        discord_id: Set(buyer.discord.discord_id.as_str().to_owned()),
-        discord_username: Set(buyer.discord.username.clone()),
-        discord_avatar: Set(buyer.discord.avatar_url.clone()),
+        discord_id: Set(discord.map(|d| d.discord_id.as_str().to_owned())),
+        discord_username: Set(discord.map(|d| d.username.clone()).unwrap_or_default()),
+        discord_avatar: Set(discord.and_then(|d| d.avatar_url.clone())),
         roblox_username: Set(buyer.roblox_username.as_str().to_owned()),
         email: Set(buyer.email.as_str().to_owned()),
         subtotal_cents: Set(order.amounts.subtotal.cents()),
@@ -916,11 +928,15 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         _ => None,
     };
     let buyer = Buyer {
-        discord: DiscordIdentity {
-            discord_id: DiscordId::parse(&row.discord_id)
-                .with_context(|| format!("order {id} has a bad Discord id"))?,
-            username: row.discord_username,
-            avatar_url: row.discord_avatar,
+        // no Discord id: the buyer deleted their account (`privacy.rs`)
+        discord: match row.discord_id.as_deref() {
+            Some(discord_id) => Some(DiscordIdentity {
+                discord_id: DiscordId::parse(discord_id)
+                    .with_context(|| format!("order {id} has a bad Discord id"))?,
+                username: row.discord_username,
+                avatar_url: row.discord_avatar,
+            }),
+            None => None,
         },
         roblox_username: RobloxUsername::parse(&row.roblox_username)
             .with_context(|| format!("order {id} has a bad Roblox username"))?,

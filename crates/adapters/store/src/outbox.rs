@@ -62,17 +62,20 @@ impl OutboxRepository for Store {
         let txn = self.db.begin().await.with_context(what)?;
         let mut statements: Vec<(&str, Vec<Value>)> = Vec::new();
         if let Some((kind, occurrence)) = dispatch.mail {
+            // no mail for an order whose buyer deleted their account (its Discord id is gone
+            // and its address is a placeholder)
             statements.push((
                 "INSERT INTO mail_jobs \
                  (order_id, kind, status, attempts, next_attempt_at, created_at, occurrence) \
-                 VALUES (?, ?, ?, 0, ?, ?, ?) ON CONFLICT (order_id, kind, occurrence) DO NOTHING",
+                 SELECT id, ?, ?, 0, ?, ?, ? FROM orders WHERE id = ? AND discord_id IS NOT NULL \
+                 ON CONFLICT (order_id, kind, occurrence) DO NOTHING",
                 vec![
-                    event.order_id.get().into(),
                     kind.as_str().into(),
                     PENDING.into(),
                     at.into(),
                     at.into(),
                     occurrence.into(),
+                    event.order_id.get().into(),
                 ],
             ));
         }

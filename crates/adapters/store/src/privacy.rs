@@ -1,15 +1,15 @@
-//! A shopper's data: the chats of an account for its export, and the erasure of an account
-//! (`accounts::AccountEraser`) in one transaction.
+//! A shopper's data: everything the shop keeps about an account for its export, and the
+//! erasure of an account (`accounts::AccountEraser`) in one transaction.
 
 use accounts::{AccountEraser, Erased, Erasure, RepoError, UserId};
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, TransactionTrait,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, TransactionTrait, Value,
 };
 
 use crate::admin_products::statement;
-use crate::entities::{chat_messages, chats};
+use crate::entities::{chat_messages, chats, order_lines, orders, users};
 use crate::Store;
 
 /// One chat of an account, with its messages oldest first.
@@ -20,6 +20,39 @@ pub struct ExportedChat {
     pub created_at: DateTime<Utc>,
     /// (sender: `user`, `ai`, `admin` or `system`; text; when)
     pub messages: Vec<(String, String, DateTime<Utc>)>,
+}
+
+/// One order of an account with every personal field the shop stored with it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportedOrder {
+    pub order: orders::Model,
+    /// Its lines in their order.
+    pub lines: Vec<order_lines::Model>,
+    /// The buyer's Discord thread for its delivery, if one was opened.
+    pub ticket_thread_id: Option<String>,
+    /// The problem the buyer reported with its delivery, if any.
+    pub ticket_problem: Option<String>,
+    pub review: Option<ExportedReview>,
+}
+
+/// The review the shopper left on one of their orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportedReview {
+    pub rating: i16,
+    pub text: String,
+    /// The name shown with it.
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Everything the shop keeps about an account.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PersonalData {
+    pub user: users::Model,
+    /// Newest first.
+    pub orders: Vec<ExportedOrder>,
+    /// Oldest first.
+    pub chats: Vec<ExportedChat>,
 }
 
 impl Store {
@@ -51,7 +84,87 @@ impl Store {
         }
         Ok(out)
     }
+
+    /// Everything the shop keeps about the account (`None` when there is no such account): the
+    /// account, its orders with their lines, buyer fields and reviews, and its help chats.
+    pub async fn personal_data(&self, user: UserId) -> anyhow::Result<Option<PersonalData>> {
+        let Some(account) = users::Entity::find_by_id(user.get())
+            .one(&self.db)
+            .await
+            .with_context(|| format!("failed to load user {user}"))?
+        else {
+            return Ok(None);
+        };
+        let rows = orders::Entity::find()
+            .filter(orders::Column::UserId.eq(user.get()))
+            .order_by_desc(orders::Column::CreatedAt)
+            .order_by_desc(orders::Column::Id)
+            .all(&self.db)
+            .await
+            .with_context(|| format!("failed to load the orders of user {user}"))?;
+        let mut orders = Vec::with_capacity(rows.len());
+        for order in rows {
+            let lines = order_lines::Entity::find()
+                .filter(order_lines::Column::OrderId.eq(order.id))
+                .order_by_asc(order_lines::Column::Position)
+                .all(&self.db)
+                .await
+                .with_context(|| format!("failed to load the lines of order {}", order.id))?;
+            let review = self
+                .db
+                .query_one(statement(
+                    &self.db,
+                    "SELECT rating, text, name, created_at FROM reviews WHERE order_id = ?",
+                    vec![order.id.into()],
+                ))
+                .await
+                .with_context(|| format!("failed to load the review of order {}", order.id))?
+                .map(|row| -> anyhow::Result<ExportedReview> {
+                    Ok(ExportedReview {
+                        rating: row.try_get("", "rating")?,
+                        text: row.try_get("", "text")?,
+                        name: row.try_get("", "name")?,
+                        created_at: row.try_get("", "created_at")?,
+                    })
+                })
+                .transpose()
+                .with_context(|| format!("bad review of order {}", order.id))?;
+            let (ticket_thread_id, ticket_problem) = self
+                .db
+                .query_one(statement(
+                    &self.db,
+                    "SELECT ticket_thread_id, ticket_problem FROM orders WHERE id = ?",
+                    vec![order.id.into()],
+                ))
+                .await
+                .with_context(|| format!("failed to load the ticket of order {}", order.id))?
+                .map(|row| -> anyhow::Result<(Option<String>, Option<String>)> {
+                    Ok((
+                        row.try_get("", "ticket_thread_id")?,
+                        row.try_get("", "ticket_problem")?,
+                    ))
+                })
+                .transpose()
+                .with_context(|| format!("bad ticket of order {}", order.id))?
+                .unwrap_or_default();
+            orders.push(ExportedOrder {
+                order,
+                lines,
+                ticket_thread_id,
+                ticket_problem,
+                review,
+            });
+        }
+        Ok(Some(PersonalData {
+            user: account,
+            orders,
+            chats: self.chats_of_user(user).await?,
+        }))
+    }
 }
+
+/// The orders of the account being erased, as a subquery with one `?` (its id).
+const ITS_ORDERS: &str = "(SELECT id FROM orders WHERE user_id = ?)";
 
 impl AccountEraser for Store {
     #[tracing::instrument(skip_all, fields(user = %erasure.user))]
@@ -90,18 +203,70 @@ impl AccountEraser for Store {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(Erased::OpenOrders(u64::try_from(open).unwrap_or(0)));
         }
-        let steps: [(&str, Vec<sea_orm::Value>); 6] = [
+        let account_buckets = if erasure.limit_buckets.is_empty() {
+            "NULL".to_owned()
+        } else {
+            vec!["?"; erasure.limit_buckets.len()].join(", ")
+        };
+        let limits_sql = format!(
+            "DELETE FROM rate_limits WHERE bucket IN ({account_buckets}) \
+             OR bucket IN (SELECT ? || session_id FROM chats WHERE user_id = ?)"
+        );
+        let mut limits_values: Vec<Value> = erasure
+            .limit_buckets
+            .iter()
+            .map(|bucket| bucket.clone().into())
+            .collect();
+        limits_values.push(format!("{}:", chat::SENDS_PER_SESSION_BUCKET).into());
+        limits_values.push(id.into());
+        let its_orders = |sql: &str| sql.replace("{its_orders}", ITS_ORDERS);
+        let steps: Vec<(String, Vec<Value>)> = vec![
             // a pending join to the shop's Discord server holds the access token of a Discord
             // account the user ordered with: gone before the orders forget the user
             (
                 "DELETE FROM guild_joins WHERE discord_id IN \
-                 (SELECT discord_id FROM orders WHERE user_id = ?)",
+                 (SELECT discord_id FROM orders WHERE user_id = ? AND discord_id IS NOT NULL)"
+                    .to_owned(),
+                vec![id.into()],
+            ),
+            // the live updates sent to the account and to its chats' sessions
+            (
+                "DELETE FROM push_events WHERE user_id = ? \
+                 OR chat_session IN (SELECT session_id FROM chats WHERE user_id = ?)"
+                    .to_owned(),
+                vec![id.into(), id.into()],
+            ),
+            // the counts keyed by the account (its e-mail address, its id) or its chats'
+            // sessions, before the chats go
+            (limits_sql, limits_values),
+            // nothing more is sent to the buyer, nor posted about them
+            (
+                its_orders("DELETE FROM mail_jobs WHERE order_id IN {its_orders}"),
                 vec![id.into()],
             ),
             (
-                "UPDATE orders SET email = ?, discord_username = ?, discord_avatar = NULL, \
-                 roblox_username = ?, client_ip = NULL, buyer_token = NULL, user_id = NULL \
-                 WHERE user_id = ?",
+                its_orders("DELETE FROM outbox_jobs WHERE order_id IN {its_orders}"),
+                vec![id.into()],
+            ),
+            // the code's count stays; the Discord account becomes a marker unique per order
+            // (never a snowflake, so it matches no one's later redemption)
+            (
+                its_orders(
+                    "UPDATE promo_redemptions SET discord_id = 'erased-' || CAST(order_id AS TEXT) \
+                     WHERE order_id IN {its_orders}",
+                ),
+                vec![id.into()],
+            ),
+            (
+                its_orders("UPDATE reviews SET name = ? WHERE order_id IN {its_orders}"),
+                vec![::orders::ANONYMOUS_REVIEW_NAME.into(), id.into()],
+            ),
+            (
+                "UPDATE orders SET email = ?, discord_id = NULL, discord_username = ?, \
+                 discord_avatar = NULL, roblox_username = ?, client_ip = NULL, \
+                 buyer_token = NULL, ticket_thread_id = NULL, ticket_problem = NULL, \
+                 user_id = NULL WHERE user_id = ?"
+                    .to_owned(),
                 vec![
                     erasure.email.clone().into(),
                     erasure.name.clone().into(),
@@ -110,18 +275,32 @@ impl AccountEraser for Store {
                 ],
             ),
             (
-                "DELETE FROM chat_messages WHERE chat_id IN (SELECT id FROM chats WHERE user_id = ?)",
+                "DELETE FROM chat_messages WHERE chat_id IN (SELECT id FROM chats WHERE user_id = ?)"
+                    .to_owned(),
                 vec![id.into()],
             ),
-            ("DELETE FROM chats WHERE user_id = ?", vec![id.into()]),
+            ("DELETE FROM chats WHERE user_id = ?".to_owned(), vec![id.into()]),
             (
-                "DELETE FROM password_reset_tokens WHERE user_id = ?",
+                "DELETE FROM password_reset_tokens WHERE user_id = ?".to_owned(),
                 vec![id.into()],
             ),
-            ("DELETE FROM users WHERE id = ?", vec![id.into()]),
+            // the database's sessions (the service also ends them where they live)
+            ("DELETE FROM sessions WHERE user_id = ?".to_owned(), vec![id.into()]),
+            // a sign-up waiting for its code, and a demo login, for the same address
+            (
+                "DELETE FROM pending_signups WHERE email IN (SELECT email FROM users WHERE id = ?)"
+                    .to_owned(),
+                vec![id.into()],
+            ),
+            (
+                "DELETE FROM demo_logins WHERE email IN (SELECT email FROM users WHERE id = ?)"
+                    .to_owned(),
+                vec![id.into()],
+            ),
+            ("DELETE FROM users WHERE id = ?".to_owned(), vec![id.into()]),
         ];
         for (sql, values) in steps {
-            txn.execute(statement(&txn, sql, values))
+            txn.execute(statement(&txn, &sql, values))
                 .await
                 .with_context(|| format!("failed to erase user {id}: {sql}"))?;
         }

@@ -152,7 +152,7 @@ pub async fn seed_order(db: &DatabaseConnection, order: &SeedOrder) -> i64 {
     let row = orders::ActiveModel {
         status: Set(order.status.to_owned()),
         user_id: Set(None),
-        discord_id: Set("80351110224678912".to_owned()),
+        discord_id: Set(Some("80351110224678912".to_owned())),
         discord_username: Set("kid".to_owned()),
         discord_avatar: Set(None),
         roblox_username: Set(order.roblox_username.clone()),

@@ -47,7 +47,8 @@ impl TicketRepository for Store {
             })
             .collect::<Result<Vec<_>, sea_orm::DbErr>>()
             .context("bad order line")?;
-        let discord_id: String = row.try_get("", "discord_id").context("bad discord_id")?;
+        // NULL once the buyer deleted their account
+        let discord_id: Option<String> = row.try_get("", "discord_id").context("bad discord_id")?;
         let thread: Option<String> = row
             .try_get("", "ticket_thread_id")
             .context("bad ticket_thread_id")?;
@@ -59,7 +60,7 @@ impl TicketRepository for Store {
             .transpose()?;
         Ok(TicketOrder {
             id,
-            buyer: DiscordId::parse(&discord_id).ok(),
+            buyer: discord_id.and_then(|id| DiscordId::parse(&id).ok()),
             discord_username: row
                 .try_get("", "discord_username")
                 .context("bad discord_username")?,

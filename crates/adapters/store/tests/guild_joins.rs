@@ -236,7 +236,11 @@ async fn erasing_an_account_deletes_the_pending_join_of_its_discord(#[case] back
         .unwrap();
 
     let erased = store
-        .erase(Erasure::of(UserId::new(user), at(1)))
+        .erase(Erasure::of(
+            UserId::new(user),
+            &accounts::Email::parse("kid@example.com").unwrap(),
+            at(1),
+        ))
         .await
         .unwrap();
 

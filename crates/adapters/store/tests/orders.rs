@@ -62,13 +62,13 @@ async fn stock(store: &Store, id: i64) -> Stock {
 
 fn buyer(discord: &str) -> Buyer {
     Buyer {
-        discord: DiscordIdentity {
+        discord: Some(DiscordIdentity {
             discord_id: DiscordId::parse(discord).unwrap(),
             username: format!("user{discord}"),
             avatar_url: Some(format!(
                 "https://cdn.discordapp.com/avatars/{discord}/a1b2c3.png"
             )),
-        },
+        }),
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
         user_id: Some(42),

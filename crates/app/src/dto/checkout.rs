@@ -209,7 +209,7 @@ impl OrderPayload {
                     items,
                     promo_code: self.promo_code.filter(|code| !code.trim().is_empty()),
                     buyer: Buyer {
-                        discord,
+                        discord: Some(discord),
                         roblox_username,
                         email,
                         user_id: context.user_id,

@@ -72,7 +72,9 @@ struct QueuedOrderJson {
     #[schema(required = true)]
     roblox_avatar_url: Option<String>,
     discord_username: String,
-    discord_id: String,
+    /// Null once the buyer deleted their account (the order is kept for the books).
+    #[schema(required = true)]
+    discord_id: Option<String>,
     email: String,
     created_at: DateTime<Utc>,
     #[schema(required = true)]

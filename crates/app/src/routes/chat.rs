@@ -18,7 +18,7 @@ use crate::limits::RateLimits;
 
 /// The rate limit buckets of the help chat.
 const LIVE_PER_IP: &str = "chat_live_ip";
-const SENDS_PER_SESSION: &str = "chat_send_session";
+const SENDS_PER_SESSION: &str = chat::SENDS_PER_SESSION_BUCKET;
 
 pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
 

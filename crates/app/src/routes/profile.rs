@@ -66,11 +66,85 @@ pub async fn profile(
 pub struct DataExport {
     /// When the export was made (RFC 3339).
     exported_at: DateTime<Utc>,
-    profile: UserResponse,
-    /// Their orders, newest first.
-    orders: Vec<ProfileOrder>,
+    profile: ExportedProfile,
+    /// Their orders, newest first, with every detail they gave with each.
+    orders: Vec<ExportedOrder>,
     /// Their help chats, oldest first.
     chats: Vec<ExportedChat>,
+}
+
+/// The account itself.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedProfile {
+    #[serde(flatten)]
+    user: UserResponse,
+    /// When the account was created.
+    created_at: DateTime<Utc>,
+}
+
+/// One order of the shopper, with what they gave to place it and what the shop recorded.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedOrder {
+    id: i64,
+    /// `pending`, `paid`, `delivered`, `expired`, `cancelled`, `refunded` or `disputed`.
+    #[schema(example = "delivered")]
+    status: String,
+    created_at: DateTime<Utc>,
+    #[schema(required = true)]
+    paid_at: Option<DateTime<Utc>>,
+    #[schema(required = true)]
+    delivered_at: Option<DateTime<Utc>>,
+    items: Vec<ExportedItem>,
+    /// In dollars, as are `discount`, `fee` and `total`.
+    subtotal: f64,
+    discount: f64,
+    fee: f64,
+    total: f64,
+    #[schema(required = true)]
+    promo_code: Option<String>,
+    /// `card`, …
+    payment_method: String,
+    /// The e-mail address the receipt and the order's mail went to.
+    email: String,
+    /// The Discord account linked for the delivery.
+    discord_id: String,
+    discord_username: String,
+    #[schema(required = true)]
+    discord_avatar: Option<String>,
+    roblox_username: String,
+    /// The client address the order was placed from.
+    #[schema(required = true)]
+    client_ip: Option<String>,
+    /// The Discord thread of its delivery, if one was opened.
+    #[schema(required = true)]
+    ticket_thread_id: Option<String>,
+    /// The problem reported with its delivery, if any.
+    #[schema(required = true)]
+    ticket_problem: Option<String>,
+    /// The review left on it, if any.
+    #[schema(required = true)]
+    review: Option<ExportedReview>,
+}
+
+/// One line of an exported order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedItem {
+    product_id: i64,
+    name: String,
+    /// In dollars.
+    unit_price: f64,
+    quantity: i32,
+}
+
+/// A review the shopper left.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedReview {
+    /// 1 to 5 stars.
+    rating: i16,
+    text: String,
+    /// The name shown with it.
+    name: String,
+    created_at: DateTime<Utc>,
 }
 
 /// One help chat of the shopper, with its messages oldest first.
@@ -96,8 +170,59 @@ pub struct ExportedMessage {
     created_at: DateTime<Utc>,
 }
 
-/// GET /api/profile/export: everything the shop keeps about the shopper (profile, orders,
-/// help chats) as a JSON download.
+/// Cents fit an f64 exactly, and JSON has no decimal type.
+#[allow(clippy::cast_precision_loss)]
+fn dollars(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+impl From<store::ExportedOrder> for ExportedOrder {
+    fn from(exported: store::ExportedOrder) -> Self {
+        let order = exported.order;
+        ExportedOrder {
+            id: order.id,
+            status: order.status,
+            created_at: order.created_at,
+            paid_at: order.paid_at,
+            delivered_at: order.delivered_at,
+            items: exported
+                .lines
+                .into_iter()
+                .map(|line| ExportedItem {
+                    product_id: line.product_id,
+                    name: line.name,
+                    unit_price: dollars(line.unit_price_cents),
+                    quantity: line.quantity,
+                })
+                .collect(),
+            subtotal: dollars(order.subtotal_cents),
+            discount: dollars(order.discount_cents),
+            fee: dollars(order.fee_cents),
+            total: dollars(order.total_cents),
+            promo_code: order.promo_code,
+            payment_method: order.payment_method,
+            email: order.email,
+            // an account's own orders always have one: erasure clears it with the account
+            discord_id: order.discord_id.unwrap_or_default(),
+            discord_username: order.discord_username,
+            discord_avatar: order.discord_avatar,
+            roblox_username: order.roblox_username,
+            client_ip: order.client_ip,
+            ticket_thread_id: exported.ticket_thread_id,
+            ticket_problem: exported.ticket_problem,
+            review: exported.review.map(|review| ExportedReview {
+                rating: review.rating,
+                text: review.text,
+                name: review.name,
+                created_at: review.created_at,
+            }),
+        }
+    }
+}
+
+/// GET /api/profile/export: everything the shop keeps about the shopper (the account, the
+/// orders with every detail given with them and their reviews, the help chats) as a JSON
+/// download.
 #[utoipa::path(
     get,
     path = "/api/profile/export",
@@ -111,15 +236,18 @@ pub struct ExportedMessage {
 )]
 pub async fn export(
     RequireUser(user): RequireUser,
-    kit: web::Data<CheckoutKit>,
     store: web::Data<store::Store>,
 ) -> Result<HttpResponse, ApiError> {
-    let orders = orders_for_profile(&kit, &user).await?;
-    let chats = store
-        .chats_of_user(accounts::UserId::new(user.id))
+    let Some(data) = store
+        .personal_data(accounts::UserId::new(user.id))
         .await
-        .map_err(ApiError::internal)?;
-    let chats = chats
+        .map_err(ApiError::internal)?
+    else {
+        // erased between the session check and now
+        return Err(ApiError::Unauthorized("Please log in.".to_owned()));
+    };
+    let chats = data
+        .chats
         .into_iter()
         .map(|chat| ExportedChat {
             id: chat.id,
@@ -144,8 +272,11 @@ pub async fn export(
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(DataExport {
             exported_at: Utc::now(),
-            profile: UserResponse::from(&user),
-            orders,
+            profile: ExportedProfile {
+                user: UserResponse::from(&user),
+                created_at: data.user.created_at,
+            },
+            orders: data.orders.into_iter().map(ExportedOrder::from).collect(),
             chats,
         }))
 }

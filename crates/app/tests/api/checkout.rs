@@ -316,10 +316,10 @@ async fn a_forged_discord_id_is_ignored(#[case] backend: Backend) {
     use orders::OrderRepository;
     let order = app.store.order(orders::OrderId::new(id)).await.unwrap();
     assert_eq!(
-        order.buyer.discord.discord_id.as_str(),
+        order.buyer.discord.as_ref().unwrap().discord_id.as_str(),
         linked["discord_id"].as_str().unwrap()
     );
-    assert_eq!(order.buyer.discord.username, "petkeeper");
+    assert_eq!(order.buyer.discord.as_ref().unwrap().username, "petkeeper");
     assert_eq!(
         order.buyer.user_id, None,
         "the payload's user_id is ignored too"

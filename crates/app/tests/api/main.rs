@@ -25,6 +25,7 @@ mod media;
 mod metrics;
 mod order_page;
 mod privacy;
+mod privacy_erasure;
 mod products;
 mod promo_codes;
 mod proofs;

@@ -5,10 +5,19 @@ use std::future::Future;
 
 use chrono::{DateTime, Utc};
 
-use crate::{RepoError, UserId};
+use crate::{Email, RepoError, UserId};
 
-/// What an erased account leaves on the orders that are kept: the address and names are
-/// replaced by these.
+/// What an erased account leaves on the orders that are kept, and what else names it.
+///
+/// The eraser removes, in one transaction: the account, its sessions, reset tokens and pending
+/// sign-up, its help chats with their messages and push events, the rate limit counts keyed by
+/// the account ([`Erasure::limit_buckets`]) or by its chats' sessions, the queued mail and
+/// outbox jobs of its orders, and the pending joins to the shop's Discord server of the Discord
+/// accounts it ordered with. The orders stay for the books: the Discord id, avatar, client
+/// address, buyer token, ticket thread and problem are cleared, the e-mail address and the
+/// Discord and Roblox names replaced by [`Erasure::email`] and [`Erasure::name`]; their
+/// reviews stay under an anonymous name; their promo redemptions stay (the code's count)
+/// without the Discord id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Erasure {
     pub user: UserId,
@@ -16,15 +25,25 @@ pub struct Erasure {
     pub email: String,
     /// Replaces the Discord and Roblox names on the orders.
     pub name: String,
+    /// The rate limit counts keyed by the account (`bucket:key` as stored): its e-mail
+    /// address's login and sign-up counts, its reset mail count. Counts keyed by a client
+    /// address are not the account's (an address is shared) and end with their window.
+    pub limit_buckets: Vec<String>,
     pub at: DateTime<Utc>,
 }
 
 impl Erasure {
-    pub fn of(user: UserId, at: DateTime<Utc>) -> Self {
+    pub fn of(user: UserId, email: &Email, at: DateTime<Utc>) -> Self {
+        use crate::service::bucket;
         Erasure {
             user,
             email: format!("deleted-{user}@deleted.invalid"),
             name: "deleted".to_owned(),
+            limit_buckets: vec![
+                format!("{}:{}", bucket::LOGIN_ADDRESS, email.as_str()),
+                format!("{}:{}", bucket::CODE_ADDRESS, email.as_str()),
+                format!("{}:{user}", bucket::RESET_ADDRESS),
+            ],
             at,
         }
     }
@@ -33,7 +52,7 @@ impl Erasure {
 /// What the eraser did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Erased {
-    /// The account, its chats and its reset tokens are gone; its orders are anonymised.
+    /// The account and what names it are gone; its orders are anonymised.
     Done,
     /// Nothing changed: this many of the account's orders still wait for payment or delivery
     /// (the staff need the buyer's names to deliver them).

@@ -67,7 +67,7 @@ impl Default for Limits {
 }
 
 /// The rate limit buckets of this crate (the stored key is `bucket:key`).
-mod bucket {
+pub(crate) mod bucket {
     pub const LOGIN_ADDRESS: &str = "login-address";
     pub const LOGIN_IP: &str = "login-ip";
     pub const CODE_ADDRESS: &str = "signup-code-address";
@@ -524,8 +524,8 @@ where
     X: UserSessions,
 {
     /// A shopper deletes their own account, confirming with their password: the account, its
-    /// chats and reset tokens go, its orders stay for the books with the e-mail address and the
-    /// names replaced ([`crate::Erasure::of`]), and every session of it ends. Refused for staff
+    /// chats, reset tokens and rate limit counts go, its orders stay for the books without the
+    /// buyer's identity ([`crate::Erasure`]), and every session of it ends. Refused for staff
     /// and while an order still waits for payment or delivery. The password is checked in the
     /// login's counters (the account's e-mail address and `ip`), so wrong passwords here lock
     /// the login too, and the reverse.
@@ -557,7 +557,10 @@ where
         if user.role.is_staff() {
             return Err(DeleteAccountError::Staff);
         }
-        match eraser.erase(Erasure::of(id, self.clock.now())).await? {
+        match eraser
+            .erase(Erasure::of(id, &user.email, self.clock.now()))
+            .await?
+        {
             Erased::Done => {}
             Erased::OpenOrders(n) => return Err(DeleteAccountError::OpenOrders(n)),
             Erased::NotFound => return Err(DeleteAccountError::NotFound),

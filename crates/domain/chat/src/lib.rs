@@ -21,3 +21,7 @@ pub use models::{
 };
 pub use ports::{Assistant, ChatRepository, Clock, IdGenerator, RandomIds, SystemClock};
 pub use service::{BotReply, ChatService, LiveRequest, SendOutcome};
+
+/// The rate limit bucket of a chat session's messages (the stored key is
+/// `chat_send_session:{session id}`); an account's deletion removes its chats' counts.
+pub const SENDS_PER_SESSION_BUCKET: &str = "chat_send_session";

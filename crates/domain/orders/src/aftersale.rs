@@ -387,10 +387,15 @@ pub const CHARGEBACK_ADDRESS_DAYS: i64 = 30;
 /// The blocklist entries a chargeback on `order` adds. What the shop verified blocks: the
 /// buyer's Discord account (proven by OAuth), and the client address the order came from for
 /// [`CHARGEBACK_ADDRESS_DAYS`]. What the buyer typed (the e-mail and Roblox username) could be
-/// a stranger's, so those are only flagged for staff to confirm or remove.
+/// a stranger's, so those are only flagged for staff to confirm or remove. An order whose
+/// buyer deleted their account names no one: it adds nothing (its e-mail address and Roblox
+/// username are placeholders, its client address is gone).
 pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
     let reason = format!("chargeback on order #{}", order.id);
     let buyer = &order.buyer;
+    let Some(discord) = &buyer.discord else {
+        return vec![];
+    };
     let address = order
         .client_ip
         .as_deref()
@@ -406,7 +411,7 @@ pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
     [
         (
             BlockKind::DiscordId,
-            buyer.discord.discord_id.as_str().to_owned(),
+            discord.discord_id.as_str().to_owned(),
             BlockStatus::Active,
             None,
         ),
@@ -513,11 +518,11 @@ mod tests {
             NewOrder {
                 lines: vec![],
                 buyer: Buyer {
-                    discord: DiscordIdentity {
+                    discord: Some(DiscordIdentity {
                         discord_id: DiscordId::parse("123456789012345678").unwrap(),
                         username: "gardener".into(),
                         avatar_url: None,
-                    },
+                    }),
                     roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
                     email: Email::parse("Kid@Example.com").unwrap(),
                     user_id: None,

@@ -212,14 +212,16 @@ impl BuyerIdentities {
         let mut values = vec![
             (BlockKind::Email, canonical_email(buyer.email.as_str())),
             (
-                BlockKind::DiscordId,
-                buyer.discord.discord_id.as_str().to_owned(),
-            ),
-            (
                 BlockKind::RobloxUsername,
                 buyer.roblox_username.as_str().to_ascii_lowercase(),
             ),
         ];
+        if let Some(discord) = &buyer.discord {
+            values.insert(
+                1,
+                (BlockKind::DiscordId, discord.discord_id.as_str().to_owned()),
+            );
+        }
         if let Some(ip) = client_ip.and_then(normalise_ip) {
             values.push((BlockKind::Ip, BlockKind::Ip.match_form(&ip)));
         }
@@ -520,11 +522,11 @@ mod tests {
     #[test]
     fn a_buyer_is_compared_by_every_identity_and_the_address() {
         let buyer = crate::Buyer {
-            discord: crate::DiscordIdentity {
+            discord: Some(crate::DiscordIdentity {
                 discord_id: DiscordId::parse("100000000000000001").unwrap(),
                 username: "kid".into(),
                 avatar_url: None,
-            },
+            }),
             roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
             email: Email::parse("K.i.d+shop@GoogleMail.com").unwrap(),
             user_id: None,

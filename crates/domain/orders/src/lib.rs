@@ -62,7 +62,8 @@ pub use queue::{
     StaffMember,
 };
 pub use reviews::{
-    NewReview, Review, ReviewError, ReviewRepository, ReviewSummary, Reviews, MAX_REVIEW_CHARS,
+    NewReview, Review, ReviewError, ReviewRepository, ReviewSummary, Reviews,
+    ANONYMOUS_NAME as ANONYMOUS_REVIEW_NAME, MAX_REVIEW_CHARS,
 };
 pub use service::{
     Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,

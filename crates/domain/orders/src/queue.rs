@@ -54,7 +54,8 @@ pub struct QueuedOrder {
     pub items: Vec<QueuedItem>,
     pub total: Money,
     pub roblox_username: String,
-    pub discord_id: String,
+    /// `None` once the buyer deleted their account.
+    pub discord_id: Option<String>,
     pub discord_username: String,
     pub email: String,
     pub created_at: DateTime<Utc>,
@@ -412,7 +413,7 @@ mod tests {
             }],
             total: Money::parse("12.49").unwrap(),
             roblox_username: "Builderman".into(),
-            discord_id: "42".into(),
+            discord_id: Some("42".into()),
             discord_username: "kid".into(),
             email: "kid@example.com".into(),
             created_at: now() - chrono::Duration::minutes(30),

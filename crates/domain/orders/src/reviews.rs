@@ -106,6 +106,9 @@ pub struct ReviewSummary {
     pub reviews: Vec<Review>,
 }
 
+/// The name a review shows once its author deleted their account.
+pub const ANONYMOUS_NAME: &str = "Anonymous";
+
 /// The first letters of a Roblox name: "Builderman" is shown as "Bu***".
 pub fn initials(roblox_username: &str) -> String {
     let first: String = roblox_username.chars().take(2).collect();
@@ -153,7 +156,11 @@ impl<R: ReviewRepository, C: Clock> Reviews<R, C> {
             order_id: order.id,
             rating,
             text: text.to_owned(),
-            name: initials(order.buyer.roblox_username.as_ref()),
+            name: if order.buyer.is_erased() {
+                ANONYMOUS_NAME.to_owned()
+            } else {
+                initials(order.buyer.roblox_username.as_ref())
+            },
             created_at: self.clock.now(),
         };
         match self.repository.add_review(review).await? {

@@ -279,7 +279,10 @@ where
             return Ok(None);
         };
         let code = PromoCode::parse(typed).map_err(|_| CheckoutError::Promo(Rejection::Invalid))?;
-        let account = &buyer.discord.discord_id;
+        // a code is redeemed once per Discord account; checkout always has one
+        let Some(account) = buyer.discord.as_ref().map(|d| &d.discord_id) else {
+            return Err(CheckoutError::Promo(Rejection::Invalid));
+        };
         let usage = self
             .promos
             .usage(&code, account)

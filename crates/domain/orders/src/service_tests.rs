@@ -43,11 +43,11 @@ fn product(id: i64, price: &str, stock: Stock) -> Product {
 
 fn buyer() -> Buyer {
     Buyer {
-        discord: DiscordIdentity {
+        discord: Some(DiscordIdentity {
             discord_id: DiscordId::parse("123456789012345678").unwrap(),
             username: "gardener".into(),
             avatar_url: None,
-        },
+        }),
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
         user_id: Some(4),

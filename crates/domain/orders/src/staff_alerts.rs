@@ -55,7 +55,13 @@ fn buyer_fields(order: &Order) -> Vec<(String, String)> {
         ),
         (
             "Discord".to_owned(),
-            escape_markdown(&order.buyer.discord.username),
+            escape_markdown(
+                order
+                    .buyer
+                    .discord
+                    .as_ref()
+                    .map_or("(account deleted)", |d| d.username.as_str()),
+            ),
         ),
     ]
 }
@@ -264,7 +270,8 @@ mod tests {
             None,
             None,
         ));
-        order.buyer.discord.username = "**kid**\n[free](https://evil.example) @everyone".into();
+        order.buyer.discord.as_mut().unwrap().username =
+            "**kid**\n[free](https://evil.example) @everyone".into();
         order.buyer.roblox_username = crate::RobloxUsername::parse("Builder_man").unwrap();
         let message = message(&job(OrderStep::Paid).event, &order, "https://shop.example").unwrap();
         let field = |wanted: &str| {

@@ -655,11 +655,11 @@ pub(crate) mod tests {
             OrderId::new(3),
             vec![],
             crate::Buyer {
-                discord: crate::DiscordIdentity {
+                discord: Some(crate::DiscordIdentity {
                     discord_id: crate::DiscordId::parse("80351110224678912").unwrap(),
                     username: "kid".into(),
                     avatar_url: None,
-                },
+                }),
                 roblox_username: crate::RobloxUsername::parse("Builderman").unwrap(),
                 email: crate::Email::parse("kid@example.com").unwrap(),
                 user_id: None,

@@ -7,7 +7,8 @@ pub struct Model {
     pub id: i64,
     pub status: String,
     pub user_id: Option<i64>,
-    pub discord_id: String,
+    /// NULL once the buyer deleted their account.
+    pub discord_id: Option<String>,
     pub discord_username: String,
     pub discord_avatar: Option<String>,
     pub roblox_username: String,

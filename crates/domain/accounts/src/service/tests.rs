@@ -813,6 +813,11 @@ mod delete_own_account {
                 user: UserId::new(7),
                 email: "deleted-7@deleted.invalid".to_owned(),
                 name: "deleted".to_owned(),
+                limit_buckets: vec![
+                    "login-address:ann@example.com".to_owned(),
+                    "signup-code-address:ann@example.com".to_owned(),
+                    "reset-address:7".to_owned(),
+                ],
                 at: now(),
             }))
             .times(1)

@@ -6,9 +6,20 @@ pub use shared::{Email, InvalidEmail};
 /// Who bought an order and where it is delivered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Buyer {
-    pub discord: DiscordIdentity,
+    /// The Discord account the buyer linked. Checkout always has one; `None` only on an order
+    /// kept for the books after its buyer deleted their account (the e-mail address and Roblox
+    /// username are then placeholders too, see `accounts::Erasure`).
+    pub discord: Option<DiscordIdentity>,
     pub roblox_username: RobloxUsername,
     pub email: Email,
     /// The logged-in account's id (`accounts::UserId`), `None` for a guest checkout.
     pub user_id: Option<i64>,
+}
+
+impl Buyer {
+    /// Whether the buyer deleted their account since: the order no longer names anyone, and
+    /// nothing is sent to them or blocked in their name.
+    pub fn is_erased(&self) -> bool {
+        self.discord.is_none()
+    }
 }
