@@ -17,4 +17,3 @@ pub(crate) fn parse_variant_name(name: &str) -> Option<(String, u32)> {
 pub(crate) fn variant_source(name: &str) -> Option<String> {
     parse_variant_name(name).map(|(png, _)| png)
 }
-

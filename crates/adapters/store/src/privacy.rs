@@ -265,6 +265,7 @@ impl AccountEraser for Store {
                 "UPDATE orders SET email = ?, discord_id = NULL, discord_username = ?, \
                  discord_avatar = NULL, roblox_username = ?, client_ip = NULL, \
                  buyer_token = NULL, ticket_thread_id = NULL, ticket_problem = NULL, \
+                 idempotency_key = NULL, request_fingerprint = NULL, \
                  user_id = NULL WHERE user_id = ?"
                     .to_owned(),
                 vec![

@@ -121,6 +121,7 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("max_uses", NotPersonal),
             ("created_at", NotPersonal),
             ("uses", NotPersonal),
+            ("active", NotPersonal),
         ],
     ),
     (
@@ -169,6 +170,11 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             // the buyer's Discord thread and what they wrote about their delivery
             ("ticket_thread_id", Personal),
             ("ticket_problem", Personal),
+            // hashes of the shopper's session and key, and of what they typed at checkout
+            ("idempotency_key", Personal),
+            ("request_fingerprint", Personal),
+            // the provider's payment page, returned to a retry: names no one
+            ("payment_url", NotPersonal),
         ],
     ),
     (
@@ -406,6 +412,10 @@ const ROBLOX: &str = "AnnabelGrows77";
 const IP: &str = "203.0.113.77";
 const THREAD: &str = "1300000000000000077";
 const PROBLEM: &str = "Annabel cannot find the private server";
+/// Stand-ins for the hashes a checkout with an `Idempotency-Key` stores (the session and key,
+/// the request typed); recognisable so the search below finds them if they stay.
+const IDEMPOTENCY: &str = "annabel-idempotency-key-hash";
+const FINGERPRINT: &str = "annabel-request-fingerprint";
 const PRIVATE_SERVER: &str = "https://www.roblox.com/share?code=annabelsprivate&type=Server";
 const ACCESS_TOKEN: &str = "annabel-discord-access-token";
 const CHAT_TEXT: &str = "Hello, Annabel here, is the raccoon shy?";
@@ -553,6 +563,8 @@ fn identifying_values(discord_id: &str, discord_name: &str, session: &str) -> Ve
         IP,
         THREAD,
         PROBLEM,
+        IDEMPOTENCY,
+        FINGERPRINT,
         PRIVATE_SERVER,
         ACCESS_TOKEN,
         CHAT_TEXT,
@@ -653,11 +665,13 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
     exec(
         &app,
         "UPDATE orders SET status = 'delivered', delivered_at = ?, ticket_thread_id = ?, \
-         ticket_problem = ? WHERE id = ?",
+         ticket_problem = ?, idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
         vec![
             chrono::Utc::now().into(),
             THREAD.into(),
             PROBLEM.into(),
+            IDEMPOTENCY.into(),
+            FINGERPRINT.into(),
             order.into(),
         ],
     )
@@ -788,6 +802,8 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         ("orders", "client_ip", IP.to_owned()),
         ("orders", "ticket_thread_id", THREAD.to_owned()),
         ("orders", "ticket_problem", PROBLEM.to_owned()),
+        ("orders", "idempotency_key", IDEMPOTENCY.to_owned()),
+        ("orders", "request_fingerprint", FINGERPRINT.to_owned()),
         ("promo_redemptions", "discord_id", discord_id.to_owned()),
         ("reviews", "name", review_name.clone()),
         ("chats", "session_id", session.clone()),

@@ -143,7 +143,10 @@ impl CheckoutRequest {
         let text = format!(
             "checkout v1\nmethod={}\ndiscord={}\nemail={}\nroblox={}\npromo={}\ntotal={}\nitems={}",
             self.method.as_str(),
-            self.buyer.discord.discord_id.as_str(),
+            self.buyer
+                .discord
+                .as_ref()
+                .map_or("", |discord| discord.discord_id.as_str()),
             self.buyer.email.as_str(),
             self.buyer.roblox_username.as_str(),
             promo,
