@@ -43,6 +43,12 @@ test('a guest gets the bot, then a live agent; they talk both ways until the adm
 }, testInfo) => {
   // spec: a 404 means the chat is gone (the admin deleted it), and a fresh AI chat starts
   consoleErrors.expectAnswer(404, /\/api\/chat\/(history|status)/, 'the deleted chat is gone');
+  // the staff panel may poll the conversation once more while the delete lands
+  consoleErrors.expectAnswer(
+    404,
+    /\/api\/admin\/chats\/[0-9a-f-]+\/messages/,
+    'the admin deleted this chat',
+  );
   test.slow(); // Polls of 3 and 5 seconds, two browsers, argon2 on a debug build.
   const adminEmail = `agent-${Date.now()}@example.com`;
   // a long name, as the demo's "Demo Super Admin": the phone's header shows it whole
