@@ -241,14 +241,17 @@ async fn stock_changes_never_go_below_zero_under_concurrency(#[case] backend: Ba
         .create(draft("Bee", Stock::Unlimited, &[]), &cli())
         .await
         .unwrap();
-    let still = store
+    let refused = store
         .change_stock(bee.id, StockChange::Minus(1), &cli())
-        .await
-        .unwrap();
+        .await;
+    assert!(
+        matches!(refused, Err(CatalogError::UnlimitedStock(id)) if id == bee.id),
+        "a minus on unlimited stock is refused: {refused:?}"
+    );
     assert_eq!(
-        still.stock,
+        store.product(bee.id).await.unwrap().stock,
         Stock::Unlimited,
-        "minus leaves unlimited stock alone"
+        "and leaves it unlimited"
     );
     let counted = store
         .change_stock(bee.id, StockChange::Plus(2), &cli())
