@@ -21,8 +21,9 @@ use orders::{
 use proofs::{ProofError, PublishError};
 use serde::Serialize;
 use stripe_adapter::WebhookError;
+use utoipa::ToSchema;
 
-use crate::dto::checkout::PricedCartResponse;
+use crate::dto::checkout::{InvalidPayload, PricedCartResponse};
 
 /// Every error the API answers with.
 /// The 503 of a request the database could not be reached for (no connection within
@@ -103,7 +104,7 @@ pub enum ApiError {
 /// What a 409 about the cart carries besides its message.
 #[derive(Debug)]
 pub enum CartConflict {
-    /// One line per product the shopper has to remove or reduce (spec §4 wording).
+    /// One line per product the shopper has to remove or reduce (worded as docs/product.md, Validation).
     Problems(Vec<String>),
     /// The cart as the server prices it, for a client whose total was off.
     FreshCart(Box<PricedCartResponse>),
@@ -183,8 +184,33 @@ impl FieldErrors {
     }
 }
 
+/// Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
+/// on a 422 (empty otherwise).
+#[derive(ToSchema)]
+#[allow(dead_code)] // a schema only: `ErrorJson` is what is written
+pub struct ErrorBody {
+    /// What went wrong, ready to show.
+    #[schema(example = "Product not found.")]
+    message: String,
+    /// The messages for each field of the request (422); `{}` otherwise.
+    errors: BTreeMap<String, Vec<String>>,
+    /// The promo code's reason, on a refused promo code (422).
+    #[schema(nullable = false)]
+    reason: Option<String>,
+    /// What to fix in the cart (409 at checkout).
+    #[schema(nullable = false)]
+    problems: Option<Vec<String>>,
+    /// The cart as the server prices it (409 at checkout).
+    #[schema(nullable = false, required = false, value_type = Option<crate::dto::checkout::PricedCartResponse>)]
+    cart: Option<serde_json::Value>,
+    /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
+    #[schema(nullable = false)]
+    request_id: Option<String>,
+}
+
+/// What [`ApiError::error_response`] writes: the shape [`ErrorBody`] documents.
 #[derive(Serialize)]
-struct ErrorBody<'a> {
+struct ErrorJson<'a> {
     message: &'a str,
     errors: &'a BTreeMap<String, Vec<String>>,
     /// The promo code's reason (422 on a promo code).
@@ -196,6 +222,15 @@ struct ErrorBody<'a> {
     /// The cart as the server prices it (409).
     #[serde(skip_serializing_if = "Option::is_none")]
     cart: Option<&'a PricedCartResponse>,
+}
+
+impl From<InvalidPayload> for ApiError {
+    fn from(invalid: InvalidPayload) -> Self {
+        ApiError::Validation {
+            message: invalid.message,
+            errors: invalid.errors,
+        }
+    }
 }
 
 impl ResponseError for ApiError {
@@ -227,7 +262,7 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let empty = BTreeMap::new();
         let promo_errors;
-        let mut body = ErrorBody {
+        let mut body = ErrorJson {
             message: "",
             errors: &empty,
             reason: None,
@@ -539,7 +574,7 @@ impl From<WebhookError> for ApiError {
 
 // ---- end of the domain errors block
 
-/// The 409's message when products are gone or short of stock (spec §4).
+/// The 409's message when products are gone or short of stock (docs/product.md, Validation).
 pub const FIX_ISSUES: &str = "Please fix the following issues before continuing:";
 /// What the shopper hears when the provider could not open its page or capture the payment.
 pub const PAYMENT_FAILED: &str = "Payment failed.";

@@ -10,7 +10,7 @@ use tracing_actix_web::TracingLogger;
 use crate::{
     auth::{self, AppClock},
     background::Sweeper,
-    error,
+    error, openapi,
     public_get::{ProductListLane, SkipForProductList},
     routes,
     settings::{Environment, Settings},
@@ -57,6 +57,10 @@ impl Application {
             Arc::clone(&services.db_queries),
             services.events.get_ref().clone(),
         );
+        let api_document = actix_web::web::Data::new(routes::meta::ApiDocument::new(
+            openapi::document_json(),
+            &openapi::document(),
+        ));
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(auth::session::middleware(
@@ -88,6 +92,7 @@ impl Application {
                 .wrap(SkipForProductList(TracingLogger::<ShopRootSpan>::new()))
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)
+                .app_data(api_document.clone())
                 .configure(routes::configure)
         })
         .listen(listener)?

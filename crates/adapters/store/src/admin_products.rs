@@ -9,8 +9,7 @@ use chrono::Utc;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QuerySelect,
-    Statement, TransactionTrait, Value,
+    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, TransactionTrait, Value,
 };
 
 use shared::{Actor, AuditKind};
@@ -18,30 +17,8 @@ use shared::{Actor, AuditKind};
 use crate::audit;
 use crate::entities::{bundle_items, products};
 use crate::products::{insert_components, products_with_ids};
+use crate::sql::statement;
 use crate::Store;
-
-/// A statement with `?` placeholders, numbered `$1, $2...` for PostgreSQL.
-pub(crate) fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statement {
-    let backend = db.get_database_backend();
-    let sql = match backend {
-        DatabaseBackend::Postgres => {
-            let mut numbered = String::with_capacity(sql.len() + 8);
-            let mut n = 0;
-            for c in sql.chars() {
-                if c == '?' {
-                    n += 1;
-                    numbered.push('$');
-                    numbered.push_str(&n.to_string());
-                } else {
-                    numbered.push(c);
-                }
-            }
-            numbered
-        }
-        _ => sql.to_owned(),
-    };
-    Statement::from_sql_and_values(backend, sql, values)
-}
 
 fn new_row(draft: &ProductDraft) -> products::ActiveModel {
     let now = Utc::now();

@@ -17,11 +17,11 @@ use sea_orm::{
 
 use shared::{Actor, AuditKind};
 
-use crate::admin_products::statement;
 use crate::audit;
 use crate::entities::orders as order_rows;
 use crate::lifecycle::{record_noted_step, record_step};
 use crate::orders::{current_status, record_event, with_lines};
+use crate::sql::statement;
 use crate::Store;
 
 impl Store {

@@ -18,8 +18,8 @@ use sea_orm::{
 use serde_json::{json, Value};
 use shared::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 
-use crate::admin_products::statement;
 use crate::entities::{audit_log, products};
+use crate::sql::statement;
 use crate::Store;
 
 /// Appends one entry on `db` (the audited write's transaction). `before` and `after` are the

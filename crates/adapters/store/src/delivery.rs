@@ -15,8 +15,8 @@ use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
 use shared::PrivateServerUrl;
 use shared::{Actor, AuditKind};
 
-use crate::admin_products::statement;
 use crate::lifecycle::record_step;
+use crate::sql::statement;
 use crate::{audit, Store};
 
 /// The most orders the delivered and all filters list.

@@ -9,14 +9,8 @@ use sea_orm::{
 };
 
 use crate::entities::users;
+use crate::records::DemoLogin;
 use crate::Store;
-
-/// One demo staff login as seeded: the address and its generated password.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DemoLogin {
-    pub email: String,
-    pub password: String,
-}
 
 fn table() -> Alias {
     Alias::new("demo_logins")

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use orders::{AccessToken, DiscordId, GuildJoinRepository, OrderError, PendingGuildJoin};
 use sea_orm::{ConnectionTrait, QueryResult};
 
-use crate::admin_products::statement;
+use crate::sql::statement;
 use crate::Store;
 
 fn join_of(row: &QueryResult) -> anyhow::Result<PendingGuildJoin> {

@@ -22,40 +22,23 @@ mod promo;
 mod proofs;
 mod push_events;
 mod rate_limits;
+mod records;
 mod reviews;
 mod sales;
 mod sessions;
+mod sql;
+mod store;
 mod tickets;
 mod tracking;
 
 pub use chat_changes::ChatChange;
 pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
-pub use demo_logins::DemoLogin;
-pub use operations::{sqlite_path, JobCount, PoolUse, ShopCounts};
+pub use operations::{sqlite_path, JobCount, ShopCounts};
 pub use privacy::{ExportedChat, ExportedOrder, ExportedReview, PersonalData};
-pub use push_events::{Heard, NewPushEvent, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
+pub use push_events::{Heard, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
+pub use records::{DemoLogin, NewPushEvent, PoolUse, SessionRow};
 pub use sea_orm::DatabaseConnection;
-pub use sessions::SessionRow;
-
-/// The repositories, sharing one connection pool. Cloning is cheap.
-#[derive(Debug, Clone)]
-pub struct Store {
-    db: DatabaseConnection,
-}
-
-impl Store {
-    pub fn new(db: DatabaseConnection) -> Self {
-        Store { db }
-    }
-
-    pub fn connection(&self) -> &DatabaseConnection {
-        &self.db
-    }
-
-    pub fn backend(&self) -> Backend {
-        Backend::of(&self.db)
-    }
-}
+pub use store::Store;
 
 /// Fresh databases for tests (the `testing` feature).
 #[cfg(feature = "testing")]

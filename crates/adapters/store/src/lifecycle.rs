@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use orders::OrderStep;
 use sea_orm::ConnectionTrait;
 
-use crate::admin_products::statement;
+use crate::sql::statement;
 
 /// Appends the event `step` of order `order` inside the caller's transaction.
 pub(crate) async fn record_step(

@@ -10,6 +10,8 @@ use sea_orm::{
 };
 
 use crate::entities::{chats, orders};
+use crate::records::PoolUse;
+use crate::sql::placeholders;
 use crate::{Backend, Store};
 
 /// The shop's state in numbers, as the metrics show it.
@@ -36,13 +38,6 @@ pub struct JobCount {
     /// (given up).
     pub state: String,
     pub count: i64,
-}
-
-/// The connection pool now: connections open (in use or idle) and idle ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PoolUse {
-    pub open: u32,
-    pub idle: u32,
 }
 
 /// The tables whose rows make a database a shop: restore refuses to write over any of them.
@@ -204,25 +199,6 @@ impl Store {
             .with_context(|| format!("VACUUM INTO {} failed", path.display()))?;
         Ok(())
     }
-}
-
-/// `?` placeholders as the backend wants them.
-fn placeholders(backend: DatabaseBackend, sql: &str) -> String {
-    if backend != DatabaseBackend::Postgres {
-        return sql.to_owned();
-    }
-    let mut numbered = String::with_capacity(sql.len() + 8);
-    let mut n = 0;
-    for c in sql.chars() {
-        if c == '?' {
-            n += 1;
-            numbered.push('$');
-            numbered.push_str(&n.to_string());
-        } else {
-            numbered.push(c);
-        }
-    }
-    numbered
 }
 
 /// The file of a `sqlite:` URL (`sqlite://data/shop.db?mode=rwc` -> `data/shop.db`); `None`

@@ -33,13 +33,14 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait, QueryFilter,
-    QueryOrder, Statement, TransactionTrait, Value,
+    QueryOrder, TransactionTrait,
 };
 
 use crate::entities::{
     order_lines, order_reservations, orders as order_rows, products, promo_codes,
 };
 use crate::lifecycle::record_step;
+use crate::sql::statement;
 use crate::Store;
 
 impl ProductLookup for Store {
@@ -733,28 +734,6 @@ async fn pending_cap_reached(
         }
     }
     Ok(None)
-}
-
-/// A statement with `?` placeholders, numbered for PostgreSQL.
-fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statement {
-    let backend = db.get_database_backend();
-    let sql = match backend {
-        DatabaseBackend::Postgres => {
-            let mut numbered = String::with_capacity(sql.len() + 8);
-            let mut n = 0;
-            for c in sql.chars() {
-                if c == '?' {
-                    n += 1;
-                    numbered.push_str(&format!("${n}"));
-                } else {
-                    numbered.push(c);
-                }
-            }
-            numbered
-        }
-        _ => sql.to_owned(),
-    };
-    Statement::from_sql_and_values(backend, sql, values)
 }
 
 /// Records a provider's event; `false` when it was recorded before.

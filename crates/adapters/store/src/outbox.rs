@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use orders::{Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
 
-use crate::admin_products::statement;
+use crate::sql::statement;
 use crate::Store;
 
 const PENDING: &str = "pending";

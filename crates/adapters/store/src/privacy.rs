@@ -8,8 +8,8 @@ use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, TransactionTrait, Value,
 };
 
-use crate::admin_products::statement;
 use crate::entities::{chat_messages, chats, order_lines, orders, users};
+use crate::sql::statement;
 use crate::Store;
 
 /// One chat of an account, with its messages oldest first.

@@ -16,9 +16,9 @@ use sea_orm::{
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::admin_products::statement;
 use crate::audit;
 use crate::entities::{orders, promo_codes, promo_redemptions};
+use crate::sql::statement;
 use crate::Store;
 
 /// The audit target of a promo code.

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, TransactionTrait, Value};
 use serde::{Deserialize, Serialize};
 
+use crate::records::NewPushEvent;
 use crate::{Backend, Store};
 
 /// The `NOTIFY` channel of new events.
@@ -14,24 +15,6 @@ pub const PUSH_CHANNEL: &str = "garden_push_events";
 /// Any number, the same in every instance: the advisory lock that makes event numbers commit
 /// in order (so a reader that has seen event N has seen every event below N).
 const PUSH_LOCK: i64 = 0x7075_7368_6576; // "pushev"
-
-/// An event to store.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NewPushEvent {
-    pub topic: String,
-    /// The JSON a browser receives.
-    pub data: String,
-    /// Every viewer may see it.
-    pub public: bool,
-    /// Staff may see it.
-    pub staff: bool,
-    /// The chat session it belongs to.
-    pub chat_session: Option<String>,
-    /// The order it is about.
-    pub order_id: Option<i64>,
-    /// The account it belongs to.
-    pub user_id: Option<i64>,
-}
 
 /// A stored event with its number.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

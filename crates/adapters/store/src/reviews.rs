@@ -11,8 +11,8 @@ use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::admin_products::statement;
 use crate::audit;
+use crate::sql::statement;
 use crate::Store;
 
 fn to_review(row: &QueryResult) -> anyhow::Result<Review> {

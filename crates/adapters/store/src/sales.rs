@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use orders::{Granularity, OrderError, OrderStatus, PeriodSales, SalesRepository};
 use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult};
 
-use crate::admin_products::statement;
+use crate::sql::statement;
 use crate::Store;
 
 /// The first day of the period of `paid_at`, as `YYYY-MM-DD` text, in each database's dialect

@@ -8,18 +8,8 @@ use chrono::{DateTime, Utc};
 use sea_orm::{sea_query::Expr, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::entities::sessions;
+use crate::records::SessionRow;
 use crate::Store;
-
-/// One session as stored.
-#[derive(Debug, Clone, Copy)]
-pub struct SessionRow<'a> {
-    pub key: &'a str,
-    /// The session's key-value state as a JSON object.
-    pub state: &'a str,
-    pub expires_at: DateTime<Utc>,
-    /// The user the session holds, if any.
-    pub user_id: Option<i64>,
-}
 
 impl Store {
     /// The state of the session `key`, unless it has expired at `now`.

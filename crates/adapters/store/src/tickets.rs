@@ -7,7 +7,7 @@ use orders::tickets::{TicketItem, TicketOrder, TicketRepository, TicketStaff};
 use orders::{DiscordId, OrderError, OrderId};
 use sea_orm::ConnectionTrait;
 
-use crate::admin_products::statement;
+use crate::sql::statement;
 use crate::Store;
 
 impl TicketRepository for Store {

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use orders::{MailJob, MailKind, OrderError, OrderId, TrackingFacts, TrackingRepository};
 use sea_orm::{ConnectionTrait, Value};
 
-use crate::admin_products::statement;
+use crate::sql::statement;
 use crate::Store;
 
 const PENDING: &str = "pending";

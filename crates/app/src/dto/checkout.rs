@@ -1,4 +1,4 @@
-//! The checkout payload (spec §4) and the cart the server prices, as the API reads and sends
+//! The checkout payload (docs/product.md, Data) and the cart the server prices, as the API reads and sends
 //! them.
 
 use std::collections::BTreeMap;
@@ -14,9 +14,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::dollars;
-use crate::error::ApiError;
 
-/// The message for missing details (spec §4).
+/// The message for missing details (docs/product.md, Validation).
 pub const MISSING_DETAILS: &str = "Please enter your Roblox username and email, and link Discord.";
 
 /// One line of the spec's order payload; only `id` and `qty` are read (the server knows the
@@ -111,6 +110,13 @@ pub struct CheckoutContext {
     pub idempotency: Option<ScopedKey>,
 }
 
+/// A payload checkout cannot take: answered 422 with `message` and the messages per field.
+#[derive(Debug)]
+pub struct InvalidPayload {
+    pub message: String,
+    pub errors: BTreeMap<String, Vec<String>>,
+}
+
 #[derive(Default)]
 struct Errors(BTreeMap<String, Vec<String>>);
 
@@ -123,12 +129,12 @@ impl Errors {
     }
 
     /// 422 led by `message`, or by the first field's message.
-    fn into_error(self, message: Option<&str>) -> ApiError {
+    fn into_error(self, message: Option<&str>) -> InvalidPayload {
         let message = message
             .map(str::to_owned)
             .or_else(|| self.0.values().flatten().next().cloned())
             .unwrap_or_else(|| MISSING_DETAILS.to_owned());
-        ApiError::Validation {
+        InvalidPayload {
             message,
             errors: self.0,
         }
@@ -156,7 +162,7 @@ fn positive_int(value: &serde_json::Value) -> Option<i64> {
 impl OrderPayload {
     /// The payload as the checkout service takes it: 422 with [`MISSING_DETAILS`] when the
     /// Roblox username, the e-mail or the Discord link is missing, then 422 per malformed field.
-    pub fn into_request(self, context: CheckoutContext) -> Result<CheckoutRequest, ApiError> {
+    pub fn into_request(self, context: CheckoutContext) -> Result<CheckoutRequest, InvalidPayload> {
         let mut errors = Errors::default();
         if blank(self.roblox_username.as_deref()) {
             errors.add("roblox_username", "Enter your Roblox username.");

@@ -8,7 +8,7 @@ use crate::routes::{auth, health, products, profile, site};
 #[derive(OpenApi)]
 #[openapi(
     paths(
-        super::serve,
+        crate::routes::meta::serve,
         health::health,
         health::ready,
         site::site,

@@ -9,39 +9,13 @@ mod account;
 mod admin;
 mod shop;
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use actix_web::{http::header, HttpResponse};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{Modify, OpenApi};
 
 /// The name of the session cookie, as the security scheme names it.
 pub const SESSION_COOKIE_SCHEME: &str = "session_cookie";
-
-/// Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
-/// on a 422 (empty otherwise).
-#[derive(ToSchema)]
-#[allow(dead_code)] // a schema only: `error::ErrorBody` is what is written
-pub struct ErrorBody {
-    /// What went wrong, ready to show.
-    #[schema(example = "Product not found.")]
-    message: String,
-    /// The messages for each field of the request (422); `{}` otherwise.
-    errors: BTreeMap<String, Vec<String>>,
-    /// The promo code's reason, on a refused promo code (422).
-    #[schema(nullable = false)]
-    reason: Option<String>,
-    /// What to fix in the cart (409 at checkout).
-    #[schema(nullable = false)]
-    problems: Option<Vec<String>>,
-    /// The cart as the server prices it (409 at checkout).
-    #[schema(nullable = false, required = false, value_type = Option<crate::dto::checkout::PricedCartResponse>)]
-    cart: Option<serde_json::Value>,
-    /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
-    #[schema(nullable = false)]
-    request_id: Option<String>,
-}
 
 #[derive(OpenApi)]
 #[openapi(
@@ -52,7 +26,7 @@ pub struct ErrorBody {
                        that `POST /api/login` (or `POST /api/verify-code`) sets.",
         license(name = "MIT"),
     ),
-    components(schemas(ErrorBody)),
+    components(schemas(crate::error::ErrorBody)),
     modifiers(&SessionCookie),
 )]
 struct ApiDoc;
@@ -93,20 +67,6 @@ pub(crate) fn document_json() -> &'static str {
             String::from("{}")
         })
     })
-}
-
-/// `GET /api/openapi.json`: this document.
-#[utoipa::path(
-    get,
-    path = "/api/openapi.json",
-    tag = "meta",
-    responses((status = 200, description = "This document (OpenAPI 3.1).", content_type = "application/json")),
-)]
-pub async fn serve() -> HttpResponse {
-    HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .content_type("application/json")
-        .body(document_json())
 }
 
 #[cfg(test)]

@@ -155,7 +155,7 @@ fn page_key(query: &StaffChatsQuery) -> String {
             )),
         StaffOnly,
         (status = 422, description = "`status` is not `open`, `closed` or `all`, or `before` is not a cursor from the list.",
-            body = crate::openapi::ErrorBody),
+            body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -257,7 +257,7 @@ async fn staff_view(
                 ("Cache-Control" = String, description = "`private, no-cache`"),
             )),
         StaffOnly,
-        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -294,7 +294,7 @@ pub async fn show(
                 ("Cache-Control" = String, description = "`private, no-cache`"),
             )),
         StaffOnly,
-        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -319,7 +319,7 @@ pub async fn messages(
     responses(
         (status = 200, description = "Done: `{\"message\": \"ok\"}`.", body = Confirmation),
         StaffOnly,
-        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -349,9 +349,9 @@ pub async fn mark_read(
     responses(
         (status = 200, description = "The chat, connected (without its messages).", body = ChatJson),
         StaffOnly,
-        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::error::ErrorBody),
         (status = 409, description = "The chat is not waiting for an agent (another agent joined, it is with the \
-            assistant, or it ended).", body = crate::openapi::ErrorBody),
+            assistant, or it ended).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -410,11 +410,11 @@ struct ReplySent {
     responses(
         (status = 200, description = "The message as stored.", body = ReplySent),
         StaffJson,
-        (status = 404, description = "No chat has this `chat_id` (or it is missing or not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No chat has this `chat_id` (or it is missing or not a UUID).", body = crate::error::ErrorBody),
         (status = 409, description = "The chat is not connected to an agent (waiting, with the assistant, or ended).",
-            body = crate::openapi::ErrorBody),
+            body = crate::error::ErrorBody),
         (status = 422, description = "`message` missing, blank or longer than 2000 characters (or a field of the \
-            wrong JSON type).", body = crate::openapi::ErrorBody),
+            wrong JSON type).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -450,7 +450,7 @@ pub async fn reply(
     responses(
         (status = 200, description = "Deleted: `Conversation deleted.`", body = Confirmation),
         StaffOnly,
-        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No chat has this id (or the id is not a UUID).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -205,7 +205,7 @@ pub enum QueueFilterDoc {
         (status = 200, description = "The orders.", body = Vec<QueuedOrderJson>,
             headers(("Cache-Control" = String, description = "`no-store`"))),
         StaffOnly,
-        (status = 422, description = "`filter` is not `paid`, `delivered` or `all`.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`filter` is not `paid`, `delivered` or `all`.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -264,8 +264,8 @@ async fn answer(
     responses(
         (status = 200, description = "The order, claimed.", body = QueuedOrderJson),
         StaffOnly,
-        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "Someone else claimed it first (\"Already claimed by Ann.\"), or it is not paid.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 409, description = "Someone else claimed it first (\"Already claimed by Ann.\"), or it is not paid.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -295,8 +295,8 @@ pub async fn claim(
     responses(
         (status = 200, description = "The order, unclaimed.", body = QueuedOrderJson),
         StaffOnly,
-        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "Someone else claimed it (\"Only Ann can release this order.\").", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 409, description = "Someone else claimed it (\"Only Ann can release this order.\").", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -338,9 +338,9 @@ pub struct DeliverDoc {
     responses(
         (status = 200, description = "The order, delivered.", body = QueuedOrderJson),
         StaffOnly,
-        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "It is not paid, or someone else claimed it.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "`proof_id` is not a positive whole number, or no proof has it.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 409, description = "It is not paid, or someone else claimed it.", body = crate::error::ErrorBody),
+        (status = 422, description = "`proof_id` is not a positive whole number, or no proof has it.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -383,10 +383,10 @@ pub async fn deliver(
     responses(
         (status = 200, description = "The order, refunded.", body = QueuedOrderJson),
         StaffOnly,
-        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
         (status = 409, description = "The order cannot be refunded (not paid or delivered, or disputed), or its \
-            provider cannot be reached from this shop.", body = crate::openapi::ErrorBody),
-        (status = 502, description = "The payment provider refused or failed; nothing changed.", body = crate::openapi::ErrorBody),
+            provider cannot be reached from this shop.", body = crate::error::ErrorBody),
+        (status = 502, description = "The payment provider refused or failed; nothing changed.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -248,11 +248,11 @@ async fn read_product_form(
     responses(
         (status = 201, description = "The new product.", body = AdminProductResponse),
         SuperAdminMultipart,
-        (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::openapi::ErrorBody),
-        (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::openapi::ErrorBody),
+        (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::error::ErrorBody),
+        (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::error::ErrorBody),
         (status = 422, description = "Field problems, all at once: a required field missing, a bad number, \
             a bundle's product that does not exist or is a bundle, a picture that is not an image or too large.",
-            body = crate::openapi::ErrorBody),
+            body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -284,11 +284,11 @@ pub async fn create(
     responses(
         (status = 200, description = "The product as saved.", body = AdminProductResponse),
         SuperAdminMultipart,
-        (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::openapi::ErrorBody),
-        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::openapi::ErrorBody),
+        (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::error::ErrorBody),
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::error::ErrorBody),
         (status = 422, description = "Field problems, all at once (as for a new product; a product that is \
-            part of a bundle cannot become a bundle).", body = crate::openapi::ErrorBody),
+            part of a bundle cannot become a bundle).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -331,7 +331,7 @@ pub struct ProductRemoved {
     responses(
         (status = 200, description = "Archived or deleted.", body = ProductRemoved),
         SuperAdminOnly,
-        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -383,7 +383,7 @@ struct Position {
         (status = 200, description = "Saved: `Product order saved.`", body = Confirmation),
         SuperAdminJson,
         (status = 422, description = "A missing or mistyped field, a product listed twice, or one that does \
-            not exist (under `updates`).", body = crate::openapi::ErrorBody),
+            not exist (under `updates`).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -455,8 +455,8 @@ pub struct SetInventoryDoc {
     responses(
         (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
         SuperAdminJson,
-        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "`inventory` missing, not a whole number, below 0 or above 1000000.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 422, description = "`inventory` missing, not a whole number, below 0 or above 1000000.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -510,8 +510,8 @@ pub enum StockChangeKind {
     responses(
         (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
         SuperAdminJson,
-        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "`type` not `plus` or `minus`, `inventory` not a whole number from 1 to 1000000, or a `minus` on unlimited stock (under `type`; nothing changed, nothing audited).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 422, description = "`type` not `plus` or `minus`, `inventory` not a whole number from 1 to 1000000, or a `minus` on unlimited stock (under `type`; nothing changed, nothing audited).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

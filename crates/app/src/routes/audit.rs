@@ -185,9 +185,9 @@ fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
     ),
     responses(
         (status = 200, description = "A page of the log, newest first.", body = AuditPage),
-        (status = 401, description = "Not logged in.", body = crate::openapi::ErrorBody),
-        (status = 403, description = "Not a super_admin.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "A bad filter.", body = crate::openapi::ErrorBody),
+        (status = 401, description = "Not logged in.", body = crate::error::ErrorBody),
+        (status = 403, description = "Not a super_admin.", body = crate::error::ErrorBody),
+        (status = 422, description = "A bad filter.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -1,4 +1,4 @@
-//! The account calls of spec §7: session check, login, logout, sign-up with an e-mail code,
+//! The account calls (docs/product.md, Calls): session check, login, logout, sign-up with an e-mail code,
 //! password reset, and the current user.
 
 use accounts::Role;
@@ -14,9 +14,9 @@ use utoipa::ToSchema;
 use crate::{
     auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
+    error::ErrorBody,
     error::{ApiError, FieldErrors},
     limits::RateLimits,
-    openapi::ErrorBody,
 };
 use accounts::Clock as _;
 

@@ -198,9 +198,9 @@ enum NewEntryDoc {
     responses(
         (status = 201, description = "The new entry.", body = EntryJson),
         SuperAdminJson,
-        (status = 409, description = "This identity is blocked already.", body = crate::openapi::ErrorBody),
+        (status = 409, description = "This identity is blocked already.", body = crate::error::ErrorBody),
         (status = 422, description = "A bad `kind`, a `value` that is not of that kind, or a missing or too long \
-            `reason` (or a field of the wrong JSON type).", body = crate::openapi::ErrorBody),
+            `reason` (or a field of the wrong JSON type).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -242,7 +242,7 @@ fn entry_id(path: &str) -> Result<i64, ApiError> {
     responses(
         (status = 200, description = "The entry, active.", body = EntryJson),
         SuperAdminOnly,
-        (status = 404, description = "No entry has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No entry has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -270,7 +270,7 @@ pub async fn confirm(
     responses(
         (status = 204, description = "Removed; no body."),
         SuperAdminOnly,
-        (status = 404, description = "No entry has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No entry has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -199,9 +199,9 @@ pub struct DiscordAuth {
     responses(
         (status = 200, description = "Linked.", body = IdentityBody),
         JsonBodyRefused,
-        (status = 400, description = "Discord refused the code (expired or used) or returned no user id, or the body is not valid JSON.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "The state does not match this browser's sign-in (`state`; also without the cookie), or no code (`code`).", body = crate::openapi::ErrorBody),
-        (status = 502, description = "Discord could not be reached.", body = crate::openapi::ErrorBody),
+        (status = 400, description = "Discord refused the code (expired or used) or returned no user id, or the body is not valid JSON.", body = crate::error::ErrorBody),
+        (status = 422, description = "The state does not match this browser's sign-in (`state`; also without the cookie), or no code (`code`).", body = crate::error::ErrorBody),
+        (status = 502, description = "Discord could not be reached.", body = crate::error::ErrorBody),
     ),
     security((), ("session_cookie" = [])),
 )]

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use store::Store;
 
 use crate::routes::spa::StaticDir;
-use crate::{auth::session::ShopSessionStore, error::ApiError, openapi::ErrorBody};
+use crate::{auth::session::ShopSessionStore, error::ApiError, error::ErrorBody};
 
 /// How long each readiness check may take before it counts as failed.
 pub const CHECK_TIMEOUT: Duration = Duration::from_secs(2);

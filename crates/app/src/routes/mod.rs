@@ -11,6 +11,7 @@ pub mod discord;
 pub mod events;
 pub mod health;
 pub mod media;
+pub mod meta;
 pub mod orders;
 pub mod private_server;
 pub mod products;
@@ -36,7 +37,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/health", web::get().to(health::health))
             .route("/health/ready", web::get().to(health::ready))
             .route("/site", web::get().to(site::site))
-            .route("/openapi.json", web::get().to(crate::openapi::serve))
+            .route("/openapi.json", web::get().to(meta::serve))
             .route("/products", web::get().to(products::list))
             .route("/products/{id}", web::get().to(products::show))
             .route(
@@ -178,47 +179,13 @@ async fn api_not_found(
     let mut response = actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(
         "This method is not allowed here.".to_owned(),
     ));
-    if let Some(allow) = allowed_methods(&pattern) {
+    let document = request.app_data::<web::Data<meta::ApiDocument>>();
+    if let Some(allow) = document.and_then(|document| document.allowed_methods(&pattern)) {
         response
             .headers_mut()
             .insert(actix_web::http::header::ALLOW, allow.clone());
     }
     Ok(response)
-}
-
-/// The methods an /api path pattern takes (`GET, DELETE`), for `Allow` on a 405. The OpenAPI
-/// document names every route with its methods (its test keeps it in step with `configure`).
-fn allowed_methods(pattern: &str) -> Option<&'static actix_web::http::header::HeaderValue> {
-    use std::collections::HashMap;
-    use std::sync::OnceLock;
-
-    use actix_web::http::header::HeaderValue;
-
-    static TABLE: OnceLock<HashMap<String, HeaderValue>> = OnceLock::new();
-    TABLE
-        .get_or_init(|| {
-            let document = crate::openapi::document();
-            document
-                .paths
-                .paths
-                .iter()
-                .filter_map(|(path, item)| {
-                    let methods: Vec<&str> = [
-                        ("GET", item.get.is_some()),
-                        ("POST", item.post.is_some()),
-                        ("PUT", item.put.is_some()),
-                        ("PATCH", item.patch.is_some()),
-                        ("DELETE", item.delete.is_some()),
-                    ]
-                    .into_iter()
-                    .filter_map(|(method, present)| present.then_some(method))
-                    .collect();
-                    let value = HeaderValue::from_str(&methods.join(", ")).ok()?;
-                    Some((path.clone(), value))
-                })
-                .collect()
-        })
-        .get(pattern)
 }
 
 /// Checkout, payment, Discord, Roblox, promo codes and the buyer's orders (under /api).

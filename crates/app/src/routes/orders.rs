@@ -333,8 +333,8 @@ pub(crate) async fn order_for(
     ),
     responses(
         (status = 200, description = "The order.", body = TrackedOrderResponse),
-        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::error::ErrorBody),
     ),
     security((), ("session_cookie" = [])),
 )]
@@ -400,10 +400,10 @@ impl Visitor<'_> {
     responses(
         (status = 200, description = "Staff know; the order as its page shows it.", body = TrackedOrderResponse),
         CrossSiteRefused,
-        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "Already said for this claim, or the order is not paid and waiting.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
-        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 409, description = "Already said for this claim, or the order is not paid and waiting.", body = crate::error::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::error::ErrorBody),
     ),
     security((), ("session_cookie" = [])),
 )]
@@ -465,11 +465,11 @@ pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Ord
     params(("id" = i64, Path, description = "The order's id (anything else answers 404).")),
     responses(
         (status = 200, description = "Cancelled.", body = OrderResponse),
-        (status = 400, description = "The provider's payment is not this order's.", body = crate::openapi::ErrorBody),
+        (status = 400, description = "The provider's payment is not this order's.", body = crate::error::ErrorBody),
         CrossSiteRefused,
-        (status = 404, description = "No such order, or not this visitor's.", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The order is not pending any more (paid, also when paid just before its page closed; expired; held for review).", body = crate::openapi::ErrorBody),
-        (status = 503, description = "The provider could not close the payment page; the order stays pending. Try again.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such order, or not this visitor's.", body = crate::error::ErrorBody),
+        (status = 409, description = "The order is not pending any more (paid, also when paid just before its page closed; expired; held for review).", body = crate::error::ErrorBody),
+        (status = 503, description = "The provider could not close the payment page; the order stays pending. Try again.", body = crate::error::ErrorBody),
     ),
     security((), ("session_cookie" = [])),
 )]
@@ -529,11 +529,11 @@ pub(crate) async fn orders_of_user(
     responses(
         (status = 200, description = "Added; the order as its page shows it.", body = TrackedOrderResponse),
         CrossSiteRefused,
-        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The order has no Discord ticket (Discord tickets are off, or it could not be opened), or the buyer is not in the shop's Discord server yet.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::openapi::ErrorBody),
-        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::openapi::ErrorBody),
-        (status = 503, description = "Discord refused or did not answer; try again in a minute.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 409, description = "The order has no Discord ticket (Discord tickets are off, or it could not be opened), or the buyer is not in the shop's Discord server yet.", body = crate::error::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::error::ErrorBody),
+        (status = 503, description = "Discord refused or did not answer; try again in a minute.", body = crate::error::ErrorBody),
     ),
     security((), ("session_cookie" = [])),
 )]

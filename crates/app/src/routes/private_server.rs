@@ -76,7 +76,7 @@ pub async fn show(
         CrossSiteRefused,
         JsonBodyRefused,
         StaffOnly,
-        (status = 422, description = "Not an https roblox.com link of at most 300 characters (`errors.url`).", body = crate::openapi::ErrorBody),
+        (status = 422, description = "Not an https roblox.com link of at most 300 characters (`errors.url`).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -7,7 +7,7 @@ use catalog::{CatalogService, ProductId};
 use crate::{
     dto::ProductResponse,
     error::ApiError,
-    openapi::ErrorBody,
+    error::ErrorBody,
     services::ShopCatalog,
     snapshot::{Coding, ProductSnapshot},
 };

@@ -10,7 +10,7 @@ use crate::{
     auth::{CurrentUser, RequireUser},
     checkout::CheckoutKit,
     error::ApiError,
-    openapi::ErrorBody,
+    error::ErrorBody,
 };
 
 pub use super::orders::ProfileOrder;

@@ -56,8 +56,8 @@ pub struct PromoValid {
     responses(
         (status = 200, description = "The code applies.", body = PromoValid),
         JsonBodyRefused,
-        (status = 422, description = "The code does not apply, or no code or no linked Discord: `reason` says why (also under `errors.promo_code`).", body = crate::openapi::ErrorBody),
-        (status = 429, description = "Too many checks from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+        (status = 422, description = "The code does not apply, or no code or no linked Discord: `reason` says why (also under `errors.promo_code`).", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many checks from this address; `Retry-After` says when to try again.", body = crate::error::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
     ),
     security((), ("session_cookie" = [])),
@@ -240,7 +240,7 @@ fn max_uses_field(
         (status = 422, description = "Every problem at once: a missing or malformed `code` (or one that \
             exists already), a `discount_percent` that is not a whole number from 1 to 100, an \
             unreadable `expires_at`, a `max_uses` below 1 (or a field of the wrong JSON type).",
-            body = crate::openapi::ErrorBody),
+            body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -410,12 +410,12 @@ pub struct PromoChangeDoc {
     responses(
         (status = 200, description = "The code as it is now.", body = PromoCodeJson),
         SuperAdminJson,
-        (status = 404, description = "No code has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No code has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
         (status = 422, description = "Every problem at once, per field, as at creation: a \
             `discount_percent` that is not a whole number from 1 to 100, an unreadable \
             `expires_at`, a `max_uses` below 1 or below the uses so far, an `active` that is \
             not true or false, a `code` (it cannot change), or a body that is not an object. \
-            Nothing changed.", body = crate::openapi::ErrorBody),
+            Nothing changed.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -476,8 +476,8 @@ pub async fn update(
     responses(
         (status = 204, description = "Deleted; no body."),
         SuperAdminOnly,
-        (status = 404, description = "No code has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "An order used it: it stays (nothing changed).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No code has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 409, description = "An order used it: it stays (nothing changed).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -110,9 +110,9 @@ async fn read_field(
         (status = 201, description = "The proof as published.", body = ProofJson),
         StaffMultipart,
         (status = 400, description = "The multipart body cannot be read, or a field other than `items` and \
-            `images[]` is larger than 8 KiB.", body = crate::openapi::ErrorBody),
+            `images[]` is larger than 8 KiB.", body = crate::error::ErrorBody),
         (status = 422, description = "`items` missing, blank, too long or not text; no picture, more than 10, or \
-            one that is not an image or too large (under `images`).", body = crate::openapi::ErrorBody),
+            one that is not an image or too large (under `images`).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -188,7 +188,7 @@ pub async fn create(
     responses(
         (status = 200, description = "Deleted: `Proof deleted.`", body = Confirmation),
         StaffOnly,
-        (status = 404, description = "No proof has this id (or the id is not a whole number).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No proof has this id (or the id is not a whole number).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -73,9 +73,9 @@ impl From<&Review> for ReviewResponse {
     responses(
         (status = 201, description = "The review, now shown.", body = ReviewResponse),
         JsonBodyRefused,
-        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::openapi::ErrorBody),
-        (status = 409, description = "The order has been reviewed already.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "The order is not delivered (`order`), the rating is not 1 to 5 or missing (`rating`), the text is too long (`text`), or the query string cannot be read.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 409, description = "The order has been reviewed already.", body = crate::error::ErrorBody),
+        (status = 422, description = "The order is not delivered (`order`), the rating is not 1 to 5 or missing (`rating`), the text is too long (`text`), or the query string cannot be read.", body = crate::error::ErrorBody),
     ),
     security((), ("session_cookie" = [])),
 )]
@@ -125,7 +125,7 @@ pub struct ReviewsResponse {
     params(ListQuery),
     responses(
         (status = 200, description = "The reviews.", body = ReviewsResponse),
-        (status = 422, description = "`product_id` is not a whole number.", body = crate::openapi::ErrorBody),
+        (status = 422, description = "`product_id` is not a whole number.", body = crate::error::ErrorBody),
     ),
     security(()),
 )]
@@ -178,8 +178,8 @@ pub struct ReviewHidden {
     responses(
         (status = 200, description = "Hidden.", body = ReviewHidden),
         crate::dto::staff::StaffJson,
-        (status = 404, description = "No review has this id (or the id is not a positive whole number).", body = crate::openapi::ErrorBody),
-        (status = 422, description = "`reason` missing, blank or longer than 500 characters (or not a string).", body = crate::openapi::ErrorBody),
+        (status = 404, description = "No review has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 422, description = "`reason` missing, blank or longer than 500 characters (or not a string).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

@@ -50,11 +50,11 @@ pub struct AvatarResponse {
     responses(
         (status = 200, description = "The account exists.", body = AvatarResponse),
         JsonBodyRefused,
-        (status = 404, description = "No Roblox user has this name.", body = crate::openapi::ErrorBody),
-        (status = 422, description = "No username, or not a possible Roblox username (`username`).", body = crate::openapi::ErrorBody),
-        (status = 429, description = "Too many lookups from this address; `Retry-After` says when to try again.", body = crate::openapi::ErrorBody,
+        (status = 404, description = "No Roblox user has this name.", body = crate::error::ErrorBody),
+        (status = 422, description = "No username, or not a possible Roblox username (`username`).", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many lookups from this address; `Retry-After` says when to try again.", body = crate::error::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
-        (status = 502, description = "Roblox could not be reached or answered something unreadable.", body = crate::openapi::ErrorBody),
+        (status = 502, description = "Roblox could not be reached or answered something unreadable.", body = crate::error::ErrorBody),
     ),
     security(()),
 )]
@@ -103,7 +103,7 @@ pub async fn avatar(
     params(("name" = String, Path, description = "`{username}.svg`.", example = "Builderman.svg")),
     responses(
         (status = 200, description = "The picture.", content_type = "image/svg+xml", body = String),
-        (status = 404, description = "Roblox is real here, or the name is not `{username}.svg` with a possible username.", body = crate::openapi::ErrorBody),
+        (status = 404, description = "Roblox is real here, or the name is not `{username}.svg` with a possible username.", body = crate::error::ErrorBody),
     ),
     security(()),
 )]

@@ -111,9 +111,9 @@ fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<
     responses(
         (status = 200, description = "The event is applied, already applied, or not ours to apply.", body = WebhookReceived),
         CrossSiteRefused,
-        (status = 400, description = "Refused: webhooks are not configured, the `Stripe-Signature` header is missing, the signature does not match the body (or is too old), the body cannot be read, or the checkout session is not the order's.", body = crate::openapi::ErrorBody),
-        (status = 413, description = "The body is larger than 256 KiB.", body = crate::openapi::ErrorBody),
-        (status = 500, description = "The event could not be applied now; Stripe retries it.", body = crate::openapi::ErrorBody),
+        (status = 400, description = "Refused: webhooks are not configured, the `Stripe-Signature` header is missing, the signature does not match the body (or is too old), the body cannot be read, or the checkout session is not the order's.", body = crate::error::ErrorBody),
+        (status = 413, description = "The body is larger than 256 KiB.", body = crate::error::ErrorBody),
+        (status = 500, description = "The event could not be applied now; Stripe retries it.", body = crate::error::ErrorBody),
     ),
     security(()),
 )]

@@ -28,23 +28,6 @@ impl fmt::Display for Quantity {
     }
 }
 
-/// A promo discount: a whole percentage from 1 to 100.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DiscountPercent(u8);
-
-impl DiscountPercent {
-    pub fn new(value: i64) -> Option<Self> {
-        u8::try_from(value)
-            .ok()
-            .filter(|v| (1..=100).contains(v))
-            .map(DiscountPercent)
-    }
-
-    pub fn get(&self) -> u8 {
-        self.0
-    }
-}
-
 /// One product in a cart, as priced by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CartLine {
@@ -114,6 +97,7 @@ pub fn check_stock(lines: &[CartLine]) -> Vec<StockProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::DiscountPercent;
 
     fn line(name: &str, qty: i64, stock: Option<i64>) -> CartLine {
         CartLine {

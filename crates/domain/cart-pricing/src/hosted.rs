@@ -9,7 +9,7 @@
 //! rounded price and the units one cent away from it. The fee is a line of its own, exactly the
 //! cart's fee, so the page charges exactly the cart's grand total.
 
-use crate::{Money, PricedCart, Quantity};
+use crate::{CartLine, DiscountPercent, Money, Quantity};
 
 /// One line of the hosted page: a name, the price of one unit as the shopper pays it, and how
 /// many.
@@ -41,16 +41,20 @@ impl HostedLines {
     }
 }
 
-impl PricedCart {
-    /// The hosted page's lines for this cart, exact to the cent: every unit within one cent of
-    /// its discounted price, the lines summing to [`PricedCart::total`] and the fee line being
-    /// [`PricedCart::fee`].
-    pub fn hosted_lines(&self) -> HostedLines {
-        let discounted: Vec<(Money, u32)> = self
-            .lines
+impl HostedLines {
+    /// The hosted page's lines for a cart's `lines` at `discount_percent`, exact to the cent:
+    /// every unit within one cent of its discounted price, the lines summing to `total` (the
+    /// cart's discounted total) and the fee line being `fee`.
+    pub fn for_cart(
+        cart_lines: &[CartLine],
+        discount_percent: Option<DiscountPercent>,
+        total: Money,
+        fee: Money,
+    ) -> HostedLines {
+        let discounted: Vec<(Money, u32)> = cart_lines
             .iter()
             .map(|line| {
-                let unit = match self.discount_percent {
+                let unit = match discount_percent {
                     Some(percent) => line.unit_price.discounted(percent),
                     None => line.unit_price,
                 };
@@ -62,10 +66,10 @@ impl PricedCart {
             .map(|(unit, quantity)| unit.cents() * i64::from(*quantity))
             .sum();
         // Positive: the rounded units fall short of the total; negative: they exceed it.
-        let mut gap = self.total.cents() - rounded;
+        let mut gap = total.cents() - rounded;
 
-        let mut lines = Vec::with_capacity(self.lines.len() + 2);
-        for (line, (unit, quantity)) in self.lines.iter().zip(discounted) {
+        let mut lines = Vec::with_capacity(cart_lines.len() + 2);
+        for (line, (unit, quantity)) in cart_lines.iter().zip(discounted) {
             let step = gap.signum();
             // A unit can give up a cent only when it has one.
             let movable = if step < 0 && unit.cents() == 0 {
@@ -84,7 +88,7 @@ impl PricedCart {
         debug_assert_eq!(gap, 0, "each unit is within half a cent of its share");
         HostedLines {
             lines,
-            processing_fee: self.fee,
+            processing_fee: fee,
         }
     }
 }
@@ -103,7 +107,7 @@ fn push(lines: &mut Vec<HostedLine>, name: &str, unit_amount: Money, quantity: u
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::{CartLine, DiscountPercent, PaymentMethod};
+    use crate::{PaymentMethod, PricedCart};
 
     fn money(text: &str) -> Money {
         Money::parse(text).unwrap()

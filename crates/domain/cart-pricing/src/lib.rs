@@ -6,8 +6,8 @@ mod hosted;
 mod money;
 mod priced;
 
-pub use cart::{check_stock, CartLine, DiscountPercent, Quantity, StockProblem, MAX_QUANTITY};
+pub use cart::{check_stock, CartLine, Quantity, StockProblem, MAX_QUANTITY};
 pub use hosted::{HostedLine, HostedLines};
-pub use money::{Money, MoneyError};
+pub use money::{DiscountPercent, Money, MoneyError};
 pub use priced::{PaymentMethod, PricedCart};
 pub use rust_decimal::Decimal;

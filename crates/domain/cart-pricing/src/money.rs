@@ -62,7 +62,7 @@ impl Money {
     }
 
     /// The amount after a percentage discount: amount x (1 - percent / 100), half-up to cents.
-    pub fn discounted(&self, percent: super::DiscountPercent) -> Money {
+    pub fn discounted(&self, percent: DiscountPercent) -> Money {
         let factor = Decimal::ONE - Decimal::from(percent.get()) / Decimal::ONE_HUNDRED;
         Self::round_half_up(self.0 * factor)
     }
@@ -120,10 +120,26 @@ impl fmt::Display for Money {
     }
 }
 
+/// A promo discount: a whole percentage from 1 to 100.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiscountPercent(u8);
+
+impl DiscountPercent {
+    pub fn new(value: i64) -> Option<Self> {
+        u8::try_from(value)
+            .ok()
+            .filter(|v| (1..=100).contains(v))
+            .map(DiscountPercent)
+    }
+
+    pub fn get(&self) -> u8 {
+        self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DiscountPercent;
     use rust_decimal_macros::dec;
 
     fn money(text: &str) -> Money {

@@ -2,7 +2,7 @@ use std::fmt;
 
 use rust_decimal::Decimal;
 
-use crate::{CartLine, DiscountPercent, Money};
+use crate::{CartLine, DiscountPercent, HostedLines, Money};
 
 /// How the shopper pays; each way has its own processing fee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,6 +88,13 @@ impl PricedCart {
             fee,
             grand_total,
         }
+    }
+
+    /// The hosted page's lines for this cart, exact to the cent: every unit within one cent of
+    /// its discounted price, the lines summing to [`PricedCart::total`] and the fee line being
+    /// [`PricedCart::fee`].
+    pub fn hosted_lines(&self) -> HostedLines {
+        HostedLines::for_cart(&self.lines, self.discount_percent, self.total, self.fee)
     }
 
     /// Whether the total the client showed differs from the server's by more than one cent.

@@ -10,12 +10,12 @@ pub mod models;
 pub mod ports;
 pub mod service;
 
-pub use error::{ChatError, Refused};
+pub use error::ChatError;
 pub use models::{
     Answer, Chat, ChatAction, ChatId, ChatIdError, ChatMessage, ChatStamp, ChatStatus, ChatSummary,
     ChatUser, ChatWithMessages, MessageId, MessageText, MessageTextError, NewChat, NewMessage,
-    Opened, Retention, SenderType, SessionId, SessionIdError, Side, StaffChatRow, StaffChatsQuery,
-    StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, BOT_GREETING,
+    Opened, Refused, Retention, SenderType, SessionId, SessionIdError, Side, StaffChatRow,
+    StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, BOT_GREETING,
     CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE,
     MAX_MESSAGE_CHARS,
 };

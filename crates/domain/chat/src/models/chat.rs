@@ -3,7 +3,7 @@ use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
 
-use crate::{ChatId, ChatMessage, MessageId, NewMessage, Refused, SenderType, SessionId, Side};
+use crate::{ChatId, ChatMessage, MessageId, NewMessage, SenderType, SessionId, Side};
 
 /// Where a chat is in its life. The only way from one status to another is
 /// [`ChatStatus::apply`].
@@ -332,6 +332,32 @@ impl ChatSummary {
             is_new: row.chat.is_new(),
             last_message: row.last_message,
             chat: row.chat,
+        }
+    }
+}
+
+/// An action the chat's current status does not allow, such as accepting a chat another
+/// member of staff has already accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct Refused {
+    pub action: ChatAction,
+    pub status: ChatStatus,
+}
+
+impl Refused {
+    /// A sentence a shopper or member of staff can read.
+    pub fn message(&self) -> &'static str {
+        use ChatAction as A;
+        use ChatStatus as S;
+        match (self.action, self.status) {
+            (_, S::Closed) => "This conversation has ended.",
+            (A::Accept, S::Connected) => "Another agent has already joined this chat.",
+            (A::Accept, S::Ai) => "This chat has not asked for a live agent.",
+            (A::RequestAgent, _) => "A live agent has already been requested for this chat.",
+            (A::Reply, S::Pending) => "Join the chat before replying.",
+            (A::Reply, S::Ai) => "This chat has not asked for a live agent.",
+            _ => "This action is not possible in the chat's current state.",
         }
     }
 }

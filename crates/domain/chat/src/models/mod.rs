@@ -4,8 +4,8 @@ mod values;
 
 pub use chat::{
     Chat, ChatAction, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages, NewChat,
-    Opened, Retention, StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter, StaffMember,
-    StaffRole, StatusChange,
+    Opened, Refused, Retention, StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter,
+    StaffMember, StaffRole, StatusChange,
 };
 pub use message::{
     Answer, ChatMessage, MessageId, NewMessage, SenderType, Side, BOT_GREETING, CHAT_CLOSED_NOTICE,
