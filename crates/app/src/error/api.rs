@@ -1,0 +1,312 @@
+//! `ApiError`, the one error every handler answers with, and the one shape it is written in.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use actix_web::{
+    http::{header, StatusCode},
+    HttpResponse, ResponseError,
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::dto::checkout::{InvalidPayload, PricedCartResponse};
+
+/// Every error the API answers with.
+/// The 503 of a request the database could not be reached for (no connection within
+/// `store::DATABASE_TIMEOUT`, or one broke); the pool reconnects by itself.
+pub const DATABASE_UNAVAILABLE: &str =
+    "The shop cannot reach its database right now. Please try again in a moment.";
+
+/// The 503 of a request whose session could not be read or written (the session Redis or
+/// database does not answer within its timeout).
+pub const SESSIONS_UNAVAILABLE: &str =
+    "The shop cannot reach its session store right now. Please try again in a moment.";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: a body or parameter that cannot be read at all.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: no session, or the credentials do not match.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: logged in with the wrong role, or a cross-site request.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    MethodNotAllowed(String),
+    /// 409: the request conflicts with the current state.
+    #[error("{0}")]
+    Conflict(String),
+    /// 409 with a `Retry-After` header: the state the request needs is on its way (another
+    /// request is still at it).
+    #[error("{message}")]
+    ConflictRetry {
+        message: String,
+        retry_after_secs: u64,
+    },
+    #[error("{0}")]
+    PayloadTooLarge(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 409: the cart cannot be bought as it is; the answer carries what to fix.
+    #[error("{message}")]
+    CartConflict {
+        message: String,
+        detail: CartConflict,
+    },
+    /// 422: the promo code does not apply; the answer also carries the reason on its own.
+    #[error("{0}")]
+    PromoRejected(String),
+    /// 422: per-field messages.
+    #[error("{message}")]
+    Validation {
+        message: String,
+        errors: BTreeMap<String, Vec<String>>,
+    },
+    /// 429 with a `Retry-After` header.
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after_secs: u64,
+    },
+    /// 502: an outside system we called (payment provider, Roblox, Discord) failed or refused.
+    #[error("{0}")]
+    BadGateway(String),
+    /// 503: an outside system (the mail server) is down; the request may be retried.
+    #[error("{message}")]
+    Unavailable {
+        message: String,
+        #[source]
+        cause: anyhow::Error,
+    },
+    /// 500: logged with its cause chain; the client learns nothing internal.
+    #[error("internal error")]
+    Internal(#[source] anyhow::Error),
+}
+
+/// What a 409 about the cart carries besides its message.
+#[derive(Debug)]
+pub enum CartConflict {
+    /// One line per product the shopper has to remove or reduce (worded as docs/product.md, Validation).
+    Problems(Vec<String>),
+    /// The cart as the server prices it, for a client whose total was off.
+    FreshCart(Box<PricedCartResponse>),
+}
+
+impl ApiError {
+    /// A 422 about one field, whose message is also the answer's message.
+    pub fn field(field: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        ApiError::Validation {
+            errors: BTreeMap::from([(field.to_owned(), vec![message.clone()])]),
+            message,
+        }
+    }
+
+    /// A 429 saying when to try again, in minutes (or seconds under a minute).
+    pub fn too_many(retry_after: Duration) -> Self {
+        let secs = retry_after.as_secs().max(1);
+        let message = if secs < 60 {
+            format!("Too many attempts. Try again in {secs} seconds.")
+        } else {
+            let minutes = secs.div_ceil(60);
+            let unit = if minutes == 1 { "minute" } else { "minutes" };
+            format!("Too many attempts. Try again in {minutes} {unit}.")
+        };
+        ApiError::TooManyRequests {
+            message,
+            retry_after_secs: secs,
+        }
+    }
+
+    pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
+        ApiError::Internal(cause.into())
+    }
+}
+
+/// Collects per-field messages for one 422; the first message becomes the answer's message.
+#[derive(Debug, Default)]
+pub struct FieldErrors(BTreeMap<String, Vec<String>>, Option<String>);
+
+impl FieldErrors {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn add(&mut self, field: &str, message: impl Into<String>) {
+        let message = message.into();
+        self.1.get_or_insert_with(|| message.clone());
+        self.0.entry(field.to_owned()).or_default().push(message);
+    }
+
+    /// Keeps `Ok` values and records the message of an `Err` under `field`.
+    pub fn check<T, E: std::fmt::Display>(
+        &mut self,
+        field: &str,
+        result: Result<T, E>,
+    ) -> Option<T> {
+        result.map_err(|e| self.add(field, e.to_string())).ok()
+    }
+
+    /// `Err(422)` when any field failed.
+    pub fn finish(self) -> Result<(), ApiError> {
+        match self.1 {
+            None => Ok(()),
+            Some(first) => {
+                let message = if self.0.values().map(Vec::len).sum::<usize>() > 1 {
+                    format!("{first} (and more errors)")
+                } else {
+                    first
+                };
+                Err(ApiError::Validation {
+                    message,
+                    errors: self.0,
+                })
+            }
+        }
+    }
+}
+
+/// Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
+/// on a 422 (empty otherwise).
+#[derive(ToSchema)]
+#[allow(dead_code)] // a schema only: `ErrorJson` is what is written
+pub struct ErrorBody {
+    /// What went wrong, ready to show.
+    #[schema(example = "Product not found.")]
+    message: String,
+    /// The messages for each field of the request (422); `{}` otherwise.
+    errors: BTreeMap<String, Vec<String>>,
+    /// The promo code's reason, on a refused promo code (422).
+    #[schema(nullable = false)]
+    reason: Option<String>,
+    /// What to fix in the cart (409 at checkout).
+    #[schema(nullable = false)]
+    problems: Option<Vec<String>>,
+    /// The cart as the server prices it (409 at checkout).
+    #[schema(nullable = false, required = false, value_type = Option<crate::dto::checkout::PricedCartResponse>)]
+    cart: Option<serde_json::Value>,
+    /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
+    #[schema(nullable = false)]
+    request_id: Option<String>,
+}
+
+/// What [`ApiError::error_response`] writes: the shape [`ErrorBody`] documents.
+#[derive(Serialize)]
+struct ErrorJson<'a> {
+    message: &'a str,
+    errors: &'a BTreeMap<String, Vec<String>>,
+    /// The promo code's reason (422 on a promo code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    /// What to fix in the cart (409).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<&'a [String]>,
+    /// The cart as the server prices it (409).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cart: Option<&'a PricedCartResponse>,
+}
+
+impl From<InvalidPayload> for ApiError {
+    fn from(invalid: InvalidPayload) -> Self {
+        ApiError::Validation {
+            message: invalid.message,
+            errors: invalid.errors,
+        }
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict(_)
+            | ApiError::ConflictRetry { .. }
+            | ApiError::CartConflict { .. } => StatusCode::CONFLICT,
+            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Validation { .. } | ApiError::PromoRejected(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
+            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let empty = BTreeMap::new();
+        let promo_errors;
+        let mut body = ErrorJson {
+            message: "",
+            errors: &empty,
+            reason: None,
+            problems: None,
+            cart: None,
+        };
+        (body.message, body.errors) = match self {
+            ApiError::BadRequest(message)
+            | ApiError::Unauthorized(message)
+            | ApiError::Forbidden(message)
+            | ApiError::NotFound(message)
+            | ApiError::MethodNotAllowed(message)
+            | ApiError::Conflict(message)
+            | ApiError::PayloadTooLarge(message)
+            | ApiError::UnsupportedMediaType(message)
+            | ApiError::BadGateway(message)
+            | ApiError::ConflictRetry { message, .. }
+            | ApiError::TooManyRequests { message, .. } => (message.as_str(), &empty),
+            ApiError::Validation { message, errors } => (message.as_str(), errors),
+            ApiError::CartConflict { message, detail } => {
+                match detail {
+                    CartConflict::Problems(problems) => body.problems = Some(problems),
+                    CartConflict::FreshCart(cart) => body.cart = Some(cart),
+                }
+                (message.as_str(), &empty)
+            }
+            ApiError::PromoRejected(reason) => {
+                body.reason = Some(reason);
+                promo_errors = BTreeMap::from([("promo_code".to_owned(), vec![reason.clone()])]);
+                (reason.as_str(), &promo_errors)
+            }
+            ApiError::Unavailable { message, cause } => {
+                tracing::error!(error = ?cause, "an outside system failed");
+                (message.as_str(), &empty)
+            }
+            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
+                tracing::error!(error = ?cause, "the database cannot be reached");
+                (DATABASE_UNAVAILABLE, &empty)
+            }
+            ApiError::Internal(cause) => {
+                tracing::error!(error = ?cause, "request failed");
+                (
+                    "Something went wrong on our side. Please try again.",
+                    &empty,
+                )
+            }
+        };
+        let mut response = HttpResponse::build(self.status_code());
+        if let ApiError::TooManyRequests {
+            retry_after_secs, ..
+        }
+        | ApiError::ConflictRetry {
+            retry_after_secs, ..
+        } = self
+        {
+            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        }
+        response.json(body)
+    }
+}
