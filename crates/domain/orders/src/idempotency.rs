@@ -10,13 +10,12 @@
 //!
 //! [`fingerprint`]: crate::CheckoutRequest::fingerprint
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
-use crate::{CheckoutRequest, Order};
+use crate::Order;
 
 /// How long a key answers the order it placed; afterwards it places a new one.
 pub const IDEMPOTENCY_WINDOW_HOURS: i64 = 24;
@@ -117,44 +116,6 @@ pub struct KeyedOrder {
     pub payment_url: Option<String>,
     /// The browser session's token it was placed with (for the caps on unpaid orders).
     pub buyer_token: Option<String>,
-}
-
-impl CheckoutRequest {
-    /// A SHA-256 (hex) of what this request asks for, as the server reads it: the payment
-    /// method, the buyer (the session's Discord account, the e-mail, the Roblox username), the
-    /// promo code, the total the shopper saw and the products with their quantities (in any
-    /// order, lines of one product added up). What the server ignores (the browser's product
-    /// fields, `discord_id`, `user_id`) and where it comes from (the address) are left out.
-    pub fn fingerprint(&self) -> String {
-        let mut items: BTreeMap<i64, u64> = BTreeMap::new();
-        for item in &self.items {
-            *items.entry(item.product_id.get()).or_default() += u64::from(item.quantity.get());
-        }
-        let items = items
-            .iter()
-            .map(|(id, qty)| format!("{id}x{qty}"))
-            .collect::<Vec<_>>()
-            .join(",");
-        let promo = self
-            .promo_code
-            .as_deref()
-            .map(|code| code.trim().to_uppercase())
-            .unwrap_or_default();
-        let text = format!(
-            "checkout v1\nmethod={}\ndiscord={}\nemail={}\nroblox={}\npromo={}\ntotal={}\nitems={}",
-            self.method.as_str(),
-            self.buyer
-                .discord
-                .as_ref()
-                .map_or("", |discord| discord.discord_id.as_str()),
-            self.buyer.email.as_str(),
-            self.buyer.roblox_username.as_str(),
-            promo,
-            self.client_total.normalize(),
-            items,
-        );
-        hex::encode(Sha256::digest(text.as_bytes()))
-    }
 }
 
 #[cfg(test)]

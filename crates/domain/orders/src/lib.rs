@@ -48,10 +48,10 @@ pub use lifecycle::{
     OutboxJob, OutboxRepository, OutboxWorker,
 };
 pub use models::{
-    frees_up_in, stock_problems, Amounts, Buyer, CartItem, CheckoutLimits, Email, HeldBy,
-    InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
-    OrderStatus, Payment, PaymentProvider, PendingCapReached, PendingCaps, ProviderEvent,
-    Reservation, TransitionError,
+    frees_up_in, stock_problems, Amounts, Buyer, CartItem, CheckoutLimits, CheckoutRequest,
+    Confirmation, Email, HeldBy, InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId,
+    OrderLine, OrderPromo, OrderStatus, Payment, PaymentNotice, PaymentProvider, PendingCapReached,
+    PendingCaps, PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, TransitionError,
 };
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,
@@ -65,10 +65,7 @@ pub use reviews::{
     NewReview, Review, ReviewError, ReviewRepository, ReviewSummary, Reviews,
     ANONYMOUS_NAME as ANONYMOUS_REVIEW_NAME, MAX_REVIEW_CHARS,
 };
-pub use service::{
-    Checkout, CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
-    PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES,
-};
+pub use service::{Checkout, PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES};
 pub use shared::{Clock, SystemClock};
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use stats::{Granularity, PeriodSales, SalesReport, SalesRepository, SalesStatistics};

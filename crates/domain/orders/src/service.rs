@@ -1,21 +1,20 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity, StockProblem};
+use cart_pricing::{PricedCart, Quantity, StockProblem};
 use catalog::{Product, ProductId};
 use chrono::{DateTime, Duration, Utc};
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 
 use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::gates::ProductGates;
-use crate::idempotency::{KeyedPlacement, ScopedKey, IDEMPOTENCY_WINDOW_HOURS};
+use crate::idempotency::{KeyedPlacement, IDEMPOTENCY_WINDOW_HOURS};
 use crate::{
-    frees_up_in, stock_problems,
-    tracking::{AccessKey, OrderKeys},
-    Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits, CheckoutService, Closing,
-    ConfirmError, NewOrder, Order, OrderError, OrderHolder, OrderId, OrderLine, OrderPromo,
-    OrderRepository, OrderStatus, PaymentProvider, PlaceError, ProductLookup, ProviderEvent,
-    ReleaseError, Reservation, StockHint, TransitionError, Unavailable,
+    frees_up_in, stock_problems, tracking::OrderKeys, Amounts, Applied, Buyer, CartItem,
+    CheckoutError, CheckoutLimits, CheckoutRequest, CheckoutService, Closing, ConfirmError,
+    Confirmation, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
+    OrderStatus, PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release,
+    ReleaseError, RequestedItem, Reservation, StockHint, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -23,78 +22,6 @@ pub const PAYMENT_WINDOW_MINUTES: i64 = 30;
 /// How long past the payment window the sweeper waits before expiring a pending order, so the
 /// provider's own confirmation or expiry of a session that ended at the last second wins.
 pub const SWEEP_GRACE_MINUTES: i64 = 5;
-
-/// One line of the checkout payload: which product and how many. Everything else the client
-/// sends about a product (name, price, stock) is ignored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RequestedItem {
-    pub product_id: ProductId,
-    pub quantity: Quantity,
-}
-
-/// The checkout payload, parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CheckoutRequest {
-    pub items: Vec<RequestedItem>,
-    /// The promo code as typed; blank means none.
-    pub promo_code: Option<String>,
-    /// With the Discord identity from the server session, never from the payload.
-    pub buyer: Buyer,
-    pub method: PaymentMethod,
-    pub provider: PaymentProvider,
-    /// The client's items total after discount, before the fee.
-    pub client_total: Decimal,
-    /// The browser session and address placing it, for the caps on unpaid orders.
-    pub holder: OrderHolder,
-    /// The `Idempotency-Key` it came with, within its browser session: the order it placed in
-    /// the last 24 hours answers instead of a new one (see `idempotency`).
-    pub idempotency: Option<ScopedKey>,
-}
-
-/// A placed order and the priced cart it was placed from (for the provider's line items).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlacedOrder {
-    pub order: Order,
-    pub cart: PricedCart,
-    /// The key of the order's link (`/orders/{id}?key=…`), for the checkout's answer and the
-    /// success page; `None` when the service was built without [`OrderKeys`].
-    pub access_key: Option<AccessKey>,
-}
-
-/// A payment provider's word about an order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PaymentNotice {
-    /// The order named by the provider's metadata (Stripe's `metadata.order_id`).
-    pub order_id: OrderId,
-    pub provider: PaymentProvider,
-    /// The provider's session or order id, checked against the one stored with the order.
-    pub reference: String,
-    /// The provider's event, recorded so that a repeated delivery changes nothing; `None` for
-    /// confirmations without one (a PayPal capture, the dev page).
-    pub event: Option<ProviderEvent>,
-}
-
-/// What a payment confirmation did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Confirmation {
-    /// The order is now paid.
-    Paid(Order),
-    /// The order was paid before: nothing changed.
-    AlreadyPaid(Order),
-    /// This very event was applied before: nothing changed.
-    Replayed,
-}
-
-/// What an expiry or cancellation did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Release {
-    /// The order is now expired or cancelled and its stock is back.
-    Released(Order),
-    /// The order had expired or been cancelled before: nothing changed.
-    AlreadyClosed(Order),
-    /// This very event was applied before: nothing changed.
-    Replayed,
-}
 
 /// Checkout and the order lifecycle over their ports; `B` is the blocklist checked first.
 #[derive(Clone)]

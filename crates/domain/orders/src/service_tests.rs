@@ -1,6 +1,6 @@
 use std::sync::{Arc, Mutex};
 
-use cart_pricing::{DiscountPercent, Money};
+use cart_pricing::{Decimal, DiscountPercent, Money, PaymentMethod};
 use catalog::Stock;
 use chrono::{DateTime, TimeZone, Utc};
 use mockall::predicate::eq;
@@ -12,6 +12,7 @@ use crate::ports::{MockOrderRepository, MockProductLookup};
 use crate::{
     DiscordId, DiscordIdentity, Email, HeldBy, PendingCapReached, PendingCaps, RobloxUsername,
 };
+use crate::{OrderHolder, PaymentProvider};
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()

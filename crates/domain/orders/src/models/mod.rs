@@ -1,10 +1,14 @@
 mod buyer;
+mod checkout;
 mod limits;
 mod order;
 mod reservation;
 mod status;
 
 pub use buyer::{Buyer, Email, InvalidEmail};
+pub use checkout::{
+    CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
+};
 pub use limits::{
     frees_up_in, CheckoutLimits, HeldBy, OrderHolder, PendingCapReached, PendingCaps,
 };
