@@ -8,6 +8,7 @@
 //! - [`links`]: the outside links the shop hands to buyers: a Discord invite, a member of
 //!   staff's private game server ([`PrivateServerUrl`]).
 //! - [`audit`]: who did a staff action ([`Actor`]), its kind, and the port that reads the log.
+//! - [`UserId`]: an account's id, the same type in accounts, orders, chat and the audit log.
 
 pub mod audit;
 pub mod clock;
@@ -16,6 +17,7 @@ mod email;
 pub mod images;
 pub mod limits;
 pub mod links;
+mod user;
 
 pub use audit::{
     Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditPage, AuditQuery,
@@ -30,6 +32,7 @@ pub use limits::{
     WindowHits,
 };
 pub use links::{InvalidPrivateServerUrl, PrivateServerUrl};
+pub use user::UserId;
 
 #[cfg(any(test, feature = "mocks"))]
 pub use clock::MockClock;

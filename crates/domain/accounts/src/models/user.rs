@@ -1,25 +1,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A user's database id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct UserId(i64);
-
-impl UserId {
-    pub fn new(id: i64) -> Self {
-        UserId(id)
-    }
-
-    pub fn get(self) -> i64 {
-        self.0
-    }
-}
-
-impl fmt::Display for UserId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+pub use shared::UserId;
 
 /// What a user may do. Shoppers are customers; staff are admins; super_admins also run the shop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
