@@ -1,4 +1,7 @@
-import type { Product } from '@/types/api';
+import type { Product, Schemas } from '@/types/api';
 
 /** What the inventory page needs of a product (the admin list's products have more). */
 export type InventoryProduct = Pick<Product, 'id' | 'name' | 'image' | 'stock' | 'inventory'>;
+
+/** A product as the stock calls answer it (the admin's product). */
+export type SavedProduct = Schemas['AdminProduct'];

@@ -12,7 +12,7 @@ export function getAdminOrders(
   filter: OrdersFilter,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<AdminOrder[]> {
-  return api.get<AdminOrder[]>(`/admin/orders?filter=${filter}`, { signal });
+  return api.get('/admin/orders', { params: { query: { filter } }, signal });
 }
 
 export function getAdminOrdersQueryOptions(filter: OrdersFilter) {

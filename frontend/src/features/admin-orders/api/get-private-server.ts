@@ -10,7 +10,7 @@ export const privateServerQueryKey = ['admin', 'private-server'] as const;
 export function getPrivateServer({
   signal,
 }: { signal?: AbortSignal } = {}): Promise<PrivateServer> {
-  return api.get<PrivateServer>('/admin/private-server', { signal });
+  return api.get('/admin/private-server', { signal });
 }
 
 export function getPrivateServerQueryOptions() {

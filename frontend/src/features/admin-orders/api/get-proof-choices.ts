@@ -9,7 +9,7 @@ export type ProofChoice = Pick<Schemas['Proof'], 'id' | 'items'>;
 /** GET /api/proofs, newest first: what "Mark delivered" can link. */
 export function getProofChoices({ signal }: { signal?: AbortSignal } = {}): Promise<ProofChoice[]> {
   return api
-    .get<ProofChoice[]>('/proofs', { signal })
+    .get('/proofs', { signal })
     .then((proofs) => proofs.map(({ id, items }) => ({ id, items })));
 }
 

@@ -12,7 +12,7 @@ export const adminProductsQueryKey = ['admin', 'products'] as const;
 export function getAdminProducts({ signal }: { signal?: AbortSignal } = {}): Promise<
   AdminProduct[]
 > {
-  return api.get<AdminProduct[]>('/admin/products', { cache: 'no-cache', signal });
+  return api.get('/admin/products', { cache: 'no-cache', signal });
 }
 
 export function getAdminProductsQueryOptions() {

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 import {
   adminProductsQueryKey,
@@ -12,8 +13,8 @@ import { reorderPayload } from '@/features/admin-products/utils/reorder';
 /** POST /api/admin/products/reorder: every product with its new position index. */
 export function reorderProducts(
   products: ReadonlyArray<{ id: number }>,
-): Promise<{ message: string }> {
-  return api.post<{ message: string }>('/admin/products/reorder', reorderPayload(products));
+): Promise<Schemas['Message']> {
+  return api.post('/admin/products/reorder', { body: reorderPayload(products) });
 }
 
 /**

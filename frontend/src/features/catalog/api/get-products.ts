@@ -7,7 +7,7 @@ import type { Product } from '@/types/api';
 /** Already ordered by the server (sort_order, then price, then weight); archived products left out. */
 export function getProducts({ signal }: { signal?: AbortSignal } = {}): Promise<Product[]> {
   // no-cache: revalidate with the server's ETag every time, so a 304 costs almost nothing.
-  return api.get<Product[]>('/products', { cache: 'no-cache', signal });
+  return api.get('/products', { cache: 'no-cache', signal });
 }
 
 export function getProductsQueryOptions() {

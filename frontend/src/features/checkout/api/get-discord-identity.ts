@@ -9,10 +9,8 @@ export const discordIdentityQueryKey = ['discord', 'identity'] as const;
 export async function getDiscordIdentity({
   signal,
 }: { signal?: AbortSignal } = {}): Promise<DiscordIdentity | null> {
-  const { identity } = await api.get<{ identity: DiscordIdentity | null }>('/discord/identity', {
-    signal,
-  });
-  return identity;
+  const { identity } = await api.get('/discord/identity', { signal });
+  return (identity ?? null) as DiscordIdentity | null;
 }
 
 export function getDiscordIdentityQueryOptions() {

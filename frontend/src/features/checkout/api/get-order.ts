@@ -9,7 +9,7 @@ export const ORDER_POLL_MS = 2000;
 
 /** GET /api/orders/{id}: for the session that created the order or its logged-in owner. */
 export function getOrder(id: number, { signal }: { signal?: AbortSignal } = {}): Promise<Order> {
-  return api.get<Order>(`/orders/${id}`, { signal });
+  return api.get('/orders/{id}', { params: { path: { id } }, signal }) as Promise<Order>;
 }
 
 export function getOrderQueryOptions(id: number) {

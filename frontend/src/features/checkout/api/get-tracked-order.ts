@@ -25,8 +25,8 @@ export type TrackedOrder = Order &
 export const TRACKING_POLL_MS = 15_000;
 
 /** `?key=…` for the order's calls when the page was opened with the link's key. */
-export function orderKeyQuery(key: string | null): string {
-  return key ? `?key=${encodeURIComponent(key)}` : '';
+export function orderKeyQuery(key: string | null): { key?: string } {
+  return key ? { key } : {};
 }
 
 export const trackedOrderQueryKey = (id: number, key: string | null) =>
@@ -38,7 +38,10 @@ export function getTrackedOrder(
   key: string | null,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<TrackedOrder> {
-  return api.get<TrackedOrder>(`/orders/${id}${orderKeyQuery(key)}`, { signal });
+  return api.get('/orders/{id}', {
+    params: { path: { id }, query: orderKeyQuery(key) },
+    signal,
+  }) as Promise<TrackedOrder>;
 }
 
 export function getTrackedOrderQueryOptions(id: number, key: string | null) {

@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client';
 
 /** GET /api/admin/products/standalone: the bundles' ids, which the inventory page leaves out. */
 export function getStandaloneIds({ signal }: { signal?: AbortSignal } = {}): Promise<number[]> {
-  return api.get<number[]>('/admin/products/standalone', { signal });
+  return api.get('/admin/products/standalone', { signal });
 }
 
 export function getStandaloneIdsQueryOptions() {

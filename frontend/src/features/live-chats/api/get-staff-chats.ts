@@ -31,11 +31,12 @@ export function getStaffChats({
 }: { status?: StaffChatsFilter; before?: string; signal?: AbortSignal } = {}): Promise<
   StaffChat[]
 > {
-  const query = new URLSearchParams();
-  if (status !== 'open') query.set('status', status);
-  if (before) query.set('before', before);
-  const search = query.toString();
-  return api.get<StaffChat[]>(`/admin/chats${search ? `?${search}` : ''}`, { signal });
+  return api.get('/admin/chats', {
+    params: {
+      query: { status: status === 'open' ? undefined : status, before: before || undefined },
+    },
+    signal,
+  }) as Promise<StaffChat[]>;
 }
 
 export const liveChatKeys = {

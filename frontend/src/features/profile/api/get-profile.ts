@@ -12,7 +12,7 @@ export type Profile = Schemas['ProfileUser'];
 
 /** GET /api/profile: the logged-in user with their orders (401 without a session). */
 export async function getProfile({ signal }: { signal?: AbortSignal } = {}): Promise<Profile> {
-  const { user } = await api.get<Schemas['ProfileResponse']>('/profile', { signal });
+  const { user } = await api.get('/profile', { signal });
   return user;
 }
 

@@ -31,8 +31,7 @@ export function useDownloadMyData() {
 
 /** DELETE /api/profile: erases the account (orders stay for the books, naming no one). */
 export async function deleteMyAccount(password: string): Promise<void> {
-  // 204: no body
-  await api.delete<unknown>('/profile', { body: { password } });
+  await api.delete('/profile', { body: { password } });
 }
 
 /** Deletes the account; the server has ended every session of it (see YourData for the rest). */

@@ -12,7 +12,7 @@ export const promoCodesQueryKey = ['admin', 'promo-codes'] as const;
 export function getPromoCodes({ signal }: { signal?: AbortSignal } = {}): Promise<
   StaffPromoCode[]
 > {
-  return api.get<StaffPromoCode[]>('/admin/promo-codes', { signal });
+  return api.get('/admin/promo-codes', { signal });
 }
 
 export function getPromoCodesQueryOptions() {

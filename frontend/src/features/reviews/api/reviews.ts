@@ -10,8 +10,10 @@ export type ReviewSummary = WithRequired<Schemas['ReviewsResponse'], 'average'>;
 
 /** GET /api/reviews[?product_id=]: newest first, hidden ones left out. */
 export function getReviews(productId?: number, signal?: AbortSignal): Promise<ReviewSummary> {
-  const query = productId ? `?product_id=${productId}` : '';
-  return api.get<ReviewSummary>(`/reviews${query}`, { signal });
+  return api.get('/reviews', {
+    params: { query: { product_id: productId || undefined } },
+    signal,
+  }) as Promise<ReviewSummary>;
 }
 
 export function useReviews(productId?: number) {
@@ -27,10 +29,10 @@ export function useLeaveReview(orderId: number, key: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (review: { rating: number; text: string }) =>
-      api.post<Review>(
-        `/orders/${orderId}/review${key ? `?key=${encodeURIComponent(key)}` : ''}`,
-        review,
-      ),
+      api.post('/orders/{id}/review', {
+        params: { path: { id: orderId }, query: { key: key || undefined } },
+        body: review,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
   });
 }
@@ -43,7 +45,7 @@ export function useHideReview() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) =>
-      api.post<{ id: number; hidden: true }>(`/admin/reviews/${id}/hide`, { reason }),
+      api.post('/admin/reviews/{id}/hide', { params: { path: { id } }, body: { reason } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
   });
 }

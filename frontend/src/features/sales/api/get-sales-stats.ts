@@ -26,7 +26,7 @@ export type DeliveryStats = Schemas['DeliveryStats'];
 export type SalesStats = Schemas['SalesStats'];
 
 export function getSalesStats({ signal }: { signal?: AbortSignal } = {}): Promise<SalesStats> {
-  return api.get<SalesStats>('/admin/sales-stats', { signal });
+  return api.get('/admin/sales-stats', { signal });
 }
 
 export function getSalesStatsQueryOptions() {

@@ -5,7 +5,7 @@ import type { Site } from '@/types/api';
 
 /** Shop-wide settings from the server's configuration (name, reviews page, Discord, delivery). */
 export function getSite({ signal }: { signal?: AbortSignal } = {}): Promise<Site> {
-  return api.get<Site>('/site', { signal });
+  return api.get('/site', { signal });
 }
 
 export function getSiteQueryOptions() {
