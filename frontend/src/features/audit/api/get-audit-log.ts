@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { AuditFilters, AuditPage, AuditQuery } from '@/features/audit/types';
 
@@ -39,10 +40,7 @@ export function getAuditLog({
   return api.get('/admin/audit', { params: { query: auditQuery(filters, cursor) }, signal });
 }
 
-export const auditKeys = {
-  all: ['admin', 'audit'] as const,
-  list: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
-};
+export const auditKeys = queryKeys.admin.audit;
 
 export function getAuditLogQueryOptions(filters: AuditFilters) {
   return infiniteQueryOptions({

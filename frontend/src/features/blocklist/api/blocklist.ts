@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { BlockEntry, Blocklist, NewBlock } from '@/features/blocklist/types';
 
-export const blocklistQueryKey = ['admin', 'blocklist'] as const;
+export const blocklistQueryKey = queryKeys.admin.blocklist;
 
 /** GET /api/admin/blocklist: newest first (super_admin). */
 export function getBlocklist({ signal }: { signal?: AbortSignal } = {}): Promise<Blocklist> {

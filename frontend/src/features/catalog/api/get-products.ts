@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Product } from '@/types/api';
 
 /** Already ordered by the server (sort_order, then price, then weight); archived products left out. */
@@ -12,7 +13,7 @@ export function getProducts({ signal }: { signal?: AbortSignal } = {}): Promise<
 
 export function getProductsQueryOptions() {
   return queryOptions({
-    queryKey: ['products'],
+    queryKey: queryKeys.products,
     queryFn: ({ signal }) => getProducts({ signal }),
   });
 }

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { ChatMessage } from '@/types/api';
 
 import { getChatSessionId } from '@/features/chat/utils/chat-session-id';
@@ -23,11 +24,7 @@ export async function getChatHistory(
   return (chat.messages ?? []) as ChatMessage[];
 }
 
-export const chatKeys = {
-  all: ['chat'] as const,
-  history: (chatId: string) => ['chat', chatId, 'history'] as const,
-  status: (chatId: string) => ['chat', chatId, 'status'] as const,
-};
+export const chatKeys = queryKeys.chat;
 
 /**
  * The conversation. The widget seeds it from start-ai and appends what send returns, so it is

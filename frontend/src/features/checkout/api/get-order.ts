@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
 import { isLive } from '@/lib/live-events';
+import { queryKeys } from '@/lib/query-keys';
 
 /** How often /success asks for the status until the payment provider has confirmed it. */
 export const ORDER_POLL_MS = 2000;
@@ -14,7 +15,7 @@ export function getOrder(id: number, { signal }: { signal?: AbortSignal } = {}):
 
 export function getOrderQueryOptions(id: number) {
   return queryOptions({
-    queryKey: ['orders', id],
+    queryKey: queryKeys.orders.order(id),
     queryFn: ({ signal }) => getOrder(id, { signal }),
     staleTime: 0,
   });

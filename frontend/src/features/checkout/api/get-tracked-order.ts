@@ -4,6 +4,7 @@ import { useSyncExternalStore } from 'react';
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
 import { isLive, subscribeLive } from '@/lib/live-events';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas, WithRequired } from '@/types/api';
 
 export type TimelineStatus =
@@ -29,8 +30,7 @@ export function orderKeyQuery(key: string | null): { key?: string } {
   return key ? { key } : {};
 }
 
-export const trackedOrderQueryKey = (id: number, key: string | null) =>
-  ['orders', id, 'tracked', key] as const;
+export const trackedOrderQueryKey = queryKeys.orders.tracked;
 
 /** GET /api/orders/{id}?key=…: anyone with the link; without a key, its session or owner. */
 export function getTrackedOrder(

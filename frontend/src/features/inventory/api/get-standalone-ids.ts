@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** GET /api/admin/products/standalone: the bundles' ids, which the inventory page leaves out. */
 export function getStandaloneIds({ signal }: { signal?: AbortSignal } = {}): Promise<number[]> {
@@ -9,7 +10,7 @@ export function getStandaloneIds({ signal }: { signal?: AbortSignal } = {}): Pro
 
 export function getStandaloneIdsQueryOptions() {
   return queryOptions({
-    queryKey: ['admin', 'products', 'standalone'],
+    queryKey: queryKeys.admin.standaloneIds,
     queryFn: ({ signal }) => getStandaloneIds({ signal }),
     meta: { userScoped: true },
   });

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tans
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Chat, ChatMessage, Schemas } from '@/types/api';
 
 /** A chat in the staff list: no messages, but the newest one, and where the next page starts. */
@@ -39,13 +40,7 @@ export function getStaffChats({
   }) as Promise<StaffChat[]>;
 }
 
-export const liveChatKeys = {
-  all: ['live-chats'] as const,
-  list: () => ['live-chats', 'list'] as const,
-  filteredList: (status: StaffChatsFilter) => ['live-chats', 'list', status] as const,
-  chat: (chatId: string) => ['live-chats', chatId] as const,
-  messages: (chatId: string) => ['live-chats', chatId, 'messages'] as const,
-};
+export const liveChatKeys = queryKeys.liveChats;
 
 export type StaffChatPages = InfiniteData<StaffChat[], string | null>;
 

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { Schemas } from '@/types/api';
 
@@ -16,10 +17,9 @@ export async function getProfile({ signal }: { signal?: AbortSignal } = {}): Pro
   return user;
 }
 
-/** Keyed by the user's id, so one user's orders can never show for another. */
 export function getProfileQueryOptions(userId: number) {
   return queryOptions({
-    queryKey: ['profile', userId],
+    queryKey: queryKeys.profile.user(userId),
     queryFn: ({ signal }) => getProfile({ signal }),
     // Dropped whenever the session changes (see USER_SCOPED in features/auth).
     meta: { userScoped: true },

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { Proof } from '@/features/proofs/types';
 import { normalizeProof } from '@/features/proofs/utils/normalize-proof';
@@ -12,7 +13,7 @@ export async function getProofs({ signal }: { signal?: AbortSignal } = {}): Prom
 }
 
 export const proofKeys = {
-  all: ['proofs'] as const,
+  all: queryKeys.proofs,
 };
 
 export function getProofsQueryOptions() {

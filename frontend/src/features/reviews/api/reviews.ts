@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas, WithRequired } from '@/types/api';
 
 /** A verified review; `name` is the Roblox name's first letters, e.g. "Bu***". */
@@ -18,7 +19,7 @@ export function getReviews(productId?: number, signal?: AbortSignal): Promise<Re
 
 export function useReviews(productId?: number) {
   return useQuery({
-    queryKey: ['reviews', productId ?? 'all'],
+    queryKey: queryKeys.reviews.list(productId),
     queryFn: ({ signal }) => getReviews(productId, signal),
     staleTime: 60_000,
   });
@@ -33,7 +34,7 @@ export function useLeaveReview(orderId: number, key: string | null) {
         params: { path: { id: orderId }, query: { key: key || undefined } },
         body: review,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reviews.all }),
   });
 }
 
@@ -46,6 +47,6 @@ export function useHideReview() {
   return useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) =>
       api.post('/admin/reviews/{id}/hide', { params: { path: { id } }, body: { reason } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reviews.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas } from '@/types/api';
 
 /** Item name -> period key ("2026-11-21", "2026-W47", "2026-11") -> units sold. */
@@ -31,7 +32,7 @@ export function getSalesStats({ signal }: { signal?: AbortSignal } = {}): Promis
 
 export function getSalesStatsQueryOptions() {
   return queryOptions({
-    queryKey: ['admin', 'sales-stats'],
+    queryKey: queryKeys.admin.salesStats,
     queryFn: ({ signal }) => getSalesStats({ signal }),
     // Fresh each time the dashboard opens; no polling while it is open.
     staleTime: 0,
