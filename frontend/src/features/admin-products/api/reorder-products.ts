@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, errorMessage } from '@/lib/api-client';
 import type { Schemas } from '@/types/api';
 
 import {
@@ -34,8 +35,11 @@ export function useReorderProducts() {
       );
       return { previous };
     },
-    onError: (_error, _products, context) => {
+    onSuccess: (answer) => toast.success(answer.message || 'Product order saved.'),
+    onError: (error, _products, context) => {
       if (context?.previous) queryClient.setQueryData(adminProductsQueryKey, context.previous);
+      console.error('Saving the order failed.', error);
+      toast.error(`The new order was not saved: ${errorMessage(error)}`);
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminProductsQueryKey });

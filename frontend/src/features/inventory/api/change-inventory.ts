@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { SavedProduct } from '@/features/inventory/types';
+import { reportStockFailure, type SavedProduct } from '@/features/inventory/types';
 
 /** Spec §9: one per click. */
 export const INVENTORY_STEP = 1;
@@ -25,5 +25,6 @@ export function useChangeInventory(onSaved: (product: SavedProduct) => void) {
   return useMutation({
     mutationFn: (variables: { id: number; type: 'plus' | 'minus' }) => changeInventory(variables),
     onSuccess: onSaved,
+    onError: reportStockFailure('Changing the stock'),
   });
 }

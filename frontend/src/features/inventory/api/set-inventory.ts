@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { SavedProduct } from '@/features/inventory/types';
+import { reportStockFailure, type SavedProduct } from '@/features/inventory/types';
 
 /** POST /api/admin/products/{id}/inventory: sets the stock; answers the product. */
 export function setInventory({
@@ -22,5 +22,6 @@ export function useSetInventory(onSaved: (product: SavedProduct) => void) {
   return useMutation({
     mutationFn: (variables: { id: number; inventory: number }) => setInventory(variables),
     onSuccess: onSaved,
+    onError: reportStockFailure('Saving the stock'),
   });
 }

@@ -3,8 +3,6 @@ import { useId, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 
 import { useChangeInventory } from '@/features/inventory/api/change-inventory';
 import { useSetInventory } from '@/features/inventory/api/set-inventory';
@@ -23,13 +21,6 @@ type RowProps = {
   onSaved: (product: SavedProduct) => void;
 };
 
-function reportFailure(what: string) {
-  return (error: unknown) => {
-    console.error(`${what} failed.`, error);
-    toast.error(errorMessage(error));
-  };
-}
-
 function InventoryRow({ product, onSaved }: RowProps) {
   const inputId = useId();
   // What is being typed; null while the box shows the saved number.
@@ -45,11 +36,10 @@ function InventoryRow({ product, onSaved }: RowProps) {
     const inventory = parseInventory(draft);
     setDraft(null);
     if (inventory === stock) return;
-    set.mutate({ id: product.id, inventory }, { onError: reportFailure('Saving the stock') });
+    set.mutate({ id: product.id, inventory });
   };
 
-  const step = (type: 'plus' | 'minus') =>
-    change.mutate({ id: product.id, type }, { onError: reportFailure('Changing the stock') });
+  const step = (type: 'plus' | 'minus') => change.mutate({ id: product.id, type });
 
   return (
     <li className="inventory-row" aria-busy={busy || undefined}>

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { env } from '@/config/env';
-import { api, ApiError } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, ApiError, errorMessage } from '@/lib/api-client';
 
 /** GET /api/profile/export: everything the shop keeps about the shopper, as a JSON file. */
 export async function downloadMyData(): Promise<void> {
@@ -26,7 +27,10 @@ export async function downloadMyData(): Promise<void> {
 }
 
 export function useDownloadMyData() {
-  return useMutation({ mutationFn: downloadMyData });
+  return useMutation({
+    mutationFn: downloadMyData,
+    onError: (error) => toast.error(errorMessage(error)),
+  });
 }
 
 /** DELETE /api/profile: erases the account (orders stay for the books, naming no one). */
