@@ -17,14 +17,39 @@ describe('api client', () => {
   it('sends JSON bodies', async () => {
     const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
     vi.stubGlobal('fetch', fetchMock);
-    await api.post('/logout', { a: 1 });
+    await api.post('/login', { body: { email: 'a@example.com', password: 'pw' } });
     expect(fetchMock).toHaveBeenCalledWith(
-      '/api/logout',
+      '/api/login',
       expect.objectContaining({
         method: 'POST',
-        body: '{"a":1}',
+        body: '{"email":"a@example.com","password":"pw"}',
         headers: expect.objectContaining({ 'Content-Type': 'application/json' }),
       }),
+    );
+  });
+
+  it('fills the path parameters, URI-encoded, and sends the query parameters that have a value', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse({ message: 'Chat ended.' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await api.delete('/chat/{chat_id}', {
+      params: { path: { chat_id: 'a/b c' }, query: { session_id: 's 1' } },
+    });
+    await api.get('/admin/chats', { params: { query: { status: undefined, before: 'x' } } });
+    await api.get('/admin/chats', { params: { query: { status: undefined } } });
+    expect(fetchMock.mock.calls.map((args) => (args as unknown[])[0])).toEqual([
+      '/api/chat/a%2Fb%20c?session_id=s+1',
+      '/api/admin/chats?before=x',
+      '/api/admin/chats',
+    ]);
+  });
+
+  it('answers undefined for a 204 and sends a DELETE body as JSON', async () => {
+    const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.delete('/profile', { body: { password: 'pw' } })).resolves.toBeUndefined();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/profile',
+      expect.objectContaining({ method: 'DELETE', body: '{"password":"pw"}' }),
     );
   });
 
@@ -38,7 +63,11 @@ describe('api client', () => {
         ),
       ),
     );
-    const error = await api.post('/register', {}).catch((e: unknown) => e);
+    const error = await api
+      .post('/send-verification-code', {
+        body: { name: '', email: '', password: '', password_confirmation: '' },
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 422,
@@ -58,7 +87,8 @@ describe('api client', () => {
         ),
       ),
     );
-    const error = await api.post('/stripe/checkout', {}).catch((e: unknown) => e);
+    const body = { email: '', roblox_username: '', items: [], total: 0 };
+    const error = await api.post('/stripe/checkout', { body }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(409);
     expect((error as ApiError).body).toEqual({
@@ -72,7 +102,9 @@ describe('api client', () => {
       'fetch',
       vi.fn(async () => jsonResponse({ message: 'Product not found.', errors: {} }, 404)),
     );
-    const error = (await api.get('/products/99').catch((e: unknown) => e)) as ApiError;
+    const error = (await api
+      .get('/products/{id}', { params: { path: { id: 99 } } })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.isNotFound).toBe(true);
     expect(error.message).toBe('Product not found.');
   });

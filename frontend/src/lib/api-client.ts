@@ -1,5 +1,6 @@
 import { env } from '@/config/env';
 import type { ApiErrorBody } from '@/types/api';
+import type { paths } from '@/types/api.gen';
 
 /** Any failed call: a non-2xx answer, or no answer at all (status 0). */
 export class ApiError extends Error {
@@ -83,18 +84,112 @@ async function toApiError(response: Response): Promise<ApiError> {
   }
 }
 
+/**
+ * The server's paths as the client names them: the OpenAPI document's, without the `/api` that
+ * `env.API_URL` already holds (`/api/orders/{id}` is `/orders/{id}`).
+ */
+type ApiPaths = {
+  [P in keyof paths as P extends `/api${infer Rest}` ? Rest : never]: paths[P];
+};
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The paths that answer `M`, e.g. `PathsWith<'delete'>` holds '/admin/blocklist/{id}'. */
+export type PathsWith<M extends Method> = {
+  [P in keyof ApiPaths]: ApiPaths[P] extends Record<M, object> ? P : never;
+}[keyof ApiPaths];
+
+type Operation<P extends keyof ApiPaths, M extends Method> =
+  ApiPaths[P] extends Record<M, infer Op> ? Op : never;
+
+/** The keys of `T` a value must have (those whose type does not allow undefined). */
+type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
+
+/** The path and query parameters of an operation, as the document declares them. */
+type Params<Op> = Op extends { parameters: infer P extends { path?: unknown; query?: unknown } }
+  ? Pick<P, 'path' | 'query'>
+  : never;
+
+/** The body of an operation: its JSON, or a FormData where the document says multipart. */
+type Body<Op> = Op extends { requestBody?: { content: infer C } }
+  ? C extends { 'application/json': infer Json }
+    ? Json
+    : C extends { 'multipart/form-data': unknown }
+      ? FormData
+      : never
+  : never;
+
+type ParamsOption<Op> = [RequiredKeys<Params<Op>>] extends [never]
+  ? { params?: Params<Op> }
+  : { params: Params<Op> };
+
+type BodyOption<Op> = [Body<Op>] extends [never]
+  ? { body?: never }
+  : Op extends { requestBody: object }
+    ? { body: Body<Op> }
+    : { body?: Body<Op> };
+
+/** What a call takes besides its path: fetch's options, the parameters and the body it declares. */
+export type CallOptions<Op> = Omit<RequestInit, 'body' | 'method'> &
+  ParamsOption<Op> &
+  BodyOption<Op>;
+
+type CallArgs<Op> = [RequiredKeys<CallOptions<Op>>] extends [never]
+  ? [options?: CallOptions<Op>]
+  : [options: CallOptions<Op>];
+
+/** The JSON of an operation's 2xx answer; undefined for one without a body (204). */
+export type Answer<Op> = Op extends { responses: infer R }
+  ? {
+      [S in keyof R]: S extends 200 | 201 | 202 | 204
+        ? R[S] extends { content: { 'application/json': infer Json } }
+          ? Json
+          : undefined
+        : never;
+    }[keyof R]
+  : never;
+
+/** `/orders/{id}` with `{ id: 7 }` is `/orders/7`; each value is URI-encoded. */
+function fillPath(template: string, values: Record<string, unknown> = {}): string {
+  return template.replace(/\{([^{}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(values[name])),
+  );
+}
+
+/** `?a=1&b=x` from the parameters that have a value, in their order; '' when none has. */
+function queryString(values: Record<string, unknown> = {}): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null) query.set(name, String(value));
+  }
+  const search = query.toString();
+  return search ? `?${search}` : '';
+}
+
+function call<M extends Method>(method: M) {
+  return <P extends PathsWith<M>>(
+    path: P,
+    ...[options]: CallArgs<Operation<P, M>>
+  ): Promise<Answer<Operation<P, M>>> => {
+    const { params, ...init } = (options ?? {}) as RequestOptions & {
+      params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+    };
+    const url = fillPath(path, params?.path) + queryString(params?.query);
+    return request(url, { ...init, method: method.toUpperCase() });
+  };
+}
+
+/**
+ * The API, typed by the server's OpenAPI document (src/types/api.gen.ts): a path, its
+ * parameters, its body and its answer come from the document, never from the caller.
+ * `api.get('/orders/{id}', { params: { path: { id }, query: { key } }, signal })`.
+ */
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'body' | 'method'>) =>
-    request<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body' | 'method'>) =>
-    request<T>(path, { ...options, method: 'POST', body }),
-  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body' | 'method'>) =>
-    request<T>(path, { ...options, method: 'PUT', body }),
-  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'body' | 'method'>) =>
-    request<T>(path, { ...options, method: 'PATCH', body }),
-  /** `options.body`, when given, is sent as JSON (e.g. a password confirming the deletion). */
-  delete: <T>(path: string, options?: Omit<RequestOptions, 'method'>) =>
-    request<T>(path, { ...options, method: 'DELETE' }),
+  get: call('get'),
+  post: call('post'),
+  put: call('put'),
+  patch: call('patch'),
+  delete: call('delete'),
 };
 
 /** The message to show a shopper for any thrown value. */

@@ -1,4 +1,5 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { queryKeys } from '@/lib/query-keys';
 
 import { env } from '@/config/env';
 
@@ -117,13 +118,13 @@ export function pollWhileDown(ms: number): () => number | false {
 
 /** Every cache an event can touch, for a resync. */
 const LIVE_KEYS: QueryKey[] = [
-  ['products'],
-  ['chat'],
-  ['live-chats'],
-  ['orders'],
-  ['profile'],
-  ['admin', 'orders'],
-  ['admin', 'products'],
+  queryKeys.products,
+  queryKeys.chat.all,
+  queryKeys.liveChats.all,
+  queryKeys.orders.all,
+  queryKeys.profile.all,
+  queryKeys.admin.orders.all,
+  queryKeys.admin.products,
 ];
 
 function refetchEverythingLive(queryClient: QueryClient) {
@@ -173,8 +174,8 @@ export function connectLiveEvents({
     productsTimer = setTimeout(() => {
       productsTimer = undefined;
       productsDue = Date.now() + PRODUCTS_THROTTLE_MS;
-      invalidate(['products']);
-      invalidate(['admin', 'products']);
+      invalidate(queryKeys.products);
+      invalidate(queryKeys.admin.products);
     }, wait);
   };
 
@@ -217,23 +218,23 @@ export function connectLiveEvents({
       track(event);
       const chat = parse<ChatEvent>(event);
       if (!chat) return;
-      invalidate(['chat', chat.chat_id]);
+      invalidate(queryKeys.chat.chat(chat.chat_id));
       if (staff) {
-        invalidate(['live-chats', 'list']);
-        invalidate(['live-chats', chat.chat_id]);
+        invalidate(queryKeys.liveChats.list());
+        invalidate(queryKeys.liveChats.chat(chat.chat_id));
       }
     });
     stream.addEventListener('chat_list', (event: MessageEvent<string>) => {
       track(event);
-      if (staff) invalidate(['live-chats', 'list']);
+      if (staff) invalidate(queryKeys.liveChats.list());
     });
     stream.addEventListener('order', (event: MessageEvent<string>) => {
       track(event);
       const order = parse<OrderEvent>(event);
       if (!order) return;
-      invalidate(['orders', order.order_id]);
-      invalidate(['profile']);
-      if (staff) invalidate(['admin', 'orders']);
+      invalidate(queryKeys.orders.order(order.order_id));
+      invalidate(queryKeys.profile.all);
+      if (staff) invalidate(queryKeys.admin.orders.all);
     });
     stream.addEventListener('ended', () => {
       // the server ended it (a staff role was taken away): poll until the session is re-read

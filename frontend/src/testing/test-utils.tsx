@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 
 import { AppProvider } from '@/app/provider';
 import { Toaster } from '@/components/ui/toast';
+import { queryKeys } from '@/lib/query-keys';
 import type { Product } from '@/types/api';
 
 /** A client that never retries, so failures show at once. */
@@ -21,7 +22,7 @@ export function createTestQueryClient(): QueryClient {
 /** A query client already holding the product list, as if the API had answered. */
 export function queryClientWithProducts(products: Product[]): QueryClient {
   const client = createTestQueryClient();
-  client.setQueryData(['products'], products);
+  client.setQueryData(queryKeys.products, products);
   return client;
 }
 

@@ -100,15 +100,7 @@ function ProductsSection({
           onDraggingChange={onDraggingChange}
           onEdit={onEdit}
           onDelete={onDelete}
-          onReorder={(next) =>
-            reorder.mutate(next, {
-              onSuccess: (answer) => toast.success(answer.message || 'Product order saved.'),
-              onError: (error) => {
-                console.error('Saving the order failed.', error);
-                toast.error(`The new order was not saved: ${errorMessage(error)}`);
-              },
-            })
-          }
+          onReorder={(next) => reorder.mutate(next)}
         />
       )}
     </section>

@@ -5,6 +5,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { buttonClassName } from '@/components/ui/button';
 import { ArrowLeftIcon, CartIcon } from '@/components/ui/icons';
 import { StateMessage } from '@/components/ui/state-message';
+import { queryKeys } from '@/lib/query-keys';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { useUser } from '@/features/auth/hooks/use-user';
@@ -73,7 +74,9 @@ export function CheckoutRoute() {
           userId={user?.id ?? null}
           paypalEnabled={site.data?.paypal_enabled === true}
           notice={notice ?? null}
-          onPricesChanged={() => void queryClient.invalidateQueries({ queryKey: ['products'] })}
+          onPricesChanged={() =>
+            void queryClient.invalidateQueries({ queryKey: queryKeys.products })
+          }
           deliveryTime={<DeliveryTime />}
         />
       )}

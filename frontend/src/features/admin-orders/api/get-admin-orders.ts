@@ -2,22 +2,23 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 
 import { isLive, pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { AdminOrder, OrdersFilter } from '@/features/admin-orders/types';
 
-export const adminOrdersQueryKey = ['admin', 'orders'] as const;
+export const adminOrdersQueryKey = queryKeys.admin.orders.all;
 
 /** GET /api/admin/orders?filter=…: paid ones oldest first. */
 export function getAdminOrders(
   filter: OrdersFilter,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<AdminOrder[]> {
-  return api.get<AdminOrder[]>(`/admin/orders?filter=${filter}`, { signal });
+  return api.get('/admin/orders', { params: { query: { filter } }, signal });
 }
 
 export function getAdminOrdersQueryOptions(filter: OrdersFilter) {
   return queryOptions({
-    queryKey: [...adminOrdersQueryKey, filter],
+    queryKey: queryKeys.admin.orders.filtered(filter),
     queryFn: ({ signal }) => getAdminOrders(filter, { signal }),
     meta: { userScoped: true },
   });

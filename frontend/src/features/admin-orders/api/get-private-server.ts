@@ -1,16 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { PrivateServer } from '@/features/admin-orders/types';
 
-export const privateServerQueryKey = ['admin', 'private-server'] as const;
+export const privateServerQueryKey = queryKeys.admin.privateServer;
 
 /** GET /api/admin/private-server: the signed-in member of staff's link, or null. */
 export function getPrivateServer({
   signal,
 }: { signal?: AbortSignal } = {}): Promise<PrivateServer> {
-  return api.get<PrivateServer>('/admin/private-server', { signal });
+  return api.get('/admin/private-server', { signal });
 }
 
 export function getPrivateServerQueryOptions() {

@@ -12,12 +12,12 @@ import type { AdminOrder } from '@/features/admin-orders/types';
  * 409 "Set your private server link first: …" while the member of staff has none.
  */
 export function claimOrder(id: number): Promise<AdminOrder> {
-  return api.post<AdminOrder>(`/admin/orders/${id}/claim`);
+  return api.post('/admin/orders/{id}/claim', { params: { path: { id } } });
 }
 
 /** POST /api/admin/orders/{id}/release: only the one who claimed it. */
 export function releaseOrder(id: number): Promise<AdminOrder> {
-  return api.post<AdminOrder>(`/admin/orders/${id}/release`);
+  return api.post('/admin/orders/{id}/release', { params: { path: { id } } });
 }
 
 /**
@@ -31,7 +31,10 @@ export function deliverOrder({
   id: number;
   proofId: number | null;
 }): Promise<AdminOrder> {
-  return api.post<AdminOrder>(`/admin/orders/${id}/deliver`, { proof_id: proofId });
+  return api.post('/admin/orders/{id}/deliver', {
+    params: { path: { id } },
+    body: { proof_id: proofId },
+  });
 }
 
 /**
@@ -39,7 +42,7 @@ export function deliverOrder({
  * order is refunded (its stock stays sold); 502 when the provider refused, nothing changed.
  */
 export function refundOrder(id: number): Promise<AdminOrder> {
-  return api.post<AdminOrder>(`/admin/orders/${id}/refund`);
+  return api.post('/admin/orders/{id}/refund', { params: { path: { id } } });
 }
 
 export type OrderAction =

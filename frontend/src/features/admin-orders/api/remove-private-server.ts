@@ -8,7 +8,7 @@ import type { PrivateServer } from '@/features/admin-orders/types';
 
 /** DELETE /api/admin/private-server: 204; claiming needs a link again afterwards. */
 export function removePrivateServer(): Promise<undefined> {
-  return api.delete<undefined>('/admin/private-server');
+  return api.delete('/admin/private-server');
 }
 
 export function useRemovePrivateServer() {

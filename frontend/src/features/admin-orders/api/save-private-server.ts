@@ -12,7 +12,7 @@ import type { PrivateServer, PrivateServerRequest } from '@/features/admin-order
  */
 export function savePrivateServer(url: string): Promise<PrivateServer> {
   const body: PrivateServerRequest = { url };
-  return api.put<PrivateServer>('/admin/private-server', body);
+  return api.put('/admin/private-server', { body });
 }
 
 /** Saves the link; a 422 is left to the form, which shows it under the field. */

@@ -10,7 +10,7 @@ import type { AdminProduct } from '@/features/admin-products/types';
 
 /** POST /api/admin/products (multipart, see productFormData). 201 with the product; 422 per field. */
 export function createProduct(body: FormData): Promise<AdminProduct> {
-  return api.post<AdminProduct>('/admin/products', body);
+  return api.post('/admin/products', { body });
 }
 
 export function useCreateProduct() {

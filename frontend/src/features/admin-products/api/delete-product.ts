@@ -14,7 +14,7 @@ export type DeleteProductResult = Schemas['ProductRemoved'];
 
 /** DELETE /api/admin/products/{id} */
 export function deleteProduct(id: number): Promise<DeleteProductResult> {
-  return api.delete<DeleteProductResult>(`/admin/products/${id}`);
+  return api.delete('/admin/products/{id}', { params: { path: { id } } });
 }
 
 export function useDeleteProduct() {

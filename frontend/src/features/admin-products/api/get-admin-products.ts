@@ -2,17 +2,17 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { AdminProduct } from '@/features/admin-products/types';
 
-/** Every admin query key starts here, so a session change or a write can drop them together. */
-export const adminProductsQueryKey = ['admin', 'products'] as const;
+export const adminProductsQueryKey = queryKeys.admin.products;
 
 /** GET /api/admin/products: archived ones included, in storefront order. */
 export function getAdminProducts({ signal }: { signal?: AbortSignal } = {}): Promise<
   AdminProduct[]
 > {
-  return api.get<AdminProduct[]>('/admin/products', { cache: 'no-cache', signal });
+  return api.get('/admin/products', { cache: 'no-cache', signal });
 }
 
 export function getAdminProductsQueryOptions() {
@@ -57,5 +57,5 @@ export function putAdminProductInCache(queryClient: QueryClient, product: AdminP
 
 /** The storefront's list changes with every admin write: make it ask again. */
 export function refreshStorefrontProducts(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: ['products'] });
+  return queryClient.invalidateQueries({ queryKey: queryKeys.products });
 }

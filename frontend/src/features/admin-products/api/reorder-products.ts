@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, errorMessage } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 import {
   adminProductsQueryKey,
@@ -12,8 +14,8 @@ import { reorderPayload } from '@/features/admin-products/utils/reorder';
 /** POST /api/admin/products/reorder: every product with its new position index. */
 export function reorderProducts(
   products: ReadonlyArray<{ id: number }>,
-): Promise<{ message: string }> {
-  return api.post<{ message: string }>('/admin/products/reorder', reorderPayload(products));
+): Promise<Schemas['Message']> {
+  return api.post('/admin/products/reorder', { body: reorderPayload(products) });
 }
 
 /**
@@ -33,8 +35,11 @@ export function useReorderProducts() {
       );
       return { previous };
     },
-    onError: (_error, _products, context) => {
+    onSuccess: (answer) => toast.success(answer.message || 'Product order saved.'),
+    onError: (error, _products, context) => {
       if (context?.previous) queryClient.setQueryData(adminProductsQueryKey, context.previous);
+      console.error('Saving the order failed.', error);
+      toast.error(`The new order was not saved: ${errorMessage(error)}`);
     },
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: adminProductsQueryKey });

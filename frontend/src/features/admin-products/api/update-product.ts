@@ -13,7 +13,7 @@ import type { AdminProduct } from '@/features/admin-products/types';
  * as the spec's client sends it. Without a new image the old one stays.
  */
 export function updateProduct({ id, body }: { id: number; body: FormData }): Promise<AdminProduct> {
-  return api.post<AdminProduct>(`/admin/products/${id}`, body);
+  return api.post('/admin/products/{id}', { params: { path: { id } }, body });
 }
 
 export function useUpdateProduct() {

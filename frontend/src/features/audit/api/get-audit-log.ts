@@ -1,8 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
-import type { AuditFilters, AuditPage } from '@/features/audit/types';
+import type { AuditFilters, AuditPage, AuditQuery } from '@/features/audit/types';
 
 /** A local day (YYYY-MM-DD) plus `days`, as the instant its local midnight is (RFC 3339, UTC). */
 export function localMidnight(day: string, days = 0): string | null {
@@ -13,20 +14,17 @@ export function localMidnight(day: string, days = 0): string | null {
 }
 
 /**
- * The query string of GET /api/admin/audit for these filters: the "to" day is included (the
- * server's `before` is the next local midnight); empty filters are left out.
+ * The query of GET /api/admin/audit for these filters: the "to" day is included (the server's
+ * `before` is the next local midnight); empty filters are left out.
  */
-export function auditSearch(filters: AuditFilters, cursor?: number | null): string {
-  const query = new URLSearchParams();
-  if (filters.actor) query.set('actor_id', filters.actor);
-  if (filters.kind) query.set('kind', filters.kind);
-  const since = filters.from ? localMidnight(filters.from) : null;
-  if (since) query.set('since', since);
-  const before = filters.to ? localMidnight(filters.to, 1) : null;
-  if (before) query.set('before', before);
-  if (cursor) query.set('cursor', String(cursor));
-  const search = query.toString();
-  return search ? `?${search}` : '';
+export function auditQuery(filters: AuditFilters, cursor?: number | null): AuditQuery {
+  return {
+    actor_id: filters.actor || undefined,
+    kind: filters.kind || undefined,
+    since: (filters.from && localMidnight(filters.from)) || undefined,
+    before: (filters.to && localMidnight(filters.to, 1)) || undefined,
+    cursor: cursor || undefined,
+  };
 }
 
 /** GET /api/admin/audit: one page (50) of the staff audit log, newest first (super_admin). */
@@ -39,13 +37,10 @@ export function getAuditLog({
   cursor?: number | null;
   signal?: AbortSignal;
 }): Promise<AuditPage> {
-  return api.get<AuditPage>(`/admin/audit${auditSearch(filters, cursor)}`, { signal });
+  return api.get('/admin/audit', { params: { query: auditQuery(filters, cursor) }, signal });
 }
 
-export const auditKeys = {
-  all: ['admin', 'audit'] as const,
-  list: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
-};
+export const auditKeys = queryKeys.admin.audit;
 
 export function getAuditLogQueryOptions(filters: AuditFilters) {
   return infiniteQueryOptions({

@@ -71,7 +71,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * The values an entry changed, before -> after. A creation lists what it wrote, a deletion what
  * it took away; an edit only the values that differ (the name is shown as the entry's subject).
  */
-export function describeChanges(entry: Pick<AuditEntry, 'before' | 'after'>): AuditChange[] {
+export function describeChanges(entry: { before?: unknown; after?: unknown }): AuditChange[] {
   const before = asObject(entry.before);
   const after = asObject(entry.after);
   if (!before && !after) {

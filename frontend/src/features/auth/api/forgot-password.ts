@@ -6,7 +6,7 @@ import type { Schemas } from '@/types/api';
 
 /** POST /api/forgot-password: the same answer whether or not the address has an account. */
 export function forgotPassword(input: Schemas['ForgotRequest']): Promise<Schemas['Message']> {
-  return api.post<Schemas['Message']>('/forgot-password', input);
+  return api.post('/forgot-password', { body: input });
 }
 
 export function useForgotPassword() {

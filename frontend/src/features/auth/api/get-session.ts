@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { Session, User } from '@/features/auth/types';
 import type { Schemas } from '@/types/api';
@@ -13,7 +14,7 @@ export const LOGGED_OUT: Session = { loggedIn: false, user: null };
  */
 export async function getSession({ signal }: { signal?: AbortSignal } = {}): Promise<Session> {
   try {
-    return toSession(await api.get<Schemas['AuthCheck']>('/auth/check', { signal }));
+    return toSession(await api.get('/auth/check', { signal }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     console.error('Session check failed; continuing logged out.', error);
@@ -26,7 +27,7 @@ export function toSession(answer: Schemas['AuthCheck']): Session {
   return answer.loggedIn && answer.user ? { loggedIn: true, user: answer.user } : LOGGED_OUT;
 }
 
-export const sessionQueryKey = ['auth', 'session'] as const;
+export const sessionQueryKey = queryKeys.session;
 
 export function getSessionQueryOptions() {
   return queryOptions({

@@ -10,7 +10,7 @@ export type LoginResponse = Schemas['LoggedIn'];
 
 /** POST /api/login. 401 for any wrong address or password, 422 per field, 429 when rate limited. */
 export function login(input: LoginInput): Promise<LoginResponse> {
-  return api.post<LoginResponse>('/login', input);
+  return api.post('/login', { body: input });
 }
 
 export function useLogin() {

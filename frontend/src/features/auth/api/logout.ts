@@ -3,11 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/toast';
 import { api, errorMessage } from '@/lib/api-client';
 
+import type { Schemas } from '@/types/api';
+
 import { setSession } from './get-session';
 
 /** POST /api/logout: ends the session on the server (harmless without one). */
-export function logout(): Promise<{ message: string }> {
-  return api.post<{ message: string }>('/logout');
+export function logout(): Promise<Schemas['Message']> {
+  return api.post('/logout');
 }
 
 /**

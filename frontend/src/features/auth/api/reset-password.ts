@@ -10,8 +10,8 @@ export type ResetPasswordInput = Schemas['ResetRequest'];
  * POST /api/reset-password. 422 with errors.token when the link is unknown, used or expired,
  * and per field for the password rules.
  */
-export function resetPassword(input: ResetPasswordInput): Promise<{ message: string }> {
-  return api.post<{ message: string }>('/reset-password', input);
+export function resetPassword(input: ResetPasswordInput): Promise<Schemas['Message']> {
+  return api.post('/reset-password', { body: input });
 }
 
 export function useResetPassword() {

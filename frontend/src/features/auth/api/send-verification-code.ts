@@ -14,7 +14,7 @@ export type SendVerificationCodeResponse = Schemas['CodeSent'];
  * instead). 422 per field, 429 when asked again too soon or too often.
  */
 export function sendVerificationCode(input: Registration): Promise<SendVerificationCodeResponse> {
-  return api.post<SendVerificationCodeResponse>('/send-verification-code', input);
+  return api.post('/send-verification-code', { body: input });
 }
 
 export function useSendVerificationCode() {

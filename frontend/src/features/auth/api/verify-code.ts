@@ -15,7 +15,7 @@ export type VerifyCodeResponse = Schemas['LoggedIn'];
  * too many attempts.
  */
 export function verifyCode(input: VerifyCodeInput): Promise<VerifyCodeResponse> {
-  return api.post<VerifyCodeResponse>('/verify-code', input);
+  return api.post('/verify-code', { body: input });
 }
 
 export function useVerifyCode() {

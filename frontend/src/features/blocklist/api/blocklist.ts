@@ -1,14 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { BlockEntry, Blocklist, NewBlock } from '@/features/blocklist/types';
 
-export const blocklistQueryKey = ['admin', 'blocklist'] as const;
+export const blocklistQueryKey = queryKeys.admin.blocklist;
 
 /** GET /api/admin/blocklist: newest first (super_admin). */
 export function getBlocklist({ signal }: { signal?: AbortSignal } = {}): Promise<Blocklist> {
-  return api.get<Blocklist>('/admin/blocklist', { signal });
+  return api.get('/admin/blocklist', { signal });
 }
 
 export function getBlocklistQueryOptions() {
@@ -25,17 +26,17 @@ export function useBlocklist() {
 
 /** POST /api/admin/blocklist: 201 with the entry; 422 per field; 409 when blocked already. */
 export function addBlock(body: NewBlock): Promise<BlockEntry> {
-  return api.post<BlockEntry>('/admin/blocklist', body);
+  return api.post('/admin/blocklist', { body });
 }
 
 /** DELETE /api/admin/blocklist/{id}: 204. */
 export function removeBlock(id: number): Promise<undefined> {
-  return api.delete<undefined>(`/admin/blocklist/${id}`);
+  return api.delete('/admin/blocklist/{id}', { params: { path: { id } } });
 }
 
 /** POST /api/admin/blocklist/{id}/confirm: 200 with the entry, now active. */
 export function confirmBlock(id: number): Promise<BlockEntry> {
-  return api.post<BlockEntry>(`/admin/blocklist/${id}/confirm`, {});
+  return api.post('/admin/blocklist/{id}/confirm', { params: { path: { id } } });
 }
 
 export function useConfirmBlock() {

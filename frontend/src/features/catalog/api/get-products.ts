@@ -2,17 +2,18 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Product } from '@/types/api';
 
 /** Already ordered by the server (sort_order, then price, then weight); archived products left out. */
 export function getProducts({ signal }: { signal?: AbortSignal } = {}): Promise<Product[]> {
   // no-cache: revalidate with the server's ETag every time, so a 304 costs almost nothing.
-  return api.get<Product[]>('/products', { cache: 'no-cache', signal });
+  return api.get('/products', { cache: 'no-cache', signal });
 }
 
 export function getProductsQueryOptions() {
   return queryOptions({
-    queryKey: ['products'],
+    queryKey: queryKeys.products,
     queryFn: ({ signal }) => getProducts({ signal }),
   });
 }

@@ -2,13 +2,14 @@ import { queryOptions } from '@tanstack/react-query';
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
-import type { Chat, ChatMessage } from '@/types/api';
+import { queryKeys } from '@/lib/query-keys';
+import type { ChatMessage } from '@/types/api';
 
 import { getChatSessionId } from '@/features/chat/utils/chat-session-id';
 
-/** The query string every shopper read carries: the chat and this browser's session. */
-export function chatQuery(chatId: string): string {
-  return new URLSearchParams({ chat_id: chatId, session_id: getChatSessionId() }).toString();
+/** The query every shopper read carries: the chat and this browser's session. */
+export function chatQuery(chatId: string) {
+  return { chat_id: chatId, session_id: getChatSessionId() };
 }
 
 /** GET /api/chat/history: the chat with its messages, oldest first; marks staff replies read. */
@@ -16,15 +17,14 @@ export async function getChatHistory(
   chatId: string,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<ChatMessage[]> {
-  const { chat } = await api.get<{ chat: Chat }>(`/chat/history?${chatQuery(chatId)}`, { signal });
-  return chat.messages ?? [];
+  const { chat } = await api.get('/chat/history', {
+    params: { query: chatQuery(chatId) },
+    signal,
+  });
+  return (chat.messages ?? []) as ChatMessage[];
 }
 
-export const chatKeys = {
-  all: ['chat'] as const,
-  history: (chatId: string) => ['chat', chatId, 'history'] as const,
-  status: (chatId: string) => ['chat', chatId, 'status'] as const,
-};
+export const chatKeys = queryKeys.chat;
 
 /**
  * The conversation. The widget seeds it from start-ai and appends what send returns, so it is

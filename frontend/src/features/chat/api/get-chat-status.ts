@@ -7,8 +7,11 @@ import type { Chat } from '@/types/api';
 import { chatKeys, chatQuery } from './get-chat-history';
 
 /** GET /api/chat/status: the chat without messages (status, accepted_by); 404 once it is gone. */
-export function getChatStatus(chatId: string, { signal }: { signal?: AbortSignal } = {}) {
-  return api.get<Chat>(`/chat/status?${chatQuery(chatId)}`, { signal });
+export function getChatStatus(
+  chatId: string,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<Chat> {
+  return api.get('/chat/status', { params: { query: chatQuery(chatId) }, signal }) as Promise<Chat>;
 }
 
 /** Polled every `pollMs` while the shopper waits for or talks to a live agent (spec §4). */

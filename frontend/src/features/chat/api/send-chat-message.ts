@@ -14,9 +14,7 @@ export type SentChatMessage = Omit<Schemas['SentMessage'], 'message' | 'reply'> 
 
 /** POST /api/chat/send: `text` must already be trimmed and non-empty. */
 export function sendChatMessage(chatId: string, text: string): Promise<SentChatMessage> {
-  return api.post<SentChatMessage>('/chat/send', {
-    chat_id: chatId,
-    session_id: getChatSessionId(),
-    message: text,
-  });
+  return api.post('/chat/send', {
+    body: { chat_id: chatId, session_id: getChatSessionId(), message: text },
+  }) as Promise<SentChatMessage>;
 }

@@ -7,5 +7,7 @@ export type StartedChat = Omit<Schemas['StartedChat'], 'chat'> & { chat: Chat };
 
 /** POST /api/chat/start-ai: a new chat with the assistant; its messages hold the greeting. */
 export function startAiChat(): Promise<StartedChat> {
-  return api.post<StartedChat>('/chat/start-ai', { session_id: getChatSessionId() });
+  return api.post('/chat/start-ai', {
+    body: { session_id: getChatSessionId() },
+  }) as Promise<StartedChat>;
 }

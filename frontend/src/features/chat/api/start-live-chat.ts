@@ -8,8 +8,7 @@ import type { StartedChat } from './start-ai-chat';
  * pending (staff see what was said); without one the server makes a new pending chat.
  */
 export function startLiveChat(chatId: string | null): Promise<StartedChat> {
-  return api.post<StartedChat>('/chat/start-live', {
-    session_id: getChatSessionId(),
-    ...(chatId ? { chat_id: chatId } : {}),
-  });
+  return api.post('/chat/start-live', {
+    body: { session_id: getChatSessionId(), ...(chatId ? { chat_id: chatId } : {}) },
+  }) as Promise<StartedChat>;
 }

@@ -3,18 +3,19 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
 import { isLive } from '@/lib/live-events';
+import { queryKeys } from '@/lib/query-keys';
 
 /** How often /success asks for the status until the payment provider has confirmed it. */
 export const ORDER_POLL_MS = 2000;
 
 /** GET /api/orders/{id}: for the session that created the order or its logged-in owner. */
 export function getOrder(id: number, { signal }: { signal?: AbortSignal } = {}): Promise<Order> {
-  return api.get<Order>(`/orders/${id}`, { signal });
+  return api.get('/orders/{id}', { params: { path: { id } }, signal }) as Promise<Order>;
 }
 
 export function getOrderQueryOptions(id: number) {
   return queryOptions({
-    queryKey: ['orders', id],
+    queryKey: queryKeys.orders.order(id),
     queryFn: ({ signal }) => getOrder(id, { signal }),
     staleTime: 0,
   });

@@ -4,6 +4,7 @@ import { useSyncExternalStore } from 'react';
 import type { Order } from '@/features/checkout/types';
 import { api, ApiError } from '@/lib/api-client';
 import { isLive, subscribeLive } from '@/lib/live-events';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas, WithRequired } from '@/types/api';
 
 export type TimelineStatus =
@@ -25,12 +26,11 @@ export type TrackedOrder = Order &
 export const TRACKING_POLL_MS = 15_000;
 
 /** `?key=…` for the order's calls when the page was opened with the link's key. */
-export function orderKeyQuery(key: string | null): string {
-  return key ? `?key=${encodeURIComponent(key)}` : '';
+export function orderKeyQuery(key: string | null): { key?: string } {
+  return key ? { key } : {};
 }
 
-export const trackedOrderQueryKey = (id: number, key: string | null) =>
-  ['orders', id, 'tracked', key] as const;
+export const trackedOrderQueryKey = queryKeys.orders.tracked;
 
 /** GET /api/orders/{id}?key=…: anyone with the link; without a key, its session or owner. */
 export function getTrackedOrder(
@@ -38,7 +38,10 @@ export function getTrackedOrder(
   key: string | null,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<TrackedOrder> {
-  return api.get<TrackedOrder>(`/orders/${id}${orderKeyQuery(key)}`, { signal });
+  return api.get('/orders/{id}', {
+    params: { path: { id }, query: orderKeyQuery(key) },
+    signal,
+  }) as Promise<TrackedOrder>;
 }
 
 export function getTrackedOrderQueryOptions(id: number, key: string | null) {

@@ -14,7 +14,9 @@ import { ApiError, api } from '@/lib/api-client';
  * says whether it worked. 409 when there is no problem to fix or tickets are not set up.
  */
 export function joinTicket(id: number, key: string | null): Promise<TrackedOrder> {
-  return api.post<TrackedOrder>(`/orders/${id}/ticket/join${orderKeyQuery(key)}`);
+  return api.post('/orders/{id}/ticket/join', {
+    params: { path: { id }, query: orderKeyQuery(key) },
+  }) as Promise<TrackedOrder>;
 }
 
 export function useJoinTicket(id: number, key: string | null) {

@@ -7,7 +7,7 @@ export type RobloxAvatar = WithRequired<Schemas['RobloxAvatar'], 'avatar_url'>;
 
 /** POST /api/roblox/avatar: the account's canonical name and headshot; 404 when unknown. */
 export function lookupRobloxAvatar(username: string): Promise<RobloxAvatar> {
-  return api.post<RobloxAvatar>('/roblox/avatar', { username });
+  return api.post('/roblox/avatar', { body: { username } }) as Promise<RobloxAvatar>;
 }
 
 export function useLookupRobloxAvatar() {

@@ -13,7 +13,9 @@ import { ApiError, api } from '@/lib/api-client';
  * longer waits, 429 after 10 calls in an hour (each with the message to show).
  */
 export function sayReady(id: number, key: string | null): Promise<TrackedOrder> {
-  return api.post<TrackedOrder>(`/orders/${id}/ready${orderKeyQuery(key)}`);
+  return api.post('/orders/{id}/ready', {
+    params: { path: { id }, query: orderKeyQuery(key) },
+  }) as Promise<TrackedOrder>;
 }
 
 export function useSayReady(id: number, key: string | null) {

@@ -4,11 +4,6 @@ import type { OrderPayload, PaymentSession } from '@/features/checkout/types';
 import { ApiError, api } from '@/lib/api-client';
 import type { PaymentMethod } from '@/lib/checkout-amounts';
 
-const ENDPOINTS: Record<PaymentMethod, string> = {
-  card: '/stripe/checkout',
-  paypal: '/checkout/paypal',
-};
-
 export type StartPaymentInput = {
   method: PaymentMethod;
   order: OrderPayload;
@@ -52,9 +47,10 @@ export function startPayment({
   order,
   idempotencyKey,
 }: StartPaymentInput): Promise<PaymentSession> {
-  return api.post<PaymentSession>(ENDPOINTS[method], order, {
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+  const init = { body: order, headers: { 'Idempotency-Key': idempotencyKey } };
+  return method === 'card'
+    ? api.post('/stripe/checkout', init)
+    : api.post('/checkout/paypal', init);
 }
 
 /** Sends a press again by itself, with the same key, while the shop has not answered it. */

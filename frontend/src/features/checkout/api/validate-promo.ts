@@ -9,7 +9,7 @@ export type ValidatePromoInput = { promo_code: string; discord_id: string };
  * 422 with the reason when it cannot be used (unknown, expired, used up, already used).
  */
 export async function validatePromo(input: ValidatePromoInput): Promise<number> {
-  const { discount } = await api.post<{ discount: number }>('/validate-promo', input);
+  const { discount } = await api.post('/validate-promo', { body: input });
   return discount;
 }
 

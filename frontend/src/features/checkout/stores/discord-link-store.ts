@@ -1,11 +1,12 @@
 import { create } from 'zustand';
+import { persist, type PersistStorage } from 'zustand/middleware';
 
 import type { DiscordIdentity } from '@/features/checkout/types';
 
 /**
  * The linked Discord account as this browser remembers it, for display only: the server's
  * session holds the verified identity and is the truth (GET /api/discord/identity).
- * Kept in localStorage under the spec's keys (§3).
+ * Kept in localStorage under the spec's keys (§3), through zustand's `persist` like the cart.
  */
 export const DISCORD_STORAGE_KEYS = {
   id: 'discord_id',
@@ -77,16 +78,40 @@ type DiscordLinkState = {
   setIdentity: (identity: DiscordIdentity | null) => void;
 };
 
+type SavedLink = Pick<DiscordLinkState, 'identity'>;
+
+/**
+ * How `persist` keeps the link: the four keys and the 'v2' marker it always used (not zustand's
+ * { state, version } wrapper under one key), so links saved before stay linked.
+ */
+const discordLinkStorage: PersistStorage<SavedLink> = {
+  getItem: () => ({ state: { identity: loadDiscordIdentity() } }),
+  setItem: (_name, { state }) => saveDiscordIdentity(state.identity),
+  removeItem: () => saveDiscordIdentity(null),
+};
+
 function sameIdentity(a: DiscordIdentity | null, b: DiscordIdentity | null): boolean {
   return a?.discord_id === b?.discord_id && a?.username === b?.username && a?.avatar === b?.avatar;
 }
 
-export const useDiscordLinkStore = create<DiscordLinkState>()((set, get) => ({
-  // Read when the checkout code first loads, so a linked account shows without a flash.
-  identity: loadDiscordIdentity(),
-  hydrate: () => set({ identity: loadDiscordIdentity() }),
-  setIdentity: (identity) => {
-    saveDiscordIdentity(identity);
-    if (!sameIdentity(get().identity, identity)) set({ identity });
-  },
-}));
+export const useDiscordLinkStore = create<DiscordLinkState>()(
+  persist(
+    (set, get, store) => ({
+      identity: null,
+      hydrate: () => void store.persist.rehydrate(),
+      setIdentity: (identity) => {
+        if (!sameIdentity(get().identity, identity)) set({ identity });
+        // the same account: nothing changes on screen, but the saved copy is written again
+        else saveDiscordIdentity(identity);
+      },
+    }),
+    {
+      // Not a key of its own: the storage above writes the four keys.
+      name: 'discord_link',
+      storage: discordLinkStorage,
+      partialize: ({ identity }) => ({ identity }),
+      // Read when the checkout code first loads (the storage is synchronous), so a linked
+      // account shows without a flash.
+    },
+  ),
+);

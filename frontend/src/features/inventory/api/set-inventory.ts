@@ -2,22 +2,26 @@ import { useMutation } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { InventoryProduct } from '@/features/inventory/types';
+import { reportStockFailure, type SavedProduct } from '@/features/inventory/types';
 
 /** POST /api/admin/products/{id}/inventory: sets the stock; answers the product. */
-export function setInventory<P extends InventoryProduct>({
+export function setInventory({
   id,
   inventory,
 }: {
   id: number;
   inventory: number;
-}): Promise<P> {
-  return api.post<P>(`/admin/products/${id}/inventory`, { inventory });
+}): Promise<SavedProduct> {
+  return api.post('/admin/products/{id}/inventory', {
+    params: { path: { id } },
+    body: { inventory },
+  });
 }
 
-export function useSetInventory<P extends InventoryProduct>(onSaved: (product: P) => void) {
+export function useSetInventory(onSaved: (product: SavedProduct) => void) {
   return useMutation({
-    mutationFn: (variables: { id: number; inventory: number }) => setInventory<P>(variables),
+    mutationFn: (variables: { id: number; inventory: number }) => setInventory(variables),
     onSuccess: onSaved,
+    onError: reportStockFailure('Saving the stock'),
   });
 }

@@ -3,12 +3,10 @@ import { useId, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 
 import { useChangeInventory } from '@/features/inventory/api/change-inventory';
 import { useSetInventory } from '@/features/inventory/api/set-inventory';
-import type { InventoryProduct } from '@/features/inventory/types';
+import type { InventoryProduct, SavedProduct } from '@/features/inventory/types';
 import {
   digitsOnly,
   inventoryLabel,
@@ -18,24 +16,17 @@ import {
 import '@/components/ui/field.css';
 import './inventory-list.css';
 
-type RowProps<P extends InventoryProduct> = {
-  product: P;
-  onSaved: (product: P) => void;
+type RowProps = {
+  product: InventoryProduct;
+  onSaved: (product: SavedProduct) => void;
 };
 
-function reportFailure(what: string) {
-  return (error: unknown) => {
-    console.error(`${what} failed.`, error);
-    toast.error(errorMessage(error));
-  };
-}
-
-function InventoryRow<P extends InventoryProduct>({ product, onSaved }: RowProps<P>) {
+function InventoryRow({ product, onSaved }: RowProps) {
   const inputId = useId();
   // What is being typed; null while the box shows the saved number.
   const [draft, setDraft] = useState<string | null>(null);
-  const change = useChangeInventory<P>(onSaved);
-  const set = useSetInventory<P>(onSaved);
+  const change = useChangeInventory(onSaved);
+  const set = useSetInventory(onSaved);
   const busy = change.isPending || set.isPending;
   const stock = product.stock;
   const shown = draft ?? (stock === null ? '' : String(stock));
@@ -45,11 +36,10 @@ function InventoryRow<P extends InventoryProduct>({ product, onSaved }: RowProps
     const inventory = parseInventory(draft);
     setDraft(null);
     if (inventory === stock) return;
-    set.mutate({ id: product.id, inventory }, { onError: reportFailure('Saving the stock') });
+    set.mutate({ id: product.id, inventory });
   };
 
-  const step = (type: 'plus' | 'minus') =>
-    change.mutate({ id: product.id, type }, { onError: reportFailure('Changing the stock') });
+  const step = (type: 'plus' | 'minus') => change.mutate({ id: product.id, type });
 
   return (
     <li className="inventory-row" aria-busy={busy || undefined}>
@@ -112,17 +102,14 @@ function InventoryRow<P extends InventoryProduct>({ product, onSaved }: RowProps
   );
 }
 
-type InventoryListProps<P extends InventoryProduct> = {
-  products: P[];
+type InventoryListProps = {
+  products: InventoryProduct[];
   /** A product the server just answered after a change, to put into the shared list. */
-  onProductSaved: (product: P) => void;
+  onProductSaved: (product: SavedProduct) => void;
 };
 
 /** One row per product: picture, name, minus, the number, plus, and its stock badge. */
-export function InventoryList<P extends InventoryProduct>({
-  products,
-  onProductSaved,
-}: InventoryListProps<P>) {
+export function InventoryList({ products, onProductSaved }: InventoryListProps) {
   return (
     <ul className="inventory-list" aria-label="Stock per product">
       {products.map((product) => (

@@ -8,7 +8,9 @@ import { liveChatKeys } from './get-staff-chats';
 
 /** POST /api/admin/chats/{id}/accept: joins a waiting chat (409 when someone else was first). */
 export function acceptChat(chatId: string): Promise<Chat> {
-  return api.post<Chat>(`/admin/chats/${encodeURIComponent(chatId)}/accept`);
+  return api.post('/admin/chats/{id}/accept', {
+    params: { path: { id: chatId } },
+  }) as Promise<Chat>;
 }
 
 export function useAcceptChat() {

@@ -2,12 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 import { liveChatKeys, type StaffChatPages } from './get-staff-chats';
 
 /** DELETE /api/admin/chats/{id}: takes the CHAT's id and removes it with its messages. */
-export function deleteStaffChat(chatId: string): Promise<{ message: string }> {
-  return api.delete<{ message: string }>(`/admin/chats/${encodeURIComponent(chatId)}`);
+export function deleteStaffChat(chatId: string): Promise<Schemas['Message']> {
+  return api.delete('/admin/chats/{id}', { params: { path: { id: chatId } } });
 }
 
 export function useDeleteStaffChat() {

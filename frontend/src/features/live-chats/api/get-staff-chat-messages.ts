@@ -11,7 +11,10 @@ export function getStaffChatMessages(
   chatId: string,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<ChatMessage[]> {
-  return api.get<ChatMessage[]>(`/admin/chats/${encodeURIComponent(chatId)}/messages`, { signal });
+  return api.get('/admin/chats/{id}/messages', {
+    params: { path: { id: chatId } },
+    signal,
+  }) as Promise<ChatMessage[]>;
 }
 
 export function getStaffChatMessagesQueryOptions(chatId: string) {

@@ -11,10 +11,10 @@ export async function getStaffChat(
   chatId: string,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<StaffChat> {
-  const chat = await api.get<Chat & { accepted_by: number | null }>(
-    `/admin/chats/${encodeURIComponent(chatId)}`,
-    { signal },
-  );
+  const chat = (await api.get('/admin/chats/{id}', {
+    params: { path: { id: chatId } },
+    signal,
+  })) as Chat & { accepted_by: number | null };
   const { messages = [], ...rest } = chat;
   return { ...rest, last_message: messages.at(-1) ?? null, cursor: '' };
 }

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tans
 
 import { pollWhileDown } from '@/lib/live-events';
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Chat, ChatMessage, Schemas } from '@/types/api';
 
 /** A chat in the staff list: no messages, but the newest one, and where the next page starts. */
@@ -31,20 +32,15 @@ export function getStaffChats({
 }: { status?: StaffChatsFilter; before?: string; signal?: AbortSignal } = {}): Promise<
   StaffChat[]
 > {
-  const query = new URLSearchParams();
-  if (status !== 'open') query.set('status', status);
-  if (before) query.set('before', before);
-  const search = query.toString();
-  return api.get<StaffChat[]>(`/admin/chats${search ? `?${search}` : ''}`, { signal });
+  return api.get('/admin/chats', {
+    params: {
+      query: { status: status === 'open' ? undefined : status, before: before || undefined },
+    },
+    signal,
+  }) as Promise<StaffChat[]>;
 }
 
-export const liveChatKeys = {
-  all: ['live-chats'] as const,
-  list: () => ['live-chats', 'list'] as const,
-  filteredList: (status: StaffChatsFilter) => ['live-chats', 'list', status] as const,
-  chat: (chatId: string) => ['live-chats', chatId] as const,
-  messages: (chatId: string) => ['live-chats', chatId, 'messages'] as const,
-};
+export const liveChatKeys = queryKeys.liveChats;
 
 export type StaffChatPages = InfiniteData<StaffChat[], string | null>;
 

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 import { liveChatKeys } from './get-staff-chats';
 
 /** POST /api/admin/chats/{id}/mark-read: staff have read the conversation so far. */
-export function markChatRead(chatId: string): Promise<{ message: string }> {
-  return api.post<{ message: string }>(`/admin/chats/${encodeURIComponent(chatId)}/mark-read`);
+export function markChatRead(chatId: string): Promise<Schemas['Message']> {
+  return api.post('/admin/chats/{id}/mark-read', { params: { path: { id: chatId } } });
 }
 
 export function useMarkChatRead() {

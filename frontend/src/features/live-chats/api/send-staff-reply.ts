@@ -10,11 +10,10 @@ export type StaffReply = { chatId: string; message: string };
 
 /** POST /api/chat/admin-reply: a message from staff in a connected chat. */
 export async function sendStaffReply({ chatId, message }: StaffReply): Promise<ChatMessage> {
-  const sent = await api.post<{ message: ChatMessage }>('/chat/admin-reply', {
-    chat_id: chatId,
-    message,
+  const sent = await api.post('/chat/admin-reply', {
+    body: { chat_id: chatId, message },
   });
-  return sent.message;
+  return sent.message as ChatMessage;
 }
 
 export function useSendStaffReply() {

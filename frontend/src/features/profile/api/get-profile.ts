@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 import type { Schemas } from '@/types/api';
 
@@ -12,14 +13,13 @@ export type Profile = Schemas['ProfileUser'];
 
 /** GET /api/profile: the logged-in user with their orders (401 without a session). */
 export async function getProfile({ signal }: { signal?: AbortSignal } = {}): Promise<Profile> {
-  const { user } = await api.get<Schemas['ProfileResponse']>('/profile', { signal });
+  const { user } = await api.get('/profile', { signal });
   return user;
 }
 
-/** Keyed by the user's id, so one user's orders can never show for another. */
 export function getProfileQueryOptions(userId: number) {
   return queryOptions({
-    queryKey: ['profile', userId],
+    queryKey: queryKeys.profile.user(userId),
     queryFn: ({ signal }) => getProfile({ signal }),
     // Dropped whenever the session changes (see USER_SCOPED in features/auth).
     meta: { userScoped: true },

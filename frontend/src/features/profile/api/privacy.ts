@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 
 import { env } from '@/config/env';
-import { api, ApiError } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, ApiError, errorMessage } from '@/lib/api-client';
 
 /** GET /api/profile/export: everything the shop keeps about the shopper, as a JSON file. */
 export async function downloadMyData(): Promise<void> {
@@ -26,13 +27,15 @@ export async function downloadMyData(): Promise<void> {
 }
 
 export function useDownloadMyData() {
-  return useMutation({ mutationFn: downloadMyData });
+  return useMutation({
+    mutationFn: downloadMyData,
+    onError: (error) => toast.error(errorMessage(error)),
+  });
 }
 
 /** DELETE /api/profile: erases the account (orders stay for the books, naming no one). */
 export async function deleteMyAccount(password: string): Promise<void> {
-  // 204: no body
-  await api.delete<unknown>('/profile', { body: { password } });
+  await api.delete('/profile', { body: { password } });
 }
 
 /** Deletes the account; the server has ended every session of it (see YourData for the rest). */

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { toast } from '@/components/ui/toast';
 import { useDeleteMyAccount, useDownloadMyData } from '@/features/profile/api/privacy';
 import { ApiError, errorMessage, fieldErrors } from '@/lib/api-client';
 
@@ -40,13 +39,7 @@ export function YourData({ onAccountDeleted }: YourDataProps) {
       </h2>
       <div className="your-data__block">
         <p>Download everything we keep about you: your profile, your orders and your help chats.</p>
-        <Button
-          variant="secondary"
-          loading={download.isPending}
-          onClick={() =>
-            download.mutate(undefined, { onError: (error) => toast.error(errorMessage(error)) })
-          }
-        >
+        <Button variant="secondary" loading={download.isPending} onClick={() => download.mutate()}>
           Download my data
         </Button>
       </div>

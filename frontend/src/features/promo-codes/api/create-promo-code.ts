@@ -15,7 +15,7 @@ export type PromoCode = Schemas['CreatedPromoCode'];
 
 /** POST /api/admin/promo-codes: 201; 422 per field. */
 export function createPromoCode(body: NewPromoCode): Promise<PromoCode> {
-  return api.post<PromoCode>('/admin/promo-codes', body);
+  return api.post('/admin/promo-codes', { body });
 }
 
 export function useCreatePromoCode() {

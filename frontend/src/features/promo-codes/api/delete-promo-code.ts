@@ -6,7 +6,7 @@ import { promoCodesQueryKey, type StaffPromoCode } from './get-promo-codes';
 
 /** DELETE /api/admin/promo-codes/{id}: 204; 409 once an order used it. */
 export function deletePromoCode(id: number): Promise<undefined> {
-  return api.delete<undefined>(`/admin/promo-codes/${id}`);
+  return api.delete('/admin/promo-codes/{id}', { params: { path: { id } } });
 }
 
 export function useDeletePromoCode() {

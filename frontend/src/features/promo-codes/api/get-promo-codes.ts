@@ -1,18 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas } from '@/types/api';
 
 /** A code as staff see it: discount, expiry, uses so far and limit, active. */
 export type StaffPromoCode = Schemas['PromoCodeJson'];
 
-export const promoCodesQueryKey = ['admin', 'promo-codes'] as const;
+export const promoCodesQueryKey = queryKeys.admin.promoCodes;
 
 /** GET /api/admin/promo-codes: every code, newest first (super_admin). */
 export function getPromoCodes({ signal }: { signal?: AbortSignal } = {}): Promise<
   StaffPromoCode[]
 > {
-  return api.get<StaffPromoCode[]>('/admin/promo-codes', { signal });
+  return api.get('/admin/promo-codes', { signal });
 }
 
 export function getPromoCodesQueryOptions() {

@@ -16,7 +16,7 @@ export function updatePromoCode({
   id: number;
   change: PromoCodeChange;
 }): Promise<StaffPromoCode> {
-  return api.patch<StaffPromoCode>(`/admin/promo-codes/${id}`, change);
+  return api.patch('/admin/promo-codes/{id}', { params: { path: { id } }, body: change });
 }
 
 export function useUpdatePromoCode() {

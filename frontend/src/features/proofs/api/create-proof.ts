@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { Proof, ProofFromApi } from '@/features/proofs/types';
+import type { Proof } from '@/features/proofs/types';
 import { normalizeProof } from '@/features/proofs/utils/normalize-proof';
 import { proofKeys } from './get-proofs';
 
@@ -13,7 +13,7 @@ export async function createProof({ items, images }: NewProof): Promise<Proof> {
   const form = new FormData();
   form.append('items', items);
   for (const image of images) form.append('images[]', image);
-  return normalizeProof(await api.post<ProofFromApi>('/proofs', form));
+  return normalizeProof(await api.post('/proofs', { body: form }));
 }
 
 /** Adds a proof; the new one goes on top of the list (spec §4). */

@@ -2,13 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
+import type { Schemas } from '@/types/api';
 
 import type { Proof } from '@/features/proofs/types';
 import { proofKeys } from './get-proofs';
 
 /** DELETE /api/proofs/{id} (staff). */
-export function deleteProof(id: number): Promise<{ message: string }> {
-  return api.delete<{ message: string }>(`/proofs/${id}`);
+export function deleteProof(id: number): Promise<Schemas['Message']> {
+  return api.delete('/proofs/{id}', { params: { path: { id } } });
 }
 
 /** Removes a proof from the list only once the server confirms (spec §4). */

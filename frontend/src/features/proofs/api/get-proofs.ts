@@ -1,18 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
-import type { Proof, ProofFromApi } from '@/features/proofs/types';
+import type { Proof } from '@/features/proofs/types';
 import { normalizeProof } from '@/features/proofs/utils/normalize-proof';
 
 /** GET /api/proofs: every proof of delivery, newest first (public). */
 export async function getProofs({ signal }: { signal?: AbortSignal } = {}): Promise<Proof[]> {
-  const proofs = await api.get<ProofFromApi[]>('/proofs', { signal });
+  const proofs = await api.get('/proofs', { signal });
   return proofs.map(normalizeProof);
 }
 
 export const proofKeys = {
-  all: ['proofs'] as const,
+  all: queryKeys.proofs,
 };
 
 export function getProofsQueryOptions() {

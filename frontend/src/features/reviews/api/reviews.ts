@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas, WithRequired } from '@/types/api';
 
 /** A verified review; `name` is the Roblox name's first letters, e.g. "Bu***". */
@@ -10,13 +11,15 @@ export type ReviewSummary = WithRequired<Schemas['ReviewsResponse'], 'average'>;
 
 /** GET /api/reviews[?product_id=]: newest first, hidden ones left out. */
 export function getReviews(productId?: number, signal?: AbortSignal): Promise<ReviewSummary> {
-  const query = productId ? `?product_id=${productId}` : '';
-  return api.get<ReviewSummary>(`/reviews${query}`, { signal });
+  return api.get('/reviews', {
+    params: { query: { product_id: productId || undefined } },
+    signal,
+  }) as Promise<ReviewSummary>;
 }
 
 export function useReviews(productId?: number) {
   return useQuery({
-    queryKey: ['reviews', productId ?? 'all'],
+    queryKey: queryKeys.reviews.list(productId),
     queryFn: ({ signal }) => getReviews(productId, signal),
     staleTime: 60_000,
   });
@@ -27,11 +30,11 @@ export function useLeaveReview(orderId: number, key: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (review: { rating: number; text: string }) =>
-      api.post<Review>(
-        `/orders/${orderId}/review${key ? `?key=${encodeURIComponent(key)}` : ''}`,
-        review,
-      ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+      api.post('/orders/{id}/review', {
+        params: { path: { id: orderId }, query: { key: key || undefined } },
+        body: review,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reviews.all }),
   });
 }
 
@@ -43,7 +46,7 @@ export function useHideReview() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) =>
-      api.post<{ id: number; hidden: true }>(`/admin/reviews/${id}/hide`, { reason }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reviews'] }),
+      api.post('/admin/reviews/{id}/hide', { params: { path: { id } }, body: { reason } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reviews.all }),
   });
 }

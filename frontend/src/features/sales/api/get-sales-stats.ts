@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas } from '@/types/api';
 
 /** Item name -> period key ("2026-11-21", "2026-W47", "2026-11") -> units sold. */
@@ -26,12 +27,12 @@ export type DeliveryStats = Schemas['DeliveryStats'];
 export type SalesStats = Schemas['SalesStats'];
 
 export function getSalesStats({ signal }: { signal?: AbortSignal } = {}): Promise<SalesStats> {
-  return api.get<SalesStats>('/admin/sales-stats', { signal });
+  return api.get('/admin/sales-stats', { signal });
 }
 
 export function getSalesStatsQueryOptions() {
   return queryOptions({
-    queryKey: ['admin', 'sales-stats'],
+    queryKey: queryKeys.admin.salesStats,
     queryFn: ({ signal }) => getSalesStats({ signal }),
     // Fresh each time the dashboard opens; no polling while it is open.
     staleTime: 0,

@@ -1,16 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Site } from '@/types/api';
 
 /** Shop-wide settings from the server's configuration (name, reviews page, Discord, delivery). */
 export function getSite({ signal }: { signal?: AbortSignal } = {}): Promise<Site> {
-  return api.get<Site>('/site', { signal });
+  return api.get('/site', { signal });
 }
 
 export function getSiteQueryOptions() {
   return queryOptions({
-    queryKey: ['site'],
+    queryKey: queryKeys.site,
     queryFn: ({ signal }) => getSite({ signal }),
     staleTime: Infinity,
   });
