@@ -9,7 +9,7 @@ import { createQueryClient } from '@/lib/query-client';
 
 import '@/styles/global.css';
 
-// Read the saved cart before the first render, so the cart never flashes empty (spec §4).
+// Read the saved cart before the first render, so the cart never flashes empty (docs/product.md, Behaviour).
 initCart();
 
 // The page carries the session and, on the storefront, the product list: the first render

@@ -30,7 +30,7 @@ export function discountedCents(subtotalCents: number, discountPercent: number):
 export type PaymentMethod = 'card' | 'paypal';
 
 /**
- * What the shopper pays so the shop receives `totalCents` after the processor's cut (spec §9):
+ * What the shopper pays so the shop receives `totalCents` after the processor's cut (docs/product.md, Constants and limits):
  * card (t + 0.30) / 0.956, PayPal (t + 0.49) / 0.9501, each half-up to the cent.
  */
 export function grandTotalCents(totalCents: number, method: PaymentMethod): number {

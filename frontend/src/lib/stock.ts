@@ -13,7 +13,7 @@ export function canAddOneMore(product: { stock: number | null }, qty: number): b
 export type StockCheckLine = { name: string; qty: number; stock: number | null };
 
 /**
- * The stock check before payment (spec §5), one message per line whose finite stock cannot
+ * The stock check before payment (docs/product.md, Validation), one message per line whose finite stock cannot
  * cover the quantity, in cart order: '- {name} is out of stock.' or
  * '- {name} has only {stock} in stock, but you selected {qty}.' The server's `check_stock`
  * words it the same; shared test vectors pin both.

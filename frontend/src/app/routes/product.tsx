@@ -24,7 +24,7 @@ function includedIn(product: Product, products: readonly Product[]): Product[] {
 export function ProductRoute() {
   const params = useParams();
   const productId = Number(params.id);
-  // The page reads the product from the catalogue list (spec §2), kept fresh like the home page.
+  // The page reads the product from the catalogue list (docs/product.md, Screens), kept fresh like the home page.
   const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
   const product = products.data?.find((item) => item.id === productId);
   const quantityInCart = useCartStore(selectQuantityOf(productId));

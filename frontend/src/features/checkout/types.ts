@@ -16,7 +16,7 @@ export type CheckoutItem = {
   mutation: string | null;
 };
 
-/** The order payload of spec §3, for POST /api/stripe/checkout and /api/checkout/paypal. */
+/** The order payload (docs/product.md, Data), for POST /api/stripe/checkout and /api/checkout/paypal. */
 export type OrderPayload = {
   discord_id: string;
   email: string;

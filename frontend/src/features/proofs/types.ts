@@ -6,5 +6,5 @@ export type Proof = {
   created_at?: string;
 };
 
-/** As the server may send it: images as a list, or as a JSON-encoded list (spec §3). */
+/** As the server may send it: images as a list, or as a JSON-encoded list (docs/product.md, Data). */
 export type ProofFromApi = Omit<Proof, 'images'> & { images: string[] | string | null };

@@ -28,7 +28,7 @@ export function getAdminProductsQueryOptions() {
 export const PRODUCTS_POLL_MS = 5000;
 
 type UseAdminProductsOptions = {
-  /** Poll the list (spec §9: 5 s); false pauses it, e.g. while dragging or editing. */
+  /** Poll the list (docs/product.md, Constants and limits: 5 s); false pauses it, e.g. while dragging or editing. */
   refetchInterval?: number | false;
   enabled?: boolean;
 };

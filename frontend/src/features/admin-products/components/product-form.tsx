@@ -45,7 +45,7 @@ type TextFieldName = Exclude<
   'delete_after_out_of_stock' | 'dupe_warning' | 'related_ids' | 'description'
 >;
 
-/** Create and edit share this form (spec §4): Edit fills it; submit updates in place. */
+/** Create and edit share this form (docs/product.md, Behaviour): Edit fills it; submit updates in place. */
 export function ProductForm({ product, products, onSaved, onCancel }: ProductFormProps) {
   const editing = product !== undefined;
   const [values, setValues] = useState<ProductFormValues>(() =>

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** 1 column on phones, 2 from small screens (640 px), 3 from large ones (1024 px): spec §2. */
+/** 1 column on phones, 2 from small screens (640 px), 3 from large ones (1024 px): docs/product.md, Screens. */
 const SMALL = '(min-width: 640px)';
 const LARGE = '(min-width: 1024px)';
 

@@ -69,7 +69,7 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 const WHOLE = /^\d+$/;
 
 /**
- * The checks the browser can make before sending (spec §5: name, price and category required;
+ * The checks the browser can make before sending (docs/product.md, Validation: name, price and category required;
  * price, stock and weight numeric). The server checks everything again and has the last word.
  */
 export function validateProductForm(

@@ -1,4 +1,4 @@
-/** Product pictures are at most this wide and high (spec §5, §9). */
+/** Product pictures are at most this wide and high (docs/product.md, Validation and Constants and limits). */
 export const PRODUCT_IMAGE_MAX = 300;
 
 export class NotAnImageError extends Error {

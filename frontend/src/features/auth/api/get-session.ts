@@ -9,7 +9,7 @@ import type { Schemas } from '@/types/api';
 export const LOGGED_OUT: Session = { loggedIn: false, user: null };
 
 /**
- * GET /api/auth/check. A failed check means logged out (spec §4): it resolves to LOGGED_OUT
+ * GET /api/auth/check. A failed check means logged out (docs/product.md, Behaviour): it resolves to LOGGED_OUT
  * instead of throwing, so the app never waits on retries before its first render.
  */
 export async function getSession({ signal }: { signal?: AbortSignal } = {}): Promise<Session> {

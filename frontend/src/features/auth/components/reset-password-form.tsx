@@ -11,7 +11,7 @@ import { formErrorMessage } from '@/features/auth/utils/form-errors';
 import { FormMessage } from './form-message';
 import { PasswordField } from './password-field';
 
-/** How long the success message shows before the login page opens (spec §9). */
+/** How long the success message shows before the login page opens (docs/product.md, Constants and limits). */
 export const REDIRECT_AFTER_RESET_MS = 2000;
 
 type ResetPasswordFormProps = {

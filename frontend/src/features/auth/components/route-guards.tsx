@@ -5,7 +5,7 @@ import { paths } from '@/config/paths';
 
 import { useUser } from '@/features/auth/hooks/use-user';
 
-/** Pages for visitors only (/login, /register): a logged-in visitor goes to the shop (spec §6). */
+/** Pages for visitors only (/login, /register): a logged-in visitor goes to the shop (docs/product.md, Roles and access). */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { isLoggedIn } = useUser();
   return isLoggedIn ? <Navigate to={paths.home.getHref()} replace /> : children;
@@ -17,7 +17,7 @@ type RequireLoginProps = {
   fallback?: ReactNode;
 };
 
-/** Pages for logged-in users (/profile): anybody else goes to /login (spec §2). */
+/** Pages for logged-in users (/profile): anybody else goes to /login (docs/product.md, Screens). */
 export function RequireLogin({ children, fallback = null }: RequireLoginProps) {
   const { isLoggedIn, isChecking } = useUser();
   if (isChecking) return fallback;

@@ -9,7 +9,7 @@ type SessionGateProps = {
 };
 
 /**
- * The app renders only after the session check (spec §4), so no page ever flashes the wrong
+ * The app renders only after the session check (docs/product.md, Behaviour), so no page ever flashes the wrong
  * navbar or redirects before it knows who is there. A failed check counts as logged out.
  */
 export function SessionGate({ children, fallback }: SessionGateProps) {

@@ -13,7 +13,7 @@ import { FormMessage } from './form-message';
 import './form-field.css';
 
 export const VERIFICATION_CODE_LENGTH = 6;
-/** How long the success message shows before the shop opens (spec §9). */
+/** How long the success message shows before the shop opens (docs/product.md, Constants and limits). */
 export const REDIRECT_AFTER_VERIFY_MS = 1500;
 
 const INVALID_CODE = 'Invalid code. Please try again.';

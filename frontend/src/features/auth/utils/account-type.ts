@@ -1,6 +1,6 @@
 import type { AccountType } from '@/features/auth/types';
 
-/** 'Admin', 'Super Admin', any other type capitalised ('Customer'), as spec §2 shows them. */
+/** 'Admin', 'Super Admin', any other type capitalised ('Customer'), as docs/product.md's Screens show them. */
 export function accountTypeLabel(type: AccountType | string): string {
   if (type === 'admin') return 'Admin';
   if (type === 'super_admin') return 'Super Admin';

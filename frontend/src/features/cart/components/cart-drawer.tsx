@@ -30,7 +30,7 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
   const totalQuantity = useCartStore(selectTotalQuantity);
   const { close, clear, increment, decrement } = useCartStore.getState();
 
-  // The cart shows only once the saved cart has been read (spec §4).
+  // The cart shows only once the saved cart has been read (docs/product.md, Behaviour).
   if (!hydrated) return null;
 
   const goTo = (href: string) => {

@@ -60,7 +60,7 @@ function isCartItem(value: unknown): value is CartItem {
   );
 }
 
-/** Reads the saved cart. Unparseable JSON logs an error and gives an empty cart (spec §4). */
+/** Reads the saved cart. Unparseable JSON logs an error and gives an empty cart (docs/product.md, Behaviour). */
 export function loadCartItems(storage: Storage = window.localStorage): CartItem[] {
   const saved = storage.getItem(CART_STORAGE_KEY);
   if (saved === null) return [];

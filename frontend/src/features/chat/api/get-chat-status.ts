@@ -14,7 +14,7 @@ export function getChatStatus(
   return api.get('/chat/status', { params: { query: chatQuery(chatId) }, signal }) as Promise<Chat>;
 }
 
-/** Polled every `pollMs` while the shopper waits for or talks to a live agent (spec §4). */
+/** Polled every `pollMs` while the shopper waits for or talks to a live agent (docs/product.md, Behaviour). */
 export function getChatStatusQueryOptions(chatId: string, pollMs: number) {
   return queryOptions({
     queryKey: chatKeys.status(chatId),

@@ -16,7 +16,7 @@ import { startAiChat } from '@/features/chat/api/start-ai-chat';
 import { startLiveChat } from '@/features/chat/api/start-live-chat';
 import { appendMessages, mergeMessages } from '@/features/chat/utils/merge-messages';
 
-/** How often the window asks about a live chat (spec §9). */
+/** How often the window asks about a live chat (docs/product.md, Constants and limits). */
 export const CHAT_POLL_MS = 3000;
 
 /** Shown when staff join (the server stores it too; the window adds it if the history lacks it). */
@@ -88,7 +88,7 @@ function reducer(state: State, action: Action): State {
 const isLive = (phase: ChatPhase) => phase === 'pending' || phase === 'connected';
 
 /**
- * The help chat's state machine (spec §4): opened, it starts an assistant chat with the fixed
+ * The help chat's state machine (docs/product.md, Behaviour): opened, it starts an assistant chat with the fixed
  * greeting; Talk to Live Agent moves it to pending; polling every 3 s notices when staff join
  * (connected) and when the chat is gone (404: a fresh assistant chat). Ending a live chat
  * removes it and starts over. The whole state lives in the window, so closing it resets all.

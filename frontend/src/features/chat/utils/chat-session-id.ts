@@ -1,4 +1,4 @@
-/** The browser's chat session id lives in localStorage under this key (spec §3). */
+/** The browser's chat session id lives in localStorage under this key (docs/product.md, Data). */
 export const CHAT_SESSION_STORAGE_KEY = 'chat_session_id';
 
 /** Kept for the page's lifetime when localStorage is unavailable (private mode, blocked storage). */

@@ -61,7 +61,7 @@ type UsePaymentOptions = {
 };
 
 /**
- * From Complete Payment to the provider's page (spec §4): check the details and the stock,
+ * From Complete Payment to the provider's page (docs/product.md, Behaviour): check the details and the stock,
  * open the payment-method choice, start the payment ('Processing...' until the page leaves),
  * and sort a failure into a message, the stock alert or the changed-price review.
  *

@@ -23,7 +23,7 @@ function promoFailureReason(error: unknown): string {
 
 /**
  * The promo code box of the checkout: what is typed, what the server accepted for this Discord
- * account (spec §4: the discount resets to 0 on any failure), and the message under the box.
+ * account (docs/product.md, Behaviour: the discount resets to 0 on any failure), and the message under the box.
  * A promo belongs to the Discord account that redeemed it: linking another one drops it, and so
  * does changing the code, so what is applied is always what the order sends.
  */

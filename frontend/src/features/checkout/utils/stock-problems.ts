@@ -1,7 +1,7 @@
 import type { CheckoutItem } from '@/features/checkout/types';
 import { stockProblemMessages } from '@/lib/stock';
 
-/** The heading of the alert that lists what must change before paying (spec §5). */
+/** The heading of the alert that lists what must change before paying (docs/product.md, Validation). */
 export const STOCK_PROBLEMS_TITLE = 'Please fix the following issues before continuing:';
 
 type LiveStock = { id: number; stock: number | null };

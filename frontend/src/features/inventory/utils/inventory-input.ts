@@ -1,9 +1,9 @@
-/** The inventory box keeps digits only (spec §5): "1a2" -> "12", "-3" -> "3". */
+/** The inventory box keeps digits only (docs/product.md, Validation): "1a2" -> "12", "-3" -> "3". */
 export function digitsOnly(text: string): string {
   return text.replace(/\D/g, '');
 }
 
-/** Empty means 0 (spec §5). */
+/** Empty means 0 (docs/product.md, Validation). */
 export function parseInventory(text: string): number {
   const digits = digitsOnly(text);
   return digits === '' ? 0 : Number.parseInt(digits, 10);

@@ -15,7 +15,7 @@ export type StaffChat = Chat &
 /** open: waiting for or talking to an agent; all: closed chats too (the panel offers these two). */
 export type StaffChatsFilter = Exclude<Schemas['StaffChatFilter'], 'closed'>;
 
-/** How often the panel refreshes the list and the open conversation (spec §9). */
+/** How often the panel refreshes the list and the open conversation (docs/product.md, Constants and limits). */
 export const LIVE_CHATS_POLL_MS = 5000;
 
 /** How many chats one page of the list holds (the server's page size). */

@@ -234,7 +234,7 @@ describe('Live Chats panel', () => {
       within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
     );
     expect(await screen.findByText('Conversation deleted.')).toBeInTheDocument();
-    // The CHAT's id is what the call takes (spec §7's client passed the user's id).
+    // The CHAT's id is what the call takes (the first brief's client passed the user's id; docs/product.md, Departures from the first brief).
     expect(server.callsTo('DELETE /admin/chats/c-guest')).toHaveLength(1);
     await waitFor(() =>
       expect(within(chatList()).queryByRole('button', { name: /^Guest/ })).toBeNull(),

@@ -21,7 +21,7 @@ import {
   staffAuthorOf,
 } from '@/features/live-chats/utils/chat-labels';
 
-/** After a reply is sent the button stays locked this long (spec §9). */
+/** After a reply is sent the button stays locked this long (docs/product.md, Constants and limits). */
 export const REPLY_LOCK_MS = 3000;
 
 const MAX_MESSAGE_LENGTH = 2000;

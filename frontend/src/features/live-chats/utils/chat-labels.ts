@@ -7,7 +7,7 @@ export function customerName(chat: Pick<StaffChat, 'user'>): string {
   return chat.user?.name?.trim() || 'Guest';
 }
 
-/** A chat waiting for someone to join ('New' badge, spec §4); an ended one is not new. */
+/** A chat waiting for someone to join ('New' badge, docs/product.md, Behaviour); an ended one is not new. */
 export function isNewChat(chat: Pick<StaffChat, 'accepted_by' | 'status'>): boolean {
   return chat.status !== 'closed' && chat.accepted_by == null;
 }

@@ -18,7 +18,7 @@ const STATUS_TONES: Record<string, BadgeTone> = {
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The status as the profile shows it; 'Pending' when the server names none (spec §4). */
+/** The status as the profile shows it; 'Pending' when the server names none (docs/product.md, Behaviour). */
 export function orderStatusLabel(order: Order): string {
   return order.status_label?.trim() || 'Pending';
 }

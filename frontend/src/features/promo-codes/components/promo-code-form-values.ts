@@ -17,7 +17,7 @@ export const EMPTY_PROMO_FORM: PromoCodeFormValues = {
   max_uses: '',
 };
 
-/** Code and discount required (spec §5); the server checks the range and uniqueness again. */
+/** Code and discount required (docs/product.md, Validation); the server checks the range and uniqueness again. */
 export function validatePromoForm(values: PromoCodeFormValues): PromoCodeFormErrors {
   const errors: PromoCodeFormErrors = {};
   if (!values.code.trim()) errors.code = 'Enter a code.';

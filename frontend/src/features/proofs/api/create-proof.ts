@@ -16,7 +16,7 @@ export async function createProof({ items, images }: NewProof): Promise<Proof> {
   return normalizeProof(await api.post('/proofs', { body: form }));
 }
 
-/** Adds a proof; the new one goes on top of the list (spec §4). */
+/** Adds a proof; the new one goes on top of the list (docs/product.md, Behaviour). */
 export function useCreateProof() {
   const queryClient = useQueryClient();
   return useMutation({

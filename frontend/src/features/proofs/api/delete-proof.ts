@@ -12,7 +12,7 @@ export function deleteProof(id: number): Promise<Schemas['Message']> {
   return api.delete('/proofs/{id}', { params: { path: { id } } });
 }
 
-/** Removes a proof from the list only once the server confirms (spec §4). */
+/** Removes a proof from the list only once the server confirms (docs/product.md, Behaviour). */
 export function useDeleteProof() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -20,7 +20,7 @@ export function normalizeProof(proof: ProofFromApi): Proof {
   return { ...proof, images: proofImages(proof.images) };
 }
 
-/** 1, 2 or 3 columns for 1, 2 or more images (spec §2). */
+/** 1, 2 or 3 columns for 1, 2 or more images (docs/product.md, Screens). */
 export function proofGridColumns(imageCount: number): 1 | 2 | 3 {
   if (imageCount <= 1) return 1;
   return imageCount === 2 ? 2 : 3;

@@ -60,7 +60,7 @@ function OverallSalesModal({
 }
 
 /**
- * The Sales Dashboard (spec §2): daily, weekly and monthly lines per item, and overall totals;
+ * The Sales Dashboard (docs/product.md, Screens): daily, weekly and monthly lines per item, and overall totals;
  * then how long deliveries take (issue 21).
  */
 export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps) {

@@ -1,6 +1,6 @@
 import type { SalesSeries } from '@/features/sales/api/get-sales-stats';
 
-/** Each item's line turns 60 degrees further round the colour wheel (spec §2). */
+/** Each item's line turns 60 degrees further round the colour wheel (docs/product.md, Screens). */
 export const HUE_STEP = 60;
 
 export function hueOf(index: number): number {
