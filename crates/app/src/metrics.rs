@@ -539,7 +539,7 @@ pub async fn scrape(
     request: HttpRequest,
     metrics: web::Data<ShopMetrics>,
     store: web::Data<Store>,
-    streams: web::Data<crate::events::StreamLimits>,
+    streams: web::Data<crate::events::streams::StreamLimits>,
 ) -> Result<actix_web::HttpResponse, ApiError> {
     if !metrics.enabled {
         return Err(ApiError::NotFound("Not found.".to_owned()));

@@ -18,7 +18,7 @@ use crate::{
     checkout::{self, CheckoutKit},
     client_ip::TrustedProxies,
     dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
-    events::{ShopEvents, StreamLimits},
+    events::{streams::StreamLimits, ShopEvents},
     help_chat::HelpChat,
     limits::RateLimits,
     metrics::ShopMetrics,

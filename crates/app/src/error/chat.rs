@@ -14,9 +14,9 @@ impl From<ChatError> for ApiError {
     }
 }
 
-impl From<crate::events::StreamRefused> for ApiError {
-    fn from(refused: crate::events::StreamRefused) -> Self {
-        use crate::events::StreamRefused;
+impl From<crate::events::streams::StreamRefused> for ApiError {
+    fn from(refused: crate::events::streams::StreamRefused) -> Self {
+        use crate::events::streams::StreamRefused;
         match refused {
             StreamRefused::PerAddress | StreamRefused::PerAccount => ApiError::TooManyRequests {
                 message: "Too many open live-update connections. Close some tabs and try again."

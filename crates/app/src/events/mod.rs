@@ -19,8 +19,6 @@ use serde_json::json;
 use store::{Backend, NewPushEvent, PushEventRow, Store};
 use tokio::sync::broadcast;
 
-pub use streams::{StreamGuard, StreamLimits, StreamRefused};
-
 /// The topics a browser hears.
 pub mod topic {
     /// The storefront's product list changed: `{"version": etag}`.
