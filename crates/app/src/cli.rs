@@ -2,7 +2,7 @@
 //! [--name NAME]` creates a staff account (or changes the role and password of an existing
 //! one), reading the password as one line from standard input; `garden-shop backup PATH` and
 //! `garden-shop restore PATH [--force]` copy the database and the media directory out and back
-//! (see `backup.rs` and docs/operations.md); `garden-shop openapi` prints the API's OpenAPI
+//! (see `store::backup` and docs/operations.md); `garden-shop openapi` prints the API's OpenAPI
 //! document (the bytes `GET /api/openapi.json` answers) without a database or config.
 
 use std::io::BufRead;
@@ -70,8 +70,12 @@ pub async fn run_cli(
         Command::Users {
             command: UsersCommand::Create { email, role, name },
         } => create_user(&settings, &email, &role, name.as_deref(), stdin).await,
-        Command::Backup { path } => crate::backup::backup(&settings, &path).await,
-        Command::Restore { path, force } => crate::backup::restore(&settings, &path, force).await,
+        Command::Backup { path } => {
+            store::backup::backup(&settings.database.url, &settings.media.root, &path).await
+        }
+        Command::Restore { path, force } => {
+            store::backup::restore(&settings.database.url, &settings.media.root, &path, force).await
+        }
         Command::Openapi => Ok(openapi_json().to_owned()),
     }
 }

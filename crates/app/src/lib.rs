@@ -2,7 +2,6 @@
 
 pub mod auth;
 mod background;
-mod backup;
 pub mod chat_versions;
 mod checkout;
 mod cli;

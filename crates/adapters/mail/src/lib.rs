@@ -7,7 +7,9 @@ mod buyer;
 mod compose;
 mod outbox;
 mod smtp;
-/// A real SMTP server on a local port, for tests of the SMTP adapter and of the app.
+/// A real SMTP server on a local port, for tests of the SMTP adapter and of the app: only with
+/// the `testing` feature, which the crates whose tests use it enable from their dev-dependencies.
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 use accounts::{AccountMail, MailError, Mailer};

@@ -6,9 +6,6 @@
 //!   uploads by content, shrink them and re-encode them as RGBA8 PNG.
 //! * [`MediaStore::webp_file`] keeps WebP copies of product pictures in the widths of
 //!   [`WEBP_WIDTHS`] next to their PNG, made on upload or on first request.
-//! * [`generate_product_art`] paints deterministic product art with plain maths
-//!   (no fonts, no bundled artwork): each demo [`Animal`] as itself, Sheckles as coins,
-//!   bundles as their animals.
 //! * [`MediaImages`] is the shared image-storage port ([`shared::ImageStore`]), built per use:
 //!   [`MediaImages::products`] (fit 300x300) for the catalog, [`MediaImages::proofs`] (1600 px,
 //!   a grace period before unused files go) for proofs of delivery.
@@ -16,7 +13,6 @@
 // Tests may unwrap freely; production code may not (workspace lints).
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 
-mod art;
 mod error;
 mod images;
 mod normalize;
@@ -24,11 +20,10 @@ mod store;
 mod variant_names;
 mod variants;
 
-pub use art::{generate_product_art, Animal, ArtSpec, Subject, ART_SIZE};
 pub use error::MediaError;
 pub use images::{MediaImages, PRODUCT_KIND, PROOF_KIND, UNUSED_GRACE};
 pub use normalize::{
-    normalize_product_image, normalize_upload, MAX_INPUT_BYTES, PRODUCT_IMAGE_MAX_SIDE,
+    encode_png, normalize_product_image, normalize_upload, MAX_INPUT_BYTES, PRODUCT_IMAGE_MAX_SIDE,
     UPLOAD_MAX_SIDE,
 };
 pub use store::MediaStore;

@@ -169,7 +169,7 @@ fn unpremultiply(img: &mut RgbaImage) {
 }
 
 /// Encodes an RGBA8 image as PNG.
-pub(crate) fn encode_png(
+pub fn encode_png(
     img: &RgbaImage,
     compression: PngCompression,
     filter: PngFilter,

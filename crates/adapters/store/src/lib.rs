@@ -5,6 +5,8 @@ mod accounts;
 mod admin_products;
 mod aftersale;
 mod audit;
+/// `garden-shop backup` and `restore`: the database and the media directory, owner-only.
+pub mod backup;
 mod chat_changes;
 mod chats;
 mod connection;

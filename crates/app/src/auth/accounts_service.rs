@@ -1,7 +1,7 @@
 //! The accounts service as the app wires it: the store, the mail adapter the settings ask for,
 //! the shop's clock, the OS's randomness, argon2 and the session store.
 
-use super::{clock::AppClock, hasher::Argon2Hasher, random::OsRandom, session::ShopSessionStore};
+use super::{clock::AppClock, random::OsRandom, session::ShopSessionStore, Argon2Hasher};
 
 /// The accounts service as the app wires it.
 pub type AccountsService = accounts::Accounts<

@@ -8,7 +8,6 @@
 mod accounts_service;
 mod clock;
 mod guards;
-mod hasher;
 mod keys;
 pub mod origin;
 mod random;
@@ -17,8 +16,8 @@ pub mod session;
 pub use accounts_service::{
     build_accounts, build_mailer, AccountsService, CountingMailer, MailFailures,
 };
+pub use argon::Argon2Hasher;
 pub use clock::AppClock;
 pub use guards::{CurrentUser, MaybeUser, RequireStaff, RequireSuperAdmin, RequireUser};
-pub use hasher::Argon2Hasher;
 pub use keys::{LOGGED_IN_AT_KEY, USER_ID_KEY};
 pub use random::OsRandom;

@@ -15,11 +15,9 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::{Backend, Store};
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
-use store::{Backend, Store};
-
-use crate::settings::Settings;
 
 const MANIFEST: &str = "backup.json";
 const SQLITE_FILE: &str = "shop.db";
@@ -58,9 +56,10 @@ fn backend_name(backend: Backend) -> &'static str {
     }
 }
 
-/// Backs the shop of `settings` up into the new (or empty) directory `path`.
-pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> {
-    let backend = backend_of(&settings.database.url)?;
+/// Backs the shop on `database_url` with its media directory `media_root` up into the new (or
+/// empty) directory `path`.
+pub async fn backup(database_url: &str, media_root: &Path, path: &Path) -> anyhow::Result<String> {
+    let backend = backend_of(database_url)?;
     if path.exists() && std::fs::read_dir(path)?.next().is_some() {
         bail!(
             "{} is not empty: back up into a new directory",
@@ -71,7 +70,7 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
     let mut report = Vec::new();
     let database = match backend {
         Backend::Sqlite => {
-            let db = store::connect(&settings.database.url, 1).await?;
+            let db = crate::connect(database_url, 1).await?;
             let target = std::fs::canonicalize(path)?.join(SQLITE_FILE);
             Store::new(db.clone()).vacuum_into(&target).await?;
             let _ = db.close().await;
@@ -81,7 +80,7 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
         Backend::Postgres => {
             let target = path.join(PG_FILE);
             let line = pg_dump_line(&target);
-            match run_with_password(&settings.database.url, "pg_dump", &pg_dump_args(&target)) {
+            match run_with_password(database_url, "pg_dump", &pg_dump_args(&target)) {
                 Ok(()) => report.push(format!("database: {} (pg_dump)", target.display())),
                 Err(PgToolError::Missing) => report.push(format!(
                     "pg_dump is not installed here: run on a machine that has it (the same or a \
@@ -94,10 +93,10 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
             PG_FILE
         }
     };
-    let media_files = copy_tree(&settings.media.root, &path.join(MEDIA_DIR), true)?;
+    let media_files = copy_tree(media_root, &path.join(MEDIA_DIR), true)?;
     report.push(format!(
         "media: {media_files} files from {}",
-        settings.media.root.display()
+        media_root.display()
     ));
     let manifest = Manifest {
         format: 1,
@@ -117,8 +116,14 @@ pub async fn backup(settings: &Settings, path: &Path) -> anyhow::Result<String> 
     ))
 }
 
-/// Restores the backup at `path` into the database and media directory of `settings`.
-pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::Result<String> {
+/// Restores the backup at `path` into the database on `database_url` and the media directory
+/// `media_root`.
+pub async fn restore(
+    database_url: &str,
+    media_root: &Path,
+    path: &Path,
+    force: bool,
+) -> anyhow::Result<String> {
     let manifest: Manifest = serde_json::from_slice(
         &std::fs::read(path.join(MANIFEST))
             .with_context(|| format!("{} holds no {MANIFEST}: not a backup", path.display()))?,
@@ -130,7 +135,7 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
             manifest.format
         );
     }
-    let backend = backend_of(&settings.database.url)?;
+    let backend = backend_of(database_url)?;
     if manifest.backend != backend_name(backend) {
         bail!(
             "this is a {} backup; the configured database is {}",
@@ -152,7 +157,6 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
             );
         }
     }
-    let media_root = &settings.media.root;
     if !force && media_root.exists() && std::fs::read_dir(media_root)?.next().is_some() {
         bail!(
             "the media directory {} is not empty: restore into a fresh one, or pass --force",
@@ -161,7 +165,7 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
     }
     // Whether the database already holds a shop (connecting also migrates a fresh one).
     {
-        let db = store::connect(&settings.database.url, 1).await?;
+        let db = crate::connect(database_url, 1).await?;
         let holds = Store::new(db.clone()).holds_shop_data().await;
         let _ = db.close().await;
         if holds? && !force {
@@ -172,13 +176,9 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
         }
     }
     match backend {
-        Backend::Sqlite => restore_sqlite(&settings.database.url, &source)?,
+        Backend::Sqlite => restore_sqlite(database_url, &source)?,
         Backend::Postgres => {
-            match run_with_password(
-                &settings.database.url,
-                "pg_restore",
-                &pg_restore_args(&source),
-            ) {
+            match run_with_password(database_url, "pg_restore", &pg_restore_args(&source)) {
                 Ok(()) => {}
                 Err(PgToolError::Missing) => bail!(
                     "pg_restore is not installed here; run\n  {}",
@@ -189,7 +189,7 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
         }
     }
     // A backup of an older version gets the newer migrations.
-    let db = store::connect(&settings.database.url, 1).await?;
+    let db = crate::connect(database_url, 1).await?;
     let _ = db.close().await;
     let media_files = copy_tree(&path.join(MEDIA_DIR), media_root, false)?;
     Ok(format!(
@@ -204,7 +204,7 @@ pub async fn restore(settings: &Settings, path: &Path, force: bool) -> anyhow::R
 /// Puts the copy in place of the database file (and drops the old file's write-ahead log).
 fn restore_sqlite(url: &str, source: &Path) -> anyhow::Result<()> {
     let target =
-        store::sqlite_path(url).ok_or_else(|| anyhow!("the SQLite database has no file"))?;
+        crate::sqlite_path(url).ok_or_else(|| anyhow!("the SQLite database has no file"))?;
     if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }

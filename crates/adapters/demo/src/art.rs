@@ -11,8 +11,8 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use image::RgbaImage;
 
-use crate::error::MediaError;
-use crate::normalize::{encode_png, PngCompression, PngFilter};
+use image::codecs::png::{CompressionType as PngCompression, FilterType as PngFilter};
+use media::{encode_png, MediaError};
 
 mod animals;
 mod pen;

@@ -1,11 +1,11 @@
 //! Writes every picture the art can draw to a directory, and a contact sheet
 //! (`sheet.png`) of them all, so they can be looked at.
 //!
-//! `cargo run -p garden-media --example art_preview -- /tmp/media-preview`
+//! `cargo run -p garden-demo --example art_preview -- /tmp/media-preview`
 
 use std::time::Instant;
 
-use garden_media::{generate_product_art, Animal, ArtSpec, Subject, ART_SIZE};
+use garden_demo::{generate_product_art, Animal, ArtSpec, Subject, ART_SIZE};
 use image::{imageops, RgbaImage};
 
 fn main() -> anyhow::Result<()> {

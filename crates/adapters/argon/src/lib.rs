@@ -1,3 +1,6 @@
+//! The accounts domain's `PasswordHasher` port with argon2id: what the shop stores of a password,
+//! and the check of a login against it (docs/architecture.md, "Which crate owns which rule").
+
 use accounts::PasswordHash;
 use anyhow::{anyhow, Context};
 use argon2::{
