@@ -9,11 +9,12 @@ use std::time::Duration;
 use accounts::Clock as _;
 use discord::StaffNotifier;
 use orders::{CheckoutService, Closing, OrderError, ReleaseError};
+use paypal::PayPalCheckout;
 use store::Store;
 use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
-use crate::checkout::{close_unpaid, CheckoutKit, CloseError, Closed};
+use crate::checkout::{close_unpaid, CardPayments, CloseError, Closed, ShopCheckout};
 use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
 use crate::rounds::{Loop, Rounds};
@@ -36,34 +37,34 @@ const RATE_LIMIT_RETENTION: chrono::Duration = chrono::Duration::days(2);
 /// left alone. It also forgets rate-limit windows older than two days.
 #[derive(Clone)]
 pub struct Sweeper {
-    kit: Arc<CheckoutKit>,
+    checkout: Arc<ShopCheckout>,
+    card: Arc<CardPayments>,
+    paypal: Arc<Option<PayPalCheckout>>,
+    clock: AppClock,
     store: Store,
 }
 
 impl Sweeper {
-    fn new(kit: Arc<CheckoutKit>, store: Store) -> Self {
-        Sweeper { kit, store }
-    }
-
     /// Expires every stale pending order (its payment page closed, its stock released once)
     /// and purges old rate-limit windows; returns how many orders it expired.
     pub async fn run_once(&self) -> anyhow::Result<usize> {
-        let kit = &self.kit;
+        let checkout = &self.checkout;
         let purged = self
             .store
-            .purge_rate_limits(kit.clock_now() - RATE_LIMIT_RETENTION)
+            .purge_rate_limits(self.clock.now() - RATE_LIMIT_RETENTION)
             .await;
         if let Err(error) = purged {
             tracing::warn!(error = ?error, "could not purge old rate-limit windows");
         }
         let mut expired = 0;
-        for id in kit.service.stale_orders().await? {
-            let order = match kit.service.order(id).await {
+        for id in checkout.stale_orders().await? {
+            let order = match checkout.order(id).await {
                 Ok(order) => order,
                 Err(OrderError::NotFound(_)) => continue,
                 Err(OrderError::Unknown(error)) => return Err(error),
             };
-            match close_unpaid(kit, &order, Closing::Expired).await {
+            let paypal = self.paypal.as_ref().as_ref();
+            match close_unpaid(checkout, &self.card, paypal, &order, Closing::Expired).await {
                 Ok(Closed::Released(_)) => expired += 1,
                 Ok(Closed::Paid) => {}
                 // paid, cancelled or held for review meanwhile, or gone: nothing to do
@@ -97,7 +98,9 @@ pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
 /// What the loops work on.
 pub struct Loops {
     pub outbox: crate::outbox::Outbox,
-    pub checkout: Arc<CheckoutKit>,
+    pub checkout: Arc<ShopCheckout>,
+    pub card: Arc<CardPayments>,
+    pub paypal: Arc<Option<PayPalCheckout>>,
     pub chat: Arc<HelpChat>,
     pub stock: StockChanged,
     pub store: Store,
@@ -109,7 +112,13 @@ pub struct Loops {
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
 pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
-    let sweeper = Sweeper::new(loops.checkout, loops.store.clone());
+    let sweeper = Sweeper {
+        checkout: loops.checkout,
+        card: loops.card,
+        paypal: loops.paypal,
+        clock: loops.clock.clone(),
+        store: loops.store.clone(),
+    };
     set_event_hook(
         &loops.events,
         loops.stock.clone(),

@@ -15,7 +15,7 @@ use store::Store;
 use crate::{
     auth::{self, session::ShopSessionStore, AccountsService, AppClock},
     background::{self, Loops, Sweeper},
-    checkout::{self, CheckoutKit},
+    checkout::{self, CardPayments, DiscordLink, PublicUrl, Roblox, ShopCheckout, ShopPromos},
     client_ip::TrustedProxies,
     dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
     events::{streams::StreamLimits, ShopEvents},
@@ -46,7 +46,18 @@ pub struct Services {
     pub media: web::Data<MediaStore>,
     pub site: web::Data<SiteSettings>,
     pub accounts: web::Data<AccountsService>,
-    pub checkout: web::Data<CheckoutKit>,
+    /// Checkout: the service, the promo rules, the payment providers (PayPal only when
+    /// configured and enabled), the Stripe webhook's verifier (none without its secret), the
+    /// Discord link, the Roblox lookup, the public address and the `checkout.*` limits.
+    pub checkout: web::Data<ShopCheckout>,
+    pub promos: web::Data<ShopPromos>,
+    pub card: web::Data<CardPayments>,
+    pub paypal: web::Data<Option<paypal::PayPalCheckout>>,
+    pub stripe_webhook: web::Data<Option<stripe_adapter::WebhookVerifier>>,
+    pub discord_link: web::Data<DiscordLink>,
+    pub roblox: web::Data<Roblox>,
+    pub public_url: web::Data<PublicUrl>,
+    pub checkout_settings: web::Data<crate::settings::CheckoutSettings>,
     pub chat: web::Data<HelpChat>,
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
@@ -195,16 +206,24 @@ impl Services {
                     metrics.observe_payment(provider, outcome);
                 })
             });
-        let checkout = Arc::new(
-            CheckoutKit::build(
-                settings,
-                store.clone(),
-                events_store.clone(),
-                clock.clone(),
-                stock.clone(),
-            )
-            .context("the checkout settings are not usable")?,
-        );
+        let checkout::CheckoutParts {
+            service: checkout,
+            promos,
+            card,
+            paypal,
+            webhook: stripe_webhook,
+            discord: discord_link,
+            roblox,
+            public_url,
+        } = checkout::build(
+            settings,
+            store.clone(),
+            events_store.clone(),
+            clock.clone(),
+            stock.clone(),
+        )
+        .context("the checkout settings are not usable")?;
+        let (checkout, card, paypal) = (Arc::new(checkout), Arc::new(card), Arc::new(paypal));
         let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(
@@ -250,6 +269,8 @@ impl Services {
             Loops {
                 outbox,
                 checkout: Arc::clone(&checkout),
+                card: Arc::clone(&card),
+                paypal: Arc::clone(&paypal),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
                 store: store.clone(),
@@ -319,6 +340,14 @@ impl Services {
             media: web::Data::new(media),
             accounts: web::Data::from(accounts),
             checkout: web::Data::from(checkout),
+            promos: web::Data::new(promos),
+            card: web::Data::from(card),
+            paypal: web::Data::from(paypal),
+            stripe_webhook: web::Data::new(stripe_webhook),
+            discord_link: web::Data::new(discord_link),
+            roblox: web::Data::new(roblox),
+            public_url: web::Data::new(public_url),
+            checkout_settings: web::Data::new(settings.checkout.clone()),
             chat: web::Data::from(chat),
             sessions,
             session_key,
@@ -343,6 +372,15 @@ impl Services {
             .app_data(self.site.clone())
             .app_data(self.accounts.clone())
             .app_data(self.checkout.clone())
+            .app_data(self.promos.clone())
+            .app_data(self.card.clone())
+            .app_data(self.paypal.clone())
+            .app_data(self.stripe_webhook.clone())
+            .app_data(self.discord_link.clone())
+            .app_data(self.roblox.clone())
+            .app_data(self.public_url.clone())
+            .app_data(self.checkout_settings.clone())
+            .app_data(web::Data::new(self.clock.clone()))
             .app_data(self.chat.clone())
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())

@@ -6,7 +6,6 @@
 mod dev;
 
 use anyhow::Context;
-use chrono::{DateTime, Utc};
 use discord::DiscordOAuth;
 use orders::gateways::{
     DiscordIdentityProvider, DiscordLinkError, HostedCheckout, HostedCheckoutRequest,
@@ -132,8 +131,9 @@ impl RobloxDirectory for Roblox {
     }
 }
 
-/// Everything checkout needs at request time; one per instance, shared by all workers.
-pub struct CheckoutKit {
+/// Checkout's parts as [`build`] makes them from the settings. The composition root
+/// (`wiring`) registers each as its own `web::Data`; a handler takes the ones it uses.
+pub struct CheckoutParts {
     pub service: ShopCheckout,
     pub promos: ShopPromos,
     pub card: CardPayments,
@@ -143,21 +143,20 @@ pub struct CheckoutKit {
     pub webhook: Option<WebhookVerifier>,
     pub discord: DiscordLink,
     pub roblox: Roblox,
-    pub clock: AppClock,
-    /// `site.public_url` without a trailing slash.
-    pub public_url: String,
-    /// Checkout's limits (`checkout.*`).
-    pub settings: crate::settings::CheckoutSettings,
+    pub public_url: PublicUrl,
 }
 
-impl std::fmt::Debug for CheckoutKit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CheckoutKit")
-            .field("card", &self.card)
-            .field("paypal", &self.paypal.is_some())
-            .field("discord", &self.discord)
-            .field("roblox", &self.roblox)
-            .finish_non_exhaustive()
+/// `site.public_url` without a trailing slash: where the payment pages send the buyer back.
+#[derive(Debug, Clone)]
+pub struct PublicUrl(String);
+
+impl PublicUrl {
+    pub fn new(public_url: &str) -> Self {
+        PublicUrl(public_url.trim_end_matches('/').to_owned())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 
@@ -165,85 +164,76 @@ fn is_set(secret: &secrecy::SecretString) -> bool {
     !secret.expose_secret().trim().is_empty()
 }
 
-impl CheckoutKit {
-    /// Chooses every adapter from the settings (the start has already refused a production
-    /// setup with local stand-ins: `Settings::check_production`).
-    /// `orders_store` is the store through the dispatcher (push, the snapshot, the payment metrics).
-    pub fn build(
-        settings: &Settings,
-        store: Store,
-        orders_store: crate::dispatch::EventsStore,
-        clock: AppClock,
-        stock: StockChanged,
-    ) -> anyhow::Result<Self> {
-        let public_url = settings.site.public_url.trim_end_matches('/').to_owned();
+/// Builds checkout's parts, choosing every adapter from the settings (the start has already
+/// refused a production setup with local stand-ins: `Settings::check_production`).
+/// `orders_store` is the store through the dispatcher (push, the snapshot, the payment metrics).
+pub fn build(
+    settings: &Settings,
+    store: Store,
+    orders_store: crate::dispatch::EventsStore,
+    clock: AppClock,
+    stock: StockChanged,
+) -> anyhow::Result<CheckoutParts> {
+    let public_url = PublicUrl::new(&settings.site.public_url);
 
-        let card = if is_set(&settings.stripe.secret_key) {
-            CardPayments::Stripe(Box::new(
-                StripeCheckout::new(&settings.stripe)
-                    .context("the Stripe settings (stripe.*) are not usable")?,
-            ))
-        } else {
-            tracing::warn!("stripe.secret_key is empty: card payments use the dev payment page");
-            CardPayments::Dev(DevPayments::new())
-        };
-        let webhook = is_set(&settings.stripe.webhook_secret)
-            .then(|| WebhookVerifier::new(settings.stripe.webhook_secret.clone()));
+    let card = if is_set(&settings.stripe.secret_key) {
+        CardPayments::Stripe(Box::new(
+            StripeCheckout::new(&settings.stripe)
+                .context("the Stripe settings (stripe.*) are not usable")?,
+        ))
+    } else {
+        tracing::warn!("stripe.secret_key is empty: card payments use the dev payment page");
+        CardPayments::Dev(DevPayments::new())
+    };
+    let webhook = is_set(&settings.stripe.webhook_secret)
+        .then(|| WebhookVerifier::new(settings.stripe.webhook_secret.clone()));
 
-        let paypal = if settings.paypal.is_usable() {
-            Some(
-                PayPalCheckout::new(&settings.paypal)
-                    .context("the PayPal settings (paypal.*) are not usable")?,
-            )
-        } else {
-            None
-        };
+    let paypal = if settings.paypal.is_usable() {
+        Some(
+            PayPalCheckout::new(&settings.paypal)
+                .context("the PayPal settings (paypal.*) are not usable")?,
+        )
+    } else {
+        None
+    };
 
-        let discord = if settings.discord.client_id.trim().is_empty() {
-            tracing::warn!("discord.client_id is empty: Discord linking uses the dev sign-in page");
-            DiscordLink::Dev(DevDiscord::new())
-        } else {
-            let mut discord_settings = settings.discord.clone();
-            if discord_settings.redirect_url.trim().is_empty() {
-                discord_settings.redirect_url = format!("{public_url}/discord/callback");
-            }
-            DiscordLink::OAuth(Box::new(
-                DiscordOAuth::new(&discord_settings)
-                    .context("the Discord settings (discord.*) are not usable")?,
-            ))
-        };
+    let discord = if settings.discord.client_id.trim().is_empty() {
+        tracing::warn!("discord.client_id is empty: Discord linking uses the dev sign-in page");
+        DiscordLink::Dev(DevDiscord::new())
+    } else {
+        let mut discord_settings = settings.discord.clone();
+        if discord_settings.redirect_url.trim().is_empty() {
+            discord_settings.redirect_url = format!("{}/discord/callback", public_url.as_str());
+        }
+        DiscordLink::OAuth(Box::new(
+            DiscordOAuth::new(&discord_settings)
+                .context("the Discord settings (discord.*) are not usable")?,
+        ))
+    };
 
-        let roblox = if settings.roblox.users_api_base.trim().is_empty() {
-            Roblox::Local(LocalRoblox)
-        } else {
-            Roblox::Api(Box::new(
-                RobloxApi::new(&settings.roblox)
-                    .context("the Roblox settings (roblox.*) are not usable")?,
-            ))
-        };
+    let roblox = if settings.roblox.users_api_base.trim().is_empty() {
+        Roblox::Local(LocalRoblox)
+    } else {
+        Roblox::Api(Box::new(
+            RobloxApi::new(&settings.roblox)
+                .context("the Roblox settings (roblox.*) are not usable")?,
+        ))
+    };
 
-        Ok(CheckoutKit {
-            service: orders::Checkout::new(
-                orders_store,
-                store.clone(),
-                store.clone(),
-                clock.clone(),
-            )
+    Ok(CheckoutParts {
+        service: orders::Checkout::new(orders_store, store.clone(), store.clone(), clock.clone())
             .with_limits(settings.checkout.limits())
             .with_stock_hint(stock)
             .with_blocklist(store.clone())
             .with_access_keys(order_keys(settings)?),
-            promos: promo::Promos::new(store, clock.clone()),
-            card,
-            paypal,
-            webhook,
-            discord,
-            roblox,
-            clock,
-            public_url,
-            settings: settings.checkout.clone(),
-        })
-    }
+        promos: promo::Promos::new(store, clock),
+        card,
+        paypal,
+        webhook,
+        discord,
+        roblox,
+        public_url,
+    })
 }
 
 /// The keys of the orders' links, derived from the session key (`session.key`, which every
@@ -256,13 +246,6 @@ pub fn order_keys(settings: &Settings) -> anyhow::Result<orders::OrderKeys> {
         .context("the session key cannot key an HMAC")?;
     mac.update(b"garden-shop order links v1");
     orders::OrderKeys::new(&mac.finalize().into_bytes()).map_err(anyhow::Error::msg)
-}
-
-impl CheckoutKit {
-    /// The shop's clock now (tests move it forward).
-    pub fn clock_now(&self) -> DateTime<Utc> {
-        accounts::Clock::now(&self.clock)
-    }
 }
 
 /// Dollars for people to read: `$12.50`.
@@ -297,7 +280,9 @@ pub enum CloseError {
 /// when the provider says it was paid already, the order is confirmed through the same path
 /// as the webhook instead.
 pub async fn close_unpaid(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
+    card: &CardPayments,
+    paypal: Option<&PayPalCheckout>,
     order: &orders::Order,
     closing: orders::Closing,
 ) -> Result<Closed, CloseError> {
@@ -307,9 +292,9 @@ pub async fn close_unpaid(
     }
     if let (OrderStatus::Pending, Some(reference)) = (order.status(), &order.payment.reference) {
         let provider = order.payment.provider;
-        let closed = if provider == kit.card.provider() {
-            kit.card.close_checkout(reference.clone()).await
-        } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, &kit.paypal) {
+        let closed = if provider == card.provider() {
+            card.close_checkout(reference.clone()).await
+        } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, paypal) {
             paypal.close_checkout(reference.clone()).await
         } else {
             // a provider this instance no longer has: nothing to close with it
@@ -325,7 +310,7 @@ pub async fn close_unpaid(
                     reference: reference.clone(),
                     event: None,
                 };
-                return match confirm(kit, notice).await {
+                return match confirm(checkout, notice).await {
                     Ok(
                         Confirmation::Paid(_)
                         | Confirmation::AlreadyPaid(_)
@@ -337,8 +322,8 @@ pub async fn close_unpaid(
         }
     }
     let released = match closing {
-        Closing::Cancelled => kit.service.cancel(order.id).await?,
-        Closing::Expired => kit.service.expire_unpaid(order.id).await?,
+        Closing::Cancelled => checkout.cancel(order.id).await?,
+        Closing::Expired => checkout.expire_unpaid(order.id).await?,
     };
     match released {
         Release::Released(order) => Ok(Closed::Released(Box::new(order))),
@@ -362,9 +347,9 @@ pub async fn close_unpaid(
 /// ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
 /// order that can no longer be paid (its `paid_after_expiry` step tells staff to refund it).
 pub async fn confirm(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
     notice: orders::PaymentNotice,
 ) -> Result<orders::Confirmation, orders::ConfirmError> {
     use orders::CheckoutService;
-    kit.service.confirm_paid(notice).await
+    checkout.confirm_paid(notice).await
 }

@@ -6,12 +6,13 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
 use orders::{OrderId, PaymentProvider, QueueFilter, QueuedOrder};
+use paypal::PayPalCheckout;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::RequireStaff;
-use crate::checkout::CheckoutKit;
+use crate::checkout::{CardPayments, Roblox};
 use crate::client_ip::ClientIp;
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
@@ -113,9 +114,8 @@ struct QueuedOrderJson {
 
 /// The buyer's Roblox headshot: the offline stand-in's drawing, or the Roblox API's answer
 /// (cached by the adapter) within a short wait; none when Roblox cannot say.
-async fn avatar(kit: &CheckoutKit, username: &str) -> Option<String> {
+async fn avatar(roblox: &Roblox, username: &str) -> Option<String> {
     let username = RobloxUsername::parse(username).ok()?;
-    let roblox = &kit.roblox;
     if roblox.is_local() {
         return Some(roblox::dev_avatar_path(&username));
     }
@@ -131,7 +131,7 @@ async fn avatar(kit: &CheckoutKit, username: &str) -> Option<String> {
 }
 
 async fn to_json(
-    kit: &CheckoutKit,
+    roblox: &Roblox,
     queue: &DeliveryQueueService,
     order: QueuedOrder,
     now: DateTime<Utc>,
@@ -147,7 +147,7 @@ async fn to_json(
         status: order.status.as_str(),
         status_label: order.status.label(),
         minutes_waiting: order.minutes_waiting(now),
-        roblox_avatar_url: avatar(kit, &order.roblox_username).await,
+        roblox_avatar_url: avatar(roblox, &order.roblox_username).await,
         items: order
             .items
             .into_iter()
@@ -213,7 +213,7 @@ pub async fn list(
     _staff: RequireStaff,
     query: web::Query<ListQuery>,
     delivery: web::Data<DeliveryQueueService>,
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
 ) -> Result<HttpResponse, ApiError> {
     let filter = match query.filter.as_deref().map(str::trim) {
         None | Some("") => QueueFilter::Paid,
@@ -227,7 +227,7 @@ pub async fn list(
     let body = futures::future::join_all(
         orders
             .into_iter()
-            .map(|order| to_json(&kit, queue, order, now)),
+            .map(|order| to_json(&roblox, queue, order, now)),
     )
     .await;
     Ok(HttpResponse::Ok()
@@ -243,12 +243,8 @@ fn order_id(raw: &str) -> Result<OrderId, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Order not found.".to_owned()))
 }
 
-async fn answer(
-    kit: &CheckoutKit,
-    queue: &DeliveryQueueService,
-    order: QueuedOrder,
-) -> HttpResponse {
-    HttpResponse::Ok().json(to_json(kit, queue, order, queue.now()).await)
+async fn answer(roblox: &Roblox, queue: &DeliveryQueueService, order: QueuedOrder) -> HttpResponse {
+    HttpResponse::Ok().json(to_json(roblox, queue, order, queue.now()).await)
 }
 
 /// POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was first.
@@ -274,12 +270,12 @@ pub async fn claim(
     ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
         .claim(order_id(&path)?, staff.id, &staff.actor(ip))
         .await?;
-    Ok(answer(&kit, &delivery, order).await)
+    Ok(answer(&roblox, &delivery, order).await)
 }
 
 /// POST /api/admin/orders/{id}/release: only the one who claimed it.
@@ -305,12 +301,12 @@ pub async fn release(
     ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
         .release(order_id(&path)?, staff.id, &staff.actor(ip))
         .await?;
-    Ok(answer(&kit, &delivery, order).await)
+    Ok(answer(&roblox, &delivery, order).await)
 }
 
 /// The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`).
@@ -350,7 +346,7 @@ pub async fn deliver(
     path: web::Path<String>,
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
@@ -365,7 +361,7 @@ pub async fn deliver(
     let order = delivery
         .deliver(id, staff.id, proof, &staff.actor(ip))
         .await?;
-    Ok(answer(&kit, &delivery, order).await)
+    Ok(answer(&roblox, &delivery, order).await)
 }
 
 /// POST /api/admin/orders/{id}/refund: refunds the whole payment through the order's provider
@@ -390,24 +386,27 @@ pub async fn deliver(
     ),
     security(("session_cookie" = [])),
 )]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn refund(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     path: web::Path<String>,
     aftersale: web::Data<AfterSaleService>,
     delivery: web::Data<DeliveryQueueService>,
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
+    card: web::Data<CardPayments>,
+    paypal: web::Data<Option<PayPalCheckout>>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     let actor = staff.actor(ip);
     let provider = aftersale.order(id).await?.payment.provider;
-    if provider == kit.card.provider() {
-        aftersale.refund(id, &kit.card, &actor).await?;
-    } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, &kit.paypal) {
+    if provider == card.provider() {
+        aftersale.refund(id, card.get_ref(), &actor).await?;
+    } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, paypal.get_ref()) {
         aftersale.refund(id, paypal, &actor).await?;
     } else {
         return Err(orders::RefundError::NoProvider(provider).into());
     }
     let order = delivery.order(id).await?;
-    Ok(answer(&kit, &delivery, order).await)
+    Ok(answer(&roblox, &delivery, order).await)
 }

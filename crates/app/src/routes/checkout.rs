@@ -13,20 +13,20 @@ use orders::{
     IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider,
     ReturnUrls, ScopedKey,
 };
+use paypal::PayPalCheckout;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
+use crate::checkout::{self, CardPayments, PublicUrl, ShopCheckout};
 use crate::dto::checkout::{
     CardCheckoutResponse, CheckoutContext, OrderPayload, PaypalCheckoutResponse,
 };
 use crate::dto::responses::JsonBodyRefused;
 use crate::error::IDEMPOTENCY_KEY_FIELD;
-use crate::{
-    auth::MaybeUser, checkout, checkout::CheckoutKit, client_ip::ClientIp, error::ApiError,
-};
+use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 
 /// The header a checkout's retries carry (`orders::idempotency`).
 pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
@@ -101,7 +101,7 @@ fn context(
 /// repeated request's session (whose first answer, cookie included, may never have arrived)
 /// remembers the order too, and keeps the token the order was placed with.
 async fn open<G: PaymentGateway>(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
     session: &Session,
     (context, new_token): (CheckoutContext, Option<String>),
     payload: OrderPayload,
@@ -109,7 +109,7 @@ async fn open<G: PaymentGateway>(
     urls: impl FnOnce(OrderId) -> ReturnUrls,
 ) -> Result<OpenedCheckout, ApiError> {
     let request = payload.into_request(context)?;
-    let opened = kit.service.place_and_open(request, gateway, urls).await;
+    let opened = checkout.place_and_open(request, gateway, urls).await;
     let placed = match &opened {
         Ok(opened) => Some(opened.placed.order.id),
         Err(orders::OpenCheckoutError::PaymentFailed { order_id, .. }) => Some(*order_id),
@@ -163,9 +163,12 @@ async fn open<G: PaymentGateway>(
     ),
     security((), ("session_cookie" = [])),
 )]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn card(
     req: HttpRequest,
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    card: web::Data<CardPayments>,
+    public_url: web::Data<PublicUrl>,
     sessions: web::Data<LiveSessions>,
     session: Session,
     user: MaybeUser,
@@ -173,21 +176,21 @@ pub async fn card(
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
     let key = idempotency(&req, &sessions)?;
-    let provider = kit.card.provider();
+    let provider = card.provider();
     let method = (PaymentMethod::Card, provider);
     let context = context(&session, &user, client, method, key);
-    let public_url = &kit.public_url;
+    let public_url = public_url.as_str();
     let urls = |id| ReturnUrls {
         success_url: format!("{public_url}/success?order_id={id}"),
         cancel_url: format!("{public_url}/cancel?order_id={id}"),
         paid_url: format!("{public_url}/success?order_id={id}"),
     };
     let opened = open(
-        &kit,
+        &checkout,
         &session,
         context,
         payload.into_inner(),
-        &kit.card,
+        card.get_ref(),
         urls,
     )
     .await?;
@@ -228,16 +231,19 @@ pub async fn card(
     ),
     security((), ("session_cookie" = [])),
 )]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn paypal(
     req: HttpRequest,
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    paypal: web::Data<Option<PayPalCheckout>>,
+    public_url: web::Data<PublicUrl>,
     sessions: web::Data<LiveSessions>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(gateway) = kit.paypal.as_ref() else {
+    let Some(gateway) = paypal.get_ref() else {
         return Err(ApiError::NotFound(
             "PayPal is not available in this shop.".to_owned(),
         ));
@@ -245,13 +251,21 @@ pub async fn paypal(
     let key = idempotency(&req, &sessions)?;
     let method = (PaymentMethod::Paypal, PaymentProvider::Paypal);
     let context = context(&session, &user, client, method, key);
-    let public_url = &kit.public_url;
+    let public_url = public_url.as_str();
     let urls = |id| ReturnUrls {
         success_url: format!("{public_url}/api/paypal/return?order_id={id}"),
         cancel_url: format!("{public_url}/cancel?order_id={id}"),
         paid_url: format!("{public_url}/success?order_id={id}"),
     };
-    let opened = open(&kit, &session, context, payload.into_inner(), gateway, urls).await?;
+    let opened = open(
+        &checkout,
+        &session,
+        context,
+        payload.into_inner(),
+        gateway,
+        urls,
+    )
+    .await?;
     Ok(answer(&opened).json(PaypalCheckoutResponse {
         approval_url: opened.redirect_url,
         order_id: opened.placed.order.id.get(),
@@ -324,11 +338,12 @@ pub struct PayPalReturn {
     security(()),
 )]
 pub async fn paypal_return(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    paypal: web::Data<Option<PayPalCheckout>>,
     query: web::Query<PayPalReturn>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let capture = kit.paypal.as_ref().ok_or_else(not_found)?;
+    let capture = paypal.get_ref().as_ref().ok_or_else(not_found)?;
     let id = query
         .order_id
         .as_deref()
@@ -336,8 +351,7 @@ pub async fn paypal_return(
         .map(OrderId::new)
         .ok_or_else(not_found)?;
     let token = query.token.as_deref().unwrap_or_default();
-    let captured = kit
-        .service
+    let captured = checkout
         .confirm_capture(id, PaymentProvider::Paypal, token, capture)
         .await?;
     let page = if captured.is_success() {

@@ -6,14 +6,17 @@
 use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
 use orders::{Order, OrderStatus, PaymentNotice, PaymentProvider};
+use paypal::PayPalCheckout;
 use serde::Deserialize;
 
 use super::orders::{cancel_order, visible_order};
 use crate::checkout::confirm;
 use crate::{
     auth::MaybeUser,
-    checkout::CheckoutKit,
-    checkout::{dollars_text as money, encode_query_value, DevDiscord, DEMO_IDENTITIES},
+    checkout::{
+        dollars_text as money, encode_query_value, CardPayments, DevDiscord, DiscordLink,
+        ShopCheckout, DEMO_IDENTITIES,
+    },
     error::ApiError,
 };
 
@@ -89,15 +92,16 @@ fn see_other(location: String) -> HttpResponse {
 
 /// The dev order if the dev payment provider is on and this visitor may see it.
 async fn dev_order(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
+    card: &CardPayments,
     session: &Session,
     user: &MaybeUser,
     id: &str,
 ) -> Result<Order, ApiError> {
-    if !kit.card.is_dev() {
+    if !card.is_dev() {
         return Err(ApiError::NotFound("Not found.".to_owned()));
     }
-    let order = visible_order(kit, session, user, id).await?;
+    let order = visible_order(checkout, session, user, id).await?;
     if order.payment.provider != PaymentProvider::Dev {
         return Err(ApiError::NotFound("Order not found.".to_owned()));
     }
@@ -106,12 +110,13 @@ async fn dev_order(
 
 /// `GET /dev/pay/{order_id}`: the order and two buttons, Pay and Cancel.
 pub async fn pay_page(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    card: web::Data<CardPayments>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&kit, &session, &user, &id).await?;
+    let order = dev_order(&checkout, &card, &session, &user, &id).await?;
     let id = order.id;
     let mut rows = String::new();
     for line in &order.lines {
@@ -157,12 +162,13 @@ pub async fn pay_page(
 
 /// `POST /dev/pay/{order_id}/pay`: confirms through the webhook's own call, then /success.
 pub async fn pay(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    card: web::Data<CardPayments>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&kit, &session, &user, &id).await?;
+    let order = dev_order(&checkout, &card, &session, &user, &id).await?;
     let notice = PaymentNotice {
         order_id: order.id,
         provider: PaymentProvider::Dev,
@@ -170,19 +176,21 @@ pub async fn pay(
         event: None,
     };
     // paid now, before, or by this very notice: the same place
-    confirm(&kit, notice).await?;
+    confirm(&checkout, notice).await?;
     Ok(see_other(format!("/success?order_id={}", order.id)))
 }
 
 /// `POST /dev/pay/{order_id}/cancel`: cancels (stock released), then /cancel.
 pub async fn cancel(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    card: web::Data<CardPayments>,
+    paypal: web::Data<Option<PayPalCheckout>>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&kit, &session, &user, &id).await?;
-    match cancel_order(&kit, &order).await {
+    let order = dev_order(&checkout, &card, &session, &user, &id).await?;
+    match cancel_order(&checkout, &card, paypal.get_ref().as_ref(), &order).await {
         // already cancelled (a second click): the same place
         Ok(_) | Err(ApiError::Conflict(_)) => {}
         Err(other) => return Err(other),
@@ -198,10 +206,10 @@ pub struct AuthorizeQuery {
 
 /// `GET /dev/discord/authorize?state=...`: pick a demo identity; back to /discord/callback.
 pub async fn discord_page(
-    kit: web::Data<CheckoutKit>,
+    discord: web::Data<DiscordLink>,
     query: web::Query<AuthorizeQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    if !kit.discord.is_dev() {
+    if !discord.is_dev() {
         return Err(ApiError::NotFound("Not found.".to_owned()));
     }
     let oauth_state = escape(&query.state);

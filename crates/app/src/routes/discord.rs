@@ -23,7 +23,7 @@ use utoipa::ToSchema;
 
 use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::guild_join::GuildJoinQueue;
-use crate::{checkout::random_token, checkout::CheckoutKit, error::ApiError};
+use crate::{checkout::random_token, checkout::DiscordLink, error::ApiError};
 
 const SESSION_IDENTITY: &str = "discord_identity";
 /// The cookie carrying the OAuth state between authorize and the exchange.
@@ -158,12 +158,12 @@ pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
     security(()),
 )]
 pub async fn authorize(
-    kit: web::Data<CheckoutKit>,
+    discord: web::Data<DiscordLink>,
     state_cookie: web::Data<OAuthStateCookie>,
 ) -> HttpResponse {
     let oauth_state = random_token();
     HttpResponse::Found()
-        .insert_header((header::LOCATION, kit.discord.authorize_url(&oauth_state)))
+        .insert_header((header::LOCATION, discord.authorize_url(&oauth_state)))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .cookie(state_cookie.issue(&oauth_state, SystemTime::now()))
         .finish()
@@ -207,7 +207,7 @@ pub struct DiscordAuth {
 )]
 pub async fn exchange(
     request: HttpRequest,
-    kit: web::Data<CheckoutKit>,
+    discord: web::Data<DiscordLink>,
     state_cookie: web::Data<OAuthStateCookie>,
     guild_joins: web::Data<GuildJoinQueue>,
     session: Session,
@@ -218,7 +218,7 @@ pub async fn exchange(
         .and_then(|cookie| state_cookie.verify(cookie.value(), SystemTime::now()));
     let mut response = match expected {
         Some(expected) if body.state.as_deref() == Some(expected.as_str()) => {
-            link(&kit, &guild_joins, &session, &body)
+            link(&discord, &guild_joins, &session, &body)
                 .await
                 .unwrap_or_else(|error| error.error_response())
         }
@@ -235,7 +235,7 @@ pub async fn exchange(
 /// Exchanges the code of a sign-in whose state checked out, and queues the buyer's join to the
 /// shop's Discord server when the shop makes one (its failures never fail the link).
 async fn link(
-    kit: &CheckoutKit,
+    discord: &DiscordLink,
     guild_joins: &GuildJoinQueue,
     session: &Session,
     body: &DiscordAuth,
@@ -244,8 +244,7 @@ async fn link(
     if code.is_empty() {
         return Err(ApiError::field("code", "No code returned from Discord"));
     }
-    let linked = kit
-        .discord
+    let linked = discord
         .exchange_code(code.to_owned())
         .await
         .inspect_err(|error| {

@@ -6,10 +6,11 @@
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
+use paypal::PayPalCheckout;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::checkout::{self, CheckoutKit, CloseError, Closed};
+use crate::checkout::{self, CardPayments, CloseError, Closed, ShopCheckout};
 use crate::dto::responses::CrossSiteRefused;
 use std::time::Duration;
 
@@ -62,7 +63,7 @@ pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> boo
 
 /// The order if this visitor may see it; 404 otherwise (also for a malformed id).
 pub(crate) async fn visible_order(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
     session: &Session,
     user: &MaybeUser,
     id: &str,
@@ -74,7 +75,7 @@ pub(crate) async fn visible_order(
         .filter(|id| *id > 0)
         .ok_or_else(not_found)?;
     // an order of someone else answers as one that does not exist
-    let order = kit.service.order(OrderId::new(id)).await?;
+    let order = checkout.order(OrderId::new(id)).await?;
     if may_see(session, user, &order) {
         Ok(order)
     } else {
@@ -283,7 +284,7 @@ async fn tracked_page(tracking: &TrackingService, order: Order) -> Result<HttpRe
 /// (compared in constant time with the stored hash). 404 otherwise, the same for an unknown
 /// order, a wrong key and another order's key.
 pub(crate) async fn order_for(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
     tracking: &TrackingService,
     session: &Session,
     user: &MaybeUser,
@@ -297,7 +298,7 @@ pub(crate) async fn order_for(
         .filter(|id| *id > 0)
         .map(OrderId::new)
         .ok_or_else(not_found)?;
-    let order = match kit.service.order(id).await {
+    let order = match checkout.order(id).await {
         Ok(order) => order,
         Err(OrderError::NotFound(_)) => return Err(not_found()),
         Err(OrderError::Unknown(e)) => return Err(ApiError::Internal(e)),
@@ -339,20 +340,28 @@ pub(crate) async fn order_for(
     security((), ("session_cookie" = [])),
 )]
 pub async fn show(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
     tracking: web::Data<TrackingService>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
+    let order = order_for(
+        &checkout,
+        &tracking,
+        &session,
+        &user,
+        &id,
+        query.key.as_deref(),
+    )
+    .await?;
     tracked_page(&tracking, order).await
 }
 
 /// Who is asking about an order, with what they need to see it.
 struct Visitor<'a> {
-    kit: &'a CheckoutKit,
+    checkout: &'a ShopCheckout,
     tracking: &'a TrackingService,
     session: &'a Session,
     user: &'a MaybeUser,
@@ -370,7 +379,15 @@ impl Visitor<'_> {
         limits: &RateLimits,
         settings: &DeliverySettings,
     ) -> Result<Order, ApiError> {
-        let order = order_for(self.kit, self.tracking, self.session, self.user, id, key).await?;
+        let order = order_for(
+            self.checkout,
+            self.tracking,
+            self.session,
+            self.user,
+            id,
+            key,
+        )
+        .await?;
         limits
             .check(
                 bucket,
@@ -409,7 +426,7 @@ impl Visitor<'_> {
 )]
 #[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn ready(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
     tracking: web::Data<TrackingService>,
     delivery: web::Data<DeliveryQueueService>,
     limits: web::Data<RateLimits>,
@@ -420,7 +437,7 @@ pub async fn ready(
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let visitor = Visitor {
-        kit: &kit,
+        checkout: &checkout,
         tracking: &tracking,
         session: &session,
         user: &user,
@@ -436,8 +453,13 @@ pub async fn ready(
 /// promo use go back at once. 409 when it is not pending (or was paid before its page closed,
 /// or is held for staff review); 503 when the provider could not close the page (the order
 /// stays pending).
-pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Order, ApiError> {
-    match checkout::close_unpaid(kit, order, Closing::Cancelled).await {
+pub(crate) async fn cancel_order(
+    checkout: &ShopCheckout,
+    card: &CardPayments,
+    paypal: Option<&PayPalCheckout>,
+    order: &Order,
+) -> Result<Order, ApiError> {
+    match checkout::close_unpaid(checkout, card, paypal, order, Closing::Cancelled).await {
         Ok(Closed::Released(order)) => Ok(*order),
         Ok(Closed::Paid) => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
@@ -474,13 +496,15 @@ pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Ord
     security((), ("session_cookie" = [])),
 )]
 pub async fn cancel(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    card: web::Data<CardPayments>,
+    paypal: web::Data<Option<PayPalCheckout>>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&kit, &session, &user, &id).await?;
-    let cancelled = cancel_order(&kit, &order).await?;
+    let order = visible_order(&checkout, &session, &user, &id).await?;
+    let cancelled = cancel_order(&checkout, &card, paypal.get_ref().as_ref(), &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
 }
 
@@ -496,10 +520,10 @@ pub struct ProfileOrder {
 
 /// The user's orders, newest first, for `/api/profile`.
 pub(crate) async fn orders_of_user(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
     user_id: i64,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = kit.service.orders_of_user(user_id).await?;
+    let orders = checkout.orders_of_user(user_id).await?;
     Ok(orders
         .iter()
         .map(|order| ProfileOrder {
@@ -539,7 +563,7 @@ pub(crate) async fn orders_of_user(
 )]
 #[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn join_ticket(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
     tracking: web::Data<TrackingService>,
     tickets: web::Data<TicketService>,
     limits: web::Data<RateLimits>,
@@ -550,7 +574,7 @@ pub async fn join_ticket(
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let visitor = Visitor {
-        kit: &kit,
+        checkout: &checkout,
         tracking: &tracking,
         session: &session,
         user: &user,

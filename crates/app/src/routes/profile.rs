@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use super::auth::UserResponse;
 use crate::{
     auth::{CurrentUser, RequireUser},
-    checkout::CheckoutKit,
+    checkout::ShopCheckout,
     error::ApiError,
     error::ErrorBody,
 };
@@ -17,10 +17,10 @@ pub use super::orders::ProfileOrder;
 
 /// The user's orders, newest first.
 async fn orders_for_profile(
-    kit: &CheckoutKit,
+    checkout: &ShopCheckout,
     user: &CurrentUser,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    super::orders::orders_of_user(kit, user.id).await
+    super::orders::orders_of_user(checkout, user.id).await
 }
 
 /// `GET /api/profile`'s answer.
@@ -50,9 +50,9 @@ pub struct ProfileUser {
 )]
 pub async fn profile(
     RequireUser(user): RequireUser,
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
 ) -> Result<HttpResponse, ApiError> {
-    let orders = orders_for_profile(&kit, &user).await?;
+    let orders = orders_for_profile(&checkout, &user).await?;
     Ok(HttpResponse::Ok().json(ProfileResponse {
         user: ProfileUser {
             user: UserResponse::from(&user),

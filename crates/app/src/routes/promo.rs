@@ -18,8 +18,9 @@ use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::limits::RateLimits;
 use crate::{
     auth::RequireSuperAdmin,
-    checkout::CheckoutKit,
+    checkout::ShopPromos,
     error::{ApiError, FieldErrors},
+    settings::CheckoutSettings,
 };
 
 const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
@@ -63,14 +64,15 @@ pub struct PromoValid {
     security((), ("session_cookie" = [])),
 )]
 pub async fn validate(
-    kit: web::Data<CheckoutKit>,
+    promos: web::Data<ShopPromos>,
+    settings: web::Data<CheckoutSettings>,
     limits: web::Data<RateLimits>,
     client: ClientIp,
     session: Session,
     body: web::Json<ValidatePromo>,
 ) -> Result<HttpResponse, ApiError> {
     // counted before anything else, so guessing codes costs a request each
-    let per_minute = kit.settings.promo_checks_per_minute;
+    let per_minute = settings.promo_checks_per_minute;
     limits
         .check(
             "promo-check:ip",
@@ -82,7 +84,7 @@ pub async fn validate(
     let Some(identity) = session_identity(&session).filter(|_| !code.is_empty()) else {
         return Err(ApiError::PromoRejected(NEED_CODE_AND_DISCORD.to_owned()));
     };
-    match kit.promos.validate(code, &identity.discord_id).await? {
+    match promos.validate(code, &identity.discord_id).await? {
         PromoValidation::Valid(applied) => Ok(HttpResponse::Ok().json(PromoValid {
             discount: applied.discount.get(),
         })),
@@ -247,7 +249,7 @@ fn max_uses_field(
 pub async fn create(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    kit: web::Data<CheckoutKit>,
+    promos: web::Data<ShopPromos>,
     body: web::Json<CreatePromo>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -272,8 +274,7 @@ pub async fn create(
             "validated promo fields missing"
         )));
     };
-    let promo = kit
-        .promos
+    let promo = promos
         .create(
             NewPromo {
                 code,
@@ -352,10 +353,9 @@ impl From<PromoSummary> for PromoCodeJson {
 )]
 pub async fn list(
     RequireSuperAdmin(_admin): RequireSuperAdmin,
-    kit: web::Data<CheckoutKit>,
+    promos: web::Data<ShopPromos>,
 ) -> Result<HttpResponse, ApiError> {
-    let codes: Vec<PromoCodeJson> = kit
-        .promos
+    let codes: Vec<PromoCodeJson> = promos
         .list()
         .await?
         .into_iter()
@@ -422,7 +422,7 @@ pub struct PromoChangeDoc {
 pub async fn update(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    kit: web::Data<CheckoutKit>,
+    promos: web::Data<ShopPromos>,
     path: web::Path<String>,
     body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
@@ -456,7 +456,7 @@ pub async fn update(
         Some(_) => errors.add("active", "Active is true or false."),
     }
     errors.finish()?;
-    let updated = kit.promos.update(id, change, &admin.actor(ip)).await?;
+    let updated = promos.update(id, change, &admin.actor(ip)).await?;
     tracing::info!(code = %updated.promo.code, by = admin.id, "promo code changed");
     Ok(HttpResponse::Ok().json(PromoCodeJson::from(updated)))
 }
@@ -484,11 +484,11 @@ pub async fn update(
 pub async fn delete(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    kit: web::Data<CheckoutKit>,
+    promos: web::Data<ShopPromos>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = promo_id(&path)?;
-    kit.promos.delete(id, &admin.actor(ip)).await?;
+    promos.delete(id, &admin.actor(ip)).await?;
     tracing::info!(promo = %id, by = admin.id, "promo code deleted");
     Ok(HttpResponse::NoContent().finish())
 }

@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::orders::{order_for, KeyQuery};
 use crate::auth::{MaybeUser, RequireStaff};
-use crate::checkout::CheckoutKit;
+use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
 use crate::dto::responses::JsonBodyRefused;
 use crate::error::ApiError;
@@ -81,7 +81,7 @@ impl From<&Review> for ReviewResponse {
 )]
 #[allow(clippy::too_many_arguments)]
 pub async fn leave(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
     tracking: web::Data<TrackingService>,
     reviews: web::Data<ReviewService>,
     session: Session,
@@ -90,7 +90,15 @@ pub async fn leave(
     query: web::Query<KeyQuery>,
     payload: web::Json<ReviewPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(&kit, &tracking, &session, &user, &id, query.key.as_deref()).await?;
+    let order = order_for(
+        &checkout,
+        &tracking,
+        &session,
+        &user,
+        &id,
+        query.key.as_deref(),
+    )
+    .await?;
     let review = reviews.leave(&order, payload.rating, &payload.text).await?;
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))
 }

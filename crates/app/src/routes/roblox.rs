@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 use shared::Rule;
 use utoipa::ToSchema;
 
+use crate::checkout::Roblox;
 use crate::dto::responses::JsonBodyRefused;
-use crate::{checkout::CheckoutKit, client_ip::ClientIp, error::ApiError, limits::RateLimits};
+use crate::settings::CheckoutSettings;
+use crate::{client_ip::ClientIp, error::ApiError, limits::RateLimits};
 
 /// A Roblox username to look up.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -59,13 +61,14 @@ pub struct AvatarResponse {
     security(()),
 )]
 pub async fn avatar(
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
+    settings: web::Data<CheckoutSettings>,
     limits: web::Data<RateLimits>,
     client: ClientIp,
     body: web::Json<AvatarRequest>,
 ) -> Result<HttpResponse, ApiError> {
     // each lookup may cost two calls to Roblox
-    let per_minute = kit.settings.roblox_lookups_per_minute;
+    let per_minute = settings.roblox_lookups_per_minute;
     limits
         .check(
             "roblox-lookup:ip",
@@ -79,8 +82,7 @@ pub async fn avatar(
     }
     let username = RobloxUsername::parse(typed)
         .map_err(|e| ApiError::field("username", format!("A Roblox username {e}.")))?;
-    let profile = kit
-        .roblox
+    let profile = roblox
         .lookup(username)
         .await
         .inspect_err(|error| tracing::warn!(error = ?error, "roblox lookup failed"))?
@@ -108,11 +110,11 @@ pub async fn avatar(
     security(()),
 )]
 pub async fn dev_avatar(
-    kit: web::Data<CheckoutKit>,
+    roblox: web::Data<Roblox>,
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound("Not found.".to_owned());
-    if !kit.roblox.is_local() {
+    if !roblox.is_local() {
         return Err(not_found());
     }
     let username = name

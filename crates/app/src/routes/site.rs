@@ -3,7 +3,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::services::TrackingService;
-use crate::{checkout::CheckoutKit, settings::SiteSettings, snapshot::ProductSnapshot};
+use paypal::PayPalCheckout;
+
+use crate::{settings::SiteSettings, snapshot::ProductSnapshot};
 
 /// What the browser needs to know about this shop's configuration.
 #[derive(Debug, Serialize, ToSchema)]
@@ -36,7 +38,7 @@ pub struct Site<'a> {
 )]
 pub async fn site(
     site: web::Data<SiteSettings>,
-    checkout: web::Data<CheckoutKit>,
+    paypal: web::Data<Option<PayPalCheckout>>,
     tracking: web::Data<TrackingService>,
 ) -> HttpResponse {
     HttpResponse::Ok()
@@ -44,7 +46,7 @@ pub async fn site(
         .json(Site {
             name: &site.name,
             reviews_url: &site.reviews_url,
-            paypal_enabled: checkout.paypal.is_some(),
+            paypal_enabled: paypal.is_some(),
             discord_invite_url: tracking.handoff().discord_invite.as_deref(),
             delivery_minutes: tracking.estimate_minutes().await,
         })

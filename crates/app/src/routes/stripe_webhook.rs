@@ -12,10 +12,12 @@ use orders::{
     PaymentProvider, ProviderEvent, ProviderRefund, Release, ReleaseError,
 };
 use serde::Serialize;
-use stripe_adapter::{CheckoutPaymentStatus, DisputeStatus, StripeEvent};
+use shared::Clock as _;
+use stripe_adapter::{CheckoutPaymentStatus, DisputeStatus, StripeEvent, WebhookVerifier};
 
+use crate::auth::AppClock;
 use crate::checkout::confirm;
-use crate::checkout::CheckoutKit;
+use crate::checkout::ShopCheckout;
 use crate::dto::responses::CrossSiteRefused;
 use crate::error::ApiError;
 use crate::services::AfterSaleService;
@@ -118,13 +120,15 @@ fn notice(event_id: &str, session_id: String, order_id: Option<&str>) -> Option<
     security(()),
 )]
 pub async fn webhook(
-    kit: web::Data<CheckoutKit>,
+    checkout: web::Data<ShopCheckout>,
+    verifier: web::Data<Option<WebhookVerifier>>,
+    clock: web::Data<AppClock>,
     aftersale: web::Data<AfterSaleService>,
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = raw_body(payload).await?;
-    let Some(verifier) = kit.webhook.as_ref() else {
+    let Some(verifier) = verifier.get_ref() else {
         return Err(ApiError::BadRequest(
             "Stripe webhooks are not configured.".to_owned(),
         ));
@@ -139,7 +143,7 @@ pub async fn webhook(
         ));
     };
     let event = verifier
-        .verify(&body, signature, kit.clock_now())
+        .verify(&body, signature, clock.now())
         .inspect_err(|error| tracing::warn!(%error, "stripe webhook refused"))?;
     match event {
         StripeEvent::CheckoutCompleted {
@@ -161,7 +165,7 @@ pub async fn webhook(
                 return Ok(received());
             };
             let order = notice.order_id;
-            match confirm(&kit, notice).await {
+            match confirm(&checkout, notice).await {
                 Ok(_) => {
                     if let Some(intent) = payment_intent {
                         aftersale
@@ -189,7 +193,7 @@ pub async fn webhook(
             let Some(notice) = notice(&event_id, session_id, order_id.as_deref()) else {
                 return Ok(received());
             };
-            match kit.service.expire(notice).await {
+            match checkout.expire(notice).await {
                 Ok(Release::Released(_) | Release::AlreadyClosed(_) | Release::Replayed)
                 | Err(
                     ReleaseError::NotFound(_)
