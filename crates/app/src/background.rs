@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use accounts::Clock as _;
 use discord::StaffNotifier;
-use orders::{CheckoutService, Closing, OrderError, ReleaseError};
+use orders::{CheckoutService, CloseError, Closed, Closing, OrderError, ReleaseError};
 use store::Store;
 use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
-use crate::checkout::{close_unpaid, CheckoutKit, CloseError, Closed};
+use crate::checkout::{CheckoutKit, ShopProviders};
 use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
 use crate::rounds::{Loop, Rounds};
@@ -31,18 +31,23 @@ const RATE_LIMIT_RETENTION: chrono::Duration = chrono::Duration::days(2);
 /// One sweep over the shop's orders: expires pending orders whose payment window has passed
 /// and gives their stock and promo use back, in case the provider's own expiry never arrives
 /// (PayPal has none; a webhook may be lost). Each order's payment page is closed at the
-/// provider first (see [`close_unpaid`]): one that turns out paid is confirmed instead, one the
+/// provider first (`orders::Checkout::close_unpaid`): one that turns out paid is confirmed instead, one the
 /// provider could not close is tried again next time, and orders held for staff review are
 /// left alone. It also forgets rate-limit windows older than two days.
 #[derive(Clone)]
 pub struct Sweeper {
     kit: Arc<CheckoutKit>,
+    providers: Arc<ShopProviders>,
     store: Store,
 }
 
 impl Sweeper {
-    fn new(kit: Arc<CheckoutKit>, store: Store) -> Self {
-        Sweeper { kit, store }
+    fn new(kit: Arc<CheckoutKit>, providers: Arc<ShopProviders>, store: Store) -> Self {
+        Sweeper {
+            kit,
+            providers,
+            store,
+        }
     }
 
     /// Expires every stale pending order (its payment page closed, its stock released once)
@@ -63,7 +68,11 @@ impl Sweeper {
                 Err(OrderError::NotFound(_)) => continue,
                 Err(OrderError::Unknown(error)) => return Err(error),
             };
-            match close_unpaid(kit, &order, Closing::Expired).await {
+            let closed = kit
+                .service
+                .close_unpaid(&order, Closing::Expired, self.providers.as_ref())
+                .await;
+            match closed {
                 Ok(Closed::Released(_)) => expired += 1,
                 Ok(Closed::Paid) => {}
                 // paid, cancelled or held for review meanwhile, or gone: nothing to do
@@ -98,6 +107,7 @@ pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
 pub struct Loops {
     pub outbox: crate::outbox::Outbox,
     pub checkout: Arc<CheckoutKit>,
+    pub providers: Arc<ShopProviders>,
     pub chat: Arc<HelpChat>,
     pub stock: StockChanged,
     pub store: Store,
@@ -109,7 +119,7 @@ pub struct Loops {
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
 pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
-    let sweeper = Sweeper::new(loops.checkout, loops.store.clone());
+    let sweeper = Sweeper::new(loops.checkout, loops.providers, loops.store.clone());
     set_event_hook(
         &loops.events,
         loops.stock.clone(),

@@ -15,7 +15,7 @@ use store::Store;
 use crate::{
     auth::{self, session::ShopSessionStore, AccountsService, AppClock},
     background::{self, Loops, Sweeper},
-    checkout::{self, CheckoutKit},
+    checkout::{self, CheckoutKit, ShopProviders},
     client_ip::TrustedProxies,
     dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
     events::{ShopEvents, StreamLimits},
@@ -47,6 +47,8 @@ pub struct Services {
     pub site: web::Data<SiteSettings>,
     pub accounts: web::Data<AccountsService>,
     pub checkout: web::Data<CheckoutKit>,
+    /// The payment providers this instance reaches (the orders domain's `PaymentProviders`).
+    pub providers: web::Data<ShopProviders>,
     pub chat: web::Data<HelpChat>,
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
@@ -205,6 +207,10 @@ impl Services {
             )
             .context("the checkout settings are not usable")?,
         );
+        let providers = Arc::new(ShopProviders::new(
+            checkout.card.clone(),
+            checkout.paypal.clone(),
+        ));
         let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(
@@ -250,6 +256,7 @@ impl Services {
             Loops {
                 outbox,
                 checkout: Arc::clone(&checkout),
+                providers: Arc::clone(&providers),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
                 store: store.clone(),
@@ -319,6 +326,7 @@ impl Services {
             media: web::Data::new(media),
             accounts: web::Data::from(accounts),
             checkout: web::Data::from(checkout),
+            providers: web::Data::from(providers),
             chat: web::Data::from(chat),
             sessions,
             session_key,
@@ -343,6 +351,7 @@ impl Services {
             .app_data(self.site.clone())
             .app_data(self.accounts.clone())
             .app_data(self.checkout.clone())
+            .app_data(self.providers.clone())
             .app_data(self.chat.clone())
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())

@@ -9,7 +9,7 @@ use orders::{Order, OrderStatus, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
 use super::orders::{cancel_order, visible_order};
-use crate::checkout::confirm;
+use crate::checkout::{confirm, ShopProviders};
 use crate::{
     auth::MaybeUser,
     checkout::CheckoutKit,
@@ -177,12 +177,13 @@ pub async fn pay(
 /// `POST /dev/pay/{order_id}/cancel`: cancels (stock released), then /cancel.
 pub async fn cancel(
     kit: web::Data<CheckoutKit>,
+    providers: web::Data<ShopProviders>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let order = dev_order(&kit, &session, &user, &id).await?;
-    match cancel_order(&kit, &order).await {
+    match cancel_order(&kit, &providers, &order).await {
         // already cancelled (a second click): the same place
         Ok(_) | Err(ApiError::Conflict(_)) => {}
         Err(other) => return Err(other),

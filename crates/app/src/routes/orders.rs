@@ -5,11 +5,14 @@
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
+use orders::{
+    CheckoutService, CloseError, Closed, Closing, ConfirmError, Order, OrderError, OrderId,
+    ReleaseError,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::checkout::{self, CheckoutKit, CloseError, Closed};
+use crate::checkout::{CheckoutKit, ShopProviders};
 use crate::dto::responses::CrossSiteRefused;
 use std::time::Duration;
 
@@ -436,8 +439,16 @@ pub async fn ready(
 /// promo use go back at once. 409 when it is not pending (or was paid before its page closed,
 /// or is held for staff review); 503 when the provider could not close the page (the order
 /// stays pending).
-pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Order, ApiError> {
-    match checkout::close_unpaid(kit, order, Closing::Cancelled).await {
+pub(crate) async fn cancel_order(
+    kit: &CheckoutKit,
+    providers: &ShopProviders,
+    order: &Order,
+) -> Result<Order, ApiError> {
+    match kit
+        .service
+        .close_unpaid(order, Closing::Cancelled, providers)
+        .await
+    {
         Ok(Closed::Released(order)) => Ok(*order),
         Ok(Closed::Paid) => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
@@ -475,12 +486,13 @@ pub(crate) async fn cancel_order(kit: &CheckoutKit, order: &Order) -> Result<Ord
 )]
 pub async fn cancel(
     kit: web::Data<CheckoutKit>,
+    providers: web::Data<ShopProviders>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let order = visible_order(&kit, &session, &user, &id).await?;
-    let cancelled = cancel_order(&kit, &order).await?;
+    let cancelled = cancel_order(&kit, &providers, &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
 }
 

@@ -606,7 +606,11 @@ async fn the_real_server_prints_its_demo_logins_at_every_start_and_pays_on_its_o
     // the dev payment page is a same-origin path, opened on the host the shopper used
     assert!(url.starts_with("/dev/pay/"), "{url}");
     let page = client.get(format!("{base}{url}")).send().await.unwrap();
-    assert_eq!(page.status(), 200, "the payment page is served on its own port");
+    assert_eq!(
+        page.status(),
+        200,
+        "the payment page is served on its own port"
+    );
     drop(server);
 
     // the next start prints the same logins
