@@ -8,13 +8,12 @@ use std::time::Duration;
 
 use accounts::Clock as _;
 use discord::StaffNotifier;
-use orders::{CheckoutService, Closing, OrderError, ReleaseError};
-use paypal::PayPalCheckout;
+use orders::{CheckoutService, CloseError, Closed, Closing, OrderError, ReleaseError};
 use store::Store;
 use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
-use crate::checkout::{close_unpaid, CardPayments, CloseError, Closed, ShopCheckout};
+use crate::checkout::{ShopCheckout, ShopProviders};
 use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
 use crate::rounds::{Loop, Rounds};
@@ -32,14 +31,13 @@ const RATE_LIMIT_RETENTION: chrono::Duration = chrono::Duration::days(2);
 /// One sweep over the shop's orders: expires pending orders whose payment window has passed
 /// and gives their stock and promo use back, in case the provider's own expiry never arrives
 /// (PayPal has none; a webhook may be lost). Each order's payment page is closed at the
-/// provider first (see [`close_unpaid`]): one that turns out paid is confirmed instead, one the
+/// provider first (`orders::Checkout::close_unpaid`): one that turns out paid is confirmed instead, one the
 /// provider could not close is tried again next time, and orders held for staff review are
 /// left alone. It also forgets rate-limit windows older than two days.
 #[derive(Clone)]
 pub struct Sweeper {
     checkout: Arc<ShopCheckout>,
-    card: Arc<CardPayments>,
-    paypal: Arc<Option<PayPalCheckout>>,
+    providers: Arc<ShopProviders>,
     clock: AppClock,
     store: Store,
 }
@@ -63,8 +61,10 @@ impl Sweeper {
                 Err(OrderError::NotFound(_)) => continue,
                 Err(OrderError::Unknown(error)) => return Err(error),
             };
-            let paypal = self.paypal.as_ref().as_ref();
-            match close_unpaid(checkout, &self.card, paypal, &order, Closing::Expired).await {
+            let closed = checkout
+                .close_unpaid(&order, Closing::Expired, self.providers.as_ref())
+                .await;
+            match closed {
                 Ok(Closed::Released(_)) => expired += 1,
                 Ok(Closed::Paid) => {}
                 // paid, cancelled or held for review meanwhile, or gone: nothing to do
@@ -99,8 +99,7 @@ pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
 pub struct Loops {
     pub outbox: crate::outbox::Outbox,
     pub checkout: Arc<ShopCheckout>,
-    pub card: Arc<CardPayments>,
-    pub paypal: Arc<Option<PayPalCheckout>>,
+    pub providers: Arc<ShopProviders>,
     pub chat: Arc<HelpChat>,
     pub stock: StockChanged,
     pub store: Store,
@@ -114,8 +113,7 @@ pub struct Loops {
 pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
     let sweeper = Sweeper {
         checkout: loops.checkout,
-        card: loops.card,
-        paypal: loops.paypal,
+        providers: loops.providers,
         clock: loops.clock.clone(),
         store: loops.store.clone(),
     };

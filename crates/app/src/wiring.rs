@@ -15,7 +15,9 @@ use store::Store;
 use crate::{
     auth::{self, session::ShopSessionStore, AccountsService, AppClock},
     background::{self, Loops, Sweeper},
-    checkout::{self, CardPayments, DiscordLink, PublicUrl, Roblox, ShopCheckout, ShopPromos},
+    checkout::{
+        self, CardPayments, DiscordLink, PublicUrl, Roblox, ShopCheckout, ShopPromos, ShopProviders,
+    },
     client_ip::TrustedProxies,
     dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
     events::{streams::StreamLimits, ShopEvents},
@@ -58,6 +60,8 @@ pub struct Services {
     pub roblox: web::Data<Roblox>,
     pub public_url: web::Data<PublicUrl>,
     pub checkout_settings: web::Data<crate::settings::CheckoutSettings>,
+    /// The payment providers this instance reaches (the orders domain's `PaymentProviders`).
+    pub providers: web::Data<ShopProviders>,
     pub chat: web::Data<HelpChat>,
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
@@ -224,6 +228,10 @@ impl Services {
         )
         .context("the checkout settings are not usable")?;
         let (checkout, card, paypal) = (Arc::new(checkout), Arc::new(card), Arc::new(paypal));
+        let providers = Arc::new(ShopProviders::new(
+            card.as_ref().clone(),
+            paypal.as_ref().clone(),
+        ));
         let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(
@@ -269,8 +277,7 @@ impl Services {
             Loops {
                 outbox,
                 checkout: Arc::clone(&checkout),
-                card: Arc::clone(&card),
-                paypal: Arc::clone(&paypal),
+                providers: Arc::clone(&providers),
                 chat: Arc::clone(&chat),
                 stock: stock.clone(),
                 store: store.clone(),
@@ -348,6 +355,7 @@ impl Services {
             roblox: web::Data::new(roblox),
             public_url: web::Data::new(public_url),
             checkout_settings: web::Data::new(settings.checkout.clone()),
+            providers: web::Data::from(providers),
             chat: web::Data::from(chat),
             sessions,
             session_key,
@@ -381,6 +389,7 @@ impl Services {
             .app_data(self.public_url.clone())
             .app_data(self.checkout_settings.clone())
             .app_data(web::Data::new(self.clock.clone()))
+            .app_data(self.providers.clone())
             .app_data(self.chat.clone())
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())

@@ -4,6 +4,7 @@
 //! Discord).
 
 mod dev;
+mod providers;
 
 use anyhow::Context;
 use discord::DiscordOAuth;
@@ -20,6 +21,7 @@ use store::Store;
 use stripe_adapter::{StripeCheckout, WebhookVerifier};
 
 pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
+pub use providers::ShopProviders;
 
 use crate::auth::AppClock;
 use crate::settings::Settings;
@@ -253,98 +255,8 @@ pub(crate) fn dollars_text(money: cart_pricing::Money) -> String {
     format!("${:.2}", money.as_decimal())
 }
 
-/// How closing an unpaid order ended.
-#[derive(Debug)]
-pub enum Closed {
-    /// Cancelled or expired: its payment page is closed and its stock and promo use are back.
-    Released(Box<orders::Order>),
-    /// The provider said the buyer had paid already: the order was confirmed as paid instead.
-    Paid,
-}
-
-/// Why an unpaid order was not closed.
-#[derive(Debug, thiserror::Error)]
-pub enum CloseError {
-    #[error(transparent)]
-    Release(#[from] orders::ReleaseError),
-    /// The provider could not close the payment page: the order stays pending (it could still
-    /// be paid), to be tried again.
-    #[error("the payment page could not be closed")]
-    Provider(#[source] PaymentError),
-    #[error(transparent)]
-    Confirm(orders::ConfirmError),
-}
-
-/// Cancels (shopper) or expires (sweeper) a pending order. Its payment page is closed at the
-/// provider first (Stripe: the Checkout Session is expired), so nobody can pay it afterwards;
-/// when the provider says it was paid already, the order is confirmed through the same path
-/// as the webhook instead.
-pub async fn close_unpaid(
-    checkout: &ShopCheckout,
-    card: &CardPayments,
-    paypal: Option<&PayPalCheckout>,
-    order: &orders::Order,
-    closing: orders::Closing,
-) -> Result<Closed, CloseError> {
-    use orders::{CheckoutService, Closing, Confirmation, OrderStatus, PaymentNotice, Release};
-    if order.review.is_some() {
-        return Err(orders::ReleaseError::UnderReview(order.id).into());
-    }
-    if let (OrderStatus::Pending, Some(reference)) = (order.status(), &order.payment.reference) {
-        let provider = order.payment.provider;
-        let closed = if provider == card.provider() {
-            card.close_checkout(reference.clone()).await
-        } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, paypal) {
-            paypal.close_checkout(reference.clone()).await
-        } else {
-            // a provider this instance no longer has: nothing to close with it
-            Ok(SessionClosing::Closed)
-        };
-        match closed.map_err(CloseError::Provider)? {
-            SessionClosing::Closed => {}
-            SessionClosing::Completed => {
-                tracing::info!(order = %order.id, "the payment page was paid before it closed");
-                let notice = PaymentNotice {
-                    order_id: order.id,
-                    provider,
-                    reference: reference.clone(),
-                    event: None,
-                };
-                return match confirm(checkout, notice).await {
-                    Ok(
-                        Confirmation::Paid(_)
-                        | Confirmation::AlreadyPaid(_)
-                        | Confirmation::Replayed,
-                    ) => Ok(Closed::Paid),
-                    Err(error) => Err(CloseError::Confirm(error)),
-                };
-            }
-        }
-    }
-    let released = match closing {
-        Closing::Cancelled => checkout.cancel(order.id).await?,
-        Closing::Expired => checkout.expire_unpaid(order.id).await?,
-    };
-    match released {
-        Release::Released(order) => Ok(Closed::Released(Box::new(order))),
-        Release::AlreadyClosed(order) => {
-            Err(orders::ReleaseError::Refused(orders::TransitionError {
-                from: order.status(),
-                to: closing.status(),
-            })
-            .into())
-        }
-        Release::Replayed => Err(orders::ReleaseError::Refused(orders::TransitionError {
-            from: OrderStatus::Pending,
-            to: closing.status(),
-        })
-        .into()),
-    }
-}
-
-/// Applies a provider's confirmation (Stripe webhook, the dev page, a page found paid when
-/// closing it). What goes with a paid order (the snapshot, push, the receipt, staff, the
-/// ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
+/// Applies a provider's confirmation (Stripe webhook, the dev page). What goes with a paid
+/// order (the snapshot, push, the receipt, staff, the ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
 /// order that can no longer be paid (its `paid_after_expiry` step tells staff to refund it).
 pub async fn confirm(
     checkout: &ShopCheckout,

@@ -5,14 +5,13 @@ use std::time::Duration;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
-use orders::{OrderId, PaymentProvider, QueueFilter, QueuedOrder};
-use paypal::PayPalCheckout;
+use orders::{OrderId, QueueFilter, QueuedOrder};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::RequireStaff;
-use crate::checkout::{CardPayments, Roblox};
+use crate::checkout::{Roblox, ShopProviders};
 use crate::client_ip::ClientIp;
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
@@ -394,19 +393,12 @@ pub async fn refund(
     aftersale: web::Data<AfterSaleService>,
     delivery: web::Data<DeliveryQueueService>,
     roblox: web::Data<Roblox>,
-    card: web::Data<CardPayments>,
-    paypal: web::Data<Option<PayPalCheckout>>,
+    providers: web::Data<ShopProviders>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
-    let actor = staff.actor(ip);
-    let provider = aftersale.order(id).await?.payment.provider;
-    if provider == card.provider() {
-        aftersale.refund(id, card.get_ref(), &actor).await?;
-    } else if let (PaymentProvider::Paypal, Some(paypal)) = (provider, paypal.get_ref()) {
-        aftersale.refund(id, paypal, &actor).await?;
-    } else {
-        return Err(orders::RefundError::NoProvider(provider).into());
-    }
+    aftersale
+        .refund(id, providers.get_ref(), &staff.actor(ip))
+        .await?;
     let order = delivery.order(id).await?;
     Ok(answer(&roblox, &delivery, order).await)
 }

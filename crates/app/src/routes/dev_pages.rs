@@ -6,11 +6,10 @@
 use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
 use orders::{Order, OrderStatus, PaymentNotice, PaymentProvider};
-use paypal::PayPalCheckout;
 use serde::Deserialize;
 
 use super::orders::{cancel_order, visible_order};
-use crate::checkout::confirm;
+use crate::checkout::{confirm, ShopProviders};
 use crate::{
     auth::MaybeUser,
     checkout::{
@@ -184,13 +183,13 @@ pub async fn pay(
 pub async fn cancel(
     checkout: web::Data<ShopCheckout>,
     card: web::Data<CardPayments>,
-    paypal: web::Data<Option<PayPalCheckout>>,
+    providers: web::Data<ShopProviders>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let order = dev_order(&checkout, &card, &session, &user, &id).await?;
-    match cancel_order(&checkout, &card, paypal.get_ref().as_ref(), &order).await {
+    match cancel_order(&checkout, &providers, &order).await {
         // already cancelled (a second click): the same place
         Ok(_) | Err(ApiError::Conflict(_)) => {}
         Err(other) => return Err(other),

@@ -5,12 +5,14 @@
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use orders::{CheckoutService, Closing, ConfirmError, Order, OrderError, OrderId, ReleaseError};
-use paypal::PayPalCheckout;
+use orders::{
+    CheckoutService, CloseError, Closed, Closing, ConfirmError, Order, OrderError, OrderId,
+    ReleaseError,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::checkout::{self, CardPayments, CloseError, Closed, ShopCheckout};
+use crate::checkout::{ShopCheckout, ShopProviders};
 use crate::dto::responses::CrossSiteRefused;
 use std::time::Duration;
 
@@ -455,11 +457,13 @@ pub async fn ready(
 /// stays pending).
 pub(crate) async fn cancel_order(
     checkout: &ShopCheckout,
-    card: &CardPayments,
-    paypal: Option<&PayPalCheckout>,
+    providers: &ShopProviders,
     order: &Order,
 ) -> Result<Order, ApiError> {
-    match checkout::close_unpaid(checkout, card, paypal, order, Closing::Cancelled).await {
+    match checkout
+        .close_unpaid(order, Closing::Cancelled, providers)
+        .await
+    {
         Ok(Closed::Released(order)) => Ok(*order),
         Ok(Closed::Paid) => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
@@ -497,14 +501,13 @@ pub(crate) async fn cancel_order(
 )]
 pub async fn cancel(
     checkout: web::Data<ShopCheckout>,
-    card: web::Data<CardPayments>,
-    paypal: web::Data<Option<PayPalCheckout>>,
+    providers: web::Data<ShopProviders>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let order = visible_order(&checkout, &session, &user, &id).await?;
-    let cancelled = cancel_order(&checkout, &card, paypal.get_ref().as_ref(), &order).await?;
+    let cancelled = cancel_order(&checkout, &providers, &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
 }
 

@@ -19,10 +19,10 @@ use chrono::{DateTime, Utc};
 use shared::Actor;
 
 use crate::blocklist::{BlockKind, BlockStatus, NewBlock};
-use crate::gateways::{PaymentError, PaymentGateway, RefundRequest};
+use crate::gateways::{PaymentError, RefundRequest};
 use crate::{
     Applied, Clock, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentProvider,
-    ProviderEvent, TransitionError,
+    PaymentProviders, ProviderEvent, TransitionError,
 };
 
 /// How a closed dispute ended.
@@ -203,19 +203,23 @@ where
         self.repository.order(id).await
     }
 
-    /// Refunds the order's whole payment through `gateway` (the order's provider, chosen by
-    /// the caller), then marks it refunded. Refunding an order that is refunded already
-    /// answers it as it is; any other status but paid or delivered is refused before the
-    /// provider is asked.
+    /// Refunds the order's whole payment through its provider, then marks it refunded. An
+    /// order whose provider this instance does not reach is refused first
+    /// (`RefundError::NoProvider`); refunding an order that is refunded already answers it as
+    /// it is; any other status but paid or delivered is refused before the provider is asked.
     /// `actor` is the member of staff the audit log names for the refund (written with it).
-    #[tracing::instrument(skip(self, gateway, actor))]
-    pub async fn refund<G: PaymentGateway>(
+    #[tracing::instrument(skip(self, providers, actor))]
+    pub async fn refund<G: PaymentProviders>(
         &self,
         id: OrderId,
-        gateway: &G,
+        providers: &G,
         actor: &Actor,
     ) -> Result<Order, RefundError> {
         let order = self.repository.order(id).await?;
+        let provider = order.payment.provider;
+        if !providers.reaches(provider) {
+            return Err(RefundError::NoProvider(provider));
+        }
         if order.status() == OrderStatus::Refunded {
             return Ok(order);
         }
@@ -225,18 +229,16 @@ where
                 to: OrderStatus::Refunded,
             }));
         }
-        let receipt = gateway
-            .refund(RefundRequest {
-                order_id: id.to_string(),
-                provider_reference: order.payment.reference.clone(),
-                payment_id: order.payment.payment_id.clone(),
-                idempotency_key: format!("refund-order-{id}"),
-            })
-            .await
-            .map_err(|error| {
-                tracing::warn!(order = %id, error = %error, "the provider did not refund");
-                RefundError::Provider(error)
-            })?;
+        let request = RefundRequest {
+            order_id: id.to_string(),
+            provider_reference: order.payment.reference.clone(),
+            payment_id: order.payment.payment_id.clone(),
+            idempotency_key: format!("refund-order-{id}"),
+        };
+        let receipt = providers.refund(provider, request).await.map_err(|error| {
+            tracing::warn!(order = %id, error = %error, "the provider did not refund");
+            RefundError::Provider(error)
+        })?;
         if let (None, Some(payment_id)) = (&order.payment.payment_id, receipt.payment_id) {
             self.repository.record_payment_id(id, payment_id).await?;
         }
@@ -449,10 +451,19 @@ mod tests {
 
     use cart_pricing::{Money, PaymentMethod};
     use chrono::TimeZone;
+    use mockall::predicate::{always, eq};
     use promo::FixedClock;
 
     use super::*;
-    use crate::gateways::{MockPaymentGateway, RefundReceipt};
+    use crate::gateways::RefundReceipt;
+    use crate::ports::MockPaymentProviders;
+
+    /// Providers that reach every provider (Stripe and PayPal alike).
+    fn reaching_all() -> MockPaymentProviders {
+        let mut providers = MockPaymentProviders::new();
+        providers.expect_reaches().returning(|_| true);
+        providers
+    }
 
     fn staff() -> Actor {
         Actor::staff(1, "Bo", "127.0.0.1")
@@ -573,8 +584,8 @@ mod tests {
         let mut repo = MockRepo::new();
         returning_order(&mut repo, order(OrderStatus::Paid, Some("pi_1")));
         repo.expect_mark_refunded().never();
-        let mut gateway = MockPaymentGateway::new();
-        gateway.expect_refund().times(1).returning(|_| {
+        let mut gateway = reaching_all();
+        gateway.expect_refund().times(1).returning(|_, _| {
             Box::pin(async { Err(PaymentError::Unavailable("Stripe answered 500".into())) })
         });
         let error = service(repo)
@@ -602,16 +613,20 @@ mod tests {
             .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
         let sent = Arc::new(Mutex::new(None));
         let seen = Arc::clone(&sent);
-        let mut gateway = MockPaymentGateway::new();
-        gateway.expect_refund().times(1).returning(move |request| {
-            *seen.lock().unwrap() = Some(request);
-            Box::pin(async {
-                Ok(RefundReceipt {
-                    refund_id: "re_1".into(),
-                    payment_id: Some("pi_found".into()),
+        let mut gateway = reaching_all();
+        gateway
+            .expect_refund()
+            .with(eq(PaymentProvider::Stripe), always())
+            .times(1)
+            .returning(move |_, request| {
+                *seen.lock().unwrap() = Some(request);
+                Box::pin(async {
+                    Ok(RefundReceipt {
+                        refund_id: "re_1".into(),
+                        payment_id: Some("pi_found".into()),
+                    })
                 })
-            })
-        });
+            });
         service(repo)
             .refund(OrderId::new(7), &gateway, &staff())
             .await
@@ -631,8 +646,8 @@ mod tests {
             .returning(|_, _, _, _, _| {
                 Box::pin(async { Ok(Applied::NotPending(OrderStatus::Disputed)) })
             });
-        let mut gateway = MockPaymentGateway::new();
-        gateway.expect_refund().times(1).returning(|_| {
+        let mut gateway = reaching_all();
+        gateway.expect_refund().times(1).returning(|_, _| {
             Box::pin(async {
                 Ok(RefundReceipt {
                     refund_id: "re_1".into(),
@@ -651,6 +666,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_refund_through_a_provider_this_shop_does_not_reach_is_refused_first() {
+        let mut repo = MockRepo::new();
+        returning_order(&mut repo, order(OrderStatus::Pending, Some("pi_1")));
+        repo.expect_mark_refunded().never();
+        let mut providers = MockPaymentProviders::new();
+        providers
+            .expect_reaches()
+            .with(eq(PaymentProvider::Stripe))
+            .returning(|_| false);
+        providers.expect_refund().never();
+        let error = service(repo)
+            .refund(OrderId::new(7), &providers, &staff())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, RefundError::NoProvider(PaymentProvider::Stripe)),
+            "{error:?}"
+        );
+    }
+
+    #[tokio::test]
     async fn only_paid_or_delivered_orders_reach_the_provider() {
         for status in [
             OrderStatus::Pending,
@@ -659,7 +695,7 @@ mod tests {
         ] {
             let mut repo = MockRepo::new();
             returning_order(&mut repo, order(status, Some("pi_1")));
-            let mut gateway = MockPaymentGateway::new();
+            let mut gateway = reaching_all();
             gateway.expect_refund().never();
             let error = service(repo)
                 .refund(OrderId::new(7), &gateway, &staff())
@@ -670,7 +706,7 @@ mod tests {
         // refunded already: answered as it is, the provider is not asked again
         let mut repo = MockRepo::new();
         returning_order(&mut repo, order(OrderStatus::Refunded, Some("pi_1")));
-        let mut gateway = MockPaymentGateway::new();
+        let mut gateway = reaching_all();
         gateway.expect_refund().never();
         let done = service(repo)
             .refund(OrderId::new(7), &gateway, &staff())

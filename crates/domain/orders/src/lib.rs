@@ -4,6 +4,7 @@
 
 pub mod aftersale;
 pub mod blocklist;
+mod closing;
 pub mod delivery;
 mod error;
 mod gates;
@@ -30,6 +31,7 @@ pub use blocklist::{
     BlocklistLimits, BlocklistRepository, BuyerIdentities, NewBlock, NoBlocklist,
 };
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
+pub use closing::{CloseError, Closed};
 pub use delivery::{
     DeliveredOrder, DeliveryFigures, DeliveryReport, DeliveryStep, DeliveryTimesRepository, Spread,
 };
@@ -56,7 +58,9 @@ pub use models::{
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,
 };
-pub use ports::{Applied, CheckoutService, Closing, OrderRepository, ProductLookup, StockHint};
+pub use ports::{
+    Applied, CheckoutService, Closing, OrderRepository, PaymentProviders, ProductLookup, StockHint,
+};
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,

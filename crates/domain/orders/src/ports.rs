@@ -3,11 +3,12 @@ use std::future::Future;
 use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 
+use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
 use crate::idempotency::{KeyedOrder, ScopedKey};
 use crate::{
     CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewOrder, Order, OrderError,
-    OrderId, OrderStatus, PaymentNotice, PendingCaps, PlaceError, PlacedOrder, ProviderEvent,
-    Release, ReleaseError, Reservation,
+    OrderId, OrderStatus, PaymentNotice, PaymentProvider, PendingCaps, PlaceError, PlacedOrder,
+    ProviderEvent, Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -196,6 +197,46 @@ pub trait StockHint: Send + Sync + 'static {
     fn learned(&self, version: u64, products: &[Product]) {
         let _ = (version, products);
     }
+}
+
+/// The payment providers this instance reaches: its card provider (Stripe, or the dev payment
+/// page) and PayPal when it is enabled. The rules choose the provider (an order's own, or the
+/// one an event came from); an implementation passes each call on to that provider's gateway
+/// and decides nothing.
+#[cfg_attr(test, mockall::automock)]
+pub trait PaymentProviders: Send + Sync + 'static {
+    /// Whether this instance can reach `provider` now (PayPal may have been switched off since
+    /// an order was paid through it, and an instance has one card provider).
+    fn reaches(&self, provider: PaymentProvider) -> bool;
+
+    /// Closes `provider`'s page `reference` so that it can no longer be paid, and says whether
+    /// the buyer had paid it already (see [`crate::gateways::PaymentGateway::close_checkout`]).
+    /// Asked only of a provider it [`reaches`](Self::reaches); another fails with
+    /// `PaymentError::Unknown`.
+    fn close_page(
+        &self,
+        provider: PaymentProvider,
+        reference: String,
+    ) -> impl Future<Output = Result<SessionClosing, PaymentError>> + Send;
+
+    /// Refunds an order's whole payment through `provider` (see
+    /// [`crate::gateways::PaymentGateway::refund`]): `Ok` only when the provider accepted it.
+    /// Asked only of a provider it reaches; another fails with `PaymentError::Unknown`.
+    fn refund(
+        &self,
+        provider: PaymentProvider,
+        request: RefundRequest,
+    ) -> impl Future<Output = Result<RefundReceipt, PaymentError>> + Send;
+
+    /// Captures the payment the buyer approved on `provider`'s page `reference` (see
+    /// [`crate::gateways::PaymentCapture::capture`]). Asked only of a provider it reaches; one
+    /// that does not capture (the card providers take the payment on their page) fails with
+    /// `PaymentError::Unknown`.
+    fn capture(
+        &self,
+        provider: PaymentProvider,
+        reference: String,
+    ) -> impl Future<Output = Result<CaptureOutcome, PaymentError>> + Send;
 }
 
 /// What checkout offers the app.
