@@ -13,7 +13,8 @@ use store::Store;
 use tokio::time::MissedTickBehavior;
 
 use crate::auth::AppClock;
-use crate::checkout::{ShopCheckout, ShopProviders};
+use crate::checkout::providers::ShopProviders;
+use crate::checkout::ShopCheckout;
 use crate::events::{topic, ShopEvents, Transport};
 use crate::help_chat::HelpChat;
 use crate::rounds::{Loop, Rounds};

@@ -16,7 +16,8 @@ use crate::{
     auth::{self, session::ShopSessionStore, AccountsService, AppClock},
     background::{self, Loops, Sweeper},
     checkout::{
-        self, CardPayments, DiscordLink, PublicUrl, Roblox, ShopCheckout, ShopPromos, ShopProviders,
+        self, providers::ShopProviders, CardPayments, DiscordLink, PublicUrl, Roblox, ShopCheckout,
+        ShopPromos,
     },
     client_ip::TrustedProxies,
     dispatch::{DeliveryWatch, EventsStore, PaymentWatch},

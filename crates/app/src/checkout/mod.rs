@@ -4,7 +4,7 @@
 //! Discord).
 
 mod dev;
-mod providers;
+pub mod providers;
 
 use anyhow::Context;
 use discord::DiscordOAuth;
@@ -21,7 +21,6 @@ use store::Store;
 use stripe_adapter::{StripeCheckout, WebhookVerifier};
 
 pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
-pub use providers::ShopProviders;
 
 use crate::auth::AppClock;
 use crate::settings::Settings;

@@ -11,7 +11,8 @@ use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::RequireStaff;
-use crate::checkout::{Roblox, ShopProviders};
+use crate::checkout::providers::ShopProviders;
+use crate::checkout::Roblox;
 use crate::client_ip::ClientIp;
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;

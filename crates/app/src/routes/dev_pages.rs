@@ -9,7 +9,8 @@ use orders::{Order, OrderStatus, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
 use super::orders::{cancel_order, visible_order};
-use crate::checkout::{confirm, ShopProviders};
+use crate::checkout::confirm;
+use crate::checkout::providers::ShopProviders;
 use crate::{
     auth::MaybeUser,
     checkout::{

@@ -12,7 +12,8 @@ use orders::{
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::checkout::{ShopCheckout, ShopProviders};
+use crate::checkout::providers::ShopProviders;
+use crate::checkout::ShopCheckout;
 use crate::dto::responses::CrossSiteRefused;
 use std::time::Duration;
 
