@@ -120,13 +120,12 @@ api-types: frontend-deps
     cd frontend && node src/types/generate-api-types.mjs
 
 # Static checks: rustfmt, clippy (warnings are errors), what docs/architecture.md claims (its
-# crate graph; domain crates free of web, database and adapter crates), ESLint and Prettier.
-# `python3 ops/lint/architecture.py` without `--no-modules` also lists module circles (needs
-# `cargo install cargo-modules --version 0.27.0`); it joins the lint once none is left.
+# crate graph; domain crates free of web, database and adapter crates; no module circle in any
+# crate, read with cargo-modules 0.27, which .ci/run installs), ESLint and Prettier.
 lint: frontend-deps
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
-    python3 ops/lint/architecture.py --no-modules
+    python3 ops/lint/architecture.py
     cd frontend && npm run lint
 
 # Format Rust and frontend code.

@@ -2,10 +2,118 @@
 //! 260 units across, the ground at y = 112) so it can fill a picture or stand
 //! small in a bundle.
 
+use super::paint::{hsl, mix, v2, Star, V2, WHITE};
 use super::pen::{
     capsule, circle, coat, curl, ellipse, round_box, solid, tri, tube, Coat, Pen, Shape,
 };
-use super::{hsl, mix, v2, Animal, Star, V2, WHITE};
+
+/// The animals the demo catalogue sells, each drawn as itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Animal {
+    Bunny,
+    GoldenLab,
+    Raccoon,
+    RainbowRaccoon,
+    RedFox,
+    Kitsune,
+    FennecFox,
+    PolarBear,
+    SeaOtter,
+    Hedgehog,
+    Capybara,
+    Owl,
+    NightOwl,
+    ScarletMacaw,
+    Dragonfly,
+    GoldenDragonfly,
+    Butterfly,
+    DiscoBee,
+    QueenBee,
+    TRex,
+    Spinosaurus,
+    Brontosaurus,
+    MimicOctopus,
+}
+
+impl Animal {
+    /// All animals, in declaration order.
+    pub const ALL: [Animal; 23] = [
+        Animal::Bunny,
+        Animal::GoldenLab,
+        Animal::Raccoon,
+        Animal::RainbowRaccoon,
+        Animal::RedFox,
+        Animal::Kitsune,
+        Animal::FennecFox,
+        Animal::PolarBear,
+        Animal::SeaOtter,
+        Animal::Hedgehog,
+        Animal::Capybara,
+        Animal::Owl,
+        Animal::NightOwl,
+        Animal::ScarletMacaw,
+        Animal::Dragonfly,
+        Animal::GoldenDragonfly,
+        Animal::Butterfly,
+        Animal::DiscoBee,
+        Animal::QueenBee,
+        Animal::TRex,
+        Animal::Spinosaurus,
+        Animal::Brontosaurus,
+        Animal::MimicOctopus,
+    ];
+
+    /// The animal's name as the catalogue spells it ("Red Fox", "T-Rex").
+    pub fn name(self) -> &'static str {
+        match self {
+            Animal::Bunny => "Bunny",
+            Animal::GoldenLab => "Golden Lab",
+            Animal::Raccoon => "Raccoon",
+            Animal::RainbowRaccoon => "Rainbow Raccoon",
+            Animal::RedFox => "Red Fox",
+            Animal::Kitsune => "Kitsune",
+            Animal::FennecFox => "Fennec Fox",
+            Animal::PolarBear => "Polar Bear",
+            Animal::SeaOtter => "Sea Otter",
+            Animal::Hedgehog => "Hedgehog",
+            Animal::Capybara => "Capybara",
+            Animal::Owl => "Owl",
+            Animal::NightOwl => "Night Owl",
+            Animal::ScarletMacaw => "Scarlet Macaw",
+            Animal::Dragonfly => "Dragonfly",
+            Animal::GoldenDragonfly => "Golden Dragonfly",
+            Animal::Butterfly => "Butterfly",
+            Animal::DiscoBee => "Disco Bee",
+            Animal::QueenBee => "Queen Bee",
+            Animal::TRex => "T-Rex",
+            Animal::Spinosaurus => "Spinosaurus",
+            Animal::Brontosaurus => "Brontosaurus",
+            Animal::MimicOctopus => "Mimic Octopus",
+        }
+    }
+
+    /// Inverse of [`Animal::name`] (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Animal> {
+        Animal::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Hue of the pale backdrop, chosen to set the animal off.
+    pub(super) fn backdrop_hue(self) -> f32 {
+        match self {
+            Animal::RedFox | Animal::FennecFox | Animal::GoldenLab | Animal::Butterfly => 195.0,
+            Animal::Capybara | Animal::SeaOtter | Animal::MimicOctopus => 190.0,
+            Animal::Raccoon | Animal::Hedgehog | Animal::Owl => 110.0,
+            Animal::ScarletMacaw | Animal::Brontosaurus => 150.0,
+            Animal::PolarBear | Animal::Dragonfly | Animal::NightOwl => 220.0,
+            Animal::TRex | Animal::Spinosaurus | Animal::Bunny => 45.0,
+            Animal::DiscoBee | Animal::RainbowRaccoon => 280.0,
+            Animal::QueenBee | Animal::Kitsune => 330.0,
+            Animal::GoldenDragonfly => 265.0,
+        }
+    }
+}
 
 /// Where the ground is, in an animal's coordinates.
 pub(super) const GROUND: f32 = 112.0;
@@ -333,7 +441,7 @@ fn mammal_tail(pen: &mut Pen, tail: &Tail, fur: Coat) {
         Tail::Fan(tip) => {
             let base = v2(0.0, 45.0);
             for i in 0..9 {
-                let dir = V2::from_angle(super::deg(-172.0 + 20.5 * i as f32));
+                let dir = V2::from_angle(super::paint::deg(-172.0 + 20.5 * i as f32));
                 let shape = [capsule(base + dir * 20.0, base + dir * 118.0, 10.0, 24.0)];
                 pen.part(&shape, fur);
                 pen.mark(&[Shape::Circle(base + dir * 138.0, 26.0)], &shape, *tip);
@@ -570,33 +678,31 @@ fn talons(pen: &mut Pen, y: f32, spread: f32) {
 }
 
 fn owl(pen: &mut Pen, night: bool) {
-    let (feathers, face, iris) = if night {
-        // A moon behind the night owl.
-        let moon = coat(50.0, 0.9, 0.8);
-        pen.layer(
-            super::around(v2(-78.0, -78.0), 40.0, 40.0),
-            0.0,
-            |q| {
-                super::sd_circle(q, v2(-78.0, -78.0), 38.0).max(-super::sd_circle(
-                    q,
-                    v2(-60.0, -90.0),
-                    32.0,
-                ))
-            },
-            |_, _| (moon.base, 1.0),
-        );
-        (
-            coat(245.0, 0.4, 0.36),
-            coat(240.0, 0.3, 0.62),
-            coat(50.0, 0.95, 0.58),
-        )
-    } else {
-        (
-            coat(28.0, 0.5, 0.46),
-            coat(36.0, 0.55, 0.8),
-            coat(30.0, 0.95, 0.55),
-        )
-    };
+    let (feathers, face, iris) =
+        if night {
+            // A moon behind the night owl.
+            let moon = coat(50.0, 0.9, 0.8);
+            pen.layer(
+                super::paint::around(v2(-78.0, -78.0), 40.0, 40.0),
+                0.0,
+                |q| {
+                    super::paint::sd_circle(q, v2(-78.0, -78.0), 38.0)
+                        .max(-super::paint::sd_circle(q, v2(-60.0, -90.0), 32.0))
+                },
+                |_, _| (moon.base, 1.0),
+            );
+            (
+                coat(245.0, 0.4, 0.36),
+                coat(240.0, 0.3, 0.62),
+                coat(50.0, 0.95, 0.58),
+            )
+        } else {
+            (
+                coat(28.0, 0.5, 0.46),
+                coat(36.0, 0.55, 0.8),
+                coat(30.0, 0.95, 0.55),
+            )
+        };
     perch(pen);
     let body = [ellipse(0.0, 8.0, 74.0, 90.0, 0.0)];
     for s in [-1.0f32, 1.0] {
@@ -978,7 +1084,7 @@ fn spinosaurus(pen: &mut Pen) {
     let sail_shape = [ellipse(-18.0, -4.0, 64.0, 58.0, 0.0)];
     pen.part(&sail_shape, sail);
     for k in 0..7 {
-        let a = super::deg(-160.0 + 23.0 * k as f32);
+        let a = super::paint::deg(-160.0 + 23.0 * k as f32);
         let c = v2(-18.0, -4.0);
         pen.stroke(
             c + V2::from_angle(a) * 20.0,

@@ -2,7 +2,7 @@
 //! around the origin (one unit is one pixel at scale 1) anywhere on the canvas
 //! at any size, so the same animal can fill a picture or stand in a bundle.
 
-use super::{
+use super::paint::{
     around, clamp01, dist_arc, mix, outlined, sd_circle, sd_ellipse, sd_round_box, sd_triangle,
     shade3, sphere_light, tone, v2, Bounds, Canvas, Rgb, Star, V2, WHITE,
 };
@@ -46,7 +46,7 @@ pub(super) fn circle(x: f32, y: f32, r: f32) -> Shape {
 }
 
 pub(super) fn ellipse(x: f32, y: f32, rx: f32, ry: f32, deg: f32) -> Shape {
-    Shape::Ellipse(v2(x, y), v2(rx, ry), super::deg(deg))
+    Shape::Ellipse(v2(x, y), v2(rx, ry), super::paint::deg(deg))
 }
 
 pub(super) fn capsule(a: V2, b: V2, ra: f32, rb: f32) -> Shape {
@@ -248,7 +248,7 @@ impl<'a> Pen<'a> {
 
     /// An arc stroke (see [`dist_arc`]), angles in degrees.
     pub fn arc(&mut self, c: V2, r: f32, from_deg: f32, sweep_deg: f32, w: f32, col: Rgb) {
-        let (a0, sweep) = (super::deg(from_deg), super::deg(sweep_deg));
+        let (a0, sweep) = (super::paint::deg(from_deg), super::paint::deg(sweep_deg));
         self.layer(
             around(c, r + w, r + w),
             0.0,
@@ -330,7 +330,7 @@ impl<'a> Pen<'a> {
     /// Four-pointed glints with a glow (canvas scale).
     pub fn sparkle(&mut self, at: V2, size: f32, col: Rgb) {
         let c = self.at + at * self.scale;
-        super::sparkle(self.canvas, c, size * self.scale, col, 0.0);
+        super::paint::sparkle(self.canvas, c, size * self.scale, col, 0.0);
     }
 }
 
@@ -357,7 +357,7 @@ pub(super) fn curl(from: V2, deg: f32, turn: f32, step: f32, steps: usize) -> Ve
     let (mut p, mut a) = (from, deg);
     out.push(p);
     for _ in 0..steps {
-        p = p + V2::from_angle(super::deg(a)) * step;
+        p = p + V2::from_angle(super::paint::deg(a)) * step;
         a += turn;
         out.push(p);
     }
