@@ -8,7 +8,7 @@ use store::Store;
 use crate::auth::AppClock;
 
 /// The storefront's reads of the catalog.
-pub type ShopCatalog = catalog::Catalog<Store>;
+pub use crate::snapshot::ShopCatalog;
 
 /// The super_admin's writes to the catalog and its pictures.
 pub type CatalogAdminService =

@@ -9,9 +9,9 @@ use sha2::{Digest, Sha256};
 use crate::dto::ProductResponse;
 use crate::events::ShopEvents;
 
-/// The storefront's reads of the catalog (`services::ShopCatalog`, named here so the snapshot
-/// stays below the services that the dispatcher feeds).
-type ShopCatalog = catalog::Catalog<store::Store>;
+/// The storefront's reads of the catalog, defined here (and named by `services`) so the
+/// snapshot stays below the services that the dispatcher feeds.
+pub type ShopCatalog = catalog::Catalog<store::Store>;
 
 /// The storefront's product list, serialised once per change, so the 5-second polling of every
 /// open tab is answered from memory (and mostly with 304).

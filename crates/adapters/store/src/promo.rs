@@ -59,6 +59,20 @@ async fn lock_promo(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool>
     Ok(locked.rows_affected() == 1)
 }
 
+/// The promo code's row, locked for the rest of `txn`; `None` when there is no such code.
+async fn locked_promo(
+    txn: &impl ConnectionTrait,
+    id: i64,
+) -> anyhow::Result<Option<promo_codes::Model>> {
+    if !lock_promo(txn, id).await? {
+        return Ok(None);
+    }
+    promo_codes::Entity::find_by_id(id)
+        .one(txn)
+        .await
+        .with_context(|| format!("failed to load promo code {id}"))
+}
+
 impl PromoRepository for Store {
     #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
     async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
@@ -141,15 +155,10 @@ impl PromoRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        if !lock_promo(&txn, id.get()).await? {
+        let Some(row) = locked_promo(&txn, id.get()).await? else {
             txn.rollback().await.context("failed to roll back")?;
             return Err(UpdatePromoError::NotFound(id));
-        }
-        let row = promo_codes::Entity::find_by_id(id.get())
-            .one(&txn)
-            .await
-            .with_context(|| format!("failed to load promo code {id}"))?
-            .ok_or(UpdatePromoError::NotFound(id))?;
+        };
         let uses = uses_of(&row);
         let before = to_promo(row)?;
         let after = change.apply(&before);
@@ -199,15 +208,10 @@ impl PromoRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        if !lock_promo(&txn, id.get()).await? {
+        let Some(row) = locked_promo(&txn, id.get()).await? else {
             txn.rollback().await.context("failed to roll back")?;
             return Err(DeletePromoError::NotFound(id));
-        }
-        let row = promo_codes::Entity::find_by_id(id.get())
-            .one(&txn)
-            .await
-            .with_context(|| format!("failed to load promo code {id}"))?
-            .ok_or(DeletePromoError::NotFound(id))?;
+        };
         // an order of any status keeps the code for its history, even one cancelled since
         let on_orders = orders::Entity::find()
             .filter(orders::Column::PromoCodeId.eq(id.get()))
