@@ -34,5 +34,8 @@ pub type TrackingService = orders::OrderTracking<Store, crate::auth::CountingMai
 /// The staff audit log, read by super_admins (the writes append to it themselves).
 pub type AuditService = shared::AuditTrail<Store>;
 
+/// A shopper's own data, for its export.
+pub type PrivacyService = accounts::Privacy<Store, AppClock>;
+
 /// Verified reviews.
 pub type ReviewService = orders::Reviews<Store, AppClock>;

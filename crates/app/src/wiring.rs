@@ -49,6 +49,8 @@ pub struct Services {
     pub media: web::Data<MediaStore>,
     pub site: web::Data<SiteSettings>,
     pub accounts: web::Data<AccountsService>,
+    /// What the shop keeps about a shopper (their export).
+    pub privacy: web::Data<crate::services::PrivacyService>,
     /// Checkout: the service, the promo rules, the payment providers (PayPal only when
     /// configured and enabled), the Stripe webhook's verifier (none without its secret), the
     /// Discord link, the Roblox lookup, the public address and the `checkout.*` limits.
@@ -326,6 +328,10 @@ impl Services {
             )),
             tracking: web::Data::from(tracking),
             reviews: web::Data::new(ReviewService::new(store.clone(), clock.clone())),
+            privacy: web::Data::new(crate::services::PrivacyService::new(
+                store.clone(),
+                clock.clone(),
+            )),
             rate_limits: web::Data::new(RateLimits::new(store.clone(), clock.clone())),
             trusted_proxies: web::Data::new(TrustedProxies::parse(
                 &settings.server.trusted_proxies,
@@ -380,6 +386,7 @@ impl Services {
             .app_data(self.media.clone())
             .app_data(self.site.clone())
             .app_data(self.accounts.clone())
+            .app_data(self.privacy.clone())
             .app_data(self.checkout.clone())
             .app_data(self.promos.clone())
             .app_data(self.card.clone())

@@ -36,7 +36,6 @@ mod tracking;
 pub use chat_changes::ChatChange;
 pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
 pub use operations::{sqlite_path, JobCount, ShopCounts};
-pub use privacy::{ExportedChat, ExportedOrder, ExportedReview, PersonalData};
 pub use push_events::{Heard, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
 pub use records::{DemoLogin, NewPushEvent, PoolUse, SessionRow};
 pub use sea_orm::DatabaseConnection;

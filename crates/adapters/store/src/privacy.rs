@@ -1,9 +1,11 @@
 //! A shopper's data: everything the shop keeps about an account for its export, and the
 //! erasure of an account (`accounts::AccountEraser`) in one transaction.
 
-use accounts::{AccountEraser, Erased, Erasure, RepoError, UserId};
+use accounts::{
+    AccountEraser, ChatRecord, Erased, Erasure, LineRecord, MessageRecord, OrderRecord,
+    PersonalData, PersonalDataSource, RepoError, ReviewRecord, UserId,
+};
 use anyhow::Context;
-use chrono::{DateTime, Utc};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, TransactionTrait, Value,
 };
@@ -12,52 +14,9 @@ use crate::entities::{chat_messages, chats, order_lines, orders, users};
 use crate::sql::statement;
 use crate::Store;
 
-/// One chat of an account, with its messages oldest first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExportedChat {
-    pub id: String,
-    pub status: String,
-    pub created_at: DateTime<Utc>,
-    /// (sender: `user`, `ai`, `admin` or `system`; text; when)
-    pub messages: Vec<(String, String, DateTime<Utc>)>,
-}
-
-/// One order of an account with every personal field the shop stored with it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExportedOrder {
-    pub order: orders::Model,
-    /// Its lines in their order.
-    pub lines: Vec<order_lines::Model>,
-    /// The buyer's Discord thread for its delivery, if one was opened.
-    pub ticket_thread_id: Option<String>,
-    /// The problem the buyer reported with its delivery, if any.
-    pub ticket_problem: Option<String>,
-    pub review: Option<ExportedReview>,
-}
-
-/// The review the shopper left on one of their orders.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExportedReview {
-    pub rating: i16,
-    pub text: String,
-    /// The name shown with it.
-    pub name: String,
-    pub created_at: DateTime<Utc>,
-}
-
-/// Everything the shop keeps about an account.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PersonalData {
-    pub user: users::Model,
-    /// Newest first.
-    pub orders: Vec<ExportedOrder>,
-    /// Oldest first.
-    pub chats: Vec<ExportedChat>,
-}
-
 impl Store {
     /// Every chat of the account, oldest first, with its messages.
-    pub async fn chats_of_user(&self, user: UserId) -> anyhow::Result<Vec<ExportedChat>> {
+    async fn chats_of_user(&self, user: UserId) -> anyhow::Result<Vec<ChatRecord>> {
         let rows = chats::Entity::find()
             .filter(chats::Column::UserId.eq(user.get()))
             .order_by_asc(chats::Column::CreatedAt)
@@ -72,13 +31,17 @@ impl Store {
                 .all(&self.db)
                 .await
                 .with_context(|| format!("failed to load the messages of chat {}", chat.id))?;
-            out.push(ExportedChat {
+            out.push(ChatRecord {
                 id: chat.id,
                 status: chat.status,
                 created_at: chat.created_at,
                 messages: messages
                     .into_iter()
-                    .map(|m| (m.sender_type, m.message, m.created_at))
+                    .map(|m| MessageRecord {
+                        sender: m.sender_type,
+                        text: m.message,
+                        created_at: m.created_at,
+                    })
                     .collect(),
             });
         }
@@ -87,7 +50,7 @@ impl Store {
 
     /// Everything the shop keeps about the account (`None` when there is no such account): the
     /// account, its orders with their lines, buyer fields and reviews, and its help chats.
-    pub async fn personal_data(&self, user: UserId) -> anyhow::Result<Option<PersonalData>> {
+    async fn read_personal_data(&self, user: UserId) -> anyhow::Result<Option<PersonalData>> {
         let Some(account) = users::Entity::find_by_id(user.get())
             .one(&self.db)
             .await
@@ -119,8 +82,8 @@ impl Store {
                 ))
                 .await
                 .with_context(|| format!("failed to load the review of order {}", order.id))?
-                .map(|row| -> anyhow::Result<ExportedReview> {
-                    Ok(ExportedReview {
+                .map(|row| -> anyhow::Result<ReviewRecord> {
+                    Ok(ReviewRecord {
                         rating: row.try_get("", "rating")?,
                         text: row.try_get("", "text")?,
                         name: row.try_get("", "name")?,
@@ -147,19 +110,49 @@ impl Store {
                 .transpose()
                 .with_context(|| format!("bad ticket of order {}", order.id))?
                 .unwrap_or_default();
-            orders.push(ExportedOrder {
-                order,
-                lines,
+            orders.push(OrderRecord {
+                id: order.id,
+                status: order.status,
+                created_at: order.created_at,
+                paid_at: order.paid_at,
+                delivered_at: order.delivered_at,
+                lines: lines
+                    .into_iter()
+                    .map(|line| LineRecord {
+                        product_id: line.product_id,
+                        name: line.name,
+                        unit_price_cents: line.unit_price_cents,
+                        quantity: line.quantity,
+                    })
+                    .collect(),
+                subtotal_cents: order.subtotal_cents,
+                discount_cents: order.discount_cents,
+                fee_cents: order.fee_cents,
+                total_cents: order.total_cents,
+                promo_code: order.promo_code,
+                payment_method: order.payment_method,
+                email: order.email,
+                discord_id: order.discord_id.unwrap_or_default(),
+                discord_username: order.discord_username,
+                discord_avatar: order.discord_avatar,
+                roblox_username: order.roblox_username,
+                client_ip: order.client_ip,
                 ticket_thread_id,
                 ticket_problem,
                 review,
             });
         }
         Ok(Some(PersonalData {
-            user: account,
+            account_created_at: account.created_at,
             orders,
             chats: self.chats_of_user(user).await?,
         }))
+    }
+}
+
+impl PersonalDataSource for Store {
+    async fn personal_data(&self, user: UserId) -> Result<Option<PersonalData>, RepoError> {
+        Ok(self.read_personal_data(user).await?)
     }
 }
 

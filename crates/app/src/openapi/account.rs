@@ -29,8 +29,8 @@ use crate::routes::{auth, health, products, profile, site};
     ),
     components(schemas(
         crate::dto::ProductResponse,
-        auth::UserResponse,
-        auth::AccountType,
+        crate::dto::account::UserResponse,
+        crate::dto::account::AccountType,
     )),
     tags(
         (name = "storefront", description = "The shop's public catalog and settings."),
@@ -49,8 +49,8 @@ mod tests {
     use serde_json::{json, Value};
 
     use crate::auth::CurrentUser;
+    use crate::dto::account::UserResponse;
     use crate::dto::ProductResponse;
-    use crate::routes::auth::UserResponse;
 
     /// The whole document as JSON (all three parts and the shared components).
     fn document() -> Value {

@@ -1,16 +1,17 @@
 //! The account calls (docs/product.md, Calls): session check, login, logout, sign-up with an e-mail code,
 //! password reset, and the current user.
 
-use accounts::Role;
 use accounts::{
     Email, ForgotPasswordError, Password, ResetPasswordError, ResetToken, UserName,
     VerificationCode, VerifyCodeError,
 };
 use actix_session::Session;
 use actix_web::{web, HttpRequest, HttpResponse};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
+use crate::dto::account::{
+    AuthCheck, CodeSent, ForgotRequest, LoggedIn, LoginRequest, Message, ResetRequest,
+    SignupRequest, UserResponse,
+};
 use crate::{
     auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
@@ -19,50 +20,6 @@ use crate::{
     limits::RateLimits,
 };
 use accounts::Clock as _;
-
-/// A user as every account call shows it.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = User)]
-pub struct UserResponse {
-    #[schema(example = 7)]
-    pub id: i64,
-    #[schema(example = "Ann")]
-    pub name: String,
-    #[schema(example = "ann@example.com")]
-    pub email: String,
-    pub account_type: AccountType,
-}
-
-/// What the user may do: shoppers are customers, staff are admins, super_admins also run the
-/// shop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum AccountType {
-    Customer,
-    Admin,
-    SuperAdmin,
-}
-
-impl From<Role> for AccountType {
-    fn from(role: Role) -> Self {
-        match role {
-            Role::Customer => AccountType::Customer,
-            Role::Admin => AccountType::Admin,
-            Role::SuperAdmin => AccountType::SuperAdmin,
-        }
-    }
-}
-
-impl From<&CurrentUser> for UserResponse {
-    fn from(user: &CurrentUser) -> Self {
-        UserResponse {
-            id: user.id,
-            name: user.name.clone(),
-            email: user.email.clone(),
-            account_type: user.role.into(),
-        }
-    }
-}
 
 const FORGOT_ANSWER: &str =
     "If an account exists for that e-mail, we have sent a password reset link.";
@@ -128,40 +85,6 @@ fn log_in(
     session.insert(LOGGED_IN_AT_KEY, now).map_err(failed)
 }
 
-/// Whether the session is logged in, and as whom.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AuthCheck {
-    #[serde(rename = "loggedIn")]
-    logged_in: bool,
-    /// null for a guest.
-    #[schema(required = true)]
-    user: Option<UserResponse>,
-}
-
-/// A message to show, and the user now logged in.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LoggedIn {
-    #[schema(example = "Logged in.")]
-    message: &'static str,
-    user: UserResponse,
-}
-
-/// A message to show.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Message {
-    message: &'static str,
-}
-
-/// The code is on its way.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CodeSent {
-    #[schema(example = "We sent a 6-digit code to ann@example.com.")]
-    message: String,
-    /// Seconds before another code may be asked for.
-    #[schema(example = 60)]
-    resend_after: u64,
-}
-
 /// `GET /api/auth/check`: never 401; a guest is `loggedIn: false, user: null`.
 #[utoipa::path(
     get,
@@ -172,16 +95,6 @@ pub struct CodeSent {
 )]
 pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
     HttpResponse::Ok().json(AuthCheck::of(user.as_ref()))
-}
-
-impl AuthCheck {
-    /// The answer for a session holding `user` (None: a guest).
-    pub fn of(user: Option<&CurrentUser>) -> Self {
-        Self {
-            logged_in: user.is_some(),
-            user: user.map(UserResponse::from),
-        }
-    }
 }
 
 /// `GET /api/me`: the logged-in user.
@@ -197,22 +110,6 @@ impl AuthCheck {
 )]
 pub async fn me(RequireUser(user): RequireUser) -> HttpResponse {
     HttpResponse::Ok().json(UserResponse::from(&user))
-}
-
-/// An e-mail and password. Missing fields are answered 422 like empty ones.
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct LoginRequest {
-    #[serde(default)]
-    #[schema(
-        required = true,
-        format = "email",
-        max_length = 254,
-        example = "ann@example.com"
-    )]
-    email: String,
-    #[serde(default)]
-    #[schema(required = true, min_length = 1, example = "correct horse battery")]
-    password: String,
 }
 
 /// `POST /api/login`: a new session for the user (the session cookie is set).
@@ -278,45 +175,6 @@ pub async fn logout(session: Session) -> HttpResponse {
     HttpResponse::Ok().json(Message {
         message: "Logged out.",
     })
-}
-
-/// Sign-up: the new account's name, e-mail and password (twice); `POST /api/verify-code` also
-/// needs the code that was mailed. Missing fields are answered 422 like empty ones.
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct SignupRequest {
-    #[serde(default)]
-    #[schema(required = true, min_length = 1, max_length = 100, example = "Ann")]
-    name: String,
-    #[serde(default)]
-    #[schema(
-        required = true,
-        format = "email",
-        max_length = 254,
-        example = "ann@example.com"
-    )]
-    email: String,
-    #[serde(default)]
-    #[schema(
-        required = true,
-        min_length = 8,
-        max_length = 128,
-        example = "correct horse battery"
-    )]
-    password: String,
-    /// The password again.
-    #[serde(default)]
-    #[schema(
-        required = true,
-        min_length = 8,
-        max_length = 128,
-        example = "correct horse battery"
-    )]
-    password_confirmation: String,
-    /// The 6-digit code from the mail (`POST /api/verify-code` only; ignored by
-    /// `POST /api/send-verification-code`).
-    #[serde(default)]
-    #[schema(pattern = "^[0-9]{6}$", example = "042917")]
-    code: String,
 }
 
 /// Answers the same for an address that already has an account as for a new one (its owner
@@ -418,19 +276,6 @@ pub async fn verify_code(
     }))
 }
 
-/// The address to send a reset link to.
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ForgotRequest {
-    #[serde(default)]
-    #[schema(
-        required = true,
-        format = "email",
-        max_length = 254,
-        example = "ann@example.com"
-    )]
-    email: String,
-}
-
 /// Answers the same, in the same time, whether or not the address has an account and whether
 /// or not its own limits let a mail go: the lookup, the limits, the token and the mail happen
 /// after the answer, on a task of their own. Only the client address's limit answers 429.
@@ -488,41 +333,6 @@ pub async fn forgot_password(
     Ok(HttpResponse::Ok().json(Message {
         message: FORGOT_ANSWER,
     }))
-}
-
-/// The reset link's token and e-mail, and the new password (twice).
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct ResetRequest {
-    /// The token from the mailed link.
-    #[serde(default)]
-    #[schema(required = true, min_length = 1)]
-    token: String,
-    /// The address the link was sent to (in the link).
-    #[serde(default)]
-    #[schema(
-        required = true,
-        format = "email",
-        max_length = 254,
-        example = "ann@example.com"
-    )]
-    email: String,
-    #[serde(default)]
-    #[schema(
-        required = true,
-        min_length = 8,
-        max_length = 128,
-        example = "correct horse battery"
-    )]
-    password: String,
-    /// The password again.
-    #[serde(default)]
-    #[schema(
-        required = true,
-        min_length = 8,
-        max_length = 128,
-        example = "correct horse battery"
-    )]
-    password_confirmation: String,
 }
 
 /// `POST /api/reset-password`: a new password with a mailed link's token. It does not log in.

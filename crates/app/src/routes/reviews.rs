@@ -8,10 +8,11 @@ use orders::Review;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::orders::{order_for, KeyQuery};
+use super::orders::order_for;
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
+use crate::dto::order::KeyQuery;
 use crate::dto::responses::JsonBodyRefused;
 use crate::error::ApiError;
 use crate::services::{ReviewService, TrackingService};

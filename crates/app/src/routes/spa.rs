@@ -2,9 +2,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::auth::MaybeUser;
+use crate::dto::account::AuthCheck;
 use crate::error::ApiError;
 use crate::events::ShopEvents;
-use crate::routes::auth::AuthCheck;
 use crate::routes::products::negotiate;
 use crate::snapshot::{Coding, ProductList, ProductSnapshot};
 

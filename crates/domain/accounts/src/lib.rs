@@ -9,6 +9,7 @@ mod erasure;
 mod error;
 pub mod models;
 pub mod ports;
+mod privacy;
 mod service;
 
 pub use erasure::{AccountEraser, DeleteAccountError, Erased, Erasure};
@@ -18,4 +19,8 @@ pub use error::{
 };
 pub use models::*;
 pub use ports::{AccountMail, Clock, Mailer, PasswordHasher, Randomness, UserSessions, UserStore};
+pub use privacy::{
+    ChatRecord, DataExport, LineRecord, MessageRecord, OrderRecord, PersonalData,
+    PersonalDataSource, Privacy, ReviewRecord,
+};
 pub use service::{Accounts, Limits};

@@ -569,6 +569,20 @@ where
         tracing::info!(sessions_ended = ended, "account deleted by its owner");
         Ok(())
     }
+
+    /// [`Self::delete_own_account`] with the store as the eraser (the store the shop wires
+    /// keeps both the accounts and what names them).
+    pub async fn delete_account(
+        &self,
+        id: UserId,
+        password: &str,
+        ip: &str,
+    ) -> Result<(), crate::DeleteAccountError>
+    where
+        S: crate::AccountEraser,
+    {
+        self.delete_own_account(id, password, ip, &self.store).await
+    }
 }
 
 #[cfg(test)]

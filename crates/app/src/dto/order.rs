@@ -1,0 +1,203 @@
+//! An order as its buyer sees it: on its page, in the profile, after a cancel (docs/product.md,
+//! "Order page").
+
+use orders::Order;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::dollars;
+
+/// As the buyer sees it: a pending order held for staff (its payment needs a look) reads
+/// "Payment under review"; its `status` stays `pending`.
+pub fn status_label(order: &Order) -> &'static str {
+    if order.review.is_some() && order.status() == orders::OrderStatus::Pending {
+        "Payment under review"
+    } else {
+        order.status().label()
+    }
+}
+
+/// An order's status, as `status` fields carry it (a doc-only schema: the wire value is
+/// `orders::OrderStatus::as_str`).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum OrderStatusName {
+    Pending,
+    Paid,
+    Delivered,
+    Expired,
+    Cancelled,
+    Refunded,
+    Disputed,
+}
+
+/// One line of an order, at the price it was bought for (dollars).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderItemResponse {
+    /// The product's id.
+    pub id: i64,
+    /// The product's name when it was bought.
+    pub name: String,
+    pub qty: u32,
+    pub unit_price: f64,
+}
+
+/// An order as its buyer sees it. Money in dollars, times in RFC 3339.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderResponse {
+    pub id: i64,
+    #[schema(value_type = OrderStatusName)]
+    pub status: &'static str,
+    /// The status to show: its label ("Paid"), or "Payment under review" for a pending order
+    /// held for staff.
+    #[schema(example = "Paid")]
+    pub status_label: &'static str,
+    pub items: Vec<OrderItemResponse>,
+    /// The items at their prices.
+    pub subtotal: f64,
+    /// The promo code's discount (0 without one).
+    pub discount: f64,
+    /// The payment method's fee.
+    pub fee: f64,
+    /// What the buyer pays: the subtotal less the discount, plus the fee.
+    pub total: f64,
+    /// Where the items are delivered.
+    pub roblox_username: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(format = DateTime)]
+    pub paid_at: Option<String>,
+}
+
+impl From<&Order> for OrderResponse {
+    fn from(order: &Order) -> Self {
+        OrderResponse {
+            id: order.id.get(),
+            status: order.status().as_str(),
+            status_label: status_label(order),
+            items: order
+                .lines
+                .iter()
+                .map(|line| OrderItemResponse {
+                    id: line.product_id.get(),
+                    name: line.name.clone(),
+                    qty: line.quantity.get(),
+                    unit_price: dollars(line.unit_price),
+                })
+                .collect(),
+            subtotal: dollars(order.amounts.subtotal),
+            discount: dollars(order.amounts.discount),
+            fee: dollars(order.amounts.fee),
+            total: dollars(order.amounts.total),
+            roblox_username: order.buyer.roblox_username.to_string(),
+            created_at: order.created_at.to_rfc3339(),
+            paid_at: order.paid_at().map(|at| at.to_rfc3339()),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct KeyQuery {
+    /// The key of the order's link (the receipt's); not needed in the session that placed the
+    /// order or when logged in as its owner.
+    #[param(max_length = 128)]
+    pub key: Option<String>,
+}
+
+/// One step of the order's way.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TimelineStepResponse {
+    /// `paid`, `claimed`, `delivered`; or `refunded`, `expired`, `cancelled`.
+    #[schema(example = "paid")]
+    pub status: &'static str,
+    #[schema(format = DateTime)]
+    pub at: String,
+}
+
+/// The handoff as the buyer sees it: who is on the way, where to meet them, the ticket.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderDeliveryResponse {
+    /// Who claimed the order (and, once delivered, who delivered it).
+    #[schema(required = true, example = "Ann")]
+    pub staff_name: Option<String>,
+    /// The claimer's private game server: only while the order is paid and claimed.
+    #[schema(required = true)]
+    pub private_server_url: Option<String>,
+    #[schema(required = true, format = DateTime)]
+    pub claimed_at: Option<String>,
+    /// When the buyer said "I'm in the game" (cleared when staff release the order).
+    #[schema(required = true, format = DateTime)]
+    pub buyer_ready_at: Option<String>,
+    /// The order's Discord ticket (a private thread), when the shop opened one.
+    #[schema(required = true)]
+    pub ticket_url: Option<String>,
+    /// Why there is no ticket or the buyer is not in it, in a sentence.
+    #[schema(required = true)]
+    pub ticket_problem: Option<String>,
+    /// Once delivered with a proof: its first picture (`/media/proofs/…`).
+    #[schema(required = true)]
+    pub proof_picture: Option<String>,
+}
+
+impl From<&orders::BuyerDelivery> for OrderDeliveryResponse {
+    fn from(delivery: &orders::BuyerDelivery) -> Self {
+        OrderDeliveryResponse {
+            staff_name: delivery.staff_name.clone(),
+            private_server_url: delivery.private_server_url.clone(),
+            claimed_at: delivery.claimed_at.map(|at| at.to_rfc3339()),
+            buyer_ready_at: delivery.buyer_ready_at.map(|at| at.to_rfc3339()),
+            ticket_url: delivery.ticket_url.clone(),
+            ticket_problem: delivery.ticket_problem.clone(),
+            proof_picture: delivery.proof_picture.clone(),
+        }
+    }
+}
+
+/// The order as its page shows it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TrackedOrderResponse {
+    #[serde(flatten)]
+    pub order: OrderResponse,
+    #[schema(format = DateTime)]
+    pub delivered_at: Option<String>,
+    /// `[{status, at}]`, oldest first: paid, claimed, delivered; or refunded.
+    pub timeline: Vec<TimelineStepResponse>,
+    /// 1 for the next order staff deliver; null unless paid and waiting.
+    pub queue_position: Option<u32>,
+    pub delivery: OrderDeliveryResponse,
+    /// "Usually delivered in under N minutes".
+    #[schema(example = 10)]
+    pub estimate_minutes: u32,
+}
+
+impl From<&orders::TrackedOrder> for TrackedOrderResponse {
+    fn from(tracked: &orders::TrackedOrder) -> Self {
+        TrackedOrderResponse {
+            order: OrderResponse::from(&tracked.order),
+            delivered_at: tracked.order.delivered_at().map(|at| at.to_rfc3339()),
+            timeline: tracked
+                .timeline
+                .iter()
+                .map(|step| TimelineStepResponse {
+                    status: step.status,
+                    at: step.at.to_rfc3339(),
+                })
+                .collect(),
+            queue_position: tracked.queue_position,
+            delivery: OrderDeliveryResponse::from(&tracked.delivery),
+            estimate_minutes: tracked.estimate_minutes,
+        }
+    }
+}
+
+/// One order as the profile lists it.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ProfileOrder {
+    pub id: i64,
+    pub total: f64,
+    pub status: String,
+    pub status_label: String,
+    pub created_at: String,
+}

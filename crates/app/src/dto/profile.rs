@@ -1,0 +1,233 @@
+//! The profile's answers: the shopper with their orders, their data's export, and the
+//! erasure's confirmation (docs/product.md, "Your data").
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::account::UserResponse;
+use super::order::ProfileOrder;
+use crate::auth::CurrentUser;
+
+/// `GET /api/profile`'s answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProfileResponse {
+    pub(crate) user: ProfileUser,
+}
+
+/// The user with their orders, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProfileUser {
+    #[serde(flatten)]
+    pub(crate) user: UserResponse,
+    pub(crate) orders: Vec<ProfileOrder>,
+}
+
+/// Everything the shop keeps about a shopper (`GET /api/profile/export`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DataExport {
+    /// When the export was made (RFC 3339).
+    pub(crate) exported_at: DateTime<Utc>,
+    pub(crate) profile: ExportedProfile,
+    /// Their orders, newest first, with every detail they gave with each.
+    pub(crate) orders: Vec<ExportedOrder>,
+    /// Their help chats, oldest first.
+    pub(crate) chats: Vec<ExportedChat>,
+}
+
+/// The account itself.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedProfile {
+    #[serde(flatten)]
+    pub(crate) user: UserResponse,
+    /// When the account was created.
+    pub(crate) created_at: DateTime<Utc>,
+}
+
+/// One order of the shopper, with what they gave to place it and what the shop recorded.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedOrder {
+    pub(crate) id: i64,
+    /// `pending`, `paid`, `delivered`, `expired`, `cancelled`, `refunded` or `disputed`.
+    #[schema(example = "delivered")]
+    pub(crate) status: String,
+    pub(crate) created_at: DateTime<Utc>,
+    #[schema(required = true)]
+    pub(crate) paid_at: Option<DateTime<Utc>>,
+    #[schema(required = true)]
+    pub(crate) delivered_at: Option<DateTime<Utc>>,
+    pub(crate) items: Vec<ExportedItem>,
+    /// In dollars, as are `discount`, `fee` and `total`.
+    pub(crate) subtotal: f64,
+    pub(crate) discount: f64,
+    pub(crate) fee: f64,
+    pub(crate) total: f64,
+    #[schema(required = true)]
+    pub(crate) promo_code: Option<String>,
+    /// `card`, …
+    pub(crate) payment_method: String,
+    /// The e-mail address the receipt and the order's mail went to.
+    pub(crate) email: String,
+    /// The Discord account linked for the delivery.
+    pub(crate) discord_id: String,
+    pub(crate) discord_username: String,
+    #[schema(required = true)]
+    pub(crate) discord_avatar: Option<String>,
+    pub(crate) roblox_username: String,
+    /// The client address the order was placed from.
+    #[schema(required = true)]
+    pub(crate) client_ip: Option<String>,
+    /// The Discord thread of its delivery, if one was opened.
+    #[schema(required = true)]
+    pub(crate) ticket_thread_id: Option<String>,
+    /// The problem reported with its delivery, if any.
+    #[schema(required = true)]
+    pub(crate) ticket_problem: Option<String>,
+    /// The review left on it, if any.
+    #[schema(required = true)]
+    pub(crate) review: Option<ExportedReview>,
+}
+
+/// One line of an exported order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedItem {
+    pub(crate) product_id: i64,
+    pub(crate) name: String,
+    /// In dollars.
+    pub(crate) unit_price: f64,
+    pub(crate) quantity: i32,
+}
+
+/// A review the shopper left.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedReview {
+    /// 1 to 5 stars.
+    pub(crate) rating: i16,
+    pub(crate) text: String,
+    /// The name shown with it.
+    pub(crate) name: String,
+    pub(crate) created_at: DateTime<Utc>,
+}
+
+/// One help chat of the shopper, with its messages oldest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedChat {
+    /// The chat's UUID.
+    #[schema(format = "uuid")]
+    pub(crate) id: String,
+    /// `ai`, `pending`, `connected` or `closed`.
+    #[schema(example = "closed")]
+    pub(crate) status: String,
+    pub(crate) created_at: DateTime<Utc>,
+    pub(crate) messages: Vec<ExportedMessage>,
+}
+
+/// One message of a help chat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedMessage {
+    /// Who wrote it: `user`, `guest`, `bot`, `admin`, `super_admin` or `system`.
+    #[schema(example = "user")]
+    pub(crate) sender: String,
+    pub(crate) message: String,
+    pub(crate) created_at: DateTime<Utc>,
+}
+
+/// Cents fit an f64 exactly, and JSON has no decimal type.
+#[allow(clippy::cast_precision_loss)]
+fn cents_in_dollars(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+impl From<accounts::OrderRecord> for ExportedOrder {
+    fn from(order: accounts::OrderRecord) -> Self {
+        ExportedOrder {
+            id: order.id,
+            status: order.status,
+            created_at: order.created_at,
+            paid_at: order.paid_at,
+            delivered_at: order.delivered_at,
+            items: order
+                .lines
+                .into_iter()
+                .map(|line| ExportedItem {
+                    product_id: line.product_id,
+                    name: line.name,
+                    unit_price: cents_in_dollars(line.unit_price_cents),
+                    quantity: line.quantity,
+                })
+                .collect(),
+            subtotal: cents_in_dollars(order.subtotal_cents),
+            discount: cents_in_dollars(order.discount_cents),
+            fee: cents_in_dollars(order.fee_cents),
+            total: cents_in_dollars(order.total_cents),
+            promo_code: order.promo_code,
+            payment_method: order.payment_method,
+            email: order.email,
+            discord_id: order.discord_id,
+            discord_username: order.discord_username,
+            discord_avatar: order.discord_avatar,
+            roblox_username: order.roblox_username,
+            client_ip: order.client_ip,
+            ticket_thread_id: order.ticket_thread_id,
+            ticket_problem: order.ticket_problem,
+            review: order.review.map(|review| ExportedReview {
+                rating: review.rating,
+                text: review.text,
+                name: review.name,
+                created_at: review.created_at,
+            }),
+        }
+    }
+}
+
+impl From<accounts::ChatRecord> for ExportedChat {
+    fn from(chat: accounts::ChatRecord) -> Self {
+        ExportedChat {
+            id: chat.id,
+            status: chat.status,
+            created_at: chat.created_at,
+            messages: chat
+                .messages
+                .into_iter()
+                .map(|message| ExportedMessage {
+                    sender: message.sender,
+                    message: message.text,
+                    created_at: message.created_at,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl DataExport {
+    /// The export of `user`'s data as the download shows it.
+    pub fn of(user: &CurrentUser, export: accounts::DataExport) -> Self {
+        DataExport {
+            exported_at: export.exported_at,
+            profile: ExportedProfile {
+                user: UserResponse::from(user),
+                created_at: export.data.account_created_at,
+            },
+            orders: export
+                .data
+                .orders
+                .into_iter()
+                .map(ExportedOrder::from)
+                .collect(),
+            chats: export
+                .data
+                .chats
+                .into_iter()
+                .map(ExportedChat::from)
+                .collect(),
+        }
+    }
+}
+
+/// The account's password, to confirm the erasure.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct DeleteAccount {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1)]
+    pub(crate) password: String,
+}
