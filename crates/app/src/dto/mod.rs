@@ -1,10 +1,23 @@
 //! What the API sends and receives, apart from the handlers, so that both the handlers and
 //! the in-memory snapshots can use them.
 
+pub mod admin_orders;
+pub mod admin_products;
+pub mod audit;
+pub mod blocklist;
 pub mod checkout;
+pub mod discord;
+pub mod health;
 mod money;
+pub mod private_server;
 mod product;
+pub mod promo;
+pub mod proofs;
 pub mod responses;
+pub mod reviews;
+pub mod roblox;
+pub mod sales;
+pub mod site;
 
 pub(crate) use money::dollars;
 pub use product::ProductResponse;

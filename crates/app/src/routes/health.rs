@@ -6,23 +6,15 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use store::Store;
 
+use crate::dto::health::{Health, NotReady, Readiness};
 use crate::routes::spa::StaticDir;
 use crate::{auth::session::ShopSessionStore, error::ApiError, error::ErrorBody};
 
 /// How long each readiness check may take before it counts as failed.
 pub const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// The server is up and its database answers.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Health {
-    #[schema(example = "ok")]
-    status: &'static str,
-}
 
 /// Ready when the database answers.
 #[utoipa::path(
@@ -39,24 +31,6 @@ pub async fn health(database: web::Data<Store>) -> Result<HttpResponse, ApiError
         ApiError::Internal(anyhow::Error::new(e).context("the database does not answer"))
     })?;
     Ok(HttpResponse::Ok().json(Health { status: "ok" }))
-}
-
-/// Every dependency this instance needs answered.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Readiness {
-    #[schema(example = "ready")]
-    status: &'static str,
-    /// Each check and its result (`ok`, or `not used` for a Redis the shop is not configured
-    /// with): `database`, `redis`, `storefront`.
-    #[schema(example = json!({"database": "ok", "redis": "not used", "storefront": "ok"}))]
-    checks: BTreeMap<&'static str, &'static str>,
-}
-
-/// The 503's body: the error shape, one entry per failed check.
-#[derive(Debug, Serialize)]
-struct NotReady {
-    message: String,
-    errors: BTreeMap<&'static str, Vec<String>>,
 }
 
 /// Whether this instance can serve the shop: its database answers, its session Redis answers
