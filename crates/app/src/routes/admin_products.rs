@@ -118,53 +118,63 @@ async fn read_product_form(
         }
         let name = field.name().unwrap_or_default().to_owned();
         if name == "image" {
-            // One byte over the limit is enough for the picture check to refuse it; the rest
-            // is read and dropped (up to a bound) so the answer can name every bad field.
-            let bytes = read_field(
-                &mut field,
-                media::MAX_INPUT_BYTES + 1,
-                4 * media::MAX_INPUT_BYTES,
-                || {
-                    ApiError::PayloadTooLarge(
-                        "The image may be at most 5 MB and 40 megapixels.".to_owned(),
-                    )
-                },
-            )
-            .await?;
-            // a file input left empty sends an empty part: no new picture
-            if !bytes.is_empty() {
+            if let Some(bytes) = read_image(&mut field).await? {
                 image = Some(bytes);
             }
             continue;
         }
-        let bytes = read_field(&mut field, MAX_TEXT_BYTES, MAX_TEXT_BYTES, || {
-            ApiError::field(&name, "This field is too long.")
-        })
-        .await?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| ApiError::field(&name, "This field must be text."))?;
-        let slot = match name.as_str() {
-            "name" => &mut form.name,
-            "price" => &mut form.price,
-            "category" => &mut form.category,
-            "description" => &mut form.description,
-            "stock" => &mut form.stock,
-            "weight" => &mut form.weight,
-            "sort_order" => &mut form.sort_order,
-            "mutation" => &mut form.mutation,
-            "savings" => &mut form.savings,
-            "delete_after_out_of_stock" => &mut form.delete_after_out_of_stock,
-            "dupe_warning" => &mut form.dupe_warning,
-            "related_ids[]" | "related_ids" => {
-                form.related_ids.push(text);
-                continue;
-            }
-            // `_method=PUT` and anything else the form carries
-            _ => continue,
-        };
-        *slot = Some(text);
+        let text = read_text(&mut field, &name).await?;
+        set_text(&mut form, &name, text);
     }
     Ok((form, image))
+}
+
+/// The `image` part: the picture, or `None` for an empty part.
+async fn read_image(field: &mut actix_multipart::Field) -> Result<Option<Vec<u8>>, ApiError> {
+    // One byte over the limit is enough for the picture check to refuse it; the rest
+    // is read and dropped (up to a bound) so the answer can name every bad field.
+    let bytes = read_field(
+        field,
+        media::MAX_INPUT_BYTES + 1,
+        4 * media::MAX_INPUT_BYTES,
+        || ApiError::PayloadTooLarge("The image may be at most 5 MB and 40 megapixels.".to_owned()),
+    )
+    .await?;
+    // a file input left empty sends an empty part: no new picture
+    Ok((!bytes.is_empty()).then_some(bytes))
+}
+
+/// A text part, at most [`MAX_TEXT_BYTES`]; 422 under its name when longer or not UTF-8.
+async fn read_text(field: &mut actix_multipart::Field, name: &str) -> Result<String, ApiError> {
+    let bytes = read_field(field, MAX_TEXT_BYTES, MAX_TEXT_BYTES, || {
+        ApiError::field(name, "This field is too long.")
+    })
+    .await?;
+    String::from_utf8(bytes).map_err(|_| ApiError::field(name, "This field must be text."))
+}
+
+/// Keeps a text part's value in the form field of its name.
+fn set_text(form: &mut ProductForm, name: &str, text: String) {
+    let slot = match name {
+        "name" => &mut form.name,
+        "price" => &mut form.price,
+        "category" => &mut form.category,
+        "description" => &mut form.description,
+        "stock" => &mut form.stock,
+        "weight" => &mut form.weight,
+        "sort_order" => &mut form.sort_order,
+        "mutation" => &mut form.mutation,
+        "savings" => &mut form.savings,
+        "delete_after_out_of_stock" => &mut form.delete_after_out_of_stock,
+        "dupe_warning" => &mut form.dupe_warning,
+        "related_ids[]" | "related_ids" => {
+            form.related_ids.push(text);
+            return;
+        }
+        // `_method=PUT` and anything else the form carries
+        _ => return,
+    };
+    *slot = Some(text);
 }
 
 /// POST /api/admin/products (multipart): 201 with the new product; 422 per field.

@@ -31,6 +31,53 @@ fn positive(text: &str) -> Option<i64> {
     text.trim().parse::<i64>().ok().filter(|n| *n > 0)
 }
 
+/// One parameter of the query string, put into `query`; a bad value is named in `errors`.
+/// Unknown parameters are ignored.
+fn filter(query: &mut AuditQuery, name: &str, value: &str, errors: &mut FieldErrors) {
+    match name {
+        "actor_id" => match value.trim() {
+            "cli" => query.actor = Some(ActorFilter::CommandLine),
+            other => match positive(other) {
+                Some(id) => query.actor = Some(ActorFilter::Staff(id)),
+                None => errors.add(
+                    "actor_id",
+                    "Choose a staff member by id, or cli for the command line.",
+                ),
+            },
+        },
+        "kind" => match AuditKind::parse(value.trim()) {
+            Some(kind) => query.kind = Some(kind),
+            None => errors.add("kind", "This is not a kind of audit entry."),
+        },
+        "since" => match time(value) {
+            Some(at) => query.since = Some(at),
+            None => errors.add("since", "Enter the date as YYYY-MM-DD or an RFC 3339 time."),
+        },
+        "before" => match time(value) {
+            Some(at) => query.before = Some(at),
+            None => errors.add(
+                "before",
+                "Enter the date as YYYY-MM-DD or an RFC 3339 time.",
+            ),
+        },
+        "cursor" => match positive(value) {
+            Some(id) => query.older_than = Some(id),
+            None => errors.add("cursor", "The cursor is the next_cursor of a page."),
+        },
+        "limit" => match positive(value)
+            .and_then(|n| u64::try_from(n).ok())
+            .filter(|n| *n <= MAX_PAGE_SIZE)
+        {
+            Some(limit) => query.limit = limit,
+            None => errors.add(
+                "limit",
+                format!("The limit is a whole number from 1 to {MAX_PAGE_SIZE}."),
+            ),
+        },
+        _ => {}
+    }
+}
+
 /// The query string as a filter; every bad parameter is named in one 422.
 fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
     let pairs = web::Query::<Vec<(String, String)>>::from_query(request.query_string())
@@ -49,48 +96,7 @@ fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
         if value.trim().is_empty() {
             continue; // an empty filter is no filter
         }
-        match name.as_str() {
-            "actor_id" => match value.trim() {
-                "cli" => query.actor = Some(ActorFilter::CommandLine),
-                other => match positive(other) {
-                    Some(id) => query.actor = Some(ActorFilter::Staff(id)),
-                    None => errors.add(
-                        "actor_id",
-                        "Choose a staff member by id, or cli for the command line.",
-                    ),
-                },
-            },
-            "kind" => match AuditKind::parse(value.trim()) {
-                Some(kind) => query.kind = Some(kind),
-                None => errors.add("kind", "This is not a kind of audit entry."),
-            },
-            "since" => match time(value) {
-                Some(at) => query.since = Some(at),
-                None => errors.add("since", "Enter the date as YYYY-MM-DD or an RFC 3339 time."),
-            },
-            "before" => match time(value) {
-                Some(at) => query.before = Some(at),
-                None => errors.add(
-                    "before",
-                    "Enter the date as YYYY-MM-DD or an RFC 3339 time.",
-                ),
-            },
-            "cursor" => match positive(value) {
-                Some(id) => query.older_than = Some(id),
-                None => errors.add("cursor", "The cursor is the next_cursor of a page."),
-            },
-            "limit" => match positive(value)
-                .and_then(|n| u64::try_from(n).ok())
-                .filter(|n| *n <= MAX_PAGE_SIZE)
-            {
-                Some(limit) => query.limit = limit,
-                None => errors.add(
-                    "limit",
-                    format!("The limit is a whole number from 1 to {MAX_PAGE_SIZE}."),
-                ),
-            },
-            _ => {}
-        }
+        filter(&mut query, name, value, &mut errors);
     }
     if let (Some(since), Some(before)) = (query.since, query.before) {
         if before <= since {
