@@ -2,12 +2,25 @@
 //! the in-memory snapshots can use them.
 
 pub mod account;
+pub mod admin_orders;
+pub mod admin_products;
+pub mod audit;
+pub mod blocklist;
 pub mod checkout;
-mod money;
+pub mod discord;
+pub mod health;
 pub mod order;
-mod product;
+pub mod private_server;
 pub mod profile;
+pub mod promo;
+pub mod proofs;
 pub mod responses;
+pub mod reviews;
+pub mod roblox;
+pub mod sales;
+pub mod site;
+mod money;
+mod product;
 
 pub(crate) use money::dollars;
 pub use product::ProductResponse;

@@ -51,11 +51,11 @@ use crate::routes::{
     ),
     components(schemas(
         crate::dto::staff::Confirmation,
-        admin_orders::QueueFilterDoc,
+        crate::dto::admin_orders::QueueFilterDoc,
         admin_chats::StaffChatFilterDoc,
-        crate::routes::audit::AuditPage,
-        crate::routes::audit::AuditEntryJson,
-        crate::routes::audit::AuditActorJson,
+        crate::dto::audit::AuditPage,
+        crate::dto::audit::AuditEntryJson,
+        crate::dto::audit::AuditActorJson,
     )),
     tags(
         (name = "staff: catalog", description = "The catalog and its stock (super_admin)."),

@@ -6,111 +6,19 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
 use orders::{OrderId, QueueFilter, QueuedOrder};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::RequireStaff;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::Roblox;
 use crate::client_ip::ClientIp;
+use crate::dto::admin_orders::{DeliverDoc, Item, ListQuery, QueuedOrderJson, Staff};
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// One line of a queued order.
-#[derive(Serialize, ToSchema)]
-#[schema(as = QueuedOrderItem)]
-struct Item {
-    #[schema(example = "Golden Raccoon")]
-    name: String,
-    #[schema(minimum = 1, example = 2)]
-    qty: u32,
-}
-
-/// The member of staff who claimed an order.
-#[derive(Serialize, ToSchema)]
-#[schema(as = ClaimedBy)]
-struct Staff {
-    id: i64,
-    #[schema(example = "Ann")]
-    name: String,
-}
-
-/// An order's status, as stored and sent.
-#[derive(ToSchema)]
-#[schema(as = QueuedOrderStatus, rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only: `OrderStatus::as_str` writes it
-enum StatusDoc {
-    Pending,
-    Paid,
-    Delivered,
-    Expired,
-    Cancelled,
-    Refunded,
-    Disputed,
-}
-
-/// An order as the delivery queue shows it.
-#[derive(Serialize, ToSchema)]
-#[schema(as = QueuedOrder)]
-struct QueuedOrderJson {
-    id: i64,
-    #[schema(value_type = StatusDoc)]
-    status: &'static str,
-    /// The status in words: `Paid`, `Delivered`…
-    #[schema(example = "Paid")]
-    status_label: &'static str,
-    items: Vec<Item>,
-    /// What the buyer paid, in dollars.
-    #[schema(example = 9.98)]
-    total: f64,
-    roblox_username: String,
-    /// The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds.
-    #[schema(required = true)]
-    roblox_avatar_url: Option<String>,
-    discord_username: String,
-    /// Null once the buyer deleted their account (the order is kept for the books).
-    #[schema(required = true)]
-    discord_id: Option<String>,
-    email: String,
-    created_at: DateTime<Utc>,
-    #[schema(required = true)]
-    paid_at: Option<DateTime<Utc>>,
-    #[schema(required = true)]
-    delivered_at: Option<DateTime<Utc>>,
-    /// Minutes from payment until now while paid, until delivery once delivered; null in any
-    /// other status.
-    #[schema(required = true)]
-    minutes_waiting: Option<i64>,
-    /// Who claimed it; null when nobody did.
-    #[schema(required = true)]
-    claimed_by: Option<Staff>,
-    /// The proof of delivery it was delivered with, if any.
-    #[schema(required = true)]
-    proof_id: Option<i64>,
-    /// When the current claim was made.
-    #[schema(required = true)]
-    claimed_at: Option<DateTime<Utc>>,
-    /// When the buyer said "I'm in the game" (cleared by a release).
-    #[schema(required = true)]
-    buyer_ready_at: Option<DateTime<Utc>>,
-    /// Whole minutes since the buyer said they are in the game, while paid.
-    #[schema(required = true)]
-    ready_minutes: Option<i64>,
-    /// Claimed at least `delivery.no_show_minutes` ago and the buyer is not in the game yet:
-    /// release it to the next buyer.
-    no_show: bool,
-    /// The order's Discord ticket.
-    #[schema(required = true)]
-    ticket_url: Option<String>,
-    /// Why the ticket is missing or the buyer is not in it.
-    #[schema(required = true)]
-    ticket_problem: Option<String>,
-}
 
 /// The buyer's Roblox headshot: the offline stand-in's drawing, or the Roblox API's answer
 /// (cached by the adapter) within a short wait; none when Roblox cannot say.
@@ -171,24 +79,6 @@ async fn to_json(
         }),
         proof_id: order.proof_id,
     }
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// `paid` (the default: waiting for delivery, oldest first), `delivered` or `all`.
-    #[param(value_type = Option<QueueFilterDoc>)]
-    filter: Option<String>,
-}
-
-/// Which orders the queue lists.
-#[derive(ToSchema)]
-#[schema(as = QueueFilter, rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only: `QueueFilter::parse` reads it
-pub enum QueueFilterDoc {
-    Paid,
-    Delivered,
-    All,
 }
 
 /// GET /api/admin/orders?filter=paid|delivered|all (paid by default; paid ones oldest first).
@@ -307,16 +197,6 @@ pub async fn release(
         .release(order_id(&path)?, staff.id, &staff.actor(ip))
         .await?;
     Ok(answer(&roblox, &delivery, order).await)
-}
-
-/// The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`).
-#[derive(ToSchema)]
-#[schema(as = DeliverRequest)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
-pub struct DeliverDoc {
-    /// A published proof of delivery's id; null or left out: none.
-    #[schema(minimum = 1, example = 3)]
-    proof_id: Option<i64>,
 }
 
 /// POST /api/admin/orders/{id}/deliver `{"proof_id": 3 | null}` (the body may be left out).

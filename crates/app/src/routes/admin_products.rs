@@ -3,17 +3,18 @@
 
 use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
-use catalog::{Product, ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
+use catalog::{ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
 use futures::StreamExt;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
 use crate::client_ip::ClientIp;
+use crate::dto::admin_products::{
+    AdminProductResponse, ChangeInventoryDoc, ProductFormDoc, ProductRemoved, ReorderBody,
+    SetInventoryDoc,
+};
 use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
-use crate::dto::ProductResponse;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
 
@@ -21,75 +22,6 @@ use crate::services::CatalogAdminService;
 const MAX_TEXT_BYTES: usize = 64 * 1024;
 /// Most parts a product form may have.
 const MAX_PARTS: usize = 200;
-
-/// A product as the admin sees it: the storefront's fields and whether it is archived.
-#[derive(Serialize, ToSchema)]
-#[schema(as = AdminProduct)]
-pub struct AdminProductResponse {
-    #[serde(flatten)]
-    product: ProductResponse,
-    /// Kept for its orders but off the storefront (a deleted product that had orders).
-    archived: bool,
-}
-
-/// The product form (`multipart/form-data`) as the admin page sends it. Every value is text on
-/// the wire; the types say how each is read. An empty value means "none" (for `stock`:
-/// unlimited). All problems are answered at once (422, one entry per field).
-#[derive(ToSchema)]
-#[schema(as = ProductForm)]
-#[allow(dead_code)] // a schema only: the handler reads the parts one by one
-pub struct ProductFormDoc {
-    #[schema(min_length = 1, max_length = 200, example = "Golden Raccoon")]
-    name: String,
-    /// Dollars, at most two decimals, 0 to 10000000.
-    #[schema(minimum = 0, maximum = 10_000_000, example = 4.99)]
-    price: f64,
-    /// Free text, possibly a comma-separated list.
-    #[schema(min_length = 1, max_length = 200, example = "Pets")]
-    category: String,
-    #[schema(nullable = false, max_length = 5000)]
-    description: Option<String>,
-    /// Units in stock, 0 to 1000000; empty or left out: unlimited.
-    #[schema(nullable = false, minimum = 0, maximum = 1_000_000)]
-    stock: Option<u32>,
-    /// Kilograms, 0 to 1000000.
-    #[schema(nullable = false, minimum = 0, maximum = 1_000_000)]
-    weight: Option<f64>,
-    /// The position on the storefront (smaller first).
-    #[schema(nullable = false)]
-    sort_order: Option<i32>,
-    #[schema(nullable = false, max_length = 200)]
-    mutation: Option<String>,
-    /// The original price in dollars (the saving shown is `savings - price`).
-    #[schema(nullable = false, minimum = 0, maximum = 10_000_000)]
-    savings: Option<f64>,
-    /// `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`).
-    #[schema(nullable = false)]
-    delete_after_out_of_stock: Option<bool>,
-    /// `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`).
-    #[schema(nullable = false)]
-    dupe_warning: Option<bool>,
-    /// The products of a bundle, one part per id (`related_ids` is read the same way). They
-    /// must exist, be on sale and not be bundles themselves.
-    #[schema(nullable = false, rename = "related_ids[]")]
-    related_ids: Option<Vec<i64>>,
-    /// A PNG, JPEG, GIF or WebP picture, at most 5 MB and 40 megapixels; re-encoded before it
-    /// is stored. An empty part means no new picture (an update keeps the old one).
-    #[schema(nullable = false, value_type = Option<String>, format = Binary)]
-    image: Option<Vec<u8>>,
-    /// `PUT` when the form is sent with POST to update; ignored.
-    #[schema(nullable = false, rename = "_method")]
-    method: Option<String>,
-}
-
-impl From<&Product> for AdminProductResponse {
-    fn from(product: &Product) -> Self {
-        AdminProductResponse {
-            product: ProductResponse::from(product),
-            archived: product.archived,
-        }
-    }
-}
 
 /// GET /api/admin/products: every product, archived ones included, in storefront order.
 #[utoipa::path(
@@ -186,53 +118,63 @@ async fn read_product_form(
         }
         let name = field.name().unwrap_or_default().to_owned();
         if name == "image" {
-            // One byte over the limit is enough for the picture check to refuse it; the rest
-            // is read and dropped (up to a bound) so the answer can name every bad field.
-            let bytes = read_field(
-                &mut field,
-                media::MAX_INPUT_BYTES + 1,
-                4 * media::MAX_INPUT_BYTES,
-                || {
-                    ApiError::PayloadTooLarge(
-                        "The image may be at most 5 MB and 40 megapixels.".to_owned(),
-                    )
-                },
-            )
-            .await?;
-            // a file input left empty sends an empty part: no new picture
-            if !bytes.is_empty() {
+            if let Some(bytes) = read_image(&mut field).await? {
                 image = Some(bytes);
             }
             continue;
         }
-        let bytes = read_field(&mut field, MAX_TEXT_BYTES, MAX_TEXT_BYTES, || {
-            ApiError::field(&name, "This field is too long.")
-        })
-        .await?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| ApiError::field(&name, "This field must be text."))?;
-        let slot = match name.as_str() {
-            "name" => &mut form.name,
-            "price" => &mut form.price,
-            "category" => &mut form.category,
-            "description" => &mut form.description,
-            "stock" => &mut form.stock,
-            "weight" => &mut form.weight,
-            "sort_order" => &mut form.sort_order,
-            "mutation" => &mut form.mutation,
-            "savings" => &mut form.savings,
-            "delete_after_out_of_stock" => &mut form.delete_after_out_of_stock,
-            "dupe_warning" => &mut form.dupe_warning,
-            "related_ids[]" | "related_ids" => {
-                form.related_ids.push(text);
-                continue;
-            }
-            // `_method=PUT` and anything else the form carries
-            _ => continue,
-        };
-        *slot = Some(text);
+        let text = read_text(&mut field, &name).await?;
+        set_text(&mut form, &name, text);
     }
     Ok((form, image))
+}
+
+/// The `image` part: the picture, or `None` for an empty part.
+async fn read_image(field: &mut actix_multipart::Field) -> Result<Option<Vec<u8>>, ApiError> {
+    // One byte over the limit is enough for the picture check to refuse it; the rest
+    // is read and dropped (up to a bound) so the answer can name every bad field.
+    let bytes = read_field(
+        field,
+        media::MAX_INPUT_BYTES + 1,
+        4 * media::MAX_INPUT_BYTES,
+        || ApiError::PayloadTooLarge("The image may be at most 5 MB and 40 megapixels.".to_owned()),
+    )
+    .await?;
+    // a file input left empty sends an empty part: no new picture
+    Ok((!bytes.is_empty()).then_some(bytes))
+}
+
+/// A text part, at most [`MAX_TEXT_BYTES`]; 422 under its name when longer or not UTF-8.
+async fn read_text(field: &mut actix_multipart::Field, name: &str) -> Result<String, ApiError> {
+    let bytes = read_field(field, MAX_TEXT_BYTES, MAX_TEXT_BYTES, || {
+        ApiError::field(name, "This field is too long.")
+    })
+    .await?;
+    String::from_utf8(bytes).map_err(|_| ApiError::field(name, "This field must be text."))
+}
+
+/// Keeps a text part's value in the form field of its name.
+fn set_text(form: &mut ProductForm, name: &str, text: String) {
+    let slot = match name {
+        "name" => &mut form.name,
+        "price" => &mut form.price,
+        "category" => &mut form.category,
+        "description" => &mut form.description,
+        "stock" => &mut form.stock,
+        "weight" => &mut form.weight,
+        "sort_order" => &mut form.sort_order,
+        "mutation" => &mut form.mutation,
+        "savings" => &mut form.savings,
+        "delete_after_out_of_stock" => &mut form.delete_after_out_of_stock,
+        "dupe_warning" => &mut form.dupe_warning,
+        "related_ids[]" | "related_ids" => {
+            form.related_ids.push(text);
+            return;
+        }
+        // `_method=PUT` and anything else the form carries
+        _ => return,
+    };
+    *slot = Some(text);
 }
 
 /// POST /api/admin/products (multipart): 201 with the new product; 422 per field.
@@ -308,16 +250,6 @@ pub async fn update(
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
 }
 
-/// What became of a removed product.
-#[derive(Serialize, ToSchema)]
-pub struct ProductRemoved {
-    /// true: it had orders and was archived (kept, off the storefront); false: deleted.
-    archived: bool,
-    /// `Product archived.` or `Product deleted.`
-    #[schema(example = "Product archived.")]
-    message: &'static str,
-}
-
 /// DELETE /api/admin/products/{id}: archives a product that has orders, deletes one without.
 #[utoipa::path(
     delete,
@@ -349,24 +281,6 @@ pub async fn delete(
         Removal::Deleted => ("Product deleted.", false),
     };
     Ok(HttpResponse::Ok().json(ProductRemoved { message, archived }))
-}
-
-/// New storefront positions for some products.
-#[derive(Deserialize, ToSchema)]
-#[schema(as = ReorderRequest)]
-pub struct ReorderBody {
-    /// Each product at most once; all are saved or none.
-    updates: Vec<Position>,
-}
-
-/// One product's new position.
-#[derive(Deserialize, ToSchema)]
-#[schema(as = ProductPosition)]
-struct Position {
-    /// The product's id.
-    id: i64,
-    /// Its position (smaller first).
-    sort_order: i32,
 }
 
 /// POST /api/admin/products/reorder `{"updates": [{"id", "sort_order"}]}`, in one transaction.
@@ -431,16 +345,6 @@ fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> 
     }
 }
 
-/// The stock to set (`POST /api/admin/products/{id}/inventory`).
-#[derive(ToSchema)]
-#[schema(as = SetInventoryRequest)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
-pub struct SetInventoryDoc {
-    /// The units in stock (digits in a string are read too).
-    #[schema(minimum = 0, maximum = 1_000_000, example = 12)]
-    inventory: u32,
-}
-
 /// POST /api/admin/products/{id}/inventory `{"inventory": 12}`: sets the stock.
 #[utoipa::path(
     post,
@@ -473,27 +377,6 @@ pub async fn set_inventory(
         .set_stock(id, inventory, &admin.actor(ip))
         .await?;
     Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
-}
-
-/// A change of stock (`POST /api/admin/products/{id}/change`).
-#[derive(ToSchema)]
-#[schema(as = ChangeInventoryRequest)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
-pub struct ChangeInventoryDoc {
-    #[schema(rename = "type", value_type = StockChangeKind)]
-    kind: String,
-    /// How many units (digits in a string are read too); 1 when left out or null.
-    #[schema(minimum = 1, maximum = 1_000_000, example = 1)]
-    inventory: Option<u32>,
-}
-
-/// Add or take away units.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only
-pub enum StockChangeKind {
-    Plus,
-    Minus,
 }
 
 /// POST /api/admin/products/{id}/change `{"type": "plus"|"minus", "inventory": 1}`: one atomic

@@ -3,11 +3,10 @@
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
-use serde::Serialize;
-use serde_json::Value;
-use shared::{ActorFilter, AuditEntry, AuditKind, AuditQuery};
+use shared::{ActorFilter, AuditKind, AuditQuery};
 
 use crate::auth::RequireSuperAdmin;
+use crate::dto::audit::{to_json, AuditActorJson, AuditPage};
 use crate::error::{ApiError, FieldErrors};
 use crate::services::AuditService;
 
@@ -15,72 +14,6 @@ use crate::services::AuditService;
 pub const PAGE_SIZE: u64 = 50;
 /// The most entries one page may hold.
 pub const MAX_PAGE_SIZE: u64 = 100;
-
-/// Who acted: a staff member, or the command line (`id` null).
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct AuditActorJson {
-    /// The staff member's user id; null for the command line.
-    id: Option<i64>,
-    /// Their name at the time of the entry.
-    name: String,
-}
-
-/// One staff action.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct AuditEntryJson {
-    id: i64,
-    at: DateTime<Utc>,
-    actor: AuditActorJson,
-    /// The kind of action, dotted (`stock.set`, `product.update`, ...).
-    #[schema(example = "stock.set")]
-    kind: String,
-    /// What was acted on, e.g. `product:12`.
-    #[schema(example = "product:12")]
-    target: String,
-    /// The values the action replaced; null when there were none (a creation).
-    #[schema(value_type = Option<Object>)]
-    before: Option<Value>,
-    /// The values the action wrote; null when there are none (a deletion).
-    #[schema(value_type = Option<Object>)]
-    after: Option<Value>,
-    /// The client's address (through trusted proxies); null for the command line.
-    ip: Option<String>,
-}
-
-/// A page of the log, and what the filters can choose from.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct AuditPage {
-    /// Newest first.
-    entries: Vec<AuditEntryJson>,
-    /// Pass as `cursor` for the next (older) page; null on the last page.
-    next_cursor: Option<i64>,
-    /// Everyone with entries, by name (the command line has id null; filter it with
-    /// `actor_id=cli`).
-    actors: Vec<AuditActorJson>,
-    /// Every kind of entry.
-    kinds: Vec<&'static str>,
-}
-
-/// A JSON column read back; text that is not JSON (never written) is passed on as a string.
-fn json(text: Option<String>) -> Option<Value> {
-    text.map(|text| serde_json::from_str(&text).unwrap_or(Value::String(text)))
-}
-
-fn to_json(entry: AuditEntry) -> AuditEntryJson {
-    AuditEntryJson {
-        id: entry.id,
-        at: entry.at,
-        actor: AuditActorJson {
-            id: entry.actor_id,
-            name: entry.actor_name,
-        },
-        kind: entry.kind,
-        target: entry.target,
-        before: json(entry.before),
-        after: json(entry.after),
-        ip: entry.ip,
-    }
-}
 
 /// A time as RFC 3339 (`2026-11-25T10:00:00Z`) or a day (`2026-11-25`, midnight UTC).
 fn time(text: &str) -> Option<DateTime<Utc>> {
@@ -96,6 +29,53 @@ fn time(text: &str) -> Option<DateTime<Utc>> {
 
 fn positive(text: &str) -> Option<i64> {
     text.trim().parse::<i64>().ok().filter(|n| *n > 0)
+}
+
+/// One parameter of the query string, put into `query`; a bad value is named in `errors`.
+/// Unknown parameters are ignored.
+fn filter(query: &mut AuditQuery, name: &str, value: &str, errors: &mut FieldErrors) {
+    match name {
+        "actor_id" => match value.trim() {
+            "cli" => query.actor = Some(ActorFilter::CommandLine),
+            other => match positive(other) {
+                Some(id) => query.actor = Some(ActorFilter::Staff(id)),
+                None => errors.add(
+                    "actor_id",
+                    "Choose a staff member by id, or cli for the command line.",
+                ),
+            },
+        },
+        "kind" => match AuditKind::parse(value.trim()) {
+            Some(kind) => query.kind = Some(kind),
+            None => errors.add("kind", "This is not a kind of audit entry."),
+        },
+        "since" => match time(value) {
+            Some(at) => query.since = Some(at),
+            None => errors.add("since", "Enter the date as YYYY-MM-DD or an RFC 3339 time."),
+        },
+        "before" => match time(value) {
+            Some(at) => query.before = Some(at),
+            None => errors.add(
+                "before",
+                "Enter the date as YYYY-MM-DD or an RFC 3339 time.",
+            ),
+        },
+        "cursor" => match positive(value) {
+            Some(id) => query.older_than = Some(id),
+            None => errors.add("cursor", "The cursor is the next_cursor of a page."),
+        },
+        "limit" => match positive(value)
+            .and_then(|n| u64::try_from(n).ok())
+            .filter(|n| *n <= MAX_PAGE_SIZE)
+        {
+            Some(limit) => query.limit = limit,
+            None => errors.add(
+                "limit",
+                format!("The limit is a whole number from 1 to {MAX_PAGE_SIZE}."),
+            ),
+        },
+        _ => {}
+    }
 }
 
 /// The query string as a filter; every bad parameter is named in one 422.
@@ -116,48 +96,7 @@ fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
         if value.trim().is_empty() {
             continue; // an empty filter is no filter
         }
-        match name.as_str() {
-            "actor_id" => match value.trim() {
-                "cli" => query.actor = Some(ActorFilter::CommandLine),
-                other => match positive(other) {
-                    Some(id) => query.actor = Some(ActorFilter::Staff(id)),
-                    None => errors.add(
-                        "actor_id",
-                        "Choose a staff member by id, or cli for the command line.",
-                    ),
-                },
-            },
-            "kind" => match AuditKind::parse(value.trim()) {
-                Some(kind) => query.kind = Some(kind),
-                None => errors.add("kind", "This is not a kind of audit entry."),
-            },
-            "since" => match time(value) {
-                Some(at) => query.since = Some(at),
-                None => errors.add("since", "Enter the date as YYYY-MM-DD or an RFC 3339 time."),
-            },
-            "before" => match time(value) {
-                Some(at) => query.before = Some(at),
-                None => errors.add(
-                    "before",
-                    "Enter the date as YYYY-MM-DD or an RFC 3339 time.",
-                ),
-            },
-            "cursor" => match positive(value) {
-                Some(id) => query.older_than = Some(id),
-                None => errors.add("cursor", "The cursor is the next_cursor of a page."),
-            },
-            "limit" => match positive(value)
-                .and_then(|n| u64::try_from(n).ok())
-                .filter(|n| *n <= MAX_PAGE_SIZE)
-            {
-                Some(limit) => query.limit = limit,
-                None => errors.add(
-                    "limit",
-                    format!("The limit is a whole number from 1 to {MAX_PAGE_SIZE}."),
-                ),
-            },
-            _ => {}
-        }
+        filter(&mut query, name, value, &mut errors);
     }
     if let (Some(since), Some(before)) = (query.since, query.before) {
         if before <= since {

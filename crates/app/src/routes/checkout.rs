@@ -14,15 +14,14 @@ use orders::{
     ReturnUrls, ScopedKey,
 };
 use paypal::PayPalCheckout;
-use serde::Deserialize;
-use utoipa::IntoParams;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
 use crate::checkout::{self, CardPayments, PublicUrl, ShopCheckout};
 use crate::dto::checkout::{
-    CardCheckoutResponse, CheckoutContext, OrderPayload, PaypalCheckoutResponse,
+    CardCheckoutResponse, CheckoutContext, IdempotencyKeyHeader, OrderPayload, PayPalReturn,
+    PaypalCheckoutResponse,
 };
 use crate::dto::responses::JsonBodyRefused;
 use crate::error::IDEMPOTENCY_KEY_FIELD;
@@ -277,25 +276,6 @@ pub async fn paypal(
     }))
 }
 
-/// The checkout's optional `Idempotency-Key` header, as the OpenAPI document lists it.
-#[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Header)]
-#[allow(dead_code)] // read from the request's headers by `idempotency`; here for the document
-pub struct IdempotencyKeyHeader {
-    /// One key per press of Complete Payment, sent again with every retry of that press (the
-    /// storefront sends a `crypto.randomUUID()`): the same key from the same browser session
-    /// within 24 hours answers the order it placed; with another cart, buyer, promo code or
-    /// payment method it answers 422. 1 to 255 printable ASCII characters.
-    #[param(
-        rename = "Idempotency-Key",
-        min_length = 1,
-        max_length = 255,
-        pattern = "^[\\x20-\\x7E]+$",
-        example = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a"
-    )]
-    pub idempotency_key: Option<String>,
-}
-
 /// A 200, saying `Idempotent-Replayed: true` when it answers a repeated request.
 fn answer(opened: &OpenedCheckout) -> actix_web::HttpResponseBuilder {
     let mut response = HttpResponse::Ok();
@@ -303,16 +283,6 @@ fn answer(opened: &OpenedCheckout) -> actix_web::HttpResponseBuilder {
         response.insert_header((IDEMPOTENT_REPLAYED, "true"));
     }
     response
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PayPalReturn {
-    /// The shop's order id (an unknown or malformed one answers 404).
-    #[param(value_type = Option<i64>, minimum = 1)]
-    pub order_id: Option<String>,
-    /// PayPal's order id.
-    pub token: Option<String>,
 }
 
 /// `GET /api/paypal/return?order_id=42&token=...`: the buyer approved; capture the payment,

@@ -17,10 +17,9 @@ use actix_web::{
 };
 use hmac::{Hmac, Mac};
 use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
-use serde::{Deserialize, Serialize};
 use sha2::Sha256;
-use utoipa::ToSchema;
 
+use crate::dto::discord::{DiscordAuth, DiscordUnlinked, IdentityBody, LinkedIdentity};
 use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::guild_join::GuildJoinQueue;
 use crate::{checkout::random_token, checkout::DiscordLink, error::ApiError};
@@ -102,28 +101,6 @@ impl OAuthStateCookie {
     }
 }
 
-/// The identity as the session keeps it and the API answers it.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(as = DiscordIdentity)]
-pub struct IdentityBody {
-    /// Discord's user id (a snowflake, as a string).
-    #[schema(example = "80351110224678912")]
-    pub discord_id: String,
-    pub username: String,
-    /// The avatar's URL, when the account has one.
-    pub avatar: Option<String>,
-}
-
-impl From<&DiscordIdentity> for IdentityBody {
-    fn from(identity: &DiscordIdentity) -> Self {
-        IdentityBody {
-            discord_id: identity.discord_id.to_string(),
-            username: identity.username.clone(),
-            avatar: identity.avatar_url.clone(),
-        }
-    }
-}
-
 /// The Discord account this session linked, if any.
 pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
     let body = session
@@ -167,20 +144,6 @@ pub async fn authorize(
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .cookie(state_cookie.issue(&oauth_state, SystemTime::now()))
         .finish()
-}
-
-/// What Discord handed back to the shop's callback page.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = DiscordAuthRequest)]
-pub struct DiscordAuth {
-    /// Discord's authorization code.
-    #[serde(default)]
-    #[schema(required = true, nullable = false)]
-    pub code: Option<String>,
-    /// The `state` Discord returned; it must be the one in the state cookie.
-    #[serde(default)]
-    #[schema(required = true, nullable = false)]
-    pub state: Option<String>,
 }
 
 /// `POST /api/discord-auth {code, state}`: checks the state against the state cookie (which
@@ -264,20 +227,6 @@ async fn link(
         guild_joins.queue(linked.identity.discord_id, access).await;
     }
     Ok(HttpResponse::Ok().json(body))
-}
-
-/// The Discord account linked in this session.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct LinkedIdentity {
-    /// `null` when none is linked.
-    pub identity: Option<IdentityBody>,
-}
-
-/// A short confirmation.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct DiscordUnlinked {
-    #[schema(example = "Discord unlinked.")]
-    pub message: &'static str,
 }
 
 /// `GET /api/discord/identity`.

@@ -3,26 +3,19 @@
 //! store when that is Redis, and the built storefront.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use store::Store;
 
+use crate::dto::health::{Health, NotReady, Readiness};
 use crate::routes::spa::StaticDir;
 use crate::{auth::session::ShopSessionStore, error::ApiError, error::ErrorBody};
 
 /// How long each readiness check may take before it counts as failed.
 pub const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// The server is up and its database answers.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Health {
-    #[schema(example = "ok")]
-    status: &'static str,
-}
 
 /// Ready when the database answers.
 #[utoipa::path(
@@ -39,24 +32,6 @@ pub async fn health(database: web::Data<Store>) -> Result<HttpResponse, ApiError
         ApiError::Internal(anyhow::Error::new(e).context("the database does not answer"))
     })?;
     Ok(HttpResponse::Ok().json(Health { status: "ok" }))
-}
-
-/// Every dependency this instance needs answered.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Readiness {
-    #[schema(example = "ready")]
-    status: &'static str,
-    /// Each check and its result (`ok`, or `not used` for a Redis the shop is not configured
-    /// with): `database`, `redis`, `storefront`.
-    #[schema(example = json!({"database": "ok", "redis": "not used", "storefront": "ok"}))]
-    checks: BTreeMap<&'static str, &'static str>,
-}
-
-/// The 503's body: the error shape, one entry per failed check.
-#[derive(Debug, Serialize)]
-struct NotReady {
-    message: String,
-    errors: BTreeMap<&'static str, Vec<String>>,
 }
 
 /// Whether this instance can serve the shop: its database answers, its session Redis answers
@@ -77,47 +52,65 @@ pub async fn ready(
     sessions: web::Data<ShopSessionStore>,
     static_dir: web::Data<StaticDir>,
 ) -> HttpResponse {
-    let database_check = async {
-        match tokio::time::timeout(CHECK_TIMEOUT, database.connection().ping()).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(error)) => {
-                tracing::warn!(error = %error, "readiness: the database does not answer");
-                Err("the database does not answer (database.url)".to_owned())
-            }
-            Err(_) => Err(format!(
-                "the database did not answer within {} s (database.url)",
-                CHECK_TIMEOUT.as_secs()
-            )),
-        }
-    };
-    let redis_check = async {
-        match sessions.ping(CHECK_TIMEOUT).await {
-            None => Ok(None),
-            Some(Ok(())) => Ok(Some(())),
-            Some(Err(error)) => {
-                tracing::warn!(
-                    error = format!("{error:#}"),
-                    "readiness: Redis does not answer"
-                );
-                Err("the session Redis does not answer (session.redis_url)".to_owned())
-            }
-        }
-    };
     let index = static_dir.0.join("index.html");
-    // one stat of a local file: no need to leave the worker thread
-    let storefront_check = async move {
-        match std::fs::metadata(&index) {
-            Ok(meta) if meta.is_file() => Ok(()),
-            _ => Err(
-                "the storefront is not built: server.static_dir has no index.html (run the \
-                 frontend build)"
-                    .to_owned(),
-            ),
-        }
-    };
-    let (database, redis, storefront) =
-        futures::join!(database_check, redis_check, storefront_check);
+    let (database, redis, storefront) = futures::join!(
+        database_check(&database),
+        redis_check(&sessions),
+        storefront_check(index)
+    );
+    readiness(database, redis, storefront)
+}
 
+/// The database answers within [`CHECK_TIMEOUT`].
+async fn database_check(database: &Store) -> Result<(), String> {
+    match tokio::time::timeout(CHECK_TIMEOUT, database.connection().ping()).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(error)) => {
+            tracing::warn!(error = %error, "readiness: the database does not answer");
+            Err("the database does not answer (database.url)".to_owned())
+        }
+        Err(_) => Err(format!(
+            "the database did not answer within {} s (database.url)",
+            CHECK_TIMEOUT.as_secs()
+        )),
+    }
+}
+
+/// The session Redis answers within [`CHECK_TIMEOUT`]; `Ok(None)` when the shop uses none.
+async fn redis_check(sessions: &ShopSessionStore) -> Result<Option<()>, String> {
+    match sessions.ping(CHECK_TIMEOUT).await {
+        None => Ok(None),
+        Some(Ok(())) => Ok(Some(())),
+        Some(Err(error)) => {
+            tracing::warn!(
+                error = format!("{error:#}"),
+                "readiness: Redis does not answer"
+            );
+            Err("the session Redis does not answer (session.redis_url)".to_owned())
+        }
+    }
+}
+
+/// The built storefront's `index.html` is there.
+async fn storefront_check(index: PathBuf) -> Result<(), String> {
+    // one stat of a local file: no need to leave the worker thread
+    match std::fs::metadata(&index) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        _ => Err(
+            "the storefront is not built: server.static_dir has no index.html (run the \
+             frontend build)"
+                .to_owned(),
+        ),
+    }
+}
+
+/// The answer to the checks' results: 200 with each check's state when all passed, else 503
+/// naming each failed check and why.
+fn readiness(
+    database: Result<(), String>,
+    redis: Result<Option<()>, String>,
+    storefront: Result<(), String>,
+) -> HttpResponse {
     let mut checks = BTreeMap::new();
     let mut errors = BTreeMap::new();
     let mut note = |name: &'static str, result: Result<&'static str, String>| match result {

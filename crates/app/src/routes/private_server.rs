@@ -3,38 +3,15 @@
 //! released; claiming needs one.
 
 use actix_web::{web, HttpResponse};
-use serde::{Deserialize, Serialize};
 use shared::PrivateServerUrl;
-use utoipa::ToSchema;
 
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
+use crate::dto::private_server::{PrivateServer, PrivateServerRequest};
 use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::DeliveryQueueService;
-
-/// The caller's private server link.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PrivateServer {
-    /// Null when none is set.
-    #[schema(
-        required = true,
-        example = "https://www.roblox.com/share?code=abc123&type=Server"
-    )]
-    url: Option<String>,
-}
-
-/// A new private server link.
-#[derive(Debug, Deserialize, ToSchema)]
-pub struct PrivateServerRequest {
-    /// An https link on roblox.com, at most 300 characters.
-    #[schema(
-        max_length = 300,
-        example = "https://www.roblox.com/share?code=abc123&type=Server"
-    )]
-    url: String,
-}
 
 /// `GET /api/admin/private-server`.
 #[utoipa::path(

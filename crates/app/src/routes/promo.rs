@@ -5,14 +5,15 @@ use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use promo::{
     DiscountPercent, MaxUses, NewPromo, PromoChange, PromoCode, PromoId, PromoService,
-    PromoSummary, PromoValidation,
+    PromoValidation,
 };
-use serde::{Deserialize, Serialize};
 use shared::Rule;
-use utoipa::ToSchema;
 
 use super::discord::session_identity;
 use crate::client_ip::ClientIp;
+use crate::dto::promo::{
+    CreatePromo, CreatedPromo, PromoChangeDoc, PromoCodeJson, PromoValid, ValidatePromo,
+};
 use crate::dto::responses::JsonBodyRefused;
 use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::limits::RateLimits;
@@ -24,24 +25,6 @@ use crate::{
 };
 
 const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
-
-/// A promo code to check. A `discord_id` in the body is ignored: the code is checked for the
-/// Discord account linked in this session.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = ValidatePromoRequest)]
-pub struct ValidatePromo {
-    #[serde(default)]
-    #[schema(required = true, nullable = false, example = "SPRING10")]
-    pub promo_code: Option<String>,
-}
-
-/// A promo code that applies.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PromoValid {
-    /// The discount in percent.
-    #[schema(minimum = 1, maximum = 100)]
-    pub discount: u8,
-}
 
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
 #[utoipa::path(
@@ -90,55 +73,6 @@ pub async fn validate(
         })),
         PromoValidation::Rejected(reason) => Err(ApiError::PromoRejected(reason.to_string())),
     }
-}
-
-/// A new promo code. The fields are read leniently (numbers may also come as digits in a
-/// string) so that every problem is answered at once, per field.
-#[derive(Debug, Deserialize, utoipa::ToSchema)]
-#[schema(as = NewPromoCode)]
-pub struct CreatePromo {
-    /// Letters, digits, `-` and `_`, up to 32; stored in capitals.
-    #[serde(default)]
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        max_length = 32,
-        pattern = "^[A-Za-z0-9_-]+$",
-        example = "SUMMER10"
-    )]
-    pub code: Option<String>,
-    /// The discount, a whole percent.
-    #[serde(default)]
-    #[schema(required = true, value_type = u8, minimum = 1, maximum = 100, example = 10)]
-    pub discount_percent: Option<serde_json::Value>,
-    /// When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
-    /// end of that day, UTC); null, empty or left out: never.
-    #[serde(default)]
-    #[schema(format = DateTime, example = "2026-12-31T23:59:59Z")]
-    pub expires_at: Option<String>,
-    /// How many orders may use it in all; null, empty or left out: no limit. (Stored up to
-    /// 2147483647.)
-    #[serde(default)]
-    #[schema(value_type = Option<u32>, minimum = 1, example = 100)]
-    pub max_uses: Option<serde_json::Value>,
-}
-
-/// A promo code as created.
-#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
-#[schema(as = CreatedPromoCode)]
-pub struct CreatedPromo {
-    /// In capitals.
-    #[schema(example = "SUMMER10")]
-    code: String,
-    #[schema(minimum = 1, maximum = 100, example = 10)]
-    discount_percent: u8,
-    /// RFC 3339; null: it never expires.
-    #[schema(required = true, format = DateTime)]
-    expires_at: Option<String>,
-    /// null: no limit.
-    #[schema(required = true, minimum = 1)]
-    max_uses: Option<u32>,
 }
 
 fn whole_number(value: &serde_json::Value) -> Option<i64> {
@@ -294,48 +228,6 @@ pub async fn create(
     }))
 }
 
-/// A promo code as staff see it in the list.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(as = PromoCodeJson)]
-pub struct PromoCodeJson {
-    id: i64,
-    /// In capitals.
-    #[schema(example = "SUMMER10")]
-    code: String,
-    #[schema(minimum = 1, maximum = 100, example = 10)]
-    discount_percent: u8,
-    /// RFC 3339; null: it never expires.
-    #[schema(required = true, format = DateTime)]
-    expires_at: Option<String>,
-    /// null: no limit.
-    #[schema(required = true, minimum = 1)]
-    max_uses: Option<u32>,
-    /// Pending and paid orders holding a use of it.
-    #[schema(example = 3)]
-    uses: u32,
-    /// false: switched off, refused at checkout like an expired code.
-    active: bool,
-    /// RFC 3339.
-    #[schema(format = DateTime)]
-    created_at: String,
-}
-
-impl From<PromoSummary> for PromoCodeJson {
-    fn from(summary: PromoSummary) -> Self {
-        let promo = summary.promo;
-        PromoCodeJson {
-            id: promo.id.get(),
-            code: promo.code.to_string(),
-            discount_percent: promo.discount.get(),
-            expires_at: promo.expires_at.map(|at| at.to_rfc3339()),
-            max_uses: promo.max_uses.map(|max| max.get()),
-            uses: summary.uses,
-            active: promo.active,
-            created_at: promo.created_at.to_rfc3339(),
-        }
-    }
-}
-
 /// `GET /api/admin/promo-codes` (super_admin): every code, newest first.
 #[utoipa::path(
     get,
@@ -370,25 +262,6 @@ fn promo_id(path: &str) -> Result<PromoId, ApiError> {
         .filter(|id| *id > 0)
         .map(PromoId::new)
         .ok_or_else(|| ApiError::NotFound("Promo code not found.".to_owned()))
-}
-
-/// A change to a promo code: any of these fields; the ones left out stay as they are.
-#[derive(ToSchema)]
-#[schema(as = PromoCodeChange)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to tell null from absent
-pub struct PromoChangeDoc {
-    /// A whole percent (digits in a string are read too).
-    #[schema(value_type = Option<u8>, minimum = 1, maximum = 100, example = 15)]
-    discount_percent: Option<u8>,
-    /// As at creation; null or empty: never expires.
-    #[schema(format = DateTime, example = "2026-12-31T23:59:59Z")]
-    expires_at: Option<String>,
-    /// At least 1 and not below the uses so far; null or empty: no limit.
-    #[schema(value_type = Option<u32>, minimum = 1, example = 100)]
-    max_uses: Option<u32>,
-    /// false switches the code off (refused at checkout, kept for the order history); true
-    /// switches it back on.
-    active: Option<bool>,
 }
 
 /// `PATCH /api/admin/promo-codes/{id}` (super_admin): changes any of `discount_percent`,

@@ -3,12 +3,11 @@
 use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
 use futures::StreamExt;
-use proofs::{ImageRejected, Proof, ProofId, ProofItems, PublishError, MAX_IMAGES};
-use serde::Serialize;
-use utoipa::ToSchema;
+use proofs::{ImageRejected, ProofId, ProofItems, PublishError, MAX_IMAGES};
 
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
+use crate::dto::proofs::{NewProofDoc, ProofJson};
 use crate::dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
@@ -16,46 +15,6 @@ use crate::services::ProofService;
 /// Longest `items` field read, in bytes (the domain allows 500 characters).
 const MAX_ITEMS_BYTES: usize = 8 * 1024;
 const NEED_ITEMS_AND_IMAGE: &str = "Please provide items and at least one image.";
-
-/// A proof of delivery: what was delivered, and pictures of it.
-#[derive(Serialize, ToSchema)]
-#[schema(as = Proof)]
-struct ProofJson<'a> {
-    id: i64,
-    /// What was delivered, as staff wrote it.
-    #[schema(example = "2x Golden Raccoon")]
-    items: &'a str,
-    /// The pictures, paths on the shop's own host (`/media/proofs/….webp`).
-    #[schema(value_type = Vec<String>, example = json!(["/media/proofs/9f2c.webp"]))]
-    images: &'a [String],
-    #[schema(format = DateTime)]
-    created_at: String,
-}
-
-/// A proof to publish (`multipart/form-data`).
-#[derive(ToSchema)]
-#[schema(as = NewProof)]
-#[allow(dead_code)] // a schema only: the handler reads the parts one by one
-pub struct NewProofDoc {
-    /// What was delivered, 1 to 500 characters (after trimming).
-    #[schema(min_length = 1, max_length = 500, example = "2x Golden Raccoon")]
-    items: String,
-    /// 1 to 10 pictures (PNG, JPEG, GIF or WebP, each at most 5 MB and 40 megapixels), one
-    /// part each (`images` is read the same way); empty parts are skipped.
-    #[schema(rename = "images[]", value_type = Vec<String>, format = Binary, min_items = 1, max_items = 10)]
-    images: Vec<Vec<u8>>,
-}
-
-impl<'a> From<&'a Proof> for ProofJson<'a> {
-    fn from(proof: &'a Proof) -> Self {
-        ProofJson {
-            id: proof.id.get(),
-            items: &proof.items,
-            images: &proof.images,
-            created_at: proof.created_at.to_rfc3339(),
-        }
-    }
-}
 
 /// GET /api/proofs: every proof, newest first.
 #[utoipa::path(

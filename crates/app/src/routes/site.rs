@@ -1,32 +1,10 @@
 use actix_web::{http::header, web, HttpResponse};
-use serde::Serialize;
-use utoipa::ToSchema;
 
+use crate::dto::site::Site;
 use crate::services::TrackingService;
 use paypal::PayPalCheckout;
 
 use crate::{settings::SiteSettings, snapshot::ProductSnapshot};
-
-/// What the browser needs to know about this shop's configuration.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Site<'a> {
-    /// The shop's name.
-    #[schema(example = "Garden Shop")]
-    name: &'a str,
-    /// Where the shop's reviews are read (may be empty).
-    reviews_url: &'a str,
-    /// Whether checkout offers PayPal.
-    paypal_enabled: bool,
-    /// The shop's Discord server invite; null when it has none (the pages then point to the
-    /// help chat).
-    #[schema(required = true, example = "https://discord.gg/garden")]
-    discord_invite_url: Option<&'a str>,
-    /// The promise: "usually delivered in under N minutes" (the last 7 days' 75th percentile of
-    /// paid → delivered rounded up to 5 minutes, or the setting while fewer than 10 orders
-    /// were delivered in them).
-    #[schema(example = 10)]
-    delivery_minutes: u32,
-}
 
 /// What the browser needs to know about this shop's configuration.
 #[utoipa::path(

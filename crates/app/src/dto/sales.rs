@@ -1,0 +1,109 @@
+//! The Sales Dashboard's numbers (`GET /api/admin/sales-stats`) as the API sends them.
+
+use std::collections::BTreeMap;
+
+use orders::{DeliveryReport, Spread};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The Sales Dashboard's numbers: units sold per item, by period. Every period of each chart is
+/// present for every item, 0 when nothing sold; paid and delivered orders only. (The fields are
+/// in alphabetical order, as the answer has always written them.)
+#[derive(Serialize, ToSchema)]
+pub struct SalesStats {
+    /// Item name -> day (`2026-11-21`) -> units.
+    #[schema(example = json!({"Golden Raccoon": {"2026-11-20": 0, "2026-11-21": 3}}))]
+    pub(crate) daily: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Item name -> month (`2026-11`) -> units.
+    #[schema(example = json!({"Golden Raccoon": {"2026-10": 0, "2026-11": 4}}))]
+    pub(crate) monthly: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Item name -> units ever sold.
+    #[schema(example = json!({"Golden Raccoon": 4}))]
+    pub(crate) overall: BTreeMap<String, u64>,
+    /// Item name -> ISO week (`2026-W47`) -> units.
+    #[schema(example = json!({"Golden Raccoon": {"2026-W46": 1, "2026-W47": 3}}))]
+    pub(crate) weekly: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Delivery times of the last 30 days and the shop's promise.
+    pub(crate) delivery: DeliveryStats,
+}
+
+/// The median and 90th percentile of one step, in seconds (null without deliveries).
+#[derive(Serialize, ToSchema)]
+pub struct SpreadJson {
+    #[schema(required = true, example = 240)]
+    median_seconds: Option<i64>,
+    #[schema(required = true, example = 600)]
+    p90_seconds: Option<i64>,
+}
+
+impl From<Spread> for SpreadJson {
+    fn from(spread: Spread) -> Self {
+        SpreadJson {
+            median_seconds: spread.median_seconds,
+            p90_seconds: spread.p90_seconds,
+        }
+    }
+}
+
+/// One day's deliveries.
+#[derive(Serialize, ToSchema)]
+pub struct DeliveryDay {
+    /// The day of delivery (UTC).
+    #[schema(example = "2026-11-26")]
+    date: String,
+    delivered: usize,
+    paid_to_claimed: SpreadJson,
+    claimed_to_delivered: SpreadJson,
+    paid_to_delivered: SpreadJson,
+}
+
+/// One member of staff's deliveries.
+#[derive(Serialize, ToSchema)]
+pub struct DeliveryStaff {
+    #[schema(example = "Ann")]
+    staff_name: String,
+    delivered: usize,
+    paid_to_claimed: SpreadJson,
+    claimed_to_delivered: SpreadJson,
+    paid_to_delivered: SpreadJson,
+}
+
+/// Delivery times of the last 30 days: per day (oldest first) and per member of staff.
+#[derive(Serialize, ToSchema)]
+pub struct DeliveryStats {
+    /// The promise: "usually under N minutes".
+    #[schema(example = 10)]
+    estimate_minutes: u32,
+    by_day: Vec<DeliveryDay>,
+    by_staff: Vec<DeliveryStaff>,
+}
+
+impl From<DeliveryReport> for DeliveryStats {
+    fn from(report: DeliveryReport) -> Self {
+        DeliveryStats {
+            estimate_minutes: report.estimate_minutes,
+            by_day: report
+                .by_day
+                .into_iter()
+                .map(|(day, f)| DeliveryDay {
+                    date: day.to_string(),
+                    delivered: f.delivered,
+                    paid_to_claimed: f.paid_to_claimed.into(),
+                    claimed_to_delivered: f.claimed_to_delivered.into(),
+                    paid_to_delivered: f.paid_to_delivered.into(),
+                })
+                .collect(),
+            by_staff: report
+                .by_staff
+                .into_iter()
+                .map(|(name, f)| DeliveryStaff {
+                    staff_name: name,
+                    delivered: f.delivered,
+                    paid_to_claimed: f.paid_to_claimed.into(),
+                    claimed_to_delivered: f.claimed_to_delivered.into(),
+                    paid_to_delivered: f.paid_to_delivered.into(),
+                })
+                .collect(),
+        }
+    }
+}
