@@ -1,6 +1,7 @@
 //! What the API sends and receives, apart from the handlers, so that both the handlers and
 //! the in-memory snapshots can use them.
 
+pub mod chat;
 pub mod checkout;
 mod money;
 mod product;

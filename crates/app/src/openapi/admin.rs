@@ -52,7 +52,7 @@ use crate::routes::{
     components(schemas(
         crate::dto::staff::Confirmation,
         admin_orders::QueueFilterDoc,
-        admin_chats::StaffChatFilterDoc,
+        crate::dto::chat::StaffChatFilterDoc,
         crate::routes::audit::AuditPage,
         crate::routes::audit::AuditEntryJson,
         crate::routes::audit::AuditActorJson,
