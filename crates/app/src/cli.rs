@@ -103,8 +103,8 @@ async fn create_user(
 
     let db = store::connect(&settings.database.url, settings.database.max_connections).await?;
     let store = store::Store::new(db);
-    let sessions = auth::session::ShopSessionStore::from_settings(
-        &settings.session,
+    let sessions = auth::session::ShopSessionStore::connect(
+        settings.session.redis_url.as_deref(),
         store.clone(),
         &settings.database.url,
     )

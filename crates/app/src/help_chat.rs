@@ -1,5 +1,6 @@
 //! The help chat's wiring: the chat service over the store and the assistant, the poll cache,
-//! the staff notifications and the JSON the chat calls answer with.
+//! the staff notifications, and the rendering of a chat into the JSON the chat calls answer
+//! with (`dto::chat`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -9,47 +10,20 @@ use std::sync::Arc;
 
 use accounts::UserId;
 use assistant::{OpenAiSettings, ShopAssistant, ShopFacts};
-use chat::{Answer, Assistant, Chat, ChatMessage, MessageText, RandomIds, Retention, Side};
-use discord::StaffNotifier;
-use orders::gateways::{StaffMessage, StaffNotifications};
+use chat::{
+    Answer, Assistant, Chat, ChatMessage, ChatVersions, MessageText, RandomIds, Retention, Side,
+    StaffAlerts,
+};
+use discord::{ChatAlerts, StaffNotifier};
 use secrecy::ExposeSecret;
-use serde::Serialize;
-use shared::escape_markdown;
-use utoipa::ToSchema;
 
 use crate::dispatch::EventsStore;
 
 use crate::auth::{AccountsService, AppClock};
-use crate::chat_versions::ChatVersions;
+use crate::dto::chat::{AcceptedBy, Cached, ChatJson, MessageJson, UserJson};
 use crate::services::TrackingService;
 use crate::settings::{AssistantSettings, ChatSettings, Settings};
 use crate::snapshot::ProductSnapshot;
-
-/// How many chats one purge statement deletes at most.
-pub const PURGE_BATCH: u32 = 500;
-/// How many batches one purge run deletes at most (the next run goes on).
-const PURGE_BATCHES_PER_RUN: usize = 20;
-/// The staff notice of a shopper asking for a live agent. The shopper's name and message are
-/// escaped for Discord markdown: they show as typed, never as a link, a heading or a mention.
-fn live_request_message(
-    chat: &Chat,
-    last_question: Option<&str>,
-    public_url: &str,
-) -> StaffMessage {
-    let who = match &chat.user {
-        Some(user) => escape_markdown(&user.name),
-        None => "A guest".to_owned(),
-    };
-    let mut fields = vec![("Chat".to_owned(), chat.id.to_string())];
-    if let Some(question) = last_question {
-        fields.push(("Last message".to_owned(), escape_markdown(question)));
-    }
-    StaffMessage {
-        text: format!("{who} asked for a live agent in the help chat."),
-        link: Some(format!("{public_url}/")),
-        fields,
-    }
-}
 
 /// What an agent is called to a shopper when their account has no name to show.
 const AGENT: &str = "Agent";
@@ -137,12 +111,11 @@ pub type ShopChatService = chat::ChatService<EventsStore, CatalogAssistant, AppC
 /// Everything the chat calls use; one per instance.
 pub struct HelpChat {
     pub service: ShopChatService,
-    pub versions: ChatVersions,
+    pub versions: ChatVersions<Cached>,
     /// The `chat` settings: limits and retention.
     pub settings: ChatSettings,
-    notifier: StaffNotifier,
-    /// `site.public_url` without a trailing slash.
-    public_url: String,
+    /// Tells staff of live-agent requests.
+    alerts: ChatAlerts,
     /// Where staff names come from.
     accounts: Arc<AccountsService>,
     /// Staff names by user id, for `accepted_by_name` (names rarely change; read once).
@@ -152,7 +125,7 @@ pub struct HelpChat {
 impl std::fmt::Debug for HelpChat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HelpChat")
-            .field("notifier", &self.notifier)
+            .field("alerts", &self.alerts)
             .field("cached_chats", &self.versions.len())
             .finish_non_exhaustive()
     }
@@ -209,8 +182,7 @@ impl HelpChat {
             service: chat::ChatService::new(store, assistant, clock, RandomIds),
             versions: ChatVersions::new(),
             settings: settings.chat.clone(),
-            notifier,
-            public_url: settings.site.public_url.trim_end_matches('/').to_owned(),
+            alerts: ChatAlerts::new(notifier, &settings.site.public_url),
             accounts,
             staff_names: Mutex::new(HashMap::new()),
         })
@@ -218,8 +190,7 @@ impl HelpChat {
 
     /// Tells staff that a shopper asked for a live agent (when a webhook is configured).
     pub fn notify_live_request(&self, chat: &Chat, last_question: Option<&str>) {
-        self.notifier
-            .notify(live_request_message(chat, last_question, &self.public_url));
+        self.alerts.live_request(chat, last_question);
     }
 
     pub fn remember_staff_name(&self, id: i64, name: &str) {
@@ -261,22 +232,13 @@ impl HelpChat {
         }
     }
 
-    /// Deletes the chats the retention no longer keeps at `now`, in batches of
-    /// [`PURGE_BATCH`] (at most a few batches per run); returns how many went.
+    /// Deletes the chats the retention no longer keeps at `now` (`chat::ChatService::
+    /// purge_expired`), forgetting them in the poll cache; returns how many went.
     pub async fn purge_expired(&self, now: chrono::DateTime<chrono::Utc>) -> anyhow::Result<usize> {
-        let mut purged = 0;
-        for _ in 0..PURGE_BATCHES_PER_RUN {
-            let ids = self
-                .service
-                .purge_batch(now, self.retention(), PURGE_BATCH)
-                .await?;
-            purged += ids.len();
-            self.versions.forget(&ids);
-            if ids.len() < PURGE_BATCH as usize {
-                break;
-            }
-        }
-        Ok(purged)
+        Ok(self
+            .service
+            .purge_expired(now, self.retention(), |ids| self.versions.forget(ids))
+            .await?)
     }
 
     /// The chat as JSON for `side`, with its messages when given. A shopper sees who joined
@@ -308,100 +270,5 @@ impl HelpChat {
             has_unread_messages: chat.has_unread(side, messages),
             messages: with_messages.then(|| messages.iter().map(MessageJson::from).collect()),
         })
-    }
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UserJson {
-    pub id: i64,
-    pub name: String,
-}
-
-/// Who joined the chat: staff see the user id; a shopper sees the agent's display name (set
-/// when an agent joined, as the spec's client expects, but never a staff user id).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(untagged)]
-pub enum AcceptedBy {
-    Staff(i64),
-    Shopper(String),
-}
-
-/// A chat as every chat call answers it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChatJson {
-    #[schema(format = Uuid)]
-    pub id: String,
-    /// `ai`, `pending` (waiting for an agent), `connected` or `closed`.
-    #[schema(example = "ai")]
-    pub status: &'static str,
-    /// The logged-in shopper; `null` for a guest.
-    pub user: Option<UserJson>,
-    #[schema(format = DateTime)]
-    pub created_at: String,
-    pub accepted_by: Option<AcceptedBy>,
-    /// The display name of the member of staff who joined.
-    pub accepted_by_name: Option<String>,
-    /// Whether the other side wrote something this side has not read.
-    pub has_unread_messages: bool,
-    /// Oldest first; left out where a call answers the chat without its messages.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub messages: Option<Vec<MessageJson>>,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct MessageJson {
-    pub id: i64,
-    pub message: String,
-    /// `user`, `guest`, `bot`, `system`, `admin` or `super_admin`.
-    #[schema(example = "guest")]
-    pub sender_type: &'static str,
-    #[schema(format = DateTime)]
-    pub created_at: String,
-}
-
-impl From<&ChatMessage> for MessageJson {
-    fn from(message: &ChatMessage) -> Self {
-        MessageJson {
-            id: message.id.get(),
-            message: message.text.clone(),
-            sender_type: message.sender.as_str(),
-            created_at: message.created_at.to_rfc3339(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use chrono::Utc;
-
-    #[test]
-    fn a_live_request_shows_the_shoppers_name_and_message_as_typed() {
-        let chat = Chat {
-            id: chat::ChatId::random(),
-            session: chat::SessionId::parse("session-of-the-shopper").unwrap(),
-            user: Some(chat::ChatUser {
-                id: 7,
-                name: "**Ann** [claim](https://evil.example) @everyone".to_owned(),
-            }),
-            accepted_by: None,
-            status: chat::ChatStatus::Pending,
-            staff_read_through: None,
-            user_read_through: None,
-            created_at: Utc::now(),
-            updated_at: Utc::now(),
-            version: 1,
-        };
-        let message = live_request_message(&chat, Some("# help\nnow"), "https://shop.example");
-        assert_eq!(
-            message.text,
-            "\\*\\*Ann\\*\\* \\[claim\\]\\(https\\://evil.example\\) \\@everyone asked for a live \
-             agent in the help chat."
-        );
-        assert_eq!(
-            message.fields[1],
-            ("Last message".to_owned(), "\\# help now".to_owned())
-        );
-        assert_eq!(message.link.as_deref(), Some("https://shop.example/"));
     }
 }

@@ -2,7 +2,6 @@
 
 pub mod auth;
 mod background;
-pub mod chat_versions;
 mod checkout;
 mod cli;
 pub mod client_ip;

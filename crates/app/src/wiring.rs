@@ -129,8 +129,8 @@ impl Services {
         let media = MediaStore::new(settings.media.root.clone());
         let catalog = ShopCatalog::new(store.clone());
         let clock = AppClock::default();
-        let sessions = ShopSessionStore::from_settings(
-            &settings.session,
+        let sessions = ShopSessionStore::connect(
+            settings.session.redis_url.as_deref(),
             store.clone(),
             &settings.database.url,
         )

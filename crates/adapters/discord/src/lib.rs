@@ -9,15 +9,19 @@
 //! * [`StaffNotifier`] posts messages for staff to a channel webhook from a background task,
 //!   with retries, never blocking or failing the caller
 //!   ([`orders::gateways::StaffNotifications`]).
+//! * [`ChatAlerts`] tells staff, through that notifier, that a shopper asked the help chat for a
+//!   live agent ([`chat::StaffAlerts`]).
 //! * [`DiscordTickets`] keeps each paid order's ticket, a private thread in the ticket channel
 //!   ([`orders::tickets::TicketDesk`]), through twilight-http.
 
+mod chat_alerts;
 mod guild;
 mod notifier;
 mod oauth;
 mod settings;
 mod tickets;
 
+pub use chat_alerts::ChatAlerts;
 pub use guild::DiscordGuildDoor;
 pub use notifier::{render_webhook_body, NotifierFailures, RetryPolicy, StaffNotifier};
 pub use oauth::{avatar_url, DiscordOAuth, DiscordSetupError, SCOPES};

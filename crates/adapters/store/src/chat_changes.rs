@@ -1,30 +1,23 @@
-//! What an instance's in-memory chat versions need to notice writes made by OTHER instances:
-//! the chats changed since a moment (one read of three columns), the number
-//! of chats (a drop means a delete somewhere) and which of a set of chats still exist.
+//! The chat domain's `ChatChanges` port: what an instance's poll cache (`chat::ChatVersions`)
+//! needs to notice writes made by OTHER instances: the chats changed since a moment (one read
+//! of three columns), the number of chats (a drop means a delete somewhere) and which of a set
+//! of chats still exist.
 
 use anyhow::Context;
-use chat::{ChatError, ChatId, ChatStatus};
+use chat::{ChatChange, ChatChanges, ChatError, ChatId};
 use chrono::{DateTime, Utc};
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QuerySelect};
 
 use crate::entities::chats;
 use crate::Store;
 
-/// How many ids one lookup of [`Store::existing_chats`] sends.
+/// How many ids one lookup of `existing_chats` sends.
 const EXISTING_CHUNK: usize = 500;
 
-/// A chat's id, version and status, as a poller compares them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChatChange {
-    pub id: ChatId,
-    pub version: u64,
-    pub status: ChatStatus,
-}
-
-impl Store {
+impl ChatChanges for Store {
     /// Every chat whose `updated_at` is at or after `since` (every write raises it).
     #[tracing::instrument(skip(self))]
-    pub async fn chats_changed_since(
+    async fn chats_changed_since(
         &self,
         since: DateTime<Utc>,
     ) -> Result<Vec<ChatChange>, ChatError> {
@@ -55,7 +48,7 @@ impl Store {
 
     /// How many chats there are.
     #[tracing::instrument(skip(self))]
-    pub async fn chat_count(&self) -> Result<u64, ChatError> {
+    async fn chat_count(&self) -> Result<u64, ChatError> {
         Ok(chats::Entity::find()
             .count(&self.db)
             .await
@@ -64,7 +57,7 @@ impl Store {
 
     /// Which of `ids` still exist.
     #[tracing::instrument(skip_all, fields(count = ids.len()))]
-    pub async fn existing_chats(&self, ids: &[ChatId]) -> Result<Vec<ChatId>, ChatError> {
+    async fn existing_chats(&self, ids: &[ChatId]) -> Result<Vec<ChatId>, ChatError> {
         if ids.is_empty() {
             return Ok(vec![]);
         }

@@ -33,7 +33,6 @@ mod store;
 mod tickets;
 mod tracking;
 
-pub use chat_changes::ChatChange;
 pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
 pub use operations::{sqlite_path, JobCount, ShopCounts};
 pub use push_events::{Heard, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};

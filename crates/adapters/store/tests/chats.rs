@@ -793,3 +793,54 @@ async fn the_purge_deletes_idle_bot_chats_and_old_closed_ones_in_bounded_batches
         .unwrap();
     assert_eq!(left, 6, "the kept chats' greetings and the late message");
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_poll_caches_port_reads_what_changed_the_count_and_what_still_exists(
+    #[case] backend: Backend,
+) {
+    use chat::{ChatChange, ChatChanges};
+
+    let (_db, store) = store(backend).await;
+    let chats = service(&store);
+    let before = Utc::now() - Duration::seconds(5);
+    let first = chats.start_ai(session("a"), None).await.unwrap().chat;
+    let second = chats.start_ai(session("b"), None).await.unwrap().chat;
+    chats
+        .send(first.id, &session("a"), text("hello"))
+        .await
+        .unwrap();
+
+    let mut changed = store.chats_changed_since(before).await.unwrap();
+    changed.sort_by_key(|change| change.version);
+    assert_eq!(
+        changed,
+        vec![
+            ChatChange {
+                id: second.id,
+                version: 1,
+                status: ChatStatus::Ai,
+            },
+            ChatChange {
+                id: first.id,
+                version: 3,
+                status: ChatStatus::Ai,
+            },
+        ]
+    );
+    let later = Utc::now() + Duration::hours(1);
+    assert!(store.chats_changed_since(later).await.unwrap().is_empty());
+    assert_eq!(store.chat_count().await.unwrap(), 2);
+
+    chats.delete(second.id, &session("b")).await.unwrap();
+    assert_eq!(store.chat_count().await.unwrap(), 1);
+    let unknown = chat::ChatId::random();
+    let existing = store
+        .existing_chats(&[first.id, second.id, unknown])
+        .await
+        .unwrap();
+    assert_eq!(existing, vec![first.id]);
+    assert!(store.existing_chats(&[]).await.unwrap().is_empty());
+}

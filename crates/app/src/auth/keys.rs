@@ -1,18 +1,9 @@
 //! What a session holds about its user.
 
-use std::collections::HashMap;
-
-/// The session key holding the logged-in user's id (a JSON number); the database session store
-/// copies it into the row's `user_id` column, the Redis one into the user's set of sessions.
-pub const USER_ID_KEY: &str = "user_id";
+/// The session key holding the logged-in user's id (a JSON number); the session stores copy it
+/// into the database row's `user_id` column or the user's set of sessions in Redis.
+pub use sessions::USER_ID_KEY;
 
 /// The session key holding when the user logged in (Unix seconds): sessions have an absolute
 /// lifetime.
 pub const LOGGED_IN_AT_KEY: &str = "logged_in_at";
-
-/// The user a session's state holds, if any.
-pub fn session_user(state: &HashMap<String, String>) -> Option<i64> {
-    state
-        .get(USER_ID_KEY)
-        .and_then(|value| serde_json::from_str(value).ok())
-}

@@ -1,13 +1,10 @@
-//! The session cookie and where sessions live: the shop's database by default, Redis when
-//! `session.redis_url` is set. Either way every session of one user can be ended at once (a
-//! password reset, a role change): the database row names its user; Redis keeps a set of each
-//! user's session keys.
-
-use std::collections::HashMap;
+//! The session cookie and its middleware. Where sessions live (the shop's database by default,
+//! Redis when `session.redis_url` is set) is the `sessions` crate's; the wiring picks the store
+//! from the settings.
 
 use actix_session::{
     config::{PersistentSession, TtlExtensionPolicy},
-    storage::{LoadError, SaveError, SessionKey, SessionStore, UpdateError},
+    storage::{SessionKey, SessionStore},
     SessionMiddleware,
 };
 use actix_web::cookie::{time::Duration, CookieJar, Key, SameSite};
@@ -15,81 +12,14 @@ use actix_web::HttpRequest;
 use anyhow::{bail, Context};
 use base64::Engine;
 use secrecy::ExposeSecret;
+pub use sessions::ShopSessionStore;
 
 use crate::settings::SessionSettings;
-
-mod database;
-mod redis;
-
-pub use database::DatabaseSessionStore;
-pub use redis::RedisSessions;
 
 pub const COOKIE_NAME: &str = "garden_session";
 
 /// How long a session lasts without use; every change extends it.
 const SESSION_TTL: Duration = Duration::days(14);
-
-/// Either store, chosen at startup.
-#[derive(Clone)]
-pub enum ShopSessionStore {
-    Database(DatabaseSessionStore),
-    Redis(RedisSessions),
-}
-
-impl ShopSessionStore {
-    /// Redis when a URL is configured (connecting now, so a wrong URL stops the start), else
-    /// the database.
-    pub async fn from_settings(
-        settings: &SessionSettings,
-        store: store::Store,
-        database_url: &str,
-    ) -> anyhow::Result<Self> {
-        match settings.redis_url.as_deref().filter(|url| !url.is_empty()) {
-            Some(url) => Ok(ShopSessionStore::Redis(
-                RedisSessions::connect(url, database_url).await?,
-            )),
-            None => Ok(ShopSessionStore::Database(DatabaseSessionStore::new(store))),
-        }
-    }
-}
-
-impl ShopSessionStore {
-    /// Whether Redis answers a PING within `timeout`; `None` when sessions live in the database
-    /// (the readiness check pings the database itself).
-    pub async fn ping(&self, timeout: std::time::Duration) -> Option<anyhow::Result<()>> {
-        match self {
-            ShopSessionStore::Database(_) => None,
-            ShopSessionStore::Redis(redis) => Some(redis.ping(timeout).await),
-        }
-    }
-}
-
-impl accounts::UserSessions for ShopSessionStore {
-    async fn end_all(&self, user: accounts::UserId) -> Result<u64, accounts::RepoError> {
-        let ended = match self {
-            ShopSessionStore::Database(store) => store.end_sessions_of(user.get()).await?,
-            ShopSessionStore::Redis(store) => store.end_sessions_of(user.get()).await?,
-        };
-        Ok(ended)
-    }
-}
-
-/// How long one session read or write in Redis may take. Past it the request is answered 503
-/// (`SESSIONS_UNAVAILABLE`) instead of waiting on a Redis that is gone; the connection
-/// reconnects by itself when Redis is back.
-pub const REDIS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// `call`, given at most [`REDIS_TIMEOUT`].
-async fn within<T>(call: impl std::future::Future<Output = T>) -> anyhow::Result<T> {
-    tokio::time::timeout(REDIS_TIMEOUT, call)
-        .await
-        .map_err(|_| {
-            anyhow::anyhow!(
-                "the session Redis (session.redis_url) did not answer within {} s",
-                REDIS_TIMEOUT.as_secs()
-            )
-        })
-}
 
 /// The session middleware's own failures (reading or writing the session store) are answered
 /// 503 in the error shape: the store is down, not the request wrong. Wraps the session
@@ -106,65 +36,6 @@ pub async fn store_unavailable(
         }));
         actix_web::error::InternalError::from_response(error, answer).into()
     })
-}
-
-impl SessionStore for ShopSessionStore {
-    async fn load(
-        &self,
-        session_key: &SessionKey,
-    ) -> Result<Option<HashMap<String, String>>, LoadError> {
-        match self {
-            ShopSessionStore::Database(store) => store.load(session_key).await,
-            ShopSessionStore::Redis(redis) => within(redis.store.load(session_key))
-                .await
-                .unwrap_or_else(|late| Err(LoadError::Other(late))),
-        }
-    }
-
-    async fn save(
-        &self,
-        session_state: HashMap<String, String>,
-        ttl: &Duration,
-    ) -> Result<SessionKey, SaveError> {
-        match self {
-            ShopSessionStore::Database(store) => store.save(session_state, ttl).await,
-            ShopSessionStore::Redis(store) => within(store.save(session_state, ttl))
-                .await
-                .unwrap_or_else(|late| Err(SaveError::Other(late))),
-        }
-    }
-
-    async fn update(
-        &self,
-        session_key: SessionKey,
-        session_state: HashMap<String, String>,
-        ttl: &Duration,
-    ) -> Result<SessionKey, UpdateError> {
-        match self {
-            ShopSessionStore::Database(store) => {
-                store.update(session_key, session_state, ttl).await
-            }
-            ShopSessionStore::Redis(store) => within(store.update(session_key, session_state, ttl))
-                .await
-                .unwrap_or_else(|late| Err(UpdateError::Other(late))),
-        }
-    }
-
-    async fn update_ttl(&self, session_key: &SessionKey, ttl: &Duration) -> anyhow::Result<()> {
-        match self {
-            ShopSessionStore::Database(store) => store.update_ttl(session_key, ttl).await,
-            ShopSessionStore::Redis(redis) => {
-                within(redis.store.update_ttl(session_key, ttl)).await?
-            }
-        }
-    }
-
-    async fn delete(&self, session_key: &SessionKey) -> anyhow::Result<()> {
-        match self {
-            ShopSessionStore::Database(store) => store.delete(session_key).await,
-            ShopSessionStore::Redis(redis) => within(redis.store.delete(session_key)).await?,
-        }
-    }
 }
 
 /// Whether the session a request came with still exists: a long-lived stream asks at each

@@ -6,6 +6,7 @@ pub mod admin_orders;
 pub mod admin_products;
 pub mod audit;
 pub mod blocklist;
+pub mod chat;
 pub mod checkout;
 pub mod discord;
 pub mod health;

@@ -52,7 +52,7 @@ use crate::routes::{
     components(schemas(
         crate::dto::staff::Confirmation,
         crate::dto::admin_orders::QueueFilterDoc,
-        admin_chats::StaffChatFilterDoc,
+        crate::dto::chat::StaffChatFilterDoc,
         crate::dto::audit::AuditPage,
         crate::dto::audit::AuditEntryJson,
         crate::dto::audit::AuditActorJson,

@@ -37,8 +37,8 @@ use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, rob
     ),
     components(schemas(
         crate::dto::checkout::PricedCartResponse,
-        crate::help_chat::ChatJson,
-        crate::help_chat::MessageJson,
+        crate::dto::chat::ChatJson,
+        crate::dto::chat::MessageJson,
     )),
     tags(
         (name = "checkout", description = "Buying: placing an order with a payment provider, \

@@ -6,18 +6,17 @@ use std::collections::HashMap;
 
 use accounts::Role;
 use actix_web::{web, HttpRequest, HttpResponse};
-use chat::{ChatId, Side, StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole};
+use chat::{
+    ChatId, Lookup, Side, StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole, View,
+};
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::{CurrentUser, RequireStaff};
-use crate::chat_versions::{Lookup, View};
 use crate::client_ip::ClientIp;
+use crate::dto::chat::{Cached, ChatJson, ListQuery, ListedChat, MessageJson, Reply, ReplySent};
 use crate::dto::staff::{Confirmation, StaffJson, StaffOnly};
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
-use crate::help_chat::{ChatJson, MessageJson};
 use crate::routes::chat::{cached_json, chat_id, message_text};
 
 fn staff_member(user: &CurrentUser) -> StaffMember {
@@ -34,40 +33,6 @@ fn staff_member(user: &CurrentUser) -> StaffMember {
 
 /// How many chats one page of the staff list holds.
 pub const STAFF_PAGE: u32 = 50;
-
-/// A chat in the staff list: the chat (without its messages), its last message and its cursor.
-#[derive(Serialize, ToSchema)]
-#[schema(as = ListedChat)]
-struct ListedChat {
-    #[serde(flatten)]
-    chat: ChatJson,
-    /// The newest message; null when there is none.
-    #[schema(required = true)]
-    last_message: Option<MessageJson>,
-    /// Pass the last listed chat's cursor as `?before=` for the next page.
-    #[schema(example = "2026-11-21T10:00:00Z_0b8f7d0c-3f7e-4a8e-9d7c-2f1d5c4b3a21")]
-    cursor: String,
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ListQuery {
-    /// `open` (waiting or connected; the default), `closed` or `all`.
-    #[param(value_type = Option<StaffChatFilterDoc>)]
-    status: Option<String>,
-    /// A listed chat's `cursor`: the page continues after it.
-    before: Option<String>,
-}
-
-/// Which chats the staff list shows.
-#[derive(ToSchema)]
-#[schema(as = StaffChatFilter, rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only: `ListQuery::parse` reads it
-pub enum StaffChatFilterDoc {
-    Open,
-    Closed,
-    All,
-}
 
 /// The cursor of a listed chat: its last activity and id.
 fn cursor_text(cursor: &StaffCursor) -> String {
@@ -88,35 +53,34 @@ fn parse_cursor(text: &str) -> Option<StaffCursor> {
     })
 }
 
-impl ListQuery {
-    fn parse(&self) -> Result<StaffChatsQuery, ApiError> {
-        let mut errors = FieldErrors::new();
-        let filter = match self.status.as_deref().map(str::trim) {
-            None | Some("") | Some("open") => Some(StaffFilter::Open),
-            Some("closed") => Some(StaffFilter::Closed),
-            Some("all") => Some(StaffFilter::All),
-            Some(_) => {
-                errors.add("status", "The status must be open, closed or all.");
-                None
+/// The page a list query asks for.
+fn parse_query(query: &ListQuery) -> Result<StaffChatsQuery, ApiError> {
+    let mut errors = FieldErrors::new();
+    let filter = match query.status.as_deref().map(str::trim) {
+        None | Some("") | Some("open") => Some(StaffFilter::Open),
+        Some("closed") => Some(StaffFilter::Closed),
+        Some("all") => Some(StaffFilter::All),
+        Some(_) => {
+            errors.add("status", "The status must be open, closed or all.");
+            None
+        }
+    };
+    let before = match query.before.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => {
+            let cursor = parse_cursor(text);
+            if cursor.is_none() {
+                errors.add("before", "This is not a cursor from the chat list.");
             }
-        };
-        let before = match self.before.as_deref().map(str::trim) {
-            None | Some("") => None,
-            Some(text) => {
-                let cursor = parse_cursor(text);
-                if cursor.is_none() {
-                    errors.add("before", "This is not a cursor from the chat list.");
-                }
-                cursor
-            }
-        };
-        errors.finish()?;
-        Ok(StaffChatsQuery {
-            filter: filter.unwrap_or_default(),
-            before,
-            limit: STAFF_PAGE,
-        })
-    }
+            cursor
+        }
+    };
+    errors.finish()?;
+    Ok(StaffChatsQuery {
+        filter: filter.unwrap_or_default(),
+        before,
+        limit: STAFF_PAGE,
+    })
 }
 
 /// The poll cache's key for a page.
@@ -165,7 +129,7 @@ pub async fn list(
     _staff: RequireStaff,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let query = query.parse()?;
+    let query = parse_query(&query)?;
     let key = page_key(&query);
     if let Some(cached) = chats.versions.staff_list(&key) {
         return Ok(cached_json(&req, &cached));
@@ -190,7 +154,7 @@ pub async fn list(
     let body = serde_json::to_vec(&listed).map_err(ApiError::internal)?;
     let cached = chats
         .versions
-        .install_staff_list(ticket, &key, versions, body);
+        .install_staff_list(ticket, &key, versions, Cached::new(body));
     Ok(cached_json(&req, &cached))
 }
 
@@ -227,7 +191,7 @@ async fn staff_view(
         loaded.chat.version,
         ticket,
         view,
-        body,
+        Cached::new(body),
     );
     Ok(cached_json(req, &cached))
 }
@@ -371,31 +335,6 @@ pub async fn accept(
         .await
         .map_err(ApiError::Internal)?;
     Ok(HttpResponse::Ok().json(rendered))
-}
-
-/// A message from staff.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = StaffReplyRequest)]
-pub struct Reply {
-    /// The chat's id.
-    #[schema(required = true, nullable = false, format = Uuid)]
-    chat_id: Option<String>,
-    /// 1 to 2000 characters (after trimming).
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        max_length = 2000,
-        example = "Hi! I can help with that."
-    )]
-    message: Option<String>,
-}
-
-/// The message as stored.
-#[derive(Serialize, ToSchema)]
-#[schema(as = StaffReplySent)]
-struct ReplySent {
-    message: MessageJson,
 }
 
 /// POST /api/chat/admin-reply: a message from staff in a connected chat.

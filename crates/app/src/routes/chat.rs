@@ -3,17 +3,18 @@
 //! polled reads (status, history) are answered from the poll cache when nothing changed.
 
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
-use chat::{ChatError, ChatId, ChatUser, MessageText, SessionId, Side};
-use serde::{Deserialize, Serialize};
+use chat::{ChatError, ChatId, ChatUser, Lookup, MessageText, SessionId, Side, View};
 use shared::Rule;
-use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::MaybeUser;
-use crate::chat_versions::{Cached, Lookup, View};
 use crate::client_ip::ClientIp;
+use crate::dto::chat::{
+    Cached, ChatEnded, ChatHistory, ChatJson, ChatQuery, MessageJson, Send, SentMessage,
+    SessionQuery, StartAi, StartLive, StartedChat,
+};
 use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::error::{ApiError, FieldErrors};
-use crate::help_chat::{ChatJson, HelpChat, MessageJson};
+use crate::help_chat::HelpChat;
 use crate::limits::RateLimits;
 
 /// The rate limit buckets of the help chat.
@@ -77,32 +78,6 @@ fn chat_user(user: MaybeUser) -> Option<ChatUser> {
     })
 }
 
-/// The browser's chat session id: it generates one once and sends it with every chat call; it
-/// is what makes a chat its own.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = StartChatRequest)]
-pub struct StartAi {
-    /// 8 to 128 letters, digits, `-` and `_`.
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 8,
-        max_length = 128,
-        pattern = "^[A-Za-z0-9_-]{8,128}$"
-    )]
-    session_id: Option<String>,
-}
-
-/// A chat opened (or found open) for the session.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StartedChat {
-    /// The chat with its messages.
-    chat: ChatJson,
-    /// The chat's id (also `chat.id`).
-    #[schema(format = Uuid)]
-    chat_id: String,
-}
-
 /// POST /api/chat/start-ai: a new chat with the assistant, which greets.
 #[utoipa::path(
     post,
@@ -144,25 +119,6 @@ pub async fn start_ai(
         chat_id: chat.id.clone(),
         chat,
     }))
-}
-
-/// A request for a live agent.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = StartLiveChatRequest)]
-pub struct StartLive {
-    /// 8 to 128 letters, digits, `-` and `_`.
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 8,
-        max_length = 128,
-        pattern = "^[A-Za-z0-9_-]{8,128}$"
-    )]
-    session_id: Option<String>,
-    /// Ignored: the session's open chat is the one moved to an agent.
-    #[allow(dead_code)]
-    #[schema(nullable = false, deprecated)]
-    chat_id: Option<String>,
 }
 
 /// POST /api/chat/start-live: asks for a live agent. The session's open chat with the
@@ -242,37 +198,6 @@ pub async fn start_live(
     }))
 }
 
-/// A shopper's message.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(as = SendChatMessageRequest)]
-pub struct Send {
-    /// The chat (an unknown id, or one of another session, answers 404).
-    #[schema(required = true, nullable = false, format = Uuid)]
-    chat_id: Option<String>,
-    /// 8 to 128 letters, digits, `-` and `_`.
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 8,
-        max_length = 128,
-        pattern = "^[A-Za-z0-9_-]{8,128}$"
-    )]
-    session_id: Option<String>,
-    /// Trimmed; 1 to 2000 characters.
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 2000)]
-    message: Option<String>,
-}
-
-/// The message stored, and the assistant's answer while the chat is with the assistant.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct SentMessage {
-    message: MessageJson,
-    /// The assistant was not sure: offer a live agent.
-    offer_live_agent: bool,
-    /// The assistant's answer; `null` while waiting for or talking to an agent.
-    reply: Option<MessageJson>,
-}
-
 /// Answers 404 from memory when the chat is known to belong to another session.
 fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), ApiError> {
     match chats.versions.lookup(id, Some(session), View::Status) {
@@ -342,32 +267,13 @@ pub async fn send(
     }))
 }
 
-/// Which chat, for which browser.
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct ChatQuery {
-    /// The chat.
-    #[param(required = true, format = Uuid)]
-    chat_id: Option<String>,
-    /// The browser's chat session id.
-    #[param(required = true)]
-    session_id: Option<String>,
-}
-
-/// The chat with its messages.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChatHistory {
-    chat: ChatJson,
-}
-
-impl ChatQuery {
-    fn parse(&self) -> Result<(ChatId, SessionId), ApiError> {
-        let id = chat_id(self.chat_id.as_deref().unwrap_or_default())?;
-        // a poll without a usable session id can be no one's chat
-        let session = SessionId::parse(self.session_id.as_deref().unwrap_or_default())
-            .map_err(|_| not_found())?;
-        Ok((id, session))
-    }
+/// The chat and session a poll names.
+fn parse_query(query: &ChatQuery) -> Result<(ChatId, SessionId), ApiError> {
+    let id = chat_id(query.chat_id.as_deref().unwrap_or_default())?;
+    // a poll without a usable session id can be no one's chat
+    let session = SessionId::parse(query.session_id.as_deref().unwrap_or_default())
+        .map_err(|_| not_found())?;
+    Ok((id, session))
 }
 
 /// GET /api/chat/history: the chat with its messages; marks what the shop said read for the
@@ -398,7 +304,7 @@ pub async fn history(
     chats: web::Data<HelpChat>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, session) = query.parse()?;
+    let (id, session) = parse_query(&query)?;
     match chats.versions.lookup(id, Some(&session), View::History) {
         Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
         Lookup::NotOwner => return Err(not_found()),
@@ -418,7 +324,7 @@ pub async fn history(
         loaded.chat.version,
         ticket,
         View::History,
-        to_json(&ChatHistory { chat })?,
+        Cached::new(to_json(&ChatHistory { chat })?),
     );
     Ok(cached_json(&req, &cached))
 }
@@ -452,7 +358,7 @@ pub async fn status(
     chats: web::Data<HelpChat>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, session) = query.parse()?;
+    let (id, session) = parse_query(&query)?;
     match chats.versions.lookup(id, Some(&session), View::Status) {
         Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
         Lookup::NotOwner => return Err(not_found()),
@@ -470,24 +376,9 @@ pub async fn status(
         loaded.chat.version,
         ticket,
         View::Status,
-        to_json(&chat)?,
+        Cached::new(to_json(&chat)?),
     );
     Ok(cached_json(&req, &cached))
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct SessionQuery {
-    /// The browser's chat session id.
-    #[param(required = true)]
-    session_id: Option<String>,
-}
-
-/// A short confirmation.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ChatEnded {
-    #[schema(example = "Chat ended.")]
-    message: &'static str,
 }
 
 /// DELETE /api/chat/{chat_id}?session_id=: the shopper ends the chat. It is closed, not

@@ -9,18 +9,22 @@ pub mod error;
 pub mod models;
 pub mod ports;
 pub mod service;
+pub mod versions;
 
 pub use error::ChatError;
 pub use models::{
-    Answer, Chat, ChatAction, ChatId, ChatIdError, ChatMessage, ChatStamp, ChatStatus, ChatSummary,
-    ChatUser, ChatWithMessages, MessageId, MessageText, MessageTextError, NewChat, NewMessage,
-    Opened, Refused, Retention, SenderType, SessionId, SessionIdError, Side, StaffChatRow,
-    StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, BOT_GREETING,
-    CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE,
-    MAX_MESSAGE_CHARS,
+    Answer, Chat, ChatAction, ChatChange, ChatId, ChatIdError, ChatMessage, ChatStamp, ChatStatus,
+    ChatSummary, ChatUser, ChatWithMessages, MessageId, MessageText, MessageTextError, NewChat,
+    NewMessage, Opened, Refused, Retention, SenderType, SessionId, SessionIdError, Side,
+    StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange,
+    BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER,
+    LIVE_AGENT_REQUESTED_NOTICE, MAX_MESSAGE_CHARS,
 };
-pub use ports::{Assistant, ChatRepository, Clock, IdGenerator, RandomIds, SystemClock};
+pub use ports::{
+    Assistant, ChatChanges, ChatRepository, Clock, IdGenerator, RandomIds, StaffAlerts, SystemClock,
+};
 pub use service::{BotReply, ChatService, LiveRequest, SendOutcome};
+pub use versions::{ChatVersions, Lookup, Ticket, View};
 
 /// The rate limit bucket of a chat session's messages (the stored key is
 /// `chat_send_session:{session id}`); an account's deletion removes its chats' counts.

@@ -3,8 +3,8 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 
 use crate::{
-    Answer, Chat, ChatError, ChatId, ChatMessage, ChatStamp, MessageText, NewChat, NewMessage,
-    Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
+    Answer, Chat, ChatChange, ChatError, ChatId, ChatMessage, ChatStamp, MessageText, NewChat,
+    NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
 };
 
 /// Where chats and their messages are kept. Every write to a chat or its messages raises the
@@ -105,6 +105,26 @@ pub trait ChatRepository: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<ChatStamp>, ChatError>> + Send;
 }
 
+/// What the poll cache ([`crate::ChatVersions`]) reads to notice writes made by other
+/// instances: cheap reads of a few columns. Fail only with `ChatError::Unknown`.
+#[cfg_attr(test, mockall::automock)]
+pub trait ChatChanges: Send + Sync + 'static {
+    /// Every chat whose `updated_at` is at or after `since` (every write raises it).
+    fn chats_changed_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<ChatChange>, ChatError>> + Send;
+
+    /// How many chats there are.
+    fn chat_count(&self) -> impl Future<Output = Result<u64, ChatError>> + Send;
+
+    /// Which of `ids` still exist.
+    fn existing_chats(
+        &self,
+        ids: &[ChatId],
+    ) -> impl Future<Output = Result<Vec<ChatId>, ChatError>> + Send;
+}
+
 /// Answers shoppers' questions. An implementation never fails: when it cannot answer (or an
 /// outside service it uses is down) it returns an [`Answer`] that is not confident and offers
 /// the live agent.
@@ -116,6 +136,14 @@ pub trait Assistant: Send + Sync + 'static {
         question: &MessageText,
         context: &[ChatMessage],
     ) -> impl Future<Output = Answer> + Send;
+}
+
+/// Tells staff that a shopper asked for a live agent (the service's [`crate::LiveRequest`]
+/// says when: once per chat). Never fails and never waits: delivering it is the
+/// implementation's.
+pub trait StaffAlerts: Send + Sync + 'static {
+    /// `last_question`: the shopper's last message in the chat, if any.
+    fn live_request(&self, chat: &Chat, last_question: Option<&str>);
 }
 
 #[cfg(test)]

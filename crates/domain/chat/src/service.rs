@@ -9,6 +9,11 @@ use crate::{
     LIVE_AGENT_REQUESTED_NOTICE,
 };
 
+/// How many chats one purge statement deletes at most.
+pub const PURGE_BATCH: u32 = 500;
+/// How many batches one purge run deletes at most (the next run goes on).
+pub const PURGE_BATCHES_PER_RUN: usize = 20;
+
 /// How many earlier messages the assistant sees with a question.
 const ASSISTANT_CONTEXT_MESSAGES: usize = 10;
 
@@ -355,6 +360,27 @@ where
         self.repository
             .purge(idle_ai_before, closed_before, batch)
             .await
+    }
+
+    /// Deletes the chats `retention` no longer keeps at `now`, in batches of [`PURGE_BATCH`]
+    /// (at most [`PURGE_BATCHES_PER_RUN`] batches: the next run goes on), handing each batch's
+    /// ids to `purged` as it goes; returns how many went.
+    pub async fn purge_expired(
+        &self,
+        now: DateTime<Utc>,
+        retention: Retention,
+        mut purged: impl FnMut(&[ChatId]),
+    ) -> Result<usize, ChatError> {
+        let mut count = 0;
+        for _ in 0..PURGE_BATCHES_PER_RUN {
+            let ids = self.purge_batch(now, retention, PURGE_BATCH).await?;
+            count += ids.len();
+            purged(&ids);
+            if ids.len() < PURGE_BATCH as usize {
+                break;
+            }
+        }
+        Ok(count)
     }
 
     // ---- helpers ----------------------------------------------------------------------------
@@ -1039,5 +1065,35 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(purged, vec![chat_id()]);
+    }
+
+    #[tokio::test]
+    async fn a_purge_run_goes_on_while_batches_are_full_and_hands_each_batch_on() {
+        let mut repo = MockChatRepository::new();
+        let mut batches = vec![3, PURGE_BATCH as usize, PURGE_BATCH as usize];
+        repo.expect_purge()
+            .with(
+                mockall::predicate::always(),
+                mockall::predicate::always(),
+                eq(PURGE_BATCH),
+            )
+            .times(3)
+            .returning(move |_, _, _| {
+                let ids = (0..batches.pop().unwrap_or_default())
+                    .map(|_| ChatId::random())
+                    .collect();
+                Box::pin(async move { Ok(ids) })
+            });
+        let retention = crate::Retention {
+            idle_ai: chrono::Duration::hours(24),
+            closed: chrono::Duration::days(30),
+        };
+        let mut handed = vec![];
+        let purged = service(repo, MockAssistant::new())
+            .purge_expired(now(), retention, |ids| handed.push(ids.len()))
+            .await
+            .unwrap();
+        assert_eq!(purged, 2 * PURGE_BATCH as usize + 3);
+        assert_eq!(handed, vec![500, 500, 3]);
     }
 }

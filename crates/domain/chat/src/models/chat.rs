@@ -225,6 +225,14 @@ pub struct StatusChange {
     pub at: DateTime<Utc>,
 }
 
+/// A chat's id, version and status, as the poll cache compares them with what it rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatChange {
+    pub id: ChatId,
+    pub version: u64,
+    pub status: ChatStatus,
+}
+
 /// The few columns a poll needs, cheap to read: whose the chat is, its version, status and
 /// who accepted it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,8 @@ mod message;
 mod values;
 
 pub use chat::{
-    Chat, ChatAction, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages, NewChat,
-    Opened, Refused, Retention, StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter,
+    Chat, ChatAction, ChatChange, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages,
+    NewChat, Opened, Refused, Retention, StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter,
     StaffMember, StaffRole, StatusChange,
 };
 pub use message::{

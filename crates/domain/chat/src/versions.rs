@@ -1,10 +1,10 @@
 //! The help chat's poll cache: what a poll that finds nothing new is answered from, without
-//! touching the database.
+//! touching the database (docs/architecture.md, "The help chat's poll cache").
 //!
 //! Every chat has an entry holding whose it is (the session id, which never changes) and the
-//! last JSON bodies rendered for it (status, history, staff views), each tagged with the
-//! chat's database `version` it was rendered from. Every write this instance makes drops the
-//! chat's bodies (and the staff list's) at once. Writes made by OTHER instances are noticed by
+//! last bodies rendered for it (status, history, staff views), each tagged with the chat's
+//! database `version` it was rendered from. Every write this instance makes drops the chat's
+//! bodies (and the staff list's) at once. Writes made by OTHER instances are noticed by
 //! [`ChatVersions::refresh`], which runs about once a second: one read of the chats changed
 //! since the last check (id, version, status) drops the bodies whose version moved, and one
 //! count of the chats tells when a chat was deleted somewhere (then the cached ids are looked
@@ -14,17 +14,18 @@
 //! A body may only be installed when no write happened between the moment its database read
 //! started and now: a caller takes a [`Ticket`] before reading, and [`ChatVersions::install`]
 //! refuses the body when the chat changed after that ticket was issued.
+//!
+//! What a body is (the app keeps rendered JSON with its ETag) is the caller's: the cache only
+//! keeps and hands back clones of it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use actix_web::web::Bytes;
-use chat::{ChatId, ChatStatus, SessionId};
 use chrono::{DateTime, Utc};
-use sha2::{Digest, Sha256};
-use store::{ChatChange, Store};
+
+use crate::{ChatChange, ChatChanges, ChatId, ChatStatus, SessionId};
 
 /// How far back each check for other instances' writes reaches beyond the previous check: it
 /// covers writes still committing at the last check and clocks a little apart between instances.
@@ -32,42 +33,24 @@ const OVERLAP: Duration = Duration::from_secs(5);
 /// Entries nobody polled for this long are dropped (memory stays bounded by active chats).
 const IDLE_ENTRY: Duration = Duration::from_secs(15 * 60);
 
-/// A rendered body with its validator.
-#[derive(Debug, Clone)]
-pub struct Cached {
-    pub body: Bytes,
-    /// A strong validator: the quoted hash of the body.
-    pub etag: String,
-}
-
-impl Cached {
-    pub fn new(body: Vec<u8>) -> Self {
-        let digest = Sha256::digest(&body);
-        Cached {
-            etag: format!("\"{}\"", hex::encode(&digest[..16])),
-            body: Bytes::from(body),
-        }
-    }
-}
-
-/// The bodies kept per chat.
+/// The bodies kept per chat: what each side polls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum View {
-    /// GET /chat/status: the chat without messages, the shopper's unread flag.
+    /// The shopper's status poll: the chat without messages, the shopper's unread flag.
     Status,
-    /// GET /chat/history: the chat with messages.
+    /// The shopper's history: the chat with messages.
     History,
-    /// GET /admin/chats/{id}: the chat with messages, staff's unread flag.
+    /// Staff's view of the chat: with messages, staff's unread flag.
     StaffChat,
-    /// GET /admin/chats/{id}/messages.
+    /// Staff's view of the messages alone.
     StaffMessages,
 }
 
 /// What the cache knows about a poll.
 #[derive(Debug, Clone)]
-pub enum Lookup {
+pub enum Lookup<B> {
     /// The body to answer with.
-    Hit(Cached),
+    Hit(B),
     /// The chat is known to belong to another session: 404 without asking the database.
     NotOwner,
     /// Nothing usable: read the database.
@@ -79,17 +62,17 @@ pub enum Lookup {
 pub struct Ticket(u64);
 
 #[derive(Debug)]
-struct Entry {
+struct Entry<B> {
     session: Option<SessionId>,
     /// The database version the bodies were rendered from.
     version: Option<u64>,
     /// The epoch of the last write seen for this chat.
     changed: u64,
-    bodies: HashMap<View, Cached>,
+    bodies: HashMap<View, B>,
     used: Instant,
 }
 
-impl Entry {
+impl<B> Entry<B> {
     fn new() -> Self {
         Entry {
             session: None,
@@ -104,16 +87,26 @@ impl Entry {
 /// How many staff list pages (by filter and cursor) are kept at most.
 const STAFF_PAGES: usize = 16;
 
-#[derive(Debug, Default)]
-struct StaffList {
+#[derive(Debug)]
+struct StaffList<B> {
     /// The rendered pages by their query (filter and cursor).
-    bodies: HashMap<String, Cached>,
+    bodies: HashMap<String, B>,
     /// The chats (and versions) the pages were rendered from.
     versions: HashMap<ChatId, u64>,
     changed: u64,
 }
 
-impl StaffList {
+impl<B> Default for StaffList<B> {
+    fn default() -> Self {
+        StaffList {
+            bodies: HashMap::new(),
+            versions: HashMap::new(),
+            changed: 0,
+        }
+    }
+}
+
+impl<B> StaffList<B> {
     fn drop_pages(&mut self, epoch: u64) {
         self.bodies.clear();
         self.versions.clear();
@@ -122,9 +115,9 @@ impl StaffList {
 }
 
 #[derive(Debug)]
-struct Inner {
-    chats: HashMap<ChatId, Entry>,
-    list: StaffList,
+struct Inner<B> {
+    chats: HashMap<ChatId, Entry<B>>,
+    list: StaffList<B>,
     /// The number of chats at the last check; a change means a create or a delete somewhere.
     chat_count: Option<u64>,
     /// When the last check for other instances' writes started.
@@ -133,19 +126,19 @@ struct Inner {
 
 /// The per-chat versions and bodies of one instance. Shared by all workers.
 #[derive(Debug)]
-pub struct ChatVersions {
-    inner: Mutex<Inner>,
+pub struct ChatVersions<B> {
+    inner: Mutex<Inner<B>>,
     /// Grows with every write seen (this instance's or another's).
     epoch: AtomicU64,
 }
 
-impl Default for ChatVersions {
+impl<B: Clone> Default for ChatVersions<B> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl ChatVersions {
+impl<B: Clone> ChatVersions<B> {
     pub fn new() -> Self {
         ChatVersions {
             inner: Mutex::new(Inner {
@@ -158,7 +151,7 @@ impl ChatVersions {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner<B>> {
         match self.inner.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
@@ -171,7 +164,7 @@ impl ChatVersions {
     }
 
     /// The cached `view` of the chat for `session` (`None`: staff, no ownership check).
-    pub fn lookup(&self, id: ChatId, session: Option<&SessionId>, view: View) -> Lookup {
+    pub fn lookup(&self, id: ChatId, session: Option<&SessionId>, view: View) -> Lookup<B> {
         let mut inner = self.lock();
         let Some(entry) = inner.chats.get_mut(&id) else {
             return Lookup::Miss;
@@ -206,22 +199,21 @@ impl ChatVersions {
         version: u64,
         ticket: Ticket,
         view: View,
-        body: Vec<u8>,
-    ) -> Cached {
-        let cached = Cached::new(body);
+        body: B,
+    ) -> B {
         let mut inner = self.lock();
         let entry = inner.chats.entry(id).or_insert_with(Entry::new);
         entry.session = Some(session.clone());
         entry.used = Instant::now();
         if entry.changed > ticket.0 {
-            return cached;
+            return body;
         }
         if entry.version != Some(version) {
             entry.bodies.clear();
             entry.version = Some(version);
         }
-        entry.bodies.insert(view, cached.clone());
-        cached
+        entry.bodies.insert(view, body.clone());
+        body
     }
 
     /// This instance wrote to the chat (or learnt that another did): its bodies and the staff
@@ -252,7 +244,7 @@ impl ChatVersions {
 
     /// The staff list page asked for by `query` (its filter and cursor), if nothing changed
     /// since it was rendered.
-    pub fn staff_list(&self, query: &str) -> Option<Cached> {
+    pub fn staff_list(&self, query: &str) -> Option<B> {
         self.lock().list.bodies.get(query).cloned()
     }
 
@@ -263,24 +255,23 @@ impl ChatVersions {
         ticket: Ticket,
         query: &str,
         versions: HashMap<ChatId, u64>,
-        body: Vec<u8>,
-    ) -> Cached {
-        let cached = Cached::new(body);
+        body: B,
+    ) -> B {
         let mut inner = self.lock();
         if inner.list.changed <= ticket.0 {
             if inner.list.bodies.len() >= STAFF_PAGES {
                 inner.list.bodies.clear();
             }
-            inner.list.bodies.insert(query.to_owned(), cached.clone());
+            inner.list.bodies.insert(query.to_owned(), body.clone());
             inner.list.versions.extend(versions);
         }
-        cached
+        body
     }
 
     /// Looks for writes made by other instances since the last check and drops what they made
     /// stale. One read of the changed chats and one count; the cached ids are looked up only
     /// when the count moved.
-    pub async fn refresh(&self, store: &Store) -> anyhow::Result<()> {
+    pub async fn refresh(&self, store: &impl ChatChanges) -> anyhow::Result<()> {
         let started = Utc::now();
         let since = {
             let inner = self.lock();
@@ -361,13 +352,15 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    type Versions = ChatVersions<Vec<u8>>;
+
     fn session(s: &str) -> SessionId {
         SessionId::parse(s).unwrap()
     }
 
     #[test]
     fn a_rendered_body_answers_the_next_poll_and_other_sessions_get_not_owner() {
-        let versions = ChatVersions::new();
+        let versions = Versions::new();
         let id = ChatId::random();
         let mine = session("session-mine");
         assert!(matches!(
@@ -392,7 +385,7 @@ mod tests {
 
     #[test]
     fn a_write_drops_the_bodies_and_a_read_older_than_it_is_not_installed() {
-        let versions = ChatVersions::new();
+        let versions = Versions::new();
         let id = ChatId::random();
         let mine = session("session-mine");
         let before_write = versions.ticket();
@@ -405,7 +398,7 @@ mod tests {
         let after = versions.ticket();
         versions.install(id, &mine, 2, after, View::History, b"new".to_vec());
         match versions.lookup(id, Some(&mine), View::History) {
-            Lookup::Hit(cached) => assert_eq!(&cached.body[..], b"new"),
+            Lookup::Hit(cached) => assert_eq!(&cached[..], b"new"),
             other => panic!("{other:?}"),
         }
         versions.changed(id);
@@ -417,7 +410,7 @@ mod tests {
 
     #[test]
     fn the_staff_list_is_dropped_by_any_chat_write() {
-        let versions = ChatVersions::new();
+        let versions = Versions::new();
         let ticket = versions.ticket();
         versions.install_staff_list(ticket, "open", HashMap::new(), b"[]".to_vec());
         versions.install_staff_list(ticket, "closed", HashMap::new(), b"[]".to_vec());
@@ -439,7 +432,7 @@ mod tests {
 
     #[test]
     fn purged_chats_are_forgotten_with_the_staff_pages_and_no_entry_is_made_for_others() {
-        let versions = ChatVersions::new();
+        let versions = Versions::new();
         let id = ChatId::random();
         let mine = session("session-mine");
         let ticket = versions.ticket();
@@ -456,7 +449,7 @@ mod tests {
 
     #[test]
     fn another_instances_write_shows_as_a_version_change() {
-        let versions = ChatVersions::new();
+        let versions = Versions::new();
         let id = ChatId::random();
         let mine = session("session-mine");
         let ticket = versions.ticket();
@@ -475,5 +468,49 @@ mod tests {
         let stale = versions.stale(&[moved]);
         assert_eq!(stale.chats, vec![id]);
         assert!(stale.list);
+    }
+
+    #[tokio::test]
+    async fn a_refresh_drops_what_other_instances_changed_and_forgets_deleted_chats() {
+        let versions = Versions::new();
+        let (moved, kept, deleted) = (ChatId::random(), ChatId::random(), ChatId::random());
+        let mine = session("session-mine");
+        let mut database = crate::ports::MockChatChanges::new();
+        database.expect_chats_changed_since().returning(move |_| {
+            let change = |id, version| ChatChange {
+                id,
+                version,
+                status: ChatStatus::Connected,
+            };
+            Box::pin(async move { Ok(vec![change(moved, 2), change(kept, 1)]) })
+        });
+        database
+            .expect_chat_count()
+            .times(1)
+            .returning(|| Box::pin(async { Ok(2) }));
+        database
+            .expect_existing_chats()
+            .times(1)
+            .returning(move |_| Box::pin(async move { Ok(vec![moved, kept]) }));
+        let ticket = versions.ticket();
+        for id in [moved, kept, deleted] {
+            versions.install(id, &mine, 1, ticket, View::Status, b"{}".to_vec());
+        }
+
+        versions.refresh(&database).await.unwrap();
+
+        assert!(matches!(
+            versions.lookup(moved, Some(&mine), View::Status),
+            Lookup::Miss
+        ));
+        assert!(matches!(
+            versions.lookup(kept, Some(&mine), View::Status),
+            Lookup::Hit(_)
+        ));
+        assert!(matches!(
+            versions.lookup(deleted, Some(&mine), View::Status),
+            Lookup::Miss
+        ));
+        assert_eq!(versions.len(), 2, "the deleted chat's entry is gone");
     }
 }

@@ -10,7 +10,7 @@ use anyhow::Context;
 use chrono::{TimeDelta, Utc};
 use store::{SessionRow, Store};
 
-use crate::auth::keys::{session_user, USER_ID_KEY};
+use crate::keys::{session_user, USER_ID_KEY};
 
 /// actix-session's store on the `sessions` table (SQLite or PostgreSQL).
 #[derive(Debug, Clone)]

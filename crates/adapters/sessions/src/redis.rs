@@ -17,10 +17,27 @@ use anyhow::Context;
 use redis::AsyncCommands;
 use sha2::{Digest, Sha256};
 
-use crate::auth::keys::{session_user, USER_ID_KEY};
+use crate::keys::{session_user, USER_ID_KEY};
 
 /// How long connecting to Redis at start may take.
 pub const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// How long one session read or write in Redis may take. Past it the request is answered 503
+/// (the app's session middleware wrapper) instead of waiting on a Redis that is gone; the
+/// connection reconnects by itself when Redis is back.
+pub const REDIS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `call`, given at most [`REDIS_TIMEOUT`].
+async fn within<T>(call: impl std::future::Future<Output = T>) -> anyhow::Result<T> {
+    tokio::time::timeout(REDIS_TIMEOUT, call)
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "the session Redis (session.redis_url) did not answer within {} s",
+                REDIS_TIMEOUT.as_secs()
+            )
+        })
+}
 
 /// The URL without its password, for messages.
 fn redact(url: &str) -> String {
@@ -35,7 +52,7 @@ fn redact(url: &str) -> String {
 /// The sessions' entries, stored as actix-session's `RedisSessionStore` stores them (the same
 /// keys and JSON, so sessions live on across the change and between versions).
 #[derive(Clone)]
-pub(super) struct Entries {
+struct Entries {
     connection: redis::aio::ConnectionManager,
 }
 
@@ -126,7 +143,7 @@ impl SessionStore for Entries {
 /// The sessions' entries plus, per user, a set of their session keys.
 #[derive(Clone)]
 pub struct RedisSessions {
-    pub(super) store: Entries,
+    store: Entries,
     connection: redis::aio::ConnectionManager,
     /// Tells apart the user ids of shops (databases) that share one Redis.
     namespace: String,
@@ -146,8 +163,8 @@ impl RedisSessions {
         };
         let client = redis::Client::open(url).context("session.redis_url is not valid")?;
         let config = redis::aio::ConnectionManagerConfig::new()
-            .set_connection_timeout(super::REDIS_TIMEOUT)
-            .set_response_timeout(super::REDIS_TIMEOUT)
+            .set_connection_timeout(REDIS_TIMEOUT)
+            .set_response_timeout(REDIS_TIMEOUT)
             .set_number_of_retries(2);
         let connection = tokio::time::timeout(
             CONNECT_TIMEOUT,
@@ -199,7 +216,8 @@ impl RedisSessions {
         Ok(())
     }
 
-    pub(super) async fn end_sessions_of(&self, user: i64) -> anyhow::Result<u64> {
+    /// Ends every session of this user; returns how many.
+    pub async fn end_sessions_of(&self, user: i64) -> anyhow::Result<u64> {
         let set = self.user_set(user);
         let mut connection = self.connection.clone();
         let keys: Vec<String> = connection
@@ -221,7 +239,8 @@ impl RedisSessions {
         Ok(ended)
     }
 
-    pub(super) async fn save(
+    /// Stores the session and notes it in its user's set.
+    async fn save_noting_user(
         &self,
         state: HashMap<String, String>,
         ttl: &Duration,
@@ -236,7 +255,8 @@ impl RedisSessions {
         Ok(key)
     }
 
-    pub(super) async fn update(
+    /// Stores the session's new state and notes it in its user's set.
+    async fn update_noting_user(
         &self,
         key: SessionKey,
         mut state: HashMap<String, String>,
@@ -269,5 +289,46 @@ impl RedisSessions {
             .await
             .map_err(UpdateError::Other)?;
         Ok(saved)
+    }
+}
+
+/// Every call given at most [`REDIS_TIMEOUT`].
+impl SessionStore for RedisSessions {
+    async fn load(
+        &self,
+        session_key: &SessionKey,
+    ) -> Result<Option<HashMap<String, String>>, LoadError> {
+        within(self.store.load(session_key))
+            .await
+            .unwrap_or_else(|late| Err(LoadError::Other(late)))
+    }
+
+    async fn save(
+        &self,
+        session_state: HashMap<String, String>,
+        ttl: &Duration,
+    ) -> Result<SessionKey, SaveError> {
+        within(self.save_noting_user(session_state, ttl))
+            .await
+            .unwrap_or_else(|late| Err(SaveError::Other(late)))
+    }
+
+    async fn update(
+        &self,
+        session_key: SessionKey,
+        session_state: HashMap<String, String>,
+        ttl: &Duration,
+    ) -> Result<SessionKey, UpdateError> {
+        within(self.update_noting_user(session_key, session_state, ttl))
+            .await
+            .unwrap_or_else(|late| Err(UpdateError::Other(late)))
+    }
+
+    async fn update_ttl(&self, session_key: &SessionKey, ttl: &Duration) -> anyhow::Result<()> {
+        within(self.store.update_ttl(session_key, ttl)).await?
+    }
+
+    async fn delete(&self, session_key: &SessionKey) -> anyhow::Result<()> {
+        within(self.store.delete(session_key)).await?
     }
 }
