@@ -125,7 +125,7 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         loops.outbox.waker(),
     );
     if loops.events.transport() == Transport::Postgres {
-        spawn_event_listener(loops.events.clone(), settings.database.url.clone());
+        loops.events.spawn_listener(settings.database.url.clone());
     }
     let rounds = loops.rounds;
     spawn_event_purge(
@@ -254,65 +254,6 @@ fn set_event_hook(
             }
         })
     }));
-}
-
-/// PostgreSQL: hears every instance's events (its own too) and passes them on in number
-/// order; after a lost connection, or a gap in the numbers, reads what it missed from the
-/// event log.
-fn spawn_event_listener(events: ShopEvents, url: String) {
-    tokio::spawn(async move {
-        loop {
-            match store::PushListener::connect(&url).await {
-                Ok(mut listener) => {
-                    catch_up(&events).await;
-                    loop {
-                        match listener.next().await {
-                            Ok(store::Heard::Event(event)) => {
-                                if event.id > events.last_id() + 1 {
-                                    catch_up(&events).await;
-                                }
-                                events.deliver(*event).await;
-                            }
-                            Ok(store::Heard::Reconnected) => catch_up(&events).await,
-                            Err(error) => {
-                                tracing::warn!(error = ?error, "the event listener stopped; reconnecting");
-                                break;
-                            }
-                        }
-                    }
-                }
-                Err(error) => {
-                    tracing::warn!(error = ?error, "could not listen for events; trying again");
-                }
-            }
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        }
-    });
-}
-
-/// Passes on the stored events this instance has not passed on yet.
-async fn catch_up(events: &ShopEvents) {
-    loop {
-        match events
-            .store()
-            .push_events_after(events.last_id(), 500)
-            .await
-        {
-            Ok(missed) => {
-                let more = missed.len() == 500;
-                for event in missed {
-                    events.deliver(event).await;
-                }
-                if !more {
-                    return;
-                }
-            }
-            Err(error) => {
-                tracing::warn!(error = ?error, "could not read missed events");
-                return;
-            }
-        }
-    }
 }
 
 /// Forgets events older than `events.retention_seconds` (a stream reconnecting later is told

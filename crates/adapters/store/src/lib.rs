@@ -22,6 +22,8 @@ mod privacy;
 mod products;
 mod promo;
 mod proofs;
+/// Server push's transport: [`push::ShopEvents`].
+pub mod push;
 mod push_events;
 mod rate_limits;
 mod records;
@@ -35,8 +37,8 @@ mod tracking;
 
 pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
 pub use operations::{sqlite_path, JobCount, ShopCounts};
-pub use push_events::{Heard, PushBounds, PushEventRow, PushListener, PUSH_CHANNEL};
-pub use records::{DemoLogin, NewPushEvent, PoolUse, SessionRow};
+pub use push_events::PushBounds;
+pub use records::{DemoLogin, PoolUse, SessionRow};
 pub use sea_orm::DatabaseConnection;
 pub use store::Store;
 

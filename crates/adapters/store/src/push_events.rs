@@ -1,13 +1,12 @@
 //! The server-push event log (`push_events`) and, on PostgreSQL, the `LISTEN/NOTIFY` channel
 //! that tells every instance about each new row. Plain rows in, plain rows out: who may see an
-//! event is the app's rule.
+//! event is the domain's rule (`events::Viewer`).
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
+use events::{NewPushEvent, PushEventRow};
 use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, TransactionTrait, Value};
-use serde::{Deserialize, Serialize};
 
-use crate::records::NewPushEvent;
 use crate::{Backend, Store};
 
 /// The `NOTIFY` channel of new events.
@@ -15,15 +14,6 @@ pub const PUSH_CHANNEL: &str = "garden_push_events";
 /// Any number, the same in every instance: the advisory lock that makes event numbers commit
 /// in order (so a reader that has seen event N has seen every event below N).
 const PUSH_LOCK: i64 = 0x7075_7368_6576; // "pushev"
-
-/// A stored event with its number.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PushEventRow {
-    pub id: i64,
-    #[serde(flatten)]
-    pub event: NewPushEvent,
-    pub created_at: DateTime<Utc>,
-}
 
 /// The lowest and highest numbers kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -3,7 +3,6 @@
 //! other in a circle.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 /// One demo staff login as seeded: the address and its generated password.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,22 +27,4 @@ pub struct SessionRow<'a> {
 pub struct PoolUse {
     pub open: u32,
     pub idle: u32,
-}
-
-/// An event to store.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NewPushEvent {
-    pub topic: String,
-    /// The JSON a browser receives.
-    pub data: String,
-    /// Every viewer may see it.
-    pub public: bool,
-    /// Staff may see it.
-    pub staff: bool,
-    /// The chat session it belongs to.
-    pub chat_session: Option<String>,
-    /// The order it is about.
-    pub order_id: Option<i64>,
-    /// The account it belongs to.
-    pub user_id: Option<i64>,
 }

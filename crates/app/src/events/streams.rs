@@ -6,12 +6,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ::events::{PushEventRow, Viewer};
 use actix_web::web::Bytes;
 use futures::Stream;
-use store::PushEventRow;
+use store::push::ShopEvents;
 use tokio::sync::broadcast::{self, error::RecvError};
-
-use super::{ShopEvents, Viewer};
 
 /// Why a stream was not opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

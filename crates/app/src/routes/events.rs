@@ -6,9 +6,11 @@
 //! stream itself) resumes where it stopped.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Duration;
 
-use actix_session::Session;
+use ::events::Viewer;
+use actix_session::{storage::SessionKey, Session};
 use actix_web::{
     http::header::{self, ContentEncoding},
     web, FromRequest, HttpRequest, HttpResponse,
@@ -22,7 +24,7 @@ use crate::auth::{AccountsService, MaybeUser, RequireStaff};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::streams::{self, StreamLimits};
-use crate::events::{ShopEvents, Viewer};
+use crate::events::ShopEvents;
 use crate::routes::orders::{session_orders, ORDER_NOT_FOUND};
 use crate::services::TrackingService;
 use crate::settings::EventsSettings;
@@ -111,41 +113,8 @@ pub async fn stream(
     client: ClientIp,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut errors = FieldErrors::new();
-    let chat_session = match query.chat_session.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(text) => errors.check("chat_session", SessionId::parse(text)),
-    };
-    let from_query = match query.last_event_id.as_deref() {
-        None | Some("") => None,
-        Some(text) => {
-            let id = event_number(text);
-            if id.is_none() {
-                errors.add("last_event_id", "The last event id must be a whole number.");
-            }
-            id
-        }
-    };
-    errors.finish()?;
-    // an order opened by its link's key: its events, for as long as the key opens it
-    let keyed_order = match (query.order.as_deref(), query.key.as_deref()) {
-        (None, None) => None,
-        (order, key) => {
-            let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-            let id = order
-                .and_then(|text| text.trim().parse::<i64>().ok())
-                .filter(|id| *id > 0)
-                .ok_or_else(not_found)?;
-            let key = key
-                .filter(|key| !key.is_empty() && key.len() <= 128)
-                .ok_or_else(not_found)?;
-            match tracking.key_opens(orders::OrderId::new(id), key).await {
-                Ok(true) => Some(id),
-                Ok(false) | Err(orders::OrderError::NotFound(_)) => return Err(not_found()),
-                Err(orders::OrderError::Unknown(e)) => return Err(ApiError::Internal(e)),
-            }
-        }
-    };
+    let (chat_session, from_query) = parse_query(&query)?;
+    let keyed_order = keyed_order(&tracking, &query).await?;
     // the browser's own reconnection sends what it last saw; a value we never sent is ignored
     let last_event_id = req
         .headers()
@@ -176,36 +145,7 @@ pub async fn stream(
         staff: staff.is_some(),
     };
     let staff_id = staff.map(|staff| accounts::UserId::new(staff.id));
-    let still_valid: Option<streams::StillValid> = (session_key.is_some() || staff_id.is_some())
-        .then(|| {
-            let accounts = accounts.clone().into_inner();
-            let live = live_sessions.clone().into_inner();
-            let session_key = session_key.map(std::sync::Arc::new);
-            let check: streams::StillValid = std::sync::Arc::new(move || {
-                let (accounts, live) = (
-                    std::sync::Arc::clone(&accounts),
-                    std::sync::Arc::clone(&live),
-                );
-                let session_key = session_key.clone();
-                Box::pin(async move {
-                    if let Some(key) = &session_key {
-                        if !live.exists(key).await {
-                            return false;
-                        }
-                    }
-                    // a failed read keeps the stream: the next heartbeat asks again
-                    match staff_id {
-                        None => true,
-                        Some(id) => match accounts.user(id).await {
-                            Ok(Some(user)) => user.role.is_staff(),
-                            Ok(None) => false,
-                            Err(_) => true,
-                        },
-                    }
-                })
-            });
-            check
-        });
+    let still_valid = still_valid(&accounts, &live_sessions, session_key, staff_id);
     let options = streams::StreamOptions {
         heartbeat: Duration::from_secs(settings.heartbeat_seconds.max(1)),
         retry: Duration::from_millis(settings.retry_ms),
@@ -214,11 +154,102 @@ pub async fn stream(
     let body = streams::open(&events, viewer, last_event_id, options, guard, still_valid)
         .await
         .map_err(ApiError::Internal)?;
-    Ok(HttpResponse::Ok()
+    Ok(event_stream(body))
+}
+
+/// The query's chat session id and resume point, or 422 naming each malformed one.
+fn parse_query(query: &EventsQuery) -> Result<(Option<SessionId>, Option<i64>), ApiError> {
+    let mut errors = FieldErrors::new();
+    let chat_session = match query.chat_session.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => errors.check("chat_session", SessionId::parse(text)),
+    };
+    let from_query = match query.last_event_id.as_deref() {
+        None | Some("") => None,
+        Some(text) => {
+            let id = event_number(text);
+            if id.is_none() {
+                errors.add("last_event_id", "The last event id must be a whole number.");
+            }
+            id
+        }
+    };
+    errors.finish()?;
+    Ok((chat_session, from_query))
+}
+
+/// An order opened by its link's key: its events, for as long as the key opens it (404 when
+/// it does not, or the order does not exist).
+async fn keyed_order(
+    tracking: &TrackingService,
+    query: &EventsQuery,
+) -> Result<Option<i64>, ApiError> {
+    let (order, key) = match (query.order.as_deref(), query.key.as_deref()) {
+        (None, None) => return Ok(None),
+        pair => pair,
+    };
+    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
+    let id = order
+        .and_then(|text| text.trim().parse::<i64>().ok())
+        .filter(|id| *id > 0)
+        .ok_or_else(not_found)?;
+    let key = key
+        .filter(|key| !key.is_empty() && key.len() <= 128)
+        .ok_or_else(not_found)?;
+    match tracking.key_opens(orders::OrderId::new(id), key).await {
+        Ok(true) => Ok(Some(id)),
+        Ok(false) | Err(orders::OrderError::NotFound(_)) => Err(not_found()),
+        Err(orders::OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
+    }
+}
+
+/// The heartbeat's check for a stream opened with a cookie session or as staff: the session
+/// still exists and the staff account is still staff. `None` when there is nothing to check.
+fn still_valid(
+    accounts: &web::Data<AccountsService>,
+    live_sessions: &web::Data<LiveSessions>,
+    session_key: Option<SessionKey>,
+    staff_id: Option<accounts::UserId>,
+) -> Option<streams::StillValid> {
+    if session_key.is_none() && staff_id.is_none() {
+        return None;
+    }
+    let accounts = accounts.clone().into_inner();
+    let live = live_sessions.clone().into_inner();
+    let session_key = session_key.map(Arc::new);
+    let check: streams::StillValid = Arc::new(move || {
+        let (accounts, live) = (Arc::clone(&accounts), Arc::clone(&live));
+        let session_key = session_key.clone();
+        Box::pin(async move {
+            if let Some(key) = &session_key {
+                if !live.exists(key).await {
+                    return false;
+                }
+            }
+            // a failed read keeps the stream: the next heartbeat asks again
+            match staff_id {
+                None => true,
+                Some(id) => match accounts.user(id).await {
+                    Ok(Some(user)) => user.role.is_staff(),
+                    Ok(None) => false,
+                    Err(_) => true,
+                },
+            }
+        })
+    });
+    Some(check)
+}
+
+/// The 200 answer carrying the stream.
+fn event_stream<S>(body: S) -> HttpResponse
+where
+    S: futures::Stream<Item = Result<web::Bytes, actix_web::Error>> + 'static,
+{
+    HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache, no-transform"))
         // compression would hold events back until a buffer fills
         .insert_header(ContentEncoding::Identity)
         .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(body))
+        .streaming(body)
 }
