@@ -15,6 +15,7 @@ pub mod lifecycle;
 mod models;
 mod payment;
 mod ports;
+mod provider_events;
 pub mod queue;
 pub mod reviews;
 mod service;
@@ -61,6 +62,7 @@ pub use payment::{
 pub use ports::{
     Applied, CheckoutService, Closing, OrderRepository, PaymentProviders, ProductLookup, StockHint,
 };
+pub use provider_events::{EventError, Handled, PaymentEvent, PaymentRecords};
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,
