@@ -130,7 +130,8 @@ mod tests {
             ("unpaid", false),
             ("something_new", false),
         ] {
-            let PaymentEvent::PageCompleted { paid: read, .. } = completed(Some("1"), status) else {
+            let PaymentEvent::PageCompleted { paid: read, .. } = completed(Some("1"), status)
+            else {
                 panic!("not a completed page");
             };
             assert_eq!(read, paid, "{status}");

@@ -202,7 +202,10 @@ impl<G: PaymentProviders> PaymentCapture for CaptureThrough<'_, G> {
 }
 
 /// The answer to a refund or dispute event: taken unless the store failed.
-fn noticed(result: Result<Noticed, OrderError>, event: &ProviderEvent) -> Result<Handled, EventError> {
+fn noticed(
+    result: Result<Noticed, OrderError>,
+    event: &ProviderEvent,
+) -> Result<Handled, EventError> {
     match result {
         Ok(Noticed::Changed(order)) => {
             tracing::info!(order = %order.id, event = %event.id, status = %order.status(), "provider event applied");
@@ -415,8 +418,7 @@ mod tests {
     use crate::ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
     use crate::{
         Amounts, Applied, Buyer, Closing, Confirmation, DiscordId, DiscordIdentity, Email,
-        Lifecycle, Money, NewOrder, Order, OrderHolder, OrderStatus, PaymentMethod,
-        RobloxUsername,
+        Lifecycle, Money, NewOrder, Order, OrderHolder, OrderStatus, PaymentMethod, RobloxUsername,
     };
 
     fn now() -> DateTime<Utc> {
@@ -637,7 +639,10 @@ mod tests {
         let (mut records, providers) = quiet();
         records.expect_payment_confirmed().never();
         let retried = apply(orders, paid_page(), &records, &providers).await;
-        assert!(matches!(retried, Err(EventError::Unknown(_))), "{retried:?}");
+        assert!(
+            matches!(retried, Err(EventError::Unknown(_))),
+            "{retried:?}"
+        );
     }
 
     #[tokio::test]
@@ -711,7 +716,12 @@ mod tests {
             payment_id: Some("pi_unknown".into()),
             whole: true,
         };
-        let handled = apply(MockOrderRepository::new(), event.clone(), &records, &providers);
+        let handled = apply(
+            MockOrderRepository::new(),
+            event.clone(),
+            &records,
+            &providers,
+        );
         assert_eq!(handled.await.unwrap(), Handled::Taken);
 
         let (mut records, providers) = quiet();
@@ -720,7 +730,10 @@ mod tests {
             .times(1)
             .returning(|_| Box::pin(async { Err(store_failed()) }));
         let retried = apply(MockOrderRepository::new(), event, &records, &providers).await;
-        assert!(matches!(retried, Err(EventError::Unknown(_))), "{retried:?}");
+        assert!(
+            matches!(retried, Err(EventError::Unknown(_))),
+            "{retried:?}"
+        );
     }
 
     #[tokio::test]
