@@ -4,6 +4,7 @@
 pub mod checkout;
 mod money;
 mod product;
+pub mod provider;
 pub mod responses;
 
 pub(crate) use money::dollars;

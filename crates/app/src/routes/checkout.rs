@@ -3,15 +3,16 @@
 //! payment provider's page (`orders::Checkout::place_and_open`). A request with an
 //! `Idempotency-Key` that placed an order in this browser session in the last 24 hours answers
 //! that order again (`orders::idempotency`). `GET /api/paypal/return`: the buyer approved a
-//! PayPal order; the service captures it (`confirm_capture`).
+//! PayPal order; the domain captures it through the same call as Stripe's webhook
+//! (`orders::Checkout::apply_payment_event`).
 
 use actix_session::Session;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
 use orders::{
-    IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider,
-    ReturnUrls, ScopedKey,
+    Handled, IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId,
+    PaymentEvent, PaymentProvider, PaymentProviders as _, ReturnUrls, ScopedKey,
 };
 use paypal::PayPalCheckout;
 use serde::Deserialize;
@@ -20,12 +21,14 @@ use utoipa::IntoParams;
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
+use crate::checkout::providers::ShopProviders;
 use crate::checkout::{self, CardPayments, PublicUrl, ShopCheckout};
 use crate::dto::checkout::{
     CardCheckoutResponse, CheckoutContext, OrderPayload, PaypalCheckoutResponse,
 };
 use crate::dto::responses::JsonBodyRefused;
 use crate::error::IDEMPOTENCY_KEY_FIELD;
+use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 
 /// The header a checkout's retries carry (`orders::idempotency`).
@@ -339,25 +342,31 @@ pub struct PayPalReturn {
 )]
 pub async fn paypal_return(
     checkout: web::Data<ShopCheckout>,
-    paypal: web::Data<Option<PayPalCheckout>>,
+    aftersale: web::Data<AfterSaleService>,
+    providers: web::Data<ShopProviders>,
     query: web::Query<PayPalReturn>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let capture = paypal.get_ref().as_ref().ok_or_else(not_found)?;
+    if !providers.reaches(PaymentProvider::Paypal) {
+        return Err(not_found());
+    }
     let id = query
         .order_id
         .as_deref()
         .and_then(|id| id.parse::<i64>().ok())
         .map(OrderId::new)
         .ok_or_else(not_found)?;
-    let token = query.token.as_deref().unwrap_or_default();
-    let captured = checkout
-        .confirm_capture(id, PaymentProvider::Paypal, token, capture)
+    let approved = PaymentEvent::Approved {
+        provider: PaymentProvider::Paypal,
+        order: id,
+        token: query.token.clone().unwrap_or_default(),
+    };
+    let handled = checkout
+        .apply_payment_event(approved, aftersale.get_ref(), providers.get_ref())
         .await?;
-    let page = if captured.is_success() {
-        "success"
-    } else {
-        "cancel"
+    let page = match handled {
+        Handled::Captured(captured) if captured.is_success() => "success",
+        _ => "cancel",
     };
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, format!("/{page}?order_id={id}")))
