@@ -4,7 +4,7 @@
 //! `Idempotency-Key` that placed an order in this browser session in the last 24 hours answers
 //! that order again (`orders::idempotency`). `GET /api/paypal/return`: the buyer approved a
 //! PayPal order; the domain captures it through the same call as Stripe's webhook
-//! (`orders::Checkout::apply_payment_event`).
+//! (`orders::apply_payment_event`).
 
 use actix_session::Session;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
@@ -361,9 +361,13 @@ pub async fn paypal_return(
         order: id,
         token: query.token.clone().unwrap_or_default(),
     };
-    let handled = checkout
-        .apply_payment_event(approved, aftersale.get_ref(), providers.get_ref())
-        .await?;
+    let handled = orders::apply_payment_event(
+        checkout.get_ref(),
+        approved,
+        aftersale.get_ref(),
+        providers.get_ref(),
+    )
+    .await?;
     let page = match handled {
         Handled::Captured(captured) if captured.is_success() => "success",
         _ => "cancel",

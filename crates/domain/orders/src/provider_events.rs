@@ -1,6 +1,6 @@
 //! What the shop does when a payment provider reports on a payment: the policy behind Stripe's
 //! webhook and PayPal's return. An adapter translates its provider's verified event into a
-//! [`PaymentEvent`]; [`Checkout::apply_payment_event`] decides what it changes and whether the
+//! [`PaymentEvent`]; [`apply_payment_event`] decides what it changes and whether the
 //! provider is told it was taken ([`Handled`]) or is to send it again
 //! ([`EventError::Unknown`]).
 //!
@@ -17,16 +17,13 @@
 //!   are taken and change nothing: each event id is recorded with the change it makes, so a
 //!   replayed event changes the order once.
 
-use std::future::Future;
-
 use promo::PromoRepository;
 
 use crate::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
 use crate::{
-    AfterSale, AfterSaleRepository, Blocklist, CaptureError, Captured, Checkout, CheckoutService,
-    Clock, ConfirmError, DisputeOutcome, Noticed, OrderError, OrderId, OrderRepository,
-    PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup, ProviderEvent, ProviderRefund,
-    ReleaseError,
+    Blocklist, CaptureError, Captured, Checkout, CheckoutService, Clock, ConfirmError,
+    DisputeOutcome, Noticed, OrderError, OrderId, OrderRepository, PaymentNotice, PaymentProvider,
+    PaymentProviders, PaymentRecords, ProductLookup, ProviderEvent, ProviderRefund, ReleaseError,
 };
 
 /// A provider's report on a payment, as the shop reads it.
@@ -117,76 +114,6 @@ impl From<OrderError> for EventError {
     }
 }
 
-/// What a provider's events change after the sale: the port of the policy to
-/// [`AfterSale`], which implements it.
-#[cfg_attr(test, mockall::automock)]
-pub trait PaymentRecords: Send + Sync + 'static {
-    /// Records the provider's payment id of a just-paid order.
-    fn payment_confirmed(
-        &self,
-        id: OrderId,
-        payment_id: String,
-    ) -> impl Future<Output = Result<(), OrderError>> + Send;
-
-    /// A refund made at the provider (see [`AfterSale::provider_refunded`]).
-    fn provider_refunded(
-        &self,
-        refund: ProviderRefund,
-    ) -> impl Future<Output = Result<Noticed, OrderError>> + Send;
-
-    /// A chargeback was opened (see [`AfterSale::dispute_opened`]).
-    fn dispute_opened(
-        &self,
-        provider: PaymentProvider,
-        payment_id: String,
-        reason: Option<String>,
-        event: ProviderEvent,
-    ) -> impl Future<Output = Result<Noticed, OrderError>> + Send;
-
-    /// A chargeback closed (see [`AfterSale::dispute_closed`]).
-    fn dispute_closed(
-        &self,
-        provider: PaymentProvider,
-        payment_id: String,
-        outcome: DisputeOutcome,
-        event: ProviderEvent,
-    ) -> impl Future<Output = Result<Noticed, OrderError>> + Send;
-}
-
-impl<R, C> PaymentRecords for AfterSale<R, C>
-where
-    R: AfterSaleRepository + OrderRepository,
-    C: Clock,
-{
-    async fn payment_confirmed(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
-        AfterSale::payment_confirmed(self, id, payment_id).await
-    }
-
-    async fn provider_refunded(&self, refund: ProviderRefund) -> Result<Noticed, OrderError> {
-        AfterSale::provider_refunded(self, refund).await
-    }
-
-    async fn dispute_opened(
-        &self,
-        provider: PaymentProvider,
-        payment_id: String,
-        reason: Option<String>,
-        event: ProviderEvent,
-    ) -> Result<Noticed, OrderError> {
-        AfterSale::dispute_opened(self, provider, payment_id, reason, event).await
-    }
-
-    async fn dispute_closed(
-        &self,
-        provider: PaymentProvider,
-        payment_id: String,
-        outcome: DisputeOutcome,
-        event: ProviderEvent,
-    ) -> Result<Noticed, OrderError> {
-        AfterSale::dispute_closed(self, provider, payment_id, outcome, event).await
-    }
-}
-
 /// One provider of [`PaymentProviders`] as the capture of [`Checkout::confirm_capture`].
 struct CaptureThrough<'a, G> {
     providers: &'a G,
@@ -223,185 +150,185 @@ fn noticed(
     }
 }
 
-impl<O, P, R, C, B> Checkout<O, P, R, C, B>
+/// Applies a provider's event through `checkout` (see the module's rules): `Ok` when the
+/// provider is told it was taken, or with what the buyer's return captured. `records` takes
+/// what happens after the sale; `providers` captures an approved payment.
+#[tracing::instrument(skip_all)]
+pub async fn apply_payment_event<O, P, R, C, B, A, G>(
+    checkout: &Checkout<O, P, R, C, B>,
+    event: PaymentEvent,
+    records: &A,
+    providers: &G,
+) -> Result<Handled, EventError>
 where
     O: OrderRepository,
     P: ProductLookup,
     R: PromoRepository,
     C: Clock,
     B: Blocklist,
+    A: PaymentRecords,
+    G: PaymentProviders,
 {
-    /// Applies a provider's event (see the module's rules): `Ok` when the provider is told it
-    /// was taken, or with what the buyer's return captured. `records` takes what happens after
-    /// the sale; `providers` captures an approved payment.
-    #[tracing::instrument(skip_all)]
-    pub async fn apply_payment_event<A: PaymentRecords, G: PaymentProviders>(
-        &self,
-        event: PaymentEvent,
-        records: &A,
-        providers: &G,
-    ) -> Result<Handled, EventError> {
-        match event {
-            PaymentEvent::PageCompleted {
-                event,
-                order,
-                reference,
-                paid,
+    match event {
+        PaymentEvent::PageCompleted {
+            event,
+            order,
+            reference,
+            paid,
+            payment_id,
+        } => {
+            if !paid {
+                tracing::info!(event = %event.id, "payment page completed without payment yet");
+                return Ok(Handled::Taken);
+            }
+            let Some(order) = order else {
+                tracing::info!(event = %event.id, "payment page of no order of ours");
+                return Ok(Handled::Taken);
+            };
+            page_paid(checkout, order, reference, payment_id, event, records).await
+        }
+        PaymentEvent::PageExpired {
+            event,
+            order,
+            reference,
+        } => match order {
+            Some(order) => page_expired(checkout, order, reference, event).await,
+            None => Ok(Handled::Taken),
+        },
+        PaymentEvent::Refunded {
+            event,
+            payment_id: Some(payment_id),
+            whole,
+        } => {
+            let refund = ProviderRefund {
+                provider: event.provider,
                 payment_id,
-            } => {
-                if !paid {
-                    tracing::info!(event = %event.id, "payment page completed without payment yet");
-                    return Ok(Handled::Taken);
-                }
-                let Some(order) = order else {
-                    tracing::info!(event = %event.id, "payment page of no order of ours");
-                    return Ok(Handled::Taken);
-                };
-                self.page_paid(order, reference, payment_id, event, records)
-                    .await
-            }
-            PaymentEvent::PageExpired {
-                event,
-                order,
-                reference,
-            } => match order {
-                Some(order) => self.page_expired(order, reference, event).await,
-                None => Ok(Handled::Taken),
-            },
-            PaymentEvent::Refunded {
-                event,
-                payment_id: Some(payment_id),
                 whole,
-            } => {
-                let refund = ProviderRefund {
-                    provider: event.provider,
-                    payment_id,
-                    whole,
-                    event: event.clone(),
-                };
-                noticed(records.provider_refunded(refund).await, &event)
-            }
-            PaymentEvent::DisputeOpened {
-                event,
-                payment_id: Some(payment_id),
-                reason,
-            } => {
-                let opened = records
-                    .dispute_opened(event.provider, payment_id, reason, event.clone())
-                    .await;
-                noticed(opened, &event)
-            }
-            PaymentEvent::DisputeClosed {
-                event,
-                outcome: Err(status),
-                ..
-            } => {
-                tracing::info!(event = %event.id, %status, "dispute closed without an outcome we know");
-                Ok(Handled::Taken)
-            }
-            PaymentEvent::DisputeClosed {
-                event,
-                payment_id: Some(payment_id),
-                outcome: Ok(outcome),
-            } => {
-                let closed = records
-                    .dispute_closed(event.provider, payment_id, outcome, event.clone())
-                    .await;
-                noticed(closed, &event)
-            }
-            // a refund or dispute of no payment: nothing of ours to find
-            PaymentEvent::Refunded { .. }
-            | PaymentEvent::DisputeOpened { .. }
-            | PaymentEvent::DisputeClosed { .. } => Ok(Handled::Taken),
-            PaymentEvent::Approved {
+                event: event.clone(),
+            };
+            noticed(records.provider_refunded(refund).await, &event)
+        }
+        PaymentEvent::DisputeOpened {
+            event,
+            payment_id: Some(payment_id),
+            reason,
+        } => {
+            let opened = records
+                .dispute_opened(event.provider, payment_id, reason, event.clone())
+                .await;
+            noticed(opened, &event)
+        }
+        PaymentEvent::DisputeClosed {
+            event,
+            outcome: Err(status),
+            ..
+        } => {
+            tracing::info!(event = %event.id, %status, "dispute closed without an outcome we know");
+            Ok(Handled::Taken)
+        }
+        PaymentEvent::DisputeClosed {
+            event,
+            payment_id: Some(payment_id),
+            outcome: Ok(outcome),
+        } => {
+            let closed = records
+                .dispute_closed(event.provider, payment_id, outcome, event.clone())
+                .await;
+            noticed(closed, &event)
+        }
+        // a refund or dispute of no payment: nothing of ours to find
+        PaymentEvent::Refunded { .. }
+        | PaymentEvent::DisputeOpened { .. }
+        | PaymentEvent::DisputeClosed { .. } => Ok(Handled::Taken),
+        PaymentEvent::Approved {
+            provider,
+            order,
+            token,
+        } => {
+            let capture = CaptureThrough {
+                providers,
                 provider,
-                order,
-                token,
-            } => {
-                let capture = CaptureThrough {
-                    providers,
-                    provider,
-                };
-                self.confirm_capture(order, provider, &token, &capture)
+            };
+            checkout
+                .confirm_capture(order, provider, &token, &capture)
+                .await
+                .map(Handled::Captured)
+                .map_err(EventError::Capture)
+        }
+        PaymentEvent::Other { event, kind } => {
+            tracing::debug!(event = %event.id, %kind, "provider event ignored");
+            Ok(Handled::Taken)
+        }
+    }
+}
+
+/// The buyer paid the page of `order`: confirmed through the same call as every payment,
+/// then its payment id recorded.
+async fn page_paid<A: PaymentRecords>(
+    checkout: &impl CheckoutService,
+    order: OrderId,
+    reference: String,
+    payment_id: Option<String>,
+    event: ProviderEvent,
+    records: &A,
+) -> Result<Handled, EventError> {
+    let event_id = event.id.clone();
+    let notice = PaymentNotice {
+        order_id: order,
+        provider: event.provider,
+        reference,
+        event: Some(event),
+    };
+    match checkout.confirm_paid(notice).await {
+        Ok(_) => {
+            if let Some(payment_id) = payment_id {
+                records
+                    .payment_confirmed(order, payment_id)
                     .await
-                    .map(Handled::Captured)
-                    .map_err(EventError::Capture)
+                    .inspect_err(|_| tracing::error!(event = %event_id, "could not record a provider's payment id"))?;
             }
-            PaymentEvent::Other { event, kind } => {
-                tracing::debug!(event = %event.id, %kind, "provider event ignored");
-                Ok(Handled::Taken)
-            }
+            Ok(Handled::Taken)
+        }
+        // Paid after it expired: recorded for staff (`paid_after_expiry`); sending it again
+        // will not change that, so the provider is told it was taken.
+        Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(Handled::Taken),
+        Err(ConfirmError::ReferenceMismatch(id)) => {
+            tracing::warn!(event = %event_id, order = %id, "payment not applied: another page");
+            Err(EventError::WrongPage(id))
+        }
+        Err(ConfirmError::Unknown(cause)) => {
+            tracing::warn!(event = %event_id, error = %cause, "payment not applied");
+            Err(EventError::Unknown(cause))
         }
     }
+}
 
-    /// The buyer paid the page of `order`: confirmed through the same call as every payment,
-    /// then its payment id recorded.
-    async fn page_paid<A: PaymentRecords>(
-        &self,
-        order: OrderId,
-        reference: String,
-        payment_id: Option<String>,
-        event: ProviderEvent,
-        records: &A,
-    ) -> Result<Handled, EventError> {
-        let event_id = event.id.clone();
-        let notice = PaymentNotice {
-            order_id: order,
-            provider: event.provider,
-            reference,
-            event: Some(event),
-        };
-        match self.confirm_paid(notice).await {
-            Ok(_) => {
-                if let Some(payment_id) = payment_id {
-                    records
-                        .payment_confirmed(order, payment_id)
-                        .await
-                        .inspect_err(|_| tracing::error!(event = %event_id, "could not record a provider's payment id"))?;
-                }
-                Ok(Handled::Taken)
-            }
-            // Paid after it expired: recorded for staff (`paid_after_expiry`); sending it again
-            // will not change that, so the provider is told it was taken.
-            Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(Handled::Taken),
-            Err(ConfirmError::ReferenceMismatch(id)) => {
-                tracing::warn!(event = %event_id, order = %id, "payment not applied: another page");
-                Err(EventError::WrongPage(id))
-            }
-            Err(ConfirmError::Unknown(cause)) => {
-                tracing::warn!(event = %event_id, error = %cause, "payment not applied");
-                Err(EventError::Unknown(cause))
-            }
+/// The page of `order` expired unpaid: the order expires and gives its stock back, once.
+async fn page_expired(
+    checkout: &impl CheckoutService,
+    order: OrderId,
+    reference: String,
+    event: ProviderEvent,
+) -> Result<Handled, EventError> {
+    let event_id = event.id.clone();
+    let notice = PaymentNotice {
+        order_id: order,
+        provider: event.provider,
+        reference,
+        event: Some(event),
+    };
+    match checkout.expire(notice).await {
+        Ok(_)
+        | Err(
+            ReleaseError::NotFound(_) | ReleaseError::Refused(_) | ReleaseError::UnderReview(_),
+        ) => Ok(Handled::Taken),
+        Err(ReleaseError::ReferenceMismatch(id)) => {
+            tracing::warn!(event = %event_id, order = %id, "expiry not applied: another page");
+            Err(EventError::WrongPage(id))
         }
-    }
-
-    /// The page of `order` expired unpaid: the order expires and gives its stock back, once.
-    async fn page_expired(
-        &self,
-        order: OrderId,
-        reference: String,
-        event: ProviderEvent,
-    ) -> Result<Handled, EventError> {
-        let event_id = event.id.clone();
-        let notice = PaymentNotice {
-            order_id: order,
-            provider: event.provider,
-            reference,
-            event: Some(event),
-        };
-        match self.expire(notice).await {
-            Ok(_)
-            | Err(
-                ReleaseError::NotFound(_) | ReleaseError::Refused(_) | ReleaseError::UnderReview(_),
-            ) => Ok(Handled::Taken),
-            Err(ReleaseError::ReferenceMismatch(id)) => {
-                tracing::warn!(event = %event_id, order = %id, "expiry not applied: another page");
-                Err(EventError::WrongPage(id))
-            }
-            Err(ReleaseError::Unknown(cause)) => {
-                tracing::warn!(event = %event_id, error = %cause, "expiry not applied");
-                Err(EventError::Unknown(cause))
-            }
+        Err(ReleaseError::Unknown(cause)) => {
+            tracing::warn!(event = %event_id, error = %cause, "expiry not applied");
+            Err(EventError::Unknown(cause))
         }
     }
 }
@@ -415,6 +342,7 @@ mod tests {
 
     use super::*;
     use crate::gateways::CapturedAmount;
+    use crate::payment_records::MockPaymentRecords;
     use crate::ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
     use crate::{
         Amounts, Applied, Buyer, Closing, Confirmation, DiscordId, DiscordIdentity, Email,
@@ -522,9 +450,7 @@ mod tests {
         records: &MockPaymentRecords,
         providers: &MockPaymentProviders,
     ) -> Result<Handled, EventError> {
-        checkout(orders)
-            .apply_payment_event(event, records, providers)
-            .await
+        apply_payment_event(&checkout(orders), event, records, providers).await
     }
 
     fn store_failed() -> OrderError {
