@@ -4,7 +4,6 @@
 pub mod checkout;
 mod money;
 mod product;
-pub mod provider;
 pub mod responses;
 
 pub(crate) use money::dollars;
@@ -12,3 +11,6 @@ pub use product::ProductResponse;
 
 /// The staff calls' shared answers (OpenAPI).
 pub mod staff;
+
+/// What the payment providers' own calls hear back.
+pub mod provider;
