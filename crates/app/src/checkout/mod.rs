@@ -3,7 +3,6 @@
 //! stand-in otherwise (never in production, which refuses to start without Stripe and
 //! Discord).
 
-mod dev;
 pub mod providers;
 
 use anyhow::Context;
@@ -20,7 +19,7 @@ use secrecy::ExposeSecret;
 use store::Store;
 use stripe_adapter::{StripeCheckout, WebhookVerifier};
 
-pub use dev::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
+pub use devpay::{random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
 
 use crate::auth::AppClock;
 use crate::settings::Settings;
@@ -249,12 +248,8 @@ pub fn order_keys(settings: &Settings) -> anyhow::Result<orders::OrderKeys> {
     orders::OrderKeys::new(&mac.finalize().into_bytes()).map_err(anyhow::Error::msg)
 }
 
-/// Dollars for people to read: `$12.50`.
-pub(crate) fn dollars_text(money: cart_pricing::Money) -> String {
-    format!("${:.2}", money.as_decimal())
-}
-
-/// Applies a provider's confirmation (Stripe webhook, the dev page). What goes with a paid
+/// Applies the dev page's confirmation, through the same call as Stripe's webhook and PayPal's
+/// return (`orders::apply_payment_event`). What goes with a paid
 /// order (the snapshot, push, the receipt, staff, the ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
 /// order that can no longer be paid (its `paid_after_expiry` step tells staff to refund it).
 pub async fn confirm(

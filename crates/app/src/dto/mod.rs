@@ -28,3 +28,6 @@ pub use product::ProductResponse;
 
 /// The staff calls' shared answers (OpenAPI).
 pub mod staff;
+
+/// What the payment providers' own calls hear back.
+pub mod provider;

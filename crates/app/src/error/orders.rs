@@ -2,8 +2,8 @@
 
 use orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
 use orders::{
-    CaptureError, CheckoutError, ConfirmError, OpenCheckoutError, OrderError, QueueError,
-    ReleaseError,
+    CaptureError, CheckoutError, ConfirmError, EventError, OpenCheckoutError, OrderError,
+    QueueError, ReleaseError,
 };
 use stripe_adapter::WebhookError;
 
@@ -126,6 +126,19 @@ impl From<DiscordLinkError> for ApiError {
             DiscordLinkError::Unavailable(_) | DiscordLinkError::Unknown(_) => {
                 ApiError::BadGateway(DISCORD_FAILED.to_owned())
             }
+        }
+    }
+}
+
+/// A payment provider's event that was not taken: 400 when its page is not the order's, 500
+/// when the store failed (Stripe sends it again); PayPal's return answers as its capture.
+impl From<EventError> for ApiError {
+    fn from(error: EventError) -> Self {
+        match error {
+            EventError::WrongPage(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
+            EventError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            EventError::Capture(refused) => refused.into(),
+            EventError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
 }

@@ -3,21 +3,23 @@
 //! payment provider's page (`orders::Checkout::place_and_open`). A request with an
 //! `Idempotency-Key` that placed an order in this browser session in the last 24 hours answers
 //! that order again (`orders::idempotency`). `GET /api/paypal/return`: the buyer approved a
-//! PayPal order; the service captures it (`confirm_capture`).
+//! PayPal order; the domain captures it through the same call as Stripe's webhook
+//! (`orders::apply_payment_event`).
 
 use actix_session::Session;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
 use orders::{
-    IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider,
-    ReturnUrls, ScopedKey,
+    Handled, IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId,
+    PaymentEvent, PaymentProvider, PaymentProviders as _, ReturnUrls, ScopedKey,
 };
 use paypal::PayPalCheckout;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
+use crate::checkout::providers::ShopProviders;
 use crate::checkout::{self, CardPayments, PublicUrl, ShopCheckout};
 use crate::dto::checkout::{
     CardCheckoutResponse, CheckoutContext, IdempotencyKeyHeader, OrderPayload, PayPalReturn,
@@ -25,6 +27,7 @@ use crate::dto::checkout::{
 };
 use crate::dto::responses::JsonBodyRefused;
 use crate::error::IDEMPOTENCY_KEY_FIELD;
+use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 
 /// The header a checkout's retries carry (`orders::idempotency`).
@@ -309,25 +312,35 @@ fn answer(opened: &OpenedCheckout) -> actix_web::HttpResponseBuilder {
 )]
 pub async fn paypal_return(
     checkout: web::Data<ShopCheckout>,
-    paypal: web::Data<Option<PayPalCheckout>>,
+    aftersale: web::Data<AfterSaleService>,
+    providers: web::Data<ShopProviders>,
     query: web::Query<PayPalReturn>,
 ) -> Result<HttpResponse, ApiError> {
     let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let capture = paypal.get_ref().as_ref().ok_or_else(not_found)?;
+    if !providers.reaches(PaymentProvider::Paypal) {
+        return Err(not_found());
+    }
     let id = query
         .order_id
         .as_deref()
         .and_then(|id| id.parse::<i64>().ok())
         .map(OrderId::new)
         .ok_or_else(not_found)?;
-    let token = query.token.as_deref().unwrap_or_default();
-    let captured = checkout
-        .confirm_capture(id, PaymentProvider::Paypal, token, capture)
-        .await?;
-    let page = if captured.is_success() {
-        "success"
-    } else {
-        "cancel"
+    let approved = PaymentEvent::Approved {
+        provider: PaymentProvider::Paypal,
+        order: id,
+        token: query.token.clone().unwrap_or_default(),
+    };
+    let handled = orders::apply_payment_event(
+        checkout.get_ref(),
+        approved,
+        aftersale.get_ref(),
+        providers.get_ref(),
+    )
+    .await?;
+    let page = match handled {
+        Handled::Captured(captured) if captured.is_success() => "success",
+        _ => "cancel",
     };
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, format!("/{page}?order_id={id}")))

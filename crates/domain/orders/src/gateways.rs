@@ -233,8 +233,9 @@ pub enum CaptureOutcome {
 }
 
 /// A provider where the shop captures the payment itself after the buyer approved it (PayPal).
+/// Not `'static`, so that a borrowed [`crate::PaymentProviders`] can stand for one.
 #[cfg_attr(test, mockall::automock)]
-pub trait PaymentCapture: Send + Sync + 'static {
+pub trait PaymentCapture: Send + Sync {
     /// Captures the payment of the provider's order `provider_reference`. Fails with
     /// `PaymentError::Rejected` when the provider refuses (unknown order, not approved in a
     /// way it reports as an error), `Unavailable` when it cannot be reached or fails on its

@@ -14,7 +14,9 @@ pub mod idempotency;
 pub mod lifecycle;
 mod models;
 mod payment;
+mod payment_records;
 mod ports;
+mod provider_events;
 pub mod queue;
 pub mod reviews;
 mod service;
@@ -58,9 +60,11 @@ pub use models::{
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,
 };
+pub use payment_records::PaymentRecords;
 pub use ports::{
     Applied, CheckoutService, Closing, OrderRepository, PaymentProviders, ProductLookup, StockHint,
 };
+pub use provider_events::{apply_payment_event, EventError, Handled, PaymentEvent};
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
     StaffMember,

@@ -1,5 +1,4 @@
-//! The local stand-ins for Stripe and Discord (DESIGN §5): a payment page and a sign-in page
-//! of our own, so the shop runs end to end offline. Never used in production.
+//! The stand-ins themselves: a payment page and a sign-in page of our own.
 
 use orders::gateways::{
     DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, HostedCheckout,

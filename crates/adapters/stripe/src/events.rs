@@ -1,0 +1,217 @@
+//! A verified Stripe event in the orders domain's words ([`orders::PaymentEvent`]): which
+//! order, which page, which payment. What the shop does with it is the domain's to decide.
+
+use orders::{DisputeOutcome, OrderId, PaymentEvent, PaymentProvider, ProviderEvent};
+
+use crate::{CheckoutPaymentStatus, DisputeStatus, StripeEvent};
+
+fn stripe_event(id: String) -> ProviderEvent {
+    ProviderEvent {
+        provider: PaymentProvider::Stripe,
+        id,
+    }
+}
+
+/// The order a checkout session names (`metadata.order_id`, or `client_reference_id`); `None`
+/// when it names none, or nothing an order id could be.
+fn order_id(named: Option<&str>) -> Option<OrderId> {
+    let id = named?.trim().parse::<i64>().ok().filter(|id| *id > 0)?;
+    Some(OrderId::new(id))
+}
+
+impl StripeEvent {
+    /// This event as the orders domain reads it.
+    pub fn payment_event(self) -> PaymentEvent {
+        match self {
+            StripeEvent::CheckoutCompleted {
+                event_id,
+                session_id,
+                order_id: named,
+                payment_status,
+                payment_intent,
+            } => PaymentEvent::PageCompleted {
+                event: stripe_event(event_id),
+                order: order_id(named.as_deref()),
+                reference: session_id,
+                paid: matches!(
+                    payment_status,
+                    CheckoutPaymentStatus::Paid | CheckoutPaymentStatus::NoPaymentRequired
+                ),
+                payment_id: payment_intent,
+            },
+            StripeEvent::CheckoutExpired {
+                event_id,
+                session_id,
+                order_id: named,
+            } => PaymentEvent::PageExpired {
+                event: stripe_event(event_id),
+                order: order_id(named.as_deref()),
+                reference: session_id,
+            },
+            StripeEvent::ChargeRefunded {
+                event_id,
+                payment_intent,
+                fully_refunded,
+                ..
+            } => PaymentEvent::Refunded {
+                event: stripe_event(event_id),
+                payment_id: payment_intent,
+                whole: fully_refunded,
+            },
+            StripeEvent::DisputeCreated {
+                event_id,
+                payment_intent,
+                reason,
+                ..
+            } => PaymentEvent::DisputeOpened {
+                event: stripe_event(event_id),
+                payment_id: payment_intent,
+                reason,
+            },
+            StripeEvent::DisputeClosed {
+                event_id,
+                payment_intent,
+                status,
+                ..
+            } => PaymentEvent::DisputeClosed {
+                event: stripe_event(event_id),
+                payment_id: payment_intent,
+                outcome: match status {
+                    DisputeStatus::Won => Ok(DisputeOutcome::Won),
+                    DisputeStatus::Lost => Ok(DisputeOutcome::Lost),
+                    DisputeStatus::Other(status) => Err(status),
+                },
+            },
+            StripeEvent::Other {
+                event_id,
+                event_type,
+            } => PaymentEvent::Other {
+                event: stripe_event(event_id),
+                kind: event_type,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn completed(order_id: Option<&str>, payment_status: &str) -> PaymentEvent {
+        StripeEvent::CheckoutCompleted {
+            event_id: "evt_1".into(),
+            session_id: "cs_1".into(),
+            order_id: order_id.map(str::to_owned),
+            payment_status: payment_status.into(),
+            payment_intent: Some("pi_1".into()),
+        }
+        .payment_event()
+    }
+
+    #[test]
+    fn a_completed_session_names_its_order_page_and_payment() {
+        assert_eq!(
+            completed(Some(" 42 "), "paid"),
+            PaymentEvent::PageCompleted {
+                event: stripe_event("evt_1".into()),
+                order: Some(OrderId::new(42)),
+                reference: "cs_1".into(),
+                paid: true,
+                payment_id: Some("pi_1".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn only_paid_and_free_sessions_are_paid() {
+        for (status, paid) in [
+            ("paid", true),
+            ("no_payment_required", true),
+            ("unpaid", false),
+            ("something_new", false),
+        ] {
+            let PaymentEvent::PageCompleted { paid: read, .. } = completed(Some("1"), status)
+            else {
+                panic!("not a completed page");
+            };
+            assert_eq!(read, paid, "{status}");
+        }
+    }
+
+    #[test]
+    fn a_session_that_names_no_order_id_names_no_order() {
+        for named in [None, Some(""), Some("abc"), Some("0"), Some("-3")] {
+            let PaymentEvent::PageCompleted { order, .. } = completed(named, "paid") else {
+                panic!("not a completed page");
+            };
+            assert_eq!(order, None, "{named:?}");
+        }
+    }
+
+    #[test]
+    fn a_closed_dispute_keeps_an_outcome_the_shop_does_not_know_as_stripes_word() {
+        let closed = |status: &str| {
+            StripeEvent::DisputeClosed {
+                event_id: "evt_2".into(),
+                dispute_id: "dp_1".into(),
+                payment_intent: Some("pi_1".into()),
+                status: status.into(),
+            }
+            .payment_event()
+        };
+        let outcome = |event| match event {
+            PaymentEvent::DisputeClosed { outcome, .. } => outcome,
+            other => panic!("not a closed dispute: {other:?}"),
+        };
+        assert_eq!(outcome(closed("won")), Ok(DisputeOutcome::Won));
+        assert_eq!(outcome(closed("warning_closed")), Ok(DisputeOutcome::Won));
+        assert_eq!(outcome(closed("lost")), Ok(DisputeOutcome::Lost));
+        assert_eq!(outcome(closed("under_review")), Err("under_review".into()));
+    }
+
+    #[test]
+    fn refunds_disputes_and_other_events_carry_their_stripe_event() {
+        let refunded = StripeEvent::ChargeRefunded {
+            event_id: "evt_3".into(),
+            charge_id: "ch_1".into(),
+            payment_intent: Some("pi_1".into()),
+            fully_refunded: false,
+        }
+        .payment_event();
+        assert_eq!(
+            refunded,
+            PaymentEvent::Refunded {
+                event: stripe_event("evt_3".into()),
+                payment_id: Some("pi_1".into()),
+                whole: false,
+            }
+        );
+        let opened = StripeEvent::DisputeCreated {
+            event_id: "evt_4".into(),
+            dispute_id: "dp_1".into(),
+            payment_intent: None,
+            reason: Some("fraudulent".into()),
+        }
+        .payment_event();
+        assert_eq!(
+            opened,
+            PaymentEvent::DisputeOpened {
+                event: stripe_event("evt_4".into()),
+                payment_id: None,
+                reason: Some("fraudulent".into()),
+            }
+        );
+        let other = StripeEvent::Other {
+            event_id: "evt_5".into(),
+            event_type: "customer.created".into(),
+        }
+        .payment_event();
+        assert_eq!(
+            other,
+            PaymentEvent::Other {
+                event: stripe_event("evt_5".into()),
+                kind: "customer.created".into(),
+            }
+        );
+    }
+}

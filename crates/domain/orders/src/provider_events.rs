@@ -1,0 +1,826 @@
+//! What the shop does when a payment provider reports on a payment: the policy behind Stripe's
+//! webhook and PayPal's return. An adapter translates its provider's verified event into a
+//! [`PaymentEvent`]; [`apply_payment_event`] decides what it changes and whether the
+//! provider is told it was taken ([`Handled`]) or is to send it again
+//! ([`EventError::Unknown`]).
+//!
+//! - A paid payment page confirms its order; the provider's payment id is recorded with it for
+//!   refunds and disputes. A payment for an order that had expired or been cancelled is
+//!   recorded for staff to refund (`paid_after_expiry`) and taken: sending it again would not
+//!   change that.
+//! - An expired page expires its order and gives its stock back.
+//! - A refund made at the provider, a chargeback and a closed chargeback go to after the sale
+//!   (`orders::aftersale`).
+//! - The buyer's return from PayPal captures the payment, then confirms the order through the
+//!   same confirmation as a webhook.
+//! - Events the shop does not act on, events about no order of ours and repeated deliveries
+//!   are taken and change nothing: each event id is recorded with the change it makes, so a
+//!   replayed event changes the order once.
+
+use promo::PromoRepository;
+
+use crate::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
+use crate::{
+    Blocklist, CaptureError, Captured, Checkout, CheckoutService, Clock, ConfirmError,
+    DisputeOutcome, Noticed, OrderError, OrderId, OrderRepository, PaymentNotice, PaymentProvider,
+    PaymentProviders, PaymentRecords, ProductLookup, ProviderEvent, ProviderRefund, ReleaseError,
+};
+
+/// A provider's report on a payment, as the shop reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaymentEvent {
+    /// The buyer finished the provider's payment page `reference` (Stripe:
+    /// `checkout.session.completed`).
+    PageCompleted {
+        event: ProviderEvent,
+        /// The order the page was opened for; `None` for a page the shop did not open.
+        order: Option<OrderId>,
+        reference: String,
+        /// `false` while the money has not arrived (a payment method that settles later).
+        paid: bool,
+        /// The provider's id of the payment (Stripe's payment intent), for refunds and disputes.
+        payment_id: Option<String>,
+    },
+    /// The payment page `reference` expired unpaid (Stripe: `checkout.session.expired`).
+    PageExpired {
+        event: ProviderEvent,
+        order: Option<OrderId>,
+        reference: String,
+    },
+    /// A payment was refunded at the provider, wholly or in part (Stripe: `charge.refunded`).
+    Refunded {
+        event: ProviderEvent,
+        payment_id: Option<String>,
+        whole: bool,
+    },
+    /// The buyer disputed a payment (Stripe: `charge.dispute.created`).
+    DisputeOpened {
+        event: ProviderEvent,
+        payment_id: Option<String>,
+        /// The bank's reason, kept for staff.
+        reason: Option<String>,
+    },
+    /// A dispute closed (Stripe: `charge.dispute.closed`); `Err` holds the provider's word for
+    /// an outcome the shop does not know.
+    DisputeClosed {
+        event: ProviderEvent,
+        payment_id: Option<String>,
+        outcome: Result<DisputeOutcome, String>,
+    },
+    /// The buyer approved the payment of `order` on the provider's page and came back with the
+    /// provider's `token` (PayPal's return): the shop captures the payment itself.
+    Approved {
+        provider: PaymentProvider,
+        order: OrderId,
+        token: String,
+    },
+    /// An event the shop does not act on; `kind` is the provider's type of it.
+    Other { event: ProviderEvent, kind: String },
+}
+
+/// What the shop did with a provider's event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handled {
+    /// Applied now, applied before, or not the shop's to apply: the provider is told it was
+    /// taken (Stripe: 200) and does not send it again.
+    Taken,
+    /// The buyer's return after approving: what the capture did.
+    Captured(Captured),
+}
+
+/// Why a provider's event was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum EventError {
+    /// The event's payment page is not the one recorded with the order (Stripe: 400).
+    #[error("order {0} was not paid through this payment session")]
+    WrongPage(OrderId),
+    /// The order the event changed could not be found afterwards.
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// The buyer's return could not be applied (see [`CaptureError`]).
+    #[error(transparent)]
+    Capture(CaptureError),
+    /// The store failed: nothing is lost, the provider sends the event again (Stripe: 500).
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for EventError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => EventError::NotFound(id),
+            OrderError::Unknown(e) => EventError::Unknown(e),
+        }
+    }
+}
+
+/// One provider of [`PaymentProviders`] as the capture of [`Checkout::confirm_capture`].
+struct CaptureThrough<'a, G> {
+    providers: &'a G,
+    provider: PaymentProvider,
+}
+
+impl<G: PaymentProviders> PaymentCapture for CaptureThrough<'_, G> {
+    async fn capture(&self, provider_reference: String) -> Result<CaptureOutcome, PaymentError> {
+        self.providers
+            .capture(self.provider, provider_reference)
+            .await
+    }
+}
+
+/// The answer to a refund or dispute event: taken unless the store failed.
+fn noticed(
+    result: Result<Noticed, OrderError>,
+    event: &ProviderEvent,
+) -> Result<Handled, EventError> {
+    match result {
+        Ok(Noticed::Changed(order)) => {
+            tracing::info!(order = %order.id, event = %event.id, status = %order.status(), "provider event applied");
+            Ok(Handled::Taken)
+        }
+        Ok(Noticed::Unchanged) | Err(OrderError::NotFound(_)) => Ok(Handled::Taken),
+        Ok(Noticed::UnknownPayment) => {
+            tracing::warn!(event = %event.id, "provider event for a payment of no order of ours");
+            Ok(Handled::Taken)
+        }
+        Err(OrderError::Unknown(cause)) => {
+            tracing::error!(event = %event.id, "could not apply a provider event");
+            Err(EventError::Unknown(cause))
+        }
+    }
+}
+
+/// Applies a provider's event through `checkout` (see the module's rules): `Ok` when the
+/// provider is told it was taken, or with what the buyer's return captured. `records` takes
+/// what happens after the sale; `providers` captures an approved payment.
+#[tracing::instrument(skip_all)]
+pub async fn apply_payment_event<O, P, R, C, B, A, G>(
+    checkout: &Checkout<O, P, R, C, B>,
+    event: PaymentEvent,
+    records: &A,
+    providers: &G,
+) -> Result<Handled, EventError>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+    B: Blocklist,
+    A: PaymentRecords,
+    G: PaymentProviders,
+{
+    match event {
+        PaymentEvent::PageCompleted {
+            event,
+            order,
+            reference,
+            paid,
+            payment_id,
+        } => {
+            if !paid {
+                tracing::info!(event = %event.id, "payment page completed without payment yet");
+                return Ok(Handled::Taken);
+            }
+            let Some(order) = order else {
+                tracing::info!(event = %event.id, "payment page of no order of ours");
+                return Ok(Handled::Taken);
+            };
+            page_paid(checkout, order, reference, payment_id, event, records).await
+        }
+        PaymentEvent::PageExpired {
+            event,
+            order,
+            reference,
+        } => match order {
+            Some(order) => page_expired(checkout, order, reference, event).await,
+            None => Ok(Handled::Taken),
+        },
+        PaymentEvent::Refunded {
+            event,
+            payment_id: Some(payment_id),
+            whole,
+        } => {
+            let refund = ProviderRefund {
+                provider: event.provider,
+                payment_id,
+                whole,
+                event: event.clone(),
+            };
+            noticed(records.provider_refunded(refund).await, &event)
+        }
+        PaymentEvent::DisputeOpened {
+            event,
+            payment_id: Some(payment_id),
+            reason,
+        } => {
+            let opened = records
+                .dispute_opened(event.provider, payment_id, reason, event.clone())
+                .await;
+            noticed(opened, &event)
+        }
+        PaymentEvent::DisputeClosed {
+            event,
+            outcome: Err(status),
+            ..
+        } => {
+            tracing::info!(event = %event.id, %status, "dispute closed without an outcome we know");
+            Ok(Handled::Taken)
+        }
+        PaymentEvent::DisputeClosed {
+            event,
+            payment_id: Some(payment_id),
+            outcome: Ok(outcome),
+        } => {
+            let closed = records
+                .dispute_closed(event.provider, payment_id, outcome, event.clone())
+                .await;
+            noticed(closed, &event)
+        }
+        // a refund or dispute of no payment: nothing of ours to find
+        PaymentEvent::Refunded { .. }
+        | PaymentEvent::DisputeOpened { .. }
+        | PaymentEvent::DisputeClosed { .. } => Ok(Handled::Taken),
+        PaymentEvent::Approved {
+            provider,
+            order,
+            token,
+        } => {
+            let capture = CaptureThrough {
+                providers,
+                provider,
+            };
+            checkout
+                .confirm_capture(order, provider, &token, &capture)
+                .await
+                .map(Handled::Captured)
+                .map_err(EventError::Capture)
+        }
+        PaymentEvent::Other { event, kind } => {
+            tracing::debug!(event = %event.id, %kind, "provider event ignored");
+            Ok(Handled::Taken)
+        }
+    }
+}
+
+/// The buyer paid the page of `order`: confirmed through the same call as every payment,
+/// then its payment id recorded.
+async fn page_paid<A: PaymentRecords>(
+    checkout: &impl CheckoutService,
+    order: OrderId,
+    reference: String,
+    payment_id: Option<String>,
+    event: ProviderEvent,
+    records: &A,
+) -> Result<Handled, EventError> {
+    let event_id = event.id.clone();
+    let notice = PaymentNotice {
+        order_id: order,
+        provider: event.provider,
+        reference,
+        event: Some(event),
+    };
+    match checkout.confirm_paid(notice).await {
+        Ok(_) => {
+            if let Some(payment_id) = payment_id {
+                records
+                    .payment_confirmed(order, payment_id)
+                    .await
+                    .inspect_err(|_| tracing::error!(event = %event_id, "could not record a provider's payment id"))?;
+            }
+            Ok(Handled::Taken)
+        }
+        // Paid after it expired: recorded for staff (`paid_after_expiry`); sending it again
+        // will not change that, so the provider is told it was taken.
+        Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(Handled::Taken),
+        Err(ConfirmError::ReferenceMismatch(id)) => {
+            tracing::warn!(event = %event_id, order = %id, "payment not applied: another page");
+            Err(EventError::WrongPage(id))
+        }
+        Err(ConfirmError::Unknown(cause)) => {
+            tracing::warn!(event = %event_id, error = %cause, "payment not applied");
+            Err(EventError::Unknown(cause))
+        }
+    }
+}
+
+/// The page of `order` expired unpaid: the order expires and gives its stock back, once.
+async fn page_expired(
+    checkout: &impl CheckoutService,
+    order: OrderId,
+    reference: String,
+    event: ProviderEvent,
+) -> Result<Handled, EventError> {
+    let event_id = event.id.clone();
+    let notice = PaymentNotice {
+        order_id: order,
+        provider: event.provider,
+        reference,
+        event: Some(event),
+    };
+    match checkout.expire(notice).await {
+        Ok(_)
+        | Err(
+            ReleaseError::NotFound(_) | ReleaseError::Refused(_) | ReleaseError::UnderReview(_),
+        ) => Ok(Handled::Taken),
+        Err(ReleaseError::ReferenceMismatch(id)) => {
+            tracing::warn!(event = %event_id, order = %id, "expiry not applied: another page");
+            Err(EventError::WrongPage(id))
+        }
+        Err(ReleaseError::Unknown(cause)) => {
+            tracing::warn!(event = %event_id, error = %cause, "expiry not applied");
+            Err(EventError::Unknown(cause))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use chrono::{DateTime, TimeZone, Utc};
+    use mockall::predicate::eq;
+    use promo::{FixedClock, MockPromoRepository};
+
+    use super::*;
+    use crate::gateways::CapturedAmount;
+    use crate::payment_records::MockPaymentRecords;
+    use crate::ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
+    use crate::{
+        Amounts, Applied, Buyer, Closing, Confirmation, DiscordId, DiscordIdentity, Email,
+        Lifecycle, Money, NewOrder, Order, OrderHolder, OrderStatus, PaymentMethod, RobloxUsername,
+    };
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap()
+    }
+
+    /// Order 9, placed through `provider` with the page `cs_9`, in `status`; $10.77.
+    fn order(provider: PaymentProvider, status: OrderStatus) -> Order {
+        let placed = Order::placed(
+            OrderId::new(9),
+            NewOrder {
+                lines: vec![],
+                buyer: Buyer {
+                    discord: Some(DiscordIdentity {
+                        discord_id: DiscordId::parse("123456789012345678").unwrap(),
+                        username: "gardener".into(),
+                        avatar_url: None,
+                    }),
+                    roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
+                    email: Email::parse("kid@example.com").unwrap(),
+                    user_id: None,
+                },
+                amounts: Amounts {
+                    subtotal: Money::parse("10").unwrap(),
+                    discount: Money::ZERO,
+                    fee: Money::parse("0.77").unwrap(),
+                    total: Money::parse("10.77").unwrap(),
+                },
+                promo: None,
+                method: PaymentMethod::Card,
+                provider,
+                created_at: now(),
+                holder: OrderHolder::default(),
+                idempotency: None,
+            },
+        );
+        let mut payment = placed.payment.clone();
+        payment.reference = Some("cs_9".into());
+        Order::restore(
+            placed.id,
+            placed.lines,
+            placed.buyer,
+            placed.amounts,
+            None,
+            payment,
+            now(),
+            None,
+            Lifecycle::restore(status, None, None, None),
+        )
+    }
+
+    /// A store holding order 9 through Stripe in `status`.
+    fn holding(status: OrderStatus) -> MockOrderRepository {
+        let current = order(PaymentProvider::Stripe, status);
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().returning(move |_| {
+            let current = current.clone();
+            Box::pin(async move { Ok(current) })
+        });
+        orders
+    }
+
+    type TestCheckout =
+        Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
+
+    fn checkout(orders: MockOrderRepository) -> TestCheckout {
+        Checkout::new(
+            orders,
+            MockProductLookup::new(),
+            MockPromoRepository::new(),
+            FixedClock(now()),
+        )
+    }
+
+    fn stripe(id: &str) -> ProviderEvent {
+        ProviderEvent {
+            provider: PaymentProvider::Stripe,
+            id: id.into(),
+        }
+    }
+
+    /// The completed page `cs_9` of order 9, paid with `pi_9`.
+    fn paid_page() -> PaymentEvent {
+        PaymentEvent::PageCompleted {
+            event: stripe("evt_paid"),
+            order: Some(OrderId::new(9)),
+            reference: "cs_9".into(),
+            paid: true,
+            payment_id: Some("pi_9".into()),
+        }
+    }
+
+    /// Records that expect nothing; providers that reach nothing.
+    fn quiet() -> (MockPaymentRecords, MockPaymentProviders) {
+        (MockPaymentRecords::new(), MockPaymentProviders::new())
+    }
+
+    async fn apply(
+        orders: MockOrderRepository,
+        event: PaymentEvent,
+        records: &MockPaymentRecords,
+        providers: &MockPaymentProviders,
+    ) -> Result<Handled, EventError> {
+        apply_payment_event(&checkout(orders), event, records, providers).await
+    }
+
+    fn store_failed() -> OrderError {
+        OrderError::Unknown(anyhow::anyhow!("the database is gone"))
+    }
+
+    #[tokio::test]
+    async fn a_paid_page_confirms_its_order_and_records_the_payment_id() {
+        let mut orders = holding(OrderStatus::Pending);
+        orders
+            .expect_mark_paid()
+            .withf(|id, _, event| id.get() == 9 && *event == Some(stripe("evt_paid")))
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (mut records, providers) = quiet();
+        records
+            .expect_payment_confirmed()
+            .with(eq(OrderId::new(9)), eq("pi_9".to_owned()))
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        let handled = apply(orders, paid_page(), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_replayed_payment_changes_nothing_and_is_taken() {
+        let mut orders = holding(OrderStatus::Pending);
+        orders
+            .expect_mark_paid()
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(Applied::Replayed) }));
+        let (mut records, providers) = quiet();
+        records
+            .expect_payment_confirmed()
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        let handled = apply(orders, paid_page(), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_payment_too_late_is_recorded_for_staff_and_taken() {
+        let mut orders = holding(OrderStatus::Expired);
+        orders.expect_mark_paid().never();
+        orders
+            .expect_mark_paid_too_late()
+            .withf(|id, _, event| id.get() == 9 && *event == Some(stripe("evt_paid")))
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (mut records, providers) = quiet();
+        records.expect_payment_confirmed().never();
+        let handled = apply(orders, paid_page(), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_page_completed_before_the_money_arrived_changes_nothing() {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().never();
+        let (records, providers) = quiet();
+        let event = PaymentEvent::PageCompleted {
+            event: stripe("evt_unpaid"),
+            order: Some(OrderId::new(9)),
+            reference: "cs_9".into(),
+            paid: false,
+            payment_id: None,
+        };
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_page_of_no_order_of_ours_is_taken() {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().never();
+        let (records, providers) = quiet();
+        let event = PaymentEvent::PageExpired {
+            event: stripe("evt_foreign"),
+            order: None,
+            reference: "cs_other".into(),
+        };
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn another_page_than_the_orders_is_refused() {
+        let mut orders = holding(OrderStatus::Pending);
+        orders.expect_mark_paid().never();
+        let (records, providers) = quiet();
+        let event = PaymentEvent::PageCompleted {
+            event: stripe("evt_paid"),
+            order: Some(OrderId::new(9)),
+            reference: "cs_forged".into(),
+            paid: true,
+            payment_id: None,
+        };
+        let refused = apply(orders, event, &records, &providers).await;
+        assert!(
+            matches!(refused, Err(EventError::WrongPage(id)) if id.get() == 9),
+            "{refused:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_store_failure_has_the_provider_send_the_payment_again() {
+        let mut orders = holding(OrderStatus::Pending);
+        orders
+            .expect_mark_paid()
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Err(store_failed()) }));
+        let (mut records, providers) = quiet();
+        records.expect_payment_confirmed().never();
+        let retried = apply(orders, paid_page(), &records, &providers).await;
+        assert!(
+            matches!(retried, Err(EventError::Unknown(_))),
+            "{retried:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_expired_page_releases_its_order_once() {
+        let mut orders = holding(OrderStatus::Pending);
+        orders
+            .expect_release()
+            .withf(|id, closing, _, event| {
+                id.get() == 9 && *closing == Closing::Expired && *event == Some(stripe("evt_exp"))
+            })
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (records, providers) = quiet();
+        let event = PaymentEvent::PageExpired {
+            event: stripe("evt_exp"),
+            order: Some(OrderId::new(9)),
+            reference: "cs_9".into(),
+        };
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn an_expired_page_of_an_order_paid_meanwhile_keeps_its_stock() {
+        let mut orders = holding(OrderStatus::Paid);
+        orders.expect_release().never();
+        let (records, providers) = quiet();
+        let event = PaymentEvent::PageExpired {
+            event: stripe("evt_exp"),
+            order: Some(OrderId::new(9)),
+            reference: "cs_9".into(),
+        };
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_whole_refund_at_the_provider_goes_to_after_the_sale() {
+        let (mut records, providers) = quiet();
+        records
+            .expect_provider_refunded()
+            .with(eq(ProviderRefund {
+                provider: PaymentProvider::Stripe,
+                payment_id: "pi_9".into(),
+                whole: true,
+                event: stripe("evt_refund"),
+            }))
+            .times(1)
+            .returning(|_| {
+                let refunded = order(PaymentProvider::Stripe, OrderStatus::Refunded);
+                Box::pin(async move { Ok(Noticed::Changed(Box::new(refunded))) })
+            });
+        let event = PaymentEvent::Refunded {
+            event: stripe("evt_refund"),
+            payment_id: Some("pi_9".into()),
+            whole: true,
+        };
+        let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_refund_of_no_payment_of_ours_is_taken_and_a_store_failure_is_not() {
+        let (mut records, providers) = quiet();
+        records
+            .expect_provider_refunded()
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(Noticed::UnknownPayment) }));
+        let event = PaymentEvent::Refunded {
+            event: stripe("evt_refund"),
+            payment_id: Some("pi_unknown".into()),
+            whole: true,
+        };
+        let handled = apply(
+            MockOrderRepository::new(),
+            event.clone(),
+            &records,
+            &providers,
+        );
+        assert_eq!(handled.await.unwrap(), Handled::Taken);
+
+        let (mut records, providers) = quiet();
+        records
+            .expect_provider_refunded()
+            .times(1)
+            .returning(|_| Box::pin(async { Err(store_failed()) }));
+        let retried = apply(MockOrderRepository::new(), event, &records, &providers).await;
+        assert!(
+            matches!(retried, Err(EventError::Unknown(_))),
+            "{retried:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refund_without_a_payment_id_changes_nothing() {
+        let (mut records, providers) = quiet();
+        records.expect_provider_refunded().never();
+        let event = PaymentEvent::Refunded {
+            event: stripe("evt_refund"),
+            payment_id: None,
+            whole: true,
+        };
+        let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_dispute_opened_goes_to_after_the_sale_with_its_reason() {
+        let (mut records, providers) = quiet();
+        records
+            .expect_dispute_opened()
+            .with(
+                eq(PaymentProvider::Stripe),
+                eq("pi_9".to_owned()),
+                eq(Some("fraudulent".to_owned())),
+                eq(stripe("evt_dispute")),
+            )
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Noticed::Unchanged) }));
+        let event = PaymentEvent::DisputeOpened {
+            event: stripe("evt_dispute"),
+            payment_id: Some("pi_9".into()),
+            reason: Some("fraudulent".into()),
+        };
+        let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_dispute_won_or_lost_goes_to_after_the_sale_with_its_outcome() {
+        for outcome in [DisputeOutcome::Won, DisputeOutcome::Lost] {
+            let (mut records, providers) = quiet();
+            records
+                .expect_dispute_closed()
+                .with(
+                    eq(PaymentProvider::Stripe),
+                    eq("pi_9".to_owned()),
+                    eq(outcome),
+                    eq(stripe("evt_closed")),
+                )
+                .times(1)
+                .returning(|_, _, _, _| {
+                    let paid = order(PaymentProvider::Stripe, OrderStatus::Paid);
+                    Box::pin(async move { Ok(Noticed::Changed(Box::new(paid))) })
+                });
+            let event = PaymentEvent::DisputeClosed {
+                event: stripe("evt_closed"),
+                payment_id: Some("pi_9".into()),
+                outcome: Ok(outcome),
+            };
+            let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
+            assert_eq!(handled.unwrap(), Handled::Taken, "{outcome:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_dispute_closed_without_an_outcome_we_know_changes_nothing() {
+        let (mut records, providers) = quiet();
+        records.expect_dispute_closed().never();
+        let event = PaymentEvent::DisputeClosed {
+            event: stripe("evt_closed"),
+            payment_id: Some("pi_9".into()),
+            outcome: Err("under_review".into()),
+        };
+        let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn an_event_the_shop_does_not_act_on_is_taken() {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().never();
+        let (records, providers) = quiet();
+        let event = PaymentEvent::Other {
+            event: stripe("evt_other"),
+            kind: "customer.created".into(),
+        };
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    /// PayPal's return for order 9 (its page `cs_9`), captured with `outcome`.
+    async fn approved(
+        orders: MockOrderRepository,
+        outcome: Result<CaptureOutcome, PaymentError>,
+    ) -> Result<Handled, EventError> {
+        let records = MockPaymentRecords::new();
+        let mut providers = MockPaymentProviders::new();
+        let outcome = std::sync::Mutex::new(Some(outcome));
+        providers
+            .expect_capture()
+            .with(eq(PaymentProvider::Paypal), eq("cs_9".to_owned()))
+            .times(1)
+            .returning(move |_, _| {
+                let answer = outcome.lock().unwrap().take().unwrap();
+                Box::pin(async move { answer })
+            });
+        let event = PaymentEvent::Approved {
+            provider: PaymentProvider::Paypal,
+            order: OrderId::new(9),
+            token: "cs_9".into(),
+        };
+        apply(orders, event, &records, &providers).await
+    }
+
+    fn paypal_pending() -> MockOrderRepository {
+        let pending = order(PaymentProvider::Paypal, OrderStatus::Pending);
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().returning(move |_| {
+            let pending = pending.clone();
+            Box::pin(async move { Ok(pending) })
+        });
+        orders
+    }
+
+    #[tokio::test]
+    async fn an_approved_payment_is_captured_through_its_provider_then_confirmed() {
+        let mut orders = paypal_pending();
+        orders
+            .expect_mark_paid()
+            .withf(|id, _, event| id.get() == 9 && event.is_none())
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let captured = approved(
+            orders,
+            Ok(CaptureOutcome::Completed {
+                amount: Some(CapturedAmount {
+                    value: "10.77".into(),
+                    currency: "USD".into(),
+                }),
+            }),
+        )
+        .await
+        .unwrap();
+        let Handled::Captured(Captured::Confirmed(confirmation)) = captured else {
+            panic!("not confirmed: {captured:?}");
+        };
+        assert!(matches!(*confirmation, Confirmation::Paid(_)));
+    }
+
+    #[tokio::test]
+    async fn a_capture_the_provider_failed_leaves_the_order_to_be_tried_again() {
+        let mut orders = paypal_pending();
+        orders.expect_mark_paid().never();
+        let failed = approved(
+            orders,
+            Err(PaymentError::Unavailable("PayPal timed out".into())),
+        )
+        .await;
+        assert!(
+            matches!(failed, Err(EventError::Capture(CaptureError::Provider(_)))),
+            "{failed:?}"
+        );
+    }
+}
