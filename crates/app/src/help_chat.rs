@@ -20,10 +20,10 @@ use secrecy::ExposeSecret;
 use crate::dispatch::EventsStore;
 
 use crate::auth::{AccountsService, AppClock};
-use crate::dto::chat::{AcceptedBy, Cached, ChatJson, MessageJson, UserJson};
 use crate::services::TrackingService;
 use crate::settings::{AssistantSettings, ChatSettings, Settings};
 use crate::snapshot::ProductSnapshot;
+use dto::chat::{AcceptedBy, Cached, ChatJson, MessageJson, UserJson};
 
 /// What an agent is called to a shopper when their account has no name to show.
 const AGENT: &str = "Agent";

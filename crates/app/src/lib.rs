@@ -6,7 +6,6 @@ mod checkout;
 mod cli;
 pub mod client_ip;
 mod dispatch;
-mod dto;
 mod error;
 pub mod events;
 mod guild_join;

@@ -6,8 +6,8 @@ use actix_web::{http::header::HeaderValue, web::Bytes};
 use catalog::{CatalogError, CatalogService, Product, ProductId};
 use sha2::{Digest, Sha256};
 
-use crate::dto::ProductResponse;
 use crate::events::ShopEvents;
+use dto::ProductResponse;
 
 /// The storefront's reads of the catalog, defined here (and named by `services`) so the
 /// snapshot stays below the services that the dispatcher feeds.

@@ -18,6 +18,17 @@ pub struct CurrentUser {
     pub role: Role,
 }
 
+impl From<&CurrentUser> for dto::account::UserResponse {
+    fn from(user: &CurrentUser) -> Self {
+        dto::account::UserResponse {
+            id: user.id,
+            name: user.name.clone(),
+            email: user.email.clone(),
+            account_type: user.role.into(),
+        }
+    }
+}
+
 impl From<User> for CurrentUser {
     fn from(user: User) -> Self {
         CurrentUser {

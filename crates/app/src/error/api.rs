@@ -10,7 +10,7 @@ use actix_web::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::dto::checkout::{InvalidPayload, PricedCartResponse};
+use dto::checkout::{InvalidPayload, PricedCartResponse};
 
 /// Every error the API answers with.
 /// The 503 of a request the database could not be reached for (no connection within
@@ -188,7 +188,7 @@ pub struct ErrorBody {
     #[schema(nullable = false)]
     problems: Option<Vec<String>>,
     /// The cart as the server prices it (409 at checkout).
-    #[schema(nullable = false, required = false, value_type = Option<crate::dto::checkout::PricedCartResponse>)]
+    #[schema(nullable = false, required = false, value_type = Option<dto::checkout::PricedCartResponse>)]
     cart: Option<serde_json::Value>,
     /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
     #[schema(nullable = false)]

@@ -8,7 +8,7 @@ use orders::{
 use stripe_adapter::WebhookError;
 
 use super::api::{ApiError, CartConflict};
-use crate::dto::checkout::PricedCartResponse;
+use dto::checkout::PricedCartResponse;
 
 /// The field of a 422 about the `Idempotency-Key` header: the header's own name.
 pub const IDEMPOTENCY_KEY_FIELD: &str = "Idempotency-Key";

@@ -28,9 +28,9 @@ use crate::routes::{auth, health, products, profile, site};
         profile::delete,
     ),
     components(schemas(
-        crate::dto::ProductResponse,
-        crate::dto::account::UserResponse,
-        crate::dto::account::AccountType,
+        dto::ProductResponse,
+        dto::account::UserResponse,
+        dto::account::AccountType,
     )),
     tags(
         (name = "storefront", description = "The shop's public catalog and settings."),
@@ -49,8 +49,8 @@ mod tests {
     use serde_json::{json, Value};
 
     use crate::auth::CurrentUser;
-    use crate::dto::account::UserResponse;
-    use crate::dto::ProductResponse;
+    use dto::account::UserResponse;
+    use dto::ProductResponse;
 
     /// The whole document as JSON (all three parts and the shared components).
     fn document() -> Value {

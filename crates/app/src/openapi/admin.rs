@@ -50,12 +50,12 @@ use crate::routes::{
         crate::routes::audit::list,
     ),
     components(schemas(
-        crate::dto::staff::Confirmation,
-        crate::dto::admin_orders::QueueFilterDoc,
-        crate::dto::chat::StaffChatFilterDoc,
-        crate::dto::audit::AuditPage,
-        crate::dto::audit::AuditEntryJson,
-        crate::dto::audit::AuditActorJson,
+        dto::staff::Confirmation,
+        dto::admin_orders::QueueFilterDoc,
+        dto::chat::StaffChatFilterDoc,
+        dto::audit::AuditPage,
+        dto::audit::AuditEntryJson,
+        dto::audit::AuditActorJson,
     )),
     tags(
         (name = "staff: catalog", description = "The catalog and its stock (super_admin)."),

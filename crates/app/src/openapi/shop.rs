@@ -36,9 +36,9 @@ use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, rob
         events::stream,
     ),
     components(schemas(
-        crate::dto::checkout::PricedCartResponse,
-        crate::dto::chat::ChatJson,
-        crate::dto::chat::MessageJson,
+        dto::checkout::PricedCartResponse,
+        dto::chat::ChatJson,
+        dto::chat::MessageJson,
     )),
     tags(
         (name = "checkout", description = "Buying: placing an order with a payment provider, \

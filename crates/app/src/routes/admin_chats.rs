@@ -13,11 +13,11 @@ use chrono::{DateTime, SecondsFormat, Utc};
 
 use crate::auth::{CurrentUser, RequireStaff};
 use crate::client_ip::ClientIp;
-use crate::dto::chat::{Cached, ChatJson, ListQuery, ListedChat, MessageJson, Reply, ReplySent};
-use crate::dto::staff::{Confirmation, StaffJson, StaffOnly};
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::routes::chat::{cached_json, chat_id, message_text};
+use dto::chat::{Cached, ChatJson, ListQuery, ListedChat, MessageJson, Reply, ReplySent};
+use dto::staff::{Confirmation, StaffJson, StaffOnly};
 
 fn staff_member(user: &CurrentUser) -> StaffMember {
     StaffMember {

@@ -12,10 +12,10 @@ use crate::auth::RequireStaff;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::Roblox;
 use crate::client_ip::ClientIp;
-use crate::dto::admin_orders::{DeliverDoc, Item, ListQuery, QueuedOrderJson, Staff};
-use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
+use dto::admin_orders::{DeliverDoc, Item, ListQuery, QueuedOrderJson, Staff};
+use dto::staff::StaffOnly;
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);

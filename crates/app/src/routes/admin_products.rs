@@ -10,13 +10,13 @@ use serde_json::Value;
 use super::products::product_id;
 use crate::auth::RequireSuperAdmin;
 use crate::client_ip::ClientIp;
-use crate::dto::admin_products::{
+use crate::error::{multipart_error, ApiError};
+use crate::services::CatalogAdminService;
+use dto::admin_products::{
     AdminProductResponse, ChangeInventoryDoc, ProductFormDoc, ProductRemoved, ReorderBody,
     SetInventoryDoc,
 };
-use crate::dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
-use crate::error::{multipart_error, ApiError};
-use crate::services::CatalogAdminService;
+use dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
 
 /// Longest text field read from the form, in bytes.
 const MAX_TEXT_BYTES: usize = 64 * 1024;

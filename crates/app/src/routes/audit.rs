@@ -6,9 +6,9 @@ use chrono::{DateTime, NaiveDate, Utc};
 use shared::{ActorFilter, AuditKind, AuditQuery};
 
 use crate::auth::RequireSuperAdmin;
-use crate::dto::audit::{to_json, AuditActorJson, AuditPage};
 use crate::error::{ApiError, FieldErrors};
 use crate::services::AuditService;
+use dto::audit::{to_json, AuditActorJson, AuditPage};
 
 /// Entries per page unless `limit` says otherwise.
 pub const PAGE_SIZE: u64 = 50;

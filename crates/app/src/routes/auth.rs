@@ -8,10 +8,6 @@ use accounts::{
 use actix_session::Session;
 use actix_web::{web, HttpRequest, HttpResponse};
 
-use crate::dto::account::{
-    AuthCheck, CodeSent, ForgotRequest, LoggedIn, LoginRequest, Message, ResetRequest,
-    SignupRequest, UserResponse,
-};
 use crate::{
     auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
@@ -20,6 +16,10 @@ use crate::{
     limits::RateLimits,
 };
 use accounts::Clock as _;
+use dto::account::{
+    AuthCheck, CodeSent, ForgotRequest, LoggedIn, LoginRequest, Message, ResetRequest,
+    SignupRequest, UserResponse,
+};
 
 const FORGOT_ANSWER: &str =
     "If an account exists for that e-mail, we have sent a password reset link.";
@@ -94,7 +94,7 @@ fn log_in(
     security((), ("session_cookie" = [])),
 )]
 pub async fn check(MaybeUser(user): MaybeUser) -> HttpResponse {
-    HttpResponse::Ok().json(AuthCheck::of(user.as_ref()))
+    HttpResponse::Ok().json(AuthCheck::of(user.as_ref().map(UserResponse::from)))
 }
 
 /// `GET /api/me`: the logged-in user.

@@ -4,10 +4,10 @@ use actix_web::{web, HttpResponse};
 
 use crate::auth::RequireSuperAdmin;
 use crate::client_ip::ClientIp;
-use crate::dto::blocklist::{to_json, EntryJson, ListJson, NewEntry, NewEntryDoc};
-use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::error::ApiError;
 use crate::services::BlocklistService;
+use dto::blocklist::{to_json, EntryJson, ListJson, NewEntry, NewEntryDoc};
+use dto::staff::{SuperAdminJson, SuperAdminOnly};
 
 /// `GET /api/admin/blocklist`: `{entries: [...], total}`, newest first.
 #[utoipa::path(

@@ -8,14 +8,14 @@ use shared::Rule;
 
 use crate::auth::MaybeUser;
 use crate::client_ip::ClientIp;
-use crate::dto::chat::{
-    Cached, ChatEnded, ChatHistory, ChatJson, ChatQuery, MessageJson, Send, SentMessage,
-    SessionQuery, StartAi, StartLive, StartedChat,
-};
-use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::limits::RateLimits;
+use dto::chat::{
+    Cached, ChatEnded, ChatHistory, ChatJson, ChatQuery, MessageJson, Send, SentMessage,
+    SessionQuery, StartAi, StartLive, StartedChat,
+};
+use dto::responses::{CrossSiteRefused, JsonBodyRefused};
 
 /// The rate limit buckets of the help chat.
 const LIVE_PER_IP: &str = "chat_live_ip";

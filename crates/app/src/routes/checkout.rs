@@ -21,14 +21,14 @@ use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::{self, CardPayments, PublicUrl, ShopCheckout};
-use crate::dto::checkout::{
-    CardCheckoutResponse, CheckoutContext, IdempotencyKeyHeader, OrderPayload, PayPalReturn,
-    PaypalCheckoutResponse,
-};
-use crate::dto::responses::JsonBodyRefused;
 use crate::error::IDEMPOTENCY_KEY_FIELD;
 use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
+use dto::checkout::{
+    CardCheckoutResponse, CheckoutContext, IdempotencyKeyHeader, OrderPayload, PayPalReturn,
+    PaypalCheckoutResponse,
+};
+use dto::responses::JsonBodyRefused;
 
 /// The header a checkout's retries carry (`orders::idempotency`).
 pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";

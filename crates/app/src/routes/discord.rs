@@ -19,10 +19,10 @@ use hmac::{Hmac, Mac};
 use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
 use sha2::Sha256;
 
-use crate::dto::discord::{DiscordAuth, DiscordUnlinked, IdentityBody, LinkedIdentity};
-use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
 use crate::guild_join::GuildJoinQueue;
 use crate::{checkout::random_token, checkout::DiscordLink, error::ApiError};
+use dto::discord::{DiscordAuth, DiscordUnlinked, IdentityBody, LinkedIdentity};
+use dto::responses::{CrossSiteRefused, JsonBodyRefused};
 
 const SESSION_IDENTITY: &str = "discord_identity";
 /// The cookie carrying the OAuth state between authorize and the exchange.

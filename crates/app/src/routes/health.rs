@@ -10,9 +10,9 @@ use actix_web::{web, HttpResponse};
 
 use store::Store;
 
-use crate::dto::health::{Health, NotReady, Readiness};
 use crate::routes::spa::StaticDir;
 use crate::{auth::session::ShopSessionStore, error::ApiError, error::ErrorBody};
+use dto::health::{Health, NotReady, Readiness};
 
 /// How long each readiness check may take before it counts as failed.
 pub const CHECK_TIMEOUT: Duration = Duration::from_secs(2);

@@ -12,19 +12,18 @@ use orders::{
 
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
-use crate::dto::responses::CrossSiteRefused;
+use dto::responses::CrossSiteRefused;
 use std::time::Duration;
 
 use shared::Rule;
 
-use crate::dto::order::{
-    status_label, KeyQuery, OrderResponse, ProfileOrder, TrackedOrderResponse,
-};
 use crate::limits::RateLimits;
 use crate::outbox::TicketService;
 use crate::services::{DeliveryQueueService, TrackingService};
 use crate::settings::DeliverySettings;
-use crate::{auth::MaybeUser, dto::dollars, error::ApiError};
+use crate::{auth::MaybeUser, error::ApiError};
+use dto::dollars;
+use dto::order::{status_label, KeyQuery, OrderResponse, ProfileOrder, TrackedOrderResponse};
 
 /// The session key listing the orders this session created (newest last).
 const SESSION_ORDERS: &str = "order_ids";

@@ -7,11 +7,11 @@ use shared::PrivateServerUrl;
 
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
-use crate::dto::private_server::{PrivateServer, PrivateServerRequest};
-use crate::dto::responses::{CrossSiteRefused, JsonBodyRefused};
-use crate::dto::staff::StaffOnly;
 use crate::error::ApiError;
 use crate::services::DeliveryQueueService;
+use dto::private_server::{PrivateServer, PrivateServerRequest};
+use dto::responses::{CrossSiteRefused, JsonBodyRefused};
+use dto::staff::StaffOnly;
 
 /// `GET /api/admin/private-server`.
 #[utoipa::path(

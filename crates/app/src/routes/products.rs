@@ -4,8 +4,9 @@ use actix_web::{
 };
 use catalog::{CatalogService, ProductId};
 
+use dto::ProductResponse;
+
 use crate::{
-    dto::ProductResponse,
     error::ApiError,
     error::ErrorBody,
     services::ShopCatalog,

@@ -2,9 +2,6 @@
 
 use actix_web::{web, HttpResponse};
 
-use crate::dto::account::UserResponse;
-use crate::dto::order::ProfileOrder;
-use crate::dto::profile::{DataExport, DeleteAccount, ProfileResponse, ProfileUser};
 use crate::services::PrivacyService;
 use crate::{
     auth::{CurrentUser, RequireUser},
@@ -12,6 +9,9 @@ use crate::{
     error::ApiError,
     error::ErrorBody,
 };
+use dto::account::UserResponse;
+use dto::order::ProfileOrder;
+use dto::profile::{DataExport, DeleteAccount, ProfileResponse, ProfileUser};
 
 /// The user's orders, newest first.
 async fn orders_for_profile(
@@ -77,7 +77,7 @@ pub async fn export(
             "attachment; filename=\"garden-shop-my-data.json\"",
         ))
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .json(DataExport::of(&user, export)))
+        .json(DataExport::of(UserResponse::from(&user), export)))
 }
 
 /// DELETE /api/profile `{"password": "…"}`: erases the account (orders stay for the books

@@ -11,11 +11,6 @@ use shared::Rule;
 
 use super::discord::session_identity;
 use crate::client_ip::ClientIp;
-use crate::dto::promo::{
-    CreatePromo, CreatedPromo, PromoChangeDoc, PromoCodeJson, PromoValid, ValidatePromo,
-};
-use crate::dto::responses::JsonBodyRefused;
-use crate::dto::staff::{SuperAdminJson, SuperAdminOnly};
 use crate::limits::RateLimits;
 use crate::{
     auth::RequireSuperAdmin,
@@ -23,6 +18,11 @@ use crate::{
     error::{ApiError, FieldErrors},
     settings::CheckoutSettings,
 };
+use dto::promo::{
+    CreatePromo, CreatedPromo, PromoChangeDoc, PromoCodeJson, PromoValid, ValidatePromo,
+};
+use dto::responses::JsonBodyRefused;
+use dto::staff::{SuperAdminJson, SuperAdminOnly};
 
 const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
 

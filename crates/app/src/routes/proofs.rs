@@ -7,10 +7,10 @@ use proofs::{ImageRejected, ProofId, ProofItems, PublishError, MAX_IMAGES};
 
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
-use crate::dto::proofs::{NewProofDoc, ProofJson};
-use crate::dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
+use dto::proofs::{NewProofDoc, ProofJson};
+use dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 
 /// Longest `items` field read, in bytes (the domain allows 500 characters).
 const MAX_ITEMS_BYTES: usize = 8 * 1024;

@@ -9,13 +9,13 @@ use super::orders::order_for;
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
-use crate::dto::order::KeyQuery;
-use crate::dto::responses::JsonBodyRefused;
-use crate::dto::reviews::{
-    HidePayload, ListQuery, ReviewHidden, ReviewPayload, ReviewResponse, ReviewsResponse,
-};
 use crate::error::ApiError;
 use crate::services::{ReviewService, TrackingService};
+use dto::order::KeyQuery;
+use dto::responses::JsonBodyRefused;
+use dto::reviews::{
+    HidePayload, ListQuery, ReviewHidden, ReviewPayload, ReviewResponse, ReviewsResponse,
+};
 
 /// `POST /api/orders/{id}/review?key=…` `{rating, text}`: 201 once, 409 a second time, 422
 /// before delivery or out of bounds, 404 without access.
@@ -105,7 +105,7 @@ pub async fn list(
     request_body = HidePayload,
     responses(
         (status = 200, description = "Hidden.", body = ReviewHidden),
-        crate::dto::staff::StaffJson,
+        dto::staff::StaffJson,
         (status = 404, description = "No review has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
         (status = 422, description = "`reason` missing, blank or longer than 500 characters (or not a string).", body = crate::error::ErrorBody),
     ),

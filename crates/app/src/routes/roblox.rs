@@ -6,10 +6,10 @@ use orders::gateways::{RobloxDirectory, RobloxUsername};
 use shared::Rule;
 
 use crate::checkout::Roblox;
-use crate::dto::responses::JsonBodyRefused;
-use crate::dto::roblox::{AvatarRequest, AvatarResponse};
 use crate::settings::CheckoutSettings;
 use crate::{client_ip::ClientIp, error::ApiError, limits::RateLimits};
+use dto::responses::JsonBodyRefused;
+use dto::roblox::{AvatarRequest, AvatarResponse};
 
 /// `POST /api/roblox/avatar {username}` -> `{username, avatar_url}`; 404 unknown, 422 malformed.
 #[utoipa::path(

@@ -3,9 +3,9 @@
 use actix_web::{web, HttpResponse};
 
 use crate::auth::RequireSuperAdmin;
-use crate::dto::sales::SalesStats;
-use crate::dto::staff::SuperAdminOnly;
 use crate::error::ApiError;
+use dto::sales::SalesStats;
+use dto::staff::SuperAdminOnly;
 use store::Store;
 
 use crate::services::{DeliveryQueueService, SalesService};

@@ -1,7 +1,7 @@
 use actix_web::{http::header, web, HttpResponse};
 
-use crate::dto::site::Site;
 use crate::services::TrackingService;
+use dto::site::Site;
 use paypal::PayPalCheckout;
 
 use crate::{settings::SiteSettings, snapshot::ProductSnapshot};

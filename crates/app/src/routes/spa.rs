@@ -2,11 +2,11 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::auth::MaybeUser;
-use crate::dto::account::AuthCheck;
 use crate::error::ApiError;
 use crate::events::ShopEvents;
 use crate::routes::products::negotiate;
 use crate::snapshot::{Coding, ProductList, ProductSnapshot};
+use dto::account::{AuthCheck, UserResponse};
 
 use actix_files::NamedFile;
 use actix_web::{
@@ -152,13 +152,15 @@ async fn index_page(
 async fn bootstrap_for(request: &HttpRequest, list: &ProductList, fresh_as_of: i64) -> String {
     let mut json = format!("{{\"events\":{fresh_as_of}");
     match MaybeUser::extract(request).await {
-        Ok(MaybeUser(user)) => match serde_json::to_string(&AuthCheck::of(user.as_ref())) {
-            Ok(session) => {
-                json.push_str(",\"session\":");
-                json.push_str(&session);
+        Ok(MaybeUser(user)) => {
+            match serde_json::to_string(&AuthCheck::of(user.as_ref().map(UserResponse::from))) {
+                Ok(session) => {
+                    json.push_str(",\"session\":");
+                    json.push_str(&session);
+                }
+                Err(error) => tracing::warn!(%error, "failed to encode the session for the page"),
             }
-            Err(error) => tracing::warn!(%error, "failed to encode the session for the page"),
-        },
+        }
         Err(error) => tracing::warn!(%error, "the page goes out without its session"),
     }
     let path = request.path();

@@ -11,10 +11,10 @@ use stripe_adapter::WebhookVerifier;
 use crate::auth::AppClock;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
-use crate::dto::provider::WebhookReceived;
-use crate::dto::responses::CrossSiteRefused;
 use crate::error::ApiError;
 use crate::services::AfterSaleService;
+use dto::provider::WebhookReceived;
+use dto::responses::CrossSiteRefused;
 
 /// The largest event body taken (Stripe's events are a few KiB), as actix's own default.
 const WEBHOOK_BODY_LIMIT: usize = 256 * 1024;

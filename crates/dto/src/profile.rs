@@ -7,106 +7,105 @@ use utoipa::ToSchema;
 
 use super::account::UserResponse;
 use super::order::ProfileOrder;
-use crate::auth::CurrentUser;
 
 /// `GET /api/profile`'s answer.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProfileResponse {
-    pub(crate) user: ProfileUser,
+    pub user: ProfileUser,
 }
 
 /// The user with their orders, newest first.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProfileUser {
     #[serde(flatten)]
-    pub(crate) user: UserResponse,
-    pub(crate) orders: Vec<ProfileOrder>,
+    pub user: UserResponse,
+    pub orders: Vec<ProfileOrder>,
 }
 
 /// Everything the shop keeps about a shopper (`GET /api/profile/export`).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DataExport {
     /// When the export was made (RFC 3339).
-    pub(crate) exported_at: DateTime<Utc>,
-    pub(crate) profile: ExportedProfile,
+    pub exported_at: DateTime<Utc>,
+    pub profile: ExportedProfile,
     /// Their orders, newest first, with every detail they gave with each.
-    pub(crate) orders: Vec<ExportedOrder>,
+    pub orders: Vec<ExportedOrder>,
     /// Their help chats, oldest first.
-    pub(crate) chats: Vec<ExportedChat>,
+    pub chats: Vec<ExportedChat>,
 }
 
 /// The account itself.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportedProfile {
     #[serde(flatten)]
-    pub(crate) user: UserResponse,
+    pub user: UserResponse,
     /// When the account was created.
-    pub(crate) created_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
 }
 
 /// One order of the shopper, with what they gave to place it and what the shop recorded.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportedOrder {
-    pub(crate) id: i64,
+    pub id: i64,
     /// `pending`, `paid`, `delivered`, `expired`, `cancelled`, `refunded` or `disputed`.
     #[schema(example = "delivered")]
-    pub(crate) status: String,
-    pub(crate) created_at: DateTime<Utc>,
+    pub status: String,
+    pub created_at: DateTime<Utc>,
     #[schema(required = true)]
-    pub(crate) paid_at: Option<DateTime<Utc>>,
+    pub paid_at: Option<DateTime<Utc>>,
     #[schema(required = true)]
-    pub(crate) delivered_at: Option<DateTime<Utc>>,
-    pub(crate) items: Vec<ExportedItem>,
+    pub delivered_at: Option<DateTime<Utc>>,
+    pub items: Vec<ExportedItem>,
     /// In dollars, as are `discount`, `fee` and `total`.
-    pub(crate) subtotal: f64,
-    pub(crate) discount: f64,
-    pub(crate) fee: f64,
-    pub(crate) total: f64,
+    pub subtotal: f64,
+    pub discount: f64,
+    pub fee: f64,
+    pub total: f64,
     #[schema(required = true)]
-    pub(crate) promo_code: Option<String>,
+    pub promo_code: Option<String>,
     /// `card`, …
-    pub(crate) payment_method: String,
+    pub payment_method: String,
     /// The e-mail address the receipt and the order's mail went to.
-    pub(crate) email: String,
+    pub email: String,
     /// The Discord account linked for the delivery.
-    pub(crate) discord_id: String,
-    pub(crate) discord_username: String,
+    pub discord_id: String,
+    pub discord_username: String,
     #[schema(required = true)]
-    pub(crate) discord_avatar: Option<String>,
-    pub(crate) roblox_username: String,
+    pub discord_avatar: Option<String>,
+    pub roblox_username: String,
     /// The client address the order was placed from.
     #[schema(required = true)]
-    pub(crate) client_ip: Option<String>,
+    pub client_ip: Option<String>,
     /// The Discord thread of its delivery, if one was opened.
     #[schema(required = true)]
-    pub(crate) ticket_thread_id: Option<String>,
+    pub ticket_thread_id: Option<String>,
     /// The problem reported with its delivery, if any.
     #[schema(required = true)]
-    pub(crate) ticket_problem: Option<String>,
+    pub ticket_problem: Option<String>,
     /// The review left on it, if any.
     #[schema(required = true)]
-    pub(crate) review: Option<ExportedReview>,
+    pub review: Option<ExportedReview>,
 }
 
 /// One line of an exported order.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportedItem {
-    pub(crate) product_id: i64,
-    pub(crate) name: String,
+    pub product_id: i64,
+    pub name: String,
     /// In dollars.
-    pub(crate) unit_price: f64,
-    pub(crate) quantity: i32,
+    pub unit_price: f64,
+    pub quantity: i32,
 }
 
 /// A review the shopper left.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExportedReview {
     /// 1 to 5 stars.
-    pub(crate) rating: i16,
-    pub(crate) text: String,
+    pub rating: i16,
+    pub text: String,
     /// The name shown with it.
-    pub(crate) name: String,
-    pub(crate) created_at: DateTime<Utc>,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// One help chat of the shopper, with its messages oldest first.
@@ -114,12 +113,12 @@ pub struct ExportedReview {
 pub struct ExportedChat {
     /// The chat's UUID.
     #[schema(format = "uuid")]
-    pub(crate) id: String,
+    pub id: String,
     /// `ai`, `pending`, `connected` or `closed`.
     #[schema(example = "closed")]
-    pub(crate) status: String,
-    pub(crate) created_at: DateTime<Utc>,
-    pub(crate) messages: Vec<ExportedMessage>,
+    pub status: String,
+    pub created_at: DateTime<Utc>,
+    pub messages: Vec<ExportedMessage>,
 }
 
 /// One message of a help chat.
@@ -127,9 +126,9 @@ pub struct ExportedChat {
 pub struct ExportedMessage {
     /// Who wrote it: `user`, `guest`, `bot`, `admin`, `super_admin` or `system`.
     #[schema(example = "user")]
-    pub(crate) sender: String,
-    pub(crate) message: String,
-    pub(crate) created_at: DateTime<Utc>,
+    pub sender: String,
+    pub message: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// Cents fit an f64 exactly, and JSON has no decimal type.
@@ -201,11 +200,11 @@ impl From<accounts::ChatRecord> for ExportedChat {
 
 impl DataExport {
     /// The export of `user`'s data as the download shows it.
-    pub fn of(user: &CurrentUser, export: accounts::DataExport) -> Self {
+    pub fn of(user: UserResponse, export: accounts::DataExport) -> Self {
         DataExport {
             exported_at: export.exported_at,
             profile: ExportedProfile {
-                user: UserResponse::from(user),
+                user,
                 created_at: export.data.account_created_at,
             },
             orders: export
@@ -229,5 +228,5 @@ impl DataExport {
 pub struct DeleteAccount {
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
-    pub(crate) password: String,
+    pub password: String,
 }

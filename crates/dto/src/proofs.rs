@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 /// A proof of delivery: what was delivered, and pictures of it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = Proof)]
-pub(crate) struct ProofJson<'a> {
+pub struct ProofJson<'a> {
     id: i64,
     /// What was delivered, as staff wrote it.
     #[schema(example = "2x Golden Raccoon")]

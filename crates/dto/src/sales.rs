@@ -13,18 +13,18 @@ use utoipa::ToSchema;
 pub struct SalesStats {
     /// Item name -> day (`2026-11-21`) -> units.
     #[schema(example = json!({"Golden Raccoon": {"2026-11-20": 0, "2026-11-21": 3}}))]
-    pub(crate) daily: BTreeMap<String, BTreeMap<String, u64>>,
+    pub daily: BTreeMap<String, BTreeMap<String, u64>>,
     /// Item name -> month (`2026-11`) -> units.
     #[schema(example = json!({"Golden Raccoon": {"2026-10": 0, "2026-11": 4}}))]
-    pub(crate) monthly: BTreeMap<String, BTreeMap<String, u64>>,
+    pub monthly: BTreeMap<String, BTreeMap<String, u64>>,
     /// Item name -> units ever sold.
     #[schema(example = json!({"Golden Raccoon": 4}))]
-    pub(crate) overall: BTreeMap<String, u64>,
+    pub overall: BTreeMap<String, u64>,
     /// Item name -> ISO week (`2026-W47`) -> units.
     #[schema(example = json!({"Golden Raccoon": {"2026-W46": 1, "2026-W47": 3}}))]
-    pub(crate) weekly: BTreeMap<String, BTreeMap<String, u64>>,
+    pub weekly: BTreeMap<String, BTreeMap<String, u64>>,
     /// Delivery times of the last 30 days and the shop's promise.
-    pub(crate) delivery: DeliveryStats,
+    pub delivery: DeliveryStats,
 }
 
 /// The median and 90th percentile of one step, in seconds (null without deliveries).

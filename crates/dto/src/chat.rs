@@ -1,7 +1,7 @@
 //! The help chat's request and answer bodies: the shopper's calls (`routes/chat.rs`), the Live
 //! Chats panel's (`routes/admin_chats.rs`), and the rendered bodies the poll cache keeps.
 
-use actix_web::web::Bytes;
+use bytes::Bytes;
 use chat::ChatMessage;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

@@ -9,9 +9,9 @@ use shared::AuditEntry;
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct AuditActorJson {
     /// The staff member's user id; null for the command line.
-    pub(crate) id: Option<i64>,
+    pub id: Option<i64>,
     /// Their name at the time of the entry.
-    pub(crate) name: String,
+    pub name: String,
 }
 
 /// One staff action.
@@ -40,14 +40,14 @@ pub struct AuditEntryJson {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct AuditPage {
     /// Newest first.
-    pub(crate) entries: Vec<AuditEntryJson>,
+    pub entries: Vec<AuditEntryJson>,
     /// Pass as `cursor` for the next (older) page; null on the last page.
-    pub(crate) next_cursor: Option<i64>,
+    pub next_cursor: Option<i64>,
     /// Everyone with entries, by name (the command line has id null; filter it with
     /// `actor_id=cli`).
-    pub(crate) actors: Vec<AuditActorJson>,
+    pub actors: Vec<AuditActorJson>,
     /// Every kind of entry.
-    pub(crate) kinds: Vec<&'static str>,
+    pub kinds: Vec<&'static str>,
 }
 
 /// A JSON column read back; text that is not JSON (never written) is passed on as a string.
@@ -55,7 +55,7 @@ fn json(text: Option<String>) -> Option<Value> {
     text.map(|text| serde_json::from_str(&text).unwrap_or(Value::String(text)))
 }
 
-pub(crate) fn to_json(entry: AuditEntry) -> AuditEntryJson {
+pub fn to_json(entry: AuditEntry) -> AuditEntryJson {
     AuditEntryJson {
         id: entry.id,
         at: entry.at,

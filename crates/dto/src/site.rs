@@ -8,18 +8,18 @@ use utoipa::ToSchema;
 pub struct Site<'a> {
     /// The shop's name.
     #[schema(example = "Garden Shop")]
-    pub(crate) name: &'a str,
+    pub name: &'a str,
     /// Where the shop's reviews are read (may be empty).
-    pub(crate) reviews_url: &'a str,
+    pub reviews_url: &'a str,
     /// Whether checkout offers PayPal.
-    pub(crate) paypal_enabled: bool,
+    pub paypal_enabled: bool,
     /// The shop's Discord server invite; null when it has none (the pages then point to the
     /// help chat).
     #[schema(required = true, example = "https://discord.gg/garden")]
-    pub(crate) discord_invite_url: Option<&'a str>,
+    pub discord_invite_url: Option<&'a str>,
     /// The promise: "usually delivered in under N minutes" (the last 7 days' 75th percentile of
     /// paid → delivered rounded up to 5 minutes, or the setting while fewer than 10 orders
     /// were delivered in them).
     #[schema(example = 10)]
-    pub(crate) delivery_minutes: u32,
+    pub delivery_minutes: u32,
 }

@@ -60,15 +60,15 @@ pub struct CreatePromo {
 pub struct CreatedPromo {
     /// In capitals.
     #[schema(example = "SUMMER10")]
-    pub(crate) code: String,
+    pub code: String,
     #[schema(minimum = 1, maximum = 100, example = 10)]
-    pub(crate) discount_percent: u8,
+    pub discount_percent: u8,
     /// RFC 3339; null: it never expires.
     #[schema(required = true, format = DateTime)]
-    pub(crate) expires_at: Option<String>,
+    pub expires_at: Option<String>,
     /// null: no limit.
     #[schema(required = true, minimum = 1)]
-    pub(crate) max_uses: Option<u32>,
+    pub max_uses: Option<u32>,
 }
 
 /// A promo code as staff see it in the list.

@@ -12,7 +12,7 @@ pub struct PrivateServer {
         required = true,
         example = "https://www.roblox.com/share?code=abc123&type=Server"
     )]
-    pub(crate) url: Option<String>,
+    pub url: Option<String>,
 }
 
 /// A new private server link.
@@ -23,5 +23,5 @@ pub struct PrivateServerRequest {
         max_length = 300,
         example = "https://www.roblox.com/share?code=abc123&type=Server"
     )]
-    pub(crate) url: String,
+    pub url: String,
 }

@@ -40,7 +40,7 @@ enum StatusDoc {
 /// An identity the shop does not sell to.
 #[derive(Serialize, ToSchema)]
 #[schema(as = BlocklistEntry)]
-pub(crate) struct EntryJson {
+pub struct EntryJson {
     id: i64,
     #[schema(value_type = KindDoc)]
     kind: &'static str,
@@ -70,14 +70,14 @@ pub(crate) struct EntryJson {
 /// The newest entries and how many there are in all.
 #[derive(Serialize, ToSchema)]
 #[schema(as = BlocklistPage)]
-pub(crate) struct ListJson {
+pub struct ListJson {
     /// Newest first, at most 1000.
-    pub(crate) entries: Vec<EntryJson>,
+    pub entries: Vec<EntryJson>,
     /// Every entry, listed or not.
-    pub(crate) total: u64,
+    pub total: u64,
 }
 
-pub(crate) fn to_json(entry: BlockEntry) -> EntryJson {
+pub fn to_json(entry: BlockEntry) -> EntryJson {
     EntryJson {
         id: entry.id,
         kind: entry.kind.as_str(),
@@ -98,11 +98,11 @@ pub(crate) fn to_json(entry: BlockEntry) -> EntryJson {
 #[derive(Debug, Deserialize)]
 pub struct NewEntry {
     #[serde(default)]
-    pub(crate) kind: Option<String>,
+    pub kind: Option<String>,
     #[serde(default)]
-    pub(crate) value: Option<String>,
+    pub value: Option<String>,
     #[serde(default)]
-    pub(crate) reason: Option<String>,
+    pub reason: Option<String>,
 }
 
 /// An identity to block: its `kind`, the `value` of that kind and why (`reason`, 1 to 200
@@ -111,7 +111,7 @@ pub struct NewEntry {
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[schema(as = NewBlocklistEntry)]
 #[allow(dead_code)] // a schema only: `NewEntry` is what is read
-pub(crate) enum NewEntryDoc {
+pub enum NewEntryDoc {
     Email {
         /// Stored in lower case.
         #[schema(format = Email, example = "scammer@example.com")]

@@ -4,8 +4,6 @@ use accounts::Role;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::CurrentUser;
-
 /// A user as every account call shows it.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = User)]
@@ -39,57 +37,46 @@ impl From<Role> for AccountType {
     }
 }
 
-impl From<&CurrentUser> for UserResponse {
-    fn from(user: &CurrentUser) -> Self {
-        UserResponse {
-            id: user.id,
-            name: user.name.clone(),
-            email: user.email.clone(),
-            account_type: user.role.into(),
-        }
-    }
-}
-
 /// Whether the session is logged in, and as whom.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuthCheck {
     #[serde(rename = "loggedIn")]
-    pub(crate) logged_in: bool,
+    pub logged_in: bool,
     /// null for a guest.
     #[schema(required = true)]
-    pub(crate) user: Option<UserResponse>,
+    pub user: Option<UserResponse>,
 }
 
 /// A message to show, and the user now logged in.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LoggedIn {
     #[schema(example = "Logged in.")]
-    pub(crate) message: &'static str,
-    pub(crate) user: UserResponse,
+    pub message: &'static str,
+    pub user: UserResponse,
 }
 
 /// A message to show.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Message {
-    pub(crate) message: &'static str,
+    pub message: &'static str,
 }
 
 /// The code is on its way.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CodeSent {
     #[schema(example = "We sent a 6-digit code to ann@example.com.")]
-    pub(crate) message: String,
+    pub message: String,
     /// Seconds before another code may be asked for.
     #[schema(example = 60)]
-    pub(crate) resend_after: u64,
+    pub resend_after: u64,
 }
 
 impl AuthCheck {
     /// The answer for a session holding `user` (None: a guest).
-    pub fn of(user: Option<&CurrentUser>) -> Self {
+    pub fn of(user: Option<UserResponse>) -> Self {
         Self {
             logged_in: user.is_some(),
-            user: user.map(UserResponse::from),
+            user,
         }
     }
 }
@@ -104,10 +91,10 @@ pub struct LoginRequest {
         max_length = 254,
         example = "ann@example.com"
     )]
-    pub(crate) email: String,
+    pub email: String,
     #[serde(default)]
     #[schema(required = true, min_length = 1, example = "correct horse battery")]
-    pub(crate) password: String,
+    pub password: String,
 }
 
 /// Sign-up: the new account's name, e-mail and password (twice); `POST /api/verify-code` also
@@ -116,7 +103,7 @@ pub struct LoginRequest {
 pub struct SignupRequest {
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 100, example = "Ann")]
-    pub(crate) name: String,
+    pub name: String,
     #[serde(default)]
     #[schema(
         required = true,
@@ -124,7 +111,7 @@ pub struct SignupRequest {
         max_length = 254,
         example = "ann@example.com"
     )]
-    pub(crate) email: String,
+    pub email: String,
     #[serde(default)]
     #[schema(
         required = true,
@@ -132,7 +119,7 @@ pub struct SignupRequest {
         max_length = 128,
         example = "correct horse battery"
     )]
-    pub(crate) password: String,
+    pub password: String,
     /// The password again.
     #[serde(default)]
     #[schema(
@@ -141,12 +128,12 @@ pub struct SignupRequest {
         max_length = 128,
         example = "correct horse battery"
     )]
-    pub(crate) password_confirmation: String,
+    pub password_confirmation: String,
     /// The 6-digit code from the mail (`POST /api/verify-code` only; ignored by
     /// `POST /api/send-verification-code`).
     #[serde(default)]
     #[schema(pattern = "^[0-9]{6}$", example = "042917")]
-    pub(crate) code: String,
+    pub code: String,
 }
 
 /// The address to send a reset link to.
@@ -159,7 +146,7 @@ pub struct ForgotRequest {
         max_length = 254,
         example = "ann@example.com"
     )]
-    pub(crate) email: String,
+    pub email: String,
 }
 
 /// The reset link's token and e-mail, and the new password (twice).
@@ -168,7 +155,7 @@ pub struct ResetRequest {
     /// The token from the mailed link.
     #[serde(default)]
     #[schema(required = true, min_length = 1)]
-    pub(crate) token: String,
+    pub token: String,
     /// The address the link was sent to (in the link).
     #[serde(default)]
     #[schema(
@@ -177,7 +164,7 @@ pub struct ResetRequest {
         max_length = 254,
         example = "ann@example.com"
     )]
-    pub(crate) email: String,
+    pub email: String,
     #[serde(default)]
     #[schema(
         required = true,
@@ -185,7 +172,7 @@ pub struct ResetRequest {
         max_length = 128,
         example = "correct horse battery"
     )]
-    pub(crate) password: String,
+    pub password: String,
     /// The password again.
     #[serde(default)]
     #[schema(
@@ -194,5 +181,5 @@ pub struct ResetRequest {
         max_length = 128,
         example = "correct horse battery"
     )]
-    pub(crate) password_confirmation: String,
+    pub password_confirmation: String,
 }

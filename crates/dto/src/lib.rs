@@ -1,5 +1,6 @@
-//! What the API sends and receives, apart from the handlers, so that both the handlers and
-//! the in-memory snapshots can use them.
+//! The API's contract: what every call reads and answers, with its OpenAPI schema, one module
+//! per area. Built from domain types; the app's handlers, its in-memory snapshots and its
+//! OpenAPI document use it, and it knows nothing of HTTP servers (docs/architecture.md).
 
 pub mod account;
 pub mod admin_orders;
@@ -10,8 +11,10 @@ pub mod chat;
 pub mod checkout;
 pub mod discord;
 pub mod health;
+mod money;
 pub mod order;
 pub mod private_server;
+mod product;
 pub mod profile;
 pub mod promo;
 pub mod proofs;
@@ -20,10 +23,8 @@ pub mod reviews;
 pub mod roblox;
 pub mod sales;
 pub mod site;
-mod money;
-mod product;
 
-pub(crate) use money::dollars;
+pub use money::dollars;
 pub use product::ProductResponse;
 
 /// The staff calls' shared answers (OpenAPI).

@@ -7,27 +7,27 @@ use utoipa::{IntoParams, ToSchema};
 /// One line of a queued order.
 #[derive(Serialize, ToSchema)]
 #[schema(as = QueuedOrderItem)]
-pub(crate) struct Item {
+pub struct Item {
     #[schema(example = "Golden Raccoon")]
-    pub(crate) name: String,
+    pub name: String,
     #[schema(minimum = 1, example = 2)]
-    pub(crate) qty: u32,
+    pub qty: u32,
 }
 
 /// The member of staff who claimed an order.
 #[derive(Serialize, ToSchema)]
 #[schema(as = ClaimedBy)]
-pub(crate) struct Staff {
-    pub(crate) id: i64,
+pub struct Staff {
+    pub id: i64,
     #[schema(example = "Ann")]
-    pub(crate) name: String,
+    pub name: String,
 }
 
 /// An order's status, as stored and sent.
 #[derive(ToSchema)]
 #[schema(as = QueuedOrderStatus, rename_all = "lowercase")]
 #[allow(dead_code)] // a schema only: `OrderStatus::as_str` writes it
-pub(crate) enum StatusDoc {
+pub enum StatusDoc {
     Pending,
     Paid,
     Delivered,
@@ -40,59 +40,59 @@ pub(crate) enum StatusDoc {
 /// An order as the delivery queue shows it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = QueuedOrder)]
-pub(crate) struct QueuedOrderJson {
-    pub(crate) id: i64,
+pub struct QueuedOrderJson {
+    pub id: i64,
     #[schema(value_type = StatusDoc)]
-    pub(crate) status: &'static str,
+    pub status: &'static str,
     /// The status in words: `Paid`, `Delivered`…
     #[schema(example = "Paid")]
-    pub(crate) status_label: &'static str,
-    pub(crate) items: Vec<Item>,
+    pub status_label: &'static str,
+    pub items: Vec<Item>,
     /// What the buyer paid, in dollars.
     #[schema(example = 9.98)]
-    pub(crate) total: f64,
-    pub(crate) roblox_username: String,
+    pub total: f64,
+    pub roblox_username: String,
     /// The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds.
     #[schema(required = true)]
-    pub(crate) roblox_avatar_url: Option<String>,
-    pub(crate) discord_username: String,
+    pub roblox_avatar_url: Option<String>,
+    pub discord_username: String,
     /// Null once the buyer deleted their account (the order is kept for the books).
     #[schema(required = true)]
-    pub(crate) discord_id: Option<String>,
-    pub(crate) email: String,
-    pub(crate) created_at: DateTime<Utc>,
+    pub discord_id: Option<String>,
+    pub email: String,
+    pub created_at: DateTime<Utc>,
     #[schema(required = true)]
-    pub(crate) paid_at: Option<DateTime<Utc>>,
+    pub paid_at: Option<DateTime<Utc>>,
     #[schema(required = true)]
-    pub(crate) delivered_at: Option<DateTime<Utc>>,
+    pub delivered_at: Option<DateTime<Utc>>,
     /// Minutes from payment until now while paid, until delivery once delivered; null in any
     /// other status.
     #[schema(required = true)]
-    pub(crate) minutes_waiting: Option<i64>,
+    pub minutes_waiting: Option<i64>,
     /// Who claimed it; null when nobody did.
     #[schema(required = true)]
-    pub(crate) claimed_by: Option<Staff>,
+    pub claimed_by: Option<Staff>,
     /// The proof of delivery it was delivered with, if any.
     #[schema(required = true)]
-    pub(crate) proof_id: Option<i64>,
+    pub proof_id: Option<i64>,
     /// When the current claim was made.
     #[schema(required = true)]
-    pub(crate) claimed_at: Option<DateTime<Utc>>,
+    pub claimed_at: Option<DateTime<Utc>>,
     /// When the buyer said "I'm in the game" (cleared by a release).
     #[schema(required = true)]
-    pub(crate) buyer_ready_at: Option<DateTime<Utc>>,
+    pub buyer_ready_at: Option<DateTime<Utc>>,
     /// Whole minutes since the buyer said they are in the game, while paid.
     #[schema(required = true)]
-    pub(crate) ready_minutes: Option<i64>,
+    pub ready_minutes: Option<i64>,
     /// Claimed at least `delivery.no_show_minutes` ago and the buyer is not in the game yet:
     /// release it to the next buyer.
-    pub(crate) no_show: bool,
+    pub no_show: bool,
     /// The order's Discord ticket.
     #[schema(required = true)]
-    pub(crate) ticket_url: Option<String>,
+    pub ticket_url: Option<String>,
     /// Why the ticket is missing or the buyer is not in it.
     #[schema(required = true)]
-    pub(crate) ticket_problem: Option<String>,
+    pub ticket_problem: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -100,7 +100,7 @@ pub(crate) struct QueuedOrderJson {
 pub struct ListQuery {
     /// `paid` (the default: waiting for delivery, oldest first), `delivered` or `all`.
     #[param(value_type = Option<QueueFilterDoc>)]
-    pub(crate) filter: Option<String>,
+    pub filter: Option<String>,
 }
 
 /// Which orders the queue lists.

@@ -79,10 +79,10 @@ impl From<&Product> for AdminProductResponse {
 #[derive(Serialize, ToSchema)]
 pub struct ProductRemoved {
     /// true: it had orders and was archived (kept, off the storefront); false: deleted.
-    pub(crate) archived: bool,
+    pub archived: bool,
     /// `Product archived.` or `Product deleted.`
     #[schema(example = "Product archived.")]
-    pub(crate) message: &'static str,
+    pub message: &'static str,
 }
 
 /// New storefront positions for some products.
@@ -90,17 +90,17 @@ pub struct ProductRemoved {
 #[schema(as = ReorderRequest)]
 pub struct ReorderBody {
     /// Each product at most once; all are saved or none.
-    pub(crate) updates: Vec<Position>,
+    pub updates: Vec<Position>,
 }
 
 /// One product's new position.
 #[derive(Deserialize, ToSchema)]
 #[schema(as = ProductPosition)]
-pub(crate) struct Position {
+pub struct Position {
     /// The product's id.
-    pub(crate) id: i64,
+    pub id: i64,
     /// Its position (smaller first).
-    pub(crate) sort_order: i32,
+    pub sort_order: i32,
 }
 
 /// The stock to set (`POST /api/admin/products/{id}/inventory`).

@@ -80,7 +80,7 @@ pub struct HidePayload {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ReviewHidden {
     /// Always true.
-    pub(crate) hidden: bool,
+    pub hidden: bool,
     /// The review's id.
-    pub(crate) id: i64,
+    pub id: i64,
 }
