@@ -359,7 +359,10 @@ mod with_the_rules {
             })
         }
 
-        async fn ticket_staff(&self, _user_id: shared::UserId) -> Result<Option<TicketStaff>, OrderError> {
+        async fn ticket_staff(
+            &self,
+            _user_id: shared::UserId,
+        ) -> Result<Option<TicketStaff>, OrderError> {
             Ok(Some(TicketStaff {
                 name: "Ann".into(),
                 private_server_url: Some("https://www.roblox.com/share?code=abc".into()),

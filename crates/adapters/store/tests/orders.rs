@@ -209,7 +209,11 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
     let mine = store.orders_of_user(shared::UserId::new(42)).await.unwrap();
     assert_eq!(mine.len(), 1);
     assert_eq!(mine[0].payment.reference.as_deref(), Some("cs_test_1"));
-    assert!(store.orders_of_user(shared::UserId::new(7)).await.unwrap().is_empty());
+    assert!(store
+        .orders_of_user(shared::UserId::new(7))
+        .await
+        .unwrap()
+        .is_empty());
     // a reference is recorded once
     assert!(store
         .attach_payment_reference(

@@ -161,7 +161,13 @@ async fn the_ticket_reads_the_order_its_lines_its_proof_and_its_staff(#[case] ba
             private_server_url: Some("https://www.roblox.com/share?code=abc".into()),
         })
     );
-    assert_eq!(store.ticket_staff(shared::UserId::new(ann + 100)).await.unwrap(), None);
+    assert_eq!(
+        store
+            .ticket_staff(shared::UserId::new(ann + 100))
+            .await
+            .unwrap(),
+        None
+    );
     assert!(matches!(
         store.ticket_order(OrderId::new(id.get() + 100)).await,
         Err(OrderError::NotFound(_))

@@ -1,8 +1,8 @@
 //! `/api/admin/blocklist` (super_admin): the identities the shop does not sell to.
 
 use actix_web::{web, HttpResponse};
+use blocklist::BlockEntry;
 use chrono::{DateTime, Utc};
-use orders::BlockEntry;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -95,7 +95,7 @@ fn to_json(entry: BlockEntry) -> EntryJson {
         expires_at: entry.expires_at,
         reason: entry.reason,
         added_by: entry.added_by.map(|staff| AddedBy {
-            id: staff.id,
+            id: staff.id.get(),
             name: staff.name,
         }),
         created_at: entry.created_at,

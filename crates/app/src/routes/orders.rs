@@ -59,7 +59,7 @@ pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> boo
     let own_session = session_orders(session).contains(&order.id.get());
     let own_account = matches!(
         (&user.0, order.buyer.user_id),
-        (Some(user), Some(owner)) if user.id == owner
+        (Some(user), Some(owner)) if user.user_id() == owner
     );
     own_session || own_account
 }
@@ -220,8 +220,8 @@ pub struct OrderDeliveryResponse {
     pub proof_picture: Option<String>,
 }
 
-impl From<&orders::BuyerDelivery> for OrderDeliveryResponse {
-    fn from(delivery: &orders::BuyerDelivery) -> Self {
+impl From<&delivery::BuyerDelivery> for OrderDeliveryResponse {
+    fn from(delivery: &delivery::BuyerDelivery) -> Self {
         OrderDeliveryResponse {
             staff_name: delivery.staff_name.clone(),
             private_server_url: delivery.private_server_url.clone(),
@@ -251,8 +251,8 @@ pub struct TrackedOrderResponse {
     pub estimate_minutes: u32,
 }
 
-impl From<&orders::TrackedOrder> for TrackedOrderResponse {
-    fn from(tracked: &orders::TrackedOrder) -> Self {
+impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
+    fn from(tracked: &delivery::TrackedOrder) -> Self {
         TrackedOrderResponse {
             order: OrderResponse::from(&tracked.order),
             delivered_at: tracked.order.delivered_at().map(|at| at.to_rfc3339()),
@@ -527,7 +527,9 @@ pub(crate) async fn orders_of_user(
     checkout: &ShopCheckout,
     user_id: i64,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = checkout.orders_of_user(user_id).await?;
+    let orders = checkout
+        .orders_of_user(shared::UserId::new(user_id))
+        .await?;
     Ok(orders
         .iter()
         .map(|order| ProfileOrder {

@@ -4,7 +4,7 @@
 
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
-use orders::Review;
+use reviews::Review;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

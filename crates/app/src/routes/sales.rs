@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::auth::RequireSuperAdmin;
 use crate::dto::staff::SuperAdminOnly;
 use crate::error::ApiError;
-use orders::{DeliveryReport, Spread};
+use delivery::{DeliveryReport, Spread};
 use store::Store;
 
 use crate::services::{DeliveryQueueService, SalesService};
@@ -144,8 +144,7 @@ pub async fn sales_stats(
 ) -> Result<HttpResponse, ApiError> {
     let report = sales.report().await?;
     let delivery =
-        orders::delivery::last_month(database.get_ref(), delivery.now(), site.delivery_minutes)
-            .await?;
+        delivery::last_month(database.get_ref(), delivery.now(), site.delivery_minutes).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(SalesStats {

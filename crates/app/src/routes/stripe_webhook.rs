@@ -7,9 +7,10 @@
 //! `charge.dispute.closed` (the last three find the order by that payment intent).
 
 use actix_web::{web, HttpRequest, HttpResponse};
+use aftersale::{Noticed, ProviderRefund};
 use orders::{
-    CheckoutService, ConfirmError, DisputeOutcome, Noticed, OrderError, OrderId, PaymentNotice,
-    PaymentProvider, ProviderEvent, ProviderRefund, Release, ReleaseError,
+    CheckoutService, ConfirmError, DisputeOutcome, OrderError, OrderId, PaymentNotice,
+    PaymentProvider, ProviderEvent, Release, ReleaseError,
 };
 use serde::Serialize;
 use shared::Clock as _;
