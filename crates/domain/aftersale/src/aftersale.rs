@@ -409,9 +409,9 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use std::sync::{Arc, Mutex};
 
-    use cart_pricing::{Money, PaymentMethod};
     use chrono::TimeZone;
     use mockall::predicate::{always, eq};
+    use orders::{Money, PaymentMethod};
     use shared::{FixedClock, UserId};
 
     use super::*;

@@ -451,7 +451,7 @@ mod tests {
     use super::*;
 
     fn order_in(lifecycle: orders::Lifecycle) -> Order {
-        use cart_pricing::{Money, PaymentMethod};
+        use orders::{Money, PaymentMethod};
         Order::restore(
             OrderId::new(3),
             vec![],
