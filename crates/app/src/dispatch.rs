@@ -16,13 +16,15 @@ use chat::{
 };
 use std::sync::Arc;
 
+use aftersale::AfterSaleRepository;
+use blocklist::NewBlock;
 use chrono::{DateTime, Utc};
+use delivery::{DeliveredOrder, DeliveryRepository, QueueFilter, QueuedOrder};
 use orders::{
-    AfterSaleRepository, Applied, Closing, DeliveredOrder, DeliveryRepository, DisputeOutcome,
-    NewBlock, NewOrder, Order, OrderError, OrderId, OrderRepository, OrderStep, PaymentProvider,
-    PendingCaps, PlaceError, ProviderEvent, QueueFilter, QueuedOrder, Reservation,
+    Applied, Closing, DisputeOutcome, NewOrder, Order, OrderError, OrderId, OrderRepository,
+    OrderStep, PaymentProvider, PendingCaps, PlaceError, ProviderEvent, Reservation,
 };
-use shared::{Actor, PrivateServerUrl};
+use shared::{Actor, PrivateServerUrl, UserId};
 use store::Store;
 
 use crate::events::{ChatChanged, ShopEvents};
@@ -186,7 +188,7 @@ impl EventsStore {
                 self.events
                     .order_changed(
                         order.id.get(),
-                        order.buyer.user_id,
+                        order.buyer.user_id.map(UserId::get),
                         order.status().as_str(),
                         step,
                     )
@@ -345,7 +347,7 @@ impl OrderRepository for EventsStore {
         OrderRepository::order(&self.store, id).await
     }
 
-    async fn orders_of_user(&self, user_id: i64) -> Result<Vec<Order>, OrderError> {
+    async fn orders_of_user(&self, user_id: UserId) -> Result<Vec<Order>, OrderError> {
         self.store.orders_of_user(user_id).await
     }
 
@@ -430,7 +432,7 @@ impl DeliveryRepository for EventsStore {
     async fn claim(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         at: DateTime<Utc>,
         actor: &Actor,
     ) -> Result<bool, OrderError> {
@@ -441,7 +443,7 @@ impl DeliveryRepository for EventsStore {
         Ok(claimed)
     }
 
-    async fn release(&self, id: OrderId, staff: i64, actor: &Actor) -> Result<bool, OrderError> {
+    async fn release(&self, id: OrderId, staff: UserId, actor: &Actor) -> Result<bool, OrderError> {
         let released = DeliveryRepository::release(&self.store, id, staff, actor).await?;
         if released {
             self.order_now(id, OrderStep::Released).await;
@@ -452,7 +454,7 @@ impl DeliveryRepository for EventsStore {
     async fn deliver(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         proof: Option<i64>,
         at: DateTime<Utc>,
         actor: &Actor,
@@ -477,13 +479,13 @@ impl DeliveryRepository for EventsStore {
         Ok(ready)
     }
 
-    async fn private_server_url(&self, staff: i64) -> Result<Option<String>, OrderError> {
+    async fn private_server_url(&self, staff: UserId) -> Result<Option<String>, OrderError> {
         self.store.private_server_url(staff).await
     }
 
     async fn set_private_server_url(
         &self,
-        staff: i64,
+        staff: UserId,
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> Result<(), OrderError> {

@@ -27,11 +27,12 @@ mod tests {
     use ::catalog::AdminError;
     use ::chat::ChatError;
     use ::orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
-    use ::orders::{ConfirmError, OrderError, QueueError, ReleaseError};
+    use ::orders::{ConfirmError, OrderError, ReleaseError};
     use ::proofs::{ProofError, PublishError};
     use actix_web::body::to_bytes;
     use actix_web::http::{header, StatusCode};
     use actix_web::ResponseError;
+    use delivery::QueueError;
     use std::time::Duration;
     use stripe_adapter::WebhookError;
 

@@ -264,11 +264,11 @@ impl ShopMetrics {
 
     /// Records the times of a delivery just made (each step once: the instance that made the
     /// delivery observes it).
-    pub fn observe_delivery(&self, order: &orders::DeliveredOrder) {
+    pub fn observe_delivery(&self, order: &delivery::DeliveredOrder) {
         if !self.enabled {
             return;
         }
-        for step in orders::DeliveryStep::ALL {
+        for step in delivery::DeliveryStep::ALL {
             if let Some(seconds) = order.seconds(step) {
                 self.delivery
                     .with_label_values(&[step.as_str()])

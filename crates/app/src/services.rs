@@ -18,18 +18,18 @@ pub type CatalogAdminService =
 pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock>;
 
 /// The Sales Dashboard's numbers.
-pub type SalesService = orders::SalesStatistics<Store, AppClock>;
+pub type SalesService = sales::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
-pub type DeliveryQueueService = orders::DeliveryQueue<crate::dispatch::EventsStore, AppClock>;
+pub type DeliveryQueueService = delivery::DeliveryQueue<crate::dispatch::EventsStore, AppClock>;
 
 /// Refunds through the payment provider, and the provider's refunds and disputes.
-pub type AfterSaleService = orders::AfterSale<crate::dispatch::EventsStore, AppClock>;
+pub type AfterSaleService = aftersale::AfterSale<crate::dispatch::EventsStore, AppClock>;
 
 /// The super_admin's blocklist.
-pub type BlocklistService = orders::BlocklistAdmin<Store, AppClock>;
+pub type BlocklistService = blocklist::BlocklistAdmin<Store, AppClock>;
 /// After the sale: the buyer's order page by link and the mail to the buyer.
-pub type TrackingService = orders::OrderTracking<Store, crate::auth::CountingMailer, AppClock>;
+pub type TrackingService = delivery::OrderTracking<Store, crate::auth::CountingMailer, AppClock>;
 
 /// The staff audit log, read by super_admins (the writes append to it themselves).
 pub type AuditService = shared::AuditTrail<Store>;
@@ -38,4 +38,4 @@ pub type AuditService = shared::AuditTrail<Store>;
 pub type PrivacyService = accounts::Privacy<Store, AppClock>;
 
 /// Verified reviews.
-pub type ReviewService = orders::Reviews<Store, AppClock>;
+pub type ReviewService = reviews::Reviews<Store, AppClock>;

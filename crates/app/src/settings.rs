@@ -187,7 +187,7 @@ pub struct BlocklistSettings {
 
 impl Default for BlocklistSettings {
     fn default() -> Self {
-        let limits = orders::BlocklistLimits::default();
+        let limits = blocklist::BlocklistLimits::default();
         BlocklistSettings {
             max_reason_chars: limits.max_reason_chars,
             list_limit: limits.list_limit,
@@ -196,8 +196,8 @@ impl Default for BlocklistSettings {
 }
 
 impl BlocklistSettings {
-    pub fn limits(&self) -> orders::BlocklistLimits {
-        orders::BlocklistLimits {
+    pub fn limits(&self) -> blocklist::BlocklistLimits {
+        blocklist::BlocklistLimits {
             max_reason_chars: self.max_reason_chars,
             list_limit: self.list_limit,
         }

@@ -180,7 +180,7 @@ impl Services {
             rounds.clone(),
         )
         .context("the metrics settings are not usable")?;
-        let tracking = Arc::new(orders::OrderTracking::new(
+        let tracking = Arc::new(delivery::OrderTracking::new(
             store.clone(),
             auth::CountingMailer::new(
                 auth::build_mailer(settings).context("the mail settings are not usable")?,
@@ -190,7 +190,7 @@ impl Services {
             checkout::order_keys(settings)?,
             &settings.site.public_url,
             settings.mail.retry(),
-            orders::HandoffSettings {
+            delivery::HandoffSettings {
                 delivery_minutes: settings.site.delivery_minutes,
                 discord_invite: settings.site.discord_invite()?.map(str::to_owned),
                 guild_id: Some(settings.discord.guild_id.trim().to_owned())
@@ -235,7 +235,7 @@ impl Services {
             card.as_ref().clone(),
             paypal.as_ref().clone(),
         ));
-        let aftersale = orders::AfterSale::new(events_store.clone(), clock.clone());
+        let aftersale = aftersale::AfterSale::new(events_store.clone(), clock.clone());
         let chat = Arc::new(
             HelpChat::build(
                 settings,

@@ -1,7 +1,7 @@
 //! The blocklist (`/api/admin/blocklist…`) as the API reads and sends it.
 
+use blocklist::BlockEntry;
 use chrono::{DateTime, Utc};
-use orders::BlockEntry;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -88,7 +88,7 @@ pub fn to_json(entry: BlockEntry) -> EntryJson {
         expires_at: entry.expires_at,
         reason: entry.reason,
         added_by: entry.added_by.map(|staff| AddedBy {
-            id: staff.id,
+            id: staff.id.get(),
             name: staff.name,
         }),
         created_at: entry.created_at,

@@ -218,7 +218,7 @@ impl OrderPayload {
                         discord: Some(discord),
                         roblox_username,
                         email,
-                        user_id: context.user_id,
+                        user_id: context.user_id.map(shared::UserId::new),
                     },
                     method: context.method,
                     provider: context.provider,

@@ -141,8 +141,8 @@ pub struct OrderDeliveryResponse {
     pub proof_picture: Option<String>,
 }
 
-impl From<&orders::BuyerDelivery> for OrderDeliveryResponse {
-    fn from(delivery: &orders::BuyerDelivery) -> Self {
+impl From<&delivery::BuyerDelivery> for OrderDeliveryResponse {
+    fn from(delivery: &delivery::BuyerDelivery) -> Self {
         OrderDeliveryResponse {
             staff_name: delivery.staff_name.clone(),
             private_server_url: delivery.private_server_url.clone(),
@@ -172,8 +172,8 @@ pub struct TrackedOrderResponse {
     pub estimate_minutes: u32,
 }
 
-impl From<&orders::TrackedOrder> for TrackedOrderResponse {
-    fn from(tracked: &orders::TrackedOrder) -> Self {
+impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
+    fn from(tracked: &delivery::TrackedOrder) -> Self {
         TrackedOrderResponse {
             order: OrderResponse::from(&tracked.order),
             delivered_at: tracked.order.delivered_at().map(|at| at.to_rfc3339()),

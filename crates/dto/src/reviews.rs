@@ -1,6 +1,6 @@
 //! Verified reviews as the API reads and sends them.
 
-use orders::Review;
+use reviews::Review;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 

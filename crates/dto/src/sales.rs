@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use orders::{DeliveryReport, Spread};
+use delivery::{DeliveryReport, Spread};
 use serde::Serialize;
 use utoipa::ToSchema;
 

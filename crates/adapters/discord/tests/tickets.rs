@@ -352,14 +352,17 @@ mod with_the_rules {
                     name: "Seed Pack".into(),
                     quantity: 1,
                 }],
-                claimed_by: Some(3),
+                claimed_by: Some(shared::UserId::new(3)),
                 proof_picture: Some("/media/proofs/a.png".into()),
                 thread,
                 problem,
             })
         }
 
-        async fn ticket_staff(&self, _user_id: i64) -> Result<Option<TicketStaff>, OrderError> {
+        async fn ticket_staff(
+            &self,
+            _user_id: shared::UserId,
+        ) -> Result<Option<TicketStaff>, OrderError> {
             Ok(Some(TicketStaff {
                 name: "Ann".into(),
                 private_server_url: Some("https://www.roblox.com/share?code=abc".into()),
@@ -392,7 +395,7 @@ mod with_the_rules {
                 id: event,
                 order_id: OrderId::new(7),
                 step,
-                staff_id: Some(3),
+                staff_id: Some(shared::UserId::new(3)),
                 note: None,
                 at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
             },

@@ -1,8 +1,9 @@
 //! The buyer's mail about an order: the receipt, "delivered" and "refunded", each as plain
 //! text and HTML. Subjects carry the order number only (they are logged): never the link key.
 
+use delivery::BuyerMail;
 use lettre::Message;
-use orders::{BuyerMail, MailKind, Order};
+use orders::{MailKind, Order};
 
 use crate::compose::{escape, Composer};
 

@@ -13,7 +13,8 @@ mod smtp;
 pub mod testing;
 
 use accounts::{AccountMail, MailError, Mailer};
-use orders::{BuyerMail, BuyerMailer, SendFailed};
+use delivery::{BuyerMail, BuyerMailer};
+use orders::SendFailed;
 
 pub use compose::Composer;
 pub use outbox::Outbox;

@@ -3,7 +3,8 @@ use std::sync::Arc;
 
 use accounts::{AccountMail, MailError};
 use anyhow::Context;
-use orders::{BuyerMail, SendFailed};
+use delivery::BuyerMail;
+use orders::SendFailed;
 
 use crate::Composer;
 

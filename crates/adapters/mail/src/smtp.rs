@@ -2,11 +2,12 @@ use std::time::Duration;
 
 use accounts::{AccountMail, MailError};
 use anyhow::{anyhow, Context};
+use delivery::BuyerMail;
 use lettre::{
     transport::smtp::authentication::Credentials, AsyncSmtpTransport, AsyncTransport,
     Tokio1Executor,
 };
-use orders::{BuyerMail, SendFailed};
+use orders::SendFailed;
 use secrecy::{ExposeSecret, SecretString};
 
 use crate::Composer;

@@ -3,17 +3,19 @@
 //! conditional UPDATE on the order's status (of two changes racing, one wins). A dispute adds
 //! its blocklist entries in the same transaction.
 
+use aftersale::AfterSaleRepository;
 use anyhow::Context;
+use blocklist::{BlockEntry, BlockStatus, BlocklistRepository, NewBlock};
 use chrono::{DateTime, Utc};
 use orders::{
-    AfterSaleRepository, Applied, BlockEntry, BlockKind, BlockStatus, Blocklist,
-    BlocklistRepository, BuyerIdentities, DisputeOutcome, NewBlock, Order, OrderError, OrderId,
+    Applied, BlockKind, Blocklist, BuyerIdentities, DisputeOutcome, Order, OrderError, OrderId,
     OrderStatus, OrderStep, PaymentProvider, ProviderEvent, StaffMember,
 };
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryResult,
     TransactionTrait, Value,
 };
+use shared::UserId;
 
 use shared::{Actor, AuditKind};
 
@@ -73,7 +75,7 @@ impl Store {
                 .await
                 .with_context(|| format!("failed to record what goes with order {id}'s change"))?;
         }
-        let staff = audited.and_then(|(actor, _)| actor.user_id);
+        let staff = audited.and_then(|(actor, _)| actor.user_id.map(UserId::get));
         record_noted_step(&txn, id.get(), step, staff, note, at).await?;
         if let Some((actor, kind)) = audited {
             let after = audit::order_json(&txn, id.get()).await?;
@@ -104,7 +106,7 @@ fn block_values(block: &NewBlock) -> Vec<Value> {
         block.value.clone().into(),
         block.kind.match_form(&block.value).into(),
         block.reason.clone().into(),
-        block.added_by.into(),
+        block.added_by.map(UserId::get).into(),
         block.created_at.into(),
         block.status.as_str().into(),
         block.expires_at.into(),
@@ -298,7 +300,7 @@ fn to_entry(row: &QueryResult) -> anyhow::Result<BlockEntry> {
         value: row.try_get("", "value")?,
         reason: row.try_get("", "reason")?,
         added_by: added_by.map(|id| StaffMember {
-            id,
+            id: UserId::new(id),
             name: name.unwrap_or_else(|| format!("staff #{id}")),
         }),
         created_at: row.try_get("", "created_at")?,

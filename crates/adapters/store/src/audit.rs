@@ -16,6 +16,7 @@ use sea_orm::{
     QuerySelect, QueryTrait,
 };
 use serde_json::{json, Value};
+use shared::UserId;
 use shared::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 
 use crate::entities::{audit_log, products};
@@ -37,7 +38,7 @@ pub(crate) async fn append(
     let row = audit_log::ActiveModel {
         id: NotSet,
         at: Set(Utc::now()),
-        actor_id: Set(actor.user_id),
+        actor_id: Set(actor.user_id.map(UserId::get)),
         actor_name: Set(clip(&actor.name, 120)),
         kind: Set(kind.as_str().to_owned()),
         target: Set(clip(&target, 300)),

@@ -7,12 +7,11 @@ use std::collections::HashMap;
 use anyhow::Context;
 use cart_pricing::Money;
 use chrono::{DateTime, Utc};
-use orders::{
-    DeliveryRepository, OrderError, OrderId, OrderStatus, OrderStep, QueueFilter, QueuedItem,
-    QueuedOrder, StaffMember,
-};
+use delivery::{DeliveryRepository, QueueFilter, QueuedItem, QueuedOrder};
+use orders::{OrderError, OrderId, OrderStatus, OrderStep, StaffMember};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
 use shared::PrivateServerUrl;
+use shared::UserId;
 use shared::{Actor, AuditKind};
 
 use crate::lifecycle::record_step;
@@ -52,7 +51,7 @@ fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
         paid_at: row.try_get("", "paid_at")?,
         delivered_at: row.try_get("", "delivered_at")?,
         claimed_by: claimed_by.map(|id| StaffMember {
-            id,
+            id: UserId::new(id),
             // an account deleted since: still say who it was
             name: claimer.unwrap_or_else(|| format!("staff #{id}")),
         }),
@@ -152,7 +151,7 @@ impl Store {
                 after,
             )
             .await?;
-            record_step(&txn, id.get(), step, actor.user_id, at).await?;
+            record_step(&txn, id.get(), step, actor.user_id.map(UserId::get), at).await?;
         }
         txn.commit()
             .await
@@ -227,10 +226,11 @@ impl DeliveryRepository for Store {
     async fn claim(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         at: DateTime<Utc>,
         actor: &Actor,
     ) -> Result<bool, OrderError> {
+        let staff = staff.get();
         self.audited_change(
             id,
             actor,
@@ -254,7 +254,8 @@ impl DeliveryRepository for Store {
     }
 
     #[tracing::instrument(skip(self, actor))]
-    async fn release(&self, id: OrderId, staff: i64, actor: &Actor) -> Result<bool, OrderError> {
+    async fn release(&self, id: OrderId, staff: UserId, actor: &Actor) -> Result<bool, OrderError> {
+        let staff = staff.get();
         self.audited_change(
             id,
             actor,
@@ -274,11 +275,12 @@ impl DeliveryRepository for Store {
     async fn deliver(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         proof: Option<i64>,
         at: DateTime<Utc>,
         actor: &Actor,
     ) -> Result<bool, OrderError> {
+        let staff = staff.get();
         self.audited_change(
             id,
             actor,
@@ -334,7 +336,8 @@ impl DeliveryRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn private_server_url(&self, staff: i64) -> Result<Option<String>, OrderError> {
+    async fn private_server_url(&self, staff: UserId) -> Result<Option<String>, OrderError> {
+        let staff = staff.get();
         let row = self
             .db
             .query_one(statement(
@@ -355,10 +358,11 @@ impl DeliveryRepository for Store {
     #[tracing::instrument(skip(self, url, actor))]
     async fn set_private_server_url(
         &self,
-        staff: i64,
+        staff: UserId,
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> Result<(), OrderError> {
+        let staff = staff.get();
         let txn = self
             .db
             .begin()

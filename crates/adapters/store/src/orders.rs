@@ -35,6 +35,7 @@ use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait, QueryFilter,
     QueryOrder, TransactionTrait,
 };
+use shared::UserId;
 
 use crate::entities::{
     order_lines, order_reservations, orders as order_rows, products, promo_codes,
@@ -297,7 +298,8 @@ impl OrderRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn orders_of_user(&self, user_id: i64) -> Result<Vec<Order>, OrderError> {
+    async fn orders_of_user(&self, user_id: UserId) -> Result<Vec<Order>, OrderError> {
+        let user_id = user_id.get();
         let rows = order_rows::Entity::find()
             .filter(order_rows::Column::UserId.eq(user_id))
             .order_by_desc(order_rows::Column::CreatedAt)
@@ -811,7 +813,7 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
     order_rows::ActiveModel {
         id: NotSet,
         status: Set(OrderStatus::Pending.as_str().to_owned()),
-        user_id: Set(buyer.user_id),
+        user_id: Set(buyer.user_id.map(UserId::get)),
         discord_id: Set(discord.map(|d| d.discord_id.as_str().to_owned())),
         discord_username: Set(discord.map(|d| d.username.clone()).unwrap_or_default()),
         discord_avatar: Set(discord.and_then(|d| d.avatar_url.clone())),
@@ -920,7 +922,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         roblox_username: RobloxUsername::parse(&row.roblox_username)
             .with_context(|| format!("order {id} has a bad Roblox username"))?,
         email: Email::parse(&row.email).with_context(|| format!("order {id} has a bad e-mail"))?,
-        user_id: row.user_id,
+        user_id: row.user_id.map(UserId::new),
     };
     let amounts = Amounts {
         subtotal: money(row.subtotal_cents, "subtotal", id)?,
@@ -961,7 +963,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         promo,
         payment,
         row.created_at,
-        row.claimed_by,
+        row.claimed_by.map(UserId::new),
         Lifecycle::restore(status, row.paid_at, row.delivered_at, row.closed_at),
     );
     order.review = review;

@@ -9,6 +9,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use shared::UserId;
 
 use crate::sql::statement;
 use crate::Store;
@@ -26,7 +27,10 @@ fn event_of(row: &QueryResult, id_column: &str) -> anyhow::Result<OrderEvent> {
         order_id: OrderId::new(row.try_get("", "order_id").context("bad order_id")?),
         step: OrderStep::parse(&step)
             .with_context(|| format!("order event {id} has an unknown step {step:?}"))?,
-        staff_id: row.try_get("", "staff_id").context("bad staff_id")?,
+        staff_id: row
+            .try_get::<Option<i64>>("", "staff_id")
+            .context("bad staff_id")?
+            .map(UserId::new),
         note: row.try_get("", "note").context("bad note")?,
         at: row.try_get("", "at").context("bad at")?,
     })

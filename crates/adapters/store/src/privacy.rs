@@ -252,7 +252,7 @@ impl AccountEraser for Store {
             ),
             (
                 its_orders("UPDATE reviews SET name = ? WHERE order_id IN {its_orders}"),
-                vec![::orders::ANONYMOUS_REVIEW_NAME.into(), id.into()],
+                vec![::reviews::ANONYMOUS_NAME.into(), id.into()],
             ),
             (
                 "UPDATE orders SET email = ?, discord_id = NULL, discord_username = ?, \

@@ -5,8 +5,10 @@ use std::collections::HashMap;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use orders::{NewReview, OrderError, OrderId, Review, ReviewRepository};
+use orders::{OrderError, OrderId};
+use reviews::{NewReview, Review, ReviewRepository};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use shared::UserId;
 
 use serde_json::json;
 use shared::{Actor, AuditKind};
@@ -192,7 +194,7 @@ impl ReviewRepository for Store {
             "UPDATE reviews SET hidden_at = ?, hidden_by = ?, hidden_reason = ? WHERE id = ?",
             vec![
                 at.into(),
-                by.user_id.into(),
+                by.user_id.map(UserId::get).into(),
                 reason.clone().into(),
                 id.into(),
             ],

@@ -3,7 +3,8 @@
 
 use anyhow::Context;
 use chrono::{DateTime, NaiveDate, Utc};
-use orders::{Granularity, OrderError, OrderStatus, PeriodSales, SalesRepository};
+use orders::{OrderError, OrderStatus};
+use sales::{Granularity, PeriodSales, SalesRepository};
 use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult};
 
 use crate::sql::statement;

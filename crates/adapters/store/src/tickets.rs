@@ -6,6 +6,7 @@ use anyhow::Context;
 use orders::tickets::{TicketItem, TicketOrder, TicketRepository, TicketStaff};
 use orders::{DiscordId, OrderError, OrderId};
 use sea_orm::ConnectionTrait;
+use shared::UserId;
 
 use crate::sql::statement;
 use crate::Store;
@@ -68,7 +69,10 @@ impl TicketRepository for Store {
                 .try_get("", "roblox_username")
                 .context("bad roblox_username")?,
             items,
-            claimed_by: row.try_get("", "claimed_by").context("bad claimed_by")?,
+            claimed_by: row
+                .try_get::<Option<i64>>("", "claimed_by")
+                .context("bad claimed_by")?
+                .map(UserId::new),
             proof_picture: row
                 .try_get("", "proof_picture")
                 .context("bad proof_picture")?,
@@ -80,7 +84,8 @@ impl TicketRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn ticket_staff(&self, user_id: i64) -> Result<Option<TicketStaff>, OrderError> {
+    async fn ticket_staff(&self, user_id: UserId) -> Result<Option<TicketStaff>, OrderError> {
+        let user_id = user_id.get();
         let row = self
             .db
             .query_one(statement(

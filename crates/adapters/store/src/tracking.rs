@@ -6,7 +6,8 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use orders::{MailJob, MailKind, OrderError, OrderId, TrackingFacts, TrackingRepository};
+use delivery::{MailJob, TrackingFacts, TrackingRepository};
+use orders::{MailKind, OrderError, OrderId};
 use sea_orm::{ConnectionTrait, Value};
 
 use crate::sql::statement;
@@ -224,12 +225,12 @@ impl TrackingRepository for Store {
     }
 }
 
-impl orders::DeliveryTimesRepository for Store {
+impl delivery::DeliveryTimesRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn delivered_since(
         &self,
         since: DateTime<Utc>,
-    ) -> Result<Vec<orders::DeliveredOrder>, OrderError> {
+    ) -> Result<Vec<delivery::DeliveredOrder>, OrderError> {
         // who delivered it: the claimer the delivery kept
         let rows = self
             .db
@@ -245,7 +246,7 @@ impl orders::DeliveryTimesRepository for Store {
             .context("failed to read the delivery times")?;
         rows.iter()
             .map(|row| {
-                Ok(orders::DeliveredOrder {
+                Ok(delivery::DeliveredOrder {
                     paid_at: row.try_get("", "paid_at")?,
                     claimed_at: row.try_get("", "claimed_at")?,
                     delivered_at: row.try_get("", "delivered_at")?,

@@ -10,14 +10,13 @@ use catalog::{
     StockChange,
 };
 use chrono::{DateTime, Duration, NaiveDate, SubsecRound, TimeZone, Utc};
+use delivery::{DeliveryQueue, DeliveryRepository, QueueError, QueueFilter};
 use garden_store::testing::{seed_order, SeedOrder, TestDatabase};
 use garden_store::{Backend, Store};
-use orders::{
-    DeliveryQueue, DeliveryRepository, Granularity, OrderId, OrderStatus, QueueError, QueueFilter,
-    SalesRepository, SalesStatistics,
-};
+use orders::{OrderId, OrderStatus};
 use promo::FixedClock;
 use rstest::rstest;
+use sales::{Granularity, SalesRepository, SalesStatistics};
 
 fn draft(name: &str, stock: Stock, related: &[i64]) -> ProductDraft {
     ProductDraft {
@@ -426,7 +425,7 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
             .seed_private_server_url(user.id.get(), "https://www.roblox.com/share?code=1")
             .await
             .unwrap();
-        staff.push(user.id.get());
+        staff.push(user.id);
     }
     // whole seconds: PostgreSQL keeps microseconds
     let now = Utc::now().trunc_subsecs(0);
@@ -495,8 +494,8 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
         .unwrap();
     assert_eq!(delivered.status, OrderStatus::Delivered);
     assert_eq!(delivered.delivered_at, Some(now));
-    // refunds go through the provider first (orders::AfterSale); the store records them
-    let refunded = orders::AfterSaleRepository::mark_refunded(
+    // refunds go through the provider first (aftersale::AfterSale); the store records them
+    let refunded = aftersale::AfterSaleRepository::mark_refunded(
         &store,
         OrderId::new(newer),
         now,
@@ -530,6 +529,6 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
 }
 
 /// A member of staff acting from the test's address (the audit log's actor).
-fn staff_actor(id: i64) -> shared::Actor {
+fn staff_actor(id: shared::UserId) -> shared::Actor {
     shared::Actor::staff(id, format!("staff {id}"), "127.0.0.1")
 }

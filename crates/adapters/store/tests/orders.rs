@@ -71,7 +71,7 @@ fn buyer(discord: &str) -> Buyer {
         }),
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
-        user_id: Some(42),
+        user_id: Some(shared::UserId::new(42)),
     }
 }
 
@@ -206,10 +206,14 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
         )
         .await
         .unwrap();
-    let mine = store.orders_of_user(42).await.unwrap();
+    let mine = store.orders_of_user(shared::UserId::new(42)).await.unwrap();
     assert_eq!(mine.len(), 1);
     assert_eq!(mine[0].payment.reference.as_deref(), Some("cs_test_1"));
-    assert!(store.orders_of_user(7).await.unwrap().is_empty());
+    assert!(store
+        .orders_of_user(shared::UserId::new(7))
+        .await
+        .unwrap()
+        .is_empty());
     // a reference is recorded once
     assert!(store
         .attach_payment_reference(

@@ -150,18 +150,24 @@ async fn the_ticket_reads_the_order_its_lines_its_proof_and_its_staff(#[case] ba
             },
         ]
     );
-    assert_eq!(ticket.claimed_by, Some(ann));
+    assert_eq!(ticket.claimed_by, Some(shared::UserId::new(ann)));
     assert_eq!(ticket.proof_picture.as_deref(), Some("/media/proofs/a.png"));
     assert_eq!(ticket.thread, None);
     assert_eq!(ticket.problem, None);
     assert_eq!(
-        store.ticket_staff(ann).await.unwrap(),
+        store.ticket_staff(shared::UserId::new(ann)).await.unwrap(),
         Some(TicketStaff {
             name: "Ann".into(),
             private_server_url: Some("https://www.roblox.com/share?code=abc".into()),
         })
     );
-    assert_eq!(store.ticket_staff(ann + 100).await.unwrap(), None);
+    assert_eq!(
+        store
+            .ticket_staff(shared::UserId::new(ann + 100))
+            .await
+            .unwrap(),
+        None
+    );
     assert!(matches!(
         store.ticket_order(OrderId::new(id.get() + 100)).await,
         Err(OrderError::NotFound(_))
@@ -222,7 +228,7 @@ async fn dispatching_an_event_twice_queues_its_mail_and_jobs_once(#[case] backen
         events.iter().map(|e| e.step).collect::<Vec<_>>(),
         vec![OrderStep::Paid, OrderStep::Claimed]
     );
-    assert_eq!(events[1].staff_id, Some(ann));
+    assert_eq!(events[1].staff_id, Some(shared::UserId::new(ann)));
     assert_eq!(events[1].order_id, id);
     assert_eq!(events[1].at, at(2));
     assert_eq!(store.undispatched(1).await.unwrap().len(), 1);

@@ -1,7 +1,8 @@
-//! A verified Stripe event in the orders domain's words ([`orders::PaymentEvent`]): which
+//! A verified Stripe event in the orders domain's words ([`aftersale::PaymentEvent`]): which
 //! order, which page, which payment. What the shop does with it is the domain's to decide.
 
-use orders::{DisputeOutcome, OrderId, PaymentEvent, PaymentProvider, ProviderEvent};
+use aftersale::PaymentEvent;
+use orders::{DisputeOutcome, OrderId, PaymentProvider, ProviderEvent};
 
 use crate::{CheckoutPaymentStatus, DisputeStatus, StripeEvent};
 

@@ -1,7 +1,7 @@
 //! Stripe for Garden Shop: opens Stripe Checkout sessions for our orders (the
 //! [`orders::gateways::PaymentGateway`] port) and turns Stripe's signed webhook deliveries into
 //! the few events checkout cares about, in the orders domain's words
-//! ([`orders::PaymentEvent`]).
+//! ([`aftersale::PaymentEvent`]).
 //!
 //! The adapter converts; it decides nothing about orders. Amounts go to Stripe as integer
 //! cents in USD, the processing fee as a line of its own.

@@ -46,8 +46,8 @@ impl CountingMailer {
 /// The buyer's mail (receipt, delivered, refunded): each failed attempt counts (the metrics'
 /// `shop_buyer_mail_failures_total`); the job is tried again until `mail.retry_max_attempts`,
 /// then stays failed in `mail_jobs` (`shop_jobs{kind="mail",state="failed"}`).
-impl orders::BuyerMailer for CountingMailer {
-    async fn send_buyer_mail(&self, mail: orders::BuyerMail) -> Result<(), orders::SendFailed> {
+impl delivery::BuyerMailer for CountingMailer {
+    async fn send_buyer_mail(&self, mail: delivery::BuyerMail) -> Result<(), orders::SendFailed> {
         let sent = self.inner.send_buyer_mail(mail).await;
         if sent.is_err() {
             self.failures

@@ -44,7 +44,12 @@ impl CurrentUser {
     /// This user as the actor of an audited staff action from `ip` (the audit log keeps the
     /// name they have now).
     pub fn actor(&self, ip: crate::client_ip::ClientIp) -> shared::Actor {
-        shared::Actor::staff(self.id, self.name.clone(), ip)
+        shared::Actor::staff(self.user_id(), self.name.clone(), ip)
+    }
+
+    /// This user's id as the domains take it.
+    pub fn user_id(&self) -> shared::UserId {
+        shared::UserId::new(self.id)
     }
 }
 

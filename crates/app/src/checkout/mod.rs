@@ -249,7 +249,7 @@ pub fn order_keys(settings: &Settings) -> anyhow::Result<orders::OrderKeys> {
 }
 
 /// Applies the dev page's confirmation, through the same call as Stripe's webhook and PayPal's
-/// return (`orders::apply_payment_event`). What goes with a paid
+/// return (`aftersale::apply_payment_event`). What goes with a paid
 /// order (the snapshot, push, the receipt, staff, the ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
 /// order that can no longer be paid (its `paid_after_expiry` step tells staff to refund it).
 pub async fn confirm(

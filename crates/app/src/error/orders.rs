@@ -1,9 +1,10 @@
 //! Checkout, orders, payments, the delivery queue and after the sale, as HTTP answers.
 
+use aftersale::EventError;
+use delivery::QueueError;
 use orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
 use orders::{
-    CaptureError, CheckoutError, ConfirmError, EventError, OpenCheckoutError, OrderError,
-    QueueError, ReleaseError,
+    CaptureError, CheckoutError, ConfirmError, OpenCheckoutError, OrderError, ReleaseError,
 };
 use stripe_adapter::WebhookError;
 
@@ -219,9 +220,9 @@ impl From<CaptureError> for ApiError {
     }
 }
 
-impl From<orders::RefundError> for ApiError {
-    fn from(error: orders::RefundError) -> Self {
-        use orders::RefundError;
+impl From<aftersale::RefundError> for ApiError {
+    fn from(error: aftersale::RefundError) -> Self {
+        use aftersale::RefundError;
         match error {
             RefundError::NotFound(_) => ApiError::NotFound(error.to_string()),
             RefundError::Refused(_) | RefundError::NoProvider(_) | RefundError::MovedOn { .. } => {
@@ -240,9 +241,9 @@ impl From<orders::RefundError> for ApiError {
     }
 }
 
-impl From<orders::BlocklistError> for ApiError {
-    fn from(error: orders::BlocklistError) -> Self {
-        use orders::BlocklistError;
+impl From<blocklist::BlocklistError> for ApiError {
+    fn from(error: blocklist::BlocklistError) -> Self {
+        use blocklist::BlocklistError;
         match error {
             BlocklistError::Invalid { field, message } => ApiError::field(field, message),
             BlocklistError::Duplicate(_) => ApiError::Conflict(error.to_string()),
@@ -254,9 +255,9 @@ impl From<orders::BlocklistError> for ApiError {
 
 // ---- after the sale (issue 13, "buyer"): verified reviews
 
-impl From<orders::ReviewError> for ApiError {
-    fn from(error: orders::ReviewError) -> Self {
-        use orders::ReviewError;
+impl From<reviews::ReviewError> for ApiError {
+    fn from(error: reviews::ReviewError) -> Self {
+        use reviews::ReviewError;
         match error {
             ReviewError::NotDelivered => ApiError::field("order", error.to_string()),
             ReviewError::AlreadyReviewed => ApiError::Conflict(error.to_string()),

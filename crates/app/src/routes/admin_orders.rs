@@ -4,8 +4,9 @@ use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
+use delivery::{QueueFilter, QueuedOrder};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
-use orders::{OrderId, QueueFilter, QueuedOrder};
+use orders::OrderId;
 use serde_json::Value;
 
 use crate::auth::RequireStaff;
@@ -74,7 +75,7 @@ async fn to_json(
         paid_at: order.paid_at,
         delivered_at: order.delivered_at,
         claimed_by: order.claimed_by.map(|staff| Staff {
-            id: staff.id,
+            id: staff.id.get(),
             name: staff.name,
         }),
         proof_id: order.proof_id,
@@ -163,7 +164,7 @@ pub async fn claim(
     roblox: web::Data<Roblox>,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
-        .claim(order_id(&path)?, staff.id, &staff.actor(ip))
+        .claim(order_id(&path)?, staff.user_id(), &staff.actor(ip))
         .await?;
     Ok(answer(&roblox, &delivery, order).await)
 }
@@ -194,7 +195,7 @@ pub async fn release(
     roblox: web::Data<Roblox>,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
-        .release(order_id(&path)?, staff.id, &staff.actor(ip))
+        .release(order_id(&path)?, staff.user_id(), &staff.actor(ip))
         .await?;
     Ok(answer(&roblox, &delivery, order).await)
 }
@@ -239,7 +240,7 @@ pub async fn deliver(
         ),
     };
     let order = delivery
-        .deliver(id, staff.id, proof, &staff.actor(ip))
+        .deliver(id, staff.user_id(), proof, &staff.actor(ip))
         .await?;
     Ok(answer(&roblox, &delivery, order).await)
 }

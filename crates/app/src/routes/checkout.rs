@@ -4,15 +4,16 @@
 //! `Idempotency-Key` that placed an order in this browser session in the last 24 hours answers
 //! that order again (`orders::idempotency`). `GET /api/paypal/return`: the buyer approved a
 //! PayPal order; the domain captures it through the same call as Stripe's webhook
-//! (`orders::apply_payment_event`).
+//! (`aftersale::apply_payment_event`).
 
 use actix_session::Session;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
+use aftersale::{Handled, PaymentEvent};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
 use orders::{
-    Handled, IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId,
-    PaymentEvent, PaymentProvider, PaymentProviders as _, ReturnUrls, ScopedKey,
+    IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider,
+    PaymentProviders as _, ReturnUrls, ScopedKey,
 };
 use paypal::PayPalCheckout;
 
@@ -331,7 +332,7 @@ pub async fn paypal_return(
         order: id,
         token: query.token.clone().unwrap_or_default(),
     };
-    let handled = orders::apply_payment_event(
+    let handled = aftersale::apply_payment_event(
         checkout.get_ref(),
         approved,
         aftersale.get_ref(),

@@ -59,7 +59,7 @@ pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> boo
     let own_session = session_orders(session).contains(&order.id.get());
     let own_account = matches!(
         (&user.0, order.buyer.user_id),
-        (Some(user), Some(owner)) if user.id == owner
+        (Some(user), Some(owner)) if user.user_id() == owner
     );
     own_session || own_account
 }
@@ -332,7 +332,9 @@ pub(crate) async fn orders_of_user(
     checkout: &ShopCheckout,
     user_id: i64,
 ) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = checkout.orders_of_user(user_id).await?;
+    let orders = checkout
+        .orders_of_user(shared::UserId::new(user_id))
+        .await?;
     Ok(orders
         .iter()
         .map(|order| ProfileOrder {

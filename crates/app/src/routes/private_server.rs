@@ -31,7 +31,7 @@ pub async fn show(
     RequireStaff(staff): RequireStaff,
     delivery: web::Data<DeliveryQueueService>,
 ) -> Result<HttpResponse, ApiError> {
-    let url = delivery.private_server(staff.id).await?;
+    let url = delivery.private_server(staff.user_id()).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(PrivateServer { url }))
@@ -67,7 +67,7 @@ pub async fn set(
         PrivateServerUrl::parse(&body.url).map_err(|e| ApiError::field("url", e.to_string()))?;
     let kept = url.as_str().to_owned();
     delivery
-        .set_private_server(staff.id, Some(url), &staff.actor(ip))
+        .set_private_server(staff.user_id(), Some(url), &staff.actor(ip))
         .await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -94,7 +94,7 @@ pub async fn remove(
     delivery: web::Data<DeliveryQueueService>,
 ) -> Result<HttpResponse, ApiError> {
     delivery
-        .set_private_server(staff.id, None, &staff.actor(ip))
+        .set_private_server(staff.user_id(), None, &staff.actor(ip))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -38,8 +38,7 @@ pub async fn sales_stats(
 ) -> Result<HttpResponse, ApiError> {
     let report = sales.report().await?;
     let delivery =
-        orders::delivery::last_month(database.get_ref(), delivery.now(), site.delivery_minutes)
-            .await?;
+        delivery::last_month(database.get_ref(), delivery.now(), site.delivery_minutes).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(SalesStats {

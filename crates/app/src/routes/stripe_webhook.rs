@@ -1,6 +1,6 @@
 //! `POST /api/stripe/webhook`: Stripe's signed events. The signature is checked on the raw
 //! body before anything is read; the Stripe adapter reads the event in the orders domain's
-//! words, and the domain's `orders::apply_payment_event` decides what it changes (each event
+//! words, and the domain's `aftersale::apply_payment_event` decides what it changes (each event
 //! once: a repeated delivery answers 200 and changes nothing) and whether Stripe is told it
 //! was taken (200) or sends it again (500).
 
@@ -91,7 +91,7 @@ pub async fn webhook(
         .verify(&body, signature, clock.now())
         .inspect_err(|error| tracing::warn!(%error, "stripe webhook refused"))?;
     let event = event.payment_event();
-    orders::apply_payment_event(
+    aftersale::apply_payment_event(
         checkout.get_ref(),
         event,
         aftersale.get_ref(),

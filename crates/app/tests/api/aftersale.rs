@@ -544,10 +544,10 @@ fn chat_session() -> String {
 
 /// A review of order `order` with `rating`, as the order page leaves it.
 async fn reviewed(app: &TestApp, order: i64, rating: u8) {
-    use orders::ReviewRepository;
+    use reviews::ReviewRepository;
     let added = app
         .store
-        .add_review(orders::NewReview {
+        .add_review(reviews::NewReview {
             order_id: orders::OrderId::new(order),
             rating,
             text: format!("{rating} stars"),

@@ -520,7 +520,7 @@ mod tests {
 
     /// The super_admin acting in these tests.
     fn ada() -> Actor {
-        Actor::staff(1, "Ada", "203.0.113.7")
+        Actor::staff(shared::UserId::new(1), "Ada", "203.0.113.7")
     }
 
     fn no_pictures() -> MockProductImages {

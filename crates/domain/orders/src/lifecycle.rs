@@ -14,8 +14,9 @@ use std::fmt;
 use std::future::Future;
 
 use chrono::{DateTime, Duration, Utc};
+use shared::UserId;
 
-use crate::{Clock, MailKind, MailRetry, OrderError, OrderId};
+use crate::{Clock, OrderError, OrderId};
 
 /// One step of an order's way, as events and server push name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -108,7 +109,7 @@ pub struct OrderEvent {
     pub order_id: OrderId,
     pub step: OrderStep,
     /// The member of staff who made the change, if one did.
-    pub staff_id: Option<i64>,
+    pub staff_id: Option<UserId>,
     /// What the provider said with it (a dispute's reason), at most 200 characters.
     pub note: Option<String>,
     pub at: DateTime<Utc>,
@@ -348,6 +349,86 @@ impl<R: OutboxRepository, H: JobHandler, C: Clock> OutboxWorker<R, H, C> {
     }
 }
 
+/// Which mail the buyer gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MailKind {
+    /// The order was paid: the receipt with the order's link.
+    Receipt,
+    /// Staff delivered it in the game.
+    Delivered,
+    /// It was refunded.
+    Refunded,
+    /// A member of staff took it and waits in the game (once per claim).
+    Claimed,
+}
+
+impl MailKind {
+    pub const ALL: [MailKind; 4] = [
+        MailKind::Receipt,
+        MailKind::Delivered,
+        MailKind::Refunded,
+        MailKind::Claimed,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            MailKind::Receipt => "receipt",
+            MailKind::Delivered => "delivered",
+            MailKind::Refunded => "refunded",
+            MailKind::Claimed => "claimed",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+impl fmt::Display for MailKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The mail couldn't be sent (this time).
+#[derive(Debug, thiserror::Error)]
+#[error("the mail could not be sent: {0}")]
+pub struct SendFailed(#[source] pub anyhow::Error);
+
+/// How often and how patiently a mail is tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailRetry {
+    /// Attempts in all before giving up.
+    pub max_attempts: u32,
+    /// Wait after the first failure; doubled after each further one.
+    pub base_delay_seconds: u64,
+    /// The longest wait between two attempts.
+    pub max_delay_seconds: u64,
+}
+
+impl Default for MailRetry {
+    fn default() -> Self {
+        MailRetry {
+            max_attempts: 8,
+            base_delay_seconds: 30,
+            max_delay_seconds: 3600,
+        }
+    }
+}
+
+impl MailRetry {
+    /// The wait after `failures` failed attempts (1 or more).
+    pub fn delay_after(&self, failures: u32) -> Duration {
+        let doubling = failures.saturating_sub(1).min(30);
+        let seconds = self
+            .base_delay_seconds
+            .max(1)
+            .saturating_mul(1u64 << doubling)
+            .min(self.max_delay_seconds.max(1));
+        Duration::seconds(i64::try_from(seconds).unwrap_or(i64::MAX))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
@@ -490,5 +571,26 @@ mod tests {
             MailRetry::default(),
         );
         worker.run_due().await.unwrap();
+    }
+
+    #[test]
+    fn the_retry_wait_doubles_up_to_its_cap() {
+        let retry = MailRetry {
+            max_attempts: 5,
+            base_delay_seconds: 10,
+            max_delay_seconds: 60,
+        };
+        let waits: Vec<i64> = (1..=5)
+            .map(|n| retry.delay_after(n).num_seconds())
+            .collect();
+        assert_eq!(waits, [10, 20, 40, 60, 60]);
+    }
+
+    #[test]
+    fn mail_kinds_round_trip_as_text() {
+        for kind in MailKind::ALL {
+            assert_eq!(MailKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(MailKind::parse("spam"), None);
     }
 }

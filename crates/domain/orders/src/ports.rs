@@ -2,6 +2,7 @@ use std::future::Future;
 
 use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
+use shared::UserId;
 
 use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
 use crate::idempotency::{KeyedOrder, ScopedKey};
@@ -40,7 +41,7 @@ pub enum Applied {
 
 /// Where orders are kept. Every method that changes something does it in one database
 /// transaction: all of it or none of it.
-#[cfg_attr(test, mockall::automock)]
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait OrderRepository: Send + Sync + 'static {
     /// In one transaction, all or nothing:
     /// - takes `reservation` from stock (each finite product: `stock >= quantity`, never below
@@ -96,7 +97,7 @@ pub trait OrderRepository: Send + Sync + 'static {
     /// The account's orders, newest first. Fails only with `OrderError::Unknown`.
     fn orders_of_user(
         &self,
-        user_id: i64,
+        user_id: UserId,
     ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
 
     /// In one transaction: records `event` (when given; `Applied::Replayed` and nothing else
@@ -167,7 +168,7 @@ pub trait OrderRepository: Send + Sync + 'static {
 }
 
 /// The products checkout prices and reserves, read fresh from the database.
-#[cfg_attr(test, mockall::automock)]
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait ProductLookup: Send + Sync + 'static {
     /// The products with these ids, archived ones included, with their `related_ids`; ids
     /// that do not exist are left out. Fails only with `CatalogError::Unknown`.
@@ -203,7 +204,7 @@ pub trait StockHint: Send + Sync + 'static {
 /// page) and PayPal when it is enabled. The rules choose the provider (an order's own, or the
 /// one an event came from); an implementation passes each call on to that provider's gateway
 /// and decides nothing.
-#[cfg_attr(test, mockall::automock)]
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait PaymentProviders: Send + Sync + 'static {
     /// Whether this instance can reach `provider` now (PayPal may have been switched off since
     /// an order was paid through it, and an instance has one card provider).
@@ -262,7 +263,7 @@ pub trait CheckoutService: Send + Sync + 'static {
     /// The account's orders, newest first.
     fn orders_of_user(
         &self,
-        user_id: i64,
+        user_id: UserId,
     ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
 
     /// The provider says the order is paid (webhook, capture, or the dev page). Idempotent:

@@ -5,16 +5,18 @@ use cart_pricing::{PricedCart, Quantity, StockProblem};
 use catalog::{Product, ProductId};
 use chrono::{DateTime, Duration, Utc};
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
+use shared::UserId;
 
-use crate::blocklist::{Blocklist, BuyerIdentities, NoBlocklist};
+use crate::block_check::{Blocklist, BuyerIdentities, NoBlocklist};
 use crate::gates::ProductGates;
 use crate::idempotency::{KeyedPlacement, IDEMPOTENCY_WINDOW_HOURS};
+use crate::link_keys::OrderKeys;
 use crate::{
-    frees_up_in, stock_problems, tracking::OrderKeys, Amounts, Applied, Buyer, CartItem,
-    CheckoutError, CheckoutLimits, CheckoutRequest, CheckoutService, Closing, ConfirmError,
-    Confirmation, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
-    OrderStatus, PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release,
-    ReleaseError, RequestedItem, Reservation, StockHint, TransitionError, Unavailable,
+    frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
+    CheckoutRequest, CheckoutService, Closing, ConfirmError, Confirmation, NewOrder, Order,
+    OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentNotice,
+    PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release, ReleaseError, RequestedItem,
+    Reservation, StockHint, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -482,7 +484,7 @@ where
         self.orders.order(id).await
     }
 
-    async fn orders_of_user(&self, user_id: i64) -> Result<Vec<Order>, OrderError> {
+    async fn orders_of_user(&self, user_id: UserId) -> Result<Vec<Order>, OrderError> {
         self.orders.orders_of_user(user_id).await
     }
 

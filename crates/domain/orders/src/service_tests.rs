@@ -51,7 +51,7 @@ fn buyer() -> Buyer {
         }),
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
-        user_id: Some(4),
+        user_id: Some(UserId::new(4)),
     }
 }
 
@@ -145,7 +145,7 @@ async fn an_order_is_priced_from_the_database_and_its_finite_stock_reserved() {
     assert_eq!(order.payment.provider, PaymentProvider::Stripe);
     assert_eq!(order.payment.reference, None);
     assert_eq!(order.created_at, now());
-    assert_eq!(order.buyer.user_id, Some(4));
+    assert_eq!(order.buyer.user_id, Some(UserId::new(4)));
     let reservation = reserved.lock().unwrap().clone().unwrap();
     assert_eq!(entries(&reservation), [(1, 2)]);
 }

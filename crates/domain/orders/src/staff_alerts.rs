@@ -198,12 +198,47 @@ mod tests {
     use crate::lifecycle::OrderEvent;
     use crate::ports::MockOrderRepository;
     use crate::OrderId;
+    use shared::UserId;
+
+    fn order_in(lifecycle: crate::Lifecycle) -> Order {
+        use cart_pricing::{Money, PaymentMethod};
+        Order::restore(
+            OrderId::new(3),
+            vec![],
+            crate::Buyer {
+                discord: Some(crate::DiscordIdentity {
+                    discord_id: crate::DiscordId::parse("80351110224678912").unwrap(),
+                    username: "kid".into(),
+                    avatar_url: None,
+                }),
+                roblox_username: crate::RobloxUsername::parse("Builderman").unwrap(),
+                email: crate::Email::parse("kid@example.com").unwrap(),
+                user_id: None,
+            },
+            crate::Amounts {
+                subtotal: Money::ZERO,
+                discount: Money::ZERO,
+                fee: Money::ZERO,
+                total: Money::ZERO,
+            },
+            None,
+            crate::Payment {
+                method: PaymentMethod::Card,
+                provider: crate::PaymentProvider::Dev,
+                reference: None,
+                payment_id: None,
+            },
+            Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap(),
+            None,
+            lifecycle,
+        )
+    }
 
     fn job(step: OrderStep) -> OutboxJob {
         noted(step, None, None)
     }
 
-    fn noted(step: OrderStep, staff_id: Option<i64>, note: Option<&str>) -> OutboxJob {
+    fn noted(step: OrderStep, staff_id: Option<UserId>, note: Option<&str>) -> OutboxJob {
         OutboxJob {
             id: 1,
             event: OrderEvent {
@@ -233,7 +268,7 @@ mod tests {
     ) -> StaffAlerts<MockOrderRepository, MockStaffPost> {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().returning(move |_| {
-            let mut order = crate::tracking::tests::order_in(crate::Lifecycle::restore(
+            let mut order = order_in(crate::Lifecycle::restore(
                 status,
                 Some(Utc.with_ymd_and_hms(2026, 11, 26, 11, 0, 0).unwrap()),
                 delivered.then(|| Utc.with_ymd_and_hms(2026, 11, 26, 11, 30, 0).unwrap()),
@@ -264,7 +299,7 @@ mod tests {
 
     #[test]
     fn names_go_to_staff_escaped_as_typed() {
-        let mut order = crate::tracking::tests::order_in(crate::Lifecycle::restore(
+        let mut order = order_in(crate::Lifecycle::restore(
             OrderStatus::Paid,
             Some(Utc.with_ymd_and_hms(2026, 11, 26, 11, 0, 0).unwrap()),
             None,
@@ -347,7 +382,7 @@ mod tests {
             ),
             // a refund staff made, or one after the delivery: nothing to stop
             (
-                noted(OrderStep::Refunded, Some(3), None),
+                noted(OrderStep::Refunded, Some(UserId::new(3)), None),
                 Refunded,
                 false,
                 None,

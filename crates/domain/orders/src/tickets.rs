@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::anyhow;
-use shared::{escape_markdown, DiscordId};
+use shared::{escape_markdown, DiscordId, UserId};
 
 use crate::{Channel, JobFailed, JobHandler, OrderError, OrderId, OrderStep, OutboxJob};
 
@@ -134,7 +134,7 @@ pub struct TicketOrder {
     pub roblox_username: String,
     pub items: Vec<TicketItem>,
     /// The member of staff holding the order now.
-    pub claimed_by: Option<i64>,
+    pub claimed_by: Option<UserId>,
     /// The public path (or URL) of the first picture of the order's proof of delivery.
     pub proof_picture: Option<String>,
     pub thread: Option<DiscordId>,
@@ -161,7 +161,7 @@ pub trait TicketRepository: Send + Sync + 'static {
     /// `None` when there is no such user.
     fn ticket_staff(
         &self,
-        user_id: i64,
+        user_id: UserId,
     ) -> impl Future<Output = Result<Option<TicketStaff>, OrderError>> + Send;
 
     /// Stores the thread where the order has none yet; `false` when it already had one (or
@@ -530,7 +530,7 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
         &self,
         order: &TicketOrder,
         step: OrderStep,
-        staff_id: Option<i64>,
+        staff_id: Option<UserId>,
     ) -> Result<Option<(String, Vec<DiscordId>)>, JobFailed> {
         let text = match step {
             OrderStep::Claimed => {

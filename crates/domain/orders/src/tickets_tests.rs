@@ -28,14 +28,14 @@ fn order(thread: Option<&str>, problem: Option<TicketProblem>) -> TicketOrder {
                 quantity: 1,
             },
         ],
-        claimed_by: Some(3),
+        claimed_by: Some(UserId::new(3)),
         proof_picture: Some("/media/proofs/abc.png".into()),
         thread: thread.map(id),
         problem: problem.map(|p| p.sentence().to_owned()),
     }
 }
 
-fn job(step: OrderStep, staff_id: Option<i64>) -> OutboxJob {
+fn job(step: OrderStep, staff_id: Option<UserId>) -> OutboxJob {
     OutboxJob {
         id: 90,
         event: OrderEvent {
@@ -300,7 +300,7 @@ async fn a_thread_made_twice_keeps_the_stored_one_and_closes_the_other() {
 async fn a_claim_names_the_staff_and_their_private_server() {
     let mut repo = reading(order(Some(THREAD), None));
     repo.expect_ticket_staff()
-        .with(eq(5))
+        .with(eq(UserId::new(5)))
         .times(1)
         .returning(|_| {
             Box::pin(async {
@@ -328,7 +328,7 @@ async fn a_claim_names_the_staff_and_their_private_server() {
     desk.expect_close_thread().never();
 
     tickets(repo, desk)
-        .handle(&job(OrderStep::Claimed, Some(5)))
+        .handle(&job(OrderStep::Claimed, Some(UserId::new(5))))
         .await
         .unwrap();
 }
@@ -356,7 +356,7 @@ async fn delivery_posts_the_proof_and_the_review_link_then_closes_the_thread() {
         .returning(|_| ok());
 
     tickets(repo, desk)
-        .handle(&job(OrderStep::Delivered, Some(5)))
+        .handle(&job(OrderStep::Delivered, Some(UserId::new(5))))
         .await
         .unwrap();
 }
@@ -391,7 +391,7 @@ async fn a_later_step_waits_for_the_thread_unless_it_will_never_come() {
         desk
     };
     let waiting = tickets(reading(order(None, None)), desk())
-        .handle(&job(OrderStep::Claimed, Some(5)))
+        .handle(&job(OrderStep::Claimed, Some(UserId::new(5))))
         .await
         .unwrap_err();
     assert!(waiting.retry);
@@ -400,7 +400,7 @@ async fn a_later_step_waits_for_the_thread_unless_it_will_never_come() {
         reading(order(None, Some(TicketProblem::NotOpenedNoPermission))),
         desk(),
     )
-    .handle(&job(OrderStep::Claimed, Some(5)))
+    .handle(&job(OrderStep::Claimed, Some(UserId::new(5))))
     .await
     .unwrap();
 }

@@ -125,7 +125,7 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     fn staff() -> Actor {
-        Actor::staff(1, "Bo", "127.0.0.1")
+        Actor::staff(shared::UserId::new(1), "Bo", "127.0.0.1")
     }
 
     fn now() -> DateTime<Utc> {

@@ -11,12 +11,14 @@ use std::future::Future;
 
 use chrono::{DateTime, Utc};
 
+use crate::UserId;
+
 /// Who did a staff action and from where: a signed-in staff member (with the client address
 /// the request came from) or the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor {
     /// The staff member's user id; `None` for the command line.
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     /// Their name at the time (kept when the account changes or goes).
     pub name: String,
     /// The client's address (through trusted proxies); `None` for the command line.
@@ -28,7 +30,7 @@ impl Actor {
     pub const COMMAND_LINE: &'static str = "command line";
 
     /// A signed-in staff member acting from this address.
-    pub fn staff(user_id: i64, name: impl Into<String>, ip: impl fmt::Display) -> Actor {
+    pub fn staff(user_id: UserId, name: impl Into<String>, ip: impl fmt::Display) -> Actor {
         Actor {
             user_id: Some(user_id),
             name: name.into(),
@@ -324,7 +326,11 @@ mod tests {
         let cli = Actor::command_line();
         assert_eq!((cli.user_id, cli.ip.as_deref()), (None, None));
         assert_eq!(cli.name, "command line");
-        let staff = Actor::staff(7, "Ada", std::net::Ipv4Addr::new(203, 0, 113, 7));
+        let staff = Actor::staff(
+            UserId::new(7),
+            "Ada",
+            std::net::Ipv4Addr::new(203, 0, 113, 7),
+        );
         assert_eq!(staff.ip.as_deref(), Some("203.0.113.7"));
     }
 }

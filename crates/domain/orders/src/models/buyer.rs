@@ -1,3 +1,5 @@
+use shared::UserId;
+
 use crate::gateways::{DiscordIdentity, RobloxUsername};
 
 /// Where the order's receipt goes: the shop's one e-mail type (trimmed, lowercased).
@@ -12,8 +14,8 @@ pub struct Buyer {
     pub discord: Option<DiscordIdentity>,
     pub roblox_username: RobloxUsername,
     pub email: Email,
-    /// The logged-in account's id (`accounts::UserId`), `None` for a guest checkout.
-    pub user_id: Option<i64>,
+    /// The logged-in account's id, `None` for a guest checkout.
+    pub user_id: Option<UserId>,
 }
 
 impl Buyer {

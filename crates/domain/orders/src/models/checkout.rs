@@ -8,7 +8,7 @@ use catalog::ProductId;
 use sha2::{Digest, Sha256};
 
 use crate::idempotency::ScopedKey;
-use crate::tracking::AccessKey;
+use crate::link_keys::AccessKey;
 use crate::{Buyer, Order, OrderHolder, OrderId, PaymentProvider, ProviderEvent};
 
 /// One line of the checkout payload: which product and how many. Everything else the client

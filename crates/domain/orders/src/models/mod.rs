@@ -3,6 +3,7 @@ mod checkout;
 mod limits;
 mod order;
 mod reservation;
+mod staff;
 mod status;
 
 pub use buyer::{Buyer, Email, InvalidEmail};
@@ -13,8 +14,9 @@ pub use limits::{
     frees_up_in, CheckoutLimits, HeldBy, OrderHolder, PendingCapReached, PendingCaps,
 };
 pub use order::{
-    Amounts, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment, PaymentProvider,
-    ProviderEvent,
+    Amounts, Dispute, DisputeOutcome, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment,
+    PaymentProvider, ProviderEvent,
 };
 pub use reservation::{stock_problems, CartItem, Reservation};
+pub use staff::StaffMember;
 pub use status::{Lifecycle, OrderStatus, TransitionError};

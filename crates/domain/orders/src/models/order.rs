@@ -4,6 +4,7 @@ use cart_pricing::{DiscountPercent, Money, PaymentMethod, PricedCart, Quantity};
 use catalog::ProductId;
 use chrono::{DateTime, Utc};
 use promo::{PromoCode, PromoId};
+use shared::UserId;
 
 use crate::{Buyer, Lifecycle, OrderHolder, OrderStatus, TransitionError};
 
@@ -172,7 +173,7 @@ pub struct Order {
     pub payment: Payment,
     pub created_at: DateTime<Utc>,
     /// The member of staff delivering it (a user id), once someone took it from the queue.
-    pub claimed_by: Option<i64>,
+    pub claimed_by: Option<UserId>,
     /// Why a pending order is held for staff (a PayPal capture that is pending or does not
     /// match); such an order is neither cancelled nor expired, and staff decide.
     pub review: Option<String>,
@@ -218,7 +219,7 @@ impl Order {
         promo: Option<OrderPromo>,
         payment: Payment,
         created_at: DateTime<Utc>,
-        claimed_by: Option<i64>,
+        claimed_by: Option<UserId>,
         lifecycle: Lifecycle,
     ) -> Self {
         Order {
@@ -304,4 +305,41 @@ impl Order {
         });
         Ok(())
     }
+}
+
+/// How a closed dispute ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DisputeOutcome {
+    /// The money stays with the shop: the order returns to its earlier status.
+    Won,
+    /// The bank gave the money back to the buyer: the order stays disputed.
+    Lost,
+}
+
+impl DisputeOutcome {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            DisputeOutcome::Won => "won",
+            DisputeOutcome::Lost => "lost",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "won" => Some(DisputeOutcome::Won),
+            "lost" => Some(DisputeOutcome::Lost),
+            _ => None,
+        }
+    }
+}
+
+/// A chargeback on an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dispute {
+    pub opened_at: DateTime<Utc>,
+    /// The order's status when the dispute opened; a won dispute returns it there.
+    pub previous: OrderStatus,
+    /// `None` while the dispute is open.
+    pub outcome: Option<DisputeOutcome>,
+    pub closed_at: Option<DateTime<Utc>>,
 }

@@ -7,7 +7,8 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 use shared::Actor;
 
-use crate::{Clock, Order, OrderError, OrderId, OrderStatus};
+use orders::{Order, OrderError, OrderId, OrderStatus};
+use shared::Clock;
 
 /// The longest review text, in characters.
 pub const MAX_REVIEW_CHARS: usize = 1000;
@@ -245,7 +246,7 @@ mod tests {
             };
             Box::pin(async move { Ok(found) })
         });
-        let reviews = Reviews::new(repo, promo::FixedClock(at));
+        let reviews = Reviews::new(repo, shared::FixedClock(at));
         let all = reviews.summary(None).await.unwrap();
         assert_eq!((all.average, all.count), (Some(4.3), 3));
         let none = reviews.summary(Some(9)).await.unwrap();

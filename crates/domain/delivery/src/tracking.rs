@@ -1,129 +1,18 @@
-//! After the sale: the order's link key, the buyer's view of the order (timeline and place in
-//! the delivery queue), and the mail to the buyer (receipt, delivered, refunded) queued as
-//! intents and sent in the background with retries.
-//!
-//! **The link key.** `key = HMAC-SHA256(secret, "order-link:v1:{id}")`, its first 128 bits in
-//! hex. Indistinguishable from random to anyone without the server's secret, it never has to be
-//! stored in plain: the mail loop derives it again when it writes the receipt (which is sent
-//! when the payment arrives, long after checkout answered), and the orders table keeps only its
-//! SHA-256 (`orders.access_key_hash`), against which a presented key is compared in constant
-//! time. A database leak reveals no key; the stored hash keeps old links working if the secret
-//! is ever rotated.
+//! After the sale: the buyer's view of the order through its link (timeline and place in the
+//! delivery queue), and the mail to the buyer (receipt, delivered, refunded) queued as intents
+//! and sent in the background with retries. The link's key is derived by `orders::OrderKeys`.
 
-use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
-use hmac::{Hmac, Mac};
-use sha2::{Digest, Sha256};
+use orders::{
+    AccessKey, MailKind, MailRetry, Order, OrderError, OrderId, OrderKeys, OrderRepository,
+    OrderStatus, SendFailed,
+};
+use shared::Clock;
 
-use crate::{Clock, Order, OrderError, OrderId, OrderStatus};
-
-/// The key of an order's link, 32 hex characters (128 bits). Its `Debug` hides it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct AccessKey(String);
-
-impl AccessKey {
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-
-    /// The SHA-256 of the key, hex: what the orders table keeps.
-    pub fn hash(&self) -> String {
-        hex::encode(Sha256::digest(self.0.as_bytes()))
-    }
-
-    /// Whether `presented` is the key whose hash is `stored`, compared in constant time.
-    pub fn matches(stored: &str, presented: &str) -> bool {
-        let presented = hex::encode(Sha256::digest(presented.trim().as_bytes()));
-        let (a, b) = (stored.as_bytes(), presented.as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-    }
-}
-
-impl fmt::Debug for AccessKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("AccessKey(…)")
-    }
-}
-
-/// Derives each order's link key from the server's secret.
-#[derive(Clone)]
-pub struct OrderKeys {
-    secret: Vec<u8>,
-}
-
-impl fmt::Debug for OrderKeys {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("OrderKeys(…)")
-    }
-}
-
-impl OrderKeys {
-    /// `secret`: at least 32 bytes only the server knows.
-    pub fn new(secret: &[u8]) -> Result<Self, &'static str> {
-        if secret.len() < 32 {
-            return Err("the order link secret needs at least 32 bytes");
-        }
-        Ok(OrderKeys {
-            secret: secret.to_vec(),
-        })
-    }
-
-    pub fn key_for(&self, id: OrderId) -> AccessKey {
-        #[allow(clippy::expect_used)] // HMAC takes a key of any length
-        let mut mac =
-            Hmac::<Sha256>::new_from_slice(&self.secret).expect("HMAC accepts any key length");
-        mac.update(format!("order-link:v1:{}", id.get()).as_bytes());
-        let tag = mac.finalize().into_bytes();
-        AccessKey(hex::encode(&tag[..16]))
-    }
-}
-
-/// Which mail the buyer gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MailKind {
-    /// The order was paid: the receipt with the order's link.
-    Receipt,
-    /// Staff delivered it in the game.
-    Delivered,
-    /// It was refunded.
-    Refunded,
-    /// A member of staff took it and waits in the game (once per claim).
-    Claimed,
-}
-
-impl MailKind {
-    pub const ALL: [MailKind; 4] = [
-        MailKind::Receipt,
-        MailKind::Delivered,
-        MailKind::Refunded,
-        MailKind::Claimed,
-    ];
-
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            MailKind::Receipt => "receipt",
-            MailKind::Delivered => "delivered",
-            MailKind::Refunded => "refunded",
-            MailKind::Claimed => "claimed",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == text)
-    }
-}
-
-impl fmt::Display for MailKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::promise::{self, DeliveryStep, DeliveryTimesRepository};
 
 /// One queued mail, due to be sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -335,11 +224,6 @@ pub struct BuyerMail {
     pub staff_name: Option<String>,
 }
 
-/// The mail couldn't be sent (this time).
-#[derive(Debug, thiserror::Error)]
-#[error("the mail could not be sent: {0}")]
-pub struct SendFailed(#[source] pub anyhow::Error);
-
 /// Where buyer mail goes: SMTP or the local outbox.
 #[cfg_attr(test, mockall::automock)]
 pub trait BuyerMailer: Send + Sync + 'static {
@@ -347,40 +231,6 @@ pub trait BuyerMailer: Send + Sync + 'static {
         &self,
         mail: BuyerMail,
     ) -> impl Future<Output = Result<(), SendFailed>> + Send;
-}
-
-/// How often and how patiently a mail is tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MailRetry {
-    /// Attempts in all before giving up.
-    pub max_attempts: u32,
-    /// Wait after the first failure; doubled after each further one.
-    pub base_delay_seconds: u64,
-    /// The longest wait between two attempts.
-    pub max_delay_seconds: u64,
-}
-
-impl Default for MailRetry {
-    fn default() -> Self {
-        MailRetry {
-            max_attempts: 8,
-            base_delay_seconds: 30,
-            max_delay_seconds: 3600,
-        }
-    }
-}
-
-impl MailRetry {
-    /// The wait after `failures` failed attempts (1 or more).
-    pub fn delay_after(&self, failures: u32) -> Duration {
-        let doubling = failures.saturating_sub(1).min(30);
-        let seconds = self
-            .base_delay_seconds
-            .max(1)
-            .saturating_mul(1u64 << doubling)
-            .min(self.max_delay_seconds.max(1));
-        Duration::seconds(i64::try_from(seconds).unwrap_or(i64::MAX))
-    }
 }
 
 /// How long an attempt holds a job before another instance may try it.
@@ -417,7 +267,7 @@ pub struct MailRound {
 
 impl<R, M, C> OrderTracking<R, M, C>
 where
-    R: TrackingRepository + crate::OrderRepository + crate::DeliveryTimesRepository,
+    R: TrackingRepository + OrderRepository + DeliveryTimesRepository,
     M: BuyerMailer,
     C: Clock,
 {
@@ -446,7 +296,7 @@ where
         &self.handoff
     }
 
-    /// The shop's promise, "usually under N minutes" (see [`crate::delivery`]), measured at
+    /// The shop's promise, "usually under N minutes" (see [`crate::promise`]), measured at
     /// most once a minute. A failed measurement answers the configured default.
     pub async fn estimate_minutes(&self) -> u32 {
         let now = self.clock.now();
@@ -456,15 +306,14 @@ where
                 return minutes;
             }
         }
-        let since = now - Duration::days(crate::delivery::PROMISE_WINDOW_DAYS);
+        let since = now - Duration::days(promise::PROMISE_WINDOW_DAYS);
         match self.repository.delivered_since(since).await {
             Ok(delivered) => {
                 let seconds: Vec<i64> = delivered
                     .iter()
-                    .filter_map(|o| o.seconds(crate::DeliveryStep::PaidToDelivered))
+                    .filter_map(|o| o.seconds(DeliveryStep::PaidToDelivered))
                     .collect();
-                let minutes =
-                    crate::delivery::promise_minutes(&seconds, self.handoff.delivery_minutes);
+                let minutes = promise::promise_minutes(&seconds, self.handoff.delivery_minutes);
                 *self.promise.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, minutes));
                 minutes
             }
@@ -597,83 +446,35 @@ where
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    fn keys() -> OrderKeys {
-        OrderKeys::new(&[7u8; 64]).unwrap()
-    }
-
-    #[test]
-    fn a_key_is_128_bits_of_hex_and_differs_per_order_and_secret() {
-        let one = keys().key_for(OrderId::new(1));
-        assert_eq!(one.expose().len(), 32);
-        assert!(one.expose().chars().all(|c| c.is_ascii_hexdigit()));
-        assert_ne!(one, keys().key_for(OrderId::new(2)));
-        assert_eq!(
-            one,
-            keys().key_for(OrderId::new(1)),
-            "derived again, the same"
-        );
-        let other = OrderKeys::new(&[8u8; 64]).unwrap();
-        assert_ne!(one, other.key_for(OrderId::new(1)));
-        assert!(OrderKeys::new(&[1u8; 16]).is_err());
-        assert_eq!(format!("{one:?}"), "AccessKey(…)");
-    }
-
-    #[test]
-    fn only_the_right_key_matches_its_stored_hash() {
-        let key = keys().key_for(OrderId::new(5));
-        let stored = key.hash();
-        assert_eq!(stored.len(), 64);
-        assert!(AccessKey::matches(&stored, key.expose()));
-        assert!(!AccessKey::matches(
-            &stored,
-            keys().key_for(OrderId::new(6)).expose()
-        ));
-        assert!(!AccessKey::matches(&stored, ""));
-        assert!(!AccessKey::matches(&stored, &stored));
-    }
-
-    #[test]
-    fn the_retry_wait_doubles_up_to_its_cap() {
-        let retry = MailRetry {
-            max_attempts: 5,
-            base_delay_seconds: 10,
-            max_delay_seconds: 60,
-        };
-        let waits: Vec<i64> = (1..=5)
-            .map(|n| retry.delay_after(n).num_seconds())
-            .collect();
-        assert_eq!(waits, [10, 20, 40, 60, 60]);
-    }
-
-    pub(crate) fn order_in(lifecycle: crate::Lifecycle) -> Order {
-        use cart_pricing::{Money, PaymentMethod};
+    fn order_in(lifecycle: orders::Lifecycle) -> Order {
+        use orders::{Money, PaymentMethod};
         Order::restore(
             OrderId::new(3),
             vec![],
-            crate::Buyer {
-                discord: Some(crate::DiscordIdentity {
-                    discord_id: crate::DiscordId::parse("80351110224678912").unwrap(),
+            orders::Buyer {
+                discord: Some(orders::DiscordIdentity {
+                    discord_id: orders::DiscordId::parse("80351110224678912").unwrap(),
                     username: "kid".into(),
                     avatar_url: None,
                 }),
-                roblox_username: crate::RobloxUsername::parse("Builderman").unwrap(),
-                email: crate::Email::parse("kid@example.com").unwrap(),
+                roblox_username: orders::RobloxUsername::parse("Builderman").unwrap(),
+                email: orders::Email::parse("kid@example.com").unwrap(),
                 user_id: None,
             },
-            crate::Amounts {
+            orders::Amounts {
                 subtotal: Money::ZERO,
                 discount: Money::ZERO,
                 fee: Money::ZERO,
                 total: Money::ZERO,
             },
             None,
-            crate::Payment {
+            orders::Payment {
                 method: PaymentMethod::Card,
-                provider: crate::PaymentProvider::Dev,
+                provider: orders::PaymentProvider::Dev,
                 reference: None,
                 payment_id: None,
             },
@@ -734,7 +535,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_timeline_lists_the_steps_taken_in_order() {
-        use crate::Lifecycle;
+        use orders::Lifecycle;
         let claimed = TrackingFacts {
             claimed_at: Some(at(5)),
             ..TrackingFacts::default()
@@ -780,13 +581,5 @@ pub(crate) mod tests {
             Some(at(30)),
         ));
         assert_eq!(statuses(&refunded, &claimed), ["paid", "refunded"]);
-    }
-
-    #[test]
-    fn mail_kinds_round_trip_as_text() {
-        for kind in MailKind::ALL {
-            assert_eq!(MailKind::parse(kind.as_str()), Some(kind));
-        }
-        assert_eq!(MailKind::parse("spam"), None);
     }
 }

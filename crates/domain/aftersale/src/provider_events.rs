@@ -19,12 +19,14 @@
 
 use promo::PromoRepository;
 
-use crate::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
-use crate::{
+use orders::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
+use orders::{
     Blocklist, CaptureError, Captured, Checkout, CheckoutService, Clock, ConfirmError,
-    DisputeOutcome, Noticed, OrderError, OrderId, OrderRepository, PaymentNotice, PaymentProvider,
-    PaymentProviders, PaymentRecords, ProductLookup, ProviderEvent, ProviderRefund, ReleaseError,
+    DisputeOutcome, OrderError, OrderId, OrderRepository, PaymentNotice, PaymentProvider,
+    PaymentProviders, ProductLookup, ProviderEvent, ReleaseError,
 };
+
+use crate::{Noticed, PaymentRecords, ProviderRefund};
 
 /// A provider's report on a payment, as the shop reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -341,13 +343,13 @@ mod tests {
     use promo::{FixedClock, MockPromoRepository};
 
     use super::*;
-    use crate::gateways::CapturedAmount;
     use crate::payment_records::MockPaymentRecords;
-    use crate::ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
-    use crate::{
+    use orders::gateways::CapturedAmount;
+    use orders::{
         Amounts, Applied, Buyer, Closing, Confirmation, DiscordId, DiscordIdentity, Email,
         Lifecycle, Money, NewOrder, Order, OrderHolder, OrderStatus, PaymentMethod, RobloxUsername,
     };
+    use orders::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap()

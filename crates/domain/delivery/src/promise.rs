@@ -9,7 +9,7 @@ use std::future::Future;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
-use crate::OrderError;
+use orders::OrderError;
 
 /// Deliveries in the last 7 days below which the promise is the configured default.
 pub const PROMISE_MIN_SAMPLES: usize = 10;

@@ -8,7 +8,8 @@ use std::future::Future;
 
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, Utc};
 
-use crate::{Clock, OrderError};
+use orders::OrderError;
+use shared::Clock;
 
 /// Days in the daily chart, today included.
 pub const DAYS: u32 = 30;
@@ -198,7 +199,7 @@ impl<R: SalesRepository, C: Clock> SalesStatistics<R, C> {
 mod tests {
     use super::*;
     use chrono::TimeZone;
-    use promo::FixedClock;
+    use shared::FixedClock;
 
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()

@@ -18,49 +18,13 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 use shared::Actor;
 
-use crate::blocklist::{BlockKind, BlockStatus, NewBlock};
-use crate::gateways::{PaymentError, RefundRequest};
-use crate::{
-    Applied, Clock, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentProvider,
-    PaymentProviders, ProviderEvent, TransitionError,
+use blocklist::{BlockStatus, NewBlock};
+use orders::gateways::{PaymentError, RefundRequest};
+use orders::{
+    normalise_ip, Applied, BlockKind, DisputeOutcome, Order, OrderError, OrderId, OrderRepository,
+    OrderStatus, PaymentProvider, PaymentProviders, ProviderEvent, TransitionError,
 };
-
-/// How a closed dispute ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DisputeOutcome {
-    /// The money stays with the shop: the order returns to its earlier status.
-    Won,
-    /// The bank gave the money back to the buyer: the order stays disputed.
-    Lost,
-}
-
-impl DisputeOutcome {
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            DisputeOutcome::Won => "won",
-            DisputeOutcome::Lost => "lost",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "won" => Some(DisputeOutcome::Won),
-            "lost" => Some(DisputeOutcome::Lost),
-            _ => None,
-        }
-    }
-}
-
-/// A chargeback on an order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dispute {
-    pub opened_at: DateTime<Utc>,
-    /// The order's status when the dispute opened; a won dispute returns it there.
-    pub previous: OrderStatus,
-    /// `None` while the dispute is open.
-    pub outcome: Option<DisputeOutcome>,
-    pub closed_at: Option<DateTime<Utc>>,
-}
+use shared::Clock;
 
 /// Where refunds and disputes are recorded. Every change is one transaction that records the
 /// provider's event (when given) with it: `Applied::Replayed` and nothing else when the event
@@ -398,18 +362,14 @@ pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
     let Some(discord) = &buyer.discord else {
         return vec![];
     };
-    let address = order
-        .client_ip
-        .as_deref()
-        .and_then(crate::blocklist::normalise_ip)
-        .map(|ip| {
-            (
-                BlockKind::Ip,
-                ip,
-                BlockStatus::Active,
-                Some(at + chrono::Duration::days(CHARGEBACK_ADDRESS_DAYS)),
-            )
-        });
+    let address = order.client_ip.as_deref().and_then(normalise_ip).map(|ip| {
+        (
+            BlockKind::Ip,
+            ip,
+            BlockStatus::Active,
+            Some(at + chrono::Duration::days(CHARGEBACK_ADDRESS_DAYS)),
+        )
+    });
     [
         (
             BlockKind::DiscordId,
@@ -449,14 +409,14 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use std::sync::{Arc, Mutex};
 
-    use cart_pricing::{Money, PaymentMethod};
     use chrono::TimeZone;
     use mockall::predicate::{always, eq};
-    use promo::FixedClock;
+    use orders::{Money, PaymentMethod};
+    use shared::{FixedClock, UserId};
 
     use super::*;
-    use crate::gateways::RefundReceipt;
-    use crate::ports::MockPaymentProviders;
+    use orders::gateways::RefundReceipt;
+    use orders::MockPaymentProviders;
 
     /// Providers that reach every provider (Stripe and PayPal alike).
     fn reaching_all() -> MockPaymentProviders {
@@ -466,9 +426,9 @@ mod tests {
     }
 
     fn staff() -> Actor {
-        Actor::staff(1, "Bo", "127.0.0.1")
+        Actor::staff(UserId::new(1), "Bo", "127.0.0.1")
     }
-    use crate::{
+    use orders::{
         Amounts, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
         OrderHolder, PendingCaps, PlaceError, Reservation, RobloxUsername,
     };
@@ -497,10 +457,10 @@ mod tests {
                 -> impl Future<Output = Result<Order, PlaceError>> + Send;
             fn attach_payment_reference(&self, id: OrderId, reference: String, url: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
-            fn keyed_order(&self, key: crate::ScopedKey, since: DateTime<Utc>)
-                -> impl Future<Output = Result<Option<crate::KeyedOrder>, OrderError>> + Send;
+            fn keyed_order(&self, key: orders::ScopedKey, since: DateTime<Utc>)
+                -> impl Future<Output = Result<Option<orders::KeyedOrder>, OrderError>> + Send;
             fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
-            fn orders_of_user(&self, user_id: i64)
+            fn orders_of_user(&self, user_id: UserId)
                 -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
             fn mark_paid(&self, id: OrderId, at: DateTime<Utc>, event: Option<ProviderEvent>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
@@ -607,7 +567,7 @@ mod tests {
             .withf(|_, _, refund, event, actor| {
                 refund.as_deref() == Some("re_1")
                     && event.is_none()
-                    && actor.as_ref().and_then(|a| a.user_id) == Some(1)
+                    && actor.as_ref().and_then(|a| a.user_id) == Some(UserId::new(1))
             })
             .times(1)
             .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));

@@ -5,9 +5,10 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
-use shared::{Actor, PrivateServerUrl};
+use shared::{Actor, PrivateServerUrl, UserId};
 
-use crate::{Clock, Money, OrderError, OrderId, OrderStatus, TransitionError};
+use orders::{Money, OrderError, OrderId, OrderStatus, StaffMember, TransitionError};
+use shared::Clock;
 
 /// Which orders the queue lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,13 +31,6 @@ impl QueueFilter {
             _ => None,
         }
     }
-}
-
-/// A member of staff, as the queue names them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StaffMember {
-    pub id: i64,
-    pub name: String,
 }
 
 /// One line of a queued order.
@@ -125,7 +119,7 @@ pub trait DeliveryRepository: Send + Sync + 'static {
     fn claim(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         at: DateTime<Utc>,
         actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
@@ -134,7 +128,7 @@ pub trait DeliveryRepository: Send + Sync + 'static {
     fn release(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
@@ -143,7 +137,7 @@ pub trait DeliveryRepository: Send + Sync + 'static {
     fn deliver(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         proof: Option<i64>,
         at: DateTime<Utc>,
         actor: &Actor,
@@ -163,13 +157,13 @@ pub trait DeliveryRepository: Send + Sync + 'static {
     /// The member of staff's private server link (`None`: none set, or no such user).
     fn private_server_url(
         &self,
-        staff: i64,
+        staff: UserId,
     ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
 
     /// Sets (or with `None` removes) the member of staff's private server link, audited.
     fn set_private_server_url(
         &self,
-        staff: i64,
+        staff: UserId,
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
@@ -277,7 +271,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     pub async fn claim(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         actor: &Actor,
     ) -> Result<QueuedOrder, QueueError> {
         if self.repository.private_server_url(staff).await?.is_none() {
@@ -306,7 +300,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     pub async fn release(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         actor: &Actor,
     ) -> Result<QueuedOrder, QueueError> {
         let released = self.repository.release(id, staff, actor).await?;
@@ -324,7 +318,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     pub async fn deliver(
         &self,
         id: OrderId,
-        staff: i64,
+        staff: UserId,
         proof: Option<i64>,
         actor: &Actor,
     ) -> Result<QueuedOrder, QueueError> {
@@ -370,14 +364,14 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     }
 
     /// The member of staff's private server link.
-    pub async fn private_server(&self, staff: i64) -> Result<Option<String>, OrderError> {
+    pub async fn private_server(&self, staff: UserId) -> Result<Option<String>, OrderError> {
         self.repository.private_server_url(staff).await
     }
 
     /// Sets or (with `None`) removes the member of staff's private server link.
     pub async fn set_private_server(
         &self,
-        staff: i64,
+        staff: UserId,
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> Result<(), OrderError> {
@@ -395,7 +389,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
-    use promo::FixedClock;
+    use shared::FixedClock;
 
     use super::*;
 
@@ -403,7 +397,7 @@ mod tests {
         Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
     }
 
-    fn order(status: OrderStatus, claimed_by: Option<(i64, &str)>) -> QueuedOrder {
+    fn order(status: OrderStatus, claimed_by: Option<(UserId, &str)>) -> QueuedOrder {
         QueuedOrder {
             id: OrderId::new(7),
             status,
@@ -432,7 +426,7 @@ mod tests {
     }
 
     fn staff() -> Actor {
-        Actor::staff(1, "Bo", "127.0.0.1")
+        Actor::staff(UserId::new(1), "Bo", "127.0.0.1")
     }
 
     fn queue_with(
@@ -450,7 +444,8 @@ mod tests {
             .returning(|id| Box::pin(async move { Ok(id == 3) }));
         repo.expect_private_server_url().returning(|staff| {
             Box::pin(async move {
-                Ok((staff != 99).then(|| "https://www.roblox.com/share?code=1".to_owned()))
+                Ok((staff != UserId::new(99))
+                    .then(|| "https://www.roblox.com/share?code=1".to_owned()))
             })
         });
         repo.expect_mark_ready()
@@ -464,54 +459,78 @@ mod tests {
 
     #[tokio::test]
     async fn a_claim_someone_else_holds_names_them() {
-        let queue = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
-        let error = queue.claim(OrderId::new(7), 1, &staff()).await.unwrap_err();
+        let queue = queue_with(
+            false,
+            order(OrderStatus::Paid, Some((UserId::new(2), "Ann"))),
+        );
+        let error = queue
+            .claim(OrderId::new(7), UserId::new(1), &staff())
+            .await
+            .unwrap_err();
         assert_eq!(error.to_string(), "Already claimed by Ann.");
     }
 
     #[tokio::test]
     async fn a_won_claim_answers_the_claimed_order() {
-        let queue = queue_with(true, order(OrderStatus::Paid, Some((1, "Bob"))));
-        let order = queue.claim(OrderId::new(7), 1, &staff()).await.unwrap();
+        let queue = queue_with(
+            true,
+            order(OrderStatus::Paid, Some((UserId::new(1), "Bob"))),
+        );
+        let order = queue
+            .claim(OrderId::new(7), UserId::new(1), &staff())
+            .await
+            .unwrap();
         assert_eq!(order.claimed_by.unwrap().name, "Bob");
     }
 
     #[tokio::test]
     async fn only_paid_orders_can_be_claimed() {
         let queue = queue_with(false, order(OrderStatus::Delivered, None));
-        let error = queue.claim(OrderId::new(7), 1, &staff()).await.unwrap_err();
+        let error = queue
+            .claim(OrderId::new(7), UserId::new(1), &staff())
+            .await
+            .unwrap_err();
         assert!(matches!(error, QueueError::NotPaid(OrderStatus::Delivered)));
     }
 
     #[tokio::test]
     async fn only_the_claimer_releases_and_releasing_nothing_is_fine() {
-        let taken = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
+        let taken = queue_with(
+            false,
+            order(OrderStatus::Paid, Some((UserId::new(2), "Ann"))),
+        );
         let error = taken
-            .release(OrderId::new(7), 1, &staff())
+            .release(OrderId::new(7), UserId::new(1), &staff())
             .await
             .unwrap_err();
         assert_eq!(error.to_string(), "Only Ann can release this order.");
         let free = queue_with(false, order(OrderStatus::Paid, None));
-        assert!(free.release(OrderId::new(7), 1, &staff()).await.is_ok());
+        assert!(free
+            .release(OrderId::new(7), UserId::new(1), &staff())
+            .await
+            .is_ok());
     }
 
     #[tokio::test]
     async fn delivering_checks_the_proof_and_the_claim() {
-        let queue = queue_with(false, order(OrderStatus::Paid, Some((2, "Ann"))));
+        let queue = queue_with(
+            false,
+            order(OrderStatus::Paid, Some((UserId::new(2), "Ann"))),
+        );
         let error = queue
-            .deliver(OrderId::new(7), 1, Some(99), &staff())
+            .deliver(OrderId::new(7), UserId::new(1), Some(99), &staff())
             .await
             .unwrap_err();
         assert!(matches!(error, QueueError::UnknownProof(99)));
         let error = queue
-            .deliver(OrderId::new(7), 1, Some(3), &staff())
+            .deliver(OrderId::new(7), UserId::new(1), Some(3), &staff())
             .await
             .unwrap_err();
         assert_eq!(error.to_string(), "Already claimed by Ann.");
 
         let done = queue_with(false, order(OrderStatus::Refunded, None));
         let error = done
-            .deliver(OrderId::new(7), 1, None, &staff())
+            .deliver(OrderId::new(7), UserId::new(1), None, &staff())
             .await
             .unwrap_err();
         assert_eq!(
@@ -524,7 +543,7 @@ mod tests {
     async fn claiming_needs_a_private_server_link() {
         let queue = queue_with(true, order(OrderStatus::Paid, None));
         let error = queue
-            .claim(OrderId::new(7), 99, &staff())
+            .claim(OrderId::new(7), UserId::new(99), &staff())
             .await
             .unwrap_err();
         assert!(matches!(error, QueueError::NoPrivateServer));
@@ -535,7 +554,7 @@ mod tests {
     async fn an_unclaimed_order_cannot_be_delivered() {
         let queue = queue_with(false, order(OrderStatus::Paid, None));
         let error = queue
-            .deliver(OrderId::new(7), 1, None, &staff())
+            .deliver(OrderId::new(7), UserId::new(1), None, &staff())
             .await
             .unwrap_err();
         assert_eq!(error.to_string(), "Claim this order first.");
@@ -557,7 +576,7 @@ mod tests {
     fn a_claim_without_a_ready_buyer_becomes_a_no_show_after_the_setting() {
         let claimed = QueuedOrder {
             claimed_at: Some(now() - chrono::Duration::minutes(15)),
-            ..order(OrderStatus::Paid, Some((1, "Bo")))
+            ..order(OrderStatus::Paid, Some((UserId::new(1), "Bo")))
         };
         assert!(claimed.no_show(now(), 15));
         assert!(!claimed.no_show(now(), 16));
@@ -575,7 +594,7 @@ mod tests {
     async fn a_disputed_order_cannot_be_delivered() {
         let queue = queue_with(false, order(OrderStatus::Disputed, None));
         let error = queue
-            .deliver(OrderId::new(7), 1, None, &staff())
+            .deliver(OrderId::new(7), UserId::new(1), None, &staff())
             .await
             .unwrap_err();
         assert_eq!(

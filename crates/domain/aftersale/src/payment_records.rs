@@ -1,12 +1,13 @@
-//! The port through which the policy of the providers' events (`orders::provider_events`)
+//! The port through which the policy of the providers' events (`aftersale::provider_events`)
 //! changes what comes after the sale, and its implementation by [`AfterSale`].
 
 use std::future::Future;
 
-use crate::{
-    AfterSale, AfterSaleRepository, Clock, DisputeOutcome, Noticed, OrderError, OrderId,
-    OrderRepository, PaymentProvider, ProviderEvent, ProviderRefund,
+use orders::{
+    Clock, DisputeOutcome, OrderError, OrderId, OrderRepository, PaymentProvider, ProviderEvent,
 };
+
+use crate::{AfterSale, AfterSaleRepository, Noticed, ProviderRefund};
 
 /// What a provider's events change after the sale: the port of the policy to
 /// [`AfterSale`], which implements it.
