@@ -17,7 +17,7 @@ use chat::{
 use discord::{ChatAlerts, StaffNotifier};
 use secrecy::ExposeSecret;
 
-use crate::dispatch::EventsStore;
+use crate::snapshot::EventsStore;
 
 use crate::auth::{AccountsService, AppClock};
 use crate::services::TrackingService;

@@ -5,7 +5,6 @@ mod background;
 mod checkout;
 mod cli;
 pub mod client_ip;
-mod dispatch;
 mod error;
 pub mod events;
 mod guild_join;

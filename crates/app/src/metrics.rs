@@ -228,7 +228,7 @@ impl ShopMetrics {
         Arc::clone(&self.buyer_mail_failures)
     }
 
-    /// Counts a change of an order's payment (`dispatch::PaymentWatch`).
+    /// Counts a change of an order's payment (`store::dispatch::PaymentWatch`).
     pub fn observe_payment(&self, provider: orders::PaymentProvider, outcome: &str) {
         if !self.enabled {
             return;

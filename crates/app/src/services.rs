@@ -12,7 +12,7 @@ pub use crate::snapshot::ShopCatalog;
 
 /// The super_admin's writes to the catalog and its pictures.
 pub type CatalogAdminService =
-    catalog::CatalogAdmin<crate::dispatch::EventsStore, media::MediaImages>;
+    catalog::CatalogAdmin<crate::snapshot::EventsStore, media::MediaImages>;
 
 /// Proofs of delivery.
 pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock>;
@@ -21,10 +21,10 @@ pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock
 pub type SalesService = sales::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
-pub type DeliveryQueueService = delivery::DeliveryQueue<crate::dispatch::EventsStore, AppClock>;
+pub type DeliveryQueueService = delivery::DeliveryQueue<crate::snapshot::EventsStore, AppClock>;
 
 /// Refunds through the payment provider, and the provider's refunds and disputes.
-pub type AfterSaleService = aftersale::AfterSale<crate::dispatch::EventsStore, AppClock>;
+pub type AfterSaleService = aftersale::AfterSale<crate::snapshot::EventsStore, AppClock>;
 
 /// The super_admin's blocklist.
 pub type BlocklistService = blocklist::BlocklistAdmin<Store, AppClock>;

@@ -364,6 +364,16 @@ impl StockChanged {
 
 /// Checkout asks the snapshot first: what the storefront shows as sold out is refused without
 /// a database round trip (the database still decides every sale).
+impl store::dispatch::StockWatch for StockChanged {
+    async fn on_stock_changed(&self) {
+        StockChanged::on_stock_changed(self).await;
+    }
+}
+
+/// The store as the services see it: each write handed on to server push, the snapshot and
+/// the watchers (`store::dispatch`).
+pub type EventsStore = store::dispatch::EventsStore<StockChanged>;
+
 impl orders::StockHint for StockChanged {
     fn products(&self, ids: &[ProductId]) -> Vec<Product> {
         self.snapshot.hint_products(ids)

@@ -10,6 +10,7 @@ use std::sync::{
 use actix_web::{cookie::Key, web};
 use anyhow::Context;
 use media::MediaStore;
+use store::dispatch::{DeliveryWatch, PaymentWatch};
 use store::Store;
 
 use crate::{
@@ -20,7 +21,6 @@ use crate::{
         ShopPromos,
     },
     client_ip::TrustedProxies,
-    dispatch::{DeliveryWatch, EventsStore, PaymentWatch},
     events::{streams::StreamLimits, ShopEvents},
     help_chat::HelpChat,
     limits::RateLimits,
@@ -34,7 +34,7 @@ use crate::{
         TrackingService,
     },
     settings::{Environment, EventsSettings, Settings, SiteSettings},
-    snapshot::{ProductSnapshot, StockChanged},
+    snapshot::{EventsStore, ProductSnapshot, StockChanged},
 };
 
 /// One instance's services; cloning shares them.
@@ -199,7 +199,7 @@ impl Services {
         ));
         // every write goes through the one dispatcher: push, the snapshot, and each delivery's
         // times for the histogram and the promise
-        let events_store = EventsStore::new(store.clone(), stock.clone())
+        let events_store = EventsStore::new(store.clone(), stock.events().clone(), stock.clone())
             .watching_deliveries({
                 let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
                 DeliveryWatch::new(move |delivered| {

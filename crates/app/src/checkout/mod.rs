@@ -27,7 +27,7 @@ use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
 pub type ShopCheckout =
-    orders::Checkout<crate::dispatch::EventsStore, Store, Store, AppClock, Store>;
+    orders::Checkout<crate::snapshot::EventsStore, Store, Store, AppClock, Store>;
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
@@ -170,7 +170,7 @@ fn is_set(secret: &secrecy::SecretString) -> bool {
 pub fn build(
     settings: &Settings,
     store: Store,
-    orders_store: crate::dispatch::EventsStore,
+    orders_store: crate::snapshot::EventsStore,
     clock: AppClock,
     stock: StockChanged,
 ) -> anyhow::Result<CheckoutParts> {

@@ -20,15 +20,22 @@ use aftersale::AfterSaleRepository;
 use blocklist::NewBlock;
 use chrono::{DateTime, Utc};
 use delivery::{DeliveredOrder, DeliveryRepository, QueueFilter, QueuedOrder};
+use events::ChatChanged;
 use orders::{
     Applied, Closing, DisputeOutcome, NewOrder, Order, OrderError, OrderId, OrderRepository,
     OrderStep, PaymentProvider, PendingCaps, PlaceError, ProviderEvent, Reservation,
 };
 use shared::{Actor, PrivateServerUrl, UserId};
-use store::Store;
 
-use crate::events::{ChatChanged, ShopEvents};
-use crate::snapshot::StockChanged;
+use crate::push::ShopEvents;
+use crate::Store;
+
+/// Who hears that a write moved stock (a placed, paid or released order, a product changed):
+/// the app's product snapshot, which refreshes and tells the storefronts. It logs its own
+/// failures: a write that committed is never turned into a failed one.
+pub trait StockWatch: Clone + Send + Sync + 'static {
+    fn on_stock_changed(&self) -> impl std::future::Future<Output = ()> + Send;
+}
 
 /// Who hears of each delivery this instance makes, with its times.
 #[derive(Clone)]
@@ -67,19 +74,19 @@ impl std::fmt::Debug for PaymentWatch {
 
 /// The shop's store, handing what its writes change to this instance's subscribers.
 #[derive(Debug, Clone)]
-pub struct EventsStore {
+pub struct EventsStore<W> {
     store: Store,
     events: ShopEvents,
-    stock: StockChanged,
+    stock: W,
     deliveries: Option<DeliveryWatch>,
     payments: Option<PaymentWatch>,
 }
 
-impl EventsStore {
-    pub fn new(store: Store, stock: StockChanged) -> Self {
+impl<W: StockWatch> EventsStore<W> {
+    pub fn new(store: Store, events: ShopEvents, stock: W) -> Self {
         EventsStore {
             store,
-            events: stock.events().clone(),
+            events,
             stock,
             deliveries: None,
             payments: None,
@@ -199,7 +206,7 @@ impl EventsStore {
     }
 }
 
-impl ChatRepository for EventsStore {
+impl<W: StockWatch> ChatRepository for EventsStore<W> {
     async fn create_or_open(
         &self,
         chat: NewChat,
@@ -310,7 +317,7 @@ impl ChatRepository for EventsStore {
     }
 }
 
-impl OrderRepository for EventsStore {
+impl<W: StockWatch> OrderRepository for EventsStore<W> {
     /// Not published (the buyer placing it knows, and staff's queue lists paid orders only);
     /// the reserved stock reaches the snapshot.
     async fn place(
@@ -420,7 +427,7 @@ impl OrderRepository for EventsStore {
     }
 }
 
-impl DeliveryRepository for EventsStore {
+impl<W: StockWatch> DeliveryRepository for EventsStore<W> {
     async fn queue(&self, filter: QueueFilter) -> Result<Vec<QueuedOrder>, OrderError> {
         self.store.queue(filter).await
     }
@@ -493,7 +500,7 @@ impl DeliveryRepository for EventsStore {
     }
 }
 
-impl AfterSaleRepository for EventsStore {
+impl<W: StockWatch> AfterSaleRepository for EventsStore<W> {
     async fn order_by_payment(
         &self,
         provider: PaymentProvider,
@@ -574,7 +581,7 @@ impl AfterSaleRepository for EventsStore {
     }
 }
 
-impl catalog::ProductRepository for EventsStore {
+impl<W: StockWatch> catalog::ProductRepository for EventsStore<W> {
     async fn all_products(&self) -> Result<Vec<catalog::Product>, catalog::CatalogError> {
         self.store.all_products().await
     }
@@ -602,7 +609,7 @@ impl catalog::ProductRepository for EventsStore {
 
 /// The admin's catalog writes: each change reaches the snapshot (and, through it, every
 /// instance and open storefront) once it committed.
-impl catalog::ProductWrites for EventsStore {
+impl<W: StockWatch> catalog::ProductWrites for EventsStore<W> {
     async fn create(
         &self,
         draft: catalog::ProductDraft,
