@@ -34,6 +34,9 @@ pub type TrackingService = delivery::OrderTracking<Store, crate::auth::CountingM
 /// The staff audit log, read by super_admins (the writes append to it themselves).
 pub type AuditService = shared::AuditTrail<Store>;
 
+/// The dashboard's delivery figures.
+pub type DeliveryTimesService = delivery::DeliveryTimes<Store, AppClock>;
+
 /// A shopper's own data, for its export.
 pub type PrivacyService = accounts::Privacy<Store, AppClock>;
 

@@ -51,6 +51,8 @@ pub struct Services {
     pub accounts: web::Data<AccountsService>,
     /// What the shop keeps about a shopper (their export).
     pub privacy: web::Data<crate::services::PrivacyService>,
+    /// The sales dashboard's delivery figures.
+    pub delivery_times: web::Data<crate::services::DeliveryTimesService>,
     /// Checkout: the service, the promo rules, the payment providers (PayPal only when
     /// configured and enabled), the Stripe webhook's verifier (none without its secret), the
     /// Discord link, the Roblox lookup, the public address and the `checkout.*` limits.
@@ -328,6 +330,10 @@ impl Services {
             )),
             tracking: web::Data::from(tracking),
             reviews: web::Data::new(ReviewService::new(store.clone(), clock.clone())),
+            delivery_times: web::Data::new(crate::services::DeliveryTimesService::new(
+                store.clone(),
+                clock.clone(),
+            )),
             privacy: web::Data::new(crate::services::PrivacyService::new(
                 store.clone(),
                 clock.clone(),
@@ -387,6 +393,7 @@ impl Services {
             .app_data(self.site.clone())
             .app_data(self.accounts.clone())
             .app_data(self.privacy.clone())
+            .app_data(self.delivery_times.clone())
             .app_data(self.checkout.clone())
             .app_data(self.promos.clone())
             .app_data(self.card.clone())

@@ -6,9 +6,8 @@ use crate::auth::RequireSuperAdmin;
 use crate::error::ApiError;
 use dto::sales::SalesStats;
 use dto::staff::SuperAdminOnly;
-use store::Store;
 
-use crate::services::{DeliveryQueueService, SalesService};
+use crate::services::{DeliveryTimesService, SalesService};
 use crate::settings::SiteSettings;
 
 /// `{"daily": {item: {"2026-11-21": n}}, "weekly": {item: {"2026-W47": n}}, "monthly": {item:
@@ -32,13 +31,11 @@ use crate::settings::SiteSettings;
 pub async fn sales_stats(
     _admin: RequireSuperAdmin,
     sales: web::Data<SalesService>,
-    database: web::Data<Store>,
-    delivery: web::Data<DeliveryQueueService>,
+    delivery: web::Data<DeliveryTimesService>,
     site: web::Data<SiteSettings>,
 ) -> Result<HttpResponse, ApiError> {
     let report = sales.report().await?;
-    let delivery =
-        delivery::last_month(database.get_ref(), delivery.now(), site.delivery_minutes).await?;
+    let delivery = delivery.last_month(site.delivery_minutes).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(SalesStats {

@@ -8,8 +8,8 @@ mod tracking;
 
 pub use promise::{
     last_month, percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures,
-    DeliveryReport, DeliveryStep, DeliveryTimesRepository, Spread, PROMISE_MIN_SAMPLES,
-    PROMISE_WINDOW_DAYS, REPORT_DAYS,
+    DeliveryReport, DeliveryStep, DeliveryTimes, DeliveryTimesRepository, Spread,
+    PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
 pub use queue::{
     DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,

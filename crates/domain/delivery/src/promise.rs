@@ -169,6 +169,26 @@ pub async fn last_month<R: DeliveryTimesRepository>(
     Ok(report(&orders, now, default_minutes))
 }
 
+/// The dashboard's delivery figures as a service: where the times are read, and the shop's
+/// clock.
+#[derive(Debug, Clone)]
+pub struct DeliveryTimes<R, C> {
+    repository: R,
+    clock: C,
+}
+
+impl<R: DeliveryTimesRepository, C: shared::Clock> DeliveryTimes<R, C> {
+    pub fn new(repository: R, clock: C) -> Self {
+        DeliveryTimes { repository, clock }
+    }
+
+    /// The figures of the last [`REPORT_DAYS`] days up to now, with the promise
+    /// (`default_minutes` under [`PROMISE_MIN_SAMPLES`] deliveries in the last week).
+    pub async fn last_month(&self, default_minutes: u32) -> Result<DeliveryReport, OrderError> {
+        last_month(&self.repository, self.clock.now(), default_minutes).await
+    }
+}
+
 /// Builds the report and the promise from delivered orders.
 pub fn report(
     orders: &[DeliveredOrder],
@@ -221,6 +241,23 @@ mod tests {
             delivered_at: at(day, deliver_after),
             staff_name: Some(staff.into()),
         }
+    }
+
+    #[tokio::test]
+    async fn the_service_reads_the_last_30_days_up_to_the_shops_clock() {
+        let now = at(26, 30);
+        let mut repository = MockDeliveryTimesRepository::new();
+        repository
+            .expect_delivered_since()
+            .withf(move |since| *since == now - Duration::days(REPORT_DAYS))
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(vec![delivered(26, 5, 20, "Ann")]) }));
+        let times = DeliveryTimes::new(repository, shared::FixedClock(now));
+        let report = times.last_month(15).await.unwrap();
+        assert_eq!(
+            report,
+            super::report(&[delivered(26, 5, 20, "Ann")], now, 15)
+        );
     }
 
     #[test]
