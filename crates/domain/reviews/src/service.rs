@@ -1,120 +1,15 @@
-//! Verified reviews: only the holder of a delivered order (its link, its session or its owner)
-//! leaves one, once per order; 1 to 5 stars and up to 1,000 characters, shown under the first
-//! letters of the Roblox name. Staff hide a review with a reason; it is kept, with who and why.
+//! The review rules over their store and the shop clock.
 
-use std::future::Future;
-
-use chrono::{DateTime, Utc};
+use orders::{Order, OrderStatus};
 use shared::Actor;
-
-use orders::{Order, OrderError, OrderId, OrderStatus};
 use shared::Clock;
 
-/// The longest review text, in characters.
-pub const MAX_REVIEW_CHARS: usize = 1000;
-/// The longest reason for hiding a review, in characters.
-pub const MAX_HIDE_REASON_CHARS: usize = 500;
-
-/// A review to store.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NewReview {
-    pub order_id: OrderId,
-    pub rating: u8,
-    pub text: String,
-    /// What the review is shown under: the Roblox name's first letters.
-    pub name: String,
-    pub created_at: DateTime<Utc>,
-}
-
-/// A review as the shop shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Review {
-    pub id: i64,
-    pub order_id: OrderId,
-    pub rating: u8,
-    pub text: String,
-    pub name: String,
-    pub created_at: DateTime<Utc>,
-    /// The products of the reviewed order.
-    pub product_ids: Vec<i64>,
-}
-
-/// Why a review was not taken or not hidden.
-#[derive(Debug, thiserror::Error)]
-pub enum ReviewError {
-    /// 422: only a delivered order can be reviewed.
-    #[error("You can review this order once it has been delivered.")]
-    NotDelivered,
-    /// 409: one review per order.
-    #[error("This order has already been reviewed.")]
-    AlreadyReviewed,
-    /// 422: a field out of bounds.
-    #[error("{message}")]
-    Invalid {
-        field: &'static str,
-        message: String,
-    },
-    /// 404.
-    #[error("Review not found.")]
-    NotFound,
-    #[error(transparent)]
-    Unknown(anyhow::Error),
-}
-
-impl From<OrderError> for ReviewError {
-    fn from(error: OrderError) -> Self {
-        match error {
-            OrderError::NotFound(_) => ReviewError::NotFound,
-            OrderError::Unknown(e) => ReviewError::Unknown(e),
-        }
-    }
-}
-
-/// Where reviews are kept.
-#[cfg_attr(test, mockall::automock)]
-pub trait ReviewRepository: Send + Sync + 'static {
-    /// Stores the review unless the order has one (`Ok(None)` then: one per order, enforced by
-    /// a unique key, so two at once cannot both pass).
-    fn add_review(
-        &self,
-        review: NewReview,
-    ) -> impl Future<Output = Result<Option<Review>, OrderError>> + Send;
-
-    /// The reviews not hidden, newest first, of orders that are not refunded or disputed (a
-    /// won dispute brings one back); only those of orders with `product` when given.
-    fn visible_reviews(
-        &self,
-        product: Option<i64>,
-    ) -> impl Future<Output = Result<Vec<Review>, OrderError>> + Send;
-
-    /// Hides the review (kept, with who and why), and records it in the audit log by `by` in
-    /// the same transaction; `false` when there is no such review (nothing written).
-    fn hide_review(
-        &self,
-        id: i64,
-        by: &Actor,
-        reason: String,
-        at: DateTime<Utc>,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-}
-
-/// The reviews shown, with their average and count.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReviewSummary {
-    /// `None` without reviews.
-    pub average: Option<f64>,
-    pub count: usize,
-    pub reviews: Vec<Review>,
-}
-
-/// The name a review shows once its author deleted their account.
-pub const ANONYMOUS_NAME: &str = "Anonymous";
-
-/// The first letters of a Roblox name: "Builderman" is shown as "Bu***".
-pub fn initials(roblox_username: &str) -> String {
-    let first: String = roblox_username.chars().take(2).collect();
-    format!("{first}***")
-}
+use crate::error::ReviewError;
+use crate::models::{
+    initials, NewReview, Review, ReviewSummary, ANONYMOUS_NAME, MAX_HIDE_REASON_CHARS,
+    MAX_REVIEW_CHARS,
+};
+use crate::ports::ReviewRepository;
 
 /// The review rules over their store and a clock.
 #[derive(Debug, Clone)]
@@ -216,7 +111,12 @@ impl<R: ReviewRepository, C: Clock> Reviews<R, C> {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    use chrono::Utc;
+    use orders::OrderId;
+
     use super::*;
+    use crate::models::initials;
+    use crate::ports::MockReviewRepository;
 
     #[test]
     fn a_name_is_shown_by_its_first_letters() {
