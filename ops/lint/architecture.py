@@ -6,7 +6,9 @@
 2. no domain crate (crates/domain/*) depends, directly or through another crate, on actix,
    sea-orm, reqwest or any adapter crate (crates/adapters/*) or the app;
 3. no crate has a module circle: the "uses" edges between its modules, as cargo-modules draws
-   them (`cargo modules dependencies --no-fns --no-types --no-traits`), form no cycle.
+   them (`cargo modules dependencies --no-fns --no-types --no-traits`), form no cycle;
+4. every service an instance hands its handlers (each `web::Data<…>` field of `Services` in
+   crates/app/src/wiring.rs) is named in it.
 
 Prints each finding and exits 1 when there is one. Python 3.11 standard library only; part 3
 needs cargo-modules (`.ci/run` installs it).
@@ -181,10 +183,26 @@ def check_modules(crates: dict[str, dict]) -> list[str]:
     return problems
 
 
+def check_services() -> list[str]:
+    """Every `web::Data<T>` of `Services` is named in the document (as `T`, or inside a name
+    such as `Option<T>`)."""
+    source = (ROOT / "crates" / "app" / "src" / "wiring.rs").read_text()
+    start = source.index("pub struct Services {")
+    struct = source[start : source.index("\n}\n", start)]
+    text = DOC.read_text()
+    problems = []
+    for match in re.finditer(r"pub \w+: web::Data<(.+)>,", struct):
+        inner = re.sub(r"^Option<(.*)>$", r"\1", match.group(1))
+        name = inner.split("::")[-1]
+        if not re.search(rf"`[^`]*\b{re.escape(name)}\b[^`]*`", text):
+            problems.append(f"a service not listed in docs/architecture.md: {name}")
+    return problems
+
+
 def main() -> int:
     meta = metadata()
     crates, edges = workspace_graph(meta)
-    problems = check_crate_graph(edges) + check_domain(meta, crates)
+    problems = check_crate_graph(edges) + check_domain(meta, crates) + check_services()
     if "--no-modules" not in sys.argv:
         problems += check_modules(crates)
     for problem in problems:
