@@ -1,13 +1,14 @@
 //! After the sale: refunds through the payment provider, and the refunds and chargebacks the
 //! provider reports, each recorded once as the order's step; a chargeback blocks the buyer.
 
-mod aftersale;
-mod payment_records;
-mod provider_events;
+mod error;
+mod models;
+mod ports;
+mod service;
 
-pub use aftersale::{
-    chargeback_blocks, AfterSale, AfterSaleRepository, Noticed, ProviderRefund, RefundError,
-    CHARGEBACK_ADDRESS_DAYS,
+pub use error::{EventError, RefundError};
+pub use models::{
+    chargeback_blocks, Handled, Noticed, PaymentEvent, ProviderRefund, CHARGEBACK_ADDRESS_DAYS,
 };
-pub use payment_records::PaymentRecords;
-pub use provider_events::{apply_payment_event, EventError, Handled, PaymentEvent};
+pub use ports::{AfterSaleRepository, PaymentRecords};
+pub use service::{apply_payment_event, AfterSale};

@@ -1,20 +1,18 @@
-//! Delivery: the staff queue of paid orders and the handoff in the game (`queue`), what the
-//! buyer sees of their order through its link and the mail they get (`tracking`), and delivery
-//! times with the shop's promise (`promise`).
+//! Delivery: the staff queue of paid orders and the handoff in the game (`DeliveryQueue`), what
+//! the buyer sees of their order through its link and the mail they get (`OrderTracking`), and
+//! delivery times with the shop's promise (`DeliveryTimes`).
 
-mod promise;
-mod queue;
-mod tracking;
+mod error;
+mod models;
+mod ports;
+mod service;
 
-pub use promise::{
-    last_month, percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures,
-    DeliveryReport, DeliveryStep, DeliveryTimes, DeliveryTimesRepository, Spread,
+pub use error::QueueError;
+pub use models::{
+    percentile, promise_minutes, report, timeline, BuyerDelivery, BuyerMail, DeliveredOrder,
+    DeliveryFigures, DeliveryReport, DeliveryStep, HandoffSettings, MailJob, MailRound,
+    QueueFilter, QueuedItem, QueuedOrder, Spread, TimelineStep, TrackedOrder, TrackingFacts,
     PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
-pub use queue::{
-    DeliveryQueue, DeliveryRepository, QueueError, QueueFilter, QueuedItem, QueuedOrder,
-};
-pub use tracking::{
-    timeline, BuyerDelivery, BuyerMail, BuyerMailer, HandoffSettings, MailJob, MailRound,
-    OrderTracking, TimelineStep, TrackedOrder, TrackingFacts, TrackingRepository,
-};
+pub use ports::{BuyerMailer, DeliveryRepository, DeliveryTimesRepository, TrackingRepository};
+pub use service::{last_month, DeliveryQueue, DeliveryTimes, OrderTracking};

@@ -2,217 +2,13 @@
 //! game. One member of staff claims an order at a time; they mark it delivered (optionally
 //! with a proof of delivery). Refunds go through the provider (`aftersale`).
 
-use std::future::Future;
-
 use chrono::{DateTime, Utc};
-use shared::{Actor, PrivateServerUrl, UserId};
+use orders::{OrderError, OrderId, OrderStatus, TransitionError};
+use shared::{Actor, Clock, PrivateServerUrl, UserId};
 
-use orders::{Money, OrderError, OrderId, OrderStatus, StaffMember, TransitionError};
-use shared::Clock;
-
-/// Which orders the queue lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum QueueFilter {
-    /// Paid and not yet delivered, oldest payment first.
-    #[default]
-    Paid,
-    /// Delivered, most recent delivery first.
-    Delivered,
-    /// Every order that was paid (paid first, oldest first; then the rest, newest first).
-    All,
-}
-
-impl QueueFilter {
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "paid" => Some(QueueFilter::Paid),
-            "delivered" => Some(QueueFilter::Delivered),
-            "all" => Some(QueueFilter::All),
-            _ => None,
-        }
-    }
-}
-
-/// One line of a queued order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueuedItem {
-    pub name: String,
-    pub quantity: u32,
-}
-
-/// An order as the delivery queue shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueuedOrder {
-    pub id: OrderId,
-    pub status: OrderStatus,
-    pub items: Vec<QueuedItem>,
-    pub total: Money,
-    pub roblox_username: String,
-    /// `None` once the buyer deleted their account.
-    pub discord_id: Option<String>,
-    pub discord_username: String,
-    pub email: String,
-    pub created_at: DateTime<Utc>,
-    pub paid_at: Option<DateTime<Utc>>,
-    pub delivered_at: Option<DateTime<Utc>>,
-    pub claimed_by: Option<StaffMember>,
-    pub proof_id: Option<i64>,
-    pub claimed_at: Option<DateTime<Utc>>,
-    /// When the buyer said "I'm in the game" (cleared by a release).
-    pub buyer_ready_at: Option<DateTime<Utc>>,
-    pub ticket_thread_id: Option<String>,
-    pub ticket_problem: Option<String>,
-}
-
-impl QueuedOrder {
-    /// Whole minutes the buyer has waited: until `now` while paid, until delivery once
-    /// delivered; `None` otherwise.
-    pub fn minutes_waiting(&self, now: DateTime<Utc>) -> Option<i64> {
-        let paid = self.paid_at?;
-        let until = match self.status {
-            OrderStatus::Paid => now,
-            OrderStatus::Delivered => self.delivered_at?,
-            _ => return None,
-        };
-        Some((until - paid).num_minutes().max(0))
-    }
-
-    /// Whole minutes since the buyer said they are in the game, while paid.
-    pub fn ready_minutes(&self, now: DateTime<Utc>) -> Option<i64> {
-        let ready = self
-            .buyer_ready_at
-            .filter(|_| self.status == OrderStatus::Paid)?;
-        Some((now - ready).num_minutes().max(0))
-    }
-
-    /// Claimed at least `no_show_minutes` ago and the buyer has not said they are in the game:
-    /// staff may release it to the next buyer.
-    pub fn no_show(&self, now: DateTime<Utc>, no_show_minutes: u32) -> bool {
-        match (self.status, self.claimed_at, self.buyer_ready_at) {
-            (OrderStatus::Paid, Some(claimed), None) => {
-                now - claimed >= chrono::Duration::minutes(i64::from(no_show_minutes))
-            }
-            _ => false,
-        }
-    }
-}
-
-/// Where the queue reads and changes orders. Every change is one conditional statement, so
-/// of two members of staff acting at once exactly one succeeds.
-#[cfg_attr(test, mockall::automock)]
-pub trait DeliveryRepository: Send + Sync + 'static {
-    /// The orders the filter selects, in its order (at most a few hundred).
-    fn queue(
-        &self,
-        filter: QueueFilter,
-    ) -> impl Future<Output = Result<Vec<QueuedOrder>, OrderError>> + Send;
-
-    /// `OrderError::NotFound` when there is no such order.
-    fn queued_order(
-        &self,
-        id: OrderId,
-    ) -> impl Future<Output = Result<QueuedOrder, OrderError>> + Send;
-
-    /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs),
-    /// and `claimed_at` to `at` unless it was theirs already; `false` when no row matched.
-    /// `actor` is who the audit log names for the change (written with it).
-    fn claim(
-        &self,
-        id: OrderId,
-        staff: UserId,
-        at: DateTime<Utc>,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Clears `claimed_by` where it is `staff`; `false` when no row matched.
-    fn release(
-        &self,
-        id: OrderId,
-        staff: UserId,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Turns a paid order that is unclaimed or claimed by `staff` into delivered at `at`, with
-    /// the proof, claimed by `staff`; `false` when no row matched.
-    fn deliver(
-        &self,
-        id: OrderId,
-        staff: UserId,
-        proof: Option<i64>,
-        at: DateTime<Utc>,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Whether a proof of delivery with this id exists.
-    fn proof_exists(&self, id: i64) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Sets `buyer_ready_at` to `at` where the order is paid and it is not set (once per
-    /// claim: a release clears it); `false` when no row matched.
-    fn mark_ready(
-        &self,
-        id: OrderId,
-        at: DateTime<Utc>,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// The member of staff's private server link (`None`: none set, or no such user).
-    fn private_server_url(
-        &self,
-        staff: UserId,
-    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
-
-    /// Sets (or with `None` removes) the member of staff's private server link, audited.
-    fn set_private_server_url(
-        &self,
-        staff: UserId,
-        url: Option<PrivateServerUrl>,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<(), OrderError>> + Send;
-}
-
-/// Why a queue action did not happen.
-#[derive(Debug, thiserror::Error)]
-pub enum QueueError {
-    #[error("Order not found.")]
-    NotFound(OrderId),
-    /// 409: someone else is on it.
-    #[error("Already claimed by {by}.")]
-    AlreadyClaimed { by: String },
-    /// 409: only the one who claimed it can let it go.
-    #[error("Only {by} can release this order.")]
-    NotYours { by: String },
-    /// 409: the order is not (or no longer) paid.
-    #[error(transparent)]
-    Refused(TransitionError),
-    /// 409: claiming needs a paid order.
-    #[error("Only paid orders can be claimed; this one is {}.", .0.label())]
-    NotPaid(OrderStatus),
-    /// 422: the proof named does not exist.
-    #[error("Proof {0} does not exist.")]
-    UnknownProof(i64),
-    /// 409: a claim shows the buyer the claimer's private server: set one first.
-    #[error(
-        "Set your private server link first (Your private server link, above the queue): the \
-         buyer joins you there."
-    )]
-    NoPrivateServer,
-    /// 409: a delivery needs its claim.
-    #[error("Claim this order first.")]
-    NotClaimed,
-    /// 409: the buyer already said so for this claim, or the order is not waiting.
-    #[error("{0}")]
-    NotReady(&'static str),
-    #[error(transparent)]
-    Unknown(anyhow::Error),
-}
-
-impl From<OrderError> for QueueError {
-    fn from(error: OrderError) -> Self {
-        match error {
-            OrderError::NotFound(id) => QueueError::NotFound(id),
-            OrderError::Unknown(e) => QueueError::Unknown(e),
-        }
-    }
-}
+use crate::error::QueueError;
+use crate::models::{QueueFilter, QueuedOrder};
+use crate::ports::DeliveryRepository;
 
 /// The queue's rules over its store and a clock.
 #[derive(Debug, Clone)]
@@ -389,9 +185,12 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
+    use orders::{Money, StaffMember};
     use shared::FixedClock;
 
     use super::*;
+    use crate::models::QueuedItem;
+    use crate::ports::MockDeliveryRepository;
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
@@ -572,24 +371,6 @@ mod tests {
         assert!(error.to_string().starts_with("Only a paid order"));
     }
 
-    #[test]
-    fn a_claim_without_a_ready_buyer_becomes_a_no_show_after_the_setting() {
-        let claimed = QueuedOrder {
-            claimed_at: Some(now() - chrono::Duration::minutes(15)),
-            ..order(OrderStatus::Paid, Some((UserId::new(1), "Bo")))
-        };
-        assert!(claimed.no_show(now(), 15));
-        assert!(!claimed.no_show(now(), 16));
-        let ready = QueuedOrder {
-            buyer_ready_at: Some(now() - chrono::Duration::minutes(3)),
-            ..claimed.clone()
-        };
-        assert!(!ready.no_show(now(), 15));
-        assert_eq!(ready.ready_minutes(now()), Some(3));
-        let unclaimed = order(OrderStatus::Paid, None);
-        assert!(!unclaimed.no_show(now(), 0));
-    }
-
     #[tokio::test]
     async fn a_disputed_order_cannot_be_delivered() {
         let queue = queue_with(false, order(OrderStatus::Disputed, None));
@@ -601,33 +382,5 @@ mod tests {
             error.to_string(),
             "An order that is Disputed cannot become Delivered."
         );
-    }
-
-    #[test]
-    fn minutes_waiting_counts_until_now_or_until_delivery() {
-        let paid = order(OrderStatus::Paid, None);
-        assert_eq!(paid.minutes_waiting(now()), Some(25));
-        let delivered = QueuedOrder {
-            status: OrderStatus::Delivered,
-            delivered_at: Some(now() - chrono::Duration::minutes(15)),
-            ..paid.clone()
-        };
-        assert_eq!(delivered.minutes_waiting(now()), Some(10));
-        let refunded = QueuedOrder {
-            status: OrderStatus::Refunded,
-            ..paid
-        };
-        assert_eq!(refunded.minutes_waiting(now()), None);
-    }
-
-    #[test]
-    fn filters_parse_from_the_query() {
-        assert_eq!(QueueFilter::parse("paid"), Some(QueueFilter::Paid));
-        assert_eq!(
-            QueueFilter::parse("delivered"),
-            Some(QueueFilter::Delivered)
-        );
-        assert_eq!(QueueFilter::parse("all"), Some(QueueFilter::All));
-        assert_eq!(QueueFilter::parse("pending"), None);
     }
 }

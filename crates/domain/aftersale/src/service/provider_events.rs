@@ -21,100 +21,14 @@ use promo::PromoRepository;
 
 use orders::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
 use orders::{
-    Blocklist, CaptureError, Captured, Checkout, CheckoutService, Clock, ConfirmError,
-    DisputeOutcome, OrderError, OrderId, OrderRepository, PaymentNotice, PaymentProvider,
-    PaymentProviders, ProductLookup, ProviderEvent, ReleaseError,
+    Blocklist, Checkout, CheckoutService, Clock, ConfirmError, OrderError, OrderId,
+    OrderRepository, PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup,
+    ProviderEvent, ReleaseError,
 };
 
-use crate::{Noticed, PaymentRecords, ProviderRefund};
-
-/// A provider's report on a payment, as the shop reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PaymentEvent {
-    /// The buyer finished the provider's payment page `reference` (Stripe:
-    /// `checkout.session.completed`).
-    PageCompleted {
-        event: ProviderEvent,
-        /// The order the page was opened for; `None` for a page the shop did not open.
-        order: Option<OrderId>,
-        reference: String,
-        /// `false` while the money has not arrived (a payment method that settles later).
-        paid: bool,
-        /// The provider's id of the payment (Stripe's payment intent), for refunds and disputes.
-        payment_id: Option<String>,
-    },
-    /// The payment page `reference` expired unpaid (Stripe: `checkout.session.expired`).
-    PageExpired {
-        event: ProviderEvent,
-        order: Option<OrderId>,
-        reference: String,
-    },
-    /// A payment was refunded at the provider, wholly or in part (Stripe: `charge.refunded`).
-    Refunded {
-        event: ProviderEvent,
-        payment_id: Option<String>,
-        whole: bool,
-    },
-    /// The buyer disputed a payment (Stripe: `charge.dispute.created`).
-    DisputeOpened {
-        event: ProviderEvent,
-        payment_id: Option<String>,
-        /// The bank's reason, kept for staff.
-        reason: Option<String>,
-    },
-    /// A dispute closed (Stripe: `charge.dispute.closed`); `Err` holds the provider's word for
-    /// an outcome the shop does not know.
-    DisputeClosed {
-        event: ProviderEvent,
-        payment_id: Option<String>,
-        outcome: Result<DisputeOutcome, String>,
-    },
-    /// The buyer approved the payment of `order` on the provider's page and came back with the
-    /// provider's `token` (PayPal's return): the shop captures the payment itself.
-    Approved {
-        provider: PaymentProvider,
-        order: OrderId,
-        token: String,
-    },
-    /// An event the shop does not act on; `kind` is the provider's type of it.
-    Other { event: ProviderEvent, kind: String },
-}
-
-/// What the shop did with a provider's event.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Handled {
-    /// Applied now, applied before, or not the shop's to apply: the provider is told it was
-    /// taken (Stripe: 200) and does not send it again.
-    Taken,
-    /// The buyer's return after approving: what the capture did.
-    Captured(Captured),
-}
-
-/// Why a provider's event was not taken.
-#[derive(Debug, thiserror::Error)]
-pub enum EventError {
-    /// The event's payment page is not the one recorded with the order (Stripe: 400).
-    #[error("order {0} was not paid through this payment session")]
-    WrongPage(OrderId),
-    /// The order the event changed could not be found afterwards.
-    #[error("Order not found.")]
-    NotFound(OrderId),
-    /// The buyer's return could not be applied (see [`CaptureError`]).
-    #[error(transparent)]
-    Capture(CaptureError),
-    /// The store failed: nothing is lost, the provider sends the event again (Stripe: 500).
-    #[error(transparent)]
-    Unknown(anyhow::Error),
-}
-
-impl From<OrderError> for EventError {
-    fn from(error: OrderError) -> Self {
-        match error {
-            OrderError::NotFound(id) => EventError::NotFound(id),
-            OrderError::Unknown(e) => EventError::Unknown(e),
-        }
-    }
-}
+use crate::error::EventError;
+use crate::models::{Handled, Noticed, PaymentEvent, ProviderRefund};
+use crate::ports::PaymentRecords;
 
 /// One provider of [`PaymentProviders`] as the capture of [`Checkout::confirm_capture`].
 struct CaptureThrough<'a, G> {
@@ -343,12 +257,13 @@ mod tests {
     use promo::{FixedClock, MockPromoRepository};
 
     use super::*;
-    use crate::payment_records::MockPaymentRecords;
+    use crate::ports::MockPaymentRecords;
     use orders::gateways::CapturedAmount;
     use orders::{
         Amounts, Applied, Buyer, Closing, Confirmation, DiscordId, DiscordIdentity, Email,
         Lifecycle, Money, NewOrder, Order, OrderHolder, OrderStatus, PaymentMethod, RobloxUsername,
     };
+    use orders::{CaptureError, Captured, DisputeOutcome};
     use orders::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
 
     fn now() -> DateTime<Utc> {

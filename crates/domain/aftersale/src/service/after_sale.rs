@@ -13,139 +13,16 @@
 //! refund they did not make, a partial refund and a dispute through the outbox's staff channel
 //! (`orders::staff_alerts`), once, even when the instance stops right after the change.
 
-use std::future::Future;
-
-use chrono::{DateTime, Utc};
-use shared::Actor;
-
-use blocklist::{BlockStatus, NewBlock};
-use orders::gateways::{PaymentError, RefundRequest};
+use orders::gateways::RefundRequest;
 use orders::{
-    normalise_ip, Applied, BlockKind, DisputeOutcome, Order, OrderError, OrderId, OrderRepository,
-    OrderStatus, PaymentProvider, PaymentProviders, ProviderEvent, TransitionError,
+    Applied, DisputeOutcome, Order, OrderError, OrderId, OrderRepository, OrderStatus,
+    PaymentProvider, PaymentProviders, ProviderEvent, TransitionError,
 };
-use shared::Clock;
+use shared::{Actor, Clock};
 
-/// Where refunds and disputes are recorded. Every change is one transaction that records the
-/// provider's event (when given) with it: `Applied::Replayed` and nothing else when the event
-/// was recorded before; `Applied::NotPending(current)` and nothing recorded when the order is
-/// not in a status the change applies to.
-#[cfg_attr(test, mockall::automock)]
-pub trait AfterSaleRepository: Send + Sync + 'static {
-    /// The order paid through `provider` with this payment id (Stripe's payment intent).
-    fn order_by_payment(
-        &self,
-        provider: PaymentProvider,
-        payment_id: String,
-    ) -> impl Future<Output = Result<Option<Order>, OrderError>> + Send;
-
-    /// Records the provider's payment id of a paid order that has none yet (the same again
-    /// changes nothing). `OrderError::NotFound` when there is no such order.
-    fn record_payment_id(
-        &self,
-        id: OrderId,
-        payment_id: String,
-    ) -> impl Future<Output = Result<(), OrderError>> + Send;
-
-    /// Records a partial refund of order `id` at the provider (its event and the order's
-    /// `partly_refunded` step; the order itself is unchanged), `false` when the event was
-    /// recorded before.
-    fn record_partial_refund(
-        &self,
-        id: OrderId,
-        event: ProviderEvent,
-        at: DateTime<Utc>,
-    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// Turns a paid or delivered order refunded at `at`, with the provider's refund id when
-    /// known. Its stock stays sold. A refund by staff (`actor`) appends its audit entry in
-    /// the same transaction; one the provider reports (a webhook) has no actor.
-    fn mark_refunded(
-        &self,
-        id: OrderId,
-        at: DateTime<Utc>,
-        refund_id: Option<String>,
-        event: Option<ProviderEvent>,
-        actor: Option<Actor>,
-    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
-
-    /// Turns a paid, delivered or refunded order disputed at `at`, remembering its status, and
-    /// adds `blocks` to the blocklist (those already on it are kept as they are). The
-    /// provider's `reason` is kept with the step for staff.
-    fn open_dispute(
-        &self,
-        id: OrderId,
-        at: DateTime<Utc>,
-        event: ProviderEvent,
-        reason: Option<String>,
-        blocks: Vec<NewBlock>,
-    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
-
-    /// Records the outcome of the dispute of a disputed order at `at`; `Won` returns it to
-    /// the status it had when the dispute opened.
-    fn close_dispute(
-        &self,
-        id: OrderId,
-        outcome: DisputeOutcome,
-        at: DateTime<Utc>,
-        event: ProviderEvent,
-    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
-}
-
-/// Why a refund did not happen.
-#[derive(Debug, thiserror::Error)]
-pub enum RefundError {
-    #[error("Order not found.")]
-    NotFound(OrderId),
-    /// 409: the order is not paid or delivered (or is disputed).
-    #[error(transparent)]
-    Refused(TransitionError),
-    /// 409: this instance has no way to reach the order's provider (PayPal switched off).
-    #[error("This order was paid through {0}, which this shop cannot reach now. Refund it there.")]
-    NoProvider(PaymentProvider),
-    /// 502: the provider refused or failed; nothing changed.
-    #[error("The payment provider did not refund the order: {0}")]
-    Provider(#[source] PaymentError),
-    /// 409: the provider refunded the payment, but meanwhile the order moved on (a dispute
-    /// opened): it is left as it is for staff to check.
-    #[error(
-        "The payment was refunded at the provider, but order #{order} is {} now: check it.",
-        .status.label().to_lowercase()
-    )]
-    MovedOn { order: OrderId, status: OrderStatus },
-    #[error(transparent)]
-    Unknown(anyhow::Error),
-}
-
-impl From<OrderError> for RefundError {
-    fn from(error: OrderError) -> Self {
-        match error {
-            OrderError::NotFound(id) => RefundError::NotFound(id),
-            OrderError::Unknown(e) => RefundError::Unknown(e),
-        }
-    }
-}
-
-/// What a provider's notice about a payment did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Noticed {
-    /// The order changed.
-    Changed(Box<Order>),
-    /// This very event was applied before, or the order had changed already: nothing changed.
-    Unchanged,
-    /// No order of ours was paid with this payment (or none is recorded yet).
-    UnknownPayment,
-}
-
-/// A refund made at the provider (Stripe's `charge.refunded`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProviderRefund {
-    pub provider: PaymentProvider,
-    pub payment_id: String,
-    /// Whether the whole payment was given back (a partial refund only tells staff).
-    pub whole: bool,
-    pub event: ProviderEvent,
-}
+use crate::error::RefundError;
+use crate::models::{chargeback_blocks, Noticed, ProviderRefund};
+use crate::ports::{AfterSaleRepository, PaymentRecords};
 
 /// The shop's rules after the sale, over its store and a clock.
 #[derive(Debug, Clone)]
@@ -347,71 +224,51 @@ where
     }
 }
 
-/// How long a chargeback blocks the address its order came from.
-pub const CHARGEBACK_ADDRESS_DAYS: i64 = 30;
+impl<R, C> PaymentRecords for AfterSale<R, C>
+where
+    R: AfterSaleRepository + OrderRepository,
+    C: Clock,
+{
+    async fn payment_confirmed(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
+        AfterSale::payment_confirmed(self, id, payment_id).await
+    }
 
-/// The blocklist entries a chargeback on `order` adds. What the shop verified blocks: the
-/// buyer's Discord account (proven by OAuth), and the client address the order came from for
-/// [`CHARGEBACK_ADDRESS_DAYS`]. What the buyer typed (the e-mail and Roblox username) could be
-/// a stranger's, so those are only flagged for staff to confirm or remove. An order whose
-/// buyer deleted their account names no one: it adds nothing (its e-mail address and Roblox
-/// username are placeholders, its client address is gone).
-pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
-    let reason = format!("chargeback on order #{}", order.id);
-    let buyer = &order.buyer;
-    let Some(discord) = &buyer.discord else {
-        return vec![];
-    };
-    let address = order.client_ip.as_deref().and_then(normalise_ip).map(|ip| {
-        (
-            BlockKind::Ip,
-            ip,
-            BlockStatus::Active,
-            Some(at + chrono::Duration::days(CHARGEBACK_ADDRESS_DAYS)),
-        )
-    });
-    [
-        (
-            BlockKind::DiscordId,
-            discord.discord_id.as_str().to_owned(),
-            BlockStatus::Active,
-            None,
-        ),
-        (
-            BlockKind::Email,
-            buyer.email.as_str().to_owned(),
-            BlockStatus::Flagged,
-            None,
-        ),
-        (
-            BlockKind::RobloxUsername,
-            buyer.roblox_username.as_str().to_ascii_lowercase(),
-            BlockStatus::Flagged,
-            None,
-        ),
-    ]
-    .into_iter()
-    .chain(address)
-    .map(|(kind, value, status, expires_at)| NewBlock {
-        kind,
-        value,
-        reason: reason.clone(),
-        added_by: None,
-        created_at: at,
-        status,
-        expires_at,
-    })
-    .collect()
+    async fn provider_refunded(&self, refund: ProviderRefund) -> Result<Noticed, OrderError> {
+        AfterSale::provider_refunded(self, refund).await
+    }
+
+    async fn dispute_opened(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+        reason: Option<String>,
+        event: ProviderEvent,
+    ) -> Result<Noticed, OrderError> {
+        AfterSale::dispute_opened(self, provider, payment_id, reason, event).await
+    }
+
+    async fn dispute_closed(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+        outcome: DisputeOutcome,
+        event: ProviderEvent,
+    ) -> Result<Noticed, OrderError> {
+        AfterSale::dispute_closed(self, provider, payment_id, outcome, event).await
+    }
 }
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use std::sync::{Arc, Mutex};
 
-    use chrono::TimeZone;
+    use std::future::Future;
+
+    use blocklist::{BlockStatus, NewBlock};
+    use chrono::{DateTime, TimeZone, Utc};
     use mockall::predicate::{always, eq};
-    use orders::{Money, PaymentMethod};
+    use orders::gateways::PaymentError;
+    use orders::{BlockKind, Money, PaymentMethod};
     use shared::{FixedClock, UserId};
 
     use super::*;

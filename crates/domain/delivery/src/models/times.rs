@@ -5,11 +5,8 @@
 //! [`PROMISE_MIN_SAMPLES`] orders were delivered in those 7 days.
 
 use std::collections::BTreeMap;
-use std::future::Future;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-
-use orders::OrderError;
 
 /// Deliveries in the last 7 days below which the promise is the configured default.
 pub const PROMISE_MIN_SAMPLES: usize = 10;
@@ -143,51 +140,8 @@ pub struct DeliveryReport {
     pub by_staff: Vec<(String, DeliveryFigures)>,
 }
 
-/// Where delivery times are read.
-#[cfg_attr(test, mockall::automock)]
-pub trait DeliveryTimesRepository: Send + Sync + 'static {
-    /// Every order delivered at or after `since` (and not since refunded or disputed away:
-    /// any order that was delivered counts), with its times.
-    fn delivered_since(
-        &self,
-        since: DateTime<Utc>,
-    ) -> impl Future<Output = Result<Vec<DeliveredOrder>, OrderError>> + Send;
-}
-
 /// The days the dashboard shows.
 pub const REPORT_DAYS: i64 = 30;
-
-/// The dashboard's delivery figures over the last [`REPORT_DAYS`] days.
-pub async fn last_month<R: DeliveryTimesRepository>(
-    repository: &R,
-    now: DateTime<Utc>,
-    default_minutes: u32,
-) -> Result<DeliveryReport, OrderError> {
-    let orders = repository
-        .delivered_since(now - Duration::days(REPORT_DAYS))
-        .await?;
-    Ok(report(&orders, now, default_minutes))
-}
-
-/// The dashboard's delivery figures as a service: where the times are read, and the shop's
-/// clock.
-#[derive(Debug, Clone)]
-pub struct DeliveryTimes<R, C> {
-    repository: R,
-    clock: C,
-}
-
-impl<R: DeliveryTimesRepository, C: shared::Clock> DeliveryTimes<R, C> {
-    pub fn new(repository: R, clock: C) -> Self {
-        DeliveryTimes { repository, clock }
-    }
-
-    /// The figures of the last [`REPORT_DAYS`] days up to now, with the promise
-    /// (`default_minutes` under [`PROMISE_MIN_SAMPLES`] deliveries in the last week).
-    pub async fn last_month(&self, default_minutes: u32) -> Result<DeliveryReport, OrderError> {
-        last_month(&self.repository, self.clock.now(), default_minutes).await
-    }
-}
 
 /// Builds the report and the promise from delivered orders.
 pub fn report(
@@ -241,23 +195,6 @@ mod tests {
             delivered_at: at(day, deliver_after),
             staff_name: Some(staff.into()),
         }
-    }
-
-    #[tokio::test]
-    async fn the_service_reads_the_last_30_days_up_to_the_shops_clock() {
-        let now = at(26, 30);
-        let mut repository = MockDeliveryTimesRepository::new();
-        repository
-            .expect_delivered_since()
-            .withf(move |since| *since == now - Duration::days(REPORT_DAYS))
-            .times(1)
-            .returning(|_| Box::pin(async { Ok(vec![delivered(26, 5, 20, "Ann")]) }));
-        let times = DeliveryTimes::new(repository, shared::FixedClock(now));
-        let report = times.last_month(15).await.unwrap();
-        assert_eq!(
-            report,
-            super::report(&[delivered(26, 5, 20, "Ann")], now, 15)
-        );
     }
 
     #[test]

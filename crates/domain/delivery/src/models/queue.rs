@@ -1,0 +1,177 @@
+//! The staff delivery queue's value types: which orders it lists and an order as it shows it.
+
+use chrono::{DateTime, Utc};
+use orders::{Money, OrderId, OrderStatus, StaffMember};
+
+/// Which orders the queue lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum QueueFilter {
+    /// Paid and not yet delivered, oldest payment first.
+    #[default]
+    Paid,
+    /// Delivered, most recent delivery first.
+    Delivered,
+    /// Every order that was paid (paid first, oldest first; then the rest, newest first).
+    All,
+}
+
+impl QueueFilter {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "paid" => Some(QueueFilter::Paid),
+            "delivered" => Some(QueueFilter::Delivered),
+            "all" => Some(QueueFilter::All),
+            _ => None,
+        }
+    }
+}
+
+/// One line of a queued order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedItem {
+    pub name: String,
+    pub quantity: u32,
+}
+
+/// An order as the delivery queue shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueuedOrder {
+    pub id: OrderId,
+    pub status: OrderStatus,
+    pub items: Vec<QueuedItem>,
+    pub total: Money,
+    pub roblox_username: String,
+    /// `None` once the buyer deleted their account.
+    pub discord_id: Option<String>,
+    pub discord_username: String,
+    pub email: String,
+    pub created_at: DateTime<Utc>,
+    pub paid_at: Option<DateTime<Utc>>,
+    pub delivered_at: Option<DateTime<Utc>>,
+    pub claimed_by: Option<StaffMember>,
+    pub proof_id: Option<i64>,
+    pub claimed_at: Option<DateTime<Utc>>,
+    /// When the buyer said "I'm in the game" (cleared by a release).
+    pub buyer_ready_at: Option<DateTime<Utc>>,
+    pub ticket_thread_id: Option<String>,
+    pub ticket_problem: Option<String>,
+}
+
+impl QueuedOrder {
+    /// Whole minutes the buyer has waited: until `now` while paid, until delivery once
+    /// delivered; `None` otherwise.
+    pub fn minutes_waiting(&self, now: DateTime<Utc>) -> Option<i64> {
+        let paid = self.paid_at?;
+        let until = match self.status {
+            OrderStatus::Paid => now,
+            OrderStatus::Delivered => self.delivered_at?,
+            _ => return None,
+        };
+        Some((until - paid).num_minutes().max(0))
+    }
+
+    /// Whole minutes since the buyer said they are in the game, while paid.
+    pub fn ready_minutes(&self, now: DateTime<Utc>) -> Option<i64> {
+        let ready = self
+            .buyer_ready_at
+            .filter(|_| self.status == OrderStatus::Paid)?;
+        Some((now - ready).num_minutes().max(0))
+    }
+
+    /// Claimed at least `no_show_minutes` ago and the buyer has not said they are in the game:
+    /// staff may release it to the next buyer.
+    pub fn no_show(&self, now: DateTime<Utc>, no_show_minutes: u32) -> bool {
+        match (self.status, self.claimed_at, self.buyer_ready_at) {
+            (OrderStatus::Paid, Some(claimed), None) => {
+                now - claimed >= chrono::Duration::minutes(i64::from(no_show_minutes))
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use shared::UserId;
+
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
+    }
+
+    fn order(status: OrderStatus, claimed_by: Option<(UserId, &str)>) -> QueuedOrder {
+        QueuedOrder {
+            id: OrderId::new(7),
+            status,
+            items: vec![QueuedItem {
+                name: "Raccoon".into(),
+                quantity: 1,
+            }],
+            total: Money::parse("12.49").unwrap(),
+            roblox_username: "Builderman".into(),
+            discord_id: Some("42".into()),
+            discord_username: "kid".into(),
+            email: "kid@example.com".into(),
+            created_at: now() - chrono::Duration::minutes(30),
+            paid_at: Some(now() - chrono::Duration::minutes(25)),
+            delivered_at: None,
+            claimed_by: claimed_by.map(|(id, name)| StaffMember {
+                id,
+                name: name.into(),
+            }),
+            proof_id: None,
+            claimed_at: None,
+            buyer_ready_at: None,
+            ticket_thread_id: None,
+            ticket_problem: None,
+        }
+    }
+
+    #[test]
+    fn a_claim_without_a_ready_buyer_becomes_a_no_show_after_the_setting() {
+        let claimed = QueuedOrder {
+            claimed_at: Some(now() - chrono::Duration::minutes(15)),
+            ..order(OrderStatus::Paid, Some((UserId::new(1), "Bo")))
+        };
+        assert!(claimed.no_show(now(), 15));
+        assert!(!claimed.no_show(now(), 16));
+        let ready = QueuedOrder {
+            buyer_ready_at: Some(now() - chrono::Duration::minutes(3)),
+            ..claimed.clone()
+        };
+        assert!(!ready.no_show(now(), 15));
+        assert_eq!(ready.ready_minutes(now()), Some(3));
+        let unclaimed = order(OrderStatus::Paid, None);
+        assert!(!unclaimed.no_show(now(), 0));
+    }
+
+    #[test]
+    fn minutes_waiting_counts_until_now_or_until_delivery() {
+        let paid = order(OrderStatus::Paid, None);
+        assert_eq!(paid.minutes_waiting(now()), Some(25));
+        let delivered = QueuedOrder {
+            status: OrderStatus::Delivered,
+            delivered_at: Some(now() - chrono::Duration::minutes(15)),
+            ..paid.clone()
+        };
+        assert_eq!(delivered.minutes_waiting(now()), Some(10));
+        let refunded = QueuedOrder {
+            status: OrderStatus::Refunded,
+            ..paid
+        };
+        assert_eq!(refunded.minutes_waiting(now()), None);
+    }
+
+    #[test]
+    fn filters_parse_from_the_query() {
+        assert_eq!(QueueFilter::parse("paid"), Some(QueueFilter::Paid));
+        assert_eq!(
+            QueueFilter::parse("delivered"),
+            Some(QueueFilter::Delivered)
+        );
+        assert_eq!(QueueFilter::parse("all"), Some(QueueFilter::All));
+        assert_eq!(QueueFilter::parse("pending"), None);
+    }
+}

@@ -1,0 +1,301 @@
+//! The buyer's view of an order through its link (its timeline and the handoff) and the mail
+//! to the buyer, as values.
+
+use chrono::{DateTime, Utc};
+use orders::{MailKind, Order, OrderId, OrderStatus};
+
+/// One queued mail, due to be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailJob {
+    pub id: i64,
+    pub order_id: OrderId,
+    pub kind: MailKind,
+    /// Failed attempts so far.
+    pub attempts: u32,
+}
+
+/// One step of the buyer's timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimelineStep {
+    pub status: &'static str,
+    pub at: DateTime<Utc>,
+}
+
+/// What the store knows about an order beyond the order itself, for the buyer's page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TrackingFacts {
+    /// When the member of staff delivering it took it from the queue (while it is claimed).
+    pub claimed_at: Option<DateTime<Utc>>,
+    /// The proof of delivery it was delivered with.
+    pub proof_id: Option<i64>,
+    /// Who claimed it (while claimed, and after delivery who delivered it).
+    pub staff_name: Option<String>,
+    /// The claimer's private server link, as they keep it now.
+    pub private_server_url: Option<String>,
+    /// When the buyer said "I'm in the game" (cleared by a release).
+    pub buyer_ready_at: Option<DateTime<Utc>>,
+    /// The Discord thread of the order's ticket.
+    pub ticket_thread_id: Option<String>,
+    /// Why the ticket is missing or the buyer is not in it.
+    pub ticket_problem: Option<String>,
+}
+
+/// The handoff as the buyer's page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BuyerDelivery {
+    pub staff_name: Option<String>,
+    /// Only while the order is paid and claimed: never after delivery, a refund or a release.
+    pub private_server_url: Option<String>,
+    pub claimed_at: Option<DateTime<Utc>>,
+    pub buyer_ready_at: Option<DateTime<Utc>>,
+    pub ticket_url: Option<String>,
+    pub ticket_problem: Option<String>,
+    /// The first picture of the proof the order was delivered with (`/media/proofs/…`).
+    pub proof_picture: Option<String>,
+}
+
+impl BuyerDelivery {
+    /// What the buyer may see of `facts` for an order in `status`; `guild` makes the ticket's
+    /// link.
+    pub fn of(status: OrderStatus, facts: &TrackingFacts, guild: Option<&str>) -> Self {
+        let claimed = facts.claimed_at.is_some() && status == OrderStatus::Paid;
+        let shows_claim = matches!(status, OrderStatus::Paid | OrderStatus::Delivered);
+        BuyerDelivery {
+            staff_name: facts.staff_name.clone().filter(|_| shows_claim),
+            private_server_url: facts.private_server_url.clone().filter(|_| claimed),
+            claimed_at: facts.claimed_at.filter(|_| shows_claim),
+            buyer_ready_at: facts.buyer_ready_at.filter(|_| status == OrderStatus::Paid),
+            ticket_url: match (guild, &facts.ticket_thread_id) {
+                (Some(guild), Some(thread)) => {
+                    Some(format!("https://discord.com/channels/{guild}/{thread}"))
+                }
+                _ => None,
+            },
+            ticket_problem: facts.ticket_problem.clone(),
+            proof_picture: None,
+        }
+    }
+}
+
+/// What the handoff needs from the shop's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HandoffSettings {
+    /// The promise while fewer than 10 orders were delivered in the last 7 days.
+    pub delivery_minutes: u32,
+    /// The shop's Discord server invite.
+    pub discord_invite: Option<String>,
+    /// The Discord server of the tickets (their links).
+    pub guild_id: Option<String>,
+}
+
+/// An order as its buyer sees it through the link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackedOrder {
+    pub order: Order,
+    pub timeline: Vec<TimelineStep>,
+    /// 1 for the next order staff deliver; `None` unless paid and waiting.
+    pub queue_position: Option<u32>,
+    pub delivery: BuyerDelivery,
+    /// "Usually under N minutes".
+    pub estimate_minutes: u32,
+}
+
+/// The status steps of an order, oldest first.
+pub fn timeline(order: &Order, facts: &TrackingFacts) -> Vec<TimelineStep> {
+    let lifecycle = order.lifecycle();
+    let mut steps = Vec::new();
+    if let Some(at) = lifecycle.paid_at() {
+        steps.push(TimelineStep { status: "paid", at });
+    }
+    if let (Some(at), OrderStatus::Paid | OrderStatus::Delivered) =
+        (facts.claimed_at, order.status())
+    {
+        steps.push(TimelineStep {
+            status: "claimed",
+            at,
+        });
+    }
+    if let Some(at) = lifecycle.delivered_at() {
+        steps.push(TimelineStep {
+            status: "delivered",
+            at,
+        });
+    }
+    // any later status (a dispute) closes the way too; the lead adds its step when it exists
+    if let (
+        status @ (OrderStatus::Refunded | OrderStatus::Expired | OrderStatus::Cancelled),
+        Some(at),
+    ) = (order.status(), lifecycle.closed_at())
+    {
+        steps.push(TimelineStep {
+            status: status.as_str(),
+            at,
+        });
+    }
+    steps
+}
+
+/// A mail to the buyer about their order, with everything needed to word it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuyerMail {
+    pub kind: MailKind,
+    pub order: Order,
+    /// `{public_url}/orders/{id}?key=…`.
+    pub order_link: String,
+    /// The proof's picture (absolute URL), for the delivered mail.
+    pub proof_picture: Option<String>,
+    /// The shop's promise: "usually under N minutes".
+    pub estimate_minutes: u32,
+    /// The shop's Discord server invite, when it has one (else the mail points to the help
+    /// chat).
+    pub discord_invite: Option<String>,
+    /// Who claimed the order (the claim mail).
+    pub staff_name: Option<String>,
+}
+
+/// What one round of the mail loop did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MailRound {
+    pub sent: usize,
+    pub failed: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use chrono::Duration;
+
+    fn order_in(lifecycle: orders::Lifecycle) -> Order {
+        use orders::{Money, PaymentMethod};
+        Order::restore(
+            OrderId::new(3),
+            vec![],
+            orders::Buyer {
+                discord: Some(orders::DiscordIdentity {
+                    discord_id: orders::DiscordId::parse("80351110224678912").unwrap(),
+                    username: "kid".into(),
+                    avatar_url: None,
+                }),
+                roblox_username: orders::RobloxUsername::parse("Builderman").unwrap(),
+                email: orders::Email::parse("kid@example.com").unwrap(),
+                user_id: None,
+            },
+            orders::Amounts {
+                subtotal: Money::ZERO,
+                discount: Money::ZERO,
+                fee: Money::ZERO,
+                total: Money::ZERO,
+            },
+            None,
+            orders::Payment {
+                method: PaymentMethod::Card,
+                provider: orders::PaymentProvider::Dev,
+                reference: None,
+                payment_id: None,
+            },
+            at(0),
+            None,
+            lifecycle,
+        )
+    }
+
+    fn at(minutes: i64) -> DateTime<Utc> {
+        use chrono::TimeZone;
+        Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap() + Duration::minutes(minutes)
+    }
+
+    #[test]
+    fn the_private_server_link_shows_only_while_paid_and_claimed() {
+        let facts = TrackingFacts {
+            claimed_at: Some(at(5)),
+            staff_name: Some("Ann".into()),
+            private_server_url: Some("https://www.roblox.com/share?code=1".into()),
+            ticket_thread_id: Some("99".into()),
+            ..TrackingFacts::default()
+        };
+        let paid = BuyerDelivery::of(OrderStatus::Paid, &facts, Some("7"));
+        assert_eq!(paid.private_server_url, facts.private_server_url);
+        assert_eq!(paid.staff_name.as_deref(), Some("Ann"));
+        assert_eq!(
+            paid.ticket_url.as_deref(),
+            Some("https://discord.com/channels/7/99")
+        );
+        for status in [
+            OrderStatus::Delivered,
+            OrderStatus::Refunded,
+            OrderStatus::Disputed,
+        ] {
+            assert_eq!(
+                BuyerDelivery::of(status, &facts, None).private_server_url,
+                None
+            );
+        }
+        let released = TrackingFacts {
+            claimed_at: None,
+            ..facts.clone()
+        };
+        assert_eq!(
+            BuyerDelivery::of(OrderStatus::Paid, &released, None).private_server_url,
+            None
+        );
+        assert_eq!(
+            BuyerDelivery::of(OrderStatus::Paid, &facts, None).ticket_url,
+            None
+        );
+    }
+
+    fn statuses(order: &Order, facts: &TrackingFacts) -> Vec<&'static str> {
+        timeline(order, facts).iter().map(|s| s.status).collect()
+    }
+
+    #[test]
+    fn the_timeline_lists_the_steps_taken_in_order() {
+        use orders::Lifecycle;
+        let claimed = TrackingFacts {
+            claimed_at: Some(at(5)),
+            ..TrackingFacts::default()
+        };
+        let pending = order_in(Lifecycle::pending());
+        assert!(timeline(&pending, &claimed).is_empty());
+        let paid = order_in(Lifecycle::restore(
+            OrderStatus::Paid,
+            Some(at(1)),
+            None,
+            None,
+        ));
+        assert_eq!(statuses(&paid, &TrackingFacts::default()), ["paid"]);
+        assert_eq!(statuses(&paid, &claimed), ["paid", "claimed"]);
+        let delivered = order_in(Lifecycle::restore(
+            OrderStatus::Delivered,
+            Some(at(1)),
+            Some(at(9)),
+            None,
+        ));
+        let steps = timeline(&delivered, &claimed);
+        assert_eq!(
+            steps,
+            [
+                TimelineStep {
+                    status: "paid",
+                    at: at(1)
+                },
+                TimelineStep {
+                    status: "claimed",
+                    at: at(5)
+                },
+                TimelineStep {
+                    status: "delivered",
+                    at: at(9)
+                },
+            ]
+        );
+        let refunded = order_in(Lifecycle::restore(
+            OrderStatus::Refunded,
+            Some(at(1)),
+            None,
+            Some(at(30)),
+        ));
+        assert_eq!(statuses(&refunded, &claimed), ["paid", "refunded"]);
+    }
+}

@@ -1,0 +1,163 @@
+//! The ports of delivery: where the queue, the buyer's page, the mail loop and delivery times
+//! read and record, and where buyer mail goes.
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+use orders::{OrderError, OrderId, SendFailed};
+use shared::{Actor, PrivateServerUrl, UserId};
+
+use crate::models::{BuyerMail, DeliveredOrder, MailJob, QueueFilter, QueuedOrder, TrackingFacts};
+
+/// Where the queue reads and changes orders. Every change is one conditional statement, so
+/// of two members of staff acting at once exactly one succeeds.
+#[cfg_attr(test, mockall::automock)]
+pub trait DeliveryRepository: Send + Sync + 'static {
+    /// The orders the filter selects, in its order (at most a few hundred).
+    fn queue(
+        &self,
+        filter: QueueFilter,
+    ) -> impl Future<Output = Result<Vec<QueuedOrder>, OrderError>> + Send;
+
+    /// `OrderError::NotFound` when there is no such order.
+    fn queued_order(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<QueuedOrder, OrderError>> + Send;
+
+    /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs),
+    /// and `claimed_at` to `at` unless it was theirs already; `false` when no row matched.
+    /// `actor` is who the audit log names for the change (written with it).
+    fn claim(
+        &self,
+        id: OrderId,
+        staff: UserId,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Clears `claimed_by` where it is `staff`; `false` when no row matched.
+    fn release(
+        &self,
+        id: OrderId,
+        staff: UserId,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Turns a paid order that is unclaimed or claimed by `staff` into delivered at `at`, with
+    /// the proof, claimed by `staff`; `false` when no row matched.
+    fn deliver(
+        &self,
+        id: OrderId,
+        staff: UserId,
+        proof: Option<i64>,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Whether a proof of delivery with this id exists.
+    fn proof_exists(&self, id: i64) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Sets `buyer_ready_at` to `at` where the order is paid and it is not set (once per
+    /// claim: a release clears it); `false` when no row matched.
+    fn mark_ready(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// The member of staff's private server link (`None`: none set, or no such user).
+    fn private_server_url(
+        &self,
+        staff: UserId,
+    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
+
+    /// Sets (or with `None` removes) the member of staff's private server link, audited.
+    fn set_private_server_url(
+        &self,
+        staff: UserId,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+}
+
+/// Where the buyer's page and the mail loop read and record.
+#[cfg_attr(test, mockall::automock)]
+pub trait TrackingRepository: Send + Sync + 'static {
+    /// The stored hash of the order's link key; `None` for an order placed without one.
+    /// `OrderError::NotFound` when there is no such order.
+    fn access_key_hash(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
+
+    /// Fails only with `OrderError::Unknown`.
+    fn after_sale_facts(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<TrackingFacts, OrderError>> + Send;
+
+    /// How many paid orders come before this paid one in the delivery queue (paid earlier, or
+    /// at the same time with a smaller id). Fails only with `OrderError::Unknown`.
+    fn paid_orders_ahead(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<u32, OrderError>> + Send;
+
+    /// The public path of the first picture of a proof (`/media/proofs/…`), if any.
+    fn proof_picture(
+        &self,
+        proof_id: i64,
+    ) -> impl Future<Output = Result<Option<String>, OrderError>> + Send;
+
+    /// Up to `limit` unsent mails due at `now`, oldest first.
+    fn due_mail(
+        &self,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> impl Future<Output = Result<Vec<MailJob>, OrderError>> + Send;
+
+    /// Takes the job for one attempt: pushes its due time to `lease_until` where it is still
+    /// unsent and due; `false` when another instance took it first.
+    fn lease_mail(
+        &self,
+        job: i64,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    fn mail_sent(
+        &self,
+        job: i64,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Records a failed attempt: `retry_at` the next try, or `None` when it gives up.
+    fn mail_failed(
+        &self,
+        job: i64,
+        attempts: u32,
+        retry_at: Option<DateTime<Utc>>,
+        error: String,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+}
+
+/// Where buyer mail goes: SMTP or the local outbox.
+#[cfg_attr(test, mockall::automock)]
+pub trait BuyerMailer: Send + Sync + 'static {
+    fn send_buyer_mail(
+        &self,
+        mail: BuyerMail,
+    ) -> impl Future<Output = Result<(), SendFailed>> + Send;
+}
+
+/// Where delivery times are read.
+#[cfg_attr(test, mockall::automock)]
+pub trait DeliveryTimesRepository: Send + Sync + 'static {
+    /// Every order delivered at or after `since` (and not since refunded or disputed away:
+    /// any order that was delivered counts), with its times.
+    fn delivered_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<DeliveredOrder>, OrderError>> + Send;
+}

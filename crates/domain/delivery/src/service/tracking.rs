@@ -1,0 +1,223 @@
+//! After the sale: the buyer's view of the order through its link (timeline and place in the
+//! delivery queue), and the mail to the buyer (receipt, delivered, refunded) queued as intents
+//! and sent in the background with retries. The link's key is derived by `orders::OrderKeys`.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::{DateTime, Duration, Utc};
+use orders::{
+    AccessKey, MailKind, MailRetry, Order, OrderError, OrderId, OrderKeys, OrderRepository,
+    OrderStatus,
+};
+use shared::Clock;
+
+use crate::models::{
+    promise_minutes, timeline, BuyerDelivery, BuyerMail, DeliveryStep, HandoffSettings, MailJob,
+    MailRound, TrackedOrder, PROMISE_WINDOW_DAYS,
+};
+use crate::ports::{BuyerMailer, DeliveryTimesRepository, TrackingRepository};
+
+/// How long an attempt holds a job before another instance may try it.
+const LEASE: i64 = 120;
+/// Jobs taken per round.
+const BATCH: u32 = 20;
+
+/// The buyer's page and the mail loop over their ports.
+#[derive(Debug, Clone)]
+pub struct OrderTracking<R, M, C> {
+    repository: R,
+    mailer: M,
+    clock: C,
+    keys: OrderKeys,
+    public_url: String,
+    retry: MailRetry,
+    handoff: HandoffSettings,
+    /// The promise and when it was measured: measured again after [`PROMISE_TTL_SECONDS`].
+    promise: Arc<Mutex<Option<MeasuredPromise>>>,
+}
+
+/// A promise in minutes and when it was measured.
+type MeasuredPromise = (DateTime<Utc>, u32);
+
+/// How long a measured promise is used before it is measured again.
+const PROMISE_TTL_SECONDS: i64 = 60;
+
+impl<R, M, C> OrderTracking<R, M, C>
+where
+    R: TrackingRepository + OrderRepository + DeliveryTimesRepository,
+    M: BuyerMailer,
+    C: Clock,
+{
+    pub fn new(
+        repository: R,
+        mailer: M,
+        clock: C,
+        keys: OrderKeys,
+        public_url: &str,
+        retry: MailRetry,
+        handoff: HandoffSettings,
+    ) -> Self {
+        OrderTracking {
+            repository,
+            mailer,
+            clock,
+            keys,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            retry,
+            handoff,
+            promise: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    pub fn handoff(&self) -> &HandoffSettings {
+        &self.handoff
+    }
+
+    /// The shop's promise, "usually under N minutes" (see [`promise_minutes`](crate::promise_minutes)), measured at
+    /// most once a minute. A failed measurement answers the configured default.
+    pub async fn estimate_minutes(&self) -> u32 {
+        let now = self.clock.now();
+        let cached = *self.promise.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, minutes)) = cached {
+            if now - at < Duration::seconds(PROMISE_TTL_SECONDS) && now >= at {
+                return minutes;
+            }
+        }
+        let since = now - Duration::days(PROMISE_WINDOW_DAYS);
+        match self.repository.delivered_since(since).await {
+            Ok(delivered) => {
+                let seconds: Vec<i64> = delivered
+                    .iter()
+                    .filter_map(|o| o.seconds(DeliveryStep::PaidToDelivered))
+                    .collect();
+                let minutes = promise_minutes(&seconds, self.handoff.delivery_minutes);
+                *self.promise.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, minutes));
+                minutes
+            }
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not measure the delivery promise");
+                self.handoff.delivery_minutes
+            }
+        }
+    }
+
+    /// Forgets the measured promise (a delivery just changed it).
+    pub fn forget_estimate(&self) {
+        *self.promise.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    /// `{public_url}/orders/{id}?key=…`.
+    pub fn order_link(&self, id: OrderId) -> String {
+        format!(
+            "{}/orders/{}?key={}",
+            self.public_url,
+            id,
+            self.keys.key_for(id).expose()
+        )
+    }
+
+    /// Whether `key` opens the order's page. `OrderError::NotFound` for no such order.
+    pub async fn key_opens(&self, id: OrderId, key: &str) -> Result<bool, OrderError> {
+        Ok(self
+            .repository
+            .access_key_hash(id)
+            .await?
+            .is_some_and(|stored| AccessKey::matches(&stored, key)))
+    }
+
+    /// The order with its timeline and place in the queue.
+    pub async fn track(&self, order: Order) -> Result<TrackedOrder, OrderError> {
+        let facts = self.repository.after_sale_facts(order.id).await?;
+        let queue_position = if order.status() == OrderStatus::Paid {
+            Some(self.repository.paid_orders_ahead(order.id).await? + 1)
+        } else {
+            None
+        };
+        let mut delivery =
+            BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref());
+        if let (OrderStatus::Delivered, Some(proof)) = (order.status(), facts.proof_id) {
+            delivery.proof_picture = self.repository.proof_picture(proof).await?;
+        }
+        Ok(TrackedOrder {
+            timeline: timeline(&order, &facts),
+            queue_position,
+            delivery,
+            estimate_minutes: self.estimate_minutes().await,
+            order,
+        })
+    }
+
+    /// Sends every mail due now, each once; a failure is tried again later with a doubling
+    /// wait, up to `max_attempts` in all.
+    pub async fn send_due_mail(&self) -> Result<MailRound, OrderError> {
+        let now = self.clock.now();
+        let mut round = MailRound::default();
+        for job in self.repository.due_mail(now, BATCH).await? {
+            let leased = self
+                .repository
+                .lease_mail(job.id, now, now + Duration::seconds(LEASE))
+                .await?;
+            if !leased {
+                continue;
+            }
+            match self.send_one(&job).await {
+                Ok(()) => {
+                    self.repository.mail_sent(job.id, self.clock.now()).await?;
+                    tracing::info!(order = %job.order_id, kind = %job.kind, "buyer mail sent");
+                    round.sent += 1;
+                }
+                Err(error) => {
+                    let attempts = job.attempts + 1;
+                    let retry_at = (attempts < self.retry.max_attempts)
+                        .then(|| self.clock.now() + self.retry.delay_after(attempts));
+                    if retry_at.is_none() {
+                        tracing::error!(order = %job.order_id, kind = %job.kind, attempts, error = ?error, "gave up sending a buyer mail");
+                    } else {
+                        tracing::warn!(order = %job.order_id, kind = %job.kind, attempts, error = ?error, "a buyer mail failed; trying again later");
+                    }
+                    self.repository
+                        .mail_failed(job.id, attempts, retry_at, format!("{error:#}"))
+                        .await?;
+                    round.failed += 1;
+                }
+            }
+        }
+        Ok(round)
+    }
+
+    async fn send_one(&self, job: &MailJob) -> anyhow::Result<()> {
+        let order = self.repository.order(job.order_id).await?;
+        let facts = self.repository.after_sale_facts(job.order_id).await?;
+        let proof_picture = match job.kind {
+            MailKind::Delivered => match facts.proof_id {
+                Some(proof) => self
+                    .repository
+                    .proof_picture(proof)
+                    .await?
+                    .map(|path| self.absolute(&path)),
+                None => None,
+            },
+            _ => None,
+        };
+        self.mailer
+            .send_buyer_mail(BuyerMail {
+                kind: job.kind,
+                order_link: self.order_link(order.id),
+                order,
+                proof_picture,
+                estimate_minutes: self.estimate_minutes().await,
+                discord_invite: self.handoff.discord_invite.clone(),
+                staff_name: facts.staff_name,
+            })
+            .await?;
+        Ok(())
+    }
+
+    fn absolute(&self, path: &str) -> String {
+        if path.starts_with("http://") || path.starts_with("https://") {
+            path.to_owned()
+        } else {
+            format!("{}/{}", self.public_url, path.trim_start_matches('/'))
+        }
+    }
+}
