@@ -119,7 +119,7 @@ pub struct HelpChat {
     /// Where staff names come from.
     accounts: Arc<AccountsService>,
     /// Staff names by user id, for `accepted_by_name` (names rarely change; read once).
-    staff_names: Mutex<HashMap<i64, String>>,
+    staff_names: Mutex<HashMap<UserId, String>>,
 }
 
 impl std::fmt::Debug for HelpChat {
@@ -193,11 +193,11 @@ impl HelpChat {
         self.alerts.live_request(chat, last_question);
     }
 
-    pub fn remember_staff_name(&self, id: i64, name: &str) {
+    pub fn remember_staff_name(&self, id: UserId, name: &str) {
         self.names().insert(id, name.to_owned());
     }
 
-    fn names(&self) -> std::sync::MutexGuard<'_, HashMap<i64, String>> {
+    fn names(&self) -> std::sync::MutexGuard<'_, HashMap<UserId, String>> {
         match self.staff_names.lock() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
@@ -214,7 +214,7 @@ impl HelpChat {
         }
         let user = self
             .accounts
-            .user(UserId::new(id))
+            .user(id)
             .await
             .map_err(|e| anyhow::anyhow!("failed to load the staff member {id}: {e}"))?;
         let name = user.map(|u| u.name.as_str().to_owned());
@@ -255,13 +255,13 @@ impl HelpChat {
             id: chat.id.to_string(),
             status: chat.status.as_str(),
             user: chat.user.as_ref().map(|u| UserJson {
-                id: u.id,
+                id: u.id.get(),
                 name: u.name.clone(),
             }),
             created_at: chat.created_at.to_rfc3339(),
             accepted_by: match (side, chat.accepted_by) {
                 (_, None) => None,
-                (Side::Staff, Some(id)) => Some(AcceptedBy::Staff(id)),
+                (Side::Staff, Some(id)) => Some(AcceptedBy::Staff(id.get())),
                 (Side::Customer, Some(_)) => Some(AcceptedBy::Shopper(
                     accepted_by_name.clone().unwrap_or_else(|| AGENT.to_owned()),
                 )),

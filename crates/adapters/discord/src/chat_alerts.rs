@@ -66,7 +66,7 @@ mod tests {
             id: chat::ChatId::random(),
             session: chat::SessionId::parse("session-of-the-shopper").unwrap(),
             user: Some(chat::ChatUser {
-                id: 7,
+                id: shared::UserId::new(7),
                 name: "**Ann** [claim](https://evil.example) @everyone".to_owned(),
             }),
             accepted_by: None,

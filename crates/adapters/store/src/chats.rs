@@ -15,6 +15,7 @@ use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, SqlErr, TransactionTrait,
 };
+use shared::UserId;
 
 use crate::entities::{chat_messages, chats};
 use crate::{audit, Store};
@@ -147,7 +148,7 @@ impl ChatRepository for Store {
             )
             .col_expr(chats::Column::UpdatedAt, Expr::value(change.at));
         if let Some(staff) = change.accepted_by {
-            update = update.col_expr(chats::Column::AcceptedBy, Expr::value(staff));
+            update = update.col_expr(chats::Column::AcceptedBy, Expr::value(staff.get()));
         }
         // the condition on the old status makes this a compare-and-set: of two staff
         // accepting at once, one updates a row and the other none
@@ -463,7 +464,7 @@ impl ChatRepository for Store {
                 session: parse_session(&session)?,
                 version: to_version(version)?,
                 status: parse_status(&status)?,
-                accepted_by,
+                accepted_by: accepted_by.map(UserId::new),
             })
         })
         .transpose()
@@ -502,7 +503,7 @@ impl Store {
         let row = chats::ActiveModel {
             id: Set(chat.id.to_string()),
             session_id: Set(chat.session.as_ref().to_owned()),
-            user_id: Set(chat.user.as_ref().map(|u| u.id)),
+            user_id: Set(chat.user.as_ref().map(|u| u.id.get())),
             user_name: Set(chat.user.as_ref().map(|u| u.name.clone())),
             accepted_by: Set(None),
             status: Set(ChatStatus::Ai.as_str().to_owned()),
@@ -535,7 +536,7 @@ impl Store {
         to_chat(chats::Model {
             id: chat.id.to_string(),
             session_id: chat.session.as_ref().to_owned(),
-            user_id: chat.user.as_ref().map(|u| u.id),
+            user_id: chat.user.as_ref().map(|u| u.id.get()),
             user_name: chat.user.map(|u| u.name),
             accepted_by: None,
             status: ChatStatus::Ai.as_str().to_owned(),
@@ -611,10 +612,10 @@ fn to_chat(row: chats::Model) -> Result<Chat, ChatError> {
         id,
         session: parse_session(&row.session_id)?,
         user: row.user_id.map(|user_id| ChatUser {
-            id: user_id,
+            id: UserId::new(user_id),
             name: row.user_name.unwrap_or_default(),
         }),
-        accepted_by: row.accepted_by,
+        accepted_by: row.accepted_by.map(UserId::new),
         status: parse_status(&row.status)?,
         staff_read_through: row.staff_read_through.map(MessageId::new),
         user_read_through: row.user_read_through.map(MessageId::new),

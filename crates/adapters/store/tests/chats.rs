@@ -11,6 +11,7 @@ use chrono::{Duration, TimeZone, Utc};
 use garden_store::testing::TestDatabase;
 use garden_store::{Backend, Store};
 use rstest::rstest;
+use shared::UserId;
 
 /// Answers every question the same way.
 struct EchoAssistant;
@@ -63,7 +64,7 @@ fn open_page() -> StaffChatsQuery {
 
 fn staff(id: i64) -> StaffMember {
     StaffMember {
-        id,
+        id: UserId::new(id),
         name: format!("Staff {id}"),
         role: StaffRole::Admin,
     }
@@ -83,7 +84,7 @@ async fn a_chat_and_its_messages_come_back_as_stored(#[case] backend: Backend) {
                 id,
                 session: session("a"),
                 user: Some(ChatUser {
-                    id: 42,
+                    id: UserId::new(42),
                     name: "Ana".into(),
                 }),
                 created_at: at,
@@ -219,7 +220,7 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
 
     let connected = chats.accept(ai.id, &staff(7)).await.unwrap();
     assert_eq!(connected.status, ChatStatus::Connected);
-    assert_eq!(connected.accepted_by, Some(7));
+    assert_eq!(connected.accepted_by, Some(UserId::new(7)));
     let reply = chats
         .reply(ai.id, &staff(7), text("Hi, I'm here"))
         .await
@@ -276,7 +277,7 @@ async fn of_two_staff_accepting_at_once_exactly_one_wins(#[case] backend: Backen
         let loser = if a.is_ok() { b } else { a };
         assert!(matches!(loser, Err(ChatError::Refused(_))));
         let chat = store.chat(id).await.unwrap();
-        assert!(matches!(chat.accepted_by, Some(1 | 2)));
+        assert!(matches!(chat.accepted_by.map(UserId::get), Some(1 | 2)));
         let joined = store
             .messages(id)
             .await
@@ -307,7 +308,7 @@ async fn a_status_change_from_a_stale_status_changes_nothing(#[case] backend: Ba
             chat: id,
             from: ChatStatus::Pending,
             to: ChatStatus::Connected,
-            accepted_by: Some(3),
+            accepted_by: Some(UserId::new(3)),
             notice: Some(NewMessage {
                 sender: SenderType::System,
                 text: "joined".into(),
@@ -593,7 +594,7 @@ async fn chat_at(
                 chat: id,
                 from,
                 to,
-                accepted_by: (to == ChatStatus::Connected).then_some(1),
+                accepted_by: (to == ChatStatus::Connected).then_some(UserId::new(1)),
                 notice: None,
                 at,
             })

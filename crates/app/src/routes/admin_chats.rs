@@ -21,7 +21,7 @@ use dto::staff::{Confirmation, StaffJson, StaffOnly};
 
 fn staff_member(user: &CurrentUser) -> StaffMember {
     StaffMember {
-        id: user.id,
+        id: user.user_id(),
         name: user.name.clone(),
         role: if user.role == Role::SuperAdmin {
             StaffRole::SuperAdmin

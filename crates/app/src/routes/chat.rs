@@ -73,7 +73,7 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, ApiError> {
 
 fn chat_user(user: MaybeUser) -> Option<ChatUser> {
     user.0.map(|u| ChatUser {
-        id: u.id,
+        id: u.user_id(),
         name: u.name,
     })
 }

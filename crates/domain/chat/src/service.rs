@@ -1,5 +1,5 @@
 use chrono::{DateTime, Utc};
-use shared::Actor;
+use shared::{Actor, UserId};
 
 use crate::{
     Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
@@ -313,7 +313,7 @@ where
 
     /// Joins a waiting chat: pending -> connected, `accepted_by` = the member of staff. Of two
     /// accepting at once one wins; the other gets [`ChatError::Refused`].
-    #[tracing::instrument(skip(self, staff), fields(staff = staff.id))]
+    #[tracing::instrument(skip(self, staff), fields(staff = %staff.id))]
     pub async fn accept(&self, chat: ChatId, staff: &StaffMember) -> Result<Chat, ChatError> {
         let chat = self.repository.chat(chat).await?;
         self.transition(
@@ -326,7 +326,7 @@ where
     }
 
     /// A member of staff writes in a connected chat.
-    #[tracing::instrument(skip(self, staff, text), fields(staff = staff.id))]
+    #[tracing::instrument(skip(self, staff, text), fields(staff = %staff.id))]
     pub async fn reply(
         &self,
         chat: ChatId,
@@ -417,7 +417,7 @@ where
         &self,
         chat: &Chat,
         action: ChatAction,
-        accepted_by: Option<i64>,
+        accepted_by: Option<UserId>,
         notice: &str,
     ) -> Result<Chat, ChatError> {
         let to = chat.status.apply(action)?;
@@ -504,7 +504,7 @@ mod tests {
 
     fn admin() -> StaffMember {
         StaffMember {
-            id: 9,
+            id: UserId::new(9),
             name: "Mia".into(),
             role: StaffRole::Admin,
         }
@@ -834,9 +834,9 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(accepted.status, ChatStatus::Connected);
-        assert_eq!(accepted.accepted_by, Some(9));
+        assert_eq!(accepted.accepted_by, Some(UserId::new(9)));
         let changes = changes.lock().unwrap();
-        assert_eq!(changes[0].accepted_by, Some(9));
+        assert_eq!(changes[0].accepted_by, Some(UserId::new(9)));
         assert_eq!(
             changes[0].notice.as_ref().unwrap().text,
             LIVE_AGENT_JOINED_NOTICE
@@ -875,7 +875,7 @@ mod tests {
             };
             Box::pin(async move {
                 Ok(Chat {
-                    accepted_by: (status == ChatStatus::Connected).then_some(5),
+                    accepted_by: (status == ChatStatus::Connected).then_some(UserId::new(5)),
                     ..chat(status)
                 })
             })
@@ -977,7 +977,7 @@ mod tests {
                 Ok(vec![
                     crate::StaffChatRow {
                         chat: Chat {
-                            accepted_by: Some(9),
+                            accepted_by: Some(UserId::new(9)),
                             staff_read_through: Some(MessageId::new(4)),
                             ..chat(ChatStatus::Connected)
                         },

@@ -2,6 +2,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
+use shared::UserId;
 
 use crate::{ChatId, ChatMessage, MessageId, NewMessage, SenderType, SessionId, Side};
 
@@ -105,7 +106,7 @@ impl FromStr for ChatStatus {
 /// The signed-in shopper a chat belongs to; guests have none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatUser {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
 }
 
@@ -120,7 +121,7 @@ pub enum StaffRole {
 /// role check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StaffMember {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
     pub role: StaffRole,
 }
@@ -141,7 +142,7 @@ pub struct Chat {
     pub session: SessionId,
     pub user: Option<ChatUser>,
     /// The user id of the member of staff who accepted the chat.
-    pub accepted_by: Option<i64>,
+    pub accepted_by: Option<UserId>,
     pub status: ChatStatus,
     /// The last message staff have read.
     pub staff_read_through: Option<MessageId>,
@@ -219,7 +220,7 @@ pub struct StatusChange {
     pub from: ChatStatus,
     pub to: ChatStatus,
     /// Set when a member of staff accepts.
-    pub accepted_by: Option<i64>,
+    pub accepted_by: Option<UserId>,
     /// A system message stored with the change.
     pub notice: Option<NewMessage>,
     pub at: DateTime<Utc>,
@@ -241,7 +242,7 @@ pub struct ChatStamp {
     pub session: SessionId,
     pub version: u64,
     pub status: ChatStatus,
-    pub accepted_by: Option<i64>,
+    pub accepted_by: Option<UserId>,
 }
 
 /// A chat with its messages, oldest first.
@@ -502,7 +503,7 @@ mod tests {
     fn a_chat_is_new_while_pending_and_unaccepted() {
         let mut c = chat();
         assert!(c.is_new());
-        c.accepted_by = Some(7);
+        c.accepted_by = Some(UserId::new(7));
         assert!(!c.is_new());
         let ai = Chat {
             status: ChatStatus::Ai,
@@ -516,7 +517,7 @@ mod tests {
         let mut c = chat();
         assert_eq!(c.customer_sender(), SenderType::Guest);
         c.user = Some(ChatUser {
-            id: 4,
+            id: UserId::new(4),
             name: "Ana".into(),
         });
         assert_eq!(c.customer_sender(), SenderType::User);
