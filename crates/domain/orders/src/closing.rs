@@ -115,10 +115,7 @@ mod tests {
 
     use super::*;
     use crate::ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
-    use crate::{
-        Amounts, Applied, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, Money, NewOrder,
-        OrderHolder, OrderId, PaymentMethod, PaymentProvider, RobloxUsername,
-    };
+    use crate::{Applied, PaymentProvider};
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap()
@@ -126,47 +123,7 @@ mod tests {
 
     /// Order 9, placed through `provider` with the page `cs_9`, in `status`.
     fn order(provider: PaymentProvider, status: OrderStatus) -> Order {
-        let placed = Order::placed(
-            OrderId::new(9),
-            NewOrder {
-                lines: vec![],
-                buyer: Buyer {
-                    discord: Some(DiscordIdentity {
-                        discord_id: DiscordId::parse("123456789012345678").unwrap(),
-                        username: "gardener".into(),
-                        avatar_url: None,
-                    }),
-                    roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
-                    email: Email::parse("kid@example.com").unwrap(),
-                    user_id: None,
-                },
-                amounts: Amounts {
-                    subtotal: Money::parse("10").unwrap(),
-                    discount: Money::ZERO,
-                    fee: Money::parse("0.77").unwrap(),
-                    total: Money::parse("10.77").unwrap(),
-                },
-                promo: None,
-                method: PaymentMethod::Card,
-                provider,
-                created_at: now(),
-                holder: OrderHolder::default(),
-                idempotency: None,
-            },
-        );
-        let mut payment = placed.payment.clone();
-        payment.reference = Some("cs_9".into());
-        Order::restore(
-            placed.id,
-            placed.lines,
-            placed.buyer,
-            placed.amounts,
-            None,
-            payment,
-            now(),
-            None,
-            Lifecycle::restore(status, None, None, None),
-        )
+        crate::testing::TestOrder::new(provider, status, now()).build()
     }
 
     /// A store holding `current` as order 9.

@@ -18,6 +18,8 @@ mod payment;
 mod ports;
 mod service;
 pub mod staff_alerts;
+#[cfg(any(test, feature = "mocks"))]
+pub mod testing;
 pub mod tickets;
 
 pub use block_check::{

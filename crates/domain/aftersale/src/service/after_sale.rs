@@ -268,7 +268,7 @@ mod tests {
     use chrono::{DateTime, TimeZone, Utc};
     use mockall::predicate::{always, eq};
     use orders::gateways::PaymentError;
-    use orders::{BlockKind, Money, PaymentMethod};
+    use orders::BlockKind;
     use shared::{FixedClock, UserId};
 
     use super::*;
@@ -285,10 +285,7 @@ mod tests {
     fn staff() -> Actor {
         Actor::staff(UserId::new(1), "Bo", "127.0.0.1")
     }
-    use orders::{
-        Amounts, Buyer, Closing, DiscordId, DiscordIdentity, Email, Lifecycle, NewOrder,
-        OrderHolder, PendingCaps, PlaceError, Reservation, RobloxUsername,
-    };
+    use orders::{Closing, NewOrder, PendingCaps, PlaceError, Reservation};
 
     mockall::mock! {
         Repo {}
@@ -340,49 +337,16 @@ mod tests {
         Utc.with_ymd_and_hms(2026, 11, 24, 12, 0, 0).unwrap()
     }
 
-    fn order(status: OrderStatus, payment_id: Option<&str>) -> Order {
-        let placed = Order::placed(
-            OrderId::new(7),
-            NewOrder {
-                lines: vec![],
-                buyer: Buyer {
-                    discord: Some(DiscordIdentity {
-                        discord_id: DiscordId::parse("123456789012345678").unwrap(),
-                        username: "gardener".into(),
-                        avatar_url: None,
-                    }),
-                    roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
-                    email: Email::parse("Kid@Example.com").unwrap(),
-                    user_id: None,
-                },
-                amounts: Amounts {
-                    subtotal: Money::parse("10").unwrap(),
-                    discount: Money::ZERO,
-                    fee: Money::parse("0.77").unwrap(),
-                    total: Money::parse("10.77").unwrap(),
-                },
-                promo: None,
-                method: PaymentMethod::Card,
-                provider: PaymentProvider::Stripe,
-                created_at: now(),
-                holder: OrderHolder::default(),
-                idempotency: None,
-            },
-        );
-        let mut payment = placed.payment.clone();
-        payment.reference = Some("cs_test_1".into());
-        payment.payment_id = payment_id.map(Into::into);
-        Order::restore(
-            placed.id,
-            placed.lines,
-            placed.buyer,
-            placed.amounts,
-            None,
-            payment,
-            now(),
-            None,
-            Lifecycle::restore(status, Some(now()), None, None),
-        )
+    fn order(status: OrderStatus, payment_id: Option<&'static str>) -> Order {
+        orders::testing::TestOrder {
+            id: 7,
+            email: "Kid@Example.com",
+            reference: "cs_test_1",
+            payment_id,
+            paid: true,
+            ..orders::testing::TestOrder::new(PaymentProvider::Stripe, status, now())
+        }
+        .build()
     }
 
     fn returning_order(repo: &mut MockRepo, current: Order) {

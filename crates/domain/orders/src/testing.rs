@@ -1,0 +1,89 @@
+//! A placed order to test with, for this crate's tests and, with the `mocks` feature, the
+//! domains built on it: a $10.77 card order of a buyer linked with Discord, paid through
+//! `provider` on the page `reference`, restored in `status`.
+#![allow(clippy::unwrap_used)]
+
+use chrono::{DateTime, Utc};
+
+use crate::{
+    Amounts, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, Money, NewOrder, Order,
+    OrderHolder, OrderId, OrderStatus, PaymentMethod, PaymentProvider, RobloxUsername,
+};
+
+/// The order's parts a test chooses; [`TestOrder::new`] fills the rest.
+#[derive(Debug, Clone)]
+pub struct TestOrder {
+    pub id: i64,
+    pub provider: PaymentProvider,
+    pub status: OrderStatus,
+    pub email: &'static str,
+    /// The provider's page.
+    pub reference: &'static str,
+    /// The provider's payment, once paid.
+    pub payment_id: Option<&'static str>,
+    /// Whether it was paid at `at`.
+    pub paid: bool,
+    /// When it was placed (and paid, when `paid`).
+    pub at: DateTime<Utc>,
+}
+
+impl TestOrder {
+    /// Order 9 by `kid@example.com`, on the page `cs_9`, not paid.
+    pub fn new(provider: PaymentProvider, status: OrderStatus, at: DateTime<Utc>) -> Self {
+        TestOrder {
+            id: 9,
+            provider,
+            status,
+            email: "kid@example.com",
+            reference: "cs_9",
+            payment_id: None,
+            paid: false,
+            at,
+        }
+    }
+
+    pub fn build(&self) -> Order {
+        let placed = Order::placed(
+            OrderId::new(self.id),
+            NewOrder {
+                lines: vec![],
+                buyer: Buyer {
+                    discord: Some(DiscordIdentity {
+                        discord_id: DiscordId::parse("123456789012345678").unwrap(),
+                        username: "gardener".into(),
+                        avatar_url: None,
+                    }),
+                    roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
+                    email: Email::parse(self.email).unwrap(),
+                    user_id: None,
+                },
+                amounts: Amounts {
+                    subtotal: Money::parse("10").unwrap(),
+                    discount: Money::ZERO,
+                    fee: Money::parse("0.77").unwrap(),
+                    total: Money::parse("10.77").unwrap(),
+                },
+                promo: None,
+                method: PaymentMethod::Card,
+                provider: self.provider,
+                created_at: self.at,
+                holder: OrderHolder::default(),
+                idempotency: None,
+            },
+        );
+        let mut payment = placed.payment.clone();
+        payment.reference = Some(self.reference.into());
+        payment.payment_id = self.payment_id.map(Into::into);
+        Order::restore(
+            placed.id,
+            placed.lines,
+            placed.buyer,
+            placed.amounts,
+            None,
+            payment,
+            self.at,
+            None,
+            Lifecycle::restore(self.status, self.paid.then_some(self.at), None, None),
+        )
+    }
+}
