@@ -195,7 +195,7 @@ impl<W: StockWatch> EventsStore<W> {
                 self.events
                     .order_changed(
                         order.id.get(),
-                        order.buyer.user_id.map(UserId::get),
+                        order.buyer.user_id,
                         order.status().as_str(),
                         step,
                     )

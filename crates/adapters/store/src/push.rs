@@ -168,7 +168,7 @@ impl ShopEvents {
     pub async fn order_changed(
         &self,
         order_id: i64,
-        user_id: Option<i64>,
+        user_id: Option<shared::UserId>,
         status: &str,
         step: orders::OrderStep,
     ) {

@@ -34,7 +34,9 @@ fn row(result: &QueryResult) -> anyhow::Result<PushEventRow> {
             staff: result.try_get("", "staff")?,
             chat_session: result.try_get("", "chat_session")?,
             order_id: result.try_get("", "order_id")?,
-            user_id: result.try_get("", "user_id")?,
+            user_id: result
+                .try_get::<Option<i64>>("", "user_id")?
+                .map(shared::UserId::new),
         },
         created_at: result.try_get("", "created_at")?,
     })
@@ -48,7 +50,7 @@ fn insert_values(event: &NewPushEvent, at: DateTime<Utc>) -> Vec<Value> {
         event.staff.into(),
         event.chat_session.clone().into(),
         event.order_id.into(),
-        event.user_id.into(),
+        event.user_id.map(shared::UserId::get).into(),
         at.into(),
     ]
 }

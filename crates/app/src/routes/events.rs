@@ -141,7 +141,7 @@ pub async fn stream(
             .into_iter()
             .chain(keyed_order)
             .collect::<HashSet<_>>(),
-        user_id,
+        user_id: user_id.map(accounts::UserId::new),
         staff: staff.is_some(),
     };
     let staff_id = staff.map(|staff| accounts::UserId::new(staff.id));

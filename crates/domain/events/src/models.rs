@@ -1,6 +1,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use shared::UserId;
 
 /// The topics a browser hears.
 pub mod topic {
@@ -30,7 +31,7 @@ pub struct NewPushEvent {
     /// The order it is about.
     pub order_id: Option<i64>,
     /// The account it belongs to.
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
 }
 
 /// A published event with its number in the event log (the stream's `id`, where a browser
@@ -103,7 +104,7 @@ impl NewPushEvent {
 
     /// An order changed: its buyer (the session that placed it, or the account it belongs to)
     /// and staff hear it. `step` is the `orders::OrderStep` recorded, as its name.
-    pub fn order_changed(order_id: i64, user_id: Option<i64>, status: &str, step: &str) -> Self {
+    pub fn order_changed(order_id: i64, user_id: Option<UserId>, status: &str, step: &str) -> Self {
         NewPushEvent {
             topic: topic::ORDER.to_owned(),
             data: json!({ "order_id": order_id, "status": status, "step": step }).to_string(),
@@ -125,13 +126,17 @@ mod tests {
     fn a_stored_event_travels_as_flat_json_and_reads_back_the_same() {
         let row = PushEventRow {
             id: 42,
-            event: NewPushEvent::order_changed(7, Some(3), "paid", "paid"),
+            event: NewPushEvent::order_changed(7, Some(UserId::new(3)), "paid", "paid"),
             created_at: DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
         };
         let json: serde_json::Value = serde_json::to_value(&row).unwrap();
         assert_eq!(json["id"], 42);
         assert_eq!(json["topic"], "order");
         assert_eq!(json["order_id"], 7);
+        assert_eq!(
+            json["user_id"], 3,
+            "a bare number, as before the id had its own type"
+        );
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&row.event.data).unwrap(),
             json!({ "order_id": 7, "status": "paid", "step": "paid" })

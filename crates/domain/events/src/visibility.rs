@@ -1,5 +1,7 @@
 use std::collections::HashSet;
 
+use shared::UserId;
+
 use crate::models::NewPushEvent;
 
 /// Who a stream is for, as the calls decide it: the chat session id the browser holds, the
@@ -8,7 +10,7 @@ use crate::models::NewPushEvent;
 pub struct Viewer {
     pub chat_session: Option<String>,
     pub orders: HashSet<i64>,
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     pub staff: bool,
 }
 
@@ -57,7 +59,7 @@ mod tests {
         let shopper = Viewer {
             chat_session: Some("session-mine".into()),
             orders: HashSet::from([7]),
-            user_id: Some(3),
+            user_id: Some(UserId::new(3)),
             staff: false,
         };
         let staff = Viewer {
@@ -91,12 +93,12 @@ mod tests {
         };
         let account_order = NewPushEvent {
             order_id: Some(8),
-            user_id: Some(3),
+            user_id: Some(UserId::new(3)),
             ..event()
         };
         let other_order = NewPushEvent {
             order_id: Some(9),
-            user_id: Some(4),
+            user_id: Some(UserId::new(4)),
             ..event()
         };
         let guest_order = NewPushEvent {

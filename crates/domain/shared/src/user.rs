@@ -2,8 +2,11 @@
 
 use std::fmt;
 
-/// A user's database id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A user's database id (a bare number wherever it is written, e.g. in a server push event).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct UserId(i64);
 
 impl UserId {
