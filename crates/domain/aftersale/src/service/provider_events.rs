@@ -10,7 +10,7 @@
 //!   change that.
 //! - An expired page expires its order and gives its stock back.
 //! - A refund made at the provider, a chargeback and a closed chargeback go to after the sale
-//!   (`orders::aftersale`).
+//!   (`AfterSale`).
 //! - The buyer's return from PayPal captures the payment, then confirms the order through the
 //!   same confirmation as a webhook.
 //! - Events the shop does not act on, events about no order of ours and repeated deliveries
