@@ -111,10 +111,9 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use chrono::{DateTime, TimeZone, Utc};
     use mockall::predicate::eq;
-    use promo::{FixedClock, MockPromoRepository};
 
     use super::*;
-    use crate::ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
+    use crate::ports::{MockOrderRepository, MockPaymentProviders};
     use crate::{Applied, PaymentProvider};
 
     fn now() -> DateTime<Utc> {
@@ -126,26 +125,10 @@ mod tests {
         crate::testing::TestOrder::new(provider, status, now()).build()
     }
 
-    /// A store holding `current` as order 9.
-    fn holding(current: Order) -> MockOrderRepository {
-        let mut orders = MockOrderRepository::new();
-        orders.expect_order().returning(move |_| {
-            let current = current.clone();
-            Box::pin(async move { Ok(current) })
-        });
-        orders
-    }
+    use crate::testing::holding;
 
-    type TestCheckout =
-        Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
-
-    fn checkout(orders: MockOrderRepository) -> TestCheckout {
-        Checkout::new(
-            orders,
-            MockProductLookup::new(),
-            MockPromoRepository::new(),
-            FixedClock(now()),
-        )
+    fn checkout(orders: MockOrderRepository) -> crate::testing::TestCheckout {
+        crate::testing::checkout(orders, now())
     }
 
     /// Providers reaching Stripe alone, whose `close_page` answers `closing`.

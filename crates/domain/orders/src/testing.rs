@@ -1,12 +1,16 @@
-//! A placed order to test with, for this crate's tests and, with the `mocks` feature, the
-//! domains built on it: a $10.77 card order of a buyer linked with Discord, paid through
-//! `provider` on the page `reference`, restored in `status`.
+//! What the tests of this crate and, with the `mocks` feature, of the domains built on it start
+//! from: a placed order ([`TestOrder`]: a $10.77 card order of a buyer linked with Discord, paid
+//! through `provider` on the page `reference`, restored in `status`), a store holding it, and a
+//! checkout over mocks at a fixed time.
 #![allow(clippy::unwrap_used)]
 
 use chrono::{DateTime, Utc};
 
+use promo::{FixedClock, MockPromoRepository};
+
+use crate::ports::{MockOrderRepository, MockProductLookup};
 use crate::{
-    Amounts, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, Money, NewOrder, Order,
+    Amounts, Buyer, Checkout, DiscordId, DiscordIdentity, Email, Lifecycle, Money, NewOrder, Order,
     OrderHolder, OrderId, OrderStatus, PaymentMethod, PaymentProvider, RobloxUsername,
 };
 
@@ -86,4 +90,28 @@ impl TestOrder {
             Lifecycle::restore(self.status, self.paid.then_some(self.at), None, None),
         )
     }
+}
+
+/// A store holding `current` as every order it is asked for.
+pub fn holding(current: Order) -> MockOrderRepository {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_order().returning(move |_| {
+        let current = current.clone();
+        Box::pin(async move { Ok(current) })
+    });
+    orders
+}
+
+/// Checkout over mocks and a fixed clock.
+pub type TestCheckout =
+    Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
+
+/// Checkout over `orders`, with no product or promo lookups expected, at `at`.
+pub fn checkout(orders: MockOrderRepository, at: DateTime<Utc>) -> TestCheckout {
+    Checkout::new(
+        orders,
+        MockProductLookup::new(),
+        MockPromoRepository::new(),
+        FixedClock(at),
+    )
 }

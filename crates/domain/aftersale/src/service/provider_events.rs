@@ -254,14 +254,13 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use chrono::{DateTime, TimeZone, Utc};
     use mockall::predicate::eq;
-    use promo::{FixedClock, MockPromoRepository};
 
     use super::*;
     use crate::ports::MockPaymentRecords;
     use orders::gateways::CapturedAmount;
     use orders::{Applied, Closing, Confirmation, Order, OrderStatus};
     use orders::{CaptureError, Captured, DisputeOutcome};
-    use orders::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
+    use orders::{MockOrderRepository, MockPaymentProviders};
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap()
@@ -274,25 +273,11 @@ mod tests {
 
     /// A store holding order 9 through Stripe in `status`.
     fn holding(status: OrderStatus) -> MockOrderRepository {
-        let current = order(PaymentProvider::Stripe, status);
-        let mut orders = MockOrderRepository::new();
-        orders.expect_order().returning(move |_| {
-            let current = current.clone();
-            Box::pin(async move { Ok(current) })
-        });
-        orders
+        orders::testing::holding(order(PaymentProvider::Stripe, status))
     }
 
-    type TestCheckout =
-        Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
-
-    fn checkout(orders: MockOrderRepository) -> TestCheckout {
-        Checkout::new(
-            orders,
-            MockProductLookup::new(),
-            MockPromoRepository::new(),
-            FixedClock(now()),
-        )
+    fn checkout(orders: MockOrderRepository) -> orders::testing::TestCheckout {
+        orders::testing::checkout(orders, now())
     }
 
     fn stripe(id: &str) -> ProviderEvent {

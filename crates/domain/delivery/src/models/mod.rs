@@ -5,6 +5,11 @@ mod queue;
 mod times;
 mod tracking;
 
+#[cfg(test)]
+pub(crate) use queue::fixtures as queue_fixtures;
+#[cfg(test)]
+pub(crate) use times::fixtures as times_fixtures;
+
 pub use queue::{QueueFilter, QueuedItem, QueuedOrder};
 pub use times::{
     percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures, DeliveryReport,

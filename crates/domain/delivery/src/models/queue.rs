@@ -90,18 +90,19 @@ impl QueuedOrder {
     }
 }
 
+/// The orders the queue's tests look at (its model and its service).
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use chrono::TimeZone;
     use shared::UserId;
 
     use super::*;
 
-    fn now() -> DateTime<Utc> {
+    pub(crate) fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
     }
 
-    fn order(status: OrderStatus, claimed_by: Option<(UserId, &str)>) -> QueuedOrder {
+    pub(crate) fn order(status: OrderStatus, claimed_by: Option<(UserId, &str)>) -> QueuedOrder {
         QueuedOrder {
             id: OrderId::new(7),
             status,
@@ -128,6 +129,14 @@ mod tests {
             ticket_problem: None,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use shared::UserId;
+
+    use super::fixtures::{now, order};
+    use super::*;
 
     #[test]
     fn a_claim_without_a_ready_buyer_becomes_a_no_show_after_the_setting() {

@@ -178,17 +178,23 @@ pub fn report(
     }
 }
 
+/// The deliveries the times' tests measure (the model and the service).
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use chrono::TimeZone;
 
     use super::*;
 
-    fn at(day: u32, minute: u32) -> DateTime<Utc> {
+    pub(crate) fn at(day: u32, minute: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, day, 12, minute, 0).unwrap()
     }
 
-    fn delivered(day: u32, claim_after: u32, deliver_after: u32, staff: &str) -> DeliveredOrder {
+    pub(crate) fn delivered(
+        day: u32,
+        claim_after: u32,
+        deliver_after: u32,
+        staff: &str,
+    ) -> DeliveredOrder {
         DeliveredOrder {
             paid_at: at(day, 0),
             claimed_at: Some(at(day, claim_after)),
@@ -196,6 +202,12 @@ mod tests {
             staff_name: Some(staff.into()),
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{at, delivered};
+    use super::*;
 
     #[test]
     fn percentiles_take_the_nearest_rank() {

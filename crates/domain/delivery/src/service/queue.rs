@@ -184,45 +184,11 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
 
 #[cfg(test)]
 mod tests {
-    use chrono::TimeZone;
-    use orders::{Money, StaffMember};
     use shared::FixedClock;
 
     use super::*;
-    use crate::models::QueuedItem;
+    use crate::models::queue_fixtures::{now, order};
     use crate::ports::MockDeliveryRepository;
-
-    fn now() -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 11, 21, 12, 0, 0).unwrap()
-    }
-
-    fn order(status: OrderStatus, claimed_by: Option<(UserId, &str)>) -> QueuedOrder {
-        QueuedOrder {
-            id: OrderId::new(7),
-            status,
-            items: vec![QueuedItem {
-                name: "Raccoon".into(),
-                quantity: 1,
-            }],
-            total: Money::parse("12.49").unwrap(),
-            roblox_username: "Builderman".into(),
-            discord_id: Some("42".into()),
-            discord_username: "kid".into(),
-            email: "kid@example.com".into(),
-            created_at: now() - chrono::Duration::minutes(30),
-            paid_at: Some(now() - chrono::Duration::minutes(25)),
-            delivered_at: None,
-            claimed_by: claimed_by.map(|(id, name)| StaffMember {
-                id,
-                name: name.into(),
-            }),
-            proof_id: None,
-            claimed_at: None,
-            buyer_ready_at: None,
-            ticket_thread_id: None,
-            ticket_problem: None,
-        }
-    }
 
     fn staff() -> Actor {
         Actor::staff(UserId::new(1), "Bo", "127.0.0.1")

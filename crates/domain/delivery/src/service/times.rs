@@ -41,24 +41,10 @@ impl<R: DeliveryTimesRepository, C: shared::Clock> DeliveryTimes<R, C> {
 
 #[cfg(test)]
 mod tests {
-    use chrono::TimeZone;
 
     use super::*;
-    use crate::models::DeliveredOrder;
+    use crate::models::times_fixtures::{at, delivered};
     use crate::ports::MockDeliveryTimesRepository;
-
-    fn at(day: u32, minute: u32) -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 11, day, 12, minute, 0).unwrap()
-    }
-
-    fn delivered(day: u32, claim_after: u32, deliver_after: u32, staff: &str) -> DeliveredOrder {
-        DeliveredOrder {
-            paid_at: at(day, 0),
-            claimed_at: Some(at(day, claim_after)),
-            delivered_at: at(day, deliver_after),
-            staff_name: Some(staff.into()),
-        }
-    }
 
     #[tokio::test]
     async fn the_service_reads_the_last_30_days_up_to_the_shops_clock() {
