@@ -382,6 +382,21 @@ impl TestApp {
         use sea_orm::{ConnectionTrait, Statement};
         let db = self.store.connection();
         for _ in 0..300 {
+            // every step dispatched first: a step's jobs are written in the transaction that
+            // marks it dispatched, so the jobs read after this count include them all
+            let undispatched: i64 = db
+                .query_one(Statement::from_string(
+                    db.get_database_backend(),
+                    format!(
+                        "SELECT COUNT(*) FROM order_events \
+                         WHERE order_id = {order} AND dispatched_at IS NULL"
+                    ),
+                ))
+                .await
+                .unwrap()
+                .unwrap()
+                .try_get_by_index(0)
+                .unwrap();
             let rows = db
                 .query_all(Statement::from_string(
                     db.get_database_backend(),
@@ -402,19 +417,6 @@ impl TestApp {
                     )
                 })
                 .collect();
-            let undispatched: i64 = db
-                .query_one(Statement::from_string(
-                    db.get_database_backend(),
-                    format!(
-                        "SELECT COUNT(*) FROM order_events \
-                         WHERE order_id = {order} AND dispatched_at IS NULL"
-                    ),
-                ))
-                .await
-                .unwrap()
-                .unwrap()
-                .try_get_by_index(0)
-                .unwrap();
             if undispatched == 0
                 && !jobs.is_empty()
                 && jobs.iter().all(|(_, status)| status != "pending")
