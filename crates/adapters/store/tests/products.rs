@@ -183,3 +183,61 @@ async fn explicit_ids_do_not_break_later_inserts(#[case] backend: Backend) {
         "new id after 57, got {ids:?}"
     );
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_release_is_claimed_for_its_announcement_once_and_again_when_it_moves(
+    #[case] backend: Backend,
+) {
+    use chrono::{Duration, TimeZone, Utc};
+    let (_db, store) = store(backend).await;
+    let at = Utc.with_ymd_and_hms(2026, 11, 27, 3, 0, 0).unwrap();
+    store
+        .insert_with_ids(vec![
+            (
+                ProductId::new(1),
+                ProductDraft {
+                    release_at: Some(at),
+                    max_per_account: Some(2),
+                    ..draft("Dragon", "10.00")
+                },
+            ),
+            (ProductId::new(2), draft("Owl", "1.00")),
+        ])
+        .await
+        .unwrap();
+    let dragon = store.product(ProductId::new(1)).await.unwrap();
+    assert_eq!(dragon.release_at, Some(at));
+    assert_eq!(dragon.max_per_account, Some(2));
+
+    // not yet: nothing to announce
+    let before = at - Duration::milliseconds(1);
+    assert_eq!(store.claim_release_announcements(before).await.unwrap(), 0);
+    // the first instance that comes claims it; every later one gets nothing
+    assert_eq!(store.claim_release_announcements(at).await.unwrap(), 1);
+    assert_eq!(store.claim_release_announcements(at).await.unwrap(), 0);
+    let later = at + Duration::seconds(5);
+    assert_eq!(store.claim_release_announcements(later).await.unwrap(), 0);
+
+    // moved to a new time: announced again once that comes
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = store.connection();
+    let moved = at + Duration::minutes(10);
+    db.execute(Statement::from_sql_and_values(
+        db.get_database_backend(),
+        match db.get_database_backend() {
+            sea_orm::DatabaseBackend::Postgres => {
+                "UPDATE products SET release_at = $1 WHERE id = 1"
+            }
+            _ => "UPDATE products SET release_at = ? WHERE id = 1",
+        },
+        [moved.into()],
+    ))
+    .await
+    .unwrap();
+    assert_eq!(store.claim_release_announcements(later).await.unwrap(), 0);
+    assert_eq!(store.claim_release_announcements(moved).await.unwrap(), 1);
+    assert_eq!(store.claim_release_announcements(moved).await.unwrap(), 0);
+}

@@ -16,7 +16,7 @@ use store::Backend;
 
 use crate::helpers::{ids, TestApp};
 
-const BOUNDARY: &str = "garden-admin-test-boundary-51c2";
+pub(crate) const BOUNDARY: &str = "garden-admin-test-boundary-51c2";
 
 fn picture(width: u32, height: u32, format: ImageFormat) -> Vec<u8> {
     let img = RgbaImage::from_fn(width, height, |x, y| {
@@ -45,7 +45,7 @@ fn huge_png() -> &'static [u8] {
 }
 
 /// A multipart/form-data body: text fields (repeatable), then an optional `image` file.
-fn multipart(fields: &[(&str, &str)], image: Option<(&str, &[u8])>) -> Vec<u8> {
+pub(crate) fn multipart(fields: &[(&str, &str)], image: Option<(&str, &[u8])>) -> Vec<u8> {
     let mut body = Vec::new();
     for (name, value) in fields {
         body.extend_from_slice(
@@ -91,7 +91,7 @@ fn owl_form<'a>(name: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'
     fields
 }
 
-async fn send_form(
+pub(crate) async fn send_form(
     app: &TestApp,
     client: &Client,
     method: Method,

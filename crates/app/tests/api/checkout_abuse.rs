@@ -156,7 +156,7 @@ async fn a_cancelled_or_expired_order_gives_its_promo_use_back(#[case] backend: 
 }
 
 /// A fake Discord where the code `user-{id}` signs in as the account `{id}`.
-struct DiscordAccounts;
+pub(crate) struct DiscordAccounts;
 
 impl Respond for DiscordAccounts {
     fn respond(&self, request: &Request) -> ResponseTemplate {
@@ -184,7 +184,7 @@ impl Respond for DiscordAccounts {
 }
 
 /// Links the Discord account `id` of the fake Discord to this browser.
-async fn link_account(app: &TestApp, client: &reqwest::Client, id: u64) {
+pub(crate) async fn link_account(app: &TestApp, client: &reqwest::Client, id: u64) {
     let response = client
         .get(app.url("/api/discord/authorize"))
         .send()

@@ -17,25 +17,25 @@ use crate::helpers::{Options, TestApp};
 
 /// One frame of the stream.
 #[derive(Debug, Clone, Default)]
-struct Frame {
-    id: Option<i64>,
-    event: Option<String>,
-    data: Option<Value>,
+pub(crate) struct Frame {
+    pub id: Option<i64>,
+    pub event: Option<String>,
+    pub data: Option<Value>,
     comment: bool,
 }
 
 /// An open event stream, read frame by frame.
-struct Sse {
+pub(crate) struct Sse {
     response: reqwest::Response,
     buffer: String,
 }
 
 impl Sse {
-    async fn open(app: &TestApp, client: &reqwest::Client, query: &str) -> Sse {
+    pub(crate) async fn open(app: &TestApp, client: &reqwest::Client, query: &str) -> Sse {
         Self::open_from(&app.address, client, query, None).await
     }
 
-    async fn open_from(
+    pub(crate) async fn open_from(
         address: &str,
         client: &reqwest::Client,
         query: &str,
@@ -109,7 +109,7 @@ impl Sse {
     }
 
     /// The next frame that is an event (not a heartbeat), waiting up to 10 s.
-    async fn event(&mut self) -> Frame {
+    pub(crate) async fn event(&mut self) -> Frame {
         loop {
             let frame = self
                 .frame(Duration::from_secs(10))
@@ -122,7 +122,7 @@ impl Sse {
     }
 
     /// Every event up to and including the first one `fence` accepts.
-    async fn events_until(&mut self, fence: impl Fn(&Frame) -> bool) -> Vec<Frame> {
+    pub(crate) async fn events_until(&mut self, fence: impl Fn(&Frame) -> bool) -> Vec<Frame> {
         let mut seen = Vec::new();
         loop {
             let frame = loop {
