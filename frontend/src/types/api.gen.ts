@@ -2233,6 +2233,18 @@ export interface components {
              */
             inventory: number;
             dupe_warning: boolean;
+            /** @description false while the product's release time is still ahead (a drop not yet on sale); true otherwise. */
+            released: boolean;
+            /**
+             * Format: date-time
+             * @description A drop's release time (RFC 3339, UTC); null for an ordinary product.
+             */
+            release_at: string | null;
+            /**
+             * Format: u-int32
+             * @description How many units one Discord account may hold; null: no cap.
+             */
+            max_per_account: number | null;
         };
         /**
          * @description The product form (`multipart/form-data`) as the admin page sends it. Every value is text on
@@ -2279,6 +2291,16 @@ export interface components {
             delete_after_out_of_stock?: boolean;
             /** @description `1`/`0` (also `true`/`false`, `on`/`off`, `yes`/`no`). */
             dupe_warning?: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 with an offset: the product is sold only from then on (a drop). Empty: no release time; left out on update: unchanged.
+             */
+            release_at?: string;
+            /**
+             * Format: u-int32
+             * @description How many units one Discord account may hold, 1 to 20. Empty: no cap; left out on update: unchanged.
+             */
+            max_per_account?: number;
             /**
              * @description The products of a bundle, one part per id (`related_ids` is read the same way). They
              *     must exist, be on sale and not be bundles themselves.
