@@ -125,7 +125,7 @@ export function AdminProductCard({
         <li>{stockBadge(product.stock)}</li>
         {product.release_at ? (
           <li>
-            <Badge tone={product.released ? 'neutral' : 'accent'}>
+            <Badge tone={product.released ? 'neutral' : 'accent'} className="admin-card__drop">
               {`${product.released ? 'Dropped' : 'Drop'} ${releaseTimeLabel(product.release_at)}`}
             </Badge>
           </li>
