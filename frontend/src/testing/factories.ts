@@ -21,6 +21,9 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     related_ids: [],
     inventory: 0,
     dupe_warning: false,
+    released: true,
+    release_at: null,
+    max_per_account: null,
     ...overrides,
   };
 }

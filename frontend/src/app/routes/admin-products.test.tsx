@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 import { AdminProductsRoute } from '@/app/routes/admin-products';
@@ -10,6 +10,7 @@ import {
 } from '@/features/auth/testing/fake-api';
 import type { User } from '@/features/auth/types';
 import type { AdminProduct } from '@/features/admin-products/types';
+import { stubApi } from '@/testing/api-stub';
 import { makeProduct } from '@/testing/factories';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 
@@ -323,5 +324,99 @@ describe('/admin/products for a super_admin', () => {
     expect(screen.getByText('Enter a code.')).toBeInTheDocument();
     expect(screen.getByText('Enter a discount.')).toBeInTheDocument();
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(false));
+  });
+});
+
+describe('a drop in the admin product form (issue 25)', () => {
+  it('sends Release at as RFC 3339 in UTC and Max per account, with the zone beside the field', async () => {
+    const { callsTo } = stubApi({
+      'GET /admin/products': () => jsonResponse([adminProduct({ id: 1, name: 'Raccoon' })]),
+      'POST /admin/products': () => jsonResponse(adminProduct({ id: 9, name: 'Night Owl' }), 201),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await screen.findByRole('article', { name: 'Raccoon' });
+    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Night Owl');
+    await user.type(screen.getByRole('textbox', { name: /^Category/ }), 'Pets');
+    await user.type(screen.getByRole('textbox', { name: 'Price ($)' }), '9.99');
+    const releaseAt = screen.getByLabelText(/^Release at/);
+    expect(releaseAt).toHaveAttribute('type', 'datetime-local');
+    // the tests run in UTC
+    expect(releaseAt.closest('.form-field')).toHaveTextContent('UTC');
+    fireEvent.change(releaseAt, { target: { value: '2026-11-28T10:30' } });
+    await user.type(screen.getByRole('spinbutton', { name: /^Max per account/ }), '1');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    expect(await screen.findByText('Night Owl created.')).toBeInTheDocument();
+    const body = callsTo('POST /admin/products')[0]?.body as FormData;
+    expect(body.get('release_at')).toBe('2026-11-28T10:30:00.000Z');
+    expect(body.get('max_per_account')).toBe('1');
+  });
+
+  it('clears both with empty values, and shows the server’s 422 under the fields', async () => {
+    const owl = adminProduct({
+      id: 4,
+      name: 'Night Owl',
+      released: false,
+      release_at: '2026-11-28T10:30:00Z',
+      max_per_account: 2,
+    });
+    const { callsTo, handlers } = stubApi({
+      'GET /admin/products': () => jsonResponse([owl]),
+      'POST /admin/products/4': () =>
+        validationError({
+          release_at: ['The release time must be RFC 3339 with an offset.'],
+          max_per_account: ['The limit must be from 1 to 20.'],
+        }),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    const card = await screen.findByRole('article', { name: 'Night Owl' });
+    expect(within(card).getByText(/^Drop /)).toBeInTheDocument();
+    expect(within(card).getByText('Max 2 per account')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Edit Night Owl' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Night Owl' });
+    const releaseAt = within(dialog).getByLabelText(/^Release at/);
+    const cap = within(dialog).getByRole('spinbutton', { name: /^Max per account/ });
+    expect(releaseAt).toHaveValue('2026-11-28T10:30');
+    expect(cap).toHaveValue(2);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(
+      await within(dialog).findByText('The release time must be RFC 3339 with an offset.'),
+    ).toBeInTheDocument();
+    expect(releaseAt).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByText('The limit must be from 1 to 20.')).toBeInTheDocument();
+    expect(cap).toHaveAttribute('aria-invalid', 'true');
+    // untouched: neither was sent
+    const untouched = callsTo('POST /admin/products/4')[0]?.body as FormData;
+    expect(untouched.has('release_at')).toBe(false);
+    expect(untouched.has('max_per_account')).toBe(false);
+
+    handlers['POST /admin/products/4'] = () =>
+      jsonResponse({ ...owl, released: true, release_at: null, max_per_account: null });
+    fireEvent.change(releaseAt, { target: { value: '' } });
+    await user.clear(cap);
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const cleared = callsTo('POST /admin/products/4')[1]?.body as FormData;
+    expect(cleared.get('release_at')).toBe('');
+    expect(cleared.get('max_per_account')).toBe('');
+  });
+
+  it('shows the server’s 409 (orders already hold the drop) under Release at', async () => {
+    const owl = adminProduct({ id: 4, name: 'Night Owl' });
+    stubApi({
+      'GET /admin/products': () => jsonResponse([owl]),
+      'POST /admin/products/4': () =>
+        jsonResponse({ message: 'Orders already hold units of this product.' }, 409),
+    });
+    const { user } = renderAdminProducts(superAdmin());
+    await user.click(await screen.findByRole('button', { name: 'Edit Night Owl' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Night Owl' });
+    const releaseAt = within(dialog).getByLabelText(/^Release at/);
+    fireEvent.change(releaseAt, { target: { value: '2099-01-01T00:00' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(
+      await within(dialog).findByText('Orders already hold units of this product.'),
+    ).toBeInTheDocument();
+    expect(releaseAt).toHaveAttribute('aria-invalid', 'true');
   });
 });

@@ -530,6 +530,16 @@ describe('checkout page: Complete Payment', () => {
       'Please enter your Roblox username and email, and link Discord.',
     ],
     [
+      "a drop's 409 before its release",
+      () => jsonResponse({ message: 'This item drops at 2026-11-27 03:00 UTC' }, 409),
+      'This item drops at 2026-11-27 03:00 UTC',
+    ],
+    [
+      "a drop's 409 over the cap per Discord account",
+      () => jsonResponse({ message: 'Limit 1 Night Owl per Discord account.' }, 409),
+      'Limit 1 Night Owl per Discord account.',
+    ],
+    [
       'no redirect url',
       () => jsonResponse({ order_id: 3 }),
       'Payment session created, but no redirect URL was returned.',

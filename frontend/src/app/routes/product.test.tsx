@@ -1,8 +1,11 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ProductRoute } from '@/app/routes/product';
 import { CART_STORAGE_KEY, useCartStore } from '@/features/cart/stores/cart-store';
+import { releaseTimeLabel } from '@/lib/drop';
+import { queryKeys } from '@/lib/query-keys';
+import { stubApi } from '@/testing/api-stub';
 import { makeProduct } from '@/testing/factories';
 import {
   createTestQueryClient,
@@ -196,5 +199,96 @@ describe('product page', () => {
     renderProductPage(9);
     expect(await screen.findByRole('button', { name: 'Out of Stock' })).toBeDisabled();
     expect(screen.queryByRole('button', { name: 'Buy Now' })).not.toBeInTheDocument();
+  });
+});
+
+describe('an upcoming drop on the product page', () => {
+  const RELEASE_AT = '2026-11-27T03:00:00Z';
+  const drop = makeProduct({
+    id: 21,
+    name: 'Night Owl',
+    stock: 10,
+    released: false,
+    release_at: RELEASE_AT,
+    max_per_account: 1,
+  });
+
+  /** What the server's product list holds. */
+  let served: Product[] = [];
+
+  /** The page on fake timers, 4:59 before the drop, with the Discord account `identity`. */
+  async function renderDrop(identity: { discord_id: string; username: string } | null = null) {
+    vi.useFakeTimers({ now: Date.parse(RELEASE_AT) - 299_000 });
+    served = [drop];
+    stubApi({
+      'GET /products': () => jsonResponse(served),
+      'GET /discord/identity': () =>
+        jsonResponse({ identity: identity && { ...identity, avatar: null } }),
+    });
+    const page = renderWithProviders(<ProductRoute />, {
+      url: '/product/21',
+      path: '/product/:id',
+      queryClient: queryClientWithProducts([drop]),
+    });
+    // the identity's answer
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    return page;
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('counts down to the drop in the shopper’s time, the main button disabled', async () => {
+    await renderDrop();
+    expect(screen.getByRole('heading', { level: 2, name: /^Drops / })).toHaveTextContent(
+      releaseTimeLabel(RELEASE_AT),
+    );
+    const button = screen.getByRole('button', { name: 'Drops in 4:59' });
+    expect(button).toBeDisabled();
+    expect(screen.queryByRole('button', { name: /add to cart/i })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Buy Now' })).not.toBeInTheDocument();
+    expect(screen.getByText('Limit 1 per Discord account')).toBeInTheDocument();
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(button).toHaveAccessibleName('Drops in 4:58');
+    await act(() => vi.advanceTimersByTimeAsync(297_000));
+    expect(button).toHaveAccessibleName('Drops in 0:01');
+  });
+
+  it('stays disabled at zero ("Dropping…") until the server’s data says released', async () => {
+    const { queryClient } = await renderDrop();
+    await act(() => vi.advanceTimersByTimeAsync(300_000));
+    const button = screen.getByRole('button', { name: 'Dropping…' });
+    expect(button).toBeDisabled();
+    // the browser's clock alone never opens the sale
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(screen.getByRole('button', { name: 'Dropping…' })).toBeDisabled();
+
+    // at the release the server's `products` event refetches the list: now released
+    served = [{ ...drop, released: true }];
+    await act(async () => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.products });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    expect(add).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Buy Now' })).toBeEnabled();
+    expect(screen.queryByRole('heading', { name: /^Drops / })).not.toBeInTheDocument();
+  });
+
+  it('asks a shopper without a linked Discord account to link one beforehand', async () => {
+    await renderDrop(null);
+    expect(screen.getByText(/Link your Discord account before the drop/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Link Discord' })).toHaveAttribute(
+      'href',
+      '/api/discord/authorize',
+    );
+  });
+
+  it('does not ask when the shopper’s Discord account is linked', async () => {
+    await renderDrop({ discord_id: '42', username: 'owlfan' });
+    expect(screen.getByRole('button', { name: 'Drops in 4:59' })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Link Discord' })).not.toBeInTheDocument();
   });
 });

@@ -10,9 +10,11 @@ import { ProductDetails } from '@/features/catalog/components/product-details';
 import { ProductDetailsSkeleton } from '@/features/catalog/components/product-details-skeleton';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
+import { LinkDiscordBeforeDrop } from '@/features/checkout/components/link-discord-before-drop';
 import { ProductRating } from '@/features/reviews/components/product-rating';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { errorMessage } from '@/lib/api-client';
+import { isUpcomingDrop } from '@/lib/drop';
 import type { Product } from '@/types/api';
 
 import './product.css';
@@ -80,6 +82,7 @@ export function ProductRoute() {
         quantityInCart={quantityInCart}
         includedProducts={includedIn(product, products.data)}
         deliveryTime={<DeliveryTime />}
+        dropNotice={isUpcomingDrop(product) ? <LinkDiscordBeforeDrop /> : null}
       />
     );
   }

@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { IconButton } from '@/components/ui/icon-button';
 import { SproutIcon, TrashIcon } from '@/components/ui/icons';
+import { releaseTimeLabel } from '@/lib/drop';
 import { formatPrice } from '@/lib/money';
 
 import type { AdminProduct } from '@/features/admin-products/types';
@@ -122,6 +123,18 @@ export function AdminProductCard({
       </div>
       <ul className="admin-card__badges" aria-label="Status">
         <li>{stockBadge(product.stock)}</li>
+        {product.release_at ? (
+          <li>
+            <Badge tone={product.released ? 'neutral' : 'accent'} className="admin-card__drop">
+              {`${product.released ? 'Dropped' : 'Drop'} ${releaseTimeLabel(product.release_at)}`}
+            </Badge>
+          </li>
+        ) : null}
+        {product.max_per_account ? (
+          <li>
+            <Badge tone="neutral">{`Max ${product.max_per_account} per account`}</Badge>
+          </li>
+        ) : null}
         {product.archived ? (
           <li>
             <Badge tone="neutral">Archived</Badge>

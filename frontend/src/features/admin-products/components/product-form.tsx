@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
+import { timeZoneName } from '@/lib/drop';
 
 import { useCreateProduct } from '@/features/admin-products/api/create-product';
 import {
@@ -16,6 +17,8 @@ import { useUpdateProduct } from '@/features/admin-products/api/update-product';
 import type { AdminProduct } from '@/features/admin-products/types';
 import {
   EMPTY_PRODUCT_FORM,
+  fromDateTimeLocal,
+  MAX_PER_ACCOUNT,
   moveToPlace,
   productFormData,
   productToFormValues,
@@ -48,9 +51,11 @@ type TextFieldName = Exclude<
 /** Create and edit share this form (docs/product.md, Behaviour): Edit fills it; submit updates in place. */
 export function ProductForm({ product, products, onSaved, onCancel }: ProductFormProps) {
   const editing = product !== undefined;
-  const [values, setValues] = useState<ProductFormValues>(() =>
+  // the form as it opened: a drop's fields are sent only when they differ from it
+  const [initial] = useState<ProductFormValues>(() =>
     product ? productToFormValues(product, products) : EMPTY_PRODUCT_FORM,
   );
+  const [values, setValues] = useState<ProductFormValues>(initial);
   const queryClient = useQueryClient();
   const [image, setImage] = useState<Blob | null>(null);
   const [errors, setErrors] = useState<ProductFormErrors>({});
@@ -88,7 +93,11 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
       const saved = editing
         ? await update.mutateAsync({
             id: product.id,
-            body: productFormData(values, image, { method: 'PUT', sortOrder: product.sort_order }),
+            body: productFormData(values, image, {
+              method: 'PUT',
+              sortOrder: product.sort_order,
+              initial,
+            }),
           })
         : await create.mutateAsync(productFormData(values, image));
       // A Position counts as the cards do: the list is saved with the product in that place.
@@ -113,6 +122,10 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
         const fieldErrors = serverFieldErrors(error.errors);
         setErrors(fieldErrors);
         setFormError(Object.keys(fieldErrors).length ? null : error.message);
+        focusFirstInvalid();
+      } else if (error instanceof ApiError && error.status === 409) {
+        // the one conflict of the form: a release time ahead while orders hold the drop's units
+        setErrors({ release_at: error.message });
         focusFirstInvalid();
       } else if (error instanceof ApiError && error.isNotFound) {
         setFormError(PRODUCT_NOT_FOUND);
@@ -149,6 +162,13 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
     </Field>
   );
 
+  // the zone's name at the moment typed (winter and summer time differ), else now
+  const typedRelease = fromDateTimeLocal(values.release_at.trim());
+  const releaseZone = timeZoneName(
+    Number.isNaN(typedRelease.getTime()) ? new Date() : typedRelease,
+  );
+  const zoneId = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
   const relatedOptions = products.filter(
     (candidate) => candidate.id !== product?.id && candidate.related_ids.length === 0,
   );
@@ -178,6 +198,45 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
           inputMode: 'numeric',
           hint: 'Its place in the list, as on its card: 1 comes first. Dragging sets it too.',
         })}
+        <Field
+          label="Release at"
+          optional
+          error={errors.release_at}
+          hint={`Your local time (${zoneId}). A drop: listed now, sold from then on. Empty: on sale now.`}
+          aside={<span className="product-form__zone">{releaseZone}</span>}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="datetime-local"
+              name="release_at"
+              className="form-control"
+              value={values.release_at}
+              onChange={(event) => set('release_at', event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Max per account"
+          optional
+          error={errors.max_per_account}
+          hint={`Units one Discord account may hold, 1 to ${MAX_PER_ACCOUNT}. Empty: no limit.`}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              name="max_per_account"
+              className="form-control"
+              min={1}
+              max={MAX_PER_ACCOUNT}
+              step={1}
+              inputMode="numeric"
+              value={values.max_per_account}
+              onChange={(event) => set('max_per_account', event.currentTarget.value)}
+            />
+          )}
+        </Field>
         <Field
           label="Description"
           optional

@@ -8,6 +8,7 @@ import {
   productFormData,
   productToFormValues,
   serverFieldErrors,
+  toDateTimeLocal,
   validateProductForm,
 } from './product-form';
 
@@ -143,6 +144,78 @@ describe('serverFieldErrors', () => {
       name: 'The name is taken.',
       related_ids: 'A bundle cannot contain another bundle.',
       image: 'The image must be PNG, JPEG, WebP or GIF.',
+    });
+  });
+});
+
+describe('a drop in the product form', () => {
+  // the tests run in UTC (TZ unset): the datetime-local value is UTC here
+  const drop = makeProduct({
+    release_at: '2026-11-27T03:00:00Z',
+    released: false,
+    max_per_account: 2,
+  });
+
+  it('fills Release at in local time and Max per account from the product', () => {
+    const values = productToFormValues({ ...drop, archived: false });
+    expect(values.release_at).toBe(toDateTimeLocal(new Date('2026-11-27T03:00:00Z')));
+    expect(values.max_per_account).toBe('2');
+    expect(productToFormValues({ ...makeProduct(), archived: false })).toMatchObject({
+      release_at: '',
+      max_per_account: '',
+    });
+  });
+
+  it('reads a datetime-local value in local time and sends it as RFC 3339 in UTC', () => {
+    const local = '2026-11-28T10:30';
+    const body = productFormData({ ...valid, release_at: local, max_per_account: '1' }, null);
+    expect(body.get('release_at')).toBe(new Date(2026, 10, 28, 10, 30).toISOString());
+    expect(body.get('release_at')).toMatch(/Z$/);
+    expect(body.get('max_per_account')).toBe('1');
+  });
+
+  it('leaves both out of a new product without them', () => {
+    const body = productFormData(valid, null);
+    expect(body.has('release_at')).toBe(false);
+    expect(body.has('max_per_account')).toBe(false);
+  });
+
+  it('leaves them out of an update that did not change them, and sends an emptied one empty', () => {
+    const initial = productToFormValues({ ...drop, archived: false });
+    const untouched = productFormData(initial, null, { method: 'PUT', initial });
+    expect(untouched.has('release_at')).toBe(false);
+    expect(untouched.has('max_per_account')).toBe(false);
+
+    const cleared = productFormData({ ...initial, release_at: '', max_per_account: '' }, null, {
+      method: 'PUT',
+      initial,
+    });
+    expect(cleared.get('release_at')).toBe('');
+    expect(cleared.get('max_per_account')).toBe('');
+  });
+
+  it('wants a date and time, and a limit from 1 to 20', () => {
+    expect(validateProductForm({ ...valid, release_at: 'soon', max_per_account: '21' })).toEqual({
+      release_at: 'Enter a date and a time (empty = on sale now).',
+      max_per_account: 'The limit must be a whole number from 1 to 20 (empty = no limit).',
+    });
+    expect(validateProductForm({ ...valid, max_per_account: '0' })).toHaveProperty(
+      'max_per_account',
+    );
+    expect(
+      validateProductForm({ ...valid, release_at: '2026-11-28T10:30', max_per_account: '20' }),
+    ).toEqual({});
+  });
+
+  it('files the server’s 422 messages for both under their fields', () => {
+    expect(
+      serverFieldErrors({
+        release_at: ['The release time must be RFC 3339.'],
+        max_per_account: ['The limit is 1 to 20.'],
+      }),
+    ).toEqual({
+      release_at: 'The release time must be RFC 3339.',
+      max_per_account: 'The limit is 1 to 20.',
     });
   });
 });

@@ -20,6 +20,10 @@ export type ProductFormValues = {
   delete_after_out_of_stock: boolean;
   dupe_warning: boolean;
   related_ids: number[];
+  /** A drop's release time as a datetime-local input holds it (the admin's local time); '' = none. */
+  release_at: string;
+  /** How many one Discord account may hold, 1 to 20; '' = no cap. */
+  max_per_account: string;
 };
 
 export type ProductFormField = keyof ProductFormValues | 'image';
@@ -38,6 +42,8 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
   delete_after_out_of_stock: false,
   dupe_warning: false,
   related_ids: [],
+  release_at: '',
+  max_per_account: '',
 };
 
 const text = (value: number | string | null | undefined) =>
@@ -62,8 +68,31 @@ export function productToFormValues(
     delete_after_out_of_stock: product.delete_after_out_of_stock,
     dupe_warning: product.dupe_warning,
     related_ids: [...product.related_ids],
+    release_at: product.release_at === null ? '' : toDateTimeLocal(new Date(product.release_at)),
+    max_per_account: text(product.max_per_account),
   };
 }
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** "2026-11-27T04:00" (seconds only when there are some): a moment in this browser's zone. */
+export function toDateTimeLocal(moment: Date): string {
+  const date = `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}`;
+  const time = `${pad(moment.getHours())}:${pad(moment.getMinutes())}`;
+  const seconds = moment.getSeconds();
+  return `${date}T${time}${seconds ? `:${pad(seconds)}` : ''}`;
+}
+
+/** The moment a datetime-local value names in this browser's zone (an invalid Date when none). */
+export function fromDateTimeLocal(value: string): Date {
+  // a date and time without an offset is read as local time
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)
+    ? new Date(value)
+    : new Date(Number.NaN);
+}
+
+/** The largest cap per Discord account the server takes. */
+export const MAX_PER_ACCOUNT = 20;
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 const WHOLE = /^\d+$/;
@@ -93,18 +122,30 @@ export function validateProductForm(
   const savings = values.savings.trim();
   if (savings && !DECIMAL.test(savings))
     errors.savings = 'The original price must be a number, e.g. 9.99.';
+  const releaseAt = values.release_at.trim();
+  if (releaseAt && Number.isNaN(fromDateTimeLocal(releaseAt).getTime()))
+    errors.release_at = 'Enter a date and a time (empty = on sale now).';
+  const cap = values.max_per_account.trim();
+  if (cap && (!WHOLE.test(cap) || Number(cap) < 1 || Number(cap) > MAX_PER_ACCOUNT))
+    errors.max_per_account = `The limit must be a whole number from 1 to ${MAX_PER_ACCOUNT} (empty = no limit).`;
   return errors;
 }
 
 /**
  * The multipart body of POST /api/admin/products (and of the update, with `_method=PUT`):
  * the contract's field names, flags as 1/0, one `related_ids[]` per bundled product, and the
- * image only when a new one was chosen.
+ * image only when a new one was chosen. A drop's release time and cap go only when they differ
+ * from `initial` (the form as it opened), so an untouched edit leaves them as they are; an
+ * emptied one goes empty, which clears it. The release time goes as RFC 3339 in UTC.
  */
 export function productFormData(
   values: ProductFormValues,
   image: Blob | null,
-  { method, sortOrder = null }: { method?: 'PUT'; sortOrder?: number | null } = {},
+  {
+    method,
+    sortOrder = null,
+    initial = EMPTY_PRODUCT_FORM,
+  }: { method?: 'PUT'; sortOrder?: number | null; initial?: ProductFormValues } = {},
 ): FormData {
   const data = new FormData();
   if (method) data.append('_method', method);
@@ -121,6 +162,11 @@ export function productFormData(
   data.append('delete_after_out_of_stock', values.delete_after_out_of_stock ? '1' : '0');
   data.append('dupe_warning', values.dupe_warning ? '1' : '0');
   for (const id of values.related_ids) data.append('related_ids[]', String(id));
+  const releaseAt = values.release_at.trim();
+  if (releaseAt !== initial.release_at.trim())
+    data.append('release_at', releaseAt ? fromDateTimeLocal(releaseAt).toISOString() : '');
+  const cap = values.max_per_account.trim();
+  if (cap !== initial.max_per_account.trim()) data.append('max_per_account', cap);
   if (image) data.append('image', image, 'product.png');
   return data;
 }

@@ -1,15 +1,23 @@
 import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
 import { canIncrease, type CartItem } from '@/features/cart/stores/cart-store';
+import { isUpcomingDrop } from '@/lib/drop';
 import { formatPrice, lineTotal } from '@/lib/money';
 
 /** Why the plus button is off, or what to fix before checkout when the stock dropped. */
-function StockNote({ item }: { item: CartItem }) {
-  if (item.stock === null || item.qty < item.stock) return null;
-  let note = `Only ${item.stock} in stock`;
-  if (item.stock <= 0) note = 'Sold out: remove it before checkout';
-  else if (item.qty > item.stock) note = `Only ${item.stock} left: lower the quantity`;
-  return <p className="cart-line__limit">{note}</p>;
+function LimitNote({ item }: { item: CartItem }) {
+  if (isUpcomingDrop(item))
+    return <p className="cart-line__limit">Not on sale yet: it drops soon</p>;
+  if (item.stock !== null && item.qty >= item.stock) {
+    let note = `Only ${item.stock} in stock`;
+    if (item.stock <= 0) note = 'Sold out: remove it before checkout';
+    else if (item.qty > item.stock) note = `Only ${item.stock} left: lower the quantity`;
+    return <p className="cart-line__limit">{note}</p>;
+  }
+  if (item.max_per_account && item.qty >= item.max_per_account) {
+    return <p className="cart-line__limit">Limit {item.max_per_account} per Discord account</p>;
+  }
+  return null;
 }
 
 type CartLineProps = {
@@ -60,7 +68,7 @@ export function CartLine({ item, onIncrement, onDecrement }: CartLineProps) {
             <PlusIcon size={16} />
           </IconButton>
         </div>
-        <StockNote item={item} />
+        <LimitNote item={item} />
       </div>
       <p className="cart-line__total">{formatPrice(lineTotal(item.price, item.qty))}</p>
     </li>

@@ -16,9 +16,16 @@ type UseAddToCartOptions = {
 };
 
 function refusalMessage(product: Product, reason: AddRefusal): string {
-  return reason === 'out-of-stock'
-    ? `${product.name} is out of stock`
-    : `You already have all ${product.stock ?? 0} ${product.name} we have in stock`;
+  switch (reason) {
+    case 'out-of-stock':
+      return `${product.name} is out of stock`;
+    case 'stock-limit':
+      return `You already have all ${product.stock ?? 0} ${product.name} we have in stock`;
+    case 'not-released':
+      return `${product.name} is not on sale yet`;
+    case 'account-limit':
+      return `Limit ${product.max_per_account ?? 0} ${product.name} per Discord account`;
+  }
 }
 
 /**

@@ -79,6 +79,22 @@ describe('cart store', () => {
     expect(cart().items[0]?.qty).toBe(2);
   });
 
+  it('refuses a drop that is not released yet', () => {
+    const owl = makeProduct({ released: false, release_at: '2026-11-27T03:00:00Z' });
+    expect(cart().addItem(owl)).toEqual({ ok: false, reason: 'not-released' });
+    expect(cart().items).toEqual([]);
+    expect(cart().isOpen).toBe(false);
+  });
+
+  it('keeps to the cap per Discord account', () => {
+    const owl = makeProduct({ stock: 10, max_per_account: 2 });
+    cart().addItem(owl);
+    cart().addItem(owl);
+    expect(cart().addItem(owl)).toEqual({ ok: false, reason: 'account-limit' });
+    expect(cart().increment(owl.id)).toEqual({ ok: false, reason: 'account-limit' });
+    expect(cart().items[0]?.qty).toBe(2);
+  });
+
   it('lets unlimited products (stock null) be added freely', () => {
     const sheckles = makeProduct({ stock: null });
     for (let i = 0; i < 50; i += 1) cart().addItem(sheckles);

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist, type PersistStorage } from 'zustand/middleware';
 
+import { isUpcomingDrop } from '@/lib/drop';
 import { sumLines } from '@/lib/money';
 import { canAddOneMore, isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
@@ -11,7 +12,7 @@ export type CartItem = Product & { qty: number };
 /** The cart lives in localStorage under this key as a plain JSON array of CartItem. */
 export const CART_STORAGE_KEY = 'cartItems';
 
-export type AddRefusal = 'out-of-stock' | 'stock-limit';
+export type AddRefusal = 'out-of-stock' | 'stock-limit' | 'not-released' | 'account-limit';
 export type AddResult = { ok: true; qty: number } | { ok: false; reason: AddRefusal };
 
 type CartState = {
@@ -36,15 +37,26 @@ type CartState = {
   close: () => void;
 };
 
+/**
+ * What the cart checks before adding one: the stock, and for a drop its release and its cap per
+ * Discord account. Lines saved before drops existed have no drop fields.
+ */
+type AddableProduct = Pick<Product, 'stock'> &
+  Partial<Pick<Product, 'released' | 'max_per_account'>>;
+
 /** Whether one more of this line may go into the cart (the plus button). */
-export function canIncrease(item: Pick<CartItem, 'stock' | 'qty'>): boolean {
-  return canAddOneMore(item, item.qty);
+export function canIncrease(item: AddableProduct & Pick<CartItem, 'qty'>): boolean {
+  return checkAddable(item, item.qty).ok;
 }
 
 /** Whether one more of `product` may be added to a cart holding `qtyInCart` of it. */
-export function checkAddable(product: Pick<Product, 'stock'>, qtyInCart: number): AddResult {
+export function checkAddable(product: AddableProduct, qtyInCart: number): AddResult {
+  if (isUpcomingDrop(product)) return { ok: false, reason: 'not-released' };
   if (isOutOfStock(product)) return { ok: false, reason: 'out-of-stock' };
   if (!canAddOneMore(product, qtyInCart)) return { ok: false, reason: 'stock-limit' };
+  if (product.max_per_account && qtyInCart >= product.max_per_account) {
+    return { ok: false, reason: 'account-limit' };
+  }
   return { ok: true, qty: qtyInCart + 1 };
 }
 
@@ -114,6 +126,9 @@ const SYNCED_FIELDS = [
   'savings',
   'dupe_warning',
   'related_ids',
+  'released',
+  'release_at',
+  'max_per_account',
 ] as const satisfies ReadonlyArray<keyof Product>;
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 import { ProductCard } from '@/features/catalog/components/product-card';
@@ -103,5 +103,33 @@ describe('ProductCard', () => {
       />,
     );
     expect(screen.getByRole('img', { name: 'Raccoon' })).toHaveAttribute('fetchpriority', 'high');
+  });
+
+  it('counts an upcoming drop down on its badge; its Add to Cart is off until released', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-27T03:00:00Z') - 299_000 });
+    try {
+      const owl = makeProduct({
+        name: 'Night Owl',
+        stock: 4,
+        released: false,
+        release_at: '2026-11-27T03:00:00Z',
+      });
+      const { onAddToCart, unmount } = renderCard(owl);
+      expect(screen.getByText('Drops in 4:59')).toBeInTheDocument();
+      const button = screen.getByRole('button', { name: 'Drops soon: Night Owl' });
+      expect(button).toBeDisabled();
+      expect(button).toHaveTextContent('Drops soon');
+      await act(() => vi.advanceTimersByTimeAsync(299_000));
+      expect(screen.getByText('Dropping…')).toBeInTheDocument();
+      expect(button).toBeDisabled();
+      expect(onAddToCart).not.toHaveBeenCalled();
+
+      unmount();
+      renderCard({ ...owl, released: true });
+      expect(screen.queryByText('Dropping…')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Add to Cart: Night Owl' })).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

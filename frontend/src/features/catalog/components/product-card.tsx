@@ -4,10 +4,12 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { CartIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
+import { DropCountdown } from '@/features/catalog/components/drop-countdown';
 import { ProductBadges } from '@/features/catalog/components/product-badges';
 import { ProductImage } from '@/features/catalog/components/product-image';
 import { ProductPrice } from '@/features/catalog/components/product-price';
 import { categoryLabel, saveLabel } from '@/features/catalog/utils/product-labels';
+import { isUpcomingDrop } from '@/lib/drop';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
 
@@ -29,7 +31,10 @@ export function ProductCard({
   priority = false,
 }: ProductCardProps) {
   const soldOut = isOutOfStock(product);
+  const upcoming = isUpcomingDrop(product);
   const save = saveLabel(product);
+  // Before its release a drop is listed but not sold (the badge over the picture counts down).
+  const label = upcoming ? 'Drops soon' : soldOut ? 'Out of Stock' : 'Add to Cart';
   const href = paths.product.getHref(product.id);
   const category = categoryLabel(product.category);
 
@@ -40,6 +45,11 @@ export function ProductCard({
         {save ? (
           <Badge tone="accent" className="product-card__save">
             {save}
+          </Badge>
+        ) : null}
+        {upcoming ? (
+          <Badge tone="brand" className="product-card__drop">
+            <DropCountdown releaseAt={product.release_at} />
           </Badge>
         ) : null}
       </div>
@@ -57,13 +67,13 @@ export function ProductCard({
             className="product-card__add"
             size="sm"
             fullWidth
-            disabled={soldOut}
-            startIcon={soldOut ? undefined : <CartIcon size={18} />}
+            disabled={soldOut || upcoming}
+            startIcon={soldOut || upcoming ? undefined : <CartIcon size={18} />}
             // The name starts with the visible label (speech input users say what they see).
-            aria-label={soldOut ? `Out of Stock: ${product.name}` : `Add to Cart: ${product.name}`}
+            aria-label={`${label}: ${product.name}`}
             onClick={() => onAddToCart(product)}
           >
-            {soldOut ? 'Out of Stock' : 'Add to Cart'}
+            {label}
           </Button>
         </div>
       </div>

@@ -4,10 +4,12 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { CartIcon, ClockIcon, ShieldIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
+import { DropCountdown } from '@/features/catalog/components/drop-countdown';
 import { ProductBadges } from '@/features/catalog/components/product-badges';
 import { ProductImage } from '@/features/catalog/components/product-image';
 import { ProductPrice } from '@/features/catalog/components/product-price';
 import { categoryLabel } from '@/features/catalog/utils/product-labels';
+import { isUpcomingDrop, releaseTimeLabel } from '@/lib/drop';
 import { formatPrice } from '@/lib/money';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
@@ -25,6 +27,8 @@ type ProductDetailsProps = {
   includedProducts?: Product[];
   /** The shop's delivery promise, "under N minutes" (the site's `DeliveryTime`). */
   deliveryTime: ReactNode;
+  /** Under an upcoming drop's release time: e.g. the prompt to link Discord beforehand. */
+  dropNotice?: ReactNode;
 };
 
 export function ProductDetails({
@@ -34,8 +38,10 @@ export function ProductDetails({
   quantityInCart = 0,
   includedProducts = [],
   deliveryTime,
+  dropNotice,
 }: ProductDetailsProps) {
   const soldOut = isOutOfStock(product);
+  const upcoming = isUpcomingDrop(product);
   const category = categoryLabel(product.category);
 
   return (
@@ -71,20 +77,49 @@ export function ProductDetails({
           </section>
         ) : null}
 
+        {upcoming ? (
+          <section className="product-details__drop" aria-labelledby="drop-title">
+            <h2 id="drop-title" className="product-details__drop-title">
+              <ClockIcon />
+              {product.release_at ? (
+                <span>
+                  Drops{' '}
+                  <time dateTime={product.release_at}>{releaseTimeLabel(product.release_at)}</time>
+                </span>
+              ) : (
+                <span>Drops soon</span>
+              )}
+            </h2>
+            {dropNotice}
+          </section>
+        ) : null}
+
         <div className="product-details__actions">
-          <Button
-            size="lg"
-            fullWidth
-            disabled={soldOut}
-            startIcon={soldOut ? undefined : <CartIcon />}
-            onClick={() => onAddToCart(product)}
-          >
-            {soldOut ? 'Out of Stock' : 'Add to Cart'}
-          </Button>
-          {onBuyNow && !soldOut ? (
+          {upcoming ? (
+            // Disabled until the server's data says it is on sale, even after the countdown ends.
+            <Button size="lg" fullWidth disabled className="product-details__countdown">
+              <DropCountdown releaseAt={product.release_at} />
+            </Button>
+          ) : (
+            <Button
+              size="lg"
+              fullWidth
+              disabled={soldOut}
+              startIcon={soldOut ? undefined : <CartIcon />}
+              onClick={() => onAddToCart(product)}
+            >
+              {soldOut ? 'Out of Stock' : 'Add to Cart'}
+            </Button>
+          )}
+          {onBuyNow && !soldOut && !upcoming ? (
             <Button size="lg" variant="secondary" fullWidth onClick={() => onBuyNow(product)}>
               Buy Now
             </Button>
+          ) : null}
+          {product.max_per_account ? (
+            <p className="product-details__limit">
+              Limit {product.max_per_account} per Discord account
+            </p>
           ) : null}
           {quantityInCart > 0 ? (
             <p className="product-details__in-cart" role="status">

@@ -1,0 +1,28 @@
+import { buttonClassName } from '@/components/ui/button';
+import { DISCORD_AUTHORIZE_URL } from '@/features/checkout/api/link-discord';
+import { useLinkedDiscord } from '@/features/checkout/hooks/use-linked-discord';
+
+import './link-discord-before-drop.css';
+
+/**
+ * On an upcoming drop's page: asks a shopper without a linked Discord account to link one now,
+ * so the checkout is quick when the drop opens (and nothing when one is linked).
+ */
+export function LinkDiscordBeforeDrop() {
+  const { identity } = useLinkedDiscord();
+  if (identity) return null;
+  return (
+    <div className="drop-discord">
+      <p>
+        Link your Discord account before the drop: the checkout needs it, and we deliver through our
+        Discord server.
+      </p>
+      <a
+        href={DISCORD_AUTHORIZE_URL}
+        className={buttonClassName({ variant: 'secondary', size: 'sm' })}
+      >
+        Link Discord
+      </a>
+    </div>
+  );
+}

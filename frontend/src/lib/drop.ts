@@ -1,0 +1,65 @@
+/**
+ * Drops (issue 25): a product listed before it goes on sale at `release_at`. The server decides
+ * when it is on sale (`released`), never this browser's clock: a countdown that reaches zero
+ * waits for the server's `products` event to bring `released: true`.
+ */
+
+/** The fields a drop is told by (saved cart lines from before drops have none of them). */
+type DropFields = { released?: boolean; release_at?: string | null };
+
+/** Listed but not yet on sale. */
+export function isUpcomingDrop(product: DropFields): boolean {
+  return product.released === false;
+}
+
+/** The whole seconds left until `releaseAt`, rounded up (0 once it is reached). */
+export function secondsUntil(releaseAt: string, now: number): number {
+  return Math.max(0, Math.ceil((Date.parse(releaseAt) - now) / 1000));
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** "4:59" under an hour, "2:04:59" under a day, then "3 days" or "1 day 5 h". */
+export function countdownLabel(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  if (days > 0) {
+    const dayText = days === 1 ? '1 day' : `${days} days`;
+    return hours > 0 ? `${dayText} ${hours} h` : dayText;
+  }
+  if (hours > 0) return `${hours}:${pad(minutes)}:${pad(rest)}`;
+  return `${minutes}:${pad(rest)}`;
+}
+
+type ZoneOptions = {
+  /** The reader's by default. */
+  locale?: string;
+  /** The reader's by default. */
+  timeZone?: string;
+};
+
+/** "Fri 27 Nov, 03:00 CET": the moment in the reader's time, with the zone's name. */
+export function releaseTimeLabel(
+  releaseAt: string,
+  { locale, timeZone }: ZoneOptions = {},
+): string {
+  return new Intl.DateTimeFormat(locale, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone,
+  }).format(new Date(releaseAt));
+}
+
+/** The short name of the reader's time zone at `at` ("CET", "CEST", "GMT+1"). */
+export function timeZoneName(at: Date, { locale, timeZone }: ZoneOptions = {}): string {
+  const parts = new Intl.DateTimeFormat(locale, { timeZoneName: 'short', timeZone }).formatToParts(
+    at,
+  );
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? '';
+}
