@@ -26,6 +26,7 @@ mod m20261126_000022_blocklist_review;
 mod m20261126_000023_checkout_idempotency;
 mod m20261126_000024_promo_active;
 mod m20261126_000025_erasable_orders;
+mod m20261127_000026_drops;
 
 pub struct Migrator;
 
@@ -57,6 +58,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000023_checkout_idempotency::Migration),
             Box::new(m20261126_000024_promo_active::Migration),
             Box::new(m20261126_000025_erasable_orders::Migration),
+            Box::new(m20261127_000026_drops::Migration),
         ]
     }
 }

@@ -138,6 +138,7 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         Duration::from_millis(settings.mail.queue_poll_ms.max(50)),
         rounds.clone(),
     );
+    spawn_release_watch(loops.stock.clone(), loops.store.clone());
     spawn_catalog_refresh(
         loops.stock,
         Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
@@ -183,6 +184,37 @@ fn spawn_catalog_refresh(stock: StockChanged, every: Duration, rounds: Rounds) {
             if let Err(error) = stock.refresh().await {
                 tracing::warn!(error = ?error, "could not refresh the product snapshot");
             }
+        }
+    });
+}
+
+/// The longest the release watch sleeps before it looks again (a release set meanwhile, a
+/// clock moved in tests).
+const RELEASE_WATCH_MAX: Duration = Duration::from_secs(1);
+
+/// Turns each drop on at its `release_at`, on this instance's list, and lets one instance
+/// announce it: it sleeps until the next release (at most [`RELEASE_WATCH_MAX`]), then refreshes
+/// the snapshot and claims the announcement (`StockChanged::release`).
+fn spawn_release_watch(stock: StockChanged, store: Store) {
+    tokio::spawn(async move {
+        loop {
+            let now = stock.now();
+            if stock.release_due(now) {
+                let released = stock.release(store.claim_release_announcements(now)).await;
+                if let Err(error) = released {
+                    tracing::warn!(error = ?error, "could not release a drop; trying again");
+                    tokio::time::sleep(RELEASE_WATCH_MAX).await;
+                }
+                continue;
+            }
+            let wait = stock
+                .next_release(now)
+                .and_then(|at| (at - now).to_std().ok())
+                // a millisecond past it, so the clock has passed the release when it wakes
+                .map(|until| until + Duration::from_millis(1))
+                .unwrap_or(RELEASE_WATCH_MAX)
+                .min(RELEASE_WATCH_MAX);
+            tokio::time::sleep(wait).await;
         }
     });
 }

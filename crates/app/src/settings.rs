@@ -220,6 +220,9 @@ pub struct CheckoutSettings {
     pub promo_checks_per_minute: u32,
     /// Roblox username lookups (`POST /api/roblox/avatar`) per client address and minute.
     pub roblox_lookups_per_minute: u32,
+    /// An unpaid order holding a drop's units expires this many minutes after it was placed
+    /// (other orders: the 30-minute payment window and the sweeper's grace).
+    pub drop_payment_minutes: u32,
 }
 
 impl Default for CheckoutSettings {
@@ -231,6 +234,7 @@ impl Default for CheckoutSettings {
             max_pending_per_ip: 20,
             promo_checks_per_minute: 10,
             roblox_lookups_per_minute: 20,
+            drop_payment_minutes: 10,
         }
     }
 }
@@ -239,6 +243,7 @@ impl CheckoutSettings {
     /// The checkout service's limits.
     pub fn limits(&self) -> orders::CheckoutLimits {
         orders::CheckoutLimits {
+            drop_payment_minutes: self.drop_payment_minutes,
             max_lines: self.max_lines,
             max_quantity_per_product: self.max_quantity_per_product,
             pending: orders::PendingCaps {

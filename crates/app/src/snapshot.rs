@@ -4,7 +4,9 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use actix_web::{http::header::HeaderValue, web::Bytes};
 use catalog::{CatalogError, CatalogService, Product, ProductId};
+use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
+use shared::Clock;
 
 use crate::events::ShopEvents;
 use dto::ProductResponse;
@@ -24,6 +26,8 @@ pub struct ProductList {
     pub encoded: [Encoded; 3],
     /// The products the body was made from (the help chat's assistant answers from them).
     pub products: Arc<Vec<Product>>,
+    /// The time its `released` flags were judged at.
+    pub made_at: DateTime<Utc>,
 }
 
 /// One representation of the list: its content coding, bytes and strong ETag, with the header
@@ -63,7 +67,11 @@ impl Coding {
 }
 
 impl ProductList {
-    fn new(body: Vec<u8>, products: Vec<Product>) -> Result<Self, CatalogError> {
+    fn new(
+        body: Vec<u8>,
+        products: Vec<Product>,
+        made_at: DateTime<Utc>,
+    ) -> Result<Self, CatalogError> {
         let etag = etag_of(&body);
         let hash = etag.trim_matches('"').to_owned();
         let gzip = gzip(&body)?;
@@ -87,6 +95,7 @@ impl ProductList {
             ],
             etag,
             products: Arc::new(products),
+            made_at,
         })
     }
 
@@ -151,6 +160,24 @@ pub struct ProductSnapshot {
     /// Products as checkout last read them from the database after a refused sale, and the
     /// generation they were read in: checkout's hint goes by them until the next read.
     learned: Arc<Mutex<Learned>>,
+    /// The shop's clock: whether each drop is `released` in the list.
+    clock: ShopClock,
+}
+
+/// The clock the snapshot judges releases by.
+#[derive(Clone)]
+struct ShopClock(Arc<dyn Clock>);
+
+impl std::fmt::Debug for ShopClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ShopClock")
+    }
+}
+
+impl ShopClock {
+    fn now(&self) -> DateTime<Utc> {
+        self.0.now()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -160,10 +187,16 @@ struct Learned {
 }
 
 impl ProductSnapshot {
-    pub async fn load(catalog: &impl CatalogService) -> Result<Self, CatalogError> {
-        let (body, products) = Self::read(catalog).await?;
-        let list = Self::encode(body, products).await?;
+    pub async fn load(
+        catalog: &impl CatalogService,
+        clock: impl Clock,
+    ) -> Result<Self, CatalogError> {
+        let clock = ShopClock(Arc::new(clock));
+        let now = clock.now();
+        let (body, products) = Self::read(catalog, now).await?;
+        let list = Self::encode(body, products, now).await?;
         Ok(ProductSnapshot {
+            clock,
             current: Arc::new(RwLock::new(Arc::new(list))),
             refreshing: Arc::new(tokio::sync::Mutex::new(0)),
             requested: Arc::new(AtomicU64::new(0)),
@@ -194,13 +227,14 @@ impl ProductSnapshot {
         }
         // every number taken before this read starts is covered by it
         let upto = self.requested.load(Ordering::SeqCst);
-        let (body, products) = Self::read(catalog).await?;
+        let now = self.clock.now();
+        let (body, products) = Self::read(catalog, now).await?;
         self.generation.fetch_add(1, Ordering::SeqCst);
         if self.current().etag == etag_of(&body) {
             *covered = upto;
             return Ok(false);
         }
-        let fresh = Self::encode(body, products).await?;
+        let fresh = Self::encode(body, products, now).await?;
         let mut guard = match self.current.write() {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
@@ -278,9 +312,40 @@ impl ProductSnapshot {
         }
     }
 
-    async fn read(catalog: &impl CatalogService) -> Result<(Vec<u8>, Vec<Product>), CatalogError> {
+    /// The next release after `now` among the listed drops, if any.
+    pub fn next_release(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.current()
+            .products
+            .iter()
+            .filter_map(|product| product.release_at)
+            .filter(|at| *at > now)
+            .min()
+    }
+
+    /// Whether a listed drop's release came after the list was made and by `now`: the list
+    /// still shows it as not released.
+    pub fn release_due(&self, now: DateTime<Utc>) -> bool {
+        let list = self.current();
+        list.products
+            .iter()
+            .filter_map(|product| product.release_at)
+            .any(|at| at > list.made_at && at <= now)
+    }
+
+    /// The shop's clock, which decides `released`.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    async fn read(
+        catalog: &impl CatalogService,
+        now: DateTime<Utc>,
+    ) -> Result<(Vec<u8>, Vec<Product>), CatalogError> {
         let products = catalog.storefront().await?;
-        let dtos: Vec<ProductResponse> = products.iter().map(ProductResponse::from).collect();
+        let dtos: Vec<ProductResponse> = products
+            .iter()
+            .map(|product| ProductResponse::at(product, now))
+            .collect();
         let body = serde_json::to_vec(&dtos).map_err(|e| {
             CatalogError::Unknown(anyhow::Error::new(e).context("failed to serialise the products"))
         })?;
@@ -288,8 +353,12 @@ impl ProductSnapshot {
     }
 
     /// Compressing an 11 KB list at the best levels takes milliseconds: off the async workers.
-    async fn encode(body: Vec<u8>, products: Vec<Product>) -> Result<ProductList, CatalogError> {
-        tokio::task::spawn_blocking(move || ProductList::new(body, products))
+    async fn encode(
+        body: Vec<u8>,
+        products: Vec<Product>,
+        made_at: DateTime<Utc>,
+    ) -> Result<ProductList, CatalogError> {
+        tokio::task::spawn_blocking(move || ProductList::new(body, products, made_at))
             .await
             .map_err(|e| {
                 CatalogError::Unknown(anyhow::Error::new(e).context("the compression task failed"))
@@ -356,6 +425,38 @@ impl StockChanged {
         }
     }
 
+    /// The next release after `now` among the listed drops, if any.
+    pub fn next_release(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        self.snapshot.next_release(now)
+    }
+
+    /// Whether a listed drop's release has come but the list does not show it yet.
+    pub fn release_due(&self, now: DateTime<Utc>) -> bool {
+        self.snapshot.release_due(now)
+    }
+
+    /// The shop's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.snapshot.now()
+    }
+
+    /// A drop's release has come: the list shows it on sale, and the instance that claims the
+    /// release's announcement (`claim`: how many releases it claimed) tells every instance and
+    /// open storefront, once, whatever the number of instances that wake for it.
+    pub async fn release<F>(&self, claim: F) -> Result<(), CatalogError>
+    where
+        F: std::future::Future<Output = anyhow::Result<u64>>,
+    {
+        self.refresh().await?;
+        let claimed = claim.await.map_err(CatalogError::Unknown)?;
+        if claimed > 0 {
+            let version = self.snapshot.current().etag.clone();
+            tracing::info!(claimed, "drop released");
+            self.events.products_changed(&version).await;
+        }
+        Ok(())
+    }
+
     /// Re-reads the catalog; returns whether the list changed.
     pub async fn refresh(&self) -> Result<bool, CatalogError> {
         self.snapshot.refresh(&self.catalog).await
@@ -402,6 +503,8 @@ mod tests {
 
     fn product(name: &str) -> Product {
         Product {
+            max_per_account: None,
+            release_at: None,
             id: ProductId::new(1),
             name: name.into(),
             description: String::new(),
@@ -464,7 +567,9 @@ mod tests {
         let catalog = SlowFirstRead {
             reads: AtomicUsize::new(0),
         };
-        let snapshot = ProductSnapshot::load(&catalog).await.unwrap();
+        let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
+            .await
+            .unwrap();
         let slow = snapshot.refresh(&catalog);
         let fast = async {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -504,7 +609,9 @@ mod tests {
         let catalog = SlowReads {
             reads: AtomicUsize::new(0),
         };
-        let snapshot = ProductSnapshot::load(&catalog).await.unwrap();
+        let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
+            .await
+            .unwrap();
         // ten writes land while the first refresh reads
         let first = snapshot.refresh(&catalog);
         let rest = async {
@@ -535,7 +642,9 @@ mod tests {
         let catalog = SlowReads {
             reads: AtomicUsize::new(0),
         };
-        let snapshot = ProductSnapshot::load(&catalog).await.unwrap();
+        let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
+            .await
+            .unwrap();
         let id = ProductId::new(1);
         assert_eq!(snapshot.hint_products(&[id])[0].stock, Stock::Unlimited);
         let sold_out = Product {

@@ -165,7 +165,7 @@ impl Services {
                 .context("failed to read the demo staff logins")?;
         }
 
-        let products = ProductSnapshot::load(&catalog)
+        let products = ProductSnapshot::load(&catalog, clock.clone())
             .await
             .context("failed to load the catalog")?;
         let events = ShopEvents::new(store.clone(), settings.events.buffer)
@@ -295,10 +295,13 @@ impl Services {
 
         Ok(Services {
             audit: web::Data::new(AuditService::new(store.clone())),
-            catalog_admin: web::Data::new(catalog::CatalogAdmin::new(
-                events_store.clone(),
-                media::MediaImages::products(media.clone()),
-            )),
+            catalog_admin: web::Data::new(
+                catalog::CatalogAdmin::new(
+                    events_store.clone(),
+                    media::MediaImages::products(media.clone()),
+                )
+                .with_clock(clock.clone()),
+            ),
             proofs: web::Data::new(proofs::ProofService::new(
                 store.clone(),
                 media::MediaImages::proofs(media.clone()),

@@ -1,6 +1,7 @@
 //! The super_admin's catalog calls (`/api/admin/products…`) as the API reads and sends them.
 
 use catalog::Product;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -57,6 +58,15 @@ pub struct ProductFormDoc {
     /// must exist, be on sale and not be bundles themselves.
     #[schema(nullable = false, rename = "related_ids[]")]
     related_ids: Option<Vec<i64>>,
+    /// A drop: listed at once, sold from this moment on (RFC 3339 with its offset, stored in
+    /// UTC). Empty: on sale at once. Left out of an update: unchanged. Moving it to the future
+    /// once orders hold the drop's units answers 409.
+    #[schema(nullable = false, format = DateTime, example = "2026-12-01T18:00:00Z")]
+    release_at: Option<String>,
+    /// Units one Discord account may hold across its pending, paid and delivered orders, 1 to
+    /// 20. Empty: no limit. Left out of an update: unchanged.
+    #[schema(nullable = false, minimum = 1, maximum = 20)]
+    max_per_account: Option<u32>,
     /// A PNG, JPEG, GIF or WebP picture, at most 5 MB and 40 megapixels; re-encoded before it
     /// is stored. An empty part means no new picture (an update keeps the old one).
     #[schema(nullable = false, value_type = Option<String>, format = Binary)]
@@ -66,10 +76,11 @@ pub struct ProductFormDoc {
     method: Option<String>,
 }
 
-impl From<&Product> for AdminProductResponse {
-    fn from(product: &Product) -> Self {
+impl AdminProductResponse {
+    /// The product as the admin sees it at `now` (whether a drop is released yet).
+    pub fn at(product: &Product, now: DateTime<Utc>) -> Self {
         AdminProductResponse {
-            product: ProductResponse::from(product),
+            product: ProductResponse::at(product, now),
             archived: product.archived,
         }
     }

@@ -1,4 +1,5 @@
 use catalog::{Product, ProductId};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -41,11 +42,25 @@ pub struct ProductResponse {
     /// The stock again (one count per product), 0 when unlimited.
     inventory: i64,
     dupe_warning: bool,
+    /// Whether it is on sale: false for a drop before its `release_at` (by the server's
+    /// clock), true otherwise. At the release the server pushes `products` to every stream.
+    released: bool,
+    /// A drop's release, RFC 3339 in UTC; null for an ordinary product.
+    #[schema(required = true, value_type = Option<String>, format = DateTime, example = "2026-12-01T18:00:00Z")]
+    release_at: Option<DateTime<Utc>>,
+    /// Units one Discord account may hold across its pending, paid and delivered orders; null:
+    /// no limit.
+    #[schema(required = true, minimum = 1, maximum = 20)]
+    max_per_account: Option<u32>,
 }
 
-impl From<&Product> for ProductResponse {
-    fn from(p: &Product) -> Self {
+impl ProductResponse {
+    /// The product as the storefront shows it at `now` (whether a drop is released yet).
+    pub fn at(p: &Product, now: DateTime<Utc>) -> Self {
         ProductResponse {
+            released: p.is_released(now),
+            release_at: p.release_at,
+            max_per_account: p.max_per_account,
             id: p.id.get(),
             name: p.name.clone(),
             description: p.description.clone(),

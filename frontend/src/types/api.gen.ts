@@ -2233,6 +2233,23 @@ export interface components {
              */
             inventory: number;
             dupe_warning: boolean;
+            /**
+             * @description Whether it is on sale: false for a drop before its `release_at` (by the server's
+             *     clock), true otherwise. At the release the server pushes `products` to every stream.
+             */
+            released: boolean;
+            /**
+             * Format: date-time
+             * @description A drop's release, RFC 3339 in UTC; null for an ordinary product.
+             * @example 2026-12-01T18:00:00Z
+             */
+            release_at: string | null;
+            /**
+             * Format: u-int32
+             * @description Units one Discord account may hold across its pending, paid and delivered orders; null:
+             *     no limit.
+             */
+            max_per_account: number | null;
         };
         /**
          * @description The product form (`multipart/form-data`) as the admin page sends it. Every value is text on
@@ -2284,6 +2301,20 @@ export interface components {
              *     must exist, be on sale and not be bundles themselves.
              */
             "related_ids[]"?: number[];
+            /**
+             * Format: date-time
+             * @description A drop: listed at once, sold from this moment on (RFC 3339 with its offset, stored in
+             *     UTC). Empty: on sale at once. Left out of an update: unchanged. Moving it to the future
+             *     once orders hold the drop's units answers 409.
+             * @example 2026-12-01T18:00:00Z
+             */
+            release_at?: string;
+            /**
+             * Format: u-int32
+             * @description Units one Discord account may hold across its pending, paid and delivered orders, 1 to
+             *     20. Empty: no limit. Left out of an update: unchanged.
+             */
+            max_per_account?: number;
             /**
              * Format: binary
              * @description A PNG, JPEG, GIF or WebP picture, at most 5 MB and 40 megapixels; re-encoded before it
@@ -4304,6 +4335,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Orders already hold units of this drop and `release_at` would move to the future; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The picture is far over its limit (more than 20 MB). */
             413: {
                 headers: {
@@ -4387,6 +4427,15 @@ export interface operations {
             };
             /** @description No product has this id (or the id is not a positive whole number). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Orders already hold units of this drop and `release_at` would move to the future; nothing changed. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5645,7 +5694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`); a drop not on sale yet or over its limit per Discord account. For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
             409: {
                 headers: {
                     /** @description Seconds to wait, when the first request with this `Idempotency-Key` is still at work. */
@@ -7505,7 +7554,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it); a drop not on sale yet ("This item drops at …") or over its limit per Discord account. For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
             409: {
                 headers: {
                     /** @description Seconds to wait, when the first request with this `Idempotency-Key` is still at work. */

@@ -431,6 +431,8 @@ mod tests {
 
     fn product(id: i64, name: &str, price: &str, stock: Stock, category: &str) -> Product {
         Product {
+            max_per_account: None,
+            release_at: None,
             id: ProductId::new(id),
             name: name.into(),
             description: format!("About the {name}."),

@@ -175,6 +175,8 @@ fn money(text: &str) -> anyhow::Result<Money> {
 fn draft(demo: &Demo, image: String) -> anyhow::Result<ProductDraft> {
     let stock = demo.stock.map_or(Stock::Unlimited, Stock::Finite);
     Ok(ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: demo.name.to_owned(),
         description: demo.description.to_owned(),
         price: money(demo.price)?,

@@ -39,7 +39,30 @@ fn new_row(draft: &ProductDraft) -> products::ActiveModel {
         archived: Set(false),
         created_at: Set(now),
         updated_at: Set(now),
+        release_at: Set(draft.release_at),
+        max_per_account: Set(draft.max_per_account.map(|n| n as i32)),
+        release_announced_at: NotSet,
     }
+}
+
+/// Whether a pending, paid, delivered or disputed order holds units of the product.
+async fn held_by_orders(txn: &impl ConnectionTrait, id: ProductId) -> Result<bool, CatalogError> {
+    let holding = orders::OrderStatus::HOLDING;
+    let marks = vec!["?"; holding.len()].join(", ");
+    let mut values: Vec<Value> = vec![id.get().into()];
+    values.extend(holding.iter().map(|s| Value::from(s.as_str())));
+    let found = txn
+        .query_one(statement(
+            txn,
+            &format!(
+                "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
+                 WHERE l.product_id = ? AND o.status IN ({marks}) LIMIT 1"
+            ),
+            values,
+        ))
+        .await
+        .with_context(|| format!("failed to look for orders holding product {id}"))?;
+    Ok(found.is_some())
 }
 
 /// One product (archived or not) with its components, read on `db` (a transaction's own view).
@@ -97,6 +120,7 @@ impl ProductWrites for Store {
         &self,
         id: ProductId,
         draft: ProductDraft,
+        refuse_if_held: bool,
         actor: &Actor,
     ) -> Result<Product, CatalogError> {
         let txn = self
@@ -107,6 +131,11 @@ impl ProductWrites for Store {
         if !audit::lock_product(&txn, id.get()).await? {
             txn.rollback().await.context("failed to roll back")?;
             return Err(CatalogError::NotFound(id));
+        }
+        // under the product's lock: a placement takes it too (its stock), so none slips past
+        if refuse_if_held && held_by_orders(&txn, id).await? {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::DropHeld(id));
         }
         let before = one_product(&txn, id.get()).await?;
         let row = new_row(&draft);

@@ -143,6 +143,8 @@ pub(crate) fn product_json(product: &catalog::Product) -> Value {
         "dupe_warning": product.dupe_warning,
         "related_ids": product.related_ids.iter().map(|id| id.get()).collect::<Vec<_>>(),
         "archived": product.archived,
+        "release_at": product.release_at.map(|at| at.to_rfc3339()),
+        "max_per_account": product.max_per_account,
     })
 }
 

@@ -419,11 +419,12 @@ impl<W: StockWatch> OrderRepository for EventsStore<W> {
         self.store.set_access_key_hash(id, hash).await
     }
 
-    async fn pending_created_before(
+    async fn pending_past_deadline(
         &self,
-        cutoff: DateTime<Utc>,
+        usual_cutoff: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> Result<Vec<OrderId>, OrderError> {
-        self.store.pending_created_before(cutoff).await
+        self.store.pending_past_deadline(usual_cutoff, now).await
     }
 }
 
@@ -624,9 +625,10 @@ impl<W: StockWatch> catalog::ProductWrites for EventsStore<W> {
         &self,
         id: catalog::ProductId,
         draft: catalog::ProductDraft,
+        refuse_if_held: bool,
         actor: &Actor,
     ) -> Result<catalog::Product, catalog::CatalogError> {
-        let product = self.store.update(id, draft, actor).await?;
+        let product = self.store.update(id, draft, refuse_if_held, actor).await?;
         self.stock.on_stock_changed().await;
         Ok(product)
     }

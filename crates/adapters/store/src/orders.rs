@@ -22,18 +22,18 @@ use cart_pricing::{DiscountPercent, Money, PaymentMethod, Quantity};
 use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 use orders::{
-    Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, HeldBy, Lifecycle,
-    NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus,
-    OrderStep, Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError, ProductLookup,
-    ProviderEvent, Reservation, RobloxUsername,
+    AccountCapReached, Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, HeldBy,
+    Lifecycle, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
+    OrderStatus, OrderStep, Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError,
+    ProductLookup, ProviderEvent, Reservation, RobloxUsername,
 };
 use orders::{KeyedOrder, KeyedPlacement, ScopedKey};
 use promo::{PromoCode, PromoId, Rejection};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait, QueryFilter,
-    QueryOrder, TransactionTrait,
+    ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait,
+    QueryFilter, QueryOrder, TransactionTrait,
 };
 use shared::UserId;
 
@@ -101,6 +101,14 @@ impl OrderRepository for Store {
                 .await
                 .context("failed to roll back a refused order")?;
             return Err(PlaceError::TooManyPending(reached));
+        }
+        // Under the same lock of the Discord account (SQLite: the write lock), so two
+        // placements of one account, on any instance, count one after the other.
+        if let Some(reached) = account_cap_reached(&txn, &order).await? {
+            txn.rollback()
+                .await
+                .context("failed to roll back an order over a cap per account")?;
+            return Err(PlaceError::AccountCap(reached));
         }
         if let Some(promo) = &order.promo {
             let claimed = txn
@@ -513,14 +521,23 @@ impl OrderRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
-    async fn pending_created_before(
+    async fn pending_past_deadline(
         &self,
-        cutoff: DateTime<Utc>,
+        usual_cutoff: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> Result<Vec<OrderId>, OrderError> {
         let rows = order_rows::Entity::find()
             .filter(order_rows::Column::Status.eq(OrderStatus::Pending.as_str()))
             .filter(order_rows::Column::ReviewReason.is_null())
-            .filter(order_rows::Column::CreatedAt.lt(cutoff))
+            .filter(
+                Condition::any()
+                    .add(
+                        Condition::all()
+                            .add(order_rows::Column::PayBy.is_null())
+                            .add(order_rows::Column::CreatedAt.lt(usual_cutoff)),
+                    )
+                    .add(order_rows::Column::PayBy.lt(now)),
+            )
             .order_by_asc(order_rows::Column::CreatedAt)
             .all(&self.db)
             .await
@@ -738,6 +755,71 @@ async fn pending_cap_reached(
     Ok(None)
 }
 
+/// The first of the order's drop caps its Discord account would go over: the units its
+/// pending, paid, delivered and disputed orders hold plus this order's. Call with the account's
+/// lock held (`pending_cap_reached`).
+async fn account_cap_reached(
+    txn: &DatabaseTransaction,
+    order: &NewOrder,
+) -> Result<Option<AccountCapReached>, PlaceError> {
+    let Some(discord) = order.buyer.discord.as_ref() else {
+        return Ok(None);
+    };
+    if order.account_caps.is_empty() {
+        return Ok(None);
+    }
+    let holding = OrderStatus::HOLDING;
+    let mut values: Vec<sea_orm::Value> = vec![discord.discord_id.as_str().into()];
+    values.extend(holding.iter().map(|s| sea_orm::Value::from(s.as_str())));
+    values.extend(
+        order
+            .account_caps
+            .iter()
+            .map(|cap| cap.product.get().into()),
+    );
+    let rows = txn
+        .query_all(statement(
+            txn,
+            &format!(
+                "SELECT l.product_id, SUM(l.quantity) AS held \
+                 FROM order_lines l JOIN orders o ON o.id = l.order_id \
+                 WHERE o.discord_id = ? AND o.status IN ({}) AND l.product_id IN ({}) \
+                 GROUP BY l.product_id",
+                vec!["?"; holding.len()].join(", "),
+                vec!["?"; order.account_caps.len()].join(", "),
+            ),
+            values,
+        ))
+        .await
+        .context("failed to count the account's units of its drops")?;
+    let mut held_by_product = std::collections::HashMap::new();
+    for row in rows {
+        let product: i64 = row.try_get_by_index(0).context("unreadable product id")?;
+        let held: i64 = row.try_get_by_index(1).context("unreadable unit count")?;
+        held_by_product.insert(product, held);
+    }
+    for cap in &order.account_caps {
+        let held = held_by_product
+            .get(&cap.product.get())
+            .copied()
+            .unwrap_or(0);
+        let wanted: i64 = order
+            .lines
+            .iter()
+            .filter(|line| line.product_id == cap.product)
+            .map(|line| i64::from(line.quantity.get()))
+            .sum();
+        if held + wanted > i64::from(cap.max) {
+            return Ok(Some(AccountCapReached {
+                product: cap.product,
+                max: cap.max,
+                held: u32::try_from(held).unwrap_or(u32::MAX),
+            }));
+        }
+    }
+    Ok(None)
+}
+
 /// Records a provider's event; `false` when it was recorded before.
 impl Store {
     /// Starts the transaction of a change that `event` (when given) reports, recording the
@@ -843,6 +925,7 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         disputed_from: Set(None),
         dispute_outcome: Set(None),
         dispute_closed_at: Set(None),
+        pay_by: Set(order.pay_by),
     }
 }
 

@@ -3,9 +3,10 @@ use std::collections::HashMap;
 use anyhow::Context;
 use cart_pricing::Money;
 use catalog::{CatalogError, Product, ProductDraft, ProductId, ProductRepository, Stock};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ConnectionTrait, EntityTrait, PaginatorTrait, QueryOrder, Statement,
-    TransactionTrait,
+    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait,
+    QueryFilter, QueryOrder, Statement, TransactionTrait,
 };
 
 use crate::entities::{bundle_items, products};
@@ -203,6 +204,9 @@ fn active_model(
         archived: Set(false),
         created_at: Set(now),
         updated_at: Set(now),
+        release_at: Set(draft.release_at),
+        max_per_account: Set(draft.max_per_account.map(|n| n as i32)),
+        release_announced_at: Set(None),
     }
 }
 
@@ -230,5 +234,39 @@ pub(crate) fn to_product(
         related_ids,
         dupe_warning: row.dupe_warning,
         archived: row.archived,
+        release_at: row.release_at,
+        max_per_account: row.max_per_account.map(|n| u32::try_from(n).unwrap_or(1)),
     })
+}
+
+impl Store {
+    /// Claims the announcement of every release that has come by `now` and was not announced
+    /// yet (`release_announced_at` set to the product's `release_at` in one conditional
+    /// statement), and answers how many this call claimed: of several instances waking at the
+    /// same release, exactly one gets a count above zero and publishes it. A release moved
+    /// after it was announced is announced again at its new time.
+    pub async fn claim_release_announcements(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> anyhow::Result<u64> {
+        let claimed = products::Entity::update_many()
+            .col_expr(
+                products::Column::ReleaseAnnouncedAt,
+                Expr::col(products::Column::ReleaseAt).into(),
+            )
+            .filter(products::Column::ReleaseAt.is_not_null())
+            .filter(products::Column::ReleaseAt.lte(now))
+            .filter(
+                Condition::any()
+                    .add(products::Column::ReleaseAnnouncedAt.is_null())
+                    .add(
+                        Expr::col(products::Column::ReleaseAnnouncedAt)
+                            .ne(Expr::col(products::Column::ReleaseAt)),
+                    ),
+            )
+            .exec(&self.db)
+            .await
+            .context("failed to claim the announcement of a release")?;
+        Ok(claimed.rows_affected)
+    }
 }

@@ -20,6 +20,8 @@ use sales::{Granularity, SalesRepository, SalesStatistics};
 
 fn draft(name: &str, stock: Stock, related: &[i64]) -> ProductDraft {
     ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: name.into(),
         description: "d".into(),
         price: Money::parse("4.99").unwrap(),
@@ -82,6 +84,7 @@ async fn create_update_and_components_round_trip(#[case] backend: Backend) {
                 image: None,
                 ..draft("x", Stock::Finite(9), &[owl.id.get()])
             },
+            false,
             &cli(),
         )
         .await
@@ -102,6 +105,7 @@ async fn create_update_and_components_round_trip(#[case] backend: Backend) {
             .update(
                 ProductId::new(999),
                 draft("y", Stock::Unlimited, &[]),
+                false,
                 &cli(),
             )
             .await,

@@ -25,6 +25,8 @@ fn money(text: &str) -> Money {
 
 fn draft(name: &str, price: &str, stock: Stock) -> ProductDraft {
     ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: name.into(),
         description: String::new(),
         price: money(price),
@@ -92,6 +94,8 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
         .collect();
     let subtotal: Money = lines.iter().map(OrderLine::total).sum();
     NewOrder {
+        account_caps: vec![],
+        pay_by: None,
         lines,
         buyer: buyer(discord),
         amounts: Amounts {
@@ -127,6 +131,8 @@ fn reservation(entries: &[(i64, u32)]) -> Reservation {
         .iter()
         .map(|(id, qty)| orders::CartItem {
             product: catalog::Product {
+                max_per_account: None,
+                release_at: None,
                 id: ProductId::new(*id),
                 name: String::new(),
                 description: String::new(),
@@ -728,7 +734,7 @@ async fn stale_pending_orders_are_listed_oldest_first(#[case] backend: Backend) 
     store.mark_paid(paid_old.id, now(), None).await.unwrap();
 
     let stale = store
-        .pending_created_before(now() - Duration::minutes(35))
+        .pending_past_deadline(now() - Duration::minutes(35), now())
         .await
         .unwrap();
     assert_eq!(stale, [older.id, old.id]);

@@ -9,6 +9,8 @@ use rstest::rstest;
 
 fn draft(name: &str, price: &str) -> ProductDraft {
     ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: name.into(),
         description: format!("{name} for your garden"),
         price: Money::parse(price).unwrap(),

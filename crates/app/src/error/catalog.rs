@@ -9,6 +9,7 @@ impl From<CatalogError> for ApiError {
         match error {
             CatalogError::NotFound(_) => ApiError::NotFound(error.to_string()),
             CatalogError::UnlimitedStock(_) => ApiError::field("type", error.to_string()),
+            CatalogError::DropHeld(_) => ApiError::Conflict(error.to_string()),
             CatalogError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -28,6 +29,7 @@ impl From<AdminError> for ApiError {
                 }
             }
             AdminError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            AdminError::DropHeld(_) => ApiError::Conflict(error.to_string()),
             AdminError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

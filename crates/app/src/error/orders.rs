@@ -188,9 +188,10 @@ impl From<CheckoutError> for ApiError {
                 message: error.to_string(),
                 retry_after_secs: u64::try_from(retry_after.num_seconds()).unwrap_or(1).max(1),
             },
-            CheckoutError::KeyClosed { .. } | CheckoutError::AlreadyPlaced(_) => {
-                ApiError::Conflict(error.to_string())
-            }
+            CheckoutError::KeyClosed { .. }
+            | CheckoutError::AlreadyPlaced(_)
+            | CheckoutError::NotReleased { .. }
+            | CheckoutError::AccountCap { .. } => ApiError::Conflict(error.to_string()),
             CheckoutError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -150,6 +150,8 @@ mod tests {
 
     fn product(full: bool) -> Product {
         Product {
+            max_per_account: full.then_some(1),
+            release_at: full.then(|| chrono::Utc::now() + chrono::Duration::minutes(5)),
             id: ProductId::new(3),
             name: "Golden Raccoon".into(),
             description: "Shiny.".into(),
@@ -184,7 +186,9 @@ mod tests {
         let document = document();
         let product_schema = schema(&document, "Product");
         for full in [false, true] {
-            let sent = serde_json::to_value(ProductResponse::from(&product(full))).unwrap();
+            let sent =
+                serde_json::to_value(ProductResponse::at(&product(full), chrono::Utc::now()))
+                    .unwrap();
             let mut keys: Vec<String> = sent.as_object().unwrap().keys().cloned().collect();
             keys.sort();
             assert_eq!(names(&product_schema, "properties"), keys);
@@ -194,12 +198,18 @@ mod tests {
         // the list is an array of it
         let list = &document["paths"]["/api/products"]["get"]["responses"]["200"]["content"]
             ["application/json"]["schema"];
-        let sent = serde_json::to_value(vec![ProductResponse::from(&product(true))]).unwrap();
+        let sent = serde_json::to_value(vec![ProductResponse::at(
+            &product(true),
+            chrono::Utc::now(),
+        )])
+        .unwrap();
         check(&document, list, &sent, "list").unwrap();
         assert!(check(&document, list, &json!([{"id": 1}]), "list").is_err());
         // the nullable fields are the ones the frontend's type allows to be null, no others
         for field in ["name", "price", "inventory", "related_ids", "dupe_warning"] {
-            let mut sent = serde_json::to_value(ProductResponse::from(&product(true))).unwrap();
+            let mut sent =
+                serde_json::to_value(ProductResponse::at(&product(true), chrono::Utc::now()))
+                    .unwrap();
             sent[field] = Value::Null;
             assert!(
                 check(&document, &product_schema, &sent, "Product").is_err(),

@@ -8,7 +8,7 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use super::products::product_id;
-use crate::auth::RequireSuperAdmin;
+use crate::auth::{AppClock, RequireSuperAdmin};
 use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
@@ -17,6 +17,7 @@ use dto::admin_products::{
     SetInventoryDoc,
 };
 use dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
+use shared::Clock;
 
 /// Longest text field read from the form, in bytes.
 const MAX_TEXT_BYTES: usize = 64 * 1024;
@@ -41,9 +42,14 @@ const MAX_PARTS: usize = 200;
 pub async fn list(
     _admin: RequireSuperAdmin,
     catalog_admin: web::Data<CatalogAdminService>,
+    clock: web::Data<AppClock>,
 ) -> Result<HttpResponse, ApiError> {
     let products = catalog_admin.products().await?;
-    let body: Vec<AdminProductResponse> = products.iter().map(AdminProductResponse::from).collect();
+    let now = clock.now();
+    let body: Vec<AdminProductResponse> = products
+        .iter()
+        .map(|product| AdminProductResponse::at(product, now))
+        .collect();
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(body))
@@ -167,6 +173,8 @@ fn set_text(form: &mut ProductForm, name: &str, text: String) {
         "savings" => &mut form.savings,
         "delete_after_out_of_stock" => &mut form.delete_after_out_of_stock,
         "dupe_warning" => &mut form.dupe_warning,
+        "release_at" => &mut form.release_at,
+        "max_per_account" => &mut form.max_per_account,
         "related_ids[]" | "related_ids" => {
             form.related_ids.push(text);
             return;
@@ -204,10 +212,11 @@ pub async fn create(
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
+    clock: web::Data<AppClock>,
 ) -> Result<HttpResponse, ApiError> {
     let (form, image) = read_product_form(&req, payload).await?;
     let product = catalog_admin.create(form, image, &admin.actor(ip)).await?;
-    Ok(HttpResponse::Created().json(AdminProductResponse::from(&product)))
+    Ok(HttpResponse::Created().json(AdminProductResponse::at(&product, clock.now())))
 }
 
 /// POST /api/admin/products/{id} with `_method=PUT`, or PUT: 200 with the product. Without a
@@ -229,6 +238,7 @@ pub async fn create(
         (status = 400, description = "The multipart body cannot be read, or it has more than 200 parts.", body = crate::error::ErrorBody),
         (status = 404, description = "No product has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
         (status = 413, description = "The picture is far over its limit (more than 20 MB).", body = crate::error::ErrorBody),
+        (status = 409, description = "Orders already hold units of this drop and `release_at` would move to the future; nothing changed.", body = crate::error::ErrorBody),
         (status = 422, description = "Field problems, all at once (as for a new product; a product that is \
             part of a bundle cannot become a bundle).", body = crate::error::ErrorBody),
     ),
@@ -241,13 +251,14 @@ pub async fn update(
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
+    clock: web::Data<AppClock>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let (form, image) = read_product_form(&req, payload).await?;
     let product = catalog_admin
         .update(id, form, image, &admin.actor(ip))
         .await?;
-    Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
+    Ok(HttpResponse::Ok().json(AdminProductResponse::at(&product, clock.now())))
 }
 
 /// DELETE /api/admin/products/{id}: archives a product that has orders, deletes one without.
@@ -370,13 +381,14 @@ pub async fn set_inventory(
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
+    clock: web::Data<AppClock>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let inventory = count(body.get("inventory"), "inventory", 0)?;
     let product = catalog_admin
         .set_stock(id, inventory, &admin.actor(ip))
         .await?;
-    Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
+    Ok(HttpResponse::Ok().json(AdminProductResponse::at(&product, clock.now())))
 }
 
 /// POST /api/admin/products/{id}/change `{"type": "plus"|"minus", "inventory": 1}`: one atomic
@@ -404,6 +416,7 @@ pub async fn change_inventory(
     path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
+    clock: web::Data<AppClock>,
 ) -> Result<HttpResponse, ApiError> {
     let id = product_id(&path)?;
     let amount = match body.get("inventory") {
@@ -418,5 +431,5 @@ pub async fn change_inventory(
     let product = catalog_admin
         .change_stock(id, change, &admin.actor(ip))
         .await?;
-    Ok(HttpResponse::Ok().json(AdminProductResponse::from(&product)))
+    Ok(HttpResponse::Ok().json(AdminProductResponse::at(&product, clock.now())))
 }

@@ -5,6 +5,9 @@ use actix_web::{
 use catalog::{CatalogService, ProductId};
 
 use dto::ProductResponse;
+use shared::Clock;
+
+use crate::auth::AppClock;
 
 use crate::{
     error::ApiError,
@@ -173,11 +176,12 @@ pub(crate) fn product_id(raw: &str) -> Result<ProductId, ApiError> {
 pub async fn show(
     path: web::Path<String>,
     catalog: web::Data<ShopCatalog>,
+    clock: web::Data<AppClock>,
 ) -> Result<HttpResponse, ApiError> {
     let product = catalog.visible_product(product_id(&path)?).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .json(ProductResponse::from(&product)))
+        .json(ProductResponse::at(&product, clock.now())))
 }
 
 /// `GET /api/products/{id}/related-ids`: the ids of the products shown with this one.

@@ -14,6 +14,8 @@ pub const WEBHOOK_SECRET: &str = "whsec_test_secret";
 
 pub fn product(name: &str, price: &str, stock: Option<u32>) -> ProductDraft {
     ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: name.into(),
         description: String::new(),
         price: Money::parse(price).unwrap(),

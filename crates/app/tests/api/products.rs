@@ -11,6 +11,8 @@ use crate::helpers::{ids, Options, TestApp};
 
 fn draft(name: &str, price: &str) -> ProductDraft {
     ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: name.into(),
         description: String::new(),
         price: Money::parse(price).unwrap(),

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
 
-use shared::Actor;
+use shared::{Actor, Clock, SystemClock};
 
 use crate::{
     sort_for_storefront, CatalogError, FieldError, InvalidProduct, Product, ProductDraft,
@@ -42,11 +42,15 @@ pub trait ProductWrites: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
     /// Replaces every field of the product (components too; `archived` stays as it is).
-    /// `CatalogError::NotFound` when there is no such product.
+    /// `CatalogError::NotFound` when there is no such product. With `refuse_if_held`, refuses
+    /// with `CatalogError::DropHeld` (nothing written) when a pending, paid, delivered or
+    /// disputed order holds units of it, judged under the product's lock so no order placed
+    /// meanwhile slips past.
     fn update(
         &self,
         id: ProductId,
         draft: ProductDraft,
+        refuse_if_held: bool,
         actor: &Actor,
     ) -> impl Future<Output = Result<Product, CatalogError>> + Send;
 
@@ -105,6 +109,9 @@ pub enum AdminError {
     Invalid(InvalidProduct),
     #[error("Product not found.")]
     NotFound(ProductId),
+    /// 409: orders hold units of this drop, so its release cannot move to the future.
+    #[error("Orders already hold units of this drop: its release time cannot move to the future.")]
+    DropHeld(ProductId),
     #[error(transparent)]
     Unknown(anyhow::Error),
 }
@@ -113,6 +120,7 @@ impl From<CatalogError> for AdminError {
     fn from(error: CatalogError) -> Self {
         match error {
             CatalogError::NotFound(id) => AdminError::NotFound(id),
+            CatalogError::DropHeld(id) => AdminError::DropHeld(id),
             CatalogError::UnlimitedStock(_) => invalid("type", error.to_string()),
             CatalogError::Unknown(e) => AdminError::Unknown(e),
         }
@@ -124,13 +132,24 @@ fn invalid(field: &'static str, message: impl Into<String>) -> AdminError {
 }
 
 /// The catalog's admin side over its store and its pictures.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct CatalogAdmin<R, I> {
     repository: R,
     images: I,
     /// Held from saving a picture until its product is stored, and while unused pictures are
     /// removed, so a clean-up never removes a picture a write is about to use.
     picture_writes: Arc<tokio::sync::Mutex<()>>,
+    /// Whether a release time lies in the future.
+    clock: Arc<dyn Clock>,
+}
+
+impl<R: std::fmt::Debug, I: std::fmt::Debug> std::fmt::Debug for CatalogAdmin<R, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CatalogAdmin")
+            .field("repository", &self.repository)
+            .field("images", &self.images)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
@@ -139,7 +158,14 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             repository,
             images,
             picture_writes: Arc::new(tokio::sync::Mutex::new(())),
+            clock: Arc::new(SystemClock),
         }
+    }
+
+    /// The clock that tells whether a release time lies ahead (the system's by default).
+    pub fn with_clock(mut self, clock: impl Clock) -> Self {
+        self.clock = Arc::new(clock);
+        self
     }
 
     /// Every product, archived ones included, in storefront order.
@@ -186,7 +212,7 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
         };
         let stored = self
             .repository
-            .create(draft(fields, image.clone()), actor)
+            .create(draft(fields, image.clone(), None), actor)
             .await;
         if stored.is_err() && image.is_some() {
             self.remove_unused_pictures().await;
@@ -216,10 +242,11 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             None => current.image.clone(),
         };
         let picture_changed = image != current.image;
-        let stored = self
-            .repository
-            .update(id, draft(fields, image), actor)
-            .await;
+        let draft = draft(fields, image, Some(&current));
+        // Once orders hold a drop's units, its release may come sooner or go, never move ahead.
+        let moves_ahead = draft.release_at != current.release_at
+            && draft.release_at.is_some_and(|at| at > self.clock.now());
+        let stored = self.repository.update(id, draft, moves_ahead, actor).await;
         if picture_changed {
             // The old picture (or, after a failure, the new one) may be unused now.
             self.remove_unused_pictures().await;
@@ -394,8 +421,15 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     }
 }
 
-fn draft(fields: ProductFields, image: Option<String>) -> ProductDraft {
+/// The stored values from the form's; what an update's form left out comes from `current`.
+fn draft(fields: ProductFields, image: Option<String>, current: Option<&Product>) -> ProductDraft {
     ProductDraft {
+        release_at: fields
+            .release_at
+            .applied_to(current.and_then(|p| p.release_at)),
+        max_per_account: fields
+            .max_per_account
+            .applied_to(current.and_then(|p| p.max_per_account)),
         name: fields.name,
         description: fields.description,
         price: fields.price,
@@ -431,7 +465,7 @@ mod tests {
         }
         impl ProductWrites for Store {
             fn create(&self, draft: ProductDraft, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
-            fn update(&self, id: ProductId, draft: ProductDraft, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
+            fn update(&self, id: ProductId, draft: ProductDraft, refuse_if_held: bool, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
             fn remove(&self, id: ProductId, actor: &Actor) -> impl Future<Output = Result<Removal, CatalogError>> + Send;
             fn reorder(&self, positions: Vec<(ProductId, i32)>, actor: &Actor) -> impl Future<Output = Result<(), CatalogError>> + Send;
             fn set_stock(&self, id: ProductId, stock: Stock, actor: &Actor) -> impl Future<Output = Result<Product, CatalogError>> + Send;
@@ -648,8 +682,8 @@ mod tests {
         let mut store = store_with(vec![current]);
         store
             .expect_update()
-            .withf(|_, d, _| d.image.as_deref() == Some("/media/products/old.png"))
-            .returning(|id, d, _| {
+            .withf(|_, d, _, _| d.image.as_deref() == Some("/media/products/old.png"))
+            .returning(|id, d, _, _| {
                 let p = stored(id.get(), &d);
                 Box::pin(async move { Ok(p) })
             });
@@ -662,6 +696,82 @@ mod tests {
         assert!(removed.lock().unwrap().is_empty());
     }
 
+    fn at(text: &str) -> chrono::DateTime<chrono::Utc> {
+        chrono::DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&chrono::Utc)
+    }
+
+    /// An admin over a store holding a drop released at 03:00, at 03:10; the store's update
+    /// answers what `held` says when asked to refuse.
+    fn drop_admin(held: bool) -> CatalogAdmin<MockStore, MockProductImages> {
+        let current = Product {
+            release_at: Some(at("2026-11-27T03:00:00Z")),
+            max_per_account: Some(1),
+            ..fixtures::product(5, "1.00")
+        };
+        let mut store = store_with(vec![current]);
+        store
+            .expect_update()
+            .returning(move |id, d, refuse_if_held, _| {
+                let p = Product {
+                    release_at: d.release_at,
+                    max_per_account: d.max_per_account,
+                    ..stored(id.get(), &d)
+                };
+                Box::pin(async move {
+                    if refuse_if_held && held {
+                        Err(CatalogError::DropHeld(id))
+                    } else {
+                        Ok(p)
+                    }
+                })
+            });
+        CatalogAdmin::new(store, no_pictures())
+            .with_clock(shared::FixedClock(at("2026-11-27T03:10:00Z")))
+    }
+
+    #[tokio::test]
+    async fn a_held_drop_cannot_move_its_release_to_the_future_but_may_move_it_sooner() {
+        let later = ProductForm {
+            release_at: Some("2026-11-27T04:00:00Z".into()),
+            ..form(&[])
+        };
+        let refused = drop_admin(true)
+            .update(ProductId::new(5), later.clone(), None, &ada())
+            .await
+            .unwrap_err();
+        assert!(matches!(refused, AdminError::DropHeld(_)), "{refused:?}");
+        // without orders holding units it moves
+        let moved = drop_admin(false)
+            .update(ProductId::new(5), later, None, &ada())
+            .await
+            .unwrap();
+        assert_eq!(moved.release_at, Some(at("2026-11-27T04:00:00Z")));
+        // to a time already past, or cleared: never refused
+        for (text, expected) in [
+            ("2026-11-27T03:05:00Z", Some(at("2026-11-27T03:05:00Z"))),
+            ("", None),
+        ] {
+            let form = ProductForm {
+                release_at: Some(text.into()),
+                ..form(&[])
+            };
+            let product = drop_admin(true)
+                .update(ProductId::new(5), form, None, &ada())
+                .await
+                .unwrap();
+            assert_eq!(product.release_at, expected);
+        }
+        // a form without the fields keeps both
+        let kept = drop_admin(true)
+            .update(ProductId::new(5), form(&[]), None, &ada())
+            .await
+            .unwrap();
+        assert_eq!(kept.release_at, Some(at("2026-11-27T03:00:00Z")));
+        assert_eq!(kept.max_per_account, Some(1));
+    }
+
     #[tokio::test]
     async fn a_new_picture_replaces_the_old_one_which_is_then_cleaned_up() {
         let removed = Arc::new(Mutex::new(vec![]));
@@ -670,7 +780,7 @@ mod tests {
             ..fixtures::product(5, "1.00")
         };
         let mut store = store_with(vec![current]);
-        store.expect_update().returning(|id, d, _| {
+        store.expect_update().returning(|id, d, _, _| {
             let p = stored(id.get(), &d);
             Box::pin(async move { Ok(p) })
         });

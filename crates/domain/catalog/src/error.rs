@@ -9,6 +9,9 @@ pub enum CatalogError {
         "This product's stock is unlimited: there is nothing to take away. Set a count instead."
     )]
     UnlimitedStock(ProductId),
+    /// Orders hold units of this drop and its release time was to move to the future.
+    #[error("Orders already hold units of this drop: its release time cannot move to the future.")]
+    DropHeld(ProductId),
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
 }

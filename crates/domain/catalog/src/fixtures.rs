@@ -22,5 +22,7 @@ pub fn product(id: i64, price: &str) -> Product {
         related_ids: vec![],
         dupe_warning: false,
         archived: false,
+        release_at: None,
+        max_per_account: None,
     }
 }

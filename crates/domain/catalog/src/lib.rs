@@ -15,8 +15,8 @@ pub use admin::{
 };
 pub use error::CatalogError;
 pub use models::{
-    in_category, sort_for_storefront, FieldError, InvalidProduct, Product, ProductDraft,
-    ProductFields, ProductForm, ProductId, Stock, MAX_STOCK,
+    in_category, sort_for_storefront, Change, FieldError, InvalidProduct, Product, ProductDraft,
+    ProductFields, ProductForm, ProductId, Stock, MAX_PER_ACCOUNT, MAX_STOCK,
 };
 pub use ports::{CatalogService, ProductRepository};
 pub use service::Catalog;

@@ -31,6 +31,17 @@ fn closed_words(status: OrderStatus) -> &'static str {
     }
 }
 
+/// A time as every shopper's page can read it whatever their zone: `2026-11-27 03:00 UTC`
+/// (seconds only when the time has some).
+fn utc_words(at: &chrono::DateTime<chrono::Utc>) -> String {
+    use chrono::Timelike;
+    if at.second() == 0 {
+        at.format("%Y-%m-%d %H:%M UTC").to_string()
+    } else {
+        at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+    }
+}
+
 fn lines<T: fmt::Display>(items: &[T]) -> String {
     items
         .iter()
@@ -73,6 +84,24 @@ pub enum CheckoutError {
     /// 409: the stock check failed, one message per problem in the spec's wording.
     #[error("Please fix the following issues before continuing:\n{}", lines(.0))]
     OutOfStock(Vec<StockProblem>),
+    /// 409: a drop in the cart is not on sale yet (the server's clock decides); nothing was
+    /// reserved.
+    #[error("This item drops at {}: {name} is not on sale yet.", utc_words(.at))]
+    NotReleased {
+        product: ProductId,
+        name: String,
+        at: chrono::DateTime<chrono::Utc>,
+    },
+    /// 409: the buyer's Discord account would hold more of a drop than its cap allows;
+    /// nothing was reserved.
+    #[error(
+        "{name} is limited to {} per Discord account, and your account already holds {}.",
+        .reached.max, .reached.held
+    )]
+    AccountCap {
+        name: String,
+        reached: crate::AccountCapReached,
+    },
     /// 403: the buyer's e-mail, Discord account, Roblox username or address is on the
     /// blocklist. The message does not say which; nothing was read or reserved.
     #[error("We can't take this order. Please contact support.")]
@@ -112,6 +141,9 @@ pub enum PlaceError {
     /// A holder of the order is at its cap of unpaid orders. Nothing was written.
     #[error("too many unpaid orders ({:?})", .0.by)]
     TooManyPending(PendingCapReached),
+    /// The buyer's Discord account would hold more of a drop than its cap. Nothing was written.
+    #[error("over the cap per Discord account of product {}", .0.product)]
+    AccountCap(crate::AccountCapReached),
     /// An order was placed under the same idempotency key since the placement's `since`.
     /// Nothing was written.
     #[error("order {0} was placed with this idempotency key")]

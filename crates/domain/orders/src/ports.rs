@@ -159,11 +159,13 @@ pub trait OrderRepository: Send + Sync + 'static {
         hash: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
 
-    /// Pending orders created before `cutoff`, oldest first, except those held for review.
-    /// Fails only with `OrderError::Unknown`.
-    fn pending_created_before(
+    /// Pending orders past their deadline, oldest first, except those held for review: an
+    /// order with its own `pay_by` (a drop's) once that is before `now`, any other once it was
+    /// created before `usual_cutoff`. Fails only with `OrderError::Unknown`.
+    fn pending_past_deadline(
         &self,
-        cutoff: DateTime<Utc>,
+        usual_cutoff: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
 }
 

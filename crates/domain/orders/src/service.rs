@@ -12,11 +12,11 @@ use crate::gates::ProductGates;
 use crate::idempotency::{KeyedPlacement, IDEMPOTENCY_WINDOW_HOURS};
 use crate::link_keys::OrderKeys;
 use crate::{
-    frees_up_in, stock_problems, Amounts, Applied, Buyer, CartItem, CheckoutError, CheckoutLimits,
-    CheckoutRequest, CheckoutService, Closing, ConfirmError, Confirmation, NewOrder, Order,
-    OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentNotice,
-    PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release, ReleaseError, RequestedItem,
-    Reservation, StockHint, TransitionError, Unavailable,
+    frees_up_in, stock_problems, AccountCap, AccountCapReached, Amounts, Applied, Buyer, CartItem,
+    CheckoutError, CheckoutLimits, CheckoutRequest, CheckoutService, Closing, ConfirmError,
+    Confirmation, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
+    OrderStatus, PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release,
+    ReleaseError, RequestedItem, Reservation, StockHint, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -382,6 +382,44 @@ where
         if !unavailable.is_empty() {
             return Err(CheckoutError::Unavailable(unavailable));
         }
+        // A drop sells from its release on, by this clock and the product as the database has it.
+        let now = self.clock.now();
+        if let Some(item) = cart.iter().find(|item| !item.product.is_released(now)) {
+            return Err(CheckoutError::NotReleased {
+                product: item.product.id,
+                name: item.product.name.clone(),
+                at: item.product.release_at.unwrap_or(now),
+            });
+        }
+        let account_caps: Vec<AccountCap> = cart
+            .iter()
+            .filter_map(|item| {
+                item.product.max_per_account.map(|max| AccountCap {
+                    product: item.product.id,
+                    max,
+                })
+            })
+            .collect();
+        // more than the cap in this one order: refused before anything is locked
+        if let Some(item) = cart.iter().find(|item| {
+            item.product
+                .max_per_account
+                .is_some_and(|max| item.quantity.get() > max)
+        }) {
+            return Err(CheckoutError::AccountCap {
+                name: item.product.name.clone(),
+                reached: AccountCapReached {
+                    product: item.product.id,
+                    max: item.product.max_per_account.unwrap_or(0),
+                    held: 0,
+                },
+            });
+        }
+        // An order holding a drop's units is paid within the drop's shorter window.
+        let pay_by = cart
+            .iter()
+            .any(|item| item.product.release_at.is_some())
+            .then(|| now + Duration::minutes(i64::from(self.limits.drop_payment_minutes)));
 
         let promo = self
             .apply_promo(request.promo_code.as_deref(), &request.buyer)
@@ -402,7 +440,6 @@ where
 
         let reservation = Reservation::for_items(&cart, &known);
         let left_after_sale = stock_after(&known, &reservation);
-        let now = self.clock.now();
         let idempotency = request.idempotency.clone().map(|key| KeyedPlacement {
             key,
             fingerprint: request.fingerprint(),
@@ -426,6 +463,8 @@ where
             created_at: now,
             holder: request.holder,
             idempotency,
+            pay_by,
+            account_caps,
         };
         match self
             .orders
@@ -464,6 +503,13 @@ where
                 retry_after: frees_up_in(reached.oldest, self.clock.now(), unpaid_lifetime()),
             }),
             Err(PlaceError::AlreadyPlaced(id)) => Err(CheckoutError::AlreadyPlaced(id)),
+            Err(PlaceError::AccountCap(reached)) => Err(CheckoutError::AccountCap {
+                name: known
+                    .get(&reached.product)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_else(|| format!("Product #{}", reached.product)),
+                reached,
+            }),
             Err(PlaceError::Unknown(error)) => Err(CheckoutError::Unknown(error)),
         }
     }
@@ -552,8 +598,10 @@ where
 
     #[tracing::instrument(skip(self))]
     async fn stale_orders(&self) -> Result<Vec<OrderId>, OrderError> {
-        let cutoff = self.clock.now() - unpaid_lifetime();
-        self.orders.pending_created_before(cutoff).await
+        let now = self.clock.now();
+        self.orders
+            .pending_past_deadline(now - unpaid_lifetime(), now)
+            .await
     }
 
     #[tracing::instrument(skip(self, reason))]

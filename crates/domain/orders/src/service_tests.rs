@@ -24,6 +24,8 @@ fn money(text: &str) -> Money {
 
 fn product(id: i64, price: &str, stock: Stock) -> Product {
     Product {
+        max_per_account: None,
+        release_at: None,
         id: ProductId::new(id),
         name: format!("Pet {id}"),
         description: String::new(),
@@ -441,6 +443,8 @@ fn stored(status: OrderStatus) -> Order {
     let mut order = Order::placed(
         OrderId::new(7),
         NewOrder {
+            account_caps: vec![],
+            pay_by: None,
             lines: vec![],
             buyer: buyer(),
             amounts: Amounts {
@@ -694,9 +698,9 @@ async fn a_cancel_racing_a_payment_is_refused() {
 async fn the_sweeper_finds_orders_pending_past_the_window_and_its_grace() {
     let mut orders = MockOrderRepository::new();
     orders
-        .expect_pending_created_before()
-        .with(eq(now() - Duration::minutes(35)))
-        .returning(|_| Box::pin(async { Ok(vec![OrderId::new(1), OrderId::new(2)]) }));
+        .expect_pending_past_deadline()
+        .with(eq(now() - Duration::minutes(35)), eq(now()))
+        .returning(|_, _| Box::pin(async { Ok(vec![OrderId::new(1), OrderId::new(2)]) }));
     let service = checkout(orders, MockProductLookup::new());
     assert_eq!(
         service.stale_orders().await.unwrap(),
@@ -1110,6 +1114,8 @@ mod payment {
         let winner = Order::placed(
             OrderId::new(1),
             NewOrder {
+                account_caps: vec![],
+                pay_by: None,
                 lines: vec![],
                 buyer: buyer(),
                 amounts: Amounts {

@@ -73,6 +73,8 @@ impl TestOrder {
                 created_at: self.at,
                 holder: OrderHolder::default(),
                 idempotency: None,
+                pay_by: None,
+                account_caps: vec![],
             },
         );
         let mut payment = placed.payment.clone();

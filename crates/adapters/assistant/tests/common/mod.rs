@@ -30,6 +30,8 @@ fn product(
     description: &str,
 ) -> Product {
     Product {
+        max_per_account: None,
+        release_at: None,
         id: ProductId::new(id),
         name: name.into(),
         description: description.into(),

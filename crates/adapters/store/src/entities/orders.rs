@@ -37,6 +37,7 @@ pub struct Model {
     pub disputed_from: Option<String>,
     pub dispute_outcome: Option<String>,
     pub dispute_closed_at: Option<DateTimeUtc>,
+    pub pay_by: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

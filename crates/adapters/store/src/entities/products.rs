@@ -18,6 +18,9 @@ pub struct Model {
     pub delete_after_out_of_stock: bool,
     pub dupe_warning: bool,
     pub archived: bool,
+    pub release_at: Option<DateTimeUtc>,
+    pub max_per_account: Option<i32>,
+    pub release_announced_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

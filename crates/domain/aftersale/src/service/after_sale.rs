@@ -326,7 +326,7 @@ mod tests {
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn hold_for_review(&self, id: OrderId, reason: String)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
-            fn pending_created_before(&self, cutoff: DateTime<Utc>)
+            fn pending_past_deadline(&self, usual_cutoff: DateTime<Utc>, now: DateTime<Utc>)
                 -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
             fn set_access_key_hash(&self, id: OrderId, hash: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;

@@ -5,8 +5,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use cart_pricing::{Money, MoneyError};
+use chrono::{DateTime, Utc};
 
-use crate::{ProductId, Stock};
+use crate::{ProductId, Stock, MAX_PER_ACCOUNT};
 
 /// Longest name, category and mutation (the columns' size).
 pub const MAX_SHORT_TEXT: usize = 200;
@@ -65,6 +66,29 @@ pub struct ProductForm {
     pub dupe_warning: Option<String>,
     /// One value per bundled product; empty values are ignored.
     pub related_ids: Vec<String>,
+    /// RFC 3339 with an offset (`2026-11-27T03:00:00Z`); empty: no release time. Not sent: an
+    /// update keeps the product's.
+    pub release_at: Option<String>,
+    /// 1 to 20; empty: no cap. Not sent: an update keeps the product's.
+    pub max_per_account: Option<String>,
+}
+
+/// A value an update may leave as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change<T> {
+    /// Not sent: the product keeps its value (a new product gets none).
+    Keep,
+    Set(T),
+}
+
+impl<T> Change<T> {
+    /// The value after the change, from the value before it.
+    pub fn applied_to(self, current: T) -> T {
+        match self {
+            Change::Keep => current,
+            Change::Set(value) => value,
+        }
+    }
 }
 
 /// A product's values after parsing: everything but the image and the id.
@@ -82,6 +106,8 @@ pub struct ProductFields {
     pub delete_after_out_of_stock: bool,
     pub related_ids: Vec<ProductId>,
     pub dupe_warning: bool,
+    pub release_at: Change<Option<DateTime<Utc>>>,
+    pub max_per_account: Change<Option<u32>>,
 }
 
 fn trimmed(value: &Option<String>) -> &str {
@@ -228,6 +254,38 @@ impl ProductForm {
             &self.delete_after_out_of_stock,
         );
         let dupe_warning = p.flag("dupe_warning", "dupe warning", &self.dupe_warning);
+        let release_at = match self.release_at.as_deref().map(str::trim) {
+            None => Change::Keep,
+            Some("") => Change::Set(None),
+            Some(text) => match DateTime::parse_from_rfc3339(text) {
+                Ok(at) => Change::Set(Some(at.with_timezone(&Utc))),
+                Err(_) => {
+                    p.fail(
+                        "release_at",
+                        "The release time must be a date and time with its zone, e.g. \
+                         2026-12-01T18:00:00Z (empty = on sale at once).",
+                    );
+                    Change::Keep
+                }
+            },
+        };
+        let max_per_account = match self.max_per_account.as_deref().map(str::trim) {
+            None => Change::Keep,
+            Some("") => Change::Set(None),
+            Some(text) => match text.parse::<u32>() {
+                Ok(n) if (1..=MAX_PER_ACCOUNT).contains(&n) => Change::Set(Some(n)),
+                _ => {
+                    p.fail(
+                        "max_per_account",
+                        format!(
+                            "The limit per Discord account must be a whole number from 1 to \
+                             {MAX_PER_ACCOUNT} (empty = no limit)."
+                        ),
+                    );
+                    Change::Keep
+                }
+            },
+        };
 
         let mut related_ids = Vec::new();
         let mut seen = BTreeSet::new();
@@ -265,6 +323,8 @@ impl ProductForm {
                 delete_after_out_of_stock,
                 related_ids,
                 dupe_warning,
+                release_at,
+                max_per_account,
             }),
             _ => Err(InvalidProduct(p.errors)),
         }
@@ -289,6 +349,60 @@ mod tests {
             delete_after_out_of_stock: Some("0".into()),
             dupe_warning: Some("1".into()),
             related_ids: vec![],
+            release_at: None,
+            max_per_account: None,
+        }
+    }
+
+    #[test]
+    fn a_release_time_and_a_cap_parse_and_empty_clears_them() {
+        let fields = ProductForm {
+            release_at: Some("2026-12-01T19:00:00+01:00".into()),
+            max_per_account: Some(" 3 ".into()),
+            ..form()
+        }
+        .parse()
+        .unwrap();
+        assert_eq!(
+            fields.release_at,
+            Change::Set(Some(
+                DateTime::parse_from_rfc3339("2026-12-01T18:00:00Z")
+                    .unwrap()
+                    .with_timezone(&Utc)
+            ))
+        );
+        assert_eq!(fields.max_per_account, Change::Set(Some(3)));
+        let cleared = ProductForm {
+            release_at: Some("".into()),
+            max_per_account: Some("".into()),
+            ..form()
+        }
+        .parse()
+        .unwrap();
+        assert_eq!(cleared.release_at, Change::Set(None));
+        assert_eq!(cleared.max_per_account, Change::Set(None));
+        let kept = form().parse().unwrap();
+        assert_eq!(kept.release_at, Change::Keep);
+        assert_eq!(kept.max_per_account, Change::Keep);
+    }
+
+    #[test]
+    fn a_bad_release_time_or_cap_is_reported_on_its_field() {
+        for (release, cap) in [("tomorrow", "0"), ("2026-12-01 18:00", "21"), ("", "two")] {
+            let error = ProductForm {
+                release_at: Some(release.into()),
+                max_per_account: Some(cap.into()),
+                ..form()
+            }
+            .parse()
+            .unwrap_err();
+            let fields = fields_of(error);
+            assert!(fields.contains(&"max_per_account"), "{cap}");
+            assert_eq!(
+                fields.contains(&"release_at"),
+                !release.is_empty(),
+                "{release}"
+            );
         }
     }
 

@@ -1,6 +1,7 @@
 use std::fmt;
 
 use cart_pricing::Money;
+use chrono::{DateTime, Utc};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ProductId(i64);
@@ -91,11 +92,25 @@ pub struct Product {
     pub dupe_warning: bool,
     /// Hidden from the storefront, kept for orders and statistics.
     pub archived: bool,
+    /// A drop: listed before, sold only from this moment on.
+    pub release_at: Option<DateTime<Utc>>,
+    /// How many units one Discord account may hold across its pending, paid, delivered and
+    /// disputed orders (1 to [`MAX_PER_ACCOUNT`]); `None`: no cap.
+    pub max_per_account: Option<u32>,
 }
+
+/// The largest per-account cap the form accepts.
+pub const MAX_PER_ACCOUNT: u32 = 20;
 
 impl Product {
     pub fn is_bundle(&self) -> bool {
         !self.related_ids.is_empty()
+    }
+
+    /// Whether it may be sold at `now`: an ordinary product always, a drop from its
+    /// `release_at` on. The server's clock decides, never the browser's.
+    pub fn is_released(&self, now: DateTime<Utc>) -> bool {
+        self.release_at.is_none_or(|at| at <= now)
     }
 
     /// What the shop can sell of this product now (DESIGN §3): its own stock and, for a bundle,
@@ -132,6 +147,8 @@ pub struct ProductDraft {
     pub delete_after_out_of_stock: bool,
     pub related_ids: Vec<ProductId>,
     pub dupe_warning: bool,
+    pub release_at: Option<DateTime<Utc>>,
+    pub max_per_account: Option<u32>,
 }
 
 #[cfg(test)]
@@ -195,6 +212,22 @@ mod tests {
         assert_eq!(Stock::Finite(2).lesser(Stock::Unlimited), Stock::Finite(2));
         assert_eq!(Stock::Finite(2).lesser(Stock::Finite(1)), Stock::Finite(1));
         assert_eq!(Stock::Unlimited.lesser(Stock::Unlimited), Stock::Unlimited);
+    }
+
+    #[test]
+    fn a_drop_is_released_from_its_release_time_on() {
+        let at = DateTime::parse_from_rfc3339("2026-11-27T03:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let ordinary = crate::fixtures::product(1, "1.00");
+        assert!(ordinary.is_released(at));
+        let drop = Product {
+            release_at: Some(at),
+            ..ordinary
+        };
+        assert!(!drop.is_released(at - chrono::Duration::milliseconds(1)));
+        assert!(drop.is_released(at));
+        assert!(drop.is_released(at + chrono::Duration::seconds(1)));
     }
 
     #[test]

@@ -60,6 +60,26 @@ pub struct CheckoutLimits {
     /// Of one product per order, its lines added up (`checkout.max_quantity_per_product`).
     pub max_quantity_per_product: u32,
     pub pending: PendingCaps,
+    /// How long an unpaid order holding a drop's units lives (`checkout.drop_payment_minutes`).
+    pub drop_payment_minutes: u32,
+}
+
+/// A drop's cap per Discord account, as checkout hands it to the store with the order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AccountCap {
+    pub product: catalog::ProductId,
+    /// Units one Discord account may hold across its pending, paid, delivered and disputed
+    /// orders, this one included.
+    pub max: u32,
+}
+
+/// A Discord account that would hold more of a drop than its cap allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AccountCapReached {
+    pub product: catalog::ProductId,
+    pub max: u32,
+    /// Units its orders hold already.
+    pub held: u32,
 }
 
 impl Default for CheckoutLimits {
@@ -72,6 +92,7 @@ impl Default for CheckoutLimits {
                 per_session: 2,
                 per_address: 20,
             },
+            drop_payment_minutes: 10,
         }
     }
 }

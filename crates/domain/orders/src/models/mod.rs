@@ -11,7 +11,8 @@ pub use checkout::{
     CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
 };
 pub use limits::{
-    frees_up_in, CheckoutLimits, HeldBy, OrderHolder, PendingCapReached, PendingCaps,
+    frees_up_in, AccountCap, AccountCapReached, CheckoutLimits, HeldBy, OrderHolder,
+    PendingCapReached, PendingCaps,
 };
 pub use order::{
     Amounts, Dispute, DisputeOutcome, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment,

@@ -160,6 +160,10 @@ pub struct NewOrder {
     pub holder: OrderHolder,
     /// The `Idempotency-Key` it is placed under, if any.
     pub idempotency: Option<crate::idempotency::KeyedPlacement>,
+    /// When it expires unpaid, if sooner than the usual payment window: drop orders.
+    pub pay_by: Option<DateTime<Utc>>,
+    /// The drops' caps per Discord account its lines must stay within.
+    pub account_caps: Vec<crate::AccountCap>,
 }
 
 /// What a shopper bought, from whom, for how much, and where it stands.

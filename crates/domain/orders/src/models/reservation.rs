@@ -129,6 +129,8 @@ mod tests {
 
     fn product(id: i64, stock: Stock, related: &[i64]) -> Product {
         Product {
+            max_per_account: None,
+            release_at: None,
             id: ProductId::new(id),
             name: format!("Pet {id}"),
             description: String::new(),

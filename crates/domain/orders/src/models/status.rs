@@ -33,6 +33,15 @@ impl OrderStatus {
         OrderStatus::Disputed,
     ];
 
+    /// The statuses whose orders hold their units: the stock stays taken and they count
+    /// toward a drop's `max_per_account` (cancelled, expired and refunded ones gave theirs back).
+    pub const HOLDING: [OrderStatus; 4] = [
+        OrderStatus::Pending,
+        OrderStatus::Paid,
+        OrderStatus::Delivered,
+        OrderStatus::Disputed,
+    ];
+
     /// As stored and as sent in the API.
     pub fn as_str(&self) -> &'static str {
         match self {
