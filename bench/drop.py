@@ -101,6 +101,35 @@ def postgres_pids() -> list[int]:
     return pids
 
 
+def run_queue_wait(pid: int) -> float:
+    """Seconds the process's threads spent runnable but waiting for a CPU (schedstat)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat") as stat:
+                    total += int(stat.read().split()[1])
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return total / 1e9
+
+
+def machine_softirq_seconds() -> float:
+    """CPU seconds spent in softirq (the loopback network's receive path, mostly)."""
+    with open("/proc/stat") as stat:
+        return int(stat.readline().split()[7]) / CLK
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every process of the machine has used (all cores, /proc/stat)."""
+    with open("/proc/stat") as stat:
+        fields = [int(f) for f in stat.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal: busy = all but idle and iowait
+    return (sum(fields[:8]) - fields[3] - fields[4]) / CLK
+
+
 def postgres_cpu() -> dict[int, float]:
     return {pid: proc_cpu(pid) for pid in postgres_pids()}
 
@@ -118,7 +147,11 @@ class Sampler(threading.Thread):
     def sample(self) -> None:
         now = time.time()
         values = {name: (proc_rss_mb(pid), proc_cpu(pid)) for name, pid in self.pids.items()}
+        for name, pid in self.pids.items():
+            values[f"{name} waiting for a CPU"] = (0.0, run_queue_wait(pid))
         values["postgres"] = (0.0, sum(postgres_cpu().values()))
+        values["machine"] = (0.0, machine_busy_seconds())
+        values["machine softirq"] = (0.0, machine_softirq_seconds())
         self.samples.append((now, values))
 
     def run(self) -> None:
@@ -128,6 +161,9 @@ class Sampler(threading.Thread):
 
     def peak_rss(self, name: str) -> float:
         return max((v[name][0] for _, v in self.samples), default=0.0)
+
+    def names(self) -> list[str]:
+        return list(self.samples[0][1])
 
     def cpu_between(self, name: str, start: float, end: float) -> float:
         """CPU seconds used between two moments (the nearest samples around them)."""
@@ -301,7 +337,8 @@ class Bench:
         connections = 2 * self.args.streams + 4 * (self.args.buyers + 100)
         conf = conf.replace("worker_connections 1024;", f"worker_connections {connections};")
         conf = conf.replace("worker_processes 1;",
-                            f"worker_processes 1;\nworker_rlimit_nofile {connections + 100};")
+                            f"worker_processes {self.args.nginx_workers};\n"
+                            f"worker_rlimit_nofile {connections + 100};")
         (self.dir / "nginx.conf").write_text(conf)
         self.nginx = subprocess.Popen([NGINX, "-p", str(self.dir), "-c",
                                        str(self.dir / "nginx.conf")],
@@ -372,6 +409,54 @@ class Bench:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def start_profilers(args, bench: "Bench", pids: dict[str, int], release_ts: float) -> list:
+    """With --profile DIR: perf over the instances from 0.5 s before the release for
+    --profile-seconds, and PostgreSQL's sessions of the bench database every 50 ms."""
+    if not args.profile:
+        return []
+    out = Path(args.profile)
+    out.mkdir(parents=True, exist_ok=True)
+    started = []
+    activity = open(out / "pg_activity.txt", "w")
+    sql = ("SELECT clock_timestamp(), pid, state, coalesce(wait_event_type, '-'), "
+           "coalesce(wait_event, '-'), left(regexp_replace(query, '\\s+', ' ', 'g'), 90) "
+           f"FROM pg_stat_activity WHERE datname = '{bench.db_name}' AND pid <> pg_backend_pid()")
+    watcher = subprocess.Popen(["psql", "-X", "-q", "-A", "-t", "-F", "|", "-d", bench.db_url],
+                               stdin=subprocess.PIPE, stdout=activity, stderr=subprocess.DEVNULL,
+                               text=True)
+    watcher.stdin.write(sql + "\n\\watch 0.05\n")
+    watcher.stdin.flush()
+    started.append(watcher)
+    if shutil.which("perf"):
+        delay = max(0.0, release_ts - 0.5 - time.time())
+        time.sleep(delay)
+        started.append(subprocess.Popen(
+            ["perf", "record", "-F", "999", "-o", str(out / "perf.data"), "-p",
+             ",".join(str(p) for p in pids.values()), "--", "sleep", str(args.profile_seconds)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    return started
+
+
+def stop_profilers(args, bench: "Bench", started: list) -> None:
+    if not args.profile:
+        return
+    out = Path(args.profile)
+    for proc in started:
+        if proc.args[0] == "perf":
+            proc.wait()
+        else:
+            proc.terminate()
+            proc.wait()
+    for name in os.listdir(bench.dir):
+        if name.endswith(".log") or name == "drop-raw.json":
+            shutil.copy(bench.dir / name, out / name)
+    if (out / "perf.data").exists():
+        with open(out / "perf-report.txt", "w") as report:
+            subprocess.run(["perf", "report", "-i", str(out / "perf.data"), "--stdio",
+                            "--sort", "comm,dso,symbol", "--percent-limit", "0.5"],
+                           stdout=report, stderr=subprocess.DEVNULL)
+
+
 def percentile(samples: list[float], pct: float) -> float | None:
     if not samples:
         return None
@@ -396,7 +481,7 @@ def fan_out(streams: list[dict], from_event: int | None, t0: float | None) -> di
     for stream in streams:
         arrivals = [at for event_id, at in stream["products"] if event_id >= from_event]
         if arrivals:
-            delays.append((min(arrivals) / 1e6 - t0) * 1000)
+            delays.append(round((min(arrivals) / 1e6 - t0) * 1000, 2))
         else:
             missing += 1
     return {
@@ -411,6 +496,7 @@ def fan_out(streams: list[dict], from_event: int | None, t0: float | None) -> di
 
 
 def run(args) -> dict:
+    loadavg_before = open("/proc/loadavg").read().split()[0]
     bench = Bench(args)
     loadgen_out = bench.dir / "drop-raw.json"
     try:
@@ -486,6 +572,7 @@ def run(args) -> dict:
               "release_at_ms": int(release_at.timestamp() * 1000)}
         bench.loadgen.stdin.write(json.dumps(go) + "\n")
         bench.loadgen.stdin.flush()
+        profilers = start_profilers(args, bench, pids, release_at.timestamp())
         while True:
             line = bench.loadgen.stdout.readline()
             if not line:
@@ -496,6 +583,7 @@ def run(args) -> dict:
             if phase["phase"] == "done":
                 break
         bench.loadgen.wait()
+        stop_profilers(args, bench, profilers)
         rss_after = {name: proc_rss_mb(pid) for name, pid in pids.items()}
         cpu_end = {name: proc_cpu(pid) for name, pid in pids.items()}
         sampler.stopped.set()
@@ -550,7 +638,7 @@ def run(args) -> dict:
         established_before = sum(1 for s in streams if 0 < s["established_us"] / 1e6 < release_ts)
         # the rush: from release_at to the last checkout answer
         rush = (release_ts, raw["last_answer_us"] / 1e6)
-        rush_cpu = {name: sampler.cpu_between(name, *rush) for name in sampler.samples[0][1]}
+        rush_cpu = {name: sampler.cpu_between(name, *rush) for name in sampler.names()}
         timeline = [[round(t - release_ts, 2)] + [round(v[n][1], 3) for n in sampler.samples[0][1]]
                     for t, v in sampler.samples]
         sends = sorted(c["sent_us"] / 1e6 for c in checkouts)
@@ -589,6 +677,8 @@ def run(args) -> dict:
                 "first_sent_after_release_ms": (sends[0] - release_ts) * 1000 if sends else None,
                 "last_sent_after_release_ms": (sends[-1] - release_ts) * 1000 if sends else None,
                 "samples": latencies,
+                "samples_placed": [(c["answered_us"] - c["sent_us"]) / 1000 for c in checkouts
+                                   if c["status"] == 200],
             },
             "fan_out": {
                 "release": {**release, "from": ("release_at" if mode == "drop" else
@@ -612,6 +702,7 @@ def run(args) -> dict:
                 for name in pids
             },
             "rush_seconds": rush[1] - rush[0],
+            "loadavg_before": loadavg_before,
             "rush_cpu_seconds": rush_cpu,
             "cpu_timeline": {"columns": ["seconds after release_at"] + list(sampler.samples[0][1]),
                              "rows": timeline},
@@ -675,7 +766,18 @@ def table(result: dict) -> list[tuple[str, str, str, str]]:
     rows.append(("... nginx / PostgreSQL (all) / load generator",
                  f"{cpu.get('nginx', 0):.2f} / {cpu['postgres']:.2f} / "
                  f"{cpu['load generator']:.2f}",
-                 f"of {2 * result['rush_seconds']:.2f} (2 cores)", "-"))
+                 "-", "-"))
+    waiting = [f"{cpu[name + ' waiting for a CPU']:.2f}" for name in result["processes"]]
+    rows.append(("... runnable, waiting for a CPU: instances; nginx / load generator",
+                 " / ".join(waiting) + f"; {cpu.get('nginx waiting for a CPU', 0):.2f} / "
+                 f"{cpu['load generator waiting for a CPU']:.2f}", "-", "-"))
+    ours = sum(v for k, v in cpu.items() if not k.startswith("machine") and "waiting" not in k)
+    rows.append(("... the whole machine (others: the rest)",
+                 f"{cpu['machine']:.2f} of {2 * result['rush_seconds']:.2f} "
+                 f"(softirq {cpu['machine softirq']:.2f}, others "
+                 f"{max(0.0, cpu['machine'] - ours - cpu['machine softirq']):.2f}); "
+                 f"load before {result['loadavg_before']}",
+                 "-", "-"))
     return rows
 
 
@@ -689,7 +791,12 @@ def plot(result: dict, path: Path) -> None:
         return
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
     lat = result["checkout_latency_ms"]
-    left.hist(lat["samples"], bins=40, color="#3a8a4a")
+    placed = lat.get("samples_placed") or []
+    others = list(lat["samples"])
+    for sample in placed:
+        others.remove(sample)
+    left.hist([placed, others], bins=40, stacked=True, color=["#3a8a4a", "#9ccf9c"],
+              label=["200 (placed)", "409/429/other"])
     for pct, style in (("p50", ":"), ("p95", "--"), ("p99", "-")):
         if lat[pct] is not None:
             left.axvline(lat[pct], color="black", linestyle=style, linewidth=1,
@@ -740,6 +847,11 @@ def main() -> int:
     parser.add_argument("--rust-log", default="warn")
     parser.add_argument("--results", default=str(ROOT / "bench" / "results"))
     parser.add_argument("--keep", action="store_true", help="keep the database and logs")
+    parser.add_argument("--profile", help="a directory: perf over the instances around the "
+                        "release, PostgreSQL's sessions every 50 ms, the instances' logs")
+    parser.add_argument("--profile-seconds", type=float, default=4.0)
+    parser.add_argument("--nginx-workers", type=int, default=1,
+                        help="a diagnosis: the template's 1 is what the bench measures")
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -748,8 +860,13 @@ def main() -> int:
     results.mkdir(parents=True, exist_ok=True)
     result = run(args)
     rows = table(result)
-    (results / "drop.json").write_text(json.dumps({**result, "table": rows}, indent=1) + "\n")
     plot(result, results / "drop.png")
+    # the per-stream delays as their percentiles 0..100 (the whole lists are 2 x streams long)
+    for key in ("release", "sold_out"):
+        fan = result["fan_out"][key]
+        delays = fan.pop("delays_ms")
+        fan["percentiles_ms"] = [percentile(delays, p) for p in range(1, 101)] if delays else []
+    (results / "drop.json").write_text(json.dumps({**result, "table": rows}, indent=1) + "\n")
     print(f"\nGarden Shop drop bench ({result['mode']}, {os.cpu_count()} cores, {result['when']})")
     width = max(len(r[0]) for r in rows)
     vwidth = max(len(r[1]) for r in rows)
