@@ -37,7 +37,12 @@ fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
     let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     (ticks(11) + ticks(12)) / 100.0
 }
 
@@ -72,7 +77,11 @@ impl Args {
         let mut it = std::env::args().skip(1);
         while let Some(flag) = it.next() {
             let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-            let number = || value.parse::<u64>().unwrap_or_else(|_| panic!("{flag}: a number"));
+            let number = || {
+                value
+                    .parse::<u64>()
+                    .unwrap_or_else(|_| panic!("{flag}: a number"))
+            };
             match flag.as_str() {
                 "--base" => args.base = value.trim_end_matches('/').to_owned(),
                 "--buyers" => args.buyers = number() as usize,
@@ -142,7 +151,8 @@ async fn link(base: &str, index: usize) -> Result<Buyer, String> {
         .and_then(|v| v.to_str().ok())
         .ok_or_else(|| "the fake Discord did not redirect back".to_owned())?;
     let back = url::Url::parse(back).map_err(|e| format!("redirect back: {e}"))?;
-    let query: std::collections::HashMap<String, String> = back.query_pairs().into_owned().collect();
+    let query: std::collections::HashMap<String, String> =
+        back.query_pairs().into_owned().collect();
     // the shop's callback page posts the code and state (the SPA's /discord/callback)
     let answer = client
         .post(format!("{base}/api/discord-auth"))
@@ -205,7 +215,6 @@ async fn press(
         None
     } else {
         // the whole answer (its message and what it names: problems, errors), shortened
-        let _ = &parsed;
         Some(body.chars().take(300).collect())
     };
     Press {
@@ -279,23 +288,21 @@ async fn open_stream(
         log.attempts += 1;
         log.opened_us = now_us();
         let refused = match client.get(format!("{base}/api/events")).send().await {
-            Ok(mut response) if response.status() == 200 => {
-                match response.chunk().await {
-                    Ok(Some(bytes)) => {
-                        let arrival = now_us();
-                        log.established_us = arrival;
-                        let mut buffer = String::from_utf8_lossy(&bytes).into_owned();
-                        parse_events(&mut buffer, arrival, &mut log);
-                        return Opened {
-                            response,
-                            log,
-                            buffer,
-                        };
-                    }
-                    Ok(None) => "ended before its first bytes".to_owned(),
-                    Err(e) => format!("read error: {e}"),
+            Ok(mut response) if response.status() == 200 => match response.chunk().await {
+                Ok(Some(bytes)) => {
+                    let arrival = now_us();
+                    log.established_us = arrival;
+                    let mut buffer = String::from_utf8_lossy(&bytes).into_owned();
+                    parse_events(&mut buffer, arrival, &mut log);
+                    return Opened {
+                        response,
+                        log,
+                        buffer,
+                    };
                 }
-            }
+                Ok(None) => "ended before its first bytes".to_owned(),
+                Err(e) => format!("read error: {e}"),
+            },
             Ok(response) => format!("status {}", response.status().as_u16()),
             Err(e) => format!("connect error: {}", e.without_url()),
         };
@@ -360,7 +367,9 @@ async fn main() {
             }
         }
     }
-    say(json!({"phase": "linked", "buyers": buyers.len(), "seconds": started.elapsed().as_secs_f64()}));
+    say(
+        json!({"phase": "linked", "buyers": buyers.len(), "seconds": started.elapsed().as_secs_f64()}),
+    );
 
     // 2. streams (one client: each open stream holds its own connection)
     let stream_client = reqwest::Client::builder()
