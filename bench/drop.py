@@ -50,6 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PG = os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 NGINX = os.environ.get("NGINX", "/usr/sbin/nginx")
+# PostgreSQL's log (Debian's), read with --profile for the bench database's statements
+PG_LOG = os.environ.get("PG_LOG", "/var/log/postgresql/postgresql-15-main.log")
 SESSION_KEY = (
     "5CFDn5kGnGB1/HoIqhY7qvopb5tyzH7XtLnJlIlyutSeEH917e7pmXDAhIIdANJT35pKNrFmhDn+5kyFjvwXcA=="
 )
@@ -316,6 +318,10 @@ class Bench:
         (self.dir / "static" / "index.html").write_text("<!doctype html><title>Garden Shop</title>")
         (self.dir / "media").mkdir()
         self.psql(PG, f'CREATE DATABASE "{self.db_name}"')
+        if self.args.profile:
+            # every statement of this database, with its duration, in the server's log
+            self.psql(PG, f'ALTER DATABASE "{self.db_name}" SET log_min_duration_statement = 0')
+            self.pg_log_offset = os.path.getsize(PG_LOG) if os.path.exists(PG_LOG) else None
         subprocess.run([str(binary), "users", "create", STAFF_EMAIL, "--role", "super_admin"],
                        input=STAFF_PASSWORD + "\n", env=self.env(self.instance_ports[0]),
                        check=True, capture_output=True, text=True)
@@ -449,6 +455,13 @@ def stop_profilers(args, bench: "Bench", started: list) -> None:
     for name in os.listdir(bench.dir):
         if name.endswith(".log") or name == "drop-raw.json":
             shutil.copy(bench.dir / name, out / name)
+    offset = getattr(bench, "pg_log_offset", None)
+    if offset is not None:
+        with open(PG_LOG, errors="replace") as pg_log, open(out / "pg-statements.log", "w") as keep:
+            pg_log.seek(offset)
+            for line in pg_log:
+                if f"@{bench.db_name} " in line:
+                    keep.write(line)
     if (out / "perf.data").exists():
         with open(out / "perf-report.txt", "w") as report:
             subprocess.run(["perf", "report", "-i", str(out / "perf.data"), "--stdio",
