@@ -155,3 +155,22 @@ bench:
 # Criterion micro-benchmarks: the product list path, the idle help-chat poll, login, checkout.
 bench-micro:
     cargo bench -p garden-app
+
+# The drop benchmark (issue 25): release build, three instances on one fresh PostgreSQL database
+# (TEST_POSTGRES_URL; sessions in Redis, TEST_REDIS_URL) behind nginx, a fake Discord; a drop of
+# 30 units (max 1 per account, release_at a few seconds ahead), 5,000 open event streams, 300
+# buyers pressing checkout in the second after the release (50 twice). Load from bench/drop (Rust,
+# tokio). Prints a table; writes bench/results/drop.json and drop.png (needs matplotlib). Ports
+# 18650-18654 (DROP_PORT). Raises only the per-address limits, nginx's worker_connections and the
+# open-file limit. Not part of `just test` or `just bench`.
+bench-drop *ARGS:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --release --quiet --bin garden-shop
+    bench_target="${DROP_TARGET_DIR:-{{target_dir}}/bench-drop}"
+    CARGO_TARGET_DIR="$bench_target" cargo build --release --quiet --locked \
+        --manifest-path bench/drop/Cargo.toml
+    python3 -c 'import matplotlib' 2>/dev/null || echo "matplotlib is missing (pip install matplotlib): no drop.png" >&2
+    ulimit -n "$(ulimit -Hn)"
+    python3 bench/drop.py --bin "{{target_dir}}/release/garden-shop" \
+        --loadgen "$bench_target/release/drop-load" {{ARGS}}
