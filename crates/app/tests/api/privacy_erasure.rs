@@ -50,6 +50,9 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("delete_after_out_of_stock", NotPersonal),
             ("dupe_warning", NotPersonal),
             ("archived", NotPersonal),
+            ("release_at", NotPersonal),
+            ("max_per_account", NotPersonal),
+            ("release_announced_at", NotPersonal),
             ("created_at", NotPersonal),
             ("updated_at", NotPersonal),
         ],
@@ -166,6 +169,7 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("disputed_from", NotPersonal),
             ("dispute_outcome", NotPersonal),
             ("dispute_closed_at", NotPersonal),
+            ("pay_by", NotPersonal),
             ("buyer_ready_at", NotPersonal),
             // the buyer's Discord thread and what they wrote about their delivery
             ("ticket_thread_id", Personal),
