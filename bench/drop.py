@@ -862,8 +862,9 @@ def main() -> int:
     parser.add_argument("--profile", help="a directory: perf over the instances around the "
                         "release, PostgreSQL's sessions every 50 ms, the instances' logs")
     parser.add_argument("--profile-seconds", type=float, default=4.0)
-    parser.add_argument("--nginx-workers", type=int, default=1,
-                        help="a diagnosis: the template's 1 is what the bench measures")
+    parser.add_argument("--nginx-workers", default="auto",
+                        help="nginx's worker_processes: auto (one per core), as Debian's own "
+                        "nginx.conf and the production configuration in docs/operations.md")
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

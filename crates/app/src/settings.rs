@@ -330,6 +330,9 @@ pub struct EventsSettings {
     pub retention_seconds: u64,
     /// How many events a slow stream may fall behind before it is told to resync.
     pub buffer: usize,
+    /// An instance publishes `products` at once after a quiet spell, then at most once per
+    /// this many milliseconds (the last change of a rush is always published).
+    pub products_every_ms: u64,
 }
 
 impl Default for EventsSettings {
@@ -343,6 +346,7 @@ impl Default for EventsSettings {
             replay_max: 500,
             retention_seconds: 600,
             buffer: 1024,
+            products_every_ms: 250,
         }
     }
 }

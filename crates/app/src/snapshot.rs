@@ -381,15 +381,97 @@ pub struct StockChanged {
     snapshot: ProductSnapshot,
     catalog: ShopCatalog,
     events: ShopEvents,
+    announcer: Arc<Announcer>,
+}
+
+/// Publishes `products` at once after a quiet spell, then at most once per `every` across the
+/// instances: the spell runs from the last `products` event this instance published or heard
+/// (every instance hears every event), one publication runs or waits at a time per instance,
+/// and a change meanwhile is carried by it, unless an event heard meanwhile carried this
+/// instance's list already. So the last change of a rush is always published, with the list
+/// as it is then, and a rush of sales on three instances is about one event per spell.
+#[derive(Debug)]
+struct Announcer {
+    every: std::time::Duration,
+    /// A publication is running or waiting out its spell.
+    running: std::sync::atomic::AtomicBool,
+    /// The list changed since the last publication that carried it.
+    dirty: std::sync::atomic::AtomicBool,
+    /// When the last `products` event was published here or heard from any instance.
+    last: Mutex<Option<tokio::time::Instant>>,
+}
+
+impl Announcer {
+    fn last(&self) -> Option<tokio::time::Instant> {
+        *self
+            .last
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn mark(&self) {
+        *self
+            .last
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(tokio::time::Instant::now());
+    }
 }
 
 impl StockChanged {
-    pub fn new(snapshot: ProductSnapshot, catalog: ShopCatalog, events: ShopEvents) -> Self {
+    pub fn new(
+        snapshot: ProductSnapshot,
+        catalog: ShopCatalog,
+        events: ShopEvents,
+        products_every: std::time::Duration,
+    ) -> Self {
         StockChanged {
             snapshot,
             catalog,
             events,
+            announcer: Arc::new(Announcer {
+                every: products_every,
+                running: std::sync::atomic::AtomicBool::new(false),
+                dirty: std::sync::atomic::AtomicBool::new(false),
+                last: Mutex::new(None),
+            }),
         }
+    }
+
+    /// Tells every instance and open storefront that the list changed, without waiting: at
+    /// once after a quiet spell, else at the end of the running publication's spell.
+    fn announce(&self) {
+        let announcer = &self.announcer;
+        announcer.dirty.store(true, Ordering::SeqCst);
+        if announcer.running.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let this = self.clone();
+        tokio::spawn(async move {
+            let announcer = &this.announcer;
+            loop {
+                // the spell since the last event, this instance's or another's
+                if let Some(until) = announcer.last().map(|last| last + announcer.every) {
+                    if tokio::time::Instant::now() < until {
+                        tokio::time::sleep_until(until).await;
+                        continue;
+                    }
+                }
+                if announcer.dirty.swap(false, Ordering::SeqCst) {
+                    let version = this.snapshot.current().etag.clone();
+                    announcer.mark();
+                    this.events.products_changed(&version).await;
+                    continue;
+                }
+                announcer.running.store(false, Ordering::SeqCst);
+                // a change that came between the look and the store: take it up again, unless
+                // its own call already started a publication
+                if !announcer.dirty.load(Ordering::SeqCst)
+                    || announcer.running.swap(true, Ordering::SeqCst)
+                {
+                    return;
+                }
+            }
+        });
     }
 
     /// The event bus the checkout's store publishes order changes on.
@@ -402,10 +484,7 @@ impl StockChanged {
     /// catches up.
     pub async fn on_stock_changed(&self) {
         match self.refresh().await {
-            Ok(true) => {
-                let version = self.snapshot.current().etag.clone();
-                self.events.products_changed(&version).await;
-            }
+            Ok(true) => self.announce(),
             Ok(false) => {}
             Err(error) => {
                 tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
@@ -413,15 +492,22 @@ impl StockChanged {
         }
     }
 
-    /// Another instance changed the list to `version`: refreshes unless this snapshot is there.
+    /// An instance (this one too) published the list as `version`: refreshes unless this
+    /// snapshot is there; the spell of the next publication starts now, and a change of this
+    /// instance's that the event carried need not be published again.
     pub async fn heard(&self, version: &str) {
+        self.announcer.mark();
         if self.snapshot.current().etag == version {
             // the catalog is what this list shows: what checkout learned before is older
             self.snapshot.forget_learned();
+            self.announcer.dirty.store(false, Ordering::SeqCst);
             return;
         }
         if let Err(error) = self.refresh().await {
             tracing::warn!(error = ?error, "could not refresh the product snapshot after an event");
+        }
+        if self.snapshot.current().etag == version {
+            self.announcer.dirty.store(false, Ordering::SeqCst);
         }
     }
 
@@ -450,9 +536,8 @@ impl StockChanged {
         self.refresh().await?;
         let claimed = claim.await.map_err(CatalogError::Unknown)?;
         if claimed > 0 {
-            let version = self.snapshot.current().etag.clone();
             tracing::info!(claimed, "drop released");
-            self.events.products_changed(&version).await;
+            self.announce();
         }
         Ok(())
     }

@@ -171,7 +171,12 @@ impl Services {
         let events = ShopEvents::new(store.clone(), settings.events.buffer)
             .await
             .context("failed to read the event log")?;
-        let stock = StockChanged::new(products.clone(), catalog.clone(), events.clone());
+        let stock = StockChanged::new(
+            products.clone(),
+            catalog.clone(),
+            events.clone(),
+            std::time::Duration::from_millis(settings.events.products_every_ms),
+        );
         let notifier = background::start_staff_notifier(settings);
         let rounds = crate::rounds::Rounds::default();
         let metrics = ShopMetrics::new(

@@ -73,43 +73,6 @@ impl OrderRepository for Store {
                 return Err(PlaceError::AlreadyPlaced(placed));
             }
         }
-        for (product, quantity) in reservation.entries() {
-            let quantity = i64::from(*quantity);
-            let taken = products::Entity::update_many()
-                .col_expr(
-                    products::Column::Stock,
-                    Expr::col(products::Column::Stock).sub(quantity),
-                )
-                .col_expr(products::Column::UpdatedAt, Expr::value(order.created_at))
-                .filter(products::Column::Id.eq(product.get()))
-                .filter(products::Column::Stock.is_not_null())
-                .filter(products::Column::Stock.gte(quantity))
-                .exec(&txn)
-                .await
-                .with_context(|| format!("failed to reserve stock of product {product}"))?;
-            if taken.rows_affected != 1 {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a reservation")?;
-                return Err(PlaceError::OutOfStock(*product));
-            }
-        }
-        // After the stock, so the many refused for stock in a rush never queue on the holders.
-        let took_write_lock = !reservation.is_empty() || order.idempotency.is_some();
-        if let Some(reached) = pending_cap_reached(&txn, &order, caps, took_write_lock).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back a refused order")?;
-            return Err(PlaceError::TooManyPending(reached));
-        }
-        // Under the same lock of the Discord account (SQLite: the write lock), so two
-        // placements of one account, on any instance, count one after the other.
-        if let Some(reached) = account_cap_reached(&txn, &order).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back an order over a cap per account")?;
-            return Err(PlaceError::AccountCap(reached));
-        }
         if let Some(promo) = &order.promo {
             let claimed = txn
                 .execute(statement(
@@ -214,6 +177,45 @@ impl OrderRepository for Store {
                     .await
                     .context("failed to roll back a refused promo code")?;
                 return Err(PlaceError::Promo(Rejection::AlreadyUsed));
+            }
+        }
+        // The holders' locks and counts, then the stock, come last, after every insert: the
+        // shared locks (a holder's advisory lock, the product's row) are held for a few round
+        // trips and the commit, not for the whole placement, so a rush on one product sells at
+        // the database's pace. The counts leave this order out.
+        if let Some(reached) = pending_cap_reached(&txn, &order, caps, id).await? {
+            txn.rollback()
+                .await
+                .context("failed to roll back a refused order")?;
+            return Err(PlaceError::TooManyPending(reached));
+        }
+        // Under the same lock of the Discord account (SQLite: the write lock), so two
+        // placements of one account, on any instance, count one after the other.
+        if let Some(reached) = account_cap_reached(&txn, &order, id).await? {
+            txn.rollback()
+                .await
+                .context("failed to roll back an order over a cap per account")?;
+            return Err(PlaceError::AccountCap(reached));
+        }
+        for (product, quantity) in reservation.entries() {
+            let quantity = i64::from(*quantity);
+            let taken = products::Entity::update_many()
+                .col_expr(
+                    products::Column::Stock,
+                    Expr::col(products::Column::Stock).sub(quantity),
+                )
+                .col_expr(products::Column::UpdatedAt, Expr::value(order.created_at))
+                .filter(products::Column::Id.eq(product.get()))
+                .filter(products::Column::Stock.is_not_null())
+                .filter(products::Column::Stock.gte(quantity))
+                .exec(&txn)
+                .await
+                .with_context(|| format!("failed to reserve stock of product {product}"))?;
+            if taken.rows_affected != 1 {
+                txn.rollback()
+                    .await
+                    .context("failed to roll back a reservation")?;
+                return Err(PlaceError::OutOfStock(*product));
             }
         }
         record_step(&txn, id, OrderStep::Placed, None, order.created_at).await?;
@@ -658,7 +660,7 @@ async fn pending_cap_reached(
     txn: &DatabaseTransaction,
     order: &NewOrder,
     caps: PendingCaps,
-    wrote: bool,
+    placed: i64,
 ) -> Result<Option<PendingCapReached>, PlaceError> {
     let discord = order
         .buyer
@@ -692,17 +694,9 @@ async fn pending_cap_reached(
         ))
         .await
         .context("failed to lock the order's holders")?;
-    } else if !wrote {
-        // a write first: the transaction takes SQLite's write lock now, so the count below
-        // cannot change until it commits
-        txn.execute(statement(
-            txn,
-            "UPDATE orders SET status = status WHERE id = -1",
-            vec![],
-        ))
-        .await
-        .context("failed to take the write lock")?;
     }
+    // SQLite: the inserts before took the write lock, so the count below cannot change until
+    // the transaction commits
     let counted = txn
         .query_one(statement(
             txn,
@@ -713,7 +707,7 @@ async fn pending_cap_reached(
                MIN(CASE WHEN buyer_token = ? THEN created_at END), \
                COALESCE(SUM(CASE WHEN client_ip = ? THEN 1 ELSE 0 END), 0), \
                MIN(CASE WHEN client_ip = ? THEN created_at END) \
-             FROM orders WHERE status = ? \
+             FROM orders WHERE status = ? AND id <> ? \
                AND (discord_id = ? OR buyer_token = ? OR client_ip = ?)",
             vec![
                 discord.clone().into(),
@@ -723,6 +717,7 @@ async fn pending_cap_reached(
                 address.clone().into(),
                 address.clone().into(),
                 OrderStatus::Pending.as_str().into(),
+                placed.into(),
                 discord.into(),
                 token.into(),
                 address.into(),
@@ -755,12 +750,13 @@ async fn pending_cap_reached(
     Ok(None)
 }
 
-/// The first of the order's drop caps its Discord account would go over: the units its
-/// pending, paid, delivered and disputed orders hold plus this order's. Call with the account's
-/// lock held (`pending_cap_reached`).
+/// The first of the order's drop caps its Discord account would go over: the units its other
+/// pending, paid, delivered and disputed orders hold plus this order's (`placed`, already
+/// inserted). Call with the account's lock held (`pending_cap_reached`).
 async fn account_cap_reached(
     txn: &DatabaseTransaction,
     order: &NewOrder,
+    placed: i64,
 ) -> Result<Option<AccountCapReached>, PlaceError> {
     let Some(discord) = order.buyer.discord.as_ref() else {
         return Ok(None);
@@ -769,7 +765,7 @@ async fn account_cap_reached(
         return Ok(None);
     }
     let holding = OrderStatus::HOLDING;
-    let mut values: Vec<sea_orm::Value> = vec![discord.discord_id.as_str().into()];
+    let mut values: Vec<sea_orm::Value> = vec![discord.discord_id.as_str().into(), placed.into()];
     values.extend(holding.iter().map(|s| sea_orm::Value::from(s.as_str())));
     values.extend(
         order
@@ -783,7 +779,8 @@ async fn account_cap_reached(
             &format!(
                 "SELECT l.product_id, SUM(l.quantity) AS held \
                  FROM order_lines l JOIN orders o ON o.id = l.order_id \
-                 WHERE o.discord_id = ? AND o.status IN ({}) AND l.product_id IN ({}) \
+                 WHERE o.discord_id = ? AND o.id <> ? AND o.status IN ({}) \
+                   AND l.product_id IN ({}) \
                  GROUP BY l.product_id",
                 vec!["?"; holding.len()].join(", "),
                 vec!["?"; order.account_caps.len()].join(", "),
