@@ -438,9 +438,15 @@ impl StockChanged {
     }
 
     /// Tells every instance and open storefront that the list changed, without waiting: at
-    /// once after a quiet spell, else at the end of the running publication's spell.
-    fn announce(&self) {
+    /// once after a quiet spell, else at the end of the running publication's spell. With no
+    /// spell (`events.products_every_ms` 0) every change is published before this returns.
+    async fn announce(&self) {
         let announcer = &self.announcer;
+        if announcer.every.is_zero() {
+            let version = self.snapshot.current().etag.clone();
+            self.events.products_changed(&version).await;
+            return;
+        }
         announcer.dirty.store(true, Ordering::SeqCst);
         if announcer.running.swap(true, Ordering::SeqCst) {
             return;
@@ -484,7 +490,7 @@ impl StockChanged {
     /// catches up.
     pub async fn on_stock_changed(&self) {
         match self.refresh().await {
-            Ok(true) => self.announce(),
+            Ok(true) => self.announce().await,
             Ok(false) => {}
             Err(error) => {
                 tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
@@ -537,7 +543,7 @@ impl StockChanged {
         let claimed = claim.await.map_err(CatalogError::Unknown)?;
         if claimed > 0 {
             tracing::info!(claimed, "drop released");
-            self.announce();
+            self.announce().await;
         }
         Ok(())
     }

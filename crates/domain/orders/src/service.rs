@@ -382,13 +382,25 @@ where
         if !unavailable.is_empty() {
             return Err(CheckoutError::Unavailable(unavailable));
         }
-        // A drop sells from its release on, by this clock and the product as the database has it.
+        // A drop sells from its release on, by this clock and the product as the database has
+        // it; a bundle holding a drop not released yet waits for it too.
         let now = self.clock.now();
-        if let Some(item) = cart.iter().find(|item| !item.product.is_released(now)) {
+        let unreleased = cart.iter().find_map(|item| {
+            std::iter::once(&item.product)
+                .chain(
+                    item.product
+                        .related_ids
+                        .iter()
+                        .filter_map(|id| known.get(id)),
+                )
+                .find(|product| !product.is_released(now))
+                .map(|drop| (item, drop.release_at.unwrap_or(now)))
+        });
+        if let Some((item, at)) = unreleased {
             return Err(CheckoutError::NotReleased {
                 product: item.product.id,
                 name: item.product.name.clone(),
-                at: item.product.release_at.unwrap_or(now),
+                at,
             });
         }
         let account_caps: Vec<AccountCap> = cart

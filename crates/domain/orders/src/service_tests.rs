@@ -304,6 +304,71 @@ async fn a_bundle_whose_component_is_short_cannot_be_bought() {
 }
 
 #[tokio::test]
+async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
+    let at = now() + chrono::Duration::minutes(5);
+    let drop = Product {
+        release_at: Some(at),
+        ..product(1, "1.00", Stock::Finite(4))
+    };
+    let bundle = Product {
+        related_ids: vec![ProductId::new(1)],
+        ..product(10, "5.00", Stock::Finite(3))
+    };
+    for (wanted, total, refused) in [(1, dec!(1), "Pet 1"), (10, dec!(5), "Pet 10")] {
+        let mut orders = MockOrderRepository::new();
+        orders.expect_place().never();
+        let service = checkout(orders, lookup(vec![drop.clone(), bundle.clone()]));
+        let result = service
+            .place_order(request(vec![item(wanted, 1)], total))
+            .await;
+        let Err(error @ CheckoutError::NotReleased { .. }) = result else {
+            panic!("expected a refusal, got {result:?}");
+        };
+        assert_eq!(
+            error.to_string(),
+            format!("This item drops at 2026-11-21 12:05 UTC: {refused} is not on sale yet.")
+        );
+    }
+    // from its release on it sells, and its order must be paid within the drop's window
+    let released = Product {
+        release_at: Some(now()),
+        max_per_account: Some(2),
+        ..drop
+    };
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .withf(|new, _, _| {
+            new.pay_by == Some(now() + chrono::Duration::minutes(10))
+                && new.account_caps
+                    == vec![AccountCap {
+                        product: ProductId::new(1),
+                        max: 2,
+                    }]
+        })
+        .returning(|new, _, _| Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) }));
+    let service = checkout(orders, lookup(vec![released.clone()]));
+    service
+        .place_order(request(vec![item(1, 2)], dec!(2)))
+        .await
+        .unwrap();
+    // more than the cap in one order is refused before the store is asked
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let service = checkout(orders, lookup(vec![released]));
+    let result = service
+        .place_order(request(vec![item(1, 3)], dec!(3)))
+        .await;
+    let Err(error @ CheckoutError::AccountCap { .. }) = result else {
+        panic!("expected the cap, got {result:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        "Pet 1 is limited to 2 per Discord account, and your account already holds 0."
+    );
+}
+
+#[tokio::test]
 async fn repeated_lines_for_one_product_are_added_up() {
     let reserved = Arc::new(Mutex::new(None));
     let service = checkout(
