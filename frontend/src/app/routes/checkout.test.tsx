@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { CheckoutRoute } from '@/app/routes/checkout';
@@ -6,6 +6,7 @@ import { fakeApi, makeUser, queryClientWithSession } from '@/features/auth/testi
 import type { User } from '@/features/auth/types';
 import { CHECKOUT_DETAILS_KEY } from '@/features/checkout/hooks/use-checkout-details';
 import { useDiscordLinkStore } from '@/features/checkout/stores/discord-link-store';
+import { DISCORD_RETURN_KEY } from '@/features/checkout/utils/discord-return';
 import { redirectTo } from '@/features/checkout/utils/redirect';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 import { makeProduct } from '@/testing/factories';
@@ -109,6 +110,22 @@ describe('checkout page: summary and amounts', () => {
 });
 
 describe('checkout page: Discord link', () => {
+  it('returns to the checkout: its Link Discord forgets a path a drop’s page left', async () => {
+    fakeApi({ 'GET /discord/identity': unlinked });
+    window.sessionStorage.setItem(DISCORD_RETURN_KEY, '/product/21');
+    renderCheckout();
+    const link = await screen.findByRole('link', { name: 'Link Discord' });
+    // jsdom cannot follow the link: stop the browser's navigation after the page's handlers
+    const stay = (event: Event) => event.preventDefault();
+    document.addEventListener('click', stay);
+    try {
+      act(() => link.click());
+    } finally {
+      document.removeEventListener('click', stay);
+    }
+    expect(window.sessionStorage.getItem(DISCORD_RETURN_KEY)).toBeNull();
+  });
+
   it('offers Link Discord, which goes to the server authorization', async () => {
     fakeApi({ 'GET /discord/identity': unlinked });
     renderCheckout();

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { CheckCircleIcon } from '@/components/ui/icons';
@@ -7,9 +7,14 @@ import { paths } from '@/config/paths';
 import { useExchangeDiscordCode } from '@/features/checkout/api/link-discord';
 import type { CheckoutNotice } from '@/features/checkout/components/checkout-view';
 import { useDiscordLinkStore } from '@/features/checkout/stores/discord-link-store';
+import {
+  forgetDiscordReturn,
+  rememberedDiscordReturn,
+} from '@/features/checkout/utils/discord-return';
 import { ApiError } from '@/lib/api-client';
 
 import type { CheckoutLocationState } from './checkout';
+import type { ProductLocationState } from './product';
 import './discord-callback.css';
 
 export const NO_CODE = 'No code returned from Discord';
@@ -28,7 +33,8 @@ function failureMessage(error: unknown): string {
 /**
  * Discord sends the shopper back here with ?code=…&state=…: the server exchanges the code and
  * keeps the account in the session; this browser remembers it for display. Every outcome
- * returns to /checkout, which shows what happened.
+ * returns to /checkout, which shows what happened, or to the page that asked for the link (a
+ * drop's page remembers itself before leaving), which then shows it.
  */
 export function DiscordCallbackRoute() {
   const [params] = useSearchParams();
@@ -36,15 +42,27 @@ export function DiscordCallbackRoute() {
   const exchange = useExchangeDiscordCode();
   // A code works once: never send it twice (StrictMode runs effects twice in development).
   const started = useRef(false);
+  // Where to return, read once (a safe same-site path, else none: the checkout).
+  const [returnTo] = useState(rememberedDiscordReturn);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const back = (checkoutNotice: CheckoutNotice) =>
+    // Used once: a later link from the checkout returns to the checkout.
+    forgetDiscordReturn();
+    const back = (notice: CheckoutNotice) => {
+      if (returnTo) {
+        void navigate(returnTo, {
+          replace: true,
+          state: { discordNotice: notice } satisfies ProductLocationState,
+        });
+        return;
+      }
       void navigate(paths.checkout.getHref(), {
         replace: true,
-        state: { checkoutNotice } satisfies CheckoutLocationState,
+        state: { checkoutNotice: notice } satisfies CheckoutLocationState,
       });
+    };
 
     const code = params.get('code');
     if (!code) {
@@ -62,7 +80,7 @@ export function DiscordCallbackRoute() {
         back({ tone: 'success', message: `Discord linked as ${identity.username}.` });
       })
       .catch((error: unknown) => back({ tone: 'error', message: failureMessage(error) }));
-  }, [exchange, navigate, params]);
+  }, [exchange, navigate, params, returnTo]);
 
   return (
     <div className="container discord-callback-page">
@@ -73,7 +91,11 @@ export function DiscordCallbackRoute() {
           headingLevel={1}
           icon={<CheckCircleIcon size={28} />}
           title="Linking your Discord account…"
-          description="One moment, you will be back at the checkout right away."
+          description={
+            returnTo
+              ? 'One moment, you will be back where you were right away.'
+              : 'One moment, you will be back at the checkout right away.'
+          }
         />
       </div>
     </div>

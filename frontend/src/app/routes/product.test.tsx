@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ProductRoute } from '@/app/routes/product';
 import { CART_STORAGE_KEY, useCartStore } from '@/features/cart/stores/cart-store';
+import { DISCORD_RETURN_KEY } from '@/features/checkout/utils/discord-return';
 import { releaseTimeLabel } from '@/lib/drop';
 import { queryKeys } from '@/lib/query-keys';
 import { stubApi } from '@/testing/api-stub';
@@ -284,6 +285,20 @@ describe('an upcoming drop on the product page', () => {
       'href',
       '/api/discord/authorize',
     );
+  });
+
+  it('remembers this page before leaving for Discord, so the link returns here', async () => {
+    window.sessionStorage.clear();
+    await renderDrop(null);
+    // jsdom cannot follow the link: stop the browser's navigation after the page's handlers
+    const stay = (event: Event) => event.preventDefault();
+    document.addEventListener('click', stay);
+    try {
+      act(() => screen.getByRole('link', { name: 'Link Discord' }).click());
+    } finally {
+      document.removeEventListener('click', stay);
+    }
+    expect(window.sessionStorage.getItem(DISCORD_RETURN_KEY)).toBe('/product/21');
   });
 
   it('does not ask when the shopper’s Discord account is linked', async () => {

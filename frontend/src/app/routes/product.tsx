@@ -1,4 +1,5 @@
-import { Link, useNavigate, useParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { AlertIcon, ArrowLeftIcon, SearchIcon } from '@/components/ui/icons';
@@ -10,7 +11,9 @@ import { ProductDetails } from '@/features/catalog/components/product-details';
 import { ProductDetailsSkeleton } from '@/features/catalog/components/product-details-skeleton';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
+import type { CheckoutNotice } from '@/features/checkout/components/checkout-view';
 import { LinkDiscordBeforeDrop } from '@/features/checkout/components/link-discord-before-drop';
+import { Notice } from '@/features/checkout/components/notice';
 import { ProductRating } from '@/features/reviews/components/product-rating';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { errorMessage } from '@/lib/api-client';
@@ -18,6 +21,9 @@ import { isUpcomingDrop } from '@/lib/drop';
 import type { Product } from '@/types/api';
 
 import './product.css';
+
+/** What /discord/callback hands back to this page (a link started from a drop's prompt). */
+export type ProductLocationState = { discordNotice?: CheckoutNotice } | null;
 
 function includedIn(product: Product, products: readonly Product[]): Product[] {
   return product.related_ids.flatMap((id) => products.find((item) => item.id === id) ?? []);
@@ -32,6 +38,14 @@ export function ProductRoute() {
   const quantityInCart = useCartStore(selectQuantityOf(productId));
   const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
   const navigate = useNavigate();
+  const location = useLocation();
+  // The Discord link's outcome is shown once: a reload or a Back does not repeat it.
+  const [discordNotice] = useState(() => (location.state as ProductLocationState)?.discordNotice);
+  useEffect(() => {
+    if ((location.state as ProductLocationState)?.discordNotice) {
+      void navigate('.', { replace: true, state: null });
+    }
+  }, [location.state, navigate]);
   // Buy Now: into the cart (through the same confirmation), then straight to the checkout.
   const buyNow = (item: Product) =>
     addToCart(item, {
@@ -97,6 +111,11 @@ export function ProductRoute() {
         <ArrowLeftIcon size={18} />
         Back to shop
       </Link>
+      {discordNotice ? (
+        <Notice tone={discordNotice.tone}>
+          <p>{discordNotice.message}</p>
+        </Notice>
+      ) : null}
       {product ? <ProductRating productId={product.id} /> : null}
       {content}
       {confirmation}

@@ -1,6 +1,7 @@
 import { Button, buttonClassName } from '@/components/ui/button';
 import { DISCORD_AUTHORIZE_URL } from '@/features/checkout/api/link-discord';
 import type { DiscordIdentity } from '@/features/checkout/types';
+import { forgetDiscordReturn } from '@/features/checkout/utils/discord-return';
 
 type DiscordLinkProps = {
   identity: DiscordIdentity | null;
@@ -47,6 +48,8 @@ export function DiscordLink({ identity, onUnlink, unlinking, error }: DiscordLin
           </p>
           <a
             href={DISCORD_AUTHORIZE_URL}
+            // returns to the checkout, even after an unfinished link from a drop's page
+            onClick={forgetDiscordReturn}
             className={buttonClassName({ fullWidth: true })}
             aria-describedby={error ? 'discord-link-error' : undefined}
           >

@@ -1,15 +1,20 @@
+import { useLocation } from 'react-router';
+
 import { buttonClassName } from '@/components/ui/button';
 import { DISCORD_AUTHORIZE_URL } from '@/features/checkout/api/link-discord';
 import { useLinkedDiscord } from '@/features/checkout/hooks/use-linked-discord';
+import { rememberDiscordReturn } from '@/features/checkout/utils/discord-return';
 
 import './link-discord-before-drop.css';
 
 /**
  * On an upcoming drop's page: asks a shopper without a linked Discord account to link one now,
- * so the checkout is quick when the drop opens (and nothing when one is linked).
+ * so the checkout is quick when the drop opens (and nothing when one is linked). Discord's answer
+ * then returns to this page (not the checkout), to wait for the countdown.
  */
 export function LinkDiscordBeforeDrop() {
   const { identity } = useLinkedDiscord();
+  const location = useLocation();
   if (identity) return null;
   return (
     <div className="drop-discord">
@@ -19,6 +24,7 @@ export function LinkDiscordBeforeDrop() {
       </p>
       <a
         href={DISCORD_AUTHORIZE_URL}
+        onClick={() => rememberDiscordReturn(location.pathname)}
         className={buttonClassName({ variant: 'secondary', size: 'sm' })}
       >
         Link Discord

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 
 import { AlertIcon, CheckCircleIcon } from '@/components/ui/icons';
 
+import './notice.css';
+
 type NoticeProps = {
   tone: 'error' | 'success' | 'info';
   title?: ReactNode;
@@ -10,7 +12,10 @@ type NoticeProps = {
   role?: 'alert' | 'status';
 };
 
-/** A boxed message on the checkout: a validation error, the stock alert, a linked account… */
+/**
+ * A boxed message on the checkout (a validation error, the stock alert, a linked account…), or
+ * on a drop's page (the Discord link's outcome).
+ */
 export function Notice({ tone, title, children, role }: NoticeProps) {
   return (
     <div
