@@ -22,6 +22,8 @@ const ROUNDS: i64 = 5;
 
 fn draft(id: i64) -> ProductDraft {
     ProductDraft {
+        max_per_account: None,
+        release_at: None,
         name: format!("Bench Raccoon {id}"),
         description: String::new(),
         price: cart_pricing::Money::parse("10.00").unwrap(),

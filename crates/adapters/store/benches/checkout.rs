@@ -59,6 +59,8 @@ async fn round(backend: Backend) -> (Vec<Duration>, usize) {
         .insert_with_ids(vec![(
             ProductId::new(1),
             ProductDraft {
+                max_per_account: None,
+                release_at: None,
                 name: "Raccoon".into(),
                 description: String::new(),
                 price: Money::parse("12.49").unwrap(),
