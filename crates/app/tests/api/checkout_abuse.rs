@@ -183,6 +183,24 @@ impl Respond for DiscordAccounts {
     }
 }
 
+/// A fake Discord of [`DiscordAccounts`] (keep the server while the test runs) and its API
+/// base for `discord.api_base`.
+pub(crate) async fn discord_accounts() -> (MockServer, String) {
+    let discord = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/api/oauth2/token"))
+        .respond_with(DiscordAccounts)
+        .mount(&discord)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/users/@me"))
+        .respond_with(DiscordAccounts)
+        .mount(&discord)
+        .await;
+    let base = format!("{}/api", discord.uri());
+    (discord, base)
+}
+
 /// Links the Discord account `id` of the fake Discord to this browser.
 pub(crate) async fn link_account(app: &TestApp, client: &reqwest::Client, id: u64) {
     let response = client
@@ -209,18 +227,7 @@ pub(crate) async fn link_account(app: &TestApp, client: &reqwest::Client, id: u6
 async fn twenty_accounts_racing_for_the_last_use_of_a_code_leave_one_winner(
     #[case] backend: Backend,
 ) {
-    let discord = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/api/oauth2/token"))
-        .respond_with(DiscordAccounts)
-        .mount(&discord)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/api/users/@me"))
-        .respond_with(DiscordAccounts)
-        .mount(&discord)
-        .await;
-    let base = format!("{}/api", discord.uri());
+    let (_discord, base) = discord_accounts().await;
     let app = shop_with(backend, vec![(1, product("Owl", "10.00", None))], |s| {
         s.discord.client_id = "client-1".into();
         s.discord.client_secret = "secret-1".to_owned().into();

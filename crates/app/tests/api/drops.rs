@@ -15,11 +15,9 @@ use rstest::rstest;
 use serde_json::Value;
 use shared::Clock;
 use store::Backend;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer};
 
 use crate::admin::{multipart, send_form};
-use crate::checkout_abuse::{link_account, DiscordAccounts};
+use crate::checkout_abuse::{discord_accounts, link_account};
 use crate::checkout_support::*;
 use crate::events::Sse;
 use crate::helpers::TestApp;
@@ -323,18 +321,7 @@ async fn unpaid_drop_orders_expire_after_the_drop_window_and_give_their_units_ba
 async fn fifty_parallel_buyers_get_exactly_the_stock_and_at_most_one_each(
     #[case] backend: Backend,
 ) {
-    let discord = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/api/oauth2/token"))
-        .respond_with(DiscordAccounts)
-        .mount(&discord)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/api/users/@me"))
-        .respond_with(DiscordAccounts)
-        .mount(&discord)
-        .await;
-    let base = format!("{}/api", discord.uri());
+    let (_discord, base) = discord_accounts().await;
     let app = shop_with(
         backend,
         vec![(1, product("Dragon", "10.00", Some(30)))],
