@@ -17,7 +17,7 @@ use shared::{Actor, AuditKind};
 use crate::audit;
 use crate::entities::{bundle_items, products};
 use crate::products::{insert_components, products_with_ids};
-use crate::sql::statement;
+use crate::sql::{holding_statuses, statement};
 use crate::Store;
 
 fn new_row(draft: &ProductDraft) -> products::ActiveModel {
@@ -47,10 +47,9 @@ fn new_row(draft: &ProductDraft) -> products::ActiveModel {
 
 /// Whether a pending, paid, delivered or disputed order holds units of the product.
 async fn held_by_orders(txn: &impl ConnectionTrait, id: ProductId) -> Result<bool, CatalogError> {
-    let holding = orders::OrderStatus::HOLDING;
-    let marks = vec!["?"; holding.len()].join(", ");
+    let (marks, statuses) = holding_statuses();
     let mut values: Vec<Value> = vec![id.get().into()];
-    values.extend(holding.iter().map(|s| Value::from(s.as_str())));
+    values.extend(statuses);
     let found = txn
         .query_one(statement(
             txn,

@@ -764,9 +764,9 @@ async fn account_cap_reached(
     if order.account_caps.is_empty() {
         return Ok(None);
     }
-    let holding = OrderStatus::HOLDING;
+    let (statuses_in, statuses) = crate::sql::holding_statuses();
     let mut values: Vec<sea_orm::Value> = vec![discord.discord_id.as_str().into(), placed.into()];
-    values.extend(holding.iter().map(|s| sea_orm::Value::from(s.as_str())));
+    values.extend(statuses);
     values.extend(
         order
             .account_caps
@@ -782,8 +782,8 @@ async fn account_cap_reached(
                  WHERE o.discord_id = ? AND o.id <> ? AND o.status IN ({}) \
                    AND l.product_id IN ({}) \
                  GROUP BY l.product_id",
-                vec!["?"; holding.len()].join(", "),
-                vec!["?"; order.account_caps.len()].join(", "),
+                statuses_in,
+                crate::sql::marks(order.account_caps.len()),
             ),
             values,
         ))

@@ -28,6 +28,21 @@ pub(crate) fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>
     Statement::from_sql_and_values(backend, placeholders(backend, sql), values)
 }
 
+/// `?, ?, ?`: the placeholders of an `IN (...)` list of `count` values.
+pub(crate) fn marks(count: usize) -> String {
+    vec!["?"; count].join(", ")
+}
+
+/// The statuses whose orders hold their units (`OrderStatus::HOLDING`), as the values of an
+/// `IN ({marks})` list.
+pub(crate) fn holding_statuses() -> (String, Vec<Value>) {
+    let holding = orders::OrderStatus::HOLDING;
+    (
+        marks(holding.len()),
+        holding.iter().map(|s| Value::from(s.as_str())).collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

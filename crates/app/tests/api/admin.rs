@@ -91,7 +91,7 @@ fn owl_form<'a>(name: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'
     fields
 }
 
-pub(crate) async fn send_form(
+async fn send_form(
     app: &TestApp,
     client: &Client,
     method: Method,

@@ -16,7 +16,7 @@ use serde_json::Value;
 use shared::Clock;
 use store::Backend;
 
-use crate::admin::{multipart, send_form};
+use crate::admin::multipart;
 use crate::checkout_abuse::{discord_accounts, link_account};
 use crate::checkout_support::*;
 use crate::events::Sse;
@@ -73,7 +73,7 @@ async fn edit_at(
 }
 
 async fn edit(app: &TestApp, admin: &reqwest::Client, body: Vec<u8>) -> reqwest::Response {
-    send_form(app, admin, Method::PUT, "/api/admin/products/1", body).await
+    edit_at(&app.address, admin, 1, body).await
 }
 
 /// Product 1 as `GET /api/products` lists it through `address`.
