@@ -270,6 +270,7 @@ mod tests {
                 name: "Raccoon <3".into(),
                 unit_price: Money::parse("12.00").unwrap(),
                 quantity: Quantity::new(2).unwrap(),
+                components: Vec::new(),
             }],
             Buyer {
                 discord: Some(DiscordIdentity {

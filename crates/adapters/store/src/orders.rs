@@ -22,10 +22,10 @@ use cart_pricing::{DiscountPercent, Money, PaymentMethod, Quantity};
 use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 use orders::{
-    AccountCapReached, Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, Email, HeldBy,
-    Lifecycle, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
-    OrderStatus, OrderStep, Payment, PaymentProvider, PendingCapReached, PendingCaps, PlaceError,
-    ProductLookup, ProviderEvent, Reservation, RobloxUsername,
+    AccountCapReached, Amounts, Applied, Buyer, CapHolder, Closing, DiscordId, DiscordIdentity,
+    Email, HeldBy, Lifecycle, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo,
+    OrderRepository, OrderStatus, OrderStep, Payment, PaymentProvider, PendingCapReached,
+    PendingCaps, PlaceError, ProductLookup, ProviderEvent, Reservation, RobloxUsername,
 };
 use orders::{KeyedOrder, KeyedPlacement, ScopedKey};
 use promo::{PromoCode, PromoId, Rejection};
@@ -38,7 +38,7 @@ use sea_orm::{
 use shared::UserId;
 
 use crate::entities::{
-    order_lines, order_reservations, orders as order_rows, products, promo_codes,
+    order_line_parts, order_lines, order_reservations, orders as order_rows, products, promo_codes,
 };
 use crate::lifecycle::record_step;
 use crate::sql::statement;
@@ -136,6 +136,26 @@ impl OrderRepository for Store {
             .exec_without_returning(&txn)
             .await
             .with_context(|| format!("failed to store the lines of order {id}"))?;
+        let parts: Vec<order_line_parts::ActiveModel> = order
+            .lines
+            .iter()
+            .enumerate()
+            .flat_map(|(position, line)| {
+                line.components
+                    .iter()
+                    .map(move |component| order_line_parts::ActiveModel {
+                        order_id: Set(id),
+                        position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
+                        product_id: Set(component.get()),
+                    })
+            })
+            .collect();
+        if !parts.is_empty() {
+            order_line_parts::Entity::insert_many(parts)
+                .exec_without_returning(&txn)
+                .await
+                .with_context(|| format!("failed to store the bundles' parts of order {id}"))?;
+        }
         if !reservation.is_empty() {
             let held = reservation.entries().iter().map(|(product, quantity)| {
                 order_reservations::ActiveModel {
@@ -672,6 +692,10 @@ async fn pending_cap_reached(
     if txn.get_database_backend() == DatabaseBackend::Postgres {
         let mut keys: Vec<i32> = [
             discord.as_ref().map(|d| format!("discord:{d}")),
+            order
+                .buyer
+                .user_id
+                .map(|user| format!("user:{}", user.get())),
             token.as_ref().map(|t| format!("session:{t}")),
             address.as_ref().map(|a| format!("ip:{a}")),
         ]
@@ -750,67 +774,100 @@ async fn pending_cap_reached(
     Ok(None)
 }
 
-/// The first of the order's drop caps its Discord account would go over: the units its other
-/// pending, paid, delivered and disputed orders hold plus this order's (`placed`, already
-/// inserted). Call with the account's lock held (`pending_cap_reached`).
+/// The first of the order's drop caps one of its buyers would go over: its Discord account, its
+/// shop account (when logged in) and its browser session, each counting the units its other
+/// pending, paid, delivered and disputed orders hold, their bundles' stored parts included,
+/// plus what this order (`placed`, already inserted) takes. Call with the holders' locks held
+/// (`pending_cap_reached`).
 async fn account_cap_reached(
     txn: &DatabaseTransaction,
     order: &NewOrder,
     placed: i64,
 ) -> Result<Option<AccountCapReached>, PlaceError> {
-    let Some(discord) = order.buyer.discord.as_ref() else {
-        return Ok(None);
-    };
     if order.account_caps.is_empty() {
         return Ok(None);
     }
+    let discord = order
+        .buyer
+        .discord
+        .as_ref()
+        .map(|d| d.discord_id.as_str().to_owned());
+    let user = order.buyer.user_id.map(|user| user.get());
+    let token = order.holder.buyer_token.clone();
+    if discord.is_none() && user.is_none() && token.is_none() {
+        return Ok(None);
+    }
+    let products: Vec<sea_orm::Value> = order
+        .account_caps
+        .iter()
+        .map(|cap| cap.product.get().into())
+        .collect();
     let (statuses_in, statuses) = crate::sql::holding_statuses();
-    let mut values: Vec<sea_orm::Value> = vec![discord.discord_id.as_str().into(), placed.into()];
+    let marks = crate::sql::marks(order.account_caps.len());
+    let mut values: Vec<sea_orm::Value> =
+        vec![discord.clone().into(), user.into(), token.clone().into()];
+    values.extend(products.iter().cloned());
+    values.extend(products);
+    values.push(placed.into());
     values.extend(statuses);
-    values.extend(
-        order
-            .account_caps
-            .iter()
-            .map(|cap| cap.product.get().into()),
-    );
+    values.extend([discord.into(), user.into(), token.into()]);
+    // a line's own product, and each part of a bundle line: one unit per unit of the line
     let rows = txn
         .query_all(statement(
             txn,
             &format!(
-                "SELECT l.product_id, SUM(l.quantity) AS held \
-                 FROM order_lines l JOIN orders o ON o.id = l.order_id \
-                 WHERE o.discord_id = ? AND o.id <> ? AND o.status IN ({}) \
-                   AND l.product_id IN ({}) \
-                 GROUP BY l.product_id",
-                statuses_in,
-                crate::sql::marks(order.account_caps.len()),
+                "SELECT held.product_id, \
+                   COALESCE(SUM(CASE WHEN o.discord_id = ? THEN held.units ELSE 0 END), 0), \
+                   COALESCE(SUM(CASE WHEN o.user_id = ? THEN held.units ELSE 0 END), 0), \
+                   COALESCE(SUM(CASE WHEN o.buyer_token = ? THEN held.units ELSE 0 END), 0) \
+                 FROM ( \
+                   SELECT l.order_id, l.product_id, l.quantity AS units FROM order_lines l \
+                   WHERE l.product_id IN ({marks}) \
+                   UNION ALL \
+                   SELECT l.order_id, p.product_id, l.quantity AS units \
+                   FROM order_line_parts p JOIN order_lines l \
+                     ON l.order_id = p.order_id AND l.position = p.position \
+                   WHERE p.product_id IN ({marks}) \
+                 ) held JOIN orders o ON o.id = held.order_id \
+                 WHERE o.id <> ? AND o.status IN ({statuses_in}) \
+                   AND (o.discord_id = ? OR o.user_id = ? OR o.buyer_token = ?) \
+                 GROUP BY held.product_id",
             ),
             values,
         ))
         .await
-        .context("failed to count the account's units of its drops")?;
+        .context("failed to count the buyer's units of its drops")?;
     let mut held_by_product = std::collections::HashMap::new();
     for row in rows {
         let product: i64 = row.try_get_by_index(0).context("unreadable product id")?;
-        let held: i64 = row.try_get_by_index(1).context("unreadable unit count")?;
+        let mut held = [0_i64; 3];
+        for (index, count) in held.iter_mut().enumerate() {
+            *count = row
+                .try_get_by_index(index + 1)
+                .context("unreadable unit count")?;
+        }
         held_by_product.insert(product, held);
     }
     for cap in &order.account_caps {
         let held = held_by_product
             .get(&cap.product.get())
             .copied()
-            .unwrap_or(0);
-        let wanted: i64 = order
-            .lines
-            .iter()
-            .filter(|line| line.product_id == cap.product)
-            .map(|line| i64::from(line.quantity.get()))
-            .sum();
-        if held + wanted > i64::from(cap.max) {
+            .unwrap_or_default();
+        let by = [
+            CapHolder::Discord,
+            CapHolder::ShopAccount,
+            CapHolder::Browser,
+        ];
+        if let Some((held, by)) = held
+            .into_iter()
+            .zip(by)
+            .find(|(held, _)| held + i64::from(cap.wanted) > i64::from(cap.max))
+        {
             return Ok(Some(AccountCapReached {
                 product: cap.product,
                 max: cap.max,
                 held: u32::try_from(held).unwrap_or(u32::MAX),
+                by,
             }));
         }
     }
@@ -937,7 +994,7 @@ pub(crate) async fn with_lines(
     let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
     let mut lines: HashMap<i64, Vec<OrderLine>> = HashMap::new();
     for line in order_lines::Entity::find()
-        .filter(order_lines::Column::OrderId.is_in(ids))
+        .filter(order_lines::Column::OrderId.is_in(ids.clone()))
         .order_by_asc(order_lines::Column::OrderId)
         .order_by_asc(order_lines::Column::Position)
         .all(db)
@@ -946,6 +1003,22 @@ pub(crate) async fn with_lines(
     {
         let order_id = line.order_id;
         lines.entry(order_id).or_default().push(to_line(line)?);
+    }
+    for part in order_line_parts::Entity::find()
+        .filter(order_line_parts::Column::OrderId.is_in(ids))
+        .order_by_asc(order_line_parts::Column::ProductId)
+        .all(db)
+        .await
+        .context("failed to load the bundles' parts of order lines")?
+    {
+        let line = lines.get_mut(&part.order_id).and_then(|lines| {
+            usize::try_from(part.position)
+                .ok()
+                .and_then(|position| lines.get_mut(position))
+        });
+        if let Some(line) = line {
+            line.components.push(ProductId::new(part.product_id));
+        }
     }
     rows.into_iter()
         .map(|row| {
@@ -966,6 +1039,7 @@ fn to_line(row: order_lines::Model) -> anyhow::Result<OrderLine> {
         quantity: Quantity::new(i64::from(row.quantity))
             .with_context(|| format!("order {} has a line with a bad quantity", row.order_id))?,
         name: row.name,
+        components: Vec::new(),
     })
 }
 

@@ -90,6 +90,7 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
             name: format!("Pet {id}"),
             unit_price: money(price),
             quantity: Quantity::new(*qty).unwrap(),
+            components: Vec::new(),
         })
         .collect();
     let subtotal: Money = lines.iter().map(OrderLine::total).sum();

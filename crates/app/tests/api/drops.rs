@@ -169,7 +169,7 @@ async fn a_drop_is_listed_before_its_release_refused_until_then_and_capped_per_a
     assert_eq!(capped.status(), 409);
     assert_eq!(
         message_of(capped).await,
-        "Dragon is limited to 1 per Discord account, and your account already holds 1."
+        "Dragon is limited to 1 per account, and your Discord account already holds 1."
     );
     // another account asking for two at once
     let greedy = browser();
@@ -178,7 +178,7 @@ async fn a_drop_is_listed_before_its_release_refused_until_then_and_capped_per_a
     assert_eq!(two.status(), 409);
     assert_eq!(
         message_of(two).await,
-        "Dragon is limited to 1 per Discord account, and your account already holds 0."
+        "Dragon is limited to 1 per account, and your Discord account already holds 0."
     );
     assert_eq!(
         stock(&app, 1).await,
@@ -463,5 +463,236 @@ async fn on_postgres_the_release_reaches_the_streams_of_every_instance() {
         )
         .await,
         1
+    );
+}
+
+/// A shop with Dragon (product 1, 30 in stock, on sale, one per account), Owl (2, unlimited)
+/// and a bundle of both (3, 30 in stock), whose unpaid-order caps stay out of the way; its
+/// Discord is the fake of many accounts at `discord_base`.
+async fn drop_and_bundle_shop(backend: Backend, discord_base: String) -> TestApp {
+    let mut dragon = product("Dragon", "10.00", Some(30));
+    dragon.release_at = DateTime::from_timestamp(1_600_000_000, 0);
+    dragon.max_per_account = Some(1);
+    let mut bundle = product("Dragon Bundle", "12.00", Some(30));
+    bundle.related_ids = vec![catalog::ProductId::new(1), catalog::ProductId::new(2)];
+    shop_with(
+        backend,
+        vec![(1, dragon), (2, product("Owl", "5.00", None)), (3, bundle)],
+        |settings| {
+            settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+            settings.checkout.max_pending_orders = 10_000;
+            settings.checkout.max_pending_per_ip = 10_000;
+            settings.discord.client_id = "client-1".into();
+            settings.discord.client_secret = "secret-1".to_owned().into();
+            settings.discord.authorize_url = "https://discord.example/oauth2/authorize".into();
+            settings.discord.api_base = discord_base;
+        },
+    )
+    .await
+}
+
+async fn order_id(response: reqwest::Response) -> i64 {
+    let status = response.status();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    body["order_id"].as_i64().expect("an order id")
+}
+
+/// How long order `id` has to be paid: its `pay_by` after its placement.
+async fn payment_window(app: &TestApp, id: i64) -> Option<chrono::Duration> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.store.connection();
+    let row = db
+        .query_one(Statement::from_string(
+            db.get_database_backend(),
+            format!("SELECT created_at, pay_by FROM orders WHERE id = {id}"),
+        ))
+        .await
+        .unwrap()
+        .unwrap();
+    let placed: DateTime<Utc> = row.try_get_by_index(0).unwrap();
+    let pay_by: Option<DateTime<Utc>> = row.try_get_by_index(1).unwrap();
+    pay_by.map(|at| at - placed)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_drop_inside_a_bundle_counts_against_its_cap_and_pays_within_the_drop_window(
+    #[case] backend: Backend,
+) {
+    let (_discord, base) = discord_accounts().await;
+    let app = drop_and_bundle_shop(backend, base).await;
+    // the attack: an account holding its one Dragon buys the bundle that contains it
+    let holder = browser();
+    link_account(&app, &holder, 710_001).await;
+    order_id(checkout(&app, &holder, &payload(&[(1, 1)], 10.0)).await).await;
+    let bundled = checkout(&app, &holder, &payload(&[(3, 1)], 12.0)).await;
+    assert_eq!(bundled.status(), 409);
+    assert_eq!(
+        message_of(bundled).await,
+        "Dragon is limited to 1 per account, and your Discord account already holds 1."
+    );
+    // twenty bundles at once are twenty Dragons
+    let hoarder = browser();
+    link_account(&app, &hoarder, 710_002).await;
+    let twenty = checkout(&app, &hoarder, &payload(&[(3, 20)], 240.0)).await;
+    assert_eq!(twenty.status(), 409);
+    assert_eq!(
+        message_of(twenty).await,
+        "Dragon is limited to 1 per account, and your Discord account already holds 0."
+    );
+    assert_eq!(stock(&app, 1).await, Some(29), "only the first Dragon sold");
+
+    // one bundle is fine, and its order pays within the drop's window (10 minutes)
+    let id = order_id(checkout(&app, &hoarder, &payload(&[(3, 1)], 12.0)).await).await;
+    assert_eq!(
+        payment_window(&app, id).await,
+        Some(chrono::Duration::minutes(10)),
+        "the bundle's order has the drop's payment window"
+    );
+    assert_eq!(stock(&app, 1).await, Some(28));
+
+    // the parts stored with the line count, not what the bundle holds later
+    {
+        use sea_orm::ConnectionTrait;
+        app.store
+            .connection()
+            .execute_unprepared("DELETE FROM bundle_items WHERE bundle_id = 3 AND product_id = 1")
+            .await
+            .unwrap();
+    }
+    let alone = checkout(&app, &hoarder, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(alone.status(), 409);
+    assert_eq!(
+        message_of(alone).await,
+        "Dragon is limited to 1 per account, and your Discord account already holds 1."
+    );
+    assert_eq!(stock(&app, 1).await, Some(28), "the refusals took nothing");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn relinking_another_discord_account_keeps_a_shop_account_and_a_browser_to_a_drop_cap(
+    #[case] backend: Backend,
+) {
+    let (_discord, base) = discord_accounts().await;
+    let app = drop_and_bundle_shop(backend, base).await;
+    let unlink = |client: &reqwest::Client| client.delete(app.url("/api/discord/identity")).send();
+    // logged in: bought with Discord account E, unlinked, linked F, bought again
+    let email = format!("cap-{}@example.com", uuid::Uuid::new_v4().simple());
+    app.create_user(&email, crate::helpers::TEST_PASSWORD, Role::Customer)
+        .await;
+    let customer = browser();
+    app.login(&customer, &email, crate::helpers::TEST_PASSWORD)
+        .await;
+    link_account(&app, &customer, 720_001).await;
+    order_id(checkout(&app, &customer, &payload(&[(1, 1)], 10.0)).await).await;
+    assert_eq!(unlink(&customer).await.unwrap().status(), 200);
+    link_account(&app, &customer, 720_002).await;
+    let again = checkout(&app, &customer, &payload(&[(3, 1)], 12.0)).await;
+    assert_eq!(again.status(), 409);
+    assert_eq!(
+        message_of(again).await,
+        "Dragon is limited to 1 per account, and your shop account already holds 1."
+    );
+    // the same shop account from another browser, with a third Discord account
+    let elsewhere = browser();
+    app.login(&elsewhere, &email, crate::helpers::TEST_PASSWORD)
+        .await;
+    link_account(&app, &elsewhere, 720_003).await;
+    let capped = checkout(&app, &elsewhere, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(capped.status(), 409);
+    assert_eq!(
+        message_of(capped).await,
+        "Dragon is limited to 1 per account, and your shop account already holds 1."
+    );
+
+    // a guest: the browser session keeps the count across its Discord accounts
+    let guest = browser();
+    link_account(&app, &guest, 720_004).await;
+    order_id(checkout(&app, &guest, &payload(&[(3, 1)], 12.0)).await).await;
+    assert_eq!(unlink(&guest).await.unwrap().status(), 200);
+    link_account(&app, &guest, 720_005).await;
+    let relinked = checkout(&app, &guest, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(relinked.status(), 409);
+    assert_eq!(
+        message_of(relinked).await,
+        "Dragon is limited to 1 per account, and this browser already holds 1."
+    );
+    assert_eq!(stock(&app, 1).await, Some(28), "two Dragons sold, no more");
+}
+
+/// Forty Discord accounts, each in two browsers at once: one presses the drop, the other the
+/// bundle that holds it; on PostgreSQL the presses are split between two instances. Each
+/// account ends with exactly one unit of the drop, however it was bought.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn parallel_presses_of_a_drop_and_its_bundle_leave_each_account_one_unit(
+    #[case] backend: Backend,
+) {
+    let (_discord, base) = discord_accounts().await;
+    let app = drop_and_bundle_shop(backend, base).await;
+    {
+        use sea_orm::ConnectionTrait;
+        app.store
+            .connection()
+            .execute_unprepared("UPDATE products SET stock = 100 WHERE id IN (1, 3)")
+            .await
+            .unwrap();
+    }
+    let instances = match backend {
+        Backend::Postgres => vec![app.address.clone(), app.start_another_instance().await],
+        Backend::Sqlite => vec![app.address.clone()],
+    };
+    let clients: Vec<reqwest::Client> = (0..80).map(|_| browser()).collect();
+    for batch in clients.chunks(10).enumerate() {
+        let (index, batch) = batch;
+        join_all(batch.iter().enumerate().map(|(i, c)| {
+            let account = (index * 10 + i) % 40;
+            link_account(&app, c, 730_000 + account as u64)
+        }))
+        .await;
+    }
+    let drop_alone = payload(&[(1, 1)], 10.0);
+    let bundle = payload(&[(3, 1)], 12.0);
+    let answers = join_all(clients.iter().enumerate().map(|(i, client)| {
+        let address = &instances[i % instances.len()];
+        client
+            .post(format!("{address}/api/stripe/checkout"))
+            .json(if i < 40 { &drop_alone } else { &bundle })
+            .send()
+    }))
+    .await;
+    let mut placed = 0;
+    for answer in answers {
+        let answer = answer.unwrap();
+        match answer.status().as_u16() {
+            200 => placed += 1,
+            409 => {}
+            other => panic!("unexpected {other}: {}", answer.text().await.unwrap()),
+        }
+    }
+    assert_eq!(placed, 40, "one order per account");
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COALESCE(MAX(n), 0) FROM (SELECT o.discord_id, SUM(l.quantity) AS n \
+             FROM orders o JOIN order_lines l ON l.order_id = o.id \
+             WHERE l.product_id IN (1, 3) GROUP BY o.discord_id) per_account"
+        )
+        .await,
+        1,
+        "no Discord account holds two Dragons, alone or bundled"
+    );
+    assert_eq!(
+        stock(&app, 1).await,
+        Some(60),
+        "forty Dragons taken, alone or bundled"
     );
 }

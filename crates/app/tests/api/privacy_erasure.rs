@@ -193,6 +193,15 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
         ],
     ),
     (
+        // a bundle's components as the order line sold them
+        "order_line_parts",
+        &[
+            ("order_id", NotPersonal),
+            ("position", NotPersonal),
+            ("product_id", NotPersonal),
+        ],
+    ),
+    (
         "order_reservations",
         &[
             ("order_id", NotPersonal),

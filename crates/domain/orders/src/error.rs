@@ -33,6 +33,15 @@ fn closed_words(status: OrderStatus) -> &'static str {
 
 /// A time as every shopper's page can read it whatever their zone: `2026-11-27 03:00 UTC`
 /// (seconds only when the time has some).
+/// Who holds the units of a drop's cap, as the refusal names it.
+fn holder_words(by: crate::CapHolder) -> &'static str {
+    match by {
+        crate::CapHolder::Discord => "your Discord account",
+        crate::CapHolder::ShopAccount => "your shop account",
+        crate::CapHolder::Browser => "this browser",
+    }
+}
+
 fn utc_words(at: &chrono::DateTime<chrono::Utc>) -> String {
     use chrono::Timelike;
     if at.second() == 0 {
@@ -92,11 +101,11 @@ pub enum CheckoutError {
         name: String,
         at: chrono::DateTime<chrono::Utc>,
     },
-    /// 409: the buyer's Discord account would hold more of a drop than its cap allows;
-    /// nothing was reserved.
+    /// 409: the buyer (its Discord account, its shop account or this browser) would hold more
+    /// of a drop than its cap allows, counting the drop inside bundles; nothing was reserved.
     #[error(
-        "{name} is limited to {} per Discord account, and your account already holds {}.",
-        .reached.max, .reached.held
+        "{name} is limited to {} per account, and {} already holds {}.",
+        .reached.max, holder_words(.reached.by), .reached.held
     )]
     AccountCap {
         name: String,
@@ -141,8 +150,8 @@ pub enum PlaceError {
     /// A holder of the order is at its cap of unpaid orders. Nothing was written.
     #[error("too many unpaid orders ({:?})", .0.by)]
     TooManyPending(PendingCapReached),
-    /// The buyer's Discord account would hold more of a drop than its cap. Nothing was written.
-    #[error("over the cap per Discord account of product {}", .0.product)]
+    /// The buyer would hold more of a drop than its cap. Nothing was written.
+    #[error("over the cap per account of product {} ({:?})", .0.product, .0.by)]
     AccountCap(crate::AccountCapReached),
     /// An order was placed under the same idempotency key since the placement's `since`.
     /// Nothing was written.

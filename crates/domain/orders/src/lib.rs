@@ -43,11 +43,12 @@ pub use lifecycle::{
 };
 pub use link_keys::{AccessKey, OrderKeys};
 pub use models::{
-    frees_up_in, stock_problems, AccountCap, AccountCapReached, Amounts, Buyer, CartItem,
-    CheckoutLimits, CheckoutRequest, Confirmation, Dispute, DisputeOutcome, Email, HeldBy,
-    InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
-    OrderStatus, Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps,
-    PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, StaffMember, TransitionError,
+    drop_caps, frees_up_in, stock_problems, takes_a_drop, AccountCap, AccountCapReached, Amounts,
+    Buyer, CapHolder, CartItem, CheckoutLimits, CheckoutRequest, Confirmation, Dispute,
+    DisputeOutcome, Email, HeldBy, InvalidEmail, Lifecycle, NewOrder, Order, OrderHolder, OrderId,
+    OrderLine, OrderPromo, OrderStatus, Payment, PaymentNotice, PaymentProvider, PendingCapReached,
+    PendingCaps, PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, StaffMember,
+    TransitionError,
 };
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,

@@ -12,11 +12,12 @@ use crate::gates::ProductGates;
 use crate::idempotency::{KeyedPlacement, IDEMPOTENCY_WINDOW_HOURS};
 use crate::link_keys::OrderKeys;
 use crate::{
-    frees_up_in, stock_problems, AccountCap, AccountCapReached, Amounts, Applied, Buyer, CartItem,
-    CheckoutError, CheckoutLimits, CheckoutRequest, CheckoutService, Closing, ConfirmError,
-    Confirmation, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository,
-    OrderStatus, PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release,
-    ReleaseError, RequestedItem, Reservation, StockHint, TransitionError, Unavailable,
+    drop_caps, frees_up_in, stock_problems, takes_a_drop, AccountCap, AccountCapReached, Amounts,
+    Applied, Buyer, CapHolder, CartItem, CheckoutError, CheckoutLimits, CheckoutRequest,
+    CheckoutService, Closing, ConfirmError, Confirmation, NewOrder, Order, OrderError, OrderId,
+    OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentNotice, PlaceError, PlacedOrder,
+    ProductLookup, ProviderEvent, Release, ReleaseError, RequestedItem, Reservation, StockHint,
+    TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -403,34 +404,25 @@ where
                 at,
             });
         }
-        let account_caps: Vec<AccountCap> = cart
-            .iter()
-            .filter_map(|item| {
-                item.product.max_per_account.map(|max| AccountCap {
-                    product: item.product.id,
-                    max,
-                })
-            })
-            .collect();
+        // A drop's units count against its cap and its payment window applies however they
+        // are bought: alone or inside bundles (their components as the database has them now,
+        // which the order lines keep).
+        let caps = drop_caps(&cart, &known);
         // more than the cap in this one order: refused before anything is locked
-        if let Some(item) = cart.iter().find(|item| {
-            item.product
-                .max_per_account
-                .is_some_and(|max| item.quantity.get() > max)
-        }) {
+        if let Some((cap, drop)) = caps.iter().find(|(cap, _)| cap.wanted > cap.max) {
             return Err(CheckoutError::AccountCap {
-                name: item.product.name.clone(),
+                name: drop.name.clone(),
                 reached: AccountCapReached {
-                    product: item.product.id,
-                    max: item.product.max_per_account.unwrap_or(0),
+                    product: cap.product,
+                    max: cap.max,
                     held: 0,
+                    by: CapHolder::Discord,
                 },
             });
         }
+        let account_caps: Vec<AccountCap> = caps.into_iter().map(|(cap, _)| cap).collect();
         // An order holding a drop's units is paid within the drop's shorter window.
-        let pay_by = cart
-            .iter()
-            .any(|item| item.product.release_at.is_some())
+        let pay_by = takes_a_drop(&cart, &known)
             .then(|| now + Duration::minutes(i64::from(self.limits.drop_payment_minutes)));
 
         let promo = self
@@ -465,6 +457,7 @@ where
                     name: item.product.name.clone(),
                     unit_price: item.product.price,
                     quantity: item.quantity,
+                    components: item.components(&known),
                 })
                 .collect(),
             buyer: request.buyer,

@@ -344,6 +344,7 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
                     == vec![AccountCap {
                         product: ProductId::new(1),
                         max: 2,
+                        wanted: 2,
                     }]
         })
         .returning(|new, _, _| Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) }));
@@ -364,7 +365,73 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
     };
     assert_eq!(
         error.to_string(),
-        "Pet 1 is limited to 2 per Discord account, and your account already holds 0."
+        "Pet 1 is limited to 2 per account, and your Discord account already holds 0."
+    );
+}
+
+#[tokio::test]
+async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() {
+    let drop = Product {
+        release_at: Some(now()),
+        max_per_account: Some(2),
+        ..product(1, "1.00", Stock::Finite(30))
+    };
+    let bundle = Product {
+        related_ids: vec![ProductId::new(1), ProductId::new(2)],
+        ..product(10, "5.00", Stock::Finite(30))
+    };
+    let other = product(2, "1.00", Stock::Unlimited);
+    // one drop alone and one inside the bundle: two units of the drop, within its cap of 2; the
+    // order pays within the drop's window and its bundle line keeps the bundle's parts
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .withf(|new, _, _| {
+            new.pay_by == Some(now() + chrono::Duration::minutes(10))
+                && new.account_caps
+                    == vec![AccountCap {
+                        product: ProductId::new(1),
+                        max: 2,
+                        wanted: 2,
+                    }]
+                && new.lines[1].components == vec![ProductId::new(1), ProductId::new(2)]
+                && new.lines[0].components.is_empty()
+        })
+        .returning(|new, _, _| Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) }));
+    let catalog = vec![drop.clone(), bundle.clone(), other.clone()];
+    let service = checkout(orders, lookup(catalog.clone()));
+    service
+        .place_order(request(vec![item(1, 1), item(10, 1)], dec!(6)))
+        .await
+        .unwrap();
+    // the bundle alone, its drop released long ago: still the drop's window and cap
+    let mut orders = MockOrderRepository::new();
+    orders
+        .expect_place()
+        .withf(|new, _, _| {
+            new.pay_by == Some(now() + chrono::Duration::minutes(10))
+                && new.account_caps.len() == 1
+                && new.account_caps[0].wanted == 2
+        })
+        .returning(|new, _, _| Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) }));
+    let service = checkout(orders, lookup(catalog.clone()));
+    service
+        .place_order(request(vec![item(10, 2)], dec!(10)))
+        .await
+        .unwrap();
+    // three bundles are three of the drop: over its cap in this one order
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().never();
+    let service = checkout(orders, lookup(catalog));
+    let result = service
+        .place_order(request(vec![item(10, 3)], dec!(15)))
+        .await;
+    let Err(error @ CheckoutError::AccountCap { .. }) = result else {
+        panic!("expected the cap, got {result:?}");
+    };
+    assert_eq!(
+        error.to_string(),
+        "Pet 1 is limited to 2 per account, and your Discord account already holds 0."
     );
 }
 

@@ -2,6 +2,7 @@ pub mod audit_log;
 pub mod bundle_items;
 pub mod chat_messages;
 pub mod chats;
+pub mod order_line_parts;
 pub mod order_lines;
 pub mod order_reservations;
 pub mod orders;

@@ -64,22 +64,36 @@ pub struct CheckoutLimits {
     pub drop_payment_minutes: u32,
 }
 
-/// A drop's cap per Discord account, as checkout hands it to the store with the order.
+/// A drop's cap per account, as checkout hands it to the store with the order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccountCap {
     pub product: catalog::ProductId,
-    /// Units one Discord account may hold across its pending, paid, delivered and disputed
-    /// orders, this one included.
+    /// Units one buyer (its Discord account, its shop account, its browser session) may hold
+    /// across its pending, paid, delivered and disputed orders, this one included.
     pub max: u32,
+    /// Units of the drop this order takes: its own lines and the bundles holding it.
+    pub wanted: u32,
 }
 
-/// A Discord account that would hold more of a drop than its cap allows.
+/// Who would hold more of a drop than its cap allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CapHolder {
+    /// The Discord account the buyer linked.
+    Discord,
+    /// The shop account the buyer is logged in to (whichever Discord accounts it linked).
+    ShopAccount,
+    /// The browser session that places the order.
+    Browser,
+}
+
+/// A buyer that would hold more of a drop than its cap allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AccountCapReached {
     pub product: catalog::ProductId,
     pub max: u32,
     /// Units its orders hold already.
     pub held: u32,
+    pub by: CapHolder,
 }
 
 impl Default for CheckoutLimits {

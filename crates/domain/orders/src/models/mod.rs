@@ -11,13 +11,13 @@ pub use checkout::{
     CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
 };
 pub use limits::{
-    frees_up_in, AccountCap, AccountCapReached, CheckoutLimits, HeldBy, OrderHolder,
+    frees_up_in, AccountCap, AccountCapReached, CapHolder, CheckoutLimits, HeldBy, OrderHolder,
     PendingCapReached, PendingCaps,
 };
 pub use order::{
     Amounts, Dispute, DisputeOutcome, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment,
     PaymentProvider, ProviderEvent,
 };
-pub use reservation::{stock_problems, CartItem, Reservation};
+pub use reservation::{drop_caps, stock_problems, takes_a_drop, CartItem, Reservation};
 pub use staff::StaffMember;
 pub use status::{Lifecycle, OrderStatus, TransitionError};

@@ -87,6 +87,9 @@ pub struct OrderLine {
     pub name: String,
     pub unit_price: Money,
     pub quantity: Quantity,
+    /// A bundle's components when it was placed (one of each per unit), whatever the bundle
+    /// holds later: what the line's units count toward the drops' caps. Empty for a product.
+    pub components: Vec<ProductId>,
 }
 
 impl OrderLine {
@@ -162,7 +165,7 @@ pub struct NewOrder {
     pub idempotency: Option<crate::idempotency::KeyedPlacement>,
     /// When it expires unpaid, if sooner than the usual payment window: drop orders.
     pub pay_by: Option<DateTime<Utc>>,
-    /// The drops' caps per Discord account its lines must stay within.
+    /// The drops' caps per account its lines (bundles' components included) must stay within.
     pub account_caps: Vec<crate::AccountCap>,
 }
 

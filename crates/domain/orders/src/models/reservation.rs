@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 use cart_pricing::{check_stock, CartLine, Quantity, StockProblem};
 use catalog::{Product, ProductId, Stock};
 
+use super::limits::AccountCap;
+
 /// One product the shopper asked for, as the database knows it, and how many.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CartItem {
@@ -20,6 +22,17 @@ impl CartItem {
     /// counted.
     pub fn limiting_stock(&self, known: &HashMap<ProductId, Product>) -> Option<i64> {
         self.product.available_stock(|id| known.get(&id)).count()
+    }
+
+    /// The bundle's components as the database has them now (those it knows), stored with the
+    /// order line; empty for a product.
+    pub fn components(&self, known: &HashMap<ProductId, Product>) -> Vec<ProductId> {
+        self.product
+            .related_ids
+            .iter()
+            .filter(|id| known.contains_key(id))
+            .copied()
+            .collect()
     }
 
     /// The line priced from the database, with its limiting stock.
@@ -91,6 +104,35 @@ fn demand<'a>(
         }
     }
     taken
+}
+
+/// The caps of the drops the items take, however they are bought: alone or inside bundles, in
+/// product id order, each with the units it takes (`wanted`) and the product (for its name).
+pub fn drop_caps<'a>(
+    items: &'a [CartItem],
+    known: &'a HashMap<ProductId, Product>,
+) -> Vec<(AccountCap, &'a Product)> {
+    demand(items, known)
+        .into_values()
+        .filter_map(|(product, wanted)| {
+            product.max_per_account.map(|max| {
+                let cap = AccountCap {
+                    product: product.id,
+                    max,
+                    wanted,
+                };
+                (cap, product)
+            })
+        })
+        .collect()
+}
+
+/// Whether the items take a drop's units, alone or inside a bundle: the order is then paid
+/// within the drop's shorter window.
+pub fn takes_a_drop(items: &[CartItem], known: &HashMap<ProductId, Product>) -> bool {
+    demand(items, known)
+        .values()
+        .any(|(product, _)| product.release_at.is_some())
 }
 
 /// Why the items cannot be bought as they are, in the spec's wording. Each line is checked
