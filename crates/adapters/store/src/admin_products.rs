@@ -45,17 +45,21 @@ fn new_row(draft: &ProductDraft) -> products::ActiveModel {
     }
 }
 
-/// Whether a pending, paid, delivered or disputed order holds units of the product.
+/// Whether a pending, paid, delivered or disputed order holds units of the product, alone or
+/// inside a bundle (the parts its line keeps).
 async fn held_by_orders(txn: &impl ConnectionTrait, id: ProductId) -> Result<bool, CatalogError> {
     let (marks, statuses) = holding_statuses();
-    let mut values: Vec<Value> = vec![id.get().into()];
+    let mut values: Vec<Value> = vec![id.get().into(), id.get().into()];
     values.extend(statuses);
     let found = txn
         .query_one(statement(
             txn,
             &format!(
                 "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
-                 WHERE l.product_id = ? AND o.status IN ({marks}) LIMIT 1"
+                 WHERE (l.product_id = ? OR EXISTS (SELECT 1 FROM order_line_parts p \
+                   WHERE p.order_id = l.order_id AND p.position = l.position \
+                   AND p.product_id = ?)) \
+                 AND o.status IN ({marks}) LIMIT 1"
             ),
             values,
         ))
