@@ -9,12 +9,21 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use catalog::ProductId;
+use event_listener::Event;
+use futures::future::{select, Either};
 use futures::lock::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-/// A lock per product id, made on first use and kept (one small lock per product sold here).
+/// One product's turn, and the signal that it sold out (which wakes every waiter).
+#[derive(Debug, Default)]
+struct Gate {
+    turn: Arc<AsyncMutex<()>>,
+    sold_out: Event,
+}
+
+/// A gate per product id, made on first use and kept (one small lock per product sold here).
 #[derive(Debug, Default)]
 pub(crate) struct ProductGates {
-    gates: Mutex<HashMap<ProductId, Arc<AsyncMutex<()>>>>,
+    gates: Mutex<HashMap<ProductId, Arc<Gate>>>,
 }
 
 /// The gates of one placement, released when dropped.
@@ -22,27 +31,56 @@ pub(crate) struct ProductGates {
 pub(crate) struct Entered(#[allow(dead_code)] Vec<OwnedMutexGuard<()>>);
 
 impl ProductGates {
-    /// Waits for the gates of `ids`, taken in id order so that two carts sharing products
-    /// never wait on each other in a circle. Before the catalog is read or any database lock
-    /// is taken.
-    pub(crate) async fn enter(&self, ids: impl IntoIterator<Item = ProductId>) -> Entered {
+    fn gates_of(&self, ids: impl IntoIterator<Item = ProductId>) -> Vec<Arc<Gate>> {
         let mut ids: Vec<ProductId> = ids.into_iter().collect();
         ids.sort_by_key(ProductId::get);
         ids.dedup();
-        let gates: Vec<Arc<AsyncMutex<()>>> = {
-            let mut map = match self.gates.lock() {
-                Ok(map) => map,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            ids.iter()
-                .map(|id| Arc::clone(map.entry(*id).or_default()))
-                .collect()
+        let mut map = match self.gates.lock() {
+            Ok(map) => map,
+            Err(poisoned) => poisoned.into_inner(),
         };
+        ids.iter()
+            .map(|id| Arc::clone(map.entry(*id).or_default()))
+            .collect()
+    }
+
+    /// Waits for the gates of `ids`, taken in id order so that two carts sharing products
+    /// never wait on each other in a circle. Before the catalog is read or any database lock
+    /// is taken. A placement that cannot win leaves the queue at once: each time one of its
+    /// products is signalled sold out ([`Self::sold_out`]) it asks `lost` again, and gives up
+    /// (`None`, no gate held) when that answers true, without waiting for its turn.
+    pub(crate) async fn enter(
+        &self,
+        ids: impl IntoIterator<Item = ProductId>,
+        lost: impl Fn() -> bool,
+    ) -> Option<Entered> {
+        let gates = self.gates_of(ids);
         let mut held = Vec::with_capacity(gates.len());
         for gate in gates {
-            held.push(gate.lock_owned().await);
+            let mut turn = Arc::clone(&gate.turn).lock_owned();
+            loop {
+                // listening before asking: a signal between the two is not missed
+                let signal = gate.sold_out.listen();
+                if lost() {
+                    return None;
+                }
+                match select(turn, signal).await {
+                    Either::Left((guard, _)) => {
+                        held.push(guard);
+                        break;
+                    }
+                    Either::Right(((), waiting)) => turn = waiting,
+                }
+            }
         }
-        Entered(held)
+        Some(Entered(held))
+    }
+
+    /// The products `ids` sold out: every placement waiting for them asks whether it lost.
+    pub(crate) fn sold_out(&self, ids: impl IntoIterator<Item = ProductId>) {
+        for gate in self.gates_of(ids) {
+            gate.sold_out.notify(usize::MAX);
+        }
     }
 }
 
@@ -68,7 +106,7 @@ mod tests {
                         1 => vec![ProductId::new(2), ProductId::new(1)],
                         _ => vec![ProductId::new(1), ProductId::new(2), ProductId::new(1)],
                     };
-                    let _entered = gates.enter(ids).await;
+                    let _entered = gates.enter(ids, || false).await;
                     let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
                     most.fetch_max(now, Ordering::SeqCst);
                     tokio::time::sleep(Duration::from_millis(2)).await;
@@ -85,9 +123,43 @@ mod tests {
         assert_eq!(most.load(Ordering::SeqCst), 1);
 
         // another product is not held up by product 1
-        let _one = gates.enter([ProductId::new(1)]).await;
-        tokio::time::timeout(Duration::from_secs(1), gates.enter([ProductId::new(3)]))
-            .await
-            .expect("product 3 has its own gate");
+        let _one = gates.enter([ProductId::new(1)], || false).await;
+        tokio::time::timeout(
+            Duration::from_secs(1),
+            gates.enter([ProductId::new(3)], || false),
+        )
+        .await
+        .expect("product 3 has its own gate");
+    }
+
+    #[tokio::test]
+    async fn waiters_that_lost_leave_when_the_product_sells_out_without_their_turn() {
+        use std::sync::atomic::AtomicBool;
+        let gates = Arc::new(ProductGates::default());
+        let sold_out = Arc::new(AtomicBool::new(false));
+        // the placement in progress holds the gate for as long as this test likes
+        let inside = gates.enter([ProductId::new(1)], || false).await;
+        let waiters: Vec<_> = (0..10)
+            .map(|_| {
+                let (gates, sold_out) = (gates.clone(), sold_out.clone());
+                tokio::spawn(async move {
+                    gates
+                        .enter([ProductId::new(1)], || sold_out.load(Ordering::SeqCst))
+                        .await
+                        .is_some()
+                })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        sold_out.store(true, Ordering::SeqCst);
+        gates.sold_out([ProductId::new(1)]);
+        for waiter in waiters {
+            let entered = tokio::time::timeout(Duration::from_secs(5), waiter)
+                .await
+                .expect("the waiter left while the gate was still held")
+                .expect("the task ran");
+            assert!(!entered, "a waiter that lost never enters");
+        }
+        assert!(inside.is_some());
     }
 }

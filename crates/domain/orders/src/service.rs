@@ -167,8 +167,13 @@ where
             return;
         }
         if let (Some(hint), Some(version)) = (&self.hint, version) {
-            let read: Vec<Product> = read.values().cloned().collect();
-            hint.learned(version, &read);
+            let products: Vec<Product> = read.values().cloned().collect();
+            hint.learned(version, &products);
+            // the checkouts waiting for what is gone now ask whether they lost
+            let gone = read.values().filter(|product| {
+                product.available_stock(|id| read.get(&id)) == catalog::Stock::Finite(0)
+            });
+            self.gates.sold_out(gone.map(|product| product.id));
         }
     }
 
@@ -352,12 +357,14 @@ where
         // turns go by the products asked for; a bundle and one of its components bought at
         // once meet at the row lock, as they would without turns. The database stays the
         // judge of every sale.
+        // A checkout that cannot win any more leaves the line as soon as the product sells out,
+        // without waiting for its turn.
         let entered = match &self.hint {
-            Some(_) => Some(
-                self.gates
-                    .enter(items.iter().map(|item| item.product_id))
-                    .await,
-            ),
+            Some(_) => {
+                let ids = items.iter().map(|item| item.product_id);
+                let lost = || self.sold_out_by_hint(&items).is_some();
+                self.gates.enter(ids, lost).await
+            }
             None => None,
         };
         if let Some(problems) = self.sold_out_by_hint(&items) {
