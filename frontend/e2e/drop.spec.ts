@@ -69,7 +69,7 @@ test('a drop counts down, then opens on the server’s push without a reload', a
   const { id } = (await created.json()) as { id: number };
 
   try {
-    // the admin sets it to drop in about an hour, one per Discord account, in Berlin time
+    // the admin sets it to drop in about an hour, one per account, in Berlin time
     const inAnHour = Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000;
     await admin.goto('/admin/products');
     await admin.getByRole('button', { name: `Edit ${NAME}` }).click();
@@ -104,7 +104,7 @@ test('a drop counts down, then opens on the server’s push without a reload', a
     await expect(countdown).toBeDisabled();
     await expect(countdown).toHaveText(/^Drops in (59:\d\d|1:00:\d\d)$/);
     await expect(shopper.getByRole('button', { name: 'Add to Cart' })).toHaveCount(0);
-    await expect(shopper.getByText('Limit 1 per Discord account')).toBeVisible();
+    await expect(shopper.getByText('Limit 1 per account')).toBeVisible();
     await expect(shopper.getByRole('link', { name: 'Link Discord' })).toBeVisible();
     await expectNoSeriousA11yViolations(shopper);
     await saveScreenshot(shopper, testInfo, 'drop-product-1280');

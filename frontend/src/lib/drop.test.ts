@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  capLabel,
   countdownLabel,
   isUpcomingDrop,
   releaseTimeLabel,
@@ -9,6 +10,12 @@ import {
 } from '@/lib/drop';
 
 describe('drops', () => {
+  it('words a cap per account, on the drop and on a bundle that holds it', () => {
+    const dragon = { name: 'Dragon', max_per_account: 1 };
+    expect(capLabel(dragon)).toBe('Limit 1 per account');
+    expect(capLabel(dragon, { held: true })).toBe('Holds Dragon: limit 1 per account');
+  });
+
   it('counts m:ss under an hour, h:mm:ss under a day, then days', () => {
     expect(countdownLabel(299)).toBe('4:59');
     expect(countdownLabel(5)).toBe('0:05');

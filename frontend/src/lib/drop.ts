@@ -7,6 +7,19 @@
 /** The fields a drop is told by (saved cart lines from before drops have none of them). */
 type DropFields = { released?: boolean; release_at?: string | null };
 
+/** A drop's cap of units per account (the server counts it per Discord account, shop account and browser). */
+type CapFields = { name: string; max_per_account: number };
+
+/**
+ * The words for a drop's cap: on its own page and cart line "Limit 1 per account"; on a bundle
+ * that holds it (`held`) "Holds Dragon: limit 1 per account".
+ */
+export function capLabel(drop: CapFields, { held = false }: { held?: boolean } = {}): string {
+  return held
+    ? `Holds ${drop.name}: limit ${drop.max_per_account} per account`
+    : `Limit ${drop.max_per_account} per account`;
+}
+
 /** Listed but not yet on sale. */
 export function isUpcomingDrop(product: DropFields): boolean {
   return product.released === false;

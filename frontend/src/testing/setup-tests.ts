@@ -11,7 +11,7 @@ installDialogPolyfill();
 
 beforeEach(() => {
   window.localStorage.clear();
-  useCartStore.setState({ items: [], hydrated: true, isOpen: false });
+  useCartStore.setState({ items: [], hydrated: true, isOpen: false, caps: new Map() });
   useToastStore.setState({ toasts: [] });
 });
 

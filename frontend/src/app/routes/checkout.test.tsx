@@ -552,9 +552,16 @@ describe('checkout page: Complete Payment', () => {
       'This item drops at 2026-11-27 03:00 UTC',
     ],
     [
-      "a drop's 409 over the cap per Discord account",
-      () => jsonResponse({ message: 'Limit 1 Night Owl per Discord account.' }, 409),
-      'Limit 1 Night Owl per Discord account.',
+      "a drop's 409 over the cap per account",
+      () =>
+        jsonResponse(
+          {
+            message:
+              'Night Owl is limited to 1 per account, and your Discord account already holds 1.',
+          },
+          409,
+        ),
+      'Night Owl is limited to 1 per account, and your Discord account already holds 1.',
     ],
     [
       'no redirect url',

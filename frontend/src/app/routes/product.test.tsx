@@ -203,6 +203,34 @@ describe('product page', () => {
   });
 });
 
+describe('a bundle that holds a drop', () => {
+  const dragon = makeProduct({ id: 31, name: 'Dragon', stock: 30, max_per_account: 1 });
+  const egg = makeProduct({ id: 32, name: 'Egg' });
+  const dragonBundle = makeProduct({ id: 33, name: 'Dragon Bundle', related_ids: [31, 32] });
+  const catalogue = [dragon, egg, dragonBundle];
+
+  it('shows the drop’s limit on the bundle, and the drop’s own on the drop', async () => {
+    const { unmount } = renderProductPage(33, catalogue);
+    expect(await screen.findByText('Holds Dragon: limit 1 per account')).toBeInTheDocument();
+    expect(screen.queryByText('Limit 1 per account')).not.toBeInTheDocument();
+    unmount();
+
+    renderProductPage(31, catalogue);
+    expect(await screen.findByText('Limit 1 per account')).toBeInTheDocument();
+    expect(screen.queryByText(/^Holds /)).not.toBeInTheDocument();
+  });
+
+  it('refuses the bundle when the drop is already in the cart at its cap', async () => {
+    useCartStore.getState().addItem(dragon);
+    useCartStore.getState().close();
+    const { user } = renderProductPage(33, catalogue);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    expect(await screen.findByText('Limit 1 Dragon per account')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(qtyInCart(33)).toBeUndefined();
+  });
+});
+
 describe('an upcoming drop on the product page', () => {
   const RELEASE_AT = '2026-11-27T03:00:00Z';
   const drop = makeProduct({
@@ -249,7 +277,7 @@ describe('an upcoming drop on the product page', () => {
     expect(button).toBeDisabled();
     expect(screen.queryByRole('button', { name: /add to cart/i })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Buy Now' })).not.toBeInTheDocument();
-    expect(screen.getByText('Limit 1 per Discord account')).toBeInTheDocument();
+    expect(screen.getByText('Limit 1 per account')).toBeInTheDocument();
 
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(button).toHaveAccessibleName('Drops in 4:58');

@@ -140,3 +140,21 @@ describe('cart line stock notes', () => {
     expect(screen.getByRole('button', { name: 'Increase quantity of Unicorn' })).toBeDisabled();
   });
 });
+
+describe('cart line caps per account', () => {
+  it('counts a drop inside a bundle: both lines at the cap, each saying why', () => {
+    const dragon = makeProduct({ id: 31, name: 'Dragon', stock: 30, max_per_account: 2 });
+    const dragonBundle = makeProduct({ id: 33, name: 'Dragon Bundle', related_ids: [31] });
+    const { addItem, open } = useCartStore.getState();
+    addItem(dragon);
+    addItem(dragonBundle);
+    open();
+    renderWithProviders(<CartHarness />);
+    expect(screen.getByText('Limit 2 per account')).toBeInTheDocument();
+    expect(screen.getByText('Holds Dragon: limit 2 per account')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Increase quantity of Dragon' })).toBeDisabled();
+    expect(
+      screen.getByRole('button', { name: 'Increase quantity of Dragon Bundle' }),
+    ).toBeDisabled();
+  });
+});

@@ -8,10 +8,12 @@ import { toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
 import { CartLine } from '@/features/cart/components/cart-line';
 import {
+  checkAddable,
   selectTotalPrice,
   selectTotalQuantity,
   useCartStore,
 } from '@/features/cart/stores/cart-store';
+import { refusalMessage } from '@/features/cart/utils/refusal-message';
 import { formatPrice } from '@/lib/money';
 
 import './cart-drawer.css';
@@ -26,6 +28,7 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
   const hydrated = useCartStore((state) => state.hydrated);
   const isOpen = useCartStore((state) => state.isOpen);
   const items = useCartStore((state) => state.items);
+  const caps = useCartStore((state) => state.caps);
   const totalPrice = useCartStore(selectTotalPrice);
   const totalQuantity = useCartStore(selectTotalQuantity);
   const { close, clear, increment, decrement } = useCartStore.getState();
@@ -90,9 +93,10 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
             <CartLine
               key={item.id}
               item={item}
+              oneMore={checkAddable(item, items, caps)}
               onIncrement={() => {
                 const result = increment(item.id);
-                if (!result.ok) toast.error(`Only ${item.stock ?? 0} of ${item.name} in stock`);
+                if (!result.ok) toast.error(refusalMessage(item, result));
               }}
               onDecrement={() => decrement(item.id)}
             />

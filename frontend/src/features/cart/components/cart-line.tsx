@@ -1,11 +1,11 @@
 import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
-import { canIncrease, type CartItem } from '@/features/cart/stores/cart-store';
-import { isUpcomingDrop } from '@/lib/drop';
+import type { AddResult, CartItem } from '@/features/cart/stores/cart-store';
+import { capLabel, isUpcomingDrop } from '@/lib/drop';
 import { formatPrice, lineTotal } from '@/lib/money';
 
 /** Why the plus button is off, or what to fix before checkout when the stock dropped. */
-function LimitNote({ item }: { item: CartItem }) {
+function LimitNote({ item, oneMore }: { item: CartItem; oneMore: AddResult }) {
   if (isUpcomingDrop(item))
     return <p className="cart-line__limit">Not on sale yet: it drops soon</p>;
   if (item.stock !== null && item.qty >= item.stock) {
@@ -14,20 +14,23 @@ function LimitNote({ item }: { item: CartItem }) {
     else if (item.qty > item.stock) note = `Only ${item.stock} left: lower the quantity`;
     return <p className="cart-line__limit">{note}</p>;
   }
-  if (item.max_per_account && item.qty >= item.max_per_account) {
-    return <p className="cart-line__limit">Limit {item.max_per_account} per Discord account</p>;
+  if (!oneMore.ok && oneMore.reason === 'account-limit') {
+    const { drop } = oneMore;
+    return <p className="cart-line__limit">{capLabel(drop, { held: drop.id !== item.id })}</p>;
   }
   return null;
 }
 
 type CartLineProps = {
   item: CartItem;
+  /** Whether one more may go in (`checkAddable` over the whole cart): the plus button and its note. */
+  oneMore: AddResult;
   onIncrement: () => void;
   onDecrement: () => void;
 };
 
-export function CartLine({ item, onIncrement, onDecrement }: CartLineProps) {
-  const atLimit = !canIncrease(item);
+export function CartLine({ item, oneMore, onIncrement, onDecrement }: CartLineProps) {
+  const atLimit = !oneMore.ok;
   return (
     <li className="cart-line">
       <div className="cart-line__image">
@@ -68,7 +71,7 @@ export function CartLine({ item, onIncrement, onDecrement }: CartLineProps) {
             <PlusIcon size={16} />
           </IconButton>
         </div>
-        <LimitNote item={item} />
+        <LimitNote item={item} oneMore={oneMore} />
       </div>
       <p className="cart-line__total">{formatPrice(lineTotal(item.price, item.qty))}</p>
     </li>

@@ -2,31 +2,14 @@ import { useState } from 'react';
 
 import { toast } from '@/components/ui/toast';
 import { AddToCartConfirmModal } from '@/features/cart/components/add-to-cart-confirm-modal';
-import {
-  checkAddable,
-  selectQuantityOf,
-  useCartStore,
-  type AddRefusal,
-} from '@/features/cart/stores/cart-store';
+import { checkAddable, selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
+import { refusalMessage } from '@/features/cart/utils/refusal-message';
 import type { Product } from '@/types/api';
 
 type UseAddToCartOptions = {
   /** Also ask before adding a product that is already in the cart (the product page does). */
   confirmWhenInCart?: boolean;
 };
-
-function refusalMessage(product: Product, reason: AddRefusal): string {
-  switch (reason) {
-    case 'out-of-stock':
-      return `${product.name} is out of stock`;
-    case 'stock-limit':
-      return `You already have all ${product.stock ?? 0} ${product.name} we have in stock`;
-    case 'not-released':
-      return `${product.name} is not on sale yet`;
-    case 'account-limit':
-      return `Limit ${product.max_per_account ?? 0} ${product.name} per Discord account`;
-  }
-}
 
 /**
  * Adds a product to the cart with feedback (a toast, the drawer opens), first asking for
@@ -48,15 +31,16 @@ export function useAddToCart({ confirmWhenInCart = false }: UseAddToCartOptions 
       toast.success(`Added ${product.name} to cart`);
       onAdded?.();
     } else {
-      toast.error(refusalMessage(product, result.reason));
+      toast.error(refusalMessage(product, result));
     }
   };
 
   const addToCart = (product: Product, { onAdded }: AddToCartCallOptions = {}) => {
-    const quantity = selectQuantityOf(product.id)(useCartStore.getState());
-    const check = checkAddable(product, quantity);
+    const { items, caps } = useCartStore.getState();
+    const quantity = selectQuantityOf(product.id)({ items });
+    const check = checkAddable(product, items, caps);
     if (!check.ok) {
-      toast.error(refusalMessage(product, check.reason));
+      toast.error(refusalMessage(product, check));
       return;
     }
     if (product.dupe_warning || (confirmWhenInCart && quantity > 0)) {

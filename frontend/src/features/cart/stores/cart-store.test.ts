@@ -6,6 +6,7 @@ import {
   loadCartItems,
   selectTotalPrice,
   selectTotalQuantity,
+  unitsInCart,
   useCartStore,
 } from '@/features/cart/stores/cart-store';
 import { makeProduct } from '@/testing/factories';
@@ -15,7 +16,7 @@ const saved = () => JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? 
 
 describe('cart store', () => {
   beforeEach(() => {
-    useCartStore.setState({ items: [], hydrated: false, isOpen: false });
+    useCartStore.setState({ items: [], hydrated: false, isOpen: false, caps: new Map() });
   });
 
   it('starts closed and empty', () => {
@@ -86,15 +87,27 @@ describe('cart store', () => {
     expect(cart().isOpen).toBe(false);
   });
 
-  it('keeps to the cap per Discord account', () => {
-    const owl = makeProduct({ stock: 10, max_per_account: 2 });
+  it('keeps to the cap per account', () => {
+    const owl = makeProduct({ name: 'Owl', stock: 10, max_per_account: 2 });
+    const refusal = {
+      ok: false,
+      reason: 'account-limit',
+      drop: { id: owl.id, name: 'Owl', max_per_account: 2 },
+    };
     cart().addItem(owl);
     cart().addItem(owl);
-    expect(cart().addItem(owl)).toEqual({ ok: false, reason: 'account-limit' });
-    expect(cart().increment(owl.id)).toEqual({ ok: false, reason: 'account-limit' });
+    expect(cart().addItem(owl)).toEqual(refusal);
+    expect(cart().increment(owl.id)).toEqual(refusal);
     expect(cart().items[0]?.qty).toBe(2);
   });
 
+  it('lets lines saved before drops and bundles existed (no drop fields) be added to', () => {
+    const old = { id: 41, name: 'Bee', price: 4.5, image: null, stock: null, qty: 1 };
+    window.localStorage.setItem(CART_STORAGE_KEY, JSON.stringify([old]));
+    cart().hydrate();
+    expect(cart().increment(old.id)).toEqual({ ok: true, qty: 2 });
+    expect(cart().addItem(makeProduct({ related_ids: [old.id] }))).toEqual({ ok: true, qty: 1 });
+  });
   it('lets unlimited products (stock null) be added freely', () => {
     const sheckles = makeProduct({ stock: null });
     for (let i = 0; i < 50; i += 1) cart().addItem(sheckles);
@@ -179,5 +192,62 @@ describe('cart store', () => {
     window.dispatchEvent(new StorageEvent('storage', { key: CART_STORAGE_KEY }));
     expect(cart().items).toEqual([{ ...bee, qty: 2 }]);
     stop();
+  });
+});
+
+describe('a drop inside bundles', () => {
+  const dragon = makeProduct({ id: 51, name: 'Dragon', stock: 30, max_per_account: 1 });
+  const dragonBundle = makeProduct({ id: 52, name: 'Dragon Bundle', related_ids: [51, 53] });
+  const egg = makeProduct({ id: 53, name: 'Egg' });
+  const fireBundle = makeProduct({ id: 54, name: 'Fire Bundle', related_ids: [53, 51] });
+  const refusal = {
+    ok: false,
+    reason: 'account-limit',
+    drop: { id: 51, name: 'Dragon', max_per_account: 1 },
+  };
+
+  beforeEach(() => {
+    useCartStore.setState({ items: [], hydrated: true, isOpen: false, caps: new Map() });
+  });
+
+  it('counts a bundle unit as one of the drop: refused when the drop is at its cap', () => {
+    cart().addItem(dragon);
+    expect(cart().addItem(dragonBundle)).toEqual(refusal);
+    expect(cart().items.map((item) => item.id)).toEqual([dragon.id]);
+  });
+
+  it('refuses the drop itself once a bundle holds it up to the cap', () => {
+    cart().syncProducts([dragon, dragonBundle, egg]);
+    cart().addItem(dragonBundle);
+    expect(cart().addItem(dragon)).toEqual(refusal);
+  });
+
+  it('refuses a second bundle holding a drop capped at 1, read from the catalogue', () => {
+    // the drop is not in the cart: its cap comes from the latest product list
+    cart().syncProducts([dragon, dragonBundle, egg, fireBundle]);
+    expect(cart().addItem(dragonBundle)).toEqual({ ok: true, qty: 1 });
+    expect(cart().addItem(fireBundle)).toEqual(refusal);
+    expect(cart().increment(dragonBundle.id)).toEqual(refusal);
+    expect(cart().items.map((item) => [item.id, item.qty])).toEqual([[dragonBundle.id, 1]]);
+  });
+
+  it('counts every unit of every bundle against a larger cap', () => {
+    cart().syncProducts([{ ...dragon, max_per_account: 3 }, dragonBundle, egg, fireBundle]);
+    cart().addItem(dragonBundle);
+    cart().addItem(dragonBundle);
+    cart().addItem(fireBundle);
+    expect(unitsInCart(dragon.id, cart().items)).toBe(3);
+    expect(cart().addItem(fireBundle)).toMatchObject({ ok: false, reason: 'account-limit' });
+    expect(cart().addItem(egg)).toEqual({ ok: true, qty: 1 });
+  });
+
+  it('follows the catalogue when a cap changes, without saving the caps', () => {
+    cart().syncProducts([dragon, dragonBundle, egg]);
+    cart().addItem(dragonBundle);
+    cart().syncProducts([{ ...dragon, max_per_account: 2 }, dragonBundle, egg]);
+    expect(cart().increment(dragonBundle.id)).toEqual({ ok: true, qty: 2 });
+    expect(saved()).toEqual(cart().items);
+    cart().syncProducts([{ ...dragon, max_per_account: null }, dragonBundle, egg]);
+    expect(cart().caps.size).toBe(0);
   });
 });

@@ -13,7 +13,18 @@ export type CartItem = Product & { qty: number };
 export const CART_STORAGE_KEY = 'cartItems';
 
 export type AddRefusal = 'out-of-stock' | 'stock-limit' | 'not-released' | 'account-limit';
-export type AddResult = { ok: true; qty: number } | { ok: false; reason: AddRefusal };
+
+/** A product sold with a cap of units per account (a drop): what the cart needs to count it. */
+export type DropCap = { id: number; name: string; max_per_account: number };
+
+/** The catalogue's capped products by id, so a bundle's drop is counted even when not in the cart. */
+export type DropCaps = ReadonlyMap<number, DropCap>;
+
+/** Why one more cannot go in; 'account-limit' names the drop whose cap it would pass. */
+export type AddRefused =
+  | { ok: false; reason: Exclude<AddRefusal, 'account-limit'> }
+  | { ok: false; reason: 'account-limit'; drop: DropCap };
+export type AddResult = { ok: true; qty: number } | AddRefused;
 
 type CartState = {
   items: CartItem[];
@@ -21,17 +32,22 @@ type CartState = {
   hydrated: boolean;
   /** Whether the drawer is open. Not persisted: a reload starts closed. */
   isOpen: boolean;
+  /** The caps of the latest catalogue (`syncProducts`). Not persisted. */
+  caps: DropCaps;
 
   /** Reads the saved cart (again): at start-up and when another tab changed it. */
   hydrate: () => void;
-  /** Adds one of the product (and opens the drawer), unless it is out of stock or at its stock. */
+  /**
+   * Adds one of the product (and opens the drawer), unless it is out of stock, at its stock, or
+   * would take a drop (itself or one it holds) over its cap per account.
+   */
   addItem: (product: Product) => AddResult;
   increment: (id: number) => AddResult;
   /** Takes one away; the line goes when it would drop below 1. */
   decrement: (id: number) => void;
   removeItem: (id: number) => void;
   clear: () => void;
-  /** Refreshes saved product fields (price, stock, name, image…) from the latest catalogue. */
+  /** Refreshes saved product fields (price, stock, name, image…) and the caps from the latest catalogue. */
   syncProducts: (products: readonly Product[]) => void;
   open: () => void;
   close: () => void;
@@ -39,25 +55,73 @@ type CartState = {
 
 /**
  * What the cart checks before adding one: the stock, and for a drop its release and its cap per
- * Discord account. Lines saved before drops existed have no drop fields.
+ * account, for a bundle the caps of the drops it holds. Lines saved before drops or bundles
+ * existed have no drop fields and no `related_ids`.
  */
-type AddableProduct = Pick<Product, 'stock'> &
-  Partial<Pick<Product, 'released' | 'max_per_account'>>;
+type AddableProduct = Pick<Product, 'id' | 'name' | 'stock'> &
+  Partial<Pick<Product, 'released' | 'max_per_account' | 'related_ids'>>;
 
-/** Whether one more of this line may go into the cart (the plus button). */
-export function canIncrease(item: AddableProduct & Pick<CartItem, 'qty'>): boolean {
-  return checkAddable(item, item.qty).ok;
+/** A cart line as the caps count it. */
+type CountedLine = Pick<CartItem, 'id' | 'name' | 'qty'> &
+  Partial<Pick<CartItem, 'max_per_account' | 'related_ids'>>;
+
+/** The units of `dropId` one of `product` takes: itself, and one per place in a bundle's parts. */
+function unitsOfEach(product: Pick<CountedLine, 'id' | 'related_ids'>, dropId: number): number {
+  const own = product.id === dropId ? 1 : 0;
+  return own + (product.related_ids ?? []).filter((id) => id === dropId).length;
 }
 
-/** Whether one more of `product` may be added to a cart holding `qtyInCart` of it. */
-export function checkAddable(product: AddableProduct, qtyInCart: number): AddResult {
+/**
+ * The units of `dropId` the cart holds, as the server counts them: its own line plus one per unit
+ * of every bundle that contains it.
+ */
+export function unitsInCart(dropId: number, lines: readonly CountedLine[]): number {
+  return lines.reduce((total, line) => total + line.qty * unitsOfEach(line, dropId), 0);
+}
+
+function capOf(product: CountedLine | AddableProduct): DropCap | null {
+  return product.max_per_account
+    ? { id: product.id, name: product.name, max_per_account: product.max_per_account }
+    : null;
+}
+
+/**
+ * The caps one more of `product` counts against: its own, and those of the drops it holds. The
+ * product's own fields first (the freshest), then the catalogue's, then the cart lines'.
+ */
+function capsTouched(
+  product: AddableProduct,
+  lines: readonly CountedLine[],
+  caps: DropCaps,
+): DropCap[] {
+  const ids = new Set([product.id, ...(product.related_ids ?? [])]);
+  return [...ids].flatMap((id) => {
+    if (id === product.id && product.max_per_account !== undefined) return capOf(product) ?? [];
+    const line = lines.find((item) => item.id === id);
+    return caps.get(id) ?? (line && capOf(line)) ?? [];
+  });
+}
+
+/** Whether one more of `product` may be added to a cart holding `lines`. */
+export function checkAddable(
+  product: AddableProduct,
+  lines: readonly CountedLine[],
+  caps: DropCaps = new Map(),
+): AddResult {
+  const qtyInCart = lines.find((item) => item.id === product.id)?.qty ?? 0;
   if (isUpcomingDrop(product)) return { ok: false, reason: 'not-released' };
   if (isOutOfStock(product)) return { ok: false, reason: 'out-of-stock' };
   if (!canAddOneMore(product, qtyInCart)) return { ok: false, reason: 'stock-limit' };
-  if (product.max_per_account && qtyInCart >= product.max_per_account) {
-    return { ok: false, reason: 'account-limit' };
-  }
+  const over = capsTouched(product, lines, caps).find(
+    (drop) => unitsInCart(drop.id, lines) + unitsOfEach(product, drop.id) > drop.max_per_account,
+  );
+  if (over) return { ok: false, reason: 'account-limit', drop: over };
   return { ok: true, qty: qtyInCart + 1 };
+}
+
+/** The capped products of a catalogue. */
+export function dropCaps(products: readonly Product[]): DropCaps {
+  return new Map(products.flatMap((product) => capOf(product) ?? []).map((cap) => [cap.id, cap]));
 }
 
 function isCartItem(value: unknown): value is CartItem {
@@ -141,13 +205,14 @@ export const useCartStore = create<CartState>()(
       items: [],
       hydrated: false,
       isOpen: false,
+      caps: new Map(),
 
       hydrate: () => void store.persist.rehydrate(),
 
       addItem: (product) => {
-        const { items } = get();
+        const { items, caps } = get();
         const existing = items.find((item) => item.id === product.id);
-        const result = checkAddable(product, existing?.qty ?? 0);
+        const result = checkAddable(product, items, caps);
         if (!result.ok) return result;
         const next = existing
           ? items.map((item) =>
@@ -159,10 +224,10 @@ export const useCartStore = create<CartState>()(
       },
 
       increment: (id) => {
-        const { items } = get();
+        const { items, caps } = get();
         const existing = items.find((item) => item.id === id);
         if (!existing) return { ok: false, reason: 'out-of-stock' };
-        const result = checkAddable(existing, existing.qty);
+        const result = checkAddable(existing, items, caps);
         if (!result.ok) return result;
         set({ items: items.map((item) => (item.id === id ? { ...item, qty: result.qty } : item)) });
         return result;
@@ -191,6 +256,8 @@ export const useCartStore = create<CartState>()(
           return { ...item, ...fresh, qty: item.qty };
         });
         if (changed) set({ items: next });
+        const caps = dropCaps(products);
+        if (!sameValue([...caps], [...get().caps])) set({ caps });
       },
 
       open: () => set({ isOpen: true }),

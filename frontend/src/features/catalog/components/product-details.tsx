@@ -9,7 +9,7 @@ import { ProductBadges } from '@/features/catalog/components/product-badges';
 import { ProductImage } from '@/features/catalog/components/product-image';
 import { ProductPrice } from '@/features/catalog/components/product-price';
 import { categoryLabel } from '@/features/catalog/utils/product-labels';
-import { isUpcomingDrop, releaseTimeLabel } from '@/lib/drop';
+import { capLabel, isUpcomingDrop, releaseTimeLabel } from '@/lib/drop';
 import { formatPrice } from '@/lib/money';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
@@ -43,6 +43,12 @@ export function ProductDetails({
   const soldOut = isOutOfStock(product);
   const upcoming = isUpcomingDrop(product);
   const category = categoryLabel(product.category);
+  // A bundle's drops count against their caps too (one unit per bundle): say so on the bundle.
+  const heldCaps = new Map(
+    includedProducts.flatMap(({ id, name, max_per_account }) =>
+      max_per_account && id !== product.id ? [[id, { name, max_per_account }] as const] : [],
+    ),
+  );
 
   return (
     <article className="product-details" aria-labelledby="product-title">
@@ -118,9 +124,14 @@ export function ProductDetails({
           ) : null}
           {product.max_per_account ? (
             <p className="product-details__limit">
-              Limit {product.max_per_account} per Discord account
+              {capLabel({ name: product.name, max_per_account: product.max_per_account })}
             </p>
           ) : null}
+          {[...heldCaps].map(([id, drop]) => (
+            <p key={id} className="product-details__limit">
+              {capLabel(drop, { held: true })}
+            </p>
+          ))}
           {quantityInCart > 0 ? (
             <p className="product-details__in-cart" role="status">
               You have {quantityInCart} in your cart.
