@@ -63,8 +63,9 @@ pub struct ProductFormDoc {
     /// once orders hold the drop's units answers 409.
     #[schema(nullable = false, format = DateTime, example = "2026-12-01T18:00:00Z")]
     release_at: Option<String>,
-    /// Units one Discord account may hold across its pending, paid and delivered orders, 1 to
-    /// 20. Empty: no limit. Left out of an update: unchanged.
+    /// Units one buyer (Discord account, shop account, browser) may hold across its pending,
+    /// paid, delivered and disputed orders, alone or inside bundles, 1 to 20. Empty: no limit.
+    /// Left out of an update: unchanged.
     #[schema(nullable = false, minimum = 1, maximum = 20)]
     max_per_account: Option<u32>,
     /// A PNG, JPEG, GIF or WebP picture, at most 5 MB and 40 megapixels; re-encoded before it

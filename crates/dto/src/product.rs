@@ -48,8 +48,8 @@ pub struct ProductResponse {
     /// A drop's release, RFC 3339 in UTC; null for an ordinary product.
     #[schema(required = true, value_type = Option<String>, format = DateTime, example = "2026-12-01T18:00:00Z")]
     release_at: Option<DateTime<Utc>>,
-    /// Units one Discord account may hold across its pending, paid and delivered orders; null:
-    /// no limit.
+    /// Units one buyer (Discord account, shop account, browser) may hold across its pending,
+    /// paid, delivered and disputed orders, alone or inside bundles; null: no limit.
     #[schema(required = true, minimum = 1, maximum = 20)]
     max_per_account: Option<u32>,
 }

@@ -278,7 +278,7 @@ impl ProductForm {
                     p.fail(
                         "max_per_account",
                         format!(
-                            "The limit per Discord account must be a whole number from 1 to \
+                            "The limit per account must be a whole number from 1 to \
                              {MAX_PER_ACCOUNT} (empty = no limit)."
                         ),
                     );

@@ -94,8 +94,8 @@ pub struct Product {
     pub archived: bool,
     /// A drop: listed before, sold only from this moment on.
     pub release_at: Option<DateTime<Utc>>,
-    /// How many units one Discord account may hold across its pending, paid, delivered and
-    /// disputed orders (1 to [`MAX_PER_ACCOUNT`]); `None`: no cap.
+    /// How many units one buyer (Discord account, shop account, browser) may hold across its
+    /// pending, paid, delivered and disputed orders, alone or inside bundles (1 to [`MAX_PER_ACCOUNT`]); `None`: no cap.
     pub max_per_account: Option<u32>,
 }
 

@@ -220,7 +220,7 @@ export function ProductForm({ product, products, onSaved, onCancel }: ProductFor
           label="Max per account"
           optional
           error={errors.max_per_account}
-          hint={`Units one Discord account may hold, 1 to ${MAX_PER_ACCOUNT}. Empty: no limit.`}
+          hint={`Units one buyer may hold (per Discord account, shop account and browser; bundles count), 1 to ${MAX_PER_ACCOUNT}. Empty: no limit.`}
         >
           {(control) => (
             <input

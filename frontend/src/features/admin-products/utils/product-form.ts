@@ -22,7 +22,7 @@ export type ProductFormValues = {
   related_ids: number[];
   /** A drop's release time as a datetime-local input holds it (the admin's local time); '' = none. */
   release_at: string;
-  /** How many one Discord account may hold, 1 to 20; '' = no cap. */
+  /** How many one buyer may hold, 1 to 20; '' = no cap. */
   max_per_account: string;
 };
 
