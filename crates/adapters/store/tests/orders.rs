@@ -603,6 +603,7 @@ async fn sixty_parallel_placements_by_one_account_leave_it_at_its_cap(#[case] ba
             order.holder = OrderHolder {
                 buyer_token: Some(format!("token-{i}")),
                 client_ip: Some(format!("10.0.0.{i}")),
+                client_net: Some(format!("10.0.0.{i}")),
             };
             tokio::spawn(async move { store.place(order, Reservation::default(), caps).await })
         })

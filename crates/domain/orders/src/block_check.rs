@@ -64,13 +64,9 @@ impl BlockKind {
     pub fn match_form(&self, value: &str) -> String {
         match self {
             BlockKind::Email => canonical_email(value),
-            BlockKind::Ip => match value.parse::<IpAddr>() {
-                Ok(IpAddr::V6(v6)) => {
-                    let [a, b, c, d, ..] = v6.segments();
-                    format!("{a:x}:{b:x}:{c:x}:{d:x}::/64")
-                }
-                _ => value.to_owned(),
-            },
+            BlockKind::Ip => value
+                .parse::<IpAddr>()
+                .map_or_else(|_| value.to_owned(), shared::network_key),
             BlockKind::DiscordId | BlockKind::RobloxUsername => value.to_owned(),
         }
     }
