@@ -51,7 +51,7 @@ impl MigrationTrait for Migration {
             let id: i64 = row.try_get("", "id")?;
             let address: String = row.try_get("", "client_ip")?;
             let Ok(ip) = address.parse::<std::net::IpAddr>() else {
-                continue; // not an address: counted by nothing, as before
+                continue; // not an address (the shop never wrote one): counted by nothing
             };
             db.execute(Statement::from_sql_and_values(
                 backend,
