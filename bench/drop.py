@@ -10,7 +10,8 @@ generator (bench/drop, `drop-load`); this script starts everything, measures the
 reads the database and writes the results.
 
 Prints one line per measurement (NAME, VALUE, TARGET, VERDICT, tab-separated, like `just
-bench`) and a table; writes bench/results/drop.json and bench/results/drop.png.
+bench`) and a table; writes bench/results/drop.json and, with matplotlib, bench/results/drop.png
+(the closing line names only the files this run wrote).
 
 Only what the load from one address needs is raised: events.max_streams_per_ip and
 checkout.max_pending_per_ip (all clients are 127.0.0.1), nginx's worker_connections (with
@@ -793,14 +794,25 @@ def table(result: dict) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def plot(result: dict, path: Path) -> None:
+def wrote(results: Path, drawn: bool) -> str:
+    """The closing line: only the files this run wrote (an earlier run's picture is not ours)."""
+    if drawn:
+        return f"wrote {results / 'drop.json'} and {results / 'drop.png'}"
+    line = f"wrote {results / 'drop.json'} (no picture: matplotlib is missing)"
+    if (results / "drop.png").exists():
+        line += f"; {results / 'drop.png'} is an earlier run's"
+    return line
+
+
+def plot(result: dict, path: Path) -> bool:
+    """Draws the picture at `path`; False (and nothing written) without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        log("matplotlib is missing (pip install matplotlib): no drop.png")
-        return
+        log(f"matplotlib is missing (pip install matplotlib): {path.name} not drawn")
+        return False
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 4.8))
     lat = result["checkout_latency_ms"]
     placed = lat.get("samples_placed") or []
@@ -837,6 +849,8 @@ def plot(result: dict, path: Path) -> None:
                  "nginx, PostgreSQL, 2 cores)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
 
 
 def main() -> int:
@@ -873,7 +887,7 @@ def main() -> int:
     results.mkdir(parents=True, exist_ok=True)
     result = run(args)
     rows = table(result)
-    plot(result, results / "drop.png")
+    drawn = plot(result, results / "drop.png")
     # the per-stream delays as their percentiles 0..100 (the whole lists are 2 x streams long)
     for key in ("release", "sold_out"):
         fan = result["fan_out"][key]
@@ -889,7 +903,7 @@ def main() -> int:
     print("  raised for one client address: " + ", ".join(f"{k}={v}" for k, v in raised.items()))
     if result["refusal_messages"]:
         print("  refusals: " + "; ".join(f"{n}x {m}" for m, n in result["refusal_messages"].items()))
-    print(f"  wrote {results / 'drop.json'} and {results / 'drop.png'}")
+    print("  " + wrote(results, drawn))
     return 0 if all(r[3] in ("ok", "-", "- (no cap)") for r in rows) else 1
 
 

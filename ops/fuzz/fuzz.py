@@ -19,6 +19,10 @@ coverage phase is not bounded by it), FUZZ_SEED (default 15), FUZZ_PHASES (defau
 examples,coverage,fuzzing,stateful), FUZZ_WORKERS (default 1: with more threads schemathesis 4.32
 sometimes fails inside Hypothesis, "AST constructor recursion depth mismatch"), FUZZ_KEEP=1 keeps
 the temp dir (database, server log, schemathesis' logs) and prints where it is.
+
+Schemathesis and Hypothesis keep their caches (`.schemathesis/`, `.hypothesis/`) in the
+directory they run in: they run in the temp dir, never in the checkout, and a run that finds
+either left in the checkout fails (both are in .gitignore as well).
 """
 
 from __future__ import annotations
@@ -331,6 +335,7 @@ def run_schemathesis(
         command += ["-H", f"Cookie: {cookie}", "--generation-with-security-parameters", "false"]
     print(f"\n--- schemathesis as {who}", flush=True)
     started = time.monotonic()
+    # in the temp dir: schemathesis' .schemathesis/ and Hypothesis' .hypothesis/ land there
     result = subprocess.run(command, capture_output=True, text=True, cwd=work)
     output = result.stdout + result.stderr
     (work / f"schemathesis-{who}.log").write_text(output)
@@ -350,6 +355,15 @@ def run_schemathesis(
         failed = 1
         names = [f"schemathesis exited {result.returncode}"]
     return result.returncode, cases, failed, names
+
+
+# What schemathesis and Hypothesis write in the directory they run in.
+CACHES = (".schemathesis", ".hypothesis")
+
+
+def caches_left_in(root: Path, before: set[str]) -> list[str]:
+    """The caches that appeared in `root` (the checkout) since `before` was taken."""
+    return [name for name in CACHES if (root / name).exists() and name not in before]
 
 
 def main() -> int:
@@ -375,6 +389,7 @@ def main() -> int:
     if not binary.exists():
         fail(f"no server binary at {binary}: cargo build --bin garden-shop", 2)
     work = Path(tempfile.mkdtemp(prefix="garden-fuzz-"))
+    caches_before = {name for name in CACHES if (ROOT / name).exists()}
     port = int(os.environ.get("FUZZ_PORT") or free_port())
     server = Server(binary, work, port)
     started = time.monotonic()
@@ -417,6 +432,10 @@ def main() -> int:
                 break
     finally:
         server.stop()
+    problems += [
+        f"schemathesis left {name}/ in the checkout ({ROOT})"
+        for name in caches_left_in(ROOT, caches_before)
+    ]
 
     print(
         f"\nfuzz: {total_cases} generated cases in 3 runs (guest, customer, super_admin), "

@@ -107,17 +107,13 @@ impl ClientIp {
 }
 
 impl ClientIp {
-    /// The key of this address for a per-address limit that must not be stepped around: an
-    /// IPv6 client counts as its /64 (one subscriber's network, whose addresses it may rotate
-    /// through at will), an IPv4 client as its address.
+    /// The key of this address for every per-address limit (login, sign-up and reset codes,
+    /// password resets, promo checks, Roblox lookups, unpaid orders, event streams, live chats):
+    /// an IPv6 client counts as its /64 (one subscriber's network, whose addresses it may rotate
+    /// through at will), an IPv4 client as its address ([`shared::network_key`], which the
+    /// blocklist compares by too). The address itself stays what the shop records as evidence.
     pub fn network_key(&self) -> String {
-        match self.0 {
-            IpAddr::V4(v4) => v4.to_string(),
-            IpAddr::V6(v6) => {
-                let s = v6.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
-        }
+        shared::network_key(self.0)
     }
 }
 

@@ -194,6 +194,7 @@ mod tests {
             (RobloxLookupError::Unknown(cause()).into(), 502, ROBLOX_FAILED, None, None),
             (DiscordLinkError::MissingUserId.into(), 400, DISCORD_NO_USER_ID, None, None),
             (DiscordLinkError::InvalidCode.into(), 400, DISCORD_CODE_REFUSED, None, None),
+            (DiscordLinkError::UnusableIdentity("avatar").into(), 400, DISCORD_UNUSABLE, None, None),
             (DiscordLinkError::Unavailable("timeout".into()).into(), 502, DISCORD_FAILED, None, None),
             (DiscordLinkError::Unknown(cause()).into(), 502, DISCORD_FAILED, None, None),
             (WebhookError::BadSignature.into(), 400, "Webhook refused: no valid signature.", None, None),

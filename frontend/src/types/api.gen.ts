@@ -3933,7 +3933,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The link as kept. */
+            /** @description The link as kept: the url crate's serialisation of what was typed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3987,7 +3987,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an https roblox.com link of at most 300 characters (`errors.url`). */
+            /** @description Not a private server's share link (`https://www.roblox.com/share?code=…`) or private server link (`…/games/{place}/{name}?privateServerLinkCode=…`) on www.roblox.com or roblox.com, of at most 300 characters, in printable ASCII without spaces, backslashes or credentials (`errors.url`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5776,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["DiscordIdentity"];
                 };
             };
-            /** @description Discord refused the code (expired or used) or returned no user id, or the body is not valid JSON. */
+            /** @description Discord refused the code (expired or used), returned no user id, or a name (over 100 characters) or avatar the shop cannot keep; or the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;

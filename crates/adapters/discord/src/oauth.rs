@@ -8,6 +8,7 @@ use oauth2::{
 };
 use orders::gateways::{
     DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError, LinkedDiscord,
+    DISCORD_NAME_MAX,
 };
 use orders::{AccessToken, GuildAccess};
 use reqwest::{StatusCode, Url};
@@ -64,6 +65,53 @@ struct DiscordUser {
     global_name: Option<String>,
     #[serde(default)]
     avatar: Option<String>,
+}
+
+/// The longest avatar hash taken: Discord's are 32 hex digits, `a_` before them when animated.
+const AVATAR_HASH_MAX: usize = 64;
+
+/// Whether `hash` is an avatar hash: hex digits (at most [`AVATAR_HASH_MAX`] characters in all),
+/// `a_` before them for an animated one. Nothing else goes into the CDN address.
+fn is_avatar_hash(hash: &str) -> bool {
+    let digits = hash.strip_prefix("a_").unwrap_or(hash);
+    hash.len() <= AVATAR_HASH_MAX
+        && !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// The identity in Discord's user answer, checked as it is read: a user name or display name
+/// over `DISCORD_NAME_MAX` characters, or an avatar hash that is not one, is refused
+/// (`UnusableIdentity`), so it is never kept in a session or reaches checkout.
+fn identity(discord_id: DiscordId, user: DiscordUser) -> Result<DiscordIdentity, DiscordLinkError> {
+    let too_long = |name: &Option<String>| {
+        name.as_ref()
+            .is_some_and(|name| name.chars().count() > DISCORD_NAME_MAX)
+    };
+    if too_long(&user.username) {
+        return Err(DiscordLinkError::UnusableIdentity("username"));
+    }
+    if too_long(&user.global_name) {
+        return Err(DiscordLinkError::UnusableIdentity("display name"));
+    }
+    let hash = user.avatar.filter(|hash| !hash.is_empty());
+    if hash.as_deref().is_some_and(|hash| !is_avatar_hash(hash)) {
+        return Err(DiscordLinkError::UnusableIdentity("avatar"));
+    }
+    let username = [user.username, user.global_name]
+        .into_iter()
+        .flatten()
+        .find(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| discord_id.to_string());
+    let avatar_url = hash.map(|hash| avatar_url(&discord_id, &hash));
+    let identity = DiscordIdentity {
+        discord_id,
+        username,
+        avatar_url,
+    };
+    if !identity.fits_an_order() {
+        return Err(DiscordLinkError::UnusableIdentity("identity"));
+    }
+    Ok(identity)
 }
 
 /// The CDN address of a user's avatar image.
@@ -183,19 +231,7 @@ impl DiscordOAuth {
             .as_deref()
             .and_then(|id| DiscordId::parse(id).ok())
             .ok_or(DiscordLinkError::MissingUserId)?;
-        let username = user
-            .username
-            .or(user.global_name)
-            .unwrap_or_else(|| discord_id.to_string());
-        let avatar_url = user
-            .avatar
-            .filter(|hash| !hash.is_empty())
-            .map(|hash| avatar_url(&discord_id, &hash));
-        Ok(DiscordIdentity {
-            discord_id,
-            username,
-            avatar_url,
-        })
+        identity(discord_id, user)
     }
 }
 
@@ -252,4 +288,68 @@ pub(crate) fn api_url(api_base: &Url, segments: &[&str]) -> anyhow::Result<Url> 
         .pop_if_empty()
         .extend(segments);
     Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn user(
+        username: Option<&str>,
+        global_name: Option<&str>,
+        avatar: Option<&str>,
+    ) -> DiscordUser {
+        DiscordUser {
+            id: Some("80351110224678912".into()),
+            username: username.map(Into::into),
+            global_name: global_name.map(Into::into),
+            avatar: avatar.map(Into::into),
+        }
+    }
+
+    fn read(user: DiscordUser) -> Result<DiscordIdentity, DiscordLinkError> {
+        identity(DiscordId::parse("80351110224678912").unwrap(), user)
+    }
+
+    #[test]
+    fn a_standard_answer_is_read_as_it_is() {
+        let hash = "8342729096ea3675442027381ff50dfe";
+        let nelly = read(user(Some("nelly"), Some("Nelly"), Some(hash))).unwrap();
+        assert_eq!(nelly.username, "nelly");
+        assert_eq!(
+            nelly.avatar_url.as_deref(),
+            Some(
+                "https://cdn.discordapp.com/avatars/80351110224678912/\
+                 8342729096ea3675442027381ff50dfe.png"
+            )
+        );
+        assert!(read(user(Some("nelly"), None, Some(&format!("a_{hash}")))).is_ok());
+        let named = read(user(None, Some("Nelly"), None)).unwrap();
+        assert_eq!((named.username.as_str(), named.avatar_url), ("Nelly", None));
+        assert_eq!(
+            read(user(Some(""), None, Some(""))).unwrap().username,
+            "80351110224678912"
+        );
+        let longest = "n".repeat(DISCORD_NAME_MAX);
+        assert!(read(user(Some(&longest), Some(&longest), None)).is_ok());
+    }
+
+    #[test]
+    fn an_over_long_name_or_a_strange_avatar_is_refused_as_it_is_read() {
+        let long = "n".repeat(DISCORD_NAME_MAX + 1);
+        for (answer, field) in [
+            (user(Some(&long), None, None), "username"),
+            (user(Some("nelly"), Some(&long), None), "display name"),
+            (user(Some("nelly"), None, Some(&"f".repeat(450))), "avatar"),
+            (user(Some("nelly"), None, Some(&"f".repeat(65))), "avatar"),
+            (user(Some("nelly"), None, Some("../../evil")), "avatar"),
+            (user(Some("nelly"), None, Some("a_")), "avatar"),
+        ] {
+            match read(answer) {
+                Err(DiscordLinkError::UnusableIdentity(refused)) => assert_eq!(refused, field),
+                other => panic!("{field}: {other:?}"),
+            }
+        }
+    }
 }

@@ -160,6 +160,20 @@ impl Store {
     }
 }
 
+/// A private server link as stored, if it is one still: a link kept before the checks of
+/// `PrivateServerUrl` (spaces, mentions, format characters…) is shown and posted to no one, and
+/// its owner sets it again; one that parses is handed on in its parsed form.
+pub(crate) fn kept_link(stored: Option<String>) -> Option<String> {
+    let stored = stored?;
+    match PrivateServerUrl::parse(&stored) {
+        Ok(url) => Some(url.as_str().to_owned()),
+        Err(_) => {
+            tracing::warn!("a stored private server link is not one any more: ignored");
+            None
+        }
+    }
+}
+
 impl Store {
     /// Gives a member of staff a private server link outside any staff action (the demo seed;
     /// not audited).
@@ -348,9 +362,10 @@ impl DeliveryRepository for Store {
             .await
             .with_context(|| format!("failed to read the private server of user {staff}"))?;
         Ok(match row {
-            Some(row) => row
-                .try_get("", "private_server_url")
-                .context("bad private_server_url")?,
+            Some(row) => kept_link(
+                row.try_get("", "private_server_url")
+                    .context("bad private_server_url")?,
+            ),
             None => None,
         })
     }

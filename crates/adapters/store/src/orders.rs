@@ -688,7 +688,8 @@ async fn pending_cap_reached(
         .as_ref()
         .map(|d| d.discord_id.as_str().to_owned());
     let token = order.holder.buyer_token.clone();
-    let address = order.holder.client_ip.clone();
+    // counted by the address's network key (an IPv6 client's /64), not the whole address
+    let address = order.holder.client_net.clone();
     if txn.get_database_backend() == DatabaseBackend::Postgres {
         let mut keys: Vec<i32> = [
             discord.as_ref().map(|d| format!("discord:{d}")),
@@ -729,10 +730,10 @@ async fn pending_cap_reached(
                MIN(CASE WHEN discord_id = ? THEN created_at END), \
                COALESCE(SUM(CASE WHEN buyer_token = ? THEN 1 ELSE 0 END), 0), \
                MIN(CASE WHEN buyer_token = ? THEN created_at END), \
-               COALESCE(SUM(CASE WHEN client_ip = ? THEN 1 ELSE 0 END), 0), \
-               MIN(CASE WHEN client_ip = ? THEN created_at END) \
+               COALESCE(SUM(CASE WHEN client_net = ? THEN 1 ELSE 0 END), 0), \
+               MIN(CASE WHEN client_net = ? THEN created_at END) \
              FROM orders WHERE status = ? AND id <> ? \
-               AND (discord_id = ? OR buyer_token = ? OR client_ip = ?)",
+               AND (discord_id = ? OR buyer_token = ? OR client_net = ?)",
             vec![
                 discord.clone().into(),
                 discord.clone().into(),
@@ -972,6 +973,7 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         claimed_by: Set(None),
         buyer_token: Set(order.holder.buyer_token.clone()),
         client_ip: Set(order.holder.client_ip.clone()),
+        client_net: Set(order.holder.client_net.clone()),
         review_reason: Set(None),
         payment_id: Set(None),
         refund_id: Set(None),

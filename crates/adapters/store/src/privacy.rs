@@ -256,7 +256,7 @@ impl AccountEraser for Store {
             ),
             (
                 "UPDATE orders SET email = ?, discord_id = NULL, discord_username = ?, \
-                 discord_avatar = NULL, roblox_username = ?, client_ip = NULL, \
+                 discord_avatar = NULL, roblox_username = ?, client_ip = NULL, client_net = NULL, \
                  buyer_token = NULL, ticket_thread_id = NULL, ticket_problem = NULL, \
                  idempotency_key = NULL, request_fingerprint = NULL, \
                  user_id = NULL WHERE user_id = ?"

@@ -100,9 +100,10 @@ impl TicketRepository for Store {
         };
         Ok(Some(TicketStaff {
             name: row.try_get("", "name").context("bad name")?,
-            private_server_url: row
-                .try_get("", "private_server_url")
-                .context("bad private_server_url")?,
+            private_server_url: crate::delivery::kept_link(
+                row.try_get("", "private_server_url")
+                    .context("bad private_server_url")?,
+            ),
         }))
     }
 

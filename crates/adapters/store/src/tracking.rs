@@ -89,9 +89,10 @@ impl TrackingRepository for Store {
             claimed_at: row.try_get("", "claimed_at").context("bad claimed_at")?,
             proof_id: row.try_get("", "proof_id").context("bad proof_id")?,
             staff_name: row.try_get("", "staff_name").context("bad staff_name")?,
-            private_server_url: row
-                .try_get("", "private_server_url")
-                .context("bad private_server_url")?,
+            private_server_url: crate::delivery::kept_link(
+                row.try_get("", "private_server_url")
+                    .context("bad private_server_url")?,
+            ),
             buyer_ready_at: row
                 .try_get("", "buyer_ready_at")
                 .context("bad buyer_ready_at")?,

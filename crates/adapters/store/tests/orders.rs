@@ -604,6 +604,7 @@ async fn sixty_parallel_placements_by_one_account_leave_it_at_its_cap(#[case] ba
             order.holder = OrderHolder {
                 buyer_token: Some(format!("token-{i}")),
                 client_ip: Some(format!("10.0.0.{i}")),
+                client_net: Some(format!("10.0.0.{i}")),
             };
             tokio::spawn(async move { store.place(order, Reservation::default(), caps).await })
         })
@@ -926,4 +927,62 @@ async fn concurrent_expiries_and_payments_of_one_order_apply_exactly_one(#[case]
         other => panic!("unexpected status {other}"),
     };
     assert_eq!(stock(&store, 1).await, Stock::Finite(expected_stock));
+}
+
+/// Migration 000030 fills `orders.client_net` for the orders there are: an IPv4 address as
+/// itself, an IPv6 one as its /64, an unreadable one as nothing.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_client_networks_migration_fills_the_key_of_every_order(#[case] backend: Backend) {
+    use garden_store::testing::{seed_order, SeedOrder};
+    use migration::{Migrator, MigratorTrait};
+
+    let (db, _store) = store(backend, vec![(1, draft("Owl", "1.00", Stock::Unlimited))]).await;
+    let conn = &db.connection;
+    let mut ids = Vec::new();
+    for address in [
+        Some("203.0.113.7"),
+        Some("2001:db8:1:2:aaaa::1"),
+        Some("not:an:address"),
+        None,
+    ] {
+        let id = seed_order(conn, &SeedOrder::paid(1, "Owl", 1, Utc::now())).await;
+        conn.execute(Statement::from_sql_and_values(
+            conn.get_database_backend(),
+            match backend {
+                Backend::Postgres => "UPDATE orders SET client_ip = $1 WHERE id = $2",
+                Backend::Sqlite => "UPDATE orders SET client_ip = ? WHERE id = ?",
+            },
+            [address.map(str::to_owned).into(), id.into()],
+        ))
+        .await
+        .unwrap();
+        ids.push(id);
+    }
+    // back to before the migration, and forward again: it runs on these rows
+    Migrator::down(conn, Some(1)).await.unwrap();
+    Migrator::up(conn, None).await.unwrap();
+    let mut keys = Vec::new();
+    for id in ids {
+        let row = conn
+            .query_one(Statement::from_string(
+                conn.get_database_backend(),
+                format!("SELECT client_net FROM orders WHERE id = {id}"),
+            ))
+            .await
+            .unwrap()
+            .unwrap();
+        keys.push(row.try_get_by_index::<Option<String>>(0).unwrap());
+    }
+    assert_eq!(
+        keys,
+        [
+            Some("203.0.113.7".to_owned()),
+            Some("2001:db8:1:2::/64".to_owned()),
+            None,
+            None,
+        ]
+    );
 }

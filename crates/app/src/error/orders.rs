@@ -22,6 +22,8 @@ pub(super) const DISCORD_NO_USER_ID: &str = "Discord login failed: No user ID re
 pub(super) const DISCORD_CODE_REFUSED: &str =
     "Discord login failed: the sign-in expired. Please link Discord again.";
 pub(super) const DISCORD_FAILED: &str = "Error while connecting to Discord.";
+pub(super) const DISCORD_UNUSABLE: &str = "Discord login failed: Discord sent an account name or \
+     picture the shop cannot use. Please try again, or ask us for help in the live chat.";
 
 impl From<OrderError> for ApiError {
     fn from(error: OrderError) -> Self {
@@ -124,6 +126,9 @@ impl From<DiscordLinkError> for ApiError {
         match error {
             DiscordLinkError::MissingUserId => ApiError::BadRequest(DISCORD_NO_USER_ID.to_owned()),
             DiscordLinkError::InvalidCode => ApiError::BadRequest(DISCORD_CODE_REFUSED.to_owned()),
+            DiscordLinkError::UnusableIdentity(_) => {
+                ApiError::BadRequest(DISCORD_UNUSABLE.to_owned())
+            }
             DiscordLinkError::Unavailable(_) | DiscordLinkError::Unknown(_) => {
                 ApiError::BadGateway(DISCORD_FAILED.to_owned())
             }

@@ -24,10 +24,10 @@ use dto::account::{
 const FORGOT_ANSWER: &str =
     "If an account exists for that e-mail, we have sent a password reset link.";
 
-/// The caller's address for the per-IP limits (`server.trusted_proxies` decides whether
-/// `X-Forwarded-For` is read).
-fn client_ip(request: &HttpRequest) -> String {
-    ClientIp::of(request).to_string()
+/// The caller's key for the per-address limits (`server.trusted_proxies` decides whether
+/// `X-Forwarded-For` is read; an IPv6 client counts as its /64, [`ClientIp::network_key`]).
+fn client_key(request: &HttpRequest) -> String {
+    ClientIp::of(request).network_key()
 }
 
 fn required(errors: &mut FieldErrors, field: &str, value: &str, label: &str) -> bool {
@@ -148,7 +148,7 @@ pub async fn login(
         )));
     };
     let user = accounts
-        .login(&email, &body.password, &client_ip(&request))
+        .login(&email, &body.password, &client_key(&request))
         .await?;
     let user = CurrentUser::from(user);
     log_in(&session, &user, &accounts)?;
@@ -214,7 +214,7 @@ pub async fn send_verification_code(
         )));
     };
     let resend_after = accounts
-        .send_code(name, email.clone(), &client_ip(&request))
+        .send_code(name, email.clone(), &client_key(&request))
         .await?;
     Ok(HttpResponse::Ok().json(CodeSent {
         message: format!("We sent a 6-digit code to {email}."),
@@ -266,7 +266,7 @@ pub async fn verify_code(
         )));
     };
     let user = accounts
-        .verify_code(&email, &code, name, password, &client_ip(&request))
+        .verify_code(&email, &code, name, password, &client_key(&request))
         .await?;
     let user = CurrentUser::from(user);
     log_in(&session, &user, &accounts)?;
@@ -314,7 +314,7 @@ pub async fn forgot_password(
     rate_limits
         .check(
             "reset-ip",
-            &client_ip(&request),
+            &client_key(&request),
             accounts.limits().resets_per_ip,
         )
         .await?;

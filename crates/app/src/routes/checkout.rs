@@ -91,6 +91,7 @@ fn context(
         holder: OrderHolder {
             buyer_token: Some(token.clone()),
             client_ip: Some(client.to_string()),
+            client_net: Some(client.network_key()),
         },
         method,
         provider,

@@ -107,11 +107,13 @@ pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
         .get::<IdentityBody>(SESSION_IDENTITY)
         .ok()
         .flatten()?;
+    // an identity an order cannot keep (linked before the callback checked it) is none
     Some(DiscordIdentity {
         discord_id: DiscordId::parse(&body.discord_id).ok()?,
         username: body.username,
         avatar_url: body.avatar,
     })
+    .filter(DiscordIdentity::fits_an_order)
 }
 
 /// `GET /api/discord/authorize`: off to Discord (or the dev sign-in page) with a fresh state,
@@ -162,7 +164,7 @@ pub async fn authorize(
     responses(
         (status = 200, description = "Linked.", body = IdentityBody),
         JsonBodyRefused,
-        (status = 400, description = "Discord refused the code (expired or used) or returned no user id, or the body is not valid JSON.", body = crate::error::ErrorBody),
+        (status = 400, description = "Discord refused the code (expired or used), returned no user id, or a name (over 100 characters) or avatar the shop cannot keep; or the body is not valid JSON.", body = crate::error::ErrorBody),
         (status = 422, description = "The state does not match this browser's sign-in (`state`; also without the cookie), or no code (`code`).", body = crate::error::ErrorBody),
         (status = 502, description = "Discord could not be reached.", body = crate::error::ErrorBody),
     ),

@@ -49,11 +49,11 @@ pub async fn show(
                    changed, not the link).",
     request_body = PrivateServerRequest,
     responses(
-        (status = 200, description = "The link as kept.", body = PrivateServer),
+        (status = 200, description = "The link as kept: the url crate's serialisation of what was typed.", body = PrivateServer),
         CrossSiteRefused,
         JsonBodyRefused,
         StaffOnly,
-        (status = 422, description = "Not an https roblox.com link of at most 300 characters (`errors.url`).", body = crate::error::ErrorBody),
+        (status = 422, description = "Not a private server's share link (`https://www.roblox.com/share?code=…`) or private server link (`…/games/{place}/{name}?privateServerLinkCode=…`) on www.roblox.com or roblox.com, of at most 300 characters, in printable ASCII without spaces, backslashes or credentials (`errors.url`).", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]

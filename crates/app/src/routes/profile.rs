@@ -116,7 +116,7 @@ pub async fn delete(
         .delete_account(
             accounts::UserId::new(user.id),
             &body.password,
-            &client.to_string(),
+            &client.network_key(),
         )
         .await?;
     session.purge();

@@ -59,7 +59,7 @@ pub async fn validate(
     limits
         .check(
             "promo-check:ip",
-            &client.to_string(),
+            &client.network_key(),
             Rule::per_minute(per_minute),
         )
         .await?;

@@ -44,7 +44,7 @@ pub async fn avatar(
     limits
         .check(
             "roblox-lookup:ip",
-            &client.to_string(),
+            &client.network_key(),
             Rule::per_minute(per_minute),
         )
         .await?;

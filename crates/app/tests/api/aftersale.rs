@@ -799,6 +799,60 @@ async fn an_entry_blocks_every_spelling_of_its_inbox_and_an_ipv6_entry_its_netwo
     );
 }
 
+/// Issue 32 item 10: `"blocked"@gmail.com` reaches blocked@gmail.com's inbox.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_email_entry_blocks_its_quoted_spellings_too(#[case] backend: Backend) {
+    let app = shop(backend, vec![(1, product("Owl", "10.00", Some(50)))]).await;
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let added = post(
+        &admin,
+        &app,
+        "/api/admin/blocklist",
+        json!({ "kind": "email", "value": "blocked@gmail.com", "reason": "fraud" }),
+    )
+    .await;
+    assert_eq!(added.status(), 201);
+    let as_typed = |email: &str| {
+        let mut body = payload(&[(1, 1)], 10.0);
+        body["email"] = json!(email);
+        body
+    };
+    for email in [
+        "\"blocked\"@gmail.com",
+        "\"b.locked+x\"@googlemail.com",
+        "\"bl\"ocked@gmail.com",
+    ] {
+        let refused = checkout(&app, &buyer, &as_typed(email)).await;
+        assert_eq!(refused.status(), 403, "{email}");
+    }
+    assert_eq!(
+        app.count_rows("orders").await,
+        0,
+        "a refused checkout writes nothing"
+    );
+    assert_eq!(stock(&app, 1).await, Some(50));
+    // an entry typed quoted matches the plain spelling
+    let added = post(
+        &admin,
+        &app,
+        "/api/admin/blocklist",
+        json!({ "kind": "email", "value": "\"Quoted\"@Example.com", "reason": "fraud" }),
+    )
+    .await;
+    assert_eq!(added.status(), 201);
+    let entry: Value = added.json().await.unwrap();
+    assert_eq!(entry["canonical"], "quoted@example.com");
+    let refused = checkout(&app, &buyer, &as_typed("quoted@example.com")).await;
+    assert_eq!(refused.status(), 403);
+    let allowed = checkout(&app, &buyer, &as_typed("someone@example.com")).await;
+    assert_eq!(allowed.status(), 200);
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]

@@ -569,3 +569,68 @@ async fn staff_sessions_end_after_12_hours_and_customers_after_30_days(#[case] b
     app.clock.advance(Duration::from_secs(30 * 24 * 3600));
     assert_eq!(me_status(&app, &customer).await, 401, "30 days after login");
 }
+
+/// The `i`-th address of one IPv6 /64 (2001:db8:32:4::/64): a client rotating through the
+/// addresses of its own network, as any IPv6 subscriber may.
+fn in_one_64(i: usize) -> String {
+    format!("2001:db8:32:4:{:x}:{:x}:{:x}:1", i + 1, i * 31 + 7, i + 100)
+}
+
+/// Issue 32 item 4: sign-up codes, code checks and password resets count an IPv6 client by its
+/// /64 (through a trusted proxy), refused at the same count as one IPv4 address.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn codes_code_checks_and_resets_count_an_ipv6_client_by_its_64(#[case] backend: Backend) {
+    let app = TestApp::spawn_with(
+        store::testing::TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        |s| s.server.trusted_proxies = vec!["127.0.0.1/32".into()],
+    )
+    .await;
+    // every window (15 minutes, an hour) starts now
+    app.to_the_start_of_a_window(Duration::from_secs(60 * 60));
+    let client = app.new_client();
+    let from = |path: &str, body: Value, address: String| {
+        let request = client
+            .post(app.url(path))
+            .header("X-Forwarded-For", address)
+            .json(&body);
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    let limits = &app.settings.accounts;
+    let cases = [
+        ("/api/send-verification-code", limits.code_per_ip, 200),
+        ("/api/verify-code", limits.code_checks_per_ip, 422),
+        ("/api/forgot-password", limits.reset_per_ip_per_hour, 200),
+    ];
+    // the shipped limits (config/default.toml)
+    assert_eq!(cases.map(|(_, limit, _)| limit), [20, 30, 20]);
+    for (path, limit, answer) in cases {
+        let limit = limit as usize;
+        let body = |n: usize| {
+            let mut body = signup(&format!("v6-{n}@example.com"), "Ann", PASSWORD);
+            body["code"] = json!("123456");
+            body
+        };
+        for n in 0..limit {
+            assert_eq!(
+                from(path, body(n), in_one_64(n)).await,
+                answer,
+                "{path} {n}"
+            );
+        }
+        assert_eq!(
+            from(path, body(limit), in_one_64(limit)).await,
+            429,
+            "{path}: one too many from the /64"
+        );
+        // the next /64 is someone else
+        assert_eq!(
+            from(path, body(limit + 1), "2001:db8:32:5::1".to_owned()).await,
+            answer,
+            "{path}: another /64"
+        );
+    }
+}

@@ -844,3 +844,192 @@ async fn a_burst_of_promo_checks_and_roblox_lookups_is_cut_at_the_limit(#[case] 
         .await;
     assert_eq!(again.status(), 422);
 }
+
+// ---- issue 32 item 4: an IPv6 client counts as its /64 in every per-address limit ----
+
+/// The `i`-th address of one IPv6 /64 (2001:db8:32:4::/64): a client rotating through the
+/// addresses of its own network, as any IPv6 subscriber may.
+fn in_one_64(i: usize) -> String {
+    format!("2001:db8:32:4:{:x}:{:x}:{:x}:1", i + 1, i * 31 + 7, i + 100)
+}
+
+/// A shop behind a trusted proxy (the local one): `X-Forwarded-For` names the client.
+async fn proxied_shop(backend: Backend, discord_api: Option<String>) -> TestApp {
+    shop_with(
+        backend,
+        vec![(1, product("Raccoon", "10.00", Some(1000)))],
+        |s| {
+            s.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+            s.server.trusted_proxies = vec!["127.0.0.1/32".into()];
+            if let Some(base) = discord_api {
+                s.discord.client_id = "client-1".into();
+                s.discord.client_secret = "secret-1".to_owned().into();
+                s.discord.authorize_url = "https://discord.example/oauth2/authorize".into();
+                s.discord.api_base = base;
+            }
+        },
+    )
+    .await
+}
+
+/// POSTs `body` to `path` from `address` (through the trusted proxy).
+async fn post_from(
+    app: &TestApp,
+    client: &reqwest::Client,
+    path: &str,
+    body: &Value,
+    address: &str,
+) -> reqwest::Response {
+    client
+        .post(app.url(path))
+        .header("X-Forwarded-For", address)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn promo_checks_and_roblox_lookups_count_an_ipv6_client_by_its_64(#[case] backend: Backend) {
+    let app = proxied_shop(backend, None).await;
+    // the shipped limits (config/default.toml)
+    let promo_limit = app.settings.checkout.promo_checks_per_minute as usize;
+    let lookup_limit = app.settings.checkout.roblox_lookups_per_minute as usize;
+    assert_eq!((promo_limit, lookup_limit), (10, 20));
+    app.to_the_start_of_a_window(Duration::from_secs(60));
+    let client = browser();
+    link_discord(&app, &client, 0).await;
+
+    // one IPv4 address, then one /64 whose every request comes from a new address of it: both
+    // are refused at the same count
+    for (who, address) in [
+        (
+            "ipv4",
+            Box::new(|_| "198.51.100.7".to_owned()) as Box<dyn Fn(usize) -> String>,
+        ),
+        ("ipv6 /64", Box::new(in_one_64)),
+    ] {
+        for i in 0..promo_limit {
+            let body = json!({"promo_code": format!("GUESS{i}")});
+            let answer = post_from(&app, &client, "/api/validate-promo", &body, &address(i)).await;
+            assert_eq!(answer.status(), 422, "{who}: promo check {i}");
+        }
+        let body = json!({"promo_code": "GUESS"});
+        let refused = post_from(
+            &app,
+            &client,
+            "/api/validate-promo",
+            &body,
+            &address(promo_limit),
+        )
+        .await;
+        assert_eq!(refused.status(), 429, "{who}: one promo check too many");
+        assert!(refused.headers().contains_key("retry-after"));
+
+        for i in 0..lookup_limit {
+            let body = json!({"username": format!("Player{i}")});
+            let answer = post_from(&app, &client, "/api/roblox/avatar", &body, &address(i)).await;
+            assert_eq!(answer.status(), 200, "{who}: lookup {i}");
+        }
+        let body = json!({"username": "Player"});
+        let refused = post_from(
+            &app,
+            &client,
+            "/api/roblox/avatar",
+            &body,
+            &address(lookup_limit),
+        )
+        .await;
+        assert_eq!(refused.status(), 429, "{who}: one lookup too many");
+    }
+    // the next /64 is someone else
+    let body = json!({"promo_code": "GUESS"});
+    let other = post_from(
+        &app,
+        &client,
+        "/api/validate-promo",
+        &body,
+        "2001:db8:32:5::1",
+    )
+    .await;
+    assert_eq!(other.status(), 422);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn unpaid_orders_count_an_ipv6_client_by_its_64_and_keep_its_whole_address(
+    #[case] backend: Backend,
+) {
+    let (_discord, base) = discord_accounts().await;
+    let app = proxied_shop(backend, Some(base)).await;
+    // the shipped cap (config/default.toml)
+    let cap = app.settings.checkout.max_pending_per_ip as usize;
+    assert_eq!(cap, 20);
+    let body = payload(&[(1, 1)], 10.0);
+    // a browser and a Discord account of its own for every order, each from a new address of
+    // one /64: only the address's cap is shared
+    let clients: Vec<reqwest::Client> = (0..=cap).map(|_| browser()).collect();
+    for (i, client) in clients.iter().enumerate() {
+        link_account(&app, client, 320_000 + i as u64).await;
+    }
+    for (i, client) in clients.iter().take(cap).enumerate() {
+        let placed = post_from(&app, client, "/api/stripe/checkout", &body, &in_one_64(i)).await;
+        order_id_of(placed).await;
+    }
+    let over = post_from(
+        &app,
+        &clients[cap],
+        "/api/stripe/checkout",
+        &body,
+        &in_one_64(cap),
+    )
+    .await;
+    assert_eq!(over.status(), 429);
+    assert!(over.headers().contains_key("retry-after"));
+    assert_eq!(
+        over.json::<Value>().await.unwrap()["message"],
+        format!(
+            "You already have {cap} unpaid orders on this network address. Pay or cancel one \
+             before placing another."
+        )
+    );
+    // each order keeps its client's whole address (evidence), and the /64 it counted under
+    assert_eq!(
+        count(&app, "SELECT COUNT(DISTINCT client_ip) FROM orders").await,
+        cap as i64
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM orders WHERE client_net = '2001:db8:32:4::/64'"
+        )
+        .await,
+        cap as i64
+    );
+    assert_eq!(
+        count(
+            &app,
+            &format!(
+                "SELECT COUNT(*) FROM orders WHERE client_ip = '{}'",
+                in_one_64(3)
+            )
+        )
+        .await,
+        1
+    );
+    // the next /64 is someone else
+    let other = post_from(
+        &app,
+        &clients[cap],
+        "/api/stripe/checkout",
+        &body,
+        "2001:db8:32:5::1",
+    )
+    .await;
+    order_id_of(other).await;
+}

@@ -223,6 +223,92 @@ async fn real_discord_oauth_against_a_fake_discord(#[case] backend: Backend) {
     );
 }
 
+/// Issue 32 item 12: an over-long identity from a non-standard OAuth answer was linked and
+/// answered 500 at checkout (PostgreSQL refused it in the order row).
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_over_long_discord_identity_is_refused_at_the_callback_and_never_reaches_checkout(
+    #[case] backend: Backend,
+) {
+    let id = "80351110224678912";
+    let hash = "8342729096ea3675442027381ff50dfe";
+    for user in [
+        json!({"id": id, "username": "n".repeat(101), "avatar": hash}),
+        json!({"id": id, "username": "nelly", "global_name": "N".repeat(101), "avatar": hash}),
+        json!({"id": id, "username": "nelly", "avatar": "f".repeat(450)}),
+        json!({"id": id, "username": "nelly", "avatar": "a_../../../evil.example/x"}),
+    ] {
+        let server = fake_discord(user.clone(), 200).await;
+        let base = format!("{}/api", server.uri());
+        let app = shop_with(backend, vec![(1, product("Owl", "10.00", Some(5)))], |s| {
+            s.discord.client_id = "client-1".into();
+            s.discord.client_secret = "secret-1".to_owned().into();
+            s.discord.authorize_url = "https://discord.example/oauth2/authorize".into();
+            s.discord.api_base = base;
+        })
+        .await;
+        let client = browser();
+        let state = authorize_state(&app, &client).await;
+        let response = app
+            .post_json(
+                &client,
+                "/api/discord-auth",
+                &json!({"code": "abc", "state": state}),
+            )
+            .await;
+        assert_eq!(response.status(), 400, "{user}");
+        assert_eq!(
+            response.json::<Value>().await.unwrap()["message"],
+            "Discord login failed: Discord sent an account name or picture the shop cannot use. \
+             Please try again, or ask us for help in the live chat.",
+            "{user}"
+        );
+        // nothing kept: this browser has no Discord account, and checkout never sees one
+        let identity: Value = client
+            .get(app.url("/api/discord/identity"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(identity, json!({ "identity": null }), "{user}");
+        let refused = checkout(&app, &client, &payload(&[(1, 1)], 10.0)).await;
+        assert_ne!(refused.status(), 500, "{user}");
+        assert!(refused.status().is_client_error(), "{user}");
+        assert_eq!(app.count_rows("orders").await, 0, "{user}");
+    }
+
+    // the longest a standard answer may be still links and checks out
+    let server = fake_discord(
+        json!({"id": id, "username": "n".repeat(100), "avatar": format!("a_{hash}")}),
+        200,
+    )
+    .await;
+    let base = format!("{}/api", server.uri());
+    let app = shop_with(backend, vec![(1, product("Owl", "10.00", Some(5)))], |s| {
+        s.discord.client_id = "client-1".into();
+        s.discord.client_secret = "secret-1".to_owned().into();
+        s.discord.authorize_url = "https://discord.example/oauth2/authorize".into();
+        s.discord.api_base = base;
+    })
+    .await;
+    let client = browser();
+    let state = authorize_state(&app, &client).await;
+    let linked = app
+        .post_json(
+            &client,
+            "/api/discord-auth",
+            &json!({"code": "abc", "state": state}),
+        )
+        .await;
+    assert_eq!(linked.status(), 200);
+    let placed = checkout(&app, &client, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(placed.status(), 200, "{}", placed.text().await.unwrap());
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]

@@ -248,6 +248,88 @@ async fn claiming_needs_a_private_server_link_and_delivering_needs_a_claim(
     }
 }
 
+async fn shown_link(app: &TestApp, staff: &reqwest::Client) -> Value {
+    let shown: Value = staff
+        .get(app.url("/api/admin/private-server"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    shown["url"].clone()
+}
+
+/// Issue 32 item 7: the link was kept and posted as typed.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_private_server_link_is_kept_only_as_a_parsed_roblox_link(#[case] backend: Backend) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    assert_eq!(set_link(&app, &staff, LINK).await.status(), 200);
+
+    for typed in [
+        "https://www.roblox.com/share?code=secret server&type=Server",
+        "https://www.roblox.com/share?code=abc @everyone <@&123456789012345678> [click](https://evil.example/)",
+        "https://www.roblox.com/share?code=abc@everyone<@&123456789012345678>[click](https://evil.example/)",
+        "https://www.roblox.com/share?code=abc\u{202e}revreS=epyt&",
+        "https://www.roblox.com/share?code=ab\u{200b}c&type=Server",
+        "https://www.roblox.com\\@evil.example/",
+        "https://www.roblox.com/share?code=abc\n@everyone",
+    ] {
+        let answer = set_link(&app, &staff, typed).await;
+        assert_eq!(answer.status(), 422, "{typed:?}");
+        let body: Value = answer.json().await.unwrap();
+        assert!(body["errors"]["url"][0].is_string(), "{typed:?}: {body}");
+        // nothing half-written: the link kept before stays
+        assert_eq!(shown_link(&app, &staff).await, LINK, "{typed:?}");
+    }
+
+    // kept, shown and handed to the buyer in its parsed form, not as typed
+    let typed = "  HTTPS://WWW.ROBLOX.COM/share?code=secret-server-4711&type=Server ";
+    let saved = set_link(&app, &staff, typed).await;
+    assert_eq!(saved.status(), 200);
+    assert_eq!(saved.json::<Value>().await.unwrap()["url"], LINK);
+    assert_eq!(shown_link(&app, &staff).await, LINK);
+    assert_eq!(
+        staff_action(&app, &staff, order, "claim").await.status(),
+        200
+    );
+    let page: Value = order_page(&app, &buyer, order, "")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page["delivery"]["private_server_url"], LINK, "{page}");
+
+    // a link kept as typed before these checks is shown and posted to no one
+    exec(
+        &app,
+        "UPDATE users SET private_server_url = ? WHERE private_server_url = ?",
+        vec![
+            "https://www.roblox.com\\@evil.example/ @everyone".into(),
+            LINK.into(),
+        ],
+    )
+    .await;
+    assert_eq!(shown_link(&app, &staff).await, Value::Null);
+    let page: Value = order_page(&app, &buyer, order, "")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        page["delivery"]["private_server_url"],
+        Value::Null,
+        "{page}"
+    );
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]

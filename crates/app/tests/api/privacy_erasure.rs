@@ -158,6 +158,8 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("proof_id", NotPersonal),
             ("buyer_token", Personal),
             ("client_ip", Personal),
+            // the key client_ip counts under for the unpaid-orders cap (an IPv6 client's /64)
+            ("client_net", Personal),
             // the shop's reason for holding a payment for review
             ("review_reason", NotPersonal),
             // a hash of the order link's random key: names no one
@@ -813,6 +815,7 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         ("orders", "discord_username", discord_name.to_owned()),
         ("orders", "roblox_username", ROBLOX.to_owned()),
         ("orders", "client_ip", IP.to_owned()),
+        ("orders", "client_net", IP.to_owned()),
         ("orders", "ticket_thread_id", THREAD.to_owned()),
         ("orders", "ticket_problem", PROBLEM.to_owned()),
         ("orders", "idempotency_key", IDEMPOTENCY.to_owned()),

@@ -465,6 +465,40 @@ async fn real_client_addresses_behind_a_trusted_proxy_each_client_has_its_own_li
     assert_eq!(failed_login(&app, Some("203.0.113.8")).await, 401);
 }
 
+/// The `i`-th address of one IPv6 /64 (2001:db8:32:4::/64): a client rotating through the
+/// addresses of its own network, as any IPv6 subscriber may.
+fn in_one_64(i: usize) -> String {
+    format!("2001:db8:32:4:{:x}:{:x}:{:x}:1", i + 1, i * 31 + 7, i + 100)
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn real_client_addresses_an_ipv6_client_rotating_through_its_64_is_one_client(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(backend, vec![], |s| {
+        s.server.trusted_proxies = vec!["127.0.0.1/32".into()];
+    })
+    .await;
+    // the shipped limit (config/default.toml), as one IPv4 address meets it above
+    assert_eq!(app.settings.accounts.login_per_ip as usize, LIMIT_PER_IP);
+    app.to_the_start_of_a_window(Duration::from_secs(15 * 60));
+    // a new address of the same /64 for every attempt: the /64 is one client
+    for attempt in 0..LIMIT_PER_IP {
+        let status = failed_login(&app, Some(&in_one_64(attempt))).await;
+        assert_eq!(status, 401, "attempt {attempt}");
+    }
+    assert_eq!(
+        failed_login(&app, Some(&in_one_64(LIMIT_PER_IP))).await,
+        429
+    );
+    assert_eq!(failed_login(&app, Some("2001:db8:32:4::1")).await, 429);
+    // the next /64 is someone else
+    assert_eq!(failed_login(&app, Some("2001:db8:32:5::1")).await, 401);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The real server binary
 

@@ -64,13 +64,9 @@ impl BlockKind {
     pub fn match_form(&self, value: &str) -> String {
         match self {
             BlockKind::Email => canonical_email(value),
-            BlockKind::Ip => match value.parse::<IpAddr>() {
-                Ok(IpAddr::V6(v6)) => {
-                    let [a, b, c, d, ..] = v6.segments();
-                    format!("{a:x}:{b:x}:{c:x}:{d:x}::/64")
-                }
-                _ => value.to_owned(),
-            },
+            BlockKind::Ip => value
+                .parse::<IpAddr>()
+                .map_or_else(|_| value.to_owned(), shared::network_key),
             BlockKind::DiscordId | BlockKind::RobloxUsername => value.to_owned(),
         }
     }
@@ -103,19 +99,40 @@ impl fmt::Display for BlockKind {
     }
 }
 
-/// The one inbox an address reaches, as the blocklist compares it: lower case, without a
-/// `+tag` in the local part, and at Gmail (gmail.com, googlemail.com, which ignore dots)
-/// without dots, as `@gmail.com`.
+/// The one inbox an address reaches, as the blocklist compares it: lower case, a quoted local
+/// part unquoted (`"kid"@example.com` is kid@example.com), without a `+tag` in the local part,
+/// and at Gmail (gmail.com, googlemail.com, which ignore dots) without dots, as `@gmail.com`.
 pub fn canonical_email(email: &str) -> String {
     let email = email.trim().to_lowercase();
     let Some((local, domain)) = email.rsplit_once('@') else {
         return email;
     };
-    let local = local.split('+').next().unwrap_or(local);
+    let local = unquoted(local);
+    let local = local.split('+').next().unwrap_or(&local);
     match domain {
         "gmail.com" | "googlemail.com" => format!("{}@gmail.com", local.replace('.', "")),
         _ => format!("{local}@{domain}"),
     }
+}
+
+/// A local part without its quotes: `"kid"` and `"k\id"` are `kid`, as a mail server
+/// delivers them. Every quote goes (also of a part only partly quoted), so no placement of them
+/// makes a blocked inbox another.
+fn unquoted(local: &str) -> String {
+    if !local.contains('"') {
+        return local.to_owned();
+    }
+    let mut plain = String::with_capacity(local.len());
+    let mut chars = local.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {}
+            // a quoted pair: the character itself
+            '\\' => plain.extend(chars.next()),
+            other => plain.push(other),
+        }
+    }
+    plain
 }
 
 /// An address as the blocklist stores it; `None` when it is not an IP address.
@@ -260,6 +277,12 @@ mod tests {
             ("k.i.d@example.com", "k.i.d@example.com"),
             ("k.i.d+x+y@gmail.com", "kid@gmail.com"),
             ("K.I.D@googlemail.com", "kid@gmail.com"),
+            // a quoted local part reaches the inbox of its unquoted form
+            ("\"blocked\"@gmail.com", "blocked@gmail.com"),
+            ("\"b.l.o.c.k.e.d+x\"@GMail.com", "blocked@gmail.com"),
+            ("\"kid\"@example.com", "kid@example.com"),
+            ("\"k\\id\"@example.com", "kid@example.com"),
+            ("\"ki\"d@example.com", "kid@example.com"),
         ] {
             assert_eq!(canonical_email(typed), canonical, "{typed}");
         }

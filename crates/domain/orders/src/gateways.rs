@@ -259,6 +259,28 @@ pub struct DiscordIdentity {
     pub avatar_url: Option<String>,
 }
 
+/// The longest Discord user name (or display name) the shop takes, in characters: an order
+/// keeps up to 100 (Discord's own are at most 32).
+pub const DISCORD_NAME_MAX: usize = 100;
+
+/// The longest avatar URL an order keeps, in bytes.
+pub const DISCORD_AVATAR_URL_MAX: usize = 500;
+
+impl DiscordIdentity {
+    /// Whether an order can keep this identity as it is: a name of 1 to [`DISCORD_NAME_MAX`]
+    /// characters and an avatar URL of at most [`DISCORD_AVATAR_URL_MAX`] bytes. Identity
+    /// providers refuse any other (`DiscordLinkError::UnusableIdentity`), so none reaches
+    /// checkout.
+    pub fn fits_an_order(&self) -> bool {
+        let name = self.username.chars().count();
+        (1..=DISCORD_NAME_MAX).contains(&name)
+            && self
+                .avatar_url
+                .as_ref()
+                .is_none_or(|url| url.len() <= DISCORD_AVATAR_URL_MAX)
+    }
+}
+
 /// What a code exchange gives the shop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkedDiscord {
@@ -277,6 +299,11 @@ pub enum DiscordLinkError {
     /// Discord answered the user request without a usable user id.
     #[error("Discord returned no user id")]
     MissingUserId,
+    /// Discord answered the user request with a field the shop cannot keep (a name over
+    /// [`DISCORD_NAME_MAX`] characters, an avatar hash that is not one): a non-standard answer,
+    /// refused before the identity is kept anywhere.
+    #[error("Discord returned an unusable {0}")]
+    UnusableIdentity(&'static str),
     /// Discord could not be reached, timed out or failed on its side.
     #[error("Discord is unavailable: {0}")]
     Unavailable(String),
@@ -294,7 +321,9 @@ pub trait DiscordIdentityProvider: Send + Sync + 'static {
     /// when the shop is configured with a bot token and guild id, the access that lets the shop
     /// add the account to its Discord server (the join itself is queued by the caller, see
     /// [`crate::guild_join`]). Fails with `DiscordLinkError::InvalidCode` when Discord refuses the code,
-    /// `MissingUserId` when the user has no id, `Unavailable` when Discord cannot be reached or
+    /// `MissingUserId` when the user has no id, `UnusableIdentity` when its name or avatar is
+    /// not one an order can keep ([`DiscordIdentity::fits_an_order`] holds for every identity
+    /// returned), `Unavailable` when Discord cannot be reached or
     /// fails on its side, and `Unknown` for an answer that cannot be read.
     fn exchange_code(
         &self,

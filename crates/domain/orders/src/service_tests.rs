@@ -1233,6 +1233,7 @@ mod payment {
             holder: OrderHolder {
                 buyer_token: Some("t".into()),
                 client_ip: Some("10.0.0.9".into()),
+                client_net: Some("10.0.0.9".into()),
             },
             ..base.clone()
         };

@@ -1,6 +1,7 @@
 //! The shared kernel: ideas every domain crate uses the same way, so each has one type.
 //!
-//! - [`limits`]: rate limits counted atomically in a store every instance shares.
+//! - [`limits`]: rate limits counted atomically in a store every instance shares, and the key
+//!   a client address counts under ([`network_key`]: an IPv6 client's /64).
 //! - [`clock`]: the time now, as a port ([`Clock`]), so tests can fix or move it.
 //! - [`DiscordId`] and [`Email`]: the identities orders, promo codes and accounts share;
 //!   [`escape_markdown`] for any text a person typed that goes to Discord.
@@ -28,8 +29,8 @@ pub use discord::{escape_markdown, DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
 pub use limits::{
-    admit, forget, give_back, seconds_until, LimitError, MemoryLimiter, RateLimiter, Refused, Rule,
-    WindowHits,
+    admit, forget, give_back, network_key, seconds_until, LimitError, MemoryLimiter, RateLimiter,
+    Refused, Rule, WindowHits,
 };
 pub use links::{InvalidPrivateServerUrl, PrivateServerUrl};
 pub use user::UserId;

@@ -8,10 +8,28 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
+
+/// The key a client address counts under, for every per-address limit (and the blocklist): an
+/// IPv6 client as its /64 (one subscriber's network, whose addresses it may rotate through at
+/// will), an IPv4 client (and an IPv4-mapped IPv6 one) as its address. The one function for it:
+/// a limit keyed any other way can be stepped around.
+pub fn network_key(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let [a, b, c, d, ..] = v6.segments();
+                format!("{a:x}:{b:x}:{c:x}:{d:x}::/64")
+            }
+        },
+    }
+}
 
 /// `max` requests per `window`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,6 +214,20 @@ mod tests {
 
     fn at(secs: i64) -> DateTime<Utc> {
         DateTime::from_timestamp(secs, 0).unwrap_or_default()
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_as_its_64_an_ipv4_client_as_its_address() {
+        let key = |text: &str| network_key(text.parse().unwrap_or(IpAddr::from([0, 0, 0, 0])));
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+        assert_eq!(
+            key("2001:0db8:0001:0002:ffff:1:2:3"),
+            key("2001:db8:1:2:aaaa::9")
+        );
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_ne!(key("203.0.113.7"), key("203.0.113.8"));
     }
 
     #[tokio::test]

@@ -30,6 +30,8 @@ pub struct Model {
     pub claimed_by: Option<i64>,
     pub buyer_token: Option<String>,
     pub client_ip: Option<String>,
+    /// `client_ip`'s key for the unpaid-orders cap per address (an IPv6 client's /64).
+    pub client_net: Option<String>,
     pub review_reason: Option<String>,
     pub payment_id: Option<String>,
     pub refund_id: Option<String>,

@@ -9,8 +9,12 @@ use chrono::{DateTime, Duration, Utc};
 pub struct OrderHolder {
     /// A random token kept in the browser session that placed the order.
     pub buyer_token: Option<String>,
-    /// The client's address (as `server.trusted_proxies` allow reading it).
+    /// The client's address (as `server.trusted_proxies` allow reading it), kept whole with the
+    /// order as evidence.
     pub client_ip: Option<String>,
+    /// The key the client's address counts under for the cap on unpaid orders per address
+    /// (`shared::network_key`: an IPv6 client's /64, an IPv4 client's address).
+    pub client_net: Option<String>,
 }
 
 /// The most unpaid (pending) orders one holder may have at once.
