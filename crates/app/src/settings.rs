@@ -932,7 +932,9 @@ mod tests {
         let key_of = |file: &str| {
             let text = std::fs::read_to_string(config_dir().join(file)).unwrap();
             let line = text.lines().find(|l| l.starts_with("key = ")).unwrap();
-            line.trim_start_matches("key = ").trim_matches('"').to_owned()
+            line.trim_start_matches("key = ")
+                .trim_matches('"')
+                .to_owned()
         };
         for file in ["development.toml", "test.toml"] {
             let key = key_of(file);
@@ -945,7 +947,10 @@ mod tests {
                         && message.contains("(SHOP__SESSION__KEY)"),
                     "{message}"
                 );
-                assert!(!message.contains(&key), "the key itself is not repeated: {message}");
+                assert!(
+                    !message.contains(&key),
+                    "the key itself is not repeated: {message}"
+                );
             }
         }
         // a key of one's own starts

@@ -78,6 +78,8 @@ impl Application {
                             all.add(header)
                         }),
                 )
+                // a 5xx's body gets its request id before it is compressed
+                .wrap(middleware::from_fn(crate::telemetry::request_id_in_body))
                 .wrap(middleware::Compress::default())
                 // The product-list poll is answered here, from the snapshot, past the session,
                 // the Origin check, compression (its bodies are compressed once per snapshot)
