@@ -109,12 +109,15 @@ where
     }
 }
 
+/// What building a [`SkipService`] answers.
+type Building<S, W, E> = Pin<Box<dyn Future<Output = Result<SkipService<S, W>, E>>>>;
+
 /// `middleware` around `service`, passed by for the requests `skip` says yes to.
 fn skipping<S, T>(
     skip: fn(&ServiceRequest) -> bool,
     middleware: &T,
     service: S,
-) -> Pin<Box<dyn Future<Output = Result<SkipService<S, T::Transform>, T::InitError>>>>
+) -> Building<S, T::Transform, T::InitError>
 where
     S: 'static,
     T: Transform<Shared<S>, ServiceRequest>,
