@@ -7,14 +7,23 @@ use std::sync::Arc;
 use anyhow::Context;
 use discord::DiscordGuildDoor;
 use orders::{DiscordId, GuildAccess, GuildJoins};
-use store::Store;
+use store::{GuildJoinStore, Store, TokenSeal};
 use tokio::sync::Notify;
 
 use crate::auth::AppClock;
 use crate::settings::Settings;
 
-/// The joins over this shop's store, Discord and clock.
-pub type ShopGuildJoins = GuildJoins<Store, DiscordGuildDoor, AppClock>;
+/// The joins over this shop's store (the tokens sealed at rest), Discord and clock.
+pub type ShopGuildJoins = GuildJoins<GuildJoinStore, DiscordGuildDoor, AppClock>;
+
+/// The seal of the buyers' access tokens while their join is pending, keyed from the session
+/// key (`session.key`, which every instance shares) under a label of its own
+/// (`store::TokenSeal`). A new session key leaves the pending joins unreadable: they are
+/// dropped, and their buyers can still join through the invite.
+fn token_seal(settings: &Settings) -> anyhow::Result<TokenSeal> {
+    let session_key = crate::auth::session::cookie_key(&settings.session)?;
+    TokenSeal::derive(session_key.master())
+}
 
 /// The joins when the bot token and guild id are set, else `None`; waits between attempts as
 /// the buyer's mail does (`mail.retry_*`).
@@ -23,9 +32,18 @@ pub fn build(
     store: Store,
     clock: AppClock,
 ) -> anyhow::Result<Option<ShopGuildJoins>> {
-    Ok(DiscordGuildDoor::from_settings(&settings.discord)
+    let Some(door) = DiscordGuildDoor::from_settings(&settings.discord)
         .context("the Discord guild settings are not usable")?
-        .map(|door| GuildJoins::new(store, door, clock, settings.mail.retry())))
+    else {
+        return Ok(None);
+    };
+    let joins = GuildJoinStore::new(store, token_seal(settings)?);
+    Ok(Some(GuildJoins::new(
+        joins,
+        door,
+        clock,
+        settings.mail.retry(),
+    )))
 }
 
 /// The link route's side: queues a buyer's join and wakes the outbox loop to make it now.

@@ -72,18 +72,71 @@ where
     type Future = Pin<Box<dyn Future<Output = Result<Self::Transform, Self::InitError>>>>;
 
     fn new_transform(&self, service: S) -> Self::Future {
-        let bypass = Rc::new(service);
-        let wrapped = self.0.new_transform(Shared(Rc::clone(&bypass)));
-        Box::pin(async move {
-            Ok(SkipService {
-                bypass,
-                wrapped: wrapped.await?,
-            })
-        })
+        skipping(is_product_list, &self.0, service)
     }
 }
 
+/// Wraps a middleware `T` so that the requests its function says yes to bypass it (the
+/// session middleware and the requests that need no session: `auth::session::needs_no_session`).
+pub struct SkipWhen<T> {
+    skip: fn(&ServiceRequest) -> bool,
+    middleware: T,
+}
+
+impl<T> SkipWhen<T> {
+    pub fn new(skip: fn(&ServiceRequest) -> bool, middleware: T) -> Self {
+        SkipWhen { skip, middleware }
+    }
+}
+
+impl<S, B, T, B2> Transform<S, ServiceRequest> for SkipWhen<T>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
+    B: MessageBody + 'static,
+    T: Transform<Shared<S>, ServiceRequest, Response = ServiceResponse<B2>, Error = Error>,
+    T::Future: 'static,
+    T::Transform: 'static,
+    B2: MessageBody + 'static,
+{
+    type Response = ServiceResponse<BoxBody>;
+    type Error = Error;
+    type Transform = SkipService<S, T::Transform>;
+    type InitError = T::InitError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Transform, Self::InitError>>>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        skipping(self.skip, &self.middleware, service)
+    }
+}
+
+/// What building a [`SkipService`] answers.
+type Building<S, W, E> = Pin<Box<dyn Future<Output = Result<SkipService<S, W>, E>>>>;
+
+/// `middleware` around `service`, passed by for the requests `skip` says yes to.
+fn skipping<S, T>(
+    skip: fn(&ServiceRequest) -> bool,
+    middleware: &T,
+    service: S,
+) -> Building<S, T::Transform, T::InitError>
+where
+    S: 'static,
+    T: Transform<Shared<S>, ServiceRequest>,
+    T::Future: 'static,
+    T::Transform: 'static,
+{
+    let bypass = Rc::new(service);
+    let wrapped = middleware.new_transform(Shared(Rc::clone(&bypass)));
+    Box::pin(async move {
+        Ok(SkipService {
+            skip,
+            bypass,
+            wrapped: wrapped.await?,
+        })
+    })
+}
+
 pub struct SkipService<S, W> {
+    skip: fn(&ServiceRequest) -> bool,
     bypass: Rc<S>,
     wrapped: W,
 }
@@ -107,7 +160,7 @@ where
     }
 
     fn call(&self, request: ServiceRequest) -> Self::Future {
-        if is_product_list(&request) {
+        if (self.skip)(&request) {
             let boxing: Boxing<B> = ServiceResponse::map_into_boxed_body;
             Either::Left(self.bypass.call(request).map_ok(boxing))
         } else {

@@ -748,6 +748,14 @@ impl Settings {
             }
         };
         invalid(crate::auth::session::cookie_key(&self.session).map(drop));
+        invalid(match public_session_key(&self.session) {
+            Some(file) => Err(anyhow::anyhow!(
+                "session.key is the public key of config/{file}, which anyone can read in the \
+                 repository (SHOP__SESSION__KEY): give 64 or more random bytes of your own in \
+                 base64, e.g. SHOP__SESSION__KEY=$(openssl rand -base64 64 | tr -d '\\n')"
+            )),
+            None => Ok(()),
+        });
         invalid(self.site.discord_invite().map(drop));
         invalid(crate::client_ip::TrustedProxies::parse(&self.server.trusted_proxies).map(drop));
         if problems.is_empty() {
@@ -756,6 +764,42 @@ impl Settings {
             Err(SettingsError::Production(problems))
         }
     }
+}
+
+/// The config files whose `session.key` is public (committed to the repository), as they were
+/// when the binary was built: production refuses those keys wherever its own config folder is.
+const PUBLIC_KEY_FILES: [(&str, &str); 2] = [
+    (
+        "development.toml",
+        include_str!("../../../config/development.toml"),
+    ),
+    ("test.toml", include_str!("../../../config/test.toml")),
+];
+
+/// The file whose public `session.key` these settings use, if any: the same key bytes (base64
+/// written otherwise, or with spaces around it, is still the same key).
+fn public_session_key(session: &SessionSettings) -> Option<&'static str> {
+    use base64::Engine;
+    use secrecy::ExposeSecret;
+    let decode = |text: &str| {
+        let text = text.trim();
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .unwrap_or_else(|_| text.as_bytes().to_vec())
+    };
+    let ours = session.key.expose_secret();
+    if ours.trim().is_empty() {
+        return None;
+    }
+    let ours = decode(ours);
+    PUBLIC_KEY_FILES.iter().find_map(|(name, contents)| {
+        let key = config::Config::builder()
+            .add_source(config::File::from_str(contents, config::FileFormat::Toml))
+            .build()
+            .and_then(|file| file.get_string("session.key"))
+            .ok()?;
+        (!key.trim().is_empty() && decode(&key) == ours).then_some(*name)
+    })
 }
 
 /// `config/` next to the working directory, or the workspace's when run from a crate folder.
@@ -867,6 +911,55 @@ mod tests {
         fixed.check_production().unwrap();
         // elsewhere the local stand-ins are welcome
         load(&[]).unwrap().check_production().unwrap();
+    }
+
+    #[test]
+    fn production_refuses_the_development_and_test_session_keys() {
+        let with_key = |key: &str| {
+            load(&[
+                ("SHOP_ENV", "production"),
+                ("SHOP__SESSION__KEY", key),
+                ("SHOP__SITE__PUBLIC_URL", "https://shop.example.com"),
+                ("SHOP__MAIL__SMTP_HOST", "smtp.example.com"),
+                ("SHOP__STRIPE__SECRET_KEY", "sk_live_x"),
+                ("SHOP__STRIPE__WEBHOOK_SECRET", "whsec_x"),
+                ("SHOP__DISCORD__CLIENT_ID", "123"),
+                ("SHOP__DISCORD__CLIENT_SECRET", "secret"),
+                ("SHOP__ROBLOX__USERS_API_BASE", "https://users.roblox.com"),
+            ])
+            .unwrap()
+        };
+        let key_of = |file: &str| {
+            let text = std::fs::read_to_string(config_dir().join(file)).unwrap();
+            let line = text.lines().find(|l| l.starts_with("key = ")).unwrap();
+            line.trim_start_matches("key = ")
+                .trim_matches('"')
+                .to_owned()
+        };
+        for file in ["development.toml", "test.toml"] {
+            let key = key_of(file);
+            // as written, and with spaces around it
+            for given in [key.clone(), format!("  {key}\n")] {
+                let message = with_key(&given).check_production().unwrap_err().to_string();
+                assert!(message.contains("1 setting(s)"), "{message}");
+                assert!(
+                    message.contains(&format!("session.key is the public key of config/{file}"))
+                        && message.contains("(SHOP__SESSION__KEY)"),
+                    "{message}"
+                );
+                assert!(
+                    !message.contains(&key),
+                    "the key itself is not repeated: {message}"
+                );
+            }
+        }
+        // a key of one's own starts
+        with_key(&"a".repeat(88)).check_production().unwrap();
+        // development and test keep their keys
+        load(&[("SHOP_ENV", "development")])
+            .unwrap()
+            .check_production()
+            .unwrap();
     }
 
     /// The example names every Stripe event the webhook handles, so the operator subscribes

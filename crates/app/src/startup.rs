@@ -11,7 +11,7 @@ use crate::{
     auth::{self, AppClock},
     background::Sweeper,
     error, openapi,
-    public_get::{ProductListLane, SkipForProductList},
+    public_get::{ProductListLane, SkipForProductList, SkipWhen},
     routes,
     settings::{Environment, Settings},
     telemetry::ShopRootSpan,
@@ -63,10 +63,15 @@ impl Application {
         ));
         let server = HttpServer::new(move || {
             App::new()
-                .wrap(auth::session::middleware(
-                    services.sessions.clone(),
-                    services.session_key.clone(),
-                    services.session_secure,
+                // health, the site's settings, the catalogue's reads and the storefront's files
+                // never wait on the session store (a Redis outage leaves them up)
+                .wrap(SkipWhen::new(
+                    auth::session::needs_no_session,
+                    auth::session::middleware(
+                        services.sessions.clone(),
+                        services.session_key.clone(),
+                        services.session_secure,
+                    ),
                 ))
                 .wrap(middleware::from_fn(auth::session::store_unavailable))
                 .wrap(middleware::from_fn(auth::origin::check_origin))
@@ -78,6 +83,8 @@ impl Application {
                             all.add(header)
                         }),
                 )
+                // a 5xx's body gets its request id before it is compressed
+                .wrap(middleware::from_fn(crate::telemetry::request_id_in_body))
                 .wrap(middleware::Compress::default())
                 // The product-list poll is answered here, from the snapshot, past the session,
                 // the Origin check, compression (its bodies are compressed once per snapshot)

@@ -87,10 +87,9 @@ impl tracing_actix_web::RootSpanBuilder for ShopRootSpan {
 /// string, cookies or any other header. 5xx at WARN (the error itself is logged at ERROR with
 /// its cause chain where it happened), everything else at INFO: a 4xx is the client's doing.
 ///
-/// Every answer gets `X-Request-Id`; a 5xx's JSON body gets `request_id` with the same value,
-/// so a support ticket can be matched to the log (an empty 5xx body, e.g. the session
-/// middleware's, becomes the error shape). Runs inside `TracingLogger`, which makes the id; the
-/// product list's fast lane passes by both (`public_get::SkipForProductList`).
+/// Every answer gets `X-Request-Id`; the 5xx's body gets the same id from
+/// [`request_id_in_body`], inside the compression. Runs inside `TracingLogger`, which makes the
+/// id; the product list's fast lane passes by both (`public_get::SkipForProductList`).
 pub async fn request_log(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -139,14 +138,45 @@ pub async fn request_log(
             "request"
         );
     }
+    let header = HeaderValue::from_str(&request_id).ok();
     match answered {
+        Ok(mut response) => {
+            if let Some(value) = header {
+                response.headers_mut().insert(REQUEST_ID_HEADER, value);
+            }
+            Ok(response.map_into_boxed_body())
+        }
+        // A middleware's error (the session store's, say): its answer gets the id too. The
+        // request is gone with the error, so the answer travels as the error's response.
+        Err(error) => {
+            let mut response = error.error_response();
+            if let Some(value) = header {
+                response.headers_mut().insert(REQUEST_ID_HEADER, value);
+            }
+            Err(actix_web::error::InternalError::from_response(error, response).into())
+        }
+    }
+}
+
+/// A 5xx's JSON body gets `request_id` (the `X-Request-Id` [`request_log`] sends), so a support
+/// ticket can be matched to the log; an empty 5xx body, e.g. the session middleware's, becomes
+/// the error shape. Runs inside the response compression: outside it, a compressed body (every
+/// browser asks for gzip) could not be read and went out without the id.
+pub async fn request_id_in_body(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let request_id = request
+        .extensions()
+        .get::<RequestId>()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    match next.call(request).await {
         Ok(response) => {
             let (request, response) = response.map_into_boxed_body().into_parts();
             let response = with_request_id(response, &request_id).await;
             Ok(ServiceResponse::new(request, response))
         }
-        // A middleware's error (the session store's, say): its answer gets the id too. The
-        // request is gone with the error, so the answer travels as the error's response.
         Err(error) => {
             let response = with_request_id(error.error_response(), &request_id).await;
             Err(actix_web::error::InternalError::from_response(error, response).into())
@@ -154,16 +184,15 @@ pub async fn request_log(
     }
 }
 
-/// Adds `X-Request-Id`, and on a 5xx `"request_id"` to its JSON object body (an empty body
-/// becomes the error shape with it; any other body is left as it is).
+/// On a 5xx, adds `"request_id"` to its JSON object body (an empty body becomes the error shape
+/// with it; any other body, and a body already encoded, is left as it is).
 async fn with_request_id(
-    mut response: HttpResponse<BoxBody>,
+    response: HttpResponse<BoxBody>,
     request_id: &str,
 ) -> HttpResponse<BoxBody> {
-    if let Ok(value) = HeaderValue::from_str(request_id) {
-        response.headers_mut().insert(REQUEST_ID_HEADER, value);
-    }
-    if !response.status().is_server_error() {
+    if !response.status().is_server_error()
+        || response.headers().contains_key(header::CONTENT_ENCODING)
+    {
         return response;
     }
     let is_json = response

@@ -43,14 +43,6 @@ impl DiscordGuildDoor {
     }
 }
 
-/// A short, single-line excerpt of Discord's answer for the log and the job's last error.
-fn excerpt(body: &str) -> String {
-    body.chars()
-        .take(300)
-        .collect::<String>()
-        .replace(['\n', '\r'], " ")
-}
-
 impl GuildDoor for DiscordGuildDoor {
     #[tracing::instrument(name = "discord.join_guild", skip_all, fields(discord_id = %discord_id))]
     async fn join(
@@ -78,7 +70,8 @@ impl GuildDoor for DiscordGuildDoor {
         if status.is_success() {
             return Ok(());
         }
-        let body = excerpt(&response.text().await.unwrap_or_default());
+        // for the log and the job's last error: the status and a bounded excerpt, never the body
+        let body = shared::upstream::excerpt(&response.text().await.unwrap_or_default());
         let said = format!("Discord answered {status}: {body}");
         Err(match status {
             StatusCode::TOO_MANY_REQUESTS => GuildJoinError::Unavailable(said),

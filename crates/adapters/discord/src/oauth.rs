@@ -188,10 +188,7 @@ impl DiscordOAuth {
                 }
                 RequestTokenError::Parse(err, body) => DiscordLinkError::Unknown(anyhow!(
                     "unreadable Discord token answer: {err}: {}",
-                    String::from_utf8_lossy(&body)
-                        .chars()
-                        .take(200)
-                        .collect::<String>()
+                    shared::upstream::excerpt(&String::from_utf8_lossy(&body))
                 )),
                 RequestTokenError::Other(msg) => {
                     DiscordLinkError::Unknown(anyhow!("Discord token exchange failed: {msg}"))

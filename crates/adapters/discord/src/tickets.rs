@@ -79,8 +79,11 @@ fn snowflake<T>(id: &DiscordId) -> Result<Id<T>, DeskError> {
         .ok_or_else(|| DeskError::Other(anyhow!("{id} is not a Discord id")))
 }
 
-/// Discord's answer, as the ticket can act on it.
+/// Discord's answer, as the ticket can act on it; what it said is kept as a bounded excerpt
+/// (`shared::upstream::excerpt`): twilight's own text of an answer it could not parse holds the
+/// whole body.
 fn desk_error(error: twilight_http::Error) -> DeskError {
+    use shared::upstream::excerpt;
     match error.kind() {
         ErrorType::Response {
             status, error: api, ..
@@ -90,25 +93,29 @@ fn desk_error(error: twilight_http::Error) -> DeskError {
                 _ => None,
             };
             match status.get() {
-                401 | 403 => DeskError::MissingPermission(api.to_string()),
+                401 | 403 => DeskError::MissingPermission(excerpt(&api.to_string())),
                 404 if matches!(code, Some(UNKNOWN_MEMBER | UNKNOWN_USER)) => {
                     DeskError::UnknownMember
                 }
-                404 => DeskError::NotFound(api.to_string()),
-                status if status >= 500 => {
-                    DeskError::Unavailable(format!("Discord answered {status}: {api}"))
-                }
-                status => DeskError::Other(anyhow!("Discord answered {status}: {api}")),
+                404 => DeskError::NotFound(excerpt(&api.to_string())),
+                status if status >= 500 => DeskError::Unavailable(format!(
+                    "Discord answered {status}: {}",
+                    excerpt(&api.to_string())
+                )),
+                status => DeskError::Other(anyhow!(
+                    "Discord answered {status}: {}",
+                    excerpt(&api.to_string())
+                )),
             }
         }
         // no answer, or one that is not Discord's JSON (a proxy's error page)
         ErrorType::RequestError | ErrorType::RequestTimedOut | ErrorType::Parsing { .. } => {
-            DeskError::Unavailable(error.to_string())
+            DeskError::Unavailable(excerpt(&error.to_string()))
         }
         ErrorType::Unauthorized => {
             DeskError::MissingPermission("Discord refused the bot token".to_owned())
         }
-        _ => DeskError::Other(anyhow::Error::new(error)),
+        _ => DeskError::Other(anyhow!(excerpt(&error.to_string()))),
     }
 }
 

@@ -170,7 +170,13 @@ impl ErrorBody {
             .any(|d| d.issue.as_deref() == Some(issue))
     }
 
+    /// What PayPal said, as a bounded single-line excerpt (`shared::upstream::excerpt`): its
+    /// messages are free text of any length.
     fn describe(&self) -> String {
+        shared::upstream::excerpt(&self.said())
+    }
+
+    fn said(&self) -> String {
         let head = self
             .message
             .clone()

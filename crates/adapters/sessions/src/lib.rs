@@ -13,5 +13,5 @@ mod shop;
 
 pub use database::DatabaseSessionStore;
 pub use keys::{session_user, USER_ID_KEY};
-pub use redis::{RedisSessions, CONNECT_TIMEOUT, REDIS_TIMEOUT};
+pub use redis::{RedisSessions, CONNECT_TIMEOUT, RECONNECT_DELAY, REDIS_TIMEOUT};
 pub use shop::ShopSessionStore;

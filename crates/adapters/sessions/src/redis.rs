@@ -3,9 +3,10 @@
 //! of one user can be ended at once.
 //!
 //! The entries go through the shop's own connection manager, with connection and response
-//! timeouts and few reconnect attempts: actix-session's store builds one without either, which
-//! hung a start on a Redis that does not answer and, once Redis had been stopped and started
-//! again, kept requests waiting on its reconnection backoff long after Redis was back.
+//! timeouts and a bounded reconnection backoff ([`RECONNECT_DELAY`]): actix-session's store
+//! builds one without either, which hung a start on a Redis that does not answer and, once
+//! Redis had been stopped and started again, kept requests waiting on its reconnection backoff
+//! long after Redis was back.
 
 use std::collections::HashMap;
 
@@ -26,6 +27,30 @@ pub const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// (the app's session middleware wrapper) instead of waiting on a Redis that is gone; the
 /// connection reconnects by itself when Redis is back.
 pub const REDIS_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The longest wait between two reconnection attempts while Redis is away is under twice this
+/// (the connection manager adds up to 100 % jitter), so a Redis that comes back is used again
+/// within 2 s.
+///
+/// Why it is set: redis-rs hands its `factor` to backon as the *multiplier* of a backoff that
+/// starts at 1 s and stops growing at backon's own 60 s; the default factor of 100 (meant as
+/// 100 ms units) made the second retry wait 60 to 120 s, which is what kept sessions down for a
+/// minute and a half after outages of 12 and 25 s (issue 32). Capped at 1 s, every retry waits
+/// 1 to 2 s.
+pub const RECONNECT_DELAY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The connection manager's settings: [`REDIS_TIMEOUT`] per connection and answer, and
+/// reconnection attempts [`RECONNECT_DELAY`] apart for as long as Redis is away (each request
+/// meanwhile waits at most [`REDIS_TIMEOUT`] and is answered 503).
+fn manager_config() -> redis::aio::ConnectionManagerConfig {
+    let cap_ms = u64::try_from(RECONNECT_DELAY.as_millis()).unwrap_or(u64::MAX);
+    redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(REDIS_TIMEOUT)
+        .set_response_timeout(REDIS_TIMEOUT)
+        .set_factor(2)
+        .set_max_delay(cap_ms)
+        .set_number_of_retries(usize::MAX)
+}
 
 /// `call`, given at most [`REDIS_TIMEOUT`].
 async fn within<T>(call: impl std::future::Future<Output = T>) -> anyhow::Result<T> {
@@ -162,17 +187,21 @@ impl RedisSessions {
             )
         };
         let client = redis::Client::open(url).context("session.redis_url is not valid")?;
-        let config = redis::aio::ConnectionManagerConfig::new()
-            .set_connection_timeout(REDIS_TIMEOUT)
-            .set_response_timeout(REDIS_TIMEOUT)
-            .set_number_of_retries(2);
-        let connection = tokio::time::timeout(
-            CONNECT_TIMEOUT,
-            redis::aio::ConnectionManager::new_with_config(client, config),
-        )
-        .await
-        .map_err(|_| anyhow::anyhow!(unreachable()))?
-        .with_context(unreachable)?;
+        // One plain attempt first, so a wrong URL fails at once with its own error (the
+        // manager's attempts go on for as long as Redis is away), then the manager.
+        let connect = async move {
+            let probe = redis::AsyncConnectionConfig::new()
+                .set_connection_timeout(REDIS_TIMEOUT)
+                .set_response_timeout(REDIS_TIMEOUT);
+            client
+                .get_multiplexed_async_connection_with_config(&probe)
+                .await?;
+            redis::aio::ConnectionManager::new_with_config(client, manager_config()).await
+        };
+        let connection = tokio::time::timeout(CONNECT_TIMEOUT, connect)
+            .await
+            .map_err(|_| anyhow::anyhow!(unreachable()))?
+            .with_context(unreachable)?;
         let store = Entries {
             connection: connection.clone(),
         };

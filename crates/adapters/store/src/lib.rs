@@ -37,6 +37,7 @@ mod tickets;
 mod tracking;
 
 pub use connection::{connect, is_unreachable, Backend, SetupLock, StoreError, DATABASE_TIMEOUT};
+pub use guild_joins::{GuildJoinStore, TokenSeal};
 pub use operations::{sqlite_path, JobCount, ShopCounts};
 pub use push_events::PushBounds;
 pub use records::{DemoLogin, PoolUse, SessionRow};

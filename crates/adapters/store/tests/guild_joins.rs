@@ -7,7 +7,7 @@
 use accounts::{AccountEraser, Erased, Erasure, UserId};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use garden_store::testing::{seed_order, SeedOrder, TestDatabase};
-use garden_store::{Backend, Store};
+use garden_store::{Backend, GuildJoinStore, Store, TokenSeal};
 use orders::{AccessToken, DiscordId, GuildJoinRepository, PendingGuildJoin};
 use rstest::rstest;
 use sea_orm::{ConnectionTrait, DatabaseBackend, DatabaseConnection, Statement, Value};
@@ -50,20 +50,23 @@ async fn rows(db: &DatabaseConnection) -> i64 {
         .unwrap()
 }
 
-async fn fresh(backend: Backend) -> (TestDatabase, Store) {
+async fn fresh(backend: Backend) -> (TestDatabase, GuildJoinStore) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = GuildJoinStore::new(
+        Store::new(db.connection.clone()),
+        TokenSeal::derive(&[42; 64]).unwrap(),
+    );
     (db, store)
 }
 
-async fn queue(store: &Store, token: &str, expires_at: DateTime<Utc>, now: DateTime<Utc>) {
+async fn queue(store: &GuildJoinStore, token: &str, expires_at: DateTime<Utc>, now: DateTime<Utc>) {
     store
         .queue(nelly(), AccessToken::new(token), expires_at, now)
         .await
         .unwrap();
 }
 
-async fn only_due(store: &Store, now: DateTime<Utc>) -> PendingGuildJoin {
+async fn only_due(store: &GuildJoinStore, now: DateTime<Utc>) -> PendingGuildJoin {
     let due = store.due(now, 10).await.unwrap();
     assert_eq!(due.len(), 1, "{due:?}");
     due.into_iter().next().unwrap()
@@ -235,7 +238,7 @@ async fn erasing_an_account_deletes_the_pending_join_of_its_discord(#[case] back
         .await
         .unwrap();
 
-    let erased = store
+    let erased = Store::new(db.connection.clone())
         .erase(Erasure::of(
             UserId::new(user),
             &accounts::Email::parse("kid@example.com").unwrap(),
@@ -248,4 +251,53 @@ async fn erasing_an_account_deletes_the_pending_join_of_its_discord(#[case] back
     let left = store.due(at(1), 10).await.unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].token.expose(), "other");
+}
+
+/// The tokens at rest: the column holds a seal, not the token; the join due opens it; a row
+/// whose token does not open (plain, as written before the seal, or under another session key)
+/// is never handed out and is deleted.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn tokens_are_sealed_at_rest_and_unreadable_rows_are_dropped(#[case] backend: Backend) {
+    let (db, store) = fresh(backend).await;
+    let conn = &db.connection;
+    queue(&store, "user-access-token", at(600), at(0)).await;
+    let stored: String = conn
+        .query_one(sql(conn, "SELECT access_token FROM guild_joins", vec![]))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get_by_index(0)
+        .unwrap();
+    assert!(!stored.contains("user-access-token"), "{stored}");
+    assert!(stored.starts_with("v1:"), "{stored}");
+    let join = only_due(&store, at(0)).await;
+    assert_eq!(join.token.expose(), "user-access-token");
+
+    // the same rows under another key (a new session key): nothing to hand out, row dropped
+    let rekeyed = GuildJoinStore::new(
+        Store::new(conn.clone()),
+        TokenSeal::derive(&[43; 64]).unwrap(),
+    );
+    assert!(rekeyed.due(at(0), 10).await.unwrap().is_empty());
+    assert_eq!(rows(conn).await, 0);
+
+    // a plain row, as an older shop wrote it
+    conn.execute(sql(
+        conn,
+        "INSERT INTO guild_joins (discord_id, access_token, expires_at, attempts, \
+         next_attempt_at, created_at) VALUES (?, 'plain-token', ?, 0, ?, ?)",
+        vec![
+            nelly().as_str().into(),
+            at(600).into(),
+            at(0).into(),
+            at(0).into(),
+        ],
+    ))
+    .await
+    .unwrap();
+    assert!(store.due(at(0), 10).await.unwrap().is_empty());
+    assert_eq!(rows(conn).await, 0);
 }

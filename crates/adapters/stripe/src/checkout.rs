@@ -7,6 +7,7 @@ use orders::gateways::{
     RefundRequest, SessionClosing,
 };
 use secrecy::ExposeSecret;
+use shared::upstream::excerpt;
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
 use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
@@ -115,10 +116,10 @@ fn payment_error(err: StripeError) -> PaymentError {
             status,
             message: api_message(&api),
         },
-        StripeError::ClientError(msg) => PaymentError::Unavailable(msg),
+        StripeError::ClientError(msg) => PaymentError::Unavailable(excerpt(&msg)),
         StripeError::Timeout => PaymentError::Unavailable("Stripe did not answer in time".into()),
         StripeError::JSONDeserialize(msg) => {
-            PaymentError::Unknown(anyhow!("unreadable answer from Stripe: {msg}"))
+            PaymentError::Unknown(anyhow!("unreadable answer from Stripe: {}", excerpt(&msg)))
         }
         StripeError::ConfigError(msg) => {
             PaymentError::Unknown(anyhow!("Stripe client misconfigured: {msg}"))
@@ -134,7 +135,8 @@ fn api_message(api: &stripe::ApiErrors) -> String {
     if let Some(param) = &api.param {
         message.push_str(&format!(" (param: {param})"));
     }
-    message
+    // free text of any length: kept as a bounded single line
+    excerpt(&message)
 }
 
 impl PaymentGateway for StripeCheckout {

@@ -146,6 +146,48 @@ async fn current_user(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError
     }
 }
 
+/// How long the storefront's page waits for its session before going out without it.
+const PAGE_SESSION_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The user of the request's session for a page answered without the session middleware
+/// (`session::needs_no_session`): `Some(None)` for a visitor without a session (or whose
+/// session is gone), `Some(Some(user))` for a current one, and `None` when the page should go
+/// out without the session: the store did not answer within [`PAGE_SESSION_WAIT`], the user
+/// could not be read, or the session is past its lifetime or its user is gone (the app then
+/// asks `GET /api/auth/check`, which ends it). Reads only; never writes the session.
+pub(crate) async fn page_user(req: &HttpRequest) -> Option<Option<CurrentUser>> {
+    let sessions = req.app_data::<web::Data<super::session::LiveSessions>>()?;
+    let state = match sessions.state_of(req, PAGE_SESSION_WAIT).await {
+        Ok(state) => state,
+        Err(error) => {
+            tracing::warn!(error = %error, "the page goes out without its session");
+            return None;
+        }
+    };
+    let field = |key: &str| {
+        state
+            .as_ref()
+            .and_then(|state| state.get(key))
+            .and_then(|value| serde_json::from_str::<i64>(value).ok())
+    };
+    let Some(id) = field(USER_ID_KEY) else {
+        return Some(None);
+    };
+    let accounts = req.app_data::<web::Data<AccountsService>>()?;
+    let user = match accounts.user(UserId::new(id)).await {
+        Ok(user) => user?,
+        Err(error) => {
+            tracing::warn!(error = %error, "the page goes out without its session's user");
+            return None;
+        }
+    };
+    // past its lifetime, or not saying when it logged in: the API ends it
+    field(LOGGED_IN_AT_KEY)
+        .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
+        .filter(|at| accounts.session_is_current(user.role, *at))?;
+    Some(Some(user.into()))
+}
+
 type Extracted<T> = Pin<Box<dyn Future<Output = Result<T, ApiError>>>>;
 
 macro_rules! guard {

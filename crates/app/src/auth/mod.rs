@@ -18,6 +18,7 @@ pub use accounts_service::{
 };
 pub use argon::Argon2Hasher;
 pub use clock::AppClock;
+pub(crate) use guards::page_user;
 pub use guards::{CurrentUser, MaybeUser, RequireStaff, RequireSuperAdmin, RequireUser};
 pub use keys::{LOGGED_IN_AT_KEY, USER_ID_KEY};
 pub use random::OsRandom;

@@ -38,6 +38,35 @@ pub async fn store_unavailable(
     })
 }
 
+/// Whether a request is answered without its session, so it never waits on the session store
+/// (a Redis outage leaves it up), cookie or not: `GET`/`HEAD` of `/api/health`,
+/// `/api/health/ready` (which pings the store itself), `/api/site`, `/api/openapi.json`, the
+/// catalogue's reads (`/api/products`, `/api/products/{id}`, `…/related-ids`), and every path
+/// outside `/api/` and `/dev/`: images, robots.txt, sitemap.xml, /metrics and the storefront's
+/// files. The storefront's page (`index.html`) reads the session itself, once and briefly, and
+/// goes out without it when the store does not answer (`routes::spa`).
+pub fn needs_no_session(request: &actix_web::dev::ServiceRequest) -> bool {
+    use actix_web::http::Method;
+    if !matches!(*request.method(), Method::GET | Method::HEAD) {
+        return false;
+    }
+    let path = request.path();
+    let Some(api) = path.strip_prefix("/api/") else {
+        return path != "/api" && !path.starts_with("/dev/");
+    };
+    if matches!(
+        api,
+        "health" | "health/ready" | "site" | "openapi.json" | "products"
+    ) {
+        return true;
+    }
+    let Some(product) = api.strip_prefix("products/") else {
+        return false;
+    };
+    let id = product.strip_suffix("/related-ids").unwrap_or(product);
+    !id.is_empty() && !id.contains('/')
+}
+
 /// Whether the session a request came with still exists: a long-lived stream asks at each
 /// heartbeat, so a logout, a password reset or an expiry ends it.
 #[derive(Clone)]
@@ -57,6 +86,27 @@ impl LiveSessions {
         jar.add_original(req.cookie(COOKIE_NAME)?);
         let value = jar.private(&self.key).get(COOKIE_NAME)?.value().to_owned();
         SessionKey::try_from(value).ok()
+    }
+
+    /// The stored state of the request's session, read once within `wait`, for an answer made
+    /// without the session middleware ([`needs_no_session`]): `None` without a cookie this shop
+    /// encrypted, or when its session is gone; an error when the store did not answer.
+    pub async fn state_of(
+        &self,
+        req: &HttpRequest,
+        wait: std::time::Duration,
+    ) -> anyhow::Result<Option<std::collections::HashMap<String, String>>> {
+        let Some(key) = self.key_of(req) else {
+            return Ok(None);
+        };
+        match tokio::time::timeout(wait, self.store.load(&key)).await {
+            Ok(Ok(state)) => Ok(state),
+            Ok(Err(error)) => Err(anyhow::Error::new(error).context("failed to read a session")),
+            Err(_) => bail!(
+                "the session store did not answer within {} ms",
+                wait.as_millis()
+            ),
+        }
     }
 
     /// Whether the session still exists. A failed read counts as yes: the next heartbeat asks
@@ -128,6 +178,55 @@ mod tests {
             key: key.to_owned().into(),
             ..SessionSettings::default()
         }
+    }
+
+    #[test]
+    fn only_the_sessionless_reads_pass_the_session_by() {
+        use actix_web::test::TestRequest;
+        let passes = |method: actix_web::http::Method, path: &str| {
+            needs_no_session(
+                &TestRequest::default()
+                    .method(method)
+                    .uri(path)
+                    .to_srv_request(),
+            )
+        };
+        use actix_web::http::Method;
+        for path in [
+            "/api/health",
+            "/api/health/ready",
+            "/api/site",
+            "/api/openapi.json",
+            "/api/products",
+            "/api/products/3",
+            "/api/products/3/related-ids",
+            "/",
+            "/product/3",
+            "/assets/index-abc.js",
+            "/media/products/a.png",
+            "/robots.txt",
+        ] {
+            assert!(passes(Method::GET, path), "{path}");
+            assert!(passes(Method::HEAD, path), "HEAD {path}");
+        }
+        for path in [
+            "/api/auth/check",
+            "/api/me",
+            "/api/profile",
+            "/api/events",
+            "/api/orders/3",
+            "/api/products/3/reviews",
+            "/api/checkout/holdings",
+            "/api/chat/history",
+            "/dev/pay/3",
+            "/dev/discord/authorize",
+            "/api",
+        ] {
+            assert!(!passes(Method::GET, path), "{path}");
+        }
+        assert!(!passes(Method::POST, "/api/products"));
+        assert!(!passes(Method::POST, "/"));
+        assert!(!passes(Method::DELETE, "/api/products/3"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
-use crate::auth::MaybeUser;
+use crate::auth::page_user;
 use crate::error::ApiError;
 use crate::events::ShopEvents;
 use crate::routes::products::negotiate;
@@ -11,7 +11,7 @@ use dto::account::{AuthCheck, UserResponse};
 use actix_files::NamedFile;
 use actix_web::{
     http::{header, Method},
-    web, FromRequest, HttpRequest, HttpResponse, ResponseError,
+    web, HttpRequest, HttpResponse, ResponseError,
 };
 use serde::Deserialize;
 
@@ -142,7 +142,8 @@ async fn index_page(
 }
 
 /// The element the app reads before its first render (`frontend/src/app/bootstrap.ts`): the
-/// answer of `GET /api/auth/check` for this request's session, and on the storefront's pages
+/// answer of `GET /api/auth/check` for this request's session (read here, briefly: the page
+/// passes by the session middleware, `auth::page_user`), and on the storefront's pages
 /// (`/` and `/product/{id}`) the answer of `GET /api/products`, so the first page draws without
 /// a round trip. A session that cannot be read is left out (the app then asks the API, which
 /// answers the error). `events` is the number of the last event this instance had passed on
@@ -151,17 +152,14 @@ async fn index_page(
 /// escaped, so no product text can end the element.
 async fn bootstrap_for(request: &HttpRequest, list: &ProductList, fresh_as_of: i64) -> String {
     let mut json = format!("{{\"events\":{fresh_as_of}");
-    match MaybeUser::extract(request).await {
-        Ok(MaybeUser(user)) => {
-            match serde_json::to_string(&AuthCheck::of(user.as_ref().map(UserResponse::from))) {
-                Ok(session) => {
-                    json.push_str(",\"session\":");
-                    json.push_str(&session);
-                }
-                Err(error) => tracing::warn!(%error, "failed to encode the session for the page"),
+    if let Some(user) = page_user(request).await {
+        match serde_json::to_string(&AuthCheck::of(user.as_ref().map(UserResponse::from))) {
+            Ok(session) => {
+                json.push_str(",\"session\":");
+                json.push_str(&session);
             }
+            Err(error) => tracing::warn!(%error, "failed to encode the session for the page"),
         }
-        Err(error) => tracing::warn!(%error, "the page goes out without its session"),
     }
     let path = request.path();
     if path == "/" || path.starts_with("/product/") {

@@ -634,6 +634,9 @@ async fn production_refuses_to_start_without_stripe_and_discord() {
     let app = TestApp::spawn(Backend::Sqlite).await;
     let mut settings = app.settings.clone();
     settings.environment = garden_app::Environment::Production;
+    settings.session.key = crate::helpers::PRODUCTION_TEST_SESSION_KEY
+        .to_owned()
+        .into();
     settings.mail.smtp_host = "127.0.0.1".into();
     settings.mail.smtp_tls = garden_app::SmtpTls::None;
 

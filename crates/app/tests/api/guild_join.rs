@@ -135,6 +135,21 @@ async fn recorded_attempts(app: &TestApp) -> Option<i32> {
     .map(|row| row.try_get_by_index::<i32>(0).unwrap())
 }
 
+/// The pending join's `access_token` column, as stored.
+async fn stored_token(app: &TestApp) -> String {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.store.connection();
+    db.query_one(Statement::from_string(
+        db.get_database_backend(),
+        "SELECT access_token FROM guild_joins".to_owned(),
+    ))
+    .await
+    .unwrap()
+    .expect("a join is pending")
+    .try_get_by_index::<String>(0)
+    .unwrap()
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
@@ -150,6 +165,11 @@ async fn a_join_discord_fails_is_tried_again_and_made_once(#[case] backend: Back
     })
     .await;
     assert_eq!(member_puts(&discord).await.len(), 1);
+    // while it waits, the database holds no token (the night's finding: it was plain text)
+    assert!(
+        !stored_token(&app).await.contains("user-access-token"),
+        "the token is sealed at rest"
+    );
     // the wait after a first failure (mail.retry_base_seconds) passes
     app.clock.advance(std::time::Duration::from_secs(31));
     eventually("the join is made and its token deleted", || async {
@@ -207,4 +227,77 @@ async fn without_a_bot_token_no_join_is_queued(#[case] backend: Backend) {
 
     assert_eq!(app.count_rows("guild_joins").await, 0);
     assert!(member_puts(&discord).await.is_empty());
+}
+
+/// The night's finding: outside systems' error bodies were logged whole. Discord answers the
+/// join with a huge error page (lines, control characters, a forged log line): the log and the
+/// join's stored last error keep the status and one bounded line of it.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_huge_error_answer_is_kept_as_its_status_and_a_bounded_excerpt(#[case] backend: Backend) {
+    crate::helpers::captured_logs();
+    let discord = fake_discord(&[201]).await;
+    let page = format!(
+        "<html>\n{}\n2026-11-28T00:00:00Z  INFO forged line\u{1b}[0m{}</html>",
+        "A".repeat(50_000),
+        "B".repeat(50_000)
+    );
+    Mock::given(method("PUT"))
+        .and(path(member_path()))
+        .respond_with(ResponseTemplate::new(502).set_body_string(page))
+        .with_priority(1)
+        .up_to_n_times(1)
+        .mount(&discord)
+        .await;
+    let app = guild_shop(backend, &discord).await;
+
+    link(&app).await;
+    eventually("the failed attempt is recorded", || async {
+        recorded_attempts(&app).await == Some(1)
+    })
+    .await;
+
+    let logs =
+        String::from_utf8_lossy(&crate::helpers::captured_logs().lock().unwrap()).into_owned();
+    let said: Vec<&str> = logs
+        .lines()
+        .filter(|line| line.contains("502 Bad Gateway"))
+        .collect();
+    assert!(!said.is_empty(), "the status is logged");
+    for line in &said {
+        assert!(
+            line.contains("<html> AAAA"),
+            "an excerpt on one line: {line}"
+        );
+        assert!(
+            !line.contains(&"A".repeat(201)),
+            "bounded: {} chars",
+            line.len()
+        );
+        assert!(!line.contains("BBB") && !line.contains('\u{1b}'), "{line}");
+    }
+    assert!(!logs.contains(&"A".repeat(201)), "nowhere whole");
+    assert!(
+        !logs
+            .lines()
+            .any(|line| line.starts_with("2026-11-28T00:00:00Z")),
+        "no forged line"
+    );
+    // the job's stored last error too
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.store.connection();
+    let last_error: String = db
+        .query_one(Statement::from_string(
+            db.get_database_backend(),
+            "SELECT last_error FROM guild_joins".to_owned(),
+        ))
+        .await
+        .unwrap()
+        .unwrap()
+        .try_get_by_index(0)
+        .unwrap();
+    assert!(last_error.contains("502 Bad Gateway"), "{last_error}");
+    assert!(last_error.chars().count() < 300, "{last_error}");
 }

@@ -39,6 +39,9 @@ enum Relay {
     Stalled,
     /// Closes every connection; with the listener gone, new ones are refused.
     Cut,
+    /// Closes every connection, and each new one as soon as it is accepted, counting them: a
+    /// dependency that is down, whose clients' attempts to reconnect the test can wait for.
+    Slammed,
 }
 
 /// A TCP relay to `upstream` on a port of its own, whose outages the test makes: `cut()`
@@ -49,6 +52,8 @@ pub struct CutProxy {
     upstream: String,
     state: watch::Sender<Relay>,
     accepting: Option<tokio::task::JoinHandle<()>>,
+    /// How many connections were closed on arrival while [`Relay::Slammed`].
+    slammed: watch::Sender<usize>,
 }
 
 impl CutProxy {
@@ -61,6 +66,7 @@ impl CutProxy {
             upstream: upstream.to_owned(),
             state,
             accepting: None,
+            slammed: watch::channel(0).0,
         };
         proxy.accept(listener);
         proxy
@@ -69,8 +75,14 @@ impl CutProxy {
     fn accept(&mut self, listener: TcpListener) {
         let upstream = self.upstream.clone();
         let state = self.state.subscribe();
+        let slammed = self.slammed.clone();
         self.accepting = Some(tokio::spawn(async move {
             while let Ok((mut client, _)) = listener.accept().await {
+                if *state.borrow() == Relay::Slammed {
+                    drop(client);
+                    slammed.send_modify(|count| *count += 1);
+                    continue;
+                }
                 let upstream = upstream.clone();
                 let mut state = state.clone();
                 tokio::spawn(async move {
@@ -97,6 +109,22 @@ impl CutProxy {
             accepting.abort();
         }
         self.state.send_replace(Relay::Cut);
+    }
+
+    /// Down: open connections are closed, new ones closed on arrival and counted.
+    pub fn slam(&mut self) {
+        self.slammed.send_replace(0);
+        self.state.send_replace(Relay::Slammed);
+    }
+
+    /// Waits until `count` connections were closed on arrival since [`CutProxy::slam`] (the
+    /// deadline only stops a broken test from hanging).
+    pub async fn slammed_at_least(&self, count: usize) {
+        let mut seen = self.slammed.subscribe();
+        tokio::time::timeout(Duration::from_secs(120), seen.wait_for(|n| *n >= count))
+            .await
+            .unwrap_or_else(|_| panic!("fewer than {count} connection attempts"))
+            .unwrap();
     }
 
     pub fn stall(&mut self) {
@@ -394,4 +422,80 @@ async fn a_lost_database_is_answered_503_within_seconds_and_recovers_by_itself()
             assert!(Instant::now() < deadline, "{outage}: never recovered");
         }
     }
+}
+
+/// The night's finding: after outages of 12 and 25 s every request with a session cookie
+/// answered 503 for a minute and a half after Redis was back (the connection manager's second
+/// retry waited 60 to 120 s), and `/api/health` and `/api/site` answered 503 too while Redis
+/// was away when the request carried a cookie. The outage here lasts until the shop has tried
+/// to reconnect twice and failed (an event: the connections the proxy closed on arrival), which
+/// is where the old backoff went to sleep for a minute.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_come_back_within_seconds_of_redis_and_sessionless_reads_never_wait_on_it() {
+    let mut redis = CutProxy::start(&host_port(&redis_url())).await;
+    let url = via(&redis_url(), &redis.address);
+    let app = TestApp::spawn_with(
+        TestDatabase::create(Backend::Sqlite).await,
+        Options::demo_data(true),
+        |settings| settings.session.redis_url = Some(url),
+    )
+    .await;
+    crate::first_load::write_index(
+        &app,
+        "<!doctype html><html><head><title>Garden Shop</title></head><body></body></html>",
+    );
+    std::fs::write(app.static_dir.join("app.css"), "body{}").unwrap();
+    let shopper = app.client_with_role(accounts::Role::Customer).await;
+    let status = |path: &'static str| {
+        let request = shopper.get(app.url(path));
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    assert_eq!(status("/api/auth/check").await, 200);
+
+    redis.slam();
+    // what needs the session says the store is down
+    assert_eq!(status("/api/auth/check").await, 503);
+    // what does not never asks it, cookie or not
+    for path in [
+        "/api/health",
+        "/api/site",
+        "/api/products",
+        "/api/products/3",
+        "/api/products/3/related-ids",
+        "/app.css",
+        "/robots.txt",
+    ] {
+        assert_eq!(status(path).await, 200, "{path} while Redis is down");
+    }
+    // the storefront's page goes out, without the session it could not read
+    let page = shopper.get(app.url("/about")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.unwrap();
+    assert!(page.contains("shop-bootstrap"), "{page}");
+    assert!(!page.contains("\"session\""), "{page}");
+    // readiness tells the truth
+    let (got, body, _) = ready(&app).await;
+    assert_eq!(got, 503, "{body}");
+
+    // two reconnection attempts failed: the old backoff's next one came a minute later
+    redis.slammed_at_least(2).await;
+    redis.restore().await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let response = shopper
+            .get(app.url("/api/auth/check"))
+            .send()
+            .await
+            .unwrap();
+        if response.status() == 200 {
+            let me: Value = response.json().await.unwrap();
+            assert_eq!(me["loggedIn"], true, "still logged in: {me}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "sessions still down 20 s after Redis came back"
+        );
+    }
+    assert_eq!(ready(&app).await.0, 200);
 }

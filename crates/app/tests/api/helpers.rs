@@ -150,6 +150,8 @@ impl TestApp {
             delivery: garden_app::DeliverySettings::default(),
         };
         if options.environment == Environment::Production {
+            // production refuses the public keys of config/development.toml and test.toml
+            settings.session.key = PRODUCTION_TEST_SESSION_KEY.to_owned().into();
             // production refuses the outbox; nothing is sent in these tests
             settings.mail.smtp_host = "127.0.0.1".into();
             settings.mail.smtp_tls = garden_app::SmtpTls::None;
@@ -225,6 +227,11 @@ impl TestApp {
 /// 64 bytes, base64: the session key of every test app.
 pub const TEST_SESSION_KEY: &str =
     "5CFDn5kGnGB1/HoIqhY7qvopb5tyzH7XtLnJlIlyutSeEH917e7pmXDAhIIdANJT35pKNrFmhDn+5kyFjvwXcA==";
+
+/// 64 bytes, base64: the session key of the test apps that run as production (which refuses
+/// [`TEST_SESSION_KEY`], the public key of `config/test.toml`).
+pub const PRODUCTION_TEST_SESSION_KEY: &str =
+    "fXcIyn1ex9oeVJFAH30YYzctCZhdYjovIJYC01XzT378DsVcUn36Yl/0fgE6S+fSNeX+gPVSDXotZJ/Axu87gw==";
 
 /// The password `client_with_role` gives its users.
 pub const TEST_PASSWORD: &str = "correct horse battery";

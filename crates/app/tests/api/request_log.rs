@@ -208,3 +208,89 @@ async fn the_product_list_fast_lane_has_no_log_line_and_no_id_but_is_counted() {
         "{metrics}"
     );
 }
+
+/// The body of a gzip answer, decoded.
+async fn gunzipped(response: reqwest::Response) -> Value {
+    use std::io::Read;
+    assert_eq!(
+        response
+            .headers()
+            .get("content-encoding")
+            .map(|v| v.to_str().unwrap()),
+        Some("gzip"),
+        "a compressed answer"
+    );
+    let bytes = response.bytes().await.unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut text)
+        .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The night's finding: with `Accept-Encoding: gzip` (every browser) a 500's and a 502's body
+/// went out without `request_id`, added after compression (the header was there).
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_compressed_server_error_still_carries_its_request_id(#[case] backend: Backend) {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let roblox = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503).set_body_string("down for maintenance"))
+        .mount(&roblox)
+        .await;
+    let uri = roblox.uri();
+    let app = TestApp::spawn_with(
+        TestDatabase::create(backend).await,
+        Options::demo_data(false),
+        |settings| {
+            settings.roblox.users_api_base = uri.clone();
+            settings.roblox.thumbnails_api_base = uri;
+        },
+    )
+    .await;
+    let client = reqwest::Client::new();
+
+    // 502: Roblox is down
+    let response = client
+        .post(app.url("/api/roblox/avatar"))
+        .header("accept-encoding", "gzip")
+        .json(&serde_json::json!({"username": "builderman"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 502);
+    let id = request_id(&response);
+    let body = gunzipped(response).await;
+    assert_eq!(body["request_id"], id.as_str(), "{body}");
+    assert!(body["message"].is_string(), "{body}");
+
+    // 500: a table gone from under the shop
+    use sea_orm::ConnectionTrait;
+    let drop = match backend {
+        Backend::Sqlite => "DROP TABLE proofs",
+        Backend::Postgres => "DROP TABLE proofs CASCADE",
+    };
+    app.store
+        .connection()
+        .execute_unprepared(drop)
+        .await
+        .unwrap();
+    let response = client
+        .get(app.url("/api/proofs"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 500);
+    let id = request_id(&response);
+    let body = gunzipped(response).await;
+    assert_eq!(body["request_id"], id.as_str(), "{body}");
+    assert_eq!(
+        body["message"],
+        "Something went wrong on our side. Please try again."
+    );
+}

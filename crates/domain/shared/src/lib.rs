@@ -10,6 +10,8 @@
 //!   staff's private game server ([`PrivateServerUrl`]).
 //! - [`audit`]: who did a staff action ([`Actor`]), its kind, and the port that reads the log.
 //! - [`UserId`]: an account's id, the same type in accounts, orders, chat and the audit log.
+//! - [`upstream::excerpt`]: the bounded, single-line excerpt of an outside system's failed
+//!   answer that logs and stored errors keep (never the whole body).
 
 pub mod audit;
 pub mod clock;
@@ -18,6 +20,7 @@ mod email;
 pub mod images;
 pub mod limits;
 pub mod links;
+pub mod upstream;
 mod user;
 
 pub use audit::{
