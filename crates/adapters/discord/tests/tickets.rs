@@ -1,7 +1,7 @@
 //! The ticket client against a local fake of Discord's REST API (wiremock).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use garden_discord::{DiscordSettings, DiscordTickets};
 use orders::tickets::{DeskError, TicketDesk, TicketPost};
@@ -28,6 +28,8 @@ fn settings(api_base: &str) -> DiscordSettings {
         notify_webhook_url: SecretString::from(""),
         ticket_channel_id: CHANNEL.into(),
         staff_role_id: ROLE.into(),
+        request_timeout_ms: garden_discord::default_request_timeout_ms(),
+        invalid_request_budget: garden_discord::default_invalid_request_budget(),
     }
 }
 
@@ -178,17 +180,13 @@ async fn closing_archives_and_locks_the_thread() {
 }
 
 #[tokio::test]
-async fn a_429_is_waited_out_and_sent_again() {
+async fn a_429_is_not_sent_again_but_answered_with_its_wait_and_scope() {
     let server = MockServer::start().await;
     Mock::given(method("PUT"))
         .and(path(members_path()))
         .respond_with(
             ResponseTemplate::new(429)
                 .insert_header("x-ratelimit-scope", "user")
-                .insert_header("x-ratelimit-bucket", "thread-members")
-                .insert_header("x-ratelimit-limit", "5")
-                .insert_header("x-ratelimit-remaining", "0")
-                .insert_header("x-ratelimit-reset-after", "0.400")
                 .insert_header("retry-after", "1")
                 .set_body_json(json!({
                     "message": "You are being rate limited.",
@@ -196,29 +194,54 @@ async fn a_429_is_waited_out_and_sent_again() {
                     "global": false
                 })),
         )
-        .up_to_n_times(1)
         .expect(1)
-        .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("PUT"))
-        .and(path(members_path()))
-        .respond_with(ResponseTemplate::new(204))
+    Mock::given(method("POST"))
+        .and(path(format!("/api/v10/channels/{CHANNEL}/threads")))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("x-ratelimit-scope", "global")
+                .insert_header("retry-after", "30")
+                .set_body_string("not json"),
+        )
         .expect(1)
         .mount(&server)
         .await;
     let desk = desk(&server).await;
 
-    let started = Instant::now();
-    desk.add_member(&id(THREAD), &id(BUYER)).await.unwrap();
-
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 2);
-    assert!(
-        started.elapsed() >= Duration::from_millis(350),
-        "sent again after {:?}, before the limit reset",
-        started.elapsed()
+    let error = desk.add_member(&id(THREAD), &id(BUYER)).await.unwrap_err();
+    let DeskError::RateLimited(limit) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(limit.retry_after, chrono::Duration::milliseconds(400));
+    assert!(!limit.global);
+    let error = desk.open_thread("order-7").await.unwrap_err();
+    let DeskError::RateLimited(limit) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(limit.retry_after, chrono::Duration::seconds(30));
+    assert!(limit.global);
+    assert_eq!(
+        server.received_requests().await.unwrap().len(),
+        2,
+        "each sent once"
     );
+}
+
+#[tokio::test]
+async fn a_slow_answer_is_unavailable_after_the_deadline() {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .and(path(members_path()))
+        .respond_with(ResponseTemplate::new(204).set_delay(Duration::from_secs(30)))
+        .mount(&server)
+        .await;
+    let mut settings = settings(&server.uri());
+    settings.request_timeout_ms = 200;
+    let desk = DiscordTickets::from_settings(&settings).unwrap().unwrap();
+    let error = desk.add_member(&id(THREAD), &id(BUYER)).await.unwrap_err();
+    assert!(matches!(error, DeskError::Unavailable(_)), "{error:?}");
 }
 
 #[tokio::test]

@@ -55,6 +55,9 @@ pub enum DeskError {
     /// 5xx, a timeout or no connection.
     #[error("Discord is unavailable: {0}")]
     Unavailable(String),
+    /// 429: wait as long as Discord says, then the same call may pass.
+    #[error("Discord rate limited the bot")]
+    RateLimited(#[source] crate::RateLimited),
     #[error(transparent)]
     Other(anyhow::Error),
 }
@@ -62,7 +65,10 @@ pub enum DeskError {
 impl DeskError {
     /// Whether the same call later can succeed.
     pub fn retry_helps(&self) -> bool {
-        matches!(self, DeskError::Unavailable(_) | DeskError::Other(_))
+        matches!(
+            self,
+            DeskError::Unavailable(_) | DeskError::Other(_) | DeskError::RateLimited(_)
+        )
     }
 
     /// The `reason` label of `shop_discord_failures_total`.
@@ -72,6 +78,7 @@ impl DeskError {
             DeskError::UnknownMember => "unknown_member",
             DeskError::NotFound(_) => "not_found",
             DeskError::Unavailable(_) => "unavailable",
+            DeskError::RateLimited(_) => "rate_limited",
             DeskError::Other(_) => "other",
         }
     }
@@ -95,6 +102,13 @@ pub struct TicketPost {
 pub trait TicketDesk: Send + Sync + 'static {
     /// Opens a private thread named `name` (the buyer cannot invite others); answers its id.
     fn open_thread(&self, name: &str) -> impl Future<Output = Result<DiscordId, DeskError>> + Send;
+
+    /// The open thread named `name` in the ticket channel, if there is one (an earlier attempt
+    /// may have made it without its answer reaching the shop).
+    fn find_thread(
+        &self,
+        name: &str,
+    ) -> impl Future<Output = Result<Option<DiscordId>, DeskError>> + Send;
 
     /// Adds the user to the thread; `DeskError::UnknownMember` when they are not in the server.
     fn add_member(
@@ -235,9 +249,10 @@ impl TicketProblem {
         match error {
             DeskError::MissingPermission(_) => TicketProblem::NotOpenedNoPermission,
             DeskError::NotFound(_) => TicketProblem::NotOpenedNoChannel,
-            DeskError::UnknownMember | DeskError::Unavailable(_) | DeskError::Other(_) => {
-                TicketProblem::NotOpenedUnavailable
-            }
+            DeskError::UnknownMember
+            | DeskError::Unavailable(_)
+            | DeskError::RateLimited(_)
+            | DeskError::Other(_) => TicketProblem::NotOpenedUnavailable,
         }
     }
 
@@ -246,7 +261,7 @@ impl TicketProblem {
             DeskError::UnknownMember => TicketProblem::BuyerNotInServer,
             DeskError::MissingPermission(_) => TicketProblem::BuyerNotAddedNoPermission,
             DeskError::NotFound(_) => TicketProblem::ThreadGone,
-            DeskError::Unavailable(_) | DeskError::Other(_) => {
+            DeskError::Unavailable(_) | DeskError::RateLimited(_) | DeskError::Other(_) => {
                 TicketProblem::BuyerNotAddedUnavailable
             }
         }
@@ -287,13 +302,14 @@ pub enum RejoinError {
 
 /// Failed Discord calls since start, by reason (`shop_discord_failures_total{reason}`).
 #[derive(Debug, Default)]
-struct FailureCounts([AtomicU64; 5]);
+struct FailureCounts([AtomicU64; 6]);
 
-const REASONS: [&str; 5] = [
+const REASONS: [&str; 6] = [
     "missing_permission",
     "unknown_member",
     "not_found",
     "unavailable",
+    "rate_limited",
     "other",
 ];
 
@@ -309,12 +325,15 @@ pub struct Tickets<R, D> {
 
 fn failed(error: DeskError, what: &str) -> JobFailed {
     let retry = error.retry_helps();
+    let invalid = matches!(error, DeskError::MissingPermission(_));
     let error = anyhow::Error::new(error).context(what.to_owned());
-    if retry {
+    let mut failed = if retry {
         JobFailed::retry(error)
     } else {
         JobFailed::give_up(error)
-    }
+    };
+    failed.invalid |= invalid;
+    failed
 }
 
 impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
@@ -406,12 +425,25 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
     }
 
     /// The paid step: open the thread if the order has none, add the buyer, post the order.
-    async fn open(&self, order: &TicketOrder, event: i64) -> Result<(), JobFailed> {
+    /// A later attempt first looks for the thread an earlier one may have made (Discord made it
+    /// but its answer timed out or could not be read) and adopts it.
+    async fn open(&self, order: &TicketOrder, job: &OutboxJob) -> Result<(), JobFailed> {
+        let event = job.event.id;
         let thread = match &order.thread {
             Some(thread) => thread.clone(),
             None => {
                 let name = format!("order-{}", order.id);
-                match self.counted(self.desk.open_thread(&name).await) {
+                let earlier = if job.attempts > 0 {
+                    self.counted(self.desk.find_thread(&name).await)
+                        .map_err(|e| failed(e, "failed to look for the ticket's thread"))?
+                } else {
+                    None
+                };
+                let made = match earlier {
+                    Some(found) => Ok(found),
+                    None => self.desk.open_thread(&name).await,
+                };
+                match self.counted(made) {
                     Ok(made) => self.keep(order.id, made).await?,
                     Err(error) => {
                         return Err(self
@@ -618,7 +650,7 @@ impl<R: TicketRepository, D: TicketDesk> JobHandler for Tickets<R, D> {
     async fn handle(&self, job: &OutboxJob) -> Result<(), JobFailed> {
         let order = self.read(job.event.order_id).await?;
         match job.event.step {
-            OrderStep::Paid => self.open(&order, job.event.id).await,
+            OrderStep::Paid => self.open(&order, job).await,
             _ => self.follow(&order, job).await,
         }
     }
