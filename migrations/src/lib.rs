@@ -27,6 +27,7 @@ mod m20261126_000023_checkout_idempotency;
 mod m20261126_000024_promo_active;
 mod m20261126_000025_erasable_orders;
 mod m20261127_000026_drops;
+mod m20261128_000028_discord_outbox;
 
 pub struct Migrator;
 
@@ -59,6 +60,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000024_promo_active::Migration),
             Box::new(m20261126_000025_erasable_orders::Migration),
             Box::new(m20261127_000026_drops::Migration),
+            Box::new(m20261128_000028_discord_outbox::Migration),
         ]
     }
 }

@@ -13,8 +13,8 @@ use tokio::sync::Notify;
 use crate::auth::AppClock;
 use crate::settings::Settings;
 
-/// The joins over this shop's store, Discord and clock.
-pub type ShopGuildJoins = GuildJoins<Store, DiscordGuildDoor, AppClock>;
+/// The joins over this shop's store, Discord and clock, held by Discord's limits.
+pub type ShopGuildJoins = GuildJoins<Store, DiscordGuildDoor, AppClock, crate::outbox::DiscordGate>;
 
 /// The joins when the bot token and guild id are set, else `None`; waits between attempts as
 /// the buyer's mail does (`mail.retry_*`).
@@ -25,7 +25,10 @@ pub fn build(
 ) -> anyhow::Result<Option<ShopGuildJoins>> {
     Ok(DiscordGuildDoor::from_settings(&settings.discord)
         .context("the Discord guild settings are not usable")?
-        .map(|door| GuildJoins::new(store, door, clock, settings.mail.retry())))
+        .map(|door| {
+            GuildJoins::new(store.clone(), door, clock, settings.mail.retry())
+                .gated(crate::outbox::discord_gate(store, settings))
+        }))
 }
 
 /// The link route's side: queues a buyer's join and wakes the outbox loop to make it now.

@@ -273,7 +273,7 @@ impl TicketDesk for DiscordTickets {
     }
 
     #[tracing::instrument(skip(self, post), fields(nonce = %post.nonce))]
-    async fn post(&self, thread: &DiscordId, post: &TicketPost) -> Result<(), DeskError> {
+    async fn post(&self, thread: &DiscordId, post: &TicketPost) -> Result<DiscordId, DeskError> {
         let content: String = discord_text(&post.text).chars().take(MAX_CONTENT).collect();
         // a resend with the same nonce within a few minutes answers the first message instead
         // of a new one
@@ -291,7 +291,34 @@ impl TicketDesk for DiscordTickets {
                 "enforce_nonce": true,
             })),
         )
+        .await
+        .and_then(|body| created_id(&body, "message"))
+    }
+
+    #[tracing::instrument(skip(self, text))]
+    async fn edit_post(
+        &self,
+        thread: &DiscordId,
+        message: &DiscordId,
+        text: &str,
+    ) -> Result<(), DeskError> {
+        let content: String = discord_text(text).chars().take(MAX_CONTENT).collect();
+        self.call(
+            Method::PATCH,
+            &["channels", thread.as_str(), "messages", message.as_str()],
+            Some(serde_json::json!({
+                "content": content,
+                "allowed_mentions": { "parse": [] },
+            })),
+        )
         .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn delete_thread(&self, thread: &DiscordId) -> Result<(), DeskError> {
+        self.call(Method::DELETE, &["channels", thread.as_str()], None)
+            .await?;
         Ok(())
     }
 

@@ -312,10 +312,11 @@ impl<R: GuildJoinRepository, D: GuildDoor, C: Clock, G: JobGate> GuildJoins<R, D
             self.count(GiveUpReason::Expired, swept);
             round.given_up += usize::try_from(swept).unwrap_or(usize::MAX);
         }
-        if self.gate.closed_until(now).await?.is_some() {
+        let due = self.repository.due(now, BATCH).await?;
+        if due.is_empty() || self.gate.closed_until(now).await?.is_some() {
             return Ok(round);
         }
-        for join in self.repository.due(now, BATCH).await? {
+        for join in due {
             let leased = self
                 .repository
                 .lease(join.id, now, now + Duration::seconds(LEASE_SECONDS))

@@ -65,5 +65,5 @@ pub use shared::{Clock, SystemClock};
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use tickets::{
     DeskError, RejoinError, TicketDesk, TicketItem, TicketOrder, TicketPost, TicketProblem,
-    TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
+    StoredPost, TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
 };

@@ -37,10 +37,13 @@ pub enum OrderStep {
     DisputeLost,
     Cancelled,
     Expired,
+    /// The buyer's account was erased: the order's Discord ticket goes (written by the erasure,
+    /// already dispatched, with the one ticket job that deletes the thread).
+    Erased,
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 15] = [
+    pub const ALL: [OrderStep; 16] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
@@ -56,9 +59,10 @@ impl OrderStep {
         OrderStep::DisputeLost,
         OrderStep::Cancelled,
         OrderStep::Expired,
+        OrderStep::Erased,
     ];
 
-    pub fn as_str(&self) -> &'static str {
+    pub const fn as_str(&self) -> &'static str {
         match self {
             OrderStep::Placed => "placed",
             OrderStep::Paid => "paid",
@@ -75,6 +79,7 @@ impl OrderStep {
             OrderStep::DisputeLost => "dispute_lost",
             OrderStep::Cancelled => "cancelled",
             OrderStep::Expired => "expired",
+            OrderStep::Erased => "erased",
         }
     }
 
@@ -130,6 +135,9 @@ pub struct OutboxJob {
     pub event: OrderEvent,
     /// Failed attempts so far.
     pub attempts: u32,
+    /// The Discord thread the job works on when the order no longer names it (an erased
+    /// order's ticket, to delete).
+    pub thread: Option<shared::DiscordId>,
 }
 
 /// What the dispatcher queues for one event.
@@ -410,10 +418,11 @@ impl<R: OutboxRepository, H: JobHandler, C: Clock, G: JobGate> OutboxWorker<R, H
     pub async fn run_due(&self) -> Result<JobRound, OrderError> {
         let now = self.clock.now();
         let mut round = JobRound::default();
-        if self.gate.closed_until(now).await?.is_some() {
+        let due = self.repository.due_jobs(self.channel, now, BATCH).await?;
+        if due.is_empty() || self.gate.closed_until(now).await?.is_some() {
             return Ok(round);
         }
-        for job in self.repository.due_jobs(self.channel, now, BATCH).await? {
+        for job in due {
             let leased = self
                 .repository
                 .lease_job(job.id, now, now + Duration::seconds(LEASE_SECONDS))
@@ -657,6 +666,7 @@ mod tests {
                     id: 9,
                     event: event(1, OrderStep::Paid),
                     attempts,
+                    thread: None,
                 }])
             })
         });
