@@ -610,7 +610,14 @@ mod with_the_rules {
             1,
         )
         .await;
-        mount(&server, "PUT", members_path(), ResponseTemplate::new(204), 1).await;
+        mount(
+            &server,
+            "PUT",
+            members_path(),
+            ResponseTemplate::new(204),
+            1,
+        )
+        .await;
         let posts = format!("/api/v10/channels/{THREAD}/messages");
         let posted =
             ResponseTemplate::new(200).set_body_json(json!({ "id": "1300000000000000003" }));

@@ -32,8 +32,12 @@ impl DiscordLimitRepository for Store {
             .try_get("", "invalid_count")
             .context("bad invalid_count")?;
         Ok(DiscordLimitState {
-            paused_until: row.try_get("", "paused_until").context("bad paused_until")?,
-            window_start: row.try_get("", "window_start").context("bad window_start")?,
+            paused_until: row
+                .try_get("", "paused_until")
+                .context("bad paused_until")?,
+            window_start: row
+                .try_get("", "window_start")
+                .context("bad window_start")?,
             invalid: u32::try_from(invalid).unwrap_or(0),
         })
     }
@@ -68,7 +72,12 @@ impl DiscordLimitRepository for Store {
              window_start = CASE WHEN discord_limits.window_start IS NULL \
              OR discord_limits.window_start <= ? THEN excluded.window_start \
              ELSE discord_limits.window_start END",
-            vec![ROW.into(), now.into(), window_over.into(), window_over.into()],
+            vec![
+                ROW.into(),
+                now.into(),
+                window_over.into(),
+                window_over.into(),
+            ],
             "count an invalid answer of Discord",
         )
         .await?;

@@ -27,7 +27,10 @@ async fn a_global_pause_keeps_its_latest_end_for_every_instance(#[case] backend:
     assert_eq!(one.discord_limits().await.unwrap().paused_until, None);
     one.pause_discord(at(30)).await.unwrap();
     other.pause_discord(at(10)).await.unwrap();
-    assert_eq!(other.discord_limits().await.unwrap().paused_until, Some(at(30)));
+    assert_eq!(
+        other.discord_limits().await.unwrap().paused_until,
+        Some(at(30))
+    );
     let gate = DiscordLimits::new(other.clone(), 100);
     assert_eq!(gate.closed_until(at(5)).await.unwrap(), Some(at(30)));
     assert_eq!(gate.closed_until(at(30)).await.unwrap(), None);
