@@ -517,6 +517,8 @@ async fn without_discord_tickets_the_join_button_has_nothing_to_join() {
 enum Stall {
     /// 429 for this route, for 30 s.
     RateLimited,
+    /// 429 for a resource shared with other bots (`X-RateLimit-Scope: shared`), for 30 s.
+    SharedLimit,
     /// An answer long after the shop's deadline.
     Slow,
 }
@@ -600,6 +602,7 @@ async fn wait_for_job(app: &TestApp, order: i64, step: &str, check: impl Fn(i32,
 #[rstest]
 #[case::sqlite_rate_limited(Backend::Sqlite, Stall::RateLimited)]
 #[case::postgres_rate_limited(Backend::Postgres, Stall::RateLimited)]
+#[case::sqlite_shared_limit(Backend::Sqlite, Stall::SharedLimit)]
 #[case::sqlite_slow(Backend::Sqlite, Stall::Slow)]
 #[case::postgres_slow(Backend::Postgres, Stall::Slow)]
 #[tokio::test]
@@ -615,6 +618,10 @@ async fn a_stalled_ticket_holds_no_other_buyers_mail(
             .set_body_json(json!({
                 "message": "You are being rate limited.", "retry_after": 30.0, "global": false
             })),
+        Stall::SharedLimit => ResponseTemplate::new(429)
+            .insert_header("x-ratelimit-scope", "shared")
+            .insert_header("retry-after", "30")
+            .set_body_string("garbage, not Discord's JSON"),
         Stall::Slow => ResponseTemplate::new(201)
             .set_body_json(thread_json())
             .set_delay(std::time::Duration::from_secs(3600)),
@@ -640,7 +647,7 @@ async fn a_stalled_ticket_holds_no_other_buyers_mail(
     .await;
 
     match stall {
-        Stall::RateLimited => {
+        Stall::RateLimited | Stall::SharedLimit => {
             // put off by Discord's 30 s, not retried in a loop, and no attempt counted
             wait_for_job(&app, first_order, "paid", |_, status| status == "pending").await;
             app.rounds.whole_round(garden_app::Loop::Tickets).await;

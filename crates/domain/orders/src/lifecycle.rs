@@ -706,6 +706,117 @@ mod tests {
         worker.run_due().await.unwrap();
     }
 
+    struct Limited(bool);
+
+    impl JobHandler for Limited {
+        async fn handle(&self, _job: &OutboxJob) -> Result<(), JobFailed> {
+            // as the staff webhook says it: the limit inside the send failure's chain
+            Err(JobFailed::retry(
+                anyhow::Error::new(RateLimited {
+                    retry_after: Duration::seconds(7),
+                    global: self.0,
+                    counted: true,
+                })
+                .context("webhook answered 429"),
+            ))
+        }
+    }
+
+    /// A gate closed from the start, or from the first failure it hears of.
+    #[derive(Default)]
+    struct Gate {
+        closed: std::sync::Mutex<Option<DateTime<Utc>>>,
+        heard: std::sync::Mutex<Vec<(bool, bool)>>,
+    }
+
+    impl JobGate for std::sync::Arc<Gate> {
+        async fn closed_until(
+            &self,
+            _now: DateTime<Utc>,
+        ) -> Result<Option<DateTime<Utc>>, OrderError> {
+            Ok(*self.closed.lock().unwrap())
+        }
+
+        async fn failed(&self, now: DateTime<Utc>, failed: &JobFailed) -> Result<(), OrderError> {
+            let global = failed.limited.is_some_and(|l| l.global);
+            self.heard.lock().unwrap().push((global, failed.invalid));
+            if global {
+                *self.closed.lock().unwrap() = Some(now + Duration::seconds(7));
+            }
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_rate_limited_job_is_put_off_by_its_wait_without_counting_an_attempt() {
+        let mut repo = MockOutboxRepository::new();
+        one_due_job(&mut repo, 3);
+        repo.expect_job_failed()
+            .with(
+                eq(9),
+                eq(3),
+                eq(Some(now() + Duration::seconds(7))),
+                mockall::predicate::always(),
+            )
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(()) }));
+        let gate = std::sync::Arc::new(Gate::default());
+        let worker = OutboxWorker::new(
+            repo,
+            Limited(false),
+            FixedClock(now()),
+            "staff",
+            MailRetry::default(),
+        )
+        .gated(std::sync::Arc::clone(&gate));
+        let round = worker.run_due().await.unwrap();
+        assert_eq!((round.limited, round.failed), (1, 0));
+        assert_eq!(
+            *gate.heard.lock().unwrap(),
+            vec![(false, true)],
+            "counted as invalid"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_global_limit_ends_the_round_and_a_closed_gate_sends_nothing() {
+        let mut repo = MockOutboxRepository::new();
+        repo.expect_due_jobs().returning(|_, _, _| {
+            Box::pin(async {
+                Ok((1..=3)
+                    .map(|id| OutboxJob {
+                        id,
+                        event: event(id, OrderStep::Paid),
+                        attempts: 0,
+                        thread: None,
+                    })
+                    .collect())
+            })
+        });
+        repo.expect_lease_job()
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(true) }));
+        repo.expect_job_failed()
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(()) }));
+        let gate = std::sync::Arc::new(Gate::default());
+        let worker = OutboxWorker::new(
+            repo,
+            Limited(true),
+            FixedClock(now()),
+            "ticket",
+            MailRetry::default(),
+        )
+        .gated(std::sync::Arc::clone(&gate));
+        assert_eq!(
+            worker.run_due().await.unwrap().limited,
+            1,
+            "one job tried, then the round ends"
+        );
+        // the next round: the gate is closed, nothing is leased or sent
+        assert_eq!(worker.run_due().await.unwrap(), JobRound::default());
+    }
+
     #[test]
     fn the_retry_wait_doubles_up_to_its_cap() {
         let retry = MailRetry {
