@@ -9,7 +9,11 @@
 //! event, and each post carries the event as its nonce, which Discord uses to drop a resend
 //! within a few minutes). When the thread cannot be made or the buyer cannot be added, the
 //! order goes on: `ticket_problem` says why in a sentence, and the job is retried where that
-//! can help.
+//! can help. A retried paid job first looks for the order's thread among the channel's active
+//! threads (an earlier attempt may have made it without its answer arriving) and adopts it.
+//! Every post's id is kept ([`StoredPost`]): when the order is released, delivered or refunded,
+//! the claim posts are edited so they no longer show the staff member's private server link.
+//! An erased account's order gets one `erased` job carrying its thread, which deletes it.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
