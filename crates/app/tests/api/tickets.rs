@@ -1094,3 +1094,65 @@ async fn an_erased_account_has_its_tickets_deleted_but_a_disputed_one(
         0
     );
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn refusals_stop_every_discord_job_before_discords_invalid_request_budget(
+    #[case] backend: Backend,
+) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    mount(&discord, "POST", thread_path(), discord_error(403, 50013)).await;
+    let app = ticket_shop_with(backend, &discord, &stripe, |s| {
+        s.discord.invalid_request_budget = 2;
+    })
+    .await;
+    let mut orders = Vec::new();
+    for which in 0..3 {
+        let buyer = browser();
+        link_discord(&app, &buyer, which).await;
+        orders.push(placed(&app, &buyer).await);
+    }
+    // every order paid before the tickets' lane comes round to them
+    for (order, session) in &orders {
+        let event = stripe_event(
+            &format!("evt_paid_{order}"),
+            "checkout.session.completed",
+            session,
+            *order,
+        );
+        assert_eq!(
+            deliver(&app, &event, WEBHOOK_SECRET, now(&app))
+                .await
+                .status(),
+            200
+        );
+    }
+    wait_for(&discord, "POST", &thread_path(), 2).await;
+    for (order, _) in &orders {
+        wait_for_job(&app, *order, "paid", |_, _| true).await;
+    }
+    for _ in 0..5 {
+        app.rounds.whole_round(garden_app::Loop::Tickets).await;
+    }
+    assert_eq!(
+        received(&discord, "POST", &thread_path()).await.len(),
+        2,
+        "the budget is spent: no third refusal"
+    );
+    assert_eq!(
+        one_value::<i32>(&app, "SELECT invalid_count FROM discord_limits".to_owned()).await,
+        Some(2)
+    );
+    let untried = futures::future::join_all(
+        orders
+            .iter()
+            .map(|(order, _)| ticket_job(&app, *order, "paid")),
+    )
+    .await
+    .into_iter()
+    .filter(|job| *job == Some((0, "pending".to_owned())))
+    .count();
+    assert_eq!(untried, 1, "one order waits for the window to end");
+}
