@@ -85,8 +85,16 @@ impl MigrationTrait for Migration {
                             .auto_increment()
                             .primary_key(),
                     )
-                    .col(ColumnDef::new(TicketPosts::OrderId).big_integer().not_null())
-                    .col(ColumnDef::new(TicketPosts::EventId).big_integer().not_null())
+                    .col(
+                        ColumnDef::new(TicketPosts::OrderId)
+                            .big_integer()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(TicketPosts::EventId)
+                            .big_integer()
+                            .not_null(),
+                    )
                     .col(ColumnDef::new(TicketPosts::Step).string_len(24).not_null())
                     .col(
                         ColumnDef::new(TicketPosts::MessageId)
