@@ -28,6 +28,7 @@ mod m20261126_000024_promo_active;
 mod m20261126_000025_erasable_orders;
 mod m20261127_000026_drops;
 mod m20261128_000027_order_line_parts;
+mod m20261128_000028_discord_outbox;
 mod m20261128_000029_sealed_tokens;
 mod m20261128_000030_client_networks;
 
@@ -63,6 +64,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000025_erasable_orders::Migration),
             Box::new(m20261127_000026_drops::Migration),
             Box::new(m20261128_000027_order_line_parts::Migration),
+            Box::new(m20261128_000028_discord_outbox::Migration),
             Box::new(m20261128_000029_sealed_tokens::Migration),
             Box::new(m20261128_000030_client_networks::Migration),
         ]

@@ -92,7 +92,10 @@ impl Sweeper {
 pub fn start_staff_notifier(settings: &Settings) -> StaffNotifier {
     StaffNotifier::start(
         settings.discord.notify_webhook(),
-        discord::RetryPolicy::default(),
+        discord::RetryPolicy {
+            request_timeout: settings.discord.request_timeout(),
+            ..discord::RetryPolicy::default()
+        },
     )
 }
 

@@ -13,8 +13,10 @@ use tokio::sync::Notify;
 use crate::auth::AppClock;
 use crate::settings::Settings;
 
-/// The joins over this shop's store (the tokens sealed at rest), Discord and clock.
-pub type ShopGuildJoins = GuildJoins<GuildJoinStore, DiscordGuildDoor, AppClock>;
+/// The joins over this shop's store (the tokens sealed at rest), Discord and clock, held by
+/// Discord's limits.
+pub type ShopGuildJoins =
+    GuildJoins<GuildJoinStore, DiscordGuildDoor, AppClock, crate::outbox::DiscordGate>;
 
 /// The seal of the buyers' access tokens while their join is pending, keyed from the session
 /// key (`session.key`, which every instance shares) under a label of its own
@@ -37,13 +39,11 @@ pub fn build(
     else {
         return Ok(None);
     };
-    let joins = GuildJoinStore::new(store, token_seal(settings)?);
-    Ok(Some(GuildJoins::new(
-        joins,
-        door,
-        clock,
-        settings.mail.retry(),
-    )))
+    let joins = GuildJoinStore::new(store.clone(), token_seal(settings)?);
+    Ok(Some(
+        GuildJoins::new(joins, door, clock, settings.mail.retry())
+            .gated(crate::outbox::discord_gate(store, settings)),
+    ))
 }
 
 /// The link route's side: queues a buyer's join and wakes the outbox loop to make it now.

@@ -14,8 +14,15 @@ use tokio_util::task::TaskTracker;
 pub enum Loop {
     /// Expires stale unpaid orders and forgets old rate-limit windows.
     Sweep,
-    /// Sends the outbox's due jobs: the buyer's mail, the staff channel, tickets, server joins.
+    /// Dispatches the orders' recorded steps and sends the buyer's mail (the outbox's first
+    /// lane).
     Outbox,
+    /// Sends the staff channel's due jobs (its own lane of the outbox).
+    StaffChannel,
+    /// Sends the Discord tickets' due jobs (its own lane of the outbox).
+    Tickets,
+    /// Adds linked buyers to the shop's Discord server (its own lane of the outbox).
+    GuildJoins,
     /// Reloads the product snapshot (other instances' writes).
     CatalogRefresh,
     /// Reloads the chat versions (other instances' writes).
@@ -28,9 +35,12 @@ pub enum Loop {
 
 impl Loop {
     /// Every loop, in the order of [`Loop::index`].
-    pub const ALL: [Loop; 6] = [
+    pub const ALL: [Loop; 9] = [
         Loop::Sweep,
         Loop::Outbox,
+        Loop::StaffChannel,
+        Loop::Tickets,
+        Loop::GuildJoins,
         Loop::CatalogRefresh,
         Loop::ChatVersions,
         Loop::ChatPurge,
@@ -42,6 +52,9 @@ impl Loop {
         match self {
             Loop::Sweep => "sweep",
             Loop::Outbox => "outbox",
+            Loop::StaffChannel => "staff_channel",
+            Loop::Tickets => "tickets",
+            Loop::GuildJoins => "guild_joins",
             Loop::CatalogRefresh => "catalog_refresh",
             Loop::ChatVersions => "chat_versions",
             Loop::ChatPurge => "chat_purge",
@@ -58,7 +71,7 @@ impl Loop {
 /// clone.
 #[derive(Clone)]
 pub struct Rounds {
-    counts: Arc<[watch::Sender<(u64, u64)>; 6]>,
+    counts: Arc<[watch::Sender<(u64, u64)>; Loop::ALL.len()]>,
     detached: TaskTracker,
 }
 

@@ -383,6 +383,8 @@ pub fn default_discord() -> discord::DiscordSettings {
         notify_webhook_url: String::new().into(),
         ticket_channel_id: String::new(),
         staff_role_id: String::new(),
+        request_timeout_ms: discord::default_request_timeout_ms(),
+        invalid_request_budget: discord::default_invalid_request_budget(),
     }
 }
 

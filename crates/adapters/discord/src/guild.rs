@@ -7,7 +7,7 @@ use orders::{AccessToken, DiscordId, GuildDoor, GuildJoinError};
 use reqwest::{StatusCode, Url};
 use secrecy::{ExposeSecret, SecretString};
 
-use crate::oauth::{api_base_url, api_url, http_client};
+use crate::oauth::{api_base_url, api_url, http_client_with};
 use crate::{DiscordSettings, DiscordSetupError};
 
 /// The shop's server, as its bot sees it.
@@ -35,7 +35,7 @@ impl DiscordGuildDoor {
             return Ok(None);
         };
         Ok(Some(DiscordGuildDoor {
-            http: http_client()?,
+            http: http_client_with(settings.request_timeout())?,
             api_base: api_base_url(settings)?,
             bot_token,
             guild_id,
@@ -70,11 +70,17 @@ impl GuildDoor for DiscordGuildDoor {
         if status.is_success() {
             return Ok(());
         }
+        let headers = response.headers().clone();
+        let answer = response.bytes().await.unwrap_or_default();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            return Err(GuildJoinError::RateLimited(crate::answers::rate_limited(
+                &headers, &answer,
+            )));
+        }
         // for the log and the job's last error: the status and a bounded excerpt, never the body
-        let body = shared::upstream::excerpt(&response.text().await.unwrap_or_default());
+        let body = shared::upstream::excerpt(&String::from_utf8_lossy(&answer));
         let said = format!("Discord answered {status}: {body}");
         Err(match status {
-            StatusCode::TOO_MANY_REQUESTS => GuildJoinError::Unavailable(said),
             status if status.is_server_error() => GuildJoinError::Unavailable(said),
             StatusCode::FORBIDDEN => GuildJoinError::MissingPermission(said),
             StatusCode::UNAUTHORIZED | StatusCode::BAD_REQUEST => {

@@ -12,8 +12,10 @@
 //! * [`ChatAlerts`] tells staff, through that notifier, that a shopper asked the help chat for a
 //!   live agent ([`chat::StaffAlerts`]).
 //! * [`DiscordTickets`] keeps each paid order's ticket, a private thread in the ticket channel
-//!   ([`orders::tickets::TicketDesk`]), through twilight-http.
+//!   ([`orders::tickets::TicketDesk`]), through a small client over reqwest that never waits
+//!   out a rate limit itself (the outbox puts the job off).
 
+mod answers;
 mod chat_alerts;
 mod guild;
 mod notifier;
@@ -25,5 +27,5 @@ pub use chat_alerts::ChatAlerts;
 pub use guild::DiscordGuildDoor;
 pub use notifier::{render_webhook_body, NotifierFailures, RetryPolicy, StaffNotifier};
 pub use oauth::{avatar_url, DiscordOAuth, DiscordSetupError, SCOPES};
-pub use settings::DiscordSettings;
+pub use settings::{default_invalid_request_budget, default_request_timeout_ms, DiscordSettings};
 pub use tickets::{ticket_settings, DiscordTickets, TicketSetupError};

@@ -8,6 +8,7 @@ use std::time::Duration;
 use orders::gateways::{StaffMessage, StaffNotifications};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
+use shared::discord_text;
 use tokio::sync::mpsc;
 
 /// Messages waiting for delivery beyond this are dropped (and logged), never waited for.
@@ -151,10 +152,22 @@ impl orders::StaffPost for StaffNotifier {
         let body = render_webhook_body(&message);
         match http.post(url.expose_secret()).json(&body).send().await {
             Ok(response) if response.status().is_success() => Ok(()),
-            Ok(response) => Err(orders::SendFailed(anyhow::anyhow!(
-                "webhook answered {}",
-                response.status()
-            ))),
+            Ok(response) => {
+                let status = response.status();
+                let headers = response.headers().clone();
+                let answer = response.bytes().await.unwrap_or_default();
+                let said = anyhow::anyhow!("webhook answered {status}");
+                Err(orders::SendFailed(match status.as_u16() {
+                    // the outbox puts the job off by Discord's wait, its attempts not counted
+                    429 => anyhow::Error::new(crate::answers::rate_limited(&headers, &answer))
+                        .context("webhook answered 429"),
+                    401 | 403 => anyhow::Error::new(orders::InvalidRequest {
+                        status: status.as_u16(),
+                    })
+                    .context("the webhook was refused"),
+                    _ => said,
+                }))
+            }
             // Only the error's kind: its text would carry the URL and so the webhook token.
             Err(err) => Err(orders::SendFailed(anyhow::anyhow!(
                 "webhook unreachable (timeout: {}, connect: {})",
@@ -175,12 +188,13 @@ fn truncate(text: &str, max: usize) -> String {
 }
 
 /// The JSON Discord's webhook endpoint receives for a message. Mentions are switched off so a
-/// name typed by a shopper can never ping `@everyone`.
+/// name typed by a shopper can never ping `@everyone`, and every text goes through
+/// [`discord_text`] (no bidi or zero-width characters).
 pub fn render_webhook_body(message: &StaffMessage) -> serde_json::Value {
-    let content = match &message.link {
+    let content = discord_text(&match &message.link {
         Some(link) => format!("{}\n{}", message.text, link),
         None => message.text.clone(),
-    };
+    });
     let mut body = json!({
         "content": truncate(&content, MAX_CONTENT),
         "allowed_mentions": { "parse": [] },
@@ -192,8 +206,8 @@ pub fn render_webhook_body(message: &StaffMessage) -> serde_json::Value {
             .take(MAX_FIELDS)
             .map(|(name, value)| {
                 json!({
-                    "name": truncate(name, MAX_FIELD_NAME),
-                    "value": truncate(value, MAX_FIELD_VALUE),
+                    "name": truncate(&discord_text(name), MAX_FIELD_NAME),
+                    "value": truncate(&discord_text(value), MAX_FIELD_VALUE),
                     "inline": true,
                 })
             })

@@ -265,9 +265,14 @@ impl DiscordIdentityProvider for DiscordOAuth {
 /// The client for Discord's API: a timeout, and no redirects (the oauth2 crate asks for none
 /// on the token request: no SSRF through it).
 pub(crate) fn http_client() -> Result<reqwest::Client, DiscordSetupError> {
+    http_client_with(REQUEST_TIMEOUT)
+}
+
+/// A client whose every call ends by `timeout`.
+pub(crate) fn http_client_with(timeout: Duration) -> Result<reqwest::Client, DiscordSetupError> {
     Ok(reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
-        .timeout(REQUEST_TIMEOUT)
+        .timeout(timeout)
         .build()?)
 }
 

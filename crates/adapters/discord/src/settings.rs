@@ -32,6 +32,23 @@ pub struct DiscordSettings {
     /// The role the ticket mentions once (staff).
     #[serde(default)]
     pub staff_role_id: String,
+    /// The deadline of every call to Discord (the tickets, the staff webhook, the server
+    /// joins), in milliseconds: a call without an answer by then fails and is tried again later.
+    #[serde(default = "default_request_timeout_ms")]
+    pub request_timeout_ms: u64,
+    /// Answers Discord counts as invalid (401, 403, 429) per ten minutes after which the shop
+    /// stops calling it until the ten minutes are over, on every instance: well under Discord's
+    /// own 10,000, past which Cloudflare bans the shop's address for an hour.
+    #[serde(default = "default_invalid_request_budget")]
+    pub invalid_request_budget: u32,
+}
+
+pub fn default_request_timeout_ms() -> u64 {
+    10_000
+}
+
+pub fn default_invalid_request_budget() -> u32 {
+    1_000
 }
 
 fn empty_secret() -> SecretString {
@@ -47,6 +64,11 @@ pub fn default_api_base() -> String {
 }
 
 impl DiscordSettings {
+    /// `request_timeout_ms` as a duration (at least 50 ms).
+    pub fn request_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.request_timeout_ms.max(50))
+    }
+
     /// Whether real Discord OAuth is configured (otherwise the dev sign-in page stands in).
     pub fn oauth_configured(&self) -> bool {
         !self.client_id.trim().is_empty() && !self.client_secret.expose_secret().trim().is_empty()

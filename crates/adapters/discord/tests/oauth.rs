@@ -23,6 +23,8 @@ fn settings(api_base: &str) -> DiscordSettings {
         notify_webhook_url: SecretString::from(""),
         ticket_channel_id: String::new(),
         staff_role_id: String::new(),
+        request_timeout_ms: garden_discord::default_request_timeout_ms(),
+        invalid_request_budget: garden_discord::default_invalid_request_budget(),
     }
 }
 
@@ -328,18 +330,26 @@ async fn an_invalid_or_revoked_token_is_not_worth_retrying() {
 }
 
 #[tokio::test]
-async fn a_rate_limit_or_a_discord_failure_is_worth_retrying() {
-    for status in [429, 500] {
-        let (_server, door) = door_answering(status, json!({ "message": "slow down" })).await;
+async fn a_discord_failure_is_worth_retrying() {
+    let (_server, door) = door_answering(500, json!({ "message": "oops" })).await;
+    let err = join(&door).await.unwrap_err();
+    assert!(matches!(err, GuildJoinError::Unavailable(_)), "{err:?}");
+    assert!(err.retry_helps());
+}
 
-        let err = join(&door).await.unwrap_err();
-
-        assert!(
-            matches!(err, GuildJoinError::Unavailable(_)),
-            "{status}: {err:?}"
-        );
-        assert!(err.retry_helps());
-    }
+#[tokio::test]
+async fn a_rate_limit_says_how_long_to_wait_and_whether_it_is_global() {
+    let (_server, door) = door_answering(
+        429,
+        json!({ "message": "slow down", "retry_after": 2.5, "global": true }),
+    )
+    .await;
+    let err = join(&door).await.unwrap_err();
+    let GuildJoinError::RateLimited(limit) = err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(limit.retry_after, chrono::Duration::milliseconds(2500));
+    assert!(limit.global);
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! The ticket client against a local fake of Discord's REST API (wiremock).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use garden_discord::{DiscordSettings, DiscordTickets};
 use orders::tickets::{DeskError, TicketDesk, TicketPost};
@@ -28,6 +28,8 @@ fn settings(api_base: &str) -> DiscordSettings {
         notify_webhook_url: SecretString::from(""),
         ticket_channel_id: CHANNEL.into(),
         staff_role_id: ROLE.into(),
+        request_timeout_ms: garden_discord::default_request_timeout_ms(),
+        invalid_request_budget: garden_discord::default_invalid_request_budget(),
     }
 }
 
@@ -178,17 +180,13 @@ async fn closing_archives_and_locks_the_thread() {
 }
 
 #[tokio::test]
-async fn a_429_is_waited_out_and_sent_again() {
+async fn a_429_is_not_sent_again_but_answered_with_its_wait_and_scope() {
     let server = MockServer::start().await;
     Mock::given(method("PUT"))
         .and(path(members_path()))
         .respond_with(
             ResponseTemplate::new(429)
                 .insert_header("x-ratelimit-scope", "user")
-                .insert_header("x-ratelimit-bucket", "thread-members")
-                .insert_header("x-ratelimit-limit", "5")
-                .insert_header("x-ratelimit-remaining", "0")
-                .insert_header("x-ratelimit-reset-after", "0.400")
                 .insert_header("retry-after", "1")
                 .set_body_json(json!({
                     "message": "You are being rate limited.",
@@ -196,29 +194,54 @@ async fn a_429_is_waited_out_and_sent_again() {
                     "global": false
                 })),
         )
-        .up_to_n_times(1)
         .expect(1)
-        .with_priority(1)
         .mount(&server)
         .await;
-    Mock::given(method("PUT"))
-        .and(path(members_path()))
-        .respond_with(ResponseTemplate::new(204))
+    Mock::given(method("POST"))
+        .and(path(format!("/api/v10/channels/{CHANNEL}/threads")))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("x-ratelimit-scope", "global")
+                .insert_header("retry-after", "30")
+                .set_body_string("not json"),
+        )
         .expect(1)
         .mount(&server)
         .await;
     let desk = desk(&server).await;
 
-    let started = Instant::now();
-    desk.add_member(&id(THREAD), &id(BUYER)).await.unwrap();
-
-    let requests = server.received_requests().await.unwrap();
-    assert_eq!(requests.len(), 2);
-    assert!(
-        started.elapsed() >= Duration::from_millis(350),
-        "sent again after {:?}, before the limit reset",
-        started.elapsed()
+    let error = desk.add_member(&id(THREAD), &id(BUYER)).await.unwrap_err();
+    let DeskError::RateLimited(limit) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(limit.retry_after, chrono::Duration::milliseconds(400));
+    assert!(!limit.global);
+    let error = desk.open_thread("order-7").await.unwrap_err();
+    let DeskError::RateLimited(limit) = error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(limit.retry_after, chrono::Duration::seconds(30));
+    assert!(limit.global);
+    assert_eq!(
+        server.received_requests().await.unwrap().len(),
+        2,
+        "each sent once"
     );
+}
+
+#[tokio::test]
+async fn a_slow_answer_is_unavailable_after_the_deadline() {
+    let server = MockServer::start().await;
+    Mock::given(method("PUT"))
+        .and(path(members_path()))
+        .respond_with(ResponseTemplate::new(204).set_delay(Duration::from_secs(30)))
+        .mount(&server)
+        .await;
+    let mut settings = settings(&server.uri());
+    settings.request_timeout_ms = 200;
+    let desk = DiscordTickets::from_settings(&settings).unwrap().unwrap();
+    let error = desk.add_member(&id(THREAD), &id(BUYER)).await.unwrap_err();
+    assert!(matches!(error, DeskError::Unavailable(_)), "{error:?}");
 }
 
 #[tokio::test]
@@ -321,15 +344,18 @@ mod with_the_rules {
 
     use chrono::{TimeZone, Utc};
     use orders::tickets::{
-        TicketItem, TicketOrder, TicketProblem, TicketRepository, TicketSettings, TicketStaff,
-        Tickets,
+        StoredPost, TicketItem, TicketOrder, TicketProblem, TicketRepository, TicketSettings,
+        TicketStaff, Tickets,
     };
     use orders::{JobFailed, JobHandler, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob};
 
     use super::*;
 
     #[derive(Clone, Default)]
-    struct Memory(Arc<Mutex<(Option<DiscordId>, Option<String>)>>);
+    struct Memory(
+        Arc<Mutex<(Option<DiscordId>, Option<String>)>>,
+        Arc<Mutex<Vec<StoredPost>>>,
+    );
 
     impl Memory {
         fn thread(&self) -> Option<DiscordId> {
@@ -386,6 +412,34 @@ mod with_the_rules {
             self.0.lock().unwrap().1 = problem;
             Ok(())
         }
+
+        async fn store_post(&self, post: StoredPost) -> Result<(), OrderError> {
+            let mut posts = self.1.lock().unwrap();
+            if posts.iter().all(|p| p.event != post.event) {
+                posts.push(post);
+            }
+            Ok(())
+        }
+
+        async fn linked_posts(&self, _id: OrderId) -> Result<Vec<StoredPost>, OrderError> {
+            Ok(self
+                .1
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|p| p.shows_link)
+                .cloned()
+                .collect())
+        }
+
+        async fn link_removed(&self, message: &DiscordId) -> Result<(), OrderError> {
+            for post in self.1.lock().unwrap().iter_mut() {
+                if post.message == *message {
+                    post.shows_link = false;
+                }
+            }
+            Ok(())
+        }
     }
 
     fn job(event: i64, step: OrderStep) -> OutboxJob {
@@ -400,6 +454,7 @@ mod with_the_rules {
                 at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
             },
             attempts: 0,
+            thread: None,
         }
     }
 
@@ -464,6 +519,15 @@ mod with_the_rules {
             1,
         )
         .await;
+        let edited = format!("/api/v10/channels/{THREAD}/messages/1300000000000000003");
+        mount(
+            &server,
+            "PATCH",
+            edited.clone(),
+            ResponseTemplate::new(200).set_body_json(json!({ "id": "1300000000000000003" })),
+            1,
+        )
+        .await;
         let memory = Memory::default();
         let tickets = tickets(&server, &memory).await;
 
@@ -502,6 +566,74 @@ mod with_the_rules {
         assert!(delivered.contains("https://shop.test/media/proofs/a.png"));
         assert!(delivered.contains("https://shop.test/orders/7"));
         assert!(!delivered.contains("key="));
+        // delivered: the claim post no longer shows the private server link
+        let edits: Vec<Value> = server
+            .received_requests()
+            .await
+            .unwrap()
+            .iter()
+            .filter(|r| r.method.as_str() == "PATCH" && r.url.path() == edited)
+            .map(|r| serde_json::from_slice(&r.body).unwrap())
+            .collect();
+        assert_eq!(edits.len(), 1);
+        let edit = edits[0]["content"].as_str().unwrap();
+        assert!(edit.ends_with("Claimed by Ann"), "{edit}");
+        assert!(!edit.contains("roblox.com"), "{edit}");
+        assert_eq!(edits[0]["allowed_mentions"], json!({ "parse": [] }));
+    }
+
+    #[tokio::test]
+    async fn a_thread_made_but_answered_with_garbage_is_found_and_adopted_not_made_again() {
+        let server = MockServer::start().await;
+        let threads = format!("/api/v10/channels/{CHANNEL}/threads");
+        // Discord makes the thread, but its answer cannot be read
+        mount(
+            &server,
+            "POST",
+            threads,
+            ResponseTemplate::new(201).set_body_string("<html>upstream hiccup"),
+            1,
+        )
+        .await;
+        mount(
+            &server,
+            "GET",
+            "/api/v10/guilds/555000/threads/active".to_owned(),
+            ResponseTemplate::new(200).set_body_json(json!({
+                "threads": [
+                    { "id": "1100000000000000009", "parent_id": "700000000000000002", "name": "order-7" },
+                    { "id": "1100000000000000008", "parent_id": CHANNEL, "name": "order-70" },
+                    { "id": THREAD, "parent_id": CHANNEL, "name": "order-7" }
+                ],
+                "members": []
+            })),
+            1,
+        )
+        .await;
+        mount(
+            &server,
+            "PUT",
+            members_path(),
+            ResponseTemplate::new(204),
+            1,
+        )
+        .await;
+        let posts = format!("/api/v10/channels/{THREAD}/messages");
+        let posted =
+            ResponseTemplate::new(200).set_body_json(json!({ "id": "1300000000000000003" }));
+        mount(&server, "POST", posts, posted, 1).await;
+        let memory = Memory::default();
+        let tickets = tickets(&server, &memory).await;
+
+        let mut paid = job(1, OrderStep::Paid);
+        let failed = tickets.handle(&paid).await.unwrap_err();
+        assert!(failed.retry, "{failed}");
+        assert_eq!(memory.thread(), None);
+        paid.attempts = 1;
+        tickets.handle(&paid).await.unwrap();
+
+        assert_eq!(memory.thread(), Some(id(THREAD)), "the thread Discord made");
+        // the mocks' expectations: one thread made, one lookup, one member add, one post
     }
 
     #[tokio::test]

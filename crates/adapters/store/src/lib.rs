@@ -12,6 +12,7 @@ mod chats;
 mod connection;
 mod delivery;
 mod demo_logins;
+mod discord_limits;
 pub mod dispatch;
 mod entities;
 mod guild_joins;

@@ -7,7 +7,9 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use orders::{Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository};
+use orders::{
+    DiscordId, Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository,
+};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
 use shared::UserId;
 
@@ -123,8 +125,8 @@ impl OutboxRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
-                "SELECT j.id AS job_id, j.attempts, e.id AS event_id, e.order_id, e.step, \
-                 e.staff_id, e.note, e.at FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
+                "SELECT j.id AS job_id, j.attempts, j.thread_id, e.id AS event_id, e.order_id, \
+                 e.step, e.staff_id, e.note, e.at FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
                  WHERE j.channel = ? AND j.status = ? AND j.next_attempt_at <= ? \
                  ORDER BY j.event_id, j.id LIMIT ?",
                 vec![
@@ -139,10 +141,17 @@ impl OutboxRepository for Store {
         let mut jobs = Vec::with_capacity(rows.len());
         for row in rows {
             let attempts: i32 = row.try_get("", "attempts").context("bad attempts")?;
+            let thread: Option<String> = row.try_get("", "thread_id").context("bad thread_id")?;
             jobs.push(OutboxJob {
                 id: row.try_get("", "job_id").context("bad job id")?,
                 event: event_of(&row, "event_id")?,
                 attempts: u32::try_from(attempts).unwrap_or(0),
+                thread: thread
+                    .map(|thread| {
+                        DiscordId::parse(&thread)
+                            .with_context(|| format!("an outbox job has a bad thread {thread:?}"))
+                    })
+                    .transpose()?,
             });
         }
         Ok(jobs)
@@ -169,7 +178,9 @@ impl OutboxRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn job_done(&self, job: i64, at: DateTime<Utc>) -> Result<(), OrderError> {
         self.execute(
-            "UPDATE outbox_jobs SET status = ?, sent_at = ?, last_error = NULL WHERE id = ?",
+            // the thread an erased order's job deleted is forgotten with it
+            "UPDATE outbox_jobs SET status = ?, sent_at = ?, last_error = NULL, thread_id = NULL \
+             WHERE id = ?",
             vec![SENT.into(), at.into(), job.into()],
             "record a done outbox job",
         )
@@ -195,7 +206,8 @@ impl OutboxRepository for Store {
                 "record a failed outbox job",
             ),
             None => self.execute(
-                "UPDATE outbox_jobs SET status = ?, attempts = ?, last_error = ? WHERE id = ?",
+                "UPDATE outbox_jobs SET status = ?, attempts = ?, last_error = ?, \
+                 thread_id = NULL WHERE id = ?",
                 vec![FAILED.into(), attempts.into(), error.into(), job.into()],
                 "give up an outbox job",
             ),

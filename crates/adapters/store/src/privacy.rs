@@ -156,6 +156,11 @@ impl PersonalDataSource for Store {
     }
 }
 
+/// An order's status while its dispute is open: its ticket stays.
+const DISPUTED: &str = "disputed";
+/// The step the erasure records for each order whose ticket it deletes.
+const ERASED_STEP: &str = ::orders::OrderStep::Erased.as_str();
+
 /// The orders of the account being erased, as a subquery with one `?` (its id).
 const ITS_ORDERS: &str = "(SELECT id FROM orders WHERE user_id = ?)";
 
@@ -241,6 +246,46 @@ impl AccountEraser for Store {
                 its_orders("DELETE FROM outbox_jobs WHERE order_id IN {its_orders}"),
                 vec![id.into()],
             ),
+            // the Discord ticket of each order goes too (but a disputed order's, which the
+            // dispute needs): one `erased` step, dispatched already, and the ticket job that
+            // deletes its thread, carrying the thread's id since the order forgets it below
+            (
+                "INSERT INTO order_events (order_id, step, at, dispatched_at) \
+                 SELECT id, ?, ?, ? FROM orders WHERE user_id = ? \
+                 AND ticket_thread_id IS NOT NULL AND status <> ?"
+                    .to_owned(),
+                vec![
+                    ERASED_STEP.into(),
+                    erasure.at.into(),
+                    erasure.at.into(),
+                    id.into(),
+                    DISPUTED.into(),
+                ],
+            ),
+            (
+                "INSERT INTO outbox_jobs (event_id, order_id, channel, status, attempts, \
+                 next_attempt_at, created_at, thread_id) \
+                 SELECT e.id, o.id, ?, ?, 0, ?, ?, o.ticket_thread_id \
+                 FROM order_events e JOIN orders o ON o.id = e.order_id \
+                 WHERE o.user_id = ? AND e.step = ? AND o.ticket_thread_id IS NOT NULL \
+                 AND o.status <> ?"
+                    .to_owned(),
+                vec![
+                    ::orders::TICKET_CHANNEL.name.into(),
+                    "pending".into(),
+                    erasure.at.into(),
+                    erasure.at.into(),
+                    id.into(),
+                    ERASED_STEP.into(),
+                    DISPUTED.into(),
+                ],
+            ),
+            (
+                "DELETE FROM ticket_posts WHERE order_id IN \
+                 (SELECT id FROM orders WHERE user_id = ? AND status <> ?)"
+                    .to_owned(),
+                vec![id.into(), DISPUTED.into()],
+            ),
             // the code's count stays; the Discord account becomes a marker unique per order
             // (never a snowflake, so it matches no one's later redemption)
             (
@@ -257,7 +302,8 @@ impl AccountEraser for Store {
             (
                 "UPDATE orders SET email = ?, discord_id = NULL, discord_username = ?, \
                  discord_avatar = NULL, roblox_username = ?, client_ip = NULL, client_net = NULL, \
-                 buyer_token = NULL, ticket_thread_id = NULL, ticket_problem = NULL, \
+                 buyer_token = NULL, ticket_problem = NULL, \
+                 ticket_thread_id = CASE WHEN status = ? THEN ticket_thread_id ELSE NULL END, \
                  idempotency_key = NULL, request_fingerprint = NULL, \
                  user_id = NULL WHERE user_id = ?"
                     .to_owned(),
@@ -265,6 +311,7 @@ impl AccountEraser for Store {
                     erasure.email.clone().into(),
                     erasure.name.clone().into(),
                     erasure.name.clone().into(),
+                    DISPUTED.into(),
                     id.into(),
                 ],
             ),

@@ -3,8 +3,8 @@
 //! so a second attempt never replaces the first thread) and the ticket's problem.
 
 use anyhow::Context;
-use orders::tickets::{TicketItem, TicketOrder, TicketRepository, TicketStaff};
-use orders::{DiscordId, OrderError, OrderId};
+use orders::tickets::{StoredPost, TicketItem, TicketOrder, TicketRepository, TicketStaff};
+use orders::{DiscordId, OrderError, OrderId, OrderStep};
 use sea_orm::ConnectionTrait;
 use shared::UserId;
 
@@ -105,6 +105,75 @@ impl TicketRepository for Store {
                     .context("bad private_server_url")?,
             ),
         }))
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn store_post(&self, post: StoredPost) -> Result<(), OrderError> {
+        self.execute(
+            "INSERT INTO ticket_posts \
+             (order_id, event_id, step, message_id, staff_id, shows_link, created_at) \
+             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
+            vec![
+                post.order.get().into(),
+                post.event.into(),
+                post.step.as_str().into(),
+                post.message.as_str().into(),
+                post.staff.map(|s| s.get()).into(),
+                post.shows_link.into(),
+                chrono::Utc::now().into(),
+            ],
+            "keep a ticket post's id",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn linked_posts(&self, id: OrderId) -> Result<Vec<StoredPost>, OrderError> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT event_id, step, message_id, staff_id FROM ticket_posts \
+                 WHERE order_id = ? AND shows_link = ? ORDER BY event_id",
+                vec![id.get().into(), true.into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the linked posts of order {id}"))?;
+        let mut posts = Vec::with_capacity(rows.len());
+        for row in rows {
+            let step: String = row.try_get("", "step").context("bad step")?;
+            let message: String = row.try_get("", "message_id").context("bad message_id")?;
+            posts.push(StoredPost {
+                order: id,
+                event: row.try_get("", "event_id").context("bad event_id")?,
+                step: OrderStep::parse(&step)
+                    .with_context(|| format!("a ticket post has an unknown step {step:?}"))?,
+                message: DiscordId::parse(&message)
+                    .with_context(|| format!("a ticket post has a bad id {message:?}"))?,
+                staff: row
+                    .try_get::<Option<i64>>("", "staff_id")
+                    .context("bad staff_id")?
+                    .map(UserId::new),
+                shows_link: true,
+            });
+        }
+        Ok(posts)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn link_removed(&self, message: &DiscordId) -> Result<(), OrderError> {
+        self.execute(
+            "UPDATE ticket_posts SET shows_link = ?, edited_at = ? WHERE message_id = ?",
+            vec![
+                false.into(),
+                chrono::Utc::now().into(),
+                message.as_str().into(),
+            ],
+            "record a claim post's link removed",
+        )
+        .await?;
+        Ok(())
     }
 
     #[tracing::instrument(skip(self))]

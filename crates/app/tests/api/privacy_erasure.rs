@@ -375,6 +375,34 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("last_error", Personal),
             ("created_at", NotPersonal),
             ("sent_at", NotPersonal),
+            // the thread an erased order's job deletes on Discord: held by that job alone, and
+            // cleared when it ends
+            ("thread_id", Personal),
+        ],
+    ),
+    (
+        // the ids of the shop's posts in an order's Discord ticket: dropped with the ticket
+        "ticket_posts",
+        &[
+            ("id", NotPersonal),
+            ("order_id", Personal),
+            ("event_id", NotPersonal),
+            ("step", NotPersonal),
+            ("message_id", Personal),
+            ("staff_id", NotPersonal),
+            ("shows_link", NotPersonal),
+            ("created_at", NotPersonal),
+            ("edited_at", NotPersonal),
+        ],
+    ),
+    (
+        // Discord's limits on the shop's bot, for every instance
+        "discord_limits",
+        &[
+            ("name", NotPersonal),
+            ("paused_until", NotPersonal),
+            ("window_start", NotPersonal),
+            ("invalid_count", NotPersonal),
         ],
     ),
     (
@@ -426,6 +454,7 @@ const NAME: &str = "Annabel Privacy";
 const ROBLOX: &str = "AnnabelGrows77";
 const IP: &str = "203.0.113.77";
 const THREAD: &str = "1300000000000000077";
+const TICKET_POST: &str = "1300000000000000078";
 const PROBLEM: &str = "Annabel cannot find the private server";
 /// Stand-ins for the hashes a checkout with an `Idempotency-Key` stores (the session and key,
 /// the request typed); recognisable so the search below finds them if they stay.
@@ -624,6 +653,17 @@ async fn where_found(app: &TestApp, values: &[String]) -> Vec<String> {
                     )
                     .await;
                 }
+                if table == "outbox_jobs" && column == "thread_id" && n > 0 {
+                    // the job deleting an erased order's ticket holds its thread until then
+                    n -= count(
+                        app,
+                        "SELECT COUNT(*) FROM outbox_jobs j JOIN order_events e \
+                         ON e.id = j.event_id WHERE e.step = 'erased' AND j.status = 'pending' \
+                         AND j.thread_id = ?",
+                        vec![value.clone().into()],
+                    )
+                    .await;
+                }
                 if n > 0 {
                     found.push(format!("{table}.{column}: {value}"));
                 }
@@ -688,6 +728,18 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
             IDEMPOTENCY.into(),
             FINGERPRINT.into(),
             order.into(),
+        ],
+    )
+    .await;
+    exec(
+        &app,
+        "INSERT INTO ticket_posts (order_id, event_id, step, message_id, shows_link, created_at) \
+         VALUES (?, 0, 'paid', ?, ?, ?)",
+        vec![
+            order.into(),
+            TICKET_POST.into(),
+            false.into(),
+            chrono::Utc::now().into(),
         ],
     )
     .await;
@@ -839,6 +891,7 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         ("rate_limits", "bucket", IP.to_owned()),
         ("mail_jobs", "last_error", EMAIL.to_owned()),
         ("outbox_jobs", "last_error", THREAD.to_owned()),
+        ("ticket_posts", "message_id", TICKET_POST.to_owned()),
     ];
     for (table, column, value) in filled {
         assert!(
@@ -882,6 +935,9 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
                 // the rows themselves, checked by order above and below
                 "mail_jobs.order_id",
                 "outbox_jobs.order_id",
+                "ticket_posts.order_id",
+                // the erasure's own job that deletes the ticket, checked below
+                "outbox_jobs.thread_id",
                 // secrets and ids of the rows checked by the account's id
                 "users.password_hash",
                 "password_reset_tokens.token_hash",
@@ -963,8 +1019,24 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         count(&app, &its_jobs("mail_jobs"), vec![order.into()]).await,
         0
     );
+    // one job is left: the one deleting the order's Discord ticket, the only place holding the
+    // thread's id until it is deleted (then cleared)
     assert_eq!(
         count(&app, &its_jobs("outbox_jobs"), vec![order.into()]).await,
+        1
+    );
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
+             WHERE j.order_id = ? AND e.step = 'erased' AND j.thread_id = ?",
+            vec![order.into(), THREAD.into()]
+        )
+        .await,
+        1
+    );
+    assert_eq!(
+        count(&app, &its_jobs("ticket_posts"), vec![order.into()]).await,
         0
     );
     assert_eq!(

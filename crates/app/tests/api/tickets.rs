@@ -1,8 +1,11 @@
 //! The Discord ticket of a paid order, end to end through the app against a local fake of
 //! Discord's REST API, on SQLite (one instance) and PostgreSQL (two instances sharing it):
-//! a hundred replays of the paid webhook make one thread, one member add and one post per
-//! step; a 429 is waited out; a 403 leaves the order paid with the reason on the queue card;
-//! a buyer outside the server is added by "I joined, add me to my ticket".
+//! a hundred replays of the paid webhook make one thread and one post per step; a 429 puts the
+//! job off by Discord's wait; a 403 leaves the order paid with the reason on the queue card;
+//! a buyer outside the server is added by "I joined, add me to my ticket". Issue 32: a stalled
+//! ticket holds no buyer's mail, a global 429 holds every Discord job, a thread made without a
+//! readable answer is adopted, no format character reaches Discord, a claim post loses its
+//! private server link, and an erased account's tickets are deleted.
 
 use accounts::Role;
 use rstest::rstest;
@@ -66,7 +69,22 @@ fn messages_path() -> String {
     format!("/api/v10/channels/{THREAD}/messages")
 }
 
+/// The post the fake answers every message with (`message_json`).
+fn post_path() -> String {
+    format!("/api/v10/channels/{THREAD}/messages/1200000000000000001")
+}
+
 async fn ticket_shop(backend: Backend, discord: &MockServer, stripe: &MockServer) -> TestApp {
+    ticket_shop_with(backend, discord, stripe, |_| {}).await
+}
+
+/// The ticket shop with settings of the test's own on top.
+async fn ticket_shop_with(
+    backend: Backend,
+    discord: &MockServer,
+    stripe: &MockServer,
+    configure: impl FnOnce(&mut garden_app::Settings),
+) -> TestApp {
     Mock::given(method("POST"))
         .and(path("/v1/checkout/sessions"))
         .respond_with(Sessions(0.into()))
@@ -83,6 +101,7 @@ async fn ticket_shop(backend: Backend, discord: &MockServer, stripe: &MockServer
         s.discord.ticket_channel_id = CHANNEL.into();
         s.discord.staff_role_id = ROLE.into();
         s.mail.queue_poll_ms = 50;
+        configure(s);
     })
     .await
 }
@@ -139,7 +158,8 @@ async fn a_hundred_replays_of_the_payment_make_one_ticket_and_one_post_per_step(
     #[case] backend: Backend,
 ) {
     let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
-    // the first post meets Discord's rate limit: waited out, then sent once
+    // the first post meets Discord's rate limit: the job is put off by its wait, then the post is
+    // sent again as it was
     Mock::given(method("POST"))
         .and(path(messages_path()))
         .respond_with(
@@ -178,6 +198,13 @@ async fn a_hundred_replays_of_the_payment_make_one_ticket_and_one_post_per_step(
         "PATCH",
         format!("/api/v10/channels/{THREAD}"),
         ResponseTemplate::new(200).set_body_json(thread_json()),
+    )
+    .await;
+    mount(
+        &discord,
+        "PATCH",
+        post_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
     )
     .await;
     let app = ticket_shop(backend, &discord, &stripe).await;
@@ -265,8 +292,9 @@ async fn a_hundred_replays_of_the_payment_make_one_ticket_and_one_post_per_step(
     assert_eq!(thread["name"], format!("order-{order}"));
     assert_eq!(
         received(&discord, "PUT", &member_path()).await.len(),
-        1,
-        "one member add"
+        2,
+        "one member add per attempt of the paid job: the one whose post met the rate limit, \
+         put off by Discord's wait, and the next (the add is idempotent)"
     );
     let posts: Vec<Value> = received(&discord, "POST", &messages_path())
         .await
@@ -308,6 +336,13 @@ async fn a_hundred_replays_of_the_payment_make_one_ticket_and_one_post_per_step(
         1,
         "archived and locked once, after delivery"
     );
+    // delivered: the claim post no longer shows the private server link
+    let edits = received(&discord, "PATCH", &post_path()).await;
+    assert_eq!(edits.len(), 1, "the claim post edited once");
+    let edit: Value = serde_json::from_slice(&edits[0].body).unwrap();
+    let edited = edit["content"].as_str().unwrap();
+    assert!(edited.contains("Claimed by"), "{edited}");
+    assert!(!edited.contains("roblox.com"), "{edited}");
     let page: Value = app
         .client
         .get(app.url(&format!("/api/orders/{order}?key={key}")))
@@ -470,4 +505,654 @@ async fn without_discord_tickets_the_join_button_has_nothing_to_join() {
         joined.json::<Value>().await.unwrap()["message"],
         "This order has no Discord ticket."
     );
+}
+
+// Issue 32: one kind of Discord job waiting never holds another; a 429 is honoured by putting
+// the job off (its attempts not counted), a global one holds every Discord job of every
+// instance; a thread made without an answer is adopted; no format characters reach Discord;
+// an erased account's tickets are deleted.
+
+/// How the fake Discord holds up the opening of a ticket.
+#[derive(Debug, Clone, Copy)]
+enum Stall {
+    /// 429 for this route, for 30 s.
+    RateLimited,
+    /// 429 for a resource shared with other bots (`X-RateLimit-Scope: shared`), for 30 s.
+    SharedLimit,
+    /// An answer long after the shop's deadline.
+    Slow,
+}
+
+/// Places and pays an order in `buyer`'s session; answers its id.
+async fn paid(app: &TestApp, buyer: &reqwest::Client) -> i64 {
+    let (order, session) = placed(app, buyer).await;
+    let event = stripe_event(
+        &format!("evt_paid_{order}"),
+        "checkout.session.completed",
+        &session,
+        order,
+    );
+    assert_eq!(
+        deliver(app, &event, WEBHOOK_SECRET, now(app))
+            .await
+            .status(),
+        200
+    );
+    order
+}
+
+/// Waits (up to 15 s) for a mail holding `needle` in the outbox.
+async fn wait_for_mail(app: &TestApp, needle: &str) {
+    for _ in 0..300 {
+        if app.outbox_messages().iter().any(|m| m.contains(needle)) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no mail holding {needle:?}");
+}
+
+async fn one_value<T: sea_orm::TryGetable>(app: &TestApp, sql: String) -> Option<T> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.store.connection();
+    db.query_one(Statement::from_string(db.get_database_backend(), sql))
+        .await
+        .unwrap()
+        .map(|row| row.try_get_by_index::<T>(0).unwrap())
+}
+
+/// The attempts and status of an order's ticket job of `step` (`None`: not dispatched yet).
+async fn ticket_job(app: &TestApp, order: i64, step: &str) -> Option<(i32, String)> {
+    use sea_orm::{ConnectionTrait, Statement};
+    let db = app.store.connection();
+    db.query_one(Statement::from_string(
+        db.get_database_backend(),
+        format!(
+            "SELECT j.attempts, j.status FROM outbox_jobs j JOIN order_events e \
+             ON e.id = j.event_id \
+             WHERE j.order_id = {order} AND j.channel = 'ticket' AND e.step = '{step}'"
+        ),
+    ))
+    .await
+    .unwrap()
+    .map(|row| {
+        (
+            row.try_get::<i32>("", "attempts").unwrap(),
+            row.try_get::<String>("", "status").unwrap(),
+        )
+    })
+}
+
+/// Waits (up to 15 s) until the order's ticket job of `step` is there and `check` holds of it.
+async fn wait_for_job(app: &TestApp, order: i64, step: &str, check: impl Fn(i32, &str) -> bool) {
+    for _ in 0..300 {
+        if let Some((attempts, status)) = ticket_job(app, order, step).await {
+            if check(attempts, &status) {
+                return;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!(
+        "the {step} job of order {order} never got there: {:?}",
+        ticket_job(app, order, step).await
+    );
+}
+
+#[rstest]
+#[case::sqlite_rate_limited(Backend::Sqlite, Stall::RateLimited)]
+#[case::postgres_rate_limited(Backend::Postgres, Stall::RateLimited)]
+#[case::sqlite_shared_limit(Backend::Sqlite, Stall::SharedLimit)]
+#[case::sqlite_slow(Backend::Sqlite, Stall::Slow)]
+#[case::postgres_slow(Backend::Postgres, Stall::Slow)]
+#[tokio::test]
+async fn a_stalled_ticket_holds_no_other_buyers_mail(
+    #[case] backend: Backend,
+    #[case] stall: Stall,
+) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    let answer = match stall {
+        Stall::RateLimited => ResponseTemplate::new(429)
+            .insert_header("x-ratelimit-scope", "user")
+            .insert_header("retry-after", "30")
+            .set_body_json(json!({
+                "message": "You are being rate limited.", "retry_after": 30.0, "global": false
+            })),
+        Stall::SharedLimit => ResponseTemplate::new(429)
+            .insert_header("x-ratelimit-scope", "shared")
+            .insert_header("retry-after", "30")
+            .set_body_string("garbage, not Discord's JSON"),
+        Stall::Slow => ResponseTemplate::new(201)
+            .set_body_json(thread_json())
+            .set_delay(std::time::Duration::from_secs(3600)),
+    };
+    mount(&discord, "POST", thread_path(), answer).await;
+    let app = ticket_shop_with(backend, &discord, &stripe, |s| {
+        s.discord.request_timeout_ms = 300;
+    })
+    .await;
+    let first = browser();
+    link_discord(&app, &first, 0).await;
+    let first_order = paid(&app, &first).await;
+    wait_for(&discord, "POST", &thread_path(), 1).await;
+
+    // while the first ticket waits on Discord, the next buyer's receipt goes out
+    let second = browser();
+    link_discord(&app, &second, 1).await;
+    let second_order = paid(&app, &second).await;
+    wait_for_mail(
+        &app,
+        &format!("Subject: Your Garden Shop receipt for order #{second_order}"),
+    )
+    .await;
+
+    match stall {
+        Stall::RateLimited | Stall::SharedLimit => {
+            // put off by Discord's 30 s, not retried in a loop, and no attempt counted
+            wait_for_job(&app, first_order, "paid", |_, status| status == "pending").await;
+            app.rounds.whole_round(garden_app::Loop::Tickets).await;
+            assert_eq!(
+                ticket_job(&app, first_order, "paid").await,
+                Some((0, "pending".to_owned()))
+            );
+            assert!(
+                received(&discord, "POST", &thread_path()).await.len() <= 2,
+                "one creation per order until the wait is over"
+            );
+        }
+        Stall::Slow => {
+            // the deadline ended the attempt: a failure counted, tried again later
+            wait_for_job(&app, first_order, "paid", |attempts, _| attempts == 1).await;
+        }
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_global_rate_limit_holds_every_discord_job_until_its_time(#[case] backend: Backend) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    Mock::given(method("POST"))
+        .and(path(thread_path()))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("x-ratelimit-scope", "global")
+                .insert_header("x-ratelimit-global", "true")
+                .insert_header("retry-after", "60")
+                .set_body_json(json!({
+                    "message": "You are being rate limited.", "retry_after": 60.0, "global": true
+                })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&discord)
+        .await;
+    mount(
+        &discord,
+        "POST",
+        thread_path(),
+        ResponseTemplate::new(201).set_body_json(thread_json()),
+    )
+    .await;
+    Mock::given(method("PUT"))
+        .respond_with(ResponseTemplate::new(204))
+        .mount(&discord)
+        .await;
+    mount(
+        &discord,
+        "POST",
+        messages_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    let app = ticket_shop(backend, &discord, &stripe).await;
+    // PostgreSQL: a second instance on the same database is held as well
+    if backend == Backend::Postgres {
+        app.start_another_instance().await;
+    }
+    let first = browser();
+    link_discord(&app, &first, 0).await;
+    let first_order = paid(&app, &first).await;
+    wait_for(&discord, "POST", &thread_path(), 1).await;
+    // the pause is kept in the database, for every instance
+    let mut paused = None;
+    for _ in 0..300 {
+        paused = one_value::<Option<chrono::DateTime<chrono::Utc>>>(
+            &app,
+            "SELECT paused_until FROM discord_limits".to_owned(),
+        )
+        .await
+        .flatten();
+        if paused.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(paused.is_some(), "the global limit was not kept");
+    let before = discord.received_requests().await.unwrap().len();
+
+    // the buyer's mail goes on; nothing goes to Discord
+    let second = browser();
+    link_discord(&app, &second, 1).await;
+    let second_order = paid(&app, &second).await;
+    wait_for_mail(
+        &app,
+        &format!("Subject: Your Garden Shop receipt for order #{second_order}"),
+    )
+    .await;
+    for _ in 0..5 {
+        app.rounds.whole_round(garden_app::Loop::Tickets).await;
+        app.rounds.whole_round(garden_app::Loop::GuildJoins).await;
+    }
+    let requests = discord.received_requests().await.unwrap();
+    assert_eq!(
+        requests.len(),
+        before,
+        "nothing sent to Discord during the pause: {:?}",
+        requests
+            .iter()
+            .map(|r| r.url.path().to_owned())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(received(&discord, "POST", &thread_path()).await.len(), 1);
+    assert_eq!(
+        ticket_job(&app, first_order, "paid").await,
+        Some((0, "pending".to_owned()))
+    );
+    assert_eq!(
+        ticket_job(&app, second_order, "paid").await,
+        Some((0, "pending".to_owned()))
+    );
+
+    // past Retry-After: both tickets open
+    app.clock.advance(std::time::Duration::from_secs(61));
+    for order in [first_order, second_order] {
+        assert_eq!(
+            app.settled_jobs(order, "ticket").await,
+            [("paid".to_owned(), "sent".to_owned())]
+        );
+    }
+    assert_eq!(received(&discord, "POST", &thread_path()).await.len(), 3);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_thread_made_without_a_readable_answer_is_adopted_not_made_again(
+    #[case] backend: Backend,
+) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    // Discord makes the thread, but its answer is garbage
+    mount(
+        &discord,
+        "POST",
+        thread_path(),
+        ResponseTemplate::new(201).set_body_string("<html>502 upstream</html>"),
+    )
+    .await;
+    mount(&discord, "PUT", member_path(), ResponseTemplate::new(204)).await;
+    mount(
+        &discord,
+        "POST",
+        messages_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    let app = ticket_shop(backend, &discord, &stripe).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let (order, session) = placed(&app, &buyer).await;
+    mount(
+        &discord,
+        "GET",
+        format!("/api/v10/guilds/{GUILD}/threads/active"),
+        ResponseTemplate::new(200).set_body_json(json!({
+            "threads": [
+                { "id": "1100000000000000007", "parent_id": "700000000000000002",
+                  "name": format!("order-{order}") },
+                { "id": THREAD, "parent_id": CHANNEL, "name": format!("order-{order}") }
+            ],
+            "members": []
+        })),
+    )
+    .await;
+    let event = stripe_event("evt_paid", "checkout.session.completed", &session, order);
+    assert_eq!(
+        deliver(&app, &event, WEBHOOK_SECRET, now(&app))
+            .await
+            .status(),
+        200
+    );
+    wait_for_job(&app, order, "paid", |attempts, _| attempts == 1).await;
+    app.clock.advance(std::time::Duration::from_secs(31));
+
+    assert_eq!(
+        app.settled_jobs(order, "ticket").await,
+        [("paid".to_owned(), "sent".to_owned())]
+    );
+    assert_eq!(
+        received(&discord, "POST", &thread_path()).await.len(),
+        1,
+        "one thread made"
+    );
+    assert_eq!(
+        received(
+            &discord,
+            "GET",
+            &format!("/api/v10/guilds/{GUILD}/threads/active")
+        )
+        .await
+        .len(),
+        1
+    );
+    assert_eq!(
+        one_value::<String>(
+            &app,
+            format!("SELECT ticket_thread_id FROM orders WHERE id = {order}")
+        )
+        .await
+        .as_deref(),
+        Some(THREAD),
+        "the thread Discord made is the order's"
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn bidi_and_zero_width_characters_in_a_discord_name_never_reach_discord(
+    #[case] backend: Backend,
+) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    mount(
+        &discord,
+        "POST",
+        thread_path(),
+        ResponseTemplate::new(201).set_body_json(thread_json()),
+    )
+    .await;
+    mount(&discord, "PUT", member_path(), ResponseTemplate::new(204)).await;
+    mount(
+        &discord,
+        "POST",
+        messages_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    mount(
+        &discord,
+        "POST",
+        "/api/webhooks/1/token".to_owned(),
+        ResponseTemplate::new(204),
+    )
+    .await;
+    let hook = format!("{}/api/webhooks/1/token", discord.uri());
+    let app = ticket_shop_with(backend, &discord, &stripe, |s| {
+        s.discord.notify_webhook_url = hook.into();
+    })
+    .await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let (order, session) = placed(&app, &buyer).await;
+    {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = app.store.connection();
+        let sql = match db.get_database_backend() {
+            sea_orm::DatabaseBackend::Postgres => {
+                "UPDATE orders SET discord_username = $1 WHERE id = $2"
+            }
+            _ => "UPDATE orders SET discord_username = ? WHERE id = ?",
+        };
+        db.execute(Statement::from_sql_and_values(
+            db.get_database_backend(),
+            sql,
+            [
+                "Ann\u{202E}nimda\u{202C}\u{200B}\u{2066}\u{FEFF}".into(),
+                order.into(),
+            ],
+        ))
+        .await
+        .unwrap();
+    }
+    let event = stripe_event("evt_paid", "checkout.session.completed", &session, order);
+    assert_eq!(
+        deliver(&app, &event, WEBHOOK_SECRET, now(&app))
+            .await
+            .status(),
+        200
+    );
+    let post = wait_for(&discord, "POST", &messages_path(), 1).await;
+    let alert = wait_for(&discord, "POST", "/api/webhooks/1/token", 1).await;
+    for body in [&post[0].body, &alert[0].body] {
+        let body: Value = serde_json::from_slice(body).unwrap();
+        let text = body.to_string();
+        assert!(text.contains("Annnimda"), "{text}");
+        assert!(
+            !text.chars().any(shared::is_format_char),
+            "a format character reached Discord: {text:?}"
+        );
+    }
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_released_claim_no_longer_shows_the_private_server_link(#[case] backend: Backend) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    mount(
+        &discord,
+        "POST",
+        thread_path(),
+        ResponseTemplate::new(201).set_body_json(thread_json()),
+    )
+    .await;
+    mount(&discord, "PUT", member_path(), ResponseTemplate::new(204)).await;
+    mount(
+        &discord,
+        "POST",
+        messages_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    mount(
+        &discord,
+        "PATCH",
+        post_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    let app = ticket_shop(backend, &discord, &stripe).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid(&app, &buyer).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    staff_action(&app, &staff, order, "claim").await;
+    let posts = wait_for(&discord, "POST", &messages_path(), 2).await;
+    let claim: Value = serde_json::from_slice(&posts[1].body).unwrap();
+    assert!(claim["content"].as_str().unwrap().contains("roblox.com"));
+    staff_action(&app, &staff, order, "release").await;
+
+    let edits = wait_for(&discord, "PATCH", &post_path(), 1).await;
+    let edit: Value = serde_json::from_slice(&edits[0].body).unwrap();
+    let edited = edit["content"].as_str().unwrap();
+    assert!(edited.contains("Claimed by"), "{edited}");
+    assert!(!edited.contains("roblox.com"), "{edited}");
+    assert_eq!(edit["allowed_mentions"], json!({ "parse": [] }));
+}
+
+#[rstest]
+#[case::sqlite_delivered(Backend::Sqlite, "delivered")]
+#[case::postgres_delivered(Backend::Postgres, "delivered")]
+#[case::sqlite_disputed(Backend::Sqlite, "disputed")]
+#[tokio::test]
+async fn an_erased_account_has_its_tickets_deleted_but_a_disputed_one(
+    #[case] backend: Backend,
+    #[case] status: &str,
+) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    mount(
+        &discord,
+        "POST",
+        thread_path(),
+        ResponseTemplate::new(201).set_body_json(thread_json()),
+    )
+    .await;
+    mount(&discord, "PUT", member_path(), ResponseTemplate::new(204)).await;
+    mount(
+        &discord,
+        "POST",
+        messages_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    let thread = format!("/api/v10/channels/{THREAD}");
+    mount(
+        &discord,
+        "DELETE",
+        thread.clone(),
+        ResponseTemplate::new(204),
+    )
+    .await;
+    let app = ticket_shop(backend, &discord, &stripe).await;
+    let email = "erin@example.com";
+    app.create_user(email, crate::helpers::TEST_PASSWORD, Role::Customer)
+        .await;
+    let buyer = browser();
+    app.login(&buyer, email, crate::helpers::TEST_PASSWORD)
+        .await;
+    link_discord(&app, &buyer, 0).await;
+    let order = paid(&app, &buyer).await;
+    app.settled_jobs(order, "ticket").await;
+    assert_eq!(
+        one_value::<String>(
+            &app,
+            format!("SELECT ticket_thread_id FROM orders WHERE id = {order}")
+        )
+        .await
+        .as_deref(),
+        Some(THREAD)
+    );
+    {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = app.store.connection();
+        db.execute(Statement::from_string(
+            db.get_database_backend(),
+            format!("UPDATE orders SET status = '{status}' WHERE id = {order}"),
+        ))
+        .await
+        .unwrap();
+    }
+
+    let deleted = buyer
+        .delete(app.url("/api/profile"))
+        .header("Origin", &app.address)
+        .json(&json!({ "password": crate::helpers::TEST_PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+
+    if status == "disputed" {
+        for _ in 0..3 {
+            app.rounds.whole_round(garden_app::Loop::Tickets).await;
+        }
+        assert!(received(&discord, "DELETE", &thread).await.is_empty());
+        assert_eq!(
+            one_value::<String>(
+                &app,
+                format!("SELECT ticket_thread_id FROM orders WHERE id = {order}")
+            )
+            .await
+            .as_deref(),
+            Some(THREAD),
+            "the dispute keeps its ticket"
+        );
+        return;
+    }
+    wait_for_job(&app, order, "erased", |_, status| status == "sent").await;
+    for _ in 0..3 {
+        app.rounds.whole_round(garden_app::Loop::Tickets).await;
+    }
+    assert_eq!(
+        received(&discord, "DELETE", &thread).await.len(),
+        1,
+        "deleted once"
+    );
+    assert_eq!(
+        app.count_where("outbox_jobs", "thread_id IS NOT NULL")
+            .await,
+        0,
+        "the thread is forgotten once deleted"
+    );
+    assert_eq!(
+        app.count_where("orders", "ticket_thread_id IS NOT NULL")
+            .await,
+        0
+    );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn refusals_stop_every_discord_job_before_discords_invalid_request_budget(
+    #[case] backend: Backend,
+) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    mount(&discord, "POST", thread_path(), discord_error(403, 50013)).await;
+    let app = ticket_shop_with(backend, &discord, &stripe, |s| {
+        s.discord.invalid_request_budget = 2;
+    })
+    .await;
+    let mut orders = Vec::new();
+    for which in 0..3 {
+        let buyer = browser();
+        link_discord(&app, &buyer, which).await;
+        orders.push(placed(&app, &buyer).await);
+    }
+    // every order paid before the tickets' lane comes round to them
+    for (order, session) in &orders {
+        let event = stripe_event(
+            &format!("evt_paid_{order}"),
+            "checkout.session.completed",
+            session,
+            *order,
+        );
+        assert_eq!(
+            deliver(&app, &event, WEBHOOK_SECRET, now(&app))
+                .await
+                .status(),
+            200
+        );
+    }
+    wait_for(&discord, "POST", &thread_path(), 2).await;
+    for (order, _) in &orders {
+        wait_for_job(&app, *order, "paid", |_, _| true).await;
+    }
+    for _ in 0..5 {
+        app.rounds.whole_round(garden_app::Loop::Tickets).await;
+    }
+    assert_eq!(
+        received(&discord, "POST", &thread_path()).await.len(),
+        2,
+        "the budget is spent: no third refusal"
+    );
+    assert_eq!(
+        one_value::<i32>(&app, "SELECT invalid_count FROM discord_limits".to_owned()).await,
+        Some(2)
+    );
+    let untried = futures::future::join_all(
+        orders
+            .iter()
+            .map(|(order, _)| ticket_job(&app, *order, "paid")),
+    )
+    .await
+    .into_iter()
+    .filter(|job| *job == Some((0, "pending".to_owned())))
+    .count();
+    assert_eq!(untried, 1, "one order waits for the window to end");
 }

@@ -13,8 +13,10 @@ use crate::{Email, RepoError, UserId};
 /// sign-up, its help chats with their messages and push events, the rate limit counts keyed by
 /// the account ([`Erasure::limit_buckets`]) or by its chats' sessions, the queued mail and
 /// outbox jobs of its orders, and the pending joins to the shop's Discord server of the Discord
-/// accounts it ordered with. The orders stay for the books: the Discord id, avatar, client
-/// address, buyer token, ticket thread and problem are cleared, the e-mail address and the
+/// accounts it ordered with. Each order's Discord ticket is queued for deletion (an outbox job
+/// carrying the thread's id), but a disputed order's, which the dispute needs. The orders stay
+/// for the books: the Discord id, avatar, client address, buyer token, ticket thread (but a
+/// disputed order's) and problem are cleared, the e-mail address and the
 /// Discord and Roblox names replaced by [`Erasure::email`] and [`Erasure::name`]; their
 /// reviews stay under an anonymous name; their promo redemptions stay (the code's count)
 /// without the Discord id.

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::{Clock, DiscordId, MailRetry, OrderError};
+use crate::{Clock, DiscordId, JobFailed, JobGate, MailRetry, Open, OrderError};
 
 /// A buyer's OAuth access token. Its `Debug` and `Display` never show it.
 #[derive(Clone, PartialEq, Eq)]
@@ -128,6 +128,9 @@ pub enum GuildJoinError {
     /// Discord refused the buyer's token (401, 400): invalid, revoked or without `guilds.join`.
     #[error("Discord refused the buyer's access token: {0}")]
     InvalidToken(String),
+    /// 429: another attempt may pass after Discord's wait (not counted as an attempt).
+    #[error("Discord rate limited the bot")]
+    RateLimited(#[source] crate::RateLimited),
     /// Any other refusal or an unreadable answer: another attempt would fail the same way.
     #[error(transparent)]
     Unknown(#[from] anyhow::Error),
@@ -136,7 +139,24 @@ pub enum GuildJoinError {
 impl GuildJoinError {
     /// Whether another attempt may succeed.
     pub fn retry_helps(&self) -> bool {
-        matches!(self, GuildJoinError::Unavailable(_))
+        matches!(
+            self,
+            GuildJoinError::Unavailable(_) | GuildJoinError::RateLimited(_)
+        )
+    }
+
+    /// The failure as the outbox's gate learns from it (Discord's limits), when it is one the
+    /// gate counts: a 429, or the bot refused (403).
+    fn as_job_failure(&self) -> Option<JobFailed> {
+        match self {
+            GuildJoinError::RateLimited(limit) => {
+                Some(JobFailed::retry(anyhow::Error::new(*limit)))
+            }
+            GuildJoinError::MissingPermission(_) => Some(JobFailed::give_up(anyhow::Error::new(
+                crate::InvalidRequest { status: 403 },
+            ))),
+            _ => None,
+        }
     }
 }
 
@@ -186,7 +206,9 @@ impl GiveUpReason {
             GuildJoinError::MissingPermission(_) => GiveUpReason::MissingPermission,
             GuildJoinError::InvalidToken(_) => GiveUpReason::InvalidToken,
             // retrying would have helped: it was the token's time that ran out
-            GuildJoinError::Unavailable(_) => GiveUpReason::Expired,
+            GuildJoinError::Unavailable(_) | GuildJoinError::RateLimited(_) => {
+                GiveUpReason::Expired
+            }
             GuildJoinError::Unknown(_) => GiveUpReason::Other,
         }
     }
@@ -209,15 +231,16 @@ const LEASE_SECONDS: i64 = 120;
 
 /// Queues and makes the joins, over their ports.
 #[derive(Debug, Clone)]
-pub struct GuildJoins<R, D, C> {
+pub struct GuildJoins<R, D, C, G = Open> {
     repository: R,
     door: D,
     clock: C,
     retry: MailRetry,
     given_up: Arc<[AtomicU64; 4]>,
+    gate: G,
 }
 
-impl<R: GuildJoinRepository, D: GuildDoor, C: Clock> GuildJoins<R, D, C> {
+impl<R: GuildJoinRepository, D: GuildDoor, C: Clock> GuildJoins<R, D, C, Open> {
     /// `retry` gives the waits between attempts (its `max_attempts` is not used: a join is
     /// tried for as long as its token lasts).
     pub fn new(repository: R, door: D, clock: C, retry: MailRetry) -> Self {
@@ -227,6 +250,22 @@ impl<R: GuildJoinRepository, D: GuildDoor, C: Clock> GuildJoins<R, D, C> {
             clock,
             retry,
             given_up: Arc::default(),
+            gate: Open,
+        }
+    }
+}
+
+impl<R: GuildJoinRepository, D: GuildDoor, C: Clock, G: JobGate> GuildJoins<R, D, C, G> {
+    /// The same joins, held while `gate` is closed (Discord's global limit and invalid-request
+    /// budget), and teaching it what Discord answered.
+    pub fn gated<G2: JobGate>(self, gate: G2) -> GuildJoins<R, D, C, G2> {
+        GuildJoins {
+            repository: self.repository,
+            door: self.door,
+            clock: self.clock,
+            retry: self.retry,
+            given_up: self.given_up,
+            gate,
         }
     }
 
@@ -273,7 +312,11 @@ impl<R: GuildJoinRepository, D: GuildDoor, C: Clock> GuildJoins<R, D, C> {
             self.count(GiveUpReason::Expired, swept);
             round.given_up += usize::try_from(swept).unwrap_or(usize::MAX);
         }
-        for join in self.repository.due(now, BATCH).await? {
+        let due = self.repository.due(now, BATCH).await?;
+        if due.is_empty() || self.gate.closed_until(now).await?.is_some() {
+            return Ok(round);
+        }
+        for join in due {
             let leased = self
                 .repository
                 .lease(join.id, now, now + Duration::seconds(LEASE_SECONDS))
@@ -287,7 +330,35 @@ impl<R: GuildJoinRepository, D: GuildDoor, C: Clock> GuildJoins<R, D, C> {
                     self.repository.done(join.id).await?;
                     round.joined += 1;
                 }
+                Err(GuildJoinError::RateLimited(limit)) => {
+                    let now = self.clock.now();
+                    self.gate
+                        .failed(now, &JobFailed::retry(anyhow::Error::new(limit)))
+                        .await?;
+                    // put off by Discord's wait, the attempt not counted
+                    let retry_at = Some(now + limit.retry_after).filter(|at| *at < join.expires_at);
+                    if retry_at.is_none() {
+                        self.count(GiveUpReason::Expired, 1);
+                        round.given_up += 1;
+                    } else {
+                        round.retrying += 1;
+                    }
+                    self.repository
+                        .failed(
+                            &join,
+                            join.attempts,
+                            retry_at,
+                            "Discord rate limited the bot".to_owned(),
+                        )
+                        .await?;
+                    if self.gate.closed_until(now).await?.is_some() {
+                        break;
+                    }
+                }
                 Err(error) => {
+                    if let Some(failure) = error.as_job_failure() {
+                        self.gate.failed(self.clock.now(), &failure).await?;
+                    }
                     let attempts = join.attempts + 1;
                     let retry_at = error
                         .retry_helps()

@@ -6,6 +6,7 @@
 
 mod block_check;
 mod closing;
+pub mod discord_limits;
 mod error;
 mod gates;
 pub mod gateways;
@@ -27,6 +28,7 @@ pub use block_check::{
 };
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
 pub use closing::{CloseError, Closed};
+pub use discord_limits::{DiscordLimitRepository, DiscordLimitState, DiscordLimits};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
 pub use guild_join::{
@@ -38,8 +40,9 @@ pub use idempotency::{
     IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS,
 };
 pub use lifecycle::{
-    Channel, Dispatch, Dispatcher, JobFailed, JobHandler, JobRound, MailKind, MailRetry,
-    OrderEvent, OrderStep, OutboxJob, OutboxRepository, OutboxWorker, SendFailed,
+    Channel, Dispatch, Dispatcher, InvalidRequest, JobFailed, JobGate, JobHandler, JobRound,
+    MailKind, MailRetry, Open, OrderEvent, OrderStep, OutboxJob, OutboxRepository, OutboxWorker,
+    RateLimited, SendFailed,
 };
 pub use link_keys::{AccessKey, OrderKeys};
 pub use models::{
@@ -62,6 +65,6 @@ pub use service::{Checkout, PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES};
 pub use shared::{Clock, SystemClock};
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use tickets::{
-    DeskError, RejoinError, TicketDesk, TicketItem, TicketOrder, TicketPost, TicketProblem,
-    TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
+    DeskError, RejoinError, StoredPost, TicketDesk, TicketItem, TicketOrder, TicketPost,
+    TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
 };

@@ -37,10 +37,13 @@ pub enum OrderStep {
     DisputeLost,
     Cancelled,
     Expired,
+    /// The buyer's account was erased: the order's Discord ticket goes (written by the erasure,
+    /// already dispatched, with the one ticket job that deletes the thread).
+    Erased,
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 15] = [
+    pub const ALL: [OrderStep; 16] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
@@ -56,9 +59,10 @@ impl OrderStep {
         OrderStep::DisputeLost,
         OrderStep::Cancelled,
         OrderStep::Expired,
+        OrderStep::Erased,
     ];
 
-    pub fn as_str(&self) -> &'static str {
+    pub const fn as_str(&self) -> &'static str {
         match self {
             OrderStep::Placed => "placed",
             OrderStep::Paid => "paid",
@@ -75,6 +79,7 @@ impl OrderStep {
             OrderStep::DisputeLost => "dispute_lost",
             OrderStep::Cancelled => "cancelled",
             OrderStep::Expired => "expired",
+            OrderStep::Erased => "erased",
         }
     }
 
@@ -130,6 +135,9 @@ pub struct OutboxJob {
     pub event: OrderEvent,
     /// Failed attempts so far.
     pub attempts: u32,
+    /// The Discord thread the job works on when the order no longer names it (an erased
+    /// order's ticket, to delete).
+    pub thread: Option<shared::DiscordId>,
 }
 
 /// What the dispatcher queues for one event.
@@ -250,6 +258,20 @@ impl<R: OutboxRepository, C: Clock> Dispatcher<R, C> {
     }
 }
 
+/// An outside service asked the shop to wait before calling again (Discord's 429).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("rate limited for {retry_after} (global: {global})")]
+pub struct RateLimited {
+    /// How long to wait, as the answer said.
+    pub retry_after: Duration,
+    /// The limit covers every call made with the bot's token (Discord's global limit), not one
+    /// route: every Discord job waits, on every instance.
+    pub global: bool,
+    /// Discord counts the answer against its invalid-request budget (every 429 but one of a
+    /// `shared` resource limit).
+    pub counted: bool,
+}
+
 /// Why a job's attempt failed, and whether another attempt can help.
 #[derive(Debug, thiserror::Error)]
 #[error("{error:#}")]
@@ -257,18 +279,78 @@ pub struct JobFailed {
     /// `false`: the same attempt would fail again (a missing permission): give up now.
     pub retry: bool,
     pub error: anyhow::Error,
+    /// The service said to wait: the job goes again after the wait, its attempts not counted.
+    pub limited: Option<RateLimited>,
+    /// Discord counts the answer against its invalid-request budget (401, 403, 429).
+    pub invalid: bool,
 }
 
 impl JobFailed {
     pub fn retry(error: anyhow::Error) -> Self {
-        JobFailed { retry: true, error }
+        JobFailed::new(true, error)
     }
 
     pub fn give_up(error: anyhow::Error) -> Self {
+        JobFailed::new(false, error)
+    }
+
+    /// The failure of `error`, which says itself when it is a rate limit ([`RateLimited`]
+    /// anywhere in its chain) or an answer Discord counts as invalid ([`InvalidRequest`]).
+    fn new(retry: bool, error: anyhow::Error) -> Self {
+        let limited = error
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<RateLimited>())
+            .copied();
+        let invalid = limited.is_some_and(|limit| limit.counted)
+            || error
+                .chain()
+                .any(|cause| cause.downcast_ref::<InvalidRequest>().is_some());
         JobFailed {
-            retry: false,
+            retry: retry || limited.is_some(),
             error,
+            limited,
+            invalid,
         }
+    }
+}
+
+/// Discord refused the request as unauthorised or forbidden (401, 403): an answer it counts
+/// against its invalid-request budget.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Discord answered {status}")]
+pub struct InvalidRequest {
+    pub status: u16,
+}
+
+/// Whether a channel's jobs may go now: Discord's global rate limit and its invalid-request
+/// budget hold every Discord job of every instance ([`crate::discord_limits`]).
+pub trait JobGate: Send + Sync + 'static {
+    /// When the jobs may go again; `None`: now.
+    fn closed_until(
+        &self,
+        now: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Option<DateTime<Utc>>, OrderError>> + Send;
+
+    /// Learns from a failed attempt (a global limit closes the gate until its end; an invalid
+    /// answer is counted).
+    fn failed(
+        &self,
+        now: DateTime<Utc>,
+        failed: &JobFailed,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
+}
+
+/// A channel with no gate (the buyer's mail).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Open;
+
+impl JobGate for Open {
+    async fn closed_until(&self, _now: DateTime<Utc>) -> Result<Option<DateTime<Utc>>, OrderError> {
+        Ok(None)
+    }
+
+    async fn failed(&self, _now: DateTime<Utc>, _failed: &JobFailed) -> Result<(), OrderError> {
+        Ok(())
     }
 }
 
@@ -282,19 +364,22 @@ pub trait JobHandler: Send + Sync + 'static {
 pub struct JobRound {
     pub sent: usize,
     pub failed: usize,
+    /// Jobs put off by a rate limit (their attempts not counted).
+    pub limited: usize,
 }
 
 /// Sends one channel's due jobs.
 #[derive(Debug, Clone)]
-pub struct OutboxWorker<R, H, C> {
+pub struct OutboxWorker<R, H, C, G = Open> {
     repository: R,
     handler: H,
     clock: C,
     channel: &'static str,
     retry: MailRetry,
+    gate: G,
 }
 
-impl<R: OutboxRepository, H: JobHandler, C: Clock> OutboxWorker<R, H, C> {
+impl<R: OutboxRepository, H: JobHandler, C: Clock> OutboxWorker<R, H, C, Open> {
     pub fn new(
         repository: R,
         handler: H,
@@ -308,15 +393,36 @@ impl<R: OutboxRepository, H: JobHandler, C: Clock> OutboxWorker<R, H, C> {
             clock,
             channel,
             retry,
+            gate: Open,
+        }
+    }
+}
+
+impl<R: OutboxRepository, H: JobHandler, C: Clock, G: JobGate> OutboxWorker<R, H, C, G> {
+    /// The same worker, its jobs held while `gate` is closed.
+    pub fn gated<G2: JobGate>(self, gate: G2) -> OutboxWorker<R, H, C, G2> {
+        OutboxWorker {
+            repository: self.repository,
+            handler: self.handler,
+            clock: self.clock,
+            channel: self.channel,
+            retry: self.retry,
+            gate,
         }
     }
 
     /// Sends every job due now, each once per success; a failure is tried again later with a
-    /// doubling wait (up to `max_attempts`), unless retrying cannot help.
+    /// doubling wait (up to `max_attempts`), unless retrying cannot help. A rate limit puts the
+    /// job off by the wait it names, its attempts not counted; a global one (or a closed gate)
+    /// ends the round: nothing more is sent until the gate opens.
     pub async fn run_due(&self) -> Result<JobRound, OrderError> {
         let now = self.clock.now();
         let mut round = JobRound::default();
-        for job in self.repository.due_jobs(self.channel, now, BATCH).await? {
+        let due = self.repository.due_jobs(self.channel, now, BATCH).await?;
+        if due.is_empty() || self.gate.closed_until(now).await?.is_some() {
+            return Ok(round);
+        }
+        for job in due {
             let leased = self
                 .repository
                 .lease_job(job.id, now, now + Duration::seconds(LEASE_SECONDS))
@@ -324,25 +430,49 @@ impl<R: OutboxRepository, H: JobHandler, C: Clock> OutboxWorker<R, H, C> {
             if !leased {
                 continue;
             }
-            match self.handler.handle(&job).await {
+            let failed = match self.handler.handle(&job).await {
                 Ok(()) => {
                     self.repository.job_done(job.id, self.clock.now()).await?;
                     round.sent += 1;
+                    continue;
                 }
-                Err(failed) => {
-                    let attempts = job.attempts + 1;
-                    let retry_at = (failed.retry && attempts < self.retry.max_attempts)
-                        .then(|| self.clock.now() + self.retry.delay_after(attempts));
-                    tracing::warn!(
-                        channel = self.channel, order = %job.event.order_id,
-                        step = %job.event.step, attempts, gives_up = retry_at.is_none(),
-                        error = %failed, "an outbox job failed"
-                    );
-                    self.repository
-                        .job_failed(job.id, attempts, retry_at, format!("{failed}"))
-                        .await?;
-                    round.failed += 1;
-                }
+                Err(failed) => failed,
+            };
+            let now = self.clock.now();
+            self.gate.failed(now, &failed).await?;
+            if let Some(limit) = failed.limited {
+                tracing::info!(
+                    channel = self.channel, order = %job.event.order_id, step = %job.event.step,
+                    retry_after_ms = limit.retry_after.num_milliseconds(), global = limit.global,
+                    "an outbox job was rate limited; put off"
+                );
+                self.repository
+                    .job_failed(
+                        job.id,
+                        job.attempts,
+                        Some(now + limit.retry_after),
+                        format!("{failed}"),
+                    )
+                    .await?;
+                round.limited += 1;
+            } else {
+                let attempts = job.attempts + 1;
+                let retry_at = (failed.retry && attempts < self.retry.max_attempts)
+                    .then(|| now + self.retry.delay_after(attempts));
+                tracing::warn!(
+                    channel = self.channel, order = %job.event.order_id,
+                    step = %job.event.step, attempts, gives_up = retry_at.is_none(),
+                    error = %failed, "an outbox job failed"
+                );
+                self.repository
+                    .job_failed(job.id, attempts, retry_at, format!("{failed}"))
+                    .await?;
+                round.failed += 1;
+            }
+            if (failed.invalid || failed.limited.is_some())
+                && self.gate.closed_until(now).await?.is_some()
+            {
+                break;
             }
         }
         Ok(round)
@@ -520,9 +650,11 @@ mod tests {
 
     impl JobHandler for Failing {
         async fn handle(&self, _job: &OutboxJob) -> Result<(), JobFailed> {
-            Err(JobFailed {
-                retry: self.0,
-                error: anyhow::anyhow!("discord said no"),
+            let error = anyhow::anyhow!("discord said no");
+            Err(if self.0 {
+                JobFailed::retry(error)
+            } else {
+                JobFailed::give_up(error)
             })
         }
     }
@@ -534,6 +666,7 @@ mod tests {
                     id: 9,
                     event: event(1, OrderStep::Paid),
                     attempts,
+                    thread: None,
                 }])
             })
         });
@@ -571,6 +704,117 @@ mod tests {
             MailRetry::default(),
         );
         worker.run_due().await.unwrap();
+    }
+
+    struct Limited(bool);
+
+    impl JobHandler for Limited {
+        async fn handle(&self, _job: &OutboxJob) -> Result<(), JobFailed> {
+            // as the staff webhook says it: the limit inside the send failure's chain
+            Err(JobFailed::retry(
+                anyhow::Error::new(RateLimited {
+                    retry_after: Duration::seconds(7),
+                    global: self.0,
+                    counted: true,
+                })
+                .context("webhook answered 429"),
+            ))
+        }
+    }
+
+    /// A gate closed from the start, or from the first failure it hears of.
+    #[derive(Default)]
+    struct Gate {
+        closed: std::sync::Mutex<Option<DateTime<Utc>>>,
+        heard: std::sync::Mutex<Vec<(bool, bool)>>,
+    }
+
+    impl JobGate for std::sync::Arc<Gate> {
+        async fn closed_until(
+            &self,
+            _now: DateTime<Utc>,
+        ) -> Result<Option<DateTime<Utc>>, OrderError> {
+            Ok(*self.closed.lock().unwrap())
+        }
+
+        async fn failed(&self, now: DateTime<Utc>, failed: &JobFailed) -> Result<(), OrderError> {
+            let global = failed.limited.is_some_and(|l| l.global);
+            self.heard.lock().unwrap().push((global, failed.invalid));
+            if global {
+                *self.closed.lock().unwrap() = Some(now + Duration::seconds(7));
+            }
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_rate_limited_job_is_put_off_by_its_wait_without_counting_an_attempt() {
+        let mut repo = MockOutboxRepository::new();
+        one_due_job(&mut repo, 3);
+        repo.expect_job_failed()
+            .with(
+                eq(9),
+                eq(3),
+                eq(Some(now() + Duration::seconds(7))),
+                mockall::predicate::always(),
+            )
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(()) }));
+        let gate = std::sync::Arc::new(Gate::default());
+        let worker = OutboxWorker::new(
+            repo,
+            Limited(false),
+            FixedClock(now()),
+            "staff",
+            MailRetry::default(),
+        )
+        .gated(std::sync::Arc::clone(&gate));
+        let round = worker.run_due().await.unwrap();
+        assert_eq!((round.limited, round.failed), (1, 0));
+        assert_eq!(
+            *gate.heard.lock().unwrap(),
+            vec![(false, true)],
+            "counted as invalid"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_global_limit_ends_the_round_and_a_closed_gate_sends_nothing() {
+        let mut repo = MockOutboxRepository::new();
+        repo.expect_due_jobs().returning(|_, _, _| {
+            Box::pin(async {
+                Ok((1..=3)
+                    .map(|id| OutboxJob {
+                        id,
+                        event: event(id, OrderStep::Paid),
+                        attempts: 0,
+                        thread: None,
+                    })
+                    .collect())
+            })
+        });
+        repo.expect_lease_job()
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(true) }));
+        repo.expect_job_failed()
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(()) }));
+        let gate = std::sync::Arc::new(Gate::default());
+        let worker = OutboxWorker::new(
+            repo,
+            Limited(true),
+            FixedClock(now()),
+            "ticket",
+            MailRetry::default(),
+        )
+        .gated(std::sync::Arc::clone(&gate));
+        assert_eq!(
+            worker.run_due().await.unwrap().limited,
+            1,
+            "one job tried, then the round ends"
+        );
+        // the next round: the gate is closed, nothing is leased or sent
+        assert_eq!(worker.run_due().await.unwrap(), JobRound::default());
     }
 
     #[test]

@@ -250,6 +250,7 @@ mod tests {
                 at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
             },
             attempts: 0,
+            thread: None,
         }
     }
 

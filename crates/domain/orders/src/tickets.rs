@@ -9,7 +9,11 @@
 //! event, and each post carries the event as its nonce, which Discord uses to drop a resend
 //! within a few minutes). When the thread cannot be made or the buyer cannot be added, the
 //! order goes on: `ticket_problem` says why in a sentence, and the job is retried where that
-//! can help.
+//! can help. A retried paid job first looks for the order's thread among the channel's active
+//! threads (an earlier attempt may have made it without its answer arriving) and adopts it.
+//! Every post's id is kept ([`StoredPost`]): when the order is released, delivered or refunded,
+//! the claim posts are edited so they no longer show the staff member's private server link.
+//! An erased account's order gets one `erased` job carrying its thread, which deletes it.
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,6 +30,7 @@ pub fn ticket_wants(step: OrderStep) -> bool {
         step,
         OrderStep::Paid
             | OrderStep::Claimed
+            | OrderStep::Released
             | OrderStep::Ready
             | OrderStep::Delivered
             | OrderStep::Refunded
@@ -55,6 +60,9 @@ pub enum DeskError {
     /// 5xx, a timeout or no connection.
     #[error("Discord is unavailable: {0}")]
     Unavailable(String),
+    /// 429: wait as long as Discord says, then the same call may pass.
+    #[error("Discord rate limited the bot")]
+    RateLimited(#[source] crate::RateLimited),
     #[error(transparent)]
     Other(anyhow::Error),
 }
@@ -62,7 +70,10 @@ pub enum DeskError {
 impl DeskError {
     /// Whether the same call later can succeed.
     pub fn retry_helps(&self) -> bool {
-        matches!(self, DeskError::Unavailable(_) | DeskError::Other(_))
+        matches!(
+            self,
+            DeskError::Unavailable(_) | DeskError::Other(_) | DeskError::RateLimited(_)
+        )
     }
 
     /// The `reason` label of `shop_discord_failures_total`.
@@ -72,6 +83,7 @@ impl DeskError {
             DeskError::UnknownMember => "unknown_member",
             DeskError::NotFound(_) => "not_found",
             DeskError::Unavailable(_) => "unavailable",
+            DeskError::RateLimited(_) => "rate_limited",
             DeskError::Other(_) => "other",
         }
     }
@@ -96,6 +108,13 @@ pub trait TicketDesk: Send + Sync + 'static {
     /// Opens a private thread named `name` (the buyer cannot invite others); answers its id.
     fn open_thread(&self, name: &str) -> impl Future<Output = Result<DiscordId, DeskError>> + Send;
 
+    /// The open thread named `name` in the ticket channel, if there is one (an earlier attempt
+    /// may have made it without its answer reaching the shop).
+    fn find_thread(
+        &self,
+        name: &str,
+    ) -> impl Future<Output = Result<Option<DiscordId>, DeskError>> + Send;
+
     /// Adds the user to the thread; `DeskError::UnknownMember` when they are not in the server.
     fn add_member(
         &self,
@@ -103,11 +122,25 @@ pub trait TicketDesk: Send + Sync + 'static {
         user: &DiscordId,
     ) -> impl Future<Output = Result<(), DeskError>> + Send;
 
-    /// Posts to the thread, letting through only the post's mentions.
+    /// Posts to the thread, letting through only the post's mentions; answers the message's id.
     fn post(
         &self,
         thread: &DiscordId,
         post: &TicketPost,
+    ) -> impl Future<Output = Result<DiscordId, DeskError>> + Send;
+
+    /// Replaces the text of a message the shop posted (mentioning no one).
+    fn edit_post(
+        &self,
+        thread: &DiscordId,
+        message: &DiscordId,
+        text: &str,
+    ) -> impl Future<Output = Result<(), DeskError>> + Send;
+
+    /// Deletes the thread and everything in it.
+    fn delete_thread(
+        &self,
+        thread: &DiscordId,
     ) -> impl Future<Output = Result<(), DeskError>> + Send;
 
     /// Archives and locks the thread.
@@ -142,6 +175,21 @@ pub struct TicketOrder {
     pub problem: Option<String>,
 }
 
+/// A message the shop posted in a ticket, as it is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredPost {
+    pub order: OrderId,
+    /// The event it tells of (one post per event).
+    pub event: i64,
+    pub step: OrderStep,
+    pub message: DiscordId,
+    /// The member of staff a claim post names.
+    pub staff: Option<UserId>,
+    /// It shows the staff member's private server link (a claim post): edited away when the
+    /// order is released or ends.
+    pub shows_link: bool,
+}
+
 /// A member of staff, as the claim post names them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TicketStaff {
@@ -171,6 +219,21 @@ pub trait TicketRepository: Send + Sync + 'static {
         id: OrderId,
         thread: &DiscordId,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Keeps a post's id (once per event: a second call for the same event changes nothing).
+    fn store_post(&self, post: StoredPost) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// The order's posts that still show a private server link, oldest first.
+    fn linked_posts(
+        &self,
+        id: OrderId,
+    ) -> impl Future<Output = Result<Vec<StoredPost>, OrderError>> + Send;
+
+    /// The post no longer shows its link.
+    fn link_removed(
+        &self,
+        message: &DiscordId,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
 
     /// Sets the order's ticket problem, or clears it with `None`.
     fn set_ticket_problem(
@@ -235,9 +298,10 @@ impl TicketProblem {
         match error {
             DeskError::MissingPermission(_) => TicketProblem::NotOpenedNoPermission,
             DeskError::NotFound(_) => TicketProblem::NotOpenedNoChannel,
-            DeskError::UnknownMember | DeskError::Unavailable(_) | DeskError::Other(_) => {
-                TicketProblem::NotOpenedUnavailable
-            }
+            DeskError::UnknownMember
+            | DeskError::Unavailable(_)
+            | DeskError::RateLimited(_)
+            | DeskError::Other(_) => TicketProblem::NotOpenedUnavailable,
         }
     }
 
@@ -246,7 +310,7 @@ impl TicketProblem {
             DeskError::UnknownMember => TicketProblem::BuyerNotInServer,
             DeskError::MissingPermission(_) => TicketProblem::BuyerNotAddedNoPermission,
             DeskError::NotFound(_) => TicketProblem::ThreadGone,
-            DeskError::Unavailable(_) | DeskError::Other(_) => {
+            DeskError::Unavailable(_) | DeskError::RateLimited(_) | DeskError::Other(_) => {
                 TicketProblem::BuyerNotAddedUnavailable
             }
         }
@@ -287,13 +351,14 @@ pub enum RejoinError {
 
 /// Failed Discord calls since start, by reason (`shop_discord_failures_total{reason}`).
 #[derive(Debug, Default)]
-struct FailureCounts([AtomicU64; 5]);
+struct FailureCounts([AtomicU64; 6]);
 
-const REASONS: [&str; 5] = [
+const REASONS: [&str; 6] = [
     "missing_permission",
     "unknown_member",
     "not_found",
     "unavailable",
+    "rate_limited",
     "other",
 ];
 
@@ -309,12 +374,15 @@ pub struct Tickets<R, D> {
 
 fn failed(error: DeskError, what: &str) -> JobFailed {
     let retry = error.retry_helps();
+    let invalid = matches!(error, DeskError::MissingPermission(_));
     let error = anyhow::Error::new(error).context(what.to_owned());
-    if retry {
+    let mut failed = if retry {
         JobFailed::retry(error)
     } else {
         JobFailed::give_up(error)
-    }
+    };
+    failed.invalid |= invalid;
+    failed
 }
 
 impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
@@ -406,12 +474,25 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
     }
 
     /// The paid step: open the thread if the order has none, add the buyer, post the order.
-    async fn open(&self, order: &TicketOrder, event: i64) -> Result<(), JobFailed> {
+    /// A later attempt first looks for the thread an earlier one may have made (Discord made it
+    /// but its answer timed out or could not be read) and adopts it.
+    async fn open(&self, order: &TicketOrder, job: &OutboxJob) -> Result<(), JobFailed> {
+        let event = job.event.id;
         let thread = match &order.thread {
             Some(thread) => thread.clone(),
             None => {
                 let name = format!("order-{}", order.id);
-                match self.counted(self.desk.open_thread(&name).await) {
+                let earlier = if job.attempts > 0 {
+                    self.counted(self.desk.find_thread(&name).await)
+                        .map_err(|e| failed(e, "failed to look for the ticket's thread"))?
+                } else {
+                    None
+                };
+                let made = match earlier {
+                    Some(found) => Ok(found),
+                    None => self.desk.open_thread(&name).await,
+                };
+                match self.counted(made) {
                     Ok(made) => self.keep(order.id, made).await?,
                     Err(error) => {
                         return Err(self
@@ -435,8 +516,18 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
             joined => joined,
         };
         let post = self.paid_post(order, event);
-        self.counted(self.desk.post(&thread, &post).await)
+        let message = self
+            .counted(self.desk.post(&thread, &post).await)
             .map_err(|e| failed(e, "failed to post the order in its ticket"))?;
+        self.keep_post(StoredPost {
+            order: order.id,
+            event,
+            step: OrderStep::Paid,
+            message,
+            staff: None,
+            shows_link: false,
+        })
+        .await?;
         match joined {
             Ok(()) => {
                 if order.problem.is_some() {
@@ -525,38 +616,62 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
         }
     }
 
+    /// Keeps a post's id, so it can be edited later.
+    async fn keep_post(&self, post: StoredPost) -> Result<(), JobFailed> {
+        self.repository.store_post(post).await.map_err(|e| {
+            JobFailed::retry(anyhow::Error::new(e).context("failed to keep the post's id"))
+        })
+    }
+
+    /// The claim post's words, with the staff member's private server link or without it.
+    fn claim_text(buyer: &str, staff: Option<&TicketStaff>, with_link: bool) -> String {
+        match staff {
+            Some(TicketStaff {
+                name,
+                private_server_url: Some(url),
+            }) if with_link => format!(
+                "{buyer} Claimed by {} — private server: {url}",
+                escape_markdown(name)
+            ),
+            Some(TicketStaff { name, .. }) => {
+                format!("{buyer} Claimed by {}", escape_markdown(name))
+            }
+            None => format!("{buyer} Claimed by a member of staff"),
+        }
+    }
+
+    async fn staff(&self, staff: Option<UserId>) -> Result<Option<TicketStaff>, JobFailed> {
+        match staff {
+            Some(staff) => self
+                .repository
+                .ticket_staff(staff)
+                .await
+                .map_err(|e| JobFailed::retry(e.into())),
+            None => Ok(None),
+        }
+    }
+
     /// The post of a later step; `None` for a step the ticket does not post.
-    async fn step_text(
+    async fn step_post(
         &self,
         order: &TicketOrder,
         step: OrderStep,
         staff_id: Option<UserId>,
-    ) -> Result<Option<(String, Vec<DiscordId>)>, JobFailed> {
+    ) -> Result<Option<StepPost>, JobFailed> {
         let text = match step {
             OrderStep::Claimed => {
-                let staff = match staff_id.or(order.claimed_by) {
-                    Some(staff) => self
-                        .repository
-                        .ticket_staff(staff)
-                        .await
-                        .map_err(|e| JobFailed::retry(e.into()))?,
-                    None => None,
-                };
+                let staff_id = staff_id.or(order.claimed_by);
+                let staff = self.staff(staff_id).await?;
                 let (buyer, users) = Self::buyer_mention(order);
-                let text = match staff {
-                    Some(TicketStaff {
-                        name,
-                        private_server_url: Some(url),
-                    }) => format!(
-                        "{buyer} Claimed by {} — private server: {url}",
-                        escape_markdown(&name)
-                    ),
-                    Some(TicketStaff { name, .. }) => {
-                        format!("{buyer} Claimed by {}", escape_markdown(&name))
-                    }
-                    None => format!("{buyer} Claimed by a member of staff"),
-                };
-                return Ok(Some((text, users)));
+                let shows_link = staff
+                    .as_ref()
+                    .is_some_and(|staff| staff.private_server_url.is_some());
+                return Ok(Some(StepPost {
+                    text: Self::claim_text(&buyer, staff.as_ref(), true),
+                    users,
+                    staff: staff_id,
+                    shows_link,
+                }));
             }
             OrderStep::Ready => "The buyer is in the game.".to_owned(),
             OrderStep::Delivered => {
@@ -576,10 +691,41 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
             }
             _ => return Ok(None),
         };
-        Ok(Some((text, vec![])))
+        Ok(Some(StepPost {
+            text,
+            users: vec![],
+            staff: None,
+            shows_link: false,
+        }))
     }
 
-    /// A later step: post it in the thread, and close the thread when the order ends.
+    /// Edits the order's claim posts so they no longer show a private server link (the order
+    /// was released, or it ended).
+    async fn remove_links(&self, order: &TicketOrder, thread: &DiscordId) -> Result<(), JobFailed> {
+        let posts = self
+            .repository
+            .linked_posts(order.id)
+            .await
+            .map_err(|e| JobFailed::retry(e.into()))?;
+        for post in posts {
+            let staff = self.staff(post.staff).await?;
+            let (buyer, _) = Self::buyer_mention(order);
+            let text = Self::claim_text(&buyer, staff.as_ref(), false);
+            match self.counted(self.desk.edit_post(thread, &post.message, &text).await) {
+                // a post someone deleted shows no link either
+                Ok(()) | Err(DeskError::NotFound(_)) => {}
+                Err(error) => return Err(failed(error, "failed to remove the claim's link")),
+            }
+            self.repository
+                .link_removed(&post.message)
+                .await
+                .map_err(|e| JobFailed::retry(e.into()))?;
+        }
+        Ok(())
+    }
+
+    /// A later step: post it in the thread, take the private server link off the claim posts
+    /// when the order is released or ends, and close the thread when the order ends.
     async fn follow(&self, order: &TicketOrder, job: &OutboxJob) -> Result<(), JobFailed> {
         let Some(thread) = &order.thread else {
             let opening = order
@@ -595,30 +741,67 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
             };
         };
         let step = job.event.step;
-        let Some((text, users)) = self.step_text(order, step, job.event.staff_id).await? else {
-            return Ok(());
-        };
-        let post = TicketPost {
-            text,
-            users,
-            roles: vec![],
-            nonce: format!("e{}", job.event.id),
-        };
-        self.counted(self.desk.post(thread, &post).await)
-            .map_err(|e| failed(e, "failed to post in the ticket"))?;
+        if let Some(step_post) = self.step_post(order, step, job.event.staff_id).await? {
+            let post = TicketPost {
+                text: step_post.text,
+                users: step_post.users,
+                roles: vec![],
+                nonce: format!("e{}", job.event.id),
+            };
+            let message = self
+                .counted(self.desk.post(thread, &post).await)
+                .map_err(|e| failed(e, "failed to post in the ticket"))?;
+            self.keep_post(StoredPost {
+                order: order.id,
+                event: job.event.id,
+                step,
+                message,
+                staff: step_post.staff,
+                shows_link: step_post.shows_link,
+            })
+            .await?;
+        }
+        if matches!(
+            step,
+            OrderStep::Released | OrderStep::Delivered | OrderStep::Refunded
+        ) {
+            self.remove_links(order, thread).await?;
+        }
         if matches!(step, OrderStep::Delivered | OrderStep::Refunded) {
             self.counted(self.desk.close_thread(thread).await)
                 .map_err(|e| failed(e, "failed to archive and lock the ticket"))?;
         }
         Ok(())
     }
+
+    /// The erased order's ticket: its thread is deleted (gone already is as good).
+    async fn erase(&self, job: &OutboxJob) -> Result<(), JobFailed> {
+        let Some(thread) = &job.thread else {
+            return Ok(());
+        };
+        match self.counted(self.desk.delete_thread(thread).await) {
+            Ok(()) | Err(DeskError::NotFound(_)) => Ok(()),
+            Err(error) => Err(failed(error, "failed to delete the erased order's ticket")),
+        }
+    }
+}
+
+/// What a later step posts.
+struct StepPost {
+    text: String,
+    users: Vec<DiscordId>,
+    staff: Option<UserId>,
+    shows_link: bool,
 }
 
 impl<R: TicketRepository, D: TicketDesk> JobHandler for Tickets<R, D> {
     async fn handle(&self, job: &OutboxJob) -> Result<(), JobFailed> {
+        if job.event.step == OrderStep::Erased {
+            return self.erase(job).await;
+        }
         let order = self.read(job.event.order_id).await?;
         match job.event.step {
-            OrderStep::Paid => self.open(&order, job.event.id).await,
+            OrderStep::Paid => self.open(&order, job).await,
             _ => self.follow(&order, job).await,
         }
     }

@@ -47,6 +47,7 @@ fn job(step: OrderStep, staff_id: Option<UserId>) -> OutboxJob {
             at: Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap(),
         },
         attempts: 0,
+        thread: None,
     }
 }
 
@@ -58,7 +59,16 @@ fn reading(order: TicketOrder) -> MockTicketRepository {
             let order = order.clone();
             Box::pin(async move { Ok(order) })
         });
+    keeping_posts(&mut repo);
     repo
+}
+
+/// The posts' ids are kept; none shows a link.
+fn keeping_posts(repo: &mut MockTicketRepository) {
+    repo.expect_store_post()
+        .returning(|_| Box::pin(async { Ok(()) }));
+    repo.expect_linked_posts()
+        .returning(|_| Box::pin(async { Ok(vec![]) }));
 }
 
 fn expect_problem(repo: &mut MockTicketRepository, problem: Option<TicketProblem>) {
@@ -89,6 +99,11 @@ fn ok() -> std::pin::Pin<Box<dyn Future<Output = Result<(), DeskError>> + Send>>
     Box::pin(async { Ok(()) })
 }
 
+fn posted() -> std::pin::Pin<Box<dyn Future<Output = Result<DiscordId, DeskError>> + Send>> {
+    Box::pin(async { Ok(id("1300000000000000001")) })
+}
+
+/// The release posts nothing but takes the private server link off the claim post.
 #[test]
 fn the_ticket_wants_the_steps_it_posts() {
     let wanted: Vec<OrderStep> = OrderStep::ALL
@@ -102,6 +117,7 @@ fn the_ticket_wants_the_steps_it_posts() {
             OrderStep::Paid,
             OrderStep::Held,
             OrderStep::Claimed,
+            OrderStep::Released,
             OrderStep::Ready,
             OrderStep::Delivered,
             OrderStep::Refunded,
@@ -160,7 +176,7 @@ async fn a_paid_order_gets_a_thread_with_the_buyer_and_the_order_posted() {
                 && post.nonce == "e41"
         })
         .times(1)
-        .returning(|_, _| ok());
+        .returning(|_, _| posted());
 
     tickets(repo, desk)
         .handle(&job(OrderStep::Paid, None))
@@ -179,7 +195,7 @@ async fn a_retried_paid_job_uses_the_stored_thread_and_clears_the_problem() {
     let mut desk = MockTicketDesk::new();
     desk.expect_open_thread().never();
     desk.expect_add_member().times(1).returning(|_, _| ok());
-    desk.expect_post().times(1).returning(|_, _| ok());
+    desk.expect_post().times(1).returning(|_, _| posted());
 
     tickets(repo, desk)
         .handle(&job(OrderStep::Paid, None))
@@ -233,7 +249,7 @@ async fn a_buyer_outside_the_server_still_gets_the_order_posted_and_the_job_give
     desk.expect_add_member()
         .times(1)
         .returning(|_, _| Box::pin(async { Err(DeskError::UnknownMember) }));
-    desk.expect_post().times(1).returning(|_, _| ok());
+    desk.expect_post().times(1).returning(|_, _| posted());
 
     let failed = tickets(repo, desk)
         .handle(&job(OrderStep::Paid, None))
@@ -264,6 +280,7 @@ async fn a_member_add_that_discord_could_not_answer_posts_nothing_yet() {
 #[tokio::test]
 async fn a_thread_made_twice_keeps_the_stored_one_and_closes_the_other() {
     let mut repo = MockTicketRepository::new();
+    keeping_posts(&mut repo);
     let mut reads = 0;
     repo.expect_ticket_order().times(2).returning(move |_| {
         reads += 1;
@@ -288,7 +305,7 @@ async fn a_thread_made_twice_keeps_the_stored_one_and_closes_the_other() {
     desk.expect_post()
         .withf(|thread, _| thread == &id(THREAD))
         .times(1)
-        .returning(|_, _| ok());
+        .returning(|_, _| posted());
 
     tickets(repo, desk)
         .handle(&job(OrderStep::Paid, None))
@@ -324,7 +341,7 @@ async fn a_claim_names_the_staff_and_their_private_server() {
                 && post.nonce == "e41"
         })
         .times(1)
-        .returning(|_, _| ok());
+        .returning(|_, _| posted());
     desk.expect_close_thread().never();
 
     tickets(repo, desk)
@@ -348,7 +365,7 @@ async fn delivery_posts_the_proof_and_the_review_link_then_closes_the_thread() {
         })
         .times(1)
         .in_sequence(&mut seq)
-        .returning(|_, _| ok());
+        .returning(|_, _| posted());
     desk.expect_close_thread()
         .with(eq(id(THREAD)))
         .times(1)
@@ -368,11 +385,11 @@ async fn a_refund_closes_the_thread_and_a_ready_buyer_does_not() {
     desk.expect_post()
         .withf(|_, post| post.text == "Refunded. This ticket is closed.")
         .times(1)
-        .returning(|_, _| ok());
+        .returning(|_, _| posted());
     desk.expect_post()
         .withf(|_, post| post.text == "The buyer is in the game.")
         .times(1)
-        .returning(|_, _| ok());
+        .returning(|_, _| posted());
     desk.expect_close_thread().times(1).returning(|_| ok());
     let tickets = tickets(repo, desk);
 
@@ -465,4 +482,83 @@ async fn rejoining_an_order_without_a_ticket_is_refused() {
         .await
         .unwrap_err();
     assert!(matches!(error, RejoinError::NoTicket));
+}
+
+#[tokio::test]
+async fn a_retried_paid_job_adopts_the_thread_an_unanswered_attempt_made() {
+    let mut repo = reading(order(None, None));
+    repo.expect_store_thread()
+        .with(eq(OrderId::new(7)), eq(id(THREAD)))
+        .times(1)
+        .returning(|_, _| Box::pin(async { Ok(true) }));
+    let mut desk = MockTicketDesk::new();
+    desk.expect_find_thread()
+        .with(eq("order-7"))
+        .times(1)
+        .returning(|_| Box::pin(async { Ok(Some(id(THREAD))) }));
+    desk.expect_open_thread().never();
+    desk.expect_add_member().times(1).returning(|_, _| ok());
+    desk.expect_post().times(1).returning(|_, _| posted());
+    let mut retried = job(OrderStep::Paid, None);
+    retried.attempts = 1;
+    tickets(repo, desk).handle(&retried).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_release_takes_the_private_server_link_off_the_claim_post() {
+    let mut repo = MockTicketRepository::new();
+    repo.expect_ticket_order()
+        .returning(|_| Box::pin(async { Ok(order(Some(THREAD), None)) }));
+    repo.expect_linked_posts().times(1).returning(|_| {
+        Box::pin(async {
+            Ok(vec![StoredPost {
+                order: OrderId::new(7),
+                event: 40,
+                step: OrderStep::Claimed,
+                message: id("1300000000000000009"),
+                staff: Some(UserId::new(3)),
+                shows_link: true,
+            }])
+        })
+    });
+    repo.expect_ticket_staff().returning(|_| {
+        Box::pin(async {
+            Ok(Some(TicketStaff {
+                name: "Sam".into(),
+                private_server_url: Some("https://www.roblox.com/share?code=x".into()),
+            }))
+        })
+    });
+    repo.expect_link_removed()
+        .with(eq(id("1300000000000000009")))
+        .times(1)
+        .returning(|_| Box::pin(async { Ok(()) }));
+    let mut desk = MockTicketDesk::new();
+    desk.expect_post().never();
+    desk.expect_edit_post()
+        .withf(|thread, message, text| {
+            thread.as_str() == THREAD
+                && message.as_str() == "1300000000000000009"
+                && text.contains("Claimed by Sam")
+                && !text.contains("roblox.com")
+        })
+        .times(1)
+        .returning(|_, _, _| ok());
+    tickets(repo, desk)
+        .handle(&job(OrderStep::Released, Some(UserId::new(3))))
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn an_erased_orders_job_deletes_the_thread_it_carries() {
+    let repo = MockTicketRepository::new();
+    let mut desk = MockTicketDesk::new();
+    desk.expect_delete_thread()
+        .with(eq(id(THREAD)))
+        .times(1)
+        .returning(|_| Box::pin(async { Err(DeskError::NotFound("gone".into())) }));
+    let mut erased = job(OrderStep::Erased, None);
+    erased.thread = Some(id(THREAD));
+    tickets(repo, desk).handle(&erased).await.unwrap();
 }

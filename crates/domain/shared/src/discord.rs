@@ -67,10 +67,59 @@ pub fn escape_markdown(text: &str) -> String {
     escaped
 }
 
+/// Whether `c` is a Unicode format character (general category Cf): the bidi controls
+/// (U+202A..U+202E, U+2066..U+2069) that turn a name around, the zero-width ones (U+200B..U+200D,
+/// U+2060, U+FEFF) that make two names look alike, the soft hyphen, the tag characters. None of
+/// them shows; each can change how the text around it reads.
+pub fn is_format_char(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
+}
+
+/// Every text the shop posts to Discord goes through here last (the ticket's posts and edits,
+/// the staff channel's webhook): Unicode format characters are dropped, so a name holding
+/// U+202E or U+200B shows as the letters it is made of, in their order.
+pub fn discord_text(text: &str) -> String {
+    text.chars().filter(|c| !is_format_char(*c)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn format_characters_never_reach_discord() {
+        assert_eq!(
+            discord_text(
+                "Ann\u{202E}nimda\u{202C} \u{200B}Bob\u{200D}\u{2060}\u{FEFF}\u{2066}x\u{E0041}"
+            ),
+            "Annnimda Bobx"
+        );
+        assert_eq!(discord_text("Zoë 🌱 <@1>"), "Zoë 🌱 <@1>");
+    }
 
     #[test]
     fn a_discord_id_is_the_digits_of_a_non_zero_u64() {

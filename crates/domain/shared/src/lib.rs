@@ -28,7 +28,7 @@ pub use audit::{
     AuditTrail,
 };
 pub use clock::{Clock, FixedClock, SystemClock};
-pub use discord::{escape_markdown, DiscordId, DiscordIdError};
+pub use discord::{discord_text, escape_markdown, is_format_char, DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
 pub use limits::{
