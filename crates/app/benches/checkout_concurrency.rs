@@ -172,12 +172,11 @@ async fn run(rush: Rush) {
         settings.discord.client_secret = "bench-secret".to_owned().into();
         settings.discord.authorize_url = "https://discord.example/oauth2/authorize".into();
         settings.discord.api_base = format!("{}/api", discord.uri());
-    } else {
-        // every shopper here is one Discord account from one address: lift the caps on unpaid
-        // orders (still counted and locked on every checkout) so the round measures the stock
-        settings.checkout.max_pending_orders = 10_000;
-        settings.checkout.max_pending_per_ip = 10_000;
     }
+    // lift the caps on unpaid orders (still counted and locked on every checkout): one account
+    // from one address would meet them at once, and a buyer of its own after two winning rounds
+    settings.checkout.max_pending_orders = 10_000;
+    settings.checkout.max_pending_per_ip = 10_000;
     let app = Application::build(settings).await.unwrap();
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());

@@ -1,23 +1,38 @@
-//! One checkout at a time per product in this process. Concurrent checkouts of one product
-//! queue on the product's row lock in the database anyway (the conditional decrement), each
-//! having read the catalog and holding a pooled connection while it waits; here they wait in
-//! memory instead, before the catalog read, and the one that goes next asks the stock hint
-//! first, so once a sale or a refusal has taught the hint that a product is sold out, the rest
-//! of a rush is refused without touching the database.
+//! A few checkouts at a time per product in this process (`PLACEMENTS_AT_ONCE`). Concurrent
+//! checkouts of one product queue on the product's row lock in the database anyway (the
+//! conditional decrement), each having read the catalog and holding a pooled connection while
+//! it waits; here the rest wait in memory instead, before the catalog read, and the one that
+//! goes next asks the stock hint first, so once a sale or a refusal has taught the hint that a
+//! product is sold out, the rest of a rush is refused without touching the database. A waiter
+//! that lost leaves the line as soon as the product sells out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use async_lock::{Semaphore, SemaphoreGuardArc};
 use catalog::ProductId;
 use event_listener::Event;
 use futures::future::{select, Either};
-use futures::lock::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-/// One product's turn, and the signal that it sold out (which wakes every waiter).
-#[derive(Debug, Default)]
+/// How many placements of one product go at once in this process. The database orders their
+/// sales on the product's row lock, which a placement takes last (its inserts before it run side
+/// by side); more than this would only queue on that lock holding pooled connections.
+pub(crate) const PLACEMENTS_AT_ONCE: usize = 4;
+
+/// One product's turns, and the signal that it sold out (which wakes every waiter).
+#[derive(Debug)]
 struct Gate {
-    turn: Arc<AsyncMutex<()>>,
+    turns: Arc<Semaphore>,
     sold_out: Event,
+}
+
+impl Default for Gate {
+    fn default() -> Self {
+        Gate {
+            turns: Arc::new(Semaphore::new(PLACEMENTS_AT_ONCE)),
+            sold_out: Event::new(),
+        }
+    }
 }
 
 /// A gate per product id, made on first use and kept (one small lock per product sold here).
@@ -28,7 +43,7 @@ pub(crate) struct ProductGates {
 
 /// The gates of one placement, released when dropped.
 #[derive(Debug)]
-pub(crate) struct Entered(#[allow(dead_code)] Vec<OwnedMutexGuard<()>>);
+pub(crate) struct Entered(#[allow(dead_code)] Vec<SemaphoreGuardArc>);
 
 impl ProductGates {
     fn gates_of(&self, ids: impl IntoIterator<Item = ProductId>) -> Vec<Arc<Gate>> {
@@ -57,7 +72,7 @@ impl ProductGates {
         let gates = self.gates_of(ids);
         let mut held = Vec::with_capacity(gates.len());
         for gate in gates {
-            let mut turn = Arc::clone(&gate.turn).lock_owned();
+            let mut turn = Box::pin(gate.turns.acquire_arc());
             loop {
                 // listening before asking: a signal between the two is not missed
                 let signal = gate.sold_out.listen();
@@ -120,7 +135,7 @@ mod tests {
                 .expect("no circle of waits")
                 .expect("the task ran");
         }
-        assert_eq!(most.load(Ordering::SeqCst), 1);
+        assert_eq!(most.load(Ordering::SeqCst), PLACEMENTS_AT_ONCE);
 
         // another product is not held up by product 1
         let _one = gates.enter([ProductId::new(1)], || false).await;
@@ -137,8 +152,11 @@ mod tests {
         use std::sync::atomic::AtomicBool;
         let gates = Arc::new(ProductGates::default());
         let sold_out = Arc::new(AtomicBool::new(false));
-        // the placement in progress holds the gate for as long as this test likes
-        let inside = gates.enter([ProductId::new(1)], || false).await;
+        // the placements in progress hold every turn for as long as this test likes
+        let mut inside = Vec::new();
+        for _ in 0..PLACEMENTS_AT_ONCE {
+            inside.push(gates.enter([ProductId::new(1)], || false).await);
+        }
         let waiters: Vec<_> = (0..10)
             .map(|_| {
                 let (gates, sold_out) = (gates.clone(), sold_out.clone());
@@ -160,6 +178,6 @@ mod tests {
                 .expect("the task ran");
             assert!(!entered, "a waiter that lost never enters");
         }
-        assert!(inside.is_some());
+        assert!(inside.iter().all(Option::is_some));
     }
 }
