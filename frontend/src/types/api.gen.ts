@@ -2246,8 +2246,8 @@ export interface components {
             release_at: string | null;
             /**
              * Format: u-int32
-             * @description Units one Discord account may hold across its pending, paid and delivered orders; null:
-             *     no limit.
+             * @description Units one buyer (Discord account, shop account, browser) may hold across its pending,
+             *     paid, delivered and disputed orders, alone or inside bundles; null: no limit.
              */
             max_per_account: number | null;
         };
@@ -2311,8 +2311,9 @@ export interface components {
             release_at?: string;
             /**
              * Format: u-int32
-             * @description Units one Discord account may hold across its pending, paid and delivered orders, 1 to
-             *     20. Empty: no limit. Left out of an update: unchanged.
+             * @description Units one buyer (Discord account, shop account, browser) may hold across its pending,
+             *     paid, delivered and disputed orders, alone or inside bundles, 1 to 20. Empty: no limit.
+             *     Left out of an update: unchanged.
              */
             max_per_account?: number;
             /**
@@ -5694,7 +5695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`); a drop not on sale yet or over its limit per Discord account. For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`), or the total was not the server's (`cart`); a drop not on sale yet or over its limit per account (Discord account, shop account or browser; a drop inside a bundle counts). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
             409: {
                 headers: {
                     /** @description Seconds to wait, when the first request with this `Idempotency-Key` is still at work. */
@@ -7554,7 +7555,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it); a drop not on sale yet ("This item drops at …") or over its limit per Discord account. For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
+            /** @description The cart cannot be bought as it is: products gone or short of stock (`problems`, one line each), or the total was not the server's (`cart`, the cart as the server prices it); a drop not on sale yet ("This item drops at …") or over its limit per account (Discord account, shop account or browser; a drop inside a bundle counts). For a repeated `Idempotency-Key`: its order was cancelled or expired, or (with `Retry-After`) the first request is still opening its payment page. */
             409: {
                 headers: {
                     /** @description Seconds to wait, when the first request with this `Idempotency-Key` is still at work. */
