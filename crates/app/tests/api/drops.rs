@@ -105,6 +105,28 @@ async fn until_released(client: &reqwest::Client, address: &str) -> Value {
     }
 }
 
+/// The addresses to press on: the app's, and on PostgreSQL a second instance's.
+async fn instances_of(app: &TestApp, backend: Backend) -> Vec<String> {
+    match backend {
+        Backend::Postgres => vec![app.address.clone(), app.start_another_instance().await],
+        Backend::Sqlite => vec![app.address.clone()],
+    }
+}
+
+/// `count` browsers linked, ten at a time, to the fake Discord's accounts `first_id` and on:
+/// forty accounts, so browser `i` shares the account of browser `i % 40`.
+async fn browsers_of_accounts(app: &TestApp, count: usize, first_id: u64) -> Vec<reqwest::Client> {
+    let clients: Vec<reqwest::Client> = (0..count).map(|_| browser()).collect();
+    for (index, batch) in clients.chunks(10).enumerate() {
+        join_all(batch.iter().enumerate().map(|(i, c)| {
+            let account = (index * 10 + i) % 40;
+            link_account(app, c, first_id + account as u64)
+        }))
+        .await;
+    }
+    clients
+}
+
 async fn message_of(response: reqwest::Response) -> String {
     let body: Value = response.json().await.unwrap();
     body["message"].as_str().unwrap_or_default().to_owned()
@@ -351,21 +373,9 @@ async fn fifty_parallel_buyers_get_exactly_the_stock_and_at_most_one_each(
     )
     .await;
     assert_eq!(saved.status(), 200);
-    let instances = match backend {
-        Backend::Postgres => vec![app.address.clone(), app.start_another_instance().await],
-        Backend::Sqlite => vec![app.address.clone()],
-    };
-
-    let clients: Vec<reqwest::Client> = (0..50).map(|_| browser()).collect();
+    let instances = instances_of(&app, backend).await;
     // browsers 40..50 share the accounts of browsers 0..10
-    for chunk in clients.chunks(10).enumerate() {
-        let (index, batch) = chunk;
-        join_all(batch.iter().enumerate().map(|(i, c)| {
-            let account = (index * 10 + i) % 40;
-            link_account(&app, c, 700_000 + account as u64)
-        }))
-        .await;
-    }
+    let clients = browsers_of_accounts(&app, 50, 700_000).await;
     let body = payload(&[(1, 1)], 10.0);
     let answers = join_all(clients.iter().enumerate().map(|(i, client)| {
         let address = &instances[i % instances.len()];
@@ -651,19 +661,9 @@ async fn parallel_presses_of_a_drop_and_its_bundle_leave_each_account_one_unit(
             .await
             .unwrap();
     }
-    let instances = match backend {
-        Backend::Postgres => vec![app.address.clone(), app.start_another_instance().await],
-        Backend::Sqlite => vec![app.address.clone()],
-    };
-    let clients: Vec<reqwest::Client> = (0..80).map(|_| browser()).collect();
-    for batch in clients.chunks(10).enumerate() {
-        let (index, batch) = batch;
-        join_all(batch.iter().enumerate().map(|(i, c)| {
-            let account = (index * 10 + i) % 40;
-            link_account(&app, c, 730_000 + account as u64)
-        }))
-        .await;
-    }
+    let instances = instances_of(&app, backend).await;
+    // browsers 40..80 share the accounts of browsers 0..40
+    let clients = browsers_of_accounts(&app, 80, 730_000).await;
     let drop_alone = payload(&[(1, 1)], 10.0);
     let bundle = payload(&[(3, 1)], 12.0);
     let answers = join_all(clients.iter().enumerate().map(|(i, client)| {
