@@ -68,6 +68,7 @@ impl StripeEvent {
                 event: stripe_event(event_id),
                 payment_id: payment_intent,
                 reason,
+                dispute: None,
             },
             StripeEvent::DisputeClosed {
                 event_id,
@@ -82,6 +83,7 @@ impl StripeEvent {
                     DisputeStatus::Lost => Ok(DisputeOutcome::Lost),
                     DisputeStatus::Other(status) => Err(status),
                 },
+                dispute: None,
             },
             StripeEvent::Other {
                 event_id,
@@ -200,6 +202,7 @@ mod tests {
                 event: stripe_event("evt_4".into()),
                 payment_id: None,
                 reason: Some("fraudulent".into()),
+                dispute: None,
             }
         );
         let other = StripeEvent::Other {

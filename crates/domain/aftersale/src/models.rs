@@ -4,6 +4,7 @@
 
 use blocklist::{BlockStatus, NewBlock};
 use chrono::{DateTime, Utc};
+use disputes::DisputeFacts;
 use orders::{
     normalise_ip, BlockKind, Captured, DisputeOutcome, Order, OrderId, PaymentProvider,
     ProviderEvent,
@@ -63,6 +64,15 @@ pub enum PaymentEvent {
         payment_id: Option<String>,
         /// The bank's reason, kept for staff.
         reason: Option<String>,
+        /// The dispute as the provider reports it, when it does (Stripe).
+        dispute: Option<DisputeFacts>,
+    },
+    /// A dispute changed at the provider (Stripe: `charge.dispute.updated`): its status, its
+    /// deadline, or evidence staged or submitted.
+    DisputeUpdated {
+        event: ProviderEvent,
+        payment_id: Option<String>,
+        dispute: DisputeFacts,
     },
     /// A dispute closed (Stripe: `charge.dispute.closed`); `Err` holds the provider's word for
     /// an outcome the shop does not know.
@@ -70,6 +80,18 @@ pub enum PaymentEvent {
         event: ProviderEvent,
         payment_id: Option<String>,
         outcome: Result<DisputeOutcome, String>,
+        dispute: Option<DisputeFacts>,
+    },
+    /// The card's issuer warned that a payment looks fraudulent, before any dispute (Stripe:
+    /// `radar.early_fraud_warning.created`).
+    FraudWarning {
+        event: ProviderEvent,
+        payment_id: Option<String>,
+        /// The provider's id of the warning (`issfr_...`) and of the charge it is about.
+        warning_id: String,
+        charge_id: Option<String>,
+        /// The issuer's kind of fraud (`unauthorized_use_of_card`, ...).
+        fraud_type: Option<String>,
     },
     /// The buyer approved the payment of `order` on the provider's page and came back with the
     /// provider's `token` (PayPal's return): the shop captures the payment itself.

@@ -128,6 +128,7 @@ where
             event,
             payment_id: Some(payment_id),
             reason,
+            ..
         } => {
             let opened = records
                 .dispute_opened(event.provider, payment_id, reason, event.clone())
@@ -146,6 +147,7 @@ where
             event,
             payment_id: Some(payment_id),
             outcome: Ok(outcome),
+            ..
         } => {
             let closed = records
                 .dispute_closed(event.provider, payment_id, outcome, event.clone())
@@ -156,6 +158,10 @@ where
         PaymentEvent::Refunded { .. }
         | PaymentEvent::DisputeOpened { .. }
         | PaymentEvent::DisputeClosed { .. } => Ok(Handled::Taken),
+        // recorded by the disputes' own service (issue 33, under way)
+        PaymentEvent::DisputeUpdated { .. } | PaymentEvent::FraudWarning { .. } => {
+            Ok(Handled::Taken)
+        }
         PaymentEvent::Approved {
             provider,
             order,
@@ -551,6 +557,7 @@ mod tests {
             event: stripe("evt_dispute"),
             payment_id: Some("pi_9".into()),
             reason: Some("fraudulent".into()),
+            dispute: None,
         };
         let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
         assert_eq!(handled.unwrap(), Handled::Taken);
@@ -577,6 +584,7 @@ mod tests {
                 event: stripe("evt_closed"),
                 payment_id: Some("pi_9".into()),
                 outcome: Ok(outcome),
+                dispute: None,
             };
             let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
             assert_eq!(handled.unwrap(), Handled::Taken, "{outcome:?}");
@@ -591,6 +599,7 @@ mod tests {
             event: stripe("evt_closed"),
             payment_id: Some("pi_9".into()),
             outcome: Err("under_review".into()),
+            dispute: None,
         };
         let handled = apply(MockOrderRepository::new(), event, &records, &providers).await;
         assert_eq!(handled.unwrap(), Handled::Taken);
