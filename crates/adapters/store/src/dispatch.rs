@@ -326,9 +326,11 @@ impl<W: StockWatch> OrderRepository for EventsStore<W> {
         reservation: Reservation,
         caps: PendingCaps,
     ) -> Result<Order, PlaceError> {
-        let placed = self.store.place(order, reservation, caps).await?;
+        self.store.place(order, reservation, caps).await
+    }
+
+    async fn stock_taken(&self) {
         self.stock.on_stock_changed().await;
-        Ok(placed)
     }
 
     async fn attach_payment_reference(

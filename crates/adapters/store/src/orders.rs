@@ -53,6 +53,9 @@ impl ProductLookup for Store {
 }
 
 impl OrderRepository for Store {
+    /// The plain store shows nothing of the stock but the catalog it reads.
+    async fn stock_taken(&self) {}
+
     #[tracing::instrument(skip_all, fields(lines = order.lines.len()))]
     async fn place(
         &self,

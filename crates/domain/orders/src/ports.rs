@@ -73,6 +73,12 @@ pub trait OrderRepository: Send + Sync + 'static {
         caps: PendingCaps,
     ) -> impl Future<Output = Result<Order, PlaceError>> + Send;
 
+    /// A placement took stock: brings what the shop shows of it up to date (the product
+    /// list). Called by checkout after it has let the next placement of the product go, so
+    /// that a placement's turn ends with its transaction, not with the list's refresh; the
+    /// buyer's answer still waits for it.
+    fn stock_taken(&self) -> impl Future<Output = ()> + Send;
+
     /// Records the provider's payment session (or order) id of a pending order that has none
     /// yet, with the page's address (`url`) for a repeated checkout's answer.
     /// `OrderError::NotFound` when there is no such pending order without a reference.

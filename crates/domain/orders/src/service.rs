@@ -489,6 +489,8 @@ where
                 // read since the read moved the hint on, and it ignores the lesson)
                 self.teach_hint(version, &left_after_sale);
                 drop(entered);
+                // the next in line goes while the product list catches up with this sale
+                self.orders.stock_taken().await;
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
                 let access_key = match &self.keys {
                     Some(keys) => {

@@ -94,6 +94,7 @@ fn lookup(catalog: Vec<Product>) -> MockProductLookup {
 /// An order repository that places orders as id 1 and remembers the reservation it got.
 fn placing(reserved: Arc<Mutex<Option<Reservation>>>) -> MockOrderRepository {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().returning(move |new, reservation, _| {
         *reserved.lock().unwrap() = Some(reservation);
         Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) })
@@ -155,6 +156,7 @@ async fn an_order_is_priced_from_the_database_and_its_finite_stock_reserved() {
 #[tokio::test]
 async fn a_client_total_off_by_more_than_a_cent_gets_the_fresh_cart_and_reserves_nothing() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(5))]));
     let result = service
@@ -185,6 +187,7 @@ async fn a_client_total_one_cent_off_is_accepted() {
 #[tokio::test]
 async fn unknown_and_archived_products_are_refused() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let archived = Product {
         archived: true,
@@ -213,6 +216,7 @@ async fn unknown_and_archived_products_are_refused() {
 #[tokio::test]
 async fn short_stock_is_refused_with_the_spec_messages_before_anything_is_reserved() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let catalog = vec![
         product(1, "1.00", Stock::Finite(0)),
@@ -236,6 +240,7 @@ async fn short_stock_is_refused_with_the_spec_messages_before_anything_is_reserv
 #[tokio::test]
 async fn when_another_order_takes_the_stock_first_the_fresh_stock_is_reported() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .times(1)
@@ -285,6 +290,7 @@ async fn a_bundle_loads_and_reserves_its_components() {
 #[tokio::test]
 async fn a_bundle_whose_component_is_short_cannot_be_bought() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let bundle = Product {
         related_ids: vec![ProductId::new(1)],
@@ -316,6 +322,7 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
     };
     for (wanted, total, refused) in [(1, dec!(1), "Pet 1"), (10, dec!(5), "Pet 10")] {
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_place().never();
         let service = checkout(orders, lookup(vec![drop.clone(), bundle.clone()]));
         let result = service
@@ -336,6 +343,7 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
         ..drop
     };
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(|new, _, _| {
@@ -355,6 +363,7 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
         .unwrap();
     // more than the cap in one order is refused before the store is asked
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, lookup(vec![released]));
     let result = service
@@ -384,6 +393,7 @@ async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() 
     // one drop alone and one inside the bundle: two units of the drop, within its cap of 2; the
     // order pays within the drop's window and its bundle line keeps the bundle's parts
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(|new, _, _| {
@@ -406,6 +416,7 @@ async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() 
         .unwrap();
     // the bundle alone, its drop released long ago: still the drop's window and cap
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(|new, _, _| {
@@ -421,6 +432,7 @@ async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() 
         .unwrap();
     // three bundles are three of the drop: over its cap in this one order
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, lookup(catalog));
     let result = service
@@ -532,6 +544,7 @@ async fn a_promo_code_that_no_longer_applies_refuses_the_checkout_with_its_reaso
         (Some(promo_usage(None, 1, true)), Rejection::AlreadyUsed),
     ] {
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_place().never();
         let service = Checkout::new(
             orders,
@@ -610,6 +623,7 @@ fn stored(status: OrderStatus) -> Order {
 
 fn stored_as(status: OrderStatus) -> MockOrderRepository {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_order()
         .with(eq(OrderId::new(7)))
@@ -753,6 +767,7 @@ async fn a_late_payment_that_cannot_be_recorded_is_an_error_the_provider_retries
 #[tokio::test]
 async fn an_unknown_order_is_not_found() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_order()
         .returning(|id| Box::pin(async move { Err(OrderError::NotFound(id)) }));
@@ -829,6 +844,7 @@ async fn a_cancel_racing_a_payment_is_refused() {
 #[tokio::test]
 async fn the_sweeper_finds_orders_pending_past_the_window_and_its_grace() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_pending_past_deadline()
         .with(eq(now() - Duration::minutes(35)), eq(now()))
@@ -878,6 +894,7 @@ async fn an_order_held_for_review_is_neither_cancelled_nor_expired() {
     let mut held = stored(OrderStatus::Pending);
     held.review = Some("PayPal capture pending".into());
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_order().returning(move |_| {
         let held = held.clone();
         Box::pin(async move { Ok(held) })
@@ -899,6 +916,7 @@ async fn a_cart_over_the_line_cap_is_refused_before_anything_is_read() {
     let mut products = MockProductLookup::new();
     products.expect_products().never();
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, products).with_limits(CheckoutLimits {
         max_lines: 3,
@@ -922,6 +940,7 @@ async fn the_caps_go_to_the_store_and_a_full_one_says_when_it_frees_up() {
         ..CheckoutLimits::default()
     };
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(move |_, _, caps| *caps == limits.pending)
@@ -955,6 +974,7 @@ async fn the_caps_go_to_the_store_and_a_full_one_says_when_it_frees_up() {
 #[tokio::test]
 async fn a_promo_claim_the_store_refuses_is_the_promo_reason() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .returning(|_, _, _| Box::pin(async { Err(PlaceError::Promo(Rejection::UsedUp)) }));
@@ -994,6 +1014,7 @@ impl crate::StockHint for SoldOutOne {
 #[tokio::test]
 async fn what_the_hint_knows_as_sold_out_is_refused_without_reading_the_database() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let mut products = MockProductLookup::new();
     products.expect_products().never();
@@ -1043,6 +1064,7 @@ impl crate::StockHint for SellsOutAfter {
 #[tokio::test]
 async fn a_sale_made_while_the_request_waited_for_its_turn_refuses_it_before_any_read() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let mut products = MockProductLookup::new();
     products.expect_products().never();
@@ -1097,6 +1119,7 @@ impl crate::StockHint for Arc<Learning> {
 #[tokio::test]
 async fn a_sale_the_database_refuses_teaches_the_hint_what_it_read_afterwards() {
     let mut orders = MockOrderRepository::new();
+    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .returning(|_, _, _| Box::pin(async { Err(PlaceError::OutOfStock(ProductId::new(1))) }));
@@ -1266,6 +1289,7 @@ mod payment {
             },
         );
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         let lookups = Arc::new(Mutex::new(0));
         orders.expect_keyed_order().returning(move |_, since| {
             assert_eq!(since, now() - Duration::hours(24));
@@ -1305,6 +1329,7 @@ mod payment {
     #[tokio::test]
     async fn a_key_found_with_another_request_is_refused_before_anything_is_placed() {
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_keyed_order().returning(|_, _| {
             Box::pin(async {
                 Ok(Some(crate::KeyedOrder {
@@ -1330,6 +1355,7 @@ mod payment {
     fn placing_order_one() -> MockOrderRepository {
         let placed = Arc::new(Mutex::new(None));
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         let keep = placed.clone();
         orders.expect_place().returning(move |new, _, _| {
             let order = Order::placed(OrderId::new(1), new);
@@ -1445,6 +1471,7 @@ mod payment {
     #[tokio::test]
     async fn a_refused_cart_opens_no_page() {
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_place().never();
         let mut gateway = MockPaymentGateway::new();
         gateway.expect_create_checkout().never();
@@ -1459,6 +1486,7 @@ mod payment {
 
     fn paypal_order(status: OrderStatus) -> MockOrderRepository {
         let mut orders = MockOrderRepository::new();
+        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_order().returning(move |_| {
             let mut order = stored(status);
             order.payment.provider = PaymentProvider::Paypal;
@@ -1624,4 +1652,34 @@ async fn a_placed_order_gets_a_link_key_whose_hash_alone_is_stored() {
         .await
         .unwrap();
     assert_eq!(placed.access_key, Some(expected));
+}
+
+#[tokio::test]
+async fn a_placement_lets_the_next_one_go_before_the_product_list_catches_up() {
+    // every placement's list refresh waits until one more placement than there are turns has
+    // reached the database: with the turn held through the refresh, the last could never go
+    let everyone = crate::gates::PLACEMENTS_AT_ONCE + 1;
+    let (placed, watch) = tokio::sync::watch::channel(0_usize);
+    let placed = Arc::new(placed);
+    let mut orders = MockOrderRepository::new();
+    orders.expect_place().returning(move |new, _, _| {
+        placed.send_modify(|count| *count += 1);
+        Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) })
+    });
+    orders.expect_stock_taken().returning(move || {
+        let mut watch = watch.clone();
+        Box::pin(async move {
+            let _ = watch.wait_for(|count| *count >= everyone).await;
+        })
+    });
+    let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(100))]))
+        .with_stock_hint(Arc::new(Learning::default()));
+    let rush = (0..everyone).map(|_| service.place_order(request(vec![item(1, 1)], dec!(4.99))));
+    let answers = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        futures::future::join_all(rush),
+    )
+    .await
+    .expect("every placement went while the earlier ones refreshed the list");
+    assert!(answers.iter().all(Result::is_ok), "{answers:?}");
 }

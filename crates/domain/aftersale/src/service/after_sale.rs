@@ -309,6 +309,7 @@ mod tests {
         impl OrderRepository for Repo {
             fn place(&self, order: NewOrder, reservation: Reservation, caps: PendingCaps)
                 -> impl Future<Output = Result<Order, PlaceError>> + Send;
+            fn stock_taken(&self) -> impl Future<Output = ()> + Send;
             fn attach_payment_reference(&self, id: OrderId, reference: String, url: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
             fn keyed_order(&self, key: orders::ScopedKey, since: DateTime<Utc>)
