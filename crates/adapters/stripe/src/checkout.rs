@@ -7,7 +7,6 @@ use orders::gateways::{
     RefundRequest, SessionClosing,
 };
 use secrecy::ExposeSecret;
-use shared::upstream::excerpt;
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
 use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
@@ -17,6 +16,7 @@ use stripe_checkout::{CheckoutSession, CheckoutSessionMode, CheckoutSessionStatu
 use stripe_core::refund::CreateRefund;
 use stripe_types::Currency;
 
+use crate::error::payment_error;
 use crate::StripeSettings;
 
 /// How long one call to Stripe may take before the shopper is told payment failed.
@@ -47,22 +47,32 @@ impl std::fmt::Debug for StripeCheckout {
 
 impl StripeCheckout {
     pub fn new(settings: &StripeSettings) -> Result<Self, StripeSetupError> {
-        let key = settings.secret_key.expose_secret();
-        if key.trim().is_empty() {
-            return Err(StripeSetupError::MissingSecretKey);
-        }
-        // async-stripe appends `v1/...` to the base as it is, so the base must end with '/'.
-        let mut base = settings.api_base.trim().to_owned();
-        if !base.ends_with('/') {
-            base.push('/');
-        }
-        let client = ClientBuilder::new(key)
-            .url(base)
-            .timeout(REQUEST_TIMEOUT)
-            .build()
-            .map_err(|err| StripeSetupError::InvalidConfig(err.to_string()))?;
-        Ok(Self { client })
+        Ok(Self {
+            client: api_client(settings, REQUEST_TIMEOUT)?,
+        })
     }
+}
+
+/// An async-stripe client for `settings.api_base` with the secret key, whose calls give up
+/// after `timeout`.
+pub(crate) fn api_client(
+    settings: &StripeSettings,
+    timeout: Duration,
+) -> Result<Client, StripeSetupError> {
+    let key = settings.secret_key.expose_secret();
+    if key.trim().is_empty() {
+        return Err(StripeSetupError::MissingSecretKey);
+    }
+    // async-stripe appends `v1/...` to the base as it is, so the base must end with '/'.
+    let mut base = settings.api_base.trim().to_owned();
+    if !base.ends_with('/') {
+        base.push('/');
+    }
+    ClientBuilder::new(key)
+        .url(base)
+        .timeout(timeout)
+        .build()
+        .map_err(|err| StripeSetupError::InvalidConfig(err.to_string()))
 }
 
 fn line_item(name: String, cents: i64, quantity: u64) -> CreateCheckoutSessionLineItems {
@@ -104,39 +114,6 @@ fn session_request(request: &HostedCheckoutRequest) -> CreateCheckoutSession {
         .success_url(request.success_url.clone())
         .cancel_url(request.cancel_url.clone())
         .expires_at(request.expires_at.timestamp())
-}
-
-/// Sorts Stripe's failures into what the caller can act on.
-fn payment_error(err: StripeError) -> PaymentError {
-    match err {
-        StripeError::Stripe(api, status) if status == 429 || status >= 500 => {
-            PaymentError::Unavailable(format!("Stripe answered {status}: {}", api_message(&api)))
-        }
-        StripeError::Stripe(api, status) => PaymentError::Rejected {
-            status,
-            message: api_message(&api),
-        },
-        StripeError::ClientError(msg) => PaymentError::Unavailable(excerpt(&msg)),
-        StripeError::Timeout => PaymentError::Unavailable("Stripe did not answer in time".into()),
-        StripeError::JSONDeserialize(msg) => {
-            PaymentError::Unknown(anyhow!("unreadable answer from Stripe: {}", excerpt(&msg)))
-        }
-        StripeError::ConfigError(msg) => {
-            PaymentError::Unknown(anyhow!("Stripe client misconfigured: {msg}"))
-        }
-    }
-}
-
-fn api_message(api: &stripe::ApiErrors) -> String {
-    let mut message = api
-        .message
-        .clone()
-        .unwrap_or_else(|| api.type_.as_str().to_owned());
-    if let Some(param) = &api.param {
-        message.push_str(&format!(" (param: {param})"));
-    }
-    // free text of any length: kept as a bounded single line
-    excerpt(&message)
 }
 
 impl PaymentGateway for StripeCheckout {

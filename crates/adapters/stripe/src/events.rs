@@ -62,19 +62,27 @@ impl StripeEvent {
             StripeEvent::DisputeCreated {
                 event_id,
                 payment_intent,
-                reason,
-                ..
+                dispute,
             } => PaymentEvent::DisputeOpened {
                 event: stripe_event(event_id),
                 payment_id: payment_intent,
-                reason,
-                dispute: None,
+                reason: dispute.reason.clone(),
+                dispute: Some(dispute),
+            },
+            StripeEvent::DisputeUpdated {
+                event_id,
+                payment_intent,
+                dispute,
+            } => PaymentEvent::DisputeUpdated {
+                event: stripe_event(event_id),
+                payment_id: payment_intent,
+                dispute,
             },
             StripeEvent::DisputeClosed {
                 event_id,
                 payment_intent,
                 status,
-                ..
+                dispute,
             } => PaymentEvent::DisputeClosed {
                 event: stripe_event(event_id),
                 payment_id: payment_intent,
@@ -83,7 +91,20 @@ impl StripeEvent {
                     DisputeStatus::Lost => Ok(DisputeOutcome::Lost),
                     DisputeStatus::Other(status) => Err(status),
                 },
-                dispute: None,
+                dispute: Some(dispute),
+            },
+            StripeEvent::FraudWarning {
+                event_id,
+                warning_id,
+                charge_id,
+                payment_intent,
+                fraud_type,
+            } => PaymentEvent::FraudWarning {
+                event: stripe_event(event_id),
+                payment_id: payment_intent,
+                warning_id,
+                charge_id,
+                fraud_type,
             },
             StripeEvent::Other {
                 event_id,
@@ -99,6 +120,8 @@ impl StripeEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::{TimeZone, Utc};
+    use disputes::DisputeFacts;
 
     fn completed(order_id: Option<&str>, payment_status: &str) -> PaymentEvent {
         StripeEvent::CheckoutCompleted {
@@ -151,14 +174,26 @@ mod tests {
         }
     }
 
+    fn facts(status: &str) -> DisputeFacts {
+        DisputeFacts {
+            id: "dp_1".into(),
+            amount_minor: 1999,
+            currency: "usd".into(),
+            reason: Some("fraudulent".into()),
+            status: status.into(),
+            due_by: Utc.timestamp_opt(1_723_679_999, 0).single(),
+            submitted: false,
+        }
+    }
+
     #[test]
     fn a_closed_dispute_keeps_an_outcome_the_shop_does_not_know_as_stripes_word() {
         let closed = |status: &str| {
             StripeEvent::DisputeClosed {
                 event_id: "evt_2".into(),
-                dispute_id: "dp_1".into(),
                 payment_intent: Some("pi_1".into()),
                 status: status.into(),
+                dispute: facts(status),
             }
             .payment_event()
         };
@@ -191,9 +226,8 @@ mod tests {
         );
         let opened = StripeEvent::DisputeCreated {
             event_id: "evt_4".into(),
-            dispute_id: "dp_1".into(),
             payment_intent: None,
-            reason: Some("fraudulent".into()),
+            dispute: facts("needs_response"),
         }
         .payment_event();
         assert_eq!(
@@ -202,7 +236,7 @@ mod tests {
                 event: stripe_event("evt_4".into()),
                 payment_id: None,
                 reason: Some("fraudulent".into()),
-                dispute: None,
+                dispute: Some(facts("needs_response")),
             }
         );
         let other = StripeEvent::Other {
@@ -215,6 +249,62 @@ mod tests {
             PaymentEvent::Other {
                 event: stripe_event("evt_5".into()),
                 kind: "customer.created".into(),
+            }
+        );
+    }
+
+    #[test]
+    fn every_dispute_event_carries_the_disputes_facts() {
+        let updated = StripeEvent::DisputeUpdated {
+            event_id: "evt_6".into(),
+            payment_intent: Some("pi_1".into()),
+            dispute: facts("under_review"),
+        }
+        .payment_event();
+        assert_eq!(
+            updated,
+            PaymentEvent::DisputeUpdated {
+                event: stripe_event("evt_6".into()),
+                payment_id: Some("pi_1".into()),
+                dispute: facts("under_review"),
+            }
+        );
+        let closed = StripeEvent::DisputeClosed {
+            event_id: "evt_7".into(),
+            payment_intent: Some("pi_1".into()),
+            status: "lost".into(),
+            dispute: facts("lost"),
+        }
+        .payment_event();
+        assert_eq!(
+            closed,
+            PaymentEvent::DisputeClosed {
+                event: stripe_event("evt_7".into()),
+                payment_id: Some("pi_1".into()),
+                outcome: Ok(DisputeOutcome::Lost),
+                dispute: Some(facts("lost")),
+            }
+        );
+    }
+
+    #[test]
+    fn an_early_fraud_warning_names_its_warning_charge_payment_and_kind() {
+        let warning = StripeEvent::FraudWarning {
+            event_id: "evt_8".into(),
+            warning_id: "issfr_1".into(),
+            charge_id: Some("ch_1".into()),
+            payment_intent: Some("pi_1".into()),
+            fraud_type: Some("unauthorized_use_of_card".into()),
+        }
+        .payment_event();
+        assert_eq!(
+            warning,
+            PaymentEvent::FraudWarning {
+                event: stripe_event("evt_8".into()),
+                payment_id: Some("pi_1".into()),
+                warning_id: "issfr_1".into(),
+                charge_id: Some("ch_1".into()),
+                fraud_type: Some("unauthorized_use_of_card".into()),
             }
         );
     }

@@ -12,8 +12,32 @@ pub struct StripeSettings {
     /// Where Stripe's API lives; tests point it at a local fake.
     #[serde(default = "default_api_base")]
     pub api_base: String,
+    /// Where Stripe takes file uploads (dispute evidence): a host of its own, not `api_base`.
+    /// Tests point it at a local fake.
+    #[serde(default = "default_files_api_base")]
+    pub files_api_base: String,
 }
 
 pub fn default_api_base() -> String {
     "https://api.stripe.com".to_owned()
+}
+
+pub fn default_files_api_base() -> String {
+    "https://files.stripe.com".to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_section_without_the_files_base_uploads_to_stripes_files_host() {
+        let settings: StripeSettings = serde_json::from_str(
+            r#"{"secret_key": "sk_test_1", "webhook_secret": "whsec_1", "api_base": "http://127.0.0.1:1"}"#,
+        )
+        .unwrap();
+        assert_eq!(settings.files_api_base, "https://files.stripe.com");
+        assert_eq!(settings.api_base, "http://127.0.0.1:1");
+    }
 }

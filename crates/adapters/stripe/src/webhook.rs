@@ -1,14 +1,15 @@
 //! Stripe webhook deliveries: the `Stripe-Signature` check over the raw body, and the parse
-//! into the few events checkout acts on.
+//! into the few events the shop acts on (checkout, refunds, disputes, fraud warnings).
 //!
 //! We check signatures ourselves instead of through `async-stripe-webhook`: Stripe may send
 //! several `v1=` signatures (while a signing secret is being rolled) and that crate only looks
 //! at the last one; it also parses every event into the SDK's full types, which fails on
-//! objects from API versions newer than the SDK. Here only the fields checkout needs are read.
+//! objects from API versions newer than the SDK. Here only the fields the shop needs are read.
 use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use disputes::DisputeFacts;
 use hmac::{Hmac, Mac};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
@@ -73,7 +74,7 @@ impl From<&str> for DisputeStatus {
     }
 }
 
-/// A verified Stripe event, reduced to what checkout needs.
+/// A verified Stripe event, reduced to what the shop needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StripeEvent {
     /// `checkout.session.completed`.
@@ -106,17 +107,35 @@ pub enum StripeEvent {
     /// `charge.dispute.created`: the buyer disputed a charge (a chargeback or an inquiry).
     DisputeCreated {
         event_id: String,
-        dispute_id: String,
         payment_intent: Option<String>,
-        /// The bank's reason (`fraudulent`, `product_not_received`, ...).
-        reason: Option<String>,
+        dispute: DisputeFacts,
+    },
+    /// `charge.dispute.updated`: the dispute changed (its status, or evidence staged or
+    /// submitted).
+    DisputeUpdated {
+        event_id: String,
+        payment_intent: Option<String>,
+        dispute: DisputeFacts,
     },
     /// `charge.dispute.closed`: the dispute ended; `status` is Stripe's word for how.
     DisputeClosed {
         event_id: String,
-        dispute_id: String,
         payment_intent: Option<String>,
         status: DisputeStatus,
+        dispute: DisputeFacts,
+    },
+    /// `radar.early_fraud_warning.created`: the card's issuer warned that a charge looks
+    /// fraudulent, before any dispute.
+    FraudWarning {
+        event_id: String,
+        /// The warning's id (`issfr_...`).
+        warning_id: String,
+        /// The charge it is about (`ch_...`).
+        charge_id: Option<String>,
+        /// The charge's payment intent: the warning's own, or the expanded charge's.
+        payment_intent: Option<String>,
+        /// The issuer's kind of fraud (`unauthorized_use_of_card`, `misc`, ...).
+        fraud_type: Option<String>,
     },
     /// Any other event type, acknowledged and ignored.
     Other {
@@ -132,7 +151,9 @@ impl StripeEvent {
             | StripeEvent::CheckoutExpired { event_id, .. }
             | StripeEvent::ChargeRefunded { event_id, .. }
             | StripeEvent::DisputeCreated { event_id, .. }
+            | StripeEvent::DisputeUpdated { event_id, .. }
             | StripeEvent::DisputeClosed { event_id, .. }
+            | StripeEvent::FraudWarning { event_id, .. }
             | StripeEvent::Other { event_id, .. } => event_id,
         }
     }
@@ -275,12 +296,74 @@ struct RawCharge {
 #[derive(Deserialize)]
 struct RawDispute {
     id: String,
+    amount: i64,
+    currency: String,
+    status: String,
     #[serde(default)]
     payment_intent: Option<serde_json::Value>,
     #[serde(default)]
     reason: Option<String>,
     #[serde(default)]
-    status: Option<String>,
+    evidence_details: Option<RawEvidenceDetails>,
+}
+
+/// A dispute's `evidence_details`.
+#[derive(Deserialize)]
+struct RawEvidenceDetails {
+    /// Unix seconds; `null` when no evidence can be sent (an inquiry closed already, ...).
+    #[serde(default)]
+    due_by: Option<i64>,
+    #[serde(default)]
+    submission_count: i64,
+}
+
+/// An early fraud warning (`radar.early_fraud_warning.created`).
+#[derive(Deserialize)]
+struct RawFraudWarning {
+    id: String,
+    /// The charge's id, or the expanded charge.
+    #[serde(default)]
+    charge: Option<serde_json::Value>,
+    #[serde(default)]
+    payment_intent: Option<serde_json::Value>,
+    #[serde(default)]
+    fraud_type: Option<String>,
+}
+
+impl RawDispute {
+    /// The dispute's payment intent, and its facts.
+    fn read(self) -> Result<(Option<String>, DisputeFacts), WebhookError> {
+        let details = self.evidence_details;
+        let due_by = match details.as_ref().and_then(|details| details.due_by) {
+            Some(seconds) => {
+                Some(DateTime::<Utc>::from_timestamp(seconds, 0).ok_or_else(|| {
+                    WebhookError::BadPayload(format!("dispute: due_by {seconds} is not a time"))
+                })?)
+            }
+            None => None,
+        };
+        let facts = DisputeFacts {
+            id: self.id,
+            amount_minor: self.amount,
+            currency: self.currency,
+            reason: self.reason,
+            status: self.status,
+            due_by,
+            submitted: details.is_some_and(|details| details.submission_count > 0),
+        };
+        Ok((id_of(self.payment_intent.as_ref()), facts))
+    }
+}
+
+impl RawFraudWarning {
+    /// The warning's payment intent: its own, or else the one of its charge when the charge
+    /// came expanded.
+    fn payment_intent(&self) -> Option<String> {
+        id_of(self.payment_intent.as_ref()).or_else(|| {
+            let charge = self.charge.as_ref()?.as_object()?;
+            id_of(charge.get("payment_intent"))
+        })
+    }
 }
 
 /// An id field that may come as the id or as the expanded object.
@@ -304,12 +387,14 @@ impl RawSession {
 
 /// Every event type [`parse_event`] turns into a [`StripeEvent`] the shop acts on; the webhook
 /// endpoint must be subscribed to all of them (`config/production.example.toml` lists them).
-pub const HANDLED_EVENTS: [&str; 5] = [
+pub const HANDLED_EVENTS: [&str; 7] = [
     "checkout.session.completed",
     "checkout.session.expired",
     "charge.refunded",
     "charge.dispute.created",
+    "charge.dispute.updated",
     "charge.dispute.closed",
+    "radar.early_fraud_warning.created",
 ];
 
 fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
@@ -348,24 +433,39 @@ fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
                 event_id: event.id,
             }
         }
-        "charge.dispute.created" | "charge.dispute.closed" => {
-            let dispute: RawDispute = serde_json::from_value(event.data.object.clone())
-                .map_err(|e| WebhookError::BadPayload(format!("dispute: {e}")))?;
-            let payment_intent = id_of(dispute.payment_intent.as_ref());
-            if event.event_type == "charge.dispute.created" {
-                StripeEvent::DisputeCreated {
-                    event_id: event.id,
-                    dispute_id: dispute.id,
+        "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" => {
+            let (payment_intent, dispute) = serde_json::from_value::<RawDispute>(event.data.object)
+                .map_err(|e| WebhookError::BadPayload(format!("dispute: {e}")))?
+                .read()?;
+            let event_id = event.id;
+            match event.event_type.as_str() {
+                "charge.dispute.created" => StripeEvent::DisputeCreated {
+                    event_id,
                     payment_intent,
-                    reason: dispute.reason,
-                }
-            } else {
-                StripeEvent::DisputeClosed {
-                    event_id: event.id,
-                    dispute_id: dispute.id,
+                    dispute,
+                },
+                "charge.dispute.updated" => StripeEvent::DisputeUpdated {
+                    event_id,
                     payment_intent,
-                    status: dispute.status.as_deref().unwrap_or("").into(),
-                }
+                    dispute,
+                },
+                _ => StripeEvent::DisputeClosed {
+                    event_id,
+                    payment_intent,
+                    status: dispute.status.as_str().into(),
+                    dispute,
+                },
+            }
+        }
+        "radar.early_fraud_warning.created" => {
+            let warning: RawFraudWarning = serde_json::from_value(event.data.object)
+                .map_err(|e| WebhookError::BadPayload(format!("early fraud warning: {e}")))?;
+            StripeEvent::FraudWarning {
+                event_id: event.id,
+                payment_intent: warning.payment_intent(),
+                charge_id: id_of(warning.charge.as_ref()),
+                warning_id: warning.id,
+                fraud_type: warning.fraud_type,
             }
         }
         _ => StripeEvent::Other {

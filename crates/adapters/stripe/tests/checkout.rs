@@ -23,6 +23,7 @@ fn settings(api_base: &str) -> StripeSettings {
         secret_key: SecretString::from("sk_test_123"),
         webhook_secret: SecretString::from("whsec_test"),
         api_base: api_base.to_owned(),
+        files_api_base: api_base.to_owned(),
     }
 }
 

@@ -1,11 +1,14 @@
 //! Webhook deliveries as Stripe signs them, built from Stripe's fixture objects.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use aftersale::PaymentEvent;
 use chrono::{TimeZone, Utc};
+use disputes::DisputeFacts;
 use garden_stripe::{
     signature_header, CheckoutPaymentStatus, DisputeStatus, StripeEvent, WebhookError,
-    WebhookVerifier,
+    WebhookVerifier, HANDLED_EVENTS,
 };
+use orders::{PaymentProvider, ProviderEvent};
 use secrecy::SecretString;
 
 const SECRET: &str = "whsec_test_secret";
@@ -14,6 +17,7 @@ const SESSION_FIXTURE: &str = include_str!("fixtures/checkout_session.json");
 const EVENT_FIXTURE: &str = include_str!("fixtures/event.json");
 const CHARGE_FIXTURE: &str = include_str!("fixtures/charge.json");
 const DISPUTE_FIXTURE: &str = include_str!("fixtures/dispute.json");
+const FRAUD_WARNING_FIXTURE: &str = include_str!("fixtures/early_fraud_warning.json");
 
 /// A Stripe event of `event_type` around `object`.
 fn event_around(event_type: &str, object: serde_json::Value) -> Vec<u8> {
@@ -94,41 +98,195 @@ fn a_refunded_charge_names_its_payment_intent_and_whether_it_is_whole() {
     ));
 }
 
-#[test]
-fn disputes_name_their_payment_intent_reason_and_outcome() {
+/// Stripe's fixture dispute as a `charge.dispute.*` event delivers it, paid with `pi_test_2`.
+fn fixture_dispute() -> serde_json::Value {
     let mut dispute: serde_json::Value = serde_json::from_str(DISPUTE_FIXTURE).unwrap();
     dispute["payment_intent"] = "pi_test_2".into();
-    let body = event_around("charge.dispute.created", dispute.clone());
+    dispute
+}
+
+/// The fixture dispute's facts with Stripe's `status`.
+fn fixture_facts(status: &str) -> DisputeFacts {
+    DisputeFacts {
+        id: "dp_1Pgc71B7WZ01zgkWMevJiAUx".into(),
+        amount_minor: 1000,
+        currency: "usd".into(),
+        reason: Some("general".into()),
+        status: status.into(),
+        // evidence_details.due_by = 1723679999
+        due_by: Some(Utc.with_ymd_and_hms(2024, 8, 14, 23, 59, 59).unwrap()),
+        submitted: false,
+    }
+}
+
+fn verified(event_type: &str, object: serde_json::Value) -> StripeEvent {
+    let body = event_around(event_type, object);
     let header = signature_header(SECRET, NOW, &body);
+    verifier().verify(&body, &header, now()).unwrap()
+}
+
+#[test]
+fn a_new_dispute_carries_its_facts_and_payment_intent() {
     assert_eq!(
-        verifier().verify(&body, &header, now()).unwrap(),
+        verified("charge.dispute.created", fixture_dispute()),
         StripeEvent::DisputeCreated {
             event_id: "evt_456".into(),
-            dispute_id: "dp_1Pgc71B7WZ01zgkWMevJiAUx".into(),
             payment_intent: Some("pi_test_2".into()),
-            reason: Some("general".into()),
+            dispute: fixture_facts("warning_needs_response"),
         }
     );
+}
+
+#[test]
+fn an_updated_dispute_says_whether_evidence_was_submitted() {
+    let mut dispute = fixture_dispute();
+    dispute["status"] = "under_review".into();
+    dispute["evidence_details"]["submission_count"] = 1.into();
+    dispute["evidence_details"]["has_evidence"] = true.into();
+    dispute["payment_intent"] =
+        serde_json::json!({ "id": "pi_test_2", "object": "payment_intent" });
+
+    assert_eq!(
+        verified("charge.dispute.updated", dispute),
+        StripeEvent::DisputeUpdated {
+            event_id: "evt_456".into(),
+            payment_intent: Some("pi_test_2".into()),
+            dispute: DisputeFacts {
+                submitted: true,
+                ..fixture_facts("under_review")
+            },
+        }
+    );
+}
+
+#[test]
+fn a_dispute_past_evidence_has_no_deadline() {
+    let mut dispute = fixture_dispute();
+    dispute["status"] = "won".into();
+    dispute["evidence_details"]["due_by"] = serde_json::Value::Null;
+
+    let StripeEvent::DisputeClosed { dispute, .. } = verified("charge.dispute.closed", dispute)
+    else {
+        panic!("not a closed dispute");
+    };
+    assert_eq!(dispute.due_by, None);
+}
+
+#[test]
+fn a_closed_dispute_carries_its_outcome_and_facts() {
     for (status, expected) in [
         ("won", DisputeStatus::Won),
         ("warning_closed", DisputeStatus::Won),
         ("lost", DisputeStatus::Lost),
         ("under_review", DisputeStatus::Other("under_review".into())),
     ] {
+        let mut dispute = fixture_dispute();
         dispute["status"] = status.into();
-        let body = event_around("charge.dispute.closed", dispute.clone());
-        let header = signature_header(SECRET, NOW, &body);
-        match verifier().verify(&body, &header, now()).unwrap() {
+        assert_eq!(
+            verified("charge.dispute.closed", dispute),
             StripeEvent::DisputeClosed {
-                status: got,
-                payment_intent,
-                ..
-            } => {
-                assert_eq!(got, expected, "{status}");
-                assert_eq!(payment_intent.as_deref(), Some("pi_test_2"));
-            }
-            other => panic!("{other:?}"),
+                event_id: "evt_456".into(),
+                payment_intent: Some("pi_test_2".into()),
+                status: expected,
+                dispute: fixture_facts(status),
+            },
+            "{status}"
+        );
+    }
+}
+
+#[test]
+fn a_dispute_event_reaches_the_shop_with_the_disputes_facts() {
+    let opened = verified("charge.dispute.created", fixture_dispute()).payment_event();
+    assert_eq!(
+        opened,
+        PaymentEvent::DisputeOpened {
+            event: ProviderEvent {
+                provider: PaymentProvider::Stripe,
+                id: "evt_456".into(),
+            },
+            payment_id: Some("pi_test_2".into()),
+            reason: Some("general".into()),
+            dispute: Some(fixture_facts("warning_needs_response")),
         }
+    );
+}
+
+#[test]
+fn a_dispute_without_its_amount_is_a_bad_payload() {
+    let mut dispute = fixture_dispute();
+    dispute.as_object_mut().unwrap().remove("amount");
+    let body = event_around("charge.dispute.created", dispute);
+    let header = signature_header(SECRET, NOW, &body);
+    assert!(matches!(
+        verifier().verify(&body, &header, now()),
+        Err(WebhookError::BadPayload(_))
+    ));
+}
+
+#[test]
+fn an_early_fraud_warning_names_its_charge_and_kind() {
+    let warning: serde_json::Value = serde_json::from_str(FRAUD_WARNING_FIXTURE).unwrap();
+    assert_eq!(
+        verified("radar.early_fraud_warning.created", warning),
+        StripeEvent::FraudWarning {
+            event_id: "evt_456".into(),
+            warning_id: "issfr_1Pgc79B7WZ01zgkWxwDzEIPX".into(),
+            charge_id: Some("ch_1234".into()),
+            payment_intent: None,
+            fraud_type: Some("misc".into()),
+        }
+    );
+}
+
+#[test]
+fn an_early_fraud_warning_finds_its_payment_intent_on_the_warning_or_its_charge() {
+    let mut warning: serde_json::Value = serde_json::from_str(FRAUD_WARNING_FIXTURE).unwrap();
+    warning["payment_intent"] = "pi_test_3".into();
+    warning["fraud_type"] = "unauthorized_use_of_card".into();
+    let event = verified("radar.early_fraud_warning.created", warning.clone());
+    assert!(
+        matches!(&event, StripeEvent::FraudWarning { payment_intent: Some(pi), .. } if pi == "pi_test_3"),
+        "{event:?}"
+    );
+
+    let mut charge: serde_json::Value = serde_json::from_str(CHARGE_FIXTURE).unwrap();
+    charge["payment_intent"] = "pi_test_4".into();
+    warning["charge"] = charge;
+    warning.as_object_mut().unwrap().remove("payment_intent");
+    assert_eq!(
+        verified("radar.early_fraud_warning.created", warning).payment_event(),
+        PaymentEvent::FraudWarning {
+            event: ProviderEvent {
+                provider: PaymentProvider::Stripe,
+                id: "evt_456".into(),
+            },
+            payment_id: Some("pi_test_4".into()),
+            warning_id: "issfr_1Pgc79B7WZ01zgkWxwDzEIPX".into(),
+            charge_id: Some("ch_1PgafuB7WZ01zgkWXYmPNZs8".into()),
+            fraud_type: Some("unauthorized_use_of_card".into()),
+        }
+    );
+}
+
+#[test]
+fn every_handled_event_type_is_read_as_its_own_event() {
+    let dispute = fixture_dispute;
+    let warning = || serde_json::from_str::<serde_json::Value>(FRAUD_WARNING_FIXTURE).unwrap();
+    let charge = || serde_json::from_str::<serde_json::Value>(CHARGE_FIXTURE).unwrap();
+    let session = || serde_json::from_str::<serde_json::Value>(SESSION_FIXTURE).unwrap();
+    for event_type in HANDLED_EVENTS {
+        let object = match event_type {
+            t if t.starts_with("checkout.session.") => session(),
+            "charge.refunded" => charge(),
+            t if t.starts_with("charge.dispute.") => dispute(),
+            "radar.early_fraud_warning.created" => warning(),
+            other => panic!("no fixture for {other}"),
+        };
+        assert!(
+            !matches!(verified(event_type, object), StripeEvent::Other { .. }),
+            "{event_type}"
+        );
     }
 }
 
