@@ -31,6 +31,7 @@ mod m20261128_000027_order_line_parts;
 mod m20261128_000028_discord_outbox;
 mod m20261128_000029_sealed_tokens;
 mod m20261128_000030_client_networks;
+mod m20261129_000031_disputes;
 
 pub struct Migrator;
 
@@ -67,6 +68,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000028_discord_outbox::Migration),
             Box::new(m20261128_000029_sealed_tokens::Migration),
             Box::new(m20261128_000030_client_networks::Migration),
+            Box::new(m20261129_000031_disputes::Migration),
         ]
     }
 }

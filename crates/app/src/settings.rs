@@ -357,6 +357,7 @@ pub fn default_stripe() -> stripe_adapter::StripeSettings {
         secret_key: String::new().into(),
         webhook_secret: String::new().into(),
         api_base: "https://api.stripe.com".to_owned(),
+        files_api_base: stripe_adapter::default_files_api_base(),
     }
 }
 

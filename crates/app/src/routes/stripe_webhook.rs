@@ -43,7 +43,9 @@ async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
                    against the raw body with the webhook secret before anything is read. \
                    Handled: `checkout.session.completed` (the order is paid), \
                    `checkout.session.expired` (its stock goes back), `charge.refunded`, \
-                   `charge.dispute.created` and `charge.dispute.closed`; other events, events \
+                   `charge.dispute.created`, `charge.dispute.updated`, \
+                   `charge.dispute.closed` (the dispute is kept, and a delivered order's \
+                   record staged as evidence) and `radar.early_fraud_warning.created`; other events, events \
                    about no order of ours and repeated deliveries answer 200 and change nothing. \
                    A 500 (the store failed) makes Stripe deliver the event again.",
     params(

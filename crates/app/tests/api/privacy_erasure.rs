@@ -181,6 +181,14 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("request_fingerprint", Personal),
             // the provider's payment page, returned to a retry: names no one
             ("payment_url", NotPersonal),
+            // the staff member's private server link as the buyer was shown it
+            ("server_link_shown", NotPersonal),
+            ("server_link_shown_at", NotPersonal),
+            ("refund_policy_version", NotPersonal),
+            ("received_at", NotPersonal),
+            // a risk hold: the shop's reason and since when
+            ("hold_reason", NotPersonal),
+            ("held_at", NotPersonal),
         ],
     ),
     (
@@ -359,6 +367,8 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("dispatched_at", NotPersonal),
             // what the payment provider said with a dispute
             ("note", NotPersonal),
+            // where a step the buyer took came from ("I'm in the game", "I got my items")
+            ("client_ip", Personal),
         ],
     ),
     (
@@ -433,6 +443,38 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("hidden_at", NotPersonal),
             ("hidden_by", NotPersonal),
             ("hidden_reason", NotPersonal),
+        ],
+    ),
+    (
+        // a provider's dispute of an order's payment; the evidence is built from the order
+        "disputes",
+        &[
+            ("id", NotPersonal),
+            ("provider", NotPersonal),
+            ("dispute_id", NotPersonal),
+            ("order_id", NotPersonal),
+            ("payment_id", NotPersonal),
+            ("amount_minor", NotPersonal),
+            ("currency", NotPersonal),
+            ("reason", NotPersonal),
+            ("status", NotPersonal),
+            ("due_by", NotPersonal),
+            ("evidence", NotPersonal),
+            ("outcome", NotPersonal),
+            // what staff wrote to the bank about the order
+            ("staff_note", Personal),
+            // the provider's ids of the uploaded evidence files
+            ("files", NotPersonal),
+            ("submit_claimed_at", NotPersonal),
+            ("attempts", NotPersonal),
+            ("next_attempt_at", NotPersonal),
+            // the provider's refusal, cut (names no one: the evidence is not echoed)
+            ("last_error", NotPersonal),
+            ("created_at", NotPersonal),
+            ("updated_at", NotPersonal),
+            ("staged_at", NotPersonal),
+            ("submitted_at", NotPersonal),
+            ("closed_at", NotPersonal),
         ],
     ),
 ];

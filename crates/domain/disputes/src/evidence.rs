@@ -17,6 +17,8 @@ pub struct RecordLine {
 pub struct ProofImage {
     pub posted_at: DateTime<Utc>,
     pub content_type: String,
+    /// Where the shop keeps it (the media store's path); `bytes` are read from there.
+    pub path: String,
     pub bytes: Vec<u8>,
 }
 
@@ -151,7 +153,10 @@ impl EvidenceFiles {
 
     /// The three together, in bytes (Stripe takes at most 4.5 MB of evidence files).
     pub fn total_len(&self) -> usize {
-        EvidenceFile::ALL.iter().map(|file| self.get(*file).len()).sum()
+        EvidenceFile::ALL
+            .iter()
+            .map(|file| self.get(*file).len())
+            .sum()
     }
 }
 

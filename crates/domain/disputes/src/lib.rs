@@ -4,10 +4,19 @@
 //! before the deadline when nobody did.
 
 mod evidence;
+mod models;
 mod ports;
+mod service;
+mod text;
 
 pub use evidence::{
-    Communication, DeliveryRecord, DisputeFacts, EvidenceFile, EvidenceFiles, EvidenceText, ProofImage,
-    RecordLine, RefundPolicyShown, StagedFiles,
+    Communication, DeliveryRecord, DisputeFacts, EvidenceFile, EvidenceFiles, EvidenceText,
+    ProofImage, RecordLine, RefundPolicyShown, StagedFiles,
 };
-pub use ports::{ChargeRisk, DisputeGateway, EvidenceError, EvidenceRenderer};
+pub use models::{Dispute, DisputeError, EvidenceState, MAX_NOTE_CHARS};
+pub use ports::{
+    ChargeRisk, Claim, DisputeGateway, DisputeRepository, EvidenceError, EvidenceRenderer,
+    ProofFiles,
+};
+pub use service::{DisputeParts, DisputeSettings, Disputes, RefundPolicy, STAGING_ATTEMPTS};
+pub use text::{evidence_text, timeline, utc};

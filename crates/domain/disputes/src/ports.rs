@@ -2,9 +2,14 @@
 
 use std::future::Future;
 
+use chrono::{DateTime, Utc};
 use orders::gateways::PaymentError;
+use orders::{OrderId, PaymentProvider};
+use shared::Actor;
 
-use crate::{DeliveryRecord, EvidenceFile, EvidenceFiles, EvidenceText, StagedFiles};
+use crate::{
+    DeliveryRecord, Dispute, DisputeFacts, EvidenceFile, EvidenceFiles, EvidenceText, StagedFiles,
+};
 
 /// Building the evidence files failed (a bug or a picture that cannot be read is skipped, not
 /// this; this is the renderer failing as a whole).
@@ -64,4 +69,128 @@ pub trait DisputeGateway: Send + Sync + 'static {
         &self,
         payment_id: String,
     ) -> impl Future<Output = Result<ChargeRisk, PaymentError>> + Send;
+}
+
+/// Where disputes are kept. A dispute is found by the provider's id (unique per provider;
+/// the shop has one provider with disputes, Stripe).
+#[cfg_attr(test, mockall::automock)]
+pub trait DisputeRepository: Send + Sync + 'static {
+    /// Records the provider's report of a dispute of payment `payment_id`: the first report
+    /// creates the record (with the order paid by that payment, if any), later ones update
+    /// its status, deadline, amount and reason; a report that the evidence was submitted marks
+    /// it submitted; a status that ends the dispute (`won`, `lost`) records the outcome and
+    /// closes it. Answers the dispute as kept now.
+    fn record(
+        &self,
+        provider: PaymentProvider,
+        payment_id: Option<String>,
+        facts: DisputeFacts,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<Dispute>> + Send;
+
+    /// Asks for the dispute's evidence to be staged, due at `at`, unless it was staged or
+    /// submitted, was asked for before, or the dispute is closed: `true` when asked now.
+    fn want_staging(
+        &self,
+        dispute_id: String,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+
+    /// Up to `limit` disputes whose staging is due at `now`, each leased to this caller until
+    /// `lease_until` (another instance does not get it meanwhile).
+    fn lease_staging(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: u32,
+    ) -> impl Future<Output = anyhow::Result<Vec<Dispute>>> + Send;
+
+    /// The order's delivery record, `None` when there is no such order. Kept for disputes after
+    /// the buyer's erasure (the evidence's legitimate interest).
+    fn delivery_record(
+        &self,
+        order: OrderId,
+    ) -> impl Future<Output = anyhow::Result<Option<DeliveryRecord>>> + Send;
+
+    /// The dispute's evidence is staged with these files; its staging job is done.
+    fn staged(
+        &self,
+        dispute_id: String,
+        files: StagedFiles,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// A staging attempt failed with `error`: tried again at `retry_at`, or never (`None`).
+    fn staging_failed(
+        &self,
+        dispute_id: String,
+        error: String,
+        retry_at: Option<DateTime<Utc>>,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// Takes the right to submit the dispute's evidence, keeping staff's `note`: `Claimed` for
+    /// one caller across instances; a dispute submitted, being submitted or closed is not
+    /// claimed again.
+    fn claim_submission(
+        &self,
+        dispute_id: String,
+        note: Option<String>,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<Claim>> + Send;
+
+    /// Gives a claim back after the provider failed: nothing was submitted.
+    fn release_submission(
+        &self,
+        dispute_id: String,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// The evidence was submitted at `at` (by `actor`, audited in the same transaction; by the
+    /// deadline job when `None`).
+    fn submitted(
+        &self,
+        dispute_id: String,
+        files: Option<StagedFiles>,
+        at: DateTime<Utc>,
+        actor: Option<Actor>,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// The dispute was accepted at `at` by `actor` (audited): closed, the money with the buyer.
+    fn accepted(
+        &self,
+        dispute_id: String,
+        at: DateTime<Utc>,
+        actor: Actor,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// Disputes with staged evidence nobody submitted, open, due by `before`.
+    fn due_for_submission(
+        &self,
+        before: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<Vec<String>>> + Send;
+
+    /// Every dispute, newest first.
+    fn disputes(&self) -> impl Future<Output = anyhow::Result<Vec<Dispute>>> + Send;
+
+    /// One dispute.
+    fn dispute(
+        &self,
+        dispute_id: String,
+    ) -> impl Future<Output = anyhow::Result<Option<Dispute>>> + Send;
+}
+
+/// What claiming a submission found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// This caller submits; the dispute as kept, with the files staged before (if any).
+    Claimed(Box<Dispute>, Option<StagedFiles>),
+    /// Submitted already, being submitted, or closed.
+    Taken,
+    NotFound,
+}
+
+/// Reads the proof pictures the shop keeps (the media store).
+#[cfg_attr(test, mockall::automock)]
+pub trait ProofFiles: Send + Sync + 'static {
+    /// The picture at `path`, `None` when it is gone or cannot be read.
+    fn read(&self, path: String) -> impl Future<Output = Option<Vec<u8>>> + Send;
 }

@@ -1,0 +1,483 @@
+//! Disputes on both databases (`disputes`, one row per provider dispute), and the delivery
+//! record their evidence is made of, read from the order, its steps, its mails and its posts.
+//! A dispute's row is its own outbox job: `next_attempt_at` while its evidence is to be staged,
+//! leased with a conditional update so one instance stages it at a time; `submit_claimed_at`
+//! taken with a conditional update so staff and the deadline job submit once.
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use disputes::{
+    Claim, Communication, DeliveryRecord, Dispute, DisputeFacts, DisputeRepository,
+    EvidenceState, RecordLine, RefundPolicyShown, StagedFiles,
+};
+use orders::{OrderId, PaymentProvider};
+use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use shared::{Actor, AuditKind};
+
+use crate::sql::statement;
+use crate::Store;
+
+/// The columns a [`Dispute`] is read from, with whether its order was delivered.
+const COLUMNS: &str = "d.provider, d.dispute_id, d.order_id, d.amount_minor, d.currency, \
+     d.reason, d.status, d.due_by, d.evidence, d.outcome, d.staff_note, d.attempts, \
+     d.created_at, d.closed_at, d.files, \
+     (o.delivered_at IS NOT NULL OR o.disputed_from = 'delivered') AS delivered";
+
+const FROM: &str = "disputes d LEFT JOIN orders o ON o.id = d.order_id";
+
+/// Stripe's statuses that end a dispute, and the outcome each records.
+fn outcome_of(status: &str) -> Option<&'static str> {
+    match status {
+        "won" | "warning_closed" => Some("won"),
+        "lost" => Some("lost"),
+        _ => None,
+    }
+}
+
+fn dispute_of(row: &QueryResult) -> anyhow::Result<Dispute> {
+    let provider: String = row.try_get("", "provider")?;
+    let evidence: String = row.try_get("", "evidence")?;
+    let delivered: Option<bool> = row.try_get("", "delivered").ok();
+    Ok(Dispute {
+        provider: PaymentProvider::parse(&provider)
+            .with_context(|| format!("unknown provider {provider}"))?,
+        dispute_id: row.try_get("", "dispute_id")?,
+        order_id: row
+            .try_get::<Option<i64>>("", "order_id")?
+            .map(OrderId::new),
+        delivered: delivered.unwrap_or(false),
+        amount_minor: row.try_get("", "amount_minor")?,
+        currency: row.try_get("", "currency")?,
+        reason: row.try_get("", "reason")?,
+        status: row.try_get("", "status")?,
+        due_by: row.try_get("", "due_by")?,
+        evidence: EvidenceState::parse(&evidence)
+            .with_context(|| format!("unknown evidence state {evidence}"))?,
+        outcome: row.try_get("", "outcome")?,
+        staff_note: row.try_get("", "staff_note")?,
+        staging_attempts: row.try_get("", "attempts")?,
+        created_at: row.try_get("", "created_at")?,
+        closed_at: row.try_get("", "closed_at")?,
+    })
+}
+
+fn files_of(row: &QueryResult) -> anyhow::Result<Option<StagedFiles>> {
+    let files: Option<String> = row.try_get("", "files")?;
+    let Some(files) = files else {
+        return Ok(None);
+    };
+    let ids: Vec<String> = serde_json::from_str(&files).context("unreadable evidence files")?;
+    Ok(match ids.as_slice() {
+        [service, communication, policy] => Some(StagedFiles {
+            service_documentation: service.clone(),
+            customer_communication: communication.clone(),
+            refund_policy: policy.clone(),
+        }),
+        _ => None,
+    })
+}
+
+fn files_json(files: &StagedFiles) -> String {
+    serde_json::json!([
+        files.service_documentation,
+        files.customer_communication,
+        files.refund_policy
+    ])
+    .to_string()
+}
+
+impl Store {
+    async fn one_dispute(
+        &self,
+        db: &impl ConnectionTrait,
+        dispute_id: &str,
+    ) -> anyhow::Result<Option<(Dispute, Option<StagedFiles>)>> {
+        let row = db
+            .query_one(statement(
+                db,
+                &format!("SELECT {COLUMNS} FROM {FROM} WHERE d.dispute_id = ?"),
+                vec![dispute_id.into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read dispute {dispute_id}"))?;
+        row.map(|row| Ok((dispute_of(&row)?, files_of(&row)?)))
+            .transpose()
+    }
+
+    async fn disputes_where(
+        &self,
+        condition: &str,
+        values: Vec<sea_orm::Value>,
+    ) -> anyhow::Result<Vec<Dispute>> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                &format!("SELECT {COLUMNS} FROM {FROM} WHERE {condition} ORDER BY d.id DESC"),
+                values,
+            ))
+            .await
+            .context("failed to read disputes")?;
+        rows.iter().map(dispute_of).collect()
+    }
+}
+
+impl DisputeRepository for Store {
+    #[tracing::instrument(skip(self, facts), fields(dispute = %facts.id))]
+    async fn record(
+        &self,
+        provider: PaymentProvider,
+        payment_id: Option<String>,
+        facts: DisputeFacts,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<Dispute> {
+        let outcome = outcome_of(&facts.status);
+        let closed_at = outcome.map(|_| at);
+        let reason = facts.reason.map(|r| r.chars().take(64).collect::<String>());
+        let status: String = facts.status.chars().take(32).collect();
+        // the order paid with this payment, if any; a later report keeps the order found first
+        self.execute(
+            "INSERT INTO disputes (provider, dispute_id, order_id, payment_id, amount_minor, \
+               currency, reason, status, due_by, evidence, outcome, created_at, updated_at, \
+               closed_at, attempts) \
+             VALUES (?, ?, (SELECT id FROM orders WHERE provider = ? AND payment_id = ? \
+               ORDER BY id LIMIT 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) \
+             ON CONFLICT (provider, dispute_id) DO UPDATE SET \
+               amount_minor = excluded.amount_minor, currency = excluded.currency, \
+               reason = COALESCE(excluded.reason, disputes.reason), \
+               status = excluded.status, \
+               due_by = COALESCE(excluded.due_by, disputes.due_by), \
+               evidence = CASE WHEN excluded.evidence = 'submitted' THEN 'submitted' \
+                 ELSE disputes.evidence END, \
+               outcome = COALESCE(excluded.outcome, disputes.outcome), \
+               closed_at = COALESCE(disputes.closed_at, excluded.closed_at), \
+               next_attempt_at = CASE WHEN excluded.closed_at IS NOT NULL \
+                 OR excluded.evidence = 'submitted' THEN NULL \
+                 ELSE disputes.next_attempt_at END, \
+               updated_at = excluded.updated_at",
+            vec![
+                provider.as_str().into(),
+                facts.id.clone().into(),
+                provider.as_str().into(),
+                payment_id.clone().into(),
+                payment_id.into(),
+                facts.amount_minor.into(),
+                facts.currency.to_ascii_uppercase().chars().take(3).collect::<String>().into(),
+                reason.into(),
+                status.into(),
+                facts.due_by.into(),
+                if facts.submitted {
+                    EvidenceState::Submitted
+                } else {
+                    EvidenceState::None
+                }
+                .as_str()
+                .into(),
+                outcome.map(str::to_owned).into(),
+                at.into(),
+                at.into(),
+                closed_at.into(),
+            ],
+            "record a dispute",
+        )
+        .await?;
+        let (dispute, _) = self
+            .one_dispute(&self.db, &facts.id)
+            .await?
+            .context("a recorded dispute is gone")?;
+        Ok(dispute)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn want_staging(&self, dispute_id: String, at: DateTime<Utc>) -> anyhow::Result<bool> {
+        let asked = self
+            .execute(
+                "UPDATE disputes SET next_attempt_at = ? \
+                 WHERE dispute_id = ? AND evidence = 'none' AND next_attempt_at IS NULL \
+                   AND attempts = 0 AND closed_at IS NULL AND submit_claimed_at IS NULL",
+                vec![at.into(), dispute_id.into()],
+                "ask for a dispute's evidence",
+            )
+            .await?;
+        Ok(asked == 1)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn lease_staging(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<Dispute>> {
+        let due = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT dispute_id, next_attempt_at FROM disputes \
+                 WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? \
+                 ORDER BY next_attempt_at LIMIT ?",
+                vec![now.into(), i64::from(limit).into()],
+            ))
+            .await
+            .context("failed to read the disputes to stage")?;
+        let mut leased = Vec::new();
+        for row in due {
+            let id: String = row.try_get("", "dispute_id")?;
+            let was: DateTime<Utc> = row.try_get("", "next_attempt_at")?;
+            // one instance wins the lease: the due time it read is still there
+            let won = self
+                .execute(
+                    "UPDATE disputes SET next_attempt_at = ? \
+                     WHERE dispute_id = ? AND next_attempt_at = ?",
+                    vec![lease_until.into(), id.clone().into(), was.into()],
+                    "lease a dispute's staging",
+                )
+                .await?;
+            if won == 1 {
+                if let Some((dispute, _)) = self.one_dispute(&self.db, &id).await? {
+                    leased.push(dispute);
+                }
+            }
+        }
+        Ok(leased)
+    }
+
+    async fn delivery_record(&self, order: OrderId) -> anyhow::Result<Option<DeliveryRecord>> {
+        crate::evidence::delivery_record(self, order).await
+    }
+
+    #[tracing::instrument(skip(self, files))]
+    async fn staged(
+        &self,
+        dispute_id: String,
+        files: StagedFiles,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<()> {
+        self.execute(
+            "UPDATE disputes SET evidence = CASE WHEN evidence = 'none' THEN 'staged' \
+               ELSE evidence END, files = ?, staged_at = ?, updated_at = ?, \
+               next_attempt_at = NULL, last_error = NULL WHERE dispute_id = ?",
+            vec![files_json(&files).into(), at.into(), at.into(), dispute_id.into()],
+            "record a dispute's staged evidence",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, error))]
+    async fn staging_failed(
+        &self,
+        dispute_id: String,
+        error: String,
+        retry_at: Option<DateTime<Utc>>,
+    ) -> anyhow::Result<()> {
+        let error: String = error.chars().take(300).collect();
+        self.execute(
+            "UPDATE disputes SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? \
+             WHERE dispute_id = ?",
+            vec![error.into(), retry_at.into(), dispute_id.into()],
+            "record a failed staging",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, note))]
+    async fn claim_submission(
+        &self,
+        dispute_id: String,
+        note: Option<String>,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<Claim> {
+        let claimed = self
+            .execute(
+                "UPDATE disputes SET submit_claimed_at = ?, \
+                   staff_note = COALESCE(?, staff_note), next_attempt_at = NULL \
+                 WHERE dispute_id = ? AND submit_claimed_at IS NULL \
+                   AND evidence <> 'submitted' AND closed_at IS NULL",
+                vec![at.into(), note.into(), dispute_id.clone().into()],
+                "claim a dispute's submission",
+            )
+            .await?;
+        let found = self.one_dispute(&self.db, &dispute_id).await?;
+        Ok(match (claimed, found) {
+            (_, None) => Claim::NotFound,
+            (1, Some((dispute, files))) => Claim::Claimed(Box::new(dispute), files),
+            _ => Claim::Taken,
+        })
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn release_submission(&self, dispute_id: String) -> anyhow::Result<()> {
+        self.execute(
+            "UPDATE disputes SET submit_claimed_at = NULL \
+             WHERE dispute_id = ? AND evidence <> 'submitted'",
+            vec![dispute_id.into()],
+            "release a dispute's submission",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, files, actor))]
+    async fn submitted(
+        &self,
+        dispute_id: String,
+        files: Option<StagedFiles>,
+        at: DateTime<Utc>,
+        actor: Option<Actor>,
+    ) -> anyhow::Result<()> {
+        let txn = self.db.begin().await.context("failed to begin")?;
+        txn.execute(statement(
+            &txn,
+            "UPDATE disputes SET evidence = 'submitted', submitted_at = ?, updated_at = ?, \
+               files = COALESCE(?, files), staged_at = COALESCE(staged_at, ?), \
+               next_attempt_at = NULL, last_error = NULL WHERE dispute_id = ?",
+            vec![
+                at.into(),
+                at.into(),
+                files.as_ref().map(files_json).into(),
+                at.into(),
+                dispute_id.clone().into(),
+            ],
+        ))
+        .await
+        .context("failed to record a submission")?;
+        if let Some(actor) = actor {
+            crate::audit::append(
+                &txn,
+                &actor,
+                AuditKind::DisputeSubmit,
+                format!("dispute:{dispute_id}"),
+                None,
+                Some(serde_json::json!({ "evidence": "submitted" })),
+            )
+            .await?;
+        }
+        txn.commit().await.context("failed to commit a submission")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, actor))]
+    async fn accepted(
+        &self,
+        dispute_id: String,
+        at: DateTime<Utc>,
+        actor: Actor,
+    ) -> anyhow::Result<()> {
+        let txn = self.db.begin().await.context("failed to begin")?;
+        txn.execute(statement(
+            &txn,
+            "UPDATE disputes SET status = 'lost', outcome = 'lost', closed_at = ?, \
+               updated_at = ?, next_attempt_at = NULL WHERE dispute_id = ?",
+            vec![at.into(), at.into(), dispute_id.clone().into()],
+        ))
+        .await
+        .context("failed to record an accepted dispute")?;
+        crate::audit::append(
+            &txn,
+            &actor,
+            AuditKind::DisputeAccept,
+            format!("dispute:{dispute_id}"),
+            None,
+            Some(serde_json::json!({ "outcome": "accepted" })),
+        )
+        .await?;
+        txn.commit().await.context("failed to commit an acceptance")?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn due_for_submission(&self, before: DateTime<Utc>) -> anyhow::Result<Vec<String>> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT dispute_id FROM disputes WHERE evidence = 'staged' \
+                   AND submit_claimed_at IS NULL AND closed_at IS NULL \
+                   AND due_by IS NOT NULL AND due_by <= ? ORDER BY due_by",
+                vec![before.into()],
+            ))
+            .await
+            .context("failed to read the disputes due")?;
+        rows.iter()
+            .map(|row| Ok(row.try_get("", "dispute_id")?))
+            .collect()
+    }
+
+    async fn disputes(&self) -> anyhow::Result<Vec<Dispute>> {
+        self.disputes_where("1 = 1", vec![]).await
+    }
+
+    async fn dispute(&self, dispute_id: String) -> anyhow::Result<Option<Dispute>> {
+        Ok(self
+            .one_dispute(&self.db, &dispute_id)
+            .await?
+            .map(|(dispute, _)| dispute))
+    }
+}
+
+/// What a mail of this kind told the buyer, for the customer communication file.
+pub(crate) fn mail_summary(kind: &str, order: i64) -> (String, String) {
+    let (title, body) = match kind {
+        "receipt" => (
+            format!("Your Garden Shop order #{order} is paid"),
+            "The receipt: the items, the total paid, the link to the order page, and how the \
+             delivery works (join the private server when staff pick the order up, press \
+             \"I'm in the game\", accept the trade).",
+        ),
+        "claimed" => (
+            format!("Order #{order}: staff are waiting in the game"),
+            "A member of staff took the order and waits in the private server; the mail links \
+             to the order page with the server link.",
+        ),
+        "delivered" => (
+            format!("Order #{order} was delivered"),
+            "The items were traded in the game; the mail links to the order page, where the \
+             buyer can confirm receipt.",
+        ),
+        "refunded" => (
+            format!("Order #{order} was refunded"),
+            "The payment was given back.",
+        ),
+        other => (format!("Order #{order}: {other}"), ""),
+    };
+    (title, body.to_owned())
+}
+
+/// A sent mail as a communication.
+pub(crate) fn mail_communication(kind: &str, order: i64, at: DateTime<Utc>) -> Communication {
+    let (title, body) = mail_summary(kind, order);
+    Communication {
+        at,
+        channel: "e-mail".to_owned(),
+        title,
+        body,
+    }
+}
+
+/// An order line as the record shows it.
+pub(crate) fn record_line(name: String, quantity: i32, unit_cents: i64) -> RecordLine {
+    RecordLine {
+        name,
+        quantity: u32::try_from(quantity).unwrap_or(0),
+        unit_price: cents_text(unit_cents),
+    }
+}
+
+/// `1234` cents as `12.34`.
+pub(crate) fn cents_text(cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let cents = cents.unsigned_abs();
+    format!("{sign}{}.{:02}", cents / 100, cents % 100)
+}
+
+/// The refund policy shown with an order placed at `at`.
+pub(crate) fn policy_shown(version: Option<String>, at: DateTime<Utc>) -> RefundPolicyShown {
+    RefundPolicyShown {
+        version: version.unwrap_or_default(),
+        url: String::new(),
+        text: String::new(),
+        shown_at: at,
+    }
+}

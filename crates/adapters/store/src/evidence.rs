@@ -1,0 +1,197 @@
+//! An order's delivery record, read for a dispute's evidence: the order with its buyer and
+//! addresses, the member of staff who delivered it, its steps (with the addresses of the steps
+//! the buyer took), the mails sent and the posts made in its ticket, and its proof pictures
+//! (their paths; the disputes service reads them).
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use disputes::{Communication, DeliveryRecord, ProofImage};
+use orders::OrderId;
+use sea_orm::{ConnectionTrait, QueryResult};
+
+use crate::disputes::{cents_text, mail_communication, policy_shown, record_line};
+use crate::sql::statement;
+use crate::Store;
+
+const ORDER: &str = "SELECT o.id, o.roblox_username, o.discord_username, o.discord_id, o.email, \
+     o.client_ip, o.created_at, o.paid_at, o.claimed_at, o.buyer_ready_at, o.delivered_at, \
+     o.received_at, o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, \
+     o.total_cents, o.proof_id, o.status, u.name AS staff_name \
+     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?";
+
+/// The newest address of a step the buyer took.
+async fn step_address(store: &Store, order: i64, step: &str) -> anyhow::Result<Option<String>> {
+    let row = store
+        .db
+        .query_one(statement(
+            &store.db,
+            "SELECT client_ip FROM order_events WHERE order_id = ? AND step = ? \
+             AND client_ip IS NOT NULL ORDER BY id DESC LIMIT 1",
+            vec![order.into(), step.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the {step} step of order {order}"))?;
+    Ok(match row {
+        Some(row) => row.try_get("", "client_ip")?,
+        None => None,
+    })
+}
+
+async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::RecordLine>> {
+    let rows = store
+        .db
+        .query_all(statement(
+            &store.db,
+            "SELECT name, quantity, unit_price_cents FROM order_lines WHERE order_id = ? \
+             ORDER BY position",
+            vec![order.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the lines of order {order}"))?;
+    rows.iter()
+        .map(|row| {
+            Ok(record_line(
+                row.try_get("", "name")?,
+                row.try_get("", "quantity")?,
+                row.try_get("", "unit_price_cents")?,
+            ))
+        })
+        .collect()
+}
+
+/// The mails sent about the order and the posts made in its ticket, oldest first.
+async fn communications(store: &Store, order: i64) -> anyhow::Result<Vec<Communication>> {
+    let mails = store
+        .db
+        .query_all(statement(
+            &store.db,
+            "SELECT kind, sent_at FROM mail_jobs WHERE order_id = ? AND sent_at IS NOT NULL",
+            vec![order.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the mails of order {order}"))?;
+    let posts = store
+        .db
+        .query_all(statement(
+            &store.db,
+            "SELECT p.step, p.created_at, u.name AS staff_name FROM ticket_posts p \
+             LEFT JOIN users u ON u.id = p.staff_id WHERE p.order_id = ?",
+            vec![order.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the ticket posts of order {order}"))?;
+    let mut said = Vec::with_capacity(mails.len() + posts.len());
+    for mail in &mails {
+        let kind: String = mail.try_get("", "kind")?;
+        let at: DateTime<Utc> = mail.try_get("", "sent_at")?;
+        said.push(mail_communication(&kind, order, at));
+    }
+    for post in &posts {
+        said.push(ticket_post(post, order)?);
+    }
+    said.sort_by_key(|said| said.at);
+    Ok(said)
+}
+
+/// A post the shop made in the order's Discord ticket.
+fn ticket_post(row: &QueryResult, order: i64) -> anyhow::Result<Communication> {
+    let step: String = row.try_get("", "step")?;
+    let staff: Option<String> = row.try_get("", "staff_name")?;
+    let body = match step.as_str() {
+        "paid" => format!("Order #{order} is paid and waits for a member of staff."),
+        "claimed" => format!(
+            "{} took order #{order} and waits in the private server (the link was posted \
+             with it).",
+            staff.as_deref().unwrap_or("A member of staff")
+        ),
+        "ready" => "The buyer pressed \"I'm in the game\".".to_owned(),
+        "delivered" => format!("Order #{order} was delivered in the game."),
+        other => format!("Order #{order}: {other}."),
+    };
+    Ok(Communication {
+        at: row.try_get("", "created_at")?,
+        channel: "Discord ticket".to_owned(),
+        title: "Garden Shop bot".to_owned(),
+        body,
+    })
+}
+
+async fn proofs(store: &Store, proof: Option<i64>) -> anyhow::Result<Vec<ProofImage>> {
+    let Some(proof) = proof else {
+        return Ok(vec![]);
+    };
+    let rows = store
+        .db
+        .query_all(statement(
+            &store.db,
+            "SELECT i.path, p.created_at FROM proof_images i JOIN proofs p ON p.id = i.proof_id \
+             WHERE i.proof_id = ? ORDER BY i.position",
+            vec![proof.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the pictures of proof {proof}"))?;
+    rows.iter()
+        .map(|row| {
+            let path: String = row.try_get("", "path")?;
+            let content_type = match path.rsplit('.').next() {
+                Some("png") => "image/png",
+                Some("webp") => "image/webp",
+                _ => "image/jpeg",
+            };
+            Ok(ProofImage {
+                posted_at: row.try_get("", "created_at")?,
+                content_type: content_type.to_owned(),
+                path,
+                bytes: vec![],
+            })
+        })
+        .collect()
+}
+
+/// The delivery record of `order`, `None` when there is no such order.
+pub(crate) async fn delivery_record(
+    store: &Store,
+    order: OrderId,
+) -> anyhow::Result<Option<DeliveryRecord>> {
+    let id = order.get();
+    let Some(row) = store
+        .db
+        .query_one(statement(&store.db, ORDER, vec![id.into()]))
+        .await
+        .with_context(|| format!("failed to read order {id}"))?
+    else {
+        return Ok(None);
+    };
+    let created_at: DateTime<Utc> = row.try_get("", "created_at")?;
+    let discord_id: Option<String> = row.try_get("", "discord_id")?;
+    let discord_name: String = row.try_get("", "discord_username")?;
+    let email: String = row.try_get("", "email")?;
+    Ok(Some(DeliveryRecord {
+        order_id: order,
+        shop_name: "Garden Shop".to_owned(),
+        lines: lines(store, id).await?,
+        total: cents_text(row.try_get("", "total_cents")?),
+        currency: "USD".to_owned(),
+        roblox_username: row.try_get("", "roblox_username")?,
+        roblox_user_id: None,
+        discord_username: discord_id.as_ref().map(|_| discord_name),
+        discord_id,
+        email: Some(email).filter(|email| !email.is_empty()),
+        checkout_ip: row.try_get("", "client_ip")?,
+        placed_at: created_at,
+        paid_at: row.try_get("", "paid_at")?,
+        claimed_at: row.try_get("", "claimed_at")?,
+        staff_name: row.try_get("", "staff_name")?,
+        server_link_shown_at: row.try_get("", "server_link_shown_at")?,
+        server_link: row.try_get("", "server_link_shown")?,
+        ready_at: row.try_get("", "buyer_ready_at")?,
+        ready_ip: step_address(store, id, "ready").await?,
+        delivered_at: row.try_get("", "delivered_at")?,
+        received_at: row.try_get("", "received_at")?,
+        received_ip: step_address(store, id, "received").await?,
+        refund_policy: policy_shown(row.try_get("", "refund_policy_version")?, created_at),
+        proofs: proofs(store, row.try_get("", "proof_id")?).await?,
+        communications: communications(store, id).await?,
+        staff_note: None,
+    }))
+}

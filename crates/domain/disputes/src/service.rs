@@ -1,0 +1,409 @@
+//! What the shop does with a dispute: keeps it, stages the delivery record as evidence once,
+//! lets staff submit or accept it, and submits by itself before the deadline.
+
+use chrono::{DateTime, Duration, Utc};
+use orders::gateways::PaymentError;
+use orders::PaymentProvider;
+use shared::{Actor, Clock};
+
+use crate::models::{Dispute, DisputeError, EvidenceState, MAX_NOTE_CHARS};
+use crate::ports::{Claim, DisputeGateway, DisputeRepository, EvidenceRenderer, ProofFiles};
+use crate::text::evidence_text;
+use crate::{DeliveryRecord, DisputeFacts, EvidenceFile, StagedFiles};
+
+/// The refund policy the shop publishes: one source, with a version (what checkout shows and
+/// what an order records).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundPolicy {
+    pub version: String,
+    /// Where it is published (`{public_url}/refunds`).
+    pub url: String,
+    /// Its text (plain, paragraphs separated by blank lines).
+    pub text: String,
+}
+
+/// How disputes are handled (`[disputes]` in the configuration).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DisputeSettings {
+    /// Without a staff action, the evidence is submitted this many hours before it is due.
+    pub submit_hours_before_due: u32,
+    /// Submit the evidence at once when it is staged, without waiting for staff.
+    pub auto_submit: bool,
+}
+
+impl Default for DisputeSettings {
+    fn default() -> Self {
+        DisputeSettings {
+            submit_hours_before_due: 24,
+            auto_submit: false,
+        }
+    }
+}
+
+/// How many times staging is tried before it is left to staff.
+pub const STAGING_ATTEMPTS: i32 = 8;
+/// How long one staging attempt holds its lease.
+const STAGING_LEASE_MINUTES: i64 = 5;
+
+/// The wait before staging is tried again after `attempts` failed attempts: 1, 2, 4 ... minutes.
+fn retry_in(attempts: i32) -> Duration {
+    Duration::minutes(1_i64 << attempts.clamp(0, 10))
+}
+
+/// The outside parts of the disputes service: where disputes are kept, the provider, the
+/// renderer of the files and where the proof pictures are.
+pub struct DisputeParts<R, G, E, P> {
+    pub repo: R,
+    pub gateway: G,
+    pub renderer: E,
+    pub proofs: P,
+}
+
+/// The disputes service.
+pub struct Disputes<R, G, E, P, C> {
+    parts: DisputeParts<R, G, E, P>,
+    clock: C,
+    settings: DisputeSettings,
+    policy: RefundPolicy,
+}
+
+impl<R, G, E, P, C> Disputes<R, G, E, P, C>
+where
+    R: DisputeRepository,
+    G: DisputeGateway,
+    E: EvidenceRenderer,
+    P: ProofFiles,
+    C: Clock,
+{
+    pub fn new(
+        parts: DisputeParts<R, G, E, P>,
+        clock: C,
+        settings: DisputeSettings,
+        policy: RefundPolicy,
+    ) -> Self {
+        Disputes {
+            parts,
+            clock,
+            settings,
+            policy,
+        }
+    }
+
+    /// The order's delivery record with the policy's text and the proof pictures read; `None`
+    /// when the order is gone. A picture that cannot be read is left out.
+    async fn record_of(&self, order: orders::OrderId) -> anyhow::Result<Option<DeliveryRecord>> {
+        let Some(mut record) = self.parts.repo.delivery_record(order).await? else {
+            return Ok(None);
+        };
+        record.refund_policy.url = self.policy.url.clone();
+        if record.refund_policy.version == self.policy.version
+            || record.refund_policy.version.is_empty()
+        {
+            record.refund_policy.version = self.policy.version.clone();
+            record.refund_policy.text = self.policy.text.clone();
+        }
+        let mut proofs = Vec::with_capacity(record.proofs.len());
+        for mut proof in std::mem::take(&mut record.proofs) {
+            if let Some(bytes) = self.parts.proofs.read(proof.path.clone()).await {
+                proof.bytes = bytes;
+                proofs.push(proof);
+            }
+        }
+        record.proofs = proofs;
+        Ok(Some(record))
+    }
+
+    /// The provider reported a dispute (opened, changed or closed): keeps it, and asks for the
+    /// delivery record to be staged as evidence when the order was delivered and nothing is
+    /// staged yet. However often the provider repeats itself, the evidence is staged once
+    /// (staging makes the provider report the dispute changed).
+    pub async fn reported(
+        &self,
+        provider: PaymentProvider,
+        payment_id: Option<String>,
+        facts: DisputeFacts,
+    ) -> anyhow::Result<Dispute> {
+        let now = self.clock.now();
+        let dispute = self
+            .parts
+            .repo
+            .record(provider, payment_id, facts, now)
+            .await?;
+        if dispute.delivered && dispute.evidence == EvidenceState::None && !dispute.is_closed() {
+            let asked = self
+                .parts
+                .repo
+                .want_staging(dispute.dispute_id.clone(), now)
+                .await?;
+            if asked {
+                tracing::info!(dispute = %dispute.dispute_id, "dispute evidence to be staged");
+            }
+        }
+        Ok(dispute)
+    }
+
+    /// Stages the evidence of every dispute whose staging is due; answers how many were staged.
+    pub async fn stage_due(&self) -> anyhow::Result<usize> {
+        let now = self.clock.now();
+        let leased = self
+            .parts
+            .repo
+            .lease_staging(now, now + Duration::minutes(STAGING_LEASE_MINUTES), 10)
+            .await?;
+        let mut staged = 0;
+        for dispute in leased {
+            if self.stage_one(&dispute).await? {
+                staged += 1;
+            }
+        }
+        Ok(staged)
+    }
+
+    async fn stage_one(&self, dispute: &Dispute) -> anyhow::Result<bool> {
+        let id = dispute.dispute_id.clone();
+        let submit = self.settings.auto_submit;
+        match self.send(dispute, None, None, submit).await {
+            Ok(files) => {
+                let now = self.clock.now();
+                if submit {
+                    self.parts
+                        .repo
+                        .submitted(id.clone(), files, now, None)
+                        .await?;
+                } else if let Some(files) = files {
+                    self.parts.repo.staged(id.clone(), files, now).await?;
+                }
+                tracing::info!(dispute = %id, submitted = submit, "dispute evidence staged");
+                Ok(true)
+            }
+            Err(DisputeError::Provider(error)) => {
+                // a refusal will not change by itself; anything else is tried again, a while
+                // later each time, until staff are left to it
+                let retry = match &error {
+                    PaymentError::Rejected { .. } => None,
+                    _ if dispute.staging_attempts + 1 >= STAGING_ATTEMPTS => None,
+                    _ => Some(self.clock.now() + retry_in(dispute.staging_attempts)),
+                };
+                tracing::warn!(dispute = %id, %error, "staging dispute evidence failed");
+                self.parts
+                    .repo
+                    .staging_failed(id, error.to_string(), retry)
+                    .await?;
+                Ok(false)
+            }
+            Err(error) => {
+                tracing::warn!(dispute = %id, %error, "dispute evidence could not be built");
+                self.parts
+                    .repo
+                    .staging_failed(id, error.to_string(), None)
+                    .await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Builds the evidence and sends it: the files uploaded unless `files` were staged before,
+    /// then the text (with staff's `note`), submitted when `submit`. Answers the files sent.
+    async fn send(
+        &self,
+        dispute: &Dispute,
+        files: Option<StagedFiles>,
+        note: Option<&str>,
+        submit: bool,
+    ) -> Result<Option<StagedFiles>, DisputeError> {
+        let Some(order) = dispute.order_id else {
+            return Err(DisputeError::Conflict(
+                "This dispute is about no order of ours.".to_owned(),
+            ));
+        };
+        let record = self
+            .record_of(order)
+            .await?
+            .ok_or_else(|| DisputeError::Conflict(format!("Order #{order} is gone.")))?;
+        let text = evidence_text(&record, note);
+        let files = match files {
+            Some(files) => files,
+            None => {
+                let pdfs = self
+                    .parts
+                    .renderer
+                    .render(&record)
+                    .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
+                let id = &dispute.dispute_id;
+                let upload = |file: EvidenceFile| {
+                    self.parts
+                        .gateway
+                        .upload_file(id.clone(), file, pdfs.get(file).to_vec())
+                };
+                StagedFiles {
+                    service_documentation: upload(EvidenceFile::ServiceDocumentation).await?,
+                    customer_communication: upload(EvidenceFile::CustomerCommunication).await?,
+                    refund_policy: upload(EvidenceFile::RefundPolicy).await?,
+                }
+            }
+        };
+        self.parts
+            .gateway
+            .update_evidence(
+                dispute.dispute_id.clone(),
+                text,
+                Some(files.clone()),
+                submit,
+            )
+            .await?;
+        Ok(Some(files))
+    }
+
+    /// Staff submit the evidence to the bank, with their note. Refused when the note is too
+    /// long, the dispute unknown, submitted or closed, or its order was never delivered (no
+    /// evidence: refund or accept). Nothing changes when the provider fails.
+    pub async fn submit(
+        &self,
+        dispute_id: String,
+        note: Option<String>,
+        actor: Actor,
+    ) -> Result<(), DisputeError> {
+        if note
+            .as_deref()
+            .is_some_and(|note| note.chars().count() > MAX_NOTE_CHARS)
+        {
+            return Err(DisputeError::NoteTooLong {
+                max: MAX_NOTE_CHARS,
+            });
+        }
+        let dispute = self.open_dispute(&dispute_id).await?;
+        if !dispute.delivered {
+            return Err(DisputeError::Conflict(
+                "The order was never delivered: there is no evidence to submit. Refund it or \
+                 accept the dispute."
+                    .to_owned(),
+            ));
+        }
+        self.submit_claimed(dispute_id, note, Some(actor)).await
+    }
+
+    /// Submits with a claim taken first, so that staff and the deadline job (on any instance)
+    /// submit once; the claim is given back when the provider fails.
+    async fn submit_claimed(
+        &self,
+        dispute_id: String,
+        note: Option<String>,
+        actor: Option<Actor>,
+    ) -> Result<(), DisputeError> {
+        let now = self.clock.now();
+        let (dispute, files) = match self
+            .parts
+            .repo
+            .claim_submission(dispute_id.clone(), note.clone(), now)
+            .await?
+        {
+            Claim::Claimed(dispute, files) => (*dispute, files),
+            Claim::Taken => return Err(already_done()),
+            Claim::NotFound => return Err(DisputeError::NotFound(dispute_id)),
+        };
+        match self.send(&dispute, files, note.as_deref(), true).await {
+            Ok(files) => {
+                self.parts
+                    .repo
+                    .submitted(dispute_id.clone(), files, self.clock.now(), actor)
+                    .await?;
+                tracing::info!(dispute = %dispute_id, "dispute evidence submitted");
+                Ok(())
+            }
+            Err(error) => {
+                self.parts.repo.release_submission(dispute_id).await?;
+                Err(error)
+            }
+        }
+    }
+
+    /// Staff accept the dispute: the provider closes it and the money stays with the buyer.
+    pub async fn accept(&self, dispute_id: String, actor: Actor) -> Result<(), DisputeError> {
+        let dispute = self.open_dispute(&dispute_id).await?;
+        if dispute.evidence == EvidenceState::Submitted {
+            return Err(already_done());
+        }
+        self.parts.gateway.accept(dispute_id.clone()).await?;
+        self.parts
+            .repo
+            .accepted(dispute_id, self.clock.now(), actor)
+            .await?;
+        Ok(())
+    }
+
+    /// Submits the staged evidence nobody submitted, `submit_hours_before_due` before it is
+    /// due; answers how many went. Once per dispute across instances.
+    pub async fn submit_due(&self) -> anyhow::Result<usize> {
+        let before =
+            self.clock.now() + Duration::hours(i64::from(self.settings.submit_hours_before_due));
+        let mut sent = 0;
+        for dispute_id in self.parts.repo.due_for_submission(before).await? {
+            match self.submit_claimed(dispute_id.clone(), None, None).await {
+                Ok(()) => sent += 1,
+                Err(DisputeError::Conflict(_)) => {}
+                Err(error) => {
+                    tracing::warn!(dispute = %dispute_id, %error, "submitting before the deadline failed");
+                }
+            }
+        }
+        Ok(sent)
+    }
+
+    /// A dispute that is still open, or why not.
+    async fn open_dispute(&self, dispute_id: &str) -> Result<Dispute, DisputeError> {
+        let dispute = self
+            .parts
+            .repo
+            .dispute(dispute_id.to_owned())
+            .await?
+            .ok_or_else(|| DisputeError::NotFound(dispute_id.to_owned()))?;
+        if dispute.is_closed() {
+            return Err(DisputeError::Conflict("This dispute is closed.".to_owned()));
+        }
+        Ok(dispute)
+    }
+
+    /// Every dispute, newest first.
+    pub async fn disputes(&self) -> anyhow::Result<Vec<Dispute>> {
+        self.parts.repo.disputes().await
+    }
+
+    /// One evidence file of a dispute, as the provider gets it (built from the order's record
+    /// now). `NotFound` for an unknown dispute; `Conflict` for one about no order of ours.
+    pub async fn evidence_file(
+        &self,
+        dispute_id: String,
+        file: EvidenceFile,
+    ) -> Result<Vec<u8>, DisputeError> {
+        let dispute = self
+            .parts
+            .repo
+            .dispute(dispute_id.clone())
+            .await?
+            .ok_or(DisputeError::NotFound(dispute_id))?;
+        let order = dispute.order_id.ok_or_else(|| {
+            DisputeError::Conflict("This dispute is about no order of ours.".to_owned())
+        })?;
+        let record = self
+            .record_of(order)
+            .await?
+            .ok_or_else(|| DisputeError::Conflict(format!("Order #{order} is gone.")))?;
+        let pdfs = self
+            .parts
+            .renderer
+            .render(&record)
+            .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
+        Ok(pdfs.get(file).to_vec())
+    }
+
+    /// When the next staging or deadline check is worth making (for the app's loop).
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+}
+
+fn already_done() -> DisputeError {
+    DisputeError::Conflict(
+        "The evidence was submitted already, or the dispute is closed.".to_owned(),
+    )
+}
