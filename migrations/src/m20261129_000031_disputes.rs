@@ -68,7 +68,10 @@ enum Orders {
 }
 
 fn at(column: Disputes) -> ColumnDef {
-    ColumnDef::new(column).timestamp_with_time_zone().null().to_owned()
+    ColumnDef::new(column)
+        .timestamp_with_time_zone()
+        .null()
+        .to_owned()
 }
 
 #[async_trait::async_trait]
@@ -86,10 +89,18 @@ impl MigrationTrait for Migration {
                             .primary_key(),
                     )
                     .col(ColumnDef::new(Disputes::Provider).string_len(16).not_null())
-                    .col(ColumnDef::new(Disputes::DisputeId).string_len(255).not_null())
+                    .col(
+                        ColumnDef::new(Disputes::DisputeId)
+                            .string_len(255)
+                            .not_null(),
+                    )
                     .col(ColumnDef::new(Disputes::OrderId).big_integer().null())
                     .col(ColumnDef::new(Disputes::PaymentId).string_len(255).null())
-                    .col(ColumnDef::new(Disputes::AmountMinor).big_integer().not_null())
+                    .col(
+                        ColumnDef::new(Disputes::AmountMinor)
+                            .big_integer()
+                            .not_null(),
+                    )
                     .col(ColumnDef::new(Disputes::Currency).string_len(3).not_null())
                     .col(ColumnDef::new(Disputes::Reason).string_len(64).null())
                     .col(ColumnDef::new(Disputes::Status).string_len(32).not_null())
@@ -173,7 +184,10 @@ impl MigrationTrait for Migration {
             .await?;
         // SQLite adds one column per ALTER TABLE
         for column in [
-            ColumnDef::new(Orders::ServerLinkShown).string_len(512).null().to_owned(),
+            ColumnDef::new(Orders::ServerLinkShown)
+                .string_len(512)
+                .null()
+                .to_owned(),
             ColumnDef::new(Orders::ServerLinkShownAt)
                 .timestamp_with_time_zone()
                 .null()
@@ -186,7 +200,10 @@ impl MigrationTrait for Migration {
                 .timestamp_with_time_zone()
                 .null()
                 .to_owned(),
-            ColumnDef::new(Orders::HoldReason).string_len(32).null().to_owned(),
+            ColumnDef::new(Orders::HoldReason)
+                .string_len(32)
+                .null()
+                .to_owned(),
             ColumnDef::new(Orders::HeldAt)
                 .timestamp_with_time_zone()
                 .null()

@@ -111,6 +111,8 @@ pub struct Loops {
     pub events: ShopEvents,
     /// Each loop counts its finished rounds here.
     pub rounds: Rounds,
+    pub disputes: Arc<crate::disputes::DisputeService>,
+    pub disputes_waker: Arc<tokio::sync::Notify>,
 }
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
@@ -137,6 +139,12 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         rounds.clone(),
     );
     spawn_sweeper(sweeper.clone(), SWEEP_EVERY, rounds.clone());
+    spawn_disputes(
+        loops.disputes,
+        loops.disputes_waker,
+        Duration::from_secs(settings.disputes.check_every_seconds.max(1)),
+        rounds.clone(),
+    );
     loops.outbox.spawn(
         Duration::from_millis(settings.mail.queue_poll_ms.max(50)),
         rounds.clone(),
@@ -171,6 +179,33 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration, rounds: Rounds) {
             let _round = rounds.begin(Loop::Sweep);
             if let Err(error) = sweeper.run_once().await {
                 tracing::warn!(error = ?error, "could not expire stale orders");
+            }
+        }
+    });
+}
+
+/// Stages disputes' evidence and submits what nobody submitted before the deadline, every
+/// `every` and whenever a dispute asks for it (`waker`).
+fn spawn_disputes(
+    disputes: Arc<crate::disputes::DisputeService>,
+    waker: Arc<tokio::sync::Notify>,
+    every: Duration,
+    rounds: Rounds,
+) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = ticker.tick() => {}
+                () = waker.notified() => {}
+            }
+            let _round = rounds.begin(Loop::Disputes);
+            if let Err(error) = disputes.stage_due().await {
+                tracing::warn!(error = ?error, "could not stage disputes' evidence");
+            }
+            if let Err(error) = disputes.submit_due().await {
+                tracing::warn!(error = ?error, "could not submit disputes' evidence before the deadline");
             }
         }
     });

@@ -7,6 +7,7 @@ mod accounts;
 mod api;
 mod catalog;
 mod chat;
+mod disputes;
 mod extractors;
 mod orders;
 mod promo;

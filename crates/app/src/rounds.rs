@@ -31,11 +31,13 @@ pub enum Loop {
     ChatPurge,
     /// Deletes old entries of the event log.
     EventPurge,
+    /// Stages disputes' evidence and submits it before the deadline.
+    Disputes,
 }
 
 impl Loop {
     /// Every loop, in the order of [`Loop::index`].
-    pub const ALL: [Loop; 9] = [
+    pub const ALL: [Loop; 10] = [
         Loop::Sweep,
         Loop::Outbox,
         Loop::StaffChannel,
@@ -45,6 +47,7 @@ impl Loop {
         Loop::ChatVersions,
         Loop::ChatPurge,
         Loop::EventPurge,
+        Loop::Disputes,
     ];
 
     /// The metric label.
@@ -59,6 +62,7 @@ impl Loop {
             Loop::ChatVersions => "chat_versions",
             Loop::ChatPurge => "chat_purge",
             Loop::EventPurge => "event_purge",
+            Loop::Disputes => "disputes",
         }
     }
 

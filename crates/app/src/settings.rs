@@ -87,6 +87,41 @@ pub struct Settings {
     /// The handoff from paid to delivered.
     #[serde(default)]
     pub delivery: DeliverySettings,
+    /// Disputes: when the evidence goes to the bank.
+    #[serde(default)]
+    pub disputes: DisputesSettings,
+}
+
+/// The `disputes` section: how a dispute's evidence reaches the bank.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct DisputesSettings {
+    /// Without a staff action, the staged evidence is submitted this many hours before the
+    /// bank's deadline.
+    pub submit_hours_before_due: u32,
+    /// Submit the evidence as soon as it is staged, without waiting for staff.
+    pub auto_submit: bool,
+    /// How often each instance looks for evidence to stage and deadlines to meet.
+    pub check_every_seconds: u64,
+}
+
+impl Default for DisputesSettings {
+    fn default() -> Self {
+        DisputesSettings {
+            submit_hours_before_due: 24,
+            auto_submit: false,
+            check_every_seconds: 60,
+        }
+    }
+}
+
+impl DisputesSettings {
+    pub fn domain(&self) -> disputes::DisputeSettings {
+        disputes::DisputeSettings {
+            submit_hours_before_due: self.submit_hours_before_due,
+            auto_submit: self.auto_submit,
+        }
+    }
 }
 
 /// The `delivery` section: the handoff from paid to delivered.

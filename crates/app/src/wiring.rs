@@ -107,6 +107,9 @@ pub struct Services {
     pub rounds: web::Data<crate::rounds::Rounds>,
     /// How many statements this instance has sent to its database.
     pub db_queries: Arc<AtomicU64>,
+    /// Disputes and their evidence, and the waker of their loop.
+    pub disputes: web::Data<crate::disputes::DisputeService>,
+    pub disputes_waker: web::Data<tokio::sync::Notify>,
 }
 
 impl Services {
@@ -283,6 +286,13 @@ impl Services {
         )
         .with_guild_joins(guild_joins.clone());
         let guild_joins = crate::guild_join::GuildJoinQueue::new(guild_joins, outbox.waker());
+        let disputes = Arc::new(crate::disputes::build(
+            settings,
+            store.clone(),
+            &media,
+            &clock,
+        )?);
+        let disputes_waker = Arc::new(tokio::sync::Notify::new());
         let sweeper = background::start(
             Loops {
                 outbox,
@@ -294,6 +304,8 @@ impl Services {
                 clock: clock.clone(),
                 events: events.clone(),
                 rounds: rounds.clone(),
+                disputes: Arc::clone(&disputes),
+                disputes_waker: Arc::clone(&disputes_waker),
             },
             settings,
         );
@@ -386,6 +398,8 @@ impl Services {
             rounds: web::Data::new(rounds),
             staff_notifier: notifier,
             db_queries,
+            disputes: web::Data::from(disputes),
+            disputes_waker: web::Data::from(disputes_waker),
         })
     }
 
@@ -418,6 +432,8 @@ impl Services {
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
             .app_data(self.aftersale.clone())
+            .app_data(self.disputes.clone())
+            .app_data(self.disputes_waker.clone())
             .app_data(self.blocklist.clone())
             .app_data(self.tracking.clone())
             .app_data(self.reviews.clone())

@@ -10,6 +10,7 @@ pub mod blocklist;
 pub mod chat;
 pub mod checkout;
 pub mod discord;
+pub mod disputes;
 pub mod health;
 mod money;
 pub mod order;

@@ -9,7 +9,7 @@ mod support;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use disputes::{EvidenceFile, EvidenceRenderer};
+use disputes::EvidenceFile;
 use garden_evidence::PdfEvidence;
 use image::ImageFormat;
 

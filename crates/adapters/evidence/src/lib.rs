@@ -12,7 +12,7 @@ mod page;
 mod pictures;
 
 use chrono::{DateTime, Utc};
-use disputes::{DeliveryRecord, EvidenceError, EvidenceFiles, EvidenceRenderer};
+use disputes::{DeliveryRecord, EvidenceError, EvidenceFiles};
 
 use crate::files::{customer_communication, refund_policy, service_documentation};
 use crate::fonts::Fonts;
@@ -40,9 +40,11 @@ impl PdfEvidence {
     }
 }
 
-impl EvidenceRenderer for PdfEvidence {
+impl PdfEvidence {
+    /// The three files of `record` (CPU work: seconds for an order with many pictures; the
+    /// app runs it on a blocking thread as its `disputes::EvidenceRenderer`).
     #[tracing::instrument(skip_all, fields(order_id = %record.order_id, proofs = record.proofs.len()))]
-    fn render(&self, record: &DeliveryRecord) -> Result<EvidenceFiles, EvidenceError> {
+    pub fn render(&self, record: &DeliveryRecord) -> Result<EvidenceFiles, EvidenceError> {
         let customer_communication = customer_communication::render(&self.fonts, record);
         let refund_policy = refund_policy::render(&self.fonts, record);
         let without_pictures =

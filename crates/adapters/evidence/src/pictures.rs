@@ -216,6 +216,7 @@ mod tests {
                 .single()
                 .unwrap_or_default(),
             content_type: "image/png".to_owned(),
+            path: "/media/proofs/test.png".to_owned(),
             bytes,
         }
     }

@@ -4,7 +4,7 @@
 
 mod support;
 
-use disputes::{EvidenceFile, EvidenceFiles, EvidenceRenderer};
+use disputes::{EvidenceFile, EvidenceFiles};
 use garden_evidence::{PdfEvidence, BUDGET};
 use image::ImageFormat;
 use support::{at, page_count, picture, proof, record, text_of};

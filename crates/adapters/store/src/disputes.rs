@@ -7,8 +7,8 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use disputes::{
-    Claim, Communication, DeliveryRecord, Dispute, DisputeFacts, DisputeRepository,
-    EvidenceState, RecordLine, RefundPolicyShown, StagedFiles,
+    Claim, Communication, DeliveryRecord, Dispute, DisputeFacts, DisputeRepository, EvidenceState,
+    RecordLine, RefundPolicyShown, StagedFiles,
 };
 use orders::{OrderId, PaymentProvider};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
@@ -162,7 +162,13 @@ impl DisputeRepository for Store {
                 payment_id.clone().into(),
                 payment_id.into(),
                 facts.amount_minor.into(),
-                facts.currency.to_ascii_uppercase().chars().take(3).collect::<String>().into(),
+                facts
+                    .currency
+                    .to_ascii_uppercase()
+                    .chars()
+                    .take(3)
+                    .collect::<String>()
+                    .into(),
                 reason.into(),
                 status.into(),
                 facts.due_by.into(),
@@ -257,7 +263,12 @@ impl DisputeRepository for Store {
             "UPDATE disputes SET evidence = CASE WHEN evidence = 'none' THEN 'staged' \
                ELSE evidence END, files = ?, staged_at = ?, updated_at = ?, \
                next_attempt_at = NULL, last_error = NULL WHERE dispute_id = ?",
-            vec![files_json(&files).into(), at.into(), at.into(), dispute_id.into()],
+            vec![
+                files_json(&files).into(),
+                at.into(),
+                at.into(),
+                dispute_id.into(),
+            ],
             "record a dispute's staged evidence",
         )
         .await?;
@@ -354,7 +365,9 @@ impl DisputeRepository for Store {
             )
             .await?;
         }
-        txn.commit().await.context("failed to commit a submission")?;
+        txn.commit()
+            .await
+            .context("failed to commit a submission")?;
         Ok(())
     }
 
@@ -383,7 +396,9 @@ impl DisputeRepository for Store {
             Some(serde_json::json!({ "outcome": "accepted" })),
         )
         .await?;
-        txn.commit().await.context("failed to commit an acceptance")?;
+        txn.commit()
+            .await
+            .context("failed to commit an acceptance")?;
         Ok(())
     }
 

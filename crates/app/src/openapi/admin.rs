@@ -4,8 +4,8 @@
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    admin_chats, admin_orders, admin_products, blocklist, private_server, promo, proofs, reviews,
-    sales,
+    admin_chats, admin_orders, admin_products, blocklist, disputes, private_server, promo, proofs,
+    reviews, sales,
 };
 
 #[derive(OpenApi)]
@@ -28,6 +28,10 @@ use crate::routes::{
         private_server::show,
         private_server::set,
         private_server::remove,
+        disputes::list,
+        disputes::evidence_file,
+        disputes::submit,
+        disputes::accept,
         blocklist::list,
         blocklist::add,
         blocklist::remove,
@@ -62,6 +66,7 @@ use crate::routes::{
         (name = "staff: sales", description = "The sales dashboard (super_admin)."),
         (name = "staff: orders", description = "The delivery queue and refunds (staff)."),
         (name = "staff: blocklist", description = "The identities the shop does not sell to (super_admin)."),
+        (name = "staff: disputes", description = "Buyers' disputes of payments, and the evidence the shop builds from the delivery record (super_admin)."),
         (name = "staff: promo codes", description = "Promo codes: create, list, change, switch off and delete (super_admin)."),
         (name = "staff: reviews", description = "Hiding reviews (staff)."),
         (name = "staff: chats", description = "The Live Chats panel (staff)."),

@@ -8,6 +8,7 @@ pub mod chat;
 pub mod checkout;
 pub mod dev_pages;
 pub mod discord;
+pub mod disputes;
 pub mod events;
 pub mod health;
 pub mod media;
@@ -159,6 +160,19 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             web::post().to(admin_orders::refund),
         )
         .route("/admin/audit", web::get().to(audit::list))
+        .route("/admin/disputes", web::get().to(disputes::list))
+        .route(
+            "/admin/disputes/{dispute_id}/evidence/{file}",
+            web::get().to(disputes::evidence_file),
+        )
+        .route(
+            "/admin/disputes/{dispute_id}/submit",
+            web::post().to(disputes::submit),
+        )
+        .route(
+            "/admin/disputes/{dispute_id}/accept",
+            web::post().to(disputes::accept),
+        )
         .route("/admin/blocklist", web::get().to(blocklist::list))
         .route("/admin/blocklist", web::post().to(blocklist::add))
         .route("/admin/blocklist/{id}", web::delete().to(blocklist::remove))

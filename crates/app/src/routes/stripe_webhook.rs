@@ -11,6 +11,7 @@ use stripe_adapter::WebhookVerifier;
 use crate::auth::AppClock;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
+use crate::disputes::DisputeService;
 use crate::error::ApiError;
 use crate::services::AfterSaleService;
 use dto::provider::WebhookReceived;
@@ -71,6 +72,8 @@ pub async fn webhook(
     providers: web::Data<ShopProviders>,
     verifier: web::Data<Option<WebhookVerifier>>,
     clock: web::Data<AppClock>,
+    disputes: web::Data<DisputeService>,
+    waker: web::Data<tokio::sync::Notify>,
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -93,6 +96,7 @@ pub async fn webhook(
         .verify(&body, signature, clock.now())
         .inspect_err(|error| tracing::warn!(%error, "stripe webhook refused"))?;
     let event = event.payment_event();
+    let dispute = reported_dispute(&event);
     aftersale::apply_payment_event(
         checkout.get_ref(),
         event,
@@ -100,5 +104,44 @@ pub async fn webhook(
         providers.get_ref(),
     )
     .await?;
+    // after the order is marked disputed: the dispute's record, and its evidence asked for
+    if let Some((provider, payment_id, facts)) = dispute {
+        disputes
+            .reported(provider, payment_id, facts)
+            .await
+            .map_err(ApiError::Internal)?;
+        waker.notify_one();
+    }
     Ok(HttpResponse::Ok().json(WebhookReceived { received: true }))
+}
+
+/// The dispute a provider's event reports (opened, changed or closed), with its payment.
+fn reported_dispute(
+    event: &aftersale::PaymentEvent,
+) -> Option<(
+    orders::PaymentProvider,
+    Option<String>,
+    ::disputes::DisputeFacts,
+)> {
+    use aftersale::PaymentEvent;
+    match event {
+        PaymentEvent::DisputeOpened {
+            event,
+            payment_id,
+            dispute: Some(facts),
+            ..
+        }
+        | PaymentEvent::DisputeClosed {
+            event,
+            payment_id,
+            dispute: Some(facts),
+            ..
+        }
+        | PaymentEvent::DisputeUpdated {
+            event,
+            payment_id,
+            dispute: facts,
+        } => Some((event.provider, payment_id.clone(), facts.clone())),
+        _ => None,
+    }
 }

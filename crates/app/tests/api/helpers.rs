@@ -148,6 +148,7 @@ impl TestApp {
             blocklist: garden_app::BlocklistSettings::default(),
             metrics: garden_app::MetricsSettings::default(),
             delivery: garden_app::DeliverySettings::default(),
+            disputes: garden_app::DisputesSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the public keys of config/development.toml and test.toml

@@ -17,12 +17,16 @@ use crate::{
 #[error("the evidence files could not be built: {0}")]
 pub struct EvidenceError(pub String);
 
-/// Turns a delivery record into the three PDF files of the evidence. CPU work, no I/O.
+/// Turns a delivery record into the three PDF files of the evidence: CPU work (seconds for an
+/// order with many pictures), so an implementation runs it off the async threads.
 #[cfg_attr(test, mockall::automock)]
 pub trait EvidenceRenderer: Send + Sync + 'static {
     /// The three files, together under 4.5 MB however many proof pictures the order has
     /// (pictures are downscaled, and left out past what fits, saying so in the file).
-    fn render(&self, record: &DeliveryRecord) -> Result<EvidenceFiles, EvidenceError>;
+    fn render(
+        &self,
+        record: DeliveryRecord,
+    ) -> impl Future<Output = Result<EvidenceFiles, EvidenceError>> + Send;
 }
 
 /// What the provider says of a payment's charge.

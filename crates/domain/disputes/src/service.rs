@@ -227,7 +227,8 @@ where
                 let pdfs = self
                     .parts
                     .renderer
-                    .render(&record)
+                    .render(record.clone())
+                    .await
                     .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
                 let id = &dispute.dispute_id;
                 let upload = |file: EvidenceFile| {
@@ -363,6 +364,11 @@ where
         Ok(dispute)
     }
 
+    /// One dispute as kept.
+    pub async fn dispute(&self, dispute_id: String) -> anyhow::Result<Option<Dispute>> {
+        self.parts.repo.dispute(dispute_id).await
+    }
+
     /// Every dispute, newest first.
     pub async fn disputes(&self) -> anyhow::Result<Vec<Dispute>> {
         self.parts.repo.disputes().await
@@ -391,7 +397,8 @@ where
         let pdfs = self
             .parts
             .renderer
-            .render(&record)
+            .render(record)
+            .await
             .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
         Ok(pdfs.get(file).to_vec())
     }

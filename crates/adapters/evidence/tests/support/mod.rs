@@ -109,6 +109,7 @@ pub fn proof(posted_at: DateTime<Utc>, bytes: Vec<u8>, content_type: &str) -> Pr
     ProofImage {
         posted_at,
         content_type: content_type.to_owned(),
+        path: "/media/proofs/test.jpg".to_owned(),
         bytes,
     }
 }

@@ -1,0 +1,166 @@
+//! Disputes as the app wires them: Stripe's Disputes and Files APIs when Stripe is configured,
+//! the dev stand-in otherwise (the dev payment page opens disputes offline), the PDF renderer,
+//! and the proof pictures read from the media store.
+
+use disputes::{ChargeRisk, DisputeGateway, EvidenceFile, EvidenceText, ProofFiles, StagedFiles};
+use media::MediaStore;
+use orders::gateways::PaymentError;
+use store::Store;
+use stripe_adapter::StripeDisputes;
+
+use crate::auth::AppClock;
+
+/// The disputes service over the shop's store.
+pub type DisputeService =
+    disputes::Disputes<Store, ShopDisputeGateway, BlockingPdf, MediaProofs, AppClock>;
+
+/// The PDF renderer on tokio's blocking threads (an order with many pictures takes seconds).
+pub struct BlockingPdf(std::sync::Arc<evidence::PdfEvidence>);
+
+impl disputes::EvidenceRenderer for BlockingPdf {
+    async fn render(
+        &self,
+        record: disputes::DeliveryRecord,
+    ) -> Result<disputes::EvidenceFiles, disputes::EvidenceError> {
+        let pdf = std::sync::Arc::clone(&self.0);
+        tokio::task::spawn_blocking(move || pdf.render(&record))
+            .await
+            .map_err(|error| disputes::EvidenceError(error.to_string()))?
+    }
+}
+
+/// Where a dispute's evidence goes: Stripe, or (without Stripe keys) nowhere but the shop's
+/// own records, so the whole path can be tried offline.
+pub enum ShopDisputeGateway {
+    Stripe(Box<StripeDisputes>),
+    Dev,
+}
+
+impl DisputeGateway for ShopDisputeGateway {
+    async fn upload_file(
+        &self,
+        dispute_id: String,
+        file: EvidenceFile,
+        pdf: Vec<u8>,
+    ) -> Result<String, PaymentError> {
+        match self {
+            ShopDisputeGateway::Stripe(stripe) => stripe.upload_file(dispute_id, file, pdf).await,
+            ShopDisputeGateway::Dev => Ok(format!("file_dev_{}_{dispute_id}", file.field())),
+        }
+    }
+
+    async fn update_evidence(
+        &self,
+        dispute_id: String,
+        text: EvidenceText,
+        files: Option<StagedFiles>,
+        submit: bool,
+    ) -> Result<(), PaymentError> {
+        match self {
+            ShopDisputeGateway::Stripe(stripe) => {
+                stripe
+                    .update_evidence(dispute_id, text, files, submit)
+                    .await
+            }
+            ShopDisputeGateway::Dev => Ok(()),
+        }
+    }
+
+    async fn accept(&self, dispute_id: String) -> Result<(), PaymentError> {
+        match self {
+            ShopDisputeGateway::Stripe(stripe) => stripe.accept(dispute_id).await,
+            ShopDisputeGateway::Dev => Ok(()),
+        }
+    }
+
+    async fn charge_risk(&self, payment_id: String) -> Result<ChargeRisk, PaymentError> {
+        match self {
+            ShopDisputeGateway::Stripe(stripe) => stripe.charge_risk(payment_id).await,
+            ShopDisputeGateway::Dev => Ok(ChargeRisk {
+                risk_level: Some("normal".to_owned()),
+                charge_id: None,
+                refundable: true,
+            }),
+        }
+    }
+}
+
+/// The proof pictures as the media store keeps them (`/media/proofs/...`).
+pub struct MediaProofs(pub MediaStore);
+
+impl ProofFiles for MediaProofs {
+    async fn read(&self, path: String) -> Option<Vec<u8>> {
+        let tail = path.strip_prefix("/media/").unwrap_or(&path);
+        let file = self.0.resolve(tail)?;
+        tokio::fs::read(file).await.ok()
+    }
+}
+
+/// The shop's refund policy: one source, with the version checkout shows and orders record.
+/// Its text is the storefront's /refund-policy page's, in plain words.
+pub fn refund_policy(public_url: &str) -> disputes::RefundPolicy {
+    disputes::RefundPolicy {
+        version: REFUND_POLICY_VERSION.to_owned(),
+        url: format!("{}/refund-policy", public_url.trim_end_matches('/')),
+        text: REFUND_POLICY_TEXT.to_owned(),
+    }
+}
+
+/// The refund policy's version (the day it took effect).
+pub const REFUND_POLICY_VERSION: &str = "2026-11-01";
+
+const REFUND_POLICY_TEXT: &str = "\
+Our items are digital and delivered by hand, so refunds work differently from a regular shop.
+
+Completed purchases. We do not offer refunds for completed purchases. Once your items have been \
+delivered in game, the order is final. This also applies when you change your mind after \
+delivery, when you no longer play, or when the game's developers later change how an item works.
+
+When you do get a refund. If your order was not delivered because of an error on our side, for \
+example we ran out of the item after you paid or our staff could not complete the delivery, we \
+refund the full amount you paid to the card you used.
+
+Your part: correct details. You must give us a correct Roblox username, e-mail address and \
+Discord account at checkout, and join the private server from your order page when asked. We are \
+not able to refund an order that could not be delivered because the details were wrong, or \
+because you did not join to receive it.
+
+Items with a dupe warning. Some pets may be falsely flagged as a dupe by the game after \
+delivery. We warn you before you add them to your cart, and a flag placed by the game after \
+delivery is not a reason for a refund.
+
+How to ask for a refund. Open a ticket on our Discord server or ask in the help chat, give your \
+order number and the e-mail address you used at checkout, and tell us what went wrong. Staff \
+check the delivery record and answer you there. Approved refunds are sent to the original card.";
+
+/// The disputes service from the settings: Stripe's APIs when its secret key is set.
+pub fn build(
+    settings: &crate::settings::Settings,
+    store: Store,
+    media: &MediaStore,
+    clock: &AppClock,
+) -> anyhow::Result<DisputeService> {
+    use anyhow::Context as _;
+    use secrecy::ExposeSecret as _;
+    let gateway = if settings.stripe.secret_key.expose_secret().trim().is_empty() {
+        ShopDisputeGateway::Dev
+    } else {
+        ShopDisputeGateway::Stripe(Box::new(
+            StripeDisputes::new(&settings.stripe)
+                .context("the Stripe settings (stripe.*) are not usable for disputes")?,
+        ))
+    };
+    Ok(disputes::Disputes::new(
+        disputes::DisputeParts {
+            repo: store,
+            gateway,
+            renderer: BlockingPdf(std::sync::Arc::new(
+                evidence::PdfEvidence::new().context("the evidence's PDF fonts are unusable")?,
+            )),
+            proofs: MediaProofs(media.clone()),
+        },
+        clock.clone(),
+        settings.disputes.domain(),
+        refund_policy(&settings.site.public_url),
+    ))
+}

@@ -1,0 +1,93 @@
+//! Disputes (`/api/admin/disputes…`) as the API sends them.
+
+use chrono::{DateTime, Utc};
+use disputes::Dispute;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Where a dispute's evidence is.
+#[derive(ToSchema)]
+#[schema(as = DisputeEvidence, rename_all = "snake_case")]
+#[allow(dead_code)] // a schema only: `EvidenceState::as_str` writes it
+enum EvidenceDoc {
+    /// Nothing sent yet (an undelivered order never has evidence: refund or accept).
+    None,
+    /// Staged with Stripe for staff to review; not with the bank yet.
+    Staged,
+    /// Submitted to the bank.
+    Submitted,
+}
+
+/// A buyer's dispute of an order's payment.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Dispute)]
+pub struct DisputeJson {
+    /// Stripe's dispute id.
+    #[schema(example = "du_1PqXyZ2eZvKYlo2C")]
+    dispute_id: String,
+    /// The order whose payment is disputed; `null` for a payment of no order of ours.
+    #[schema(required = true, example = 42)]
+    order_id: Option<i64>,
+    /// Whether that order was delivered (only a delivered order has evidence).
+    delivered: bool,
+    /// The amount disputed, in `currency`, like the order totals.
+    #[schema(example = 24.99)]
+    amount: f64,
+    #[schema(example = "USD")]
+    currency: String,
+    /// The bank's reason (`fraudulent`, `product_not_received`, ...).
+    #[schema(required = true, example = "product_not_received")]
+    reason: Option<String>,
+    /// Stripe's status (`needs_response`, `under_review`, `won`, `lost`, ...).
+    #[schema(example = "needs_response")]
+    status: String,
+    /// When the evidence must be with the bank.
+    #[schema(required = true)]
+    due_by: Option<DateTime<Utc>>,
+    #[schema(value_type = EvidenceDoc)]
+    evidence: &'static str,
+    /// How it ended (`won`, `lost`); `null` while open.
+    #[schema(required = true, example = "won")]
+    outcome: Option<String>,
+    /// What staff wrote to the bank with the evidence.
+    #[schema(required = true)]
+    note: Option<String>,
+    created_at: DateTime<Utc>,
+}
+
+/// Minor units (cents) as the decimal the API sends.
+fn amount(minor: i64) -> f64 {
+    #[allow(clippy::cast_precision_loss)]
+    let minor = minor as f64;
+    minor / 100.0
+}
+
+pub fn to_json(dispute: Dispute) -> DisputeJson {
+    DisputeJson {
+        dispute_id: dispute.dispute_id,
+        order_id: dispute.order_id.map(|id| id.get()),
+        delivered: dispute.delivered,
+        amount: amount(dispute.amount_minor),
+        currency: dispute.currency,
+        reason: dispute.reason,
+        status: dispute.status,
+        due_by: dispute.due_by,
+        evidence: dispute.evidence.as_str(),
+        outcome: dispute.outcome,
+        note: dispute.staff_note,
+        created_at: dispute.created_at,
+    }
+}
+
+/// `POST /api/admin/disputes/{dispute_id}/submit`: staff's note to the bank.
+#[derive(Deserialize, ToSchema, Default)]
+#[schema(as = DisputeSubmission)]
+#[serde(default)]
+pub struct Submission {
+    /// Added to the evidence's summary (at most 1,000 characters).
+    #[schema(
+        max_length = 1000,
+        example = "The buyer thanked our staff in the ticket after the trade."
+    )]
+    pub note: Option<String>,
+}
