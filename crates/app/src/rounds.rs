@@ -109,6 +109,11 @@ impl Rounds {
         Round { counts }
     }
 
+    /// How many rounds `which` has started.
+    pub fn started(&self, which: Loop) -> u64 {
+        self.counts[which.index()].borrow().0
+    }
+
     /// How many rounds `which` has finished.
     pub fn count(&self, which: Loop) -> u64 {
         self.counts[which.index()].borrow().1

@@ -490,6 +490,7 @@ pub(crate) fn cents_text(cents: i64) -> String {
 /// The refund policy shown with an order placed at `at`.
 pub(crate) fn policy_shown(version: Option<String>, at: DateTime<Utc>) -> RefundPolicyShown {
     RefundPolicyShown {
+        recorded: version.is_some(),
         version: version.unwrap_or_default(),
         url: String::new(),
         text: String::new(),

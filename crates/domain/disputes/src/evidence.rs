@@ -45,6 +45,9 @@ pub struct RefundPolicyShown {
     pub text: String,
     /// When the checkout that showed it was placed.
     pub shown_at: DateTime<Utc>,
+    /// Whether the order recorded the version its checkout showed (orders placed before the
+    /// checkout linked the policy beside Complete Payment did not).
+    pub recorded: bool,
 }
 
 /// Everything the shop recorded about one order's sale and delivery: what evidence is made of.

@@ -99,13 +99,23 @@ pub fn evidence_text(record: &DeliveryRecord, note: Option<&str>) -> EvidenceTex
         .collect::<Vec<_>>()
         .join("\n");
     let policy = &record.refund_policy;
-    let refund_policy_disclosure = format!(
-        "The checkout page showed a link to the refund policy (version {}, {}) beside the \
-         Complete Payment button when the buyer placed the order on {}.",
-        policy.version,
-        policy.url,
-        utc(policy.shown_at),
-    );
+    let refund_policy_disclosure = if policy.recorded {
+        format!(
+            "The checkout page showed a link to the refund policy (version {}, {}) beside the \
+             Complete Payment button when the buyer placed the order on {}.",
+            policy.version,
+            policy.url,
+            utc(policy.shown_at),
+        )
+    } else {
+        format!(
+            "The refund policy (version {}, {}) is linked from the footer of every page of the \
+             shop, the checkout page included, where the buyer placed the order on {}.",
+            policy.version,
+            policy.url,
+            utc(policy.shown_at),
+        )
+    };
     let mut summary = format!(
         "Order #{} at {}: {}. The buyer linked the Discord account {} through Discord's own \
          sign-in and named the Roblox account {roblox}.",

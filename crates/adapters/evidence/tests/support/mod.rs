@@ -62,6 +62,7 @@ fn policy() -> RefundPolicyShown {
                Ask for a refund on the order page or in our Discord within 14 days."
             .to_owned(),
         shown_at: at(13, 58, 40),
+        recorded: true,
     }
 }
 

@@ -1,0 +1,447 @@
+//! Disputes, on SQLite and PostgreSQL with a fake Stripe: a dispute of a delivered order stages
+//! the delivery record as evidence once (three PDFs and the text fields), staff submit it once
+//! or the deadline job does, an undelivered order's dispute stages nothing and is accepted.
+
+use std::sync::{Arc, Mutex};
+
+use accounts::Role;
+use garden_app::Loop;
+use rstest::rstest;
+use serde_json::{json, Value};
+use store::Backend;
+use wiremock::matchers::{method, path, path_regex};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+use crate::checkout_support::*;
+use crate::helpers::TestApp;
+
+const DISPUTE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/dispute.json");
+const FILE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/file.json");
+
+/// Stripe's dispute object as its API answers it now (the card's network is named since
+/// 2026-09-30; the fixture predates it).
+fn dispute_object(id: &str, order: i64, status: &str, due_by: i64) -> Value {
+    let mut dispute: Value = serde_json::from_str(DISPUTE_FIXTURE).unwrap();
+    dispute["id"] = json!(id);
+    dispute["payment_intent"] = json!(payment_intent(order));
+    dispute["status"] = json!(status);
+    dispute["reason"] = json!("product_not_received");
+    dispute["amount"] = json!(1000);
+    dispute["evidence_details"]["due_by"] = json!(due_by);
+    dispute["payment_method_details"]["card"]["network"] = json!("visa");
+    dispute
+}
+
+/// What the fake Stripe was asked: each upload's form, each evidence update's form.
+#[derive(Default)]
+struct Seen {
+    uploads: Vec<Vec<u8>>,
+    updates: Vec<Vec<(String, String)>>,
+    closes: usize,
+}
+
+/// The fake's dispute calls: uploads answer `file_{n}`; updates and closes answer the
+/// dispute; `fail` makes updates answer 503.
+#[derive(Clone)]
+struct FakeDisputes {
+    seen: Arc<Mutex<Seen>>,
+    fail: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Respond for FakeDisputes {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let mut seen = self.seen.lock().unwrap();
+        let path = request.url.path().to_owned();
+        if path == "/v1/files" {
+            seen.uploads.push(request.body.clone());
+            let mut file: Value = serde_json::from_str(FILE_FIXTURE).unwrap();
+            file["id"] = json!(format!("file_{}", seen.uploads.len()));
+            return ResponseTemplate::new(200).set_body_json(file);
+        }
+        if self.fail.load(std::sync::atomic::Ordering::SeqCst) {
+            return ResponseTemplate::new(503).set_body_json(json!({
+                "error": { "type": "api_error", "message": "Stripe had a problem" }
+            }));
+        }
+        let id = path
+            .trim_start_matches("/v1/disputes/")
+            .trim_end_matches("/close");
+        if path.ends_with("/close") {
+            seen.closes += 1;
+        } else {
+            let form = form_urlencoded::parse(&request.body)
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect();
+            seen.updates.push(form);
+        }
+        ResponseTemplate::new(200).set_body_json(dispute_object(id, 0, "needs_response", 0))
+    }
+}
+
+fn payment_intent(order: i64) -> String {
+    format!("pi_test_order_{order}")
+}
+
+struct Shop {
+    app: TestApp,
+    buyer: reqwest::Client,
+    fake: FakeDisputes,
+}
+
+async fn shop(backend: Backend) -> Shop {
+    let stripe = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions"))
+        .respond_with(Sessions(0.into()))
+        .mount(&stripe)
+        .await;
+    let fake = FakeDisputes {
+        seen: Arc::default(),
+        fail: Arc::default(),
+    };
+    for route in ["^/v1/files$", "^/v1/disputes/[A-Za-z0-9_]+(/close)?$"] {
+        Mock::given(method("POST"))
+            .and(path_regex(route))
+            .respond_with(fake.clone())
+            .mount(&stripe)
+            .await;
+    }
+    let uri = stripe.uri();
+    let app = shop_with(backend, vec![(1, product("Owl", "10.00", Some(10)))], |s| {
+        s.stripe.secret_key = "sk_test_fake".to_owned().into();
+        s.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+        s.stripe.api_base = uri.clone();
+        s.stripe.files_api_base = uri;
+        s.checkout.max_pending_orders = 100;
+        // the loop runs when a dispute asks for it; its timer only at start
+        s.disputes.check_every_seconds = 3600;
+    })
+    .await;
+    // keep the fake alive as long as the shop
+    std::mem::forget(stripe);
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    app.rounds.finished(Loop::Disputes, 1).await;
+    Shop { app, buyer, fake }
+}
+
+/// Places an order of one Owl and pays it with its payment intent.
+async fn paid_order(shop: &Shop) -> i64 {
+    let app = &shop.app;
+    let response = checkout(app, &shop.buyer, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(response.status(), 200);
+    let id = response.json::<Value>().await.unwrap()["order_id"]
+        .as_i64()
+        .unwrap();
+    let session = reference(app, id).await;
+    let mut event = stripe_event(
+        &format!("evt_paid_{id}"),
+        "checkout.session.completed",
+        &session,
+        id,
+    );
+    event["data"]["object"]["payment_intent"] = json!(payment_intent(id));
+    assert_eq!(
+        deliver(app, &event, WEBHOOK_SECRET, now(app))
+            .await
+            .status(),
+        200
+    );
+    id
+}
+
+/// A paid order claimed and delivered by a member of staff.
+async fn delivered_order(shop: &Shop) -> i64 {
+    let app = &shop.app;
+    let id = paid_order(shop).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    for step in ["claim", "deliver"] {
+        let done = staff
+            .post(app.url(&format!("/api/admin/orders/{id}/{step}")))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(done.status(), 200, "{step}");
+    }
+    id
+}
+
+/// Stripe's dispute event for `order`.
+fn dispute_event(event_id: &str, kind: &str, id: &str, order: i64, due_by: i64) -> Value {
+    json!({
+        "id": event_id, "object": "event", "type": kind, "created": 1_700_000_000,
+        "data": { "object": dispute_object(id, order, "needs_response", due_by) },
+    })
+}
+
+/// Delivers the event (answered 200) and waits for the disputes loop to have run after it.
+async fn report(app: &TestApp, event: &Value) {
+    // the event wakes the loop (its timer is an hour): the first round started after this
+    // one is a round after the event
+    let started = app.rounds.started(Loop::Disputes);
+    let response = deliver(app, event, WEBHOOK_SECRET, now(app)).await;
+    assert_eq!(response.status(), 200, "{event}");
+    app.rounds.finished(Loop::Disputes, started + 1).await;
+}
+
+async fn disputes(app: &TestApp, admin: &reqwest::Client) -> Vec<Value> {
+    let list = admin
+        .get(app.url("/api/admin/disputes"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(list.status(), 200);
+    list.json::<Vec<Value>>().await.unwrap()
+}
+
+fn field<'a>(form: &'a [(String, String)], name: &str) -> &'a str {
+    form.iter()
+        .find(|(key, _)| key == name)
+        .map_or("", |(_, value)| value.as_str())
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_delivered_orders_dispute_stages_its_record_once_and_staff_submit_it_once(
+    #[case] backend: Backend,
+) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    let order = delivered_order(&shop).await;
+    let due_by = now(app) + 7 * 24 * 3600;
+    let created = dispute_event("evt_d1", "charge.dispute.created", "du_one", order, due_by);
+    // Stripe repeats itself: the created event three times, then an update
+    for _ in 0..3 {
+        report(app, &created).await;
+    }
+    let updated = dispute_event("evt_d2", "charge.dispute.updated", "du_one", order, due_by);
+    report(app, &updated).await;
+
+    {
+        let seen = shop.fake.seen.lock().unwrap();
+        assert_eq!(seen.uploads.len(), 3, "three PDF files, once");
+        for upload in &seen.uploads {
+            let text = String::from_utf8_lossy(upload);
+            assert!(text.contains("dispute_evidence"), "the upload's purpose");
+            assert!(text.contains("%PDF-"), "a PDF file");
+        }
+        assert_eq!(seen.updates.len(), 1, "staged once");
+        let staged = &seen.updates[0];
+        assert_eq!(field(staged, "submit"), "false");
+        let name = field(staged, "evidence[customer_name]");
+        assert!(
+            name.contains("Builder_Bob (Roblox)"),
+            "{name} in {staged:?}"
+        );
+        assert_eq!(field(staged, "evidence[customer_purchase_ip]"), "127.0.0.1");
+        assert_eq!(
+            field(staged, "evidence[customer_email_address]"),
+            "buyer@example.com"
+        );
+        assert!(field(staged, "evidence[product_description]").contains("1 x Owl"));
+        let log = field(staged, "evidence[access_activity_log]");
+        for step in [
+            "Order placed",
+            "Payment received",
+            "Claimed for delivery",
+            "Delivered in game",
+        ] {
+            assert!(log.contains(step), "{step} in {log}");
+        }
+        assert!(field(staged, "evidence[refund_policy_disclosure]").contains("refund policy"));
+        assert!(!field(staged, "evidence[service_date]").is_empty());
+        for file in [
+            "service_documentation",
+            "customer_communication",
+            "refund_policy",
+        ] {
+            assert!(
+                field(staged, &format!("evidence[{file}]")).starts_with("file_"),
+                "{file}"
+            );
+        }
+    }
+
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let listed = disputes(app, &admin).await;
+    assert_eq!(listed.len(), 1);
+    let dispute = &listed[0];
+    assert_eq!(dispute["dispute_id"], "du_one");
+    assert_eq!(dispute["order_id"], order);
+    assert_eq!(dispute["evidence"], "staged");
+    assert_eq!(dispute["amount"], 10.0);
+    assert_eq!(dispute["currency"], "USD");
+    assert_eq!(dispute["reason"], "product_not_received");
+    assert_eq!(dispute["delivered"], true);
+
+    // the files as Stripe gets them
+    let pdf = admin
+        .get(app.url("/api/admin/disputes/du_one/evidence/service_documentation"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-"));
+    let unknown = admin
+        .get(app.url("/api/admin/disputes/du_one/evidence/passport"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+
+    // staff only, a note within 1,000 characters, then once
+    let staff = app.client_with_role(Role::Admin).await;
+    let submit = |client: &reqwest::Client, note: String| {
+        client
+            .post(app.url("/api/admin/disputes/du_one/submit"))
+            .json(&json!({ "note": note }))
+            .send()
+    };
+    assert_eq!(submit(&staff, "x".into()).await.unwrap().status(), 403);
+    let long = submit(&admin, "x".repeat(1001)).await.unwrap();
+    assert_eq!(long.status(), 422);
+    assert!(long.json::<Value>().await.unwrap()["errors"]["note"].is_array());
+    let note = "The buyer thanked our staff in the ticket after the trade.";
+    let submitted = submit(&admin, note.into()).await.unwrap();
+    assert_eq!(submitted.status(), 200);
+    assert_eq!(
+        submitted.json::<Value>().await.unwrap()["evidence"],
+        "submitted"
+    );
+    assert_eq!(submit(&admin, note.into()).await.unwrap().status(), 409);
+    let accept = admin
+        .post(app.url("/api/admin/disputes/du_one/accept"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        accept.status(),
+        409,
+        "submitted evidence cannot be accepted"
+    );
+    let seen = shop.fake.seen.lock().unwrap();
+    assert_eq!(seen.updates.len(), 2, "one staging, one submission");
+    let sent = &seen.updates[1];
+    assert_eq!(field(sent, "submit"), "true");
+    assert!(field(sent, "evidence[uncategorized_text]").contains(note));
+    assert_eq!(seen.uploads.len(), 3, "the staged files are kept");
+    assert_eq!(seen.closes, 0);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_undelivered_orders_dispute_stages_nothing_and_is_accepted_once(
+    #[case] backend: Backend,
+) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    let order = paid_order(&shop).await;
+    let due_by = now(app) + 7 * 24 * 3600;
+    report(
+        app,
+        &dispute_event("evt_u1", "charge.dispute.created", "du_two", order, due_by),
+    )
+    .await;
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let listed = disputes(app, &admin).await;
+    assert_eq!(listed[0]["evidence"], "none");
+    assert_eq!(listed[0]["delivered"], false);
+    let submit = admin
+        .post(app.url("/api/admin/disputes/du_two/submit"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(submit.status(), 409);
+    let missing = admin
+        .post(app.url("/api/admin/disputes/du_nobody/accept"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+
+    // Stripe failing: 502 and nothing changes
+    shop.fake
+        .fail
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let accept = || {
+        admin
+            .post(app.url("/api/admin/disputes/du_two/accept"))
+            .send()
+    };
+    assert_eq!(accept().await.unwrap().status(), 502);
+    assert_eq!(disputes(app, &admin).await[0]["outcome"], Value::Null);
+    shop.fake
+        .fail
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    let accepted = accept().await.unwrap();
+    assert_eq!(accepted.status(), 200);
+    assert_eq!(accepted.json::<Value>().await.unwrap()["outcome"], "lost");
+    assert_eq!(accept().await.unwrap().status(), 409);
+    let seen = shop.fake.seen.lock().unwrap();
+    assert!(seen.uploads.is_empty() && seen.updates.is_empty());
+    assert_eq!(seen.closes, 1);
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn staged_evidence_nobody_submitted_goes_a_day_before_it_is_due(#[case] backend: Backend) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    let order = delivered_order(&shop).await;
+    // due in 30 hours: staged now, not yet submitted
+    let due_by = now(app) + 30 * 3600;
+    report(
+        app,
+        &dispute_event(
+            "evt_s1",
+            "charge.dispute.created",
+            "du_three",
+            order,
+            due_by,
+        ),
+    )
+    .await;
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    assert_eq!(disputes(app, &admin).await[0]["evidence"], "staged");
+    // seven hours on, it is due within a day: the next round submits it, once
+    app.clock.advance(std::time::Duration::from_secs(7 * 3600));
+    report(
+        app,
+        &dispute_event(
+            "evt_s2",
+            "charge.dispute.updated",
+            "du_three",
+            order,
+            due_by,
+        ),
+    )
+    .await;
+    report(
+        app,
+        &dispute_event(
+            "evt_s3",
+            "charge.dispute.updated",
+            "du_three",
+            order,
+            due_by,
+        ),
+    )
+    .await;
+    assert_eq!(disputes(app, &admin).await[0]["evidence"], "submitted");
+    let seen = shop.fake.seen.lock().unwrap();
+    let submits: Vec<_> = seen
+        .updates
+        .iter()
+        .filter(|form| field(form, "submit") == "true")
+        .collect();
+    assert_eq!(submits.len(), 1);
+}
