@@ -112,7 +112,7 @@ pub struct Loops {
     /// Each loop counts its finished rounds here.
     pub rounds: Rounds,
     pub disputes: Arc<crate::disputes::DisputeService>,
-    pub disputes_waker: Arc<tokio::sync::Notify>,
+    pub disputes_waker: Arc<crate::disputes::DisputesWaker>,
 }
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
@@ -188,7 +188,7 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration, rounds: Rounds) {
 /// `every` and whenever a dispute asks for it (`waker`).
 fn spawn_disputes(
     disputes: Arc<crate::disputes::DisputeService>,
-    waker: Arc<tokio::sync::Notify>,
+    waker: Arc<crate::disputes::DisputesWaker>,
     every: Duration,
     rounds: Rounds,
 ) {
@@ -198,7 +198,7 @@ fn spawn_disputes(
         loop {
             tokio::select! {
                 _ = ticker.tick() => {}
-                () = waker.notified() => {}
+                () = waker.0.notified() => {}
             }
             let _round = rounds.begin(Loop::Disputes);
             if let Err(error) = disputes.stage_due().await {

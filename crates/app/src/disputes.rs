@@ -29,6 +29,11 @@ impl disputes::EvidenceRenderer for BlockingPdf {
     }
 }
 
+/// Wakes the disputes loop when a dispute asks for its evidence (the loop's timer is the
+/// fallback).
+#[derive(Default)]
+pub struct DisputesWaker(pub tokio::sync::Notify);
+
 /// Where a dispute's evidence goes: Stripe, or (without Stripe keys) nowhere but the shop's
 /// own records, so the whole path can be tried offline.
 pub enum ShopDisputeGateway {

@@ -109,7 +109,7 @@ pub struct Services {
     pub db_queries: Arc<AtomicU64>,
     /// Disputes and their evidence, and the waker of their loop.
     pub disputes: web::Data<crate::disputes::DisputeService>,
-    pub disputes_waker: web::Data<tokio::sync::Notify>,
+    pub disputes_waker: web::Data<crate::disputes::DisputesWaker>,
 }
 
 impl Services {
@@ -292,7 +292,7 @@ impl Services {
             &media,
             &clock,
         )?);
-        let disputes_waker = Arc::new(tokio::sync::Notify::new());
+        let disputes_waker = Arc::new(crate::disputes::DisputesWaker::default());
         let sweeper = background::start(
             Loops {
                 outbox,

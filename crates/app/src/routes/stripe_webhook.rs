@@ -73,7 +73,7 @@ pub async fn webhook(
     verifier: web::Data<Option<WebhookVerifier>>,
     clock: web::Data<AppClock>,
     disputes: web::Data<DisputeService>,
-    waker: web::Data<tokio::sync::Notify>,
+    waker: web::Data<crate::disputes::DisputesWaker>,
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -110,7 +110,7 @@ pub async fn webhook(
             .reported(provider, payment_id, facts)
             .await
             .map_err(ApiError::Internal)?;
-        waker.notify_one();
+        waker.0.notify_one();
     }
     Ok(HttpResponse::Ok().json(WebhookReceived { received: true }))
 }
