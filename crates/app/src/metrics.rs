@@ -328,6 +328,19 @@ impl ShopMetrics {
             orders.with_label_values(&[status.as_str()]).set(*n);
         }
         registry.register(Box::new(orders))?;
+        let disputes = IntCounterVec::new(
+            Opts::new(
+                "shop_disputes_total",
+                "Disputes of payments, by the bank's reason and outcome (won, lost, pending)",
+            ),
+            &["reason", "outcome"],
+        )?;
+        for (reason, outcome, n) in &counts.disputes {
+            disputes
+                .with_label_values(&[reason.as_str(), outcome.as_str()])
+                .inc_by(u64::try_from(*n).unwrap_or(0));
+        }
+        registry.register(Box::new(disputes))?;
 
         let gauge = |name: &str, help: &str, value: i64| -> anyhow::Result<()> {
             let gauge = IntGauge::new(name, help)?;

@@ -27,6 +27,8 @@ pub struct ShopCounts {
     pub oldest_paid_at: Option<DateTime<Utc>>,
     /// Chats that asked for a live agent nobody has accepted yet.
     pub live_chats_waiting: i64,
+    /// Disputes by the bank's reason and how they ended (`won`, `lost`, or `pending`).
+    pub disputes: Vec<(String, String, i64)>,
 }
 
 /// Jobs waiting or given up, by kind and state, as the metrics show them (`shop_jobs`).
@@ -44,7 +46,7 @@ pub struct JobCount {
 const SHOP_TABLES: [&str; 5] = ["products", "users", "orders", "chats", "proofs"];
 
 impl Store {
-    /// Four small aggregate reads (one per index they use), no row is loaded.
+    /// Five small aggregate reads (one per index they use), no row is loaded.
     pub async fn shop_counts(&self) -> anyhow::Result<ShopCounts> {
         let db = &self.db;
         let orders_by_status: Vec<(String, i64)> = orders::Entity::find()
@@ -103,7 +105,26 @@ impl Store {
             .await
             .context("failed to count the chats waiting for staff")?
             .unwrap_or(0);
+        let disputes = db
+            .query_all(Statement::from_string(
+                db.get_database_backend(),
+                "SELECT COALESCE(reason, 'unknown'), COALESCE(outcome, 'pending'), COUNT(*) \
+                 FROM disputes GROUP BY 1, 2 ORDER BY 1, 2",
+            ))
+            .await
+            .context("failed to count the disputes")?
+            .iter()
+            .map(|row| {
+                Ok((
+                    row.try_get_by_index::<String>(0)?,
+                    row.try_get_by_index::<String>(1)?,
+                    row.try_get_by_index::<i64>(2)?,
+                ))
+            })
+            .collect::<Result<Vec<_>, sea_orm::DbErr>>()
+            .context("unreadable dispute counts")?;
         Ok(ShopCounts {
+            disputes,
             orders_by_status,
             unpaid_reservations,
             unpaid_reserved_units,

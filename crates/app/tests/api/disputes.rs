@@ -115,6 +115,7 @@ async fn shop(backend: Backend) -> Shop {
         s.checkout.max_pending_orders = 100;
         // the loop runs when a dispute asks for it; its timer only at start
         s.disputes.check_every_seconds = 3600;
+        s.metrics.enabled = true;
     })
     .await;
     // keep the fake alive as long as the shop
@@ -384,9 +385,21 @@ async fn an_undelivered_orders_dispute_stages_nothing_and_is_accepted_once(
     assert_eq!(accepted.status(), 200);
     assert_eq!(accepted.json::<Value>().await.unwrap()["outcome"], "lost");
     assert_eq!(accept().await.unwrap().status(), 409);
-    let seen = shop.fake.seen.lock().unwrap();
-    assert!(seen.uploads.is_empty() && seen.updates.is_empty());
-    assert_eq!(seen.closes, 1);
+    {
+        let seen = shop.fake.seen.lock().unwrap();
+        assert!(seen.uploads.is_empty() && seen.updates.is_empty());
+        assert_eq!(seen.closes, 1);
+    }
+
+    // the owner's numbers: the dispute by reason and outcome, in a page promtool accepts
+    let metrics = app.client.get(app.url("/metrics")).send().await.unwrap();
+    assert_eq!(metrics.status(), 200);
+    let text = metrics.text().await.unwrap();
+    assert!(
+        text.contains(r#"shop_disputes_total{outcome="lost",reason="product_not_received"} 1"#),
+        "{text}"
+    );
+    crate::metrics::promtool_accepts(&text);
 }
 
 #[rstest]

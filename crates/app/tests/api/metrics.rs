@@ -26,7 +26,7 @@ fn sample(text: &str, series: &str) -> Option<f64> {
 /// `promtool check metrics` (Debian's `prometheus` package) finds no error and no lint in
 /// `text`. Where promtool is missing the check is skipped with a note, except under CI
 /// (`.ci/run` installs it), where a missing promtool fails.
-fn promtool_accepts(text: &str) {
+pub(crate) fn promtool_accepts(text: &str) {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let child = Command::new("promtool")
