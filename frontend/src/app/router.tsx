@@ -141,6 +141,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.adminDisputes.path,
+        lazy: async () => ({
+          Component: (await import('./routes/admin-disputes')).AdminDisputesRoute,
+        }),
+      },
+      {
         path: paths.adminAudit.path,
         lazy: async () => ({
           Component: (await import('./routes/admin-audit')).AdminAuditRoute,

@@ -29,6 +29,7 @@ export const paths = {
   adminInventory: { path: '/admin/inventory', getHref: () => '/admin/inventory' },
   adminOrders: { path: '/admin/orders', getHref: () => '/admin/orders' },
   adminBlocklist: { path: '/admin/blocklist', getHref: () => '/admin/blocklist' },
+  adminDisputes: { path: '/admin/disputes', getHref: () => '/admin/disputes' },
   adminAudit: { path: '/admin/audit', getHref: () => '/admin/audit' },
   adminPromoCodes: { path: '/admin/promo-codes', getHref: () => '/admin/promo-codes' },
   about: { path: '/about', getHref: () => '/about' },

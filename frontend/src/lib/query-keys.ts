@@ -49,6 +49,7 @@ export const queryKeys = {
     salesStats: ['admin', 'sales-stats'] as const,
     promoCodes: ['admin', 'promo-codes'] as const,
     blocklist: ['admin', 'blocklist'] as const,
+    disputes: ['admin', 'disputes'] as const,
     audit: {
       all: ['admin', 'audit'] as const,
       list: <F extends object>(filters: F) => ['admin', 'audit', filters] as const,

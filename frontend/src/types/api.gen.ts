@@ -194,6 +194,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Disputes
+         * @description Every dispute of a payment, newest first: the order, amount, reason, Stripe's status, the evidence deadline, where the evidence is and the outcome (super_admin).
+         */
+        get: operations["admin_list_disputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/disputes/{dispute_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the dispute
+         * @description Closes the dispute at Stripe: the money stays with the buyer (super_admin).
+         */
+        post: operations["admin_accept_dispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/disputes/{dispute_id}/evidence/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An evidence file
+         * @description One of the dispute's three evidence PDFs as Stripe gets them, built from the order's delivery record (super_admin).
+         */
+        get: operations["admin_dispute_evidence_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/disputes/{dispute_id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit the evidence
+         * @description Sends the evidence to the bank through Stripe (`submit=true`), with the note added to its summary. Once: a second submit answers 409 (super_admin).
+         */
+        post: operations["admin_submit_dispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders": {
         parameters: {
             query?: never;
@@ -1340,7 +1420,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's signed events
-         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid), `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created` and `charge.dispute.closed`; other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
+         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid), `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created`, `charge.dispute.updated`, `charge.dispute.closed` (the dispute is kept, and a delivered order's record staged as evidence) and `radar.early_fraud_warning.created`; other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
          */
         post: operations["webhook"];
         delete?: never;
@@ -1750,6 +1830,69 @@ export interface components {
         DiscordUnlinked: {
             /** @example Discord unlinked. */
             message: string;
+        };
+        /** @description A buyer's dispute of an order's payment. */
+        Dispute: {
+            /**
+             * @description Stripe's dispute id.
+             * @example du_1PqXyZ2eZvKYlo2C
+             */
+            dispute_id: string;
+            /**
+             * Format: int64
+             * @description The order whose payment is disputed; `null` for a payment of no order of ours.
+             * @example 42
+             */
+            order_id: number | null;
+            /** @description Whether that order was delivered (only a delivered order has evidence). */
+            delivered: boolean;
+            /**
+             * Format: double
+             * @description The amount disputed, in `currency`, like the order totals.
+             * @example 24.99
+             */
+            amount: number;
+            /** @example USD */
+            currency: string;
+            /**
+             * @description The bank's reason (`fraudulent`, `product_not_received`, ...).
+             * @example product_not_received
+             */
+            reason: string | null;
+            /**
+             * @description Stripe's status (`needs_response`, `under_review`, `won`, `lost`, ...).
+             * @example needs_response
+             */
+            status: string;
+            /**
+             * Format: date-time
+             * @description When the evidence must be with the bank.
+             */
+            due_by: string | null;
+            evidence: components["schemas"]["DisputeEvidence"];
+            /**
+             * @description How it ended (`won`, `lost`); `null` while open.
+             * @example won
+             */
+            outcome: string | null;
+            /** @description What staff wrote to the bank with the evidence. */
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description Where a dispute's evidence is.
+         * @enum {string}
+         */
+        DisputeEvidence: "none" | "staged" | "submitted";
+        /** @description `POST /api/admin/disputes/{dispute_id}/submit`: staff's note to the bank. */
+        DisputeSubmission: {
+            /**
+             * @description Added to the evidence's summary (at most 1,000 characters).
+             * @default null
+             * @example The buyer thanked our staff in the ticket after the trade.
+             */
+            note: string | null;
         };
         /**
          * @description Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
@@ -3562,6 +3705,283 @@ export interface operations {
             };
             /** @description No chat has this id (or the id is not a UUID). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_list_disputes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disputes. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"][];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_accept_dispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Stripe's dispute id. */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted; the dispute as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such dispute. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Submitted already, or closed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stripe refused or failed; nothing changed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_dispute_evidence_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Stripe's dispute id. */
+                dispute_id: string;
+                /** @description `service_documentation`, `customer_communication` or `refund_policy`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such dispute or file. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The dispute is about no order of ours. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_submit_dispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Stripe's dispute id. */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeSubmission"];
+            };
+        };
+        responses: {
+            /** @description Submitted; the dispute as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such dispute. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Submitted already, closed, or the order was never delivered (refund or accept). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A note over 1,000 characters. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Stripe refused or failed; nothing changed. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -187,6 +187,12 @@ function AdminProducts() {
             Blocklist
           </Link>
           <Link
+            to={paths.adminDisputes.getHref()}
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            Disputes
+          </Link>
+          <Link
             to={paths.adminAudit.getHref()}
             className={buttonClassName({ variant: 'secondary' })}
           >
