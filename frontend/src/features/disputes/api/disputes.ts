@@ -52,7 +52,7 @@ export function useSubmitDispute() {
     mutationFn: ({ disputeId, note }: { disputeId: string; note: string }): Promise<Dispute> =>
       api.post('/admin/disputes/{dispute_id}/submit', {
         params: { path: { dispute_id: disputeId } },
-        body: note ? { note } : {},
+        body: { note: note || null },
       }),
     onSuccess: (changed) => replaced(queryClient, changed),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: disputesQueryKey }),
