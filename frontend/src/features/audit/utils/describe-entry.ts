@@ -16,6 +16,8 @@ const KIND_LABELS: Record<string, string> = {
   'order.deliver': 'Order delivered',
   'staff.private_server': 'Private server link changed',
   'order.refund': 'Order refunded',
+  'dispute.submit': 'Dispute evidence submitted',
+  'dispute.accept': 'Dispute accepted',
   'proof.create': 'Proof added',
   'proof.delete': 'Proof deleted',
   'chat.delete': 'Chat deleted',
