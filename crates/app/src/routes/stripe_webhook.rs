@@ -67,13 +67,14 @@ async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
     security(()),
 )]
 pub async fn webhook(
-    checkout: web::Data<ShopCheckout>,
+    (checkout, providers): (web::Data<ShopCheckout>, web::Data<ShopProviders>),
     aftersale: web::Data<AfterSaleService>,
-    providers: web::Data<ShopProviders>,
     verifier: web::Data<Option<WebhookVerifier>>,
     clock: web::Data<AppClock>,
-    disputes: web::Data<DisputeService>,
-    waker: web::Data<crate::disputes::DisputesWaker>,
+    (disputes, waker): (
+        web::Data<DisputeService>,
+        web::Data<crate::disputes::DisputesWaker>,
+    ),
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
