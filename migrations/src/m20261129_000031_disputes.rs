@@ -7,8 +7,6 @@
 //!   evidence is submitted (by staff or by the deadline job). The row is its own outbox job:
 //!   `next_attempt_at` is set while its evidence is to be staged, leased by one instance at a
 //!   time with a conditional update, retried with `attempts` and the `last_error` kept.
-//! - `order_events.client_ip`: the client address of a step the buyer took (the "I'm in the
-//!   game" press, "I got my items"). Personal data, erased with the order's other addresses.
 //! - `orders.server_link_shown` and `server_link_shown_at`: the private server link as the buyer
 //!   was first shown it (staff change theirs), and when.
 //! - `orders.refund_policy_version`: the refund policy's version the checkout showed.
@@ -47,12 +45,6 @@ enum Disputes {
     StagedAt,
     SubmittedAt,
     ClosedAt,
-}
-
-#[derive(DeriveIden)]
-enum OrderEvents {
-    Table,
-    ClientIp,
 }
 
 #[derive(DeriveIden)]
@@ -174,14 +166,6 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(OrderEvents::Table)
-                    .add_column(ColumnDef::new(OrderEvents::ClientIp).string_len(64).null())
-                    .to_owned(),
-            )
-            .await?;
         // SQLite adds one column per ALTER TABLE
         for column in [
             ColumnDef::new(Orders::ServerLinkShown)
@@ -239,14 +223,6 @@ impl MigrationTrait for Migration {
                 )
                 .await?;
         }
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(OrderEvents::Table)
-                    .drop_column(OrderEvents::ClientIp)
-                    .to_owned(),
-            )
-            .await?;
         manager
             .drop_table(Table::drop().table(Disputes::Table).to_owned())
             .await

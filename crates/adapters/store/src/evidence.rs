@@ -1,7 +1,7 @@
 //! An order's delivery record, read for a dispute's evidence: the order with its buyer and
-//! addresses, the member of staff who delivered it, its steps (with the addresses of the steps
-//! the buyer took), the mails sent and the posts made in its ticket, and its proof pictures
-//! (their paths; the disputes service reads them).
+//! checkout address, the member of staff who delivered it, its steps, the mails sent and the
+//! posts made in its ticket, and its proof pictures (their paths; the disputes service reads
+//! them).
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -18,24 +18,6 @@ const ORDER: &str = "SELECT o.id, o.roblox_username, o.discord_username, o.disco
      o.received_at, o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, \
      o.total_cents, o.proof_id, o.status, u.name AS staff_name \
      FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?";
-
-/// The newest address of a step the buyer took.
-async fn step_address(store: &Store, order: i64, step: &str) -> anyhow::Result<Option<String>> {
-    let row = store
-        .db
-        .query_one(statement(
-            &store.db,
-            "SELECT client_ip FROM order_events WHERE order_id = ? AND step = ? \
-             AND client_ip IS NOT NULL ORDER BY id DESC LIMIT 1",
-            vec![order.into(), step.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the {step} step of order {order}"))?;
-    Ok(match row {
-        Some(row) => row.try_get("", "client_ip")?,
-        None => None,
-    })
-}
 
 async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::RecordLine>> {
     let rows = store
@@ -185,10 +167,11 @@ pub(crate) async fn delivery_record(
         server_link_shown_at: row.try_get("", "server_link_shown_at")?,
         server_link: row.try_get("", "server_link_shown")?,
         ready_at: row.try_get("", "buyer_ready_at")?,
-        ready_ip: step_address(store, id, "ready").await?,
+        // the addresses of the buyer's own steps are not recorded yet (issue 33 item 1)
+        ready_ip: None,
         delivered_at: row.try_get("", "delivered_at")?,
         received_at: row.try_get("", "received_at")?,
-        received_ip: step_address(store, id, "received").await?,
+        received_ip: None,
         refund_policy: policy_shown(row.try_get("", "refund_policy_version")?, created_at),
         proofs: proofs(store, row.try_get("", "proof_id")?).await?,
         communications: communications(store, id).await?,

@@ -961,8 +961,16 @@ async fn the_client_networks_migration_fills_the_key_of_every_order(#[case] back
         .unwrap();
         ids.push(id);
     }
-    // back to before the migration, and forward again: it runs on these rows
-    Migrator::down(conn, Some(1)).await.unwrap();
+    // back to before the migration (and the ones after it), and forward again: it runs on
+    // these rows
+    let after: u32 = Migrator::migrations()
+        .iter()
+        .rev()
+        .take_while(|m| m.name() != "m20261128_000030_client_networks")
+        .count()
+        .try_into()
+        .unwrap();
+    Migrator::down(conn, Some(after + 1)).await.unwrap();
     Migrator::up(conn, None).await.unwrap();
     let mut keys = Vec::new();
     for id in ids {

@@ -367,8 +367,6 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("dispatched_at", NotPersonal),
             // what the payment provider said with a dispute
             ("note", NotPersonal),
-            // where a step the buyer took came from ("I'm in the game", "I got my items")
-            ("client_ip", Personal),
         ],
     ),
     (
@@ -461,8 +459,9 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("due_by", NotPersonal),
             ("evidence", NotPersonal),
             ("outcome", NotPersonal),
-            // what staff wrote to the bank about the order
-            ("staff_note", Personal),
+            // what staff wrote to the bank with the evidence (staff's words, kept with the
+            // dispute; how long a dispute's evidence outlives an erasure is issue 33 item 8)
+            ("staff_note", NotPersonal),
             // the provider's ids of the uploaded evidence files
             ("files", NotPersonal),
             ("submit_claimed_at", NotPersonal),
