@@ -11,7 +11,6 @@ mod fonts;
 mod page;
 mod pictures;
 
-use chrono::{DateTime, Utc};
 use disputes::{DeliveryRecord, EvidenceError, EvidenceFiles};
 
 use crate::files::{customer_communication, refund_policy, service_documentation};
@@ -75,9 +74,4 @@ impl PdfEvidence {
             refund_policy,
         })
     }
-}
-
-/// A time as the evidence shows it: `2026-11-28 14:03:12 UTC`.
-pub(crate) fn utc(at: DateTime<Utc>) -> String {
-    at.format("%Y-%m-%d %H:%M:%S UTC").to_string()
 }

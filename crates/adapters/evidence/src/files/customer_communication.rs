@@ -4,7 +4,7 @@ use disputes::DeliveryRecord;
 
 use crate::fonts::Fonts;
 use crate::page::Composer;
-use crate::utc;
+use disputes::utc;
 
 pub(crate) fn render(fonts: &Fonts, record: &DeliveryRecord) -> Vec<u8> {
     let title = format!("Messages about order #{}", record.order_id);

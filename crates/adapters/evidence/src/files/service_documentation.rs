@@ -6,7 +6,7 @@ use disputes::DeliveryRecord;
 use crate::fonts::Fonts;
 use crate::page::{Cell, Composer, CONTENT_WIDTH};
 use crate::pictures::{Entry, Selection};
-use crate::utc;
+use disputes::utc;
 
 pub(crate) fn render(fonts: &Fonts, record: &DeliveryRecord, pictures: &Selection) -> Vec<u8> {
     let title = format!("Delivery record for order #{}", record.order_id);
