@@ -89,12 +89,12 @@ fn files_json(files: &StagedFiles) -> String {
 impl Store {
     async fn one_dispute(
         &self,
-        db: &impl ConnectionTrait,
         dispute_id: &str,
     ) -> anyhow::Result<Option<(Dispute, Option<StagedFiles>)>> {
-        let row = db
+        let row = self
+            .db
             .query_one(statement(
-                db,
+                &self.db,
                 &format!("SELECT {COLUMNS} FROM {FROM} WHERE d.dispute_id = ?"),
                 vec![dispute_id.into()],
             ))
@@ -104,17 +104,13 @@ impl Store {
             .transpose()
     }
 
-    async fn disputes_where(
-        &self,
-        condition: &str,
-        values: Vec<sea_orm::Value>,
-    ) -> anyhow::Result<Vec<Dispute>> {
+    async fn all_disputes(&self) -> anyhow::Result<Vec<Dispute>> {
         let rows = self
             .db
             .query_all(statement(
                 &self.db,
-                &format!("SELECT {COLUMNS} FROM {FROM} WHERE {condition} ORDER BY d.id DESC"),
-                values,
+                &format!("SELECT {COLUMNS} FROM {FROM} ORDER BY d.id DESC"),
+                vec![],
             ))
             .await
             .context("failed to read disputes")?;
@@ -188,7 +184,7 @@ impl DisputeRepository for Store {
         )
         .await?;
         let (dispute, _) = self
-            .one_dispute(&self.db, &facts.id)
+            .one_dispute(&facts.id)
             .await?
             .context("a recorded dispute is gone")?;
         Ok(dispute)
@@ -240,7 +236,7 @@ impl DisputeRepository for Store {
                 )
                 .await?;
             if won == 1 {
-                if let Some((dispute, _)) = self.one_dispute(&self.db, &id).await? {
+                if let Some((dispute, _)) = self.one_dispute(&id).await? {
                     leased.push(dispute);
                 }
             }
@@ -310,7 +306,7 @@ impl DisputeRepository for Store {
                 "claim a dispute's submission",
             )
             .await?;
-        let found = self.one_dispute(&self.db, &dispute_id).await?;
+        let found = self.one_dispute(&dispute_id).await?;
         Ok(match (claimed, found) {
             (_, None) => Claim::NotFound,
             (1, Some((dispute, files))) => Claim::Claimed(Box::new(dispute), files),
@@ -421,12 +417,12 @@ impl DisputeRepository for Store {
     }
 
     async fn disputes(&self) -> anyhow::Result<Vec<Dispute>> {
-        self.disputes_where("1 = 1", vec![]).await
+        self.all_disputes().await
     }
 
     async fn dispute(&self, dispute_id: String) -> anyhow::Result<Option<Dispute>> {
         Ok(self
-            .one_dispute(&self.db, &dispute_id)
+            .one_dispute(&dispute_id)
             .await?
             .map(|(dispute, _)| dispute))
     }

@@ -1,7 +1,7 @@
 //! What the shop does with a dispute: keeps it, stages the delivery record as evidence once,
 //! lets staff submit or accept it, and submits by itself before the deadline.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 use orders::gateways::PaymentError;
 use orders::PaymentProvider;
 use shared::{Actor, Clock};
@@ -401,11 +401,6 @@ where
             .await
             .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
         Ok(pdfs.get(file).to_vec())
-    }
-
-    /// When the next staging or deadline check is worth making (for the app's loop).
-    pub fn now(&self) -> DateTime<Utc> {
-        self.clock.now()
     }
 }
 
