@@ -410,6 +410,15 @@ impl BlocklistRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
+        // the write lock first (on SQLite a transaction that read first cannot write once
+        // another writer committed), then the entry as it was
+        txn.execute(statement(
+            &txn,
+            "UPDATE blocklist SET reason = reason WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .context("failed to lock a blocklist entry")?;
         let before = entry_where(&txn, "b.id = ?", vec![id.into()]).await?;
         let Some(before) = before else {
             txn.rollback().await.context("failed to roll back")?;

@@ -388,11 +388,8 @@ impl ChatRepository for Store {
                         .add(chats::Column::UpdatedAt.lt(closed_before)),
                 )
         };
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        // read outside the transaction: on SQLite a transaction that read first cannot write
+        // once another writer committed, and the deletes check the condition again
         let ids: Vec<String> = chats::Entity::find()
             .select_only()
             .column(chats::Column::Id)
@@ -400,12 +397,17 @@ impl ChatRepository for Store {
             .order_by_asc(chats::Column::UpdatedAt)
             .limit(u64::from(batch))
             .into_tuple::<String>()
-            .all(&txn)
+            .all(&self.db)
             .await
             .context("failed to find the chats to purge")?;
         if ids.is_empty() {
             return Ok(vec![]);
         }
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?;
         // Both deletes repeat the condition: a chat written since it was read (a shopper came
         // back) keeps itself and its messages.
         let still_expired = Query::select()

@@ -691,7 +691,13 @@ async fn a_chargeback_blocks_what_the_shop_verified_and_flags_what_the_buyer_typ
         .unwrap();
     assert_eq!(removed.status(), 204);
     let placed = checkout(app, &stranger, &payload(&[(1, 1)], 10.0)).await;
-    assert_eq!(placed.status(), 200, "flagged entries block nothing");
+    let placed_status = placed.status();
+    assert_eq!(
+        placed_status,
+        200,
+        "flagged entries block nothing: {}",
+        placed.text().await.unwrap()
+    );
 
     // staff confirm the flagged e-mail: from then on it blocks, and the audit log says so
     let email = of("email");
