@@ -10,7 +10,8 @@
 //! - `orders.server_link_shown` and `server_link_shown_at`: the private server link as the buyer
 //!   was first shown it (staff change theirs), and when.
 //! - `orders.refund_policy_version`: the refund policy's version the checkout showed.
-//! - `orders.received_at`: the buyer's "I got my items".
+//! - `orders.received_at`: the buyer's "I got my items"; `received_ip` and `buyer_ready_ip`: the
+//!   client addresses of that press and of "I'm in the game" (personal data, for the evidence).
 //! - `orders.hold_reason` and `held_at`: a risk hold (`fraud_warning`, `risk_level`) that keeps a
 //!   paid order out of the delivery queue until staff refund or release it.
 
@@ -55,6 +56,8 @@ enum Orders {
     ServerLinkShownAt,
     RefundPolicyVersion,
     ReceivedAt,
+    ReceivedIp,
+    BuyerReadyIp,
     HoldReason,
     HeldAt,
 }
@@ -184,6 +187,14 @@ impl MigrationTrait for Migration {
                 .timestamp_with_time_zone()
                 .null()
                 .to_owned(),
+            ColumnDef::new(Orders::ReceivedIp)
+                .string_len(45)
+                .null()
+                .to_owned(),
+            ColumnDef::new(Orders::BuyerReadyIp)
+                .string_len(45)
+                .null()
+                .to_owned(),
             ColumnDef::new(Orders::HoldReason)
                 .string_len(32)
                 .null()
@@ -209,6 +220,8 @@ impl MigrationTrait for Migration {
         for column in [
             Orders::HeldAt,
             Orders::HoldReason,
+            Orders::BuyerReadyIp,
+            Orders::ReceivedIp,
             Orders::ReceivedAt,
             Orders::RefundPolicyVersion,
             Orders::ServerLinkShownAt,

@@ -101,43 +101,6 @@ impl ProofFiles for MediaProofs {
     }
 }
 
-/// The shop's refund policy: one source, with the version checkout shows and orders record.
-/// Its text is the storefront's /refund-policy page's, in plain words.
-pub fn refund_policy(public_url: &str) -> disputes::RefundPolicy {
-    disputes::RefundPolicy {
-        version: REFUND_POLICY_VERSION.to_owned(),
-        url: format!("{}/refund-policy", public_url.trim_end_matches('/')),
-        text: REFUND_POLICY_TEXT.to_owned(),
-    }
-}
-
-/// The refund policy's version (the day it took effect).
-pub const REFUND_POLICY_VERSION: &str = "2026-11-01";
-
-const REFUND_POLICY_TEXT: &str = "\
-Our items are digital and delivered by hand, so refunds work differently from a regular shop.
-
-Completed purchases. We do not offer refunds for completed purchases. Once your items have been \
-delivered in game, the order is final. This also applies when you change your mind after \
-delivery, when you no longer play, or when the game's developers later change how an item works.
-
-When you do get a refund. If your order was not delivered because of an error on our side, for \
-example we ran out of the item after you paid or our staff could not complete the delivery, we \
-refund the full amount you paid to the card you used.
-
-Your part: correct details. You must give us a correct Roblox username, e-mail address and \
-Discord account at checkout, and join the private server from your order page when asked. We are \
-not able to refund an order that could not be delivered because the details were wrong, or \
-because you did not join to receive it.
-
-Items with a dupe warning. Some pets may be falsely flagged as a dupe by the game after \
-delivery. We warn you before you add them to your cart, and a flag placed by the game after \
-delivery is not a reason for a refund.
-
-How to ask for a refund. Open a ticket on our Discord server or ask in the help chat, give your \
-order number and the e-mail address you used at checkout, and tell us what went wrong. Staff \
-check the delivery record and answer you there. Approved refunds are sent to the original card.";
-
 /// The disputes service from the settings: Stripe's APIs when its secret key is set.
 pub fn build(
     settings: &crate::settings::Settings,
@@ -166,6 +129,6 @@ pub fn build(
         },
         clock.clone(),
         settings.disputes.domain(),
-        refund_policy(&settings.site.public_url),
+        crate::refund_policy::for_disputes(&settings.site.public_url),
     ))
 }

@@ -16,6 +16,7 @@ mod metrics;
 mod openapi;
 mod outbox;
 mod public_get;
+mod refund_policy;
 mod rounds;
 mod routes;
 mod seed;

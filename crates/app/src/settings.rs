@@ -131,7 +131,8 @@ pub struct DeliverySettings {
     /// A claimed order whose buyer has not said "I'm in the game" this many minutes after the
     /// claim shows "no show" on the staff queue.
     pub no_show_minutes: u32,
-    /// `POST /api/orders/{id}/ready` per order per hour; more: 429.
+    /// `POST /api/orders/{id}/ready` (and, counted apart, `…/received`) per order per hour;
+    /// more: 429.
     pub ready_per_order_per_hour: u32,
 }
 

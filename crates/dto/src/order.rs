@@ -109,7 +109,8 @@ pub struct KeyQuery {
 /// One step of the order's way.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TimelineStepResponse {
-    /// `paid`, `claimed`, `delivered`; or `refunded`, `expired`, `cancelled`.
+    /// `paid`, `claimed`, `delivered`, `received` (the buyer said they got their items); or
+    /// `refunded`, `expired`, `cancelled`.
     #[schema(example = "paid")]
     pub status: &'static str,
     #[schema(format = DateTime)]
@@ -130,6 +131,9 @@ pub struct OrderDeliveryResponse {
     /// When the buyer said "I'm in the game" (cleared when staff release the order).
     #[schema(required = true, format = DateTime)]
     pub buyer_ready_at: Option<String>,
+    /// Once delivered: when the buyer said "I got my items" (`null` until then).
+    #[schema(required = true, format = DateTime)]
+    pub received_at: Option<String>,
     /// The order's Discord ticket (a private thread), when the shop opened one.
     #[schema(required = true)]
     pub ticket_url: Option<String>,
@@ -148,6 +152,7 @@ impl From<&delivery::BuyerDelivery> for OrderDeliveryResponse {
             private_server_url: delivery.private_server_url.clone(),
             claimed_at: delivery.claimed_at.map(|at| at.to_rfc3339()),
             buyer_ready_at: delivery.buyer_ready_at.map(|at| at.to_rfc3339()),
+            received_at: delivery.received_at.map(|at| at.to_rfc3339()),
             ticket_url: delivery.ticket_url.clone(),
             ticket_problem: delivery.ticket_problem.clone(),
             proof_picture: delivery.proof_picture.clone(),

@@ -76,6 +76,12 @@ pub struct ExportedOrder {
     /// The client address the order was placed from.
     #[schema(required = true)]
     pub client_ip: Option<String>,
+    /// The client address "I'm in the game" was pressed from.
+    #[schema(required = true)]
+    pub buyer_ready_ip: Option<String>,
+    /// The client address "I got my items" was pressed from.
+    #[schema(required = true)]
+    pub received_ip: Option<String>,
     /// The Discord thread of its delivery, if one was opened.
     #[schema(required = true)]
     pub ticket_thread_id: Option<String>,
@@ -167,6 +173,8 @@ impl From<accounts::OrderRecord> for ExportedOrder {
             discord_avatar: order.discord_avatar,
             roblox_username: order.roblox_username,
             client_ip: order.client_ip,
+            buyer_ready_ip: order.buyer_ready_ip,
+            received_ip: order.received_ip,
             ticket_thread_id: order.ticket_thread_id,
             ticket_problem: order.ticket_problem,
             review: order.review.map(|review| ExportedReview {

@@ -23,3 +23,22 @@ pub struct Site<'a> {
     #[schema(example = 10)]
     pub delivery_minutes: u32,
 }
+
+/// The shop's refund policy (`GET /api/refund-policy`): its one source, with its version.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefundPolicy {
+    /// The day the policy took effect; every order records the version its checkout linked.
+    #[schema(example = "2026-11-01")]
+    pub version: &'static str,
+    /// The sentence above the sections.
+    pub intro: &'static str,
+    pub sections: Vec<RefundPolicySection>,
+}
+
+/// One section of the refund policy.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefundPolicySection {
+    #[schema(example = "Completed purchases")]
+    pub heading: &'static str,
+    pub text: &'static str,
+}

@@ -5,6 +5,7 @@
  */
 export const queryKeys = {
   site: ['site'] as const,
+  refundPolicy: ['refund-policy'] as const,
   session: ['auth', 'session'] as const,
   products: ['products'] as const,
   proofs: ['proofs'] as const,

@@ -1071,6 +1071,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the items arrived
+         * @description For whoever may see the order (its session, its logged-in owner, or `?key=`). Once, after the delivery: the time and the client address are kept for the order's record (a dispute's evidence). A link in a mail never calls it. At most `delivery.ready_per_order_per_hour` calls per order per hour.
+         */
+        post: operations["order_buyer_received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders/{id}/review": {
         parameters: {
             query?: never;
@@ -1269,6 +1289,26 @@ export interface paths {
          * @description Removes the proof and the pictures no other proof uses (staff).
          */
         delete: operations["delete_proof"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/refund-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The refund policy, from its one source: the storefront's page shows it, the checkout links
+         *     it and orders record its version.
+         */
+        get: operations["refund_policy"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1996,6 +2036,10 @@ export interface components {
             roblox_username: string;
             /** @description The client address the order was placed from. */
             client_ip: string | null;
+            /** @description The client address "I'm in the game" was pressed from. */
+            buyer_ready_ip: string | null;
+            /** @description The client address "I got my items" was pressed from. */
+            received_ip: string | null;
             /** @description The Discord thread of its delivery, if one was opened. */
             ticket_thread_id: string | null;
             /** @description The problem reported with its delivery, if any. */
@@ -2194,6 +2238,11 @@ export interface components {
              * @description When the buyer said "I'm in the game" (cleared when staff release the order).
              */
             buyer_ready_at: string | null;
+            /**
+             * Format: date-time
+             * @description Once delivered: when the buyer said "I got my items" (`null` until then).
+             */
+            received_at: string | null;
             /** @description The order's Discord ticket (a private thread), when the shop opened one. */
             ticket_url: string | null;
             /** @description Why there is no ticket or the buyer is not in it, in a sentence. */
@@ -2704,6 +2753,23 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description The shop's refund policy (`GET /api/refund-policy`): its one source, with its version. */
+        RefundPolicy: {
+            /**
+             * @description The day the policy took effect; every order records the version its checkout linked.
+             * @example 2026-11-01
+             */
+            version: string;
+            /** @description The sentence above the sections. */
+            intro: string;
+            sections: components["schemas"]["RefundPolicySection"][];
+        };
+        /** @description One section of the refund policy. */
+        RefundPolicySection: {
+            /** @example Completed purchases */
+            heading: string;
+            text: string;
+        };
         /** @description New storefront positions for some products. */
         ReorderRequest: {
             /** @description Each product at most once; all are saved or none. */
@@ -2998,7 +3064,8 @@ export interface components {
         /** @description One step of the order's way. */
         TimelineStepResponse: {
             /**
-             * @description `paid`, `claimed`, `delivered`; or `refunded`, `expired`, `cancelled`.
+             * @description `paid`, `claimed`, `delivered`, `received` (the buyer said they got their items); or
+             *     `refunded`, `expired`, `cancelled`.
              * @example paid
              */
             status: string;
@@ -6929,6 +6996,80 @@ export interface operations {
             };
         };
     };
+    order_buyer_received: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded; the order as its page shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedOrderResponse"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not delivered (yet), or already confirmed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls for this order; see `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     leave: {
         parameters: {
             query?: {
@@ -7574,6 +7715,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund policy and its version. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=300` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPolicy"];
                 };
             };
         };

@@ -188,6 +188,45 @@ impl Store {
             .context("failed to seed a private server link")?;
         Ok(())
     }
+
+    /// A step the buyer takes from the order's page: `update` (its time, its client address,
+    /// the order's id, the status it needs) sets it once, and the step is recorded with it;
+    /// `false` when no row matched.
+    async fn buyer_step(
+        &self,
+        id: OrderId,
+        update: &str,
+        (at, from, status): (DateTime<Utc>, Option<String>, OrderStatus),
+        step: OrderStep,
+    ) -> Result<bool, OrderError> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .with_context(|| format!("failed to start to record {step} of order {id}"))?;
+        let changed = txn
+            .execute(statement(
+                &txn,
+                update,
+                vec![
+                    at.into(),
+                    from.into(),
+                    id.get().into(),
+                    status.as_str().into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to record {step} of order {id}"))?;
+        if changed.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        record_step(&txn, id.get(), step, None, at).await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit {step} of order {id}"))?;
+        Ok(true)
+    }
 }
 
 impl DeliveryRepository for Store {
@@ -318,35 +357,38 @@ impl DeliveryRepository for Store {
         .await
     }
 
-    #[tracing::instrument(skip(self))]
-    async fn mark_ready(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start to mark a buyer ready")?;
-        let ready = txn
-            .execute(statement(
-                &txn,
-                "UPDATE orders SET buyer_ready_at = ? \
-                 WHERE id = ? AND status = ? AND buyer_ready_at IS NULL",
-                vec![
-                    at.into(),
-                    id.get().into(),
-                    OrderStatus::Paid.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to mark the buyer of order {id} ready"))?;
-        if ready.rows_affected() != 1 {
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(false);
-        }
-        record_step(&txn, id.get(), OrderStep::Ready, None, at).await?;
-        txn.commit()
-            .await
-            .with_context(|| format!("failed to commit the buyer of order {id} ready"))?;
-        Ok(true)
+    #[tracing::instrument(skip(self, from))]
+    async fn mark_ready(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        from: Option<String>,
+    ) -> Result<bool, OrderError> {
+        self.buyer_step(
+            id,
+            "UPDATE orders SET buyer_ready_at = ?, buyer_ready_ip = ? \
+             WHERE id = ? AND status = ? AND buyer_ready_at IS NULL",
+            (at, from, OrderStatus::Paid),
+            OrderStep::Ready,
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self, from))]
+    async fn mark_received(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        from: Option<String>,
+    ) -> Result<bool, OrderError> {
+        self.buyer_step(
+            id,
+            "UPDATE orders SET received_at = ?, received_ip = ? \
+             WHERE id = ? AND status = ? AND received_at IS NULL",
+            (at, from, OrderStatus::Delivered),
+            OrderStep::Received,
+        )
+        .await
     }
 
     #[tracing::instrument(skip(self))]

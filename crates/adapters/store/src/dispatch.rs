@@ -481,12 +481,30 @@ impl<W: StockWatch> DeliveryRepository for EventsStore<W> {
         self.store.proof_exists(id).await
     }
 
-    async fn mark_ready(&self, id: OrderId, at: DateTime<Utc>) -> Result<bool, OrderError> {
-        let ready = self.store.mark_ready(id, at).await?;
+    async fn mark_ready(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        from: Option<String>,
+    ) -> Result<bool, OrderError> {
+        let ready = self.store.mark_ready(id, at, from).await?;
         if ready {
             self.order_now(id, OrderStep::Ready).await;
         }
         Ok(ready)
+    }
+
+    async fn mark_received(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        from: Option<String>,
+    ) -> Result<bool, OrderError> {
+        let received = self.store.mark_received(id, at, from).await?;
+        if received {
+            self.order_now(id, OrderStep::Received).await;
+        }
+        Ok(received)
     }
 
     async fn private_server_url(&self, staff: UserId) -> Result<Option<String>, OrderError> {

@@ -15,7 +15,7 @@ use crate::Store;
 
 const ORDER: &str = "SELECT o.id, o.roblox_username, o.discord_username, o.discord_id, o.email, \
      o.client_ip, o.created_at, o.paid_at, o.claimed_at, o.buyer_ready_at, o.delivered_at, \
-     o.received_at, o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, \
+     o.received_at, o.buyer_ready_ip, o.received_ip, o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, \
      o.total_cents, o.proof_id, o.status, u.name AS staff_name \
      FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?";
 
@@ -168,10 +168,10 @@ pub(crate) async fn delivery_record(
         server_link: row.try_get("", "server_link_shown")?,
         ready_at: row.try_get("", "buyer_ready_at")?,
         // the addresses of the buyer's own steps are not recorded yet (issue 33 item 1)
-        ready_ip: None,
+        ready_ip: row.try_get("", "buyer_ready_ip")?,
         delivered_at: row.try_get("", "delivered_at")?,
         received_at: row.try_get("", "received_at")?,
-        received_ip: None,
+        received_ip: row.try_get("", "received_ip")?,
         refund_policy: policy_shown(row.try_get("", "refund_policy_version")?, created_at),
         proofs: proofs(store, row.try_get("", "proof_id")?).await?,
         communications: communications(store, id).await?,

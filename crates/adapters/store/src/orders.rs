@@ -985,6 +985,7 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         dispute_outcome: Set(None),
         dispute_closed_at: Set(None),
         pay_by: Set(order.pay_by),
+        refund_policy_version: Set(order.refund_policy_version.clone()),
     }
 }
 

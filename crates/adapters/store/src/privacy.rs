@@ -14,6 +14,15 @@ use crate::entities::{chat_messages, chats, order_lines, orders, users};
 use crate::sql::statement;
 use crate::Store;
 
+/// An order's ticket (thread, problem) and its buyer's addresses ("I'm in the game", "I got
+/// my items").
+type TicketAndAddresses = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
 impl Store {
     /// Every chat of the account, oldest first, with its messages.
     async fn chats_of_user(&self, user: UserId) -> anyhow::Result<Vec<ChatRecord>> {
@@ -92,19 +101,22 @@ impl Store {
                 })
                 .transpose()
                 .with_context(|| format!("bad review of order {}", order.id))?;
-            let (ticket_thread_id, ticket_problem) = self
+            let (ticket_thread_id, ticket_problem, buyer_ready_ip, received_ip) = self
                 .db
                 .query_one(statement(
                     &self.db,
-                    "SELECT ticket_thread_id, ticket_problem FROM orders WHERE id = ?",
+                    "SELECT ticket_thread_id, ticket_problem, buyer_ready_ip, received_ip \
+                     FROM orders WHERE id = ?",
                     vec![order.id.into()],
                 ))
                 .await
                 .with_context(|| format!("failed to load the ticket of order {}", order.id))?
-                .map(|row| -> anyhow::Result<(Option<String>, Option<String>)> {
+                .map(|row| -> anyhow::Result<TicketAndAddresses> {
                     Ok((
                         row.try_get("", "ticket_thread_id")?,
                         row.try_get("", "ticket_problem")?,
+                        row.try_get("", "buyer_ready_ip")?,
+                        row.try_get("", "received_ip")?,
                     ))
                 })
                 .transpose()
@@ -137,6 +149,8 @@ impl Store {
                 discord_avatar: order.discord_avatar,
                 roblox_username: order.roblox_username,
                 client_ip: order.client_ip,
+                buyer_ready_ip,
+                received_ip,
                 ticket_thread_id,
                 ticket_problem,
                 review,
@@ -302,6 +316,7 @@ impl AccountEraser for Store {
             (
                 "UPDATE orders SET email = ?, discord_id = NULL, discord_username = ?, \
                  discord_avatar = NULL, roblox_username = ?, client_ip = NULL, client_net = NULL, \
+                 buyer_ready_ip = NULL, received_ip = NULL, \
                  buyer_token = NULL, ticket_problem = NULL, \
                  ticket_thread_id = CASE WHEN status = ? THEN ticket_thread_id ELSE NULL END, \
                  idempotency_key = NULL, request_fingerprint = NULL, \

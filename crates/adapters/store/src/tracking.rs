@@ -75,8 +75,9 @@ impl TrackingRepository for Store {
             .db
             .query_one(statement(
                 &self.db,
-                "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.ticket_thread_id, \
-                 o.ticket_problem, u.name AS staff_name, u.private_server_url \
+                "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.received_at, \
+                 o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, \
+                 u.name AS staff_name, u.private_server_url \
                  FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?",
                 vec![id.get().into()],
             ))
@@ -96,6 +97,10 @@ impl TrackingRepository for Store {
             buyer_ready_at: row
                 .try_get("", "buyer_ready_at")
                 .context("bad buyer_ready_at")?,
+            received_at: row.try_get("", "received_at").context("bad received_at")?,
+            link_shown_at: row
+                .try_get("", "server_link_shown_at")
+                .context("bad server_link_shown_at")?,
             ticket_thread_id: row
                 .try_get("", "ticket_thread_id")
                 .context("bad ticket_thread_id")?,
@@ -103,6 +108,25 @@ impl TrackingRepository for Store {
                 .try_get("", "ticket_problem")
                 .context("bad ticket_problem")?,
         })
+    }
+
+    #[tracing::instrument(skip(self, url))]
+    async fn keep_link_shown(
+        &self,
+        id: OrderId,
+        url: String,
+        at: DateTime<Utc>,
+    ) -> Result<(), OrderError> {
+        self.db
+            .execute(statement(
+                &self.db,
+                "UPDATE orders SET server_link_shown = ?, server_link_shown_at = ? \
+                 WHERE id = ? AND server_link_shown_at IS NULL",
+                vec![url.into(), at.into(), id.get().into()],
+            ))
+            .await
+            .with_context(|| format!("failed to keep the link shown on order {id}"))?;
+        Ok(())
     }
 
     #[tracing::instrument(skip(self))]

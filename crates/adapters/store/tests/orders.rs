@@ -96,6 +96,7 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
     let subtotal: Money = lines.iter().map(OrderLine::total).sum();
     NewOrder {
         account_caps: vec![],
+        refund_policy_version: None,
         pay_by: None,
         lines,
         buyer: buyer(discord),

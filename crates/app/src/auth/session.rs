@@ -40,7 +40,8 @@ pub async fn store_unavailable(
 
 /// Whether a request is answered without its session, so it never waits on the session store
 /// (a Redis outage leaves it up), cookie or not: `GET`/`HEAD` of `/api/health`,
-/// `/api/health/ready` (which pings the store itself), `/api/site`, `/api/openapi.json`, the
+/// `/api/health/ready` (which pings the store itself), `/api/site`, `/api/refund-policy`,
+/// `/api/openapi.json`, the
 /// catalogue's reads (`/api/products`, `/api/products/{id}`, `…/related-ids`), and every path
 /// outside `/api/` and `/dev/`: images, robots.txt, sitemap.xml, /metrics and the storefront's
 /// files. The storefront's page (`index.html`) reads the session itself, once and briefly, and
@@ -56,7 +57,7 @@ pub fn needs_no_session(request: &actix_web::dev::ServiceRequest) -> bool {
     };
     if matches!(
         api,
-        "health" | "health/ready" | "site" | "openapi.json" | "products"
+        "health" | "health/ready" | "site" | "refund-policy" | "openapi.json" | "products"
     ) {
         return true;
     }
@@ -196,6 +197,7 @@ mod tests {
             "/api/health",
             "/api/health/ready",
             "/api/site",
+            "/api/refund-policy",
             "/api/openapi.json",
             "/api/products",
             "/api/products/3",

@@ -225,7 +225,8 @@ pub fn build(
             .with_limits(settings.checkout.limits())
             .with_stock_hint(stock)
             .with_blocklist(store.clone())
-            .with_access_keys(order_keys(settings)?),
+            .with_access_keys(order_keys(settings)?)
+            .with_refund_policy(crate::refund_policy::VERSION),
         promos: promo::Promos::new(store, clock),
         card,
         paypal,

@@ -12,6 +12,7 @@ use crate::routes::{auth, health, products, profile, site};
         health::health,
         health::ready,
         site::site,
+        site::refund_policy,
         products::list,
         products::show,
         products::related_ids,

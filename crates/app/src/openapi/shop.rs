@@ -17,6 +17,7 @@ use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, rob
         orders::show,
         orders::cancel,
         orders::ready,
+        orders::received,
         orders::join_ticket,
         reviews::leave,
         reviews::list,
@@ -94,7 +95,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(calls, 24);
+        assert_eq!(calls, 25);
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .route("/health", web::get().to(health::health))
             .route("/health/ready", web::get().to(health::ready))
             .route("/site", web::get().to(site::site))
+            .route("/refund-policy", web::get().to(site::refund_policy))
             .route("/openapi.json", web::get().to(meta::serve))
             .route("/products", web::get().to(products::list))
             .route("/products/{id}", web::get().to(products::show))
@@ -211,6 +212,7 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
         .route("/orders/{id}", web::get().to(orders::show))
         .route("/orders/{id}/cancel", web::post().to(orders::cancel))
         .route("/orders/{id}/ready", web::post().to(orders::ready))
+        .route("/orders/{id}/received", web::post().to(orders::received))
         .route(
             "/orders/{id}/ticket/join",
             web::post().to(orders::join_ticket),

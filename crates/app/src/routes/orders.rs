@@ -12,6 +12,7 @@ use orders::{
 
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
+use crate::client_ip::ClientIp;
 use dto::responses::CrossSiteRefused;
 use std::time::Duration;
 
@@ -177,6 +178,15 @@ pub async fn show(
     tracked_page(&tracking, order).await
 }
 
+/// A buyer's step on the order's page.
+#[derive(Clone, Copy)]
+enum BuyerStep {
+    /// "I'm in the game".
+    Ready,
+    /// "I got my items".
+    Received,
+}
+
 /// Who is asking about an order, with what they need to see it.
 struct Visitor<'a> {
     checkout: &'a ShopCheckout,
@@ -214,6 +224,31 @@ impl Visitor<'_> {
             )
             .await?;
         Ok(order)
+    }
+
+    /// The buyer's `step` on the order `id` from `client`, each kind counted apart; answers
+    /// the order as its page shows it.
+    async fn says(
+        &self,
+        step: BuyerStep,
+        delivery: &DeliveryQueueService,
+        (limits, settings): (&RateLimits, &DeliverySettings),
+        (id, key): (&str, Option<&str>),
+        client: ClientIp,
+    ) -> Result<HttpResponse, ApiError> {
+        let bucket = match step {
+            BuyerStep::Ready => "order_ready",
+            BuyerStep::Received => "order_received",
+        };
+        let order = self
+            .order_to_act_on(id, key, bucket, limits, settings)
+            .await?;
+        let from = Some(client.to_string());
+        match step {
+            BuyerStep::Ready => delivery.buyer_ready(order.id, from).await?,
+            BuyerStep::Received => delivery.buyer_received(order.id, from).await?,
+        }
+        tracked_page(self.tracking, order).await
     }
 }
 
@@ -253,6 +288,7 @@ pub async fn ready(
     user: MaybeUser,
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
+    client: ClientIp,
 ) -> Result<HttpResponse, ApiError> {
     let visitor = Visitor {
         checkout: &checkout,
@@ -260,11 +296,70 @@ pub async fn ready(
         session: &session,
         user: &user,
     };
-    let order = visitor
-        .order_to_act_on(&id, query.key.as_deref(), "order_ready", &limits, &settings)
-        .await?;
-    delivery.buyer_ready(order.id).await?;
-    tracked_page(&tracking, order).await
+    visitor
+        .says(
+            BuyerStep::Ready,
+            &delivery,
+            (&limits, &settings),
+            (&id, query.key.as_deref()),
+            client,
+        )
+        .await
+}
+
+/// `POST /api/orders/{id}/received`: the buyer got their items.
+#[utoipa::path(
+    post,
+    path = "/api/orders/{id}/received",
+    operation_id = "order_buyer_received",
+    tag = "orders",
+    summary = "Confirm the items arrived",
+    description = "For whoever may see the order (its session, its logged-in owner, or `?key=`). \
+                   Once, after the delivery: the time and the client address are kept for the \
+                   order's record (a dispute's evidence). A link in a mail never calls it. At \
+                   most `delivery.ready_per_order_per_hour` calls per order per hour.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    responses(
+        (status = 200, description = "Recorded; the order as its page shows it.", body = TrackedOrderResponse),
+        CrossSiteRefused,
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 409, description = "Not delivered (yet), or already confirmed.", body = crate::error::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many calls for this order; see `Retry-After`.", body = crate::error::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
+pub async fn received(
+    checkout: web::Data<ShopCheckout>,
+    tracking: web::Data<TrackingService>,
+    delivery: web::Data<DeliveryQueueService>,
+    limits: web::Data<RateLimits>,
+    settings: web::Data<DeliverySettings>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+    query: web::Query<KeyQuery>,
+    client: ClientIp,
+) -> Result<HttpResponse, ApiError> {
+    let visitor = Visitor {
+        checkout: &checkout,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    visitor
+        .says(
+            BuyerStep::Received,
+            &delivery,
+            (&limits, &settings),
+            (&id, query.key.as_deref()),
+            client,
+        )
+        .await
 }
 
 /// Cancels a pending order: its payment page is closed at the provider, then its stock and

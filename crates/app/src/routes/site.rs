@@ -1,7 +1,7 @@
 use actix_web::{http::header, web, HttpResponse};
 
 use crate::services::TrackingService;
-use dto::site::Site;
+use dto::site::{RefundPolicy, RefundPolicySection, Site};
 use paypal::PayPalCheckout;
 
 use crate::{settings::SiteSettings, snapshot::ProductSnapshot};
@@ -27,6 +27,29 @@ pub async fn site(
             paypal_enabled: paypal.is_some(),
             discord_invite_url: tracking.handoff().discord_invite.as_deref(),
             delivery_minutes: tracking.estimate_minutes().await,
+        })
+}
+
+/// The refund policy, from its one source: the storefront's page shows it, the checkout links
+/// it and orders record its version.
+#[utoipa::path(
+    get,
+    path = "/api/refund-policy",
+    tag = "storefront",
+    responses((status = 200, description = "The refund policy and its version.", body = RefundPolicy,
+        headers(("Cache-Control" = String, description = "`public, max-age=300`")))),
+)]
+pub async fn refund_policy() -> HttpResponse {
+    use crate::refund_policy::{INTRO, SECTIONS, VERSION};
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
+        .json(RefundPolicy {
+            version: VERSION,
+            intro: INTRO,
+            sections: SECTIONS
+                .iter()
+                .map(|&(heading, text)| RefundPolicySection { heading, text })
+                .collect(),
         })
 }
 

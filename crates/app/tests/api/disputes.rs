@@ -151,20 +151,58 @@ async fn paid_order(shop: &Shop) -> i64 {
     id
 }
 
-/// A paid order claimed and delivered by a member of staff.
+/// The buyer's step on the order's page (`ready`, `received`): its status and body.
+async fn buyer_says(shop: &Shop, id: i64, step: &str) -> (u16, Value) {
+    let response = shop
+        .buyer
+        .post(shop.app.url(&format!("/api/orders/{id}/{step}")))
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+/// A paid order handed over the whole way: claimed by a member of staff, its page showing the
+/// private server link, the buyer in the game, delivered, and the buyer's "I got my items"
+/// (refused before the delivery and a second time).
 async fn delivered_order(shop: &Shop) -> i64 {
     let app = &shop.app;
     let id = paid_order(shop).await;
     let staff = app.client_with_role(Role::Admin).await;
-    for step in ["claim", "deliver"] {
-        let done = staff
+    let staff_step = |step: &'static str| {
+        staff
             .post(app.url(&format!("/api/admin/orders/{id}/{step}")))
             .json(&json!({}))
             .send()
-            .await
-            .unwrap();
-        assert_eq!(done.status(), 200, "{step}");
-    }
+    };
+    assert_eq!(staff_step("claim").await.unwrap().status(), 200);
+    let page: Value = shop
+        .buyer
+        .get(app.url(&format!("/api/orders/{id}")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(page["delivery"]["private_server_url"].is_string(), "{page}");
+    assert_eq!(buyer_says(shop, id, "ready").await.0, 200);
+    let (early, body) = buyer_says(shop, id, "received").await;
+    assert_eq!(early, 409, "not delivered yet: {body}");
+    assert_eq!(staff_step("deliver").await.unwrap().status(), 200);
+    let (first, page) = buyer_says(shop, id, "received").await;
+    assert_eq!(first, 200, "{page}");
+    assert!(page["delivery"]["received_at"].is_string(), "{page}");
+    let steps: Vec<&str> = page["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|step| step["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(steps, ["paid", "claimed", "delivered", "received"]);
+    let (again, body) = buyer_says(shop, id, "received").await;
+    assert_eq!(again, 409, "once: {body}");
+    assert_eq!(body["message"], "You already told us you got your items.");
     id
 }
 
@@ -248,11 +286,19 @@ async fn a_delivered_orders_dispute_stages_its_record_once_and_staff_submit_it_o
             "Order placed",
             "Payment received",
             "Claimed for delivery",
+            "Private server link shown to the buyer: https://www.roblox.com/share?code=test",
+            "Buyer pressed \"I'm in the game\" from 127.0.0.1",
             "Delivered in game",
+            "Buyer confirmed \"I got my items\" from 127.0.0.1",
         ] {
             assert!(log.contains(step), "{step} in {log}");
         }
-        assert!(field(staged, "evidence[refund_policy_disclosure]").contains("refund policy"));
+        let policy = field(staged, "evidence[refund_policy_disclosure]");
+        assert!(policy.contains("refund policy"), "{policy}");
+        assert!(
+            policy.contains("version 2026-11-01") && policy.contains("beside the Complete Payment"),
+            "the version the order recorded: {policy}"
+        );
         assert!(!field(staged, "evidence[service_date]").is_empty());
         for file in [
             "service_documentation",

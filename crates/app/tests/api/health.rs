@@ -459,6 +459,7 @@ async fn sessions_come_back_within_seconds_of_redis_and_sessionless_reads_never_
     for path in [
         "/api/health",
         "/api/site",
+        "/api/refund-policy",
         "/api/products",
         "/api/products/3",
         "/api/products/3/related-ids",

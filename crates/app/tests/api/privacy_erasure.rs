@@ -186,6 +186,9 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("server_link_shown_at", NotPersonal),
             ("refund_policy_version", NotPersonal),
             ("received_at", NotPersonal),
+            // the client addresses of "I got my items" and "I'm in the game"
+            ("received_ip", Personal),
+            ("buyer_ready_ip", Personal),
             // a risk hold: the shop's reason and since when
             ("hold_reason", NotPersonal),
             ("held_at", NotPersonal),
@@ -761,13 +764,16 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
     exec(
         &app,
         "UPDATE orders SET status = 'delivered', delivered_at = ?, ticket_thread_id = ?, \
-         ticket_problem = ?, idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
+         ticket_problem = ?, idempotency_key = ?, request_fingerprint = ?, buyer_ready_ip = ?, \
+         received_ip = ? WHERE id = ?",
         vec![
             chrono::Utc::now().into(),
             THREAD.into(),
             PROBLEM.into(),
             IDEMPOTENCY.into(),
             FINGERPRINT.into(),
+            IP.into(),
+            IP.into(),
             order.into(),
         ],
     )
@@ -909,6 +915,8 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         ("orders", "roblox_username", ROBLOX.to_owned()),
         ("orders", "client_ip", IP.to_owned()),
         ("orders", "client_net", IP.to_owned()),
+        ("orders", "buyer_ready_ip", IP.to_owned()),
+        ("orders", "received_ip", IP.to_owned()),
         ("orders", "ticket_thread_id", THREAD.to_owned()),
         ("orders", "ticket_problem", PROBLEM.to_owned()),
         ("orders", "idempotency_key", IDEMPOTENCY.to_owned()),
@@ -1013,6 +1021,8 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
     assert_eq!(exported["discord_username"], discord_name);
     assert_eq!(exported["roblox_username"], ROBLOX);
     assert_eq!(exported["client_ip"], IP);
+    assert_eq!(exported["buyer_ready_ip"], IP);
+    assert_eq!(exported["received_ip"], IP);
     assert_eq!(exported["ticket_thread_id"], THREAD);
     assert_eq!(exported["ticket_problem"], PROBLEM);
     assert_eq!(exported["promo_code"], "ANNABEL10");

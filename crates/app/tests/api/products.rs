@@ -321,6 +321,20 @@ async fn site_settings_and_health_are_served(#[case] backend: Backend) {
     assert_eq!(site["reviews_url"], "https://reviews.example/garden-shop");
     assert_eq!(site["name"], "Garden Shop");
     assert_eq!(app.get_json("/api/health").await["status"], "ok");
+    // the refund policy's one source: its version, its sections in order
+    let policy = app.get_json("/api/refund-policy").await;
+    assert_eq!(policy["version"], "2026-11-01");
+    let headings: Vec<&str> = policy["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|section| section["heading"].as_str().unwrap())
+        .collect();
+    assert_eq!(headings[0], "Completed purchases");
+    assert!(
+        headings.contains(&"How to ask for a refund"),
+        "{headings:?}"
+    );
 }
 
 /// Polls until `condition` holds, failing after five seconds.

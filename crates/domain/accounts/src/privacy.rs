@@ -43,6 +43,10 @@ pub struct OrderRecord {
     pub discord_avatar: Option<String>,
     pub roblox_username: String,
     pub client_ip: Option<String>,
+    /// The address the buyer said "I'm in the game" from.
+    pub buyer_ready_ip: Option<String>,
+    /// The address the buyer said "I got my items" from.
+    pub received_ip: Option<String>,
     /// The buyer's Discord thread for its delivery, if one was opened.
     pub ticket_thread_id: Option<String>,
     /// The problem the buyer reported with its delivery, if any.

@@ -34,6 +34,9 @@ pub enum QueueError {
     /// 409: the buyer already said so for this claim, or the order is not waiting.
     #[error("{0}")]
     NotReady(&'static str),
+    /// 409: "I got my items" before the delivery, or a second time.
+    #[error("{0}")]
+    NotReceivable(&'static str),
     #[error(transparent)]
     Unknown(anyhow::Error),
 }

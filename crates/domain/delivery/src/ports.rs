@@ -58,12 +58,23 @@ pub trait DeliveryRepository: Send + Sync + 'static {
     /// Whether a proof of delivery with this id exists.
     fn proof_exists(&self, id: i64) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
-    /// Sets `buyer_ready_at` to `at` where the order is paid and it is not set (once per
-    /// claim: a release clears it); `false` when no row matched.
+    /// Sets `buyer_ready_at` to `at` (and the client address it came `from`) where the order
+    /// is paid and it is not set (once per claim: a release clears it); `false` when no row
+    /// matched.
     fn mark_ready(
         &self,
         id: OrderId,
         at: DateTime<Utc>,
+        from: Option<String>,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// Sets `received_at` to `at` (and the client address it came `from`) where the order is
+    /// delivered and it is not set, with the step in its history; `false` when no row matched.
+    fn mark_received(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        from: Option<String>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// The member of staff's private server link (`None`: none set, or no such user).
@@ -96,6 +107,16 @@ pub trait TrackingRepository: Send + Sync + 'static {
         &self,
         id: OrderId,
     ) -> impl Future<Output = Result<TrackingFacts, OrderError>> + Send;
+
+    /// Keeps the private server link `url` as the buyer's page first showed it, and when,
+    /// unless one was kept already (staff change their links; a dispute's evidence needs the
+    /// one shown).
+    fn keep_link_shown(
+        &self,
+        id: OrderId,
+        url: String,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<(), OrderError>> + Send;
 
     /// How many paid orders come before this paid one in the delivery queue (paid earlier, or
     /// at the same time with a smaller id). Fails only with `OrderError::Unknown`.

@@ -29,6 +29,8 @@ pub enum OrderStep {
     Released,
     Ready,
     Delivered,
+    /// The buyer said they got their items ("I got my items" on the order page).
+    Received,
     Refunded,
     /// Part of the payment was given back at the provider; the order itself is unchanged.
     PartlyRefunded,
@@ -43,7 +45,7 @@ pub enum OrderStep {
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 16] = [
+    pub const ALL: [OrderStep; 17] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
@@ -52,6 +54,7 @@ impl OrderStep {
         OrderStep::Released,
         OrderStep::Ready,
         OrderStep::Delivered,
+        OrderStep::Received,
         OrderStep::Refunded,
         OrderStep::PartlyRefunded,
         OrderStep::Disputed,
@@ -72,6 +75,7 @@ impl OrderStep {
             OrderStep::Released => "released",
             OrderStep::Ready => "ready",
             OrderStep::Delivered => "delivered",
+            OrderStep::Received => "received",
             OrderStep::Refunded => "refunded",
             OrderStep::PartlyRefunded => "partly_refunded",
             OrderStep::Disputed => "disputed",

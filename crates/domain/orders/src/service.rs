@@ -39,6 +39,8 @@ pub struct Checkout<O, P, R, C, B = NoBlocklist> {
     gates: Arc<ProductGates>,
     blocklist: B,
     keys: Option<OrderKeys>,
+    /// The refund policy's version the checkout links beside Complete Payment.
+    refund_policy: Option<String>,
 }
 
 impl<O, P, R, C, B> std::fmt::Debug for Checkout<O, P, R, C, B> {
@@ -68,6 +70,7 @@ where
             gates: Arc::default(),
             blocklist: NoBlocklist,
             keys: None,
+            refund_policy: None,
         }
     }
 }
@@ -91,8 +94,16 @@ where
             hint: self.hint,
             gates: self.gates,
             keys: self.keys,
+            refund_policy: self.refund_policy,
             blocklist,
         }
+    }
+
+    /// The same service recording on every placed order that the checkout showed the refund
+    /// policy of `version` (the page links it beside Complete Payment).
+    pub fn with_refund_policy(mut self, version: impl Into<String>) -> Self {
+        self.refund_policy = Some(version.into());
+        self
     }
 
     /// The same service, refusing at once what `hint` knows to be sold out.
@@ -477,6 +488,7 @@ where
             idempotency,
             pay_by,
             account_caps,
+            refund_policy_version: self.refund_policy.clone(),
         };
         match self
             .orders

@@ -589,6 +589,7 @@ fn stored(status: OrderStatus) -> Order {
         OrderId::new(7),
         NewOrder {
             account_caps: vec![],
+            refund_policy_version: None,
             pay_by: None,
             lines: vec![],
             buyer: buyer(),
@@ -1271,6 +1272,7 @@ mod payment {
             OrderId::new(1),
             NewOrder {
                 account_caps: vec![],
+                refund_policy_version: None,
                 pay_by: None,
                 lines: vec![],
                 buyer: buyer(),

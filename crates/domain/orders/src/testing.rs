@@ -75,6 +75,7 @@ impl TestOrder {
                 idempotency: None,
                 pay_by: None,
                 account_caps: vec![],
+                refund_policy_version: None,
             },
         );
         let mut payment = placed.payment.clone();

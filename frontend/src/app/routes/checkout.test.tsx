@@ -346,6 +346,18 @@ describe('checkout page: Roblox username', () => {
 });
 
 describe('checkout page: Complete Payment', () => {
+  it('links the refund policy beside the button, in a new tab', async () => {
+    fakeApi({ 'GET /discord/identity': linked });
+    renderCheckout();
+    await screen.findByTestId('discord-username');
+    const policy = screen.getByRole('link', { name: /^Refund Policy/ });
+    expect(policy).toHaveAttribute('href', '/refund-policy');
+    expect(policy).toHaveAttribute('target', '_blank');
+    // right under Complete Payment, before the payment note
+    const button = screen.getByRole('button', { name: 'Complete Payment' });
+    expect(button.nextElementSibling).toBe(screen.getByTestId('checkout-refund-policy'));
+  });
+
   it('asks for the Roblox username, the e-mail and a linked Discord account', async () => {
     fakeApi({ 'GET /discord/identity': unlinked, 'POST /roblox/avatar': builderman });
     const { user } = renderCheckout();

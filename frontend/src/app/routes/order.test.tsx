@@ -23,6 +23,7 @@ function delivery(overrides: Partial<OrderDelivery> = {}): OrderDelivery {
     private_server_url: null,
     claimed_at: null,
     buyer_ready_at: null,
+    received_at: null,
     ticket_url: null,
     ticket_problem: null,
     proof_picture: null,
@@ -272,6 +273,54 @@ describe('/orders/:id: the steps', () => {
     expect(queueText(1)).toBe('Yours is next in line');
     expect(queueText(2)).toBe('1 order before yours');
     expect(queueText(4)).toBe('3 orders before yours');
+  });
+});
+
+/** Delivered by Ann; `received_at` when the buyer said they got their items. */
+const delivered = (received_at: string | null = null) =>
+  tracked(
+    {
+      status: 'delivered',
+      status_label: 'Delivered',
+      queue_position: null,
+      delivered_at: '2026-11-21T10:12:00Z',
+    },
+    { staff_name: 'Ann', claimed_at: '2026-11-21T10:05:00Z', received_at },
+  );
+
+describe('/orders/:id: I got my items', () => {
+  it('is offered after the delivery, sends the key, then says when the buyer confirmed', async () => {
+    const { api, user } = renderOrder('/orders/42?key=abc123', delivered(), {
+      'POST /orders/42/received': () => jsonResponse(delivered('2026-11-21T10:20:00Z')),
+    });
+    await user.click(await screen.findByRole('button', { name: 'I got my items' }));
+    const said = await screen.findByText(/You confirmed you got your items on/);
+    expect(api.callsTo('POST /orders/42/received')).toHaveLength(1);
+    expect(api.callsTo('POST /orders/42/received')[0]?.query.get('key')).toBe('abc123');
+    expect(said.querySelector('time')).toHaveAttribute('dateTime', '2026-11-21T10:20:00Z');
+    expect(screen.queryByRole('button', { name: 'I got my items' })).toBeNull();
+  });
+
+  it('is not offered before the delivery nor once said', async () => {
+    renderOrder('/orders/42?key=k', claimed());
+    expect(await screen.findByRole('button', { name: "I'm in the game" })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'I got my items' })).toBeNull();
+  });
+
+  it('shows the server’s message on a 409 and then the order as it is', async () => {
+    let answer = delivered();
+    const { user } = renderOrder('/orders/42?key=k', () => answer, {
+      'POST /orders/42/received': () => {
+        answer = delivered('2026-11-21T10:20:00Z');
+        return jsonResponse(
+          { message: 'You already told us you got your items.', errors: {} },
+          409,
+        );
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'I got my items' }));
+    expect(await screen.findByText(/You confirmed you got your items on/)).toBeVisible();
+    expect(screen.getByRole('alert')).toHaveTextContent('You already told us you got your items.');
   });
 });
 

@@ -9,6 +9,7 @@ import { HelpChatButton } from '@/features/chat/components/help-chat-button';
 import { useTrackedOrder, type TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { OrderHandoff } from '@/features/checkout/components/order-handoff';
 import { OrderTimeline } from '@/features/checkout/components/order-timeline';
+import { ReceivedButton } from '@/features/checkout/components/received-button';
 import { TicketProblem } from '@/features/checkout/components/ticket-problem';
 import { useOrderStream } from '@/features/checkout/hooks/use-order-stream';
 import { ReviewForm } from '@/features/reviews/components/review-form';
@@ -70,7 +71,7 @@ function Questions({ order, invite }: { order: TrackedOrder; invite: string | nu
   );
 }
 
-function Delivered({ order }: { order: TrackedOrder }) {
+function Delivered({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
   const staff = order.delivery.staff_name;
   const proof = order.delivery.proof_picture;
   return (
@@ -92,6 +93,7 @@ function Delivered({ order }: { order: TrackedOrder }) {
           <img src={proof} alt={`Proof of delivery of order #${order.id}`} loading="lazy" />
         </a>
       ) : null}
+      <ReceivedButton order={order} orderKey={orderKey} />
     </>
   );
 }
@@ -121,7 +123,7 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
             deliveryTime={<DeliveryTime minutes={order.estimate_minutes} />}
           />
         ) : null}
-        {order.status === 'delivered' ? <Delivered order={order} /> : null}
+        {order.status === 'delivered' ? <Delivered order={order} orderKey={orderKey} /> : null}
         <Questions order={order} invite={invite} />
       </section>
 

@@ -1,73 +1,69 @@
 import { ExternalLink } from '@/components/ui/external-link';
+import { Skeleton } from '@/components/ui/skeleton';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { HelpChatButton } from '@/features/chat/components/help-chat-button';
+import { useRefundPolicy } from '@/features/site/api/get-refund-policy';
 import { useDiscordInvite } from '@/features/site/api/get-site';
+import { errorMessage } from '@/lib/api-client';
 
-export function RefundPolicyRoute() {
+const effective = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** Where to ask for a refund: the Discord server when the shop has one, else the help chat. */
+function Contact() {
   const invite = useDiscordInvite();
+  return (
+    <>
+      <h2>Contact us</h2>
+      <p>
+        {invite ? (
+          <>
+            Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>.
+          </>
+        ) : (
+          <>
+            <HelpChatButton>Ask us in the help chat</HelpChatButton>.
+          </>
+        )}
+      </p>
+    </>
+  );
+}
+
+/**
+ * The refund policy as the server keeps it (GET /api/refund-policy): the checkout links this
+ * page beside Complete Payment and every order records the version it was placed under.
+ */
+export function RefundPolicyRoute() {
+  const policy = useRefundPolicy();
   return (
     <ContentLayout
       title="Refund Policy"
-      intro="Our items are digital and delivered by hand, so refunds work differently from a regular shop."
+      intro={policy.data?.intro ?? 'Our items are digital and delivered by hand.'}
     >
-      <h2>Completed purchases</h2>
-      <p className="callout">
-        We do not offer refunds for completed purchases. Once your items have been delivered in
-        game, the order is final.
-      </p>
-      <p>
-        This also applies when you change your mind after delivery, when you no longer play, or when
-        the game&apos;s developers later change how an item works.
-      </p>
-
-      <h2>When you do get a refund</h2>
-      <p>
-        If your order was not delivered because of an error on our side, for example we ran out of
-        the item after you paid or our staff could not complete the delivery, we refund the full
-        amount you paid to the card you used.
-      </p>
-
-      <h2>Your part: correct details</h2>
-      <p>
-        You must give us a correct Roblox username, e-mail address and Discord account at checkout,
-        and join{' '}
-        {invite ? (
-          <>
-            <ExternalLink href={invite}>our Discord server</ExternalLink> and{' '}
-          </>
-        ) : null}
-        the private server from your order page when asked. We are not able to refund an order that
-        could not be delivered because the details were wrong, or because you did not join to
-        receive it.
-      </p>
-
-      <h2>Items with a dupe warning</h2>
-      <p>
-        Some pets may be falsely flagged as a dupe by the game after delivery. We warn you before
-        you add them to your cart, and a flag placed by the game after delivery is not a reason for
-        a refund.
-      </p>
-
-      <h2>How to ask for a refund</h2>
-      <ol>
-        <li>
-          {invite ? (
-            <>
-              Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>.
-            </>
-          ) : (
-            <>
-              <HelpChatButton>Ask us in the help chat</HelpChatButton>.
-            </>
-          )}
-        </li>
-        <li>Give your order number and the e-mail address you used at checkout.</li>
-        <li>Tell us what went wrong. Staff check the delivery record and answer you there.</li>
-      </ol>
-      <p>
-        Approved refunds are sent to the original card. Your bank may take 5 to 10 business days to
-        show the money back on your statement.
-      </p>
+      {policy.data ? (
+        <>
+          <p className="content-meta" data-testid="refund-policy-version">
+            In effect since{' '}
+            <time dateTime={policy.data.version}>
+              {effective.format(new Date(`${policy.data.version}T00:00:00Z`))}
+            </time>{' '}
+            (version {policy.data.version}).
+          </p>
+          {policy.data.sections.map((section) => (
+            <section key={section.heading} aria-label={section.heading}>
+              <h2>{section.heading}</h2>
+              <p>{section.text}</p>
+            </section>
+          ))}
+        </>
+      ) : policy.error ? (
+        <p role="alert">
+          The policy could not be loaded: {errorMessage(policy.error)} Reload the page to try again.
+        </p>
+      ) : (
+        <Skeleton height="12rem" />
+      )}
+      <Contact />
     </ContentLayout>
   );
 }

@@ -33,6 +33,16 @@ function site(overrides: Partial<Site> = {}): Site {
   };
 }
 
+/** The policy as the server keeps it (crates/app/src/refund_policy.rs), shortened. */
+const REFUND_POLICY = {
+  version: '2026-11-01',
+  intro: 'Our items are digital and delivered by hand.',
+  sections: [
+    { heading: 'Completed purchases', text: 'We do not offer refunds for completed purchases.' },
+    { heading: 'How to ask for a refund', text: 'Contact us (the ways are below).' },
+  ],
+};
+
 type Page = { name: string; element: ReactElement; url?: string; path?: string };
 
 /** Every page that states the delivery time or tells a buyer to join the Discord server. */
@@ -50,7 +60,10 @@ const PAGES: Page[] = [
 
 /** Renders a page with GET /api/site answering `settings`, and waits for its answer. */
 async function renderPage(page: Page, settings: Site) {
-  const api = stubApi({ 'GET /site': () => jsonResponse(settings) });
+  const api = stubApi({
+    'GET /site': () => jsonResponse(settings),
+    'GET /refund-policy': () => jsonResponse(REFUND_POLICY),
+  });
   const rendered = renderWithProviders(page.element, {
     url: page.url ?? '/',
     path: page.path ?? '/',
@@ -115,5 +128,18 @@ describe('every sentence that says to join the Discord server links the invite',
     const steps = within(screen.getByRole('region', { name: 'What happens next' }));
     expect(steps.getByRole('link', { name: /our Discord server/ })).toHaveAttribute('href', INVITE);
     expect(steps.queryByRole('button', { name: /help chat/ })).toBeNull();
+  });
+});
+
+describe('the refund policy page reads the policy from the server', () => {
+  it('shows its sections and version', async () => {
+    await renderPage({ name: 'refund policy', element: <RefundPolicyRoute /> }, site());
+    expect(
+      await screen.findByRole('heading', { name: 'Completed purchases' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('We do not offer refunds for completed purchases.')).toBeVisible();
+    expect(screen.getByTestId('refund-policy-version')).toHaveTextContent(
+      'In effect since November 1, 2026 (version 2026-11-01).',
+    );
   });
 });

@@ -40,6 +40,7 @@ pub struct Model {
     pub dispute_outcome: Option<String>,
     pub dispute_closed_at: Option<DateTimeUtc>,
     pub pay_by: Option<DateTimeUtc>,
+    pub refund_policy_version: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

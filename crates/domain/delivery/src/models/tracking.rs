@@ -34,6 +34,10 @@ pub struct TrackingFacts {
     pub private_server_url: Option<String>,
     /// When the buyer said "I'm in the game" (cleared by a release).
     pub buyer_ready_at: Option<DateTime<Utc>>,
+    /// When the buyer said "I got my items".
+    pub received_at: Option<DateTime<Utc>>,
+    /// When the buyer's page first showed the private server link (kept for the evidence).
+    pub link_shown_at: Option<DateTime<Utc>>,
     /// The Discord thread of the order's ticket.
     pub ticket_thread_id: Option<String>,
     /// Why the ticket is missing or the buyer is not in it.
@@ -48,6 +52,8 @@ pub struct BuyerDelivery {
     pub private_server_url: Option<String>,
     pub claimed_at: Option<DateTime<Utc>>,
     pub buyer_ready_at: Option<DateTime<Utc>>,
+    /// Only once delivered: when the buyer said "I got my items".
+    pub received_at: Option<DateTime<Utc>>,
     pub ticket_url: Option<String>,
     pub ticket_problem: Option<String>,
     /// The first picture of the proof the order was delivered with (`/media/proofs/…`).
@@ -65,6 +71,9 @@ impl BuyerDelivery {
             private_server_url: facts.private_server_url.clone().filter(|_| claimed),
             claimed_at: facts.claimed_at.filter(|_| shows_claim),
             buyer_ready_at: facts.buyer_ready_at.filter(|_| status == OrderStatus::Paid),
+            received_at: facts
+                .received_at
+                .filter(|_| status == OrderStatus::Delivered),
             ticket_url: match (guild, &facts.ticket_thread_id) {
                 (Some(guild), Some(thread)) => {
                     Some(format!("https://discord.com/channels/{guild}/{thread}"))
@@ -118,6 +127,12 @@ pub fn timeline(order: &Order, facts: &TrackingFacts) -> Vec<TimelineStep> {
     if let Some(at) = lifecycle.delivered_at() {
         steps.push(TimelineStep {
             status: "delivered",
+            at,
+        });
+    }
+    if let (Some(at), OrderStatus::Delivered) = (facts.received_at, order.status()) {
+        steps.push(TimelineStep {
+            status: "received",
             at,
         });
     }

@@ -145,10 +145,15 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         })
     }
 
-    /// The buyer says they are in the game: once per claim, while the order is paid.
-    #[tracing::instrument(skip(self))]
-    pub async fn buyer_ready(&self, id: OrderId) -> Result<(), QueueError> {
-        if self.repository.mark_ready(id, self.clock.now()).await? {
+    /// The buyer says they are in the game (from the client address `from`): once per claim,
+    /// while the order is paid.
+    #[tracing::instrument(skip(self, from))]
+    pub async fn buyer_ready(&self, id: OrderId, from: Option<String>) -> Result<(), QueueError> {
+        if self
+            .repository
+            .mark_ready(id, self.clock.now(), from)
+            .await?
+        {
             return Ok(());
         }
         let order = self.repository.queued_order(id).await?;
@@ -157,6 +162,28 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         } else {
             QueueError::NotReady("Staff already know you are in the game.")
         })
+    }
+
+    /// The buyer says they got their items (from the client address `from`): once, after the
+    /// delivery. A dispute's evidence shows when and from where.
+    #[tracing::instrument(skip(self, from))]
+    pub async fn buyer_received(
+        &self,
+        id: OrderId,
+        from: Option<String>,
+    ) -> Result<(), QueueError> {
+        if self
+            .repository
+            .mark_received(id, self.clock.now(), from)
+            .await?
+        {
+            return Ok(());
+        }
+        let order = self.repository.queued_order(id).await?;
+        Err(QueueError::NotReceivable(match order.status {
+            OrderStatus::Delivered => "You already told us you got your items.",
+            _ => "You can confirm your items once staff marked the order delivered.",
+        }))
     }
 
     /// The member of staff's private server link.
@@ -214,7 +241,9 @@ mod tests {
             })
         });
         repo.expect_mark_ready()
-            .returning(move |_, _| Box::pin(async move { Ok(changed) }));
+            .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
+        repo.expect_mark_received()
+            .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_queued_order().returning(move |_| {
             let current = current.clone();
             Box::pin(async move { Ok(current) })
@@ -328,13 +357,38 @@ mod tests {
     #[tokio::test]
     async fn the_buyer_says_ready_once_and_only_while_paid() {
         let first = queue_with(true, order(OrderStatus::Paid, None));
-        assert!(first.buyer_ready(OrderId::new(7)).await.is_ok());
+        assert!(first.buyer_ready(OrderId::new(7), None).await.is_ok());
         let again = queue_with(false, order(OrderStatus::Paid, None));
-        let error = again.buyer_ready(OrderId::new(7)).await.unwrap_err();
+        let error = again.buyer_ready(OrderId::new(7), None).await.unwrap_err();
         assert_eq!(error.to_string(), "Staff already know you are in the game.");
         let delivered = queue_with(false, order(OrderStatus::Delivered, None));
-        let error = delivered.buyer_ready(OrderId::new(7)).await.unwrap_err();
+        let error = delivered
+            .buyer_ready(OrderId::new(7), None)
+            .await
+            .unwrap_err();
         assert!(error.to_string().starts_with("Only a paid order"));
+    }
+
+    #[tokio::test]
+    async fn the_buyer_confirms_receipt_once_and_only_after_the_delivery() {
+        let from = || Some("203.0.113.9".to_owned());
+        let first = queue_with(true, order(OrderStatus::Delivered, None));
+        assert!(first.buyer_received(OrderId::new(7), from()).await.is_ok());
+        let again = queue_with(false, order(OrderStatus::Delivered, None));
+        let error = again
+            .buyer_received(OrderId::new(7), from())
+            .await
+            .unwrap_err();
+        assert_eq!(error.to_string(), "You already told us you got your items.");
+        let paid = queue_with(false, order(OrderStatus::Paid, None));
+        let error = paid
+            .buyer_received(OrderId::new(7), from())
+            .await
+            .unwrap_err();
+        assert!(matches!(error, QueueError::NotReceivable(_)));
+        assert!(error
+            .to_string()
+            .contains("once staff marked the order delivered"));
     }
 
     #[tokio::test]

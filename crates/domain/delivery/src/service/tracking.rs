@@ -135,6 +135,11 @@ where
         };
         let mut delivery =
             BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref());
+        if let (Some(url), None) = (&delivery.private_server_url, facts.link_shown_at) {
+            self.repository
+                .keep_link_shown(order.id, url.clone(), self.clock.now())
+                .await?;
+        }
         if let (OrderStatus::Delivered, Some(proof)) = (order.status(), facts.proof_id) {
             delivery.proof_picture = self.repository.proof_picture(proof).await?;
         }

@@ -167,6 +167,8 @@ pub struct NewOrder {
     pub pay_by: Option<DateTime<Utc>>,
     /// The drops' caps per account its lines (bundles' components included) must stay within.
     pub account_caps: Vec<crate::AccountCap>,
+    /// The refund policy's version the checkout showed (linked beside Complete Payment).
+    pub refund_policy_version: Option<String>,
 }
 
 /// What a shopper bought, from whom, for how much, and where it stands.

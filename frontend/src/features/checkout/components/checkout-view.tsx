@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { Field } from '@/components/ui/field';
 import { ShieldIcon } from '@/components/ui/icons';
+import { paths } from '@/config/paths';
 import { DiscordLink } from '@/features/checkout/components/discord-link';
 import { Notice } from '@/features/checkout/components/notice';
 import { OrderLines } from '@/features/checkout/components/order-lines';
@@ -164,6 +166,11 @@ export function CheckoutView({
         >
           Complete Payment
         </Button>
+        <p className="checkout__policy" data-testid="checkout-refund-policy">
+          Paying means you accept our{' '}
+          <ExternalLink href={paths.refundPolicy.getHref()}>Refund Policy</ExternalLink>: delivered
+          items are final.
+        </p>
         <p className="checkout__secure">
           Card payments are processed securely by Stripe. Delivery usually takes {deliveryTime}.
         </p>

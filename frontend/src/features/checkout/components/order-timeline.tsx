@@ -13,6 +13,7 @@ const LABELS: Record<StepName, string> = {
   queue: 'In the queue',
   claimed: 'Staff on the way',
   delivered: 'Delivered',
+  received: 'Received',
   refunded: 'Refunded',
   disputed: 'Disputed',
   expired: 'Expired',
