@@ -11,4 +11,6 @@ mod pages;
 mod stand_ins;
 
 pub use pages::{discord_page, pay_page};
-pub use stand_ins::{encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
+pub use stand_ins::{
+    bank, encode_query_value, random_token, DevDiscord, DevPayments, DEMO_IDENTITIES,
+};

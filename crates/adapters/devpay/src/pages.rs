@@ -34,6 +34,7 @@ main { width: 100%; max-width: 440px; background: #fff; border: 1px solid #e2e8f
   text-transform: uppercase; color: #92400e; background: #fef3c7; border: 1px solid #fde68a;
   border-radius: 999px; padding: 2px 10px; }
 h1 { font-size: 22px; margin: 12px 0 4px; }
+h2 { font-size: 17px; margin: 20px 0 4px; }
 p { margin: 0 0 16px; color: #475569; }
 table { width: 100%; border-collapse: collapse; margin: 8px 0 16px; }
 td { padding: 6px 0; border-bottom: 1px solid #f1f5f9; }
@@ -107,6 +108,21 @@ pub fn pay_page(order: &Order) -> String {
              <form method=\"post\" action=\"/dev/pay/{id}/pay\"><button class=\"primary\" type=\"submit\">Pay</button></form>\
              <form method=\"post\" action=\"/dev/pay/{id}/cancel\"><button class=\"secondary\" type=\"submit\">Cancel</button></form>\
              </div><p class=\"note\">Paying here confirms the order exactly as Stripe's webhook would.</p>"
+        )
+    } else if matches!(order.status(), OrderStatus::Paid | OrderStatus::Delivered) {
+        format!(
+            "<span class=\"badge\">Test payment</span><h1>Order #{id}</h1>\
+             <p>This order is {} and can no longer be paid.</p>\
+             <table aria-label=\"Order summary\">{rows}</table>\
+             <h2>What the card holder's bank can do</h2>\
+             <p>Try how the shop keeps its money, as Stripe would tell it:</p>\
+             <div class=\"actions\">\
+             <form method=\"post\" action=\"/dev/pay/{id}/dispute\"><button class=\"secondary\" type=\"submit\">Open a dispute</button></form>\
+             <form method=\"post\" action=\"/dev/pay/{id}/fraud-warning\"><button class=\"secondary\" type=\"submit\">Send a fraud warning</button></form>\
+             </div><p class=\"note\">A dispute (\"product not received\", due in 7 days) \
+             shows on the admin's Disputes page; a fraud warning holds an order not yet \
+             delivered.</p>",
+            escape(&order.status().label().to_lowercase())
         )
     } else {
         format!(

@@ -147,3 +147,54 @@ mod tests {
         );
     }
 }
+
+/// The bank's side, as the dev provider tells it: what Stripe's webhook would report about a
+/// paid dev order, so the disputes page and the risk holds can be tried offline.
+pub mod bank {
+    use aftersale::PaymentEvent;
+    use chrono::{DateTime, Duration, Utc};
+    use disputes::DisputeFacts;
+    use orders::{Order, OrderId, PaymentProvider, ProviderEvent};
+
+    /// The dev payment id of a paid dev order (Stripe's `pi_...`), recorded when it is paid.
+    pub fn payment_id(order: OrderId) -> String {
+        format!("dev_pi_{order}")
+    }
+
+    fn event(id: String) -> ProviderEvent {
+        ProviderEvent {
+            provider: PaymentProvider::Dev,
+            id,
+        }
+    }
+
+    /// The card holder disputes `order` ("product not received"), the evidence due in 7 days.
+    pub fn dispute_opened(order: &Order, now: DateTime<Utc>) -> PaymentEvent {
+        let reason = "product_not_received".to_owned();
+        PaymentEvent::DisputeOpened {
+            event: event(format!("dev_evt_dispute_{}", order.id)),
+            payment_id: Some(payment_id(order.id)),
+            reason: Some(reason.clone()),
+            dispute: Some(DisputeFacts {
+                id: format!("dp_dev_{}", order.id),
+                amount_minor: order.amounts.total.cents(),
+                currency: "usd".to_owned(),
+                reason: Some(reason),
+                status: "needs_response".to_owned(),
+                due_by: Some(now + Duration::days(7)),
+                submitted: false,
+            }),
+        }
+    }
+
+    /// The card's issuer warns that `order`'s payment was made with a stolen card.
+    pub fn fraud_warning(order: &Order) -> PaymentEvent {
+        PaymentEvent::FraudWarning {
+            event: event(format!("dev_evt_fraud_{}", order.id)),
+            payment_id: Some(payment_id(order.id)),
+            warning_id: format!("issfr_dev_{}", order.id),
+            charge_id: None,
+            fraud_type: Some("made_with_stolen_card".to_owned()),
+        }
+    }
+}

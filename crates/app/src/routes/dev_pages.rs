@@ -1,7 +1,8 @@
 //! The local stand-ins' pages, on only when the real provider is not configured (never in
 //! production): the payment page `/dev/pay/{order_id}` and the Discord sign-in page
 //! `/dev/discord/authorize`. Their HTML is the `devpay` adapter's; here they are served, and
-//! what their forms post is applied.
+//! what their forms post is applied. A paid dev order's page can also play the card holder's
+//! bank: a dispute and an early fraud warning, applied as Stripe's webhook would apply them.
 
 use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
@@ -9,8 +10,11 @@ use orders::{Order, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
 use super::orders::{cancel_order, visible_order};
+use super::stripe_webhook::EventServices;
 use crate::checkout::confirm;
 use crate::checkout::providers::ShopProviders;
+use crate::disputes::{DisputeService, DisputesWaker};
+use crate::services::AfterSaleService;
 use crate::{
     auth::MaybeUser,
     checkout::{CardPayments, DiscordLink, ShopCheckout},
@@ -65,6 +69,7 @@ pub async fn pay_page(
 pub async fn pay(
     checkout: web::Data<ShopCheckout>,
     card: web::Data<CardPayments>,
+    aftersale: web::Data<AfterSaleService>,
     session: Session,
     user: MaybeUser,
     id: web::Path<String>,
@@ -78,7 +83,85 @@ pub async fn pay(
     };
     // paid now, before, or by this very notice: the same place
     confirm(&checkout, notice).await?;
+    // its payment id, as Stripe's would be: a dispute or a fraud warning names it
+    aftersale
+        .payment_confirmed(order.id, devpay::bank::payment_id(order.id))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
     Ok(see_other(format!("/success?order_id={}", order.id)))
+}
+
+/// What the card holder's bank does on the dev payment page.
+#[derive(Clone, Copy)]
+enum BankMove {
+    Dispute,
+    FraudWarning,
+}
+
+/// The bank's `step` on a paid dev order, applied as Stripe's webhook would; back to its page.
+async fn bank_move(
+    services: EventServices<'_>,
+    card: &CardPayments,
+    (session, user): (&Session, &MaybeUser),
+    id: &str,
+    step: BankMove,
+) -> Result<HttpResponse, ApiError> {
+    let order = dev_order(services.checkout, card, session, user, id).await?;
+    let event = match step {
+        BankMove::Dispute => devpay::bank::dispute_opened(&order, services.checkout.now()),
+        BankMove::FraudWarning => devpay::bank::fraud_warning(&order),
+    };
+    services.apply(event).await?;
+    Ok(see_other(format!("/dev/pay/{}", order.id)))
+}
+
+/// `POST /dev/pay/{order_id}/dispute`: the card holder disputes the paid order.
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
+pub async fn dispute(
+    (checkout, providers): (web::Data<ShopCheckout>, web::Data<ShopProviders>),
+    aftersale: web::Data<AfterSaleService>,
+    (disputes, waker): (web::Data<DisputeService>, web::Data<DisputesWaker>),
+    card: web::Data<CardPayments>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let services = EventServices {
+        checkout: &checkout,
+        providers: &providers,
+        aftersale: &aftersale,
+        disputes: &disputes,
+        waker: &waker,
+    };
+    bank_move(services, &card, (&session, &user), &id, BankMove::Dispute).await
+}
+
+/// `POST /dev/pay/{order_id}/fraud-warning`: the card's issuer warns of fraud.
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
+pub async fn fraud_warning(
+    (checkout, providers): (web::Data<ShopCheckout>, web::Data<ShopProviders>),
+    aftersale: web::Data<AfterSaleService>,
+    (disputes, waker): (web::Data<DisputeService>, web::Data<DisputesWaker>),
+    card: web::Data<CardPayments>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let services = EventServices {
+        checkout: &checkout,
+        providers: &providers,
+        aftersale: &aftersale,
+        disputes: &disputes,
+        waker: &waker,
+    };
+    bank_move(
+        services,
+        &card,
+        (&session, &user),
+        &id,
+        BankMove::FraudWarning,
+    )
+    .await
 }
 
 /// `POST /dev/pay/{order_id}/cancel`: cancels (stock released), then /cancel.

@@ -241,6 +241,11 @@ fn dev_page_routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/dev/pay/{id}", web::get().to(dev_pages::pay_page))
         .route("/dev/pay/{id}/pay", web::post().to(dev_pages::pay))
         .route("/dev/pay/{id}/cancel", web::post().to(dev_pages::cancel))
+        .route("/dev/pay/{id}/dispute", web::post().to(dev_pages::dispute))
+        .route(
+            "/dev/pay/{id}/fraud-warning",
+            web::post().to(dev_pages::fraud_warning),
+        )
         .route(
             "/dev/discord/authorize",
             web::get().to(dev_pages::discord_page),

@@ -96,24 +96,43 @@ pub async fn webhook(
     let event = verifier
         .verify(&body, signature, clock.now())
         .inspect_err(|error| tracing::warn!(%error, "stripe webhook refused"))?;
-    let event = event.payment_event();
-    let dispute = reported_dispute(&event);
-    aftersale::apply_payment_event(
-        checkout.get_ref(),
-        event,
-        aftersale.get_ref(),
-        providers.get_ref(),
-    )
-    .await?;
-    // after the order is marked disputed: the dispute's record, and its evidence asked for
-    if let Some((provider, payment_id, facts)) = dispute {
-        disputes
-            .reported(provider, payment_id, facts)
-            .await
-            .map_err(ApiError::Internal)?;
-        waker.0.notify_one();
-    }
+    let services = EventServices {
+        checkout: &checkout,
+        providers: &providers,
+        aftersale: &aftersale,
+        disputes: &disputes,
+        waker: &waker,
+    };
+    services.apply(event.payment_event()).await?;
     Ok(HttpResponse::Ok().json(WebhookReceived { received: true }))
+}
+
+/// What a provider's event changes, in the order it changes it: the services it reaches.
+pub(crate) struct EventServices<'a> {
+    pub checkout: &'a ShopCheckout,
+    pub providers: &'a ShopProviders,
+    pub aftersale: &'a AfterSaleService,
+    pub disputes: &'a DisputeService,
+    pub waker: &'a crate::disputes::DisputesWaker,
+}
+
+impl EventServices<'_> {
+    /// Applies a provider's event (Stripe's webhook, or the dev payment page's stand-in): the
+    /// order's change first, then a dispute's record, its evidence asked for.
+    pub(crate) async fn apply(&self, event: aftersale::PaymentEvent) -> Result<(), ApiError> {
+        let dispute = reported_dispute(&event);
+        aftersale::apply_payment_event(self.checkout, event, self.aftersale, self.providers)
+            .await?;
+        // after the order is marked disputed: the dispute's record, and its evidence asked for
+        if let Some((provider, payment_id, facts)) = dispute {
+            self.disputes
+                .reported(provider, payment_id, facts)
+                .await
+                .map_err(ApiError::Internal)?;
+            self.waker.0.notify_one();
+        }
+        Ok(())
+    }
 }
 
 /// The dispute a provider's event reports (opened, changed or closed), with its payment.

@@ -504,3 +504,99 @@ async fn staged_evidence_nobody_submitted_goes_a_day_before_it_is_due(#[case] ba
         .collect();
     assert_eq!(submits.len(), 1);
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn offline_the_dev_payment_page_plays_the_bank_and_the_dispute_is_staged_once(
+    #[case] backend: Backend,
+) {
+    // no Stripe keys: the dev payment page, and the evidence goes nowhere but our records
+    let app = shop_with(backend, vec![(1, product("Owl", "10.00", Some(10)))], |s| {
+        s.disputes.check_every_seconds = 3600;
+    })
+    .await;
+    app.rounds.finished(Loop::Disputes, 1).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let placed = checkout(&app, &buyer, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(placed.status(), 200);
+    let id = placed.json::<Value>().await.unwrap()["order_id"]
+        .as_i64()
+        .unwrap();
+    let form = |step: &str| {
+        buyer
+            .post(app.url(&format!("/dev/pay/{id}/{step}")))
+            .header("Origin", &app.address)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .send()
+    };
+    let page = || async {
+        let page = buyer
+            .get(app.url(&format!("/dev/pay/{id}")))
+            .send()
+            .await
+            .unwrap();
+        page.text().await.unwrap()
+    };
+    assert!(
+        !page().await.contains("/dispute\""),
+        "an unpaid order has no bank to play"
+    );
+    assert_eq!(form("pay").await.unwrap().status(), 303);
+    let staff = app.client_with_role(Role::Admin).await;
+    for step in ["claim", "deliver"] {
+        let done = staff
+            .post(app.url(&format!("/api/admin/orders/{id}/{step}")))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(done.status(), 200, "{step}");
+    }
+    let html = page().await;
+    assert!(
+        html.contains(&format!("action=\"/dev/pay/{id}/dispute\"")),
+        "{html}"
+    );
+    assert!(html.contains(&format!("action=\"/dev/pay/{id}/fraud-warning\"")));
+
+    // the bank disputes it twice: one dispute, staged once
+    for _ in 0..2 {
+        let started = app.rounds.started(Loop::Disputes);
+        let opened = form("dispute").await.unwrap();
+        assert_eq!(opened.status(), 303);
+        assert_eq!(
+            opened.headers()["location"],
+            format!("/dev/pay/{id}").as_str()
+        );
+        app.rounds.finished(Loop::Disputes, started + 1).await;
+    }
+    assert_eq!(status(&app, id).await, "disputed");
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let listed = disputes(&app, &admin).await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["dispute_id"], format!("dp_dev_{id}"));
+    assert_eq!(listed[0]["order_id"], id);
+    assert_eq!(listed[0]["reason"], "product_not_received");
+    assert_eq!(listed[0]["evidence"], "staged");
+    let pdf = admin
+        .get(app.url(&format!(
+            "/api/admin/disputes/dp_dev_{id}/evidence/customer_communication"
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-"));
+
+    // another site's form cannot play the bank
+    let foreign = buyer
+        .post(app.url(&format!("/dev/pay/{id}/fraud-warning")))
+        .header("Origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403);
+}
