@@ -128,7 +128,7 @@ export function DisputeList({ disputes }: { disputes: Dispute[] }) {
                 </p>
               ) : null}
               {open && dispute.evidence !== 'submitted' ? (
-                <div className="dispute-list__actions">
+                <div className="dispute-list__actions" data-keep-clear>
                   {dispute.delivered ? (
                     <Button size="sm" onClick={() => setSubmitting(dispute)}>
                       Submit evidence
