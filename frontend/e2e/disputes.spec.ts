@@ -187,6 +187,17 @@ test('a delivered order is disputed, and a super_admin submits its delivery reco
     await expect(entry).toContainText('Evidence submitted');
     await expect(entry.getByRole('button', { name: 'Submit evidence' })).toHaveCount(0);
     await expect(entry).toContainText('Note to the bank: The buyer confirmed receipt');
+
+    // The owner's numbers: the dispute counts on the sales dashboard, with the rate and its line.
+    await admin.goto('/admin/products');
+    await admin.getByRole('button', { name: 'Sales Dashboard' }).click();
+    const figures = admin
+      .getByRole('dialog', { name: 'Sales Dashboard' })
+      .getByRole('region', { name: 'Disputes' });
+    await expect(figures.getByRole('definition').first()).not.toHaveText('0');
+    await expect(figures.getByTestId('dispute-rate')).toContainText('Warning line: 0.75 %');
+    await figures.scrollIntoViewIfNeeded();
+    await saveScreenshot(admin, testInfo, 'admin-dashboard-disputes-1280', { fullPage: false });
   } finally {
     await context.close();
   }

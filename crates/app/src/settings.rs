@@ -103,6 +103,9 @@ pub struct DisputesSettings {
     pub auto_submit: bool,
     /// How often each instance looks for evidence to stage and deadlines to meet.
     pub check_every_seconds: u64,
+    /// The dispute rate (disputes per paid order, last 30 days, in percent) the sales
+    /// dashboard warns at.
+    pub warn_rate_percent: f64,
 }
 
 impl Default for DisputesSettings {
@@ -111,6 +114,7 @@ impl Default for DisputesSettings {
             submit_hours_before_due: 24,
             auto_submit: false,
             check_every_seconds: 60,
+            warn_rate_percent: 0.75,
         }
     }
 }
@@ -120,6 +124,10 @@ impl DisputesSettings {
         disputes::DisputeSettings {
             submit_hours_before_due: self.submit_hours_before_due,
             auto_submit: self.auto_submit,
+            // in basis points, within 0 and 100 %
+            warn_rate_basis_points: (self.warn_rate_percent * 100.0)
+                .round()
+                .clamp(0.0, 10_000.0) as u32,
         }
     }
 }

@@ -56,7 +56,7 @@ pub struct DisputeJson {
 }
 
 /// Minor units (cents) as the decimal the API sends.
-fn amount(minor: i64) -> f64 {
+pub(crate) fn amount(minor: i64) -> f64 {
     #[allow(clippy::cast_precision_loss)]
     let minor = minor as f64;
     minor / 100.0

@@ -25,6 +25,56 @@ pub struct SalesStats {
     pub weekly: BTreeMap<String, BTreeMap<String, u64>>,
     /// Delivery times of the last 30 days and the shop's promise.
     pub delivery: DeliveryStats,
+    /// Disputes so far, and the dispute rate of the last 30 days against the warning line.
+    pub disputes: DisputeStats,
+}
+
+/// The disputes an owner watches: a shop whose dispute rate passes the card networks' lines
+/// loses its payment account.
+#[derive(Serialize, ToSchema)]
+pub struct DisputeStats {
+    /// Every dispute ever opened, and how they ended (pending: no outcome yet).
+    #[schema(example = 3)]
+    opened: u64,
+    won: u64,
+    lost: u64,
+    pending: u64,
+    /// The money lost to disputes, in the shop's currency.
+    #[schema(example = 12.5)]
+    lost_amount: f64,
+    /// The days the rate counts back.
+    #[schema(example = 30)]
+    window_days: i64,
+    /// Disputes opened and orders paid in the window.
+    opened_in_window: u64,
+    paid_in_window: u64,
+    /// Disputes per paid order in the window, in percent; null without paid orders.
+    #[schema(required = true, example = 0.4)]
+    rate_percent: Option<f64>,
+    /// `disputes.warn_rate_percent`: the line the dashboard warns at.
+    #[schema(example = 0.75)]
+    warn_rate_percent: f64,
+    /// The rate is at or over the line.
+    over_warning: bool,
+}
+
+impl From<disputes::DisputeFigures> for DisputeStats {
+    fn from(figures: disputes::DisputeFigures) -> Self {
+        let counts = figures.counts;
+        DisputeStats {
+            opened: counts.opened,
+            won: counts.won,
+            lost: counts.lost,
+            pending: counts.pending,
+            lost_amount: crate::disputes::amount(counts.lost_minor),
+            window_days: disputes::RATE_WINDOW_DAYS,
+            opened_in_window: counts.opened_in_window,
+            paid_in_window: counts.paid_in_window,
+            rate_percent: figures.rate_percent,
+            warn_rate_percent: figures.warn_rate_percent,
+            over_warning: figures.over_warning,
+        }
+    }
 }
 
 /// The median and 90th percentile of one step, in seconds (null without deliveries).

@@ -605,7 +605,7 @@ export interface paths {
         };
         /**
          * Sales statistics
-         * @description Units sold per item by day, ISO week and month, and overall; paid and delivered orders only (super_admin).
+         * @description Units sold per item by day, ISO week and month, and overall; paid and delivered orders only; delivery times of the last 30 days; disputes by outcome and the dispute rate of the last 30 days against `disputes.warn_rate_percent` (super_admin).
          */
         get: operations["admin_sales_stats"];
         put?: never;
@@ -1925,6 +1925,57 @@ export interface components {
          * @enum {string}
          */
         DisputeEvidence: "none" | "staged" | "submitted";
+        /**
+         * @description The disputes an owner watches: a shop whose dispute rate passes the card networks' lines
+         *     loses its payment account.
+         */
+        DisputeStats: {
+            /**
+             * Format: u-int64
+             * @description Every dispute ever opened, and how they ended (pending: no outcome yet).
+             * @example 3
+             */
+            opened: number;
+            /** Format: u-int64 */
+            won: number;
+            /** Format: u-int64 */
+            lost: number;
+            /** Format: u-int64 */
+            pending: number;
+            /**
+             * Format: double
+             * @description The money lost to disputes, in the shop's currency.
+             * @example 12.5
+             */
+            lost_amount: number;
+            /**
+             * Format: int64
+             * @description The days the rate counts back.
+             * @example 30
+             */
+            window_days: number;
+            /**
+             * Format: u-int64
+             * @description Disputes opened and orders paid in the window.
+             */
+            opened_in_window: number;
+            /** Format: u-int64 */
+            paid_in_window: number;
+            /**
+             * Format: double
+             * @description Disputes per paid order in the window, in percent; null without paid orders.
+             * @example 0.4
+             */
+            rate_percent: number | null;
+            /**
+             * Format: double
+             * @description `disputes.warn_rate_percent`: the line the dashboard warns at.
+             * @example 0.75
+             */
+            warn_rate_percent: number;
+            /** @description The rate is at or over the line. */
+            over_warning: boolean;
+        };
         /** @description `POST /api/admin/disputes/{dispute_id}/submit`: staff's note to the bank. */
         DisputeSubmission: {
             /**
@@ -2912,6 +2963,8 @@ export interface components {
             };
             /** @description Delivery times of the last 30 days and the shop's promise. */
             delivery: components["schemas"]["DeliveryStats"];
+            /** @description Disputes so far, and the dispute rate of the last 30 days against the warning line. */
+            disputes: components["schemas"]["DisputeStats"];
         };
         /** @description A shopper's message. */
         SendChatMessageRequest: {

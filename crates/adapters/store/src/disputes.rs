@@ -7,8 +7,8 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use disputes::{
-    Claim, Communication, DeliveryRecord, Dispute, DisputeFacts, DisputeRepository, EvidenceState,
-    RecordLine, RefundPolicyShown, StagedFiles,
+    Claim, Communication, DeliveryRecord, Dispute, DisputeCounts, DisputeFacts, DisputeRepository,
+    EvidenceState, RecordLine, RefundPolicyShown, StagedFiles,
 };
 use orders::{OrderId, PaymentProvider};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
@@ -414,6 +414,54 @@ impl DisputeRepository for Store {
         rows.iter()
             .map(|row| Ok(row.try_get("", "dispute_id")?))
             .collect()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn counts(&self, since: DateTime<Utc>) -> anyhow::Result<DisputeCounts> {
+        let disputes = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT CAST(COUNT(*) AS BIGINT) AS opened, \
+                   CAST(COALESCE(SUM(CASE WHEN outcome = 'won' THEN 1 ELSE 0 END), 0) AS BIGINT) \
+                     AS won, \
+                   CAST(COALESCE(SUM(CASE WHEN outcome = 'lost' THEN 1 ELSE 0 END), 0) AS BIGINT) \
+                     AS lost, \
+                   CAST(COALESCE(SUM(CASE WHEN outcome IS NULL THEN 1 ELSE 0 END), 0) AS BIGINT) \
+                     AS pending, \
+                   CAST(COALESCE(SUM(CASE WHEN outcome = 'lost' THEN amount_minor ELSE 0 END), 0) \
+                     AS BIGINT) AS lost_minor, \
+                   CAST(COALESCE(SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END), 0) AS BIGINT) \
+                     AS recent \
+                 FROM disputes",
+                vec![since.into()],
+            ))
+            .await
+            .context("failed to count the disputes")?
+            .context("a count answers one row")?;
+        let paid = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT CAST(COUNT(*) AS BIGINT) AS paid FROM orders WHERE paid_at >= ?",
+                vec![since.into()],
+            ))
+            .await
+            .context("failed to count the paid orders")?
+            .context("a count answers one row")?;
+        let count = |row: &QueryResult, column: &str| -> anyhow::Result<u64> {
+            let n: i64 = row.try_get("", column)?;
+            Ok(u64::try_from(n).unwrap_or(0))
+        };
+        Ok(DisputeCounts {
+            opened: count(&disputes, "opened")?,
+            won: count(&disputes, "won")?,
+            lost: count(&disputes, "lost")?,
+            pending: count(&disputes, "pending")?,
+            lost_minor: disputes.try_get("", "lost_minor")?,
+            opened_in_window: count(&disputes, "recent")?,
+            paid_in_window: count(&paid, "paid")?,
+        })
     }
 
     async fn disputes(&self) -> anyhow::Result<Vec<Dispute>> {

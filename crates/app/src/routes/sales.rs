@@ -7,6 +7,7 @@ use crate::error::ApiError;
 use dto::sales::SalesStats;
 use dto::staff::SuperAdminOnly;
 
+use crate::disputes::DisputeService;
 use crate::services::{DeliveryTimesService, SalesService};
 use crate::settings::SiteSettings;
 
@@ -20,7 +21,9 @@ use crate::settings::SiteSettings;
     tag = "staff: sales",
     summary = "Sales statistics",
     description = "Units sold per item by day, ISO week and month, and overall; paid and \
-                   delivered orders only (super_admin).",
+                   delivered orders only; delivery times of the last 30 days; disputes by \
+                   outcome and the dispute rate of the last 30 days against \
+                   `disputes.warn_rate_percent` (super_admin).",
     responses(
         (status = 200, description = "The dashboard's numbers.", body = SalesStats,
             headers(("Cache-Control" = String, description = "`no-store`"))),
@@ -33,9 +36,11 @@ pub async fn sales_stats(
     sales: web::Data<SalesService>,
     delivery: web::Data<DeliveryTimesService>,
     site: web::Data<SiteSettings>,
+    disputes: web::Data<DisputeService>,
 ) -> Result<HttpResponse, ApiError> {
     let report = sales.report().await?;
     let delivery = delivery.last_month(site.delivery_minutes).await?;
+    let disputes = disputes.figures().await.map_err(ApiError::Internal)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(SalesStats {
@@ -44,5 +49,6 @@ pub async fn sales_stats(
             overall: report.overall,
             weekly: report.weekly,
             delivery: delivery.into(),
+            disputes: disputes.into(),
         }))
 }

@@ -446,6 +446,26 @@ async fn an_undelivered_orders_dispute_stages_nothing_and_is_accepted_once(
         "{text}"
     );
     crate::metrics::promtool_accepts(&text);
+
+    // and on the sales dashboard: one dispute in one paid order, lost, over the 0.75 % line
+    let stats: Value = admin
+        .get(app.url("/api/admin/sales-stats"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let figures = &stats["disputes"];
+    assert_eq!(figures["opened"], 1, "{figures}");
+    assert_eq!(figures["lost"], 1);
+    assert_eq!(figures["won"], 0);
+    assert_eq!(figures["pending"], 0);
+    assert_eq!(figures["lost_amount"], 10.0);
+    assert_eq!(figures["paid_in_window"], 1);
+    assert_eq!(figures["rate_percent"], 100.0);
+    assert_eq!(figures["warn_rate_percent"], 0.75);
+    assert_eq!(figures["over_warning"], true);
 }
 
 #[rstest]

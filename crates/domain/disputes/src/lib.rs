@@ -13,10 +13,13 @@ pub use evidence::{
     Communication, DeliveryRecord, DisputeFacts, EvidenceFile, EvidenceFiles, EvidenceText,
     ProofImage, RecordLine, RefundPolicyShown, StagedFiles,
 };
-pub use models::{Dispute, DisputeError, EvidenceState, MAX_NOTE_CHARS};
+pub use models::{Dispute, DisputeCounts, DisputeError, EvidenceState, MAX_NOTE_CHARS};
 pub use ports::{
     ChargeRisk, Claim, DisputeGateway, DisputeRepository, EvidenceError, EvidenceRenderer,
     ProofFiles,
 };
-pub use service::{DisputeParts, DisputeSettings, Disputes, RefundPolicy, STAGING_ATTEMPTS};
+pub use service::{
+    DisputeFigures, DisputeParts, DisputeSettings, Disputes, RefundPolicy, RATE_WINDOW_DAYS,
+    STAGING_ATTEMPTS,
+};
 pub use text::{evidence_text, timeline, utc};

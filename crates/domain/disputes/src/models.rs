@@ -66,6 +66,23 @@ impl Dispute {
     }
 }
 
+/// The disputes counted: by outcome so far, and in the dashboard's window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DisputeCounts {
+    /// Every dispute ever opened.
+    pub opened: u64,
+    pub won: u64,
+    pub lost: u64,
+    /// Open: no outcome yet.
+    pub pending: u64,
+    /// The money lost to disputes, in cents (the shop sells in one currency).
+    pub lost_minor: i64,
+    /// Disputes opened in the window.
+    pub opened_in_window: u64,
+    /// Orders paid in the window.
+    pub paid_in_window: u64,
+}
+
 /// How a staff submission or acceptance went wrong before anything changed.
 #[derive(Debug, thiserror::Error)]
 pub enum DisputeError {

@@ -175,6 +175,12 @@ pub trait DisputeRepository: Send + Sync + 'static {
     /// Every dispute, newest first.
     fn disputes(&self) -> impl Future<Output = anyhow::Result<Vec<Dispute>>> + Send;
 
+    /// The disputes by outcome, and the disputes opened and orders paid since `since`.
+    fn counts(
+        &self,
+        since: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<crate::DisputeCounts>> + Send;
+
     /// One dispute.
     fn dispute(
         &self,

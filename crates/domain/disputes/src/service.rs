@@ -6,7 +6,7 @@ use orders::gateways::PaymentError;
 use orders::PaymentProvider;
 use shared::{Actor, Clock};
 
-use crate::models::{Dispute, DisputeError, EvidenceState, MAX_NOTE_CHARS};
+use crate::models::{Dispute, DisputeCounts, DisputeError, EvidenceState, MAX_NOTE_CHARS};
 use crate::ports::{Claim, DisputeGateway, DisputeRepository, EvidenceRenderer, ProofFiles};
 use crate::text::evidence_text;
 use crate::{DeliveryRecord, DisputeFacts, EvidenceFile, StagedFiles};
@@ -29,6 +29,9 @@ pub struct DisputeSettings {
     pub submit_hours_before_due: u32,
     /// Submit the evidence at once when it is staged, without waiting for staff.
     pub auto_submit: bool,
+    /// The dispute rate the dashboard warns at, in basis points (hundredths of a percent:
+    /// 75 is 0.75 %, where the card networks start watching a seller).
+    pub warn_rate_basis_points: u32,
 }
 
 impl Default for DisputeSettings {
@@ -36,6 +39,38 @@ impl Default for DisputeSettings {
         DisputeSettings {
             submit_hours_before_due: 24,
             auto_submit: false,
+            warn_rate_basis_points: 75,
+        }
+    }
+}
+
+/// The days the dispute rate counts back: disputes opened and orders paid in them.
+pub const RATE_WINDOW_DAYS: i64 = 30;
+
+/// The numbers an owner watches: disputes so far, and the rate of the last
+/// [`RATE_WINDOW_DAYS`] days against the warning line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DisputeFigures {
+    pub counts: DisputeCounts,
+    /// Disputes opened per paid order in the window, in percent; `None` without paid orders.
+    pub rate_percent: Option<f64>,
+    /// The warning line, in percent.
+    pub warn_rate_percent: f64,
+    /// The rate is at or over the line.
+    pub over_warning: bool,
+}
+
+impl DisputeFigures {
+    /// The figures of `counts` against the line `warn_basis_points`.
+    pub fn of(counts: DisputeCounts, warn_basis_points: u32) -> Self {
+        let (opened, paid) = (counts.opened_in_window, counts.paid_in_window);
+        DisputeFigures {
+            rate_percent: (paid > 0).then(|| opened as f64 * 100.0 / paid as f64),
+            warn_rate_percent: f64::from(warn_basis_points) / 100.0,
+            // in whole numbers: opened / paid >= bp / 10,000
+            over_warning: opened > 0
+                && u128::from(opened) * 10_000 >= u128::from(warn_basis_points) * u128::from(paid),
+            counts,
         }
     }
 }
@@ -374,6 +409,16 @@ where
         self.parts.repo.disputes().await
     }
 
+    /// The dashboard's dispute numbers now.
+    pub async fn figures(&self) -> anyhow::Result<DisputeFigures> {
+        let since = self.clock.now() - Duration::days(RATE_WINDOW_DAYS);
+        let counts = self.parts.repo.counts(since).await?;
+        Ok(DisputeFigures::of(
+            counts,
+            self.settings.warn_rate_basis_points,
+        ))
+    }
+
     /// One evidence file of a dispute, as the provider gets it (built from the order's record
     /// now). `NotFound` for an unknown dispute; `Conflict` for one about no order of ours.
     pub async fn evidence_file(
@@ -408,4 +453,41 @@ fn already_done() -> DisputeError {
     DisputeError::Conflict(
         "The evidence was submitted already, or the dispute is closed.".to_owned(),
     )
+}
+
+#[cfg(test)]
+mod figures_tests {
+    use super::*;
+
+    fn counts(opened_in_window: u64, paid_in_window: u64) -> DisputeCounts {
+        DisputeCounts {
+            opened_in_window,
+            paid_in_window,
+            ..DisputeCounts::default()
+        }
+    }
+
+    #[test]
+    fn the_rate_is_disputes_per_paid_order_and_the_line_is_reached_exactly() {
+        // 3 disputes in 400 paid orders: 0.75 %, on the default line
+        let on_line = DisputeFigures::of(counts(3, 400), 75);
+        assert_eq!(on_line.rate_percent, Some(0.75));
+        assert_eq!(on_line.warn_rate_percent, 0.75);
+        assert!(on_line.over_warning);
+        // 2 in 400: 0.5 %, under it
+        let under = DisputeFigures::of(counts(2, 400), 75);
+        assert_eq!(under.rate_percent, Some(0.5));
+        assert!(!under.over_warning);
+    }
+
+    #[test]
+    fn without_paid_orders_there_is_no_rate_and_no_dispute_is_no_warning() {
+        let quiet = DisputeFigures::of(counts(0, 0), 75);
+        assert_eq!(quiet.rate_percent, None);
+        assert!(!quiet.over_warning);
+        // a dispute of an order paid before the window, none paid in it: over any line
+        let alone = DisputeFigures::of(counts(1, 0), 75);
+        assert_eq!(alone.rate_percent, None);
+        assert!(alone.over_warning);
+    }
 }

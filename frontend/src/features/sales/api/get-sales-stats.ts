@@ -19,6 +19,9 @@ export type DeliverySteps = Pick<
 /** The promise ("usually under N minutes") and the last 30 days' times, per day and per staff. */
 export type DeliveryStats = Schemas['DeliveryStats'];
 
+/** Disputes by outcome, the money lost, and the last 30 days' rate against the warning line. */
+export type DisputeStats = Schemas['DisputeStats'];
+
 /**
  * GET /api/admin/sales-stats: every period key present, 0 when nothing sold. `daily`: the last 30
  * days, `weekly`: the last 12 ISO weeks, `monthly`: the last 12 months, `overall`: item name ->

@@ -45,6 +45,19 @@ const STATS = {
     ],
     by_staff: [],
   },
+  disputes: {
+    opened: 3,
+    won: 1,
+    lost: 1,
+    pending: 1,
+    lost_amount: 12.5,
+    window_days: 30,
+    opened_in_window: 1,
+    paid_in_window: 200,
+    rate_percent: 0.5,
+    warn_rate_percent: 0.75,
+    over_warning: false,
+  },
 };
 
 describe('Sales Dashboard', () => {
@@ -71,7 +84,7 @@ describe('Sales Dashboard', () => {
       within(dialog)
         .getAllByRole('heading', { level: 3 })
         .map((heading) => heading.textContent),
-    ).toEqual(['Daily Sales', 'Weekly Sales', 'Monthly Sales', 'Delivery times']);
+    ).toEqual(['Daily Sales', 'Weekly Sales', 'Monthly Sales', 'Delivery times', 'Disputes']);
   });
 
   it('shows the delivery times after the charts, as tables', async () => {
@@ -90,6 +103,44 @@ describe('Sales Dashboard', () => {
         .map((cell) => cell.textContent),
     ).toEqual(['2', '2 min', '5 min', '6 min', '—', '8 min', '15 min']);
     expect(within(delivery).getByText('No deliveries by staff yet.')).toBeInTheDocument();
+  });
+
+  it('shows the disputes by outcome and the rate against the warning line', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(STATS)),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    const disputes = await screen.findByRole('region', { name: 'Disputes' });
+    const figures = within(disputes)
+      .getAllByRole('term')
+      .map((term) => `${term.textContent} ${term.nextElementSibling?.textContent}`);
+    expect(figures).toEqual(['Opened 3', 'Won 1', 'Lost 1', 'Pending 1', 'Money lost $12.50']);
+    expect(within(disputes).getByTestId('dispute-rate')).toHaveTextContent(
+      'Dispute rate, last 30 days: 0.5 % (1 of 200 paid orders). Warning line: 0.75 %.',
+    );
+    expect(within(disputes).queryByRole('alert')).toBeNull();
+  });
+
+  it('warns when the rate reaches the line', async () => {
+    const over = {
+      ...STATS,
+      disputes: {
+        ...STATS.disputes,
+        opened_in_window: 2,
+        paid_in_window: 100,
+        rate_percent: 2,
+        over_warning: true,
+      },
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(over)),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Dispute rate, last 30 days: 2 % (2 of 100 paid orders)');
+    expect(alert).toHaveTextContent('Over the line');
   });
 
   it('lists overall sales highest first', async () => {

@@ -10,6 +10,7 @@ import { useSalesStats, type SalesStats } from '@/features/sales/api/get-sales-s
 import { overallSales, toLineChartData } from '@/features/sales/utils/chart-data';
 
 import { DeliveryTimes } from './delivery-times';
+import { DisputeFigures } from './dispute-figures';
 import { SalesLineChart } from './sales-line-chart';
 import './sales-dashboard-modal.css';
 
@@ -101,6 +102,7 @@ export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps)
         </div>
         <Charts stats={stats.data} />
         <DeliveryTimes delivery={stats.data.delivery} />
+        <DisputeFigures disputes={stats.data.disputes} />
         <OverallSalesModal
           open={overallOpen}
           onClose={() => setOverallOpen(false)}
