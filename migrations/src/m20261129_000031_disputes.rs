@@ -12,6 +12,10 @@
 //! - `orders.refund_policy_version`: the refund policy's version the checkout showed.
 //! - `orders.received_at`: the buyer's "I got my items"; `received_ip` and `buyer_ready_ip`: the
 //!   client addresses of that press and of "I'm in the game" (personal data, for the evidence).
+//! - `evidence_holds`: what a dispute's evidence needs of a buyer who erased their account (the
+//!   names, the e-mail, the addresses), one row per order paid within
+//!   `disputes.evidence_retention_days` or under an open dispute, kept for that legitimate
+//!   interest and purged when the time is over and no dispute is open.
 //! - `orders.hold_reason` and `held_at`: a risk hold (`fraud_warning`, `risk_level`) that keeps a
 //!   paid order out of the delivery queue until staff refund or release it.
 
@@ -60,6 +64,21 @@ enum Orders {
     BuyerReadyIp,
     HoldReason,
     HeldAt,
+}
+
+#[derive(DeriveIden)]
+enum EvidenceHolds {
+    Table,
+    OrderId,
+    Email,
+    DiscordId,
+    DiscordUsername,
+    RobloxUsername,
+    ClientIp,
+    BuyerReadyIp,
+    ReceivedIp,
+    PaidAt,
+    CreatedAt,
 }
 
 fn at(column: Disputes) -> ColumnDef {
@@ -169,6 +188,45 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
+        let text = |column: EvidenceHolds, len: u32| {
+            ColumnDef::new(column).string_len(len).null().to_owned()
+        };
+        manager
+            .create_table(
+                Table::create()
+                    .table(EvidenceHolds::Table)
+                    .col(
+                        ColumnDef::new(EvidenceHolds::OrderId)
+                            .big_integer()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(text(EvidenceHolds::Email, 320))
+                    .col(text(EvidenceHolds::DiscordId, 32))
+                    .col(text(EvidenceHolds::DiscordUsername, 255))
+                    .col(text(EvidenceHolds::RobloxUsername, 255))
+                    .col(text(EvidenceHolds::ClientIp, 45))
+                    .col(text(EvidenceHolds::BuyerReadyIp, 45))
+                    .col(text(EvidenceHolds::ReceivedIp, 45))
+                    .col(
+                        ColumnDef::new(EvidenceHolds::PaidAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(EvidenceHolds::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .foreign_key(
+                        ForeignKey::create()
+                            .from(EvidenceHolds::Table, EvidenceHolds::OrderId)
+                            .to(Orders::Table, Orders::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .to_owned(),
+            )
+            .await?;
         // SQLite adds one column per ALTER TABLE
         for column in [
             ColumnDef::new(Orders::ServerLinkShown)
@@ -236,6 +294,9 @@ impl MigrationTrait for Migration {
                 )
                 .await?;
         }
+        manager
+            .drop_table(Table::drop().table(EvidenceHolds::Table).to_owned())
+            .await?;
         manager
             .drop_table(Table::drop().table(Disputes::Table).to_owned())
             .await

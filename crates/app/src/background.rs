@@ -207,6 +207,9 @@ fn spawn_disputes(
             if let Err(error) = disputes.submit_due().await {
                 tracing::warn!(error = ?error, "could not submit disputes' evidence before the deadline");
             }
+            if let Err(error) = disputes.forget_expired_evidence().await {
+                tracing::warn!(error = ?error, "could not purge the evidence kept of erased buyers");
+            }
         }
     });
 }

@@ -106,6 +106,9 @@ pub struct DisputesSettings {
     /// The dispute rate (disputes per paid order, last 30 days, in percent) the sales
     /// dashboard warns at.
     pub warn_rate_percent: f64,
+    /// An erased buyer's order keeps what a dispute's evidence needs this many days after its
+    /// payment (and while a dispute of it is open).
+    pub evidence_retention_days: u32,
 }
 
 impl Default for DisputesSettings {
@@ -115,6 +118,7 @@ impl Default for DisputesSettings {
             auto_submit: false,
             check_every_seconds: 60,
             warn_rate_percent: 0.75,
+            evidence_retention_days: 120,
         }
     }
 }
@@ -128,6 +132,7 @@ impl DisputesSettings {
             warn_rate_basis_points: (self.warn_rate_percent * 100.0)
                 .round()
                 .clamp(0.0, 10_000.0) as u32,
+            evidence_retention_days: self.evidence_retention_days,
         }
     }
 }

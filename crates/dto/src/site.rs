@@ -22,6 +22,10 @@ pub struct Site<'a> {
     /// were delivered in them).
     #[schema(example = 10)]
     pub delivery_minutes: u32,
+    /// The days after its payment an erased buyer's order keeps what a dispute needs
+    /// (`disputes.evidence_retention_days`), as the privacy policy says.
+    #[schema(example = 120)]
+    pub evidence_retention_days: u32,
 }
 
 /// The shop's refund policy (`GET /api/refund-policy`): its one source, with its version.

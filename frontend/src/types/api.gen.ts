@@ -3045,6 +3045,13 @@ export interface components {
              * @example 10
              */
             delivery_minutes: number;
+            /**
+             * Format: u-int32
+             * @description The days after its payment an erased buyer's order keeps what a dispute needs
+             *     (`disputes.evidence_retention_days`), as the privacy policy says.
+             * @example 120
+             */
+            evidence_retention_days: number;
         };
         /** @description The median and 90th percentile of one step, in seconds (null without deliveries). */
         SpreadJson: {

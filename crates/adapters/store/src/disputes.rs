@@ -417,6 +417,17 @@ impl DisputeRepository for Store {
     }
 
     #[tracing::instrument(skip(self))]
+    async fn forget_evidence(&self, paid_before: DateTime<Utc>) -> anyhow::Result<u64> {
+        self.execute(
+            "DELETE FROM evidence_holds WHERE paid_at < ? AND order_id NOT IN \
+               (SELECT order_id FROM disputes WHERE closed_at IS NULL AND order_id IS NOT NULL)",
+            vec![paid_before.into()],
+            "purge the evidence kept of erased buyers",
+        )
+        .await
+    }
+
+    #[tracing::instrument(skip(self))]
     async fn counts(&self, since: DateTime<Utc>) -> anyhow::Result<DisputeCounts> {
         let disputes = self
             .db

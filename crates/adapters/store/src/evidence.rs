@@ -13,11 +13,21 @@ use crate::disputes::{cents_text, mail_communication, policy_shown, record_line}
 use crate::sql::statement;
 use crate::Store;
 
-const ORDER: &str = "SELECT o.id, o.roblox_username, o.discord_username, o.discord_id, o.email, \
-     o.client_ip, o.created_at, o.paid_at, o.claimed_at, o.buyer_ready_at, o.delivered_at, \
-     o.received_at, o.buyer_ready_ip, o.received_ip, o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, \
-     o.total_cents, o.proof_id, o.status, u.name AS staff_name \
-     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?";
+/// The order as the evidence reads it: an erased buyer's names, e-mail and addresses from what
+/// the erasure kept apart for the evidence (`evidence_holds`), while it is kept.
+const ORDER: &str = "SELECT o.id, \
+     COALESCE(h.roblox_username, o.roblox_username) AS roblox_username, \
+     COALESCE(h.discord_username, o.discord_username) AS discord_username, \
+     COALESCE(h.discord_id, o.discord_id) AS discord_id, \
+     COALESCE(h.email, o.email) AS email, \
+     COALESCE(h.client_ip, o.client_ip) AS client_ip, \
+     COALESCE(h.buyer_ready_ip, o.buyer_ready_ip) AS buyer_ready_ip, \
+     COALESCE(h.received_ip, o.received_ip) AS received_ip, \
+     o.created_at, o.paid_at, o.claimed_at, o.buyer_ready_at, o.delivered_at, o.received_at, \
+     o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, o.total_cents, \
+     o.proof_id, o.status, u.name AS staff_name \
+     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
+     LEFT JOIN evidence_holds h ON h.order_id = o.id WHERE o.id = ?";
 
 async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::RecordLine>> {
     let rows = store
@@ -167,7 +177,6 @@ pub(crate) async fn delivery_record(
         server_link_shown_at: row.try_get("", "server_link_shown_at")?,
         server_link: row.try_get("", "server_link_shown")?,
         ready_at: row.try_get("", "buyer_ready_at")?,
-        // the addresses of the buyer's own steps are not recorded yet (issue 33 item 1)
         ready_ip: row.try_get("", "buyer_ready_ip")?,
         delivered_at: row.try_get("", "delivered_at")?,
         received_at: row.try_get("", "received_at")?,

@@ -233,6 +233,25 @@ impl AccountEraser for Store {
         limits_values.push(id.into());
         let its_orders = |sql: &str| sql.replace("{its_orders}", ITS_ORDERS);
         let steps: Vec<(String, Vec<Value>)> = vec![
+            // what a dispute's evidence needs of the buyer, kept apart (for that legitimate
+            // interest) for the orders paid within the retention or under an open dispute,
+            // before the orders forget them; purged by the disputes loop
+            (
+                "INSERT INTO evidence_holds (order_id, email, discord_id, discord_username, \
+                   roblox_username, client_ip, buyer_ready_ip, received_ip, paid_at, created_at) \
+                 SELECT id, email, discord_id, discord_username, roblox_username, client_ip, \
+                   buyer_ready_ip, received_ip, paid_at, ? FROM orders \
+                 WHERE user_id = ? AND paid_at IS NOT NULL AND (paid_at >= ? OR id IN \
+                   (SELECT order_id FROM disputes WHERE closed_at IS NULL \
+                     AND order_id IS NOT NULL)) \
+                 ON CONFLICT (order_id) DO NOTHING"
+                    .to_owned(),
+                vec![
+                    erasure.at.into(),
+                    id.into(),
+                    erasure.evidence_paid_since.into(),
+                ],
+            ),
             // a pending join to the shop's Discord server holds the access token of a Discord
             // account the user ordered with: gone before the orders forget the user
             (

@@ -243,6 +243,7 @@ async fn erasing_an_account_deletes_the_pending_join_of_its_discord(#[case] back
             UserId::new(user),
             &accounts::Email::parse("kid@example.com").unwrap(),
             at(1),
+            chrono::TimeDelta::days(120),
         ))
         .await
         .unwrap();

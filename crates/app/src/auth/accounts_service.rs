@@ -117,6 +117,9 @@ pub fn limits(settings: &crate::settings::Settings) -> accounts::Limits {
         customer_session_max_age: Duration::from_secs(
             settings.session.customer_max_age_days * 24 * 3600,
         ),
+        evidence_retention: Duration::from_secs(
+            u64::from(settings.disputes.evidence_retention_days) * 24 * 3600,
+        ),
         ..accounts::Limits::default()
     }
 }

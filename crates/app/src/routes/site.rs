@@ -18,6 +18,7 @@ pub async fn site(
     site: web::Data<SiteSettings>,
     paypal: web::Data<Option<PayPalCheckout>>,
     tracking: web::Data<TrackingService>,
+    disputes: web::Data<crate::disputes::DisputeService>,
 ) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
@@ -27,6 +28,7 @@ pub async fn site(
             paypal_enabled: paypal.is_some(),
             discord_invite_url: tracking.handoff().discord_invite.as_deref(),
             delivery_minutes: tracking.estimate_minutes().await,
+            evidence_retention_days: disputes.evidence_retention_days(),
         })
 }
 

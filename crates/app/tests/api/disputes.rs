@@ -620,3 +620,57 @@ async fn offline_the_dev_payment_page_plays_the_bank_and_the_dispute_is_staged_o
         .unwrap();
     assert_eq!(foreign.status(), 403);
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_erased_buyers_disputed_order_still_yields_its_evidence(#[case] backend: Backend) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    let email = "erin@example.com";
+    app.create_user(email, crate::helpers::TEST_PASSWORD, Role::Customer)
+        .await;
+    app.login(&shop.buyer, email, crate::helpers::TEST_PASSWORD)
+        .await;
+    link_discord(app, &shop.buyer, 0).await;
+    let order = delivered_order(&shop).await;
+
+    // the buyer erases their account; weeks later the bank's dispute arrives
+    let deleted = shop
+        .buyer
+        .delete(app.url("/api/profile"))
+        .header("Origin", &app.address)
+        .json(&json!({ "password": crate::helpers::TEST_PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 204);
+    app.clock
+        .advance(std::time::Duration::from_secs(30 * 24 * 60 * 60));
+    let due_by = now(app) + 7 * 24 * 3600;
+    let created = dispute_event(
+        "evt_e1",
+        "charge.dispute.created",
+        "du_erased",
+        order,
+        due_by,
+    );
+    report(app, &created).await;
+
+    let seen = shop.fake.seen.lock().unwrap();
+    assert_eq!(seen.updates.len(), 1, "staged");
+    let staged = &seen.updates[0];
+    assert_eq!(
+        field(staged, "evidence[customer_email_address]"),
+        "buyer@example.com"
+    );
+    let name = field(staged, "evidence[customer_name]");
+    assert!(name.contains("Builder_Bob (Roblox)"), "{name}");
+    assert_eq!(field(staged, "evidence[customer_purchase_ip]"), "127.0.0.1");
+    let log = field(staged, "evidence[access_activity_log]");
+    assert!(
+        log.contains("Buyer confirmed \"I got my items\" from 127.0.0.1"),
+        "{log}"
+    );
+}

@@ -195,6 +195,23 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
         ],
     ),
     (
+        "evidence_holds",
+        &[
+            ("order_id", NotPersonal),
+            // what a dispute's evidence needs of an erased buyer, kept apart for that
+            // legitimate interest until disputes.evidence_retention_days after the payment
+            ("email", Personal),
+            ("discord_id", Personal),
+            ("discord_username", Personal),
+            ("roblox_username", Personal),
+            ("client_ip", Personal),
+            ("buyer_ready_ip", Personal),
+            ("received_ip", Personal),
+            ("paid_at", NotPersonal),
+            ("created_at", NotPersonal),
+        ],
+    ),
+    (
         "order_lines",
         &[
             ("order_id", NotPersonal),
@@ -728,6 +745,8 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         s.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
         s.server.trusted_proxies = vec!["127.0.0.1/32".into()];
         s.mail.queue_poll_ms = 50;
+        // the loop that purges the evidence kept of erased buyers, looked for below
+        s.disputes.check_every_seconds = 1;
     })
     .await;
     let id = app.create_user(EMAIL, TEST_PASSWORD, Role::Customer).await;
@@ -993,6 +1012,14 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
                 "sessions.id",
                 "pending_signups.code_hash",
                 "demo_logins.password",
+                // written by the erasure itself (what a dispute needs), checked below
+                "evidence_holds.email",
+                "evidence_holds.discord_id",
+                "evidence_holds.discord_username",
+                "evidence_holds.roblox_username",
+                "evidence_holds.client_ip",
+                "evidence_holds.buyer_ready_ip",
+                "evidence_holds.received_ip",
                 // empty for the dev Discord accounts; cleared with the Discord id
                 "orders.discord_avatar",
                 "orders.buyer_token",
@@ -1053,8 +1080,37 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         .unwrap();
     assert_eq!(deleted.status(), 204);
 
-    // nothing in any column of any table names the shopper
+    // nothing in any column of any table names the shopper, but what a dispute of the order
+    // just paid needs: kept apart for disputes.evidence_retention_days after its payment
     let values = identifying_values(discord_id, discord_name, &session);
+    let found = where_found(&app, &values).await;
+    assert!(
+        found.iter().all(|at| at.starts_with("evidence_holds.")),
+        "still in the database: {found:?}"
+    );
+    for kept in [
+        "email",
+        "discord_id",
+        "discord_username",
+        "roblox_username",
+        "client_ip",
+        "buyer_ready_ip",
+        "received_ip",
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|at| at.starts_with(&format!("evidence_holds.{kept}:"))),
+            "{kept} kept for the evidence: {found:?}"
+        );
+    }
+    // 120 days after the payment, with no dispute open, the disputes loop purges it
+    let started = app.rounds.started(garden_app::Loop::Disputes);
+    app.clock
+        .advance(std::time::Duration::from_secs(121 * 24 * 60 * 60));
+    app.rounds
+        .finished(garden_app::Loop::Disputes, started + 1)
+        .await;
     let found = where_found(&app, &values).await;
     assert!(found.is_empty(), "still in the database: {found:?}");
     for (table, column) in by_id {

@@ -3,7 +3,7 @@
 
 use std::future::Future;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::{Email, RepoError, UserId};
 
@@ -32,10 +32,14 @@ pub struct Erasure {
     /// address are not the account's (an address is shared) and end with their window.
     pub limit_buckets: Vec<String>,
     pub at: DateTime<Utc>,
+    /// Orders paid since then (and any under an open dispute) keep what a dispute's evidence
+    /// needs of the buyer, apart, for that legitimate interest, until the eraser's purge.
+    pub evidence_paid_since: DateTime<Utc>,
 }
 
 impl Erasure {
-    pub fn of(user: UserId, email: &Email, at: DateTime<Utc>) -> Self {
+    /// The erasure of `user` at `at`, keeping the evidence of orders paid within `retention`.
+    pub fn of(user: UserId, email: &Email, at: DateTime<Utc>, retention: TimeDelta) -> Self {
         use crate::service::bucket;
         Erasure {
             user,
@@ -47,6 +51,7 @@ impl Erasure {
                 format!("{}:{user}", bucket::RESET_ADDRESS),
             ],
             at,
+            evidence_paid_since: at - retention,
         }
     }
 }

@@ -41,6 +41,10 @@ pub struct Limits {
     pub staff_session_max_age: Duration,
     /// The same for customers.
     pub customer_session_max_age: Duration,
+    /// How long after its payment an erased buyer's order keeps what a dispute's evidence
+    /// needs (and as long as a dispute of it is open): the banks take disputes for about 120
+    /// days.
+    pub evidence_retention: Duration,
 }
 
 const FIFTEEN_MINUTES: Duration = Duration::from_secs(15 * 60);
@@ -62,6 +66,7 @@ impl Default for Limits {
             resets_per_ip: Rule::per_hour(20),
             staff_session_max_age: Duration::from_secs(12 * 60 * 60),
             customer_session_max_age: Duration::from_secs(30 * 24 * 60 * 60),
+            evidence_retention: Duration::from_secs(120 * 24 * 60 * 60),
         }
     }
 }
@@ -558,7 +563,12 @@ where
             return Err(DeleteAccountError::Staff);
         }
         match eraser
-            .erase(Erasure::of(id, &user.email, self.clock.now()))
+            .erase(Erasure::of(
+                id,
+                &user.email,
+                self.clock.now(),
+                delta(self.limits.evidence_retention),
+            ))
             .await?
         {
             Erased::Done => {}

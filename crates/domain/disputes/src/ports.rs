@@ -175,6 +175,13 @@ pub trait DisputeRepository: Send + Sync + 'static {
     /// Every dispute, newest first.
     fn disputes(&self) -> impl Future<Output = anyhow::Result<Vec<Dispute>>> + Send;
 
+    /// Deletes what was kept of erased buyers for the evidence of orders paid before
+    /// `paid_before` that no open dispute names; answers how many orders' worth.
+    fn forget_evidence(
+        &self,
+        paid_before: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<u64>> + Send;
+
     /// The disputes by outcome, and the disputes opened and orders paid since `since`.
     fn counts(
         &self,

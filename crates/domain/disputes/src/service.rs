@@ -32,6 +32,8 @@ pub struct DisputeSettings {
     /// The dispute rate the dashboard warns at, in basis points (hundredths of a percent:
     /// 75 is 0.75 %, where the card networks start watching a seller).
     pub warn_rate_basis_points: u32,
+    /// The days after its payment an erased buyer's order keeps what its evidence needs.
+    pub evidence_retention_days: u32,
 }
 
 impl Default for DisputeSettings {
@@ -40,6 +42,7 @@ impl Default for DisputeSettings {
             submit_hours_before_due: 24,
             auto_submit: false,
             warn_rate_basis_points: 75,
+            evidence_retention_days: 120,
         }
     }
 }
@@ -407,6 +410,23 @@ where
     /// Every dispute, newest first.
     pub async fn disputes(&self) -> anyhow::Result<Vec<Dispute>> {
         self.parts.repo.disputes().await
+    }
+
+    /// The days after its payment an erased buyer's order keeps what its evidence needs.
+    pub fn evidence_retention_days(&self) -> u32 {
+        self.settings.evidence_retention_days
+    }
+
+    /// Purges what was kept of erased buyers for their orders' evidence once
+    /// `evidence_retention_days` passed since the payment and no dispute of the order is open.
+    pub async fn forget_expired_evidence(&self) -> anyhow::Result<u64> {
+        let paid_before =
+            self.clock.now() - Duration::days(i64::from(self.settings.evidence_retention_days));
+        let forgotten = self.parts.repo.forget_evidence(paid_before).await?;
+        if forgotten > 0 {
+            tracing::info!(orders = forgotten, "evidence kept of erased buyers purged");
+        }
+        Ok(forgotten)
     }
 
     /// The dashboard's dispute numbers now.

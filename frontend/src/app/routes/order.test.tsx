@@ -82,6 +82,7 @@ function site(discordInviteUrl: string | null = INVITE): Site {
     paypal_enabled: false,
     discord_invite_url: discordInviteUrl,
     delivery_minutes: 10,
+    evidence_retention_days: 120,
   };
 }
 

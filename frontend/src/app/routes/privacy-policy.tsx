@@ -1,10 +1,11 @@
 import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { HelpChatButton } from '@/features/chat/components/help-chat-button';
-import { useDiscordInvite } from '@/features/site/api/get-site';
+import { useDiscordInvite, useSite } from '@/features/site/api/get-site';
 
 export function PrivacyPolicyRoute() {
   const invite = useDiscordInvite();
+  const retentionDays = useSite().data?.evidence_retention_days;
   return (
     <ContentLayout
       title="Privacy Policy"
@@ -41,6 +42,13 @@ export function PrivacyPolicyRoute() {
         We only share what is needed to run your order: payment information with Stripe and delivery
         details with the staff member who delivers it.
       </p>
+      <p>
+        If a payment is disputed with your bank, we send Stripe the record of that order so the bank
+        can decide: the Roblox and Discord names, the e-mail address, the addresses your order, your
+        &ldquo;I&apos;m in the game&rdquo; and your &ldquo;I got my items&rdquo; came from, the
+        delivery&apos;s times and pictures, the messages we sent you about it and the refund policy
+        you were shown.
+      </p>
 
       <h2>Cookies and storage in your browser</h2>
       <p>
@@ -51,7 +59,14 @@ export function PrivacyPolicyRoute() {
       <h2>How long we keep it</h2>
       <p>
         We keep order records for as long as we need them for delivery, support, accounting and the
-        law. You can ask us to delete your account and the personal data linked to it.
+        law. You can delete your account and the personal data linked to it from your profile.
+      </p>
+      <p data-testid="evidence-retention">
+        One exception, for our legitimate interest in answering a disputed payment: when you delete
+        your account, what a dispute of a recent order needs (the names, the e-mail address and the
+        addresses above) is kept apart for{' '}
+        {retentionDays === undefined ? 'a few months' : `${retentionDays} days`} after that
+        order&apos;s payment, and while a dispute of it is open, then deleted.
       </p>
 
       <h2>Children</h2>

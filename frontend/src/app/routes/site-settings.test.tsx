@@ -29,6 +29,7 @@ function site(overrides: Partial<Site> = {}): Site {
     paypal_enabled: false,
     discord_invite_url: INVITE,
     delivery_minutes: 25,
+    evidence_retention_days: 120,
     ...overrides,
   };
 }
@@ -134,12 +135,22 @@ describe('every sentence that says to join the Discord server links the invite',
 describe('the refund policy page reads the policy from the server', () => {
   it('shows its sections and version', async () => {
     await renderPage({ name: 'refund policy', element: <RefundPolicyRoute /> }, site());
-    expect(
-      await screen.findByRole('heading', { name: 'Completed purchases' }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Completed purchases' })).toBeInTheDocument();
     expect(screen.getByText('We do not offer refunds for completed purchases.')).toBeVisible();
     expect(screen.getByTestId('refund-policy-version')).toHaveTextContent(
       'In effect since November 1, 2026 (version 2026-11-01).',
+    );
+  });
+});
+
+describe('the privacy policy says how long an erased buyer’s evidence is kept', () => {
+  it('reads evidence_retention_days from /api/site', async () => {
+    await renderPage(
+      { name: 'privacy policy', element: <PrivacyPolicyRoute /> },
+      site({ evidence_retention_days: 90 }),
+    );
+    expect(await screen.findByTestId('evidence-retention')).toHaveTextContent(
+      "is kept apart for 90 days after that order's payment, and while a dispute of it is open",
     );
   });
 });

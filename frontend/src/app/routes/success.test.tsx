@@ -107,6 +107,7 @@ describe('/success', () => {
           paypal_enabled: false,
           discord_invite_url: 'https://discord.gg/garden',
           delivery_minutes: 15,
+          evidence_retention_days: 120,
         }),
     });
     renderSuccess();

@@ -819,6 +819,7 @@ mod delete_own_account {
                     "reset-address:7".to_owned(),
                 ],
                 at: now(),
+                evidence_paid_since: now() - chrono::TimeDelta::days(120),
             }))
             .times(1)
             .returning(move |_| Box::pin(async move { Ok(answer) }));
