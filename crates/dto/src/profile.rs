@@ -91,6 +91,21 @@ pub struct ExportedOrder {
     /// The review left on it, if any.
     #[schema(required = true)]
     pub review: Option<ExportedReview>,
+    /// Its disputes with the bank, and what of the order went to Stripe as evidence.
+    pub disputes: Vec<ExportedDispute>,
+}
+
+/// A dispute of an exported order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedDispute {
+    #[schema(example = "du_1Q2w3E4r5T6y")]
+    pub dispute_id: String,
+    /// `none`, `staged` or `submitted`.
+    #[schema(example = "staged")]
+    pub evidence: String,
+    /// The evidence fields sent to Stripe (Stripe's names; empty until staged).
+    #[schema(example = json!(["customer_name", "customer_email_address", "service_documentation"]))]
+    pub sent_to_stripe: Vec<String>,
 }
 
 /// One line of an exported order.
@@ -183,6 +198,15 @@ impl From<accounts::OrderRecord> for ExportedOrder {
                 name: review.name,
                 created_at: review.created_at,
             }),
+            disputes: order
+                .disputes
+                .into_iter()
+                .map(|dispute| ExportedDispute {
+                    dispute_id: dispute.dispute_id,
+                    evidence: dispute.evidence,
+                    sent_to_stripe: dispute.sent_to_provider,
+                })
+                .collect(),
         }
     }
 }

@@ -2024,6 +2024,25 @@ export interface components {
             created_at: string;
             messages: components["schemas"]["ExportedMessage"][];
         };
+        /** @description A dispute of an exported order. */
+        ExportedDispute: {
+            /** @example du_1Q2w3E4r5T6y */
+            dispute_id: string;
+            /**
+             * @description `none`, `staged` or `submitted`.
+             * @example staged
+             */
+            evidence: string;
+            /**
+             * @description The evidence fields sent to Stripe (Stripe's names; empty until staged).
+             * @example [
+             *       "customer_name",
+             *       "customer_email_address",
+             *       "service_documentation"
+             *     ]
+             */
+            sent_to_stripe: string[];
+        };
         /** @description One line of an exported order. */
         ExportedItem: {
             /** Format: int64 */
@@ -2096,6 +2115,8 @@ export interface components {
             /** @description The problem reported with its delivery, if any. */
             ticket_problem: string | null;
             review: null | components["schemas"]["ExportedReview"];
+            /** @description Its disputes with the bank, and what of the order went to Stripe as evidence. */
+            disputes: components["schemas"]["ExportedDispute"][];
         };
         /** @description The account itself. */
         ExportedProfile: components["schemas"]["User"] & {

@@ -2,8 +2,8 @@
 //! erasure of an account (`accounts::AccountEraser`) in one transaction.
 
 use accounts::{
-    AccountEraser, ChatRecord, Erased, Erasure, LineRecord, MessageRecord, OrderRecord,
-    PersonalData, PersonalDataSource, RepoError, ReviewRecord, UserId,
+    AccountEraser, ChatRecord, DisputeRecord, Erased, Erasure, LineRecord, MessageRecord,
+    OrderRecord, PersonalData, PersonalDataSource, RepoError, ReviewRecord, UserId,
 };
 use anyhow::Context;
 use sea_orm::{
@@ -154,6 +154,7 @@ impl Store {
                 ticket_thread_id,
                 ticket_problem,
                 review,
+                disputes: self.disputes_of_order(order.id).await?,
             });
         }
         Ok(Some(PersonalData {
@@ -161,6 +162,39 @@ impl Store {
             orders,
             chats: self.chats_of_user(user).await?,
         }))
+    }
+}
+
+impl Store {
+    /// The disputes of an order for its buyer's export, with the evidence fields sent.
+    async fn disputes_of_order(&self, order: i64) -> anyhow::Result<Vec<DisputeRecord>> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT dispute_id, evidence FROM disputes WHERE order_id = ? ORDER BY id",
+                vec![order.into()],
+            ))
+            .await
+            .with_context(|| format!("failed to load the disputes of order {order}"))?;
+        rows.iter()
+            .map(|row| {
+                let evidence: String = row.try_get("", "evidence")?;
+                let sent = if evidence == disputes::EvidenceState::None.as_str() {
+                    vec![]
+                } else {
+                    disputes::EvidenceText::sent_fields()
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect()
+                };
+                Ok(DisputeRecord {
+                    dispute_id: row.try_get("", "dispute_id")?,
+                    evidence,
+                    sent_to_provider: sent,
+                })
+            })
+            .collect()
     }
 }
 

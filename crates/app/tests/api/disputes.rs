@@ -636,7 +636,38 @@ async fn an_erased_buyers_disputed_order_still_yields_its_evidence(#[case] backe
     link_discord(app, &shop.buyer, 0).await;
     let order = delivered_order(&shop).await;
 
-    // the buyer erases their account; weeks later the bank's dispute arrives
+    // the bank's dispute arrives; the buyer's export says what went to Stripe
+    let due_by = now(app) + 7 * 24 * 3600;
+    let created = dispute_event("evt_e1", "charge.dispute.created", "du_erased", order, due_by);
+    report(app, &created).await;
+    let export: Value = shop
+        .buyer
+        .get(app.url("/api/profile/export"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let exported = &export["orders"][0]["disputes"][0];
+    assert_eq!(exported["dispute_id"], "du_erased", "{export}");
+    assert_eq!(exported["evidence"], "staged");
+    let sent: Vec<&str> = exported["sent_to_stripe"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|field| field.as_str().unwrap())
+        .collect();
+    for field in [
+        "customer_email_address",
+        "customer_purchase_ip",
+        "access_activity_log",
+        "service_documentation",
+    ] {
+        assert!(sent.contains(&field), "{field} in {sent:?}");
+    }
+
+    // then the buyer erases their account; staff submit the evidence a week later
     let deleted = shop
         .buyer
         .delete(app.url("/api/profile"))
@@ -647,28 +678,35 @@ async fn an_erased_buyers_disputed_order_still_yields_its_evidence(#[case] backe
         .unwrap();
     assert_eq!(deleted.status(), 204);
     app.clock
-        .advance(std::time::Duration::from_secs(30 * 24 * 60 * 60));
-    let due_by = now(app) + 7 * 24 * 3600;
-    let created = dispute_event(
-        "evt_e1",
-        "charge.dispute.created",
-        "du_erased",
-        order,
-        due_by,
-    );
-    report(app, &created).await;
+        .advance(std::time::Duration::from_secs(7 * 24 * 60 * 60));
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let submitted = admin
+        .post(app.url("/api/admin/disputes/du_erased/submit"))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), 200);
+    let pdf = admin
+        .get(app.url("/api/admin/disputes/du_erased/evidence/service_documentation"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
 
     let seen = shop.fake.seen.lock().unwrap();
-    assert_eq!(seen.updates.len(), 1, "staged");
-    let staged = &seen.updates[0];
+    assert_eq!(seen.updates.len(), 2, "staged, then submitted");
+    let sent = &seen.updates[1];
+    assert_eq!(field(sent, "submit"), "true");
     assert_eq!(
-        field(staged, "evidence[customer_email_address]"),
-        "buyer@example.com"
+        field(sent, "evidence[customer_email_address]"),
+        "buyer@example.com",
+        "the erased buyer's address, kept for the dispute"
     );
-    let name = field(staged, "evidence[customer_name]");
+    let name = field(sent, "evidence[customer_name]");
     assert!(name.contains("Builder_Bob (Roblox)"), "{name}");
-    assert_eq!(field(staged, "evidence[customer_purchase_ip]"), "127.0.0.1");
-    let log = field(staged, "evidence[access_activity_log]");
+    assert_eq!(field(sent, "evidence[customer_purchase_ip]"), "127.0.0.1");
+    let log = field(sent, "evidence[access_activity_log]");
     assert!(
         log.contains("Buyer confirmed \"I got my items\" from 127.0.0.1"),
         "{log}"

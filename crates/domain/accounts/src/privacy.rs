@@ -52,6 +52,18 @@ pub struct OrderRecord {
     /// The problem the buyer reported with its delivery, if any.
     pub ticket_problem: Option<String>,
     pub review: Option<ReviewRecord>,
+    /// The disputes of the order and what of it went to the payment provider as evidence.
+    pub disputes: Vec<DisputeRecord>,
+}
+
+/// A dispute of one of the shopper's orders, and the evidence fields sent about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisputeRecord {
+    pub dispute_id: String,
+    /// `none`, `staged` or `submitted`.
+    pub evidence: String,
+    /// The evidence fields sent to the payment provider (none until staged).
+    pub sent_to_provider: Vec<String>,
 }
 
 /// One line of an order.

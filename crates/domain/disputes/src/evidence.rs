@@ -105,6 +105,52 @@ pub struct EvidenceText {
     pub uncategorized_text: String,
 }
 
+impl EvidenceText {
+    /// The text fields' names, as the provider calls them (what a buyer's privacy export says
+    /// was sent).
+    pub const FIELDS: [&'static str; 8] = [
+        "customer_name",
+        "customer_email_address",
+        "customer_purchase_ip",
+        "product_description",
+        "service_date",
+        "access_activity_log",
+        "refund_policy_disclosure",
+        "uncategorized_text",
+    ];
+
+    /// Every field sent with staged or submitted evidence: the text fields and the files.
+    pub fn sent_fields() -> Vec<&'static str> {
+        Self::FIELDS
+            .into_iter()
+            .chain(EvidenceFile::ALL.map(EvidenceFile::field))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod fields_tests {
+    use super::*;
+
+    #[test]
+    fn the_field_names_are_every_field_of_the_text() {
+        // a field added to the struct fails to compile here until it is named
+        let EvidenceText {
+            customer_name: _,
+            customer_email_address: _,
+            customer_purchase_ip: _,
+            product_description: _,
+            service_date: _,
+            access_activity_log: _,
+            refund_policy_disclosure: _,
+            uncategorized_text: _,
+        } = EvidenceText::default();
+        assert_eq!(EvidenceText::FIELDS.len(), 8);
+        assert_eq!(EvidenceText::sent_fields().len(), 11);
+        assert!(EvidenceText::sent_fields().contains(&"service_documentation"));
+    }
+}
+
 /// Which of the three evidence files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EvidenceFile {
