@@ -44,7 +44,9 @@ impl From<QueueError> for ApiError {
             | QueueError::NotPaid(_)
             | QueueError::NoPrivateServer
             | QueueError::NotClaimed
-            | QueueError::NotReady(_) => ApiError::Conflict(error.to_string()),
+            | QueueError::NotReady(_)
+            | QueueError::Held(_)
+            | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string()),
             QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
             QueueError::Unknown(cause) => ApiError::Internal(cause),
         }

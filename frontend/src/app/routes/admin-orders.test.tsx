@@ -36,6 +36,7 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     no_show: false,
     ticket_url: null,
     ticket_problem: null,
+    hold: null,
     ...overrides,
   };
 }

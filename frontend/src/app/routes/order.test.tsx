@@ -49,6 +49,7 @@ function tracked(
     delivered_at: null,
     timeline: [{ status: 'paid', at: '2026-11-21T10:01:00Z' }],
     queue_position: 4,
+    being_checked: false,
     estimate_minutes: 20,
     delivery: delivery(handoff),
     ...overrides,
