@@ -75,16 +75,25 @@ fn provider_words(note: Option<&str>) -> Option<String> {
         .map(|note| escape_markdown(&note.replace('_', " ")))
 }
 
-/// The card issuer's fraud warning on `order`, where the order stands now.
-fn fraud_warning_text(order: &Order, kind: Option<&str>) -> String {
+/// The card issuer's fraud warning on `order`, where the order stands now; `refunding`: the
+/// shop refunds a held order at a warning by itself (the refund may not have landed yet).
+fn fraud_warning_text(order: &Order, kind: Option<&str>, refunding: bool) -> String {
     let id = order.id;
     let kind = provider_words(kind).map_or_else(String::new, |kind| format!(" ({kind})"));
     if order.held().is_some() {
-        return format!(
-            "Order #{id} got an early fraud warning from the card's issuer{kind}: it is on \
-             hold, out of the delivery queue. Refunding it is advised (it avoids a dispute and \
-             its fee); or release it to the queue."
-        );
+        return if refunding {
+            format!(
+                "Order #{id} got an early fraud warning from the card's issuer{kind}: it is on \
+                 hold and the shop is refunding it at once. If that refund fails it stays on \
+                 hold: refund it from the held orders."
+            )
+        } else {
+            format!(
+                "Order #{id} got an early fraud warning from the card's issuer{kind}: it is on \
+                 hold, out of the delivery queue. Refunding it is advised (it avoids a dispute \
+                 and its fee); or release it to the queue."
+            )
+        };
     }
     match order.status() {
         OrderStatus::Refunded => format!(
@@ -102,8 +111,14 @@ fn fraud_warning_text(order: &Order, kind: Option<&str>) -> String {
 /// The message for `event` of `order` (as it is now); `None` when the step says nothing to
 /// staff: a refund staff made themselves, or one of an order delivered already or on a risk
 /// hold (out of the queue: nothing to stop); a payment or a risk hold whose own message tells
-/// more, or that staff dealt with already.
-pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<StaffMessage> {
+/// more, or that staff dealt with already. `refunding`: the shop refunds an order held at a
+/// fraud warning by itself.
+pub fn message(
+    event: &OrderEvent,
+    order: &Order,
+    orders_url: &str,
+    refunding: bool,
+) -> Option<StaffMessage> {
     let id = order.id;
     let (text, fields) = match event.step {
         // the hold's own message tells staff of it
@@ -206,7 +221,7 @@ pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<St
             }
         },
         OrderStep::FraudWarning => (
-            fraud_warning_text(order, event.note.as_deref()),
+            fraud_warning_text(order, event.note.as_deref(), refunding),
             buyer_fields(order),
         ),
         _ => return None,
@@ -224,6 +239,7 @@ pub struct StaffAlerts<R, P> {
     orders: R,
     post: P,
     orders_url: String,
+    refund_on_fraud_warning: bool,
 }
 
 impl<R: OrderRepository, P: StaffPost> StaffAlerts<R, P> {
@@ -233,7 +249,16 @@ impl<R: OrderRepository, P: StaffPost> StaffAlerts<R, P> {
             orders,
             post,
             orders_url,
+            refund_on_fraud_warning: false,
         }
+    }
+
+    /// Whether the shop refunds an order held at a fraud warning by itself
+    /// (`payments.refund_on_fraud_warning`): the warning's message says so, since the refund
+    /// may land after the message is written.
+    pub fn refunding_at_fraud_warnings(mut self, refunding: bool) -> Self {
+        self.refund_on_fraud_warning = refunding;
+        self
     }
 }
 
@@ -245,7 +270,12 @@ impl<R: OrderRepository, P: StaffPost> JobHandler for StaffAlerts<R, P> {
             Err(OrderError::NotFound(_)) => return Ok(()),
             Err(OrderError::Unknown(e)) => return Err(JobFailed::retry(e)),
         };
-        let Some(message) = message(&job.event, &order, &self.orders_url) else {
+        let Some(message) = message(
+            &job.event,
+            &order,
+            &self.orders_url,
+            self.refund_on_fraud_warning,
+        ) else {
             return Ok(());
         };
         self.post
@@ -374,7 +404,13 @@ mod tests {
         order.buyer.discord.as_mut().unwrap().username =
             "**kid**\n[free](https://evil.example) @everyone".into();
         order.buyer.roblox_username = crate::RobloxUsername::parse("Builder_man").unwrap();
-        let message = message(&job(OrderStep::Paid).event, &order, "https://shop.example").unwrap();
+        let message = message(
+            &job(OrderStep::Paid).event,
+            &order,
+            "https://shop.example",
+            false,
+        )
+        .unwrap();
         let field = |wanted: &str| {
             message
                 .fields
@@ -517,6 +553,7 @@ mod tests {
             &noted(step, None, note).event,
             order,
             "https://shop.example",
+            false,
         )
         .map(|message| message.text)
     }
@@ -549,6 +586,22 @@ mod tests {
         assert!(warned(Delivered, None)
             .unwrap()
             .starts_with("Delivered order #3 got an early fraud warning"));
+        // a shop that refunds at a warning says so while the refund may still be on its way
+        let refunding = message(
+            &noted(OrderStep::FraudWarning, None, Some("misc")).event,
+            &held_order(Paid, Some(HoldReason::FraudWarning)),
+            "https://shop.example",
+            true,
+        )
+        .unwrap();
+        assert!(
+            refunding.text.ends_with(
+                "it is on hold and the shop is refunding it at once. If that refund fails it \
+                 stays on hold: refund it from the held orders."
+            ),
+            "{}",
+            refunding.text
+        );
         // its hold and its refund say nothing more: one message per warning
         let held = held_order(Paid, Some(HoldReason::FraudWarning));
         assert_eq!(text_of(OrderStep::RiskHeld, Some("misc"), &held), None);
