@@ -90,6 +90,38 @@ impl DisputeGateway for ShopDisputeGateway {
     }
 }
 
+/// What Stripe says of a payment's risk, read while its webhook waits: a client of its own
+/// whose calls end at `payments.risk_read_timeout_ms`; without Stripe keys the dev stand-in,
+/// which rates every payment `normal`.
+pub struct ShopRisk(ShopDisputeGateway);
+
+impl ShopRisk {
+    pub fn build(settings: &crate::settings::Settings) -> anyhow::Result<Self> {
+        use anyhow::Context as _;
+        use secrecy::ExposeSecret as _;
+        if settings.stripe.secret_key.expose_secret().trim().is_empty() {
+            return Ok(ShopRisk(ShopDisputeGateway::Dev));
+        }
+        let stripe =
+            StripeDisputes::with_timeout(&settings.stripe, settings.payments.risk_read_timeout())
+                .context("the Stripe settings (stripe.*) are not usable for risk reads")?;
+        Ok(ShopRisk(ShopDisputeGateway::Stripe(Box::new(stripe))))
+    }
+}
+
+impl aftersale::PaymentRisk for ShopRisk {
+    async fn risk_level(
+        &self,
+        provider: orders::PaymentProvider,
+        payment_id: String,
+    ) -> Result<Option<String>, PaymentError> {
+        if provider != orders::PaymentProvider::Stripe {
+            return Ok(None);
+        }
+        Ok(self.0.charge_risk(payment_id).await?.risk_level)
+    }
+}
+
 /// The proof pictures as the media store keeps them (`/media/proofs/...`).
 pub struct MediaProofs(pub MediaStore);
 

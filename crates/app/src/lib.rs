@@ -35,7 +35,7 @@ pub use settings::{default_discord, default_paypal, default_roblox, default_stri
 pub use settings::{
     AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,
 };
-pub use settings::{BlocklistSettings, DeliverySettings, DisputesSettings};
+pub use settings::{BlocklistSettings, DeliverySettings, DisputesSettings, PaymentsSettings};
 pub use settings::{
     CatalogSettings, DatabaseSettings, Environment, MailSettings, MediaSettings, MetricsSettings,
     SeedSettings, ServerSettings, SessionSettings, Settings, SiteSettings, SmtpTls,

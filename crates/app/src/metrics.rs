@@ -328,6 +328,20 @@ impl ShopMetrics {
             orders.with_label_values(&[status.as_str()]).set(*n);
         }
         registry.register(Box::new(orders))?;
+        let held = IntGaugeVec::new(
+            Opts::new(
+                "shop_orders_held",
+                "Paid orders on a risk hold, out of the delivery queue, by reason",
+            ),
+            &["reason"],
+        )?;
+        for reason in orders::HoldReason::ALL {
+            held.with_label_values(&[reason.as_str()]).set(0);
+        }
+        for (reason, n) in &counts.held {
+            held.with_label_values(&[reason.as_str()]).set(*n);
+        }
+        registry.register(Box::new(held))?;
         let disputes = IntCounterVec::new(
             Opts::new(
                 "shop_disputes_total",

@@ -73,7 +73,8 @@ impl Outbox {
             );
             OutboxWorker::new(
                 store.clone(),
-                StaffAlerts::new(store.clone(), notifier, orders_url),
+                StaffAlerts::new(store.clone(), notifier, orders_url)
+                    .refunding_at_fraud_warnings(settings.payments.refund_on_fraud_warning),
                 clock.clone(),
                 STAFF_CHANNEL.name,
                 retry,

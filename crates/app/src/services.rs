@@ -23,8 +23,10 @@ pub type SalesService = sales::SalesStatistics<Store, AppClock>;
 /// The staff's delivery queue.
 pub type DeliveryQueueService = delivery::DeliveryQueue<crate::snapshot::EventsStore, AppClock>;
 
-/// Refunds through the payment provider, and the provider's refunds and disputes.
-pub type AfterSaleService = aftersale::AfterSale<crate::snapshot::EventsStore, AppClock>;
+/// Refunds through the payment provider, the provider's refunds and disputes, risky payments
+/// and fraud warnings.
+pub type AfterSaleService =
+    aftersale::AfterSale<crate::snapshot::EventsStore, AppClock, crate::disputes::ShopRisk>;
 
 /// The super_admin's blocklist.
 pub type BlocklistService = blocklist::BlocklistAdmin<Store, AppClock>;

@@ -90,6 +90,48 @@ pub struct Settings {
     /// Disputes: when the evidence goes to the bank.
     #[serde(default)]
     pub disputes: DisputesSettings,
+    /// Risky payments and fraud warnings: which hold an order before delivery.
+    #[serde(default)]
+    pub payments: PaymentsSettings,
+}
+
+/// The `payments` section: which payments are held before delivery.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct PaymentsSettings {
+    /// Stripe's risk levels of a payment's charge (`normal`, `elevated`, `highest`) that put a
+    /// just-paid order on a risk hold before it enters the delivery queue.
+    pub hold_risk_levels: Vec<String>,
+    /// Refund a paid order at once when the card's issuer warns of fraud, instead of holding
+    /// it for staff.
+    pub refund_on_fraud_warning: bool,
+    /// The deadline of reading a payment's risk from Stripe while its webhook waits; past it the
+    /// order is paid without a hold (and a warning logged).
+    pub risk_read_timeout_ms: u64,
+}
+
+impl Default for PaymentsSettings {
+    fn default() -> Self {
+        let policy = aftersale::RiskPolicy::default();
+        PaymentsSettings {
+            hold_risk_levels: policy.hold_risk_levels,
+            refund_on_fraud_warning: policy.refund_on_fraud_warning,
+            risk_read_timeout_ms: 3000,
+        }
+    }
+}
+
+impl PaymentsSettings {
+    pub fn policy(&self) -> aftersale::RiskPolicy {
+        aftersale::RiskPolicy {
+            hold_risk_levels: self.hold_risk_levels.clone(),
+            refund_on_fraud_warning: self.refund_on_fraud_warning,
+        }
+    }
+
+    pub fn risk_read_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.risk_read_timeout_ms.max(1))
+    }
 }
 
 /// The `disputes` section: how a dispute's evidence reaches the bank.
@@ -670,8 +712,21 @@ pub enum SettingsError {
     Production(Vec<String>),
 }
 
-/// The environment variable that lists trusted proxies, split on commas by [`Settings::load`].
-const TRUSTED_PROXIES_VAR: &str = "SHOP__SERVER__TRUSTED_PROXIES";
+/// The environment variables that hold a list, split on commas by [`Settings::load`], with
+/// the setting each sets.
+const LIST_VARS: [(&str, &str); 2] = [
+    ("SHOP__SERVER__TRUSTED_PROXIES", "server.trusted_proxies"),
+    (
+        "SHOP__PAYMENTS__HOLD_RISK_LEVELS",
+        "payments.hold_risk_levels",
+    ),
+];
+
+fn is_list_var(key: &str) -> bool {
+    LIST_VARS
+        .iter()
+        .any(|(var, _)| key.eq_ignore_ascii_case(var))
+}
 
 impl Settings {
     /// Reads `config/default.toml`, then `config/{SHOP_ENV}.toml`, then `SHOP__SECTION__KEY`
@@ -701,7 +756,7 @@ impl Settings {
             .map_or_else(config_dir, PathBuf::from);
         let shop_vars: config::Map<String, String> = vars
             .iter()
-            .filter(|(key, _)| !key.eq_ignore_ascii_case(TRUSTED_PROXIES_VAR))
+            .filter(|(key, _)| !is_list_var(key))
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect();
         let mut builder = config::Config::builder()
@@ -717,18 +772,21 @@ impl Settings {
                     .try_parsing(false)
                     .source(Some(shop_vars)),
             );
-        let proxies = vars
-            .iter()
-            .find(|(key, _)| key.eq_ignore_ascii_case(TRUSTED_PROXIES_VAR))
-            .map(|(_, value)| value);
-        if let Some(proxies) = proxies {
-            let list: Vec<String> = proxies
+        for (var, setting) in LIST_VARS {
+            let Some(value) = vars
+                .iter()
+                .find(|(key, _)| key.eq_ignore_ascii_case(var))
+                .map(|(_, value)| value)
+            else {
+                continue;
+            };
+            let list: Vec<String> = value
                 .split(',')
                 .map(str::trim)
                 .filter(|entry| !entry.is_empty())
                 .map(str::to_owned)
                 .collect();
-            builder = builder.set_override("server.trusted_proxies", list)?;
+            builder = builder.set_override(setting, list)?;
         }
         if let Some(url) = vars.get("DATABASE_URL").filter(|url| !url.is_empty()) {
             builder = builder.set_override("database.url", url.as_str())?;
@@ -912,6 +970,26 @@ mod tests {
         assert_eq!(one.server.trusted_proxies, vec!["127.0.0.1".to_owned()]);
         let none = load(&[("SHOP__SERVER__TRUSTED_PROXIES", "")]).unwrap();
         assert!(none.server.trusted_proxies.is_empty());
+    }
+
+    #[test]
+    fn risky_payments_are_held_by_default_and_the_levels_are_a_comma_separated_list() {
+        let settings = load(&[]).unwrap();
+        assert_eq!(settings.payments.hold_risk_levels, ["elevated", "highest"]);
+        assert!(!settings.payments.refund_on_fraud_warning);
+        assert_eq!(
+            settings.payments.risk_read_timeout(),
+            std::time::Duration::from_secs(3)
+        );
+        let strict = load(&[
+            ("SHOP__PAYMENTS__HOLD_RISK_LEVELS", "highest"),
+            ("SHOP__PAYMENTS__REFUND_ON_FRAUD_WARNING", "true"),
+        ])
+        .unwrap();
+        assert_eq!(strict.payments.policy().hold_risk_levels, ["highest"]);
+        assert!(strict.payments.policy().refund_on_fraud_warning);
+        let none = load(&[("SHOP__PAYMENTS__HOLD_RISK_LEVELS", "")]).unwrap();
+        assert!(none.payments.hold_risk_levels.is_empty());
     }
 
     #[test]

@@ -245,7 +245,12 @@ impl Services {
             card.as_ref().clone(),
             paypal.as_ref().clone(),
         ));
-        let aftersale = aftersale::AfterSale::new(events_store.clone(), clock.clone());
+        let aftersale = aftersale::AfterSale::new(
+            events_store.clone(),
+            clock.clone(),
+            crate::disputes::ShopRisk::build(settings)?,
+            settings.payments.policy(),
+        );
         let chat = Arc::new(
             HelpChat::build(
                 settings,

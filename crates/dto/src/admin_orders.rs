@@ -37,6 +37,30 @@ pub enum StatusDoc {
     Disputed,
 }
 
+/// Why an order is on a risk hold.
+#[derive(ToSchema)]
+#[schema(as = HoldReason, rename_all = "snake_case")]
+#[allow(dead_code)] // a schema only: `HoldReason::as_str` writes it
+pub enum HoldReasonDoc {
+    /// The card's issuer warned of fraud (Stripe's early fraud warning).
+    FraudWarning,
+    /// Stripe rated the payment's risk high (`payments.hold_risk_levels`).
+    RiskLevel,
+}
+
+/// A paid order's risk hold: out of the delivery queue until it is refunded or released.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OrderHold)]
+pub struct HoldJson {
+    #[schema(value_type = HoldReasonDoc)]
+    pub reason: &'static str,
+    /// "Fraud warning" or "Risky payment".
+    #[schema(example = "Fraud warning")]
+    pub reason_label: &'static str,
+    /// When the hold began.
+    pub since: DateTime<Utc>,
+}
+
 /// An order as the delivery queue shows it.
 #[derive(Serialize, ToSchema)]
 #[schema(as = QueuedOrder)]
@@ -93,12 +117,17 @@ pub struct QueuedOrderJson {
     /// Why the ticket is missing or the buyer is not in it.
     #[schema(required = true)]
     pub ticket_problem: Option<String>,
+    /// Its risk hold while it is paid and on one (a fraud warning, a risky payment): it cannot
+    /// be claimed or delivered until a super_admin releases it, or it is refunded.
+    #[schema(required = true)]
+    pub hold: Option<HoldJson>,
 }
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// `paid` (the default: waiting for delivery, oldest first), `delivered` or `all`.
+    /// `paid` (the default: waiting for delivery, oldest first), `delivered`, `held` (on a
+    /// risk hold, oldest hold first) or `all`.
     #[param(value_type = Option<QueueFilterDoc>)]
     pub filter: Option<String>,
 }
@@ -110,6 +139,7 @@ pub struct ListQuery {
 pub enum QueueFilterDoc {
     Paid,
     Delivered,
+    Held,
     All,
 }
 

@@ -169,8 +169,12 @@ pub struct TrackedOrderResponse {
     pub delivered_at: Option<String>,
     /// `[{status, at}]`, oldest first: paid, claimed, delivered; or refunded.
     pub timeline: Vec<TimelineStepResponse>,
-    /// 1 for the next order staff deliver; null unless paid and waiting.
+    /// 1 for the next order staff deliver; null unless paid and waiting (null while the order
+    /// is being checked).
     pub queue_position: Option<u32>,
+    /// The shop is checking the payment before delivery (the order is out of the queue until
+    /// it is done); why is not said.
+    pub being_checked: bool,
     pub delivery: OrderDeliveryResponse,
     /// "Usually delivered in under N minutes".
     #[schema(example = 10)]
@@ -191,6 +195,7 @@ impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
                 })
                 .collect(),
             queue_position: tracked.queue_position,
+            being_checked: tracked.order.held().is_some(),
             delivery: OrderDeliveryResponse::from(&tracked.delivery),
             estimate_minutes: tracked.estimate_minutes,
         }

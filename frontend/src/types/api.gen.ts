@@ -283,7 +283,7 @@ export interface paths {
         };
         /**
          * The delivery queue
-         * @description Paid orders waiting for delivery (oldest first), or the delivered ones, or all (staff).
+         * @description Paid orders waiting for delivery (oldest first), or the delivered ones, or the ones on a risk hold (a fraud warning, a risky payment; oldest hold first), or all (staff).
          */
         get: operations["admin_list_orders"];
         put?: never;
@@ -328,6 +328,26 @@ export interface paths {
          * @description Marks a paid order delivered by the caller, optionally with a proof of delivery, and queues the buyer's e-mail. The body may be left out; a body that is not JSON is taken as none (staff).
          */
         post: operations["admin_deliver_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/hold/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a held order to the queue
+         * @description Takes a paid order off its risk hold (a fraud warning, a risky payment): it is back in the delivery queue where its payment put it, claimable again. Audited as `order.hold_release` (super_admin).
+         */
+        post: operations["admin_release_order_hold"];
         delete?: never;
         options?: never;
         head?: never;
@@ -869,7 +889,7 @@ export interface paths {
          *     - `products` — the storefront's product list changed: `{"version": etag}` (everyone).
          *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
-         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
+         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, risk_held, hold_released, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
          *     - `ended` — the session the stream was opened with is gone (logged out, a password reset, expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked at every heartbeat; a stream opened with an order's key alone has no session to end.
          *
@@ -1460,7 +1480,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's signed events
-         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid), `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created`, `charge.dispute.updated`, `charge.dispute.closed` (the dispute is kept, and a delivered order's record staged as evidence) and `radar.early_fraud_warning.created`; other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
+         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid), `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created`, `charge.dispute.updated`, `charge.dispute.closed` (the dispute is kept, and a delivered order's record staged as evidence) and `radar.early_fraud_warning.created` (a paid order waiting for delivery goes on a risk hold, or is refunded at once with `payments.refund_on_fraud_warning`). Before a completed session pays its order, the payment's latest charge is read (`GET /v1/payment_intents/{id}`, `payments.risk_read_timeout_ms`): a risk level in `payments.hold_risk_levels` pays it on a risk hold; a read that fails holds nothing. Other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
          */
         post: operations["webhook"];
         delete?: never;
@@ -2160,6 +2180,11 @@ export interface components {
              */
             reason: string;
         };
+        /**
+         * @description Why an order is on a risk hold.
+         * @enum {string}
+         */
+        HoldReason: "fraud_warning" | "risk_level";
         /** @description The Discord account linked in this session. */
         LinkedIdentity: {
             identity?: null | components["schemas"]["DiscordIdentity"];
@@ -2321,6 +2346,20 @@ export interface components {
             ticket_problem: string | null;
             /** @description Once delivered with a proof: its first picture (`/media/proofs/…`). */
             proof_picture: string | null;
+        };
+        /** @description A paid order's risk hold: out of the delivery queue until it is refunded or released. */
+        OrderHold: {
+            reason: components["schemas"]["HoldReason"];
+            /**
+             * @description "Fraud warning" or "Risky payment".
+             * @example Fraud warning
+             */
+            reason_label: string;
+            /**
+             * Format: date-time
+             * @description When the hold began.
+             */
+            since: string;
         };
         /** @description One line of an order, at the price it was bought for (dollars). */
         OrderItemResponse: {
@@ -2725,7 +2764,7 @@ export interface components {
          * @description Which orders the queue lists.
          * @enum {string}
          */
-        QueueFilter: "paid" | "delivered" | "all";
+        QueueFilter: "paid" | "delivered" | "held" | "all";
         /** @description An order as the delivery queue shows it. */
         QueuedOrder: {
             /** Format: int64 */
@@ -2792,6 +2831,7 @@ export interface components {
             ticket_url: string | null;
             /** @description Why the ticket is missing or the buyer is not in it. */
             ticket_problem: string | null;
+            hold: null | components["schemas"]["OrderHold"];
         };
         /** @description One line of a queued order. */
         QueuedOrderItem: {
@@ -3161,9 +3201,15 @@ export interface components {
             timeline: components["schemas"]["TimelineStepResponse"][];
             /**
              * Format: u-int32
-             * @description 1 for the next order staff deliver; null unless paid and waiting.
+             * @description 1 for the next order staff deliver; null unless paid and waiting (null while the order
+             *     is being checked).
              */
             queue_position?: number | null;
+            /**
+             * @description The shop is checking the payment before delivery (the order is out of the queue until
+             *     it is done); why is not said.
+             */
+            being_checked: boolean;
             delivery: components["schemas"]["OrderDeliveryResponse"];
             /**
              * Format: u-int32
@@ -4142,7 +4188,10 @@ export interface operations {
     admin_list_orders: {
         parameters: {
             query?: {
-                /** @description `paid` (the default: waiting for delivery, oldest first), `delivered` or `all`. */
+                /**
+                 * @description `paid` (the default: waiting for delivery, oldest first), `delivered`, `held` (on a
+                 *     risk hold, oldest hold first) or `all`.
+                 */
                 filter?: components["schemas"]["QueueFilter"];
             };
             header?: never;
@@ -4180,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `filter` is not `paid`, `delivered` or `all`. */
+            /** @description `filter` is not `paid`, `delivered`, `held` or `all`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4239,7 +4288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Someone else claimed it first ("Already claimed by Ann."), or it is not paid. */
+            /** @description Someone else claimed it first ("Already claimed by Ann."), it is not paid, or it is on hold for a fraud check. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4302,7 +4351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description It is not paid, or someone else claimed it. */
+            /** @description It is not paid, someone else claimed it, or it is on hold for a fraud check. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4313,6 +4362,65 @@ export interface operations {
             };
             /** @description `proof_id` is not a positive whole number, or no proof has it. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_release_order_hold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order, back in the queue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedOrder"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is not on hold (released already, refunded, or never held). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

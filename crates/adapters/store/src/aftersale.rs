@@ -1,15 +1,15 @@
-//! Refunds, disputes and the blocklist on both databases. Every change of an order is one
-//! transaction that records the provider's event with it (a replay changes nothing) and is a
-//! conditional UPDATE on the order's status (of two changes racing, one wins). A dispute adds
-//! its blocklist entries in the same transaction.
+//! Refunds, disputes, fraud warnings and the blocklist on both databases. Every change of an
+//! order is one transaction that records the provider's event with it (a replay changes
+//! nothing) and is a conditional UPDATE on the order's status (of two changes racing, one
+//! wins). A dispute adds its blocklist entries in the same transaction.
 
-use aftersale::AfterSaleRepository;
+use aftersale::{AfterSaleRepository, Warned};
 use anyhow::Context;
 use blocklist::{BlockEntry, BlockStatus, BlocklistRepository, NewBlock};
 use chrono::{DateTime, Utc};
 use orders::{
-    Applied, BlockKind, Blocklist, BuyerIdentities, DisputeOutcome, Order, OrderError, OrderId,
-    OrderStatus, OrderStep, PaymentProvider, ProviderEvent, StaffMember,
+    Applied, BlockKind, Blocklist, BuyerIdentities, DisputeOutcome, NewHold, Order, OrderError,
+    OrderId, OrderStatus, OrderStep, PaymentProvider, ProviderEvent, StaffMember,
 };
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryResult,
@@ -22,7 +22,7 @@ use shared::{Actor, AuditKind};
 use crate::audit;
 use crate::entities::orders as order_rows;
 use crate::lifecycle::{record_noted_step, record_step};
-use crate::orders::{current_status, record_event, with_lines};
+use crate::orders::{current_status, put_on_hold, record_event, with_lines};
 use crate::sql::statement;
 use crate::Store;
 
@@ -280,6 +280,38 @@ impl AfterSaleRepository for Store {
             None,
         )
         .await
+    }
+
+    #[tracing::instrument(skip(self, hold))]
+    async fn record_fraud_warning(
+        &self,
+        id: OrderId,
+        event: ProviderEvent,
+        fraud_type: Option<String>,
+        hold: Option<NewHold>,
+        at: DateTime<Utc>,
+    ) -> Result<Warned, OrderError> {
+        // the event first: a write (SQLite's write lock before any read), and a replay's end
+        let Some(txn) = self.begin_with_event(Some(&event), at).await? else {
+            return Ok(Warned::Replayed);
+        };
+        record_noted_step(
+            &txn,
+            id.get(),
+            OrderStep::FraudWarning,
+            None,
+            fraud_type.as_deref(),
+            at,
+        )
+        .await?;
+        let held = match &hold {
+            Some(hold) => put_on_hold(&txn, id, hold, at).await?,
+            None => false,
+        };
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the fraud warning of order {id}"))?;
+        Ok(if held { Warned::Held } else { Warned::Noted })
     }
 }
 

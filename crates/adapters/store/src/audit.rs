@@ -100,7 +100,8 @@ pub(crate) async fn lock_order(txn: &impl ConnectionTrait, id: i64) -> anyhow::R
 }
 
 /// An order's queue values as the audit log keeps them: its status, who claimed it and its
-/// proof of delivery. `None` when there is no such order.
+/// proof of delivery, and its risk hold (`hold`, the reason) while it has one. `None` when
+/// there is no such order.
 pub(crate) async fn order_json(
     txn: &impl ConnectionTrait,
     id: i64,
@@ -108,7 +109,7 @@ pub(crate) async fn order_json(
     let row = txn
         .query_one(statement(
             txn,
-            "SELECT status, claimed_by, proof_id FROM orders WHERE id = ?",
+            "SELECT status, claimed_by, proof_id, hold_reason FROM orders WHERE id = ?",
             vec![id.into()],
         ))
         .await
@@ -119,11 +120,16 @@ pub(crate) async fn order_json(
     let status: String = row.try_get("", "status")?;
     let claimed_by: Option<i64> = row.try_get("", "claimed_by")?;
     let proof_id: Option<i64> = row.try_get("", "proof_id")?;
-    Ok(Some(json!({
+    let hold: Option<String> = row.try_get("", "hold_reason")?;
+    let mut values = json!({
         "status": status,
         "claimed_by": claimed_by,
         "proof_id": proof_id,
-    })))
+    });
+    if let (Some(hold), Some(values)) = (hold, values.as_object_mut()) {
+        values.insert("hold".to_owned(), Value::String(hold));
+    }
+    Ok(Some(values))
 }
 
 /// A product's values as the audit log keeps them (price and savings as decimal text).

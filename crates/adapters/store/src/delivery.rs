@@ -1,6 +1,7 @@
 //! The staff delivery queue on both databases. Claims, releases and deliveries are
 //! single conditional UPDATEs: of two members of staff acting on one order at once, exactly
-//! one changes it.
+//! one changes it. An order on a risk hold (`hold_reason` set while paid) is out of the queue:
+//! it is listed with the held ones, and no claim, delivery or "I'm in the game" matches it.
 
 use std::collections::HashMap;
 
@@ -24,7 +25,7 @@ const HISTORY_LIMIT: i64 = 300;
 const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o.discord_id, \
      o.discord_username, o.email, o.created_at, o.paid_at, o.delivered_at, o.claimed_by, \
      o.proof_id, o.claimed_at, o.buyer_ready_at, o.ticket_thread_id, o.ticket_problem, \
-     u.name AS claimer_name \
+     o.hold_reason, o.held_at, u.name AS claimer_name \
      FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
 
 /// The waiting orders' order: buyers in the game first (longest ready first), then by payment.
@@ -60,6 +61,11 @@ fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
         buyer_ready_at: row.try_get("", "buyer_ready_at")?,
         ticket_thread_id: row.try_get("", "ticket_thread_id")?,
         ticket_problem: row.try_get("", "ticket_problem")?,
+        hold: crate::orders::risk_hold(
+            row.try_get::<Option<String>>("", "hold_reason")?.as_deref(),
+            row.try_get("", "held_at")?,
+            id,
+        )?,
     })
 }
 
@@ -236,10 +242,17 @@ impl DeliveryRepository for Store {
         let delivered = OrderStatus::Delivered.as_str();
         let refunded = OrderStatus::Refunded.as_str();
         let disputed = OrderStatus::Disputed.as_str();
-        let waiting_sql = format!("{SELECT} WHERE o.status = ? {WAITING_ORDER}");
+        let waiting_sql =
+            format!("{SELECT} WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
+        let held_sql = format!(
+            "{SELECT} WHERE o.status = ? AND o.hold_reason IS NOT NULL \
+             ORDER BY o.held_at ASC, o.id ASC"
+        );
+        let held = || self.queued(&held_sql, vec![paid.into()]);
         match filter {
             QueueFilter::Paid => waiting().await,
+            QueueFilter::Held => held().await,
             QueueFilter::Delivered => {
                 self.queued(
                     &format!(
@@ -252,6 +265,7 @@ impl DeliveryRepository for Store {
             }
             QueueFilter::All => {
                 let mut waiting = waiting().await?;
+                waiting.extend(held().await?);
                 let done = self
                     .queued(
                         &format!(
@@ -291,7 +305,7 @@ impl DeliveryRepository for Store {
             OrderStep::Claimed,
             at,
             "UPDATE orders SET claimed_at = CASE WHEN claimed_by = ? THEN claimed_at ELSE ? END, \
-             claimed_by = ? WHERE id = ? AND status = ? \
+             claimed_by = ? WHERE id = ? AND status = ? AND hold_reason IS NULL \
              AND (claimed_by IS NULL OR claimed_by = ?)",
             vec![
                 staff.into(),
@@ -342,7 +356,7 @@ impl DeliveryRepository for Store {
             at,
             // a delivery needs its claim: every delivery has its claim and its times
             "UPDATE orders SET status = ?, delivered_at = ?, proof_id = ?, claimed_by = ? \
-             WHERE id = ? AND status = ? AND claimed_by = ?",
+             WHERE id = ? AND status = ? AND hold_reason IS NULL AND claimed_by = ?",
             vec![
                 OrderStatus::Delivered.as_str().into(),
                 at.into(),
@@ -357,6 +371,27 @@ impl DeliveryRepository for Store {
         .await
     }
 
+    #[tracing::instrument(skip(self, actor))]
+    async fn release_hold(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> Result<bool, OrderError> {
+        self.audited_change(
+            id,
+            actor,
+            AuditKind::OrderHoldRelease,
+            OrderStep::HoldReleased,
+            at,
+            "UPDATE orders SET hold_reason = NULL, held_at = NULL \
+             WHERE id = ? AND status = ? AND hold_reason IS NOT NULL",
+            vec![id.get().into(), OrderStatus::Paid.as_str().into()],
+            "release an order's risk hold",
+        )
+        .await
+    }
+
     #[tracing::instrument(skip(self, from))]
     async fn mark_ready(
         &self,
@@ -364,10 +399,11 @@ impl DeliveryRepository for Store {
         at: DateTime<Utc>,
         from: Option<String>,
     ) -> Result<bool, OrderError> {
+        // a held order waits for staff, not for its buyer
         self.buyer_step(
             id,
             "UPDATE orders SET buyer_ready_at = ?, buyer_ready_ip = ? \
-             WHERE id = ? AND status = ? AND buyer_ready_at IS NULL",
+             WHERE id = ? AND status = ? AND hold_reason IS NULL AND buyer_ready_at IS NULL",
             (at, from, OrderStatus::Paid),
             OrderStep::Ready,
         )

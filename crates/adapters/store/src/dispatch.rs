@@ -16,14 +16,15 @@ use chat::{
 };
 use std::sync::Arc;
 
-use aftersale::AfterSaleRepository;
+use aftersale::{AfterSaleRepository, Warned};
 use blocklist::NewBlock;
 use chrono::{DateTime, Utc};
 use delivery::{DeliveredOrder, DeliveryRepository, QueueFilter, QueuedOrder};
 use events::ChatChanged;
 use orders::{
-    Applied, Closing, DisputeOutcome, NewOrder, Order, OrderError, OrderId, OrderRepository,
-    OrderStep, PaymentProvider, PendingCaps, PlaceError, ProviderEvent, Reservation,
+    Applied, Closing, DisputeOutcome, NewHold, NewOrder, Order, OrderError, OrderId,
+    OrderRepository, OrderStep, PaymentProvider, PendingCaps, PlaceError, ProviderEvent,
+    Reservation,
 };
 use shared::{Actor, PrivateServerUrl, UserId};
 
@@ -365,9 +366,10 @@ impl<W: StockWatch> OrderRepository for EventsStore<W> {
         id: OrderId,
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
+        hold: Option<NewHold>,
     ) -> Result<Applied, OrderError> {
         let provider = event.as_ref().map(|event| event.provider);
-        let applied = self.store.mark_paid(id, at, event).await?;
+        let applied = self.store.mark_paid(id, at, event, hold).await?;
         self.payment_changed(id, applied, provider, "paid").await;
         if applied == Applied::Changed {
             // a sale can archive a product sold out for good
@@ -475,6 +477,19 @@ impl<W: StockWatch> DeliveryRepository for EventsStore<W> {
             self.delivered(id).await;
         }
         Ok(delivered)
+    }
+
+    async fn release_hold(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> Result<bool, OrderError> {
+        let released = self.store.release_hold(id, at, actor).await?;
+        if released {
+            self.order_now(id, OrderStep::HoldReleased).await;
+        }
+        Ok(released)
     }
 
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
@@ -599,6 +614,26 @@ impl<W: StockWatch> AfterSaleRepository for EventsStore<W> {
         self.payment_changed(id, applied, provider, step.as_str())
             .await;
         Ok(self.published(id, applied, step).await)
+    }
+
+    /// Published only when it holds the order (`risk_held`): the warning itself is for staff,
+    /// and the buyer's stream never hears of it.
+    async fn record_fraud_warning(
+        &self,
+        id: OrderId,
+        event: ProviderEvent,
+        fraud_type: Option<String>,
+        hold: Option<NewHold>,
+        at: DateTime<Utc>,
+    ) -> Result<Warned, OrderError> {
+        let warned = self
+            .store
+            .record_fraud_warning(id, event, fraud_type, hold, at)
+            .await?;
+        if warned == Warned::Held {
+            self.order_now(id, OrderStep::RiskHeld).await;
+        }
+        Ok(warned)
     }
 }
 

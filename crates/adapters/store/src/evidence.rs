@@ -98,6 +98,12 @@ fn ticket_post(row: &QueryResult, order: i64) -> anyhow::Result<Communication> {
         ),
         "ready" => "The buyer pressed \"I'm in the game\".".to_owned(),
         "delivered" => format!("Order #{order} was delivered in the game."),
+        "risk_held" => {
+            format!("Order #{order} was on hold while the shop checked the payment.")
+        }
+        "hold_released" => {
+            format!("The payment was checked: order #{order} went back in the delivery queue.")
+        }
         other => format!("Order #{order}: {other}."),
     };
     Ok(Communication {

@@ -22,9 +22,12 @@ pub struct ShopCounts {
     /// Unpaid (pending) orders that hold stock, and the units they hold.
     pub unpaid_reservations: i64,
     pub unpaid_reserved_units: i64,
-    /// Paid orders waiting for delivery, and when the oldest of them was paid.
+    /// Paid orders waiting for delivery (not on a risk hold), and when the oldest of them was
+    /// paid.
     pub paid_waiting: i64,
     pub oldest_paid_at: Option<DateTime<Utc>>,
+    /// Paid orders on a risk hold, by the hold's reason (`fraud_warning`, `risk_level`).
+    pub held: Vec<(String, i64)>,
     /// Chats that asked for a live agent nobody has accepted yet.
     pub live_chats_waiting: i64,
     /// Disputes by the bank's reason and how they ended (`won`, `lost`, or `pending`).
@@ -46,7 +49,8 @@ pub struct JobCount {
 const SHOP_TABLES: [&str; 5] = ["products", "users", "orders", "chats", "proofs"];
 
 impl Store {
-    /// Five small aggregate reads (one per index they use), no row is loaded.
+    /// Six small aggregate reads (each on an index; the held ones among the paid orders), no
+    /// row is loaded.
     pub async fn shop_counts(&self) -> anyhow::Result<ShopCounts> {
         let db = &self.db;
         let orders_by_status: Vec<(String, i64)> = orders::Entity::find()
@@ -81,14 +85,28 @@ impl Store {
             ),
             None => (0, 0),
         };
+        let held: Vec<(String, i64)> = orders::Entity::find()
+            .select_only()
+            .column(orders::Column::HoldReason)
+            .column_as(orders::Column::Id.count(), "n")
+            .filter(orders::Column::Status.eq("paid"))
+            .filter(orders::Column::HoldReason.is_not_null())
+            .group_by(orders::Column::HoldReason)
+            .order_by_asc(orders::Column::HoldReason)
+            .into_tuple()
+            .all(db)
+            .await
+            .context("failed to count the orders on a risk hold")?;
         let paid_waiting = orders_by_status
             .iter()
             .find(|(status, _)| status == "paid")
-            .map_or(0, |(_, n)| *n);
+            .map_or(0, |(_, n)| *n)
+            - held.iter().map(|(_, n)| n).sum::<i64>();
         let oldest_paid_at: Option<Option<DateTime<Utc>>> = orders::Entity::find()
             .select_only()
             .column(orders::Column::PaidAt)
             .filter(orders::Column::Status.eq("paid"))
+            .filter(orders::Column::HoldReason.is_null())
             .filter(orders::Column::PaidAt.is_not_null())
             .order_by_asc(orders::Column::PaidAt)
             .limit(1)
@@ -125,6 +143,7 @@ impl Store {
             .context("unreadable dispute counts")?;
         Ok(ShopCounts {
             disputes,
+            held,
             orders_by_status,
             unpaid_reservations,
             unpaid_reserved_units,

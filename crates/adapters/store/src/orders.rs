@@ -23,9 +23,10 @@ use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 use orders::{
     AccountCapReached, Amounts, Applied, Buyer, CapHolder, Closing, DiscordId, DiscordIdentity,
-    Email, HeldBy, Lifecycle, NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo,
-    OrderRepository, OrderStatus, OrderStep, Payment, PaymentProvider, PendingCapReached,
-    PendingCaps, PlaceError, ProductLookup, ProviderEvent, Reservation, RobloxUsername,
+    Email, HeldBy, HoldReason, Lifecycle, NewHold, NewOrder, Order, OrderError, OrderId, OrderLine,
+    OrderPromo, OrderRepository, OrderStatus, OrderStep, Payment, PaymentProvider,
+    PendingCapReached, PendingCaps, PlaceError, ProductLookup, ProviderEvent, Reservation,
+    RiskHold, RobloxUsername,
 };
 use orders::{KeyedOrder, KeyedPlacement, ScopedKey};
 use promo::{PromoCode, PromoId, Rejection};
@@ -40,7 +41,7 @@ use shared::UserId;
 use crate::entities::{
     order_line_parts, order_lines, order_reservations, orders as order_rows, products, promo_codes,
 };
-use crate::lifecycle::record_step;
+use crate::lifecycle::{record_noted_step, record_step};
 use crate::sql::statement;
 use crate::Store;
 
@@ -349,6 +350,7 @@ impl OrderRepository for Store {
         id: OrderId,
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
+        hold: Option<NewHold>,
     ) -> Result<Applied, OrderError> {
         let Some(txn) = self.begin_with_event(event.as_ref(), at).await? else {
             return Ok(Applied::Replayed);
@@ -414,6 +416,10 @@ impl OrderRepository for Store {
             .with_context(|| format!("failed to archive sold-out product {product}"))?;
         }
         record_step(&txn, id.get(), OrderStep::Paid, None, at).await?;
+        if let Some(hold) = &hold {
+            // in the payment's transaction: never in the queue without its hold
+            put_on_hold(&txn, id, hold, at).await?;
+        }
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the payment of order {id}"))?;
@@ -878,11 +884,10 @@ async fn account_cap_reached(
     Ok(None)
 }
 
-/// Records a provider's event; `false` when it was recorded before.
 impl Store {
     /// Starts the transaction of a change that `event` (when given) reports, recording the
     /// event first; `None` (nothing written) when it was recorded before: a replay.
-    async fn begin_with_event(
+    pub(crate) async fn begin_with_event(
         &self,
         event: Option<&ProviderEvent>,
         at: DateTime<Utc>,
@@ -902,6 +907,51 @@ impl Store {
     }
 }
 
+/// Puts paid order `id` on `hold` in the caller's transaction: one not held yet since `at`
+/// (its `risk_held` step), or one held for another reason under this one (the hold's time and
+/// step as they were). `false` when it is not paid or already held for this reason.
+pub(crate) async fn put_on_hold(
+    txn: &DatabaseTransaction,
+    id: OrderId,
+    hold: &NewHold,
+    at: DateTime<Utc>,
+) -> Result<bool, OrderError> {
+    let reason = hold.reason.as_str();
+    let paid = OrderStatus::Paid.as_str();
+    let held = txn
+        .execute(statement(
+            txn,
+            "UPDATE orders SET hold_reason = ?, held_at = ? \
+             WHERE id = ? AND status = ? AND hold_reason IS NULL",
+            vec![reason.into(), at.into(), id.get().into(), paid.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to hold order {id}"))?;
+    if held.rows_affected() == 1 {
+        record_noted_step(
+            txn,
+            id.get(),
+            OrderStep::RiskHeld,
+            None,
+            hold.detail.as_deref(),
+            at,
+        )
+        .await?;
+        return Ok(true);
+    }
+    let took_over = txn
+        .execute(statement(
+            txn,
+            "UPDATE orders SET hold_reason = ? \
+             WHERE id = ? AND status = ? AND hold_reason IS NOT NULL AND hold_reason <> ?",
+            vec![reason.into(), id.get().into(), paid.into(), reason.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to change the hold of order {id}"))?;
+    Ok(took_over.rows_affected() == 1)
+}
+
+/// Records a provider's event; `false` when it was recorded before.
 pub(crate) async fn record_event(
     txn: &DatabaseTransaction,
     event: &ProviderEvent,
@@ -986,6 +1036,8 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         dispute_closed_at: Set(None),
         pay_by: Set(order.pay_by),
         refund_policy_version: Set(order.refund_policy_version.clone()),
+        hold_reason: Set(None),
+        held_at: Set(None),
     }
 }
 
@@ -1052,6 +1104,22 @@ fn to_line(row: order_lines::Model) -> anyhow::Result<OrderLine> {
 fn parse_status(row: &order_rows::Model) -> anyhow::Result<OrderStatus> {
     OrderStatus::parse(&row.status)
         .with_context(|| format!("order {} has an unknown status {}", row.id, row.status))
+}
+
+/// An order's risk hold from its columns (`hold_reason`, `held_at`); none without a reason.
+pub(crate) fn risk_hold(
+    reason: Option<&str>,
+    since: Option<DateTime<Utc>>,
+    order: i64,
+) -> anyhow::Result<Option<RiskHold>> {
+    let Some(reason) = reason else {
+        return Ok(None);
+    };
+    Ok(Some(RiskHold {
+        reason: HoldReason::parse(reason)
+            .with_context(|| format!("order {order} has an unknown hold reason {reason}"))?,
+        since: since.with_context(|| format!("order {order} is held since no time"))?,
+    }))
 }
 
 fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
@@ -1127,6 +1195,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         Lifecycle::restore(status, row.paid_at, row.delivered_at, row.closed_at),
     );
     order.review = review;
+    order.hold = risk_hold(row.hold_reason.as_deref(), row.held_at, id)?;
     order.dispute = dispute;
     order.client_ip = row.client_ip.clone();
     Ok(order)

@@ -136,7 +136,8 @@ impl TrackingRepository for Store {
             .query_one(statement(
                 &self.db,
                 "SELECT COUNT(*) AS ahead FROM orders o, orders me \
-                 WHERE me.id = ? AND o.status = 'paid' AND o.id <> me.id \
+                 WHERE me.id = ? AND o.status = 'paid' AND o.hold_reason IS NULL \
+                 AND o.id <> me.id \
                  AND (o.paid_at < me.paid_at OR (o.paid_at = me.paid_at AND o.id < me.id))",
                 vec![id.get().into()],
             ))

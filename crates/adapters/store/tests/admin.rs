@@ -536,3 +536,130 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
 fn staff_actor(id: shared::UserId) -> shared::Actor {
     shared::Actor::staff(id, format!("staff {id}"), "127.0.0.1")
 }
+
+fn warning(id: &str) -> orders::ProviderEvent {
+    orders::ProviderEvent {
+        provider: orders::PaymentProvider::Stripe,
+        id: id.into(),
+    }
+}
+
+fn hold(reason: orders::HoldReason, detail: &str) -> Option<orders::NewHold> {
+    Some(orders::NewHold {
+        reason,
+        detail: Some(detail.into()),
+    })
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_fraud_warning_holds_a_paid_order_once_until_its_release(#[case] backend: Backend) {
+    use aftersale::{AfterSaleRepository, Warned};
+    use orders::HoldReason::{FraudWarning, RiskLevel};
+    let (db, store) = store(backend).await;
+    let now = Utc::now().trunc_subsecs(0);
+    let paid = seed_order(&db.connection, &SeedOrder::paid(1, "Owl", 1, now)).await;
+    let delivered = seed_order(
+        &db.connection,
+        &SeedOrder {
+            status: "delivered",
+            ..SeedOrder::paid(1, "Owl", 1, now)
+        },
+    )
+    .await;
+    let warn = |order: i64, event: &str, hold: Option<orders::NewHold>| {
+        let store = store.clone();
+        let event = warning(event);
+        async move {
+            store
+                .record_fraud_warning(OrderId::new(order), event, Some("misc".into()), hold, now)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(
+        warn(paid, "evt_1", hold(FraudWarning, "misc")).await,
+        Warned::Held
+    );
+    assert_eq!(
+        warn(paid, "evt_1", hold(FraudWarning, "misc")).await,
+        Warned::Replayed
+    );
+    // a second warning finds it held for this reason already
+    assert_eq!(
+        warn(paid, "evt_2", hold(FraudWarning, "misc")).await,
+        Warned::Noted
+    );
+    assert_eq!(warn(delivered, "evt_3", None).await, Warned::Noted);
+
+    let held = store.queued_order(OrderId::new(paid)).await.unwrap();
+    assert_eq!(
+        held.held().map(|hold| (hold.reason, hold.since)),
+        Some((FraudWarning, now))
+    );
+    let ids = |orders: Vec<delivery::QueuedOrder>| -> Vec<i64> {
+        orders.iter().map(|order| order.id.get()).collect()
+    };
+    assert!(store.queue(QueueFilter::Paid).await.unwrap().is_empty());
+    assert_eq!(ids(store.queue(QueueFilter::Held).await.unwrap()), [paid]);
+    let counts = store.shop_counts().await.unwrap();
+    assert_eq!(counts.held, [("fraud_warning".to_owned(), 1)]);
+    assert_eq!(counts.paid_waiting, 0);
+
+    // out of the queue: neither claimed nor delivered nor readied
+    let staff = shared::UserId::new(1);
+    let actor = staff_actor(staff);
+    assert!(!store
+        .claim(OrderId::new(paid), staff, now, &actor)
+        .await
+        .unwrap());
+    assert!(!store
+        .mark_ready(OrderId::new(paid), now, None)
+        .await
+        .unwrap());
+
+    // released once: back in the queue, its release the order's step
+    assert!(store
+        .release_hold(OrderId::new(paid), now, &actor)
+        .await
+        .unwrap());
+    assert!(!store
+        .release_hold(OrderId::new(paid), now, &actor)
+        .await
+        .unwrap());
+    assert_eq!(ids(store.queue(QueueFilter::Paid).await.unwrap()), [paid]);
+    assert!(store.queue(QueueFilter::Held).await.unwrap().is_empty());
+
+    // a payment held for its risk takes a later warning's reason, keeping its time
+    let risky = seed_order(&db.connection, &SeedOrder::paid(1, "Owl", 1, now)).await;
+    let since = now - Duration::hours(1);
+    {
+        use sea_orm::{ConnectionTrait, Statement};
+        let backend = db.connection.get_database_backend();
+        let sql = match backend {
+            sea_orm::DatabaseBackend::Postgres => {
+                "UPDATE orders SET hold_reason = $1, held_at = $2 WHERE id = $3"
+            }
+            _ => "UPDATE orders SET hold_reason = ?, held_at = ? WHERE id = ?",
+        };
+        db.connection
+            .execute(Statement::from_sql_and_values(
+                backend,
+                sql,
+                [RiskLevel.as_str().into(), since.into(), risky.into()],
+            ))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        warn(risky, "evt_4", hold(FraudWarning, "misc")).await,
+        Warned::Held
+    );
+    let taken = store.queued_order(OrderId::new(risky)).await.unwrap();
+    assert_eq!(
+        taken.held().map(|hold| (hold.reason, hold.since)),
+        Some((FraudWarning, since))
+    );
+}

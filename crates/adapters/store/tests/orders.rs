@@ -341,7 +341,7 @@ async fn expired_then_completed_stays_expired_and_completed_then_expired_stays_p
         .unwrap();
     assert_eq!(expired, Applied::Changed);
     let completed = store
-        .mark_paid(first.id, now(), event("evt_completed_1"))
+        .mark_paid(first.id, now(), event("evt_completed_1"), None)
         .await
         .unwrap();
     assert_eq!(completed, Applied::NotPending(OrderStatus::Expired));
@@ -358,7 +358,7 @@ async fn expired_then_completed_stays_expired_and_completed_then_expired_stays_p
     let paid_at = now();
     assert_eq!(
         store
-            .mark_paid(second.id, paid_at, event("evt_completed_2"))
+            .mark_paid(second.id, paid_at, event("evt_completed_2"), None)
             .await
             .unwrap(),
         Applied::Changed
@@ -395,7 +395,7 @@ async fn the_same_event_applied_100_times_changes_the_order_once(#[case] backend
             let store = store.clone();
             tokio::spawn(async move {
                 store
-                    .mark_paid(placed.id, now(), event("evt_same"))
+                    .mark_paid(placed.id, now(), event("evt_same"), None)
                     .await
                     .unwrap()
             })
@@ -423,6 +423,7 @@ async fn the_same_event_applied_100_times_changes_the_order_once(#[case] backend
                 provider: PaymentProvider::Paypal,
                 id: "evt_same".into(),
             }),
+            None,
         )
         .await
         .unwrap();
@@ -436,7 +437,7 @@ async fn the_same_event_applied_100_times_changes_the_order_once(#[case] backend
 async fn an_unknown_order_is_not_found_and_records_no_event(#[case] backend: Backend) {
     let (db, store) = store(backend, vec![]).await;
     let result = store
-        .mark_paid(OrderId::new(404), now(), event("evt_x"))
+        .mark_paid(OrderId::new(404), now(), event("evt_x"), None)
         .await;
     assert!(matches!(result, Err(orders::OrderError::NotFound(_))));
     assert_eq!(count(&db, "SELECT COUNT(*) FROM processed_events").await, 0);
@@ -512,7 +513,7 @@ async fn a_promo_code_is_claimed_when_the_order_is_placed_and_given_back_when_it
     assert_eq!(count(&db, "SELECT COUNT(*) FROM orders").await, 1);
 
     // paying counts nothing more
-    store.mark_paid(first.id, now(), None).await.unwrap();
+    store.mark_paid(first.id, now(), None, None).await.unwrap();
     let paid = store.usage(&code, &alice).await.unwrap().unwrap();
     assert_eq!((paid.uses, paid.used_by_account), (1, true));
     assert_eq!(
@@ -691,10 +692,10 @@ async fn a_sale_that_empties_a_delete_after_out_of_stock_product_archives_it(
     assert_eq!(stock(&store, 1).await, Stock::Finite(0));
 
     // stock 0, but the second order still holds one: not sold out yet
-    store.mark_paid(first.id, now(), None).await.unwrap();
+    store.mark_paid(first.id, now(), None, None).await.unwrap();
     assert!(!store.product(ProductId::new(1)).await.unwrap().archived);
 
-    store.mark_paid(second.id, now(), None).await.unwrap();
+    store.mark_paid(second.id, now(), None, None).await.unwrap();
     assert!(store.product(ProductId::new(1)).await.unwrap().archived);
     // a product without the flag stays, even at 0
     assert!(!store.product(ProductId::new(2)).await.unwrap().archived);
@@ -734,7 +735,10 @@ async fn stale_pending_orders_are_listed_oldest_first(#[case] backend: Backend) 
             .await
             .unwrap()
     };
-    store.mark_paid(paid_old.id, now(), None).await.unwrap();
+    store
+        .mark_paid(paid_old.id, now(), None, None)
+        .await
+        .unwrap();
 
     let stale = store
         .pending_past_deadline(now() - Duration::minutes(35), now())
@@ -907,7 +911,7 @@ async fn concurrent_expiries_and_payments_of_one_order_apply_exactly_one(#[case]
                         .unwrap()
                 } else {
                     store
-                        .mark_paid(placed.id, now(), event(&format!("evt_paid_{i}")))
+                        .mark_paid(placed.id, now(), event(&format!("evt_paid_{i}")), None)
                         .await
                         .unwrap()
                 }

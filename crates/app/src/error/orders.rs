@@ -45,7 +45,9 @@ impl From<QueueError> for ApiError {
             | QueueError::NoPrivateServer
             | QueueError::NotClaimed
             | QueueError::NotReady(_)
-            | QueueError::NotReceivable(_) => ApiError::Conflict(error.to_string()),
+            | QueueError::NotReceivable(_)
+            | QueueError::Held(_)
+            | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string()),
             QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
             QueueError::Unknown(cause) => ApiError::Internal(cause),
         }

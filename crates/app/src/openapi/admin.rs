@@ -25,6 +25,7 @@ use crate::routes::{
         admin_orders::release,
         admin_orders::deliver,
         admin_orders::refund,
+        admin_orders::release_hold,
         private_server::show,
         private_server::set,
         private_server::remove,

@@ -9,14 +9,14 @@ use orders::gateways::{RobloxDirectory, RobloxUsername};
 use orders::OrderId;
 use serde_json::Value;
 
-use crate::auth::RequireStaff;
+use crate::auth::{RequireStaff, RequireSuperAdmin};
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::Roblox;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService};
-use dto::admin_orders::{DeliverDoc, Item, ListQuery, QueuedOrderJson, Staff};
-use dto::staff::StaffOnly;
+use dto::admin_orders::{DeliverDoc, HoldJson, Item, ListQuery, QueuedOrderJson, Staff};
+use dto::staff::{StaffOnly, SuperAdminOnly};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
 const AVATAR_TIMEOUT: Duration = Duration::from_secs(2);
@@ -45,6 +45,11 @@ async fn to_json(
     order: QueuedOrder,
     now: DateTime<Utc>,
 ) -> QueuedOrderJson {
+    let hold = order.held().map(|hold| HoldJson {
+        reason: hold.reason.as_str(),
+        reason_label: hold.reason.label(),
+        since: hold.since,
+    });
     QueuedOrderJson {
         ready_minutes: order.ready_minutes(now),
         no_show: queue.no_show(&order, now),
@@ -79,10 +84,12 @@ async fn to_json(
             name: staff.name,
         }),
         proof_id: order.proof_id,
+        hold,
     }
 }
 
-/// GET /api/admin/orders?filter=paid|delivered|all (paid by default; paid ones oldest first).
+/// GET /api/admin/orders?filter=paid|delivered|held|all (paid by default; paid ones oldest
+/// first).
 #[utoipa::path(
     get,
     path = "/api/admin/orders",
@@ -90,13 +97,14 @@ async fn to_json(
     tag = "staff: orders",
     summary = "The delivery queue",
     description = "Paid orders waiting for delivery (oldest first), or the delivered ones, or \
-                   all (staff).",
+                   the ones on a risk hold (a fraud warning, a risky payment; oldest hold \
+                   first), or all (staff).",
     params(ListQuery),
     responses(
         (status = 200, description = "The orders.", body = Vec<QueuedOrderJson>,
             headers(("Cache-Control" = String, description = "`no-store`"))),
         StaffOnly,
-        (status = 422, description = "`filter` is not `paid`, `delivered` or `all`.", body = crate::error::ErrorBody),
+        (status = 422, description = "`filter` is not `paid`, `delivered`, `held` or `all`.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -109,7 +117,7 @@ pub async fn list(
     let filter = match query.filter.as_deref().map(str::trim) {
         None | Some("") => QueueFilter::Paid,
         Some(text) => QueueFilter::parse(text).ok_or_else(|| {
-            ApiError::field("filter", "The filter must be paid, delivered or all.")
+            ApiError::field("filter", "The filter must be paid, delivered, held or all.")
         })?,
     };
     let queue = &delivery;
@@ -152,7 +160,7 @@ async fn answer(roblox: &Roblox, queue: &DeliveryQueueService, order: QueuedOrde
         (status = 200, description = "The order, claimed.", body = QueuedOrderJson),
         StaffOnly,
         (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
-        (status = 409, description = "Someone else claimed it first (\"Already claimed by Ann.\"), or it is not paid.", body = crate::error::ErrorBody),
+        (status = 409, description = "Someone else claimed it first (\"Already claimed by Ann.\"), it is not paid, or it is on hold for a fraud check.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -216,7 +224,7 @@ pub async fn release(
         (status = 200, description = "The order, delivered.", body = QueuedOrderJson),
         StaffOnly,
         (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
-        (status = 409, description = "It is not paid, or someone else claimed it.", body = crate::error::ErrorBody),
+        (status = 409, description = "It is not paid, someone else claimed it, or it is on hold for a fraud check.", body = crate::error::ErrorBody),
         (status = 422, description = "`proof_id` is not a positive whole number, or no proof has it.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
@@ -282,5 +290,37 @@ pub async fn refund(
         .refund(id, providers.get_ref(), &staff.actor(ip))
         .await?;
     let order = delivery.order(id).await?;
+    Ok(answer(&roblox, &delivery, order).await)
+}
+
+/// POST /api/admin/orders/{id}/hold/release: an order on a risk hold back in the queue.
+#[utoipa::path(
+    post,
+    path = "/api/admin/orders/{id}/hold/release",
+    operation_id = "admin_release_order_hold",
+    tag = "staff: orders",
+    summary = "Release a held order to the queue",
+    description = "Takes a paid order off its risk hold (a fraud warning, a risky payment): it \
+                   is back in the delivery queue where its payment put it, claimable again. \
+                   Audited as `order.hold_release` (super_admin).",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "The order, back in the queue.", body = QueuedOrderJson),
+        SuperAdminOnly,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 409, description = "The order is not on hold (released already, refunded, or never held).", body = crate::error::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn release_hold(
+    RequireSuperAdmin(admin): RequireSuperAdmin,
+    ip: ClientIp,
+    path: web::Path<String>,
+    delivery: web::Data<DeliveryQueueService>,
+    roblox: web::Data<Roblox>,
+) -> Result<HttpResponse, ApiError> {
+    let order = delivery
+        .release_hold(order_id(&path)?, &admin.actor(ip))
+        .await?;
     Ok(answer(&roblox, &delivery, order).await)
 }

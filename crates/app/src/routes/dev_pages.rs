@@ -80,6 +80,7 @@ pub async fn pay(
         provider: PaymentProvider::Dev,
         reference: order.payment.reference.clone().unwrap_or_default(),
         event: None,
+        hold: None,
     };
     // paid now, before, or by this very notice: the same place
     confirm(&checkout, notice).await?;

@@ -72,7 +72,7 @@ gone); the chat of `chat_session`, and every chat on the staff stream.\n\
 - `order` — an order's status or place in the delivery queue changed: \
 `{\"order_id\", \"status\", \"step\"}` (`step`: placed, paid, paid_after_expiry, held, \
 claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, \
-dispute_lost, cancelled, expired); the orders this \
+dispute_lost, risk_held, hold_released, cancelled, expired); the orders this \
 cookie session placed or the account owns, the order of `order` with its link's `key`, and \
 every order on the staff stream.\n\
 - `resync` — too much was missed to replay: `{}`; refetch everything.\n\

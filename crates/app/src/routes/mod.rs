@@ -160,6 +160,10 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             "/admin/orders/{id}/refund",
             web::post().to(admin_orders::refund),
         )
+        .route(
+            "/admin/orders/{id}/hold/release",
+            web::post().to(admin_orders::release_hold),
+        )
         .route("/admin/audit", web::get().to(audit::list))
         .route("/admin/disputes", web::get().to(disputes::list))
         .route(

@@ -46,7 +46,13 @@ async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
                    `checkout.session.expired` (its stock goes back), `charge.refunded`, \
                    `charge.dispute.created`, `charge.dispute.updated`, \
                    `charge.dispute.closed` (the dispute is kept, and a delivered order's \
-                   record staged as evidence) and `radar.early_fraud_warning.created`; other events, events \
+                   record staged as evidence) and `radar.early_fraud_warning.created` (a paid \
+                   order waiting for delivery goes on a risk hold, or is refunded at once with \
+                   `payments.refund_on_fraud_warning`). Before a completed session pays its \
+                   order, the payment's latest charge is read (`GET /v1/payment_intents/{id}`, \
+                   `payments.risk_read_timeout_ms`): a risk level in \
+                   `payments.hold_risk_levels` pays it on a risk hold; a read that fails holds \
+                   nothing. Other events, events \
                    about no order of ours and repeated deliveries answer 200 and change nothing. \
                    A 500 (the store failed) makes Stripe deliver the event again.",
     params(

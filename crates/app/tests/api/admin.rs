@@ -244,6 +244,12 @@ async fn every_admin_call_is_refused_to_everyone_it_is_not_for(#[case] backend: 
             Body::None,
             true,
         ),
+        (
+            Method::POST,
+            format!("/api/admin/orders/{order}/hold/release"),
+            Body::None,
+            false,
+        ),
     ];
     for (method, path, body, for_staff) in &calls {
         for (who, client) in &clients {
@@ -265,6 +271,8 @@ async fn every_admin_call_is_refused_to_everyone_it_is_not_for(#[case] backend: 
                 ("admin", false) => 403,
                 // past the guard: the admin's claim just before still holds the order
                 ("super_admin", true) if path.ends_with("/claim") => 409,
+                // past the guard: the order is not on hold
+                ("super_admin", false) if path.ends_with("/hold/release") => 409,
                 _ => {
                     if *method == Method::POST && path == "/api/admin/products" {
                         201

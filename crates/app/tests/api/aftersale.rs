@@ -20,9 +20,9 @@ const CHARGE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtur
 const DISPUTE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/dispute.json");
 
 /// A fake refunds endpoint: the first `failures` calls fail with a 500, the rest succeed.
-struct Refunds {
-    failures: usize,
-    calls: Arc<AtomicUsize>,
+pub(crate) struct Refunds {
+    pub(crate) failures: usize,
+    pub(crate) calls: Arc<AtomicUsize>,
 }
 
 impl Respond for Refunds {

@@ -638,7 +638,13 @@ async fn an_erased_buyers_disputed_order_still_yields_its_evidence(#[case] backe
 
     // the bank's dispute arrives; the buyer's export says what went to Stripe
     let due_by = now(app) + 7 * 24 * 3600;
-    let created = dispute_event("evt_e1", "charge.dispute.created", "du_erased", order, due_by);
+    let created = dispute_event(
+        "evt_e1",
+        "charge.dispute.created",
+        "du_erased",
+        order,
+        due_by,
+    );
     report(app, &created).await;
     let export: Value = shop
         .buyer

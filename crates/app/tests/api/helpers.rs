@@ -149,6 +149,7 @@ impl TestApp {
             metrics: garden_app::MetricsSettings::default(),
             delivery: garden_app::DeliverySettings::default(),
             disputes: garden_app::DisputesSettings::default(),
+            payments: garden_app::PaymentsSettings::default(),
         };
         if options.environment == Environment::Production {
             // production refuses the public keys of config/development.toml and test.toml

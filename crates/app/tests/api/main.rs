@@ -23,6 +23,7 @@ mod guild_join;
 mod handoff;
 mod health;
 mod helpers;
+mod holds;
 mod media;
 mod metrics;
 mod order_page;

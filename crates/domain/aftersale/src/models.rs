@@ -1,13 +1,13 @@
 //! The values of after the sale: what a provider's notice did, a refund made at the provider,
-//! a provider's report on a payment as the shop reads it, what the shop did with it, and the
-//! blocks a chargeback adds.
+//! a provider's report on a payment as the shop reads it, what the shop did with it, the
+//! blocks a chargeback adds, and how the shop treats risky payments and fraud warnings.
 
 use blocklist::{BlockStatus, NewBlock};
 use chrono::{DateTime, Utc};
 use disputes::DisputeFacts;
 use orders::{
-    normalise_ip, BlockKind, Captured, DisputeOutcome, Order, OrderId, PaymentProvider,
-    ProviderEvent,
+    normalise_ip, BlockKind, Captured, DisputeOutcome, HoldReason, NewHold, Order, OrderId,
+    PaymentProvider, ProviderEvent,
 };
 
 /// What a provider's notice about a payment did.
@@ -104,6 +104,64 @@ pub enum PaymentEvent {
     Other { event: ProviderEvent, kind: String },
 }
 
+/// The card issuer's early fraud warning on a payment (Stripe's
+/// `radar.early_fraud_warning.created`), as after the sale reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FraudWarning {
+    pub provider: PaymentProvider,
+    pub payment_id: String,
+    /// The issuer's kind of fraud (`unauthorized_use_of_card`, ...).
+    pub fraud_type: Option<String>,
+    pub event: ProviderEvent,
+}
+
+/// What the store did with a fraud warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warned {
+    /// The order is on the warning's hold now (newly, or instead of a risky payment's).
+    Held,
+    /// Recorded for staff; the order was past holding (delivered, refunded, disputed) or
+    /// already on the warning's hold.
+    Noted,
+    /// This very event was recorded before: nothing changed.
+    Replayed,
+}
+
+/// How the shop treats risky payments and fraud warnings (`[payments]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RiskPolicy {
+    /// The provider's risk levels (Stripe's `outcome.risk_level`: `normal`, `elevated`,
+    /// `highest`, ...) that hold a just-paid order before it enters the delivery queue.
+    pub hold_risk_levels: Vec<String>,
+    /// Refund a paid order at once when the card's issuer warns of fraud, instead of holding it
+    /// for staff.
+    pub refund_on_fraud_warning: bool,
+}
+
+impl Default for RiskPolicy {
+    fn default() -> Self {
+        RiskPolicy {
+            hold_risk_levels: vec!["elevated".to_owned(), "highest".to_owned()],
+            refund_on_fraud_warning: false,
+        }
+    }
+}
+
+impl RiskPolicy {
+    /// The hold a payment rated `risk_level` calls for; `None` for a level the shop trusts,
+    /// or none at all.
+    pub fn hold_for(&self, risk_level: Option<&str>) -> Option<NewHold> {
+        let level = risk_level?.trim();
+        self.hold_risk_levels
+            .iter()
+            .any(|held| held.trim().eq_ignore_ascii_case(level))
+            .then(|| NewHold {
+                reason: HoldReason::RiskLevel,
+                detail: Some(level.to_owned()),
+            })
+    }
+}
+
 /// What the shop did with a provider's event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Handled {
@@ -169,4 +227,35 @@ pub fn chargeback_blocks(order: &Order, at: DateTime<Utc>) -> Vec<NewBlock> {
         expires_at,
     })
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_risk_levels_the_shop_names_hold_a_payment() {
+        let policy = RiskPolicy::default();
+        for level in ["elevated", "highest", "Elevated"] {
+            assert_eq!(
+                policy.hold_for(Some(level)).map(|hold| hold.reason),
+                Some(HoldReason::RiskLevel),
+                "{level}"
+            );
+        }
+        for level in [Some("normal"), Some("not_assessed"), Some("unknown"), None] {
+            assert_eq!(policy.hold_for(level), None, "{level:?}");
+        }
+        let strict = RiskPolicy {
+            hold_risk_levels: vec!["highest".into()],
+            ..RiskPolicy::default()
+        };
+        assert_eq!(strict.hold_for(Some("elevated")), None);
+        assert_eq!(
+            strict
+                .hold_for(Some("highest"))
+                .and_then(|hold| hold.detail),
+            Some("highest".to_owned())
+        );
+    }
 }

@@ -1,14 +1,19 @@
-//! The ports of after the sale: where refunds and disputes are recorded, and what a provider's
-//! events change after the sale.
+//! The ports of after the sale: where refunds, disputes and fraud warnings are recorded, what
+//! a payment provider says of a payment's risk, and what a provider's events change after the
+//! sale.
 
 use std::future::Future;
 
 use blocklist::NewBlock;
 use chrono::{DateTime, Utc};
-use orders::{Applied, DisputeOutcome, Order, OrderError, OrderId, PaymentProvider, ProviderEvent};
+use orders::gateways::PaymentError;
+use orders::{
+    Applied, DisputeOutcome, NewHold, Order, OrderError, OrderId, PaymentProvider,
+    PaymentProviders, ProviderEvent,
+};
 use shared::Actor;
 
-use crate::models::{Noticed, ProviderRefund};
+use crate::models::{FraudWarning, Noticed, ProviderRefund, Warned};
 
 /// Where refunds and disputes are recorded. Every change is one transaction that records the
 /// provider's event (when given) with it: `Applied::Replayed` and nothing else when the event
@@ -74,6 +79,35 @@ pub trait AfterSaleRepository: Send + Sync + 'static {
         at: DateTime<Utc>,
         event: ProviderEvent,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
+    /// Records the card issuer's fraud warning on order `id` at `at`: its event, and the
+    /// order's `fraud_warning` step noted with `fraud_type`, whatever the order's status. With
+    /// `hold`, a paid order goes on that hold (`Warned::Held`): one not held yet since `at`,
+    /// with its `risk_held` step; one held for its payment's risk takes the warning's reason.
+    /// `Warned::Noted` when it was not paid or already on the warning's hold;
+    /// `Warned::Replayed` and nothing else when the event was recorded before.
+    fn record_fraud_warning(
+        &self,
+        id: OrderId,
+        event: ProviderEvent,
+        fraud_type: Option<String>,
+        hold: Option<NewHold>,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Warned, OrderError>> + Send;
+}
+
+/// What a payment provider says of a payment's risk. An implementation keeps the call short
+/// (the provider's webhook waits for it) and decides nothing.
+#[cfg_attr(test, mockall::automock)]
+pub trait PaymentRisk: Send + Sync + 'static {
+    /// The risk level `provider` gives payment `payment_id` (Stripe: its latest charge's
+    /// `outcome.risk_level`); `None` when it gives none (no charge yet, a provider without
+    /// ratings). `PaymentError::Unavailable` when the provider did not answer in time.
+    fn risk_level(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = Result<Option<String>, PaymentError>> + Send;
 }
 
 /// What a provider's events change after the sale: the port of the policy to
@@ -100,6 +134,24 @@ pub trait PaymentRecords: Send + Sync + 'static {
         payment_id: String,
         reason: Option<String>,
         event: ProviderEvent,
+    ) -> impl Future<Output = Result<Noticed, OrderError>> + Send;
+
+    /// The risk hold a just-paid payment calls for (see
+    /// [`AfterSale::risk_hold`](crate::AfterSale::risk_hold)); `None` when it calls for none or
+    /// its risk could not be read.
+    fn risk_hold(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = Option<NewHold>> + Send;
+
+    /// The card's issuer warned of fraud (see
+    /// [`AfterSale::fraud_warned`](crate::AfterSale::fraud_warned)); `providers` refund the
+    /// order when the shop refunds at a warning.
+    fn fraud_warned<G: PaymentProviders>(
+        &self,
+        warning: FraudWarning,
+        providers: &G,
     ) -> impl Future<Output = Result<Noticed, OrderError>> + Send;
 
     /// A chargeback closed (see [`AfterSale::dispute_closed`](crate::AfterSale::dispute_closed)).

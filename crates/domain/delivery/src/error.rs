@@ -37,6 +37,15 @@ pub enum QueueError {
     /// 409: "I got my items" before the delivery, or a second time.
     #[error("{0}")]
     NotReceivable(&'static str),
+    /// 409: the order is on a risk hold: out of the queue until it is released.
+    #[error(
+        "Order #{0} is on hold for a fraud check: refund it, or release it to the queue \
+         before delivering it."
+    )]
+    Held(OrderId),
+    /// 409: only an order on a risk hold can be released to the queue.
+    #[error("Order #{0} is not on hold.")]
+    NotHeld(OrderId),
     #[error(transparent)]
     Unknown(anyhow::Error),
 }

@@ -25,8 +25,8 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         id: OrderId,
     ) -> impl Future<Output = Result<QueuedOrder, OrderError>> + Send;
 
-    /// Sets `claimed_by` to `staff` where the order is paid and unclaimed (or already theirs),
-    /// and `claimed_at` to `at` unless it was theirs already; `false` when no row matched.
+    /// Sets `claimed_by` to `staff` where the order is paid, not on a risk hold and unclaimed
+    /// (or already theirs), and `claimed_at` to `at` unless it was theirs already; `false` when no row matched.
     /// `actor` is who the audit log names for the change (written with it).
     fn claim(
         &self,
@@ -44,8 +44,8 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
-    /// Turns a paid order that is unclaimed or claimed by `staff` into delivered at `at`, with
-    /// the proof, claimed by `staff`; `false` when no row matched.
+    /// Turns a paid order not on a risk hold that is claimed by `staff` into delivered at `at`,
+    /// with the proof; `false` when no row matched.
     fn deliver(
         &self,
         id: OrderId,
@@ -55,12 +55,21 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
+    /// Takes a paid order off its risk hold at `at`, back into the queue (its `hold_released`
+    /// step, audited as `actor`'s); `false` when no paid order with a hold matched.
+    fn release_hold(
+        &self,
+        id: OrderId,
+        at: DateTime<Utc>,
+        actor: &Actor,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
     /// Whether a proof of delivery with this id exists.
     fn proof_exists(&self, id: i64) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Sets `buyer_ready_at` to `at` (and the client address it came `from`) where the order
-    /// is paid and it is not set (once per claim: a release clears it); `false` when no row
-    /// matched.
+    /// is paid, not on a risk hold, and it is not set (once per claim: a release clears it);
+    /// `false` when no row matched.
     fn mark_ready(
         &self,
         id: OrderId,
@@ -119,7 +128,8 @@ pub trait TrackingRepository: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
 
     /// How many paid orders come before this paid one in the delivery queue (paid earlier, or
-    /// at the same time with a smaller id). Fails only with `OrderError::Unknown`.
+    /// at the same time with a smaller id; orders on a risk hold are not in the queue). Fails
+    /// only with `OrderError::Unknown`.
     fn paid_orders_ahead(
         &self,
         id: OrderId,

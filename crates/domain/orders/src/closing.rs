@@ -78,6 +78,7 @@ where
                     provider,
                     reference: reference.clone(),
                     event: None,
+                    hold: None,
                 };
                 return match self.confirm_paid(notice).await {
                     Ok(
@@ -177,9 +178,9 @@ mod tests {
         let mut orders = holding(pending.clone());
         orders
             .expect_mark_paid()
-            .withf(|id, _, event| id.get() == 9 && event.is_none())
+            .withf(|id, _, event, _| id.get() == 9 && event.is_none())
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
         orders.expect_release().never();
         let providers = stripe_closing(Ok(SessionClosing::Completed));
         let closed = checkout(orders)

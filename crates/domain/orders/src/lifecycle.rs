@@ -37,6 +37,16 @@ pub enum OrderStep {
     Disputed,
     DisputeWon,
     DisputeLost,
+    /// A paid order was put on a risk hold (a fraud warning, a risky payment): out of the
+    /// delivery queue until staff refund it or put it back. Its note is what the provider said
+    /// (the kind of fraud, the risk level); the reason is the order's (`Order::hold`), never
+    /// told to the buyer, so this one step stands for both.
+    RiskHeld,
+    /// Staff put an order on a risk hold back in the delivery queue.
+    HoldReleased,
+    /// The card's issuer warned that the payment looks fraudulent (its note: the kind of
+    /// fraud), whatever it did to the order: for staff only, never published to the buyer.
+    FraudWarning,
     Cancelled,
     Expired,
     /// The buyer's account was erased: the order's Discord ticket goes (written by the erasure,
@@ -45,7 +55,7 @@ pub enum OrderStep {
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 17] = [
+    pub const ALL: [OrderStep; 20] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
@@ -60,6 +70,9 @@ impl OrderStep {
         OrderStep::Disputed,
         OrderStep::DisputeWon,
         OrderStep::DisputeLost,
+        OrderStep::RiskHeld,
+        OrderStep::HoldReleased,
+        OrderStep::FraudWarning,
         OrderStep::Cancelled,
         OrderStep::Expired,
         OrderStep::Erased,
@@ -81,6 +94,9 @@ impl OrderStep {
             OrderStep::Disputed => "disputed",
             OrderStep::DisputeWon => "dispute_won",
             OrderStep::DisputeLost => "dispute_lost",
+            OrderStep::RiskHeld => "risk_held",
+            OrderStep::HoldReleased => "hold_released",
+            OrderStep::FraudWarning => "fraud_warning",
             OrderStep::Cancelled => "cancelled",
             OrderStep::Expired => "expired",
             OrderStep::Erased => "erased",

@@ -417,6 +417,7 @@ where
             provider,
             reference,
             event: None,
+            hold: None,
         };
         match self.confirm_paid(notice).await {
             Ok(confirmation) => Ok(Captured::Confirmed(Box::new(confirmation))),

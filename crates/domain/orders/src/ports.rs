@@ -7,9 +7,9 @@ use shared::UserId;
 use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
 use crate::idempotency::{KeyedOrder, ScopedKey};
 use crate::{
-    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewOrder, Order, OrderError,
-    OrderId, OrderStatus, PaymentNotice, PaymentProvider, PendingCaps, PlaceError, PlacedOrder,
-    ProviderEvent, Release, ReleaseError, Reservation,
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewHold, NewOrder, Order,
+    OrderError, OrderId, OrderStatus, PaymentNotice, PaymentProvider, PendingCaps, PlaceError,
+    PlacedOrder, ProviderEvent, Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -111,13 +111,16 @@ pub trait OrderRepository: Send + Sync + 'static {
     /// (`Applied::NotPending(current)` and nothing recorded when it is not pending), counts the
     /// redemption of the order's promo code for the buyer's Discord account (at most one per
     /// code and account), and archives the products of the order's reservation that are
-    /// flagged `delete_after_out_of_stock` and now have a stock of 0.
+    /// flagged `delete_after_out_of_stock` and now have a stock of 0. With `hold`, the order is
+    /// paid on that risk hold (held since `at`, its `risk_held` step after its `paid` one), so it
+    /// is never in the delivery queue without it.
     /// `OrderError::NotFound` when there is no order with this id.
     fn mark_paid(
         &self,
         id: OrderId,
         at: DateTime<Utc>,
         event: Option<ProviderEvent>,
+        hold: Option<NewHold>,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
     /// A payment arrived for an order that had expired or been cancelled (its stock is back on

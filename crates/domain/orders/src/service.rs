@@ -16,8 +16,8 @@ use crate::{
     Applied, Buyer, CapHolder, CartItem, CheckoutError, CheckoutLimits, CheckoutRequest,
     CheckoutService, Closing, ConfirmError, Confirmation, NewOrder, Order, OrderError, OrderId,
     OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentNotice, PlaceError, PlacedOrder,
-    ProductLookup, ProviderEvent, Release, ReleaseError, RequestedItem, Reservation, StockHint,
-    TransitionError, Unavailable,
+    ProductLookup, ProviderEvent, Release, ReleaseError, RequestedItem, Reservation, RiskHold,
+    StockHint, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -578,11 +578,19 @@ where
         }
         match self
             .orders
-            .mark_paid(order.id, now, notice.event.clone())
+            .mark_paid(order.id, now, notice.event.clone(), notice.hold.clone())
             .await?
         {
             Applied::Changed => {
-                tracing::info!(order = %order.id, "order paid");
+                if let Some(hold) = notice.hold {
+                    tracing::warn!(order = %order.id, reason = %hold.reason, "order paid, on a risk hold");
+                    order.hold = Some(RiskHold {
+                        reason: hold.reason,
+                        since: now,
+                    });
+                } else {
+                    tracing::info!(order = %order.id, "order paid");
+                }
                 Ok(Confirmation::Paid(order))
             }
             Applied::Replayed => Ok(Confirmation::Replayed),

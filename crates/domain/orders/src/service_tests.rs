@@ -645,6 +645,7 @@ fn notice(reference: &str) -> PaymentNotice {
         provider: PaymentProvider::Stripe,
         reference: reference.into(),
         event: Some(event()),
+        hold: None,
     }
 }
 
@@ -653,9 +654,9 @@ async fn a_confirmed_payment_marks_the_pending_order_paid_with_its_event() {
     let mut orders = stored_as(OrderStatus::Pending);
     orders
         .expect_mark_paid()
-        .with(eq(OrderId::new(7)), eq(now()), eq(Some(event())))
+        .with(eq(OrderId::new(7)), eq(now()), eq(Some(event())), eq(None))
         .times(1)
-        .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
     let service = checkout(orders, MockProductLookup::new());
     let Confirmation::Paid(order) = service.confirm_paid(notice("cs_test_1")).await.unwrap() else {
         panic!("expected the order to be paid");
@@ -665,11 +666,45 @@ async fn a_confirmed_payment_marks_the_pending_order_paid_with_its_event() {
 }
 
 #[tokio::test]
+async fn a_risky_payment_is_paid_on_its_hold_in_one_change() {
+    let hold = crate::NewHold {
+        reason: crate::HoldReason::RiskLevel,
+        detail: Some("elevated".into()),
+    };
+    let mut orders = stored_as(OrderStatus::Pending);
+    orders
+        .expect_mark_paid()
+        .with(
+            eq(OrderId::new(7)),
+            eq(now()),
+            eq(Some(event())),
+            eq(Some(hold.clone())),
+        )
+        .times(1)
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+    let service = checkout(orders, MockProductLookup::new());
+    let held = PaymentNotice {
+        hold: Some(hold),
+        ..notice("cs_test_1")
+    };
+    let Confirmation::Paid(order) = service.confirm_paid(held).await.unwrap() else {
+        panic!("expected the order to be paid");
+    };
+    assert_eq!(
+        order.held(),
+        Some(&crate::RiskHold {
+            reason: crate::HoldReason::RiskLevel,
+            since: now(),
+        })
+    );
+}
+
+#[tokio::test]
 async fn a_replayed_event_changes_nothing() {
     let mut orders = stored_as(OrderStatus::Pending);
     orders
         .expect_mark_paid()
-        .returning(|_, _, _| Box::pin(async { Ok(Applied::Replayed) }));
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Replayed) }));
     let service = checkout(orders, MockProductLookup::new());
     assert_eq!(
         service.confirm_paid(notice("cs_test_1")).await.unwrap(),
@@ -739,7 +774,7 @@ async fn an_order_that_expired_during_the_confirmation_is_refused() {
     let mut orders = stored_as(OrderStatus::Pending);
     orders
         .expect_mark_paid()
-        .returning(|_, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Expired)) }));
+        .returning(|_, _, _, _| Box::pin(async { Ok(Applied::NotPending(OrderStatus::Expired)) }));
     orders
         .expect_mark_paid_too_late()
         .times(1)
@@ -1524,7 +1559,7 @@ mod payment {
         orders
             .expect_mark_paid()
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
         let capture = capturing(Ok(CaptureOutcome::Completed {
             amount: dollars("1.35"),
         }));

@@ -1,8 +1,9 @@
 //! The staff channel (a Discord channel webhook) as an outbox channel: a paid order waiting
 //! for delivery, an order held for a look before delivery, a payment that came after its order
-//! closed, and what the payment provider did after the sale (a refund staff did not ask for, a
-//! partial refund, a dispute and its outcome). Each is sent once per event, with retries, from
-//! the order as it is when the job runs.
+//! closed, a risky payment and the card issuer's fraud warning (each once, saying where the
+//! order stands), and what the payment provider did after the sale (a refund staff did not ask
+//! for, a partial refund, a dispute and its outcome). Each is sent once per event, with
+//! retries, from the order as it is when the job runs.
 
 use std::future::Future;
 
@@ -11,7 +12,7 @@ use shared::escape_markdown;
 use crate::gateways::StaffMessage;
 use crate::lifecycle::{Channel, JobFailed, JobHandler, OrderEvent, OrderStep, OutboxJob};
 use crate::SendFailed;
-use crate::{Order, OrderError, OrderRepository, OrderStatus};
+use crate::{HoldReason, Order, OrderError, OrderRepository, OrderStatus};
 
 /// The channel's name in `outbox_jobs`.
 pub const STAFF: &str = "staff";
@@ -30,6 +31,8 @@ pub const STAFF_CHANNEL: Channel = Channel {
                 | OrderStep::Disputed
                 | OrderStep::DisputeWon
                 | OrderStep::DisputeLost
+                | OrderStep::RiskHeld
+                | OrderStep::FraudWarning
         )
     },
 };
@@ -66,11 +69,60 @@ fn buyer_fields(order: &Order) -> Vec<(String, String)> {
     ]
 }
 
+/// What the provider said with a step (a kind of fraud, a risk level) as people read it.
+fn provider_words(note: Option<&str>) -> Option<String> {
+    note.filter(|note| !note.trim().is_empty())
+        .map(|note| escape_markdown(&note.replace('_', " ")))
+}
+
+/// The card issuer's fraud warning on `order`, where the order stands now; `refunding`: the
+/// shop refunds a held order at a warning by itself (the refund may not have landed yet).
+fn fraud_warning_text(order: &Order, kind: Option<&str>, refunding: bool) -> String {
+    let id = order.id;
+    let kind = provider_words(kind).map_or_else(String::new, |kind| format!(" ({kind})"));
+    if order.held().is_some() {
+        return if refunding {
+            format!(
+                "Order #{id} got an early fraud warning from the card's issuer{kind}: it is on \
+                 hold and the shop is refunding it at once. If that refund fails it stays on \
+                 hold: refund it from the held orders."
+            )
+        } else {
+            format!(
+                "Order #{id} got an early fraud warning from the card's issuer{kind}: it is on \
+                 hold, out of the delivery queue. Refunding it is advised (it avoids a dispute \
+                 and its fee); or release it to the queue."
+            )
+        };
+    }
+    match order.status() {
+        OrderStatus::Refunded => format!(
+            "Order #{id} got an early fraud warning from the card's issuer{kind} and is \
+             refunded: do not deliver it."
+        ),
+        OrderStatus::Delivered => format!(
+            "Delivered order #{id} got an early fraud warning from the card's issuer{kind}: a \
+             dispute may follow, and its delivery record is the evidence."
+        ),
+        _ => format!("Order #{id} got an early fraud warning from the card's issuer{kind}."),
+    }
+}
+
 /// The message for `event` of `order` (as it is now); `None` when the step says nothing to
-/// staff: a refund staff made themselves, or one of an order delivered already.
-pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<StaffMessage> {
+/// staff: a refund staff made themselves, or one of an order delivered already or on a risk
+/// hold (out of the queue: nothing to stop); a payment or a risk hold whose own message tells
+/// more, or that staff dealt with already. `refunding`: the shop refunds an order held at a
+/// fraud warning by itself.
+pub fn message(
+    event: &OrderEvent,
+    order: &Order,
+    orders_url: &str,
+    refunding: bool,
+) -> Option<StaffMessage> {
     let id = order.id;
     let (text, fields) = match event.step {
+        // the hold's own message tells staff of it
+        OrderStep::Paid if order.held().is_some() => return None,
         OrderStep::Paid => {
             let items = order
                 .lines
@@ -107,8 +159,13 @@ pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<St
                 vec![("Total".to_owned(), dollars(order.amounts.total))],
             )
         }
-        // staff refunded it themselves, or it was delivered: nothing to stop
-        OrderStep::Refunded if event.staff_id.is_some() || order.delivered_at().is_some() => {
+        // staff refunded it themselves, it was delivered, or it never left its risk hold:
+        // nothing to stop
+        OrderStep::Refunded
+            if event.staff_id.is_some()
+                || order.delivered_at().is_some()
+                || order.hold.is_some() =>
+        {
             return None
         }
         OrderStep::Refunded => (
@@ -144,6 +201,29 @@ pub fn message(event: &OrderEvent, order: &Order, orders_url: &str) -> Option<St
             format!("The dispute on order #{id} was lost."),
             buyer_fields(order),
         ),
+        // a fraud warning's hold is told by the warning's own step; a hold staff released
+        // or refunded since needs nothing more
+        OrderStep::RiskHeld => match order.held()?.reason {
+            HoldReason::FraudWarning => return None,
+            HoldReason::RiskLevel => {
+                let level = provider_words(event.note.as_deref())
+                    .map_or_else(String::new, |level| format!(" as {level}"));
+                let mut fields = vec![("Total".to_owned(), dollars(order.amounts.total))];
+                fields.extend(buyer_fields(order));
+                (
+                    format!(
+                        "Order #{id} is on hold before delivery: {} rates the payment's risk{level}. \
+                         Refund it, or release it to the queue if you trust it.",
+                        order.payment.provider.name()
+                    ),
+                    fields,
+                )
+            }
+        },
+        OrderStep::FraudWarning => (
+            fraud_warning_text(order, event.note.as_deref(), refunding),
+            buyer_fields(order),
+        ),
         _ => return None,
     };
     Some(StaffMessage {
@@ -159,6 +239,7 @@ pub struct StaffAlerts<R, P> {
     orders: R,
     post: P,
     orders_url: String,
+    refund_on_fraud_warning: bool,
 }
 
 impl<R: OrderRepository, P: StaffPost> StaffAlerts<R, P> {
@@ -168,7 +249,16 @@ impl<R: OrderRepository, P: StaffPost> StaffAlerts<R, P> {
             orders,
             post,
             orders_url,
+            refund_on_fraud_warning: false,
         }
+    }
+
+    /// Whether the shop refunds an order held at a fraud warning by itself
+    /// (`payments.refund_on_fraud_warning`): the warning's message says so, since the refund
+    /// may land after the message is written.
+    pub fn refunding_at_fraud_warnings(mut self, refunding: bool) -> Self {
+        self.refund_on_fraud_warning = refunding;
+        self
     }
 }
 
@@ -180,7 +270,12 @@ impl<R: OrderRepository, P: StaffPost> JobHandler for StaffAlerts<R, P> {
             Err(OrderError::NotFound(_)) => return Ok(()),
             Err(OrderError::Unknown(e)) => return Err(JobFailed::retry(e)),
         };
-        let Some(message) = message(&job.event, &order, &self.orders_url) else {
+        let Some(message) = message(
+            &job.event,
+            &order,
+            &self.orders_url,
+            self.refund_on_fraud_warning,
+        ) else {
             return Ok(());
         };
         self.post
@@ -309,7 +404,13 @@ mod tests {
         order.buyer.discord.as_mut().unwrap().username =
             "**kid**\n[free](https://evil.example) @everyone".into();
         order.buyer.roblox_username = crate::RobloxUsername::parse("Builder_man").unwrap();
-        let message = message(&job(OrderStep::Paid).event, &order, "https://shop.example").unwrap();
+        let message = message(
+            &job(OrderStep::Paid).event,
+            &order,
+            "https://shop.example",
+            false,
+        )
+        .unwrap();
         let field = |wanted: &str| {
             message
                 .fields
@@ -428,5 +529,104 @@ mod tests {
                 "{step} of an order {status:?}"
             );
         }
+    }
+
+    /// Order 3 in `status` (delivered when `Delivered`), on a risk hold for `reason` if given.
+    fn held_order(status: OrderStatus, reason: Option<HoldReason>) -> Order {
+        let paid = Utc.with_ymd_and_hms(2026, 11, 26, 11, 0, 0).unwrap();
+        let mut order = order_in(crate::Lifecycle::restore(
+            status,
+            Some(paid),
+            (status == OrderStatus::Delivered).then_some(paid),
+            None,
+        ));
+        order.payment.provider = crate::PaymentProvider::Stripe;
+        order.hold = reason.map(|reason| crate::RiskHold {
+            reason,
+            since: paid,
+        });
+        order
+    }
+
+    fn text_of(step: OrderStep, note: Option<&str>, order: &Order) -> Option<String> {
+        message(
+            &noted(step, None, note).event,
+            order,
+            "https://shop.example",
+            false,
+        )
+        .map(|message| message.text)
+    }
+
+    #[test]
+    fn a_fraud_warning_tells_staff_once_where_the_order_stands() {
+        use OrderStatus::*;
+        let warned = |status, reason| {
+            text_of(
+                OrderStep::FraudWarning,
+                Some("unauthorized_use_of_card"),
+                &held_order(status, reason),
+            )
+        };
+        assert_eq!(
+            warned(Paid, Some(HoldReason::FraudWarning)).as_deref(),
+            Some(
+                "Order #3 got an early fraud warning from the card's issuer (unauthorized use of \
+                 card): it is on hold, out of the delivery queue. Refunding it is advised (it \
+                 avoids a dispute and its fee); or release it to the queue."
+            )
+        );
+        assert_eq!(
+            warned(Refunded, Some(HoldReason::FraudWarning)).as_deref(),
+            Some(
+                "Order #3 got an early fraud warning from the card's issuer (unauthorized use of \
+                 card) and is refunded: do not deliver it."
+            )
+        );
+        assert!(warned(Delivered, None)
+            .unwrap()
+            .starts_with("Delivered order #3 got an early fraud warning"));
+        // a shop that refunds at a warning says so while the refund may still be on its way
+        let refunding = message(
+            &noted(OrderStep::FraudWarning, None, Some("misc")).event,
+            &held_order(Paid, Some(HoldReason::FraudWarning)),
+            "https://shop.example",
+            true,
+        )
+        .unwrap();
+        assert!(
+            refunding.text.ends_with(
+                "it is on hold and the shop is refunding it at once. If that refund fails it \
+                 stays on hold: refund it from the held orders."
+            ),
+            "{}",
+            refunding.text
+        );
+        // its hold and its refund say nothing more: one message per warning
+        let held = held_order(Paid, Some(HoldReason::FraudWarning));
+        assert_eq!(text_of(OrderStep::RiskHeld, Some("misc"), &held), None);
+        assert_eq!(text_of(OrderStep::Paid, None, &held), None);
+        let refunded = held_order(Refunded, Some(HoldReason::FraudWarning));
+        assert_eq!(text_of(OrderStep::Refunded, None, &refunded), None);
+    }
+
+    #[test]
+    fn a_risky_payment_names_the_providers_rating_until_staff_deal_with_it() {
+        let held = held_order(OrderStatus::Paid, Some(HoldReason::RiskLevel));
+        assert_eq!(
+            text_of(OrderStep::RiskHeld, Some("elevated"), &held).as_deref(),
+            Some(
+                "Order #3 is on hold before delivery: Stripe rates the payment's risk as \
+                 elevated. Refund it, or release it to the queue if you trust it."
+            )
+        );
+        assert_eq!(text_of(OrderStep::Paid, None, &held), None);
+        // released (or refunded) before the job ran: nothing left to say
+        let released = held_order(OrderStatus::Paid, None);
+        assert_eq!(
+            text_of(OrderStep::RiskHeld, Some("elevated"), &released),
+            None
+        );
+        assert!(text_of(OrderStep::Paid, None, &released).is_some());
     }
 }

@@ -36,6 +36,8 @@ pub fn ticket_wants(step: OrderStep) -> bool {
             | OrderStep::Refunded
             | OrderStep::Held
             | OrderStep::Disputed
+            | OrderStep::RiskHeld
+            | OrderStep::HoldReleased
     )
 }
 
@@ -686,6 +688,11 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
             }
             OrderStep::Refunded => "Refunded. This ticket is closed.".to_owned(),
             OrderStep::Held => "On hold: staff are checking the payment.".to_owned(),
+            // the buyer reads this thread: the hold's reason is never said
+            OrderStep::RiskHeld => {
+                "On hold: we're checking this payment before delivery.".to_owned()
+            }
+            OrderStep::HoldReleased => "Checked: back in the delivery queue.".to_owned(),
             OrderStep::Disputed => {
                 "The payment is disputed with the bank; staff will follow up here.".to_owned()
             }

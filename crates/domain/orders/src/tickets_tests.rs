@@ -122,6 +122,8 @@ fn the_ticket_wants_the_steps_it_posts() {
             OrderStep::Delivered,
             OrderStep::Refunded,
             OrderStep::Disputed,
+            OrderStep::RiskHeld,
+            OrderStep::HoldReleased,
         ]
     );
 }

@@ -108,6 +108,8 @@ audit_kinds! {
     PrivateServerSet => "staff.private_server",
     /// A refund asked of the payment provider.
     OrderRefund => "order.refund",
+    /// A paid order on a risk hold put back in the delivery queue.
+    OrderHoldRelease => "order.hold_release",
     /// A dispute's evidence submitted to the bank by a member of staff.
     DisputeSubmit => "dispute.submit",
     /// A dispute accepted: the money stays with the buyer.

@@ -36,6 +36,7 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     no_show: false,
     ticket_url: null,
     ticket_problem: null,
+    hold: null,
     ...overrides,
   };
 }
@@ -256,6 +257,76 @@ describe('/admin/orders', () => {
     expect(within(card).getByRole('note')).toHaveTextContent('disputed this payment');
     expect(within(card).queryByRole('button', { name: 'Mark delivered' })).not.toBeInTheDocument();
     expect(within(card).queryByRole('button', { name: 'Refund' })).not.toBeInTheDocument();
+  });
+
+  it('lists the held orders with why and since when, released to the queue by a super_admin', async () => {
+    const boss = makeUser({ id: 8, name: 'Bo', account_type: 'super_admin' });
+    const hold = {
+      reason: 'fraud_warning',
+      reason_label: 'Fraud warning',
+      since: '2026-11-21T10:03:00Z',
+    } as const;
+    let held = [
+      makeOrder({ hold }),
+      makeOrder({ id: 43, hold: { ...hold, reason: 'risk_level', reason_label: 'Risky payment' } }),
+    ];
+    const calls = fakeStaffApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([]),
+      'GET /admin/orders?filter=held': () => jsonResponse(held),
+      'POST /admin/orders/41/hold/release': () => {
+        held = held.filter((order) => order.id !== 41);
+        return jsonResponse(makeOrder());
+      },
+    });
+    const { user } = renderOrders(boss);
+    await user.click(await screen.findByRole('button', { name: 'Held' }));
+    expect(screen.getByRole('button', { name: 'Held' })).toHaveAttribute('aria-pressed', 'true');
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    const note = within(card).getByRole('note');
+    expect(note).toHaveTextContent('Fraud warning');
+    expect(note).toHaveTextContent(/On hold since Nov 21, 2026/);
+    expect(within(note).getByText(/2026/, { selector: 'time' })).toHaveAttribute(
+      'datetime',
+      '2026-11-21T10:03:00Z',
+    );
+    expect(
+      within(screen.getByRole('listitem', { name: 'Order #43' })).getByRole('note'),
+    ).toHaveTextContent('Risky payment');
+    // out of the queue: no claim, no delivery; a refund or a release
+    expect(within(card).queryByRole('button', { name: 'Claim' })).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Mark delivered' })).not.toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Refund' })).toBeEnabled();
+    await user.click(within(card).getByRole('button', { name: 'Release to queue' }));
+    expect(await screen.findByText('Order #41 is released to the queue.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('listitem', { name: 'Order #41' })).not.toBeInTheDocument(),
+    );
+    expect(calls.some((call) => call.path === '/admin/orders/41/hold/release')).toBe(true);
+  });
+
+  it('offers an admin the refund of a held order, not its release', async () => {
+    fakeStaffApi({
+      'GET /admin/orders?filter=paid': () => jsonResponse([]),
+      'GET /admin/orders?filter=held': () =>
+        jsonResponse([
+          makeOrder({
+            claimed_by: { id: 9, name: 'Bob' },
+            hold: {
+              reason: 'risk_level',
+              reason_label: 'Risky payment',
+              since: '2026-11-21T10:03:00Z',
+            },
+          }),
+        ]),
+    });
+    const { user } = renderOrders(ann);
+    await user.click(await screen.findByRole('button', { name: 'Held' }));
+    const card = await screen.findByRole('listitem', { name: 'Order #41' });
+    expect(
+      within(card).queryByRole('button', { name: 'Release to queue' }),
+    ).not.toBeInTheDocument();
+    expect(card).toHaveTextContent('A super admin can release it to the queue.');
+    expect(within(card).getByRole('button', { name: 'Refund' })).toBeEnabled();
   });
 
   it('filters delivered and all orders', async () => {

@@ -20,6 +20,7 @@ import './admin-orders.css';
 
 const FILTERS: { value: OrdersFilter; label: string; empty: string }[] = [
   { value: 'paid', label: 'Paid', empty: 'No paid orders are waiting. Nice work!' },
+  { value: 'held', label: 'Held', empty: 'No orders are on hold.' },
   { value: 'delivered', label: 'Delivered', empty: 'No delivered orders yet.' },
   { value: 'all', label: 'All', empty: 'No orders yet.' },
 ];
@@ -29,7 +30,7 @@ function Orders() {
   // A claim refused for want of a private server link opens the link's form with its message.
   const [serverPrompt, setServerPrompt] = useState<PrivateServerPrompt | null>(null);
   const orders = useAdminOrders(filter);
-  const { user } = useUser();
+  const { user, isSuperAdmin } = useUser();
   const current = FILTERS.find((item) => item.value === filter) ?? FILTERS[0];
 
   let content;
@@ -69,6 +70,7 @@ function Orders() {
       <OrdersQueue
         orders={orders.data}
         currentUserId={user?.id ?? null}
+        canReleaseHolds={isSuperAdmin}
         onNeedsPrivateServer={(message) => setServerPrompt({ message })}
       />
     );

@@ -50,6 +50,7 @@ function tracked(
     delivered_at: null,
     timeline: [{ status: 'paid', at: '2026-11-21T10:01:00Z' }],
     queue_position: 4,
+    being_checked: false,
     estimate_minutes: 20,
     delivery: delivery(handoff),
     ...overrides,
@@ -237,6 +238,31 @@ describe('/orders/:id: the steps', () => {
     const picture = await screen.findByRole('img', { name: 'Proof of delivery of order #42' });
     expect(picture).toHaveAttribute('src', '/media/proofs/abc.png');
     expect(screen.getByTestId('delivered')).toHaveTextContent(/The picture staff took/);
+  });
+
+  it('while the payment is checked: a short honest line instead of a place in the queue', async () => {
+    renderOrder(
+      '/orders/42?key=k',
+      tracked(
+        { queue_position: null, being_checked: true },
+        // a claim made before the check: nobody is on the way now
+        { staff_name: null, claimed_at: null, ticket_url: TICKET },
+      ),
+    );
+    expect(await screen.findByTestId('being-checked')).toHaveTextContent(
+      "We're checking this payment before delivery. You don't need to do anything; we'll mail you if we need something.",
+    );
+    expect(currentStep()).toHaveTextContent(/^Checking the payment/);
+    expect(screen.queryByTestId('queue-position')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Waiting for staff' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /I'm in the game/ })).toBeNull();
+    expect(screen.getByTestId('order-page-status')).toHaveTextContent('Paid');
+    expect(document.body).not.toHaveTextContent(/fraud|risk/i);
+    // questions still go to the order's ticket
+    expect(screen.getByRole('link', { name: /your Discord ticket/ })).toHaveAttribute(
+      'href',
+      TICKET,
+    );
   });
 
   it('a refunded order ends its way', async () => {

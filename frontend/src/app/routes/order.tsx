@@ -101,6 +101,8 @@ function Delivered({ order, orderKey }: { order: TrackedOrder; orderKey: string 
 function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
   const invite = useDiscordInvite();
   const paid = order.status === 'paid';
+  // while the shop checks the payment nobody is on the way: nothing to do, no handoff
+  const waiting = paid && !order.being_checked;
   return (
     <>
       <section className="order-page__card" aria-labelledby="order-title">
@@ -113,10 +115,10 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
           </Badge>
         </div>
         <p className="order-page__explanation" role="status">
-          {EXPLANATIONS[order.status] ?? ''}
+          {order.being_checked ? 'Your payment arrived.' : (EXPLANATIONS[order.status] ?? '')}
         </p>
         <OrderTimeline order={order} />
-        {paid ? (
+        {waiting ? (
           <OrderHandoff
             order={order}
             orderKey={orderKey}
@@ -127,7 +129,7 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
         <Questions order={order} invite={invite} />
       </section>
 
-      {paid && order.delivery.ticket_problem !== null ? (
+      {waiting && order.delivery.ticket_problem !== null ? (
         <TicketProblem
           order={order}
           orderKey={orderKey}

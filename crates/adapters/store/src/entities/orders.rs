@@ -41,6 +41,9 @@ pub struct Model {
     pub dispute_closed_at: Option<DateTimeUtc>,
     pub pay_by: Option<DateTimeUtc>,
     pub refund_policy_version: Option<String>,
+    /// A paid order's risk hold (`fraud_warning`, `risk_level`), kept after a refund.
+    pub hold_reason: Option<String>,
+    pub held_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

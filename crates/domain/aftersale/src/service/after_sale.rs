@@ -7,6 +7,12 @@
 //! - A chargeback marks the order disputed (it cannot be delivered), blocks the buyer's
 //!   Discord account, e-mail and Roblox username. When the dispute closes, a won dispute
 //!   returns the order to where it was; a lost one leaves it disputed.
+//! - A just-paid payment the provider rates risky (a level in `RiskPolicy::hold_risk_levels`)
+//!   is paid on a risk hold; when its risk cannot be read, it is paid as usual (a paid order is
+//!   never lost to a failed read).
+//! - The card issuer's fraud warning puts a paid order on a risk hold (out of the delivery
+//!   queue until staff refund it or release it), or refunds it at once when the policy says
+//!   so; a delivered order's warning is only recorded for staff: a dispute may follow.
 //!
 //! Each provider event changes an order once: the event id is recorded with the change, in
 //! the same transaction, and so is the order's step (`orders::lifecycle`): staff hear of a
@@ -15,29 +21,38 @@
 
 use orders::gateways::RefundRequest;
 use orders::{
-    Applied, DisputeOutcome, Order, OrderError, OrderId, OrderRepository, OrderStatus,
-    PaymentProvider, PaymentProviders, ProviderEvent, TransitionError,
+    Applied, DisputeOutcome, HoldReason, NewHold, Order, OrderError, OrderId, OrderRepository,
+    OrderStatus, PaymentProvider, PaymentProviders, ProviderEvent, TransitionError,
 };
 use shared::{Actor, Clock};
 
 use crate::error::RefundError;
-use crate::models::{chargeback_blocks, Noticed, ProviderRefund};
-use crate::ports::{AfterSaleRepository, PaymentRecords};
+use crate::models::{chargeback_blocks, FraudWarning, Noticed, ProviderRefund, RiskPolicy, Warned};
+use crate::ports::{AfterSaleRepository, PaymentRecords, PaymentRisk};
 
-/// The shop's rules after the sale, over its store and a clock.
+/// The shop's rules after the sale, over its store, a clock, what the payment provider says of
+/// a payment's risk, and the shop's policy on risky payments.
 #[derive(Debug, Clone)]
-pub struct AfterSale<R, C> {
+pub struct AfterSale<R, C, K> {
     repository: R,
     clock: C,
+    risk: K,
+    policy: RiskPolicy,
 }
 
-impl<R, C> AfterSale<R, C>
+impl<R, C, K> AfterSale<R, C, K>
 where
     R: AfterSaleRepository + OrderRepository,
     C: Clock,
+    K: PaymentRisk,
 {
-    pub fn new(repository: R, clock: C) -> Self {
-        AfterSale { repository, clock }
+    pub fn new(repository: R, clock: C, risk: K, policy: RiskPolicy) -> Self {
+        AfterSale {
+            repository,
+            clock,
+            risk,
+            policy,
+        }
     }
 
     pub async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
@@ -55,6 +70,17 @@ where
         id: OrderId,
         providers: &G,
         actor: &Actor,
+    ) -> Result<Order, RefundError> {
+        self.refund_as(id, providers, Some(actor.clone())).await
+    }
+
+    /// [`refund`](Self::refund) by `actor` (audited), or by the shop itself (`None`: a refund
+    /// at a fraud warning, which no member of staff made).
+    async fn refund_as<G: PaymentProviders>(
+        &self,
+        id: OrderId,
+        providers: &G,
+        actor: Option<Actor>,
     ) -> Result<Order, RefundError> {
         let order = self.repository.order(id).await?;
         let provider = order.payment.provider;
@@ -85,13 +111,7 @@ where
         }
         let applied = self
             .repository
-            .mark_refunded(
-                id,
-                self.clock.now(),
-                Some(receipt.refund_id),
-                None,
-                Some(actor.clone()),
-            )
+            .mark_refunded(id, self.clock.now(), Some(receipt.refund_id), None, actor)
             .await?;
         match applied {
             Applied::Changed => {
@@ -190,6 +210,91 @@ where
         }
     }
 
+    /// The risk hold payment `payment_id` calls for, just paid through `provider`: the
+    /// provider's risk level read (briefly: its webhook waits) and held when the policy names
+    /// it. A read that fails holds nothing and is logged: a paid order is never lost to it.
+    #[tracing::instrument(skip(self))]
+    pub async fn risk_hold(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> Option<NewHold> {
+        match self.risk.risk_level(provider, payment_id).await {
+            Ok(level) => {
+                let hold = self.policy.hold_for(level.as_deref());
+                if hold.is_some() {
+                    tracing::warn!(
+                        level = level.as_deref(),
+                        "a risky payment: its order is held"
+                    );
+                }
+                hold
+            }
+            Err(error) => {
+                tracing::warn!(%error, "the payment's risk could not be read: its order is not held");
+                None
+            }
+        }
+    }
+
+    /// The card's issuer warned that the payment of an order looks fraudulent. A paid order
+    /// (waiting for delivery, or held for its payment's risk) goes on the warning's hold, out of
+    /// the delivery queue; with `refund_on_fraud_warning` it is then refunded at once through
+    /// `providers` (a refund that fails leaves it on hold for staff). Any other order (delivered,
+    /// refunded, disputed) only has the warning recorded for staff. Each event once.
+    #[tracing::instrument(skip_all, fields(event = %warning.event.id))]
+    pub async fn fraud_warned<G: PaymentProviders>(
+        &self,
+        warning: FraudWarning,
+        providers: &G,
+    ) -> Result<Noticed, OrderError> {
+        let Some(order) = self
+            .repository
+            .order_by_payment(warning.provider, warning.payment_id.clone())
+            .await?
+        else {
+            return Ok(Noticed::UnknownPayment);
+        };
+        let already_warned = order
+            .held()
+            .is_some_and(|hold| hold.reason == HoldReason::FraudWarning);
+        let hold = (order.status() == OrderStatus::Paid && !already_warned).then(|| NewHold {
+            reason: HoldReason::FraudWarning,
+            detail: warning.fraud_type.clone(),
+        });
+        let warned = self
+            .repository
+            .record_fraud_warning(
+                order.id,
+                warning.event,
+                warning.fraud_type,
+                hold,
+                self.clock.now(),
+            )
+            .await?;
+        match warned {
+            Warned::Replayed => Ok(Noticed::Unchanged),
+            Warned::Noted => {
+                tracing::warn!(order = %order.id, status = %order.status(), "fraud warning on an order past holding");
+                Ok(Noticed::Unchanged)
+            }
+            Warned::Held => {
+                tracing::warn!(order = %order.id, "fraud warning: the order is on hold");
+                if self.policy.refund_on_fraud_warning {
+                    match self.refund_as(order.id, providers, None).await {
+                        Ok(_) => tracing::info!(order = %order.id, "refunded at the fraud warning"),
+                        Err(error) => {
+                            tracing::error!(order = %order.id, %error, "the refund at the fraud warning failed: the order stays on hold for staff")
+                        }
+                    }
+                }
+                Ok(Noticed::Changed(Box::new(
+                    self.repository.order(order.id).await?,
+                )))
+            }
+        }
+    }
+
     /// A chargeback closed with `outcome`. Each event once.
     #[tracing::instrument(skip_all, fields(event = %event.id, outcome = outcome.as_str()))]
     pub async fn dispute_closed(
@@ -224,11 +329,24 @@ where
     }
 }
 
-impl<R, C> PaymentRecords for AfterSale<R, C>
+impl<R, C, K> PaymentRecords for AfterSale<R, C, K>
 where
     R: AfterSaleRepository + OrderRepository,
     C: Clock,
+    K: PaymentRisk,
 {
+    async fn risk_hold(&self, provider: PaymentProvider, payment_id: String) -> Option<NewHold> {
+        AfterSale::risk_hold(self, provider, payment_id).await
+    }
+
+    async fn fraud_warned<G: PaymentProviders>(
+        &self,
+        warning: FraudWarning,
+        providers: &G,
+    ) -> Result<Noticed, OrderError> {
+        AfterSale::fraud_warned(self, warning, providers).await
+    }
+
     async fn payment_confirmed(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
         AfterSale::payment_confirmed(self, id, payment_id).await
     }
@@ -272,6 +390,7 @@ mod tests {
     use shared::{FixedClock, UserId};
 
     use super::*;
+    use crate::ports::MockPaymentRisk;
     use orders::gateways::RefundReceipt;
     use orders::MockPaymentProviders;
 
@@ -305,6 +424,9 @@ mod tests {
             fn close_dispute(&self, id: OrderId, outcome: DisputeOutcome, at: DateTime<Utc>,
                 event: ProviderEvent)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn record_fraud_warning(&self, id: OrderId, event: ProviderEvent,
+                fraud_type: Option<String>, hold: Option<NewHold>, at: DateTime<Utc>)
+                -> impl Future<Output = Result<Warned, OrderError>> + Send;
         }
         impl OrderRepository for Repo {
             fn place(&self, order: NewOrder, reservation: Reservation, caps: PendingCaps)
@@ -317,7 +439,8 @@ mod tests {
             fn order(&self, id: OrderId) -> impl Future<Output = Result<Order, OrderError>> + Send;
             fn orders_of_user(&self, user_id: UserId)
                 -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
-            fn mark_paid(&self, id: OrderId, at: DateTime<Utc>, event: Option<ProviderEvent>)
+            fn mark_paid(&self, id: OrderId, at: DateTime<Utc>, event: Option<ProviderEvent>,
+                hold: Option<orders::NewHold>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn mark_paid_too_late(&self, id: OrderId, at: DateTime<Utc>,
                 event: Option<ProviderEvent>)
@@ -357,8 +480,16 @@ mod tests {
         });
     }
 
-    fn service(repo: MockRepo) -> AfterSale<MockRepo, FixedClock> {
-        AfterSale::new(repo, FixedClock(now()))
+    fn service(repo: MockRepo) -> AfterSale<MockRepo, FixedClock, MockPaymentRisk> {
+        with_policy(repo, MockPaymentRisk::new(), RiskPolicy::default())
+    }
+
+    fn with_policy(
+        repo: MockRepo,
+        risk: MockPaymentRisk,
+        policy: RiskPolicy,
+    ) -> AfterSale<MockRepo, FixedClock, MockPaymentRisk> {
+        AfterSale::new(repo, FixedClock(now()), risk, policy)
     }
 
     #[tokio::test]
@@ -571,6 +702,163 @@ mod tests {
                 (Applied::Replayed, Noticed::Unchanged) => {}
                 other => panic!("{other:?}"),
             }
+        }
+    }
+
+    fn warning() -> FraudWarning {
+        FraudWarning {
+            provider: PaymentProvider::Stripe,
+            payment_id: "pi_1".into(),
+            fraud_type: Some("unauthorized_use_of_card".into()),
+            event: ProviderEvent {
+                provider: PaymentProvider::Stripe,
+                id: "evt_efw".into(),
+            },
+        }
+    }
+
+    /// A store holding order 7 in `status`, which records the warning with `warned`.
+    fn warned_store(status: OrderStatus, warned: Warned) -> MockRepo {
+        let mut repo = MockRepo::new();
+        repo.expect_order_by_payment()
+            .returning(move |_, _| Box::pin(async move { Ok(Some(order(status, Some("pi_1")))) }));
+        returning_order(&mut repo, order(status, Some("pi_1")));
+        let hold_expected = status == OrderStatus::Paid;
+        repo.expect_record_fraud_warning()
+            .withf(move |id, event, fraud_type, hold, _| {
+                let held = hold
+                    .as_ref()
+                    .map(|hold| (hold.reason, hold.detail.as_deref()));
+                id.get() == 7
+                    && event.id == "evt_efw"
+                    && fraud_type.as_deref() == Some("unauthorized_use_of_card")
+                    && held
+                        == hold_expected
+                            .then_some((HoldReason::FraudWarning, Some("unauthorized_use_of_card")))
+            })
+            .times(1)
+            .returning(move |_, _, _, _, _| Box::pin(async move { Ok(warned) }));
+        repo
+    }
+
+    fn refunding(policy: bool) -> RiskPolicy {
+        RiskPolicy {
+            refund_on_fraud_warning: policy,
+            ..RiskPolicy::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn a_fraud_warning_holds_a_paid_order_for_staff() {
+        let mut repo = warned_store(OrderStatus::Paid, Warned::Held);
+        repo.expect_mark_refunded().never();
+        let mut providers = reaching_all();
+        providers.expect_refund().never();
+        let noticed = with_policy(repo, MockPaymentRisk::new(), refunding(false))
+            .fraud_warned(warning(), &providers)
+            .await
+            .unwrap();
+        assert!(matches!(noticed, Noticed::Changed(_)), "{noticed:?}");
+    }
+
+    #[tokio::test]
+    async fn with_the_policy_a_fraud_warning_refunds_the_held_order_once_by_no_one() {
+        let mut repo = warned_store(OrderStatus::Paid, Warned::Held);
+        repo.expect_mark_refunded()
+            .withf(|id, _, refund, event, actor| {
+                id.get() == 7
+                    && refund.as_deref() == Some("re_1")
+                    && event.is_none()
+                    && actor.is_none()
+            })
+            .times(1)
+            .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let mut providers = reaching_all();
+        providers
+            .expect_refund()
+            .withf(|_, request| request.idempotency_key == "refund-order-7")
+            .times(1)
+            .returning(|_, _| {
+                Box::pin(async {
+                    Ok(RefundReceipt {
+                        refund_id: "re_1".into(),
+                        payment_id: None,
+                    })
+                })
+            });
+        with_policy(repo, MockPaymentRisk::new(), refunding(true))
+            .fraud_warned(warning(), &providers)
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_replayed_or_late_fraud_warning_holds_and_refunds_nothing() {
+        for (status, warned) in [
+            (OrderStatus::Paid, Warned::Replayed),
+            (OrderStatus::Delivered, Warned::Noted),
+            (OrderStatus::Refunded, Warned::Noted),
+        ] {
+            let mut repo = warned_store(status, warned);
+            repo.expect_mark_refunded().never();
+            let mut providers = reaching_all();
+            providers.expect_refund().never();
+            let noticed = with_policy(repo, MockPaymentRisk::new(), refunding(true))
+                .fraud_warned(warning(), &providers)
+                .await
+                .unwrap();
+            assert_eq!(noticed, Noticed::Unchanged, "{status}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_refund_at_a_fraud_warning_leaves_the_order_on_hold() {
+        let mut repo = warned_store(OrderStatus::Paid, Warned::Held);
+        repo.expect_mark_refunded().never();
+        let mut providers = reaching_all();
+        providers.expect_refund().times(1).returning(|_, _| {
+            Box::pin(async { Err(PaymentError::Unavailable("Stripe timed out".into())) })
+        });
+        let noticed = with_policy(repo, MockPaymentRisk::new(), refunding(true))
+            .fraud_warned(warning(), &providers)
+            .await
+            .unwrap();
+        assert!(matches!(noticed, Noticed::Changed(_)), "{noticed:?}");
+    }
+
+    #[tokio::test]
+    async fn a_risky_payment_is_held_and_one_whose_risk_cannot_be_read_is_not() {
+        let rated = |answer: Result<Option<&'static str>, PaymentError>| {
+            let answer = Mutex::new(Some(answer));
+            let mut risk = MockPaymentRisk::new();
+            risk.expect_risk_level()
+                .with(eq(PaymentProvider::Stripe), eq("pi_1".to_owned()))
+                .times(1)
+                .returning(move |_, _| {
+                    let answer = answer.lock().unwrap().take().unwrap();
+                    Box::pin(async move { answer.map(|level| level.map(str::to_owned)) })
+                });
+            with_policy(MockRepo::new(), risk, RiskPolicy::default())
+        };
+        let held = rated(Ok(Some("elevated")))
+            .risk_hold(PaymentProvider::Stripe, "pi_1".into())
+            .await;
+        assert_eq!(
+            held,
+            Some(NewHold {
+                reason: HoldReason::RiskLevel,
+                detail: Some("elevated".into()),
+            })
+        );
+        for answer in [
+            Ok(Some("normal")),
+            Ok(None),
+            Err(PaymentError::Unavailable("Stripe answered 503".into())),
+        ] {
+            let held = rated(answer)
+                .risk_hold(PaymentProvider::Stripe, "pi_1".into())
+                .await;
+            assert_eq!(held, None);
         }
     }
 }

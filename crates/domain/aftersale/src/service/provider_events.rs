@@ -5,12 +5,14 @@
 //! ([`EventError::Unknown`]).
 //!
 //! - A paid payment page confirms its order; the provider's payment id is recorded with it for
-//!   refunds and disputes. A payment for an order that had expired or been cancelled is
+//!   refunds and disputes. Before a pending order is confirmed, the provider is asked the
+//!   payment's risk: a risky payment is paid on a risk hold, never entering the delivery queue
+//!   before staff look at it. A payment for an order that had expired or been cancelled is
 //!   recorded for staff to refund (`paid_after_expiry`) and taken: sending it again would not
 //!   change that.
 //! - An expired page expires its order and gives its stock back.
-//! - A refund made at the provider, a chargeback and a closed chargeback go to after the sale
-//!   (`AfterSale`).
+//! - A refund made at the provider, a chargeback, a closed chargeback and the card issuer's
+//!   fraud warning go to after the sale (`AfterSale`).
 //! - The buyer's return from PayPal captures the payment, then confirms the order through the
 //!   same confirmation as a webhook.
 //! - Events the shop does not act on, events about no order of ours and repeated deliveries
@@ -22,12 +24,12 @@ use promo::PromoRepository;
 use orders::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
 use orders::{
     Blocklist, Checkout, CheckoutService, Clock, ConfirmError, OrderError, OrderId,
-    OrderRepository, PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup,
+    OrderRepository, OrderStatus, PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup,
     ProviderEvent, ReleaseError,
 };
 
 use crate::error::EventError;
-use crate::models::{Handled, Noticed, PaymentEvent, ProviderRefund};
+use crate::models::{FraudWarning, Handled, Noticed, PaymentEvent, ProviderRefund};
 use crate::ports::PaymentRecords;
 
 /// One provider of [`PaymentProviders`] as the capture of [`Checkout::confirm_capture`].
@@ -154,14 +156,27 @@ where
                 .await;
             noticed(closed, &event)
         }
-        // a refund or dispute of no payment: nothing of ours to find
+        PaymentEvent::FraudWarning {
+            event,
+            payment_id: Some(payment_id),
+            fraud_type,
+            ..
+        } => {
+            let warning = FraudWarning {
+                provider: event.provider,
+                payment_id,
+                fraud_type,
+                event: event.clone(),
+            };
+            noticed(records.fraud_warned(warning, providers).await, &event)
+        }
+        // a refund, dispute or warning of no payment: nothing of ours to find
         PaymentEvent::Refunded { .. }
         | PaymentEvent::DisputeOpened { .. }
-        | PaymentEvent::DisputeClosed { .. } => Ok(Handled::Taken),
-        // recorded by the disputes' own service (issue 33, under way)
-        PaymentEvent::DisputeUpdated { .. } | PaymentEvent::FraudWarning { .. } => {
-            Ok(Handled::Taken)
-        }
+        | PaymentEvent::DisputeClosed { .. }
+        | PaymentEvent::FraudWarning { .. } => Ok(Handled::Taken),
+        // recorded by the disputes' own service
+        PaymentEvent::DisputeUpdated { .. } => Ok(Handled::Taken),
         PaymentEvent::Approved {
             provider,
             order,
@@ -184,8 +199,9 @@ where
     }
 }
 
-/// The buyer paid the page of `order`: confirmed through the same call as every payment,
-/// then its payment id recorded.
+/// The buyer paid the page of `order`: a pending order's payment is first rated (a risky one
+/// is paid on a risk hold), then confirmed through the same call as every payment, then its
+/// payment id recorded.
 async fn page_paid<A: PaymentRecords>(
     checkout: &impl CheckoutService,
     order: OrderId,
@@ -195,11 +211,21 @@ async fn page_paid<A: PaymentRecords>(
     records: &A,
 ) -> Result<Handled, EventError> {
     let event_id = event.id.clone();
+    // a replay, or an order closed meanwhile, is not rated again
+    let pending = matches!(
+        checkout.order(order).await,
+        Ok(current) if current.status() == OrderStatus::Pending
+    );
+    let hold = match &payment_id {
+        Some(payment_id) if pending => records.risk_hold(event.provider, payment_id.clone()).await,
+        _ => None,
+    };
     let notice = PaymentNotice {
         order_id: order,
         provider: event.provider,
         reference,
         event: Some(event),
+        hold,
     };
     match checkout.confirm_paid(notice).await {
         Ok(_) => {
@@ -238,6 +264,7 @@ async fn page_expired(
         provider: event.provider,
         reference,
         event: Some(event),
+        hold: None,
     };
     match checkout.expire(notice).await {
         Ok(_)
@@ -264,7 +291,7 @@ mod tests {
     use super::*;
     use crate::ports::MockPaymentRecords;
     use orders::gateways::CapturedAmount;
-    use orders::{Applied, Closing, Confirmation, Order, OrderStatus};
+    use orders::{Applied, Closing, Confirmation, HoldReason, NewHold, Order, OrderStatus};
     use orders::{CaptureError, Captured, DisputeOutcome};
     use orders::{MockOrderRepository, MockPaymentProviders};
 
@@ -309,6 +336,20 @@ mod tests {
         (MockPaymentRecords::new(), MockPaymentProviders::new())
     }
 
+    /// Records that rate payment `pi_9` once and hold it with `hold`.
+    fn rating(hold: Option<NewHold>) -> (MockPaymentRecords, MockPaymentProviders) {
+        let (mut records, providers) = quiet();
+        records
+            .expect_risk_hold()
+            .with(eq(PaymentProvider::Stripe), eq("pi_9".to_owned()))
+            .times(1)
+            .returning(move |_, _| {
+                let hold = hold.clone();
+                Box::pin(async move { hold })
+            });
+        (records, providers)
+    }
+
     async fn apply(
         orders: MockOrderRepository,
         event: PaymentEvent,
@@ -327,10 +368,10 @@ mod tests {
         let mut orders = holding(OrderStatus::Pending);
         orders
             .expect_mark_paid()
-            .withf(|id, _, event| id.get() == 9 && *event == Some(stripe("evt_paid")))
+            .withf(|id, _, event, _| id.get() == 9 && *event == Some(stripe("evt_paid")))
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
-        let (mut records, providers) = quiet();
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (mut records, providers) = rating(None);
         records
             .expect_payment_confirmed()
             .with(eq(OrderId::new(9)), eq("pi_9".to_owned()))
@@ -346,13 +387,93 @@ mod tests {
         orders
             .expect_mark_paid()
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(Applied::Replayed) }));
-        let (mut records, providers) = quiet();
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Replayed) }));
+        let (mut records, providers) = rating(None);
         records
             .expect_payment_confirmed()
             .times(1)
             .returning(|_, _| Box::pin(async { Ok(()) }));
         let handled = apply(orders, paid_page(), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_risky_payment_is_paid_on_its_hold() {
+        let hold = NewHold {
+            reason: HoldReason::RiskLevel,
+            detail: Some("elevated".into()),
+        };
+        let mut orders = holding(OrderStatus::Pending);
+        orders
+            .expect_mark_paid()
+            .with(
+                eq(OrderId::new(9)),
+                mockall::predicate::always(),
+                eq(Some(stripe("evt_paid"))),
+                eq(Some(hold.clone())),
+            )
+            .times(1)
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (mut records, providers) = rating(Some(hold));
+        records
+            .expect_payment_confirmed()
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        let handled = apply(orders, paid_page(), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_payment_of_an_order_paid_before_is_not_rated_again() {
+        let orders = holding(OrderStatus::Paid);
+        let (mut records, providers) = quiet();
+        records.expect_risk_hold().never();
+        records
+            .expect_payment_confirmed()
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
+        let handled = apply(orders, paid_page(), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn a_fraud_warning_goes_to_after_the_sale_and_one_of_no_payment_is_taken() {
+        let (mut records, providers) = quiet();
+        records
+            .expect_fraud_warned::<MockPaymentProviders>()
+            .withf(|warning, _| {
+                *warning
+                    == FraudWarning {
+                        provider: PaymentProvider::Stripe,
+                        payment_id: "pi_9".into(),
+                        fraud_type: Some("misc".into()),
+                        event: stripe("evt_efw"),
+                    }
+            })
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(Noticed::Unchanged) }));
+        let warning = |payment_id: Option<&str>| PaymentEvent::FraudWarning {
+            event: stripe("evt_efw"),
+            payment_id: payment_id.map(str::to_owned),
+            warning_id: "issfr_1".into(),
+            charge_id: Some("ch_1".into()),
+            fraud_type: Some("misc".into()),
+        };
+        let handled = apply(
+            MockOrderRepository::new(),
+            warning(Some("pi_9")),
+            &records,
+            &providers,
+        )
+        .await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+        let handled = apply(
+            MockOrderRepository::new(),
+            warning(None),
+            &records,
+            &providers,
+        )
+        .await;
         assert_eq!(handled.unwrap(), Handled::Taken);
     }
 
@@ -426,8 +547,8 @@ mod tests {
         orders
             .expect_mark_paid()
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Err(store_failed()) }));
-        let (mut records, providers) = quiet();
+            .returning(|_, _, _, _| Box::pin(async { Err(store_failed()) }));
+        let (mut records, providers) = rating(None);
         records.expect_payment_confirmed().never();
         let retried = apply(orders, paid_page(), &records, &providers).await;
         assert!(
@@ -657,9 +778,9 @@ mod tests {
         let mut orders = paypal_pending();
         orders
             .expect_mark_paid()
-            .withf(|id, _, event| id.get() == 9 && event.is_none())
+            .withf(|id, _, event, _| id.get() == 9 && event.is_none())
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
+            .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
         let captured = approved(
             orders,
             Ok(CaptureOutcome::Completed {

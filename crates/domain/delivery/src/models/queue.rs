@@ -1,7 +1,7 @@
 //! The staff delivery queue's value types: which orders it lists and an order as it shows it.
 
 use chrono::{DateTime, Utc};
-use orders::{Money, OrderId, OrderStatus, StaffMember};
+use orders::{Money, OrderId, OrderStatus, RiskHold, StaffMember};
 
 /// Which orders the queue lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -13,6 +13,9 @@ pub enum QueueFilter {
     Delivered,
     /// Every order that was paid (paid first, oldest first; then the rest, newest first).
     All,
+    /// Paid orders on a risk hold (a fraud warning, a risky payment), oldest hold first: out
+    /// of the queue until staff refund them or put them back.
+    Held,
 }
 
 impl QueueFilter {
@@ -21,6 +24,7 @@ impl QueueFilter {
             "paid" => Some(QueueFilter::Paid),
             "delivered" => Some(QueueFilter::Delivered),
             "all" => Some(QueueFilter::All),
+            "held" => Some(QueueFilter::Held),
             _ => None,
         }
     }
@@ -55,9 +59,18 @@ pub struct QueuedOrder {
     pub buyer_ready_at: Option<DateTime<Utc>>,
     pub ticket_thread_id: Option<String>,
     pub ticket_problem: Option<String>,
+    /// Its risk hold, as stored (kept after a refund).
+    pub hold: Option<RiskHold>,
 }
 
 impl QueuedOrder {
+    /// The risk hold keeping it out of the queue: only while it is paid.
+    pub fn held(&self) -> Option<&RiskHold> {
+        self.hold
+            .as_ref()
+            .filter(|_| self.status == OrderStatus::Paid)
+    }
+
     /// Whole minutes the buyer has waited: until `now` while paid, until delivery once
     /// delivered; `None` otherwise.
     pub fn minutes_waiting(&self, now: DateTime<Utc>) -> Option<i64> {
@@ -127,6 +140,7 @@ pub(crate) mod fixtures {
             buyer_ready_at: None,
             ticket_thread_id: None,
             ticket_problem: None,
+            hold: None,
         }
     }
 }
@@ -181,6 +195,7 @@ mod tests {
             Some(QueueFilter::Delivered)
         );
         assert_eq!(QueueFilter::parse("all"), Some(QueueFilter::All));
+        assert_eq!(QueueFilter::parse("held"), Some(QueueFilter::Held));
         assert_eq!(QueueFilter::parse("pending"), None);
     }
 }

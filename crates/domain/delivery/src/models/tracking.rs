@@ -84,6 +84,18 @@ impl BuyerDelivery {
             proof_picture: None,
         }
     }
+
+    /// The handoff while the order's payment is being checked (a risk hold): nobody is on the
+    /// way, so no claim, private server or "I'm in the game" is shown.
+    pub fn while_checked(self) -> Self {
+        BuyerDelivery {
+            staff_name: None,
+            private_server_url: None,
+            claimed_at: None,
+            buyer_ready_at: None,
+            ..self
+        }
+    }
 }
 
 /// What the handoff needs from the shop's settings.
@@ -257,6 +269,27 @@ mod tests {
         assert_eq!(
             BuyerDelivery::of(OrderStatus::Paid, &facts, None).ticket_url,
             None
+        );
+    }
+
+    #[test]
+    fn while_the_payment_is_checked_no_claim_is_shown_but_the_ticket_is() {
+        let facts = TrackingFacts {
+            claimed_at: Some(at(5)),
+            staff_name: Some("Ann".into()),
+            private_server_url: Some("https://www.roblox.com/share?code=1".into()),
+            buyer_ready_at: Some(at(6)),
+            ticket_thread_id: Some("9".into()),
+            ..TrackingFacts::default()
+        };
+        let checked = BuyerDelivery::of(OrderStatus::Paid, &facts, Some("7")).while_checked();
+        assert_eq!(checked.staff_name, None);
+        assert_eq!(checked.private_server_url, None);
+        assert_eq!(checked.claimed_at, None);
+        assert_eq!(checked.buyer_ready_at, None);
+        assert_eq!(
+            checked.ticket_url.as_deref(),
+            Some("https://discord.com/channels/7/9")
         );
     }
 

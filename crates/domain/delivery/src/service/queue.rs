@@ -1,6 +1,8 @@
 //! The staff delivery queue: paid orders waiting for a member of staff to deliver them in the
 //! game. One member of staff claims an order at a time; they mark it delivered (optionally
-//! with a proof of delivery). Refunds go through the provider (`aftersale`).
+//! with a proof of delivery). An order on a risk hold (a fraud warning, a risky payment) is out
+//! of the queue: it cannot be claimed or delivered until a super_admin releases it to the
+//! queue. Refunds go through the provider (`aftersale`).
 
 use chrono::{DateTime, Utc};
 use orders::{OrderError, OrderId, OrderStatus, TransitionError};
@@ -83,6 +85,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         }
         Err(match (&order.claimed_by, order.status) {
             (_, status) if status != OrderStatus::Paid => QueueError::NotPaid(status),
+            _ if order.held().is_some() => QueueError::Held(id),
             (Some(other), _) if other.id != staff => QueueError::AlreadyClaimed {
                 by: other.name.clone(),
             },
@@ -137,6 +140,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
                 from: status,
                 to: OrderStatus::Delivered,
             }),
+            _ if order.held().is_some() => QueueError::Held(id),
             (Some(other), _) if other.id != staff => QueueError::AlreadyClaimed {
                 by: other.name.clone(),
             },
@@ -159,6 +163,10 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         let order = self.repository.queued_order(id).await?;
         Err(if order.status != OrderStatus::Paid {
             QueueError::NotReady("Only a paid order waiting for delivery can be marked ready.")
+        } else if order.held().is_some() {
+            QueueError::NotReady(
+                "We're checking this payment before delivery. You don't need to do anything.",
+            )
         } else {
             QueueError::NotReady("Staff already know you are in the game.")
         })
@@ -184,6 +192,28 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             OrderStatus::Delivered => "You already told us you got your items.",
             _ => "You can confirm your items once staff marked the order delivered.",
         }))
+    }
+
+    /// Puts an order on a risk hold back in the queue (the member of staff decided its payment
+    /// is fine): `QueueError::NotHeld` when it is not on one (released already, refunded, or
+    /// never held).
+    #[tracing::instrument(skip(self, actor))]
+    pub async fn release_hold(
+        &self,
+        id: OrderId,
+        actor: &Actor,
+    ) -> Result<QueuedOrder, QueueError> {
+        let released = self
+            .repository
+            .release_hold(id, self.clock.now(), actor)
+            .await?;
+        let order = self.repository.queued_order(id).await?;
+        if released {
+            tracing::info!(order = %id, "risk hold released: the order is back in the queue");
+            Ok(order)
+        } else {
+            Err(QueueError::NotHeld(id))
+        }
     }
 
     /// The member of staff's private server link.
@@ -367,6 +397,69 @@ mod tests {
             .await
             .unwrap_err();
         assert!(error.to_string().starts_with("Only a paid order"));
+    }
+
+    fn held(order: QueuedOrder) -> QueuedOrder {
+        QueuedOrder {
+            hold: Some(orders::RiskHold {
+                reason: orders::HoldReason::FraudWarning,
+                since: now(),
+            }),
+            ..order
+        }
+    }
+
+    #[tokio::test]
+    async fn an_order_on_a_risk_hold_is_neither_claimed_delivered_nor_readied() {
+        let queue = queue_with(false, held(order(OrderStatus::Paid, None)));
+        let error = queue
+            .claim(OrderId::new(7), UserId::new(1), &staff())
+            .await
+            .unwrap_err();
+        assert!(matches!(error, QueueError::Held(_)), "{error:?}");
+        assert!(error.to_string().contains("on hold for a fraud check"));
+        let claimed = queue_with(
+            false,
+            held(order(OrderStatus::Paid, Some((UserId::new(1), "Bo")))),
+        );
+        let error = claimed
+            .deliver(OrderId::new(7), UserId::new(1), None, &staff())
+            .await
+            .unwrap_err();
+        assert!(matches!(error, QueueError::Held(_)), "{error:?}");
+        let error = queue.buyer_ready(OrderId::new(7), None).await.unwrap_err();
+        assert!(error.to_string().starts_with("We're checking this payment"));
+        // refunded since: its hold is history, the refusal says why
+        let refunded = queue_with(false, held(order(OrderStatus::Refunded, None)));
+        let error = refunded
+            .claim(OrderId::new(7), UserId::new(1), &staff())
+            .await
+            .unwrap_err();
+        assert!(matches!(error, QueueError::NotPaid(OrderStatus::Refunded)));
+    }
+
+    #[tokio::test]
+    async fn releasing_a_hold_answers_the_order_back_in_the_queue_or_says_it_was_not_held() {
+        for (released, expected_ok) in [(true, true), (false, false)] {
+            let mut repo = MockDeliveryRepository::new();
+            repo.expect_release_hold()
+                .times(1)
+                .returning(move |_, _, _| Box::pin(async move { Ok(released) }));
+            repo.expect_queued_order()
+                .returning(|_| Box::pin(async { Ok(order(OrderStatus::Paid, None)) }));
+            let queue = DeliveryQueue::new(repo, FixedClock(now()));
+            let answer = queue.release_hold(OrderId::new(7), &staff()).await;
+            match answer {
+                Ok(order) => {
+                    assert!(expected_ok);
+                    assert_eq!(order.held(), None);
+                }
+                Err(error) => {
+                    assert!(!expected_ok);
+                    assert_eq!(error.to_string(), "Order #7 is not on hold.");
+                }
+            }
+        }
     }
 
     #[tokio::test]

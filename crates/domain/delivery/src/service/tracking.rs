@@ -128,13 +128,17 @@ where
     /// The order with its timeline and place in the queue.
     pub async fn track(&self, order: Order) -> Result<TrackedOrder, OrderError> {
         let facts = self.repository.after_sale_facts(order.id).await?;
-        let queue_position = if order.status() == OrderStatus::Paid {
+        // an order on a risk hold is out of the queue: the buyer is told it is being checked
+        let queue_position = if order.status() == OrderStatus::Paid && order.held().is_none() {
             Some(self.repository.paid_orders_ahead(order.id).await? + 1)
         } else {
             None
         };
         let mut delivery =
             BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref());
+        if order.held().is_some() {
+            delivery = delivery.while_checked();
+        }
         if let (Some(url), None) = (&delivery.private_server_url, facts.link_shown_at) {
             self.repository
                 .keep_link_shown(order.id, url.clone(), self.clock.now())

@@ -59,6 +59,9 @@ pub struct PaymentNotice {
     /// The provider's event, recorded so that a repeated delivery changes nothing; `None` for
     /// confirmations without one (a PayPal capture, the dev page).
     pub event: Option<ProviderEvent>,
+    /// The risk hold the payment calls for (a risky payment): the order is paid on hold, so
+    /// that it never enters the delivery queue before staff look at it.
+    pub hold: Option<crate::NewHold>,
 }
 
 /// What a payment confirmation did.

@@ -1,5 +1,6 @@
 mod buyer;
 mod checkout;
+mod hold;
 mod limits;
 mod order;
 mod reservation;
@@ -10,6 +11,7 @@ pub use buyer::{Buyer, Email, InvalidEmail};
 pub use checkout::{
     CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
 };
+pub use hold::{HoldReason, NewHold, RiskHold};
 pub use limits::{
     frees_up_in, AccountCap, AccountCapReached, CapHolder, CheckoutLimits, HeldBy, OrderHolder,
     PendingCapReached, PendingCaps,

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use promo::{PromoCode, PromoId};
 use shared::UserId;
 
-use crate::{Buyer, Lifecycle, OrderHolder, OrderStatus, TransitionError};
+use crate::{Buyer, Lifecycle, OrderHolder, OrderStatus, RiskHold, TransitionError};
 
 /// An order's number, assigned by the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -186,6 +186,9 @@ pub struct Order {
     /// Why a pending order is held for staff (a PayPal capture that is pending or does not
     /// match); such an order is neither cancelled nor expired, and staff decide.
     pub review: Option<String>,
+    /// The risk hold put on it once paid (a fraud warning, a risky payment), kept after it is
+    /// refunded; see [`Order::held`].
+    pub hold: Option<RiskHold>,
     /// The buyer's chargeback, once one was opened (the latest one).
     pub dispute: Option<crate::Dispute>,
     /// The client address the order was placed from, as the shop read it (through its trusted
@@ -212,6 +215,7 @@ impl Order {
             created_at: new.created_at,
             claimed_by: None,
             review: None,
+            hold: None,
             dispute: None,
             client_ip: new.holder.client_ip,
             lifecycle: Lifecycle::pending(),
@@ -241,6 +245,7 @@ impl Order {
             created_at,
             claimed_by,
             review: None,
+            hold: None,
             dispute: None,
             client_ip: None,
             lifecycle,
@@ -268,6 +273,14 @@ impl Order {
             self.promo.as_ref().map(|promo| promo.discount),
             self.payment.method,
         )
+    }
+
+    /// The risk hold keeping the order out of the delivery queue: only while it is paid (a
+    /// refunded order's hold is history).
+    pub fn held(&self) -> Option<&RiskHold> {
+        self.hold
+            .as_ref()
+            .filter(|_| self.status() == OrderStatus::Paid)
     }
 
     pub fn lifecycle(&self) -> &Lifecycle {

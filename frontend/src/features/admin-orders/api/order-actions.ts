@@ -45,11 +45,20 @@ export function refundOrder(id: number): Promise<AdminOrder> {
   return api.post('/admin/orders/{id}/refund', { params: { path: { id } } });
 }
 
+/**
+ * POST /api/admin/orders/{id}/hold/release (super_admin): an order on a risk hold (a fraud warning,
+ * a risky payment) back in the queue; 409 when it is not on hold any more.
+ */
+export function releaseHold(id: number): Promise<AdminOrder> {
+  return api.post('/admin/orders/{id}/hold/release', { params: { path: { id } } });
+}
+
 export type OrderAction =
   | { kind: 'claim'; id: number }
   | { kind: 'release'; id: number }
   | { kind: 'deliver'; id: number; proofId: number | null }
-  | { kind: 'refund'; id: number };
+  | { kind: 'refund'; id: number }
+  | { kind: 'release-hold'; id: number };
 
 function run(action: OrderAction): Promise<AdminOrder> {
   switch (action.kind) {
@@ -61,6 +70,8 @@ function run(action: OrderAction): Promise<AdminOrder> {
       return deliverOrder({ id: action.id, proofId: action.proofId });
     case 'refund':
       return refundOrder(action.id);
+    case 'release-hold':
+      return releaseHold(action.id);
   }
 }
 
@@ -69,6 +80,7 @@ const SUCCESS: Record<OrderAction['kind'], (id: number) => string> = {
   release: (id) => `Order #${id} is back in the queue.`,
   deliver: (id) => `Order #${id} marked delivered.`,
   refund: (id) => `Order #${id} refunded.`,
+  'release-hold': (id) => `Order #${id} is released to the queue.`,
 };
 
 /**

@@ -33,6 +33,7 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     no_show: false,
     ticket_url: null,
     ticket_problem: null,
+    hold: null,
     ...overrides,
   };
 }

@@ -15,6 +15,8 @@ import type { AdminOrder } from '@/features/admin-orders/types';
 
 import './orders-queue.css';
 
+const heldSince = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
 const STATUS_TONES: Record<string, BadgeTone> = {
   paid: 'warning',
   delivered: 'brand',
@@ -115,8 +117,29 @@ function RefundModal({
 type OrderCardProps = {
   order: AdminOrder;
   currentUserId: number | null;
+  /** Only a super_admin releases an order on a risk hold to the queue. */
+  canReleaseHolds: boolean;
   onNeedsPrivateServer: (message: string) => void;
 };
+
+/**
+ * An order on a risk hold: why (a fraud warning, a risky payment) and since when. It is out of the
+ * queue until it is refunded (the advice after a fraud warning) or released to the queue.
+ */
+function HoldNote({ hold }: { hold: NonNullable<AdminOrder['hold']> }) {
+  return (
+    <div className="order-card__hold" role="note">
+      <Badge tone="danger">{hold.reason_label}</Badge>
+      <span>
+        On hold since <time dateTime={hold.since}>{heldSince.format(new Date(hold.since))}</time>:
+        do not deliver it.{' '}
+        {hold.reason === 'fraud_warning'
+          ? "The card's issuer warned of fraud; a refund avoids a dispute and its fee."
+          : 'The payment provider rates this payment as risky.'}
+      </span>
+    </div>
+  );
+}
 
 /** The buyer's Discord ticket, or why there is none. */
 function Ticket({ order }: { order: AdminOrder }) {
@@ -146,19 +169,32 @@ export function claimLine(status: string, mine: boolean, name: string): string {
   return mine ? 'You claimed this order.' : `Claimed by ${name}.`;
 }
 
-function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProps) {
+function OrderCard({
+  order,
+  currentUserId,
+  canReleaseHolds,
+  onNeedsPrivateServer,
+}: OrderCardProps) {
   const titleId = useId();
   const action = useOrderAction({ onNeedsPrivateServer });
   const [dialog, setDialog] = useState<'deliver' | 'refund' | null>(null);
   const mine = order.claimed_by !== null && order.claimed_by.id === currentUserId;
   const claimedByOther = order.claimed_by !== null && !mine;
-  const isPaid = order.status === 'paid';
+  const held = order.hold;
+  // on a risk hold: out of the queue, neither claimed nor delivered until it is released
+  const isPaid = order.status === 'paid' && held === null;
   const refundable = isPaid || order.status === 'delivered';
   const readyMinutes = isPaid && order.buyer_ready_at !== null ? order.ready_minutes : null;
   const noShow = isPaid && order.no_show;
 
   // The toasts are the mutation's own (they are said even when this card has left the list).
   const perform = (next: OrderAction) => action.mutate(next, { onSuccess: () => setDialog(null) });
+
+  const refund = (disabled: boolean) => (
+    <Button variant="danger" size="sm" disabled={disabled} onClick={() => setDialog('refund')}>
+      Refund
+    </Button>
+  );
 
   const release = (variant: 'ghost' | 'secondary') => (
     <Button
@@ -239,7 +275,9 @@ function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProp
         </div>
       </div>
 
-      {isPaid ? <Ticket order={order} /> : null}
+      {held ? <HoldNote hold={held} /> : null}
+
+      {isPaid || held ? <Ticket order={order} /> : null}
 
       <ul className="order-card__items" aria-label="Items">
         {order.items.map((item, index) => (
@@ -277,26 +315,27 @@ function OrderCard({ order, currentUserId, onNeedsPrivateServer }: OrderCardProp
               Mark delivered
             </Button>
           ) : null}
-          <Button
-            variant="danger"
-            size="sm"
-            disabled={action.isPending || claimedByOther}
-            onClick={() => setDialog('refund')}
-          >
-            Refund
-          </Button>
+          {refund(action.isPending || claimedByOther)}
+        </div>
+      ) : held ? (
+        <div className="order-card__actions">
+          {canReleaseHolds ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={action.isPending}
+              onClick={() => perform({ kind: 'release-hold', id: order.id })}
+            >
+              Release to queue
+            </Button>
+          ) : null}
+          {refund(action.isPending)}
+          {canReleaseHolds ? null : (
+            <p className="order-card__hold-hint">A super admin can release it to the queue.</p>
+          )}
         </div>
       ) : refundable ? (
-        <div className="order-card__actions">
-          <Button
-            variant="danger"
-            size="sm"
-            disabled={action.isPending}
-            onClick={() => setDialog('refund')}
-          >
-            Refund
-          </Button>
-        </div>
+        <div className="order-card__actions">{refund(action.isPending)}</div>
       ) : null}
       {order.status === 'disputed' ? (
         <p className="order-card__claim" role="note">
@@ -330,12 +369,19 @@ type OrdersQueueProps = {
   orders: AdminOrder[];
   /** Who is looking, to tell their own claims from others'. */
   currentUserId: number | null;
+  /** The one looking is a super_admin: they may release held orders to the queue. */
+  canReleaseHolds?: boolean;
   /** A claim was refused because the member of staff has no private server link. */
   onNeedsPrivateServer: (message: string) => void;
 };
 
 /** The delivery queue: one card per order with the buyer's details and the staff actions. */
-export function OrdersQueue({ orders, currentUserId, onNeedsPrivateServer }: OrdersQueueProps) {
+export function OrdersQueue({
+  orders,
+  currentUserId,
+  canReleaseHolds = false,
+  onNeedsPrivateServer,
+}: OrdersQueueProps) {
   return (
     <ul className="orders-queue" aria-label="Orders">
       {orders.map((order) => (
@@ -343,6 +389,7 @@ export function OrdersQueue({ orders, currentUserId, onNeedsPrivateServer }: Ord
           key={order.id}
           order={order}
           currentUserId={currentUserId}
+          canReleaseHolds={canReleaseHolds}
           onNeedsPrivateServer={onNeedsPrivateServer}
         />
       ))}

@@ -16,6 +16,7 @@ const KIND_LABELS: Record<string, string> = {
   'order.deliver': 'Order delivered',
   'staff.private_server': 'Private server link changed',
   'order.refund': 'Order refunded',
+  'order.hold_release': 'Held order released to the queue',
   'dispute.submit': 'Dispute evidence submitted',
   'dispute.accept': 'Dispute accepted',
   'proof.create': 'Proof added',

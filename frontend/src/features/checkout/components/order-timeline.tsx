@@ -5,12 +5,20 @@ import { queueText } from '@/features/checkout/utils/order-key';
 
 import './order-timeline.css';
 
-/** A step of the order's way: the server's timeline steps, plus the wait in the queue. */
-type StepName = TimelineStatus | 'queue';
+/**
+ * A step of the order's way: the server's timeline steps, plus the wait in the queue (or, while
+ * the shop checks the payment, that check instead).
+ */
+type StepName = TimelineStatus | 'queue' | 'checking';
+
+/** What the buyer is told while the shop checks the payment: never why. */
+export const BEING_CHECKED_TEXT =
+  "We're checking this payment before delivery. You don't need to do anything; we'll mail you if we need something.";
 
 const LABELS: Record<StepName, string> = {
   paid: 'Paid',
   queue: 'In the queue',
+  checking: 'Checking the payment',
   claimed: 'Staff on the way',
   delivered: 'Delivered',
   received: 'Received',
@@ -45,7 +53,8 @@ function queueNote(position: number | null): ReactNode {
 /**
  * The happy way, Paid → In the queue → Staff on the way → Delivered, with where the order stands.
  * Staff on the way is the claim that holds now (`delivery.claimed_at`): a claim staff released
- * puts the order back in the queue.
+ * puts the order back in the queue. While the shop checks the payment, that check stands where
+ * the queue would, without a place in it.
  */
 function happySteps(order: TrackedOrder): Step[] {
   const at = (status: TimelineStatus) =>
@@ -57,6 +66,19 @@ function happySteps(order: TrackedOrder): Step[] {
       { name: 'queue', at: null, state: 'done' },
       { name: 'claimed', at: at('claimed'), state: 'done' },
       { name: 'delivered', at: at('delivered') ?? order.delivered_at, state: 'current' },
+    ];
+  }
+  if (order.being_checked) {
+    return [
+      { name: 'paid', at: paidAt, state: 'done' },
+      {
+        name: 'checking',
+        at: null,
+        state: 'current',
+        note: <span data-testid="being-checked">{BEING_CHECKED_TEXT}</span>,
+      },
+      { name: 'claimed', at: null, state: 'upcoming' },
+      { name: 'delivered', at: null, state: 'upcoming' },
     ];
   }
   const claimedAt = order.delivery.claimed_at;
