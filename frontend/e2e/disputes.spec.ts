@@ -206,3 +206,75 @@ test('a delivered order is disputed, and a super_admin submits its delivery reco
     { name: `Dispute evidence submitted dispute:${disputeId}`, texts: ['By Dora Disputes'] },
   ]);
 });
+
+test('a fraud warning holds a paid order out of the queue until a super_admin releases it', async ({
+  page,
+  browser,
+  request,
+}, testInfo) => {
+  test.slow();
+  // A guest buyer pays; the card's issuer warns of fraud before anyone delivers it.
+  await openCheckoutWith(page, request, [[productId, 1]]);
+  await linkDiscord(page);
+  await fillDetails(page, 'WarnedFan_2');
+  const orderId = await payByCardOnDevPage(page);
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
+  await page.goto(`/dev/pay/${orderId}`);
+  await page.getByRole('button', { name: 'Send a fraud warning' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dev/pay/${orderId}$`));
+
+  // The buyer is told only that the payment is being checked.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`/orders/${orderId}`);
+  await expect(page.getByText(/We're checking this payment before delivery/)).toBeVisible();
+  await expect(page.getByTestId('queue-position')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: "I'm in the game" })).toHaveCount(0);
+  await expectNoHorizontalScroll(page);
+  await saveScreenshot(page, testInfo, 'order-page-being-checked-375');
+
+  // A super_admin finds it under Held, not in the queue, and releases it.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const admin = await context.newPage();
+  try {
+    await admin.goto('/login');
+    await admin.getByLabel('Email').fill(BOSS.email);
+    await admin.getByLabel('Password', { exact: true }).fill(BOSS.password);
+    await admin.getByRole('button', { name: 'Log in' }).click();
+    await expect(admin).toHaveURL(/\/$/);
+    await admin.goto('/admin/orders');
+    const card = admin
+      .getByRole('list', { name: 'Orders' })
+      .getByRole('listitem')
+      .filter({ has: admin.getByRole('heading', { name: `Order #${orderId}` }) });
+    await expect(admin.getByRole('heading', { level: 1, name: 'Orders to deliver' })).toBeVisible();
+    await expect(card).toHaveCount(0);
+    await admin
+      .getByRole('group', { name: 'Show orders' })
+      .getByRole('button', { name: 'Held' })
+      .click();
+    await expect(card).toContainText('WarnedFan_2');
+    await expect(card).toContainText(/fraud warning/i);
+    await expectNoSeriousA11yViolations(admin);
+    await saveScreenshot(admin, testInfo, 'admin-orders-held-1280');
+    await admin.setViewportSize({ width: 375, height: 812 });
+    await expectNoHorizontalScroll(admin);
+    await saveScreenshot(admin, testInfo, 'admin-orders-held-375');
+    await admin.setViewportSize({ width: 1280, height: 800 });
+
+    await card.getByRole('button', { name: 'Release to queue' }).click();
+    await expect(card).toHaveCount(0);
+    await admin
+      .getByRole('group', { name: 'Show orders' })
+      .getByRole('button', { name: 'Paid' })
+      .click();
+    await expect(card).toContainText('WarnedFan_2');
+    await expect(card.getByRole('button', { name: 'Claim' })).toBeEnabled();
+  } finally {
+    await context.close();
+  }
+
+  await expectInAuditLog(browser, BOSS, [
+    { name: `Held order released to the queue order:${orderId}`, texts: ['By Dora Disputes'] },
+  ]);
+});
