@@ -65,9 +65,38 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   await api.dispose();
 });
 
+/**
+ * A dispute blocks the buyer's Discord account and address, which the other browser tests share
+ * (the demo Discord accounts, 127.0.0.1): the operator takes the chargeback's entries off the
+ * blocklist.
+ */
+async function removeChargebackBlocks(api: APIRequestContext, base: string) {
+  const list = (await (await api.get('/api/admin/blocklist')).json()) as {
+    entries: { id: number; reason: string }[];
+  };
+  for (const entry of list.entries.filter((e) => e.reason.startsWith('chargeback on order #'))) {
+    const removed = await api.delete(`/api/admin/blocklist/${entry.id}`, {
+      headers: { Origin: base },
+    });
+    expect(removed.status(), await removed.text()).toBe(204);
+  }
+}
+
+/** The orders the tests leave paid (back in the queue): refunded in the end. */
+const toRefund: number[] = [];
+
 test.afterAll(async ({ playwright }, testInfo) => {
   const base = baseUrlOf(testInfo);
   const api = await loggedIn(playwright, base, BOSS);
+  await removeChargebackBlocks(api, base);
+  // and the released order leaves the queue the other tests count
+  for (const id of toRefund) {
+    const refunded = await api.post(`/api/admin/orders/${id}/refund`, {
+      data: {},
+      headers: { Origin: base },
+    });
+    expect(refunded.status(), await refunded.text()).toBe(200);
+  }
   const answer = await api.delete(`/api/admin/products/${productId}`, {
     headers: { Origin: base },
   });
@@ -145,6 +174,7 @@ test('a delivered order is disputed, and a super_admin submits its delivery reco
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
   expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await removeChargebackBlocks(boss, base);
   await boss.dispose();
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -218,6 +248,7 @@ test('a fraud warning holds a paid order out of the queue until a super_admin re
   await linkDiscord(page);
   await fillDetails(page, 'WarnedFan_2');
   const orderId = await payByCardOnDevPage(page);
+  toRefund.push(orderId);
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
   await page.goto(`/dev/pay/${orderId}`);
