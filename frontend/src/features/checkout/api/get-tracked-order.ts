@@ -8,14 +8,7 @@ import { queryKeys } from '@/lib/query-keys';
 import type { Schemas, WithRequired } from '@/types/api';
 
 export type TimelineStatus =
-  | 'paid'
-  | 'claimed'
-  | 'delivered'
-  | 'received'
-  | 'refunded'
-  | 'disputed'
-  | 'expired'
-  | 'cancelled';
+  'paid' | 'claimed' | 'delivered' | 'received' | 'refunded' | 'disputed' | 'expired' | 'cancelled';
 
 /** The handoff as the buyer sees it; every field is null until it applies. */
 export type OrderDelivery = Schemas['OrderDeliveryResponse'];

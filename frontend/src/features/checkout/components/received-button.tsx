@@ -6,7 +6,13 @@ import { errorMessage } from '@/lib/api-client';
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** After the delivery: "I got my items" until the buyer has said so, then when they did. */
-export function ReceivedButton({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
+export function ReceivedButton({
+  order,
+  orderKey,
+}: {
+  order: TrackedOrder;
+  orderKey: string | null;
+}) {
   const received = useSayReceived(order.id, orderKey);
   const receivedAt = order.delivery.received_at;
   return (
