@@ -2,7 +2,9 @@
 //! the dev stand-in otherwise (the dev payment page opens disputes offline), the PDF renderer,
 //! and the proof pictures read from the media store.
 
-use disputes::{ChargeRisk, DisputeGateway, EvidenceFile, EvidenceText, ProofFiles, StagedFiles};
+use disputes::{
+    ChargeRisk, DisputeGateway, EvidenceFile, EvidenceText, RecordMaterials, StagedFiles,
+};
 use media::MediaStore;
 use orders::gateways::PaymentError;
 use store::Store;
@@ -12,7 +14,7 @@ use crate::auth::AppClock;
 
 /// The disputes service over the shop's store.
 pub type DisputeService =
-    disputes::Disputes<Store, ShopDisputeGateway, BlockingPdf, MediaProofs, AppClock>;
+    disputes::Disputes<Store, ShopDisputeGateway, BlockingPdf, ShopRecordMaterials, AppClock>;
 
 /// The PDF renderer on tokio's blocking threads (an order with many pictures takes seconds).
 pub struct BlockingPdf(std::sync::Arc<evidence::PdfEvidence>);
@@ -122,14 +124,34 @@ impl aftersale::PaymentRisk for ShopRisk {
     }
 }
 
-/// The proof pictures as the media store keeps them (`/media/proofs/...`).
-pub struct MediaProofs(pub MediaStore);
+/// The proof pictures as the media store keeps them (`/media/proofs/...`), and the buyer's
+/// mails worded again as the mail loop sent them.
+pub struct ShopRecordMaterials {
+    media: MediaStore,
+    tracking: std::sync::Arc<crate::services::TrackingService>,
+    composer: mail::Composer,
+}
 
-impl ProofFiles for MediaProofs {
-    async fn read(&self, path: String) -> Option<Vec<u8>> {
+impl RecordMaterials for ShopRecordMaterials {
+    async fn picture(&self, path: String) -> Option<Vec<u8>> {
         let tail = path.strip_prefix("/media/").unwrap_or(&path);
-        let file = self.0.resolve(tail)?;
+        let file = self.media.resolve(tail)?;
         tokio::fs::read(file).await.ok()
+    }
+
+    async fn mail_text(&self, order: orders::OrderId, kind: String) -> Option<(String, String)> {
+        let kind = orders::MailKind::parse(&kind)?;
+        let mut mail = self
+            .tracking
+            .buyer_mail(order, kind)
+            .await
+            .inspect_err(|error| tracing::warn!(%order, %error, "a mail could not be worded again"))
+            .ok()?;
+        // the bank gets the page's address, never the key that opens it
+        if let Some(at) = mail.order_link.find("?key=") {
+            mail.order_link.truncate(at);
+        }
+        Some(self.composer.buyer_text(&mail))
     }
 }
 
@@ -139,6 +161,7 @@ pub fn build(
     store: Store,
     media: &MediaStore,
     clock: &AppClock,
+    tracking: std::sync::Arc<crate::services::TrackingService>,
 ) -> anyhow::Result<DisputeService> {
     use anyhow::Context as _;
     use secrecy::ExposeSecret as _;
@@ -157,7 +180,15 @@ pub fn build(
             renderer: BlockingPdf(std::sync::Arc::new(
                 evidence::PdfEvidence::new().context("the evidence's PDF fonts are unusable")?,
             )),
-            proofs: MediaProofs(media.clone()),
+            proofs: ShopRecordMaterials {
+                media: media.clone(),
+                tracking,
+                composer: mail::Composer::new(
+                    &settings.site.name,
+                    &settings.site.public_url,
+                    &settings.mail.from,
+                )?,
+            },
         },
         clock.clone(),
         settings.disputes.domain(),

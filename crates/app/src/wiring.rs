@@ -296,6 +296,7 @@ impl Services {
             store.clone(),
             &media,
             &clock,
+            tracking.clone(),
         )?);
         let disputes_waker = Arc::new(crate::disputes::DisputesWaker::default());
         let sweeper = background::start(

@@ -23,13 +23,23 @@ impl Composer {
         }
     }
 
-    pub fn buyer_message(&self, mail: &BuyerMail) -> anyhow::Result<Message> {
-        let (text, html) = match mail.kind {
+    /// The mail's subject and plain text, as the buyer got them.
+    pub fn buyer_text(&self, mail: &BuyerMail) -> (String, String) {
+        let (text, _) = self.bodies(mail);
+        (self.buyer_subject(mail), text)
+    }
+
+    fn bodies(&self, mail: &BuyerMail) -> (String, String) {
+        match mail.kind {
             MailKind::Receipt => self.receipt(mail),
             MailKind::Delivered => self.delivered(mail),
             MailKind::Refunded => self.refunded(mail),
             MailKind::Claimed => self.claimed(mail),
-        };
+        }
+    }
+
+    pub fn buyer_message(&self, mail: &BuyerMail) -> anyhow::Result<Message> {
+        let (text, html) = self.bodies(mail);
         self.build(
             mail.order.buyer.email.as_str(),
             self.buyer_subject(mail),

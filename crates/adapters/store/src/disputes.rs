@@ -523,6 +523,7 @@ pub(crate) fn mail_communication(kind: &str, order: i64, at: DateTime<Utc>) -> C
         channel: "e-mail".to_owned(),
         title,
         body,
+        mail_kind: Some(kind.to_owned()),
     }
 }
 

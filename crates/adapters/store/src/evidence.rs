@@ -111,6 +111,7 @@ fn ticket_post(row: &QueryResult, order: i64) -> anyhow::Result<Communication> {
         channel: "Discord ticket".to_owned(),
         title: "Garden Shop bot".to_owned(),
         body,
+        mail_kind: None,
     })
 }
 

@@ -333,6 +333,28 @@ async fn a_delivered_orders_dispute_stages_its_record_once_and_staff_submit_it_o
     assert_eq!(pdf.status(), 200);
     assert_eq!(pdf.headers()["content-type"], "application/pdf");
     assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-"));
+    // the mails as the buyer got them, the order page's address without its key
+    let messages = admin
+        .get(app.url("/api/admin/disputes/du_one/evidence/customer_communication"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let document = lopdf::Document::load_mem(&messages).unwrap();
+    let pages: Vec<u32> = document.get_pages().keys().copied().collect();
+    let text = document.extract_text(&pages).unwrap();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("Thank you for your order!"), "{flat}");
+    assert!(
+        flat.contains(&format!("/orders/{order}")),
+        "the order page's address: {flat}"
+    );
+    assert!(
+        !flat.contains("key="),
+        "never the key that opens it: {flat}"
+    );
     let unknown = admin
         .get(app.url("/api/admin/disputes/du_one/evidence/passport"))
         .send()

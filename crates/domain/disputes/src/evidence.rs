@@ -32,6 +32,9 @@ pub struct Communication {
     pub title: String,
     /// The text as sent (plain text).
     pub body: String,
+    /// A buyer's mail: its kind (`receipt`, `claimed`, `delivered`, `refunded`), so that its
+    /// text can be worded as it was sent; `None` for a post.
+    pub mail_kind: Option<String>,
 }
 
 /// The refund policy as the buyer was shown it at checkout.

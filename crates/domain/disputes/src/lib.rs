@@ -16,7 +16,7 @@ pub use evidence::{
 pub use models::{Dispute, DisputeCounts, DisputeError, EvidenceState, MAX_NOTE_CHARS};
 pub use ports::{
     ChargeRisk, Claim, DisputeGateway, DisputeRepository, EvidenceError, EvidenceRenderer,
-    ProofFiles,
+    RecordMaterials,
 };
 pub use service::{
     DisputeFigures, DisputeParts, DisputeSettings, Disputes, RefundPolicy, RATE_WINDOW_DAYS,

@@ -205,9 +205,19 @@ pub enum Claim {
     NotFound,
 }
 
-/// Reads the proof pictures the shop keeps (the media store).
+/// What the delivery record shows besides the store's rows: the proof pictures the shop keeps
+/// (the media store) and the buyer's mails as they were worded.
 #[cfg_attr(test, mockall::automock)]
-pub trait ProofFiles: Send + Sync + 'static {
+pub trait RecordMaterials: Send + Sync + 'static {
     /// The picture at `path`, `None` when it is gone or cannot be read.
-    fn read(&self, path: String) -> impl Future<Output = Option<Vec<u8>>> + Send;
+    fn picture(&self, path: String) -> impl Future<Output = Option<Vec<u8>>> + Send;
+
+    /// The subject and plain text of the buyer's mail `kind` (`receipt`, `claimed`,
+    /// `delivered`, `refunded`) about `order`, worded as sent (its link without the order's
+    /// key); `None` when it cannot be worded now.
+    fn mail_text(
+        &self,
+        order: orders::OrderId,
+        kind: String,
+    ) -> impl Future<Output = Option<(String, String)>> + Send;
 }

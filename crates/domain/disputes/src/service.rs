@@ -7,7 +7,7 @@ use orders::PaymentProvider;
 use shared::{Actor, Clock};
 
 use crate::models::{Dispute, DisputeCounts, DisputeError, EvidenceState, MAX_NOTE_CHARS};
-use crate::ports::{Claim, DisputeGateway, DisputeRepository, EvidenceRenderer, ProofFiles};
+use crate::ports::{Claim, DisputeGateway, DisputeRepository, EvidenceRenderer, RecordMaterials};
 use crate::text::evidence_text;
 use crate::{DeliveryRecord, DisputeFacts, EvidenceFile, StagedFiles};
 
@@ -110,7 +110,7 @@ where
     R: DisputeRepository,
     G: DisputeGateway,
     E: EvidenceRenderer,
-    P: ProofFiles,
+    P: RecordMaterials,
     C: Clock,
 {
     pub fn new(
@@ -142,12 +142,22 @@ where
         }
         let mut proofs = Vec::with_capacity(record.proofs.len());
         for mut proof in std::mem::take(&mut record.proofs) {
-            if let Some(bytes) = self.parts.proofs.read(proof.path.clone()).await {
+            if let Some(bytes) = self.parts.proofs.picture(proof.path.clone()).await {
                 proof.bytes = bytes;
                 proofs.push(proof);
             }
         }
         record.proofs = proofs;
+        // the mails as the buyer got them, where they can be worded again
+        for said in &mut record.communications {
+            let Some(kind) = said.mail_kind.clone() else {
+                continue;
+            };
+            if let Some((title, body)) = self.parts.proofs.mail_text(order, kind).await {
+                said.title = title;
+                said.body = body;
+            }
+        }
         Ok(Some(record))
     }
 

@@ -72,6 +72,7 @@ fn messages() -> Vec<Communication> {
         channel: channel.to_owned(),
         title: title.to_owned(),
         body: body.to_owned(),
+        mail_kind: None,
     };
     vec![
         message(at(14, 3, 13), "e-mail", "Your order #4217 is being delivered", "Hi MossyGardener42,\n\nFern has picked up your order and will meet you in the game shortly. Open your order page to get the private server link."),

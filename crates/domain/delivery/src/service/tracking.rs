@@ -195,9 +195,17 @@ where
     }
 
     async fn send_one(&self, job: &MailJob) -> anyhow::Result<()> {
-        let order = self.repository.order(job.order_id).await?;
-        let facts = self.repository.after_sale_facts(job.order_id).await?;
-        let proof_picture = match job.kind {
+        let mail = self.buyer_mail(job.order_id, job.kind).await?;
+        self.mailer.send_buyer_mail(mail).await?;
+        Ok(())
+    }
+
+    /// The buyer's mail of `kind` about the order, as the mail loop sends it (its link with the
+    /// order's key).
+    pub async fn buyer_mail(&self, id: OrderId, kind: MailKind) -> anyhow::Result<BuyerMail> {
+        let order = self.repository.order(id).await?;
+        let facts = self.repository.after_sale_facts(id).await?;
+        let proof_picture = match kind {
             MailKind::Delivered => match facts.proof_id {
                 Some(proof) => self
                     .repository
@@ -208,18 +216,15 @@ where
             },
             _ => None,
         };
-        self.mailer
-            .send_buyer_mail(BuyerMail {
-                kind: job.kind,
-                order_link: self.order_link(order.id),
-                order,
-                proof_picture,
-                estimate_minutes: self.estimate_minutes().await,
-                discord_invite: self.handoff.discord_invite.clone(),
-                staff_name: facts.staff_name,
-            })
-            .await?;
-        Ok(())
+        Ok(BuyerMail {
+            kind,
+            order_link: self.order_link(order.id),
+            order,
+            proof_picture,
+            estimate_minutes: self.estimate_minutes().await,
+            discord_invite: self.handoff.discord_invite.clone(),
+            staff_name: facts.staff_name,
+        })
     }
 
     fn absolute(&self, path: &str) -> String {
