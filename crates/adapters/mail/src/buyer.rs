@@ -144,14 +144,16 @@ impl Composer {
         (
             format!(
                 "Good news: order #{id} has been delivered to {roblox} in Roblox.\n\n\
-                 {proof_text}Your order: {link}\n\n\
+                 {proof_text}Got everything? Press \"I got my items\" on your order page: \
+                 {link}\n\n\
                  Something missing? {help_text}\n\n\
                  {shop}\n",
                 help_text = help(mail).0,
             ),
             format!(
                 "<p>Good news: order #{id} has been delivered to <strong>{roblox}</strong> in \
-                 Roblox.</p>{proof_html}<p><a href=\"{link}\">Your order</a> ({link})</p>\
+                 Roblox.</p>{proof_html}<p>Got everything? Press \"I got my items\" on \
+                 <a href=\"{link}\">your order page</a> ({link}).</p>\
                  <p>Something missing? {help_html}</p><p>{shop}</p>",
                 help_html = help(mail).1,
                 roblox = escape(&roblox),
