@@ -87,8 +87,7 @@ pub async fn pay(
     // its payment id, as Stripe's would be: a dispute or a fraud warning names it
     aftersale
         .payment_confirmed(order.id, devpay::bank::payment_id(order.id))
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?;
+        .await?;
     Ok(see_other(format!("/success?order_id={}", order.id)))
 }
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import type { TrackedOrder } from '@/features/checkout/api/get-tracked-order';
-import { useSayReady } from '@/features/checkout/api/say-ready';
+import { useBuyerStep } from '@/features/checkout/api/buyer-step';
 import { errorMessage } from '@/lib/api-client';
 
 const clock = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
@@ -18,7 +18,7 @@ type OrderHandoffProps = {
 
 /** "I'm in the game" until the buyer has said so, then when they did. */
 function ReadyButton({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
-  const ready = useSayReady(order.id, orderKey);
+  const ready = useBuyerStep(order.id, orderKey, 'ready');
   const readyAt = order.delivery.buyer_ready_at;
   return (
     <div className="order-handoff__ready">

@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import type { TrackedOrder } from '@/features/checkout/api/get-tracked-order';
-import { useSayReceived } from '@/features/checkout/api/say-received';
+import { useBuyerStep } from '@/features/checkout/api/buyer-step';
 import { errorMessage } from '@/lib/api-client';
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -13,7 +13,7 @@ export function ReceivedButton({
   order: TrackedOrder;
   orderKey: string | null;
 }) {
-  const received = useSayReceived(order.id, orderKey);
+  const received = useBuyerStep(order.id, orderKey, 'received');
   const receivedAt = order.delivery.received_at;
   return (
     <div className="order-page__received">
