@@ -32,6 +32,7 @@ mod m20261128_000028_discord_outbox;
 mod m20261128_000029_sealed_tokens;
 mod m20261128_000030_client_networks;
 mod m20261129_000031_disputes;
+mod m20261130_000032_prepared_evidence;
 
 pub struct Migrator;
 
@@ -69,6 +70,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000029_sealed_tokens::Migration),
             Box::new(m20261128_000030_client_networks::Migration),
             Box::new(m20261129_000031_disputes::Migration),
+            Box::new(m20261130_000032_prepared_evidence::Migration),
         ]
     }
 }

@@ -184,7 +184,8 @@ fn spawn_sweeper(sweeper: Sweeper, every: Duration, rounds: Rounds) {
     });
 }
 
-/// Stages disputes' evidence and submits what nobody submitted before the deadline, every
+/// Stages disputes' evidence, prepares the evidence of delivered orders that got a fraud
+/// warning, and submits what nobody submitted before the deadline, every
 /// `every` and whenever a dispute asks for it (`waker`).
 fn spawn_disputes(
     disputes: Arc<crate::disputes::DisputeService>,
@@ -203,6 +204,9 @@ fn spawn_disputes(
             let _round = rounds.begin(Loop::Disputes);
             if let Err(error) = disputes.stage_due().await {
                 tracing::warn!(error = ?error, "could not stage disputes' evidence");
+            }
+            if let Err(error) = disputes.prepare_due().await {
+                tracing::warn!(error = ?error, "could not prepare the evidence of warned orders");
             }
             if let Err(error) = disputes.submit_due().await {
                 tracing::warn!(error = ?error, "could not submit disputes' evidence before the deadline");

@@ -46,13 +46,13 @@ pub enum ShopDisputeGateway {
 impl DisputeGateway for ShopDisputeGateway {
     async fn upload_file(
         &self,
-        dispute_id: String,
+        label: String,
         file: EvidenceFile,
         pdf: Vec<u8>,
     ) -> Result<String, PaymentError> {
         match self {
-            ShopDisputeGateway::Stripe(stripe) => stripe.upload_file(dispute_id, file, pdf).await,
-            ShopDisputeGateway::Dev => Ok(format!("file_dev_{}_{dispute_id}", file.field())),
+            ShopDisputeGateway::Stripe(stripe) => stripe.upload_file(label, file, pdf).await,
+            ShopDisputeGateway::Dev => Ok(format!("file_dev_{}_{label}", file.field())),
         }
     }
 

@@ -91,3 +91,52 @@ pub struct Submission {
     )]
     pub note: Option<String>,
 }
+
+/// Where a warned order's evidence is.
+#[derive(ToSchema)]
+#[schema(as = PreparedEvidence, rename_all = "snake_case")]
+#[allow(dead_code)] // a schema only: `PreparedState::as_str` writes it
+enum PreparedDoc {
+    /// Being built and uploaded to Stripe (or tried again after a failure).
+    Preparing,
+    /// Uploaded to Stripe: a dispute of the order is staged with these files at once.
+    Prepared,
+    /// Given up after its attempts; a dispute of the order builds its own files.
+    Failed,
+}
+
+/// A delivered order that got an early fraud warning: a dispute may follow, and its evidence
+/// is prepared in advance.
+#[derive(Serialize, ToSchema)]
+#[schema(as = FraudWarnedOrder)]
+pub struct WarnedOrderJson {
+    #[schema(example = 42)]
+    order_id: i64,
+    /// When the warning came.
+    warned_at: DateTime<Utc>,
+    /// The issuer's kind of fraud, as Stripe says it.
+    #[schema(required = true, example = "unauthorized_use_of_card")]
+    fraud_type: Option<String>,
+    #[schema(value_type = PreparedDoc)]
+    evidence: &'static str,
+    /// When the files were uploaded to Stripe.
+    #[schema(required = true)]
+    prepared_at: Option<DateTime<Utc>>,
+    /// Why the last attempt failed, while not prepared.
+    #[schema(required = true)]
+    error: Option<String>,
+}
+
+pub fn warned_json(warned: disputes::WarnedOrder) -> WarnedOrderJson {
+    let evidence = warned.evidence();
+    WarnedOrderJson {
+        order_id: warned.order_id.get(),
+        warned_at: warned.warned_at,
+        fraud_type: warned.fraud_type,
+        evidence: evidence.as_str(),
+        prepared_at: warned.prepared_at,
+        error: (evidence != disputes::PreparedState::Prepared)
+            .then_some(warned.last_error)
+            .flatten(),
+    }
+}

@@ -274,6 +274,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/fraud-warnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fraud warnings on delivered orders
+         * @description Delivered orders whose payment got an early fraud warning from the card's issuer, newest first: a dispute may follow, so each order's evidence is built and uploaded to Stripe at once, and a dispute of it is staged with those files while its delivery record is the same (super_admin). An order not yet delivered is held instead (the queue's held list).
+         */
+        get: operations["admin_list_fraud_warnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/fraud-warnings/{order_id}/evidence/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A warned order's evidence file
+         * @description One of the three evidence PDFs of a delivered order that got a fraud warning, as a dispute of it would send them, built from the order's delivery record (super_admin).
+         */
+        get: operations["admin_fraud_warning_evidence_file"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders": {
         parameters: {
             query?: never;
@@ -2167,6 +2207,35 @@ export interface components {
              */
             email: string;
         };
+        /**
+         * @description A delivered order that got an early fraud warning: a dispute may follow, and its evidence
+         *     is prepared in advance.
+         */
+        FraudWarnedOrder: {
+            /**
+             * Format: int64
+             * @example 42
+             */
+            order_id: number;
+            /**
+             * Format: date-time
+             * @description When the warning came.
+             */
+            warned_at: string;
+            /**
+             * @description The issuer's kind of fraud, as Stripe says it.
+             * @example unauthorized_use_of_card
+             */
+            fraud_type: string | null;
+            evidence: components["schemas"]["PreparedEvidence"];
+            /**
+             * Format: date-time
+             * @description When the files were uploaded to Stripe.
+             */
+            prepared_at: string | null;
+            /** @description Why the last attempt failed, while not prepared. */
+            error: string | null;
+        };
         /** @description The server is up and its database answers. */
         Health: {
             /** @example ok */
@@ -2429,6 +2498,11 @@ export interface components {
             /** @description The key of the order's link (`/orders/{id}?key=…`), shown once. */
             order_key?: string | null;
         };
+        /**
+         * @description Where a warned order's evidence is.
+         * @enum {string}
+         */
+        PreparedEvidence: "preparing" | "prepared" | "failed";
         /**
          * @description The cart as the server prices it, sent with a 409 when the client's total was off.
          *     Money in dollars.
@@ -4176,6 +4250,98 @@ export interface operations {
             };
             /** @description Stripe refused or failed; nothing changed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_list_fraud_warnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The warned orders. */
+            200: {
+                headers: {
+                    /** @description `no-store` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FraudWarnedOrder"][];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_fraud_warning_evidence_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                order_id: number;
+                /** @description `service_documentation`, `customer_communication` or `refund_policy`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in as anyone but a super_admin: "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No fraud warning on such an order, or no such file. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use disputes::{
     Claim, Communication, DeliveryRecord, Dispute, DisputeCounts, DisputeFacts, DisputeRepository,
-    EvidenceState, RecordLine, RefundPolicyShown, StagedFiles,
+    EvidenceState, RecordLine, RefundPolicyShown, StagedFiles, WarnedOrder,
 };
 use orders::{OrderId, PaymentProvider};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
@@ -102,6 +102,87 @@ impl Store {
             .with_context(|| format!("failed to read dispute {dispute_id}"))?;
         row.map(|row| Ok((dispute_of(&row)?, files_of(&row)?)))
             .transpose()
+    }
+
+    /// Leases up to `limit` rows of `table` whose `next_attempt_at` is due at `now` to this
+    /// caller until `lease_until`: one instance wins each row (the due time it read is still
+    /// there when it moves it). Answers the leased rows' `key`s.
+    async fn lease_due<K>(
+        &self,
+        table: &str,
+        key: &str,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<K>>
+    where
+        K: sea_orm::TryGetable + Into<sea_orm::Value> + Clone,
+    {
+        let due = self
+            .db
+            .query_all(statement(
+                &self.db,
+                &format!(
+                    "SELECT {key}, next_attempt_at FROM {table} \
+                     WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? \
+                     ORDER BY next_attempt_at LIMIT ?"
+                ),
+                vec![now.into(), i64::from(limit).into()],
+            ))
+            .await
+            .with_context(|| format!("failed to read the due jobs of {table}"))?;
+        let mut leased = Vec::new();
+        for row in due {
+            let id: K = row.try_get("", key)?;
+            let was: DateTime<Utc> = row.try_get("", "next_attempt_at")?;
+            let won = self
+                .execute(
+                    &format!(
+                        "UPDATE {table} SET next_attempt_at = ? \
+                         WHERE {key} = ? AND next_attempt_at = ?"
+                    ),
+                    vec![lease_until.into(), id.clone().into(), was.into()],
+                    "lease a job",
+                )
+                .await?;
+            if won == 1 {
+                leased.push(id);
+            }
+        }
+        Ok(leased)
+    }
+
+    async fn warned(
+        &self,
+        filter: &str,
+        values: Vec<sea_orm::Value>,
+    ) -> anyhow::Result<Vec<WarnedOrder>> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                &format!(
+                    "SELECT order_id, warned_at, fraud_type, prepared_at, attempts, last_error, \
+                       next_attempt_at IS NOT NULL AS pending \
+                     FROM prepared_evidence {filter}"
+                ),
+                values,
+            ))
+            .await
+            .context("failed to read the warned orders")?;
+        rows.iter()
+            .map(|row| {
+                Ok(WarnedOrder {
+                    order_id: OrderId::new(row.try_get("", "order_id")?),
+                    warned_at: row.try_get("", "warned_at")?,
+                    fraud_type: row.try_get("", "fraud_type")?,
+                    prepared_at: row.try_get("", "prepared_at")?,
+                    pending: row.try_get("", "pending")?,
+                    attempts: row.try_get("", "attempts")?,
+                    last_error: row.try_get("", "last_error")?,
+                })
+            })
+            .collect()
     }
 
     async fn all_disputes(&self) -> anyhow::Result<Vec<Dispute>> {
@@ -211,34 +292,13 @@ impl DisputeRepository for Store {
         lease_until: DateTime<Utc>,
         limit: u32,
     ) -> anyhow::Result<Vec<Dispute>> {
-        let due = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT dispute_id, next_attempt_at FROM disputes \
-                 WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? \
-                 ORDER BY next_attempt_at LIMIT ?",
-                vec![now.into(), i64::from(limit).into()],
-            ))
-            .await
-            .context("failed to read the disputes to stage")?;
+        let ids: Vec<String> = self
+            .lease_due("disputes", "dispute_id", now, lease_until, limit)
+            .await?;
         let mut leased = Vec::new();
-        for row in due {
-            let id: String = row.try_get("", "dispute_id")?;
-            let was: DateTime<Utc> = row.try_get("", "next_attempt_at")?;
-            // one instance wins the lease: the due time it read is still there
-            let won = self
-                .execute(
-                    "UPDATE disputes SET next_attempt_at = ? \
-                     WHERE dispute_id = ? AND next_attempt_at = ?",
-                    vec![lease_until.into(), id.clone().into(), was.into()],
-                    "lease a dispute's staging",
-                )
-                .await?;
-            if won == 1 {
-                if let Some((dispute, _)) = self.one_dispute(&id).await? {
-                    leased.push(dispute);
-                }
+        for id in ids {
+            if let Some((dispute, _)) = self.one_dispute(&id).await? {
+                leased.push(dispute);
             }
         }
         Ok(leased)
@@ -484,6 +544,137 @@ impl DisputeRepository for Store {
             .one_dispute(&dispute_id)
             .await?
             .map(|(dispute, _)| dispute))
+    }
+
+    async fn order_paid_by(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> anyhow::Result<Option<(OrderId, bool)>> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT id, status FROM orders WHERE provider = ? AND payment_id = ? \
+                 ORDER BY id LIMIT 1",
+                vec![provider.as_str().into(), payment_id.into()],
+            ))
+            .await
+            .context("failed to read the order of a payment")?;
+        row.map(|row| {
+            let status: String = row.try_get("", "status")?;
+            Ok((
+                OrderId::new(row.try_get("", "id")?),
+                status == orders::OrderStatus::Delivered.as_str(),
+            ))
+        })
+        .transpose()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn want_preparing(
+        &self,
+        order: OrderId,
+        fraud_type: Option<String>,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<bool> {
+        let fraud_type = fraud_type.map(|kind| kind.chars().take(64).collect::<String>());
+        let asked = self
+            .execute(
+                "INSERT INTO prepared_evidence (order_id, warned_at, fraud_type, attempts, \
+                   next_attempt_at) VALUES (?, ?, ?, 0, ?) \
+                 ON CONFLICT (order_id) DO NOTHING",
+                vec![order.get().into(), at.into(), fraud_type.into(), at.into()],
+                "ask for a warned order's evidence",
+            )
+            .await?;
+        Ok(asked == 1)
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn lease_preparing(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: u32,
+    ) -> anyhow::Result<Vec<WarnedOrder>> {
+        let ids: Vec<i64> = self
+            .lease_due("prepared_evidence", "order_id", now, lease_until, limit)
+            .await?;
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.warned(
+            &format!("WHERE order_id IN ({})", crate::sql::marks(ids.len())),
+            ids.into_iter().map(Into::into).collect(),
+        )
+        .await
+    }
+
+    async fn prepared(
+        &self,
+        order: OrderId,
+        files: StagedFiles,
+        fingerprint: String,
+        at: DateTime<Utc>,
+    ) -> anyhow::Result<()> {
+        self.execute(
+            "UPDATE prepared_evidence SET files = ?, fingerprint = ?, prepared_at = ?, \
+               next_attempt_at = NULL, last_error = NULL WHERE order_id = ?",
+            vec![
+                files_json(&files).into(),
+                fingerprint.into(),
+                at.into(),
+                order.get().into(),
+            ],
+            "record a warned order's prepared evidence",
+        )
+        .await?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self, error))]
+    async fn preparing_failed(
+        &self,
+        order: OrderId,
+        error: String,
+        retry_at: Option<DateTime<Utc>>,
+    ) -> anyhow::Result<()> {
+        let error: String = error.chars().take(300).collect();
+        self.execute(
+            "UPDATE prepared_evidence SET attempts = attempts + 1, last_error = ?, \
+               next_attempt_at = ? WHERE order_id = ?",
+            vec![error.into(), retry_at.into(), order.get().into()],
+            "record a failed preparing",
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn prepared_files(
+        &self,
+        order: OrderId,
+    ) -> anyhow::Result<Option<(StagedFiles, String)>> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT files, fingerprint FROM prepared_evidence \
+                 WHERE order_id = ? AND prepared_at IS NOT NULL",
+                vec![order.get().into()],
+            ))
+            .await
+            .context("failed to read a warned order's prepared evidence")?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let fingerprint: Option<String> = row.try_get("", "fingerprint")?;
+        Ok(files_of(&row)?.zip(fingerprint))
+    }
+
+    async fn warned_orders(&self) -> anyhow::Result<Vec<WarnedOrder>> {
+        self.warned("ORDER BY warned_at DESC, order_id DESC", Vec::new())
+            .await
     }
 }
 

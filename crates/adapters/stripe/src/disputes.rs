@@ -118,16 +118,16 @@ fn risk_of(
 }
 
 impl DisputeGateway for StripeDisputes {
-    #[tracing::instrument(name = "stripe.upload_dispute_file", skip_all, fields(%dispute_id, file = file.field(), bytes = pdf.len()))]
+    #[tracing::instrument(name = "stripe.upload_dispute_file", skip_all, fields(%label, file = file.field(), bytes = pdf.len()))]
     async fn upload_file(
         &self,
-        dispute_id: String,
+        label: String,
         file: EvidenceFile,
         pdf: Vec<u8>,
     ) -> Result<String, PaymentError> {
         let file_id = self
             .files
-            .upload_pdf(format!("{}-{dispute_id}.pdf", file.field()), pdf)
+            .upload_pdf(format!("{}-{label}.pdf", file.field()), pdf)
             .await?;
         tracing::info!(%file_id, "stripe dispute evidence file uploaded");
         Ok(file_id)

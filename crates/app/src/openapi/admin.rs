@@ -33,6 +33,8 @@ use crate::routes::{
         disputes::evidence_file,
         disputes::submit,
         disputes::accept,
+        disputes::warnings,
+        disputes::warning_evidence_file,
         blocklist::list,
         blocklist::add,
         blocklist::remove,

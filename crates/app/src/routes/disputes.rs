@@ -7,7 +7,7 @@ use crate::auth::RequireSuperAdmin;
 use crate::client_ip::ClientIp;
 use crate::disputes::DisputeService;
 use crate::error::ApiError;
-use dto::disputes::{to_json, DisputeJson, Submission};
+use dto::disputes::{to_json, warned_json, DisputeJson, Submission, WarnedOrderJson};
 use dto::staff::{SuperAdminJson, SuperAdminOnly};
 
 /// A dispute id as Stripe writes them; anything else names no dispute.
@@ -159,4 +159,83 @@ async fn answer(disputes: &DisputeService, id: String) -> Result<HttpResponse, A
         .map_err(ApiError::Internal)?
         .ok_or_else(|| ApiError::NotFound("Dispute not found.".to_owned()))?;
     Ok(HttpResponse::Ok().json(to_json(dispute)))
+}
+
+/// `GET /api/admin/fraud-warnings`: delivered orders that got an early fraud warning.
+#[utoipa::path(
+    get,
+    path = "/api/admin/fraud-warnings",
+    operation_id = "admin_list_fraud_warnings",
+    tag = "staff: disputes",
+    summary = "Fraud warnings on delivered orders",
+    description = "Delivered orders whose payment got an early fraud warning from the card's \
+                   issuer, newest first: a dispute may follow, so each order's evidence is built \
+                   and uploaded to Stripe at once, and a dispute of it is staged with those files \
+                   while its delivery record is the same (super_admin). An order not yet \
+                   delivered is held instead (the queue's held list).",
+    responses(
+        (status = 200, description = "The warned orders.", body = [WarnedOrderJson],
+            headers(("Cache-Control" = String, description = "`no-store`"))),
+        SuperAdminOnly,
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn warnings(
+    _admin: RequireSuperAdmin,
+    disputes: web::Data<DisputeService>,
+) -> Result<HttpResponse, ApiError> {
+    let warned = disputes.warned_orders().await.map_err(ApiError::Internal)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(warned.into_iter().map(warned_json).collect::<Vec<_>>()))
+}
+
+/// `GET /api/admin/fraud-warnings/{order_id}/evidence/{file}`: one prepared evidence PDF.
+#[utoipa::path(
+    get,
+    path = "/api/admin/fraud-warnings/{order_id}/evidence/{file}",
+    operation_id = "admin_fraud_warning_evidence_file",
+    tag = "staff: disputes",
+    summary = "A warned order's evidence file",
+    description = "One of the three evidence PDFs of a delivered order that got a fraud \
+                   warning, as a dispute of it would send them, built from the order's delivery \
+                   record (super_admin).",
+    params(
+        ("order_id" = i64, Path, description = "The order's id.", minimum = 1),
+        ("file" = String, Path, description = "`service_documentation`, `customer_communication` or `refund_policy`."),
+    ),
+    responses(
+        (status = 200, description = "The PDF.", content_type = "application/pdf", body = Vec<u8>),
+        SuperAdminOnly,
+        (status = 404, description = "No fraud warning on such an order, or no such file.", body = crate::error::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn warning_evidence_file(
+    _admin: RequireSuperAdmin,
+    disputes: web::Data<DisputeService>,
+    path: web::Path<(i64, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (order, file) = path.into_inner();
+    let not_found = || ApiError::NotFound("No fraud warning on such an order.".to_owned());
+    let order = (order > 0)
+        .then(|| orders::OrderId::new(order))
+        .ok_or_else(not_found)?;
+    let file = ::disputes::EvidenceFile::parse(&file)
+        .ok_or_else(|| ApiError::NotFound("No such evidence file.".to_owned()))?;
+    let pdf = disputes
+        .warned_evidence_file(order, file)
+        .await
+        .map_err(|error| match error {
+            ::disputes::DisputeError::NotFound(_) => not_found(),
+            error => error.into(),
+        })?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header((
+            "Content-Disposition",
+            format!("inline; filename=\"{}-order-{order}.pdf\"", file.field()),
+        ))
+        .content_type("application/pdf")
+        .body(pdf))
 }

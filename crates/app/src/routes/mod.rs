@@ -166,6 +166,11 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
         )
         .route("/admin/audit", web::get().to(audit::list))
         .route("/admin/disputes", web::get().to(disputes::list))
+        .route("/admin/fraud-warnings", web::get().to(disputes::warnings))
+        .route(
+            "/admin/fraud-warnings/{order_id}/evidence/{file}",
+            web::get().to(disputes::warning_evidence_file),
+        )
         .route(
             "/admin/disputes/{dispute_id}/evidence/{file}",
             web::get().to(disputes::evidence_file),

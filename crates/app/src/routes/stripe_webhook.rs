@@ -127,8 +127,25 @@ impl EventServices<'_> {
     /// order's change first, then a dispute's record, its evidence asked for.
     pub(crate) async fn apply(&self, event: aftersale::PaymentEvent) -> Result<(), ApiError> {
         let dispute = reported_dispute(&event);
+        let warning = match &event {
+            aftersale::PaymentEvent::FraudWarning {
+                event,
+                payment_id,
+                fraud_type,
+                ..
+            } => Some((event.provider, payment_id.clone(), fraud_type.clone())),
+            _ => None,
+        };
         aftersale::apply_payment_event(self.checkout, event, self.aftersale, self.providers)
             .await?;
+        // a delivered order has nothing to hold: the dispute that may follow is prepared for
+        if let Some((provider, payment_id, fraud_type)) = warning {
+            self.disputes
+                .fraud_warned(provider, payment_id, fraud_type)
+                .await
+                .map_err(ApiError::Internal)?;
+            self.waker.0.notify_one();
+        }
         // after the order is marked disputed: the dispute's record, and its evidence asked for
         if let Some((provider, payment_id, facts)) = dispute {
             self.disputes

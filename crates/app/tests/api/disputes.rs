@@ -41,11 +41,18 @@ struct Seen {
 }
 
 /// The fake's dispute calls: uploads answer `file_{n}`; updates and closes answer the
-/// dispute; `fail` makes updates answer 503.
+/// dispute; `fail` makes updates answer 503, `fail_uploads` uploads.
 #[derive(Clone)]
 struct FakeDisputes {
     seen: Arc<Mutex<Seen>>,
     fail: Arc<std::sync::atomic::AtomicBool>,
+    fail_uploads: Arc<std::sync::atomic::AtomicBool>,
+}
+
+fn unavailable() -> ResponseTemplate {
+    ResponseTemplate::new(503).set_body_json(json!({
+        "error": { "type": "api_error", "message": "Stripe had a problem" }
+    }))
 }
 
 impl Respond for FakeDisputes {
@@ -53,15 +60,16 @@ impl Respond for FakeDisputes {
         let mut seen = self.seen.lock().unwrap();
         let path = request.url.path().to_owned();
         if path == "/v1/files" {
+            if self.fail_uploads.load(std::sync::atomic::Ordering::SeqCst) {
+                return unavailable();
+            }
             seen.uploads.push(request.body.clone());
             let mut file: Value = serde_json::from_str(FILE_FIXTURE).unwrap();
             file["id"] = json!(format!("file_{}", seen.uploads.len()));
             return ResponseTemplate::new(200).set_body_json(file);
         }
         if self.fail.load(std::sync::atomic::Ordering::SeqCst) {
-            return ResponseTemplate::new(503).set_body_json(json!({
-                "error": { "type": "api_error", "message": "Stripe had a problem" }
-            }));
+            return unavailable();
         }
         let id = path
             .trim_start_matches("/v1/disputes/")
@@ -98,6 +106,7 @@ async fn shop(backend: Backend) -> Shop {
     let fake = FakeDisputes {
         seen: Arc::default(),
         fail: Arc::default(),
+        fail_uploads: Arc::default(),
     };
     for route in ["^/v1/files$", "^/v1/disputes/[A-Za-z0-9_]+(/close)?$"] {
         Mock::given(method("POST"))
@@ -739,4 +748,230 @@ async fn an_erased_buyers_disputed_order_still_yields_its_evidence(#[case] backe
         log.contains("Buyer confirmed \"I got my items\" from 127.0.0.1"),
         "{log}"
     );
+}
+
+const WARNING_FIXTURE: &str =
+    include_str!("../../../adapters/stripe/tests/fixtures/early_fraud_warning.json");
+
+/// Stripe's early fraud warning about the order's payment.
+fn warning_event(event_id: &str, order: i64) -> Value {
+    let mut warning: Value = serde_json::from_str(WARNING_FIXTURE).unwrap();
+    warning["charge"] = json!(format!("ch_{}", payment_intent(order)));
+    warning["payment_intent"] = json!(payment_intent(order));
+    warning["fraud_type"] = json!("unauthorized_use_of_card");
+    json!({
+        "id": event_id, "object": "event", "type": "radar.early_fraud_warning.created",
+        "created": 1_700_000_000, "data": { "object": warning },
+    })
+}
+
+/// The names of the files uploaded so far (each upload's `filename`).
+fn uploaded_names(shop: &Shop) -> Vec<String> {
+    let seen = shop.fake.seen.lock().unwrap();
+    seen.uploads
+        .iter()
+        .map(|body| {
+            let text = String::from_utf8_lossy(body);
+            let (_, rest) = text.split_once("filename=\"").expect("a file name");
+            rest.split('"').next().unwrap().to_owned()
+        })
+        .collect()
+}
+
+async fn warned(app: &TestApp, boss: &reqwest::Client) -> Vec<Value> {
+    let list = boss
+        .get(app.url("/api/admin/fraud-warnings"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(list.status(), 200);
+    list.json().await.unwrap()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_fraud_warning_on_a_delivered_order_prepares_its_evidence_once_for_the_dispute(
+    #[case] backend: Backend,
+) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    let boss = app.client_with_role(Role::SuperAdmin).await;
+    let order = delivered_order(&shop).await;
+
+    // Stripe repeats itself: the three files are built and uploaded once, before any dispute
+    for _ in 0..3 {
+        report(app, &warning_event("evt_w1", order)).await;
+    }
+    assert_eq!(status(app, order).await, "delivered", "nothing to hold");
+    let prepared: Vec<String> = [
+        "service_documentation",
+        "customer_communication",
+        "refund_policy",
+    ]
+    .iter()
+    .map(|file| format!("{file}-order-{order}.pdf"))
+    .collect();
+    assert_eq!(uploaded_names(&shop), prepared);
+    assert!(
+        shop.fake.seen.lock().unwrap().updates.is_empty(),
+        "no dispute to stage yet"
+    );
+
+    // staff see the warning and the files as a dispute would send them
+    let list = warned(app, &boss).await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["order_id"], order);
+    assert_eq!(list[0]["fraud_type"], "unauthorized_use_of_card");
+    assert_eq!(list[0]["evidence"], "prepared");
+    assert!(list[0]["prepared_at"].is_string(), "{list:?}");
+    assert!(list[0]["error"].is_null(), "{list:?}");
+    let pdf = boss
+        .get(app.url(&format!(
+            "/api/admin/fraud-warnings/{order}/evidence/service_documentation"
+        )))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF-"));
+    for (path, why) in [
+        (
+            format!(
+                "/api/admin/fraud-warnings/{}/evidence/refund_policy",
+                order + 1
+            ),
+            "no warning",
+        ),
+        (
+            format!("/api/admin/fraud-warnings/{order}/evidence/invoice"),
+            "no such file",
+        ),
+        (
+            "/api/admin/fraud-warnings/0/evidence/refund_policy".to_owned(),
+            "no order 0",
+        ),
+        (
+            "/api/admin/fraud-warnings/x/evidence/refund_policy".to_owned(),
+            "not a number",
+        ),
+    ] {
+        let answer = boss.get(app.url(&path)).send().await.unwrap();
+        assert_eq!(answer.status(), 404, "{why}");
+    }
+    let staff = app.client_with_role(Role::Admin).await;
+    let refused = staff
+        .get(app.url("/api/admin/fraud-warnings"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403, "super_admin only");
+
+    // the dispute follows: staged with the prepared files at once, nothing uploaded again
+    let due_by = now(app) + 7 * 24 * 3600;
+    let created = dispute_event(
+        "evt_wd1",
+        "charge.dispute.created",
+        "du_warned",
+        order,
+        due_by,
+    );
+    report(app, &created).await;
+    assert_eq!(uploaded_names(&shop).len(), 3, "the prepared files serve");
+    {
+        let seen = shop.fake.seen.lock().unwrap();
+        assert_eq!(seen.updates.len(), 1);
+        let staged = &seen.updates[0];
+        assert_eq!(field(staged, "evidence[service_documentation]"), "file_1");
+        assert_eq!(field(staged, "evidence[customer_communication]"), "file_2");
+        assert_eq!(field(staged, "evidence[refund_policy]"), "file_3");
+        assert!(field(staged, "evidence[access_activity_log]").contains("Delivered in game"));
+    }
+    assert_eq!(disputes(app, &boss).await[0]["evidence"], "staged");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn evidence_prepared_before_the_record_changed_is_built_again_for_the_dispute(
+    #[case] backend: Backend,
+) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    // delivered, the buyer has not said "I got my items" yet
+    let order = paid_order(&shop).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    for step in ["claim", "deliver"] {
+        let answer = staff
+            .post(app.url(&format!("/api/admin/orders/{order}/{step}")))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{step}");
+    }
+    report(app, &warning_event("evt_w2", order)).await;
+    assert_eq!(uploaded_names(&shop).len(), 3);
+
+    // the record changes: the buyer confirms; the dispute's files say so
+    assert_eq!(buyer_says(&shop, order, "received").await.0, 200);
+    let due_by = now(app) + 7 * 24 * 3600;
+    let created = dispute_event(
+        "evt_wd2",
+        "charge.dispute.created",
+        "du_changed",
+        order,
+        due_by,
+    );
+    report(app, &created).await;
+    let names = uploaded_names(&shop);
+    assert_eq!(names.len(), 6, "built again: {names:?}");
+    assert!(names[3].ends_with("-du_changed.pdf"), "{names:?}");
+    let seen = shop.fake.seen.lock().unwrap();
+    let staged = &seen.updates[0];
+    assert_eq!(field(staged, "evidence[service_documentation]"), "file_4");
+    assert!(field(staged, "evidence[access_activity_log]").contains("Buyer confirmed"));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_warning_on_an_undelivered_order_prepares_nothing_and_a_failed_upload_is_tried_again(
+    #[case] backend: Backend,
+) {
+    let shop = shop(backend).await;
+    let app = &shop.app;
+    let boss = app.client_with_role(Role::SuperAdmin).await;
+    // a paid order is held by the warning instead: no evidence is prepared
+    let held = paid_order(&shop).await;
+    report(app, &warning_event("evt_w3", held)).await;
+    assert!(uploaded_names(&shop).is_empty());
+    assert!(warned(app, &boss).await.is_empty());
+
+    // Stripe's Files API fails: the warned order says so, and the loop tries again later
+    let order = delivered_order(&shop).await;
+    shop.fake
+        .fail_uploads
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    report(app, &warning_event("evt_w4", order)).await;
+    let list = warned(app, &boss).await;
+    assert_eq!(list[0]["evidence"], "preparing", "{list:?}");
+    assert!(
+        list[0]["error"].as_str().unwrap().contains("Stripe"),
+        "{list:?}"
+    );
+    shop.fake
+        .fail_uploads
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    // a minute later, its retry is due
+    app.clock.advance(std::time::Duration::from_secs(61));
+    // (Stripe repeating the warning wakes the loop; it changes nothing by itself)
+    report(app, &warning_event("evt_w4", order)).await;
+    let list = warned(app, &boss).await;
+    assert_eq!(list[0]["evidence"], "prepared", "{list:?}");
+    assert!(list[0]["error"].is_null());
 }

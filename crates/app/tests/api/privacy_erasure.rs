@@ -496,6 +496,22 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("closed_at", NotPersonal),
         ],
     ),
+    (
+        // evidence built and uploaded at an early fraud warning on a delivered order, before
+        // any dispute: the provider's file ids and the record's fingerprint, never the record
+        "prepared_evidence",
+        &[
+            ("order_id", NotPersonal),
+            ("warned_at", NotPersonal),
+            ("fraud_type", NotPersonal),
+            ("files", NotPersonal),
+            ("fingerprint", NotPersonal),
+            ("prepared_at", NotPersonal),
+            ("attempts", NotPersonal),
+            ("next_attempt_at", NotPersonal),
+            ("last_error", NotPersonal),
+        ],
+    ),
 ];
 
 /// The rate limit buckets keyed by a client address (kept: see `rate_limits` above).

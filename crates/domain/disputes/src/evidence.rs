@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use orders::OrderId;
 
 /// One product of the order as it was bought.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RecordLine {
     pub name: String,
     pub quantity: u32,
@@ -13,7 +13,7 @@ pub struct RecordLine {
 }
 
 /// A proof picture staff posted for the order (as stored: JPEG, PNG or WebP bytes).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ProofImage {
     pub posted_at: DateTime<Utc>,
     pub content_type: String,
@@ -23,7 +23,7 @@ pub struct ProofImage {
 }
 
 /// One message the shop sent the buyer about the order, or posted where the buyer reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Communication {
     pub at: DateTime<Utc>,
     /// Where it went: `"e-mail"`, `"Discord ticket"`, `"order page"`.
@@ -38,7 +38,7 @@ pub struct Communication {
 }
 
 /// The refund policy as the buyer was shown it at checkout.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RefundPolicyShown {
     /// The policy's version (`"2026-11-01"`).
     pub version: String,
@@ -55,7 +55,7 @@ pub struct RefundPolicyShown {
 
 /// Everything the shop recorded about one order's sale and delivery: what evidence is made of.
 /// Times are UTC; addresses are the client addresses the shop saw (IPv4 or IPv6 text).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DeliveryRecord {
     pub order_id: OrderId,
     /// The shop's name as the buyer saw it ("Garden Shop").
@@ -92,6 +92,19 @@ pub struct DeliveryRecord {
     pub communications: Vec<Communication>,
     /// What staff added for the bank's reader (up to 1,000 characters).
     pub staff_note: Option<String>,
+}
+
+impl DeliveryRecord {
+    /// A digest of everything the evidence is built from (pictures included): two records
+    /// with the same fingerprint give the same evidence, so files built from one serve the
+    /// other. Stable within one build of the shop (every instance of a cluster runs the same);
+    /// after an upgrade a fingerprint may differ, which only builds the files again.
+    pub fn fingerprint(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        self.hash(&mut hasher);
+        format!("{:016x}", hasher.finish())
+    }
 }
 
 /// The provider's text fields of dispute evidence (Stripe's names).

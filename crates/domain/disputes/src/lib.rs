@@ -13,7 +13,9 @@ pub use evidence::{
     Communication, DeliveryRecord, DisputeFacts, EvidenceFile, EvidenceFiles, EvidenceText,
     ProofImage, RecordLine, RefundPolicyShown, StagedFiles,
 };
-pub use models::{Dispute, DisputeCounts, DisputeError, EvidenceState, MAX_NOTE_CHARS};
+pub use models::{
+    Dispute, DisputeCounts, DisputeError, EvidenceState, PreparedState, WarnedOrder, MAX_NOTE_CHARS,
+};
 pub use ports::{
     ChargeRisk, Claim, DisputeGateway, DisputeRepository, EvidenceError, EvidenceRenderer,
     RecordMaterials,

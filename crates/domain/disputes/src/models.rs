@@ -103,3 +103,51 @@ pub enum DisputeError {
 
 /// The most a staff note to the bank may hold.
 pub const MAX_NOTE_CHARS: usize = 1_000;
+
+/// An early fraud warning on a delivered order, and the evidence prepared at once for the
+/// dispute that may follow (built and uploaded to the provider before any dispute exists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WarnedOrder {
+    pub order_id: OrderId,
+    pub warned_at: DateTime<Utc>,
+    /// The issuer's kind of fraud (`unauthorized_use_of_card`, ...), as the provider says it.
+    pub fraud_type: Option<String>,
+    /// When the files were uploaded; `None` while they are not.
+    pub prepared_at: Option<DateTime<Utc>>,
+    /// Whether building them is due or under way (tried again after a failure).
+    pub pending: bool,
+    pub attempts: i32,
+    /// Why the last attempt failed.
+    pub last_error: Option<String>,
+}
+
+/// Where a warned order's evidence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreparedState {
+    /// To be built and uploaded (or being).
+    Preparing,
+    /// Uploaded: a dispute is staged with these files while the record stays the same.
+    Prepared,
+    /// Given up after its attempts (a dispute still builds its own).
+    Failed,
+}
+
+impl PreparedState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreparedState::Preparing => "preparing",
+            PreparedState::Prepared => "prepared",
+            PreparedState::Failed => "failed",
+        }
+    }
+}
+
+impl WarnedOrder {
+    pub fn evidence(&self) -> PreparedState {
+        match (self.prepared_at, self.pending) {
+            (Some(_), _) => PreparedState::Prepared,
+            (None, true) => PreparedState::Preparing,
+            (None, false) => PreparedState::Failed,
+        }
+    }
+}

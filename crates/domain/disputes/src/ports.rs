@@ -9,6 +9,7 @@ use shared::Actor;
 
 use crate::{
     DeliveryRecord, Dispute, DisputeFacts, EvidenceFile, EvidenceFiles, EvidenceText, StagedFiles,
+    WarnedOrder,
 };
 
 /// Building the evidence files failed (a bug or a picture that cannot be read is skipped, not
@@ -46,10 +47,11 @@ pub struct ChargeRisk {
 /// (try again later), `Unknown` (an answer we cannot read).
 #[cfg_attr(test, mockall::automock)]
 pub trait DisputeGateway: Send + Sync + 'static {
-    /// Uploads one evidence file (`purpose=dispute_evidence`) and answers its id.
+    /// Uploads one evidence file (`purpose=dispute_evidence`) and answers its id. `label`
+    /// names the file: the dispute's id, or `order-N` when prepared before any dispute.
     fn upload_file(
         &self,
-        dispute_id: String,
+        label: String,
         file: EvidenceFile,
         pdf: Vec<u8>,
     ) -> impl Future<Output = Result<String, PaymentError>> + Send;
@@ -193,6 +195,57 @@ pub trait DisputeRepository: Send + Sync + 'static {
         &self,
         dispute_id: String,
     ) -> impl Future<Output = anyhow::Result<Option<Dispute>>> + Send;
+
+    /// The order paid by `payment_id`, and whether it is delivered now.
+    fn order_paid_by(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = anyhow::Result<Option<(OrderId, bool)>>> + Send;
+
+    /// Records a fraud warning on `order` and asks for its evidence to be prepared, due at
+    /// `at`, unless it was asked for before: `true` when asked now.
+    fn want_preparing(
+        &self,
+        order: OrderId,
+        fraud_type: Option<String>,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<bool>> + Send;
+
+    /// Up to `limit` warned orders whose evidence is due to be prepared at `now`, each leased
+    /// to this caller until `lease_until`.
+    fn lease_preparing(
+        &self,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: u32,
+    ) -> impl Future<Output = anyhow::Result<Vec<WarnedOrder>>> + Send;
+
+    /// The order's evidence is prepared: these files, built from the record of `fingerprint`.
+    fn prepared(
+        &self,
+        order: OrderId,
+        files: StagedFiles,
+        fingerprint: String,
+        at: DateTime<Utc>,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// Preparing failed with `error`: tried again at `retry_at`, or never (`None`).
+    fn preparing_failed(
+        &self,
+        order: OrderId,
+        error: String,
+        retry_at: Option<DateTime<Utc>>,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+
+    /// The files prepared for `order` and the fingerprint of the record they were built from.
+    fn prepared_files(
+        &self,
+        order: OrderId,
+    ) -> impl Future<Output = anyhow::Result<Option<(StagedFiles, String)>>> + Send;
+
+    /// Every warned delivered order, newest warning first.
+    fn warned_orders(&self) -> impl Future<Output = anyhow::Result<Vec<WarnedOrder>>> + Send;
 }
 
 /// What claiming a submission found.

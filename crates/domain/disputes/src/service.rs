@@ -1,12 +1,14 @@
 //! What the shop does with a dispute: keeps it, stages the delivery record as evidence once,
 //! lets staff submit or accept it, and submits by itself before the deadline.
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 use orders::gateways::PaymentError;
 use orders::PaymentProvider;
 use shared::{Actor, Clock};
 
-use crate::models::{Dispute, DisputeCounts, DisputeError, EvidenceState, MAX_NOTE_CHARS};
+use crate::models::{
+    Dispute, DisputeCounts, DisputeError, EvidenceState, WarnedOrder, MAX_NOTE_CHARS,
+};
 use crate::ports::{Claim, DisputeGateway, DisputeRepository, EvidenceRenderer, RecordMaterials};
 use crate::text::evidence_text;
 use crate::{DeliveryRecord, DisputeFacts, EvidenceFile, StagedFiles};
@@ -225,13 +227,7 @@ where
                 Ok(true)
             }
             Err(DisputeError::Provider(error)) => {
-                // a refusal will not change by itself; anything else is tried again, a while
-                // later each time, until staff are left to it
-                let retry = match &error {
-                    PaymentError::Rejected { .. } => None,
-                    _ if dispute.staging_attempts + 1 >= STAGING_ATTEMPTS => None,
-                    _ => Some(self.clock.now() + retry_in(dispute.staging_attempts)),
-                };
+                let retry = self.retry_at(&error, dispute.staging_attempts);
                 tracing::warn!(dispute = %id, %error, "staging dispute evidence failed");
                 self.parts
                     .repo
@@ -271,25 +267,14 @@ where
         let text = evidence_text(&record, note);
         let files = match files {
             Some(files) => files,
-            None => {
-                let pdfs = self
-                    .parts
-                    .renderer
-                    .render(record.clone())
-                    .await
-                    .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
-                let id = &dispute.dispute_id;
-                let upload = |file: EvidenceFile| {
-                    self.parts
-                        .gateway
-                        .upload_file(id.clone(), file, pdfs.get(file).to_vec())
-                };
-                StagedFiles {
-                    service_documentation: upload(EvidenceFile::ServiceDocumentation).await?,
-                    customer_communication: upload(EvidenceFile::CustomerCommunication).await?,
-                    refund_policy: upload(EvidenceFile::RefundPolicy).await?,
+            None => match self.parts.repo.prepared_files(order).await? {
+                // prepared at a fraud warning from the record as it still is: nothing to upload
+                Some((files, fingerprint)) if fingerprint == record.fingerprint() => {
+                    tracing::info!(dispute = %dispute.dispute_id, %order, "dispute staged with the evidence prepared at the fraud warning");
+                    files
                 }
-            }
+                _ => self.upload(dispute.dispute_id.clone(), record).await?,
+            },
         };
         self.parts
             .gateway
@@ -301,6 +286,160 @@ where
             )
             .await?;
         Ok(Some(files))
+    }
+
+    /// Renders the record's three files and uploads them, named by `label`.
+    async fn upload(
+        &self,
+        label: String,
+        record: DeliveryRecord,
+    ) -> Result<StagedFiles, DisputeError> {
+        let pdfs = self
+            .parts
+            .renderer
+            .render(record)
+            .await
+            .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
+        let upload = |file: EvidenceFile| {
+            self.parts
+                .gateway
+                .upload_file(label.clone(), file, pdfs.get(file).to_vec())
+        };
+        Ok(StagedFiles {
+            service_documentation: upload(EvidenceFile::ServiceDocumentation).await?,
+            customer_communication: upload(EvidenceFile::CustomerCommunication).await?,
+            refund_policy: upload(EvidenceFile::RefundPolicy).await?,
+        })
+    }
+
+    /// When a job that failed with `error` after `attempts` earlier failures is tried again:
+    /// a refusal will not change by itself; anything else is tried again, a while later each
+    /// time, until staff are left to it (`None`).
+    fn retry_at(&self, error: &PaymentError, attempts: i32) -> Option<DateTime<Utc>> {
+        match error {
+            PaymentError::Rejected { .. } => None,
+            _ if attempts + 1 >= STAGING_ATTEMPTS => None,
+            _ => Some(self.clock.now() + retry_in(attempts)),
+        }
+    }
+
+    /// The card's issuer warned that the payment `payment_id` looks fraudulent. When it paid
+    /// an order that is delivered (nothing left to hold), the dispute that may follow is
+    /// prepared for: the evidence is built and uploaded now, once however often the warning
+    /// repeats. Answers whether that was asked now (an undelivered order is held by after the
+    /// sale instead).
+    pub async fn fraud_warned(
+        &self,
+        provider: PaymentProvider,
+        payment_id: Option<String>,
+        fraud_type: Option<String>,
+    ) -> anyhow::Result<bool> {
+        let Some(payment_id) = payment_id else {
+            return Ok(false);
+        };
+        let Some((order, true)) = self.parts.repo.order_paid_by(provider, payment_id).await? else {
+            return Ok(false);
+        };
+        let asked = self
+            .parts
+            .repo
+            .want_preparing(order, fraud_type, self.clock.now())
+            .await?;
+        if asked {
+            tracing::info!(%order, "fraud warning on a delivered order: its evidence is prepared in advance");
+        }
+        Ok(asked)
+    }
+
+    /// Prepares the evidence of every warned order whose preparing is due; answers how many
+    /// were prepared.
+    pub async fn prepare_due(&self) -> anyhow::Result<usize> {
+        let now = self.clock.now();
+        let leased = self
+            .parts
+            .repo
+            .lease_preparing(now, now + Duration::minutes(STAGING_LEASE_MINUTES), 10)
+            .await?;
+        let mut prepared = 0;
+        for warned in leased {
+            if self.prepare_one(&warned).await? {
+                prepared += 1;
+            }
+        }
+        Ok(prepared)
+    }
+
+    async fn prepare_one(&self, warned: &WarnedOrder) -> anyhow::Result<bool> {
+        let order = warned.order_id;
+        let built = match self.record_of(order).await? {
+            Some(record) => {
+                let fingerprint = record.fingerprint();
+                self.upload(format!("order-{order}"), record)
+                    .await
+                    .map(|files| (files, fingerprint))
+            }
+            None => Err(DisputeError::Conflict(format!("Order #{order} is gone."))),
+        };
+        match built {
+            Ok((files, fingerprint)) => {
+                self.parts
+                    .repo
+                    .prepared(order, files, fingerprint, self.clock.now())
+                    .await?;
+                tracing::info!(%order, "evidence prepared at the fraud warning");
+                Ok(true)
+            }
+            Err(error) => {
+                let retry = match &error {
+                    DisputeError::Provider(error) => self.retry_at(error, warned.attempts),
+                    _ => None,
+                };
+                tracing::warn!(%order, %error, "preparing the evidence at a fraud warning failed");
+                self.parts
+                    .repo
+                    .preparing_failed(order, error.to_string(), retry)
+                    .await?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Every delivered order that got a fraud warning, newest first, with its evidence's state.
+    pub async fn warned_orders(&self) -> anyhow::Result<Vec<WarnedOrder>> {
+        self.parts.repo.warned_orders().await
+    }
+
+    /// One evidence file of a warned order, as a dispute of it would send it (built from the
+    /// order's record now). `NotFound` for an order without a warning on record.
+    pub async fn warned_evidence_file(
+        &self,
+        order: orders::OrderId,
+        file: EvidenceFile,
+    ) -> Result<Vec<u8>, DisputeError> {
+        let warned = self.parts.repo.warned_orders().await?;
+        if !warned.iter().any(|warned| warned.order_id == order) {
+            return Err(DisputeError::NotFound(format!("order {order}")));
+        }
+        self.file_of(order, file).await
+    }
+
+    /// One evidence file of `order`, built from its record now.
+    async fn file_of(
+        &self,
+        order: orders::OrderId,
+        file: EvidenceFile,
+    ) -> Result<Vec<u8>, DisputeError> {
+        let record = self
+            .record_of(order)
+            .await?
+            .ok_or_else(|| DisputeError::Conflict(format!("Order #{order} is gone.")))?;
+        let pdfs = self
+            .parts
+            .renderer
+            .render(record)
+            .await
+            .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
+        Ok(pdfs.get(file).to_vec())
     }
 
     /// Staff submit the evidence to the bank, with their note. Refused when the note is too
@@ -465,17 +604,7 @@ where
         let order = dispute.order_id.ok_or_else(|| {
             DisputeError::Conflict("This dispute is about no order of ours.".to_owned())
         })?;
-        let record = self
-            .record_of(order)
-            .await?
-            .ok_or_else(|| DisputeError::Conflict(format!("Order #{order} is gone.")))?;
-        let pdfs = self
-            .parts
-            .renderer
-            .render(record)
-            .await
-            .map_err(|error| DisputeError::Unknown(anyhow::Error::new(error)))?;
-        Ok(pdfs.get(file).to_vec())
+        self.file_of(order, file).await
     }
 }
 

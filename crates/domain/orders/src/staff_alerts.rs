@@ -102,7 +102,8 @@ fn fraud_warning_text(order: &Order, kind: Option<&str>, refunding: bool) -> Str
         ),
         OrderStatus::Delivered => format!(
             "Delivered order #{id} got an early fraud warning from the card's issuer{kind}: a \
-             dispute may follow, and its delivery record is the evidence."
+             dispute may follow. Its delivery record is being prepared as evidence and sent to \
+             the payment provider in advance; see the disputes page."
         ),
         _ => format!("Order #{id} got an early fraud warning from the card's issuer{kind}."),
     }
