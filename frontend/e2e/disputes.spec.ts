@@ -148,10 +148,25 @@ test('a delivered order is disputed, and a super_admin submits its delivery reco
   await expectNoHorizontalScroll(page);
   await saveScreenshot(page, testInfo, 'order-page-received-375');
 
-  // The card holder's bank disputes it (the dev payment page plays Stripe).
+  // The card's issuer warns of fraud first (the dev payment page plays Stripe): the order is
+  // delivered, so nothing is held and the evidence is prepared for the dispute that may follow.
   await page.goto(`/dev/pay/${orderId}`);
-  await expect(page.getByRole('button', { name: 'Send a fraud warning' })).toBeVisible();
   await saveScreenshot(page, testInfo, 'dev-pay-bank-375');
+  await page.getByRole('button', { name: 'Send a fraud warning' }).click();
+  await expect(page).toHaveURL(new RegExp(`/dev/pay/${orderId}$`));
+  const warnedBoss = await loggedIn(playwright, base, BOSS);
+  await expect
+    .poll(async () => {
+      const list = (await (await warnedBoss.get('/api/admin/fraud-warnings')).json()) as {
+        order_id: number;
+        evidence: string;
+      }[];
+      return list.find((w) => w.order_id === orderId)?.evidence;
+    })
+    .toBe('prepared');
+  await warnedBoss.dispose();
+
+  // Then the card holder's bank disputes it.
   await page.getByRole('button', { name: 'Open a dispute' }).click();
   await expect(page).toHaveURL(new RegExp(`/dev/pay/${orderId}$`));
   await expect(page.getByText('This order is disputed')).toBeVisible();
@@ -201,6 +216,16 @@ test('a delivered order is disputed, and a super_admin submits its delivery reco
         entry.getByRole('link', { name: new RegExp(`^${label} \\(PDF\\)`) }),
       ).toHaveAttribute('href', new RegExp(`/api/admin/disputes/${disputeId}/evidence/`));
     }
+    // The fraud warning before the dispute shows with the evidence prepared for it.
+    const warned = admin
+      .getByRole('list', { name: 'Fraud warnings on delivered orders' })
+      .getByRole('listitem', { name: `Order #${orderId}` });
+    await expect(warned).toContainText('Fraud warning');
+    await expect(warned).toContainText('Evidence ready at Stripe');
+    await expect(warned.getByRole('link', { name: /^Delivery record \(PDF\)/ })).toHaveAttribute(
+      'href',
+      `/api/admin/fraud-warnings/${orderId}/evidence/service_documentation`,
+    );
     await expectNoSeriousA11yViolations(admin);
     await saveScreenshot(admin, testInfo, 'admin-disputes-1280');
     await admin.setViewportSize({ width: 375, height: 812 });

@@ -51,6 +51,7 @@ export const queryKeys = {
     promoCodes: ['admin', 'promo-codes'] as const,
     blocklist: ['admin', 'blocklist'] as const,
     disputes: ['admin', 'disputes'] as const,
+    fraudWarnings: ['admin', 'fraud-warnings'] as const,
     audit: {
       all: ['admin', 'audit'] as const,
       list: <F extends object>(filters: F) => ['admin', 'audit', filters] as const,

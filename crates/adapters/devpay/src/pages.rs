@@ -121,7 +121,8 @@ pub fn pay_page(order: &Order) -> String {
              <form method=\"post\" action=\"/dev/pay/{id}/fraud-warning\"><button class=\"secondary\" type=\"submit\">Send a fraud warning</button></form>\
              </div><p class=\"note\">A dispute (\"product not received\", due in 7 days) \
              shows on the admin's Disputes page; a fraud warning holds an order not yet \
-             delivered.</p>",
+             delivered, and on a delivered one prepares the evidence for the dispute that may \
+             follow (the Disputes page shows it).</p>",
             escape(&order.status().label().to_lowercase())
         )
     } else {

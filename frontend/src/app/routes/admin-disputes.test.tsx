@@ -41,6 +41,45 @@ function renderDisputes(user: User | null) {
 const boss = makeUser({ id: 1, name: 'Boss', account_type: 'super_admin' });
 
 describe('/admin/disputes', () => {
+  it('shows delivered orders warned of fraud with the evidence prepared for them', async () => {
+    fakeApi({
+      'GET /admin/disputes': () => jsonResponse([]),
+      'GET /admin/fraud-warnings': () =>
+        jsonResponse([
+          {
+            order_id: 41,
+            warned_at: '2026-11-29T10:00:00Z',
+            fraud_type: 'unauthorized_use_of_card',
+            evidence: 'prepared',
+            prepared_at: '2026-11-29T10:00:05Z',
+            error: null,
+          },
+          {
+            order_id: 40,
+            warned_at: '2026-11-28T10:00:00Z',
+            fraud_type: null,
+            evidence: 'failed',
+            prepared_at: null,
+            error: 'the payment provider failed: Stripe had a problem',
+          },
+        ]),
+    });
+    renderDisputes(boss);
+    const list = await screen.findByRole('list', { name: 'Fraud warnings on delivered orders' });
+    const ready = within(list).getByRole('listitem', { name: 'Order #41' });
+    expect(ready).toHaveTextContent('Fraud warning');
+    expect(ready).toHaveTextContent('unauthorized use of card');
+    expect(ready).toHaveTextContent('Evidence ready at Stripe');
+    expect(within(ready).getByRole('link', { name: 'Messages (PDF)' })).toHaveAttribute(
+      'href',
+      '/api/admin/fraud-warnings/41/evidence/customer_communication',
+    );
+    const failed = within(list).getByRole('listitem', { name: 'Order #40' });
+    expect(failed).toHaveTextContent('Evidence not prepared');
+    expect(failed).toHaveTextContent('Stripe had a problem');
+    expect(screen.getByText('No disputes.')).toBeInTheDocument();
+  });
+
   it('is for super admins only', () => {
     const calls = fakeApi({});
     renderDisputes(makeUser({ account_type: 'admin' }));

@@ -5,8 +5,9 @@ import { AlertIcon, ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
-import { useDisputes } from '@/features/disputes/api/disputes';
+import { useDisputes, useFraudWarnings } from '@/features/disputes/api/disputes';
 import { DisputeList } from '@/features/disputes/components/dispute-list';
+import { WarnedOrders } from '@/features/disputes/components/warned-orders';
 import { errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
@@ -76,7 +77,44 @@ function Disputes() {
         </h2>
         {content}
       </section>
+      <FraudWarnings />
     </div>
+  );
+}
+
+/** Delivered orders warned of fraud, whose evidence is prepared before any dispute. */
+function FraudWarnings() {
+  const warned = useFraudWarnings();
+  let content;
+  if (warned.isPending) {
+    content = <Skeleton height={72} radius="var(--radius-lg)" />;
+  } else if (warned.isError) {
+    content = (
+      <StateMessage
+        tone="danger"
+        role="alert"
+        icon={<AlertIcon size={28} />}
+        title="We couldn't load the fraud warnings"
+        description={errorMessage(warned.error)}
+        action={
+          <Button onClick={() => void warned.refetch()} loading={warned.isFetching}>
+            Retry
+          </Button>
+        }
+      />
+    );
+  } else if (warned.data.length === 0) {
+    content = <p className="admin-page__intro">No fraud warnings on delivered orders.</p>;
+  } else {
+    content = <WarnedOrders warned={warned.data} />;
+  }
+  return (
+    <section className="admin-page__section" aria-labelledby="fraud-warnings-title">
+      <h2 id="fraud-warnings-title" className="admin-page__section-title">
+        Fraud warnings on delivered orders
+      </h2>
+      {content}
+    </section>
   );
 }
 

@@ -7,6 +7,9 @@ import type { Schemas } from '@/types/api';
 /** A buyer's dispute of a payment, as GET /api/admin/disputes sends it. */
 export type Dispute = Schemas['Dispute'];
 
+/** A delivered order that got an early fraud warning, as GET /api/admin/fraud-warnings sends it. */
+export type WarnedOrder = Schemas['FraudWarnedOrder'];
+
 /** The three evidence files, by the name Stripe gives each. */
 export const EVIDENCE_FILES = [
   { file: 'service_documentation', label: 'Delivery record' },
@@ -70,4 +73,20 @@ export function useAcceptDispute() {
     onSuccess: (changed) => replaced(queryClient, changed),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: disputesQueryKey }),
   });
+}
+
+/** GET /api/admin/fraud-warnings: delivered orders warned of fraud, newest first (super_admin). */
+export function useFraudWarnings() {
+  return useQuery(
+    queryOptions({
+      queryKey: queryKeys.admin.fraudWarnings,
+      queryFn: ({ signal }): Promise<WarnedOrder[]> => api.get('/admin/fraud-warnings', { signal }),
+      meta: { userScoped: true },
+    }),
+  );
+}
+
+/** The address of one evidence PDF prepared for a warned order. */
+export function warnedEvidenceHref(orderId: number, file: string): string {
+  return `/api/admin/fraud-warnings/${orderId}/evidence/${file}`;
 }
