@@ -205,6 +205,7 @@ impl Services {
                 discord_invite: settings.site.discord_invite()?.map(str::to_owned),
                 guild_id: Some(settings.discord.guild_id.trim().to_owned())
                     .filter(|guild| !guild.is_empty()),
+                no_show_minutes: settings.delivery.no_show_minutes,
             },
         ));
         // every write goes through the one dispatcher: push, the snapshot, and each delivery's

@@ -111,6 +111,13 @@ pub struct QueuedOrderJson {
     /// Claimed at least `delivery.no_show_minutes` ago and the buyer is not in the game yet:
     /// release it to the next buyer.
     pub no_show: bool,
+    /// Its place in line while it waits for a claim (paid, unclaimed, not held; in order of
+    /// payment): the number its buyer's page shows. Null otherwise.
+    #[schema(required = true, minimum = 1)]
+    pub queue_position: Option<u32>,
+    /// Paid longer ago than the shop's promise and still not delivered (its buyer's page says
+    /// it is taking longer than usual).
+    pub over_promise: bool,
     /// The order's Discord ticket.
     #[schema(required = true)]
     pub ticket_url: Option<String>,

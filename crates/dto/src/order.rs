@@ -169,9 +169,17 @@ pub struct TrackedOrderResponse {
     pub delivered_at: Option<String>,
     /// `[{status, at}]`, oldest first: paid, claimed, delivered; or refunded.
     pub timeline: Vec<TimelineStepResponse>,
-    /// 1 for the next order staff deliver; null unless paid and waiting (null while the order
-    /// is being checked).
+    /// The order's place among the paid orders waiting for a claim (not on a risk hold), in
+    /// order of payment: 1 = the next staff claim; the staff queue shows the same line. Null
+    /// once claimed, while being checked, or once done.
     pub queue_position: Option<u32>,
+    /// Paid longer ago than the promise (`estimate_minutes`) and still not delivered: the page
+    /// says it is taking longer than usual (the staff queue says the same of it).
+    pub over_promise: bool,
+    /// While claimed and the buyer has not said "I'm in the game": by when to join the member
+    /// of staff's private server (`delivery.no_show_minutes` after the claim).
+    #[schema(format = DateTime)]
+    pub join_by: Option<String>,
     /// The shop is checking the payment before delivery (the order is out of the queue until
     /// it is done); why is not said.
     pub being_checked: bool,
@@ -195,6 +203,8 @@ impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
                 })
                 .collect(),
             queue_position: tracked.queue_position,
+            over_promise: tracked.over_promise,
+            join_by: tracked.join_by.map(|at| at.to_rfc3339()),
             being_checked: tracked.order.held().is_some(),
             delivery: OrderDeliveryResponse::from(&tracked.delivery),
             estimate_minutes: tracked.estimate_minutes,

@@ -2901,6 +2901,17 @@ export interface components {
              *     release it to the next buyer.
              */
             no_show: boolean;
+            /**
+             * Format: u-int32
+             * @description Its place in line while it waits for a claim (paid, unclaimed, not held; in order of
+             *     payment): the number its buyer's page shows. Null otherwise.
+             */
+            queue_position: number | null;
+            /**
+             * @description Paid longer ago than the shop's promise and still not delivered (its buyer's page says
+             *     it is taking longer than usual).
+             */
+            over_promise: boolean;
             /** @description The order's Discord ticket. */
             ticket_url: string | null;
             /** @description Why the ticket is missing or the buyer is not in it. */
@@ -3275,10 +3286,22 @@ export interface components {
             timeline: components["schemas"]["TimelineStepResponse"][];
             /**
              * Format: u-int32
-             * @description 1 for the next order staff deliver; null unless paid and waiting (null while the order
-             *     is being checked).
+             * @description The order's place among the paid orders waiting for a claim (not on a risk hold), in
+             *     order of payment: 1 = the next staff claim; the staff queue shows the same line. Null
+             *     once claimed, while being checked, or once done.
              */
             queue_position?: number | null;
+            /**
+             * @description Paid longer ago than the promise (`estimate_minutes`) and still not delivered: the page
+             *     says it is taking longer than usual (the staff queue says the same of it).
+             */
+            over_promise: boolean;
+            /**
+             * Format: date-time
+             * @description While claimed and the buyer has not said "I'm in the game": by when to join the member
+             *     of staff's private server (`delivery.no_show_minutes` after the claim).
+             */
+            join_by?: string | null;
             /**
              * @description The shop is checking the payment before delivery (the order is out of the queue until
              *     it is done); why is not said.

@@ -28,9 +28,8 @@ const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o
      o.hold_reason, o.held_at, u.name AS claimer_name \
      FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
 
-/// The waiting orders' order: buyers in the game first (longest ready first), then by payment.
-const WAITING_ORDER: &str =
-    "ORDER BY (o.buyer_ready_at IS NULL), o.buyer_ready_at ASC, o.paid_at ASC, o.id ASC";
+/// The paid orders by payment (the queue's own order is the delivery domain's).
+const WAITING_ORDER: &str = "ORDER BY o.paid_at ASC, o.id ASC";
 
 fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
     let id: i64 = row.try_get("", "id")?;
@@ -403,7 +402,8 @@ impl DeliveryRepository for Store {
         self.buyer_step(
             id,
             "UPDATE orders SET buyer_ready_at = ?, buyer_ready_ip = ? \
-             WHERE id = ? AND status = ? AND hold_reason IS NULL AND buyer_ready_at IS NULL",
+             WHERE id = ? AND status = ? AND hold_reason IS NULL AND buyer_ready_at IS NULL \
+               AND claimed_by IS NOT NULL",
             (at, from, OrderStatus::Paid),
             OrderStep::Ready,
         )

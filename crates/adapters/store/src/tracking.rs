@@ -137,7 +137,7 @@ impl TrackingRepository for Store {
                 &self.db,
                 "SELECT COUNT(*) AS ahead FROM orders o, orders me \
                  WHERE me.id = ? AND o.status = 'paid' AND o.hold_reason IS NULL \
-                 AND o.id <> me.id \
+                 AND o.claimed_by IS NULL AND o.id <> me.id \
                  AND (o.paid_at < me.paid_at OR (o.paid_at = me.paid_at AND o.id < me.id))",
                 vec![id.get().into()],
             ))

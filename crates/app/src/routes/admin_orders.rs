@@ -14,7 +14,7 @@ use crate::checkout::providers::ShopProviders;
 use crate::checkout::Roblox;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::services::{AfterSaleService, DeliveryQueueService};
+use crate::services::{AfterSaleService, DeliveryQueueService, TrackingService};
 use dto::admin_orders::{DeliverDoc, HoldJson, Item, ListQuery, QueuedOrderJson, Staff};
 use dto::staff::{StaffOnly, SuperAdminOnly};
 
@@ -39,11 +39,20 @@ async fn avatar(roblox: &Roblox, username: &str) -> Option<String> {
     }
 }
 
+/// What the queue says of an order besides the order: its place in line, and the promise
+/// it is measured against.
+#[derive(Clone, Copy)]
+struct InLine {
+    place: Option<u32>,
+    promise_minutes: u32,
+}
+
 async fn to_json(
     roblox: &Roblox,
     queue: &DeliveryQueueService,
     order: QueuedOrder,
     now: DateTime<Utc>,
+    line: InLine,
 ) -> QueuedOrderJson {
     let hold = order.held().map(|hold| HoldJson {
         reason: hold.reason.as_str(),
@@ -53,6 +62,8 @@ async fn to_json(
     QueuedOrderJson {
         ready_minutes: order.ready_minutes(now),
         no_show: queue.no_show(&order, now),
+        queue_position: line.place,
+        over_promise: order.over_promise(now, line.promise_minutes),
         ticket_url: queue.ticket_url(&order),
         claimed_at: order.claimed_at,
         buyer_ready_at: order.buyer_ready_at,
@@ -111,8 +122,7 @@ async fn to_json(
 pub async fn list(
     _staff: RequireStaff,
     query: web::Query<ListQuery>,
-    delivery: web::Data<DeliveryQueueService>,
-    roblox: web::Data<Roblox>,
+    view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
     let filter = match query.filter.as_deref().map(str::trim) {
         None | Some("") => QueueFilter::Paid,
@@ -120,14 +130,17 @@ pub async fn list(
             ApiError::field("filter", "The filter must be paid, delivered, held or all.")
         })?,
     };
-    let queue = &delivery;
+    let queue = &view.queue;
     let now = queue.now();
+    let promise_minutes = view.tracking.estimate_minutes().await;
     let orders = queue.list(filter).await?;
-    let body = futures::future::join_all(
-        orders
-            .into_iter()
-            .map(|order| to_json(&roblox, queue, order, now)),
-    )
+    let body = futures::future::join_all(orders.into_iter().map(|(order, place)| {
+        let line = InLine {
+            place,
+            promise_minutes,
+        };
+        to_json(&view.roblox, queue, order, now, line)
+    }))
     .await;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -142,8 +155,47 @@ fn order_id(raw: &str) -> Result<OrderId, ApiError> {
         .ok_or_else(|| ApiError::NotFound("Order not found.".to_owned()))
 }
 
-async fn answer(roblox: &Roblox, queue: &DeliveryQueueService, order: QueuedOrder) -> HttpResponse {
-    HttpResponse::Ok().json(to_json(roblox, queue, order, queue.now()).await)
+/// What the queue's answers are made with: the queue, the buyers' Roblox avatars, and the
+/// shop's delivery promise (the one the buyers' pages measure against).
+pub struct QueueView {
+    queue: web::Data<DeliveryQueueService>,
+    roblox: web::Data<Roblox>,
+    tracking: web::Data<TrackingService>,
+}
+
+impl actix_web::FromRequest for QueueView {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        fn data<T: 'static>(
+            req: &actix_web::HttpRequest,
+        ) -> Result<web::Data<T>, actix_web::Error> {
+            req.app_data::<web::Data<T>>().cloned().ok_or_else(|| {
+                actix_web::error::ErrorInternalServerError("the delivery queue is not set up")
+            })
+        }
+        std::future::ready((|| {
+            Ok(QueueView {
+                queue: data(req)?,
+                roblox: data(req)?,
+                tracking: data(req)?,
+            })
+        })())
+    }
+}
+
+impl QueueView {
+    /// One order as the queue shows it after a staff action (its place in line is only told
+    /// in the list).
+    async fn answer(&self, order: QueuedOrder) -> HttpResponse {
+        let line = InLine {
+            place: None,
+            promise_minutes: self.tracking.estimate_minutes().await,
+        };
+        HttpResponse::Ok()
+            .json(to_json(&self.roblox, &self.queue, order, self.queue.now(), line).await)
+    }
 }
 
 /// POST /api/admin/orders/{id}/claim: 409 "Already claimed by Ann." when someone was first.
@@ -169,12 +221,12 @@ pub async fn claim(
     ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
-    roblox: web::Data<Roblox>,
+    view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
         .claim(order_id(&path)?, staff.user_id(), &staff.actor(ip))
         .await?;
-    Ok(answer(&roblox, &delivery, order).await)
+    Ok(view.answer(order).await)
 }
 
 /// POST /api/admin/orders/{id}/release: only the one who claimed it.
@@ -200,12 +252,12 @@ pub async fn release(
     ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
-    roblox: web::Data<Roblox>,
+    view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
         .release(order_id(&path)?, staff.user_id(), &staff.actor(ip))
         .await?;
-    Ok(answer(&roblox, &delivery, order).await)
+    Ok(view.answer(order).await)
 }
 
 /// POST /api/admin/orders/{id}/deliver `{"proof_id": 3 | null}` (the body may be left out).
@@ -235,7 +287,7 @@ pub async fn deliver(
     path: web::Path<String>,
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
-    roblox: web::Data<Roblox>,
+    view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
@@ -250,7 +302,7 @@ pub async fn deliver(
     let order = delivery
         .deliver(id, staff.user_id(), proof, &staff.actor(ip))
         .await?;
-    Ok(answer(&roblox, &delivery, order).await)
+    Ok(view.answer(order).await)
 }
 
 /// POST /api/admin/orders/{id}/refund: refunds the whole payment through the order's provider
@@ -275,22 +327,20 @@ pub async fn deliver(
     ),
     security(("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn refund(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     path: web::Path<String>,
     aftersale: web::Data<AfterSaleService>,
-    delivery: web::Data<DeliveryQueueService>,
-    roblox: web::Data<Roblox>,
+    view: QueueView,
     providers: web::Data<ShopProviders>,
 ) -> Result<HttpResponse, ApiError> {
     let id = order_id(&path)?;
     aftersale
         .refund(id, providers.get_ref(), &staff.actor(ip))
         .await?;
-    let order = delivery.order(id).await?;
-    Ok(answer(&roblox, &delivery, order).await)
+    let order = view.queue.order(id).await?;
+    Ok(view.answer(order).await)
 }
 
 /// POST /api/admin/orders/{id}/hold/release: an order on a risk hold back in the queue.
@@ -317,10 +367,10 @@ pub async fn release_hold(
     ip: ClientIp,
     path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
-    roblox: web::Data<Roblox>,
+    view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
         .release_hold(order_id(&path)?, &admin.actor(ip))
         .await?;
-    Ok(answer(&roblox, &delivery, order).await)
+    Ok(view.answer(order).await)
 }

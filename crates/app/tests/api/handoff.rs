@@ -467,11 +467,34 @@ async fn the_private_server_link_reaches_only_the_orders_viewers_while_it_is_cla
     );
 }
 
+/// The staff queue's ids, in its order, and each waiting order's place in line.
+async fn staff_queue(app: &TestApp, staff: &reqwest::Client) -> Vec<(i64, Option<i64>)> {
+    let queue: Vec<Value> = staff
+        .get(app.url("/api/admin/orders"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    queue
+        .iter()
+        .map(|o| (o["id"].as_i64().unwrap(), o["queue_position"].as_i64()))
+        .collect()
+}
+
+/// The order's page as its buyer (the session that placed it) reads it.
+async fn page_of(app: &TestApp, buyer: &reqwest::Client, order: i64) -> Value {
+    let page = order_page(app, buyer, order, "").await;
+    assert_eq!(page.status(), 200);
+    page.json().await.unwrap()
+}
+
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
-async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case] backend: Backend) {
+async fn the_buyer_says_ready_once_per_claim_and_never_before_one(#[case] backend: Backend) {
     let app = fast_mail_shop(backend).await;
     let buyer = browser();
     link_discord(&app, &buyer, 0).await;
@@ -482,16 +505,10 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
     set_link(&app, &staff, LINK).await;
     // every counted call of this test in one window of the per-order count
     app.to_the_start_of_a_window(std::time::Duration::from_secs(3600));
-
-    let queue: Vec<Value> = staff
-        .get(app.url("/api/admin/orders"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(queue[0]["id"], first, "by payment while nobody is ready");
+    assert_eq!(
+        staff_queue(&app, &staff).await,
+        [(first, Some(1)), (second, Some(2))]
+    );
 
     let stranger = browser()
         .post(app.url(&format!("/api/orders/{second}/ready")))
@@ -512,17 +529,51 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
                 .unwrap()
         }
     };
+    let mut counted = 0;
+    // pressed before anyone claimed it: refused, and the order keeps its place
+    let early = ready(browser()).await;
+    counted += 1;
+    assert_eq!(early.status(), 409);
+    assert!(early.json::<Value>().await.unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("No one has picked up your order yet."));
+    assert_eq!(
+        staff_queue(&app, &staff).await,
+        [(first, Some(1)), (second, Some(2))]
+    );
+    assert_eq!(page_of(&app, &buyer, second).await["queue_position"], 2);
+
+    // claimed: out of the line, to be joined by a time; then in the game, once
+    assert_eq!(
+        staff_action(&app, &staff, second, "claim").await.status(),
+        200
+    );
+    let page = page_of(&app, &buyer, second).await;
+    assert_eq!(page["queue_position"], Value::Null);
+    let claimed_at =
+        chrono::DateTime::parse_from_rfc3339(page["delivery"]["claimed_at"].as_str().unwrap())
+            .unwrap();
+    let join_by = chrono::DateTime::parse_from_rfc3339(page["join_by"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        join_by - claimed_at,
+        chrono::Duration::minutes(15),
+        "delivery.no_show_minutes"
+    );
+    assert_eq!(page_of(&app, &buyer, first).await["queue_position"], 1);
     let said = ready(browser()).await;
+    counted += 1;
     assert_eq!(said.status(), 200);
     let page: Value = said.json().await.unwrap();
     assert!(page["delivery"]["buyer_ready_at"].is_string());
+    assert_eq!(page["join_by"], Value::Null, "nothing left to join by");
     let again = ready(browser()).await;
+    counted += 1;
     assert_eq!(again.status(), 409);
     assert_eq!(
         again.json::<Value>().await.unwrap()["message"],
         "Staff already know you are in the game."
     );
-
     let queue: Vec<Value> = staff
         .get(app.url("/api/admin/orders"))
         .send()
@@ -531,21 +582,29 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
         .json()
         .await
         .unwrap();
-    assert_eq!(queue[0]["id"], second, "the buyer in the game first");
+    assert_eq!(queue[0]["id"], second, "being delivered comes first");
     assert_eq!(queue[0]["ready_minutes"], 0);
-    assert!(queue[0]["buyer_ready_at"].is_string());
-    assert_eq!(queue[1]["buyer_ready_at"], Value::Null);
+    assert_eq!(queue[0]["queue_position"], Value::Null);
+    assert_eq!(queue[1]["queue_position"], 1);
 
-    // a release asks the buyer again; a claim nobody answers becomes a no show
-    assert_eq!(
-        staff_action(&app, &staff, second, "claim").await.status(),
-        200
-    );
+    // a release asks the buyer again, after the next claim; a claim nobody answers becomes a
+    // no show
     assert_eq!(
         staff_action(&app, &staff, second, "release").await.status(),
         200
     );
+    assert_eq!(
+        ready(browser()).await.status(),
+        409,
+        "released: not claimed"
+    );
+    counted += 1;
+    assert_eq!(
+        staff_action(&app, &staff, second, "claim").await.status(),
+        200
+    );
     assert_eq!(ready(browser()).await.status(), 200, "once per claim");
+    counted += 1;
     assert_eq!(
         staff_action(&app, &staff, first, "claim").await.status(),
         200
@@ -564,9 +623,8 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
     let second_card = queue.iter().find(|o| o["id"] == second).unwrap();
     assert_eq!(second_card["no_show"], false);
 
-    // 10 calls per order per hour: 3 counted so far (the one without the key never reached
-    // the order)
-    for _ in 0..7 {
+    // 10 calls per order per hour (the one without the key never reached the order)
+    for _ in counted..10 {
         assert_eq!(ready(browser()).await.status(), 409);
     }
     let limited = ready(browser()).await;
@@ -575,8 +633,82 @@ async fn the_buyer_says_ready_once_per_claim_and_ready_buyers_come_first(#[case]
 
     assert_eq!(
         app.order_steps(second).await,
-        ["placed", "paid", "ready", "claimed", "released", "ready"]
+        ["placed", "paid", "claimed", "ready", "released", "claimed", "ready"]
     );
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn buyers_places_in_line_are_the_staff_queues_and_a_late_order_says_so(
+    #[case] backend: Backend,
+) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let mut ids = Vec::new();
+    for _ in 0..5 {
+        ids.push(paid_order(&app, &buyer).await);
+        // paid a second apart: the line is the order of payment
+        app.clock.advance(std::time::Duration::from_secs(1));
+    }
+    let [a, b, c, d, e] = ids[..] else {
+        unreachable!()
+    };
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+    // b claimed and its buyer in the game; d claimed, its buyer not yet
+    assert_eq!(staff_action(&app, &staff, b, "claim").await.status(), 200);
+    assert_eq!(
+        app.post_json(&buyer, &format!("/api/orders/{b}/ready"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(staff_action(&app, &staff, d, "claim").await.status(), 200);
+
+    let queue = staff_queue(&app, &staff).await;
+    assert_eq!(
+        queue,
+        [
+            (b, None),
+            (d, None),
+            (a, Some(1)),
+            (c, Some(2)),
+            (e, Some(3))
+        ]
+    );
+    // each buyer's page counts exactly the waiting orders staff see before theirs
+    for (id, place) in &queue {
+        let page = page_of(&app, &buyer, *id).await;
+        assert_eq!(page["queue_position"].as_i64(), *place, "order {id}");
+        assert_eq!(page["over_promise"], false, "order {id}");
+    }
+
+    // past the promise (10 minutes with no deliveries measured): both sides say it runs late
+    app.clock.advance(std::time::Duration::from_secs(11 * 60));
+    let page = page_of(&app, &buyer, e).await;
+    assert_eq!(page["over_promise"], true);
+    assert_eq!(page["queue_position"], 3);
+    let cards: Vec<Value> = staff
+        .get(app.url("/api/admin/orders"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        cards.iter().all(|card| card["over_promise"] == true),
+        "{cards:?}"
+    );
+    // delivered: no longer late, and the line moves up
+    assert_eq!(staff_action(&app, &staff, b, "deliver").await.status(), 200);
+    assert_eq!(page_of(&app, &buyer, b).await["over_promise"], false);
+    assert_eq!(staff_action(&app, &staff, a, "claim").await.status(), 200);
+    assert_eq!(page_of(&app, &buyer, c).await["queue_position"], 1);
+    assert_eq!(page_of(&app, &buyer, e).await["queue_position"], 2);
 }
 
 #[rstest]
@@ -766,6 +898,12 @@ async fn a_burst_of_im_in_the_game_is_said_once_and_counted_by_the_limit(#[case]
     link_discord(&app, &buyer, 0).await;
     let order = paid_order(&app, &buyer).await;
     let key = key_of(&app, order).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+    assert_eq!(
+        staff_action(&app, &staff, order, "claim").await.status(),
+        200
+    );
     // 30 at once from browsers holding the link: one says it, the others are told it was said
     // or, past ten in the hour, to wait (all in one window of the per-order count)
     app.to_the_start_of_a_window(std::time::Duration::from_secs(3600));
@@ -788,5 +926,8 @@ async fn a_burst_of_im_in_the_game_is_said_once_and_counted_by_the_limit(#[case]
     assert_eq!(count(200), 1, "{statuses:?}");
     assert_eq!(count(409), 9, "{statuses:?}");
     assert_eq!(count(429), 20, "{statuses:?}");
-    assert_eq!(app.order_steps(order).await, ["placed", "paid", "ready"]);
+    assert_eq!(
+        app.order_steps(order).await,
+        ["placed", "paid", "claimed", "ready"]
+    );
 }

@@ -9,10 +9,10 @@ mod service;
 
 pub use error::QueueError;
 pub use models::{
-    percentile, promise_minutes, report, timeline, BuyerDelivery, BuyerMail, DeliveredOrder,
-    DeliveryFigures, DeliveryReport, DeliveryStep, HandoffSettings, MailJob, MailRound,
-    QueueFilter, QueuedItem, QueuedOrder, Spread, TimelineStep, TrackedOrder, TrackingFacts,
-    PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
+    in_queue_order, is_over_promise, percentile, promise_minutes, report, timeline, BuyerDelivery,
+    BuyerMail, DeliveredOrder, DeliveryFigures, DeliveryReport, DeliveryStep, HandoffSettings,
+    MailJob, MailRound, QueueFilter, QueuedItem, QueuedOrder, Spread, TimelineStep, TrackedOrder,
+    TrackingFacts, PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
 pub use ports::{BuyerMailer, DeliveryRepository, DeliveryTimesRepository, TrackingRepository};
 pub use service::{last_month, DeliveryQueue, DeliveryTimes, OrderTracking};

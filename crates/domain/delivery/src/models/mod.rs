@@ -10,7 +10,7 @@ pub(crate) use queue::fixtures as queue_fixtures;
 #[cfg(test)]
 pub(crate) use times::fixtures as times_fixtures;
 
-pub use queue::{QueueFilter, QueuedItem, QueuedOrder};
+pub use queue::{in_queue_order, is_over_promise, QueueFilter, QueuedItem, QueuedOrder};
 pub use times::{
     percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures, DeliveryReport,
     DeliveryStep, Spread, PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,

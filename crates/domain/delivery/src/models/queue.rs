@@ -91,6 +91,22 @@ impl QueuedOrder {
         Some((now - ready).num_minutes().max(0))
     }
 
+    /// Waiting for a member of staff to claim it: paid, not claimed, not on a risk hold. Only
+    /// these are in line, in order of payment (see [`in_queue_order`]).
+    pub fn waits_in_line(&self) -> bool {
+        self.status == OrderStatus::Paid && self.claimed_by.is_none() && self.held().is_none()
+    }
+
+    /// Paid longer ago than the shop's promise (`promise_minutes`) and still not delivered
+    /// (nor on a risk hold): the buyer's page and the staff queue both say it runs late.
+    pub fn over_promise(&self, now: DateTime<Utc>, promise_minutes: u32) -> bool {
+        self.status == OrderStatus::Paid
+            && self.held().is_none()
+            && self
+                .paid_at
+                .is_some_and(|paid| is_over_promise(paid, now, promise_minutes))
+    }
+
     /// Claimed at least `no_show_minutes` ago and the buyer has not said they are in the game:
     /// staff may release it to the next buyer.
     pub fn no_show(&self, now: DateTime<Utc>, no_show_minutes: u32) -> bool {
@@ -101,6 +117,38 @@ impl QueuedOrder {
             _ => false,
         }
     }
+}
+
+/// Whether an order paid at `paid` waits longer than the promise at `now`.
+pub fn is_over_promise(paid: DateTime<Utc>, now: DateTime<Utc>, promise_minutes: u32) -> bool {
+    now - paid > chrono::Duration::minutes(i64::from(promise_minutes))
+}
+
+/// The one order of the delivery queue, the same for staff and buyers: first the orders being
+/// delivered (a buyer in the game first, the longest ready first; then by claim), then the
+/// orders waiting for a claim in order of payment. A buyer can say "I'm in the game" only once
+/// their order is claimed, so pressing it never moves an order ahead of earlier payments.
+/// Answers each order's place in line (1 = the next to be claimed) where it waits in line.
+pub fn in_queue_order(orders: &mut [QueuedOrder]) -> Vec<Option<u32>> {
+    orders.sort_by_key(|order| {
+        // (a "ready" kept from before this rule, on an unclaimed order, moves nothing)
+        let delivering = (!order.waits_in_line()).then_some((
+            order.buyer_ready_at.is_none(),
+            order.buyer_ready_at,
+            order.claimed_at,
+        ));
+        (order.waits_in_line(), delivering, order.paid_at, order.id)
+    });
+    let mut place = 0;
+    orders
+        .iter()
+        .map(|order| {
+            order.waits_in_line().then(|| {
+                place += 1;
+                place
+            })
+        })
+        .collect()
 }
 
 /// The orders the queue's tests look at (its model and its service).
@@ -168,6 +216,49 @@ mod tests {
         assert_eq!(ready.ready_minutes(now()), Some(3));
         let unclaimed = order(OrderStatus::Paid, None);
         assert!(!unclaimed.no_show(now(), 0));
+    }
+
+    #[test]
+    fn the_queue_delivers_claimed_orders_first_then_waits_in_order_of_payment() {
+        let at = |minutes: i64| Some(now() - chrono::Duration::minutes(minutes));
+        let make = |id: i64, paid: i64, claimed: Option<i64>, ready: Option<i64>| QueuedOrder {
+            id: OrderId::new(id),
+            paid_at: at(paid),
+            claimed_by: claimed.map(|_| StaffMember {
+                id: UserId::new(1),
+                name: "Ann".into(),
+            }),
+            claimed_at: claimed.and_then(at),
+            buyer_ready_at: ready.and_then(at),
+            ..order(OrderStatus::Paid, None)
+        };
+        let mut orders = vec![
+            make(4, 10, None, Some(9)), // pressed "ready" before any claim (before the rule)
+            make(2, 30, None, None),
+            make(5, 40, Some(5), None), // claimed, buyer not in yet
+            make(3, 20, None, None),
+            make(6, 50, Some(8), Some(2)), // claimed, buyer in the game
+        ];
+        let places = in_queue_order(&mut orders);
+        let ids: Vec<i64> = orders.iter().map(|o| o.id.get()).collect();
+        assert_eq!(ids, [6, 5, 2, 3, 4]);
+        assert_eq!(places, [None, None, Some(1), Some(2), Some(3)]);
+    }
+
+    #[test]
+    fn an_order_runs_late_past_the_promise_while_paid_and_not_held() {
+        let paid = order(OrderStatus::Paid, None); // paid 25 minutes ago
+        assert!(paid.over_promise(now(), 10));
+        assert!(
+            !paid.over_promise(now(), 25),
+            "exactly the promise is not late"
+        );
+        assert!(!paid.over_promise(now(), 30));
+        let delivered = QueuedOrder {
+            status: OrderStatus::Delivered,
+            ..paid.clone()
+        };
+        assert!(!delivered.over_promise(now(), 10));
     }
 
     #[test]

@@ -107,6 +107,8 @@ pub struct HandoffSettings {
     pub discord_invite: Option<String>,
     /// The Discord server of the tickets (their links).
     pub guild_id: Option<String>,
+    /// The minutes a buyer has to join the private server after a claim (`join_by`).
+    pub no_show_minutes: u32,
 }
 
 /// An order as its buyer sees it through the link.
@@ -119,6 +121,12 @@ pub struct TrackedOrder {
     pub delivery: BuyerDelivery,
     /// "Usually under N minutes".
     pub estimate_minutes: u32,
+    /// Paid longer ago than that and still waiting: the page says it runs late (the staff
+    /// queue says the same of it).
+    pub over_promise: bool,
+    /// While claimed and the buyer not yet in the game: by when they are to join the member of
+    /// staff's private server (`delivery.no_show_minutes` after the claim).
+    pub join_by: Option<DateTime<Utc>>,
 }
 
 /// The status steps of an order, oldest first.

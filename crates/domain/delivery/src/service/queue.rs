@@ -9,7 +9,7 @@ use orders::{OrderError, OrderId, OrderStatus, TransitionError};
 use shared::{Actor, Clock, PrivateServerUrl, UserId};
 
 use crate::error::QueueError;
-use crate::models::{QueueFilter, QueuedOrder};
+use crate::models::{in_queue_order, QueueFilter, QueuedOrder};
 use crate::ports::DeliveryRepository;
 
 /// The queue's rules over its store and a clock.
@@ -58,9 +58,24 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         self.clock.now()
     }
 
+    /// The orders of `filter`, the paid ones in the queue's one order (see
+    /// [`in_queue_order`]) with each waiting order's place in line, the rest as the filter
+    /// lists them.
     #[tracing::instrument(skip(self))]
-    pub async fn list(&self, filter: QueueFilter) -> Result<Vec<QueuedOrder>, OrderError> {
-        self.repository.queue(filter).await
+    pub async fn list(
+        &self,
+        filter: QueueFilter,
+    ) -> Result<Vec<(QueuedOrder, Option<u32>)>, OrderError> {
+        let listed = self.repository.queue(filter).await?;
+        let (mut queue, rest): (Vec<_>, Vec<_>) = listed
+            .into_iter()
+            .partition(|order| order.status == OrderStatus::Paid && order.held().is_none());
+        let places = in_queue_order(&mut queue);
+        Ok(queue
+            .into_iter()
+            .zip(places)
+            .chain(rest.into_iter().map(|order| (order, None)))
+            .collect())
     }
 
     /// Takes the order for `staff`; claiming one's own claim again changes nothing. The claim
@@ -150,7 +165,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     }
 
     /// The buyer says they are in the game (from the client address `from`): once per claim,
-    /// while the order is paid.
+    /// while the order is paid and claimed (the claim shows them the server to join).
     #[tracing::instrument(skip(self, from))]
     pub async fn buyer_ready(&self, id: OrderId, from: Option<String>) -> Result<(), QueueError> {
         if self
@@ -166,6 +181,12 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         } else if order.held().is_some() {
             QueueError::NotReady(
                 "We're checking this payment before delivery. You don't need to do anything.",
+            )
+        } else if order.claimed_by.is_none() {
+            // pressing early cannot move an order ahead of earlier payments
+            QueueError::NotReady(
+                "No one has picked up your order yet. When a member of staff does, their \
+                 private server shows here: join it, then press this.",
             )
         } else {
             QueueError::NotReady("Staff already know you are in the game.")
@@ -385,12 +406,21 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_buyer_says_ready_once_and_only_while_paid() {
-        let first = queue_with(true, order(OrderStatus::Paid, None));
+    async fn the_buyer_says_ready_once_and_only_while_paid_and_claimed() {
+        let ann = Some((UserId::new(1), "Ann"));
+        let first = queue_with(true, order(OrderStatus::Paid, ann));
         assert!(first.buyer_ready(OrderId::new(7), None).await.is_ok());
-        let again = queue_with(false, order(OrderStatus::Paid, None));
+        let again = queue_with(false, order(OrderStatus::Paid, ann));
         let error = again.buyer_ready(OrderId::new(7), None).await.unwrap_err();
         assert_eq!(error.to_string(), "Staff already know you are in the game.");
+        let unclaimed = queue_with(false, order(OrderStatus::Paid, None));
+        let error = unclaimed
+            .buyer_ready(OrderId::new(7), None)
+            .await
+            .unwrap_err();
+        assert!(error
+            .to_string()
+            .starts_with("No one has picked up your order yet."));
         let delivered = queue_with(false, order(OrderStatus::Delivered, None));
         let error = delivered
             .buyer_ready(OrderId::new(7), None)

@@ -129,10 +129,20 @@ where
     pub async fn track(&self, order: Order) -> Result<TrackedOrder, OrderError> {
         let facts = self.repository.after_sale_facts(order.id).await?;
         // an order on a risk hold is out of the queue: the buyer is told it is being checked
-        let queue_position = if order.status() == OrderStatus::Paid && order.held().is_none() {
+        // the place in line of an order waiting for a claim: the staff queue's own order
+        // (`in_queue_order`), counted by the store
+        let paid = order.status() == OrderStatus::Paid && order.held().is_none();
+        let queue_position = if paid && facts.claimed_at.is_none() {
             Some(self.repository.paid_orders_ahead(order.id).await? + 1)
         } else {
             None
+        };
+        let now = self.clock.now();
+        let join_by = match (paid, facts.claimed_at, facts.buyer_ready_at) {
+            (true, Some(claimed), None) => {
+                Some(claimed + Duration::minutes(i64::from(self.handoff.no_show_minutes)))
+            }
+            _ => None,
         };
         let mut delivery =
             BuyerDelivery::of(order.status(), &facts, self.handoff.guild_id.as_deref());
@@ -147,11 +157,19 @@ where
         if let (OrderStatus::Delivered, Some(proof)) = (order.status(), facts.proof_id) {
             delivery.proof_picture = self.repository.proof_picture(proof).await?;
         }
+        let estimate_minutes = self.estimate_minutes().await;
+        let over_promise = paid
+            && order
+                .lifecycle()
+                .paid_at()
+                .is_some_and(|at| crate::is_over_promise(at, now, estimate_minutes));
         Ok(TrackedOrder {
             timeline: timeline(&order, &facts),
             queue_position,
             delivery,
-            estimate_minutes: self.estimate_minutes().await,
+            estimate_minutes,
+            over_promise,
+            join_by,
             order,
         })
     }
