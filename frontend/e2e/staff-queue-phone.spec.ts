@@ -12,6 +12,7 @@ import {
   cartDrawer,
   createAccountWithCli,
   expectNoHorizontalScroll,
+  expectNoSeriousA11yViolations,
   fetchProducts,
   fillDetails,
   openCheckoutWith,
@@ -240,8 +241,16 @@ test('at 1280 px: a colleague’s claim by name, live; the same buyer’s orders
   await claim.click();
   await expect(second).toContainText('You are delivering this order.');
   await expect(second.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
+  // the toast, top right under the header, leaves the card's actions alone
+  await expect(page.getByText(`You are delivering order #${orders.pairSecond}.`)).toBeVisible();
+  for (const name of ['Mark delivered', 'Release', 'Refund']) {
+    const action = second.getByRole('button', { name, exact: true });
+    await action.scrollIntoViewIfNeeded();
+    expect(await hitsItself(action), `${name} is not under the toast`).toBe(true);
+  }
 
   expect(await expectEveryControlTakesItsTap(page)).toBeGreaterThan(5);
+  await expectNoSeriousA11yViolations(page);
   await saveScreenshot(page, testInfo, 'staff-queue-paid-1280', { fullPage: false });
   await page.evaluate(() => window.scrollTo(0, 0));
   await saveScreenshot(page, testInfo, 'staff-queue-paid-full-1280');
@@ -278,6 +287,7 @@ test('at 375 px: claim with the toast clear of the actions, upload the proof in 
     expect(await hitsItself(action), `${name} is not under the toast`).toBe(true);
   }
   await saveScreenshot(page, testInfo, 'staff-queue-claimed-375', { fullPage: false });
+  await expectNoSeriousA11yViolations(page);
   expect(await expectEveryControlTakesItsTap(page)).toBeGreaterThan(5);
   await saveScreenshot(page, testInfo, 'staff-queue-paid-375');
 
