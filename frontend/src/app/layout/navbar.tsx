@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { Link, NavLink } from 'react-router';
 
 import { ExternalLinkIcon, LeafLogo } from '@/components/ui/icons';
@@ -15,7 +15,30 @@ type NavbarProps = {
   cartButtonRef: RefObject<HTMLButtonElement | null>;
 };
 
+/**
+ * Keeps `--navbar-height` on the root element equal to the sticky header's height (one or two rows
+ * of links), so what is placed just under it (the phone's toasts) never covers it.
+ */
+function useNavbarHeightVariable() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const header = ref.current;
+    if (!header || typeof ResizeObserver === 'undefined') return undefined;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      root.style.setProperty('--navbar-height', `${header.getBoundingClientRect().height}px`);
+    });
+    observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--navbar-height');
+    };
+  }, []);
+  return ref;
+}
+
 export function Navbar({ cartButtonRef }: NavbarProps) {
+  const headerRef = useNavbarHeightVariable();
   const site = useSite();
   // an outside reviews site when set; the shop's own verified reviews otherwise
   const reviewsUrl = site.data?.reviews_url?.trim();
@@ -23,7 +46,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
   const logout = useLogout();
 
   return (
-    <header className="navbar">
+    <header ref={headerRef} className="navbar">
       <div className="container navbar__inner">
         <Link to={paths.home.getHref()} className="navbar__brand">
           <LeafLogo size={34} />

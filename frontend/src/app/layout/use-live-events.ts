@@ -4,13 +4,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { toast } from '@/components/ui/toast';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { getChatSessionId } from '@/features/chat/utils/chat-session-id';
-import {
-  connectLiveEvents,
-  isLive,
-  subscribeLive,
-  subscribeWatchedOrder,
-  watchedOrder,
-} from '@/lib/live-events';
+import { connectLiveEvents, subscribeWatchedOrder, watchedOrder } from '@/lib/live-events';
 
 /** What staff read once when the server refuses their stream (their screens poll meanwhile). */
 export const STREAM_REFUSED =
@@ -38,9 +32,4 @@ export function useLiveEvents(): void {
     });
     // userId: another account gets its own stream (its orders, its role)
   }, [queryClient, isStaff, isChecking, userId, order]);
-}
-
-/** Whether the event stream is up (polling is off while it is). */
-export function useLiveStatus(): boolean {
-  return useSyncExternalStore(subscribeLive, isLive, () => false);
 }

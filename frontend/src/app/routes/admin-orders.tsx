@@ -6,6 +6,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useAdminOrders } from '@/features/admin-orders/api/get-admin-orders';
 import { OrdersQueue } from '@/features/admin-orders/components/orders-queue';
+import { LiveState, QueueSummaryStrip } from '@/features/admin-orders/components/queue-summary';
+import { summarizeQueue } from '@/features/admin-orders/utils/queue-summary';
 import {
   PrivateServerPanel,
   type PrivateServerPrompt,
@@ -30,6 +32,8 @@ function Orders() {
   // A claim refused for want of a private server link opens the link's form with its message.
   const [serverPrompt, setServerPrompt] = useState<PrivateServerPrompt | null>(null);
   const orders = useAdminOrders(filter);
+  // The strip counts the paid orders whichever list is shown (the same query when it is Paid).
+  const paid = useAdminOrders('paid');
   const { user, isSuperAdmin } = useUser();
   const current = FILTERS.find((item) => item.value === filter) ?? FILTERS[0];
 
@@ -62,7 +66,7 @@ function Orders() {
         role="status"
         icon={<CheckCircleIcon size={28} />}
         title={current?.empty ?? 'No orders.'}
-        description="The list refreshes by itself every 10 seconds."
+        description="New paid orders appear here as they come in."
       />
     );
   } else {
@@ -77,14 +81,16 @@ function Orders() {
   }
 
   return (
-    <div className="container admin-page">
+    // Every control of the queue takes its own tap: the floating chat buttons step aside from them.
+    <div className="container admin-page admin-orders" data-keep-controls-clear>
       <header className="admin-page__header">
-        <div>
+        <div className="admin-orders__heading">
           <h1 className="admin-page__title">Orders to deliver</h1>
           <p className="admin-page__intro">
             Buyers ready in game first, then the oldest payment. Claim an order, meet the buyer in
             your private server, then mark it delivered.
           </p>
+          <LiveState />
         </div>
         <div className="orders-filter" role="group" aria-label="Show orders">
           {FILTERS.map((item) => (
@@ -100,6 +106,7 @@ function Orders() {
           ))}
         </div>
       </header>
+      <QueueSummaryStrip summary={paid.data ? summarizeQueue(paid.data) : null} />
       <PrivateServerPanel prompt={serverPrompt} />
       {content}
     </div>

@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 
+import { ToastSlot } from './toast';
 import { IconButton } from './icon-button';
 import { CloseIcon } from './icons';
 import './drawer.css';
@@ -57,6 +58,7 @@ function OpenDrawer({
             <CloseIcon />
           </IconButton>
         </div>
+        <ToastSlot />
         <div className="drawer__body">{children}</div>
         {footer ? <div className="drawer__footer">{footer}</div> : null}
       </div>

@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
 
+import { ToastSlot } from './toast';
 import { IconButton } from './icon-button';
 import { CloseIcon } from './icons';
 import './modal.css';
@@ -69,6 +70,7 @@ function OpenModal({
             {title}
           </h2>
         </div>
+        <ToastSlot />
         <div id={bodyId} className="modal__body">
           {children}
         </div>

@@ -1,3 +1,3 @@
 export { toast, useToastStore } from './toast-store';
 export type { Toast, ToastTone } from './toast-store';
-export { Toaster } from './toaster';
+export { Toaster, ToastSlot } from './toaster';

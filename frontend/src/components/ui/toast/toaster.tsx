@@ -7,9 +7,22 @@ import { useTopModalDialog } from '@/hooks/use-modal-dialog';
 import { useToastStore } from './toast-store';
 import './toast.css';
 
+/** What a dialog marks as its place for toasts: under its title, above its content. */
+const SLOT_ATTRIBUTE = 'data-toast-slot';
+
+/**
+ * A dialog's place for toasts (the cart drawer, a modal), right under its header. The toasts sit
+ * there in the flow, so they push the content down instead of covering its title, its lines or
+ * its buttons (issue 34: on a phone "Added to cart" hid the drawer's title).
+ */
+export function ToastSlot() {
+  return <div className="toast-slot" {...{ [SLOT_ATTRIBUTE]: '' }} />;
+}
+
 /**
  * Where toasts appear. Mounted once, in the app shell. While a modal dialog is open the page
- * behind it is inert, so the toasts move into the dialog to stay seen, heard and dismissable.
+ * behind it is inert, so the toasts move into the dialog to stay seen, heard and dismissable:
+ * into its {@link ToastSlot} where it has one.
  */
 export function Toaster() {
   const toasts = useToastStore((state) => state.toasts);
@@ -39,5 +52,6 @@ export function Toaster() {
       </div>
     </div>
   );
-  return dialog ? createPortal(toaster, dialog) : toaster;
+  if (!dialog) return toaster;
+  return createPortal(toaster, dialog.querySelector(`[${SLOT_ATTRIBUTE}]`) ?? dialog);
 }

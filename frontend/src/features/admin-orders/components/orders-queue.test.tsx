@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 
 import type { AdminOrder } from '@/features/admin-orders/types';
@@ -87,7 +87,7 @@ describe('the delivery queue', () => {
       'src',
       '/media/avatars/gardenkid.png',
     );
-    expect(card(41)).toHaveTextContent('Claimed by Bob.');
+    expect(card(41)).toHaveTextContent('Bob is delivering this.');
   });
 
   it('says who delivered a delivered order, not that it is being delivered (issue 23)', () => {
@@ -95,12 +95,19 @@ describe('the delivery queue', () => {
     const done = { status: 'delivered', status_label: 'Delivered' } as const;
     renderQueue([
       makeOrder({ id: 41, ...done, ...claimedByMe, delivered_at: '2026-11-26T10:20:00Z' }),
-      makeOrder({ id: 42, ...done, claimed_by: { id: 9, name: 'Bob' } }),
+      makeOrder({
+        id: 42,
+        ...done,
+        claimed_by: { id: 9, name: 'Bob' },
+        delivered_at: '2026-11-26T10:25:00Z',
+      }),
       makeOrder({ id: 43, ...claimedByMe }),
     ]);
-    expect(card(41)).toHaveTextContent('You delivered this order.');
+    expect(card(41)).toHaveTextContent('Delivered Nov 26, 2026');
+    expect(card(41)).toHaveTextContent('by you, no proof linked.');
     expect(card(41)).not.toHaveTextContent('You are delivering');
-    expect(card(42)).toHaveTextContent('Delivered by Bob.');
+    expect(card(42)).toHaveTextContent('by Bob');
+    expect(card(42)).not.toHaveTextContent('is delivering');
     expect(card(43)).toHaveTextContent('You are delivering this order.');
   });
 
@@ -193,5 +200,154 @@ describe('the delivery queue', () => {
     await user.click(within(card(41)).getByRole('button', { name: 'Claim' }));
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(onNeedsPrivateServer).toHaveBeenCalledExactlyOnceWith(message);
+  });
+
+  it("makes Claim the primary button and leaves a colleague's order without grey buttons", () => {
+    stubApi({});
+    renderQueue([makeOrder({ id: 41 }), makeOrder({ id: 42, claimed_by: { id: 9, name: 'Bob' } })]);
+    expect(within(card(41)).getByRole('button', { name: 'Claim' })).toHaveClass('btn--primary');
+    expect(card(42)).toHaveTextContent('Bob is delivering this.');
+    expect(within(card(42)).queryAllByRole('button')).toEqual([]);
+  });
+
+  it('links the orders of the same buyer to each other', () => {
+    stubApi({});
+    renderQueue([
+      makeOrder({ id: 41, discord_id: '500', roblox_username: 'Twice' }),
+      makeOrder({ id: 42, discord_id: '600', roblox_username: 'Once' }),
+      makeOrder({ id: 43, discord_id: '700', roblox_username: 'twice' }),
+    ]);
+    expect(card(41)).toHaveTextContent('2 orders from this buyer: #43');
+    expect(within(card(41)).getByRole('link', { name: '#43' })).toHaveAttribute(
+      'href',
+      '#order-43',
+    );
+    expect(within(card(43)).getByRole('link', { name: '#41' })).toHaveAttribute(
+      'href',
+      '#order-41',
+    );
+    expect(card(43)).toHaveAttribute('id', 'order-43');
+    expect(card(42)).not.toHaveTextContent('from this buyer');
+  });
+
+  it('shows when a delivered order was delivered and its proof, each picture a link', async () => {
+    stubApi({
+      'GET /proofs': () =>
+        jsonResponse([
+          {
+            id: 3,
+            items: '1 × Raccoon',
+            images: ['/media/proofs/a.webp', '/media/proofs/b.webp'],
+            created_at: '2026-11-26T10:19:00Z',
+          },
+        ]),
+    });
+    renderQueue([
+      makeOrder({
+        id: 41,
+        status: 'delivered',
+        status_label: 'Delivered',
+        ...claimedByMe,
+        delivered_at: '2026-11-26T10:20:00Z',
+        proof_id: 3,
+      }),
+    ]);
+    expect(card(41).querySelector('.order-card__delivered time')).toHaveAttribute(
+      'datetime',
+      '2026-11-26T10:20:00Z',
+    );
+    const pictures = await within(card(41)).findByRole('list', { name: 'Proof #3 pictures' });
+    const links = within(pictures).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/media/proofs/a.webp',
+      '/media/proofs/b.webp',
+    ]);
+    expect(within(links[0] as HTMLElement).getByRole('img')).toHaveAccessibleName(
+      'Proof #3, picture 1',
+    );
+  });
+
+  it('has a place under the actions for more of the order', () => {
+    stubApi({});
+    renderWithProviders(
+      <OrdersQueue
+        orders={[makeOrder({ id: 41 })]}
+        currentUserId={ME}
+        onNeedsPrivateServer={vi.fn()}
+        renderExtra={(order) => <p>More about #{order.id}</p>}
+      />,
+    );
+    const more = within(card(41)).getByText('More about #41');
+    expect(more.parentElement).toHaveClass('order-card__more');
+    const actions = card(41).querySelector('.order-card__actions') as HTMLElement;
+    expect(actions.compareDocumentPosition(more) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('uploads the proof pictures from Mark delivered, then delivers with that proof', async () => {
+    const api = stubApi({
+      'GET /proofs': () => jsonResponse([]),
+      'POST /proofs': () =>
+        jsonResponse(
+          {
+            id: 9,
+            items: '1 × Raccoon',
+            images: ['/media/proofs/new.webp'],
+            created_at: '2026-11-26T10:19:00Z',
+          },
+          201,
+        ),
+      'POST /admin/orders/42/deliver': () =>
+        jsonResponse(
+          makeOrder({ id: 42, status: 'delivered', status_label: 'Delivered', proof_id: 9 }),
+        ),
+    });
+    const { user } = renderQueue([makeOrder({ id: 42, ...claimedByMe })]);
+    await user.click(within(card(42)).getByRole('button', { name: 'Mark delivered' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark order #42 delivered' });
+    // nothing chosen: said before any upload is tried
+    await user.click(within(dialog).getByRole('button', { name: 'Upload proof' }));
+    expect(within(dialog).getByLabelText('Pictures')).toHaveAccessibleDescription(
+      /Choose at least one picture/,
+    );
+    expect(api.callsTo('POST /proofs')).toHaveLength(0);
+    expect(within(dialog).getByLabelText('Items delivered')).toHaveValue('1 × Raccoon');
+    const picture = new File(['png'], 'trade.png', { type: 'image/png' });
+    await user.upload(within(dialog).getByLabelText('Pictures'), picture);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload proof' }));
+    const proof = within(dialog).getByRole('combobox', { name: /Proof of delivery/ });
+    await waitFor(() => expect(proof).toHaveValue('9'));
+    expect(proof).toHaveAccessibleDescription('Proof #9 is uploaded and chosen.');
+    const sent = api.callsTo('POST /proofs')[0]?.body as FormData;
+    expect(sent.get('items')).toBe('1 × Raccoon');
+    expect((sent.getAll('images[]')[0] as File).name).toBe('trade.png');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark delivered' }));
+    expect(await screen.findByText('Order #42 marked delivered.')).toBeInTheDocument();
+    expect(api.callsTo('POST /admin/orders/42/deliver')[0]?.body).toEqual({ proof_id: 9 });
+  });
+
+  it("shows the server's word on pictures it refused, and delivers nothing", async () => {
+    const api = stubApi({
+      'GET /proofs': () => jsonResponse([]),
+      'POST /proofs': () =>
+        jsonResponse(
+          { message: 'Check the form.', errors: { images: ['trade.png is not a picture.'] } },
+          422,
+        ),
+    });
+    const { user } = renderQueue([makeOrder({ id: 42, ...claimedByMe })]);
+    await user.click(within(card(42)).getByRole('button', { name: 'Mark delivered' }));
+    const dialog = screen.getByRole('dialog', { name: 'Mark order #42 delivered' });
+    await user.upload(
+      within(dialog).getByLabelText('Pictures'),
+      new File(['x'], 'trade.png', { type: 'image/png' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Upload proof' }));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Pictures')).toHaveAccessibleDescription(
+        /trade.png is not a picture./,
+      ),
+    );
+    expect(within(dialog).getByRole('combobox', { name: /Proof of delivery/ })).toHaveValue('');
+    expect(api.callsTo('POST /admin/orders/42/deliver')).toHaveLength(0);
   });
 });

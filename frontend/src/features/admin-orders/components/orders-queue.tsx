@@ -1,21 +1,21 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Field } from '@/components/ui/field';
 import { AlertIcon, ExternalLinkIcon } from '@/components/ui/icons';
-import { Modal } from '@/components/ui/modal';
 import { minutesLabel } from '@/lib/duration';
 import { formatPrice } from '@/lib/money';
 
 import { useOrderAction, type OrderAction } from '@/features/admin-orders/api/order-actions';
-import { useProofChoices } from '@/features/admin-orders/api/get-proof-choices';
+import { DeliverDialog } from '@/features/admin-orders/components/deliver-dialog';
+import { DeliveryProof } from '@/features/admin-orders/components/delivery-proof';
 import type { AdminOrder } from '@/features/admin-orders/types';
+import { sameBuyerOrders } from '@/features/admin-orders/utils/same-buyer';
 
 import './orders-queue.css';
 
-const heldSince = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 const STATUS_TONES: Record<string, BadgeTone> = {
   paid: 'warning',
@@ -23,69 +23,6 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   refunded: 'neutral',
   disputed: 'danger',
 };
-
-function DeliverModal({
-  order,
-  onClose,
-  onConfirm,
-  pending,
-}: {
-  order: AdminOrder;
-  onClose: () => void;
-  onConfirm: (proofId: number | null) => void;
-  pending: boolean;
-}) {
-  const proofs = useProofChoices({ enabled: true });
-  const [proofId, setProofId] = useState('');
-  return (
-    <Modal
-      open
-      onClose={onClose}
-      title={`Mark order #${order.id} delivered`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={pending}>
-            Cancel
-          </Button>
-          <Button loading={pending} onClick={() => onConfirm(proofId ? Number(proofId) : null)}>
-            Mark delivered
-          </Button>
-        </>
-      }
-    >
-      <p>
-        Deliver to <strong>{order.roblox_username ?? 'the buyer'}</strong> in game first. You can
-        link a proof of delivery you posted.
-      </p>
-      <Field
-        label="Proof of delivery"
-        optional
-        hint={
-          proofs.isError
-            ? 'The proofs could not be loaded; you can deliver without one.'
-            : undefined
-        }
-      >
-        {(control) => (
-          <select
-            {...control}
-            className="form-control"
-            value={proofId}
-            disabled={proofs.isPending}
-            onChange={(event) => setProofId(event.currentTarget.value)}
-          >
-            <option value="">No proof</option>
-            {(proofs.data ?? []).map((proof) => (
-              <option key={proof.id} value={proof.id}>
-                {`#${proof.id} · ${proof.items}`}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-    </Modal>
-  );
-}
 
 function RefundModal({
   order,
@@ -120,6 +57,10 @@ type OrderCardProps = {
   /** Only a super_admin releases an order on a risk hold to the queue. */
   canReleaseHolds: boolean;
   onNeedsPrivateServer: (message: string) => void;
+  /** The other paid orders of the same buyer in the list (see sameBuyerOrders). */
+  sameBuyer: readonly number[];
+  /** More of the order under its actions (e.g. its messages with the buyer). */
+  extra?: ReactNode;
 };
 
 /**
@@ -131,8 +72,8 @@ function HoldNote({ hold }: { hold: NonNullable<AdminOrder['hold']> }) {
     <div className="order-card__hold" role="note">
       <Badge tone="danger">{hold.reason_label}</Badge>
       <span>
-        On hold since <time dateTime={hold.since}>{heldSince.format(new Date(hold.since))}</time>:
-        do not deliver it.{' '}
+        On hold since <time dateTime={hold.since}>{dateTime.format(new Date(hold.since))}</time>: do
+        not deliver it.{' '}
         {hold.reason === 'fraud_warning'
           ? "The card's issuer warned of fraud; a refund avoids a dispute and its fee."
           : 'The payment provider rates this payment as risky.'}
@@ -164,9 +105,26 @@ function Ticket({ order }: { order: AdminOrder }) {
 
 /** Who has the order: delivering it while paid, delivered it once done. */
 export function claimLine(status: string, mine: boolean, name: string): string {
-  if (status === 'paid') return mine ? 'You are delivering this order.' : `Claimed by ${name}.`;
+  if (status === 'paid')
+    return mine ? 'You are delivering this order.' : `${name} is delivering this.`;
   if (status === 'delivered') return mine ? 'You delivered this order.' : `Delivered by ${name}.`;
   return mine ? 'You claimed this order.' : `Claimed by ${name}.`;
+}
+
+/** The buyer's other paid orders: links to their cards, to deliver them in one visit. */
+function SameBuyer({ ids }: { ids: readonly number[] }) {
+  if (ids.length === 0) return null;
+  return (
+    <p className="order-card__same-buyer">
+      <strong>{ids.length + 1} orders from this buyer:</strong>{' '}
+      {ids.map((id, index) => (
+        <span key={id}>
+          {index > 0 ? ', ' : null}
+          <a href={`#order-${id}`}>#{id}</a>
+        </span>
+      ))}
+    </p>
+  );
 }
 
 function OrderCard({
@@ -174,6 +132,8 @@ function OrderCard({
   currentUserId,
   canReleaseHolds,
   onNeedsPrivateServer,
+  sameBuyer,
+  extra,
 }: OrderCardProps) {
   const titleId = useId();
   const action = useOrderAction({ onNeedsPrivateServer });
@@ -190,8 +150,13 @@ function OrderCard({
   // The toasts are the mutation's own (they are said even when this card has left the list).
   const perform = (next: OrderAction) => action.mutate(next, { onSuccess: () => setDialog(null) });
 
-  const refund = (disabled: boolean) => (
-    <Button variant="danger" size="sm" disabled={disabled} onClick={() => setDialog('refund')}>
+  const refund = (
+    <Button
+      variant="danger"
+      size="sm"
+      disabled={action.isPending}
+      onClick={() => setDialog('refund')}
+    >
       Refund
     </Button>
   );
@@ -207,12 +172,70 @@ function OrderCard({
     </Button>
   );
 
+  let actions: ReactNode = null;
+  if (isPaid && claimedByOther) {
+    // A colleague's: nothing to press here, only who has it (said by the claim line).
+    actions = null;
+  } else if (isPaid && mine) {
+    actions = (
+      <div className="order-card__actions">
+        <Button
+          className="order-card__main-action"
+          disabled={action.isPending}
+          onClick={() => setDialog('deliver')}
+        >
+          Mark delivered
+        </Button>
+        {/* A no-show's Release sits beside its badge. */}
+        {noShow ? null : release('ghost')}
+        {refund}
+      </div>
+    );
+  } else if (isPaid) {
+    actions = (
+      <div className="order-card__actions">
+        <Button
+          className="order-card__main-action"
+          loading={action.isPending && action.variables?.kind === 'claim'}
+          disabled={action.isPending}
+          onClick={() => perform({ kind: 'claim', id: order.id })}
+        >
+          Claim
+        </Button>
+        {refund}
+      </div>
+    );
+  } else if (held) {
+    actions = (
+      <div className="order-card__actions">
+        {canReleaseHolds ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={action.isPending}
+            onClick={() => perform({ kind: 'release-hold', id: order.id })}
+          >
+            Release to queue
+          </Button>
+        ) : null}
+        {refund}
+        {canReleaseHolds ? null : (
+          <p className="order-card__hold-hint">A super admin can release it to the queue.</p>
+        )}
+      </div>
+    );
+  } else if (refundable) {
+    actions = <div className="order-card__actions">{refund}</div>;
+  }
+
   return (
     <li
+      id={`order-${order.id}`}
       className={[
         'order-card',
         readyMinutes !== null && 'order-card--ready',
         noShow && 'order-card--no-show',
+        isPaid && claimedByOther && 'order-card--colleague',
       ]
         .filter(Boolean)
         .join(' ')}
@@ -275,6 +298,8 @@ function OrderCard({
         </div>
       </div>
 
+      <SameBuyer ids={sameBuyer} />
+
       {held ? <HoldNote hold={held} /> : null}
 
       {isPaid || held ? <Ticket order={order} /> : null}
@@ -287,56 +312,25 @@ function OrderCard({
         ))}
       </ul>
 
-      {order.claimed_by ? (
-        <p className="order-card__claim">{claimLine(order.status, mine, order.claimed_by.name)}</p>
+      {order.delivered_at ? (
+        <p className="order-card__delivered">
+          Delivered{' '}
+          <time dateTime={order.delivered_at}>{dateTime.format(new Date(order.delivered_at))}</time>
+          {order.claimed_by ? (mine ? ' by you' : ` by ${order.claimed_by.name}`) : null}
+          {order.proof_id === null ? ', no proof linked.' : null}
+        </p>
+      ) : null}
+      {order.delivered_at && order.proof_id !== null ? (
+        <DeliveryProof proofId={order.proof_id} />
       ) : null}
 
-      {isPaid ? (
-        <div className="order-card__actions">
-          {/* A no-show's Release sits beside its badge. */}
-          {mine && !noShow ? release('ghost') : null}
-          {mine ? null : (
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={action.isPending || claimedByOther}
-              onClick={() => perform({ kind: 'claim', id: order.id })}
-            >
-              Claim
-            </Button>
-          )}
-          {/* Delivering needs a claim (the server answers 409 "Claim this order first."). */}
-          {order.claimed_by ? (
-            <Button
-              size="sm"
-              disabled={action.isPending || claimedByOther}
-              onClick={() => setDialog('deliver')}
-            >
-              Mark delivered
-            </Button>
-          ) : null}
-          {refund(action.isPending || claimedByOther)}
-        </div>
-      ) : held ? (
-        <div className="order-card__actions">
-          {canReleaseHolds ? (
-            <Button
-              variant="secondary"
-              size="sm"
-              disabled={action.isPending}
-              onClick={() => perform({ kind: 'release-hold', id: order.id })}
-            >
-              Release to queue
-            </Button>
-          ) : null}
-          {refund(action.isPending)}
-          {canReleaseHolds ? null : (
-            <p className="order-card__hold-hint">A super admin can release it to the queue.</p>
-          )}
-        </div>
-      ) : refundable ? (
-        <div className="order-card__actions">{refund(action.isPending)}</div>
+      {order.claimed_by && order.status !== 'delivered' ? (
+        <p className={`order-card__claim${claimedByOther ? ' order-card__claim--other' : ''}`}>
+          {claimLine(order.status, mine, order.claimed_by.name)}
+        </p>
       ) : null}
+
+      {actions}
       {order.status === 'disputed' ? (
         <p className="order-card__claim" role="note">
           The buyer disputed this payment with their bank. Do not deliver it; it returns to the
@@ -344,8 +338,10 @@ function OrderCard({
         </p>
       ) : null}
 
+      {extra ? <div className="order-card__more">{extra}</div> : null}
+
       {dialog === 'deliver' ? (
-        <DeliverModal
+        <DeliverDialog
           order={order}
           pending={action.isPending}
           onClose={() => setDialog(null)}
@@ -373,6 +369,8 @@ type OrdersQueueProps = {
   canReleaseHolds?: boolean;
   /** A claim was refused because the member of staff has no private server link. */
   onNeedsPrivateServer: (message: string) => void;
+  /** More of each order, shown in its card under the actions (e.g. its messages). */
+  renderExtra?: (order: AdminOrder) => ReactNode;
 };
 
 /** The delivery queue: one card per order with the buyer's details and the staff actions. */
@@ -381,7 +379,9 @@ export function OrdersQueue({
   currentUserId,
   canReleaseHolds = false,
   onNeedsPrivateServer,
+  renderExtra,
 }: OrdersQueueProps) {
+  const sameBuyer = useMemo(() => sameBuyerOrders(orders), [orders]);
   return (
     <ul className="orders-queue" aria-label="Orders">
       {orders.map((order) => (
@@ -391,8 +391,12 @@ export function OrdersQueue({
           currentUserId={currentUserId}
           canReleaseHolds={canReleaseHolds}
           onNeedsPrivateServer={onNeedsPrivateServer}
+          sameBuyer={sameBuyer.get(order.id) ?? NONE}
+          extra={renderExtra?.(order)}
         />
       ))}
     </ul>
   );
 }
+
+const NONE: readonly number[] = [];

@@ -2,7 +2,7 @@ import { lazy, Suspense, useRef } from 'react';
 
 import { ChatIcon, CloseIcon } from '@/components/ui/icons';
 
-import { useOutOfTheWay } from '@/features/chat/hooks/use-out-of-the-way';
+import { useOutOfTheWay } from '@/hooks/use-out-of-the-way';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
 import './chat-launcher.css';
 

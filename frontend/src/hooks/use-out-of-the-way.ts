@@ -1,16 +1,22 @@
 import { useEffect, useState, type RefObject } from 'react';
 
 /**
- * What the floating chat button never covers: the page's forms, and whatever a page marks
- * with `data-keep-clear` (the checkout's total, the order's Roblox name and avatar).
+ * What the floating buttons (the help chat, Live Chats) never cover: the page's forms, whatever
+ * a page marks with `data-keep-clear` (the checkout's total, the order's Roblox name and avatar),
+ * and every control inside what a page marks `data-keep-controls-clear` (the staff's delivery
+ * queue: each of its buttons and links must take its own tap, issue 34).
  */
-export const KEEP_CLEAR_SELECTOR = 'form, [data-keep-clear]';
+export const KEEP_CLEAR_SELECTOR = [
+  'form',
+  '[data-keep-clear]',
+  '[data-keep-controls-clear] :is(a[href], button, input, select, textarea, summary)',
+].join(', ');
 
 /** Room kept around the button, in px: content this close counts as under it. */
 const MARGIN_PX = 8;
 
 /**
- * Whether something the shopper needs is under the fixed element `ref` (the chat button): then
+ * Whether something the shopper needs is under the fixed element `ref` (a floating button): then
  * it steps aside (issue 23: on phones it hid the checkout's total, the Roblox avatar preview and
  * the order page's Roblox name). Watches the elements of {@link KEEP_CLEAR_SELECTOR} that
  * cross the button's own rectangle of the screen, as the page scrolls and changes.
