@@ -582,10 +582,14 @@ async fn the_buyer_says_ready_once_per_claim_and_never_before_one(#[case] backen
         .json()
         .await
         .unwrap();
-    assert_eq!(queue[0]["id"], second, "being delivered comes first");
-    assert_eq!(queue[0]["ready_minutes"], 0);
-    assert_eq!(queue[0]["queue_position"], Value::Null);
-    assert_eq!(queue[1]["queue_position"], 1);
+    assert_eq!(
+        queue[0]["id"], first,
+        "the order of payment: a claim moves nothing"
+    );
+    assert_eq!(queue[0]["queue_position"], 1);
+    assert_eq!(queue[1]["id"], second);
+    assert_eq!(queue[1]["ready_minutes"], 0);
+    assert_eq!(queue[1]["queue_position"], Value::Null);
 
     // a release asks the buyer again, after the next claim; a claim nobody answers becomes a
     // no show
@@ -672,10 +676,10 @@ async fn buyers_places_in_line_are_the_staff_queues_and_a_late_order_says_so(
     assert_eq!(
         queue,
         [
-            (b, None),
-            (d, None),
             (a, Some(1)),
+            (b, None),
             (c, Some(2)),
+            (d, None),
             (e, Some(3))
         ]
     );

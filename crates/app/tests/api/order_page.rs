@@ -269,13 +269,20 @@ async fn the_order_page_opens_with_its_own_key_only_and_follows_the_order(
         .await
         .unwrap();
     assert_eq!(steps(&one), ["paid", "claimed"]);
-    assert_eq!(one["queue_position"], Value::Null, "claimed: out of the line");
+    assert_eq!(
+        one["queue_position"],
+        Value::Null,
+        "claimed: out of the line"
+    );
     let two: Value = page(&app, second, Some(&second_key))
         .await
         .json()
         .await
         .unwrap();
-    assert_eq!(two["queue_position"], 1, "next in line once the first is claimed");
+    assert_eq!(
+        two["queue_position"], 1,
+        "next in line once the first is claimed"
+    );
     let delivered = staff
         .post(app.url(&format!("/api/admin/orders/{first}/deliver")))
         .json(&json!({ "proof_id": null }))

@@ -34,6 +34,8 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     buyer_ready_at: null,
     ready_minutes: null,
     no_show: false,
+    queue_position: null,
+    over_promise: false,
     ticket_url: null,
     ticket_problem: null,
     hold: null,

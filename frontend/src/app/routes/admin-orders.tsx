@@ -87,8 +87,9 @@ function Orders() {
         <div className="admin-orders__heading">
           <h1 className="admin-page__title">Orders to deliver</h1>
           <p className="admin-page__intro">
-            Buyers ready in game first, then the oldest payment. Claim an order, meet the buyer in
-            your private server, then mark it delivered.
+            In order of payment. The orders waiting for a claim are numbered: No. 1 is next, and
+            each buyer sees the same number. Claim an order, meet the buyer in your private server,
+            then mark it delivered.
           </p>
           <LiveState />
         </div>

@@ -50,6 +50,8 @@ function tracked(
     delivered_at: null,
     timeline: [{ status: 'paid', at: '2026-11-21T10:01:00Z' }],
     queue_position: 4,
+    over_promise: false,
+    join_by: null,
     being_checked: false,
     estimate_minutes: 20,
     delivery: delivery(handoff),
@@ -58,10 +60,11 @@ function tracked(
 }
 
 /** Claimed by Ann, with her private server and the order's ticket. */
-const claimed = (handoff: Partial<OrderDelivery> = {}) =>
+const claimed = (handoff: Partial<OrderDelivery> = {}, joinBy: string | null = null) =>
   tracked(
     {
       queue_position: null,
+      join_by: joinBy,
       timeline: [
         { status: 'paid', at: '2026-11-21T10:01:00Z' },
         { status: 'claimed', at: '2026-11-21T10:05:00Z' },
@@ -365,14 +368,37 @@ describe('/orders/:id: I’m in the game', () => {
     expect(screen.queryByRole('button', { name: "I'm in the game" })).toBeNull();
   });
 
-  it('is offered while waiting in the queue too, and sends no key when the page had none', async () => {
-    const { api, user } = renderOrder('/orders/42', tracked(), {
+  it('is offered once claimed, and sends no key when the page had none', async () => {
+    const { api, user } = renderOrder('/orders/42', claimed(), {
       'POST /orders/42/ready': () =>
-        jsonResponse(tracked({}, { buyer_ready_at: '2026-11-21T10:02:00Z' })),
+        jsonResponse(claimed({ buyer_ready_at: '2026-11-21T10:02:00Z' })),
     });
     await user.click(await screen.findByRole('button', { name: "I'm in the game" }));
     expect(await screen.findByText(/Staff know you are in the game/)).toBeVisible();
     expect(api.callsTo('POST /orders/42/ready')[0]?.query.has('key')).toBe(false);
+  });
+
+  it('is not offered while the order waits for a claim: there is no server to be in yet', async () => {
+    renderOrder('/orders/42', tracked());
+    expect(await screen.findByTestId('queue-position')).toBeVisible();
+    expect(screen.queryByRole('button', { name: "I'm in the game" })).toBeNull();
+  });
+
+  it('says so when the order runs past the promise, with its place in line', async () => {
+    renderOrder('/orders/42', tracked({ over_promise: true, queue_position: 3 }));
+    expect(await screen.findByTestId('over-promise')).toHaveTextContent(
+      'This is taking longer than usual',
+    );
+    expect(screen.getByTestId('over-promise')).toHaveTextContent('You are number 3 in line');
+    expect(screen.getByTestId('queue-position')).toHaveTextContent(
+      'Taking longer than usual: you are number 3 in line',
+    );
+  });
+
+  it('counts down the time left to join after a claim', async () => {
+    const joinBy = new Date(Date.now() + 9 * 60 * 1000 + 30 * 1000).toISOString();
+    renderOrder('/orders/42', claimed({}, joinBy));
+    expect(await screen.findByTestId('join-by')).toHaveTextContent(/Join within 9:(29|30)/);
   });
 
   it('is not offered once said', async () => {

@@ -124,21 +124,13 @@ pub fn is_over_promise(paid: DateTime<Utc>, now: DateTime<Utc>, promise_minutes:
     now - paid > chrono::Duration::minutes(i64::from(promise_minutes))
 }
 
-/// The one order of the delivery queue, the same for staff and buyers: first the orders being
-/// delivered (a buyer in the game first, the longest ready first; then by claim), then the
-/// orders waiting for a claim in order of payment. A buyer can say "I'm in the game" only once
-/// their order is claimed, so pressing it never moves an order ahead of earlier payments.
-/// Answers each order's place in line (1 = the next to be claimed) where it waits in line.
+/// The one order of the delivery queue, the same for staff and buyers: the order of payment,
+/// claimed or not, so that a card never jumps under a member of staff's finger. Each order
+/// waiting for a claim is numbered in that order (1 = the next to be claimed): the number its
+/// buyer's page shows. A buyer can say "I'm in the game" only once their order is claimed, so
+/// pressing it never moves an order ahead of earlier payments.
 pub fn in_queue_order(orders: &mut [QueuedOrder]) -> Vec<Option<u32>> {
-    orders.sort_by_key(|order| {
-        // (a "ready" kept from before this rule, on an unclaimed order, moves nothing)
-        let delivering = (!order.waits_in_line()).then_some((
-            order.buyer_ready_at.is_none(),
-            order.buyer_ready_at,
-            order.claimed_at,
-        ));
-        (order.waits_in_line(), delivering, order.paid_at, order.id)
-    });
+    orders.sort_by_key(|order| (order.paid_at, order.id));
     let mut place = 0;
     orders
         .iter()
@@ -219,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn the_queue_delivers_claimed_orders_first_then_waits_in_order_of_payment() {
+    fn the_queue_is_the_order_of_payment_and_numbers_the_orders_waiting_for_a_claim() {
         let at = |minutes: i64| Some(now() - chrono::Duration::minutes(minutes));
         let make = |id: i64, paid: i64, claimed: Option<i64>, ready: Option<i64>| QueuedOrder {
             id: OrderId::new(id),
@@ -241,8 +233,14 @@ mod tests {
         ];
         let places = in_queue_order(&mut orders);
         let ids: Vec<i64> = orders.iter().map(|o| o.id.get()).collect();
+        // paid 50, 40, 30, 20 and 10 minutes ago
         assert_eq!(ids, [6, 5, 2, 3, 4]);
         assert_eq!(places, [None, None, Some(1), Some(2), Some(3)]);
+        // a "ready" on an order nobody claimed (kept from before the rule) moves nothing, and
+        // neither does a claim
+        let mut later = vec![make(1, 5, None, Some(1)), make(0, 60, None, None)];
+        assert_eq!(in_queue_order(&mut later), [Some(1), Some(2)]);
+        assert_eq!(later[0].id.get(), 0);
     }
 
     #[test]

@@ -246,11 +246,20 @@ function OrderCard({
           Order #{order.id}
         </h2>
         <Badge tone={STATUS_TONES[order.status] ?? 'neutral'}>{order.status_label}</Badge>
+        {order.queue_position !== null ? (
+          <span className="order-card__place" data-testid="queue-place">
+            No. {order.queue_position} in line
+          </span>
+        ) : null}
         {isPaid && order.minutes_waiting !== null ? (
           <span
-            className={`order-card__waiting${order.minutes_waiting >= 10 ? ' order-card__waiting--late' : ''}`}
+            className={`order-card__waiting${order.over_promise ? ' order-card__waiting--late' : ''}`}
+            title={
+              order.over_promise ? 'Longer than the shop promises: its buyer is told so' : undefined
+            }
           >
             Waiting {minutesLabel(order.minutes_waiting)}
+            {order.over_promise ? ' (late)' : null}
           </span>
         ) : null}
         <span className="order-card__total">{formatPrice(order.total)}</span>
@@ -361,7 +370,7 @@ function OrderCard({
 }
 
 type OrdersQueueProps = {
-  /** In the server's order (on the paid filter: buyers ready in game first). */
+  /** In the server's order (on the paid filter: by payment, the waiting ones numbered). */
   orders: AdminOrder[];
   /** Who is looking, to tell their own claims from others'. */
   currentUserId: number | null;

@@ -31,6 +31,7 @@ function paid(id: number, overrides: Partial<AdminOrder> = {}): AdminOrder {
     claimed_by: null,
     buyer_ready_at: null,
     minutes_waiting: 1,
+    over_promise: false,
     ...overrides,
   } as AdminOrder;
 }
@@ -41,7 +42,7 @@ describe('the queue summary', () => {
   it('counts the waiting, the claimed and the ready orders and the oldest unclaimed wait', () => {
     const summary = summarizeQueue([
       paid(1, { minutes_waiting: 4 }),
-      paid(2, { minutes_waiting: 14 }),
+      paid(2, { minutes_waiting: 14, over_promise: true }),
       // claimed long ago: being delivered, not waiting
       paid(3, { minutes_waiting: 40, claimed_by: { id: 2, name: 'Ann' } }),
       paid(4, {
@@ -55,18 +56,27 @@ describe('the queue summary', () => {
         hold: { reason: 'risk_level', reason_label: 'Risky payment', since: '' },
       }),
     ]);
-    expect(summary).toEqual({ waiting: 2, claimed: 2, ready: 1, oldestWaitMinutes: 14 });
+    expect(summary).toEqual({
+      waiting: 2,
+      claimed: 2,
+      ready: 1,
+      oldestWaitMinutes: 14,
+      late: true,
+    });
     expect(summarizeQueue([])).toEqual({
       waiting: 0,
       claimed: 0,
       ready: 0,
       oldestWaitMinutes: null,
+      late: false,
     });
   });
 
-  it('shows the counts, the oldest wait in red once it passes 10 minutes', () => {
+  it('shows the counts, the oldest wait in red once an order runs past the promise', () => {
     render(
-      <QueueSummaryStrip summary={{ waiting: 3, claimed: 1, ready: 2, oldestWaitMinutes: 75 }} />,
+      <QueueSummaryStrip
+        summary={{ waiting: 3, claimed: 1, ready: 2, oldestWaitMinutes: 75, late: true }}
+      />,
     );
     const strip = screen.getByLabelText('Queue summary');
     const term = (name: string) => within(strip).getByText(name).nextElementSibling as HTMLElement;

@@ -26,7 +26,7 @@ export function LiveState() {
 /** The strip over the queue: how many wait, are being delivered, are ready, and the oldest wait. */
 export function QueueSummaryStrip({ summary }: { summary: QueueSummary | null }) {
   const value = (count: number | undefined) => (count === undefined ? '–' : String(count));
-  const late = (summary?.oldestWaitMinutes ?? 0) >= 10;
+  const late = summary?.late ?? false;
   return (
     <dl className="queue-summary" aria-label="Queue summary" aria-busy={summary === null}>
       <div className="queue-summary__item">

@@ -10,6 +10,8 @@ export type QueueSummary = {
   ready: number;
   /** The longest wait among the unclaimed ones, in minutes; null when none waits. */
   oldestWaitMinutes: number | null;
+  /** Some unclaimed order waits longer than the shop promises (its buyer is told so). */
+  late: boolean;
 };
 
 /** Counts the paid orders in the queue (those on a risk hold are out of it). */
@@ -24,5 +26,6 @@ export function summarizeQueue(orders: readonly AdminOrder[]): QueueSummary {
     claimed: queued.length - unclaimed.length,
     ready: queued.filter((order) => order.buyer_ready_at !== null).length,
     oldestWaitMinutes: waits.length > 0 ? Math.max(...waits) : null,
+    late: unclaimed.some((order) => order.over_promise),
   };
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
@@ -46,9 +46,45 @@ function ReadyButton({ order, orderKey }: { order: TrackedOrder; orderKey: strin
   );
 }
 
+/** Whole minutes and seconds from now until `until`, ticking every second; 0:00 once past. */
+function useCountdown(until: string | null): string | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return undefined;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [until]);
+  if (until === null) return null;
+  const left = Math.max(0, Math.floor((new Date(until).getTime() - now) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+}
+
+/** The time left to join the member of staff, while they wait for the buyer. */
+function JoinBy({ joinBy }: { joinBy: string }) {
+  const left = useCountdown(joinBy);
+  const over = left === '0:00';
+  return (
+    <p className="order-handoff__join-by" data-testid="join-by" role="timer" aria-live="off">
+      {over ? (
+        <>
+          Your time to join is up. Join now and press &ldquo;I&apos;m in the game&rdquo;: staff may
+          otherwise give your turn to the next buyer and pick your order up again later.
+        </>
+      ) : (
+        <>
+          Join within <strong>{left}</strong> (by{' '}
+          <time dateTime={joinBy}>{clock.format(new Date(joinBy))}</time>), or staff may give your
+          turn to the next buyer.
+        </>
+      )}
+    </p>
+  );
+}
+
 /**
  * The buyer's part of the handoff while the order is paid: waiting in the queue, then who is on
- * the way with the private server to join, and "I'm in the game".
+ * the way with the private server to join (and by when), and "I'm in the game" once there is a
+ * server to be in.
  */
 export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProps) {
   const { staff_name: staff, private_server_url: server, ticket_url: ticket } = order.delivery;
@@ -74,12 +110,23 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
               Join the private server
             </ExternalLink>
           ) : null}
+          {order.join_by ? <JoinBy joinBy={order.join_by} /> : null}
           {ticket ? (
             <p>
               <ExternalLink href={ticket}>Open your Discord ticket</ExternalLink>
             </p>
           ) : null}
+          <ReadyButton order={order} orderKey={orderKey} />
         </>
+      ) : order.over_promise ? (
+        <p data-testid="over-promise">
+          This is taking longer than usual (we aim for {deliveryTime}), sorry.
+          {order.queue_position !== null
+            ? ` You are number ${order.queue_position} in line; `
+            : ' '}
+          this page updates by itself, and the link to the private server shows here as soon as a
+          member of staff picks your order up.
+        </p>
       ) : (
         <p>
           A member of staff picks up your order soon: delivery usually takes {deliveryTime}. This
@@ -87,7 +134,6 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
           here.
         </p>
       )}
-      <ReadyButton order={order} orderKey={orderKey} />
     </section>
   );
 }

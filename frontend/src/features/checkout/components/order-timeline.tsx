@@ -41,8 +41,16 @@ type Step = {
   note?: ReactNode;
 };
 
-function queueNote(position: number | null): ReactNode {
+function queueNote(position: number | null, late: boolean): ReactNode {
   if (position === null) return undefined;
+  if (late) {
+    // the promise is broken: say so, with the same place staff see
+    return (
+      <span data-testid="queue-position">
+        Taking longer than usual: you are <strong>number {position}</strong> in line
+      </span>
+    );
+  }
   return (
     <span data-testid="queue-position">
       <strong>{queueText(position)}</strong> in the delivery queue
@@ -97,7 +105,12 @@ function happySteps(order: TrackedOrder): Step[] {
   }
   return [
     { name: 'paid', at: paidAt, state: 'done' },
-    { name: 'queue', at: null, state: 'current', note: queueNote(order.queue_position) },
+    {
+      name: 'queue',
+      at: null,
+      state: 'current',
+      note: queueNote(order.queue_position, order.over_promise),
+    },
     { name: 'claimed', at: null, state: 'upcoming' },
     { name: 'delivered', at: null, state: 'upcoming' },
   ];
