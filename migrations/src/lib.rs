@@ -33,6 +33,7 @@ mod m20261128_000029_sealed_tokens;
 mod m20261128_000030_client_networks;
 mod m20261129_000031_disputes;
 mod m20261130_000032_prepared_evidence;
+mod m20261130_000033_order_messages;
 
 pub struct Migrator;
 
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000030_client_networks::Migration),
             Box::new(m20261129_000031_disputes::Migration),
             Box::new(m20261130_000032_prepared_evidence::Migration),
+            Box::new(m20261130_000033_order_messages::Migration),
         ]
     }
 }

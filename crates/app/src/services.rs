@@ -23,6 +23,10 @@ pub type SalesService = sales::SalesStatistics<Store, AppClock>;
 /// The staff's delivery queue.
 pub type DeliveryQueueService = delivery::DeliveryQueue<crate::snapshot::EventsStore, AppClock>;
 
+/// The line between an order's buyer and staff on the order page.
+pub type OrderMessagesService =
+    delivery::OrderMessages<crate::snapshot::EventsStore, Store, AppClock>;
+
 /// Refunds through the payment provider, the provider's refunds and disputes, risky payments
 /// and fraud warnings.
 pub type AfterSaleService =

@@ -189,6 +189,20 @@ pub struct DeliverySettings {
     /// `POST /api/orders/{id}/ready` (and, counted apart, `…/received`) per order per hour;
     /// more: 429.
     pub ready_per_order_per_hour: u32,
+    /// Messages on an order's page per order and side (the buyer, staff) per minute; more: 429.
+    pub messages_per_order_per_minute: u32,
+    /// How many days after its delivery an order's buyer and staff can still write on its page.
+    pub messages_days_after_delivery: u32,
+}
+
+impl DeliverySettings {
+    /// What the line between an order's buyer and staff takes from these settings.
+    pub fn messages(&self) -> delivery::MessageSettings {
+        delivery::MessageSettings {
+            per_minute: self.messages_per_order_per_minute,
+            days_after_delivery: self.messages_days_after_delivery,
+        }
+    }
 }
 
 impl Default for DeliverySettings {
@@ -196,6 +210,8 @@ impl Default for DeliverySettings {
         DeliverySettings {
             no_show_minutes: 15,
             ready_per_order_per_hour: 10,
+            messages_per_order_per_minute: 10,
+            messages_days_after_delivery: 7,
         }
     }
 }

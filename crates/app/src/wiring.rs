@@ -71,6 +71,7 @@ pub struct Services {
     pub proofs: web::Data<ProofService>,
     pub sales: web::Data<SalesService>,
     pub delivery: web::Data<DeliveryQueueService>,
+    pub order_messages: web::Data<crate::services::OrderMessagesService>,
     pub aftersale: web::Data<AfterSaleService>,
     pub blocklist: web::Data<BlocklistService>,
     pub tracking: web::Data<TrackingService>,
@@ -339,6 +340,12 @@ impl Services {
                         .filter(|guild| !guild.is_empty()),
                 ),
             ),
+            order_messages: web::Data::new(crate::services::OrderMessagesService::new(
+                events_store.clone(),
+                store.clone(),
+                clock.clone(),
+                settings.delivery.messages(),
+            )),
             stream_limits: web::Data::new(StreamLimits::new(
                 settings.events.max_streams_per_ip,
                 settings.events.max_streams_per_user,
@@ -438,6 +445,7 @@ impl Services {
             .app_data(self.proofs.clone())
             .app_data(self.sales.clone())
             .app_data(self.delivery.clone())
+            .app_data(self.order_messages.clone())
             .app_data(self.aftersale.clone())
             .app_data(self.disputes.clone())
             .app_data(self.disputes_waker.clone())

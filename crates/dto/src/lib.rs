@@ -14,6 +14,7 @@ pub mod disputes;
 pub mod health;
 mod money;
 pub mod order;
+pub mod order_messages;
 pub mod private_server;
 mod product;
 pub mod profile;

@@ -93,6 +93,20 @@ pub struct ExportedOrder {
     pub review: Option<ExportedReview>,
     /// Its disputes with the bank, and what of the order went to Stripe as evidence.
     pub disputes: Vec<ExportedDispute>,
+    /// The messages between the buyer and staff on the order's page, oldest first.
+    pub messages: Vec<ExportedOrderMessage>,
+}
+
+/// One message on an exported order's page.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExportedOrderMessage {
+    /// `buyer` or `staff`.
+    #[schema(example = "buyer")]
+    pub from: String,
+    /// The buyer's Roblox name, or the member of staff's name.
+    pub author: String,
+    pub text: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// A dispute of an exported order.
@@ -205,6 +219,16 @@ impl From<accounts::OrderRecord> for ExportedOrder {
                     dispute_id: dispute.dispute_id,
                     evidence: dispute.evidence,
                     sent_to_stripe: dispute.sent_to_provider,
+                })
+                .collect(),
+            messages: order
+                .messages
+                .into_iter()
+                .map(|message| ExportedOrderMessage {
+                    from: message.from,
+                    author: message.author,
+                    text: message.text,
+                    created_at: message.created_at,
                 })
                 .collect(),
         }

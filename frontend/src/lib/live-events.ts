@@ -122,6 +122,7 @@ const LIVE_KEYS: QueryKey[] = [
   queryKeys.chat.all,
   queryKeys.liveChats.all,
   queryKeys.orders.all,
+  queryKeys.orderMessages.all,
   queryKeys.profile.all,
   queryKeys.admin.orders.all,
   queryKeys.admin.products,
@@ -134,6 +135,14 @@ function refetchEverythingLive(queryClient: QueryClient) {
 type ChatEvent = { chat_id: string; status: string };
 /** `step`: what happened (`claimed`, `ready`, `delivered`, …); the order is refetched either way. */
 type OrderEvent = { order_id: number; status: string; step?: string };
+/** A message on an order's page, whole: it is added to the order's threads at once. */
+type OrderMessageEvent = { order_id: number; message: { id: number } };
+
+/** `thread` with `message` added in id order, unless it holds it already. */
+export function withMessage<M extends { id: number }>(thread: M[] | undefined, message: M) {
+  if (!thread || thread.some((known) => known.id === message.id)) return thread;
+  return [...thread, message].sort((a, b) => a.id - b.id);
+}
 
 function parse<T>(event: MessageEvent<string>): T | null {
   try {
@@ -235,6 +244,15 @@ export function connectLiveEvents({
       invalidate(queryKeys.orders.order(order.order_id));
       invalidate(queryKeys.profile.all);
       if (staff) invalidate(queryKeys.admin.orders.all);
+    });
+    stream.addEventListener('order_message', (event: MessageEvent<string>) => {
+      track(event);
+      const posted = parse<OrderMessageEvent>(event);
+      if (!posted?.message || typeof posted.message.id !== 'number') return;
+      queryClient.setQueriesData<Array<{ id: number }>>(
+        { queryKey: queryKeys.orderMessages.order(posted.order_id) },
+        (thread) => withMessage(thread, posted.message),
+      );
     });
     stream.addEventListener('ended', () => {
       // the server ended it (a staff role was taken away): poll until the session is re-read

@@ -20,6 +20,13 @@ export const queryKeys = {
     order: (id: number) => ['orders', id] as const,
     tracked: (id: number, key: string | null) => ['orders', id, 'tracked', key] as const,
   },
+  /** An order's messages between its buyer and staff (apart from `orders`: an order event leaves them). */
+  orderMessages: {
+    all: ['order-messages'] as const,
+    order: (id: number) => ['order-messages', id] as const,
+    buyer: (id: number, key: string | null) => ['order-messages', id, 'buyer', key] as const,
+    staff: (id: number) => ['order-messages', id, 'staff'] as const,
+  },
   reviews: {
     all: ['reviews'] as const,
     list: (productId?: number) => ['reviews', productId ?? 'all'] as const,

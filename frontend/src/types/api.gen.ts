@@ -394,6 +394,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The messages between an order's buyer and staff
+         * @description Oldest first (staff). New ones arrive on the staff event stream as `order_message`.
+         */
+        get: operations["admin_order_messages"];
+        put?: never;
+        /**
+         * Answer an order's buyer
+         * @description Any member of staff, in the same window as the buyer (while the order is paid and for 7 days after its delivery). The buyer's page hears it at once (`order_message`); with a Discord bot it is posted in the order's ticket too. Audited as `order.message`, naming the message by its id only. At most `delivery.messages_per_order_per_minute` (10) messages per order and minute from staff.
+         */
+        post: operations["admin_order_message_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders/{id}/refund": {
         parameters: {
             query?: never;
@@ -930,6 +954,7 @@ export interface paths {
          *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
          *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, risk_held, hold_released, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
+         *     - `order_message` — a message on an order's page, from its buyer or staff: `{"order_id", "message": {"id", "from", "author", "text", "created_at"}}` (the message itself, as `GET /api/orders/{id}/messages` lists it); the same viewers as `order`.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
          *     - `ended` — the session the stream was opened with is gone (logged out, a password reset, expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked at every heartbeat; a stream opened with an order's key alone has no session to end.
          *
@@ -1105,6 +1130,30 @@ export interface paths {
          * @description For the session that placed the order or its logged-in owner (the link's key does not cancel). The payment page is closed at the provider first; then the stock and the promo code's use go back at once.
          */
         post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The messages between the buyer and staff
+         * @description For whoever may see the order (its session, its logged-in owner, or `?key=`), oldest first. Anyone else gets 404, as for an order that does not exist. New ones arrive on the event stream as `order_message`. Answered with `Cache-Control: no-store`.
+         */
+        get: operations["order_messages"];
+        put?: never;
+        /**
+         * Write to staff about the order
+         * @description For whoever may see the order (its session, its logged-in owner, or `?key=`): while the order is paid (waiting or claimed) and for `delivery.messages_days_after_delivery` days (7) after its delivery. Staff and this order's page hear it at once (`order_message`); with a Discord bot it is posted in the order's ticket too. At most `delivery.messages_per_order_per_minute` (10) messages per order and minute from the buyer's side.
+         */
+        post: operations["order_message_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2177,6 +2226,21 @@ export interface components {
             review: null | components["schemas"]["ExportedReview"];
             /** @description Its disputes with the bank, and what of the order went to Stripe as evidence. */
             disputes: components["schemas"]["ExportedDispute"][];
+            /** @description The messages between the buyer and staff on the order's page, oldest first. */
+            messages: components["schemas"]["ExportedOrderMessage"][];
+        };
+        /** @description One message on an exported order's page. */
+        ExportedOrderMessage: {
+            /**
+             * @description `buyer` or `staff`.
+             * @example buyer
+             */
+            from: string;
+            /** @description The buyer's Roblox name, or the member of staff's name. */
+            author: string;
+            text: string;
+            /** Format: date-time */
+            created_at: string;
         };
         /** @description The account itself. */
         ExportedProfile: components["schemas"]["User"] & {
@@ -2287,6 +2351,11 @@ export interface components {
         Message: {
             message: string;
         };
+        /**
+         * @description Who wrote a message: the order's buyer or a member of staff.
+         * @enum {string}
+         */
+        MessageFrom: "buyer" | "staff";
         MessageJson: {
             /** Format: int64 */
             id: number;
@@ -2443,6 +2512,29 @@ export interface components {
             qty: number;
             /** Format: double */
             unit_price: number;
+        };
+        /** @description A message to write. */
+        OrderMessageRequest: {
+            /**
+             * @description 1 to 1,000 characters after trimming; shown as plain text.
+             * @example I can't join the server
+             */
+            text: string;
+        };
+        /** @description One message of an order's thread. */
+        OrderMessageResponse: {
+            /** Format: int64 */
+            id: number;
+            from: components["schemas"]["MessageFrom"];
+            /**
+             * @description The buyer's Roblox name, or the member of staff's name.
+             * @example Builderman
+             */
+            author: string;
+            /** @description As written (trimmed): plain text, never markup. */
+            text: string;
+            /** Format: date-time */
+            created_at: string;
         };
         /** @description An order as its buyer sees it. Money in dollars, times in RFC 3339. */
         OrderResponse: {
@@ -4611,6 +4703,166 @@ export interface operations {
             /** @description The order is not on hold (released already, refunded, or never held). */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_order_messages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderMessageResponse"][];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_order_message_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Kept and told. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderMessageResponse"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the session has ended: "Please log in." */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Logged in without the staff role (admin or super_admin): "You do not have permission to do that."; or, on a call that changes state, a cross-site request (its `Origin` or `Sec-Fetch-Site` names another site). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No order has this id (or the id is not a positive whole number). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is not open for messages: not paid yet, refunded, disputed, closed, or delivered more than 7 days ago. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `text` empty (after trimming) or longer than 1,000 characters. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many messages from staff on this order this minute; see `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7292,6 +7544,160 @@ export interface operations {
             /** @description The provider could not close the payment page; the order stays pending. Try again. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_messages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderMessageResponse"][];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string cannot be read (a parameter given twice). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    order_message_post: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The key of the order's link (the receipt's); not needed in the session that placed the
+                 *     order or when logged in as its owner.
+                 */
+                key?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The order's id (anything else answers 404). */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description Kept and told. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderMessageResponse"];
+                };
+            };
+            /** @description The request body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cross-site request refused: the `Origin` (or `Sec-Fetch-Site`) header names another site. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order, or not this visitor's (wrong or missing key). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The order is not open for messages: not paid yet, refunded, disputed, closed, or delivered more than 7 days ago. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `text` empty (after trimming) or longer than 1,000 characters, or the query string cannot be read. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many messages from the buyer's side of this order this minute; see `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

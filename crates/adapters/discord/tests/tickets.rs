@@ -385,6 +385,14 @@ mod with_the_rules {
             })
         }
 
+        async fn ticket_message(
+            &self,
+            _order: OrderId,
+            _message: i64,
+        ) -> Result<Option<orders::tickets::TicketMessage>, OrderError> {
+            Ok(None)
+        }
+
         async fn ticket_staff(
             &self,
             _user_id: shared::UserId,

@@ -19,8 +19,11 @@ use std::sync::Arc;
 use aftersale::{AfterSaleRepository, Warned};
 use blocklist::NewBlock;
 use chrono::{DateTime, Utc};
-use delivery::{DeliveredOrder, DeliveryRepository, QueueFilter, QueuedOrder};
-use events::ChatChanged;
+use delivery::{
+    DeliveredOrder, DeliveryRepository, MessageRepository, NewOrderMessage, OrderMessage,
+    QueueFilter, QueuedOrder,
+};
+use events::{ChatChanged, OrderMessagePosted};
 use orders::{
     Applied, Closing, DisputeOutcome, NewHold, NewOrder, Order, OrderError, OrderId,
     OrderRepository, OrderStep, PaymentProvider, PendingCaps, PlaceError, ProviderEvent,
@@ -533,6 +536,54 @@ impl<W: StockWatch> DeliveryRepository for EventsStore<W> {
         actor: &Actor,
     ) -> Result<(), OrderError> {
         self.store.set_private_server_url(staff, url, actor).await
+    }
+}
+
+impl<W: StockWatch> MessageRepository for EventsStore<W> {
+    async fn message_window(
+        &self,
+        order: OrderId,
+    ) -> Result<(orders::OrderStatus, Option<DateTime<Utc>>), OrderError> {
+        self.store.message_window(order).await
+    }
+
+    async fn order_messages(&self, order: OrderId) -> Result<Vec<OrderMessage>, OrderError> {
+        self.store.order_messages(order).await
+    }
+
+    /// Keeps the message and tells its order's buyer and staff, with the message (the order
+    /// read back for whose it is: one row).
+    async fn add_message(
+        &self,
+        message: &NewOrderMessage,
+        delivered_since: DateTime<Utc>,
+        actor: Option<Actor>,
+    ) -> Result<Option<OrderMessage>, OrderError> {
+        let kept = self
+            .store
+            .add_message(message, delivered_since, actor)
+            .await?;
+        if let Some(kept) = &kept {
+            match OrderRepository::order(&self.store, kept.order_id).await {
+                Ok(order) => {
+                    self.events
+                        .order_message(OrderMessagePosted {
+                            order_id: kept.order_id.get(),
+                            user_id: order.buyer.user_id,
+                            id: kept.id,
+                            from: kept.from.as_str(),
+                            author: &kept.author,
+                            text: &kept.text,
+                            created_at: kept.created_at,
+                        })
+                        .await
+                }
+                Err(error) => {
+                    tracing::warn!(order = %kept.order_id, error = ?error, "a message was kept but not told")
+                }
+            }
+        }
+        Ok(kept)
     }
 }
 

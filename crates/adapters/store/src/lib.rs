@@ -20,6 +20,7 @@ mod evidence;
 mod guild_joins;
 mod lifecycle;
 mod operations;
+mod order_messages;
 mod orders;
 mod outbox;
 mod privacy;

@@ -3,7 +3,8 @@
 
 use accounts::{
     AccountEraser, ChatRecord, DisputeRecord, Erased, Erasure, LineRecord, MessageRecord,
-    OrderRecord, PersonalData, PersonalDataSource, RepoError, ReviewRecord, UserId,
+    OrderMessageRecord, OrderRecord, PersonalData, PersonalDataSource, RepoError, ReviewRecord,
+    UserId,
 };
 use anyhow::Context;
 use sea_orm::{
@@ -155,6 +156,7 @@ impl Store {
                 ticket_problem,
                 review,
                 disputes: self.disputes_of_order(order.id).await?,
+                messages: self.messages_of_order(order.id).await?,
             });
         }
         Ok(Some(PersonalData {
@@ -195,6 +197,25 @@ impl Store {
                 })
             })
             .collect()
+    }
+}
+
+impl Store {
+    /// The messages on an order's page for its buyer's export, oldest first.
+    async fn messages_of_order(&self, order: i64) -> anyhow::Result<Vec<OrderMessageRecord>> {
+        let messages =
+            delivery::MessageRepository::order_messages(self, ::orders::OrderId::new(order))
+                .await
+                .map_err(anyhow::Error::new)?;
+        Ok(messages
+            .into_iter()
+            .map(|message| OrderMessageRecord {
+                from: message.from.as_str().to_owned(),
+                author: message.author,
+                text: message.text,
+                created_at: message.created_at,
+            })
+            .collect())
     }
 }
 
@@ -304,6 +325,12 @@ impl AccountEraser for Store {
             // the counts keyed by the account (its e-mail address, its id) or its chats'
             // sessions, before the chats go
             (limits_sql, limits_values),
+            // the messages on the orders' pages (staff's answers too: the conversation is the
+            // buyer's), before their live updates below
+            (
+                its_orders("DELETE FROM order_messages WHERE order_id IN {its_orders}"),
+                vec![id.into()],
+            ),
             // nothing more is sent to the buyer, nor posted about them
             (
                 its_orders("DELETE FROM mail_jobs WHERE order_id IN {its_orders}"),

@@ -181,6 +181,11 @@ impl ShopEvents {
         .await;
     }
 
+    /// A message on an order's page: its buyer and staff hear it, with the message.
+    pub async fn order_message(&self, posted: events::OrderMessagePosted<'_>) {
+        self.publish(NewPushEvent::order_message(posted)).await;
+    }
+
     /// PostgreSQL: hears every instance's events (its own too) and passes them on in number
     /// order; after a lost connection, or a gap in the numbers, reads what it missed from the
     /// event log. Runs until the runtime stops.

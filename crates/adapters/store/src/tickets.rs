@@ -12,6 +12,14 @@ use crate::sql::statement;
 use crate::Store;
 
 impl TicketRepository for Store {
+    async fn ticket_message(
+        &self,
+        order: OrderId,
+        message: i64,
+    ) -> Result<Option<orders::tickets::TicketMessage>, OrderError> {
+        self.ticket_message_of(order, message).await
+    }
+
     #[tracing::instrument(skip(self))]
     async fn ticket_order(&self, id: OrderId) -> Result<TicketOrder, OrderError> {
         let row = self

@@ -487,10 +487,10 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
     assert_eq!(refused.to_string(), "Only ann can release this order.");
 
     let paid = queue.list(QueueFilter::Paid).await.unwrap();
-    let ids: Vec<i64> = paid.iter().map(|o| o.id.get()).collect();
+    let ids: Vec<i64> = paid.iter().map(|(o, _)| o.id.get()).collect();
     assert_eq!(ids, vec![older, newer], "oldest first");
-    assert_eq!(paid[1].items[0].name, "Bee");
-    assert_eq!(paid[1].items[0].quantity, 2);
+    assert_eq!(paid[1].0.items[0].name, "Bee");
+    assert_eq!(paid[1].0.items[0].quantity, 2);
 
     let delivered = queue
         .deliver(OrderId::new(older), staff[0], None, &staff_actor(staff[0]))

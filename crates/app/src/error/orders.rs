@@ -1,7 +1,7 @@
 //! Checkout, orders, payments, the delivery queue and after the sale, as HTTP answers.
 
 use aftersale::EventError;
-use delivery::QueueError;
+use delivery::{MessageError, QueueError};
 use orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
 use orders::{
     CaptureError, CheckoutError, ConfirmError, OpenCheckoutError, OrderError, ReleaseError,
@@ -50,6 +50,19 @@ impl From<QueueError> for ApiError {
             | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string()),
             QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
             QueueError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// A message on an order's page that was not kept.
+impl From<MessageError> for ApiError {
+    fn from(error: MessageError) -> Self {
+        match error {
+            MessageError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            MessageError::Text(_) => ApiError::field("text", error.to_string()),
+            MessageError::Closed(_) => ApiError::Conflict(error.to_string()),
+            MessageError::TooMany { retry_after } => ApiError::too_many(retry_after),
+            MessageError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
 }

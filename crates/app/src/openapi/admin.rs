@@ -4,8 +4,8 @@
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    admin_chats, admin_orders, admin_products, blocklist, disputes, private_server, promo, proofs,
-    reviews, sales,
+    admin_chats, admin_orders, admin_products, blocklist, disputes, order_messages, private_server,
+    promo, proofs, reviews, sales,
 };
 
 #[derive(OpenApi)]
@@ -26,6 +26,8 @@ use crate::routes::{
         admin_orders::deliver,
         admin_orders::refund,
         admin_orders::release_hold,
+        order_messages::staff_list,
+        order_messages::staff_post,
         private_server::show,
         private_server::set,
         private_server::remove,

@@ -5,7 +5,9 @@
 use utoipa::OpenApi;
 
 use crate::routes::stripe_webhook;
-use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, roblox};
+use crate::routes::{
+    chat, checkout, discord, events, order_messages, orders, promo, reviews, roblox,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -19,6 +21,8 @@ use crate::routes::{chat, checkout, discord, events, orders, promo, reviews, rob
         orders::ready,
         orders::received,
         orders::join_ticket,
+        order_messages::list,
+        order_messages::post,
         reviews::leave,
         reviews::list,
         discord::authorize,
@@ -95,7 +99,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(calls, 25);
+        assert_eq!(calls, 27);
     }
 
     #[test]
@@ -139,6 +143,7 @@ mod tests {
             "`chat`",
             "`chat_list`",
             "`order`",
+            "`order_message`",
             "`resync`",
             "`ended`",
         ] {

@@ -75,6 +75,9 @@ claimed, released, ready, delivered, refunded, partly_refunded, disputed, disput
 dispute_lost, risk_held, hold_released, cancelled, expired); the orders this \
 cookie session placed or the account owns, the order of `order` with its link's `key`, and \
 every order on the staff stream.\n\
+- `order_message` — a message on an order's page, from its buyer or staff: `{\"order_id\", \
+\"message\": {\"id\", \"from\", \"author\", \"text\", \"created_at\"}}` (the message itself, as \
+`GET /api/orders/{id}/messages` lists it); the same viewers as `order`.\n\
 - `resync` — too much was missed to replay: `{}`; refetch everything.\n\
 - `ended` — the session the stream was opened with is gone (logged out, a password reset, \
 expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked \

@@ -13,6 +13,7 @@ pub mod events;
 pub mod health;
 pub mod media;
 pub mod meta;
+pub mod order_messages;
 pub mod orders;
 pub mod private_server;
 pub mod products;
@@ -164,6 +165,14 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             "/admin/orders/{id}/hold/release",
             web::post().to(admin_orders::release_hold),
         )
+        .route(
+            "/admin/orders/{id}/messages",
+            web::get().to(order_messages::staff_list),
+        )
+        .route(
+            "/admin/orders/{id}/messages",
+            web::post().to(order_messages::staff_post),
+        )
         .route("/admin/audit", web::get().to(audit::list))
         .route("/admin/disputes", web::get().to(disputes::list))
         .route("/admin/fraud-warnings", web::get().to(disputes::warnings))
@@ -222,6 +231,11 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
         .route("/orders/{id}/cancel", web::post().to(orders::cancel))
         .route("/orders/{id}/ready", web::post().to(orders::ready))
         .route("/orders/{id}/received", web::post().to(orders::received))
+        .route("/orders/{id}/messages", web::get().to(order_messages::list))
+        .route(
+            "/orders/{id}/messages",
+            web::post().to(order_messages::post),
+        )
         .route(
             "/orders/{id}/ticket/join",
             web::post().to(orders::join_ticket),

@@ -26,6 +26,7 @@ mod helpers;
 mod holds;
 mod media;
 mod metrics;
+mod order_messages;
 mod order_page;
 mod privacy;
 mod privacy_erasure;

@@ -363,11 +363,25 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
         ],
     ),
     (
+        // the messages on an order's page, both sides': they go with the buyer's data (the
+        // authors' names are read from the order and the staff account, never kept here)
+        "order_messages",
+        &[
+            ("id", NotPersonal),
+            ("order_id", NotPersonal),
+            ("sender", NotPersonal),
+            ("staff_id", NotPersonal),
+            ("text", Personal),
+            ("created_at", NotPersonal),
+        ],
+    ),
+    (
         "push_events",
         &[
             ("id", NotPersonal),
             ("topic", NotPersonal),
-            ("data", NotPersonal),
+            // an `order_message` event carries the message itself
+            ("data", Personal),
             ("public", NotPersonal),
             ("staff", NotPersonal),
             ("chat_session", Personal),
@@ -541,6 +555,7 @@ const PRIVATE_SERVER: &str = "https://www.roblox.com/share?code=annabelsprivate&
 const ACCESS_TOKEN: &str = "annabel-discord-access-token";
 const CHAT_TEXT: &str = "Hello, Annabel here, is the raccoon shy?";
 const MAIL_ERROR: &str = "mailbox annabel.private@example.com is full";
+const ORDER_MESSAGE: &str = "Annabel here: I cannot find your private server";
 
 /// Runs one statement with `?` placeholders on either database.
 async fn exec(app: &TestApp, sql: &str, values: Vec<SqlValue>) {
@@ -689,6 +704,7 @@ fn identifying_values(discord_id: &str, discord_name: &str, session: &str) -> Ve
         PRIVATE_SERVER,
         ACCESS_TOKEN,
         CHAT_TEXT,
+        ORDER_MESSAGE,
         discord_id,
         discord_name,
         session,
@@ -834,6 +850,15 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         .await;
     assert_eq!(reviewed.status(), 201, "{}", reviewed.text().await.unwrap());
     let review_name = format!("{}***", &ROBLOX[..2]);
+    // a message on the order's page (delivered just now: still open for messages)
+    let said = app
+        .post_json(
+            &ann,
+            &format!("/api/orders/{order}/messages"),
+            &json!({ "text": ORDER_MESSAGE }),
+        )
+        .await;
+    assert_eq!(said.status(), 201, "{}", said.text().await.unwrap());
 
     // a help chat while logged in
     let session = uuid::Uuid::new_v4().to_string();
@@ -961,6 +986,8 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
         ("chats", "session_id", session.clone()),
         ("chats", "user_name", NAME.to_owned()),
         ("chat_messages", "message", CHAT_TEXT.to_owned()),
+        ("order_messages", "text", ORDER_MESSAGE.to_owned()),
+        ("push_events", "data", ORDER_MESSAGE.to_owned()),
         ("push_events", "chat_session", session.clone()),
         ("guild_joins", "discord_id", discord_id.to_owned()),
         ("guild_joins", "access_token", ACCESS_TOKEN.to_owned()),
@@ -1076,6 +1103,9 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
     assert_eq!(exported["discount"], 1.0);
     assert_eq!(exported["review"]["rating"], 5);
     assert_eq!(exported["review"]["name"], review_name.as_str());
+    assert_eq!(exported["messages"][0]["text"], ORDER_MESSAGE);
+    assert_eq!(exported["messages"][0]["from"], "buyer");
+    assert_eq!(exported["messages"][0]["author"], ROBLOX);
     assert_eq!(export["chats"][0]["id"], chat_id.as_str());
     assert!(
         export["chats"][0]["messages"]

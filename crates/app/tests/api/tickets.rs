@@ -984,6 +984,79 @@ async fn a_released_claim_no_longer_shows_the_private_server_link(#[case] backen
     assert_eq!(edit["allowed_mentions"], json!({ "parse": [] }));
 }
 
+/// Issue 34 item 5: a message on the order page, either side's, is posted in the order's
+/// ticket by the shop, every mention neutralised, without holding the request up.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_message_on_the_order_page_is_mirrored_into_its_ticket(#[case] backend: Backend) {
+    let (discord, stripe) = (MockServer::start().await, MockServer::start().await);
+    mount(
+        &discord,
+        "POST",
+        thread_path(),
+        ResponseTemplate::new(201).set_body_json(thread_json()),
+    )
+    .await;
+    mount(&discord, "PUT", member_path(), ResponseTemplate::new(204)).await;
+    mount(
+        &discord,
+        "POST",
+        messages_path(),
+        ResponseTemplate::new(200).set_body_json(message_json()),
+    )
+    .await;
+    let app = ticket_shop(backend, &discord, &stripe).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid(&app, &buyer).await;
+    wait_for(&discord, "POST", &messages_path(), 1).await;
+
+    let said = app
+        .post_json(
+            &buyer,
+            &format!("/api/orders/{order}/messages"),
+            &json!({ "text": "@everyone I can't join <@&990000000000000009>" }),
+        )
+        .await;
+    assert_eq!(said.status(), 201, "{}", said.text().await.unwrap());
+    let posts = wait_for(&discord, "POST", &messages_path(), 2).await;
+    let post: Value = serde_json::from_slice(&posts[1].body).unwrap();
+    let content = post["content"].as_str().unwrap();
+    assert!(
+        content.contains("Builder\\_Bob"),
+        "the buyer's Roblox name: {content}"
+    );
+    assert!(
+        content.contains("\\@everyone I can't join \\<\\@&990000000000000009\\>"),
+        "{content}"
+    );
+    assert_eq!(
+        post["allowed_mentions"],
+        json!({ "parse": [], "roles": [], "users": [] })
+    );
+
+    let staff = app.client_with_role(Role::Admin).await;
+    let answered = app
+        .post_json(
+            &staff,
+            &format!("/api/admin/orders/{order}/messages"),
+            &json!({ "text": "Try the link again" }),
+        )
+        .await;
+    assert_eq!(answered.status(), 201);
+    let posts = wait_for(&discord, "POST", &messages_path(), 3).await;
+    let post: Value = serde_json::from_slice(&posts[2].body).unwrap();
+    let content = post["content"].as_str().unwrap();
+    assert!(
+        content.ends_with("(staff) wrote on the order page: Try the link again"),
+        "{content}"
+    );
+    // each message posted once
+    assert_eq!(app.settled_jobs(order, "ticket").await.len(), 3);
+}
+
 #[rstest]
 #[case::sqlite_delivered(Backend::Sqlite, "delivered")]
 #[case::postgres_delivered(Backend::Postgres, "delivered")]

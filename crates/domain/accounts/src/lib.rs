@@ -20,7 +20,7 @@ pub use error::{
 pub use models::*;
 pub use ports::{AccountMail, Clock, Mailer, PasswordHasher, Randomness, UserSessions, UserStore};
 pub use privacy::{
-    ChatRecord, DataExport, DisputeRecord, LineRecord, MessageRecord, OrderRecord, PersonalData,
-    PersonalDataSource, Privacy, ReviewRecord,
+    ChatRecord, DataExport, DisputeRecord, LineRecord, MessageRecord, OrderMessageRecord,
+    OrderRecord, PersonalData, PersonalDataSource, Privacy, ReviewRecord,
 };
 pub use service::{Accounts, Limits};

@@ -54,6 +54,19 @@ pub struct OrderRecord {
     pub review: Option<ReviewRecord>,
     /// The disputes of the order and what of it went to the payment provider as evidence.
     pub disputes: Vec<DisputeRecord>,
+    /// The messages between the buyer and staff on the order's page, oldest first.
+    pub messages: Vec<OrderMessageRecord>,
+}
+
+/// One message on an order's page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderMessageRecord {
+    /// `buyer` or `staff`.
+    pub from: String,
+    /// The buyer's Roblox name, or the member of staff's name.
+    pub author: String,
+    pub text: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// A dispute of one of the shopper's orders, and the evidence fields sent about it.

@@ -58,3 +58,32 @@ impl From<OrderError> for QueueError {
         }
     }
 }
+
+/// Why a message was not kept.
+#[derive(Debug, thiserror::Error)]
+pub enum MessageError {
+    /// 404: no such order (or, for the buyer, not theirs: the caller checks that first).
+    #[error("Order not found.")]
+    NotFound(OrderId),
+    /// 422: the text is empty or too long.
+    #[error(transparent)]
+    Text(#[from] crate::models::MessageTextError),
+    /// 409: the order is not open for messages (not paid yet, closed, or delivered too long
+    /// ago).
+    #[error("{0}")]
+    Closed(String),
+    /// 429: this side of the order wrote its messages for this minute.
+    #[error("Too many messages. Try again in a minute.")]
+    TooMany { retry_after: std::time::Duration },
+    #[error(transparent)]
+    Unknown(anyhow::Error),
+}
+
+impl From<OrderError> for MessageError {
+    fn from(error: OrderError) -> Self {
+        match error {
+            OrderError::NotFound(id) => MessageError::NotFound(id),
+            OrderError::Unknown(e) => MessageError::Unknown(e),
+        }
+    }
+}

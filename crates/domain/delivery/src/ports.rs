@@ -4,10 +4,13 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
-use orders::{OrderError, OrderId, SendFailed};
+use orders::{OrderError, OrderId, OrderStatus, SendFailed};
 use shared::{Actor, PrivateServerUrl, UserId};
 
-use crate::models::{BuyerMail, DeliveredOrder, MailJob, QueueFilter, QueuedOrder, TrackingFacts};
+use crate::models::{
+    BuyerMail, DeliveredOrder, MailJob, NewOrderMessage, OrderMessage, QueueFilter, QueuedOrder,
+    TrackingFacts,
+};
 
 /// Where the queue reads and changes orders. Every change is one conditional statement, so
 /// of two members of staff acting at once exactly one succeeds.
@@ -191,4 +194,34 @@ pub trait DeliveryTimesRepository: Send + Sync + 'static {
         &self,
         since: DateTime<Utc>,
     ) -> impl Future<Output = Result<Vec<DeliveredOrder>, OrderError>> + Send;
+}
+
+/// Where the line between an order's buyer and the shop's staff is kept.
+#[cfg_attr(test, mockall::automock)]
+pub trait MessageRepository: Send + Sync + 'static {
+    /// The order's status and when it was delivered (if it was): whether it takes messages.
+    /// `OrderError::NotFound` when there is no such order.
+    fn message_window(
+        &self,
+        order: OrderId,
+    ) -> impl Future<Output = Result<(OrderStatus, Option<DateTime<Utc>>), OrderError>> + Send;
+
+    /// The order's messages, oldest first; none for an order without any (or no such order).
+    /// Fails only with `OrderError::Unknown`.
+    fn order_messages(
+        &self,
+        order: OrderId,
+    ) -> impl Future<Output = Result<Vec<OrderMessage>, OrderError>> + Send;
+
+    /// Keeps the message where its order is paid, or delivered at or after `delivered_since`,
+    /// in one transaction that starts with that write, together with the order's `message`
+    /// step (the outbox: the Discord ticket mirrors it; the step's note is the message's id)
+    /// and, for a message of staff, the audit entry `order.message` by `actor`, which names
+    /// the message by its id only. `None` when the order is not (or no longer) open.
+    fn add_message(
+        &self,
+        message: &NewOrderMessage,
+        delivered_since: DateTime<Utc>,
+        actor: Option<Actor>,
+    ) -> impl Future<Output = Result<Option<OrderMessage>, OrderError>> + Send;
 }

@@ -8,6 +8,6 @@ mod models;
 mod ports;
 mod visibility;
 
-pub use models::{topic, ChatChanged, NewPushEvent, PushEventRow};
+pub use models::{topic, ChatChanged, NewPushEvent, OrderMessagePosted, PushEventRow};
 pub use ports::EventBus;
 pub use visibility::Viewer;

@@ -14,6 +14,10 @@ pub mod topic {
     /// An order's status or its place in the delivery queue changed:
     /// `{"order_id", "status", "step"}` (`step`: `orders::OrderStep`, e.g. `claimed`).
     pub const ORDER: &str = "order";
+    /// A message on an order's page, from its buyer or staff: `{"order_id", "message": {"id",
+    /// "from", "author", "text", "created_at"}}` (the message itself, which both sides show at
+    /// once).
+    pub const ORDER_MESSAGE: &str = "order_message";
 }
 
 /// An event to publish: its topic, the JSON a browser receives, and who may see it.
@@ -54,6 +58,20 @@ pub struct ChatChanged<'a> {
     pub version: Option<u64>,
     /// Whether staff see it.
     pub staff: bool,
+}
+
+/// A message on an order's page as published.
+#[derive(Debug, Clone, Copy)]
+pub struct OrderMessagePosted<'a> {
+    pub order_id: i64,
+    /// The account the order belongs to (never sent to a browser).
+    pub user_id: Option<UserId>,
+    pub id: i64,
+    /// `buyer` or `staff`.
+    pub from: &'a str,
+    pub author: &'a str,
+    pub text: &'a str,
+    pub created_at: DateTime<Utc>,
 }
 
 impl NewPushEvent {
@@ -117,6 +135,32 @@ impl NewPushEvent {
     }
 }
 
+impl NewPushEvent {
+    /// A message on an order's page: the order's buyer (as for [`NewPushEvent::order_changed`])
+    /// and staff hear it, with the message.
+    pub fn order_message(posted: OrderMessagePosted<'_>) -> Self {
+        NewPushEvent {
+            topic: topic::ORDER_MESSAGE.to_owned(),
+            data: json!({
+                "order_id": posted.order_id,
+                "message": {
+                    "id": posted.id,
+                    "from": posted.from,
+                    "author": posted.author,
+                    "text": posted.text,
+                    "created_at": posted.created_at.to_rfc3339(),
+                },
+            })
+            .to_string(),
+            public: false,
+            staff: true,
+            chat_session: None,
+            order_id: Some(posted.order_id),
+            user_id: posted.user_id,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -142,5 +186,29 @@ mod tests {
             json!({ "order_id": 7, "status": "paid", "step": "paid" })
         );
         assert_eq!(serde_json::from_value::<PushEventRow>(json).unwrap(), row);
+    }
+
+    #[test]
+    fn a_message_travels_whole_to_the_orders_buyer_and_staff() {
+        let event = NewPushEvent::order_message(OrderMessagePosted {
+            order_id: 7,
+            user_id: Some(UserId::new(3)),
+            id: 12,
+            from: "buyer",
+            author: "Builderman",
+            text: "I can't join the server <b>",
+            created_at: DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+        });
+        assert_eq!(event.topic, "order_message");
+        assert_eq!((event.public, event.staff), (false, true));
+        assert_eq!(event.order_id, Some(7));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&event.data).unwrap(),
+            json!({ "order_id": 7, "message": {
+                "id": 12, "from": "buyer", "author": "Builderman",
+                "text": "I can't join the server <b>",
+                "created_at": "2023-11-14T22:13:20+00:00",
+            }})
+        );
     }
 }

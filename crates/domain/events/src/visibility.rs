@@ -154,5 +154,17 @@ mod tests {
         let order = NewPushEvent::order_changed(7, None, "paid", "paid");
         assert!(owner.may_see(&order) && staff.may_see(&order));
         assert!(!stranger.may_see(&order));
+
+        let message = NewPushEvent::order_message(crate::OrderMessagePosted {
+            order_id: 7,
+            user_id: None,
+            id: 1,
+            from: "staff",
+            author: "Ann",
+            text: "Join me now",
+            created_at: chrono::Utc::now(),
+        });
+        assert!(owner.may_see(&message) && staff.may_see(&message));
+        assert!(!stranger.may_see(&message));
     }
 }

@@ -65,6 +65,7 @@ pub use service::{Checkout, PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES};
 pub use shared::{Clock, SystemClock};
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use tickets::{
-    DeskError, RejoinError, StoredPost, TicketDesk, TicketItem, TicketOrder, TicketPost,
-    TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets, TICKET_CHANNEL,
+    DeskError, RejoinError, StoredPost, TicketDesk, TicketItem, TicketMessage, TicketOrder,
+    TicketPost, TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets,
+    TICKET_CHANNEL,
 };

@@ -44,6 +44,10 @@ pub enum OrderStep {
     RiskHeld,
     /// Staff put an order on a risk hold back in the delivery queue.
     HoldReleased,
+    /// A message on the order's page, from its buyer or staff (its note: the message's id;
+    /// its member of staff: who wrote it, for a staff message). Mirrored into the Discord
+    /// ticket; server push tells it as its own `order_message` event.
+    Message,
     /// The card's issuer warned that the payment looks fraudulent (its note: the kind of
     /// fraud), whatever it did to the order: for staff only, never published to the buyer.
     FraudWarning,
@@ -55,7 +59,7 @@ pub enum OrderStep {
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 20] = [
+    pub const ALL: [OrderStep; 21] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
@@ -72,6 +76,7 @@ impl OrderStep {
         OrderStep::DisputeLost,
         OrderStep::RiskHeld,
         OrderStep::HoldReleased,
+        OrderStep::Message,
         OrderStep::FraudWarning,
         OrderStep::Cancelled,
         OrderStep::Expired,
@@ -96,6 +101,7 @@ impl OrderStep {
             OrderStep::DisputeLost => "dispute_lost",
             OrderStep::RiskHeld => "risk_held",
             OrderStep::HoldReleased => "hold_released",
+            OrderStep::Message => "message",
             OrderStep::FraudWarning => "fraud_warning",
             OrderStep::Cancelled => "cancelled",
             OrderStep::Expired => "expired",

@@ -38,6 +38,7 @@ pub fn ticket_wants(step: OrderStep) -> bool {
             | OrderStep::Disputed
             | OrderStep::RiskHeld
             | OrderStep::HoldReleased
+            | OrderStep::Message
     )
 }
 
@@ -192,6 +193,16 @@ pub struct StoredPost {
     pub shows_link: bool,
 }
 
+/// A message on the order's page, as the ticket mirrors it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketMessage {
+    /// Written by staff (else by the buyer).
+    pub from_staff: bool,
+    /// The buyer's Roblox name, or the member of staff's name.
+    pub author: String,
+    pub text: String,
+}
+
 /// A member of staff, as the claim post names them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TicketStaff {
@@ -213,6 +224,13 @@ pub trait TicketRepository: Send + Sync + 'static {
         &self,
         user_id: UserId,
     ) -> impl Future<Output = Result<Option<TicketStaff>, OrderError>> + Send;
+
+    /// The order's message `message` (`None`: gone, with the buyer's data).
+    fn ticket_message(
+        &self,
+        order: OrderId,
+        message: i64,
+    ) -> impl Future<Output = Result<Option<TicketMessage>, OrderError>> + Send;
 
     /// Stores the thread where the order has none yet; `false` when it already had one (or
     /// there is no such order), which is then kept.
@@ -706,6 +724,45 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
         }))
     }
 
+    /// The post of a message on the order's page (the event's note names it): who wrote it and
+    /// what, every typed character escaped (a `@everyone` stays text; the post lets no mention
+    /// through either). `None` when the message is gone (erased with the buyer's data).
+    async fn message_post(
+        &self,
+        order: &TicketOrder,
+        event: &crate::OrderEvent,
+    ) -> Result<Option<StepPost>, JobFailed> {
+        let Some(id) = event
+            .note
+            .as_deref()
+            .and_then(|note| note.parse::<i64>().ok())
+        else {
+            tracing::warn!(order = %order.id, event = event.id, "a message step names no message");
+            return Ok(None);
+        };
+        let message = self
+            .repository
+            .ticket_message(order.id, id)
+            .await
+            .map_err(|e| JobFailed::retry(e.into()))?;
+        Ok(message.map(|message| {
+            let who = if message.from_staff {
+                format!("{} (staff)", escape_markdown(&message.author))
+            } else {
+                format!("The buyer, {},", escape_markdown(&message.author))
+            };
+            StepPost {
+                text: format!(
+                    "{who} wrote on the order page: {}",
+                    escape_markdown(&message.text)
+                ),
+                users: vec![],
+                staff: None,
+                shows_link: false,
+            }
+        }))
+    }
+
     /// Edits the order's claim posts so they no longer show a private server link (the order
     /// was released, or it ended).
     async fn remove_links(&self, order: &TicketOrder, thread: &DiscordId) -> Result<(), JobFailed> {
@@ -748,7 +805,11 @@ impl<R: TicketRepository, D: TicketDesk> Tickets<R, D> {
             };
         };
         let step = job.event.step;
-        if let Some(step_post) = self.step_post(order, step, job.event.staff_id).await? {
+        let step_post = match step {
+            OrderStep::Message => self.message_post(order, &job.event).await?,
+            _ => self.step_post(order, step, job.event.staff_id).await?,
+        };
+        if let Some(step_post) = step_post {
             let post = TicketPost {
                 text: step_post.text,
                 users: step_post.users,

@@ -124,6 +124,7 @@ fn the_ticket_wants_the_steps_it_posts() {
             OrderStep::Disputed,
             OrderStep::RiskHeld,
             OrderStep::HoldReleased,
+            OrderStep::Message,
         ]
     );
 }
@@ -400,6 +401,64 @@ async fn a_refund_closes_the_thread_and_a_ready_buyer_does_not() {
         .handle(&job(OrderStep::Refunded, None))
         .await
         .unwrap();
+}
+
+/// The message step of message `id`.
+fn message_job(note: Option<&str>) -> OutboxJob {
+    let mut job = job(OrderStep::Message, None);
+    job.event.note = note.map(str::to_owned);
+    job
+}
+
+#[tokio::test]
+async fn a_message_is_mirrored_as_a_post_of_the_shop_with_every_mention_neutralised() {
+    let mut repo = reading(order(Some(THREAD), None));
+    repo.expect_ticket_message()
+        .with(eq(OrderId::new(7)), eq(12))
+        .returning(|_, _| {
+            Box::pin(async {
+                Ok(Some(TicketMessage {
+                    from_staff: false,
+                    author: "Builder_man".into(),
+                    text: "@everyone I can't join <@&990000000000000009> **now**".into(),
+                }))
+            })
+        });
+    repo.expect_ticket_message()
+        .with(eq(OrderId::new(7)), eq(13))
+        .returning(|_, _| {
+            Box::pin(async {
+                Ok(Some(TicketMessage {
+                    from_staff: true,
+                    author: "Ann".into(),
+                    text: "Try again".into(),
+                }))
+            })
+        });
+    repo.expect_ticket_message()
+        .with(eq(OrderId::new(7)), eq(14))
+        .returning(|_, _| Box::pin(async { Ok(None) }));
+    let mut desk = MockTicketDesk::new();
+    desk.expect_post()
+        .withf(|_, post| {
+            post.text
+                == "The buyer, Builder\\_man, wrote on the order page: \\@everyone I can't join \\<\\@&990000000000000009\\> \\*\\*now\\*\\*"
+                && post.users.is_empty()
+                && post.roles.is_empty()
+                && post.nonce == "e41"
+        })
+        .times(1)
+        .returning(|_, _| posted());
+    desk.expect_post()
+        .withf(|_, post| post.text == "Ann (staff) wrote on the order page: Try again")
+        .times(1)
+        .returning(|_, _| posted());
+    let tickets = tickets(repo, desk);
+    tickets.handle(&message_job(Some("12"))).await.unwrap();
+    tickets.handle(&message_job(Some("13"))).await.unwrap();
+    // erased with the buyer's data, or a step naming nothing: nothing to post
+    tickets.handle(&message_job(Some("14"))).await.unwrap();
+    tickets.handle(&message_job(None)).await.unwrap();
 }
 
 #[tokio::test]

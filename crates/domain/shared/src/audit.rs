@@ -110,6 +110,9 @@ audit_kinds! {
     OrderRefund => "order.refund",
     /// A paid order on a risk hold put back in the delivery queue.
     OrderHoldRelease => "order.hold_release",
+    /// A message to an order's buyer on the order page (the entry names the message by its
+    /// id, never its text).
+    OrderMessage => "order.message",
     /// A dispute's evidence submitted to the bank by a member of staff.
     DisputeSubmit => "dispute.submit",
     /// A dispute accepted: the money stays with the buyer.

@@ -14,6 +14,7 @@ import {
 } from '@/features/admin-orders/components/private-server-panel';
 import type { OrdersFilter } from '@/features/admin-orders/types';
 import { useUser } from '@/features/auth/hooks/use-user';
+import { StaffOrderMessages } from '@/features/order-messages/components/staff-order-messages';
 import { errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
@@ -76,6 +77,12 @@ function Orders() {
         currentUserId={user?.id ?? null}
         canReleaseHolds={isSuperAdmin}
         onNeedsPrivateServer={(message) => setServerPrompt({ message })}
+        renderExtra={(order) => (
+          <StaffOrderMessages
+            orderId={order.id}
+            open={order.status === 'paid' || order.status === 'delivered'}
+          />
+        )}
       />
     );
   }

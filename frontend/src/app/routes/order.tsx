@@ -12,6 +12,7 @@ import { OrderTimeline } from '@/features/checkout/components/order-timeline';
 import { ReceivedButton } from '@/features/checkout/components/received-button';
 import { TicketProblem } from '@/features/checkout/components/ticket-problem';
 import { useOrderStream } from '@/features/checkout/hooks/use-order-stream';
+import { OrderMessagesPanel } from '@/features/order-messages/components/order-messages-panel';
 import { ReviewForm } from '@/features/reviews/components/review-form';
 import { useDiscordInvite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
@@ -128,6 +129,13 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
         {order.status === 'delivered' ? <Delivered order={order} orderKey={orderKey} /> : null}
         <Questions order={order} invite={invite} />
       </section>
+
+      <OrderMessagesPanel
+        orderId={order.id}
+        orderKey={orderKey}
+        open={paid || order.status === 'delivered'}
+        claimed={waiting && order.delivery.claimed_at !== null}
+      />
 
       {waiting && order.delivery.ticket_problem !== null ? (
         <TicketProblem

@@ -1,6 +1,7 @@
 //! The value types of delivery: the queue's orders, the buyer's view and mail, delivery times
 //! and the promise.
 
+mod messages;
 mod queue;
 mod times;
 mod tracking;
@@ -10,6 +11,10 @@ pub(crate) use queue::fixtures as queue_fixtures;
 #[cfg(test)]
 pub(crate) use times::fixtures as times_fixtures;
 
+pub use messages::{
+    message_limit_key, MessageSettings, MessageSide, MessageText, MessageTextError,
+    NewOrderMessage, OrderMessage, MESSAGES_BUCKET,
+};
 pub use queue::{in_queue_order, is_over_promise, QueueFilter, QueuedItem, QueuedOrder};
 pub use times::{
     percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures, DeliveryReport,

@@ -58,6 +58,7 @@ describe('labels', () => {
     expect(kindLabel('stock.set')).toBe('Stock set');
     expect(kindLabel('staff.private_server')).toBe('Private server link changed');
     expect(kindLabel('order.hold_release')).toBe('Held order released to the queue');
+    expect(kindLabel('order.message')).toBe('Message to a buyer');
     expect(kindLabel('something.new')).toBe('something.new');
     expect(fieldLabel('delete_after_out_of_stock')).toBe('Delete after out of stock');
     expect(formatValue(false)).toBe('no');

@@ -17,6 +17,7 @@ const KIND_LABELS: Record<string, string> = {
   'staff.private_server': 'Private server link changed',
   'order.refund': 'Order refunded',
   'order.hold_release': 'Held order released to the queue',
+  'order.message': 'Message to a buyer',
   'dispute.submit': 'Dispute evidence submitted',
   'dispute.accept': 'Dispute accepted',
   'proof.create': 'Proof added',

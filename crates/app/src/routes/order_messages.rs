@@ -1,0 +1,225 @@
+//! The line between an order's buyer and the shop's staff on the order page (issue 34 item 5):
+//! `GET`/`POST /api/orders/{id}/messages` for whoever may see the order (its session, its
+//! logged-in owner, or the key of its link: the same check as the order's page, 404 for anyone
+//! else), and `GET`/`POST /api/admin/orders/{id}/messages` for staff. The rules (who may write
+//! when, how many a minute) are `delivery::OrderMessages`'; both sides hear each message on
+//! their event streams as `order_message`.
+
+use actix_session::Session;
+use actix_web::{web, HttpResponse};
+use delivery::MessageAuthor;
+use orders::OrderId;
+
+use crate::auth::{MaybeUser, RequireStaff};
+use crate::checkout::ShopCheckout;
+use crate::client_ip::ClientIp;
+use crate::error::ApiError;
+use crate::routes::orders::{order_for, ORDER_NOT_FOUND};
+use crate::services::{OrderMessagesService, TrackingService};
+use dto::order::KeyQuery;
+use dto::order_messages::{OrderMessagePayload, OrderMessageResponse};
+use dto::responses::JsonBodyRefused;
+use dto::staff::{StaffJson, StaffOnly};
+
+fn thread_json(messages: &[delivery::OrderMessage]) -> Vec<OrderMessageResponse> {
+    messages.iter().map(OrderMessageResponse::from).collect()
+}
+
+fn no_store(body: impl serde::Serialize) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(body)
+}
+
+/// The buyer's order (its session, owner or key; 404 otherwise).
+struct BuyerOf<'a> {
+    checkout: &'a ShopCheckout,
+    tracking: &'a TrackingService,
+    session: &'a Session,
+    user: &'a MaybeUser,
+}
+
+impl BuyerOf<'_> {
+    async fn order(&self, id: &str, key: Option<&str>) -> Result<OrderId, ApiError> {
+        let order = order_for(
+            self.checkout,
+            self.tracking,
+            self.session,
+            self.user,
+            id,
+            key,
+        )
+        .await?;
+        Ok(order.id)
+    }
+}
+
+/// `GET /api/orders/{id}/messages`.
+#[utoipa::path(
+    get,
+    path = "/api/orders/{id}/messages",
+    operation_id = "order_messages",
+    tag = "orders",
+    summary = "The messages between the buyer and staff",
+    description = "For whoever may see the order (its session, its logged-in owner, or \
+                   `?key=`), oldest first. Anyone else gets 404, as for an order that does not \
+                   exist. New ones arrive on the event stream as `order_message`. Answered with \
+                   `Cache-Control: no-store`.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    responses(
+        (status = 200, description = "The messages, oldest first.", body = Vec<OrderMessageResponse>),
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 422, description = "The query string cannot be read (a parameter given twice).", body = crate::error::ErrorBody),
+    ),
+    security((), ("session_cookie" = [])),
+)]
+pub async fn list(
+    checkout: web::Data<ShopCheckout>,
+    tracking: web::Data<TrackingService>,
+    messages: web::Data<OrderMessagesService>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+    query: web::Query<KeyQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let buyer = BuyerOf {
+        checkout: &checkout,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = buyer.order(&id, query.key.as_deref()).await?;
+    Ok(no_store(thread_json(&messages.thread(order).await?)))
+}
+
+/// `POST /api/orders/{id}/messages` `{text}`.
+#[utoipa::path(
+    post,
+    path = "/api/orders/{id}/messages",
+    operation_id = "order_message_post",
+    tag = "orders",
+    summary = "Write to staff about the order",
+    description = "For whoever may see the order (its session, its logged-in owner, or \
+                   `?key=`): while the order is paid (waiting or claimed) and for \
+                   `delivery.messages_days_after_delivery` days (7) after its delivery. Staff \
+                   and this order's page hear it at once (`order_message`); with a Discord bot \
+                   it is posted in the order's ticket too. At most \
+                   `delivery.messages_per_order_per_minute` (10) messages per order and minute \
+                   from the buyer's side.",
+    params(
+        ("id" = i64, Path, description = "The order's id (anything else answers 404)."),
+        KeyQuery,
+    ),
+    request_body = OrderMessagePayload,
+    responses(
+        (status = 201, description = "Kept and told.", body = OrderMessageResponse),
+        JsonBodyRefused,
+        (status = 404, description = "No such order, or not this visitor's (wrong or missing key).", body = crate::error::ErrorBody),
+        (status = 409, description = "The order is not open for messages: not paid yet, refunded, disputed, closed, or delivered more than 7 days ago.", body = crate::error::ErrorBody),
+        (status = 422, description = "`text` empty (after trimming) or longer than 1,000 characters, or the query string cannot be read.", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many messages from the buyer's side of this order this minute; see `Retry-After`.", body = crate::error::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security((), ("session_cookie" = [])),
+)]
+#[allow(clippy::too_many_arguments)] // the services a handler names, one each
+pub async fn post(
+    checkout: web::Data<ShopCheckout>,
+    tracking: web::Data<TrackingService>,
+    messages: web::Data<OrderMessagesService>,
+    session: Session,
+    user: MaybeUser,
+    id: web::Path<String>,
+    query: web::Query<KeyQuery>,
+    payload: web::Json<OrderMessagePayload>,
+) -> Result<HttpResponse, ApiError> {
+    let buyer = BuyerOf {
+        checkout: &checkout,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = buyer.order(&id, query.key.as_deref()).await?;
+    let message = messages
+        .post(order, MessageAuthor::Buyer, &payload.text)
+        .await?;
+    Ok(HttpResponse::Created().json(OrderMessageResponse::from(&message)))
+}
+
+fn order_id(raw: &str) -> Result<OrderId, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .map(OrderId::new)
+        .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))
+}
+
+/// `GET /api/admin/orders/{id}/messages` (staff).
+#[utoipa::path(
+    get,
+    path = "/api/admin/orders/{id}/messages",
+    operation_id = "admin_order_messages",
+    tag = "staff: orders",
+    summary = "The messages between an order's buyer and staff",
+    description = "Oldest first (staff). New ones arrive on the staff event stream as \
+                   `order_message`.",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    responses(
+        (status = 200, description = "The messages, oldest first.", body = Vec<OrderMessageResponse>),
+        StaffOnly,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn staff_list(
+    _staff: RequireStaff,
+    messages: web::Data<OrderMessagesService>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let order = order_id(&path)?;
+    Ok(no_store(thread_json(&messages.thread(order).await?)))
+}
+
+/// `POST /api/admin/orders/{id}/messages` `{text}` (staff).
+#[utoipa::path(
+    post,
+    path = "/api/admin/orders/{id}/messages",
+    operation_id = "admin_order_message_post",
+    tag = "staff: orders",
+    summary = "Answer an order's buyer",
+    description = "Any member of staff, in the same window as the buyer (while the order is \
+                   paid and for 7 days after its delivery). The buyer's page hears it at once \
+                   (`order_message`); with a Discord bot it is posted in the order's ticket \
+                   too. Audited as `order.message`, naming the message by its id only. At most \
+                   `delivery.messages_per_order_per_minute` (10) messages per order and minute \
+                   from staff.",
+    params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    request_body = OrderMessagePayload,
+    responses(
+        (status = 201, description = "Kept and told.", body = OrderMessageResponse),
+        StaffJson,
+        (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
+        (status = 409, description = "The order is not open for messages: not paid yet, refunded, disputed, closed, or delivered more than 7 days ago.", body = crate::error::ErrorBody),
+        (status = 422, description = "`text` empty (after trimming) or longer than 1,000 characters.", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many messages from staff on this order this minute; see `Retry-After`.", body = crate::error::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn staff_post(
+    RequireStaff(staff): RequireStaff,
+    ip: ClientIp,
+    messages: web::Data<OrderMessagesService>,
+    path: web::Path<String>,
+    payload: web::Json<OrderMessagePayload>,
+) -> Result<HttpResponse, ApiError> {
+    let order = order_id(&path)?;
+    let actor = staff.actor(ip);
+    let message = messages
+        .post(order, MessageAuthor::Staff(&actor), &payload.text)
+        .await?;
+    Ok(HttpResponse::Created().json(OrderMessageResponse::from(&message)))
+}
