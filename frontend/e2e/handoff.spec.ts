@@ -216,10 +216,17 @@ test('the handoff: the receipt link on another device follows the claim, the pri
     const latencies: number[] = [];
     for (let round = 0; round < CLAIMS; round += 1) {
       if (round > 0) {
+        // Release asks for the reason the buyer is shown, then the buyer's page says it, live.
         await card.getByRole('button', { name: 'Release', exact: true }).click();
+        const release = staff.getByRole('form', { name: 'Release order' });
+        await release.getByLabel(/Reason the buyer sees/).fill(`Round ${round}: my game crashed.`);
+        await release.getByRole('button', { name: 'Release order' }).click();
         await expect(card.getByRole('button', { name: 'Claim' })).toBeEnabled();
         await expect(serverLink).toHaveCount(0);
         await expect(handoff.getByRole('heading', { name: 'Waiting for staff' })).toBeVisible();
+        await expect(handoff.getByTestId('released')).toContainText(
+          `Round ${round}: my game crashed.`,
+        );
       }
       const claimed = staff.waitForResponse(
         (response) =>

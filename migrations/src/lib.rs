@@ -34,6 +34,7 @@ mod m20261128_000030_client_networks;
 mod m20261129_000031_disputes;
 mod m20261130_000032_prepared_evidence;
 mod m20261130_000033_order_messages;
+mod m20261130_000034_no_show;
 
 pub struct Migrator;
 
@@ -73,6 +74,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_000031_disputes::Migration),
             Box::new(m20261130_000032_prepared_evidence::Migration),
             Box::new(m20261130_000033_order_messages::Migration),
+            Box::new(m20261130_000034_no_show::Migration),
         ]
     }
 }

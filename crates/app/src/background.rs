@@ -41,12 +41,17 @@ pub struct Sweeper {
     providers: Arc<ShopProviders>,
     clock: AppClock,
     store: Store,
+    delivery: actix_web::web::Data<crate::services::DeliveryQueueService>,
 }
 
 impl Sweeper {
-    /// Expires every stale pending order (its payment page closed, its stock released once)
+    /// Expires every stale pending order (its payment page closed, its stock released once),
+    /// marks the claims whose buyer's time to join ran out (once per claim across instances)
     /// and purges old rate-limit windows; returns how many orders it expired.
     pub async fn run_once(&self) -> anyhow::Result<usize> {
+        if let Err(error) = self.delivery.mark_no_shows().await {
+            tracing::warn!(error = ?error, "could not mark the buyers who did not join");
+        }
         let checkout = &self.checkout;
         let purged = self
             .store
@@ -113,6 +118,7 @@ pub struct Loops {
     pub rounds: Rounds,
     pub disputes: Arc<crate::disputes::DisputeService>,
     pub disputes_waker: Arc<crate::disputes::DisputesWaker>,
+    pub delivery: actix_web::web::Data<crate::services::DeliveryQueueService>,
 }
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
@@ -122,6 +128,7 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         providers: loops.providers,
         clock: loops.clock.clone(),
         store: loops.store.clone(),
+        delivery: loops.delivery,
     };
     set_event_hook(
         &loops.events,

@@ -301,8 +301,15 @@ impl Services {
             tracking.clone(),
         )?);
         let disputes_waker = Arc::new(crate::disputes::DisputesWaker::default());
+        let delivery = web::Data::new(
+            DeliveryQueueService::new(events_store.clone(), clock.clone()).with_handoff(
+                settings.delivery.no_show_minutes,
+                Some(settings.discord.guild_id.trim().to_owned()).filter(|guild| !guild.is_empty()),
+            ),
+        );
         let sweeper = background::start(
             Loops {
+                delivery: delivery.clone(),
                 outbox,
                 checkout: Arc::clone(&checkout),
                 providers: Arc::clone(&providers),
@@ -333,13 +340,7 @@ impl Services {
                 clock.clone(),
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
-            delivery: web::Data::new(
-                DeliveryQueueService::new(events_store.clone(), clock.clone()).with_handoff(
-                    settings.delivery.no_show_minutes,
-                    Some(settings.discord.guild_id.trim().to_owned())
-                        .filter(|guild| !guild.is_empty()),
-                ),
-            ),
+            delivery: delivery.clone(),
             order_messages: web::Data::new(crate::services::OrderMessagesService::new(
                 events_store.clone(),
                 store.clone(),

@@ -150,6 +150,20 @@ pub enum QueueFilterDoc {
     All,
 }
 
+/// Why a member of staff lets a claimed order go (`POST /api/admin/orders/{id}/release`).
+#[derive(Deserialize, ToSchema, Default)]
+#[schema(as = ReleaseRequest)]
+pub struct ReleaseBody {
+    /// Why the order goes back in line: its buyer is shown it and mailed it (1 to 200
+    /// characters).
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        example = "My game crashed; the next member of staff takes it."
+    )]
+    pub reason: Option<String>,
+}
+
 /// The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`).
 #[derive(ToSchema)]
 #[schema(as = DeliverRequest)]

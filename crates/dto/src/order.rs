@@ -143,6 +143,27 @@ pub struct OrderDeliveryResponse {
     /// Once delivered with a proof: its first picture (`/media/proofs/…`).
     #[schema(required = true)]
     pub proof_picture: Option<String>,
+    /// While the order waits in line again after staff let it go: who did, when and why.
+    #[schema(required = true)]
+    pub released: Option<ReleaseResponse>,
+    /// While claimed: the buyer's time to join ran out (`join_by` passed without "I'm in the
+    /// game"); staff may let the order go.
+    pub no_show: bool,
+}
+
+/// A member of staff let the claimed order go, back in line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReleaseResponse {
+    #[schema(format = DateTime)]
+    pub at: String,
+    #[schema(required = true, example = "Ann")]
+    pub staff_name: Option<String>,
+    /// What they told the buyer (1 to 200 characters).
+    #[schema(
+        required = true,
+        example = "My game crashed; the next member of staff takes it."
+    )]
+    pub reason: Option<String>,
 }
 
 impl From<&delivery::BuyerDelivery> for OrderDeliveryResponse {
@@ -156,6 +177,12 @@ impl From<&delivery::BuyerDelivery> for OrderDeliveryResponse {
             ticket_url: delivery.ticket_url.clone(),
             ticket_problem: delivery.ticket_problem.clone(),
             proof_picture: delivery.proof_picture.clone(),
+            released: delivery.released.as_ref().map(|release| ReleaseResponse {
+                at: release.at.to_rfc3339(),
+                staff_name: release.staff_name.clone(),
+                reason: release.reason.clone(),
+            }),
+            no_show: delivery.no_show,
         }
     }
 }

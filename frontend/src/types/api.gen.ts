@@ -449,7 +449,7 @@ export interface paths {
         put?: never;
         /**
          * Release a claimed order
-         * @description Lets a claimed order go again; only the one who claimed it can. An unclaimed order stays so (staff).
+         * @description Lets a claimed order go again, back in line, with the reason its buyer is shown on the order page and mailed (the `released` step); only the one who claimed it can. An unclaimed order stays so (staff).
          */
         post: operations["admin_release_order"];
         delete?: never;
@@ -2484,6 +2484,12 @@ export interface components {
             ticket_problem: string | null;
             /** @description Once delivered with a proof: its first picture (`/media/proofs/…`). */
             proof_picture: string | null;
+            released: null | components["schemas"]["ReleaseResponse"];
+            /**
+             * @description While claimed: the buyer's time to join ran out (`join_by` passed without "I'm in the
+             *     game"); staff may let the order go.
+             */
+            no_show: boolean;
         };
         /** @description A paid order's risk hold: out of the delivery queue until it is refunded or released. */
         OrderHold: {
@@ -3058,6 +3064,27 @@ export interface components {
             /** @example Completed purchases */
             heading: string;
             text: string;
+        };
+        /** @description Why a member of staff lets a claimed order go (`POST /api/admin/orders/{id}/release`). */
+        ReleaseRequest: {
+            /**
+             * @description Why the order goes back in line: its buyer is shown it and mailed it (1 to 200
+             *     characters).
+             * @example My game crashed; the next member of staff takes it.
+             */
+            reason?: string | null;
+        };
+        /** @description A member of staff let the claimed order go, back in line. */
+        ReleaseResponse: {
+            /** Format: date-time */
+            at: string;
+            /** @example Ann */
+            staff_name: string | null;
+            /**
+             * @description What they told the buyer (1 to 200 characters).
+             * @example My game crashed; the next member of staff takes it.
+             */
+            reason: string | null;
         };
         /** @description New storefront positions for some products. */
         ReorderRequest: {
@@ -4949,7 +4976,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReleaseRequest"];
+            };
+        };
         responses: {
             /** @description The order, unclaimed. */
             200: {
@@ -4989,6 +5020,15 @@ export interface operations {
             };
             /** @description Someone else claimed it ("Only Ann can release this order."). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No reason, or one over 200 characters (`errors.reason`); nothing changed. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

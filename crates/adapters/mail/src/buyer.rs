@@ -20,6 +20,8 @@ impl Composer {
             MailKind::Delivered => format!("Your {shop} order #{id} has been delivered"),
             MailKind::Refunded => format!("Your {shop} order #{id} has been refunded"),
             MailKind::Claimed => format!("Staff are waiting for you in the game (order #{id})"),
+            MailKind::Released => format!("Your {shop} order #{id} is back in line"),
+            MailKind::NoShow => format!("Your time to join is up (order #{id})"),
         }
     }
 
@@ -35,6 +37,8 @@ impl Composer {
             MailKind::Delivered => self.delivered(mail),
             MailKind::Refunded => self.refunded(mail),
             MailKind::Claimed => self.claimed(mail),
+            MailKind::Released => self.released(mail),
+            MailKind::NoShow => self.no_show(mail),
         }
     }
 
@@ -146,6 +150,8 @@ impl Composer {
                 "Good news: order #{id} has been delivered to {roblox} in Roblox.\n\n\
                  {proof_text}Got everything? Press \"I got my items\" on your order page: \
                  {link}\n\n\
+                 Happy with it? Leave a review on the same page: it helps other players \
+                 find us.\n\n\
                  Something missing? {help_text}\n\n\
                  {shop}\n",
                 help_text = help(mail).0,
@@ -154,6 +160,8 @@ impl Composer {
                 "<p>Good news: order #{id} has been delivered to <strong>{roblox}</strong> in \
                  Roblox.</p>{proof_html}<p>Got everything? Press \"I got my items\" on \
                  <a href=\"{link}\">your order page</a> ({link}).</p>\
+                 <p>Happy with it? Leave a review on the same page: it helps other players \
+                 find us.</p>\
                  <p>Something missing? {help_html}</p><p>{shop}</p>",
                 help_html = help(mail).1,
                 roblox = escape(&roblox),
@@ -233,6 +241,65 @@ fn next_steps(mail: &BuyerMail) -> (String, String) {
 }
 
 impl Composer {
+    /// Staff let the order go, with their reason: what happens next.
+    fn released(&self, mail: &BuyerMail) -> (String, String) {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        let link = &mail.order_link;
+        let staff = mail.staff_name.as_deref().unwrap_or("The member of staff");
+        let reason = mail.release_reason.as_deref().unwrap_or("no reason given");
+        (
+            format!(
+                "{staff} could not deliver order #{id} this time and put it back in line: \
+                 \"{reason}\"\n\nNothing is lost: your order keeps its place by payment, and \
+                 the next member of staff picks it up. When they do, your order page shows their \
+                 private server again: join it, then press \"I'm in the game\".\n\n\
+                 Your order: {link}\n\n{shop}\n"
+            ),
+            format!(
+                "<p><strong>{staff}</strong> could not deliver order #{id} this time and put it \
+                 back in line: &ldquo;{reason}&rdquo;</p><p>Nothing is lost: your order keeps its \
+                 place by payment, and the next member of staff picks it up. When they do, \
+                 <a href=\"{link}\">your order page</a> shows their private server again: join \
+                 it, then press \"I'm in the game\".</p><p>Or paste this link into your \
+                 browser: {link}</p><p>{shop}</p>",
+                staff = escape(staff),
+                reason = escape(reason),
+                link = escape(link),
+                shop = escape(shop),
+            ),
+        )
+    }
+
+    /// The time to join the member of staff's server is up: what to do now.
+    fn no_show(&self, mail: &BuyerMail) -> (String, String) {
+        let shop = self.shop_name();
+        let id = mail.order.id;
+        let link = &mail.order_link;
+        let staff = mail.staff_name.as_deref().unwrap_or("A member of staff");
+        let minutes = mail.no_show_minutes;
+        (
+            format!(
+                "{staff} has been waiting {minutes} minutes for you in the game to deliver order \
+                 #{id}. Join their private server now (the link is on your order page) and press \
+                 \"I'm in the game\". If you can't make it, say so on the order page: {staff} \
+                 may otherwise put your order back in line, and it will be picked up again \
+                 later.\n\n{link}\n\n{shop}\n"
+            ),
+            format!(
+                "<p><strong>{staff}</strong> has been waiting {minutes} minutes for you in the \
+                 game to deliver order #{id}.</p><p>Join their private server now (the link is \
+                 on <a href=\"{link}\">your order page</a>) and press \"I'm in the game\". If \
+                 you can't make it, say so on the order page: they may otherwise put your order \
+                 back in line, and it will be picked up again later.</p><p>Or paste this link \
+                 into your browser: {link}</p><p>{shop}</p>",
+                staff = escape(staff),
+                link = escape(link),
+                shop = escape(shop),
+            ),
+        )
+    }
+
     fn claimed(&self, mail: &BuyerMail) -> (String, String) {
         let shop = self.shop_name();
         let id = mail.order.id;
@@ -332,6 +399,8 @@ mod tests {
             estimate_minutes: 15,
             discord_invite: None,
             staff_name: Some("Ann <staff>".into()),
+            release_reason: Some("My game <crashed>".into()),
+            no_show_minutes: 15,
         }
     }
 
@@ -390,6 +459,33 @@ mod tests {
         assert!(eml.contains("Ann <staff> is ready to deliver order #12 to Builderman"));
         assert!(eml.contains("Ann &lt;staff&gt;"), "escaped in HTML");
         assert!(eml.contains("https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef"));
+    }
+
+    #[test]
+    fn the_release_mail_gives_the_reason_and_what_happens_next_and_the_no_show_mail_the_time() {
+        let released = mail(MailKind::Released, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&released).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Your Garden Shop order #12 is back in line"));
+        assert!(
+            eml.contains("\"My game <crashed>\""),
+            "the reason as typed in the text"
+        );
+        assert!(eml.contains("My game &lt;crashed&gt;"), "escaped in HTML");
+        assert!(eml.contains("keeps its place by payment"));
+        let no_show = mail(MailKind::NoShow, None);
+        let eml =
+            String::from_utf8(composer().buyer_message(&no_show).unwrap().formatted()).unwrap();
+        assert!(eml.contains("Subject: Your time to join is up (order #12)"));
+        assert!(eml.contains("waiting 15 minutes for you"));
+        assert!(eml.contains("https://shop.example/orders/12?key=0123456789abcdef0123456789abcdef"));
+    }
+
+    #[test]
+    fn the_delivered_mail_invites_the_review_the_order_page_offers() {
+        let delivered = mail(MailKind::Delivered, None);
+        let (_, text) = composer().buyer_text(&delivered);
+        assert!(text.contains("Leave a review on the same page"), "{text}");
     }
 
     #[test]

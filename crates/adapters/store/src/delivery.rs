@@ -15,7 +15,7 @@ use shared::PrivateServerUrl;
 use shared::UserId;
 use shared::{Actor, AuditKind};
 
-use crate::lifecycle::record_step;
+use crate::lifecycle::{record_noted_step, record_step};
 use crate::sql::statement;
 use crate::{audit, Store};
 
@@ -27,6 +27,11 @@ const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o
      o.proof_id, o.claimed_at, o.buyer_ready_at, o.ticket_thread_id, o.ticket_problem, \
      o.hold_reason, o.held_at, u.name AS claimer_name \
      FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
+
+/// A claim past the buyer's time to join, not marked yet (values: the paid status, the latest
+/// claim time that is past).
+const NO_SHOW: &str = "o.status = ? AND o.hold_reason IS NULL AND o.claimed_by IS NOT NULL \
+     AND o.claimed_at <= ? AND o.buyer_ready_at IS NULL AND o.no_show_at IS NULL";
 
 /// The paid orders by payment (the queue's own order is the delivery domain's).
 const WAITING_ORDER: &str = "ORDER BY o.paid_at ASC, o.id ASC";
@@ -122,8 +127,7 @@ impl Store {
         &self,
         id: OrderId,
         actor: &Actor,
-        kind: AuditKind,
-        step: OrderStep,
+        (kind, step, note): (AuditKind, OrderStep, Option<&str>),
         at: DateTime<Utc>,
         sql: &str,
         values: Vec<Value>,
@@ -156,7 +160,8 @@ impl Store {
                 after,
             )
             .await?;
-            record_step(&txn, id.get(), step, actor.user_id.map(UserId::get), at).await?;
+            let staff = actor.user_id.map(UserId::get);
+            record_noted_step(&txn, id.get(), step, staff, note, at).await?;
         }
         txn.commit()
             .await
@@ -300,15 +305,16 @@ impl DeliveryRepository for Store {
         self.audited_change(
             id,
             actor,
-            AuditKind::OrderClaim,
-            OrderStep::Claimed,
+            (AuditKind::OrderClaim, OrderStep::Claimed, None),
             at,
             "UPDATE orders SET claimed_at = CASE WHEN claimed_by = ? THEN claimed_at ELSE ? END, \
+             no_show_at = CASE WHEN claimed_by = ? THEN no_show_at ELSE NULL END, \
              claimed_by = ? WHERE id = ? AND status = ? AND hold_reason IS NULL \
              AND (claimed_by IS NULL OR claimed_by = ?)",
             vec![
                 staff.into(),
                 at.into(),
+                staff.into(),
                 staff.into(),
                 id.get().into(),
                 OrderStatus::Paid.as_str().into(),
@@ -320,17 +326,22 @@ impl DeliveryRepository for Store {
     }
 
     #[tracing::instrument(skip(self, actor))]
-    async fn release(&self, id: OrderId, staff: UserId, actor: &Actor) -> Result<bool, OrderError> {
+    async fn release(
+        &self,
+        id: OrderId,
+        staff: UserId,
+        reason: String,
+        actor: &Actor,
+    ) -> Result<bool, OrderError> {
         let staff = staff.get();
         self.audited_change(
             id,
             actor,
-            AuditKind::OrderRelease,
-            OrderStep::Released,
+            (AuditKind::OrderRelease, OrderStep::Released, Some(&reason)),
             Utc::now(),
             // the next claimer needs the buyer to say again that they are in the game
-            "UPDATE orders SET claimed_by = NULL, claimed_at = NULL, buyer_ready_at = NULL \
-             WHERE id = ? AND claimed_by = ?",
+            "UPDATE orders SET claimed_by = NULL, claimed_at = NULL, buyer_ready_at = NULL, \
+             no_show_at = NULL WHERE id = ? AND claimed_by = ?",
             vec![id.get().into(), staff.into()],
             "release an order",
         )
@@ -350,8 +361,7 @@ impl DeliveryRepository for Store {
         self.audited_change(
             id,
             actor,
-            AuditKind::OrderDeliver,
-            OrderStep::Delivered,
+            (AuditKind::OrderDeliver, OrderStep::Delivered, None),
             at,
             // a delivery needs its claim: every delivery has its claim and its times
             "UPDATE orders SET status = ?, delivered_at = ?, proof_id = ?, claimed_by = ? \
@@ -380,8 +390,7 @@ impl DeliveryRepository for Store {
         self.audited_change(
             id,
             actor,
-            AuditKind::OrderHoldRelease,
-            OrderStep::HoldReleased,
+            (AuditKind::OrderHoldRelease, OrderStep::HoldReleased, None),
             at,
             "UPDATE orders SET hold_reason = NULL, held_at = NULL \
              WHERE id = ? AND status = ? AND hold_reason IS NOT NULL",
@@ -389,6 +398,67 @@ impl DeliveryRepository for Store {
             "release an order's risk hold",
         )
         .await
+    }
+
+    async fn due_no_shows(
+        &self,
+        claimed_before: DateTime<Utc>,
+    ) -> Result<Vec<OrderId>, OrderError> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                &format!("SELECT o.id FROM orders o WHERE {NO_SHOW} ORDER BY o.claimed_at"),
+                vec![OrderStatus::Paid.as_str().into(), claimed_before.into()],
+            ))
+            .await
+            .context("failed to read the claims past their time to join")?;
+        rows.iter()
+            .map(|row| {
+                let id: i64 = row.try_get("", "id").context("bad order id")?;
+                Ok(OrderId::new(id))
+            })
+            .collect()
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn mark_no_show(
+        &self,
+        id: OrderId,
+        claimed_before: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        // the conditional update first: the write lock, and one instance wins
+        let txn = self
+            .db
+            .begin()
+            .await
+            .with_context(|| format!("failed to start to mark order {id} a no-show"))?;
+        let changed = txn
+            .execute(statement(
+                &txn,
+                &format!(
+                    "UPDATE orders SET no_show_at = ? WHERE id = ? AND {}",
+                    NO_SHOW.replace("o.", "")
+                ),
+                vec![
+                    at.into(),
+                    id.get().into(),
+                    OrderStatus::Paid.as_str().into(),
+                    claimed_before.into(),
+                ],
+            ))
+            .await
+            .with_context(|| format!("failed to mark order {id} a no-show"))?;
+        if changed.rows_affected() != 1 {
+            txn.rollback().await.context("failed to roll back")?;
+            return Ok(false);
+        }
+        record_step(&txn, id.get(), OrderStep::NoShow, None, at).await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the no-show of order {id}"))?;
+        Ok(true)
     }
 
     #[tracing::instrument(skip(self, from))]

@@ -458,12 +458,38 @@ impl<W: StockWatch> DeliveryRepository for EventsStore<W> {
         Ok(claimed)
     }
 
-    async fn release(&self, id: OrderId, staff: UserId, actor: &Actor) -> Result<bool, OrderError> {
-        let released = DeliveryRepository::release(&self.store, id, staff, actor).await?;
+    async fn release(
+        &self,
+        id: OrderId,
+        staff: UserId,
+        reason: String,
+        actor: &Actor,
+    ) -> Result<bool, OrderError> {
+        let released = DeliveryRepository::release(&self.store, id, staff, reason, actor).await?;
         if released {
             self.order_now(id, OrderStep::Released).await;
         }
         Ok(released)
+    }
+
+    async fn due_no_shows(
+        &self,
+        claimed_before: DateTime<Utc>,
+    ) -> Result<Vec<OrderId>, OrderError> {
+        self.store.due_no_shows(claimed_before).await
+    }
+
+    async fn mark_no_show(
+        &self,
+        id: OrderId,
+        claimed_before: DateTime<Utc>,
+        at: DateTime<Utc>,
+    ) -> Result<bool, OrderError> {
+        let marked = self.store.mark_no_show(id, claimed_before, at).await?;
+        if marked {
+            self.order_now(id, OrderStep::NoShow).await;
+        }
+        Ok(marked)
     }
 
     async fn deliver(

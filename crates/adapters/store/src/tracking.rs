@@ -6,7 +6,7 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use delivery::{MailJob, TrackingFacts, TrackingRepository};
+use delivery::{MailJob, Release, TrackingFacts, TrackingRepository};
 use orders::{MailKind, OrderError, OrderId};
 use sea_orm::{ConnectionTrait, Value};
 
@@ -76,9 +76,14 @@ impl TrackingRepository for Store {
             .query_one(statement(
                 &self.db,
                 "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.received_at, \
-                 o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, \
-                 u.name AS staff_name, u.private_server_url \
-                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by WHERE o.id = ?",
+                 o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, o.no_show_at, \
+                 u.name AS staff_name, u.private_server_url, \
+                 r.at AS released_at, r.note AS release_reason, ru.name AS released_by \
+                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
+                 LEFT JOIN order_events r ON r.id = (SELECT MAX(e.id) FROM order_events e \
+                   WHERE e.order_id = o.id AND e.step = 'released') \
+                 LEFT JOIN users ru ON ru.id = r.staff_id \
+                 WHERE o.id = ?",
                 vec![id.get().into()],
             ))
             .await
@@ -107,6 +112,18 @@ impl TrackingRepository for Store {
             ticket_problem: row
                 .try_get("", "ticket_problem")
                 .context("bad ticket_problem")?,
+            last_release: row
+                .try_get::<Option<DateTime<Utc>>>("", "released_at")
+                .context("bad released_at")?
+                .map(|at| -> anyhow::Result<Release> {
+                    Ok(Release {
+                        at,
+                        staff_name: row.try_get("", "released_by")?,
+                        reason: row.try_get("", "release_reason")?,
+                    })
+                })
+                .transpose()?,
+            no_show_at: row.try_get("", "no_show_at").context("bad no_show_at")?,
         })
     }
 

@@ -465,7 +465,12 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
             .claimed_by
             .unwrap();
         queue
-            .release(OrderId::new(older), holder.id, &staff_actor(holder.id))
+            .release(
+                OrderId::new(older),
+                holder.id,
+                delivery::ReleaseReason::parse("My game crashed.").unwrap(),
+                &staff_actor(holder.id),
+            )
             .await
             .unwrap();
     }
@@ -481,7 +486,12 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
         .unwrap_err();
     assert_eq!(refused.to_string(), "Already claimed by ann.");
     let refused = queue
-        .release(OrderId::new(older), staff[1], &staff_actor(staff[1]))
+        .release(
+            OrderId::new(older),
+            staff[1],
+            delivery::ReleaseReason::parse("Not mine.").unwrap(),
+            &staff_actor(staff[1]),
+        )
         .await
         .unwrap_err();
     assert_eq!(refused.to_string(), "Only ann can release this order.");

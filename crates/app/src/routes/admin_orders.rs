@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use delivery::{QueueFilter, QueuedOrder};
+use delivery::{QueueFilter, QueuedOrder, ReleaseReason};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
 use orders::OrderId;
 use serde_json::Value;
@@ -15,7 +15,9 @@ use crate::checkout::Roblox;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService, TrackingService};
-use dto::admin_orders::{DeliverDoc, HoldJson, Item, ListQuery, QueuedOrderJson, Staff};
+use dto::admin_orders::{
+    DeliverDoc, HoldJson, Item, ListQuery, QueuedOrderJson, ReleaseBody, Staff,
+};
 use dto::staff::{StaffOnly, SuperAdminOnly};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
@@ -236,14 +238,17 @@ pub async fn claim(
     operation_id = "admin_release_order",
     tag = "staff: orders",
     summary = "Release a claimed order",
-    description = "Lets a claimed order go again; only the one who claimed it can. An \
-                   unclaimed order stays so (staff).",
+    description = "Lets a claimed order go again, back in line, with the reason its buyer is \
+                   shown on the order page and mailed (the `released` step); only the one who \
+                   claimed it can. An unclaimed order stays so (staff).",
     params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
+    request_body(content = ReleaseBody, content_type = "application/json"),
     responses(
         (status = 200, description = "The order, unclaimed.", body = QueuedOrderJson),
         StaffOnly,
         (status = 404, description = "No order has this id (or the id is not a positive whole number).", body = crate::error::ErrorBody),
         (status = 409, description = "Someone else claimed it (\"Only Ann can release this order.\").", body = crate::error::ErrorBody),
+        (status = 422, description = "No reason, or one over 200 characters (`errors.reason`); nothing changed.", body = crate::error::ErrorBody),
     ),
     security(("session_cookie" = [])),
 )]
@@ -251,11 +256,18 @@ pub async fn release(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     path: web::Path<String>,
+    body: Option<web::Json<ReleaseBody>>,
     delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
+    let id = order_id(&path)?;
+    let typed = body
+        .and_then(|body| body.into_inner().reason)
+        .unwrap_or_default();
+    let reason =
+        ReleaseReason::parse(&typed).map_err(|message| ApiError::field("reason", message))?;
     let order = delivery
-        .release(order_id(&path)?, staff.user_id(), &staff.actor(ip))
+        .release(id, staff.user_id(), reason, &staff.actor(ip))
         .await?;
     Ok(view.answer(order).await)
 }

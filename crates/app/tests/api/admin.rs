@@ -273,6 +273,8 @@ async fn every_admin_call_is_refused_to_everyone_it_is_not_for(#[case] backend: 
                 ("super_admin", true) if path.ends_with("/claim") => 409,
                 // past the guard: the order is not on hold
                 ("super_admin", false) if path.ends_with("/hold/release") => 409,
+                // past the guard: a release needs the reason its buyer is told
+                (_, true) if path.ends_with("/release") && !path.ends_with("/hold/release") => 422,
                 _ => {
                     if *method == Method::POST && path == "/api/admin/products" {
                         201
@@ -993,7 +995,7 @@ async fn staff_work_the_delivery_queue_and_only_one_claim_wins(#[case] backend: 
         &app,
         other,
         &format!("/api/admin/orders/{older}/release"),
-        json!({}),
+        json!({ "reason": "The buyer asked for later." }),
     )
     .await;
     assert_eq!(refused.status(), 409);
@@ -1001,7 +1003,7 @@ async fn staff_work_the_delivery_queue_and_only_one_claim_wins(#[case] backend: 
         &app,
         winner,
         &format!("/api/admin/orders/{older}/release"),
-        json!({}),
+        json!({ "reason": "The buyer asked for later." }),
     )
     .await
     .json()

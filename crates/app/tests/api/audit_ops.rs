@@ -65,7 +65,9 @@ async fn the_queue_and_proofs_are_audited_and_refusals_are_not(#[case] backend: 
     assert_eq!(post(&audited, &bob, &claim, json!({})).await.status(), 409);
     let release = format!("/api/admin/orders/{first}/release");
     assert_eq!(
-        post(&audited, &bob, &release, json!({})).await.status(),
+        post(&audited, &bob, &release, json!({ "reason": "Not mine." }))
+            .await
+            .status(),
         409
     );
     let missing = "/api/admin/orders/99999/claim";
@@ -78,7 +80,14 @@ async fn the_queue_and_proofs_are_audited_and_refusals_are_not(#[case] backend: 
 
     // release
     assert_eq!(
-        post(&audited, &ann, &release, json!({})).await.status(),
+        post(
+            &audited,
+            &ann,
+            &release,
+            json!({ "reason": "My game crashed." })
+        )
+        .await
+        .status(),
         200
     );
     let entry = audited.one_new_entry(seen).await;
@@ -88,7 +97,14 @@ async fn the_queue_and_proofs_are_audited_and_refusals_are_not(#[case] backend: 
     // releasing an unclaimed order changes nothing
     let seen = audited.count().await;
     assert_eq!(
-        post(&audited, &ann, &release, json!({})).await.status(),
+        post(
+            &audited,
+            &ann,
+            &release,
+            json!({ "reason": "My game crashed." })
+        )
+        .await
+        .status(),
         200
     );
     audited

@@ -69,12 +69,14 @@ async fn staff_action(
     order: i64,
     action: &str,
 ) -> reqwest::Response {
-    app.post_json(
-        staff,
-        &format!("/api/admin/orders/{order}/{action}"),
-        &json!({}),
-    )
-    .await
+    // a release tells the buyer why
+    let body = if action == "release" {
+        json!({ "reason": "My game crashed; the next member of staff takes it." })
+    } else {
+        json!({})
+    };
+    app.post_json(staff, &format!("/api/admin/orders/{order}/{action}"), &body)
+        .await
 }
 
 async fn set_link(app: &TestApp, staff: &reqwest::Client, url: &str) -> reqwest::Response {
@@ -933,5 +935,118 @@ async fn a_burst_of_im_in_the_game_is_said_once_and_counted_by_the_limit(#[case]
     assert_eq!(
         app.order_steps(order).await,
         ["placed", "paid", "claimed", "ready"]
+    );
+}
+
+/// The mails in the outbox whose text holds `needle`, once there are `count` of them.
+async fn mails_with(app: &TestApp, needle: &str, count: usize) -> Vec<String> {
+    for _ in 0..200 {
+        let found: Vec<String> = app
+            .outbox_messages()
+            .into_iter()
+            .filter(|m| m.contains(needle))
+            .collect();
+        if found.len() >= count {
+            return found;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("fewer than {count} mails with {needle:?}");
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_release_tells_the_buyer_why_and_a_claim_nobody_joins_is_told_once(
+    #[case] backend: Backend,
+) {
+    let app = fast_mail_shop(backend).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+    assert_eq!(
+        staff_action(&app, &staff, order, "claim").await.status(),
+        200
+    );
+
+    // no reason, a blank one or one too long: refused, and the order stays claimed
+    let path = format!("/api/admin/orders/{order}/release");
+    for (body, why) in [
+        (json!({}), "no reason"),
+        (json!({ "reason": "  \n " }), "blank"),
+        (json!({ "reason": "x".repeat(201) }), "201 characters"),
+    ] {
+        let refused = app.post_json(&staff, &path, &body).await;
+        assert_eq!(refused.status(), 422, "{why}");
+        let body: Value = refused.json().await.unwrap();
+        assert!(body["errors"]["reason"][0].is_string(), "{why}: {body}");
+    }
+    assert!(page_of(&app, &buyer, order).await["delivery"]["claimed_at"].is_string());
+
+    // released with a reason: the buyer's page says who and why, and the order is back in line
+    let reason = "My game crashed <b>again</b>; the next member of staff takes it.";
+    let released = app
+        .post_json(&staff, &path, &json!({ "reason": reason }))
+        .await;
+    assert_eq!(released.status(), 200);
+    let page = page_of(&app, &buyer, order).await;
+    assert_eq!(page["queue_position"], 1);
+    assert_eq!(page["delivery"]["released"]["reason"], reason);
+    assert!(
+        page["delivery"]["released"]["staff_name"].is_string(),
+        "{page}"
+    );
+    // one mail, with the reason escaped in its HTML
+    let mails = mails_with(&app, "is back in line", 1).await;
+    assert_eq!(mails.len(), 1, "one release, one mail");
+    assert!(mails[0].contains("My game crashed"), "{}", mails[0]);
+    assert!(
+        mails[0].contains("&lt;b&gt;again&lt;/b&gt;"),
+        "escaped in the HTML: {}",
+        mails[0]
+    );
+
+    // claimed again: the release is history; nobody joins within 15 minutes
+    assert_eq!(
+        staff_action(&app, &staff, order, "claim").await.status(),
+        200
+    );
+    let page = page_of(&app, &buyer, order).await;
+    assert_eq!(page["delivery"]["released"], Value::Null);
+    assert_eq!(page["delivery"]["no_show"], false);
+    app.clock.advance(std::time::Duration::from_secs(14 * 60));
+    app.sweeper.run_once().await.unwrap();
+    assert_eq!(
+        page_of(&app, &buyer, order).await["delivery"]["no_show"],
+        false,
+        "not yet"
+    );
+    app.clock.advance(std::time::Duration::from_secs(60));
+    // two instances' sweeps at once mark it once
+    let (a, b) = tokio::join!(app.sweeper.run_once(), app.sweeper.run_once());
+    a.unwrap();
+    b.unwrap();
+    app.sweeper.run_once().await.unwrap();
+    let page = page_of(&app, &buyer, order).await;
+    assert_eq!(page["delivery"]["no_show"], true, "{page}");
+    let mails = mails_with(&app, "Your time to join is up", 1).await;
+    assert_eq!(mails.len(), 1);
+    // the buyer joins after all: no longer a no-show
+    assert_eq!(
+        app.post_json(&buyer, &format!("/api/orders/{order}/ready"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        page_of(&app, &buyer, order).await["delivery"]["no_show"],
+        false
+    );
+    assert_eq!(
+        app.order_steps(order).await,
+        ["placed", "paid", "claimed", "released", "claimed", "no_show", "ready"]
     );
 }

@@ -192,6 +192,8 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             // a risk hold: the shop's reason and since when
             ("hold_reason", NotPersonal),
             ("held_at", NotPersonal),
+            // when the buyer's time to join ran out under the current claim
+            ("no_show_at", NotPersonal),
         ],
     ),
     (

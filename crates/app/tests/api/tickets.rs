@@ -140,12 +140,13 @@ async fn wait_for(discord: &MockServer, verb: &str, at: &str, count: usize) -> V
 }
 
 async fn staff_action(app: &TestApp, staff: &reqwest::Client, order: i64, action: &str) {
+    let body = if action == "release" {
+        json!({ "reason": "My game crashed." })
+    } else {
+        json!({})
+    };
     let answer = app
-        .post_json(
-            staff,
-            &format!("/api/admin/orders/{order}/{action}"),
-            &json!({}),
-        )
+        .post_json(staff, &format!("/api/admin/orders/{order}/{action}"), &body)
         .await;
     assert_eq!(answer.status(), 200, "{action}");
 }

@@ -39,12 +39,30 @@ pub trait DeliveryRepository: Send + Sync + 'static {
         actor: &Actor,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
-    /// Clears `claimed_by` where it is `staff`; `false` when no row matched.
+    /// Clears `claimed_by` where it is `staff`, recording the `reason` with the order's
+    /// `released` step; `false` when no row matched.
     fn release(
         &self,
         id: OrderId,
         staff: UserId,
+        reason: String,
         actor: &Actor,
+    ) -> impl Future<Output = Result<bool, OrderError>> + Send;
+
+    /// The paid orders, not on a risk hold, claimed at or before `claimed_before` whose buyer
+    /// has not said "I'm in the game" and which are not marked no-show yet under this claim.
+    fn due_no_shows(
+        &self,
+        claimed_before: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
+
+    /// Marks the order a no-show at `at` (with its `no_show` step) if it still is one as
+    /// [`due_no_shows`](Self::due_no_shows) says: `true` for the one caller that did.
+    fn mark_no_show(
+        &self,
+        id: OrderId,
+        claimed_before: DateTime<Utc>,
+        at: DateTime<Utc>,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
 
     /// Turns a paid order not on a risk hold that is claimed by `staff` into delivered at `at`,

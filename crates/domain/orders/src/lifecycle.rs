@@ -26,7 +26,12 @@ pub enum OrderStep {
     PaidAfterExpiry,
     Held,
     Claimed,
+    /// The member of staff let the claimed order go, back in line (its note: the reason they
+    /// gave, which the buyer is shown and mailed).
     Released,
+    /// The buyer did not say "I'm in the game" within `delivery.no_show_minutes` of the claim
+    /// (marked once per claim by a background job): they are told, and staff may release it.
+    NoShow,
     Ready,
     Delivered,
     /// The buyer said they got their items ("I got my items" on the order page).
@@ -59,13 +64,14 @@ pub enum OrderStep {
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 21] = [
+    pub const ALL: [OrderStep; 22] = [
         OrderStep::Placed,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
         OrderStep::Held,
         OrderStep::Claimed,
         OrderStep::Released,
+        OrderStep::NoShow,
         OrderStep::Ready,
         OrderStep::Delivered,
         OrderStep::Received,
@@ -91,6 +97,7 @@ impl OrderStep {
             OrderStep::Held => "held",
             OrderStep::Claimed => "claimed",
             OrderStep::Released => "released",
+            OrderStep::NoShow => "no_show",
             OrderStep::Ready => "ready",
             OrderStep::Delivered => "delivered",
             OrderStep::Received => "received",
@@ -119,6 +126,8 @@ impl OrderStep {
         match self {
             OrderStep::Paid => Some((MailKind::Receipt, false)),
             OrderStep::Claimed => Some((MailKind::Claimed, true)),
+            OrderStep::Released => Some((MailKind::Released, true)),
+            OrderStep::NoShow => Some((MailKind::NoShow, true)),
             OrderStep::Delivered => Some((MailKind::Delivered, false)),
             OrderStep::Refunded => Some((MailKind::Refunded, false)),
             _ => None,
@@ -516,14 +525,20 @@ pub enum MailKind {
     Refunded,
     /// A member of staff took it and waits in the game (once per claim).
     Claimed,
+    /// The member of staff let it go, with their reason: back in line (once per release).
+    Released,
+    /// The time to join the member of staff's server is up (once per claim).
+    NoShow,
 }
 
 impl MailKind {
-    pub const ALL: [MailKind; 4] = [
+    pub const ALL: [MailKind; 6] = [
         MailKind::Receipt,
         MailKind::Delivered,
         MailKind::Refunded,
         MailKind::Claimed,
+        MailKind::Released,
+        MailKind::NoShow,
     ];
 
     pub fn as_str(&self) -> &'static str {
@@ -532,6 +547,8 @@ impl MailKind {
             MailKind::Delivered => "delivered",
             MailKind::Refunded => "refunded",
             MailKind::Claimed => "claimed",
+            MailKind::Released => "released",
+            MailKind::NoShow => "no_show",
         }
     }
 
@@ -646,12 +663,17 @@ mod tests {
             d.plan(&event(42, OrderStep::Paid)).mail,
             Some((MailKind::Receipt, 0))
         );
+        // a release and a no-show each tell the buyer once per occurrence
         assert_eq!(
             d.plan(&event(43, OrderStep::Released)),
             Dispatch {
-                mail: None,
+                mail: Some((MailKind::Released, 43)),
                 channels: vec![],
             }
+        );
+        assert_eq!(
+            d.plan(&event(44, OrderStep::NoShow)).mail,
+            Some((MailKind::NoShow, 44))
         );
     }
 

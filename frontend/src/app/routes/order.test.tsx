@@ -27,6 +27,8 @@ function delivery(overrides: Partial<OrderDelivery> = {}): OrderDelivery {
     ticket_url: null,
     ticket_problem: null,
     proof_picture: null,
+    released: null,
+    no_show: false,
     ...overrides,
   };
 }
@@ -393,6 +395,32 @@ describe('/orders/:id: I’m in the game', () => {
     expect(screen.getByTestId('queue-position')).toHaveTextContent(
       'Taking longer than usual: you are number 3 in line',
     );
+  });
+
+  it('tells the buyer who let the order go and why, with its place in line', async () => {
+    renderOrder(
+      '/orders/42',
+      tracked(
+        { queue_position: 2 },
+        {
+          released: {
+            at: '2026-11-21T10:09:00Z',
+            staff_name: 'Ann',
+            reason: 'My game crashed <b>again</b>.',
+          },
+        },
+      ),
+    );
+    const note = await screen.findByTestId('released');
+    expect(note).toHaveTextContent('Ann could not deliver it this time');
+    expect(note).toHaveTextContent('My game crashed <b>again</b>.');
+    expect(note).toHaveTextContent('you are number 2');
+  });
+
+  it('says the time to join is up once the server marked a no-show', async () => {
+    const joinBy = new Date(Date.now() + 60 * 1000).toISOString();
+    renderOrder('/orders/42', claimed({ no_show: true }, joinBy));
+    expect(await screen.findByTestId('join-by')).toHaveTextContent('Your time to join is up');
   });
 
   it('counts down the time left to join after a claim', async () => {

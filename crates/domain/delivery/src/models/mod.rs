@@ -15,12 +15,14 @@ pub use messages::{
     message_limit_key, MessageSettings, MessageSide, MessageText, MessageTextError,
     NewOrderMessage, OrderMessage, MESSAGES_BUCKET,
 };
-pub use queue::{in_queue_order, is_over_promise, QueueFilter, QueuedItem, QueuedOrder};
+pub use queue::{
+    in_queue_order, is_over_promise, QueueFilter, QueuedItem, QueuedOrder, ReleaseReason,
+};
 pub use times::{
     percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures, DeliveryReport,
     DeliveryStep, Spread, PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
 pub use tracking::{
-    timeline, BuyerDelivery, BuyerMail, HandoffSettings, MailJob, MailRound, TimelineStep,
+    timeline, BuyerDelivery, BuyerMail, HandoffSettings, MailJob, MailRound, Release, TimelineStep,
     TrackedOrder, TrackingFacts,
 };

@@ -119,6 +119,31 @@ impl QueuedOrder {
     }
 }
 
+/// Why a member of staff let a claimed order go: what its buyer is shown and mailed, trimmed,
+/// 1 to [`ReleaseReason::MAX_CHARS`] characters on one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseReason(String);
+
+impl ReleaseReason {
+    pub const MAX_CHARS: usize = 200;
+
+    /// The reason as typed, or what is wrong with it (in words for the member of staff).
+    pub fn parse(text: &str) -> Result<Self, &'static str> {
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            return Err("Tell the buyer why you are letting the order go.");
+        }
+        if text.chars().count() > Self::MAX_CHARS {
+            return Err("Please keep the reason under 200 characters.");
+        }
+        Ok(ReleaseReason(text))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Whether an order paid at `paid` waits longer than the promise at `now`.
 pub fn is_over_promise(paid: DateTime<Utc>, now: DateTime<Utc>, promise_minutes: u32) -> bool {
     now - paid > chrono::Duration::minutes(i64::from(promise_minutes))
@@ -241,6 +266,19 @@ mod tests {
         let mut later = vec![make(1, 5, None, Some(1)), make(0, 60, None, None)];
         assert_eq!(in_queue_order(&mut later), [Some(1), Some(2)]);
         assert_eq!(later[0].id.get(), 0);
+    }
+
+    #[test]
+    fn a_release_reason_is_one_trimmed_line_of_1_to_200_characters() {
+        assert_eq!(
+            ReleaseReason::parse("  My game\ncrashed  ")
+                .unwrap()
+                .as_str(),
+            "My game crashed"
+        );
+        assert!(ReleaseReason::parse(" \n ").is_err());
+        assert!(ReleaseReason::parse(&"é".repeat(200)).is_ok());
+        assert!(ReleaseReason::parse(&"é".repeat(201)).is_err());
     }
 
     #[test]

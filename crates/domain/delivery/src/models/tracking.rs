@@ -42,6 +42,18 @@ pub struct TrackingFacts {
     pub ticket_thread_id: Option<String>,
     /// Why the ticket is missing or the buyer is not in it.
     pub ticket_problem: Option<String>,
+    /// The last time staff let the order go: when, who and the reason they gave.
+    pub last_release: Option<Release>,
+    /// When the buyer's time to join ran out under the current claim (the no-show job).
+    pub no_show_at: Option<DateTime<Utc>>,
+}
+
+/// Staff let a claimed order go, back in line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    pub at: DateTime<Utc>,
+    pub staff_name: Option<String>,
+    pub reason: Option<String>,
 }
 
 /// The handoff as the buyer's page shows it.
@@ -58,6 +70,10 @@ pub struct BuyerDelivery {
     pub ticket_problem: Option<String>,
     /// The first picture of the proof the order was delivered with (`/media/proofs/…`).
     pub proof_picture: Option<String>,
+    /// While the order waits in line again: the last release (who let it go, and why).
+    pub released: Option<Release>,
+    /// While claimed: the buyer's time to join ran out (staff may release it).
+    pub no_show: bool,
 }
 
 impl BuyerDelivery {
@@ -82,6 +98,12 @@ impl BuyerDelivery {
             },
             ticket_problem: facts.ticket_problem.clone(),
             proof_picture: None,
+            // told while the order waits for its next claim
+            released: facts
+                .last_release
+                .clone()
+                .filter(|_| status == OrderStatus::Paid && facts.claimed_at.is_none()),
+            no_show: claimed && facts.no_show_at.is_some() && facts.buyer_ready_at.is_none(),
         }
     }
 
@@ -93,6 +115,8 @@ impl BuyerDelivery {
             private_server_url: None,
             claimed_at: None,
             buyer_ready_at: None,
+            released: None,
+            no_show: false,
             ..self
         }
     }
@@ -184,8 +208,12 @@ pub struct BuyerMail {
     /// The shop's Discord server invite, when it has one (else the mail points to the help
     /// chat).
     pub discord_invite: Option<String>,
-    /// Who claimed the order (the claim mail).
+    /// Who claimed the order (the claim mail), or let it go (the release mail).
     pub staff_name: Option<String>,
+    /// The reason staff gave when they last let the order go (the release mail).
+    pub release_reason: Option<String>,
+    /// The minutes a buyer has to join after a claim (the no-show mail).
+    pub no_show_minutes: u32,
 }
 
 /// What one round of the mail loop did.

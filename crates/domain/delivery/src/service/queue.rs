@@ -9,7 +9,7 @@ use orders::{OrderError, OrderId, OrderStatus, TransitionError};
 use shared::{Actor, Clock, PrivateServerUrl, UserId};
 
 use crate::error::QueueError;
-use crate::models::{in_queue_order, QueueFilter, QueuedOrder};
+use crate::models::{in_queue_order, QueueFilter, QueuedOrder, ReleaseReason};
 use crate::ports::DeliveryRepository;
 
 /// The queue's rules over its store and a clock.
@@ -109,15 +109,20 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         })
     }
 
-    /// Lets the order go again; only the one who claimed it can. An unclaimed order stays so.
-    #[tracing::instrument(skip(self, actor))]
+    /// Lets the order go again, telling its buyer why; only the one who claimed it can. An
+    /// unclaimed order stays so.
+    #[tracing::instrument(skip(self, reason, actor))]
     pub async fn release(
         &self,
         id: OrderId,
         staff: UserId,
+        reason: ReleaseReason,
         actor: &Actor,
     ) -> Result<QueuedOrder, QueueError> {
-        let released = self.repository.release(id, staff, actor).await?;
+        let released = self
+            .repository
+            .release(id, staff, reason.as_str().to_owned(), actor)
+            .await?;
         let order = self.repository.queued_order(id).await?;
         match (&order.claimed_by, released) {
             (_, true) | (None, false) => Ok(order),
@@ -125,6 +130,26 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
                 by: other.name.clone(),
             }),
         }
+    }
+
+    /// Marks every claim whose buyer did not say "I'm in the game" within `no_show_minutes` a
+    /// no-show, once per claim across instances (the buyer is told on the page and by mail;
+    /// staff may release it). Answers how many were marked now.
+    pub async fn mark_no_shows(&self) -> Result<usize, OrderError> {
+        let now = self.clock.now();
+        let claimed_before = now - chrono::Duration::minutes(i64::from(self.no_show_minutes));
+        let mut marked = 0;
+        for id in self.repository.due_no_shows(claimed_before).await? {
+            if self
+                .repository
+                .mark_no_show(id, claimed_before, now)
+                .await?
+            {
+                tracing::info!(order = %id, "the buyer's time to join is up");
+                marked += 1;
+            }
+        }
+        Ok(marked)
     }
 
     /// Marks the order delivered by `staff`, optionally with a proof of delivery.
@@ -272,6 +297,10 @@ mod tests {
         Actor::staff(UserId::new(1), "Bo", "127.0.0.1")
     }
 
+    fn reason() -> ReleaseReason {
+        ReleaseReason::parse("My game crashed").unwrap()
+    }
+
     fn queue_with(
         changed: bool,
         current: QueuedOrder,
@@ -280,7 +309,7 @@ mod tests {
         repo.expect_claim()
             .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_release()
-            .returning(move |_, _, _| Box::pin(async move { Ok(changed) }));
+            .returning(move |_, _, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_deliver()
             .returning(move |_, _, _, _, _| Box::pin(async move { Ok(changed) }));
         repo.expect_proof_exists()
@@ -345,13 +374,13 @@ mod tests {
             order(OrderStatus::Paid, Some((UserId::new(2), "Ann"))),
         );
         let error = taken
-            .release(OrderId::new(7), UserId::new(1), &staff())
+            .release(OrderId::new(7), UserId::new(1), reason(), &staff())
             .await
             .unwrap_err();
         assert_eq!(error.to_string(), "Only Ann can release this order.");
         let free = queue_with(false, order(OrderStatus::Paid, None));
         assert!(free
-            .release(OrderId::new(7), UserId::new(1), &staff())
+            .release(OrderId::new(7), UserId::new(1), reason(), &staff())
             .await
             .is_ok());
     }

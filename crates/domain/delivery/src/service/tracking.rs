@@ -241,7 +241,15 @@ where
             proof_picture,
             estimate_minutes: self.estimate_minutes().await,
             discord_invite: self.handoff.discord_invite.clone(),
-            staff_name: facts.staff_name,
+            staff_name: match kind {
+                MailKind::Released => facts
+                    .last_release
+                    .as_ref()
+                    .and_then(|release| release.staff_name.clone()),
+                _ => facts.staff_name,
+            },
+            release_reason: facts.last_release.and_then(|release| release.reason),
+            no_show_minutes: self.handoff.no_show_minutes,
         })
     }
 

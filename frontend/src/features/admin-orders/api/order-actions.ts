@@ -15,9 +15,12 @@ export function claimOrder(id: number): Promise<AdminOrder> {
   return api.post('/admin/orders/{id}/claim', { params: { path: { id } } });
 }
 
-/** POST /api/admin/orders/{id}/release: only the one who claimed it. */
-export function releaseOrder(id: number): Promise<AdminOrder> {
-  return api.post('/admin/orders/{id}/release', { params: { path: { id } } });
+/**
+ * POST /api/admin/orders/{id}/release {reason}: only the one who claimed it; the buyer is shown the
+ * reason and mailed it. 422 without one (or over 200 characters).
+ */
+export function releaseOrder(id: number, reason: string): Promise<AdminOrder> {
+  return api.post('/admin/orders/{id}/release', { params: { path: { id } }, body: { reason } });
 }
 
 /**
@@ -55,7 +58,7 @@ export function releaseHold(id: number): Promise<AdminOrder> {
 
 export type OrderAction =
   | { kind: 'claim'; id: number }
-  | { kind: 'release'; id: number }
+  | { kind: 'release'; id: number; reason: string }
   | { kind: 'deliver'; id: number; proofId: number | null }
   | { kind: 'refund'; id: number }
   | { kind: 'release-hold'; id: number };
@@ -65,7 +68,7 @@ function run(action: OrderAction): Promise<AdminOrder> {
     case 'claim':
       return claimOrder(action.id);
     case 'release':
-      return releaseOrder(action.id);
+      return releaseOrder(action.id, action.reason);
     case 'deliver':
       return deliverOrder({ id: action.id, proofId: action.proofId });
     case 'refund':

@@ -130,8 +130,19 @@ describe('the delivery queue', () => {
     expect(noShow).toContainElement(releases[0] ?? null);
     expect(within(card(42)).queryByText('No show')).not.toBeInTheDocument();
     await user.click(releases[0] as HTMLElement);
+    // Release asks first, and for the reason the buyer is shown
+    const form = await screen.findByRole('form', { name: 'Release order' });
+    await user.click(within(form).getByRole('button', { name: 'Release order' }));
+    expect(
+      await within(form).findByText('Tell the buyer why you are letting the order go.'),
+    ).toBeInTheDocument();
+    expect(api.callsTo('POST /admin/orders/41/release')).toHaveLength(0);
+    await user.type(within(form).getByLabelText(/Reason the buyer sees/), '  My game crashed. ');
+    await user.click(within(form).getByRole('button', { name: 'Release order' }));
     expect(await screen.findByText('Order #41 is back in the queue.')).toBeInTheDocument();
-    expect(api.callsTo('POST /admin/orders/41/release')).toHaveLength(1);
+    const calls = api.callsTo('POST /admin/orders/41/release');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.body).toEqual({ reason: 'My game crashed.' });
   });
 
   it("shows another member of staff's no-show without offering to release it", () => {

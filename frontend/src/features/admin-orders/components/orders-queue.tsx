@@ -1,9 +1,11 @@
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Field } from '@/components/ui/field';
 import { AlertIcon, ExternalLinkIcon } from '@/components/ui/icons';
+import { Modal } from '@/components/ui/modal';
 import { minutesLabel } from '@/lib/duration';
 import { formatPrice } from '@/lib/money';
 
@@ -48,6 +50,85 @@ function RefundModal({
       cannot be undone. The stock is not put back: change it on the inventory page if the items can
       be sold again.
     </ConfirmDialog>
+  );
+}
+
+/** The most a release reason may hold (the server's limit). */
+const RELEASE_REASON_MAX = 200;
+
+/**
+ * Release asks first, and for the reason the buyer is shown on their order page and mailed: one
+ * tap next to Mark delivered must not un-claim a buyer who is waiting in the game.
+ */
+function ReleaseDialog({
+  order,
+  onClose,
+  onConfirm,
+  pending,
+}: {
+  order: AdminOrder;
+  onClose: () => void;
+  onConfirm: (reason: string) => void;
+  pending: boolean;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const inGame = order.buyer_ready_at !== null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = reason.trim();
+    if (trimmed.length === 0) {
+      setError('Tell the buyer why you are letting the order go.');
+      return;
+    }
+    if (trimmed.length > RELEASE_REASON_MAX) {
+      setError(`Please keep the reason under ${RELEASE_REASON_MAX} characters.`);
+      return;
+    }
+    onConfirm(trimmed);
+  };
+  return (
+    <Modal
+      open
+      onClose={() => (pending ? undefined : onClose())}
+      title={`Release order #${order.id}?`}
+    >
+      <form className="release-dialog" aria-label="Release order" noValidate onSubmit={submit}>
+        <p>
+          {inGame ? 'The buyer is in the game waiting for you. ' : ''}
+          The order goes back in line in its place by payment, for the next member of staff. The
+          buyer sees your reason on their order page and gets it by mail.
+        </p>
+        <Field
+          label="Reason the buyer sees"
+          hint={`Up to ${RELEASE_REASON_MAX} characters.`}
+          error={error}
+          announceError
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              className="form-control"
+              rows={3}
+              maxLength={RELEASE_REASON_MAX}
+              value={reason}
+              onChange={(event) => {
+                setReason(event.currentTarget.value);
+                setError(undefined);
+              }}
+            />
+          )}
+        </Field>
+        <div className="release-dialog__actions">
+          <Button variant="secondary" onClick={onClose} disabled={pending}>
+            Keep it
+          </Button>
+          <Button type="submit" variant="danger" loading={pending}>
+            Release order
+          </Button>
+        </div>
+      </form>
+    </Modal>
   );
 }
 
@@ -137,7 +218,7 @@ function OrderCard({
 }: OrderCardProps) {
   const titleId = useId();
   const action = useOrderAction({ onNeedsPrivateServer });
-  const [dialog, setDialog] = useState<'deliver' | 'refund' | null>(null);
+  const [dialog, setDialog] = useState<'deliver' | 'refund' | 'release' | null>(null);
   const mine = order.claimed_by !== null && order.claimed_by.id === currentUserId;
   const claimedByOther = order.claimed_by !== null && !mine;
   const held = order.hold;
@@ -166,7 +247,7 @@ function OrderCard({
       variant={variant}
       size="sm"
       disabled={action.isPending}
-      onClick={() => perform({ kind: 'release', id: order.id })}
+      onClick={() => setDialog('release')}
     >
       Release
     </Button>
@@ -355,6 +436,14 @@ function OrderCard({
           pending={action.isPending}
           onClose={() => setDialog(null)}
           onConfirm={(proofId) => perform({ kind: 'deliver', id: order.id, proofId })}
+        />
+      ) : null}
+      {dialog === 'release' ? (
+        <ReleaseDialog
+          order={order}
+          pending={action.isPending}
+          onClose={() => setDialog(null)}
+          onConfirm={(reason) => perform({ kind: 'release', id: order.id, reason })}
         />
       ) : null}
       {dialog === 'refund' ? (

@@ -60,9 +60,10 @@ function useCountdown(until: string | null): string | null {
 }
 
 /** The time left to join the member of staff, while they wait for the buyer. */
-function JoinBy({ joinBy }: { joinBy: string }) {
+function JoinBy({ joinBy, noShow }: { joinBy: string; noShow: boolean }) {
   const left = useCountdown(joinBy);
-  const over = left === '0:00';
+  // the server's word (its no-show job) or the clock here, whichever says it first
+  const over = noShow || left === '0:00';
   return (
     <p className="order-handoff__join-by" data-testid="join-by" role="timer" aria-live="off">
       {over ? (
@@ -110,7 +111,7 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
               Join the private server
             </ExternalLink>
           ) : null}
-          {order.join_by ? <JoinBy joinBy={order.join_by} /> : null}
+          {order.join_by ? <JoinBy joinBy={order.join_by} noShow={order.delivery.no_show} /> : null}
           {ticket ? (
             <p>
               <ExternalLink href={ticket}>Open your Discord ticket</ExternalLink>
@@ -118,6 +119,14 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
           ) : null}
           <ReadyButton order={order} orderKey={orderKey} />
         </>
+      ) : order.delivery.released ? (
+        <p data-testid="released">
+          {order.delivery.released.staff_name ?? 'The member of staff'} could not deliver it this
+          time and put it back in line: &ldquo;{order.delivery.released.reason}&rdquo;. Nothing is
+          lost: it keeps its place by payment
+          {order.queue_position !== null ? ` (you are number ${order.queue_position})` : ''}, and
+          the next member of staff picks it up; their private server shows here when they do.
+        </p>
       ) : order.over_promise ? (
         <p data-testid="over-promise">
           This is taking longer than usual (we aim for {deliveryTime}), sorry.
