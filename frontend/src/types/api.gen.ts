@@ -953,7 +953,7 @@ export interface paths {
          *     - `products` — the storefront's product list changed: `{"version": etag}` (everyone).
          *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
-         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, risk_held, hold_released, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` with its link's `key`, and every order on the staff stream.
+         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, risk_held, hold_released, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` (with its link's `key`, or for its own session or owner whatever the key, as `GET /api/orders/{id}` shows it), and every order on the staff stream.
          *     - `order_message` — a message on an order's page, from its buyer or staff: `{"order_id", "message": {"id", "from", "author", "text", "created_at"}}` (the message itself, as `GET /api/orders/{id}/messages` lists it); the same viewers as `order`.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
          *     - `ended` — the session the stream was opened with is gone (logged out, a password reset, expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked at every heartbeat; a stream opened with an order's key alone has no session to end.
@@ -7079,7 +7079,10 @@ export interface operations {
                  *     `Last-Event-ID` header wins.
                  */
                 last_event_id?: number;
-                /** @description With `key`: an order's events for any browser holding its link (the receipt's). */
+                /**
+                 * @description With `key`: an order's events for any browser holding its link (the receipt's), or
+                 *     for the session that placed it or its owner, whatever the key.
+                 */
                 order?: number;
                 /** @description The key of the order's link. */
                 key?: string;
@@ -7130,7 +7133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `order` and `key` given, but the key does not open that order (or it does not exist). */
+            /** @description `order` given, but this browser may not see it: the key does not open it and it is neither this session's nor this account's (or it does not exist). The same as `GET /api/orders/{id}` answers. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9144,7 +9147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The code does not apply, or no code or no linked Discord: `reason` says why (also under `errors.promo_code`). */
+            /** @description The code does not apply, or no code or no linked Discord: `reason` says why and names what is missing (also under `errors.promo_code`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -21,11 +21,12 @@ use utoipa::IntoParams;
 
 use crate::auth::session::LiveSessions;
 use crate::auth::{AccountsService, MaybeUser, RequireStaff};
+use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::streams::{self, StreamLimits};
 use crate::events::ShopEvents;
-use crate::routes::orders::{session_orders, ORDER_NOT_FOUND};
+use crate::routes::orders::{order_for, session_orders, ORDER_NOT_FOUND};
 use crate::services::TrackingService;
 use crate::settings::EventsSettings;
 
@@ -42,7 +43,8 @@ pub struct EventsQuery {
     /// `Last-Event-ID` header wins.
     #[param(value_type = Option<i64>, minimum = 0)]
     last_event_id: Option<String>,
-    /// With `key`: an order's events for any browser holding its link (the receipt's).
+    /// With `key`: an order's events for any browser holding its link (the receipt's), or
+    /// for the session that placed it or its owner, whatever the key.
     #[param(value_type = Option<i64>, minimum = 1)]
     order: Option<String>,
     /// The key of the order's link.
@@ -73,7 +75,8 @@ gone); the chat of `chat_session`, and every chat on the staff stream.\n\
 `{\"order_id\", \"status\", \"step\"}` (`step`: placed, paid, paid_after_expiry, held, \
 claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, \
 dispute_lost, risk_held, hold_released, cancelled, expired); the orders this \
-cookie session placed or the account owns, the order of `order` with its link's `key`, and \
+cookie session placed or the account owns, the order of `order` (with its link's `key`, or \
+for its own session or owner whatever the key, as `GET /api/orders/{id}` shows it), and \
 every order on the staff stream.\n\
 - `order_message` — a message on an order's page, from its buyer or staff: `{\"order_id\", \
 \"message\": {\"id\", \"from\", \"author\", \"text\", \"created_at\"}}` (the message itself, as \
@@ -94,7 +97,7 @@ network, per account and in total.",
             example = json!("retry: 3000\nid: 41\nevent: ready\ndata: {\"resumed\":false}\n\nid: 42\nevent: order\ndata: {\"order_id\":7,\"status\":\"paid\"}\n\n")),
         (status = 401, description = "`staff=1` without a session.", body = crate::error::ErrorBody),
         (status = 403, description = "`staff=1` with an account that is not staff.", body = crate::error::ErrorBody),
-        (status = 404, description = "`order` and `key` given, but the key does not open that order (or it does not exist).", body = crate::error::ErrorBody),
+        (status = 404, description = "`order` given, but this browser may not see it: the key does not open it and it is neither this session's nor this account's (or it does not exist). The same as `GET /api/orders/{id}` answers.", body = crate::error::ErrorBody),
         (status = 422, description = "A malformed `chat_session` or `last_event_id`, or a parameter given twice.", body = crate::error::ErrorBody),
         (status = 429, description = "Too many open streams from this network or account; `Retry-After` says when to try again.", body = crate::error::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
@@ -111,13 +114,14 @@ pub async fn stream(
     accounts: web::Data<AccountsService>,
     live_sessions: web::Data<LiveSessions>,
     tracking: web::Data<TrackingService>,
+    checkout: web::Data<ShopCheckout>,
     session: Session,
     user: MaybeUser,
     client: ClientIp,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (chat_session, from_query) = parse_query(&query)?;
-    let keyed_order = keyed_order(&tracking, &query).await?;
+    let keyed_order = linked_order(&checkout, &tracking, &session, &user, &query).await?;
     // the browser's own reconnection sends what it last saw; a value we never sent is ignored
     let last_event_id = req
         .headers()
@@ -181,29 +185,24 @@ fn parse_query(query: &EventsQuery) -> Result<(Option<SessionId>, Option<i64>), 
     Ok((chat_session, from_query))
 }
 
-/// An order opened by its link's key: its events, for as long as the key opens it (404 when
-/// it does not, or the order does not exist).
-async fn keyed_order(
+/// The order of `?order=&key=`, when its page may show it: the same rule as
+/// `GET /api/orders/{id}` (the session that placed it, its owner, or the right key), so a page
+/// that shows an order always gets its events. A link with a wrong key in the browser that placed
+/// the order keeps its live updates; anyone else gets 404, as the page did.
+async fn linked_order(
+    checkout: &ShopCheckout,
     tracking: &TrackingService,
+    session: &Session,
+    user: &MaybeUser,
     query: &EventsQuery,
 ) -> Result<Option<i64>, ApiError> {
     let (order, key) = match (query.order.as_deref(), query.key.as_deref()) {
         (None, None) => return Ok(None),
-        pair => pair,
+        (None, Some(_)) => return Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+        (Some(order), key) => (order.trim(), key),
     };
-    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let id = order
-        .and_then(|text| text.trim().parse::<i64>().ok())
-        .filter(|id| *id > 0)
-        .ok_or_else(not_found)?;
-    let key = key
-        .filter(|key| !key.is_empty() && key.len() <= 128)
-        .ok_or_else(not_found)?;
-    match tracking.key_opens(orders::OrderId::new(id), key).await {
-        Ok(true) => Ok(Some(id)),
-        Ok(false) | Err(orders::OrderError::NotFound(_)) => Err(not_found()),
-        Err(orders::OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
-    }
+    let order = order_for(checkout, tracking, session, user, order, key).await?;
+    Ok(Some(order.id.get()))
 }
 
 /// The heartbeat's check for a stream opened with a cookie session or as staff: the session

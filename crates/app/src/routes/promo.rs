@@ -24,7 +24,10 @@ use dto::promo::{
 use dto::responses::JsonBodyRefused;
 use dto::staff::{SuperAdminJson, SuperAdminOnly};
 
-const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord is linked.";
+const NEED_CODE: &str = "Enter a promo code.";
+const NEED_DISCORD: &str =
+    "Link Discord to use this code: each promo code is used once per Discord account.";
+const NEED_CODE_AND_DISCORD: &str = "Enter a promo code and link Discord.";
 
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
 #[utoipa::path(
@@ -40,7 +43,7 @@ const NEED_CODE_AND_DISCORD: &str = "Enter your promo code and make sure Discord
     responses(
         (status = 200, description = "The code applies.", body = PromoValid),
         JsonBodyRefused,
-        (status = 422, description = "The code does not apply, or no code or no linked Discord: `reason` says why (also under `errors.promo_code`).", body = crate::error::ErrorBody),
+        (status = 422, description = "The code does not apply, or no code or no linked Discord: `reason` says why and names what is missing (also under `errors.promo_code`).", body = crate::error::ErrorBody),
         (status = 429, description = "Too many checks from this address; `Retry-After` says when to try again.", body = crate::error::ErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
     ),
@@ -64,8 +67,12 @@ pub async fn validate(
         )
         .await?;
     let code = body.promo_code.as_deref().unwrap_or_default().trim();
-    let Some(identity) = session_identity(&session).filter(|_| !code.is_empty()) else {
-        return Err(ApiError::PromoRejected(NEED_CODE_AND_DISCORD.to_owned()));
+    // what is missing, by name: a typed code is never answered with "enter one"
+    let identity = match (code.is_empty(), session_identity(&session)) {
+        (false, Some(identity)) => identity,
+        (true, Some(_)) => return Err(ApiError::PromoRejected(NEED_CODE.to_owned())),
+        (false, None) => return Err(ApiError::PromoRejected(NEED_DISCORD.to_owned())),
+        (true, None) => return Err(ApiError::PromoRejected(NEED_CODE_AND_DISCORD.to_owned())),
     };
     match promos.validate(code, &identity.discord_id).await? {
         PromoValidation::Valid(applied) => Ok(HttpResponse::Ok().json(PromoValid {

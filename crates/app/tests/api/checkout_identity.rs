@@ -505,15 +505,22 @@ async fn a_promo_code_is_redeemed_once_per_discord_account(#[case] backend: Back
             )
         }
     };
-    // no linked account yet
+    // no linked account yet: a typed code is told it needs Discord, not to be entered
     let (status_code, body) = validate("TENOFF").await;
     assert_eq!(status_code, 422);
     assert_eq!(
         body["reason"],
-        "Enter your promo code and make sure Discord is linked."
+        "Link Discord to use this code: each promo code is used once per Discord account."
+    );
+    assert_eq!(
+        validate("  ").await.1["reason"],
+        "Enter a promo code and link Discord."
     );
 
     link_discord(&app, &client, 0).await;
+    let (status_code, body) = validate(" ").await;
+    assert_eq!(status_code, 422);
+    assert_eq!(body["reason"], "Enter a promo code.");
     assert_eq!(validate("tenoff").await, (200, json!({"discount": 10})));
     let (status_code, body) = validate("NOPE").await;
     assert_eq!(status_code, 422);

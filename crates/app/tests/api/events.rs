@@ -283,6 +283,57 @@ async fn a_stream_never_carries_another_sessions_chat_or_order(#[case] backend: 
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
+async fn an_order_link_with_a_wrong_key_streams_for_the_session_that_placed_it_and_no_one_else(
+    #[case] backend: Backend,
+) {
+    let app = shop(backend, vec![(1, product("Raccoon", "10.00", Some(50)))]).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let response = checkout(&app, &buyer, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(response.status(), 200);
+    let placed: Value = response.json().await.unwrap();
+    let order = placed["order_id"].as_i64().unwrap();
+    let key = placed["order_key"].as_str().unwrap().to_owned();
+    let wrong = "0".repeat(key.len());
+
+    // the browser that placed it sees the order whatever the key, and so does its stream
+    let page = buyer
+        .get(app.url(&format!("/api/orders/{order}?key={wrong}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+    let mut stream = Sse::open(&app, &buyer, &format!("?order={order}&key={wrong}")).await;
+    assert_eq!(stream.event().await.event.as_deref(), Some("ready"));
+    pay(&app, &buyer, order).await;
+    let seen = stream.events_until(|f| is_order(f, order)).await;
+    let paid = seen.iter().find(|f| is_order(f, order)).unwrap();
+    assert_eq!(paid.data.as_ref().unwrap()["status"], "paid");
+
+    // another browser: the wrong key (or none) is refused like the page, the right one opens
+    let stranger = app.new_client();
+    for query in [
+        format!("?order={order}&key={wrong}"),
+        format!("?order={order}"),
+        format!("?key={key}"),
+    ] {
+        let refused = Sse::request(&app.address, &stranger, &query, None).await;
+        assert_eq!(refused.status(), 404, "GET /api/events{query}");
+    }
+    let page = stranger
+        .get(app.url(&format!("/api/orders/{order}?key={wrong}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 404);
+    let mut stream = Sse::open(&app, &stranger, &format!("?order={order}&key={key}")).await;
+    assert_eq!(stream.event().await.event.as_deref(), Some("ready"));
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
 async fn staff_streams_need_a_staff_session_and_carry_every_live_chat(#[case] backend: Backend) {
     let app = shop(backend, vec![(1, product("Owl", "3.00", Some(2)))]).await;
     let nobody = app.new_client();

@@ -190,16 +190,57 @@ describe('checkout page: Discord link', () => {
 });
 
 describe('checkout page: promo code', () => {
-  it('needs a code and a linked Discord account', async () => {
+  it('says a typed code needs Discord (not to enter one), and an empty box needs a code', async () => {
     const calls = fakeApi({ 'GET /discord/identity': unlinked });
     const { user } = renderCheckout();
     await screen.findByRole('link', { name: 'Link Discord' });
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a promo code and link Discord.');
     await user.type(screen.getByLabelText('Promo code'), 'SPRING10');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
-    expect(
-      screen.getByText('Enter your promo code and make sure Discord is linked.'),
-    ).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Link Discord to use this code: each promo code is used once per Discord account.',
+    );
+    expect(screen.queryByText(/Enter a promo code/)).not.toBeInTheDocument();
     expect(calls.filter((c) => c.path === '/validate-promo')).toHaveLength(0);
+  });
+
+  it('applies the typed code once Discord is linked, and asks for a code when the box is empty', async () => {
+    const calls = fakeApi({
+      'GET /discord/identity': linked,
+      'POST /validate-promo': () => jsonResponse({ discount: 10 }),
+    });
+    const { user } = renderCheckout();
+    await screen.findByTestId('discord-username');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Enter a promo code\.$/);
+    await user.type(screen.getByLabelText('Promo code'), 'spring10');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('SPRING10 applied: 10% off.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/validate-promo')).toHaveLength(1);
+  });
+
+  it('keeps the typed promo code for this tab, so the trip to Discord does not lose it', async () => {
+    fakeApi({ 'GET /discord/identity': unlinked });
+    const first = renderCheckout();
+    await first.user.type(screen.getByLabelText('Promo code'), 'SPRING10');
+    first.unmount();
+    expect(JSON.parse(window.sessionStorage.getItem(CHECKOUT_DETAILS_KEY) ?? '{}')).toMatchObject({
+      promoCode: 'SPRING10',
+    });
+    // back from Discord's sign-in, linked now: the code is there and Apply checks it
+    const calls = fakeApi({
+      'GET /discord/identity': linked,
+      'POST /validate-promo': () => jsonResponse({ discount: 10 }),
+    });
+    const { user } = renderCheckout();
+    await screen.findByTestId('discord-username');
+    expect(screen.getByLabelText('Promo code')).toHaveValue('SPRING10');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('SPRING10 applied: 10% off.')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/validate-promo')?.body).toMatchObject({
+      promo_code: 'SPRING10',
+    });
   });
 
   it('applies the discount (code trimmed) and resets it to 0 when a later code fails', async () => {
@@ -364,9 +405,9 @@ describe('checkout page: Complete Payment', () => {
     await screen.findByRole('link', { name: 'Link Discord' });
     await fillDetails(user);
     await user.click(screen.getByRole('button', { name: 'Complete Payment' }));
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'Please enter your Roblox username and email, and link Discord.',
-    );
+    // the summary names only what is missing, and focus goes to it
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Please link Discord\.$/);
+    expect(screen.getByRole('link', { name: 'Link Discord' })).toHaveFocus();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // only Discord is missing: only it is marked, with its own message (issue 23)
     expect(screen.getByLabelText('Roblox username')).not.toHaveAttribute('aria-invalid');
@@ -384,10 +425,11 @@ describe('checkout page: Complete Payment', () => {
     await screen.findByTestId('discord-username');
     await user.click(screen.getByRole('button', { name: 'Complete Payment' }));
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'Please enter your Roblox username and email, and link Discord.',
+      /^Please enter your Roblox username and email\.$/,
     );
     const roblox = screen.getByLabelText('Roblox username');
     const email = screen.getByLabelText('Email');
+    expect(roblox).toHaveFocus();
     expect(roblox).toHaveAttribute('aria-invalid', 'true');
     expect(roblox).toHaveAccessibleDescription(
       expect.stringContaining('Enter the Roblox username we deliver to.'),
@@ -402,6 +444,26 @@ describe('checkout page: Complete Payment', () => {
     await user.type(email, 'ann@example.com');
     expect(email).not.toHaveAttribute('aria-invalid');
     expect(roblox).toHaveAttribute('aria-invalid', 'true');
+    // the summary follows: only the name is left, then nothing
+    expect(screen.getByRole('alert')).toHaveTextContent(/^Please enter your Roblox username\.$/);
+    await user.type(roblox, 'Builderman');
+    expect(screen.queryByText(/^Please /)).not.toBeInTheDocument();
+  });
+
+  it('names every missing detail in the summary and focuses the first, the Discord link', async () => {
+    fakeApi({ 'GET /discord/identity': unlinked });
+    const { user } = renderCheckout();
+    await screen.findByRole('link', { name: 'Link Discord' });
+    await user.type(screen.getByLabelText('Email'), 'ann@example.com');
+    await user.click(screen.getByRole('button', { name: 'Complete Payment' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      /^Please enter your Roblox username and link Discord\.$/,
+    );
+    expect(screen.getByRole('link', { name: 'Link Discord' })).toHaveFocus();
+    await user.clear(screen.getByLabelText('Email'));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Please enter your Roblox username and email, and link Discord.',
+    );
   });
 
   it("puts the server's 422 field messages under their fields", async () => {

@@ -54,6 +54,22 @@ describe('home page', () => {
     expect(productNames()).toEqual(['Raccoon', 'Bee', '10M Sheckles', 'Starter Bundle']);
   });
 
+  it('words each perk as one run of text, so no gap doubles a space (issue 34)', () => {
+    renderHome();
+    const perk = screen.getByText(/^Usually delivered in/);
+    expect(perk.textContent).toBe('Usually delivered in a few minutes');
+    // the perk is a flex row: a word sitting loose beside another item gets the gap as well
+    // as its space ("Usually delivered in  under 10 minutes")
+    const perks = perk.closest('ul');
+    for (const item of Array.from(perks?.querySelectorAll('li') ?? [])) {
+      const loose = Array.from(item.childNodes).filter(
+        (node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim(),
+      );
+      expect(loose).toEqual([]);
+      expect(item.textContent).not.toMatch(/\s{2}/);
+    }
+  });
+
   it('filters by category, matching any of a product’s categories', async () => {
     const { user } = renderHome();
     await user.click(screen.getByRole('button', { name: /^Sheckles/ }));

@@ -167,11 +167,16 @@ export function HomeRoute() {
               Pets, Sheckles, bundles and exclusives, handed to you in game by our staff.
             </p>
             <ul className="hero__perks">
+              {/* each perk's words in one span: the flex gap falls between icon and words only */}
               <li>
-                <ClockIcon size={18} /> Usually delivered in <DeliveryTime />
+                <ClockIcon size={18} />
+                <span>
+                  Usually delivered in <DeliveryTime />
+                </span>
               </li>
               <li>
-                <ShieldIcon size={18} /> Secure card payment
+                <ShieldIcon size={18} />
+                <span>Secure card payment</span>
               </li>
             </ul>
           </div>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
@@ -39,6 +39,9 @@ type CheckoutViewProps = {
   deliveryTime: ReactNode;
 };
 
+/** The controls of the details marked in error, in page order: the Discord link, then inputs. */
+const FIRST_FIELD_IN_ERROR = '[aria-invalid="true"], [aria-describedby~="discord-link-error"]';
+
 export function CheckoutView({
   items,
   liveProducts,
@@ -50,7 +53,10 @@ export function CheckoutView({
 }: CheckoutViewProps) {
   const [details, updateDetails] = useCheckoutDetails();
   const discord = useLinkedDiscord();
-  const promo = usePromo(discord.identity?.discord_id ?? null);
+  const promo = usePromo(discord.identity?.discord_id ?? null, {
+    savedCode: details.promoCode,
+    onCodeChange: (promoCode) => updateDetails({ promoCode }),
+  });
   const amounts = checkoutAmounts(items, promo.discountPercent, 'card');
   const payment = usePayment({
     items,
@@ -66,6 +72,13 @@ export function CheckoutView({
     },
   });
 
+  const detailsSection = useRef<HTMLElement>(null);
+  // Complete Payment (or the server) found fields wanting: the shopper is taken to the first
+  useEffect(() => {
+    if (payment.fieldErrorsShown === 0) return;
+    detailsSection.current?.querySelector<HTMLElement>(FIRST_FIELD_IN_ERROR)?.focus();
+  }, [payment.fieldErrorsShown]);
+
   return (
     <div className="checkout">
       <section className="checkout__card checkout__items" aria-labelledby="summary-title">
@@ -76,6 +89,7 @@ export function CheckoutView({
       </section>
 
       <section
+        ref={detailsSection}
         className="checkout__card checkout__details"
         aria-labelledby="details-title"
         data-keep-clear

@@ -12,9 +12,16 @@ export type CheckoutDetails = {
   robloxUsername: string;
   email: string;
   robloxPreview: RobloxPreview | null;
+  /** The promo code as typed (applied or not: a code needs Discord, linked on that trip). */
+  promoCode: string;
 };
 
-const EMPTY: CheckoutDetails = { robloxUsername: '', email: '', robloxPreview: null };
+const EMPTY: CheckoutDetails = {
+  robloxUsername: '',
+  email: '',
+  robloxPreview: null,
+  promoCode: '',
+};
 
 function load(): CheckoutDetails {
   try {
@@ -25,6 +32,7 @@ function load(): CheckoutDetails {
     return {
       robloxUsername: typeof parsed.robloxUsername === 'string' ? parsed.robloxUsername : '',
       email: typeof parsed.email === 'string' ? parsed.email : '',
+      promoCode: typeof parsed.promoCode === 'string' ? parsed.promoCode : '',
       robloxPreview:
         preview && typeof preview.username === 'string' && typeof preview.avatarUrl === 'string'
           ? preview

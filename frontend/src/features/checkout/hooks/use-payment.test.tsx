@@ -3,7 +3,11 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { DETAILS_REQUIRED, usePayment } from '@/features/checkout/hooks/use-payment';
+import {
+  DETAILS_REQUIRED,
+  detailsSummary,
+  usePayment,
+} from '@/features/checkout/hooks/use-payment';
 import type { CheckoutItem, ServerPricedCart } from '@/features/checkout/types';
 import { NO_REDIRECT_URL } from '@/features/checkout/utils/payment-errors';
 import { redirectTo } from '@/features/checkout/utils/redirect';
@@ -51,11 +55,25 @@ function renderPayment(overrides: Partial<Options> = {}) {
 describe('usePayment', () => {
   beforeEach(() => vi.mocked(redirectTo).mockClear());
 
-  it('asks for the details before anything else', () => {
+  it('asks for the details before anything else, naming only what is missing', () => {
     const { result } = renderPayment({ identity: null });
     act(() => result.current.complete());
-    expect(result.current.formError).toBe(DETAILS_REQUIRED);
+    expect(result.current.formError).toBe('Please link Discord.');
+    expect(result.current.fieldErrorsShown).toBe(1);
     expect(result.current.choosingMethod).toBe(false);
+  });
+
+  it.each([
+    [{ roblox_username: 'x', email: 'x', discord: 'x' }, DETAILS_REQUIRED],
+    [{ roblox_username: 'x', email: 'x' }, 'Please enter your Roblox username and email.'],
+    [{ roblox_username: 'x', discord: 'x' }, 'Please enter your Roblox username and link Discord.'],
+    [{ email: 'x', discord: 'x' }, 'Please enter your email and link Discord.'],
+    [{ roblox_username: 'x' }, 'Please enter your Roblox username.'],
+    [{ email: 'x' }, 'Please enter your email.'],
+    [{ discord: 'x' }, 'Please link Discord.'],
+    [{}, null],
+  ])('sums up the missing details %j as %j', (missing, summary) => {
+    expect(detailsSummary(missing)).toBe(summary);
   });
 
   it('checks the stock against the live products, then opens the method choice', () => {

@@ -21,8 +21,24 @@ import { rememberOrderKey } from '@/features/checkout/utils/order-key';
 import { fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
 import { toCents } from '@/lib/money';
 
-/** Spec §5: the summary line over the fields' own messages. */
+/** Spec §5: the summary line over the fields' own messages, when all three are missing. */
 export const DETAILS_REQUIRED = 'Please enter your Roblox username and email, and link Discord.';
+
+/**
+ * The summary line naming only what is still missing ("Please enter your email and link
+ * Discord."); null when nothing is.
+ */
+export function detailsSummary(missing: CheckoutFieldErrors): string | null {
+  const toEnter = [
+    missing.roblox_username ? 'your Roblox username' : null,
+    missing.email ? (missing.roblox_username ? 'email' : 'your email') : null,
+  ].filter((part): part is string => part !== null);
+  const enter = toEnter.length > 0 ? `enter ${toEnter.join(' and ')}` : null;
+  const link = missing.discord ? 'link Discord' : null;
+  if (enter && link) return `Please ${enter}${toEnter.length > 1 ? ',' : ''} and ${link}.`;
+  if (enter ?? link) return `Please ${enter ?? link}.`;
+  return null;
+}
 
 /** Each missing detail's own message, under its field. */
 export const FIELD_REQUIRED = {
@@ -82,7 +98,11 @@ export function usePayment({
   onPricesChanged,
 }: UsePaymentOptions) {
   const [formError, setFormError] = useState<string | null>(null);
+  /** Complete Payment found details missing: the summary follows what is still missing. */
+  const [detailsChecked, setDetailsChecked] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<CheckoutFieldErrors>({});
+  /** Counts the times fields were marked in error, so the page moves focus to the first. */
+  const [fieldErrorsShown, setFieldErrorsShown] = useState(0);
   const [problems, setProblems] = useState<string[] | null>(null);
   const [choosingMethod, setChoosingMethod] = useState(false);
   const [processing, setProcessing] = useState<PaymentMethod | null>(null);
@@ -96,8 +116,10 @@ export function usePayment({
     setProblems(null);
     const missing = missingDetails(details, identity);
     setFieldErrors(missing);
-    if (Object.keys(missing).length > 0) {
-      setFormError(DETAILS_REQUIRED);
+    const incomplete = Object.keys(missing).length > 0;
+    setDetailsChecked(incomplete);
+    if (incomplete) {
+      setFieldErrorsShown((count) => count + 1);
       return;
     }
     const found = stockProblems(items, liveProducts);
@@ -143,6 +165,7 @@ export function usePayment({
     unanswered.current = { key: idempotencyKey, request };
     setProcessing(method);
     setFormError(null);
+    setDetailsChecked(false);
     setFieldErrors({});
     setProblems(null);
     startPayment.mutate(
@@ -176,6 +199,9 @@ export function usePayment({
             } else {
               setFormError(failure.message);
               setFieldErrors(failure.fields);
+              if (Object.keys(failure.fields).length > 0) {
+                setFieldErrorsShown((count) => count + 1);
+              }
             }
           });
         },
@@ -184,7 +210,9 @@ export function usePayment({
   };
 
   return {
-    formError,
+    /** After a check found details missing: what is still missing, gone once nothing is. */
+    formError: detailsChecked ? detailsSummary(missingDetails(details, identity)) : formError,
+    fieldErrorsShown,
     /** A message under each field the last check or the server's 422 found wanting. */
     fieldErrors,
     /** The shopper changed a field: its message goes (the summary stays until the next try). */

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 import {
   INVALID_PROMO,
+  PROMO_NEEDS_CODE,
   PROMO_NEEDS_CODE_AND_DISCORD,
+  PROMO_NEEDS_DISCORD,
   usePromo,
 } from '@/features/checkout/hooks/use-promo';
 import { stubApi } from '@/testing/api-stub';
@@ -34,16 +36,18 @@ describe('usePromo', () => {
     expect(result.current.message).toEqual({ tone: 'success', text: 'SUMMER10 applied: 10% off.' });
   });
 
-  it('needs a code and a linked Discord account before asking', () => {
+  it('needs a code and a linked Discord account before asking, and names what is missing', () => {
     const api = stubApi({});
     const { result, rerender } = renderPromo(null);
-    act(() => result.current.changeCode('SUMMER10'));
     act(() => result.current.apply());
     expect(result.current.message).toEqual({ tone: 'error', text: PROMO_NEEDS_CODE_AND_DISCORD });
+    act(() => result.current.changeCode('SUMMER10'));
+    act(() => result.current.apply());
+    expect(result.current.message).toEqual({ tone: 'error', text: PROMO_NEEDS_DISCORD });
     rerender('42');
     act(() => result.current.changeCode('   '));
     act(() => result.current.apply());
-    expect(result.current.message?.text).toBe(PROMO_NEEDS_CODE_AND_DISCORD);
+    expect(result.current.message?.text).toBe(PROMO_NEEDS_CODE);
     expect(api.calls).toEqual([]);
   });
 

@@ -4,8 +4,11 @@ import { useValidatePromo } from '@/features/checkout/api/validate-promo';
 import type { PromoMessage } from '@/features/checkout/components/promo-code-form';
 import { ApiError } from '@/lib/api-client';
 
-export const PROMO_NEEDS_CODE_AND_DISCORD =
-  'Enter your promo code and make sure Discord is linked.';
+/** What Apply says is missing, by name: a typed code is never told to be entered. */
+export const PROMO_NEEDS_CODE = 'Enter a promo code.';
+export const PROMO_NEEDS_DISCORD =
+  'Link Discord to use this code: each promo code is used once per Discord account.';
+export const PROMO_NEEDS_CODE_AND_DISCORD = 'Enter a promo code and link Discord.';
 export const INVALID_PROMO = 'Invalid promo code';
 
 /** A code the server accepted, with its discount. */
@@ -21,14 +24,32 @@ function promoFailureReason(error: unknown): string {
   return INVALID_PROMO;
 }
 
+/** What is missing before a code can be checked, or null when nothing is. */
+function missingForPromo(code: string, discordId: string | null): string | null {
+  if (!code && !discordId) return PROMO_NEEDS_CODE_AND_DISCORD;
+  if (!code) return PROMO_NEEDS_CODE;
+  if (!discordId) return PROMO_NEEDS_DISCORD;
+  return null;
+}
+
+type UsePromoOptions = {
+  /** The code typed before (kept for the tab across the Discord sign-in). */
+  savedCode?: string;
+  /** Every change of the typed code, to keep it. */
+  onCodeChange?: (code: string) => void;
+};
+
 /**
  * The promo code box of the checkout: what is typed, what the server accepted for this Discord
  * account (docs/product.md, Behaviour: the discount resets to 0 on any failure), and the message under the box.
  * A promo belongs to the Discord account that redeemed it: linking another one drops it, and so
  * does changing the code, so what is applied is always what the order sends.
  */
-export function usePromo(discordId: string | null) {
-  const [code, setCode] = useState('');
+export function usePromo(
+  discordId: string | null,
+  { savedCode = '', onCodeChange }: UsePromoOptions = {},
+) {
+  const [code, setCode] = useState(savedCode);
   const [applied, setApplied] = useState<AppliedPromo | null>(null);
   const [message, setMessage] = useState<PromoMessage | null>(null);
   const [owner, setOwner] = useState(discordId);
@@ -49,8 +70,9 @@ export function usePromo(discordId: string | null) {
 
   const apply = () => {
     const trimmed = code.trim();
-    if (!trimmed || !discordId) {
-      fail(PROMO_NEEDS_CODE_AND_DISCORD);
+    const missing = missingForPromo(trimmed, discordId);
+    if (missing || !discordId) {
+      fail(missing ?? PROMO_NEEDS_DISCORD);
       return;
     }
     validate.mutate(
@@ -74,6 +96,7 @@ export function usePromo(discordId: string | null) {
 
   const changeCode = (value: string) => {
     setCode(value);
+    onCodeChange?.(value);
     if (applied && value.trim() !== applied.code) {
       setApplied(null);
       setMessage(null);
