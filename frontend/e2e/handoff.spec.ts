@@ -220,6 +220,7 @@ test('the handoff: the receipt link on another device follows the claim, the pri
         await card.getByRole('button', { name: 'Release', exact: true }).click();
         const release = staff.getByRole('form', { name: 'Release order' });
         await release.getByLabel(/Reason the buyer sees/).fill(`Round ${round}: my game crashed.`);
+        if (round === 1) await saveScreenshot(staff, testInfo, 'handoff-release-dialog-1280');
         await release.getByRole('button', { name: 'Release order' }).click();
         await expect(card.getByRole('button', { name: 'Claim' })).toBeEnabled();
         await expect(serverLink).toHaveCount(0);
@@ -227,6 +228,7 @@ test('the handoff: the receipt link on another device follows the claim, the pri
         await expect(handoff.getByTestId('released')).toContainText(
           `Round ${round}: my game crashed.`,
         );
+        if (round === 1) await saveScreenshot(buyer, testInfo, 'handoff-buyer-released-375');
       }
       const claimed = staff.waitForResponse(
         (response) =>

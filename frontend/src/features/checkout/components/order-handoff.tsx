@@ -122,8 +122,8 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
       ) : order.delivery.released ? (
         <p data-testid="released">
           {order.delivery.released.staff_name ?? 'The member of staff'} could not deliver it this
-          time and put it back in line: &ldquo;{order.delivery.released.reason}&rdquo;. Nothing is
-          lost: it keeps its place by payment
+          time and put it back in line, saying: &ldquo;{order.delivery.released.reason}&rdquo;
+          Nothing is lost: it keeps its place by payment
           {order.queue_position !== null ? ` (you are number ${order.queue_position})` : ''}, and
           the next member of staff picks it up; their private server shows here when they do.
         </p>
