@@ -676,6 +676,13 @@ impl DisputeRepository for Store {
         self.warned("ORDER BY warned_at DESC, order_id DESC", Vec::new())
             .await
     }
+
+    async fn warned_order(&self, order: OrderId) -> anyhow::Result<Option<WarnedOrder>> {
+        Ok(self
+            .warned("WHERE order_id = ?", vec![order.get().into()])
+            .await?
+            .pop())
+    }
 }
 
 /// What a mail of this kind told the buyer, for the customer communication file.

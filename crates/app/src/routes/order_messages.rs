@@ -14,7 +14,7 @@ use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::routes::orders::{order_for, ORDER_NOT_FOUND};
+use crate::routes::orders::{Visitor, ORDER_NOT_FOUND};
 use crate::services::{OrderMessagesService, TrackingService};
 use dto::order::KeyQuery;
 use dto::order_messages::{OrderMessagePayload, OrderMessageResponse};
@@ -29,29 +29,6 @@ fn no_store(body: impl serde::Serialize) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .json(body)
-}
-
-/// The buyer's order (its session, owner or key; 404 otherwise).
-struct BuyerOf<'a> {
-    checkout: &'a ShopCheckout,
-    tracking: &'a TrackingService,
-    session: &'a Session,
-    user: &'a MaybeUser,
-}
-
-impl BuyerOf<'_> {
-    async fn order(&self, id: &str, key: Option<&str>) -> Result<OrderId, ApiError> {
-        let order = order_for(
-            self.checkout,
-            self.tracking,
-            self.session,
-            self.user,
-            id,
-            key,
-        )
-        .await?;
-        Ok(order.id)
-    }
 }
 
 /// `GET /api/orders/{id}/messages`.
@@ -85,13 +62,13 @@ pub async fn list(
     id: web::Path<String>,
     query: web::Query<KeyQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = BuyerOf {
+    let buyer = Visitor {
         checkout: &checkout,
         tracking: &tracking,
         session: &session,
         user: &user,
     };
-    let order = buyer.order(&id, query.key.as_deref()).await?;
+    let order = buyer.order(&id, query.key.as_deref()).await?.id;
     Ok(no_store(thread_json(&messages.thread(order).await?)))
 }
 
@@ -136,13 +113,13 @@ pub async fn post(
     query: web::Query<KeyQuery>,
     payload: web::Json<OrderMessagePayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = BuyerOf {
+    let buyer = Visitor {
         checkout: &checkout,
         tracking: &tracking,
         session: &session,
         user: &user,
     };
-    let order = buyer.order(&id, query.key.as_deref()).await?;
+    let order = buyer.order(&id, query.key.as_deref()).await?.id;
     let message = messages
         .post(order, MessageAuthor::Buyer, &payload.text)
         .await?;

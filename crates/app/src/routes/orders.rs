@@ -188,14 +188,27 @@ enum BuyerStep {
 }
 
 /// Who is asking about an order, with what they need to see it.
-struct Visitor<'a> {
-    checkout: &'a ShopCheckout,
-    tracking: &'a TrackingService,
-    session: &'a Session,
-    user: &'a MaybeUser,
+pub(crate) struct Visitor<'a> {
+    pub checkout: &'a ShopCheckout,
+    pub tracking: &'a TrackingService,
+    pub session: &'a Session,
+    pub user: &'a MaybeUser,
 }
 
 impl Visitor<'_> {
+    /// The order this visitor may see (its session, owner or key; 404 otherwise).
+    pub(crate) async fn order(&self, id: &str, key: Option<&str>) -> Result<Order, ApiError> {
+        order_for(
+            self.checkout,
+            self.tracking,
+            self.session,
+            self.user,
+            id,
+            key,
+        )
+        .await
+    }
+
     /// The order a buyer acts on from its page (its session, owner or key; 404 otherwise),
     /// each action counted per order and hour under `bucket`
     /// (`delivery.ready_per_order_per_hour`; 429 beyond).
@@ -207,15 +220,7 @@ impl Visitor<'_> {
         limits: &RateLimits,
         settings: &DeliverySettings,
     ) -> Result<Order, ApiError> {
-        let order = order_for(
-            self.checkout,
-            self.tracking,
-            self.session,
-            self.user,
-            id,
-            key,
-        )
-        .await?;
+        let order = self.order(id, key).await?;
         limits
             .check(
                 bucket,

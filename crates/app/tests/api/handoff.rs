@@ -469,17 +469,22 @@ async fn the_private_server_link_reaches_only_the_orders_viewers_while_it_is_cla
     );
 }
 
-/// The staff queue's ids, in its order, and each waiting order's place in line.
-async fn staff_queue(app: &TestApp, staff: &reqwest::Client) -> Vec<(i64, Option<i64>)> {
-    let queue: Vec<Value> = staff
+/// The staff queue's cards (the paid filter), in its order.
+async fn staff_cards(app: &TestApp, staff: &reqwest::Client) -> Vec<Value> {
+    staff
         .get(app.url("/api/admin/orders"))
         .send()
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
-    queue
+        .unwrap()
+}
+
+/// The staff queue's ids, in its order, and each waiting order's place in line.
+async fn staff_queue(app: &TestApp, staff: &reqwest::Client) -> Vec<(i64, Option<i64>)> {
+    staff_cards(app, staff)
+        .await
         .iter()
         .map(|o| (o["id"].as_i64().unwrap(), o["queue_position"].as_i64()))
         .collect()
@@ -576,14 +581,7 @@ async fn the_buyer_says_ready_once_per_claim_and_never_before_one(#[case] backen
         again.json::<Value>().await.unwrap()["message"],
         "Staff already know you are in the game."
     );
-    let queue: Vec<Value> = staff
-        .get(app.url("/api/admin/orders"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let queue: Vec<Value> = staff_cards(&app, &staff).await;
     assert_eq!(
         queue[0]["id"], first,
         "the order of payment: a claim moves nothing"
@@ -616,14 +614,7 @@ async fn the_buyer_says_ready_once_per_claim_and_never_before_one(#[case] backen
         200
     );
     app.clock.advance(std::time::Duration::from_secs(15 * 60));
-    let queue: Vec<Value> = staff
-        .get(app.url("/api/admin/orders"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let queue: Vec<Value> = staff_cards(&app, &staff).await;
     let first_card = queue.iter().find(|o| o["id"] == first).unwrap();
     assert_eq!(first_card["no_show"], true);
     let second_card = queue.iter().find(|o| o["id"] == second).unwrap();
@@ -697,14 +688,7 @@ async fn buyers_places_in_line_are_the_staff_queues_and_a_late_order_says_so(
     let page = page_of(&app, &buyer, e).await;
     assert_eq!(page["over_promise"], true);
     assert_eq!(page["queue_position"], 3);
-    let cards: Vec<Value> = staff
-        .get(app.url("/api/admin/orders"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let cards: Vec<Value> = staff_cards(&app, &staff).await;
     assert!(
         cards.iter().all(|card| card["over_promise"] == true),
         "{cards:?}"

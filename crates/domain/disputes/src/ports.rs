@@ -246,6 +246,12 @@ pub trait DisputeRepository: Send + Sync + 'static {
 
     /// Every warned delivered order, newest warning first.
     fn warned_orders(&self) -> impl Future<Output = anyhow::Result<Vec<WarnedOrder>>> + Send;
+
+    /// The warned delivered order `order`, `None` when no warning names it.
+    fn warned_order(
+        &self,
+        order: OrderId,
+    ) -> impl Future<Output = anyhow::Result<Option<WarnedOrder>>> + Send;
 }
 
 /// What claiming a submission found.

@@ -416,8 +416,7 @@ where
         order: orders::OrderId,
         file: EvidenceFile,
     ) -> Result<Vec<u8>, DisputeError> {
-        let warned = self.parts.repo.warned_orders().await?;
-        if !warned.iter().any(|warned| warned.order_id == order) {
+        if self.parts.repo.warned_order(order).await?.is_none() {
             return Err(DisputeError::NotFound(format!("order {order}")));
         }
         self.file_of(order, file).await
