@@ -13,6 +13,8 @@ import {
   outboxFiles,
   payByCardOnDevPage,
   saveScreenshot,
+  scriptInMail,
+  scriptOnPage,
   waitForMail,
 } from './helpers';
 import { makePng } from './png';
@@ -159,6 +161,22 @@ test('the handoff: the receipt link on another device follows the claim, the pri
   const orderPath = `${orderUrl.pathname}${orderUrl.search}`;
   const orderKey = orderUrl.searchParams.get('key') ?? '';
 
+  // The success page is the order's live page: "Follow your order" first, above the fold, and
+  // the order's steps, numbered as the receipt numbers them.
+  const follow = page.getByRole('link', { name: 'Follow your order' });
+  await expect(follow).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('order-page-status')).toHaveText('Paid');
+  const script = await scriptOnPage(page);
+  expect(script).toEqual([
+    '1. Wait for a member of staff',
+    '2. Join their private server',
+    "3. Press “I'm in the game”",
+    '4. Receive your items',
+    '5. Leave a review',
+  ]);
+  expect(scriptInMail(receipt)).toEqual(script);
+  await saveScreenshot(page, testInfo, 'handoff-success-1280', { fullPage: false });
+
   const buyerContext = await browser.newContext({ viewport: { width: 375, height: 900 } });
   const staffContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const strangerContext = await browser.newContext({ viewport: { width: 375, height: 900 } });
@@ -174,9 +192,22 @@ test('the handoff: the receipt link on another device follows the claim, the pri
         url.searchParams.get('key') === orderKey
       );
     });
+    // on a phone, the success page (opened with the order's key) puts its way in above the fold
+    const phoneSuccess = await buyerContext.newPage();
+    await phoneSuccess.goto(`/success?order_id=${orderId}&key=${orderKey}`);
+    await expect(phoneSuccess.getByTestId('order-page-status')).toHaveText('Paid');
+    await expect(phoneSuccess.getByRole('link', { name: 'Follow your order' })).toBeInViewport({
+      ratio: 1,
+    });
+    expect(await scriptOnPage(phoneSuccess)).toEqual(script);
+    await expectNoHorizontalScroll(phoneSuccess);
+    await saveScreenshot(phoneSuccess, testInfo, 'handoff-success-375', { fullPage: false });
+    await phoneSuccess.close();
+
     await buyer.goto(orderPath);
     await expect(buyer.getByRole('heading', { level: 1, name: `Order #${orderId}` })).toBeVisible();
     await expect(buyer.getByTestId('order-page-status')).toHaveText('Paid');
+    expect(await scriptOnPage(buyer)).toEqual(script);
     const handoff = buyer.getByRole('region', { name: /^(Waiting for staff|.+ is on the way)$/ });
     await expect(handoff.getByRole('heading', { name: 'Waiting for staff' })).toBeVisible();
     expect((await orderStream).status()).toBe(200);
@@ -342,6 +373,7 @@ test('the handoff: the receipt link on another device follows the claim, the pri
     });
     expect(proofAnswer.status(), await proofAnswer.text()).toBe(201);
     const proofId = ((await proofAnswer.json()) as { id: number }).id;
+    const beforeDeliveredMail = outboxFiles();
     await card.getByRole('button', { name: 'Mark delivered' }).click();
     const dialog = staff.getByRole('dialog', { name: `Mark order #${orderId} delivered` });
     await dialog
@@ -372,8 +404,28 @@ test('the handoff: the receipt link on another device follows the claim, the pri
     expect(body.delivery.staff_name).toBe(STAFF_NAME);
     // the link is shown only while the order waits for its claimer
     expect(body.delivery.private_server_url).toBeNull();
+    // every step but the review is ticked, on the buyer's page, on the success page the payer
+    // left open (live, no reload) and in the delivered mail, numbered as before
+    const states = ['done', 'done', 'done', 'done', 'current'];
+    for (const shown of [buyer, page]) {
+      await expect(shown.getByTestId('order-page-status')).toHaveText('Delivered');
+      await expect
+        .poll(() =>
+          shown
+            .getByTestId('delivery-steps')
+            .locator(':scope > li')
+            .evaluateAll((items) => items.map((item) => item.getAttribute('data-state'))),
+        )
+        .toEqual(states);
+      expect(await scriptOnPage(shown)).toEqual(script);
+    }
+    const deliveredMail = await waitForMail('buyer@example.com', beforeDeliveredMail);
+    expect(deliveredMail.subject).toBe(`Your Garden Shop order #${orderId} has been delivered`);
+    expect(scriptInMail(deliveredMail)).toEqual(script);
+    expect(deliveredMail.text.match(/\u2713 done/g)).toHaveLength(4);
     await expectNoSeriousA11yViolations(buyer);
     await saveScreenshot(buyer, testInfo, 'handoff-buyer-delivered-375');
+    await saveScreenshot(page, testInfo, 'handoff-success-delivered-1280');
   } finally {
     await strangerContext.close();
     await staffContext.close();

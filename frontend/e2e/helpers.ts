@@ -471,3 +471,29 @@ export async function expectChatButtonStepsAside(page: Page, target: Locator): P
   await page.evaluate(() => window.scrollTo(0, 0));
   return aligned;
 }
+
+/**
+ * The numbered titles of the delivery script a page shows ("1. Wait for a member of staff", …),
+ * as a buyer reads them (without the words only screen readers hear).
+ */
+export async function scriptOnPage(page: Page): Promise<string[]> {
+  const list = page.getByTestId('delivery-steps');
+  await expect(list).toBeVisible();
+  return list.locator(':scope > li').evaluateAll((items) =>
+    items.map((item, index) => {
+      const title = item.querySelector('strong')?.cloneNode(true);
+      if (!(title instanceof HTMLElement)) return `${index + 1}. ?`;
+      title.querySelectorAll('.visually-hidden').forEach((hidden) => hidden.remove());
+      return `${index + 1}. ${title.textContent?.trim() ?? ''}`;
+    }),
+  );
+}
+
+/** The same titles in a mail's plain text ("  1. Join our Discord server: https://…"). */
+export function scriptInMail(mail: OutboxMail): string[] {
+  return mail.text
+    .split('\n')
+    .map((line) => /^ {2}(\d+)\. (.+?)(?:: https?:\/\/\S+)?(?: \u2713 done)?$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => `${match[1]}. ${match[2]}`);
+}

@@ -207,6 +207,7 @@ impl Services {
                 guild_id: Some(settings.discord.guild_id.trim().to_owned())
                     .filter(|guild| !guild.is_empty()),
                 no_show_minutes: settings.delivery.no_show_minutes,
+                tickets: settings.discord.tickets_configured(),
             },
         ));
         // every write goes through the one dispatcher: push, the snapshot, and each delivery's

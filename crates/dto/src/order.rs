@@ -214,6 +214,9 @@ pub struct TrackedOrderResponse {
     /// "Usually delivered in under N minutes".
     #[schema(example = 10)]
     pub estimate_minutes: u32,
+    /// The script from payment to delivery, in order, each step marked `done` when the order
+    /// is past it: the first step not done is the one the order is at.
+    pub steps: Vec<crate::site::OrderStep>,
 }
 
 impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
@@ -235,6 +238,7 @@ impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
             being_checked: tracked.order.held().is_some(),
             delivery: OrderDeliveryResponse::from(&tracked.delivery),
             estimate_minutes: tracked.estimate_minutes,
+            steps: tracked.steps.iter().map(Into::into).collect(),
         }
     }
 }

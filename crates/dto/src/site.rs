@@ -26,6 +26,9 @@ pub struct Site<'a> {
     /// (`disputes.evidence_retention_days`), as the privacy policy says.
     #[schema(example = 120)]
     pub evidence_retention_days: u32,
+    /// The steps a buyer takes after paying, in order (the FAQ and How it works show them;
+    /// each order's page shows its own, marked).
+    pub delivery_steps: Vec<DeliveryStep>,
 }
 
 /// The shop's refund policy (`GET /api/refund-policy`): its one source, with its version.
@@ -45,4 +48,74 @@ pub struct RefundPolicySection {
     #[schema(example = "Completed purchases")]
     pub heading: &'static str,
     pub text: &'static str,
+}
+
+/// The step of the script a buyer takes after paying (the contract; `title` is the words).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DeliveryStepKey {
+    Discord,
+    Wait,
+    Join,
+    Ready,
+    Receive,
+    Review,
+}
+
+impl From<delivery::ScriptKey> for DeliveryStepKey {
+    fn from(key: delivery::ScriptKey) -> Self {
+        use delivery::ScriptKey as K;
+        match key {
+            K::Discord => DeliveryStepKey::Discord,
+            K::Wait => DeliveryStepKey::Wait,
+            K::Join => DeliveryStepKey::Join,
+            K::Ready => DeliveryStepKey::Ready,
+            K::Receive => DeliveryStepKey::Receive,
+            K::Review => DeliveryStepKey::Review,
+        }
+    }
+}
+
+/// One step of the script from payment to delivery, in its place: `discord` (only where the
+/// shop has an invite), `wait`, `join`, `ready`, `receive`, `review`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DeliveryStep {
+    pub key: DeliveryStepKey,
+    /// What to do, short.
+    #[schema(example = "Wait for a member of staff")]
+    pub title: String,
+    /// One sentence on how and why.
+    pub detail: String,
+    /// Where the step is done outside the shop (the Discord invite), else null.
+    #[schema(required = true, example = "https://discord.gg/garden")]
+    pub link: Option<String>,
+}
+
+impl From<&delivery::ScriptStep> for DeliveryStep {
+    fn from(step: &delivery::ScriptStep) -> Self {
+        DeliveryStep {
+            key: step.key.into(),
+            title: step.title.clone(),
+            detail: step.detail.clone(),
+            link: step.link.clone(),
+        }
+    }
+}
+
+/// One step of an order's script, marked when the order is past it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderStep {
+    #[serde(flatten)]
+    pub step: DeliveryStep,
+    /// The order is past this step; the first step not done is the one it is at.
+    pub done: bool,
+}
+
+impl From<&delivery::ScriptStep> for OrderStep {
+    fn from(step: &delivery::ScriptStep) -> Self {
+        OrderStep {
+            step: step.into(),
+            done: step.done,
+        }
+    }
 }

@@ -1957,6 +1957,30 @@ export interface components {
             by_day: components["schemas"]["DeliveryDay"][];
             by_staff: components["schemas"]["DeliveryStaff"][];
         };
+        /**
+         * @description One step of the script from payment to delivery, in its place: `discord` (only where the
+         *     shop has an invite), `wait`, `join`, `ready`, `receive`, `review`.
+         */
+        DeliveryStep: {
+            key: components["schemas"]["DeliveryStepKey"];
+            /**
+             * @description What to do, short.
+             * @example Wait for a member of staff
+             */
+            title: string;
+            /** @description One sentence on how and why. */
+            detail: string;
+            /**
+             * @description Where the step is done outside the shop (the Discord invite), else null.
+             * @example https://discord.gg/garden
+             */
+            link: string | null;
+        };
+        /**
+         * @description The step of the script a buyer takes after paying (the contract; `title` is the words).
+         * @enum {string}
+         */
+        DeliveryStepKey: "discord" | "wait" | "join" | "ready" | "receive" | "review";
         /** @description What Discord handed back to the shop's callback page. */
         DiscordAuthRequest: {
             /** @description Discord's authorization code. */
@@ -2587,6 +2611,11 @@ export interface components {
          * @enum {string}
          */
         OrderStatusName: "pending" | "paid" | "delivered" | "expired" | "cancelled" | "refunded" | "disputed";
+        /** @description One step of an order's script, marked when the order is past it. */
+        OrderStep: components["schemas"]["DeliveryStep"] & {
+            /** @description The order is past this step; the first step not done is the one it is at. */
+            done: boolean;
+        };
         /** @description `POST /api/checkout/paypal`: PayPal's approval page, and the order placed. */
         PaypalCheckoutResponse: {
             /** @description PayPal's page where the shopper approves the payment. */
@@ -3317,6 +3346,11 @@ export interface components {
              * @example 120
              */
             evidence_retention_days: number;
+            /**
+             * @description The steps a buyer takes after paying, in order (the FAQ and How it works show them;
+             *     each order's page shows its own, marked).
+             */
+            delivery_steps: components["schemas"]["DeliveryStep"][];
         };
         /** @description The median and 90th percentile of one step, in seconds (null without deliveries). */
         SpreadJson: {
@@ -3433,6 +3467,11 @@ export interface components {
              * @example 10
              */
             estimate_minutes: number;
+            /**
+             * @description The script from payment to delivery, in order, each step marked `done` when the order
+             *     is past it: the first step not done is the one the order is at.
+             */
+            steps: components["schemas"]["OrderStep"][];
         };
         /** @description A user as every account call shows it. */
         User: {

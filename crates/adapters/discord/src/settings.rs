@@ -82,6 +82,12 @@ impl DiscordSettings {
             .then(|| (SecretString::from(token), guild.to_owned()))
     }
 
+    /// Whether a bot opens each order's ticket: a token, the guild and the ticket channel set
+    /// (`DiscordTickets::from_settings` then builds it, or says what is wrong).
+    pub fn tickets_configured(&self) -> bool {
+        self.guild_join().is_some() && !self.ticket_channel_id.trim().is_empty()
+    }
+
     /// The staff webhook URL, when set.
     pub fn notify_webhook(&self) -> Option<SecretString> {
         let url = self.notify_webhook_url.expose_secret().trim();

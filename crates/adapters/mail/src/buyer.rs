@@ -106,21 +106,22 @@ impl Composer {
         let id = mail.order.id;
         let link = &mail.order_link;
         let (items, table) = self.summary(&mail.order);
-        let (next_text, next_html) = next_steps(mail);
+        let (next_text, next_html) = steps(mail);
         (
             format!(
                 "Thank you for your order!\n\n\
                  Order #{id} is paid.\n\n{items}\n\
-                 What happens next: {next}\n\n\
+                 What happens next:\n{next_text}\n\
+                 We e-mail you when staff are waiting for you and once it's delivered.\n\n\
                  Follow your order (no login needed; keep this link to yourself):\n{link}\n\n\
                  {shop}\n{url}\n",
-                next = next_text,
                 url = self.public_url()
             ),
             format!(
                 "<h1 style=\"font-size:20px\">Thank you for your order!</h1>\
                  <p>Order #{id} is paid.</p>{table}\
-                 <p><strong>What happens next:</strong> {next_html}</p>\
+                 <p><strong>What happens next:</strong></p>{next_html}\
+                 <p>We e-mail you when staff are waiting for you and once it's delivered.</p>\
                  <p><a href=\"{link}\">Follow your order</a> (no login needed; keep this link \
                  to yourself)</p><p>Or paste this link into your browser: {link}</p>\
                  <p>{shop}</p>",
@@ -145,11 +146,13 @@ impl Composer {
             ),
             None => (String::new(), String::new()),
         };
+        let (steps_text, steps_html) = steps(mail);
         (
             format!(
                 "Good news: order #{id} has been delivered to {roblox} in Roblox.\n\n\
                  {proof_text}Got everything? Press \"I got my items\" on your order page: \
                  {link}\n\n\
+                 Your order's steps:\n{steps_text}\n\
                  Happy with it? Leave a review on the same page: it helps other players \
                  find us.\n\n\
                  Something missing? {help_text}\n\n\
@@ -160,6 +163,7 @@ impl Composer {
                 "<p>Good news: order #{id} has been delivered to <strong>{roblox}</strong> in \
                  Roblox.</p>{proof_html}<p>Got everything? Press \"I got my items\" on \
                  <a href=\"{link}\">your order page</a> ({link}).</p>\
+                 <p><strong>Your order's steps:</strong></p>{steps_html}\
                  <p>Happy with it? Leave a review on the same page: it helps other players \
                  find us.</p>\
                  <p>Something missing? {help_html}</p><p>{shop}</p>",
@@ -209,35 +213,41 @@ fn help(mail: &BuyerMail) -> (String, String) {
     }
 }
 
-/// What the buyer does after paying: the same real steps as the order page.
-fn next_steps(mail: &BuyerMail) -> (String, String) {
-    let minutes = mail.estimate_minutes;
-    let link = &mail.order_link;
-    let text = format!(
-        "open your order page ({link}) and press \"I'm in the game\" when you are in Roblox. \
-         A member of staff claims your order, and the page then shows their name and the link \
-         to their private server: join it and accept the trade. Delivery usually takes under \
-         {minutes} minutes. We'll e-mail you when staff are waiting for you and once it's \
-         delivered."
-    );
-    let html = format!(
-        "open <a href=\"{l}\">your order page</a> and press \"I'm in the game\" when you are in \
-         Roblox. A member of staff claims your order, and the page then shows their name and the \
-         link to their private server: join it and accept the trade. Delivery usually takes \
-         under {minutes} minutes. We'll e-mail you when staff are waiting for you and once it's \
-         delivered.",
-        l = escape(link)
-    );
-    match &mail.discord_invite {
-        Some(invite) => (
-            format!("{text} Questions? Our Discord server: {invite}"),
-            format!(
-                "{html} Questions? <a href=\"{i}\">Our Discord server</a>.",
-                i = escape(invite)
-            ),
-        ),
-        None => (text, html),
+/// The script from payment to delivery as the order's page numbers it: each step's title (the
+/// Discord step linked to the invite), a tick on the steps the order is past, the sentence on
+/// how for the others.
+fn steps(mail: &BuyerMail) -> (String, String) {
+    let mut text = String::new();
+    let mut items = String::new();
+    for (index, step) in mail.steps.iter().enumerate() {
+        let number = index + 1;
+        let title = &step.title;
+        let link_text = step
+            .link
+            .as_ref()
+            .map(|link| format!(": {link}"))
+            .unwrap_or_default();
+        let title_html = match &step.link {
+            Some(link) => format!("<a href=\"{}\">{}</a>", escape(link), escape(title)),
+            None => escape(title),
+        };
+        if step.done {
+            text.push_str(&format!("  {number}. {title}{link_text} \u{2713} done\n"));
+            items.push_str(&format!(
+                "<li><strong>{title_html}</strong> \u{2713} done</li>"
+            ));
+        } else {
+            text.push_str(&format!(
+                "  {number}. {title}{link_text}\n     {}\n",
+                step.detail
+            ));
+            items.push_str(&format!(
+                "<li><strong>{title_html}</strong><br>{}</li>",
+                escape(&step.detail)
+            ));
+        }
     }
+    (text, format!("<ol>{items}</ol>"))
 }
 
 impl Composer {
@@ -333,6 +343,7 @@ mod tests {
     use cart_pricing::{Money, PaymentMethod, Quantity};
     use catalog::ProductId;
     use chrono::{TimeZone, Utc};
+    use delivery::ScriptProgress;
     use orders::{
         Amounts, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, OrderId, OrderLine,
         OrderStatus, Payment, PaymentProvider, RobloxUsername,
@@ -401,7 +412,76 @@ mod tests {
             staff_name: Some("Ann <staff>".into()),
             release_reason: Some("My game <crashed>".into()),
             no_show_minutes: 15,
+            steps: script(None, ScriptProgress::default()),
         }
+    }
+
+    fn script(invite: Option<&str>, progress: ScriptProgress) -> Vec<delivery::ScriptStep> {
+        let handoff = delivery::HandoffSettings {
+            delivery_minutes: 15,
+            discord_invite: invite.map(str::to_owned),
+            guild_id: None,
+            no_show_minutes: 15,
+            tickets: false,
+        };
+        delivery::order_script(&handoff, 15, progress)
+    }
+
+    /// The numbered titles of the plain text's steps: "1. Wait for a member of staff", …
+    fn numbered(text: &str) -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|line| line.chars().next().is_some_and(|c| c.is_ascii_digit()))
+            .filter_map(|line| line.split_once(". "))
+            .map(|(n, rest)| {
+                let title = rest.split([':', '\u{2713}']).next().unwrap_or(rest).trim();
+                format!("{n}. {title}")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_receipt_and_delivered_mails_number_the_same_script_and_tick_what_is_done() {
+        let invite = Some("https://discord.gg/garden");
+        let receipt = BuyerMail {
+            steps: script(invite, ScriptProgress::default()),
+            ..mail(MailKind::Receipt, None)
+        };
+        let delivered = BuyerMail {
+            steps: script(
+                invite,
+                ScriptProgress {
+                    delivered: true,
+                    ..ScriptProgress::default()
+                },
+            ),
+            ..mail(MailKind::Delivered, None)
+        };
+        let (_, receipt_text) = composer().buyer_text(&receipt);
+        let (_, delivered_text) = composer().buyer_text(&delivered);
+        let expected = [
+            "1. Join our Discord server",
+            "2. Wait for a member of staff",
+            "3. Join their private server",
+            "4. Press \u{201c}I'm in the game\u{201d}",
+            "5. Receive your items",
+            "6. Leave a review",
+        ];
+        assert_eq!(numbered(&receipt_text), expected, "{receipt_text}");
+        assert_eq!(numbered(&delivered_text), expected, "{delivered_text}");
+        assert!(receipt_text.contains("1. Join our Discord server: https://discord.gg/garden"));
+        assert!(
+            !receipt_text.contains("\u{2713} done"),
+            "nothing done at payment"
+        );
+        assert_eq!(delivered_text.matches("\u{2713} done").count(), 5);
+        assert!(delivered_text.contains("  6. Leave a review\n     Tell other players"));
+        let (_, html) = composer().bodies(&receipt);
+        assert!(
+            html.contains("<a href=\"https://discord.gg/garden\">Join our Discord server</a>"),
+            "{html}"
+        );
+        assert_eq!(html.matches("<li>").count(), 6);
     }
 
     #[test]
@@ -497,6 +577,7 @@ mod tests {
         assert!(!eml.contains("discord.gg"));
         let with = BuyerMail {
             discord_invite: Some("https://discord.gg/garden".into()),
+            steps: script(Some("https://discord.gg/garden"), ScriptProgress::default()),
             ..mail(MailKind::Receipt, None)
         };
         let eml = String::from_utf8(composer().buyer_message(&with).unwrap().formatted()).unwrap();

@@ -77,6 +77,8 @@ impl TrackingRepository for Store {
                 &self.db,
                 "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.received_at, \
                  o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, o.no_show_at, \
+                 CASE WHEN EXISTS (SELECT 1 FROM reviews v WHERE v.order_id = o.id) \
+                   THEN 1 ELSE 0 END AS reviewed, \
                  u.name AS staff_name, u.private_server_url, \
                  r.at AS released_at, r.note AS release_reason, ru.name AS released_by \
                  FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
@@ -124,6 +126,7 @@ impl TrackingRepository for Store {
                 })
                 .transpose()?,
             no_show_at: row.try_get("", "no_show_at").context("bad no_show_at")?,
+            reviewed: row.try_get::<i32>("", "reviewed").context("bad reviewed")? == 1,
         })
     }
 

@@ -20,6 +20,7 @@ pub async fn site(
     tracking: web::Data<TrackingService>,
     disputes: web::Data<crate::disputes::DisputeService>,
 ) -> HttpResponse {
+    let delivery_minutes = tracking.estimate_minutes().await;
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
         .json(Site {
@@ -27,8 +28,12 @@ pub async fn site(
             reviews_url: &site.reviews_url,
             paypal_enabled: paypal.is_some(),
             discord_invite_url: tracking.handoff().discord_invite.as_deref(),
-            delivery_minutes: tracking.estimate_minutes().await,
+            delivery_minutes,
             evidence_retention_days: disputes.evidence_retention_days(),
+            delivery_steps: delivery::delivery_script(tracking.handoff(), delivery_minutes)
+                .iter()
+                .map(Into::into)
+                .collect(),
         })
 }
 

@@ -1034,3 +1034,127 @@ async fn a_release_tells_the_buyer_why_and_a_claim_nobody_joins_is_told_once(
         ["placed", "paid", "claimed", "released", "claimed", "no_show", "ready"]
     );
 }
+
+/// The keys of an order's `steps` that are done, in order.
+fn done_steps(page: &Value) -> Vec<String> {
+    page["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|step| step["done"] == true)
+        .map(|step| step["key"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The numbered titles of a mail's plain text steps ("  1. Wait for a member of staff").
+fn numbered_in_mail(mail: &str) -> Vec<String> {
+    mail.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("  ")?;
+            let (number, title) = rest.split_once(". ")?;
+            number.parse::<u32>().ok()?;
+            let title = title.split([':', '\u{2713}']).next()?.trim();
+            Some(format!("{number}. {title}"))
+        })
+        .collect()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_orders_script_follows_it_from_payment_to_its_review_as_its_mails_number_it(
+    #[case] backend: Backend,
+) {
+    let app = shop_with(backend, vec![(1, product("Raccoon", "10.00", None))], |s| {
+        s.mail.queue_poll_ms = 50;
+        s.site.discord_invite_url = "https://discord.gg/garden".into();
+    })
+    .await;
+    // the shop's own script: the Discord step with the invite (no bot: no ticket in its words)
+    let site: Value = app.get_json("/api/site").await;
+    let shop_steps = site["delivery_steps"].as_array().unwrap();
+    let keys: Vec<&str> = shop_steps
+        .iter()
+        .map(|s| s["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        ["discord", "wait", "join", "ready", "receive", "review"]
+    );
+    assert_eq!(shop_steps[0]["link"], "https://discord.gg/garden");
+    assert!(!shop_steps[0]["detail"].as_str().unwrap().contains("ticket"));
+    assert!(shop_steps[1]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("under 10 minutes"));
+    assert!(shop_steps.iter().all(|s| s.get("done").is_none()));
+
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let order = paid_order(&app, &buyer).await;
+    let page = page_of(&app, &buyer, order).await;
+    let titles: Vec<String> = page["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{}. {}", i + 1, s["title"].as_str().unwrap()))
+        .collect();
+    let shop_titles: Vec<String> = shop_steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{}. {}", i + 1, s["title"].as_str().unwrap()))
+        .collect();
+    assert_eq!(titles, shop_titles, "an order's script is the shop's");
+    assert!(done_steps(&page).is_empty(), "paid, waiting: nothing done");
+    let receipt = mails_with(&app, &format!("receipt for order #{order}"), 1).await;
+    assert_eq!(numbered_in_mail(&receipt[0]), titles, "{}", receipt[0]);
+
+    let staff = app.client_with_role(Role::Admin).await;
+    set_link(&app, &staff, LINK).await;
+    let claim = |action: &'static str| staff_action(&app, &staff, order, action);
+    assert_eq!(claim("claim").await.status(), 200);
+    assert_eq!(
+        done_steps(&page_of(&app, &buyer, order).await),
+        ["discord", "wait"]
+    );
+    assert_eq!(claim("release").await.status(), 200);
+    assert_eq!(
+        done_steps(&page_of(&app, &buyer, order).await),
+        Vec::<String>::new(),
+        "released: back to waiting"
+    );
+    assert_eq!(claim("claim").await.status(), 200);
+    let ready = app
+        .post_json(&buyer, &format!("/api/orders/{order}/ready"), &json!({}))
+        .await;
+    assert_eq!(ready.status(), 200);
+    assert_eq!(
+        done_steps(&page_of(&app, &buyer, order).await),
+        ["discord", "wait", "join", "ready"]
+    );
+    assert_eq!(claim("deliver").await.status(), 200);
+    let page = page_of(&app, &buyer, order).await;
+    assert_eq!(
+        done_steps(&page),
+        ["discord", "wait", "join", "ready", "receive"]
+    );
+    let delivered = mails_with(&app, &format!("order #{order} has been delivered"), 1).await;
+    assert_eq!(numbered_in_mail(&delivered[0]), titles, "{}", delivered[0]);
+    let ticked = delivered[0]
+        .lines()
+        .filter(|line| line.starts_with("  ") && line.contains("\u{2713} done"))
+        .count();
+    assert_eq!(ticked, 5, "the text part ticks the five steps done");
+
+    let review = app
+        .post_json(
+            &buyer,
+            &format!("/api/orders/{order}/review"),
+            &json!({ "rating": 5, "text": "Quick and friendly." }),
+        )
+        .await;
+    assert_eq!(review.status(), 201);
+    assert_eq!(done_steps(&page_of(&app, &buyer, order).await).len(), 6);
+}

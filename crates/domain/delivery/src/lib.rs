@@ -10,12 +10,13 @@ mod service;
 
 pub use error::{MessageError, QueueError};
 pub use models::{
-    in_queue_order, is_over_promise, message_limit_key, percentile, promise_minutes, report,
-    timeline, BuyerDelivery, BuyerMail, DeliveredOrder, DeliveryFigures, DeliveryReport,
-    DeliveryStep, HandoffSettings, MailJob, MailRound, MessageSettings, MessageSide, MessageText,
-    MessageTextError, NewOrderMessage, OrderMessage, QueueFilter, QueuedItem, QueuedOrder, Release,
-    ReleaseReason, Spread, TimelineStep, TrackedOrder, TrackingFacts, MESSAGES_BUCKET,
-    PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
+    delivery_script, in_queue_order, is_over_promise, message_limit_key, order_script, percentile,
+    promise_minutes, report, timeline, BuyerDelivery, BuyerMail, DeliveredOrder, DeliveryFigures,
+    DeliveryReport, DeliveryStep, HandoffSettings, MailJob, MailRound, MessageSettings,
+    MessageSide, MessageText, MessageTextError, NewOrderMessage, OrderMessage, QueueFilter,
+    QueuedItem, QueuedOrder, Release, ReleaseReason, ScriptKey, ScriptProgress, ScriptStep, Spread,
+    TimelineStep, TrackedOrder, TrackingFacts, MESSAGES_BUCKET, PROMISE_MIN_SAMPLES,
+    PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
 pub use ports::{
     BuyerMailer, DeliveryRepository, DeliveryTimesRepository, MessageRepository, TrackingRepository,

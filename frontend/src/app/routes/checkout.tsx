@@ -78,6 +78,7 @@ export function CheckoutRoute() {
             void queryClient.invalidateQueries({ queryKey: queryKeys.products })
           }
           deliveryTime={<DeliveryTime />}
+          discordInviteUrl={site.data?.discord_invite_url ?? null}
         />
       )}
     </div>

@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { AskUs } from '@/app/ask-us';
 import { ExternalLink } from '@/components/ui/external-link';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { paths } from '@/config/paths';
 import { HelpChatButton } from '@/features/chat/components/help-chat-button';
-import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliverySteps, type DeliveryStep } from '@/features/checkout/components/delivery-steps';
+import { useSite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 import './faq.css';
@@ -13,7 +15,7 @@ import './faq.css';
 type Question = { question: string; answer: ReactNode };
 
 /** The answers; `invite` is the shop's Discord invite (null: the help chat stands in for it). */
-const questions = (invite: string | null): Question[] => [
+const questions = (invite: string | null, steps: DeliveryStep[] | undefined): Question[] => [
   {
     question: 'Which payment methods do you accept?',
     answer: (
@@ -39,7 +41,7 @@ const questions = (invite: string | null): Question[] => [
           tell us{' '}
           {invite ? (
             <>
-              in a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>
+              on <ExternalLink href={invite}>our Discord server</ExternalLink>
             </>
           ) : (
             <>
@@ -58,16 +60,9 @@ const questions = (invite: string | null): Question[] => [
         <p>
           Add the products you want to your cart and press Checkout. Enter your Roblox username and
           e-mail address, link your Discord account and pay by card. Then follow your order on its
-          page: when a member of staff picks it up, join their private server from there and they
-          hand over your items.
-          {invite ? (
-            <>
-              {' '}
-              Join <ExternalLink href={invite}>our Discord server</ExternalLink> too, so staff can
-              reach you there.
-            </>
-          ) : null}
+          page, linked after payment and in your receipt.
         </p>
+        {steps ? <DeliverySteps steps={steps} title="After you pay" level={3} /> : null}
         <p>
           <Link to={paths.howItWorks.getHref()}>See how it works, step by step</Link>
         </p>
@@ -133,14 +128,15 @@ const questions = (invite: string | null): Question[] => [
 ];
 
 export function FaqRoute() {
-  const invite = useDiscordInvite();
+  const site = useSite().data;
+  const invite = site?.discord_invite_url ?? null;
   return (
     <ContentLayout
       title="Frequently asked questions"
       intro="Quick answers about paying, delivery, safety and refunds."
     >
       <div className="faq">
-        {questions(invite).map(({ question, answer }) => (
+        {questions(invite, site?.delivery_steps).map(({ question, answer }) => (
           <details key={question} className="faq__item">
             <summary className="faq__question">{question}</summary>
             <div className="faq__answer">{answer}</div>
@@ -148,15 +144,7 @@ export function FaqRoute() {
         ))}
       </div>
       <p>
-        Still have a question?{' '}
-        {invite ? (
-          <>
-            Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>
-          </>
-        ) : (
-          <HelpChatButton>Ask us in the help chat</HelpChatButton>
-        )}{' '}
-        and a member of staff will answer.
+        Still have a question? <AskUs /> and a member of staff will answer.
       </p>
     </ContentLayout>
   );

@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
 
+import { AskUs } from '@/app/ask-us';
 import { buttonClassName } from '@/components/ui/button';
-import { ExternalLink } from '@/components/ui/external-link';
 import { CardIcon, CartIcon, SproutIcon } from '@/components/ui/icons';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { paths } from '@/config/paths';
-import { HelpChatButton } from '@/features/chat/components/help-chat-button';
-import { useDiscordInvite } from '@/features/site/api/get-site';
+import { DeliverySteps } from '@/features/checkout/components/delivery-steps';
+import { useSite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 import './how-it-works.css';
@@ -35,7 +35,7 @@ const STEPS = [
 ];
 
 export function HowItWorksRoute() {
-  const invite = useDiscordInvite();
+  const steps = useSite().data?.delivery_steps;
   return (
     <ContentLayout
       title="How it works"
@@ -55,40 +55,14 @@ export function HowItWorksRoute() {
       <h2>Delivery, step by step</h2>
       <p>
         Items in Grow a Garden cannot be sent by mail or code, so our staff deliver every order by
-        hand. Once your payment has gone through:
+        hand. Your order has its own page, linked after payment and in your receipt, that shows
+        where it is and updates by itself. Once your payment has gone through:
       </p>
-      <ol>
-        <li>
-          <strong>Follow your order.</strong> Its page, linked after payment and in your receipt,
-          shows your place in the delivery queue and updates by itself.
-        </li>
-        {invite ? (
-          <li>
-            <strong>
-              Join <ExternalLink href={invite}>our Discord server</ExternalLink>.
-            </strong>{' '}
-            Use the Discord account you linked at checkout, so staff can reach you there.
-          </li>
-        ) : (
-          <li>
-            <strong>Questions while you wait?</strong>{' '}
-            <HelpChatButton>Ask us in the help chat</HelpChatButton>.
-          </li>
-        )}
-        <li>
-          <strong>Join the private server.</strong> When a member of staff picks up your order, your
-          order page shows their name and a link to their private Grow a Garden server. Join it with
-          the Roblox account whose username you gave at checkout, then press &ldquo;I&apos;m in the
-          game&rdquo;.
-        </li>
-        <li>
-          <strong>Get your items.</strong> A member of staff meets you in the game and hands over
-          everything you ordered. Stay in the server until they tell you the delivery is complete.
-        </li>
-      </ol>
+      {steps ? <DeliverySteps steps={steps} title="After you pay" level={3} /> : null}
       <p className="callout">
         Delivery usually takes <DeliveryTime />. When many orders come in at once, staff deliver
-        them in turn; your order page shows your place in the queue.
+        them in turn; your order page shows your place in the queue. Questions while you wait?{' '}
+        <AskUs />.
       </p>
 
       <h2>Before you buy</h2>

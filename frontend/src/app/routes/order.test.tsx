@@ -9,6 +9,7 @@ import type { OrderDelivery, TrackedOrder } from '@/features/checkout/api/get-tr
 import { queueText } from '@/features/checkout/utils/order-key';
 import { connectLiveEvents, watchedOrder } from '@/lib/live-events';
 import { stubApi, type StubCall } from '@/testing/api-stub';
+import { makeDeliverySteps, makeOrderSteps } from '@/testing/factories';
 import { FakeEventSource, lastStream } from '@/testing/fake-event-source';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
 import type { Site } from '@/types/api';
@@ -57,6 +58,7 @@ function tracked(
     being_checked: false,
     estimate_minutes: 20,
     delivery: delivery(handoff),
+    steps: makeOrderSteps(INVITE),
     ...overrides,
   };
 }
@@ -89,6 +91,7 @@ function site(discordInviteUrl: string | null = INVITE): Site {
     discord_invite_url: discordInviteUrl,
     delivery_minutes: 10,
     evidence_retention_days: 120,
+    delivery_steps: makeDeliverySteps(discordInviteUrl),
   };
 }
 
@@ -146,6 +149,54 @@ describe('/orders/:id: the steps', () => {
     expect(screen.getByText('2 × Golden Owl')).toBeVisible();
     expect(screen.getByText('$21.20')).toBeVisible();
     expect(screen.getByText('Builder_Bob')).toBeVisible();
+  });
+
+  it('numbers the order’s own script, ticks the steps it is past and marks where it is', async () => {
+    renderOrder('/orders/42?key=abc123', claimed());
+    await screen.findByRole('heading', { level: 1, name: 'Order #42' });
+    const script = within(screen.getByRole('region', { name: 'Your steps' }));
+    const items = script.getAllByRole('listitem');
+    expect(items.map((item) => item.getAttribute('data-step'))).toEqual([
+      'discord',
+      'wait',
+      'join',
+      'ready',
+      'receive',
+      'review',
+    ]);
+    expect(script.getByRole('link', { name: /Join our Discord server/ })).toHaveAttribute(
+      'href',
+      INVITE,
+    );
+    expect(items.map((item) => item.getAttribute('data-state'))).toEqual([
+      'current',
+      'todo',
+      'todo',
+      'todo',
+      'todo',
+      'todo',
+    ]);
+  });
+
+  it('marks the steps the server says are done, and the first one left as now', async () => {
+    renderOrder(
+      '/orders/42?key=abc123',
+      tracked({ steps: makeOrderSteps(INVITE, ['discord', 'wait']) }),
+    );
+    const script = within(await screen.findByRole('region', { name: 'Your steps' }));
+    const items = script.getAllByRole('listitem');
+    expect(items.map((item) => item.getAttribute('data-state'))).toEqual([
+      'done',
+      'done',
+      'current',
+      'todo',
+      'todo',
+      'todo',
+    ]);
+    expect(items[2]).toHaveAttribute('aria-current', 'step');
+    expect(items[2]).toHaveTextContent('3. Join their private serverNow');
+    expect(items[0]).toHaveTextContent('Done');
+    expect(items[0]).not.toHaveTextContent('Use the Discord account');
   });
 
   it('shows who is on the way, the private server as a big link and the ticket', async () => {
@@ -529,7 +580,7 @@ describe('/orders/:id: questions', () => {
 
   it('opens the help chat when there is neither ticket nor invite', async () => {
     useChatWidgetStore.setState({ isOpen: false });
-    const { user, queryClient } = renderOrder('/orders/42?key=k', tracked(), {}, null);
+    const { user, queryClient } = renderOrder('/orders/42?key=k', tracked({ steps: makeOrderSteps(null) }), {}, null);
     await screen.findByRole('region', { name: 'Waiting for staff' });
     await waitFor(() => expect(queryClient.getQueryState(['site'])?.status).toBe('success'));
     expect(screen.queryByRole('link', { name: /Discord/ })).toBeNull();

@@ -7,6 +7,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
 import { HelpChatButton } from '@/features/chat/components/help-chat-button';
 import { useTrackedOrder, type TrackedOrder } from '@/features/checkout/api/get-tracked-order';
+import { DeliverySteps } from '@/features/checkout/components/delivery-steps';
 import { OrderHandoff } from '@/features/checkout/components/order-handoff';
 import { OrderTimeline } from '@/features/checkout/components/order-timeline';
 import { ReceivedButton } from '@/features/checkout/components/received-button';
@@ -41,13 +42,10 @@ const EXPLANATIONS: Record<string, string> = {
   cancelled: 'This order was cancelled. Nothing was charged.',
 };
 
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** The statuses whose page shows the script: the ones on the way to a delivery, or past it. */
+const FOLLOWS_STEPS = new Set(['pending', 'paid', 'delivered']);
 
-function orderIdOf(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id > 0 ? id : null;
-}
+const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Where to ask about the order: its Discord ticket, the Discord server, or the help chat. */
 function Questions({ order, invite }: { order: TrackedOrder; invite: string | null }) {
@@ -99,7 +97,15 @@ function Delivered({ order, orderKey }: { order: TrackedOrder; orderKey: string 
   );
 }
 
-function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
+type DetailsProps = {
+  order: TrackedOrder;
+  orderKey: string | null;
+  /** The order's heading: 1 on its own page, 2 under the success page's. */
+  level: 1 | 2;
+};
+
+function Details({ order, orderKey, level }: DetailsProps) {
+  const Title = level === 1 ? 'h1' : 'h2';
   const invite = useDiscordInvite();
   const paid = order.status === 'paid';
   // while the shop checks the payment nobody is on the way: nothing to do, no handoff
@@ -108,9 +114,9 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
     <>
       <section className="order-page__card" aria-labelledby="order-title">
         <div className="order-page__header">
-          <h1 id="order-title" className="order-page__title">
+          <Title id="order-title" className="order-page__title">
             Order #{order.id}
-          </h1>
+          </Title>
           <Badge tone={TONES[order.status] ?? 'neutral'} data-testid="order-page-status">
             {order.status_label || order.status}
           </Badge>
@@ -127,6 +133,13 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
           />
         ) : null}
         {order.status === 'delivered' ? <Delivered order={order} orderKey={orderKey} /> : null}
+        {FOLLOWS_STEPS.has(order.status) ? (
+          <DeliverySteps
+            steps={order.steps}
+            title={order.status === 'pending' ? 'What happens next' : 'Your steps'}
+            level={level === 1 ? 2 : 3}
+          />
+        ) : null}
         <Questions order={order} invite={invite} />
       </section>
 
@@ -194,17 +207,32 @@ function Details({ order, orderKey }: { order: TrackedOrder; orderKey: string | 
   );
 }
 
-function TrackedOrderView({ id, orderKey }: { id: number; orderKey: string | null }) {
-  const order = useTrackedOrder(id, orderKey);
+type TrackedOrderViewProps = {
+  id: number;
+  orderKey: string | null;
+  /** Just paid (the success page): asked every 2 s until the payment is confirmed, and its
+   * headings sit under the page's own. */
+  confirming?: boolean;
+};
+
+/**
+ * An order as its buyer follows it, live: status, the handoff, its steps, messages with staff,
+ * the items and the review. The order page and the success page both show it.
+ */
+export function TrackedOrderView({ id, orderKey, confirming = false }: TrackedOrderViewProps) {
+  const order = useTrackedOrder(id, orderKey, { confirming });
   useOrderStream(id, orderKey, order.data !== undefined);
-  if (order.data) return <Details order={order.data} orderKey={orderKey} />;
+  if (order.data) {
+    return <Details order={order.data} orderKey={orderKey} level={confirming ? 2 : 1} />;
+  }
   if (order.error) {
     const notFound = order.error instanceof ApiError && order.error.isNotFound;
+    const Title = confirming ? 'h2' : 'h1';
     return (
       <section className="order-page__card" aria-labelledby="order-title">
-        <h1 id="order-title" className="order-page__title">
+        <Title id="order-title" className="order-page__title">
           {notFound ? 'Order not found' : 'Something went wrong'}
-        </h1>
+        </Title>
         <p className="order-page__explanation" role="alert">
           {notFound
             ? 'This link does not open an order. Use the full link from your receipt e-mail, or log in to see your orders.'
@@ -220,6 +248,12 @@ function TrackedOrderView({ id, orderKey }: { id: number; orderKey: string | nul
       <Skeleton height="6rem" />
     </section>
   );
+}
+
+function orderIdOf(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id > 0 ? id : null;
 }
 
 /** /orders/:id?key=…: an order's page, opened from the receipt's link in any browser. */

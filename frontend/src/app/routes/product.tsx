@@ -15,6 +15,7 @@ import type { CheckoutNotice } from '@/features/checkout/components/checkout-vie
 import { LinkDiscordBeforeDrop } from '@/features/checkout/components/link-discord-before-drop';
 import { Notice } from '@/features/checkout/components/notice';
 import { ProductRating } from '@/features/reviews/components/product-rating';
+import { useDiscordInvite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { errorMessage } from '@/lib/api-client';
 import { isUpcomingDrop } from '@/lib/drop';
@@ -38,6 +39,7 @@ export function ProductRoute() {
   const quantityInCart = useCartStore(selectQuantityOf(productId));
   const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
   const navigate = useNavigate();
+  const invite = useDiscordInvite();
   const location = useLocation();
   // The Discord link's outcome is shown once: a reload or a Back does not repeat it.
   const [discordNotice] = useState(() => (location.state as ProductLocationState)?.discordNotice);
@@ -96,7 +98,7 @@ export function ProductRoute() {
         quantityInCart={quantityInCart}
         includedProducts={includedIn(product, products.data)}
         deliveryTime={<DeliveryTime />}
-        dropNotice={isUpcomingDrop(product) ? <LinkDiscordBeforeDrop /> : null}
+        dropNotice={isUpcomingDrop(product) ? <LinkDiscordBeforeDrop invite={invite} /> : null}
       />
     );
   }

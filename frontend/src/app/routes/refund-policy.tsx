@@ -1,29 +1,18 @@
-import { ExternalLink } from '@/components/ui/external-link';
+import { AskUs } from '@/app/ask-us';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ContentLayout } from '@/components/layouts/content-layout';
-import { HelpChatButton } from '@/features/chat/components/help-chat-button';
 import { useRefundPolicy } from '@/features/site/api/get-refund-policy';
-import { useDiscordInvite } from '@/features/site/api/get-site';
 import { errorMessage } from '@/lib/api-client';
 
 const effective = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
 /** Where to ask for a refund: the Discord server when the shop has one, else the help chat. */
 function Contact() {
-  const invite = useDiscordInvite();
   return (
     <>
       <h2>Contact us</h2>
       <p>
-        {invite ? (
-          <>
-            Open a ticket on <ExternalLink href={invite}>our Discord server</ExternalLink>.
-          </>
-        ) : (
-          <>
-            <HelpChatButton>Ask us in the help chat</HelpChatButton>.
-          </>
-        )}
+        <AskUs />.
       </p>
     </>
   );

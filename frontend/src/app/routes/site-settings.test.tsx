@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -13,7 +13,7 @@ import { SuccessRoute } from '@/app/routes/success';
 import { TermsRoute } from '@/app/routes/terms';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
 import { stubApi } from '@/testing/api-stub';
-import { makeProduct } from '@/testing/factories';
+import { makeDeliverySteps, makeProduct } from '@/testing/factories';
 import { jsonResponse, queryClientWithProducts, renderWithProviders } from '@/testing/test-utils';
 import type { Site } from '@/types/api';
 
@@ -23,7 +23,7 @@ const INVITE = 'https://discord.gg/gardenshop';
 const bee = makeProduct({ id: 3, name: 'Bee' });
 
 function site(overrides: Partial<Site> = {}): Site {
-  return {
+  const settings = {
     name: 'Garden Shop',
     reviews_url: '',
     paypal_enabled: false,
@@ -31,6 +31,11 @@ function site(overrides: Partial<Site> = {}): Site {
     delivery_minutes: 25,
     evidence_retention_days: 120,
     ...overrides,
+  };
+  // the script follows the settings, as the server words it
+  return {
+    ...settings,
+    delivery_steps: makeDeliverySteps(settings.discord_invite_url, settings.delivery_minutes),
   };
 }
 
@@ -84,7 +89,7 @@ describe('the delivery promise reads delivery_minutes from /api/site', () => {
 
   it.each(stating)('$name', async (page) => {
     await renderPage(page, site({ delivery_minutes: 25 }));
-    expect(await screen.findAllByText('under 25 minutes')).not.toHaveLength(0);
+    await vi.waitFor(() => expect(pageText()).toContain('under 25 minutes'));
     expect(pageText()).not.toMatch(/\b10 minutes/);
   });
 
@@ -105,7 +110,7 @@ describe('every sentence that says to join the Discord server links the invite',
     for (const link of links) {
       expect(link).toHaveAttribute('href', INVITE);
       expect(link).toHaveAttribute('target', '_blank');
-      expect(link).toHaveAccessibleName(/^our Discord server ?\(opens in a new tab\)$/);
+      expect(link).toHaveAccessibleName(/^(Join )?our Discord server ?\(opens in a new tab\)$/);
     }
     // no mention of the server anywhere that is not the link itself
     const mentions = pageText().split('Discord server').length - 1;
@@ -124,11 +129,17 @@ describe('every sentence that says to join the Discord server links the invite',
     expect(useChatWidgetStore.getState().isOpen).toBe(true);
   });
 
-  it('the success page’s next steps: Discord step with the invite, the help chat without', async () => {
+  it('the success page’s next steps: Discord step with the invite, none without', async () => {
     await renderPage(PAGES.at(-1) as Page, site());
-    const steps = within(screen.getByRole('region', { name: 'What happens next' }));
+    const steps = within(await screen.findByRole('region', { name: 'What happens next' }));
     expect(steps.getByRole('link', { name: /our Discord server/ })).toHaveAttribute('href', INVITE);
-    expect(steps.queryByRole('button', { name: /help chat/ })).toBeNull();
+    expect(steps.getAllByRole('listitem')[0]).toHaveTextContent(/1\. Join our Discord server/);
+    cleanup();
+    await renderPage(PAGES.at(-1) as Page, site({ discord_invite_url: null }));
+    const without = within(await screen.findByRole('region', { name: 'What happens next' }));
+    expect(without.getAllByRole('listitem')[0]).toHaveTextContent(
+      /1\. Wait for a member of staff/,
+    );
   });
 });
 

@@ -1,25 +1,26 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
+import { AskUs } from '@/app/ask-us';
+import { TrackedOrderView } from '@/app/routes/order';
 import { buttonClassName } from '@/components/ui/button';
 import { CheckCircleIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useCartStore } from '@/features/cart/stores/cart-store';
-import { HelpChatButton } from '@/features/chat/components/help-chat-button';
-import { NextSteps } from '@/features/checkout/components/next-steps';
-import { OrderStatusCard } from '@/features/checkout/components/order-status';
+import { DeliverySteps } from '@/features/checkout/components/delivery-steps';
 import { useConfetti } from '@/features/checkout/hooks/use-confetti';
 import { orderIdFrom } from '@/features/checkout/utils/order-id';
 import { rememberedOrderKey } from '@/features/checkout/utils/order-key';
-import { useDiscordInvite } from '@/features/site/api/get-site';
-import { DeliveryTime } from '@/features/site/components/delivery-time';
+import { useSite } from '@/features/site/api/get-site';
 
 import './success.css';
 
 /**
  * Where the payment provider returns the buyer. It confirms nothing itself: it clears the cart,
- * celebrates, and shows the order's status as the server knows it.
+ * celebrates, and is the order's live page from there on (the claim, the member of staff, the
+ * server link and the delivery appear here as they happen), with the order's own page, the one
+ * to keep, as its first action.
  */
 export function SuccessRoute() {
   const [params] = useSearchParams();
@@ -28,7 +29,6 @@ export function SuccessRoute() {
   // it the page still opens in this browser, whose session placed the order
   const orderKey = params.get('key') ?? (orderId !== null ? rememberedOrderKey(orderId) : null);
   const { isLoggedIn } = useUser();
-  const discordInviteUrl = useDiscordInvite();
   useConfetti();
 
   useEffect(() => {
@@ -37,48 +37,58 @@ export function SuccessRoute() {
   }, []);
 
   return (
-    <div className="container result-page">
+    <div className="container result-page result-page--success">
       <title>Payment Successful · Garden Shop</title>
-      <div className="result-page__hero result-page__hero--success">
+      <div className="result-page__hero result-page__hero--success result-page__hero--compact">
         <div className="result-page__icon" aria-hidden="true">
-          <CheckCircleIcon size={36} />
+          <CheckCircleIcon size={28} />
         </div>
         <h1 className="result-page__title">Payment Successful</h1>
         <p className="result-page__lead">
           {orderId !== null
-            ? 'Thank you for your order! Its status is below: staff start delivering once it reads Paid.'
+            ? 'Thank you! Your order is below and updates by itself. Keep its page: the link is in your receipt too.'
             : 'Thank you for your order! We mail your receipt and staff start delivering once your payment is confirmed.'}
         </p>
+        <div className="result-page__actions">
+          {orderId !== null ? (
+            <Link to={paths.order.getHref(orderId, orderKey)} className={buttonClassName()}>
+              Follow your order
+            </Link>
+          ) : null}
+          {isLoggedIn ? (
+            <Link
+              to={paths.profile.getHref()}
+              className={buttonClassName({ variant: 'secondary' })}
+            >
+              See my orders
+            </Link>
+          ) : null}
+        </div>
       </div>
       {orderId !== null ? (
-        <OrderStatusCard
-          orderId={orderId}
-          helpChat={<HelpChatButton>ask us in the help chat</HelpChatButton>}
-        />
-      ) : null}
-      <NextSteps
-        discordInviteUrl={discordInviteUrl}
-        helpChat={<HelpChatButton>Ask us in the help chat</HelpChatButton>}
-        deliveryTime={<DeliveryTime />}
-      />
+        <TrackedOrderView id={orderId} orderKey={orderKey} confirming />
+      ) : (
+        <ShopSteps />
+      )}
       <div className="result-page__actions">
-        {orderId !== null ? (
-          <Link
-            to={paths.order.getHref(orderId, orderKey)}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Follow your order
-          </Link>
-        ) : null}
-        {isLoggedIn ? (
-          <Link to={paths.profile.getHref()} className={buttonClassName({ variant: 'secondary' })}>
-            See my orders
-          </Link>
-        ) : null}
-        <Link to={paths.home.getHref()} className={buttonClassName()}>
+        <Link to={paths.home.getHref()} className={buttonClassName({ variant: 'secondary' })}>
           Back to the shop
         </Link>
       </div>
     </div>
+  );
+}
+
+/** Without an order number: the shop's script, none of it done. */
+function ShopSteps() {
+  const steps = useSite().data?.delivery_steps;
+  if (!steps) return null;
+  return (
+    <section className="order-page__card">
+      <DeliverySteps steps={steps} title="What happens next" />
+      <p>
+        Questions while you wait? <AskUs />.
+      </p>
+    </section>
   );
 }

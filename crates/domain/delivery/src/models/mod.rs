@@ -3,6 +3,7 @@
 
 mod messages;
 mod queue;
+mod script;
 mod times;
 mod tracking;
 
@@ -18,6 +19,7 @@ pub use messages::{
 pub use queue::{
     in_queue_order, is_over_promise, QueueFilter, QueuedItem, QueuedOrder, ReleaseReason,
 };
+pub use script::{delivery_script, order_script, ScriptKey, ScriptProgress, ScriptStep};
 pub use times::{
     percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures, DeliveryReport,
     DeliveryStep, Spread, PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,

@@ -4,6 +4,8 @@
 use chrono::{DateTime, Utc};
 use orders::{MailKind, Order, OrderId, OrderStatus};
 
+use super::script::ScriptStep;
+
 /// One queued mail, due to be sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MailJob {
@@ -46,6 +48,8 @@ pub struct TrackingFacts {
     pub last_release: Option<Release>,
     /// When the buyer's time to join ran out under the current claim (the no-show job).
     pub no_show_at: Option<DateTime<Utc>>,
+    /// The buyer left a review of the order.
+    pub reviewed: bool,
 }
 
 /// Staff let a claimed order go, back in line.
@@ -133,6 +137,8 @@ pub struct HandoffSettings {
     pub guild_id: Option<String>,
     /// The minutes a buyer has to join the private server after a claim (`join_by`).
     pub no_show_minutes: u32,
+    /// A Discord bot opens each order's ticket (the script's words say so).
+    pub tickets: bool,
 }
 
 /// An order as its buyer sees it through the link.
@@ -151,6 +157,8 @@ pub struct TrackedOrder {
     /// While claimed and the buyer not yet in the game: by when they are to join the member of
     /// staff's private server (`delivery.no_show_minutes` after the claim).
     pub join_by: Option<DateTime<Utc>>,
+    /// The script from payment to delivery, marked where the order is past a step.
+    pub steps: Vec<ScriptStep>,
 }
 
 /// The status steps of an order, oldest first.
@@ -214,6 +222,9 @@ pub struct BuyerMail {
     pub release_reason: Option<String>,
     /// The minutes a buyer has to join after a claim (the no-show mail).
     pub no_show_minutes: u32,
+    /// The script from payment to delivery, marked where the order is past a step (the
+    /// receipt and delivered mails number them).
+    pub steps: Vec<ScriptStep>,
 }
 
 /// What one round of the mail loop did.
@@ -381,5 +392,59 @@ mod tests {
             Some(at(30)),
         ));
         assert_eq!(statuses(&refunded, &claimed), ["paid", "refunded"]);
+    }
+
+    #[test]
+    fn the_scripts_progress_reads_the_claim_the_ready_the_delivery_and_the_review() {
+        use crate::ScriptProgress;
+        use orders::Lifecycle;
+        let paid = order_in(Lifecycle::restore(
+            OrderStatus::Paid,
+            Some(at(1)),
+            None,
+            None,
+        ));
+        let waiting = ScriptProgress::of(&paid, &TrackingFacts::default());
+        assert_eq!(waiting, ScriptProgress::default());
+        let in_ticket = TrackingFacts {
+            ticket_thread_id: Some("9".into()),
+            ..TrackingFacts::default()
+        };
+        assert!(ScriptProgress::of(&paid, &in_ticket).in_discord);
+        let not_in_it = TrackingFacts {
+            ticket_problem: Some("not in the server".into()),
+            ..in_ticket
+        };
+        assert!(!ScriptProgress::of(&paid, &not_in_it).in_discord);
+        let ready = TrackingFacts {
+            claimed_at: Some(at(5)),
+            buyer_ready_at: Some(at(6)),
+            ..TrackingFacts::default()
+        };
+        let progress = ScriptProgress::of(&paid, &ready);
+        assert!(progress.claimed && progress.ready && !progress.delivered);
+        // released: the claim is gone, and with it the ready
+        let released = TrackingFacts {
+            claimed_at: None,
+            buyer_ready_at: Some(at(6)),
+            ..TrackingFacts::default()
+        };
+        assert_eq!(
+            ScriptProgress::of(&paid, &released),
+            ScriptProgress::default()
+        );
+        let delivered = order_in(Lifecycle::restore(
+            OrderStatus::Delivered,
+            Some(at(1)),
+            Some(at(9)),
+            None,
+        ));
+        let reviewed = TrackingFacts {
+            claimed_at: Some(at(5)),
+            reviewed: true,
+            ..TrackingFacts::default()
+        };
+        let progress = ScriptProgress::of(&delivered, &reviewed);
+        assert!(progress.delivered && progress.reviewed && !progress.claimed);
     }
 }

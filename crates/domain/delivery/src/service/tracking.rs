@@ -12,8 +12,8 @@ use orders::{
 use shared::Clock;
 
 use crate::models::{
-    promise_minutes, timeline, BuyerDelivery, BuyerMail, DeliveryStep, HandoffSettings, MailJob,
-    MailRound, TrackedOrder, PROMISE_WINDOW_DAYS,
+    order_script, promise_minutes, timeline, BuyerDelivery, BuyerMail, DeliveryStep,
+    HandoffSettings, MailJob, MailRound, ScriptProgress, TrackedOrder, PROMISE_WINDOW_DAYS,
 };
 use crate::ports::{BuyerMailer, DeliveryTimesRepository, TrackingRepository};
 
@@ -163,8 +163,14 @@ where
                 .lifecycle()
                 .paid_at()
                 .is_some_and(|at| crate::is_over_promise(at, now, estimate_minutes));
+        let steps = order_script(
+            &self.handoff,
+            estimate_minutes,
+            ScriptProgress::of(&order, &facts),
+        );
         Ok(TrackedOrder {
             timeline: timeline(&order, &facts),
+            steps,
             queue_position,
             delivery,
             estimate_minutes,
@@ -234,12 +240,19 @@ where
             },
             _ => None,
         };
+        let estimate_minutes = self.estimate_minutes().await;
+        let steps = order_script(
+            &self.handoff,
+            estimate_minutes,
+            ScriptProgress::of(&order, &facts),
+        );
         Ok(BuyerMail {
             kind,
+            steps,
             order_link: self.order_link(order.id),
             order,
             proof_picture,
-            estimate_minutes: self.estimate_minutes().await,
+            estimate_minutes,
             discord_invite: self.handoff.discord_invite.clone(),
             staff_name: match kind {
                 MailKind::Released => facts

@@ -25,6 +25,9 @@ export type TrackedOrder = Order &
 /** How often the page asks again while the order still moves and the event stream is down. */
 export const TRACKING_POLL_MS = 15_000;
 
+/** How often the success page asks while the payment is not yet confirmed (stream down). */
+export const CONFIRMING_POLL_MS = 2000;
+
 /** `?key=…` for the order's calls when the page was opened with the link's key. */
 export function orderKeyQuery(key: string | null): { key?: string } {
   return key ? { key } : {};
@@ -53,18 +56,24 @@ export function getTrackedOrderQueryOptions(id: number, key: string | null) {
 
 /**
  * The order, kept fresh: the event stream's `order` events refetch it (see `useOrderStream`);
- * while the stream is down, it is asked again every 15 s as long as the order still moves.
+ * while the stream is down, it is asked again every 15 s as long as the order still moves
+ * (`confirming`: every 2 s until the payment is confirmed, as the success page wants).
  */
-export function useTrackedOrder(id: number, key: string | null) {
+export function useTrackedOrder(
+  id: number,
+  key: string | null,
+  { confirming = false }: { confirming?: boolean } = {},
+) {
   // re-rendered when the stream goes up or down, so the interval below is worked out again
   const live = useSyncExternalStore(subscribeLive, isLive, () => false);
   return useQuery({
     ...getTrackedOrderQueryOptions(id, key),
     refetchInterval: (query) => {
       if (query.state.error instanceof ApiError && query.state.error.isNotFound) return false;
+      if (live) return false;
       const status = query.state.data?.status;
-      const moving = status === 'pending' || status === 'paid';
-      return moving && !live ? TRACKING_POLL_MS : false;
+      if (confirming && (status === undefined || status === 'pending')) return CONFIRMING_POLL_MS;
+      return status === 'pending' || status === 'paid' ? TRACKING_POLL_MS : false;
     },
     retry: false,
   });

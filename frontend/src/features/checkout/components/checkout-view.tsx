@@ -37,6 +37,8 @@ type CheckoutViewProps = {
   onPricesChanged?: () => void;
   /** The shop's delivery promise, "under N minutes" (the site's `DeliveryTime`). */
   deliveryTime: ReactNode;
+  /** The shop's Discord invite; null when it has none. */
+  discordInviteUrl?: string | null;
 };
 
 /** The controls of the details marked in error, in page order: the Discord link, then inputs. */
@@ -50,6 +52,7 @@ export function CheckoutView({
   notice,
   onPricesChanged,
   deliveryTime,
+  discordInviteUrl = null,
 }: CheckoutViewProps) {
   const [details, updateDetails] = useCheckoutDetails();
   const discord = useLinkedDiscord();
@@ -107,6 +110,7 @@ export function CheckoutView({
           onUnlink={discord.unlink}
           unlinking={discord.unlinking}
           error={discord.identity ? undefined : payment.fieldErrors.discord}
+          invite={discordInviteUrl}
         />
         <RobloxUsernameField
           value={details.robloxUsername}

@@ -1,4 +1,5 @@
 import { Button, buttonClassName } from '@/components/ui/button';
+import { ExternalLink } from '@/components/ui/external-link';
 import { DISCORD_AUTHORIZE_URL } from '@/features/checkout/api/link-discord';
 import type { DiscordIdentity } from '@/features/checkout/types';
 import { forgetDiscordReturn } from '@/features/checkout/utils/discord-return';
@@ -9,10 +10,12 @@ type DiscordLinkProps = {
   unlinking: boolean;
   /** Why the checkout needs it linked (Complete Payment without it, or the server's 422). */
   error?: string;
+  /** The shop's Discord invite (null: none, and the words say nothing of a server). */
+  invite: string | null;
 };
 
 /** 'Link Discord' (off to Discord's authorization page), or the linked account with Unlink. */
-export function DiscordLink({ identity, onUnlink, unlinking, error }: DiscordLinkProps) {
+export function DiscordLink({ identity, onUnlink, unlinking, error, invite }: DiscordLinkProps) {
   return (
     <section
       className={error ? 'discord-link discord-link--invalid' : 'discord-link'}
@@ -43,8 +46,14 @@ export function DiscordLink({ identity, onUnlink, unlinking, error }: DiscordLin
       ) : (
         <div className="discord-link__unlinked">
           <p className="form-field__hint">
-            Staff deliver your order through our Discord server, and promo codes need a linked
-            account.
+            {invite ? (
+              <>
+                Staff reach you on <ExternalLink href={invite}>our Discord server</ExternalLink>{' '}
+                with it, and promo codes need a linked account.
+              </>
+            ) : (
+              'Staff know you by it when they deliver, and promo codes need a linked account.'
+            )}
           </p>
           <a
             href={DISCORD_AUTHORIZE_URL}
