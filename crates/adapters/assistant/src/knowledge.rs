@@ -75,8 +75,8 @@ pub const DOCUMENTS: &[Document] = &[
          pet order how many minutes wait quick fast delivery speed how soon until arrive \
          arrival",
         "Delivery usually takes under {minutes} minutes after you pay; when many orders come in \
-         at once, staff deliver them in turn, in the order they were paid. After paying: \
-         {steps} {if orders}Your order's page: {orders}.{else}The receipt e-mail we send when \
+         at once, staff deliver them in turn, in the order they were paid. After paying:\
+         {steps}{if orders}Your order's page: {orders}.{else}The receipt e-mail we send when \
          you pay links your order page.{end}",
     ),
     doc(
@@ -84,7 +84,7 @@ pub const DOCUMENTS: &[Document] = &[
         "what happens after I pay what do I do after paying what now next steps how do I \
          receive collect claim my order items how does delivery work how do you deliver \
          delivered by hand steps get my pet bought purchased ordered paid",
-        "After paying: {steps} It usually takes under {minutes} minutes. {if orders}Your \
+        "After paying:{steps}It usually takes under {minutes} minutes. {if orders}Your \
          order's page: {orders}.{else}The receipt e-mail we send when you pay links your order \
          page.{end}",
     ),
@@ -96,7 +96,7 @@ pub const DOCUMENTS: &[Document] = &[
         "{if orders}Your order page shows where your order is, live: {orders}.{else}Your order \
          page shows where your order is, live: open it from the link in the receipt e-mail we \
          sent when you paid (check your spam folder too), or, with an account, from the orders \
-         on your profile page.{end} After paying: {steps} Delivery usually takes under \
+         on your profile page.{end}\nAfter paying:{steps}Delivery usually takes under \
          {minutes} minutes; if it has been longer, press 'Talk to Live Agent' and a member of \
          our staff will look at your order.",
     ),

@@ -27,59 +27,56 @@ pub fn steps(facts: &ShopFacts) -> Vec<Step> {
             key: "discord",
             title: if facts.discord_tickets {
                 format!(
-                    "join our Discord server ({invite}), where we add you to your order's \
+                    "Join our Discord server ({invite}), where we add you to your order's \
                      private ticket"
                 )
             } else {
-                format!("join our Discord server ({invite}), so staff can reach you there")
+                format!("Join our Discord server ({invite}), so staff can reach you there")
             },
         });
     }
     steps.push(Step {
         key: "wait",
-        title: "wait for a member of staff to pick up your order: your order page shows your \
+        title: "Wait for a member of staff to pick up your order: your order page shows your \
                 place in the queue and updates by itself"
             .to_owned(),
     });
     steps.push(Step {
         key: "join",
         title: if facts.discord_tickets {
-            "when they do, your order page, your Discord ticket and an e-mail show their name \
+            "When they do, your order page, your Discord ticket and an e-mail show their name \
              and the link to their private Grow a Garden server: join it with the Roblox account \
              you gave at checkout"
         } else {
-            "when they do, your order page and an e-mail show their name and the link to their \
+            "When they do, your order page and an e-mail show their name and the link to their \
              private Grow a Garden server: join it with the Roblox account you gave at checkout"
         }
         .to_owned(),
     });
     steps.push(Step {
         key: "ready",
-        title: "press \"I'm in the game\" on your order page".to_owned(),
+        title: "Press \"I'm in the game\" on your order page".to_owned(),
     });
     steps.push(Step {
         key: "receive",
-        title: "stay in the server while staff hand over your items; your order page then shows \
+        title: "Stay in the server while staff hand over your items; your order page then shows \
                 Delivered"
             .to_owned(),
     });
     steps.push(Step {
         key: "review",
-        title: "leave a review from your order page".to_owned(),
+        title: "Leave a review from your order page".to_owned(),
     });
     steps
 }
 
-/// The steps as one numbered paragraph: "1) join …; 2) wait …; … 6) leave a review …."
+/// The steps as numbered lines, each on its own line (the chat keeps line breaks):
+/// "\n1) Join ….\n2) Wait ….\n…\n6) Leave a review ….\n".
 pub fn numbered(facts: &ShopFacts) -> String {
-    let steps = steps(facts);
-    let mut text = steps
-        .iter()
-        .enumerate()
-        .map(|(i, step)| format!("{}) {}", i + 1, step.title))
-        .collect::<Vec<_>>()
-        .join("; ");
-    text.push('.');
+    let mut text = String::from("\n");
+    for (i, step) in steps(facts).iter().enumerate() {
+        text.push_str(&format!("{}) {}.\n", i + 1, step.title));
+    }
     text
 }
 
@@ -128,10 +125,13 @@ mod tests {
     #[test]
     fn the_steps_are_numbered_in_order() {
         let text = numbered(&facts(None, false));
-        assert!(text.starts_with("1) wait for a member of staff"), "{text}");
-        assert!(text.contains("; 3) press \"I'm in the game\""), "{text}");
         assert!(
-            text.ends_with("5) leave a review from your order page."),
+            text.starts_with("\n1) Wait for a member of staff"),
+            "{text}"
+        );
+        assert!(text.contains(".\n3) Press \"I'm in the game\""), "{text}");
+        assert!(
+            text.ends_with("\n5) Leave a review from your order page.\n"),
             "{text}"
         );
     }
