@@ -11,8 +11,8 @@ use std::sync::Arc;
 use accounts::UserId;
 use assistant::{OpenAiSettings, ShopAssistant, ShopFacts};
 use chat::{
-    Answer, Assistant, Chat, ChatMessage, ChatVersions, MessageText, RandomIds, Retention, Side,
-    StaffAlerts,
+    Answer, Asker, Assistant, Chat, ChatMessage, ChatVersions, MessageText, RandomIds, Retention,
+    Side, StaffAlerts,
 };
 use discord::{ChatAlerts, StaffNotifier};
 use secrecy::ExposeSecret;
@@ -99,10 +99,15 @@ impl CatalogAssistant {
 }
 
 impl Assistant for CatalogAssistant {
-    async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
+    async fn answer(
+        &self,
+        question: &MessageText,
+        context: &[ChatMessage],
+        asker: &Asker,
+    ) -> Answer {
         self.sync_catalog();
         self.assistant.update_facts(self.facts().await);
-        self.assistant.answer(question, context).await
+        self.assistant.answer(question, context, asker).await
     }
 }
 

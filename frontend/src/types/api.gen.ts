@@ -768,7 +768,7 @@ export interface paths {
         put?: never;
         /**
          * Write in the help chat
-         * @description Stores the shopper's message; while the chat is with the assistant, its answer too. Limited per chat session and minute (`chat.max_messages_per_minute`; nothing is stored beyond).
+         * @description Stores the shopper's message; while the chat is with the assistant, its answer too. Asked where an order is, the assistant links the writer's own open orders (pending or paid, at most 3: placed in this browser's session or on the logged-in account) as `/orders/{id}` pages without a key. Limited per chat session and minute (`chat.max_messages_per_minute`; nothing is stored beyond).
          */
         post: operations["send"];
         delete?: never;

@@ -3,11 +3,11 @@
 use std::sync::{Arc, RwLock};
 
 use catalog::Product;
-use chat::{Answer, Assistant, ChatMessage, MessageText};
+use chat::{Answer, Asker, AskerOrder, Assistant, ChatMessage, MessageText};
 
 use crate::bm25::{Bm25, Hit};
 use crate::catalog::{contents_sentence, dupe_sentence, price_and_stock, CatalogIndex, Entry};
-use crate::facts::{render, ShopFacts};
+use crate::facts::{render_for, render_for_index, ShopFacts};
 use crate::knowledge::DOCUMENTS;
 use crate::text::{tokens, Analyzer};
 
@@ -15,6 +15,10 @@ use crate::text::{tokens, Analyzer};
 const MIN_COVERAGE: f64 = 0.5;
 /// ...and score at least this much, or the assistant is not confident.
 const MIN_SCORE: f64 = 1.0;
+
+/// An answer scoring at least this share of a hand-off's score (and covering as much of the
+/// question) is given instead of the hand-off.
+const HAND_OFF_MARGIN: f64 = 0.95;
 
 /// Words that name a topic outright, with the document that answers it: a question that uses one
 /// gets that document when nothing fits it better, rather than "not sure" ("I paid hours ago and
@@ -139,33 +143,64 @@ impl BuiltinAssistant {
         }
     }
 
-    /// Answers a question, using `context` (the conversation so far) to resolve "it".
+    /// Answers a question, using `context` (the conversation so far) to resolve "it", for a
+    /// shopper whose orders are not known.
     pub fn reply(&self, question: &str, context: &[ChatMessage]) -> Answer {
-        self.current()
-            .answer(question, context, &self.analyzer, &self.facts())
+        self.reply_to(question, context, &Asker::default())
     }
 
-    /// The passages that best fit `question`, best first: facts about the products it names,
-    /// then the shop's documents.
-    pub fn passages(&self, question: &str, context: &[ChatMessage], limit: usize) -> Vec<Passage> {
+    /// Answers `asker`'s question: answers about their orders link their open orders.
+    pub fn reply_to(&self, question: &str, context: &[ChatMessage], asker: &Asker) -> Answer {
+        let said = Said {
+            facts: &self.facts(),
+            orders: &asker.orders,
+        };
         self.current()
-            .passages(question, context, &self.analyzer, &self.facts(), limit)
+            .answer(question, context, &self.analyzer, &said)
+    }
+
+    /// The passages that best fit `asker`'s question, best first: facts about the products it
+    /// names, then the shop's documents.
+    pub fn passages(
+        &self,
+        question: &str,
+        context: &[ChatMessage],
+        asker: &Asker,
+        limit: usize,
+    ) -> Vec<Passage> {
+        let said = Said {
+            facts: &self.facts(),
+            orders: &asker.orders,
+        };
+        self.current()
+            .passages(question, context, &self.analyzer, &said, limit)
     }
 }
 
 impl Assistant for BuiltinAssistant {
-    async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
-        self.reply(question.as_ref(), context)
+    async fn answer(
+        &self,
+        question: &MessageText,
+        context: &[ChatMessage],
+        asker: &Asker,
+    ) -> Answer {
+        self.reply_to(question.as_ref(), context, asker)
     }
+}
+
+/// What the answers are written with: the shop's facts and the asker's open orders.
+struct Said<'a> {
+    facts: &'a ShopFacts,
+    orders: &'a [AskerOrder],
 }
 
 impl Indexed {
     /// The answer as the shopper reads it, with the shop's facts written in.
-    fn text(&self, facts: &ShopFacts) -> String {
+    fn text(&self, said: &Said<'_>) -> String {
         if self.from_catalog {
             self.answer.clone()
         } else {
-            render(&self.answer, facts)
+            render_for(&self.answer, said.facts, said.orders)
         }
     }
 }
@@ -183,15 +218,14 @@ impl Knowledge {
             })
             .collect();
         // the index does not depend on the facts of the day: answers are indexed with every
-        // Discord sentence in and no numbers
-        let indexing = ShopFacts::for_indexing();
+        // Discord sentence in, no numbers and no script
         let mut texts: Vec<Vec<String>> = DOCUMENTS
             .iter()
             .map(|d| {
                 // how shoppers ask weighs more than the wording of the answer
                 let mut terms = analyzer.terms(d.asked_as);
                 terms.extend(analyzer.terms(d.asked_as));
-                terms.extend(analyzer.terms(&render(d.answer, &indexing)));
+                terms.extend(analyzer.terms(&render_for_index(d.answer)));
                 terms
             })
             .collect();
@@ -221,11 +255,24 @@ impl Knowledge {
     }
 
     fn confident_hit(&self, terms: &[String]) -> Option<Hit> {
-        self.bm25
-            .search(terms)
-            .into_iter()
-            .next()
-            .filter(|hit| hit.coverage >= MIN_COVERAGE && hit.score >= MIN_SCORE)
+        let hits = self.bm25.search(terms);
+        let best = hits.first().copied()?;
+        // a hand-off wins only when it fits clearly better than the best answer the knowledge
+        // has ("do I have to do anything to receive my order" is not a complaint): the live
+        // agent stays offered either way
+        let chosen = if self.documents[best.document].needs_person {
+            hits.iter()
+                .copied()
+                .find(|hit| {
+                    !self.documents[hit.document].needs_person
+                        && hit.score >= best.score * HAND_OFF_MARGIN
+                        && hit.coverage >= best.coverage
+                })
+                .unwrap_or(best)
+        } else {
+            best
+        };
+        Some(chosen).filter(|hit| hit.coverage >= MIN_COVERAGE && hit.score >= MIN_SCORE)
     }
 
     fn answer(
@@ -233,7 +280,7 @@ impl Knowledge {
         question: &str,
         context: &[ChatMessage],
         analyzer: &Analyzer,
-        facts: &ShopFacts,
+        said: &Said<'_>,
     ) -> Answer {
         let terms = analyzer.terms(question);
         if let Some((entries, positions)) = self.named_products(question, context, analyzer) {
@@ -251,16 +298,16 @@ impl Knowledge {
                 if let Some(hit) = self.confident_hit(&rest) {
                     let document = &self.documents[hit.document];
                     if !document.from_catalog {
-                        return self.document_answer(document, facts);
+                        return self.document_answer(document, said);
                     }
                 }
             }
             return Answer::confident(self.product_answer(&entries, &terms));
         }
         match self.confident_hit(&terms) {
-            Some(hit) => self.document_answer(&self.documents[hit.document], facts),
+            Some(hit) => self.document_answer(&self.documents[hit.document], said),
             None => match self.topic_document(&terms) {
-                Some(document) => self.document_answer(document, facts),
+                Some(document) => self.document_answer(document, said),
                 None => Answer::offer_live_agent(UNSURE),
             },
         }
@@ -274,8 +321,8 @@ impl Knowledge {
             .and_then(|(_, id)| self.documents.iter().find(|d| d.id == *id))
     }
 
-    fn document_answer(&self, document: &Indexed, facts: &ShopFacts) -> Answer {
-        let text = document.text(facts);
+    fn document_answer(&self, document: &Indexed, said: &Said<'_>) -> Answer {
+        let text = document.text(said);
         if document.needs_person {
             Answer::offer_live_agent(&text)
         } else {
@@ -350,7 +397,7 @@ impl Knowledge {
         question: &str,
         context: &[ChatMessage],
         analyzer: &Analyzer,
-        facts: &ShopFacts,
+        said: &Said<'_>,
         limit: usize,
     ) -> Vec<Passage> {
         let mut passages = vec![];
@@ -378,7 +425,7 @@ impl Knowledge {
             let document = &self.documents[hit.document];
             passages.push(Passage {
                 id: document.id.clone(),
-                text: document.text(facts),
+                text: document.text(said),
             });
         }
         passages.truncate(limit.max(1));

@@ -3,9 +3,16 @@
 //!
 //! * `{minutes}`: the delivery promise, "usually under N minutes".
 //! * `{invite}`: the Discord invite link (only inside an `{if invite}` block).
+//! * `{steps}`: the delivery script, numbered (see [`crate::script`]).
+//! * `{orders}`: the asker's open orders with their pages' links (only inside an `{if orders}`
+//!   block).
 //! * `{if COND…}…{else}…{end}`: the text between shows only when every condition holds (the
-//!   `{else}` part otherwise). Conditions: `invite`, `no-invite`, `tickets`, `no-tickets`.
-//!   Blocks do not nest.
+//!   `{else}` part otherwise). Conditions: `invite`, `no-invite`, `tickets`, `no-tickets`,
+//!   `orders`, `no-orders`. Blocks do not nest.
+
+use chat::AskerOrder;
+
+use crate::script;
 
 /// What the shop is like right now, as the answers state it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,21 +35,70 @@ impl ShopFacts {
             discord_tickets: true,
         }
     }
+}
 
+/// What an answer is written with: the shop's facts and who asks.
+struct Rendering<'a> {
+    facts: &'a ShopFacts,
+    orders: &'a [AskerOrder],
+    /// Whether `{steps}` is written out (not for the search index: the script's words would
+    /// make every answer that tells it look like an answer to everything the script mentions).
+    steps: bool,
+}
+
+impl Rendering<'_> {
     fn holds(&self, condition: &str) -> Option<bool> {
+        let facts = self.facts;
         Some(match condition {
-            "invite" => self.discord_invite.is_some(),
-            "no-invite" => self.discord_invite.is_none(),
-            "tickets" => self.discord_tickets,
-            "no-tickets" => !self.discord_tickets,
+            "invite" => facts.discord_invite.is_some(),
+            "no-invite" => facts.discord_invite.is_none(),
+            "tickets" => facts.discord_tickets,
+            "no-tickets" => !facts.discord_tickets,
+            "orders" => !self.orders.is_empty(),
+            "no-orders" => self.orders.is_empty(),
             _ => return None,
         })
     }
+
+    /// "order #12 (Paid): https://…/orders/12", several joined with "; ".
+    fn orders(&self) -> String {
+        self.orders
+            .iter()
+            .map(|order| format!("order #{} ({}): {}", order.number, order.status, order.link))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
-/// Writes `template` out with `facts`. Anything that is not a known placeholder or block stays
-/// as written (the knowledge's tests make sure none is left).
-pub fn render(template: &str, facts: &ShopFacts) -> String {
+/// Writes `template` out with `facts` for an asker with these open `orders`. Anything that is
+/// not a known placeholder or block stays as written (the knowledge's tests make sure none is
+/// left).
+pub fn render_for(template: &str, facts: &ShopFacts, orders: &[AskerOrder]) -> String {
+    write(
+        template,
+        &Rendering {
+            facts,
+            orders,
+            steps: true,
+        },
+    )
+}
+
+/// The words of `template` the search index keeps: every Discord sentence in, no numbers, no
+/// script and no orders.
+pub fn render_for_index(template: &str) -> String {
+    write(
+        template,
+        &Rendering {
+            facts: &ShopFacts::for_indexing(),
+            orders: &[],
+            steps: false,
+        },
+    )
+}
+
+fn write(template: &str, rendering: &Rendering<'_>) -> String {
+    let facts = rendering.facts;
     let mut out = String::with_capacity(template.len() + 40);
     // inside a block: whether its current part shows
     let mut block: Option<(bool, bool)> = None; // (condition held, in the else part)
@@ -64,13 +120,19 @@ pub fn render(template: &str, facts: &ShopFacts) -> String {
             ("invite", _) if showing => {
                 out.push_str(facts.discord_invite.as_deref().unwrap_or_default())
             }
-            ("minutes" | "invite", _) => {}
+            ("steps", _) if showing => {
+                if rendering.steps {
+                    out.push_str(&script::numbered(facts));
+                }
+            }
+            ("orders", _) if showing => out.push_str(&rendering.orders()),
+            ("minutes" | "invite" | "steps" | "orders", _) => {}
             ("else", Some((held, false))) => block = Some((held, true)),
             ("end", Some(_)) => block = None,
             (_, None) if directive.starts_with("if ") => {
                 let held = directive[3..]
                     .split_whitespace()
-                    .map(|condition| facts.holds(condition))
+                    .map(|condition| rendering.holds(condition))
                     .try_fold(true, |all, holds| holds.map(|h| all && h));
                 match held {
                     Some(held) => block = Some((held, false)),
@@ -93,6 +155,11 @@ pub fn render(template: &str, facts: &ShopFacts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// For an asker with no known orders.
+    fn render(template: &str, facts: &ShopFacts) -> String {
+        render_for(template, facts, &[])
+    }
 
     fn facts(minutes: u32, invite: Option<&str>, tickets: bool) -> ShopFacts {
         ShopFacts {
@@ -118,6 +185,27 @@ mod tests {
         assert_eq!(render(text, &facts(1, Some("i"), true)), "A both.");
         assert_eq!(render(text, &facts(1, Some("i"), false)), "A not both.");
         assert_eq!(render(text, &facts(1, None, true)), "A not both help chat.");
+    }
+
+    #[test]
+    fn the_script_and_the_askers_orders_are_written_in_and_kept_out_of_the_index() {
+        let text = "{steps}{if orders} Yours: {orders}.{else} See your receipt.{end}";
+        let shop = facts(20, None, false);
+        let order = |number: i64| AskerOrder {
+            number,
+            status: "Paid".to_owned(),
+            link: format!("https://x/orders/{number}"),
+        };
+        let steps = script::numbered(&shop);
+        assert_eq!(
+            render_for(text, &shop, &[order(3), order(2)]),
+            format!(
+                "{steps} Yours: order #3 (Paid): https://x/orders/3; order #2 (Paid): \
+                 https://x/orders/2."
+            )
+        );
+        assert_eq!(render(text, &shop), format!("{steps} See your receipt."));
+        assert_eq!(render_for_index(text), " See your receipt.");
     }
 
     #[test]

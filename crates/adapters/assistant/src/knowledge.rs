@@ -10,7 +10,7 @@ pub struct Document {
     pub id: &'static str,
     /// How shoppers ask about it, and the words they use: indexed with the answer.
     pub asked_as: &'static str,
-    /// A template: see [`crate::facts::render`].
+    /// A template: see [`crate::facts::render_for`].
     pub answer: &'static str,
     /// A person has to look at it (an order of this shopper's): the answer offers the live
     /// agent and is not confident.
@@ -71,23 +71,34 @@ pub const DOCUMENTS: &[Document] = &[
     ),
     doc(
         "delivery-time",
-        "how long does delivery take delivery time how fast when will I get my items how many \
-         minutes wait quick fast delivery speed how soon receive order time",
-        "Delivery usually takes under {minutes} minutes after you pay. When many orders come in \
-         at once, staff deliver them in turn; your order page shows your place in the queue and \
-         updates by itself.",
+        "how long does delivery take delivery time how fast when will I get receive my items \
+         pet order how many minutes wait quick fast delivery speed how soon until arrive \
+         arrival",
+        "Delivery usually takes under {minutes} minutes after you pay; when many orders come in \
+         at once, staff deliver them in turn, in the order they were paid. After paying:\
+         {steps}{if orders}Your order's page: {orders}.{else}The receipt e-mail we send when \
+         you pay links your order page.{end}",
     ),
     doc(
         "after-paying",
-        "what happens after I pay what do I do after paying next steps how do I receive my \
-         order how does delivery work delivered by hand steps get my pet",
-        "After paying: 1) you get a receipt e-mail with a link to your order page, which shows \
-         your place in the delivery queue; 2) when a member of staff picks up your order, the \
-         page{if tickets}, an e-mail and your Discord ticket{else} and an e-mail{end} show their \
-         name and a link to their private Grow a Garden server; 3) join it with the Roblox \
-         account you gave at checkout and press \"I'm in the game\" on your order page; 4) staff \
-         hand over your items in game, and the page shows Delivered and a form for your review. \
-         It usually takes under {minutes} minutes.",
+        "what happens after I pay what do I do after paying what now next steps how do I \
+         receive collect claim my order items how does delivery work how do you deliver \
+         delivered by hand steps get my pet bought purchased ordered paid",
+        "After paying:{steps}It usually takes under {minutes} minutes. {if orders}Your \
+         order's page: {orders}.{else}The receipt e-mail we send when you pay links your order \
+         page.{end}",
+    ),
+    doc(
+        "where-is-my-order",
+        "where is my order status of my order order status track follow check my order order \
+         page link receipt paid but nothing happened nothing yet still waiting sent progress \
+         find my order",
+        "{if orders}Your order page shows where your order is, live: {orders}.{else}Your order \
+         page shows where your order is, live: open it from the link in the receipt e-mail we \
+         sent when you paid (check your spam folder too), or, with an account, from the orders \
+         on your profile page.{end}\nAfter paying:{steps}Delivery usually takes under \
+         {minutes} minutes; if it has been longer, press 'Talk to Live Agent' and a member of \
+         our staff will look at your order.",
     ),
     doc(
         "discord",
@@ -260,10 +271,10 @@ pub const DOCUMENTS: &[Document] = &[
     person(
         "order-problem",
         "my order never arrived not delivered did not receive didnt get my items missing order \
-         where is my order order number status of my order wrong item charged twice paid but \
-         nothing happened payment failed problem issue complaint ticket not answered waiting \
-         long staff not responding",
-        "I'm sorry about that: a member of staff needs to look at your order.",
+         order number wrong item charged twice payment failed problem issue complaint ticket \
+         not answered waiting long staff not responding",
+        "I'm sorry about that: a member of staff needs to look at your order.{if orders} Your \
+         order's page: {orders}.{end}",
     ),
 ];
 
@@ -271,7 +282,7 @@ pub const DOCUMENTS: &[Document] = &[
 mod tests {
     use super::*;
 
-    use crate::facts::{render, ShopFacts};
+    use crate::facts::{render_for, ShopFacts};
 
     fn every_setup() -> Vec<ShopFacts> {
         let invite = Some("https://discord.gg/gardenshop".to_owned());
@@ -301,9 +312,18 @@ mod tests {
 
     #[test]
     fn every_answer_renders_cleanly_for_every_setup() {
+        let order = chat::AskerOrder {
+            number: 7,
+            status: "Paid".to_owned(),
+            link: "https://shop.example/orders/7".to_owned(),
+        };
+        let askers = [vec![], vec![order.clone()], vec![order.clone(), order]];
         for facts in every_setup() {
-            for document in DOCUMENTS {
-                let text = render(document.answer, &facts);
+            for (document, orders) in DOCUMENTS
+                .iter()
+                .flat_map(|d| askers.iter().map(move |orders| (d, orders)))
+            {
+                let text = render_for(document.answer, &facts, orders);
                 let id = document.id;
                 assert!(!text.contains(['{', '}']), "{id} ({facts:?}): {text}");
                 assert!(!text.contains("  "), "{id} ({facts:?}): {text}");

@@ -17,8 +17,10 @@ mod catalog;
 mod facts;
 mod knowledge;
 mod openai;
+mod script;
 mod text;
 
 pub use builtin::{BuiltinAssistant, Passage};
 pub use facts::ShopFacts;
 pub use openai::{OpenAiAssistant, OpenAiSettings, ShopAssistant};
+pub use script::{steps as delivery_steps, Step};

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use catalog::Product;
-use chat::{Answer, Assistant, ChatMessage, MessageText, SenderType};
+use chat::{Answer, Asker, Assistant, ChatMessage, MessageText, SenderType};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 
@@ -87,8 +87,10 @@ impl OpenAiAssistant {
         &self.builtin
     }
 
-    fn system_prompt(&self, question: &str, context: &[ChatMessage]) -> String {
-        let passages = self.builtin.passages(question, context, GROUNDING_PASSAGES);
+    fn system_prompt(&self, question: &str, context: &[ChatMessage], asker: &Asker) -> String {
+        let passages = self
+            .builtin
+            .passages(question, context, asker, GROUNDING_PASSAGES);
         let mut prompt = String::from(
             "You are the help chat assistant of Garden Shop, a shop selling pets, Sheckles, \
              bundles and exclusives for the Roblox game Grow a Garden. Answer in one to three \
@@ -105,10 +107,15 @@ impl OpenAiAssistant {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn ask(&self, question: &str, context: &[ChatMessage]) -> anyhow::Result<Answer> {
+    async fn ask(
+        &self,
+        question: &str,
+        context: &[ChatMessage],
+        asker: &Asker,
+    ) -> anyhow::Result<Answer> {
         let mut messages = vec![RequestMessage {
             role: "system",
-            content: self.system_prompt(question, context),
+            content: self.system_prompt(question, context, asker),
         }];
         let earlier = &context[context.len().saturating_sub(CONTEXT_MESSAGES)..];
         messages.extend(earlier.iter().filter_map(|m| {
@@ -167,15 +174,20 @@ impl OpenAiAssistant {
 }
 
 impl Assistant for OpenAiAssistant {
-    async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
-        match self.ask(question.as_ref(), context).await {
+    async fn answer(
+        &self,
+        question: &MessageText,
+        context: &[ChatMessage],
+        asker: &Asker,
+    ) -> Answer {
+        match self.ask(question.as_ref(), context, asker).await {
             Ok(answer) => answer,
             Err(error) => {
                 tracing::warn!(
                     error = format!("{error:#}"),
                     "the remote assistant failed; the built-in one answers"
                 );
-                self.builtin.reply(question.as_ref(), context)
+                self.builtin.reply_to(question.as_ref(), context, asker)
             }
         }
     }
@@ -223,10 +235,15 @@ impl ShopAssistant {
 }
 
 impl Assistant for ShopAssistant {
-    async fn answer(&self, question: &MessageText, context: &[ChatMessage]) -> Answer {
+    async fn answer(
+        &self,
+        question: &MessageText,
+        context: &[ChatMessage],
+        asker: &Asker,
+    ) -> Answer {
         match self {
-            ShopAssistant::Builtin(builtin) => builtin.answer(question, context).await,
-            ShopAssistant::Remote(remote) => remote.answer(question, context).await,
+            ShopAssistant::Builtin(builtin) => builtin.answer(question, context, asker).await,
+            ShopAssistant::Remote(remote) => remote.answer(question, context, asker).await,
         }
     }
 }

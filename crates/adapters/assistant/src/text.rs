@@ -146,6 +146,16 @@ const NEGATIONS: &[&str] = &[
     "havent", "isnt", "mustnt", "neednt", "shouldnt", "wasnt", "werent", "wont", "wouldnt",
 ];
 
+/// Everyday words shoppers use for the words the shop's knowledge is written in ("when will I
+/// get my stuff" asks about the items): each token on the left is read as the one on the right.
+const SYNONYMS: &[(&str, &str)] = &[
+    ("bought", "buy"),
+    ("goods", "items"),
+    ("stuff", "items"),
+    ("til", "until"),
+    ("till", "until"),
+];
+
 pub fn is_stop_word(token: &str) -> bool {
     STOP_WORDS.binary_search(&token).is_ok()
 }
@@ -167,9 +177,11 @@ impl Analyzer {
             .filter(|t| !is_stop_word(t))
             .map(|t| {
                 if NEGATIONS.contains(&t.as_str()) {
-                    "not".to_owned()
-                } else {
-                    self.stem(t)
+                    return "not".to_owned();
+                }
+                match SYNONYMS.binary_search_by(|(word, _)| word.cmp(&t.as_str())) {
+                    Ok(i) => self.stem(SYNONYMS[i].1),
+                    Err(_) => self.stem(t),
                 }
             })
             .collect()
@@ -204,6 +216,19 @@ mod tests {
             analyzer.terms("it was not delivered, it not here")
         );
         assert_eq!(analyzer.terms("I haven’t received it"), ["not", "receiv"]);
+    }
+
+    #[test]
+    fn everyday_words_read_as_the_knowledges_words() {
+        let analyzer = Analyzer::default();
+        assert_eq!(
+            analyzer.terms("when will I get my stuff, I bought it till now"),
+            analyzer.terms("when will I get my items, I buy it until now")
+        );
+        let mut sorted = SYNONYMS.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup_by_key(|(word, _)| *word);
+        assert_eq!(sorted, SYNONYMS, "sorted for binary search, each word once");
     }
 
     #[test]

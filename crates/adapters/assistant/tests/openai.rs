@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use chat::{Assistant, MessageText};
+use chat::{Asker, Assistant, MessageText};
 use garden_assistant::{BuiltinAssistant, OpenAiAssistant, OpenAiSettings, ShopAssistant};
 use wiremock::matchers::{bearer_token, body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -57,7 +57,11 @@ async fn the_endpoint_answers_grounded_with_the_shops_facts() {
         .mount(&server)
         .await;
     let answer = assistant(&server, 2_000)
-        .answer(&question("how much is the raccoon?"), &[])
+        .answer(
+            &question("how much is the raccoon?"),
+            &[],
+            &Asker::default(),
+        )
         .await;
     assert!(answer.confident);
     assert_eq!(
@@ -83,12 +87,18 @@ async fn the_model_is_grounded_with_the_shops_facts_of_the_moment() {
         .await;
     let remote = assistant(&server, 2_000);
     let ask = question("how long does delivery take");
-    assert_eq!(remote.answer(&ask, &[]).await.text, "About 20 minutes.");
+    assert_eq!(
+        remote.answer(&ask, &[], &Asker::default()).await.text,
+        "About 20 minutes."
+    );
     remote.builtin().update_facts(garden_assistant::ShopFacts {
         delivery_minutes: 35,
         ..common::shop_facts()
     });
-    assert_eq!(remote.answer(&ask, &[]).await.text, "About 35 minutes.");
+    assert_eq!(
+        remote.answer(&ask, &[], &Asker::default()).await.text,
+        "About 35 minutes."
+    );
 }
 
 #[tokio::test]
@@ -99,7 +109,11 @@ async fn a_handover_from_the_model_offers_the_live_agent() {
         .mount(&server)
         .await;
     let answer = assistant(&server, 2_000)
-        .answer(&question("my order 1234 never arrived"), &[])
+        .answer(
+            &question("my order 1234 never arrived"),
+            &[],
+            &Asker::default(),
+        )
         .await;
     assert!(!answer.confident);
     assert!(answer.text.contains("Talk to Live Agent"));
@@ -109,7 +123,9 @@ async fn falls_back(server: &MockServer, timeout_ms: u64) {
     let ask = question("how long does delivery take");
     let builtin = BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts());
     let expected = builtin.reply(ask.as_ref(), &[]);
-    let answer = assistant(server, timeout_ms).answer(&ask, &[]).await;
+    let answer = assistant(server, timeout_ms)
+        .answer(&ask, &[], &Asker::default())
+        .await;
     assert_eq!(answer, expected);
     assert!(answer.text.contains("under 20 minutes"));
 }
@@ -170,7 +186,9 @@ async fn an_unreachable_endpoint_falls_back() {
         BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts()),
     )
     .unwrap();
-    let answer = remote.answer(&question("can I pay with paypal"), &[]).await;
+    let answer = remote
+        .answer(&question("can I pay with paypal"), &[], &Asker::default())
+        .await;
     assert!(answer.text.contains("PayPal"));
 }
 
@@ -178,10 +196,14 @@ async fn an_unreachable_endpoint_falls_back() {
 async fn the_shop_assistant_is_builtin_without_settings_and_follows_catalog_updates() {
     let shop = ShopAssistant::new(None, &[], common::shop_facts()).unwrap();
     assert!(matches!(shop, ShopAssistant::Builtin(_)));
-    let before = shop.answer(&question("how much is the raccoon"), &[]).await;
+    let before = shop
+        .answer(&question("how much is the raccoon"), &[], &Asker::default())
+        .await;
     assert!(!before.confident, "no products yet: {}", before.text);
     shop.update_catalog(&common::demo_catalog());
-    let after = shop.answer(&question("how much is the raccoon"), &[]).await;
+    let after = shop
+        .answer(&question("how much is the raccoon"), &[], &Asker::default())
+        .await;
     assert!(after.confident);
     assert!(after.text.contains("$24.99"));
 }

@@ -132,3 +132,16 @@ fn the_undelivered_refund_question_and_its_paraphrases_get_the_conditional_answe
         score * 100.0
     );
 }
+
+#[test]
+fn the_after_payment_questions_and_their_paraphrases_get_the_script_and_the_order_page() {
+    let score = score(
+        "after-payment questions",
+        include_str!("after_payment.toml"),
+    );
+    assert!(
+        score >= 1.0,
+        "every phrasing must get the delivery script and the way to the order page: {:.1}%",
+        score * 100.0
+    );
+}

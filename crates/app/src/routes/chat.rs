@@ -2,11 +2,16 @@
 //! id; a chat of another session answers 404 exactly like an id that does not exist. The two
 //! polled reads (status, history) are answered from the poll cache when nothing changed.
 
+use actix_session::Session;
 use actix_web::{http::header, web, HttpRequest, HttpResponse};
-use chat::{ChatError, ChatId, ChatUser, Lookup, MessageText, SessionId, Side, View};
+use chat::{
+    Asker, AskerOrder, ChatError, ChatId, ChatUser, Lookup, MessageText, SessionId, Side, View,
+};
+use orders::{CheckoutService, Order, OrderError, OrderId, OrderStatus};
 use shared::Rule;
 
 use crate::auth::MaybeUser;
+use crate::checkout::{PublicUrl, ShopCheckout};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
@@ -15,6 +20,7 @@ use dto::chat::{
     Cached, ChatEnded, ChatHistory, ChatJson, ChatQuery, MessageJson, Send, SentMessage,
     SessionQuery, StartAi, StartLive, StartedChat,
 };
+use dto::order::status_label;
 use dto::responses::{CrossSiteRefused, JsonBodyRefused};
 
 /// The rate limit buckets of the help chat.
@@ -206,6 +212,68 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
     }
 }
 
+/// How many of the asker's open orders the assistant links at most.
+const ASKER_ORDERS: usize = 3;
+/// How many of the orders this browser placed (newest first) are read to find them.
+const SESSION_ORDERS_READ: usize = 10;
+
+/// Who writes in the help chat, for the assistant: their open orders (awaiting payment or paid,
+/// not yet delivered), newest first, as this visitor may see them on their order pages
+/// ([`may_see`](super::orders::may_see)): placed in this browser's session or on their
+/// logged-in account. Never another buyer's. The links carry no key (the key is not stored,
+/// and the chat is: this browser opens its own orders without one). When the orders cannot be
+/// read the assistant answers without them.
+async fn asker(
+    checkout: &ShopCheckout,
+    public_url: &PublicUrl,
+    browser: &Session,
+    user: &MaybeUser,
+) -> Asker {
+    match open_orders(checkout, browser, user).await {
+        Ok(orders) => Asker {
+            orders: orders
+                .iter()
+                .map(|order| AskerOrder {
+                    number: order.id.get(),
+                    status: status_label(order).to_owned(),
+                    link: format!("{}/orders/{}", public_url.as_str(), order.id),
+                })
+                .collect(),
+        },
+        Err(error) => {
+            tracing::warn!(error = ?error, "could not read the chat visitor's orders");
+            Asker::default()
+        }
+    }
+}
+
+async fn open_orders(
+    checkout: &ShopCheckout,
+    browser: &Session,
+    user: &MaybeUser,
+) -> Result<Vec<Order>, OrderError> {
+    let mut orders = vec![];
+    for id in super::orders::session_orders(browser)
+        .into_iter()
+        .rev()
+        .take(SESSION_ORDERS_READ)
+    {
+        match checkout.order(OrderId::new(id)).await {
+            Ok(order) => orders.push(order),
+            Err(OrderError::NotFound(_)) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    if let Some(user) = &user.0 {
+        orders.extend(checkout.orders_of_user(user.user_id()).await?);
+    }
+    orders.retain(|order| matches!(order.status(), OrderStatus::Pending | OrderStatus::Paid));
+    orders.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+    orders.dedup_by_key(|order| order.id);
+    orders.truncate(ASKER_ORDERS);
+    Ok(orders)
+}
+
 /// POST /api/chat/send: stores the shopper's message; while the chat is with the assistant,
 /// its answer too. At most `chat.max_messages_per_minute` per chat session (429 beyond,
 /// nothing stored).
@@ -215,8 +283,11 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
     tag = "chat",
     summary = "Write in the help chat",
     description = "Stores the shopper's message; while the chat is with the assistant, its \
-                   answer too. Limited per chat session and minute \
-                   (`chat.max_messages_per_minute`; nothing is stored beyond).",
+                   answer too. Asked where an order is, the assistant links the writer's own \
+                   open orders (pending or paid, at most 3: placed in this browser's session or \
+                   on the logged-in account) as `/orders/{id}` pages without a key. Limited per \
+                   chat session and minute (`chat.max_messages_per_minute`; nothing is stored \
+                   beyond).",
     request_body = Send,
     responses(
         (status = 200, description = "Stored.", body = SentMessage),
@@ -232,6 +303,8 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
 pub async fn send(
     chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
+    (checkout, public_url): (web::Data<ShopCheckout>, web::Data<PublicUrl>),
+    (browser, user): (Session, MaybeUser),
     body: web::Json<Send>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(body.chat_id.as_deref().unwrap_or_default())?;
@@ -250,7 +323,8 @@ pub async fn send(
             Rule::per_minute(chats.settings.max_messages_per_minute),
         )
         .await?;
-    let outcome = chats.service.send(id, &session, text).await;
+    let asker = asker(&checkout, &public_url, &browser, &user).await;
+    let outcome = chats.service.send(id, &session, text, &asker).await;
     chats.versions.changed(id);
     let outcome = outcome?;
     let (reply, offer) = match &outcome.reply {

@@ -1297,3 +1297,74 @@ fn carries_number(value: &Value, number: i64) -> bool {
         _ => false,
     }
 }
+
+/// Issue 34 item 8: asked where the order is, the bot links the order this browser placed (its
+/// page, which this browser opens without a key) and says where to find it to a browser
+/// without orders; never another buyer's.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn asked_where_the_order_is_the_bot_links_this_browsers_own_open_order(
+    #[case] backend: Backend,
+) {
+    use crate::checkout_support::{browser, checkout, link_discord, payload, product, shop};
+
+    let app = shop(backend, vec![(1, product("Golden Owl", "10.00", Some(5)))]).await;
+    let buyer = browser();
+    link_discord(&app, &buyer, 0).await;
+    let placed = checkout(&app, &buyer, &payload(&[(1, 1)], 10.0)).await;
+    assert_eq!(placed.status(), 200);
+    let order = placed.json::<Value>().await.unwrap()["order_id"]
+        .as_i64()
+        .unwrap();
+    let paid = buyer
+        .post(app.url(&format!("/dev/pay/{order}/pay")))
+        .header("Origin", &app.address)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 303);
+
+    let (chat, session, _) = start_ai(&app, &buyer).await;
+    let response = send(&app, &buyer, &chat, &session, "where is my order?").await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let reply = body["reply"]["message"].as_str().unwrap();
+    let link = format!("http://localhost:8080/orders/{order}");
+    assert!(
+        reply.contains(&format!("order #{order} (Paid): {link}")),
+        "{reply}"
+    );
+    assert!(
+        !reply.contains("key="),
+        "the key stays out of the chat: {reply}"
+    );
+    assert!(reply.contains("I'm in the game"), "the script: {reply}");
+    assert_eq!(body["offer_live_agent"], false, "not a hand-off");
+    // the link opens the order in this browser, as it is
+    let page = buyer
+        .get(app.url(&format!("/api/orders/{order}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+
+    // another browser's chat: no order of the first buyer, the way to one's own instead
+    let stranger = browser();
+    let (chat, session, _) = start_ai(&app, &stranger).await;
+    let response = send(&app, &stranger, &chat, &session, "where is my order?").await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let reply = body["reply"]["message"].as_str().unwrap();
+    assert!(!reply.contains("/orders/"), "{reply}");
+    assert!(reply.contains("receipt e-mail"), "{reply}");
+    // nor does the link open it there
+    let page = stranger
+        .get(app.url(&format!("/api/orders/{order}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 404);
+}

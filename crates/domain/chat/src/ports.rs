@@ -3,8 +3,8 @@ use std::future::Future;
 use chrono::{DateTime, Utc};
 
 use crate::{
-    Answer, Chat, ChatChange, ChatError, ChatId, ChatMessage, ChatStamp, MessageText, NewChat,
-    NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
+    Answer, Asker, Chat, ChatChange, ChatError, ChatId, ChatMessage, ChatStamp, MessageText,
+    NewChat, NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
 };
 
 /// Where chats and their messages are kept. Every write to a chat or its messages raises the
@@ -130,11 +130,13 @@ pub trait ChatChanges: Send + Sync + 'static {
 /// the live agent.
 #[cfg_attr(test, mockall::automock)]
 pub trait Assistant: Send + Sync + 'static {
-    /// Answers `question`; `context` is the conversation so far, oldest first.
+    /// Answers `question`; `context` is the conversation so far, oldest first; `asker` is who
+    /// asks (their open orders), for answers about their own orders.
     fn answer(
         &self,
         question: &MessageText,
         context: &[ChatMessage],
+        asker: &Asker,
     ) -> impl Future<Output = Answer> + Send;
 }
 

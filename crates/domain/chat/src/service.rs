@@ -2,7 +2,7 @@ use chrono::{DateTime, Utc};
 use shared::{Actor, UserId};
 
 use crate::{
-    Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
+    Asker, Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
     ChatStatus, ChatSummary, ChatUser, ChatWithMessages, Clock, IdGenerator, MessageText, NewChat,
     NewMessage, Refused, Retention, SenderType, SessionId, Side, StaffChatsQuery, StaffMember,
     StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE,
@@ -181,14 +181,16 @@ where
     }
 
     /// Stores the shopper's message. While the chat is with the assistant, the assistant's
-    /// answer is stored after it and returned; while waiting for or talking to an agent the
-    /// message is only stored (the agent answers). A closed chat refuses.
-    #[tracing::instrument(skip(self, session, text))]
+    /// answer (to `asker`: who the app knows the shopper to be) is stored after it and
+    /// returned; while waiting for or talking to an agent the message is only stored (the agent
+    /// answers). A closed chat refuses.
+    #[tracing::instrument(skip(self, session, text, asker))]
     pub async fn send(
         &self,
         chat: ChatId,
         session: &SessionId,
         text: MessageText,
+        asker: &Asker,
     ) -> Result<SendOutcome, ChatError> {
         let chat = self.own_chat(chat, session).await?;
         chat.status.apply(ChatAction::Send)?;
@@ -209,7 +211,7 @@ where
                 reply: None,
             });
         };
-        let answer = self.assistant.answer(&text, &context).await;
+        let answer = self.assistant.answer(&text, &context, asker).await;
         let reply = self
             .store_one(chat.id, SenderType::Bot, answer.text)
             .await?;
@@ -593,10 +595,17 @@ mod tests {
         let mut assistant = MockAssistant::new();
         assistant
             .expect_answer()
-            .withf(|question, _| question.as_ref() == "how much is the raccoon?")
-            .returning(|_, _| Box::pin(async { Answer::confident("The Raccoon costs $24.99.") }));
+            .withf(|question, _, _| question.as_ref() == "how much is the raccoon?")
+            .returning(|_, _, _| {
+                Box::pin(async { Answer::confident("The Raccoon costs $24.99.") })
+            });
         let outcome = service(repo, assistant)
-            .send(chat_id(), &session(), text("  how much is the raccoon?  "))
+            .send(
+                chat_id(),
+                &session(),
+                text("  how much is the raccoon?  "),
+                &Asker::default(),
+            )
             .await
             .unwrap();
         assert_eq!(outcome.message.sender, SenderType::Guest);
@@ -616,9 +625,14 @@ mod tests {
         let mut assistant = MockAssistant::new();
         assistant
             .expect_answer()
-            .returning(|_, _| Box::pin(async { Answer::offer_live_agent("Sorry.") }));
+            .returning(|_, _, _| Box::pin(async { Answer::offer_live_agent("Sorry.") }));
         let outcome = service(repo, assistant)
-            .send(chat_id(), &session(), text("my order 1234 never came"))
+            .send(
+                chat_id(),
+                &session(),
+                text("my order 1234 never came"),
+                &Asker::default(),
+            )
             .await
             .unwrap();
         assert!(outcome.reply.unwrap().offer_live_agent);
@@ -631,7 +645,7 @@ mod tests {
             let repo = repo_with(status, log.clone());
             // no expectation on the assistant: calling it would fail the test
             let outcome = service(repo, MockAssistant::new())
-                .send(chat_id(), &session(), text("hello?"))
+                .send(chat_id(), &session(), text("hello?"), &Asker::default())
                 .await
                 .unwrap();
             assert_eq!(outcome.reply, None, "{status}");
@@ -644,7 +658,7 @@ mod tests {
         let log = Arc::new(Mutex::new(vec![]));
         let repo = repo_with(ChatStatus::Closed, log.clone());
         let result = service(repo, MockAssistant::new())
-            .send(chat_id(), &session(), text("hello?"))
+            .send(chat_id(), &session(), text("hello?"), &Asker::default())
             .await;
         assert!(matches!(
             result,
@@ -677,7 +691,7 @@ mod tests {
             |r: Result<(), ChatError>| matches!(r, Err(ChatError::NotFound(id)) if id == chat_id());
         assert!(not_found(
             service
-                .send(chat_id(), &other, text("hi"))
+                .send(chat_id(), &other, text("hi"), &Asker::default())
                 .await
                 .map(|_| ())
         ));

@@ -132,6 +132,26 @@ pub struct NewMessage {
     pub created_at: DateTime<Utc>,
 }
 
+/// Who is asking the assistant, as far as the shop knows them: given by the app with each
+/// question, so that "where is my order?" can be answered with the shopper's own orders.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Asker {
+    /// The asker's open orders (placed in this browser's session or on their logged-in
+    /// account), newest first; empty when there are none or nothing is known.
+    pub orders: Vec<AskerOrder>,
+}
+
+/// One of the asker's open orders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AskerOrder {
+    /// The order's number, as its page and receipt show it.
+    pub number: i64,
+    /// Its status as the buyer reads it ("Paid", "Pending", "Payment under review").
+    pub status: String,
+    /// The address of its page (the asker opens it without a key: it is theirs).
+    pub link: String,
+}
+
 /// The assistant's answer to a shopper's question.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {

@@ -10,6 +10,7 @@ import type { ChatMessage } from '@/types/api';
 
 import { endChat } from '@/features/chat/api/end-chat';
 import { chatKeys } from '@/features/chat/api/get-chat-history';
+import { LinkedText } from '@/features/chat/components/linked-text';
 import {
   AGENT_JOINED_NOTICE,
   useHelpChat,
@@ -177,7 +178,11 @@ export function ChatWindow({ onClose }: ChatWindowProps) {
             author={authorOf(message, chat.agentName)}
             time={message.created_at}
           >
-            {message.message}
+            {message.sender_type === 'bot' ? (
+              <LinkedText text={message.message} />
+            ) : (
+              message.message
+            )}
           </MessageBubble>
         ))}
         {chat.joinedNoticeMissing ? (
