@@ -23,4 +23,4 @@ mod text;
 pub use builtin::{BuiltinAssistant, Passage};
 pub use facts::ShopFacts;
 pub use openai::{OpenAiAssistant, OpenAiSettings, ShopAssistant};
-pub use script::{steps as delivery_steps, Step};
+pub use script::steps as delivery_steps;
