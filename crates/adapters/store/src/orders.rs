@@ -837,7 +837,7 @@ async fn account_cap_reached(
     for cap in &order.account_caps {
         let held = held_by_product
             .get(&cap.product.get())
-            .map(|held| held.units(0))
+            .map(|held| held.units(cap.max))
             .unwrap_or_else(|| HeldUnits {
                 product: cap.product,
                 max_per_account: cap.max,
