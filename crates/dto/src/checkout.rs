@@ -284,6 +284,31 @@ impl From<&PricedCart> for PricedCartResponse {
     }
 }
 
+/// `GET /api/checkout/holdings`: what this session's buyer already holds of one product with
+/// a cap per account, counted as checkout counts it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DropHoldingResponse {
+    pub product_id: i64,
+    /// Units held in pending, paid, delivered and disputed orders, alone and inside bundles:
+    /// the most that the session's Discord account, its logged-in shop account or this browser
+    /// holds.
+    #[schema(minimum = 1)]
+    pub held: u32,
+    /// The product's cap per account; checkout refuses a unit beyond it.
+    #[schema(minimum = 1)]
+    pub max_per_account: u32,
+}
+
+impl From<&orders::DropHolding> for DropHoldingResponse {
+    fn from(holding: &orders::DropHolding) -> Self {
+        DropHoldingResponse {
+            product_id: holding.product.get(),
+            held: holding.held,
+            max_per_account: holding.max_per_account,
+        }
+    }
+}
+
 /// The checkout's optional `Idempotency-Key` header, as the OpenAPI document lists it.
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Header)]

@@ -122,6 +122,7 @@ const LIVE_KEYS: QueryKey[] = [
   queryKeys.chat.all,
   queryKeys.liveChats.all,
   queryKeys.orders.all,
+  queryKeys.holdings,
   queryKeys.orderMessages.all,
   queryKeys.profile.all,
   queryKeys.admin.orders.all,
@@ -242,6 +243,8 @@ export function connectLiveEvents({
       const order = parse<OrderEvent>(event);
       if (!order) return;
       invalidate(queryKeys.orders.order(order.order_id));
+      // paid, cancelled, expired or refunded: what the buyer holds of a drop may have changed
+      invalidate(queryKeys.holdings);
       invalidate(queryKeys.profile.all);
       if (staff) invalidate(queryKeys.admin.orders.all);
     });

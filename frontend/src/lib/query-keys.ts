@@ -10,6 +10,8 @@ export const queryKeys = {
   products: ['products'] as const,
   proofs: ['proofs'] as const,
   discordIdentity: ['discord', 'identity'] as const,
+  /** What this session's buyer holds of the capped products (the drops). */
+  holdings: ['checkout', 'holdings'] as const,
   profile: {
     all: ['profile'] as const,
     /** Keyed by the user's id, so one user's orders can never show for another. */

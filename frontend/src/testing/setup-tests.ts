@@ -11,7 +11,13 @@ installDialogPolyfill();
 
 beforeEach(() => {
   window.localStorage.clear();
-  useCartStore.setState({ items: [], hydrated: true, isOpen: false, caps: new Map() });
+  useCartStore.setState({
+    items: [],
+    hydrated: true,
+    isOpen: false,
+    caps: new Map(),
+    held: new Map(),
+  });
   useToastStore.setState({ toasts: [] });
 });
 

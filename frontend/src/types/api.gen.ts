@@ -857,6 +857,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/checkout/holdings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this buyer already holds of the capped products
+         * @description For each product with a limit per account (`max_per_account`) that this session's buyer holds any of, the units held, counted exactly as checkout counts them against the limit: the most that the Discord account linked in this session, the logged-in shop account or this browser holds in pending, paid, delivered and disputed orders, a bundle's parts included. Empty when nothing is held. Checkout stays the judge. Answered with `Cache-Control: no-store`.
+         */
+        get: operations["holdings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/checkout/paypal": {
         parameters: {
             query?: never;
@@ -2117,6 +2137,26 @@ export interface components {
              * @example The buyer thanked our staff in the ticket after the trade.
              */
             note: string | null;
+        };
+        /**
+         * @description `GET /api/checkout/holdings`: what this session's buyer already holds of one product with
+         *     a cap per account, counted as checkout counts it.
+         */
+        DropHoldingResponse: {
+            /** Format: int64 */
+            product_id: number;
+            /**
+             * Format: u-int32
+             * @description Units held in pending, paid, delivered and disputed orders, alone and inside bundles:
+             *     the most that the session's Discord account, its logged-in shop account or this browser
+             *     holds.
+             */
+            held: number;
+            /**
+             * Format: u-int32
+             * @description The product's cap per account; checkout refuses a unit beyond it.
+             */
+            max_per_account: number;
         };
         /**
          * @description Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
@@ -6827,6 +6867,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    holdings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holdings, by product id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DropHoldingResponse"][];
                 };
             };
         };

@@ -433,6 +433,13 @@ impl<W: StockWatch> OrderRepository for EventsStore<W> {
     ) -> Result<Vec<OrderId>, OrderError> {
         self.store.pending_past_deadline(usual_cutoff, now).await
     }
+
+    async fn units_held(
+        &self,
+        holders: orders::DropHolders,
+    ) -> Result<Vec<orders::HeldUnits>, OrderError> {
+        self.store.units_held(holders).await
+    }
 }
 
 impl<W: StockWatch> DeliveryRepository for EventsStore<W> {

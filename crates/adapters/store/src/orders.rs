@@ -22,9 +22,9 @@ use cart_pricing::{DiscountPercent, Money, PaymentMethod, Quantity};
 use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 use orders::{
-    AccountCapReached, Amounts, Applied, Buyer, CapHolder, Closing, DiscordId, DiscordIdentity,
-    Email, HeldBy, HoldReason, Lifecycle, NewHold, NewOrder, Order, OrderError, OrderId, OrderLine,
-    OrderPromo, OrderRepository, OrderStatus, OrderStep, Payment, PaymentProvider,
+    AccountCapReached, Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, DropHolders,
+    Email, HeldBy, HeldUnits, HoldReason, Lifecycle, NewHold, NewOrder, Order, OrderError, OrderId,
+    OrderLine, OrderPromo, OrderRepository, OrderStatus, OrderStep, Payment, PaymentProvider,
     PendingCapReached, PendingCaps, PlaceError, ProductLookup, ProviderEvent, Reservation,
     RiskHold, RobloxUsername,
 };
@@ -551,6 +551,20 @@ impl OrderRepository for Store {
         Ok(Applied::Changed)
     }
 
+    #[tracing::instrument(skip_all)]
+    async fn units_held(&self, holders: DropHolders) -> Result<Vec<HeldUnits>, OrderError> {
+        if holders.is_empty() {
+            return Ok(Vec::new());
+        }
+        let counted = units_held_by(&self.db, &holders, Counted::Capped).await?;
+        // a cap lifted since the count is no cap any more
+        Ok(counted
+            .iter()
+            .filter(|held| held.max_per_account.is_some())
+            .map(|held| held.units(0))
+            .collect())
+    }
+
     #[tracing::instrument(skip(self))]
     async fn pending_past_deadline(
         &self,
@@ -786,8 +800,9 @@ async fn pending_cap_reached(
 
 /// The first of the order's drop caps one of its buyers would go over: its Discord account, its
 /// shop account (when logged in) and its browser session, each counting the units its other
-/// pending, paid, delivered and disputed orders hold, their bundles' stored parts included,
-/// plus what this order (`placed`, already inserted) takes. Call with the holders' locks held
+/// pending, paid, delivered and disputed orders hold, their bundles' stored parts included
+/// (`units_held_by`, the count `GET /api/checkout/holdings` shows), plus what this order
+/// (`placed`, already inserted) takes. Call with the holders' locks held
 /// (`pending_cap_reached`).
 async fn account_cap_reached(
     txn: &DatabaseTransaction,
@@ -797,91 +812,169 @@ async fn account_cap_reached(
     if order.account_caps.is_empty() {
         return Ok(None);
     }
-    let discord = order
-        .buyer
-        .discord
-        .as_ref()
-        .map(|d| d.discord_id.as_str().to_owned());
-    let user = order.buyer.user_id.map(|user| user.get());
-    let token = order.holder.buyer_token.clone();
-    if discord.is_none() && user.is_none() && token.is_none() {
+    let holders = DropHolders {
+        discord: order.buyer.discord.as_ref().map(|d| d.discord_id.clone()),
+        user: order.buyer.user_id,
+        buyer_token: order.holder.buyer_token.clone(),
+    };
+    if holders.is_empty() {
         return Ok(None);
     }
-    let products: Vec<sea_orm::Value> = order
+    let products: Vec<i64> = order
         .account_caps
         .iter()
-        .map(|cap| cap.product.get().into())
+        .map(|cap| cap.product.get())
         .collect();
-    let (statuses_in, statuses) = crate::sql::holding_statuses();
-    let marks = crate::sql::marks(order.account_caps.len());
-    let mut values: Vec<sea_orm::Value> =
-        vec![discord.clone().into(), user.into(), token.clone().into()];
-    values.extend(products.iter().cloned());
-    values.extend(products);
-    values.push(placed.into());
-    values.extend(statuses);
-    values.extend([discord.into(), user.into(), token.into()]);
-    // a line's own product, and each part of a bundle line: one unit per unit of the line
-    let rows = txn
-        .query_all(statement(
-            txn,
-            &format!(
-                "SELECT held.product_id, \
-                   COALESCE(SUM(CASE WHEN o.discord_id = ? THEN held.units ELSE 0 END), 0), \
-                   COALESCE(SUM(CASE WHEN o.user_id = ? THEN held.units ELSE 0 END), 0), \
-                   COALESCE(SUM(CASE WHEN o.buyer_token = ? THEN held.units ELSE 0 END), 0) \
-                 FROM ( \
-                   SELECT l.order_id, l.product_id, l.quantity AS units FROM order_lines l \
-                   WHERE l.product_id IN ({marks}) \
-                   UNION ALL \
-                   SELECT l.order_id, p.product_id, l.quantity AS units \
-                   FROM order_line_parts p JOIN order_lines l \
-                     ON l.order_id = p.order_id AND l.position = p.position \
-                   WHERE p.product_id IN ({marks}) \
-                 ) held JOIN orders o ON o.id = held.order_id \
-                 WHERE o.id <> ? AND o.status IN ({statuses_in}) \
-                   AND (o.discord_id = ? OR o.user_id = ? OR o.buyer_token = ?) \
-                 GROUP BY held.product_id",
-            ),
-            values,
-        ))
-        .await
-        .context("failed to count the buyer's units of its drops")?;
-    let mut held_by_product = std::collections::HashMap::new();
-    for row in rows {
-        let product: i64 = row.try_get_by_index(0).context("unreadable product id")?;
-        let mut held = [0_i64; 3];
-        for (index, count) in held.iter_mut().enumerate() {
-            *count = row
-                .try_get_by_index(index + 1)
-                .context("unreadable unit count")?;
-        }
-        held_by_product.insert(product, held);
-    }
+    let counted = Counted::Products {
+        ids: &products,
+        placing: placed,
+    };
+    let held_by_product: HashMap<i64, HeldCount> = units_held_by(txn, &holders, counted)
+        .await?
+        .into_iter()
+        .map(|held| (held.product, held))
+        .collect();
     for cap in &order.account_caps {
         let held = held_by_product
             .get(&cap.product.get())
-            .copied()
-            .unwrap_or_default();
-        let by = [
-            CapHolder::Discord,
-            CapHolder::ShopAccount,
-            CapHolder::Browser,
-        ];
+            .map(|held| held.units(cap.max))
+            .unwrap_or_else(|| HeldUnits {
+                product: cap.product,
+                max_per_account: cap.max,
+                by_discord: 0,
+                by_user: 0,
+                by_browser: 0,
+            });
         if let Some((held, by)) = held
+            .by_holder()
             .into_iter()
-            .zip(by)
-            .find(|(held, _)| held + i64::from(cap.wanted) > i64::from(cap.max))
+            .find(|(held, _)| u64::from(*held) + u64::from(cap.wanted) > u64::from(cap.max))
         {
             return Ok(Some(AccountCapReached {
                 product: cap.product,
                 max: cap.max,
-                held: u32::try_from(held).unwrap_or(u32::MAX),
+                held,
                 by,
             }));
         }
     }
     Ok(None)
+}
+
+/// Which products a count of held units covers.
+enum Counted<'a> {
+    /// These products (an order's drop caps), the order being placed (`placing`) left out.
+    Products { ids: &'a [i64], placing: i64 },
+    /// Every product with a cap per account (`max_per_account` set).
+    Capped,
+}
+
+/// One product's units as `units_held_by` counted them.
+struct HeldCount {
+    product: i64,
+    /// The product's cap as it stands (`None`: no cap any more).
+    max_per_account: Option<i32>,
+    /// Held by the Discord account, the shop account and the browser.
+    units: [i64; 3],
+}
+
+impl HeldCount {
+    /// In the domain's words, `max` standing in for a cap that is gone.
+    fn units(&self, max: u32) -> HeldUnits {
+        let count = |units: i64| u32::try_from(units.max(0)).unwrap_or(u32::MAX);
+        HeldUnits {
+            product: ProductId::new(self.product),
+            max_per_account: self
+                .max_per_account
+                .and_then(|max| u32::try_from(max).ok())
+                .unwrap_or(max),
+            by_discord: count(self.units[0]),
+            by_user: count(self.units[1]),
+            by_browser: count(self.units[2]),
+        }
+    }
+}
+
+/// The one count of a buyer's units of capped products, for checkout's caps and for the
+/// holdings the product page shows: for each product `counted` covers that any of `holders`
+/// holds, the units in the pending, paid, delivered and disputed orders of its Discord account,
+/// its shop account and its browser (buyer token), each apart: a line's own product, and each
+/// part of a bundle line as the order stored it (one unit per unit of the line).
+async fn units_held_by(
+    db: &impl ConnectionTrait,
+    holders: &DropHolders,
+    counted: Counted<'_>,
+) -> anyhow::Result<Vec<HeldCount>> {
+    let discord = holders.discord.as_ref().map(|d| d.as_str().to_owned());
+    let user = holders.user.map(|user| user.get());
+    let token = holders.buyer_token.clone();
+    let mut values: Vec<sea_orm::Value> =
+        vec![discord.clone().into(), user.into(), token.clone().into()];
+    let (scope, placing) = match counted {
+        Counted::Products { ids, placing } => {
+            let products = ids.iter().map(|id| sea_orm::Value::from(*id));
+            values.extend(products.clone());
+            values.extend(products);
+            (crate::sql::marks(ids.len()), Some(placing))
+        }
+        Counted::Capped => (
+            "SELECT c.id FROM products c WHERE c.max_per_account IS NOT NULL".to_owned(),
+            None,
+        ),
+    };
+    let leave_out = match placing {
+        Some(placing) => {
+            values.push(placing.into());
+            "o.id <> ? AND "
+        }
+        None => "",
+    };
+    let (statuses_in, statuses) = crate::sql::holding_statuses();
+    values.extend(statuses);
+    values.extend([discord.into(), user.into(), token.into()]);
+    let rows = db
+        .query_all(statement(
+            db,
+            &format!(
+                "SELECT held.product_id, pr.max_per_account, \
+                   COALESCE(SUM(CASE WHEN o.discord_id = ? THEN held.units ELSE 0 END), 0), \
+                   COALESCE(SUM(CASE WHEN o.user_id = ? THEN held.units ELSE 0 END), 0), \
+                   COALESCE(SUM(CASE WHEN o.buyer_token = ? THEN held.units ELSE 0 END), 0) \
+                 FROM ( \
+                   SELECT l.order_id, l.product_id, l.quantity AS units FROM order_lines l \
+                   WHERE l.product_id IN ({scope}) \
+                   UNION ALL \
+                   SELECT l.order_id, p.product_id, l.quantity AS units \
+                   FROM order_line_parts p JOIN order_lines l \
+                     ON l.order_id = p.order_id AND l.position = p.position \
+                   WHERE p.product_id IN ({scope}) \
+                 ) held JOIN orders o ON o.id = held.order_id \
+                 LEFT JOIN products pr ON pr.id = held.product_id \
+                 WHERE {leave_out}o.status IN ({statuses_in}) \
+                   AND (o.discord_id = ? OR o.user_id = ? OR o.buyer_token = ?) \
+                 GROUP BY held.product_id, pr.max_per_account",
+            ),
+            values,
+        ))
+        .await
+        .context("failed to count the buyer's units of its drops")?;
+    rows.into_iter()
+        .map(|row| {
+            let product: i64 = row.try_get_by_index(0).context("unreadable product id")?;
+            let max_per_account: Option<i32> = row.try_get_by_index(1).context("unreadable cap")?;
+            let mut units = [0_i64; 3];
+            for (index, count) in units.iter_mut().enumerate() {
+                *count = row
+                    .try_get_by_index(index + 2)
+                    .context("unreadable unit count")?;
+            }
+            Ok(HeldCount {
+                product,
+                max_per_account,
+                units,
+            })
+        })
+        .collect()
 }
 
 impl Store {

@@ -15,6 +15,7 @@ use crate::routes::{
         checkout::card,
         checkout::paypal,
         checkout::paypal_return,
+        checkout::holdings,
         stripe_webhook::webhook,
         orders::show,
         orders::cancel,
@@ -99,7 +100,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(calls, 27);
+        assert_eq!(calls, 28);
     }
 
     #[test]

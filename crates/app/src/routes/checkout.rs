@@ -12,10 +12,11 @@ use aftersale::{Handled, PaymentEvent};
 use cart_pricing::PaymentMethod;
 use orders::gateways::PaymentGateway;
 use orders::{
-    IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId, PaymentProvider,
-    PaymentProviders as _, ReturnUrls, ScopedKey,
+    DropHolders, IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId,
+    PaymentProvider, PaymentProviders as _, ReturnUrls, ScopedKey,
 };
 use paypal::PayPalCheckout;
+use shared::UserId;
 
 use super::discord::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
@@ -26,8 +27,8 @@ use crate::error::IDEMPOTENCY_KEY_FIELD;
 use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 use dto::checkout::{
-    CardCheckoutResponse, CheckoutContext, IdempotencyKeyHeader, OrderPayload, PayPalReturn,
-    PaypalCheckoutResponse,
+    CardCheckoutResponse, CheckoutContext, DropHoldingResponse, IdempotencyKeyHeader, OrderPayload,
+    PayPalReturn, PaypalCheckoutResponse,
 };
 use dto::responses::JsonBodyRefused;
 
@@ -98,6 +99,42 @@ fn context(
         idempotency,
     };
     (context, new.then_some(token))
+}
+
+/// `GET /api/checkout/holdings`: what this session's buyer holds of the products with a cap.
+#[utoipa::path(
+    get,
+    path = "/api/checkout/holdings",
+    tag = "checkout",
+    summary = "What this buyer already holds of the capped products",
+    description = "For each product with a limit per account (`max_per_account`) that this \
+                   session's buyer holds any of, the units held, counted exactly as checkout \
+                   counts them against the limit: the most that the Discord account linked in \
+                   this session, the logged-in shop account or this browser holds in pending, \
+                   paid, delivered and disputed orders, a bundle's parts included. Empty when \
+                   nothing is held. Checkout stays the judge. Answered with \
+                   `Cache-Control: no-store`.",
+    responses(
+        (status = 200, description = "The holdings, by product id.", body = [DropHoldingResponse]),
+    ),
+    security((), ("session_cookie" = [])),
+)]
+pub async fn holdings(
+    checkout: web::Data<ShopCheckout>,
+    session: Session,
+    user: MaybeUser,
+) -> Result<HttpResponse, ApiError> {
+    let holders = DropHolders {
+        discord: session_identity(&session).map(|identity| identity.discord_id),
+        user: user.0.as_ref().map(|user| UserId::new(user.id)),
+        // only a token an order was placed with (a refused checkout keeps none)
+        buyer_token: session.get::<String>(BUYER_TOKEN).ok().flatten(),
+    };
+    let held = checkout.holdings(holders).await?;
+    let body: Vec<DropHoldingResponse> = held.iter().map(DropHoldingResponse::from).collect();
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(body))
 }
 
 /// Places the order and opens `gateway`'s page; the session remembers the order (and keeps a

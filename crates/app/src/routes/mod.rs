@@ -225,6 +225,7 @@ async fn api_not_found(
 fn checkout_routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/stripe/checkout", web::post().to(checkout::card))
         .route("/checkout/paypal", web::post().to(checkout::paypal))
+        .route("/checkout/holdings", web::get().to(checkout::holdings))
         .route("/paypal/return", web::get().to(checkout::paypal_return))
         .route("/stripe/webhook", web::post().to(stripe_webhook::webhook))
         .route("/orders/{id}", web::get().to(orders::show))

@@ -16,6 +16,7 @@ mod checkout_idempotency;
 mod checkout_identity;
 mod checkout_support;
 mod disputes;
+mod drop_holdings;
 mod drops;
 mod events;
 mod first_load;

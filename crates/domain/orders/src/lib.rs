@@ -48,10 +48,10 @@ pub use link_keys::{AccessKey, OrderKeys};
 pub use models::{
     drop_caps, frees_up_in, stock_problems, takes_a_drop, AccountCap, AccountCapReached, Amounts,
     Buyer, CapHolder, CartItem, CheckoutLimits, CheckoutRequest, Confirmation, Dispute,
-    DisputeOutcome, Email, HeldBy, HoldReason, InvalidEmail, Lifecycle, NewHold, NewOrder, Order,
-    OrderHolder, OrderId, OrderLine, OrderPromo, OrderStatus, Payment, PaymentNotice,
-    PaymentProvider, PendingCapReached, PendingCaps, PlacedOrder, ProviderEvent, Release,
-    RequestedItem, Reservation, RiskHold, StaffMember, TransitionError,
+    DisputeOutcome, DropHolders, DropHolding, Email, HeldBy, HeldUnits, HoldReason, InvalidEmail,
+    Lifecycle, NewHold, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo, OrderStatus,
+    Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps, PlacedOrder,
+    ProviderEvent, Release, RequestedItem, Reservation, RiskHold, StaffMember, TransitionError,
 };
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,

@@ -7,9 +7,9 @@ use shared::UserId;
 use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
 use crate::idempotency::{KeyedOrder, ScopedKey};
 use crate::{
-    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, NewHold, NewOrder, Order,
-    OrderError, OrderId, OrderStatus, PaymentNotice, PaymentProvider, PendingCaps, PlaceError,
-    PlacedOrder, ProviderEvent, Release, ReleaseError, Reservation,
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, DropHolders, HeldUnits, NewHold,
+    NewOrder, Order, OrderError, OrderId, OrderStatus, PaymentNotice, PaymentProvider, PendingCaps,
+    PlaceError, PlacedOrder, ProviderEvent, Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -167,6 +167,16 @@ pub trait OrderRepository: Send + Sync + 'static {
         id: OrderId,
         hash: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// The units of each product with a cap per account (`max_per_account` set) that
+    /// `holders` hold, counted exactly as `place` counts them against the caps: each holder's
+    /// pending, paid, delivered and disputed orders, a bundle line's stored parts included.
+    /// Products none of them holds any of are left out; nothing is read for no holder.
+    /// Fails only with `OrderError::Unknown`.
+    fn units_held(
+        &self,
+        holders: DropHolders,
+    ) -> impl Future<Output = Result<Vec<HeldUnits>, OrderError>> + Send;
 
     /// Pending orders past their deadline, oldest first, except those held for review: an
     /// order with its own `pay_by` (a drop's) once that is before `now`, any other once it was

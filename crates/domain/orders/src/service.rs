@@ -14,10 +14,10 @@ use crate::link_keys::OrderKeys;
 use crate::{
     drop_caps, frees_up_in, stock_problems, takes_a_drop, AccountCap, AccountCapReached, Amounts,
     Applied, Buyer, CapHolder, CartItem, CheckoutError, CheckoutLimits, CheckoutRequest,
-    CheckoutService, Closing, ConfirmError, Confirmation, NewOrder, Order, OrderError, OrderId,
-    OrderLine, OrderPromo, OrderRepository, OrderStatus, PaymentNotice, PlaceError, PlacedOrder,
-    ProductLookup, ProviderEvent, Release, ReleaseError, RequestedItem, Reservation, RiskHold,
-    StockHint, TransitionError, Unavailable,
+    CheckoutService, Closing, ConfirmError, Confirmation, DropHolders, DropHolding, HeldUnits,
+    NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus,
+    PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release, ReleaseError,
+    RequestedItem, Reservation, RiskHold, StockHint, TransitionError, Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -136,6 +136,26 @@ where
 
     pub fn limits(&self) -> CheckoutLimits {
         self.limits
+    }
+
+    /// What `holders` already hold of each product with a cap per account, counted as
+    /// placing an order counts it against the cap (`OrderRepository::units_held`): the most any
+    /// one holder holds. Empty when they hold nothing of a capped product, or there is no
+    /// holder. Fails only with `OrderError::Unknown`.
+    pub async fn holdings(&self, holders: DropHolders) -> Result<Vec<DropHolding>, OrderError> {
+        if holders.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut held: Vec<DropHolding> = self
+            .orders
+            .units_held(holders)
+            .await?
+            .iter()
+            .map(HeldUnits::holding)
+            .filter(|holding| holding.held > 0)
+            .collect();
+        held.sort_by_key(|holding| holding.product);
+        Ok(held)
     }
 
     /// The service's clock now.

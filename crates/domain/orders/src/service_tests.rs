@@ -1720,3 +1720,71 @@ async fn a_placement_lets_the_next_one_go_before_the_product_list_catches_up() {
     .expect("every placement went while the earlier ones refreshed the list");
     assert!(answers.iter().all(Result::is_ok), "{answers:?}");
 }
+
+mod holdings {
+    use super::*;
+    use crate::{DropHolders, HeldUnits};
+
+    fn held(product: i64, max: u32, (discord, user, browser): (u32, u32, u32)) -> HeldUnits {
+        HeldUnits {
+            product: ProductId::new(product),
+            max_per_account: max,
+            by_discord: discord,
+            by_user: user,
+            by_browser: browser,
+        }
+    }
+
+    fn holders() -> DropHolders {
+        DropHolders {
+            discord: Some(DiscordId::parse("123456789012345678").unwrap()),
+            user: Some(UserId::new(4)),
+            buyer_token: Some("token".into()),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_buyer_holds_the_most_any_one_of_its_holders_holds_in_product_order() {
+        let mut orders = MockOrderRepository::new();
+        orders
+            .expect_units_held()
+            .with(eq(holders()))
+            .times(1)
+            .returning(|_| {
+                Box::pin(async {
+                    Ok(vec![
+                        held(9, 3, (0, 0, 2)),
+                        held(2, 1, (1, 0, 0)),
+                        held(5, 4, (1, 3, 2)),
+                    ])
+                })
+            });
+        let service = checkout(orders, MockProductLookup::new());
+        let holdings = service.holdings(holders()).await.unwrap();
+        let seen: Vec<(i64, u32, u32, u32)> = holdings
+            .iter()
+            .map(|h| (h.product.get(), h.held, h.max_per_account, h.room()))
+            .collect();
+        assert_eq!(seen, vec![(2, 1, 1, 0), (5, 3, 4, 1), (9, 2, 3, 1)]);
+    }
+
+    #[tokio::test]
+    async fn no_holder_reads_nothing_and_holds_nothing() {
+        // no expectation: a call to the repository would fail the test
+        let service = checkout(MockOrderRepository::new(), MockProductLookup::new());
+        let holdings = service.holdings(DropHolders::default()).await.unwrap();
+        assert!(holdings.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_holding_over_a_lowered_cap_has_no_room_left() {
+        let mut orders = MockOrderRepository::new();
+        orders
+            .expect_units_held()
+            .returning(|_| Box::pin(async { Ok(vec![held(1, 1, (0, 0, 3))]) }));
+        let service = checkout(orders, MockProductLookup::new());
+        let holdings = service.holdings(holders()).await.unwrap();
+        assert_eq!(holdings[0].held, 3);
+        assert_eq!(holdings[0].room(), 0);
+    }
+}

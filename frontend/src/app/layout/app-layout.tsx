@@ -11,7 +11,8 @@ import { useLiveEvents } from '@/app/layout/use-live-events';
 import { CartDrawer } from '@/features/cart/components/cart-drawer';
 import { ChatLauncher } from '@/features/chat/components/chat-launcher';
 import { LiveChatsLauncher } from '@/features/live-chats/components/live-chats-launcher';
-import { useCartStore } from '@/features/cart/stores/cart-store';
+import { useSyncHoldings } from '@/features/cart/hooks/use-sync-holdings';
+import { selectTakesADrop, useCartStore } from '@/features/cart/stores/cart-store';
 
 import './app-layout.css';
 
@@ -37,6 +38,8 @@ export function AppLayout() {
   const cartButtonRef = useRef<HTMLButtonElement>(null);
   const { isStaff } = useUser();
   useSyncCartWithCatalog();
+  // what the buyer holds of the drops, asked while the cart holds one (or a bundle of one)
+  useSyncHoldings({ enabled: useCartStore(selectTakesADrop) });
   useLiveEvents();
 
   return (

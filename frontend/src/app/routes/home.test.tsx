@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { HomeRoute } from '@/app/routes/home';
 import { useCartStore } from '@/features/cart/stores/cart-store';
@@ -163,5 +163,58 @@ describe('home page', () => {
     dialog = screen.getByRole('alertdialog');
     await user.click(within(dialog).getByRole('button', { name: 'Proceed' }));
     expect(useCartStore.getState().items.map((item) => item.id)).toEqual([3]);
+  });
+});
+
+describe('upcoming drops on the home page', () => {
+  const NOW = Date.parse('2026-11-27T02:55:01Z');
+  const owl = makeProduct({
+    id: 21,
+    name: 'Night Owl',
+    stock: 10,
+    released: false,
+    release_at: '2026-11-27T03:00:00Z',
+    max_per_account: 1,
+  });
+  const moth = makeProduct({
+    id: 22,
+    name: 'Moon Moth',
+    released: false,
+    release_at: '2026-11-27T02:57:00Z',
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('lists them above the grid, the soonest first, each counting down to its page', () => {
+    vi.useFakeTimers({ now: NOW });
+    renderWithProviders(<HomeRoute />, {
+      queryClient: queryClientWithProducts([...products, owl, moth]),
+    });
+    const strip = screen.getByRole('region', { name: 'Upcoming drops' });
+    const links = within(strip).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Moon Moth', '/product/22'],
+      ['Night Owl', '/product/21'],
+    ]);
+    expect(within(strip).getByText('Drops in 1:59')).toBeInTheDocument();
+    expect(within(strip).getByText('Drops in 4:59')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1000));
+    expect(within(strip).getByText('Drops in 4:58')).toBeInTheDocument();
+    // the strip comes before the grid in the page
+    const grid = screen.getByRole('list', { name: 'Products' });
+    expect(strip.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('is absent when no drop is coming, released drops included', () => {
+    renderWithProviders(<HomeRoute />, {
+      queryClient: queryClientWithProducts([
+        ...products,
+        { ...owl, released: true, release_at: '2026-11-20T03:00:00Z' },
+      ]),
+    });
+    expect(screen.queryByRole('region', { name: 'Upcoming drops' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Drops in/)).not.toBeInTheDocument();
   });
 });

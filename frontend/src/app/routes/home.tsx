@@ -11,6 +11,7 @@ import { CategoryFilter } from '@/features/catalog/components/category-filter';
 import { ProductCard } from '@/features/catalog/components/product-card';
 import { ProductGrid, ProductGridSkeleton } from '@/features/catalog/components/product-grid';
 import { SearchBox } from '@/features/catalog/components/search-box';
+import { UpcomingDrops } from '@/features/catalog/components/upcoming-drops';
 import {
   ALL_CATEGORIES,
   CATEGORIES,
@@ -208,6 +209,8 @@ export function HomeRoute() {
           </aside>
         </div>
       </section>
+
+      {products.data ? <UpcomingDrops products={products.data} /> : null}
 
       <div className="container shop">
         <aside className="shop__sidebar">

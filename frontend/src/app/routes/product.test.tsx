@@ -224,8 +224,13 @@ describe('a bundle that holds a drop', () => {
     useCartStore.getState().addItem(dragon);
     useCartStore.getState().close();
     const { user } = renderProductPage(33, catalogue);
-    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
-    expect(await screen.findByText('Limit 1 Dragon per account')).toBeInTheDocument();
+    const reason =
+      'You already have 1 of 1 Dragon (1 in your cart): that is the limit per account.';
+    expect(await screen.findByText(reason)).toBeInTheDocument();
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    expect(add).toBeDisabled();
+    expect(add).toHaveAccessibleDescription(reason);
+    await user.click(add);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(qtyInCart(33)).toBeUndefined();
   });
@@ -333,5 +338,85 @@ describe('an upcoming drop on the product page', () => {
     await renderDrop({ discord_id: '42', username: 'owlfan' });
     expect(screen.getByRole('button', { name: 'Drops in 4:59' })).toBeDisabled();
     expect(screen.queryByRole('link', { name: 'Link Discord' })).not.toBeInTheDocument();
+  });
+});
+
+describe('what the buyer already holds of a drop', () => {
+  const dragon = makeProduct({ id: 41, name: 'Dragon', stock: 30, max_per_account: 1 });
+  const owl = makeProduct({ id: 42, name: 'Owl', stock: 30, max_per_account: 3 });
+  const egg = makeProduct({ id: 43, name: 'Egg' });
+  const dragonBundle = makeProduct({ id: 44, name: 'Dragon Bundle', related_ids: [41, 43] });
+  const catalogue = [dragon, owl, egg, dragonBundle];
+
+  function renderHeld(id: number, holdings: Array<{ product_id: number; held: number }>) {
+    const api = stubApi({
+      'GET /products': () => jsonResponse(catalogue),
+      'GET /checkout/holdings': () =>
+        jsonResponse(
+          holdings.map((held) => ({
+            ...held,
+            max_per_account: catalogue.find((p) => p.id === held.product_id)?.max_per_account,
+          })),
+        ),
+    });
+    return { api, ...renderProductPage(id, catalogue) };
+  }
+
+  it('says "You already have 1 of 1" and refuses Add to Cart and Buy Now, with the reason', async () => {
+    const { api } = renderHeld(41, [{ product_id: 41, held: 1 }]);
+    const note = await screen.findByText('You already have 1 of 1: that is the limit per account.');
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    const buy = screen.getByRole('button', { name: 'Buy Now' });
+    for (const button of [add, buy]) {
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleDescription(note.textContent ?? '');
+    }
+    expect(api.callsTo('GET /checkout/holdings')).toHaveLength(1);
+    expect(qtyInCart(41)).toBeUndefined();
+  });
+
+  it('counts the cart with the orders, and lets one more in while there is room', async () => {
+    useCartStore.getState().addItem(owl);
+    useCartStore.getState().close();
+    const { user } = renderHeld(42, [{ product_id: 42, held: 1 }]);
+    expect(
+      await screen.findByText('You already have 2 of 3 (1 in your cart).'),
+    ).toBeInTheDocument();
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    expect(add).toBeEnabled();
+    await user.click(add);
+    // the product page asks before adding what is in the cart already
+    const ask = await screen.findByRole('alertdialog', { name: 'Add another one?' });
+    await user.click(within(ask).getByRole('button', { name: 'Proceed' }));
+    expect(
+      await screen.findByText(
+        'You already have 3 of 3 (2 in your cart): that is the limit per account.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+  });
+
+  it('refuses a bundle of a drop the buyer holds all of, naming the drop', async () => {
+    renderHeld(44, [{ product_id: 41, held: 1 }]);
+    expect(
+      await screen.findByText('You already have 1 of 1 Dragon: that is the limit per account.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Buy Now' })).toBeDisabled();
+  });
+
+  it('says nothing of holdings and asks nothing for a product without a cap', async () => {
+    const { api } = renderHeld(43, []);
+    expect(await screen.findByRole('button', { name: 'Add to Cart' })).toBeEnabled();
+    expect(screen.queryByText(/You already have/)).not.toBeInTheDocument();
+    expect(api.callsTo('GET /checkout/holdings')).toHaveLength(0);
+  });
+
+  it('keeps the buttons for a drop the buyer holds none of', async () => {
+    const { api } = renderHeld(41, []);
+    await vi.waitFor(() => expect(api.callsTo('GET /checkout/holdings')).toHaveLength(1));
+    expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Buy Now' })).toBeEnabled();
+    expect(screen.queryByText(/You already have/)).not.toBeInTheDocument();
   });
 });

@@ -10,7 +10,16 @@ import { useProducts } from '@/features/catalog/api/get-products';
 import { ProductDetails } from '@/features/catalog/components/product-details';
 import { ProductDetailsSkeleton } from '@/features/catalog/components/product-details-skeleton';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
-import { selectQuantityOf, useCartStore } from '@/features/cart/stores/cart-store';
+import { useSyncHoldings } from '@/features/cart/hooks/use-sync-holdings';
+import {
+  checkAddable,
+  dropCaps,
+  selectQuantityOf,
+  unitsInCart,
+  useCartStore,
+  type CartItem,
+  type Holdings,
+} from '@/features/cart/stores/cart-store';
 import type { CheckoutNotice } from '@/features/checkout/components/checkout-view';
 import { LinkDiscordBeforeDrop } from '@/features/checkout/components/link-discord-before-drop';
 import { Notice } from '@/features/checkout/components/notice';
@@ -19,6 +28,7 @@ import { useDiscordInvite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { errorMessage } from '@/lib/api-client';
 import { isUpcomingDrop } from '@/lib/drop';
+import type { HoldingNote } from '@/features/catalog/components/product-details';
 import type { Product } from '@/types/api';
 
 import './product.css';
@@ -30,6 +40,36 @@ function includedIn(product: Product, products: readonly Product[]): Product[] {
   return product.related_ids.flatMap((id) => products.find((item) => item.id === id) ?? []);
 }
 
+/** The capped products one of `product` takes: itself, and the drops a bundle holds. */
+function dropsTaken(product: Product, included: readonly Product[]): Product[] {
+  return [product, ...included.filter((item) => item.id !== product.id)].filter(
+    (item) => item.max_per_account,
+  );
+}
+
+/**
+ * "You already have N of M" for each drop the product takes, N what the buyer's orders hold (the
+ * server's count) plus what the cart holds; `full` on the drop that refuses one more.
+ */
+function holdingNotes(
+  product: Product,
+  drops: readonly Product[],
+  { items, held, refusedDrop }: { items: CartItem[]; held: Holdings; refusedDrop: number | null },
+): HoldingNote[] {
+  return drops.flatMap((drop) => {
+    const inCart = unitsInCart(drop.id, items);
+    const total = (held.get(drop.id) ?? 0) + inCart;
+    const full = refusedDrop === drop.id;
+    if (total === 0 && !full) return [];
+    const name = drop.id === product.id ? '' : ` ${drop.name}`;
+    const cart = inCart > 0 ? ` (${inCart} in your cart)` : '';
+    const text = `You already have ${total} of ${drop.max_per_account ?? 0}${name}${cart}`;
+    return [
+      { id: drop.id, text: full ? `${text}: that is the limit per account.` : `${text}.`, full },
+    ];
+  });
+}
+
 export function ProductRoute() {
   const params = useParams();
   const productId = Number(params.id);
@@ -37,6 +77,11 @@ export function ProductRoute() {
   const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
   const product = products.data?.find((item) => item.id === productId);
   const quantityInCart = useCartStore(selectQuantityOf(productId));
+  const items = useCartStore((state) => state.items);
+  const held = useCartStore((state) => state.held);
+  const included = product && products.data ? includedIn(product, products.data) : [];
+  const drops = product ? dropsTaken(product, included) : [];
+  useSyncHoldings({ enabled: drops.length > 0 });
   const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
   const navigate = useNavigate();
   const invite = useDiscordInvite();
@@ -90,13 +135,17 @@ export function ProductRoute() {
     );
   } else {
     title = product.name;
+    // the caps of the catalogue on show, whatever the cart has heard of them yet
+    const oneMore = checkAddable(product, items, dropCaps(products.data), held);
+    const refusedDrop = !oneMore.ok && oneMore.reason === 'account-limit' ? oneMore.drop.id : null;
     content = (
       <ProductDetails
         product={product}
         onAddToCart={(item) => addToCart(item)}
         onBuyNow={buyNow}
         quantityInCart={quantityInCart}
-        includedProducts={includedIn(product, products.data)}
+        includedProducts={included}
+        holdings={holdingNotes(product, drops, { items, held, refusedDrop })}
         deliveryTime={<DeliveryTime />}
         dropNotice={isUpcomingDrop(product) ? <LinkDiscordBeforeDrop invite={invite} /> : null}
       />

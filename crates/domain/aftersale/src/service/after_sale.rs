@@ -454,6 +454,8 @@ mod tests {
                 -> impl Future<Output = Result<Vec<OrderId>, OrderError>> + Send;
             fn set_access_key_hash(&self, id: OrderId, hash: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
+            fn units_held(&self, holders: orders::DropHolders)
+                -> impl Future<Output = Result<Vec<orders::HeldUnits>, OrderError>> + Send;
         }
     }
 

@@ -100,6 +100,72 @@ pub struct AccountCapReached {
     pub by: CapHolder,
 }
 
+/// Who holds a drop's units for its cap per account, as checkout counts them: the Discord
+/// account linked in the browser session, the shop account logged in, and the session's buyer
+/// token (the browser). Each is counted apart; any may be missing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DropHolders {
+    pub discord: Option<shared::DiscordId>,
+    pub user: Option<shared::UserId>,
+    pub buyer_token: Option<String>,
+}
+
+impl DropHolders {
+    /// No holder at all: nothing can be held.
+    pub fn is_empty(&self) -> bool {
+        self.discord.is_none() && self.user.is_none() && self.buyer_token.is_none()
+    }
+}
+
+/// The units of one product with a cap per account that each holder holds in its pending,
+/// paid, delivered and disputed orders, alone and inside bundles (the parts each order line
+/// kept), and the product's cap as it stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldUnits {
+    pub product: catalog::ProductId,
+    pub max_per_account: u32,
+    pub by_discord: u32,
+    pub by_user: u32,
+    pub by_browser: u32,
+}
+
+impl HeldUnits {
+    /// Each holder's count, in the order checkout names them.
+    pub fn by_holder(&self) -> [(u32, CapHolder); 3] {
+        [
+            (self.by_discord, CapHolder::Discord),
+            (self.by_user, CapHolder::ShopAccount),
+            (self.by_browser, CapHolder::Browser),
+        ]
+    }
+
+    /// What the buyer holds: the most any one of its holders holds, which is what checkout
+    /// measures the next unit against.
+    pub fn holding(&self) -> DropHolding {
+        DropHolding {
+            product: self.product,
+            held: self.by_discord.max(self.by_user).max(self.by_browser),
+            max_per_account: self.max_per_account,
+        }
+    }
+}
+
+/// What a buyer already holds of a product with a cap per account (`GET
+/// /api/checkout/holdings`): checkout refuses any unit beyond `max_per_account - held`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DropHolding {
+    pub product: catalog::ProductId,
+    pub held: u32,
+    pub max_per_account: u32,
+}
+
+impl DropHolding {
+    /// How many more units checkout would take.
+    pub fn room(&self) -> u32 {
+        self.max_per_account.saturating_sub(self.held)
+    }
+}
+
 impl Default for CheckoutLimits {
     fn default() -> Self {
         CheckoutLimits {

@@ -13,8 +13,8 @@ pub use checkout::{
 };
 pub use hold::{HoldReason, NewHold, RiskHold};
 pub use limits::{
-    frees_up_in, AccountCap, AccountCapReached, CapHolder, CheckoutLimits, HeldBy, OrderHolder,
-    PendingCapReached, PendingCaps,
+    frees_up_in, AccountCap, AccountCapReached, CapHolder, CheckoutLimits, DropHolders,
+    DropHolding, HeldBy, HeldUnits, OrderHolder, PendingCapReached, PendingCaps,
 };
 pub use order::{
     Amounts, Dispute, DisputeOutcome, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment,

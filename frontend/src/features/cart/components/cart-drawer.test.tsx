@@ -158,3 +158,71 @@ describe('cart line caps per account', () => {
     ).toBeDisabled();
   });
 });
+
+describe('the cart and what the buyer already holds', () => {
+  const dragon = makeProduct({ id: 31, name: 'Dragon', stock: 30, max_per_account: 3 });
+  const dragonBundle = makeProduct({ id: 33, name: 'Dragon Bundle', related_ids: [31] });
+
+  it('stops the stepper at the cap less what the buyer holds, and says so', async () => {
+    const { addItem, syncProducts, syncHoldings, open } = useCartStore.getState();
+    syncProducts([dragon, dragonBundle]);
+    syncHoldings([{ product_id: 31, held: 2 }]);
+    addItem(dragon);
+    open();
+    const { user } = renderWithProviders(<CartHarness />);
+    const plus = screen.getByRole('button', { name: 'Increase quantity of Dragon' });
+    expect(plus).toBeDisabled();
+    expect(screen.getByText('You already have 2 of 3')).toBeInTheDocument();
+    // within the cap: checkout open, no problem said
+    const checkout = screen.getByRole('button', { name: 'Checkout' });
+    expect(checkout).toBeEnabled();
+    expect(screen.queryByText(/over the limit per account/i)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Decrease quantity of Dragon' }));
+    expect(useCartStore.getState().items).toEqual([]);
+  });
+
+  it('marks a cart saved before the purchase and keeps Checkout shut until it is fixed', async () => {
+    // the cart from before: two Dragons and a bundle of one, then the buyer's orders hold two
+    const { addItem, syncProducts, syncHoldings, open } = useCartStore.getState();
+    syncProducts([dragon, dragonBundle]);
+    addItem(dragon);
+    addItem(dragon);
+    addItem(dragonBundle);
+    open();
+    const { user } = renderWithProviders(<CartHarness />);
+    expect(screen.getByRole('button', { name: 'Checkout' })).toBeEnabled();
+
+    act(() => syncHoldings([{ product_id: 31, held: 2 }]));
+    expect(
+      screen.getByText('You already have 2 of 3: lower the quantity to 1'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('You already have 2 of 3 Dragon: lower the quantity'),
+    ).toBeInTheDocument();
+    const checkout = screen.getByRole('button', { name: 'Checkout' });
+    expect(checkout).toBeDisabled();
+    expect(checkout).toHaveAccessibleDescription(
+      'Over the limit per account: change the marked items to check out.',
+    );
+
+    // the bundle goes, one Dragon goes: 2 held + 1 in the cart is the cap
+    await user.click(screen.getByRole('button', { name: 'Decrease quantity of Dragon Bundle' }));
+    expect(screen.getByRole('button', { name: 'Checkout' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Decrease quantity of Dragon' }));
+    expect(screen.getByRole('button', { name: 'Checkout' })).toBeEnabled();
+    expect(screen.queryByText(/lower the quantity/)).not.toBeInTheDocument();
+  });
+
+  it('asks to remove a drop the buyer holds all of', () => {
+    const { addItem, syncProducts, syncHoldings, open } = useCartStore.getState();
+    syncProducts([dragon]);
+    addItem(dragon);
+    syncHoldings([{ product_id: 31, held: 3 }]);
+    open();
+    renderWithProviders(<CartHarness />);
+    expect(
+      screen.getByText('You already have 3 of 3: remove it before checkout'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Checkout' })).toBeDisabled();
+  });
+});

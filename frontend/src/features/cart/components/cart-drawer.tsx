@@ -9,6 +9,7 @@ import { paths } from '@/config/paths';
 import { CartLine } from '@/features/cart/components/cart-line';
 import {
   checkAddable,
+  overCaps,
   selectTotalPrice,
   selectTotalQuantity,
   useCartStore,
@@ -29,12 +30,16 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
   const isOpen = useCartStore((state) => state.isOpen);
   const items = useCartStore((state) => state.items);
   const caps = useCartStore((state) => state.caps);
+  const held = useCartStore((state) => state.held);
   const totalPrice = useCartStore(selectTotalPrice);
   const totalQuantity = useCartStore(selectTotalQuantity);
   const { close, clear, increment, decrement } = useCartStore.getState();
 
   // The cart shows only once the saved cart has been read (docs/product.md, Behaviour).
   if (!hydrated) return null;
+
+  const problems = new Map(items.map((item) => [item.id, overCaps(item, items, caps, held)]));
+  const overLimit = [...problems.values()].some((over) => over.length > 0);
 
   const goTo = (href: string) => {
     close();
@@ -63,8 +68,19 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
           >
             Clear Cart
           </Button>
-          <Button onClick={() => goTo(paths.checkout.getHref())}>Checkout</Button>
+          <Button
+            disabled={overLimit}
+            aria-describedby={overLimit ? 'cart-over-limit' : undefined}
+            onClick={() => goTo(paths.checkout.getHref())}
+          >
+            Checkout
+          </Button>
         </div>
+        {overLimit ? (
+          <p id="cart-over-limit" className="cart-summary__problem" role="status">
+            Over the limit per account: change the marked items to check out.
+          </p>
+        ) : null}
       </div>
     ) : undefined;
 
@@ -93,7 +109,8 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
             <CartLine
               key={item.id}
               item={item}
-              oneMore={checkAddable(item, items, caps)}
+              oneMore={checkAddable(item, items, caps, held)}
+              overCaps={problems.get(item.id)}
               onIncrement={() => {
                 const result = increment(item.id);
                 if (!result.ok) toast.error(refusalMessage(item, result));

@@ -1,11 +1,34 @@
 import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
-import type { AddResult, CartItem } from '@/features/cart/stores/cart-store';
+import type { AddResult, CartItem, OverCap } from '@/features/cart/stores/cart-store';
+import { overCapNote } from '@/features/cart/utils/refusal-message';
 import { capLabel, isUpcomingDrop } from '@/lib/drop';
 import { formatPrice, lineTotal } from '@/lib/money';
 
-/** Why the plus button is off, or what to fix before checkout when the stock dropped. */
-function LimitNote({ item, oneMore }: { item: CartItem; oneMore: AddResult }) {
+/**
+ * Why the plus button is off, or what to fix before checkout: the stock dropped, or the line
+ * takes a drop past its cap with what the buyer's orders hold already.
+ */
+function LimitNote({
+  item,
+  oneMore,
+  overCaps,
+}: {
+  item: CartItem;
+  oneMore: AddResult;
+  overCaps: readonly OverCap[];
+}) {
+  if (overCaps.length > 0) {
+    return (
+      <>
+        {overCaps.map((over) => (
+          <p key={over.drop.id} className="cart-line__limit cart-line__limit--problem">
+            {overCapNote(item.id, over)}
+          </p>
+        ))}
+      </>
+    );
+  }
   if (isUpcomingDrop(item))
     return <p className="cart-line__limit">Not on sale yet: it drops soon</p>;
   if (item.stock !== null && item.qty >= item.stock) {
@@ -15,7 +38,13 @@ function LimitNote({ item, oneMore }: { item: CartItem; oneMore: AddResult }) {
     return <p className="cart-line__limit">{note}</p>;
   }
   if (!oneMore.ok && oneMore.reason === 'account-limit') {
-    const { drop } = oneMore;
+    const { drop, held } = oneMore;
+    if (held > 0) {
+      const name = drop.id === item.id ? '' : ` ${drop.name}`;
+      return (
+        <p className="cart-line__limit">{`You already have ${held} of ${drop.max_per_account}${name}`}</p>
+      );
+    }
     return <p className="cart-line__limit">{capLabel(drop, { held: drop.id !== item.id })}</p>;
   }
   return null;
@@ -25,11 +54,19 @@ type CartLineProps = {
   item: CartItem;
   /** Whether one more may go in (`checkAddable` over the whole cart): the plus button and its note. */
   oneMore: AddResult;
+  /** The drops this line takes past their cap (`overCaps`): checkout would refuse the cart. */
+  overCaps?: readonly OverCap[];
   onIncrement: () => void;
   onDecrement: () => void;
 };
 
-export function CartLine({ item, oneMore, onIncrement, onDecrement }: CartLineProps) {
+export function CartLine({
+  item,
+  oneMore,
+  overCaps = [],
+  onIncrement,
+  onDecrement,
+}: CartLineProps) {
   const atLimit = !oneMore.ok;
   return (
     <li className="cart-line">
@@ -71,7 +108,7 @@ export function CartLine({ item, oneMore, onIncrement, onDecrement }: CartLinePr
             <PlusIcon size={16} />
           </IconButton>
         </div>
-        <LimitNote item={item} oneMore={oneMore} />
+        <LimitNote item={item} oneMore={oneMore} overCaps={overCaps} />
       </div>
       <p className="cart-line__total">{formatPrice(lineTotal(item.price, item.qty))}</p>
     </li>

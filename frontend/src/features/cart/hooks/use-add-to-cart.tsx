@@ -36,9 +36,9 @@ export function useAddToCart({ confirmWhenInCart = false }: UseAddToCartOptions 
   };
 
   const addToCart = (product: Product, { onAdded }: AddToCartCallOptions = {}) => {
-    const { items, caps } = useCartStore.getState();
+    const { items, caps, held } = useCartStore.getState();
     const quantity = selectQuantityOf(product.id)({ items });
-    const check = checkAddable(product, items, caps);
+    const check = checkAddable(product, items, caps, held);
     if (!check.ok) {
       toast.error(refusalMessage(product, check));
       return;

@@ -4,6 +4,7 @@ import {
   CART_STORAGE_KEY,
   initCart,
   loadCartItems,
+  overCaps,
   selectTotalPrice,
   selectTotalQuantity,
   unitsInCart,
@@ -16,7 +17,13 @@ const saved = () => JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? 
 
 describe('cart store', () => {
   beforeEach(() => {
-    useCartStore.setState({ items: [], hydrated: false, isOpen: false, caps: new Map() });
+    useCartStore.setState({
+      items: [],
+      hydrated: false,
+      isOpen: false,
+      caps: new Map(),
+      held: new Map(),
+    });
   });
 
   it('starts closed and empty', () => {
@@ -93,6 +100,7 @@ describe('cart store', () => {
       ok: false,
       reason: 'account-limit',
       drop: { id: owl.id, name: 'Owl', max_per_account: 2 },
+      held: 0,
     };
     cart().addItem(owl);
     cart().addItem(owl);
@@ -204,10 +212,17 @@ describe('a drop inside bundles', () => {
     ok: false,
     reason: 'account-limit',
     drop: { id: 51, name: 'Dragon', max_per_account: 1 },
+    held: 0,
   };
 
   beforeEach(() => {
-    useCartStore.setState({ items: [], hydrated: true, isOpen: false, caps: new Map() });
+    useCartStore.setState({
+      items: [],
+      hydrated: true,
+      isOpen: false,
+      caps: new Map(),
+      held: new Map(),
+    });
   });
 
   it('counts a bundle unit as one of the drop: refused when the drop is at its cap', () => {
@@ -249,5 +264,61 @@ describe('a drop inside bundles', () => {
     expect(saved()).toEqual(cart().items);
     cart().syncProducts([{ ...dragon, max_per_account: null }, dragonBundle, egg]);
     expect(cart().caps.size).toBe(0);
+  });
+});
+
+describe('what the buyer already holds', () => {
+  const dragon = makeProduct({ id: 61, name: 'Dragon', stock: 30, max_per_account: 2 });
+  const dragonBundle = makeProduct({ id: 62, name: 'Dragon Bundle', related_ids: [61] });
+
+  beforeEach(() => {
+    useCartStore.setState({
+      items: [],
+      hydrated: true,
+      isOpen: false,
+      caps: new Map(),
+      held: new Map(),
+    });
+    cart().syncProducts([dragon, dragonBundle]);
+  });
+
+  it('counts the units held in orders with those in the cart against the cap', () => {
+    cart().syncHoldings([{ product_id: 61, held: 1 }]);
+    expect(cart().addItem(dragon)).toEqual({ ok: true, qty: 1 });
+    const refusal = {
+      ok: false,
+      reason: 'account-limit',
+      drop: { id: 61, name: 'Dragon', max_per_account: 2 },
+      held: 1,
+    };
+    expect(cart().increment(dragon.id)).toEqual(refusal);
+    expect(cart().addItem(dragonBundle)).toEqual(refusal);
+  });
+
+  it('refuses a bundle of a drop the buyer holds all of, and lets go when the holding does', () => {
+    cart().syncHoldings([{ product_id: 61, held: 2 }]);
+    expect(cart().addItem(dragonBundle)).toMatchObject({ ok: false, held: 2 });
+    cart().syncHoldings([]);
+    expect(cart().addItem(dragonBundle)).toEqual({ ok: true, qty: 1 });
+  });
+
+  it('finds the lines over a cap once the holdings arrive', () => {
+    cart().addItem(dragon);
+    cart().addItem(dragonBundle);
+    const overOf = () =>
+      cart().items.map((line) => overCaps(line, cart().items, cart().caps, cart().held));
+    expect(overOf()).toEqual([[], []]);
+    cart().syncHoldings([{ product_id: 61, held: 1 }]);
+    const over = [{ drop: { id: 61, name: 'Dragon', max_per_account: 2 }, held: 1, inCart: 2 }];
+    expect(overOf()).toEqual([over, over]);
+  });
+
+  it('keeps the same holdings without a new state, and never saves them', () => {
+    cart().syncHoldings([{ product_id: 61, held: 1 }]);
+    const first = cart().held;
+    cart().syncHoldings([{ product_id: 61, held: 1 }]);
+    expect(cart().held).toBe(first);
+    cart().addItem(dragon);
+    expect(JSON.stringify(saved())).not.toContain('held');
   });
 });

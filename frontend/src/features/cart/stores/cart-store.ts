@@ -20,10 +20,19 @@ export type DropCap = { id: number; name: string; max_per_account: number };
 /** The catalogue's capped products by id, so a bundle's drop is counted even when not in the cart. */
 export type DropCaps = ReadonlyMap<number, DropCap>;
 
-/** Why one more cannot go in; 'account-limit' names the drop whose cap it would pass. */
+/**
+ * The units of each capped product this buyer already holds in its orders, by product id, as the
+ * server counts them (`GET /api/checkout/holdings`); a product missing holds none.
+ */
+export type Holdings = ReadonlyMap<number, number>;
+
+/**
+ * Why one more cannot go in; 'account-limit' names the drop whose cap it would pass and how many
+ * of it the buyer's orders already hold (`held`).
+ */
 export type AddRefused =
   | { ok: false; reason: Exclude<AddRefusal, 'account-limit'> }
-  | { ok: false; reason: 'account-limit'; drop: DropCap };
+  | { ok: false; reason: 'account-limit'; drop: DropCap; held: number };
 export type AddResult = { ok: true; qty: number } | AddRefused;
 
 type CartState = {
@@ -34,6 +43,8 @@ type CartState = {
   isOpen: boolean;
   /** The caps of the latest catalogue (`syncProducts`). Not persisted. */
   caps: DropCaps;
+  /** What the buyer's orders already hold of the capped products (`syncHoldings`). Not persisted. */
+  held: Holdings;
 
   /** Reads the saved cart (again): at start-up and when another tab changed it. */
   hydrate: () => void;
@@ -49,6 +60,8 @@ type CartState = {
   clear: () => void;
   /** Refreshes saved product fields (price, stock, name, image…) and the caps from the latest catalogue. */
   syncProducts: (products: readonly Product[]) => void;
+  /** Takes the server's count of what the buyer's orders hold of the capped products. */
+  syncHoldings: (holdings: ReadonlyArray<{ product_id: number; held: number }>) => void;
   open: () => void;
   close: () => void;
 };
@@ -102,21 +115,53 @@ function capsTouched(
   });
 }
 
-/** Whether one more of `product` may be added to a cart holding `lines`. */
+/**
+ * Whether one more of `product` may be added to a cart holding `lines`, for a buyer whose orders
+ * already hold `held`: a drop's units in the cart and in those orders stay within its cap.
+ */
 export function checkAddable(
   product: AddableProduct,
   lines: readonly CountedLine[],
   caps: DropCaps = new Map(),
+  held: Holdings = new Map(),
 ): AddResult {
   const qtyInCart = lines.find((item) => item.id === product.id)?.qty ?? 0;
   if (isUpcomingDrop(product)) return { ok: false, reason: 'not-released' };
   if (isOutOfStock(product)) return { ok: false, reason: 'out-of-stock' };
   if (!canAddOneMore(product, qtyInCart)) return { ok: false, reason: 'stock-limit' };
+  const heldOf = (drop: DropCap) => held.get(drop.id) ?? 0;
   const over = capsTouched(product, lines, caps).find(
-    (drop) => unitsInCart(drop.id, lines) + unitsOfEach(product, drop.id) > drop.max_per_account,
+    (drop) =>
+      heldOf(drop) + unitsInCart(drop.id, lines) + unitsOfEach(product, drop.id) >
+      drop.max_per_account,
   );
-  if (over) return { ok: false, reason: 'account-limit', drop: over };
+  if (over) return { ok: false, reason: 'account-limit', drop: over, held: heldOf(over) };
   return { ok: true, qty: qtyInCart + 1 };
+}
+
+/** A drop the cart holds more of than its cap allows, with what the buyer's orders hold already. */
+export type OverCap = { drop: DropCap; held: number; inCart: number };
+
+/**
+ * The caps a cart line takes past their limit (its own and its bundle's drops), counting the
+ * whole cart and what the buyer's orders hold: e.g. a cart saved before the purchase. Checkout
+ * would refuse it, so the cart says so first.
+ */
+export function overCaps(
+  line: CountedLine,
+  lines: readonly CountedLine[],
+  caps: DropCaps,
+  held: Holdings,
+): OverCap[] {
+  const touched = new Set([line.id, ...(line.related_ids ?? [])]);
+  return [...touched].flatMap((id) => {
+    const own = lines.find((item) => item.id === id);
+    const drop = caps.get(id) ?? (own && capOf(own));
+    if (!drop) return [];
+    const inCart = unitsInCart(id, lines);
+    const had = held.get(id) ?? 0;
+    return had + inCart > drop.max_per_account ? [{ drop, held: had, inCart }] : [];
+  });
 }
 
 /** The capped products of a catalogue. */
@@ -206,13 +251,14 @@ export const useCartStore = create<CartState>()(
       hydrated: false,
       isOpen: false,
       caps: new Map(),
+      held: new Map(),
 
       hydrate: () => void store.persist.rehydrate(),
 
       addItem: (product) => {
-        const { items, caps } = get();
+        const { items, caps, held } = get();
         const existing = items.find((item) => item.id === product.id);
-        const result = checkAddable(product, items, caps);
+        const result = checkAddable(product, items, caps, held);
         if (!result.ok) return result;
         const next = existing
           ? items.map((item) =>
@@ -224,10 +270,10 @@ export const useCartStore = create<CartState>()(
       },
 
       increment: (id) => {
-        const { items, caps } = get();
+        const { items, caps, held } = get();
         const existing = items.find((item) => item.id === id);
         if (!existing) return { ok: false, reason: 'out-of-stock' };
-        const result = checkAddable(existing, items, caps);
+        const result = checkAddable(existing, items, caps, held);
         if (!result.ok) return result;
         set({ items: items.map((item) => (item.id === id ? { ...item, qty: result.qty } : item)) });
         return result;
@@ -260,6 +306,13 @@ export const useCartStore = create<CartState>()(
         if (!sameValue([...caps], [...get().caps])) set({ caps });
       },
 
+      syncHoldings: (holdings) => {
+        const held: Holdings = new Map(
+          holdings.map((holding) => [holding.product_id, holding.held]),
+        );
+        if (!sameValue([...held], [...get().held])) set({ held });
+      },
+
       open: () => set({ isOpen: true }),
       close: () => set({ isOpen: false }),
     }),
@@ -278,6 +331,13 @@ export const selectTotalQuantity = (state: Pick<CartState, 'items'>) =>
   state.items.reduce((total, item) => total + item.qty, 0);
 
 export const selectTotalPrice = (state: Pick<CartState, 'items'>) => sumLines(state.items);
+
+/** Whether a cart line is a capped product or a bundle holding one: the holdings then matter. */
+export const selectTakesADrop = (state: Pick<CartState, 'items' | 'caps'>) =>
+  state.items.some(
+    (item) =>
+      Boolean(item.max_per_account) || (item.related_ids ?? []).some((id) => state.caps.has(id)),
+  );
 
 export const selectQuantityOf = (id: number) => (state: Pick<CartState, 'items'>) =>
   state.items.find((item) => item.id === id)?.qty ?? 0;

@@ -16,6 +16,9 @@ import type { Product } from '@/types/api';
 
 import './product-details.css';
 
+/** What the buyer already holds of a drop this product takes; `full`: no more may go in. */
+export type HoldingNote = { id: number; text: string; full: boolean };
+
 type ProductDetailsProps = {
   product: Product;
   onAddToCart: (product: Product) => void;
@@ -29,6 +32,11 @@ type ProductDetailsProps = {
   deliveryTime: ReactNode;
   /** Under an upcoming drop's release time: e.g. the prompt to link Discord beforehand. */
   dropNotice?: ReactNode;
+  /**
+   * "You already have N of M" for the drops it takes (itself, a bundle's), counting the buyer's
+   * orders and cart; one `full` disables Add to Cart and Buy Now with its words as the reason.
+   */
+  holdings?: HoldingNote[];
 };
 
 export function ProductDetails({
@@ -39,8 +47,11 @@ export function ProductDetails({
   includedProducts = [],
   deliveryTime,
   dropNotice,
+  holdings = [],
 }: ProductDetailsProps) {
   const soldOut = isOutOfStock(product);
+  const full = holdings.some((note) => note.full);
+  const fullReason = full ? 'product-holding-full' : undefined;
   const upcoming = isUpcomingDrop(product);
   const category = categoryLabel(product.category);
   // A bundle's drops count against their caps too (one unit per bundle): say so on the bundle.
@@ -110,7 +121,8 @@ export function ProductDetails({
             <Button
               size="lg"
               fullWidth
-              disabled={soldOut}
+              disabled={soldOut || full}
+              aria-describedby={fullReason}
               startIcon={soldOut ? undefined : <CartIcon />}
               onClick={() => onAddToCart(product)}
             >
@@ -118,7 +130,14 @@ export function ProductDetails({
             </Button>
           )}
           {onBuyNow && !soldOut && !upcoming ? (
-            <Button size="lg" variant="secondary" fullWidth onClick={() => onBuyNow(product)}>
+            <Button
+              size="lg"
+              variant="secondary"
+              fullWidth
+              disabled={full}
+              aria-describedby={fullReason}
+              onClick={() => onBuyNow(product)}
+            >
               Buy Now
             </Button>
           ) : null}
@@ -130,6 +149,15 @@ export function ProductDetails({
           {[...heldCaps].map(([id, drop]) => (
             <p key={id} className="product-details__limit">
               {capLabel(drop, { held: true })}
+            </p>
+          ))}
+          {holdings.map((note) => (
+            <p
+              key={note.id}
+              id={note.full ? fullReason : undefined}
+              className={`product-details__held${note.full ? ' product-details__held--full' : ''}`}
+            >
+              {note.text}
             </p>
           ))}
           {quantityInCart > 0 ? (
