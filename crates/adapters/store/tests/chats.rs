@@ -17,7 +17,12 @@ use shared::UserId;
 struct EchoAssistant;
 
 impl Assistant for EchoAssistant {
-    async fn answer(&self, question: &MessageText, _context: &[ChatMessage]) -> Answer {
+    async fn answer(
+        &self,
+        question: &MessageText,
+        _context: &[ChatMessage],
+        _asker: &chat::Asker,
+    ) -> Answer {
         Answer::confident(format!("You asked: {question}"))
     }
 }
@@ -128,7 +133,12 @@ async fn a_bot_conversation_is_stored_in_order_and_every_write_raises_the_versio
     assert_eq!(v1.version, 1);
 
     let outcome = chats
-        .send(id, &session("a"), text("hello there"))
+        .send(
+            id,
+            &session("a"),
+            text("hello there"),
+            &chat::Asker::default(),
+        )
         .await
         .unwrap();
     assert_eq!(outcome.message.sender, SenderType::Guest);
@@ -172,7 +182,9 @@ async fn another_session_or_a_guessed_id_finds_nothing(#[case] backend: Backend)
         Err(ChatError::NotFound(_))
     ));
     assert!(matches!(
-        chats.send(id, &thief, text("hi")).await,
+        chats
+            .send(id, &thief, text("hi"), &chat::Asker::default())
+            .await,
         Err(ChatError::NotFound(_))
     ));
     assert!(matches!(
@@ -211,7 +223,10 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
     assert_eq!((again.id, again.version), (pending.id, pending.version));
 
     // while waiting the shopper's messages are stored without a bot answer
-    let waiting = chats.send(ai.id, &s, text("anyone?")).await.unwrap();
+    let waiting = chats
+        .send(ai.id, &s, text("anyone?"), &chat::Asker::default())
+        .await
+        .unwrap();
     assert!(waiting.reply.is_none());
     assert!(matches!(
         chats.reply(ai.id, &staff(1), text("too early")).await,
@@ -226,12 +241,17 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
         .await
         .unwrap();
     assert_eq!(reply.sender, SenderType::Admin);
-    chats.send(ai.id, &s, text("great, thanks")).await.unwrap();
+    chats
+        .send(ai.id, &s, text("great, thanks"), &chat::Asker::default())
+        .await
+        .unwrap();
 
     let closed = chats.close(ai.id, &s).await.unwrap();
     assert_eq!(closed.status, ChatStatus::Closed);
     assert!(matches!(
-        chats.send(ai.id, &s, text("hello?")).await,
+        chats
+            .send(ai.id, &s, text("hello?"), &chat::Asker::default())
+            .await,
         Err(ChatError::Refused(_))
     ));
     let senders: Vec<SenderType> = chats
@@ -350,7 +370,10 @@ async fn unread_messages_are_tracked_per_side(#[case] backend: Backend) {
     let chats = service(&store);
     let s = session("unread");
     let id = chats.start_live(s.clone(), None).await.unwrap().chat.id;
-    chats.send(id, &s, text("help please")).await.unwrap();
+    chats
+        .send(id, &s, text("help please"), &chat::Asker::default())
+        .await
+        .unwrap();
 
     let listed = chats.staff_chats(open_page()).await.unwrap();
     assert_eq!(listed.len(), 1);
@@ -379,7 +402,10 @@ async fn unread_messages_are_tracked_per_side(#[case] backend: Backend) {
     let history = chats.history(id, &s).await.unwrap();
     assert!(!history.chat.has_unread(Side::Customer, &history.messages));
 
-    chats.send(id, &s, text("thanks")).await.unwrap();
+    chats
+        .send(id, &s, text("thanks"), &chat::Asker::default())
+        .await
+        .unwrap();
     assert!(chats.staff_chats(open_page()).await.unwrap()[0].has_unread_messages);
 }
 
@@ -452,7 +478,10 @@ async fn deleting_a_chat_removes_it_and_its_messages(#[case] backend: Backend) {
     let chats = service(&store);
     let s = session("gone");
     let id = chats.start_ai(s.clone(), None).await.unwrap().chat.id;
-    chats.send(id, &s, text("one")).await.unwrap();
+    chats
+        .send(id, &s, text("one"), &chat::Asker::default())
+        .await
+        .unwrap();
     let other = chats.start_ai(session("kept"), None).await.unwrap().chat.id;
 
     chats
@@ -810,7 +839,12 @@ async fn the_poll_caches_port_reads_what_changed_the_count_and_what_still_exists
     let first = chats.start_ai(session("a"), None).await.unwrap().chat;
     let second = chats.start_ai(session("b"), None).await.unwrap().chat;
     chats
-        .send(first.id, &session("a"), text("hello"))
+        .send(
+            first.id,
+            &session("a"),
+            text("hello"),
+            &chat::Asker::default(),
+        )
         .await
         .unwrap();
 

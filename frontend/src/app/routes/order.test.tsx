@@ -580,7 +580,12 @@ describe('/orders/:id: questions', () => {
 
   it('opens the help chat when there is neither ticket nor invite', async () => {
     useChatWidgetStore.setState({ isOpen: false });
-    const { user, queryClient } = renderOrder('/orders/42?key=k', tracked({ steps: makeOrderSteps(null) }), {}, null);
+    const { user, queryClient } = renderOrder(
+      '/orders/42?key=k',
+      tracked({ steps: makeOrderSteps(null) }),
+      {},
+      null,
+    );
     await screen.findByRole('region', { name: 'Waiting for staff' });
     await waitFor(() => expect(queryClient.getQueryState(['site'])?.status).toBe('success'));
     expect(screen.queryByRole('link', { name: /Discord/ })).toBeNull();

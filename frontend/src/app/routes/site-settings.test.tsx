@@ -137,9 +137,7 @@ describe('every sentence that says to join the Discord server links the invite',
     cleanup();
     await renderPage(PAGES.at(-1) as Page, site({ discord_invite_url: null }));
     const without = within(await screen.findByRole('region', { name: 'What happens next' }));
-    expect(without.getAllByRole('listitem')[0]).toHaveTextContent(
-      /1\. Wait for a member of staff/,
-    );
+    expect(without.getAllByRole('listitem')[0]).toHaveTextContent(/1\. Wait for a member of staff/);
   });
 });
 
