@@ -122,7 +122,11 @@ fn write(template: &str, rendering: &Rendering<'_>) -> String {
             }
             ("steps", _) if showing => {
                 if rendering.steps {
-                    out.push_str(&script::numbered(facts));
+                    out.push_str(&script::numbered(
+                        facts.delivery_minutes,
+                        facts.discord_invite.as_deref(),
+                        facts.discord_tickets,
+                    ));
                 }
             }
             ("orders", _) if showing => out.push_str(&rendering.orders()),
@@ -196,7 +200,11 @@ mod tests {
             status: "Paid".to_owned(),
             link: format!("https://x/orders/{number}"),
         };
-        let steps = script::numbered(&shop);
+        let steps = script::numbered(
+            shop.delivery_minutes,
+            shop.discord_invite.as_deref(),
+            shop.discord_tickets,
+        );
         assert_eq!(
             render_for(text, &shop, &[order(3), order(2)]),
             format!(

@@ -7,26 +7,25 @@
 
 use delivery::{HandoffSettings, ScriptStep};
 
-use crate::facts::ShopFacts;
-
-/// The steps after paying in this shop, as the delivery domain words them: `discord` only where
-/// an invite is set; the Discord ticket named only where the shop's bot opens one.
-pub fn steps(facts: &ShopFacts) -> Vec<ScriptStep> {
+/// The steps after paying in this shop (its promise in minutes, its Discord invite, whether its
+/// bot opens tickets), as the delivery domain words them: `discord` only where an invite is set;
+/// the Discord ticket named only where the shop's bot opens one.
+pub fn steps(delivery_minutes: u32, invite: Option<&str>, tickets: bool) -> Vec<ScriptStep> {
     let handoff = HandoffSettings {
-        delivery_minutes: facts.delivery_minutes,
-        discord_invite: facts.discord_invite.clone(),
+        delivery_minutes,
+        discord_invite: invite.map(str::to_owned),
         guild_id: None,
         no_show_minutes: 0,
-        tickets: facts.discord_tickets,
+        tickets,
     };
-    delivery::delivery_script(&handoff, facts.delivery_minutes)
+    delivery::delivery_script(&handoff, delivery_minutes)
 }
 
 /// The steps as numbered lines, each on its own line (the chat keeps line breaks), the Discord
 /// step with its invite: "\n1) Join our Discord server (https://…): Use ….\n2) Wait …".
-pub fn numbered(facts: &ShopFacts) -> String {
+pub fn numbered(delivery_minutes: u32, invite: Option<&str>, tickets: bool) -> String {
     let mut text = String::from("\n");
-    for (i, step) in steps(facts).iter().enumerate() {
+    for (i, step) in steps(delivery_minutes, invite, tickets).iter().enumerate() {
         let link = step
             .link
             .as_ref()
@@ -46,47 +45,53 @@ pub fn numbered(facts: &ShopFacts) -> String {
 mod tests {
     use super::*;
 
-    fn facts(invite: Option<&str>, tickets: bool) -> ShopFacts {
-        ShopFacts {
-            delivery_minutes: 20,
-            discord_invite: invite.map(str::to_owned),
-            discord_tickets: tickets,
-        }
+    /// The shop's setup: its invite and whether its bot opens tickets; a 20-minute promise.
+    type Setup<'a> = (Option<&'a str>, bool);
+
+    fn facts(invite: Option<&str>, tickets: bool) -> Setup<'_> {
+        (invite, tickets)
     }
 
-    fn keys(facts: &ShopFacts) -> Vec<&'static str> {
-        steps(facts).iter().map(|s| s.key.as_str()).collect()
+    fn keys((invite, tickets): Setup) -> Vec<&'static str> {
+        steps(20, invite, tickets)
+            .iter()
+            .map(|s| s.key.as_str())
+            .collect()
+    }
+
+    fn numbered((invite, tickets): Setup) -> String {
+        super::numbered(20, invite, tickets)
     }
 
     #[test]
     fn the_discord_step_comes_only_with_an_invite_and_carries_it() {
         let with = facts(Some("https://discord.gg/x"), true);
         assert_eq!(
-            keys(&with),
+            keys(with),
             ["discord", "wait", "join", "ready", "receive", "review"]
         );
-        assert!(numbered(&with).contains("1) Join our Discord server (https://discord.gg/x): "));
+        assert!(numbered(with).contains("1) Join our Discord server (https://discord.gg/x): "));
         for tickets in [true, false] {
             let without = facts(None, tickets);
             assert_eq!(
-                keys(&without),
+                keys(without),
                 ["wait", "join", "ready", "receive", "review"]
             );
-            assert!(!numbered(&without).to_lowercase().contains("discord server"));
+            assert!(!numbered(without).to_lowercase().contains("discord server"));
         }
     }
 
     #[test]
     fn the_ticket_is_named_only_where_the_bot_opens_one() {
         let invite = Some("https://discord.gg/x");
-        assert!(numbered(&facts(invite, true)).contains("ticket"));
-        assert!(!numbered(&facts(invite, false)).contains("ticket"));
-        assert!(!numbered(&facts(None, true)).contains("ticket"));
+        assert!(numbered(facts(invite, true)).contains("ticket"));
+        assert!(!numbered(facts(invite, false)).contains("ticket"));
+        assert!(!numbered(facts(None, true)).contains("ticket"));
     }
 
     #[test]
     fn the_steps_are_numbered_in_order_with_the_promise() {
-        let text = numbered(&facts(None, false));
+        let text = numbered(facts(None, false));
         assert!(
             text.starts_with("\n1) Wait for a member of staff: "),
             "{text}"

@@ -87,7 +87,14 @@ fn the_script_is_told_step_by_step_in_every_setup() {
             "where is my order?",
         ] {
             let answer = assistant(setup.clone()).reply(question, &[]);
-            for (i, step) in delivery_steps(&setup).iter().enumerate() {
+            for (i, step) in delivery_steps(
+                setup.delivery_minutes,
+                setup.discord_invite.as_deref(),
+                setup.discord_tickets,
+            )
+            .iter()
+            .enumerate()
+            {
                 let numbered = format!("{}) {}", i + 1, step.title);
                 assert!(
                     answer.text.contains(&numbered),

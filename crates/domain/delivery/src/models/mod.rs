@@ -19,12 +19,14 @@ pub use messages::{
 pub use queue::{
     in_queue_order, is_over_promise, QueueFilter, QueuedItem, QueuedOrder, ReleaseReason,
 };
-pub use script::{delivery_script, order_script, ScriptKey, ScriptProgress, ScriptStep};
+pub use script::{
+    delivery_script, order_script, HandoffSettings, ScriptKey, ScriptProgress, ScriptStep,
+};
 pub use times::{
     percentile, promise_minutes, report, DeliveredOrder, DeliveryFigures, DeliveryReport,
     DeliveryStep, Spread, PROMISE_MIN_SAMPLES, PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
 pub use tracking::{
-    timeline, BuyerDelivery, BuyerMail, HandoffSettings, MailJob, MailRound, Release, TimelineStep,
-    TrackedOrder, TrackingFacts,
+    timeline, BuyerDelivery, BuyerMail, MailJob, MailRound, Release, TimelineStep, TrackedOrder,
+    TrackingFacts,
 };

@@ -3,9 +3,20 @@
 //! the receipt and delivered mails, the FAQ and How it works), each order's marking the steps
 //! it is past.
 
-use orders::{Order, OrderStatus};
-
-use super::tracking::{HandoffSettings, TrackingFacts};
+/// What the handoff needs from the shop's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HandoffSettings {
+    /// The promise while fewer than 10 orders were delivered in the last 7 days.
+    pub delivery_minutes: u32,
+    /// The shop's Discord server invite.
+    pub discord_invite: Option<String>,
+    /// The Discord server of the tickets (their links).
+    pub guild_id: Option<String>,
+    /// The minutes a buyer has to join the private server after a claim (`join_by`).
+    pub no_show_minutes: u32,
+    /// A Discord bot opens each order's ticket (the script's words say so).
+    pub tickets: bool,
+}
 
 /// A step of the script: its key is the contract, the words may change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,20 +78,6 @@ pub struct ScriptProgress {
 }
 
 impl ScriptProgress {
-    /// How far `order` is, from what the store knows of it (`reviewed`: it has a review).
-    pub fn of(order: &Order, facts: &TrackingFacts) -> Self {
-        let delivered = order.lifecycle().delivered_at().is_some();
-        let paid = order.status() == OrderStatus::Paid && order.held().is_none();
-        let claimed = paid && facts.claimed_at.is_some();
-        ScriptProgress {
-            in_discord: facts.ticket_thread_id.is_some() && facts.ticket_problem.is_none(),
-            claimed,
-            ready: claimed && facts.buyer_ready_at.is_some(),
-            delivered,
-            reviewed: facts.reviewed,
-        }
-    }
-
     fn done(&self, key: ScriptKey) -> bool {
         let claimed = self.claimed || self.delivered;
         let ready = self.ready || self.delivered;

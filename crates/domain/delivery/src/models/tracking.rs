@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use orders::{MailKind, Order, OrderId, OrderStatus};
 
-use super::script::ScriptStep;
+use super::script::{ScriptProgress, ScriptStep};
 
 /// One queued mail, due to be sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,21 +126,6 @@ impl BuyerDelivery {
     }
 }
 
-/// What the handoff needs from the shop's settings.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct HandoffSettings {
-    /// The promise while fewer than 10 orders were delivered in the last 7 days.
-    pub delivery_minutes: u32,
-    /// The shop's Discord server invite.
-    pub discord_invite: Option<String>,
-    /// The Discord server of the tickets (their links).
-    pub guild_id: Option<String>,
-    /// The minutes a buyer has to join the private server after a claim (`join_by`).
-    pub no_show_minutes: u32,
-    /// A Discord bot opens each order's ticket (the script's words say so).
-    pub tickets: bool,
-}
-
 /// An order as its buyer sees it through the link.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrackedOrder {
@@ -159,6 +144,23 @@ pub struct TrackedOrder {
     pub join_by: Option<DateTime<Utc>>,
     /// The script from payment to delivery, marked where the order is past a step.
     pub steps: Vec<ScriptStep>,
+}
+
+impl TrackingFacts {
+    /// How far `order` is in its script, from these facts of it (`reviewed`: it has a review).
+    pub fn script_progress(&self, order: &Order) -> ScriptProgress {
+        let facts = self;
+        let delivered = order.lifecycle().delivered_at().is_some();
+        let paid = order.status() == OrderStatus::Paid && order.held().is_none();
+        let claimed = paid && facts.claimed_at.is_some();
+        ScriptProgress {
+            in_discord: facts.ticket_thread_id.is_some() && facts.ticket_problem.is_none(),
+            claimed,
+            ready: claimed && facts.buyer_ready_at.is_some(),
+            delivered,
+            reviewed: facts.reviewed,
+        }
+    }
 }
 
 /// The status steps of an order, oldest first.
@@ -404,24 +406,24 @@ mod tests {
             None,
             None,
         ));
-        let waiting = ScriptProgress::of(&paid, &TrackingFacts::default());
+        let waiting = TrackingFacts::default().script_progress(&paid);
         assert_eq!(waiting, ScriptProgress::default());
         let in_ticket = TrackingFacts {
             ticket_thread_id: Some("9".into()),
             ..TrackingFacts::default()
         };
-        assert!(ScriptProgress::of(&paid, &in_ticket).in_discord);
+        assert!(in_ticket.script_progress(&paid).in_discord);
         let not_in_it = TrackingFacts {
             ticket_problem: Some("not in the server".into()),
             ..in_ticket
         };
-        assert!(!ScriptProgress::of(&paid, &not_in_it).in_discord);
+        assert!(!not_in_it.script_progress(&paid).in_discord);
         let ready = TrackingFacts {
             claimed_at: Some(at(5)),
             buyer_ready_at: Some(at(6)),
             ..TrackingFacts::default()
         };
-        let progress = ScriptProgress::of(&paid, &ready);
+        let progress = ready.script_progress(&paid);
         assert!(progress.claimed && progress.ready && !progress.delivered);
         // released: the claim is gone, and with it the ready
         let released = TrackingFacts {
@@ -429,10 +431,7 @@ mod tests {
             buyer_ready_at: Some(at(6)),
             ..TrackingFacts::default()
         };
-        assert_eq!(
-            ScriptProgress::of(&paid, &released),
-            ScriptProgress::default()
-        );
+        assert_eq!(released.script_progress(&paid), ScriptProgress::default());
         let delivered = order_in(Lifecycle::restore(
             OrderStatus::Delivered,
             Some(at(1)),
@@ -444,7 +443,7 @@ mod tests {
             reviewed: true,
             ..TrackingFacts::default()
         };
-        let progress = ScriptProgress::of(&delivered, &reviewed);
+        let progress = reviewed.script_progress(&delivered);
         assert!(progress.delivered && progress.reviewed && !progress.claimed);
     }
 }

@@ -13,7 +13,7 @@ use shared::Clock;
 
 use crate::models::{
     order_script, promise_minutes, timeline, BuyerDelivery, BuyerMail, DeliveryStep,
-    HandoffSettings, MailJob, MailRound, ScriptProgress, TrackedOrder, PROMISE_WINDOW_DAYS,
+    HandoffSettings, MailJob, MailRound, TrackedOrder, PROMISE_WINDOW_DAYS,
 };
 use crate::ports::{BuyerMailer, DeliveryTimesRepository, TrackingRepository};
 
@@ -166,7 +166,7 @@ where
         let steps = order_script(
             &self.handoff,
             estimate_minutes,
-            ScriptProgress::of(&order, &facts),
+            facts.script_progress(&order),
         );
         Ok(TrackedOrder {
             timeline: timeline(&order, &facts),
@@ -244,7 +244,7 @@ where
         let steps = order_script(
             &self.handoff,
             estimate_minutes,
-            ScriptProgress::of(&order, &facts),
+            facts.script_progress(&order),
         );
         Ok(BuyerMail {
             kind,
