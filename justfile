@@ -51,7 +51,17 @@ test: frontend-deps
     results="{{justfile_directory()}}/test-results"
     rm -rf "$results" && mkdir -p "$results"
     status=0
-    step() { echo; echo "=== $1"; }
+    # each step's wall time, printed as it ends and again in the summary
+    timings=""
+    step_name=""
+    step_start=$SECONDS
+    step() {
+        if [ -n "$step_name" ]; then
+            timings+="$(printf '  %5d s  %s' $((SECONDS - step_start)) "$step_name")"$'\n'
+        fi
+        step_name="$1"; step_start=$SECONDS
+        echo; echo "=== $1"
+    }
 
     step "Static checks: rustfmt, clippy, ESLint, Prettier"
     just lint || status=1
@@ -85,6 +95,7 @@ test: frontend-deps
     fi
 
     step "Summary"
+    printf 'step times:\n%s  %5d s  in all\n' "$timings" "$SECONDS"
     [ "$status" -eq 0 ] || echo "a step failed (see above): the run fails"
     python3 .ci/summarize.py "$results"
     exit $status

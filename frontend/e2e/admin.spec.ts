@@ -327,7 +327,7 @@ test('staff mark a paid order delivered and the buyer sees Delivered', async ({
   const orderId = await payByCardOnDevPage(page);
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
-  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-page-status')).toHaveText('Paid');
 
   // Staff (an admin, not a super_admin) work the queue in their own browser.
   const staffContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -372,7 +372,7 @@ test('staff mark a paid order delivered and the buyer sees Delivered', async ({
 
   // The buyer's order page and profile say so.
   await page.reload();
-  await expect(page.getByTestId('order-status')).toHaveText('Delivered');
+  await expect(page.getByTestId('order-page-status')).toHaveText('Delivered');
   await page.goto('/profile');
   await expect(
     page

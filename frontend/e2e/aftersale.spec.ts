@@ -95,7 +95,7 @@ test('staff refund a paid order from the queue and the buyer sees Refunded', asy
   const orderId = await payByCardOnDevPage(page);
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
-  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-page-status')).toHaveText('Paid');
 
   const staffContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const staff = await staffContext.newPage();
@@ -134,7 +134,7 @@ test('staff refund a paid order from the queue and the buyer sees Refunded', asy
   ]);
 
   await page.reload();
-  await expect(page.getByTestId('order-status')).toHaveText('Refunded');
+  await expect(page.getByTestId('order-page-status')).toHaveText('Refunded');
 });
 
 test('a super_admin blocks a Roblox username, checkout refuses it, and the entry is removed', async ({

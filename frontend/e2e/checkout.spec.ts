@@ -148,7 +148,7 @@ test('a logged-in buyer links Discord, applies a promo, pays, and sees the order
     )
     .toBe(true);
   await expect(page.getByRole('heading', { name: `Order #${orderId}` })).toBeVisible();
-  await expect(page.getByTestId('order-status')).toHaveText('Paid');
+  await expect(page.getByTestId('order-page-status')).toHaveText('Paid');
   await expect(cartCount(page)).toHaveText('0');
   expect(await savedCart(page)).toEqual([]);
 
@@ -240,7 +240,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId('discord-username')).toBeVisible();
       await payByCardOnDevPage(page);
       await page.getByRole('button', { name: 'Pay' }).click();
-      await expect(page.getByTestId('order-status')).toHaveText('Paid');
+      await expect(page.getByTestId('order-page-status')).toHaveText('Paid');
       await shot('success');
     });
   });

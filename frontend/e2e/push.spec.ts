@@ -178,7 +178,7 @@ test('an open home page shows a stock change and /success turns Paid when the pa
     await fillDetails(page, 'PushFan_3');
     const orderId = await payByCardOnDevPage(page);
     await page.goto(`/success?order_id=${orderId}`);
-    await expect(page.getByTestId('order-status')).toHaveText('Pending');
+    await expect(page.getByTestId('order-page-status')).toHaveText('Pending');
     // the provider's confirmation arrives (the dev page's Pay takes the webhook's path)
     const paid = await page.request.post(`/dev/pay/${orderId}/pay`, {
       headers: { Origin: base },
@@ -186,7 +186,7 @@ test('an open home page shows a stock change and /success turns Paid when the pa
       maxRedirects: 0,
     });
     expect(paid.status()).toBe(303);
-    await expect(page.getByTestId('order-status')).toHaveText('Paid');
+    await expect(page.getByTestId('order-page-status')).toHaveText('Paid');
   } finally {
     await context.close();
     await owner.delete(`/api/admin/products/${lantern.id}`, { headers: { Origin: base } });

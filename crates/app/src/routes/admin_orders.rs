@@ -1,5 +1,6 @@
 //! /api/admin/orders...: the staff delivery queue (admin and super_admin).
 
+use super::path_id::Id;
 use std::time::Duration;
 
 use actix_web::{web, HttpResponse};
@@ -149,14 +150,6 @@ pub async fn list(
         .json(body))
 }
 
-fn order_id(raw: &str) -> Result<OrderId, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .map(OrderId::new)
-        .ok_or_else(|| ApiError::NotFound("Order not found.".to_owned()))
-}
-
 /// What the queue's answers are made with: the queue, the buyers' Roblox avatars, and the
 /// shop's delivery promise (the one the buyers' pages measure against).
 pub struct QueueView {
@@ -221,12 +214,12 @@ impl QueueView {
 pub async fn claim(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let order = delivery
-        .claim(order_id(&path)?, staff.user_id(), &staff.actor(ip))
+        .claim(id, staff.user_id(), &staff.actor(ip))
         .await?;
     Ok(view.answer(order).await)
 }
@@ -255,12 +248,11 @@ pub async fn claim(
 pub async fn release(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    path: web::Path<String>,
     body: Option<web::Json<ReleaseBody>>,
     delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = order_id(&path)?;
     let typed = body
         .and_then(|body| body.into_inner().reason)
         .unwrap_or_default();
@@ -296,12 +288,11 @@ pub async fn release(
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    path: web::Path<String>,
     body: Option<web::Json<Value>>,
     delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = order_id(&path)?;
     let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
         None | Some(Value::Null) => None,
         Some(value) => Some(
@@ -342,12 +333,11 @@ pub async fn deliver(
 pub async fn refund(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    path: web::Path<String>,
     aftersale: web::Data<AfterSaleService>,
     view: QueueView,
     providers: web::Data<ShopProviders>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = order_id(&path)?;
     aftersale
         .refund(id, providers.get_ref(), &staff.actor(ip))
         .await?;
@@ -377,12 +367,10 @@ pub async fn refund(
 pub async fn release_hold(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    path: web::Path<String>,
     delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery
-        .release_hold(order_id(&path)?, &admin.actor(ip))
-        .await?;
+    let order = delivery.release_hold(id, &admin.actor(ip)).await?;
     Ok(view.answer(order).await)
 }

@@ -1,13 +1,13 @@
 //! /api/admin/products...: the super_admin runs the catalog. Every write refreshes the
 //! storefront's snapshot before it answers.
 
+use super::path_id::Id;
 use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
 use catalog::{ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
 use futures::StreamExt;
 use serde_json::Value;
 
-use super::products::product_id;
 use crate::auth::{AppClock, RequireSuperAdmin};
 use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError};
@@ -247,13 +247,12 @@ pub async fn create(
 pub async fn update(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    path: web::Path<String>,
     req: HttpRequest,
     payload: web::Payload,
     catalog_admin: web::Data<CatalogAdminService>,
     clock: web::Data<AppClock>,
+    Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = product_id(&path)?;
     let (form, image) = read_product_form(&req, payload).await?;
     let product = catalog_admin
         .update(id, form, image, &admin.actor(ip))
@@ -281,12 +280,10 @@ pub async fn update(
 pub async fn delete(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    path: web::Path<String>,
     catalog_admin: web::Data<CatalogAdminService>,
+    Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let removal = catalog_admin
-        .remove(product_id(&path)?, &admin.actor(ip))
-        .await?;
+    let removal = catalog_admin.remove(id, &admin.actor(ip)).await?;
     let (message, archived) = match removal {
         Removal::Archived => ("Product archived.", true),
         Removal::Deleted => ("Product deleted.", false),
@@ -378,12 +375,11 @@ fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> 
 pub async fn set_inventory(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
     clock: web::Data<AppClock>,
+    Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = product_id(&path)?;
     let inventory = count(body.get("inventory"), "inventory", 0)?;
     let product = catalog_admin
         .set_stock(id, inventory, &admin.actor(ip))
@@ -413,12 +409,11 @@ pub async fn set_inventory(
 pub async fn change_inventory(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    path: web::Path<String>,
     body: web::Json<Value>,
     catalog_admin: web::Data<CatalogAdminService>,
     clock: web::Data<AppClock>,
+    Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = product_id(&path)?;
     let amount = match body.get("inventory") {
         None | Some(Value::Null) => 1,
         some => count(some, "inventory", 1)?,

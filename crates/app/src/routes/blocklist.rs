@@ -1,5 +1,6 @@
 //! `/api/admin/blocklist` (super_admin): the identities the shop does not sell to.
 
+use super::path_id::{BlockEntryId, Id};
 use actix_web::{web, HttpResponse};
 
 use crate::auth::RequireSuperAdmin;
@@ -74,13 +75,6 @@ pub async fn add(
     Ok(HttpResponse::Created().json(to_json(entry)))
 }
 
-fn entry_id(path: &str) -> Result<i64, ApiError> {
-    path.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::NotFound("Blocklist entry not found.".to_owned()))
-}
-
 /// `POST /api/admin/blocklist/{id}/confirm`: 200 with the entry, now active; 404 when there is
 /// no such entry.
 #[utoipa::path(
@@ -103,11 +97,9 @@ pub async fn confirm(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
     blocklist: web::Data<BlocklistService>,
-    path: web::Path<String>,
+    Id(BlockEntryId(id)): Id<BlockEntryId>,
 ) -> Result<HttpResponse, ApiError> {
-    let entry = blocklist
-        .confirm(entry_id(&path)?, &admin.actor(ip))
-        .await?;
+    let entry = blocklist.confirm(id, &admin.actor(ip)).await?;
     Ok(HttpResponse::Ok().json(to_json(entry)))
 }
 
@@ -131,8 +123,8 @@ pub async fn remove(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
     blocklist: web::Data<BlocklistService>,
-    path: web::Path<String>,
+    Id(BlockEntryId(id)): Id<BlockEntryId>,
 ) -> Result<HttpResponse, ApiError> {
-    blocklist.remove(entry_id(&path)?, &admin.actor(ip)).await?;
+    blocklist.remove(id, &admin.actor(ip)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -4,8 +4,10 @@
 //! what their forms post is applied. A paid dev order's page can also play the card holder's
 //! bank: a dispute and an early fraud warning, applied as Stripe's webhook would apply them.
 
+use super::path_id::{PathId, ORDER_NOT_FOUND};
 use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
+use orders::OrderId;
 use orders::{Order, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
@@ -46,6 +48,8 @@ async fn dev_order(
     if !card.is_dev() {
         return Err(ApiError::NotFound("Not found.".to_owned()));
     }
+    let id =
+        OrderId::from_segment(id).ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
     let order = visible_order(checkout, session, user, id).await?;
     if order.payment.provider != PaymentProvider::Dev {
         return Err(ApiError::NotFound("Order not found.".to_owned()));

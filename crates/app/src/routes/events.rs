@@ -5,6 +5,8 @@
 //! and the delivery queue. `Last-Event-ID` (or `?last_event_id=` when the browser opens a new
 //! stream itself) resumes where it stopped.
 
+use super::path_id::PathId;
+use orders::OrderId;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -201,6 +203,8 @@ async fn linked_order(
         (None, Some(_)) => return Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
         (Some(order), key) => (order.trim(), key),
     };
+    let order = OrderId::from_segment(order)
+        .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
     let order = order_for(checkout, tracking, session, user, order, key).await?;
     Ok(Some(order.id.get()))
 }

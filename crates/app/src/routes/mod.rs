@@ -15,6 +15,7 @@ pub mod media;
 pub mod meta;
 pub mod order_messages;
 pub mod orders;
+mod path_id;
 pub mod private_server;
 pub mod products;
 pub mod profile;

@@ -5,6 +5,7 @@
 //! when, how many a minute) are `delivery::OrderMessages`'; both sides hear each message on
 //! their event streams as `order_message`.
 
+use super::path_id::Id;
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use delivery::MessageAuthor;
@@ -14,7 +15,7 @@ use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::routes::orders::{Visitor, ORDER_NOT_FOUND};
+use crate::routes::orders::Visitor;
 use crate::services::{OrderMessagesService, TrackingService};
 use dto::order::KeyQuery;
 use dto::order_messages::{OrderMessagePayload, OrderMessageResponse};
@@ -59,8 +60,8 @@ pub async fn list(
     messages: web::Data<OrderMessagesService>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let buyer = Visitor {
         checkout: &checkout,
@@ -68,7 +69,7 @@ pub async fn list(
         session: &session,
         user: &user,
     };
-    let order = buyer.order(&id, query.key.as_deref()).await?.id;
+    let order = buyer.order(id, query.key.as_deref()).await?.id;
     Ok(no_store(thread_json(&messages.thread(order).await?)))
 }
 
@@ -109,9 +110,9 @@ pub async fn post(
     messages: web::Data<OrderMessagesService>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
     payload: web::Json<OrderMessagePayload>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let buyer = Visitor {
         checkout: &checkout,
@@ -119,19 +120,11 @@ pub async fn post(
         session: &session,
         user: &user,
     };
-    let order = buyer.order(&id, query.key.as_deref()).await?.id;
+    let order = buyer.order(id, query.key.as_deref()).await?.id;
     let message = messages
         .post(order, MessageAuthor::Buyer, &payload.text)
         .await?;
     Ok(HttpResponse::Created().json(OrderMessageResponse::from(&message)))
-}
-
-fn order_id(raw: &str) -> Result<OrderId, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .map(OrderId::new)
-        .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))
 }
 
 /// `GET /api/admin/orders/{id}/messages` (staff).
@@ -154,9 +147,8 @@ fn order_id(raw: &str) -> Result<OrderId, ApiError> {
 pub async fn staff_list(
     _staff: RequireStaff,
     messages: web::Data<OrderMessagesService>,
-    path: web::Path<String>,
+    Id(order): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_id(&path)?;
     Ok(no_store(thread_json(&messages.thread(order).await?)))
 }
 
@@ -190,10 +182,9 @@ pub async fn staff_post(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     messages: web::Data<OrderMessagesService>,
-    path: web::Path<String>,
     payload: web::Json<OrderMessagePayload>,
+    Id(order): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_id(&path)?;
     let actor = staff.actor(ip);
     let message = messages
         .post(order, MessageAuthor::Staff(&actor), &payload.text)

@@ -3,6 +3,7 @@
 //! cannot be probed). `GET /api/orders/{id}?key=…` opens the order in any browser with the key
 //! of its link (the receipt's), with its timeline and place in the delivery queue.
 
+use super::path_id::Id;
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::{
@@ -31,7 +32,7 @@ const SESSION_ORDERS: &str = "order_ids";
 /// How many order ids a session remembers.
 const REMEMBERED_ORDERS: usize = 50;
 
-pub(crate) const ORDER_NOT_FOUND: &str = "Order not found.";
+pub(crate) use super::path_id::ORDER_NOT_FOUND;
 
 /// Remembers that this session created the order.
 pub(crate) fn remember_order(session: &Session, id: OrderId) -> Result<(), ApiError> {
@@ -70,16 +71,11 @@ pub(crate) async fn visible_order(
     checkout: &ShopCheckout,
     session: &Session,
     user: &MaybeUser,
-    id: &str,
+    id: OrderId,
 ) -> Result<Order, ApiError> {
     let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let id = id
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(not_found)?;
     // an order of someone else answers as one that does not exist
-    let order = checkout.order(OrderId::new(id)).await?;
+    let order = checkout.order(id).await?;
     if may_see(session, user, &order) {
         Ok(order)
     } else {
@@ -107,16 +103,10 @@ pub(crate) async fn order_for(
     tracking: &TrackingService,
     session: &Session,
     user: &MaybeUser,
-    id: &str,
+    id: OrderId,
     key: Option<&str>,
 ) -> Result<Order, ApiError> {
     let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let id = id
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .map(OrderId::new)
-        .ok_or_else(not_found)?;
     let order = match checkout.order(id).await {
         Ok(order) => order,
         Err(OrderError::NotFound(_)) => return Err(not_found()),
@@ -163,15 +153,15 @@ pub async fn show(
     tracking: web::Data<TrackingService>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let order = order_for(
         &checkout,
         &tracking,
         &session,
         &user,
-        &id,
+        id,
         query.key.as_deref(),
     )
     .await?;
@@ -197,7 +187,7 @@ pub(crate) struct Visitor<'a> {
 
 impl Visitor<'_> {
     /// The order this visitor may see (its session, owner or key; 404 otherwise).
-    pub(crate) async fn order(&self, id: &str, key: Option<&str>) -> Result<Order, ApiError> {
+    pub(crate) async fn order(&self, id: OrderId, key: Option<&str>) -> Result<Order, ApiError> {
         order_for(
             self.checkout,
             self.tracking,
@@ -214,7 +204,7 @@ impl Visitor<'_> {
     /// (`delivery.ready_per_order_per_hour`; 429 beyond).
     async fn order_to_act_on(
         &self,
-        id: &str,
+        id: OrderId,
         key: Option<&str>,
         bucket: &str,
         limits: &RateLimits,
@@ -238,7 +228,7 @@ impl Visitor<'_> {
         step: BuyerStep,
         delivery: &DeliveryQueueService,
         (limits, settings): (&RateLimits, &DeliverySettings),
-        (id, key): (&str, Option<&str>),
+        (id, key): (OrderId, Option<&str>),
         client: ClientIp,
     ) -> Result<HttpResponse, ApiError> {
         let bucket = match step {
@@ -291,9 +281,9 @@ pub async fn ready(
     settings: web::Data<DeliverySettings>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
     client: ClientIp,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let visitor = Visitor {
         checkout: &checkout,
@@ -306,7 +296,7 @@ pub async fn ready(
             BuyerStep::Ready,
             &delivery,
             (&limits, &settings),
-            (&id, query.key.as_deref()),
+            (id, query.key.as_deref()),
             client,
         )
         .await
@@ -346,9 +336,9 @@ pub async fn received(
     settings: web::Data<DeliverySettings>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
     client: ClientIp,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let visitor = Visitor {
         checkout: &checkout,
@@ -361,7 +351,7 @@ pub async fn received(
             BuyerStep::Received,
             &delivery,
             (&limits, &settings),
-            (&id, query.key.as_deref()),
+            (id, query.key.as_deref()),
             client,
         )
         .await
@@ -420,9 +410,9 @@ pub async fn cancel(
     providers: web::Data<ShopProviders>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&checkout, &session, &user, &id).await?;
+    let order = visible_order(&checkout, &session, &user, id).await?;
     let cancelled = cancel_order(&checkout, &providers, &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
 }
@@ -481,8 +471,8 @@ pub async fn join_ticket(
     settings: web::Data<DeliverySettings>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let visitor = Visitor {
         checkout: &checkout,
@@ -492,7 +482,7 @@ pub async fn join_ticket(
     };
     let order = visitor
         .order_to_act_on(
-            &id,
+            id,
             query.key.as_deref(),
             "order_ticket_join",
             &limits,

@@ -1,3 +1,4 @@
+use super::path_id::Id;
 use actix_web::{
     http::header::{self, HeaderMap, HeaderValue},
     web, HttpRequest, HttpResponse,
@@ -152,15 +153,6 @@ fn quality(raw: &str) -> u16 {
     }
 }
 
-/// A product id from the path; anything else is a product that is not there.
-pub(crate) fn product_id(raw: &str) -> Result<ProductId, ApiError> {
-    raw.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .map(ProductId::new)
-        .ok_or_else(|| ApiError::NotFound("Product not found.".to_owned()))
-}
-
 /// `GET /api/products/{id}`: one product the storefront lists.
 #[utoipa::path(
     get,
@@ -174,11 +166,11 @@ pub(crate) fn product_id(raw: &str) -> Result<ProductId, ApiError> {
     ),
 )]
 pub async fn show(
-    path: web::Path<String>,
     catalog: web::Data<ShopCatalog>,
     clock: web::Data<AppClock>,
+    Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let product = catalog.visible_product(product_id(&path)?).await?;
+    let product = catalog.visible_product(id).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(ProductResponse::at(&product, clock.now())))
@@ -197,10 +189,10 @@ pub async fn show(
     ),
 )]
 pub async fn related_ids(
-    path: web::Path<String>,
     catalog: web::Data<ShopCatalog>,
+    Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let product = catalog.visible_product(product_id(&path)?).await?;
+    let product = catalog.visible_product(id).await?;
     let ids: Vec<i64> = product.related_ids.iter().map(ProductId::get).collect();
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))

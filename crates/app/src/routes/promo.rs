@@ -1,5 +1,6 @@
 //! Promo codes: created by a super_admin, validated for the session's Discord account.
 
+use super::path_id::Id;
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -263,14 +264,6 @@ pub async fn list(
     Ok(HttpResponse::Ok().json(codes))
 }
 
-fn promo_id(path: &str) -> Result<PromoId, ApiError> {
-    path.parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .map(PromoId::new)
-        .ok_or_else(|| ApiError::NotFound("Promo code not found.".to_owned()))
-}
-
 /// `PATCH /api/admin/promo-codes/{id}` (super_admin): changes any of `discount_percent`,
 /// `expires_at`, `max_uses`, `active`; later orders only.
 #[utoipa::path(
@@ -303,10 +296,9 @@ pub async fn update(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
     promos: web::Data<ShopPromos>,
-    path: web::Path<String>,
     body: web::Json<serde_json::Value>,
+    Id(id): Id<PromoId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = promo_id(&path)?;
     let Some(fields) = body.as_object() else {
         return Err(ApiError::field(
             "promo",
@@ -365,9 +357,8 @@ pub async fn delete(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
     promos: web::Data<ShopPromos>,
-    path: web::Path<String>,
+    Id(id): Id<PromoId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = promo_id(&path)?;
     promos.delete(id, &admin.actor(ip)).await?;
     tracing::info!(promo = %id, by = admin.id, "promo code deleted");
     Ok(HttpResponse::NoContent().finish())

@@ -2,8 +2,10 @@
 //! link, its session or owner), `GET /api/reviews[?product_id=]`, and
 //! `POST /api/admin/reviews/{id}/hide` (staff).
 
+use super::path_id::{Id, ReviewId};
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
+use orders::OrderId;
 
 use super::orders::order_for;
 use crate::auth::{MaybeUser, RequireStaff};
@@ -47,16 +49,16 @@ pub async fn leave(
     reviews: web::Data<ReviewService>,
     session: Session,
     user: MaybeUser,
-    id: web::Path<String>,
     query: web::Query<KeyQuery>,
     payload: web::Json<ReviewPayload>,
+    Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let order = order_for(
         &checkout,
         &tracking,
         &session,
         &user,
-        &id,
+        id,
         query.key.as_deref(),
     )
     .await?;
@@ -115,14 +117,9 @@ pub async fn hide(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     reviews: web::Data<ReviewService>,
-    id: web::Path<String>,
     payload: web::Json<HidePayload>,
+    Id(ReviewId(id)): Id<ReviewId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| ApiError::NotFound("Review not found.".to_owned()))?;
     reviews.hide(id, &staff.actor(ip), &payload.reason).await?;
     Ok(HttpResponse::Ok().json(ReviewHidden { hidden: true, id }))
 }
