@@ -5,13 +5,34 @@
    (every edge drawn exists, every dependency between our crates is drawn);
 2. no domain crate (crates/domain/*) depends, directly or through another crate, on actix,
    sea-orm, reqwest or any adapter crate (crates/adapters/*) or the app;
-3. no crate has a module circle: the "uses" edges between its modules, as cargo-modules draws
-   them (`cargo modules dependencies --no-fns --no-types --no-traits`), form no cycle;
+3. no crate has a module circle, read from the source (`module_circles`, for each lib and bin
+   target of the crates under crates/): every .rs file reached from the target's root through
+   `mod x;` (and each inline `mod x { }`) is mapped to its module path; code gated to tests is
+   not read (`#[cfg(test)]` items and modules, and those of the test-support features
+   `testing` and `mocks`); comments and strings are not read. Every `crate::…`, `super::…`,
+   `self::…` path, and every path that starts with a child module's name or a name the module
+   imports, anywhere in the file (use trees with their nested groups, function bodies, generic
+   arguments, types, macro calls), is resolved to the module it names: the longest prefix that
+   is a module, then, when the next name is one that module imports (a re-export such as
+   `pub use order::Order;` in a parent, or a glob), the module that name comes from. Each
+   reference is an edge from the file's module to that module, with these rules:
+   - an inline `mod x { }` is part of the file that holds it (a reference into it is a
+     reference to its file's module, and what it references is its file's);
+   - a `mod x;` declaration is not an edge; a reference to the module itself is none;
+   - every other reference is, between siblings (a child's `super::x` where x is a sibling:
+     child -> x) as between a child and its parent or any ancestor (`super::Item` of an item
+     defined in the parent: child -> parent; a parent's `pub use child::Item`: parent ->
+     child). So a parent and its child that use each other are a circle: a parent declares
+     and re-exports, its children use their siblings, not it;
+   - a reference that leaves the crate (another crate, std, a re-export of one) is no edge.
+   Every strongly connected part of more than one module is a circle, reported with its
+   modules and one referencing line (file:line) for each edge between them;
 4. every service an instance hands its handlers (each `web::Data<…>` field of `Services` in
    crates/app/src/wiring.rs) is named in it.
 
-Prints each finding and exits 1 when there is one. Python 3.11 standard library only; part 3
-needs cargo-modules (`.ci/run` installs it).
+Prints each finding and exits 1 when there is one. Python 3.11 standard library only (and
+`cargo metadata`). The module reader's tests plant a circle of each kind:
+`python3 -m unittest discover ops/lint`.
 """
 
 from __future__ import annotations
