@@ -28,7 +28,12 @@
    Every strongly connected part of more than one module is a circle, reported with its
    modules and one referencing line (file:line) for each edge between them;
 4. every service an instance hands its handlers (each `web::Data<…>` field of `Services` in
-   crates/app/src/wiring.rs) is named in it.
+   crates/app/src/wiring.rs) is named in it;
+5. one clock: no production code reads the system time itself (`Utc::now()`,
+   `SystemTime::now()`, `chrono::Utc::now`) or names `SystemClock`, outside the clock's home
+   (`CLOCK_HOMES`: the app's `AppClock` and the shared kernel's system clock); read as part 3
+   reads (tests and test-support code aside). The places there were when this check came are
+   listed as debt (`CLOCK_DEBT`, a count per file): any new one fails.
 
 Prints each finding and exits 1 when there is one. Python 3.11 standard library only (and
 `cargo metadata`). The module reader's tests plant a circle of each kind:
@@ -566,8 +571,70 @@ def module_circles(src: Path, root: str = "lib.rs") -> list[tuple[list[str], lis
     return found
 
 
-def check_modules(crates: dict[str, dict]) -> list[str]:
-    problems = []
+# The clock's home: the port's system clock and the app's one clock, the only production code
+# that may read the system time.
+CLOCK_HOMES = {
+    "crates/domain/shared/src/clock.rs",
+    "crates/app/src/auth/clock.rs",
+}
+# DEBT (issue 35, item 8: "one clock"): production code that reads the system time itself or
+# names `SystemClock`, as it stood when the check came (39 places in 23 files), with how many
+# places each may keep. The check fails on any new place, in these files or any other; each one
+# that goes should take its count down (the check notes a count above what it finds), and the
+# file out of the list at 0.
+CLOCK_DEBT = {
+    # the app: the push events' purge in the background loops; the Discord OAuth state cookie
+    "crates/app/src/background.rs": 1,
+    "crates/app/src/routes/discord.rs": 2,
+    # domain crates: the catalog admin's default clock, the chat versions' check time, and the
+    # crates that re-export `SystemClock`
+    "crates/domain/catalog/src/admin.rs": 2,
+    "crates/domain/chat/src/lib.rs": 1,
+    "crates/domain/chat/src/ports.rs": 1,
+    "crates/domain/chat/src/versions.rs": 2,
+    "crates/domain/orders/src/lib.rs": 1,
+    "crates/domain/promo/src/lib.rs": 1,
+    "crates/domain/proofs/src/lib.rs": 1,
+    "crates/domain/shared/src/lib.rs": 1,
+    # adapters: the mail file names, the media sweep, the session expiry, and the store's
+    # writes stamped with the system time instead of the caller's clock
+    "crates/adapters/mail/src/outbox.rs": 1,
+    "crates/adapters/media/src/store.rs": 1,
+    "crates/adapters/sessions/src/database.rs": 3,
+    "crates/adapters/store/src/accounts.rs": 6,
+    "crates/adapters/store/src/admin_products.rs": 6,
+    "crates/adapters/store/src/audit.rs": 1,
+    "crates/adapters/store/src/backup.rs": 1,
+    "crates/adapters/store/src/delivery.rs": 1,
+    "crates/adapters/store/src/orders.rs": 1,
+    "crates/adapters/store/src/products.rs": 1,
+    "crates/adapters/store/src/promo.rs": 1,
+    "crates/adapters/store/src/push.rs": 1,
+    "crates/adapters/store/src/tickets.rs": 2,
+}
+
+
+def clock_reads(src: Path, root: str = "lib.rs") -> list[tuple[Path, int, str]]:
+    """Where the production code of a crate (read as the module reader reads it: tests and
+    test-support code aside, comments and strings too) reads the system time on its own:
+    `Utc::now()`, `SystemTime::now()`, `chrono::Utc::now`, or names `SystemClock`."""
+    found = []
+    crate = Crate(src, root)
+    for file in sorted({module.file for module in crate.modules.values()}):
+        toks, _ = production_tokens(tokens(file.read_text()))
+        for i, (kind, text, line) in enumerate(toks):
+            words = [t[1] for t in toks[i : i + 3]]
+            if text == "SystemClock":
+                found.append((file, line, "SystemClock"))
+            elif words in (["Utc", "::", "now"], ["SystemTime", "::", "now"]):
+                found.append((file, line, f"{text}::now"))
+    return found
+
+
+def targets(crates: dict[str, dict]) -> list[tuple[str, str, Path, str]]:
+    """(package, label, src folder, root file) of each lib and bin target of the crates under
+    crates/ whose root is in its src/."""
+    found = []
     for name, package in sorted(crates.items()):
         src = Path(package["manifest_path"]).parent / "src"
         if not src.is_relative_to(ROOT / "crates"):
@@ -579,10 +646,47 @@ def check_modules(crates: dict[str, dict]) -> list[str]:
             if not root.is_relative_to(src):
                 continue
             label = "lib" if "bin" not in target["kind"] else f"bin {target['name']}"
-            for modules, evidence in module_circles(src, str(root.relative_to(src))):
-                lines = "".join(f"\n    {edge}" for edge in evidence)
-                problems.append(f"module circle in {package['name']} ({label}): {' <-> '.join(modules)}{lines}")
+            found.append((package["name"], label, src, str(root.relative_to(src))))
+    return found
+
+
+def check_modules(crates: dict[str, dict]) -> list[str]:
+    problems = []
+    for package, label, src, root in targets(crates):
+        for modules, evidence in module_circles(src, root):
+            lines = "".join(f"\n    {edge}" for edge in evidence)
+            problems.append(f"module circle in {package} ({label}): {' <-> '.join(modules)}{lines}")
     return problems
+
+
+def check_clock(crates: dict[str, dict]) -> tuple[list[str], list[str]]:
+    """One clock: the problems (a place beyond the clock's home and the debt above), and notes
+    (a debt count higher than what is left)."""
+    places: dict[str, list[str]] = {}
+    seen = set()
+    for _, _, src, root in targets(crates):
+        for file, line, what in clock_reads(src, root):
+            if (file, line, what) in seen:
+                continue
+            seen.add((file, line, what))
+            places.setdefault(str(file.relative_to(ROOT)), []).append(f"{file.relative_to(ROOT)}:{line}: {what}")
+    problems, notes = [], []
+    for file, found in sorted(places.items()):
+        if file in CLOCK_HOMES:
+            continue
+        allowed = CLOCK_DEBT.get(file, 0)
+        if len(found) > allowed:
+            problems.append(
+                f"the system time read outside the clock (crates/app/src/auth/clock.rs), {len(found)} "
+                f"place(s) where {allowed} are allowed: take the clock as a port instead"
+                + "".join(f"\n    {place}" for place in found)
+            )
+        elif len(found) < allowed:
+            notes.append(f"note: {file} keeps {len(found)} of its {allowed} clock debt: lower CLOCK_DEBT")
+    for file, allowed in sorted(CLOCK_DEBT.items()):
+        if file not in places:
+            notes.append(f"note: {file} keeps none of its {allowed} clock debt: take it out of CLOCK_DEBT")
+    return problems, notes
 
 
 def check_services() -> list[str]:
@@ -606,6 +710,10 @@ def main() -> int:
     crates, edges = workspace_graph(meta)
     problems = check_crate_graph(edges) + check_domain(meta, crates) + check_services()
     problems += check_modules(crates)
+    clock_problems, notes = check_clock(crates)
+    problems += clock_problems
+    for note in notes:
+        print(note)
     for problem in problems:
         print(problem)
     print(f"architecture: {len(problems)} problem(s)")

@@ -8,7 +8,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from architecture import module_circles
+from architecture import clock_reads, module_circles
 
 
 class ModuleCircles(unittest.TestCase):
@@ -153,6 +153,34 @@ class ModuleCircles(unittest.TestCase):
             root="main.rs",
         )
         self.assertEqual(found, [["cli", "run"]])
+
+
+class OneClock(unittest.TestCase):
+    def test_the_system_time_is_found_in_production_code_only(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        src = Path(folder.name) / "src"
+        src.mkdir()
+        (src / "lib.rs").write_text(textwrap.dedent("""\
+            mod stamp;
+            // Utc::now() in a comment, "SystemTime::now()" in a string
+            pub fn now() -> chrono::DateTime<chrono::Utc> {
+                chrono::Utc::now()
+            }
+            #[cfg(test)]
+            mod tests {
+                fn t() { let _ = chrono::Utc::now(); }
+            }
+        """))
+        (src / "stamp.rs").write_text(
+            "use shared::SystemClock;\nfn at() { let _ = std::time::SystemTime::now(); }\n"
+        )
+        found = [(file.name, line, what) for file, line, what in clock_reads(src)]
+        self.assertEqual(found, [
+            ("lib.rs", 4, "Utc::now"),
+            ("stamp.rs", 1, "SystemClock"),
+            ("stamp.rs", 2, "SystemTime::now"),
+        ])
 
 
 if __name__ == "__main__":
