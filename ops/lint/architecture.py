@@ -396,11 +396,9 @@ def read_file(src: Path, file: Path, path: tuple[str, ...], modules: dict[tuple[
     """Reads one source file into `modules` (its module, the inline modules it holds, and
     through each `mod x;` the files of its children)."""
     toks, mod_paths = production_tokens(tokens(file.read_text()))
-    # where `mod x;` looks for x: next to lib.rs / main.rs / mod.rs, in a folder named after any
-    # other file
-    own_dir = file.parent if file.name in ("lib.rs", "main.rs", "mod.rs") or file.parent == src / "bin" else file.with_suffix("")
-    if file.parent == src / "bin" and file.name != "main.rs":
-        own_dir = file.with_suffix("")
+    # where `mod x;` looks for x: next to a crate root or a mod.rs, else in a folder named after
+    # the file
+    own_dir = file.parent if not path or file.name == "mod.rs" else file.with_suffix("")
     stack = [(path, own_dir, -1)]  # module, its folder, the brace depth it opened at
     modules[path] = Module(path, file)
     depth, i = 0, 0
@@ -428,7 +426,9 @@ def read_file(src: Path, file: Path, path: tuple[str, ...], modules: dict[tuple[
                 continue
             if after == ";":
                 if i in mod_paths:
-                    candidates = [folder.parent / mod_paths[i] if folder != own_dir or file.name not in ("lib.rs", "main.rs", "mod.rs") else folder / mod_paths[i]]
+                    # `#[path]` is relative to the file's folder, or inside an inline module to
+                    # that module's folder
+                    candidates = [(file.parent if len(stack) == 1 else folder) / mod_paths[i]]
                 else:
                     candidates = [folder / f"{name}.rs", folder / name / "mod.rs"]
                 for candidate in candidates:
