@@ -132,10 +132,12 @@ api-types: frontend-deps
 
 # Static checks: rustfmt, clippy (warnings are errors), what docs/architecture.md claims (its
 # crate graph; domain crates free of web, database and adapter crates; no module circle in any
-# crate, read with cargo-modules 0.27, which .ci/run installs), ESLint and Prettier.
+# crate, read from the source by ops/lint/architecture.py, whose tests plant one of each kind),
+# ESLint and Prettier.
 lint: frontend-deps
     cargo fmt --all --check
     cargo clippy --workspace --all-targets -- -D warnings
+    python3 -m unittest discover ops/lint
     python3 ops/lint/architecture.py
     cd frontend && npm run lint
 

@@ -5,13 +5,39 @@
    (every edge drawn exists, every dependency between our crates is drawn);
 2. no domain crate (crates/domain/*) depends, directly or through another crate, on actix,
    sea-orm, reqwest or any adapter crate (crates/adapters/*) or the app;
-3. no crate has a module circle: the "uses" edges between its modules, as cargo-modules draws
-   them (`cargo modules dependencies --no-fns --no-types --no-traits`), form no cycle;
+3. no crate has a module circle, read from the source (`module_circles`, for each lib and bin
+   target of the crates under crates/): every .rs file reached from the target's root through
+   `mod x;` (and each inline `mod x { }`) is mapped to its module path; code gated to tests is
+   not read (`#[cfg(test)]` items and modules, and those of the test-support features
+   `testing` and `mocks`); comments and strings are not read. Every `crate::…`, `super::…`,
+   `self::…` path, and every path that starts with a child module's name or a name the module
+   imports, anywhere in the file (use trees with their nested groups, function bodies, generic
+   arguments, types, macro calls), is resolved to the module it names: the longest prefix that
+   is a module, then, when the next name is one that module imports (a re-export such as
+   `pub use order::Order;` in a parent, or a glob), the module that name comes from. Each
+   reference is an edge from the file's module to that module, with these rules:
+   - an inline `mod x { }` is part of the file that holds it (a reference into it is a
+     reference to its file's module, and what it references is its file's);
+   - a `mod x;` declaration is not an edge; a reference to the module itself is none;
+   - every other reference is, between siblings (a child's `super::x` where x is a sibling:
+     child -> x) as between a child and its parent or any ancestor (`super::Item` of an item
+     defined in the parent: child -> parent; a parent's `pub use child::Item`: parent ->
+     child). So a parent and its child that use each other are a circle: a parent declares
+     and re-exports, its children use their siblings, not it;
+   - a reference that leaves the crate (another crate, std, a re-export of one) is no edge.
+   Every strongly connected part of more than one module is a circle, reported with its
+   modules and one referencing line (file:line) for each edge between them;
 4. every service an instance hands its handlers (each `web::Data<…>` field of `Services` in
-   crates/app/src/wiring.rs) is named in it.
+   crates/app/src/wiring.rs) is named in it;
+5. one clock: no production code reads the system time itself (`Utc::now()`,
+   `SystemTime::now()`, `chrono::Utc::now`) or names `SystemClock`, outside the clock's home
+   (`CLOCK_HOMES`: the app's `AppClock` and the shared kernel's system clock); read as part 3
+   reads (tests and test-support code aside). The places there were when this check came are
+   listed as debt (`CLOCK_DEBT`, a count per file): any new one fails.
 
-Prints each finding and exits 1 when there is one. Python 3.11 standard library only; part 3
-needs cargo-modules (`.ci/run` installs it).
+Prints each finding and exits 1 when there is one. Python 3.11 standard library only (and
+`cargo metadata`). The module reader's tests plant a circle of each kind:
+`python3 -m unittest discover ops/lint`.
 """
 
 from __future__ import annotations
@@ -112,23 +138,6 @@ def check_domain(meta: dict, crates: dict[str, dict]) -> list[str]:
     return problems
 
 
-def module_edges(package: str, target: list[str]) -> set[tuple[str, str]]:
-    out = subprocess.run(
-        ["cargo", "modules", "dependencies", "--package", package, *target,
-         "--no-fns", "--no-types", "--no-traits", "--no-externs", "--no-sysroot", "--no-owns"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    edges = set()
-    for match in re.finditer(r'"([^"]+)"\s*->\s*"([^"]+)"\s*\[label="uses"', out):
-        a, b = match.group(1), match.group(2)
-        if a != b:
-            edges.add((a, b))
-    return edges
-
-
 def circles(edges: set[tuple[str, str]]) -> list[list[str]]:
     """The strongly connected parts of more than one module (Tarjan)."""
     graph: dict[str, list[str]] = {}
@@ -167,20 +176,517 @@ def circles(edges: set[tuple[str, str]]) -> list[list[str]]:
     return found
 
 
+# ---------------------------------------------------------------------------------------------
+# Part 3: module circles, read from the source.
+
+TOKEN = re.compile(
+    r"""
+      (?P<line_comment>//[^\n]*)
+    | (?P<block_comment>/\*)
+    | (?P<raw_string>b?r(?P<hashes>\#*)"(?:.|\n)*?"(?P=hashes))
+    | (?P<string>b?"(?:\\.|[^"\\])*")
+    | (?P<char>b?'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])')
+    | (?P<lifetime>'[A-Za-z_]\w*)
+    | (?P<ident>(?:r\#)?[A-Za-z_]\w*)
+    | (?P<number>\d[\w.]*)
+    | (?P<punct>::|->|=>|\S)
+    """,
+    re.X | re.S,
+)
+
+
+def tokens(text: str) -> list[tuple[str, str, int]]:
+    """(kind, text, line) for a Rust source: comments dropped, string contents kept whole (one
+    token), so a path inside a comment, a string or a doc link is not a reference."""
+    out, pos, line = [], 0, 1
+    while True:
+        match = TOKEN.search(text, pos)
+        if not match:
+            return out
+        line += text.count("\n", pos, match.start())
+        kind = match.lastgroup if match.lastgroup != "hashes" else "raw_string"
+        if match.group("raw_string") is not None:
+            kind = "string"
+        end = match.end()
+        if kind == "block_comment":
+            depth, end = 1, match.end()
+            while depth and end < len(text):
+                if text.startswith("/*", end):
+                    depth, end = depth + 1, end + 2
+                elif text.startswith("*/", end):
+                    depth, end = depth - 1, end + 2
+                else:
+                    end += 1
+        elif kind != "line_comment":
+            value = match.group()
+            out.append((kind, value.removeprefix("r#") if kind == "ident" else value, line))
+        line += text.count("\n", match.start(), end)
+        pos = end
+
+
+def split_top(toks: list[tuple[str, str, int]]) -> list[list[tuple[str, str, int]]]:
+    """Splits a token list at the commas outside any bracket."""
+    parts, depth, current = [], 0, []
+    for tok in toks:
+        if tok[1] in "([{":
+            depth += 1
+        elif tok[1] in ")]}":
+            depth -= 1
+        if tok[1] == "," and depth == 0:
+            parts.append(current)
+            current = []
+        else:
+            current.append(tok)
+    if current:
+        parts.append(current)
+    return parts
+
+
+TEST_FEATURES = {'"testing"', '"mocks"'}
+
+
+def test_only(pred: list[tuple[str, str, int]]) -> bool:
+    """Whether a `cfg(…)` predicate holds only in test builds: `test`, the test-support
+    features (`testing`, `mocks`), `any` of those, `all` with one of them."""
+    words = [t[1] for t in pred]
+    if words == ["test"]:
+        return True
+    if len(words) == 3 and words[0] == "feature" and words[1] == "=":
+        return words[2] in TEST_FEATURES
+    if len(words) > 3 and words[0] in ("any", "all") and words[1] == "(" and words[-1] == ")":
+        parts = split_top(pred[2:-1])
+        if not parts:
+            return False
+        return (all if words[0] == "any" else any)(test_only(part) for part in parts)
+    return False
+
+
+def attribute_end(toks: list[tuple[str, str, int]], i: int) -> int:
+    """The index after the attribute `#[…]` (or `#![…]`) starting at i."""
+    j = i + 1
+    if toks[j][1] == "!":
+        j += 1
+    depth = 0
+    while j < len(toks):
+        if toks[j][1] in "([{":
+            depth += 1
+        elif toks[j][1] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return j
+
+
+def item_end(toks: list[tuple[str, str, int]], i: int) -> int:
+    """The index after the item, statement, field or arm starting at i (its attributes
+    included): a `;` or `,` outside brackets, or its `{ … }` body; never past a closing bracket
+    of what holds it."""
+    while i < len(toks) and toks[i][1] == "#" and i + 1 < len(toks) and toks[i + 1][1] == "[":
+        i = attribute_end(toks, i)
+    is_use = i < len(toks) and toks[i][1] == "use" or (
+        i + 1 < len(toks) and toks[i][1] == "pub" and toks[i + 1][1] in ("use", "(")
+        and "use" in [t[1] for t in toks[i : i + 8]]
+    )
+    depth = angle = 0
+    while i < len(toks):
+        text = toks[i][1]
+        if text in "([{":
+            depth += 1
+        elif text in ")]}":
+            if depth == 0:
+                return i
+            depth -= 1
+            if depth == 0 and text == "}" and not is_use:
+                return i + 1 + (i + 1 < len(toks) and toks[i + 1][1] in (";", ","))
+        elif text == "<":
+            angle += 1
+        elif text == ">":
+            angle = max(angle - 1, 0)
+        elif depth == 0 and (text == ";" or (text == "," and angle == 0 and not is_use)):
+            return i + 1
+        i += 1
+    return i
+
+
+def production_tokens(toks: list[tuple[str, str, int]]) -> tuple[list[tuple[str, str, int]], dict[int, str]]:
+    """The tokens without the items gated to test builds (`#[cfg(test)]` and the test-support
+    features); also the `#[path = "…"]` of each `mod` (by the index of its `mod` token in the
+    result)."""
+    out, paths, i, path = [], {}, 0, None
+    while i < len(toks):
+        if toks[i][1] == "#" and i + 1 < len(toks) and toks[i + 1][1] in ("[", "!"):
+            end = attribute_end(toks, i)
+            body = toks[i + 2 : end - 1] if toks[i + 1][1] == "[" else toks[i + 3 : end - 1]
+            words = [t[1] for t in body]
+            if toks[i + 1][1] == "[" and words[:2] == ["cfg", "("] and test_only(body[2:-1]):
+                i = item_end(toks, i)
+                path = None
+                continue
+            if words[:2] == ["path", "="] and len(words) == 3:
+                path = words[2].strip('"')
+            i = end
+            continue
+        if toks[i][1] == "mod" and path is not None:
+            paths[len(out)] = path
+            path = None
+        out.append(toks[i])
+        i += 1
+    return out, paths
+
+
+class Module:
+    def __init__(self, path: tuple[str, ...], file: Path) -> None:
+        self.path = path
+        self.file = file
+        # the node it is in the graph: the module of its file (an inline `mod x { }` is part of
+        # the file that holds it)
+        self.node = path
+        self.children: dict[str, tuple[str, ...]] = {}
+        self.items: set[str] = set()
+        # name -> the path it was imported from, as written (made absolute when asked)
+        self.imports: dict[str, list[str]] = {}
+        self.globs: list[list[str]] = []
+        # every path the module writes: (segments, file, line)
+        self.refs: list[tuple[list[str], Path, int]] = []
+
+
+ITEM_KEYWORDS = {"struct", "enum", "fn", "trait", "type", "const", "static", "union"}
+
+
+def use_tree(toks, i, prefix, out):
+    """Reads one use tree at toks[i]; appends (segments, bound name or '*', line) to out; returns
+    the index after it."""
+    segs = list(prefix)
+    if i < len(toks) and toks[i][1] == "::":  # `use ::extern_crate::…`
+        segs.append("::")
+        i += 1
+    while i < len(toks):
+        kind, text, line = toks[i]
+        if text == "{":
+            i += 1
+            while i < len(toks) and toks[i][1] != "}":
+                i = use_tree(toks, i, segs, out)
+                if i < len(toks) and toks[i][1] == ",":
+                    i += 1
+            return i + 1
+        if text == "*":
+            out.append((segs, "*", line))
+            return i + 1
+        if kind == "ident":
+            segs = segs + [text]
+            i += 1
+            if i < len(toks) and toks[i][1] == "::":
+                i += 1
+                continue
+            bound = text
+            if i + 1 < len(toks) and toks[i][1] == "as":
+                bound = toks[i + 1][1]
+                i += 2
+            if text == "self":
+                segs = segs[:-1]
+                bound = segs[-1] if bound == "self" and segs else bound
+            out.append((segs, bound, line))
+            return i
+        return i + 1
+    return i
+
+
+def read_file(src: Path, file: Path, path: tuple[str, ...], modules: dict[tuple[str, ...], Module]) -> None:
+    """Reads one source file into `modules` (its module, the inline modules it holds, and
+    through each `mod x;` the files of its children)."""
+    toks, mod_paths = production_tokens(tokens(file.read_text()))
+    # where `mod x;` looks for x: next to a crate root or a mod.rs, else in a folder named after
+    # the file
+    own_dir = file.parent if not path or file.name == "mod.rs" else file.with_suffix("")
+    stack = [(path, own_dir, -1)]  # module, its folder, the brace depth it opened at
+    modules[path] = Module(path, file)
+    depth, i = 0, 0
+    while i < len(toks):
+        kind, text, line = toks[i]
+        current, folder, _ = stack[-1]
+        module = modules[current]
+        prev = toks[i - 1][1] if i else ""
+        if text == "{":
+            depth += 1
+        elif text == "}":
+            depth -= 1
+            if stack[-1][2] == depth and len(stack) > 1:
+                stack.pop()
+        elif text == "mod" and i + 2 < len(toks) and toks[i + 1][0] == "ident":
+            name, after = toks[i + 1][1], toks[i + 2][1]
+            child = current + (name,)
+            module.children[name] = child
+            if after == "{":
+                modules[child] = Module(child, file)
+                modules[child].node = module.node
+                stack.append((child, folder / name, depth))
+                depth += 1
+                i += 3
+                continue
+            if after == ";":
+                if i in mod_paths:
+                    # `#[path]` is relative to the file's folder, or inside an inline module to
+                    # that module's folder
+                    candidates = [(file.parent if len(stack) == 1 else folder) / mod_paths[i]]
+                else:
+                    candidates = [folder / f"{name}.rs", folder / name / "mod.rs"]
+                for candidate in candidates:
+                    if candidate.is_file():
+                        read_file(src, candidate, child, modules)
+                        break
+            i += 3
+            continue
+        elif text == "use" and prev != "$":
+            leaves: list = []
+            i = use_tree(toks, i + 1, [], leaves)
+            for segs, bound, line in leaves:
+                if not segs or segs[0] == "::":
+                    continue
+                module.refs.append((segs, file, line))
+                if bound == "*":
+                    module.globs.append(segs)
+                elif bound != "_":
+                    module.imports.setdefault(bound, segs)
+            continue
+        elif text == "macro_rules" and i + 2 < len(toks) and toks[i + 1][1] == "!":
+            module.items.add(toks[i + 2][1])
+        elif text in ITEM_KEYWORDS and i + 1 < len(toks) and toks[i + 1][0] == "ident" and prev != "::":
+            module.items.add(toks[i + 1][1])
+        elif kind == "ident" and prev not in ("::", "$", ".") and i + 2 < len(toks) and toks[i + 1][1] == "::" and toks[i + 2][0] == "ident":
+            # a path: `a::b::c` (stops before `::<` or anything not a name)
+            if prev == "in" and i >= 3 and toks[i - 2][1] == "(" and toks[i - 3][1] == "pub":
+                i += 1
+                continue
+            segs, j = [text], i + 1
+            while j + 1 < len(toks) and toks[j][1] == "::" and toks[j + 1][0] == "ident":
+                segs.append(toks[j + 1][1])
+                j += 2
+            module.refs.append((segs, file, line))
+            i = j
+            continue
+        i += 1
+
+
+class Crate:
+    """A crate's modules, read from its source; `edges` are the module graph's edges, each with
+    the first line that makes it."""
+
+    def __init__(self, src: Path, root: str = "lib.rs") -> None:
+        self.src = src
+        self.modules: dict[tuple[str, ...], Module] = {}
+        read_file(src, src / root, (), self.modules)
+        self._resolving: set = set()
+        self.edges: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[Path, int]] = {}
+        for module in self.modules.values():
+            for segs, file, line in module.refs:
+                target = self.resolve(module.path, segs)
+                if target is None or self.modules[target].node == module.node:
+                    continue
+                self.edges.setdefault((module.node, self.modules[target].node), (file, line))
+
+    def absolute(self, here: tuple[str, ...], segs: list[str], depth: int = 0) -> list[str] | None:
+        """The path from the crate root a path written in module `here` names, or None when it
+        leaves the crate (another crate, std, a local name)."""
+        first = segs[0]
+        if first == "crate":
+            return segs[1:]
+        if first == "self":
+            return list(here) + segs[1:]
+        if first == "super":
+            n = 0
+            while n < len(segs) and segs[n] == "super":
+                n += 1
+            return list(here[: max(len(here) - n, 0)]) + segs[n:]
+        module = self.modules.get(here)
+        if module is None:
+            return None
+        if first in module.children:
+            return list(here) + segs
+        if first in module.imports and depth < 16 and (here, first) not in self._resolving:
+            self._resolving.add((here, first))
+            try:
+                base = self.absolute(here, module.imports[first], depth + 1)
+            finally:
+                self._resolving.discard((here, first))
+            return None if base is None else base + segs[1:]
+        return None
+
+    def resolve(self, here: tuple[str, ...], segs: list[str], depth: int = 0) -> tuple[str, ...] | None:
+        """The module a path written in `here` names: the longest prefix that is a module, then,
+        when the next name is one that module imports (a re-export), where that name comes
+        from."""
+        path = self.absolute(here, segs)
+        if path is None:
+            return None
+        return self.locate(path, depth)
+
+    def locate(self, path: list[str], depth: int = 0) -> tuple[str, ...] | None:
+        current: tuple[str, ...] = ()
+        for i, name in enumerate(path):
+            module = self.modules[current]
+            if name in module.children and module.children[name] in self.modules:
+                current = module.children[name]
+                continue
+            if name in module.items or depth > 16:
+                return current
+            if name in module.imports:
+                if (current, name) in self._resolving:
+                    return current
+                self._resolving.add((current, name))
+                try:
+                    source = self.absolute(current, module.imports[name])
+                    return None if source is None else self.locate(source + path[i + 1 :], depth + 1)
+                finally:
+                    self._resolving.discard((current, name))
+            for glob in module.globs:
+                source = self.absolute(current, glob)
+                if source is None:
+                    continue
+                holder = self.locate(source, depth + 1)
+                if holder is not None and holder in self.modules:
+                    held = self.modules[holder]
+                    if name in held.items or name in held.imports or name in held.children:
+                        return self.locate(list(holder) + path[i:], depth + 1)
+            return current
+        return current
+
+    def name(self, path: tuple[str, ...]) -> str:
+        return "::".join(path) if path else "crate"
+
+
+def module_circles(src: Path, root: str = "lib.rs") -> list[tuple[list[str], list[str]]]:
+    """The module circles of the crate whose sources are in `src` (from `root`, lib.rs or a
+    binary's file): for each, its modules and, for each edge between them, `a -> b: file:line`."""
+    crate = Crate(src, root)
+    found = []
+    for part in circles(set(crate.edges)):
+        members = set(part)
+        evidence = []
+        for (a, b), (file, line) in sorted(crate.edges.items()):
+            if a in members and b in members:
+                where = file.relative_to(ROOT) if file.is_relative_to(ROOT) else file.relative_to(src)
+                evidence.append(f"{crate.name(a)} -> {crate.name(b)}: {where}:{line}")
+        found.append(([crate.name(p) for p in part], evidence))
+    return found
+
+
+# The clock's home: the port's system clock and the app's one clock, the only production code
+# that may read the system time.
+CLOCK_HOMES = {
+    "crates/domain/shared/src/clock.rs",
+    "crates/app/src/auth/clock.rs",
+}
+# DEBT (issue 35, item 8: "one clock"): production code that reads the system time itself or
+# names `SystemClock`, as it stood when the check came (39 places in 23 files), with how many
+# places each may keep. The check fails on any new place, in these files or any other; each one
+# that goes should take its count down (the check notes a count above what it finds), and the
+# file out of the list at 0.
+CLOCK_DEBT = {
+    # the app: the push events' purge in the background loops; the Discord OAuth state cookie
+    "crates/app/src/background.rs": 1,
+    "crates/app/src/routes/discord.rs": 2,
+    # domain crates: the catalog admin's default clock, the chat versions' check time, and the
+    # crates that re-export `SystemClock`
+    "crates/domain/catalog/src/admin.rs": 2,
+    "crates/domain/chat/src/lib.rs": 1,
+    "crates/domain/chat/src/ports.rs": 1,
+    "crates/domain/chat/src/versions.rs": 2,
+    "crates/domain/orders/src/lib.rs": 1,
+    "crates/domain/promo/src/lib.rs": 1,
+    "crates/domain/proofs/src/lib.rs": 1,
+    "crates/domain/shared/src/lib.rs": 1,
+    # adapters: the mail file names, the media sweep, the session expiry, and the store's
+    # writes stamped with the system time instead of the caller's clock
+    "crates/adapters/mail/src/outbox.rs": 1,
+    "crates/adapters/media/src/store.rs": 1,
+    "crates/adapters/sessions/src/database.rs": 3,
+    "crates/adapters/store/src/accounts.rs": 6,
+    "crates/adapters/store/src/admin_products.rs": 6,
+    "crates/adapters/store/src/audit.rs": 1,
+    "crates/adapters/store/src/backup.rs": 1,
+    "crates/adapters/store/src/delivery.rs": 1,
+    "crates/adapters/store/src/orders.rs": 1,
+    "crates/adapters/store/src/products.rs": 1,
+    "crates/adapters/store/src/promo.rs": 1,
+    "crates/adapters/store/src/push.rs": 1,
+    "crates/adapters/store/src/tickets.rs": 2,
+}
+
+
+def clock_reads(src: Path, root: str = "lib.rs") -> list[tuple[Path, int, str]]:
+    """Where the production code of a crate (read as the module reader reads it: tests and
+    test-support code aside, comments and strings too) reads the system time on its own:
+    `Utc::now()`, `SystemTime::now()`, `chrono::Utc::now`, or names `SystemClock`."""
+    found = []
+    crate = Crate(src, root)
+    for file in sorted({module.file for module in crate.modules.values()}):
+        toks, _ = production_tokens(tokens(file.read_text()))
+        for i, (kind, text, line) in enumerate(toks):
+            words = [t[1] for t in toks[i : i + 3]]
+            if text == "SystemClock":
+                found.append((file, line, "SystemClock"))
+            elif words in (["Utc", "::", "now"], ["SystemTime", "::", "now"]):
+                found.append((file, line, f"{text}::now"))
+    return found
+
+
+def targets(crates: dict[str, dict]) -> list[tuple[str, str, Path, str]]:
+    """(package, label, src folder, root file) of each lib and bin target of the crates under
+    crates/ whose root is in its src/."""
+    found = []
+    for name, package in sorted(crates.items()):
+        src = Path(package["manifest_path"]).parent / "src"
+        if not src.is_relative_to(ROOT / "crates"):
+            continue
+        for target in package["targets"]:
+            if not {"lib", "proc-macro", "bin"} & set(target["kind"]):
+                continue
+            root = Path(target["src_path"])
+            if not root.is_relative_to(src):
+                continue
+            label = "lib" if "bin" not in target["kind"] else f"bin {target['name']}"
+            found.append((package["name"], label, src, str(root.relative_to(src))))
+    return found
+
+
 def check_modules(crates: dict[str, dict]) -> list[str]:
     problems = []
-    for name, package in sorted(crates.items()):
-        kinds = {kind for t in package["targets"] for kind in t["kind"]}
-        targets = []
-        if "lib" in kinds or "proc-macro" in kinds:
-            targets.append(["--lib"])
-        for t in package["targets"]:
-            if "bin" in t["kind"]:
-                targets.append(["--bin", t["name"]])
-        for target in targets:
-            for part in circles(module_edges(package["name"], target)):
-                problems.append(f"module circle in {package['name']} ({' '.join(target)}): {' <-> '.join(part)}")
+    for package, label, src, root in targets(crates):
+        for modules, evidence in module_circles(src, root):
+            lines = "".join(f"\n    {edge}" for edge in evidence)
+            problems.append(f"module circle in {package} ({label}): {' <-> '.join(modules)}{lines}")
     return problems
+
+
+def check_clock(crates: dict[str, dict]) -> tuple[list[str], list[str]]:
+    """One clock: the problems (a place beyond the clock's home and the debt above), and notes
+    (a debt count higher than what is left)."""
+    places: dict[str, list[str]] = {}
+    seen = set()
+    for _, _, src, root in targets(crates):
+        for file, line, what in clock_reads(src, root):
+            if (file, line, what) in seen:
+                continue
+            seen.add((file, line, what))
+            places.setdefault(str(file.relative_to(ROOT)), []).append(f"{file.relative_to(ROOT)}:{line}: {what}")
+    problems, notes = [], []
+    for file, found in sorted(places.items()):
+        if file in CLOCK_HOMES:
+            continue
+        allowed = CLOCK_DEBT.get(file, 0)
+        if len(found) > allowed:
+            problems.append(
+                f"the system time read outside the clock (crates/app/src/auth/clock.rs), {len(found)} "
+                f"place(s) where {allowed} are allowed: take the clock as a port instead"
+                + "".join(f"\n    {place}" for place in found)
+            )
+        elif len(found) < allowed:
+            notes.append(f"note: {file} keeps {len(found)} of its {allowed} clock debt: lower CLOCK_DEBT")
+    for file, allowed in sorted(CLOCK_DEBT.items()):
+        if file not in places:
+            notes.append(f"note: {file} keeps none of its {allowed} clock debt: take it out of CLOCK_DEBT")
+    return problems, notes
 
 
 def check_services() -> list[str]:
@@ -203,8 +709,11 @@ def main() -> int:
     meta = metadata()
     crates, edges = workspace_graph(meta)
     problems = check_crate_graph(edges) + check_domain(meta, crates) + check_services()
-    if "--no-modules" not in sys.argv:
-        problems += check_modules(crates)
+    problems += check_modules(crates)
+    clock_problems, notes = check_clock(crates)
+    problems += clock_problems
+    for note in notes:
+        print(note)
     for problem in problems:
         print(problem)
     print(f"architecture: {len(problems)} problem(s)")

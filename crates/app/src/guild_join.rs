@@ -16,7 +16,7 @@ use crate::settings::Settings;
 /// The joins over this shop's store (the tokens sealed at rest), Discord and clock, held by
 /// Discord's limits.
 pub type ShopGuildJoins =
-    GuildJoins<GuildJoinStore, DiscordGuildDoor, AppClock, crate::outbox::DiscordGate>;
+    GuildJoins<GuildJoinStore, DiscordGuildDoor, AppClock, crate::discord_gate::DiscordGate>;
 
 /// The seal of the buyers' access tokens while their join is pending, keyed from the session
 /// key (`session.key`, which every instance shares) under a label of its own
@@ -42,7 +42,7 @@ pub fn build(
     let joins = GuildJoinStore::new(store.clone(), token_seal(settings)?);
     Ok(Some(
         GuildJoins::new(joins, door, clock, settings.mail.retry())
-            .gated(crate::outbox::discord_gate(store, settings)),
+            .gated(crate::discord_gate::discord_gate(store, settings)),
     ))
 }
 

@@ -5,6 +5,8 @@ mod background;
 mod checkout;
 mod cli;
 pub mod client_ip;
+mod discord_gate;
+mod dispute_gateway;
 mod disputes;
 mod error;
 pub mod events;

@@ -17,30 +17,24 @@ use std::time::Duration;
 
 use discord::{DiscordTickets, StaffNotifier};
 use orders::tickets::{Tickets, TICKET_CHANNEL};
-use orders::{DiscordLimits, Dispatcher, OutboxWorker, StaffAlerts, STAFF_CHANNEL};
+use orders::{Dispatcher, OutboxWorker, StaffAlerts, STAFF_CHANNEL};
 use store::Store;
 use tokio::sync::Notify;
 
 use crate::auth::AppClock;
+use crate::discord_gate::{discord_gate, DiscordGate};
 use crate::guild_join::ShopGuildJoins;
 use crate::rounds::{Loop, Rounds};
 use crate::services::TrackingService;
 
 /// The Discord ticket of each paid order.
 pub type ShopTickets = Tickets<Store, DiscordTickets>;
-/// Discord's limits on the shop's bot, shared by every instance through the database.
-pub type DiscordGate = DiscordLimits<Store>;
 type StaffWorker = OutboxWorker<Store, StaffAlerts<Store, StaffNotifier>, AppClock, DiscordGate>;
 type TicketWorker = OutboxWorker<Store, ShopTickets, AppClock, DiscordGate>;
 
 /// The tickets, when Discord's ticket settings are there (`None`: the order page is the ticket).
 #[derive(Clone)]
 pub struct TicketService(pub Option<ShopTickets>);
-
-/// The gate of every Discord job, with `discord.invalid_request_budget`.
-pub fn discord_gate(store: Store, settings: &crate::settings::Settings) -> DiscordGate {
-    DiscordLimits::new(store, settings.discord.invalid_request_budget)
-}
 
 /// Everything the outbox's lanes run.
 pub struct Outbox {

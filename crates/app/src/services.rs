@@ -30,7 +30,7 @@ pub type OrderMessagesService =
 /// Refunds through the payment provider, the provider's refunds and disputes, risky payments
 /// and fraud warnings.
 pub type AfterSaleService =
-    aftersale::AfterSale<crate::snapshot::EventsStore, AppClock, crate::disputes::ShopRisk>;
+    aftersale::AfterSale<crate::snapshot::EventsStore, AppClock, crate::dispute_gateway::ShopRisk>;
 
 /// The super_admin's blocklist.
 pub type BlocklistService = blocklist::BlocklistAdmin<Store, AppClock>;

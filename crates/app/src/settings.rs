@@ -7,6 +7,8 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
+pub use crate::auth::session::SessionSettings;
+
 /// Where the shop runs: each has its own file in `config/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -675,34 +677,6 @@ impl Default for MailSettings {
             retry_base_seconds: 30,
             retry_max_seconds: 3600,
             queue_poll_ms: 1000,
-        }
-    }
-}
-
-/// The session cookie and store.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
-pub struct SessionSettings {
-    /// 64 or more random bytes, base64. Required: the shop does not start without it.
-    pub key: secrecy::SecretString,
-    /// Send the cookie over HTTPS only (production).
-    pub secure: bool,
-    /// Keep sessions in Redis instead of the database, e.g. `redis://127.0.0.1:6379`.
-    pub redis_url: Option<String>,
-    /// A staff session (admin, super_admin) ends this long after logging in, however busy.
-    pub staff_max_age_hours: u64,
-    /// A customer session ends this long after logging in.
-    pub customer_max_age_days: u64,
-}
-
-impl Default for SessionSettings {
-    fn default() -> Self {
-        SessionSettings {
-            key: String::new().into(),
-            secure: false,
-            redis_url: None,
-            staff_max_age_hours: 12,
-            customer_max_age_days: 30,
         }
     }
 }

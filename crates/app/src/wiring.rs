@@ -251,7 +251,7 @@ impl Services {
         let aftersale = aftersale::AfterSale::new(
             events_store.clone(),
             clock.clone(),
-            crate::disputes::ShopRisk::build(settings)?,
+            crate::dispute_gateway::ShopRisk::build(settings)?,
             settings.payments.policy(),
         );
         let chat = Arc::new(

@@ -7,8 +7,8 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use disputes::{
-    Claim, Communication, DeliveryRecord, Dispute, DisputeCounts, DisputeFacts, DisputeRepository,
-    EvidenceState, RecordLine, RefundPolicyShown, StagedFiles, WarnedOrder,
+    Claim, DeliveryRecord, Dispute, DisputeCounts, DisputeFacts, DisputeRepository, EvidenceState,
+    StagedFiles, WarnedOrder,
 };
 use orders::{OrderId, PaymentProvider};
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
@@ -682,72 +682,5 @@ impl DisputeRepository for Store {
             .warned("WHERE order_id = ?", vec![order.get().into()])
             .await?
             .pop())
-    }
-}
-
-/// What a mail of this kind told the buyer, for the customer communication file.
-pub(crate) fn mail_summary(kind: &str, order: i64) -> (String, String) {
-    let (title, body) = match kind {
-        "receipt" => (
-            format!("Your Garden Shop order #{order} is paid"),
-            "The receipt: the items, the total paid, the link to the order page, and how the \
-             delivery works (join the private server when staff pick the order up, press \
-             \"I'm in the game\", accept the trade).",
-        ),
-        "claimed" => (
-            format!("Order #{order}: staff are waiting in the game"),
-            "A member of staff took the order and waits in the private server; the mail links \
-             to the order page with the server link.",
-        ),
-        "delivered" => (
-            format!("Order #{order} was delivered"),
-            "The items were traded in the game; the mail links to the order page, where the \
-             buyer can confirm receipt.",
-        ),
-        "refunded" => (
-            format!("Order #{order} was refunded"),
-            "The payment was given back.",
-        ),
-        other => (format!("Order #{order}: {other}"), ""),
-    };
-    (title, body.to_owned())
-}
-
-/// A sent mail as a communication.
-pub(crate) fn mail_communication(kind: &str, order: i64, at: DateTime<Utc>) -> Communication {
-    let (title, body) = mail_summary(kind, order);
-    Communication {
-        at,
-        channel: "e-mail".to_owned(),
-        title,
-        body,
-        mail_kind: Some(kind.to_owned()),
-    }
-}
-
-/// An order line as the record shows it.
-pub(crate) fn record_line(name: String, quantity: i32, unit_cents: i64) -> RecordLine {
-    RecordLine {
-        name,
-        quantity: u32::try_from(quantity).unwrap_or(0),
-        unit_price: cents_text(unit_cents),
-    }
-}
-
-/// `1234` cents as `12.34`.
-pub(crate) fn cents_text(cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let cents = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", cents / 100, cents % 100)
-}
-
-/// The refund policy shown with an order placed at `at`.
-pub(crate) fn policy_shown(version: Option<String>, at: DateTime<Utc>) -> RefundPolicyShown {
-    RefundPolicyShown {
-        recorded: version.is_some(),
-        version: version.unwrap_or_default(),
-        url: String::new(),
-        text: String::new(),
-        shown_at: at,
     }
 }

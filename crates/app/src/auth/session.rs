@@ -12,9 +12,36 @@ use actix_web::HttpRequest;
 use anyhow::{bail, Context};
 use base64::Engine;
 use secrecy::ExposeSecret;
+use serde::Deserialize;
 pub use sessions::ShopSessionStore;
 
-use crate::settings::SessionSettings;
+/// The session cookie and store.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct SessionSettings {
+    /// 64 or more random bytes, base64. Required: the shop does not start without it.
+    pub key: secrecy::SecretString,
+    /// Send the cookie over HTTPS only (production).
+    pub secure: bool,
+    /// Keep sessions in Redis instead of the database, e.g. `redis://127.0.0.1:6379`.
+    pub redis_url: Option<String>,
+    /// A staff session (admin, super_admin) ends this long after logging in, however busy.
+    pub staff_max_age_hours: u64,
+    /// A customer session ends this long after logging in.
+    pub customer_max_age_days: u64,
+}
+
+impl Default for SessionSettings {
+    fn default() -> Self {
+        SessionSettings {
+            key: String::new().into(),
+            secure: false,
+            redis_url: None,
+            staff_max_age_hours: 12,
+            customer_max_age_days: 30,
+        }
+    }
+}
 
 pub const COOKIE_NAME: &str = "garden_session";
 

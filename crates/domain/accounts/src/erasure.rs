@@ -5,6 +5,7 @@ use std::future::Future;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
+use crate::bucket;
 use crate::{Email, RepoError, UserId};
 
 /// What an erased account leaves on the orders that are kept, and what else names it.
@@ -40,7 +41,6 @@ pub struct Erasure {
 impl Erasure {
     /// The erasure of `user` at `at`, keeping the evidence of orders paid within `retention`.
     pub fn of(user: UserId, email: &Email, at: DateTime<Utc>, retention: TimeDelta) -> Self {
-        use crate::service::bucket;
         Erasure {
             user,
             email: format!("deleted-{user}@deleted.invalid"),

@@ -5,6 +5,7 @@
 //! Everything outside (the database, mail, the clock, randomness, password hashing) is a port,
 //! so every rule here is tested with mocks and a fixed clock.
 
+mod bucket;
 mod erasure;
 mod error;
 pub mod models;

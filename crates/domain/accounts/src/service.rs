@@ -3,6 +3,7 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 use shared::{admit, forget, give_back, seconds_until, Actor, RateLimiter, Refused, Rule};
 
+use crate::bucket;
 use crate::{
     AccountMail, Clock, Email, ForgotPasswordError, LoginError, Mailer, NewUser, Password,
     PasswordHasher, PendingSignup, Randomness, RepoError, ResetPasswordError, ResetToken, Role,
@@ -69,16 +70,6 @@ impl Default for Limits {
             evidence_retention: Duration::from_secs(120 * 24 * 60 * 60),
         }
     }
-}
-
-/// The rate limit buckets of this crate (the stored key is `bucket:key`).
-pub(crate) mod bucket {
-    pub const LOGIN_ADDRESS: &str = "login-address";
-    pub const LOGIN_IP: &str = "login-ip";
-    pub const CODE_ADDRESS: &str = "signup-code-address";
-    pub const CODE_IP: &str = "signup-code-ip";
-    pub const CODE_CHECK_IP: &str = "signup-verify-ip";
-    pub const RESET_ADDRESS: &str = "reset-address";
 }
 
 /// What a counted password check found.

@@ -8,48 +8,14 @@
 //! permission, the token is invalid or revoked) gives up at once. The token is deleted as soon
 //! as the join is made or given up, and expired joins are swept, so no token stays behind.
 
-use std::fmt;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 
+pub use crate::models::{AccessToken, GuildAccess};
 use crate::{Clock, DiscordId, JobFailed, JobGate, MailRetry, Open, OrderError};
-
-/// A buyer's OAuth access token. Its `Debug` and `Display` never show it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct AccessToken(String);
-
-impl AccessToken {
-    pub fn new(token: impl Into<String>) -> Self {
-        AccessToken(token.into())
-    }
-
-    /// The token itself, for the one request that needs it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for AccessToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("AccessToken(***)")
-    }
-}
-
-/// What a Discord link gives the shop to add the buyer to its server: the token and how long
-/// it works from now.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GuildAccess {
-    pub token: AccessToken,
-    pub lasts: Duration,
-}
-
-impl GuildAccess {
-    /// How long a token works when Discord's answer does not say (Discord's own is 7 days).
-    pub const DEFAULT_LIFETIME: Duration = Duration::days(7);
-}
 
 /// A join waiting to be made.
 #[derive(Debug, Clone, PartialEq, Eq)]

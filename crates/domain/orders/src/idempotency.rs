@@ -15,8 +15,6 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
-use crate::Order;
-
 /// How long a key answers the order it placed; afterwards it places a new one.
 pub const IDEMPOTENCY_WINDOW_HOURS: i64 = 24;
 
@@ -104,18 +102,6 @@ pub struct KeyedPlacement {
     /// An order placed with the same key at or after this time answers instead; an older one
     /// lets go of the key.
     pub since: DateTime<Utc>,
-}
-
-/// An order placed under a key, as a repeated checkout finds it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KeyedOrder {
-    pub order: Order,
-    /// The fingerprint of the request that placed it.
-    pub fingerprint: String,
-    /// Its payment page, once it was opened and recorded.
-    pub payment_url: Option<String>,
-    /// The browser session's token it was placed with (for the caps on unpaid orders).
-    pub buyer_token: Option<String>,
 }
 
 #[cfg(test)]

@@ -36,8 +36,8 @@ pub use guild_join::{
     PendingGuildJoin,
 };
 pub use idempotency::{
-    IdempotencyKey, InvalidIdempotencyKey, KeyedOrder, KeyedPlacement, ScopedKey,
-    IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS,
+    IdempotencyKey, InvalidIdempotencyKey, KeyedPlacement, ScopedKey, IDEMPOTENCY_WINDOW_HOURS,
+    PAGE_GRACE_SECONDS,
 };
 pub use lifecycle::{
     Channel, Dispatch, Dispatcher, InvalidRequest, JobFailed, JobGate, JobHandler, JobRound,
@@ -49,9 +49,10 @@ pub use models::{
     drop_caps, frees_up_in, stock_problems, takes_a_drop, AccountCap, AccountCapReached, Amounts,
     Buyer, CapHolder, CartItem, CheckoutLimits, CheckoutRequest, Confirmation, Dispute,
     DisputeOutcome, DropHolders, DropHolding, Email, HeldBy, HeldUnits, HoldReason, InvalidEmail,
-    Lifecycle, NewHold, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo, OrderStatus,
-    Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps, PlacedOrder,
-    ProviderEvent, Release, RequestedItem, Reservation, RiskHold, StaffMember, TransitionError,
+    KeyedOrder, Lifecycle, NewHold, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
+    OrderStatus, Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps,
+    PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, RiskHold, StaffMember,
+    TransitionError,
 };
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,

@@ -8,11 +8,12 @@ use promo::{Clock, PromoRepository};
 use crate::gateways::{
     CaptureOutcome, HostedCheckoutRequest, PaymentCapture, PaymentError, PaymentGateway,
 };
-use crate::idempotency::{KeyedOrder, ScopedKey, IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS};
+use crate::idempotency::{ScopedKey, IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS};
 use crate::{
     Blocklist, Checkout, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError,
-    Confirmation, Order, OrderError, OrderId, OrderRepository, OrderStatus, PaymentNotice,
-    PaymentProvider, PlacedOrder, ProductLookup, TransitionError, PAYMENT_WINDOW_MINUTES,
+    Confirmation, KeyedOrder, Order, OrderError, OrderId, OrderRepository, OrderStatus,
+    PaymentNotice, PaymentProvider, PlacedOrder, ProductLookup, TransitionError,
+    PAYMENT_WINDOW_MINUTES,
 };
 
 /// Where the provider sends the shopper back.

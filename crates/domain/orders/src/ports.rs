@@ -5,11 +5,11 @@ use chrono::{DateTime, Utc};
 use shared::UserId;
 
 use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
-use crate::idempotency::{KeyedOrder, ScopedKey};
+use crate::idempotency::ScopedKey;
 use crate::{
-    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, DropHolders, HeldUnits, NewHold,
-    NewOrder, Order, OrderError, OrderId, OrderStatus, PaymentNotice, PaymentProvider, PendingCaps,
-    PlaceError, PlacedOrder, ProviderEvent, Release, ReleaseError, Reservation,
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, DropHolders, HeldUnits, KeyedOrder,
+    NewHold, NewOrder, Order, OrderError, OrderId, OrderStatus, PaymentNotice, PaymentProvider,
+    PendingCaps, PlaceError, PlacedOrder, ProviderEvent, Release, ReleaseError, Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.

@@ -1,5 +1,6 @@
 mod buyer;
 mod checkout;
+mod guild_access;
 mod hold;
 mod limits;
 mod order;
@@ -11,14 +12,15 @@ pub use buyer::{Buyer, Email, InvalidEmail};
 pub use checkout::{
     CheckoutRequest, Confirmation, PaymentNotice, PlacedOrder, Release, RequestedItem,
 };
+pub use guild_access::{AccessToken, GuildAccess};
 pub use hold::{HoldReason, NewHold, RiskHold};
 pub use limits::{
     frees_up_in, AccountCap, AccountCapReached, CapHolder, CheckoutLimits, DropHolders,
     DropHolding, HeldBy, HeldUnits, OrderHolder, PendingCapReached, PendingCaps,
 };
 pub use order::{
-    Amounts, Dispute, DisputeOutcome, NewOrder, Order, OrderId, OrderLine, OrderPromo, Payment,
-    PaymentProvider, ProviderEvent,
+    Amounts, Dispute, DisputeOutcome, KeyedOrder, NewOrder, Order, OrderId, OrderLine, OrderPromo,
+    Payment, PaymentProvider, ProviderEvent,
 };
 pub use reservation::{drop_caps, stock_problems, takes_a_drop, CartItem, Reservation};
 pub use staff::StaffMember;

@@ -197,6 +197,18 @@ pub struct Order {
     lifecycle: Lifecycle,
 }
 
+/// An order placed under a key, as a repeated checkout finds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyedOrder {
+    pub order: Order,
+    /// The fingerprint of the request that placed it.
+    pub fingerprint: String,
+    /// Its payment page, once it was opened and recorded.
+    pub payment_url: Option<String>,
+    /// The browser session's token it was placed with (for the caps on unpaid orders).
+    pub buyer_token: Option<String>,
+}
+
 impl Order {
     /// A placed order: pending, no payment reference yet.
     pub fn placed(id: OrderId, new: NewOrder) -> Self {

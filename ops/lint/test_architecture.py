@@ -1,0 +1,187 @@
+"""The module circle reader of architecture.py, on small crates planted in a temporary folder
+(`python3 -m unittest discover ops/lint`, run by `just lint`)."""
+
+from __future__ import annotations
+
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+from architecture import clock_reads, module_circles
+
+
+class ModuleCircles(unittest.TestCase):
+    def plant(self, files: dict[str, str]) -> Path:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        src = Path(folder.name) / "src"
+        for name, text in files.items():
+            path = src / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text))
+        return src
+
+    def circles(self, files: dict[str, str], root: str = "lib.rs") -> list[list[str]]:
+        return [modules for modules, _ in module_circles(self.plant(files), root)]
+
+    def test_a_crate_without_a_circle_has_none(self):
+        found = self.circles({
+            "lib.rs": """
+                mod a;
+                mod b;
+                pub use a::Thing;
+                pub use b::{other, Other};
+            """,
+            "a.rs": "pub struct Thing;\n",
+            "b.rs": """
+                use crate::a::Thing;
+                // crate::b is not a reference, nor is "crate::b::Other" in a string
+                pub struct Other(Option<Thing>);
+                pub fn other() -> crate::Thing { Thing }
+            """,
+        })
+        self.assertEqual(found, [])
+
+    def test_a_circle_of_use_statements(self):
+        found = self.circles({
+            "lib.rs": "mod a;\nmod b;\n",
+            "a.rs": "use crate::b::B;\npub struct A(B);\n",
+            "b.rs": "use crate::a::A;\npub struct B(Box<A>);\n",
+        })
+        self.assertEqual(found, [["a", "b"]])
+
+    def test_a_circle_through_a_path_in_a_function_body(self):
+        found = self.circles({
+            "lib.rs": "pub mod a;\npub mod b;\n",
+            "a.rs": "pub fn first() -> u8 { crate::b::second() + 1 }\npub const ONE: u8 = 1;\n",
+            "b.rs": """
+                pub fn second() -> u8 {
+                    use crate::a::ONE;
+                    ONE
+                }
+            """,
+        })
+        self.assertEqual(found, [["a", "b"]])
+
+    def test_a_circle_through_a_generic_argument(self):
+        found = self.circles({
+            "lib.rs": "mod models;\nmod keys;\npub use models::order::Order;\npub use keys::Key;\n",
+            "models/mod.rs": "pub mod order;\n",
+            "models/order.rs": "pub struct Order {\n    pub key: Option<crate::keys::Key>,\n}\n",
+            "keys.rs": "pub struct Key;\npub fn of(orders: Vec<crate::Order>) -> Vec<Key> { vec![] }\n",
+        })
+        self.assertEqual(found, [["keys", "models::order"]])
+
+    def test_a_circle_through_super(self):
+        found = self.circles({
+            "lib.rs": "mod auth;\nmod settings;\n",
+            "auth/mod.rs": "pub mod session;\n",
+            "auth/session.rs": "pub struct Session(super::super::settings::Settings);\n",
+            "settings.rs": "pub struct Settings;\nfn key(s: &crate::auth::session::Session) {}\n",
+        })
+        self.assertEqual(found, [["auth::session", "settings"]])
+
+    def test_a_circle_through_a_grouped_use(self):
+        found = self.circles({
+            "lib.rs": "mod a;\nmod b;\nmod c;\n",
+            "a.rs": "use crate::{b::{self, B}, c::C as See};\npub struct A;\n",
+            "b.rs": "pub struct B;\n",
+            "c.rs": "use crate::a::A;\npub struct C;\n",
+        })
+        self.assertEqual(found, [["a", "c"]])
+
+    def test_a_child_using_a_sibling_through_super(self):
+        found = self.circles({
+            "lib.rs": "mod parent;\n",
+            "parent.rs": "mod one;\nmod two;\n",
+            "parent/one.rs": "pub struct One;\npub fn f(_: super::two::Two) {}\n",
+            "parent/two.rs": "pub struct Two;\npub fn g(_: super::one::One) {}\n",
+        })
+        self.assertEqual(found, [["parent::one", "parent::two"]])
+
+    def test_a_parent_and_the_child_that_uses_it(self):
+        found = self.circles({
+            "lib.rs": "mod error;\n",
+            "error.rs": "mod api;\npub use api::Api;\npub struct Shared;\n",
+            "error/api.rs": "pub struct Api(super::Shared);\n",
+        })
+        self.assertEqual(found, [["error", "error::api"]])
+
+    def test_an_inline_module_is_part_of_its_file(self):
+        found = self.circles({
+            "lib.rs": "mod service;\nmod erasure;\npub use erasure::Erasure;\n",
+            "service.rs": "pub(crate) mod bucket {\n    pub const LOGIN: &str = \"login\";\n}\npub fn delete(_: crate::Erasure) {}\n",
+            "erasure.rs": "pub struct Erasure;\nimpl Erasure {\n    fn of() { use crate::service::bucket; let _ = bucket::LOGIN; }\n}\n",
+        })
+        self.assertEqual(found, [["erasure", "service"]])
+
+    def test_test_code_is_not_read(self):
+        found = self.circles({
+            "lib.rs": "mod a;\nmod b;\nmod c;\n#[cfg(any(test, feature = \"testing\"))]\npub mod testing;\n",
+            # a test module
+            "a.rs": "pub struct A;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n",
+            # an item for tests only
+            "b.rs": "use crate::a::A;\npub struct B;\n#[cfg(test)]\nfn only_in_tests() -> crate::c::C { todo!() }\n",
+            # an item of the test-support feature
+            "c.rs": (
+                "pub struct C(crate::b::B);\n"
+                "#[cfg(feature = \"testing\")]\nimpl C {\n    fn fake() -> crate::testing::T { todo!() }\n}\n"
+            ),
+            # a test-support module
+            "testing.rs": "pub struct T(crate::c::C);\n",
+        })
+        self.assertEqual(found, [])
+
+    def test_each_edge_of_a_circle_names_a_line(self):
+        src = self.plant({
+            "lib.rs": "mod a;\nmod b;\n",
+            "a.rs": "pub struct A;\n\nfn f() -> crate::b::B { crate::b::B }\n",
+            "b.rs": "pub struct B;\nfn g(_: Vec<super::a::A>) {}\n",
+        })
+        [(modules, evidence)] = module_circles(src)
+        self.assertEqual(modules, ["a", "b"])
+        self.assertEqual(evidence, ["a -> b: a.rs:3", "b -> a: b.rs:2"])
+
+    def test_a_binary_is_read_from_its_own_root(self):
+        found = self.circles(
+            {
+                "main.rs": "mod cli;\nmod run;\n",
+                "cli.rs": "pub fn parse() { crate::run::go() }\n",
+                "run.rs": "pub fn go() { crate::cli::parse() }\n",
+            },
+            root="main.rs",
+        )
+        self.assertEqual(found, [["cli", "run"]])
+
+
+class OneClock(unittest.TestCase):
+    def test_the_system_time_is_found_in_production_code_only(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        src = Path(folder.name) / "src"
+        src.mkdir()
+        (src / "lib.rs").write_text(textwrap.dedent("""\
+            mod stamp;
+            // Utc::now() in a comment, "SystemTime::now()" in a string
+            pub fn now() -> chrono::DateTime<chrono::Utc> {
+                chrono::Utc::now()
+            }
+            #[cfg(test)]
+            mod tests {
+                fn t() { let _ = chrono::Utc::now(); }
+            }
+        """))
+        (src / "stamp.rs").write_text(
+            "use shared::SystemClock;\nfn at() { let _ = std::time::SystemTime::now(); }\n"
+        )
+        found = [(file.name, line, what) for file, line, what in clock_reads(src)]
+        self.assertEqual(found, [
+            ("lib.rs", 4, "Utc::now"),
+            ("stamp.rs", 1, "SystemClock"),
+            ("stamp.rs", 2, "SystemTime::now"),
+        ])
+
+
+if __name__ == "__main__":
+    unittest.main()
