@@ -1,14 +1,14 @@
 import { expect, test, type Page } from './fixtures';
 
 import {
+  apiLogIn,
+  createAccountWithCli,
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
-  fetchProducts,
   fillDetails,
   linkDiscord,
   openCheckoutWith,
   payByCardOnDevPage,
-  plainProduct,
   saveScreenshot,
 } from './helpers';
 
@@ -17,15 +17,39 @@ import {
  * script and a link to the buyer's own order page, which opens in place.
  */
 
+const stamp = Date.now();
+const OWNER = { email: `ask-owner-${stamp}@example.com`, password: 'owner password 7' };
+
+test.beforeAll(() => {
+  createAccountWithCli(OWNER.email, OWNER.password, 'super_admin', 'Asta Asker');
+});
+
 const helpChat = (page: Page) => page.getByRole('dialog', { name: 'Help chat' });
 const conversation = (page: Page) => helpChat(page).getByRole('log', { name: 'Conversation' });
 
 test('after paying, the assistant links the buyer’s own order and tells the steps', async ({
   page,
+  playwright,
   request,
 }, testInfo) => {
   test.slow(); // a checkout, the home page's images and two screenshots on a debug build
-  const product = plainProduct(await fetchProducts(request));
+  // a product of its own, so the demo catalog's stock stays as the other specs expect it
+  const base = testInfo.project.use.baseURL ?? '';
+  const owner = await playwright.request.newContext({ baseURL: base });
+  await apiLogIn(owner, base, OWNER.email, OWNER.password);
+  const created = await owner.post('/api/admin/products', {
+    multipart: {
+      name: `Asked ${stamp} Fox`,
+      price: '6.50',
+      category: 'Pets',
+      description: 'Made by the assistant browser test.',
+      stock: '3',
+    },
+    headers: { Origin: base },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const product = (await created.json()) as { id: number };
+  await owner.dispose();
   await openCheckoutWith(page, request, [[product.id, 1]]);
   await linkDiscord(page);
   await fillDetails(page);
@@ -42,7 +66,7 @@ test('after paying, the assistant links the buyer’s own order and tells the st
   const link = reply.getByRole('link', { name: new RegExp(`/orders/${orderId}$`) });
   await expect(link).toBeVisible();
   await expect(reply).toContainText(`order #${orderId} (`);
-  await expect(reply).toContainText('Press "I\'m in the game" on your order page');
+  await expect(reply).toContainText("Press “I'm in the game”: On your order page");
   await expectNoSeriousA11yViolations(page);
   // the answer from its start: the link first, then the numbered steps
   const fromItsStart = () => reply.evaluate((node) => node.scrollIntoView({ block: 'start' }));

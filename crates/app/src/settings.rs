@@ -527,6 +527,15 @@ pub struct ServerSettings {
     /// then keeps up to twice that per arena after it is freed. See `crate::malloc`.
     #[serde(default)]
     pub malloc_mmap_threshold: usize,
+    /// How long an idle client connection stays open for its next request. Longer than a
+    /// client's own reuse window (nginx keeps upstream connections 60 s, browsers ~60-300 s),
+    /// so a reused connection is not closed under a request being sent.
+    #[serde(default = "default_keep_alive_seconds")]
+    pub keep_alive_seconds: u64,
+}
+
+fn default_keep_alive_seconds() -> u64 {
+    75
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -102,6 +102,9 @@ impl Application {
                 .app_data(api_document.clone())
                 .configure(routes::configure)
         })
+        .keep_alive(std::time::Duration::from_secs(
+            settings.server.keep_alive_seconds,
+        ))
         .listen(listener)?
         // SIGTERM and Ctrl-C are handled in `run_until_stopped`: the streams end first
         .disable_signals()

@@ -108,6 +108,7 @@ impl TestApp {
                 static_dir: frontend.path().to_path_buf(),
                 trusted_proxies: vec![],
                 malloc_mmap_threshold: 0,
+                keep_alive_seconds: 75,
             },
             database: garden_app::DatabaseSettings {
                 url: database.url.clone(),
