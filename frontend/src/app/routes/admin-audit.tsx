@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, ShieldIcon } from '@/components/ui/icons';
+import { ArrowLeftIcon, ShieldIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
@@ -10,7 +11,7 @@ import { useAuditLog } from '@/features/audit/api/get-audit-log';
 import { AuditFiltersForm } from '@/features/audit/components/audit-filters';
 import { AuditList } from '@/features/audit/components/audit-list';
 import { NO_FILTERS, type AuditActor, type AuditFilters } from '@/features/audit/types';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
@@ -32,76 +33,64 @@ function AuditLog() {
   const filterErrors =
     log.error instanceof ApiError && log.error.status === 422 ? log.error.errors : {};
 
-  let content;
-  if (log.isPending) {
-    content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading the audit log">
-        <Skeleton height={96} radius="var(--radius-lg)" />
-        <Skeleton height={96} radius="var(--radius-lg)" />
-        <Skeleton height={96} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (log.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the audit log"
-        description={errorMessage(log.error)}
-        action={
-          filtered ? (
-            <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>
+  const content = (
+    <QueryBoundary
+      query={log}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the audit log">
+          <Skeleton height={96} radius="var(--radius-lg)" />
+          <Skeleton height={96} radius="var(--radius-lg)" />
+          <Skeleton height={96} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the audit log"
+      errorAction={
+        filtered ? <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button> : undefined
+      }
+    >
+      {(data) => {
+        const entries = data.pages.flatMap((page) => page.entries);
+        if (entries.length === 0) {
+          return filtered ? (
+            <StateMessage
+              role="status"
+              icon={<ShieldIcon size={28} />}
+              title="Nothing matches these filters."
+              description="Try another staff member, kind or dates."
+              action={<Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>}
+            />
           ) : (
-            <Button onClick={() => void log.refetch()} loading={log.isFetching}>
-              Retry
-            </Button>
-          )
+            <StateMessage
+              role="status"
+              icon={<ShieldIcon size={28} />}
+              title="No staff actions yet."
+              description="Product, stock, promo code, order, proof, chat, blocklist and account changes appear here as staff make them."
+            />
+          );
         }
-      />
-    );
-  } else {
-    const entries = log.data.pages.flatMap((page) => page.entries);
-    if (entries.length === 0) {
-      content = filtered ? (
-        <StateMessage
-          role="status"
-          icon={<ShieldIcon size={28} />}
-          title="Nothing matches these filters."
-          description="Try another staff member, kind or dates."
-          action={<Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>}
-        />
-      ) : (
-        <StateMessage
-          role="status"
-          icon={<ShieldIcon size={28} />}
-          title="No staff actions yet."
-          description="Product, stock, promo code, order, proof, chat, blocklist and account changes appear here as staff make them."
-        />
-      );
-    } else {
-      content = (
-        <>
-          <AuditList entries={entries} />
-          {log.hasNextPage ? (
-            <div className="audit-page__more">
-              <Button
-                variant="secondary"
-                loading={log.isFetchingNextPage}
-                onClick={() => void log.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </div>
-          ) : (
-            <p className="audit-page__end">
-              {entries.length === 1 ? 'One entry.' : `${entries.length} entries.`} That is all.
-            </p>
-          )}
-        </>
-      );
-    }
-  }
+        return (
+          <>
+            <AuditList entries={entries} />
+            {log.hasNextPage ? (
+              <div className="audit-page__more">
+                <Button
+                  variant="secondary"
+                  loading={log.isFetchingNextPage}
+                  onClick={() => void log.fetchNextPage()}
+                >
+                  Load more
+                </Button>
+              </div>
+            ) : (
+              <p className="audit-page__end">
+                {entries.length === 1 ? 'One entry.' : `${entries.length} entries.`} That is all.
+              </p>
+            )}
+          </>
+        );
+      }}
+    </QueryBoundary>
+  );
 
   return (
     <div className="container admin-page">

@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { AlertIcon, ClockIcon, SearchIcon, ShieldIcon, SproutIcon } from '@/components/ui/icons';
+import { ClockIcon, SearchIcon, ShieldIcon, SproutIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { StateMessage } from '@/components/ui/state-message';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
@@ -23,7 +24,6 @@ import {
 } from '@/features/catalog/utils/filter-products';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
-import { errorMessage } from '@/lib/api-client';
 
 import './home.css';
 
@@ -91,64 +91,55 @@ export function HomeRoute() {
 
   const filtered = category !== ALL_CATEGORIES || search.trim() !== '';
 
-  let content;
-  if (products.isPending) {
-    content = <ProductGridSkeleton />;
-  } else if (products.isError && !products.data) {
-    content = (
-      <StateMessage
-        headingLevel={3}
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the products"
-        description={errorMessage(products.error)}
-        action={
-          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (visible.length === 0) {
-    content = filtered ? (
-      <StateMessage
-        headingLevel={3}
-        role="status"
-        icon={<SearchIcon size={28} />}
-        title={emptyTitle(category, search)}
-        description="Try another word or category, or see everything we sell."
-        action={
-          <Button variant="secondary" onClick={clear}>
-            Clear filters
-          </Button>
-        }
-      />
-    ) : (
-      <StateMessage
-        headingLevel={3}
-        role="status"
-        icon={<SproutIcon size={28} />}
-        title="The shelves are being restocked"
-        description="There is nothing for sale at this moment. This page refreshes by itself, so new stock will appear here shortly."
-      />
-    );
-  } else {
-    content = (
-      <ProductGrid label="Products">
-        {visible.map((product, index) => (
-          <li key={product.id}>
-            <ProductCard
-              product={product}
-              onAddToCart={addToCart}
-              eager={index < 4}
-              priority={index === 0}
+  const content = (
+    <QueryBoundary
+      query={products}
+      loading={<ProductGridSkeleton />}
+      errorTitle="We couldn't load the products"
+      headingLevel={3}
+      keepDataOnError
+    >
+      {() =>
+        visible.length === 0 ? (
+          filtered ? (
+            <StateMessage
+              headingLevel={3}
+              role="status"
+              icon={<SearchIcon size={28} />}
+              title={emptyTitle(category, search)}
+              description="Try another word or category, or see everything we sell."
+              action={
+                <Button variant="secondary" onClick={clear}>
+                  Clear filters
+                </Button>
+              }
             />
-          </li>
-        ))}
-      </ProductGrid>
-    );
-  }
+          ) : (
+            <StateMessage
+              headingLevel={3}
+              role="status"
+              icon={<SproutIcon size={28} />}
+              title="The shelves are being restocked"
+              description="There is nothing for sale at this moment. This page refreshes by itself, so new stock will appear here shortly."
+            />
+          )
+        ) : (
+          <ProductGrid label="Products">
+            {visible.map((product, index) => (
+              <li key={product.id}>
+                <ProductCard
+                  product={product}
+                  onAddToCart={addToCart}
+                  eager={index < 4}
+                  priority={index === 0}
+                />
+              </li>
+            ))}
+          </ProductGrid>
+        )
+      }
+    </QueryBoundary>
+  );
 
   const heading = category === ALL_CATEGORIES ? 'All products' : category;
 

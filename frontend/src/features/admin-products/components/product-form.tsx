@@ -14,7 +14,7 @@ import {
 } from '@/features/admin-products/api/get-admin-products';
 import { reorderProducts } from '@/features/admin-products/api/reorder-products';
 import { useUpdateProduct } from '@/features/admin-products/api/update-product';
-import type { AdminProduct } from '@/features/admin-products/types';
+import { PRODUCT_NOT_FOUND, type AdminProduct } from '@/features/admin-products/types';
 import {
   EMPTY_PRODUCT_FORM,
   fromDateTimeLocal,
@@ -31,8 +31,6 @@ import {
 import { ImagePicker } from './image-picker';
 import { RelatedProductsPicker } from './related-products-picker';
 import './product-form.css';
-
-export const PRODUCT_NOT_FOUND = 'Product not found.';
 
 type ProductFormProps = {
   /** The product being edited; without it the form creates a new one. */

@@ -2,8 +2,7 @@ import { useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { toast } from '@/components/ui/toast';
-import { errorMessage, fieldErrors } from '@/lib/api-client';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useAddBlock } from '@/features/blocklist/api/blocklist';
 import { BLOCK_KINDS, type BlockKind } from '@/features/blocklist/types';
@@ -29,16 +28,13 @@ export function BlockForm() {
     add.mutate(
       { kind, value, reason },
       {
-        onSuccess: (entry) => {
-          toast.success(`${entry.kind_label} ${entry.value} is blocked.`);
+        onSuccess: () => {
           setValue('');
           setReason('');
         },
         onError: (error) => {
-          console.error('Adding a blocklist entry failed.', error);
           const fields = fieldErrors(error);
           setErrors({ kind: fields.kind, value: fields.value, reason: fields.reason });
-          toast.error(errorMessage(error));
         },
       },
     );

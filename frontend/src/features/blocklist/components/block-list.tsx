@@ -3,8 +3,6 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 
 import { useConfirmBlock, useRemoveBlock } from '@/features/blocklist/api/blocklist';
 import type { BlockEntry } from '@/features/blocklist/types';
@@ -21,29 +19,11 @@ export function BlockList({ entries }: { entries: BlockEntry[] }) {
   const confirmBlock = useConfirmBlock();
   const [asking, setAsking] = useState<BlockEntry | null>(null);
 
-  const confirmFlagged = (entry: BlockEntry) =>
-    confirmBlock.mutate(entry.id, {
-      onSuccess: () => toast.success(`${entry.kind_label} ${entry.value} is blocked now.`),
-      onError: (error) => {
-        console.error('Confirming a blocklist entry failed.', error);
-        toast.error(errorMessage(error));
-      },
-    });
+  const confirmFlagged = (entry: BlockEntry) => confirmBlock.mutate(entry);
 
   const confirm = () => {
     if (!asking) return;
-    const entry = asking;
-    remove.mutate(entry.id, {
-      onSuccess: () => {
-        toast.success(`${entry.kind_label} ${entry.value} is no longer blocked.`);
-        setAsking(null);
-      },
-      onError: (error) => {
-        console.error('Removing a blocklist entry failed.', error);
-        toast.error(errorMessage(error));
-        setAsking(null);
-      },
-    });
+    remove.mutate(asking, { onSettled: () => setAsking(null) });
   };
 
   return (

@@ -5,7 +5,6 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
-import { toast } from '@/components/ui/toast';
 import { errorMessage, fieldErrors } from '@/lib/api-client';
 import { formatPrice } from '@/lib/money';
 
@@ -71,12 +70,7 @@ export function DisputeList({ disputes }: { disputes: Dispute[] }) {
 
   const confirmAccept = () => {
     if (!accepting) return;
-    const dispute = accepting;
-    accept.mutate(dispute.dispute_id, {
-      onSuccess: () => toast.success(`Dispute of order #${dispute.order_id ?? '?'} accepted.`),
-      onError: (error) => toast.error(errorMessage(error)),
-      onSettled: () => setAccepting(null),
-    });
+    accept.mutate(accepting.dispute_id, { onSettled: () => setAccepting(null) });
   };
 
   return (
@@ -181,10 +175,7 @@ function SubmitDialog({ dispute, onClose }: { dispute: Dispute; onClose: () => v
     submit.mutate(
       { disputeId: dispute.dispute_id, note: trimmed },
       {
-        onSuccess: () => {
-          toast.success(`Evidence for order #${dispute.order_id ?? '?'} submitted to the bank.`);
-          onClose();
-        },
+        onSuccess: () => onClose(),
         onError: (error) => {
           const fields = fieldErrors(error);
           if (fields.note) setNoteError(fields.note);

@@ -3,14 +3,12 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 
 import { useDeletePromoCode } from '@/features/promo-codes/api/delete-promo-code';
 import type { StaffPromoCode } from '@/features/promo-codes/api/get-promo-codes';
-import { useUpdatePromoCode } from '@/features/promo-codes/api/update-promo-code';
+import { useSwitchPromoCode } from '@/features/promo-codes/api/update-promo-code';
 
-import { PromoCodeEditModal } from './promo-code-edit-modal';
+import { PromoCodeModal } from './promo-code-modal';
 
 import './promo-code-list.css';
 
@@ -40,43 +38,17 @@ function stateBadge(code: StaffPromoCode, now: number) {
  * Deactivate (or Activate) and, for a code nobody used, Delete after a confirmation.
  */
 export function PromoCodeList({ codes }: { codes: StaffPromoCode[] }) {
-  const update = useUpdatePromoCode();
+  const update = useSwitchPromoCode();
   const remove = useDeletePromoCode();
   const [editing, setEditing] = useState<StaffPromoCode | null>(null);
   const [deleting, setDeleting] = useState<StaffPromoCode | null>(null);
   const [now] = useState(() => Date.now());
 
-  const setActive = (code: StaffPromoCode, active: boolean) =>
-    update.mutate(
-      { id: code.id, change: { active } },
-      {
-        onSuccess: () =>
-          toast.success(
-            active
-              ? `${code.code} is active again.`
-              : `${code.code} is switched off. Orders that used it keep it.`,
-          ),
-        onError: (error) => {
-          console.error('Changing the promo code failed.', error);
-          toast.error(errorMessage(error));
-        },
-      },
-    );
+  const setActive = (code: StaffPromoCode, active: boolean) => update.mutate({ code, active });
 
   const confirmDelete = () => {
     if (!deleting) return;
-    const code = deleting;
-    remove.mutate(code.id, {
-      onSuccess: () => {
-        toast.success(`${code.code} deleted.`);
-        setDeleting(null);
-      },
-      onError: (error) => {
-        console.error('Deleting the promo code failed.', error);
-        toast.error(errorMessage(error));
-        setDeleting(null);
-      },
-    });
+    remove.mutate(deleting, { onSettled: () => setDeleting(null) });
   };
 
   return (
@@ -144,7 +116,7 @@ export function PromoCodeList({ codes }: { codes: StaffPromoCode[] }) {
         ))}
       </ul>
       {editing ? (
-        <PromoCodeEditModal key={editing.id} code={editing} onClose={() => setEditing(null)} />
+        <PromoCodeModal key={editing.id} code={editing} onClose={() => setEditing(null)} />
       ) : null}
       <ConfirmDialog
         open={deleting !== null}
