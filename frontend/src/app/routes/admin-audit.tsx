@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
@@ -10,25 +10,95 @@ import { paths } from '@/config/paths';
 import { useAuditLog } from '@/features/audit/api/get-audit-log';
 import { AuditFiltersForm } from '@/features/audit/components/audit-filters';
 import { AuditList } from '@/features/audit/components/audit-list';
-import { NO_FILTERS, type AuditActor, type AuditFilters } from '@/features/audit/types';
+import {
+  NO_FILTERS,
+  type AuditActor,
+  type AuditEntry,
+  type AuditFilters,
+} from '@/features/audit/types';
 import { ApiError } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
 import './admin-audit.css';
 
-function AuditLog() {
-  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
-  const log = useAuditLog(filters);
-  // the filters' choices from the newest answer, kept while a new filter loads
+type AuditEntriesProps = {
+  entries: AuditEntry[];
+  filtered: boolean;
+  onClearFilters: () => void;
+  /** Load more, while there are older entries. */
+  more: ReactNode;
+};
+
+/** The entries, or why there are none; "That is all" once the last page is in. */
+function AuditEntries({ entries, filtered, onClearFilters, more }: AuditEntriesProps) {
+  if (entries.length === 0) {
+    return filtered ? (
+      <StateMessage
+        role="status"
+        icon={<ShieldIcon size={28} />}
+        title="Nothing matches these filters."
+        description="Try another staff member, kind or dates."
+        action={<Button onClick={onClearFilters}>Clear filters</Button>}
+      />
+    ) : (
+      <StateMessage
+        role="status"
+        icon={<ShieldIcon size={28} />}
+        title="No staff actions yet."
+        description="Product, stock, promo code, order, proof, chat, blocklist and account changes appear here as staff make them."
+      />
+    );
+  }
+  return (
+    <>
+      <AuditList entries={entries} />
+      {more ?? (
+        <p className="audit-page__end">
+          {entries.length === 1 ? 'One entry.' : `${entries.length} entries.`} That is all.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The filters' choices from the newest answer, kept while a new filter loads. */
+function useFilterChoices(first: { actors: AuditActor[]; kinds: string[] } | undefined) {
   const [choices, setChoices] = useState<{ actors: AuditActor[]; kinds: string[] }>({
     actors: [],
     kinds: [],
   });
-  const first = log.data?.pages[0];
   if (first && (first.actors !== choices.actors || first.kinds !== choices.kinds)) {
     setChoices({ actors: first.actors, kinds: first.kinds });
   }
+  return choices;
+}
+
+function AuditHeader() {
+  return (
+    <header className="admin-page__header">
+      <div>
+        <h1 className="admin-page__title">Audit log</h1>
+        <p className="admin-page__intro">
+          Every staff action, newest first: who did what, the values before and after, when and from
+          which address. Nobody can change or delete an entry.
+        </p>
+      </div>
+      <Link
+        to={paths.adminProducts.getHref()}
+        className={buttonClassName({ variant: 'secondary' })}
+      >
+        <ArrowLeftIcon size={18} />
+        Products
+      </Link>
+    </header>
+  );
+}
+
+function AuditLog() {
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const log = useAuditLog(filters);
+  const choices = useFilterChoices(log.data?.pages[0]);
   const filtered = Object.values(filters).some(Boolean);
   const filterErrors =
     log.error instanceof ApiError && log.error.status === 422 ? log.error.errors : {};
@@ -48,30 +118,13 @@ function AuditLog() {
         filtered ? <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button> : undefined
       }
     >
-      {(data) => {
-        const entries = data.pages.flatMap((page) => page.entries);
-        if (entries.length === 0) {
-          return filtered ? (
-            <StateMessage
-              role="status"
-              icon={<ShieldIcon size={28} />}
-              title="Nothing matches these filters."
-              description="Try another staff member, kind or dates."
-              action={<Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>}
-            />
-          ) : (
-            <StateMessage
-              role="status"
-              icon={<ShieldIcon size={28} />}
-              title="No staff actions yet."
-              description="Product, stock, promo code, order, proof, chat, blocklist and account changes appear here as staff make them."
-            />
-          );
-        }
-        return (
-          <>
-            <AuditList entries={entries} />
-            {log.hasNextPage ? (
+      {(data) => (
+        <AuditEntries
+          entries={data.pages.flatMap((page) => page.entries)}
+          filtered={filtered}
+          onClearFilters={() => setFilters(NO_FILTERS)}
+          more={
+            log.hasNextPage ? (
               <div className="audit-page__more">
                 <Button
                   variant="secondary"
@@ -81,35 +134,16 @@ function AuditLog() {
                   Load more
                 </Button>
               </div>
-            ) : (
-              <p className="audit-page__end">
-                {entries.length === 1 ? 'One entry.' : `${entries.length} entries.`} That is all.
-              </p>
-            )}
-          </>
-        );
-      }}
+            ) : null
+          }
+        />
+      )}
     </QueryBoundary>
   );
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Audit log</h1>
-          <p className="admin-page__intro">
-            Every staff action, newest first: who did what, the values before and after, when and
-            from which address. Nobody can change or delete an entry.
-          </p>
-        </div>
-        <Link
-          to={paths.adminProducts.getHref()}
-          className={buttonClassName({ variant: 'secondary' })}
-        >
-          <ArrowLeftIcon size={18} />
-          Products
-        </Link>
-      </header>
+      <AuditHeader />
       <section className="admin-page__section" aria-labelledby="audit-filters-title">
         <h2 id="audit-filters-title" className="admin-page__section-title">
           Filters

@@ -91,6 +91,63 @@ function ProductsSection({
   );
 }
 
+/** The page's title and the admin's tools: the other admin pages, a new code, the sales. */
+function AdminProductsHeader({
+  onAddPromoCode,
+  onOpenSales,
+}: {
+  onAddPromoCode: () => void;
+  onOpenSales: () => void;
+}) {
+  return (
+    <header className="admin-page__header">
+      <div>
+        <h1 className="admin-page__title">Products</h1>
+        <p className="admin-page__intro">Add, edit and order what the shop sells.</p>
+      </div>
+      <nav className="admin-page__toolbar" aria-label="Admin tools">
+        <Button variant="secondary" onClick={onAddPromoCode}>
+          Add Promo Code
+        </Button>
+        <Link
+          to={paths.adminPromoCodes.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Promo codes
+        </Link>
+        <Link
+          to={paths.adminInventory.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Inventory
+        </Link>
+        <Link
+          to={paths.adminOrders.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Orders
+        </Link>
+        <Link
+          to={paths.adminBlocklist.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Blocklist
+        </Link>
+        <Link
+          to={paths.adminDisputes.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Disputes
+        </Link>
+        <Link to={paths.adminAudit.getHref()} className={buttonClassName({ variant: 'secondary' })}>
+          Audit log
+        </Link>
+        <Button onClick={onOpenSales}>Sales Dashboard</Button>
+      </nav>
+    </header>
+  );
+}
+
 function AdminProducts() {
   const [dragging, setDragging] = useState(false);
   const [editing, setEditing] = useState<AdminProduct | null>(null);
@@ -125,54 +182,10 @@ function AdminProducts() {
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Products</h1>
-          <p className="admin-page__intro">Add, edit and order what the shop sells.</p>
-        </div>
-        <nav className="admin-page__toolbar" aria-label="Admin tools">
-          <Button variant="secondary" onClick={() => setPromoOpen(true)}>
-            Add Promo Code
-          </Button>
-          <Link
-            to={paths.adminPromoCodes.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Promo codes
-          </Link>
-          <Link
-            to={paths.adminInventory.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Inventory
-          </Link>
-          <Link
-            to={paths.adminOrders.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Orders
-          </Link>
-          <Link
-            to={paths.adminBlocklist.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Blocklist
-          </Link>
-          <Link
-            to={paths.adminDisputes.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Disputes
-          </Link>
-          <Link
-            to={paths.adminAudit.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Audit log
-          </Link>
-          <Button onClick={() => setStatsOpen(true)}>Sales Dashboard</Button>
-        </nav>
-      </header>
+      <AdminProductsHeader
+        onAddPromoCode={() => setPromoOpen(true)}
+        onOpenSales={() => setStatsOpen(true)}
+      />
 
       <section className="admin-page__section" aria-labelledby="admin-add-product-title">
         <h2 id="admin-add-product-title" className="admin-page__section-title">
