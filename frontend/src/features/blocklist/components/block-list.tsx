@@ -9,6 +9,26 @@ import type { BlockEntry } from '@/features/blocklist/types';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
+/** Who added the entry and when, what else it matches, until when it blocks. */
+function BlockMeta({ entry }: { entry: BlockEntry }) {
+  return (
+    <p className="block-list__meta">
+      Added by {entry.added_by ? entry.added_by.name : 'the shop'} on{' '}
+      <time dateTime={entry.created_at}>{dateFormat.format(new Date(entry.created_at))}</time>
+      {entry.canonical && entry.canonical !== entry.value
+        ? ` · matches every spelling of ${entry.canonical}`
+        : null}
+      {entry.kind === 'ip' && entry.value.includes(':') ? ' · covers its /64 network' : null}
+      {entry.expires_at ? (
+        <>
+          {' · blocks until '}
+          <time dateTime={entry.expires_at}>{dateFormat.format(new Date(entry.expires_at))}</time>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 /**
  * The entries, newest first, each with who added it, when, what it matches and until when, and a
  * Remove button; a flagged entry (what a chargeback's buyer typed, which could be a stranger's)
@@ -45,26 +65,7 @@ export function BlockList({ entries }: { entries: BlockEntry[] }) {
               ) : null}
             </div>
             <p className="block-list__reason">{entry.reason}</p>
-            <p className="block-list__meta">
-              Added by {entry.added_by ? entry.added_by.name : 'the shop'} on{' '}
-              <time dateTime={entry.created_at}>
-                {dateFormat.format(new Date(entry.created_at))}
-              </time>
-              {entry.canonical && entry.canonical !== entry.value
-                ? ` · matches every spelling of ${entry.canonical}`
-                : null}
-              {entry.kind === 'ip' && entry.value.includes(':')
-                ? ' · covers its /64 network'
-                : null}
-              {entry.expires_at ? (
-                <>
-                  {' · blocks until '}
-                  <time dateTime={entry.expires_at}>
-                    {dateFormat.format(new Date(entry.expires_at))}
-                  </time>
-                </>
-              ) : null}
-            </p>
+            <BlockMeta entry={entry} />
             <div className="block-list__actions">
               {entry.status === 'flagged' ? (
                 <Button

@@ -59,6 +59,24 @@ function advice(dispute: Dispute): string | null {
   return null;
 }
 
+/** The evidence files as Stripe gets them, each a PDF opened in a new tab. */
+function EvidenceFiles({ dispute }: { dispute: Dispute }) {
+  return (
+    <p className="dispute-list__files">
+      {EVIDENCE_FILES.map(({ file, label }) => (
+        <a
+          key={file}
+          href={evidenceHref(dispute.dispute_id, file)}
+          target="_blank"
+          rel="noreferrer"
+        >
+          {label} (PDF)
+        </a>
+      ))}
+    </p>
+  );
+}
+
 /**
  * Every dispute, newest first: the order, amount, reason, deadline, where the evidence is, how it
  * ended; the evidence files as Stripe gets them, and Submit evidence or Accept while it is open.
@@ -107,20 +125,7 @@ export function DisputeList({ disputes }: { disputes: Dispute[] }) {
               {dispute.note ? (
                 <p className="dispute-list__note">Note to the bank: {dispute.note}</p>
               ) : null}
-              {dispute.delivered && dispute.order_id ? (
-                <p className="dispute-list__files">
-                  {EVIDENCE_FILES.map(({ file, label }) => (
-                    <a
-                      key={file}
-                      href={evidenceHref(dispute.dispute_id, file)}
-                      target="_blank"
-                      rel="noreferrer"
-                    >
-                      {label} (PDF)
-                    </a>
-                  ))}
-                </p>
-              ) : null}
+              {dispute.delivered && dispute.order_id ? <EvidenceFiles dispute={dispute} /> : null}
               {open && dispute.evidence !== 'submitted' ? (
                 <div className="dispute-list__actions" data-keep-clear>
                   {dispute.delivered ? (

@@ -33,6 +33,29 @@ function stateBadge(code: StaffPromoCode, now: number) {
   return <Badge tone="brand">Active</Badge>;
 }
 
+/** Uses so far and the limit, the expiry and the day it was made. */
+function PromoMeta({ code, now }: { code: StaffPromoCode; now: number }) {
+  return (
+    <p className="promo-list__meta">
+      <span>{usesText(code)}</span>
+      <span>
+        {code.expires_at ? (
+          <>
+            {isExpired(code, now) ? 'Expired ' : 'Expires '}
+            <time dateTime={code.expires_at}>{dateFormat.format(new Date(code.expires_at))}</time>
+          </>
+        ) : (
+          'Never expires'
+        )}
+      </span>
+      <span>
+        Created{' '}
+        <time dateTime={code.created_at}>{dayFormat.format(new Date(code.created_at))}</time>
+      </span>
+    </p>
+  );
+}
+
 /**
  * The codes, newest first: code, discount, state, uses so far and limit, expiry; Edit,
  * Deactivate (or Activate) and, for a code nobody used, Delete after a confirmation.
@@ -61,27 +84,7 @@ export function PromoCodeList({ codes }: { codes: StaffPromoCode[] }) {
               <Badge tone="accent">{code.discount_percent}% off</Badge>
               {stateBadge(code, now)}
             </div>
-            <p className="promo-list__meta">
-              <span>{usesText(code)}</span>
-              <span>
-                {code.expires_at ? (
-                  <>
-                    {isExpired(code, now) ? 'Expired ' : 'Expires '}
-                    <time dateTime={code.expires_at}>
-                      {dateFormat.format(new Date(code.expires_at))}
-                    </time>
-                  </>
-                ) : (
-                  'Never expires'
-                )}
-              </span>
-              <span>
-                Created{' '}
-                <time dateTime={code.created_at}>
-                  {dayFormat.format(new Date(code.created_at))}
-                </time>
-              </span>
-            </p>
+            <PromoMeta code={code} now={now} />
             <div className="promo-list__actions">
               <Button
                 variant="secondary"
