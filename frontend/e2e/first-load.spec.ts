@@ -83,13 +83,35 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-/** How long a page is given, after its event stream answered, to act on the stream's first event. */
-const STREAM_SETTLES_MS = 1000;
+/**
+ * Counts, on each page `page` loads, the `ready` events its event streams have handled: the
+ * stream's first event, on which the app decides whether to refetch (live-events.ts). The
+ * app's own listener runs first and whole; the count only follows it.
+ */
+async function countStreamReady(page: Page) {
+  await page.addInitScript(() => {
+    const counted = window as unknown as { streamReadyHandled: number };
+    counted.streamReadyHandled = 0;
+    const streams = EventSource.prototype as EventTarget;
+    const add = streams.addEventListener;
+    streams.addEventListener = function (this: EventTarget, type, listener, options) {
+      if (type !== 'ready' || typeof listener !== 'function') {
+        add.call(this, type, listener, options);
+        return;
+      }
+      const counting = function (this: EventTarget, event: Event) {
+        listener.call(this, event);
+        counted.streamReadyHandled += 1;
+      };
+      add.call(this, type, counting, options);
+    };
+  });
+}
 
-/** Resolves when the page's event stream has answered (its first event follows at once). */
-function streamOpened(page: Page) {
-  return page.waitForResponse(
-    (answer) => new URL(answer.url()).pathname === '/api/events' && answer.status() === 200,
+/** Resolves once the page's event stream has answered and the app has acted on its `ready`. */
+async function streamReadyHandled(page: Page) {
+  await page.waitForFunction(
+    () => (window as unknown as { streamReadyHandled: number }).streamReadyHandled > 0,
   );
 }
 
@@ -108,6 +130,7 @@ test('the storefront draws from its HTML: no session check, no list request, cod
   request,
 }) => {
   const products = await fetchProducts(request);
+  await countStreamReady(page);
   const apiCalls = recordApiCalls(page);
   const scripts: Array<{ path: string; encoding?: string }> = [];
   page.on('response', (answer) => {
@@ -118,7 +141,6 @@ test('the storefront draws from its HTML: no session check, no list request, cod
     });
   });
 
-  const homeStream = streamOpened(page);
   await page.goto('/');
   await expect(productCards(page)).toHaveCount(products.length);
   const beforeFirstCards = [...apiCalls];
@@ -133,17 +155,14 @@ test('the storefront draws from its HTML: no session check, no list request, cod
   expect(entry?.encoding).toBe('br');
 
   // the event stream resumed from the page's own data: coming up, it refetches nothing
-  await homeStream;
-  await page.waitForTimeout(STREAM_SETTLES_MS);
+  await streamReadyHandled(page);
 
   // a product page the same way
   const product = products[3];
-  const productStream = streamOpened(page);
   await page.goto(`/product/${product.id}`);
   await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
   await expect(page.locator('link[rel="modulepreload"][href^="/assets/product-"]')).toHaveCount(1);
-  await productStream;
-  await page.waitForTimeout(STREAM_SETTLES_MS);
+  await streamReadyHandled(page);
   expect(apiCalls.filter((path) => path === '/api/auth/check' || path === '/api/products')).toEqual(
     [],
   );

@@ -1,126 +1,149 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, ShieldIcon } from '@/components/ui/icons';
+import { ArrowLeftIcon, ShieldIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { useAuditLog } from '@/features/audit/api/get-audit-log';
 import { AuditFiltersForm } from '@/features/audit/components/audit-filters';
 import { AuditList } from '@/features/audit/components/audit-list';
-import { NO_FILTERS, type AuditActor, type AuditFilters } from '@/features/audit/types';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import {
+  NO_FILTERS,
+  type AuditActor,
+  type AuditEntry,
+  type AuditFilters,
+} from '@/features/audit/types';
+import { ApiError } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
 import './admin-audit.css';
 
-function AuditLog() {
-  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
-  const log = useAuditLog(filters);
-  // the filters' choices from the newest answer, kept while a new filter loads
+type AuditEntriesProps = {
+  entries: AuditEntry[];
+  filtered: boolean;
+  onClearFilters: () => void;
+  /** Load more, while there are older entries. */
+  more: ReactNode;
+};
+
+/** The entries, or why there are none; "That is all" once the last page is in. */
+function AuditEntries({ entries, filtered, onClearFilters, more }: AuditEntriesProps) {
+  if (entries.length === 0) {
+    return filtered ? (
+      <StateMessage
+        role="status"
+        icon={<ShieldIcon size={28} />}
+        title="Nothing matches these filters."
+        description="Try another staff member, kind or dates."
+        action={<Button onClick={onClearFilters}>Clear filters</Button>}
+      />
+    ) : (
+      <StateMessage
+        role="status"
+        icon={<ShieldIcon size={28} />}
+        title="No staff actions yet."
+        description="Product, stock, promo code, order, proof, chat, blocklist and account changes appear here as staff make them."
+      />
+    );
+  }
+  return (
+    <>
+      <AuditList entries={entries} />
+      {more ?? (
+        <p className="audit-page__end">
+          {entries.length === 1 ? 'One entry.' : `${entries.length} entries.`} That is all.
+        </p>
+      )}
+    </>
+  );
+}
+
+/** The filters' choices from the newest answer, kept while a new filter loads. */
+function useFilterChoices(first: { actors: AuditActor[]; kinds: string[] } | undefined) {
   const [choices, setChoices] = useState<{ actors: AuditActor[]; kinds: string[] }>({
     actors: [],
     kinds: [],
   });
-  const first = log.data?.pages[0];
   if (first && (first.actors !== choices.actors || first.kinds !== choices.kinds)) {
     setChoices({ actors: first.actors, kinds: first.kinds });
   }
+  return choices;
+}
+
+function AuditHeader() {
+  return (
+    <header className="admin-page__header">
+      <div>
+        <h1 className="admin-page__title">Audit log</h1>
+        <p className="admin-page__intro">
+          Every staff action, newest first: who did what, the values before and after, when and from
+          which address. Nobody can change or delete an entry.
+        </p>
+      </div>
+      <Link
+        to={paths.adminProducts.getHref()}
+        className={buttonClassName({ variant: 'secondary' })}
+      >
+        <ArrowLeftIcon size={18} />
+        Products
+      </Link>
+    </header>
+  );
+}
+
+function AuditLog() {
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const log = useAuditLog(filters);
+  const choices = useFilterChoices(log.data?.pages[0]);
   const filtered = Object.values(filters).some(Boolean);
   const filterErrors =
     log.error instanceof ApiError && log.error.status === 422 ? log.error.errors : {};
 
-  let content;
-  if (log.isPending) {
-    content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading the audit log">
-        <Skeleton height={96} radius="var(--radius-lg)" />
-        <Skeleton height={96} radius="var(--radius-lg)" />
-        <Skeleton height={96} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (log.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the audit log"
-        description={errorMessage(log.error)}
-        action={
-          filtered ? (
-            <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>
-          ) : (
-            <Button onClick={() => void log.refetch()} loading={log.isFetching}>
-              Retry
-            </Button>
-          )
-        }
-      />
-    );
-  } else {
-    const entries = log.data.pages.flatMap((page) => page.entries);
-    if (entries.length === 0) {
-      content = filtered ? (
-        <StateMessage
-          role="status"
-          icon={<ShieldIcon size={28} />}
-          title="Nothing matches these filters."
-          description="Try another staff member, kind or dates."
-          action={<Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button>}
+  const content = (
+    <QueryBoundary
+      query={log}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the audit log">
+          <Skeleton height={96} radius="var(--radius-lg)" />
+          <Skeleton height={96} radius="var(--radius-lg)" />
+          <Skeleton height={96} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the audit log"
+      errorAction={
+        filtered ? <Button onClick={() => setFilters(NO_FILTERS)}>Clear filters</Button> : undefined
+      }
+    >
+      {(data) => (
+        <AuditEntries
+          entries={data.pages.flatMap((page) => page.entries)}
+          filtered={filtered}
+          onClearFilters={() => setFilters(NO_FILTERS)}
+          more={
+            log.hasNextPage ? (
+              <div className="audit-page__more">
+                <Button
+                  variant="secondary"
+                  loading={log.isFetchingNextPage}
+                  onClick={() => void log.fetchNextPage()}
+                >
+                  Load more
+                </Button>
+              </div>
+            ) : null
+          }
         />
-      ) : (
-        <StateMessage
-          role="status"
-          icon={<ShieldIcon size={28} />}
-          title="No staff actions yet."
-          description="Product, stock, promo code, order, proof, chat, blocklist and account changes appear here as staff make them."
-        />
-      );
-    } else {
-      content = (
-        <>
-          <AuditList entries={entries} />
-          {log.hasNextPage ? (
-            <div className="audit-page__more">
-              <Button
-                variant="secondary"
-                loading={log.isFetchingNextPage}
-                onClick={() => void log.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </div>
-          ) : (
-            <p className="audit-page__end">
-              {entries.length === 1 ? 'One entry.' : `${entries.length} entries.`} That is all.
-            </p>
-          )}
-        </>
-      );
-    }
-  }
+      )}
+    </QueryBoundary>
+  );
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Audit log</h1>
-          <p className="admin-page__intro">
-            Every staff action, newest first: who did what, the values before and after, when and
-            from which address. Nobody can change or delete an entry.
-          </p>
-        </div>
-        <Link
-          to={paths.adminProducts.getHref()}
-          className={buttonClassName({ variant: 'secondary' })}
-        >
-          <ArrowLeftIcon size={18} />
-          Products
-        </Link>
-      </header>
+      <AuditHeader />
       <section className="admin-page__section" aria-labelledby="audit-filters-title">
         <h2 id="audit-filters-title" className="admin-page__section-title">
           Filters

@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
 
-import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { buttonClassName } from '@/components/ui/button';
+import { ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { useBlocklist } from '@/features/blocklist/api/blocklist';
 import { BlockForm } from '@/features/blocklist/components/block-form';
 import { BlockList } from '@/features/blocklist/components/block-list';
-import { errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
@@ -17,51 +17,38 @@ import './admin-blocklist.css';
 function Blocklist() {
   const blocklist = useBlocklist();
 
-  let content;
-  if (blocklist.isPending) {
-    content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading the blocklist">
-        <Skeleton height={72} radius="var(--radius-lg)" />
-        <Skeleton height={72} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (blocklist.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the blocklist"
-        description={errorMessage(blocklist.error)}
-        action={
-          <Button onClick={() => void blocklist.refetch()} loading={blocklist.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (blocklist.data.entries.length === 0) {
-    content = (
-      <StateMessage
-        role="status"
-        icon={<CheckCircleIcon size={28} />}
-        title="Nobody is blocked."
-        description="A chargeback blocks the buyer here by itself."
-      />
-    );
-  } else {
-    const { entries, total } = blocklist.data;
-    content = (
-      <>
-        {total > entries.length ? (
-          <p className="admin-page__intro">
-            The newest {entries.length} of {total} entries.
-          </p>
-        ) : null}
-        <BlockList entries={entries} />
-      </>
-    );
-  }
+  const content = (
+    <QueryBoundary
+      query={blocklist}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the blocklist">
+          <Skeleton height={72} radius="var(--radius-lg)" />
+          <Skeleton height={72} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the blocklist"
+    >
+      {({ entries, total }) =>
+        entries.length === 0 ? (
+          <StateMessage
+            role="status"
+            icon={<CheckCircleIcon size={28} />}
+            title="Nobody is blocked."
+            description="A chargeback blocks the buyer here by itself."
+          />
+        ) : (
+          <>
+            {total > entries.length ? (
+              <p className="admin-page__intro">
+                The newest {entries.length} of {total} entries.
+              </p>
+            ) : null}
+            <BlockList entries={entries} />
+          </>
+        )
+      }
+    </QueryBoundary>
+  );
 
   return (
     <div className="container admin-page">

@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
 
-import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { buttonClassName } from '@/components/ui/button';
+import { ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { useDisputes, useFraudWarnings } from '@/features/disputes/api/disputes';
 import { DisputeList } from '@/features/disputes/components/dispute-list';
 import { WarnedOrders } from '@/features/disputes/components/warned-orders';
-import { errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
@@ -17,41 +17,31 @@ import './admin-disputes.css';
 function Disputes() {
   const disputes = useDisputes();
 
-  let content;
-  if (disputes.isPending) {
-    content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading the disputes">
-        <Skeleton height={96} radius="var(--radius-lg)" />
-        <Skeleton height={96} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (disputes.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the disputes"
-        description={errorMessage(disputes.error)}
-        action={
-          <Button onClick={() => void disputes.refetch()} loading={disputes.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (disputes.data.length === 0) {
-    content = (
-      <StateMessage
-        role="status"
-        icon={<CheckCircleIcon size={28} />}
-        title="No disputes."
-        description="When a buyer disputes a payment, it shows here with the evidence the shop built from the delivery record."
-      />
-    );
-  } else {
-    content = <DisputeList disputes={disputes.data} />;
-  }
+  const content = (
+    <QueryBoundary
+      query={disputes}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the disputes">
+          <Skeleton height={96} radius="var(--radius-lg)" />
+          <Skeleton height={96} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the disputes"
+    >
+      {(data) =>
+        data.length === 0 ? (
+          <StateMessage
+            role="status"
+            icon={<CheckCircleIcon size={28} />}
+            title="No disputes."
+            description="When a buyer disputes a payment, it shows here with the evidence the shop built from the delivery record."
+          />
+        ) : (
+          <DisputeList disputes={data} />
+        )
+      }
+    </QueryBoundary>
+  );
 
   return (
     <div className="container admin-page">
@@ -85,29 +75,21 @@ function Disputes() {
 /** Delivered orders warned of fraud, whose evidence is prepared before any dispute. */
 function FraudWarnings() {
   const warned = useFraudWarnings();
-  let content;
-  if (warned.isPending) {
-    content = <Skeleton height={72} radius="var(--radius-lg)" />;
-  } else if (warned.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the fraud warnings"
-        description={errorMessage(warned.error)}
-        action={
-          <Button onClick={() => void warned.refetch()} loading={warned.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (warned.data.length === 0) {
-    content = <p className="admin-page__intro">No fraud warnings on delivered orders.</p>;
-  } else {
-    content = <WarnedOrders warned={warned.data} />;
-  }
+  const content = (
+    <QueryBoundary
+      query={warned}
+      loading={<Skeleton height={72} radius="var(--radius-lg)" />}
+      errorTitle="We couldn't load the fraud warnings"
+    >
+      {(data) =>
+        data.length === 0 ? (
+          <p className="admin-page__intro">No fraud warnings on delivered orders.</p>
+        ) : (
+          <WarnedOrders warned={data} />
+        )
+      }
+    </QueryBoundary>
+  );
   return (
     <section className="admin-page__section" aria-labelledby="fraud-warnings-title">
       <h2 id="fraud-warnings-title" className="admin-page__section-title">

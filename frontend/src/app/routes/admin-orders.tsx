@@ -1,7 +1,8 @@
 import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { AlertIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { CheckCircleIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useAdminOrders } from '@/features/admin-orders/api/get-admin-orders';
@@ -15,7 +16,6 @@ import {
 import type { OrdersFilter } from '@/features/admin-orders/types';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { StaffOrderMessages } from '@/features/order-messages/components/staff-order-messages';
-import { errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
@@ -38,54 +38,42 @@ function Orders() {
   const { user, isSuperAdmin } = useUser();
   const current = FILTERS.find((item) => item.value === filter) ?? FILTERS[0];
 
-  let content;
-  if (orders.isPending) {
-    content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading orders">
-        <Skeleton height={200} radius="var(--radius-lg)" />
-        <Skeleton height={200} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (orders.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the orders"
-        description={errorMessage(orders.error)}
-        action={
-          <Button onClick={() => void orders.refetch()} loading={orders.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (orders.data.length === 0) {
-    content = (
-      <StateMessage
-        role="status"
-        icon={<CheckCircleIcon size={28} />}
-        title={current?.empty ?? 'No orders.'}
-        description="New paid orders appear here as they come in."
-      />
-    );
-  } else {
-    content = (
-      <OrdersQueue
-        orders={orders.data}
-        currentUserId={user?.id ?? null}
-        canReleaseHolds={isSuperAdmin}
-        onNeedsPrivateServer={(message) => setServerPrompt({ message })}
-        renderExtra={(order) => (
-          <StaffOrderMessages
-            orderId={order.id}
-            open={order.status === 'paid' || order.status === 'delivered'}
+  const content = (
+    <QueryBoundary
+      query={orders}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading orders">
+          <Skeleton height={200} radius="var(--radius-lg)" />
+          <Skeleton height={200} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the orders"
+    >
+      {(data) =>
+        data.length === 0 ? (
+          <StateMessage
+            role="status"
+            icon={<CheckCircleIcon size={28} />}
+            title={current?.empty ?? 'No orders.'}
+            description="New paid orders appear here as they come in."
           />
-        )}
-      />
-    );
-  }
+        ) : (
+          <OrdersQueue
+            orders={data}
+            currentUserId={user?.id ?? null}
+            canReleaseHolds={isSuperAdmin}
+            onNeedsPrivateServer={(message) => setServerPrompt({ message })}
+            renderExtra={(order) => (
+              <StaffOrderMessages
+                orderId={order.id}
+                open={order.status === 'paid' || order.status === 'delivered'}
+              />
+            )}
+          />
+        )
+      }
+    </QueryBoundary>
+  );
 
   return (
     // Every control of the queue takes its own tap: the floating chat buttons step aside from them.

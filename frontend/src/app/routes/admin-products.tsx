@@ -2,12 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, SproutIcon } from '@/components/ui/icons';
+import { SproutIcon } from '@/components/ui/icons';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Modal } from '@/components/ui/modal';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
 import { useDeleteProduct } from '@/features/admin-products/api/delete-product';
 import {
@@ -15,11 +15,10 @@ import {
   useAdminProducts,
 } from '@/features/admin-products/api/get-admin-products';
 import { useReorderProducts } from '@/features/admin-products/api/reorder-products';
-import { PRODUCT_NOT_FOUND, ProductForm } from '@/features/admin-products/components/product-form';
+import { ProductForm } from '@/features/admin-products/components/product-form';
 import { SortableProductGrid } from '@/features/admin-products/components/sortable-product-grid';
 import type { AdminProduct } from '@/features/admin-products/types';
 import { PromoCodeModal } from '@/features/promo-codes/components/promo-code-modal';
-import { ApiError, errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
@@ -30,24 +29,9 @@ const SalesDashboardModal = lazy(async () => ({
   default: (await import('@/features/sales/components/sales-dashboard-modal')).SalesDashboardModal,
 }));
 
-export const DELETE_FAILED = 'Failed to delete product.';
-
 function DeleteProductModal({ product, onClose }: { product: AdminProduct; onClose: () => void }) {
   const remove = useDeleteProduct();
-  const confirm = () =>
-    remove.mutate(product.id, {
-      onSuccess: (result) => {
-        toast.success(result.message);
-        onClose();
-      },
-      onError: (error) => {
-        console.error('Deleting the product failed.', error);
-        toast.error(
-          error instanceof ApiError && error.isNotFound ? PRODUCT_NOT_FOUND : DELETE_FAILED,
-        );
-        onClose();
-      },
-    });
+  const confirm = () => remove.mutate(product.id, { onSettled: () => onClose() });
   return (
     <ConfirmDialog
       open
@@ -107,6 +91,63 @@ function ProductsSection({
   );
 }
 
+/** The page's title and the admin's tools: the other admin pages, a new code, the sales. */
+function AdminProductsHeader({
+  onAddPromoCode,
+  onOpenSales,
+}: {
+  onAddPromoCode: () => void;
+  onOpenSales: () => void;
+}) {
+  return (
+    <header className="admin-page__header">
+      <div>
+        <h1 className="admin-page__title">Products</h1>
+        <p className="admin-page__intro">Add, edit and order what the shop sells.</p>
+      </div>
+      <nav className="admin-page__toolbar" aria-label="Admin tools">
+        <Button variant="secondary" onClick={onAddPromoCode}>
+          Add Promo Code
+        </Button>
+        <Link
+          to={paths.adminPromoCodes.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Promo codes
+        </Link>
+        <Link
+          to={paths.adminInventory.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Inventory
+        </Link>
+        <Link
+          to={paths.adminOrders.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Orders
+        </Link>
+        <Link
+          to={paths.adminBlocklist.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Blocklist
+        </Link>
+        <Link
+          to={paths.adminDisputes.getHref()}
+          className={buttonClassName({ variant: 'secondary' })}
+        >
+          Disputes
+        </Link>
+        <Link to={paths.adminAudit.getHref()} className={buttonClassName({ variant: 'secondary' })}>
+          Audit log
+        </Link>
+        <Button onClick={onOpenSales}>Sales Dashboard</Button>
+      </nav>
+    </header>
+  );
+}
+
 function AdminProducts() {
   const [dragging, setDragging] = useState(false);
   const [editing, setEditing] = useState<AdminProduct | null>(null);
@@ -117,90 +158,34 @@ function AdminProducts() {
   const paused = dragging || editing !== null;
   const products = useAdminProducts({ refetchInterval: paused ? false : PRODUCTS_POLL_MS });
 
-  let list;
-  if (products.isPending) {
-    list = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading products">
-        <Skeleton height={160} radius="var(--radius-lg)" />
-        <Skeleton height={160} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (products.isError) {
-    list = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the products"
-        description={errorMessage(products.error)}
-        action={
-          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else {
-    list = (
-      <ProductsSection
-        products={products.data}
-        onEdit={setEditing}
-        onDelete={setDeleting}
-        onDraggingChange={setDragging}
-      />
-    );
-  }
+  const list = (
+    <QueryBoundary
+      query={products}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading products">
+          <Skeleton height={160} radius="var(--radius-lg)" />
+          <Skeleton height={160} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the products"
+    >
+      {(data) => (
+        <ProductsSection
+          products={data}
+          onEdit={setEditing}
+          onDelete={setDeleting}
+          onDraggingChange={setDragging}
+        />
+      )}
+    </QueryBoundary>
+  );
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Products</h1>
-          <p className="admin-page__intro">Add, edit and order what the shop sells.</p>
-        </div>
-        <nav className="admin-page__toolbar" aria-label="Admin tools">
-          <Button variant="secondary" onClick={() => setPromoOpen(true)}>
-            Add Promo Code
-          </Button>
-          <Link
-            to={paths.adminPromoCodes.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Promo codes
-          </Link>
-          <Link
-            to={paths.adminInventory.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Inventory
-          </Link>
-          <Link
-            to={paths.adminOrders.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Orders
-          </Link>
-          <Link
-            to={paths.adminBlocklist.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Blocklist
-          </Link>
-          <Link
-            to={paths.adminDisputes.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Disputes
-          </Link>
-          <Link
-            to={paths.adminAudit.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            Audit log
-          </Link>
-          <Button onClick={() => setStatsOpen(true)}>Sales Dashboard</Button>
-        </nav>
-      </header>
+      <AdminProductsHeader
+        onAddPromoCode={() => setPromoOpen(true)}
+        onOpenSales={() => setStatsOpen(true)}
+      />
 
       <section className="admin-page__section" aria-labelledby="admin-add-product-title">
         <h2 id="admin-add-product-title" className="admin-page__section-title">

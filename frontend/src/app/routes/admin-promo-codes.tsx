@@ -2,14 +2,14 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, CardIcon } from '@/components/ui/icons';
+import { ArrowLeftIcon, CardIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { usePromoCodes } from '@/features/promo-codes/api/get-promo-codes';
 import { PromoCodeList } from '@/features/promo-codes/components/promo-code-list';
 import { PromoCodeModal } from '@/features/promo-codes/components/promo-code-modal';
-import { errorMessage } from '@/lib/api-client';
 
 import { RequireRole } from './admin-access';
 import './admin-page.css';
@@ -18,42 +18,32 @@ function PromoCodes() {
   const codes = usePromoCodes();
   const [adding, setAdding] = useState(false);
 
-  let content;
-  if (codes.isPending) {
-    content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading promo codes">
-        <Skeleton height={72} radius="var(--radius-lg)" />
-        <Skeleton height={72} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (codes.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the promo codes"
-        description={errorMessage(codes.error)}
-        action={
-          <Button onClick={() => void codes.refetch()} loading={codes.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (codes.data.length === 0) {
-    content = (
-      <StateMessage
-        role="status"
-        icon={<CardIcon size={28} />}
-        title="No promo codes yet"
-        description="Codes you add show up here, with how often they were used."
-        action={<Button onClick={() => setAdding(true)}>Add Promo Code</Button>}
-      />
-    );
-  } else {
-    content = <PromoCodeList codes={codes.data} />;
-  }
+  const content = (
+    <QueryBoundary
+      query={codes}
+      loading={
+        <div className="admin-page__loading" aria-busy="true" aria-label="Loading promo codes">
+          <Skeleton height={72} radius="var(--radius-lg)" />
+          <Skeleton height={72} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the promo codes"
+    >
+      {(data) =>
+        data.length === 0 ? (
+          <StateMessage
+            role="status"
+            icon={<CardIcon size={28} />}
+            title="No promo codes yet"
+            description="Codes you add show up here, with how often they were used."
+            action={<Button onClick={() => setAdding(true)}>Add Promo Code</Button>}
+          />
+        ) : (
+          <PromoCodeList codes={data} />
+        )
+      }
+    </QueryBoundary>
+  );
 
   return (
     <div className="container admin-page">

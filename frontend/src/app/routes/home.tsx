@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { AlertIcon, ClockIcon, SearchIcon, ShieldIcon, SproutIcon } from '@/components/ui/icons';
+import { ClockIcon, SearchIcon, ShieldIcon, SproutIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { StateMessage } from '@/components/ui/state-message';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
@@ -23,7 +24,7 @@ import {
 } from '@/features/catalog/utils/filter-products';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
-import { errorMessage } from '@/lib/api-client';
+import type { Product } from '@/types/api';
 
 import './home.css';
 
@@ -68,6 +69,116 @@ function emptyTitle(category: Category, search: string): string {
   return `No products match the ${category} category right now`;
 }
 
+type ShelfProps = {
+  visible: Product[];
+  filtered: boolean;
+  emptyTitle: string;
+  onClear: () => void;
+  onAddToCart: (product: Product) => void;
+};
+
+/** The products shown, or why there are none. */
+function Shelf({ visible, filtered, emptyTitle, onClear, onAddToCart }: ShelfProps) {
+  if (visible.length > 0) {
+    return (
+      <ProductGrid label="Products">
+        {visible.map((product, index) => (
+          <li key={product.id}>
+            <ProductCard
+              product={product}
+              onAddToCart={onAddToCart}
+              eager={index < 4}
+              priority={index === 0}
+            />
+          </li>
+        ))}
+      </ProductGrid>
+    );
+  }
+  return filtered ? (
+    <StateMessage
+      headingLevel={3}
+      role="status"
+      icon={<SearchIcon size={28} />}
+      title={emptyTitle}
+      description="Try another word or category, or see everything we sell."
+      action={
+        <Button variant="secondary" onClick={onClear}>
+          Clear filters
+        </Button>
+      }
+    />
+  ) : (
+    <StateMessage
+      headingLevel={3}
+      role="status"
+      icon={<SproutIcon size={28} />}
+      title="The shelves are being restocked"
+      description="There is nothing for sale at this moment. This page refreshes by itself, so new stock will appear here shortly."
+    />
+  );
+}
+
+/** The hero: what the shop sells and its three steps. */
+function HomeHero() {
+  return (
+    <section className="hero">
+      <div className="container hero__inner">
+        <div className="hero__text">
+          <p className="hero__eyebrow">
+            <SproutIcon size={18} /> The Grow a Garden shop
+          </p>
+          <h1 className="hero__title">
+            Upgrade your Grow A Garden experience with affordable products!
+          </h1>
+          <p className="hero__lead">
+            Pets, Sheckles, bundles and exclusives, handed to you in game by our staff.
+          </p>
+          <ul className="hero__perks">
+            {/* each perk's words in one span: the flex gap falls between icon and words only */}
+            <li>
+              <ClockIcon size={18} />
+              <span>
+                Usually delivered in <DeliveryTime />
+              </span>
+            </li>
+            <li>
+              <ShieldIcon size={18} />
+              <span>Secure card payment</span>
+            </li>
+          </ul>
+        </div>
+        <aside className="hero__steps" aria-labelledby="hero-steps-title">
+          <h2 id="hero-steps-title">Three easy steps</h2>
+          <ol>
+            <li>
+              <span className="hero__step-number">1</span>
+              <span>
+                <strong>Select a product</strong> and add it to your cart.
+              </span>
+            </li>
+            <li>
+              <span className="hero__step-number">2</span>
+              <span>
+                <strong>Pay the invoice</strong> securely by card.
+              </span>
+            </li>
+            <li>
+              <span className="hero__step-number">3</span>
+              <span>
+                <strong>Receive the product</strong> from our staff in a private server.
+              </span>
+            </li>
+          </ol>
+          <Link to={paths.howItWorks.getHref()} className="hero__steps-link">
+            How delivery works
+          </Link>
+        </aside>
+      </div>
+    </section>
+  );
+}
+
 export function HomeRoute() {
   const { category, search, setCategory, setSearch, clear } = useCatalogFilters();
   const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
@@ -91,124 +202,12 @@ export function HomeRoute() {
 
   const filtered = category !== ALL_CATEGORIES || search.trim() !== '';
 
-  let content;
-  if (products.isPending) {
-    content = <ProductGridSkeleton />;
-  } else if (products.isError && !products.data) {
-    content = (
-      <StateMessage
-        headingLevel={3}
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the products"
-        description={errorMessage(products.error)}
-        action={
-          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (visible.length === 0) {
-    content = filtered ? (
-      <StateMessage
-        headingLevel={3}
-        role="status"
-        icon={<SearchIcon size={28} />}
-        title={emptyTitle(category, search)}
-        description="Try another word or category, or see everything we sell."
-        action={
-          <Button variant="secondary" onClick={clear}>
-            Clear filters
-          </Button>
-        }
-      />
-    ) : (
-      <StateMessage
-        headingLevel={3}
-        role="status"
-        icon={<SproutIcon size={28} />}
-        title="The shelves are being restocked"
-        description="There is nothing for sale at this moment. This page refreshes by itself, so new stock will appear here shortly."
-      />
-    );
-  } else {
-    content = (
-      <ProductGrid label="Products">
-        {visible.map((product, index) => (
-          <li key={product.id}>
-            <ProductCard
-              product={product}
-              onAddToCart={addToCart}
-              eager={index < 4}
-              priority={index === 0}
-            />
-          </li>
-        ))}
-      </ProductGrid>
-    );
-  }
-
   const heading = category === ALL_CATEGORIES ? 'All products' : category;
 
   return (
     <>
       <title>Garden Shop · Pets, Sheckles and bundles for Grow a Garden</title>
-      <section className="hero">
-        <div className="container hero__inner">
-          <div className="hero__text">
-            <p className="hero__eyebrow">
-              <SproutIcon size={18} /> The Grow a Garden shop
-            </p>
-            <h1 className="hero__title">
-              Upgrade your Grow A Garden experience with affordable products!
-            </h1>
-            <p className="hero__lead">
-              Pets, Sheckles, bundles and exclusives, handed to you in game by our staff.
-            </p>
-            <ul className="hero__perks">
-              {/* each perk's words in one span: the flex gap falls between icon and words only */}
-              <li>
-                <ClockIcon size={18} />
-                <span>
-                  Usually delivered in <DeliveryTime />
-                </span>
-              </li>
-              <li>
-                <ShieldIcon size={18} />
-                <span>Secure card payment</span>
-              </li>
-            </ul>
-          </div>
-          <aside className="hero__steps" aria-labelledby="hero-steps-title">
-            <h2 id="hero-steps-title">Three easy steps</h2>
-            <ol>
-              <li>
-                <span className="hero__step-number">1</span>
-                <span>
-                  <strong>Select a product</strong> and add it to your cart.
-                </span>
-              </li>
-              <li>
-                <span className="hero__step-number">2</span>
-                <span>
-                  <strong>Pay the invoice</strong> securely by card.
-                </span>
-              </li>
-              <li>
-                <span className="hero__step-number">3</span>
-                <span>
-                  <strong>Receive the product</strong> from our staff in a private server.
-                </span>
-              </li>
-            </ol>
-            <Link to={paths.howItWorks.getHref()} className="hero__steps-link">
-              How delivery works
-            </Link>
-          </aside>
-        </div>
-      </section>
+      <HomeHero />
 
       {products.data ? <UpcomingDrops products={products.data} /> : null}
 
@@ -230,7 +229,23 @@ export function HomeRoute() {
               <SearchBox value={search} onChange={setSearch} />
             </div>
           </div>
-          {content}
+          <QueryBoundary
+            query={products}
+            loading={<ProductGridSkeleton />}
+            errorTitle="We couldn't load the products"
+            headingLevel={3}
+            keepDataOnError
+          >
+            {() => (
+              <Shelf
+                visible={visible}
+                filtered={filtered}
+                emptyTitle={emptyTitle(category, search)}
+                onClear={clear}
+                onAddToCart={addToCart}
+              />
+            )}
+          </QueryBoundary>
         </section>
       </div>
       {confirmation}

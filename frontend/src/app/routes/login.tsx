@@ -1,22 +1,16 @@
 import { useCallback } from 'react';
 import { Link, useNavigate } from 'react-router';
 
-import { toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { GuestOnly } from '@/features/auth/components/route-guards';
-import type { User } from '@/features/auth/types';
 
 export function LoginRoute() {
   const navigate = useNavigate();
-  const loggedIn = useCallback(
-    (user: User) => {
-      toast.success(`Welcome back, ${user.name}!`);
-      navigate(paths.home.getHref(), { replace: true });
-    },
-    [navigate],
-  );
+  const loggedIn = useCallback(() => {
+    navigate(paths.home.getHref(), { replace: true });
+  }, [navigate]);
 
   return (
     <GuestOnly>

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 
-import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, SearchIcon } from '@/components/ui/icons';
+import { buttonClassName } from '@/components/ui/button';
+import { ArrowLeftIcon, SearchIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { StateMessage } from '@/components/ui/state-message';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
@@ -26,7 +27,6 @@ import { Notice } from '@/features/checkout/components/notice';
 import { ProductRating } from '@/features/reviews/components/product-rating';
 import { useDiscordInvite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
-import { errorMessage } from '@/lib/api-client';
 import { isUpcomingDrop } from '@/lib/drop';
 import type { HoldingNote } from '@/features/catalog/components/product-details';
 import type { Product } from '@/types/api';
@@ -70,29 +70,51 @@ function holdingNotes(
   });
 }
 
-export function ProductRoute() {
-  const params = useParams();
-  const productId = Number(params.id);
-  // The page reads the product from the catalogue list (docs/product.md, Screens), kept fresh like the home page.
-  const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
-  const product = products.data?.find((item) => item.id === productId);
-  const quantityInCart = useCartStore(selectQuantityOf(productId));
-  const items = useCartStore((state) => state.items);
-  const held = useCartStore((state) => state.held);
-  const included = product && products.data ? includedIn(product, products.data) : [];
-  const drops = product ? dropsTaken(product, included) : [];
-  useSyncHoldings({ enabled: drops.length > 0 });
-  const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
+/** The Discord link's outcome, shown once: a reload or a Back does not repeat it. */
+function useDiscordNotice(): CheckoutNotice | undefined {
   const navigate = useNavigate();
-  const invite = useDiscordInvite();
   const location = useLocation();
-  // The Discord link's outcome is shown once: a reload or a Back does not repeat it.
   const [discordNotice] = useState(() => (location.state as ProductLocationState)?.discordNotice);
   useEffect(() => {
     if ((location.state as ProductLocationState)?.discordNotice) {
       void navigate('.', { replace: true, state: null });
     }
   }, [location.state, navigate]);
+  return discordNotice;
+}
+
+/** What the cart and the buyer's orders hold of the product and of the drops it takes. */
+function useProductHoldings(productId: number, products: Product[] | undefined) {
+  const product = products?.find((item) => item.id === productId);
+  const quantityInCart = useCartStore(selectQuantityOf(productId));
+  const items = useCartStore((state) => state.items);
+  const held = useCartStore((state) => state.held);
+  const included = product && products ? includedIn(product, products) : [];
+  const drops = product ? dropsTaken(product, included) : [];
+  useSyncHoldings({ enabled: drops.length > 0 });
+  let holdings: HoldingNote[] = [];
+  if (product && products) {
+    // the caps of the catalogue on show, whatever the cart has heard of them yet
+    const oneMore = checkAddable(product, items, dropCaps(products), held);
+    const refusedDrop = !oneMore.ok && oneMore.reason === 'account-limit' ? oneMore.drop.id : null;
+    holdings = holdingNotes(product, drops, { items, held, refusedDrop });
+  }
+  return { product, quantityInCart, included, holdings };
+}
+
+export function ProductRoute() {
+  const params = useParams();
+  const productId = Number(params.id);
+  // The page reads the product from the catalogue list (docs/product.md, Screens), kept fresh like the home page.
+  const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
+  const { product, quantityInCart, included, holdings } = useProductHoldings(
+    productId,
+    products.data,
+  );
+  const { addToCart, confirmation } = useAddToCart({ confirmWhenInCart: true });
+  const navigate = useNavigate();
+  const invite = useDiscordInvite();
+  const discordNotice = useDiscordNotice();
   // Buy Now: into the cart (through the same confirmation), then straight to the checkout.
   const buyNow = (item: Product) =>
     addToCart(item, {
@@ -101,56 +123,8 @@ export function ProductRoute() {
         void navigate(paths.checkout.getHref());
       },
     });
-
-  let content;
   let title = 'Product';
-  if (products.isPending) {
-    content = <ProductDetailsSkeleton />;
-  } else if (products.isError && !products.data) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        headingLevel={1}
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load this product"
-        description={errorMessage(products.error)}
-        action={
-          <Button onClick={() => void products.refetch()} loading={products.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (!product) {
-    title = 'Product not found';
-    content = (
-      <StateMessage
-        role="status"
-        headingLevel={1}
-        icon={<SearchIcon size={28} />}
-        title="Product not found."
-        description="It may have sold out and been taken down, or the link is mistyped."
-      />
-    );
-  } else {
-    title = product.name;
-    // the caps of the catalogue on show, whatever the cart has heard of them yet
-    const oneMore = checkAddable(product, items, dropCaps(products.data), held);
-    const refusedDrop = !oneMore.ok && oneMore.reason === 'account-limit' ? oneMore.drop.id : null;
-    content = (
-      <ProductDetails
-        product={product}
-        onAddToCart={(item) => addToCart(item)}
-        onBuyNow={buyNow}
-        quantityInCart={quantityInCart}
-        includedProducts={included}
-        holdings={holdingNotes(product, drops, { items, held, refusedDrop })}
-        deliveryTime={<DeliveryTime />}
-        dropNotice={isUpcomingDrop(product) ? <LinkDiscordBeforeDrop invite={invite} /> : null}
-      />
-    );
-  }
+  if (products.data) title = product ? product.name : 'Product not found';
 
   return (
     <div className="container product-page">
@@ -168,7 +142,38 @@ export function ProductRoute() {
         </Notice>
       ) : null}
       {product ? <ProductRating productId={product.id} /> : null}
-      {content}
+      <QueryBoundary
+        query={products}
+        loading={<ProductDetailsSkeleton />}
+        errorTitle="We couldn't load this product"
+        headingLevel={1}
+        keepDataOnError
+      >
+        {() =>
+          product ? (
+            <ProductDetails
+              product={product}
+              onAddToCart={(item) => addToCart(item)}
+              onBuyNow={buyNow}
+              quantityInCart={quantityInCart}
+              includedProducts={included}
+              holdings={holdings}
+              deliveryTime={<DeliveryTime />}
+              dropNotice={
+                isUpcomingDrop(product) ? <LinkDiscordBeforeDrop invite={invite} /> : null
+              }
+            />
+          ) : (
+            <StateMessage
+              role="status"
+              headingLevel={1}
+              icon={<SearchIcon size={28} />}
+              title="Product not found."
+              description="It may have sold out and been taken down, or the link is mistyped."
+            />
+          )
+        }
+      </QueryBoundary>
       {confirmation}
     </div>
   );

@@ -3,10 +3,10 @@ import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, SproutIcon } from '@/components/ui/icons';
+import { SproutIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { toast } from '@/components/ui/toast';
 import { paths } from '@/config/paths';
 import { setSession } from '@/features/auth/api/get-session';
 import { useLogout } from '@/features/auth/api/logout';
@@ -17,54 +17,43 @@ import type { User } from '@/features/auth/types';
 import { useProfile } from '@/features/profile/api/get-profile';
 import { OrderList } from '@/features/profile/components/order-list';
 import { YourData } from '@/features/profile/components/your-data';
-import { errorMessage } from '@/lib/api-client';
 
 import './profile.css';
 
 function OrdersSection({ userId }: { userId: number }) {
   const profile = useProfile(userId);
 
-  let content;
-  if (profile.isPending) {
-    content = (
-      <div className="profile-orders__loading" aria-busy="true" aria-label="Loading your orders">
-        <Skeleton height={72} radius="var(--radius-lg)" />
-        <Skeleton height={72} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (profile.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        headingLevel={3}
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load your orders"
-        description={errorMessage(profile.error)}
-        action={
-          <Button onClick={() => void profile.refetch()} loading={profile.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (profile.data.orders.length === 0) {
-    content = (
-      <StateMessage
-        headingLevel={3}
-        icon={<SproutIcon size={28} />}
-        title="You have no orders yet."
-        description="Your purchases will show here once you check out."
-        action={
-          <Link to={paths.home.getHref()} className={buttonClassName()}>
-            Browse products
-          </Link>
-        }
-      />
-    );
-  } else {
-    content = <OrderList orders={profile.data.orders} />;
-  }
+  const content = (
+    <QueryBoundary
+      query={profile}
+      loading={
+        <div className="profile-orders__loading" aria-busy="true" aria-label="Loading your orders">
+          <Skeleton height={72} radius="var(--radius-lg)" />
+          <Skeleton height={72} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load your orders"
+      headingLevel={3}
+    >
+      {({ orders }) =>
+        orders.length === 0 ? (
+          <StateMessage
+            headingLevel={3}
+            icon={<SproutIcon size={28} />}
+            title="You have no orders yet."
+            description="Your purchases will show here once you check out."
+            action={
+              <Link to={paths.home.getHref()} className={buttonClassName()}>
+                Browse products
+              </Link>
+            }
+          />
+        ) : (
+          <OrderList orders={orders} />
+        )
+      }
+    </QueryBoundary>
+  );
 
   return (
     <section className="profile-orders" aria-labelledby="my-orders-title">
@@ -131,7 +120,6 @@ function Profile() {
 
   function onAccountDeleted() {
     deleted.current = true;
-    toast.success('Your account is deleted. Goodbye!');
     void navigate(paths.home.getHref(), { replace: true });
   }
 

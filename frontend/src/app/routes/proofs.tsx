@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, CloseIcon, PlusIcon, ShieldIcon } from '@/components/ui/icons';
+import { CloseIcon, PlusIcon, ShieldIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
@@ -10,7 +11,7 @@ import { useUser } from '@/features/auth/hooks/use-user';
 import { useProofs } from '@/features/proofs/api/get-proofs';
 import { ProofCard } from '@/features/proofs/components/proof-card';
 import { ProofForm } from '@/features/proofs/components/proof-form';
-import { errorMessage } from '@/lib/api-client';
+import type { Proof } from '@/features/proofs/types';
 
 import './proofs.css';
 
@@ -30,25 +31,19 @@ function ProofsSkeleton() {
 
 function ProofList({ canManage }: { canManage: boolean }) {
   const proofs = useProofs();
+  return (
+    <QueryBoundary
+      query={proofs}
+      loading={<ProofsSkeleton />}
+      errorTitle="We couldn't load the proofs"
+    >
+      {(data) => <ProofGrid proofs={data} canManage={canManage} />}
+    </QueryBoundary>
+  );
+}
 
-  if (proofs.isPending) return <ProofsSkeleton />;
-  if (proofs.isError) {
-    return (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the proofs"
-        description={errorMessage(proofs.error)}
-        action={
-          <Button onClick={() => void proofs.refetch()} loading={proofs.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  }
-  if (proofs.data.length === 0) {
+function ProofGrid({ proofs, canManage }: { proofs: Proof[]; canManage: boolean }) {
+  if (proofs.length === 0) {
     return (
       <StateMessage
         icon={<ShieldIcon size={28} />}
@@ -70,7 +65,7 @@ function ProofList({ canManage }: { canManage: boolean }) {
   }
   return (
     <ul className="proofs-grid" aria-label="Proofs of delivery">
-      {proofs.data.map((proof) => (
+      {proofs.map((proof) => (
         <li key={proof.id}>
           <ProofCard proof={proof} canManage={canManage} />
         </li>

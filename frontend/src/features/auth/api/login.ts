@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
 
 import type { Schemas } from '@/types/api';
@@ -17,6 +18,9 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: login,
-    onSuccess: ({ user }) => setSession(queryClient, user),
+    onSuccess: ({ user }) => {
+      setSession(queryClient, user);
+      toast.success(`Welcome back, ${user.name}!`);
+    },
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, errorMessage } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
 import type { BlockEntry, Blocklist, NewBlock } from '@/features/blocklist/types';
@@ -39,21 +40,28 @@ export function confirmBlock(id: number): Promise<BlockEntry> {
   return api.post('/admin/blocklist/{id}/confirm', { params: { path: { id } } });
 }
 
+/** Confirms a flagged entry; its variables are the entry, which the toast names. */
 export function useConfirmBlock() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: confirmBlock,
-    onSuccess: (confirmed) =>
+    mutationFn: (entry: BlockEntry) => confirmBlock(entry.id),
+    onSuccess: (confirmed, entry) => {
       queryClient.setQueryData<Blocklist>(blocklistQueryKey, (current) =>
         current
           ? {
               ...current,
-              entries: current.entries.map((entry) =>
-                entry.id === confirmed.id ? confirmed : entry,
+              entries: current.entries.map((known) =>
+                known.id === confirmed.id ? confirmed : known,
               ),
             }
           : current,
-      ),
+      );
+      toast.success(`${entry.kind_label} ${entry.value} is blocked now.`);
+    },
+    onError: (error) => {
+      console.error('Confirming a blocklist entry failed.', error);
+      toast.error(errorMessage(error));
+    },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: blocklistQueryKey }),
   });
 }
@@ -62,23 +70,35 @@ export function useAddBlock() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addBlock,
+    onSuccess: (entry) => toast.success(`${entry.kind_label} ${entry.value} is blocked.`),
+    onError: (error) => {
+      console.error('Adding a blocklist entry failed.', error);
+      toast.error(errorMessage(error));
+    },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: blocklistQueryKey }),
   });
 }
 
+/** Removes an entry; its variables are the entry, which the toast names. */
 export function useRemoveBlock() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: removeBlock,
-    onSuccess: (_, id) =>
+    mutationFn: (entry: BlockEntry) => removeBlock(entry.id),
+    onSuccess: (_, removed) => {
       queryClient.setQueryData<Blocklist>(blocklistQueryKey, (current) =>
         current
           ? {
-              entries: current.entries.filter((entry) => entry.id !== id),
+              entries: current.entries.filter((entry) => entry.id !== removed.id),
               total: Math.max(0, current.total - 1),
             }
           : current,
-      ),
+      );
+      toast.success(`${removed.kind_label} ${removed.value} is no longer blocked.`);
+    },
+    onError: (error) => {
+      console.error('Removing a blocklist entry failed.', error);
+      toast.error(errorMessage(error));
+    },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: blocklistQueryKey }),
   });
 }

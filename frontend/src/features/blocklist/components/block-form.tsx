@@ -2,13 +2,43 @@ import { useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { toast } from '@/components/ui/toast';
-import { errorMessage, fieldErrors } from '@/lib/api-client';
+import { fieldErrors } from '@/lib/api-client';
 
 import { useAddBlock } from '@/features/blocklist/api/blocklist';
 import { BLOCK_KINDS, type BlockKind } from '@/features/blocklist/types';
 
 type Errors = Partial<Record<'kind' | 'value' | 'reason', string>>;
+
+/** What the form asks for before anything is sent. */
+function missingFields(value: string, reason: string): Errors {
+  const found: Errors = {};
+  if (!value.trim()) found.value = 'Enter the value to block.';
+  if (!reason.trim()) found.reason = 'Say why this is blocked.';
+  return found;
+}
+
+type KindFieldProps = { kind: BlockKind; error?: string; onChange: (kind: BlockKind) => void };
+
+function KindField({ kind, error, onChange }: KindFieldProps) {
+  return (
+    <Field label="Kind" error={error}>
+      {(control) => (
+        <select
+          {...control}
+          className="form-control"
+          value={kind}
+          onChange={(event) => onChange(event.currentTarget.value as BlockKind)}
+        >
+          {BLOCK_KINDS.map((item) => (
+            <option key={item.value} value={item.value}>
+              {item.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
 
 /** Adds an entry: what kind, the value, and why. The server normalises and checks the value. */
 export function BlockForm() {
@@ -21,24 +51,19 @@ export function BlockForm() {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Errors = {};
-    if (!value.trim()) found.value = 'Enter the value to block.';
-    if (!reason.trim()) found.reason = 'Say why this is blocked.';
+    const found = missingFields(value, reason);
     setErrors(found);
     if (Object.keys(found).length) return;
     add.mutate(
       { kind, value, reason },
       {
-        onSuccess: (entry) => {
-          toast.success(`${entry.kind_label} ${entry.value} is blocked.`);
+        onSuccess: () => {
           setValue('');
           setReason('');
         },
         onError: (error) => {
-          console.error('Adding a blocklist entry failed.', error);
           const fields = fieldErrors(error);
           setErrors({ kind: fields.kind, value: fields.value, reason: fields.reason });
-          toast.error(errorMessage(error));
         },
       },
     );
@@ -46,25 +71,14 @@ export function BlockForm() {
 
   return (
     <form className="block-form" noValidate onSubmit={onSubmit}>
-      <Field label="Kind" error={errors.kind}>
-        {(control) => (
-          <select
-            {...control}
-            className="form-control"
-            value={kind}
-            onChange={(event) => {
-              setKind(event.currentTarget.value as BlockKind);
-              setErrors({});
-            }}
-          >
-            {BLOCK_KINDS.map((item) => (
-              <option key={item.value} value={item.value}>
-                {item.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <KindField
+        kind={kind}
+        error={errors.kind}
+        onChange={(next) => {
+          setKind(next);
+          setErrors({});
+        }}
+      />
       <Field label="Value" error={errors.value}>
         {(control) => (
           <input

@@ -3,13 +3,31 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 
 import { useConfirmBlock, useRemoveBlock } from '@/features/blocklist/api/blocklist';
 import type { BlockEntry } from '@/features/blocklist/types';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Who added the entry and when, what else it matches, until when it blocks. */
+function BlockMeta({ entry }: { entry: BlockEntry }) {
+  return (
+    <p className="block-list__meta">
+      Added by {entry.added_by ? entry.added_by.name : 'the shop'} on{' '}
+      <time dateTime={entry.created_at}>{dateFormat.format(new Date(entry.created_at))}</time>
+      {entry.canonical && entry.canonical !== entry.value
+        ? ` · matches every spelling of ${entry.canonical}`
+        : null}
+      {entry.kind === 'ip' && entry.value.includes(':') ? ' · covers its /64 network' : null}
+      {entry.expires_at ? (
+        <>
+          {' · blocks until '}
+          <time dateTime={entry.expires_at}>{dateFormat.format(new Date(entry.expires_at))}</time>
+        </>
+      ) : null}
+    </p>
+  );
+}
 
 /**
  * The entries, newest first, each with who added it, when, what it matches and until when, and a
@@ -21,29 +39,11 @@ export function BlockList({ entries }: { entries: BlockEntry[] }) {
   const confirmBlock = useConfirmBlock();
   const [asking, setAsking] = useState<BlockEntry | null>(null);
 
-  const confirmFlagged = (entry: BlockEntry) =>
-    confirmBlock.mutate(entry.id, {
-      onSuccess: () => toast.success(`${entry.kind_label} ${entry.value} is blocked now.`),
-      onError: (error) => {
-        console.error('Confirming a blocklist entry failed.', error);
-        toast.error(errorMessage(error));
-      },
-    });
+  const confirmFlagged = (entry: BlockEntry) => confirmBlock.mutate(entry);
 
   const confirm = () => {
     if (!asking) return;
-    const entry = asking;
-    remove.mutate(entry.id, {
-      onSuccess: () => {
-        toast.success(`${entry.kind_label} ${entry.value} is no longer blocked.`);
-        setAsking(null);
-      },
-      onError: (error) => {
-        console.error('Removing a blocklist entry failed.', error);
-        toast.error(errorMessage(error));
-        setAsking(null);
-      },
-    });
+    remove.mutate(asking, { onSettled: () => setAsking(null) });
   };
 
   return (
@@ -65,26 +65,7 @@ export function BlockList({ entries }: { entries: BlockEntry[] }) {
               ) : null}
             </div>
             <p className="block-list__reason">{entry.reason}</p>
-            <p className="block-list__meta">
-              Added by {entry.added_by ? entry.added_by.name : 'the shop'} on{' '}
-              <time dateTime={entry.created_at}>
-                {dateFormat.format(new Date(entry.created_at))}
-              </time>
-              {entry.canonical && entry.canonical !== entry.value
-                ? ` · matches every spelling of ${entry.canonical}`
-                : null}
-              {entry.kind === 'ip' && entry.value.includes(':')
-                ? ' · covers its /64 network'
-                : null}
-              {entry.expires_at ? (
-                <>
-                  {' · blocks until '}
-                  <time dateTime={entry.expires_at}>
-                    {dateFormat.format(new Date(entry.expires_at))}
-                  </time>
-                </>
-              ) : null}
-            </p>
+            <BlockMeta entry={entry} />
             <div className="block-list__actions">
               {entry.status === 'flagged' ? (
                 <Button

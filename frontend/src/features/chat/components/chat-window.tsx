@@ -1,5 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type RefObject,
+} from 'react';
 
 import { Button } from '@/components/ui/button';
 import { IconButton } from '@/components/ui/icon-button';
@@ -56,143 +64,96 @@ function subtitleOf(phase: ChatPhase, agentName: string | null): string {
   }
 }
 
-/**
- * The help chat window (lazy-loaded on the first open): the conversation, Talk to Live Agent,
- * the waiting notice, End chat and the message box. Escape closes it.
- */
-export function ChatWindow({ onClose }: ChatWindowProps) {
-  const titleId = useId();
-  const inputId = useId();
-  const queryClient = useQueryClient();
-  const chat = useHelpChat();
-  const [draft, setDraft] = useState('');
-  const inputRef = useRef<HTMLInputElement>(null);
+type HelpChat = ReturnType<typeof useHelpChat>;
+
+function ChatHeader({
+  chat,
+  titleId,
+  onClose,
+}: {
+  chat: HelpChat;
+  titleId: string;
+  onClose: () => void;
+}) {
+  const live = chat.phase === 'pending' || chat.phase === 'connected';
+  return (
+    <header className="chat-window__header">
+      <div className="chat-window__heading">
+        <h2 id={titleId} className="chat-window__title">
+          Help chat
+        </h2>
+        <p className="chat-window__subtitle">
+          <span className={`chat-window__dot chat-window__dot--${chat.phase}`} aria-hidden="true" />
+          {subtitleOf(chat.phase, chat.agentName)}
+        </p>
+      </div>
+      {live ? (
+        <Button
+          size="sm"
+          variant="secondary"
+          className="chat-window__end"
+          loading={chat.ending}
+          onClick={() => void chat.endLiveChat()}
+        >
+          End chat
+        </Button>
+      ) : null}
+      <IconButton label="Close help chat" tone="inverse" onClick={onClose}>
+        <CloseIcon />
+      </IconButton>
+    </header>
+  );
+}
+
+/** The conversation; the newest message stays in view. */
+function ChatLog({ chat }: { chat: HelpChat }) {
   const logRef = useRef<HTMLDivElement>(null);
-  const windowRef = useRef<HTMLElement>(null);
-
-  // Focus goes to the message box on open.
-  useEffect(() => {
-    inputRef.current?.focus();
-  }, []);
-
-  // The newest message stays in view.
   const messageCount = chat.messages.length;
   useEffect(() => {
     const log = logRef.current;
     if (log) log.scrollTop = log.scrollHeight;
   }, [messageCount, chat.phase]);
-
-  // Back to the message box once it can be used again (after waiting, or after a restart).
-  useEffect(() => {
-    if (!chat.canSend) return;
-    if (windowRef.current?.contains(document.activeElement)) inputRef.current?.focus();
-  }, [chat.canSend]);
-
-  const close = () => {
-    const liveChat = chat.chatToEndOnClose;
-    if (liveChat) {
-      endChat(liveChat).catch((error: unknown) => {
-        console.error('Could not end the live chat on close:', error);
-      });
-    }
-    queryClient.removeQueries({ queryKey: chatKeys.all });
-    onClose();
-  };
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const text = draft;
-    if (!text.trim() || !chat.canSend) return;
-    setDraft('');
-    const sent = await chat.send(text);
-    if (!sent) setDraft((current) => current || text);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      close();
-    }
-  };
-
-  const waiting = chat.phase === 'pending';
-  const live = chat.phase === 'pending' || chat.phase === 'connected';
-
   return (
-    <section
-      ref={windowRef}
-      className="chat-window"
-      role="dialog"
-      aria-labelledby={titleId}
-      onKeyDown={onKeyDown}
+    <div
+      ref={logRef}
+      className="chat-window__log"
+      role="log"
+      aria-live="polite"
+      aria-label="Conversation"
+      // scrollable: reachable by keyboard so the arrow keys can scroll it
+      tabIndex={0}
+      aria-busy={chat.phase === 'starting'}
     >
-      <header className="chat-window__header">
-        <div className="chat-window__heading">
-          <h2 id={titleId} className="chat-window__title">
-            Help chat
-          </h2>
-          <p className="chat-window__subtitle">
-            <span
-              className={`chat-window__dot chat-window__dot--${chat.phase}`}
-              aria-hidden="true"
-            />
-            {subtitleOf(chat.phase, chat.agentName)}
-          </p>
+      {chat.phase === 'starting' ? (
+        <div className="chat-window__loading">
+          <Skeleton width="70%" height={44} radius="var(--radius-lg)" />
+          <Skeleton width="45%" height={28} radius="var(--radius-lg)" />
         </div>
-        {live ? (
-          <Button
-            size="sm"
-            variant="secondary"
-            className="chat-window__end"
-            loading={chat.ending}
-            onClick={() => void chat.endLiveChat()}
-          >
-            End chat
-          </Button>
-        ) : null}
-        <IconButton label="Close help chat" tone="inverse" onClick={close}>
-          <CloseIcon />
-        </IconButton>
-      </header>
+      ) : null}
+      {chat.messages.map((message) => (
+        <MessageBubble
+          key={message.id}
+          side={sideOf(message)}
+          author={authorOf(message, chat.agentName)}
+          time={message.created_at}
+        >
+          {message.sender_type === 'bot' ? <LinkedText text={message.message} /> : message.message}
+        </MessageBubble>
+      ))}
+      {chat.joinedNoticeMissing ? (
+        <MessageBubble side="system">{AGENT_JOINED_NOTICE}</MessageBubble>
+      ) : null}
+      {chat.sending && chat.phase === 'ai' ? (
+        <p className="chat-window__typing">The assistant is typing…</p>
+      ) : null}
+    </div>
+  );
+}
 
-      <div
-        ref={logRef}
-        className="chat-window__log"
-        role="log"
-        aria-live="polite"
-        aria-label="Conversation"
-        // scrollable: reachable by keyboard so the arrow keys can scroll it
-        tabIndex={0}
-        aria-busy={chat.phase === 'starting'}
-      >
-        {chat.phase === 'starting' ? (
-          <div className="chat-window__loading">
-            <Skeleton width="70%" height={44} radius="var(--radius-lg)" />
-            <Skeleton width="45%" height={28} radius="var(--radius-lg)" />
-          </div>
-        ) : null}
-        {chat.messages.map((message) => (
-          <MessageBubble
-            key={message.id}
-            side={sideOf(message)}
-            author={authorOf(message, chat.agentName)}
-            time={message.created_at}
-          >
-            {message.sender_type === 'bot' ? (
-              <LinkedText text={message.message} />
-            ) : (
-              message.message
-            )}
-          </MessageBubble>
-        ))}
-        {chat.joinedNoticeMissing ? (
-          <MessageBubble side="system">{AGENT_JOINED_NOTICE}</MessageBubble>
-        ) : null}
-        {chat.sending && chat.phase === 'ai' ? (
-          <p className="chat-window__typing">The assistant is typing…</p>
-        ) : null}
-      </div>
-
+/** Under the conversation: the chat that could not start, the wait, Talk to Live Agent, a failed send. */
+function ChatNotices({ chat }: { chat: HelpChat }) {
+  return (
+    <>
       {chat.phase === 'unavailable' ? (
         <div className="chat-window__notice chat-window__notice--danger" role="alert">
           <AlertIcon size={18} />
@@ -203,7 +164,7 @@ export function ChatWindow({ onClose }: ChatWindowProps) {
         </div>
       ) : null}
 
-      {waiting ? (
+      {chat.phase === 'pending' ? (
         <p className="chat-window__notice chat-window__notice--waiting" role="status">
           <span className="chat-window__spinner" aria-hidden="true" />
           Waiting for agent to join...
@@ -234,33 +195,112 @@ export function ChatWindow({ onClose }: ChatWindowProps) {
           {chat.sendError}
         </p>
       ) : null}
+    </>
+  );
+}
 
-      <form className="chat-window__form" onSubmit={(event) => void submit(event)}>
-        <label className="visually-hidden" htmlFor={inputId}>
-          Message
-        </label>
-        <input
-          ref={inputRef}
-          id={inputId}
-          className="chat-window__input"
-          type="text"
-          autoComplete="off"
-          maxLength={MAX_MESSAGE_LENGTH}
-          placeholder={waiting ? 'Waiting for agent to join...' : 'Type your message...'}
-          disabled={waiting}
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-        />
-        <IconButton
-          type="submit"
-          label="Send message"
-          tone="brand"
-          className="chat-window__send"
-          disabled={!chat.canSend || chat.sending || !draft.trim()}
-        >
-          <SendIcon size={18} />
-        </IconButton>
-      </form>
+type ChatFormProps = {
+  chat: HelpChat;
+  inputRef: RefObject<HTMLInputElement | null>;
+};
+
+/** The message box and Send; blocked while waiting for an agent. */
+function ChatForm({ chat, inputRef }: ChatFormProps) {
+  const inputId = useId();
+  const [draft, setDraft] = useState('');
+  const waiting = chat.phase === 'pending';
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = draft;
+    if (!text.trim() || !chat.canSend) return;
+    setDraft('');
+    const sent = await chat.send(text);
+    if (!sent) setDraft((current) => current || text);
+  };
+
+  return (
+    <form className="chat-window__form" onSubmit={(event) => void submit(event)}>
+      <label className="visually-hidden" htmlFor={inputId}>
+        Message
+      </label>
+      <input
+        ref={inputRef}
+        id={inputId}
+        className="chat-window__input"
+        type="text"
+        autoComplete="off"
+        maxLength={MAX_MESSAGE_LENGTH}
+        placeholder={waiting ? 'Waiting for agent to join...' : 'Type your message...'}
+        disabled={waiting}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      <IconButton
+        type="submit"
+        label="Send message"
+        tone="brand"
+        className="chat-window__send"
+        disabled={!chat.canSend || chat.sending || !draft.trim()}
+      >
+        <SendIcon size={18} />
+      </IconButton>
+    </form>
+  );
+}
+
+/**
+ * The help chat window (lazy-loaded on the first open): the conversation, Talk to Live Agent,
+ * the waiting notice, End chat and the message box. Escape closes it.
+ */
+export function ChatWindow({ onClose }: ChatWindowProps) {
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const chat = useHelpChat();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const windowRef = useRef<HTMLElement>(null);
+
+  // Focus goes to the message box on open.
+  useEffect(() => {
+    inputRef.current?.focus();
+  }, []);
+
+  // Back to the message box once it can be used again (after waiting, or after a restart).
+  useEffect(() => {
+    if (!chat.canSend) return;
+    if (windowRef.current?.contains(document.activeElement)) inputRef.current?.focus();
+  }, [chat.canSend]);
+
+  const close = () => {
+    const liveChat = chat.chatToEndOnClose;
+    if (liveChat) {
+      endChat(liveChat).catch((error: unknown) => {
+        console.error('Could not end the live chat on close:', error);
+      });
+    }
+    queryClient.removeQueries({ queryKey: chatKeys.all });
+    onClose();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      close();
+    }
+  };
+
+  return (
+    <section
+      ref={windowRef}
+      className="chat-window"
+      role="dialog"
+      aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
+    >
+      <ChatHeader chat={chat} titleId={titleId} onClose={close} />
+      <ChatLog chat={chat} />
+      <ChatNotices chat={chat} />
+      <ChatForm chat={chat} inputRef={inputRef} />
     </section>
   );
 }

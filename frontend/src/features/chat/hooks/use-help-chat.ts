@@ -87,55 +87,39 @@ function reducer(state: State, action: Action): State {
 
 const isLive = (phase: ChatPhase) => phase === 'pending' || phase === 'connected';
 
-/**
- * The help chat's state machine (docs/product.md, Behaviour): opened, it starts an assistant chat with the fixed
- * greeting; Talk to Live Agent moves it to pending; polling every 3 s notices when staff join
- * (connected) and when the chat is gone (404: a fresh assistant chat). Ending a live chat
- * removes it and starts over. The whole state lives in the window, so closing it resets all.
- * The writes (start, send, start live, end) are react-query mutations: their pending and error
- * states are the window's spinners and error line.
- */
-export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {}) {
-  const queryClient = useQueryClient();
-  const [state, dispatch] = useReducer(reducer, initialState);
-  const { chatId, generation } = state;
+type Dispatch = (action: Action) => void;
+type MountedRef = { readonly current: boolean };
 
-  const startMutation = useMutation({ mutationFn: startAiChat, networkMode });
-  const sendMutation = useMutation({
+/** The writes: start, send, start live, end (their pending and error states show in the window). */
+function useChatMutations() {
+  const start = useMutation({ mutationFn: startAiChat, networkMode });
+  const send = useMutation({
     mutationFn: ({ chatId, text }: { chatId: string; text: string }) =>
       sendChatMessage(chatId, text),
     networkMode,
   });
-  const liveMutation = useMutation({ mutationFn: startLiveChat, networkMode });
-  const endMutation = useMutation({ mutationFn: endChat, networkMode });
-  const { mutateAsync: startChat, reset: resetStart } = startMutation;
-  const { mutateAsync: sendMessage, reset: resetSend } = sendMutation;
-  const { mutateAsync: askForAgent, reset: resetLive } = liveMutation;
-  const { mutateAsync: endChatNow, reset: resetEnd } = endMutation;
+  const live = useMutation({ mutationFn: startLiveChat, networkMode });
+  const end = useMutation({ mutationFn: endChat, networkMode });
+  return { start, send, live, end };
+}
 
-  const phase: ChatPhase =
-    state.phase === 'starting' && startMutation.isError ? 'unavailable' : state.phase;
-  const live = isLive(phase);
-  const sending = sendMutation.isPending;
-  const requestingAgent = liveMutation.isPending;
-  const ending = endMutation.isPending;
+type ChatMutations = ReturnType<typeof useChatMutations>;
 
-  // Why the last send or live-agent request failed; each try clears the other's error. A send
-  // that found the chat gone (404) starts over instead.
-  let sendError: string | null = null;
-  if (
-    sendMutation.error &&
-    !(sendMutation.error instanceof ApiError && sendMutation.error.isNotFound)
-  ) {
-    sendError =
-      sendMutation.error instanceof ApiError && sendMutation.error.status === 422
-        ? sendMutation.error.message
-        : SEND_FAILED;
-  } else if (liveMutation.isError) {
-    sendError = AGENT_UNREACHABLE;
+/**
+ * Why the last send or live-agent request failed; each try clears the other's error. A send
+ * that found the chat gone (404) starts over instead.
+ */
+function sendErrorOf({ send, live }: ChatMutations): string | null {
+  if (send.error && !(send.error instanceof ApiError && send.error.isNotFound)) {
+    return send.error instanceof ApiError && send.error.status === 422
+      ? send.error.message
+      : SEND_FAILED;
   }
+  return live.isError ? AGENT_UNREACHABLE : null;
+}
 
-  // Results that arrive after the window closed are dropped.
+/** Results that arrive after the window closed are dropped: this says whether it is open. */
+function useMounted(): MountedRef {
   const mounted = useRef(false);
   useEffect(() => {
     mounted.current = true;
@@ -143,8 +127,16 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
       mounted.current = false;
     };
   }, []);
+  return mounted;
+}
 
-  // One assistant chat per generation (React's development double effects start only one).
+/** One assistant chat per generation (React's development double effects start only one). */
+function useStartChat(
+  generation: number,
+  startChat: ChatMutations['start']['mutateAsync'],
+  { mounted, dispatch }: { mounted: MountedRef; dispatch: Dispatch },
+) {
+  const queryClient = useQueryClient();
   const startedGeneration = useRef(-1);
   useEffect(() => {
     if (startedGeneration.current === generation) return;
@@ -165,8 +157,12 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
         console.error('Could not start the help chat:', error);
       },
     );
-  }, [generation, queryClient, startChat]);
+  }, [generation, queryClient, startChat, mounted, dispatch]);
+}
 
+/** The conversation, and while live the chat's status, polled every `pollMs`. */
+function useChatPolls(chatId: string | null, live: boolean, pollMs: number) {
+  const queryClient = useQueryClient();
   const history = useQuery({
     ...getChatHistoryQueryOptions(chatId ?? '', live ? pollMs : false),
     // Keeps messages this window holds that a poll in flight could not know of yet.
@@ -182,16 +178,21 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
     ...getChatStatusQueryOptions(chatId ?? '', pollMs),
     enabled: chatId !== null && live,
   });
+  return { history, status };
+}
 
-  const restart = useCallback(() => {
-    queryClient.removeQueries({ queryKey: chatKeys.all });
-    resetStart();
-    resetSend();
-    resetLive();
-    resetEnd();
-    dispatch({ type: 'restart' });
-  }, [queryClient, resetStart, resetSend, resetLive, resetEnd]);
+type ChatWatch = {
+  polls: ReturnType<typeof useChatPolls>;
+  phase: ChatPhase;
+  chatId: string | null;
+  restart: () => void;
+  dispatch: Dispatch;
+};
 
+/** What the polls tell: the chat gone (a fresh assistant chat), or staff joined. */
+function useChatWatch({ polls: { history, status }, phase, chatId, restart, dispatch }: ChatWatch) {
+  const queryClient = useQueryClient();
+  const live = isLive(phase);
   // The chat is gone (404 on a poll) or was closed: a fresh assistant chat.
   const gone =
     (status.error instanceof ApiError && status.error.isNotFound) ||
@@ -208,11 +209,29 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
     if (phase !== 'pending' || acceptedBy === null || chatId === null) return;
     dispatch({ type: 'connected', agentName: acceptedByName });
     void queryClient.invalidateQueries({ queryKey: chatKeys.history(chatId) });
-  }, [phase, acceptedBy, acceptedByName, chatId, queryClient]);
+  }, [phase, acceptedBy, acceptedByName, chatId, queryClient, dispatch]);
+}
 
-  const messages = history.data ?? [];
-  const joinedNoticeMissing =
-    phase === 'connected' && !messages.some((message) => message.message === AGENT_JOINED_NOTICE);
+type ChatActions = {
+  mutations: ChatMutations;
+  phase: ChatPhase;
+  chatId: string | null;
+  mounted: MountedRef;
+  restart: () => void;
+  dispatch: Dispatch;
+};
+
+/** Send, Talk to Live Agent and End chat. */
+function useChatActions({ mutations, phase, chatId, mounted, restart, dispatch }: ChatActions) {
+  const queryClient = useQueryClient();
+  const { mutateAsync: sendMessage } = mutations.send;
+  const { mutateAsync: askForAgent, reset: resetLive } = mutations.live;
+  const { reset: resetSend } = mutations.send;
+  const { mutateAsync: endChatNow } = mutations.end;
+  const sending = mutations.send.isPending;
+  const requestingAgent = mutations.live.isPending;
+  const ending = mutations.end.isPending;
+  const live = isLive(phase);
 
   /** Sends `text` (trimmed; blank is ignored). Blocked while waiting for an agent. */
   const send = useCallback(
@@ -235,7 +254,7 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
         return false;
       }
     },
-    [chatId, phase, sending, queryClient, restart, resetLive, sendMessage],
+    [chatId, phase, sending, queryClient, restart, resetLive, sendMessage, mounted, dispatch],
   );
 
   /** Talk to Live Agent: the assistant chat moves to pending and polling starts. */
@@ -251,7 +270,7 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
     } catch (error) {
       console.error('Could not ask for a live agent:', error);
     }
-  }, [chatId, phase, requestingAgent, queryClient, resetSend, askForAgent]);
+  }, [chatId, phase, requestingAgent, queryClient, resetSend, askForAgent, mounted, dispatch]);
 
   /**
    * Ends a live chat: removes it on the server (a failure is logged only), clears the
@@ -266,27 +285,66 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
     } finally {
       if (mounted.current) restart();
     }
-  }, [live, chatId, ending, restart, endChatNow]);
+  }, [live, chatId, ending, restart, endChatNow, mounted]);
 
-  /** For closing the window: a live chat nobody will read any more is ended on the server. */
-  const chatToEndOnClose = live ? chatId : null;
+  return { send, requestAgent, endLiveChat };
+}
 
+/**
+ * The help chat's state machine (docs/product.md, Behaviour): opened, it starts an assistant chat with the fixed
+ * greeting; Talk to Live Agent moves it to pending; polling every 3 s notices when staff join
+ * (connected) and when the chat is gone (404: a fresh assistant chat). Ending a live chat
+ * removes it and starts over. The whole state lives in the window, so closing it resets all.
+ * The writes (start, send, start live, end) are react-query mutations: their pending and error
+ * states are the window's spinners and error line.
+ */
+export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {}) {
+  const queryClient = useQueryClient();
+  const [state, dispatch] = useReducer(reducer, initialState);
+  const { chatId, generation } = state;
+  const mutations = useChatMutations();
+  const { reset: resetStart } = mutations.start;
+  const { reset: resetSend } = mutations.send;
+  const { reset: resetLive } = mutations.live;
+  const { reset: resetEnd } = mutations.end;
+
+  const phase: ChatPhase =
+    state.phase === 'starting' && mutations.start.isError ? 'unavailable' : state.phase;
+  const live = isLive(phase);
+
+  const mounted = useMounted();
+  useStartChat(generation, mutations.start.mutateAsync, { mounted, dispatch });
+  const polls = useChatPolls(chatId, live, pollMs);
+
+  const restart = useCallback(() => {
+    queryClient.removeQueries({ queryKey: chatKeys.all });
+    resetStart();
+    resetSend();
+    resetLive();
+    resetEnd();
+    dispatch({ type: 'restart' });
+  }, [queryClient, resetStart, resetSend, resetLive, resetEnd]);
+
+  useChatWatch({ polls, phase, chatId, restart, dispatch });
+  const actions = useChatActions({ mutations, phase, chatId, mounted, restart, dispatch });
+
+  const messages = polls.history.data ?? [];
   return {
     phase,
     chatId,
     messages,
-    joinedNoticeMissing,
+    joinedNoticeMissing:
+      phase === 'connected' && !messages.some((message) => message.message === AGENT_JOINED_NOTICE),
     agentName: state.agentName,
     offerLiveAgent: state.offerLiveAgent,
-    sending,
-    requestingAgent,
-    ending,
-    sendError,
+    sending: mutations.send.isPending,
+    requestingAgent: mutations.live.isPending,
+    ending: mutations.end.isPending,
+    sendError: sendErrorOf(mutations),
     canSend: phase === 'ai' || phase === 'connected',
-    chatToEndOnClose,
-    send,
-    requestAgent,
-    endLiveChat,
+    /** For closing the window: a live chat nobody will read any more is ended on the server. */
+    chatToEndOnClose: live ? chatId : null,
+    ...actions,
     retryStart: restart,
   };
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { toast } from '@/components/ui/toast';
 import { discordIdentityQueryKey } from '@/features/checkout/api/get-discord-identity';
-import { api } from '@/lib/api-client';
+import { api, errorMessage } from '@/lib/api-client';
 import type { Schemas } from '@/types/api';
 
 /** DELETE /api/discord/identity: forgets the linked account in the session. */
@@ -13,6 +14,10 @@ export function useUnlinkDiscord() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: unlinkDiscord,
-    onSuccess: () => queryClient.setQueryData(discordIdentityQueryKey, null),
+    onSuccess: () => {
+      queryClient.setQueryData(discordIdentityQueryKey, null);
+      toast.info('Discord unlinked');
+    },
+    onError: (error) => toast.error(errorMessage(error)),
   });
 }

@@ -1,10 +1,8 @@
 import { useEffect } from 'react';
 
-import { toast } from '@/components/ui/toast';
 import { useDiscordIdentity } from '@/features/checkout/api/get-discord-identity';
 import { useUnlinkDiscord } from '@/features/checkout/api/unlink-discord';
 import { useDiscordLinkStore } from '@/features/checkout/stores/discord-link-store';
-import { errorMessage } from '@/lib/api-client';
 
 /**
  * The Discord account linked to this session: the server's answer is the truth and is saved;
@@ -21,11 +19,7 @@ export function useLinkedDiscord() {
   const unlinkMutation = useUnlinkDiscord();
   const unlink = () =>
     unlinkMutation.mutate(undefined, {
-      onSuccess: () => {
-        useDiscordLinkStore.getState().setIdentity(null);
-        toast.info('Discord unlinked');
-      },
-      onError: (error) => toast.error(errorMessage(error)),
+      onSuccess: () => useDiscordLinkStore.getState().setIdentity(null),
     });
 
   return { identity, unlink, unlinking: unlinkMutation.isPending };

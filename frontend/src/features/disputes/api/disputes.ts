@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { toast } from '@/components/ui/toast';
+import { api, errorMessage } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { Schemas } from '@/types/api';
 
@@ -57,7 +58,10 @@ export function useSubmitDispute() {
         params: { path: { dispute_id: disputeId } },
         body: { note: note || null },
       }),
-    onSuccess: (changed) => replaced(queryClient, changed),
+    onSuccess: (changed) => {
+      replaced(queryClient, changed);
+      toast.success(`Evidence for order #${changed.order_id ?? '?'} submitted to the bank.`);
+    },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: disputesQueryKey }),
   });
 }
@@ -70,7 +74,11 @@ export function useAcceptDispute() {
       api.post('/admin/disputes/{dispute_id}/accept', {
         params: { path: { dispute_id: disputeId } },
       }),
-    onSuccess: (changed) => replaced(queryClient, changed),
+    onSuccess: (changed) => {
+      replaced(queryClient, changed);
+      toast.success(`Dispute of order #${changed.order_id ?? '?'} accepted.`);
+    },
+    onError: (error) => toast.error(errorMessage(error)),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: disputesQueryKey }),
   });
 }

@@ -5,7 +5,6 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
-import { toast } from '@/components/ui/toast';
 import { errorMessage, fieldErrors } from '@/lib/api-client';
 import { formatPrice } from '@/lib/money';
 
@@ -60,6 +59,24 @@ function advice(dispute: Dispute): string | null {
   return null;
 }
 
+/** The evidence files as Stripe gets them, each a PDF opened in a new tab. */
+function EvidenceFiles({ dispute }: { dispute: Dispute }) {
+  return (
+    <p className="dispute-list__files">
+      {EVIDENCE_FILES.map(({ file, label }) => (
+        <a
+          key={file}
+          href={evidenceHref(dispute.dispute_id, file)}
+          target="_blank"
+          rel="noreferrer"
+        >
+          {label} (PDF)
+        </a>
+      ))}
+    </p>
+  );
+}
+
 /**
  * Every dispute, newest first: the order, amount, reason, deadline, where the evidence is, how it
  * ended; the evidence files as Stripe gets them, and Submit evidence or Accept while it is open.
@@ -71,12 +88,7 @@ export function DisputeList({ disputes }: { disputes: Dispute[] }) {
 
   const confirmAccept = () => {
     if (!accepting) return;
-    const dispute = accepting;
-    accept.mutate(dispute.dispute_id, {
-      onSuccess: () => toast.success(`Dispute of order #${dispute.order_id ?? '?'} accepted.`),
-      onError: (error) => toast.error(errorMessage(error)),
-      onSettled: () => setAccepting(null),
-    });
+    accept.mutate(accepting.dispute_id, { onSettled: () => setAccepting(null) });
   };
 
   return (
@@ -113,20 +125,7 @@ export function DisputeList({ disputes }: { disputes: Dispute[] }) {
               {dispute.note ? (
                 <p className="dispute-list__note">Note to the bank: {dispute.note}</p>
               ) : null}
-              {dispute.delivered && dispute.order_id ? (
-                <p className="dispute-list__files">
-                  {EVIDENCE_FILES.map(({ file, label }) => (
-                    <a
-                      key={file}
-                      href={evidenceHref(dispute.dispute_id, file)}
-                      target="_blank"
-                      rel="noreferrer"
-                    >
-                      {label} (PDF)
-                    </a>
-                  ))}
-                </p>
-              ) : null}
+              {dispute.delivered && dispute.order_id ? <EvidenceFiles dispute={dispute} /> : null}
               {open && dispute.evidence !== 'submitted' ? (
                 <div className="dispute-list__actions" data-keep-clear>
                   {dispute.delivered ? (
@@ -181,10 +180,7 @@ function SubmitDialog({ dispute, onClose }: { dispute: Dispute; onClose: () => v
     submit.mutate(
       { disputeId: dispute.dispute_id, note: trimmed },
       {
-        onSuccess: () => {
-          toast.success(`Evidence for order #${dispute.order_id ?? '?'} submitted to the bank.`);
-          onClose();
-        },
+        onSuccess: () => onClose(),
         onError: (error) => {
           const fields = fieldErrors(error);
           if (fields.note) setNoteError(fields.note);

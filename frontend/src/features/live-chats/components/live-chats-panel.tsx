@@ -3,12 +3,12 @@ import { createPortal } from 'react-dom';
 
 import { Button } from '@/components/ui/button';
 import { IconButton } from '@/components/ui/icon-button';
-import { AlertIcon, ChatIcon, CloseIcon } from '@/components/ui/icons';
+import { ChatIcon, CloseIcon } from '@/components/ui/icons';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
-import { errorMessage } from '@/lib/api-client';
 
 import { useStaffChat } from '@/features/live-chats/api/get-staff-chat';
 import {
@@ -20,6 +20,61 @@ import { StaffChatList } from './staff-chat-list';
 import { StaffConversation } from './staff-conversation';
 import '@/components/ui/field.css';
 import './live-chats-panel.css';
+
+type ChatsListProps = {
+  chats: ReturnType<typeof useStaffChats>;
+  selectedId: string | null;
+  onSelect: (chatId: string) => void;
+};
+
+/** The desk's list: its loading, its error, "No live chats yet", or the chats and Load more. */
+function ChatsList({ chats, selectedId, onSelect }: ChatsListProps) {
+  return (
+    <QueryBoundary
+      query={chats}
+      loading={
+        <div className="live-chats__list-loading" aria-busy="true" aria-label="Loading chats">
+          <Skeleton height={72} radius="var(--radius-lg)" />
+          <Skeleton height={72} radius="var(--radius-lg)" />
+          <Skeleton height={72} radius="var(--radius-lg)" />
+        </div>
+      }
+      errorTitle="We couldn't load the chats"
+      headingLevel={3}
+    >
+      {(data) => {
+        const loaded = data.pages.flat();
+        if (loaded.length === 0) {
+          return (
+            <StateMessage
+              headingLevel={3}
+              icon={<ChatIcon size={28} />}
+              title="No live chats yet"
+              description="When a shopper asks for a live agent, the chat shows up here."
+            />
+          );
+        }
+        return (
+          <>
+            <StaffChatList chats={loaded} selectedId={selectedId} onSelect={onSelect} />
+            {chats.hasNextPage ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                fullWidth
+                className="live-chats__more"
+                loading={chats.isFetchingNextPage}
+                onClick={() => void chats.fetchNextPage()}
+              >
+                Load more
+              </Button>
+            ) : null}
+          </>
+        );
+      }}
+    </QueryBoundary>
+  );
+}
 
 type LiveChatsPanelProps = {
   onClose: () => void;
@@ -53,60 +108,6 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
   const selected = listed ?? (missing ? (alone.data ?? stillShown) : null);
   const waiting = loaded?.filter((chat) => chat.status === 'pending').length ?? 0;
 
-  let list;
-  if (chats.isPending) {
-    list = (
-      <div className="live-chats__list-loading" aria-busy="true" aria-label="Loading chats">
-        <Skeleton height={72} radius="var(--radius-lg)" />
-        <Skeleton height={72} radius="var(--radius-lg)" />
-        <Skeleton height={72} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (chats.isError) {
-    list = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        headingLevel={3}
-        icon={<AlertIcon size={28} />}
-        title="We couldn't load the chats"
-        description={errorMessage(chats.error)}
-        action={
-          <Button onClick={() => void chats.refetch()} loading={chats.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else if (!loaded || loaded.length === 0) {
-    list = (
-      <StateMessage
-        headingLevel={3}
-        icon={<ChatIcon size={28} />}
-        title="No live chats yet"
-        description="When a shopper asks for a live agent, the chat shows up here."
-      />
-    );
-  } else {
-    list = (
-      <>
-        <StaffChatList chats={loaded} selectedId={selectedId} onSelect={setSelectedId} />
-        {chats.hasNextPage ? (
-          <Button
-            variant="secondary"
-            size="sm"
-            fullWidth
-            className="live-chats__more"
-            loading={chats.isFetchingNextPage}
-            onClick={() => void chats.fetchNextPage()}
-          >
-            Load more
-          </Button>
-        ) : null}
-      </>
-    );
-  }
-
   return createPortal(
     <dialog
       ref={panelRef}
@@ -134,7 +135,7 @@ export function LiveChatsPanel({ onClose }: LiveChatsPanelProps) {
             />
             Show closed chats
           </label>
-          {list}
+          <ChatsList chats={chats} selectedId={selectedId} onSelect={setSelectedId} />
         </nav>
         <div className="live-chats__conversation">
           {selected ? (

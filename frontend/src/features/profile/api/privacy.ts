@@ -40,5 +40,8 @@ export async function deleteMyAccount(password: string): Promise<void> {
 
 /** Deletes the account; the server has ended every session of it (see YourData for the rest). */
 export function useDeleteMyAccount() {
-  return useMutation({ mutationFn: deleteMyAccount });
+  return useMutation({
+    mutationFn: deleteMyAccount,
+    onSuccess: () => toast.success('Your account is deleted. Goodbye!'),
+  });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
 import type { Schemas } from '@/types/api';
 
@@ -18,10 +19,20 @@ export function createPromoCode(body: NewPromoCode): Promise<PromoCode> {
   return api.post('/admin/promo-codes', { body });
 }
 
+export const PROMO_CREATED = 'Promo code created successfully!';
+export const PROMO_FAILED = 'Failed to create promo code.';
+
 export function useCreatePromoCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createPromoCode,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: promoCodesQueryKey }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: promoCodesQueryKey });
+      toast.success(PROMO_CREATED);
+    },
+    onError: (error) => {
+      console.error('Creating the promo code failed.', error);
+      toast.error(PROMO_FAILED);
+    },
   });
 }

@@ -55,6 +55,11 @@ export type PromoEditValues = {
 
 export type PromoEditErrors = Partial<Record<keyof PromoEditValues, string>>;
 
+/** The one promo code form's values: a new code uses `code`, an edit `active`. */
+export type PromoFormValues = PromoCodeFormValues & PromoEditValues;
+
+export type PromoFormErrors = Partial<Record<keyof PromoFormValues, string>>;
+
 function pad(value: number): string {
   return String(value).padStart(2, '0');
 }

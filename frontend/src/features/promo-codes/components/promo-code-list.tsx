@@ -3,14 +3,12 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
-import { errorMessage } from '@/lib/api-client';
 
 import { useDeletePromoCode } from '@/features/promo-codes/api/delete-promo-code';
 import type { StaffPromoCode } from '@/features/promo-codes/api/get-promo-codes';
-import { useUpdatePromoCode } from '@/features/promo-codes/api/update-promo-code';
+import { useSwitchPromoCode } from '@/features/promo-codes/api/update-promo-code';
 
-import { PromoCodeEditModal } from './promo-code-edit-modal';
+import { PromoCodeModal } from './promo-code-modal';
 
 import './promo-code-list.css';
 
@@ -35,48 +33,45 @@ function stateBadge(code: StaffPromoCode, now: number) {
   return <Badge tone="brand">Active</Badge>;
 }
 
+/** Uses so far and the limit, the expiry and the day it was made. */
+function PromoMeta({ code, now }: { code: StaffPromoCode; now: number }) {
+  return (
+    <p className="promo-list__meta">
+      <span>{usesText(code)}</span>
+      <span>
+        {code.expires_at ? (
+          <>
+            {isExpired(code, now) ? 'Expired ' : 'Expires '}
+            <time dateTime={code.expires_at}>{dateFormat.format(new Date(code.expires_at))}</time>
+          </>
+        ) : (
+          'Never expires'
+        )}
+      </span>
+      <span>
+        Created{' '}
+        <time dateTime={code.created_at}>{dayFormat.format(new Date(code.created_at))}</time>
+      </span>
+    </p>
+  );
+}
+
 /**
  * The codes, newest first: code, discount, state, uses so far and limit, expiry; Edit,
  * Deactivate (or Activate) and, for a code nobody used, Delete after a confirmation.
  */
 export function PromoCodeList({ codes }: { codes: StaffPromoCode[] }) {
-  const update = useUpdatePromoCode();
+  const update = useSwitchPromoCode();
   const remove = useDeletePromoCode();
   const [editing, setEditing] = useState<StaffPromoCode | null>(null);
   const [deleting, setDeleting] = useState<StaffPromoCode | null>(null);
   const [now] = useState(() => Date.now());
 
-  const setActive = (code: StaffPromoCode, active: boolean) =>
-    update.mutate(
-      { id: code.id, change: { active } },
-      {
-        onSuccess: () =>
-          toast.success(
-            active
-              ? `${code.code} is active again.`
-              : `${code.code} is switched off. Orders that used it keep it.`,
-          ),
-        onError: (error) => {
-          console.error('Changing the promo code failed.', error);
-          toast.error(errorMessage(error));
-        },
-      },
-    );
+  const setActive = (code: StaffPromoCode, active: boolean) => update.mutate({ code, active });
 
   const confirmDelete = () => {
     if (!deleting) return;
-    const code = deleting;
-    remove.mutate(code.id, {
-      onSuccess: () => {
-        toast.success(`${code.code} deleted.`);
-        setDeleting(null);
-      },
-      onError: (error) => {
-        console.error('Deleting the promo code failed.', error);
-        toast.error(errorMessage(error));
-        setDeleting(null);
-      },
-    });
+    remove.mutate(deleting, { onSettled: () => setDeleting(null) });
   };
 
   return (
@@ -89,27 +84,7 @@ export function PromoCodeList({ codes }: { codes: StaffPromoCode[] }) {
               <Badge tone="accent">{code.discount_percent}% off</Badge>
               {stateBadge(code, now)}
             </div>
-            <p className="promo-list__meta">
-              <span>{usesText(code)}</span>
-              <span>
-                {code.expires_at ? (
-                  <>
-                    {isExpired(code, now) ? 'Expired ' : 'Expires '}
-                    <time dateTime={code.expires_at}>
-                      {dateFormat.format(new Date(code.expires_at))}
-                    </time>
-                  </>
-                ) : (
-                  'Never expires'
-                )}
-              </span>
-              <span>
-                Created{' '}
-                <time dateTime={code.created_at}>
-                  {dayFormat.format(new Date(code.created_at))}
-                </time>
-              </span>
-            </p>
+            <PromoMeta code={code} now={now} />
             <div className="promo-list__actions">
               <Button
                 variant="secondary"
@@ -144,7 +119,7 @@ export function PromoCodeList({ codes }: { codes: StaffPromoCode[] }) {
         ))}
       </ul>
       {editing ? (
-        <PromoCodeEditModal key={editing.id} code={editing} onClose={() => setEditing(null)} />
+        <PromoCodeModal key={editing.id} code={editing} onClose={() => setEditing(null)} />
       ) : null}
       <ConfirmDialog
         open={deleting !== null}

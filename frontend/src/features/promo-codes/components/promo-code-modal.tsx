@@ -1,128 +1,105 @@
 import { useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
-import { toast } from '@/components/ui/toast';
 import { fieldErrors } from '@/lib/api-client';
 
 import { useCreatePromoCode } from '@/features/promo-codes/api/create-promo-code';
+import type { StaffPromoCode } from '@/features/promo-codes/api/get-promo-codes';
+import { useUpdatePromoCode } from '@/features/promo-codes/api/update-promo-code';
 
+import { PromoCodeFields } from './promo-code-fields';
 import {
   EMPTY_PROMO_FORM,
+  promoChangeBody,
   promoCodeBody,
+  promoEditValues,
+  validatePromoEdit,
   validatePromoForm,
-  type PromoCodeFormErrors,
-  type PromoCodeFormValues,
+  type PromoFormErrors,
+  type PromoFormValues,
 } from './promo-code-form-values';
 
 import './promo-code-modal.css';
 
-export const PROMO_CREATED = 'Promo code created successfully!';
-export const PROMO_FAILED = 'Failed to create promo code.';
-
 type PromoCodeModalProps = {
-  open: boolean;
+  /** The code to edit (its discount, expiry, use limit and whether it is active; the code itself
+   * stays). Without it the modal adds a new code. */
+  code?: StaffPromoCode;
+  /** Whether the modal shows; an edit shows while it is mounted. */
+  open?: boolean;
   onClose: () => void;
 };
 
-/** A new promo code: code (forced uppercase), discount percent, optional expiry and use limit. */
-export function PromoCodeModal({ open, onClose }: PromoCodeModalProps) {
-  const [values, setValues] = useState<PromoCodeFormValues>(EMPTY_PROMO_FORM);
-  const [errors, setErrors] = useState<PromoCodeFormErrors>({});
-  const create = useCreatePromoCode();
+function initialValues(code: StaffPromoCode | undefined): PromoFormValues {
+  return code
+    ? { code: code.code, ...promoEditValues(code) }
+    : { ...EMPTY_PROMO_FORM, active: true };
+}
 
-  const set = (name: keyof PromoCodeFormValues, value: string) => {
+/** The 422's messages of the fields this form shows (it passed its own checks already). */
+function formFieldErrors(error: unknown, code: StaffPromoCode | undefined): PromoFormErrors {
+  const fields = code ? promoEditValues(code) : EMPTY_PROMO_FORM;
+  return Object.fromEntries(
+    Object.entries(fieldErrors(error)).filter(([field]) => field in fields),
+  );
+}
+
+/**
+ * Adds a promo code (code forced uppercase, discount percent, optional expiry and use limit) or,
+ * given one, edits it; an edit applies to later orders only. The toasts are the mutations' own.
+ */
+export function PromoCodeModal({ code, open = true, onClose }: PromoCodeModalProps) {
+  const [values, setValues] = useState<PromoFormValues>(() => initialValues(code));
+  const [errors, setErrors] = useState<PromoFormErrors>({});
+  const create = useCreatePromoCode();
+  const update = useUpdatePromoCode();
+  const saving = code ? update.isPending : create.isPending;
+
+  const set = <K extends keyof PromoFormValues>(name: K, value: PromoFormValues[K]) => {
     setValues((current) => ({ ...current, [name]: value }));
     setErrors((current) => ({ ...current, [name]: undefined }));
   };
 
   const close = () => {
-    setValues(EMPTY_PROMO_FORM);
+    setValues(initialValues(code));
     setErrors({});
     onClose();
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validatePromoForm(values);
+    const found = code ? validatePromoEdit(values, code.uses) : validatePromoForm(values);
     setErrors(found);
     if (Object.keys(found).length) return;
-    create.mutate(promoCodeBody(values), {
-      onSuccess: () => {
-        toast.success(PROMO_CREATED);
-        close();
-      },
-      onError: (error) => {
-        console.error('Creating the promo code failed.', error);
-        // The form passed its own checks, so only a 422's messages can show here.
-        setErrors(
-          Object.fromEntries(
-            Object.entries(fieldErrors(error)).filter(([field]) => field in EMPTY_PROMO_FORM),
-          ),
-        );
-        toast.error(PROMO_FAILED);
-      },
-    });
+    const onError = (error: unknown) => setErrors(formFieldErrors(error, code));
+    if (!code) {
+      create.mutate(promoCodeBody(values), { onSuccess: close, onError });
+      return;
+    }
+    const change = promoChangeBody(values, code);
+    if (Object.keys(change).length === 0) close();
+    else update.mutate({ id: code.id, change }, { onSuccess: close, onError });
   };
 
   return (
-    <Modal open={open} onClose={close} title="Add promo code">
-      <form id="promo-code-form" className="promo-form" noValidate onSubmit={onSubmit}>
-        <Field label="Code" error={errors.code} hint="Saved in capitals, e.g. SUMMER10.">
-          {(control) => (
-            <input
-              {...control}
-              className="form-control"
-              required
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              value={values.code}
-              onChange={(event) => set('code', event.currentTarget.value.toUpperCase())}
-            />
-          )}
-        </Field>
-        <Field label="Discount (%)" error={errors.discount_percent}>
-          {(control) => (
-            <input
-              {...control}
-              className="form-control"
-              required
-              inputMode="numeric"
-              value={values.discount_percent}
-              onChange={(event) => set('discount_percent', event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Expires" optional error={errors.expires_at} hint="Empty: never expires.">
-          {(control) => (
-            <input
-              {...control}
-              type="datetime-local"
-              className="form-control"
-              value={values.expires_at}
-              onChange={(event) => set('expires_at', event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Maximum uses" optional error={errors.max_uses} hint="Empty: no limit.">
-          {(control) => (
-            <input
-              {...control}
-              className="form-control"
-              inputMode="numeric"
-              value={values.max_uses}
-              onChange={(event) => set('max_uses', event.currentTarget.value)}
-            />
-          )}
-        </Field>
+    <Modal open={open} onClose={close} title={code ? `Edit ${code.code}` : 'Add promo code'}>
+      <form
+        id={code ? undefined : 'promo-code-form'}
+        className="promo-form"
+        noValidate
+        onSubmit={onSubmit}
+      >
+        {code ? (
+          <p className="promo-form__note">Changes apply to orders placed from now on.</p>
+        ) : null}
+        <PromoCodeFields code={code} values={values} errors={errors} set={set} />
         <div className="promo-form__actions">
-          <Button variant="secondary" onClick={close} disabled={create.isPending}>
+          <Button variant="secondary" onClick={close} disabled={saving}>
             Cancel
           </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create promo code
+          <Button type="submit" loading={saving}>
+            {code ? 'Save changes' : 'Create promo code'}
           </Button>
         </div>
       </form>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
 
 import type { Proof } from '@/features/proofs/types';
@@ -26,6 +27,7 @@ export function useCreateProof() {
         proof,
         ...current.filter((known) => known.id !== proof.id),
       ]);
+      toast.success('Proof added.');
     },
     onError: (error) => console.error('Could not add the proof:', error),
   });

@@ -3,7 +3,6 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { ImageIcon } from '@/components/ui/icons';
-import { toast } from '@/components/ui/toast';
 import { fieldErrors } from '@/lib/api-client';
 
 import { useCreateProof } from '@/features/proofs/api/create-proof';
@@ -64,7 +63,6 @@ export function ProofForm({ onAdded }: ProofFormProps) {
         onSuccess: () => {
           setItems('');
           choose([]);
-          toast.success('Proof added.');
           onAdded();
         },
         onError: (failure) => {

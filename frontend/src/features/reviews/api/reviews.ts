@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
+import { toast } from '@/components/ui/toast';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 import type { Schemas, WithRequired } from '@/types/api';
@@ -38,6 +39,8 @@ export function useLeaveReview(orderId: number, key: string | null) {
   });
 }
 
+export const REVIEW_HIDDEN = 'Review hidden.';
+
 /**
  * POST /api/admin/reviews/{id}/hide `{reason}` (staff): the review is kept, with who hid it and
  * why, and leaves every list. 422 `errors.reason` when blank or too long, 404 when unknown.
@@ -47,6 +50,9 @@ export function useHideReview() {
   return useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) =>
       api.post('/admin/reviews/{id}/hide', { params: { path: { id } }, body: { reason } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reviews.all }),
+    onSuccess: () => {
+      toast.success(REVIEW_HIDDEN);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.reviews.all });
+    },
   });
 }

@@ -3,7 +3,6 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Modal } from '@/components/ui/modal';
-import { toast } from '@/components/ui/toast';
 import { errorMessage, fieldErrors } from '@/lib/api-client';
 
 import { useHideReview, type Review } from '@/features/reviews/api/reviews';
@@ -12,7 +11,6 @@ import './hide-review.css';
 
 /** The server's limit for the reason (see docs/api.md). */
 const REASON_MAX = 500;
-export const REVIEW_HIDDEN = 'Review hidden.';
 
 /**
  * Staff only: "Hide" on a review opens a dialog asking why; the review is kept on the server with
@@ -61,10 +59,7 @@ function HideReviewDialog({ review, onClose }: { review: Review; onClose: () => 
     hide.mutate(
       { id: review.id, reason: trimmed },
       {
-        onSuccess: () => {
-          toast.success(REVIEW_HIDDEN);
-          onClose();
-        },
+        onSuccess: () => onClose(),
         onError: (error) => {
           const fields = fieldErrors(error);
           if (fields.reason) setReasonError(fields.reason);

@@ -2,9 +2,8 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
+import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
-import { StateMessage } from '@/components/ui/state-message';
-import { errorMessage } from '@/lib/api-client';
 
 import { useSalesStats, type SalesStats } from '@/features/sales/api/get-sales-stats';
 import { overallSales, toLineChartData } from '@/features/sales/utils/chart-data';
@@ -68,49 +67,39 @@ export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps)
   const stats = useSalesStats({ enabled: open });
   const [overallOpen, setOverallOpen] = useState(false);
 
-  let content;
-  if (stats.isPending) {
-    content = (
-      <div className="sales-dashboard__charts" aria-busy="true" aria-label="Loading sales">
-        <Skeleton height={300} radius="var(--radius-lg)" />
-        <Skeleton height={300} radius="var(--radius-lg)" />
-        <Skeleton height={300} radius="var(--radius-lg)" />
-      </div>
-    );
-  } else if (stats.isError) {
-    content = (
-      <StateMessage
-        tone="danger"
-        role="alert"
-        headingLevel={3}
-        title="We couldn't load the sales"
-        description={errorMessage(stats.error)}
-        action={
-          <Button onClick={() => void stats.refetch()} loading={stats.isFetching}>
-            Retry
-          </Button>
-        }
-      />
-    );
-  } else {
-    content = (
-      <>
-        <div className="sales-dashboard__toolbar">
-          <Button variant="secondary" onClick={() => setOverallOpen(true)}>
-            View Overall Sales
-          </Button>
+  const content = (
+    <QueryBoundary
+      query={stats}
+      loading={
+        <div className="sales-dashboard__charts" aria-busy="true" aria-label="Loading sales">
+          <Skeleton height={300} radius="var(--radius-lg)" />
+          <Skeleton height={300} radius="var(--radius-lg)" />
+          <Skeleton height={300} radius="var(--radius-lg)" />
         </div>
-        <Charts stats={stats.data} />
-        <DeliveryTimes delivery={stats.data.delivery} />
-        <DisputeFigures disputes={stats.data.disputes} />
-        <OverallSalesModal
-          open={overallOpen}
-          onClose={() => setOverallOpen(false)}
-          overall={stats.data.overall}
-        />
-      </>
-    );
-  }
+      }
+      errorTitle="We couldn't load the sales"
+      headingLevel={3}
+      errorIcon={null}
+    >
+      {(data) => (
+        <>
+          <div className="sales-dashboard__toolbar">
+            <Button variant="secondary" onClick={() => setOverallOpen(true)}>
+              View Overall Sales
+            </Button>
+          </div>
+          <Charts stats={data} />
+          <DeliveryTimes delivery={data.delivery} />
+          <DisputeFigures disputes={data.disputes} />
+          <OverallSalesModal
+            open={overallOpen}
+            onClose={() => setOverallOpen(false)}
+            overall={data.overall}
+          />
+        </>
+      )}
+    </QueryBoundary>
+  );
 
   return (
     <Modal open={open} onClose={onClose} title="Sales Dashboard">
