@@ -1,12 +1,11 @@
+import { AdminPageHeader } from '@/app/routes/admin-page-header';
 import { useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
 
-import { Button, buttonClassName } from '@/components/ui/button';
-import { ArrowLeftIcon, ShieldIcon } from '@/components/ui/icons';
+import { Button } from '@/components/ui/button';
+import { ShieldIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { paths } from '@/config/paths';
 import { useAuditLog } from '@/features/audit/api/get-audit-log';
 import { AuditFiltersForm } from '@/features/audit/components/audit-filters';
 import { AuditList } from '@/features/audit/components/audit-list';
@@ -76,22 +75,10 @@ function useFilterChoices(first: { actors: AuditActor[]; kinds: string[] } | und
 
 function AuditHeader() {
   return (
-    <header className="admin-page__header">
-      <div>
-        <h1 className="admin-page__title">Audit log</h1>
-        <p className="admin-page__intro">
-          Every staff action, newest first: who did what, the values before and after, when and from
-          which address. Nobody can change or delete an entry.
-        </p>
-      </div>
-      <Link
-        to={paths.adminProducts.getHref()}
-        className={buttonClassName({ variant: 'secondary' })}
-      >
-        <ArrowLeftIcon size={18} />
-        Products
-      </Link>
-    </header>
+    <AdminPageHeader
+      title="Audit log"
+      intro="Every staff action, newest first: who did what, the values before and after, when and from which address. Nobody can change or delete an entry."
+    />
   );
 }
 

@@ -1,11 +1,9 @@
-import { Link } from 'react-router';
+import { AdminPageHeader } from '@/app/routes/admin-page-header';
 
-import { buttonClassName } from '@/components/ui/button';
-import { ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { CheckCircleIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { paths } from '@/config/paths';
 import { useBlocklist } from '@/features/blocklist/api/blocklist';
 import { BlockForm } from '@/features/blocklist/components/block-form';
 import { BlockList } from '@/features/blocklist/components/block-list';
@@ -52,22 +50,10 @@ function Blocklist() {
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Blocklist</h1>
-          <p className="admin-page__intro">
-            Checkout refuses these e-mails, Discord accounts, Roblox usernames and addresses without
-            saying why. The help chat stays open to them.
-          </p>
-        </div>
-        <Link
-          to={paths.adminProducts.getHref()}
-          className={buttonClassName({ variant: 'secondary' })}
-        >
-          <ArrowLeftIcon size={18} />
-          Products
-        </Link>
-      </header>
+      <AdminPageHeader
+        title="Blocklist"
+        intro="Checkout refuses these e-mails, Discord accounts, Roblox usernames and addresses without saying why. The help chat stays open to them."
+      />
       <section className="admin-page__section" aria-labelledby="blocklist-add-title">
         <h2 id="blocklist-add-title" className="admin-page__section-title">
           Block someone

@@ -1,11 +1,9 @@
-import { Link } from 'react-router';
+import { AdminPageHeader } from '@/app/routes/admin-page-header';
 
-import { buttonClassName } from '@/components/ui/button';
-import { ArrowLeftIcon, CheckCircleIcon } from '@/components/ui/icons';
+import { CheckCircleIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { paths } from '@/config/paths';
 import { useDisputes, useFraudWarnings } from '@/features/disputes/api/disputes';
 import { DisputeList } from '@/features/disputes/components/dispute-list';
 import { WarnedOrders } from '@/features/disputes/components/warned-orders';
@@ -45,22 +43,10 @@ function Disputes() {
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Disputes</h1>
-          <p className="admin-page__intro">
-            A dispute of a delivered order gets its delivery record staged with Stripe as evidence.
-            Review it and submit, or accept the dispute.
-          </p>
-        </div>
-        <Link
-          to={paths.adminProducts.getHref()}
-          className={buttonClassName({ variant: 'secondary' })}
-        >
-          <ArrowLeftIcon size={18} />
-          Products
-        </Link>
-      </header>
+      <AdminPageHeader
+        title="Disputes"
+        intro="A dispute of a delivered order gets its delivery record staged with Stripe as evidence. Review it and submit, or accept the dispute."
+      />
       <section className="admin-page__section" aria-labelledby="disputes-title">
         <h2 id="disputes-title" className="admin-page__section-title">
           Disputes

@@ -1,8 +1,9 @@
+import { AdminPageHeader } from '@/app/routes/admin-page-header';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
-import { AlertIcon, ArrowLeftIcon, SproutIcon } from '@/components/ui/icons';
+import { AlertIcon, SproutIcon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
@@ -78,21 +79,10 @@ function Inventory() {
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Inventory Management</h1>
-          <p className="admin-page__intro">
-            Type a number and press Enter (or leave the box) to save it; an empty box means 0.
-          </p>
-        </div>
-        <Link
-          to={paths.adminProducts.getHref()}
-          className={buttonClassName({ variant: 'secondary' })}
-        >
-          <ArrowLeftIcon size={18} />
-          Products
-        </Link>
-      </header>
+      <AdminPageHeader
+        title="Inventory Management"
+        intro="Type a number and press Enter (or leave the box) to save it; an empty box means 0."
+      />
       {content}
     </div>
   );

@@ -1,12 +1,11 @@
+import { AdminPageHeader, BackToProducts } from '@/app/routes/admin-page-header';
 import { useState } from 'react';
-import { Link } from 'react-router';
 
-import { Button, buttonClassName } from '@/components/ui/button';
-import { ArrowLeftIcon, CardIcon } from '@/components/ui/icons';
+import { Button } from '@/components/ui/button';
+import { CardIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
-import { paths } from '@/config/paths';
 import { usePromoCodes } from '@/features/promo-codes/api/get-promo-codes';
 import { PromoCodeList } from '@/features/promo-codes/components/promo-code-list';
 import { PromoCodeModal } from '@/features/promo-codes/components/promo-code-modal';
@@ -47,25 +46,16 @@ function PromoCodes() {
 
   return (
     <div className="container admin-page">
-      <header className="admin-page__header">
-        <div>
-          <h1 className="admin-page__title">Promo codes</h1>
-          <p className="admin-page__intro">
-            Each Discord account can use a code once. A switched-off code is refused at checkout and
-            stays on the orders that used it; a code nobody used can be deleted.
-          </p>
-        </div>
-        <nav className="admin-page__toolbar" aria-label="Promo code tools">
-          <Link
-            to={paths.adminProducts.getHref()}
-            className={buttonClassName({ variant: 'secondary' })}
-          >
-            <ArrowLeftIcon size={18} />
-            Products
-          </Link>
-          <Button onClick={() => setAdding(true)}>Add Promo Code</Button>
-        </nav>
-      </header>
+      <AdminPageHeader
+        title="Promo codes"
+        intro="Each Discord account can use a code once. A switched-off code is refused at checkout and stays on the orders that used it; a code nobody used can be deleted."
+        tools={
+          <nav className="admin-page__toolbar" aria-label="Promo code tools">
+            <BackToProducts />
+            <Button onClick={() => setAdding(true)}>Add Promo Code</Button>
+          </nav>
+        }
+      />
       {content}
       <PromoCodeModal open={adding} onClose={() => setAdding(false)} />
     </div>
