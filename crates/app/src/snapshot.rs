@@ -585,7 +585,6 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::time::Duration;
 
     use cart_pricing::Money;
     use catalog::{Product, ProductId, Stock};
@@ -633,17 +632,33 @@ mod tests {
         }
     }
 
-    /// Each read sees a newer catalog ("v0", "v1", ...); the first refresh's read is slow, so
-    /// unserialised refreshes would install it after the second one's newer read.
-    struct SlowFirstRead {
+    /// Each read sees a newer catalog ("v0", "v1", ...); the read numbered `held` (if any)
+    /// waits until the test lets it end, so the test decides what happens while it runs.
+    struct Reads {
         reads: AtomicUsize,
+        held: Option<usize>,
+        release: tokio::sync::Notify,
     }
 
-    impl CatalogService for SlowFirstRead {
+    impl Reads {
+        fn new(held: Option<usize>) -> Self {
+            Reads {
+                reads: AtomicUsize::new(0),
+                held,
+                release: tokio::sync::Notify::new(),
+            }
+        }
+
+        fn count(&self) -> usize {
+            self.reads.load(Ordering::SeqCst)
+        }
+    }
+
+    impl CatalogService for Reads {
         async fn storefront(&self) -> Result<Vec<Product>, CatalogError> {
             let read = self.reads.fetch_add(1, Ordering::SeqCst);
-            if read == 1 {
-                tokio::time::sleep(Duration::from_millis(200)).await;
+            if self.held == Some(read) {
+                self.release.notified().await;
             }
             Ok(vec![product(&format!("v{read}"))])
         }
@@ -653,86 +668,76 @@ mod tests {
         }
     }
 
+    fn installed(snapshot: &ProductSnapshot) -> String {
+        String::from_utf8(snapshot.current().in_coding(Coding::Identity).body.to_vec()).unwrap()
+    }
+
+    /// The first refresh's read (read 1, after the load's read 0) is held while a second
+    /// refresh is asked for: unserialised, the second would read "v2" and install it, and the
+    /// held read would then install the older "v1" over it.
     #[tokio::test]
     async fn an_older_read_never_replaces_a_newer_one() {
-        let catalog = SlowFirstRead {
-            reads: AtomicUsize::new(0),
-        };
+        let catalog = Reads::new(Some(1));
         let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
             .await
             .unwrap();
-        let slow = snapshot.refresh(&catalog);
-        let fast = async {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            snapshot.refresh(&catalog).await
-        };
+        let mut slow = std::pin::pin!(snapshot.refresh(&catalog));
+        assert!(futures::poll!(&mut slow).is_pending());
+        assert_eq!(catalog.count(), 2, "the first refresh is reading");
+        let mut fast = std::pin::pin!(snapshot.refresh(&catalog));
+        assert!(futures::poll!(&mut fast).is_pending());
+        assert_eq!(
+            catalog.count(),
+            2,
+            "the second waits: no read while one runs"
+        );
+
+        catalog.release.notify_one();
         let (slow, fast) = tokio::join!(slow, fast);
         slow.unwrap();
         fast.unwrap();
 
-        let body = String::from_utf8(snapshot.current().in_coding(Coding::Identity).body.to_vec())
-            .unwrap();
+        let body = installed(&snapshot);
         assert!(
             body.contains("\"v2\""),
             "the newest read is installed: {body}"
         );
     }
 
-    /// Every read is slow and sees a newer catalog; counts the reads.
-    struct SlowReads {
-        reads: AtomicUsize,
-    }
-
-    impl CatalogService for SlowReads {
-        async fn storefront(&self) -> Result<Vec<Product>, CatalogError> {
-            let read = self.reads.fetch_add(1, Ordering::SeqCst);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            Ok(vec![product(&format!("v{read}"))])
-        }
-
-        async fn visible_product(&self, id: ProductId) -> Result<Product, CatalogError> {
-            Err(CatalogError::NotFound(id))
-        }
-    }
-
     #[tokio::test]
     async fn refreshes_asked_for_while_one_runs_share_the_next_read() {
-        let catalog = SlowReads {
-            reads: AtomicUsize::new(0),
-        };
+        let catalog = Reads::new(Some(1));
         let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
             .await
             .unwrap();
         // ten writes land while the first refresh reads
-        let first = snapshot.refresh(&catalog);
-        let rest = async {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            futures::future::join_all((0..10).map(|_| snapshot.refresh(&catalog))).await
-        };
+        let mut first = std::pin::pin!(snapshot.refresh(&catalog));
+        assert!(futures::poll!(&mut first).is_pending());
+        assert_eq!(catalog.count(), 2, "the first refresh is reading");
+        let mut rest = std::pin::pin!(futures::future::join_all(
+            (0..10).map(|_| snapshot.refresh(&catalog))
+        ));
+        assert!(futures::poll!(&mut rest).is_pending());
+        assert_eq!(catalog.count(), 2, "the ten wait for it");
+
+        catalog.release.notify_one();
         let (first, rest) = tokio::join!(first, rest);
         assert!(first.unwrap());
         let changed: Vec<bool> = rest.into_iter().map(Result::unwrap).collect();
         // one more read covers all ten, and exactly one of them reports the change
-        assert_eq!(
-            catalog.reads.load(Ordering::SeqCst),
-            3,
-            "load + first + one shared"
-        );
+        assert_eq!(catalog.count(), 3, "load + first + one shared");
         assert_eq!(changed.iter().filter(|changed| **changed).count(), 1);
-        let body = String::from_utf8(snapshot.current().in_coding(Coding::Identity).body.to_vec())
-            .unwrap();
+        let body = installed(&snapshot);
         assert!(body.contains("\"v2\""), "{body}");
 
         // a refresh asked for later reads again
         assert!(snapshot.refresh(&catalog).await.unwrap());
-        assert_eq!(catalog.reads.load(Ordering::SeqCst), 4);
+        assert_eq!(catalog.count(), 4);
     }
 
     #[tokio::test]
     async fn what_checkout_learned_counts_until_the_next_read_of_the_catalog() {
-        let catalog = SlowReads {
-            reads: AtomicUsize::new(0),
-        };
+        let catalog = Reads::new(None);
         let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
             .await
             .unwrap();

@@ -256,13 +256,22 @@ mod tests {
 
         let first = store.save_png("proofs", &png).unwrap();
         let path = store.resolve(first.trim_start_matches("/media/")).unwrap();
-        let before = fs::metadata(&path).unwrap().modified().unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        // a time no write made now can have: a rewrite (a new file renamed over it) shows
+        let written_long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(86_400);
+        fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(written_long_ago)
+            .unwrap();
 
         let second = store.save_png("proofs", &png).unwrap();
         assert_eq!(first, second);
         let after = fs::metadata(&path).unwrap().modified().unwrap();
-        assert_eq!(before, after, "second save must not rewrite the file");
+        assert_eq!(
+            after, written_long_ago,
+            "second save must not rewrite the file"
+        );
 
         // Exactly one file, no temp leftovers.
         let names = files_in(&dir.path().join("proofs"));

@@ -13,7 +13,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 const REFUND_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/refund.json");
 const CHARGE_FIXTURE: &str = include_str!("../../../adapters/stripe/tests/fixtures/charge.json");
@@ -152,11 +152,10 @@ async fn post(
     client.post(app.url(path)).json(&body).send().await.unwrap()
 }
 
-/// The staff channel's messages so far, waiting up to 5 s for at least `count`.
+/// The staff channel's messages, once there are at least `count`.
 async fn staff_messages(discord: &MockServer, count: usize) -> Vec<String> {
-    let mut texts = Vec::new();
-    for _ in 0..100 {
-        texts = discord
+    eventually(&format!("staff hear {count} messages"), || async {
+        let texts: Vec<String> = discord
             .received_requests()
             .await
             .unwrap()
@@ -164,11 +163,12 @@ async fn staff_messages(discord: &MockServer, count: usize) -> Vec<String> {
             .map(|r| String::from_utf8_lossy(&r.body).to_string())
             .collect();
         if texts.len() >= count {
-            break;
+            Ok(texts)
+        } else {
+            Err(texts)
         }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    texts
+    })
+    .await
 }
 
 async fn refund_requests(stripe: &MockServer) -> Vec<Request> {

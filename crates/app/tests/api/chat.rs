@@ -3,7 +3,7 @@
 //! notification of a live-chat request.
 
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use accounts::Role;
 use reqwest::StatusCode;
@@ -14,7 +14,7 @@ use store::Backend;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::helpers::{Options, TestApp};
+use crate::helpers::{eventually, Options, TestApp};
 
 fn new_session() -> String {
     uuid::Uuid::new_v4().to_string()
@@ -142,22 +142,16 @@ async fn the_bot_answers_from_the_live_catalog(#[case] backend: Backend) {
     db.execute_unprepared("UPDATE products SET price_cents = 1950 WHERE id = 3")
         .await
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
+    eventually("the new price reaches the assistant", || async {
         let again = ask(&app, &chat, &session, "how much is the Raccoon").await;
-        if again["reply"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("$19.50")
-        {
-            break;
+        let reply = again["reply"]["message"].as_str().unwrap().to_owned();
+        if reply.contains("$19.50") {
+            Ok(())
+        } else {
+            Err(reply)
         }
-        assert!(
-            Instant::now() < deadline,
-            "the new price never reached the assistant"
-        );
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
+    })
+    .await;
 
     let unsure = ask(
         &app,
@@ -698,18 +692,15 @@ async fn another_instances_write_shows_in_this_instances_polls_within_seconds(
         .unwrap();
     assert_eq!(accepted.status(), 200);
 
-    let started = Instant::now();
-    loop {
+    eventually("this instance sees the other's write", || async {
         let polled: Value = status(&app, &chat, &session).await.json().await.unwrap();
         if polled["status"] == "connected" {
-            break;
+            Ok(())
+        } else {
+            Err(polled)
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "this instance never saw the other's write"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await;
 
     // and a delete there is a 404 here
     let deleted = admin
@@ -718,17 +709,10 @@ async fn another_instances_write_shows_in_this_instances_polls_within_seconds(
         .await
         .unwrap();
     assert_eq!(deleted.status(), 200);
-    let started = Instant::now();
-    loop {
-        if status(&app, &chat, &session).await.status() == 404 {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "this instance never saw the delete"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    eventually("this instance sees the delete", || async {
+        (status(&app, &chat, &session).await.status() == 404).then_some(())
+    })
+    .await;
 }
 
 #[rstest]
@@ -788,15 +772,14 @@ async fn pings_before_a_last_one(app: &TestApp, discord: &MockServer) -> Vec<wir
     });
     let is_last =
         |request: &wiremock::Request| String::from_utf8_lossy(&request.body).contains(LAST);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
+    eventually("the last notice arrives", || async {
         let requests = discord.received_requests().await.unwrap();
-        if requests.iter().any(is_last) {
-            return requests.into_iter().filter(|r| !is_last(r)).collect();
-        }
-        assert!(Instant::now() < deadline, "the last notice never arrived");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        requests
+            .iter()
+            .any(is_last)
+            .then(|| requests.into_iter().filter(|r| !is_last(r)).collect())
+    })
+    .await
 }
 
 async fn app_with_discord(
@@ -1176,19 +1159,13 @@ async fn the_purge_loop_deletes_idle_bot_chats_after_a_day_and_closed_ones_after
     // cached here, so the purge must reach the poll cache too
     assert_eq!(status(&app, &idle, &idle_session).await.status(), 200);
 
-    let gone = |chat: String, session: String| {
+    let gone = |what: &'static str, chat: String, session: String| {
         let app = &app;
         async move {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            loop {
-                if status(app, &chat, &session).await.status() == 404 {
-                    return true;
-                }
-                if Instant::now() > deadline {
-                    return false;
-                }
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
+            eventually(what, || async {
+                (status(app, &chat, &session).await.status() == 404).then_some(())
+            })
+            .await;
         }
     };
     app.clock.advance(Duration::from_secs(23 * 3600));
@@ -1200,10 +1177,7 @@ async fn the_purge_loop_deletes_idle_bot_chats_after_a_day_and_closed_ones_after
     );
 
     app.clock.advance(Duration::from_secs(2 * 3600));
-    assert!(
-        gone(idle.clone(), idle_session.clone()).await,
-        "idle bot chat purged"
-    );
+    gone("idle bot chat purged", idle.clone(), idle_session.clone()).await;
     assert_eq!(
         status(&app, &live, &live_session).await.status(),
         200,
@@ -1216,10 +1190,12 @@ async fn the_purge_loop_deletes_idle_bot_chats_after_a_day_and_closed_ones_after
     );
 
     app.clock.advance(Duration::from_secs(30 * 24 * 3600));
-    assert!(
-        gone(ended.clone(), ended_session.clone()).await,
-        "old closed chat purged"
-    );
+    gone(
+        "old closed chat purged",
+        ended.clone(),
+        ended_session.clone(),
+    )
+    .await;
     assert_eq!(status(&app, &live, &live_session).await.status(), 200);
 }
 

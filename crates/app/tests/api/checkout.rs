@@ -12,7 +12,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 async fn order_id_of(response: reqwest::Response) -> i64 {
     assert_eq!(response.status(), 200);
@@ -761,14 +761,12 @@ async fn a_restock_on_another_instance_sells_again_where_a_refusal_taught_sold_o
         .await
         .unwrap();
     assert_eq!(restocked.status(), 200);
-    let mut status = 0;
-    for _ in 0..50 {
-        status = checkout(&app, &shopper, &raccoon).await.status().as_u16();
-        if status == 200 {
-            break;
+    eventually("sold again once the restock was heard", || async {
+        match checkout(&app, &shopper, &raccoon).await.status().as_u16() {
+            200 => Ok(()),
+            refused => Err(refused),
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(status, 200, "sold again once the restock was heard");
+    })
+    .await;
     assert_eq!(stock(&app, 1).await, Some(0));
 }

@@ -14,7 +14,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 async fn order_id_of(response: reqwest::Response) -> i64 {
     let status = response.status();
@@ -692,17 +692,16 @@ async fn staff_hook() -> MockServer {
 }
 
 async fn staff_messages(discord: &MockServer, at_least: usize) -> Vec<String> {
-    for _ in 0..100 {
+    eventually(&format!("staff hear {at_least} messages"), || async {
         let received = discord.received_requests().await.unwrap();
-        if received.len() >= at_least {
-            return received
+        (received.len() >= at_least).then(|| {
+            received
                 .iter()
                 .map(|r| String::from_utf8_lossy(&r.body).to_string())
-                .collect();
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("staff never heard {at_least} messages");
+                .collect()
+        })
+    })
+    .await
 }
 
 #[rstest]

@@ -14,7 +14,7 @@ use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 const KEY: &str = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a";
 
@@ -397,7 +397,7 @@ async fn slow_stripe_shop(backend: Backend, first_delay: Duration) -> (TestApp, 
 
 /// Waits until the fake Stripe has been asked for `count` checkout sessions.
 async fn sessions_asked(stripe: &MockServer, count: usize) {
-    for _ in 0..400 {
+    eventually(&format!("Stripe is asked for {count} sessions"), || async {
         let asked = stripe
             .received_requests()
             .await
@@ -406,11 +406,12 @@ async fn sessions_asked(stripe: &MockServer, count: usize) {
             .filter(|r| r.url.path() == "/v1/checkout/sessions")
             .count();
         if asked >= count {
-            return;
+            Ok(())
+        } else {
+            Err(asked)
         }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("Stripe was never asked for {count} sessions");
+    })
+    .await;
 }
 
 #[rstest]

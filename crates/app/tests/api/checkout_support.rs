@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use store::testing::TestDatabase;
 use store::Backend;
 
-use crate::helpers::{Options, TestApp};
+use crate::helpers::{eventually, Options, TestApp};
 
 pub const WEBHOOK_SECRET: &str = "whsec_test_secret";
 
@@ -114,14 +114,15 @@ pub async fn settle(app: &TestApp) {
             .unwrap();
         row.try_get::<i64>("", "latest").unwrap()
     };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while app.events.last_id() < latest {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "event {latest} was never heard"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    eventually(&format!("event {latest} is heard"), || async {
+        let heard = app.events.last_id();
+        if heard >= latest {
+            Ok(())
+        } else {
+            Err(heard)
+        }
+    })
+    .await;
     for each in garden_app::Loop::ALL {
         app.rounds.between_rounds(each).await;
     }

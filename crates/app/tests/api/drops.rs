@@ -5,7 +5,7 @@
 //! drop orders expire after `checkout.drop_payment_minutes`; a held drop's release cannot move
 //! to the future.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use accounts::Role;
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -20,7 +20,7 @@ use crate::admin::multipart;
 use crate::checkout_abuse::{discord_accounts, link_account};
 use crate::checkout_support::*;
 use crate::events::Sse;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 async fn count(app: &TestApp, sql: &str) -> i64 {
     use sea_orm::{ConnectionTrait, Statement};
@@ -94,15 +94,15 @@ async fn listed_at(client: &reqwest::Client, address: &str) -> Value {
 /// Waits until product 1 is listed as released through `address` (the release watch wakes
 /// within a second of the release, or at once when it is due).
 async fn until_released(client: &reqwest::Client, address: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(15);
-    loop {
+    eventually(&format!("{address} lists the drop as released"), || async {
         let listed = listed_at(client, address).await;
         if listed["released"] == true {
-            return listed;
+            Ok(listed)
+        } else {
+            Err(listed)
         }
-        assert!(Instant::now() < deadline, "never released: {listed}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    })
+    .await
 }
 
 /// The addresses to press on: the app's, and on PostgreSQL a second instance's.
@@ -328,14 +328,15 @@ async fn unpaid_drop_orders_expire_after_the_drop_window_and_give_their_units_ba
         1
     );
     // and the list shows the unit back on sale
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while listed_at(&app.client, &app.address).await["stock"] != 3 {
-        assert!(
-            Instant::now() < deadline,
-            "the list never showed the unit back"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually("the list shows the unit back", || async {
+        let listed = listed_at(&app.client, &app.address).await;
+        if listed["stock"] == 3 {
+            Ok(())
+        } else {
+            Err(listed)
+        }
+    })
+    .await;
 }
 
 /// Fifty browsers press checkout at once for a drop of 30 with a cap of one: forty Discord
@@ -439,14 +440,15 @@ async fn on_postgres_the_release_reaches_the_streams_of_every_instance() {
     .await;
     assert_eq!(saved.status(), 200);
     // both lists show it as coming (the other hears the edit)
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while listed_at(&app.client, &other).await["release_at"] != rfc3339(release) {
-        assert!(
-            Instant::now() < deadline,
-            "the other instance never heard the edit"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually("the other instance hears the edit", || async {
+        let listed = listed_at(&app.client, &other).await;
+        if listed["release_at"] == rfc3339(release) {
+            Ok(())
+        } else {
+            Err(listed)
+        }
+    })
+    .await;
     assert_eq!(listed_at(&app.client, &other).await["released"], false);
 
     // the streams start after the edit's own event (an instance may pass it on to its streams

@@ -11,7 +11,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 use crate::checkout_support::{browser, shop_with};
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 const GUILD: &str = "555000";
 const BUYER: &str = "80351110224678912";
@@ -109,19 +109,6 @@ async fn member_puts(discord: &MockServer) -> Vec<Request> {
         .collect()
 }
 
-/// Polls (every 50 ms, up to 20 s) until `ready` holds.
-async fn eventually<F, Fut>(what: &str, mut ready: F)
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !ready().await {
-        assert!(tokio::time::Instant::now() < deadline, "never: {what}");
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-}
-
 /// The failed attempts recorded on the buyer's pending join (`None`: no join pending).
 async fn recorded_attempts(app: &TestApp) -> Option<i32> {
     use sea_orm::{ConnectionTrait, Statement};
@@ -161,7 +148,10 @@ async fn a_join_discord_fails_is_tried_again_and_made_once(#[case] backend: Back
     link(&app).await;
 
     eventually("the first attempt is recorded", || async {
-        recorded_attempts(&app).await == Some(1)
+        match recorded_attempts(&app).await {
+            Some(1) => Ok(()),
+            other => Err(other),
+        }
     })
     .await;
     assert_eq!(member_puts(&discord).await.len(), 1);
@@ -173,7 +163,10 @@ async fn a_join_discord_fails_is_tried_again_and_made_once(#[case] backend: Back
     // the wait after a first failure (mail.retry_base_seconds) passes
     app.clock.advance(std::time::Duration::from_secs(31));
     eventually("the join is made and its token deleted", || async {
-        recorded_attempts(&app).await.is_none()
+        match recorded_attempts(&app).await {
+            None => Ok(()),
+            other => Err(other),
+        }
     })
     .await;
 
@@ -198,11 +191,14 @@ async fn a_join_the_bot_may_not_make_is_given_up_at_once(#[case] backend: Backen
     link(&app).await;
 
     eventually("Discord is asked", || async {
-        !member_puts(&discord).await.is_empty()
+        (!member_puts(&discord).await.is_empty()).then_some(())
     })
     .await;
     eventually("the join is given up and its token deleted", || async {
-        recorded_attempts(&app).await.is_none()
+        match recorded_attempts(&app).await {
+            None => Ok(()),
+            other => Err(other),
+        }
     })
     .await;
     assert_eq!(member_puts(&discord).await.len(), 1, "never retried");
@@ -255,7 +251,10 @@ async fn a_huge_error_answer_is_kept_as_its_status_and_a_bounded_excerpt(#[case]
 
     link(&app).await;
     eventually("the failed attempt is recorded", || async {
-        recorded_attempts(&app).await == Some(1)
+        match recorded_attempts(&app).await {
+            Some(1) => Ok(()),
+            other => Err(other),
+        }
     })
     .await;
 

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use store::Backend;
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 const LINK: &str = "https://www.roblox.com/share?code=secret-server-4711&type=Server";
 
@@ -110,16 +110,13 @@ async fn order_page(
 /// The key of the order's link, from its receipt.
 async fn key_of(app: &TestApp, order: i64) -> String {
     let marker = format!("/orders/{order}?key=");
-    for _ in 0..200 {
-        for mail in app.outbox_messages() {
-            if let Some(start) = mail.find(&marker) {
-                let key: String = mail[start + marker.len()..].chars().take(32).collect();
-                return key;
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("no receipt for order {order}");
+    eventually(&format!("the receipt of order {order} is sent"), || async {
+        app.outbox_messages().into_iter().find_map(|mail| {
+            let start = mail.find(&marker)?;
+            Some(mail[start + marker.len()..].chars().take(32).collect())
+        })
+    })
+    .await
 }
 
 async fn fast_mail_shop(backend: Backend) -> TestApp {
@@ -441,21 +438,7 @@ async fn the_private_server_link_reaches_only_the_orders_viewers_while_it_is_cla
     );
 
     // the claim mail, once per claim: two claims, two mails, each naming the staff member
-    let mails: Vec<String> = {
-        let mut found = Vec::new();
-        for _ in 0..200 {
-            found = app
-                .outbox_messages()
-                .into_iter()
-                .filter(|m| m.contains("Staff are waiting for you in the game"))
-                .collect();
-            if found.len() >= 2 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        found
-    };
+    let mails = mails_with(&app, order, "Staff are waiting for you in the game").await;
     assert_eq!(mails.len(), 2, "one claim mail per claim");
     let logged = String::from_utf8_lossy(&logs.lock().unwrap()).into_owned();
     assert!(logged.contains("buyer mail sent"), "the logs were captured");
@@ -922,20 +905,14 @@ async fn a_burst_of_im_in_the_game_is_said_once_and_counted_by_the_limit(#[case]
     );
 }
 
-/// The mails in the outbox whose text holds `needle`, once there are `count` of them.
-async fn mails_with(app: &TestApp, needle: &str, count: usize) -> Vec<String> {
-    for _ in 0..200 {
-        let found: Vec<String> = app
-            .outbox_messages()
-            .into_iter()
-            .filter(|m| m.contains(needle))
-            .collect();
-        if found.len() >= count {
-            return found;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("fewer than {count} mails with {needle:?}");
+/// The mails in the outbox whose text holds `needle`, once every step of `order` so far is
+/// dispatched and each of its mails sent: a second mail, had one been queued, is among them.
+async fn mails_with(app: &TestApp, order: i64, needle: &str) -> Vec<String> {
+    app.settled_jobs(order, "mail").await;
+    app.outbox_messages()
+        .into_iter()
+        .filter(|m| m.contains(needle))
+        .collect()
 }
 
 #[rstest]
@@ -984,7 +961,7 @@ async fn a_release_tells_the_buyer_why_and_a_claim_nobody_joins_is_told_once(
         "{page}"
     );
     // one mail, with the reason escaped in its HTML
-    let mails = mails_with(&app, "is back in line", 1).await;
+    let mails = mails_with(&app, order, "is back in line").await;
     assert_eq!(mails.len(), 1, "one release, one mail");
     assert!(mails[0].contains("My game crashed"), "{}", mails[0]);
     assert!(
@@ -1016,7 +993,7 @@ async fn a_release_tells_the_buyer_why_and_a_claim_nobody_joins_is_told_once(
     app.sweeper.run_once().await.unwrap();
     let page = page_of(&app, &buyer, order).await;
     assert_eq!(page["delivery"]["no_show"], true, "{page}");
-    let mails = mails_with(&app, "Your time to join is up", 1).await;
+    let mails = mails_with(&app, order, "Your time to join is up").await;
     assert_eq!(mails.len(), 1);
     // the buyer joins after all: no longer a no-show
     assert_eq!(
@@ -1108,7 +1085,7 @@ async fn an_orders_script_follows_it_from_payment_to_its_review_as_its_mails_num
         .collect();
     assert_eq!(titles, shop_titles, "an order's script is the shop's");
     assert!(done_steps(&page).is_empty(), "paid, waiting: nothing done");
-    let receipt = mails_with(&app, &format!("receipt for order #{order}"), 1).await;
+    let receipt = mails_with(&app, order, &format!("receipt for order #{order}")).await;
     assert_eq!(numbered_in_mail(&receipt[0]), titles, "{}", receipt[0]);
 
     let staff = app.client_with_role(Role::Admin).await;
@@ -1140,7 +1117,7 @@ async fn an_orders_script_follows_it_from_payment_to_its_review_as_its_mails_num
         done_steps(&page),
         ["discord", "wait", "join", "ready", "receive"]
     );
-    let delivered = mails_with(&app, &format!("order #{order} has been delivered"), 1).await;
+    let delivered = mails_with(&app, order, &format!("order #{order} has been delivered")).await;
     assert_eq!(numbered_in_mail(&delivered[0]), titles, "{}", delivered[0]);
     let ticked = delivered[0]
         .lines()

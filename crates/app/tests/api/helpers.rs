@@ -344,16 +344,13 @@ impl TestApp {
             .collect()
     }
 
-    /// Waits up to 10 s for the outbox to hold `count` messages (mail sent after the answer).
+    /// Waits for the outbox to hold `count` messages (mail sent after the answer).
     pub async fn wait_for_outbox(&self, count: usize) -> Vec<String> {
-        for _ in 0..200 {
+        eventually(&format!("the outbox holds {count} messages"), || async {
             let messages = self.outbox_messages();
-            if messages.len() >= count {
-                return messages;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        panic!("the outbox never held {count} messages");
+            (messages.len() >= count).then_some(messages)
+        })
+        .await
     }
 
     /// Another instance of the shop on the same database (as behind a load balancer, or after
@@ -387,55 +384,67 @@ impl TestApp {
 
     /// Waits until every step of the order is dispatched (else its job is still to come) and
     /// every job of it on the outbox `channel` is done (sent or given up): nothing more will
-    /// leave the shop for it there. Answers `(step, status)`.
+    /// leave the shop for it there. Answers `(step, status)`; on the `mail` channel (the
+    /// buyer's mail, `mail_jobs`) `(kind, status)`.
     pub async fn settled_jobs(&self, order: i64, channel: &str) -> Vec<(String, String)> {
         use sea_orm::{ConnectionTrait, Statement};
         let db = self.store.connection();
-        for _ in 0..300 {
-            // every step dispatched first: a step's jobs are written in the transaction that
-            // marks it dispatched, so the jobs read after this count include them all
-            let undispatched: i64 = db
-                .query_one(Statement::from_string(
-                    db.get_database_backend(),
-                    format!(
-                        "SELECT COUNT(*) FROM order_events \
-                         WHERE order_id = {order} AND dispatched_at IS NULL"
-                    ),
-                ))
-                .await
-                .unwrap()
-                .unwrap()
-                .try_get_by_index(0)
-                .unwrap();
-            let rows = db
-                .query_all(Statement::from_string(
-                    db.get_database_backend(),
-                    format!(
-                        "SELECT e.step, j.status FROM outbox_jobs j JOIN order_events e \
-                         ON e.id = j.event_id WHERE j.order_id = {order} \
-                         AND j.channel = '{channel}' ORDER BY e.id"
-                    ),
-                ))
-                .await
-                .unwrap();
-            let jobs: Vec<(String, String)> = rows
-                .iter()
-                .map(|r| {
-                    (
-                        r.try_get("", "step").unwrap(),
-                        r.try_get("", "status").unwrap(),
-                    )
-                })
-                .collect();
-            if undispatched == 0
-                && !jobs.is_empty()
-                && jobs.iter().all(|(_, status)| status != "pending")
-            {
-                return jobs;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
-        panic!("the {channel} jobs of order {order} never settled");
+        let jobs_query = if channel == "mail" {
+            format!(
+                "SELECT kind AS step, status FROM mail_jobs WHERE order_id = {order} ORDER BY id"
+            )
+        } else {
+            format!(
+                "SELECT e.step, j.status FROM outbox_jobs j JOIN order_events e \
+                 ON e.id = j.event_id WHERE j.order_id = {order} \
+                 AND j.channel = '{channel}' ORDER BY e.id"
+            )
+        };
+        eventually(
+            &format!("the {channel} jobs of order {order} settle"),
+            || async {
+                // every step dispatched first: a step's jobs are written in the transaction
+                // that marks it dispatched, so the jobs read after this count include them all
+                let undispatched: i64 = db
+                    .query_one(Statement::from_string(
+                        db.get_database_backend(),
+                        format!(
+                            "SELECT COUNT(*) FROM order_events \
+                             WHERE order_id = {order} AND dispatched_at IS NULL"
+                        ),
+                    ))
+                    .await
+                    .unwrap()
+                    .unwrap()
+                    .try_get_by_index(0)
+                    .unwrap();
+                let rows = db
+                    .query_all(Statement::from_string(
+                        db.get_database_backend(),
+                        jobs_query.clone(),
+                    ))
+                    .await
+                    .unwrap();
+                let jobs: Vec<(String, String)> = rows
+                    .iter()
+                    .map(|r| {
+                        (
+                            r.try_get("", "step").unwrap(),
+                            r.try_get("", "status").unwrap(),
+                        )
+                    })
+                    .collect();
+                if undispatched == 0
+                    && !jobs.is_empty()
+                    && jobs.iter().all(|(_, status)| status != "pending")
+                {
+                    Ok(jobs)
+                } else {
+                    Err((undispatched, jobs))
+                }
+            },
+        )
+        .await
     }
 
     /// How many rows of a table match an SQL condition.
@@ -456,6 +465,61 @@ impl TestApp {
             .unwrap()
             .unwrap();
         row.try_get_by_index::<i64>(0).unwrap()
+    }
+}
+
+/// How long [`eventually`] waits before it fails a test: long enough for a busy 2-core
+/// machine, short enough that a broken test fails in one run.
+const EVENTUALLY_WITHIN: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// How often [`eventually`] asks again.
+const EVENTUALLY_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// What a probe of [`eventually`] answers: `Some(found)` or `Ok(found)` once the work is
+/// done; `None`, or `Err(seen)` to show what it saw instead when the wait fails.
+pub trait Probe {
+    type Found;
+    fn found(self) -> Result<Self::Found, Option<String>>;
+}
+
+impl<T> Probe for Option<T> {
+    type Found = T;
+    fn found(self) -> Result<T, Option<String>> {
+        self.ok_or(None)
+    }
+}
+
+impl<T, E: std::fmt::Debug> Probe for Result<T, E> {
+    type Found = T;
+    fn found(self) -> Result<T, Option<String>> {
+        self.map_err(|seen| Some(format!("{seen:?}")))
+    }
+}
+
+/// The one wait of the API tests for work the shop does after its answer (a mail, a job, a
+/// fake's request, another instance's cache): asks `probe` every 20 ms until it finds what
+/// it looks for, and answers that; fails the test with `what` (and what the probe last saw)
+/// after 20 s. A probe reads what the shop did, never the time; to show that something did
+/// NOT happen, wait for a later event that proves the work is over, then look.
+pub async fn eventually<F, Fut>(what: &str, mut probe: F) -> <Fut::Output as Probe>::Found
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future,
+    Fut::Output: Probe,
+{
+    let deadline = tokio::time::Instant::now() + EVENTUALLY_WITHIN;
+    loop {
+        let seen = match probe().await.found() {
+            Ok(found) => return found,
+            Err(seen) => seen,
+        };
+        if tokio::time::Instant::now() >= deadline {
+            match seen {
+                Some(seen) => panic!("{what}: not within {EVENTUALLY_WITHIN:?}; last seen: {seen}"),
+                None => panic!("{what}: not within {EVENTUALLY_WITHIN:?}"),
+            }
+        }
+        tokio::time::sleep(EVENTUALLY_EVERY).await;
     }
 }
 

@@ -15,7 +15,7 @@ use store::Backend;
 
 use crate::checkout_support::*;
 use crate::events::Sse;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 async fn exec(app: &TestApp, sql: &str, values: Vec<SqlValue>) {
     let db = app.store.connection();
@@ -80,15 +80,13 @@ async fn paid_order(app: &TestApp, buyer: &reqwest::Client) -> i64 {
 /// The key of the order's link, from its receipt.
 async fn key_of(app: &TestApp, order: i64) -> String {
     let marker = format!("/orders/{order}?key=");
-    for _ in 0..300 {
-        for mail in app.outbox_messages() {
-            if let Some(start) = mail.find(&marker) {
-                return mail[start + marker.len()..].chars().take(32).collect();
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("no receipt for order {order}");
+    eventually(&format!("the receipt of order {order} is sent"), || async {
+        app.outbox_messages().into_iter().find_map(|mail| {
+            let start = mail.find(&marker)?;
+            Some(mail[start + marker.len()..].chars().take(32).collect())
+        })
+    })
+    .await
 }
 
 /// `POST` of `text` on the buyer's route (`query`: `?key=…` or nothing).

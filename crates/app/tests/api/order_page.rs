@@ -11,7 +11,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer};
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 /// The link key in a mail's link to order `id`.
 fn key_in(mail: &str, id: i64) -> String {
@@ -405,37 +405,37 @@ async fn while_the_mail_server_is_down_the_payment_answers_at_once_and_the_recei
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 
     // the loop tried, failed, and keeps the job for later
-    let mut failed = (0, String::new(), None);
-    for _ in 0..100 {
-        failed = job(&app).await;
-        if failed.0 >= 1 {
-            break;
+    let failed = eventually("an attempt is made", || async {
+        let job = job(&app).await;
+        if job.0 >= 1 {
+            Ok(job)
+        } else {
+            Err(job)
         }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert!(failed.0 >= 1, "an attempt was made: {failed:?}");
+    })
+    .await;
     assert_eq!(failed.1, "pending", "tried again later");
     assert!(failed.2.unwrap().contains("SMTP"), "the cause is kept");
 
     // the server comes back: the next try delivers it, once
     let server = mail::testing::SmtpTestServer::start_on(port).await.unwrap();
-    for _ in 0..100 {
-        if !server.received().is_empty() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    eventually("the receipt reaches the mail server", || async {
+        (!server.received().is_empty()).then_some(())
+    })
+    .await;
     let received = server.received();
     assert_eq!(received.len(), 1);
     assert_eq!(received[0].to, vec!["buyer@example.com".to_owned()]);
     assert!(received[0].data.contains(&format!("order #{id}")));
-    for _ in 0..40 {
-        if job(&app).await.1 == "sent" {
-            break;
+    eventually("the job is marked sent", || async {
+        let job = job(&app).await;
+        if job.1 == "sent" {
+            Ok(())
+        } else {
+            Err(job)
         }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert_eq!(job(&app).await.1, "sent");
+    })
+    .await;
     // past any retry or lease: a sent job is never sent again
     app.clock.advance(std::time::Duration::from_secs(3600));
     app.rounds.whole_round(garden_app::Loop::Outbox).await;

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use store::Backend;
 
 use crate::checkout_support::*;
-use crate::helpers::{TestApp, TEST_PASSWORD};
+use crate::helpers::{eventually, TestApp, TEST_PASSWORD};
 
 /// Whether a column holds personal data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1290,13 +1290,10 @@ async fn a_deleted_account_leaves_no_personal_value_in_any_table_and_its_export_
     );
 }
 
-/// Waits (up to 10 s) for a mail of the outbox holding `text`.
+/// Waits for a mail of the outbox holding `text`.
 async fn outbox_mail_with(app: &TestApp, text: &str) -> String {
-    for _ in 0..200 {
-        if let Some(mail) = app.outbox_messages().into_iter().find(|m| m.contains(text)) {
-            return mail;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("no mail with {text}");
+    eventually(&format!("a mail with {text} is sent"), || async {
+        app.outbox_messages().into_iter().find(|m| m.contains(text))
+    })
+    .await
 }

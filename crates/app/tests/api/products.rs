@@ -1,5 +1,3 @@
-use std::time::{Duration, Instant};
-
 use cart_pricing::Money;
 use catalog::{ProductDraft, ProductId, ProductRepository, Stock};
 use rstest::rstest;
@@ -7,7 +5,7 @@ use sea_orm::{ConnectionTrait, Statement};
 use store::testing::TestDatabase;
 use store::Backend;
 
-use crate::helpers::{ids, Options, TestApp};
+use crate::helpers::{eventually, ids, Options, TestApp};
 
 fn draft(name: &str, price: &str) -> ProductDraft {
     ProductDraft {
@@ -168,7 +166,15 @@ async fn archived_products_are_hidden_from_the_storefront(#[case] backend: Backe
         .unwrap();
     let app = TestApp::spawn_on(database, Options::demo_data(false)).await;
     execute(&app, "UPDATE products SET archived = true WHERE id = 2").await;
-    wait_until(|| async { ids(&app.products().await) == vec![1] }).await;
+    eventually("the archived product leaves the list", || async {
+        let listed = ids(&app.products().await);
+        if listed == vec![1] {
+            Ok(())
+        } else {
+            Err(listed)
+        }
+    })
+    .await;
 
     assert_eq!(app.get("/api/products/2").await.status(), 404);
     assert_eq!(app.get("/api/products/2/related-ids").await.status(), 404);
@@ -221,14 +227,18 @@ async fn a_change_in_the_database_reaches_the_list_with_a_new_etag(#[case] backe
         .to_owned();
     // as another instance would: a write this instance did not make
     execute(&app, "UPDATE products SET stock = 1 WHERE id = 3").await;
-    wait_until(|| async {
+    eventually("the list shows the write it did not make", || async {
         let raccoon = app
             .products()
             .await
             .into_iter()
             .find(|p| p["id"] == 3)
             .unwrap();
-        raccoon["stock"] == 1
+        if raccoon["stock"] == 1 {
+            Ok(())
+        } else {
+            Err(raccoon)
+        }
     })
     .await;
     let after = app.get("/api/products").await.headers()["etag"]
@@ -335,22 +345,6 @@ async fn site_settings_and_health_are_served(#[case] backend: Backend) {
         headings.contains(&"How to ask for a refund"),
         "{headings:?}"
     );
-}
-
-/// Polls until `condition` holds, failing after five seconds.
-async fn wait_until<F, Fut>(condition: F)
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !condition().await {
-        assert!(
-            Instant::now() < deadline,
-            "the condition did not hold within 5 s"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 #[rstest]

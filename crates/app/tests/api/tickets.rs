@@ -15,7 +15,7 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 
 use crate::checkout_support::*;
-use crate::helpers::TestApp;
+use crate::helpers::{eventually, TestApp};
 
 const CHANNEL: &str = "700000000000000001";
 const THREAD: &str = "1100000000000000001";
@@ -127,16 +127,20 @@ async fn received(discord: &MockServer, verb: &str, at: &str) -> Vec<Request> {
         .collect()
 }
 
-/// Waits (up to 15 s) until Discord received `count` requests at `at`.
+/// Waits until Discord received `count` requests at `at`.
 async fn wait_for(discord: &MockServer, verb: &str, at: &str, count: usize) -> Vec<Request> {
-    for _ in 0..300 {
-        let seen = received(discord, verb, at).await;
-        if seen.len() >= count {
-            return seen;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("Discord never received {count} × {verb} {at}");
+    eventually(
+        &format!("Discord receives {count} × {verb} {at}"),
+        || async {
+            let seen = received(discord, verb, at).await;
+            if seen.len() >= count {
+                Ok(seen)
+            } else {
+                Err(seen.len())
+            }
+        },
+    )
+    .await
 }
 
 async fn staff_action(app: &TestApp, staff: &reqwest::Client, order: i64, action: &str) {
@@ -542,15 +546,15 @@ async fn paid(app: &TestApp, buyer: &reqwest::Client) -> i64 {
     order
 }
 
-/// Waits (up to 15 s) for a mail holding `needle` in the outbox.
+/// Waits for a mail holding `needle` in the outbox.
 async fn wait_for_mail(app: &TestApp, needle: &str) {
-    for _ in 0..300 {
-        if app.outbox_messages().iter().any(|m| m.contains(needle)) {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("no mail holding {needle:?}");
+    eventually(&format!("a mail holding {needle:?} is sent"), || async {
+        app.outbox_messages()
+            .iter()
+            .any(|m| m.contains(needle))
+            .then_some(())
+    })
+    .await;
 }
 
 async fn one_value<T: sea_orm::TryGetable>(app: &TestApp, sql: String) -> Option<T> {
@@ -584,20 +588,18 @@ async fn ticket_job(app: &TestApp, order: i64, step: &str) -> Option<(i32, Strin
     })
 }
 
-/// Waits (up to 15 s) until the order's ticket job of `step` is there and `check` holds of it.
+/// Waits until the order's ticket job of `step` is there and `check` holds of it.
 async fn wait_for_job(app: &TestApp, order: i64, step: &str, check: impl Fn(i32, &str) -> bool) {
-    for _ in 0..300 {
-        if let Some((attempts, status)) = ticket_job(app, order, step).await {
-            if check(attempts, &status) {
-                return;
+    eventually(
+        &format!("the {step} job of order {order} gets there"),
+        || async {
+            match ticket_job(app, order, step).await {
+                Some((attempts, status)) if check(attempts, &status) => Ok(()),
+                other => Err(other),
             }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!(
-        "the {step} job of order {order} never got there: {:?}",
-        ticket_job(app, order, step).await
-    );
+        },
+    )
+    .await;
 }
 
 #[rstest]
@@ -717,20 +719,15 @@ async fn a_global_rate_limit_holds_every_discord_job_until_its_time(#[case] back
     let first_order = paid(&app, &first).await;
     wait_for(&discord, "POST", &thread_path(), 1).await;
     // the pause is kept in the database, for every instance
-    let mut paused = None;
-    for _ in 0..300 {
-        paused = one_value::<Option<chrono::DateTime<chrono::Utc>>>(
+    eventually("the global limit is kept", || async {
+        one_value::<Option<chrono::DateTime<chrono::Utc>>>(
             &app,
             "SELECT paused_until FROM discord_limits".to_owned(),
         )
         .await
-        .flatten();
-        if paused.is_some() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert!(paused.is_some(), "the global limit was not kept");
+        .flatten()
+    })
+    .await;
     let before = discord.received_requests().await.unwrap().len();
 
     // the buyer's mail goes on; nothing goes to Discord
