@@ -2,6 +2,7 @@
 //! customer). The polled reads (the list, one chat, its messages) are answered from the poll
 //! cache while nothing changed.
 
+use super::path_id::Id;
 use std::collections::HashMap;
 
 use accounts::Role;
@@ -229,9 +230,9 @@ pub async fn show(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
     _staff: RequireStaff,
-    path: web::Path<String>,
+    Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    staff_view(&req, &chats, chat_id(&path)?, View::StaffChat).await
+    staff_view(&req, &chats, id, View::StaffChat).await
 }
 
 /// GET /api/admin/chats/{id}/messages: the conversation, oldest first.
@@ -266,9 +267,9 @@ pub async fn messages(
     req: HttpRequest,
     chats: web::Data<HelpChat>,
     _staff: RequireStaff,
-    path: web::Path<String>,
+    Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    staff_view(&req, &chats, chat_id(&path)?, View::StaffMessages).await
+    staff_view(&req, &chats, id, View::StaffMessages).await
 }
 
 /// POST /api/admin/chats/{id}/mark-read: staff have read the conversation so far.
@@ -290,9 +291,8 @@ pub async fn messages(
 pub async fn mark_read(
     chats: web::Data<HelpChat>,
     _staff: RequireStaff,
-    path: web::Path<String>,
+    Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = chat_id(&path)?;
     let done = chats.service.staff_mark_read(id).await;
     chats.versions.changed(id);
     done?;
@@ -322,9 +322,8 @@ pub async fn mark_read(
 pub async fn accept(
     chats: web::Data<HelpChat>,
     staff: RequireStaff,
-    path: web::Path<String>,
+    Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = chat_id(&path)?;
     let member = staff_member(&staff.0);
     chats.remember_staff_name(member.id, &member.name);
     let accepted = chats.service.accept(id, &member).await;
@@ -397,9 +396,8 @@ pub async fn delete(
     chats: web::Data<HelpChat>,
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    path: web::Path<String>,
+    Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = chat_id(&path)?;
     let deleted = chats.service.staff_delete(id, &staff.actor(ip)).await;
     chats.versions.changed(id);
     deleted?;

@@ -27,7 +27,7 @@ use dto::responses::{CrossSiteRefused, JsonBodyRefused};
 const LIVE_PER_IP: &str = "chat_live_ip";
 const SENDS_PER_SESSION: &str = chat::SENDS_PER_SESSION_BUCKET;
 
-pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
+pub(crate) use super::path_id::CHAT_NOT_FOUND;
 
 pub(crate) fn not_found() -> ApiError {
     ApiError::NotFound(CHAT_NOT_FOUND.to_owned())

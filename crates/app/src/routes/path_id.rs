@@ -7,6 +7,7 @@ use std::future::{ready, Ready};
 
 use actix_web::{dev::Payload, FromRequest, HttpRequest};
 use catalog::ProductId;
+use chat::ChatId;
 use orders::OrderId;
 use promo::PromoId;
 
@@ -43,6 +44,9 @@ impl<T: PathId> FromRequest for Id<T> {
     }
 }
 
+/// The words of a missing chat, the same for every route that names one.
+pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
+
 /// The words of a missing order, the same for every route that names one.
 pub(crate) const ORDER_NOT_FOUND: &str = "Order not found.";
 
@@ -64,6 +68,13 @@ impl PathId for PromoId {
     const NOT_FOUND: &'static str = "Promo code not found.";
     fn from_segment(segment: &str) -> Option<Self> {
         positive(segment).map(PromoId::new)
+    }
+}
+
+impl PathId for ChatId {
+    const NOT_FOUND: &'static str = CHAT_NOT_FOUND;
+    fn from_segment(segment: &str) -> Option<Self> {
+        segment.parse().ok()
     }
 }
 
