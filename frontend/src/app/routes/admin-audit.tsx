@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { ShieldIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useAuditLog } from '@/features/audit/api/get-audit-log';
 import { AuditFiltersForm } from '@/features/audit/components/audit-filters';
@@ -94,11 +94,12 @@ function AuditLog() {
     <QueryBoundary
       query={log}
       loading={
-        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the audit log">
-          <Skeleton height={96} radius="var(--radius-lg)" />
-          <Skeleton height={96} radius="var(--radius-lg)" />
-          <Skeleton height={96} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="admin-page__loading"
+          label="Loading the audit log"
+          height={96}
+          count={3}
+        />
       }
       errorTitle="We couldn't load the audit log"
       errorAction={

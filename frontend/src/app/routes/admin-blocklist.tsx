@@ -2,7 +2,7 @@ import { AdminPageHeader } from '@/app/routes/admin-page-header';
 
 import { CheckCircleIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useBlocklist } from '@/features/blocklist/api/blocklist';
 import { BlockForm } from '@/features/blocklist/components/block-form';
@@ -19,10 +19,12 @@ function Blocklist() {
     <QueryBoundary
       query={blocklist}
       loading={
-        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the blocklist">
-          <Skeleton height={72} radius="var(--radius-lg)" />
-          <Skeleton height={72} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="admin-page__loading"
+          label="Loading the blocklist"
+          height={72}
+          count={2}
+        />
       }
       errorTitle="We couldn't load the blocklist"
     >

@@ -2,7 +2,7 @@ import { AdminPageHeader } from '@/app/routes/admin-page-header';
 
 import { CheckCircleIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useDisputes, useFraudWarnings } from '@/features/disputes/api/disputes';
 import { DisputeList } from '@/features/disputes/components/dispute-list';
@@ -19,10 +19,12 @@ function Disputes() {
     <QueryBoundary
       query={disputes}
       loading={
-        <div className="admin-page__loading" aria-busy="true" aria-label="Loading the disputes">
-          <Skeleton height={96} radius="var(--radius-lg)" />
-          <Skeleton height={96} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="admin-page__loading"
+          label="Loading the disputes"
+          height={96}
+          count={2}
+        />
       }
       errorTitle="We couldn't load the disputes"
     >

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { AlertIcon, SproutIcon } from '@/components/ui/icons';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import {
@@ -36,11 +36,12 @@ function Inventory() {
   let content;
   if (products.isPending || bundles.isPending) {
     content = (
-      <div className="admin-page__loading" aria-busy="true" aria-label="Loading the inventory">
-        <Skeleton height={80} radius="var(--radius-lg)" />
-        <Skeleton height={80} radius="var(--radius-lg)" />
-        <Skeleton height={80} radius="var(--radius-lg)" />
-      </div>
+      <SkeletonList
+        className="admin-page__loading"
+        label="Loading the inventory"
+        height={80}
+        count={3}
+      />
     );
   } else if (products.isError || bundles.isError) {
     const retry = () => {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { CheckCircleIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useAdminOrders } from '@/features/admin-orders/api/get-admin-orders';
 import { OrdersQueue } from '@/features/admin-orders/components/orders-queue';
@@ -42,10 +42,12 @@ function Orders() {
     <QueryBoundary
       query={orders}
       loading={
-        <div className="admin-page__loading" aria-busy="true" aria-label="Loading orders">
-          <Skeleton height={200} radius="var(--radius-lg)" />
-          <Skeleton height={200} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="admin-page__loading"
+          label="Loading orders"
+          height={200}
+          count={2}
+        />
       }
       errorTitle="We couldn't load the orders"
     >

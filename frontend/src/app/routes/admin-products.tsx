@@ -6,7 +6,7 @@ import { SproutIcon } from '@/components/ui/icons';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Modal } from '@/components/ui/modal';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { useDeleteProduct } from '@/features/admin-products/api/delete-product';
@@ -162,10 +162,12 @@ function AdminProducts() {
     <QueryBoundary
       query={products}
       loading={
-        <div className="admin-page__loading" aria-busy="true" aria-label="Loading products">
-          <Skeleton height={160} radius="var(--radius-lg)" />
-          <Skeleton height={160} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="admin-page__loading"
+          label="Loading products"
+          height={160}
+          count={2}
+        />
       }
       errorTitle="We couldn't load the products"
     >

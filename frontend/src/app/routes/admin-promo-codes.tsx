@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { CardIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { usePromoCodes } from '@/features/promo-codes/api/get-promo-codes';
 import { PromoCodeList } from '@/features/promo-codes/components/promo-code-list';
@@ -21,10 +21,12 @@ function PromoCodes() {
     <QueryBoundary
       query={codes}
       loading={
-        <div className="admin-page__loading" aria-busy="true" aria-label="Loading promo codes">
-          <Skeleton height={72} radius="var(--radius-lg)" />
-          <Skeleton height={72} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="admin-page__loading"
+          label="Loading promo codes"
+          height={72}
+          count={2}
+        />
       }
       errorTitle="We couldn't load the promo codes"
     >

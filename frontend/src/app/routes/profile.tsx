@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { SproutIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Skeleton, SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { paths } from '@/config/paths';
 import { setSession } from '@/features/auth/api/get-session';
@@ -27,10 +27,12 @@ function OrdersSection({ userId }: { userId: number }) {
     <QueryBoundary
       query={profile}
       loading={
-        <div className="profile-orders__loading" aria-busy="true" aria-label="Loading your orders">
-          <Skeleton height={72} radius="var(--radius-lg)" />
-          <Skeleton height={72} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="profile-orders__loading"
+          label="Loading your orders"
+          height={72}
+          count={2}
+        />
       }
       errorTitle="We couldn't load your orders"
       headingLevel={3}

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { IconButton } from '@/components/ui/icon-button';
 import { ChatIcon, CloseIcon } from '@/components/ui/icons';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 import { StateMessage } from '@/components/ui/state-message';
 import { useModalDialog } from '@/hooks/use-modal-dialog';
 import { useScrollLock } from '@/hooks/use-scroll-lock';
@@ -33,11 +33,12 @@ function ChatsList({ chats, selectedId, onSelect }: ChatsListProps) {
     <QueryBoundary
       query={chats}
       loading={
-        <div className="live-chats__list-loading" aria-busy="true" aria-label="Loading chats">
-          <Skeleton height={72} radius="var(--radius-lg)" />
-          <Skeleton height={72} radius="var(--radius-lg)" />
-          <Skeleton height={72} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="live-chats__list-loading"
+          label="Loading chats"
+          height={72}
+          count={3}
+        />
       }
       errorTitle="We couldn't load the chats"
       headingLevel={3}

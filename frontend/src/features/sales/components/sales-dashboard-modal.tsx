@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { QueryBoundary } from '@/components/ui/query-boundary';
-import { Skeleton } from '@/components/ui/skeleton';
+import { SkeletonList } from '@/components/ui/skeleton';
 
 import { useSalesStats, type SalesStats } from '@/features/sales/api/get-sales-stats';
 import { overallSales, toLineChartData } from '@/features/sales/utils/chart-data';
@@ -71,11 +71,12 @@ export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps)
     <QueryBoundary
       query={stats}
       loading={
-        <div className="sales-dashboard__charts" aria-busy="true" aria-label="Loading sales">
-          <Skeleton height={300} radius="var(--radius-lg)" />
-          <Skeleton height={300} radius="var(--radius-lg)" />
-          <Skeleton height={300} radius="var(--radius-lg)" />
-        </div>
+        <SkeletonList
+          className="sales-dashboard__charts"
+          label="Loading sales"
+          height={300}
+          count={3}
+        />
       }
       errorTitle="We couldn't load the sales"
       headingLevel={3}
