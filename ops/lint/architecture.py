@@ -705,11 +705,35 @@ def check_services() -> list[str]:
     return problems
 
 
+# The route files that may name the store itself (`Store`, `store::`): the health checks, which
+# are about the database. Every other handler goes through a service.
+STORE_READERS = {"health.rs"}
+
+
+def check_routes_reach_no_store(routes: Path = ROOT / "crates" / "app" / "src" / "routes") -> list[str]:
+    """No route file but the health checks names the store (docs/architecture.md, "The path of
+    a request")."""
+    problems = []
+    for file in sorted(routes.glob("*.rs")):
+        if file.name in STORE_READERS:
+            continue
+        code, _ = production_tokens(tokens(file.read_text()))
+        for at, (kind, value, line) in enumerate(code):
+            path = at + 1 < len(code) and code[at + 1][1] == "::"
+            if kind == "ident" and (value == "Store" or (value == "store" and path)):
+                problems.append(
+                    f"a route reaches the store past a service: crates/app/src/routes/{file.name}:{line}"
+                )
+                break
+    return problems
+
+
 def main() -> int:
     meta = metadata()
     crates, edges = workspace_graph(meta)
     problems = check_crate_graph(edges) + check_domain(meta, crates) + check_services()
     problems += check_modules(crates)
+    problems += check_routes_reach_no_store()
     clock_problems, notes = check_clock(crates)
     problems += clock_problems
     for note in notes:

@@ -8,7 +8,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from architecture import clock_reads, module_circles
+from architecture import check_routes_reach_no_store, clock_reads, module_circles
 
 
 class ModuleCircles(unittest.TestCase):
@@ -185,3 +185,24 @@ class OneClock(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RoutesReachNoStore(unittest.TestCase):
+    def routes(self, files: dict[str, str]) -> list[str]:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        routes = Path(folder.name)
+        for name, text in files.items():
+            (routes / name).write_text(textwrap.dedent(text))
+        return check_routes_reach_no_store(routes)
+
+    def test_only_the_health_checks_name_the_store(self):
+        found = self.routes({
+            "health.rs": "use store::Store;\nfn ready(db: web::Data<Store>) {}\n",
+            "products.rs": "// the store is behind store::Store\nfn show(catalog: web::Data<ShopCatalog>) {}\n",
+            "orders.rs": "fn show() {\n    let rows = store::orders::all();\n}\n",
+            "media.rs": "fn pic(m: web::Data<MediaStore>, s: web::Data<Store>) {}\n",
+        })
+        self.assertEqual(len(found), 2, found)
+        self.assertTrue(any(problem.endswith("orders.rs:2") for problem in found), found)
+        self.assertTrue(any(problem.endswith("media.rs:1") for problem in found), found)
