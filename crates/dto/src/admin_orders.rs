@@ -165,11 +165,10 @@ pub struct ReleaseBody {
 }
 
 /// The proof a delivery is made with (`POST /api/admin/orders/{id}/deliver`).
-#[derive(ToSchema)]
-#[schema(as = DeliverRequest)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
-pub struct DeliverDoc {
+#[derive(Deserialize, ToSchema)]
+pub struct DeliverRequest {
     /// A published proof of delivery's id; null or left out: none.
-    #[schema(minimum = 1, example = 3)]
-    proof_id: Option<i64>,
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, example = 3)]
+    pub proof_id: crate::lenient::Lenient<i64>,
 }

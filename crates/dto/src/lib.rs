@@ -12,6 +12,7 @@ pub mod checkout;
 pub mod discord;
 pub mod disputes;
 pub mod health;
+pub mod lenient;
 mod money;
 pub mod order;
 pub mod order_messages;

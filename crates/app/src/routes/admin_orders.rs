@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use delivery::{QueueFilter, QueuedOrder, ReleaseReason};
 use orders::gateways::{RobloxDirectory, RobloxUsername};
 use orders::OrderId;
-use serde_json::Value;
 
 use crate::auth::{RequireStaff, RequireSuperAdmin};
 use crate::checkout::providers::ShopProviders;
@@ -17,8 +16,9 @@ use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::services::{AfterSaleService, DeliveryQueueService, TrackingService};
 use dto::admin_orders::{
-    DeliverDoc, HoldJson, Item, ListQuery, QueuedOrderJson, ReleaseBody, Staff,
+    DeliverRequest, HoldJson, Item, ListQuery, QueuedOrderJson, ReleaseBody, Staff,
 };
+use dto::lenient::Lenient;
 use dto::staff::{StaffOnly, SuperAdminOnly};
 
 /// How long the queue waits for Roblox to name an avatar before showing none.
@@ -275,7 +275,7 @@ pub async fn release(
                    delivery, and queues the buyer's e-mail. The body may be left out; a body \
                    that is not JSON is taken as none (staff).",
     params(("id" = i64, Path, description = "The order's id.", minimum = 1)),
-    request_body(content = Option<DeliverDoc>, content_type = "application/json"),
+    request_body(content = Option<DeliverRequest>, content_type = "application/json"),
     responses(
         (status = 200, description = "The order, delivered.", body = QueuedOrderJson),
         StaffOnly,
@@ -288,19 +288,20 @@ pub async fn release(
 pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    body: Option<web::Json<Value>>,
+    body: Option<web::Json<DeliverRequest>>,
     delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let proof = match body.as_ref().and_then(|b| b.get("proof_id")) {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(
-            value
-                .as_i64()
-                .filter(|id| *id > 0)
-                .ok_or_else(|| ApiError::field("proof_id", "The proof must be a proof's id."))?,
-        ),
+    let proof = match body.map(|body| body.into_inner().proof_id) {
+        None | Some(Lenient::Absent) => None,
+        Some(Lenient::Given(id)) if id > 0 => Some(id),
+        Some(_) => {
+            return Err(ApiError::field(
+                "proof_id",
+                "The proof must be a proof's id.",
+            ))
+        }
     };
     let order = delivery
         .deliver(id, staff.user_id(), proof, &staff.actor(ip))

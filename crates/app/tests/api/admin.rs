@@ -1027,6 +1027,29 @@ async fn staff_work_the_delivery_queue_and_only_one_claim_wins(#[case] backend: 
     )
     .await;
     assert_eq!(unknown_proof.status(), 422);
+    // a proof_id that is no id is named, and nothing is delivered
+    for not_an_id in [
+        json!("3"),
+        json!(0),
+        json!(-2),
+        json!(1.5),
+        json!([3]),
+        json!(true),
+    ] {
+        let refused = post(
+            &app,
+            &ann,
+            &format!("/api/admin/orders/{older}/deliver"),
+            json!({ "proof_id": not_an_id }),
+        )
+        .await;
+        assert_eq!(refused.status(), 422, "{not_an_id}");
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(
+            body["errors"]["proof_id"][0], "The proof must be a proof's id.",
+            "{not_an_id}: {body}"
+        );
+    }
     let delivered = post(
         &app,
         &ann,
