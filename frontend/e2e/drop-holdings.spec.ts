@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext } from './fixtures';
 
 import {
   apiLogIn,
+  cartCount,
   cartDrawer,
   createAccountWithCli,
   expectNoHorizontalScroll,
@@ -73,6 +74,8 @@ test('after buying the one a drop allows, its page and the cart refuse more befo
     const orderId = await payByCardOnDevPage(page);
     await page.getByRole('button', { name: 'Pay' }).click();
     await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
+    // the success page empties the cart once it is on screen: wait for it before leaving
+    await expect(cartCount(page)).toHaveText('0');
 
     // back on its page: the one held, both buttons off and saying why
     await page.goto(`/product/${id}`);
