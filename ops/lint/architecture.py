@@ -195,6 +195,19 @@ TOKEN = re.compile(
 )
 
 
+def block_comment_end(text: str, end: int) -> int:
+    """Where a block comment opened just before `end` ends (Rust's nest)."""
+    depth = 1
+    while depth and end < len(text):
+        if text.startswith("/*", end):
+            depth, end = depth + 1, end + 2
+        elif text.startswith("*/", end):
+            depth, end = depth - 1, end + 2
+        else:
+            end += 1
+    return end
+
+
 def tokens(text: str) -> list[tuple[str, str, int]]:
     """(kind, text, line) for a Rust source: comments dropped, string contents kept whole (one
     token), so a path inside a comment, a string or a doc link is not a reference."""
@@ -209,14 +222,7 @@ def tokens(text: str) -> list[tuple[str, str, int]]:
             kind = "string"
         end = match.end()
         if kind == "block_comment":
-            depth, end = 1, match.end()
-            while depth and end < len(text):
-                if text.startswith("/*", end):
-                    depth, end = depth + 1, end + 2
-                elif text.startswith("*/", end):
-                    depth, end = depth - 1, end + 2
-                else:
-                    end += 1
+            end = block_comment_end(text, end)
         elif kind != "line_comment":
             value = match.group()
             out.append((kind, value.removeprefix("r#") if kind == "ident" else value, line))

@@ -26,7 +26,7 @@ import re
 import sys
 from pathlib import Path
 
-from architecture import TOKEN, attribute_end, item_end, test_only
+from architecture import TOKEN, attribute_end, block_comment_end, item_end, test_only
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUPS = ("app", "dto", "adapters", "domain")
@@ -44,14 +44,7 @@ def scan(text: str) -> tuple[list[tuple[str, str, int]], set[int]]:
         kind = "string" if match.group("raw_string") is not None else match.lastgroup
         end = match.end()
         if kind == "block_comment":
-            depth = 1
-            while depth and end < len(text):
-                if text.startswith("/*", end):
-                    depth, end = depth + 1, end + 2
-                elif text.startswith("*/", end):
-                    depth, end = depth - 1, end + 2
-                else:
-                    end += 1
+            end = block_comment_end(text, end)
         spans = text.count("\n", match.start(), end)
         if kind not in ("line_comment", "block_comment"):
             toks.append((kind, match.group(), line))
