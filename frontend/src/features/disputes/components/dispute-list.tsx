@@ -8,8 +8,9 @@ import { Modal } from '@/components/ui/modal';
 import { errorMessage, fieldErrors } from '@/lib/api-client';
 import { formatPrice } from '@/lib/money';
 
+import { EvidenceFiles } from './evidence-files';
+
 import {
-  EVIDENCE_FILES,
   NOTE_MAX,
   evidenceHref,
   useAcceptDispute,
@@ -59,28 +60,6 @@ function advice(dispute: Dispute): string | null {
   return null;
 }
 
-/** The evidence files as Stripe gets them, each a PDF opened in a new tab. */
-function EvidenceFiles({ dispute }: { dispute: Dispute }) {
-  return (
-    <p className="dispute-list__files">
-      {EVIDENCE_FILES.map(({ file, label }) => (
-        <a
-          key={file}
-          href={evidenceHref(dispute.dispute_id, file)}
-          target="_blank"
-          rel="noreferrer"
-        >
-          {label} (PDF)
-        </a>
-      ))}
-    </p>
-  );
-}
-
-/**
- * Every dispute, newest first: the order, amount, reason, deadline, where the evidence is, how it
- * ended; the evidence files as Stripe gets them, and Submit evidence or Accept while it is open.
- */
 export function DisputeList({ disputes }: { disputes: Dispute[] }) {
   const [submitting, setSubmitting] = useState<Dispute | null>(null);
   const [accepting, setAccepting] = useState<Dispute | null>(null);
@@ -125,7 +104,9 @@ export function DisputeList({ disputes }: { disputes: Dispute[] }) {
               {dispute.note ? (
                 <p className="dispute-list__note">Note to the bank: {dispute.note}</p>
               ) : null}
-              {dispute.delivered && dispute.order_id ? <EvidenceFiles dispute={dispute} /> : null}
+              {dispute.delivered && dispute.order_id ? (
+                <EvidenceFiles href={(file) => evidenceHref(dispute.dispute_id, file)} />
+              ) : null}
               {open && dispute.evidence !== 'submitted' ? (
                 <div className="dispute-list__actions" data-keep-clear>
                   {dispute.delivered ? (

@@ -1,10 +1,8 @@
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 
-import {
-  EVIDENCE_FILES,
-  warnedEvidenceHref,
-  type WarnedOrder,
-} from '@/features/disputes/api/disputes';
+import { warnedEvidenceHref, type WarnedOrder } from '@/features/disputes/api/disputes';
+
+import { EvidenceFiles } from './evidence-files';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -42,18 +40,7 @@ export function WarnedOrders({ warned }: { warned: WarnedOrder[] }) {
                 ? `Uploading to Stripe failed (${order.error ?? 'no reason given'}). A dispute of this order still builds its own files.`
                 : 'Delivered already, so nothing is held: if the bank opens a dispute, it is staged with these files at once.'}
             </p>
-            <p className="dispute-list__files">
-              {EVIDENCE_FILES.map(({ file, label }) => (
-                <a
-                  key={file}
-                  href={warnedEvidenceHref(order.order_id, file)}
-                  target="_blank"
-                  rel="noreferrer"
-                >
-                  {label} (PDF)
-                </a>
-              ))}
-            </p>
+            <EvidenceFiles href={(file) => warnedEvidenceHref(order.order_id, file)} />
           </li>
         );
       })}
