@@ -208,77 +208,80 @@ function SameBuyer({ ids }: { ids: readonly number[] }) {
   );
 }
 
-function OrderCard({
-  order,
-  currentUserId,
-  canReleaseHolds,
-  onNeedsPrivateServer,
-  sameBuyer,
-  extra,
-}: OrderCardProps) {
-  const titleId = useId();
-  const action = useOrderAction({ onNeedsPrivateServer });
-  const [dialog, setDialog] = useState<'deliver' | 'refund' | 'release' | null>(null);
+/** What the order card shows of its state, worked out once for its parts. */
+type CardState = {
+  mine: boolean;
+  claimedByOther: boolean;
+  /** Paid and not on a risk hold: in the queue, to claim and deliver. */
+  isPaid: boolean;
+  readyMinutes: number | null;
+  noShow: boolean;
+};
+
+function cardState(order: AdminOrder, currentUserId: number | null): CardState {
   const mine = order.claimed_by !== null && order.claimed_by.id === currentUserId;
-  const claimedByOther = order.claimed_by !== null && !mine;
-  const held = order.hold;
   // on a risk hold: out of the queue, neither claimed nor delivered until it is released
-  const isPaid = order.status === 'paid' && held === null;
-  const refundable = isPaid || order.status === 'delivered';
-  const readyMinutes = isPaid && order.buyer_ready_at !== null ? order.ready_minutes : null;
-  const noShow = isPaid && order.no_show;
+  const isPaid = order.status === 'paid' && order.hold === null;
+  return {
+    mine,
+    claimedByOther: order.claimed_by !== null && !mine,
+    isPaid,
+    readyMinutes: isPaid && order.buyer_ready_at !== null ? order.ready_minutes : null,
+    noShow: isPaid && order.no_show,
+  };
+}
 
-  // The toasts are the mutation's own (they are said even when this card has left the list).
-  const perform = (next: OrderAction) => action.mutate(next, { onSuccess: () => setDialog(null) });
+type Dialog = 'deliver' | 'refund' | 'release';
 
+/** The card's buttons: what this member of staff can do with the order now. */
+function OrderActions({
+  order,
+  state,
+  canReleaseHolds,
+  pending,
+  claiming,
+  open,
+  perform,
+}: {
+  order: AdminOrder;
+  state: CardState;
+  canReleaseHolds: boolean;
+  pending: boolean;
+  claiming: boolean;
+  open: (dialog: Dialog) => void;
+  perform: (action: OrderAction) => void;
+}) {
+  const { isPaid, mine, claimedByOther, noShow } = state;
   const refund = (
-    <Button
-      variant="danger"
-      size="sm"
-      disabled={action.isPending}
-      onClick={() => setDialog('refund')}
-    >
+    <Button variant="danger" size="sm" disabled={pending} onClick={() => open('refund')}>
       Refund
     </Button>
   );
-
-  const release = (variant: 'ghost' | 'secondary') => (
-    <Button
-      variant={variant}
-      size="sm"
-      disabled={action.isPending}
-      onClick={() => setDialog('release')}
-    >
-      Release
-    </Button>
-  );
-
-  let actions: ReactNode = null;
-  if (isPaid && claimedByOther) {
-    // A colleague's: nothing to press here, only who has it (said by the claim line).
-    actions = null;
-  } else if (isPaid && mine) {
-    actions = (
+  // A colleague's: nothing to press here, only who has it (said by the claim line).
+  if (isPaid && claimedByOther) return null;
+  if (isPaid && mine) {
+    return (
       <div className="order-card__actions">
         <Button
           className="order-card__main-action"
-          disabled={action.isPending}
-          onClick={() => setDialog('deliver')}
+          disabled={pending}
+          onClick={() => open('deliver')}
         >
           Mark delivered
         </Button>
         {/* A no-show's Release sits beside its badge. */}
-        {noShow ? null : release('ghost')}
+        {noShow ? null : <ReleaseButton variant="ghost" pending={pending} open={open} />}
         {refund}
       </div>
     );
-  } else if (isPaid) {
-    actions = (
+  }
+  if (isPaid) {
+    return (
       <div className="order-card__actions">
         <Button
           className="order-card__main-action"
-          loading={action.isPending && action.variables?.kind === 'claim'}
-          disabled={action.isPending}
+          loading={claiming}
+          disabled={pending}
           onClick={() => perform({ kind: 'claim', id: order.id })}
         >
           Claim
@@ -286,14 +289,15 @@ function OrderCard({
         {refund}
       </div>
     );
-  } else if (held) {
-    actions = (
+  }
+  if (order.hold) {
+    return (
       <div className="order-card__actions">
         {canReleaseHolds ? (
           <Button
             variant="secondary"
             size="sm"
-            disabled={action.isPending}
+            disabled={pending}
             onClick={() => perform({ kind: 'release-hold', id: order.id })}
           >
             Release to queue
@@ -305,9 +309,161 @@ function OrderCard({
         )}
       </div>
     );
-  } else if (refundable) {
-    actions = <div className="order-card__actions">{refund}</div>;
   }
+  return order.status === 'delivered' ? <div className="order-card__actions">{refund}</div> : null;
+}
+
+function ReleaseButton({
+  variant,
+  pending,
+  open,
+}: {
+  variant: 'ghost' | 'secondary';
+  pending: boolean;
+  open: (dialog: Dialog) => void;
+}) {
+  return (
+    <Button variant={variant} size="sm" disabled={pending} onClick={() => open('release')}>
+      Release
+    </Button>
+  );
+}
+
+/** The card's first line: number, status, place in line, how long it waits, the total. */
+function OrderCardHead({
+  order,
+  titleId,
+  isPaid,
+}: {
+  order: AdminOrder;
+  titleId: string;
+  isPaid: boolean;
+}) {
+  return (
+    <div className="order-card__head">
+      <h2 id={titleId} className="order-card__title">
+        Order #{order.id}
+      </h2>
+      <Badge tone={STATUS_TONES[order.status] ?? 'neutral'}>{order.status_label}</Badge>
+      {order.queue_position !== null ? (
+        <span className="order-card__place" data-testid="queue-place">
+          No. {order.queue_position} in line
+        </span>
+      ) : null}
+      {isPaid && order.minutes_waiting !== null ? (
+        <span
+          className={`order-card__waiting${order.over_promise ? ' order-card__waiting--late' : ''}`}
+          title={
+            order.over_promise ? 'Longer than the shop promises: its buyer is told so' : undefined
+          }
+        >
+          Waiting {minutesLabel(order.minutes_waiting)}
+          {order.over_promise ? ' (late)' : null}
+        </span>
+      ) : null}
+      <span className="order-card__total">{formatPrice(order.total)}</span>
+    </div>
+  );
+}
+
+/** Who bought it: Roblox avatar and name, Discord, e-mail. */
+function Buyer({ order }: { order: AdminOrder }) {
+  return (
+    <div className="order-card__buyer">
+      {order.roblox_avatar_url ? (
+        <img className="order-card__avatar" src={order.roblox_avatar_url} alt="" />
+      ) : (
+        <span className="order-card__avatar order-card__avatar--empty" aria-hidden="true">
+          {(order.roblox_username ?? '?').charAt(0).toUpperCase()}
+        </span>
+      )}
+      <div className="order-card__who">
+        <p className="order-card__roblox">
+          <span className="order-card__roblox-label">Roblox</span>
+          <span className="order-card__roblox-name">{order.roblox_username ?? '—'}</span>
+        </p>
+        <dl className="order-card__facts">
+          <div>
+            <dt>Discord</dt>
+            <dd>{order.discord_username ?? order.discord_id ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>E-mail</dt>
+            <dd>{order.email ? <a href={`mailto:${order.email}`}>{order.email}</a> : '—'}</dd>
+          </div>
+        </dl>
+      </div>
+    </div>
+  );
+}
+
+/** When it was delivered and by whom, with its proof. */
+function Delivered({ order, mine }: { order: AdminOrder; mine: boolean }) {
+  if (!order.delivered_at) return null;
+  return (
+    <>
+      <p className="order-card__delivered">
+        Delivered{' '}
+        <time dateTime={order.delivered_at}>{dateTime.format(new Date(order.delivered_at))}</time>
+        {order.claimed_by ? (mine ? ' by you' : ` by ${order.claimed_by.name}`) : null}
+        {order.proof_id === null ? ', no proof linked.' : null}
+      </p>
+      {order.proof_id !== null ? <DeliveryProof proofId={order.proof_id} /> : null}
+    </>
+  );
+}
+
+/** The dialog the card has open, if any. */
+function OrderDialog({
+  dialog,
+  order,
+  pending,
+  close,
+  perform,
+}: {
+  dialog: Dialog | null;
+  order: AdminOrder;
+  pending: boolean;
+  close: () => void;
+  perform: (action: OrderAction) => void;
+}) {
+  const common = { order, pending, onClose: close };
+  if (dialog === 'deliver')
+    return (
+      <DeliverDialog
+        {...common}
+        onConfirm={(proofId) => perform({ kind: 'deliver', id: order.id, proofId })}
+      />
+    );
+  if (dialog === 'release')
+    return (
+      <ReleaseDialog
+        {...common}
+        onConfirm={(reason) => perform({ kind: 'release', id: order.id, reason })}
+      />
+    );
+  if (dialog === 'refund')
+    return <RefundModal {...common} onConfirm={() => perform({ kind: 'refund', id: order.id })} />;
+  return null;
+}
+
+function OrderCard({
+  order,
+  currentUserId,
+  canReleaseHolds,
+  onNeedsPrivateServer,
+  sameBuyer,
+  extra,
+}: OrderCardProps) {
+  const titleId = useId();
+  const action = useOrderAction({ onNeedsPrivateServer });
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const state = cardState(order, currentUserId);
+  const { mine, claimedByOther, isPaid, readyMinutes, noShow } = state;
+  const held = order.hold;
+
+  // The toasts are the mutation's own (they are said even when this card has left the list).
+  const perform = (next: OrderAction) => action.mutate(next, { onSuccess: () => setDialog(null) });
 
   return (
     <li
@@ -322,29 +478,7 @@ function OrderCard({
         .join(' ')}
       aria-labelledby={titleId}
     >
-      <div className="order-card__head">
-        <h2 id={titleId} className="order-card__title">
-          Order #{order.id}
-        </h2>
-        <Badge tone={STATUS_TONES[order.status] ?? 'neutral'}>{order.status_label}</Badge>
-        {order.queue_position !== null ? (
-          <span className="order-card__place" data-testid="queue-place">
-            No. {order.queue_position} in line
-          </span>
-        ) : null}
-        {isPaid && order.minutes_waiting !== null ? (
-          <span
-            className={`order-card__waiting${order.over_promise ? ' order-card__waiting--late' : ''}`}
-            title={
-              order.over_promise ? 'Longer than the shop promises: its buyer is told so' : undefined
-            }
-          >
-            Waiting {minutesLabel(order.minutes_waiting)}
-            {order.over_promise ? ' (late)' : null}
-          </span>
-        ) : null}
-        <span className="order-card__total">{formatPrice(order.total)}</span>
-      </div>
+      <OrderCardHead order={order} titleId={titleId} isPaid={isPaid} />
 
       {readyMinutes !== null ? (
         <p className="order-card__ready">
@@ -358,40 +492,15 @@ function OrderCard({
             No show
           </Badge>
           <span>The buyer has not said they are in the game.</span>
-          {mine ? release('secondary') : null}
+          {mine ? (
+            <ReleaseButton variant="secondary" pending={action.isPending} open={setDialog} />
+          ) : null}
         </div>
       ) : null}
 
-      <div className="order-card__buyer">
-        {order.roblox_avatar_url ? (
-          <img className="order-card__avatar" src={order.roblox_avatar_url} alt="" />
-        ) : (
-          <span className="order-card__avatar order-card__avatar--empty" aria-hidden="true">
-            {(order.roblox_username ?? '?').charAt(0).toUpperCase()}
-          </span>
-        )}
-        <div className="order-card__who">
-          <p className="order-card__roblox">
-            <span className="order-card__roblox-label">Roblox</span>
-            <span className="order-card__roblox-name">{order.roblox_username ?? '—'}</span>
-          </p>
-          <dl className="order-card__facts">
-            <div>
-              <dt>Discord</dt>
-              <dd>{order.discord_username ?? order.discord_id ?? '—'}</dd>
-            </div>
-            <div>
-              <dt>E-mail</dt>
-              <dd>{order.email ? <a href={`mailto:${order.email}`}>{order.email}</a> : '—'}</dd>
-            </div>
-          </dl>
-        </div>
-      </div>
-
+      <Buyer order={order} />
       <SameBuyer ids={sameBuyer} />
-
       {held ? <HoldNote hold={held} /> : null}
-
       {isPaid || held ? <Ticket order={order} /> : null}
 
       <ul className="order-card__items" aria-label="Items">
@@ -402,17 +511,7 @@ function OrderCard({
         ))}
       </ul>
 
-      {order.delivered_at ? (
-        <p className="order-card__delivered">
-          Delivered{' '}
-          <time dateTime={order.delivered_at}>{dateTime.format(new Date(order.delivered_at))}</time>
-          {order.claimed_by ? (mine ? ' by you' : ` by ${order.claimed_by.name}`) : null}
-          {order.proof_id === null ? ', no proof linked.' : null}
-        </p>
-      ) : null}
-      {order.delivered_at && order.proof_id !== null ? (
-        <DeliveryProof proofId={order.proof_id} />
-      ) : null}
+      <Delivered order={order} mine={mine} />
 
       {order.claimed_by && order.status !== 'delivered' ? (
         <p className={`order-card__claim${claimedByOther ? ' order-card__claim--other' : ''}`}>
@@ -420,7 +519,15 @@ function OrderCard({
         </p>
       ) : null}
 
-      {actions}
+      <OrderActions
+        order={order}
+        state={state}
+        canReleaseHolds={canReleaseHolds}
+        pending={action.isPending}
+        claiming={action.isPending && action.variables?.kind === 'claim'}
+        open={setDialog}
+        perform={perform}
+      />
       {order.status === 'disputed' ? (
         <p className="order-card__claim" role="note">
           The buyer disputed this payment with their bank. Do not deliver it; it returns to the
@@ -430,30 +537,13 @@ function OrderCard({
 
       {extra ? <div className="order-card__more">{extra}</div> : null}
 
-      {dialog === 'deliver' ? (
-        <DeliverDialog
-          order={order}
-          pending={action.isPending}
-          onClose={() => setDialog(null)}
-          onConfirm={(proofId) => perform({ kind: 'deliver', id: order.id, proofId })}
-        />
-      ) : null}
-      {dialog === 'release' ? (
-        <ReleaseDialog
-          order={order}
-          pending={action.isPending}
-          onClose={() => setDialog(null)}
-          onConfirm={(reason) => perform({ kind: 'release', id: order.id, reason })}
-        />
-      ) : null}
-      {dialog === 'refund' ? (
-        <RefundModal
-          order={order}
-          pending={action.isPending}
-          onClose={() => setDialog(null)}
-          onConfirm={() => perform({ kind: 'refund', id: order.id })}
-        />
-      ) : null}
+      <OrderDialog
+        dialog={dialog}
+        order={order}
+        pending={action.isPending}
+        close={() => setDialog(null)}
+        perform={perform}
+      />
     </li>
   );
 }

@@ -63,34 +63,61 @@ function useReplyLock() {
   return { locked, lock, unlock };
 }
 
-/** One conversation: its messages (polled 5 s, marked read), Join Chat, reply and delete. */
-export function StaffConversation({ chat, onBack, onDeleted }: StaffConversationProps) {
-  const titleId = useId();
-  const replyId = useId();
+/** The messages, marked read once loaded and on every new one, scrolled to the last. */
+function ConversationLog({ chat, name }: { chat: StaffChat; name: string }) {
   const messages = useStaffChatMessages(chat.id);
-  const markRead = useMarkChatRead();
-  const accept = useAcceptChat();
-  const reply = useSendStaffReply();
-  const remove = useDeleteStaffChat();
-  const replyLock = useReplyLock();
-  const [draft, setDraft] = useState('');
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const { mutate: markRead } = useMarkChatRead();
   const logRef = useRef<HTMLDivElement>(null);
-  const name = customerName(chat);
-
-  // Once its messages are loaded the chat is marked read, and again on every new message.
   const lastMessageId = messages.data?.at(-1)?.id ?? null;
-  const { mutate: markReadMutate } = markRead;
   useEffect(() => {
-    if (lastMessageId !== null) markReadMutate(chat.id);
-  }, [chat.id, lastMessageId, markReadMutate]);
-
+    if (lastMessageId !== null) markRead(chat.id);
+  }, [chat.id, lastMessageId, markRead]);
   useEffect(() => {
     const log = logRef.current;
     if (log) log.scrollTop = log.scrollHeight;
   }, [lastMessageId]);
 
-  const joined = !isNewChat(chat);
+  return (
+    <div
+      ref={logRef}
+      className="staff-conversation__log"
+      role="log"
+      aria-live="polite"
+      // scrollable: reachable by keyboard so the arrow keys can scroll it
+      tabIndex={0}
+      aria-label={`Conversation with ${name}`}
+    >
+      {messages.isPending ? (
+        <div className="staff-conversation__loading" aria-busy="true">
+          <Skeleton width="60%" height={44} radius="var(--radius-lg)" />
+          <Skeleton width="40%" height={44} radius="var(--radius-lg)" />
+        </div>
+      ) : messages.isError ? (
+        <p className="staff-conversation__error" role="alert">
+          This conversation could not be loaded. It may have ended.
+        </p>
+      ) : (
+        messages.data.map((message) => (
+          <MessageBubble
+            key={message.id}
+            side={sideOf(message)}
+            author={staffAuthorOf(message, name)}
+            time={message.created_at}
+          >
+            {message.message}
+          </MessageBubble>
+        ))
+      )}
+    </div>
+  );
+}
+
+/** The reply box: open once staff joined; locked while a reply is sent and a moment after. */
+function ReplyForm({ chat, name }: { chat: StaffChat; name: string }) {
+  const replyId = useId();
+  const reply = useSendStaffReply();
+  const replyLock = useReplyLock();
+  const [draft, setDraft] = useState('');
   const canReply = chat.status === 'connected';
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -100,13 +127,44 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
     replyLock.lock();
     reply.mutate(
       { chatId: chat.id, message: text },
-      {
-        onSuccess: () => setDraft(''),
-        onError: () => replyLock.unlock(),
-      },
+      { onSuccess: () => setDraft(''), onError: () => replyLock.unlock() },
     );
   };
 
+  return (
+    <form className="staff-conversation__form" onSubmit={submit}>
+      <label className="visually-hidden" htmlFor={replyId}>
+        Reply to {name}
+      </label>
+      <input
+        id={replyId}
+        className="staff-conversation__input"
+        type="text"
+        autoComplete="off"
+        maxLength={MAX_MESSAGE_LENGTH}
+        placeholder={
+          canReply
+            ? 'Type your reply...'
+            : chat.status === 'closed'
+              ? 'This chat has ended'
+              : 'Join the chat to reply'
+        }
+        disabled={!canReply}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      <Button type="submit" disabled={!canReply || replyLock.locked || !draft.trim()}>
+        {replyLock.locked ? 'Sending...' : 'Send'}
+      </Button>
+    </form>
+  );
+}
+
+/** Join Chat (or where the chat stands) and Delete, which asks first. */
+function ConversationActions({ chat, onDeleted }: { chat: StaffChat; onDeleted: () => void }) {
+  const accept = useAcceptChat();
+  const remove = useDeleteStaffChat();
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const confirmDelete = () => {
     remove.mutate(chat.id, {
       onSuccess: () => {
@@ -116,6 +174,48 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
       onError: () => setConfirmingDelete(false),
     });
   };
+
+  return (
+    <div className="staff-conversation__actions">
+      {chat.status === 'closed' ? (
+        <Button size="sm" variant="secondary" disabled>
+          Ended
+        </Button>
+      ) : !isNewChat(chat) ? (
+        <Button size="sm" variant="secondary" disabled>
+          In Progress
+        </Button>
+      ) : (
+        <Button size="sm" loading={accept.isPending} onClick={() => accept.mutate(chat.id)}>
+          Join Chat
+        </Button>
+      )}
+      <Button
+        size="sm"
+        variant="danger"
+        startIcon={<TrashIcon size={16} />}
+        onClick={() => setConfirmingDelete(true)}
+      >
+        Delete
+      </Button>
+      <ConfirmDialog
+        open={confirmingDelete}
+        title="Delete conversation"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setConfirmingDelete(false)}
+      >
+        Are you sure you want to delete this conversation?
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+/** One conversation: its messages (polled 5 s, marked read), Join Chat, reply and delete. */
+export function StaffConversation({ chat, onBack, onDeleted }: StaffConversationProps) {
+  const titleId = useId();
+  const name = customerName(chat);
 
   return (
     <section className="staff-conversation" aria-labelledby={titleId}>
@@ -139,62 +239,10 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
             {chat.accepted_by_name ? ` · with ${chat.accepted_by_name}` : ''}
           </p>
         </div>
-        <div className="staff-conversation__actions">
-          {chat.status === 'closed' ? (
-            <Button size="sm" variant="secondary" disabled>
-              Ended
-            </Button>
-          ) : joined ? (
-            <Button size="sm" variant="secondary" disabled>
-              In Progress
-            </Button>
-          ) : (
-            <Button size="sm" loading={accept.isPending} onClick={() => accept.mutate(chat.id)}>
-              Join Chat
-            </Button>
-          )}
-          <Button
-            size="sm"
-            variant="danger"
-            startIcon={<TrashIcon size={16} />}
-            onClick={() => setConfirmingDelete(true)}
-          >
-            Delete
-          </Button>
-        </div>
+        <ConversationActions chat={chat} onDeleted={onDeleted} />
       </header>
 
-      <div
-        ref={logRef}
-        className="staff-conversation__log"
-        role="log"
-        aria-live="polite"
-        // scrollable: reachable by keyboard so the arrow keys can scroll it
-        tabIndex={0}
-        aria-label={`Conversation with ${name}`}
-      >
-        {messages.isPending ? (
-          <div className="staff-conversation__loading" aria-busy="true">
-            <Skeleton width="60%" height={44} radius="var(--radius-lg)" />
-            <Skeleton width="40%" height={44} radius="var(--radius-lg)" />
-          </div>
-        ) : messages.isError ? (
-          <p className="staff-conversation__error" role="alert">
-            This conversation could not be loaded. It may have ended.
-          </p>
-        ) : (
-          messages.data.map((message) => (
-            <MessageBubble
-              key={message.id}
-              side={sideOf(message)}
-              author={staffAuthorOf(message, name)}
-              time={message.created_at}
-            >
-              {message.message}
-            </MessageBubble>
-          ))
-        )}
-      </div>
+      <ConversationLog chat={chat} name={name} />
 
       {chat.status === 'closed' ? (
         <p className="staff-conversation__ended" role="status">
@@ -202,42 +250,7 @@ export function StaffConversation({ chat, onBack, onDeleted }: StaffConversation
         </p>
       ) : null}
 
-      <form className="staff-conversation__form" onSubmit={submit}>
-        <label className="visually-hidden" htmlFor={replyId}>
-          Reply to {name}
-        </label>
-        <input
-          id={replyId}
-          className="staff-conversation__input"
-          type="text"
-          autoComplete="off"
-          maxLength={MAX_MESSAGE_LENGTH}
-          placeholder={
-            canReply
-              ? 'Type your reply...'
-              : chat.status === 'closed'
-                ? 'This chat has ended'
-                : 'Join the chat to reply'
-          }
-          disabled={!canReply}
-          value={draft}
-          onChange={(event) => setDraft(event.target.value)}
-        />
-        <Button type="submit" disabled={!canReply || replyLock.locked || !draft.trim()}>
-          {replyLock.locked ? 'Sending...' : 'Send'}
-        </Button>
-      </form>
-
-      <ConfirmDialog
-        open={confirmingDelete}
-        title="Delete conversation"
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setConfirmingDelete(false)}
-      >
-        Are you sure you want to delete this conversation?
-      </ConfirmDialog>
+      <ReplyForm chat={chat} name={name} />
     </section>
   );
 }
