@@ -447,6 +447,46 @@ function OrderDialog({
   return null;
 }
 
+function DisputedNote() {
+  return (
+    <p className="order-card__claim" role="note">
+      The buyer disputed this payment with their bank. Do not deliver it; it returns to the queue if
+      the dispute is won.
+    </p>
+  );
+}
+
+/** Whether the buyer is in the game, and since when; or that they did not come (a no-show). */
+function InGame({
+  readyMinutes,
+  noShow,
+  release,
+}: {
+  readyMinutes: number | null;
+  noShow: boolean;
+  release: ReactNode;
+}) {
+  return (
+    <>
+      {readyMinutes !== null ? (
+        <p className="order-card__ready">
+          <span className="order-card__ready-dot" aria-hidden="true" />
+          Ready in game for {minutesLabel(readyMinutes)}
+        </p>
+      ) : null}
+      {noShow ? (
+        <div className="order-card__no-show">
+          <Badge tone="danger" className="order-card__no-show-badge">
+            No show
+          </Badge>
+          <span>The buyer has not said they are in the game.</span>
+          {release}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 function OrderCard({
   order,
   currentUserId,
@@ -480,23 +520,15 @@ function OrderCard({
     >
       <OrderCardHead order={order} titleId={titleId} isPaid={isPaid} />
 
-      {readyMinutes !== null ? (
-        <p className="order-card__ready">
-          <span className="order-card__ready-dot" aria-hidden="true" />
-          Ready in game for {minutesLabel(readyMinutes)}
-        </p>
-      ) : null}
-      {noShow ? (
-        <div className="order-card__no-show">
-          <Badge tone="danger" className="order-card__no-show-badge">
-            No show
-          </Badge>
-          <span>The buyer has not said they are in the game.</span>
-          {mine ? (
+      <InGame
+        readyMinutes={readyMinutes}
+        noShow={noShow}
+        release={
+          mine ? (
             <ReleaseButton variant="secondary" pending={action.isPending} open={setDialog} />
-          ) : null}
-        </div>
-      ) : null}
+          ) : null
+        }
+      />
 
       <Buyer order={order} />
       <SameBuyer ids={sameBuyer} />
@@ -528,12 +560,7 @@ function OrderCard({
         open={setDialog}
         perform={perform}
       />
-      {order.status === 'disputed' ? (
-        <p className="order-card__claim" role="note">
-          The buyer disputed this payment with their bank. Do not deliver it; it returns to the
-          queue if the dispute is won.
-        </p>
-      ) : null}
+      {order.status === 'disputed' ? <DisputedNote /> : null}
 
       {extra ? <div className="order-card__more">{extra}</div> : null}
 

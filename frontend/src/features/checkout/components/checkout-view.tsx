@@ -44,6 +44,164 @@ type CheckoutViewProps = {
 /** The controls of the details marked in error, in page order: the Discord link, then inputs. */
 const FIRST_FIELD_IN_ERROR = '[aria-invalid="true"], [aria-describedby~="discord-link-error"]';
 
+type Payment = ReturnType<typeof usePayment>;
+type Details = ReturnType<typeof useCheckoutDetails>;
+
+/** Discord, Roblox name and e-mail; each field shows its error and clears it when edited. */
+function DetailsFields({
+  details: [details, updateDetails],
+  discord,
+  payment,
+  discordInviteUrl,
+}: {
+  details: Details;
+  discord: ReturnType<typeof useLinkedDiscord>;
+  payment: Payment;
+  discordInviteUrl: string | null;
+}) {
+  return (
+    <>
+      <DiscordLink
+        identity={discord.identity}
+        onUnlink={discord.unlink}
+        unlinking={discord.unlinking}
+        error={discord.identity ? undefined : payment.fieldErrors.discord}
+        invite={discordInviteUrl}
+      />
+      <RobloxUsernameField
+        value={details.robloxUsername}
+        onChange={(robloxUsername) => {
+          updateDetails({ robloxUsername });
+          payment.clearFieldError('roblox_username');
+        }}
+        preview={details.robloxPreview}
+        onPreviewChange={(robloxPreview) => updateDetails({ robloxPreview })}
+        error={payment.fieldErrors.roblox_username}
+      />
+      <Field
+        label="Email"
+        hint="For your receipt and order updates."
+        hintPosition="above"
+        error={payment.fieldErrors.email}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="checkout-field__input"
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={details.email}
+            onChange={(event) => {
+              updateDetails({ email: event.target.value });
+              payment.clearFieldError('email');
+            }}
+          />
+        )}
+      </Field>
+    </>
+  );
+}
+
+/** What the payment refused as a whole: a form error, or the stock problems of the cart. */
+function PaymentProblems({ payment }: { payment: Payment }) {
+  return (
+    <>
+      {payment.formError ? (
+        <Notice tone="error">
+          <p>{payment.formError}</p>
+        </Notice>
+      ) : null}
+      {payment.problems ? (
+        <Notice tone="error" title={STOCK_PROBLEMS_TITLE}>
+          <ul className="checkout-notice__list">
+            {payment.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+    </>
+  );
+}
+
+/** The promo code, the price, what went wrong, Complete Payment and the words under it. */
+function PaymentSummary({
+  promo,
+  amounts,
+  payment,
+  deliveryTime,
+}: {
+  promo: ReturnType<typeof usePromo>;
+  amounts: ReturnType<typeof checkoutAmounts>;
+  payment: Payment;
+  deliveryTime: ReactNode;
+}) {
+  return (
+    <>
+      <PromoCodeForm
+        code={promo.code}
+        onCodeChange={promo.changeCode}
+        onApply={promo.apply}
+        applying={promo.applying}
+        message={promo.message}
+      />
+      <PriceBreakdown amounts={amounts} discountPercent={promo.discountPercent} />
+      <PaymentProblems payment={payment} />
+      <Button
+        size="lg"
+        fullWidth
+        onClick={payment.complete}
+        disabled={payment.processing !== null}
+        startIcon={<ShieldIcon />}
+      >
+        Complete Payment
+      </Button>
+      <p className="checkout__policy" data-testid="checkout-refund-policy">
+        Paying means you accept our{' '}
+        <ExternalLink href={paths.refundPolicy.getHref()}>Refund Policy</ExternalLink>: delivered
+        items are final.
+      </p>
+      <p className="checkout__secure">
+        Card payments are processed securely by Stripe. Delivery usually takes {deliveryTime}.
+      </p>
+    </>
+  );
+}
+
+/** "Your details": the page's notice and the fields; focus goes to the first field in error. */
+function DetailsSection({
+  notice,
+  ...fields
+}: Parameters<typeof DetailsFields>[0] & { notice?: CheckoutNotice | null }) {
+  const { payment } = fields;
+  const detailsSection = useRef<HTMLElement>(null);
+  // Complete Payment (or the server) found fields wanting: the shopper is taken to the first one
+  useEffect(() => {
+    if (payment.fieldErrorsShown === 0) return;
+    detailsSection.current?.querySelector<HTMLElement>(FIRST_FIELD_IN_ERROR)?.focus();
+  }, [payment.fieldErrorsShown]);
+
+  return (
+    <section
+      ref={detailsSection}
+      className="checkout__card checkout__details"
+      aria-labelledby="details-title"
+      data-keep-clear
+    >
+      <h2 id="details-title" className="checkout__section-title">
+        Your details
+      </h2>
+      {notice ? (
+        <Notice tone={notice.tone} role={notice.tone === 'error' ? 'alert' : 'status'}>
+          <p>{notice.message}</p>
+        </Notice>
+      ) : null}
+      <DetailsFields {...fields} />
+    </section>
+  );
+}
+
 export function CheckoutView({
   items,
   liveProducts,
@@ -54,7 +212,8 @@ export function CheckoutView({
   deliveryTime,
   discordInviteUrl = null,
 }: CheckoutViewProps) {
-  const [details, updateDetails] = useCheckoutDetails();
+  const checkoutDetails = useCheckoutDetails();
+  const [details, updateDetails] = checkoutDetails;
   const discord = useLinkedDiscord();
   const promo = usePromo(discord.identity?.discord_id ?? null, {
     savedCode: details.promoCode,
@@ -75,13 +234,6 @@ export function CheckoutView({
     },
   });
 
-  const detailsSection = useRef<HTMLElement>(null);
-  // Complete Payment (or the server) found fields wanting: the shopper is taken to the first
-  useEffect(() => {
-    if (payment.fieldErrorsShown === 0) return;
-    detailsSection.current?.querySelector<HTMLElement>(FIRST_FIELD_IN_ERROR)?.focus();
-  }, [payment.fieldErrorsShown]);
-
   return (
     <div className="checkout">
       <section className="checkout__card checkout__items" aria-labelledby="summary-title">
@@ -91,59 +243,13 @@ export function CheckoutView({
         <OrderLines items={items} />
       </section>
 
-      <section
-        ref={detailsSection}
-        className="checkout__card checkout__details"
-        aria-labelledby="details-title"
-        data-keep-clear
-      >
-        <h2 id="details-title" className="checkout__section-title">
-          Your details
-        </h2>
-        {notice ? (
-          <Notice tone={notice.tone} role={notice.tone === 'error' ? 'alert' : 'status'}>
-            <p>{notice.message}</p>
-          </Notice>
-        ) : null}
-        <DiscordLink
-          identity={discord.identity}
-          onUnlink={discord.unlink}
-          unlinking={discord.unlinking}
-          error={discord.identity ? undefined : payment.fieldErrors.discord}
-          invite={discordInviteUrl}
-        />
-        <RobloxUsernameField
-          value={details.robloxUsername}
-          onChange={(robloxUsername) => {
-            updateDetails({ robloxUsername });
-            payment.clearFieldError('roblox_username');
-          }}
-          preview={details.robloxPreview}
-          onPreviewChange={(robloxPreview) => updateDetails({ robloxPreview })}
-          error={payment.fieldErrors.roblox_username}
-        />
-        <Field
-          label="Email"
-          hint="For your receipt and order updates."
-          hintPosition="above"
-          error={payment.fieldErrors.email}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="checkout-field__input"
-              type="email"
-              name="email"
-              autoComplete="email"
-              value={details.email}
-              onChange={(event) => {
-                updateDetails({ email: event.target.value });
-                payment.clearFieldError('email');
-              }}
-            />
-          )}
-        </Field>
-      </section>
+      <DetailsSection
+        notice={notice}
+        details={checkoutDetails}
+        discord={discord}
+        payment={payment}
+        discordInviteUrl={discordInviteUrl}
+      />
 
       <section
         className="checkout__card checkout__totals"
@@ -153,45 +259,12 @@ export function CheckoutView({
         <h2 id="payment-title" className="visually-hidden">
           Payment
         </h2>
-        <PromoCodeForm
-          code={promo.code}
-          onCodeChange={promo.changeCode}
-          onApply={promo.apply}
-          applying={promo.applying}
-          message={promo.message}
+        <PaymentSummary
+          promo={promo}
+          amounts={amounts}
+          payment={payment}
+          deliveryTime={deliveryTime}
         />
-        <PriceBreakdown amounts={amounts} discountPercent={promo.discountPercent} />
-        {payment.formError ? (
-          <Notice tone="error">
-            <p>{payment.formError}</p>
-          </Notice>
-        ) : null}
-        {payment.problems ? (
-          <Notice tone="error" title={STOCK_PROBLEMS_TITLE}>
-            <ul className="checkout-notice__list">
-              {payment.problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          </Notice>
-        ) : null}
-        <Button
-          size="lg"
-          fullWidth
-          onClick={payment.complete}
-          disabled={payment.processing !== null}
-          startIcon={<ShieldIcon />}
-        >
-          Complete Payment
-        </Button>
-        <p className="checkout__policy" data-testid="checkout-refund-policy">
-          Paying means you accept our{' '}
-          <ExternalLink href={paths.refundPolicy.getHref()}>Refund Policy</ExternalLink>: delivered
-          items are final.
-        </p>
-        <p className="checkout__secure">
-          Card payments are processed securely by Stripe. Delivery usually takes {deliveryTime}.
-        </p>
       </section>
 
       <PaymentMethodModal

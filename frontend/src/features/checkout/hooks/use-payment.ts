@@ -7,6 +7,7 @@ import type {
   CheckoutItem,
   DiscordIdentity,
   OrderPayload,
+  PaymentSession,
   ServerPricedCart,
 } from '@/features/checkout/types';
 import { newIdempotencyKey } from '@/features/checkout/utils/idempotency-key';
@@ -14,6 +15,7 @@ import {
   NO_REDIRECT_URL,
   toPaymentFailure,
   type CheckoutFieldErrors,
+  type PaymentFailure,
 } from '@/features/checkout/utils/payment-errors';
 import { redirectTo } from '@/features/checkout/utils/redirect';
 import { stockProblems } from '@/features/checkout/utils/stock-problems';
@@ -76,6 +78,155 @@ type UsePaymentOptions = {
   onPricesChanged: (promoKept: boolean) => void;
 };
 
+/** The order as sent: after a price change, the server's total (and its discount) agreed to. */
+function orderPayload({
+  identity,
+  details,
+  items,
+  userId,
+  totalCents,
+  promo,
+  confirmed,
+}: Pick<UsePaymentOptions, 'details' | 'items' | 'userId' | 'totalCents' | 'promo'> & {
+  identity: DiscordIdentity;
+  confirmed?: ServerPricedCart;
+}): OrderPayload {
+  const keepPromo = confirmed ? (confirmed.discount_percent ?? 0) > 0 : promo !== null;
+  return {
+    discord_id: identity.discord_id,
+    email: details.email.trim(),
+    roblox_username: details.robloxUsername.trim(),
+    items: items.map(({ id, name, description, price, qty, stock, weight, mutation }) => ({
+      id,
+      name,
+      description,
+      price,
+      qty,
+      stock,
+      weight,
+      mutation,
+    })),
+    total: confirmed ? fromCents(toCents(confirmed.total)) : fromCents(totalCents),
+    user_id: userId,
+    ...(keepPromo && promo ? { promo_code: promo.code } : {}),
+  };
+}
+
+/** Where the provider takes the shopper: PayPal's approval page, else the session's page. */
+function providerUrl(method: PaymentMethod, session: PaymentSession): string | null | undefined {
+  return method === 'paypal'
+    ? (session.approval_url ?? session.url)
+    : (session.url ?? session.approval_url);
+}
+
+/** What the last press showed: a message, the fields' messages, stock problems, a price change. */
+function useOutcome() {
+  const [formError, setFormError] = useState<string | null>(null);
+  /** Complete Payment found details missing: the summary follows what is still missing. */
+  const [detailsChecked, setDetailsChecked] = useState(false);
+  const [problems, setProblems] = useState<string[] | null>(null);
+  const [priceChange, setPriceChange] = useState<PriceChange | null>(null);
+  const fields = useFieldErrors();
+  const clear = () => {
+    setFormError(null);
+    setProblems(null);
+  };
+  return {
+    formError,
+    setFormError,
+    detailsChecked,
+    setDetailsChecked,
+    fields,
+    clear,
+    problems,
+    setProblems,
+    priceChange,
+    setPriceChange,
+  };
+}
+
+/** Where a failed start is shown: the stock alert, the changed-price review, or a message. */
+function showFailure(
+  failure: PaymentFailure,
+  method: PaymentMethod,
+  view: {
+    setProblems: (problems: string[]) => void;
+    setPriceChange: (change: PriceChange) => void;
+    setFormError: (message: string) => void;
+    fields: { show: (fields: CheckoutFieldErrors) => void };
+    onPricesChanged: (promoKept: boolean) => void;
+  },
+) {
+  if (failure.kind === 'stock') {
+    view.setProblems(failure.problems);
+  } else if (failure.kind === 'price') {
+    view.onPricesChanged((failure.cart.discount_percent ?? 0) > 0);
+    view.setPriceChange({ cart: failure.cart, message: failure.message, method });
+  } else {
+    view.setFormError(failure.message);
+    view.fields.show(failure.fields);
+  }
+}
+
+/** Goes to the provider's page (false when the answer names none), keeping the order's key. */
+function leaveFor(method: PaymentMethod, session: PaymentSession): boolean {
+  if (session.order_id && session.order_key) {
+    // /success links the order's page with it, in this tab only.
+    rememberOrderKey(session.order_id, session.order_key);
+  }
+  const url = providerUrl(method, session);
+  if (url) redirectTo(url);
+  return Boolean(url);
+}
+
+/**
+ * The press the shop has not answered yet keeps its key, for the same order sent again; an
+ * answer, or a different order, makes a new one.
+ */
+function useIdempotencyKeys() {
+  const unanswered = useRef<{ key: string; request: string } | null>(null);
+  return {
+    keyFor: (request: string) => {
+      const key =
+        unanswered.current?.request === request ? unanswered.current.key : newIdempotencyKey();
+      unanswered.current = { key, request };
+      return key;
+    },
+    forget: () => {
+      unanswered.current = null;
+    },
+  };
+}
+
+function withoutField(
+  errors: CheckoutFieldErrors,
+  field: keyof CheckoutFieldErrors,
+): CheckoutFieldErrors {
+  if (!(field in errors)) return errors;
+  return Object.fromEntries(
+    Object.entries(errors).filter(([name]) => name !== field),
+  ) as CheckoutFieldErrors;
+}
+
+/** The fields' messages, and how many times some were shown (the page then moves focus). */
+function useFieldErrors() {
+  const [errors, setErrors] = useState<CheckoutFieldErrors>({});
+  const [shown, setShown] = useState(0);
+  return {
+    errors,
+    shown,
+    /** Shows these messages (none clears them); true when there is one. */
+    show: (next: CheckoutFieldErrors) => {
+      setErrors(next);
+      const some = Object.keys(next).length > 0;
+      if (some) setShown((count) => count + 1);
+      return some;
+    },
+    clear: (field: keyof CheckoutFieldErrors) =>
+      setErrors((current) => withoutField(current, field)),
+  };
+}
+
 /**
  * From Complete Payment to the provider's page (docs/product.md, Behaviour): check the details and the stock,
  * open the payment-method choice, start the payment ('Processing...' until the page leaves),
@@ -97,31 +248,20 @@ export function usePayment({
   promo,
   onPricesChanged,
 }: UsePaymentOptions) {
-  const [formError, setFormError] = useState<string | null>(null);
-  /** Complete Payment found details missing: the summary follows what is still missing. */
-  const [detailsChecked, setDetailsChecked] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<CheckoutFieldErrors>({});
-  /** Counts the times fields were marked in error, so the page moves focus to the first. */
-  const [fieldErrorsShown, setFieldErrorsShown] = useState(0);
-  const [problems, setProblems] = useState<string[] | null>(null);
+  const outcome = useOutcome();
+  const { formError, setFormError, setDetailsChecked, fields, problems, setProblems } = outcome;
+  const { priceChange, setPriceChange } = outcome;
   const [choosingMethod, setChoosingMethod] = useState(false);
   const [processing, setProcessing] = useState<PaymentMethod | null>(null);
-  const [priceChange, setPriceChange] = useState<PriceChange | null>(null);
   const startPayment = useStartPayment();
-  /** The press the shop has not answered yet: its key, for the same order sent again. */
-  const unanswered = useRef<{ key: string; request: string } | null>(null);
+  const keys = useIdempotencyKeys();
 
   const complete = () => {
-    setFormError(null);
-    setProblems(null);
+    outcome.clear();
     const missing = missingDetails(details, identity);
-    setFieldErrors(missing);
-    const incomplete = Object.keys(missing).length > 0;
+    const incomplete = fields.show(missing);
     setDetailsChecked(incomplete);
-    if (incomplete) {
-      setFieldErrorsShown((count) => count + 1);
-      return;
-    }
+    if (incomplete) return;
     const found = stockProblems(items, liveProducts);
     if (found.length > 0) {
       setProblems(found);
@@ -139,71 +279,23 @@ export function usePayment({
 
   const pay = (method: PaymentMethod, confirmed?: ServerPricedCart) => {
     if (!identity) return;
-    // After a price change the shopper agreed to the server's total (and its discount).
-    const keepPromo = confirmed ? (confirmed.discount_percent ?? 0) > 0 : promo !== null;
-    const order: OrderPayload = {
-      discord_id: identity.discord_id,
-      email: details.email.trim(),
-      roblox_username: details.robloxUsername.trim(),
-      items: items.map(({ id, name, description, price, qty, stock, weight, mutation }) => ({
-        id,
-        name,
-        description,
-        price,
-        qty,
-        stock,
-        weight,
-        mutation,
-      })),
-      total: confirmed ? fromCents(toCents(confirmed.total)) : fromCents(totalCents),
-      user_id: userId,
-      ...(keepPromo && promo ? { promo_code: promo.code } : {}),
-    };
-    const request = JSON.stringify({ method, order });
-    const idempotencyKey =
-      unanswered.current?.request === request ? unanswered.current.key : newIdempotencyKey();
-    unanswered.current = { key: idempotencyKey, request };
+    const order = orderPayload({ identity, details, items, userId, totalCents, promo, confirmed });
+    const idempotencyKey = keys.keyFor(JSON.stringify({ method, order }));
     setProcessing(method);
-    setFormError(null);
+    outcome.clear();
     setDetailsChecked(false);
-    setFieldErrors({});
-    setProblems(null);
+    fields.show({});
     startPayment.mutate(
       { method, order, idempotencyKey },
       {
         onSuccess: (session) => {
-          const url =
-            method === 'paypal'
-              ? (session.approval_url ?? session.url)
-              : (session.url ?? session.approval_url);
-          if (session.order_id && session.order_key) {
-            // /success links the order's page with it, in this tab only.
-            rememberOrderKey(session.order_id, session.order_key);
-          }
-          if (url) {
-            // The page is leaving: the buttons stay on 'Processing...'.
-            redirectTo(url);
-            return;
-          }
-          stopWith(() => setFormError(NO_REDIRECT_URL));
+          // The page is leaving: the buttons stay on 'Processing...'.
+          if (!leaveFor(method, session)) stopWith(() => setFormError(NO_REDIRECT_URL));
         },
         onError: (error) => {
-          if (!isUnanswered(error)) unanswered.current = null;
+          if (!isUnanswered(error)) keys.forget();
           const failure = toPaymentFailure(error);
-          stopWith(() => {
-            if (failure.kind === 'stock') {
-              setProblems(failure.problems);
-            } else if (failure.kind === 'price') {
-              onPricesChanged((failure.cart.discount_percent ?? 0) > 0);
-              setPriceChange({ cart: failure.cart, message: failure.message, method });
-            } else {
-              setFormError(failure.message);
-              setFieldErrors(failure.fields);
-              if (Object.keys(failure.fields).length > 0) {
-                setFieldErrorsShown((count) => count + 1);
-              }
-            }
-          });
+          stopWith(() => showFailure(failure, method, { ...outcome, onPricesChanged }));
         },
       },
     );
@@ -211,18 +303,14 @@ export function usePayment({
 
   return {
     /** After a check found details missing: what is still missing, gone once nothing is. */
-    formError: detailsChecked ? detailsSummary(missingDetails(details, identity)) : formError,
-    fieldErrorsShown,
+    formError: outcome.detailsChecked
+      ? detailsSummary(missingDetails(details, identity))
+      : formError,
+    fieldErrorsShown: fields.shown,
     /** A message under each field the last check or the server's 422 found wanting. */
-    fieldErrors,
+    fieldErrors: fields.errors,
     /** The shopper changed a field: its message goes (the summary stays until the next try). */
-    clearFieldError: (field: keyof CheckoutFieldErrors) =>
-      setFieldErrors((current) => {
-        if (!(field in current)) return current;
-        return Object.fromEntries(
-          Object.entries(current).filter(([name]) => name !== field),
-        ) as CheckoutFieldErrors;
-      }),
+    clearFieldError: fields.clear,
     problems,
     /** Complete Payment: checks, then opens the payment-method choice. */
     complete,
