@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -29,54 +29,11 @@ function saveError(error: unknown): string | undefined {
  * "Your private server link": the game server staff meet buyers in. Claiming an order needs one,
  * so it sits above the queue, open while no link is set and folded away once one is.
  */
-export function PrivateServerPanel({ prompt }: PrivateServerPanelProps) {
-  const titleId = useId();
-  const formId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const server = usePrivateServer();
-  const save = useSavePrivateServer();
-  const remove = useRemovePrivateServer();
-  const [expanded, setExpanded] = useState<boolean | null>(null);
-  const [draft, setDraft] = useState<string | null>(null);
-  const [missing, setMissing] = useState(false);
-  const [seenPrompt, setSeenPrompt] = useState(prompt);
-
-  if (prompt !== seenPrompt) {
-    setSeenPrompt(prompt);
-    if (prompt) setExpanded(true);
-  }
-
-  useEffect(() => {
-    if (prompt) inputRef.current?.focus();
-  }, [prompt]);
-
-  const current = server.data?.url ?? null;
-  // Until staff choose, the form is open exactly while no link is set.
-  const open = expanded ?? (server.isSuccess && current === null);
-  const value = draft ?? current ?? '';
-  const error =
-    (missing ? 'Enter your private server link.' : undefined) ??
-    saveError(save.error) ??
-    (current === null ? prompt?.message : undefined);
-
-  const closeForm = () => {
-    setDraft(null);
-    setExpanded(false);
-  };
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const url = value.trim();
-    setMissing(!url);
-    // Folding the saved form is this form's own business; the toast is the mutation's.
-    if (url) save.mutate(url, { onSuccess: () => closeForm() });
-  };
-
-  let status;
-  if (server.isPending) {
-    status = <p className="private-server__status">Loading your link…</p>;
-  } else if (server.isError) {
-    status = (
+/** The saved link, or that there is none, or why it could not be loaded. */
+function LinkStatus({ server }: { server: ReturnType<typeof usePrivateServer> }) {
+  if (server.isPending) return <p className="private-server__status">Loading your link…</p>;
+  if (server.isError) {
+    return (
       <div className="private-server__status private-server__status--error" role="alert">
         <p>Your link could not be loaded: {errorMessage(server.error)}</p>
         <Button variant="ghost" size="sm" onClick={() => void server.refetch()}>
@@ -84,21 +41,159 @@ export function PrivateServerPanel({ prompt }: PrivateServerPanelProps) {
         </Button>
       </div>
     );
-  } else if (current) {
-    status = (
+  }
+  const current = server.data.url;
+  if (current) {
+    return (
       <p className="private-server__status">
         <a href={current} target="_blank" rel="noreferrer" className="private-server__link">
           {current}
         </a>
       </p>
     );
-  } else {
-    status = (
-      <p className="private-server__status private-server__status--missing">
-        Not set. You need it to claim an order.
-      </p>
-    );
   }
+  return (
+    <p className="private-server__status private-server__status--missing">
+      Not set. You need it to claim an order.
+    </p>
+  );
+}
+
+function LinkField({
+  inputRef,
+  value,
+  error,
+  onChange,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field
+      label="Private server link"
+      error={error}
+      hint="Your Roblox private server's share link. Buyers see it once you claim their order."
+    >
+      {(control) => (
+        <input
+          {...control}
+          ref={inputRef}
+          className="form-control"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={300}
+          placeholder="https://www.roblox.com/share?code=…&type=Server"
+          value={value}
+          onChange={(event) => onChange(event.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** Set, change or remove the link; folds itself away (`onSaved`) once one is saved. */
+function LinkForm({
+  formId,
+  open,
+  current,
+  prompt,
+  onSaved,
+}: {
+  formId: string;
+  open: boolean;
+  current: string | null;
+  prompt: PrivateServerPanelProps['prompt'];
+  onSaved: () => void;
+}) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const save = useSavePrivateServer();
+  const remove = useRemovePrivateServer();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
+  useEffect(() => {
+    if (prompt) inputRef.current?.focus();
+  }, [prompt]);
+
+  const value = draft ?? current ?? '';
+  const error =
+    (missing ? 'Enter your private server link.' : undefined) ??
+    saveError(save.error) ??
+    (current === null ? prompt?.message : undefined);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const url = value.trim();
+    setMissing(!url);
+    // Folding the saved form is this form's own business; the toast is the mutation's.
+    if (url)
+      save.mutate(url, {
+        onSuccess: () => {
+          setDraft(null);
+          onSaved();
+        },
+      });
+  };
+
+  return (
+    <form
+      id={formId}
+      className="private-server__form"
+      hidden={!open}
+      noValidate
+      onSubmit={onSubmit}
+    >
+      <LinkField
+        inputRef={inputRef}
+        value={value}
+        error={error}
+        onChange={(next) => {
+          setDraft(next);
+          setMissing(false);
+          save.reset();
+        }}
+      />
+      <div className="private-server__actions">
+        <Button type="submit" size="sm" loading={save.isPending} disabled={remove.isPending}>
+          Save link
+        </Button>
+        {current ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            loading={remove.isPending}
+            disabled={save.isPending}
+            onClick={() => remove.mutate(undefined, { onSuccess: () => setDraft(null) })}
+          >
+            Remove link
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/**
+ * "Your private server link": the game server staff meet buyers in. Claiming an order needs one,
+ * so it sits above the queue, open while no link is set and folded away once one is.
+ */
+export function PrivateServerPanel({ prompt }: PrivateServerPanelProps) {
+  const titleId = useId();
+  const formId = useId();
+  const server = usePrivateServer();
+  const [expanded, setExpanded] = useState<boolean | null>(null);
+  const [seenPrompt, setSeenPrompt] = useState(prompt);
+
+  if (prompt !== seenPrompt) {
+    setSeenPrompt(prompt);
+    if (prompt) setExpanded(true);
+  }
+
+  const current = server.data?.url ?? null;
+  // Until staff choose, the form is open exactly while no link is set.
+  const open = expanded ?? (server.isSuccess && current === null);
 
   return (
     <section className="private-server" aria-labelledby={titleId}>
@@ -107,7 +202,7 @@ export function PrivateServerPanel({ prompt }: PrivateServerPanelProps) {
           <h2 id={titleId} className="private-server__title">
             Your private server link
           </h2>
-          {status}
+          <LinkStatus server={server} />
         </div>
         {server.isSuccess ? (
           <Button
@@ -121,55 +216,13 @@ export function PrivateServerPanel({ prompt }: PrivateServerPanelProps) {
           </Button>
         ) : null}
       </div>
-      <form
-        id={formId}
-        className="private-server__form"
-        hidden={!open}
-        noValidate
-        onSubmit={onSubmit}
-      >
-        <Field
-          label="Private server link"
-          error={error}
-          hint="Your Roblox private server's share link. Buyers see it once you claim their order."
-        >
-          {(control) => (
-            <input
-              {...control}
-              ref={inputRef}
-              className="form-control"
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={300}
-              placeholder="https://www.roblox.com/share?code=…&type=Server"
-              value={value}
-              onChange={(event) => {
-                setDraft(event.currentTarget.value);
-                setMissing(false);
-                save.reset();
-              }}
-            />
-          )}
-        </Field>
-        <div className="private-server__actions">
-          <Button type="submit" size="sm" loading={save.isPending} disabled={remove.isPending}>
-            Save link
-          </Button>
-          {current ? (
-            <Button
-              variant="ghost"
-              size="sm"
-              loading={remove.isPending}
-              disabled={save.isPending}
-              onClick={() => remove.mutate(undefined, { onSuccess: () => setDraft(null) })}
-            >
-              Remove link
-            </Button>
-          ) : null}
-        </div>
-      </form>
+      <LinkForm
+        formId={formId}
+        open={open}
+        current={current}
+        prompt={prompt}
+        onSaved={() => setExpanded(false)}
+      />
     </section>
   );
 }
