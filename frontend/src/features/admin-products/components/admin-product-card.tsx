@@ -75,6 +75,62 @@ const MOVES: { step: MoveStep; label: (name: string) => string; hint: string }[]
   { step: 'down', label: (name) => `Move ${name} down one place`, hint: 'Move down' },
 ];
 
+/** Stock, drop time, limits, archived, bundle: what is special about the product. */
+function StatusBadges({ product }: { product: AdminProduct }) {
+  const { related_ids: related, max_per_account: max } = product;
+  const badges = [
+    stockBadge(product.stock),
+    product.release_at ? (
+      <Badge tone={product.released ? 'neutral' : 'accent'} className="admin-card__drop">
+        {`${product.released ? 'Dropped' : 'Drop'} ${releaseTimeLabel(product.release_at)}`}
+      </Badge>
+    ) : null,
+    max ? <Badge tone="neutral">{`Max ${max} per account`}</Badge> : null,
+    product.archived ? <Badge tone="neutral">Archived</Badge> : null,
+    related.length ? <Badge tone="special">{`Bundle of ${related.length}`}</Badge> : null,
+    product.delete_after_out_of_stock ? <Badge tone="neutral">Archives when sold out</Badge> : null,
+  ];
+  return (
+    <ul className="admin-card__badges" aria-label="Status">
+      {badges.map((badge, index) => (badge ? <li key={index}>{badge}</li> : null))}
+    </ul>
+  );
+}
+
+/** Its place, and buttons to move it to the first place or one place up or down. */
+function MoveButtons({
+  product,
+  position,
+  isLast,
+  onMove,
+}: Pick<AdminProductCardProps, 'product' | 'position'> & {
+  isLast: boolean;
+  onMove: NonNullable<AdminProductCardProps['onMove']>;
+}) {
+  return (
+    <div className="admin-card__order">
+      <span className="admin-card__position">Position {position}</span>
+      <div className="admin-card__moves" role="group" aria-label={`Move ${product.name}`}>
+        {MOVES.map(({ step, label, hint }) => (
+          <IconButton
+            key={step}
+            size="sm"
+            tone="brand"
+            label={label(product.name)}
+            title={hint}
+            data-move-step={step}
+            data-product-id={product.id}
+            disabled={step === 'down' ? isLast : position === 1}
+            onClick={() => onMove(product, step)}
+          >
+            <MoveIcon step={step} />
+          </IconButton>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 /**
  * One product on the admin grid: its facts at a glance, a drag handle with move buttons (for
  * keyboards and screen readers as much as for fingers), Edit and Delete.
@@ -121,57 +177,9 @@ export function AdminProductCard({
           <p className="admin-card__price">{formatPrice(product.price)}</p>
         </div>
       </div>
-      <ul className="admin-card__badges" aria-label="Status">
-        <li>{stockBadge(product.stock)}</li>
-        {product.release_at ? (
-          <li>
-            <Badge tone={product.released ? 'neutral' : 'accent'} className="admin-card__drop">
-              {`${product.released ? 'Dropped' : 'Drop'} ${releaseTimeLabel(product.release_at)}`}
-            </Badge>
-          </li>
-        ) : null}
-        {product.max_per_account ? (
-          <li>
-            <Badge tone="neutral">{`Max ${product.max_per_account} per account`}</Badge>
-          </li>
-        ) : null}
-        {product.archived ? (
-          <li>
-            <Badge tone="neutral">Archived</Badge>
-          </li>
-        ) : null}
-        {product.related_ids.length ? (
-          <li>
-            <Badge tone="special">{`Bundle of ${product.related_ids.length}`}</Badge>
-          </li>
-        ) : null}
-        {product.delete_after_out_of_stock ? (
-          <li>
-            <Badge tone="neutral">Archives when sold out</Badge>
-          </li>
-        ) : null}
-      </ul>
+      <StatusBadges product={product} />
       {onMove ? (
-        <div className="admin-card__order">
-          <span className="admin-card__position">Position {position}</span>
-          <div className="admin-card__moves" role="group" aria-label={`Move ${product.name}`}>
-            {MOVES.map(({ step, label, hint }) => (
-              <IconButton
-                key={step}
-                size="sm"
-                tone="brand"
-                label={label(product.name)}
-                title={hint}
-                data-move-step={step}
-                data-product-id={product.id}
-                disabled={step === 'down' ? isLast : position === 1}
-                onClick={() => onMove(product, step)}
-              >
-                <MoveIcon step={step} />
-              </IconButton>
-            ))}
-          </div>
-        </div>
+        <MoveButtons product={product} position={position} isLast={isLast} onMove={onMove} />
       ) : null}
       <div className="admin-card__actions">
         <Button
