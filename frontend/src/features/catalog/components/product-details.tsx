@@ -39,6 +39,138 @@ type ProductDetailsProps = {
   holdings?: HoldingNote[];
 };
 
+/** "This bundle includes": each product with its picture, link and price. */
+function BundleContents({ items }: { items: Product[] }) {
+  return (
+    <section className="product-details__bundle" aria-labelledby="bundle-title">
+      <h2 id="bundle-title" className="product-details__bundle-title">
+        This bundle includes
+      </h2>
+      <ul>
+        {items.map((item) => (
+          <li key={item.id}>
+            <ProductImage product={item} size="thumb" />
+            <Link to={paths.product.getHref(item.id)}>{item.name}</Link>
+            <span className="product-details__bundle-price">{formatPrice(item.price)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** An upcoming drop's release time, and what to do before it. */
+function DropTime({ releaseAt, notice }: { releaseAt: string | null; notice: ReactNode }) {
+  return (
+    <section className="product-details__drop" aria-labelledby="drop-title">
+      <h2 id="drop-title" className="product-details__drop-title">
+        <ClockIcon />
+        {releaseAt ? (
+          <span>
+            Drops <time dateTime={releaseAt}>{releaseTimeLabel(releaseAt)}</time>
+          </span>
+        ) : (
+          <span>Drops soon</span>
+        )}
+      </h2>
+      {notice}
+    </section>
+  );
+}
+
+/** Add to Cart and Buy Now; an upcoming drop's countdown in their place. */
+function BuyButtons({
+  product,
+  upcoming,
+  soldOut,
+  full,
+  fullReason,
+  onAddToCart,
+  onBuyNow,
+}: Pick<ProductDetailsProps, 'product' | 'onAddToCart' | 'onBuyNow'> & {
+  upcoming: boolean;
+  soldOut: boolean;
+  full: boolean;
+  fullReason: string | undefined;
+}) {
+  return (
+    <>
+      {upcoming ? (
+        // Disabled until the server's data says it is on sale, even after the countdown ends.
+        <Button size="lg" fullWidth disabled className="product-details__countdown">
+          <DropCountdown releaseAt={product.release_at} />
+        </Button>
+      ) : (
+        <Button
+          size="lg"
+          fullWidth
+          disabled={soldOut || full}
+          aria-describedby={fullReason}
+          startIcon={soldOut ? undefined : <CartIcon />}
+          onClick={() => onAddToCart(product)}
+        >
+          {soldOut ? 'Out of Stock' : 'Add to Cart'}
+        </Button>
+      )}
+      {onBuyNow && !soldOut && !upcoming ? (
+        <Button
+          size="lg"
+          variant="secondary"
+          fullWidth
+          disabled={full}
+          aria-describedby={fullReason}
+          onClick={() => onBuyNow(product)}
+        >
+          Buy Now
+        </Button>
+      ) : null}
+    </>
+  );
+}
+
+/** The caps per account (its own, its bundle's drops) and what the buyer already holds. */
+function Limits({
+  product,
+  includedProducts,
+  holdings,
+  fullReason,
+}: {
+  product: Product;
+  includedProducts: Product[];
+  holdings: HoldingNote[];
+  fullReason: string | undefined;
+}) {
+  // A bundle's drops count against their caps too (one unit per bundle): say so on the bundle.
+  const heldCaps = new Map(
+    includedProducts.flatMap(({ id, name, max_per_account }) =>
+      max_per_account && id !== product.id ? [[id, { name, max_per_account }] as const] : [],
+    ),
+  );
+  return (
+    <>
+      {product.max_per_account ? (
+        <p className="product-details__limit">
+          {capLabel({ name: product.name, max_per_account: product.max_per_account })}
+        </p>
+      ) : null}
+      {[...heldCaps].map(([id, drop]) => (
+        <p key={id} className="product-details__limit">
+          {capLabel(drop, { held: true })}
+        </p>
+      ))}
+      {holdings.map((note) => (
+        <p
+          key={note.id}
+          id={note.full ? fullReason : undefined}
+          className={`product-details__held${note.full ? ' product-details__held--full' : ''}`}
+        >
+          {note.text}
+        </p>
+      ))}
+    </>
+  );
+}
+
 export function ProductDetails({
   product,
   onAddToCart,
@@ -54,12 +186,6 @@ export function ProductDetails({
   const fullReason = full ? 'product-holding-full' : undefined;
   const upcoming = isUpcomingDrop(product);
   const category = categoryLabel(product.category);
-  // A bundle's drops count against their caps too (one unit per bundle): say so on the bundle.
-  const heldCaps = new Map(
-    includedProducts.flatMap(({ id, name, max_per_account }) =>
-      max_per_account && id !== product.id ? [[id, { name, max_per_account }] as const] : [],
-    ),
-  );
 
   return (
     <article className="product-details" aria-labelledby="product-title">
@@ -77,89 +203,26 @@ export function ProductDetails({
           <p className="product-details__description">{product.description}</p>
         ) : null}
 
-        {includedProducts.length > 0 ? (
-          <section className="product-details__bundle" aria-labelledby="bundle-title">
-            <h2 id="bundle-title" className="product-details__bundle-title">
-              This bundle includes
-            </h2>
-            <ul>
-              {includedProducts.map((item) => (
-                <li key={item.id}>
-                  <ProductImage product={item} size="thumb" />
-                  <Link to={paths.product.getHref(item.id)}>{item.name}</Link>
-                  <span className="product-details__bundle-price">{formatPrice(item.price)}</span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
+        {includedProducts.length > 0 ? <BundleContents items={includedProducts} /> : null}
 
-        {upcoming ? (
-          <section className="product-details__drop" aria-labelledby="drop-title">
-            <h2 id="drop-title" className="product-details__drop-title">
-              <ClockIcon />
-              {product.release_at ? (
-                <span>
-                  Drops{' '}
-                  <time dateTime={product.release_at}>{releaseTimeLabel(product.release_at)}</time>
-                </span>
-              ) : (
-                <span>Drops soon</span>
-              )}
-            </h2>
-            {dropNotice}
-          </section>
-        ) : null}
+        {upcoming ? <DropTime releaseAt={product.release_at} notice={dropNotice} /> : null}
 
         <div className="product-details__actions">
-          {upcoming ? (
-            // Disabled until the server's data says it is on sale, even after the countdown ends.
-            <Button size="lg" fullWidth disabled className="product-details__countdown">
-              <DropCountdown releaseAt={product.release_at} />
-            </Button>
-          ) : (
-            <Button
-              size="lg"
-              fullWidth
-              disabled={soldOut || full}
-              aria-describedby={fullReason}
-              startIcon={soldOut ? undefined : <CartIcon />}
-              onClick={() => onAddToCart(product)}
-            >
-              {soldOut ? 'Out of Stock' : 'Add to Cart'}
-            </Button>
-          )}
-          {onBuyNow && !soldOut && !upcoming ? (
-            <Button
-              size="lg"
-              variant="secondary"
-              fullWidth
-              disabled={full}
-              aria-describedby={fullReason}
-              onClick={() => onBuyNow(product)}
-            >
-              Buy Now
-            </Button>
-          ) : null}
-          {product.max_per_account ? (
-            <p className="product-details__limit">
-              {capLabel({ name: product.name, max_per_account: product.max_per_account })}
-            </p>
-          ) : null}
-          {[...heldCaps].map(([id, drop]) => (
-            <p key={id} className="product-details__limit">
-              {capLabel(drop, { held: true })}
-            </p>
-          ))}
-          {holdings.map((note) => (
-            <p
-              key={note.id}
-              id={note.full ? fullReason : undefined}
-              className={`product-details__held${note.full ? ' product-details__held--full' : ''}`}
-            >
-              {note.text}
-            </p>
-          ))}
+          <BuyButtons
+            product={product}
+            upcoming={upcoming}
+            soldOut={soldOut}
+            full={full}
+            fullReason={fullReason}
+            onAddToCart={onAddToCart}
+            onBuyNow={onBuyNow}
+          />
+          <Limits
+            product={product}
+            includedProducts={includedProducts}
+            holdings={holdings}
+            fullReason={fullReason}
+          />
           {quantityInCart > 0 ? (
             <p className="product-details__in-cart" role="status">
               You have {quantityInCart} in your cart.
