@@ -153,6 +153,93 @@ function parse<T>(event: MessageEvent<string>): T | null {
   }
 }
 
+const invalidator = (queryClient: QueryClient) => (queryKey: QueryKey) =>
+  void queryClient.invalidateQueries({ queryKey });
+
+/** The stream's address: staff, the help chat's session, an order and its key, where to resume. */
+function streamUrl({
+  staff,
+  chatSession,
+  order,
+  lastEventId,
+}: Pick<LiveOptions, 'staff' | 'chatSession'> & {
+  order: LiveOptions['order'];
+  lastEventId: string;
+}): string {
+  const query = new URLSearchParams();
+  if (staff) query.set('staff', '1');
+  if (chatSession) query.set('chat_session', chatSession);
+  if (order) {
+    query.set('order', String(order.id));
+    query.set('key', order.key);
+  }
+  if (lastEventId) query.set('last_event_id', lastEventId);
+  const search = query.toString();
+  return `${env.API_URL}/events${search ? `?${search}` : ''}`;
+}
+
+/** The product lists refetched at most once per PRODUCTS_THROTTLE_MS, however many events come. */
+function throttledProductsRefetch(invalidate: (queryKey: QueryKey) => void) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let due = 0;
+  return {
+    request: () => {
+      if (timer !== undefined) return;
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          due = Date.now() + PRODUCTS_THROTTLE_MS;
+          invalidate(queryKeys.products);
+          invalidate(queryKeys.admin.products);
+        },
+        Math.max(0, due - Date.now()),
+      );
+    },
+    cancel: () => clearTimeout(timer),
+  };
+}
+
+/** What each kind of event changes in the cache (`ready`, `resync` and `ended` are the stream's own). */
+function cacheUpdates(
+  queryClient: QueryClient,
+  staff: boolean,
+  refetchProducts: () => void,
+): Record<string, (event: MessageEvent<string>) => void> {
+  const invalidate = invalidator(queryClient);
+  return {
+    products: refetchProducts,
+    chat: (event) => {
+      const chat = parse<ChatEvent>(event);
+      if (!chat) return;
+      invalidate(queryKeys.chat.chat(chat.chat_id));
+      if (staff) {
+        invalidate(queryKeys.liveChats.list());
+        invalidate(queryKeys.liveChats.chat(chat.chat_id));
+      }
+    },
+    chat_list: () => {
+      if (staff) invalidate(queryKeys.liveChats.list());
+    },
+    order: (event) => {
+      const order = parse<OrderEvent>(event);
+      if (!order) return;
+      invalidate(queryKeys.orders.order(order.order_id));
+      // paid, cancelled, expired or refunded: what the buyer holds of a drop may have changed
+      invalidate(queryKeys.holdings);
+      invalidate(queryKeys.profile.all);
+      if (staff) invalidate(queryKeys.admin.orders.all);
+    },
+    order_message: (event) => {
+      const posted = parse<OrderMessageEvent>(event);
+      if (!posted?.message || typeof posted.message.id !== 'number') return;
+      queryClient.setQueriesData<Array<{ id: number }>>(
+        { queryKey: queryKeys.orderMessages.order(posted.order_id) },
+        (thread) => withMessage(thread, posted.message),
+      );
+    },
+  };
+}
+
 /** Opens the app's stream; returns how to close it. */
 export function connectLiveEvents({
   queryClient,
@@ -164,8 +251,6 @@ export function connectLiveEvents({
   if (typeof EventSource === 'undefined') return () => {};
   let source: EventSource | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let productsTimer: ReturnType<typeof setTimeout> | undefined;
-  let productsDue = 0;
   let retryMs = RETRY_MIN_MS;
   let lastEventId = pageEventId === null ? '' : String(pageEventId);
   /** This stream starts from the page's data (until its first `ready`). */
@@ -175,31 +260,13 @@ export function connectLiveEvents({
   /** The refusal was told (until the next stream comes up). */
   let refusalTold = false;
 
-  const invalidate = (queryKey: QueryKey) => void queryClient.invalidateQueries({ queryKey });
+  const invalidate = invalidator(queryClient);
 
-  const refetchProducts = () => {
-    const now = Date.now();
-    if (productsTimer !== undefined) return;
-    const wait = Math.max(0, productsDue - now);
-    productsTimer = setTimeout(() => {
-      productsTimer = undefined;
-      productsDue = Date.now() + PRODUCTS_THROTTLE_MS;
-      invalidate(queryKeys.products);
-      invalidate(queryKeys.admin.products);
-    }, wait);
-  };
+  const products = throttledProductsRefetch(invalidate);
+  const updates = cacheUpdates(queryClient, staff, products.request);
 
   const open = () => {
-    const query = new URLSearchParams();
-    if (staff) query.set('staff', '1');
-    if (chatSession) query.set('chat_session', chatSession);
-    if (order) {
-      query.set('order', String(order.id));
-      query.set('key', order.key);
-    }
-    if (lastEventId) query.set('last_event_id', lastEventId);
-    const search = query.toString();
-    const stream = new EventSource(`${env.API_URL}/events${search ? `?${search}` : ''}`);
+    const stream = new EventSource(streamUrl({ staff, chatSession, order, lastEventId }));
     source = stream;
 
     const track = (event: MessageEvent<string>) => {
@@ -220,43 +287,12 @@ export function connectLiveEvents({
       track(event);
       refetchEverythingLive(queryClient);
     });
-    stream.addEventListener('products', (event: MessageEvent<string>) => {
-      track(event);
-      refetchProducts();
-    });
-    stream.addEventListener('chat', (event: MessageEvent<string>) => {
-      track(event);
-      const chat = parse<ChatEvent>(event);
-      if (!chat) return;
-      invalidate(queryKeys.chat.chat(chat.chat_id));
-      if (staff) {
-        invalidate(queryKeys.liveChats.list());
-        invalidate(queryKeys.liveChats.chat(chat.chat_id));
-      }
-    });
-    stream.addEventListener('chat_list', (event: MessageEvent<string>) => {
-      track(event);
-      if (staff) invalidate(queryKeys.liveChats.list());
-    });
-    stream.addEventListener('order', (event: MessageEvent<string>) => {
-      track(event);
-      const order = parse<OrderEvent>(event);
-      if (!order) return;
-      invalidate(queryKeys.orders.order(order.order_id));
-      // paid, cancelled, expired or refunded: what the buyer holds of a drop may have changed
-      invalidate(queryKeys.holdings);
-      invalidate(queryKeys.profile.all);
-      if (staff) invalidate(queryKeys.admin.orders.all);
-    });
-    stream.addEventListener('order_message', (event: MessageEvent<string>) => {
-      track(event);
-      const posted = parse<OrderMessageEvent>(event);
-      if (!posted?.message || typeof posted.message.id !== 'number') return;
-      queryClient.setQueriesData<Array<{ id: number }>>(
-        { queryKey: queryKeys.orderMessages.order(posted.order_id) },
-        (thread) => withMessage(thread, posted.message),
-      );
-    });
+    for (const [name, update] of Object.entries(updates)) {
+      stream.addEventListener(name, (event: MessageEvent<string>) => {
+        track(event);
+        update(event);
+      });
+    }
     stream.addEventListener('ended', () => {
       // the server ended it (a staff role was taken away): poll until the session is re-read
       stream.close();
@@ -282,7 +318,7 @@ export function connectLiveEvents({
   return () => {
     closed = true;
     clearTimeout(retryTimer);
-    clearTimeout(productsTimer);
+    products.cancel();
     source?.close();
     source = null;
     setLive(false, null);

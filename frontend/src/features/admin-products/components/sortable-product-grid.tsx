@@ -153,7 +153,7 @@ function centerRow(grid: HTMLElement | null, droppableId: string) {
  * What a drag does: lifting stops the list's polling, every move is announced with its place in
  * the whole list (and a keyboard move keeps its row in view), a drop reorders.
  */
-function dragResponders({
+function useDragResponders({
   products,
   columns,
   grid,
@@ -234,7 +234,13 @@ export function SortableProductGrid({
     onReorder(moveItem(products, from, to));
   };
 
-  const drag = dragResponders({ products, columns, grid: gridRef, onReorder, onDraggingChange });
+  const drag = useDragResponders({
+    products,
+    columns,
+    grid: gridRef,
+    onReorder,
+    onDraggingChange,
+  });
 
   return (
     <DragDropContext
