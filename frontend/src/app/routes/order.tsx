@@ -104,6 +104,47 @@ type DetailsProps = {
   level: 1 | 2;
 };
 
+/** What was bought and paid: the items, discount, fee, total and the Roblox name. */
+function Receipt({ order }: { order: TrackedOrder }) {
+  return (
+    <section className="order-page__card" aria-labelledby="order-items-title">
+      <h2 id="order-items-title" className="order-page__subtitle">
+        Items
+      </h2>
+      <ul className="order-page__items" aria-label="Items">
+        {order.items.map((item) => (
+          <li key={item.id} className="order-page__item">
+            <span>
+              {item.qty} × {item.name}
+            </span>
+            <span>{formatPrice(item.unit_price * item.qty)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="order-page__amounts" data-keep-clear>
+        {order.discount > 0 ? (
+          <div>
+            <dt>Discount</dt>
+            <dd>−{formatPrice(order.discount)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Processing fee</dt>
+          <dd>{formatPrice(order.fee)}</dd>
+        </div>
+        <div className="order-page__total">
+          <dt>Total</dt>
+          <dd>{formatPrice(order.total)}</dd>
+        </div>
+        <div>
+          <dt>Roblox username</dt>
+          <dd>{order.roblox_username}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
 function Details({ order, orderKey, level }: DetailsProps) {
   const Title = level === 1 ? 'h1' : 'h2';
   const invite = useDiscordInvite();
@@ -159,41 +200,7 @@ function Details({ order, orderKey, level }: DetailsProps) {
         />
       ) : null}
 
-      <section className="order-page__card" aria-labelledby="order-items-title">
-        <h2 id="order-items-title" className="order-page__subtitle">
-          Items
-        </h2>
-        <ul className="order-page__items" aria-label="Items">
-          {order.items.map((item) => (
-            <li key={item.id} className="order-page__item">
-              <span>
-                {item.qty} × {item.name}
-              </span>
-              <span>{formatPrice(item.unit_price * item.qty)}</span>
-            </li>
-          ))}
-        </ul>
-        <dl className="order-page__amounts" data-keep-clear>
-          {order.discount > 0 ? (
-            <div>
-              <dt>Discount</dt>
-              <dd>−{formatPrice(order.discount)}</dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>Processing fee</dt>
-            <dd>{formatPrice(order.fee)}</dd>
-          </div>
-          <div className="order-page__total">
-            <dt>Total</dt>
-            <dd>{formatPrice(order.total)}</dd>
-          </div>
-          <div>
-            <dt>Roblox username</dt>
-            <dd>{order.roblox_username}</dd>
-          </div>
-        </dl>
-      </section>
+      <Receipt order={order} />
 
       {order.status === 'delivered' ? (
         <section className="order-page__card" aria-labelledby="order-review-title">
