@@ -37,13 +37,73 @@ function useNavbarHeightVariable() {
   return ref;
 }
 
+/** Reviews: an outside reviews site when set; the shop's own verified reviews otherwise. */
+function ReviewsLink() {
+  const site = useSite();
+  const reviewsUrl = site.data?.reviews_url?.trim();
+  return (
+    <>
+      {reviewsUrl ? (
+        <li>
+          <a className="navbar__link" href={reviewsUrl} target="_blank" rel="noopener noreferrer">
+            Reviews
+            <ExternalLinkIcon size={14} />
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        </li>
+      ) : site.data ? (
+        <li>
+          <NavLink className="navbar__link" to={paths.reviews.getHref()}>
+            Reviews
+          </NavLink>
+        </li>
+      ) : null}
+    </>
+  );
+}
+
+/** Profile and Logout when signed in; Login and Register otherwise. */
+function AccountLinks() {
+  const { user } = useUser();
+  const logout = useLogout();
+  return user ? (
+    <>
+      <li>
+        <NavLink className="navbar__link" to={paths.profile.getHref()}>
+          Profile
+          <AccountTypeBadge className="navbar__role" accountType={user.account_type} />
+        </NavLink>
+      </li>
+      <li>
+        <button
+          type="button"
+          className="navbar__link navbar__link--strong navbar__button"
+          disabled={logout.isPending}
+          onClick={() => logout.mutate()}
+        >
+          Logout
+        </button>
+      </li>
+    </>
+  ) : (
+    <>
+      <li>
+        <NavLink className="navbar__link" to={paths.login.getHref()}>
+          Login
+        </NavLink>
+      </li>
+      <li>
+        <NavLink className="navbar__link navbar__link--strong" to={paths.register.getHref()}>
+          Register
+        </NavLink>
+      </li>
+    </>
+  );
+}
+
 export function Navbar({ cartButtonRef }: NavbarProps) {
   const headerRef = useNavbarHeightVariable();
-  const site = useSite();
-  // an outside reviews site when set; the shop's own verified reviews otherwise
-  const reviewsUrl = site.data?.reviews_url?.trim();
-  const { user, isStaff, isSuperAdmin } = useUser();
-  const logout = useLogout();
+  const { isStaff, isSuperAdmin } = useUser();
 
   return (
     <header ref={headerRef} className="navbar">
@@ -54,26 +114,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
         </Link>
         <nav className="navbar__nav" aria-label="Main">
           <ul className="navbar__links">
-            {reviewsUrl ? (
-              <li>
-                <a
-                  className="navbar__link"
-                  href={reviewsUrl}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                >
-                  Reviews
-                  <ExternalLinkIcon size={14} />
-                  <span className="visually-hidden"> (opens in a new tab)</span>
-                </a>
-              </li>
-            ) : site.data ? (
-              <li>
-                <NavLink className="navbar__link" to={paths.reviews.getHref()}>
-                  Reviews
-                </NavLink>
-              </li>
-            ) : null}
+            <ReviewsLink />
             {isSuperAdmin ? (
               <li>
                 <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>
@@ -88,42 +129,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
                 </NavLink>
               </li>
             ) : null}
-            {user ? (
-              <>
-                <li>
-                  <NavLink className="navbar__link" to={paths.profile.getHref()}>
-                    Profile
-                    <AccountTypeBadge className="navbar__role" accountType={user.account_type} />
-                  </NavLink>
-                </li>
-                <li>
-                  <button
-                    type="button"
-                    className="navbar__link navbar__link--strong navbar__button"
-                    disabled={logout.isPending}
-                    onClick={() => logout.mutate()}
-                  >
-                    Logout
-                  </button>
-                </li>
-              </>
-            ) : (
-              <>
-                <li>
-                  <NavLink className="navbar__link" to={paths.login.getHref()}>
-                    Login
-                  </NavLink>
-                </li>
-                <li>
-                  <NavLink
-                    className="navbar__link navbar__link--strong"
-                    to={paths.register.getHref()}
-                  >
-                    Register
-                  </NavLink>
-                </li>
-              </>
-            )}
+            <AccountLinks />
           </ul>
         </nav>
         <div className="navbar__cart">
