@@ -33,6 +33,48 @@ function useChosenImages() {
   return { chosen, choose };
 }
 
+/** The file picker and previews of what was chosen. */
+function ImagesField({
+  chosen,
+  choose,
+  error,
+}: ReturnType<typeof useChosenImages> & { error: string | undefined }) {
+  return (
+    <div className="proof-form__images">
+      <Field
+        label="Images"
+        hint="Screenshots of the delivery: PNG, JPEG, WebP or GIF, up to 10."
+        hintPosition="above"
+        error={error}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="proof-form__file"
+            type="file"
+            accept="image/*"
+            multiple
+            onChange={(event) => choose(Array.from(event.target.files ?? []))}
+          />
+        )}
+      </Field>
+      {chosen.length > 0 ? (
+        <ul className="proof-form__previews" aria-label="Chosen images">
+          {chosen.map((image) => (
+            <li key={image.preview}>
+              <img src={image.preview} alt={image.file.name} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="proof-form__empty">
+          <ImageIcon size={18} /> No images chosen yet.
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Items and one or more images; 'Please provide items and at least one image.' otherwise. */
 export function ProofForm({ onAdded }: ProofFormProps) {
   const errorId = useId();
@@ -99,38 +141,7 @@ export function ProofForm({ onAdded }: ProofFormProps) {
         )}
       </Field>
 
-      <div className="proof-form__images">
-        <Field
-          label="Images"
-          hint="Screenshots of the delivery: PNG, JPEG, WebP or GIF, up to 10."
-          hintPosition="above"
-          error={errors.images}
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="proof-form__file"
-              type="file"
-              accept="image/*"
-              multiple
-              onChange={(event) => choose(Array.from(event.target.files ?? []))}
-            />
-          )}
-        </Field>
-        {chosen.length > 0 ? (
-          <ul className="proof-form__previews" aria-label="Chosen images">
-            {chosen.map((image) => (
-              <li key={image.preview}>
-                <img src={image.preview} alt={image.file.name} />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="proof-form__empty">
-            <ImageIcon size={18} /> No images chosen yet.
-          </p>
-        )}
-      </div>
+      <ImagesField chosen={chosen} choose={choose} error={errors.images} />
 
       {error ? (
         <p className="proof-form__error" id={errorId} role="alert">
