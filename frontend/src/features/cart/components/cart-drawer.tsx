@@ -24,6 +24,66 @@ type CartDrawerProps = {
   returnFocusRef?: RefObject<HTMLElement | null>;
 };
 
+/** The total, what is left for checkout, Clear Cart and Checkout (refused over a limit). */
+function CartSummary({
+  totalPrice,
+  totalQuantity,
+  overLimit,
+  onClear,
+  onCheckout,
+}: {
+  totalPrice: number;
+  totalQuantity: number;
+  overLimit: boolean;
+  onClear: () => void;
+  onCheckout: () => void;
+}) {
+  return (
+    <div className="cart-summary">
+      <dl className="cart-summary__total">
+        <dt>Total Price</dt>
+        <dd data-testid="cart-total">{formatPrice(totalPrice)}</dd>
+      </dl>
+      <p className="cart-summary__note">
+        {totalQuantity} {totalQuantity === 1 ? 'item' : 'items'}. Promo codes and the card
+        processing fee are applied at checkout.
+      </p>
+      <div className="cart-summary__actions">
+        <Button variant="danger" startIcon={<TrashIcon size={18} />} onClick={onClear}>
+          Clear Cart
+        </Button>
+        <Button
+          disabled={overLimit}
+          aria-describedby={overLimit ? 'cart-over-limit' : undefined}
+          onClick={onCheckout}
+        >
+          Checkout
+        </Button>
+      </div>
+      {overLimit ? (
+        <p id="cart-over-limit" className="cart-summary__problem" role="status">
+          Over the limit per account: change the marked items to check out.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function EmptyCart({ onBrowse }: { onBrowse: () => void }) {
+  return (
+    <div className="cart-empty">
+      <div className="cart-empty__icon">
+        <CartIcon size={32} />
+      </div>
+      <p className="cart-empty__title">Your cart is empty</p>
+      <p className="cart-empty__text">Pets, Sheckles and bundles you add will show up here.</p>
+      <Button variant="secondary" onClick={onBrowse}>
+        Browse products
+      </Button>
+    </div>
+  );
+}
+
 export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
   const navigate = useNavigate();
   const hydrated = useCartStore((state) => state.hydrated);
@@ -48,40 +108,16 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
 
   const footer =
     items.length > 0 ? (
-      <div className="cart-summary">
-        <dl className="cart-summary__total">
-          <dt>Total Price</dt>
-          <dd data-testid="cart-total">{formatPrice(totalPrice)}</dd>
-        </dl>
-        <p className="cart-summary__note">
-          {totalQuantity} {totalQuantity === 1 ? 'item' : 'items'}. Promo codes and the card
-          processing fee are applied at checkout.
-        </p>
-        <div className="cart-summary__actions">
-          <Button
-            variant="danger"
-            startIcon={<TrashIcon size={18} />}
-            onClick={() => {
-              clear();
-              toast.info('Your cart is now empty');
-            }}
-          >
-            Clear Cart
-          </Button>
-          <Button
-            disabled={overLimit}
-            aria-describedby={overLimit ? 'cart-over-limit' : undefined}
-            onClick={() => goTo(paths.checkout.getHref())}
-          >
-            Checkout
-          </Button>
-        </div>
-        {overLimit ? (
-          <p id="cart-over-limit" className="cart-summary__problem" role="status">
-            Over the limit per account: change the marked items to check out.
-          </p>
-        ) : null}
-      </div>
+      <CartSummary
+        totalPrice={totalPrice}
+        totalQuantity={totalQuantity}
+        overLimit={overLimit}
+        onClear={() => {
+          clear();
+          toast.info('Your cart is now empty');
+        }}
+        onCheckout={() => goTo(paths.checkout.getHref())}
+      />
     ) : undefined;
 
   return (
@@ -93,16 +129,7 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
       returnFocusRef={returnFocusRef}
     >
       {items.length === 0 ? (
-        <div className="cart-empty">
-          <div className="cart-empty__icon">
-            <CartIcon size={32} />
-          </div>
-          <p className="cart-empty__title">Your cart is empty</p>
-          <p className="cart-empty__text">Pets, Sheckles and bundles you add will show up here.</p>
-          <Button variant="secondary" onClick={() => goTo(paths.home.getHref())}>
-            Browse products
-          </Button>
-        </div>
+        <EmptyCart onBrowse={() => goTo(paths.home.getHref())} />
       ) : (
         <ul className="cart-lines" aria-label="Items in your cart">
           {items.map((item) => (
