@@ -13,6 +13,66 @@ type AuditFiltersProps = {
   onChange: (filters: AuditFilters) => void;
 };
 
+type FilterField = {
+  label: string;
+  error: string | undefined;
+  value: string;
+  onChange: (value: string) => void;
+};
+
+function SelectField({
+  label,
+  error,
+  value,
+  onChange,
+  options,
+}: FilterField & { options: ReadonlyArray<readonly [string, string]> }) {
+  return (
+    <Field label={label} error={error}>
+      {(control) => (
+        <select
+          {...control}
+          className="form-control"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          {options.map(([option, name]) => (
+            <option key={option} value={option}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A day; `min`/`max` keep From before To (empty: no bound). */
+function DateField({
+  label,
+  error,
+  value,
+  min,
+  max,
+  onChange,
+}: FilterField & { min?: string; max?: string }) {
+  return (
+    <Field label={label} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          type="date"
+          className="form-control"
+          value={value}
+          min={min || undefined}
+          max={max || undefined}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 /** Staff member, kind and a from/to day; every change applies at once. */
 export function AuditFiltersForm({
   filters,
@@ -36,64 +96,39 @@ export function AuditFiltersForm({
       aria-label="Filter the audit log"
       onSubmit={(event) => event.preventDefault()}
     >
-      <Field label="Staff member" error={errors.actor_id?.[0]}>
-        {(control) => (
-          <select
-            {...control}
-            className="form-control"
-            value={filters.actor}
-            onChange={(event) => set('actor')(event.target.value)}
-          >
-            <option value="">Everyone</option>
-            {actorOptions.map((actor) => (
-              <option key={actor.id ?? 'cli'} value={actor.id === null ? 'cli' : String(actor.id)}>
-                {actor.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Kind" error={errors.kind?.[0]}>
-        {(control) => (
-          <select
-            {...control}
-            className="form-control"
-            value={filters.kind}
-            onChange={(event) => set('kind')(event.target.value)}
-          >
-            <option value="">Every kind</option>
-            {kinds.map((kind) => (
-              <option key={kind} value={kind}>
-                {kindLabel(kind)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="From" error={errors.since?.[0]}>
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            className="form-control"
-            value={filters.from}
-            max={filters.to || undefined}
-            onChange={(event) => set('from')(event.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="To" error={errors.before?.[0]}>
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            className="form-control"
-            value={filters.to}
-            min={filters.from || undefined}
-            onChange={(event) => set('to')(event.target.value)}
-          />
-        )}
-      </Field>
+      <SelectField
+        label="Staff member"
+        error={errors.actor_id?.[0]}
+        value={filters.actor}
+        onChange={set('actor')}
+        options={[
+          ['', 'Everyone'],
+          ...actorOptions.map(
+            (actor) => [actor.id === null ? 'cli' : String(actor.id), actor.name] as const,
+          ),
+        ]}
+      />
+      <SelectField
+        label="Kind"
+        error={errors.kind?.[0]}
+        value={filters.kind}
+        onChange={set('kind')}
+        options={[['', 'Every kind'], ...kinds.map((kind) => [kind, kindLabel(kind)] as const)]}
+      />
+      <DateField
+        label="From"
+        error={errors.since?.[0]}
+        value={filters.from}
+        max={filters.to}
+        onChange={set('from')}
+      />
+      <DateField
+        label="To"
+        error={errors.before?.[0]}
+        value={filters.to}
+        min={filters.from}
+        onChange={set('to')}
+      />
       <div className="audit-filters__actions">
         <Button
           type="button"
