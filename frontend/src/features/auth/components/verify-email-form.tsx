@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -35,6 +35,46 @@ type VerifyEmailFormProps = {
   /** Called 1.5 s after a successful verification (the user is logged in by then). */
   onVerified: () => void;
 };
+
+/** The code's digits only, at most VERIFICATION_CODE_LENGTH of them. */
+function CodeField({
+  inputRef,
+  code,
+  onChange,
+  disabled,
+  error,
+}: {
+  inputRef: RefObject<HTMLInputElement | null>;
+  code: string;
+  onChange: (code: string) => void;
+  disabled: boolean;
+  error: string | undefined;
+}) {
+  return (
+    <Field className="verify-code" label="Verification code" error={error} announceError>
+      {(control) => (
+        <input
+          {...control}
+          ref={inputRef}
+          className="field__input"
+          type="text"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={VERIFICATION_CODE_LENGTH}
+          required
+          autoFocus
+          disabled={disabled}
+          value={code}
+          onChange={(event) =>
+            onChange(event.target.value.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH))
+          }
+        />
+      )}
+    </Field>
+  );
+}
 
 export function VerifyEmailForm({ registration, resendAfter, onVerified }: VerifyEmailFormProps) {
   const inputRef = useRef<HTMLInputElement>(null);
@@ -81,33 +121,13 @@ export function VerifyEmailForm({ registration, resendAfter, onVerified }: Verif
         <FormMessage tone="success">Verified and logged in! Redirecting...</FormMessage>
       ) : null}
       {notice ? <FormMessage tone={notice.tone}>{notice.text}</FormMessage> : null}
-      <Field
-        className="verify-code"
-        label="Verification code"
+      <CodeField
+        inputRef={inputRef}
+        code={code}
+        onChange={setCode}
+        disabled={verified}
         error={verify.isError ? verifyErrorMessage(verify.error) : undefined}
-        announceError
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={inputRef}
-            className="field__input"
-            type="text"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]*"
-            maxLength={VERIFICATION_CODE_LENGTH}
-            required
-            autoFocus
-            disabled={verified}
-            value={code}
-            onChange={(event) =>
-              setCode(event.target.value.replace(/\D/g, '').slice(0, VERIFICATION_CODE_LENGTH))
-            }
-          />
-        )}
-      </Field>
+      />
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={verify.isPending} disabled={verified}>
           Verify
