@@ -19,20 +19,17 @@
 //!   are taken and change nothing: each event id is recorded with the change it makes, so a
 //!   replayed event changes the order once.
 
-use promo::PromoRepository;
-
 use orders::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
 use orders::{
-    Blocklist, Checkout, CheckoutService, Clock, ConfirmError, OrderError, OrderId,
-    OrderRepository, OrderStatus, PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup,
-    ProviderEvent, ReleaseError,
+    CheckoutService, ConfirmError, OrderError, OrderId, OrderStatus, PaymentNotice,
+    PaymentProvider, PaymentProviders, ProviderEvent, ReleaseError,
 };
 
 use crate::error::EventError;
 use crate::models::{FraudWarning, Handled, Noticed, PaymentEvent, ProviderRefund};
 use crate::ports::PaymentRecords;
 
-/// One provider of [`PaymentProviders`] as the capture of [`Checkout::confirm_capture`].
+/// One provider of [`PaymentProviders`] as the capture of [`orders::Checkout::confirm_capture`].
 struct CaptureThrough<'a, G> {
     providers: &'a G,
     provider: PaymentProvider,
@@ -72,21 +69,12 @@ fn noticed(
 /// provider is told it was taken, or with what the buyer's return captured. `records` takes
 /// what happens after the sale; `providers` captures an approved payment.
 #[tracing::instrument(skip_all)]
-pub async fn apply_payment_event<O, P, R, C, B, A, G>(
-    checkout: &Checkout<O, P, R, C, B>,
+pub async fn apply_payment_event<A: PaymentRecords, G: PaymentProviders>(
+    checkout: &impl CheckoutService,
     event: PaymentEvent,
     records: &A,
     providers: &G,
-) -> Result<Handled, EventError>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
-    A: PaymentRecords,
-    G: PaymentProviders,
-{
+) -> Result<Handled, EventError> {
     match event {
         PaymentEvent::PageCompleted {
             event,
