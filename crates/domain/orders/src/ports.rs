@@ -4,15 +4,13 @@ use catalog::{CatalogError, Product, ProductId, StockNotices};
 use chrono::{DateTime, Utc};
 use shared::{Published, Unheard, UserId};
 
-use crate::gateways::{
-    CaptureOutcome, PaymentCapture, PaymentError, RefundReceipt, RefundRequest, SessionClosing,
-};
+use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
 use crate::idempotency::ScopedKey;
 use crate::{
-    CaptureError, Captured, CheckoutError, CheckoutRequest, ConfirmError, Confirmation,
-    DropHolders, HeldUnits, KeyedOrder, NewHold, NewOrder, Order, OrderError, OrderId, OrderStatus,
-    OrderStep, PaymentNotice, PaymentProvider, PendingCaps, PlaceError, PlacedOrder, ProviderEvent,
-    Release, ReleaseError, Reservation,
+    CheckoutError, CheckoutRequest, ConfirmError, Confirmation, DropHolders, HeldUnits, KeyedOrder,
+    NewHold, NewOrder, Order, OrderError, OrderId, OrderStatus, OrderStep, PaymentNotice,
+    PaymentProvider, PendingCaps, PlaceError, PlacedOrder, ProviderEvent, Release, ReleaseError,
+    Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -354,15 +352,4 @@ pub trait CheckoutService: Send + Sync + 'static {
         id: OrderId,
         reason: String,
     ) -> impl Future<Output = Result<bool, OrderError>> + Send;
-
-    /// The buyer approved the payment of order `id` at `provider` and came back with its
-    /// `token`: captures it through `capture` and confirms the order (see
-    /// [`crate::Checkout::confirm_capture`]).
-    fn confirm_capture<G: PaymentCapture>(
-        &self,
-        id: OrderId,
-        provider: PaymentProvider,
-        token: &str,
-        capture: &G,
-    ) -> impl Future<Output = Result<Captured, CaptureError>> + Send;
 }

@@ -683,16 +683,6 @@ where
         }
         Ok(held == Applied::Changed)
     }
-
-    async fn confirm_capture<G: crate::gateways::PaymentCapture>(
-        &self,
-        id: OrderId,
-        provider: crate::PaymentProvider,
-        token: &str,
-        capture: &G,
-    ) -> Result<crate::Captured, crate::CaptureError> {
-        Checkout::confirm_capture(self, id, provider, token, capture).await
-    }
 }
 
 /// How long an unpaid order lives at most: the payment window and the sweeper's grace.

@@ -19,17 +19,20 @@
 //!   are taken and change nothing: each event id is recorded with the change it makes, so a
 //!   replayed event changes the order once.
 
+use promo::PromoRepository;
+
 use orders::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
 use orders::{
-    CheckoutService, ConfirmError, OrderError, OrderId, OrderStatus, PaymentNotice,
-    PaymentProvider, PaymentProviders, ProviderEvent, ReleaseError,
+    Blocklist, Checkout, CheckoutService, Clock, ConfirmError, OrderError, OrderId,
+    OrderRepository, OrderStatus, PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup,
+    ProviderEvent, ReleaseError,
 };
 
 use crate::error::EventError;
 use crate::models::{FraudWarning, Handled, Noticed, PaymentEvent, ProviderRefund};
 use crate::ports::PaymentRecords;
 
-/// One provider of [`PaymentProviders`] as the capture of [`orders::Checkout::confirm_capture`].
+/// One provider of [`PaymentProviders`] as the capture of [`Checkout::confirm_capture`].
 struct CaptureThrough<'a, G> {
     providers: &'a G,
     provider: PaymentProvider,
@@ -69,12 +72,21 @@ fn noticed(
 /// provider is told it was taken, or with what the buyer's return captured. `records` takes
 /// what happens after the sale; `providers` captures an approved payment.
 #[tracing::instrument(skip_all)]
-pub async fn apply_payment_event<A: PaymentRecords, G: PaymentProviders>(
-    checkout: &impl CheckoutService,
+pub async fn apply_payment_event<O, P, R, C, B, A, G>(
+    checkout: &Checkout<O, P, R, C, B>,
     event: PaymentEvent,
     records: &A,
     providers: &G,
-) -> Result<Handled, EventError> {
+) -> Result<Handled, EventError>
+where
+    O: OrderRepository,
+    P: ProductLookup,
+    R: PromoRepository,
+    C: Clock,
+    B: Blocklist,
+    A: PaymentRecords,
+    G: PaymentProviders,
+{
     match event {
         PaymentEvent::PageCompleted {
             event,
