@@ -16,10 +16,10 @@ use chat::{
 };
 use discord::{ChatAlerts, StaffNotifier};
 use secrecy::ExposeSecret;
-
-use crate::snapshot::EventsStore;
+use store::Store;
 
 use crate::auth::{AccountsService, AppClock};
+use crate::notices::ShopNotices;
 use crate::services::TrackingService;
 use crate::settings::{AssistantSettings, ChatSettings, Settings};
 use crate::snapshot::ProductSnapshot;
@@ -111,7 +111,7 @@ impl Assistant for CatalogAssistant {
     }
 }
 
-pub type ShopChatService = chat::ChatService<EventsStore, CatalogAssistant, AppClock, RandomIds>;
+pub type ShopChatService = chat::ChatService<Store, CatalogAssistant, AppClock, RandomIds>;
 
 /// Everything the chat calls use; one per instance.
 pub struct HelpChat {
@@ -150,17 +150,17 @@ pub fn remote_assistant(settings: &AssistantSettings) -> Option<OpenAiSettings> 
 }
 
 impl HelpChat {
-    /// `notifier` is the app's one staff notifier, shared with checkout; `tracking` measures
-    /// the delivery promise the assistant states.
+    /// `notifier` is the app's one staff notifier, shared with checkout; `notices` hears of
+    /// each chat's change, and its tracking measures the delivery promise the assistant states.
     pub fn build(
         settings: &Settings,
-        store: EventsStore,
+        notices: Arc<ShopNotices>,
         products: ProductSnapshot,
         notifier: StaffNotifier,
         clock: AppClock,
         accounts: Arc<AccountsService>,
-        tracking: Arc<TrackingService>,
     ) -> anyhow::Result<Self> {
+        let tracking = Arc::clone(&notices.tracking);
         let remote = remote_assistant(&settings.assistant);
         if remote.is_some() {
             tracing::info!("the help chat asks the configured OpenAI-compatible assistant");
@@ -184,7 +184,8 @@ impl HelpChat {
             discord_tickets,
         );
         Ok(HelpChat {
-            service: chat::ChatService::new(store, assistant, clock, RandomIds),
+            service: chat::ChatService::new(notices.store.clone(), assistant, clock, RandomIds)
+                .with_notices(notices),
             versions: ChatVersions::new(),
             settings: settings.chat.clone(),
             alerts: ChatAlerts::new(notifier, &settings.site.public_url),

@@ -15,6 +15,7 @@ mod help_chat;
 pub mod limits;
 pub mod malloc;
 mod metrics;
+mod notices;
 mod openapi;
 mod outbox;
 mod public_get;

@@ -11,8 +11,7 @@ use crate::auth::AppClock;
 pub use crate::snapshot::ShopCatalog;
 
 /// The super_admin's writes to the catalog and its pictures.
-pub type CatalogAdminService =
-    catalog::CatalogAdmin<crate::snapshot::EventsStore, media::MediaImages>;
+pub type CatalogAdminService = catalog::CatalogAdmin<Store, media::MediaImages>;
 
 /// Proofs of delivery.
 pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock>;
@@ -21,16 +20,14 @@ pub type ProofService = proofs::ProofService<Store, media::MediaImages, AppClock
 pub type SalesService = sales::SalesStatistics<Store, AppClock>;
 
 /// The staff's delivery queue.
-pub type DeliveryQueueService = delivery::DeliveryQueue<crate::snapshot::EventsStore, AppClock>;
+pub type DeliveryQueueService = delivery::DeliveryQueue<Store, AppClock>;
 
 /// The line between an order's buyer and staff on the order page.
-pub type OrderMessagesService =
-    delivery::OrderMessages<crate::snapshot::EventsStore, Store, AppClock>;
+pub type OrderMessagesService = delivery::OrderMessages<Store, Store, AppClock>;
 
 /// Refunds through the payment provider, the provider's refunds and disputes, risky payments
 /// and fraud warnings.
-pub type AfterSaleService =
-    aftersale::AfterSale<crate::snapshot::EventsStore, AppClock, crate::dispute_gateway::ShopRisk>;
+pub type AfterSaleService = aftersale::AfterSale<Store, AppClock, crate::dispute_gateway::ShopRisk>;
 
 /// The super_admin's blocklist.
 pub type BlocklistService = blocklist::BlocklistAdmin<Store, AppClock>;

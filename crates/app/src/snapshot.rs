@@ -12,7 +12,7 @@ use crate::events::ShopEvents;
 use dto::ProductResponse;
 
 /// The storefront's reads of the catalog, defined here (and named by `services`) so the
-/// snapshot stays below the services that the dispatcher feeds.
+/// snapshot stays below the services whose changes it hears (`notices`).
 pub type ShopCatalog = catalog::Catalog<store::Store>;
 
 /// The storefront's product list, serialised once per change, so the 5-second polling of every
@@ -480,11 +480,6 @@ impl StockChanged {
         });
     }
 
-    /// The event bus the checkout's store publishes order changes on.
-    pub fn events(&self) -> &ShopEvents {
-        &self.events
-    }
-
     /// Refreshes the snapshot now and, when the list changed, tells every instance and open
     /// storefront. A failure is logged, never turned into a failed write: the periodic refresh
     /// catches up.
@@ -556,16 +551,6 @@ impl StockChanged {
 
 /// Checkout asks the snapshot first: what the storefront shows as sold out is refused without
 /// a database round trip (the database still decides every sale).
-impl store::dispatch::StockWatch for StockChanged {
-    async fn on_stock_changed(&self) {
-        StockChanged::on_stock_changed(self).await;
-    }
-}
-
-/// The store as the services see it: each write handed on to server push, the snapshot and
-/// the watchers (`store::dispatch`).
-pub type EventsStore = store::dispatch::EventsStore<StockChanged>;
-
 impl orders::StockHint for StockChanged {
     fn products(&self, ids: &[ProductId]) -> Vec<Product> {
         self.snapshot.hint_products(ids)

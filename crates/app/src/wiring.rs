@@ -10,7 +10,6 @@ use std::sync::{
 use actix_web::{cookie::Key, web};
 use anyhow::Context;
 use media::MediaStore;
-use store::dispatch::{DeliveryWatch, PaymentWatch};
 use store::Store;
 
 use crate::{
@@ -25,6 +24,7 @@ use crate::{
     help_chat::HelpChat,
     limits::RateLimits,
     metrics::ShopMetrics,
+    notices::ShopNotices,
     outbox::{Outbox, TicketService},
     routes::{discord::OAuthStateCookie, spa::StaticDir},
     seed,
@@ -34,7 +34,7 @@ use crate::{
         TrackingService,
     },
     settings::{Environment, EventsSettings, Settings, SiteSettings},
-    snapshot::{EventsStore, ProductSnapshot, StockChanged},
+    snapshot::{ProductSnapshot, StockChanged},
 };
 
 /// One instance's services; cloning shares them.
@@ -210,22 +210,14 @@ impl Services {
                 tickets: settings.discord.tickets_configured(),
             },
         ));
-        // every write goes through the one dispatcher: push, the snapshot, and each delivery's
-        // times for the histogram and the promise
-        let events_store = EventsStore::new(store.clone(), stock.events().clone(), stock.clone())
-            .watching_deliveries({
-                let (metrics, tracking) = (metrics.clone(), Arc::clone(&tracking));
-                DeliveryWatch::new(move |delivered| {
-                    metrics.observe_delivery(delivered);
-                    tracking.forget_estimate();
-                })
-            })
-            .watching_payments({
-                let metrics = metrics.clone();
-                PaymentWatch::new(move |provider, outcome| {
-                    metrics.observe_payment(provider, outcome);
-                })
-            });
+        // what each service's changes are followed by: push, the snapshot, the metrics
+        let notices = Arc::new(ShopNotices {
+            store: store.clone(),
+            events: events.clone(),
+            stock: stock.clone(),
+            metrics: metrics.clone(),
+            tracking: Arc::clone(&tracking),
+        });
         let checkout::CheckoutParts {
             service: checkout,
             promos,
@@ -235,34 +227,28 @@ impl Services {
             discord: discord_link,
             roblox,
             public_url,
-        } = checkout::build(
-            settings,
-            store.clone(),
-            events_store.clone(),
-            clock.clone(),
-            stock.clone(),
-        )
-        .context("the checkout settings are not usable")?;
+        } = checkout::build(settings, store.clone(), notices.clone(), clock.clone())
+            .context("the checkout settings are not usable")?;
         let (checkout, card, paypal) = (Arc::new(checkout), Arc::new(card), Arc::new(paypal));
         let providers = Arc::new(ShopProviders::new(
             card.as_ref().clone(),
             paypal.as_ref().clone(),
         ));
         let aftersale = aftersale::AfterSale::new(
-            events_store.clone(),
+            store.clone(),
             clock.clone(),
             crate::dispute_gateway::ShopRisk::build(settings)?,
             settings.payments.policy(),
-        );
+        )
+        .with_notices(notices.clone());
         let chat = Arc::new(
             HelpChat::build(
                 settings,
-                events_store.clone(),
+                notices.clone(),
                 products.clone(),
                 notifier.clone(),
                 clock.clone(),
                 Arc::clone(&accounts),
-                Arc::clone(&tracking),
             )
             .context("failed to set up the help chat")?,
         );
@@ -303,10 +289,13 @@ impl Services {
         )?);
         let disputes_waker = Arc::new(crate::disputes::DisputesWaker::default());
         let delivery = web::Data::new(
-            DeliveryQueueService::new(events_store.clone(), clock.clone()).with_handoff(
-                settings.delivery.no_show_minutes,
-                Some(settings.discord.guild_id.trim().to_owned()).filter(|guild| !guild.is_empty()),
-            ),
+            DeliveryQueueService::new(store.clone(), clock.clone())
+                .with_handoff(
+                    settings.delivery.no_show_minutes,
+                    Some(settings.discord.guild_id.trim().to_owned())
+                        .filter(|guild| !guild.is_empty()),
+                )
+                .with_notices(notices.clone()),
         );
         let sweeper = background::start(
             Loops {
@@ -330,10 +319,11 @@ impl Services {
             audit: web::Data::new(AuditService::new(store.clone())),
             catalog_admin: web::Data::new(
                 catalog::CatalogAdmin::new(
-                    events_store.clone(),
+                    store.clone(),
                     media::MediaImages::products(media.clone()),
                 )
-                .with_clock(clock.clone()),
+                .with_clock(clock.clone())
+                .with_notices(notices.clone()),
             ),
             proofs: web::Data::new(proofs::ProofService::new(
                 store.clone(),
@@ -342,12 +332,15 @@ impl Services {
             )),
             sales: web::Data::new(SalesService::new(store.clone(), clock.clone())),
             delivery: delivery.clone(),
-            order_messages: web::Data::new(crate::services::OrderMessagesService::new(
-                events_store.clone(),
-                store.clone(),
-                clock.clone(),
-                settings.delivery.messages(),
-            )),
+            order_messages: web::Data::new(
+                crate::services::OrderMessagesService::new(
+                    store.clone(),
+                    store.clone(),
+                    clock.clone(),
+                    settings.delivery.messages(),
+                )
+                .with_notices(notices),
+            ),
             stream_limits: web::Data::new(StreamLimits::new(
                 settings.events.max_streams_per_ip,
                 settings.events.max_streams_per_user,

@@ -13,7 +13,6 @@ mod connection;
 mod delivery;
 mod demo_logins;
 mod discord_limits;
-pub mod dispatch;
 mod disputes;
 mod entities;
 mod evidence;

@@ -23,10 +23,10 @@ use catalog::{CatalogError, Product, ProductId};
 use chrono::{DateTime, Utc};
 use orders::{
     AccountCapReached, Amounts, Applied, Buyer, Closing, DiscordId, DiscordIdentity, DropHolders,
-    Email, HeldBy, HeldUnits, HoldReason, Lifecycle, NewHold, NewOrder, Order, OrderError, OrderId,
+    Email, HeldUnits, HoldReason, Lifecycle, NewHold, NewOrder, Order, OrderError, OrderId,
     OrderLine, OrderPromo, OrderRepository, OrderStatus, OrderStep, Payment, PaymentProvider,
-    PendingCapReached, PendingCaps, PlaceError, ProductLookup, ProviderEvent, Reservation,
-    RiskHold, RobloxUsername,
+    PendingCapReached, PendingCaps, PendingCount, PlaceError, ProductLookup, ProviderEvent,
+    Reservation, RiskHold, RobloxUsername,
 };
 use orders::{KeyedOrder, KeyedPlacement, ScopedKey};
 use promo::{PromoCode, PromoId, Rejection};
@@ -54,9 +54,6 @@ impl ProductLookup for Store {
 }
 
 impl OrderRepository for Store {
-    /// The plain store shows nothing of the stock but the catalog it reads.
-    async fn stock_taken(&self) {}
-
     #[tracing::instrument(skip_all, fields(lines = order.lines.len()))]
     async fn place(
         &self,
@@ -696,9 +693,8 @@ fn lock_key(holder: &str) -> i32 {
 }
 
 /// Serialises the placements of the order's holders for the rest of the transaction, then
-/// counts their pending orders: the first holder at its cap, with its oldest pending order.
-/// `wrote` tells whether the transaction has written already (on SQLite it then holds the
-/// database's write lock).
+/// counts their pending orders: the first holder at its cap (`PendingCaps::reached`, the
+/// orders domain's rule), with its oldest pending order.
 async fn pending_cap_reached(
     txn: &DatabaseTransaction,
     order: &NewOrder,
@@ -774,28 +770,14 @@ async fn pending_cap_reached(
         .await
         .context("failed to count the holders' pending orders")?
         .context("a count answered no row")?;
-    let held = |index: usize, by: HeldBy, max: u32| -> anyhow::Result<Option<PendingCapReached>> {
+    let count = |index: usize| -> anyhow::Result<PendingCount> {
         let count: i64 = counted.try_get_by_index(index * 2)?;
-        if count < i64::from(max) {
-            return Ok(None);
-        }
-        let oldest: Option<DateTime<Utc>> = counted.try_get_by_index(index * 2 + 1)?;
-        Ok(Some(PendingCapReached {
-            by,
-            max,
-            oldest: oldest.unwrap_or(order.created_at),
-        }))
+        let oldest = counted.try_get_by_index(index * 2 + 1)?;
+        Ok((u64::try_from(count).unwrap_or(0), oldest))
     };
-    for (index, by, max) in [
-        (0, HeldBy::Account, caps.per_account),
-        (1, HeldBy::Session, caps.per_session),
-        (2, HeldBy::Address, caps.per_address),
-    ] {
-        if let Some(reached) = held(index, by, max).context("unreadable pending order counts")? {
-            return Ok(Some(reached));
-        }
-    }
-    Ok(None)
+    let counts = (|| anyhow::Ok([count(0)?, count(1)?, count(2)?]))()
+        .context("unreadable pending order counts")?;
+    Ok(caps.reached(counts, order.created_at))
 }
 
 /// The first of the order's drop caps one of its buyers would go over: its Discord account, its

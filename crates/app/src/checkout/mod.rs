@@ -23,11 +23,9 @@ pub use devpay::{random_token, DevDiscord, DevPayments, DEMO_IDENTITIES};
 
 use crate::auth::AppClock;
 use crate::settings::Settings;
-use crate::snapshot::StockChanged;
 
 /// The checkout service over the shop's store and clock.
-pub type ShopCheckout =
-    orders::Checkout<crate::snapshot::EventsStore, Store, Store, AppClock, Store>;
+pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock, Store>;
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
@@ -166,13 +164,12 @@ fn is_set(secret: &secrecy::SecretString) -> bool {
 
 /// Builds checkout's parts, choosing every adapter from the settings (the start has already
 /// refused a production setup with local stand-ins: `Settings::check_production`).
-/// `orders_store` is the store through the dispatcher (push, the snapshot, the payment metrics).
+/// `notices` hears of every change of an order checkout makes.
 pub fn build(
     settings: &Settings,
     store: Store,
-    orders_store: crate::snapshot::EventsStore,
+    notices: std::sync::Arc<crate::notices::ShopNotices>,
     clock: AppClock,
-    stock: StockChanged,
 ) -> anyhow::Result<CheckoutParts> {
     let public_url = PublicUrl::new(&settings.site.public_url);
 
@@ -221,9 +218,10 @@ pub fn build(
     };
 
     Ok(CheckoutParts {
-        service: orders::Checkout::new(orders_store, store.clone(), store.clone(), clock.clone())
+        service: orders::Checkout::new(store.clone(), store.clone(), store.clone(), clock.clone())
             .with_limits(settings.checkout.limits())
-            .with_stock_hint(stock)
+            .with_stock_hint(notices.stock.clone())
+            .with_notices(notices)
             .with_blocklist(store.clone())
             .with_access_keys(order_keys(settings)?)
             .with_refund_policy(crate::refund_policy::VERSION),
@@ -251,7 +249,7 @@ pub fn order_keys(settings: &Settings) -> anyhow::Result<orders::OrderKeys> {
 
 /// Applies the dev page's confirmation, through the same call as Stripe's webhook and PayPal's
 /// return (`aftersale::apply_payment_event`). What goes with a paid
-/// order (the snapshot, push, the receipt, staff, the ticket) follows from its recorded step (`dispatch`, `outbox`), and so does a payment for an
+/// order (the snapshot, push, the receipt, staff, the ticket) follows from its recorded step (`notices`, `outbox`), and so does a payment for an
 /// order that can no longer be paid (its `paid_after_expiry` step tells staff to refund it).
 pub async fn confirm(
     checkout: &ShopCheckout,

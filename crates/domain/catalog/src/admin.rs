@@ -5,11 +5,11 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
 
-use shared::{Actor, Clock, SystemClock};
+use shared::{Actor, Clock, SystemClock, Unheard};
 
 use crate::{
     sort_for_storefront, CatalogError, FieldError, InvalidProduct, Product, ProductDraft,
-    ProductFields, ProductForm, ProductId, ProductRepository, Stock,
+    ProductFields, ProductForm, ProductId, ProductRepository, Stock, StockNotices,
 };
 
 /// What happened to a product taken out of the catalog.
@@ -141,6 +141,7 @@ pub struct CatalogAdmin<R, I> {
     picture_writes: Arc<tokio::sync::Mutex<()>>,
     /// Whether a release time lies in the future.
     clock: Arc<dyn Clock>,
+    notices: Arc<dyn StockNotices>,
 }
 
 impl<R: std::fmt::Debug, I: std::fmt::Debug> std::fmt::Debug for CatalogAdmin<R, I> {
@@ -159,7 +160,22 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             images,
             picture_writes: Arc::new(tokio::sync::Mutex::new(())),
             clock: Arc::new(SystemClock),
+            notices: Arc::new(Unheard),
         }
+    }
+
+    /// Tells `notices` of every change that committed.
+    pub fn with_notices(mut self, notices: Arc<dyn StockNotices>) -> Self {
+        self.notices = notices;
+        self
+    }
+
+    /// Tells of the change `written` made, when it committed.
+    async fn told<T, E>(&self, written: Result<T, E>) -> Result<T, E> {
+        if written.is_ok() {
+            self.notices.stock_changed().await;
+        }
+        written
     }
 
     /// The clock that tells whether a release time lies ahead (the system's by default).
@@ -211,8 +227,11 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             None => None,
         };
         let stored = self
-            .repository
-            .create(draft(fields, image.clone(), None), actor)
+            .told(
+                self.repository
+                    .create(draft(fields, image.clone(), None), actor)
+                    .await,
+            )
             .await;
         if stored.is_err() && image.is_some() {
             self.remove_unused_pictures().await;
@@ -246,7 +265,9 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
         // Once orders hold a drop's units, its release may come sooner or go, never move ahead.
         let moves_ahead = draft.release_at != current.release_at
             && draft.release_at.is_some_and(|at| at > self.clock.now());
-        let stored = self.repository.update(id, draft, moves_ahead, actor).await;
+        let stored = self
+            .told(self.repository.update(id, draft, moves_ahead, actor).await)
+            .await;
         if picture_changed {
             // The old picture (or, after a failure, the new one) may be unused now.
             self.remove_unused_pictures().await;
@@ -258,7 +279,7 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
     #[tracing::instrument(skip(self, actor))]
     pub async fn remove(&self, id: ProductId, actor: &Actor) -> Result<Removal, AdminError> {
         let _writing = self.picture_writes.lock().await;
-        let removal = self.repository.remove(id, actor).await?;
+        let removal = self.told(self.repository.remove(id, actor).await).await?;
         if removal == Removal::Deleted {
             self.remove_unused_pictures().await;
         }
@@ -281,7 +302,10 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
                 ));
             }
         }
-        match self.repository.reorder(positions, actor).await {
+        match self
+            .told(self.repository.reorder(positions, actor).await)
+            .await
+        {
             Err(CatalogError::NotFound(id)) => {
                 Err(invalid("updates", format!("Product {id} does not exist.")))
             }
@@ -297,10 +321,8 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
         count: u32,
         actor: &Actor,
     ) -> Result<Product, AdminError> {
-        Ok(self
-            .repository
-            .set_stock(id, Stock::Finite(count), actor)
-            .await?)
+        let stored = self.repository.set_stock(id, Stock::Finite(count), actor);
+        Ok(self.told(stored.await).await?)
     }
 
     /// Adds or takes away units, never below zero.
@@ -311,7 +333,9 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
         change: StockChange,
         actor: &Actor,
     ) -> Result<Product, AdminError> {
-        Ok(self.repository.change_stock(id, change, actor).await?)
+        Ok(self
+            .told(self.repository.change_stock(id, change, actor).await)
+            .await?)
     }
 
     /// Parses the form, checks the bundle's components and prepares the picture, reporting

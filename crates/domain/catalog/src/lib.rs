@@ -18,5 +18,5 @@ pub use models::{
     in_category, sort_for_storefront, Change, FieldError, InvalidProduct, Product, ProductDraft,
     ProductFields, ProductForm, ProductId, Stock, MAX_PER_ACCOUNT, MAX_STOCK,
 };
-pub use ports::{CatalogService, ProductRepository};
+pub use ports::{CatalogService, ProductRepository, StockNotices};
 pub use service::Catalog;

@@ -23,6 +23,18 @@ pub trait ProductRepository: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), CatalogError>> + Send;
 }
 
+/// Who hears, after it committed, that a write changed the catalog or its stock (a product
+/// written, an order placed, paid or released): the storefront's product list.
+pub trait StockNotices: Send + Sync + 'static {
+    fn stock_changed(&self) -> shared::Published<'_>;
+}
+
+impl StockNotices for shared::Unheard {
+    fn stock_changed(&self) -> shared::Published<'_> {
+        Box::pin(async {})
+    }
+}
+
 /// What the catalog offers the rest of the shop.
 pub trait CatalogService: Send + Sync + 'static {
     /// The products the storefront shows, in storefront order.

@@ -1,11 +1,40 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
+use shared::{Published, Unheard};
 
 use crate::{
-    Answer, Asker, Chat, ChatChange, ChatError, ChatId, ChatMessage, ChatStamp, MessageText,
-    NewChat, NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery, StatusChange,
+    Answer, Asker, Chat, ChatChange, ChatError, ChatId, ChatMessage, ChatStamp, ChatStatus,
+    MessageText, NewChat, NewMessage, Opened, SessionId, Side, StaffChatRow, StaffChatsQuery,
+    StatusChange,
 };
+
+/// Who hears, after it committed, that a chat changed: its owner and, unless it is and was
+/// with the assistant, staff (server push). Reading a chat is not a change: the reader knows,
+/// and telling would make every open view refetch and read again.
+pub trait ChatNotices: Send + Sync + 'static {
+    /// The chat is now as `stamp` says; `was`: its status before, when a change of status
+    /// made it.
+    fn chat_changed<'a>(&'a self, stamp: &'a ChatStamp, was: Option<ChatStatus>) -> Published<'a>;
+    /// The chat `stamp` was deleted.
+    fn chat_deleted<'a>(&'a self, stamp: &'a ChatStamp) -> Published<'a>;
+    /// Chats were purged: staff's list changed as a whole.
+    fn chats_purged(&self) -> Published<'_>;
+}
+
+impl ChatNotices for Unheard {
+    fn chat_changed(&self, _: &ChatStamp, _: Option<ChatStatus>) -> Published<'_> {
+        Box::pin(async {})
+    }
+
+    fn chat_deleted(&self, _: &ChatStamp) -> Published<'_> {
+        Box::pin(async {})
+    }
+
+    fn chats_purged(&self) -> Published<'_> {
+        Box::pin(async {})
+    }
+}
 
 /// Where chats and their messages are kept. Every write to a chat or its messages raises the
 /// chat's version and `updated_at` in the same transaction.

@@ -1,12 +1,14 @@
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use shared::{Actor, UserId};
 
 use crate::{
-    Asker, Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatRepository, ChatStamp,
-    ChatStatus, ChatSummary, ChatUser, ChatWithMessages, Clock, IdGenerator, MessageText, NewChat,
-    NewMessage, Refused, Retention, SenderType, SessionId, Side, StaffChatsQuery, StaffMember,
-    StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE,
-    LIVE_AGENT_REQUESTED_NOTICE,
+    Asker, Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatNotices,
+    ChatRepository, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages, Clock,
+    IdGenerator, MessageText, NewChat, NewMessage, Refused, Retention, SenderType, SessionId, Side,
+    StaffChatsQuery, StaffMember, StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE,
+    LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_REQUESTED_NOTICE,
 };
 
 /// How many chats one purge statement deletes at most.
@@ -23,12 +25,13 @@ const ASSISTANT_CONTEXT_MESSAGES: usize = 10;
 /// session answers [`ChatError::NotFound`], exactly like an id that does not exist. Staff calls
 /// (`staff_*`, [`accept`](Self::accept), [`reply`](Self::reply)) take no session: the HTTP layer
 /// has checked the caller's role.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ChatService<R, A, C, I> {
     repository: R,
     assistant: A,
     clock: C,
     ids: I,
+    notices: Arc<dyn ChatNotices>,
 }
 
 /// The result of a shopper's message.
@@ -71,7 +74,14 @@ where
             assistant,
             clock,
             ids,
+            notices: Arc::new(shared::Unheard),
         }
+    }
+
+    /// The same service telling `notices` of each change it makes.
+    pub fn with_notices(mut self, notices: Arc<dyn ChatNotices>) -> Self {
+        self.notices = notices;
+        self
     }
 
     pub fn assistant(&self) -> &A {
@@ -105,11 +115,7 @@ where
             text: BOT_GREETING.to_owned(),
             created_at: now,
         };
-        let chat = self
-            .repository
-            .create_or_open(chat, vec![greeting])
-            .await?
-            .chat;
+        let chat = self.opened(chat, vec![greeting]).await?;
         let messages = self.repository.messages(chat.id).await?;
         Ok(ChatWithMessages { chat, messages })
     }
@@ -134,7 +140,7 @@ where
                     user,
                     created_at: self.clock.now(),
                 };
-                self.repository.create_or_open(chat, vec![]).await?.chat
+                self.opened(chat, vec![]).await?
             }
         };
         let chat = if chat.status == ChatStatus::Ai {
@@ -273,7 +279,9 @@ where
     #[tracing::instrument(skip(self, session))]
     pub async fn delete(&self, chat: ChatId, session: &SessionId) -> Result<(), ChatError> {
         let chat = self.own_chat(chat, session).await?;
-        self.repository.delete(chat.id, None).await
+        self.repository.delete(chat.id, None).await?;
+        self.notices.chat_deleted(&(&chat).into()).await;
+        Ok(())
     }
 
     // ---- staff ------------------------------------------------------------------------------
@@ -344,7 +352,12 @@ where
     /// Deletes any chat and its messages, with the audit log's entry by `actor`.
     #[tracing::instrument(skip(self, actor))]
     pub async fn staff_delete(&self, chat: ChatId, actor: &Actor) -> Result<(), ChatError> {
-        self.repository.delete(chat, Some(actor.clone())).await
+        let before = self.repository.stamp(chat).await?;
+        self.repository.delete(chat, Some(actor.clone())).await?;
+        if let Some(stamp) = before {
+            self.notices.chat_deleted(&stamp).await;
+        }
+        Ok(())
     }
 
     // ---- upkeep -----------------------------------------------------------------------------
@@ -359,9 +372,12 @@ where
         batch: u32,
     ) -> Result<Vec<ChatId>, ChatError> {
         let (idle_ai_before, closed_before) = retention.cutoffs(now);
-        self.repository
-            .purge(idle_ai_before, closed_before, batch)
-            .await
+        let purged = self.repository.purge(idle_ai_before, closed_before, batch);
+        let purged = purged.await?;
+        if !purged.is_empty() {
+            self.notices.chats_purged().await;
+        }
+        Ok(purged)
     }
 
     /// Deletes the chats `retention` no longer keeps at `now`, in batches of [`PURGE_BATCH`]
@@ -387,6 +403,18 @@ where
 
     // ---- helpers ----------------------------------------------------------------------------
 
+    /// Opens `chat` with `messages` (see [`ChatRepository::create_or_open`]), telling of it
+    /// when it is new.
+    async fn opened(&self, chat: NewChat, messages: Vec<NewMessage>) -> Result<Chat, ChatError> {
+        let opened = self.repository.create_or_open(chat, messages).await?;
+        if opened.created {
+            self.notices
+                .chat_changed(&(&opened.chat).into(), None)
+                .await;
+        }
+        Ok(opened.chat)
+    }
+
     async fn own_chat(&self, id: ChatId, session: &SessionId) -> Result<Chat, ChatError> {
         match self.repository.chat(id).await {
             Ok(chat) if chat.belongs_to(session) => Ok(chat),
@@ -406,11 +434,13 @@ where
             text,
             created_at: self.clock.now(),
         };
-        self.repository
-            .append(chat, vec![message])
-            .await?
-            .into_iter()
-            .next()
+        let stored = self.repository.append(chat, vec![message]).await?;
+        match self.repository.stamp(chat).await {
+            Ok(Some(stamp)) => self.notices.chat_changed(&stamp, None).await,
+            Ok(None) => {}
+            Err(error) => tracing::warn!(error = ?error, "could not read a chat to tell of it"),
+        }
+        (stored.into_iter().next())
             .ok_or_else(|| anyhow::anyhow!("the store returned no message for chat {chat}").into())
     }
 
@@ -437,7 +467,11 @@ where
             at: now,
         };
         if self.repository.change_status(change).await? {
-            return self.repository.chat(chat.id).await;
+            let now = self.repository.chat(chat.id).await?;
+            self.notices
+                .chat_changed(&(&now).into(), Some(chat.status))
+                .await;
+            return Ok(now);
         }
         // Someone else moved the chat first: refuse against the status it has now.
         let current = self.repository.chat(chat.id).await?;
@@ -532,6 +566,8 @@ mod tests {
             .returning(move |_| Box::pin(async move { Ok(chat(status)) }));
         repo.expect_messages()
             .returning(|_| Box::pin(async { Ok(vec![]) }));
+        repo.expect_stamp()
+            .returning(move |_| Box::pin(async move { Ok(Some((&chat(status)).into())) }));
         repo.expect_append().returning(move |_, messages| {
             let mut log = appended.lock().unwrap();
             let start = log.len() as i64;
@@ -673,18 +709,7 @@ mod tests {
     #[tokio::test]
     async fn another_sessions_chat_is_not_found_for_every_shopper_call() {
         let log = Arc::new(Mutex::new(vec![]));
-        let mut repo = repo_with(ChatStatus::Ai, log.clone());
-        repo.expect_stamp().returning(|_| {
-            Box::pin(async {
-                Ok(Some(ChatStamp {
-                    id: chat_id(),
-                    session: session(),
-                    version: 3,
-                    status: ChatStatus::Ai,
-                    accepted_by: None,
-                }))
-            })
-        });
+        let repo = repo_with(ChatStatus::Ai, log.clone());
         let service = service(repo, MockAssistant::new());
         let other = other_session();
         let not_found =
@@ -713,7 +738,7 @@ mod tests {
         // the owner's session sees it
         assert_eq!(
             service.stamp(chat_id(), &session()).await.unwrap().version,
-            3
+            1
         );
     }
 

@@ -19,7 +19,8 @@ pub use models::{
     PROMISE_WINDOW_DAYS, REPORT_DAYS,
 };
 pub use ports::{
-    BuyerMailer, DeliveryRepository, DeliveryTimesRepository, MessageRepository, TrackingRepository,
+    BuyerMailer, DeliveryNotices, DeliveryRepository, DeliveryTimesRepository, MessageRepository,
+    TrackingRepository,
 };
 pub use service::{
     last_month, DeliveryQueue, DeliveryTimes, MessageAuthor, OrderMessages, OrderTracking,

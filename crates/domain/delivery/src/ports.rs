@@ -4,13 +4,31 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
-use orders::{OrderError, OrderId, OrderStatus, SendFailed};
-use shared::{Actor, PrivateServerUrl, UserId};
+use orders::{OrderError, OrderId, OrderNotices, OrderStatus, SendFailed};
+use shared::{Actor, PrivateServerUrl, Published, Unheard, UserId};
 
 use crate::models::{
     BuyerMail, DeliveredOrder, MailJob, NewOrderMessage, OrderMessage, QueueFilter, QueuedOrder,
     TrackingFacts,
 };
+
+/// Who hears, after it committed, what the queue and the order page changed: besides each
+/// order's step ([`OrderNotices`]), a delivery with its times (the delivery time histogram and
+/// the promise) and a message on an order's page (its buyer and staff, with the message).
+pub trait DeliveryNotices: OrderNotices {
+    fn delivered<'a>(&'a self, order: &'a DeliveredOrder) -> Published<'a>;
+    fn message_posted<'a>(&'a self, message: &'a OrderMessage) -> Published<'a>;
+}
+
+impl DeliveryNotices for Unheard {
+    fn delivered(&self, _: &DeliveredOrder) -> Published<'_> {
+        Box::pin(async {})
+    }
+
+    fn message_posted(&self, _: &OrderMessage) -> Published<'_> {
+        Box::pin(async {})
+    }
+}
 
 /// Where the queue reads and changes orders. Every change is one conditional statement, so
 /// of two members of staff acting at once exactly one succeeds.

@@ -27,6 +27,7 @@ pub use block_check::{
     canonical_email, normalise_ip, BlockKind, Blocklist, BuyerIdentities, NoBlocklist,
 };
 pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem};
+pub use catalog::StockNotices;
 pub use closing::{CloseError, Closed};
 pub use discord_limits::{DiscordLimitRepository, DiscordLimitState, DiscordLimits};
 pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
@@ -51,14 +52,15 @@ pub use models::{
     DisputeOutcome, DropHolders, DropHolding, Email, HeldBy, HeldUnits, HoldReason, InvalidEmail,
     KeyedOrder, Lifecycle, NewHold, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
     OrderStatus, Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps,
-    PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, RiskHold, StaffMember,
-    TransitionError,
+    PendingCount, PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, RiskHold,
+    StaffMember, TransitionError,
 };
 pub use payment::{
     hosted_request, CaptureError, Captured, OpenCheckoutError, OpenedCheckout, Replayed, ReturnUrls,
 };
 pub use ports::{
-    Applied, CheckoutService, Closing, OrderRepository, PaymentProviders, ProductLookup, StockHint,
+    Applied, CheckoutService, Closing, OrderNotices, OrderRepository, PaymentProviders,
+    ProductLookup, StockHint,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};

@@ -1,15 +1,16 @@
 use std::future::Future;
 
-use catalog::{CatalogError, Product, ProductId};
+use catalog::{CatalogError, Product, ProductId, StockNotices};
 use chrono::{DateTime, Utc};
-use shared::UserId;
+use shared::{Published, Unheard, UserId};
 
 use crate::gateways::{CaptureOutcome, PaymentError, RefundReceipt, RefundRequest, SessionClosing};
 use crate::idempotency::ScopedKey;
 use crate::{
     CheckoutError, CheckoutRequest, ConfirmError, Confirmation, DropHolders, HeldUnits, KeyedOrder,
-    NewHold, NewOrder, Order, OrderError, OrderId, OrderStatus, PaymentNotice, PaymentProvider,
-    PendingCaps, PlaceError, PlacedOrder, ProviderEvent, Release, ReleaseError, Reservation,
+    NewHold, NewOrder, Order, OrderError, OrderId, OrderStatus, OrderStep, PaymentNotice,
+    PaymentProvider, PendingCaps, PlaceError, PlacedOrder, ProviderEvent, Release, ReleaseError,
+    Reservation,
 };
 
 /// How a pending order ends without payment; either one gives its stock back.
@@ -37,6 +38,40 @@ pub enum Applied {
     Replayed,
     /// The order was no longer pending (another change won the race): nothing changed.
     NotPending(OrderStatus),
+}
+
+/// Who hears, after it committed, what a change of an order changed: the order's buyer and
+/// staff (server push), the payment metrics and, as [`StockNotices`], the storefront's stock.
+/// Told only of a change that happened (`Applied::Changed`), never of a replayed event.
+pub trait OrderNotices: StockNotices {
+    /// Order `id` took `step`.
+    fn order_changed(&self, id: OrderId, step: OrderStep) -> Published<'_>;
+
+    /// Order `id`'s payment took `step` (paid, paid after expiry, expired, cancelled, refunded,
+    /// disputed, dispute won or lost), as `provider`'s event said or, without one, through the
+    /// order's own provider: counted per provider and step, then told as
+    /// [`order_changed`](Self::order_changed).
+    fn payment_changed(
+        &self,
+        id: OrderId,
+        step: OrderStep,
+        provider: Option<PaymentProvider>,
+    ) -> Published<'_>;
+}
+
+impl OrderNotices for Unheard {
+    fn order_changed(&self, _: OrderId, _: OrderStep) -> Published<'_> {
+        Box::pin(async {})
+    }
+
+    fn payment_changed(
+        &self,
+        _: OrderId,
+        _: OrderStep,
+        _: Option<PaymentProvider>,
+    ) -> Published<'_> {
+        Box::pin(async {})
+    }
 }
 
 /// Where orders are kept. Every method that changes something does it in one database
@@ -72,12 +107,6 @@ pub trait OrderRepository: Send + Sync + 'static {
         reservation: Reservation,
         caps: PendingCaps,
     ) -> impl Future<Output = Result<Order, PlaceError>> + Send;
-
-    /// A placement took stock: brings what the shop shows of it up to date (the product
-    /// list). Called by checkout after it has let the next placement of the product go, so
-    /// that a placement's turn ends with its transaction, not with the list's refresh; the
-    /// buyer's answer still waits for it.
-    fn stock_taken(&self) -> impl Future<Output = ()> + Send;
 
     /// Records the provider's payment session (or order) id of a pending order that has none
     /// yet, with the page's address (`url`) for a repeated checkout's answer.

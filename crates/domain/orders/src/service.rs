@@ -15,9 +15,10 @@ use crate::{
     drop_caps, frees_up_in, stock_problems, takes_a_drop, AccountCap, AccountCapReached, Amounts,
     Applied, Buyer, CapHolder, CartItem, CheckoutError, CheckoutLimits, CheckoutRequest,
     CheckoutService, Closing, ConfirmError, Confirmation, DropHolders, DropHolding, HeldUnits,
-    NewOrder, Order, OrderError, OrderId, OrderLine, OrderPromo, OrderRepository, OrderStatus,
-    PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent, Release, ReleaseError,
-    RequestedItem, Reservation, RiskHold, StockHint, TransitionError, Unavailable,
+    NewOrder, Order, OrderError, OrderId, OrderLine, OrderNotices, OrderPromo, OrderRepository,
+    OrderStatus, OrderStep, PaymentNotice, PlaceError, PlacedOrder, ProductLookup, ProviderEvent,
+    Release, ReleaseError, RequestedItem, Reservation, RiskHold, StockHint, TransitionError,
+    Unavailable,
 };
 
 /// How long a payment session lasts (Stripe's `expires_at`).
@@ -35,6 +36,7 @@ pub struct Checkout<O, P, R, C, B = NoBlocklist> {
     clock: C,
     limits: CheckoutLimits,
     hint: Option<Arc<dyn StockHint>>,
+    notices: Arc<dyn OrderNotices>,
     /// With a hint: one placement at a time per product in this process (see `gates`).
     gates: Arc<ProductGates>,
     blocklist: B,
@@ -67,6 +69,7 @@ where
             clock,
             limits: CheckoutLimits::default(),
             hint: None,
+            notices: Arc::new(shared::Unheard),
             gates: Arc::default(),
             blocklist: NoBlocklist,
             keys: None,
@@ -92,6 +95,7 @@ where
             clock: self.clock,
             limits: self.limits,
             hint: self.hint,
+            notices: self.notices,
             gates: self.gates,
             keys: self.keys,
             refund_policy: self.refund_policy,
@@ -109,6 +113,12 @@ where
     /// The same service, refusing at once what `hint` knows to be sold out.
     pub fn with_stock_hint(mut self, hint: impl StockHint) -> Self {
         self.hint = Some(Arc::new(hint));
+        self
+    }
+
+    /// The same service telling `notices` of each change it makes.
+    pub fn with_notices(mut self, notices: Arc<dyn OrderNotices>) -> Self {
+        self.notices = notices;
         self
     }
 
@@ -521,8 +531,9 @@ where
                 // read since the read moved the hint on, and it ignores the lesson)
                 self.teach_hint(version, &left_after_sale);
                 drop(entered);
-                // the next in line goes while the product list catches up with this sale
-                self.orders.stock_taken().await;
+                // the next in line goes while the product list catches up with this sale (the
+                // buyer's answer still waits for it)
+                self.notices.stock_changed().await;
                 tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
                 let access_key = match &self.keys {
                     Some(keys) => {
@@ -602,6 +613,11 @@ where
             .await?
         {
             Applied::Changed => {
+                // a sale can archive a product sold out for good
+                self.notices.stock_changed().await;
+                let provider = notice.event.as_ref().map(|event| event.provider);
+                let step = OrderStep::Paid;
+                self.notices.payment_changed(order.id, step, provider).await;
                 if let Some(hold) = notice.hold {
                     tracing::warn!(order = %order.id, reason = %hold.reason, "order paid, on a risk hold");
                     order.hold = Some(RiskHold {
@@ -663,6 +679,7 @@ where
         let held = self.orders.hold_for_review(id, reason).await?;
         if held == Applied::Changed {
             tracing::warn!(order = %id, "order held for staff review");
+            self.notices.order_changed(id, OrderStep::Held).await;
         }
         Ok(held == Applied::Changed)
     }
@@ -691,8 +708,15 @@ where
         refused: TransitionError,
     ) -> ConfirmError {
         tracing::error!(order = %id, from = %refused.from, "a payment arrived for an order that can no longer be paid: refund it");
+        let provider = event.as_ref().map(|event| event.provider);
         match self.orders.mark_paid_too_late(id, at, event).await {
-            Ok(_) => ConfirmError::Refused(refused),
+            Ok(applied) => {
+                if applied == Applied::Changed {
+                    let step = OrderStep::PaidAfterExpiry;
+                    self.notices.payment_changed(id, step, provider).await;
+                }
+                ConfirmError::Refused(refused)
+            }
             Err(error) => error.into(),
         }
     }
@@ -718,9 +742,16 @@ where
             Closing::Cancelled => order.cancel(now),
         };
         transition.map_err(ReleaseError::Refused)?;
+        let provider = event.as_ref().map(|event| event.provider);
         match self.orders.release(order.id, closing, now, event).await? {
             Applied::Changed => {
                 tracing::info!(order = %order.id, status = %order.status(), "stock released");
+                self.notices.stock_changed().await;
+                let step = match closing {
+                    Closing::Expired => OrderStep::Expired,
+                    Closing::Cancelled => OrderStep::Cancelled,
+                };
+                self.notices.payment_changed(order.id, step, provider).await;
                 Ok(Release::Released(order))
             }
             Applied::Replayed => Ok(Release::Replayed),

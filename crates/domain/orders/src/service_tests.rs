@@ -94,12 +94,47 @@ fn lookup(catalog: Vec<Product>) -> MockProductLookup {
 /// An order repository that places orders as id 1 and remembers the reservation it got.
 fn placing(reserved: Arc<Mutex<Option<Reservation>>>) -> MockOrderRepository {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().returning(move |new, reservation, _| {
         *reserved.lock().unwrap() = Some(reservation);
         Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) })
     });
     orders
+}
+
+/// Notices that write down what they were told.
+#[derive(Default)]
+struct Told(Mutex<Vec<String>>);
+
+impl Told {
+    fn note(&self, what: String) -> shared::Published<'_> {
+        self.0.lock().unwrap().push(what);
+        Box::pin(async {})
+    }
+
+    fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl catalog::StockNotices for Told {
+    fn stock_changed(&self) -> shared::Published<'_> {
+        self.note("stock".into())
+    }
+}
+
+impl OrderNotices for Told {
+    fn order_changed(&self, id: OrderId, step: OrderStep) -> shared::Published<'_> {
+        self.note(format!("order {id} {}", step.as_str()))
+    }
+
+    fn payment_changed(
+        &self,
+        id: OrderId,
+        step: OrderStep,
+        provider: Option<PaymentProvider>,
+    ) -> shared::Published<'_> {
+        self.note(format!("payment {id} {} {provider:?}", step.as_str()))
+    }
 }
 
 type TestCheckout =
@@ -156,7 +191,6 @@ async fn an_order_is_priced_from_the_database_and_its_finite_stock_reserved() {
 #[tokio::test]
 async fn a_client_total_off_by_more_than_a_cent_gets_the_fresh_cart_and_reserves_nothing() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(5))]));
     let result = service
@@ -187,7 +221,6 @@ async fn a_client_total_one_cent_off_is_accepted() {
 #[tokio::test]
 async fn unknown_and_archived_products_are_refused() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let archived = Product {
         archived: true,
@@ -216,7 +249,6 @@ async fn unknown_and_archived_products_are_refused() {
 #[tokio::test]
 async fn short_stock_is_refused_with_the_spec_messages_before_anything_is_reserved() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let catalog = vec![
         product(1, "1.00", Stock::Finite(0)),
@@ -240,7 +272,6 @@ async fn short_stock_is_refused_with_the_spec_messages_before_anything_is_reserv
 #[tokio::test]
 async fn when_another_order_takes_the_stock_first_the_fresh_stock_is_reported() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .times(1)
@@ -290,7 +321,6 @@ async fn a_bundle_loads_and_reserves_its_components() {
 #[tokio::test]
 async fn a_bundle_whose_component_is_short_cannot_be_bought() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let bundle = Product {
         related_ids: vec![ProductId::new(1)],
@@ -322,7 +352,6 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
     };
     for (wanted, total, refused) in [(1, dec!(1), "Pet 1"), (10, dec!(5), "Pet 10")] {
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_place().never();
         let service = checkout(orders, lookup(vec![drop.clone(), bundle.clone()]));
         let result = service
@@ -343,7 +372,6 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
         ..drop
     };
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(|new, _, _| {
@@ -363,7 +391,6 @@ async fn a_drop_before_its_release_is_refused_and_so_is_a_bundle_holding_it() {
         .unwrap();
     // more than the cap in one order is refused before the store is asked
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, lookup(vec![released]));
     let result = service
@@ -393,7 +420,6 @@ async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() 
     // one drop alone and one inside the bundle: two units of the drop, within its cap of 2; the
     // order pays within the drop's window and its bundle line keeps the bundle's parts
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(|new, _, _| {
@@ -416,7 +442,6 @@ async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() 
         .unwrap();
     // the bundle alone, its drop released long ago: still the drop's window and cap
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(|new, _, _| {
@@ -432,7 +457,6 @@ async fn a_drop_inside_a_bundle_counts_against_its_cap_and_its_payment_window() 
         .unwrap();
     // three bundles are three of the drop: over its cap in this one order
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, lookup(catalog));
     let result = service
@@ -544,7 +568,6 @@ async fn a_promo_code_that_no_longer_applies_refuses_the_checkout_with_its_reaso
         (Some(promo_usage(None, 1, true)), Rejection::AlreadyUsed),
     ] {
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_place().never();
         let service = Checkout::new(
             orders,
@@ -624,7 +647,6 @@ fn stored(status: OrderStatus) -> Order {
 
 fn stored_as(status: OrderStatus) -> MockOrderRepository {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_order()
         .with(eq(OrderId::new(7)))
@@ -657,12 +679,18 @@ async fn a_confirmed_payment_marks_the_pending_order_paid_with_its_event() {
         .with(eq(OrderId::new(7)), eq(now()), eq(Some(event())), eq(None))
         .times(1)
         .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
-    let service = checkout(orders, MockProductLookup::new());
+    let told = Arc::new(Told::default());
+    let service = checkout(orders, MockProductLookup::new()).with_notices(told.clone());
     let Confirmation::Paid(order) = service.confirm_paid(notice("cs_test_1")).await.unwrap() else {
         panic!("expected the order to be paid");
     };
     assert_eq!(order.status(), OrderStatus::Paid);
     assert_eq!(order.paid_at(), Some(now()));
+    assert_eq!(
+        told.all(),
+        ["stock", "payment 7 paid Some(Stripe)"],
+        "the sale reaches the product list, then the order's step and the payment metric, once"
+    );
 }
 
 #[tokio::test]
@@ -705,11 +733,13 @@ async fn a_replayed_event_changes_nothing() {
     orders
         .expect_mark_paid()
         .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Replayed) }));
-    let service = checkout(orders, MockProductLookup::new());
+    let told = Arc::new(Told::default());
+    let service = checkout(orders, MockProductLookup::new()).with_notices(told.clone());
     assert_eq!(
         service.confirm_paid(notice("cs_test_1")).await.unwrap(),
         Confirmation::Replayed
     );
+    assert!(told.all().is_empty(), "a replayed event tells no one");
 }
 
 #[tokio::test]
@@ -803,7 +833,6 @@ async fn a_late_payment_that_cannot_be_recorded_is_an_error_the_provider_retries
 #[tokio::test]
 async fn an_unknown_order_is_not_found() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_order()
         .returning(|id| Box::pin(async move { Err(OrderError::NotFound(id)) }));
@@ -827,11 +856,13 @@ async fn an_expired_session_expires_the_pending_order_and_releases_its_stock() {
         )
         .times(1)
         .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
-    let service = checkout(orders, MockProductLookup::new());
+    let told = Arc::new(Told::default());
+    let service = checkout(orders, MockProductLookup::new()).with_notices(told.clone());
     let Release::Released(order) = service.expire(notice("cs_test_1")).await.unwrap() else {
         panic!("expected the order to be released");
     };
     assert_eq!(order.status(), OrderStatus::Expired);
+    assert_eq!(told.all(), ["stock", "payment 7 expired Some(Stripe)"]);
 }
 
 #[tokio::test]
@@ -880,7 +911,6 @@ async fn a_cancel_racing_a_payment_is_refused() {
 #[tokio::test]
 async fn the_sweeper_finds_orders_pending_past_the_window_and_its_grace() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_pending_past_deadline()
         .with(eq(now() - Duration::minutes(35)), eq(now()))
@@ -930,7 +960,6 @@ async fn an_order_held_for_review_is_neither_cancelled_nor_expired() {
     let mut held = stored(OrderStatus::Pending);
     held.review = Some("PayPal capture pending".into());
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_order().returning(move |_| {
         let held = held.clone();
         Box::pin(async move { Ok(held) })
@@ -952,7 +981,6 @@ async fn a_cart_over_the_line_cap_is_refused_before_anything_is_read() {
     let mut products = MockProductLookup::new();
     products.expect_products().never();
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let service = checkout(orders, products).with_limits(CheckoutLimits {
         max_lines: 3,
@@ -976,7 +1004,6 @@ async fn the_caps_go_to_the_store_and_a_full_one_says_when_it_frees_up() {
         ..CheckoutLimits::default()
     };
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .withf(move |_, _, caps| *caps == limits.pending)
@@ -1010,7 +1037,6 @@ async fn the_caps_go_to_the_store_and_a_full_one_says_when_it_frees_up() {
 #[tokio::test]
 async fn a_promo_claim_the_store_refuses_is_the_promo_reason() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .returning(|_, _, _| Box::pin(async { Err(PlaceError::Promo(Rejection::UsedUp)) }));
@@ -1050,7 +1076,6 @@ impl crate::StockHint for SoldOutOne {
 #[tokio::test]
 async fn what_the_hint_knows_as_sold_out_is_refused_without_reading_the_database() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let mut products = MockProductLookup::new();
     products.expect_products().never();
@@ -1100,7 +1125,6 @@ impl crate::StockHint for SellsOutAfter {
 #[tokio::test]
 async fn a_sale_made_while_the_request_waited_for_its_turn_refuses_it_before_any_read() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders.expect_place().never();
     let mut products = MockProductLookup::new();
     products.expect_products().never();
@@ -1155,7 +1179,6 @@ impl crate::StockHint for Arc<Learning> {
 #[tokio::test]
 async fn a_sale_the_database_refuses_teaches_the_hint_what_it_read_afterwards() {
     let mut orders = MockOrderRepository::new();
-    orders.expect_stock_taken().returning(|| Box::pin(async {}));
     orders
         .expect_place()
         .returning(|_, _, _| Box::pin(async { Err(PlaceError::OutOfStock(ProductId::new(1))) }));
@@ -1326,7 +1349,6 @@ mod payment {
             },
         );
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         let lookups = Arc::new(Mutex::new(0));
         orders.expect_keyed_order().returning(move |_, since| {
             assert_eq!(since, now() - Duration::hours(24));
@@ -1366,7 +1388,6 @@ mod payment {
     #[tokio::test]
     async fn a_key_found_with_another_request_is_refused_before_anything_is_placed() {
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_keyed_order().returning(|_, _| {
             Box::pin(async {
                 Ok(Some(crate::KeyedOrder {
@@ -1392,7 +1413,6 @@ mod payment {
     fn placing_order_one() -> MockOrderRepository {
         let placed = Arc::new(Mutex::new(None));
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         let keep = placed.clone();
         orders.expect_place().returning(move |new, _, _| {
             let order = Order::placed(OrderId::new(1), new);
@@ -1508,7 +1528,6 @@ mod payment {
     #[tokio::test]
     async fn a_refused_cart_opens_no_page() {
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_place().never();
         let mut gateway = MockPaymentGateway::new();
         gateway.expect_create_checkout().never();
@@ -1523,7 +1542,6 @@ mod payment {
 
     fn paypal_order(status: OrderStatus) -> MockOrderRepository {
         let mut orders = MockOrderRepository::new();
-        orders.expect_stock_taken().returning(|| Box::pin(async {}));
         orders.expect_order().returning(move |_| {
             let mut order = stored(status);
             order.payment.provider = PaymentProvider::Paypal;
@@ -1703,14 +1721,32 @@ async fn a_placement_lets_the_next_one_go_before_the_product_list_catches_up() {
         placed.send_modify(|count| *count += 1);
         Box::pin(async move { Ok(Order::placed(OrderId::new(1), new)) })
     });
-    orders.expect_stock_taken().returning(move || {
-        let mut watch = watch.clone();
-        Box::pin(async move {
-            let _ = watch.wait_for(|count| *count >= everyone).await;
-        })
-    });
+    /// Refreshes the list once everyone has reached the database.
+    struct Refresh(tokio::sync::watch::Receiver<usize>, usize);
+    impl catalog::StockNotices for Refresh {
+        fn stock_changed(&self) -> shared::Published<'_> {
+            let (mut watch, everyone) = (self.0.clone(), self.1);
+            Box::pin(async move {
+                let _ = watch.wait_for(|count| *count >= everyone).await;
+            })
+        }
+    }
+    impl OrderNotices for Refresh {
+        fn order_changed(&self, _: OrderId, _: OrderStep) -> shared::Published<'_> {
+            Box::pin(async {})
+        }
+        fn payment_changed(
+            &self,
+            _: OrderId,
+            _: OrderStep,
+            _: Option<PaymentProvider>,
+        ) -> shared::Published<'_> {
+            Box::pin(async {})
+        }
+    }
     let service = checkout(orders, lookup(vec![product(1, "4.99", Stock::Finite(100))]))
-        .with_stock_hint(Arc::new(Learning::default()));
+        .with_stock_hint(Arc::new(Learning::default()))
+        .with_notices(Arc::new(Refresh(watch, everyone)));
     let rush = (0..everyone).map(|_| service.place_order(request(vec![item(1, 1)], dec!(4.99))));
     let answers = tokio::time::timeout(
         std::time::Duration::from_secs(10),

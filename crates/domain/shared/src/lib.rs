@@ -38,6 +38,16 @@ pub use limits::{
 pub use links::{InvalidPrivateServerUrl, PrivateServerUrl};
 pub use user::UserId;
 
+/// What telling a change's subscribers returns (a domain's notices port, e.g.
+/// `orders::OrderNotices`): awaited, never failing (a subscriber logs its own failures, so a
+/// write that committed is never turned into a failed one).
+pub type Published<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>>;
+
+/// Tells no one: a service's notices until it is given some (each domain's notices port is
+/// implemented for it).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unheard;
+
 #[cfg(any(test, feature = "mocks"))]
 pub use clock::MockClock;
 #[cfg(any(test, feature = "mocks"))]

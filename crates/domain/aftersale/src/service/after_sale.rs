@@ -20,9 +20,12 @@
 //! (`orders::staff_alerts`), once, even when the instance stops right after the change.
 
 use orders::gateways::RefundRequest;
+use std::sync::Arc;
+
 use orders::{
-    Applied, DisputeOutcome, HoldReason, NewHold, Order, OrderError, OrderId, OrderRepository,
-    OrderStatus, PaymentProvider, PaymentProviders, ProviderEvent, TransitionError,
+    Applied, DisputeOutcome, HoldReason, NewHold, Order, OrderError, OrderId, OrderNotices,
+    OrderRepository, OrderStatus, OrderStep, PaymentProvider, PaymentProviders, ProviderEvent,
+    TransitionError,
 };
 use shared::{Actor, Clock};
 
@@ -32,12 +35,13 @@ use crate::ports::{AfterSaleRepository, PaymentRecords, PaymentRisk};
 
 /// The shop's rules after the sale, over its store, a clock, what the payment provider says of
 /// a payment's risk, and the shop's policy on risky payments.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct AfterSale<R, C, K> {
     repository: R,
     clock: C,
     risk: K,
     policy: RiskPolicy,
+    notices: Arc<dyn OrderNotices>,
 }
 
 impl<R, C, K> AfterSale<R, C, K>
@@ -52,7 +56,14 @@ where
             clock,
             risk,
             policy,
+            notices: Arc::new(shared::Unheard),
         }
+    }
+
+    /// The same service telling `notices` of each change it makes.
+    pub fn with_notices(mut self, notices: Arc<dyn OrderNotices>) -> Self {
+        self.notices = notices;
+        self
     }
 
     pub async fn order(&self, id: OrderId) -> Result<Order, OrderError> {
@@ -116,6 +127,8 @@ where
         match applied {
             Applied::Changed => {
                 tracing::info!(order = %id, "order refunded");
+                let step = OrderStep::Refunded;
+                self.notices.payment_changed(id, step, None).await;
             }
             Applied::NotPending(OrderStatus::Refunded) | Applied::Replayed => {}
             Applied::NotPending(status) => {
@@ -155,9 +168,12 @@ where
                 .await?
             {
                 tracing::info!(order = %order.id, "order partly refunded at the provider");
+                let step = OrderStep::PartlyRefunded;
+                self.notices.order_changed(order.id, step).await;
             }
             return Ok(Noticed::Unchanged);
         }
+        let provider = Some(refund.event.provider);
         match self
             .repository
             .mark_refunded(order.id, now, None, Some(refund.event), None)
@@ -165,6 +181,8 @@ where
         {
             Applied::Changed => {
                 tracing::info!(order = %order.id, "order refunded at the provider");
+                let step = OrderStep::Refunded;
+                self.notices.payment_changed(order.id, step, provider).await;
                 Ok(Noticed::Changed(Box::new(
                     self.repository.order(order.id).await?,
                 )))
@@ -197,6 +215,7 @@ where
             return Ok(Noticed::Unchanged);
         }
         let blocks = chargeback_blocks(&order, now);
+        let provider = Some(event.provider);
         match self
             .repository
             .open_dispute(order.id, now, event, reason, blocks)
@@ -204,6 +223,8 @@ where
         {
             Applied::Changed => {
                 tracing::warn!(order = %order.id, "order disputed; buyer blocked");
+                let step = OrderStep::Disputed;
+                self.notices.payment_changed(order.id, step, provider).await;
                 Ok(Noticed::Changed(Box::new(order)))
             }
             Applied::Replayed | Applied::NotPending(_) => Ok(Noticed::Unchanged),
@@ -280,6 +301,9 @@ where
             }
             Warned::Held => {
                 tracing::warn!(order = %order.id, "fraud warning: the order is on hold");
+                // the warning itself is for staff: the buyer hears only of the hold
+                let step = OrderStep::RiskHeld;
+                self.notices.order_changed(order.id, step).await;
                 if self.policy.refund_on_fraud_warning {
                     match self.refund_as(order.id, providers, None).await {
                         Ok(_) => tracing::info!(order = %order.id, "refunded at the fraud warning"),
@@ -314,12 +338,18 @@ where
         if order.status() != OrderStatus::Disputed {
             return Ok(Noticed::Unchanged);
         }
+        let provider = Some(event.provider);
         match self
             .repository
             .close_dispute(order.id, outcome, self.clock.now(), event)
             .await?
         {
             Applied::Changed => {
+                let step = match outcome {
+                    DisputeOutcome::Won => OrderStep::DisputeWon,
+                    DisputeOutcome::Lost => OrderStep::DisputeLost,
+                };
+                self.notices.payment_changed(order.id, step, provider).await;
                 let order = self.repository.order(order.id).await?;
                 tracing::info!(order = %order.id, outcome = outcome.as_str(), "dispute closed");
                 Ok(Noticed::Changed(Box::new(order)))
@@ -431,7 +461,6 @@ mod tests {
         impl OrderRepository for Repo {
             fn place(&self, order: NewOrder, reservation: Reservation, caps: PendingCaps)
                 -> impl Future<Output = Result<Order, PlaceError>> + Send;
-            fn stock_taken(&self) -> impl Future<Output = ()> + Send;
             fn attach_payment_reference(&self, id: OrderId, reference: String, url: String)
                 -> impl Future<Output = Result<(), OrderError>> + Send;
             fn keyed_order(&self, key: orders::ScopedKey, since: DateTime<Utc>)

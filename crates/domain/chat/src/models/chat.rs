@@ -245,6 +245,20 @@ pub struct ChatStamp {
     pub accepted_by: Option<UserId>,
 }
 
+impl From<&Chat> for ChatStamp {
+    fn from(chat: &Chat) -> Self {
+        let (id, session, version) = (chat.id, chat.session.clone(), chat.version);
+        let (status, accepted_by) = (chat.status, chat.accepted_by);
+        ChatStamp {
+            id,
+            session,
+            version,
+            status,
+            accepted_by,
+        }
+    }
+}
+
 /// A chat with its messages, oldest first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChatWithMessages {

@@ -5,6 +5,8 @@
 //! told (the store keeps the message with its outbox step and, for staff, an audit entry by
 //! id; server push and the Discord ticket hear of it from there).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use orders::{OrderId, OrderStatus};
 use shared::{admit, Actor, Clock, RateLimiter, Rule};
@@ -14,7 +16,7 @@ use crate::models::{
     message_limit_key, MessageSettings, MessageSide, MessageText, NewOrderMessage, OrderMessage,
     MESSAGES_BUCKET,
 };
-use crate::ports::MessageRepository;
+use crate::ports::{DeliveryNotices, MessageRepository};
 
 /// Who writes: the order's buyer, or a member of staff acting as `Actor`.
 #[derive(Debug, Clone, Copy)]
@@ -33,12 +35,13 @@ impl MessageAuthor<'_> {
 }
 
 /// The line's rules over the store, the shared rate limit counters and a clock.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct OrderMessages<R, L, C> {
     repository: R,
     limiter: L,
     clock: C,
     settings: MessageSettings,
+    notices: Arc<dyn DeliveryNotices>,
 }
 
 impl<R, L, C> OrderMessages<R, L, C>
@@ -53,7 +56,14 @@ where
             limiter,
             clock,
             settings,
+            notices: Arc::new(shared::Unheard),
         }
+    }
+
+    /// The same service telling `notices` of each message it keeps.
+    pub fn with_notices(mut self, notices: Arc<dyn DeliveryNotices>) -> Self {
+        self.notices = notices;
+        self
     }
 
     pub fn settings(&self) -> MessageSettings {
@@ -110,7 +120,10 @@ where
         };
         let since: DateTime<Utc> = self.settings.delivered_since(now);
         match self.repository.add_message(&message, since, actor).await? {
-            Some(kept) => Ok(kept),
+            Some(kept) => {
+                self.notices.message_posted(&kept).await;
+                Ok(kept)
+            }
             // the order moved on between the read and the write (refunded, disputed)
             None => {
                 let (status, _) = self.repository.message_window(order).await?;

@@ -4,21 +4,24 @@
 //! of the queue: it cannot be claimed or delivered until a super_admin releases it to the
 //! queue. Refunds go through the provider (`aftersale`).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
-use orders::{OrderError, OrderId, OrderStatus, TransitionError};
+use orders::{OrderError, OrderId, OrderStatus, OrderStep, TransitionError};
 use shared::{Actor, Clock, PrivateServerUrl, UserId};
 
 use crate::error::QueueError;
-use crate::models::{in_queue_order, QueueFilter, QueuedOrder, ReleaseReason};
-use crate::ports::DeliveryRepository;
+use crate::models::{in_queue_order, DeliveredOrder, QueueFilter, QueuedOrder, ReleaseReason};
+use crate::ports::{DeliveryNotices, DeliveryRepository};
 
 /// The queue's rules over its store and a clock.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DeliveryQueue<R, C> {
     repository: R,
     clock: C,
     no_show_minutes: u32,
     guild_id: Option<String>,
+    notices: Arc<dyn DeliveryNotices>,
 }
 
 impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
@@ -28,7 +31,22 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             clock,
             no_show_minutes: 15,
             guild_id: None,
+            notices: Arc::new(shared::Unheard),
         }
+    }
+
+    /// The same queue telling `notices` of each change it makes.
+    pub fn with_notices(mut self, notices: Arc<dyn DeliveryNotices>) -> Self {
+        self.notices = notices;
+        self
+    }
+
+    /// Tells of order `id`'s `step` when the write `changed` it; answers `changed`.
+    async fn told(&self, id: OrderId, changed: bool, step: OrderStep) -> bool {
+        if changed {
+            self.notices.order_changed(id, step).await;
+        }
+        changed
     }
 
     /// After how many minutes a claimed order whose buyer is not ready is a no show, and the
@@ -94,6 +112,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             .repository
             .claim(id, staff, self.clock.now(), actor)
             .await?;
+        let claimed = self.told(id, claimed, OrderStep::Claimed).await;
         let order = self.repository.queued_order(id).await?;
         if claimed {
             return Ok(order);
@@ -123,6 +142,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             .repository
             .release(id, staff, reason.as_str().to_owned(), actor)
             .await?;
+        let released = self.told(id, released, OrderStep::Released).await;
         let order = self.repository.queued_order(id).await?;
         match (&order.claimed_by, released) {
             (_, true) | (None, false) => Ok(order),
@@ -140,11 +160,8 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         let claimed_before = now - chrono::Duration::minutes(i64::from(self.no_show_minutes));
         let mut marked = 0;
         for id in self.repository.due_no_shows(claimed_before).await? {
-            if self
-                .repository
-                .mark_no_show(id, claimed_before, now)
-                .await?
-            {
+            let marked_now = self.repository.mark_no_show(id, claimed_before, now);
+            if self.told(id, marked_now.await?, OrderStep::NoShow).await {
                 tracing::info!(order = %id, "the buyer's time to join is up");
                 marked += 1;
             }
@@ -171,8 +188,20 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             .repository
             .deliver(id, staff, proof, now, actor)
             .await?;
+        let delivered = self.told(id, delivered, OrderStep::Delivered).await;
         let order = self.repository.queued_order(id).await?;
         if delivered {
+            if let (Some(paid_at), Some(delivered_at)) = (order.paid_at, order.delivered_at) {
+                let (claimed_at, staff_name) = (order.claimed_at, None);
+                self.notices
+                    .delivered(&DeliveredOrder {
+                        paid_at,
+                        claimed_at,
+                        delivered_at,
+                        staff_name,
+                    })
+                    .await;
+            }
             return Ok(order);
         }
         Err(match (&order.claimed_by, order.status) {
@@ -193,11 +222,8 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
     /// while the order is paid and claimed (the claim shows them the server to join).
     #[tracing::instrument(skip(self, from))]
     pub async fn buyer_ready(&self, id: OrderId, from: Option<String>) -> Result<(), QueueError> {
-        if self
-            .repository
-            .mark_ready(id, self.clock.now(), from)
-            .await?
-        {
+        let ready = self.repository.mark_ready(id, self.clock.now(), from);
+        if self.told(id, ready.await?, OrderStep::Ready).await {
             return Ok(());
         }
         let order = self.repository.queued_order(id).await?;
@@ -226,11 +252,8 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         id: OrderId,
         from: Option<String>,
     ) -> Result<(), QueueError> {
-        if self
-            .repository
-            .mark_received(id, self.clock.now(), from)
-            .await?
-        {
+        let received = self.repository.mark_received(id, self.clock.now(), from);
+        if self.told(id, received.await?, OrderStep::Received).await {
             return Ok(());
         }
         let order = self.repository.queued_order(id).await?;
@@ -253,6 +276,7 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             .repository
             .release_hold(id, self.clock.now(), actor)
             .await?;
+        let released = self.told(id, released, OrderStep::HoldReleased).await;
         let order = self.repository.queued_order(id).await?;
         if released {
             tracing::info!(order = %id, "risk hold released: the order is back in the queue");
@@ -329,6 +353,73 @@ mod tests {
             Box::pin(async move { Ok(current) })
         });
         DeliveryQueue::new(repo, FixedClock(now()))
+    }
+
+    /// Notices that write down what they were told.
+    #[derive(Default)]
+    struct Told(std::sync::Mutex<Vec<String>>);
+
+    impl Told {
+        fn note(&self, what: String) -> shared::Published<'_> {
+            self.0.lock().unwrap().push(what);
+            Box::pin(async {})
+        }
+    }
+
+    impl orders::StockNotices for Told {
+        fn stock_changed(&self) -> shared::Published<'_> {
+            self.note("stock".into())
+        }
+    }
+
+    impl orders::OrderNotices for Told {
+        fn order_changed(&self, id: OrderId, step: OrderStep) -> shared::Published<'_> {
+            self.note(format!("order {id} {}", step.as_str()))
+        }
+
+        fn payment_changed(
+            &self,
+            id: OrderId,
+            step: OrderStep,
+            _: Option<orders::PaymentProvider>,
+        ) -> shared::Published<'_> {
+            self.note(format!("payment {id} {}", step.as_str()))
+        }
+    }
+
+    impl DeliveryNotices for Told {
+        fn delivered<'a>(&'a self, order: &'a DeliveredOrder) -> shared::Published<'a> {
+            self.note(format!("delivered at {}", order.delivered_at))
+        }
+
+        fn message_posted<'a>(&'a self, _: &'a crate::OrderMessage) -> shared::Published<'a> {
+            self.note("message".into())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_delivery_tells_its_step_and_its_times_once_and_a_refused_one_nothing() {
+        let mut delivered = order(OrderStatus::Delivered, Some((UserId::new(1), "Bob")));
+        delivered.delivered_at = Some(now());
+        let told = Arc::new(Told::default());
+        let queue = queue_with(true, delivered).with_notices(told.clone());
+        let id = OrderId::new(7);
+        queue
+            .deliver(id, UserId::new(1), None, &staff())
+            .await
+            .unwrap();
+        let refused = queue_with(false, order(OrderStatus::Paid, None)).with_notices(told.clone());
+        assert!(refused
+            .deliver(id, UserId::new(1), None, &staff())
+            .await
+            .is_err());
+        assert_eq!(
+            *told.0.lock().unwrap(),
+            [
+                format!("order {id} delivered"),
+                format!("delivered at {}", now())
+            ]
+        );
     }
 
     #[tokio::test]

@@ -25,6 +25,34 @@ pub struct PendingCaps {
     pub per_address: u32,
 }
 
+/// A holder's pending orders besides the one being placed: how many, and when the oldest of
+/// them was placed.
+pub type PendingCount = (u64, Option<DateTime<Utc>>);
+
+impl PendingCaps {
+    /// The first of a placement's holders (its Discord account, browser session and client
+    /// address, in that order) whose other pending orders, `counts` (read under the holders'
+    /// locks, in the placement's transaction), already reach its cap; the cap frees up with
+    /// its oldest order (`placed_at` when the count knows none).
+    pub fn reached(
+        &self,
+        counts: [PendingCount; 3],
+        placed_at: DateTime<Utc>,
+    ) -> Option<PendingCapReached> {
+        let caps = [
+            (HeldBy::Account, self.per_account),
+            (HeldBy::Session, self.per_session),
+            (HeldBy::Address, self.per_address),
+        ];
+        let ((by, max), (_, oldest)) = caps
+            .into_iter()
+            .zip(counts)
+            .find(|((_, max), (count, _))| *count >= u64::from(*max))?;
+        let oldest = oldest.unwrap_or(placed_at);
+        Some(PendingCapReached { by, max, oldest })
+    }
+}
+
 /// Which of an order's holders is at its cap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeldBy {
@@ -185,4 +213,65 @@ impl Default for CheckoutLimits {
 /// sweeper expires it), at least one second.
 pub fn frees_up_in(placed: DateTime<Utc>, now: DateTime<Utc>, lifetime: Duration) -> Duration {
     (placed + lifetime - now).max(Duration::seconds(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(minute: i64) -> DateTime<Utc> {
+        DateTime::<Utc>::UNIX_EPOCH + Duration::minutes(minute)
+    }
+
+    const CAPS: PendingCaps = PendingCaps {
+        per_account: 2,
+        per_session: 3,
+        per_address: 5,
+    };
+
+    #[test]
+    fn a_holder_below_its_cap_places_another_order() {
+        let counts = [(1, Some(at(1))), (2, Some(at(2))), (4, Some(at(3)))];
+        assert_eq!(CAPS.reached(counts, at(9)), None);
+        assert_eq!(CAPS.reached([(0, None); 3], at(9)), None);
+    }
+
+    #[test]
+    fn the_first_holder_at_its_cap_is_named_with_its_oldest_order() {
+        let counts = [(1, Some(at(1))), (3, Some(at(2))), (5, Some(at(3)))];
+        assert_eq!(
+            CAPS.reached(counts, at(9)),
+            Some(PendingCapReached {
+                by: HeldBy::Session,
+                max: 3,
+                oldest: at(2)
+            })
+        );
+        let counts = [(2, Some(at(4))), (3, Some(at(2))), (0, None)];
+        let reached = CAPS
+            .reached(counts, at(9))
+            .map(|reached| (reached.by, reached.oldest));
+        assert_eq!(
+            reached,
+            Some((HeldBy::Account, at(4))),
+            "the account is asked first"
+        );
+    }
+
+    #[test]
+    fn a_cap_of_none_refuses_every_order_and_frees_up_from_the_placement() {
+        let caps = PendingCaps {
+            per_address: 0,
+            ..CAPS
+        };
+        let reached = caps.reached([(0, None); 3], at(9));
+        assert_eq!(
+            reached,
+            Some(PendingCapReached {
+                by: HeldBy::Address,
+                max: 0,
+                oldest: at(9)
+            })
+        );
+    }
 }

@@ -16,7 +16,7 @@ pub use guild_access::{AccessToken, GuildAccess};
 pub use hold::{HoldReason, NewHold, RiskHold};
 pub use limits::{
     frees_up_in, AccountCap, AccountCapReached, CapHolder, CheckoutLimits, DropHolders,
-    DropHolding, HeldBy, HeldUnits, OrderHolder, PendingCapReached, PendingCaps,
+    DropHolding, HeldBy, HeldUnits, OrderHolder, PendingCapReached, PendingCaps, PendingCount,
 };
 pub use order::{
     Amounts, Dispute, DisputeOutcome, KeyedOrder, NewOrder, Order, OrderId, OrderLine, OrderPromo,
