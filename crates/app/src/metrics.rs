@@ -146,16 +146,11 @@ impl ShopMetrics {
         }
         let registry = Registry::new();
         let labels = ["method", "route", "status"];
-        let requests = registered(
-            &registry,
-            IntCounterVec::new(
-                Opts::new(
-                    "shop_http_requests_total",
-                    "HTTP requests answered, by method, route pattern and status",
-                ),
-                &labels,
-            )?,
-        )?;
+        let requests = Opts::new(
+            "shop_http_requests_total",
+            "HTTP requests answered, by method, route pattern and status",
+        );
+        let requests = registered(&registry, IntCounterVec::new(requests, &labels)?)?;
         let latency = HistogramOpts::new(
             "shop_http_request_duration_seconds",
             "Time to answer an HTTP request, by method, route pattern and status",
@@ -175,24 +170,17 @@ impl ShopMetrics {
              (stripe, paypal, dev) and outcome (paid, paid_after_expiry, cancelled, expired, \
              refunded, disputed, dispute_won, dispute_lost)",
         );
-        let payments = registered(
-            &registry,
-            IntCounterVec::new(payments, &["provider", "outcome"])?,
-        )?;
+        let labels = ["provider", "outcome"];
+        let payments = registered(&registry, IntCounterVec::new(payments, &labels)?)?;
         for provider in orders::PaymentProvider::ALL.map(|provider| provider.as_str()) {
             for outcome in PAYMENT_OUTCOMES {
                 payments.with_label_values(&[provider, outcome]);
             }
         }
         let help = "The version and commit of the running binary (always 1)";
+        let labels = ["version", "commit"];
         let version = [env!("CARGO_PKG_VERSION"), BUILD_COMMIT];
-        gauges(
-            &registry,
-            "shop_build_info",
-            help,
-            ["version", "commit"],
-            [(version, 1)],
-        )?;
+        gauges(&registry, "shop_build_info", help, labels, [(version, 1)])?;
         #[cfg(target_os = "linux")]
         registry.register(Box::new(
             prometheus::process_collector::ProcessCollector::for_self(),
@@ -309,7 +297,7 @@ impl ShopMetrics {
     }
 
     /// The database's numbers, every instance's: orders, holds, disputes, reservations, the
-    /// delivery queue, live chats waiting and the jobs waiting or given up.
+    /// delivery queue and live chats waiting, and the jobs (`job_numbers`).
     fn shop_numbers(
         &self,
         registry: &Registry,
@@ -375,26 +363,10 @@ impl ShopMetrics {
         ] {
             gauges(registry, name, help, [], [([], value)])?;
         }
-        let zeros = JOB_KINDS
-            .iter()
-            .flat_map(|kind| JOB_STATES.map(|state| ([*kind, state], 0)));
-        let found = jobs
-            .iter()
-            .map(|job| ([job.kind.as_str(), job.state.as_str()], job.count));
-        let help = "Jobs not sent yet or given up, in the database (every instance's), by kind \
-                    (mail: the buyer's mail; staff, ticket: the outbox's Discord channels) and \
-                    state (queued: not tried yet; retrying: failed and due again; failed: given up)";
-        gauges(
-            registry,
-            "shop_jobs",
-            help,
-            ["kind", "state"],
-            zeros.chain(found),
-        )
+        job_numbers(registry, jobs)
     }
 
-    /// This instance's numbers: its pool, its open event streams, what failed on it and its
-    /// loops' rounds.
+    /// This instance's numbers: its pool and its open event streams, and its `failures`.
     fn instance_numbers(
         &self,
         registry: &Registry,
@@ -427,6 +399,11 @@ impl ShopMetrics {
         let open = i64::try_from(streams).unwrap_or(i64::MAX);
         gauges(registry, "shop_event_streams", help, [], [([], open)])?;
 
+        self.failures(registry)
+    }
+
+    /// What failed on this instance (webhooks, mail, Discord) and its loops' rounds.
+    fn failures(&self, registry: &Registry) -> anyhow::Result<()> {
         let notifier = self.notifier.failures();
         let help = "Webhook failures on this instance: incoming Stripe deliveries refused; \
                     outgoing staff notifications retried, given up or dropped";
@@ -497,6 +474,21 @@ fn registered<T: prometheus::core::Collector + Clone + 'static>(
 ) -> anyhow::Result<T> {
     registry.register(Box::new(metric.clone()))?;
     Ok(metric)
+}
+
+/// The jobs waiting or given up, in the database, every kind and state listed.
+fn job_numbers(registry: &Registry, jobs: &[store::JobCount]) -> anyhow::Result<()> {
+    let zeros = JOB_KINDS
+        .iter()
+        .flat_map(|kind| JOB_STATES.map(|state| ([*kind, state], 0)));
+    let found = jobs
+        .iter()
+        .map(|job| ([job.kind.as_str(), job.state.as_str()], job.count));
+    let help = "Jobs not sent yet or given up, in the database (every instance's), by kind \
+                (mail: the buyer's mail; staff, ticket: the outbox's Discord channels) and \
+                state (queued: not tried yet; retrying: failed and due again; failed: given up)";
+    let labels = ["kind", "state"];
+    gauges(registry, "shop_jobs", help, labels, zeros.chain(found))
 }
 
 /// Registers a family of gauges, one per label set, set to its values in order (so a set listed

@@ -146,7 +146,9 @@ pub async fn login(
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
     let email = required(&mut errors, "email", &body.email, Email::parse);
-    required(&mut errors, "password", &body.password, |_| Ok::<_, Infallible>(()));
+    required(&mut errors, "password", &body.password, |_| {
+        Ok::<_, Infallible>(())
+    });
     let email = errors.finish_with(|| email)?;
     let user = accounts
         .login(&email, &body.password, &client_key(&request))
