@@ -8,7 +8,7 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from architecture import check_routes_reach_no_store, clock_reads, module_circles
+from architecture import check_routes_reach_no_store, clock_reads, long_functions, module_circles
 
 
 class ModuleCircles(unittest.TestCase):
@@ -206,3 +206,25 @@ class RoutesReachNoStore(unittest.TestCase):
         self.assertEqual(len(found), 2, found)
         self.assertTrue(any(problem.endswith("orders.rs:2") for problem in found), found)
         self.assertTrue(any(problem.endswith("media.rs:1") for problem in found), found)
+
+
+class NoLongFunction(unittest.TestCase):
+    def test_a_function_over_80_lines_of_code_is_found_in_production_code_only(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        src = Path(folder.name) / "src"
+        src.mkdir()
+
+        def code(lines: int) -> str:
+            # blank lines and comments do not count
+            return "    let x = 1;\n\n    // a comment\n" * lines
+
+        # with its `fn` line and its closing brace: 80 lines, then 81, then 202 in a test
+        (src / "lib.rs").write_text(
+            "pub trait Port {\n    fn declared(&self);\n}\n"
+            f"pub fn at_the_limit() {{\n{code(78)}}}\n"
+            f"pub fn over_it() {{\n{code(79)}}}\n"
+            f"#[cfg(test)]\nmod tests {{\n    fn long_test() {{\n{code(200)}    }}\n}}\n"
+        )
+        found = [(file.name, name, lines) for file, _, name, lines in long_functions(src)]
+        self.assertEqual(found, [("lib.rs", "over_it", 81)])

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use accounts::UserId;
 use assistant::{OpenAiSettings, ShopAssistant, ShopFacts};
 use chat::{
-    Answer, Asker, Assistant, Chat, ChatMessage, ChatVersions, MessageText, RandomIds, Retention,
-    Side, StaffAlerts,
+    Answer, Asker, Assistant, Chat, ChatId, ChatMessage, ChatVersions, MessageText, RandomIds,
+    Retention, Side, StaffAlerts,
 };
 use discord::{ChatAlerts, StaffNotifier};
 use secrecy::ExposeSecret;
@@ -150,6 +150,14 @@ pub fn remote_assistant(settings: &AssistantSettings) -> Option<OpenAiSettings> 
 }
 
 impl HelpChat {
+    /// Awaits a change to chat `id`, then drops the chat's cached answers whether the change
+    /// worked or not (the next poll reads the store again).
+    pub async fn changing<T>(&self, id: ChatId, change: impl std::future::Future<Output = T>) -> T {
+        let outcome = change.await;
+        self.versions.changed(id);
+        outcome
+    }
+
     /// `notifier` is the app's one staff notifier, shared with checkout; `notices` hears of
     /// each chat's change, and its tracking measures the delivery promise the assistant states.
     pub fn build(

@@ -146,59 +146,41 @@ impl ShopMetrics {
         }
         let registry = Registry::new();
         let labels = ["method", "route", "status"];
-        let requests = IntCounterVec::new(
-            Opts::new(
-                "shop_http_requests_total",
-                "HTTP requests answered, by method, route pattern and status",
-            ),
-            &labels,
-        )?;
-        let latency = HistogramVec::new(
-            HistogramOpts::new(
-                "shop_http_request_duration_seconds",
-                "Time to answer an HTTP request, by method, route pattern and status",
-            )
-            .buckets(LATENCY_BUCKETS.to_vec()),
-            &labels,
-        )?;
-        let delivery = HistogramVec::new(
-            HistogramOpts::new(
-                "shop_delivery_seconds",
-                "Delivery times of the orders delivered, by step (paid_to_claimed, \
-                 claimed_to_delivered, paid_to_delivered)",
-            )
-            .buckets(DELIVERY_BUCKETS.to_vec()),
-            &["step"],
-        )?;
-        registry.register(Box::new(requests.clone()))?;
-        registry.register(Box::new(latency.clone()))?;
-        registry.register(Box::new(delivery.clone()))?;
-        let payments = IntCounterVec::new(
-            Opts::new(
-                "shop_payments_total",
-                "Changes of orders' payments this instance applied, by the order's provider \
-                 (stripe, paypal, dev) and outcome (paid, paid_after_expiry, cancelled, expired, \
-                 refunded, disputed, dispute_won, dispute_lost)",
-            ),
-            &["provider", "outcome"],
-        )?;
+        let requests = Opts::new(
+            "shop_http_requests_total",
+            "HTTP requests answered, by method, route pattern and status",
+        );
+        let requests = registered(&registry, IntCounterVec::new(requests, &labels)?)?;
+        let latency = HistogramOpts::new(
+            "shop_http_request_duration_seconds",
+            "Time to answer an HTTP request, by method, route pattern and status",
+        );
+        let latency = HistogramVec::new(latency.buckets(LATENCY_BUCKETS.to_vec()), &labels)?;
+        let latency = registered(&registry, latency)?;
+        let delivery = HistogramOpts::new(
+            "shop_delivery_seconds",
+            "Delivery times of the orders delivered, by step (paid_to_claimed, \
+             claimed_to_delivered, paid_to_delivered)",
+        );
+        let delivery = HistogramVec::new(delivery.buckets(DELIVERY_BUCKETS.to_vec()), &["step"])?;
+        let delivery = registered(&registry, delivery)?;
+        let payments = Opts::new(
+            "shop_payments_total",
+            "Changes of orders' payments this instance applied, by the order's provider \
+             (stripe, paypal, dev) and outcome (paid, paid_after_expiry, cancelled, expired, \
+             refunded, disputed, dispute_won, dispute_lost)",
+        );
+        let labels = ["provider", "outcome"];
+        let payments = registered(&registry, IntCounterVec::new(payments, &labels)?)?;
         for provider in orders::PaymentProvider::ALL.map(|provider| provider.as_str()) {
             for outcome in PAYMENT_OUTCOMES {
                 payments.with_label_values(&[provider, outcome]);
             }
         }
-        registry.register(Box::new(payments.clone()))?;
-        let build = IntGaugeVec::new(
-            Opts::new(
-                "shop_build_info",
-                "The version and commit of the running binary (always 1)",
-            ),
-            &["version", "commit"],
-        )?;
-        build
-            .with_label_values(&[env!("CARGO_PKG_VERSION"), BUILD_COMMIT])
-            .set(1);
-        registry.register(Box::new(build))?;
+        let help = "The version and commit of the running binary (always 1)";
+        let labels = ["version", "commit"];
+        let version = [env!("CARGO_PKG_VERSION"), BUILD_COMMIT];
+        gauges(&registry, "shop_build_info", help, labels, [(version, 1)])?;
         #[cfg(target_os = "linux")]
         registry.register(Box::new(
             prometheus::process_collector::ProcessCollector::for_self(),
@@ -302,10 +284,10 @@ impl ShopMetrics {
     async fn render(&self, store: &Store, streams: usize) -> anyhow::Result<String> {
         let counts = store.shop_counts().await?;
         let jobs = store.job_counts().await?;
-        let now = self.registry.gather();
-        let fresh = self.snapshot(&counts, store)?;
-        self.operations(&fresh, &jobs, streams)?;
-        let mut families = now;
+        let mut families = self.registry.gather();
+        let fresh = Registry::new();
+        self.shop_numbers(&fresh, &counts, &jobs)?;
+        self.instance_numbers(&fresh, store, streams)?;
         families.extend(fresh.gather());
         let mut out = Vec::new();
         TextEncoder::new()
@@ -314,217 +296,245 @@ impl ShopMetrics {
         String::from_utf8(out).context("the metrics are not UTF-8")
     }
 
-    /// A registry of this scrape's values.
-    fn snapshot(&self, counts: &ShopCounts, store: &Store) -> anyhow::Result<Registry> {
-        let registry = Registry::new();
-        let orders = IntGaugeVec::new(
-            Opts::new("shop_orders", "Orders in the database, by status"),
-            &["status"],
-        )?;
-        for status in orders::OrderStatus::ALL {
-            orders.with_label_values(&[status.as_str()]).set(0);
-        }
-        for (status, n) in &counts.orders_by_status {
-            orders.with_label_values(&[status.as_str()]).set(*n);
-        }
-        registry.register(Box::new(orders))?;
-        let held = IntGaugeVec::new(
-            Opts::new(
-                "shop_orders_held",
-                "Paid orders on a risk hold, out of the delivery queue, by reason",
-            ),
-            &["reason"],
-        )?;
-        for reason in orders::HoldReason::ALL {
-            held.with_label_values(&[reason.as_str()]).set(0);
-        }
-        for (reason, n) in &counts.held {
-            held.with_label_values(&[reason.as_str()]).set(*n);
-        }
-        registry.register(Box::new(held))?;
-        let disputes = IntCounterVec::new(
-            Opts::new(
-                "shop_disputes_total",
-                "Disputes of payments, by the bank's reason and outcome (won, lost, pending)",
-            ),
-            &["reason", "outcome"],
-        )?;
-        for (reason, outcome, n) in &counts.disputes {
-            disputes
-                .with_label_values(&[reason.as_str(), outcome.as_str()])
-                .inc_by(u64::try_from(*n).unwrap_or(0));
-        }
-        registry.register(Box::new(disputes))?;
-
-        let gauge = |name: &str, help: &str, value: i64| -> anyhow::Result<()> {
-            let gauge = IntGauge::new(name, help)?;
-            gauge.set(value);
-            registry.register(Box::new(gauge))?;
-            Ok(())
-        };
-        gauge(
-            "shop_unpaid_reservations",
-            "Unpaid (pending) orders holding stock",
-            counts.unpaid_reservations,
-        )?;
-        gauge(
-            "shop_unpaid_reserved_units",
-            "Units of stock held by unpaid orders",
-            counts.unpaid_reserved_units,
-        )?;
-        gauge(
-            "shop_paid_orders_waiting",
-            "Paid orders waiting for delivery",
-            counts.paid_waiting,
-        )?;
-        gauge(
-            "shop_live_chats_waiting",
-            "Help chats waiting for a member of staff to accept them",
-            counts.live_chats_waiting,
-        )?;
-        gauge(
-            "shop_oldest_paid_order_waiting_seconds",
-            "Seconds the oldest paid order has waited for delivery (0 when none waits)",
-            counts.oldest_paid_at.map_or(0, |paid_at| {
-                (self.clock.now() - paid_at).num_seconds().max(0)
-            }),
-        )?;
-
-        let pool = store.pool_use();
-        let connections = IntGaugeVec::new(
-            Opts::new(
-                "shop_db_pool_connections",
-                "Database connections of this instance's pool, by state",
-            ),
-            &["state"],
-        )?;
-        connections
-            .with_label_values(&["in_use"])
-            .set(i64::from(pool.open.saturating_sub(pool.idle)));
-        connections
-            .with_label_values(&["idle"])
-            .set(i64::from(pool.idle));
-        registry.register(Box::new(connections))?;
-        gauge(
-            "shop_db_pool_max_connections",
-            "The most connections this instance's pool opens (database.max_connections)",
-            i64::from(self.pool_max),
-        )?;
-
-        let notifier = self.notifier.failures();
-        let webhooks = IntCounterVec::new(
-            Opts::new(
-                "shop_webhook_failures_total",
-                "Webhook failures on this instance: incoming Stripe deliveries refused; outgoing \
-                 staff notifications retried, given up or dropped",
-            ),
-            &["direction", "outcome"],
-        )?;
-        for (direction, outcome, n) in [
-            (
-                "incoming",
-                "refused",
-                self.webhooks_refused.load(Ordering::Relaxed),
-            ),
-            ("outgoing", "retried", notifier.retried),
-            ("outgoing", "given_up", notifier.given_up),
-            ("outgoing", "dropped", notifier.dropped),
-        ] {
-            webhooks.with_label_values(&[direction, outcome]).inc_by(n);
-        }
-        registry.register(Box::new(webhooks))?;
-        let mail = IntCounter::new(
-            "shop_mail_failures_total",
-            "Mail sends that failed on this instance; nothing is queued, the shopper is asked to \
-             try again (each is a retry)",
-        )?;
-        mail.inc_by(self.mail_failures.load(Ordering::Relaxed));
-        registry.register(Box::new(mail))?;
-        let discord = IntCounterVec::new(
-            Opts::new(
-                "shop_discord_failures_total",
-                "Discord calls for the tickets that failed on this instance, by reason \
-                 (missing_permission, unknown_member, not_found, unavailable, other), and the \
-                 buyers' joins to the shop's server given up (guild_join_missing_permission, \
-                 guild_join_invalid_token, guild_join_expired, guild_join_other)",
-            ),
-            &["reason"],
-        )?;
-        if let Some(tickets) = self.tickets.get() {
-            for (reason, n) in tickets.failures() {
-                discord.with_label_values(&[reason]).inc_by(n);
-            }
-        }
-        if let Some(joins) = self.guild_joins.get() {
-            for (reason, n) in joins.failures() {
-                discord
-                    .with_label_values(&[&format!("guild_join_{reason}")])
-                    .inc_by(n);
-            }
-        }
-        registry.register(Box::new(discord))?;
-        let rounds = IntCounterVec::new(
-            Opts::new(
-                "shop_loop_rounds_total",
-                "Rounds this instance's background loops finished, by loop (sweep, outbox, \
-                 catalog_refresh, chat_versions, chat_purge, event_purge): one that stops \
-                 growing has stopped",
-            ),
-            &["loop"],
-        )?;
-        for which in crate::rounds::Loop::ALL {
-            rounds
-                .with_label_values(&[which.as_str()])
-                .inc_by(self.rounds.count(which));
-        }
-        registry.register(Box::new(rounds))?;
-        Ok(registry)
-    }
-
-    /// Adds this scrape's operations numbers to `registry`: the jobs waiting or given up, the
-    /// open event streams, and the buyer's mail's failed attempts.
-    fn operations(
+    /// The database's numbers, every instance's: orders, holds, disputes, reservations, the
+    /// delivery queue and live chats waiting, and the jobs (`job_numbers`).
+    fn shop_numbers(
         &self,
         registry: &Registry,
+        counts: &ShopCounts,
         jobs: &[store::JobCount],
+    ) -> anyhow::Result<()> {
+        let zeros = orders::OrderStatus::ALL.map(|status| ([status.as_str()], 0));
+        let found = counts.orders_by_status.iter();
+        let values = zeros
+            .into_iter()
+            .chain(found.map(|(s, n)| ([s.as_str()], *n)));
+        let help = "Orders in the database, by status";
+        gauges(registry, "shop_orders", help, ["status"], values)?;
+        let zeros = orders::HoldReason::ALL.map(|reason| ([reason.as_str()], 0));
+        let values = zeros
+            .into_iter()
+            .chain(counts.held.iter().map(|(r, n)| ([r.as_str()], *n)));
+        let help = "Paid orders on a risk hold, out of the delivery queue, by reason";
+        gauges(registry, "shop_orders_held", help, ["reason"], values)?;
+        let help = "Disputes of payments, by the bank's reason and outcome (won, lost, pending)";
+        let values = counts.disputes.iter().map(|(reason, outcome, n)| {
+            (
+                [reason.as_str(), outcome.as_str()],
+                u64::try_from(*n).unwrap_or(0),
+            )
+        });
+        counters(
+            registry,
+            "shop_disputes_total",
+            help,
+            ["reason", "outcome"],
+            values,
+        )?;
+        let oldest = counts.oldest_paid_at.map_or(0, |paid_at| {
+            (self.clock.now() - paid_at).num_seconds().max(0)
+        });
+        for (name, help, value) in [
+            (
+                "shop_unpaid_reservations",
+                "Unpaid (pending) orders holding stock",
+                counts.unpaid_reservations,
+            ),
+            (
+                "shop_unpaid_reserved_units",
+                "Units of stock held by unpaid orders",
+                counts.unpaid_reserved_units,
+            ),
+            (
+                "shop_paid_orders_waiting",
+                "Paid orders waiting for delivery",
+                counts.paid_waiting,
+            ),
+            (
+                "shop_live_chats_waiting",
+                "Help chats waiting for a member of staff to accept them",
+                counts.live_chats_waiting,
+            ),
+            (
+                "shop_oldest_paid_order_waiting_seconds",
+                "Seconds the oldest paid order has waited for delivery (0 when none waits)",
+                oldest,
+            ),
+        ] {
+            gauges(registry, name, help, [], [([], value)])?;
+        }
+        job_numbers(registry, jobs)
+    }
+
+    /// This instance's numbers: its pool and its open event streams, and its `failures`.
+    fn instance_numbers(
+        &self,
+        registry: &Registry,
+        store: &Store,
         streams: usize,
     ) -> anyhow::Result<()> {
-        let by_state = IntGaugeVec::new(
-            Opts::new(
-                "shop_jobs",
-                "Jobs not sent yet or given up, in the database (every instance's), by kind \
-                 (mail: the buyer's mail; staff, ticket: the outbox's Discord channels) and \
-                 state (queued: not tried yet; retrying: failed and due again; failed: given up)",
-            ),
-            &["kind", "state"],
+        let pool = store.pool_use();
+        let help = "Database connections of this instance's pool, by state";
+        let values = [
+            (["in_use"], i64::from(pool.open.saturating_sub(pool.idle))),
+            (["idle"], i64::from(pool.idle)),
+        ];
+        gauges(
+            registry,
+            "shop_db_pool_connections",
+            help,
+            ["state"],
+            values,
         )?;
-        for kind in JOB_KINDS {
-            for state in JOB_STATES {
-                by_state.with_label_values(&[kind, state]).set(0);
-            }
-        }
-        for job in jobs {
-            by_state
-                .with_label_values(&[job.kind.as_str(), job.state.as_str()])
-                .set(job.count);
-        }
-        registry.register(Box::new(by_state))?;
-        let open = IntGauge::new(
-            "shop_event_streams",
-            "Server-push event streams (GET /api/events) open on this instance",
+        let help = "The most connections this instance's pool opens (database.max_connections)";
+        let max = i64::from(self.pool_max);
+        gauges(
+            registry,
+            "shop_db_pool_max_connections",
+            help,
+            [],
+            [([], max)],
         )?;
-        open.set(i64::try_from(streams).unwrap_or(i64::MAX));
-        registry.register(Box::new(open))?;
-        let buyer_mail = IntCounter::new(
-            "shop_buyer_mail_failures_total",
-            "Failed attempts at the buyer's mail (receipt, delivered, refunded) on this \
-             instance; each is tried again until mail.retry_max_attempts, then given up \
-             (shop_jobs{kind=\"mail\",state=\"failed\"})",
-        )?;
-        buyer_mail.inc_by(self.buyer_mail_failures.load(Ordering::Relaxed));
-        registry.register(Box::new(buyer_mail))?;
-        Ok(())
+        let help = "Server-push event streams (GET /api/events) open on this instance";
+        let open = i64::try_from(streams).unwrap_or(i64::MAX);
+        gauges(registry, "shop_event_streams", help, [], [([], open)])?;
+
+        self.failures(registry)
     }
+
+    /// What failed on this instance (webhooks, mail, Discord) and its loops' rounds.
+    fn failures(&self, registry: &Registry) -> anyhow::Result<()> {
+        let notifier = self.notifier.failures();
+        let help = "Webhook failures on this instance: incoming Stripe deliveries refused; \
+                    outgoing staff notifications retried, given up or dropped";
+        let refused = self.webhooks_refused.load(Ordering::Relaxed);
+        let values = [
+            (["incoming", "refused"], refused),
+            (["outgoing", "retried"], notifier.retried),
+            (["outgoing", "given_up"], notifier.given_up),
+            (["outgoing", "dropped"], notifier.dropped),
+        ];
+        counters(
+            registry,
+            "shop_webhook_failures_total",
+            help,
+            ["direction", "outcome"],
+            values,
+        )?;
+        let help = "Mail sends that failed on this instance; nothing is queued, the shopper is \
+                    asked to try again (each is a retry)";
+        let mail = self.mail_failures.load(Ordering::Relaxed);
+        counters(registry, "shop_mail_failures_total", help, [], [([], mail)])?;
+        let help = "Failed attempts at the buyer's mail (receipt, delivered, refunded) on this \
+                    instance; each is tried again until mail.retry_max_attempts, then given up \
+                    (shop_jobs{kind=\"mail\",state=\"failed\"})";
+        let mail = self.buyer_mail_failures.load(Ordering::Relaxed);
+        counters(
+            registry,
+            "shop_buyer_mail_failures_total",
+            help,
+            [],
+            [([], mail)],
+        )?;
+
+        let tickets = self
+            .tickets
+            .get()
+            .into_iter()
+            .flat_map(|tickets| tickets.failures());
+        let joins: Vec<_> = (self.guild_joins.get().into_iter())
+            .flat_map(|joins| joins.failures())
+            .map(|(reason, n)| (format!("guild_join_{reason}"), n))
+            .collect();
+        let values = tickets.map(|(reason, n)| ([reason], n));
+        let values = values.chain(joins.iter().map(|(reason, n)| ([reason.as_str()], *n)));
+        let help = "Discord calls for the tickets that failed on this instance, by reason \
+                    (missing_permission, unknown_member, not_found, unavailable, other), and the \
+                    buyers' joins to the shop's server given up (guild_join_missing_permission, \
+                    guild_join_invalid_token, guild_join_expired, guild_join_other)";
+        counters(
+            registry,
+            "shop_discord_failures_total",
+            help,
+            ["reason"],
+            values,
+        )?;
+        let help = "Rounds this instance's background loops finished, by loop (sweep, outbox, \
+                    catalog_refresh, chat_versions, chat_purge, event_purge): one that stops \
+                    growing has stopped";
+        let values =
+            crate::rounds::Loop::ALL.map(|which| ([which.as_str()], self.rounds.count(which)));
+        counters(registry, "shop_loop_rounds_total", help, ["loop"], values)
+    }
+}
+
+fn registered<T: prometheus::core::Collector + Clone + 'static>(
+    registry: &Registry,
+    metric: T,
+) -> anyhow::Result<T> {
+    registry.register(Box::new(metric.clone()))?;
+    Ok(metric)
+}
+
+/// The jobs waiting or given up, in the database, every kind and state listed.
+fn job_numbers(registry: &Registry, jobs: &[store::JobCount]) -> anyhow::Result<()> {
+    let zeros = JOB_KINDS
+        .iter()
+        .flat_map(|kind| JOB_STATES.map(|state| ([*kind, state], 0)));
+    let found = jobs
+        .iter()
+        .map(|job| ([job.kind.as_str(), job.state.as_str()], job.count));
+    let help = "Jobs not sent yet or given up, in the database (every instance's), by kind \
+                (mail: the buyer's mail; staff, ticket: the outbox's Discord channels) and \
+                state (queued: not tried yet; retrying: failed and due again; failed: given up)";
+    let labels = ["kind", "state"];
+    gauges(registry, "shop_jobs", help, labels, zeros.chain(found))
+}
+
+/// Registers a family of gauges, one per label set, set to its values in order (so a set listed
+/// at 0 first shows even when nothing was counted for it). No labels: one plain gauge.
+fn gauges<'a, const N: usize>(
+    registry: &Registry,
+    name: &str,
+    help: &str,
+    labels: [&str; N],
+    values: impl IntoIterator<Item = ([&'a str; N], i64)>,
+) -> anyhow::Result<()> {
+    if N == 0 {
+        let gauge = IntGauge::new(name, help)?;
+        values.into_iter().for_each(|(_, value)| gauge.set(value));
+        registry.register(Box::new(gauge))?;
+        return Ok(());
+    }
+    let family = IntGaugeVec::new(Opts::new(name, help), &labels)?;
+    for (set, value) in values {
+        family.with_label_values(&set).set(value);
+    }
+    registry.register(Box::new(family))?;
+    Ok(())
+}
+
+/// Registers a family of counters, one per label set, at the sum of its values. No labels: one
+/// plain counter.
+fn counters<'a, const N: usize>(
+    registry: &Registry,
+    name: &str,
+    help: &str,
+    labels: [&str; N],
+    values: impl IntoIterator<Item = ([&'a str; N], u64)>,
+) -> anyhow::Result<()> {
+    if N == 0 {
+        let counter = IntCounter::new(name, help)?;
+        values.into_iter().for_each(|(_, n)| counter.inc_by(n));
+        registry.register(Box::new(counter))?;
+        return Ok(());
+    }
+    let family = IntCounterVec::new(Opts::new(name, help), &labels)?;
+    for (set, n) in values {
+        family.with_label_values(&set).inc_by(n);
+    }
+    registry.register(Box::new(family))?;
+    Ok(())
 }
 
 /// The middleware, for `actix_web::middleware::from_fn`: times and counts every request when

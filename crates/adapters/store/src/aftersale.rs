@@ -23,8 +23,11 @@ use crate::audit;
 use crate::entities::orders as order_rows;
 use crate::lifecycle::{record_noted_step, record_step};
 use crate::orders::{current_status, put_on_hold, record_event, with_lines};
-use crate::sql::statement;
+use crate::sql::{lock_row, statement};
 use crate::Store;
+
+/// Takes a blocklist entry's write lock (`lock_row`).
+const LOCK_ENTRY: &str = "UPDATE blocklist SET reason = reason WHERE id = ?";
 
 impl Store {
     /// Runs `change` (one conditional UPDATE) in a transaction that first records `event`.
@@ -437,25 +440,13 @@ impl BlocklistRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn confirm(&self, id: i64, actor: &Actor) -> anyhow::Result<Option<BlockEntry>> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        // the write lock first (on SQLite a transaction that read first cannot write once
-        // another writer committed), then the entry as it was
-        txn.execute(statement(
-            &txn,
-            "UPDATE blocklist SET reason = reason WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .context("failed to lock a blocklist entry")?;
-        let before = entry_where(&txn, "b.id = ?", vec![id.into()]).await?;
-        let Some(before) = before else {
-            txn.rollback().await.context("failed to roll back")?;
+        // the write lock first, then the entry as it was
+        let Some(txn) = lock_row(&self.db, LOCK_ENTRY, id, "a blocklist entry").await? else {
             return Ok(None);
         };
+        let before = entry_where(&txn, "b.id = ?", vec![id.into()])
+            .await?
+            .context("a locked blocklist entry vanished")?;
         // the flagged entry turns active once: of two confirmations, one writes
         let confirmed = txn
             .execute(statement(
@@ -493,24 +484,10 @@ impl BlocklistRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn remove(&self, id: i64, actor: &Actor) -> anyhow::Result<bool> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
         // the write lock first, then the values this removal takes away
-        let locked = txn
-            .execute(statement(
-                &txn,
-                "UPDATE blocklist SET reason = reason WHERE id = ?",
-                vec![id.into()],
-            ))
-            .await
-            .context("failed to lock a blocklist entry")?;
-        if locked.rows_affected() != 1 {
-            txn.rollback().await.context("failed to roll back")?;
+        let Some(txn) = lock_row(&self.db, LOCK_ENTRY, id, "a blocklist entry").await? else {
             return Ok(false);
-        }
+        };
         let before = entry_where(&txn, "b.id = ?", vec![id.into()])
             .await?
             .context("a locked blocklist entry vanished")?;

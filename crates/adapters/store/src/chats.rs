@@ -263,31 +263,7 @@ impl ChatRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn staff_chats(&self, query: StaffChatsQuery) -> Result<Vec<StaffChatRow>, ChatError> {
-        let statuses = match query.filter {
-            StaffFilter::Open => Condition::any()
-                .add(chats::Column::Status.eq(ChatStatus::Pending.as_str()))
-                .add(chats::Column::Status.eq(ChatStatus::Connected.as_str())),
-            StaffFilter::Closed => {
-                Condition::all().add(chats::Column::Status.eq(ChatStatus::Closed.as_str()))
-            }
-            StaffFilter::All => {
-                Condition::all().add(chats::Column::Status.ne(ChatStatus::Ai.as_str()))
-            }
-        };
-        let mut select = chats::Entity::find().filter(statuses);
-        if let Some(cursor) = query.before {
-            // keyset: strictly after the cursor in (updated_at desc, id desc) order
-            select = select.filter(
-                Condition::any()
-                    .add(chats::Column::UpdatedAt.lt(cursor.updated_at))
-                    .add(
-                        Condition::all()
-                            .add(chats::Column::UpdatedAt.eq(cursor.updated_at))
-                            .add(chats::Column::Id.lt(cursor.id.to_string())),
-                    ),
-            );
-        }
-        let rows = select
+        let rows = staff_page(&query)
             .order_by_desc(chats::Column::UpdatedAt)
             .order_by_desc(chats::Column::Id)
             .limit(u64::from(query.limit))
@@ -638,4 +614,31 @@ fn to_message(row: chat_messages::Model) -> Result<ChatMessage, ChatError> {
         text: row.message,
         created_at: row.created_at,
     })
+}
+
+/// The chats of one page of the staff's list: the filter's, after the cursor.
+fn staff_page(query: &StaffChatsQuery) -> sea_orm::Select<chats::Entity> {
+    let statuses = match query.filter {
+        StaffFilter::Open => Condition::any()
+            .add(chats::Column::Status.eq(ChatStatus::Pending.as_str()))
+            .add(chats::Column::Status.eq(ChatStatus::Connected.as_str())),
+        StaffFilter::Closed => {
+            Condition::all().add(chats::Column::Status.eq(ChatStatus::Closed.as_str()))
+        }
+        StaffFilter::All => Condition::all().add(chats::Column::Status.ne(ChatStatus::Ai.as_str())),
+    };
+    let mut select = chats::Entity::find().filter(statuses);
+    if let Some(cursor) = &query.before {
+        // keyset: strictly after the cursor in (updated_at desc, id desc) order
+        select = select.filter(
+            Condition::any()
+                .add(chats::Column::UpdatedAt.lt(cursor.updated_at))
+                .add(
+                    Condition::all()
+                        .add(chats::Column::UpdatedAt.eq(cursor.updated_at))
+                        .add(chats::Column::Id.lt(cursor.id.to_string())),
+                ),
+        );
+    }
+    select
 }

@@ -17,6 +17,7 @@ mod disputes;
 mod entities;
 mod evidence;
 mod guild_joins;
+mod jobs;
 mod lifecycle;
 mod operations;
 mod order_messages;

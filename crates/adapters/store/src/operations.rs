@@ -11,7 +11,7 @@ use sea_orm::{
 
 use crate::entities::{chats, orders};
 use crate::records::PoolUse;
-use crate::sql::placeholders;
+use crate::sql::statement;
 use crate::{Backend, Store};
 
 /// The shop's state in numbers, as the metrics show it.
@@ -63,28 +63,7 @@ impl Store {
             .all(db)
             .await
             .context("failed to count the orders by status")?;
-        let reserved = db
-            .query_one(Statement::from_sql_and_values(
-                db.get_database_backend(),
-                placeholders(
-                    db.get_database_backend(),
-                    "SELECT COUNT(DISTINCT r.order_id), CAST(COALESCE(SUM(r.quantity), 0) AS BIGINT) \
-                     FROM order_reservations r JOIN orders o ON o.id = r.order_id \
-                     WHERE o.status = ?",
-                ),
-                ["pending".into()],
-            ))
-            .await
-            .context("failed to count the unpaid reservations")?;
-        let (unpaid_reservations, unpaid_reserved_units) = match reserved {
-            Some(row) => (
-                row.try_get_by_index::<i64>(0)
-                    .context("the reservation count")?,
-                row.try_get_by_index::<i64>(1)
-                    .context("the reserved units")?,
-            ),
-            None => (0, 0),
-        };
+        let (unpaid_reservations, unpaid_reserved_units) = self.unpaid_reservations().await?;
         let held: Vec<(String, i64)> = orders::Entity::find()
             .select_only()
             .column(orders::Column::HoldReason)
@@ -123,24 +102,7 @@ impl Store {
             .await
             .context("failed to count the chats waiting for staff")?
             .unwrap_or(0);
-        let disputes = db
-            .query_all(Statement::from_string(
-                db.get_database_backend(),
-                "SELECT COALESCE(reason, 'unknown'), COALESCE(outcome, 'pending'), COUNT(*) \
-                 FROM disputes GROUP BY 1, 2 ORDER BY 1, 2",
-            ))
-            .await
-            .context("failed to count the disputes")?
-            .iter()
-            .map(|row| {
-                Ok((
-                    row.try_get_by_index::<String>(0)?,
-                    row.try_get_by_index::<String>(1)?,
-                    row.try_get_by_index::<i64>(2)?,
-                ))
-            })
-            .collect::<Result<Vec<_>, sea_orm::DbErr>>()
-            .context("unreadable dispute counts")?;
+        let disputes = self.dispute_counts().await?;
         Ok(ShopCounts {
             disputes,
             held,
@@ -151,6 +113,50 @@ impl Store {
             oldest_paid_at: oldest_paid_at.flatten(),
             live_chats_waiting,
         })
+    }
+
+    /// The unpaid orders holding stock, and the units they hold.
+    async fn unpaid_reservations(&self) -> anyhow::Result<(i64, i64)> {
+        let row = self
+            .db
+            .query_one(statement(
+                &self.db,
+                "SELECT COUNT(DISTINCT r.order_id), CAST(COALESCE(SUM(r.quantity), 0) AS BIGINT) \
+                 FROM order_reservations r JOIN orders o ON o.id = r.order_id \
+                 WHERE o.status = ?",
+                vec!["pending".into()],
+            ))
+            .await
+            .context("failed to count the unpaid reservations")?;
+        let Some(row) = row else { return Ok((0, 0)) };
+        Ok((
+            row.try_get_by_index(0).context("the reservation count")?,
+            row.try_get_by_index(1).context("the reserved units")?,
+        ))
+    }
+
+    /// The disputes by reason and outcome (`unknown`, `pending` when there is none yet).
+    async fn dispute_counts(&self) -> anyhow::Result<Vec<(String, String, i64)>> {
+        let rows = self
+            .db
+            .query_all(statement(
+                &self.db,
+                "SELECT COALESCE(reason, 'unknown'), COALESCE(outcome, 'pending'), COUNT(*) \
+                 FROM disputes GROUP BY 1, 2 ORDER BY 1, 2",
+                vec![],
+            ))
+            .await
+            .context("failed to count the disputes")?;
+        rows.iter()
+            .map(|row| {
+                Ok((
+                    row.try_get_by_index(0)?,
+                    row.try_get_by_index(1)?,
+                    row.try_get_by_index(2)?,
+                ))
+            })
+            .collect::<Result<_, sea_orm::DbErr>>()
+            .context("unreadable dispute counts")
     }
 
     /// The jobs not sent yet or given up: two grouped counts on the tables' status index

@@ -2,8 +2,7 @@
 //! what dispatching an event queues, in one transaction: the buyer's mail in `mail_jobs` (once
 //! per order, kind and occurrence) and one `outbox_jobs` row per channel (once per event and
 //! channel), both `INSERT … ON CONFLICT DO NOTHING`, so two instances dispatching the same
-//! event queue nothing twice. Each attempt at a job first leases it with a conditional UPDATE
-//! of its due time, as the mail does.
+//! event queue nothing twice. The jobs are leased and retried as `jobs` says.
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -13,12 +12,16 @@ use orders::{
 use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
 use shared::UserId;
 
+use crate::jobs::{Jobs, PENDING};
 use crate::sql::statement;
 use crate::Store;
 
-const PENDING: &str = "pending";
-const SENT: &str = "sent";
-const FAILED: &str = "failed";
+/// The thread an erased order's job deleted is forgotten with it.
+const OUTBOX: Jobs = Jobs {
+    table: "outbox_jobs",
+    noun: "outbox job",
+    forget: ", thread_id = NULL",
+};
 
 /// An `order_events` row; `id_column` names its id in the query.
 fn event_of(row: &QueryResult, id_column: &str) -> anyhow::Result<OrderEvent> {
@@ -164,28 +167,12 @@ impl OutboxRepository for Store {
         now: DateTime<Utc>,
         lease_until: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
-        let leased = self
-            .execute(
-                "UPDATE outbox_jobs SET next_attempt_at = ? \
-                 WHERE id = ? AND status = ? AND next_attempt_at <= ?",
-                vec![lease_until.into(), job.into(), PENDING.into(), now.into()],
-                "lease an outbox job",
-            )
-            .await?;
-        Ok(leased == 1)
+        OUTBOX.lease(self, job, now, lease_until).await
     }
 
     #[tracing::instrument(skip(self))]
     async fn job_done(&self, job: i64, at: DateTime<Utc>) -> Result<(), OrderError> {
-        self.execute(
-            // the thread an erased order's job deleted is forgotten with it
-            "UPDATE outbox_jobs SET status = ?, sent_at = ?, last_error = NULL, thread_id = NULL \
-             WHERE id = ?",
-            vec![SENT.into(), at.into(), job.into()],
-            "record a done outbox job",
-        )
-        .await?;
-        Ok(())
+        OUTBOX.done(self, job, at).await
     }
 
     #[tracing::instrument(skip(self, error))]
@@ -196,23 +183,6 @@ impl OutboxRepository for Store {
         retry_at: Option<DateTime<Utc>>,
         error: String,
     ) -> Result<(), OrderError> {
-        let error: String = error.chars().take(2000).collect();
-        let attempts = i32::try_from(attempts).unwrap_or(i32::MAX);
-        match retry_at {
-            Some(at) => self.execute(
-                "UPDATE outbox_jobs SET attempts = ?, next_attempt_at = ?, last_error = ? \
-                 WHERE id = ?",
-                vec![attempts.into(), at.into(), error.into(), job.into()],
-                "record a failed outbox job",
-            ),
-            None => self.execute(
-                "UPDATE outbox_jobs SET status = ?, attempts = ?, last_error = ?, \
-                 thread_id = NULL WHERE id = ?",
-                vec![FAILED.into(), attempts.into(), error.into(), job.into()],
-                "give up an outbox job",
-            ),
-        }
-        .await?;
-        Ok(())
+        OUTBOX.failed(self, job, attempts, retry_at, error).await
     }
 }

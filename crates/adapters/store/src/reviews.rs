@@ -7,14 +7,14 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{OrderError, OrderId};
 use reviews::{NewReview, Review, ReviewRepository};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use sea_orm::{ConnectionTrait, QueryResult};
 use shared::UserId;
 
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
 use crate::audit;
-use crate::sql::statement;
+use crate::sql::{lock_row, statement};
 use crate::Store;
 
 fn to_review(row: &QueryResult) -> anyhow::Result<Review> {
@@ -155,24 +155,11 @@ impl ReviewRepository for Store {
         reason: String,
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
         // the write lock first, then the values this replaces
-        let locked = txn
-            .execute(statement(
-                &txn,
-                "UPDATE reviews SET hidden_reason = hidden_reason WHERE id = ?",
-                vec![id.into()],
-            ))
-            .await
-            .context("failed to lock a review")?;
-        if locked.rows_affected() != 1 {
-            txn.rollback().await.context("failed to roll back")?;
+        let lock = "UPDATE reviews SET hidden_reason = hidden_reason WHERE id = ?";
+        let Some(txn) = lock_row(&self.db, lock, id, "a review").await? else {
             return Ok(false);
-        }
+        };
         let before = txn
             .query_one(statement(
                 &txn,

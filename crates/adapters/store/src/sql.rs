@@ -1,6 +1,10 @@
 //! Raw SQL with `?` placeholders, written once for both databases.
 
-use sea_orm::{ConnectionTrait, DatabaseBackend, Statement, Value};
+use anyhow::Context;
+use sea_orm::{
+    ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, Statement,
+    TransactionTrait, Value,
+};
 
 /// `?` placeholders as the backend wants them: numbered `$1, $2...` for PostgreSQL, as written
 /// for SQLite.
@@ -26,6 +30,28 @@ pub(crate) fn placeholders(backend: DatabaseBackend, sql: &str) -> String {
 pub(crate) fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statement {
     let backend = db.get_database_backend();
     Statement::from_sql_and_values(backend, placeholders(backend, sql), values)
+}
+
+/// A transaction that holds the write lock of one row, taken first with a no-op UPDATE (`sql`,
+/// its one `?` the row's id): on SQLite a transaction that read first cannot write once another
+/// writer committed, and on PostgreSQL the lock keeps the row's other writers out until the
+/// commit. `None`, rolled back, when there is no such row.
+pub(crate) async fn lock_row(
+    db: &DatabaseConnection,
+    sql: &str,
+    id: i64,
+    what: &str,
+) -> anyhow::Result<Option<DatabaseTransaction>> {
+    let txn = db.begin().await.context("failed to start a transaction")?;
+    let locked = txn
+        .execute(statement(&txn, sql, vec![id.into()]))
+        .await
+        .with_context(|| format!("failed to lock {what}"))?;
+    if locked.rows_affected() != 1 {
+        txn.rollback().await.context("failed to roll back")?;
+        return Ok(None);
+    }
+    Ok(Some(txn))
 }
 
 /// `?, ?, ?`: the placeholders of an `IN (...)` list of `count` values.

@@ -1,8 +1,8 @@
 //! After the sale on both databases: the order's link key hash and claim time, its place in
 //! the delivery queue, and `mail_jobs`, the outbox of intent for the buyer's mail (one row per
 //! order and kind: `INSERT … ON CONFLICT DO NOTHING`, so a repeated event never queues a second
-//! mail; each attempt first leases the row with a conditional UPDATE, so two instances never
-//! send the same mail at once).
+//! mail; the jobs are leased and retried as `jobs` says, so two instances never send the same
+//! mail at once).
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -10,12 +10,15 @@ use delivery::{MailJob, Release, TrackingFacts, TrackingRepository};
 use orders::{MailKind, OrderError, OrderId};
 use sea_orm::{ConnectionTrait, Value};
 
+use crate::jobs::{Jobs, PENDING};
 use crate::sql::statement;
 use crate::Store;
 
-const PENDING: &str = "pending";
-const SENT: &str = "sent";
-const FAILED: &str = "failed";
+const MAIL: Jobs = Jobs {
+    table: "mail_jobs",
+    noun: "mail job",
+    forget: "",
+};
 
 impl Store {
     pub(crate) async fn execute(
@@ -222,26 +225,12 @@ impl TrackingRepository for Store {
         now: DateTime<Utc>,
         lease_until: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
-        let leased = self
-            .execute(
-                "UPDATE mail_jobs SET next_attempt_at = ? \
-                 WHERE id = ? AND status = ? AND next_attempt_at <= ?",
-                vec![lease_until.into(), job.into(), PENDING.into(), now.into()],
-                "lease a mail job",
-            )
-            .await?;
-        Ok(leased == 1)
+        MAIL.lease(self, job, now, lease_until).await
     }
 
     #[tracing::instrument(skip(self))]
     async fn mail_sent(&self, job: i64, at: DateTime<Utc>) -> Result<(), OrderError> {
-        self.execute(
-            "UPDATE mail_jobs SET status = ?, sent_at = ?, last_error = NULL WHERE id = ?",
-            vec![SENT.into(), at.into(), job.into()],
-            "record a sent mail",
-        )
-        .await?;
-        Ok(())
+        MAIL.done(self, job, at).await
     }
 
     #[tracing::instrument(skip(self, error))]
@@ -252,22 +241,7 @@ impl TrackingRepository for Store {
         retry_at: Option<DateTime<Utc>>,
         error: String,
     ) -> Result<(), OrderError> {
-        let error: String = error.chars().take(2000).collect();
-        let attempts = i32::try_from(attempts).unwrap_or(i32::MAX);
-        match retry_at {
-            Some(at) => self.execute(
-                "UPDATE mail_jobs SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
-                vec![attempts.into(), at.into(), error.into(), job.into()],
-                "record a failed mail",
-            ),
-            None => self.execute(
-                "UPDATE mail_jobs SET status = ?, attempts = ?, last_error = ? WHERE id = ?",
-                vec![FAILED.into(), attempts.into(), error.into(), job.into()],
-                "give up a mail",
-            ),
-        }
-        .await?;
-        Ok(())
+        MAIL.failed(self, job, attempts, retry_at, error).await
     }
 }
 

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use delivery::TrackingRepository;
 use garden_store::testing::{seed_order, SeedOrder, TestDatabase};
 use garden_store::{Backend, Store};
 use orders::tickets::{TicketItem, TicketRepository, TicketStaff};
@@ -380,6 +381,64 @@ async fn a_job_given_up_is_never_due_again(#[case] backend: Backend) {
         )
         .await,
         1
+    );
+}
+
+/// The mail queue is leased, retried and ended like the channel jobs (`jobs` in the store).
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_mail_job_is_leased_once_retried_when_due_then_sent_or_given_up(
+    #[case] backend: Backend,
+) {
+    let (db, store) = fresh(backend).await;
+    let db = &db.connection;
+    for _ in 0..2 {
+        let id = order(db, None).await;
+        event(db, id, OrderStep::Paid, None).await;
+    }
+    for event in store.undispatched(10).await.unwrap() {
+        let plan = Dispatch {
+            mail: Some((MailKind::Receipt, 0)),
+            channels: vec![],
+        };
+        store.dispatch(&event, plan, at(3)).await.unwrap();
+    }
+    let due = store.due_mail(at(3), 10).await.unwrap();
+    assert_eq!(due.len(), 2);
+    let (sent, given_up) = (due[0].id, due[1].id);
+
+    assert!(store.lease_mail(sent, at(3), at(5)).await.unwrap());
+    assert!(!store.lease_mail(sent, at(4), at(6)).await.unwrap());
+    let due = store.due_mail(at(4), 10).await.unwrap();
+    assert_eq!(due.iter().map(|j| j.id).collect::<Vec<_>>(), [given_up]);
+    store
+        .mail_failed(sent, 1, Some(at(10)), "the mail server is down".into())
+        .await
+        .unwrap();
+    assert!(!store.lease_mail(sent, at(9), at(11)).await.unwrap());
+    let due = store.due_mail(at(10), 10).await.unwrap();
+    assert_eq!(due.iter().find(|j| j.id == sent).unwrap().attempts, 1);
+    assert!(store.lease_mail(sent, at(10), at(12)).await.unwrap());
+    store.mail_sent(sent, at(11)).await.unwrap();
+
+    store
+        .mail_failed(given_up, 3, None, "no such address".into())
+        .await
+        .unwrap();
+    assert!(store.due_mail(at(59), 10).await.unwrap().is_empty());
+    assert!(!store.lease_mail(given_up, at(59), at(59)).await.unwrap());
+    assert_eq!(
+        count(
+            db,
+            "SELECT COUNT(*) FROM mail_jobs WHERE (id = ? AND status = 'sent' AND sent_at IS NOT NULL \
+             AND last_error IS NULL) OR (id = ? AND status = 'failed' AND attempts = 3 \
+             AND last_error = 'no such address')",
+            vec![sent.into(), given_up.into()]
+        )
+        .await,
+        2
     );
 }
 

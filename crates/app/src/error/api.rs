@@ -152,6 +152,13 @@ impl FieldErrors {
         result.map_err(|e| self.add(field, e.to_string())).ok()
     }
 
+    /// `Err(422)` when any field failed, else the checked values `checked` gathers (every one
+    /// is there once no field failed; a missing one is a bug, answered 500).
+    pub fn finish_with<T>(self, checked: impl FnOnce() -> Option<T>) -> Result<T, ApiError> {
+        self.finish()?;
+        checked().ok_or_else(|| ApiError::internal(anyhow::anyhow!("checked fields went missing")))
+    }
+
     /// `Err(422)` when any field failed.
     pub fn finish(self) -> Result<(), ApiError> {
         match self.1 {

@@ -293,9 +293,9 @@ pub async fn mark_read(
     _staff: RequireStaff,
     Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    let done = chats.service.staff_mark_read(id).await;
-    chats.versions.changed(id);
-    done?;
+    chats
+        .changing(id, chats.service.staff_mark_read(id))
+        .await?;
     Ok(HttpResponse::Ok().json(Confirmation::new("ok")))
 }
 
@@ -326,9 +326,9 @@ pub async fn accept(
 ) -> Result<HttpResponse, ApiError> {
     let member = staff_member(&staff.0);
     chats.remember_staff_name(member.id, &member.name);
-    let accepted = chats.service.accept(id, &member).await;
-    chats.versions.changed(id);
-    let chat = accepted?;
+    let chat = chats
+        .changing(id, chats.service.accept(id, &member))
+        .await?;
     let rendered = chats
         .render_chat(&chat, &[], Side::Staff, false)
         .await
@@ -364,13 +364,11 @@ pub async fn reply(
     let id = chat_id(body.chat_id.as_deref().unwrap_or_default())?;
     let mut errors = FieldErrors::new();
     let text = message_text(&mut errors, body.message.as_deref());
-    errors.finish()?;
-    let Some(text) = text else {
-        return Err(ApiError::internal(anyhow::anyhow!("no text")));
-    };
-    let sent = chats.service.reply(id, &staff_member(&staff.0), text).await;
-    chats.versions.changed(id);
-    let message = sent?;
+    let text = errors.finish_with(|| text)?;
+    let member = staff_member(&staff.0);
+    let message = chats
+        .changing(id, chats.service.reply(id, &member, text))
+        .await?;
     Ok(HttpResponse::Ok().json(ReplySent {
         message: MessageJson::from(&message),
     }))
@@ -398,8 +396,9 @@ pub async fn delete(
     ip: ClientIp,
     Id(id): Id<ChatId>,
 ) -> Result<HttpResponse, ApiError> {
-    let deleted = chats.service.staff_delete(id, &staff.actor(ip)).await;
-    chats.versions.changed(id);
-    deleted?;
+    let actor = staff.actor(ip);
+    chats
+        .changing(id, chats.service.staff_delete(id, &actor))
+        .await?;
     Ok(HttpResponse::Ok().json(Confirmation::new("Conversation deleted.")))
 }

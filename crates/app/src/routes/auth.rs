@@ -7,6 +7,8 @@ use accounts::{
 };
 use actix_session::Session;
 use actix_web::{web, HttpRequest, HttpResponse};
+use std::convert::Infallible;
+use std::fmt::Display;
 
 use crate::{
     auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
@@ -30,21 +32,18 @@ fn client_key(request: &HttpRequest) -> String {
     ClientIp::of(request).network_key()
 }
 
-fn required(errors: &mut FieldErrors, field: &str, value: &str, label: &str) -> bool {
-    if value.trim().is_empty() {
-        errors.add(field, format!("The {label} field is required."));
-        false
-    } else {
-        true
+/// A required field, parsed; `field` names it in the messages.
+fn required<T, E: Display>(
+    errors: &mut FieldErrors,
+    field: &str,
+    raw: &str,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Option<T> {
+    if raw.trim().is_empty() {
+        errors.add(field, format!("The {field} field is required."));
+        return None;
     }
-}
-
-fn parse_email(errors: &mut FieldErrors, raw: &str) -> Option<Email> {
-    if required(errors, "email", raw, "email") {
-        errors.check("email", Email::parse(raw))
-    } else {
-        None
-    }
+    errors.check(field, parse(raw))
 }
 
 /// A new password and its confirmation.
@@ -53,36 +52,43 @@ fn parse_new_password(
     password: &str,
     confirmation: &str,
 ) -> Option<Password> {
-    if !required(errors, "password", password, "password") {
-        return None;
-    }
-    let parsed = errors.check("password", Password::parse(password));
-    if password != confirmation {
+    let parsed = required(errors, "password", password, Password::parse);
+    if !password.trim().is_empty() && password != confirmation {
         errors.add("password_confirmation", "The passwords do not match.");
     }
     parsed
 }
 
-fn parse_name(errors: &mut FieldErrors, raw: &str) -> Option<UserName> {
-    if required(errors, "name", raw, "name") {
-        errors.check("name", UserName::parse(raw))
-    } else {
-        None
-    }
+/// The sign-up form's name, e-mail and new password.
+fn parse_signup(
+    errors: &mut FieldErrors,
+    body: &SignupRequest,
+) -> Option<(UserName, Email, Password)> {
+    let name = required(errors, "name", &body.name, UserName::parse);
+    let email = required(errors, "email", &body.email, Email::parse);
+    let password = parse_new_password(errors, &body.password, &body.password_confirmation);
+    Some((name?, email?, password?))
 }
 
 /// Logs the user in on this session: a new session id (so one fixed before login is worthless),
-/// other keys kept, and the time of login (sessions have an absolute lifetime).
+/// other keys kept, and the time of login (sessions have an absolute lifetime). Answers the
+/// user with `message`.
 fn log_in(
     session: &Session,
-    user: &CurrentUser,
+    user: CurrentUser,
     accounts: &AccountsService,
-) -> Result<(), ApiError> {
+    message: &'static str,
+) -> Result<HttpResponse, ApiError> {
     let failed = |e| ApiError::internal(anyhow::anyhow!("failed to store the session: {e}"));
     session.renew();
     session.insert(USER_ID_KEY, user.id).map_err(failed)?;
     let now = accounts.clock().now().timestamp();
-    session.insert(LOGGED_IN_AT_KEY, now).map_err(failed)
+    session.insert(LOGGED_IN_AT_KEY, now).map_err(failed)?;
+    tracing::info!(user = user.id, "logged in");
+    Ok(HttpResponse::Ok().json(LoggedIn {
+        message,
+        user: UserResponse::from(&user),
+    }))
 }
 
 /// `GET /api/auth/check`: never 401; a guest is `loggedIn: false, user: null`.
@@ -139,24 +145,15 @@ pub async fn login(
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
-    let email = parse_email(&mut errors, &body.email);
-    required(&mut errors, "password", &body.password, "password");
-    errors.finish()?;
-    let Some(email) = email else {
-        return Err(ApiError::internal(anyhow::anyhow!(
-            "a checked e-mail went missing"
-        )));
-    };
+    let email = required(&mut errors, "email", &body.email, Email::parse);
+    required(&mut errors, "password", &body.password, |_| {
+        Ok::<_, Infallible>(())
+    });
+    let email = errors.finish_with(|| email)?;
     let user = accounts
         .login(&email, &body.password, &client_key(&request))
         .await?;
-    let user = CurrentUser::from(user);
-    log_in(&session, &user, &accounts)?;
-    tracing::info!(user = user.id, "logged in");
-    Ok(HttpResponse::Ok().json(LoggedIn {
-        message: "Logged in.",
-        user: UserResponse::from(&user),
-    }))
+    log_in(&session, user.into(), &accounts, "Logged in.")
 }
 
 /// `POST /api/logout`: ends the session (logged in or not).
@@ -204,15 +201,8 @@ pub async fn send_verification_code(
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
-    let name = parse_name(&mut errors, &body.name);
-    let email = parse_email(&mut errors, &body.email);
-    let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
-    errors.finish()?;
-    let (Some(name), Some(email), Some(_)) = (name, email, password) else {
-        return Err(ApiError::internal(anyhow::anyhow!(
-            "checked fields went missing"
-        )));
-    };
+    let signup = parse_signup(&mut errors, &body);
+    let (name, email, _) = errors.finish_with(|| signup)?;
     let resend_after = accounts
         .send_code(name, email.clone(), &client_key(&request))
         .await?;
@@ -248,32 +238,15 @@ pub async fn verify_code(
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
-    let name = parse_name(&mut errors, &body.name);
-    let email = parse_email(&mut errors, &body.email);
-    let password = parse_new_password(&mut errors, &body.password, &body.password_confirmation);
-    let code = if required(&mut errors, "code", &body.code, "code") {
-        VerificationCode::parse(&body.code)
-            .map_err(|_| errors.add("code", VerifyCodeError::InvalidCode.to_string()))
-            .ok()
-    } else {
-        None
-    };
-    errors.finish()?;
-    let (Some(name), Some(email), Some(password), Some(code)) = (name, email, password, code)
-    else {
-        return Err(ApiError::internal(anyhow::anyhow!(
-            "checked fields went missing"
-        )));
-    };
+    let signup = parse_signup(&mut errors, &body);
+    let code = required(&mut errors, "code", &body.code, |code| {
+        VerificationCode::parse(code).map_err(|_| VerifyCodeError::InvalidCode)
+    });
+    let ((name, email, password), code) = errors.finish_with(|| signup.zip(code))?;
     let user = accounts
         .verify_code(&email, &code, name, password, &client_key(&request))
         .await?;
-    let user = CurrentUser::from(user);
-    log_in(&session, &user, &accounts)?;
-    Ok(HttpResponse::Ok().json(LoggedIn {
-        message: "Verified and logged in!",
-        user: UserResponse::from(&user),
-    }))
+    log_in(&session, user.into(), &accounts, "Verified and logged in!")
 }
 
 /// Answers the same, in the same time, whether or not the address has an account and whether
@@ -304,13 +277,8 @@ pub async fn forgot_password(
     body: web::Json<ForgotRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
-    let email = parse_email(&mut errors, &body.email);
-    errors.finish()?;
-    let Some(email) = email else {
-        return Err(ApiError::internal(anyhow::anyhow!(
-            "a checked e-mail went missing"
-        )));
-    };
+    let email = required(&mut errors, "email", &body.email, Email::parse);
+    let email = errors.finish_with(|| email)?;
     rate_limits
         .check(
             "reset-ip",
@@ -361,12 +329,7 @@ pub async fn reset_password(
     if body.token.trim().is_empty() || email.is_none() {
         errors.add("token", ResetPasswordError::InvalidToken.to_string());
     }
-    errors.finish()?;
-    let (Some(email), Some(password)) = (email, password) else {
-        return Err(ApiError::internal(anyhow::anyhow!(
-            "checked fields went missing"
-        )));
-    };
+    let (email, password) = errors.finish_with(|| Some((email?, password?)))?;
     accounts
         .reset_password(&email, &ResetToken::from_link(&body.token), password)
         .await?;

@@ -107,10 +107,7 @@ pub async fn start_ai(
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
     let session = session_id(&mut errors, body.session_id.as_deref());
-    errors.finish()?;
-    let Some(session) = session else {
-        return Err(ApiError::internal(anyhow::anyhow!("no session id")));
-    };
+    let session = errors.finish_with(|| session)?;
     let started = chats
         .service
         .start_ai(session.clone(), chat_user(user))
@@ -161,10 +158,7 @@ pub async fn start_live(
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
     let session = session_id(&mut errors, body.session_id.as_deref());
-    errors.finish()?;
-    let Some(session) = session else {
-        return Err(ApiError::internal(anyhow::anyhow!("no session id")));
-    };
+    let session = errors.finish_with(|| session)?;
     let already_live = chats.service.waiting_for_agent(&session).await?;
     if !already_live {
         limits
@@ -311,10 +305,7 @@ pub async fn send(
     let mut errors = FieldErrors::new();
     let session = session_id(&mut errors, body.session_id.as_deref());
     let text = message_text(&mut errors, body.message.as_deref());
-    errors.finish()?;
-    let (Some(session), Some(text)) = (session, text) else {
-        return Err(ApiError::internal(anyhow::anyhow!("no session id or text")));
-    };
+    let (session, text) = errors.finish_with(|| session.zip(text))?;
     check_owner(&chats, id, &session)?;
     limits
         .check(
@@ -324,9 +315,8 @@ pub async fn send(
         )
         .await?;
     let asker = asker(&checkout, &public_url, &browser, &user).await;
-    let outcome = chats.service.send(id, &session, text, &asker).await;
-    chats.versions.changed(id);
-    let outcome = outcome?;
+    let send = chats.service.send(id, &session, text, &asker);
+    let outcome = chats.changing(id, send).await?;
     let (reply, offer) = match &outcome.reply {
         Some(reply) => (
             Some(MessageJson::from(&reply.message)),
@@ -485,9 +475,7 @@ pub async fn end(
     let session = SessionId::parse(query.session_id.as_deref().unwrap_or_default())
         .map_err(|_| not_found())?;
     check_owner(&chats, id, &session)?;
-    let closed = chats.service.close(id, &session).await;
-    chats.versions.changed(id);
-    match closed {
+    match chats.changing(id, chats.service.close(id, &session)).await {
         // ending a chat that has already ended changes nothing
         Ok(_) | Err(ChatError::Refused(_)) => {}
         Err(error) => return Err(error.into()),

@@ -133,28 +133,18 @@ impl Parser {
         self.errors.push(FieldError::new(field, message));
     }
 
-    fn required_text(
-        &mut self,
-        field: &'static str,
-        label: &str,
-        value: &Option<String>,
-    ) -> String {
+    fn required_text(&mut self, field: &'static str, value: &Option<String>) -> String {
         let text = trimmed(value);
         if text.is_empty() {
-            self.fail(field, format!("The {label} field is required."));
-        } else if text.chars().count() > MAX_SHORT_TEXT {
-            self.fail(
-                field,
-                format!("The {label} may be at most {MAX_SHORT_TEXT} characters."),
-            );
+            self.fail(field, format!("The {field} field is required."));
         }
-        text.to_owned()
+        self.optional_text(field, value, MAX_SHORT_TEXT)
+            .unwrap_or_default()
     }
 
     fn optional_text(
         &mut self,
         field: &'static str,
-        label: &str,
         value: &Option<String>,
         max: usize,
     ) -> Option<String> {
@@ -162,10 +152,59 @@ impl Parser {
         if text.chars().count() > max {
             self.fail(
                 field,
-                format!("The {label} may be at most {max} characters."),
+                format!("The {field} may be at most {max} characters."),
             );
         }
         (!text.is_empty()).then(|| text.to_owned())
+    }
+
+    /// A value that may be left empty, parsed; `parse` says what is wrong with one.
+    fn optional<T>(
+        &mut self,
+        field: &'static str,
+        value: &Option<String>,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Option<T> {
+        match trimmed(value) {
+            "" => None,
+            text => parse(text)
+                .map_err(|message| self.fail(field, message))
+                .ok(),
+        }
+    }
+
+    /// A value an update keeps when it is not sent, and clears when it is sent empty.
+    fn change<T>(
+        &mut self,
+        field: &'static str,
+        value: &Option<String>,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Change<Option<T>> {
+        match value {
+            None => Change::Keep,
+            Some(_) => Change::Set(self.optional(field, value, parse)),
+        }
+    }
+
+    /// The bundled products' ids, each once; empty values are ignored.
+    fn related_ids(&mut self, values: &[String]) -> Vec<ProductId> {
+        let mut seen = BTreeSet::new();
+        let mut ids = Vec::new();
+        for raw in values
+            .iter()
+            .map(|raw| raw.trim())
+            .filter(|raw| !raw.is_empty())
+        {
+            match raw.parse::<i64>() {
+                Ok(id) if id > 0 && seen.insert(id) => ids.push(ProductId::new(id)),
+                Ok(id) if id > 0 => self.fail(
+                    "related_ids",
+                    format!("Product {id} is listed more than once."),
+                ),
+                _ => self.fail("related_ids", format!("\"{raw}\" is not a product id.")),
+            }
+        }
+        ids
     }
 
     fn flag(&mut self, field: &'static str, label: &str, value: &Option<String>) -> bool {
@@ -184,138 +223,72 @@ impl ProductForm {
     /// The product's values, or every problem with them.
     pub fn parse(&self) -> Result<ProductFields, InvalidProduct> {
         let mut p = Parser { errors: vec![] };
-        let name = p.required_text("name", "name", &self.name);
-        let category = p.required_text("category", "category", &self.category);
-        let description = p
-            .optional_text(
-                "description",
-                "description",
-                &self.description,
-                MAX_DESCRIPTION,
-            )
-            .unwrap_or_default();
-        let mutation = p.optional_text("mutation", "mutation", &self.mutation, MAX_SHORT_TEXT);
-
-        let price = match trimmed(&self.price) {
-            "" => {
-                p.fail("price", "The price field is required.");
-                None
+        let name = p.required_text("name", &self.name);
+        let category = p.required_text("category", &self.category);
+        let description = p.optional_text("description", &self.description, MAX_DESCRIPTION);
+        let mutation = p.optional_text("mutation", &self.mutation, MAX_SHORT_TEXT);
+        let price = p.optional("price", &self.price, |text| {
+            Money::parse(text).map_err(|e| money_message("price", e))
+        });
+        if trimmed(&self.price).is_empty() {
+            p.fail("price", "The price field is required.");
+        }
+        let savings = p.optional("savings", &self.savings, |text| {
+            Money::parse(text).map_err(|e| money_message("original price", e))
+        });
+        let stock = p.optional("stock", &self.stock, |text| match text.parse::<u32>() {
+            Ok(n) if n <= MAX_STOCK => Ok(Stock::Finite(n)),
+            Ok(_) => Err(format!("The stock may be at most {MAX_STOCK}.")),
+            Err(_) => {
+                Err("The stock must be a whole number of 0 or more (empty = unlimited).".into())
             }
-            text => Money::parse(text)
-                .map_err(|e| p.fail("price", money_message("price", e)))
-                .ok(),
-        };
-        let savings = match trimmed(&self.savings) {
-            "" => None,
-            text => Money::parse(text)
-                .map_err(|e| p.fail("savings", money_message("original price", e)))
-                .ok(),
-        };
-        let stock = match trimmed(&self.stock) {
-            "" => Stock::Unlimited,
-            text => match text.parse::<u32>() {
-                Ok(n) if n <= MAX_STOCK => Stock::Finite(n),
-                Ok(_) => {
-                    p.fail("stock", format!("The stock may be at most {MAX_STOCK}."));
-                    Stock::Unlimited
-                }
-                Err(_) => {
-                    p.fail(
-                        "stock",
-                        "The stock must be a whole number of 0 or more (empty = unlimited).",
-                    );
-                    Stock::Unlimited
-                }
-            },
-        };
-        let weight = match trimmed(&self.weight) {
-            "" => None,
-            text => match text.parse::<f64>() {
-                Ok(w) if w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w) => Some(w),
-                _ => {
-                    p.fail(
-                        "weight",
-                        "The weight must be a number of kilograms of 0 or more, e.g. 2.5.",
-                    );
-                    None
-                }
-            },
-        };
-        let sort_order = match trimmed(&self.sort_order) {
-            "" => None,
-            text => text
-                .parse::<i32>()
-                .map_err(|_| p.fail("sort_order", "The position must be a whole number."))
-                .ok(),
-        };
+        });
+        let weight = p.optional("weight", &self.weight, |text| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|w| w.is_finite() && (0.0..=MAX_WEIGHT).contains(w))
+                .ok_or_else(|| {
+                    "The weight must be a number of kilograms of 0 or more, e.g. 2.5.".into()
+                })
+        });
+        let sort_order = p.optional("sort_order", &self.sort_order, |text| {
+            text.parse::<i32>()
+                .map_err(|_| "The position must be a whole number.".into())
+        });
         let delete_after_out_of_stock = p.flag(
             "delete_after_out_of_stock",
             "delete after out of stock",
             &self.delete_after_out_of_stock,
         );
         let dupe_warning = p.flag("dupe_warning", "dupe warning", &self.dupe_warning);
-        let release_at = match self.release_at.as_deref().map(str::trim) {
-            None => Change::Keep,
-            Some("") => Change::Set(None),
-            Some(text) => match DateTime::parse_from_rfc3339(text) {
-                Ok(at) => Change::Set(Some(at.with_timezone(&Utc))),
-                Err(_) => {
-                    p.fail(
-                        "release_at",
-                        "The release time must be a date and time with its zone, e.g. \
-                         2026-12-01T18:00:00Z (empty = on sale at once).",
-                    );
-                    Change::Keep
-                }
-            },
-        };
-        let max_per_account = match self.max_per_account.as_deref().map(str::trim) {
-            None => Change::Keep,
-            Some("") => Change::Set(None),
-            Some(text) => match text.parse::<u32>() {
-                Ok(n) if (1..=MAX_PER_ACCOUNT).contains(&n) => Change::Set(Some(n)),
-                _ => {
-                    p.fail(
-                        "max_per_account",
-                        format!(
-                            "The limit per account must be a whole number from 1 to \
-                             {MAX_PER_ACCOUNT} (empty = no limit)."
-                        ),
-                    );
-                    Change::Keep
-                }
-            },
-        };
-
-        let mut related_ids = Vec::new();
-        let mut seen = BTreeSet::new();
-        for raw in &self.related_ids {
-            let raw = raw.trim();
-            if raw.is_empty() {
-                continue;
-            }
-            match raw.parse::<i64>() {
-                Ok(id) if id > 0 => {
-                    if seen.insert(id) {
-                        related_ids.push(ProductId::new(id));
-                    } else {
-                        p.fail(
-                            "related_ids",
-                            format!("Product {id} is listed more than once."),
-                        );
-                    }
-                }
-                _ => p.fail("related_ids", format!("\"{raw}\" is not a product id.")),
-            }
-        }
-
+        let release_at = p.change("release_at", &self.release_at, |text| {
+            DateTime::parse_from_rfc3339(text)
+                .map(|at| at.with_timezone(&Utc))
+                .map_err(|_| {
+                    "The release time must be a date and time with its zone, e.g. \
+                     2026-12-01T18:00:00Z (empty = on sale at once)."
+                        .into()
+                })
+        });
+        let max_per_account = p.change("max_per_account", &self.max_per_account, |text| {
+            text.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_PER_ACCOUNT).contains(n))
+                .ok_or_else(|| {
+                    format!(
+                        "The limit per account must be a whole number from 1 to \
+                         {MAX_PER_ACCOUNT} (empty = no limit)."
+                    )
+                })
+        });
+        let related_ids = p.related_ids(&self.related_ids);
         match (price, p.errors.is_empty()) {
             (Some(price), true) => Ok(ProductFields {
                 name,
-                description,
+                description: description.unwrap_or_default(),
                 price,
                 category,
-                stock,
+                stock: stock.unwrap_or(Stock::Unlimited),
                 weight,
                 mutation,
                 savings,
