@@ -88,28 +88,6 @@ async fn tracked_page(tracking: &TrackingService, order: Order) -> Result<HttpRe
         .json(TrackedOrderResponse::from(&tracked)))
 }
 
-/// The order if this visitor may see it: its session or owner, or the right key of its link
-/// (compared in constant time with the stored hash). 404 otherwise, the same for an unknown
-/// order, a wrong key and another order's key.
-pub(crate) async fn order_for(
-    checkout: &ShopCheckout,
-    tracking: &TrackingService,
-    session: &Session,
-    user: &MaybeUser,
-    id: OrderId,
-    key: Option<&str>,
-) -> Result<Order, ApiError> {
-    let order = checkout.order(id).await?;
-    let viewer = viewer(session, user, key);
-    match viewer
-        .may_see(&order, |key| tracking.key_opens(id, key))
-        .await?
-    {
-        true => Ok(order),
-        false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
-    }
-}
-
 /// `GET /api/orders/{id}` (its session or owner) or `GET /api/orders/{id}?key=…` (anyone with
 /// the link).
 #[utoipa::path(
@@ -141,15 +119,13 @@ pub async fn show(
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(
-        &checkout,
-        &tracking,
-        &session,
-        &user,
-        id,
-        query.key.as_deref(),
-    )
-    .await?;
+    let visitor = Visitor {
+        checkout: &checkout,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = visitor.order(id, query.key.as_deref()).await?;
     tracked_page(&tracking, order).await
 }
 
@@ -171,17 +147,19 @@ pub(crate) struct Visitor<'a> {
 }
 
 impl Visitor<'_> {
-    /// The order this visitor may see (its session, owner or key; 404 otherwise).
+    /// The order if this visitor may see it: its session or owner, or the right key of its
+    /// link (compared in constant time with the stored hash). 404 otherwise, the same for an
+    /// unknown order, a wrong key and another order's key.
     pub(crate) async fn order(&self, id: OrderId, key: Option<&str>) -> Result<Order, ApiError> {
-        order_for(
-            self.checkout,
-            self.tracking,
-            self.session,
-            self.user,
-            id,
-            key,
-        )
-        .await
+        let order = self.checkout.order(id).await?;
+        let viewer = viewer(self.session, self.user, key);
+        match viewer
+            .may_see(&order, |key| self.tracking.key_opens(id, key))
+            .await?
+        {
+            true => Ok(order),
+            false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+        }
     }
 
     /// The order a buyer acts on from its page (its session, owner or key; 404 otherwise),
