@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::ProductResponse;
+use crate::lenient::{Count, Lenient};
 
 /// A product as the admin sees it: the storefront's fields and whether it is archived.
 #[derive(Serialize, ToSchema)]
@@ -116,31 +117,33 @@ pub struct Position {
 }
 
 /// The stock to set (`POST /api/admin/products/{id}/inventory`).
-#[derive(ToSchema)]
+// Read leniently, to name the field; a body that is not an object is read as one without it.
+#[derive(Default, Deserialize, ToSchema)]
 #[schema(as = SetInventoryRequest)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
-pub struct SetInventoryDoc {
+pub struct SetInventory {
     /// The units in stock (digits in a string are read too).
-    #[schema(minimum = 0, maximum = 1_000_000, example = 12)]
-    inventory: u32,
+    #[serde(default)]
+    #[schema(required = true, value_type = u32, minimum = 0, maximum = 1_000_000, example = 12)]
+    pub inventory: Lenient<Count>,
 }
 
 /// A change of stock (`POST /api/admin/products/{id}/change`).
-#[derive(ToSchema)]
+// Read like `SetInventory`.
+#[derive(Default, Deserialize, ToSchema)]
 #[schema(as = ChangeInventoryRequest)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to name the field
-pub struct ChangeInventoryDoc {
-    #[schema(rename = "type", value_type = StockChangeKind)]
-    kind: String,
+pub struct ChangeInventory {
+    #[serde(default, rename = "type")]
+    #[schema(required = true, value_type = StockChangeKind)]
+    pub kind: Lenient<StockChangeKind>,
     /// How many units (digits in a string are read too); 1 when left out or null.
-    #[schema(minimum = 1, maximum = 1_000_000, example = 1)]
-    inventory: Option<u32>,
+    #[serde(default)]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 1_000_000, example = 1)]
+    pub inventory: Lenient<Count>,
 }
 
 /// Add or take away units.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum StockChangeKind {
     Plus,
     Minus,

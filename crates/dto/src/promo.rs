@@ -1,8 +1,11 @@
 //! Promo codes as the API reads and sends them: checking a code, and the super_admin's codes.
 
 use promo::PromoSummary;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use crate::lenient::{Patch, WholeNumber};
 
 /// A promo code to check. A `discord_id` in the body is ignored: the code is checked for the
 /// Discord account linked in this session.
@@ -41,7 +44,7 @@ pub struct CreatePromo {
     /// The discount, a whole percent.
     #[serde(default)]
     #[schema(required = true, value_type = u8, minimum = 1, maximum = 100, example = 10)]
-    pub discount_percent: Option<serde_json::Value>,
+    pub discount_percent: Patch<WholeNumber>,
     /// When it stops working: an RFC 3339 time, `YYYY-MM-DDTHH:MM[:SS]` (UTC) or a date (the
     /// end of that day, UTC); null, empty or left out: never.
     #[serde(default)]
@@ -51,7 +54,7 @@ pub struct CreatePromo {
     /// 2147483647.)
     #[serde(default)]
     #[schema(value_type = Option<u32>, minimum = 1, example = 100)]
-    pub max_uses: Option<serde_json::Value>,
+    pub max_uses: Patch<WholeNumber>,
 }
 
 /// A promo code as created.
@@ -114,20 +117,29 @@ impl From<PromoSummary> for PromoCodeJson {
 }
 
 /// A change to a promo code: any of these fields; the ones left out stay as they are.
-#[derive(ToSchema)]
+// Read leniently, as at creation, so that every problem is answered at once, per field.
+#[derive(Debug, Deserialize, ToSchema)]
 #[schema(as = PromoCodeChange)]
-#[allow(dead_code)] // a schema only: the handler reads the JSON leniently, to tell null from absent
-pub struct PromoChangeDoc {
+pub struct ChangePromo {
+    /// The code itself cannot change: given at all, it is refused by name.
+    #[serde(default)]
+    #[schema(ignore)]
+    pub code: Patch<IgnoredAny>,
     /// A whole percent (digits in a string are read too).
+    #[serde(default)]
     #[schema(value_type = Option<u8>, minimum = 1, maximum = 100, example = 15)]
-    discount_percent: Option<u8>,
+    pub discount_percent: Patch<WholeNumber>,
     /// As at creation; null or empty: never expires.
-    #[schema(format = DateTime, example = "2026-12-31T23:59:59Z")]
-    expires_at: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, format = DateTime, example = "2026-12-31T23:59:59Z")]
+    pub expires_at: Patch<String>,
     /// At least 1 and not below the uses so far; null or empty: no limit.
+    #[serde(default)]
     #[schema(value_type = Option<u32>, minimum = 1, example = 100)]
-    max_uses: Option<u32>,
+    pub max_uses: Patch<WholeNumber>,
     /// false switches the code off (refused at checkout, kept for the order history); true
     /// switches it back on.
-    active: Option<bool>,
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    pub active: Patch<bool>,
 }

@@ -180,42 +180,31 @@ impl FieldErrors {
 
 /// Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
 /// on a 422 (empty otherwise).
-#[derive(ToSchema)]
-#[allow(dead_code)] // a schema only: `ErrorJson` is what is written
-pub struct ErrorBody {
+// What [`ApiError::error_response`] writes, and its schema.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorBody<'a> {
     /// What went wrong, ready to show.
     #[schema(example = "Product not found.")]
-    message: String,
-    /// The messages for each field of the request (422); `{}` otherwise.
-    errors: BTreeMap<String, Vec<String>>,
-    /// The promo code's reason, on a refused promo code (422).
-    #[schema(nullable = false)]
-    reason: Option<String>,
-    /// What to fix in the cart (409 at checkout).
-    #[schema(nullable = false)]
-    problems: Option<Vec<String>>,
-    /// The cart as the server prices it (409 at checkout).
-    #[schema(nullable = false, required = false, value_type = Option<dto::checkout::PricedCartResponse>)]
-    cart: Option<serde_json::Value>,
-    /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
-    #[schema(nullable = false)]
-    request_id: Option<String>,
-}
-
-/// What [`ApiError::error_response`] writes: the shape [`ErrorBody`] documents.
-#[derive(Serialize)]
-struct ErrorJson<'a> {
     message: &'a str,
+    /// The messages for each field of the request (422); `{}` otherwise.
     errors: &'a BTreeMap<String, Vec<String>>,
-    /// The promo code's reason (422 on a promo code).
+    /// The promo code's reason, on a refused promo code (422).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     reason: Option<&'a str>,
-    /// What to fix in the cart (409).
+    /// What to fix in the cart (409 at checkout).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     problems: Option<&'a [String]>,
-    /// The cart as the server prices it (409).
+    /// The cart as the server prices it (409 at checkout).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false, required = false, value_type = Option<dto::checkout::PricedCartResponse>)]
     cart: Option<&'a PricedCartResponse>,
+    /// On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line).
+    // `telemetry::request_id_in_body` writes it into the answer; here it is always `None`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    request_id: Option<&'a str>,
 }
 
 impl From<InvalidPayload> for ApiError {
@@ -256,12 +245,13 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let empty = BTreeMap::new();
         let promo_errors;
-        let mut body = ErrorJson {
+        let mut body = ErrorBody {
             message: "",
             errors: &empty,
             reason: None,
             problems: None,
             cart: None,
+            request_id: None,
         };
         (body.message, body.errors) = match self {
             ApiError::BadRequest(message)

@@ -1,11 +1,11 @@
-//! actix's own extractor failures (JSON, query, path, form, multipart, a bare 405), answered
+//! actix's own extractor failures (JSON, query, path, multipart, a bare 405), answered
 //! in the API's error shape.
 
 use std::collections::BTreeMap;
 
 use actix_multipart::MultipartError;
 use actix_web::{
-    error::{JsonPayloadError, PathError, QueryPayloadError, UrlencodedError},
+    error::{JsonPayloadError, PathError, QueryPayloadError},
     http::{header, StatusCode},
     HttpRequest, ResponseError,
 };
@@ -77,21 +77,6 @@ pub fn path_error(_: PathError, _: &HttpRequest) -> actix_web::Error {
     ApiError::NotFound("Not found.".into()).into()
 }
 
-/// Form bodies: like JSON.
-pub fn form_error(error: UrlencodedError, _: &HttpRequest) -> actix_web::Error {
-    let api = match &error {
-        UrlencodedError::ContentType => ApiError::UnsupportedMediaType(
-            "The request body must be a form (application/x-www-form-urlencoded).".into(),
-        ),
-        UrlencodedError::Overflow { limit, .. } => {
-            ApiError::PayloadTooLarge(format!("The request body is larger than {limit} bytes."))
-        }
-        UrlencodedError::Parse(detail) => invalid_fields(&detail.to_string()),
-        _ => ApiError::BadRequest("The request body could not be read.".into()),
-    };
-    api.into()
-}
-
 /// The extractor configs that make actix answer in our shape; registered on the app.
 pub fn extractor_configs(cfg: &mut actix_web::web::ServiceConfig) {
     use actix_web::web;
@@ -101,12 +86,7 @@ pub fn extractor_configs(cfg: &mut actix_web::web::ServiceConfig) {
             .error_handler(json_error),
     )
     .app_data(web::QueryConfig::default().error_handler(query_error))
-    .app_data(web::PathConfig::default().error_handler(path_error))
-    .app_data(
-        web::FormConfig::default()
-            .limit(64 * 1024)
-            .error_handler(form_error),
-    );
+    .app_data(web::PathConfig::default().error_handler(path_error));
 }
 
 /// Gives actix's bare 405 (a path that exists, asked with another method) the JSON body on

@@ -6,16 +6,16 @@ use actix_multipart::Multipart;
 use actix_web::{web, HttpRequest, HttpResponse};
 use catalog::{ProductForm, ProductId, Removal, StockChange, MAX_STOCK};
 use futures::StreamExt;
-use serde_json::Value;
 
 use crate::auth::{AppClock, RequireSuperAdmin};
 use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError};
 use crate::services::CatalogAdminService;
 use dto::admin_products::{
-    AdminProductResponse, ChangeInventoryDoc, ProductFormDoc, ProductRemoved, ReorderBody,
-    SetInventoryDoc,
+    AdminProductResponse, ChangeInventory, ProductFormDoc, ProductRemoved, ReorderBody,
+    SetInventory, StockChangeKind,
 };
+use dto::lenient::{Count, Lenient, Object};
 use dto::staff::{Confirmation, SuperAdminJson, SuperAdminMultipart, SuperAdminOnly};
 use shared::Clock;
 
@@ -325,31 +325,20 @@ pub async fn reorder(
     Ok(HttpResponse::Ok().json(Confirmation::new("Product order saved.")))
 }
 
-/// A whole number from JSON (a number, or digits in a string) within `min..=MAX_STOCK`.
-fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> {
-    let message = if min == 0 {
-        format!("The {field} must be a whole number of 0 or more.")
-    } else {
-        format!("The {field} must be a whole number of {min} or more.")
-    };
-    let number = match value {
-        Some(Value::Number(n)) => n.as_u64(),
-        Some(Value::String(s)) if !s.trim().is_empty() => s.trim().parse::<u64>().ok(),
-        None | Some(Value::Null) => {
-            return Err(ApiError::field(
-                field,
-                format!("The {field} field is required."),
-            ))
+/// The `inventory` of a stock call: a count from `min` to `MAX_STOCK`.
+fn inventory(value: Lenient<Count>, min: u32) -> Result<u32, ApiError> {
+    let refused = |message: String| Err(ApiError::field("inventory", message));
+    match value {
+        Lenient::Absent => refused("The inventory field is required.".to_owned()),
+        Lenient::Given(Count(n)) if n > u64::from(MAX_STOCK) => {
+            refused(format!("The inventory may be at most {MAX_STOCK}."))
         }
-        _ => None,
-    };
-    match number {
-        Some(n) if n > u64::from(MAX_STOCK) => Err(ApiError::field(
-            field,
-            format!("The {field} may be at most {MAX_STOCK}."),
+        Lenient::Given(Count(n)) if n >= u64::from(min) => {
+            Ok(u32::try_from(n).unwrap_or(MAX_STOCK))
+        }
+        _ => refused(format!(
+            "The inventory must be a whole number of {min} or more."
         )),
-        Some(n) if n >= u64::from(min) => Ok(u32::try_from(n).unwrap_or(MAX_STOCK)),
-        _ => Err(ApiError::field(field, message)),
     }
 }
 
@@ -363,7 +352,7 @@ fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> 
     description = "Sets the stock to a count (an unlimited product becomes limited) \
                    (super_admin).",
     params(("id" = i64, Path, description = "The product's id.", minimum = 1)),
-    request_body = SetInventoryDoc,
+    request_body = SetInventory,
     responses(
         (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
         SuperAdminJson,
@@ -375,12 +364,12 @@ fn count(value: Option<&Value>, field: &str, min: u32) -> Result<u32, ApiError> 
 pub async fn set_inventory(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    body: web::Json<Value>,
+    body: web::Json<Object<SetInventory>>,
     catalog_admin: web::Data<CatalogAdminService>,
     clock: web::Data<AppClock>,
     Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let inventory = count(body.get("inventory"), "inventory", 0)?;
+    let inventory = inventory(body.into_inner().0.unwrap_or_default().inventory, 0)?;
     let product = catalog_admin
         .set_stock(id, inventory, &admin.actor(ip))
         .await?;
@@ -397,7 +386,7 @@ pub async fn set_inventory(
     summary = "Add or take away stock",
     description = "One atomic change of the stock; taking away stops at zero (super_admin).",
     params(("id" = i64, Path, description = "The product's id.", minimum = 1)),
-    request_body = ChangeInventoryDoc,
+    request_body = ChangeInventory,
     responses(
         (status = 200, description = "The product with its new stock.", body = AdminProductResponse),
         SuperAdminJson,
@@ -409,18 +398,19 @@ pub async fn set_inventory(
 pub async fn change_inventory(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    body: web::Json<Value>,
+    body: web::Json<Object<ChangeInventory>>,
     catalog_admin: web::Data<CatalogAdminService>,
     clock: web::Data<AppClock>,
     Id(id): Id<ProductId>,
 ) -> Result<HttpResponse, ApiError> {
-    let amount = match body.get("inventory") {
-        None | Some(Value::Null) => 1,
-        some => count(some, "inventory", 1)?,
+    let body = body.into_inner().0.unwrap_or_default();
+    let amount = match body.inventory {
+        Lenient::Absent => 1,
+        given => inventory(given, 1)?,
     };
-    let change = match body.get("type").and_then(Value::as_str) {
-        Some("plus") => StockChange::Plus(amount),
-        Some("minus") => StockChange::Minus(amount),
+    let change = match body.kind {
+        Lenient::Given(StockChangeKind::Plus) => StockChange::Plus(amount),
+        Lenient::Given(StockChangeKind::Minus) => StockChange::Minus(amount),
         _ => return Err(ApiError::field("type", "The type must be plus or minus.")),
     };
     let product = catalog_admin

@@ -213,7 +213,7 @@ const SESSION_ORDERS_READ: usize = 10;
 
 /// Who writes in the help chat, for the assistant: their open orders (awaiting payment or paid,
 /// not yet delivered), newest first, as this visitor may see them on their order pages
-/// ([`may_see`](super::orders::may_see)): placed in this browser's session or on their
+/// ([`Viewer::owns`](orders::Viewer::owns)): placed in this browser's session or on their
 /// logged-in account. Never another buyer's. The links carry no key (the key is not stored,
 /// and the chat is: this browser opens its own orders without one). When the orders cannot be
 /// read the assistant answers without them.

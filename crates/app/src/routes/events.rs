@@ -28,7 +28,7 @@ use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::streams::{self, StreamLimits};
 use crate::events::ShopEvents;
-use crate::routes::orders::{order_for, session_orders, ORDER_NOT_FOUND};
+use crate::routes::orders::{session_orders, Visitor, ORDER_NOT_FOUND};
 use crate::services::TrackingService;
 use crate::settings::EventsSettings;
 
@@ -205,7 +205,13 @@ async fn linked_order(
     };
     let order = OrderId::from_segment(order)
         .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
-    let order = order_for(checkout, tracking, session, user, order, key).await?;
+    let visitor = Visitor {
+        checkout,
+        tracking,
+        session,
+        user,
+    };
+    let order = visitor.order(order, key).await?;
     Ok(Some(order.id.get()))
 }
 

@@ -7,8 +7,8 @@ use super::path_id::Id;
 use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::{
-    CheckoutService, CloseError, Closed, Closing, ConfirmError, Order, OrderError, OrderId,
-    ReleaseError,
+    CheckoutService, CloseError, Closed, Closing, ConfirmError, Order, OrderId, ReleaseError,
+    Viewer,
 };
 
 use crate::checkout::providers::ShopProviders;
@@ -55,74 +55,37 @@ pub(crate) fn session_orders(session: &Session) -> Vec<i64> {
         .unwrap_or_default()
 }
 
-/// Whether this visitor may see the order: it was created in this session, or it belongs to
-/// the logged-in user.
-pub(crate) fn may_see(session: &Session, user: &MaybeUser, order: &Order) -> bool {
-    let own_session = session_orders(session).contains(&order.id.get());
-    let own_account = matches!(
-        (&user.0, order.buyer.user_id),
-        (Some(user), Some(owner)) if user.user_id() == owner
-    );
-    own_session || own_account
+/// The visitor of an order's page as their request names them (`orders::Viewer` holds the rule).
+fn viewer(session: &Session, user: &MaybeUser, key: Option<&str>) -> Viewer {
+    Viewer {
+        session_orders: session_orders(session),
+        user: user.0.as_ref().map(|user| user.user_id()),
+        key: key.map(str::to_owned),
+    }
 }
 
-/// The order if this visitor may see it; 404 otherwise (also for a malformed id).
+/// The order if this visitor may see it as its buyer; 404 otherwise (also for a malformed id).
 pub(crate) async fn visible_order(
     checkout: &ShopCheckout,
     session: &Session,
     user: &MaybeUser,
     id: OrderId,
 ) -> Result<Order, ApiError> {
-    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
     // an order of someone else answers as one that does not exist
     let order = checkout.order(id).await?;
-    if may_see(session, user, &order) {
-        Ok(order)
-    } else {
-        Err(not_found())
+    match viewer(session, user, None).owns(&order) {
+        true => Ok(order),
+        false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
     }
 }
 
 /// The order's page as its visitor sees it, never cached.
 async fn tracked_page(tracking: &TrackingService, order: Order) -> Result<HttpResponse, ApiError> {
-    let tracked = tracking.track(order).await.map_err(|e| match e {
-        OrderError::NotFound(_) => ApiError::NotFound(ORDER_NOT_FOUND.to_owned()),
-        OrderError::Unknown(e) => ApiError::Internal(e),
-    })?;
+    let tracked = tracking.track(order).await?;
     Ok(HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
         .insert_header(("Referrer-Policy", "no-referrer"))
         .json(TrackedOrderResponse::from(&tracked)))
-}
-
-/// The order if this visitor may see it: its session or owner, or the right key of its link
-/// (compared in constant time with the stored hash). 404 otherwise, the same for an unknown
-/// order, a wrong key and another order's key.
-pub(crate) async fn order_for(
-    checkout: &ShopCheckout,
-    tracking: &TrackingService,
-    session: &Session,
-    user: &MaybeUser,
-    id: OrderId,
-    key: Option<&str>,
-) -> Result<Order, ApiError> {
-    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
-    let order = match checkout.order(id).await {
-        Ok(order) => order,
-        Err(OrderError::NotFound(_)) => return Err(not_found()),
-        Err(OrderError::Unknown(e)) => return Err(ApiError::Internal(e)),
-    };
-    if may_see(session, user, &order) {
-        return Ok(order);
-    }
-    let Some(key) = key.filter(|key| !key.is_empty() && key.len() <= 128) else {
-        return Err(not_found());
-    };
-    match tracking.key_opens(id, key).await {
-        Ok(true) => Ok(order),
-        Ok(false) | Err(OrderError::NotFound(_)) => Err(not_found()),
-        Err(OrderError::Unknown(e)) => Err(ApiError::Internal(e)),
-    }
 }
 
 /// `GET /api/orders/{id}` (its session or owner) or `GET /api/orders/{id}?key=…` (anyone with
@@ -156,15 +119,13 @@ pub async fn show(
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(
-        &checkout,
-        &tracking,
-        &session,
-        &user,
-        id,
-        query.key.as_deref(),
-    )
-    .await?;
+    let visitor = Visitor {
+        checkout: &checkout,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = visitor.order(id, query.key.as_deref()).await?;
     tracked_page(&tracking, order).await
 }
 
@@ -186,17 +147,19 @@ pub(crate) struct Visitor<'a> {
 }
 
 impl Visitor<'_> {
-    /// The order this visitor may see (its session, owner or key; 404 otherwise).
+    /// The order if this visitor may see it: its session or owner, or the right key of its
+    /// link (compared in constant time with the stored hash). 404 otherwise, the same for an
+    /// unknown order, a wrong key and another order's key.
     pub(crate) async fn order(&self, id: OrderId, key: Option<&str>) -> Result<Order, ApiError> {
-        order_for(
-            self.checkout,
-            self.tracking,
-            self.session,
-            self.user,
-            id,
-            key,
-        )
-        .await
+        let order = self.checkout.order(id).await?;
+        let viewer = viewer(self.session, self.user, key);
+        match viewer
+            .may_see(&order, |key| self.tracking.key_opens(id, key))
+            .await?
+        {
+            true => Ok(order),
+            false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+        }
     }
 
     /// The order a buyer acts on from its page (its session, owner or key; 404 otherwise),

@@ -19,8 +19,9 @@ use crate::{
     error::{ApiError, FieldErrors},
     settings::CheckoutSettings,
 };
+use dto::lenient::{Object, Patch, WholeNumber};
 use dto::promo::{
-    CreatePromo, CreatedPromo, PromoChangeDoc, PromoCodeJson, PromoValid, ValidatePromo,
+    ChangePromo, CreatePromo, CreatedPromo, PromoCodeJson, PromoValid, ValidatePromo,
 };
 use dto::responses::JsonBodyRefused;
 use dto::staff::{SuperAdminJson, SuperAdminOnly};
@@ -83,18 +84,6 @@ pub async fn validate(
     }
 }
 
-fn whole_number(value: &serde_json::Value) -> Option<i64> {
-    value
-        .as_i64()
-        .or_else(|| {
-            value
-                .as_f64()
-                .filter(|f| f.fract() == 0.0)
-                .map(|f| f as i64)
-        })
-        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
-}
-
 /// An ISO time (`2026-12-31T23:59:59Z`), or a date (the end of that day, UTC).
 fn expiry(text: &str) -> Option<DateTime<Utc>> {
     let text = text.trim();
@@ -121,11 +110,11 @@ const MAX_USES_RULE: &str = "The usage limit is a whole number of at least 1.";
 
 /// `discount_percent`: a whole percent from 1 to 100 (digits in a string too); `None` with the
 /// field's error otherwise.
-fn discount_field(
-    value: Option<&serde_json::Value>,
-    errors: &mut FieldErrors,
-) -> Option<DiscountPercent> {
-    let discount = value.and_then(whole_number).and_then(DiscountPercent::new);
+fn discount_field(value: Patch<WholeNumber>, errors: &mut FieldErrors) -> Option<DiscountPercent> {
+    let discount = match value {
+        Patch::Set(WholeNumber(percent)) => DiscountPercent::new(percent),
+        _ => None,
+    };
     if discount.is_none() {
         errors.add("discount_percent", DISCOUNT_RULE);
     }
@@ -134,15 +123,11 @@ fn discount_field(
 
 /// `expires_at`: left out, null or empty is never (`Some(None)`); text is a time or a date;
 /// anything else is `None` with the field's error.
-fn expiry_field(
-    value: Option<&serde_json::Value>,
-    errors: &mut FieldErrors,
-) -> Option<Option<DateTime<Utc>>> {
+fn expiry_field(value: Patch<String>, errors: &mut FieldErrors) -> Option<Option<DateTime<Utc>>> {
     match value {
-        None | Some(serde_json::Value::Null) => Some(None),
-        Some(serde_json::Value::String(text)) if text.trim().is_empty() => Some(None),
-        Some(serde_json::Value::String(text)) if expiry(text).is_some() => Some(expiry(text)),
-        Some(_) => {
+        Patch::Missing | Patch::Cleared => Some(None),
+        Patch::Set(text) if expiry(&text).is_some() => Some(expiry(&text)),
+        _ => {
             errors.add("expires_at", EXPIRY_RULE);
             None
         }
@@ -151,20 +136,14 @@ fn expiry_field(
 
 /// `max_uses`: left out, null or empty is no limit (`Some(None)`); else a whole number of at
 /// least 1; anything else is `None` with the field's error.
-fn max_uses_field(
-    value: Option<&serde_json::Value>,
-    errors: &mut FieldErrors,
-) -> Option<Option<MaxUses>> {
+fn max_uses_field(value: Patch<WholeNumber>, errors: &mut FieldErrors) -> Option<Option<MaxUses>> {
     match value {
-        None | Some(serde_json::Value::Null) => Some(None),
-        Some(serde_json::Value::String(s)) if s.trim().is_empty() => Some(None),
-        Some(value) => match whole_number(value).and_then(MaxUses::new) {
-            Some(max) => Some(Some(max)),
-            None => {
-                errors.add("max_uses", MAX_USES_RULE);
-                None
-            }
-        },
+        Patch::Missing | Patch::Cleared => Some(None),
+        Patch::Set(WholeNumber(max)) if MaxUses::new(max).is_some() => Some(MaxUses::new(max)),
+        _ => {
+            errors.add("max_uses", MAX_USES_RULE);
+            None
+        }
     }
 }
 
@@ -194,20 +173,21 @@ pub async fn create(
     promos: web::Data<ShopPromos>,
     body: web::Json<CreatePromo>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
     let mut errors = FieldErrors::new();
     let code = errors.check(
         "code",
         PromoCode::parse(body.code.as_deref().unwrap_or_default()),
     );
-    let discount = discount_field(body.discount_percent.as_ref(), &mut errors);
+    let discount = discount_field(body.discount_percent, &mut errors);
+    // a string, as the type asks; blank is never, like null
     let expires_at = expiry_field(
         body.expires_at
-            .as_deref()
-            .map(|text| serde_json::Value::String(text.to_owned()))
-            .as_ref(),
+            .filter(|text| !text.trim().is_empty())
+            .map_or(Patch::Cleared, Patch::Set),
         &mut errors,
     );
-    let max_uses = max_uses_field(body.max_uses.as_ref(), &mut errors);
+    let max_uses = max_uses_field(body.max_uses, &mut errors);
     errors.finish()?;
     let (Some(code), Some(discount), Some(expires_at), Some(max_uses)) =
         (code, discount, expires_at, max_uses)
@@ -279,7 +259,7 @@ pub async fn list(
                    orders that used it. Audited (`promo.update`) when something changed \
                    (super_admin).",
     params(("id" = i64, Path, description = "The code's id.", minimum = 1)),
-    request_body = PromoChangeDoc,
+    request_body = ChangePromo,
     responses(
         (status = 200, description = "The code as it is now.", body = PromoCodeJson),
         SuperAdminJson,
@@ -296,37 +276,35 @@ pub async fn update(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
     promos: web::Data<ShopPromos>,
-    body: web::Json<serde_json::Value>,
+    body: web::Json<Object<ChangePromo>>,
     Id(id): Id<PromoId>,
 ) -> Result<HttpResponse, ApiError> {
-    let Some(fields) = body.as_object() else {
+    let Object(Some(fields)) = body.into_inner() else {
         return Err(ApiError::field(
             "promo",
             "Send the fields to change as a JSON object.",
         ));
     };
     let mut errors = FieldErrors::new();
-    if fields.contains_key("code") {
+    if fields.code.given().is_some() {
         errors.add(
             "code",
             "A code cannot be renamed: create a new one and switch this one off.",
         );
     }
-    let mut change = PromoChange::default();
-    if let Some(value) = fields.get("discount_percent") {
-        change.discount = discount_field(Some(value), &mut errors);
-    }
-    if let Some(value) = fields.get("expires_at") {
-        change.expires_at = expiry_field(Some(value), &mut errors);
-    }
-    if let Some(value) = fields.get("max_uses") {
-        change.max_uses = max_uses_field(Some(value), &mut errors);
-    }
-    match fields.get("active") {
-        None => {}
-        Some(serde_json::Value::Bool(active)) => change.active = Some(*active),
-        Some(_) => errors.add("active", "Active is true or false."),
-    }
+    let change = PromoChange {
+        discount: (fields.discount_percent.given()).and_then(|v| discount_field(v, &mut errors)),
+        expires_at: (fields.expires_at.given()).and_then(|v| expiry_field(v, &mut errors)),
+        max_uses: (fields.max_uses.given()).and_then(|v| max_uses_field(v, &mut errors)),
+        active: match fields.active {
+            Patch::Missing => None,
+            Patch::Set(active) => Some(active),
+            _ => {
+                errors.add("active", "Active is true or false.");
+                None
+            }
+        },
+    };
     errors.finish()?;
     let updated = promos.update(id, change, &admin.actor(ip)).await?;
     tracing::info!(code = %updated.promo.code, by = admin.id, "promo code changed");

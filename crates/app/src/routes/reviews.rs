@@ -7,7 +7,7 @@ use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::OrderId;
 
-use super::orders::order_for;
+use super::orders::Visitor;
 use crate::auth::{MaybeUser, RequireStaff};
 use crate::checkout::ShopCheckout;
 use crate::client_ip::ClientIp;
@@ -53,15 +53,13 @@ pub async fn leave(
     payload: web::Json<ReviewPayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = order_for(
-        &checkout,
-        &tracking,
-        &session,
-        &user,
-        id,
-        query.key.as_deref(),
-    )
-    .await?;
+    let visitor = Visitor {
+        checkout: &checkout,
+        tracking: &tracking,
+        session: &session,
+        user: &user,
+    };
+    let order = visitor.order(id, query.key.as_deref()).await?;
     let review = reviews.leave(&order, payload.rating, &payload.text).await?;
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))
 }

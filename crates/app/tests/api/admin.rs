@@ -1107,3 +1107,106 @@ async fn staff_work_the_delivery_queue_and_only_one_claim_wins(#[case] backend: 
     let missing = post(&app, &ann, "/api/admin/orders/99999/claim", json!({})).await;
     assert_eq!(missing.status(), 404);
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_stock_call_reads_numbers_or_digits_and_names_its_field_whatever_the_body(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let admin = app.client_with_role(Role::SuperAdmin).await;
+    let id = created(&app, &admin, &owl_form("Owl", &[])).await["id"]
+        .as_i64()
+        .unwrap();
+    let (set, change) = (
+        format!("/api/admin/products/{id}/inventory"),
+        format!("/api/admin/products/{id}/change"),
+    );
+    let refused = [
+        // a body that is not an object has no field
+        (
+            &set,
+            json!([12]),
+            "inventory",
+            "The inventory field is required.",
+        ),
+        (
+            &set,
+            json!(12),
+            "inventory",
+            "The inventory field is required.",
+        ),
+        (
+            &set,
+            json!({"inventory": null}),
+            "inventory",
+            "The inventory field is required.",
+        ),
+        (
+            &set,
+            json!({"inventory": 12.0}),
+            "inventory",
+            "The inventory must be a whole number of 0 or more.",
+        ),
+        (
+            &set,
+            json!({"inventory": ""}),
+            "inventory",
+            "The inventory must be a whole number of 0 or more.",
+        ),
+        (
+            &set,
+            json!({"inventory": 1_000_001}),
+            "inventory",
+            "The inventory may be at most 1000000.",
+        ),
+        (
+            &change,
+            json!([]),
+            "type",
+            "The type must be plus or minus.",
+        ),
+        (
+            &change,
+            json!({"type": "Plus"}),
+            "type",
+            "The type must be plus or minus.",
+        ),
+        (
+            &change,
+            json!({"type": "plus", "inventory": 0}),
+            "inventory",
+            "The inventory must be a whole number of 1 or more.",
+        ),
+        (
+            &change,
+            json!({"type": 1, "inventory": "x"}),
+            "inventory",
+            "The inventory must be a whole number of 1 or more.",
+        ),
+    ];
+    for (path, body, field, words) in refused {
+        let response = post(&app, &admin, path, body.clone()).await;
+        assert_eq!(response.status(), 422, "{body}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(
+            answer,
+            json!({"message": words, "errors": {field: [words]}}),
+            "{body}"
+        );
+    }
+    let stock = |response: reqwest::Response| async move {
+        assert_eq!(response.status(), 200);
+        response.json::<Value>().await.unwrap()["stock"].clone()
+    };
+    assert_eq!(
+        stock(post(&app, &admin, &set, json!({"inventory": " 7 "})).await).await,
+        7
+    );
+    let plus_one = json!({"type": "plus", "inventory": null});
+    assert_eq!(stock(post(&app, &admin, &change, plus_one).await).await, 8);
+    let minus_two = json!({"type": "minus", "inventory": "2"});
+    assert_eq!(stock(post(&app, &admin, &change, minus_two).await).await, 6);
+}

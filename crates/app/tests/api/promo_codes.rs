@@ -392,3 +392,117 @@ async fn promo_code_changes_and_deletions_are_audited(#[case] backend: Backend) 
     assert!(entry["after"].is_null());
     assert_eq!(audited.app.count_rows("promo_codes").await, 0);
 }
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_promo_change_tells_left_out_null_empty_and_a_value_apart_and_names_every_problem(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let boss = app.client_with_role(Role::SuperAdmin).await;
+    let body = json!({"code": "EDGE", "discount_percent": 10, "max_uses": 4,
+                      "expires_at": "2099-01-01T00:00:00Z"});
+    create(&app, &boss, body).await;
+    let id = list(&app, &boss).await[0]["id"].clone();
+    let refused = |body: Value| {
+        let (app, boss, id) = (&app, &boss, &id);
+        async move {
+            let response = patch(app, boss, id, body.clone()).await;
+            assert_eq!(response.status(), 422, "{body}");
+            response.json::<Value>().await.unwrap()
+        }
+    };
+
+    // a body that is not an object, whatever it is
+    for body in [
+        json!([]),
+        json!([{"active": false}]),
+        json!(7),
+        json!("x"),
+        Value::Null,
+    ] {
+        let answer = refused(body).await;
+        let words = "Send the fields to change as a JSON object.";
+        assert_eq!(
+            answer,
+            json!({"message": words, "errors": {"promo": [words]}})
+        );
+    }
+    // null and empty are not a discount or a switch; a code given at all is refused by name
+    let answer = refused(json!({"discount_percent": null, "active": "", "code": null})).await;
+    assert_eq!(
+        answer["errors"],
+        json!({
+            "code": ["A code cannot be renamed: create a new one and switch this one off."],
+            "discount_percent": ["The discount is a whole percent from 1 to 100."],
+            "active": ["Active is true or false."],
+        })
+    );
+    let answer = refused(json!({"discount_percent": 1.5, "max_uses": [3], "expires_at": 7})).await;
+    assert_eq!(
+        answer["errors"],
+        json!({
+            "discount_percent": ["The discount is a whole percent from 1 to 100."],
+            "max_uses": ["The usage limit is a whole number of at least 1."],
+            "expires_at": ["Enter the expiry as a date and time, or none."],
+        })
+    );
+    let unchanged = by_code(&list(&app, &boss).await, "EDGE").clone();
+    assert_eq!(
+        (
+            unchanged["discount_percent"].clone(),
+            unchanged["max_uses"].clone()
+        ),
+        (json!(10), json!(4))
+    );
+
+    // left out (or unknown) stays; whole numbers as numbers or digits; a date is its day's end
+    let changed = patch(
+        &app,
+        &boss,
+        &id,
+        json!({"discount_percent": 15.0, "max_uses": " 3 ", "expires_at": "2099-02-01",
+               "other": true}),
+    )
+    .await;
+    assert_eq!(changed.status(), 200);
+    let changed: Value = changed.json().await.unwrap();
+    assert_eq!(
+        (
+            &changed["discount_percent"],
+            &changed["max_uses"],
+            &changed["expires_at"],
+            &changed["active"]
+        ),
+        (
+            &json!(15),
+            &json!(3),
+            &json!("2099-02-01T23:59:59+00:00"),
+            &json!(true)
+        )
+    );
+    // null or empty clears the limit and the expiry
+    let cleared = patch(
+        &app,
+        &boss,
+        &id,
+        json!({"max_uses": "", "expires_at": null}),
+    )
+    .await;
+    let cleared: Value = cleared.json().await.unwrap();
+    assert_eq!(
+        (
+            &cleared["discount_percent"],
+            &cleared["max_uses"],
+            &cleared["expires_at"]
+        ),
+        (&json!(15), &Value::Null, &Value::Null)
+    );
+    assert_eq!(patch(&app, &boss, &id, json!({})).await.status(), 200);
+    assert_eq!(
+        by_code(&list(&app, &boss).await, "EDGE")["discount_percent"],
+        15
+    );
+}

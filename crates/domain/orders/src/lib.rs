@@ -22,6 +22,7 @@ pub mod staff_alerts;
 #[cfg(any(test, feature = "mocks"))]
 pub mod testing;
 pub mod tickets;
+mod viewer;
 
 pub use block_check::{
     canonical_email, normalise_ip, BlockKind, Blocklist, BuyerIdentities, NoBlocklist,
@@ -72,3 +73,4 @@ pub use tickets::{
     TicketPost, TicketProblem, TicketRepository, TicketSettings, TicketStaff, Tickets,
     TICKET_CHANNEL,
 };
+pub use viewer::Viewer;
