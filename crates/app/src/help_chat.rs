@@ -184,8 +184,8 @@ impl HelpChat {
             discord_tickets,
         );
         Ok(HelpChat {
+            versions: ChatVersions::new(shared::Clock::now(&clock)),
             service: chat::ChatService::new(store, assistant, clock, RandomIds),
-            versions: ChatVersions::new(),
             settings: settings.chat.clone(),
             alerts: ChatAlerts::new(notifier, &settings.site.public_url),
             accounts,

@@ -21,7 +21,7 @@ pub use models::{
     LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE, MAX_MESSAGE_CHARS,
 };
 pub use ports::{
-    Assistant, ChatChanges, ChatRepository, Clock, IdGenerator, RandomIds, StaffAlerts, SystemClock,
+    Assistant, ChatChanges, ChatRepository, Clock, IdGenerator, RandomIds, StaffAlerts,
 };
 pub use service::{BotReply, ChatService, LiveRequest, SendOutcome};
 pub use versions::{ChatVersions, Lookup, Ticket, View};
