@@ -32,8 +32,7 @@
 5. one clock: no production code reads the system time itself (`Utc::now()`,
    `SystemTime::now()`, `chrono::Utc::now`) or names `SystemClock`, outside the clock's home
    (`CLOCK_HOMES`: the app's `AppClock` and the shared kernel's system clock); read as part 3
-   reads (tests and test-support code aside). The places there were when this check came are
-   listed as debt (`CLOCK_DEBT`, a count per file): any new one fails;
+   reads (tests and test-support code aside);
 6. no production function is longer than 80 lines (`long_functions`: the lines that hold code,
    from `fn` to its closing brace, read as part 3 reads); the ones there were when this check
    came are listed as debt (`LONG_FUNCTION_DEBT`, by file and name): any other fails.
@@ -586,41 +585,6 @@ CLOCK_HOMES = {
     "crates/domain/shared/src/clock.rs",
     "crates/app/src/auth/clock.rs",
 }
-# DEBT (issue 35, item 8: "one clock"): production code that reads the system time itself or
-# names `SystemClock`, as it stood when the check came (39 places in 23 files), with how many
-# places each may keep. The check fails on any new place, in these files or any other; each one
-# that goes should take its count down (the check notes a count above what it finds), and the
-# file out of the list at 0.
-CLOCK_DEBT = {
-    # the app: the push events' purge in the background loops; the Discord OAuth state cookie
-    "crates/app/src/background.rs": 1,
-    "crates/app/src/routes/discord.rs": 2,
-    # domain crates: the catalog admin's default clock, the chat versions' check time, and the
-    # crates that re-export `SystemClock`
-    "crates/domain/catalog/src/admin.rs": 2,
-    "crates/domain/chat/src/lib.rs": 1,
-    "crates/domain/chat/src/ports.rs": 1,
-    "crates/domain/chat/src/versions.rs": 2,
-    "crates/domain/orders/src/lib.rs": 1,
-    "crates/domain/promo/src/lib.rs": 1,
-    "crates/domain/proofs/src/lib.rs": 1,
-    "crates/domain/shared/src/lib.rs": 1,
-    # adapters: the mail file names, the media sweep, the session expiry, and the store's
-    # writes stamped with the system time instead of the caller's clock
-    "crates/adapters/mail/src/outbox.rs": 1,
-    "crates/adapters/media/src/store.rs": 1,
-    "crates/adapters/sessions/src/database.rs": 3,
-    "crates/adapters/store/src/accounts.rs": 6,
-    "crates/adapters/store/src/admin_products.rs": 6,
-    "crates/adapters/store/src/audit.rs": 1,
-    "crates/adapters/store/src/backup.rs": 1,
-    "crates/adapters/store/src/delivery.rs": 1,
-    "crates/adapters/store/src/orders.rs": 1,
-    "crates/adapters/store/src/products.rs": 1,
-    "crates/adapters/store/src/promo.rs": 1,
-    "crates/adapters/store/src/push.rs": 1,
-    "crates/adapters/store/src/tickets.rs": 2,
-}
 
 
 def clock_reads(src: Path, root: str = "lib.rs") -> list[tuple[Path, int, str]]:
@@ -668,34 +632,19 @@ def check_modules(crates: dict[str, dict]) -> list[str]:
     return problems
 
 
-def check_clock(crates: dict[str, dict]) -> tuple[list[str], list[str]]:
-    """One clock: the problems (a place beyond the clock's home and the debt above), and notes
-    (a debt count higher than what is left)."""
+def check_clock(crates: dict[str, dict]) -> list[str]:
+    """One clock: each place outside the clock's home that reads the system time itself."""
     places: dict[str, list[str]] = {}
-    seen = set()
     for _, _, src, root in targets(crates):
         for file, line, what in clock_reads(src, root):
-            if (file, line, what) in seen:
-                continue
-            seen.add((file, line, what))
-            places.setdefault(str(file.relative_to(ROOT)), []).append(f"{file.relative_to(ROOT)}:{line}: {what}")
-    problems, notes = [], []
-    for file, found in sorted(places.items()):
-        if file in CLOCK_HOMES:
-            continue
-        allowed = CLOCK_DEBT.get(file, 0)
-        if len(found) > allowed:
-            problems.append(
-                f"the system time read outside the clock (crates/app/src/auth/clock.rs), {len(found)} "
-                f"place(s) where {allowed} are allowed: take the clock as a port instead"
-                + "".join(f"\n    {place}" for place in found)
-            )
-        elif len(found) < allowed:
-            notes.append(f"note: {file} keeps {len(found)} of its {allowed} clock debt: lower CLOCK_DEBT")
-    for file, allowed in sorted(CLOCK_DEBT.items()):
-        if file not in places:
-            notes.append(f"note: {file} keeps none of its {allowed} clock debt: take it out of CLOCK_DEBT")
-    return problems, notes
+            where = str(file.relative_to(ROOT))
+            if where not in CLOCK_HOMES and f"{where}:{line}: {what}" not in places.get(where, []):
+                places.setdefault(where, []).append(f"{where}:{line}: {what}")
+    return [
+        f"the system time read outside the clock (crates/app/src/auth/clock.rs): take the "
+        f"clock as a port instead" + "".join(f"\n    {place}" for place in found)
+        for found in places.values()
+    ]
 
 
 # The most lines of code (lines holding code, comments and blank lines apart) a production
@@ -807,11 +756,9 @@ def main() -> int:
     problems = check_crate_graph(edges) + check_domain(meta, crates) + check_services()
     problems += check_modules(crates)
     problems += check_routes_reach_no_store()
-    clock_problems, notes = check_clock(crates)
-    problems += clock_problems
-    long_problems, long_notes = check_long_functions(crates)
+    problems += check_clock(crates)
+    long_problems, notes = check_long_functions(crates)
     problems += long_problems
-    notes += long_notes
     for note in notes:
         print(note)
     for problem in problems:

@@ -142,7 +142,7 @@ fn main() {
 async fn run(rush: Rush) {
     let stock = rush.stock;
     let database = TestDatabase::create(Backend::Postgres).await;
-    let store = store::Store::new(database.connection.clone());
+    let store = store::Store::new(database.connection.clone(), shared::clock::SystemClock);
     store
         .insert_with_ids(
             (1..=ROUNDS + 1)

@@ -142,6 +142,7 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
     let rounds = loops.rounds;
     spawn_event_purge(
         loops.events.clone(),
+        loops.clock.clone(),
         Duration::from_secs(settings.events.retention_seconds.max(1)),
         rounds.clone(),
     );
@@ -280,7 +281,7 @@ fn spawn_chat_version_refresh(chat: Arc<HelpChat>, store: Store, every: Duration
         loop {
             ticker.tick().await;
             let _round = rounds.begin(Loop::ChatVersions);
-            if let Err(error) = chat.versions.refresh(&store).await {
+            if let Err(error) = chat.versions.refresh(&store, store.now()).await {
                 tracing::warn!(error = ?error, "could not refresh the chat versions");
             }
         }
@@ -342,7 +343,7 @@ fn set_event_hook(
 
 /// Forgets events older than `events.retention_seconds` (a stream reconnecting later is told
 /// to resync). Several instances purging at once is harmless.
-fn spawn_event_purge(events: ShopEvents, keep: Duration, rounds: Rounds) {
+fn spawn_event_purge(events: ShopEvents, clock: AppClock, keep: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let every = Duration::from_secs(60).min(keep);
         let mut ticker = tokio::time::interval(every);
@@ -353,11 +354,7 @@ fn spawn_event_purge(events: ShopEvents, keep: Duration, rounds: Rounds) {
             let Ok(keep) = chrono::Duration::from_std(keep) else {
                 return;
             };
-            if let Err(error) = events
-                .store()
-                .purge_push_events(chrono::Utc::now() - keep)
-                .await
-            {
+            if let Err(error) = events.store().purge_push_events(clock.now() - keep).await {
                 tracing::warn!(error = ?error, "could not purge old events");
             }
         }

@@ -71,7 +71,8 @@ pub async fn run_cli(
             command: UsersCommand::Create { email, role, name },
         } => create_user(&settings, &email, &role, name.as_deref(), stdin).await,
         Command::Backup { path } => {
-            store::backup::backup(&settings.database.url, &settings.media.root, &path).await
+            let now = shared::Clock::now(&auth::AppClock::system());
+            store::backup::backup(&settings.database.url, &settings.media.root, &path, now).await
         }
         Command::Restore { path, force } => {
             store::backup::restore(&settings.database.url, &settings.media.root, &path, force).await
@@ -102,7 +103,8 @@ async fn create_user(
         .map_err(|e| anyhow!("{e} (the password is read as one line from standard input)"))?;
 
     let db = store::connect(&settings.database.url, settings.database.max_connections).await?;
-    let store = store::Store::new(db);
+    let clock = auth::AppClock::system();
+    let store = store::Store::new(db, clock.clone());
     let sessions = auth::session::ShopSessionStore::connect(
         settings.session.redis_url.as_deref(),
         store.clone(),
@@ -112,7 +114,7 @@ async fn create_user(
     let accounts = auth::build_accounts(
         settings,
         store,
-        auth::AppClock::default(),
+        clock,
         sessions,
         auth::MailFailures::default(),
     )

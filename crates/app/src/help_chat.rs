@@ -192,9 +192,9 @@ impl HelpChat {
             discord_tickets,
         );
         Ok(HelpChat {
+            versions: ChatVersions::new(shared::Clock::now(&clock)),
             service: chat::ChatService::new(notices.store.clone(), assistant, clock, RandomIds)
                 .with_notices(notices),
-            versions: ChatVersions::new(),
             settings: settings.chat.clone(),
             alerts: ChatAlerts::new(notifier, &settings.site.public_url),
             accounts,

@@ -663,7 +663,7 @@ mod tests {
     #[tokio::test]
     async fn an_older_read_never_replaces_a_newer_one() {
         let catalog = Reads::new(Some(1));
-        let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
+        let snapshot = ProductSnapshot::load(&catalog, shared::clock::SystemClock)
             .await
             .unwrap();
         let mut slow = std::pin::pin!(snapshot.refresh(&catalog));
@@ -692,7 +692,7 @@ mod tests {
     #[tokio::test]
     async fn refreshes_asked_for_while_one_runs_share_the_next_read() {
         let catalog = Reads::new(Some(1));
-        let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
+        let snapshot = ProductSnapshot::load(&catalog, shared::clock::SystemClock)
             .await
             .unwrap();
         // ten writes land while the first refresh reads
@@ -723,7 +723,7 @@ mod tests {
     #[tokio::test]
     async fn what_checkout_learned_counts_until_the_next_read_of_the_catalog() {
         let catalog = Reads::new(None);
-        let snapshot = ProductSnapshot::load(&catalog, shared::SystemClock)
+        let snapshot = ProductSnapshot::load(&catalog, shared::clock::SystemClock)
             .await
             .unwrap();
         let id = ProductId::new(1);

@@ -23,7 +23,6 @@ pub struct Application {
     host: String,
     server: Server,
     events: crate::events::ShopEvents,
-    clock: AppClock,
     sweeper: Sweeper,
     rounds: crate::rounds::Rounds,
     staff_notifier: discord::StaffNotifier,
@@ -32,8 +31,14 @@ pub struct Application {
 
 impl Application {
     /// Binds the listener (port 0 picks a free one), then builds the shop's services
-    /// ([`Services::build`]: database, seed, background loops) and the HTTP server on them.
-    pub async fn build(mut settings: Settings) -> anyhow::Result<Self> {
+    /// ([`Services::build`]: database, seed, background loops) and the HTTP server on them, on
+    /// the system's clock.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        Self::build_on(settings, AppClock::system()).await
+    }
+
+    /// [`Application::build`] on another clock: the API tests' own, which they move forward.
+    pub async fn build_on(mut settings: Settings, clock: AppClock) -> anyhow::Result<Self> {
         // Before the port is taken: production names every missing setting in one error.
         settings.check_production()?;
         let listener = TcpListener::bind((settings.server.host.as_str(), settings.server.port))
@@ -47,11 +52,10 @@ impl Application {
         // Before anything reads it: mail links, payment return URLs, the Origin check.
         settings.resolve_public_url(port)?;
         settings.site.discord_invite()?;
-        let services = Services::build(&settings).await?;
+        let services = Services::build(&settings, clock).await?;
         let production = settings.environment == Environment::Production;
         let staff_notifier = services.staff_notifier.clone();
-        let (clock, sweeper, rounds, db_queries, events) = (
-            services.clock.clone(),
+        let (sweeper, rounds, db_queries, events) = (
             services.sweeper.clone(),
             services.rounds.get_ref().clone(),
             Arc::clone(&services.db_queries),
@@ -114,7 +118,6 @@ impl Application {
             host: settings.server.host,
             server,
             events,
-            clock,
             sweeper,
             rounds,
             staff_notifier,
@@ -129,11 +132,6 @@ impl Application {
     /// How many statements this instance has sent to its database so far.
     pub fn database_queries(&self) -> Arc<AtomicU64> {
         Arc::clone(&self.db_queries)
-    }
-
-    /// The clock the accounts rules read; tests move it forward.
-    pub fn clock(&self) -> AppClock {
-        self.clock.clone()
     }
 
     /// Expires stale pending orders now (the background task does it every minute).

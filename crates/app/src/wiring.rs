@@ -98,7 +98,7 @@ pub struct Services {
     pub sessions: ShopSessionStore,
     pub session_key: Key,
     pub session_secure: bool,
-    /// The clock every rule reads; tests move it forward.
+    /// The clock every rule reads (the one `build` was given).
     pub clock: AppClock,
     pub sweeper: Sweeper,
     /// The queue of the help chat's staff notices (tests queue a last message to know the
@@ -116,7 +116,7 @@ pub struct Services {
 impl Services {
     /// Opens and migrates the database, builds every service, seeds the demo catalog and staff
     /// where asked, and starts the background loops. `settings.site.public_url` is resolved.
-    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+    pub async fn build(settings: &Settings, clock: AppClock) -> anyhow::Result<Self> {
         let mut db = store::connect(&settings.database.url, settings.database.max_connections)
             .await
             .with_context(|| {
@@ -131,10 +131,9 @@ impl Services {
         db.set_metric_callback(move |_| {
             counter.fetch_add(1, Ordering::Relaxed);
         });
-        let store = Store::new(db);
+        let store = Store::new(db, clock.clone());
         let media = MediaStore::new(settings.media.root.clone());
         let catalog = ShopCatalog::new(store.clone());
-        let clock = AppClock::default();
         let sessions = ShopSessionStore::connect(
             settings.session.redis_url.as_deref(),
             store.clone(),
@@ -194,7 +193,7 @@ impl Services {
         let tracking = Arc::new(delivery::OrderTracking::new(
             store.clone(),
             auth::CountingMailer::new(
-                auth::build_mailer(settings).context("the mail settings are not usable")?,
+                auth::build_mailer(settings, &clock).context("the mail settings are not usable")?,
                 metrics.buyer_mail_failures(),
             ),
             clock.clone(),
@@ -321,8 +320,8 @@ impl Services {
                 catalog::CatalogAdmin::new(
                     store.clone(),
                     media::MediaImages::products(media.clone()),
+                    clock.clone(),
                 )
-                .with_clock(clock.clone())
                 .with_notices(notices.clone()),
             ),
             proofs: web::Data::new(proofs::ProofService::new(

@@ -1,7 +1,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use accounts::{AccountMail, MailError};
+use accounts::{AccountMail, Clock, MailError};
 use anyhow::Context;
 use delivery::BuyerMail;
 use orders::SendFailed;
@@ -9,18 +9,21 @@ use orders::SendFailed;
 use crate::Composer;
 
 /// The local mail adapter: each message becomes one `.eml` file in a directory, named so that
-/// they sort oldest first. The log line names the file, never the recipient, code or token.
+/// they sort oldest first (by the shop's clock). The log line names the file, never the
+/// recipient, code or token.
 #[derive(Debug, Clone)]
 pub struct Outbox {
     dir: Arc<PathBuf>,
     composer: Composer,
+    clock: Arc<dyn Clock>,
 }
 
 impl Outbox {
-    pub fn new(dir: impl Into<PathBuf>, composer: Composer) -> Self {
+    pub fn new(dir: impl Into<PathBuf>, composer: Composer, clock: impl Clock) -> Self {
         Outbox {
             dir: Arc::new(dir.into()),
             composer,
+            clock: Arc::new(clock),
         }
     }
 
@@ -54,7 +57,7 @@ impl Outbox {
             .with_context(|| format!("failed to create the outbox {}", self.dir.display()))?;
         let name = format!(
             "{}-{}.eml",
-            chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
+            self.clock.now().format("%Y%m%dT%H%M%S%.6fZ"),
             uuid::Uuid::new_v4().simple()
         );
         let path = self.dir.join(&name);
@@ -93,6 +96,7 @@ mod tests {
                 "shop@localhost.localdomain",
             )
             .unwrap(),
+            shared::clock::SystemClock,
         );
         for code in ["111111", "222222"] {
             outbox

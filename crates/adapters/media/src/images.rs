@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use anyhow::Context;
+use chrono::{DateTime, Utc};
 use shared::{ImageRejected, ImageStore, PreparedImage};
 
 use crate::normalize::{normalize, PngCompression};
@@ -54,11 +55,6 @@ impl MediaImages {
             grace: UNUSED_GRACE,
         }
     }
-
-    /// The same store with another grace period for unused pictures (tests use zero).
-    pub fn with_grace(self, grace: Duration) -> Self {
-        MediaImages { grace, ..self }
-    }
 }
 
 fn rejection(kind: &str, error: MediaError) -> ImageRejected {
@@ -103,12 +99,16 @@ impl ImageStore for MediaImages {
         .with_context(|| format!("failed to save an image in {kind}"))
     }
 
-    async fn remove_unused(&self, in_use: Vec<String>) -> Result<usize, anyhow::Error> {
+    async fn remove_unused(
+        &self,
+        in_use: Vec<String>,
+        now: DateTime<Utc>,
+    ) -> Result<usize, anyhow::Error> {
         let store = self.store.clone();
         let (kind, grace) = (self.kind, self.grace);
         tokio::task::spawn_blocking(move || {
             let keep: HashSet<String> = in_use.into_iter().collect();
-            store.remove_unreferenced(kind, &keep, grace)
+            store.remove_unreferenced(kind, &keep, grace, now.into())
         })
         .await
         .context("the image worker failed")?
@@ -163,7 +163,10 @@ mod tests {
         };
         assert_eq!(copies(&kept), [true; 3], "an upload makes its webp copies");
 
-        let removed = images.remove_unused(vec![kept.clone()]).await.unwrap();
+        let removed = images
+            .remove_unused(vec![kept.clone()], chrono::Utc::now())
+            .await
+            .unwrap();
         assert_eq!(removed, 4, "the unused picture and its three copies");
         assert!(store.resolve(kept.trim_start_matches("/media/")).is_some());
         assert_eq!(copies(&kept), [true; 3]);
@@ -196,7 +199,7 @@ mod tests {
     #[tokio::test]
     async fn a_proof_picture_is_shrunk_to_1600_and_stored_by_content() {
         let dir = tempfile::tempdir().unwrap();
-        let images = MediaImages::proofs(MediaStore::new(dir.path())).with_grace(Duration::ZERO);
+        let images = MediaImages::proofs(MediaStore::new(dir.path()));
         let prepared = images.prepare(busy_png(3200, 800)).await.unwrap();
         let decoded = image::load_from_memory(prepared.bytes()).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (1600, 400));
@@ -212,7 +215,15 @@ mod tests {
             .save(images.prepare(busy_png(10, 10)).await.unwrap())
             .await
             .unwrap();
-        assert_eq!(images.remove_unused(vec![path.clone()]).await.unwrap(), 1);
+        // past the grace period
+        let later = chrono::Utc::now() + UNUSED_GRACE + Duration::from_secs(1);
+        assert_eq!(
+            images
+                .remove_unused(vec![path.clone()], later)
+                .await
+                .unwrap(),
+            1
+        );
         let store = MediaStore::new(dir.path());
         assert!(store.resolve(path.trim_start_matches("/media/")).is_some());
         assert!(store.resolve(other.trim_start_matches("/media/")).is_none());
@@ -241,7 +252,7 @@ mod tests {
     async fn each_use_removes_only_its_own_pictures() {
         let dir = tempfile::tempdir().unwrap();
         let products = MediaImages::products(MediaStore::new(dir.path()));
-        let proofs = MediaImages::proofs(MediaStore::new(dir.path())).with_grace(Duration::ZERO);
+        let proofs = MediaImages::proofs(MediaStore::new(dir.path()));
         let picture = products
             .save(products.prepare(png(20, 20)).await.unwrap())
             .await
@@ -250,7 +261,8 @@ mod tests {
             .save(proofs.prepare(busy_png(20, 20)).await.unwrap())
             .await
             .unwrap();
-        assert_eq!(proofs.remove_unused(vec![]).await.unwrap(), 1);
+        let later = chrono::Utc::now() + UNUSED_GRACE + Duration::from_secs(1);
+        assert_eq!(proofs.remove_unused(vec![], later).await.unwrap(), 1);
         let store = MediaStore::new(dir.path());
         assert!(store
             .resolve(picture.trim_start_matches("/media/"))

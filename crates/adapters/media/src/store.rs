@@ -88,6 +88,7 @@ impl MediaStore {
         kind: &str,
         keep: &HashSet<String>,
         grace: Duration,
+        now: SystemTime,
     ) -> Result<usize, MediaError> {
         validate_kind(kind)?;
         let dir = self.root.join(kind);
@@ -96,7 +97,6 @@ impl MediaStore {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
             Err(err) => return Err(err.into()),
         };
-        let now = SystemTime::now();
         let mut removed = 0;
         for entry in entries {
             let entry = entry?;
@@ -313,12 +313,12 @@ mod tests {
 
         // everything is younger than the grace period: nothing goes
         let removed = store
-            .remove_unreferenced("proofs", &keep, Duration::from_secs(600))
+            .remove_unreferenced("proofs", &keep, Duration::from_secs(600), SystemTime::now())
             .unwrap();
         assert_eq!(removed, 0);
 
         let removed = store
-            .remove_unreferenced("proofs", &keep, Duration::ZERO)
+            .remove_unreferenced("proofs", &keep, Duration::ZERO, SystemTime::now())
             .unwrap();
         assert_eq!(removed, 1);
         let tail = |p: &str| p.trim_start_matches("/media/").to_owned();
@@ -331,12 +331,12 @@ mod tests {
         assert!(dir.path().join("proofs/.half-written.png.1.tmp").exists());
         assert_eq!(
             store
-                .remove_unreferenced("never-used", &keep, Duration::ZERO)
+                .remove_unreferenced("never-used", &keep, Duration::ZERO, SystemTime::now())
                 .unwrap(),
             0
         );
         assert!(matches!(
-            store.remove_unreferenced("../x", &keep, Duration::ZERO),
+            store.remove_unreferenced("../x", &keep, Duration::ZERO, SystemTime::now()),
             Err(MediaError::InvalidKind(_))
         ));
     }

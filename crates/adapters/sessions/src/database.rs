@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use actix_session::storage::{LoadError, SaveError, SessionKey, SessionStore, UpdateError};
 use actix_web::cookie::time::Duration;
 use anyhow::Context;
-use chrono::{TimeDelta, Utc};
+use chrono::{DateTime, TimeDelta, Utc};
 use store::{SessionRow, Store};
 
 use crate::keys::{session_user, USER_ID_KEY};
@@ -28,6 +28,11 @@ impl DatabaseSessionStore {
         self.store.end_sessions_of(user_id).await
     }
 
+    /// `ttl` from now, on the shop's clock (the store's).
+    fn expiry(&self, ttl: &Duration) -> DateTime<Utc> {
+        self.store.now() + TimeDelta::seconds(ttl.whole_seconds())
+    }
+
     async fn insert(
         &self,
         state: HashMap<String, String>,
@@ -39,7 +44,7 @@ impl DatabaseSessionStore {
             .insert_session(SessionRow {
                 key: &key,
                 state: &json,
-                expires_at: expiry(ttl),
+                expires_at: self.expiry(ttl),
                 user_id: session_user(&state),
             })
             .await?;
@@ -56,10 +61,6 @@ fn new_key() -> String {
     )
 }
 
-fn expiry(ttl: &Duration) -> chrono::DateTime<Utc> {
-    Utc::now() + TimeDelta::seconds(ttl.whole_seconds())
-}
-
 impl SessionStore for DatabaseSessionStore {
     async fn load(
         &self,
@@ -67,7 +68,7 @@ impl SessionStore for DatabaseSessionStore {
     ) -> Result<Option<HashMap<String, String>>, LoadError> {
         let state = self
             .store
-            .session_state(session_key.as_ref(), Utc::now())
+            .session_state(session_key.as_ref(), self.store.now())
             .await
             .map_err(LoadError::Other)?;
         state
@@ -85,7 +86,7 @@ impl SessionStore for DatabaseSessionStore {
         ttl: &Duration,
     ) -> Result<SessionKey, SaveError> {
         // Expired rows go on every new session, so the table never grows without bound.
-        if let Err(error) = self.store.purge_expired_sessions(Utc::now()).await {
+        if let Err(error) = self.store.purge_expired_sessions(self.store.now()).await {
             tracing::warn!(error = ?error, "could not purge expired sessions");
         }
         self.insert(session_state, ttl)
@@ -107,7 +108,7 @@ impl SessionStore for DatabaseSessionStore {
             .update_session(SessionRow {
                 key: session_key.as_ref(),
                 state: &json,
-                expires_at: expiry(ttl),
+                expires_at: self.expiry(ttl),
                 user_id: session_user(&session_state),
             })
             .await
@@ -125,7 +126,7 @@ impl SessionStore for DatabaseSessionStore {
 
     async fn update_ttl(&self, session_key: &SessionKey, ttl: &Duration) -> anyhow::Result<()> {
         self.store
-            .extend_session(session_key.as_ref(), expiry(ttl))
+            .extend_session(session_key.as_ref(), self.expiry(ttl))
             .await
     }
 

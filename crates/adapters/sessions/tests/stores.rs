@@ -76,9 +76,13 @@ async fn ending_a_users_sessions_ends_them_all_and_only_theirs(sessions: ShopSes
 #[tokio::test]
 async fn database_sessions_on_sqlite() {
     let db = TestDatabase::create(Backend::Sqlite).await;
-    let sessions = ShopSessionStore::connect(None, Store::new(db.connection.clone()), &db.url)
-        .await
-        .unwrap();
+    let sessions = ShopSessionStore::connect(
+        None,
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
+        &db.url,
+    )
+    .await
+    .unwrap();
     assert!(sessions
         .ping(std::time::Duration::from_secs(1))
         .await
@@ -89,9 +93,13 @@ async fn database_sessions_on_sqlite() {
 #[tokio::test]
 async fn database_sessions_on_postgres() {
     let db = TestDatabase::create(Backend::Postgres).await;
-    let sessions = ShopSessionStore::connect(Some(""), Store::new(db.connection.clone()), &db.url)
-        .await
-        .unwrap();
+    let sessions = ShopSessionStore::connect(
+        Some(""),
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
+        &db.url,
+    )
+    .await
+    .unwrap();
     assert!(matches!(sessions, ShopSessionStore::Database(_)));
     ending_a_users_sessions_ends_them_all_and_only_theirs(sessions).await;
 }
@@ -101,7 +109,7 @@ async fn redis_sessions() {
     let db = TestDatabase::create(Backend::Sqlite).await;
     let sessions = ShopSessionStore::connect(
         Some(&redis_url()),
-        Store::new(db.connection.clone()),
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
         &db.url,
     )
     .await
@@ -116,7 +124,7 @@ async fn an_unreachable_redis_stops_the_start_naming_the_setting_without_the_pas
     let db = TestDatabase::create(Backend::Sqlite).await;
     let error = ShopSessionStore::connect(
         Some("redis://:hunter2@127.0.0.1:1"),
-        Store::new(db.connection.clone()),
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
         &db.url,
     )
     .await

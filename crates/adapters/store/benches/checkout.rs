@@ -4,6 +4,7 @@
 //! on PostgreSQL (`TEST_POSTGRES_URL`) and SQLite, with the app's default pool of 10 connections.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use shared::clock::SystemClock;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +14,7 @@ use garden_store::testing::TestDatabase;
 use garden_store::{connect, Backend, Store};
 use orders::{
     Buyer, Checkout, CheckoutError, CheckoutRequest, CheckoutService, DiscordId, DiscordIdentity,
-    Email, OrderHolder, PaymentProvider, RequestedItem, RobloxUsername, SystemClock,
+    Email, OrderHolder, PaymentProvider, RequestedItem, RobloxUsername,
 };
 
 const SHOPPERS: usize = 200;
@@ -54,7 +55,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 async fn round(backend: Backend) -> (Vec<Duration>, usize) {
     let db = TestDatabase::create(backend).await;
     let pool = connect(&db.url, POOL).await.unwrap();
-    let store = Store::new(pool);
+    let store = Store::new(pool, SystemClock);
     store
         .insert_with_ids(vec![(
             ProductId::new(1),

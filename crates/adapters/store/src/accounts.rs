@@ -16,7 +16,6 @@ use sea_orm::{
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::audit;
 use crate::entities::{password_reset_tokens, pending_signups, users};
 use crate::Store;
 
@@ -49,8 +48,11 @@ fn is_duplicate(error: &DbErr) -> bool {
     matches!(error.sql_err(), Some(SqlErr::UniqueConstraintViolation(_)))
 }
 
-async fn insert_user(db: &impl ConnectionTrait, user: NewUser) -> Result<User, RepoError> {
-    let now = Utc::now();
+async fn insert_user(
+    db: &impl ConnectionTrait,
+    user: NewUser,
+    now: DateTime<Utc>,
+) -> Result<User, RepoError> {
     let row = users::ActiveModel {
         name: Set(user.name.as_str().to_owned()),
         email: Set(user.email.as_str().to_owned()),
@@ -76,39 +78,43 @@ async fn audit_account_change(
     actor: &Actor,
     before: &users::Model,
     after: &User,
+    store: &Store,
 ) -> Result<(), RepoError> {
     let target = format!("user:{}", after.id);
     if before.role != after.role.as_str() {
-        audit::append(
-            txn,
-            actor,
-            AuditKind::UserRole,
-            target.clone(),
-            Some(json!({ "email": before.email, "role": before.role })),
-            Some(json!({ "email": after.email.as_str(), "role": after.role.as_str() })),
-        )
-        .await?;
+        store
+            .audit(
+                txn,
+                actor,
+                AuditKind::UserRole,
+                target.clone(),
+                Some(json!({ "email": before.email, "role": before.role })),
+                Some(json!({ "email": after.email.as_str(), "role": after.role.as_str() })),
+            )
+            .await?;
     }
     if before.name != after.name.as_str() {
-        audit::append(
+        store
+            .audit(
+                txn,
+                actor,
+                AuditKind::UserName,
+                target.clone(),
+                Some(json!({ "email": before.email, "name": before.name })),
+                Some(json!({ "email": after.email.as_str(), "name": after.name.as_str() })),
+            )
+            .await?;
+    }
+    store
+        .audit(
             txn,
             actor,
-            AuditKind::UserName,
-            target.clone(),
-            Some(json!({ "email": before.email, "name": before.name })),
-            Some(json!({ "email": after.email.as_str(), "name": after.name.as_str() })),
+            AuditKind::UserPassword,
+            target,
+            None,
+            Some(json!({ "email": after.email.as_str(), "password": "changed" })),
         )
         .await?;
-    }
-    audit::append(
-        txn,
-        actor,
-        AuditKind::UserPassword,
-        target,
-        None,
-        Some(json!({ "email": after.email.as_str(), "password": "changed" })),
-    )
-    .await?;
     Ok(())
 }
 
@@ -162,17 +168,17 @@ impl UserStore for Store {
                 row.name = Set(user.name.as_str().to_owned());
                 row.role = Set(user.role.as_str().to_owned());
                 row.password_hash = Set(user.password_hash.as_str().to_owned());
-                row.updated_at = Set(Utc::now());
+                row.updated_at = Set(self.now());
                 let saved = to_user(row.update(&txn).await.context("failed to update a user")?)?;
                 if let Some(actor) = &actor {
-                    audit_account_change(&txn, actor, &before, &saved).await?;
+                    audit_account_change(&txn, actor, &before, &saved, self).await?;
                 }
                 saved
             }
             None => {
-                let saved = insert_user(&txn, user).await?;
+                let saved = insert_user(&txn, user, self.now()).await?;
                 if let Some(actor) = &actor {
-                    audit::append(
+                    self.audit(
                         &txn,
                         actor,
                         AuditKind::UserCreate,
@@ -197,7 +203,7 @@ impl UserStore for Store {
     async fn set_password(&self, id: UserId, hash: PasswordHash) -> Result<(), RepoError> {
         users::Entity::update_many()
             .col_expr(users::Column::PasswordHash, Expr::value(hash.as_str()))
-            .col_expr(users::Column::UpdatedAt, Expr::value(Utc::now()))
+            .col_expr(users::Column::UpdatedAt, Expr::value(self.now()))
             .filter(users::Column::Id.eq(id.get()))
             .exec(&self.db)
             .await
@@ -290,7 +296,7 @@ impl UserStore for Store {
             attempts: Set(i32::try_from(signup.attempts).unwrap_or(i32::MAX)),
             expires_at: Set(signup.expires_at),
             resend_at: Set(signup.resend_at),
-            created_at: Set(Utc::now()),
+            created_at: Set(self.now()),
         }
         .insert(&txn)
         .await
@@ -333,7 +339,7 @@ impl UserStore for Store {
             .await
             .context("failed to start a transaction")?;
         let email = user.email.as_str().to_owned();
-        let created = insert_user(&txn, user).await?;
+        let created = insert_user(&txn, user, self.now()).await?;
         pending_signups::Entity::delete_by_id(email)
             .exec(&txn)
             .await
@@ -377,7 +383,7 @@ impl UserStore for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        let now = Utc::now();
+        let now = self.now();
         password_reset_tokens::Entity::update_many()
             .col_expr(
                 password_reset_tokens::Column::UsedAt,
@@ -393,7 +399,7 @@ impl UserStore for Store {
             token_hash: Set(hash.as_str().to_owned()),
             expires_at: Set(expires_at),
             used_at: Set(None),
-            created_at: Set(Utc::now()),
+            created_at: Set(self.now()),
             ..Default::default()
         }
         .insert(&txn)

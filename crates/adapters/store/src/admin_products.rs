@@ -5,7 +5,7 @@ use anyhow::Context;
 use catalog::{
     CatalogError, Product, ProductDraft, ProductId, ProductWrites, Removal, Stock, StockChange,
 };
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
@@ -20,8 +20,7 @@ use crate::products::{insert_components, products_with_ids};
 use crate::sql::{holding_statuses, statement};
 use crate::Store;
 
-fn new_row(draft: &ProductDraft) -> products::ActiveModel {
-    let now = Utc::now();
+fn new_row(draft: &ProductDraft, now: DateTime<Utc>) -> products::ActiveModel {
     products::ActiveModel {
         id: NotSet,
         name: Set(draft.name.clone()),
@@ -96,14 +95,14 @@ impl ProductWrites for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        let id = products::Entity::insert(new_row(&draft))
+        let id = products::Entity::insert(new_row(&draft, self.now()))
             .exec(&txn)
             .await
             .context("failed to insert the product")?
             .last_insert_id;
         insert_components(&txn, ProductId::new(id), &draft.related_ids).await?;
         let after = one_product(&txn, id).await?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::ProductCreate,
@@ -141,7 +140,7 @@ impl ProductWrites for Store {
             return Err(CatalogError::DropHeld(id));
         }
         let before = one_product(&txn, id.get()).await?;
-        let row = new_row(&draft);
+        let row = new_row(&draft, self.now());
         products::Entity::update_many()
             .set(products::ActiveModel {
                 created_at: NotSet,
@@ -159,7 +158,7 @@ impl ProductWrites for Store {
             .with_context(|| format!("failed to clear the components of product {id}"))?;
         insert_components(&txn, id, &draft.related_ids).await?;
         let after = one_product(&txn, id.get()).await?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::ProductUpdate,
@@ -212,7 +211,7 @@ impl ProductWrites for Store {
         } else {
             products::Entity::update_many()
                 .col_expr(products::Column::Archived, Expr::value(true))
-                .col_expr(products::Column::UpdatedAt, Expr::value(Utc::now()))
+                .col_expr(products::Column::UpdatedAt, Expr::value(self.now()))
                 .filter(products::Column::Id.eq(id.get()))
                 .exec(&txn)
                 .await
@@ -220,7 +219,7 @@ impl ProductWrites for Store {
             let after = one_product(&txn, id.get()).await?;
             (Removal::Archived, Some(audit::product_json(&after)))
         };
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::ProductDelete,
@@ -246,7 +245,7 @@ impl ProductWrites for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        let now = Utc::now();
+        let now = self.now();
         let (mut before, mut after) = (serde_json::Map::new(), serde_json::Map::new());
         for (id, position) in positions {
             if !audit::lock_product(&txn, id.get()).await? {
@@ -272,7 +271,7 @@ impl ProductWrites for Store {
                 after.insert(key, position.into());
             }
         }
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::ProductReorder,
@@ -306,13 +305,13 @@ impl ProductWrites for Store {
         let before = product_row(&txn, id).await?;
         products::Entity::update_many()
             .col_expr(products::Column::Stock, Expr::value(stock.count()))
-            .col_expr(products::Column::UpdatedAt, Expr::value(Utc::now()))
+            .col_expr(products::Column::UpdatedAt, Expr::value(self.now()))
             .filter(products::Column::Id.eq(id.get()))
             .exec(&txn)
             .await
             .with_context(|| format!("failed to set the stock of product {id}"))?;
         let after = product_row(&txn, id).await?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::StockSet,
@@ -337,7 +336,7 @@ impl ProductWrites for Store {
         let (sql, values, asked): (&str, Vec<Value>, String) = match change {
             StockChange::Plus(n) => (
                 "UPDATE products SET stock = COALESCE(stock, 0) + ?, updated_at = ? WHERE id = ?",
-                vec![i64::from(n).into(), Utc::now().into(), id.get().into()],
+                vec![i64::from(n).into(), self.now().into(), id.get().into()],
                 format!("+{n}"),
             ),
             StockChange::Minus(n) => (
@@ -346,7 +345,7 @@ impl ProductWrites for Store {
                 vec![
                     i64::from(n).into(),
                     i64::from(n).into(),
-                    Utc::now().into(),
+                    self.now().into(),
                     id.get().into(),
                 ],
                 format!("-{n}"),
@@ -373,7 +372,7 @@ impl ProductWrites for Store {
         let after = product_row(&txn, id).await?;
         let mut after = audit::stock_json(&after);
         after["change"] = asked.into();
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::StockChange,

@@ -82,7 +82,7 @@ impl Store {
         record_noted_step(&txn, id.get(), step, staff, note, at).await?;
         if let Some((actor, kind)) = audited {
             let after = audit::order_json(&txn, id.get()).await?;
-            audit::append(
+            self.audit(
                 &txn,
                 actor,
                 kind,
@@ -423,7 +423,7 @@ impl BlocklistRepository for Store {
         )
         .await?
         .context("a blocklist entry vanished as it was added")?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::BlocklistAdd,
@@ -467,7 +467,7 @@ impl BlocklistRepository for Store {
         let after = entry_where(&txn, "b.id = ?", vec![id.into()])
             .await?
             .context("a confirmed blocklist entry vanished")?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::BlocklistConfirm,
@@ -498,7 +498,7 @@ impl BlocklistRepository for Store {
         ))
         .await
         .context("failed to remove a blocklist entry")?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::BlocklistRemove,

@@ -8,7 +8,6 @@
 //! a refused action leaves no entry.
 
 use anyhow::Context;
-use chrono::Utc;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
@@ -23,34 +22,38 @@ use crate::entities::{audit_log, products};
 use crate::sql::statement;
 use crate::Store;
 
-/// Appends one entry on `db` (the audited write's transaction). `before` and `after` are the
-/// values the action replaced and wrote, `None` where there are none (a creation has no
-/// before, a deletion no after). Never pass a password or a secret.
-pub(crate) async fn append(
-    db: &impl ConnectionTrait,
-    actor: &Actor,
-    kind: AuditKind,
-    target: impl Into<String>,
-    before: Option<Value>,
-    after: Option<Value>,
-) -> anyhow::Result<()> {
-    let target = target.into();
-    let row = audit_log::ActiveModel {
-        id: NotSet,
-        at: Set(Utc::now()),
-        actor_id: Set(actor.user_id.map(UserId::get)),
-        actor_name: Set(clip(&actor.name, 120)),
-        kind: Set(kind.as_str().to_owned()),
-        target: Set(clip(&target, 300)),
-        before: Set(before.map(|v| v.to_string())),
-        after: Set(after.map(|v| v.to_string())),
-        ip: Set(actor.ip.as_deref().map(|ip| clip(ip, 64))),
-    };
-    audit_log::Entity::insert(row)
-        .exec_without_returning(db)
-        .await
-        .with_context(|| format!("failed to write the audit entry {kind} {target}"))?;
-    Ok(())
+impl Store {
+    /// Appends one entry on `db` (the audited write's transaction), at the shop's time now.
+    /// `before` and `after` are the values the action replaced and wrote, `None` where there
+    /// are none (a creation has no before, a deletion no after). Never pass a password or a
+    /// secret.
+    pub(crate) async fn audit(
+        &self,
+        db: &impl ConnectionTrait,
+        actor: &Actor,
+        kind: AuditKind,
+        target: impl Into<String>,
+        before: Option<Value>,
+        after: Option<Value>,
+    ) -> anyhow::Result<()> {
+        let target = target.into();
+        let row = audit_log::ActiveModel {
+            id: NotSet,
+            at: Set(self.now()),
+            actor_id: Set(actor.user_id.map(UserId::get)),
+            actor_name: Set(clip(&actor.name, 120)),
+            kind: Set(kind.as_str().to_owned()),
+            target: Set(clip(&target, 300)),
+            before: Set(before.map(|v| v.to_string())),
+            after: Set(after.map(|v| v.to_string())),
+            ip: Set(actor.ip.as_deref().map(|ip| clip(ip, 64))),
+        };
+        audit_log::Entity::insert(row)
+            .exec_without_returning(db)
+            .await
+            .with_context(|| format!("failed to write the audit entry {kind} {target}"))?;
+        Ok(())
+    }
 }
 
 /// At most `max` characters (the columns' lengths).

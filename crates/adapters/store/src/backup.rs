@@ -15,8 +15,9 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{Backend, Store};
+use crate::Backend;
 use anyhow::{anyhow, bail, Context};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 const MANIFEST: &str = "backup.json";
@@ -57,8 +58,13 @@ fn backend_name(backend: Backend) -> &'static str {
 }
 
 /// Backs the shop on `database_url` with its media directory `media_root` up into the new (or
-/// empty) directory `path`.
-pub async fn backup(database_url: &str, media_root: &Path, path: &Path) -> anyhow::Result<String> {
+/// empty) directory `path`, made `now`.
+pub async fn backup(
+    database_url: &str,
+    media_root: &Path,
+    path: &Path,
+    now: DateTime<Utc>,
+) -> anyhow::Result<String> {
     let backend = backend_of(database_url)?;
     if path.exists() && std::fs::read_dir(path)?.next().is_some() {
         bail!(
@@ -72,7 +78,7 @@ pub async fn backup(database_url: &str, media_root: &Path, path: &Path) -> anyho
         Backend::Sqlite => {
             let db = crate::connect(database_url, 1).await?;
             let target = std::fs::canonicalize(path)?.join(SQLITE_FILE);
-            Store::new(db.clone()).vacuum_into(&target).await?;
+            crate::operations::vacuum_into(&db, &target).await?;
             let _ = db.close().await;
             report.push(format!("database: {} (VACUUM INTO)", target.display()));
             SQLITE_FILE
@@ -101,7 +107,7 @@ pub async fn backup(database_url: &str, media_root: &Path, path: &Path) -> anyho
     let manifest = Manifest {
         format: 1,
         backend: backend_name(backend).to_owned(),
-        created_at: chrono::Utc::now(),
+        created_at: now,
         database: database.to_owned(),
         media_files,
     };
@@ -166,7 +172,7 @@ pub async fn restore(
     // Whether the database already holds a shop (connecting also migrates a fresh one).
     {
         let db = crate::connect(database_url, 1).await?;
-        let holds = Store::new(db.clone()).holds_shop_data().await;
+        let holds = crate::operations::holds_shop_data(&db).await;
         let _ = db.close().await;
         if holds? && !force {
             bail!(

@@ -18,7 +18,7 @@ use sea_orm::{
 use shared::UserId;
 
 use crate::entities::{chat_messages, chats};
-use crate::{audit, Store};
+use crate::Store;
 
 /// A chat's values as the audit log keeps them on its deletion: who it was with, who took it,
 /// its status and how many messages went with it (not their text, nor the browser's session).
@@ -245,7 +245,7 @@ impl ChatRepository for Store {
             return Err(ChatError::NotFound(id));
         }
         if let Some(actor) = &actor {
-            audit::append(
+            self.audit(
                 &txn,
                 actor,
                 shared::AuditKind::ChatDelete,

@@ -151,7 +151,7 @@ impl Store {
         }
         let after = audit::order_json(&txn, id.get()).await?;
         if before != after {
-            audit::append(
+            self.audit(
                 &txn,
                 actor,
                 kind,
@@ -338,7 +338,7 @@ impl DeliveryRepository for Store {
             id,
             actor,
             (AuditKind::OrderRelease, OrderStep::Released, Some(&reason)),
-            Utc::now(),
+            self.now(),
             // the next claimer needs the buyer to say again that they are in the game
             "UPDATE orders SET claimed_by = NULL, claimed_at = NULL, buyer_ready_at = NULL, \
              no_show_at = NULL WHERE id = ? AND claimed_by = ?",
@@ -561,7 +561,7 @@ impl DeliveryRepository for Store {
         .with_context(|| format!("failed to set the private server of user {staff}"))?;
         if before != after {
             // the audit log says that it changed, never the link itself
-            audit::append(
+            self.audit(
                 &txn,
                 actor,
                 AuditKind::PrivateServerSet,

@@ -411,7 +411,7 @@ impl DisputeRepository for Store {
         .await
         .context("failed to record a submission")?;
         if let Some(actor) = actor {
-            crate::audit::append(
+            self.audit(
                 &txn,
                 &actor,
                 AuditKind::DisputeSubmit,
@@ -443,7 +443,7 @@ impl DisputeRepository for Store {
         ))
         .await
         .context("failed to record an accepted dispute")?;
-        crate::audit::append(
+        self.audit(
             &txn,
             &actor,
             AuditKind::DisputeAccept,

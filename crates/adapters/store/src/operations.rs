@@ -5,8 +5,8 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseBackend, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Statement,
+    ColumnTrait, ConnectionTrait, DatabaseBackend, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, Statement,
 };
 
 use crate::entities::{chats, orders};
@@ -204,47 +204,48 @@ impl Store {
             idle: u32::try_from(idle).unwrap_or(u32::MAX),
         }
     }
+}
 
-    /// Whether any of the shop's tables holds a row (an empty, migrated database holds none).
-    pub async fn holds_shop_data(&self) -> anyhow::Result<bool> {
-        let db = &self.db;
-        for table in SHOP_TABLES {
-            let row = db
-                .query_one(Statement::from_string(
-                    db.get_database_backend(),
-                    format!("SELECT COUNT(*) FROM (SELECT 1 FROM {table} LIMIT 1) AS t"),
-                ))
-                .await
-                .with_context(|| format!("failed to look into table {table}"))?;
-            let n = row.map_or(Ok(0), |row| row.try_get_by_index::<i64>(0))?;
-            if n > 0 {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    }
-
-    /// SQLite only: a consistent copy of the whole database into the new file `path`, made
-    /// while the shop keeps running (`VACUUM INTO`).
-    pub async fn vacuum_into(&self, path: &std::path::Path) -> anyhow::Result<()> {
-        anyhow::ensure!(
-            self.backend() == Backend::Sqlite,
-            "VACUUM INTO is SQLite's; back PostgreSQL up with pg_dump"
-        );
-        let target = path
-            .to_str()
-            .context("the backup path is not valid UTF-8")?
-            .to_owned();
-        self.db
-            .execute(Statement::from_sql_and_values(
-                DatabaseBackend::Sqlite,
-                "VACUUM INTO ?",
-                [target.into()],
+/// Whether any of the shop's tables holds a row (an empty, migrated database holds none).
+pub(crate) async fn holds_shop_data(db: &DatabaseConnection) -> anyhow::Result<bool> {
+    for table in SHOP_TABLES {
+        let row = db
+            .query_one(Statement::from_string(
+                db.get_database_backend(),
+                format!("SELECT COUNT(*) FROM (SELECT 1 FROM {table} LIMIT 1) AS t"),
             ))
             .await
-            .with_context(|| format!("VACUUM INTO {} failed", path.display()))?;
-        Ok(())
+            .with_context(|| format!("failed to look into table {table}"))?;
+        let n = row.map_or(Ok(0), |row| row.try_get_by_index::<i64>(0))?;
+        if n > 0 {
+            return Ok(true);
+        }
     }
+    Ok(false)
+}
+
+/// SQLite only: a consistent copy of the whole database into the new file `path`, made
+/// while the shop keeps running (`VACUUM INTO`).
+pub(crate) async fn vacuum_into(
+    db: &DatabaseConnection,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        Backend::of(db) == Backend::Sqlite,
+        "VACUUM INTO is SQLite's; back PostgreSQL up with pg_dump"
+    );
+    let target = path
+        .to_str()
+        .context("the backup path is not valid UTF-8")?
+        .to_owned();
+    db.execute(Statement::from_sql_and_values(
+        DatabaseBackend::Sqlite,
+        "VACUUM INTO ?",
+        [target.into()],
+    ))
+    .await
+    .with_context(|| format!("VACUUM INTO {} failed", path.display()))?;
+    Ok(())
 }
 
 /// The file of a `sqlite:` URL (`sqlite://data/shop.db?mode=rwc` -> `data/shop.db`); `None`

@@ -11,7 +11,6 @@ use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
 use serde_json::json;
 use shared::{Actor, AuditKind, UserId};
 
-use crate::audit;
 use crate::lifecycle::record_noted_step;
 use crate::sql::statement;
 use crate::Store;
@@ -154,7 +153,7 @@ impl MessageRepository for Store {
         .await?;
         if let Some(actor) = &actor {
             // the message by its id: its words stay out of the append-only log
-            audit::append(
+            self.audit(
                 &txn,
                 actor,
                 AuditKind::OrderMessage,

@@ -618,7 +618,7 @@ impl OrderRepository for Store {
             .with_context(|| format!("failed to hold order {id} for review"))?;
         if held.rows_affected == 1 {
             if first {
-                record_step(&txn, id.get(), OrderStep::Held, None, Utc::now()).await?;
+                record_step(&txn, id.get(), OrderStep::Held, None, self.now()).await?;
             }
             txn.commit()
                 .await

@@ -60,7 +60,7 @@ impl ProductRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        let now = chrono::Utc::now();
+        let now = self.now();
         for (id, draft) in &products {
             products::Entity::insert(active_model(*id, draft, now))
                 .exec_without_returning(&txn)

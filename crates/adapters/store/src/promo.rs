@@ -1,6 +1,5 @@
 use anyhow::Context;
 use cart_pricing::DiscountPercent;
-use chrono::Utc;
 use promo::{
     CreatePromoError, DeletePromoError, DiscordId, ListPromoError, MaxUses, NewPromo, Promo,
     PromoChange, PromoCode, PromoId, PromoRepository, PromoSummary, PromoUsage, UpdatePromoError,
@@ -16,7 +15,6 @@ use sea_orm::{
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::audit;
 use crate::entities::{orders, promo_codes, promo_redemptions};
 use crate::sql::statement;
 use crate::Store;
@@ -87,7 +85,7 @@ impl PromoRepository for Store {
             discount_percent: Set(i32::from(promo.discount.get())),
             expires_at: Set(promo.expires_at),
             max_uses: Set(stored_max_uses(promo.max_uses)),
-            created_at: Set(Utc::now()),
+            created_at: Set(self.now()),
             uses: Set(0),
             active: Set(true),
         };
@@ -109,7 +107,7 @@ impl PromoRepository for Store {
             .context("failed to read back the promo code")?
             .context("the promo code just stored is missing")?;
         let created = to_promo(row)?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::PromoCreate,
@@ -185,7 +183,7 @@ impl PromoRepository for Store {
                 .exec(&txn)
                 .await
                 .with_context(|| format!("failed to change promo code {id}"))?;
-            audit::append(
+            self.audit(
                 &txn,
                 actor,
                 AuditKind::PromoUpdate,
@@ -227,7 +225,7 @@ impl PromoRepository for Store {
             .exec(&txn)
             .await
             .with_context(|| format!("failed to delete promo code {id}"))?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::PromoDelete,

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use shared::{Actor, AuditKind};
 
 use crate::entities::{proof_images, proofs as proof_rows};
-use crate::{audit, Store};
+use crate::Store;
 
 /// The audit target of a proof.
 fn target(id: i64) -> String {
@@ -98,7 +98,7 @@ impl ProofRepository for Store {
             .exec_without_returning(&txn)
             .await
             .with_context(|| format!("failed to store the images of proof {id}"))?;
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::ProofCreate,
@@ -153,7 +153,7 @@ impl ProofRepository for Store {
         if deleted.rows_affected == 0 {
             return Err(ProofError::NotFound(id));
         }
-        audit::append(
+        self.audit(
             &txn,
             actor,
             AuditKind::ProofDelete,

@@ -131,7 +131,7 @@ impl ShopEvents {
     }
 
     async fn publish_event(&self, event: NewPushEvent) {
-        let now = chrono::Utc::now();
+        let now = self.store.now();
         match self.transport {
             Transport::Postgres => {
                 if let Err(error) = self.store.append_push_event(event, now).await {

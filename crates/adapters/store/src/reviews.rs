@@ -13,7 +13,6 @@ use shared::UserId;
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::audit;
 use crate::sql::{lock_row, statement};
 use crate::Store;
 
@@ -188,7 +187,7 @@ impl ReviewRepository for Store {
         ))
         .await
         .context("failed to hide a review")?;
-        audit::append(
+        self.audit(
             &txn,
             by,
             AuditKind::ReviewHide,

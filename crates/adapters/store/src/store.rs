@@ -1,16 +1,30 @@
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
 use sea_orm::DatabaseConnection;
+use shared::Clock;
 
 use crate::connection::Backend;
 
-/// The repositories, sharing one connection pool. Cloning is cheap.
+/// The repositories, sharing one connection pool and the shop's clock, which stamps the rows
+/// written (created, updated, audited) and tells sessions' expiry. Cloning is cheap.
 #[derive(Debug, Clone)]
 pub struct Store {
     pub(crate) db: DatabaseConnection,
+    clock: Arc<dyn Clock>,
 }
 
 impl Store {
-    pub fn new(db: DatabaseConnection) -> Self {
-        Store { db }
+    pub fn new(db: DatabaseConnection, clock: impl Clock) -> Self {
+        Store {
+            db,
+            clock: Arc::new(clock),
+        }
+    }
+
+    /// The time now, on the shop's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
     }
 
     pub fn connection(&self) -> &DatabaseConnection {

@@ -128,7 +128,7 @@ impl TicketRepository for Store {
                 post.message.as_str().into(),
                 post.staff.map(|s| s.get()).into(),
                 post.shows_link.into(),
-                chrono::Utc::now().into(),
+                self.now().into(),
             ],
             "keep a ticket post's id",
         )
@@ -173,11 +173,7 @@ impl TicketRepository for Store {
     async fn link_removed(&self, message: &DiscordId) -> Result<(), OrderError> {
         self.execute(
             "UPDATE ticket_posts SET shows_link = ?, edited_at = ? WHERE message_id = ?",
-            vec![
-                false.into(),
-                chrono::Utc::now().into(),
-                message.as_str().into(),
-            ],
+            vec![false.into(), self.now().into(), message.as_str().into()],
             "record a claim post's link removed",
         )
         .await?;

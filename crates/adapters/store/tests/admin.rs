@@ -45,7 +45,7 @@ fn cli() -> shared::Actor {
 
 async fn store(backend: Backend) -> (TestDatabase, Store) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), shared::clock::SystemClock);
     (db, store)
 }
 

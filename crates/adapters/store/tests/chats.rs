@@ -5,12 +5,13 @@
 use chat::{
     Answer, Assistant, ChatError, ChatMessage, ChatRepository, ChatService, ChatStatus, ChatUser,
     MessageText, NewChat, NewMessage, RandomIds, SenderType, SessionId, Side, StaffChatsQuery,
-    StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, SystemClock, BOT_GREETING,
+    StaffCursor, StaffFilter, StaffMember, StaffRole, StatusChange, BOT_GREETING,
 };
 use chrono::{Duration, TimeZone, Utc};
 use garden_store::testing::TestDatabase;
 use garden_store::{Backend, Store};
 use rstest::rstest;
+use shared::clock::SystemClock;
 use shared::UserId;
 
 /// Answers every question the same way.
@@ -31,7 +32,7 @@ type Service = ChatService<Store, EchoAssistant, SystemClock, RandomIds>;
 
 async fn store(backend: Backend) -> (TestDatabase, Store) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), SystemClock);
     (db, store)
 }
 
@@ -41,7 +42,7 @@ fn service(store: &Store) -> Service {
 
 /// A clock one millisecond later at each reading: every write is later than the one before,
 /// without waiting for the system's clock to move.
-#[derive(Clone, Default)]
+#[derive(Debug, Clone, Default)]
 struct TickingClock(std::sync::Arc<std::sync::atomic::AtomicI64>);
 
 impl chat::Clock for TickingClock {

@@ -21,8 +21,8 @@ fn at(seconds: i64) -> DateTime<Utc> {
 async fn a_global_pause_keeps_its_latest_end_for_every_instance(#[case] backend: Backend) {
     let db = TestDatabase::create(backend).await;
     let (one, other) = (
-        Store::new(db.connection.clone()),
-        Store::new(db.connection.clone()),
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
     );
     assert_eq!(one.discord_limits().await.unwrap().paused_until, None);
     one.pause_discord(at(30)).await.unwrap();
@@ -44,7 +44,7 @@ async fn invalid_answers_add_up_in_their_window_and_close_the_gate_at_the_budget
     #[case] backend: Backend,
 ) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), shared::clock::SystemClock);
     let gate = DiscordLimits::new(store.clone(), 3);
     for second in [0, 60, 120] {
         assert_eq!(gate.closed_until(at(second)).await.unwrap(), None);

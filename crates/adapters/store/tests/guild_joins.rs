@@ -53,7 +53,7 @@ async fn rows(db: &DatabaseConnection) -> i64 {
 async fn fresh(backend: Backend) -> (TestDatabase, GuildJoinStore) {
     let db = TestDatabase::create(backend).await;
     let store = GuildJoinStore::new(
-        Store::new(db.connection.clone()),
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
         TokenSeal::derive(&[42; 64]).unwrap(),
     );
     (db, store)
@@ -238,7 +238,7 @@ async fn erasing_an_account_deletes_the_pending_join_of_its_discord(#[case] back
         .await
         .unwrap();
 
-    let erased = Store::new(db.connection.clone())
+    let erased = Store::new(db.connection.clone(), shared::clock::SystemClock)
         .erase(Erasure::of(
             UserId::new(user),
             &accounts::Email::parse("kid@example.com").unwrap(),
@@ -279,7 +279,7 @@ async fn tokens_are_sealed_at_rest_and_unreadable_rows_are_dropped(#[case] backe
 
     // the same rows under another key (a new session key): nothing to hand out, row dropped
     let rekeyed = GuildJoinStore::new(
-        Store::new(conn.clone()),
+        Store::new(conn.clone(), shared::clock::SystemClock),
         TokenSeal::derive(&[43; 64]).unwrap(),
     );
     assert!(rekeyed.due(at(0), 10).await.unwrap().is_empty());

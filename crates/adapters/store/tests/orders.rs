@@ -2,6 +2,7 @@
 //! fresh one. The concurrency tests run real parallel transactions: no retries.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use shared::clock::SystemClock;
 use std::sync::Arc;
 
 use cart_pricing::{Decimal, DiscountPercent, Money, PaymentMethod, Quantity};
@@ -13,7 +14,7 @@ use orders::{
     Amounts, Applied, Buyer, Checkout, CheckoutError, CheckoutRequest, CheckoutService, Closing,
     DiscordId, DiscordIdentity, Email, HeldBy, NewOrder, OrderHolder, OrderId, OrderLine,
     OrderPromo, OrderRepository, OrderStatus, PaymentProvider, PendingCaps, PlaceError,
-    ProviderEvent, RequestedItem, Reservation, RobloxUsername, SystemClock,
+    ProviderEvent, RequestedItem, Reservation, RobloxUsername,
 };
 use promo::{CreatePromoError, MaxUses, NewPromo, PromoCode, PromoRepository, Rejection};
 use rstest::rstest;
@@ -45,7 +46,7 @@ fn draft(name: &str, price: &str, stock: Stock) -> ProductDraft {
 
 async fn store(backend: Backend, products: Vec<(i64, ProductDraft)>) -> (TestDatabase, Store) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), SystemClock);
     store
         .insert_with_ids(
             products

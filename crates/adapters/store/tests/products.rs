@@ -29,7 +29,7 @@ fn draft(name: &str, price: &str) -> ProductDraft {
 
 async fn store(backend: Backend) -> (TestDatabase, Store) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), shared::clock::SystemClock);
     (db, store)
 }
 

@@ -29,9 +29,12 @@ async fn published_events_reach_this_instances_streams_in_number_order_and_once(
     #[case] transport: Transport,
 ) {
     let db = TestDatabase::create(backend).await;
-    let events = ShopEvents::new(Store::new(db.connection.clone()), 16)
-        .await
-        .unwrap();
+    let events = ShopEvents::new(
+        Store::new(db.connection.clone(), shared::clock::SystemClock),
+        16,
+    )
+    .await
+    .unwrap();
     assert_eq!(events.transport(), transport);
     if transport == Transport::Postgres {
         events.spawn_listener(db.url.clone());

@@ -19,7 +19,7 @@ fn at(secs: i64) -> DateTime<Utc> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sixty_parallel_hits_let_exactly_the_limit_through(#[case] backend: Backend) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), shared::clock::SystemClock);
     let rule = Rule::new(5, Duration::from_secs(900));
     let now = at(1_800_000_000);
     let tries = (0..60).map(|_| {

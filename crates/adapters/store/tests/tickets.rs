@@ -55,7 +55,7 @@ async fn count(db: &DatabaseConnection, text: &str, values: Vec<Value>) -> i64 {
 
 async fn fresh(backend: Backend) -> (TestDatabase, Store) {
     let db = TestDatabase::create(backend).await;
-    let store = Store::new(db.connection.clone());
+    let store = Store::new(db.connection.clone(), shared::clock::SystemClock);
     (db, store)
 }
 

@@ -59,7 +59,10 @@ impl delivery::BuyerMailer for CountingMailer {
 
 /// The mail adapter the settings ask for: SMTP when `mail.smtp_host` is set, else the outbox.
 /// Production refuses the outbox: its mail would never reach anyone.
-pub fn build_mailer(settings: &crate::settings::Settings) -> anyhow::Result<mail::ShopMailer> {
+pub fn build_mailer(
+    settings: &crate::settings::Settings,
+    clock: &AppClock,
+) -> anyhow::Result<mail::ShopMailer> {
     use anyhow::Context;
     let composer = mail::Composer::new(
         &settings.site.name,
@@ -74,6 +77,7 @@ pub fn build_mailer(settings: &crate::settings::Settings) -> anyhow::Result<mail
         return Ok(mail::ShopMailer::Outbox(mail::Outbox::new(
             config.outbox_dir.clone(),
             composer,
+            clock.clone(),
         )));
     }
     let smtp = mail::SmtpMailer::new(
@@ -137,7 +141,7 @@ pub async fn build_accounts(
         store.clone(),
         store,
         CountingMailer {
-            inner: build_mailer(settings)?,
+            inner: build_mailer(settings, &clock)?,
             failures: mail_failures,
         },
         clock,

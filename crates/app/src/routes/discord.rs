@@ -18,7 +18,9 @@ use actix_web::{
 use hmac::{Hmac, Mac};
 use orders::gateways::{DiscordId, DiscordIdentity, DiscordIdentityProvider, DiscordLinkError};
 use sha2::Sha256;
+use shared::Clock as _;
 
+use crate::auth::AppClock;
 use crate::guild_join::GuildJoinQueue;
 use crate::{checkout::random_token, checkout::DiscordLink, error::ApiError};
 use dto::discord::{DiscordAuth, DiscordUnlinked, IdentityBody, LinkedIdentity};
@@ -139,12 +141,13 @@ pub(crate) fn session_identity(session: &Session) -> Option<DiscordIdentity> {
 pub async fn authorize(
     discord: web::Data<DiscordLink>,
     state_cookie: web::Data<OAuthStateCookie>,
+    clock: web::Data<AppClock>,
 ) -> HttpResponse {
     let oauth_state = random_token();
     HttpResponse::Found()
         .insert_header((header::LOCATION, discord.authorize_url(&oauth_state)))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .cookie(state_cookie.issue(&oauth_state, SystemTime::now()))
+        .cookie(state_cookie.issue(&oauth_state, clock.now().into()))
         .finish()
 }
 
@@ -175,12 +178,13 @@ pub async fn exchange(
     discord: web::Data<DiscordLink>,
     state_cookie: web::Data<OAuthStateCookie>,
     guild_joins: web::Data<GuildJoinQueue>,
+    clock: web::Data<AppClock>,
     session: Session,
     body: web::Json<DiscordAuth>,
 ) -> HttpResponse {
     let expected = request
         .cookie(STATE_COOKIE)
-        .and_then(|cookie| state_cookie.verify(cookie.value(), SystemTime::now()));
+        .and_then(|cookie| state_cookie.verify(cookie.value(), clock.now().into()));
     let mut response = match expected {
         Some(expected) if body.state.as_deref() == Some(expected.as_str()) => {
             link(&discord, &guild_joins, &session, &body)

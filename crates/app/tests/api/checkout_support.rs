@@ -39,7 +39,7 @@ pub async fn shop_with(
     configure: impl FnOnce(&mut Settings),
 ) -> TestApp {
     let database = TestDatabase::create(backend).await;
-    let store = store::Store::new(database.connection.clone());
+    let store = store::Store::new(database.connection.clone(), shared::clock::SystemClock);
     store
         .insert_with_ids(
             products

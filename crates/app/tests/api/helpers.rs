@@ -1,5 +1,8 @@
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 
+use chrono::{DateTime, TimeDelta, Utc};
 use garden_app::auth::{AppClock, Argon2Hasher};
 use garden_app::{Application, Environment, Settings};
 use store::testing::TestDatabase;
@@ -12,9 +15,8 @@ pub struct TestApp {
     pub static_dir: PathBuf,
     /// This app's mail outbox.
     pub outbox_dir: PathBuf,
-    /// The clock the accounts rules read: `app.clock.advance(..)` to let codes, tokens and
-    /// rate limits expire.
-    pub clock: AppClock,
+    /// The shop's clock: `app.clock.advance(..)` to let codes, tokens and rate limits expire.
+    pub clock: TestClock,
     /// The settings it was started with, to start another instance on the same database.
     pub settings: Settings,
     /// Statements this app has sent to its database so far.
@@ -34,6 +36,25 @@ pub struct TestApp {
     pub stopped: std::sync::Arc<tokio::sync::Notify>,
     _database: TestDatabase,
     _dirs: Vec<tempfile::TempDir>,
+}
+
+/// The clock the tests build the app on: the system's, moved forward by what a test adds
+/// (`advance`), so codes, tokens and rate limits expire without waiting. The shipped server
+/// has no such clock.
+#[derive(Debug, Clone, Default)]
+pub struct TestClock(Arc<AtomicI64>);
+
+impl TestClock {
+    pub fn advance(&self, by: std::time::Duration) {
+        let secs = i64::try_from(by.as_secs()).unwrap();
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
+impl shared::Clock for TestClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now() + TimeDelta::seconds(self.0.load(Ordering::SeqCst))
+    }
 }
 
 pub struct Options {
@@ -167,10 +188,10 @@ impl TestApp {
             settings.roblox.users_api_base = "http://127.0.0.1:9".into();
         }
         configure(&mut settings);
-        let app = Application::build(settings.clone())
+        let clock = TestClock::default();
+        let app = Application::build_on(settings.clone(), AppClock::new(clock.clone()))
             .await
             .expect("the app starts");
-        let clock = app.clock();
         let sweeper = app.sweeper();
         let rounds = app.rounds();
         let staff_notifier = app.staff_notifier();
@@ -187,7 +208,7 @@ impl TestApp {
         TestApp {
             address,
             client: reqwest::Client::builder().build().unwrap(),
-            store: Store::new(database.connection.clone()),
+            store: Store::new(database.connection.clone(), clock.clone()),
             static_dir: frontend.path().to_path_buf(),
             outbox_dir: outbox.path().to_path_buf(),
             clock,
@@ -356,7 +377,7 @@ impl TestApp {
     /// Another instance of the shop on the same database (as behind a load balancer, or after
     /// a restart); returns its address.
     pub async fn start_another_instance(&self) -> String {
-        let app = Application::build(self.settings.clone())
+        let app = Application::build_on(self.settings.clone(), AppClock::new(self.clock.clone()))
             .await
             .expect("the second instance starts");
         let address = format!("http://127.0.0.1:{}", app.port());

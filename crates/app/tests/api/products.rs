@@ -115,7 +115,7 @@ async fn a_product_has_every_field_of_the_spec(#[case] backend: Backend) {
 #[tokio::test]
 async fn the_demo_catalog_is_not_seeded_into_a_shop_that_has_products(#[case] backend: Backend) {
     let database = TestDatabase::create(backend).await;
-    let store = store::Store::new(database.connection.clone());
+    let store = store::Store::new(database.connection.clone(), shared::clock::SystemClock);
     store
         .insert_with_ids(vec![(ProductId::new(1), draft("Our Own Owl", "3.00"))])
         .await
@@ -156,7 +156,7 @@ async fn an_empty_shop_without_demo_data_lists_nothing(#[case] backend: Backend)
 #[tokio::test]
 async fn archived_products_are_hidden_from_the_storefront(#[case] backend: Backend) {
     let database = TestDatabase::create(backend).await;
-    let store = store::Store::new(database.connection.clone());
+    let store = store::Store::new(database.connection.clone(), shared::clock::SystemClock);
     store
         .insert_with_ids(vec![
             (ProductId::new(1), draft("Owl", "3.00")),

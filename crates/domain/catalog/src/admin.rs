@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::Arc;
 
-use shared::{Actor, Clock, SystemClock, Unheard};
+use shared::{Actor, Clock, Unheard};
 
 use crate::{
     sort_for_storefront, CatalogError, FieldError, InvalidProduct, Product, ProductDraft,
@@ -154,12 +154,12 @@ impl<R: std::fmt::Debug, I: std::fmt::Debug> std::fmt::Debug for CatalogAdmin<R,
 }
 
 impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
-    pub fn new(repository: R, images: I) -> Self {
+    pub fn new(repository: R, images: I, clock: impl Clock) -> Self {
         CatalogAdmin {
             repository,
             images,
             picture_writes: Arc::new(tokio::sync::Mutex::new(())),
-            clock: Arc::new(SystemClock),
+            clock: Arc::new(clock),
             notices: Arc::new(Unheard),
         }
     }
@@ -176,12 +176,6 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
             self.notices.stock_changed().await;
         }
         written
-    }
-
-    /// The clock that tells whether a release time lies ahead (the system's by default).
-    pub fn with_clock(mut self, clock: impl Clock) -> Self {
-        self.clock = Arc::new(clock);
-        self
     }
 
     /// Every product, archived ones included, in storefront order.
@@ -433,7 +427,7 @@ impl<R: ProductRepository + ProductWrites, I: ImageStore> CatalogAdmin<R, I> {
                 return;
             }
         };
-        match self.images.remove_unused(in_use).await {
+        match self.images.remove_unused(in_use, self.clock.now()).await {
             Ok(removed) => tracing::debug!(removed, "removed unused product images"),
             Err(error) => {
                 tracing::warn!(
@@ -476,6 +470,7 @@ mod tests {
 
     use super::*;
     use crate::fixtures;
+    use shared::clock::SystemClock;
     use shared::MockImageStore as MockProductImages;
 
     // One mock for both ports of the store.
@@ -560,7 +555,7 @@ mod tests {
             saved.lock().unwrap().push(path.clone());
             Box::pin(async move { Ok(path) })
         });
-        images.expect_remove_unused().returning(move |in_use| {
+        images.expect_remove_unused().returning(move |in_use, _| {
             removed.lock().unwrap().push(in_use);
             Box::pin(async { Ok(1) })
         });
@@ -600,7 +595,7 @@ mod tests {
                 let p = stored(100, &d);
                 Box::pin(async move { Ok(p) })
             });
-        let admin = CatalogAdmin::new(store, images(saved.clone(), Arc::default()));
+        let admin = CatalogAdmin::new(store, images(saved.clone(), Arc::default()), SystemClock);
         let product = admin
             .create(form(&[]), Some(b"PNG123".to_vec()), &ada())
             .await
@@ -614,7 +609,7 @@ mod tests {
         let saved = Arc::new(Mutex::new(vec![]));
         let mut store = store_with(vec![]);
         store.expect_create().never();
-        let admin = CatalogAdmin::new(store, images(saved.clone(), Arc::default()));
+        let admin = CatalogAdmin::new(store, images(saved.clone(), Arc::default()), SystemClock);
         let bad = ProductForm {
             price: Some("free".into()),
             ..form(&[])
@@ -646,7 +641,7 @@ mod tests {
             bundle(3, &[1]),
         ]);
         store.expect_create().never();
-        let admin = CatalogAdmin::new(store, no_pictures());
+        let admin = CatalogAdmin::new(store, no_pictures(), SystemClock);
         let errors = messages(
             admin
                 .create(form(&["1", "2", "3", "99"]), None, &ada())
@@ -680,7 +675,7 @@ mod tests {
             .expect_bundles_containing()
             .returning(|_| Box::pin(async { Ok(vec![ProductId::new(9)]) }));
         store.expect_update().never();
-        let admin = CatalogAdmin::new(store, no_pictures());
+        let admin = CatalogAdmin::new(store, no_pictures(), SystemClock);
         let errors = messages(
             admin
                 .update(ProductId::new(5), form(&["5", "6"]), None, &ada())
@@ -711,7 +706,7 @@ mod tests {
                 let p = stored(id.get(), &d);
                 Box::pin(async move { Ok(p) })
             });
-        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
+        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()), SystemClock);
         let product = admin
             .update(ProductId::new(5), form(&[]), None, &ada())
             .await
@@ -751,8 +746,11 @@ mod tests {
                     }
                 })
             });
-        CatalogAdmin::new(store, no_pictures())
-            .with_clock(shared::FixedClock(at("2026-11-27T03:10:00Z")))
+        CatalogAdmin::new(
+            store,
+            no_pictures(),
+            shared::FixedClock(at("2026-11-27T03:10:00Z")),
+        )
     }
 
     #[tokio::test]
@@ -811,7 +809,7 @@ mod tests {
         store
             .expect_image_paths_in_use()
             .returning(|| Box::pin(async { Ok(vec!["/media/products/4.png".to_owned()]) }));
-        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
+        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()), SystemClock);
         let product = admin
             .update(ProductId::new(5), form(&[]), Some(b"PNG!".to_vec()), &ada())
             .await
@@ -833,7 +831,7 @@ mod tests {
         store
             .expect_image_paths_in_use()
             .returning(|| Box::pin(async { Ok(vec![]) }));
-        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
+        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()), SystemClock);
         let result = admin.create(form(&[]), Some(b"PNG".to_vec()), &ada()).await;
         assert!(matches!(result, Err(AdminError::Unknown(_))));
         assert_eq!(*removed.lock().unwrap(), vec![Vec::<String>::new()]);
@@ -856,7 +854,7 @@ mod tests {
             .expect_image_paths_in_use()
             .times(1)
             .returning(|| Box::pin(async { Ok(vec![]) }));
-        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()));
+        let admin = CatalogAdmin::new(store, images(Arc::default(), removed.clone()), SystemClock);
         assert_eq!(
             admin.remove(ProductId::new(1), &ada()).await.unwrap(),
             Removal::Deleted
@@ -879,7 +877,7 @@ mod tests {
                 }
             })
         });
-        let admin = CatalogAdmin::new(store, no_pictures());
+        let admin = CatalogAdmin::new(store, no_pictures(), SystemClock);
         let twice = vec![(ProductId::new(1), 0), (ProductId::new(1), 1)];
         assert_eq!(
             messages(admin.reorder(twice, &ada()).await.unwrap_err()),
@@ -911,7 +909,7 @@ mod tests {
                 ])
             })
         });
-        let admin = CatalogAdmin::new(store, no_pictures());
+        let admin = CatalogAdmin::new(store, no_pictures(), SystemClock);
         let ids: Vec<i64> = admin
             .products()
             .await
@@ -944,7 +942,7 @@ mod tests {
             .withf(|_, change, actor| *change == StockChange::Minus(2) && *actor == ada())
             .times(1)
             .returning(|id, _, _| Box::pin(async move { Err(CatalogError::NotFound(id)) }));
-        let admin = CatalogAdmin::new(store, no_pictures());
+        let admin = CatalogAdmin::new(store, no_pictures(), SystemClock);
         let set = admin
             .set_stock(ProductId::new(4), 12, &ada())
             .await

@@ -22,7 +22,7 @@ pub use models::{
 };
 pub use ports::{
     Assistant, ChatChanges, ChatNotices, ChatRepository, Clock, IdGenerator, RandomIds,
-    StaffAlerts, SystemClock,
+    StaffAlerts,
 };
 pub use service::{BotReply, ChatService, LiveRequest, SendOutcome};
 pub use versions::{ChatVersions, Lookup, Ticket, View};

@@ -177,9 +177,9 @@ pub trait StaffAlerts: Send + Sync + 'static {
     fn live_request(&self, chat: &Chat, last_question: Option<&str>);
 }
 
+pub use shared::Clock;
 #[cfg(test)]
 pub use shared::MockClock;
-pub use shared::{Clock, SystemClock};
 
 /// New chat ids.
 #[cfg_attr(test, mockall::automock)]

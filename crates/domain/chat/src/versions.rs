@@ -132,20 +132,15 @@ pub struct ChatVersions<B> {
     epoch: AtomicU64,
 }
 
-impl<B: Clone> Default for ChatVersions<B> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl<B: Clone> ChatVersions<B> {
-    pub fn new() -> Self {
+    /// An empty cache whose first check looks for writes since `now`.
+    pub fn new(now: DateTime<Utc>) -> Self {
         ChatVersions {
             inner: Mutex::new(Inner {
                 chats: HashMap::new(),
                 list: StaffList::default(),
                 chat_count: None,
-                checked_at: Utc::now(),
+                checked_at: now,
             }),
             epoch: AtomicU64::new(1),
         }
@@ -271,8 +266,11 @@ impl<B: Clone> ChatVersions<B> {
     /// Looks for writes made by other instances since the last check and drops what they made
     /// stale. One read of the changed chats and one count; the cached ids are looked up only
     /// when the count moved.
-    pub async fn refresh(&self, store: &impl ChatChanges) -> anyhow::Result<()> {
-        let started = Utc::now();
+    pub async fn refresh(
+        &self,
+        store: &impl ChatChanges,
+        started: DateTime<Utc>,
+    ) -> anyhow::Result<()> {
         let since = {
             let inner = self.lock();
             inner.checked_at - chrono::Duration::from_std(OVERLAP)?
@@ -360,7 +358,7 @@ mod tests {
 
     #[test]
     fn a_rendered_body_answers_the_next_poll_and_other_sessions_get_not_owner() {
-        let versions = Versions::new();
+        let versions = Versions::new(Utc::now());
         let id = ChatId::random();
         let mine = session("session-mine");
         assert!(matches!(
@@ -385,7 +383,7 @@ mod tests {
 
     #[test]
     fn a_write_drops_the_bodies_and_a_read_older_than_it_is_not_installed() {
-        let versions = Versions::new();
+        let versions = Versions::new(Utc::now());
         let id = ChatId::random();
         let mine = session("session-mine");
         let before_write = versions.ticket();
@@ -410,7 +408,7 @@ mod tests {
 
     #[test]
     fn the_staff_list_is_dropped_by_any_chat_write() {
-        let versions = Versions::new();
+        let versions = Versions::new(Utc::now());
         let ticket = versions.ticket();
         versions.install_staff_list(ticket, "open", HashMap::new(), b"[]".to_vec());
         versions.install_staff_list(ticket, "closed", HashMap::new(), b"[]".to_vec());
@@ -432,7 +430,7 @@ mod tests {
 
     #[test]
     fn purged_chats_are_forgotten_with_the_staff_pages_and_no_entry_is_made_for_others() {
-        let versions = Versions::new();
+        let versions = Versions::new(Utc::now());
         let id = ChatId::random();
         let mine = session("session-mine");
         let ticket = versions.ticket();
@@ -449,7 +447,7 @@ mod tests {
 
     #[test]
     fn another_instances_write_shows_as_a_version_change() {
-        let versions = Versions::new();
+        let versions = Versions::new(Utc::now());
         let id = ChatId::random();
         let mine = session("session-mine");
         let ticket = versions.ticket();
@@ -472,7 +470,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_refresh_drops_what_other_instances_changed_and_forgets_deleted_chats() {
-        let versions = Versions::new();
+        let versions = Versions::new(Utc::now());
         let (moved, kept, deleted) = (ChatId::random(), ChatId::random(), ChatId::random());
         let mine = session("session-mine");
         let mut database = crate::ports::MockChatChanges::new();
@@ -497,7 +495,7 @@ mod tests {
             versions.install(id, &mine, 1, ticket, View::Status, b"{}".to_vec());
         }
 
-        versions.refresh(&database).await.unwrap();
+        versions.refresh(&database, Utc::now()).await.unwrap();
 
         assert!(matches!(
             versions.lookup(moved, Some(&mine), View::Status),

@@ -19,4 +19,4 @@ pub use models::{
 pub use ports::MockPromoRepository;
 pub use ports::{PromoRepository, PromoService};
 pub use service::Promos;
-pub use shared::{Clock, FixedClock, SystemClock};
+pub use shared::{Clock, FixedClock};

@@ -14,4 +14,4 @@ pub use models::{
 pub use ports::MockProofRepository;
 pub use ports::ProofRepository;
 pub use service::ProofService;
-pub use shared::{Clock, ImageRejected, ImageStore, PreparedImage, SystemClock};
+pub use shared::{Clock, ImageRejected, ImageStore, PreparedImage};

@@ -103,7 +103,7 @@ impl<R: ProofRepository, I: ImageStore, C: Clock> ProofService<R, I, C> {
                 return;
             }
         };
-        match self.images.remove_unused(in_use).await {
+        match self.images.remove_unused(in_use, self.clock.now()).await {
             Ok(removed) => tracing::debug!(removed, "removed unused proof images"),
             Err(error) => {
                 tracing::warn!(
@@ -157,7 +157,7 @@ mod tests {
             );
             Box::pin(async move { Ok(path) })
         });
-        images.expect_remove_unused().returning(move |in_use| {
+        images.expect_remove_unused().returning(move |in_use, _| {
             removed_with.lock().unwrap().push(in_use);
             Box::pin(async { Ok(0) })
         });

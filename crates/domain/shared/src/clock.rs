@@ -1,15 +1,16 @@
-//! The time now, as a port: the app passes its one clock to every service, and tests fix it
-//! ([`FixedClock`], or `MockClock` with the `mocks` feature) or move it forward.
+//! The time now, as a port: the app passes its one clock to every service and adapter, and
+//! tests fix it ([`FixedClock`], or `MockClock` with the `mocks` feature) or move it forward.
 
 use chrono::{DateTime, Utc};
 
 /// The time now.
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
-pub trait Clock: Send + Sync + 'static {
+pub trait Clock: Send + Sync + std::fmt::Debug + 'static {
     fn now(&self) -> DateTime<Utc>;
 }
 
-/// The system's clock.
+/// The system's clock, which the app's clock reads in production (and tests that want the
+/// real time).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SystemClock;
 

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::future::Future;
 
+use chrono::{DateTime, Utc};
+
 /// A picture checked and re-encoded as PNG, ready to be saved.
 #[derive(Clone, PartialEq, Eq)]
 pub struct PreparedImage(Vec<u8>);
@@ -55,8 +57,10 @@ pub trait ImageStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<String, anyhow::Error>> + Send;
 
     /// Removes this store's saved pictures that are not in `in_use`; returns how many went.
+    /// `now` (the caller's clock) tells how old a picture is.
     fn remove_unused(
         &self,
         in_use: Vec<String>,
+        now: DateTime<Utc>,
     ) -> impl Future<Output = Result<usize, anyhow::Error>> + Send;
 }

@@ -27,7 +27,7 @@ pub use audit::{
     Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditPage, AuditQuery,
     AuditTrail,
 };
-pub use clock::{Clock, FixedClock, SystemClock};
+pub use clock::{Clock, FixedClock};
 pub use discord::{discord_text, escape_markdown, is_format_char, DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
