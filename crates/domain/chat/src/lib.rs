@@ -21,8 +21,7 @@ pub use models::{
     LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE, MAX_MESSAGE_CHARS,
 };
 pub use ports::{
-    Assistant, ChatChanges, ChatNotices, ChatRepository, Clock, IdGenerator, RandomIds,
-    StaffAlerts,
+    Assistant, ChatChanges, ChatNotices, ChatRepository, Clock, IdGenerator, RandomIds, StaffAlerts,
 };
 pub use service::{BotReply, ChatService, LiveRequest, SendOutcome};
 pub use versions::{ChatVersions, Lookup, Ticket, View};
