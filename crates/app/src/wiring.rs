@@ -26,7 +26,7 @@ use crate::{
     metrics::ShopMetrics,
     notices::ShopNotices,
     outbox::{Outbox, TicketService},
-    routes::{discord::OAuthStateCookie, spa::StaticDir},
+    routes::{discord_link::OAuthStateCookie, spa::StaticDir},
     seed,
     services::{
         AfterSaleService, AuditService, BlocklistService, CatalogAdminService,

@@ -6,7 +6,7 @@ use utoipa::OpenApi;
 
 use crate::routes::stripe_webhook;
 use crate::routes::{
-    chat, checkout, discord, events, order_messages, orders, promo, reviews, roblox,
+    chat, checkout, discord_link, events, order_messages, orders, promo, reviews, roblox_names,
 };
 
 #[derive(OpenApi)]
@@ -26,12 +26,12 @@ use crate::routes::{
         order_messages::post,
         reviews::leave,
         reviews::list,
-        discord::authorize,
-        discord::exchange,
-        discord::identity,
-        discord::unlink,
-        roblox::avatar,
-        roblox::dev_avatar,
+        discord_link::authorize,
+        discord_link::exchange,
+        discord_link::identity,
+        discord_link::unlink,
+        roblox_names::avatar,
+        roblox_names::dev_avatar,
         promo::validate,
         chat::start_ai,
         chat::start_live,

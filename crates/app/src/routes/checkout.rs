@@ -18,7 +18,7 @@ use orders::{
 use paypal::PayPalCheckout;
 use shared::UserId;
 
-use super::discord::session_identity;
+use super::discord_link::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
 use crate::checkout::providers::ShopProviders;

@@ -7,11 +7,11 @@ pub mod blocklist;
 pub mod chat;
 pub mod checkout;
 pub mod dev_pages;
-pub mod discord;
+pub mod discord_link;
 pub mod disputes;
 pub mod events;
 pub mod health;
-pub mod media;
+pub mod images;
 pub mod meta;
 pub mod order_messages;
 pub mod orders;
@@ -22,7 +22,7 @@ pub mod profile;
 pub mod promo;
 pub mod proofs;
 pub mod reviews;
-pub mod roblox;
+pub mod roblox_names;
 pub mod sales;
 pub mod site;
 pub mod spa;
@@ -68,7 +68,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .configure(chat_routes)
             .default_service(web::to(api_not_found)),
     )
-    .route("/media/{tail:.*}", web::get().to(media::serve))
+    .route("/media/{tail:.*}", web::get().to(images::serve))
     .route("/robots.txt", web::get().to(site::robots))
     .route("/sitemap.xml", web::get().to(site::sitemap))
     .route("/metrics", web::get().to(crate::metrics::scrape))
@@ -245,14 +245,14 @@ fn checkout_routes(cfg: &mut web::ServiceConfig) {
         .route("/orders/{id}/review", web::post().to(reviews::leave))
         .route("/reviews", web::get().to(reviews::list))
         .route("/admin/reviews/{id}/hide", web::post().to(reviews::hide))
-        .route("/discord/authorize", web::get().to(discord::authorize))
-        .route("/discord-auth", web::post().to(discord::exchange))
-        .route("/discord/identity", web::get().to(discord::identity))
-        .route("/discord/identity", web::delete().to(discord::unlink))
-        .route("/roblox/avatar", web::post().to(roblox::avatar))
+        .route("/discord/authorize", web::get().to(discord_link::authorize))
+        .route("/discord-auth", web::post().to(discord_link::exchange))
+        .route("/discord/identity", web::get().to(discord_link::identity))
+        .route("/discord/identity", web::delete().to(discord_link::unlink))
+        .route("/roblox/avatar", web::post().to(roblox_names::avatar))
         .route(
             "/roblox/dev-avatar/{name}",
-            web::get().to(roblox::dev_avatar),
+            web::get().to(roblox_names::dev_avatar),
         )
         .route("/validate-promo", web::post().to(promo::validate))
         .route("/admin/promo-codes", web::get().to(promo::list))

@@ -10,7 +10,7 @@ use promo::{
 };
 use shared::Rule;
 
-use super::discord::session_identity;
+use super::discord_link::session_identity;
 use crate::client_ip::ClientIp;
 use crate::limits::RateLimits;
 use crate::{
