@@ -35,7 +35,9 @@
    reads (tests and test-support code aside);
 6. no production function is longer than 80 lines (`long_functions`: the lines that hold code,
    from `fn` to its closing brace, read as part 3 reads); the ones there were when this check
-   came are listed as debt (`LONG_FUNCTION_DEBT`, by file and name): any other fails.
+   came are listed as debt (`LONG_FUNCTION_DEBT`, by file and name): any other fails;
+7. the glossary ("## Words" in the document) names what is there: each file it names exists and
+   each Rust name is defined in the sources (`check_words`).
 
 Prints each finding and exits 1 when there is one. Python 3.11 standard library only (and
 `cargo metadata`). The module reader's tests plant a circle of each kind:
@@ -727,6 +729,32 @@ def check_services() -> list[str]:
     return problems
 
 
+def check_words(doc: str | None = None, crates_dir: Path = ROOT / "crates") -> list[str]:
+    """The glossary ("## Words" in the document) names what is there: each file or folder it
+    names in backticks exists, and each Rust name (`orders::OrderStep`, `Dispatcher`) is defined
+    in the sources (a struct, enum, trait, type, fn, const or module of that name)."""
+    text = DOC.read_text() if doc is None else doc
+    start = text.find("## Words")
+    if start < 0:
+        return ["docs/architecture.md has no \"## Words\" section (the glossary)"]
+    section = text[start : text.find("\n## ", start + 1)]
+    sources = "\n".join(path.read_text() for path in crates_dir.rglob("*.rs"))
+    defined = set(
+        re.findall(r"\b(?:struct|enum|trait|type|fn|const|mod)\s+([A-Za-z_]\w*)", sources)
+    )
+    roots = [ROOT / part for part in ("", "crates", "crates/adapters", "crates/domain", "crates/app/src")]
+    problems = []
+    for token in re.findall(r"`([^`]+)`", section):
+        if token.startswith(("GET ", "POST ")):
+            continue
+        if "/" in token:
+            if not any((root / token).exists() for root in roots):
+                problems.append(f"docs/architecture.md, Words: no file or folder {token}")
+        elif re.fullmatch(r"(\w+::)+\w+|[A-Z]\w*", token) and token.split("::")[-1] not in defined:
+            problems.append(f"docs/architecture.md, Words: `{token}` is defined nowhere")
+    return problems
+
+
 # The route files that may name the store itself (`Store`, `store::`): the health checks, which
 # are about the database. Every other handler goes through a service.
 STORE_READERS = {"health.rs"}
@@ -756,7 +784,7 @@ def main() -> int:
     problems = check_crate_graph(edges) + check_domain(meta, crates) + check_services()
     problems += check_modules(crates)
     problems += check_routes_reach_no_store()
-    problems += check_clock(crates)
+    problems += check_clock(crates) + check_words()
     long_problems, notes = check_long_functions(crates)
     problems += long_problems
     for note in notes:

@@ -8,7 +8,13 @@ import textwrap
 import unittest
 from pathlib import Path
 
-from architecture import check_routes_reach_no_store, clock_reads, long_functions, module_circles
+from architecture import (
+    check_routes_reach_no_store,
+    check_words,
+    clock_reads,
+    long_functions,
+    module_circles,
+)
 
 
 class ModuleCircles(unittest.TestCase):
@@ -228,3 +234,26 @@ class NoLongFunction(unittest.TestCase):
         )
         found = [(file.name, name, lines) for file, _, name, lines in long_functions(src)]
         self.assertEqual(found, [("lib.rs", "over_it", 81)])
+
+
+class Glossary(unittest.TestCase):
+    def test_a_word_naming_what_is_not_there_is_found(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        crates = Path(folder.name)
+        (crates / "orders" / "src").mkdir(parents=True)
+        (crates / "orders" / "src" / "lib.rs").write_text("pub struct OrderStep;\npub mod lifecycle {}\n")
+        doc = textwrap.dedent("""
+            ## Words
+            | **step** | `orders::OrderStep`, `orders::lifecycle`, `order_events`, `GET /api/x` |
+            | **gone** | `orders::Vanished`, `Missing`, `ops/lint/no_such_file.py` |
+            ## The crates
+            `orders::AlsoMissing` is outside the section
+        """)
+        found = check_words(doc, crates)
+        self.assertEqual(len(found), 3, found)
+        for word in ("orders::Vanished", "Missing", "ops/lint/no_such_file.py"):
+            self.assertTrue(any(word in problem for problem in found), (word, found))
+        self.assertEqual(check_words("no glossary", crates), [
+            'docs/architecture.md has no "## Words" section (the glossary)'
+        ])

@@ -4,14 +4,19 @@
 //! error does not word itself (its Display is for logs) is worded there.
 
 mod accounts;
+mod aftersale;
 mod api;
+mod blocklist;
 mod catalog;
 mod chat;
+mod delivery;
 mod disputes;
 mod extractors;
 mod orders;
 mod promo;
 mod proofs;
+mod reviews;
+mod stripe;
 
 pub use api::{ApiError, ErrorBody, FieldErrors, SESSIONS_UNAVAILABLE};
 pub use extractors::{api_method_not_allowed, extractor_configs, multipart_error};

@@ -1,12 +1,9 @@
-//! Checkout, orders, payments, the delivery queue and after the sale, as HTTP answers.
+//! Checkout, orders, payments and their gateways (Roblox, Discord, the providers), as HTTP answers.
 
-use aftersale::EventError;
-use delivery::{MessageError, QueueError};
 use orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
 use orders::{
     CaptureError, CheckoutError, ConfirmError, OpenCheckoutError, OrderError, ReleaseError,
 };
-use stripe_adapter::WebhookError;
 
 use super::api::{ApiError, CartConflict};
 use dto::checkout::PricedCartResponse;
@@ -30,39 +27,6 @@ impl From<OrderError> for ApiError {
         match error {
             OrderError::NotFound(_) => ApiError::NotFound(error.to_string()),
             OrderError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
-}
-
-impl From<QueueError> for ApiError {
-    fn from(error: QueueError) -> Self {
-        match error {
-            QueueError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            QueueError::AlreadyClaimed { .. }
-            | QueueError::NotYours { .. }
-            | QueueError::Refused(_)
-            | QueueError::NotPaid(_)
-            | QueueError::NoPrivateServer
-            | QueueError::NotClaimed
-            | QueueError::NotReady(_)
-            | QueueError::NotReceivable(_)
-            | QueueError::Held(_)
-            | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string()),
-            QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
-            QueueError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
-}
-
-/// A message on an order's page that was not kept.
-impl From<MessageError> for ApiError {
-    fn from(error: MessageError) -> Self {
-        match error {
-            MessageError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            MessageError::Text(_) => ApiError::field("text", error.to_string()),
-            MessageError::Closed(_) => ApiError::Conflict(error.to_string()),
-            MessageError::TooMany { retry_after } => ApiError::too_many(retry_after),
-            MessageError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
 }
@@ -152,26 +116,6 @@ impl From<DiscordLinkError> for ApiError {
     }
 }
 
-/// A payment provider's event that was not taken: 400 when its page is not the order's, 500
-/// when the store failed (Stripe sends it again); PayPal's return answers as its capture.
-impl From<EventError> for ApiError {
-    fn from(error: EventError) -> Self {
-        match error {
-            EventError::WrongPage(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
-            EventError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            EventError::Capture(refused) => refused.into(),
-            EventError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
-}
-
-/// A Stripe webhook delivery whose signature does not check out (or that cannot be read).
-impl From<WebhookError> for ApiError {
-    fn from(error: WebhookError) -> Self {
-        ApiError::BadRequest(format!("Webhook refused: {error}."))
-    }
-}
-
 /// The 409's message when products are gone or short of stock (docs/product.md, Validation).
 pub const FIX_ISSUES: &str = "Please fix the following issues before continuing:";
 /// What the shopper hears when the provider could not open its page or capture the payment.
@@ -238,54 +182,6 @@ impl From<CaptureError> for ApiError {
                 ApiError::BadGateway(PAYMENT_FAILED.into())
             }
             CaptureError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
-}
-
-impl From<aftersale::RefundError> for ApiError {
-    fn from(error: aftersale::RefundError) -> Self {
-        use aftersale::RefundError;
-        match error {
-            RefundError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            RefundError::Refused(_) | RefundError::NoProvider(_) | RefundError::MovedOn { .. } => {
-                ApiError::Conflict(error.to_string())
-            }
-            RefundError::Provider(ref cause) => {
-                tracing::warn!(error = %cause, "the payment provider refused a refund");
-                ApiError::BadGateway(
-                    "The payment provider did not refund the order; nothing changed. Try again \
-                     later or refund it at the provider."
-                        .to_owned(),
-                )
-            }
-            RefundError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
-}
-
-impl From<blocklist::BlocklistError> for ApiError {
-    fn from(error: blocklist::BlocklistError) -> Self {
-        use blocklist::BlocklistError;
-        match error {
-            BlocklistError::Invalid { field, message } => ApiError::field(field, message),
-            BlocklistError::Duplicate(_) => ApiError::Conflict(error.to_string()),
-            BlocklistError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            BlocklistError::Unknown(cause) => ApiError::Internal(cause),
-        }
-    }
-}
-
-// ---- after the sale (issue 13, "buyer"): verified reviews
-
-impl From<reviews::ReviewError> for ApiError {
-    fn from(error: reviews::ReviewError) -> Self {
-        use reviews::ReviewError;
-        match error {
-            ReviewError::NotDelivered => ApiError::field("order", error.to_string()),
-            ReviewError::AlreadyReviewed => ApiError::Conflict(error.to_string()),
-            ReviewError::Invalid { field, message } => ApiError::field(field, message),
-            ReviewError::NotFound => ApiError::NotFound(error.to_string()),
-            ReviewError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
 }

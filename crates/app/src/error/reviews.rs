@@ -1,0 +1,16 @@
+//! Verified reviews' refusals, as HTTP answers.
+
+use super::api::ApiError;
+
+impl From<reviews::ReviewError> for ApiError {
+    fn from(error: reviews::ReviewError) -> Self {
+        use reviews::ReviewError;
+        match error {
+            ReviewError::NotDelivered => ApiError::field("order", error.to_string()),
+            ReviewError::AlreadyReviewed => ApiError::Conflict(error.to_string()),
+            ReviewError::Invalid { field, message } => ApiError::field(field, message),
+            ReviewError::NotFound => ApiError::NotFound(error.to_string()),
+            ReviewError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
