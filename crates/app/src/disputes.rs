@@ -11,8 +11,18 @@ use crate::auth::AppClock;
 use crate::dispute_gateway::ShopDisputeGateway;
 
 /// The disputes service over the shop's store.
-pub type DisputeService =
-    disputes::Disputes<Store, ShopDisputeGateway, BlockingPdf, ShopRecordMaterials, AppClock>;
+pub type DisputeService = disputes::Disputes<ShopDisputePorts>;
+
+/// The ports of the app's disputes service.
+pub struct ShopDisputePorts;
+
+impl disputes::DisputePorts for ShopDisputePorts {
+    type Repo = Store;
+    type Gateway = ShopDisputeGateway;
+    type Renderer = BlockingPdf;
+    type Proofs = ShopRecordMaterials;
+    type Clock = AppClock;
+}
 
 /// The PDF renderer on tokio's blocking threads (an order with many pictures takes seconds).
 pub struct BlockingPdf(std::sync::Arc<evidence::PdfEvidence>);
@@ -83,7 +93,7 @@ pub fn build(
                 .context("the Stripe settings (stripe.*) are not usable for disputes")?,
         ))
     };
-    Ok(disputes::Disputes::new(
+    Ok(DisputeService::new(
         disputes::DisputeParts {
             repo: store,
             gateway,

@@ -1,13 +1,9 @@
 //! The demo staff a new shop starts with, so `just run` opens an admin to sign in to: a
 //! super_admin and an admin, each with a password drawn per database.
 
-use accounts::{
-    Accounts, Clock, Email, Mailer, Password, PasswordHasher, Randomness, UserName, UserSessions,
-    UserStore,
-};
+use accounts::{AccountPorts, Accounts, Email, Password, UserName};
 use anyhow::Context;
 use rand::RngCore;
-use shared::RateLimiter;
 use store::Store;
 
 /// 16 random bytes from the OS, in hex: a demo staff member's password.
@@ -35,19 +31,10 @@ const DEMO_STAFF: [(&str, &str, accounts::Role); 2] = [
 /// logins (table `demo_logins`) so every later start can print them. Only into a database
 /// without any account: a shop with people of its own never gets staff it did not create.
 /// Never called in production.
-pub async fn demo_staff<S, L, M, C, R, H, X>(
+pub async fn demo_staff<P: AccountPorts>(
     store: &Store,
-    accounts: &Accounts<S, L, M, C, R, H, X>,
-) -> anyhow::Result<()>
-where
-    S: UserStore,
-    L: RateLimiter,
-    M: Mailer,
-    C: Clock,
-    R: Randomness,
-    H: PasswordHasher,
-    X: UserSessions,
-{
+    accounts: &Accounts<P>,
+) -> anyhow::Result<()> {
     if store.has_users().await? {
         tracing::info!("the database has accounts: no demo staff created");
         return Ok(());

@@ -4,15 +4,20 @@
 use super::{clock::AppClock, random::OsRandom, session::ShopSessionStore, Argon2Hasher};
 
 /// The accounts service as the app wires it.
-pub type AccountsService = accounts::Accounts<
-    store::Store,
-    store::Store,
-    CountingMailer,
-    AppClock,
-    OsRandom,
-    Argon2Hasher,
-    ShopSessionStore,
->;
+pub type AccountsService = accounts::Accounts<ShopAccountPorts>;
+
+/// The ports of the app's accounts service.
+pub struct ShopAccountPorts;
+
+impl accounts::AccountPorts for ShopAccountPorts {
+    type Store = store::Store;
+    type Limiter = store::Store;
+    type Mailer = CountingMailer;
+    type Clock = AppClock;
+    type Random = OsRandom;
+    type Hasher = Argon2Hasher;
+    type Sessions = ShopSessionStore;
+}
 
 /// How many mail sends have failed on this instance (the metrics' `shop_mail_failures_total`).
 pub type MailFailures = std::sync::Arc<std::sync::atomic::AtomicU64>;
@@ -137,7 +142,7 @@ pub async fn build_accounts(
     sessions: ShopSessionStore,
     mail_failures: MailFailures,
 ) -> anyhow::Result<AccountsService> {
-    Ok(accounts::Accounts::new(
+    Ok(AccountsService::new(
         store.clone(),
         store,
         CountingMailer {

@@ -24,4 +24,4 @@ pub use privacy::{
     ChatRecord, DataExport, DisputeRecord, LineRecord, MessageRecord, OrderMessageRecord,
     OrderRecord, PersonalData, PersonalDataSource, Privacy, ReviewRecord,
 };
-pub use service::{Accounts, Limits};
+pub use service::{AccountPorts, Accounts, Limits};

@@ -83,15 +83,26 @@ enum PasswordCheck {
     },
 }
 
-/// The accounts service, generic over its ports.
-pub struct Accounts<S, L, M, C, R, H, X> {
-    store: S,
-    limiter: L,
-    mailer: M,
-    clock: C,
-    random: R,
-    hasher: H,
-    sessions: X,
+/// The ports the accounts service runs on, named once: the app's set, or a test's mocks.
+pub trait AccountPorts: 'static {
+    type Store: UserStore;
+    type Limiter: RateLimiter;
+    type Mailer: Mailer;
+    type Clock: Clock;
+    type Random: Randomness;
+    type Hasher: PasswordHasher;
+    type Sessions: UserSessions;
+}
+
+/// The accounts service, over its ports.
+pub struct Accounts<P: AccountPorts> {
+    store: P::Store,
+    limiter: P::Limiter,
+    mailer: P::Mailer,
+    clock: P::Clock,
+    random: P::Random,
+    hasher: P::Hasher,
+    sessions: P::Sessions,
     limits: Limits,
 }
 
@@ -99,24 +110,15 @@ fn delta(duration: Duration) -> TimeDelta {
     TimeDelta::from_std(duration).unwrap_or(TimeDelta::MAX)
 }
 
-impl<S, L, M, C, R, H, X> Accounts<S, L, M, C, R, H, X>
-where
-    S: UserStore,
-    L: RateLimiter,
-    M: Mailer,
-    C: Clock,
-    R: Randomness,
-    H: PasswordHasher,
-    X: UserSessions,
-{
+impl<P: AccountPorts> Accounts<P> {
     pub fn new(
-        store: S,
-        limiter: L,
-        mailer: M,
-        clock: C,
-        random: R,
-        hasher: H,
-        sessions: X,
+        store: P::Store,
+        limiter: P::Limiter,
+        mailer: P::Mailer,
+        clock: P::Clock,
+        random: P::Random,
+        hasher: P::Hasher,
+        sessions: P::Sessions,
     ) -> Self {
         Accounts {
             store,
@@ -139,11 +141,11 @@ where
         &self.limits
     }
 
-    pub fn clock(&self) -> &C {
+    pub fn clock(&self) -> &P::Clock {
         &self.clock
     }
 
-    pub fn hasher(&self) -> &H {
+    pub fn hasher(&self) -> &P::Hasher {
         &self.hasher
     }
 
@@ -509,16 +511,7 @@ where
     }
 }
 
-impl<S, L, M, C, R, H, X> Accounts<S, L, M, C, R, H, X>
-where
-    S: UserStore,
-    L: RateLimiter,
-    M: Mailer,
-    C: Clock,
-    R: Randomness,
-    H: PasswordHasher,
-    X: UserSessions,
-{
+impl<P: AccountPorts> Accounts<P> {
     /// A shopper deletes their own account, confirming with their password: the account, its
     /// chats, reset tokens and rate limit counts go, its orders stay for the books without the
     /// buyer's identity ([`crate::Erasure`]), and every session of it ends. Refused for staff
@@ -580,7 +573,7 @@ where
         ip: &str,
     ) -> Result<(), crate::DeleteAccountError>
     where
-        S: crate::AccountEraser,
+        P::Store: crate::AccountEraser,
     {
         self.delete_own_account(id, password, ip, &self.store).await
     }

@@ -21,7 +21,7 @@ pub use ports::{
     RecordMaterials,
 };
 pub use service::{
-    DisputeFigures, DisputeParts, DisputeSettings, Disputes, RefundPolicy, RATE_WINDOW_DAYS,
-    STAGING_ATTEMPTS,
+    DisputeFigures, DisputeParts, DisputePorts, DisputeSettings, Disputes, RefundPolicy,
+    RATE_WINDOW_DAYS, STAGING_ATTEMPTS,
 };
 pub use text::{evidence_text, timeline, utc};

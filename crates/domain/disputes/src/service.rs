@@ -99,25 +99,35 @@ pub struct DisputeParts<R, G, E, P> {
     pub proofs: P,
 }
 
+/// The ports the disputes service runs on, named once.
+pub trait DisputePorts: 'static {
+    type Repo: DisputeRepository;
+    type Gateway: DisputeGateway;
+    type Renderer: EvidenceRenderer;
+    type Proofs: RecordMaterials;
+    type Clock: Clock;
+}
+
+/// The ports' parts of a [`DisputePorts`] set.
+type PartsOf<K> = DisputeParts<
+    <K as DisputePorts>::Repo,
+    <K as DisputePorts>::Gateway,
+    <K as DisputePorts>::Renderer,
+    <K as DisputePorts>::Proofs,
+>;
+
 /// The disputes service.
-pub struct Disputes<R, G, E, P, C> {
-    parts: DisputeParts<R, G, E, P>,
-    clock: C,
+pub struct Disputes<K: DisputePorts> {
+    parts: PartsOf<K>,
+    clock: K::Clock,
     settings: DisputeSettings,
     policy: RefundPolicy,
 }
 
-impl<R, G, E, P, C> Disputes<R, G, E, P, C>
-where
-    R: DisputeRepository,
-    G: DisputeGateway,
-    E: EvidenceRenderer,
-    P: RecordMaterials,
-    C: Clock,
-{
+impl<K: DisputePorts> Disputes<K> {
     pub fn new(
-        parts: DisputeParts<R, G, E, P>,
-        clock: C,
+        parts: PartsOf<K>,
+        clock: K::Clock,
         settings: DisputeSettings,
         policy: RefundPolicy,
     ) -> Self {

@@ -12,15 +12,20 @@ use crate::ports::{
 };
 use crate::{MailError, PasswordHash, ResetTokenRecord, TokenHash};
 
-type Service = Accounts<
-    MockUserStore,
-    MemoryLimiter,
-    MockMailer,
-    MockClock,
-    MockRandomness,
-    MockPasswordHasher,
-    MockUserSessions,
->;
+/// The service on mocks (and the in-memory limiter).
+struct Mocks;
+
+impl crate::AccountPorts for Mocks {
+    type Store = MockUserStore;
+    type Limiter = MemoryLimiter;
+    type Mailer = MockMailer;
+    type Clock = MockClock;
+    type Random = MockRandomness;
+    type Hasher = MockPasswordHasher;
+    type Sessions = MockUserSessions;
+}
+
+type Service = Accounts<Mocks>;
 
 /// 10:00:05, five seconds into a 15-minute window.
 fn now() -> DateTime<Utc> {
@@ -90,7 +95,7 @@ fn service_with(
     limiter: MemoryLimiter,
     sessions: MockUserSessions,
 ) -> Service {
-    Accounts::new(
+    Service::new(
         store,
         limiter,
         mailer,
@@ -175,7 +180,7 @@ async fn a_wrong_password_and_an_unknown_address_fail_alike() {
         hasher
             .expect_decoy_hash()
             .returning(|| PasswordHash::new("decoy".into()));
-        let accounts = Accounts::new(
+        let accounts = Service::new(
             store_with(known),
             MemoryLimiter::new(),
             no_mail(),
@@ -201,7 +206,7 @@ async fn the_sixth_login_in_the_window_is_refused_before_any_password_is_checked
     hasher
         .expect_decoy_hash()
         .returning(|| PasswordHash::new("decoy".into()));
-    let accounts = Accounts::new(
+    let accounts = Service::new(
         store_with(Some(user(1, "ann@example.com", "correct horse"))),
         MemoryLimiter::new(),
         no_mail(),
@@ -497,7 +502,7 @@ async fn a_wrong_code_is_refused_without_hashing_the_password() {
     store.expect_complete_signup().never();
     let mut hasher = MockPasswordHasher::new();
     hasher.expect_hash().never();
-    let accounts = Accounts::new(
+    let accounts = Service::new(
         store,
         MemoryLimiter::new(),
         no_mail(),
