@@ -137,24 +137,41 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn no_more_hashes_run_at_once_than_there_are_permits() {
         use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::{Condvar, Mutex};
         let hasher = Argon2Hasher::with_permits(3).await.unwrap();
         let running = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
-        let jobs = (0..20).map(|_| {
-            let (hasher, running, most) = (hasher.clone(), running.clone(), most.clone());
-            tokio::spawn(async move {
-                hasher
-                    .limited(move || {
-                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
-                        most.fetch_max(now, Ordering::SeqCst);
-                        std::thread::sleep(std::time::Duration::from_millis(20));
-                        running.fetch_sub(1, Ordering::SeqCst);
-                    })
-                    .await
-                    .unwrap();
+        // the jobs inside stay until the test opens the door: no pause decides who overlaps
+        let door = Arc::new((Mutex::new(false), Condvar::new()));
+        let jobs: Vec<_> = (0..20)
+            .map(|_| {
+                let (hasher, running, most) = (hasher.clone(), running.clone(), most.clone());
+                let door = door.clone();
+                tokio::spawn(async move {
+                    hasher
+                        .limited(move || {
+                            let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                            most.fetch_max(now, Ordering::SeqCst);
+                            let (open, opened) = &*door;
+                            let mut open = open.lock().unwrap();
+                            while !*open {
+                                open = opened.wait(open).unwrap();
+                            }
+                            running.fetch_sub(1, Ordering::SeqCst);
+                        })
+                        .await
+                        .unwrap();
+                })
             })
-        });
-        for job in jobs.collect::<Vec<_>>() {
+            .collect();
+        // three jobs get in and hold every permit; the other seventeen wait for one
+        while running.load(Ordering::SeqCst) < 3 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(hasher.permits.available_permits(), 0);
+        *door.0.lock().unwrap() = true;
+        door.1.notify_all();
+        for job in jobs {
             job.await.unwrap();
         }
         assert_eq!(
