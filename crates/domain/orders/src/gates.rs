@@ -106,16 +106,19 @@ mod tests {
 
     use super::*;
 
-    // The clock is paused: a task inside sleeps until no other task can run, so every task
-    // that the gates would let in is in by then, whatever the machine's speed.
-    #[tokio::test(start_paused = true)]
+    // One thread: the tasks inside stay until the test opens the door, and the test goes on only
+    // after every other runnable task has run (`yield_now` puts it last), so who is inside
+    // depends on the gates alone, not on a pause.
+    #[tokio::test]
     async fn placements_of_one_product_go_one_at_a_time_and_others_pass() {
         let gates = Arc::new(ProductGates::default());
         let inside = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
+        let (door, _) = tokio::sync::watch::channel(false);
         let tasks: Vec<_> = (0..20)
             .map(|n| {
                 let (gates, inside, most) = (gates.clone(), inside.clone(), most.clone());
+                let mut opened = door.subscribe();
                 tokio::spawn(async move {
                     // every cart holds product 1; half also hold product 2, in either order
                     let ids = match n % 3 {
@@ -126,11 +129,18 @@ mod tests {
                     let _entered = gates.enter(ids, || false).await;
                     let now = inside.fetch_add(1, Ordering::SeqCst) + 1;
                     most.fetch_max(now, Ordering::SeqCst);
-                    tokio::time::sleep(Duration::from_millis(2)).await;
+                    opened.wait_for(|open| *open).await.expect("the door");
                     inside.fetch_sub(1, Ordering::SeqCst);
                 })
             })
             .collect();
+        while inside.load(Ordering::SeqCst) < PLACEMENTS_AT_ONCE {
+            tokio::task::yield_now().await;
+        }
+        // every task that could get in has run since: the rest wait at the gate
+        tokio::task::yield_now().await;
+        assert_eq!(inside.load(Ordering::SeqCst), PLACEMENTS_AT_ONCE);
+        door.send_replace(true);
         for task in tasks {
             tokio::time::timeout(Duration::from_secs(5), task)
                 .await
