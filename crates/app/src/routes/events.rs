@@ -205,13 +205,9 @@ async fn linked_order(
     };
     let order = OrderId::from_segment(order)
         .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
-    let visitor = Visitor {
-        checkout,
-        tracking,
-        session,
-        user,
-    };
-    let order = visitor.order(order, key).await?;
+    let order = Visitor::new(checkout, tracking, session, user)
+        .order(order, key)
+        .await?;
     Ok(Some(order.id.get()))
 }
 

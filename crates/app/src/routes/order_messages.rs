@@ -63,12 +63,7 @@ pub async fn list(
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let buyer = Visitor::new(&checkout, &tracking, &session, &user);
     let order = buyer.order(id, query.key.as_deref()).await?.id;
     Ok(no_store(thread_json(&messages.thread(order).await?)))
 }
@@ -114,12 +109,7 @@ pub async fn post(
     payload: web::Json<OrderMessagePayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let buyer = Visitor::new(&checkout, &tracking, &session, &user);
     let order = buyer.order(id, query.key.as_deref()).await?.id;
     let message = messages
         .post(order, MessageAuthor::Buyer, &payload.text)

@@ -119,12 +119,7 @@ pub async fn show(
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     let order = visitor.order(id, query.key.as_deref()).await?;
     tracked_page(&tracking, order).await
 }
@@ -146,7 +141,21 @@ pub(crate) struct Visitor<'a> {
     pub user: &'a MaybeUser,
 }
 
-impl Visitor<'_> {
+impl<'a> Visitor<'a> {
+    pub(crate) fn new(
+        checkout: &'a ShopCheckout,
+        tracking: &'a TrackingService,
+        session: &'a Session,
+        user: &'a MaybeUser,
+    ) -> Self {
+        Visitor {
+            checkout,
+            tracking,
+            session,
+            user,
+        }
+    }
+
     /// The order if this visitor may see it: its session or owner, or the right key of its
     /// link (compared in constant time with the stored hash). 404 otherwise, the same for an
     /// unknown order, a wrong key and another order's key.
@@ -248,12 +257,7 @@ pub async fn ready(
     client: ClientIp,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     visitor
         .says(
             BuyerStep::Ready,
@@ -303,12 +307,7 @@ pub async fn received(
     client: ClientIp,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     visitor
         .says(
             BuyerStep::Received,
@@ -437,12 +436,7 @@ pub async fn join_ticket(
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     let order = visitor
         .order_to_act_on(
             id,

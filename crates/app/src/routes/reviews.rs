@@ -53,12 +53,7 @@ pub async fn leave(
     payload: web::Json<ReviewPayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor {
-        checkout: &checkout,
-        tracking: &tracking,
-        session: &session,
-        user: &user,
-    };
+    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     let order = visitor.order(id, query.key.as_deref()).await?;
     let review = reviews.leave(&order, payload.rating, &payload.text).await?;
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))
