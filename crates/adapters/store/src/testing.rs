@@ -1,10 +1,23 @@
 //! A fresh, migrated database per test: a new SQLite file, or a new PostgreSQL database named
 //! by a UUID on the server at `TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`),
 //! dropped again when the test ends.
+//!
+//! Each is a copy of a template migrated once per build of the test binary (a file in the
+//! temporary directory; a database `garden_tpl_…` on the server), not migrated anew: every test
+//! runs in a process of its own, and running the forty-odd migrations took most of a short
+//! test's time. The template's name holds a hash of the binary (its path, size and time), which
+//! embeds the migrations, so a changed migration gets a template of its own.
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sea_orm::{ConnectionTrait, Database, Statement};
 
-use crate::{connect, Backend, DatabaseConnection};
+use crate::{connect, Backend, DatabaseConnection, SetupLock};
+
+/// Templates of older builds are dropped once they are this old.
+const TEMPLATE_KEPT: Duration = Duration::from_secs(24 * 3600);
 
 pub struct TestDatabase {
     pub url: String,
@@ -32,7 +45,10 @@ impl TestDatabase {
         match backend {
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("a temporary directory for SQLite");
-                let url = format!("sqlite://{}/shop.db?mode=rwc", dir.path().display());
+                let file = dir.path().join("shop.db");
+                std::fs::copy(sqlite_template().await, &file)
+                    .expect("a copy of the migrated SQLite template");
+                let url = format!("sqlite://{}?mode=rwc", file.display());
                 let connection = connect(&url, 5).await.expect("a fresh SQLite database");
                 TestDatabase {
                     url,
@@ -47,11 +63,8 @@ impl TestDatabase {
                 let admin = Database::connect(&maintenance)
                     .await
                     .expect("PostgreSQL is running (TEST_POSTGRES_URL)");
-                admin
-                    .execute(Statement::from_string(
-                        admin.get_database_backend(),
-                        format!("CREATE DATABASE \"{name}\""),
-                    ))
+                let template = postgres_template(&admin, &maintenance).await;
+                execute(&admin, &format!("CREATE DATABASE \"{name}\" TEMPLATE \"{template}\""))
                     .await
                     .expect("permission to create a test database");
                 let _ = admin.close().await;
@@ -66,6 +79,137 @@ impl TestDatabase {
                     _dir: None,
                 }
             }
+        }
+    }
+}
+
+/// This test binary's mark: a hash of its path, size and modification time.
+#[allow(clippy::expect_used)]
+fn build_key() -> String {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let meta = std::fs::metadata(&exe).expect("the test binary's metadata");
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    exe.hash(&mut hasher);
+    meta.len().hash(&mut hasher);
+    meta.modified().ok().hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+fn unix_seconds() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs())
+}
+
+async fn execute(db: &DatabaseConnection, sql: &str) -> Result<(), sea_orm::DbErr> {
+    db.execute(Statement::from_string(db.get_database_backend(), sql))
+        .await
+        .map(|_| ())
+}
+
+/// The migrated SQLite file of this build, made by the first test that needs it. Tests racing to
+/// make it each migrate a file of their own and rename it into place: a rename replaces whole,
+/// so a copy never reads half a template.
+#[allow(clippy::expect_used)]
+async fn sqlite_template() -> PathBuf {
+    let folder = std::env::temp_dir();
+    let template = folder.join(format!("garden-tpl-{}.db", build_key()));
+    if template.exists() {
+        return template;
+    }
+    forget_old_sqlite_templates(&folder);
+    let staging = folder.join(format!("garden-tpl-{}.staging", uuid::Uuid::new_v4().simple()));
+    let url = format!("sqlite://{}?mode=rwc", staging.display());
+    let db = connect(&url, 1).await.expect("a SQLite template");
+    // one self-contained file: the copies turn write-ahead logging on again as they connect
+    execute(&db, "PRAGMA journal_mode=DELETE")
+        .await
+        .expect("the template leaves write-ahead logging");
+    db.close().await.expect("the template closes");
+    std::fs::rename(&staging, &template).expect("the template moves into place");
+    template
+}
+
+fn forget_old_sqlite_templates(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry.file_name().to_string_lossy().starts_with("garden-tpl-")
+            && entry
+                .metadata()
+                .and_then(|meta| meta.modified())
+                .is_ok_and(|at| at.elapsed().is_ok_and(|age| age > TEMPLATE_KEPT));
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The migrated PostgreSQL database of this build (`garden_tpl_KEY_UNIXTIME`), made by the
+/// first test that needs it under the setup lock of the maintenance database; migrated under
+/// another name and renamed, so no test copies half a template.
+#[allow(clippy::expect_used)]
+async fn postgres_template(admin: &DatabaseConnection, maintenance: &str) -> String {
+    let key = build_key();
+    if let Some(name) = find_template(admin, &key).await {
+        return name;
+    }
+    let lock = SetupLock::acquire(maintenance)
+        .await
+        .expect("the template's lock");
+    if let Some(name) = find_template(admin, &key).await {
+        let _ = lock.release().await;
+        return name;
+    }
+    forget_old_postgres_templates(admin).await;
+    let name = format!("garden_tpl_{key}_{}", unix_seconds());
+    let staging = format!("garden_tpl_stage_{}_{}", uuid::Uuid::new_v4().simple(), unix_seconds());
+    execute(admin, &format!("CREATE DATABASE \"{staging}\""))
+        .await
+        .expect("permission to create a template database");
+    let db = connect(&format!("{}/{staging}", server_url(maintenance)), 1)
+        .await
+        .expect("the template migrates");
+    db.close().await.expect("the template closes");
+    execute(admin, &format!("ALTER DATABASE \"{staging}\" RENAME TO \"{name}\""))
+        .await
+        .expect("the template takes its name");
+    let _ = lock.release().await;
+    name
+}
+
+async fn find_template(admin: &DatabaseConnection, key: &str) -> Option<String> {
+    let found = admin
+        .query_one(Statement::from_string(
+            admin.get_database_backend(),
+            format!("SELECT datname FROM pg_database WHERE datname LIKE 'garden_tpl_{key}_%'"),
+        ))
+        .await
+        .ok()??;
+    found.try_get::<String>("", "datname").ok()
+}
+
+/// Drops the templates of other builds made more than `TEMPLATE_KEPT` ago (one still being
+/// copied refuses to go, and stays for the next time).
+async fn forget_old_postgres_templates(admin: &DatabaseConnection) {
+    let Ok(rows) = admin
+        .query_all(Statement::from_string(
+            admin.get_database_backend(),
+            "SELECT datname FROM pg_database WHERE datname LIKE 'garden_tpl_%'",
+        ))
+        .await
+    else {
+        return;
+    };
+    let now = unix_seconds();
+    for row in rows {
+        let Ok(name) = row.try_get::<String>("", "datname") else {
+            continue;
+        };
+        let made = name.rsplit('_').next().and_then(|at| at.parse::<u64>().ok());
+        if made.is_some_and(|at| now.saturating_sub(at) > TEMPLATE_KEPT.as_secs()) {
+            let _ = execute(admin, &format!("DROP DATABASE IF EXISTS \"{name}\"")).await;
         }
     }
 }
