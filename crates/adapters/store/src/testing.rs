@@ -64,9 +64,12 @@ impl TestDatabase {
                     .await
                     .expect("PostgreSQL is running (TEST_POSTGRES_URL)");
                 let template = postgres_template(&admin, &maintenance).await;
-                execute(&admin, &format!("CREATE DATABASE \"{name}\" TEMPLATE \"{template}\""))
-                    .await
-                    .expect("permission to create a test database");
+                execute(
+                    &admin,
+                    &format!("CREATE DATABASE \"{name}\" TEMPLATE \"{template}\""),
+                )
+                .await
+                .expect("permission to create a test database");
                 let _ = admin.close().await;
                 let url = format!("{}/{name}", server_url(&maintenance));
                 let connection = connect(&url, 5)
@@ -118,7 +121,10 @@ async fn sqlite_template() -> PathBuf {
         return template;
     }
     forget_old_sqlite_templates(&folder);
-    let staging = folder.join(format!("garden-tpl-{}.staging", uuid::Uuid::new_v4().simple()));
+    let staging = folder.join(format!(
+        "garden-tpl-{}.staging",
+        uuid::Uuid::new_v4().simple()
+    ));
     let url = format!("sqlite://{}?mode=rwc", staging.display());
     let db = connect(&url, 1).await.expect("a SQLite template");
     // one self-contained file: the copies turn write-ahead logging on again as they connect
@@ -135,7 +141,10 @@ fn forget_old_sqlite_templates(folder: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        let old = entry.file_name().to_string_lossy().starts_with("garden-tpl-")
+        let old = entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("garden-tpl-")
             && entry
                 .metadata()
                 .and_then(|meta| meta.modified())
@@ -164,7 +173,11 @@ async fn postgres_template(admin: &DatabaseConnection, maintenance: &str) -> Str
     }
     forget_old_postgres_templates(admin).await;
     let name = format!("garden_tpl_{key}_{}", unix_seconds());
-    let staging = format!("garden_tpl_stage_{}_{}", uuid::Uuid::new_v4().simple(), unix_seconds());
+    let staging = format!(
+        "garden_tpl_stage_{}_{}",
+        uuid::Uuid::new_v4().simple(),
+        unix_seconds()
+    );
     execute(admin, &format!("CREATE DATABASE \"{staging}\""))
         .await
         .expect("permission to create a template database");
@@ -172,9 +185,12 @@ async fn postgres_template(admin: &DatabaseConnection, maintenance: &str) -> Str
         .await
         .expect("the template migrates");
     db.close().await.expect("the template closes");
-    execute(admin, &format!("ALTER DATABASE \"{staging}\" RENAME TO \"{name}\""))
-        .await
-        .expect("the template takes its name");
+    execute(
+        admin,
+        &format!("ALTER DATABASE \"{staging}\" RENAME TO \"{name}\""),
+    )
+    .await
+    .expect("the template takes its name");
     let _ = lock.release().await;
     name
 }
@@ -207,7 +223,10 @@ async fn forget_old_postgres_templates(admin: &DatabaseConnection) {
         let Ok(name) = row.try_get::<String>("", "datname") else {
             continue;
         };
-        let made = name.rsplit('_').next().and_then(|at| at.parse::<u64>().ok());
+        let made = name
+            .rsplit('_')
+            .next()
+            .and_then(|at| at.parse::<u64>().ok());
         if made.is_some_and(|at| now.saturating_sub(at) > TEMPLATE_KEPT.as_secs()) {
             let _ = execute(admin, &format!("DROP DATABASE IF EXISTS \"{name}\"")).await;
         }
