@@ -51,15 +51,21 @@ test: frontend-deps
     results="{{justfile_directory()}}/test-results"
     rm -rf "$results" && mkdir -p "$results"
     status=0
-    # each step's wall time, printed as it ends and again in the summary
+    # each step's wall time and how busy the machine's cores were meanwhile (from /proc/stat:
+    # 100 % is every core busy), printed as it ends and again in the summary
     timings=""
     step_name=""
     step_start=$SECONDS
+    cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat 2>/dev/null || echo "0 0"; }
+    read -r busy_start total_start < <(cpu_ticks)
     step() {
+        read -r busy_now total_now < <(cpu_ticks)
         if [ -n "$step_name" ]; then
-            timings+="$(printf '  %5d s  %s' $((SECONDS - step_start)) "$step_name")"$'\n'
+            local used=$(( total_now > total_start ? 100 * (busy_now - busy_start) / (total_now - total_start) : 0 ))
+            timings+="$(printf '  %5d s  %3d %% CPU  %s' $((SECONDS - step_start)) "$used" "$step_name")"$'\n'
+            printf '(%s: %d s, %d %% CPU)\n' "$step_name" $((SECONDS - step_start)) "$used"
         fi
-        step_name="$1"; step_start=$SECONDS
+        step_name="$1"; step_start=$SECONDS; busy_start=$busy_now; total_start=$total_now
         echo; echo "=== $1"
     }
 

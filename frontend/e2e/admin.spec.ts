@@ -12,6 +12,7 @@ import {
   payByCardOnDevPage,
   saveScreenshot,
   setPrivateServerLink,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -75,12 +76,6 @@ async function waitForStillScroll(page: Page): Promise<void> {
   );
 }
 
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
-
 async function logIn(page: Page, email: string, password: string) {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
@@ -108,23 +103,23 @@ async function drawnPng(page: Page): Promise<Buffer> {
   return Buffer.from(base64, 'base64');
 }
 
-test.beforeAll(async ({ playwright }, testInfo) => {
+test.beforeAll(async ({ playwright }) => {
   createAccountWithCli(SUPER_ADMIN.email, SUPER_ADMIN.password, 'super_admin', 'Sue Super');
   createAccountWithCli(STAFF.email, STAFF.password, 'admin', 'Alma Admin');
   createAccountWithCli(CUSTOMER.email, CUSTOMER.password, 'customer', 'Carl Customer');
-  const api = await superAdminApi(playwright, baseUrlOf(testInfo));
+  const api = await superAdminApi(playwright, shopUrl());
   catalogBefore = await adminProducts(api);
   await api.dispose();
 });
 
 // Runs even when a test failed: the catalog's order and stock as they were, our products gone
 // (deleted, or archived when they were ordered, which takes them off the shop too).
-test.afterAll(async ({ playwright }, testInfo) => {
-  const api = await superAdminApi(playwright, baseUrlOf(testInfo));
+test.afterAll(async ({ playwright }) => {
+  const api = await superAdminApi(playwright, shopUrl());
   const now = await adminProducts(api);
   for (const product of now.filter((p) => p.name.startsWith(OWN_PREFIX) && !p.archived)) {
     const answer = await api.delete(`/api/admin/products/${product.id}`, {
-      headers: { Origin: baseUrlOf(testInfo) },
+      headers: { Origin: shopUrl() },
     });
     expect(answer.status(), await answer.text()).toBe(200);
   }
@@ -133,7 +128,7 @@ test.afterAll(async ({ playwright }, testInfo) => {
   const order = [...catalogBefore, ...left.filter((p) => !known.has(p.id))];
   const reorder = await api.post('/api/admin/products/reorder', {
     data: { updates: order.map((p, index) => ({ id: p.id, sort_order: index })) },
-    headers: { Origin: baseUrlOf(testInfo) },
+    headers: { Origin: shopUrl() },
   });
   expect(reorder.status(), await reorder.text()).toBe(200);
   for (const before of catalogBefore) {
@@ -141,7 +136,7 @@ test.afterAll(async ({ playwright }, testInfo) => {
     if (before.stock !== null && current && current.stock !== before.stock) {
       const answer = await api.post(`/api/admin/products/${before.id}/inventory`, {
         data: { inventory: before.stock },
-        headers: { Origin: baseUrlOf(testInfo) },
+        headers: { Origin: shopUrl() },
       });
       expect(answer.status(), await answer.text()).toBe(200);
     }
@@ -302,7 +297,7 @@ test('staff mark a paid order delivered and the buyer sees Delivered', async ({
   request,
 }, testInfo) => {
   test.slow();
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   // A product of our own, so the demo catalog's stock stays as the other specs expect it.
   const api = await superAdminApi(playwright, base);
   const created = await api.post('/api/admin/products', {

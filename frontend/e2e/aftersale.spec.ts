@@ -11,6 +11,7 @@ import {
   openCheckoutWith,
   payByCardOnDevPage,
   saveScreenshot,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -27,12 +28,6 @@ const PRODUCT = `E2E ${stamp} Refundable Bee`;
 const BLOCKED_NAME = `Blocked${String(stamp).slice(-6)}`;
 
 let productId = 0;
-
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
 
 async function superAdminApi(
   playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } },
@@ -51,10 +46,10 @@ async function logIn(page: Page, email: string, password: string) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-test.beforeAll(async ({ playwright }, testInfo) => {
+test.beforeAll(async ({ playwright }) => {
   createAccountWithCli(SUPER_ADMIN.email, SUPER_ADMIN.password, 'super_admin', 'Bea Boss');
   createAccountWithCli(STAFF.email, STAFF.password, 'admin', 'Rico Runner');
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   const api = await superAdminApi(playwright, base);
   const created = await api.post('/api/admin/products', {
     multipart: {
@@ -71,8 +66,8 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   await api.dispose();
 });
 
-test.afterAll(async ({ playwright }, testInfo) => {
-  const base = baseUrlOf(testInfo);
+test.afterAll(async ({ playwright }) => {
+  const base = shopUrl();
   const api = await superAdminApi(playwright, base);
   // ordered, so archived: off the shop either way
   const answer = await api.delete(`/api/admin/products/${productId}`, {

@@ -10,6 +10,7 @@ import {
   openCheckoutWith,
   payByCardOnDevPage,
   saveScreenshot,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -34,7 +35,7 @@ test('after paying, the assistant links the buyer’s own order and tells the st
 }, testInfo) => {
   test.slow(); // a checkout, the home page's images and two screenshots on a debug build
   // a product of its own, so the demo catalog's stock stays as the other specs expect it
-  const base = testInfo.project.use.baseURL ?? '';
+  const base = shopUrl();
   const owner = await playwright.request.newContext({ baseURL: base });
   await apiLogIn(owner, base, OWNER.email, OWNER.password);
   const created = await owner.post('/api/admin/products', {

@@ -6,6 +6,7 @@ import {
   expectNoHorizontalScroll,
   expectNoSeriousA11yViolations,
   saveScreenshot,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -40,8 +41,8 @@ test.beforeAll(() => {
   createAccountWithCli(SUPER_ADMIN.email, SUPER_ADMIN.password, 'super_admin', 'Audra Audit');
 });
 
-test.afterAll(async ({ playwright }, testInfo) => {
-  const base = testInfo.project.use.baseURL ?? '';
+test.afterAll(async ({ playwright }) => {
+  const base = shopUrl();
   const api = await playwright.request.newContext({ baseURL: base });
   await apiLogIn(api, base, SUPER_ADMIN.email, SUPER_ADMIN.password);
   const products = (await (await api.get('/api/admin/products')).json()) as {

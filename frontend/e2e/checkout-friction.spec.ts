@@ -2,15 +2,16 @@ import { expect, test, type APIRequestContext, type Page } from './fixtures';
 
 import {
   apiLogIn,
+  type ApiProduct,
   createAccountWithCli,
   fetchProducts,
+  fillDetails,
   linkDiscord,
   openCheckoutWith,
   payByCardOnDevPage,
   saveScreenshot,
   setPrivateServerLink,
-  fillDetails,
-  type ApiProduct,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -26,12 +27,6 @@ const WRONG_KEY = '0'.repeat(32);
 test.beforeAll(() => {
   createAccountWithCli(STAFF.email, STAFF.password, 'admin', 'Fritz Friction');
 });
-
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
 
 type ListedProduct = ApiProduct & { release_at: string | null; max_per_account: number | null };
 
@@ -97,10 +92,10 @@ test('a wrong key stays live for the browser that placed the order, and is told 
   browser,
   playwright,
   consoleErrors,
-}, testInfo) => {
+}) => {
   test.slow();
   consoleErrors.expectAnswer(404, /\/api\/orders\/\d+/, 'the order with a wrong key elsewhere');
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   await openCheckoutWith(page, request, [[await plentiful(request), 1]]);
   await linkDiscord(page);
   await fillDetails(page, 'WrongKeyFan_1');

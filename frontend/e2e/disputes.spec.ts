@@ -12,6 +12,7 @@ import {
   payByCardOnDevPage,
   saveScreenshot,
   setPrivateServerLink,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -29,12 +30,6 @@ const PRODUCT = `E2E ${stamp} Disputed Fox`;
 
 let productId = 0;
 
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
-
 async function loggedIn(
   playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } },
   baseURL: string,
@@ -45,10 +40,10 @@ async function loggedIn(
   return api;
 }
 
-test.beforeAll(async ({ playwright }, testInfo) => {
+test.beforeAll(async ({ playwright }) => {
   createAccountWithCli(BOSS.email, BOSS.password, 'super_admin', 'Dora Disputes');
   createAccountWithCli(STAFF.email, STAFF.password, 'admin', 'Sid Staff');
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   const api = await loggedIn(playwright, base, BOSS);
   const created = await api.post('/api/admin/products', {
     multipart: {
@@ -85,8 +80,8 @@ async function removeChargebackBlocks(api: APIRequestContext, base: string) {
 /** The orders the tests leave paid (back in the queue): refunded in the end. */
 const toRefund: number[] = [];
 
-test.afterAll(async ({ playwright }, testInfo) => {
-  const base = baseUrlOf(testInfo);
+test.afterAll(async ({ playwright }) => {
+  const base = shopUrl();
   const api = await loggedIn(playwright, base, BOSS);
   await removeChargebackBlocks(api, base);
   // and the released order leaves the queue the other tests count
@@ -111,7 +106,7 @@ test('a delivered order is disputed, and a super_admin submits its delivery reco
   request,
 }, testInfo) => {
   test.slow();
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
 
   // The checkout links the refund policy beside Complete Payment.
   await openCheckoutWith(page, request, [[productId, 1]]);

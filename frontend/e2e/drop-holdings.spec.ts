@@ -11,6 +11,7 @@ import {
   linkDiscord,
   payByCardOnDevPage,
   saveScreenshot,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -56,7 +57,7 @@ test('after buying the one a drop allows, its page and the cart refuse more befo
   playwright,
 }, testInfo) => {
   test.slow();
-  const base = testInfo.project.use.baseURL ?? '';
+  const base = shopUrl();
   const admin = await playwright.request.newContext({ baseURL: base });
   await apiLogIn(admin, base, OWNER.email, OWNER.password);
   const id = await createProduct(admin, base, HELD, { max_per_account: '1' });
@@ -134,7 +135,7 @@ test('the home page shows the drops to come above the grid, each counting down',
   playwright,
 }, testInfo) => {
   test.slow();
-  const base = testInfo.project.use.baseURL ?? '';
+  const base = shopUrl();
   const admin = await playwright.request.newContext({ baseURL: base });
   await apiLogIn(admin, base, OWNER.email, OWNER.password);
   const inAnHour = new Date(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000).toISOString();

@@ -7,6 +7,7 @@ import {
   expectNoSeriousA11yViolations,
   productCards,
   saveScreenshot,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -41,7 +42,7 @@ test('a drop counts down, then opens on the server’s push without a reload', a
   browser,
 }, testInfo) => {
   test.slow();
-  const base = testInfo.project.use.baseURL ?? '';
+  const base = shopUrl();
 
   const adminContext = await browser.newContext({
     locale: 'en-GB',

@@ -6,6 +6,8 @@ import {
   type Request,
 } from '@playwright/test';
 
+import { startShop, type ShopServer } from './server';
+
 export * from '@playwright/test';
 
 /**
@@ -92,7 +94,32 @@ function watch(context: BrowserContext, seen: string[]): void {
   });
 }
 
-export const test = base.extend<{ consoleErrors: ConsoleErrors; watchConsole: undefined }>({
+export const test = base.extend<
+  { consoleErrors: ConsoleErrors; watchConsole: undefined },
+  { shop: ShopServer }
+>({
+  // One shop per worker (e2e/server.ts): its address is every page's and request's baseURL, and
+  // the helpers that read its outbox, run its CLI or call its API (shopUrl()) find them through
+  // the environment, which is this worker process's own.
+  shop: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from it
+    async ({}, provide, workerInfo) => {
+      const shop = await startShop(workerInfo.parallelIndex);
+      process.env.GARDEN_E2E_DATABASE_URL = shop.databaseUrl;
+      process.env.GARDEN_E2E_OUTBOX_DIR = shop.outboxDir;
+      process.env.GARDEN_E2E_BASE_URL = shop.baseURL;
+      try {
+        await provide(shop);
+      } finally {
+        await shop.stop();
+      }
+    },
+    // auto: started before a file's beforeAll hooks, which reach the shop through shopUrl()
+    { scope: 'worker', auto: true, timeout: 180_000 },
+  ],
+  baseURL: async ({ shop }, provide) => {
+    await provide(shop.baseURL);
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from it
   consoleErrors: async ({}, provide) => {
     await provide(new ConsoleErrors());

@@ -497,3 +497,10 @@ export function scriptInMail(mail: OutboxMail): string[] {
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => `${match[1]}. ${match[2]}`);
 }
+
+/** The address of this worker's shop (e2e/server.ts, started by the `shop` fixture). */
+export function shopUrl(): string {
+  const url = process.env.GARDEN_E2E_BASE_URL;
+  if (!url) throw new Error('GARDEN_E2E_BASE_URL is not set: run through playwright.config.ts.');
+  return url;
+}

@@ -12,6 +12,7 @@ import {
   payByCardOnDevPage,
   saveScreenshot,
   setPrivateServerLink,
+  shopUrl,
   waitForMail,
 } from './helpers';
 
@@ -33,12 +34,6 @@ const ANSWER = 'Sent you a friend request, join from my profile <b>now</b>';
 
 let productId = 0;
 
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
-
 async function bossApi(
   playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } },
   baseURL: string,
@@ -56,10 +51,10 @@ async function logIn(page: Page, email: string, password: string) {
   await expect(page).toHaveURL(/\/$/);
 }
 
-test.beforeAll(async ({ playwright }, testInfo) => {
+test.beforeAll(async ({ playwright }) => {
   createAccountWithCli(BOSS.email, BOSS.password, 'super_admin', 'Max Boss');
   createAccountWithCli(STAFF.email, STAFF.password, 'admin', STAFF_NAME);
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   const boss = await bossApi(playwright, base);
   const created = await boss.post('/api/admin/products', {
     multipart: {
@@ -76,8 +71,8 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   await boss.dispose();
 });
 
-test.afterAll(async ({ playwright }, testInfo) => {
-  const base = baseUrlOf(testInfo);
+test.afterAll(async ({ playwright }) => {
+  const base = shopUrl();
   const boss = await bossApi(playwright, base);
   const answer = await boss.delete(`/api/admin/products/${productId}`, {
     headers: { Origin: base },
@@ -92,7 +87,7 @@ test('a message each way between the buyer’s order page and the staff queue, l
   request,
 }, testInfo) => {
   test.setTimeout(180_000);
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
 
   // A guest pays; the receipt carries the order's link.
   await openCheckoutWith(page, request, [[productId, 1]]);

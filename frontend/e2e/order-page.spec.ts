@@ -3,16 +3,17 @@ import { expect, test, type APIRequestContext } from './fixtures';
 import {
   apiLogIn,
   createAccountWithCli,
-  expectNoSeriousA11yViolations,
+  expectChatButtonStepsAside,
   expectNoHorizontalScroll,
+  expectNoSeriousA11yViolations,
   fillDetails,
   linkDiscord,
   openCheckoutWith,
   outboxFiles,
   payByCardOnDevPage,
-  expectChatButtonStepsAside,
   saveScreenshot,
   setPrivateServerLink,
+  shopUrl,
   waitForMail,
 } from './helpers';
 
@@ -26,12 +27,6 @@ import {
 const BOSS = { email: 'orderpage-boss@example.com', password: 'orderpage boss password' };
 const STAFF = { email: 'orderpage-staff@example.com', password: 'orderpage staff password' };
 const PRODUCT = 'E2E Receipt Owl';
-
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
 
 async function loggedIn(
   playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } },
@@ -58,7 +53,7 @@ test('a guest opens the receipt link in a new browser and follows the order to D
   consoleErrors.expectAnswer(404, /\/api\/orders\/\d+/, 'the order without its key');
   consoleErrors.expectAnswer(409, /\/api\/orders\/\d+\/review/, 'a second review of the order');
   test.slow();
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   const boss = await loggedIn(playwright, base, BOSS);
   const created = await boss.post('/api/admin/products', {
     multipart: {

@@ -8,6 +8,7 @@ import {
   openCheckoutWith,
   payByCardOnDevPage,
   productCards,
+  shopUrl,
 } from './helpers';
 
 /**
@@ -144,9 +145,9 @@ test('an open home page shows a stock change and /success turns Paid when the pa
   browser,
   playwright,
   request,
-}, testInfo) => {
+}) => {
   test.slow();
-  const base = testInfo.project.use.baseURL ?? '';
+  const base = shopUrl();
   const owner = await playwright.request.newContext({ baseURL: base });
   await apiLogIn(owner, base, OWNER.email, OWNER.password);
   const name = `Push ${stamp} Lantern`;

@@ -21,6 +21,7 @@ import {
   productCards,
   saveScreenshot,
   setPrivateServerLink,
+  shopUrl,
 } from './helpers';
 import { makePng } from './png';
 
@@ -47,12 +48,6 @@ const SOLO = `QSolo_${tag}`;
 
 let productId = 0;
 const orders = { pairFirst: 0, pairSecond: 0, solo: 0 };
-
-function baseUrlOf(testInfo: { project: { use: { baseURL?: string } } }): string {
-  const base = testInfo.project.use.baseURL;
-  if (!base) throw new Error('No baseURL in playwright.config.ts.');
-  return base;
-}
 
 async function apiAs(
   playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } },
@@ -154,12 +149,12 @@ async function expectEveryControlTakesItsTap(page: Page): Promise<number> {
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async ({ playwright, browser, request }, testInfo) => {
+test.beforeAll(async ({ playwright, browser, request }) => {
   test.setTimeout(120_000);
   createAccountWithCli(BOSS.email, BOSS.password, 'super_admin', 'Quinn Boss');
   createAccountWithCli(ANN.email, ANN.password, 'admin', ANN_NAME);
   createAccountWithCli(BEA.email, BEA.password, 'admin', BEA_NAME);
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   const boss = await apiAs(playwright, base, BOSS);
   const created = await boss.post('/api/admin/products', {
     multipart: {
@@ -180,8 +175,8 @@ test.beforeAll(async ({ playwright, browser, request }, testInfo) => {
   orders.pairSecond = await paidOrder(browser, request, base, 'petkeeper', PAIR);
 });
 
-test.afterAll(async ({ playwright }, testInfo) => {
-  const base = baseUrlOf(testInfo);
+test.afterAll(async ({ playwright }) => {
+  const base = shopUrl();
   const boss = await apiAs(playwright, base, BOSS);
   const answer = await boss.delete(`/api/admin/products/${productId}`, {
     headers: { Origin: base },
@@ -195,7 +190,7 @@ test('at 1280 px: a colleague’s claim by name, live; the same buyer’s orders
   playwright,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   await page.setViewportSize({ width: 1280, height: 800 });
   await logIn(page, ANN);
   await setPrivateServerLink(page.request, base);
@@ -262,7 +257,7 @@ test('at 375 px: claim with the toast clear of the actions, upload the proof in 
   page,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const base = baseUrlOf(testInfo);
+  const base = shopUrl();
   await page.setViewportSize({ width: 375, height: 812 });
   await logIn(page, ANN);
   await setPrivateServerLink(page.request, base);
