@@ -242,7 +242,7 @@ pub fn build(
         .with_stock_hint(notices.stock.clone())
         .with_notices(notices)
         .with_access_keys(order_keys(settings)?)
-            .with_refund_policy(crate::refund_policy::VERSION),
+        .with_refund_policy(crate::refund_policy::VERSION),
         promos: promo::Promos::new(store, clock),
         card,
         paypal,

@@ -3,9 +3,11 @@
 //! already confirms the order instead, and a provider that cannot close the page leaves the
 //! order pending (it could still be paid), to be tried again.
 
-
 use crate::gateways::{PaymentError, SessionClosing};
-use crate::{Checkout, CheckoutPorts, CheckoutService, Closing, ConfirmError, Confirmation, Order, OrderStatus, PaymentNotice, PaymentProviders, Release, ReleaseError, TransitionError};
+use crate::{
+    Checkout, CheckoutPorts, CheckoutService, Closing, ConfirmError, Confirmation, Order,
+    OrderStatus, PaymentNotice, PaymentProviders, Release, ReleaseError, TransitionError,
+};
 
 /// How closing an unpaid order ended.
 #[derive(Debug, Clone, PartialEq)]

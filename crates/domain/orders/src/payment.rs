@@ -8,7 +8,11 @@ use crate::gateways::{
     CaptureOutcome, HostedCheckoutRequest, PaymentCapture, PaymentError, PaymentGateway,
 };
 use crate::idempotency::{ScopedKey, IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS};
-use crate::{Checkout, CheckoutError, CheckoutPorts, CheckoutRequest, CheckoutService, ConfirmError, Confirmation, KeyedOrder, Order, OrderError, OrderId, OrderRepository, OrderStatus, PAYMENT_WINDOW_MINUTES, PaymentNotice, PaymentProvider, PlacedOrder, TransitionError};
+use crate::{
+    Checkout, CheckoutError, CheckoutPorts, CheckoutRequest, CheckoutService, ConfirmError,
+    Confirmation, KeyedOrder, Order, OrderError, OrderId, OrderRepository, OrderStatus,
+    PaymentNotice, PaymentProvider, PlacedOrder, TransitionError, PAYMENT_WINDOW_MINUTES,
+};
 
 /// Where the provider sends the shopper back.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -389,8 +389,8 @@ fn drop_terms(
     }
     let account_caps: Vec<AccountCap> = caps.into_iter().map(|(cap, _)| cap).collect();
     // An order holding a drop's units is paid within the drop's shorter window.
-    let pay_by = takes_a_drop(cart, known)
-        .then(|| now + Duration::minutes(i64::from(drop_payment_minutes)));
+    let pay_by =
+        takes_a_drop(cart, known).then(|| now + Duration::minutes(i64::from(drop_payment_minutes)));
     Ok((account_caps, pay_by))
 }
 

@@ -9,10 +9,10 @@ use rust_decimal_macros::dec;
 
 use super::*;
 use crate::ports::{MockOrderRepository, MockProductLookup};
+use crate::testing::{checkout_with, TestCheckout};
 use crate::{
     DiscordId, DiscordIdentity, Email, HeldBy, PendingCapReached, PendingCaps, RobloxUsername,
 };
-use crate::testing::{checkout_with, TestCheckout};
 use crate::{OrderHolder, PaymentProvider};
 
 fn now() -> DateTime<Utc> {

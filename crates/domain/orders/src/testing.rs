@@ -10,8 +10,9 @@ use promo::{FixedClock, MockPromoRepository};
 
 use crate::ports::{MockOrderRepository, MockProductLookup};
 use crate::{
-    Amounts, Buyer, Checkout, CheckoutPorts, NoBlocklist, DiscordId, DiscordIdentity, Email, Lifecycle, Money, NewOrder, Order,
-    OrderHolder, OrderId, OrderStatus, PaymentMethod, PaymentProvider, RobloxUsername,
+    Amounts, Buyer, Checkout, CheckoutPorts, DiscordId, DiscordIdentity, Email, Lifecycle, Money,
+    NewOrder, NoBlocklist, Order, OrderHolder, OrderId, OrderStatus, PaymentMethod,
+    PaymentProvider, RobloxUsername,
 };
 
 /// The order's parts a test chooses; [`TestOrder::new`] fills the rest.

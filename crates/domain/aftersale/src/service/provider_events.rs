@@ -109,7 +109,9 @@ where
         after_sale @ (PaymentEvent::Refunded { .. }
         | PaymentEvent::DisputeOpened { .. }
         | PaymentEvent::DisputeClosed { .. }
-        | PaymentEvent::FraudWarning { .. }) => after_the_sale(after_sale, records, providers).await,
+        | PaymentEvent::FraudWarning { .. }) => {
+            after_the_sale(after_sale, records, providers).await
+        }
         // recorded by the disputes' own service
         PaymentEvent::DisputeUpdated { .. } => Ok(Handled::Taken),
         PaymentEvent::Approved {
