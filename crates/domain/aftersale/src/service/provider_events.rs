@@ -366,6 +366,13 @@ mod tests {
         apply_payment_event(&checkout(orders), event, records, providers).await
     }
 
+    /// Applies `event` with records and providers that expect nothing: taken.
+    async fn taken(orders: MockOrderRepository, event: PaymentEvent) {
+        let (records, providers) = quiet();
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
     fn store_failed() -> OrderError {
         OrderError::Unknown(anyhow::anyhow!("the database is gone"))
     }
@@ -503,7 +510,6 @@ mod tests {
     async fn a_page_completed_before_the_money_arrived_changes_nothing() {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageCompleted {
             event: stripe("evt_unpaid"),
             order: Some(OrderId::new(9)),
@@ -511,22 +517,19 @@ mod tests {
             paid: false,
             payment_id: None,
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
     async fn a_page_of_no_order_of_ours_is_taken() {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageExpired {
             event: stripe("evt_foreign"),
             order: None,
             reference: "cs_other".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
@@ -574,28 +577,24 @@ mod tests {
             })
             .times(1)
             .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageExpired {
             event: stripe("evt_exp"),
             order: Some(OrderId::new(9)),
             reference: "cs_9".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
     async fn an_expired_page_of_an_order_paid_meanwhile_keeps_its_stock() {
         let mut orders = holding(OrderStatus::Paid);
         orders.expect_release().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageExpired {
             event: stripe("evt_exp"),
             order: Some(OrderId::new(9)),
             reference: "cs_9".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
@@ -737,13 +736,11 @@ mod tests {
     async fn an_event_the_shop_does_not_act_on_is_taken() {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::Other {
             event: stripe("evt_other"),
             kind: "customer.created".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     /// PayPal's return for order 9 (its page `cs_9`), captured with `outcome`.
