@@ -164,12 +164,9 @@ struct Core<'a> {
     session_secure: bool,
     accounts: Arc<AccountsService>,
     products: ProductSnapshot,
-    events: ShopEvents,
-    stock: StockChanged,
     notifier: discord::StaffNotifier,
     rounds: crate::rounds::Rounds,
-    metrics: ShopMetrics,
-    tracking: Arc<TrackingService>,
+    /// With the store, push, the stock hook, the metrics and the buyer's page of an order.
     notices: Arc<ShopNotices>,
 }
 
@@ -199,10 +196,10 @@ impl Services {
                 checkout: checkout.checkout.clone().into_inner(),
                 providers: checkout.providers.clone().into_inner(),
                 chat: Arc::clone(&chat),
-                stock: core.stock.clone(),
+                stock: core.notices.stock.clone(),
                 store: core.store.clone(),
                 clock: core.clock.clone(),
-                events: core.events.clone(),
+                events: core.notices.events.clone(),
                 rounds: core.rounds.clone(),
                 disputes: after_sale.disputes.clone().into_inner(),
                 disputes_waker: after_sale.disputes_waker.clone().into_inner(),
@@ -218,7 +215,7 @@ impl Services {
             staff: core.staff(),
             chat: ChatServices {
                 chat: web::Data::from(chat),
-                events: web::Data::new(core.events.clone()),
+                events: web::Data::new(core.notices.events.clone()),
                 stream_limits: web::Data::new(StreamLimits::new(
                     settings.events.max_streams_per_ip,
                     settings.events.max_streams_per_user,
@@ -228,7 +225,7 @@ impl Services {
             },
             site: web::Data::new(settings.site.clone()),
             static_dir: web::Data::new(StaticDir(settings.server.static_dir.clone())),
-            metrics: web::Data::new(core.metrics),
+            metrics: web::Data::new(core.notices.metrics.clone()),
             rounds: web::Data::new(core.rounds),
             sessions: core.sessions,
             session_key: core.session_key,
@@ -242,13 +239,49 @@ impl Services {
 
     /// Makes every service available to handlers and guards as `web::Data<…>`.
     pub fn register(&self, cfg: &mut web::ServiceConfig) {
-        self.catalog.register(cfg);
-        self.accounts.register(cfg);
-        self.checkout.register(cfg);
-        self.after_sale.register(cfg);
-        self.staff.register(cfg);
-        self.chat.register(cfg);
+        let (catalog, accounts, checkout) = (&self.catalog, &self.accounts, &self.checkout);
+        let (after_sale, staff, chat) = (&self.after_sale, &self.staff, &self.chat);
         cfg.app_data(self.database.clone())
+            .app_data(catalog.catalog.clone())
+            .app_data(catalog.products.clone())
+            .app_data(catalog.stock.clone())
+            .app_data(catalog.catalog_admin.clone())
+            .app_data(catalog.media.clone())
+            .app_data(accounts.accounts.clone())
+            .app_data(accounts.privacy.clone())
+            .app_data(accounts.live_sessions.clone())
+            .app_data(accounts.rate_limits.clone())
+            .app_data(accounts.trusted_proxies.clone())
+            .app_data(accounts.oauth_state_cookie.clone())
+            .app_data(checkout.checkout.clone())
+            .app_data(checkout.promos.clone())
+            .app_data(checkout.card.clone())
+            .app_data(checkout.paypal.clone())
+            .app_data(checkout.stripe_webhook.clone())
+            .app_data(checkout.providers.clone())
+            .app_data(checkout.discord_link.clone())
+            .app_data(checkout.roblox.clone())
+            .app_data(checkout.public_url.clone())
+            .app_data(checkout.checkout_settings.clone())
+            .app_data(after_sale.tracking.clone())
+            .app_data(after_sale.reviews.clone())
+            .app_data(after_sale.aftersale.clone())
+            .app_data(after_sale.disputes.clone())
+            .app_data(after_sale.disputes_waker.clone())
+            .app_data(after_sale.blocklist.clone())
+            .app_data(after_sale.delivery.clone())
+            .app_data(after_sale.order_messages.clone())
+            .app_data(after_sale.delivery_settings.clone())
+            .app_data(after_sale.tickets.clone())
+            .app_data(after_sale.guild_joins.clone())
+            .app_data(staff.sales.clone())
+            .app_data(staff.delivery_times.clone())
+            .app_data(staff.audit.clone())
+            .app_data(staff.proofs.clone())
+            .app_data(chat.chat.clone())
+            .app_data(chat.events.clone())
+            .app_data(chat.stream_limits.clone())
+            .app_data(chat.events_settings.clone())
             .app_data(self.rounds.clone())
             .app_data(self.site.clone())
             .app_data(web::Data::new(self.clock.clone()))
@@ -312,10 +345,10 @@ impl<'a> Core<'a> {
         // what each service's changes are followed by: push, the snapshot, the metrics
         let notices = Arc::new(ShopNotices {
             store: store.clone(),
-            events: events.clone(),
-            stock: stock.clone(),
-            metrics: metrics.clone(),
-            tracking: Arc::clone(&tracking),
+            events,
+            stock,
+            metrics,
+            tracking,
         });
         Ok(Core {
             settings,
@@ -329,45 +362,27 @@ impl<'a> Core<'a> {
             session_secure,
             accounts,
             products,
-            events,
-            stock,
             notifier,
             rounds,
-            metrics,
-            tracking,
             notices,
         })
     }
 
     fn checkout(&self) -> anyhow::Result<CheckoutServices> {
-        let settings = self.settings;
-        let checkout::CheckoutParts {
-            service,
-            promos,
-            card,
-            paypal,
-            webhook,
-            discord,
-            roblox,
-            public_url,
-        } = checkout::build(
-            settings,
-            self.store.clone(),
-            self.notices.clone(),
-            self.clock.clone(),
-        )
-        .context("the checkout settings are not usable")?;
-        let providers = ShopProviders::new(card.clone(), paypal.clone());
+        let (settings, store, clock) = (self.settings, &self.store, &self.clock);
+        let parts = checkout::build(settings, store.clone(), self.notices.clone(), clock.clone())
+            .context("the checkout settings are not usable")?;
+        let providers = ShopProviders::new(parts.card.clone(), parts.paypal.clone());
         Ok(CheckoutServices {
-            checkout: web::Data::new(service),
-            promos: web::Data::new(promos),
-            card: web::Data::new(card),
-            paypal: web::Data::new(paypal),
-            stripe_webhook: web::Data::new(webhook),
+            checkout: web::Data::new(parts.service),
+            promos: web::Data::new(parts.promos),
+            card: web::Data::new(parts.card),
+            paypal: web::Data::new(parts.paypal),
+            stripe_webhook: web::Data::new(parts.webhook),
             providers: web::Data::new(providers),
-            discord_link: web::Data::new(discord),
-            roblox: web::Data::new(roblox),
-            public_url: web::Data::new(public_url),
+            discord_link: web::Data::new(parts.discord),
+            roblox: web::Data::new(parts.roblox),
+            public_url: web::Data::new(parts.public_url),
             checkout_settings: web::Data::new(settings.checkout.clone()),
         })
     }
@@ -388,7 +403,7 @@ impl<'a> Core<'a> {
             store.clone(),
             &self.media,
             clock,
-            self.tracking.clone(),
+            self.notices.tracking.clone(),
         )?;
         let delivery = DeliveryQueueService::new(store.clone(), clock.clone())
             .with_handoff(
@@ -406,7 +421,7 @@ impl<'a> Core<'a> {
         let blocklist =
             BlocklistService::new(store.clone(), clock.clone(), settings.blocklist.limits());
         let services = AfterSaleServices {
-            tracking: web::Data::from(Arc::clone(&self.tracking)),
+            tracking: web::Data::from(Arc::clone(&self.notices.tracking)),
             reviews: web::Data::new(ReviewService::new(store.clone(), clock.clone())),
             aftersale: web::Data::new(aftersale),
             disputes: web::Data::new(disputes),
@@ -444,16 +459,16 @@ impl<'a> Core<'a> {
             None => None,
         };
         if let Some(tickets) = &tickets {
-            self.metrics.watch_tickets(tickets.clone());
+            self.notices.metrics.watch_tickets(tickets.clone());
         }
         let guild_joins = crate::guild_join::build(settings, store.clone(), clock.clone())?;
         if let Some(joins) = &guild_joins {
-            self.metrics.watch_guild_joins(joins.clone());
+            self.notices.metrics.watch_guild_joins(joins.clone());
         }
         let outbox = Outbox::new(
             store.clone(),
             clock.clone(),
-            Arc::clone(&self.tracking),
+            Arc::clone(&self.notices.tracking),
             self.notifier.clone(),
             tickets.clone(),
             settings,
@@ -496,7 +511,7 @@ impl<'a> Core<'a> {
         CatalogServices {
             catalog: web::Data::new(self.catalog.clone()),
             products: web::Data::new(self.products.clone()),
-            stock: web::Data::new(self.stock.clone()),
+            stock: web::Data::new(self.notices.stock.clone()),
             catalog_admin: web::Data::new(admin),
             media: web::Data::new(self.media.clone()),
         }
@@ -517,76 +532,6 @@ impl<'a> Core<'a> {
                 clock.clone(),
             )),
         }
-    }
-}
-
-impl CatalogServices {
-    fn register(&self, cfg: &mut web::ServiceConfig) {
-        cfg.app_data(self.catalog.clone())
-            .app_data(self.products.clone())
-            .app_data(self.stock.clone())
-            .app_data(self.catalog_admin.clone())
-            .app_data(self.media.clone());
-    }
-}
-
-impl AccountServices {
-    fn register(&self, cfg: &mut web::ServiceConfig) {
-        cfg.app_data(self.accounts.clone())
-            .app_data(self.privacy.clone())
-            .app_data(self.live_sessions.clone())
-            .app_data(self.rate_limits.clone())
-            .app_data(self.trusted_proxies.clone())
-            .app_data(self.oauth_state_cookie.clone());
-    }
-}
-
-impl CheckoutServices {
-    fn register(&self, cfg: &mut web::ServiceConfig) {
-        cfg.app_data(self.checkout.clone())
-            .app_data(self.promos.clone())
-            .app_data(self.card.clone())
-            .app_data(self.paypal.clone())
-            .app_data(self.stripe_webhook.clone())
-            .app_data(self.providers.clone())
-            .app_data(self.discord_link.clone())
-            .app_data(self.roblox.clone())
-            .app_data(self.public_url.clone())
-            .app_data(self.checkout_settings.clone());
-    }
-}
-
-impl AfterSaleServices {
-    fn register(&self, cfg: &mut web::ServiceConfig) {
-        cfg.app_data(self.tracking.clone())
-            .app_data(self.reviews.clone())
-            .app_data(self.aftersale.clone())
-            .app_data(self.disputes.clone())
-            .app_data(self.disputes_waker.clone())
-            .app_data(self.blocklist.clone())
-            .app_data(self.delivery.clone())
-            .app_data(self.order_messages.clone())
-            .app_data(self.delivery_settings.clone())
-            .app_data(self.tickets.clone())
-            .app_data(self.guild_joins.clone());
-    }
-}
-
-impl StaffServices {
-    fn register(&self, cfg: &mut web::ServiceConfig) {
-        cfg.app_data(self.sales.clone())
-            .app_data(self.delivery_times.clone())
-            .app_data(self.audit.clone())
-            .app_data(self.proofs.clone());
-    }
-}
-
-impl ChatServices {
-    fn register(&self, cfg: &mut web::ServiceConfig) {
-        cfg.app_data(self.chat.clone())
-            .app_data(self.events.clone())
-            .app_data(self.stream_limits.clone())
-            .app_data(self.events_settings.clone());
     }
 }
 
