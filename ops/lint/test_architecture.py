@@ -14,6 +14,7 @@ from architecture import (
     clock_reads,
     long_functions,
     module_circles,
+    wide_generics,
 )
 
 
@@ -234,6 +235,32 @@ class NoLongFunction(unittest.TestCase):
         )
         found = [(file.name, name, lines) for file, _, name, lines in long_functions(src)]
         self.assertEqual(found, [("lib.rs", "over_it", 81)])
+
+
+class FewGenerics(unittest.TestCase):
+    def test_a_type_or_function_over_four_generic_parameters_is_found_in_production_code_only(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        src = Path(folder.name) / "src"
+        src.mkdir()
+        (src / "lib.rs").write_text(textwrap.dedent("""
+            pub struct Four<'a, A, B, C, D, const N: usize>(&'a (A, B, C, D));
+            pub struct Checkout<O, P, R, C, B = NoBlocklist> { o: O, p: P, r: R, c: C, b: B }
+            pub trait CheckoutPorts { type Orders: Into<Vec<u8>>; }
+            pub fn apply<K: CheckoutPorts, A, G>(k: &K, a: A, g: G, f: impl Fn(u8) -> bool) {}
+            pub fn wide<K, A, G, H>(x: impl Into<K>, y: Option<impl Copy>) -> impl Copy {}
+            pub enum Either<L, R, S, T, U> { L(L), R(R, S, T, U) }
+            #[cfg(test)]
+            mod tests {
+                fn mocked<A, B, C, D, E, F>() {}
+            }
+        """))
+        found = [(file.name, what, count) for file, _, what, count in wide_generics(src)]
+        self.assertEqual(found, [
+            ("lib.rs", "struct Checkout", 5),
+            ("lib.rs", "fn wide", 6),
+            ("lib.rs", "enum Either", 5),
+        ])
 
 
 class Glossary(unittest.TestCase):

@@ -59,7 +59,7 @@ impl Application {
             services.sweeper.clone(),
             services.rounds.get_ref().clone(),
             Arc::clone(&services.db_queries),
-            services.events.get_ref().clone(),
+            services.chat.events.get_ref().clone(),
         );
         let api_document = actix_web::web::Data::new(routes::meta::ApiDocument::new(
             openapi::document_json(),

@@ -299,16 +299,33 @@ fn in_category(entry: &Entry, category: &str) -> bool {
 }
 
 fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
-    let mut facts = vec![];
     let mut by_price: Vec<&Entry> = entries.iter().collect();
     by_price.sort_by_key(|e| e.product.price);
-
     let bundles: Vec<&Entry> = by_price
         .iter()
         .copied()
         .filter(|e| e.product.is_bundle())
         .collect();
-    let bundle_answer = if bundles.is_empty() {
+    let categories = categories_of(entries);
+    let mut facts = vec![bundles_fact(&bundles)];
+    facts.extend(
+        categories
+            .iter()
+            .map(|category| category_fact(category, &by_price)),
+    );
+    facts.push(sold_out_fact(entries));
+    facts.extend(price_facts(&by_price));
+    facts.push(overview_fact(
+        entries.len(),
+        &categories,
+        !bundles.is_empty(),
+    ));
+    facts
+}
+
+/// Which bundles there are (cheapest first), with what each holds.
+fn bundles_fact(bundles: &[&Entry]) -> Fact {
+    let answer = if bundles.is_empty() {
         "We have no bundles right now.".to_owned()
     } else {
         let lines: Vec<String> = bundles
@@ -329,14 +346,18 @@ fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
             .collect();
         format!("Our bundles: {}.", lines.join("; "))
     };
-    facts.push(Fact {
+    Fact {
         id: "catalog-bundles".into(),
         asked_as: "bundle bundles deal deals pack packs set sets combo value which bundles do \
                    you have list bundles"
             .into(),
-        answer: bundle_answer,
-    });
+        answer,
+    }
+}
 
+/// The catalog's categories, each once (whatever its case), in the order first met; bundles
+/// have a fact of their own.
+fn categories_of(entries: &[Entry]) -> Vec<String> {
     let mut categories: Vec<String> = vec![];
     for entry in entries {
         for category in entry.product.category.split(',') {
@@ -349,24 +370,30 @@ fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
             }
         }
     }
-    for category in &categories {
-        let members: Vec<&Entry> = by_price
-            .iter()
-            .copied()
-            .filter(|e| in_category(e, category))
-            .collect();
-        facts.push(Fact {
-            id: format!("catalog-category-{}", category.to_lowercase()),
-            asked_as: format!(
-                "{category} {category} which {category} do you have sell list all {category} \
-                 available {category}"
-            ),
-            answer: format!("Our {category}: {}.", priced_list(&members)),
-        });
-    }
+    categories
+}
 
+/// What the shop sells in `category`, cheapest first.
+fn category_fact(category: &str, by_price: &[&Entry]) -> Fact {
+    let members: Vec<&Entry> = by_price
+        .iter()
+        .copied()
+        .filter(|e| in_category(e, category))
+        .collect();
+    Fact {
+        id: format!("catalog-category-{}", category.to_lowercase()),
+        asked_as: format!(
+            "{category} {category} which {category} do you have sell list all {category} \
+             available {category}"
+        ),
+        answer: format!("Our {category}: {}.", priced_list(&members)),
+    }
+}
+
+/// What is sold out now.
+fn sold_out_fact(entries: &[Entry]) -> Fact {
     let sold_out: Vec<&Entry> = entries.iter().filter(|e| e.available.is_out()).collect();
-    facts.push(Fact {
+    Fact {
         id: "catalog-sold-out".into(),
         asked_as: "out of stock sold out unavailable not available restock back in stock what is \
                    sold out"
@@ -380,10 +407,16 @@ fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
                 join_names(&names)
             )
         },
-    });
+    }
+}
 
-    if let (Some(cheapest), Some(dearest)) = (by_price.first(), by_price.last()) {
-        facts.push(Fact {
+/// The cheapest and the dearest item; none for an empty catalog.
+fn price_facts(by_price: &[&Entry]) -> Vec<Fact> {
+    let (Some(cheapest), Some(dearest)) = (by_price.first(), by_price.last()) else {
+        return vec![];
+    };
+    vec![
+        Fact {
             id: "catalog-cheapest".into(),
             asked_as: "cheapest cheap lowest price least expensive budget affordable low price \
                        under"
@@ -392,36 +425,37 @@ fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
                 "Our cheapest item is the {} at {}.",
                 cheapest.product.name, cheapest.product.price
             ),
-        });
-        facts.push(Fact {
+        },
+        Fact {
             id: "catalog-dearest".into(),
             asked_as: "most expensive priciest highest price top premium best rarest".into(),
             answer: format!(
                 "Our most expensive item is the {} at {}.",
                 dearest.product.name, dearest.product.price
             ),
-        });
-    }
+        },
+    ]
+}
 
-    let mut shown: Vec<String> = categories.clone();
-    if !bundles.is_empty() {
+/// What the shop sells, by category (and bundles, when there are any).
+fn overview_fact(products: usize, categories: &[String], bundles: bool) -> Fact {
+    let mut shown: Vec<String> = categories.to_vec();
+    if bundles {
         shown.push("bundles".into());
     }
-    facts.push(Fact {
+    Fact {
         id: "catalog-overview".into(),
         asked_as: "what do you sell products items catalog what do you offer shop selection \
                    what do you have"
             .into(),
         answer: format!(
-            "We sell {} products for Grow a Garden: {}. Ask me about any of them by name for its \
-             price and stock.",
-            entries.len(),
+            "We sell {products} products for Grow a Garden: {}. Ask me about any of them by name \
+             for its price and stock.",
             join_names(&shown)
                 .to_lowercase()
                 .replace("sheckles", "Sheckles")
         ),
-    });
-    facts
+    }
 }
 
 #[cfg(test)]

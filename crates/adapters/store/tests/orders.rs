@@ -751,15 +751,28 @@ async fn stale_pending_orders_are_listed_oldest_first(#[case] backend: Backend) 
 
 // ---- checkout under concurrency, through the service, on the real store ----
 
-type StoreCheckout = Checkout<Store, Store, Store, SystemClock>;
+/// Checkout on the store, the system clock and no blocklist.
+struct StorePorts;
+
+impl orders::CheckoutPorts for StorePorts {
+    type Orders = Store;
+    type Products = Store;
+    type Promos = Store;
+    type Clock = SystemClock;
+    type Blocklist = orders::NoBlocklist;
+}
+
+type StoreCheckout = Checkout<StorePorts>;
 
 fn checkout(store: &Store) -> Arc<StoreCheckout> {
-    Arc::new(Checkout::new(
+    let service = StoreCheckout::new(
         store.clone(),
         store.clone(),
         store.clone(),
         SystemClock,
-    ))
+        orders::NoBlocklist,
+    );
+    Arc::new(service)
 }
 
 fn request(product: i64, client_total: Decimal, discord: &str) -> CheckoutRequest {

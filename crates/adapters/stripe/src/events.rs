@@ -2,6 +2,7 @@
 //! order, which page, which payment. What the shop does with it is the domain's to decide.
 
 use aftersale::PaymentEvent;
+use disputes::DisputeFacts;
 use orders::{DisputeOutcome, OrderId, PaymentProvider, ProviderEvent};
 
 use crate::{CheckoutPaymentStatus, DisputeStatus, StripeEvent};
@@ -20,99 +21,119 @@ fn order_id(named: Option<&str>) -> Option<OrderId> {
     Some(OrderId::new(id))
 }
 
+/// A dispute opened on `payment_id`, with the bank's reason as Stripe reports it.
+fn dispute_opened(
+    event: ProviderEvent,
+    payment_id: Option<String>,
+    dispute: DisputeFacts,
+) -> PaymentEvent {
+    PaymentEvent::DisputeOpened {
+        event,
+        payment_id,
+        reason: dispute.reason.clone(),
+        dispute: Some(dispute),
+    }
+}
+
 impl StripeEvent {
     /// This event as the orders domain reads it.
     pub fn payment_event(self) -> PaymentEvent {
+        let event = stripe_event(self.event_id().to_owned());
         match self {
             StripeEvent::CheckoutCompleted {
-                event_id,
                 session_id,
                 order_id: named,
                 payment_status,
                 payment_intent,
+                ..
             } => PaymentEvent::PageCompleted {
-                event: stripe_event(event_id),
+                event,
                 order: order_id(named.as_deref()),
                 reference: session_id,
-                paid: matches!(
-                    payment_status,
-                    CheckoutPaymentStatus::Paid | CheckoutPaymentStatus::NoPaymentRequired
-                ),
+                paid: payment_status.is_paid(),
                 payment_id: payment_intent,
             },
             StripeEvent::CheckoutExpired {
-                event_id,
                 session_id,
                 order_id: named,
+                ..
             } => PaymentEvent::PageExpired {
-                event: stripe_event(event_id),
+                event,
                 order: order_id(named.as_deref()),
                 reference: session_id,
             },
             StripeEvent::ChargeRefunded {
-                event_id,
                 payment_intent,
                 fully_refunded,
                 ..
             } => PaymentEvent::Refunded {
-                event: stripe_event(event_id),
+                event,
                 payment_id: payment_intent,
                 whole: fully_refunded,
             },
             StripeEvent::DisputeCreated {
-                event_id,
                 payment_intent,
                 dispute,
-            } => PaymentEvent::DisputeOpened {
-                event: stripe_event(event_id),
-                payment_id: payment_intent,
-                reason: dispute.reason.clone(),
-                dispute: Some(dispute),
-            },
+                ..
+            } => dispute_opened(event, payment_intent, dispute),
             StripeEvent::DisputeUpdated {
-                event_id,
                 payment_intent,
                 dispute,
+                ..
             } => PaymentEvent::DisputeUpdated {
-                event: stripe_event(event_id),
+                event,
                 payment_id: payment_intent,
                 dispute,
             },
             StripeEvent::DisputeClosed {
-                event_id,
                 payment_intent,
                 status,
                 dispute,
+                ..
             } => PaymentEvent::DisputeClosed {
-                event: stripe_event(event_id),
+                event,
                 payment_id: payment_intent,
-                outcome: match status {
-                    DisputeStatus::Won => Ok(DisputeOutcome::Won),
-                    DisputeStatus::Lost => Ok(DisputeOutcome::Lost),
-                    DisputeStatus::Other(status) => Err(status),
-                },
+                outcome: status.outcome(),
                 dispute: Some(dispute),
             },
             StripeEvent::FraudWarning {
-                event_id,
                 warning_id,
                 charge_id,
                 payment_intent,
                 fraud_type,
+                ..
             } => PaymentEvent::FraudWarning {
-                event: stripe_event(event_id),
+                event,
                 payment_id: payment_intent,
                 warning_id,
                 charge_id,
                 fraud_type,
             },
             StripeEvent::Other {
-                event_id,
-                event_type,
-            } => PaymentEvent::Other {
-                event: stripe_event(event_id),
-                kind: event_type,
-            },
+                event_type: kind, ..
+            } => PaymentEvent::Other { event, kind },
+        }
+    }
+}
+
+impl CheckoutPaymentStatus {
+    /// Whether the money arrived (or none was asked for).
+    fn is_paid(&self) -> bool {
+        matches!(
+            self,
+            CheckoutPaymentStatus::Paid | CheckoutPaymentStatus::NoPaymentRequired
+        )
+    }
+}
+
+impl DisputeStatus {
+    /// How a closed dispute ended, in the domain's words; `Err` keeps Stripe's word for an
+    /// outcome the shop does not know.
+    fn outcome(self) -> Result<DisputeOutcome, String> {
+        match self {
+            DisputeStatus::Won => Ok(DisputeOutcome::Won),
+            DisputeStatus::Lost => Ok(DisputeOutcome::Lost),
+            DisputeStatus::Other(status) => Err(status),
         }
     }
 }
@@ -121,7 +142,6 @@ impl StripeEvent {
 mod tests {
     use super::*;
     use chrono::{TimeZone, Utc};
-    use disputes::DisputeFacts;
 
     fn completed(order_id: Option<&str>, payment_status: &str) -> PaymentEvent {
         StripeEvent::CheckoutCompleted {

@@ -25,7 +25,20 @@ use crate::auth::AppClock;
 use crate::settings::Settings;
 
 /// The checkout service over the shop's store and clock.
-pub type ShopCheckout = orders::Checkout<Store, Store, Store, AppClock, Store>;
+pub type ShopCheckout = orders::Checkout<ShopCheckoutPorts>;
+
+/// The ports of the app's checkout: the store (orders, catalog, promo codes, blocklist) and the
+/// shop's clock.
+#[derive(Debug)]
+pub struct ShopCheckoutPorts;
+
+impl orders::CheckoutPorts for ShopCheckoutPorts {
+    type Orders = Store;
+    type Products = Store;
+    type Promos = Store;
+    type Clock = AppClock;
+    type Blocklist = Store;
+}
 /// The promo rules over the shop's store and clock.
 pub type ShopPromos = promo::Promos<Store, AppClock>;
 
@@ -218,13 +231,18 @@ pub fn build(
     };
 
     Ok(CheckoutParts {
-        service: orders::Checkout::new(store.clone(), store.clone(), store.clone(), clock.clone())
-            .with_limits(settings.checkout.limits())
-            .with_stock_hint(notices.stock.clone())
-            .with_notices(notices)
-            .with_blocklist(store.clone())
-            .with_access_keys(order_keys(settings)?)
-            .with_refund_policy(crate::refund_policy::VERSION),
+        service: ShopCheckout::new(
+            store.clone(),
+            store.clone(),
+            store.clone(),
+            clock.clone(),
+            store.clone(),
+        )
+        .with_limits(settings.checkout.limits())
+        .with_stock_hint(notices.stock.clone())
+        .with_notices(notices)
+        .with_access_keys(order_keys(settings)?)
+        .with_refund_policy(crate::refund_policy::VERSION),
         promos: promo::Promos::new(store, clock),
         card,
         paypal,

@@ -105,9 +105,17 @@ fn chat_routes(cfg: &mut web::ServiceConfig) {
         .route("/proofs/{id}", web::delete().to(proofs::delete));
 }
 
-/// The admin's catalog, statistics (super_admin) and the delivery queue (staff), under /api.
-/// The fixed paths come before `{id}` so that `reorder` is never taken for an id.
+/// The admin's pages under /api: the catalog and statistics (super_admin), the delivery queue
+/// (staff), the disputes and the blocklist.
 fn admin_routes(cfg: &mut web::ServiceConfig) {
+    admin_catalog_routes(cfg);
+    admin_queue_routes(cfg);
+    admin_dispute_routes(cfg);
+}
+
+/// The admin's catalog and the sales statistics (super_admin). The fixed paths come before
+/// `{id}` so that `reorder` is never taken for an id.
+fn admin_catalog_routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/admin/products", web::get().to(admin_products::list))
         .route("/admin/products", web::post().to(admin_products::create))
         .route(
@@ -138,8 +146,12 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             "/admin/products/{id}/change",
             web::post().to(admin_products::change_inventory),
         )
-        .route("/admin/sales-stats", web::get().to(sales::sales_stats))
-        .route("/admin/orders", web::get().to(admin_orders::list))
+        .route("/admin/sales-stats", web::get().to(sales::sales_stats));
+}
+
+/// The delivery queue (staff): the orders, the private server, the order's messages, the audit.
+fn admin_queue_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/admin/orders", web::get().to(admin_orders::list))
         .route("/admin/private-server", web::get().to(private_server::show))
         .route("/admin/private-server", web::put().to(private_server::set))
         .route(
@@ -174,8 +186,12 @@ fn admin_routes(cfg: &mut web::ServiceConfig) {
             "/admin/orders/{id}/messages",
             web::post().to(order_messages::staff_post),
         )
-        .route("/admin/audit", web::get().to(audit::list))
-        .route("/admin/disputes", web::get().to(disputes::list))
+        .route("/admin/audit", web::get().to(audit::list));
+}
+
+/// Disputes, fraud warnings and the blocklist.
+fn admin_dispute_routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/admin/disputes", web::get().to(disputes::list))
         .route("/admin/fraud-warnings", web::get().to(disputes::warnings))
         .route(
             "/admin/fraud-warnings/{order_id}/evidence/{file}",

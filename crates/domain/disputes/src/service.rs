@@ -204,19 +204,18 @@ impl<K: DisputePorts> Disputes<K> {
 
     /// Stages the evidence of every dispute whose staging is due; answers how many were staged.
     pub async fn stage_due(&self) -> anyhow::Result<usize> {
-        let now = self.clock.now();
-        let leased = self
-            .parts
-            .repo
-            .lease_staging(now, now + Duration::minutes(STAGING_LEASE_MINUTES), 10)
-            .await?;
+        let (now, until) = self.lease_window();
         let mut staged = 0;
-        for dispute in leased {
-            if self.stage_one(&dispute).await? {
-                staged += 1;
-            }
+        for dispute in self.parts.repo.lease_staging(now, until, 10).await? {
+            staged += usize::from(self.stage_one(&dispute).await?);
         }
         Ok(staged)
+    }
+
+    /// From now to the end of a lease taken now.
+    fn lease_window(&self) -> (DateTime<Utc>, DateTime<Utc>) {
+        let now = self.clock.now();
+        (now, now + Duration::minutes(STAGING_LEASE_MINUTES))
     }
 
     async fn stage_one(&self, dispute: &Dispute) -> anyhow::Result<bool> {
@@ -364,17 +363,10 @@ impl<K: DisputePorts> Disputes<K> {
     /// Prepares the evidence of every warned order whose preparing is due; answers how many
     /// were prepared.
     pub async fn prepare_due(&self) -> anyhow::Result<usize> {
-        let now = self.clock.now();
-        let leased = self
-            .parts
-            .repo
-            .lease_preparing(now, now + Duration::minutes(STAGING_LEASE_MINUTES), 10)
-            .await?;
+        let (now, until) = self.lease_window();
         let mut prepared = 0;
-        for warned in leased {
-            if self.prepare_one(&warned).await? {
-                prepared += 1;
-            }
+        for warned in self.parts.repo.lease_preparing(now, until, 10).await? {
+            prepared += usize::from(self.prepare_one(&warned).await?);
         }
         Ok(prepared)
     }

@@ -3,13 +3,10 @@
 //! already confirms the order instead, and a provider that cannot close the page leaves the
 //! order pending (it could still be paid), to be tried again.
 
-use promo::{Clock, PromoRepository};
-
 use crate::gateways::{PaymentError, SessionClosing};
 use crate::{
-    Blocklist, Checkout, CheckoutService, Closing, ConfirmError, Confirmation, Order,
-    OrderRepository, OrderStatus, PaymentNotice, PaymentProviders, ProductLookup, Release,
-    ReleaseError, TransitionError,
+    Checkout, CheckoutPorts, CheckoutService, Closing, ConfirmError, Confirmation, Order,
+    OrderStatus, PaymentNotice, PaymentProviders, Release, ReleaseError, TransitionError,
 };
 
 /// How closing an unpaid order ended.
@@ -37,14 +34,7 @@ pub enum CloseError {
     Confirm(ConfirmError),
 }
 
-impl<O, P, R, C, B> Checkout<O, P, R, C, B>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
-{
+impl<K: CheckoutPorts> Checkout<K> {
     /// Cancels (the shopper) or expires (the sweeper) a pending order. An order held for staff
     /// review is refused. Its payment page is closed at its provider first (Stripe: the
     /// Checkout Session is expired); when the provider says it was paid already, the order is

@@ -297,62 +297,81 @@ impl<R: GuildJoinRepository, D: GuildDoor, C: Clock, G: JobGate> GuildJoins<R, D
                     round.joined += 1;
                 }
                 Err(GuildJoinError::RateLimited(limit)) => {
-                    let now = self.clock.now();
-                    self.gate
-                        .failed(now, &JobFailed::retry(anyhow::Error::new(limit)))
-                        .await?;
-                    // put off by Discord's wait, the attempt not counted
-                    let retry_at = Some(now + limit.retry_after).filter(|at| *at < join.expires_at);
-                    if retry_at.is_none() {
-                        self.count(GiveUpReason::Expired, 1);
-                        round.given_up += 1;
-                    } else {
-                        round.retrying += 1;
-                    }
-                    self.repository
-                        .failed(
-                            &join,
-                            join.attempts,
-                            retry_at,
-                            "Discord rate limited the bot".to_owned(),
-                        )
-                        .await?;
-                    if self.gate.closed_until(now).await?.is_some() {
+                    if self.rate_limited(&join, limit, &mut round).await? {
                         break;
                     }
                 }
-                Err(error) => {
-                    if let Some(failure) = error.as_job_failure() {
-                        self.gate.failed(self.clock.now(), &failure).await?;
-                    }
-                    let attempts = join.attempts + 1;
-                    let retry_at = error
-                        .retry_helps()
-                        .then(|| self.clock.now() + self.retry.delay_after(attempts))
-                        .filter(|at| *at < join.expires_at);
-                    if retry_at.is_some() {
-                        tracing::warn!(
-                            discord_id = %join.discord_id, attempts, error = %error,
-                            "could not add a buyer to the shop's server; trying again later"
-                        );
-                        round.retrying += 1;
-                    } else {
-                        let reason = GiveUpReason::of(&error);
-                        tracing::warn!(
-                            discord_id = %join.discord_id, attempts, reason = reason.as_str(),
-                            error = %error,
-                            "could not add a buyer to the shop's server; giving up"
-                        );
-                        self.count(reason, 1);
-                        round.given_up += 1;
-                    }
-                    self.repository
-                        .failed(&join, attempts, retry_at, error.to_string())
-                        .await?;
-                }
+                Err(error) => self.join_failed(&join, error, &mut round).await?,
             }
         }
         Ok(round)
+    }
+
+    /// Discord rate limited the join: put off by Discord's wait, the attempt not counted (given
+    /// up when the token ends first). `true` when the gate closed, so the round stops.
+    async fn rate_limited(
+        &self,
+        join: &PendingGuildJoin,
+        limit: crate::RateLimited,
+        round: &mut GuildJoinRound,
+    ) -> Result<bool, OrderError> {
+        let now = self.clock.now();
+        self.gate
+            .failed(now, &JobFailed::retry(anyhow::Error::new(limit)))
+            .await?;
+        let retry_at = Some(now + limit.retry_after).filter(|at| *at < join.expires_at);
+        if retry_at.is_none() {
+            self.count(GiveUpReason::Expired, 1);
+            round.given_up += 1;
+        } else {
+            round.retrying += 1;
+        }
+        self.repository
+            .failed(
+                join,
+                join.attempts,
+                retry_at,
+                "Discord rate limited the bot".to_owned(),
+            )
+            .await?;
+        Ok(self.gate.closed_until(now).await?.is_some())
+    }
+
+    /// The join failed: tried again later with a doubling wait while the token lasts, unless
+    /// retrying cannot help.
+    async fn join_failed(
+        &self,
+        join: &PendingGuildJoin,
+        error: GuildJoinError,
+        round: &mut GuildJoinRound,
+    ) -> Result<(), OrderError> {
+        if let Some(failure) = error.as_job_failure() {
+            self.gate.failed(self.clock.now(), &failure).await?;
+        }
+        let attempts = join.attempts + 1;
+        let retry_at = error
+            .retry_helps()
+            .then(|| self.clock.now() + self.retry.delay_after(attempts))
+            .filter(|at| *at < join.expires_at);
+        if retry_at.is_some() {
+            tracing::warn!(
+                discord_id = %join.discord_id, attempts, error = %error,
+                "could not add a buyer to the shop's server; trying again later"
+            );
+            round.retrying += 1;
+        } else {
+            let reason = GiveUpReason::of(&error);
+            tracing::warn!(
+                discord_id = %join.discord_id, attempts, reason = reason.as_str(),
+                error = %error,
+                "could not add a buyer to the shop's server; giving up"
+            );
+            self.count(reason, 1);
+            round.given_up += 1;
+        }
+        self.repository
+            .failed(join, attempts, retry_at, error.to_string())
+            .await
     }
 }
 

@@ -3,17 +3,15 @@
 //! (PayPal's return).
 
 use chrono::Duration;
-use promo::{Clock, PromoRepository};
 
 use crate::gateways::{
     CaptureOutcome, HostedCheckoutRequest, PaymentCapture, PaymentError, PaymentGateway,
 };
 use crate::idempotency::{ScopedKey, IDEMPOTENCY_WINDOW_HOURS, PAGE_GRACE_SECONDS};
 use crate::{
-    Blocklist, Checkout, CheckoutError, CheckoutRequest, CheckoutService, ConfirmError,
+    Checkout, CheckoutError, CheckoutPorts, CheckoutRequest, CheckoutService, ConfirmError,
     Confirmation, KeyedOrder, Order, OrderError, OrderId, OrderRepository, OrderStatus,
-    PaymentNotice, PaymentProvider, PlacedOrder, ProductLookup, TransitionError,
-    PAYMENT_WINDOW_MINUTES,
+    PaymentNotice, PaymentProvider, PlacedOrder, TransitionError, PAYMENT_WINDOW_MINUTES,
 };
 
 /// Where the provider sends the shopper back.
@@ -145,14 +143,7 @@ pub fn hosted_request(
     }
 }
 
-impl<O, P, R, C, B> Checkout<O, P, R, C, B>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
-{
+impl<K: CheckoutPorts> Checkout<K> {
     /// Places the order (see [`CheckoutService::place_order`]) and opens `gateway`'s payment
     /// page for it, returning to `urls(order id)`. When the page cannot be opened, or opened but
     /// not recorded with the order, the page is closed and the order cancelled: nothing stays

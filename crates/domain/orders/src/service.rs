@@ -7,7 +7,7 @@ use chrono::{DateTime, Duration, Utc};
 use promo::{evaluate, Clock, PromoCode, PromoRepository, PromoValidation, Rejection};
 use shared::UserId;
 
-use crate::block_check::{Blocklist, BuyerIdentities, NoBlocklist};
+use crate::block_check::{Blocklist, BuyerIdentities};
 use crate::gates::ProductGates;
 use crate::idempotency::{KeyedPlacement, IDEMPOTENCY_WINDOW_HOURS};
 use crate::link_keys::OrderKeys;
@@ -27,25 +27,34 @@ pub const PAYMENT_WINDOW_MINUTES: i64 = 30;
 /// provider's own confirmation or expiry of a session that ended at the last second wins.
 pub const SWEEP_GRACE_MINUTES: i64 = 5;
 
-/// Checkout and the order lifecycle over their ports; `B` is the blocklist checked first.
-#[derive(Clone)]
-pub struct Checkout<O, P, R, C, B = NoBlocklist> {
-    orders: O,
-    products: P,
-    promos: R,
-    clock: C,
+/// The ports checkout runs on, named once (the app's wiring names the store's, the tests their
+/// mocks'): the orders, the catalog, the promo codes, the clock and the blocklist checked first.
+pub trait CheckoutPorts: 'static {
+    type Orders: OrderRepository;
+    type Products: ProductLookup;
+    type Promos: PromoRepository;
+    type Clock: Clock;
+    type Blocklist: Blocklist;
+}
+
+/// Checkout and the order lifecycle over their ports.
+pub struct Checkout<K: CheckoutPorts> {
+    orders: K::Orders,
+    products: K::Products,
+    promos: K::Promos,
+    clock: K::Clock,
     limits: CheckoutLimits,
     hint: Option<Arc<dyn StockHint>>,
     notices: Arc<dyn OrderNotices>,
     /// With a hint: one placement at a time per product in this process (see `gates`).
     gates: Arc<ProductGates>,
-    blocklist: B,
+    blocklist: K::Blocklist,
     keys: Option<OrderKeys>,
     /// The refund policy's version the checkout links beside Complete Payment.
     refund_policy: Option<String>,
 }
 
-impl<O, P, R, C, B> std::fmt::Debug for Checkout<O, P, R, C, B> {
+impl<K: CheckoutPorts> std::fmt::Debug for Checkout<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Checkout")
             .field("limits", &self.limits)
@@ -54,14 +63,15 @@ impl<O, P, R, C, B> std::fmt::Debug for Checkout<O, P, R, C, B> {
     }
 }
 
-impl<O, P, R, C> Checkout<O, P, R, C>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-{
-    pub fn new(orders: O, products: P, promos: R, clock: C) -> Self {
+impl<K: CheckoutPorts> Checkout<K> {
+    /// Checkout refusing the buyers `blocklist` names.
+    pub fn new(
+        orders: K::Orders,
+        products: K::Products,
+        promos: K::Promos,
+        clock: K::Clock,
+        blocklist: K::Blocklist,
+    ) -> Self {
         Checkout {
             orders,
             products,
@@ -71,35 +81,9 @@ where
             hint: None,
             notices: Arc::new(shared::Unheard),
             gates: Arc::default(),
-            blocklist: NoBlocklist,
+            blocklist,
             keys: None,
             refund_policy: None,
-        }
-    }
-}
-
-impl<O, P, R, C, B> Checkout<O, P, R, C, B>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
-{
-    /// The same service refusing the buyers `blocklist` names.
-    pub fn with_blocklist<B2: Blocklist>(self, blocklist: B2) -> Checkout<O, P, R, C, B2> {
-        Checkout {
-            orders: self.orders,
-            products: self.products,
-            promos: self.promos,
-            clock: self.clock,
-            limits: self.limits,
-            hint: self.hint,
-            notices: self.notices,
-            gates: self.gates,
-            keys: self.keys,
-            refund_policy: self.refund_policy,
-            blocklist,
         }
     }
 
@@ -135,7 +119,7 @@ where
     }
 
     /// The orders port, for the checkout's payment step.
-    pub(crate) fn orders_port(&self) -> &O {
+    pub(crate) fn orders_port(&self) -> &K::Orders {
         &self.orders
     }
 
@@ -329,6 +313,100 @@ fn unknown(error: catalog::CatalogError) -> CheckoutError {
     CheckoutError::Unknown(anyhow::Error::new(error).context("failed to load the cart's products"))
 }
 
+/// The cart of `items` as `known` has their products; refused with every product that is
+/// archived or gone.
+fn cart_of(
+    items: &[RequestedItem],
+    known: &HashMap<ProductId, Product>,
+) -> Result<Vec<CartItem>, CheckoutError> {
+    let mut cart = Vec::with_capacity(items.len());
+    let mut unavailable = Vec::new();
+    for item in items {
+        match known.get(&item.product_id) {
+            Some(product) if !product.archived => cart.push(CartItem {
+                product: product.clone(),
+                quantity: item.quantity,
+            }),
+            found => unavailable.push(Unavailable {
+                product_id: item.product_id,
+                name: found.map(|p| p.name.clone()),
+            }),
+        }
+    }
+    if !unavailable.is_empty() {
+        return Err(CheckoutError::Unavailable(unavailable));
+    }
+    Ok(cart)
+}
+
+/// What the drops in a cart ask of its order: their caps per account, and the drop's shorter
+/// payment window's end when it holds one.
+type DropTerms = (Vec<AccountCap>, Option<DateTime<Utc>>);
+
+/// The drops' terms of `cart` at `now`: refused when a drop (alone or inside a bundle) is not
+/// released yet, or when the order alone wants more than a drop's cap.
+fn drop_terms(
+    cart: &[CartItem],
+    known: &HashMap<ProductId, Product>,
+    now: DateTime<Utc>,
+    drop_payment_minutes: u32,
+) -> Result<DropTerms, CheckoutError> {
+    // A drop sells from its release on, by this clock and the product as the database has
+    // it; a bundle holding a drop not released yet waits for it too.
+    let unreleased = cart.iter().find_map(|item| {
+        std::iter::once(&item.product)
+            .chain(
+                item.product
+                    .related_ids
+                    .iter()
+                    .filter_map(|id| known.get(id)),
+            )
+            .find(|product| !product.is_released(now))
+            .map(|drop| (item, drop.release_at.unwrap_or(now)))
+    });
+    if let Some((item, at)) = unreleased {
+        return Err(CheckoutError::NotReleased {
+            product: item.product.id,
+            name: item.product.name.clone(),
+            at,
+        });
+    }
+    // A drop's units count against its cap and its payment window applies however they
+    // are bought: alone or inside bundles (their components as the database has them now,
+    // which the order lines keep).
+    let caps = drop_caps(cart, known);
+    // more than the cap in this one order: refused before anything is locked
+    if let Some((cap, drop)) = caps.iter().find(|(cap, _)| cap.wanted > cap.max) {
+        return Err(CheckoutError::AccountCap {
+            name: drop.name.clone(),
+            reached: AccountCapReached {
+                product: cap.product,
+                max: cap.max,
+                held: 0,
+                by: CapHolder::Discord,
+            },
+        });
+    }
+    let account_caps: Vec<AccountCap> = caps.into_iter().map(|(cap, _)| cap).collect();
+    // An order holding a drop's units is paid within the drop's shorter window.
+    let pay_by =
+        takes_a_drop(cart, known).then(|| now + Duration::minutes(i64::from(drop_payment_minutes)));
+    Ok((account_caps, pay_by))
+}
+
+/// The order's lines: each product at its price, a bundle with its components.
+fn order_lines(cart: &[CartItem], known: &HashMap<ProductId, Product>) -> Vec<OrderLine> {
+    cart.iter()
+        .map(|item| OrderLine {
+            product_id: item.product.id,
+            name: item.product.name.clone(),
+            unit_price: item.product.price,
+            quantity: item.quantity,
+            components: item.components(known),
+        })
+        .collect()
+}
+
 /// One line per product, quantities of repeated lines added up, in the cart's order; at most
 /// `max` of one product.
 fn merge_lines(items: &[RequestedItem], max: u32) -> Result<Vec<RequestedItem>, CheckoutError> {
@@ -360,37 +438,10 @@ fn merge_lines(items: &[RequestedItem], max: u32) -> Result<Vec<RequestedItem>, 
         .collect()
 }
 
-impl<O, P, R, C, B> CheckoutService for Checkout<O, P, R, C, B>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
-{
+impl<K: CheckoutPorts> CheckoutService for Checkout<K> {
     #[tracing::instrument(skip_all, fields(lines = request.items.len(), method = %request.method))]
     async fn place_order(&self, request: CheckoutRequest) -> Result<PlacedOrder, CheckoutError> {
-        let identities = BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
-        if self
-            .blocklist
-            .is_blocked(identities, self.clock.now())
-            .await?
-        {
-            tracing::info!("checkout refused: the buyer is on the blocklist");
-            return Err(CheckoutError::Blocked);
-        }
-        if request.items.is_empty() {
-            return Err(CheckoutError::EmptyCart);
-        }
-        if request.items.len() > self.limits.max_lines {
-            return Err(CheckoutError::TooManyLines {
-                max: self.limits.max_lines,
-            });
-        }
-        let items = merge_lines(&request.items, self.limits.max_quantity_per_product)?;
-        if let Some(problems) = self.sold_out_by_hint(&items) {
-            return Err(CheckoutError::OutOfStock(problems));
-        }
+        let items = self.admit(&request).await?;
         // With a hint, checkouts of one product take turns from here (in memory, not on the
         // row lock with a pooled connection each, and before they read the catalog), and each
         // asks the hint again when its turn comes: once a refusal has taught it that the
@@ -413,66 +464,9 @@ where
         }
         let version = self.hint.as_ref().map(|hint| hint.version());
         let known = self.load_products(&items).await?;
-
-        let mut cart = Vec::with_capacity(items.len());
-        let mut unavailable = Vec::new();
-        for item in &items {
-            match known.get(&item.product_id) {
-                Some(product) if !product.archived => cart.push(CartItem {
-                    product: product.clone(),
-                    quantity: item.quantity,
-                }),
-                found => unavailable.push(Unavailable {
-                    product_id: item.product_id,
-                    name: found.map(|p| p.name.clone()),
-                }),
-            }
-        }
-        if !unavailable.is_empty() {
-            return Err(CheckoutError::Unavailable(unavailable));
-        }
-        // A drop sells from its release on, by this clock and the product as the database has
-        // it; a bundle holding a drop not released yet waits for it too.
+        let cart = cart_of(&items, &known)?;
         let now = self.clock.now();
-        let unreleased = cart.iter().find_map(|item| {
-            std::iter::once(&item.product)
-                .chain(
-                    item.product
-                        .related_ids
-                        .iter()
-                        .filter_map(|id| known.get(id)),
-                )
-                .find(|product| !product.is_released(now))
-                .map(|drop| (item, drop.release_at.unwrap_or(now)))
-        });
-        if let Some((item, at)) = unreleased {
-            return Err(CheckoutError::NotReleased {
-                product: item.product.id,
-                name: item.product.name.clone(),
-                at,
-            });
-        }
-        // A drop's units count against its cap and its payment window applies however they
-        // are bought: alone or inside bundles (their components as the database has them now,
-        // which the order lines keep).
-        let caps = drop_caps(&cart, &known);
-        // more than the cap in this one order: refused before anything is locked
-        if let Some((cap, drop)) = caps.iter().find(|(cap, _)| cap.wanted > cap.max) {
-            return Err(CheckoutError::AccountCap {
-                name: drop.name.clone(),
-                reached: AccountCapReached {
-                    product: cap.product,
-                    max: cap.max,
-                    held: 0,
-                    by: CapHolder::Discord,
-                },
-            });
-        }
-        let account_caps: Vec<AccountCap> = caps.into_iter().map(|(cap, _)| cap).collect();
-        // An order holding a drop's units is paid within the drop's shorter window.
-        let pay_by = takes_a_drop(&cart, &known)
-            .then(|| now + Duration::minutes(i64::from(self.limits.drop_payment_minutes)));
-
+        let terms = drop_terms(&cart, &known, now, self.limits.drop_payment_minutes)?;
         let promo = self
             .apply_promo(request.promo_code.as_deref(), &request.buyer)
             .await?;
@@ -492,34 +486,8 @@ where
 
         let reservation = Reservation::for_items(&cart, &known);
         let left_after_sale = stock_after(&known, &reservation);
-        let idempotency = request.idempotency.clone().map(|key| KeyedPlacement {
-            key,
-            fingerprint: request.fingerprint(),
-            since: now - Duration::hours(IDEMPOTENCY_WINDOW_HOURS),
-        });
-        let new_order = NewOrder {
-            lines: cart
-                .iter()
-                .map(|item| OrderLine {
-                    product_id: item.product.id,
-                    name: item.product.name.clone(),
-                    unit_price: item.product.price,
-                    quantity: item.quantity,
-                    components: item.components(&known),
-                })
-                .collect(),
-            buyer: request.buyer,
-            amounts: Amounts::of(&priced),
-            promo,
-            method: request.method,
-            provider: request.provider,
-            created_at: now,
-            holder: request.holder,
-            idempotency,
-            pay_by,
-            account_caps,
-            refund_policy_version: self.refund_policy.clone(),
-        };
+        let lines = order_lines(&cart, &known);
+        let new_order = self.new_order(request, lines, &priced, promo, now, terms);
         match self
             .orders
             .place(new_order, reservation, self.limits.pending)
@@ -534,40 +502,10 @@ where
                 // the next in line goes while the product list catches up with this sale (the
                 // buyer's answer still waits for it)
                 self.notices.stock_changed().await;
-                tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
-                let access_key = match &self.keys {
-                    Some(keys) => {
-                        let key = keys.key_for(order.id);
-                        self.orders
-                            .set_access_key_hash(order.id, key.hash())
-                            .await
-                            .map_err(|e| CheckoutError::Unknown(anyhow::Error::new(e)))?;
-                        Some(key)
-                    }
-                    None => None,
-                };
-                Ok(PlacedOrder {
-                    order,
-                    cart: priced,
-                    access_key,
-                })
+                self.placed(order, priced).await
             }
             // still in turn: the next one in line asks the hint after it has learned
-            Err(PlaceError::OutOfStock(short)) => Err(self.stock_problems_now(&items, short).await),
-            Err(PlaceError::Promo(reason)) => Err(CheckoutError::Promo(reason)),
-            Err(PlaceError::TooManyPending(reached)) => Err(CheckoutError::TooManyPending {
-                reached,
-                retry_after: frees_up_in(reached.oldest, self.clock.now(), unpaid_lifetime()),
-            }),
-            Err(PlaceError::AlreadyPlaced(id)) => Err(CheckoutError::AlreadyPlaced(id)),
-            Err(PlaceError::AccountCap(reached)) => Err(CheckoutError::AccountCap {
-                name: known
-                    .get(&reached.product)
-                    .map(|p| p.name.clone())
-                    .unwrap_or_else(|| format!("Product #{}", reached.product)),
-                reached,
-            }),
-            Err(PlaceError::Unknown(error)) => Err(CheckoutError::Unknown(error)),
+            Err(refused) => Err(self.refused(refused, &items, &known).await),
         }
     }
 
@@ -690,14 +628,115 @@ fn unpaid_lifetime() -> Duration {
     Duration::minutes(PAYMENT_WINDOW_MINUTES + SWEEP_GRACE_MINUTES)
 }
 
-impl<O, P, R, C, B> Checkout<O, P, R, C, B>
-where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
-{
+impl<K: CheckoutPorts> Checkout<K> {
+    /// The first checks, before anything is read: the blocklist, then the cart's size; the
+    /// cart's lines merged by product, unless the hint knows one sold out.
+    async fn admit(&self, request: &CheckoutRequest) -> Result<Vec<RequestedItem>, CheckoutError> {
+        let identities = BuyerIdentities::of(&request.buyer, request.holder.client_ip.as_deref());
+        if self
+            .blocklist
+            .is_blocked(identities, self.clock.now())
+            .await?
+        {
+            tracing::info!("checkout refused: the buyer is on the blocklist");
+            return Err(CheckoutError::Blocked);
+        }
+        if request.items.is_empty() {
+            return Err(CheckoutError::EmptyCart);
+        }
+        if request.items.len() > self.limits.max_lines {
+            return Err(CheckoutError::TooManyLines {
+                max: self.limits.max_lines,
+            });
+        }
+        let items = merge_lines(&request.items, self.limits.max_quantity_per_product)?;
+        if let Some(problems) = self.sold_out_by_hint(&items) {
+            return Err(CheckoutError::OutOfStock(problems));
+        }
+        Ok(items)
+    }
+
+    /// The order to place: the request's buyer and holder, the priced cart's amounts, the
+    /// drop's terms and, under an idempotency key, the window a repeat is looked for in.
+    fn new_order(
+        &self,
+        request: CheckoutRequest,
+        lines: Vec<OrderLine>,
+        priced: &PricedCart,
+        promo: Option<OrderPromo>,
+        now: DateTime<Utc>,
+        (account_caps, pay_by): DropTerms,
+    ) -> NewOrder {
+        let idempotency = request.idempotency.clone().map(|key| KeyedPlacement {
+            key,
+            fingerprint: request.fingerprint(),
+            since: now - Duration::hours(IDEMPOTENCY_WINDOW_HOURS),
+        });
+        NewOrder {
+            lines,
+            buyer: request.buyer,
+            amounts: Amounts::of(priced),
+            promo,
+            method: request.method,
+            provider: request.provider,
+            created_at: now,
+            holder: request.holder,
+            idempotency,
+            pay_by,
+            account_caps,
+            refund_policy_version: self.refund_policy.clone(),
+        }
+    }
+
+    /// The answer for an order placed: with its link key, recorded hashed, when the service
+    /// has keys.
+    async fn placed(&self, order: Order, priced: PricedCart) -> Result<PlacedOrder, CheckoutError> {
+        tracing::info!(order = %order.id, total = %order.amounts.total, "order placed");
+        let access_key = match &self.keys {
+            Some(keys) => {
+                let key = keys.key_for(order.id);
+                self.orders
+                    .set_access_key_hash(order.id, key.hash())
+                    .await
+                    .map_err(|e| CheckoutError::Unknown(anyhow::Error::new(e)))?;
+                Some(key)
+            }
+            None => None,
+        };
+        Ok(PlacedOrder {
+            order,
+            cart: priced,
+            access_key,
+        })
+    }
+
+    /// Why the store refused to place the order, in checkout's words (`known`: the products as
+    /// read for it).
+    async fn refused(
+        &self,
+        error: PlaceError,
+        items: &[RequestedItem],
+        known: &HashMap<ProductId, Product>,
+    ) -> CheckoutError {
+        match error {
+            PlaceError::OutOfStock(short) => self.stock_problems_now(items, short).await,
+            PlaceError::Promo(reason) => CheckoutError::Promo(reason),
+            PlaceError::TooManyPending(reached) => CheckoutError::TooManyPending {
+                reached,
+                retry_after: frees_up_in(reached.oldest, self.clock.now(), unpaid_lifetime()),
+            },
+            PlaceError::AlreadyPlaced(id) => CheckoutError::AlreadyPlaced(id),
+            PlaceError::AccountCap(reached) => CheckoutError::AccountCap {
+                name: known
+                    .get(&reached.product)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_else(|| format!("Product #{}", reached.product)),
+                reached,
+            },
+            PlaceError::Unknown(error) => CheckoutError::Unknown(error),
+        }
+    }
+
     /// A payment for an order that can no longer be paid: its `paid_after_expiry` step is
     /// recorded once (staff hear of it through the outbox) and the refusal is answered.
     async fn paid_too_late(

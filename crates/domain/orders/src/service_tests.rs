@@ -4,11 +4,12 @@ use cart_pricing::{Decimal, DiscountPercent, Money, PaymentMethod};
 use catalog::Stock;
 use chrono::{DateTime, TimeZone, Utc};
 use mockall::predicate::eq;
-use promo::{FixedClock, MockPromoRepository, Promo, PromoId, PromoUsage};
+use promo::{MockPromoRepository, Promo, PromoId, PromoUsage};
 use rust_decimal_macros::dec;
 
 use super::*;
 use crate::ports::{MockOrderRepository, MockProductLookup};
+use crate::testing::{checkout_with, TestCheckout};
 use crate::{
     DiscordId, DiscordIdentity, Email, HeldBy, PendingCapReached, PendingCaps, RobloxUsername,
 };
@@ -137,16 +138,8 @@ impl OrderNotices for Told {
     }
 }
 
-type TestCheckout =
-    Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
-
 fn checkout(orders: MockOrderRepository, products: MockProductLookup) -> TestCheckout {
-    Checkout::new(
-        orders,
-        products,
-        MockPromoRepository::new(),
-        FixedClock(now()),
-    )
+    checkout_with(orders, products, MockPromoRepository::new(), now())
 }
 
 fn entries(reservation: &Reservation) -> Vec<(i64, u32)> {
@@ -540,11 +533,11 @@ fn promos(usage: Option<PromoUsage>) -> MockPromoRepository {
 #[tokio::test]
 async fn a_promo_code_is_applied_again_on_the_server() {
     let reserved = Arc::new(Mutex::new(None));
-    let service = Checkout::new(
+    let service = checkout_with(
         placing(reserved),
         lookup(vec![product(1, "24.99", Stock::Unlimited)]),
         promos(Some(promo_usage(None, 0, false))),
-        FixedClock(now()),
+        now(),
     );
     let placed = service
         .place_order(CheckoutRequest {
@@ -569,11 +562,11 @@ async fn a_promo_code_that_no_longer_applies_refuses_the_checkout_with_its_reaso
     ] {
         let mut orders = MockOrderRepository::new();
         orders.expect_place().never();
-        let service = Checkout::new(
+        let service = checkout_with(
             orders,
             lookup(vec![product(1, "24.99", Stock::Unlimited)]),
             promos(usage),
-            FixedClock(now()),
+            now(),
         );
         let result = service
             .place_order(CheckoutRequest {
@@ -1040,11 +1033,11 @@ async fn a_promo_claim_the_store_refuses_is_the_promo_reason() {
     orders
         .expect_place()
         .returning(|_, _, _| Box::pin(async { Err(PlaceError::Promo(Rejection::UsedUp)) }));
-    let service = Checkout::new(
+    let service = checkout_with(
         orders,
         lookup(vec![product(1, "24.99", Stock::Unlimited)]),
         promos(Some(promo_usage(Some(1), 0, false))),
-        FixedClock(now()),
+        now(),
     );
     let result = service
         .place_order(CheckoutRequest {

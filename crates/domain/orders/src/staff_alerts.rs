@@ -120,10 +120,29 @@ pub fn message(
     orders_url: &str,
     refunding: bool,
 ) -> Option<StaffMessage> {
-    let id = order.id;
     let (text, fields) = match event.step {
+        OrderStep::Paid | OrderStep::Held | OrderStep::PaidAfterExpiry | OrderStep::RiskHeld => {
+            before_delivery(event, order)?
+        }
+        _ => after_the_sale(event, order, refunding)?,
+    };
+    Some(StaffMessage {
+        text,
+        link: Some(orders_url.to_owned()),
+        fields,
+    })
+}
+
+/// A message's text and its fields.
+type Said = (String, Vec<(String, String)>);
+
+/// What staff hear of a payment: an order to deliver, or one to look at before delivery.
+fn before_delivery(event: &OrderEvent, order: &Order) -> Option<Said> {
+    let id = order.id;
+    let total = || vec![("Total".to_owned(), dollars(order.amounts.total))];
+    match event.step {
         // the hold's own message tells staff of it
-        OrderStep::Paid if order.held().is_some() => return None,
+        OrderStep::Paid if order.held().is_some() => None,
         OrderStep::Paid => {
             let items = order
                 .lines
@@ -131,23 +150,21 @@ pub fn message(
                 .map(|line| format!("{} × {}", line.quantity.get(), escape_markdown(&line.name)))
                 .collect::<Vec<_>>()
                 .join("\n");
-            let mut fields = vec![
-                ("Items".to_owned(), items),
-                ("Total".to_owned(), dollars(order.amounts.total)),
-            ];
+            let mut fields = vec![("Items".to_owned(), items)];
+            fields.extend(total());
             fields.extend(buyer_fields(order));
-            (
+            Some((
                 format!("New paid order #{id} is waiting for delivery."),
                 fields,
-            )
+            ))
         }
-        OrderStep::Held => (
+        OrderStep::Held => Some((
             format!(
                 "Order #{id} needs a look before delivery: {}",
                 order.review.as_deref()?
             ),
-            vec![("Total".to_owned(), dollars(order.amounts.total))],
-        ),
+            total(),
+        )),
         OrderStep::PaidAfterExpiry => {
             let closed = match order.status() {
                 status @ (OrderStatus::Expired | OrderStatus::Cancelled) => {
@@ -155,11 +172,39 @@ pub fn message(
                 }
                 _ => "closed".to_owned(),
             };
-            (
+            Some((
                 format!("Order #{id} was paid after it was {closed}: refund the payment."),
-                vec![("Total".to_owned(), dollars(order.amounts.total))],
-            )
+                total(),
+            ))
         }
+        // a fraud warning's hold is told by the warning's own step; a hold staff released
+        // or refunded since needs nothing more
+        OrderStep::RiskHeld => match order.held()?.reason {
+            HoldReason::FraudWarning => None,
+            HoldReason::RiskLevel => {
+                let level = provider_words(event.note.as_deref())
+                    .map_or_else(String::new, |level| format!(" as {level}"));
+                let mut fields = total();
+                fields.extend(buyer_fields(order));
+                Some((
+                    format!(
+                        "Order #{id} is on hold before delivery: {} rates the payment's risk{level}. \
+                         Refund it, or release it to the queue if you trust it.",
+                        order.payment.provider.name()
+                    ),
+                    fields,
+                ))
+            }
+        },
+        _ => None,
+    }
+}
+
+/// What staff hear of what the provider did after the sale: a refund, a dispute and its
+/// outcome, the card issuer's fraud warning.
+fn after_the_sale(event: &OrderEvent, order: &Order, refunding: bool) -> Option<Said> {
+    let id = order.id;
+    let text = match event.step {
         // staff refunded it themselves, it was delivered, or it never left its risk hold:
         // nothing to stop
         OrderStep::Refunded
@@ -169,69 +214,30 @@ pub fn message(
         {
             return None
         }
-        OrderStep::Refunded => (
-            format!("Order #{id} was refunded at the provider: do not deliver it."),
-            buyer_fields(order),
-        ),
-        OrderStep::PartlyRefunded => (
-            format!("Order #{id} was partly refunded at the provider."),
-            buyer_fields(order),
-        ),
+        OrderStep::Refunded => {
+            format!("Order #{id} was refunded at the provider: do not deliver it.")
+        }
+        OrderStep::PartlyRefunded => format!("Order #{id} was partly refunded at the provider."),
         OrderStep::Disputed => {
             let why = event
                 .note
                 .as_deref()
                 .map_or_else(String::new, |reason| format!(" ({reason})"));
-            (
-                format!(
-                    "Order #{id} is disputed{why}: do not deliver it. The buyer's Discord \
-                     account, e-mail and Roblox username are on the blocklist."
-                ),
-                buyer_fields(order),
+            format!(
+                "Order #{id} is disputed{why}: do not deliver it. The buyer's Discord \
+                 account, e-mail and Roblox username are on the blocklist."
             )
         }
-        OrderStep::DisputeWon => (
-            format!(
-                "The dispute on order #{id} was won: the order is {} again. The buyer stays on \
-                 the blocklist until someone removes them.",
-                order.status().label().to_lowercase()
-            ),
-            buyer_fields(order),
+        OrderStep::DisputeWon => format!(
+            "The dispute on order #{id} was won: the order is {} again. The buyer stays on \
+             the blocklist until someone removes them.",
+            order.status().label().to_lowercase()
         ),
-        OrderStep::DisputeLost => (
-            format!("The dispute on order #{id} was lost."),
-            buyer_fields(order),
-        ),
-        // a fraud warning's hold is told by the warning's own step; a hold staff released
-        // or refunded since needs nothing more
-        OrderStep::RiskHeld => match order.held()?.reason {
-            HoldReason::FraudWarning => return None,
-            HoldReason::RiskLevel => {
-                let level = provider_words(event.note.as_deref())
-                    .map_or_else(String::new, |level| format!(" as {level}"));
-                let mut fields = vec![("Total".to_owned(), dollars(order.amounts.total))];
-                fields.extend(buyer_fields(order));
-                (
-                    format!(
-                        "Order #{id} is on hold before delivery: {} rates the payment's risk{level}. \
-                         Refund it, or release it to the queue if you trust it.",
-                        order.payment.provider.name()
-                    ),
-                    fields,
-                )
-            }
-        },
-        OrderStep::FraudWarning => (
-            fraud_warning_text(order, event.note.as_deref(), refunding),
-            buyer_fields(order),
-        ),
+        OrderStep::DisputeLost => format!("The dispute on order #{id} was lost."),
+        OrderStep::FraudWarning => fraud_warning_text(order, event.note.as_deref(), refunding),
         _ => return None,
     };
-    Some(StaffMessage {
-        text,
-        link: Some(orders_url.to_owned()),
-        fields,
-    })
+    Some((text, buyer_fields(order)))
 }
 
 /// The staff channel's handler.

@@ -10,8 +10,9 @@ use promo::{FixedClock, MockPromoRepository};
 
 use crate::ports::{MockOrderRepository, MockProductLookup};
 use crate::{
-    Amounts, Buyer, Checkout, DiscordId, DiscordIdentity, Email, Lifecycle, Money, NewOrder, Order,
-    OrderHolder, OrderId, OrderStatus, PaymentMethod, PaymentProvider, RobloxUsername,
+    Amounts, Buyer, Checkout, CheckoutPorts, DiscordId, DiscordIdentity, Email, Lifecycle, Money,
+    NewOrder, NoBlocklist, Order, OrderHolder, OrderId, OrderStatus, PaymentMethod,
+    PaymentProvider, RobloxUsername,
 };
 
 /// The order's parts a test chooses; [`TestOrder::new`] fills the rest.
@@ -105,16 +106,33 @@ pub fn holding(current: Order) -> MockOrderRepository {
     orders
 }
 
+/// The ports of checkout over mocks, a fixed clock and no blocklist.
+#[derive(Debug)]
+pub struct Mocks;
+
+impl CheckoutPorts for Mocks {
+    type Orders = MockOrderRepository;
+    type Products = MockProductLookup;
+    type Promos = MockPromoRepository;
+    type Clock = FixedClock;
+    type Blocklist = NoBlocklist;
+}
+
 /// Checkout over mocks and a fixed clock.
-pub type TestCheckout =
-    Checkout<MockOrderRepository, MockProductLookup, MockPromoRepository, FixedClock>;
+pub type TestCheckout = Checkout<Mocks>;
+
+/// Checkout over `orders`, `products` and `promos`, at `at`.
+pub fn checkout_with(
+    orders: MockOrderRepository,
+    products: MockProductLookup,
+    promos: MockPromoRepository,
+    at: DateTime<Utc>,
+) -> TestCheckout {
+    TestCheckout::new(orders, products, promos, FixedClock(at), NoBlocklist)
+}
 
 /// Checkout over `orders`, with no product or promo lookups expected, at `at`.
 pub fn checkout(orders: MockOrderRepository, at: DateTime<Utc>) -> TestCheckout {
-    Checkout::new(
-        orders,
-        MockProductLookup::new(),
-        MockPromoRepository::new(),
-        FixedClock(at),
-    )
+    let promos = MockPromoRepository::new();
+    checkout_with(orders, MockProductLookup::new(), promos, at)
 }

@@ -53,33 +53,9 @@ pub trait PromoRepository: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Option<PromoUsage>, ValidatePromoError>> + Send;
 }
 
-/// What the promo rules offer the rest of the shop.
+/// What the promo rules decide for the rest of the shop (the codes themselves are kept
+/// through [`PromoRepository`], which `Promos` passes its admin's changes to).
 pub trait PromoService: Send + Sync + 'static {
-    /// Creates a code (super_admin `actor`). See [`PromoRepository::create`] for the errors.
-    fn create(
-        &self,
-        promo: NewPromo,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<Promo, CreatePromoError>> + Send;
-
-    /// Every code with its uses so far, newest first (super_admin).
-    fn list(&self) -> impl Future<Output = Result<Vec<PromoSummary>, ListPromoError>> + Send;
-
-    /// Changes a code (super_admin `actor`). See [`PromoRepository::update`].
-    fn update(
-        &self,
-        id: PromoId,
-        change: PromoChange,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<PromoSummary, UpdatePromoError>> + Send;
-
-    /// Deletes a never-used code (super_admin `actor`). See [`PromoRepository::delete`].
-    fn delete(
-        &self,
-        id: PromoId,
-        actor: &Actor,
-    ) -> impl Future<Output = Result<(), DeletePromoError>> + Send;
-
     /// Whether the shopper with this Discord account may use the code typed now. Text that is
     /// not a well-formed code is simply an invalid code.
     fn validate(

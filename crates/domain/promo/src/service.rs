@@ -21,21 +21,22 @@ impl<R: PromoRepository, C: Clock> Promos<R, C> {
     pub fn repository(&self) -> &R {
         &self.repository
     }
-}
 
-impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
+    /// Creates a code (super_admin `actor`). See [`PromoRepository::create`] for the errors.
     #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
-    async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
+    pub async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
         self.repository.create(promo, actor).await
     }
 
+    /// Every code with its uses so far, newest first (super_admin).
     #[tracing::instrument(skip(self))]
-    async fn list(&self) -> Result<Vec<PromoSummary>, ListPromoError> {
+    pub async fn list(&self) -> Result<Vec<PromoSummary>, ListPromoError> {
         self.repository.list().await
     }
 
+    /// Changes a code (super_admin `actor`). See [`PromoRepository::update`].
     #[tracing::instrument(skip(self, actor))]
-    async fn update(
+    pub async fn update(
         &self,
         id: PromoId,
         change: PromoChange,
@@ -44,11 +45,14 @@ impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
         self.repository.update(id, change, actor).await
     }
 
+    /// Deletes a never-used code (super_admin `actor`). See [`PromoRepository::delete`].
     #[tracing::instrument(skip(self, actor))]
-    async fn delete(&self, id: PromoId, actor: &Actor) -> Result<(), DeletePromoError> {
+    pub async fn delete(&self, id: PromoId, actor: &Actor) -> Result<(), DeletePromoError> {
         self.repository.delete(id, actor).await
     }
+}
 
+impl<R: PromoRepository, C: Clock> PromoService for Promos<R, C> {
     #[tracing::instrument(skip(self, discord_id))]
     async fn validate(
         &self,

@@ -19,13 +19,10 @@
 //!   are taken and change nothing: each event id is recorded with the change it makes, so a
 //!   replayed event changes the order once.
 
-use promo::PromoRepository;
-
 use orders::gateways::{CaptureOutcome, PaymentCapture, PaymentError};
 use orders::{
-    Blocklist, Checkout, CheckoutService, Clock, ConfirmError, OrderError, OrderId,
-    OrderRepository, OrderStatus, PaymentNotice, PaymentProvider, PaymentProviders, ProductLookup,
-    ProviderEvent, ReleaseError,
+    Checkout, CheckoutPorts, CheckoutService, ConfirmError, OrderError, OrderId, OrderStatus,
+    PaymentNotice, PaymentProvider, PaymentProviders, ProviderEvent, ReleaseError,
 };
 
 use crate::error::EventError;
@@ -72,18 +69,14 @@ fn noticed(
 /// provider is told it was taken, or with what the buyer's return captured. `records` takes
 /// what happens after the sale; `providers` captures an approved payment.
 #[tracing::instrument(skip_all)]
-pub async fn apply_payment_event<O, P, R, C, B, A, G>(
-    checkout: &Checkout<O, P, R, C, B>,
+pub async fn apply_payment_event<K, A, G>(
+    checkout: &Checkout<K>,
     event: PaymentEvent,
     records: &A,
     providers: &G,
 ) -> Result<Handled, EventError>
 where
-    O: OrderRepository,
-    P: ProductLookup,
-    R: PromoRepository,
-    C: Clock,
-    B: Blocklist,
+    K: CheckoutPorts,
     A: PaymentRecords,
     G: PaymentProviders,
 {
@@ -113,6 +106,44 @@ where
             Some(order) => page_expired(checkout, order, reference, event).await,
             None => Ok(Handled::Taken),
         },
+        after_sale @ (PaymentEvent::Refunded { .. }
+        | PaymentEvent::DisputeOpened { .. }
+        | PaymentEvent::DisputeClosed { .. }
+        | PaymentEvent::FraudWarning { .. }) => {
+            after_the_sale(after_sale, records, providers).await
+        }
+        // recorded by the disputes' own service
+        PaymentEvent::DisputeUpdated { .. } => Ok(Handled::Taken),
+        PaymentEvent::Approved {
+            provider,
+            order,
+            token,
+        } => {
+            let capture = CaptureThrough {
+                providers,
+                provider,
+            };
+            checkout
+                .confirm_capture(order, provider, &token, &capture)
+                .await
+                .map(Handled::Captured)
+                .map_err(EventError::Capture)
+        }
+        PaymentEvent::Other { event, kind } => {
+            tracing::debug!(event = %event.id, %kind, "provider event ignored");
+            Ok(Handled::Taken)
+        }
+    }
+}
+
+/// A refund made at the provider, a chargeback opened or closed, the issuer's fraud warning: a
+/// change after the sale, through `records`.
+async fn after_the_sale<A: PaymentRecords, G: PaymentProviders>(
+    event: PaymentEvent,
+    records: &A,
+    providers: &G,
+) -> Result<Handled, EventError> {
+    match event {
         PaymentEvent::Refunded {
             event,
             payment_id: Some(payment_id),
@@ -171,31 +202,7 @@ where
             noticed(records.fraud_warned(warning, providers).await, &event)
         }
         // a refund, dispute or warning of no payment: nothing of ours to find
-        PaymentEvent::Refunded { .. }
-        | PaymentEvent::DisputeOpened { .. }
-        | PaymentEvent::DisputeClosed { .. }
-        | PaymentEvent::FraudWarning { .. } => Ok(Handled::Taken),
-        // recorded by the disputes' own service
-        PaymentEvent::DisputeUpdated { .. } => Ok(Handled::Taken),
-        PaymentEvent::Approved {
-            provider,
-            order,
-            token,
-        } => {
-            let capture = CaptureThrough {
-                providers,
-                provider,
-            };
-            checkout
-                .confirm_capture(order, provider, &token, &capture)
-                .await
-                .map(Handled::Captured)
-                .map_err(EventError::Capture)
-        }
-        PaymentEvent::Other { event, kind } => {
-            tracing::debug!(event = %event.id, %kind, "provider event ignored");
-            Ok(Handled::Taken)
-        }
+        _ => Ok(Handled::Taken),
     }
 }
 
@@ -359,6 +366,13 @@ mod tests {
         apply_payment_event(&checkout(orders), event, records, providers).await
     }
 
+    /// Applies `event` with records and providers that expect nothing: taken.
+    async fn taken(orders: MockOrderRepository, event: PaymentEvent) {
+        let (records, providers) = quiet();
+        let handled = apply(orders, event, &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
     fn store_failed() -> OrderError {
         OrderError::Unknown(anyhow::anyhow!("the database is gone"))
     }
@@ -496,7 +510,6 @@ mod tests {
     async fn a_page_completed_before_the_money_arrived_changes_nothing() {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageCompleted {
             event: stripe("evt_unpaid"),
             order: Some(OrderId::new(9)),
@@ -504,22 +517,19 @@ mod tests {
             paid: false,
             payment_id: None,
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
     async fn a_page_of_no_order_of_ours_is_taken() {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageExpired {
             event: stripe("evt_foreign"),
             order: None,
             reference: "cs_other".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
@@ -567,28 +577,24 @@ mod tests {
             })
             .times(1)
             .returning(|_, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageExpired {
             event: stripe("evt_exp"),
             order: Some(OrderId::new(9)),
             reference: "cs_9".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
     async fn an_expired_page_of_an_order_paid_meanwhile_keeps_its_stock() {
         let mut orders = holding(OrderStatus::Paid);
         orders.expect_release().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::PageExpired {
             event: stripe("evt_exp"),
             order: Some(OrderId::new(9)),
             reference: "cs_9".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     #[tokio::test]
@@ -730,13 +736,11 @@ mod tests {
     async fn an_event_the_shop_does_not_act_on_is_taken() {
         let mut orders = MockOrderRepository::new();
         orders.expect_order().never();
-        let (records, providers) = quiet();
         let event = PaymentEvent::Other {
             event: stripe("evt_other"),
             kind: "customer.created".into(),
         };
-        let handled = apply(orders, event, &records, &providers).await;
-        assert_eq!(handled.unwrap(), Handled::Taken);
+        taken(orders, event).await;
     }
 
     /// PayPal's return for order 9 (its page `cs_9`), captured with `outcome`.
