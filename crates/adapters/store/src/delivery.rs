@@ -138,10 +138,10 @@ impl Store {
             .begin()
             .await
             .with_context(|| format!("failed to start to {what}"))?;
-        if !audit::lock_order(&txn, id.get()).await? {
+        if !crate::orders::lock_order(&txn, id.get()).await? {
             return Ok(false);
         }
-        let before = audit::order_json(&txn, id.get()).await?;
+        let before = crate::orders::order_json(&txn, id.get()).await?;
         let result = txn
             .execute(statement(&txn, sql, values))
             .await
@@ -149,13 +149,13 @@ impl Store {
         if result.rows_affected() != 1 {
             return Ok(false);
         }
-        let after = audit::order_json(&txn, id.get()).await?;
+        let after = crate::orders::order_json(&txn, id.get()).await?;
         if before != after {
             self.audit(
                 &txn,
                 actor,
                 kind,
-                audit::order_target(id.get()),
+                crate::orders::order_target(id.get()),
                 before,
                 after,
             )

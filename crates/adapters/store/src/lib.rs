@@ -7,6 +7,7 @@ mod aftersale;
 mod audit;
 /// `garden-shop backup` and `restore`: the database and the media directory, owner-only.
 pub mod backup;
+mod blocklist;
 mod chat_changes;
 mod chats;
 mod connection;

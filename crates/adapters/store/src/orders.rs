@@ -34,12 +34,13 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait,
-    QueryFilter, QueryOrder, TransactionTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, TransactionTrait,
 };
+use serde_json::{json, Value};
 use shared::UserId;
 
 use crate::entities::{
-    order_line_parts, order_lines, order_reservations, orders as order_rows, products, promo_codes,
+    order_line_parts, order_lines, order_reservations, orders as order_rows,
 };
 use crate::lifecycle::{record_noted_step, record_step};
 use crate::sql::statement;
@@ -66,180 +67,16 @@ impl OrderRepository for Store {
             .begin()
             .await
             .context("failed to start a transaction")?;
-        // Before the stock: a retry of a placement still running waits for it here, and then
-        // answers its order rather than being refused for the stock that order took.
-        if let Some(keyed) = &order.idempotency {
-            if let Some(placed) = placed_under_key(&txn, keyed).await? {
-                txn.rollback().await.context("failed to roll back")?;
-                return Err(PlaceError::AlreadyPlaced(placed));
-            }
-        }
-        if let Some(promo) = &order.promo {
-            let claimed = txn
-                .execute(statement(
-                    &txn,
-                    "UPDATE promo_codes SET uses = uses + 1 \
-                     WHERE id = ? AND active = ? AND (max_uses IS NULL OR uses < max_uses)",
-                    vec![promo.id.get().into(), true.into()],
-                ))
-                .await
-                .with_context(|| format!("failed to claim a use of promo code {}", promo.code))?;
-            if claimed.rows_affected() != 1 {
-                // switched off since it was checked, or its last use went to another order
-                let active = promo_codes::Entity::find_by_id(promo.id.get())
-                    .one(&txn)
-                    .await
-                    .with_context(|| format!("failed to read promo code {}", promo.code))?
-                    .is_some_and(|row| row.active);
+        let id = match place_in(&txn, &order, &reservation, caps).await {
+            Ok(id) => id,
+            Err(PlaceError::Unknown(failed)) => return Err(PlaceError::Unknown(failed)),
+            Err(refused) => {
                 txn.rollback()
                     .await
-                    .context("failed to roll back a refused promo code")?;
-                return Err(PlaceError::Promo(if active {
-                    Rejection::UsedUp
-                } else {
-                    Rejection::Inactive
-                }));
+                    .context("failed to roll back a refused order")?;
+                return Err(refused);
             }
-        }
-        let id = order_rows::Entity::insert(order_row(&order))
-            .exec(&txn)
-            .await
-            .context("failed to store the order")?
-            .last_insert_id;
-        if let Some(keyed) = &order.idempotency {
-            // unique: whatever got past the lock, one key keeps one order
-            txn.execute(statement(
-                &txn,
-                "UPDATE orders SET idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
-                vec![
-                    keyed.key.as_str().into(),
-                    keyed.fingerprint.clone().into(),
-                    id.into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to store the idempotency key of order {id}"))?;
-        }
-        let lines =
-            order
-                .lines
-                .iter()
-                .enumerate()
-                .map(|(position, line)| order_lines::ActiveModel {
-                    order_id: Set(id),
-                    position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
-                    product_id: Set(line.product_id.get()),
-                    name: Set(line.name.clone()),
-                    unit_price_cents: Set(line.unit_price.cents()),
-                    quantity: Set(i32::try_from(line.quantity.get()).unwrap_or(i32::MAX)),
-                });
-        order_lines::Entity::insert_many(lines)
-            .exec_without_returning(&txn)
-            .await
-            .with_context(|| format!("failed to store the lines of order {id}"))?;
-        let parts: Vec<order_line_parts::ActiveModel> = order
-            .lines
-            .iter()
-            .enumerate()
-            .flat_map(|(position, line)| {
-                line.components
-                    .iter()
-                    .map(move |component| order_line_parts::ActiveModel {
-                        order_id: Set(id),
-                        position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
-                        product_id: Set(component.get()),
-                    })
-            })
-            .collect();
-        if !parts.is_empty() {
-            order_line_parts::Entity::insert_many(parts)
-                .exec_without_returning(&txn)
-                .await
-                .with_context(|| format!("failed to store the bundles' parts of order {id}"))?;
-        }
-        if !reservation.is_empty() {
-            let held = reservation.entries().iter().map(|(product, quantity)| {
-                order_reservations::ActiveModel {
-                    order_id: Set(id),
-                    product_id: Set(product.get()),
-                    quantity: Set(i64::from(*quantity)),
-                }
-            });
-            order_reservations::Entity::insert_many(held)
-                .exec_without_returning(&txn)
-                .await
-                .with_context(|| format!("failed to store the reservation of order {id}"))?;
-        }
-        if let Some(promo) = &order.promo {
-            // a promo code is redeemed per Discord account: checkout refuses one without
-            let Some(discord) = &order.buyer.discord else {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a promo code without a Discord account")?;
-                return Err(PlaceError::Promo(Rejection::Invalid));
-            };
-            // One pending or paid redemption per code and Discord account (the primary key).
-            let redeemed = txn
-                .execute(statement(
-                    &txn,
-                    "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
-                     VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    vec![
-                        promo.id.get().into(),
-                        discord.discord_id.as_str().into(),
-                        id.into(),
-                        order.created_at.into(),
-                    ],
-                ))
-                .await
-                .with_context(|| format!("failed to claim the promo redemption of order {id}"))?;
-            if redeemed.rows_affected() != 1 {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a refused promo code")?;
-                return Err(PlaceError::Promo(Rejection::AlreadyUsed));
-            }
-        }
-        // The holders' locks and counts, then the stock, come last, after every insert: the
-        // shared locks (a holder's advisory lock, the product's row) are held for a few round
-        // trips and the commit, not for the whole placement, so a rush on one product sells at
-        // the database's pace. The counts leave this order out.
-        if let Some(reached) = pending_cap_reached(&txn, &order, caps, id).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back a refused order")?;
-            return Err(PlaceError::TooManyPending(reached));
-        }
-        // Under the same lock of the Discord account (SQLite: the write lock), so two
-        // placements of one account, on any instance, count one after the other.
-        if let Some(reached) = account_cap_reached(&txn, &order, id).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back an order over a cap per account")?;
-            return Err(PlaceError::AccountCap(reached));
-        }
-        for (product, quantity) in reservation.entries() {
-            let quantity = i64::from(*quantity);
-            let taken = products::Entity::update_many()
-                .col_expr(
-                    products::Column::Stock,
-                    Expr::col(products::Column::Stock).sub(quantity),
-                )
-                .col_expr(products::Column::UpdatedAt, Expr::value(order.created_at))
-                .filter(products::Column::Id.eq(product.get()))
-                .filter(products::Column::Stock.is_not_null())
-                .filter(products::Column::Stock.gte(quantity))
-                .exec(&txn)
-                .await
-                .with_context(|| format!("failed to reserve stock of product {product}"))?;
-            if taken.rows_affected != 1 {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a reservation")?;
-                return Err(PlaceError::OutOfStock(*product));
-            }
-        }
-        record_step(&txn, id, OrderStep::Placed, None, order.created_at).await?;
+        };
         txn.commit()
             .await
             .with_context(|| format!("failed to commit order {id}"))?;
@@ -370,26 +207,10 @@ impl OrderRepository for Store {
         }
         // The redemption was claimed when the order was placed; an order placed before claims
         // existed counts it now (once per code and Discord account, whatever the order).
-        let late_claim = txn
-            .execute(statement(
-                &txn,
-                "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
-                 SELECT promo_code_id, discord_id, id, ? FROM orders \
-                 WHERE id = ? AND promo_code_id IS NOT NULL \
-                 ON CONFLICT DO NOTHING",
-                vec![at.into(), id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to count the promo redemption of order {id}"))?;
-        if late_claim.rows_affected() == 1 {
-            txn.execute(statement(
-                &txn,
-                "UPDATE promo_codes SET uses = uses + 1 \
-                 WHERE id IN (SELECT promo_code_id FROM orders WHERE id = ?)",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to count the promo use of order {id}"))?;
+        if let Some((code, discord)) = promo_of(&txn, id).await? {
+            if crate::promo::redeem(&txn, code, &discord, id.get(), at).await? {
+                crate::promo::count_use(&txn, code).await?;
+            }
         }
         // Sold out for good (no pending order still holds some): off the storefront.
         for product in reserved_products(&txn, id).await? {
@@ -507,36 +328,10 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to load the reservation of order {id}"))?;
         for row in held {
-            products::Entity::update_many()
-                .col_expr(
-                    products::Column::Stock,
-                    Expr::col(products::Column::Stock).add(row.quantity),
-                )
-                .col_expr(products::Column::UpdatedAt, Expr::value(at))
-                .filter(products::Column::Id.eq(row.product_id))
-                .filter(products::Column::Stock.is_not_null())
-                .exec(&txn)
-                .await
-                .with_context(|| {
-                    format!("failed to give back stock of product {}", row.product_id)
-                })?;
+            crate::products::give_back_stock(&txn, row.product_id, row.quantity, at).await?;
         }
         // The promo code's use and the account's claim go back with the order.
-        txn.execute(statement(
-            &txn,
-            "UPDATE promo_codes SET uses = uses - 1 WHERE uses > 0 \
-             AND id IN (SELECT promo_code_id FROM promo_redemptions WHERE order_id = ?)",
-            vec![id.get().into()],
-        ))
-        .await
-        .with_context(|| format!("failed to give back the promo use of order {id}"))?;
-        txn.execute(statement(
-            &txn,
-            "DELETE FROM promo_redemptions WHERE order_id = ?",
-            vec![id.get().into()],
-        ))
-        .await
-        .with_context(|| format!("failed to release the promo redemption of order {id}"))?;
+        crate::promo::give_back(&txn, id.get()).await?;
         let step = match closing {
             Closing::Expired => OrderStep::Expired,
             Closing::Cancelled => OrderStep::Cancelled,
@@ -596,7 +391,7 @@ impl OrderRepository for Store {
             .context("failed to start a transaction")?;
         // the first hold is the step; a later one only replaces the reason (the row's write
         // lock first, so SQLite never has to upgrade a read lock)
-        crate::audit::lock_order(&txn, id.get()).await?;
+        lock_order(&txn, id.get()).await?;
         let first = txn
             .query_one(statement(
                 &txn,
@@ -633,6 +428,167 @@ impl OrderRepository for Store {
             .ok_or(OrderError::NotFound(id))?;
         Ok(Applied::NotPending(parse_status(&row)?))
     }
+}
+
+/// Places `order` inside `txn` and answers its id; a refusal leaves `txn` to be rolled back.
+async fn place_in(
+    txn: &DatabaseTransaction,
+    order: &NewOrder,
+    reservation: &Reservation,
+    caps: PendingCaps,
+) -> Result<i64, PlaceError> {
+    // Before the stock: a retry of a placement still running waits for it here, and then
+    // answers its order rather than being refused for the stock that order took.
+    if let Some(keyed) = &order.idempotency {
+        if let Some(placed) = placed_under_key(txn, keyed).await? {
+            return Err(PlaceError::AlreadyPlaced(placed));
+        }
+    }
+    if let Some(promo) = &order.promo {
+        crate::promo::claim_use(txn, promo.id, &promo.code)
+            .await?
+            .map_or(Ok(()), |refused| Err(PlaceError::Promo(refused)))?;
+    }
+    let id = insert_order(txn, order, reservation).await?;
+    if let Some(promo) = &order.promo {
+        // a promo code is redeemed per Discord account: checkout refuses one without
+        let Some(discord) = &order.buyer.discord else {
+            return Err(PlaceError::Promo(Rejection::Invalid));
+        };
+        // One pending or paid redemption per code and Discord account (the primary key).
+        if !crate::promo::redeem(txn, promo.id, &discord.discord_id, id, order.created_at).await? {
+            return Err(PlaceError::Promo(Rejection::AlreadyUsed));
+        }
+    }
+    // The holders' locks and counts, then the stock, come last, after every insert: the
+    // shared locks (a holder's advisory lock, the product's row) are held for a few round
+    // trips and the commit, not for the whole placement, so a rush on one product sells at
+    // the database's pace. The counts leave this order out.
+    if let Some(reached) = pending_cap_reached(txn, order, caps, id).await? {
+        return Err(PlaceError::TooManyPending(reached));
+    }
+    // Under the same lock of the Discord account (SQLite: the write lock), so two
+    // placements of one account, on any instance, count one after the other.
+    if let Some(reached) = account_cap_reached(txn, order, id).await? {
+        return Err(PlaceError::AccountCap(reached));
+    }
+    for (product, quantity) in reservation.entries() {
+        if !crate::products::take_stock(txn, *product, *quantity, order.created_at).await? {
+            return Err(PlaceError::OutOfStock(*product));
+        }
+    }
+    record_step(txn, id, OrderStep::Placed, None, order.created_at).await?;
+    Ok(id)
+}
+
+/// The promo code and the Discord account of order `id` (the row locked by the caller), when it
+/// has both.
+async fn promo_of(
+    txn: &DatabaseTransaction,
+    id: OrderId,
+) -> anyhow::Result<Option<(PromoId, String)>> {
+    let row = txn
+        .query_one(statement(
+            txn,
+            "SELECT promo_code_id, discord_id FROM orders WHERE id = ?",
+            vec![id.get().into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the promo code of order {id}"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let code: Option<i64> = row.try_get("", "promo_code_id").context("bad promo_code_id")?;
+    let discord: Option<String> = row.try_get("", "discord_id").context("bad discord_id")?;
+    Ok(code.map(PromoId::new).zip(discord))
+}
+
+/// How many orders, of any status, name promo code `id` (each keeps it for its history).
+pub(crate) async fn with_promo(txn: &impl ConnectionTrait, id: PromoId) -> anyhow::Result<u64> {
+    order_rows::Entity::find()
+        .filter(order_rows::Column::PromoCodeId.eq(id.get()))
+        .count(txn)
+        .await
+        .with_context(|| format!("failed to look up the orders of promo code {id}"))
+}
+
+/// Inserts the order's row (with its idempotency key), its lines, its bundles' parts and its
+/// reservation; answers its id.
+async fn insert_order(
+    txn: &DatabaseTransaction,
+    order: &NewOrder,
+    reservation: &Reservation,
+) -> anyhow::Result<i64> {
+    let id = order_rows::Entity::insert(order_row(order))
+        .exec(txn)
+        .await
+        .context("failed to store the order")?
+        .last_insert_id;
+    if let Some(keyed) = &order.idempotency {
+        // unique: whatever got past the lock, one key keeps one order
+        txn.execute(statement(
+            txn,
+            "UPDATE orders SET idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
+            vec![
+                keyed.key.as_str().into(),
+                keyed.fingerprint.clone().into(),
+                id.into(),
+            ],
+        ))
+        .await
+        .with_context(|| format!("failed to store the idempotency key of order {id}"))?;
+    }
+    let position = |position: usize| i32::try_from(position).unwrap_or(i32::MAX);
+    let lines = order
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(at, line)| order_lines::ActiveModel {
+            order_id: Set(id),
+            position: Set(position(at)),
+            product_id: Set(line.product_id.get()),
+            name: Set(line.name.clone()),
+            unit_price_cents: Set(line.unit_price.cents()),
+            quantity: Set(i32::try_from(line.quantity.get()).unwrap_or(i32::MAX)),
+        });
+    order_lines::Entity::insert_many(lines)
+        .exec_without_returning(txn)
+        .await
+        .with_context(|| format!("failed to store the lines of order {id}"))?;
+    let parts: Vec<order_line_parts::ActiveModel> = order
+        .lines
+        .iter()
+        .enumerate()
+        .flat_map(|(at, line)| {
+            line.components
+                .iter()
+                .map(move |component| order_line_parts::ActiveModel {
+                    order_id: Set(id),
+                    position: Set(position(at)),
+                    product_id: Set(component.get()),
+                })
+        })
+        .collect();
+    if !parts.is_empty() {
+        order_line_parts::Entity::insert_many(parts)
+            .exec_without_returning(txn)
+            .await
+            .with_context(|| format!("failed to store the bundles' parts of order {id}"))?;
+    }
+    if !reservation.is_empty() {
+        let held = reservation.entries().iter().map(|(product, quantity)| {
+            order_reservations::ActiveModel {
+                order_id: Set(id),
+                product_id: Set(product.get()),
+                quantity: Set(i64::from(*quantity)),
+            }
+        });
+        order_reservations::Entity::insert_many(held)
+            .exec_without_returning(txn)
+            .await
+            .with_context(|| format!("failed to store the reservation of order {id}"))?;
+    }
+    Ok(id)
 }
 
 /// Any number, the same in every instance: the class of the advisory locks on order holders.
@@ -1274,4 +1230,56 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
     order.dispute = dispute;
     order.client_ip = row.client_ip.clone();
     Ok(order)
+}
+
+/// The audit target of an order.
+pub(crate) fn order_target(id: i64) -> String {
+    format!("order:{id}")
+}
+
+/// Takes the order's row lock inside `txn` (see `products::lock_product`); `false` when there is no
+/// such order.
+pub(crate) async fn lock_order(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
+    let locked = txn
+        .execute(statement(
+            txn,
+            "UPDATE orders SET status = status WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to lock order {id}"))?;
+    Ok(locked.rows_affected() == 1)
+}
+
+/// An order's queue values as the audit log keeps them: its status, who claimed it and its
+/// proof of delivery, and its risk hold (`hold`, the reason) while it has one. `None` when
+/// there is no such order.
+pub(crate) async fn order_json(
+    txn: &impl ConnectionTrait,
+    id: i64,
+) -> anyhow::Result<Option<Value>> {
+    let row = txn
+        .query_one(statement(
+            txn,
+            "SELECT status, claimed_by, proof_id, hold_reason FROM orders WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read order {id} for the audit log"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let status: String = row.try_get("", "status")?;
+    let claimed_by: Option<i64> = row.try_get("", "claimed_by")?;
+    let proof_id: Option<i64> = row.try_get("", "proof_id")?;
+    let hold: Option<String> = row.try_get("", "hold_reason")?;
+    let mut values = json!({
+        "status": status,
+        "claimed_by": claimed_by,
+        "proof_id": proof_id,
+    });
+    if let (Some(hold), Some(values)) = (hold, values.as_object_mut()) {
+        values.insert("hold".to_owned(), Value::String(hold));
+    }
+    Ok(Some(values))
 }
