@@ -41,7 +41,7 @@
 8. the store is split by area (`check_store_areas`): every table the migrations create has one
    area in the document's "## The store's areas" table, and each production file of
    crates/adapters/store/src names (in its SQL strings and sea-orm entity paths) the tables of
-   one area at most, whole-database files (`STORE_AREA_EXEMPT`) and the debt aside.
+   one area at most, whole-database files (`STORE_AREA_EXEMPT`) aside.
 
 Prints each finding and exits 1 when there is one. Python 3.11 standard library only (and
 `cargo metadata`). The module reader's tests plant a circle of each kind:
@@ -795,11 +795,6 @@ STORE_AREA_EXEMPT = {
     "operations.rs": "the metrics' counts and the empty-database check look at every area once",
     "testing.rs": "test support (the `testing` feature): writes orders straight in for tests",
 }
-# DEBT (issue 35, item 1): the files that still name more than one area's tables when this check
-# came, with those areas; each statement there reads or writes several areas' rows at once (a
-# join, a subquery). The check fails on any other file that mixes areas, or on an area a file
-# here gains; one that gets down to one area should leave the list (the check notes it).
-STORE_AREA_DEBT: dict[str, set[str]] = {}
 # SQL names its tables after these words (the store writes its SQL keywords in capitals)
 SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(\w+)")
 
@@ -861,22 +856,17 @@ def tables_named(text: str, tables: set[str]) -> dict[str, int]:
 
 
 def check_store_areas(
-    src: Path = STORE_SRC,
-    doc: str | None = None,
-    migrations: Path = MIGRATIONS,
-    debt: dict[str, set[str]] | None = None,
-) -> tuple[list[str], list[str]]:
+    src: Path = STORE_SRC, doc: str | None = None, migrations: Path = MIGRATIONS
+) -> list[str]:
     """Every table of the migrations has one area in the document, and each production file of
-    the store names the tables of one area at most (`STORE_AREA_EXEMPT` and the debt aside)."""
-    debt = STORE_AREA_DEBT if debt is None else debt
+    the store names the tables of one area at most (`STORE_AREA_EXEMPT` aside)."""
     areas = store_areas(doc)
     if not areas:
-        return ["docs/architecture.md has no \"## The store's areas\" table"], []
+        return ["docs/architecture.md has no \"## The store's areas\" table"]
     problems = [
         f"docs/architecture.md, the store's areas: table {table} has no area"
         for table in sorted(migration_tables(migrations) - set(areas))
     ]
-    notes = []
     for file in sorted(src.rglob("*.rs")):
         where = file.relative_to(src).as_posix()
         if where in STORE_AREA_EXEMPT:
@@ -885,25 +875,14 @@ def check_store_areas(
         by_area: dict[str, list[str]] = {}
         for table, line in sorted(named.items(), key=lambda item: item[1]):
             by_area.setdefault(areas[table], []).append(f"{table} (line {line})")
-        allowed = debt.get(where)
-        if allowed is not None:
-            if set(by_area) - allowed:
-                problems.append(
-                    f"crates/adapters/store/src/{where} names tables of "
-                    f"{', '.join(sorted(set(by_area) - allowed))} besides its debt's areas"
-                )
-            elif len(by_area) <= 1 or set(by_area) != allowed:
-                notes.append(
-                    f"note: crates/adapters/store/src/{where} names {len(by_area)} area(s) now: "
-                    "take it down to what it names in STORE_AREA_DEBT"
-                )
-        elif len(by_area) > 1:
+        if len(by_area) > 1:
             listed = "; ".join(f"{area}: {', '.join(names)}" for area, names in sorted(by_area.items()))
             problems.append(
                 f"crates/adapters/store/src/{where} names the tables of {len(by_area)} areas ({listed}): "
-                "one file per area; call the other area's function with the same transaction"
+                "one file per area; call the other area's function with the same transaction, or "
+                "take its SQL fragment for a join"
             )
-    return problems, notes
+    return problems
 
 
 def main() -> int:
@@ -915,9 +894,7 @@ def main() -> int:
     problems += check_clock(crates) + check_words()
     long_problems, notes = check_long_functions(crates)
     problems += long_problems
-    area_problems, area_notes = check_store_areas()
-    problems += area_problems
-    notes += area_notes
+    problems += check_store_areas()
     for note in notes:
         print(note)
     for problem in problems:

@@ -472,3 +472,107 @@ impl UserStore for Store {
         Ok(true)
     }
 }
+
+/// For another area's statement over rows that name a user (its id in `column`): the user's row
+/// as `alias`, where it still exists (a member of staff's name).
+pub(crate) fn user_join(alias: &str, column: &str) -> String {
+    format!("LEFT JOIN users {alias} ON {alias}.id = {column}")
+}
+
+/// A member of staff's name and private server link as stored; `None` when there is no such
+/// user.
+pub(crate) async fn staff_member(
+    db: &impl ConnectionTrait,
+    id: i64,
+) -> anyhow::Result<Option<(String, Option<String>)>> {
+    let row = db
+        .query_one(statement(
+            db,
+            "SELECT name, private_server_url FROM users WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read staff member {id}"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let name = row.try_get("", "name").context("bad name")?;
+    let link = row
+        .try_get("", "private_server_url")
+        .context("bad private_server_url")?;
+    Ok(Some((name, link)))
+}
+
+impl Store {
+    /// Gives a member of staff a private server link outside any staff action (the demo seed;
+    /// not audited).
+    pub async fn seed_private_server_url(&self, staff: i64, url: &str) -> anyhow::Result<()> {
+        self.db
+            .execute(statement(
+                &self.db,
+                "UPDATE users SET private_server_url = ? WHERE id = ?",
+                vec![url.into(), staff.into()],
+            ))
+            .await
+            .context("failed to seed a private server link")?;
+        Ok(())
+    }
+
+    /// Sets (or clears) member of staff `staff`'s private server link, audited.
+    pub(crate) async fn set_staff_link(
+        &self,
+        staff: i64,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> anyhow::Result<()> {
+        let txn = self
+            .db
+            .begin()
+            .await
+            .context("failed to start to set a private server link")?;
+        // the row's write lock before the read (SQLite never has to upgrade a read lock)
+        txn.execute(statement(
+            &txn,
+            "UPDATE users SET private_server_url = private_server_url WHERE id = ?",
+            vec![staff.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to lock user {staff}"))?;
+        let before = txn
+            .query_one(statement(
+                &txn,
+                "SELECT private_server_url FROM users WHERE id = ?",
+                vec![staff.into()],
+            ))
+            .await
+            .context("failed to read a private server link")?
+            .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
+            .transpose()
+            .context("bad private_server_url")?
+            .flatten();
+        let after = url.as_ref().map(|url| url.as_str().to_owned());
+        txn.execute(statement(
+            &txn,
+            "UPDATE users SET private_server_url = ? WHERE id = ?",
+            vec![after.clone().into(), staff.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to set the private server of user {staff}"))?;
+        if before != after {
+            // the audit log says that it changed, never the link itself
+            self.audit(
+                &txn,
+                actor,
+                AuditKind::PrivateServerSet,
+                format!("user:{staff}"),
+                Some(serde_json::json!({ "link_set": before.is_some() })),
+                Some(serde_json::json!({ "link_set": after.is_some() })),
+            )
+            .await?;
+        }
+        txn.commit()
+            .await
+            .context("failed to commit a private server link")?;
+        Ok(())
+    }
+}

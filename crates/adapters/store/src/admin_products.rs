@@ -22,29 +22,6 @@ use crate::products::{
 use crate::sql::{holding_statuses, statement};
 use crate::Store;
 
-/// Whether a pending, paid, delivered or disputed order holds units of the product, alone or
-/// inside a bundle (the parts its line keeps).
-async fn held_by_orders(txn: &impl ConnectionTrait, id: ProductId) -> Result<bool, CatalogError> {
-    let (marks, statuses) = holding_statuses();
-    let mut values: Vec<Value> = vec![id.get().into(), id.get().into()];
-    values.extend(statuses);
-    let found = txn
-        .query_one(statement(
-            txn,
-            &format!(
-                "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
-                 WHERE (l.product_id = ? OR EXISTS (SELECT 1 FROM order_line_parts p \
-                   WHERE p.order_id = l.order_id AND p.position = l.position \
-                   AND p.product_id = ?)) \
-                 AND o.status IN ({marks}) LIMIT 1"
-            ),
-            values,
-        ))
-        .await
-        .with_context(|| format!("failed to look for orders holding product {id}"))?;
-    Ok(found.is_some())
-}
-
 /// One product (archived or not) with its components, read on `db` (a transaction's own view).
 async fn one_product(db: &impl ConnectionTrait, id: i64) -> Result<Product, CatalogError> {
     products_with_ids(db, &[id])
@@ -105,7 +82,7 @@ impl ProductWrites for Store {
     ) -> Result<Product, CatalogError> {
         let txn = locked_product(&self.db, id).await?;
         // under the product's lock: a placement takes it too (its stock), so none slips past
-        if refuse_if_held && held_by_orders(&txn, id).await? {
+        if refuse_if_held && crate::orders::holds_product(&txn, id).await? {
             txn.rollback().await.context("failed to roll back")?;
             return Err(CatalogError::DropHeld(id));
         }
@@ -148,12 +125,11 @@ impl ProductWrites for Store {
         let txn = locked_product(&self.db, id).await?;
         let before = one_product(&txn, id.get()).await?;
         // Deleted only while no order line or reservation names it: decided by the statement.
+        let unnamed = crate::orders::NAMES_NO_PRODUCT;
         let deleted = txn
             .execute(statement(
                 &txn,
-                "DELETE FROM products WHERE id = ? \
-                 AND NOT EXISTS (SELECT 1 FROM order_lines WHERE product_id = ?) \
-                 AND NOT EXISTS (SELECT 1 FROM order_reservations WHERE product_id = ?)",
+                &format!("DELETE FROM products WHERE id = ? AND {unnamed}"),
                 vec![id.get().into(), id.get().into(), id.get().into()],
             ))
             .await

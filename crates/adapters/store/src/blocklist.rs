@@ -38,8 +38,13 @@ pub(crate) fn insert_block(block: &NewBlock) -> (String, Vec<Value>) {
 }
 
 const BLOCK_SELECT: &str = "SELECT b.id, b.kind, b.value, b.reason, b.added_by, b.created_at, \
-     b.status, b.expires_at, u.name AS added_by_name \
-     FROM blocklist b LEFT JOIN users u ON u.id = b.added_by";
+     b.status, b.expires_at, u.name AS added_by_name FROM blocklist b";
+
+/// The entries `then` (a WHERE or ORDER BY clause) picks, with the names of who added them.
+fn entries(then: &str) -> String {
+    let adder = crate::accounts::user_join("u", "b.added_by");
+    format!("{BLOCK_SELECT} {adder} {then}")
+}
 
 fn to_entry(row: &QueryResult) -> anyhow::Result<BlockEntry> {
     let id: i64 = row.try_get("", "id")?;
@@ -82,7 +87,7 @@ async fn entry_where(
 ) -> anyhow::Result<Option<BlockEntry>> {
     db.query_one(statement(
         db,
-        &format!("{BLOCK_SELECT} WHERE {condition}"),
+        &entries(&format!("WHERE {condition}")),
         values,
     ))
     .await
@@ -100,7 +105,7 @@ impl BlocklistRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
-                &format!("{BLOCK_SELECT} ORDER BY b.created_at DESC, b.id DESC LIMIT ?"),
+                &entries("ORDER BY b.created_at DESC, b.id DESC LIMIT ?"),
                 vec![limit.into()],
             ))
             .await

@@ -25,8 +25,7 @@ const HISTORY_LIMIT: i64 = 300;
 const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o.discord_id, \
      o.discord_username, o.email, o.created_at, o.paid_at, o.delivered_at, o.claimed_by, \
      o.proof_id, o.claimed_at, o.buyer_ready_at, o.ticket_thread_id, o.ticket_problem, \
-     o.hold_reason, o.held_at, u.name AS claimer_name \
-     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
+     o.hold_reason, o.held_at, u.name AS claimer_name FROM orders o";
 
 /// A claim past the buyer's time to join, not marked yet (values: the paid status, the latest
 /// claim time that is past).
@@ -74,10 +73,18 @@ fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
 }
 
 impl Store {
-    async fn queued(&self, sql: &str, values: Vec<Value>) -> Result<Vec<QueuedOrder>, OrderError> {
+    /// The orders `filter` (a WHERE clause and its ORDER BY) picks, with their claimers' names
+    /// and their lines.
+    async fn queued(
+        &self,
+        filter: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<QueuedOrder>, OrderError> {
+        let claimer = crate::accounts::user_join("u", "o.claimed_by");
+        let sql = format!("{SELECT} {claimer} {filter}");
         let rows = self
             .db
-            .query_all(statement(&self.db, sql, values))
+            .query_all(statement(&self.db, &sql, values))
             .await
             .context("failed to load the delivery queue")?;
         let mut orders = rows
@@ -185,20 +192,6 @@ pub(crate) fn kept_link(stored: Option<String>) -> Option<String> {
 }
 
 impl Store {
-    /// Gives a member of staff a private server link outside any staff action (the demo seed;
-    /// not audited).
-    pub async fn seed_private_server_url(&self, staff: i64, url: &str) -> anyhow::Result<()> {
-        self.db
-            .execute(statement(
-                &self.db,
-                "UPDATE users SET private_server_url = ? WHERE id = ?",
-                vec![url.into(), staff.into()],
-            ))
-            .await
-            .context("failed to seed a private server link")?;
-        Ok(())
-    }
-
     /// A step the buyer takes from the order's page: `update` (its time, its client address,
     /// the order's id, the status it needs) sets it once, and the step is recorded with it;
     /// `false` when no row matched.
@@ -247,10 +240,10 @@ impl DeliveryRepository for Store {
         let refunded = OrderStatus::Refunded.as_str();
         let disputed = OrderStatus::Disputed.as_str();
         let waiting_sql =
-            format!("{SELECT} WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
+            format!("WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
         let held_sql = format!(
-            "{SELECT} WHERE o.status = ? AND o.hold_reason IS NOT NULL \
+            "WHERE o.status = ? AND o.hold_reason IS NOT NULL \
              ORDER BY o.held_at ASC, o.id ASC"
         );
         let held = || self.queued(&held_sql, vec![paid.into()]);
@@ -260,7 +253,7 @@ impl DeliveryRepository for Store {
             QueueFilter::Delivered => {
                 self.queued(
                     &format!(
-                        "{SELECT} WHERE o.status = ? \
+                        "WHERE o.status = ? \
                          ORDER BY o.delivered_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
                     ),
                     vec![delivered.into()],
@@ -273,7 +266,7 @@ impl DeliveryRepository for Store {
                 let done = self
                     .queued(
                         &format!(
-                            "{SELECT} WHERE o.status IN (?, ?, ?) \
+                            "WHERE o.status IN (?, ?, ?) \
                              ORDER BY o.paid_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
                         ),
                         vec![delivered.into(), refunded.into(), disputed.into()],
@@ -287,7 +280,7 @@ impl DeliveryRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn queued_order(&self, id: OrderId) -> Result<QueuedOrder, OrderError> {
-        self.queued(&format!("{SELECT} WHERE o.id = ?"), vec![id.get().into()])
+        self.queued("WHERE o.id = ?", vec![id.get().into()])
             .await?
             .pop()
             .ok_or(OrderError::NotFound(id))
@@ -499,23 +492,8 @@ impl DeliveryRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn private_server_url(&self, staff: UserId) -> Result<Option<String>, OrderError> {
-        let staff = staff.get();
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT private_server_url FROM users WHERE id = ?",
-                vec![staff.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the private server of user {staff}"))?;
-        Ok(match row {
-            Some(row) => kept_link(
-                row.try_get("", "private_server_url")
-                    .context("bad private_server_url")?,
-            ),
-            None => None,
-        })
+        let stored = crate::accounts::staff_member(&self.db, staff.get()).await?;
+        Ok(stored.and_then(|(_, link)| kept_link(link)))
     }
 
     #[tracing::instrument(skip(self, url, actor))]
@@ -525,69 +503,11 @@ impl DeliveryRepository for Store {
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> Result<(), OrderError> {
-        let staff = staff.get();
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start to set a private server link")?;
-        // the row's write lock before the read (SQLite never has to upgrade a read lock)
-        txn.execute(statement(
-            &txn,
-            "UPDATE users SET private_server_url = private_server_url WHERE id = ?",
-            vec![staff.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to lock user {staff}"))?;
-        let before = txn
-            .query_one(statement(
-                &txn,
-                "SELECT private_server_url FROM users WHERE id = ?",
-                vec![staff.into()],
-            ))
-            .await
-            .context("failed to read a private server link")?
-            .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
-            .transpose()
-            .context("bad private_server_url")?
-            .flatten();
-        let after = url.as_ref().map(|url| url.as_str().to_owned());
-        txn.execute(statement(
-            &txn,
-            "UPDATE users SET private_server_url = ? WHERE id = ?",
-            vec![after.clone().into(), staff.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to set the private server of user {staff}"))?;
-        if before != after {
-            // the audit log says that it changed, never the link itself
-            self.audit(
-                &txn,
-                actor,
-                AuditKind::PrivateServerSet,
-                format!("user:{staff}"),
-                Some(serde_json::json!({ "link_set": before.is_some() })),
-                Some(serde_json::json!({ "link_set": after.is_some() })),
-            )
-            .await?;
-        }
-        txn.commit()
-            .await
-            .context("failed to commit a private server link")?;
-        Ok(())
+        Ok(self.set_staff_link(staff.get(), url, actor).await?)
     }
 
     #[tracing::instrument(skip(self))]
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT 1 AS found FROM proofs WHERE id = ?",
-                vec![id.into()],
-            ))
-            .await
-            .context("failed to look the proof up")?;
-        Ok(row.is_some())
+        Ok(crate::proofs::exists(&self.db, id).await?)
     }
 }

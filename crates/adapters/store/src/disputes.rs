@@ -23,7 +23,10 @@ const COLUMNS: &str = "d.provider, d.dispute_id, d.order_id, d.amount_minor, d.c
      d.created_at, d.closed_at, d.files, \
      (o.delivered_at IS NOT NULL OR o.disputed_from = 'delivered') AS delivered";
 
-const FROM: &str = "disputes d LEFT JOIN orders o ON o.id = d.order_id";
+/// The disputes with their orders, where they are known.
+fn disputes_with_orders() -> String {
+    format!("disputes d {}", crate::orders::order_join("o", "d.order_id"))
+}
 
 /// Stripe's statuses that end a dispute, and the outcome each records.
 fn outcome_of(status: &str) -> Option<&'static str> {
@@ -95,7 +98,10 @@ impl Store {
             .db
             .query_one(statement(
                 &self.db,
-                &format!("SELECT {COLUMNS} FROM {FROM} WHERE d.dispute_id = ?"),
+                &format!(
+                    "SELECT {COLUMNS} FROM {} WHERE d.dispute_id = ?",
+                    disputes_with_orders()
+                ),
                 vec![dispute_id.into()],
             ))
             .await
@@ -190,7 +196,10 @@ impl Store {
             .db
             .query_all(statement(
                 &self.db,
-                &format!("SELECT {COLUMNS} FROM {FROM} ORDER BY d.id DESC"),
+                &format!(
+                    "SELECT {COLUMNS} FROM {} ORDER BY d.id DESC",
+                    disputes_with_orders()
+                ),
                 vec![],
             ))
             .await
@@ -213,12 +222,13 @@ impl DisputeRepository for Store {
         let reason = facts.reason.map(|r| r.chars().take(64).collect::<String>());
         let status: String = facts.status.chars().take(32).collect();
         // the order paid with this payment, if any; a later report keeps the order found first
+        let paid_by = crate::orders::PAID_BY;
         self.execute(
+            &format!(
             "INSERT INTO disputes (provider, dispute_id, order_id, payment_id, amount_minor, \
                currency, reason, status, due_by, evidence, outcome, created_at, updated_at, \
                closed_at, attempts) \
-             VALUES (?, ?, (SELECT id FROM orders WHERE provider = ? AND payment_id = ? \
-               ORDER BY id LIMIT 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) \
+             VALUES (?, ?, {paid_by}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) \
              ON CONFLICT (provider, dispute_id) DO UPDATE SET \
                amount_minor = excluded.amount_minor, currency = excluded.currency, \
                reason = COALESCE(excluded.reason, disputes.reason), \
@@ -231,7 +241,8 @@ impl DisputeRepository for Store {
                next_attempt_at = CASE WHEN excluded.closed_at IS NOT NULL \
                  OR excluded.evidence = 'submitted' THEN NULL \
                  ELSE disputes.next_attempt_at END, \
-               updated_at = excluded.updated_at",
+               updated_at = excluded.updated_at"
+            ),
             vec![
                 provider.as_str().into(),
                 facts.id.clone().into(),
@@ -510,16 +521,7 @@ impl DisputeRepository for Store {
             .await
             .context("failed to count the disputes")?
             .context("a count answers one row")?;
-        let paid = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT CAST(COUNT(*) AS BIGINT) AS paid FROM orders WHERE paid_at >= ?",
-                vec![since.into()],
-            ))
-            .await
-            .context("failed to count the paid orders")?
-            .context("a count answers one row")?;
+        let paid = crate::orders::paid_since(&self.db, since).await?;
         let count = |row: &QueryResult, column: &str| -> anyhow::Result<u64> {
             let n: i64 = row.try_get("", column)?;
             Ok(u64::try_from(n).unwrap_or(0))
@@ -531,7 +533,7 @@ impl DisputeRepository for Store {
             pending: count(&disputes, "pending")?,
             lost_minor: disputes.try_get("", "lost_minor")?,
             opened_in_window: count(&disputes, "recent")?,
-            paid_in_window: count(&paid, "paid")?,
+            paid_in_window: paid,
         })
     }
 
@@ -551,24 +553,8 @@ impl DisputeRepository for Store {
         provider: PaymentProvider,
         payment_id: String,
     ) -> anyhow::Result<Option<(OrderId, bool)>> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT id, status FROM orders WHERE provider = ? AND payment_id = ? \
-                 ORDER BY id LIMIT 1",
-                vec![provider.as_str().into(), payment_id.into()],
-            ))
-            .await
-            .context("failed to read the order of a payment")?;
-        row.map(|row| {
-            let status: String = row.try_get("", "status")?;
-            Ok((
-                OrderId::new(row.try_get("", "id")?),
-                status == orders::OrderStatus::Delivered.as_str(),
-            ))
-        })
-        .transpose()
+        let found = crate::orders::paid_by(&self.db, provider, &payment_id).await?;
+        Ok(found.map(|(id, status)| (id, status == orders::OrderStatus::Delivered.as_str())))
     }
 
     #[tracing::instrument(skip(self))]
@@ -683,4 +669,64 @@ impl DisputeRepository for Store {
             .await?
             .pop())
     }
+}
+
+/// What a dispute's evidence needs of an erased buyer, kept apart (for that legitimate
+/// interest) for the orders paid within the retention or under an open dispute, before the
+/// orders forget them; purged by the disputes loop.
+pub(crate) fn evidence_kept(erasure: &accounts::Erasure) -> crate::sql::Step {
+    (
+        format!(
+            "INSERT INTO evidence_holds (order_id, email, discord_id, discord_username, \
+               roblox_username, client_ip, buyer_ready_ip, received_ip, paid_at, created_at) \
+             {} AND (paid_at >= ? OR id IN \
+               (SELECT order_id FROM disputes WHERE closed_at IS NULL AND order_id IS NOT NULL)) \
+             ON CONFLICT (order_id) DO NOTHING",
+            crate::personal_orders::PAID_BUYER_FIELDS
+        ),
+        vec![
+            erasure.at.into(),
+            erasure.user.get().into(),
+            erasure.evidence_paid_since.into(),
+        ],
+    )
+}
+
+/// The disputes of an order for its buyer's export, with the evidence fields sent.
+pub(crate) async fn dispute_records(
+    db: &impl ConnectionTrait,
+    order: i64,
+) -> anyhow::Result<Vec<accounts::DisputeRecord>> {
+    let rows = db
+        .query_all(statement(
+            db,
+            "SELECT dispute_id, evidence FROM disputes WHERE order_id = ? ORDER BY id",
+            vec![order.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to load the disputes of order {order}"))?;
+    rows.iter()
+        .map(|row| {
+            let evidence: String = row.try_get("", "evidence")?;
+            let sent = if evidence == disputes::EvidenceState::None.as_str() {
+                vec![]
+            } else {
+                disputes::EvidenceText::sent_fields()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect()
+            };
+            Ok(accounts::DisputeRecord {
+                dispute_id: row.try_get("", "dispute_id")?,
+                evidence,
+                sent_to_provider: sent,
+            })
+        })
+        .collect()
+}
+
+/// For another area's statement about an order (its id in `column`): what an erasure kept of
+/// its buyer for a dispute's evidence, as `alias`, while it is kept.
+pub(crate) fn kept_evidence_join(alias: &str, column: &str) -> String {
+    format!("LEFT JOIN evidence_holds {alias} ON {alias}.order_id = {column}")
 }

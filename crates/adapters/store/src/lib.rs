@@ -23,6 +23,7 @@ mod lifecycle;
 mod operations;
 mod order_messages;
 mod orders;
+mod personal_orders;
 mod outbox;
 mod privacy;
 mod products;

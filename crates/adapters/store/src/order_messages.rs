@@ -19,8 +19,13 @@ use crate::Store;
 /// member of staff's for staff's (a staff account gone reads as "Staff").
 const SELECT: &str = "SELECT m.id, m.order_id, m.sender, m.text, m.created_at, \
      o.roblox_username, u.name AS staff_name \
-     FROM order_messages m JOIN orders o ON o.id = m.order_id \
-     LEFT JOIN users u ON u.id = m.staff_id";
+     FROM order_messages m JOIN orders o ON o.id = m.order_id";
+
+/// The messages `then` (a WHERE clause and its order) picks, with their authors' names.
+fn messages(then: &str) -> String {
+    let staff = crate::accounts::user_join("u", "m.staff_id");
+    format!("{SELECT} {staff} {then}")
+}
 
 /// The name a message of a staff account that no longer exists is shown under.
 const FORMER_STAFF: &str = "Staff";
@@ -53,7 +58,7 @@ async fn read_message(
 ) -> anyhow::Result<Option<OrderMessage>> {
     db.query_one(statement(
         db,
-        &format!("{SELECT} WHERE m.order_id = ? AND m.id = ?"),
+        &messages("WHERE m.order_id = ? AND m.id = ?"),
         vec![order.into(), id.into()],
     ))
     .await
@@ -93,7 +98,7 @@ impl MessageRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
-                &format!("{SELECT} WHERE m.order_id = ? ORDER BY m.id"),
+                &messages("WHERE m.order_id = ? ORDER BY m.id"),
                 vec![order.get().into()],
             ))
             .await

@@ -214,24 +214,7 @@ impl OrderRepository for Store {
         }
         // Sold out for good (no pending order still holds some): off the storefront.
         for product in reserved_products(&txn, id).await? {
-            txn.execute(statement(
-                &txn,
-                "UPDATE products SET archived = ?, updated_at = ? \
-                 WHERE id = ? AND delete_after_out_of_stock = ? AND archived = ? AND stock = 0 \
-                 AND NOT EXISTS (SELECT 1 FROM order_reservations r \
-                   JOIN orders o ON o.id = r.order_id \
-                   WHERE r.product_id = products.id AND o.status = ?)",
-                vec![
-                    true.into(),
-                    at.into(),
-                    product.into(),
-                    true.into(),
-                    false.into(),
-                    OrderStatus::Pending.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to archive sold-out product {product}"))?;
+            crate::products::archive_if_sold_out(&txn, product, at).await?;
         }
         record_step(&txn, id.get(), OrderStep::Paid, None, at).await?;
         if let Some(hold) = &hold {
@@ -855,10 +838,7 @@ async fn units_held_by(
             values.extend(products);
             (crate::sql::marks(ids.len()), Some(placing))
         }
-        Counted::Capped => (
-            "SELECT c.id FROM products c WHERE c.max_per_account IS NOT NULL".to_owned(),
-            None,
-        ),
+        Counted::Capped => (crate::products::CAPPED.to_owned(), None),
     };
     let leave_out = match placing {
         Some(placing) => {
@@ -870,6 +850,7 @@ async fn units_held_by(
     let (statuses_in, statuses) = crate::sql::holding_statuses();
     values.extend(statuses);
     values.extend([discord.into(), user.into(), token.into()]);
+    let caps = crate::products::product_join("pr", "held.product_id");
     let rows = db
         .query_all(statement(
             db,
@@ -886,8 +867,7 @@ async fn units_held_by(
                    FROM order_line_parts p JOIN order_lines l \
                      ON l.order_id = p.order_id AND l.position = p.position \
                    WHERE p.product_id IN ({scope}) \
-                 ) held JOIN orders o ON o.id = held.order_id \
-                 LEFT JOIN products pr ON pr.id = held.product_id \
+                 ) held JOIN orders o ON o.id = held.order_id {caps} \
                  WHERE {leave_out}o.status IN ({statuses_in}) \
                    AND (o.discord_id = ? OR o.user_id = ? OR o.buyer_token = ?) \
                  GROUP BY held.product_id, pr.max_per_account",
@@ -1282,4 +1262,130 @@ pub(crate) async fn order_json(
         values.insert("hold".to_owned(), Value::String(hold));
     }
     Ok(Some(values))
+}
+
+/// For a statement about the products (`products` its row): a pending order holds some, its
+/// status the one `?`.
+pub(crate) const PENDING_RESERVATION: &str = "(SELECT 1 FROM order_reservations r \
+     JOIN orders o ON o.id = r.order_id \
+     WHERE r.product_id = products.id AND o.status = ?)";
+
+/// For a statement about product `?` (twice): whether no order line and no reservation
+/// names it.
+pub(crate) const NAMES_NO_PRODUCT: &str = "NOT EXISTS (SELECT 1 FROM order_lines WHERE product_id = ?) \
+     AND NOT EXISTS (SELECT 1 FROM order_reservations WHERE product_id = ?)";
+
+/// The products of these orders, by order, in their lines' order.
+pub(crate) async fn products_of(
+    db: &impl ConnectionTrait,
+    orders: &[i64],
+) -> anyhow::Result<HashMap<i64, Vec<i64>>> {
+    let mut by_order: HashMap<i64, Vec<i64>> = HashMap::new();
+    if orders.is_empty() {
+        return Ok(by_order);
+    }
+    let marks = crate::sql::marks(orders.len());
+    let rows = db
+        .query_all(statement(
+            db,
+            &format!(
+                "SELECT order_id, product_id FROM order_lines WHERE order_id IN ({marks}) \
+                 ORDER BY order_id, position"
+            ),
+            orders.iter().map(|id| (*id).into()).collect(),
+        ))
+        .await
+        .context("failed to read the reviewed orders' products")?;
+    for row in rows {
+        by_order
+            .entry(row.try_get("", "order_id")?)
+            .or_default()
+            .push(row.try_get("", "product_id")?);
+    }
+    Ok(by_order)
+}
+
+/// For another area's statement about an order (its id in `column`): that a line of the order
+/// is of the product `?`.
+pub(crate) fn has_product(column: &str) -> String {
+    format!("EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = {column} AND l.product_id = ?)")
+}
+
+/// For another area's statement about an order (its id in `column`): that the order's status is
+/// none of the two `?`.
+pub(crate) fn status_not_in(column: &str) -> String {
+    format!("EXISTS (SELECT 1 FROM orders o WHERE o.id = {column} AND o.status NOT IN (?, ?))")
+}
+
+/// Whether a pending, paid, delivered or disputed order holds units of the product, alone or
+/// inside a bundle (the parts its line keeps).
+pub(crate) async fn holds_product(
+    txn: &impl ConnectionTrait,
+    id: ProductId,
+) -> Result<bool, CatalogError> {
+    let (marks, statuses) = crate::sql::holding_statuses();
+    let mut values: Vec<Value> = vec![id.get().into(), id.get().into()];
+    values.extend(statuses);
+    let found = txn
+        .query_one(statement(
+            txn,
+            &format!(
+                "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
+                 WHERE (l.product_id = ? OR EXISTS (SELECT 1 FROM order_line_parts p \
+                   WHERE p.order_id = l.order_id AND p.position = l.position \
+                   AND p.product_id = ?)) \
+                 AND o.status IN ({marks}) LIMIT 1"
+            ),
+            values,
+        ))
+        .await
+        .with_context(|| format!("failed to look for orders holding product {id}"))?;
+    Ok(found.is_some())
+}
+
+/// For another area's statement over rows that name an order (its id in `column`): the order's
+/// row as `alias`, where it exists.
+pub(crate) fn order_join(alias: &str, column: &str) -> String {
+    format!("LEFT JOIN orders {alias} ON {alias}.id = {column}")
+}
+
+/// For another area's statement: the first order paid by the payment (`?`: the provider, the
+/// payment's id), as a subquery.
+pub(crate) const PAID_BY: &str =
+    "(SELECT id FROM orders WHERE provider = ? AND payment_id = ? ORDER BY id LIMIT 1)";
+
+/// The first order paid by the provider's payment `payment_id`, with its status as stored.
+pub(crate) async fn paid_by(
+    db: &impl ConnectionTrait,
+    provider: PaymentProvider,
+    payment_id: &str,
+) -> anyhow::Result<Option<(OrderId, String)>> {
+    let row = db
+        .query_one(statement(
+            db,
+            "SELECT id, status FROM orders WHERE provider = ? AND payment_id = ? \
+             ORDER BY id LIMIT 1",
+            vec![provider.as_str().into(), payment_id.into()],
+        ))
+        .await
+        .context("failed to read the order of a payment")?;
+    row.map(|row| {
+        Ok((OrderId::new(row.try_get("", "id")?), row.try_get("", "status")?))
+    })
+    .transpose()
+}
+
+/// How many orders were paid since `since`.
+pub(crate) async fn paid_since(db: &impl ConnectionTrait, since: DateTime<Utc>) -> anyhow::Result<u64> {
+    let row = db
+        .query_one(statement(
+            db,
+            "SELECT CAST(COUNT(*) AS BIGINT) AS paid FROM orders WHERE paid_at >= ?",
+            vec![since.into()],
+        ))
+        .await
+        .context("failed to count the paid orders")?
+        .context("a count answers one row")?;
+    let paid: i64 = row.try_get("", "paid")?;
+    Ok(u64::try_from(paid).unwrap_or(0))
 }

@@ -376,3 +376,41 @@ pub(crate) async fn locked_product(
     }
     Ok(txn)
 }
+
+/// For another area's statement over rows that name a product (its id in `column`): the
+/// product's row as `alias`, where it still exists.
+pub(crate) fn product_join(alias: &str, column: &str) -> String {
+    format!("LEFT JOIN products {alias} ON {alias}.id = {column}")
+}
+
+/// The products with a cap per account, as a subquery.
+pub(crate) const CAPPED: &str = "SELECT c.id FROM products c WHERE c.max_per_account IS NOT NULL";
+
+/// Takes product `id` off the storefront in `txn` when it is sold out for good: its stock is
+/// gone, it is to go then, and no pending order still holds some.
+pub(crate) async fn archive_if_sold_out(
+    txn: &impl ConnectionTrait,
+    id: i64,
+    at: DateTime<Utc>,
+) -> anyhow::Result<()> {
+    let pending_hold = crate::orders::PENDING_RESERVATION;
+    txn.execute(crate::sql::statement(
+        txn,
+        &format!(
+            "UPDATE products SET archived = ?, updated_at = ? \
+             WHERE id = ? AND delete_after_out_of_stock = ? AND archived = ? AND stock = 0 \
+             AND NOT EXISTS {pending_hold}"
+        ),
+        vec![
+            true.into(),
+            at.into(),
+            id.into(),
+            true.into(),
+            false.into(),
+            orders::OrderStatus::Pending.as_str().into(),
+        ],
+    ))
+    .await
+    .with_context(|| format!("failed to archive sold-out product {id}"))?;
+    Ok(())
+}

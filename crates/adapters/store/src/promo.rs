@@ -366,3 +366,17 @@ fn to_promo(row: promo_codes::Model) -> anyhow::Result<Promo> {
         created_at: row.created_at,
     })
 }
+
+/// The redemptions of an erased account's orders: the code's count stays; the Discord account
+/// becomes a marker unique per order (never a snowflake, so it matches no one's later
+/// redemption).
+pub(crate) fn redemptions_forgotten(id: i64) -> crate::sql::Step {
+    let its_orders = crate::personal_orders::ITS_ORDERS;
+    crate::sql::by_id(
+        &format!(
+            "UPDATE promo_redemptions SET discord_id = 'erased-' || CAST(order_id AS TEXT) \
+             WHERE order_id IN {its_orders}"
+        ),
+        id,
+    )
+}

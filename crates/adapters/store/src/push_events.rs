@@ -255,3 +255,12 @@ impl PushListener {
         }
     }
 }
+
+/// The live updates sent to an erased account and to its chats' sessions.
+pub(crate) fn events_forgotten(id: i64) -> crate::sql::Step {
+    let its_sessions = crate::chats::ITS_SESSIONS;
+    crate::sql::by_id(
+        &format!("DELETE FROM push_events WHERE user_id = ? OR chat_session IN {its_sessions}"),
+        id,
+    )
+}

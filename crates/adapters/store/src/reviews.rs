@@ -29,36 +29,6 @@ fn to_review(row: &QueryResult) -> anyhow::Result<Review> {
     })
 }
 
-impl Store {
-    /// The products of these orders, by order.
-    async fn products_of(&self, orders: &[i64]) -> anyhow::Result<HashMap<i64, Vec<i64>>> {
-        let mut by_order: HashMap<i64, Vec<i64>> = HashMap::new();
-        if orders.is_empty() {
-            return Ok(by_order);
-        }
-        let marks = vec!["?"; orders.len()].join(", ");
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!(
-                    "SELECT order_id, product_id FROM order_lines WHERE order_id IN ({marks}) \
-                     ORDER BY order_id, position"
-                ),
-                orders.iter().map(|id| (*id).into()).collect(),
-            ))
-            .await
-            .context("failed to read the reviewed orders' products")?;
-        for row in rows {
-            by_order
-                .entry(row.try_get("", "order_id")?)
-                .or_default()
-                .push(row.try_get("", "product_id")?);
-        }
-        Ok(by_order)
-    }
-}
-
 const COLUMNS: &str = "r.id, r.order_id, r.rating, r.text, r.name, r.created_at";
 
 impl ReviewRepository for Store {
@@ -94,8 +64,7 @@ impl ReviewRepository for Store {
             .context("failed to read the review back")?
             .context("the review just stored is missing")?;
         let mut stored = to_review(&row)?;
-        stored.product_ids = self
-            .products_of(&[review.order_id.get()])
+        stored.product_ids = crate::orders::products_of(&self.db, &[review.order_id.get()])
             .await?
             .remove(&review.order_id.get())
             .unwrap_or_default();
@@ -106,12 +75,12 @@ impl ReviewRepository for Store {
     async fn visible_reviews(&self, product: Option<i64>) -> Result<Vec<Review>, OrderError> {
         let (filter, values) = match product {
             Some(product) => (
-                " AND EXISTS (SELECT 1 FROM order_lines l WHERE l.order_id = r.order_id \
-                 AND l.product_id = ?)",
+                format!(" AND {}", crate::orders::has_product("r.order_id")),
                 vec![product.into()],
             ),
-            None => ("", vec![]),
+            None => (String::new(), vec![]),
         };
+        let standing = crate::orders::status_not_in("r.order_id");
         let rows = self
             .db
             .query_all(statement(
@@ -120,9 +89,7 @@ impl ReviewRepository for Store {
                 // a dispute won returns the order to its status, and the review with it
                 &format!(
                     "SELECT {COLUMNS} FROM reviews r WHERE r.hidden_at IS NULL{filter} \
-                     AND EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id \
-                       AND o.status NOT IN (?, ?)) \
-                     ORDER BY r.created_at DESC, r.id DESC LIMIT 500"
+                     AND {standing} ORDER BY r.created_at DESC, r.id DESC LIMIT 500"
                 ),
                 values
                     .into_iter()
@@ -139,7 +106,7 @@ impl ReviewRepository for Store {
             .map(to_review)
             .collect::<anyhow::Result<Vec<_>>>()?;
         let orders: Vec<i64> = reviews.iter().map(|r| r.order_id.get()).collect();
-        let mut products = self.products_of(&orders).await?;
+        let mut products = crate::orders::products_of(&self.db, &orders).await?;
         for review in &mut reviews {
             review.product_ids = products.remove(&review.order_id.get()).unwrap_or_default();
         }
@@ -211,4 +178,42 @@ impl ReviewRepository for Store {
             .context("failed to commit a hidden review")?;
         Ok(true)
     }
+}
+
+/// The reviews of an erased account's orders stay, signed by no one.
+pub(crate) fn reviews_forgotten(id: i64) -> crate::sql::Step {
+    let its_orders = crate::personal_orders::ITS_ORDERS;
+    (
+        format!("UPDATE reviews SET name = ? WHERE order_id IN {its_orders}"),
+        vec![::reviews::ANONYMOUS_NAME.into(), id.into()],
+    )
+}
+
+/// The review of an order for its buyer's export.
+pub(crate) async fn review_record(
+    db: &impl ConnectionTrait,
+    order: i64,
+) -> anyhow::Result<Option<accounts::ReviewRecord>> {
+    let row = db
+        .query_one(statement(
+            db,
+            "SELECT rating, text, name, created_at FROM reviews WHERE order_id = ?",
+            vec![order.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to load the review of order {order}"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    Ok(Some(accounts::ReviewRecord {
+        rating: row.try_get("", "rating")?,
+        text: row.try_get("", "text")?,
+        name: row.try_get("", "name")?,
+        created_at: row.try_get("", "created_at")?,
+    }))
+}
+
+/// For another area's statement about an order (its id in `column`): whether it has a review.
+pub(crate) fn reviewed(column: &str) -> String {
+    format!("EXISTS (SELECT 1 FROM reviews v WHERE v.order_id = {column})")
 }

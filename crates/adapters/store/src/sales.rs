@@ -37,6 +37,15 @@ fn units(row: &QueryResult) -> Result<u64, OrderError> {
     Ok(u64::try_from(units).unwrap_or(0))
 }
 
+/// The lines of the orders counted (their two statuses the `?`), each with its product's row
+/// as `p` (its name now) where it still exists.
+fn sold() -> String {
+    let product = crate::products::product_join("p", "l.product_id");
+    format!(
+        "FROM orders o JOIN order_lines l ON l.order_id = o.id {product} WHERE o.status IN (?, ?)"
+    )
+}
+
 impl SalesRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn units_sold(
@@ -49,12 +58,10 @@ impl SalesRepository for Store {
         let sql = format!(
             "SELECT MAX(COALESCE(p.name, l.name)) AS item, {period} AS period, \
              CAST(SUM(l.quantity) AS BIGINT) AS units \
-             FROM orders o \
-             JOIN order_lines l ON l.order_id = o.id \
-             LEFT JOIN products p ON p.id = l.product_id \
-             WHERE o.status IN (?, ?) AND o.paid_at >= ? AND o.paid_at < ? \
+             {SOLD} AND o.paid_at >= ? AND o.paid_at < ? \
              GROUP BY l.product_id, {period}",
             period = period_start(backend, granularity),
+            SOLD = sold(),
         );
         let rows = self
             .db
@@ -91,13 +98,11 @@ impl SalesRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
-                "SELECT MAX(COALESCE(p.name, l.name)) AS item, \
-                 CAST(SUM(l.quantity) AS BIGINT) AS units \
-                 FROM orders o \
-                 JOIN order_lines l ON l.order_id = o.id \
-                 LEFT JOIN products p ON p.id = l.product_id \
-                 WHERE o.status IN (?, ?) \
-                 GROUP BY l.product_id",
+                &format!(
+                    "SELECT MAX(COALESCE(p.name, l.name)) AS item, \
+                     CAST(SUM(l.quantity) AS BIGINT) AS units {} GROUP BY l.product_id",
+                    sold()
+                ),
                 vec![COUNTED[0].as_str().into(), COUNTED[1].as_str().into()],
             ))
             .await

@@ -54,6 +54,14 @@ pub(crate) async fn lock_row(
     Ok(Some(txn))
 }
 
+/// One statement of a multi-statement write (an erasure): its SQL and its values.
+pub(crate) type Step = (String, Vec<Value>);
+
+/// A statement whose every `?` takes `id` (an erasure's account).
+pub(crate) fn by_id(sql: &str, id: i64) -> Step {
+    (sql.to_owned(), vec![id.into(); sql.matches('?').count()])
+}
+
 /// `?, ?, ?`: the placeholders of an `IN (...)` list of `count` values.
 pub(crate) fn marks(count: usize) -> String {
     vec!["?"; count].join(", ")

@@ -22,15 +22,16 @@ impl TicketRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn ticket_order(&self, id: OrderId) -> Result<TicketOrder, OrderError> {
+        let picture = crate::proofs::first_picture("o.proof_id");
         let row = self
             .db
             .query_one(statement(
                 &self.db,
-                "SELECT o.discord_id, o.discord_username, o.roblox_username, o.claimed_by, \
-                 o.ticket_thread_id, o.ticket_problem, \
-                 (SELECT p.path FROM proof_images p WHERE p.proof_id = o.proof_id \
-                  ORDER BY p.position LIMIT 1) AS proof_picture \
-                 FROM orders o WHERE o.id = ?",
+                &format!(
+                    "SELECT o.discord_id, o.discord_username, o.roblox_username, o.claimed_by, \
+                     o.ticket_thread_id, o.ticket_problem, {picture} AS proof_picture \
+                     FROM orders o WHERE o.id = ?"
+                ),
                 vec![id.get().into()],
             ))
             .await
@@ -93,25 +94,10 @@ impl TicketRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn ticket_staff(&self, user_id: UserId) -> Result<Option<TicketStaff>, OrderError> {
-        let user_id = user_id.get();
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT name, private_server_url FROM users WHERE id = ?",
-                vec![user_id.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read staff member {user_id}"))?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        Ok(Some(TicketStaff {
-            name: row.try_get("", "name").context("bad name")?,
-            private_server_url: crate::delivery::kept_link(
-                row.try_get("", "private_server_url")
-                    .context("bad private_server_url")?,
-            ),
+        let stored = crate::accounts::staff_member(&self.db, user_id.get()).await?;
+        Ok(stored.map(|(name, link)| TicketStaff {
+            name,
+            private_server_url: crate::delivery::kept_link(link),
         }))
     }
 

@@ -74,21 +74,24 @@ impl TrackingRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn after_sale_facts(&self, id: OrderId) -> Result<TrackingFacts, OrderError> {
+        let reviewed = crate::reviews::reviewed("o.id");
+        let claimer = crate::accounts::user_join("u", "o.claimed_by");
+        let releaser = crate::accounts::user_join("ru", "r.staff_id");
         let row = self
             .db
             .query_one(statement(
                 &self.db,
-                "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.received_at, \
-                 o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, o.no_show_at, \
-                 CASE WHEN EXISTS (SELECT 1 FROM reviews v WHERE v.order_id = o.id) \
-                   THEN 1 ELSE 0 END AS reviewed, \
-                 u.name AS staff_name, u.private_server_url, \
-                 r.at AS released_at, r.note AS release_reason, ru.name AS released_by \
-                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
-                 LEFT JOIN order_events r ON r.id = (SELECT MAX(e.id) FROM order_events e \
-                   WHERE e.order_id = o.id AND e.step = 'released') \
-                 LEFT JOIN users ru ON ru.id = r.staff_id \
-                 WHERE o.id = ?",
+                &format!(
+                    "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.received_at, \
+                     o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, o.no_show_at, \
+                     CASE WHEN {reviewed} THEN 1 ELSE 0 END AS reviewed, \
+                     u.name AS staff_name, u.private_server_url, \
+                     r.at AS released_at, r.note AS release_reason, ru.name AS released_by \
+                     FROM orders o {claimer} \
+                     LEFT JOIN order_events r ON r.id = (SELECT MAX(e.id) FROM order_events e \
+                       WHERE e.order_id = o.id AND e.step = 'released') \
+                     {releaser} WHERE o.id = ?"
+                ),
                 vec![id.get().into()],
             ))
             .await
@@ -175,19 +178,7 @@ impl TrackingRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn proof_picture(&self, proof_id: i64) -> Result<Option<String>, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT path FROM proof_images WHERE proof_id = ? ORDER BY position LIMIT 1",
-                vec![proof_id.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the pictures of proof {proof_id}"))?;
-        Ok(match row {
-            Some(row) => Some(row.try_get("", "path").context("bad path")?),
-            None => None,
-        })
+        Ok(crate::proofs::first_picture_of(&self.db, proof_id).await?)
     }
 
     #[tracing::instrument(skip(self))]
@@ -256,10 +247,13 @@ impl delivery::DeliveryTimesRepository for Store {
             .db
             .query_all(statement(
                 &self.db,
-                "SELECT o.paid_at, o.claimed_at, o.delivered_at, u.name AS staff_name \
-                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
-                 WHERE o.delivered_at IS NOT NULL AND o.paid_at IS NOT NULL \
-                 AND o.delivered_at >= ? ORDER BY o.delivered_at",
+                &format!(
+                    "SELECT o.paid_at, o.claimed_at, o.delivered_at, u.name AS staff_name \
+                     FROM orders o {} \
+                     WHERE o.delivered_at IS NOT NULL AND o.paid_at IS NOT NULL \
+                     AND o.delivered_at >= ? ORDER BY o.delivered_at",
+                    crate::accounts::user_join("u", "o.claimed_by")
+                ),
                 vec![since.into()],
             ))
             .await
