@@ -17,6 +17,7 @@ use serde_json::json;
 use shared::{Actor, AuditKind};
 
 use crate::entities::{password_reset_tokens, pending_signups, users};
+use crate::sql::{fetch_one, run};
 use crate::Store;
 
 fn to_user(row: users::Model) -> Result<User, RepoError> {
@@ -142,11 +143,7 @@ impl UserStore for Store {
 
     #[tracing::instrument(skip_all, fields(role = %user.role))]
     async fn upsert_user(&self, user: NewUser, actor: Option<Actor>) -> Result<User, RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // the write lock first (a server may be writing too), then the values replaced
         users::Entity::update_many()
             .col_expr(
@@ -280,11 +277,7 @@ impl UserStore for Store {
 
     #[tracing::instrument(skip_all)]
     async fn save_pending_signup(&self, signup: PendingSignup) -> Result<(), RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         pending_signups::Entity::delete_by_id(signup.email.as_str().to_owned())
             .exec(&txn)
             .await
@@ -333,11 +326,7 @@ impl UserStore for Store {
 
     #[tracing::instrument(skip_all)]
     async fn complete_signup(&self, user: NewUser) -> Result<User, RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let email = user.email.as_str().to_owned();
         let created = insert_user(&txn, user, self.now()).await?;
         pending_signups::Entity::delete_by_id(email)
@@ -378,11 +367,7 @@ impl UserStore for Store {
         hash: TokenHash,
         expires_at: DateTime<Utc>,
     ) -> Result<(), RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let now = self.now();
         password_reset_tokens::Entity::update_many()
             .col_expr(
@@ -442,11 +427,7 @@ impl UserStore for Store {
         password: PasswordHash,
         at: DateTime<Utc>,
     ) -> Result<bool, RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let used = password_reset_tokens::Entity::update_many()
             .col_expr(password_reset_tokens::Column::UsedAt, Expr::value(Some(at)))
             .filter(password_reset_tokens::Column::TokenHash.eq(hash.as_str()))
@@ -485,14 +466,13 @@ pub(crate) async fn staff_member(
     db: &impl ConnectionTrait,
     id: i64,
 ) -> anyhow::Result<Option<(String, Option<String>)>> {
-    let row = db
-        .query_one(statement(
-            db,
-            "SELECT name, private_server_url FROM users WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read staff member {id}"))?;
+    let row = fetch_one(
+        db,
+        "SELECT name, private_server_url FROM users WHERE id = ?",
+        vec![id.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read staff member {id}"))?;
     let Some(row) = row else {
         return Ok(None);
     };
@@ -507,14 +487,13 @@ impl Store {
     /// Gives a member of staff a private server link outside any staff action (the demo seed;
     /// not audited).
     pub async fn seed_private_server_url(&self, staff: i64, url: &str) -> anyhow::Result<()> {
-        self.db
-            .execute(statement(
-                &self.db,
-                "UPDATE users SET private_server_url = ? WHERE id = ?",
-                vec![url.into(), staff.into()],
-            ))
-            .await
-            .context("failed to seed a private server link")?;
+        run(
+            &self.db,
+            "UPDATE users SET private_server_url = ? WHERE id = ?",
+            vec![url.into(), staff.into()],
+        )
+        .await
+        .context("failed to seed a private server link")?;
         Ok(())
     }
 
@@ -525,37 +504,32 @@ impl Store {
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> anyhow::Result<()> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start to set a private server link")?;
+        let txn = self.begin().await?;
         // the row's write lock before the read (SQLite never has to upgrade a read lock)
-        txn.execute(statement(
+        run(
             &txn,
             "UPDATE users SET private_server_url = private_server_url WHERE id = ?",
             vec![staff.into()],
-        ))
+        )
         .await
         .with_context(|| format!("failed to lock user {staff}"))?;
-        let before = txn
-            .query_one(statement(
-                &txn,
-                "SELECT private_server_url FROM users WHERE id = ?",
-                vec![staff.into()],
-            ))
-            .await
-            .context("failed to read a private server link")?
-            .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
-            .transpose()
-            .context("bad private_server_url")?
-            .flatten();
+        let before = fetch_one(
+            &txn,
+            "SELECT private_server_url FROM users WHERE id = ?",
+            vec![staff.into()],
+        )
+        .await
+        .context("failed to read a private server link")?
+        .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
+        .transpose()
+        .context("bad private_server_url")?
+        .flatten();
         let after = url.as_ref().map(|url| url.as_str().to_owned());
-        txn.execute(statement(
+        run(
             &txn,
             "UPDATE users SET private_server_url = ? WHERE id = ?",
             vec![after.clone().into(), staff.into()],
-        ))
+        )
         .await
         .with_context(|| format!("failed to set the private server of user {staff}"))?;
         if before != after {

@@ -16,10 +16,10 @@ use shared::{Actor, AuditKind};
 
 use crate::entities::{bundle_items, products};
 use crate::products::{
-    active_model, insert_components, locked_product, product_json, product_target, products_with_ids,
-    stock_json,
+    active_model, insert_components, locked_product, product_json, product_target,
+    products_with_ids, stock_json,
 };
-use crate::sql::{holding_statuses, statement};
+use crate::sql::run;
 use crate::Store;
 
 /// One product (archived or not) with its components, read on `db` (a transaction's own view).
@@ -45,11 +45,7 @@ async fn product_row(
 impl ProductWrites for Store {
     #[tracing::instrument(skip_all, fields(name = %draft.name))]
     async fn create(&self, draft: ProductDraft, actor: &Actor) -> Result<Product, CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let id = products::Entity::insert(active_model(None, &draft, self.now()))
             .exec(&txn)
             .await
@@ -126,14 +122,13 @@ impl ProductWrites for Store {
         let before = one_product(&txn, id.get()).await?;
         // Deleted only while no order line or reservation names it: decided by the statement.
         let unnamed = crate::orders::NAMES_NO_PRODUCT;
-        let deleted = txn
-            .execute(statement(
-                &txn,
-                &format!("DELETE FROM products WHERE id = ? AND {unnamed}"),
-                vec![id.get().into(), id.get().into(), id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to delete product {id}"))?;
+        let deleted = run(
+            &txn,
+            &format!("DELETE FROM products WHERE id = ? AND {unnamed}"),
+            vec![id.get().into(), id.get().into(), id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to delete product {id}"))?;
         let (removal, after) = if deleted.rows_affected() == 1 {
             // Foreign keys cascade on PostgreSQL; say it for every SQLite connection too.
             bundle_items::Entity::delete_many()
@@ -178,11 +173,7 @@ impl ProductWrites for Store {
         positions: Vec<(ProductId, i32)>,
         actor: &Actor,
     ) -> Result<(), CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let now = self.now();
         let (mut before, mut after) = (serde_json::Map::new(), serde_json::Map::new());
         for (id, position) in positions {
@@ -328,7 +319,7 @@ impl Store {
             txn.rollback().await.context("failed to roll back")?;
             return Err(CatalogError::UnlimitedStock(id));
         }
-        txn.execute(statement(&txn, write.sql, write.values))
+        run(&txn, write.sql, write.values)
             .await
             .with_context(|| format!("failed to change the stock of product {id}"))?;
         let mut after = stock_json(&product_row(&txn, id).await?);
@@ -336,8 +327,15 @@ impl Store {
             after["change"] = asked.into();
         }
         let before = Some(stock_json(&before));
-        self.audit(&txn, actor, write.kind, product_target(id.get()), before, Some(after))
-            .await?;
+        self.audit(
+            &txn,
+            actor,
+            write.kind,
+            product_target(id.get()),
+            before,
+            Some(after),
+        )
+        .await?;
         txn.commit()
             .await
             .with_context(|| format!("failed to commit the stock of product {id}"))?;

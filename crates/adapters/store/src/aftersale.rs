@@ -22,7 +22,7 @@ use shared::{Actor, AuditKind};
 use crate::entities::orders as order_rows;
 use crate::lifecycle::{record_noted_step, record_step};
 use crate::orders::{current_status, put_on_hold, record_event, with_lines};
-use crate::sql::{lock_row, statement};
+use crate::sql::run;
 use crate::Store;
 
 impl Store {
@@ -42,11 +42,7 @@ impl Store {
         step: OrderStep,
         note: Option<&str>,
     ) -> Result<Applied, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // an audited change locks the row first, so "before" is what the UPDATE replaces
         let before = match audited {
             Some(_) if crate::orders::lock_order(&txn, id.get()).await? => {
@@ -60,8 +56,7 @@ impl Store {
                 return Ok(Applied::Replayed);
             }
         }
-        let changed = txn
-            .execute(statement(&txn, sql, values))
+        let changed = run(&txn, sql, values)
             .await
             .with_context(|| format!("failed to change order {id}"))?;
         if changed.rows_affected() != 1 {
@@ -70,7 +65,7 @@ impl Store {
             return Ok(Applied::NotPending(current?));
         }
         for (sql, values) in then {
-            txn.execute(statement(&txn, &sql, values))
+            run(&txn, &sql, values)
                 .await
                 .with_context(|| format!("failed to record what goes with order {id}'s change"))?;
         }
@@ -113,15 +108,13 @@ impl AfterSaleRepository for Store {
 
     #[tracing::instrument(skip(self, payment_id))]
     async fn record_payment_id(&self, id: OrderId, payment_id: String) -> Result<(), OrderError> {
-        let recorded = self
-            .db
-            .execute(statement(
-                &self.db,
-                "UPDATE orders SET payment_id = ? WHERE id = ? AND payment_id IS NULL",
-                vec![payment_id.into(), id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to record the payment of order {id}"))?;
+        let recorded = run(
+            &self.db,
+            "UPDATE orders SET payment_id = ? WHERE id = ? AND payment_id IS NULL",
+            vec![payment_id.into(), id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to record the payment of order {id}"))?;
         if recorded.rows_affected() == 0 {
             // recorded before, or no such order
             order_rows::Entity::find_by_id(id.get())
@@ -140,11 +133,7 @@ impl AfterSaleRepository for Store {
         event: ProviderEvent,
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         if !record_event(&txn, &event, at).await? {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(false);
@@ -212,10 +201,7 @@ impl AfterSaleRepository for Store {
                 OrderStatus::Delivered.as_str().into(),
                 OrderStatus::Refunded.as_str().into(),
             ],
-            blocks
-                .iter()
-                .map(crate::blocklist::insert_block)
-                .collect(),
+            blocks.iter().map(crate::blocklist::insert_block).collect(),
             None,
             OrderStep::Disputed,
             reason.as_deref(),

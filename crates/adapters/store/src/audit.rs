@@ -19,7 +19,6 @@ use shared::UserId;
 use shared::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 
 use crate::entities::audit_log;
-use crate::sql::statement;
 use crate::Store;
 
 impl Store {

@@ -8,7 +8,7 @@ use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
 use shared::UserId;
 use shared::{Actor, AuditKind};
 
-use crate::sql::{lock_row, statement};
+use crate::sql::{fetch_all, fetch_one, lock_row, run};
 use crate::Store;
 
 /// Takes a blocklist entry's write lock (`lock_row`).
@@ -85,39 +85,27 @@ async fn entry_where(
     condition: &str,
     values: Vec<Value>,
 ) -> anyhow::Result<Option<BlockEntry>> {
-    db.query_one(statement(
-        db,
-        &entries(&format!("WHERE {condition}")),
-        values,
-    ))
-    .await
-    .context("failed to load a blocklist entry")?
-    .as_ref()
-    .map(to_entry)
-    .transpose()
+    fetch_one(db, &entries(&format!("WHERE {condition}")), values)
+        .await
+        .context("failed to load a blocklist entry")?
+        .as_ref()
+        .map(to_entry)
+        .transpose()
 }
 
 impl BlocklistRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn entries(&self, limit: u64) -> anyhow::Result<(Vec<BlockEntry>, u64)> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &entries("ORDER BY b.created_at DESC, b.id DESC LIMIT ?"),
-                vec![limit.into()],
-            ))
-            .await
-            .context("failed to list the blocklist")?;
+        let rows = fetch_all(
+            &self.db,
+            &entries("ORDER BY b.created_at DESC, b.id DESC LIMIT ?"),
+            vec![limit.into()],
+        )
+        .await
+        .context("failed to list the blocklist")?;
         let entries = rows.iter().map(to_entry).collect::<anyhow::Result<_>>()?;
-        let total: i64 = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT COUNT(*) FROM blocklist",
-                vec![],
-            ))
+        let total: i64 = fetch_one(&self.db, "SELECT COUNT(*) FROM blocklist", vec![])
             .await
             .context("failed to count the blocklist")?
             .context("a count answered no row")?
@@ -127,13 +115,8 @@ impl BlocklistRepository for Store {
 
     #[tracing::instrument(skip_all, fields(kind = %entry.kind))]
     async fn add(&self, entry: NewBlock, actor: &Actor) -> anyhow::Result<Option<BlockEntry>> {
-        let txn: DatabaseTransaction = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        let inserted = txn
-            .execute(statement(&txn, BLOCK_INSERT, block_values(&entry)))
+        let txn: DatabaseTransaction = self.begin().await?;
+        let inserted = run(&txn, BLOCK_INSERT, block_values(&entry))
             .await
             .context("failed to add a blocklist entry")?;
         if inserted.rows_affected() != 1 {
@@ -172,18 +155,17 @@ impl BlocklistRepository for Store {
             .await?
             .context("a locked blocklist entry vanished")?;
         // the flagged entry turns active once: of two confirmations, one writes
-        let confirmed = txn
-            .execute(statement(
-                &txn,
-                "UPDATE blocklist SET status = ? WHERE id = ? AND status = ?",
-                vec![
-                    BlockStatus::Active.as_str().into(),
-                    id.into(),
-                    BlockStatus::Flagged.as_str().into(),
-                ],
-            ))
-            .await
-            .context("failed to confirm a blocklist entry")?;
+        let confirmed = run(
+            &txn,
+            "UPDATE blocklist SET status = ? WHERE id = ? AND status = ?",
+            vec![
+                BlockStatus::Active.as_str().into(),
+                id.into(),
+                BlockStatus::Flagged.as_str().into(),
+            ],
+        )
+        .await
+        .context("failed to confirm a blocklist entry")?;
         if confirmed.rows_affected() != 1 {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(Some(before));
@@ -215,13 +197,9 @@ impl BlocklistRepository for Store {
         let before = entry_where(&txn, "b.id = ?", vec![id.into()])
             .await?
             .context("a locked blocklist entry vanished")?;
-        txn.execute(statement(
-            &txn,
-            "DELETE FROM blocklist WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .context("failed to remove a blocklist entry")?;
+        run(&txn, "DELETE FROM blocklist WHERE id = ?", vec![id.into()])
+            .await
+            .context("failed to remove a blocklist entry")?;
         self.audit(
             &txn,
             actor,
@@ -260,18 +238,16 @@ impl Blocklist for Store {
             .flat_map(|(kind, value)| [Value::from(kind.as_str()), Value::from(value)])
             .collect();
         values.extend([BlockStatus::Active.as_str().into(), now.into()]);
-        let found = self
-            .db
-            .query_one(statement(
-                &self.db,
-                &format!(
-                    "SELECT 1 AS found FROM blocklist WHERE ({condition}) AND status = ? \
+        let found = fetch_one(
+            &self.db,
+            &format!(
+                "SELECT 1 AS found FROM blocklist WHERE ({condition}) AND status = ? \
                      AND (expires_at IS NULL OR expires_at > ?) LIMIT 1"
-                ),
-                values,
-            ))
-            .await
-            .context("failed to look the buyer up on the blocklist")?;
+            ),
+            values,
+        )
+        .await
+        .context("failed to look the buyer up on the blocklist")?;
         Ok(found.is_some())
     }
 }

@@ -110,11 +110,7 @@ impl ChatRepository for Store {
             ensure_exists(&self.db, id).await?;
             return Ok(vec![]);
         };
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let touched = chats::Entity::update_many()
             .col_expr(
                 chats::Column::Version,
@@ -138,11 +134,7 @@ impl ChatRepository for Store {
     #[tracing::instrument(skip(self, change), fields(chat = %change.chat, from = %change.from, to = %change.to))]
     async fn change_status(&self, change: StatusChange) -> Result<bool, ChatError> {
         let id = change.chat;
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let mut update = chats::Entity::update_many()
             .col_expr(chats::Column::Status, Expr::value(change.to.as_str()))
             .col_expr(
@@ -213,11 +205,7 @@ impl ChatRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn delete(&self, id: ChatId, actor: Option<shared::Actor>) -> Result<(), ChatError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // lock the chat first (a write), then read what the deletion removes
         let locked = chats::Entity::update_many()
             .col_expr(
@@ -382,11 +370,7 @@ impl ChatRepository for Store {
         if ids.is_empty() {
             return Ok(vec![]);
         }
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // Both deletes repeat the condition: a chat written since it was read (a shopper came
         // back) keeps itself and its messages.
         let still_expired = Query::select()

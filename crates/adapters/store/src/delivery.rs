@@ -16,7 +16,7 @@ use shared::UserId;
 use shared::{Actor, AuditKind};
 
 use crate::lifecycle::{record_noted_step, record_step};
-use crate::sql::statement;
+use crate::sql::{fetch_all, run};
 use crate::{audit, Store};
 
 /// The most orders the delivered and all filters list.
@@ -82,9 +82,7 @@ impl Store {
     ) -> Result<Vec<QueuedOrder>, OrderError> {
         let claimer = crate::accounts::user_join("u", "o.claimed_by");
         let sql = format!("{SELECT} {claimer} {filter}");
-        let rows = self
-            .db
-            .query_all(statement(&self.db, &sql, values))
+        let rows = fetch_all(&self.db, &sql, values)
             .await
             .context("failed to load the delivery queue")?;
         let mut orders = rows
@@ -96,19 +94,17 @@ impl Store {
         }
         let ids: Vec<String> = orders.iter().map(|o| o.id.get().to_string()).collect();
         // ids are integers we just read: safe to inline
-        let lines = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!(
-                    "SELECT order_id, name, quantity FROM order_lines WHERE order_id IN ({}) \
+        let lines = fetch_all(
+            &self.db,
+            &format!(
+                "SELECT order_id, name, quantity FROM order_lines WHERE order_id IN ({}) \
                      ORDER BY order_id, position",
-                    ids.join(", ")
-                ),
-                vec![],
-            ))
-            .await
-            .context("failed to load the queued orders' lines")?;
+                ids.join(", ")
+            ),
+            vec![],
+        )
+        .await
+        .context("failed to load the queued orders' lines")?;
         let mut items: HashMap<i64, Vec<QueuedItem>> = HashMap::new();
         for line in &lines {
             let order: i64 = line.try_get("", "order_id").context("no order_id")?;
@@ -140,17 +136,12 @@ impl Store {
         values: Vec<Value>,
         what: &str,
     ) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .with_context(|| format!("failed to start to {what}"))?;
+        let txn = self.begin().await?;
         if !crate::orders::lock_order(&txn, id.get()).await? {
             return Ok(false);
         }
         let before = crate::orders::order_json(&txn, id.get()).await?;
-        let result = txn
-            .execute(statement(&txn, sql, values))
+        let result = run(&txn, sql, values)
             .await
             .with_context(|| format!("failed to {what}"))?;
         if result.rows_affected() != 1 {
@@ -202,24 +193,19 @@ impl Store {
         (at, from, status): (DateTime<Utc>, Option<String>, OrderStatus),
         step: OrderStep,
     ) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .with_context(|| format!("failed to start to record {step} of order {id}"))?;
-        let changed = txn
-            .execute(statement(
-                &txn,
-                update,
-                vec![
-                    at.into(),
-                    from.into(),
-                    id.get().into(),
-                    status.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to record {step} of order {id}"))?;
+        let txn = self.begin().await?;
+        let changed = run(
+            &txn,
+            update,
+            vec![
+                at.into(),
+                from.into(),
+                id.get().into(),
+                status.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to record {step} of order {id}"))?;
         if changed.rows_affected() != 1 {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(false);
@@ -239,8 +225,7 @@ impl DeliveryRepository for Store {
         let delivered = OrderStatus::Delivered.as_str();
         let refunded = OrderStatus::Refunded.as_str();
         let disputed = OrderStatus::Disputed.as_str();
-        let waiting_sql =
-            format!("WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
+        let waiting_sql = format!("WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
         let held_sql = format!(
             "WHERE o.status = ? AND o.hold_reason IS NOT NULL \
@@ -397,15 +382,13 @@ impl DeliveryRepository for Store {
         &self,
         claimed_before: DateTime<Utc>,
     ) -> Result<Vec<OrderId>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!("SELECT o.id FROM orders o WHERE {NO_SHOW} ORDER BY o.claimed_at"),
-                vec![OrderStatus::Paid.as_str().into(), claimed_before.into()],
-            ))
-            .await
-            .context("failed to read the claims past their time to join")?;
+        let rows = fetch_all(
+            &self.db,
+            &format!("SELECT o.id FROM orders o WHERE {NO_SHOW} ORDER BY o.claimed_at"),
+            vec![OrderStatus::Paid.as_str().into(), claimed_before.into()],
+        )
+        .await
+        .context("failed to read the claims past their time to join")?;
         rows.iter()
             .map(|row| {
                 let id: i64 = row.try_get("", "id").context("bad order id")?;
@@ -422,27 +405,22 @@ impl DeliveryRepository for Store {
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
         // the conditional update first: the write lock, and one instance wins
-        let txn = self
-            .db
-            .begin()
-            .await
-            .with_context(|| format!("failed to start to mark order {id} a no-show"))?;
-        let changed = txn
-            .execute(statement(
-                &txn,
-                &format!(
-                    "UPDATE orders SET no_show_at = ? WHERE id = ? AND {}",
-                    NO_SHOW.replace("o.", "")
-                ),
-                vec![
-                    at.into(),
-                    id.get().into(),
-                    OrderStatus::Paid.as_str().into(),
-                    claimed_before.into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to mark order {id} a no-show"))?;
+        let txn = self.begin().await?;
+        let changed = run(
+            &txn,
+            &format!(
+                "UPDATE orders SET no_show_at = ? WHERE id = ? AND {}",
+                NO_SHOW.replace("o.", "")
+            ),
+            vec![
+                at.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+                claimed_before.into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to mark order {id} a no-show"))?;
         if changed.rows_affected() != 1 {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(false);

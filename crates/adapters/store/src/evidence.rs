@@ -9,7 +9,7 @@ use disputes::{Communication, DeliveryRecord, ProofImage, RecordLine, RefundPoli
 use orders::OrderId;
 use sea_orm::{ConnectionTrait, QueryResult};
 
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::Store;
 
 /// The order as the evidence reads it: an erased buyer's names, e-mail and addresses from what
@@ -34,16 +34,14 @@ fn order_sql() -> String {
 }
 
 async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::RecordLine>> {
-    let rows = store
-        .db
-        .query_all(statement(
-            &store.db,
-            "SELECT name, quantity, unit_price_cents FROM order_lines WHERE order_id = ? \
+    let rows = fetch_all(
+        &store.db,
+        "SELECT name, quantity, unit_price_cents FROM order_lines WHERE order_id = ? \
              ORDER BY position",
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the lines of order {order}"))?;
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the lines of order {order}"))?;
     rows.iter()
         .map(|row| {
             Ok(record_line(
@@ -57,28 +55,24 @@ async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::Record
 
 /// The mails sent about the order and the posts made in its ticket, oldest first.
 async fn communications(store: &Store, order: i64) -> anyhow::Result<Vec<Communication>> {
-    let mails = store
-        .db
-        .query_all(statement(
-            &store.db,
-            "SELECT kind, sent_at FROM mail_jobs WHERE order_id = ? AND sent_at IS NOT NULL",
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the mails of order {order}"))?;
-    let posts = store
-        .db
-        .query_all(statement(
-            &store.db,
-            &format!(
-                "SELECT p.step, p.created_at, u.name AS staff_name FROM ticket_posts p \
+    let mails = fetch_all(
+        &store.db,
+        "SELECT kind, sent_at FROM mail_jobs WHERE order_id = ? AND sent_at IS NOT NULL",
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the mails of order {order}"))?;
+    let posts = fetch_all(
+        &store.db,
+        &format!(
+            "SELECT p.step, p.created_at, u.name AS staff_name FROM ticket_posts p \
                  {} WHERE p.order_id = ?",
-                crate::accounts::user_join("u", "p.staff_id")
-            ),
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the ticket posts of order {order}"))?;
+            crate::accounts::user_join("u", "p.staff_id")
+        ),
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the ticket posts of order {order}"))?;
     let mut said = Vec::with_capacity(mails.len() + posts.len());
     for mail in &mails {
         let kind: String = mail.try_get("", "kind")?;
@@ -128,9 +122,7 @@ pub(crate) async fn delivery_record(
     order: OrderId,
 ) -> anyhow::Result<Option<DeliveryRecord>> {
     let id = order.get();
-    let Some(row) = store
-        .db
-        .query_one(statement(&store.db, &order_sql(), vec![id.into()]))
+    let Some(row) = fetch_one(&store.db, &order_sql(), vec![id.into()])
         .await
         .with_context(|| format!("failed to read order {id}"))?
     else {

@@ -39,11 +39,9 @@ use sea_orm::{
 use serde_json::{json, Value};
 use shared::UserId;
 
-use crate::entities::{
-    order_line_parts, order_lines, order_reservations, orders as order_rows,
-};
+use crate::entities::{order_line_parts, order_lines, order_reservations, orders as order_rows};
 use crate::lifecycle::{record_noted_step, record_step};
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one, run};
 use crate::Store;
 
 impl ProductLookup for Store {
@@ -62,11 +60,7 @@ impl OrderRepository for Store {
         reservation: Reservation,
         caps: PendingCaps,
     ) -> Result<Order, PlaceError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let id = match place_in(&txn, &order, &reservation, caps).await {
             Ok(id) => id,
             Err(PlaceError::Unknown(failed)) => return Err(PlaceError::Unknown(failed)),
@@ -95,21 +89,19 @@ impl OrderRepository for Store {
         reference: String,
         url: String,
     ) -> Result<(), OrderError> {
-        let updated = self
-            .db
-            .execute(statement(
-                &self.db,
-                "UPDATE orders SET provider_reference = ?, payment_url = ? \
+        let updated = run(
+            &self.db,
+            "UPDATE orders SET provider_reference = ?, payment_url = ? \
                  WHERE id = ? AND status = ? AND provider_reference IS NULL",
-                vec![
-                    reference.into(),
-                    url.into(),
-                    id.get().into(),
-                    OrderStatus::Pending.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to record the payment session of order {id}"))?;
+            vec![
+                reference.into(),
+                url.into(),
+                id.get().into(),
+                OrderStatus::Pending.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to record the payment session of order {id}"))?;
         if updated.rows_affected() == 0 {
             return Err(OrderError::NotFound(id));
         }
@@ -122,16 +114,14 @@ impl OrderRepository for Store {
         key: ScopedKey,
         since: DateTime<Utc>,
     ) -> Result<Option<KeyedOrder>, OrderError> {
-        let found = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT id, request_fingerprint, payment_url, buyer_token FROM orders \
+        let found = fetch_one(
+            &self.db,
+            "SELECT id, request_fingerprint, payment_url, buyer_token FROM orders \
                  WHERE idempotency_key = ? AND created_at >= ?",
-                vec![key.as_str().into(), since.into()],
-            ))
-            .await
-            .context("failed to look up an idempotency key")?;
+            vec![key.as_str().into(), since.into()],
+        )
+        .await
+        .context("failed to look up an idempotency key")?;
         let Some(row) = found else {
             return Ok(None);
         };
@@ -239,31 +229,29 @@ impl OrderRepository for Store {
         };
         // the no-op UPDATE takes the order's row lock: of two late payments at once, the
         // second reads the first one's step
-        let closed = txn
-            .execute(statement(
-                &txn,
-                "UPDATE orders SET status = status WHERE id = ? AND status IN (?, ?)",
-                vec![
-                    id.get().into(),
-                    OrderStatus::Expired.as_str().into(),
-                    OrderStatus::Cancelled.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to lock order {id}"))?;
+        let closed = run(
+            &txn,
+            "UPDATE orders SET status = status WHERE id = ? AND status IN (?, ?)",
+            vec![
+                id.get().into(),
+                OrderStatus::Expired.as_str().into(),
+                OrderStatus::Cancelled.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to lock order {id}"))?;
         if closed.rows_affected() != 1 {
             let current = current_status(&txn, id).await;
             txn.rollback().await.context("failed to roll back")?;
             return Ok(Applied::NotPending(current?));
         }
-        let told = txn
-            .query_one(statement(
-                &txn,
-                "SELECT 1 AS told FROM order_events WHERE order_id = ? AND step = ?",
-                vec![id.get().into(), OrderStep::PaidAfterExpiry.as_str().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the steps of order {id}"))?;
+        let told = fetch_one(
+            &txn,
+            "SELECT 1 AS told FROM order_events WHERE order_id = ? AND step = ?",
+            vec![id.get().into(), OrderStep::PaidAfterExpiry.as_str().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the steps of order {id}"))?;
         if told.is_some() {
             // said once already: the event (if any) is kept as processed
             txn.commit().await.context("failed to record an event")?;
@@ -352,7 +340,7 @@ impl OrderRepository for Store {
             .filter(
                 Condition::any()
                     .add(
-                        Condition::all()
+                        Condition::fetch_all()
                             .add(order_rows::Column::PayBy.is_null())
                             .add(order_rows::Column::CreatedAt.lt(usual_cutoff)),
                     )
@@ -367,26 +355,21 @@ impl OrderRepository for Store {
 
     #[tracing::instrument(skip(self, reason))]
     async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // the first hold is the step; a later one only replaces the reason (the row's write
         // lock first, so SQLite never has to upgrade a read lock)
         lock_order(&txn, id.get()).await?;
-        let first = txn
-            .query_one(statement(
-                &txn,
-                "SELECT review_reason FROM orders WHERE id = ?",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read order {id}"))?
-            .map(|row| row.try_get::<Option<String>>("", "review_reason"))
-            .transpose()
-            .context("bad review_reason")?
-            .is_some_and(|reason| reason.is_none());
+        let first = fetch_one(
+            &txn,
+            "SELECT review_reason FROM orders WHERE id = ?",
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read order {id}"))?
+        .map(|row| row.try_get::<Option<String>>("", "review_reason"))
+        .transpose()
+        .context("bad review_reason")?
+        .is_some_and(|reason| reason.is_none());
         let held = order_rows::Entity::update_many()
             .col_expr(order_rows::Column::ReviewReason, Expr::value(reason))
             .filter(order_rows::Column::Id.eq(id.get()))
@@ -470,18 +453,19 @@ async fn promo_of(
     txn: &DatabaseTransaction,
     id: OrderId,
 ) -> anyhow::Result<Option<(PromoId, String)>> {
-    let row = txn
-        .query_one(statement(
-            txn,
-            "SELECT promo_code_id, discord_id FROM orders WHERE id = ?",
-            vec![id.get().into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the promo code of order {id}"))?;
+    let row = fetch_one(
+        txn,
+        "SELECT promo_code_id, discord_id FROM orders WHERE id = ?",
+        vec![id.get().into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the promo code of order {id}"))?;
     let Some(row) = row else {
         return Ok(None);
     };
-    let code: Option<i64> = row.try_get("", "promo_code_id").context("bad promo_code_id")?;
+    let code: Option<i64> = row
+        .try_get("", "promo_code_id")
+        .context("bad promo_code_id")?;
     let discord: Option<String> = row.try_get("", "discord_id").context("bad discord_id")?;
     Ok(code.map(PromoId::new).zip(discord))
 }
@@ -509,7 +493,7 @@ async fn insert_order(
         .last_insert_id;
     if let Some(keyed) = &order.idempotency {
         // unique: whatever got past the lock, one key keeps one order
-        txn.execute(statement(
+        run(
             txn,
             "UPDATE orders SET idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
             vec![
@@ -517,7 +501,7 @@ async fn insert_order(
                 keyed.fingerprint.clone().into(),
                 id.into(),
             ],
-        ))
+        )
         .await
         .with_context(|| format!("failed to store the idempotency key of order {id}"))?;
     }
@@ -589,30 +573,29 @@ async fn placed_under_key(
 ) -> Result<Option<OrderId>, PlaceError> {
     let key = keyed.key.as_str();
     if txn.get_database_backend() == DatabaseBackend::Postgres {
-        txn.execute(statement(
+        run(
             txn,
             "SELECT pg_advisory_xact_lock(?, ?)",
             vec![KEY_LOCKS.into(), lock_key(key).into()],
-        ))
+        )
         .await
         .context("failed to lock the idempotency key")?;
     }
-    txn.execute(statement(
+    run(
         txn,
         "UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL \
          WHERE idempotency_key = ? AND created_at < ?",
         vec![key.into(), keyed.since.into()],
-    ))
+    )
     .await
     .context("failed to let an old idempotency key go")?;
-    let found = txn
-        .query_one(statement(
-            txn,
-            "SELECT id FROM orders WHERE idempotency_key = ?",
-            vec![key.into()],
-        ))
-        .await
-        .context("failed to look up an idempotency key")?;
+    let found = fetch_one(
+        txn,
+        "SELECT id FROM orders WHERE idempotency_key = ?",
+        vec![key.into()],
+    )
+    .await
+    .context("failed to look up an idempotency key")?;
     found
         .map(|row| row.try_get::<i64>("", "id").map(OrderId::new))
         .transpose()
@@ -670,20 +653,19 @@ async fn pending_cap_reached(
             .map(|_| format!("pg_advisory_xact_lock({HOLDER_LOCKS}, ?)"))
             .collect::<Vec<_>>()
             .join(", ");
-        txn.execute(statement(
+        run(
             txn,
             &format!("SELECT {locks}"),
             keys.into_iter().map(Into::into).collect(),
-        ))
+        )
         .await
         .context("failed to lock the order's holders")?;
     }
     // SQLite: the inserts before took the write lock, so the count below cannot change until
     // the transaction commits
-    let counted = txn
-        .query_one(statement(
-            txn,
-            "SELECT \
+    let counted = fetch_one(
+        txn,
+        "SELECT \
                COALESCE(SUM(CASE WHEN discord_id = ? THEN 1 ELSE 0 END), 0), \
                MIN(CASE WHEN discord_id = ? THEN created_at END), \
                COALESCE(SUM(CASE WHEN buyer_token = ? THEN 1 ELSE 0 END), 0), \
@@ -692,23 +674,23 @@ async fn pending_cap_reached(
                MIN(CASE WHEN client_net = ? THEN created_at END) \
              FROM orders WHERE status = ? AND id <> ? \
                AND (discord_id = ? OR buyer_token = ? OR client_net = ?)",
-            vec![
-                discord.clone().into(),
-                discord.clone().into(),
-                token.clone().into(),
-                token.clone().into(),
-                address.clone().into(),
-                address.clone().into(),
-                OrderStatus::Pending.as_str().into(),
-                placed.into(),
-                discord.into(),
-                token.into(),
-                address.into(),
-            ],
-        ))
-        .await
-        .context("failed to count the holders' pending orders")?
-        .context("a count answered no row")?;
+        vec![
+            discord.clone().into(),
+            discord.clone().into(),
+            token.clone().into(),
+            token.clone().into(),
+            address.clone().into(),
+            address.clone().into(),
+            OrderStatus::Pending.as_str().into(),
+            placed.into(),
+            discord.into(),
+            token.into(),
+            address.into(),
+        ],
+    )
+    .await
+    .context("failed to count the holders' pending orders")?
+    .context("a count answered no row")?;
     let count = |index: usize| -> anyhow::Result<PendingCount> {
         let count: i64 = counted.try_get_by_index(index * 2)?;
         let oldest = counted.try_get_by_index(index * 2 + 1)?;
@@ -851,11 +833,10 @@ async fn units_held_by(
     values.extend(statuses);
     values.extend([discord.into(), user.into(), token.into()]);
     let caps = crate::products::product_join("pr", "held.product_id");
-    let rows = db
-        .query_all(statement(
-            db,
-            &format!(
-                "SELECT held.product_id, pr.max_per_account, \
+    let rows = fetch_all(
+        db,
+        &format!(
+            "SELECT held.product_id, pr.max_per_account, \
                    COALESCE(SUM(CASE WHEN o.discord_id = ? THEN held.units ELSE 0 END), 0), \
                    COALESCE(SUM(CASE WHEN o.user_id = ? THEN held.units ELSE 0 END), 0), \
                    COALESCE(SUM(CASE WHEN o.buyer_token = ? THEN held.units ELSE 0 END), 0) \
@@ -871,11 +852,11 @@ async fn units_held_by(
                  WHERE {leave_out}o.status IN ({statuses_in}) \
                    AND (o.discord_id = ? OR o.user_id = ? OR o.buyer_token = ?) \
                  GROUP BY held.product_id, pr.max_per_account",
-            ),
-            values,
-        ))
-        .await
-        .context("failed to count the buyer's units of its drops")?;
+        ),
+        values,
+    )
+    .await
+    .context("failed to count the buyer's units of its drops")?;
     rows.into_iter()
         .map(|row| {
             let product: i64 = row.try_get_by_index(0).context("unreadable product id")?;
@@ -903,11 +884,7 @@ impl Store {
         event: Option<&ProviderEvent>,
         at: DateTime<Utc>,
     ) -> Result<Option<DatabaseTransaction>, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         if let Some(event) = event {
             if !record_event(&txn, event, at).await? {
                 txn.rollback().await.context("failed to roll back")?;
@@ -929,15 +906,14 @@ pub(crate) async fn put_on_hold(
 ) -> Result<bool, OrderError> {
     let reason = hold.reason.as_str();
     let paid = OrderStatus::Paid.as_str();
-    let held = txn
-        .execute(statement(
-            txn,
-            "UPDATE orders SET hold_reason = ?, held_at = ? \
+    let held = run(
+        txn,
+        "UPDATE orders SET hold_reason = ?, held_at = ? \
              WHERE id = ? AND status = ? AND hold_reason IS NULL",
-            vec![reason.into(), at.into(), id.get().into(), paid.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to hold order {id}"))?;
+        vec![reason.into(), at.into(), id.get().into(), paid.into()],
+    )
+    .await
+    .with_context(|| format!("failed to hold order {id}"))?;
     if held.rows_affected() == 1 {
         record_noted_step(
             txn,
@@ -950,15 +926,14 @@ pub(crate) async fn put_on_hold(
         .await?;
         return Ok(true);
     }
-    let took_over = txn
-        .execute(statement(
-            txn,
-            "UPDATE orders SET hold_reason = ? \
+    let took_over = run(
+        txn,
+        "UPDATE orders SET hold_reason = ? \
              WHERE id = ? AND status = ? AND hold_reason IS NOT NULL AND hold_reason <> ?",
-            vec![reason.into(), id.get().into(), paid.into(), reason.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to change the hold of order {id}"))?;
+        vec![reason.into(), id.get().into(), paid.into(), reason.into()],
+    )
+    .await
+    .with_context(|| format!("failed to change the hold of order {id}"))?;
     Ok(took_over.rows_affected() == 1)
 }
 
@@ -968,19 +943,18 @@ pub(crate) async fn record_event(
     event: &ProviderEvent,
     at: DateTime<Utc>,
 ) -> Result<bool, OrderError> {
-    let inserted = txn
-        .execute(statement(
-            txn,
-            "INSERT INTO processed_events (provider, event_id, processed_at) VALUES (?, ?, ?) \
+    let inserted = run(
+        txn,
+        "INSERT INTO processed_events (provider, event_id, processed_at) VALUES (?, ?, ?) \
              ON CONFLICT DO NOTHING",
-            vec![
-                event.provider.as_str().into(),
-                event.id.clone().into(),
-                at.into(),
-            ],
-        ))
-        .await
-        .with_context(|| format!("failed to record event {}", event.id))?;
+        vec![
+            event.provider.as_str().into(),
+            event.id.clone().into(),
+            at.into(),
+        ],
+    )
+    .await
+    .with_context(|| format!("failed to record event {}", event.id))?;
     Ok(inserted.rows_affected() == 1)
 }
 
@@ -1220,14 +1194,13 @@ pub(crate) fn order_target(id: i64) -> String {
 /// Takes the order's row lock inside `txn` (see `products::lock_product`); `false` when there is no
 /// such order.
 pub(crate) async fn lock_order(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
-    let locked = txn
-        .execute(statement(
-            txn,
-            "UPDATE orders SET status = status WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to lock order {id}"))?;
+    let locked = run(
+        txn,
+        "UPDATE orders SET status = status WHERE id = ?",
+        vec![id.into()],
+    )
+    .await
+    .with_context(|| format!("failed to lock order {id}"))?;
     Ok(locked.rows_affected() == 1)
 }
 
@@ -1238,14 +1211,13 @@ pub(crate) async fn order_json(
     txn: &impl ConnectionTrait,
     id: i64,
 ) -> anyhow::Result<Option<Value>> {
-    let row = txn
-        .query_one(statement(
-            txn,
-            "SELECT status, claimed_by, proof_id, hold_reason FROM orders WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read order {id} for the audit log"))?;
+    let row = fetch_one(
+        txn,
+        "SELECT status, claimed_by, proof_id, hold_reason FROM orders WHERE id = ?",
+        vec![id.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read order {id} for the audit log"))?;
     let Some(row) = row else {
         return Ok(None);
     };
@@ -1272,7 +1244,8 @@ pub(crate) const PENDING_RESERVATION: &str = "(SELECT 1 FROM order_reservations 
 
 /// For a statement about product `?` (twice): whether no order line and no reservation
 /// names it.
-pub(crate) const NAMES_NO_PRODUCT: &str = "NOT EXISTS (SELECT 1 FROM order_lines WHERE product_id = ?) \
+pub(crate) const NAMES_NO_PRODUCT: &str =
+    "NOT EXISTS (SELECT 1 FROM order_lines WHERE product_id = ?) \
      AND NOT EXISTS (SELECT 1 FROM order_reservations WHERE product_id = ?)";
 
 /// The products of these orders, by order, in their lines' order.
@@ -1285,17 +1258,16 @@ pub(crate) async fn products_of(
         return Ok(by_order);
     }
     let marks = crate::sql::marks(orders.len());
-    let rows = db
-        .query_all(statement(
-            db,
-            &format!(
-                "SELECT order_id, product_id FROM order_lines WHERE order_id IN ({marks}) \
+    let rows = fetch_all(
+        db,
+        &format!(
+            "SELECT order_id, product_id FROM order_lines WHERE order_id IN ({marks}) \
                  ORDER BY order_id, position"
-            ),
-            orders.iter().map(|id| (*id).into()).collect(),
-        ))
-        .await
-        .context("failed to read the reviewed orders' products")?;
+        ),
+        orders.iter().map(|id| (*id).into()).collect(),
+    )
+    .await
+    .context("failed to read the reviewed orders' products")?;
     for row in rows {
         by_order
             .entry(row.try_get("", "order_id")?)
@@ -1326,20 +1298,19 @@ pub(crate) async fn holds_product(
     let (marks, statuses) = crate::sql::holding_statuses();
     let mut values: Vec<Value> = vec![id.get().into(), id.get().into()];
     values.extend(statuses);
-    let found = txn
-        .query_one(statement(
-            txn,
-            &format!(
-                "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
+    let found = fetch_one(
+        txn,
+        &format!(
+            "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
                  WHERE (l.product_id = ? OR EXISTS (SELECT 1 FROM order_line_parts p \
                    WHERE p.order_id = l.order_id AND p.position = l.position \
                    AND p.product_id = ?)) \
                  AND o.status IN ({marks}) LIMIT 1"
-            ),
-            values,
-        ))
-        .await
-        .with_context(|| format!("failed to look for orders holding product {id}"))?;
+        ),
+        values,
+    )
+    .await
+    .with_context(|| format!("failed to look for orders holding product {id}"))?;
     Ok(found.is_some())
 }
 
@@ -1360,32 +1331,36 @@ pub(crate) async fn paid_by(
     provider: PaymentProvider,
     payment_id: &str,
 ) -> anyhow::Result<Option<(OrderId, String)>> {
-    let row = db
-        .query_one(statement(
-            db,
-            "SELECT id, status FROM orders WHERE provider = ? AND payment_id = ? \
+    let row = fetch_one(
+        db,
+        "SELECT id, status FROM orders WHERE provider = ? AND payment_id = ? \
              ORDER BY id LIMIT 1",
-            vec![provider.as_str().into(), payment_id.into()],
-        ))
-        .await
-        .context("failed to read the order of a payment")?;
+        vec![provider.as_str().into(), payment_id.into()],
+    )
+    .await
+    .context("failed to read the order of a payment")?;
     row.map(|row| {
-        Ok((OrderId::new(row.try_get("", "id")?), row.try_get("", "status")?))
+        Ok((
+            OrderId::new(row.try_get("", "id")?),
+            row.try_get("", "status")?,
+        ))
     })
     .transpose()
 }
 
 /// How many orders were paid since `since`.
-pub(crate) async fn paid_since(db: &impl ConnectionTrait, since: DateTime<Utc>) -> anyhow::Result<u64> {
-    let row = db
-        .query_one(statement(
-            db,
-            "SELECT CAST(COUNT(*) AS BIGINT) AS paid FROM orders WHERE paid_at >= ?",
-            vec![since.into()],
-        ))
-        .await
-        .context("failed to count the paid orders")?
-        .context("a count answers one row")?;
+pub(crate) async fn paid_since(
+    db: &impl ConnectionTrait,
+    since: DateTime<Utc>,
+) -> anyhow::Result<u64> {
+    let row = fetch_one(
+        db,
+        "SELECT CAST(COUNT(*) AS BIGINT) AS paid FROM orders WHERE paid_at >= ?",
+        vec![since.into()],
+    )
+    .await
+    .context("failed to count the paid orders")?
+    .context("a count answers one row")?;
     let paid: i64 = row.try_get("", "paid")?;
     Ok(u64::try_from(paid).unwrap_or(0))
 }

@@ -6,7 +6,7 @@ use anyhow::Context;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use crate::entities::{order_lines, orders};
-use crate::sql::{by_id, statement, Step};
+use crate::sql::{by_id, fetch_one, Step};
 use crate::Store;
 
 /// The orders of the account being erased, as a subquery with one `?` (its id), for the
@@ -24,16 +24,15 @@ const ERASED_STEP: &str = ::orders::OrderStep::Erased.as_str();
 
 /// How many orders of account `id` are open (pending or paid).
 pub(crate) async fn open_orders(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<u64> {
-    let open = txn
-        .query_one(statement(
-            txn,
-            "SELECT COUNT(*) FROM orders WHERE user_id = ? AND status IN (?, ?)",
-            vec![id.into(), "pending".into(), "paid".into()],
-        ))
-        .await
-        .context("failed to count the open orders")?
-        .map_or(Ok(0), |row| row.try_get_by_index::<i64>(0))
-        .context("the open orders count")?;
+    let open = fetch_one(
+        txn,
+        "SELECT COUNT(*) FROM orders WHERE user_id = ? AND status IN (?, ?)",
+        vec![id.into(), "pending".into(), "paid".into()],
+    )
+    .await
+    .context("failed to count the open orders")?
+    .map_or(Ok(0), |row| row.try_get_by_index::<i64>(0))
+    .context("the open orders count")?;
     Ok(u64::try_from(open).unwrap_or(0))
 }
 
@@ -50,8 +49,12 @@ pub(crate) fn joins_forgotten(id: i64) -> Step {
 /// The messages on the orders' pages (staff's answers too: the conversation is the buyer's),
 /// and the jobs: nothing more is sent to the buyer, nor posted about them.
 pub(crate) fn jobs_forgotten(id: i64) -> [Step; 3] {
-    ["order_messages", "mail_jobs", "outbox_jobs"]
-        .map(|table| by_id(&format!("DELETE FROM {table} WHERE order_id IN {ITS_ORDERS}"), id))
+    ["order_messages", "mail_jobs", "outbox_jobs"].map(|table| {
+        by_id(
+            &format!("DELETE FROM {table} WHERE order_id IN {ITS_ORDERS}"),
+            id,
+        )
+    })
 }
 
 /// The Discord ticket of each order goes too (but a disputed order's, which the dispute needs):
@@ -149,16 +152,14 @@ impl Store {
             .await
             .with_context(|| format!("failed to load the lines of order {id}"))?;
         // the columns the order's entity does not map
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT ticket_thread_id, ticket_problem, buyer_ready_ip, received_ip \
+        let row = fetch_one(
+            &self.db,
+            "SELECT ticket_thread_id, ticket_problem, buyer_ready_ip, received_ip \
                  FROM orders WHERE id = ?",
-                vec![id.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to load the ticket of order {id}"))?;
+            vec![id.into()],
+        )
+        .await
+        .with_context(|| format!("failed to load the ticket of order {id}"))?;
         let text = |column: &str| -> anyhow::Result<Option<String>> {
             let Some(row) = &row else { return Ok(None) };
             row.try_get("", column)

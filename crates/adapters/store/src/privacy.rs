@@ -10,7 +10,7 @@ use anyhow::Context;
 use sea_orm::{ConnectionTrait, EntityTrait};
 
 use crate::entities::users;
-use crate::sql::{by_id, lock_row, statement, Step};
+use crate::sql::{by_id, lock_row, run, Step};
 use crate::Store;
 
 impl Store {
@@ -54,7 +54,7 @@ impl AccountEraser for Store {
             return Ok(Erased::OpenOrders(open));
         }
         for (sql, values) in erasure_steps(&erasure) {
-            txn.execute(statement(&txn, &sql, values))
+            run(&txn, &sql, values)
                 .await
                 .with_context(|| format!("failed to erase user {id}: {sql}"))?;
         }

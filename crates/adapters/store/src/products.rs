@@ -2,13 +2,13 @@ use std::collections::HashMap;
 
 use anyhow::Context;
 use cart_pricing::Money;
-use chrono::{DateTime, Utc};
 use catalog::{CatalogError, Product, ProductDraft, ProductId, ProductRepository, Stock};
+use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, SimpleExpr};
 use sea_orm::{
-    ActiveValue::{NotSet, Set}, ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait,
-    DatabaseConnection, DatabaseTransaction, QueryFilter, QueryOrder, Statement,
-    TransactionTrait,
+    ActiveValue::{NotSet, Set},
+    ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DatabaseTransaction, EntityTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, Statement, TransactionTrait,
 };
 
 use serde_json::{json, Value};
@@ -59,11 +59,7 @@ impl ProductRepository for Store {
         &self,
         products: Vec<(ProductId, ProductDraft)>,
     ) -> Result<(), CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let now = self.now();
         for (id, draft) in &products {
             products::Entity::insert(active_model(Some(*id), draft, now))

@@ -3,8 +3,8 @@ use cart_pricing::DiscountPercent;
 use chrono::{DateTime, Utc};
 use promo::{
     CreatePromoError, DeletePromoError, DiscordId, ListPromoError, MaxUses, NewPromo, Promo,
-    PromoChange, PromoCode, PromoId, PromoRepository, PromoSummary, PromoUsage, Rejection, UpdatePromoError,
-    ValidatePromoError,
+    PromoChange, PromoCode, PromoId, PromoRepository, PromoSummary, PromoUsage, Rejection,
+    UpdatePromoError, ValidatePromoError,
 };
 use sea_orm::sea_query::Expr;
 use sea_orm::{
@@ -17,7 +17,7 @@ use serde_json::json;
 use shared::{Actor, AuditKind};
 
 use crate::entities::{promo_codes, promo_redemptions};
-use crate::sql::statement;
+use crate::sql::run;
 use crate::Store;
 
 /// The audit target of a promo code.
@@ -47,14 +47,13 @@ fn uses_of(row: &promo_codes::Model) -> u32 {
 /// Takes the code's row lock inside `txn` (see `crate::products::lock_product`), so no order claims a
 /// use between the checks and the write; `false` when there is no such code.
 async fn lock_promo(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
-    let locked = txn
-        .execute(statement(
-            txn,
-            "UPDATE promo_codes SET uses = uses WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to lock promo code {id}"))?;
+    let locked = run(
+        txn,
+        "UPDATE promo_codes SET uses = uses WHERE id = ?",
+        vec![id.into()],
+    )
+    .await
+    .with_context(|| format!("failed to lock promo code {id}"))?;
     Ok(locked.rows_affected() == 1)
 }
 
@@ -66,15 +65,14 @@ pub(crate) async fn claim_use(
     id: PromoId,
     code: &PromoCode,
 ) -> anyhow::Result<Option<Rejection>> {
-    let claimed = txn
-        .execute(statement(
-            txn,
-            "UPDATE promo_codes SET uses = uses + 1 \
+    let claimed = run(
+        txn,
+        "UPDATE promo_codes SET uses = uses + 1 \
              WHERE id = ? AND active = ? AND (max_uses IS NULL OR uses < max_uses)",
-            vec![id.get().into(), true.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to claim a use of promo code {code}"))?;
+        vec![id.get().into(), true.into()],
+    )
+    .await
+    .with_context(|| format!("failed to claim a use of promo code {code}"))?;
     if claimed.rows_affected() == 1 {
         return Ok(None);
     }
@@ -99,25 +97,24 @@ pub(crate) async fn redeem(
     order: i64,
     at: DateTime<Utc>,
 ) -> anyhow::Result<bool> {
-    let redeemed = txn
-        .execute(statement(
-            txn,
-            "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
+    let redeemed = run(
+        txn,
+        "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
              VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            vec![id.get().into(), discord.into(), order.into(), at.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to claim the promo redemption of order {order}"))?;
+        vec![id.get().into(), discord.into(), order.into(), at.into()],
+    )
+    .await
+    .with_context(|| format!("failed to claim the promo redemption of order {order}"))?;
     Ok(redeemed.rows_affected() == 1)
 }
 
 /// Counts one more use of promo code `id` (an order placed before claims existed, paid now).
 pub(crate) async fn count_use(txn: &impl ConnectionTrait, id: PromoId) -> anyhow::Result<()> {
-    txn.execute(statement(
+    run(
         txn,
         "UPDATE promo_codes SET uses = uses + 1 WHERE id = ?",
         vec![id.get().into()],
-    ))
+    )
     .await
     .with_context(|| format!("failed to count a use of promo code {id}"))?;
     Ok(())
@@ -125,19 +122,19 @@ pub(crate) async fn count_use(txn: &impl ConnectionTrait, id: PromoId) -> anyhow
 
 /// Gives back the promo use and the account's claim of `order`, closed unpaid.
 pub(crate) async fn give_back(txn: &impl ConnectionTrait, order: i64) -> anyhow::Result<()> {
-    txn.execute(statement(
+    run(
         txn,
         "UPDATE promo_codes SET uses = uses - 1 WHERE uses > 0 \
          AND id IN (SELECT promo_code_id FROM promo_redemptions WHERE order_id = ?)",
         vec![order.into()],
-    ))
+    )
     .await
     .with_context(|| format!("failed to give back the promo use of order {order}"))?;
-    txn.execute(statement(
+    run(
         txn,
         "DELETE FROM promo_redemptions WHERE order_id = ?",
         vec![order.into()],
-    ))
+    )
     .await
     .with_context(|| format!("failed to release the promo redemption of order {order}"))?;
     Ok(())
@@ -160,11 +157,7 @@ async fn locked_promo(
 impl PromoRepository for Store {
     #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
     async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let row = promo_codes::ActiveModel {
             id: NotSet,
             code: Set(promo.code.as_str().to_owned()),
@@ -234,11 +227,7 @@ impl PromoRepository for Store {
         change: PromoChange,
         actor: &Actor,
     ) -> Result<PromoSummary, UpdatePromoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let Some(row) = locked_promo(&txn, id.get()).await? else {
             txn.rollback().await.context("failed to roll back")?;
             return Err(UpdatePromoError::NotFound(id));
@@ -287,11 +276,7 @@ impl PromoRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn delete(&self, id: PromoId, actor: &Actor) -> Result<(), DeletePromoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let Some(row) = locked_promo(&txn, id.get()).await? else {
             txn.rollback().await.context("failed to roll back")?;
             return Err(DeletePromoError::NotFound(id));

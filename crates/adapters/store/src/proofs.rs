@@ -70,11 +70,7 @@ impl ProofRepository for Store {
 
     #[tracing::instrument(skip(self, proof, actor), fields(images = proof.images.len()))]
     async fn insert(&self, proof: NewProof, actor: &Actor) -> Result<Proof, ProofError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let inserted = proof_rows::Entity::insert(proof_rows::ActiveModel {
             items: Set(proof.items.as_ref().to_owned()),
             created_at: Set(proof.created_at),
@@ -118,11 +114,7 @@ impl ProofRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn delete(&self, id: ProofId, actor: &Actor) -> Result<(), ProofError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // lock the proof first (a write), then read what the deletion removes
         let locked = proof_rows::Entity::update_many()
             .col_expr(

@@ -67,11 +67,7 @@ impl Store {
     ) -> anyhow::Result<PushEventRow> {
         match self.backend() {
             Backend::Postgres => {
-                let txn = self
-                    .db
-                    .begin()
-                    .await
-                    .context("failed to begin the event write")?;
+                let txn = self.begin().await?;
                 txn.execute(Statement::from_sql_and_values(
                     DatabaseBackend::Postgres,
                     "SELECT pg_advisory_xact_lock($1)",

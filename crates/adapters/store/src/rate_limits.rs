@@ -104,7 +104,8 @@ pub(crate) fn limits_forgotten(erasure: &accounts::Erasure) -> crate::sql::Step 
     } else {
         crate::sql::marks(buckets.len())
     };
-    let mut values: Vec<sea_orm::Value> = buckets.iter().map(|bucket| bucket.clone().into()).collect();
+    let mut values: Vec<sea_orm::Value> =
+        buckets.iter().map(|bucket| bucket.clone().into()).collect();
     values.push(format!("{}:", chat::SENDS_PER_SESSION_BUCKET).into());
     values.push(erasure.user.get().into());
     let its_sessions = crate::chats::ITS_SESSION_BUCKETS;

@@ -13,7 +13,7 @@ use shared::UserId;
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::sql::{lock_row, statement};
+use crate::sql::{fetch_all, fetch_one, lock_row, run};
 use crate::Store;
 
 fn to_review(row: &QueryResult) -> anyhow::Result<Review> {
@@ -34,35 +34,31 @@ const COLUMNS: &str = "r.id, r.order_id, r.rating, r.text, r.name, r.created_at"
 impl ReviewRepository for Store {
     #[tracing::instrument(skip_all, fields(order = %review.order_id))]
     async fn add_review(&self, review: NewReview) -> Result<Option<Review>, OrderError> {
-        let inserted = self
-            .db
-            .execute(statement(
-                &self.db,
-                "INSERT INTO reviews (order_id, rating, text, name, created_at) \
+        let inserted = run(
+            &self.db,
+            "INSERT INTO reviews (order_id, rating, text, name, created_at) \
                  VALUES (?, ?, ?, ?, ?) ON CONFLICT (order_id) DO NOTHING",
-                vec![
-                    review.order_id.get().into(),
-                    i16::from(review.rating).into(),
-                    review.text.clone().into(),
-                    review.name.clone().into(),
-                    review.created_at.into(),
-                ],
-            ))
-            .await
-            .context("failed to store a review")?;
+            vec![
+                review.order_id.get().into(),
+                i16::from(review.rating).into(),
+                review.text.clone().into(),
+                review.name.clone().into(),
+                review.created_at.into(),
+            ],
+        )
+        .await
+        .context("failed to store a review")?;
         if inserted.rows_affected() != 1 {
             return Ok(None);
         }
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                &format!("SELECT {COLUMNS} FROM reviews r WHERE r.order_id = ?"),
-                vec![review.order_id.get().into()],
-            ))
-            .await
-            .context("failed to read the review back")?
-            .context("the review just stored is missing")?;
+        let row = fetch_one(
+            &self.db,
+            &format!("SELECT {COLUMNS} FROM reviews r WHERE r.order_id = ?"),
+            vec![review.order_id.get().into()],
+        )
+        .await
+        .context("failed to read the review back")?
+        .context("the review just stored is missing")?;
         let mut stored = to_review(&row)?;
         stored.product_ids = crate::orders::products_of(&self.db, &[review.order_id.get()])
             .await?
@@ -81,26 +77,24 @@ impl ReviewRepository for Store {
             None => (String::new(), vec![]),
         };
         let standing = crate::orders::status_not_in("r.order_id");
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                // a review of an order refunded or disputed leaves the list and the average;
-                // a dispute won returns the order to its status, and the review with it
-                &format!(
-                    "SELECT {COLUMNS} FROM reviews r WHERE r.hidden_at IS NULL{filter} \
+        let rows = fetch_all(
+            &self.db,
+            // a review of an order refunded or disputed leaves the list and the average;
+            // a dispute won returns the order to its status, and the review with it
+            &format!(
+                "SELECT {COLUMNS} FROM reviews r WHERE r.hidden_at IS NULL{filter} \
                      AND {standing} ORDER BY r.created_at DESC, r.id DESC LIMIT 500"
-                ),
-                values
-                    .into_iter()
-                    .chain([
-                        orders::OrderStatus::Refunded.as_str().into(),
-                        orders::OrderStatus::Disputed.as_str().into(),
-                    ])
-                    .collect(),
-            ))
-            .await
-            .context("failed to read the reviews")?;
+            ),
+            values
+                .into_iter()
+                .chain([
+                    orders::OrderStatus::Refunded.as_str().into(),
+                    orders::OrderStatus::Disputed.as_str().into(),
+                ])
+                .collect(),
+        )
+        .await
+        .context("failed to read the reviews")?;
         let mut reviews = rows
             .iter()
             .map(to_review)
@@ -126,15 +120,14 @@ impl ReviewRepository for Store {
         let Some(txn) = lock_row(&self.db, lock, id, "a review").await? else {
             return Ok(false);
         };
-        let before = txn
-            .query_one(statement(
-                &txn,
-                "SELECT order_id, rating, hidden_at, hidden_reason FROM reviews WHERE id = ?",
-                vec![id.into()],
-            ))
-            .await
-            .context("failed to read a review")?
-            .context("a locked review vanished")?;
+        let before = fetch_one(
+            &txn,
+            "SELECT order_id, rating, hidden_at, hidden_reason FROM reviews WHERE id = ?",
+            vec![id.into()],
+        )
+        .await
+        .context("failed to read a review")?
+        .context("a locked review vanished")?;
         let order_id: i64 = before.try_get("", "order_id").context("order_id")?;
         let rating: i16 = before.try_get("", "rating").context("rating")?;
         let hidden_at: Option<DateTime<Utc>> =
@@ -142,7 +135,7 @@ impl ReviewRepository for Store {
         let hidden_reason: Option<String> = before
             .try_get("", "hidden_reason")
             .context("hidden_reason")?;
-        txn.execute(statement(
+        run(
             &txn,
             "UPDATE reviews SET hidden_at = ?, hidden_by = ?, hidden_reason = ? WHERE id = ?",
             vec![
@@ -151,7 +144,7 @@ impl ReviewRepository for Store {
                 reason.clone().into(),
                 id.into(),
             ],
-        ))
+        )
         .await
         .context("failed to hide a review")?;
         self.audit(
@@ -194,14 +187,13 @@ pub(crate) async fn review_record(
     db: &impl ConnectionTrait,
     order: i64,
 ) -> anyhow::Result<Option<accounts::ReviewRecord>> {
-    let row = db
-        .query_one(statement(
-            db,
-            "SELECT rating, text, name, created_at FROM reviews WHERE order_id = ?",
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to load the review of order {order}"))?;
+    let row = fetch_one(
+        db,
+        "SELECT rating, text, name, created_at FROM reviews WHERE order_id = ?",
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to load the review of order {order}"))?;
     let Some(row) = row else {
         return Ok(None);
     };

@@ -7,7 +7,7 @@ use orders::{OrderError, OrderStatus};
 use sales::{Granularity, PeriodSales, SalesRepository};
 use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult};
 
-use crate::sql::statement;
+use crate::sql::fetch_all;
 use crate::Store;
 
 /// The first day of the period of `paid_at`, as `YYYY-MM-DD` text, in each database's dialect
@@ -63,20 +63,18 @@ impl SalesRepository for Store {
             period = period_start(backend, granularity),
             SOLD = sold(),
         );
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &sql,
-                vec![
-                    COUNTED[0].as_str().into(),
-                    COUNTED[1].as_str().into(),
-                    from.into(),
-                    to.into(),
-                ],
-            ))
-            .await
-            .context("failed to add up the sales")?;
+        let rows = fetch_all(
+            &self.db,
+            &sql,
+            vec![
+                COUNTED[0].as_str().into(),
+                COUNTED[1].as_str().into(),
+                from.into(),
+                to.into(),
+            ],
+        )
+        .await
+        .context("failed to add up the sales")?;
         rows.iter()
             .map(|row| {
                 let item: String = row.try_get("", "item").context("no item column")?;
@@ -94,19 +92,17 @@ impl SalesRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn units_sold_overall(&self) -> Result<Vec<(String, u64)>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!(
-                    "SELECT MAX(COALESCE(p.name, l.name)) AS item, \
+        let rows = fetch_all(
+            &self.db,
+            &format!(
+                "SELECT MAX(COALESCE(p.name, l.name)) AS item, \
                      CAST(SUM(l.quantity) AS BIGINT) AS units {} GROUP BY l.product_id",
-                    sold()
-                ),
-                vec![COUNTED[0].as_str().into(), COUNTED[1].as_str().into()],
-            ))
-            .await
-            .context("failed to add up the sales")?;
+                sold()
+            ),
+            vec![COUNTED[0].as_str().into(), COUNTED[1].as_str().into()],
+        )
+        .await
+        .context("failed to add up the sales")?;
         rows.iter()
             .map(|row| {
                 let item: String = row.try_get("", "item").context("no item column")?;

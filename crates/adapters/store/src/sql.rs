@@ -2,8 +2,8 @@
 
 use anyhow::Context;
 use sea_orm::{
-    ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, Statement,
-    TransactionTrait, Value,
+    ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, DbErr, ExecResult,
+    QueryResult, Statement, TransactionTrait, Value,
 };
 
 /// `?` placeholders as the backend wants them: numbered `$1, $2...` for PostgreSQL, as written
@@ -30,6 +30,33 @@ pub(crate) fn placeholders(backend: DatabaseBackend, sql: &str) -> String {
 pub(crate) fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>) -> Statement {
     let backend = db.get_database_backend();
     Statement::from_sql_and_values(backend, placeholders(backend, sql), values)
+}
+
+/// `sql` (`?` placeholders) on `db`: its one row, if any.
+pub(crate) async fn fetch_one(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<Option<QueryResult>, DbErr> {
+    db.query_one(statement(db, sql, values)).await
+}
+
+/// `sql` (`?` placeholders) on `db`: its rows.
+pub(crate) async fn fetch_all(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<Vec<QueryResult>, DbErr> {
+    db.query_all(statement(db, sql, values)).await
+}
+
+/// Runs `sql` (`?` placeholders) on `db`.
+pub(crate) async fn run(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<ExecResult, DbErr> {
+    db.execute(statement(db, sql, values)).await
 }
 
 /// A transaction that holds the write lock of one row, taken first with a no-op UPDATE (`sql`,

@@ -8,7 +8,7 @@ use orders::{DiscordId, OrderError, OrderId, OrderStep};
 use sea_orm::ConnectionTrait;
 use shared::UserId;
 
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::Store;
 
 impl TicketRepository for Store {
@@ -23,29 +23,25 @@ impl TicketRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn ticket_order(&self, id: OrderId) -> Result<TicketOrder, OrderError> {
         let picture = crate::proofs::first_picture("o.proof_id");
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                &format!(
-                    "SELECT o.discord_id, o.discord_username, o.roblox_username, o.claimed_by, \
+        let row = fetch_one(
+            &self.db,
+            &format!(
+                "SELECT o.discord_id, o.discord_username, o.roblox_username, o.claimed_by, \
                      o.ticket_thread_id, o.ticket_problem, {picture} AS proof_picture \
                      FROM orders o WHERE o.id = ?"
-                ),
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the ticket of order {id}"))?
-            .ok_or(OrderError::NotFound(id))?;
-        let lines = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY position",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the lines of order {id}"))?;
+            ),
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the ticket of order {id}"))?
+        .ok_or(OrderError::NotFound(id))?;
+        let lines = fetch_all(
+            &self.db,
+            "SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY position",
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the lines of order {id}"))?;
         let items = lines
             .iter()
             .map(|line| {
@@ -124,16 +120,14 @@ impl TicketRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn linked_posts(&self, id: OrderId) -> Result<Vec<StoredPost>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT event_id, step, message_id, staff_id FROM ticket_posts \
+        let rows = fetch_all(
+            &self.db,
+            "SELECT event_id, step, message_id, staff_id FROM ticket_posts \
                  WHERE order_id = ? AND shows_link = ? ORDER BY event_id",
-                vec![id.get().into(), true.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the linked posts of order {id}"))?;
+            vec![id.get().into(), true.into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the linked posts of order {id}"))?;
         let mut posts = Vec::with_capacity(rows.len());
         for row in rows {
             let step: String = row.try_get("", "step").context("bad step")?;
