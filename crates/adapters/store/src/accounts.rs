@@ -82,29 +82,28 @@ async fn audit_account_change(
     store: &Store,
 ) -> Result<(), RepoError> {
     let target = format!("user:{}", after.id);
-    if before.role != after.role.as_str() {
-        store
-            .audit(
-                txn,
-                actor,
-                AuditKind::UserRole,
-                target.clone(),
-                Some(json!({ "email": before.email, "role": before.role })),
-                Some(json!({ "email": after.email.as_str(), "role": after.role.as_str() })),
-            )
-            .await?;
-    }
-    if before.name != after.name.as_str() {
-        store
-            .audit(
-                txn,
-                actor,
-                AuditKind::UserName,
-                target.clone(),
-                Some(json!({ "email": before.email, "name": before.name })),
-                Some(json!({ "email": after.email.as_str(), "name": after.name.as_str() })),
-            )
-            .await?;
+    let changes = [
+        (
+            AuditKind::UserRole,
+            "role",
+            &before.role,
+            after.role.as_str(),
+        ),
+        (
+            AuditKind::UserName,
+            "name",
+            &before.name,
+            after.name.as_str(),
+        ),
+    ];
+    for (kind, field, was, now) in changes {
+        if was != now {
+            let was = json!({ "email": before.email, field: was });
+            let now = json!({ "email": after.email.as_str(), field: now });
+            store
+                .audit(txn, actor, kind, target.clone(), Some(was), Some(now))
+                .await?;
+        }
     }
     store
         .audit(

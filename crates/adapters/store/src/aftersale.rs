@@ -21,7 +21,7 @@ use shared::{Actor, AuditKind};
 
 use crate::entities::orders as order_rows;
 use crate::lifecycle::{record_noted_step, record_step};
-use crate::orders::{current_status, put_on_hold, record_event, with_lines};
+use crate::orders::{not_pending, put_on_hold, record_event, with_lines};
 use crate::sql::run;
 use crate::Store;
 
@@ -60,9 +60,7 @@ impl Store {
             .await
             .with_context(|| format!("failed to change order {id}"))?;
         if changed.rows_affected() != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
         for (sql, values) in then {
             run(&txn, &sql, values)

@@ -191,9 +191,7 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to mark order {id} paid"))?;
         if paid.rows_affected != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
         // The redemption was claimed when the order was placed; an order placed before claims
         // existed counts it now (once per code and Discord account, whatever the order).
@@ -241,9 +239,7 @@ impl OrderRepository for Store {
         .await
         .with_context(|| format!("failed to lock order {id}"))?;
         if closed.rows_affected() != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
         let told = fetch_one(
             &txn,
@@ -288,9 +284,7 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to close order {id}"))?;
         if closed.rows_affected != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
         let held = order_reservations::Entity::find()
             .filter(order_reservations::Column::OrderId.eq(id.get()))
@@ -958,10 +952,18 @@ pub(crate) async fn record_event(
     Ok(inserted.rows_affected() == 1)
 }
 
-pub(crate) async fn current_status(
-    txn: &DatabaseTransaction,
+/// The answer to a change that found order `id` no longer pending: `txn` rolled back, its
+/// status now.
+pub(crate) async fn not_pending(
+    txn: DatabaseTransaction,
     id: OrderId,
-) -> Result<OrderStatus, OrderError> {
+) -> Result<Applied, OrderError> {
+    let current = current_status(&txn, id).await;
+    txn.rollback().await.context("failed to roll back")?;
+    Ok(Applied::NotPending(current?))
+}
+
+async fn current_status(txn: &DatabaseTransaction, id: OrderId) -> Result<OrderStatus, OrderError> {
     let row = order_rows::Entity::find_by_id(id.get())
         .one(txn)
         .await
