@@ -14,7 +14,7 @@ use sea_orm::{
 };
 
 use serde_json::json;
-use shared::{Actor, AuditKind};
+use shared::{Actor, AuditKind, PrivateServerUrl};
 
 use crate::entities::{password_reset_tokens, pending_signups, users};
 use crate::sql::{fetch_one, run};

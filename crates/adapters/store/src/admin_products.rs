@@ -5,7 +5,6 @@ use anyhow::Context;
 use catalog::{
     CatalogError, Product, ProductDraft, ProductId, ProductWrites, Removal, Stock, StockChange,
 };
-use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},

@@ -5,16 +5,13 @@
 
 use aftersale::{AfterSaleRepository, Warned};
 use anyhow::Context;
-use blocklist::{BlockEntry, BlockStatus, BlocklistRepository, NewBlock};
+use blocklist::NewBlock;
 use chrono::{DateTime, Utc};
 use orders::{
-    Applied, BlockKind, Blocklist, BuyerIdentities, DisputeOutcome, NewHold, Order, OrderError,
-    OrderId, OrderStatus, OrderStep, PaymentProvider, ProviderEvent, StaffMember,
+    Applied, DisputeOutcome, NewHold, Order, OrderError, OrderId, OrderStatus, OrderStep,
+    PaymentProvider, ProviderEvent,
 };
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryResult,
-    TransactionTrait, Value,
-};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, TransactionTrait, Value};
 use shared::UserId;
 
 use shared::{Actor, AuditKind};

@@ -8,13 +8,12 @@
 //! a refused action leaves no entry.
 
 use anyhow::Context;
-use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
     QuerySelect, QueryTrait,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use shared::UserId;
 use shared::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 

@@ -3,8 +3,8 @@
 
 use anyhow::Context;
 use blocklist::{BlockEntry, BlockStatus, BlocklistRepository, NewBlock};
-use orders::{BlockKind, Blocklist, BuyerIdentities, OrderError};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use orders::{BlockKind, Blocklist, BuyerIdentities, OrderError, StaffMember};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, QueryResult, TransactionTrait, Value};
 use shared::UserId;
 use shared::{Actor, AuditKind};
 

@@ -17,7 +17,7 @@ use shared::{Actor, AuditKind};
 
 use crate::lifecycle::{record_noted_step, record_step};
 use crate::sql::{fetch_all, run};
-use crate::{audit, Store};
+use crate::Store;
 
 /// The most orders the delivered and all filters list.
 const HISTORY_LIMIT: i64 = 300;

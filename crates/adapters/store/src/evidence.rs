@@ -5,7 +5,7 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use disputes::{Communication, DeliveryRecord, ProofImage, RecordLine, RefundPolicyShown};
+use disputes::{Communication, DeliveryRecord, RecordLine, RefundPolicyShown};
 use orders::OrderId;
 use sea_orm::{ConnectionTrait, QueryResult};
 

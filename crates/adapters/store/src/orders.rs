@@ -1298,7 +1298,7 @@ pub(crate) async fn holds_product(
     id: ProductId,
 ) -> Result<bool, CatalogError> {
     let (marks, statuses) = crate::sql::holding_statuses();
-    let mut values: Vec<Value> = vec![id.get().into(), id.get().into()];
+    let mut values: Vec<sea_orm::Value> = vec![id.get().into(), id.get().into()];
     values.extend(statuses);
     let found = fetch_one(
         txn,

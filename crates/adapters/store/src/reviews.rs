@@ -1,8 +1,6 @@
 //! Verified reviews on both databases: one per order (`INSERT … ON CONFLICT (order_id) DO
 //! NOTHING`), listed newest first with their orders' products, hidden ones kept.
 
-use std::collections::HashMap;
-
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{OrderError, OrderId};
