@@ -77,7 +77,7 @@ impl ProductWrites for Store {
     ) -> Result<Product, CatalogError> {
         let txn = locked_product(&self.db, id).await?;
         // under the product's lock: a placement takes it too (its stock), so none slips past
-        if refuse_if_held && crate::orders::holds_product(&txn, id).await? {
+        if refuse_if_held && crate::order_rows::holds_product(&txn, id).await? {
             txn.rollback().await.context("failed to roll back")?;
             return Err(CatalogError::DropHeld(id));
         }
@@ -120,7 +120,7 @@ impl ProductWrites for Store {
         let txn = locked_product(&self.db, id).await?;
         let before = one_product(&txn, id.get()).await?;
         // Deleted only while no order line or reservation names it: decided by the statement.
-        let unnamed = crate::orders::NAMES_NO_PRODUCT;
+        let unnamed = crate::order_rows::NAMES_NO_PRODUCT;
         let deleted = run(
             &txn,
             &format!("DELETE FROM products WHERE id = ? AND {unnamed}"),

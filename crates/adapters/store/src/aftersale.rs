@@ -42,8 +42,8 @@ impl Store {
         let txn = self.begin().await?;
         // an audited change locks the row first, so "before" is what the UPDATE replaces
         let before = match audited {
-            Some(_) if crate::orders::lock_order(&txn, id.get()).await? => {
-                crate::orders::order_json(&txn, id.get()).await?
+            Some(_) if crate::order_rows::lock_order(&txn, id.get()).await? => {
+                crate::order_rows::order_json(&txn, id.get()).await?
             }
             _ => None,
         };
@@ -67,12 +67,12 @@ impl Store {
         let staff = audited.and_then(|(actor, _)| actor.user_id.map(UserId::get));
         record_noted_step(&txn, id.get(), step, staff, note, at).await?;
         if let Some((actor, kind)) = audited {
-            let after = crate::orders::order_json(&txn, id.get()).await?;
+            let after = crate::order_rows::order_json(&txn, id.get()).await?;
             self.audit(
                 &txn,
                 actor,
                 kind,
-                crate::orders::order_target(id.get()),
+                crate::order_rows::order_target(id.get()),
                 before,
                 after,
             )

@@ -137,23 +137,23 @@ impl Store {
         what: &str,
     ) -> Result<bool, OrderError> {
         let txn = self.begin().await?;
-        if !crate::orders::lock_order(&txn, id.get()).await? {
+        if !crate::order_rows::lock_order(&txn, id.get()).await? {
             return Ok(false);
         }
-        let before = crate::orders::order_json(&txn, id.get()).await?;
+        let before = crate::order_rows::order_json(&txn, id.get()).await?;
         let result = run(&txn, sql, values)
             .await
             .with_context(|| format!("failed to {what}"))?;
         if result.rows_affected() != 1 {
             return Ok(false);
         }
-        let after = crate::orders::order_json(&txn, id.get()).await?;
+        let after = crate::order_rows::order_json(&txn, id.get()).await?;
         if before != after {
             self.audit(
                 &txn,
                 actor,
                 kind,
-                crate::orders::order_target(id.get()),
+                crate::order_rows::order_target(id.get()),
                 before,
                 after,
             )

@@ -27,7 +27,7 @@ const COLUMNS: &str = "d.provider, d.dispute_id, d.order_id, d.amount_minor, d.c
 fn disputes_with_orders() -> String {
     format!(
         "disputes d {}",
-        crate::orders::order_join("o", "d.order_id")
+        crate::order_rows::order_join("o", "d.order_id")
     )
 }
 
@@ -217,7 +217,7 @@ impl DisputeRepository for Store {
         let reason = facts.reason.map(|r| r.chars().take(64).collect::<String>());
         let status: String = facts.status.chars().take(32).collect();
         // the order paid with this payment, if any; a later report keeps the order found first
-        let paid_by = crate::orders::PAID_BY;
+        let paid_by = crate::order_rows::PAID_BY;
         self.execute(
             &format!(
                 "INSERT INTO disputes (provider, dispute_id, order_id, payment_id, amount_minor, \
@@ -512,7 +512,7 @@ impl DisputeRepository for Store {
         .await
         .context("failed to count the disputes")?
         .context("a count answers one row")?;
-        let paid = crate::orders::paid_since(&self.db, since).await?;
+        let paid = crate::order_rows::paid_since(&self.db, since).await?;
         let count = |row: &QueryResult, column: &str| -> anyhow::Result<u64> {
             let n: i64 = row.try_get("", column)?;
             Ok(u64::try_from(n).unwrap_or(0))
@@ -544,7 +544,7 @@ impl DisputeRepository for Store {
         provider: PaymentProvider,
         payment_id: String,
     ) -> anyhow::Result<Option<(OrderId, bool)>> {
-        let found = crate::orders::paid_by(&self.db, provider, &payment_id).await?;
+        let found = crate::order_rows::paid_by(&self.db, provider, &payment_id).await?;
         Ok(found.map(|(id, status)| (id, status == orders::OrderStatus::Delivered.as_str())))
     }
 
@@ -658,63 +658,4 @@ impl DisputeRepository for Store {
             .await?
             .pop())
     }
-}
-
-/// What a dispute's evidence needs of an erased buyer, kept apart (for that legitimate
-/// interest) for the orders paid within the retention or under an open dispute, before the
-/// orders forget them; purged by the disputes loop.
-pub(crate) fn evidence_kept(erasure: &accounts::Erasure) -> crate::sql::Step {
-    (
-        format!(
-            "INSERT INTO evidence_holds (order_id, email, discord_id, discord_username, \
-               roblox_username, client_ip, buyer_ready_ip, received_ip, paid_at, created_at) \
-             {} AND (paid_at >= ? OR id IN \
-               (SELECT order_id FROM disputes WHERE closed_at IS NULL AND order_id IS NOT NULL)) \
-             ON CONFLICT (order_id) DO NOTHING",
-            crate::personal_orders::PAID_BUYER_FIELDS
-        ),
-        vec![
-            erasure.at.into(),
-            erasure.user.get().into(),
-            erasure.evidence_paid_since.into(),
-        ],
-    )
-}
-
-/// The disputes of an order for its buyer's export, with the evidence fields sent.
-pub(crate) async fn dispute_records(
-    db: &impl ConnectionTrait,
-    order: i64,
-) -> anyhow::Result<Vec<accounts::DisputeRecord>> {
-    let rows = fetch_all(
-        db,
-        "SELECT dispute_id, evidence FROM disputes WHERE order_id = ? ORDER BY id",
-        vec![order.into()],
-    )
-    .await
-    .with_context(|| format!("failed to load the disputes of order {order}"))?;
-    rows.iter()
-        .map(|row| {
-            let evidence: String = row.try_get("", "evidence")?;
-            let sent = if evidence == disputes::EvidenceState::None.as_str() {
-                vec![]
-            } else {
-                disputes::EvidenceText::sent_fields()
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect()
-            };
-            Ok(accounts::DisputeRecord {
-                dispute_id: row.try_get("", "dispute_id")?,
-                evidence,
-                sent_to_provider: sent,
-            })
-        })
-        .collect()
-}
-
-/// For another area's statement about an order (its id in `column`): what an erasure kept of
-/// its buyer for a dispute's evidence, as `alias`, while it is kept.
-pub(crate) fn kept_evidence_join(alias: &str, column: &str) -> String {
-    format!("LEFT JOIN evidence_holds {alias} ON {alias}.order_id = {column}")
 }

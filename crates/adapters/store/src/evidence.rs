@@ -29,7 +29,7 @@ const ORDER: &str = "SELECT o.id, \
 /// [`ORDER`] with its staff member's name and what the erasure kept, for order `?`.
 fn order_sql() -> String {
     let staff = crate::accounts::user_join("u", "o.claimed_by");
-    let kept = crate::disputes::kept_evidence_join("h", "o.id");
+    let kept = crate::dispute_rows::kept_evidence_join("h", "o.id");
     format!("{ORDER} {staff} {kept} WHERE o.id = ?")
 }
 

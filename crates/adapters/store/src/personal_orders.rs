@@ -9,14 +9,6 @@ use crate::entities::{order_lines, orders};
 use crate::sql::{by_id, fetch_one, Step};
 use crate::Store;
 
-/// The orders of the account being erased, as a subquery with one `?` (its id), for the
-/// statements of other areas that forget what they keep of those orders.
-pub(crate) const ITS_ORDERS: &str = "(SELECT id FROM orders WHERE user_id = ?)";
-/// The buyer's fields of the paid orders of the account being erased, as the start of a SELECT
-/// with two `?`: the time to stamp them with and the account's id.
-pub(crate) const PAID_BUYER_FIELDS: &str = "SELECT id, email, discord_id, discord_username, \
-     roblox_username, client_ip, buyer_ready_ip, received_ip, paid_at, ? FROM orders \
-     WHERE user_id = ? AND paid_at IS NOT NULL";
 /// An order's status while its dispute is open: its ticket stays.
 const DISPUTED: &str = "disputed";
 /// The step the erasure records for each order whose ticket it deletes.
@@ -51,7 +43,10 @@ pub(crate) fn joins_forgotten(id: i64) -> Step {
 pub(crate) fn jobs_forgotten(id: i64) -> [Step; 3] {
     ["order_messages", "mail_jobs", "outbox_jobs"].map(|table| {
         by_id(
-            &format!("DELETE FROM {table} WHERE order_id IN {ITS_ORDERS}"),
+            &format!(
+                "DELETE FROM {table} WHERE order_id IN {}",
+                crate::order_rows::ITS_ORDERS
+            ),
             id,
         )
     })
@@ -197,7 +192,7 @@ impl Store {
             ticket_thread_id: text("ticket_thread_id")?,
             ticket_problem: text("ticket_problem")?,
             review: crate::reviews::review_record(&self.db, id).await?,
-            disputes: crate::disputes::dispute_records(&self.db, id).await?,
+            disputes: crate::dispute_rows::dispute_records(&self.db, id).await?,
             messages: self.messages_of_order(id).await?,
         })
     }

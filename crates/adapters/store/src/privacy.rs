@@ -70,7 +70,7 @@ fn erasure_steps(erasure: &Erasure) -> Vec<Step> {
     use crate::personal_orders as orders;
     let id = erasure.user.get();
     let mut steps = vec![
-        crate::disputes::evidence_kept(erasure),
+        crate::dispute_rows::evidence_kept(erasure),
         orders::joins_forgotten(id),
         // the live updates sent to the account and to its chats' sessions
         crate::push_events::events_forgotten(id),

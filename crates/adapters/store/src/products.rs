@@ -389,7 +389,7 @@ pub(crate) async fn archive_if_sold_out(
     id: i64,
     at: DateTime<Utc>,
 ) -> anyhow::Result<()> {
-    let pending_hold = crate::orders::PENDING_RESERVATION;
+    let pending_hold = crate::order_rows::PENDING_RESERVATION;
     txn.execute(crate::sql::statement(
         txn,
         &format!(

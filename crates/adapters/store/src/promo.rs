@@ -282,7 +282,7 @@ impl PromoRepository for Store {
             return Err(DeletePromoError::NotFound(id));
         };
         // an order of any status keeps the code for its history, even one cancelled since
-        let on_orders = crate::orders::with_promo(&txn, id).await?;
+        let on_orders = crate::order_rows::with_promo(&txn, id).await?;
         if row.uses > 0 || on_orders > 0 {
             txn.rollback().await.context("failed to roll back")?;
             return Err(DeletePromoError::Used(id));
@@ -356,7 +356,7 @@ fn to_promo(row: promo_codes::Model) -> anyhow::Result<Promo> {
 /// becomes a marker unique per order (never a snowflake, so it matches no one's later
 /// redemption).
 pub(crate) fn redemptions_forgotten(id: i64) -> crate::sql::Step {
-    let its_orders = crate::personal_orders::ITS_ORDERS;
+    let its_orders = crate::order_rows::ITS_ORDERS;
     crate::sql::by_id(
         &format!(
             "UPDATE promo_redemptions SET discord_id = 'erased-' || CAST(order_id AS TEXT) \

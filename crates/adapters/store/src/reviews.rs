@@ -58,7 +58,7 @@ impl ReviewRepository for Store {
         .context("failed to read the review back")?
         .context("the review just stored is missing")?;
         let mut stored = to_review(&row)?;
-        stored.product_ids = crate::orders::products_of(&self.db, &[review.order_id.get()])
+        stored.product_ids = crate::order_rows::products_of(&self.db, &[review.order_id.get()])
             .await?
             .remove(&review.order_id.get())
             .unwrap_or_default();
@@ -69,12 +69,12 @@ impl ReviewRepository for Store {
     async fn visible_reviews(&self, product: Option<i64>) -> Result<Vec<Review>, OrderError> {
         let (filter, values) = match product {
             Some(product) => (
-                format!(" AND {}", crate::orders::has_product("r.order_id")),
+                format!(" AND {}", crate::order_rows::has_product("r.order_id")),
                 vec![product.into()],
             ),
             None => (String::new(), vec![]),
         };
-        let standing = crate::orders::status_not_in("r.order_id");
+        let standing = crate::order_rows::status_not_in("r.order_id");
         let rows = fetch_all(
             &self.db,
             // a review of an order refunded or disputed leaves the list and the average;
@@ -98,7 +98,7 @@ impl ReviewRepository for Store {
             .map(to_review)
             .collect::<anyhow::Result<Vec<_>>>()?;
         let orders: Vec<i64> = reviews.iter().map(|r| r.order_id.get()).collect();
-        let mut products = crate::orders::products_of(&self.db, &orders).await?;
+        let mut products = crate::order_rows::products_of(&self.db, &orders).await?;
         for review in &mut reviews {
             review.product_ids = products.remove(&review.order_id.get()).unwrap_or_default();
         }
@@ -173,7 +173,7 @@ impl ReviewRepository for Store {
 
 /// The reviews of an erased account's orders stay, signed by no one.
 pub(crate) fn reviews_forgotten(id: i64) -> crate::sql::Step {
-    let its_orders = crate::personal_orders::ITS_ORDERS;
+    let its_orders = crate::order_rows::ITS_ORDERS;
     (
         format!("UPDATE reviews SET name = ? WHERE order_id IN {its_orders}"),
         vec![::reviews::ANONYMOUS_NAME.into(), id.into()],
