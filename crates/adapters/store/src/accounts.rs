@@ -10,7 +10,7 @@ use sea_orm::{
     sea_query::{Expr, OnConflict, Query},
     ActiveModelTrait,
     ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, SqlErr, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, SqlErr,
 };
 
 use serde_json::json;

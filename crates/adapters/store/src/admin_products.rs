@@ -7,8 +7,7 @@ use catalog::{
 };
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, TransactionTrait, Value,
+    ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Value,
 };
 
 use shared::{Actor, AuditKind};

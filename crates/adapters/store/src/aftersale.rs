@@ -11,7 +11,7 @@ use orders::{
     Applied, DisputeOutcome, NewHold, Order, OrderError, OrderId, OrderStatus, OrderStep,
     PaymentProvider, ProviderEvent,
 };
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, TransactionTrait, Value};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, Value};
 use shared::UserId;
 
 use shared::{Actor, AuditKind};

@@ -3,8 +3,9 @@
 
 use anyhow::Context;
 use blocklist::{BlockEntry, BlockStatus, BlocklistRepository, NewBlock};
-use orders::{BlockKind, Blocklist, BuyerIdentities, OrderError, StaffMember};
-use sea_orm::{ConnectionTrait, DatabaseTransaction, QueryResult, TransactionTrait, Value};
+use chrono::{DateTime, Utc};
+use orders::{BlockKind, Blocklist, BuyerIdentities, StaffMember};
+use sea_orm::{ConnectionTrait, DatabaseTransaction, QueryResult, Value};
 use shared::UserId;
 use shared::{Actor, AuditKind};
 

@@ -10,7 +10,7 @@ use cart_pricing::Money;
 use chrono::{DateTime, Utc};
 use delivery::{DeliveryRepository, QueueFilter, QueuedItem, QueuedOrder};
 use orders::{OrderError, OrderId, OrderStatus, OrderStep, StaffMember};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use sea_orm::{QueryResult, Value};
 use shared::PrivateServerUrl;
 use shared::UserId;
 use shared::{Actor, AuditKind};

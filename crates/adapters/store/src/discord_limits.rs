@@ -5,7 +5,6 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{DiscordLimitRepository, DiscordLimitState, OrderError};
-use sea_orm::ConnectionTrait;
 
 use crate::sql::fetch_one;
 use crate::Store;

@@ -11,7 +11,7 @@ use disputes::{
     StagedFiles, WarnedOrder,
 };
 use orders::{OrderId, PaymentProvider};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use sea_orm::QueryResult;
 use shared::{Actor, AuditKind};
 
 use crate::sql::{fetch_all, fetch_one, run};

@@ -7,7 +7,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use disputes::{Communication, DeliveryRecord, RecordLine, RefundPolicyShown};
 use orders::OrderId;
-use sea_orm::{ConnectionTrait, QueryResult};
+use sea_orm::QueryResult;
 
 use crate::sql::{fetch_all, fetch_one};
 use crate::Store;

@@ -14,7 +14,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{AccessToken, DiscordId, GuildJoinRepository, OrderError, PendingGuildJoin};
 use rand::RngCore;
-use sea_orm::{ConnectionTrait, QueryResult};
+use sea_orm::QueryResult;
 
 use crate::sql::{fetch_all, fetch_one};
 use crate::Store;

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use delivery::{MessageRepository, MessageSide, NewOrderMessage, OrderMessage};
 use orders::tickets::TicketMessage;
 use orders::{OrderError, OrderId, OrderStatus, OrderStep};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use sea_orm::{ConnectionTrait, QueryResult};
 use serde_json::json;
 use shared::{Actor, AuditKind, UserId};
 

@@ -13,7 +13,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFi
 use serde_json::{json, Value};
 
 use crate::entities::orders as order_rows;
-use crate::sql::{fetch_all, fetch_one};
+use crate::sql::{fetch_all, fetch_one, run};
 
 /// The audit target of an order.
 pub(crate) fn order_target(id: i64) -> String {

@@ -34,7 +34,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait,
-    QueryFilter, QueryOrder, TransactionTrait,
+    QueryFilter, QueryOrder,
 };
 
 use shared::UserId;
@@ -334,7 +334,7 @@ impl OrderRepository for Store {
             .filter(
                 Condition::any()
                     .add(
-                        Condition::fetch_all()
+                        Condition::all()
                             .add(order_rows::Column::PayBy.is_null())
                             .add(order_rows::Column::CreatedAt.lt(usual_cutoff)),
                     )
@@ -416,7 +416,15 @@ async fn place_in(
             return Err(PlaceError::Promo(Rejection::Invalid));
         };
         // One pending or paid redemption per code and Discord account (the primary key).
-        if !crate::promo::redeem(txn, promo.id, &discord.discord_id, id, order.created_at).await? {
+        if !crate::promo::redeem(
+            txn,
+            promo.id,
+            discord.discord_id.as_str(),
+            id,
+            order.created_at,
+        )
+        .await?
+        {
             return Err(PlaceError::Promo(Rejection::AlreadyUsed));
         }
     }

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use orders::{
     DiscordId, Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository,
 };
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use sea_orm::{QueryResult, Value};
 use shared::UserId;
 
 use crate::jobs::{Jobs, PENDING};

@@ -7,7 +7,7 @@ use accounts::{
     AccountEraser, Erased, Erasure, PersonalData, PersonalDataSource, RepoError, UserId,
 };
 use anyhow::Context;
-use sea_orm::{ConnectionTrait, EntityTrait};
+use sea_orm::EntityTrait;
 
 use crate::entities::users;
 use crate::sql::{by_id, lock_row, run, Step};

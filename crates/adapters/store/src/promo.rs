@@ -10,7 +10,6 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, SqlErr,
-    TransactionTrait,
 };
 
 use serde_json::json;

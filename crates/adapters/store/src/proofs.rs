@@ -7,7 +7,7 @@ use proofs::{NewProof, Proof, ProofError, ProofId, ProofRepository};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, TransactionTrait,
+    QuerySelect,
 };
 use serde_json::{json, Value};
 use shared::{Actor, AuditKind};

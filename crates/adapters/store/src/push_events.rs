@@ -5,7 +5,7 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use events::{NewPushEvent, PushEventRow};
-use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, TransactionTrait, Value};
+use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, Value};
 
 use crate::{Backend, Store};
 

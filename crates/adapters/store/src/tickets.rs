@@ -5,7 +5,6 @@
 use anyhow::Context;
 use orders::tickets::{StoredPost, TicketItem, TicketOrder, TicketRepository, TicketStaff};
 use orders::{DiscordId, OrderError, OrderId, OrderStep};
-use sea_orm::ConnectionTrait;
 use shared::UserId;
 
 use crate::sql::{fetch_all, fetch_one};

@@ -8,7 +8,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use delivery::{MailJob, Release, TrackingFacts, TrackingRepository};
 use orders::{MailKind, OrderError, OrderId};
-use sea_orm::{ConnectionTrait, Value};
+use sea_orm::Value;
 
 use crate::jobs::{Jobs, PENDING};
 use crate::sql::{fetch_all, fetch_one, run};
