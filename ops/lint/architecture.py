@@ -40,7 +40,11 @@
    each Rust name is defined in the sources (`check_words`);
 8. no type or function of a domain crate has more than 4 generic type parameters
    (`wide_generics`: those in its `<…>`, lifetimes and consts apart, and a function's `impl
-   Trait` parameters; read as part 3 reads).
+   Trait` parameters; read as part 3 reads);
+9. the store is split by area (`check_store_areas`): every table the migrations create has one
+   area in the document's "## The store's areas" table, and each production file of
+   crates/adapters/store/src names (in its SQL strings and sea-orm entity paths) the tables of
+   one area at most, whole-database files (`STORE_AREA_EXEMPT`) aside.
 
 Prints each finding and exits 1 when there is one. Python 3.11 standard library only (and
 `cargo metadata`). The module reader's tests plant a circle of each kind:
@@ -660,7 +664,6 @@ LONG_FUNCTION_LINES = 80
 # should leave the list (the check notes it). The demo's art functions are data tables.
 LONG_FUNCTION_DEBT = {
     "crates/adapters/demo/src/art/animals.rs": {"mammal": 104, "bee": 81},
-    "crates/adapters/store/src/orders.rs": {"place": 178},
 }
 
 
@@ -834,6 +837,109 @@ def check_routes_reach_no_store(routes: Path = ROOT / "crates" / "app" / "src" /
     return problems
 
 
+# ---------------------------------------------------------------------------------------------
+# Part 8: the store by area. Each table belongs to one area (the table "The store's areas" in the
+# document); each file of the store names the tables of one area at most.
+
+STORE_SRC = ROOT / "crates" / "adapters" / "store" / "src"
+MIGRATIONS = ROOT / "migrations" / "src"
+# The files that are about the whole database, not an area's rows.
+STORE_AREA_EXEMPT = {
+    "backup.rs": "copies and restores the whole database",
+    "connection.rs": "opens the pool and runs the migrations of every table",
+    "operations.rs": "the metrics' counts and the empty-database check look at every area once",
+    "testing.rs": "test support (the `testing` feature): writes orders straight in for tests",
+}
+# SQL names its tables after these words (the store writes its SQL keywords in capitals)
+SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(\w+)")
+
+
+def store_areas(doc: str | None = None) -> dict[str, str]:
+    """table -> area, from the document's "## The store's areas" (rows `| area | `t1`, `t2` |`)."""
+    text = DOC.read_text() if doc is None else doc
+    start = text.find("## The store's areas")
+    if start < 0:
+        return {}
+    section = text[start : text.find("\n## ", start + 1)]
+    areas = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not re.fullmatch(r"\*{0,2}[\w-]+\*{0,2}", cells[0]):
+            continue
+        for table in re.findall(r"`(\w+)`", cells[1]):
+            areas.setdefault(table, cells[0].strip("*"))
+    return areas
+
+
+def migration_tables(migrations: Path = MIGRATIONS) -> set[str]:
+    """The tables the migrations create (`.table(OrderLines::Table)` -> order_lines)."""
+    found = set()
+    for file in migrations.glob("*.rs"):
+        for name in re.findall(r"Table::create\(\)\s*\.table\((\w+)::Table\)", file.read_text()):
+            found.add(re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower())
+    return found
+
+
+def tables_named(text: str, tables: set[str]) -> dict[str, int]:
+    """The tables a Rust file's production code names, each with its first line: in SQL strings
+    (after FROM, JOIN, INTO, UPDATE, TABLE), as a whole string (`"mail_jobs"`), and as sea-orm
+    entity paths (`entities::orders`, `entities::{orders, products}`)."""
+    toks, _ = production_tokens(tokens(text))
+    found: dict[str, int] = {}
+    for i, (kind, value, line) in enumerate(toks):
+        if kind == "string":
+            body = value.removeprefix("b").lstrip("r#").strip('"#')
+            names = SQL_TABLE.findall(value) + [body]
+            for name in names:
+                if name in tables:
+                    found.setdefault(name, line)
+        elif value == "entities" and i + 2 < len(toks) and toks[i + 1][1] == "::":
+            if toks[i + 2][0] == "ident":
+                names = [toks[i + 2]]
+            else:
+                names, depth = [], 0
+                for j in range(i + 2, len(toks)):
+                    depth += {"{": 1, "}": -1}.get(toks[j][1], 0)
+                    if depth == 0:
+                        break
+                    if depth == 1 and toks[j][0] == "ident" and toks[j - 1][1] in ("{", ","):
+                        names.append(toks[j])
+            for _, name, at in names:
+                if name in tables:
+                    found.setdefault(name, at)
+    return found
+
+
+def check_store_areas(
+    src: Path = STORE_SRC, doc: str | None = None, migrations: Path = MIGRATIONS
+) -> list[str]:
+    """Every table of the migrations has one area in the document, and each production file of
+    the store names the tables of one area at most (`STORE_AREA_EXEMPT` aside)."""
+    areas = store_areas(doc)
+    if not areas:
+        return ["docs/architecture.md has no \"## The store's areas\" table"]
+    problems = [
+        f"docs/architecture.md, the store's areas: table {table} has no area"
+        for table in sorted(migration_tables(migrations) - set(areas))
+    ]
+    for file in sorted(src.rglob("*.rs")):
+        where = file.relative_to(src).as_posix()
+        if where in STORE_AREA_EXEMPT:
+            continue
+        named = tables_named(file.read_text(), set(areas))
+        by_area: dict[str, list[str]] = {}
+        for table, line in sorted(named.items(), key=lambda item: item[1]):
+            by_area.setdefault(areas[table], []).append(f"{table} (line {line})")
+        if len(by_area) > 1:
+            listed = "; ".join(f"{area}: {', '.join(names)}" for area, names in sorted(by_area.items()))
+            problems.append(
+                f"crates/adapters/store/src/{where} names the tables of {len(by_area)} areas ({listed}): "
+                "one file per area; call the other area's function with the same transaction, or "
+                "take its SQL fragment for a join"
+            )
+    return problems
+
+
 def main() -> int:
     meta = metadata()
     crates, edges = workspace_graph(meta)
@@ -843,6 +949,7 @@ def main() -> int:
     problems += check_clock(crates) + check_words() + check_generics(crates)
     long_problems, notes = check_long_functions(crates)
     problems += long_problems
+    problems += check_store_areas()
     for note in notes:
         print(note)
     for problem in problems:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from architecture import (
     check_routes_reach_no_store,
+    check_store_areas,
     check_words,
     clock_reads,
     long_functions,
@@ -284,3 +285,60 @@ class Glossary(unittest.TestCase):
         self.assertEqual(check_words("no glossary", crates), [
             'docs/architecture.md has no "## Words" section (the glossary)'
         ])
+
+
+class StoreByArea(unittest.TestCase):
+    DOC = textwrap.dedent("""
+        ## The store's areas
+        | Area | Tables |
+        |---|---|
+        | orders | `orders`, `order_lines` |
+        | catalog | `products` |
+        | promo | `promo_codes` |
+        ## Next
+    """)
+
+    def check(self, files: dict[str, str]) -> list[str]:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        src, migrations = Path(folder.name) / "src", Path(folder.name) / "migrations"
+        migrations.mkdir()
+        (migrations / "m1.rs").write_text(
+            "Table::create()\n    .table(Orders::Table)\nTable::create().table(OrderLines::Table)\n"
+            "Table::create().table(Products::Table)\nTable::create().table(PromoCodes::Table)\n"
+        )
+        for name, text in files.items():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            (src / name).write_text(textwrap.dedent(text))
+        return check_store_areas(src, self.DOC, migrations)
+
+    def test_a_file_naming_two_areas_tables_fails(self):
+        problems = self.check({
+            "orders.rs": """
+                use crate::entities::{order_lines, orders as rows};
+                // UPDATE products in a comment is no reference
+                const SQL: &str = "UPDATE orders SET status = ? WHERE id = ?";
+                #[cfg(test)]
+                mod tests { const T: &str = "SELECT * FROM products"; }
+            """,
+            "catalog/stock.rs": """
+                const TAKE: &str = "UPDATE products SET stock = stock - ? WHERE id = ?";
+                fn f() { let _ = crate::entities::products::Entity::find(); }
+            """,
+            "mixed.rs": """
+                use crate::entities::products;
+                fn redeem() -> &'static str {
+                    "UPDATE promo_codes SET uses = uses + 1 \\
+                     WHERE id IN (SELECT promo_code_id FROM orders WHERE id = ?)"
+                }
+            """,
+        })
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("mixed.rs names the tables of 3 areas", problems[0])
+        for named in ("catalog: products (line 2)", "orders: orders (line 4)", "promo: promo_codes (line 4)"):
+            self.assertIn(named, problems[0])
+
+    def test_a_table_without_an_area(self):
+        self.DOC = self.DOC.replace("| promo | `promo_codes` |\n", "")
+        problems = self.check({"orders.rs": 'const A: &str = "DELETE FROM orders";\n'})
+        self.assertEqual(problems, ["docs/architecture.md, the store's areas: table promo_codes has no area"])

@@ -10,13 +10,14 @@ use sea_orm::{
     sea_query::{Expr, OnConflict, Query},
     ActiveModelTrait,
     ActiveValue::Set,
-    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, SqlErr, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, SqlErr,
 };
 
 use serde_json::json;
-use shared::{Actor, AuditKind};
+use shared::{Actor, AuditKind, PrivateServerUrl};
 
 use crate::entities::{password_reset_tokens, pending_signups, users};
+use crate::sql::{fetch_one, run};
 use crate::Store;
 
 fn to_user(row: users::Model) -> Result<User, RepoError> {
@@ -81,29 +82,28 @@ async fn audit_account_change(
     store: &Store,
 ) -> Result<(), RepoError> {
     let target = format!("user:{}", after.id);
-    if before.role != after.role.as_str() {
-        store
-            .audit(
-                txn,
-                actor,
-                AuditKind::UserRole,
-                target.clone(),
-                Some(json!({ "email": before.email, "role": before.role })),
-                Some(json!({ "email": after.email.as_str(), "role": after.role.as_str() })),
-            )
-            .await?;
-    }
-    if before.name != after.name.as_str() {
-        store
-            .audit(
-                txn,
-                actor,
-                AuditKind::UserName,
-                target.clone(),
-                Some(json!({ "email": before.email, "name": before.name })),
-                Some(json!({ "email": after.email.as_str(), "name": after.name.as_str() })),
-            )
-            .await?;
+    let changes = [
+        (
+            AuditKind::UserRole,
+            "role",
+            &before.role,
+            after.role.as_str(),
+        ),
+        (
+            AuditKind::UserName,
+            "name",
+            &before.name,
+            after.name.as_str(),
+        ),
+    ];
+    for (kind, field, was, now) in changes {
+        if was != now {
+            let was = json!({ "email": before.email, field: was });
+            let now = json!({ "email": after.email.as_str(), field: now });
+            store
+                .audit(txn, actor, kind, target.clone(), Some(was), Some(now))
+                .await?;
+        }
     }
     store
         .audit(
@@ -142,11 +142,7 @@ impl UserStore for Store {
 
     #[tracing::instrument(skip_all, fields(role = %user.role))]
     async fn upsert_user(&self, user: NewUser, actor: Option<Actor>) -> Result<User, RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // the write lock first (a server may be writing too), then the values replaced
         users::Entity::update_many()
             .col_expr(
@@ -280,11 +276,7 @@ impl UserStore for Store {
 
     #[tracing::instrument(skip_all)]
     async fn save_pending_signup(&self, signup: PendingSignup) -> Result<(), RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         pending_signups::Entity::delete_by_id(signup.email.as_str().to_owned())
             .exec(&txn)
             .await
@@ -333,11 +325,7 @@ impl UserStore for Store {
 
     #[tracing::instrument(skip_all)]
     async fn complete_signup(&self, user: NewUser) -> Result<User, RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let email = user.email.as_str().to_owned();
         let created = insert_user(&txn, user, self.now()).await?;
         pending_signups::Entity::delete_by_id(email)
@@ -378,11 +366,7 @@ impl UserStore for Store {
         hash: TokenHash,
         expires_at: DateTime<Utc>,
     ) -> Result<(), RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let now = self.now();
         password_reset_tokens::Entity::update_many()
             .col_expr(
@@ -442,11 +426,7 @@ impl UserStore for Store {
         password: PasswordHash,
         at: DateTime<Utc>,
     ) -> Result<bool, RepoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let used = password_reset_tokens::Entity::update_many()
             .col_expr(password_reset_tokens::Column::UsedAt, Expr::value(Some(at)))
             .filter(password_reset_tokens::Column::TokenHash.eq(hash.as_str()))
@@ -470,5 +450,102 @@ impl UserStore for Store {
             .await
             .context("failed to commit the password reset")?;
         Ok(true)
+    }
+}
+
+/// For another area's statement over rows that name a user (its id in `column`): the user's row
+/// as `alias`, where it still exists (a member of staff's name).
+pub(crate) fn user_join(alias: &str, column: &str) -> String {
+    format!("LEFT JOIN users {alias} ON {alias}.id = {column}")
+}
+
+/// A member of staff's name and private server link as stored; `None` when there is no such
+/// user.
+pub(crate) async fn staff_member(
+    db: &impl ConnectionTrait,
+    id: i64,
+) -> anyhow::Result<Option<(String, Option<String>)>> {
+    let row = fetch_one(
+        db,
+        "SELECT name, private_server_url FROM users WHERE id = ?",
+        vec![id.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read staff member {id}"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let name = row.try_get("", "name").context("bad name")?;
+    let link = row
+        .try_get("", "private_server_url")
+        .context("bad private_server_url")?;
+    Ok(Some((name, link)))
+}
+
+impl Store {
+    /// Gives a member of staff a private server link outside any staff action (the demo seed;
+    /// not audited).
+    pub async fn seed_private_server_url(&self, staff: i64, url: &str) -> anyhow::Result<()> {
+        run(
+            &self.db,
+            "UPDATE users SET private_server_url = ? WHERE id = ?",
+            vec![url.into(), staff.into()],
+        )
+        .await
+        .context("failed to seed a private server link")?;
+        Ok(())
+    }
+
+    /// Sets (or clears) member of staff `staff`'s private server link, audited.
+    pub(crate) async fn set_staff_link(
+        &self,
+        staff: i64,
+        url: Option<PrivateServerUrl>,
+        actor: &Actor,
+    ) -> anyhow::Result<()> {
+        let txn = self.begin().await?;
+        // the row's write lock before the read (SQLite never has to upgrade a read lock)
+        run(
+            &txn,
+            "UPDATE users SET private_server_url = private_server_url WHERE id = ?",
+            vec![staff.into()],
+        )
+        .await
+        .with_context(|| format!("failed to lock user {staff}"))?;
+        let before = fetch_one(
+            &txn,
+            "SELECT private_server_url FROM users WHERE id = ?",
+            vec![staff.into()],
+        )
+        .await
+        .context("failed to read a private server link")?
+        .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
+        .transpose()
+        .context("bad private_server_url")?
+        .flatten();
+        let after = url.as_ref().map(|url| url.as_str().to_owned());
+        run(
+            &txn,
+            "UPDATE users SET private_server_url = ? WHERE id = ?",
+            vec![after.clone().into(), staff.into()],
+        )
+        .await
+        .with_context(|| format!("failed to set the private server of user {staff}"))?;
+        if before != after {
+            // the audit log says that it changed, never the link itself
+            self.audit(
+                &txn,
+                actor,
+                AuditKind::PrivateServerSet,
+                format!("user:{staff}"),
+                Some(serde_json::json!({ "link_set": before.is_some() })),
+                Some(serde_json::json!({ "link_set": after.is_some() })),
+            )
+            .await?;
+        }
+        txn.commit()
+            .await
+            .context("failed to commit a private server link")?;
+        Ok(())
     }
 }

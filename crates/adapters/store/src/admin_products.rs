@@ -5,67 +5,20 @@ use anyhow::Context;
 use catalog::{
     CatalogError, Product, ProductDraft, ProductId, ProductWrites, Removal, Stock, StockChange,
 };
-use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::{NotSet, Set},
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, TransactionTrait, Value,
+    ActiveValue::NotSet, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Value,
 };
 
 use shared::{Actor, AuditKind};
 
-use crate::audit;
 use crate::entities::{bundle_items, products};
-use crate::products::{insert_components, products_with_ids};
-use crate::sql::{holding_statuses, statement};
+use crate::products::{
+    active_model, insert_components, locked_product, product_json, product_target,
+    products_with_ids, stock_json,
+};
+use crate::sql::run;
 use crate::Store;
-
-fn new_row(draft: &ProductDraft, now: DateTime<Utc>) -> products::ActiveModel {
-    products::ActiveModel {
-        id: NotSet,
-        name: Set(draft.name.clone()),
-        description: Set(draft.description.clone()),
-        price_cents: Set(draft.price.cents()),
-        category: Set(draft.category.clone()),
-        image: Set(draft.image.clone()),
-        stock: Set(draft.stock.count()),
-        weight: Set(draft.weight),
-        mutation: Set(draft.mutation.clone()),
-        savings_cents: Set(draft.savings.map(|m| m.cents())),
-        sort_order: Set(draft.sort_order),
-        delete_after_out_of_stock: Set(draft.delete_after_out_of_stock),
-        dupe_warning: Set(draft.dupe_warning),
-        archived: Set(false),
-        created_at: Set(now),
-        updated_at: Set(now),
-        release_at: Set(draft.release_at),
-        max_per_account: Set(draft.max_per_account.map(|n| n as i32)),
-        release_announced_at: NotSet,
-    }
-}
-
-/// Whether a pending, paid, delivered or disputed order holds units of the product, alone or
-/// inside a bundle (the parts its line keeps).
-async fn held_by_orders(txn: &impl ConnectionTrait, id: ProductId) -> Result<bool, CatalogError> {
-    let (marks, statuses) = holding_statuses();
-    let mut values: Vec<Value> = vec![id.get().into(), id.get().into()];
-    values.extend(statuses);
-    let found = txn
-        .query_one(statement(
-            txn,
-            &format!(
-                "SELECT 1 AS held FROM order_lines l JOIN orders o ON o.id = l.order_id \
-                 WHERE (l.product_id = ? OR EXISTS (SELECT 1 FROM order_line_parts p \
-                   WHERE p.order_id = l.order_id AND p.position = l.position \
-                   AND p.product_id = ?)) \
-                 AND o.status IN ({marks}) LIMIT 1"
-            ),
-            values,
-        ))
-        .await
-        .with_context(|| format!("failed to look for orders holding product {id}"))?;
-    Ok(found.is_some())
-}
 
 /// One product (archived or not) with its components, read on `db` (a transaction's own view).
 async fn one_product(db: &impl ConnectionTrait, id: i64) -> Result<Product, CatalogError> {
@@ -90,12 +43,8 @@ async fn product_row(
 impl ProductWrites for Store {
     #[tracing::instrument(skip_all, fields(name = %draft.name))]
     async fn create(&self, draft: ProductDraft, actor: &Actor) -> Result<Product, CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        let id = products::Entity::insert(new_row(&draft, self.now()))
+        let txn = self.begin().await?;
+        let id = products::Entity::insert(active_model(None, &draft, self.now()))
             .exec(&txn)
             .await
             .context("failed to insert the product")?
@@ -106,9 +55,9 @@ impl ProductWrites for Store {
             &txn,
             actor,
             AuditKind::ProductCreate,
-            audit::product_target(id),
+            product_target(id),
             None,
-            Some(audit::product_json(&after)),
+            Some(product_json(&after)),
         )
         .await?;
         txn.commit()
@@ -125,22 +74,14 @@ impl ProductWrites for Store {
         refuse_if_held: bool,
         actor: &Actor,
     ) -> Result<Product, CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if !audit::lock_product(&txn, id.get()).await? {
-            txn.rollback().await.context("failed to roll back")?;
-            return Err(CatalogError::NotFound(id));
-        }
+        let txn = locked_product(&self.db, id).await?;
         // under the product's lock: a placement takes it too (its stock), so none slips past
-        if refuse_if_held && held_by_orders(&txn, id).await? {
+        if refuse_if_held && crate::order_rows::holds_product(&txn, id).await? {
             txn.rollback().await.context("failed to roll back")?;
             return Err(CatalogError::DropHeld(id));
         }
         let before = one_product(&txn, id.get()).await?;
-        let row = new_row(&draft, self.now());
+        let row = active_model(None, &draft, self.now());
         products::Entity::update_many()
             .set(products::ActiveModel {
                 created_at: NotSet,
@@ -162,9 +103,9 @@ impl ProductWrites for Store {
             &txn,
             actor,
             AuditKind::ProductUpdate,
-            audit::product_target(id.get()),
-            Some(audit::product_json(&before)),
-            Some(audit::product_json(&after)),
+            product_target(id.get()),
+            Some(product_json(&before)),
+            Some(product_json(&after)),
         )
         .await?;
         txn.commit()
@@ -175,27 +116,17 @@ impl ProductWrites for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn remove(&self, id: ProductId, actor: &Actor) -> Result<Removal, CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if !audit::lock_product(&txn, id.get()).await? {
-            txn.rollback().await.context("failed to roll back")?;
-            return Err(CatalogError::NotFound(id));
-        }
+        let txn = locked_product(&self.db, id).await?;
         let before = one_product(&txn, id.get()).await?;
         // Deleted only while no order line or reservation names it: decided by the statement.
-        let deleted = txn
-            .execute(statement(
-                &txn,
-                "DELETE FROM products WHERE id = ? \
-                 AND NOT EXISTS (SELECT 1 FROM order_lines WHERE product_id = ?) \
-                 AND NOT EXISTS (SELECT 1 FROM order_reservations WHERE product_id = ?)",
-                vec![id.get().into(), id.get().into(), id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to delete product {id}"))?;
+        let unnamed = crate::order_rows::NAMES_NO_PRODUCT;
+        let deleted = run(
+            &txn,
+            &format!("DELETE FROM products WHERE id = ? AND {unnamed}"),
+            vec![id.get().into(), id.get().into(), id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to delete product {id}"))?;
         let (removal, after) = if deleted.rows_affected() == 1 {
             // Foreign keys cascade on PostgreSQL; say it for every SQLite connection too.
             bundle_items::Entity::delete_many()
@@ -217,14 +148,14 @@ impl ProductWrites for Store {
                 .await
                 .with_context(|| format!("failed to archive product {id}"))?;
             let after = one_product(&txn, id.get()).await?;
-            (Removal::Archived, Some(audit::product_json(&after)))
+            (Removal::Archived, Some(product_json(&after)))
         };
         self.audit(
             &txn,
             actor,
             AuditKind::ProductDelete,
-            audit::product_target(id.get()),
-            Some(audit::product_json(&before)),
+            product_target(id.get()),
+            Some(product_json(&before)),
             after,
         )
         .await?;
@@ -240,15 +171,11 @@ impl ProductWrites for Store {
         positions: Vec<(ProductId, i32)>,
         actor: &Actor,
     ) -> Result<(), CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let now = self.now();
         let (mut before, mut after) = (serde_json::Map::new(), serde_json::Map::new());
         for (id, position) in positions {
-            if !audit::lock_product(&txn, id.get()).await? {
+            if !crate::products::lock_product(&txn, id.get()).await? {
                 txn.rollback().await.context("failed to roll back")?;
                 return Err(CatalogError::NotFound(id));
             }
@@ -293,37 +220,14 @@ impl ProductWrites for Store {
         stock: Stock,
         actor: &Actor,
     ) -> Result<Product, CatalogError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if !audit::lock_product(&txn, id.get()).await? {
-            txn.rollback().await.context("failed to roll back")?;
-            return Err(CatalogError::NotFound(id));
-        }
-        let before = product_row(&txn, id).await?;
-        products::Entity::update_many()
-            .col_expr(products::Column::Stock, Expr::value(stock.count()))
-            .col_expr(products::Column::UpdatedAt, Expr::value(self.now()))
-            .filter(products::Column::Id.eq(id.get()))
-            .exec(&txn)
-            .await
-            .with_context(|| format!("failed to set the stock of product {id}"))?;
-        let after = product_row(&txn, id).await?;
-        self.audit(
-            &txn,
-            actor,
-            AuditKind::StockSet,
-            audit::product_target(id.get()),
-            Some(audit::stock_json(&before)),
-            Some(audit::stock_json(&after)),
-        )
-        .await?;
-        txn.commit()
-            .await
-            .with_context(|| format!("failed to commit the stock of product {id}"))?;
-        catalog::ProductRepository::product(self, id).await
+        let write = StockWrite {
+            sql: "UPDATE products SET stock = ?, updated_at = ? WHERE id = ?",
+            values: vec![stock.count().into(), self.now().into(), id.get().into()],
+            kind: AuditKind::StockSet,
+            asked: None,
+            counted_only: false,
+        };
+        self.write_stock(id, write, actor).await
     }
 
     #[tracing::instrument(skip(self, actor))]
@@ -351,40 +255,14 @@ impl ProductWrites for Store {
                 format!("-{n}"),
             ),
         };
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        if !audit::lock_product(&txn, id.get()).await? {
-            txn.rollback().await.context("failed to roll back")?;
-            return Err(CatalogError::NotFound(id));
-        }
-        let before = product_row(&txn, id).await?;
-        if matches!(change, StockChange::Minus(_)) && before.stock.is_none() {
-            txn.rollback().await.context("failed to roll back")?;
-            return Err(CatalogError::UnlimitedStock(id));
-        }
-        // One conditional statement: never below zero.
-        txn.execute(statement(&txn, sql, values))
-            .await
-            .with_context(|| format!("failed to change the stock of product {id}"))?;
-        let after = product_row(&txn, id).await?;
-        let mut after = audit::stock_json(&after);
-        after["change"] = asked.into();
-        self.audit(
-            &txn,
-            actor,
-            AuditKind::StockChange,
-            audit::product_target(id.get()),
-            Some(audit::stock_json(&before)),
-            Some(after),
-        )
-        .await?;
-        txn.commit()
-            .await
-            .with_context(|| format!("failed to commit the stock of product {id}"))?;
-        catalog::ProductRepository::product(self, id).await
+        let write = StockWrite {
+            sql,
+            values,
+            kind: AuditKind::StockChange,
+            asked: Some(asked),
+            counted_only: matches!(change, StockChange::Minus(_)),
+        };
+        self.write_stock(id, write, actor).await
     }
 
     #[tracing::instrument(skip(self))]
@@ -411,5 +289,54 @@ impl ProductWrites for Store {
             .await
             .context("failed to list the product images in use")?;
         Ok(paths.into_iter().flatten().collect())
+    }
+}
+
+/// One write of a product's stock: its statement, how the audit log names it (`asked`: the
+/// change asked for, when it is one), and whether it applies to a counted stock only.
+struct StockWrite<'a> {
+    sql: &'a str,
+    values: Vec<Value>,
+    kind: AuditKind,
+    asked: Option<String>,
+    counted_only: bool,
+}
+
+impl Store {
+    /// Writes product `id`'s stock under its row lock (one conditional statement: never below
+    /// zero), audited with its name and stock before and after.
+    async fn write_stock(
+        &self,
+        id: ProductId,
+        write: StockWrite<'_>,
+        actor: &Actor,
+    ) -> Result<Product, CatalogError> {
+        let txn = locked_product(&self.db, id).await?;
+        let before = product_row(&txn, id).await?;
+        if write.counted_only && before.stock.is_none() {
+            txn.rollback().await.context("failed to roll back")?;
+            return Err(CatalogError::UnlimitedStock(id));
+        }
+        run(&txn, write.sql, write.values)
+            .await
+            .with_context(|| format!("failed to change the stock of product {id}"))?;
+        let mut after = stock_json(&product_row(&txn, id).await?);
+        if let Some(asked) = write.asked {
+            after["change"] = asked.into();
+        }
+        let before = Some(stock_json(&before));
+        self.audit(
+            &txn,
+            actor,
+            write.kind,
+            product_target(id.get()),
+            before,
+            Some(after),
+        )
+        .await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit the stock of product {id}"))?;
+        catalog::ProductRepository::product(self, id).await
     }
 }

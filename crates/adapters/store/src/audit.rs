@@ -2,24 +2,22 @@
 //! the reads behind `/api/admin/audit`.
 //!
 //! How to audit a write: take `&Actor` in the port's write method; open a transaction; lock
-//! the row you change first (a write, see [`lock_product`]) so the "before" values you then
+//! the row you change first (a write, see `products::lock_product`) so the "before" values you then
 //! read are the ones you replace on both databases; change; call [`append`] with the same
 //! transaction; commit. When the change is refused, roll back (or return before `append`):
 //! a refused action leaves no entry.
 
 use anyhow::Context;
-use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
     QuerySelect, QueryTrait,
 };
-use serde_json::{json, Value};
+use serde_json::Value;
 use shared::UserId;
 use shared::{Actor, ActorFilter, AuditActor, AuditEntry, AuditKind, AuditLog, AuditQuery};
 
-use crate::entities::{audit_log, products};
-use crate::sql::statement;
+use crate::entities::audit_log;
 use crate::Store;
 
 impl Store {
@@ -59,107 +57,6 @@ impl Store {
 /// At most `max` characters (the columns' lengths).
 fn clip(text: &str, max: usize) -> String {
     text.chars().take(max).collect()
-}
-
-/// The audit target of a product.
-pub(crate) fn product_target(id: i64) -> String {
-    format!("product:{id}")
-}
-
-/// Takes the product's row lock inside `txn` with a write that changes nothing the shop
-/// reads, so the values read next are the ones this transaction replaces (a PostgreSQL row
-/// lock; SQLite's write lock, taken before any read so the transaction never has to upgrade).
-/// `false` when there is no such product.
-pub(crate) async fn lock_product(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
-    let locked = products::Entity::update_many()
-        .col_expr(
-            products::Column::UpdatedAt,
-            Expr::col(products::Column::UpdatedAt).into(),
-        )
-        .filter(products::Column::Id.eq(id))
-        .exec(txn)
-        .await
-        .with_context(|| format!("failed to lock product {id}"))?;
-    Ok(locked.rows_affected == 1)
-}
-
-/// The audit target of an order.
-pub(crate) fn order_target(id: i64) -> String {
-    format!("order:{id}")
-}
-
-/// Takes the order's row lock inside `txn` (see [`lock_product`]); `false` when there is no
-/// such order.
-pub(crate) async fn lock_order(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
-    let locked = txn
-        .execute(statement(
-            txn,
-            "UPDATE orders SET status = status WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to lock order {id}"))?;
-    Ok(locked.rows_affected() == 1)
-}
-
-/// An order's queue values as the audit log keeps them: its status, who claimed it and its
-/// proof of delivery, and its risk hold (`hold`, the reason) while it has one. `None` when
-/// there is no such order.
-pub(crate) async fn order_json(
-    txn: &impl ConnectionTrait,
-    id: i64,
-) -> anyhow::Result<Option<Value>> {
-    let row = txn
-        .query_one(statement(
-            txn,
-            "SELECT status, claimed_by, proof_id, hold_reason FROM orders WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read order {id} for the audit log"))?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
-    let status: String = row.try_get("", "status")?;
-    let claimed_by: Option<i64> = row.try_get("", "claimed_by")?;
-    let proof_id: Option<i64> = row.try_get("", "proof_id")?;
-    let hold: Option<String> = row.try_get("", "hold_reason")?;
-    let mut values = json!({
-        "status": status,
-        "claimed_by": claimed_by,
-        "proof_id": proof_id,
-    });
-    if let (Some(hold), Some(values)) = (hold, values.as_object_mut()) {
-        values.insert("hold".to_owned(), Value::String(hold));
-    }
-    Ok(Some(values))
-}
-
-/// A product's values as the audit log keeps them (price and savings as decimal text).
-pub(crate) fn product_json(product: &catalog::Product) -> Value {
-    json!({
-        "name": product.name,
-        "price": format!("{:.2}", product.price.as_decimal()),
-        "category": product.category,
-        "description": product.description,
-        "image": product.image,
-        "stock": product.stock.count(),
-        "weight": product.weight,
-        "mutation": product.mutation,
-        "savings": product.savings.map(|s| format!("{:.2}", s.as_decimal())),
-        "sort_order": product.sort_order,
-        "delete_after_out_of_stock": product.delete_after_out_of_stock,
-        "dupe_warning": product.dupe_warning,
-        "related_ids": product.related_ids.iter().map(|id| id.get()).collect::<Vec<_>>(),
-        "archived": product.archived,
-        "release_at": product.release_at.map(|at| at.to_rfc3339()),
-        "max_per_account": product.max_per_account,
-    })
-}
-
-/// The name and stock of a product row, as stock entries show them.
-pub(crate) fn stock_json(row: &products::Model) -> Value {
-    json!({ "name": row.name, "stock": row.stock })
 }
 
 #[derive(FromQueryResult)]

@@ -17,7 +17,10 @@ use sea_orm::{
 };
 use shared::UserId;
 
+use accounts::{ChatRecord, MessageRecord};
+
 use crate::entities::{chat_messages, chats};
+use crate::sql::{by_id, Step};
 use crate::Store;
 
 /// A chat's values as the audit log keeps them on its deletion: who it was with, who took it,
@@ -107,11 +110,7 @@ impl ChatRepository for Store {
             ensure_exists(&self.db, id).await?;
             return Ok(vec![]);
         };
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let touched = chats::Entity::update_many()
             .col_expr(
                 chats::Column::Version,
@@ -135,11 +134,7 @@ impl ChatRepository for Store {
     #[tracing::instrument(skip(self, change), fields(chat = %change.chat, from = %change.from, to = %change.to))]
     async fn change_status(&self, change: StatusChange) -> Result<bool, ChatError> {
         let id = change.chat;
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let mut update = chats::Entity::update_many()
             .col_expr(chats::Column::Status, Expr::value(change.to.as_str()))
             .col_expr(
@@ -210,11 +205,7 @@ impl ChatRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn delete(&self, id: ChatId, actor: Option<shared::Actor>) -> Result<(), ChatError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // lock the chat first (a write), then read what the deletion removes
         let locked = chats::Entity::update_many()
             .col_expr(
@@ -379,11 +370,7 @@ impl ChatRepository for Store {
         if ids.is_empty() {
             return Ok(vec![]);
         }
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // Both deletes repeat the condition: a chat written since it was read (a shopper came
         // back) keeps itself and its messages.
         let still_expired = Query::select()
@@ -641,4 +628,59 @@ fn staff_page(query: &StaffChatsQuery) -> sea_orm::Select<chats::Entity> {
         );
     }
     select
+}
+
+/// The sessions of the account's chats (for the live updates sent to them), as a subquery with
+/// one `?` (the account's id).
+pub(crate) const ITS_SESSIONS: &str = "(SELECT session_id FROM chats WHERE user_id = ?)";
+/// The rate limit buckets of the account's chats' sessions, as a subquery with two `?`: the
+/// buckets' prefix and the account's id.
+pub(crate) const ITS_SESSION_BUCKETS: &str =
+    "(SELECT ? || session_id FROM chats WHERE user_id = ?)";
+
+/// The account's chats and their messages, gone with it.
+pub(crate) fn chats_forgotten(id: i64) -> [Step; 2] {
+    [
+        by_id(
+            "DELETE FROM chat_messages WHERE chat_id IN (SELECT id FROM chats WHERE user_id = ?)",
+            id,
+        ),
+        by_id("DELETE FROM chats WHERE user_id = ?", id),
+    ]
+}
+
+/// Every chat of the account for its export, oldest first, with its messages.
+pub(crate) async fn chat_records(
+    db: &impl ConnectionTrait,
+    user: UserId,
+) -> anyhow::Result<Vec<ChatRecord>> {
+    let rows = chats::Entity::find()
+        .filter(chats::Column::UserId.eq(user.get()))
+        .order_by_asc(chats::Column::CreatedAt)
+        .all(db)
+        .await
+        .with_context(|| format!("failed to load the chats of user {user}"))?;
+    let mut out = Vec::with_capacity(rows.len());
+    for chat in rows {
+        let messages = chat_messages::Entity::find()
+            .filter(chat_messages::Column::ChatId.eq(chat.id.clone()))
+            .order_by_asc(chat_messages::Column::Id)
+            .all(db)
+            .await
+            .with_context(|| format!("failed to load the messages of chat {}", chat.id))?;
+        out.push(ChatRecord {
+            id: chat.id,
+            status: chat.status,
+            created_at: chat.created_at,
+            messages: messages
+                .into_iter()
+                .map(|m| MessageRecord {
+                    sender: m.sender_type,
+                    text: m.message,
+                    created_at: m.created_at,
+                })
+                .collect(),
+        });
+    }
+    Ok(out)
 }

@@ -10,14 +10,14 @@ use cart_pricing::Money;
 use chrono::{DateTime, Utc};
 use delivery::{DeliveryRepository, QueueFilter, QueuedItem, QueuedOrder};
 use orders::{OrderError, OrderId, OrderStatus, OrderStep, StaffMember};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use sea_orm::{QueryResult, Value};
 use shared::PrivateServerUrl;
 use shared::UserId;
 use shared::{Actor, AuditKind};
 
 use crate::lifecycle::{record_noted_step, record_step};
-use crate::sql::statement;
-use crate::{audit, Store};
+use crate::sql::{fetch_all, run};
+use crate::Store;
 
 /// The most orders the delivered and all filters list.
 const HISTORY_LIMIT: i64 = 300;
@@ -25,8 +25,7 @@ const HISTORY_LIMIT: i64 = 300;
 const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o.discord_id, \
      o.discord_username, o.email, o.created_at, o.paid_at, o.delivered_at, o.claimed_by, \
      o.proof_id, o.claimed_at, o.buyer_ready_at, o.ticket_thread_id, o.ticket_problem, \
-     o.hold_reason, o.held_at, u.name AS claimer_name \
-     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by";
+     o.hold_reason, o.held_at, u.name AS claimer_name FROM orders o";
 
 /// A claim past the buyer's time to join, not marked yet (values: the paid status, the latest
 /// claim time that is past).
@@ -74,10 +73,16 @@ fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
 }
 
 impl Store {
-    async fn queued(&self, sql: &str, values: Vec<Value>) -> Result<Vec<QueuedOrder>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(&self.db, sql, values))
+    /// The orders `filter` (a WHERE clause and its ORDER BY) picks, with their claimers' names
+    /// and their lines.
+    async fn queued(
+        &self,
+        filter: &str,
+        values: Vec<Value>,
+    ) -> Result<Vec<QueuedOrder>, OrderError> {
+        let claimer = crate::accounts::user_join("u", "o.claimed_by");
+        let sql = format!("{SELECT} {claimer} {filter}");
+        let rows = fetch_all(&self.db, &sql, values)
             .await
             .context("failed to load the delivery queue")?;
         let mut orders = rows
@@ -89,19 +94,17 @@ impl Store {
         }
         let ids: Vec<String> = orders.iter().map(|o| o.id.get().to_string()).collect();
         // ids are integers we just read: safe to inline
-        let lines = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!(
-                    "SELECT order_id, name, quantity FROM order_lines WHERE order_id IN ({}) \
+        let lines = fetch_all(
+            &self.db,
+            &format!(
+                "SELECT order_id, name, quantity FROM order_lines WHERE order_id IN ({}) \
                      ORDER BY order_id, position",
-                    ids.join(", ")
-                ),
-                vec![],
-            ))
-            .await
-            .context("failed to load the queued orders' lines")?;
+                ids.join(", ")
+            ),
+            vec![],
+        )
+        .await
+        .context("failed to load the queued orders' lines")?;
         let mut items: HashMap<i64, Vec<QueuedItem>> = HashMap::new();
         for line in &lines {
             let order: i64 = line.try_get("", "order_id").context("no order_id")?;
@@ -133,29 +136,24 @@ impl Store {
         values: Vec<Value>,
         what: &str,
     ) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .with_context(|| format!("failed to start to {what}"))?;
-        if !audit::lock_order(&txn, id.get()).await? {
+        let txn = self.begin().await?;
+        if !crate::order_rows::lock_order(&txn, id.get()).await? {
             return Ok(false);
         }
-        let before = audit::order_json(&txn, id.get()).await?;
-        let result = txn
-            .execute(statement(&txn, sql, values))
+        let before = crate::order_rows::order_json(&txn, id.get()).await?;
+        let result = run(&txn, sql, values)
             .await
             .with_context(|| format!("failed to {what}"))?;
         if result.rows_affected() != 1 {
             return Ok(false);
         }
-        let after = audit::order_json(&txn, id.get()).await?;
+        let after = crate::order_rows::order_json(&txn, id.get()).await?;
         if before != after {
             self.audit(
                 &txn,
                 actor,
                 kind,
-                audit::order_target(id.get()),
+                crate::order_rows::order_target(id.get()),
                 before,
                 after,
             )
@@ -185,20 +183,6 @@ pub(crate) fn kept_link(stored: Option<String>) -> Option<String> {
 }
 
 impl Store {
-    /// Gives a member of staff a private server link outside any staff action (the demo seed;
-    /// not audited).
-    pub async fn seed_private_server_url(&self, staff: i64, url: &str) -> anyhow::Result<()> {
-        self.db
-            .execute(statement(
-                &self.db,
-                "UPDATE users SET private_server_url = ? WHERE id = ?",
-                vec![url.into(), staff.into()],
-            ))
-            .await
-            .context("failed to seed a private server link")?;
-        Ok(())
-    }
-
     /// A step the buyer takes from the order's page: `update` (its time, its client address,
     /// the order's id, the status it needs) sets it once, and the step is recorded with it;
     /// `false` when no row matched.
@@ -209,24 +193,19 @@ impl Store {
         (at, from, status): (DateTime<Utc>, Option<String>, OrderStatus),
         step: OrderStep,
     ) -> Result<bool, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .with_context(|| format!("failed to start to record {step} of order {id}"))?;
-        let changed = txn
-            .execute(statement(
-                &txn,
-                update,
-                vec![
-                    at.into(),
-                    from.into(),
-                    id.get().into(),
-                    status.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to record {step} of order {id}"))?;
+        let txn = self.begin().await?;
+        let changed = run(
+            &txn,
+            update,
+            vec![
+                at.into(),
+                from.into(),
+                id.get().into(),
+                status.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to record {step} of order {id}"))?;
         if changed.rows_affected() != 1 {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(false);
@@ -246,11 +225,10 @@ impl DeliveryRepository for Store {
         let delivered = OrderStatus::Delivered.as_str();
         let refunded = OrderStatus::Refunded.as_str();
         let disputed = OrderStatus::Disputed.as_str();
-        let waiting_sql =
-            format!("{SELECT} WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
+        let waiting_sql = format!("WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
         let held_sql = format!(
-            "{SELECT} WHERE o.status = ? AND o.hold_reason IS NOT NULL \
+            "WHERE o.status = ? AND o.hold_reason IS NOT NULL \
              ORDER BY o.held_at ASC, o.id ASC"
         );
         let held = || self.queued(&held_sql, vec![paid.into()]);
@@ -260,7 +238,7 @@ impl DeliveryRepository for Store {
             QueueFilter::Delivered => {
                 self.queued(
                     &format!(
-                        "{SELECT} WHERE o.status = ? \
+                        "WHERE o.status = ? \
                          ORDER BY o.delivered_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
                     ),
                     vec![delivered.into()],
@@ -273,7 +251,7 @@ impl DeliveryRepository for Store {
                 let done = self
                     .queued(
                         &format!(
-                            "{SELECT} WHERE o.status IN (?, ?, ?) \
+                            "WHERE o.status IN (?, ?, ?) \
                              ORDER BY o.paid_at DESC, o.id DESC LIMIT {HISTORY_LIMIT}"
                         ),
                         vec![delivered.into(), refunded.into(), disputed.into()],
@@ -287,7 +265,7 @@ impl DeliveryRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn queued_order(&self, id: OrderId) -> Result<QueuedOrder, OrderError> {
-        self.queued(&format!("{SELECT} WHERE o.id = ?"), vec![id.get().into()])
+        self.queued("WHERE o.id = ?", vec![id.get().into()])
             .await?
             .pop()
             .ok_or(OrderError::NotFound(id))
@@ -404,15 +382,13 @@ impl DeliveryRepository for Store {
         &self,
         claimed_before: DateTime<Utc>,
     ) -> Result<Vec<OrderId>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!("SELECT o.id FROM orders o WHERE {NO_SHOW} ORDER BY o.claimed_at"),
-                vec![OrderStatus::Paid.as_str().into(), claimed_before.into()],
-            ))
-            .await
-            .context("failed to read the claims past their time to join")?;
+        let rows = fetch_all(
+            &self.db,
+            &format!("SELECT o.id FROM orders o WHERE {NO_SHOW} ORDER BY o.claimed_at"),
+            vec![OrderStatus::Paid.as_str().into(), claimed_before.into()],
+        )
+        .await
+        .context("failed to read the claims past their time to join")?;
         rows.iter()
             .map(|row| {
                 let id: i64 = row.try_get("", "id").context("bad order id")?;
@@ -429,27 +405,22 @@ impl DeliveryRepository for Store {
         at: DateTime<Utc>,
     ) -> Result<bool, OrderError> {
         // the conditional update first: the write lock, and one instance wins
-        let txn = self
-            .db
-            .begin()
-            .await
-            .with_context(|| format!("failed to start to mark order {id} a no-show"))?;
-        let changed = txn
-            .execute(statement(
-                &txn,
-                &format!(
-                    "UPDATE orders SET no_show_at = ? WHERE id = ? AND {}",
-                    NO_SHOW.replace("o.", "")
-                ),
-                vec![
-                    at.into(),
-                    id.get().into(),
-                    OrderStatus::Paid.as_str().into(),
-                    claimed_before.into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to mark order {id} a no-show"))?;
+        let txn = self.begin().await?;
+        let changed = run(
+            &txn,
+            &format!(
+                "UPDATE orders SET no_show_at = ? WHERE id = ? AND {}",
+                NO_SHOW.replace("o.", "")
+            ),
+            vec![
+                at.into(),
+                id.get().into(),
+                OrderStatus::Paid.as_str().into(),
+                claimed_before.into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to mark order {id} a no-show"))?;
         if changed.rows_affected() != 1 {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(false);
@@ -499,23 +470,8 @@ impl DeliveryRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn private_server_url(&self, staff: UserId) -> Result<Option<String>, OrderError> {
-        let staff = staff.get();
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT private_server_url FROM users WHERE id = ?",
-                vec![staff.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the private server of user {staff}"))?;
-        Ok(match row {
-            Some(row) => kept_link(
-                row.try_get("", "private_server_url")
-                    .context("bad private_server_url")?,
-            ),
-            None => None,
-        })
+        let stored = crate::accounts::staff_member(&self.db, staff.get()).await?;
+        Ok(stored.and_then(|(_, link)| kept_link(link)))
     }
 
     #[tracing::instrument(skip(self, url, actor))]
@@ -525,69 +481,11 @@ impl DeliveryRepository for Store {
         url: Option<PrivateServerUrl>,
         actor: &Actor,
     ) -> Result<(), OrderError> {
-        let staff = staff.get();
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start to set a private server link")?;
-        // the row's write lock before the read (SQLite never has to upgrade a read lock)
-        txn.execute(statement(
-            &txn,
-            "UPDATE users SET private_server_url = private_server_url WHERE id = ?",
-            vec![staff.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to lock user {staff}"))?;
-        let before = txn
-            .query_one(statement(
-                &txn,
-                "SELECT private_server_url FROM users WHERE id = ?",
-                vec![staff.into()],
-            ))
-            .await
-            .context("failed to read a private server link")?
-            .map(|row| row.try_get::<Option<String>>("", "private_server_url"))
-            .transpose()
-            .context("bad private_server_url")?
-            .flatten();
-        let after = url.as_ref().map(|url| url.as_str().to_owned());
-        txn.execute(statement(
-            &txn,
-            "UPDATE users SET private_server_url = ? WHERE id = ?",
-            vec![after.clone().into(), staff.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to set the private server of user {staff}"))?;
-        if before != after {
-            // the audit log says that it changed, never the link itself
-            self.audit(
-                &txn,
-                actor,
-                AuditKind::PrivateServerSet,
-                format!("user:{staff}"),
-                Some(serde_json::json!({ "link_set": before.is_some() })),
-                Some(serde_json::json!({ "link_set": after.is_some() })),
-            )
-            .await?;
-        }
-        txn.commit()
-            .await
-            .context("failed to commit a private server link")?;
-        Ok(())
+        Ok(self.set_staff_link(staff.get(), url, actor).await?)
     }
 
     #[tracing::instrument(skip(self))]
     async fn proof_exists(&self, id: i64) -> Result<bool, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT 1 AS found FROM proofs WHERE id = ?",
-                vec![id.into()],
-            ))
-            .await
-            .context("failed to look the proof up")?;
-        Ok(row.is_some())
+        Ok(crate::proofs::exists(&self.db, id).await?)
     }
 }

@@ -5,9 +5,8 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{DiscordLimitRepository, DiscordLimitState, OrderError};
-use sea_orm::ConnectionTrait;
 
-use crate::sql::statement;
+use crate::sql::fetch_one;
 use crate::Store;
 
 const ROW: &str = "discord";
@@ -15,16 +14,14 @@ const ROW: &str = "discord";
 impl DiscordLimitRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn discord_limits(&self) -> Result<DiscordLimitState, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT paused_until, window_start, invalid_count FROM discord_limits \
+        let row = fetch_one(
+            &self.db,
+            "SELECT paused_until, window_start, invalid_count FROM discord_limits \
                  WHERE name = ?",
-                vec![ROW.into()],
-            ))
-            .await
-            .context("failed to read Discord's limits")?;
+            vec![ROW.into()],
+        )
+        .await
+        .context("failed to read Discord's limits")?;
         let Some(row) = row else {
             return Ok(DiscordLimitState::default());
         };

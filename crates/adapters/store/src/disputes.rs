@@ -11,10 +11,10 @@ use disputes::{
     StagedFiles, WarnedOrder,
 };
 use orders::{OrderId, PaymentProvider};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use sea_orm::QueryResult;
 use shared::{Actor, AuditKind};
 
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one, run};
 use crate::Store;
 
 /// The columns a [`Dispute`] is read from, with whether its order was delivered.
@@ -23,7 +23,13 @@ const COLUMNS: &str = "d.provider, d.dispute_id, d.order_id, d.amount_minor, d.c
      d.created_at, d.closed_at, d.files, \
      (o.delivered_at IS NOT NULL OR o.disputed_from = 'delivered') AS delivered";
 
-const FROM: &str = "disputes d LEFT JOIN orders o ON o.id = d.order_id";
+/// The disputes with their orders, where they are known.
+fn disputes_with_orders() -> String {
+    format!(
+        "disputes d {}",
+        crate::order_rows::order_join("o", "d.order_id")
+    )
+}
 
 /// Stripe's statuses that end a dispute, and the outcome each records.
 fn outcome_of(status: &str) -> Option<&'static str> {
@@ -91,15 +97,16 @@ impl Store {
         &self,
         dispute_id: &str,
     ) -> anyhow::Result<Option<(Dispute, Option<StagedFiles>)>> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                &format!("SELECT {COLUMNS} FROM {FROM} WHERE d.dispute_id = ?"),
-                vec![dispute_id.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read dispute {dispute_id}"))?;
+        let row = fetch_one(
+            &self.db,
+            &format!(
+                "SELECT {COLUMNS} FROM {} WHERE d.dispute_id = ?",
+                disputes_with_orders()
+            ),
+            vec![dispute_id.into()],
+        )
+        .await
+        .with_context(|| format!("failed to read dispute {dispute_id}"))?;
         row.map(|row| Ok((dispute_of(&row)?, files_of(&row)?)))
             .transpose()
     }
@@ -118,19 +125,17 @@ impl Store {
     where
         K: sea_orm::TryGetable + Into<sea_orm::Value> + Clone,
     {
-        let due = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!(
-                    "SELECT {key}, next_attempt_at FROM {table} \
+        let due = fetch_all(
+            &self.db,
+            &format!(
+                "SELECT {key}, next_attempt_at FROM {table} \
                      WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? \
                      ORDER BY next_attempt_at LIMIT ?"
-                ),
-                vec![now.into(), i64::from(limit).into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the due jobs of {table}"))?;
+            ),
+            vec![now.into(), i64::from(limit).into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the due jobs of {table}"))?;
         let mut leased = Vec::new();
         for row in due {
             let id: K = row.try_get("", key)?;
@@ -157,19 +162,17 @@ impl Store {
         filter: &str,
         values: Vec<sea_orm::Value>,
     ) -> anyhow::Result<Vec<WarnedOrder>> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!(
-                    "SELECT order_id, warned_at, fraud_type, prepared_at, attempts, last_error, \
+        let rows = fetch_all(
+            &self.db,
+            &format!(
+                "SELECT order_id, warned_at, fraud_type, prepared_at, attempts, last_error, \
                        next_attempt_at IS NOT NULL AS pending \
                      FROM prepared_evidence {filter}"
-                ),
-                values,
-            ))
-            .await
-            .context("failed to read the warned orders")?;
+            ),
+            values,
+        )
+        .await
+        .context("failed to read the warned orders")?;
         rows.iter()
             .map(|row| {
                 Ok(WarnedOrder {
@@ -186,15 +189,16 @@ impl Store {
     }
 
     async fn all_disputes(&self) -> anyhow::Result<Vec<Dispute>> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!("SELECT {COLUMNS} FROM {FROM} ORDER BY d.id DESC"),
-                vec![],
-            ))
-            .await
-            .context("failed to read disputes")?;
+        let rows = fetch_all(
+            &self.db,
+            &format!(
+                "SELECT {COLUMNS} FROM {} ORDER BY d.id DESC",
+                disputes_with_orders()
+            ),
+            vec![],
+        )
+        .await
+        .context("failed to read disputes")?;
         rows.iter().map(dispute_of).collect()
     }
 }
@@ -213,12 +217,13 @@ impl DisputeRepository for Store {
         let reason = facts.reason.map(|r| r.chars().take(64).collect::<String>());
         let status: String = facts.status.chars().take(32).collect();
         // the order paid with this payment, if any; a later report keeps the order found first
+        let paid_by = crate::order_rows::PAID_BY;
         self.execute(
-            "INSERT INTO disputes (provider, dispute_id, order_id, payment_id, amount_minor, \
+            &format!(
+                "INSERT INTO disputes (provider, dispute_id, order_id, payment_id, amount_minor, \
                currency, reason, status, due_by, evidence, outcome, created_at, updated_at, \
                closed_at, attempts) \
-             VALUES (?, ?, (SELECT id FROM orders WHERE provider = ? AND payment_id = ? \
-               ORDER BY id LIMIT 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) \
+             VALUES (?, ?, {paid_by}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) \
              ON CONFLICT (provider, dispute_id) DO UPDATE SET \
                amount_minor = excluded.amount_minor, currency = excluded.currency, \
                reason = COALESCE(excluded.reason, disputes.reason), \
@@ -231,7 +236,8 @@ impl DisputeRepository for Store {
                next_attempt_at = CASE WHEN excluded.closed_at IS NOT NULL \
                  OR excluded.evidence = 'submitted' THEN NULL \
                  ELSE disputes.next_attempt_at END, \
-               updated_at = excluded.updated_at",
+               updated_at = excluded.updated_at"
+            ),
             vec![
                 provider.as_str().into(),
                 facts.id.clone().into(),
@@ -394,8 +400,8 @@ impl DisputeRepository for Store {
         at: DateTime<Utc>,
         actor: Option<Actor>,
     ) -> anyhow::Result<()> {
-        let txn = self.db.begin().await.context("failed to begin")?;
-        txn.execute(statement(
+        let txn = self.begin().await?;
+        run(
             &txn,
             "UPDATE disputes SET evidence = 'submitted', submitted_at = ?, updated_at = ?, \
                files = COALESCE(?, files), staged_at = COALESCE(staged_at, ?), \
@@ -407,7 +413,7 @@ impl DisputeRepository for Store {
                 at.into(),
                 dispute_id.clone().into(),
             ],
-        ))
+        )
         .await
         .context("failed to record a submission")?;
         if let Some(actor) = actor {
@@ -434,13 +440,13 @@ impl DisputeRepository for Store {
         at: DateTime<Utc>,
         actor: Actor,
     ) -> anyhow::Result<()> {
-        let txn = self.db.begin().await.context("failed to begin")?;
-        txn.execute(statement(
+        let txn = self.begin().await?;
+        run(
             &txn,
             "UPDATE disputes SET status = 'lost', outcome = 'lost', closed_at = ?, \
                updated_at = ?, next_attempt_at = NULL WHERE dispute_id = ?",
             vec![at.into(), at.into(), dispute_id.clone().into()],
-        ))
+        )
         .await
         .context("failed to record an accepted dispute")?;
         self.audit(
@@ -460,17 +466,15 @@ impl DisputeRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn due_for_submission(&self, before: DateTime<Utc>) -> anyhow::Result<Vec<String>> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT dispute_id FROM disputes WHERE evidence = 'staged' \
+        let rows = fetch_all(
+            &self.db,
+            "SELECT dispute_id FROM disputes WHERE evidence = 'staged' \
                    AND submit_claimed_at IS NULL AND closed_at IS NULL \
                    AND due_by IS NOT NULL AND due_by <= ? ORDER BY due_by",
-                vec![before.into()],
-            ))
-            .await
-            .context("failed to read the disputes due")?;
+            vec![before.into()],
+        )
+        .await
+        .context("failed to read the disputes due")?;
         rows.iter()
             .map(|row| Ok(row.try_get("", "dispute_id")?))
             .collect()
@@ -489,11 +493,9 @@ impl DisputeRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn counts(&self, since: DateTime<Utc>) -> anyhow::Result<DisputeCounts> {
-        let disputes = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT CAST(COUNT(*) AS BIGINT) AS opened, \
+        let disputes = fetch_one(
+            &self.db,
+            "SELECT CAST(COUNT(*) AS BIGINT) AS opened, \
                    CAST(COALESCE(SUM(CASE WHEN outcome = 'won' THEN 1 ELSE 0 END), 0) AS BIGINT) \
                      AS won, \
                    CAST(COALESCE(SUM(CASE WHEN outcome = 'lost' THEN 1 ELSE 0 END), 0) AS BIGINT) \
@@ -505,21 +507,12 @@ impl DisputeRepository for Store {
                    CAST(COALESCE(SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END), 0) AS BIGINT) \
                      AS recent \
                  FROM disputes",
-                vec![since.into()],
-            ))
-            .await
-            .context("failed to count the disputes")?
-            .context("a count answers one row")?;
-        let paid = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT CAST(COUNT(*) AS BIGINT) AS paid FROM orders WHERE paid_at >= ?",
-                vec![since.into()],
-            ))
-            .await
-            .context("failed to count the paid orders")?
-            .context("a count answers one row")?;
+            vec![since.into()],
+        )
+        .await
+        .context("failed to count the disputes")?
+        .context("a count answers one row")?;
+        let paid = crate::order_rows::paid_since(&self.db, since).await?;
         let count = |row: &QueryResult, column: &str| -> anyhow::Result<u64> {
             let n: i64 = row.try_get("", column)?;
             Ok(u64::try_from(n).unwrap_or(0))
@@ -531,7 +524,7 @@ impl DisputeRepository for Store {
             pending: count(&disputes, "pending")?,
             lost_minor: disputes.try_get("", "lost_minor")?,
             opened_in_window: count(&disputes, "recent")?,
-            paid_in_window: count(&paid, "paid")?,
+            paid_in_window: paid,
         })
     }
 
@@ -551,24 +544,8 @@ impl DisputeRepository for Store {
         provider: PaymentProvider,
         payment_id: String,
     ) -> anyhow::Result<Option<(OrderId, bool)>> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT id, status FROM orders WHERE provider = ? AND payment_id = ? \
-                 ORDER BY id LIMIT 1",
-                vec![provider.as_str().into(), payment_id.into()],
-            ))
-            .await
-            .context("failed to read the order of a payment")?;
-        row.map(|row| {
-            let status: String = row.try_get("", "status")?;
-            Ok((
-                OrderId::new(row.try_get("", "id")?),
-                status == orders::OrderStatus::Delivered.as_str(),
-            ))
-        })
-        .transpose()
+        let found = crate::order_rows::paid_by(&self.db, provider, &payment_id).await?;
+        Ok(found.map(|(id, status)| (id, status == orders::OrderStatus::Delivered.as_str())))
     }
 
     #[tracing::instrument(skip(self))]
@@ -655,16 +632,14 @@ impl DisputeRepository for Store {
         &self,
         order: OrderId,
     ) -> anyhow::Result<Option<(StagedFiles, String)>> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT files, fingerprint FROM prepared_evidence \
+        let row = fetch_one(
+            &self.db,
+            "SELECT files, fingerprint FROM prepared_evidence \
                  WHERE order_id = ? AND prepared_at IS NOT NULL",
-                vec![order.get().into()],
-            ))
-            .await
-            .context("failed to read a warned order's prepared evidence")?;
+            vec![order.get().into()],
+        )
+        .await
+        .context("failed to read a warned order's prepared evidence")?;
         let Some(row) = row else {
             return Ok(None);
         };

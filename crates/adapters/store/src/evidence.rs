@@ -5,11 +5,11 @@
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use disputes::{Communication, DeliveryRecord, ProofImage, RecordLine, RefundPolicyShown};
+use disputes::{Communication, DeliveryRecord, RecordLine, RefundPolicyShown};
 use orders::OrderId;
-use sea_orm::{ConnectionTrait, QueryResult};
+use sea_orm::QueryResult;
 
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::Store;
 
 /// The order as the evidence reads it: an erased buyer's names, e-mail and addresses from what
@@ -24,21 +24,24 @@ const ORDER: &str = "SELECT o.id, \
      COALESCE(h.received_ip, o.received_ip) AS received_ip, \
      o.created_at, o.paid_at, o.claimed_at, o.buyer_ready_at, o.delivered_at, o.received_at, \
      o.server_link_shown, o.server_link_shown_at, o.refund_policy_version, o.total_cents, \
-     o.proof_id, o.status, u.name AS staff_name \
-     FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
-     LEFT JOIN evidence_holds h ON h.order_id = o.id WHERE o.id = ?";
+     o.proof_id, o.status, u.name AS staff_name FROM orders o";
+
+/// [`ORDER`] with its staff member's name and what the erasure kept, for order `?`.
+fn order_sql() -> String {
+    let staff = crate::accounts::user_join("u", "o.claimed_by");
+    let kept = crate::dispute_rows::kept_evidence_join("h", "o.id");
+    format!("{ORDER} {staff} {kept} WHERE o.id = ?")
+}
 
 async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::RecordLine>> {
-    let rows = store
-        .db
-        .query_all(statement(
-            &store.db,
-            "SELECT name, quantity, unit_price_cents FROM order_lines WHERE order_id = ? \
+    let rows = fetch_all(
+        &store.db,
+        "SELECT name, quantity, unit_price_cents FROM order_lines WHERE order_id = ? \
              ORDER BY position",
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the lines of order {order}"))?;
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the lines of order {order}"))?;
     rows.iter()
         .map(|row| {
             Ok(record_line(
@@ -52,25 +55,24 @@ async fn lines(store: &Store, order: i64) -> anyhow::Result<Vec<disputes::Record
 
 /// The mails sent about the order and the posts made in its ticket, oldest first.
 async fn communications(store: &Store, order: i64) -> anyhow::Result<Vec<Communication>> {
-    let mails = store
-        .db
-        .query_all(statement(
-            &store.db,
-            "SELECT kind, sent_at FROM mail_jobs WHERE order_id = ? AND sent_at IS NOT NULL",
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the mails of order {order}"))?;
-    let posts = store
-        .db
-        .query_all(statement(
-            &store.db,
+    let mails = fetch_all(
+        &store.db,
+        "SELECT kind, sent_at FROM mail_jobs WHERE order_id = ? AND sent_at IS NOT NULL",
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the mails of order {order}"))?;
+    let posts = fetch_all(
+        &store.db,
+        &format!(
             "SELECT p.step, p.created_at, u.name AS staff_name FROM ticket_posts p \
-             LEFT JOIN users u ON u.id = p.staff_id WHERE p.order_id = ?",
-            vec![order.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the ticket posts of order {order}"))?;
+                 {} WHERE p.order_id = ?",
+            crate::accounts::user_join("u", "p.staff_id")
+        ),
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the ticket posts of order {order}"))?;
     let mut said = Vec::with_capacity(mails.len() + posts.len());
     for mail in &mails {
         let kind: String = mail.try_get("", "kind")?;
@@ -114,47 +116,13 @@ fn ticket_post(row: &QueryResult, order: i64) -> anyhow::Result<Communication> {
     })
 }
 
-async fn proofs(store: &Store, proof: Option<i64>) -> anyhow::Result<Vec<ProofImage>> {
-    let Some(proof) = proof else {
-        return Ok(vec![]);
-    };
-    let rows = store
-        .db
-        .query_all(statement(
-            &store.db,
-            "SELECT i.path, p.created_at FROM proof_images i JOIN proofs p ON p.id = i.proof_id \
-             WHERE i.proof_id = ? ORDER BY i.position",
-            vec![proof.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to read the pictures of proof {proof}"))?;
-    rows.iter()
-        .map(|row| {
-            let path: String = row.try_get("", "path")?;
-            let content_type = match path.rsplit('.').next() {
-                Some("png") => "image/png",
-                Some("webp") => "image/webp",
-                _ => "image/jpeg",
-            };
-            Ok(ProofImage {
-                posted_at: row.try_get("", "created_at")?,
-                content_type: content_type.to_owned(),
-                path,
-                bytes: vec![],
-            })
-        })
-        .collect()
-}
-
 /// The delivery record of `order`, `None` when there is no such order.
 pub(crate) async fn delivery_record(
     store: &Store,
     order: OrderId,
 ) -> anyhow::Result<Option<DeliveryRecord>> {
     let id = order.get();
-    let Some(row) = store
-        .db
-        .query_one(statement(&store.db, ORDER, vec![id.into()]))
+    let Some(row) = fetch_one(&store.db, &order_sql(), vec![id.into()])
         .await
         .with_context(|| format!("failed to read order {id}"))?
     else {
@@ -188,7 +156,7 @@ pub(crate) async fn delivery_record(
         received_at: row.try_get("", "received_at")?,
         received_ip: row.try_get("", "received_ip")?,
         refund_policy: policy_shown(row.try_get("", "refund_policy_version")?, created_at),
-        proofs: proofs(store, row.try_get("", "proof_id")?).await?,
+        proofs: crate::proofs::evidence_pictures(&store.db, row.try_get("", "proof_id")?).await?,
         communications: communications(store, id).await?,
         staff_note: None,
     }))

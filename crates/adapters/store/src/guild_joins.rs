@@ -14,9 +14,9 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use orders::{AccessToken, DiscordId, GuildJoinRepository, OrderError, PendingGuildJoin};
 use rand::RngCore;
-use sea_orm::{ConnectionTrait, QueryResult};
+use sea_orm::QueryResult;
 
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::Store;
 
 /// The prefix of a sealed token, naming its format (and so the key's derivation).
@@ -180,16 +180,15 @@ impl GuildJoinRepository for GuildJoinStore {
         limit: u32,
     ) -> Result<Vec<PendingGuildJoin>, OrderError> {
         let db = &self.store.db;
-        let rows = db
-            .query_all(statement(
-                db,
-                "SELECT id, discord_id, access_token, expires_at, attempts FROM guild_joins \
+        let rows = fetch_all(
+            db,
+            "SELECT id, discord_id, access_token, expires_at, attempts FROM guild_joins \
                  WHERE next_attempt_at <= ? AND expires_at > ? \
                  AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?",
-                vec![now.into(), now.into(), now.into(), i64::from(limit).into()],
-            ))
-            .await
-            .context("failed to read the due guild joins")?;
+            vec![now.into(), now.into(), now.into(), i64::from(limit).into()],
+        )
+        .await
+        .context("failed to read the due guild joins")?;
         let mut due = Vec::with_capacity(rows.len());
         for row in &rows {
             let stored = join_of(row)?;
@@ -259,17 +258,16 @@ impl GuildJoinRepository for GuildJoinStore {
         error: String,
     ) -> Result<(), OrderError> {
         let db = &self.store.db;
-        let stored: Option<String> = db
-            .query_one(statement(
-                db,
-                "SELECT access_token FROM guild_joins WHERE id = ?",
-                vec![join.id.into()],
-            ))
-            .await
-            .context("failed to read a guild join")?
-            .map(|row| row.try_get::<String>("", "access_token"))
-            .transpose()
-            .context("bad access_token")?;
+        let stored: Option<String> = fetch_one(
+            db,
+            "SELECT access_token FROM guild_joins WHERE id = ?",
+            vec![join.id.into()],
+        )
+        .await
+        .context("failed to read a guild join")?
+        .map(|row| row.try_get::<String>("", "access_token"))
+        .transpose()
+        .context("bad access_token")?;
         let Some(sealed) = stored else {
             return Ok(());
         };

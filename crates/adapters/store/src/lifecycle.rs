@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use orders::OrderStep;
 use sea_orm::ConnectionTrait;
 
-use crate::sql::statement;
+use crate::sql::run;
 
 /// Appends the event `step` of order `order` inside the caller's transaction.
 pub(crate) async fn record_step(
@@ -30,7 +30,7 @@ pub(crate) async fn record_noted_step(
     at: DateTime<Utc>,
 ) -> anyhow::Result<()> {
     let note = note.map(|note| note.chars().take(200).collect::<String>());
-    txn.execute(statement(
+    run(
         txn,
         "INSERT INTO order_events (order_id, step, staff_id, note, at) VALUES (?, ?, ?, ?, ?)",
         vec![
@@ -40,7 +40,7 @@ pub(crate) async fn record_noted_step(
             note.into(),
             at.into(),
         ],
-    ))
+    )
     .await
     .with_context(|| format!("failed to record the step {step} of order {order}"))?;
     Ok(())

@@ -11,7 +11,7 @@ use sea_orm::{
 
 use crate::entities::{chats, orders};
 use crate::records::PoolUse;
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::{Backend, Store};
 
 /// The shop's state in numbers, as the metrics show it.
@@ -117,17 +117,15 @@ impl Store {
 
     /// The unpaid orders holding stock, and the units they hold.
     async fn unpaid_reservations(&self) -> anyhow::Result<(i64, i64)> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT COUNT(DISTINCT r.order_id), CAST(COALESCE(SUM(r.quantity), 0) AS BIGINT) \
+        let row = fetch_one(
+            &self.db,
+            "SELECT COUNT(DISTINCT r.order_id), CAST(COALESCE(SUM(r.quantity), 0) AS BIGINT) \
                  FROM order_reservations r JOIN orders o ON o.id = r.order_id \
                  WHERE o.status = ?",
-                vec!["pending".into()],
-            ))
-            .await
-            .context("failed to count the unpaid reservations")?;
+            vec!["pending".into()],
+        )
+        .await
+        .context("failed to count the unpaid reservations")?;
         let Some(row) = row else { return Ok((0, 0)) };
         Ok((
             row.try_get_by_index(0).context("the reservation count")?,
@@ -137,16 +135,14 @@ impl Store {
 
     /// The disputes by reason and outcome (`unknown`, `pending` when there is none yet).
     async fn dispute_counts(&self) -> anyhow::Result<Vec<(String, String, i64)>> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT COALESCE(reason, 'unknown'), COALESCE(outcome, 'pending'), COUNT(*) \
+        let rows = fetch_all(
+            &self.db,
+            "SELECT COALESCE(reason, 'unknown'), COALESCE(outcome, 'pending'), COUNT(*) \
                  FROM disputes GROUP BY 1, 2 ORDER BY 1, 2",
-                vec![],
-            ))
-            .await
-            .context("failed to count the disputes")?;
+            vec![],
+        )
+        .await
+        .context("failed to count the disputes")?;
         rows.iter()
             .map(|row| {
                 Ok((

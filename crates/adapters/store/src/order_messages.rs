@@ -7,20 +7,25 @@ use chrono::{DateTime, Utc};
 use delivery::{MessageRepository, MessageSide, NewOrderMessage, OrderMessage};
 use orders::tickets::TicketMessage;
 use orders::{OrderError, OrderId, OrderStatus, OrderStep};
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait};
+use sea_orm::{ConnectionTrait, QueryResult};
 use serde_json::json;
 use shared::{Actor, AuditKind, UserId};
 
 use crate::lifecycle::record_noted_step;
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::Store;
 
 /// A message with the names of its author: the order's Roblox name for the buyer's, the
 /// member of staff's for staff's (a staff account gone reads as "Staff").
 const SELECT: &str = "SELECT m.id, m.order_id, m.sender, m.text, m.created_at, \
      o.roblox_username, u.name AS staff_name \
-     FROM order_messages m JOIN orders o ON o.id = m.order_id \
-     LEFT JOIN users u ON u.id = m.staff_id";
+     FROM order_messages m JOIN orders o ON o.id = m.order_id";
+
+/// The messages `then` (a WHERE clause and its order) picks, with their authors' names.
+fn messages(then: &str) -> String {
+    let staff = crate::accounts::user_join("u", "m.staff_id");
+    format!("{SELECT} {staff} {then}")
+}
 
 /// The name a message of a staff account that no longer exists is shown under.
 const FORMER_STAFF: &str = "Staff";
@@ -51,11 +56,11 @@ async fn read_message(
     order: i64,
     id: i64,
 ) -> anyhow::Result<Option<OrderMessage>> {
-    db.query_one(statement(
+    fetch_one(
         db,
-        &format!("{SELECT} WHERE m.order_id = ? AND m.id = ?"),
+        &messages("WHERE m.order_id = ? AND m.id = ?"),
         vec![order.into(), id.into()],
-    ))
+    )
     .await
     .with_context(|| format!("failed to read message {id} of order {order}"))?
     .map(|row| message_of(&row))
@@ -68,16 +73,14 @@ impl MessageRepository for Store {
         &self,
         order: OrderId,
     ) -> Result<(OrderStatus, Option<DateTime<Utc>>), OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT status, delivered_at FROM orders WHERE id = ?",
-                vec![order.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read order {order}"))?
-            .ok_or(OrderError::NotFound(order))?;
+        let row = fetch_one(
+            &self.db,
+            "SELECT status, delivered_at FROM orders WHERE id = ?",
+            vec![order.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read order {order}"))?
+        .ok_or(OrderError::NotFound(order))?;
         let status: String = row.try_get("", "status").context("bad status")?;
         let status = OrderStatus::parse(&status)
             .with_context(|| format!("order {order} has the unknown status {status:?}"))?;
@@ -89,15 +92,13 @@ impl MessageRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn order_messages(&self, order: OrderId) -> Result<Vec<OrderMessage>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &format!("{SELECT} WHERE m.order_id = ? ORDER BY m.id"),
-                vec![order.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the messages of order {order}"))?;
+        let rows = fetch_all(
+            &self.db,
+            &messages("WHERE m.order_id = ? ORDER BY m.id"),
+            vec![order.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the messages of order {order}"))?;
         Ok(rows
             .iter()
             .map(message_of)
@@ -112,31 +113,26 @@ impl MessageRepository for Store {
         actor: Option<Actor>,
     ) -> Result<Option<OrderMessage>, OrderError> {
         let order = message.order_id.get();
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start to keep a message")?;
+        let txn = self.begin().await?;
         // the write first (SQLite): the message, only where its order is open for it
-        let inserted = txn
-            .query_one(statement(
-                &txn,
-                "INSERT INTO order_messages (order_id, sender, staff_id, text, created_at) \
+        let inserted = fetch_one(
+            &txn,
+            "INSERT INTO order_messages (order_id, sender, staff_id, text, created_at) \
                  SELECT id, ?, ?, ?, ? FROM orders WHERE id = ? \
                  AND (status = ? OR (status = ? AND delivered_at >= ?)) RETURNING id",
-                vec![
-                    message.from.as_str().into(),
-                    message.staff.map(UserId::get).into(),
-                    message.text.as_ref().into(),
-                    message.at.into(),
-                    order.into(),
-                    OrderStatus::Paid.as_str().into(),
-                    OrderStatus::Delivered.as_str().into(),
-                    delivered_since.into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to keep a message on order {order}"))?;
+            vec![
+                message.from.as_str().into(),
+                message.staff.map(UserId::get).into(),
+                message.text.as_ref().into(),
+                message.at.into(),
+                order.into(),
+                OrderStatus::Paid.as_str().into(),
+                OrderStatus::Delivered.as_str().into(),
+                delivered_since.into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to keep a message on order {order}"))?;
         let Some(inserted) = inserted else {
             txn.rollback().await.context("failed to roll back")?;
             return Ok(None);

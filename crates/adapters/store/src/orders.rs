@@ -34,15 +34,14 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, Condition, ConnectionTrait, DatabaseBackend, DatabaseTransaction, EntityTrait,
-    QueryFilter, QueryOrder, TransactionTrait,
+    QueryFilter, QueryOrder,
 };
+
 use shared::UserId;
 
-use crate::entities::{
-    order_line_parts, order_lines, order_reservations, orders as order_rows, products, promo_codes,
-};
+use crate::entities::{order_line_parts, order_lines, order_reservations, orders as order_rows};
 use crate::lifecycle::{record_noted_step, record_step};
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one, run};
 use crate::Store;
 
 impl ProductLookup for Store {
@@ -61,185 +60,17 @@ impl OrderRepository for Store {
         reservation: Reservation,
         caps: PendingCaps,
     ) -> Result<Order, PlaceError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
-        // Before the stock: a retry of a placement still running waits for it here, and then
-        // answers its order rather than being refused for the stock that order took.
-        if let Some(keyed) = &order.idempotency {
-            if let Some(placed) = placed_under_key(&txn, keyed).await? {
-                txn.rollback().await.context("failed to roll back")?;
-                return Err(PlaceError::AlreadyPlaced(placed));
-            }
-        }
-        if let Some(promo) = &order.promo {
-            let claimed = txn
-                .execute(statement(
-                    &txn,
-                    "UPDATE promo_codes SET uses = uses + 1 \
-                     WHERE id = ? AND active = ? AND (max_uses IS NULL OR uses < max_uses)",
-                    vec![promo.id.get().into(), true.into()],
-                ))
-                .await
-                .with_context(|| format!("failed to claim a use of promo code {}", promo.code))?;
-            if claimed.rows_affected() != 1 {
-                // switched off since it was checked, or its last use went to another order
-                let active = promo_codes::Entity::find_by_id(promo.id.get())
-                    .one(&txn)
-                    .await
-                    .with_context(|| format!("failed to read promo code {}", promo.code))?
-                    .is_some_and(|row| row.active);
+        let txn = self.begin().await?;
+        let id = match place_in(&txn, &order, &reservation, caps).await {
+            Ok(id) => id,
+            Err(PlaceError::Unknown(failed)) => return Err(PlaceError::Unknown(failed)),
+            Err(refused) => {
                 txn.rollback()
                     .await
-                    .context("failed to roll back a refused promo code")?;
-                return Err(PlaceError::Promo(if active {
-                    Rejection::UsedUp
-                } else {
-                    Rejection::Inactive
-                }));
+                    .context("failed to roll back a refused order")?;
+                return Err(refused);
             }
-        }
-        let id = order_rows::Entity::insert(order_row(&order))
-            .exec(&txn)
-            .await
-            .context("failed to store the order")?
-            .last_insert_id;
-        if let Some(keyed) = &order.idempotency {
-            // unique: whatever got past the lock, one key keeps one order
-            txn.execute(statement(
-                &txn,
-                "UPDATE orders SET idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
-                vec![
-                    keyed.key.as_str().into(),
-                    keyed.fingerprint.clone().into(),
-                    id.into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to store the idempotency key of order {id}"))?;
-        }
-        let lines =
-            order
-                .lines
-                .iter()
-                .enumerate()
-                .map(|(position, line)| order_lines::ActiveModel {
-                    order_id: Set(id),
-                    position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
-                    product_id: Set(line.product_id.get()),
-                    name: Set(line.name.clone()),
-                    unit_price_cents: Set(line.unit_price.cents()),
-                    quantity: Set(i32::try_from(line.quantity.get()).unwrap_or(i32::MAX)),
-                });
-        order_lines::Entity::insert_many(lines)
-            .exec_without_returning(&txn)
-            .await
-            .with_context(|| format!("failed to store the lines of order {id}"))?;
-        let parts: Vec<order_line_parts::ActiveModel> = order
-            .lines
-            .iter()
-            .enumerate()
-            .flat_map(|(position, line)| {
-                line.components
-                    .iter()
-                    .map(move |component| order_line_parts::ActiveModel {
-                        order_id: Set(id),
-                        position: Set(i32::try_from(position).unwrap_or(i32::MAX)),
-                        product_id: Set(component.get()),
-                    })
-            })
-            .collect();
-        if !parts.is_empty() {
-            order_line_parts::Entity::insert_many(parts)
-                .exec_without_returning(&txn)
-                .await
-                .with_context(|| format!("failed to store the bundles' parts of order {id}"))?;
-        }
-        if !reservation.is_empty() {
-            let held = reservation.entries().iter().map(|(product, quantity)| {
-                order_reservations::ActiveModel {
-                    order_id: Set(id),
-                    product_id: Set(product.get()),
-                    quantity: Set(i64::from(*quantity)),
-                }
-            });
-            order_reservations::Entity::insert_many(held)
-                .exec_without_returning(&txn)
-                .await
-                .with_context(|| format!("failed to store the reservation of order {id}"))?;
-        }
-        if let Some(promo) = &order.promo {
-            // a promo code is redeemed per Discord account: checkout refuses one without
-            let Some(discord) = &order.buyer.discord else {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a promo code without a Discord account")?;
-                return Err(PlaceError::Promo(Rejection::Invalid));
-            };
-            // One pending or paid redemption per code and Discord account (the primary key).
-            let redeemed = txn
-                .execute(statement(
-                    &txn,
-                    "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
-                     VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    vec![
-                        promo.id.get().into(),
-                        discord.discord_id.as_str().into(),
-                        id.into(),
-                        order.created_at.into(),
-                    ],
-                ))
-                .await
-                .with_context(|| format!("failed to claim the promo redemption of order {id}"))?;
-            if redeemed.rows_affected() != 1 {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a refused promo code")?;
-                return Err(PlaceError::Promo(Rejection::AlreadyUsed));
-            }
-        }
-        // The holders' locks and counts, then the stock, come last, after every insert: the
-        // shared locks (a holder's advisory lock, the product's row) are held for a few round
-        // trips and the commit, not for the whole placement, so a rush on one product sells at
-        // the database's pace. The counts leave this order out.
-        if let Some(reached) = pending_cap_reached(&txn, &order, caps, id).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back a refused order")?;
-            return Err(PlaceError::TooManyPending(reached));
-        }
-        // Under the same lock of the Discord account (SQLite: the write lock), so two
-        // placements of one account, on any instance, count one after the other.
-        if let Some(reached) = account_cap_reached(&txn, &order, id).await? {
-            txn.rollback()
-                .await
-                .context("failed to roll back an order over a cap per account")?;
-            return Err(PlaceError::AccountCap(reached));
-        }
-        for (product, quantity) in reservation.entries() {
-            let quantity = i64::from(*quantity);
-            let taken = products::Entity::update_many()
-                .col_expr(
-                    products::Column::Stock,
-                    Expr::col(products::Column::Stock).sub(quantity),
-                )
-                .col_expr(products::Column::UpdatedAt, Expr::value(order.created_at))
-                .filter(products::Column::Id.eq(product.get()))
-                .filter(products::Column::Stock.is_not_null())
-                .filter(products::Column::Stock.gte(quantity))
-                .exec(&txn)
-                .await
-                .with_context(|| format!("failed to reserve stock of product {product}"))?;
-            if taken.rows_affected != 1 {
-                txn.rollback()
-                    .await
-                    .context("failed to roll back a reservation")?;
-                return Err(PlaceError::OutOfStock(*product));
-            }
-        }
-        record_step(&txn, id, OrderStep::Placed, None, order.created_at).await?;
+        };
         txn.commit()
             .await
             .with_context(|| format!("failed to commit order {id}"))?;
@@ -258,21 +89,19 @@ impl OrderRepository for Store {
         reference: String,
         url: String,
     ) -> Result<(), OrderError> {
-        let updated = self
-            .db
-            .execute(statement(
-                &self.db,
-                "UPDATE orders SET provider_reference = ?, payment_url = ? \
+        let updated = run(
+            &self.db,
+            "UPDATE orders SET provider_reference = ?, payment_url = ? \
                  WHERE id = ? AND status = ? AND provider_reference IS NULL",
-                vec![
-                    reference.into(),
-                    url.into(),
-                    id.get().into(),
-                    OrderStatus::Pending.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to record the payment session of order {id}"))?;
+            vec![
+                reference.into(),
+                url.into(),
+                id.get().into(),
+                OrderStatus::Pending.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to record the payment session of order {id}"))?;
         if updated.rows_affected() == 0 {
             return Err(OrderError::NotFound(id));
         }
@@ -285,16 +114,14 @@ impl OrderRepository for Store {
         key: ScopedKey,
         since: DateTime<Utc>,
     ) -> Result<Option<KeyedOrder>, OrderError> {
-        let found = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT id, request_fingerprint, payment_url, buyer_token FROM orders \
+        let found = fetch_one(
+            &self.db,
+            "SELECT id, request_fingerprint, payment_url, buyer_token FROM orders \
                  WHERE idempotency_key = ? AND created_at >= ?",
-                vec![key.as_str().into(), since.into()],
-            ))
-            .await
-            .context("failed to look up an idempotency key")?;
+            vec![key.as_str().into(), since.into()],
+        )
+        .await
+        .context("failed to look up an idempotency key")?;
         let Some(row) = found else {
             return Ok(None);
         };
@@ -364,53 +191,18 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to mark order {id} paid"))?;
         if paid.rows_affected != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
         // The redemption was claimed when the order was placed; an order placed before claims
         // existed counts it now (once per code and Discord account, whatever the order).
-        let late_claim = txn
-            .execute(statement(
-                &txn,
-                "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
-                 SELECT promo_code_id, discord_id, id, ? FROM orders \
-                 WHERE id = ? AND promo_code_id IS NOT NULL \
-                 ON CONFLICT DO NOTHING",
-                vec![at.into(), id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to count the promo redemption of order {id}"))?;
-        if late_claim.rows_affected() == 1 {
-            txn.execute(statement(
-                &txn,
-                "UPDATE promo_codes SET uses = uses + 1 \
-                 WHERE id IN (SELECT promo_code_id FROM orders WHERE id = ?)",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to count the promo use of order {id}"))?;
+        if let Some((code, discord)) = promo_of(&txn, id).await? {
+            if crate::promo::redeem(&txn, code, &discord, id.get(), at).await? {
+                crate::promo::count_use(&txn, code).await?;
+            }
         }
         // Sold out for good (no pending order still holds some): off the storefront.
         for product in reserved_products(&txn, id).await? {
-            txn.execute(statement(
-                &txn,
-                "UPDATE products SET archived = ?, updated_at = ? \
-                 WHERE id = ? AND delete_after_out_of_stock = ? AND archived = ? AND stock = 0 \
-                 AND NOT EXISTS (SELECT 1 FROM order_reservations r \
-                   JOIN orders o ON o.id = r.order_id \
-                   WHERE r.product_id = products.id AND o.status = ?)",
-                vec![
-                    true.into(),
-                    at.into(),
-                    product.into(),
-                    true.into(),
-                    false.into(),
-                    OrderStatus::Pending.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to archive sold-out product {product}"))?;
+            crate::products::archive_if_sold_out(&txn, product, at).await?;
         }
         record_step(&txn, id.get(), OrderStep::Paid, None, at).await?;
         if let Some(hold) = &hold {
@@ -435,31 +227,27 @@ impl OrderRepository for Store {
         };
         // the no-op UPDATE takes the order's row lock: of two late payments at once, the
         // second reads the first one's step
-        let closed = txn
-            .execute(statement(
-                &txn,
-                "UPDATE orders SET status = status WHERE id = ? AND status IN (?, ?)",
-                vec![
-                    id.get().into(),
-                    OrderStatus::Expired.as_str().into(),
-                    OrderStatus::Cancelled.as_str().into(),
-                ],
-            ))
-            .await
-            .with_context(|| format!("failed to lock order {id}"))?;
+        let closed = run(
+            &txn,
+            "UPDATE orders SET status = status WHERE id = ? AND status IN (?, ?)",
+            vec![
+                id.get().into(),
+                OrderStatus::Expired.as_str().into(),
+                OrderStatus::Cancelled.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to lock order {id}"))?;
         if closed.rows_affected() != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
-        let told = txn
-            .query_one(statement(
-                &txn,
-                "SELECT 1 AS told FROM order_events WHERE order_id = ? AND step = ?",
-                vec![id.get().into(), OrderStep::PaidAfterExpiry.as_str().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the steps of order {id}"))?;
+        let told = fetch_one(
+            &txn,
+            "SELECT 1 AS told FROM order_events WHERE order_id = ? AND step = ?",
+            vec![id.get().into(), OrderStep::PaidAfterExpiry.as_str().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the steps of order {id}"))?;
         if told.is_some() {
             // said once already: the event (if any) is kept as processed
             txn.commit().await.context("failed to record an event")?;
@@ -496,9 +284,7 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to close order {id}"))?;
         if closed.rows_affected != 1 {
-            let current = current_status(&txn, id).await;
-            txn.rollback().await.context("failed to roll back")?;
-            return Ok(Applied::NotPending(current?));
+            return not_pending(txn, id).await;
         }
         let held = order_reservations::Entity::find()
             .filter(order_reservations::Column::OrderId.eq(id.get()))
@@ -507,36 +293,10 @@ impl OrderRepository for Store {
             .await
             .with_context(|| format!("failed to load the reservation of order {id}"))?;
         for row in held {
-            products::Entity::update_many()
-                .col_expr(
-                    products::Column::Stock,
-                    Expr::col(products::Column::Stock).add(row.quantity),
-                )
-                .col_expr(products::Column::UpdatedAt, Expr::value(at))
-                .filter(products::Column::Id.eq(row.product_id))
-                .filter(products::Column::Stock.is_not_null())
-                .exec(&txn)
-                .await
-                .with_context(|| {
-                    format!("failed to give back stock of product {}", row.product_id)
-                })?;
+            crate::products::give_back_stock(&txn, row.product_id, row.quantity, at).await?;
         }
         // The promo code's use and the account's claim go back with the order.
-        txn.execute(statement(
-            &txn,
-            "UPDATE promo_codes SET uses = uses - 1 WHERE uses > 0 \
-             AND id IN (SELECT promo_code_id FROM promo_redemptions WHERE order_id = ?)",
-            vec![id.get().into()],
-        ))
-        .await
-        .with_context(|| format!("failed to give back the promo use of order {id}"))?;
-        txn.execute(statement(
-            &txn,
-            "DELETE FROM promo_redemptions WHERE order_id = ?",
-            vec![id.get().into()],
-        ))
-        .await
-        .with_context(|| format!("failed to release the promo redemption of order {id}"))?;
+        crate::promo::give_back(&txn, id.get()).await?;
         let step = match closing {
             Closing::Expired => OrderStep::Expired,
             Closing::Cancelled => OrderStep::Cancelled,
@@ -589,26 +349,21 @@ impl OrderRepository for Store {
 
     #[tracing::instrument(skip(self, reason))]
     async fn hold_for_review(&self, id: OrderId, reason: String) -> Result<Applied, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // the first hold is the step; a later one only replaces the reason (the row's write
         // lock first, so SQLite never has to upgrade a read lock)
-        crate::audit::lock_order(&txn, id.get()).await?;
-        let first = txn
-            .query_one(statement(
-                &txn,
-                "SELECT review_reason FROM orders WHERE id = ?",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read order {id}"))?
-            .map(|row| row.try_get::<Option<String>>("", "review_reason"))
-            .transpose()
-            .context("bad review_reason")?
-            .is_some_and(|reason| reason.is_none());
+        crate::order_rows::lock_order(&txn, id.get()).await?;
+        let first = fetch_one(
+            &txn,
+            "SELECT review_reason FROM orders WHERE id = ?",
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read order {id}"))?
+        .map(|row| row.try_get::<Option<String>>("", "review_reason"))
+        .transpose()
+        .context("bad review_reason")?
+        .is_some_and(|reason| reason.is_none());
         let held = order_rows::Entity::update_many()
             .col_expr(order_rows::Column::ReviewReason, Expr::value(reason))
             .filter(order_rows::Column::Id.eq(id.get()))
@@ -635,6 +390,167 @@ impl OrderRepository for Store {
     }
 }
 
+/// Places `order` inside `txn` and answers its id; a refusal leaves `txn` to be rolled back.
+async fn place_in(
+    txn: &DatabaseTransaction,
+    order: &NewOrder,
+    reservation: &Reservation,
+    caps: PendingCaps,
+) -> Result<i64, PlaceError> {
+    // Before the stock: a retry of a placement still running waits for it here, and then
+    // answers its order rather than being refused for the stock that order took.
+    if let Some(keyed) = &order.idempotency {
+        if let Some(placed) = placed_under_key(txn, keyed).await? {
+            return Err(PlaceError::AlreadyPlaced(placed));
+        }
+    }
+    if let Some(promo) = &order.promo {
+        crate::promo::claim_use(txn, promo.id, &promo.code)
+            .await?
+            .map_or(Ok(()), |refused| Err(PlaceError::Promo(refused)))?;
+    }
+    let id = insert_order(txn, order, reservation).await?;
+    if let Some(promo) = &order.promo {
+        // a promo code is redeemed per Discord account: checkout refuses one without
+        let Some(discord) = &order.buyer.discord else {
+            return Err(PlaceError::Promo(Rejection::Invalid));
+        };
+        // One pending or paid redemption per code and Discord account (the primary key).
+        if !crate::promo::redeem(
+            txn,
+            promo.id,
+            discord.discord_id.as_str(),
+            id,
+            order.created_at,
+        )
+        .await?
+        {
+            return Err(PlaceError::Promo(Rejection::AlreadyUsed));
+        }
+    }
+    // The holders' locks and counts, then the stock, come last, after every insert: the
+    // shared locks (a holder's advisory lock, the product's row) are held for a few round
+    // trips and the commit, not for the whole placement, so a rush on one product sells at
+    // the database's pace. The counts leave this order out.
+    if let Some(reached) = pending_cap_reached(txn, order, caps, id).await? {
+        return Err(PlaceError::TooManyPending(reached));
+    }
+    // Under the same lock of the Discord account (SQLite: the write lock), so two
+    // placements of one account, on any instance, count one after the other.
+    if let Some(reached) = account_cap_reached(txn, order, id).await? {
+        return Err(PlaceError::AccountCap(reached));
+    }
+    for (product, quantity) in reservation.entries() {
+        if !crate::products::take_stock(txn, *product, *quantity, order.created_at).await? {
+            return Err(PlaceError::OutOfStock(*product));
+        }
+    }
+    record_step(txn, id, OrderStep::Placed, None, order.created_at).await?;
+    Ok(id)
+}
+
+/// The promo code and the Discord account of order `id` (the row locked by the caller), when it
+/// has both.
+async fn promo_of(
+    txn: &DatabaseTransaction,
+    id: OrderId,
+) -> anyhow::Result<Option<(PromoId, String)>> {
+    let row = fetch_one(
+        txn,
+        "SELECT promo_code_id, discord_id FROM orders WHERE id = ?",
+        vec![id.get().into()],
+    )
+    .await
+    .with_context(|| format!("failed to read the promo code of order {id}"))?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let code: Option<i64> = row
+        .try_get("", "promo_code_id")
+        .context("bad promo_code_id")?;
+    let discord: Option<String> = row.try_get("", "discord_id").context("bad discord_id")?;
+    Ok(code.map(PromoId::new).zip(discord))
+}
+
+/// Inserts the order's row (with its idempotency key), its lines, its bundles' parts and its
+/// reservation; answers its id.
+async fn insert_order(
+    txn: &DatabaseTransaction,
+    order: &NewOrder,
+    reservation: &Reservation,
+) -> anyhow::Result<i64> {
+    let id = order_rows::Entity::insert(order_row(order))
+        .exec(txn)
+        .await
+        .context("failed to store the order")?
+        .last_insert_id;
+    if let Some(keyed) = &order.idempotency {
+        // unique: whatever got past the lock, one key keeps one order
+        run(
+            txn,
+            "UPDATE orders SET idempotency_key = ?, request_fingerprint = ? WHERE id = ?",
+            vec![
+                keyed.key.as_str().into(),
+                keyed.fingerprint.clone().into(),
+                id.into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to store the idempotency key of order {id}"))?;
+    }
+    let position = |position: usize| i32::try_from(position).unwrap_or(i32::MAX);
+    let lines = order
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(at, line)| order_lines::ActiveModel {
+            order_id: Set(id),
+            position: Set(position(at)),
+            product_id: Set(line.product_id.get()),
+            name: Set(line.name.clone()),
+            unit_price_cents: Set(line.unit_price.cents()),
+            quantity: Set(i32::try_from(line.quantity.get()).unwrap_or(i32::MAX)),
+        });
+    order_lines::Entity::insert_many(lines)
+        .exec_without_returning(txn)
+        .await
+        .with_context(|| format!("failed to store the lines of order {id}"))?;
+    let parts: Vec<order_line_parts::ActiveModel> = order
+        .lines
+        .iter()
+        .enumerate()
+        .flat_map(|(at, line)| {
+            line.components
+                .iter()
+                .map(move |component| order_line_parts::ActiveModel {
+                    order_id: Set(id),
+                    position: Set(position(at)),
+                    product_id: Set(component.get()),
+                })
+        })
+        .collect();
+    if !parts.is_empty() {
+        order_line_parts::Entity::insert_many(parts)
+            .exec_without_returning(txn)
+            .await
+            .with_context(|| format!("failed to store the bundles' parts of order {id}"))?;
+    }
+    if !reservation.is_empty() {
+        let held = reservation.entries().iter().map(|(product, quantity)| {
+            order_reservations::ActiveModel {
+                order_id: Set(id),
+                product_id: Set(product.get()),
+                quantity: Set(i64::from(*quantity)),
+            }
+        });
+        order_reservations::Entity::insert_many(held)
+            .exec_without_returning(txn)
+            .await
+            .with_context(|| format!("failed to store the reservation of order {id}"))?;
+    }
+    Ok(id)
+}
+
 /// Any number, the same in every instance: the class of the advisory locks on order holders.
 const HOLDER_LOCKS: i32 = 0x6f72_6472; // "ordr"
 /// The class of the advisory locks on idempotency keys.
@@ -650,30 +566,29 @@ async fn placed_under_key(
 ) -> Result<Option<OrderId>, PlaceError> {
     let key = keyed.key.as_str();
     if txn.get_database_backend() == DatabaseBackend::Postgres {
-        txn.execute(statement(
+        run(
             txn,
             "SELECT pg_advisory_xact_lock(?, ?)",
             vec![KEY_LOCKS.into(), lock_key(key).into()],
-        ))
+        )
         .await
         .context("failed to lock the idempotency key")?;
     }
-    txn.execute(statement(
+    run(
         txn,
         "UPDATE orders SET idempotency_key = NULL, request_fingerprint = NULL \
          WHERE idempotency_key = ? AND created_at < ?",
         vec![key.into(), keyed.since.into()],
-    ))
+    )
     .await
     .context("failed to let an old idempotency key go")?;
-    let found = txn
-        .query_one(statement(
-            txn,
-            "SELECT id FROM orders WHERE idempotency_key = ?",
-            vec![key.into()],
-        ))
-        .await
-        .context("failed to look up an idempotency key")?;
+    let found = fetch_one(
+        txn,
+        "SELECT id FROM orders WHERE idempotency_key = ?",
+        vec![key.into()],
+    )
+    .await
+    .context("failed to look up an idempotency key")?;
     found
         .map(|row| row.try_get::<i64>("", "id").map(OrderId::new))
         .transpose()
@@ -731,20 +646,19 @@ async fn pending_cap_reached(
             .map(|_| format!("pg_advisory_xact_lock({HOLDER_LOCKS}, ?)"))
             .collect::<Vec<_>>()
             .join(", ");
-        txn.execute(statement(
+        run(
             txn,
             &format!("SELECT {locks}"),
             keys.into_iter().map(Into::into).collect(),
-        ))
+        )
         .await
         .context("failed to lock the order's holders")?;
     }
     // SQLite: the inserts before took the write lock, so the count below cannot change until
     // the transaction commits
-    let counted = txn
-        .query_one(statement(
-            txn,
-            "SELECT \
+    let counted = fetch_one(
+        txn,
+        "SELECT \
                COALESCE(SUM(CASE WHEN discord_id = ? THEN 1 ELSE 0 END), 0), \
                MIN(CASE WHEN discord_id = ? THEN created_at END), \
                COALESCE(SUM(CASE WHEN buyer_token = ? THEN 1 ELSE 0 END), 0), \
@@ -753,23 +667,23 @@ async fn pending_cap_reached(
                MIN(CASE WHEN client_net = ? THEN created_at END) \
              FROM orders WHERE status = ? AND id <> ? \
                AND (discord_id = ? OR buyer_token = ? OR client_net = ?)",
-            vec![
-                discord.clone().into(),
-                discord.clone().into(),
-                token.clone().into(),
-                token.clone().into(),
-                address.clone().into(),
-                address.clone().into(),
-                OrderStatus::Pending.as_str().into(),
-                placed.into(),
-                discord.into(),
-                token.into(),
-                address.into(),
-            ],
-        ))
-        .await
-        .context("failed to count the holders' pending orders")?
-        .context("a count answered no row")?;
+        vec![
+            discord.clone().into(),
+            discord.clone().into(),
+            token.clone().into(),
+            token.clone().into(),
+            address.clone().into(),
+            address.clone().into(),
+            OrderStatus::Pending.as_str().into(),
+            placed.into(),
+            discord.into(),
+            token.into(),
+            address.into(),
+        ],
+    )
+    .await
+    .context("failed to count the holders' pending orders")?
+    .context("a count answered no row")?;
     let count = |index: usize| -> anyhow::Result<PendingCount> {
         let count: i64 = counted.try_get_by_index(index * 2)?;
         let oldest = counted.try_get_by_index(index * 2 + 1)?;
@@ -899,10 +813,7 @@ async fn units_held_by(
             values.extend(products);
             (crate::sql::marks(ids.len()), Some(placing))
         }
-        Counted::Capped => (
-            "SELECT c.id FROM products c WHERE c.max_per_account IS NOT NULL".to_owned(),
-            None,
-        ),
+        Counted::Capped => (crate::products::CAPPED.to_owned(), None),
     };
     let leave_out = match placing {
         Some(placing) => {
@@ -914,11 +825,11 @@ async fn units_held_by(
     let (statuses_in, statuses) = crate::sql::holding_statuses();
     values.extend(statuses);
     values.extend([discord.into(), user.into(), token.into()]);
-    let rows = db
-        .query_all(statement(
-            db,
-            &format!(
-                "SELECT held.product_id, pr.max_per_account, \
+    let caps = crate::products::product_join("pr", "held.product_id");
+    let rows = fetch_all(
+        db,
+        &format!(
+            "SELECT held.product_id, pr.max_per_account, \
                    COALESCE(SUM(CASE WHEN o.discord_id = ? THEN held.units ELSE 0 END), 0), \
                    COALESCE(SUM(CASE WHEN o.user_id = ? THEN held.units ELSE 0 END), 0), \
                    COALESCE(SUM(CASE WHEN o.buyer_token = ? THEN held.units ELSE 0 END), 0) \
@@ -930,16 +841,15 @@ async fn units_held_by(
                    FROM order_line_parts p JOIN order_lines l \
                      ON l.order_id = p.order_id AND l.position = p.position \
                    WHERE p.product_id IN ({scope}) \
-                 ) held JOIN orders o ON o.id = held.order_id \
-                 LEFT JOIN products pr ON pr.id = held.product_id \
+                 ) held JOIN orders o ON o.id = held.order_id {caps} \
                  WHERE {leave_out}o.status IN ({statuses_in}) \
                    AND (o.discord_id = ? OR o.user_id = ? OR o.buyer_token = ?) \
                  GROUP BY held.product_id, pr.max_per_account",
-            ),
-            values,
-        ))
-        .await
-        .context("failed to count the buyer's units of its drops")?;
+        ),
+        values,
+    )
+    .await
+    .context("failed to count the buyer's units of its drops")?;
     rows.into_iter()
         .map(|row| {
             let product: i64 = row.try_get_by_index(0).context("unreadable product id")?;
@@ -967,11 +877,7 @@ impl Store {
         event: Option<&ProviderEvent>,
         at: DateTime<Utc>,
     ) -> Result<Option<DatabaseTransaction>, OrderError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         if let Some(event) = event {
             if !record_event(&txn, event, at).await? {
                 txn.rollback().await.context("failed to roll back")?;
@@ -993,15 +899,14 @@ pub(crate) async fn put_on_hold(
 ) -> Result<bool, OrderError> {
     let reason = hold.reason.as_str();
     let paid = OrderStatus::Paid.as_str();
-    let held = txn
-        .execute(statement(
-            txn,
-            "UPDATE orders SET hold_reason = ?, held_at = ? \
+    let held = run(
+        txn,
+        "UPDATE orders SET hold_reason = ?, held_at = ? \
              WHERE id = ? AND status = ? AND hold_reason IS NULL",
-            vec![reason.into(), at.into(), id.get().into(), paid.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to hold order {id}"))?;
+        vec![reason.into(), at.into(), id.get().into(), paid.into()],
+    )
+    .await
+    .with_context(|| format!("failed to hold order {id}"))?;
     if held.rows_affected() == 1 {
         record_noted_step(
             txn,
@@ -1014,15 +919,14 @@ pub(crate) async fn put_on_hold(
         .await?;
         return Ok(true);
     }
-    let took_over = txn
-        .execute(statement(
-            txn,
-            "UPDATE orders SET hold_reason = ? \
+    let took_over = run(
+        txn,
+        "UPDATE orders SET hold_reason = ? \
              WHERE id = ? AND status = ? AND hold_reason IS NOT NULL AND hold_reason <> ?",
-            vec![reason.into(), id.get().into(), paid.into(), reason.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to change the hold of order {id}"))?;
+        vec![reason.into(), id.get().into(), paid.into(), reason.into()],
+    )
+    .await
+    .with_context(|| format!("failed to change the hold of order {id}"))?;
     Ok(took_over.rows_affected() == 1)
 }
 
@@ -1032,26 +936,33 @@ pub(crate) async fn record_event(
     event: &ProviderEvent,
     at: DateTime<Utc>,
 ) -> Result<bool, OrderError> {
-    let inserted = txn
-        .execute(statement(
-            txn,
-            "INSERT INTO processed_events (provider, event_id, processed_at) VALUES (?, ?, ?) \
+    let inserted = run(
+        txn,
+        "INSERT INTO processed_events (provider, event_id, processed_at) VALUES (?, ?, ?) \
              ON CONFLICT DO NOTHING",
-            vec![
-                event.provider.as_str().into(),
-                event.id.clone().into(),
-                at.into(),
-            ],
-        ))
-        .await
-        .with_context(|| format!("failed to record event {}", event.id))?;
+        vec![
+            event.provider.as_str().into(),
+            event.id.clone().into(),
+            at.into(),
+        ],
+    )
+    .await
+    .with_context(|| format!("failed to record event {}", event.id))?;
     Ok(inserted.rows_affected() == 1)
 }
 
-pub(crate) async fn current_status(
-    txn: &DatabaseTransaction,
+/// The answer to a change that found order `id` no longer pending: `txn` rolled back, its
+/// status now.
+pub(crate) async fn not_pending(
+    txn: DatabaseTransaction,
     id: OrderId,
-) -> Result<OrderStatus, OrderError> {
+) -> Result<Applied, OrderError> {
+    let current = current_status(&txn, id).await;
+    txn.rollback().await.context("failed to roll back")?;
+    Ok(Applied::NotPending(current?))
+}
+
+async fn current_status(txn: &DatabaseTransaction, id: OrderId) -> Result<OrderStatus, OrderError> {
     let row = order_rows::Entity::find_by_id(id.get())
         .one(txn)
         .await

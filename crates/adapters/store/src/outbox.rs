@@ -9,11 +9,11 @@ use chrono::{DateTime, Utc};
 use orders::{
     DiscordId, Dispatch, OrderError, OrderEvent, OrderId, OrderStep, OutboxJob, OutboxRepository,
 };
-use sea_orm::{ConnectionTrait, QueryResult, TransactionTrait, Value};
+use sea_orm::{QueryResult, Value};
 use shared::UserId;
 
 use crate::jobs::{Jobs, PENDING};
-use crate::sql::statement;
+use crate::sql::{fetch_all, run};
 use crate::Store;
 
 /// The thread an erased order's job deleted is forgotten with it.
@@ -44,16 +44,14 @@ fn event_of(row: &QueryResult, id_column: &str) -> anyhow::Result<OrderEvent> {
 impl OutboxRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn undispatched(&self, limit: u32) -> Result<Vec<OrderEvent>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT id, order_id, step, staff_id, note, at FROM order_events \
+        let rows = fetch_all(
+            &self.db,
+            "SELECT id, order_id, step, staff_id, note, at FROM order_events \
                  WHERE dispatched_at IS NULL ORDER BY id LIMIT ?",
-                vec![i64::from(limit).into()],
-            ))
-            .await
-            .context("failed to read the undispatched order events")?;
+            vec![i64::from(limit).into()],
+        )
+        .await
+        .context("failed to read the undispatched order events")?;
         Ok(rows
             .iter()
             .map(|row| event_of(row, "id"))
@@ -68,7 +66,7 @@ impl OutboxRepository for Store {
         at: DateTime<Utc>,
     ) -> Result<(), OrderError> {
         let what = || format!("failed to dispatch order event {}", event.id);
-        let txn = self.db.begin().await.with_context(what)?;
+        let txn = self.begin().await?;
         let mut statements: Vec<(&str, Vec<Value>)> = Vec::new();
         if let Some((kind, occurrence)) = dispatch.mail {
             // no mail for an order whose buyer deleted their account (its Discord id is gone
@@ -108,9 +106,7 @@ impl OutboxRepository for Store {
             vec![at.into(), event.id.into()],
         ));
         for (sql, values) in statements {
-            txn.execute(statement(&txn, sql, values))
-                .await
-                .with_context(what)?;
+            run(&txn, sql, values).await.with_context(what)?;
         }
         txn.commit().await.with_context(what)?;
         Ok(())
@@ -124,9 +120,7 @@ impl OutboxRepository for Store {
         limit: u32,
     ) -> Result<Vec<OutboxJob>, OrderError> {
         // in the order of their events: an order's paid step before its claim
-        let rows = self
-            .db
-            .query_all(statement(
+        let rows = fetch_all(
                 &self.db,
                 "SELECT j.id AS job_id, j.attempts, j.thread_id, e.id AS event_id, e.order_id, \
                  e.step, e.staff_id, e.note, e.at FROM outbox_jobs j JOIN order_events e ON e.id = j.event_id \
@@ -138,7 +132,7 @@ impl OutboxRepository for Store {
                     now.into(),
                     i64::from(limit).into(),
                 ],
-            ))
+            )
             .await
             .with_context(|| format!("failed to read the due {channel} jobs"))?;
         let mut jobs = Vec::with_capacity(rows.len());

@@ -1,22 +1,22 @@
 use anyhow::Context;
 use cart_pricing::DiscountPercent;
+use chrono::{DateTime, Utc};
 use promo::{
     CreatePromoError, DeletePromoError, DiscordId, ListPromoError, MaxUses, NewPromo, Promo,
-    PromoChange, PromoCode, PromoId, PromoRepository, PromoSummary, PromoUsage, UpdatePromoError,
-    ValidatePromoError,
+    PromoChange, PromoCode, PromoId, PromoRepository, PromoSummary, PromoUsage, Rejection,
+    UpdatePromoError, ValidatePromoError,
 };
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::{NotSet, Set},
     ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, SqlErr,
-    TransactionTrait,
 };
 
 use serde_json::json;
 use shared::{Actor, AuditKind};
 
-use crate::entities::{orders, promo_codes, promo_redemptions};
-use crate::sql::statement;
+use crate::entities::{promo_codes, promo_redemptions};
+use crate::sql::run;
 use crate::Store;
 
 /// The audit target of a promo code.
@@ -43,18 +43,100 @@ fn uses_of(row: &promo_codes::Model) -> u32 {
     u32::try_from(row.uses).unwrap_or(0)
 }
 
-/// Takes the code's row lock inside `txn` (see `audit::lock_product`), so no order claims a
+/// Takes the code's row lock inside `txn` (see `crate::products::lock_product`), so no order claims a
 /// use between the checks and the write; `false` when there is no such code.
 async fn lock_promo(txn: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
-    let locked = txn
-        .execute(statement(
-            txn,
-            "UPDATE promo_codes SET uses = uses WHERE id = ?",
-            vec![id.into()],
-        ))
-        .await
-        .with_context(|| format!("failed to lock promo code {id}"))?;
+    let locked = run(
+        txn,
+        "UPDATE promo_codes SET uses = uses WHERE id = ?",
+        vec![id.into()],
+    )
+    .await
+    .with_context(|| format!("failed to lock promo code {id}"))?;
     Ok(locked.rows_affected() == 1)
+}
+
+/// Claims one use of promo code `id` for an order being placed in `txn` (a conditional
+/// UPDATE: `uses < max_uses`); the rejection when it is switched off since it was checked, or
+/// its last use went to another order.
+pub(crate) async fn claim_use(
+    txn: &impl ConnectionTrait,
+    id: PromoId,
+    code: &PromoCode,
+) -> anyhow::Result<Option<Rejection>> {
+    let claimed = run(
+        txn,
+        "UPDATE promo_codes SET uses = uses + 1 \
+             WHERE id = ? AND active = ? AND (max_uses IS NULL OR uses < max_uses)",
+        vec![id.get().into(), true.into()],
+    )
+    .await
+    .with_context(|| format!("failed to claim a use of promo code {code}"))?;
+    if claimed.rows_affected() == 1 {
+        return Ok(None);
+    }
+    let active = promo_codes::Entity::find_by_id(id.get())
+        .one(txn)
+        .await
+        .with_context(|| format!("failed to read promo code {code}"))?
+        .is_some_and(|row| row.active);
+    Ok(Some(if active {
+        Rejection::UsedUp
+    } else {
+        Rejection::Inactive
+    }))
+}
+
+/// Records the redemption of promo code `id` by Discord account `discord` for `order`, once per
+/// code and account (the primary key); `false` when the account holds one already.
+pub(crate) async fn redeem(
+    txn: &impl ConnectionTrait,
+    id: PromoId,
+    discord: &str,
+    order: i64,
+    at: DateTime<Utc>,
+) -> anyhow::Result<bool> {
+    let redeemed = run(
+        txn,
+        "INSERT INTO promo_redemptions (promo_code_id, discord_id, order_id, redeemed_at) \
+             VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        vec![id.get().into(), discord.into(), order.into(), at.into()],
+    )
+    .await
+    .with_context(|| format!("failed to claim the promo redemption of order {order}"))?;
+    Ok(redeemed.rows_affected() == 1)
+}
+
+/// Counts one more use of promo code `id` (an order placed before claims existed, paid now).
+pub(crate) async fn count_use(txn: &impl ConnectionTrait, id: PromoId) -> anyhow::Result<()> {
+    run(
+        txn,
+        "UPDATE promo_codes SET uses = uses + 1 WHERE id = ?",
+        vec![id.get().into()],
+    )
+    .await
+    .with_context(|| format!("failed to count a use of promo code {id}"))?;
+    Ok(())
+}
+
+/// Gives back the promo use and the account's claim of `order`, closed unpaid.
+pub(crate) async fn give_back(txn: &impl ConnectionTrait, order: i64) -> anyhow::Result<()> {
+    run(
+        txn,
+        "UPDATE promo_codes SET uses = uses - 1 WHERE uses > 0 \
+         AND id IN (SELECT promo_code_id FROM promo_redemptions WHERE order_id = ?)",
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to give back the promo use of order {order}"))?;
+    run(
+        txn,
+        "DELETE FROM promo_redemptions WHERE order_id = ?",
+        vec![order.into()],
+    )
+    .await
+    .with_context(|| format!("failed to release the promo redemption of order {order}"))?;
+    Ok(())
 }
 
 /// The promo code's row, locked for the rest of `txn`; `None` when there is no such code.
@@ -74,11 +156,7 @@ async fn locked_promo(
 impl PromoRepository for Store {
     #[tracing::instrument(skip(self, actor), fields(code = %promo.code))]
     async fn create(&self, promo: NewPromo, actor: &Actor) -> Result<Promo, CreatePromoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let row = promo_codes::ActiveModel {
             id: NotSet,
             code: Set(promo.code.as_str().to_owned()),
@@ -148,11 +226,7 @@ impl PromoRepository for Store {
         change: PromoChange,
         actor: &Actor,
     ) -> Result<PromoSummary, UpdatePromoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let Some(row) = locked_promo(&txn, id.get()).await? else {
             txn.rollback().await.context("failed to roll back")?;
             return Err(UpdatePromoError::NotFound(id));
@@ -201,21 +275,13 @@ impl PromoRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn delete(&self, id: PromoId, actor: &Actor) -> Result<(), DeletePromoError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let Some(row) = locked_promo(&txn, id.get()).await? else {
             txn.rollback().await.context("failed to roll back")?;
             return Err(DeletePromoError::NotFound(id));
         };
         // an order of any status keeps the code for its history, even one cancelled since
-        let on_orders = orders::Entity::find()
-            .filter(orders::Column::PromoCodeId.eq(id.get()))
-            .count(&txn)
-            .await
-            .with_context(|| format!("failed to look up the orders of promo code {id}"))?;
+        let on_orders = crate::order_rows::with_promo(&txn, id).await?;
         if row.uses > 0 || on_orders > 0 {
             txn.rollback().await.context("failed to roll back")?;
             return Err(DeletePromoError::Used(id));
@@ -283,4 +349,18 @@ fn to_promo(row: promo_codes::Model) -> anyhow::Result<Promo> {
         active: row.active,
         created_at: row.created_at,
     })
+}
+
+/// The redemptions of an erased account's orders: the code's count stays; the Discord account
+/// becomes a marker unique per order (never a snowflake, so it matches no one's later
+/// redemption).
+pub(crate) fn redemptions_forgotten(id: i64) -> crate::sql::Step {
+    let its_orders = crate::order_rows::ITS_ORDERS;
+    crate::sql::by_id(
+        &format!(
+            "UPDATE promo_redemptions SET discord_id = 'erased-' || CAST(order_id AS TEXT) \
+             WHERE order_id IN {its_orders}"
+        ),
+        id,
+    )
 }

@@ -7,7 +7,7 @@ use proofs::{NewProof, Proof, ProofError, ProofId, ProofRepository};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, TransactionTrait,
+    QuerySelect,
 };
 use serde_json::{json, Value};
 use shared::{Actor, AuditKind};
@@ -70,11 +70,7 @@ impl ProofRepository for Store {
 
     #[tracing::instrument(skip(self, proof, actor), fields(images = proof.images.len()))]
     async fn insert(&self, proof: NewProof, actor: &Actor) -> Result<Proof, ProofError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         let inserted = proof_rows::Entity::insert(proof_rows::ActiveModel {
             items: Set(proof.items.as_ref().to_owned()),
             created_at: Set(proof.created_at),
@@ -118,11 +114,7 @@ impl ProofRepository for Store {
 
     #[tracing::instrument(skip(self, actor))]
     async fn delete(&self, id: ProofId, actor: &Actor) -> Result<(), ProofError> {
-        let txn = self
-            .db
-            .begin()
-            .await
-            .context("failed to start a transaction")?;
+        let txn = self.begin().await?;
         // lock the proof first (a write), then read what the deletion removes
         let locked = proof_rows::Entity::update_many()
             .col_expr(
@@ -179,4 +171,79 @@ impl ProofRepository for Store {
             .await
             .context("failed to list the proof images in use")?)
     }
+}
+
+/// For another area's statement about an order (its proof's id in `column`): the path of the
+/// proof's first picture, as a subquery.
+pub(crate) fn first_picture(column: &str) -> String {
+    format!(
+        "(SELECT p.path FROM proof_images p WHERE p.proof_id = {column} \
+         ORDER BY p.position LIMIT 1)"
+    )
+}
+
+/// Whether proof `id` exists.
+pub(crate) async fn exists(db: &impl ConnectionTrait, id: i64) -> anyhow::Result<bool> {
+    let row = db
+        .query_one(crate::sql::statement(
+            db,
+            "SELECT 1 AS found FROM proofs WHERE id = ?",
+            vec![id.into()],
+        ))
+        .await
+        .context("failed to look the proof up")?;
+    Ok(row.is_some())
+}
+
+/// The path of proof `id`'s first picture, if it has one.
+pub(crate) async fn first_picture_of(
+    db: &impl ConnectionTrait,
+    id: i64,
+) -> anyhow::Result<Option<String>> {
+    let row = db
+        .query_one(crate::sql::statement(
+            db,
+            "SELECT path FROM proof_images WHERE proof_id = ? ORDER BY position LIMIT 1",
+            vec![id.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the pictures of proof {id}"))?;
+    row.map(|row| row.try_get("", "path").context("bad path"))
+        .transpose()
+}
+
+/// The pictures of a delivery's proof, in order, for a dispute's evidence (their paths; the
+/// disputes service reads them).
+pub(crate) async fn evidence_pictures(
+    db: &impl ConnectionTrait,
+    proof: Option<i64>,
+) -> anyhow::Result<Vec<disputes::ProofImage>> {
+    let Some(proof) = proof else {
+        return Ok(vec![]);
+    };
+    let rows = db
+        .query_all(crate::sql::statement(
+            db,
+            "SELECT i.path, p.created_at FROM proof_images i JOIN proofs p ON p.id = i.proof_id \
+             WHERE i.proof_id = ? ORDER BY i.position",
+            vec![proof.into()],
+        ))
+        .await
+        .with_context(|| format!("failed to read the pictures of proof {proof}"))?;
+    rows.iter()
+        .map(|row| {
+            let path: String = row.try_get("", "path")?;
+            let content_type = match path.rsplit('.').next() {
+                Some("png") => "image/png",
+                Some("webp") => "image/webp",
+                _ => "image/jpeg",
+            };
+            Ok(disputes::ProofImage {
+                posted_at: row.try_get("", "created_at")?,
+                content_type: content_type.to_owned(),
+                path,
+                bytes: vec![],
+            })
+        })
+        .collect()
 }

@@ -5,7 +5,7 @@
 use anyhow::Context;
 use chrono::{DateTime, Utc};
 use events::{NewPushEvent, PushEventRow};
-use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, TransactionTrait, Value};
+use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult, Statement, Value};
 
 use crate::{Backend, Store};
 
@@ -67,11 +67,7 @@ impl Store {
     ) -> anyhow::Result<PushEventRow> {
         match self.backend() {
             Backend::Postgres => {
-                let txn = self
-                    .db
-                    .begin()
-                    .await
-                    .context("failed to begin the event write")?;
+                let txn = self.begin().await?;
                 txn.execute(Statement::from_sql_and_values(
                     DatabaseBackend::Postgres,
                     "SELECT pg_advisory_xact_lock($1)",
@@ -254,4 +250,13 @@ impl PushListener {
             }
         }
     }
+}
+
+/// The live updates sent to an erased account and to its chats' sessions.
+pub(crate) fn events_forgotten(id: i64) -> crate::sql::Step {
+    let its_sessions = crate::chats::ITS_SESSIONS;
+    crate::sql::by_id(
+        &format!("DELETE FROM push_events WHERE user_id = ? OR chat_session IN {its_sessions}"),
+        id,
+    )
 }

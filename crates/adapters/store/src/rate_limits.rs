@@ -94,3 +94,23 @@ impl Store {
         Ok(done.rows_affected)
     }
 }
+
+/// The counts keyed by an erased account (its e-mail address, its id) or its chats' sessions,
+/// before the chats go.
+pub(crate) fn limits_forgotten(erasure: &accounts::Erasure) -> crate::sql::Step {
+    let buckets = &erasure.limit_buckets;
+    let account_buckets = if buckets.is_empty() {
+        "NULL".to_owned()
+    } else {
+        crate::sql::marks(buckets.len())
+    };
+    let mut values: Vec<sea_orm::Value> =
+        buckets.iter().map(|bucket| bucket.clone().into()).collect();
+    values.push(format!("{}:", chat::SENDS_PER_SESSION_BUCKET).into());
+    values.push(erasure.user.get().into());
+    let its_sessions = crate::chats::ITS_SESSION_BUCKETS;
+    let sql = format!(
+        "DELETE FROM rate_limits WHERE bucket IN ({account_buckets}) OR bucket IN {its_sessions}"
+    );
+    (sql, values)
+}

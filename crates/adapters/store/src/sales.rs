@@ -7,7 +7,7 @@ use orders::{OrderError, OrderStatus};
 use sales::{Granularity, PeriodSales, SalesRepository};
 use sea_orm::{ConnectionTrait, DatabaseBackend, QueryResult};
 
-use crate::sql::statement;
+use crate::sql::fetch_all;
 use crate::Store;
 
 /// The first day of the period of `paid_at`, as `YYYY-MM-DD` text, in each database's dialect
@@ -37,6 +37,15 @@ fn units(row: &QueryResult) -> Result<u64, OrderError> {
     Ok(u64::try_from(units).unwrap_or(0))
 }
 
+/// The lines of the orders counted (their two statuses the `?`), each with its product's row
+/// as `p` (its name now) where it still exists.
+fn sold() -> String {
+    let product = crate::products::product_join("p", "l.product_id");
+    format!(
+        "FROM orders o JOIN order_lines l ON l.order_id = o.id {product} WHERE o.status IN (?, ?)"
+    )
+}
+
 impl SalesRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn units_sold(
@@ -49,27 +58,23 @@ impl SalesRepository for Store {
         let sql = format!(
             "SELECT MAX(COALESCE(p.name, l.name)) AS item, {period} AS period, \
              CAST(SUM(l.quantity) AS BIGINT) AS units \
-             FROM orders o \
-             JOIN order_lines l ON l.order_id = o.id \
-             LEFT JOIN products p ON p.id = l.product_id \
-             WHERE o.status IN (?, ?) AND o.paid_at >= ? AND o.paid_at < ? \
+             {SOLD} AND o.paid_at >= ? AND o.paid_at < ? \
              GROUP BY l.product_id, {period}",
             period = period_start(backend, granularity),
+            SOLD = sold(),
         );
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                &sql,
-                vec![
-                    COUNTED[0].as_str().into(),
-                    COUNTED[1].as_str().into(),
-                    from.into(),
-                    to.into(),
-                ],
-            ))
-            .await
-            .context("failed to add up the sales")?;
+        let rows = fetch_all(
+            &self.db,
+            &sql,
+            vec![
+                COUNTED[0].as_str().into(),
+                COUNTED[1].as_str().into(),
+                from.into(),
+                to.into(),
+            ],
+        )
+        .await
+        .context("failed to add up the sales")?;
         rows.iter()
             .map(|row| {
                 let item: String = row.try_get("", "item").context("no item column")?;
@@ -87,21 +92,17 @@ impl SalesRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn units_sold_overall(&self) -> Result<Vec<(String, u64)>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
+        let rows = fetch_all(
+            &self.db,
+            &format!(
                 "SELECT MAX(COALESCE(p.name, l.name)) AS item, \
-                 CAST(SUM(l.quantity) AS BIGINT) AS units \
-                 FROM orders o \
-                 JOIN order_lines l ON l.order_id = o.id \
-                 LEFT JOIN products p ON p.id = l.product_id \
-                 WHERE o.status IN (?, ?) \
-                 GROUP BY l.product_id",
-                vec![COUNTED[0].as_str().into(), COUNTED[1].as_str().into()],
-            ))
-            .await
-            .context("failed to add up the sales")?;
+                     CAST(SUM(l.quantity) AS BIGINT) AS units {} GROUP BY l.product_id",
+                sold()
+            ),
+            vec![COUNTED[0].as_str().into(), COUNTED[1].as_str().into()],
+        )
+        .await
+        .context("failed to add up the sales")?;
         rows.iter()
             .map(|row| {
                 let item: String = row.try_get("", "item").context("no item column")?;

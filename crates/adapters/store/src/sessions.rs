@@ -90,3 +90,8 @@ impl Store {
         Ok(deleted.rows_affected)
     }
 }
+
+/// The database's sessions of an erased account (the service also ends them where they live).
+pub(crate) fn sessions_forgotten(id: i64) -> crate::sql::Step {
+    crate::sql::by_id("DELETE FROM sessions WHERE user_id = ?", id)
+}

@@ -2,8 +2,8 @@
 
 use anyhow::Context;
 use sea_orm::{
-    ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, Statement,
-    TransactionTrait, Value,
+    ConnectionTrait, DatabaseBackend, DatabaseConnection, DatabaseTransaction, DbErr, ExecResult,
+    QueryResult, Statement, TransactionTrait, Value,
 };
 
 /// `?` placeholders as the backend wants them: numbered `$1, $2...` for PostgreSQL, as written
@@ -32,6 +32,33 @@ pub(crate) fn statement(db: &impl ConnectionTrait, sql: &str, values: Vec<Value>
     Statement::from_sql_and_values(backend, placeholders(backend, sql), values)
 }
 
+/// `sql` (`?` placeholders) on `db`: its one row, if any.
+pub(crate) async fn fetch_one(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<Option<QueryResult>, DbErr> {
+    db.query_one(statement(db, sql, values)).await
+}
+
+/// `sql` (`?` placeholders) on `db`: its rows.
+pub(crate) async fn fetch_all(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<Vec<QueryResult>, DbErr> {
+    db.query_all(statement(db, sql, values)).await
+}
+
+/// Runs `sql` (`?` placeholders) on `db`.
+pub(crate) async fn run(
+    db: &impl ConnectionTrait,
+    sql: &str,
+    values: Vec<Value>,
+) -> Result<ExecResult, DbErr> {
+    db.execute(statement(db, sql, values)).await
+}
+
 /// A transaction that holds the write lock of one row, taken first with a no-op UPDATE (`sql`,
 /// its one `?` the row's id): on SQLite a transaction that read first cannot write once another
 /// writer committed, and on PostgreSQL the lock keeps the row's other writers out until the
@@ -52,6 +79,14 @@ pub(crate) async fn lock_row(
         return Ok(None);
     }
     Ok(Some(txn))
+}
+
+/// One statement of a multi-statement write (an erasure): its SQL and its values.
+pub(crate) type Step = (String, Vec<Value>);
+
+/// A statement whose every `?` takes `id` (an erasure's account).
+pub(crate) fn by_id(sql: &str, id: i64) -> Step {
+    (sql.to_owned(), vec![id.into(); sql.matches('?').count()])
 }
 
 /// `?, ?, ?`: the placeholders of an `IN (...)` list of `count` values.

@@ -1,7 +1,8 @@
 use std::sync::Arc;
 
+use anyhow::Context;
 use chrono::{DateTime, Utc};
-use sea_orm::DatabaseConnection;
+use sea_orm::{DatabaseConnection, DatabaseTransaction, TransactionTrait};
 use shared::Clock;
 
 use crate::connection::Backend;
@@ -33,5 +34,14 @@ impl Store {
 
     pub fn backend(&self) -> Backend {
         Backend::of(&self.db)
+    }
+
+    /// A transaction on the pool.
+    pub(crate) async fn begin(&self) -> anyhow::Result<DatabaseTransaction> {
+        Ok(self
+            .db
+            .begin()
+            .await
+            .context("failed to start a transaction")?)
     }
 }

@@ -5,10 +5,9 @@
 use anyhow::Context;
 use orders::tickets::{StoredPost, TicketItem, TicketOrder, TicketRepository, TicketStaff};
 use orders::{DiscordId, OrderError, OrderId, OrderStep};
-use sea_orm::ConnectionTrait;
 use shared::UserId;
 
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one};
 use crate::Store;
 
 impl TicketRepository for Store {
@@ -22,29 +21,26 @@ impl TicketRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn ticket_order(&self, id: OrderId) -> Result<TicketOrder, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
+        let picture = crate::proofs::first_picture("o.proof_id");
+        let row = fetch_one(
+            &self.db,
+            &format!(
                 "SELECT o.discord_id, o.discord_username, o.roblox_username, o.claimed_by, \
-                 o.ticket_thread_id, o.ticket_problem, \
-                 (SELECT p.path FROM proof_images p WHERE p.proof_id = o.proof_id \
-                  ORDER BY p.position LIMIT 1) AS proof_picture \
-                 FROM orders o WHERE o.id = ?",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the ticket of order {id}"))?
-            .ok_or(OrderError::NotFound(id))?;
-        let lines = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY position",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the lines of order {id}"))?;
+                     o.ticket_thread_id, o.ticket_problem, {picture} AS proof_picture \
+                     FROM orders o WHERE o.id = ?"
+            ),
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the ticket of order {id}"))?
+        .ok_or(OrderError::NotFound(id))?;
+        let lines = fetch_all(
+            &self.db,
+            "SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY position",
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the lines of order {id}"))?;
         let items = lines
             .iter()
             .map(|line| {
@@ -93,25 +89,10 @@ impl TicketRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn ticket_staff(&self, user_id: UserId) -> Result<Option<TicketStaff>, OrderError> {
-        let user_id = user_id.get();
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT name, private_server_url FROM users WHERE id = ?",
-                vec![user_id.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read staff member {user_id}"))?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        Ok(Some(TicketStaff {
-            name: row.try_get("", "name").context("bad name")?,
-            private_server_url: crate::delivery::kept_link(
-                row.try_get("", "private_server_url")
-                    .context("bad private_server_url")?,
-            ),
+        let stored = crate::accounts::staff_member(&self.db, user_id.get()).await?;
+        Ok(stored.map(|(name, link)| TicketStaff {
+            name,
+            private_server_url: crate::delivery::kept_link(link),
         }))
     }
 
@@ -138,16 +119,14 @@ impl TicketRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn linked_posts(&self, id: OrderId) -> Result<Vec<StoredPost>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT event_id, step, message_id, staff_id FROM ticket_posts \
+        let rows = fetch_all(
+            &self.db,
+            "SELECT event_id, step, message_id, staff_id FROM ticket_posts \
                  WHERE order_id = ? AND shows_link = ? ORDER BY event_id",
-                vec![id.get().into(), true.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the linked posts of order {id}"))?;
+            vec![id.get().into(), true.into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the linked posts of order {id}"))?;
         let mut posts = Vec::with_capacity(rows.len());
         for row in rows {
             let step: String = row.try_get("", "step").context("bad step")?;

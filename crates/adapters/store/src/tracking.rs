@@ -8,10 +8,10 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use delivery::{MailJob, Release, TrackingFacts, TrackingRepository};
 use orders::{MailKind, OrderError, OrderId};
-use sea_orm::{ConnectionTrait, Value};
+use sea_orm::Value;
 
 use crate::jobs::{Jobs, PENDING};
-use crate::sql::statement;
+use crate::sql::{fetch_all, fetch_one, run};
 use crate::Store;
 
 const MAIL: Jobs = Jobs {
@@ -27,9 +27,7 @@ impl Store {
         values: Vec<Value>,
         what: &str,
     ) -> anyhow::Result<u64> {
-        Ok(self
-            .db
-            .execute(statement(&self.db, sql, values))
+        Ok(run(&self.db, sql, values)
             .await
             .with_context(|| format!("failed to {what}"))?
             .rows_affected())
@@ -57,16 +55,14 @@ impl Store {
 impl TrackingRepository for Store {
     #[tracing::instrument(skip(self))]
     async fn access_key_hash(&self, id: OrderId) -> Result<Option<String>, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT access_key_hash FROM orders WHERE id = ?",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the link key of order {id}"))?
-            .ok_or(OrderError::NotFound(id))?;
+        let row = fetch_one(
+            &self.db,
+            "SELECT access_key_hash FROM orders WHERE id = ?",
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read the link key of order {id}"))?
+        .ok_or(OrderError::NotFound(id))?;
         Ok(row
             .try_get("", "access_key_hash")
             .context("bad access_key_hash")?)
@@ -74,25 +70,26 @@ impl TrackingRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn after_sale_facts(&self, id: OrderId) -> Result<TrackingFacts, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
+        let reviewed = crate::reviews::reviewed("o.id");
+        let claimer = crate::accounts::user_join("u", "o.claimed_by");
+        let releaser = crate::accounts::user_join("ru", "r.staff_id");
+        let row = fetch_one(
+            &self.db,
+            &format!(
                 "SELECT o.claimed_at, o.proof_id, o.buyer_ready_at, o.received_at, \
-                 o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, o.no_show_at, \
-                 CASE WHEN EXISTS (SELECT 1 FROM reviews v WHERE v.order_id = o.id) \
-                   THEN 1 ELSE 0 END AS reviewed, \
-                 u.name AS staff_name, u.private_server_url, \
-                 r.at AS released_at, r.note AS release_reason, ru.name AS released_by \
-                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
-                 LEFT JOIN order_events r ON r.id = (SELECT MAX(e.id) FROM order_events e \
-                   WHERE e.order_id = o.id AND e.step = 'released') \
-                 LEFT JOIN users ru ON ru.id = r.staff_id \
-                 WHERE o.id = ?",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read order {id}"))?;
+                     o.server_link_shown_at, o.ticket_thread_id, o.ticket_problem, o.no_show_at, \
+                     CASE WHEN {reviewed} THEN 1 ELSE 0 END AS reviewed, \
+                     u.name AS staff_name, u.private_server_url, \
+                     r.at AS released_at, r.note AS release_reason, ru.name AS released_by \
+                     FROM orders o {claimer} \
+                     LEFT JOIN order_events r ON r.id = (SELECT MAX(e.id) FROM order_events e \
+                       WHERE e.order_id = o.id AND e.step = 'released') \
+                     {releaser} WHERE o.id = ?"
+            ),
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to read order {id}"))?;
         let Some(row) = row else {
             return Ok(TrackingFacts::default());
         };
@@ -140,32 +137,29 @@ impl TrackingRepository for Store {
         url: String,
         at: DateTime<Utc>,
     ) -> Result<(), OrderError> {
-        self.db
-            .execute(statement(
-                &self.db,
-                "UPDATE orders SET server_link_shown = ?, server_link_shown_at = ? \
+        run(
+            &self.db,
+            "UPDATE orders SET server_link_shown = ?, server_link_shown_at = ? \
                  WHERE id = ? AND server_link_shown_at IS NULL",
-                vec![url.into(), at.into(), id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to keep the link shown on order {id}"))?;
+            vec![url.into(), at.into(), id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to keep the link shown on order {id}"))?;
         Ok(())
     }
 
     #[tracing::instrument(skip(self))]
     async fn paid_orders_ahead(&self, id: OrderId) -> Result<u32, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT COUNT(*) AS ahead FROM orders o, orders me \
+        let row = fetch_one(
+            &self.db,
+            "SELECT COUNT(*) AS ahead FROM orders o, orders me \
                  WHERE me.id = ? AND o.status = 'paid' AND o.hold_reason IS NULL \
                  AND o.claimed_by IS NULL AND o.id <> me.id \
                  AND (o.paid_at < me.paid_at OR (o.paid_at = me.paid_at AND o.id < me.id))",
-                vec![id.get().into()],
-            ))
-            .await
-            .with_context(|| format!("failed to find the place of order {id} in the queue"))?;
+            vec![id.get().into()],
+        )
+        .await
+        .with_context(|| format!("failed to find the place of order {id} in the queue"))?;
         let ahead: i64 = match row {
             Some(row) => row.try_get_by_index(0).context("bad count")?,
             None => 0,
@@ -175,33 +169,19 @@ impl TrackingRepository for Store {
 
     #[tracing::instrument(skip(self))]
     async fn proof_picture(&self, proof_id: i64) -> Result<Option<String>, OrderError> {
-        let row = self
-            .db
-            .query_one(statement(
-                &self.db,
-                "SELECT path FROM proof_images WHERE proof_id = ? ORDER BY position LIMIT 1",
-                vec![proof_id.into()],
-            ))
-            .await
-            .with_context(|| format!("failed to read the pictures of proof {proof_id}"))?;
-        Ok(match row {
-            Some(row) => Some(row.try_get("", "path").context("bad path")?),
-            None => None,
-        })
+        Ok(crate::proofs::first_picture_of(&self.db, proof_id).await?)
     }
 
     #[tracing::instrument(skip(self))]
     async fn due_mail(&self, now: DateTime<Utc>, limit: u32) -> Result<Vec<MailJob>, OrderError> {
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
-                "SELECT id, order_id, kind, attempts FROM mail_jobs \
+        let rows = fetch_all(
+            &self.db,
+            "SELECT id, order_id, kind, attempts FROM mail_jobs \
                  WHERE status = ? AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
-                vec![PENDING.into(), now.into(), i64::from(limit).into()],
-            ))
-            .await
-            .context("failed to read the due mail")?;
+            vec![PENDING.into(), now.into(), i64::from(limit).into()],
+        )
+        .await
+        .context("failed to read the due mail")?;
         let mut jobs = Vec::with_capacity(rows.len());
         for row in rows {
             let id: i64 = row.try_get("", "id").context("bad id")?;
@@ -252,18 +232,19 @@ impl delivery::DeliveryTimesRepository for Store {
         since: DateTime<Utc>,
     ) -> Result<Vec<delivery::DeliveredOrder>, OrderError> {
         // who delivered it: the claimer the delivery kept
-        let rows = self
-            .db
-            .query_all(statement(
-                &self.db,
+        let rows = fetch_all(
+            &self.db,
+            &format!(
                 "SELECT o.paid_at, o.claimed_at, o.delivered_at, u.name AS staff_name \
-                 FROM orders o LEFT JOIN users u ON u.id = o.claimed_by \
-                 WHERE o.delivered_at IS NOT NULL AND o.paid_at IS NOT NULL \
-                 AND o.delivered_at >= ? ORDER BY o.delivered_at",
-                vec![since.into()],
-            ))
-            .await
-            .context("failed to read the delivery times")?;
+                     FROM orders o {} \
+                     WHERE o.delivered_at IS NOT NULL AND o.paid_at IS NOT NULL \
+                     AND o.delivered_at >= ? ORDER BY o.delivered_at",
+                crate::accounts::user_join("u", "o.claimed_by")
+            ),
+            vec![since.into()],
+        )
+        .await
+        .context("failed to read the delivery times")?;
         rows.iter()
             .map(|row| {
                 Ok(delivery::DeliveredOrder {
