@@ -55,15 +55,11 @@ fn no_store(body: impl serde::Serialize) -> HttpResponse {
     security((), ("session_cookie" = [])),
 )]
 pub async fn list(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    buyer: Visitor,
     messages: web::Data<OrderMessagesService>,
-    session: Session,
-    user: MaybeUser,
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = Visitor::new(&checkout, &tracking, &session, &user);
     let order = buyer.order(id, query.key.as_deref()).await?.id;
     Ok(no_store(thread_json(&messages.thread(order).await?)))
 }
@@ -98,18 +94,13 @@ pub async fn list(
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn post(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    buyer: Visitor,
     messages: web::Data<OrderMessagesService>,
-    session: Session,
-    user: MaybeUser,
     query: web::Query<KeyQuery>,
     payload: web::Json<OrderMessagePayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = Visitor::new(&checkout, &tracking, &session, &user);
     let order = buyer.order(id, query.key.as_deref()).await?.id;
     let message = messages
         .post(order, MessageAuthor::Buyer, &payload.text)

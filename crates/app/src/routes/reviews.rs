@@ -42,18 +42,13 @@ use dto::reviews::{
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)]
 pub async fn leave(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    visitor: Visitor,
     reviews: web::Data<ReviewService>,
-    session: Session,
-    user: MaybeUser,
     query: web::Query<KeyQuery>,
     payload: web::Json<ReviewPayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     let order = visitor.order(id, query.key.as_deref()).await?;
     let review = reviews.leave(&order, payload.rating, &payload.text).await?;
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))
