@@ -176,7 +176,10 @@ mod tests {
             let sent = serde_json::to_value(BlockKind::from(kind)).unwrap();
             assert_eq!(sent, kind.as_str());
         }
-        for status in [blocklist::BlockStatus::Active, blocklist::BlockStatus::Flagged] {
+        for status in [
+            blocklist::BlockStatus::Active,
+            blocklist::BlockStatus::Flagged,
+        ] {
             let sent = serde_json::to_value(BlockStatus::from(status)).unwrap();
             assert_eq!(sent, status.as_str());
         }
@@ -186,7 +189,10 @@ mod tests {
     fn the_documented_entry_has_the_fields_the_parser_reads_for_every_kind() {
         let doc = serde_json::to_value(<NewEntryDoc as utoipa::PartialSchema>::schema()).unwrap();
         let variants = doc["oneOf"].as_array().unwrap();
-        let kinds: Vec<&str> = blocklist::BlockKind::ALL.iter().map(|kind| kind.as_str()).collect();
+        let kinds: Vec<&str> = blocklist::BlockKind::ALL
+            .iter()
+            .map(|kind| kind.as_str())
+            .collect();
         let documented: Vec<&str> = variants
             .iter()
             .map(|variant| variant["properties"]["kind"]["enum"][0].as_str().unwrap())
@@ -201,7 +207,8 @@ mod tests {
             .unwrap();
         assert!(kind.is_some() && value.is_some() && reason.is_some());
         for variant in variants {
-            let mut fields: Vec<&String> = variant["properties"].as_object().unwrap().keys().collect();
+            let mut fields: Vec<&String> =
+                variant["properties"].as_object().unwrap().keys().collect();
             fields.sort();
             assert_eq!(fields, ["kind", "reason", "value"]);
         }

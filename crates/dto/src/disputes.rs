@@ -5,6 +5,8 @@ use disputes::Dispute;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::cents_in_dollars;
+
 /// Where a dispute's evidence is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(as = DisputeEvidence)]
@@ -64,19 +66,12 @@ pub struct DisputeJson {
     created_at: DateTime<Utc>,
 }
 
-/// Minor units (cents) as the decimal the API sends.
-pub(crate) fn amount(minor: i64) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let minor = minor as f64;
-    minor / 100.0
-}
-
 pub fn to_json(dispute: Dispute) -> DisputeJson {
     DisputeJson {
         dispute_id: dispute.dispute_id,
         order_id: dispute.order_id.map(|id| id.get()),
         delivered: dispute.delivered,
-        amount: amount(dispute.amount_minor),
+        amount: cents_in_dollars(dispute.amount_minor),
         currency: dispute.currency,
         reason: dispute.reason,
         status: dispute.status,

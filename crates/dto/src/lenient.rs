@@ -202,10 +202,19 @@ mod tests {
         let read = |json: &str| serde_json::from_str::<Query>(json).unwrap().filter;
         assert_eq!(read("{}"), Lenient::Absent);
         assert_eq!(read(r#"{"filter": "  "}"#), Lenient::Absent);
-        assert_eq!(read(r#"{"filter": " paid "}"#), Lenient::Given(Filter::Paid));
-        assert_eq!(read(r#"{"filter": "all_orders"}"#), Lenient::Given(Filter::AllOrders));
+        assert_eq!(
+            read(r#"{"filter": " paid "}"#),
+            Lenient::Given(Filter::Paid)
+        );
+        assert_eq!(
+            read(r#"{"filter": "all_orders"}"#),
+            Lenient::Given(Filter::AllOrders)
+        );
         for other in ["Paid", "pending", "paid,all_orders"] {
-            assert_eq!(read(&format!(r#"{{"filter": "{other}"}}"#)), Lenient::Invalid);
+            assert_eq!(
+                read(&format!(r#"{{"filter": "{other}"}}"#)),
+                Lenient::Invalid
+            );
         }
     }
 

@@ -85,8 +85,7 @@ async fn to_json(
                 qty: item.quantity,
             })
             .collect(),
-        // Cents fit an f64 exactly, and JSON has no decimal type.
-        total: order.total.cents() as f64 / 100.0,
+        total: dto::dollars(order.total),
         roblox_username: order.roblox_username,
         discord_username: order.discord_username,
         discord_id: order.discord_id,

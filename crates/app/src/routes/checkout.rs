@@ -9,11 +9,9 @@
 use actix_session::Session;
 use actix_web::dev::Payload;
 use actix_web::{http::header, web, FromRequest, HttpRequest, HttpResponse};
-use futures::future::LocalBoxFuture;
-use std::future::{ready, Ready};
-use utoipa::IntoParams;
 use aftersale::{Handled, PaymentEvent};
 use cart_pricing::PaymentMethod;
+use futures::future::LocalBoxFuture;
 use orders::gateways::PaymentGateway;
 use orders::{
     DropHolders, IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId,
@@ -21,6 +19,8 @@ use orders::{
 };
 use paypal::PayPalCheckout;
 use shared::UserId;
+use std::future::{ready, Ready};
+use utoipa::IntoParams;
 
 use super::bundle::data;
 use super::discord_link::session_identity;
@@ -32,8 +32,8 @@ use crate::error::IDEMPOTENCY_KEY_FIELD;
 use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 use dto::checkout::{
-    CardCheckoutResponse, CheckoutContext, DropHoldingResponse, OrderPayload,
-    PayPalReturn, PaypalCheckoutResponse,
+    CardCheckoutResponse, CheckoutContext, DropHoldingResponse, OrderPayload, PayPalReturn,
+    PaypalCheckoutResponse,
 };
 use dto::responses::JsonBodyRefused;
 
@@ -305,7 +305,13 @@ pub async fn card(
 ) -> Result<HttpResponse, ApiError> {
     let method = (PaymentMethod::Card, card.provider());
     let placed = buyer
-        .place(key?, method, payload.into_inner(), card.get_ref(), "/success")
+        .place(
+            key?,
+            method,
+            payload.into_inner(),
+            card.get_ref(),
+            "/success",
+        )
         .await?;
     Ok(placed.answer.json(CardCheckoutResponse {
         url: placed.url,
@@ -353,7 +359,13 @@ pub async fn paypal(
     };
     let method = (PaymentMethod::Paypal, PaymentProvider::Paypal);
     let placed = buyer
-        .place(key?, method, payload.into_inner(), gateway, "/api/paypal/return")
+        .place(
+            key?,
+            method,
+            payload.into_inner(),
+            gateway,
+            "/api/paypal/return",
+        )
         .await?;
     Ok(placed.answer.json(PaypalCheckoutResponse {
         approval_url: placed.url,

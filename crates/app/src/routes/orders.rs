@@ -271,7 +271,9 @@ pub async fn ready(
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let key = query.key.as_deref();
-    visitor.says(BuyerStep::Ready, &actions, (id, key), client).await
+    visitor
+        .says(BuyerStep::Ready, &actions, (id, key), client)
+        .await
 }
 
 /// `POST /api/orders/{id}/received`: the buyer got their items.
@@ -307,7 +309,9 @@ pub async fn received(
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
     let key = query.key.as_deref();
-    visitor.says(BuyerStep::Received, &actions, (id, key), client).await
+    visitor
+        .says(BuyerStep::Received, &actions, (id, key), client)
+        .await
 }
 
 /// Cancels a pending order: its payment page is closed at the provider, then its stock and

@@ -4,12 +4,7 @@ use actix_web::{web, HttpResponse};
 use orders::CheckoutService as _;
 
 use crate::services::PrivacyService;
-use crate::{
-    auth::RequireUser,
-    checkout::ShopCheckout,
-    error::ApiError,
-    error::ErrorBody,
-};
+use crate::{auth::RequireUser, checkout::ShopCheckout, error::ApiError, error::ErrorBody};
 use dto::account::UserResponse;
 use dto::order::ProfileOrder;
 use dto::profile::{DataExport, DeleteAccount, ProfileResponse, ProfileUser};

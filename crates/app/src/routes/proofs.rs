@@ -5,11 +5,11 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use futures::StreamExt;
 use proofs::{ImageRejected, ProofId, ProofItems, PublishError, MAX_IMAGES};
 
+use super::admin_products::read_field;
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError, FieldErrors};
 use crate::services::ProofService;
-use super::admin_products::read_field;
 use dto::proofs::{NewProofDoc, ProofJson};
 use dto::staff::{Confirmation, StaffMultipart, StaffOnly};
 

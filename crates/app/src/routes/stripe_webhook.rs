@@ -6,15 +6,15 @@
 
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
-use std::future::{ready, Ready};
 use shared::Clock as _;
+use std::future::{ready, Ready};
 use stripe_adapter::WebhookVerifier;
 
+use super::bundle::data;
 use crate::auth::AppClock;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
 use crate::disputes::DisputeService;
-use super::bundle::data;
 use crate::error::ApiError;
 use crate::services::AfterSaleService;
 use dto::provider::WebhookReceived;
