@@ -304,7 +304,7 @@ pub async fn card(
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
     let method = (PaymentMethod::Card, card.provider());
-    let placed = buyer
+    let mut placed = buyer
         .place(
             key?,
             method,
@@ -358,7 +358,7 @@ pub async fn paypal(
         ));
     };
     let method = (PaymentMethod::Paypal, PaymentProvider::Paypal);
-    let placed = buyer
+    let mut placed = buyer
         .place(
             key?,
             method,

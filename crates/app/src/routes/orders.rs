@@ -26,7 +26,6 @@ use crate::outbox::TicketService;
 use crate::services::{DeliveryQueueService, TrackingService};
 use crate::settings::DeliverySettings;
 use crate::{auth::MaybeUser, error::ApiError};
-use dto::dollars;
 use dto::order::{KeyQuery, OrderResponse, TrackedOrderResponse};
 
 /// The session key listing the orders this session created (newest last).
