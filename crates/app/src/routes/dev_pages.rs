@@ -5,7 +5,6 @@
 //! bank: a dispute and an early fraud warning, applied as Stripe's webhook would apply them.
 
 use super::path_id::{PathId, ORDER_NOT_FOUND};
-use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
 use orders::OrderId;
 use orders::{Order, PaymentNotice, PaymentProvider};
@@ -15,11 +14,9 @@ use super::orders::{cancel_order, Visitor};
 use super::stripe_webhook::EventServices;
 use crate::checkout::confirm;
 use crate::checkout::providers::ShopProviders;
-use crate::disputes::{DisputeService, DisputesWaker};
 use crate::services::AfterSaleService;
 use crate::{
-    auth::MaybeUser,
-    checkout::{CardPayments, DiscordLink, ShopCheckout},
+    checkout::{CardPayments, DiscordLink},
     error::ApiError,
 };
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::events::Viewer;
-use actix_session::{storage::SessionKey, Session};
+use actix_session::storage::SessionKey;
 use actix_web::{
     http::header::{self, ContentEncoding},
     web, FromRequest, HttpRequest, HttpResponse,
@@ -22,14 +22,12 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::auth::session::LiveSessions;
-use crate::auth::{AccountsService, MaybeUser, RequireStaff};
-use crate::checkout::ShopCheckout;
+use crate::auth::{AccountsService, RequireStaff};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::streams::{self, StreamLimits};
 use crate::events::ShopEvents;
 use crate::routes::orders::{session_orders, Visitor, ORDER_NOT_FOUND};
-use crate::services::TrackingService;
 use crate::settings::EventsSettings;
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -6,17 +6,15 @@
 //! their event streams as `order_message`.
 
 use super::path_id::Id;
-use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use delivery::MessageAuthor;
 use orders::OrderId;
 
-use crate::auth::{MaybeUser, RequireStaff};
-use crate::checkout::ShopCheckout;
+use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::routes::orders::Visitor;
-use crate::services::{OrderMessagesService, TrackingService};
+use crate::services::OrderMessagesService;
 use dto::order::KeyQuery;
 use dto::order_messages::{OrderMessagePayload, OrderMessageResponse};
 use dto::responses::JsonBodyRefused;

@@ -8,7 +8,7 @@ use actix_session::Session;
 use actix_web::dev::Payload;
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use futures::future::LocalBoxFuture;
-use std::future::{ready, Ready};
+use std::future::{self, Ready};
 
 use super::bundle::data;
 use orders::{CheckoutService, Closed, Closing, Order, OrderId, Viewer};
@@ -128,7 +128,7 @@ impl FromRequest for BuyerActions {
     type Future = Ready<Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready((|| {
+        future::ready((|| {
             Ok(BuyerActions {
                 delivery: data(req)?,
                 limits: data(req)?,

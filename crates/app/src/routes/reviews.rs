@@ -3,16 +3,14 @@
 //! `POST /api/admin/reviews/{id}/hide` (staff).
 
 use super::path_id::{Id, ReviewId};
-use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::OrderId;
 
 use super::orders::Visitor;
-use crate::auth::{MaybeUser, RequireStaff};
-use crate::checkout::ShopCheckout;
+use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::services::{ReviewService, TrackingService};
+use crate::services::ReviewService;
 use dto::order::KeyQuery;
 use dto::responses::JsonBodyRefused;
 use dto::reviews::{
