@@ -3,8 +3,9 @@
 //! pre-compressed from the snapshot) and no request span (it sends no statement and logs
 //! nothing; a span and its request id cost more than the answer itself).
 //! [`ProductListLane`] answers it from the snapshot before the middleware inside it and the
-//! router (with the same security headers every answer carries); [`SkipForProductList`] wraps
-//! a middleware outside the lane (the request span) so that this one request passes it by.
+//! router (with the same security headers every answer carries); [`SkipWhen`] with
+//! [`is_product_list`] wraps a middleware outside the lane (the request span) so that this one
+//! request passes it by.
 //! The metrics middleware stays outside both: `/metrics` counts every poll.
 
 use std::future::Future;
@@ -33,9 +34,6 @@ pub fn is_product_list(request: &ServiceRequest) -> bool {
     request.method() == Method::GET && request.path() == PRODUCT_LIST_PATH
 }
 
-/// Wraps a middleware `T` so that [`is_product_list`] requests bypass it.
-pub struct SkipForProductList<T>(pub T);
-
 /// The inner service, shared between the wrapped middleware and the bypass.
 pub struct Shared<S>(Rc<S>);
 
@@ -56,28 +54,9 @@ where
     }
 }
 
-impl<S, B, T, B2> Transform<S, ServiceRequest> for SkipForProductList<T>
-where
-    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error> + 'static,
-    B: MessageBody + 'static,
-    T: Transform<Shared<S>, ServiceRequest, Response = ServiceResponse<B2>, Error = Error>,
-    T::Future: 'static,
-    T::Transform: 'static,
-    B2: MessageBody + 'static,
-{
-    type Response = ServiceResponse<BoxBody>;
-    type Error = Error;
-    type Transform = SkipService<S, T::Transform>;
-    type InitError = T::InitError;
-    type Future = Pin<Box<dyn Future<Output = Result<Self::Transform, Self::InitError>>>>;
-
-    fn new_transform(&self, service: S) -> Self::Future {
-        skipping(is_product_list, &self.0, service)
-    }
-}
-
 /// Wraps a middleware `T` so that the requests its function says yes to bypass it (the
-/// session middleware and the requests that need no session: `auth::session::needs_no_session`).
+/// session middleware and the requests that need no session: `auth::session::needs_no_session`;
+/// the request span and log line and [`is_product_list`]).
 pub struct SkipWhen<T> {
     skip: fn(&ServiceRequest) -> bool,
     middleware: T,

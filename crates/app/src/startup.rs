@@ -11,7 +11,7 @@ use crate::{
     auth::{self, AppClock},
     background::Sweeper,
     error, openapi,
-    public_get::{ProductListLane, SkipForProductList, SkipWhen},
+    public_get::{is_product_list, ProductListLane, SkipWhen},
     routes,
     settings::{Environment, Settings},
     telemetry::ShopRootSpan,
@@ -97,10 +97,14 @@ impl Application {
                 .wrap(ProductListLane::new(security_headers(production)))
                 .wrap(middleware::from_fn(crate::metrics::measure))
                 // one log line per request, X-Request-Id on every answer (not the lane's)
-                .wrap(SkipForProductList(middleware::from_fn(
-                    crate::telemetry::request_log,
-                )))
-                .wrap(SkipForProductList(TracingLogger::<ShopRootSpan>::new()))
+                .wrap(SkipWhen::new(
+                    is_product_list,
+                    middleware::from_fn(crate::telemetry::request_log),
+                ))
+                .wrap(SkipWhen::new(
+                    is_product_list,
+                    TracingLogger::<ShopRootSpan>::new(),
+                ))
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)
                 .app_data(api_document.clone())

@@ -89,7 +89,7 @@ impl tracing_actix_web::RootSpanBuilder for ShopRootSpan {
 ///
 /// Every answer gets `X-Request-Id`; the 5xx's body gets the same id from
 /// [`request_id_in_body`], inside the compression. Runs inside `TracingLogger`, which makes the
-/// id; the product list's fast lane passes by both (`public_get::SkipForProductList`).
+/// id; the product list's fast lane passes by both (`public_get::SkipWhen`, `is_product_list`).
 pub async fn request_log(
     request: ServiceRequest,
     next: Next<impl MessageBody + 'static>,

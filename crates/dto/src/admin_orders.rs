@@ -4,6 +4,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::lenient::Lenient;
+
 /// One line of a queued order.
 #[derive(Serialize, ToSchema)]
 #[schema(as = QueuedOrderItem)]
@@ -23,37 +25,30 @@ pub struct Staff {
     pub name: String,
 }
 
-/// An order's status, as stored and sent.
-#[derive(ToSchema)]
-#[schema(as = QueuedOrderStatus, rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only: `OrderStatus::as_str` writes it
-pub enum StatusDoc {
-    Pending,
-    Paid,
-    Delivered,
-    Expired,
-    Cancelled,
-    Refunded,
-    Disputed,
-}
-
 /// Why an order is on a risk hold.
-#[derive(ToSchema)]
-#[schema(as = HoldReason, rename_all = "snake_case")]
-#[allow(dead_code)] // a schema only: `HoldReason::as_str` writes it
-pub enum HoldReasonDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HoldReason {
     /// The card's issuer warned of fraud (Stripe's early fraud warning).
     FraudWarning,
     /// Stripe rated the payment's risk high (`payments.hold_risk_levels`).
     RiskLevel,
 }
 
+impl From<orders::HoldReason> for HoldReason {
+    fn from(reason: orders::HoldReason) -> Self {
+        match reason {
+            orders::HoldReason::FraudWarning => HoldReason::FraudWarning,
+            orders::HoldReason::RiskLevel => HoldReason::RiskLevel,
+        }
+    }
+}
+
 /// A paid order's risk hold: out of the delivery queue until it is refunded or released.
 #[derive(Serialize, ToSchema)]
 #[schema(as = OrderHold)]
 pub struct HoldJson {
-    #[schema(value_type = HoldReasonDoc)]
-    pub reason: &'static str,
+    pub reason: HoldReason,
     /// "Fraud warning" or "Risky payment".
     #[schema(example = "Fraud warning")]
     pub reason_label: &'static str,
@@ -66,8 +61,7 @@ pub struct HoldJson {
 #[schema(as = QueuedOrder)]
 pub struct QueuedOrderJson {
     pub id: i64,
-    #[schema(value_type = StatusDoc)]
-    pub status: &'static str,
+    pub status: crate::order::OrderStatus,
     /// The status in words: `Paid`, `Delivered`…
     #[schema(example = "Paid")]
     pub status_label: &'static str,
@@ -135,19 +129,30 @@ pub struct QueuedOrderJson {
 pub struct ListQuery {
     /// `paid` (the default: waiting for delivery, oldest first), `delivered`, `held` (on a
     /// risk hold, oldest hold first) or `all`.
-    #[param(value_type = Option<QueueFilterDoc>)]
-    pub filter: Option<String>,
+    #[serde(default, deserialize_with = "crate::lenient::word")]
+    #[param(value_type = Option<QueueFilter>)]
+    pub filter: Lenient<QueueFilter>,
 }
 
 /// Which orders the queue lists.
-#[derive(ToSchema)]
-#[schema(as = QueueFilter, rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only: `QueueFilter::parse` reads it
-pub enum QueueFilterDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum QueueFilter {
     Paid,
     Delivered,
     Held,
     All,
+}
+
+impl From<QueueFilter> for delivery::QueueFilter {
+    fn from(filter: QueueFilter) -> Self {
+        match filter {
+            QueueFilter::Paid => delivery::QueueFilter::Paid,
+            QueueFilter::Delivered => delivery::QueueFilter::Delivered,
+            QueueFilter::Held => delivery::QueueFilter::Held,
+            QueueFilter::All => delivery::QueueFilter::All,
+        }
+    }
 }
 
 /// Why a member of staff lets a claimed order go (`POST /api/admin/orders/{id}/release`).
@@ -170,5 +175,38 @@ pub struct DeliverRequest {
     /// A published proof of delivery's id; null or left out: none.
     #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 1, example = 3)]
-    pub proof_id: crate::lenient::Lenient<i64>,
+    pub proof_id: Lenient<i64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_hold_reason_is_sent_as_stored() {
+        for reason in orders::HoldReason::ALL {
+            let sent = serde_json::to_value(HoldReason::from(reason)).unwrap();
+            assert_eq!(sent, reason.as_str());
+        }
+    }
+
+    #[test]
+    fn every_queue_filter_of_the_domain_is_read_from_its_word() {
+        for (word, filter) in [
+            ("paid", delivery::QueueFilter::Paid),
+            ("delivered", delivery::QueueFilter::Delivered),
+            ("held", delivery::QueueFilter::Held),
+            ("all", delivery::QueueFilter::All),
+        ] {
+            // a new filter of the domain fails here until it has a word
+            match filter {
+                delivery::QueueFilter::Paid
+                | delivery::QueueFilter::Delivered
+                | delivery::QueueFilter::Held
+                | delivery::QueueFilter::All => {}
+            }
+            let read: QueueFilter = serde_json::from_value(word.into()).unwrap();
+            assert_eq!(delivery::QueueFilter::from(read), filter);
+        }
+    }
 }

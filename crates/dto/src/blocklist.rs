@@ -15,21 +15,30 @@ struct AddedBy {
 }
 
 /// What kind of identity an entry blocks.
-#[derive(ToSchema)]
-#[schema(as = BlockKind, rename_all = "snake_case")]
-#[allow(dead_code)] // a schema only: `BlockKind::as_str` writes it and `BlockKind::parse` reads it
-enum KindDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
     Email,
     DiscordId,
     RobloxUsername,
     Ip,
 }
 
+impl From<blocklist::BlockKind> for BlockKind {
+    fn from(kind: blocklist::BlockKind) -> Self {
+        match kind {
+            blocklist::BlockKind::Email => BlockKind::Email,
+            blocklist::BlockKind::DiscordId => BlockKind::DiscordId,
+            blocklist::BlockKind::RobloxUsername => BlockKind::RobloxUsername,
+            blocklist::BlockKind::Ip => BlockKind::Ip,
+        }
+    }
+}
+
 /// Whether an entry blocks.
-#[derive(ToSchema)]
-#[schema(as = BlockStatus, rename_all = "snake_case")]
-#[allow(dead_code)] // a schema only: `BlockStatus::as_str` writes it
-enum StatusDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockStatus {
     /// It blocks checkout (until `expires_at`, when set).
     Active,
     /// Recorded for staff to confirm or remove (what a buyer typed at a chargeback, which
@@ -37,13 +46,21 @@ enum StatusDoc {
     Flagged,
 }
 
+impl From<blocklist::BlockStatus> for BlockStatus {
+    fn from(status: blocklist::BlockStatus) -> Self {
+        match status {
+            blocklist::BlockStatus::Active => BlockStatus::Active,
+            blocklist::BlockStatus::Flagged => BlockStatus::Flagged,
+        }
+    }
+}
+
 /// An identity the shop does not sell to.
 #[derive(Serialize, ToSchema)]
 #[schema(as = BlocklistEntry)]
 pub struct EntryJson {
     id: i64,
-    #[schema(value_type = KindDoc)]
-    kind: &'static str,
+    kind: BlockKind,
     /// The kind in words: `E-mail`, `Discord id`, `Roblox username`, `IP address`.
     #[schema(example = "E-mail")]
     kind_label: &'static str,
@@ -55,8 +72,7 @@ pub struct EntryJson {
     /// IPv6 entry covers its whole /64 network.
     #[schema(required = true, example = "scammer@gmail.com")]
     canonical: Option<String>,
-    #[schema(value_type = StatusDoc)]
-    status: &'static str,
+    status: BlockStatus,
     /// When it stops blocking (a chargeback's client address, after 30 days); `null`: never.
     #[schema(required = true)]
     expires_at: Option<DateTime<Utc>>,
@@ -80,11 +96,11 @@ pub struct ListJson {
 pub fn to_json(entry: BlockEntry) -> EntryJson {
     EntryJson {
         id: entry.id,
-        kind: entry.kind.as_str(),
+        kind: entry.kind.into(),
         kind_label: entry.kind.label(),
         canonical: entry.canonical(),
         value: entry.value,
-        status: entry.status.as_str(),
+        status: entry.status.into(),
         expires_at: entry.expires_at,
         reason: entry.reason,
         added_by: entry.added_by.map(|staff| AddedBy {
@@ -110,7 +126,8 @@ pub struct NewEntry {
 #[derive(Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[schema(as = NewBlocklistEntry)]
-#[allow(dead_code)] // a schema only: `NewEntry` is what is read
+// `NewEntry` is what is read, field by field, so that the service names the first bad one;
+// the test below holds this document to the parser's fields and the domain's kinds.
 pub enum NewEntryDoc {
     Email {
         /// Stored in lower case.
@@ -147,4 +164,53 @@ pub enum NewEntryDoc {
         #[schema(min_length = 1, max_length = 200)]
         reason: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_and_status_is_sent_as_stored() {
+        for kind in blocklist::BlockKind::ALL {
+            let sent = serde_json::to_value(BlockKind::from(kind)).unwrap();
+            assert_eq!(sent, kind.as_str());
+        }
+        for status in [
+            blocklist::BlockStatus::Active,
+            blocklist::BlockStatus::Flagged,
+        ] {
+            let sent = serde_json::to_value(BlockStatus::from(status)).unwrap();
+            assert_eq!(sent, status.as_str());
+        }
+    }
+
+    #[test]
+    fn the_documented_entry_has_the_fields_the_parser_reads_for_every_kind() {
+        let doc = serde_json::to_value(<NewEntryDoc as utoipa::PartialSchema>::schema()).unwrap();
+        let variants = doc["oneOf"].as_array().unwrap();
+        let kinds: Vec<&str> = blocklist::BlockKind::ALL
+            .iter()
+            .map(|kind| kind.as_str())
+            .collect();
+        let documented: Vec<&str> = variants
+            .iter()
+            .map(|variant| variant["properties"]["kind"]["enum"][0].as_str().unwrap())
+            .collect();
+        assert_eq!(documented, kinds);
+        // the parser's fields, every one named (a new one fails to compile here)
+        let NewEntry {
+            kind,
+            value,
+            reason,
+        } = serde_json::from_str(r#"{"kind": "ip", "value": "203.0.113.7", "reason": "r"}"#)
+            .unwrap();
+        assert!(kind.is_some() && value.is_some() && reason.is_some());
+        for variant in variants {
+            let mut fields: Vec<&String> =
+                variant["properties"].as_object().unwrap().keys().collect();
+            fields.sort();
+            assert_eq!(fields, ["kind", "reason", "value"]);
+        }
+    }
 }

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::lenient::Lenient;
+
 /// A rendered JSON body with its validator, as the poll cache (`chat::ChatVersions`) keeps it.
 #[derive(Debug, Clone)]
 pub struct Cached {
@@ -211,20 +213,30 @@ pub struct ListedChat {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// `open` (waiting or connected; the default), `closed` or `all`.
-    #[param(value_type = Option<StaffChatFilterDoc>)]
-    pub status: Option<String>,
+    #[serde(default, deserialize_with = "crate::lenient::word")]
+    #[param(value_type = Option<StaffChatFilter>)]
+    pub status: Lenient<StaffChatFilter>,
     /// A listed chat's `cursor`: the page continues after it.
     pub before: Option<String>,
 }
 
 /// Which chats the staff list shows.
-#[derive(ToSchema)]
-#[schema(as = StaffChatFilter, rename_all = "lowercase")]
-#[allow(dead_code)] // a schema only: `routes::admin_chats` reads `ListQuery::status`
-pub enum StaffChatFilterDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StaffChatFilter {
     Open,
     Closed,
     All,
+}
+
+impl From<StaffChatFilter> for chat::StaffFilter {
+    fn from(filter: StaffChatFilter) -> Self {
+        match filter {
+            StaffChatFilter::Open => chat::StaffFilter::Open,
+            StaffChatFilter::Closed => chat::StaffFilter::Closed,
+            StaffChatFilter::All => chat::StaffFilter::All,
+        }
+    }
 }
 
 /// A message from staff.
@@ -250,4 +262,25 @@ pub struct Reply {
 #[schema(as = StaffReplySent)]
 pub struct ReplySent {
     pub message: MessageJson,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_staff_filter_of_the_domain_is_read_from_its_word() {
+        for (word, filter) in [
+            ("open", chat::StaffFilter::Open),
+            ("closed", chat::StaffFilter::Closed),
+            ("all", chat::StaffFilter::All),
+        ] {
+            // a new filter of the domain fails here until it has a word
+            match filter {
+                chat::StaffFilter::Open | chat::StaffFilter::Closed | chat::StaffFilter::All => {}
+            }
+            let read: StaffChatFilter = serde_json::from_value(word.into()).unwrap();
+            assert_eq!(chat::StaffFilter::from(read), filter);
+        }
+    }
 }

@@ -309,25 +309,6 @@ impl From<&orders::DropHolding> for DropHoldingResponse {
     }
 }
 
-/// The checkout's optional `Idempotency-Key` header, as the OpenAPI document lists it.
-#[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Header)]
-#[allow(dead_code)] // read from the request's headers by `idempotency`; here for the document
-pub struct IdempotencyKeyHeader {
-    /// One key per press of Complete Payment, sent again with every retry of that press (the
-    /// storefront sends a `crypto.randomUUID()`): the same key from the same browser session
-    /// within 24 hours answers the order it placed; with another cart, buyer, promo code or
-    /// payment method it answers 422. 1 to 255 printable ASCII characters.
-    #[param(
-        rename = "Idempotency-Key",
-        min_length = 1,
-        max_length = 255,
-        pattern = "^[\\x20-\\x7E]+$",
-        example = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a"
-    )]
-    pub idempotency_key: Option<String>,
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PayPalReturn {

@@ -5,17 +5,29 @@ use disputes::Dispute;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::cents_in_dollars;
+
 /// Where a dispute's evidence is.
-#[derive(ToSchema)]
-#[schema(as = DisputeEvidence, rename_all = "snake_case")]
-#[allow(dead_code)] // a schema only: `EvidenceState::as_str` writes it
-enum EvidenceDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = DisputeEvidence)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
     /// Nothing sent yet (an undelivered order never has evidence: refund or accept).
     None,
     /// Staged with Stripe for staff to review; not with the bank yet.
     Staged,
     /// Submitted to the bank.
     Submitted,
+}
+
+impl From<disputes::EvidenceState> for Evidence {
+    fn from(state: disputes::EvidenceState) -> Self {
+        match state {
+            disputes::EvidenceState::None => Evidence::None,
+            disputes::EvidenceState::Staged => Evidence::Staged,
+            disputes::EvidenceState::Submitted => Evidence::Submitted,
+        }
+    }
 }
 
 /// A buyer's dispute of an order's payment.
@@ -44,8 +56,7 @@ pub struct DisputeJson {
     /// When the evidence must be with the bank.
     #[schema(required = true)]
     due_by: Option<DateTime<Utc>>,
-    #[schema(value_type = EvidenceDoc)]
-    evidence: &'static str,
+    evidence: Evidence,
     /// How it ended (`won`, `lost`); `null` while open.
     #[schema(required = true, example = "won")]
     outcome: Option<String>,
@@ -55,24 +66,17 @@ pub struct DisputeJson {
     created_at: DateTime<Utc>,
 }
 
-/// Minor units (cents) as the decimal the API sends.
-pub(crate) fn amount(minor: i64) -> f64 {
-    #[allow(clippy::cast_precision_loss)]
-    let minor = minor as f64;
-    minor / 100.0
-}
-
 pub fn to_json(dispute: Dispute) -> DisputeJson {
     DisputeJson {
         dispute_id: dispute.dispute_id,
         order_id: dispute.order_id.map(|id| id.get()),
         delivered: dispute.delivered,
-        amount: amount(dispute.amount_minor),
+        amount: cents_in_dollars(dispute.amount_minor),
         currency: dispute.currency,
         reason: dispute.reason,
         status: dispute.status,
         due_by: dispute.due_by,
-        evidence: dispute.evidence.as_str(),
+        evidence: dispute.evidence.into(),
         outcome: dispute.outcome,
         note: dispute.staff_note,
         created_at: dispute.created_at,
@@ -93,16 +97,26 @@ pub struct Submission {
 }
 
 /// Where a warned order's evidence is.
-#[derive(ToSchema)]
-#[schema(as = PreparedEvidence, rename_all = "snake_case")]
-#[allow(dead_code)] // a schema only: `PreparedState::as_str` writes it
-enum PreparedDoc {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = PreparedEvidence)]
+#[serde(rename_all = "snake_case")]
+pub enum Prepared {
     /// Being built and uploaded to Stripe (or tried again after a failure).
     Preparing,
     /// Uploaded to Stripe: a dispute of the order is staged with these files at once.
     Prepared,
     /// Given up after its attempts; a dispute of the order builds its own files.
     Failed,
+}
+
+impl From<disputes::PreparedState> for Prepared {
+    fn from(state: disputes::PreparedState) -> Self {
+        match state {
+            disputes::PreparedState::Preparing => Prepared::Preparing,
+            disputes::PreparedState::Prepared => Prepared::Prepared,
+            disputes::PreparedState::Failed => Prepared::Failed,
+        }
+    }
 }
 
 /// A delivered order that got an early fraud warning: a dispute may follow, and its evidence
@@ -117,8 +131,7 @@ pub struct WarnedOrderJson {
     /// The issuer's kind of fraud, as Stripe says it.
     #[schema(required = true, example = "unauthorized_use_of_card")]
     fraud_type: Option<String>,
-    #[schema(value_type = PreparedDoc)]
-    evidence: &'static str,
+    evidence: Prepared,
     /// When the files were uploaded to Stripe.
     #[schema(required = true)]
     prepared_at: Option<DateTime<Utc>>,
@@ -133,10 +146,40 @@ pub fn warned_json(warned: disputes::WarnedOrder) -> WarnedOrderJson {
         order_id: warned.order_id.get(),
         warned_at: warned.warned_at,
         fraud_type: warned.fraud_type,
-        evidence: evidence.as_str(),
+        evidence: evidence.into(),
         prepared_at: warned.prepared_at,
         error: (evidence != disputes::PreparedState::Prepared)
             .then_some(warned.last_error)
             .flatten(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use disputes::{EvidenceState, PreparedState};
+
+    #[test]
+    fn every_evidence_state_is_sent_as_the_domain_names_it() {
+        for state in [
+            EvidenceState::None,
+            EvidenceState::Staged,
+            EvidenceState::Submitted,
+        ] {
+            assert_eq!(
+                serde_json::to_value(Evidence::from(state)).unwrap(),
+                state.as_str()
+            );
+        }
+        for state in [
+            PreparedState::Preparing,
+            PreparedState::Prepared,
+            PreparedState::Failed,
+        ] {
+            assert_eq!(
+                serde_json::to_value(Prepared::from(state)).unwrap(),
+                state.as_str()
+            );
+        }
     }
 }

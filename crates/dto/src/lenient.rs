@@ -1,7 +1,7 @@
 //! JSON read without failing the body, so that a handler reports every problem at once in its
 //! own words (the 422 shape) instead of serde's first one.
 
-use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error};
+use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error, IntoDeserializer};
 use serde_json::Value;
 
 /// A field as the client sent it: left out or `null`, a `T`, or something else.
@@ -23,6 +23,22 @@ impl<'de, T: DeserializeOwned> Deserialize<'de> for Lenient<T> {
         }
         Ok(T::deserialize(value).map_or(Lenient::Invalid, Lenient::Given))
     }
+}
+
+/// A word of a query string, read into the enum `T` by its wire name, trimmed: blank (or, with
+/// `#[serde(default)]`, left out) is `Absent`, a name of `T` is `Given`, anything else `Invalid`,
+/// which the handler answers in its own words.
+pub fn word<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    deserializer: D,
+) -> Result<Lenient<T>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Lenient::Absent);
+    }
+    let word: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        text.into_deserializer();
+    Ok(T::deserialize(word).map_or(Lenient::Invalid, Lenient::Given))
 }
 
 /// A field of a change (PATCH): left out, cleared, a `T`, or something else.
@@ -166,6 +182,40 @@ mod tests {
         let on = |json: &str| serde_json::from_str::<Change>(json).unwrap().on;
         assert_eq!(on(r#"{"on": false}"#), Patch::Set(false));
         assert_eq!(on(r#"{"on": "true"}"#), Patch::Invalid);
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Filter {
+        Paid,
+        AllOrders,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Query {
+        #[serde(default, deserialize_with = "word")]
+        filter: Lenient<Filter>,
+    }
+
+    #[test]
+    fn a_word_is_trimmed_blank_is_absent_and_an_unknown_one_is_told_apart() {
+        let read = |json: &str| serde_json::from_str::<Query>(json).unwrap().filter;
+        assert_eq!(read("{}"), Lenient::Absent);
+        assert_eq!(read(r#"{"filter": "  "}"#), Lenient::Absent);
+        assert_eq!(
+            read(r#"{"filter": " paid "}"#),
+            Lenient::Given(Filter::Paid)
+        );
+        assert_eq!(
+            read(r#"{"filter": "all_orders"}"#),
+            Lenient::Given(Filter::AllOrders)
+        );
+        for other in ["Paid", "pending", "paid,all_orders"] {
+            assert_eq!(
+                read(&format!(r#"{{"filter": "{other}"}}"#)),
+                Lenient::Invalid
+            );
+        }
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub mod roblox;
 pub mod sales;
 pub mod site;
 
-pub use money::dollars;
+pub use money::{cents_in_dollars, dollars};
 pub use product::ProductResponse;
 
 /// The staff calls' shared answers (OpenAPI).

@@ -17,12 +17,11 @@ pub fn status_label(order: &Order) -> &'static str {
     }
 }
 
-/// An order's status, as `status` fields carry it (a doc-only schema: the wire value is
-/// `orders::OrderStatus::as_str`).
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum OrderStatusName {
+/// An order's status, as `status` fields carry it (as stored: `orders::OrderStatus::as_str`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[schema(as = OrderStatusName)]
+pub enum OrderStatus {
     Pending,
     Paid,
     Delivered,
@@ -30,6 +29,20 @@ pub enum OrderStatusName {
     Cancelled,
     Refunded,
     Disputed,
+}
+
+impl From<orders::OrderStatus> for OrderStatus {
+    fn from(status: orders::OrderStatus) -> Self {
+        match status {
+            orders::OrderStatus::Pending => OrderStatus::Pending,
+            orders::OrderStatus::Paid => OrderStatus::Paid,
+            orders::OrderStatus::Delivered => OrderStatus::Delivered,
+            orders::OrderStatus::Expired => OrderStatus::Expired,
+            orders::OrderStatus::Cancelled => OrderStatus::Cancelled,
+            orders::OrderStatus::Refunded => OrderStatus::Refunded,
+            orders::OrderStatus::Disputed => OrderStatus::Disputed,
+        }
+    }
 }
 
 /// One line of an order, at the price it was bought for (dollars).
@@ -47,8 +60,7 @@ pub struct OrderItemResponse {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct OrderResponse {
     pub id: i64,
-    #[schema(value_type = OrderStatusName)]
-    pub status: &'static str,
+    pub status: OrderStatus,
     /// The status to show: its label ("Paid"), or "Payment under review" for a pending order
     /// held for staff.
     #[schema(example = "Paid")]
@@ -74,7 +86,7 @@ impl From<&Order> for OrderResponse {
     fn from(order: &Order) -> Self {
         OrderResponse {
             id: order.id.get(),
-            status: order.status().as_str(),
+            status: order.status().into(),
             status_label: status_label(order),
             items: order
                 .lines
@@ -251,4 +263,29 @@ pub struct ProfileOrder {
     pub status: String,
     pub status_label: String,
     pub created_at: String,
+}
+
+impl From<&Order> for ProfileOrder {
+    fn from(order: &Order) -> Self {
+        ProfileOrder {
+            id: order.id.get(),
+            total: dollars(order.amounts.total),
+            status: order.status().as_str().to_owned(),
+            status_label: status_label(order).to_owned(),
+            created_at: order.created_at.to_rfc3339(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_is_sent_as_stored() {
+        for status in orders::OrderStatus::ALL {
+            let sent = serde_json::to_value(OrderStatus::from(status)).unwrap();
+            assert_eq!(sent, status.as_str());
+        }
+    }
 }

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 
 use super::account::UserResponse;
 use super::order::ProfileOrder;
+use crate::cents_in_dollars;
 
 /// `GET /api/profile`'s answer.
 #[derive(Debug, Serialize, ToSchema)]
@@ -167,11 +168,6 @@ pub struct ExportedMessage {
 }
 
 /// Cents fit an f64 exactly, and JSON has no decimal type.
-#[allow(clippy::cast_precision_loss)]
-fn cents_in_dollars(cents: i64) -> f64 {
-    cents as f64 / 100.0
-}
-
 impl From<accounts::OrderRecord> for ExportedOrder {
     fn from(order: accounts::OrderRecord) -> Self {
         ExportedOrder {

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::IntoResponses;
 
-fn error(description: &str) -> RefOr<Response> {
+/// An error answer: `description`, with the `ErrorBody` every error carries.
+pub(crate) fn error(description: &str) -> RefOr<Response> {
     ResponseBuilder::new()
         .description(description)
         .content(
@@ -40,20 +41,26 @@ pub struct JsonBodyRefused;
 
 impl IntoResponses for JsonBodyRefused {
     fn responses() -> BTreeMap<String, RefOr<Response>> {
-        BTreeMap::from([
-            (
-                "400".to_owned(),
-                error("The request body is not valid JSON."),
-            ),
-            ("403".to_owned(), error(CROSS_SITE)),
-            (
-                "413".to_owned(),
-                error("The request body is larger than 64 KiB."),
-            ),
-            (
-                "415".to_owned(),
-                error("The request body is not `application/json`."),
-            ),
-        ])
+        let mut responses = CrossSiteRefused::responses();
+        responses.extend(json_refusals());
+        responses
     }
+}
+
+/// What the JSON extractor answers before a handler runs: 400, 413, 415.
+pub(crate) fn json_refusals() -> [(String, RefOr<Response>); 3] {
+    [
+        (
+            "400".to_owned(),
+            error("The request body is not valid JSON."),
+        ),
+        (
+            "413".to_owned(),
+            error("The request body is larger than 64 KiB."),
+        ),
+        (
+            "415".to_owned(),
+            error("The request body is not `application/json`."),
+        ),
+    ]
 }

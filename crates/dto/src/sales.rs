@@ -66,7 +66,7 @@ impl From<disputes::DisputeFigures> for DisputeStats {
             won: counts.won,
             lost: counts.lost,
             pending: counts.pending,
-            lost_amount: crate::disputes::amount(counts.lost_minor),
+            lost_amount: crate::cents_in_dollars(counts.lost_minor),
             window_days: disputes::RATE_WINDOW_DAYS,
             opened_in_window: counts.opened_in_window,
             paid_in_window: counts.paid_in_window,

@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
+use utoipa::openapi::{RefOr, Response};
+
+use crate::responses::{error, json_refusals};
 use utoipa::{IntoResponses, ToSchema};
 
 /// A confirmation to show, e.g. `{"message": "Product order saved."}`.
@@ -23,19 +25,6 @@ impl Confirmation {
     }
 }
 
-fn error(description: &str) -> RefOr<Response> {
-    ResponseBuilder::new()
-        .description(description)
-        .content(
-            "application/json",
-            ContentBuilder::new()
-                .schema(Some(Ref::from_schema_name("ErrorBody")))
-                .build(),
-        )
-        .build()
-        .into()
-}
-
 const NO_SESSION: &str = "No session, or the session has ended: \"Please log in.\"";
 const NOT_STAFF: &str = "Logged in without the staff role (admin or super_admin): \"You do not \
                          have permission to do that.\"; or, on a call that changes state, a \
@@ -44,23 +33,6 @@ const NOT_SUPER_ADMIN: &str = "Logged in as anyone but a super_admin: \"You do n
                                permission to do that.\"; or, on a call that changes state, a \
                                cross-site request (its `Origin` or `Sec-Fetch-Site` names \
                                another site).";
-
-fn json_refusals() -> [(String, RefOr<Response>); 3] {
-    [
-        (
-            "400".to_owned(),
-            error("The request body is not valid JSON."),
-        ),
-        (
-            "413".to_owned(),
-            error("The request body is larger than 64 KiB."),
-        ),
-        (
-            "415".to_owned(),
-            error("The request body is not `application/json`."),
-        ),
-    ]
-}
 
 /// A call for admins and super_admins: 401 without a session, 403 for a customer.
 pub struct StaffOnly;

@@ -2646,8 +2646,7 @@ export interface components {
             paid_at?: string | null;
         };
         /**
-         * @description An order's status, as `status` fields carry it (a doc-only schema: the wire value is
-         *     `orders::OrderStatus::as_str`).
+         * @description An order's status, as `status` fields carry it (as stored: `orders::OrderStatus::as_str`).
          * @enum {string}
          */
         OrderStatusName: "pending" | "paid" | "delivered" | "expired" | "cancelled" | "refunded" | "disputed";
@@ -3010,7 +3009,7 @@ export interface components {
         QueuedOrder: {
             /** Format: int64 */
             id: number;
-            status: components["schemas"]["QueuedOrderStatus"];
+            status: components["schemas"]["OrderStatusName"];
             /**
              * @description The status in words: `Paid`, `Delivered`…
              * @example Paid
@@ -3095,11 +3094,6 @@ export interface components {
              */
             qty: number;
         };
-        /**
-         * @description An order's status, as stored and sent.
-         * @enum {string}
-         */
-        QueuedOrderStatus: "pending" | "paid" | "delivered" | "expired" | "cancelled" | "refunded" | "disputed";
         /** @description Every dependency this instance needs answered. */
         Readiness: {
             /** @example ready */

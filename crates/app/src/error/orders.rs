@@ -2,7 +2,8 @@
 
 use orders::gateways::{DiscordLinkError, PaymentError, RobloxLookupError};
 use orders::{
-    CaptureError, CheckoutError, ConfirmError, OpenCheckoutError, OrderError, ReleaseError,
+    CaptureError, CheckoutError, CloseError, ConfirmError, OpenCheckoutError, OrderError,
+    ReleaseError,
 };
 
 use super::api::{ApiError, CartConflict};
@@ -72,6 +73,21 @@ impl From<ReleaseError> for ApiError {
                 ApiError::Conflict(CANNOT_CANCEL.to_owned())
             }
             ReleaseError::Unknown(cause) => ApiError::Internal(cause),
+        }
+    }
+}
+
+/// A shopper's cancel that did not close the order. Paid at the provider, but the order had left
+/// pending first: refused like any other cancel of an order that is no longer pending.
+impl From<CloseError> for ApiError {
+    fn from(error: CloseError) -> Self {
+        match error {
+            CloseError::Release(error) => error.into(),
+            CloseError::Confirm(ConfirmError::Refused(refused)) => {
+                ReleaseError::Refused(refused).into()
+            }
+            CloseError::Confirm(error) => error.into(),
+            CloseError::Provider(error) => error.into(),
         }
     }
 }

@@ -60,8 +60,8 @@ use crate::routes::{
     ),
     components(schemas(
         dto::staff::Confirmation,
-        dto::admin_orders::QueueFilterDoc,
-        dto::chat::StaffChatFilterDoc,
+        dto::admin_orders::QueueFilter,
+        dto::chat::StaffChatFilter,
         dto::audit::AuditPage,
         dto::audit::AuditEntryJson,
         dto::audit::AuditActorJson,

@@ -18,6 +18,7 @@ use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
 use crate::routes::chat::{cached_json, chat_id, message_text};
 use dto::chat::{Cached, ChatJson, ListQuery, ListedChat, MessageJson, Reply, ReplySent};
+use dto::lenient::Lenient;
 use dto::staff::{Confirmation, StaffJson, StaffOnly};
 
 fn staff_member(user: &CurrentUser) -> StaffMember {
@@ -57,11 +58,10 @@ fn parse_cursor(text: &str) -> Option<StaffCursor> {
 /// The page a list query asks for.
 fn parse_query(query: &ListQuery) -> Result<StaffChatsQuery, ApiError> {
     let mut errors = FieldErrors::new();
-    let filter = match query.status.as_deref().map(str::trim) {
-        None | Some("") | Some("open") => Some(StaffFilter::Open),
-        Some("closed") => Some(StaffFilter::Closed),
-        Some("all") => Some(StaffFilter::All),
-        Some(_) => {
+    let filter = match query.status {
+        Lenient::Absent => Some(StaffFilter::Open),
+        Lenient::Given(filter) => Some(filter.into()),
+        Lenient::Invalid => {
             errors.add("status", "The status must be open, closed or all.");
             None
         }

@@ -1,5 +1,6 @@
 //! /api/admin/orders...: the staff delivery queue (admin and super_admin).
 
+use super::bundle::data;
 use super::path_id::Id;
 use std::time::Duration;
 
@@ -58,7 +59,7 @@ async fn to_json(
     line: InLine,
 ) -> QueuedOrderJson {
     let hold = order.held().map(|hold| HoldJson {
-        reason: hold.reason.as_str(),
+        reason: hold.reason.into(),
         reason_label: hold.reason.label(),
         since: hold.since,
     });
@@ -72,7 +73,7 @@ async fn to_json(
         buyer_ready_at: order.buyer_ready_at,
         ticket_problem: order.ticket_problem.clone(),
         id: order.id.get(),
-        status: order.status.as_str(),
+        status: order.status.into(),
         status_label: order.status.label(),
         minutes_waiting: order.minutes_waiting(now),
         roblox_avatar_url: avatar(roblox, &order.roblox_username).await,
@@ -84,8 +85,7 @@ async fn to_json(
                 qty: item.quantity,
             })
             .collect(),
-        // Cents fit an f64 exactly, and JSON has no decimal type.
-        total: order.total.cents() as f64 / 100.0,
+        total: dto::dollars(order.total),
         roblox_username: order.roblox_username,
         discord_username: order.discord_username,
         discord_id: order.discord_id,
@@ -127,11 +127,15 @@ pub async fn list(
     query: web::Query<ListQuery>,
     view: QueueView,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = match query.filter.as_deref().map(str::trim) {
-        None | Some("") => QueueFilter::Paid,
-        Some(text) => QueueFilter::parse(text).ok_or_else(|| {
-            ApiError::field("filter", "The filter must be paid, delivered, held or all.")
-        })?,
+    let filter = match query.filter {
+        Lenient::Absent => QueueFilter::default(),
+        Lenient::Given(filter) => filter.into(),
+        Lenient::Invalid => {
+            return Err(ApiError::field(
+                "filter",
+                "The filter must be paid, delivered, held or all.",
+            ))
+        }
     };
     let queue = &view.queue;
     let now = queue.now();
@@ -163,13 +167,6 @@ impl actix_web::FromRequest for QueueView {
     type Future = std::future::Ready<Result<Self, Self::Error>>;
 
     fn from_request(req: &actix_web::HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        fn data<T: 'static>(
-            req: &actix_web::HttpRequest,
-        ) -> Result<web::Data<T>, actix_web::Error> {
-            req.app_data::<web::Data<T>>().cloned().ok_or_else(|| {
-                actix_web::error::ErrorInternalServerError("the delivery queue is not set up")
-            })
-        }
         std::future::ready((|| {
             Ok(QueueView {
                 queue: data(req)?,
@@ -214,11 +211,11 @@ impl QueueView {
 pub async fn claim(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
-    delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery
+    let order = view
+        .queue
         .claim(id, staff.user_id(), &staff.actor(ip))
         .await?;
     Ok(view.answer(order).await)
@@ -249,7 +246,6 @@ pub async fn release(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     body: Option<web::Json<ReleaseBody>>,
-    delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
@@ -258,7 +254,8 @@ pub async fn release(
         .unwrap_or_default();
     let reason =
         ReleaseReason::parse(&typed).map_err(|message| ApiError::field("reason", message))?;
-    let order = delivery
+    let order = view
+        .queue
         .release(id, staff.user_id(), reason, &staff.actor(ip))
         .await?;
     Ok(view.answer(order).await)
@@ -289,7 +286,6 @@ pub async fn deliver(
     RequireStaff(staff): RequireStaff,
     ip: ClientIp,
     body: Option<web::Json<DeliverRequest>>,
-    delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
@@ -303,7 +299,8 @@ pub async fn deliver(
             ))
         }
     };
-    let order = delivery
+    let order = view
+        .queue
         .deliver(id, staff.user_id(), proof, &staff.actor(ip))
         .await?;
     Ok(view.answer(order).await)
@@ -368,10 +365,9 @@ pub async fn refund(
 pub async fn release_hold(
     RequireSuperAdmin(admin): RequireSuperAdmin,
     ip: ClientIp,
-    delivery: web::Data<DeliveryQueueService>,
     view: QueueView,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = delivery.release_hold(id, &admin.actor(ip)).await?;
+    let order = view.queue.release_hold(id, &admin.actor(ip)).await?;
     Ok(view.answer(order).await)
 }

@@ -85,7 +85,7 @@ pub async fn standalone(
 
 /// Reads a field, keeping at most `keep` bytes and reading (and dropping) the rest up to
 /// `limit`; beyond `limit` the request is refused with `over`.
-async fn read_field(
+pub(super) async fn read_field(
     field: &mut actix_multipart::Field,
     keep: usize,
     limit: usize,
@@ -417,4 +417,59 @@ pub async fn change_inventory(
         .change_stock(id, change, &admin.actor(ip))
         .await?;
     Ok(HttpResponse::Ok().json(AdminProductResponse::at(&product, clock.now())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_form_is_the_one_read() {
+        let doc =
+            serde_json::to_value(<ProductFormDoc as utoipa::PartialSchema>::schema()).unwrap();
+        let mut form = ProductForm::default();
+        for name in doc["properties"].as_object().unwrap().keys() {
+            // the picture is read apart; `_method` is the update's, read by the router
+            if name == "image" || name == "_method" {
+                continue;
+            }
+            let before = form.clone();
+            set_text(&mut form, name, "1".to_owned());
+            assert_ne!(form, before, "{name} is documented but not read");
+        }
+        // every field the parser fills was documented (a new one fails to compile here)
+        let ProductForm {
+            name,
+            price,
+            category,
+            description,
+            stock,
+            weight,
+            sort_order,
+            mutation,
+            savings,
+            delete_after_out_of_stock,
+            dupe_warning,
+            related_ids,
+            release_at,
+            max_per_account,
+        } = form;
+        let texts = [
+            name,
+            price,
+            category,
+            description,
+            stock,
+            weight,
+            sort_order,
+            mutation,
+            savings,
+            delete_after_out_of_stock,
+            dupe_warning,
+            release_at,
+            max_per_account,
+        ];
+        assert!(texts.iter().all(Option::is_some), "{texts:?}");
+        assert_eq!(related_ids, ["1"]);
+    }
 }

@@ -368,29 +368,47 @@ pub async fn history(
     chats: web::Data<HelpChat>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, session) = parse_query(&query)?;
-    match chats.versions.lookup(id, Some(&session), View::History) {
-        Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
+    shopper_view(&req, &chats, &query, View::History).await
+}
+
+/// The shopper's poll of the chat, from memory while nothing changed: its `History` (with
+/// the messages; what the shop said is marked read) or its `Status` (without).
+async fn shopper_view(
+    req: &HttpRequest,
+    chats: &HelpChat,
+    query: &ChatQuery,
+    view: View,
+) -> Result<HttpResponse, ApiError> {
+    let (id, session) = parse_query(query)?;
+    match chats.versions.lookup(id, Some(&session), view) {
+        Lookup::Hit(cached) => return Ok(cached_json(req, &cached)),
         Lookup::NotOwner => return Err(not_found()),
         Lookup::Miss => {}
     }
-    chats.service.mark_read(id, &session).await?;
-    chats.versions.changed(id);
+    let history = view == View::History;
+    if history {
+        chats.service.mark_read(id, &session).await?;
+        chats.versions.changed(id);
+    }
     let ticket = chats.versions.ticket();
     let loaded = chats.service.history(id, &session).await?;
     let chat = chats
-        .render_chat(&loaded.chat, &loaded.messages, Side::Customer, true)
+        .render_chat(&loaded.chat, &loaded.messages, Side::Customer, history)
         .await
         .map_err(ApiError::Internal)?;
+    let body = match history {
+        true => to_json(&ChatHistory { chat })?,
+        false => to_json(&chat)?,
+    };
     let cached = chats.versions.install(
         id,
         &session,
         loaded.chat.version,
         ticket,
-        View::History,
-        Cached::new(to_json(&ChatHistory { chat })?),
+        view,
+        Cached::new(body),
     );
-    Ok(cached_json(&req, &cached))
+    Ok(cached_json(req, &cached))
 }
 
 /// GET /api/chat/status: the chat without messages; 404 once it is gone. Answered from memory
@@ -422,27 +440,7 @@ pub async fn status(
     chats: web::Data<HelpChat>,
     query: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, session) = parse_query(&query)?;
-    match chats.versions.lookup(id, Some(&session), View::Status) {
-        Lookup::Hit(cached) => return Ok(cached_json(&req, &cached)),
-        Lookup::NotOwner => return Err(not_found()),
-        Lookup::Miss => {}
-    }
-    let ticket = chats.versions.ticket();
-    let loaded = chats.service.history(id, &session).await?;
-    let chat = chats
-        .render_chat(&loaded.chat, &loaded.messages, Side::Customer, false)
-        .await
-        .map_err(ApiError::Internal)?;
-    let cached = chats.versions.install(
-        id,
-        &session,
-        loaded.chat.version,
-        ticket,
-        View::Status,
-        Cached::new(to_json(&chat)?),
-    );
-    Ok(cached_json(&req, &cached))
+    shopper_view(&req, &chats, &query, View::Status).await
 }
 
 /// DELETE /api/chat/{chat_id}?session_id=: the shopper ends the chat. It is closed, not

@@ -7,9 +7,11 @@
 //! (`aftersale::apply_payment_event`).
 
 use actix_session::Session;
-use actix_web::{http::header, web, HttpRequest, HttpResponse};
+use actix_web::dev::Payload;
+use actix_web::{http::header, web, FromRequest, HttpRequest, HttpResponse};
 use aftersale::{Handled, PaymentEvent};
 use cart_pricing::PaymentMethod;
+use futures::future::LocalBoxFuture;
 use orders::gateways::PaymentGateway;
 use orders::{
     DropHolders, IdempotencyKey, InvalidIdempotencyKey, OpenedCheckout, OrderHolder, OrderId,
@@ -17,7 +19,10 @@ use orders::{
 };
 use paypal::PayPalCheckout;
 use shared::UserId;
+use std::future::{ready, Ready};
+use utoipa::IntoParams;
 
+use super::bundle::data;
 use super::discord_link::session_identity;
 use super::orders::{remember_order, ORDER_NOT_FOUND};
 use crate::auth::session::LiveSessions;
@@ -27,8 +32,8 @@ use crate::error::IDEMPOTENCY_KEY_FIELD;
 use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 use dto::checkout::{
-    CardCheckoutResponse, CheckoutContext, DropHoldingResponse, IdempotencyKeyHeader, OrderPayload,
-    PayPalReturn, PaypalCheckoutResponse,
+    CardCheckoutResponse, CheckoutContext, DropHoldingResponse, OrderPayload, PayPalReturn,
+    PaypalCheckoutResponse,
 };
 use dto::responses::JsonBodyRefused;
 
@@ -37,12 +42,42 @@ pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 /// Set (`true`) on the answer to a repeated checkout: the order was placed before.
 pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
 
-/// The request's `Idempotency-Key` within this browser session: `None` without the header;
-/// 422 under `Idempotency-Key` when it is given twice, empty, longer than 255 characters or not
-/// printable ASCII. The scope is the session's own id (from its cookie), which every session
-/// that can check out has: checkout needs the Discord account linked in a stored session. A
-/// request without one is refused for that before anything is read or placed.
-fn idempotency(req: &HttpRequest, sessions: &LiveSessions) -> Result<Option<ScopedKey>, ApiError> {
+/// The checkout's optional `Idempotency-Key` header, read within this browser session; the same
+/// type is the header's OpenAPI parameter.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IdempotencyKeyHeader {
+    /// One key per press of Complete Payment, sent again with every retry of that press (the
+    /// storefront sends a `crypto.randomUUID()`): the same key from the same browser session
+    /// within 24 hours answers the order it placed; with another cart, buyer, promo code or
+    /// payment method it answers 422. 1 to 255 printable ASCII characters.
+    #[param(
+        rename = "Idempotency-Key",
+        value_type = Option<String>,
+        min_length = 1,
+        max_length = 255,
+        pattern = "^[\\x20-\\x7E]+$",
+        example = "0b6f1c2e-5d7a-4f57-9a43-8f0d6c1e2b3a"
+    )]
+    key: Option<ScopedKey>,
+}
+
+impl FromRequest for IdempotencyKeyHeader {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    /// `None` without the header; 422 under `Idempotency-Key` when it is given twice, empty,
+    /// longer than 255 characters or not printable ASCII. The scope is the session's own id
+    /// (from its cookie), which every session that can check out has: checkout needs the
+    /// Discord account linked in a stored session. A request without one is refused for that
+    /// before anything is read or placed. A handler takes it as a `Result` and answers its
+    /// error where the checkout reads it.
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(idempotency(req).map(|key| IdempotencyKeyHeader { key }))
+    }
+}
+
+fn idempotency(req: &HttpRequest) -> Result<Option<ScopedKey>, ApiError> {
     let invalid =
         |error: InvalidIdempotencyKey| ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string());
     let mut values = req.headers().get_all(IDEMPOTENCY_KEY);
@@ -59,6 +94,9 @@ fn idempotency(req: &HttpRequest, sessions: &LiveSessions) -> Result<Option<Scop
         .to_str()
         .map_err(|_| invalid(InvalidIdempotencyKey::NotPrintable))?;
     let key = IdempotencyKey::parse(text).map_err(invalid)?;
+    let sessions = req
+        .app_data::<web::Data<LiveSessions>>()
+        .ok_or_else(|| ApiError::internal(anyhow::anyhow!("the sessions are not set up")))?;
     Ok(sessions
         .key_of(req)
         .map(|session| key.scoped(session.as_ref())))
@@ -77,28 +115,120 @@ fn buyer_token(session: &Session) -> (String, bool) {
     }
 }
 
-/// Who is checking out, from the session, the login and the connection.
-fn context(
-    session: &Session,
-    user: &MaybeUser,
+/// Who is checking out (the session, the login, the connection) and where the pages send
+/// them back to.
+pub struct Buyer {
+    checkout: web::Data<ShopCheckout>,
+    public_url: web::Data<PublicUrl>,
+    session: Session,
+    user: MaybeUser,
     client: ClientIp,
-    (method, provider): (PaymentMethod, PaymentProvider),
-    idempotency: Option<ScopedKey>,
-) -> (CheckoutContext, Option<String>) {
-    let (token, new) = buyer_token(session);
-    let context = CheckoutContext {
-        discord: session_identity(session),
-        user_id: user.0.as_ref().map(|user| user.id),
-        holder: OrderHolder {
-            buyer_token: Some(token.clone()),
-            client_ip: Some(client.to_string()),
-            client_net: Some(client.network_key()),
-        },
-        method,
-        provider,
-        idempotency,
-    };
-    (context, new.then_some(token))
+}
+
+impl FromRequest for Buyer {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            Ok(Buyer {
+                checkout: data(&req)?,
+                public_url: data(&req)?,
+                session: Session::extract(&req).await?,
+                user: MaybeUser::extract(&req).await?,
+                client: ClientIp::of(&req),
+            })
+        })
+    }
+}
+
+/// An order placed and its payment page opened, for the answer.
+struct Placed {
+    /// A 200, saying `Idempotent-Replayed: true` when it answers a repeated request.
+    answer: actix_web::HttpResponseBuilder,
+    url: String,
+    order_id: i64,
+    order_key: Option<String>,
+}
+
+impl Buyer {
+    /// The checkout's context, and the new buyer token the session keeps once an order exists.
+    fn context(
+        &self,
+        (method, provider): (PaymentMethod, PaymentProvider),
+        idempotency: Option<ScopedKey>,
+    ) -> (CheckoutContext, Option<String>) {
+        let (token, new) = buyer_token(&self.session);
+        let context = CheckoutContext {
+            discord: session_identity(&self.session),
+            user_id: self.user.0.as_ref().map(|user| user.id),
+            holder: OrderHolder {
+                buyer_token: Some(token.clone()),
+                client_ip: Some(self.client.to_string()),
+                client_net: Some(self.client.network_key()),
+            },
+            method,
+            provider,
+            idempotency,
+        };
+        (context, new.then_some(token))
+    }
+
+    /// Places the order and opens `gateway`'s page, which sends the buyer back to `success`
+    /// (a path of the shop) when paid; the session remembers the order (and keeps a new buyer
+    /// token) once it exists, even when its page then failed and it was cancelled. A repeated
+    /// request's session (whose first answer, cookie included, may never have arrived)
+    /// remembers the order too, and keeps the token the order was placed with.
+    async fn place<G: PaymentGateway>(
+        &self,
+        key: IdempotencyKeyHeader,
+        method: (PaymentMethod, PaymentProvider),
+        payload: OrderPayload,
+        gateway: &G,
+        success: &str,
+    ) -> Result<Placed, ApiError> {
+        let (context, new_token) = self.context(method, key.key);
+        let request = payload.into_request(context)?;
+        let public_url = self.public_url.as_str();
+        let urls = |id| ReturnUrls {
+            success_url: format!("{public_url}{success}?order_id={id}"),
+            cancel_url: format!("{public_url}/cancel?order_id={id}"),
+            paid_url: format!("{public_url}/success?order_id={id}"),
+        };
+        let opened = self.checkout.place_and_open(request, gateway, urls).await;
+        let placed = match &opened {
+            Ok(opened) => Some(opened.placed.order.id),
+            Err(orders::OpenCheckoutError::PaymentFailed { order_id, .. }) => Some(*order_id),
+            Err(orders::OpenCheckoutError::Refused(_)) => None,
+        };
+        let placed_with = match &opened {
+            Ok(OpenedCheckout {
+                replayed: Some(replayed),
+                ..
+            }) => replayed.buyer_token.clone(),
+            _ => None,
+        };
+        if let Some(order_id) = placed {
+            if let Some(token) = new_token.map(|new| placed_with.unwrap_or(new)) {
+                self.session.insert(BUYER_TOKEN, token).map_err(|e| {
+                    ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}"))
+                })?;
+            }
+            remember_order(&self.session, order_id)?;
+        }
+        let opened = opened?;
+        let mut answer = HttpResponse::Ok();
+        if opened.replayed.is_some() {
+            answer.insert_header((IDEMPOTENT_REPLAYED, "true"));
+        }
+        Ok(Placed {
+            answer,
+            url: opened.redirect_url,
+            order_id: opened.placed.order.id.get(),
+            order_key: opened.placed.access_key.map(|key| key.expose().to_owned()),
+        })
+    }
 }
 
 /// `GET /api/checkout/holdings`: what this session's buyer holds of the products with a cap.
@@ -137,43 +267,6 @@ pub async fn holdings(
         .json(body))
 }
 
-/// Places the order and opens `gateway`'s page; the session remembers the order (and keeps a
-/// new buyer token) once it exists, even when its page then failed and it was cancelled. A
-/// repeated request's session (whose first answer, cookie included, may never have arrived)
-/// remembers the order too, and keeps the token the order was placed with.
-async fn open<G: PaymentGateway>(
-    checkout: &ShopCheckout,
-    session: &Session,
-    (context, new_token): (CheckoutContext, Option<String>),
-    payload: OrderPayload,
-    gateway: &G,
-    urls: impl FnOnce(OrderId) -> ReturnUrls,
-) -> Result<OpenedCheckout, ApiError> {
-    let request = payload.into_request(context)?;
-    let opened = checkout.place_and_open(request, gateway, urls).await;
-    let placed = match &opened {
-        Ok(opened) => Some(opened.placed.order.id),
-        Err(orders::OpenCheckoutError::PaymentFailed { order_id, .. }) => Some(*order_id),
-        Err(orders::OpenCheckoutError::Refused(_)) => None,
-    };
-    let placed_with = match &opened {
-        Ok(OpenedCheckout {
-            replayed: Some(replayed),
-            ..
-        }) => replayed.buyer_token.clone(),
-        _ => None,
-    };
-    if let Some(order_id) = placed {
-        if let Some(token) = new_token.map(|new| placed_with.unwrap_or(new)) {
-            session.insert(BUYER_TOKEN, token).map_err(|e| {
-                ApiError::internal(anyhow::anyhow!("could not keep the buyer token: {e}"))
-            })?;
-        }
-        remember_order(session, order_id)?;
-    }
-    Ok(opened?)
-}
-
 /// `POST /api/stripe/checkout`: card payment through Stripe Checkout (or the dev page).
 #[utoipa::path(
     post,
@@ -204,45 +297,26 @@ async fn open<G: PaymentGateway>(
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn card(
-    req: HttpRequest,
-    checkout: web::Data<ShopCheckout>,
     card: web::Data<CardPayments>,
-    public_url: web::Data<PublicUrl>,
-    sessions: web::Data<LiveSessions>,
-    session: Session,
-    user: MaybeUser,
-    client: ClientIp,
+    buyer: Buyer,
+    key: Result<IdempotencyKeyHeader, ApiError>,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = idempotency(&req, &sessions)?;
-    let provider = card.provider();
-    let method = (PaymentMethod::Card, provider);
-    let context = context(&session, &user, client, method, key);
-    let public_url = public_url.as_str();
-    let urls = |id| ReturnUrls {
-        success_url: format!("{public_url}/success?order_id={id}"),
-        cancel_url: format!("{public_url}/cancel?order_id={id}"),
-        paid_url: format!("{public_url}/success?order_id={id}"),
-    };
-    let opened = open(
-        &checkout,
-        &session,
-        context,
-        payload.into_inner(),
-        card.get_ref(),
-        urls,
-    )
-    .await?;
-    Ok(answer(&opened).json(CardCheckoutResponse {
-        url: opened.redirect_url,
-        order_id: opened.placed.order.id.get(),
-        order_key: opened
-            .placed
-            .access_key
-            .as_ref()
-            .map(|key| key.expose().to_owned()),
+    let method = (PaymentMethod::Card, card.provider());
+    let mut placed = buyer
+        .place(
+            key?,
+            method,
+            payload.into_inner(),
+            card.get_ref(),
+            "/success",
+        )
+        .await?;
+    Ok(placed.answer.json(CardCheckoutResponse {
+        url: placed.url,
+        order_id: placed.order_id,
+        order_key: placed.order_key,
     }))
 }
 
@@ -272,16 +346,10 @@ pub async fn card(
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn paypal(
-    req: HttpRequest,
-    checkout: web::Data<ShopCheckout>,
     paypal: web::Data<Option<PayPalCheckout>>,
-    public_url: web::Data<PublicUrl>,
-    sessions: web::Data<LiveSessions>,
-    session: Session,
-    user: MaybeUser,
-    client: ClientIp,
+    buyer: Buyer,
+    key: Result<IdempotencyKeyHeader, ApiError>,
     payload: web::Json<OrderPayload>,
 ) -> Result<HttpResponse, ApiError> {
     let Some(gateway) = paypal.get_ref() else {
@@ -289,42 +357,21 @@ pub async fn paypal(
             "PayPal is not available in this shop.".to_owned(),
         ));
     };
-    let key = idempotency(&req, &sessions)?;
     let method = (PaymentMethod::Paypal, PaymentProvider::Paypal);
-    let context = context(&session, &user, client, method, key);
-    let public_url = public_url.as_str();
-    let urls = |id| ReturnUrls {
-        success_url: format!("{public_url}/api/paypal/return?order_id={id}"),
-        cancel_url: format!("{public_url}/cancel?order_id={id}"),
-        paid_url: format!("{public_url}/success?order_id={id}"),
-    };
-    let opened = open(
-        &checkout,
-        &session,
-        context,
-        payload.into_inner(),
-        gateway,
-        urls,
-    )
-    .await?;
-    Ok(answer(&opened).json(PaypalCheckoutResponse {
-        approval_url: opened.redirect_url,
-        order_id: opened.placed.order.id.get(),
-        order_key: opened
-            .placed
-            .access_key
-            .as_ref()
-            .map(|key| key.expose().to_owned()),
+    let mut placed = buyer
+        .place(
+            key?,
+            method,
+            payload.into_inner(),
+            gateway,
+            "/api/paypal/return",
+        )
+        .await?;
+    Ok(placed.answer.json(PaypalCheckoutResponse {
+        approval_url: placed.url,
+        order_id: placed.order_id,
+        order_key: placed.order_key,
     }))
-}
-
-/// A 200, saying `Idempotent-Replayed: true` when it answers a repeated request.
-fn answer(opened: &OpenedCheckout) -> actix_web::HttpResponseBuilder {
-    let mut response = HttpResponse::Ok();
-    if opened.replayed.is_some() {
-        response.insert_header((IDEMPOTENT_REPLAYED, "true"));
-    }
-    response
 }
 
 /// `GET /api/paypal/return?order_id=42&token=...`: the buyer approved; capture the payment,

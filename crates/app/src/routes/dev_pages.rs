@@ -5,21 +5,18 @@
 //! bank: a dispute and an early fraud warning, applied as Stripe's webhook would apply them.
 
 use super::path_id::{PathId, ORDER_NOT_FOUND};
-use actix_session::Session;
 use actix_web::{http::header, web, HttpResponse};
 use orders::OrderId;
 use orders::{Order, PaymentNotice, PaymentProvider};
 use serde::Deserialize;
 
-use super::orders::{cancel_order, visible_order};
+use super::orders::{cancel_order, Visitor};
 use super::stripe_webhook::EventServices;
 use crate::checkout::confirm;
 use crate::checkout::providers::ShopProviders;
-use crate::disputes::{DisputeService, DisputesWaker};
 use crate::services::AfterSaleService;
 use crate::{
-    auth::MaybeUser,
-    checkout::{CardPayments, DiscordLink, ShopCheckout},
+    checkout::{CardPayments, DiscordLink},
     error::ApiError,
 };
 
@@ -38,19 +35,13 @@ fn see_other(location: String) -> HttpResponse {
 }
 
 /// The dev order if the dev payment provider is on and this visitor may see it.
-async fn dev_order(
-    checkout: &ShopCheckout,
-    card: &CardPayments,
-    session: &Session,
-    user: &MaybeUser,
-    id: &str,
-) -> Result<Order, ApiError> {
+async fn dev_order(visitor: &Visitor, card: &CardPayments, id: &str) -> Result<Order, ApiError> {
     if !card.is_dev() {
         return Err(ApiError::NotFound("Not found.".to_owned()));
     }
     let id =
         OrderId::from_segment(id).ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
-    let order = visible_order(checkout, session, user, id).await?;
+    let order = visitor.own_order(id).await?;
     if order.payment.provider != PaymentProvider::Dev {
         return Err(ApiError::NotFound("Order not found.".to_owned()));
     }
@@ -59,26 +50,22 @@ async fn dev_order(
 
 /// `GET /dev/pay/{order_id}`: the order and two buttons, Pay and Cancel.
 pub async fn pay_page(
-    checkout: web::Data<ShopCheckout>,
+    visitor: Visitor,
     card: web::Data<CardPayments>,
-    session: Session,
-    user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&checkout, &card, &session, &user, &id).await?;
+    let order = dev_order(&visitor, &card, &id).await?;
     Ok(html(devpay::pay_page(&order)))
 }
 
 /// `POST /dev/pay/{order_id}/pay`: confirms through the webhook's own call, then /success.
 pub async fn pay(
-    checkout: web::Data<ShopCheckout>,
+    visitor: Visitor,
     card: web::Data<CardPayments>,
     aftersale: web::Data<AfterSaleService>,
-    session: Session,
-    user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&checkout, &card, &session, &user, &id).await?;
+    let order = dev_order(&visitor, &card, &id).await?;
     let notice = PaymentNotice {
         order_id: order.id,
         provider: PaymentProvider::Dev,
@@ -87,7 +74,7 @@ pub async fn pay(
         hold: None,
     };
     // paid now, before, or by this very notice: the same place
-    confirm(&checkout, notice).await?;
+    confirm(&visitor.checkout, notice).await?;
     // its payment id, as Stripe's would be: a dispute or a fraud warning names it
     aftersale
         .payment_confirmed(order.id, devpay::bank::payment_id(order.id))
@@ -104,13 +91,12 @@ enum BankMove {
 
 /// The bank's `step` on a paid dev order, applied as Stripe's webhook would; back to its page.
 async fn bank_move(
-    services: EventServices<'_>,
-    card: &CardPayments,
-    (session, user): (&Session, &MaybeUser),
-    id: &str,
+    (services, card): (EventServices, web::Data<CardPayments>),
+    visitor: Visitor,
+    id: web::Path<String>,
     step: BankMove,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(services.checkout, card, session, user, id).await?;
+    let order = dev_order(&visitor, &card, &id).await?;
     let event = match step {
         BankMove::Dispute => devpay::bank::dispute_opened(&order, services.checkout.now()),
         BankMove::FraudWarning => devpay::bank::fraud_warning(&order),
@@ -120,65 +106,32 @@ async fn bank_move(
 }
 
 /// `POST /dev/pay/{order_id}/dispute`: the card holder disputes the paid order.
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn dispute(
-    (checkout, providers): (web::Data<ShopCheckout>, web::Data<ShopProviders>),
-    aftersale: web::Data<AfterSaleService>,
-    (disputes, waker): (web::Data<DisputeService>, web::Data<DisputesWaker>),
-    card: web::Data<CardPayments>,
-    session: Session,
-    user: MaybeUser,
+    services: (EventServices, web::Data<CardPayments>),
+    visitor: Visitor,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let services = EventServices {
-        checkout: &checkout,
-        providers: &providers,
-        aftersale: &aftersale,
-        disputes: &disputes,
-        waker: &waker,
-    };
-    bank_move(services, &card, (&session, &user), &id, BankMove::Dispute).await
+    bank_move(services, visitor, id, BankMove::Dispute).await
 }
 
 /// `POST /dev/pay/{order_id}/fraud-warning`: the card's issuer warns of fraud.
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn fraud_warning(
-    (checkout, providers): (web::Data<ShopCheckout>, web::Data<ShopProviders>),
-    aftersale: web::Data<AfterSaleService>,
-    (disputes, waker): (web::Data<DisputeService>, web::Data<DisputesWaker>),
-    card: web::Data<CardPayments>,
-    session: Session,
-    user: MaybeUser,
+    services: (EventServices, web::Data<CardPayments>),
+    visitor: Visitor,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let services = EventServices {
-        checkout: &checkout,
-        providers: &providers,
-        aftersale: &aftersale,
-        disputes: &disputes,
-        waker: &waker,
-    };
-    bank_move(
-        services,
-        &card,
-        (&session, &user),
-        &id,
-        BankMove::FraudWarning,
-    )
-    .await
+    bank_move(services, visitor, id, BankMove::FraudWarning).await
 }
 
 /// `POST /dev/pay/{order_id}/cancel`: cancels (stock released), then /cancel.
 pub async fn cancel(
-    checkout: web::Data<ShopCheckout>,
+    visitor: Visitor,
     card: web::Data<CardPayments>,
     providers: web::Data<ShopProviders>,
-    session: Session,
-    user: MaybeUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = dev_order(&checkout, &card, &session, &user, &id).await?;
-    match cancel_order(&checkout, &providers, &order).await {
+    let order = dev_order(&visitor, &card, &id).await?;
+    match cancel_order(&visitor.checkout, &providers, &order).await {
         // already cancelled (a second click): the same place
         Ok(_) | Err(ApiError::Conflict(_)) => {}
         Err(other) => return Err(other),

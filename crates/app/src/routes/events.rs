@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::events::Viewer;
-use actix_session::{storage::SessionKey, Session};
+use actix_session::storage::SessionKey;
 use actix_web::{
     http::header::{self, ContentEncoding},
     web, FromRequest, HttpRequest, HttpResponse,
@@ -22,14 +22,12 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::auth::session::LiveSessions;
-use crate::auth::{AccountsService, MaybeUser, RequireStaff};
-use crate::checkout::ShopCheckout;
+use crate::auth::{AccountsService, RequireStaff};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::streams::{self, StreamLimits};
 use crate::events::ShopEvents;
 use crate::routes::orders::{session_orders, Visitor, ORDER_NOT_FOUND};
-use crate::services::TrackingService;
 use crate::settings::EventsSettings;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -115,15 +113,12 @@ pub async fn stream(
     settings: web::Data<EventsSettings>,
     accounts: web::Data<AccountsService>,
     live_sessions: web::Data<LiveSessions>,
-    tracking: web::Data<TrackingService>,
-    checkout: web::Data<ShopCheckout>,
-    session: Session,
-    user: MaybeUser,
+    visitor: Visitor,
     client: ClientIp,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let (chat_session, from_query) = parse_query(&query)?;
-    let keyed_order = linked_order(&checkout, &tracking, &session, &user, &query).await?;
+    let keyed_order = linked_order(&visitor, &query).await?;
     // the browser's own reconnection sends what it last saw; a value we never sent is ignored
     let last_event_id = req
         .headers()
@@ -136,9 +131,9 @@ pub async fn stream(
         Some("1") | Some("true") => Some(RequireStaff::extract(&req).await?.0),
         _ => None,
     };
-    let user_id = user.0.as_ref().map(|u| u.id);
+    let user_id = visitor.user.0.as_ref().map(|u| u.id);
     let guard = limits.admit(&client.network_key(), user_id)?;
-    let from_session = session_orders(&session);
+    let from_session = session_orders(&visitor.session);
     // what the cookie session opened (an account, staff, the orders it placed) lives with it;
     // an order opened by its key alone has no session to end
     let session_key = (user_id.is_some() || !from_session.is_empty())
@@ -191,13 +186,7 @@ fn parse_query(query: &EventsQuery) -> Result<(Option<SessionId>, Option<i64>), 
 /// `GET /api/orders/{id}` (the session that placed it, its owner, or the right key), so a page
 /// that shows an order always gets its events. A link with a wrong key in the browser that placed
 /// the order keeps its live updates; anyone else gets 404, as the page did.
-async fn linked_order(
-    checkout: &ShopCheckout,
-    tracking: &TrackingService,
-    session: &Session,
-    user: &MaybeUser,
-    query: &EventsQuery,
-) -> Result<Option<i64>, ApiError> {
+async fn linked_order(visitor: &Visitor, query: &EventsQuery) -> Result<Option<i64>, ApiError> {
     let (order, key) = match (query.order.as_deref(), query.key.as_deref()) {
         (None, None) => return Ok(None),
         (None, Some(_)) => return Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
@@ -205,9 +194,7 @@ async fn linked_order(
     };
     let order = OrderId::from_segment(order)
         .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
-    let order = Visitor::new(checkout, tracking, session, user)
-        .order(order, key)
-        .await?;
+    let order = visitor.order(order, key).await?;
     Ok(Some(order.id.get()))
 }
 

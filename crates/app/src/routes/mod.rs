@@ -4,6 +4,7 @@ pub mod admin_products;
 pub mod audit;
 pub mod auth;
 pub mod blocklist;
+mod bundle;
 pub mod chat;
 pub mod checkout;
 pub mod dev_pages;

@@ -6,17 +6,15 @@
 //! their event streams as `order_message`.
 
 use super::path_id::Id;
-use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use delivery::MessageAuthor;
 use orders::OrderId;
 
-use crate::auth::{MaybeUser, RequireStaff};
-use crate::checkout::ShopCheckout;
+use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::routes::orders::Visitor;
-use crate::services::{OrderMessagesService, TrackingService};
+use crate::services::OrderMessagesService;
 use dto::order::KeyQuery;
 use dto::order_messages::{OrderMessagePayload, OrderMessageResponse};
 use dto::responses::JsonBodyRefused;
@@ -55,15 +53,11 @@ fn no_store(body: impl serde::Serialize) -> HttpResponse {
     security((), ("session_cookie" = [])),
 )]
 pub async fn list(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    buyer: Visitor,
     messages: web::Data<OrderMessagesService>,
-    session: Session,
-    user: MaybeUser,
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = Visitor::new(&checkout, &tracking, &session, &user);
     let order = buyer.order(id, query.key.as_deref()).await?.id;
     Ok(no_store(thread_json(&messages.thread(order).await?)))
 }
@@ -98,18 +92,13 @@ pub async fn list(
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn post(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    buyer: Visitor,
     messages: web::Data<OrderMessagesService>,
-    session: Session,
-    user: MaybeUser,
     query: web::Query<KeyQuery>,
     payload: web::Json<OrderMessagePayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let buyer = Visitor::new(&checkout, &tracking, &session, &user);
     let order = buyer.order(id, query.key.as_deref()).await?.id;
     let message = messages
         .post(order, MessageAuthor::Buyer, &payload.text)

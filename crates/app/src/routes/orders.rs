@@ -5,11 +5,13 @@
 
 use super::path_id::Id;
 use actix_session::Session;
-use actix_web::{web, HttpResponse};
-use orders::{
-    CheckoutService, CloseError, Closed, Closing, ConfirmError, Order, OrderId, ReleaseError,
-    Viewer,
-};
+use actix_web::dev::Payload;
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use futures::future::LocalBoxFuture;
+use std::future::{self, Ready};
+
+use super::bundle::data;
+use orders::{CheckoutService, Closed, Closing, Order, OrderId, Viewer};
 
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
@@ -24,8 +26,7 @@ use crate::outbox::TicketService;
 use crate::services::{DeliveryQueueService, TrackingService};
 use crate::settings::DeliverySettings;
 use crate::{auth::MaybeUser, error::ApiError};
-use dto::dollars;
-use dto::order::{status_label, KeyQuery, OrderResponse, ProfileOrder, TrackedOrderResponse};
+use dto::order::{KeyQuery, OrderResponse, TrackedOrderResponse};
 
 /// The session key listing the orders this session created (newest last).
 const SESSION_ORDERS: &str = "order_ids";
@@ -64,21 +65,6 @@ fn viewer(session: &Session, user: &MaybeUser, key: Option<&str>) -> Viewer {
     }
 }
 
-/// The order if this visitor may see it as its buyer; 404 otherwise (also for a malformed id).
-pub(crate) async fn visible_order(
-    checkout: &ShopCheckout,
-    session: &Session,
-    user: &MaybeUser,
-    id: OrderId,
-) -> Result<Order, ApiError> {
-    // an order of someone else answers as one that does not exist
-    let order = checkout.order(id).await?;
-    match viewer(session, user, None).owns(&order) {
-        true => Ok(order),
-        false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
-    }
-}
-
 /// The order's page as its visitor sees it, never cached.
 async fn tracked_page(tracking: &TrackingService, order: Order) -> Result<HttpResponse, ApiError> {
     let tracked = tracking.track(order).await?;
@@ -112,16 +98,12 @@ async fn tracked_page(tracking: &TrackingService, order: Order) -> Result<HttpRe
     security((), ("session_cookie" = [])),
 )]
 pub async fn show(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
-    session: Session,
-    user: MaybeUser,
+    visitor: Visitor,
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     let order = visitor.order(id, query.key.as_deref()).await?;
-    tracked_page(&tracking, order).await
+    tracked_page(&visitor.tracking, order).await
 }
 
 /// A buyer's step on the order's page.
@@ -133,26 +115,63 @@ enum BuyerStep {
     Received,
 }
 
-/// Who is asking about an order, with what they need to see it.
-pub(crate) struct Visitor<'a> {
-    pub checkout: &'a ShopCheckout,
-    pub tracking: &'a TrackingService,
-    pub session: &'a Session,
-    pub user: &'a MaybeUser,
+/// What a buyer's action on the order's page takes besides the order: the delivery queue, and
+/// the limit of actions per order and hour.
+pub struct BuyerActions {
+    delivery: web::Data<DeliveryQueueService>,
+    limits: web::Data<RateLimits>,
+    settings: web::Data<DeliverySettings>,
 }
 
-impl<'a> Visitor<'a> {
-    pub(crate) fn new(
-        checkout: &'a ShopCheckout,
-        tracking: &'a TrackingService,
-        session: &'a Session,
-        user: &'a MaybeUser,
-    ) -> Self {
-        Visitor {
-            checkout,
-            tracking,
-            session,
-            user,
+impl FromRequest for BuyerActions {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        future::ready((|| {
+            Ok(BuyerActions {
+                delivery: data(req)?,
+                limits: data(req)?,
+                settings: data(req)?,
+            })
+        })())
+    }
+}
+
+/// Who is asking about an order, with what they need to see it.
+pub struct Visitor {
+    pub(crate) checkout: web::Data<ShopCheckout>,
+    pub(crate) tracking: web::Data<TrackingService>,
+    pub(crate) session: Session,
+    pub(crate) user: MaybeUser,
+}
+
+impl FromRequest for Visitor {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            Ok(Visitor {
+                checkout: data(&req)?,
+                tracking: data(&req)?,
+                session: Session::extract(&req).await?,
+                user: MaybeUser::extract(&req).await?,
+            })
+        })
+    }
+}
+
+impl Visitor {
+    /// The order if this visitor may see it as its buyer (its session or owner, not a key);
+    /// 404 otherwise.
+    pub(crate) async fn own_order(&self, id: OrderId) -> Result<Order, ApiError> {
+        // an order of someone else answers as one that does not exist
+        let order = self.checkout.order(id).await?;
+        match viewer(&self.session, &self.user, None).owns(&order) {
+            true => Ok(order),
+            false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
         }
     }
 
@@ -161,7 +180,7 @@ impl<'a> Visitor<'a> {
     /// unknown order, a wrong key and another order's key.
     pub(crate) async fn order(&self, id: OrderId, key: Option<&str>) -> Result<Order, ApiError> {
         let order = self.checkout.order(id).await?;
-        let viewer = viewer(self.session, self.user, key);
+        let viewer = viewer(&self.session, &self.user, key);
         match viewer
             .may_see(&order, |key| self.tracking.key_opens(id, key))
             .await?
@@ -179,15 +198,16 @@ impl<'a> Visitor<'a> {
         id: OrderId,
         key: Option<&str>,
         bucket: &str,
-        limits: &RateLimits,
-        settings: &DeliverySettings,
+        actions: &BuyerActions,
     ) -> Result<Order, ApiError> {
         let order = self.order(id, key).await?;
-        limits
+        let per_hour = actions.settings.ready_per_order_per_hour;
+        actions
+            .limits
             .check(
                 bucket,
                 &order.id.to_string(),
-                Rule::new(settings.ready_per_order_per_hour, Duration::from_secs(3600)),
+                Rule::new(per_hour, Duration::from_secs(3600)),
             )
             .await?;
         Ok(order)
@@ -198,8 +218,7 @@ impl<'a> Visitor<'a> {
     async fn says(
         &self,
         step: BuyerStep,
-        delivery: &DeliveryQueueService,
-        (limits, settings): (&RateLimits, &DeliverySettings),
+        actions: &BuyerActions,
         (id, key): (OrderId, Option<&str>),
         client: ClientIp,
     ) -> Result<HttpResponse, ApiError> {
@@ -207,15 +226,14 @@ impl<'a> Visitor<'a> {
             BuyerStep::Ready => "order_ready",
             BuyerStep::Received => "order_received",
         };
-        let order = self
-            .order_to_act_on(id, key, bucket, limits, settings)
-            .await?;
+        let order = self.order_to_act_on(id, key, bucket, actions).await?;
         let from = Some(client.to_string());
+        let delivery = &actions.delivery;
         match step {
             BuyerStep::Ready => delivery.buyer_ready(order.id, from).await?,
             BuyerStep::Received => delivery.buyer_received(order.id, from).await?,
         }
-        tracked_page(self.tracking, order).await
+        tracked_page(&self.tracking, order).await
     }
 }
 
@@ -244,28 +262,16 @@ impl<'a> Visitor<'a> {
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn ready(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
-    delivery: web::Data<DeliveryQueueService>,
-    limits: web::Data<RateLimits>,
-    settings: web::Data<DeliverySettings>,
-    session: Session,
-    user: MaybeUser,
+    visitor: Visitor,
+    actions: BuyerActions,
     query: web::Query<KeyQuery>,
     client: ClientIp,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
+    let key = query.key.as_deref();
     visitor
-        .says(
-            BuyerStep::Ready,
-            &delivery,
-            (&limits, &settings),
-            (id, query.key.as_deref()),
-            client,
-        )
+        .says(BuyerStep::Ready, &actions, (id, key), client)
         .await
 }
 
@@ -294,28 +300,16 @@ pub async fn ready(
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn received(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
-    delivery: web::Data<DeliveryQueueService>,
-    limits: web::Data<RateLimits>,
-    settings: web::Data<DeliverySettings>,
-    session: Session,
-    user: MaybeUser,
+    visitor: Visitor,
+    actions: BuyerActions,
     query: web::Query<KeyQuery>,
     client: ClientIp,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
+    let key = query.key.as_deref();
     visitor
-        .says(
-            BuyerStep::Received,
-            &delivery,
-            (&limits, &settings),
-            (id, query.key.as_deref()),
-            client,
-        )
+        .says(BuyerStep::Received, &actions, (id, key), client)
         .await
 }
 
@@ -330,20 +324,12 @@ pub(crate) async fn cancel_order(
 ) -> Result<Order, ApiError> {
     match checkout
         .close_unpaid(order, Closing::Cancelled, providers)
-        .await
+        .await?
     {
-        Ok(Closed::Released(order)) => Ok(*order),
-        Ok(Closed::Paid) => Err(ApiError::Conflict(
+        Closed::Released(order) => Ok(*order),
+        Closed::Paid => Err(ApiError::Conflict(
             "This order has been paid and can no longer be cancelled.".to_owned(),
         )),
-        Err(CloseError::Release(error)) => Err(error.into()),
-        // paid at the provider, but the order had left pending first: the cancel is refused
-        // like any other cancel of an order that is no longer pending
-        Err(CloseError::Confirm(ConfirmError::Refused(refused))) => {
-            Err(ReleaseError::Refused(refused).into())
-        }
-        Err(CloseError::Confirm(error)) => Err(error.into()),
-        Err(CloseError::Provider(error)) => Err(error.into()),
     }
 }
 
@@ -368,35 +354,13 @@ pub(crate) async fn cancel_order(
     security((), ("session_cookie" = [])),
 )]
 pub async fn cancel(
-    checkout: web::Data<ShopCheckout>,
+    visitor: Visitor,
     providers: web::Data<ShopProviders>,
-    session: Session,
-    user: MaybeUser,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let order = visible_order(&checkout, &session, &user, id).await?;
-    let cancelled = cancel_order(&checkout, &providers, &order).await?;
+    let order = visitor.own_order(id).await?;
+    let cancelled = cancel_order(&visitor.checkout, &providers, &order).await?;
     Ok(HttpResponse::Ok().json(OrderResponse::from(&cancelled)))
-}
-
-/// The user's orders, newest first, for `/api/profile`.
-pub(crate) async fn orders_of_user(
-    checkout: &ShopCheckout,
-    user_id: i64,
-) -> Result<Vec<ProfileOrder>, ApiError> {
-    let orders = checkout
-        .orders_of_user(shared::UserId::new(user_id))
-        .await?;
-    Ok(orders
-        .iter()
-        .map(|order| ProfileOrder {
-            id: order.id.get(),
-            total: dollars(order.amounts.total),
-            status: order.status().as_str().to_owned(),
-            status_label: status_label(order).to_owned(),
-            created_at: order.created_at.to_rfc3339(),
-        })
-        .collect())
 }
 
 /// `POST /api/orders/{id}/ticket/join`: "I joined, add me to my ticket".
@@ -424,31 +388,20 @@ pub(crate) async fn orders_of_user(
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)] // the services a handler names, one each
 pub async fn join_ticket(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    visitor: Visitor,
     tickets: web::Data<TicketService>,
-    limits: web::Data<RateLimits>,
-    settings: web::Data<DeliverySettings>,
-    session: Session,
-    user: MaybeUser,
+    actions: BuyerActions,
     query: web::Query<KeyQuery>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
+    let key = query.key.as_deref();
     let order = visitor
-        .order_to_act_on(
-            id,
-            query.key.as_deref(),
-            "order_ticket_join",
-            &limits,
-            &settings,
-        )
+        .order_to_act_on(id, key, "order_ticket_join", &actions)
         .await?;
     let Some(desk) = &tickets.0 else {
         return Err(orders::tickets::RejoinError::NoTicket.into());
     };
     desk.rejoin(order.id).await?;
-    tracked_page(&tracking, order).await
+    tracked_page(&visitor.tracking, order).await
 }

@@ -1,25 +1,13 @@
 //! The shopper's profile: who they are and their orders.
 
 use actix_web::{web, HttpResponse};
+use orders::CheckoutService as _;
 
 use crate::services::PrivacyService;
-use crate::{
-    auth::{CurrentUser, RequireUser},
-    checkout::ShopCheckout,
-    error::ApiError,
-    error::ErrorBody,
-};
+use crate::{auth::RequireUser, checkout::ShopCheckout, error::ApiError, error::ErrorBody};
 use dto::account::UserResponse;
 use dto::order::ProfileOrder;
 use dto::profile::{DataExport, DeleteAccount, ProfileResponse, ProfileUser};
-
-/// The user's orders, newest first.
-async fn orders_for_profile(
-    checkout: &ShopCheckout,
-    user: &CurrentUser,
-) -> Result<Vec<ProfileOrder>, ApiError> {
-    super::orders::orders_of_user(checkout, user.id).await
-}
 
 /// `GET /api/profile`: the logged-in user and their orders.
 #[utoipa::path(
@@ -36,11 +24,12 @@ pub async fn profile(
     RequireUser(user): RequireUser,
     checkout: web::Data<ShopCheckout>,
 ) -> Result<HttpResponse, ApiError> {
-    let orders = orders_for_profile(&checkout, &user).await?;
+    let orders = checkout.orders_of_user(user.user_id()).await?;
     Ok(HttpResponse::Ok().json(ProfileResponse {
         user: ProfileUser {
             user: UserResponse::from(&user),
-            orders,
+            // newest first
+            orders: orders.iter().map(ProfileOrder::from).collect(),
         },
     }))
 }

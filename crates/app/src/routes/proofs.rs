@@ -5,6 +5,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use futures::StreamExt;
 use proofs::{ImageRejected, ProofId, ProofItems, PublishError, MAX_IMAGES};
 
+use super::admin_products::read_field;
 use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
 use crate::error::{multipart_error, ApiError, FieldErrors};
@@ -36,21 +37,23 @@ fn too_large() -> ApiError {
     ApiError::field("images", proofs::rejection_message(ImageRejected::TooLarge))
 }
 
-/// Reads a field whole, refusing it beyond `limit` bytes with `over`.
-async fn read_field(
-    field: &mut actix_multipart::Field,
-    limit: usize,
-    over: impl Fn() -> ApiError,
-) -> Result<Vec<u8>, ApiError> {
-    let mut bytes = Vec::new();
-    while let Some(chunk) = field.next().await {
-        let chunk = chunk.map_err(multipart_error)?;
-        if bytes.len() + chunk.len() > limit {
-            return Err(over());
+/// The parts of a proof's form (`NewProof` documents them).
+#[derive(Debug, PartialEq, Eq)]
+enum Part {
+    Items,
+    Image,
+    /// Read and ignored.
+    Other,
+}
+
+impl Part {
+    fn named(name: &str) -> Self {
+        match name {
+            "items" => Part::Items,
+            "images[]" | "images" => Part::Image,
+            _ => Part::Other,
         }
-        bytes.extend_from_slice(&chunk);
     }
-    Ok(bytes)
 }
 
 /// POST /api/proofs (staff): multipart `items` and `images[]`, 1 to 10 pictures. Every
@@ -87,9 +90,9 @@ pub async fn create(
     let mut uploads: Vec<Vec<u8>> = Vec::new();
     while let Some(field) = form.next().await {
         let mut field = field.map_err(multipart_error)?;
-        match field.name().unwrap_or_default() {
-            "items" => {
-                let bytes = read_field(&mut field, MAX_ITEMS_BYTES, || {
+        match Part::named(field.name().unwrap_or_default()) {
+            Part::Items => {
+                let bytes = read_field(&mut field, MAX_ITEMS_BYTES, MAX_ITEMS_BYTES, || {
                     ApiError::field("items", "The items may be at most 500 characters long.")
                 })
                 .await?;
@@ -97,20 +100,21 @@ pub async fn create(
                     .map_err(|_| ApiError::field("items", "The items must be text."))?;
                 items = Some(text);
             }
-            "images[]" | "images" => {
+            Part::Image => {
                 if uploads.len() == MAX_IMAGES {
                     // stop before reading more: the whole request is refused anyway
                     return Err(PublishError::TooManyImages.into());
                 }
-                let bytes = read_field(&mut field, media::MAX_INPUT_BYTES, too_large).await?;
+                let limit = media::MAX_INPUT_BYTES;
+                let bytes = read_field(&mut field, limit, limit, too_large).await?;
                 // a file input left empty sends an empty part: not a picture at all
                 if !bytes.is_empty() {
                     uploads.push(bytes);
                 }
             }
-            _ => {
+            Part::Other => {
                 // unknown fields are read and ignored (bounded like the items)
-                read_field(&mut field, MAX_ITEMS_BYTES, || {
+                read_field(&mut field, MAX_ITEMS_BYTES, MAX_ITEMS_BYTES, || {
                     ApiError::BadRequest("The upload has an unexpected large field.".to_owned())
                 })
                 .await?;
@@ -161,4 +165,21 @@ pub async fn delete(
         .delete(ProofId::new(path.into_inner()), &staff.actor(ip))
         .await?;
     Ok(HttpResponse::Ok().json(Confirmation::new("Proof deleted.")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_parts_are_the_ones_read() {
+        let doc = serde_json::to_value(<NewProofDoc as utoipa::PartialSchema>::schema()).unwrap();
+        let parts: Vec<Part> = doc["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|name| Part::named(name))
+            .collect();
+        assert_eq!(parts, [Part::Items, Part::Image]);
+    }
 }

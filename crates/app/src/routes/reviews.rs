@@ -3,16 +3,14 @@
 //! `POST /api/admin/reviews/{id}/hide` (staff).
 
 use super::path_id::{Id, ReviewId};
-use actix_session::Session;
 use actix_web::{web, HttpResponse};
 use orders::OrderId;
 
 use super::orders::Visitor;
-use crate::auth::{MaybeUser, RequireStaff};
-use crate::checkout::ShopCheckout;
+use crate::auth::RequireStaff;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use crate::services::{ReviewService, TrackingService};
+use crate::services::ReviewService;
 use dto::order::KeyQuery;
 use dto::responses::JsonBodyRefused;
 use dto::reviews::{
@@ -42,18 +40,13 @@ use dto::reviews::{
     ),
     security((), ("session_cookie" = [])),
 )]
-#[allow(clippy::too_many_arguments)]
 pub async fn leave(
-    checkout: web::Data<ShopCheckout>,
-    tracking: web::Data<TrackingService>,
+    visitor: Visitor,
     reviews: web::Data<ReviewService>,
-    session: Session,
-    user: MaybeUser,
     query: web::Query<KeyQuery>,
     payload: web::Json<ReviewPayload>,
     Id(id): Id<OrderId>,
 ) -> Result<HttpResponse, ApiError> {
-    let visitor = Visitor::new(&checkout, &tracking, &session, &user);
     let order = visitor.order(id, query.key.as_deref()).await?;
     let review = reviews.leave(&order, payload.rating, &payload.text).await?;
     Ok(HttpResponse::Created().json(ReviewResponse::from(&review)))

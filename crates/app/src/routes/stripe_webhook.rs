@@ -4,10 +4,13 @@
 //! once: a repeated delivery answers 200 and changes nothing) and whether Stripe is told it
 //! was taken (200) or sends it again (500).
 
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::dev::Payload;
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use shared::Clock as _;
+use std::future::{ready, Ready};
 use stripe_adapter::WebhookVerifier;
 
+use super::bundle::data;
 use crate::auth::AppClock;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::ShopCheckout;
@@ -73,14 +76,9 @@ async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
     security(()),
 )]
 pub async fn webhook(
-    (checkout, providers): (web::Data<ShopCheckout>, web::Data<ShopProviders>),
-    aftersale: web::Data<AfterSaleService>,
+    services: EventServices,
     verifier: web::Data<Option<WebhookVerifier>>,
     clock: web::Data<AppClock>,
-    (disputes, waker): (
-        web::Data<DisputeService>,
-        web::Data<crate::disputes::DisputesWaker>,
-    ),
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -102,27 +100,37 @@ pub async fn webhook(
     let event = verifier
         .verify(&body, signature, clock.now())
         .inspect_err(|error| tracing::warn!(%error, "stripe webhook refused"))?;
-    let services = EventServices {
-        checkout: &checkout,
-        providers: &providers,
-        aftersale: &aftersale,
-        disputes: &disputes,
-        waker: &waker,
-    };
     services.apply(event.payment_event()).await?;
     Ok(HttpResponse::Ok().json(WebhookReceived { received: true }))
 }
 
 /// What a provider's event changes, in the order it changes it: the services it reaches.
-pub(crate) struct EventServices<'a> {
-    pub checkout: &'a ShopCheckout,
-    pub providers: &'a ShopProviders,
-    pub aftersale: &'a AfterSaleService,
-    pub disputes: &'a DisputeService,
-    pub waker: &'a crate::disputes::DisputesWaker,
+pub struct EventServices {
+    pub(crate) checkout: web::Data<ShopCheckout>,
+    providers: web::Data<ShopProviders>,
+    aftersale: web::Data<AfterSaleService>,
+    disputes: web::Data<DisputeService>,
+    waker: web::Data<crate::disputes::DisputesWaker>,
 }
 
-impl EventServices<'_> {
+impl FromRequest for EventServices {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready((|| {
+            Ok(EventServices {
+                checkout: data(req)?,
+                providers: data(req)?,
+                aftersale: data(req)?,
+                disputes: data(req)?,
+                waker: data(req)?,
+            })
+        })())
+    }
+}
+
+impl EventServices {
     /// Applies a provider's event (Stripe's webhook, or the dev payment page's stand-in): the
     /// order's change first, then a dispute's record, its evidence asked for.
     pub(crate) async fn apply(&self, event: aftersale::PaymentEvent) -> Result<(), ApiError> {
@@ -136,8 +144,13 @@ impl EventServices<'_> {
             } => Some((event.provider, payment_id.clone(), fraud_type.clone())),
             _ => None,
         };
-        aftersale::apply_payment_event(self.checkout, event, self.aftersale, self.providers)
-            .await?;
+        aftersale::apply_payment_event(
+            self.checkout.get_ref(),
+            event,
+            self.aftersale.get_ref(),
+            self.providers.get_ref(),
+        )
+        .await?;
         // a delivered order has nothing to hold: the dispute that may follow is prepared for
         if let Some((provider, payment_id, fraud_type)) = warning {
             self.disputes

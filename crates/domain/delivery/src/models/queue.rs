@@ -18,18 +18,6 @@ pub enum QueueFilter {
     Held,
 }
 
-impl QueueFilter {
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "paid" => Some(QueueFilter::Paid),
-            "delivered" => Some(QueueFilter::Delivered),
-            "all" => Some(QueueFilter::All),
-            "held" => Some(QueueFilter::Held),
-            _ => None,
-        }
-    }
-}
-
 /// One line of a queued order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueuedItem {
@@ -312,17 +300,5 @@ mod tests {
             ..paid
         };
         assert_eq!(refunded.minutes_waiting(now()), None);
-    }
-
-    #[test]
-    fn filters_parse_from_the_query() {
-        assert_eq!(QueueFilter::parse("paid"), Some(QueueFilter::Paid));
-        assert_eq!(
-            QueueFilter::parse("delivered"),
-            Some(QueueFilter::Delivered)
-        );
-        assert_eq!(QueueFilter::parse("all"), Some(QueueFilter::All));
-        assert_eq!(QueueFilter::parse("held"), Some(QueueFilter::Held));
-        assert_eq!(QueueFilter::parse("pending"), None);
     }
 }
