@@ -22,6 +22,17 @@ const STOCK: u32 = 10;
 const ROUNDS: usize = 5;
 const POOL: u32 = 10;
 
+/// The store behind every port of checkout, without a blocklist.
+struct StorePorts;
+
+impl orders::CheckoutPorts for StorePorts {
+    type Orders = Store;
+    type Products = Store;
+    type Promos = Store;
+    type Clock = SystemClock;
+    type Blocklist = orders::NoBlocklist;
+}
+
 fn request(shopper: usize) -> CheckoutRequest {
     CheckoutRequest {
         items: vec![RequestedItem {
@@ -79,11 +90,12 @@ async fn round(backend: Backend) -> (Vec<Duration>, usize) {
         )])
         .await
         .unwrap();
-    let service = Arc::new(Checkout::new(
+    let service = Arc::new(Checkout::<StorePorts>::new(
         store.clone(),
         store.clone(),
         store.clone(),
         SystemClock,
+        orders::NoBlocklist,
     ));
     let tasks: Vec<_> = (0..SHOPPERS)
         .map(|shopper| {

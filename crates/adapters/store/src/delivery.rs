@@ -227,11 +227,9 @@ impl DeliveryRepository for Store {
         let disputed = OrderStatus::Disputed.as_str();
         let waiting_sql = format!("WHERE o.status = ? AND o.hold_reason IS NULL {WAITING_ORDER}");
         let waiting = || self.queued(&waiting_sql, vec![paid.into()]);
-        let held_sql = format!(
-            "WHERE o.status = ? AND o.hold_reason IS NOT NULL \
-             ORDER BY o.held_at ASC, o.id ASC"
-        );
-        let held = || self.queued(&held_sql, vec![paid.into()]);
+        let held_sql = "WHERE o.status = ? AND o.hold_reason IS NOT NULL \
+                        ORDER BY o.held_at ASC, o.id ASC";
+        let held = || self.queued(held_sql, vec![paid.into()]);
         match filter {
             QueueFilter::Paid => waiting().await,
             QueueFilter::Held => held().await,

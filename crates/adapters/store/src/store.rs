@@ -38,10 +38,9 @@ impl Store {
 
     /// A transaction on the pool.
     pub(crate) async fn begin(&self) -> anyhow::Result<DatabaseTransaction> {
-        Ok(self
-            .db
+        self.db
             .begin()
             .await
-            .context("failed to start a transaction")?)
+            .context("failed to start a transaction")
     }
 }
