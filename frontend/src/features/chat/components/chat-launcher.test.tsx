@@ -185,6 +185,33 @@ describe('help chat widget', () => {
     expect(server.callsTo('GET /chat/status')).toHaveLength(0);
   });
 
+  it('holds a message sent while the chat is still starting and sends it once the chat is ready', async () => {
+    const server = fakeChatServer();
+    const start = server.handlers['POST /chat/start-ai'];
+    if (!start) throw new Error('no start-ai handler');
+    let letStart = () => {};
+    const started = new Promise<void>((resolve) => (letStart = resolve));
+    server.handlers['POST /chat/start-ai'] = async (call) => {
+      await started;
+      return start(call);
+    };
+    const { user } = setup();
+    await user.click(launcher());
+    await screen.findByRole('dialog', { name: 'Help chat' });
+    expect(conversation()).toHaveAttribute('aria-busy', 'true');
+
+    await send(user, 'where is my order?');
+    expect(server.callsTo('POST /chat/send')).toHaveLength(0);
+    expect(messageBox()).toHaveValue('where is my order?');
+
+    letStart();
+    expect(
+      await within(conversation()).findByText('The Raccoon costs $4.99. (where is my order?)'),
+    ).toBeInTheDocument();
+    expect(server.callsTo('POST /chat/send')).toHaveLength(1);
+    expect(messageBox()).toHaveValue('');
+  });
+
   it('offers the live agent prominently when the bot is not confident', async () => {
     fakeChatServer({ offerLiveAgent: true });
     const { user } = setup();

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  useCallback,
   useEffect,
   useId,
   useRef,
@@ -204,23 +205,43 @@ type ChatFormProps = {
   inputRef: RefObject<HTMLInputElement | null>;
 };
 
-/** The message box and Send; blocked while waiting for an agent. */
+/**
+ * The message box and Send; blocked while waiting for an agent. A message sent while the chat is
+ * still starting is held and goes as soon as the chat can take it (Enter is never lost).
+ */
 function ChatForm({ chat, inputRef }: ChatFormProps) {
   const inputId = useId();
   const [draft, setDraft] = useState('');
+  const held = useRef<string | null>(null);
   const waiting = chat.phase === 'pending';
+  const starting = chat.phase === 'starting';
+  const { canSend, send } = chat;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const deliver = useCallback(
+    async (text: string) => {
+      setDraft('');
+      const sent = await send(text);
+      if (!sent) setDraft((current) => current || text);
+    },
+    [send],
+  );
+
+  useEffect(() => {
+    const text = held.current;
+    if (text === null || !canSend) return;
+    held.current = null;
+    void deliver(text);
+  }, [canSend, deliver]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const text = draft;
-    if (!text.trim() || !chat.canSend) return;
-    setDraft('');
-    const sent = await chat.send(text);
-    if (!sent) setDraft((current) => current || text);
+    if (!draft.trim() || held.current !== null) return;
+    if (canSend) void deliver(draft);
+    else if (starting) held.current = draft;
   };
 
   return (
-    <form className="chat-window__form" onSubmit={(event) => void submit(event)}>
+    <form className="chat-window__form" onSubmit={submit}>
       <label className="visually-hidden" htmlFor={inputId}>
         Message
       </label>
@@ -241,7 +262,7 @@ function ChatForm({ chat, inputRef }: ChatFormProps) {
         label="Send message"
         tone="brand"
         className="chat-window__send"
-        disabled={!chat.canSend || chat.sending || !draft.trim()}
+        disabled={(!canSend && !starting) || chat.sending || !draft.trim()}
       >
         <SendIcon size={18} />
       </IconButton>
