@@ -34,7 +34,6 @@ pub use background::Sweeper;
 pub use checkout::DEMO_IDENTITIES;
 pub use cli::{openapi_json, run_cli, Cli, Command};
 pub use rounds::{Loop, Rounds};
-pub use settings::{default_discord, default_paypal, default_roblox, default_stripe};
 pub use settings::{
     AccountsSettings, AssistantSettings, ChatSettings, CheckoutSettings, EventsSettings,
 };

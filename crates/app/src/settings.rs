@@ -2,6 +2,9 @@
 //! `SHOP__SECTION__KEY` environment variables and `DATABASE_URL` ([`Settings::load`]); and the
 //! production check that names every missing or invalid required setting at once
 //! ([`Settings::check_production`]).
+//!
+//! Every setting's default is written once, in `config/default.toml`, which is always read:
+//! nothing here repeats a default, and a setting missing from it stops the start with its name.
 
 use std::path::PathBuf;
 
@@ -48,58 +51,41 @@ pub struct Settings {
     pub seed: SeedSettings,
     pub site: SiteSettings,
     pub catalog: CatalogSettings,
-    #[serde(default)]
     pub mail: MailSettings,
-    #[serde(default)]
     pub session: SessionSettings,
     /// Stripe Checkout; empty keys: the dev payment page (never in production).
-    #[serde(default = "default_stripe")]
     pub stripe: stripe_adapter::StripeSettings,
     /// PayPal Orders v2, offered only when configured and enabled.
-    #[serde(default = "default_paypal")]
     pub paypal: paypal::PayPalSettings,
     /// Discord OAuth and staff notifications; no client id: the dev sign-in page.
-    #[serde(default = "default_discord")]
     pub discord: discord::DiscordSettings,
     /// The Roblox web APIs (the offline stand-in when `users_api_base` is empty).
-    #[serde(default = "default_roblox")]
     pub roblox: roblox::RobloxSettings,
     /// The help chat's assistant: an OpenAI-compatible endpoint when api_base, model and
     /// api_key are set; the built-in assistant otherwise (and always as the fallback).
-    #[serde(default)]
     pub assistant: AssistantSettings,
     /// The help chat's poll cache.
-    #[serde(default)]
     pub chat: ChatSettings,
     /// Sign-up, login and password reset limits.
-    #[serde(default)]
     pub accounts: AccountsSettings,
     /// Checkout's limits against hoarding and promo abuse.
-    #[serde(default)]
     pub checkout: CheckoutSettings,
     /// Server push (`GET /api/events`): heartbeat, replay and stream limits.
-    #[serde(default)]
     pub events: EventsSettings,
     /// The blocklist's limits.
-    #[serde(default)]
     pub blocklist: BlocklistSettings,
     /// Prometheus metrics at `/metrics`.
-    #[serde(default)]
     pub metrics: MetricsSettings,
     /// The handoff from paid to delivered.
-    #[serde(default)]
     pub delivery: DeliverySettings,
     /// Disputes: when the evidence goes to the bank.
-    #[serde(default)]
     pub disputes: DisputesSettings,
     /// Risky payments and fraud warnings: which hold an order before delivery.
-    #[serde(default)]
     pub payments: PaymentsSettings,
 }
 
 /// The `payments` section: which payments are held before delivery.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct PaymentsSettings {
     /// Stripe's risk levels of a payment's charge (`normal`, `elevated`, `highest`) that put a
     /// just-paid order on a risk hold before it enters the delivery queue.
@@ -110,17 +96,6 @@ pub struct PaymentsSettings {
     /// The deadline of reading a payment's risk from Stripe while its webhook waits; past it the
     /// order is paid without a hold (and a warning logged).
     pub risk_read_timeout_ms: u64,
-}
-
-impl Default for PaymentsSettings {
-    fn default() -> Self {
-        let policy = aftersale::RiskPolicy::default();
-        PaymentsSettings {
-            hold_risk_levels: policy.hold_risk_levels,
-            refund_on_fraud_warning: policy.refund_on_fraud_warning,
-            risk_read_timeout_ms: 3000,
-        }
-    }
 }
 
 impl PaymentsSettings {
@@ -138,7 +113,6 @@ impl PaymentsSettings {
 
 /// The `disputes` section: how a dispute's evidence reaches the bank.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct DisputesSettings {
     /// Without a staff action, the staged evidence is submitted this many hours before the
     /// bank's deadline.
@@ -153,18 +127,6 @@ pub struct DisputesSettings {
     /// An erased buyer's order keeps what a dispute's evidence needs this many days after its
     /// payment (and while a dispute of it is open).
     pub evidence_retention_days: u32,
-}
-
-impl Default for DisputesSettings {
-    fn default() -> Self {
-        DisputesSettings {
-            submit_hours_before_due: 24,
-            auto_submit: false,
-            check_every_seconds: 60,
-            warn_rate_percent: 0.75,
-            evidence_retention_days: 120,
-        }
-    }
 }
 
 impl DisputesSettings {
@@ -183,7 +145,6 @@ impl DisputesSettings {
 
 /// The `delivery` section: the handoff from paid to delivered.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct DeliverySettings {
     /// A claimed order whose buyer has not said "I'm in the game" this many minutes after the
     /// claim shows "no show" on the staff queue.
@@ -207,20 +168,8 @@ impl DeliverySettings {
     }
 }
 
-impl Default for DeliverySettings {
-    fn default() -> Self {
-        DeliverySettings {
-            no_show_minutes: 15,
-            ready_per_order_per_hour: 10,
-            messages_per_order_per_minute: 10,
-            messages_days_after_delivery: 7,
-        }
-    }
-}
-
 /// The `metrics` section: `/metrics` in Prometheus' text format.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct MetricsSettings {
     /// Off: `/metrics` answers 404 and nothing is measured.
     pub enabled: bool,
@@ -229,19 +178,9 @@ pub struct MetricsSettings {
     pub token: secrecy::SecretString,
 }
 
-impl Default for MetricsSettings {
-    fn default() -> Self {
-        MetricsSettings {
-            enabled: false,
-            token: String::new().into(),
-        }
-    }
-}
-
 /// The `accounts` section: how often sign-up, login and password reset may be tried. Every
 /// count is shared by all instances and taken before any password is hashed.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct AccountsSettings {
     /// Login attempts per e-mail address per `login_window_minutes`; a success forgets them.
     pub login_per_address: u32,
@@ -266,42 +205,13 @@ pub struct AccountsSettings {
     pub reset_per_ip_per_hour: u32,
 }
 
-impl Default for AccountsSettings {
-    fn default() -> Self {
-        AccountsSettings {
-            login_per_address: 5,
-            login_per_ip: 30,
-            login_window_minutes: 15,
-            code_per_address: 5,
-            code_per_ip: 20,
-            code_checks_per_ip: 30,
-            code_window_minutes: 15,
-            code_resend_seconds: 60,
-            reset_per_address_per_hour: 5,
-            reset_resend_seconds: 60,
-            reset_per_ip_per_hour: 20,
-        }
-    }
-}
-
 /// The `blocklist` section.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct BlocklistSettings {
     /// The longest reason an entry may carry, in characters; longer: 422 on `reason`.
     pub max_reason_chars: usize,
     /// How many entries `GET /api/admin/blocklist` answers at most (newest first).
     pub list_limit: u64,
-}
-
-impl Default for BlocklistSettings {
-    fn default() -> Self {
-        let limits = blocklist::BlocklistLimits::default();
-        BlocklistSettings {
-            max_reason_chars: limits.max_reason_chars,
-            list_limit: limits.list_limit,
-        }
-    }
 }
 
 impl BlocklistSettings {
@@ -315,7 +225,6 @@ impl BlocklistSettings {
 
 /// The `checkout` section.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct CheckoutSettings {
     /// Of one product in one order (its lines added up); more: 422 on `qty`.
     pub max_quantity_per_product: u32,
@@ -332,20 +241,6 @@ pub struct CheckoutSettings {
     /// An unpaid order holding a drop's units expires this many minutes after it was placed
     /// (other orders: the 30-minute payment window and the sweeper's grace).
     pub drop_payment_minutes: u32,
-}
-
-impl Default for CheckoutSettings {
-    fn default() -> Self {
-        CheckoutSettings {
-            max_quantity_per_product: 20,
-            max_lines: 50,
-            max_pending_orders: 2,
-            max_pending_per_ip: 20,
-            promo_checks_per_minute: 10,
-            roblox_lookups_per_minute: 20,
-            drop_payment_minutes: 10,
-        }
-    }
 }
 
 impl CheckoutSettings {
@@ -366,7 +261,6 @@ impl CheckoutSettings {
 
 /// The `assistant` section.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct AssistantSettings {
     /// e.g. `https://api.openai.com/v1`; the adapter posts to `{api_base}/chat/completions`.
     pub api_base: String,
@@ -376,20 +270,8 @@ pub struct AssistantSettings {
     pub timeout_ms: u64,
 }
 
-impl Default for AssistantSettings {
-    fn default() -> Self {
-        AssistantSettings {
-            api_base: String::new(),
-            model: String::new(),
-            api_key: String::new().into(),
-            timeout_ms: 8000,
-        }
-    }
-}
-
 /// The `chat` section.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct ChatSettings {
     /// How often each instance looks for chat writes made by other instances (one small read
     /// of the chats changed since the last look, and a count).
@@ -406,22 +288,8 @@ pub struct ChatSettings {
     pub purge_every_seconds: u64,
 }
 
-impl Default for ChatSettings {
-    fn default() -> Self {
-        ChatSettings {
-            version_refresh_ms: 1000,
-            max_live_per_ip_per_hour: 5,
-            max_messages_per_minute: 20,
-            idle_purge_hours: 24,
-            closed_retention_days: 30,
-            purge_every_seconds: 600,
-        }
-    }
-}
-
 /// The `events` section: the browsers' event streams (`GET /api/events`).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct EventsSettings {
     /// A comment line every this many seconds keeps proxies from closing an idle stream.
     pub heartbeat_seconds: u64,
@@ -444,69 +312,6 @@ pub struct EventsSettings {
     pub products_every_ms: u64,
 }
 
-impl Default for EventsSettings {
-    fn default() -> Self {
-        EventsSettings {
-            heartbeat_seconds: 20,
-            retry_ms: 3000,
-            max_streams_per_ip: 20,
-            max_streams_per_user: 10,
-            max_streams: 10_000,
-            replay_max: 500,
-            retention_seconds: 600,
-            buffer: 1024,
-            products_every_ms: 250,
-        }
-    }
-}
-
-/// The `stripe` section when the configuration has none: no keys (the dev payment page).
-pub fn default_stripe() -> stripe_adapter::StripeSettings {
-    stripe_adapter::StripeSettings {
-        secret_key: String::new().into(),
-        webhook_secret: String::new().into(),
-        api_base: "https://api.stripe.com".to_owned(),
-        files_api_base: stripe_adapter::default_files_api_base(),
-    }
-}
-
-/// The `paypal` section when the configuration has none: PayPal off.
-pub fn default_paypal() -> paypal::PayPalSettings {
-    paypal::PayPalSettings {
-        client_id: String::new(),
-        client_secret: String::new().into(),
-        api_base: paypal::default_api_base(),
-        enabled: false,
-    }
-}
-
-/// The `discord` section when the configuration has none: the dev sign-in page.
-pub fn default_discord() -> discord::DiscordSettings {
-    discord::DiscordSettings {
-        client_id: String::new(),
-        client_secret: String::new().into(),
-        redirect_url: String::new(),
-        authorize_url: "https://discord.com/oauth2/authorize".to_owned(),
-        api_base: "https://discord.com/api".to_owned(),
-        bot_token: String::new().into(),
-        guild_id: String::new(),
-        notify_webhook_url: String::new().into(),
-        ticket_channel_id: String::new(),
-        staff_role_id: String::new(),
-        request_timeout_ms: discord::default_request_timeout_ms(),
-        invalid_request_budget: discord::default_invalid_request_budget(),
-    }
-}
-
-/// The `roblox` section when the configuration has none: the offline stand-in
-/// (`config/default.toml` names the real Roblox APIs).
-pub fn default_roblox() -> roblox::RobloxSettings {
-    roblox::RobloxSettings {
-        users_api_base: String::new(),
-        thumbnails_api_base: roblox::RobloxSettings::default().thumbnails_api_base,
-    }
-}
-
 fn default_environment() -> Environment {
     Environment::Development
 }
@@ -519,23 +324,16 @@ pub struct ServerSettings {
     pub static_dir: PathBuf,
     /// Proxies (CIDR blocks or addresses, e.g. the load balancer) whose `X-Forwarded-For` is
     /// read for the client's address. Empty: the TCP peer is the client.
-    #[serde(default)]
     pub trusted_proxies: Vec<String>,
     /// glibc's malloc only (Linux): allocations of at least this many bytes get memory of their
     /// own that goes back to the system when freed. 0 leaves glibc's default, which raises the
     /// threshold to the largest block freed so far (argon2's 19 MiB per password hash) and
     /// then keeps up to twice that per arena after it is freed. See `crate::malloc`.
-    #[serde(default)]
     pub malloc_mmap_threshold: usize,
     /// How long an idle client connection stays open for its next request. Longer than a
     /// client's own reuse window (nginx keeps upstream connections 60 s, browsers ~60-300 s),
     /// so a reused connection is not closed under a request being sent.
-    #[serde(default = "default_keep_alive_seconds")]
     pub keep_alive_seconds: u64,
-}
-
-fn default_keep_alive_seconds() -> u64 {
-    75
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -564,21 +362,14 @@ pub struct SiteSettings {
     /// Where shoppers reach the shop: links in mail, payment return URLs, the Origin check.
     /// Empty: unset, which production refuses and development and test replace with the
     /// address the server listens on (`Settings::resolve_public_url`).
-    #[serde(default)]
     pub public_url: String,
     /// The shop's Discord server invite (`https://discord.gg/…` or
     /// `https://discord.com/invite/…`); empty: the pages that say "join our Discord server"
     /// point to the help chat instead.
-    #[serde(default)]
     pub discord_invite_url: String,
     /// "Usually delivered in under N minutes" while fewer than 10 orders were delivered in the
     /// last 7 days (afterwards their 75th percentile, rounded up to 5 minutes).
-    #[serde(default = "default_delivery_minutes")]
     pub delivery_minutes: u32,
-}
-
-fn default_delivery_minutes() -> u32 {
-    10
 }
 
 impl SiteSettings {
@@ -642,7 +433,6 @@ pub enum SmtpTls {
 /// Outgoing mail. With `smtp_host` empty, mail goes to the outbox directory instead (never in
 /// production, which refuses to start without an SMTP host).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct MailSettings {
     pub smtp_host: String,
     pub smtp_port: u16,
@@ -668,24 +458,6 @@ impl MailSettings {
             max_attempts: self.retry_max_attempts.max(1),
             base_delay_seconds: self.retry_base_seconds.max(1),
             max_delay_seconds: self.retry_max_seconds.max(1),
-        }
-    }
-}
-
-impl Default for MailSettings {
-    fn default() -> Self {
-        MailSettings {
-            smtp_host: String::new(),
-            smtp_port: 587,
-            smtp_tls: SmtpTls::default(),
-            smtp_username: String::new(),
-            smtp_password: String::new().into(),
-            from: "Garden Shop <no-reply@localhost.localdomain>".to_owned(),
-            outbox_dir: PathBuf::from("data/outbox"),
-            retry_max_attempts: 8,
-            retry_base_seconds: 30,
-            retry_max_seconds: 3600,
-            queue_poll_ms: 1000,
         }
     }
 }
@@ -930,6 +702,22 @@ mod tests {
             vars.iter()
                 .map(|(key, value)| ((*key).to_owned(), (*value).to_owned())),
         )
+    }
+
+    #[test]
+    fn a_setting_missing_from_the_shipped_defaults_stops_the_start_with_its_name() {
+        let shipped = std::fs::read_to_string(config_dir().join("default.toml")).unwrap();
+        assert!(load(&[]).is_ok(), "config/default.toml holds every setting");
+        let folder = tempfile::tempdir().unwrap();
+        let without = shipped.replace("no_show_minutes = ", "# no_show_minutes = ");
+        assert_ne!(without, shipped);
+        std::fs::write(folder.path().join("default.toml"), without).unwrap();
+        let dir = folder.path().to_str().unwrap();
+        let cause = match load(&[("SHOP_CONFIG_DIR", dir)]) {
+            Err(SettingsError::Config(cause)) => cause.to_string(),
+            other => panic!("not a config error: {other:?}"),
+        };
+        assert!(cause.contains("no_show_minutes"), "{cause}");
     }
 
     #[test]

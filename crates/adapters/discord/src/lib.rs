@@ -27,5 +27,5 @@ pub use chat_alerts::ChatAlerts;
 pub use guild::DiscordGuildDoor;
 pub use notifier::{render_webhook_body, NotifierFailures, RetryPolicy, StaffNotifier};
 pub use oauth::{avatar_url, DiscordOAuth, DiscordSetupError, SCOPES};
-pub use settings::{default_invalid_request_budget, default_request_timeout_ms, DiscordSettings};
+pub use settings::DiscordSettings;
 pub use tickets::{ticket_settings, DiscordTickets, TicketSetupError};

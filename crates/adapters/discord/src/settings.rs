@@ -5,62 +5,30 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize)]
 pub struct DiscordSettings {
     /// The application's OAuth2 client id; empty means "use the dev sign-in page".
-    #[serde(default)]
     pub client_id: String,
-    #[serde(default = "empty_secret")]
     pub client_secret: SecretString,
     /// Where Discord sends the shopper back (`{public_url}/discord/callback`).
-    #[serde(default)]
     pub redirect_url: String,
-    #[serde(default = "default_authorize_url")]
     pub authorize_url: String,
     /// The API root: token at `{api_base}/oauth2/token`, user at `{api_base}/users/@me`.
-    #[serde(default = "default_api_base")]
     pub api_base: String,
     /// With `guild_id`, lets the shop add linked shoppers to its Discord server.
-    #[serde(default = "empty_secret")]
     pub bot_token: SecretString,
-    #[serde(default)]
     pub guild_id: String,
     /// A channel webhook for staff notifications (the URL holds the webhook's token).
-    #[serde(default = "empty_secret")]
     pub notify_webhook_url: SecretString,
     /// With `bot_token` and `guild_id`: the text channel where each paid order gets a private
     /// thread (its ticket).
-    #[serde(default)]
     pub ticket_channel_id: String,
     /// The role the ticket mentions once (staff).
-    #[serde(default)]
     pub staff_role_id: String,
     /// The deadline of every call to Discord (the tickets, the staff webhook, the server
     /// joins), in milliseconds: a call without an answer by then fails and is tried again later.
-    #[serde(default = "default_request_timeout_ms")]
     pub request_timeout_ms: u64,
     /// Answers Discord counts as invalid (401, 403, 429) per ten minutes after which the shop
     /// stops calling it until the ten minutes are over, on every instance: well under Discord's
     /// own 10,000, past which Cloudflare bans the shop's address for an hour.
-    #[serde(default = "default_invalid_request_budget")]
     pub invalid_request_budget: u32,
-}
-
-pub fn default_request_timeout_ms() -> u64 {
-    10_000
-}
-
-pub fn default_invalid_request_budget() -> u32 {
-    1_000
-}
-
-fn empty_secret() -> SecretString {
-    SecretString::from("")
-}
-
-pub fn default_authorize_url() -> String {
-    "https://discord.com/oauth2/authorize".to_owned()
-}
-
-pub fn default_api_base() -> String {
-    "https://discord.com/api".to_owned()
 }
 
 impl DiscordSettings {

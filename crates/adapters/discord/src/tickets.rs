@@ -341,14 +341,14 @@ mod tests {
             client_secret: secrecy::SecretString::from(""),
             redirect_url: String::new(),
             authorize_url: String::new(),
-            api_base: crate::settings::default_api_base(),
+            api_base: "https://discord.com/api".to_owned(),
             bot_token: secrecy::SecretString::from(""),
             guild_id: String::new(),
             notify_webhook_url: secrecy::SecretString::from(""),
             ticket_channel_id: String::new(),
             staff_role_id: " ".into(),
-            request_timeout_ms: crate::settings::default_request_timeout_ms(),
-            invalid_request_budget: crate::settings::default_invalid_request_budget(),
+            request_timeout_ms: 10_000,
+            invalid_request_budget: 1_000,
         };
         assert_eq!(
             ticket_settings(&settings, "https://shop.test").unwrap(),

@@ -23,8 +23,8 @@ fn settings(api_base: &str) -> DiscordSettings {
         notify_webhook_url: SecretString::from(""),
         ticket_channel_id: String::new(),
         staff_role_id: String::new(),
-        request_timeout_ms: garden_discord::default_request_timeout_ms(),
-        invalid_request_budget: garden_discord::default_invalid_request_budget(),
+        request_timeout_ms: 10_000,
+        invalid_request_budget: 1_000,
     }
 }
 

@@ -37,15 +37,9 @@ pub struct PayPalSettings {
     pub client_secret: SecretString,
     /// `https://api-m.paypal.com` (live) or `https://api-m.sandbox.paypal.com`; tests point it
     /// at a local fake.
-    #[serde(default = "default_api_base")]
     pub api_base: String,
     /// PayPal is offered only when this is true and the credentials are set.
-    #[serde(default)]
     pub enabled: bool,
-}
-
-pub fn default_api_base() -> String {
-    "https://api-m.paypal.com".to_owned()
 }
 
 impl PayPalSettings {

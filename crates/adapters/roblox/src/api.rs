@@ -15,27 +15,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(8);
 /// The `roblox` section of the configuration.
 #[derive(Debug, Clone, Deserialize)]
 pub struct RobloxSettings {
-    #[serde(default = "default_users_api_base")]
     pub users_api_base: String,
-    #[serde(default = "default_thumbnails_api_base")]
     pub thumbnails_api_base: String,
-}
-
-pub fn default_users_api_base() -> String {
-    "https://users.roblox.com".to_owned()
-}
-
-pub fn default_thumbnails_api_base() -> String {
-    "https://thumbnails.roblox.com".to_owned()
-}
-
-impl Default for RobloxSettings {
-    fn default() -> Self {
-        Self {
-            users_api_base: default_users_api_base(),
-            thumbnails_api_base: default_thumbnails_api_base(),
-        }
-    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -16,7 +16,7 @@ mod webhook;
 
 pub use checkout::{StripeCheckout, StripeSetupError};
 pub use disputes::{StripeDisputes, DISPUTE_REQUEST_TIMEOUT};
-pub use settings::{default_api_base, default_files_api_base, StripeSettings};
+pub use settings::StripeSettings;
 pub use webhook::{
     signature_header, CheckoutPaymentStatus, DisputeStatus, StripeEvent, WebhookError,
     WebhookVerifier, HANDLED_EVENTS, SIGNATURE_TOLERANCE,

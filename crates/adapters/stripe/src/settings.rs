@@ -10,20 +10,10 @@ pub struct StripeSettings {
     /// The endpoint's signing secret (`whsec_...`) for webhook signatures.
     pub webhook_secret: SecretString,
     /// Where Stripe's API lives; tests point it at a local fake.
-    #[serde(default = "default_api_base")]
     pub api_base: String,
     /// Where Stripe takes file uploads (dispute evidence): a host of its own, not `api_base`.
     /// Tests point it at a local fake.
-    #[serde(default = "default_files_api_base")]
     pub files_api_base: String,
-}
-
-pub fn default_api_base() -> String {
-    "https://api.stripe.com".to_owned()
-}
-
-pub fn default_files_api_base() -> String {
-    "https://files.stripe.com".to_owned()
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@ pub use sessions::ShopSessionStore;
 
 /// The session cookie and store.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
 pub struct SessionSettings {
     /// 64 or more random bytes, base64. Required: the shop does not start without it.
     pub key: secrecy::SecretString,
@@ -29,18 +28,6 @@ pub struct SessionSettings {
     pub staff_max_age_hours: u64,
     /// A customer session ends this long after logging in.
     pub customer_max_age_days: u64,
-}
-
-impl Default for SessionSettings {
-    fn default() -> Self {
-        SessionSettings {
-            key: String::new().into(),
-            secure: false,
-            redis_url: None,
-            staff_max_age_hours: 12,
-            customer_max_age_days: 30,
-        }
-    }
 }
 
 pub const COOKIE_NAME: &str = "garden_session";
@@ -204,7 +191,10 @@ mod tests {
     fn settings(key: &str) -> SessionSettings {
         SessionSettings {
             key: key.to_owned().into(),
-            ..SessionSettings::default()
+            secure: false,
+            redis_url: None,
+            staff_max_age_hours: 12,
+            customer_max_age_days: 30,
         }
     }
 

@@ -121,58 +121,29 @@ impl TestApp {
         )
         .unwrap();
 
-        let mut settings = Settings {
-            environment: options.environment,
-            server: garden_app::ServerSettings {
-                host: "127.0.0.1".into(),
-                port: 0,
-                static_dir: frontend.path().to_path_buf(),
-                trusted_proxies: vec![],
-                malloc_mmap_threshold: 0,
-                keep_alive_seconds: 75,
-            },
-            database: garden_app::DatabaseSettings {
-                url: database.url.clone(),
-                max_connections: 5,
-            },
-            media: garden_app::MediaSettings {
-                root: media.path().to_path_buf(),
-            },
-            seed: garden_app::SeedSettings {
-                demo_data: options.demo_data,
-            },
-            site: garden_app::SiteSettings {
-                name: "Garden Shop".into(),
-                reviews_url: "https://reviews.example/garden-shop".into(),
-                public_url: "http://localhost:8080".into(),
-                discord_invite_url: String::new(),
-                delivery_minutes: 10,
-            },
-            catalog: garden_app::CatalogSettings { refresh_seconds: 1 },
-            mail: garden_app::MailSettings {
-                outbox_dir: outbox.path().to_path_buf(),
-                from: "Garden Shop <shop@example.com>".into(),
-                ..Default::default()
-            },
-            session: garden_app::SessionSettings {
-                key: TEST_SESSION_KEY.to_owned().into(),
-                ..Default::default()
-            },
-            stripe: garden_app::default_stripe(),
-            paypal: garden_app::default_paypal(),
-            discord: garden_app::default_discord(),
-            roblox: garden_app::default_roblox(),
-            assistant: garden_app::AssistantSettings::default(),
-            chat: garden_app::ChatSettings::default(),
-            accounts: garden_app::AccountsSettings::default(),
-            checkout: garden_app::CheckoutSettings::default(),
-            events: garden_app::EventsSettings::default(),
-            blocklist: garden_app::BlocklistSettings::default(),
-            metrics: garden_app::MetricsSettings::default(),
-            delivery: garden_app::DeliverySettings::default(),
-            disputes: garden_app::DisputesSettings::default(),
-            payments: garden_app::PaymentsSettings::default(),
-        };
+        // the shipped defaults (config/default.toml and test.toml), then this test's own places
+        let config_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config");
+        let mut settings = Settings::load_from([
+            ("SHOP_ENV".to_owned(), "test".to_owned()),
+            ("SHOP_CONFIG_DIR".to_owned(), config_dir.to_owned()),
+        ])
+        .expect("the shipped configuration loads");
+        settings.environment = options.environment;
+        settings.server.host = "127.0.0.1".into();
+        settings.server.static_dir = frontend.path().to_path_buf();
+        settings.server.malloc_mmap_threshold = 0;
+        settings.database.url = database.url.clone();
+        settings.database.max_connections = 5;
+        settings.media.root = media.path().to_path_buf();
+        settings.seed.demo_data = options.demo_data;
+        settings.site.name = "Garden Shop".into();
+        settings.site.reviews_url = "https://reviews.example/garden-shop".into();
+        settings.site.public_url = "http://localhost:8080".into();
+        settings.site.discord_invite_url = String::new();
+        settings.site.delivery_minutes = 10;
+        settings.mail.outbox_dir = outbox.path().to_path_buf();
+        settings.mail.from = "Garden Shop <shop@example.com>".into();
+        settings.session.key = TEST_SESSION_KEY.to_owned().into();
         if options.environment == Environment::Production {
             // production refuses the public keys of config/development.toml and test.toml
             settings.session.key = PRODUCTION_TEST_SESSION_KEY.to_owned().into();
