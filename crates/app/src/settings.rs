@@ -721,6 +721,13 @@ mod tests {
     }
 
     #[test]
+    fn stripe_at_another_address_still_uploads_evidence_to_stripes_files_host() {
+        let settings = load(&[("SHOP__STRIPE__API_BASE", "http://127.0.0.1:1")]).unwrap();
+        assert_eq!(settings.stripe.api_base, "http://127.0.0.1:1");
+        assert_eq!(settings.stripe.files_api_base, "https://files.stripe.com");
+    }
+
+    #[test]
     fn a_numeric_looking_value_for_a_string_setting_keeps_its_text() {
         let settings = load(&[
             ("SHOP__SITE__NAME", "007"),

@@ -15,19 +15,3 @@ pub struct StripeSettings {
     /// Tests point it at a local fake.
     pub files_api_base: String,
 }
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn a_section_without_the_files_base_uploads_to_stripes_files_host() {
-        let settings: StripeSettings = serde_json::from_str(
-            r#"{"secret_key": "sk_test_1", "webhook_secret": "whsec_1", "api_base": "http://127.0.0.1:1"}"#,
-        )
-        .unwrap();
-        assert_eq!(settings.files_api_base, "https://files.stripe.com");
-        assert_eq!(settings.api_base, "http://127.0.0.1:1");
-    }
-}
