@@ -421,11 +421,10 @@ pub fn browser_host(host: &str) -> String {
 }
 
 /// How the SMTP connection is secured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SmtpTls {
     None,
-    #[default]
     Starttls,
     Tls,
 }
