@@ -211,11 +211,14 @@ export function readMail(file: string): OutboxMail {
 
 /**
  * Waits for the newest mail to `address` among those written after `seenBefore` (the
- * outboxFiles() taken before the action that sends it).
+ * outboxFiles() taken before the action that sends it), with `subject` when given: mails go
+ * out one by one from the outbox, so after several actions the newest may still be an
+ * earlier action's.
  */
 export async function waitForMail(
   address: string,
   seenBefore: readonly string[],
+  subject?: string,
 ): Promise<OutboxMail> {
   const seen = new Set(seenBefore);
   let found: OutboxMail | undefined;
@@ -225,11 +228,15 @@ export async function waitForMail(
         const fresh = outboxFiles()
           .filter((file) => !seen.has(file))
           .map(readMail)
-          .filter((mail) => mail.to.toLowerCase().includes(address.toLowerCase()));
+          .filter((mail) => mail.to.toLowerCase().includes(address.toLowerCase()))
+          .filter((mail) => subject === undefined || mail.subject === subject);
         found = fresh.at(-1);
         return found !== undefined;
       },
-      { message: `a new mail to ${address} in the outbox`, timeout: 10_000 },
+      {
+        message: `a new mail to ${address} (${subject ?? 'any subject'}) in the outbox`,
+        timeout: 10_000,
+      },
     )
     .toBe(true);
   if (!found) throw new Error(`No mail to ${address}.`);
