@@ -34,8 +34,7 @@
    (`CLOCK_HOMES`: the app's `AppClock` and the shared kernel's system clock); read as part 3
    reads (tests and test-support code aside);
 6. no production function is longer than 80 lines (`long_functions`: the lines that hold code,
-   from `fn` to its closing brace, read as part 3 reads); the ones there were when this check
-   came are listed as debt (`LONG_FUNCTION_DEBT`, by file and name): any other fails;
+   from `fn` to its closing brace, read as part 3 reads), with no exception;
 7. the glossary ("## Words" in the document) names what is there: each file it names exists and
    each Rust name is defined in the sources (`check_words`);
 8. no type or function of a domain crate has more than 4 generic type parameters
@@ -659,12 +658,6 @@ def check_clock(crates: dict[str, dict]) -> list[str]:
 # The most lines of code (lines holding code, comments and blank lines apart) a production
 # function may have.
 LONG_FUNCTION_LINES = 80
-# DEBT (issue 35, item 4: "no production function over 80 lines"): the longer ones when the check
-# came, by file, with their lines then. The check fails on any other; one that gets shorter
-# should leave the list (the check notes it). The demo's art functions are data tables.
-LONG_FUNCTION_DEBT = {
-    "crates/adapters/demo/src/art/animals.rs": {"mammal": 104, "bee": 81},
-}
 
 
 def long_functions(src: Path, root: str = "lib.rs") -> list[tuple[Path, int, str, int]]:
@@ -692,23 +685,14 @@ def long_functions(src: Path, root: str = "lib.rs") -> list[tuple[Path, int, str
 
 
 def check_long_functions(crates: dict[str, dict]) -> tuple[list[str], list[str]]:
-    """No production function over the limit but the debt's; notes for debt that is paid."""
-    found = {}
-    for _, _, src, root in targets(crates):
-        for file, line, name, lines in long_functions(src, root):
-            found[(str(file.relative_to(ROOT)), name)] = (line, lines)
-    problems, notes = [], []
-    for (file, name), (line, lines) in sorted(found.items()):
-        if name not in LONG_FUNCTION_DEBT.get(file, {}):
-            problems.append(
-                f"{file}:{line}: fn {name} has {lines} lines of code, over {LONG_FUNCTION_LINES}: "
-                "split it by meaning"
-            )
-    for file, names in sorted(LONG_FUNCTION_DEBT.items()):
-        for name in names:
-            if (file, name) not in found:
-                notes.append(f"note: {file}: fn {name} is no longer long: take it out of LONG_FUNCTION_DEBT")
-    return problems, notes
+    """No production function over the limit."""
+    problems = [
+        f"{file.relative_to(ROOT)}:{line}: fn {name} has {lines} lines of code, over "
+        f"{LONG_FUNCTION_LINES}: split it by meaning"
+        for _, _, src, root in targets(crates)
+        for file, line, name, lines in long_functions(src, root)
+    ]
+    return problems, []
 
 
 # The most generic type parameters a domain type or function may have (issue 35, item 4): a

@@ -1,12 +1,10 @@
-//! The demo catalog a new shop starts with, so `just run` opens a full storefront. Its pictures
-//! are drawn by the program ([`crate::generate_product_art`], no downloaded art).
+//! The demo catalog a new shop starts with, so `just run` opens a full storefront, with a
+//! picture of each product (`pictures/<id>.png`, drawn for this shop and built into the binary).
 
 use anyhow::Context;
 use cart_pricing::Money;
 use catalog::{Catalog, ProductDraft, ProductId, ProductRepository, Stock};
 use media::MediaStore;
-
-use crate::art::{generate_product_art, Animal, ArtSpec, Subject};
 
 struct Demo {
     id: i64,
@@ -125,47 +123,24 @@ const DEMO: [Demo; 30] = [
     Demo { category: "Exclusives, Pets", savings: Some("44.99"), mutation: Some("Gold"), ..pet(57, "Golden Dragonfly", "34.99", 1, 1.0, "A Dragonfly that is itself golden. One of a kind in our shop.") },
 ];
 
-/// The picture of a demo product: the animal its name says, coins for Sheckles, the animals
-/// of a bundle; exclusives stand on a sunburst.
-fn demo_art(demo: &Demo) -> anyhow::Result<ArtSpec> {
-    let animal =
-        |name: &str| Animal::from_name(name).with_context(|| format!("no demo art for {name}"));
-    let categories = || demo.category.split(',').map(str::trim);
-    let subject = match categories().next().unwrap_or_default() {
-        "Sheckles" => Subject::Sheckles(sheckle_coins(demo.name)?),
-        "Bundles" => Subject::Bundle(
-            demo.related
-                .iter()
-                .map(|id| {
-                    let member = DEMO.iter().find(|d| d.id == *id);
-                    animal(member.map_or("", |d| d.name))
-                })
-                .collect::<anyhow::Result<_>>()?,
-        ),
-        _ => Subject::Animal(animal(demo.name)?),
+/// The picture of each demo product, by id: its animal, coins for Sheckles (more for larger
+/// amounts), a bundle's animals together; exclusives stand on a sunburst.
+macro_rules! pictures {
+    ($($id:literal),* $(,)?) => {
+        [$(($id, include_bytes!(concat!("../pictures/", $id, ".png")).as_slice())),*]
     };
-    Ok(ArtSpec {
-        subject,
-        exclusive: categories().any(|c| c == "Exclusives"),
-        seed: demo.id.unsigned_abs(),
-    })
 }
+const PICTURES: [(i64, &[u8]); 30] = pictures![
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+    27, 28, 29, 57
+];
 
-/// How many coins a Sheckles picture piles up: one for ten billion, three more for every ten
-/// times as many ("10 Trillion Sheckles": ten).
-fn sheckle_coins(name: &str) -> anyhow::Result<u32> {
-    let mut words = name.split_whitespace();
-    let count: f64 = words
-        .next()
-        .and_then(|w| w.parse().ok())
-        .with_context(|| format!("no amount in {name}"))?;
-    let scale = match words.next() {
-        Some("Billion") => 1e9,
-        Some("Trillion") => 1e12,
-        _ => anyhow::bail!("no Billion or Trillion in {name}"),
-    };
-    let tens = (count * scale / 1e10).log10().round().max(0.0);
-    Ok(1 + 3 * tens as u32)
+fn picture(demo: &Demo) -> anyhow::Result<&'static [u8]> {
+    PICTURES
+        .iter()
+        .find(|(id, _)| *id == demo.id)
+        .map(|(_, png)| *png)
+        .with_context(|| format!("no picture for {}", demo.name))
 }
 
 fn money(text: &str) -> anyhow::Result<Money> {
@@ -206,10 +181,8 @@ pub async fn demo_catalog<R: ProductRepository>(
     let started = std::time::Instant::now();
     let mut products = Vec::with_capacity(DEMO.len());
     for demo in &DEMO {
-        let spec = demo_art(demo)?;
-        let png = generate_product_art(&spec).with_context(|| format!("drawing {}", demo.name))?;
         let image = media
-            .save_png("products", &png)
+            .save_png("products", picture(demo)?)
             .with_context(|| format!("saving the image of {}", demo.name))?;
         products.push((ProductId::new(demo.id), draft(demo, image)?));
     }
@@ -256,39 +229,19 @@ mod tests {
             );
         }
         for demo in &DEMO {
-            assert!(demo_art(demo).is_ok(), "{} has a picture", demo.name);
+            let png = picture(demo).unwrap();
+            let art = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
+            assert_eq!(
+                (art.width(), art.height()),
+                (300, 300),
+                "{}'s picture",
+                demo.name
+            );
             assert!(
                 draft(demo, String::new()).is_ok(),
                 "{} has valid prices",
                 demo.name
             );
         }
-    }
-
-    #[test]
-    fn demo_pictures_show_what_the_names_say() {
-        let subject = |name: &str| {
-            let demo = DEMO.iter().find(|d| d.name == name).unwrap();
-            demo_art(demo).unwrap()
-        };
-        assert_eq!(subject("Red Fox").subject, Subject::Animal(Animal::RedFox));
-        assert_eq!(subject("T-Rex").subject, Subject::Animal(Animal::TRex));
-        assert_eq!(subject("10 Billion Sheckles").subject, Subject::Sheckles(1));
-        assert_eq!(
-            subject("100 Billion Sheckles").subject,
-            Subject::Sheckles(4)
-        );
-        assert_eq!(subject("1 Trillion Sheckles").subject, Subject::Sheckles(7));
-        assert_eq!(
-            subject("10 Trillion Sheckles").subject,
-            Subject::Sheckles(10)
-        );
-        assert_eq!(
-            subject("Dino Duo Bundle").subject,
-            Subject::Bundle(vec![Animal::Spinosaurus, Animal::Brontosaurus])
-        );
-        assert!(subject("Kitsune").exclusive);
-        assert!(subject("Golden Dragonfly").exclusive);
-        assert!(!subject("Raccoon").exclusive);
     }
 }
