@@ -7,7 +7,7 @@ use actix_web::{http::header, web, HttpRequest, HttpResponse};
 use chat::{
     Asker, AskerOrder, ChatError, ChatId, ChatUser, Lookup, MessageText, SessionId, Side, View,
 };
-use orders::{CheckoutService, Order, OrderError, OrderId, OrderStatus};
+use orders::{CheckoutService, OrderId};
 use shared::Rule;
 
 use crate::auth::MaybeUser;
@@ -206,15 +206,10 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
     }
 }
 
-/// How many of the asker's open orders the assistant links at most.
-const ASKER_ORDERS: usize = 3;
-/// How many of the orders this browser placed (newest first) are read to find them.
-const SESSION_ORDERS_READ: usize = 10;
-
-/// Who writes in the help chat, for the assistant: their open orders (awaiting payment or paid,
-/// not yet delivered), newest first, as this visitor may see them on their order pages
+/// Who writes in the help chat, for the assistant: their open orders
+/// ([`CheckoutService::open_orders`]), as this visitor may see them on their order pages
 /// ([`Viewer::owns`](orders::Viewer::owns)): placed in this browser's session or on their
-/// logged-in account. Never another buyer's. The links carry no key (the key is not stored,
+/// logged-in account. The links carry no key (the key is not stored,
 /// and the chat is: this browser opens its own orders without one). When the orders cannot be
 /// read the assistant answers without them.
 async fn asker(
@@ -223,7 +218,12 @@ async fn asker(
     browser: &Session,
     user: &MaybeUser,
 ) -> Asker {
-    match open_orders(checkout, browser, user).await {
+    let placed_here: Vec<OrderId> = super::orders::session_orders(browser)
+        .into_iter()
+        .map(OrderId::new)
+        .collect();
+    let user = user.0.as_ref().map(|user| user.user_id());
+    match checkout.open_orders(&placed_here, user).await {
         Ok(orders) => Asker {
             orders: orders
                 .iter()
@@ -239,33 +239,6 @@ async fn asker(
             Asker::default()
         }
     }
-}
-
-async fn open_orders(
-    checkout: &ShopCheckout,
-    browser: &Session,
-    user: &MaybeUser,
-) -> Result<Vec<Order>, OrderError> {
-    let mut orders = vec![];
-    for id in super::orders::session_orders(browser)
-        .into_iter()
-        .rev()
-        .take(SESSION_ORDERS_READ)
-    {
-        match checkout.order(OrderId::new(id)).await {
-            Ok(order) => orders.push(order),
-            Err(OrderError::NotFound(_)) => {}
-            Err(error) => return Err(error),
-        }
-    }
-    if let Some(user) = &user.0 {
-        orders.extend(checkout.orders_of_user(user.user_id()).await?);
-    }
-    orders.retain(|order| matches!(order.status(), OrderStatus::Pending | OrderStatus::Paid));
-    orders.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
-    orders.dedup_by_key(|order| order.id);
-    orders.truncate(ASKER_ORDERS);
-    Ok(orders)
 }
 
 /// POST /api/chat/send: stores the shopper's message; while the chat is with the assistant,

@@ -316,6 +316,17 @@ pub trait CheckoutService: Send + Sync + 'static {
         user_id: UserId,
     ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
 
+    /// A visitor's open orders (awaiting payment or paid, not yet delivered), newest first, at
+    /// most [`OPEN_ORDERS_SHOWN`](crate::OPEN_ORDERS_SHOWN): of the orders placed in their
+    /// browser (`placed_here`, oldest first: the newest
+    /// [`PLACED_HERE_READ`](crate::PLACED_HERE_READ) are read) and their account's. Never
+    /// another buyer's; an order that is gone is left out.
+    fn open_orders(
+        &self,
+        placed_here: &[OrderId],
+        user: Option<UserId>,
+    ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
+
     /// The provider says the order is paid (webhook, capture, or the dev page). Idempotent:
     /// the same event, or any confirmation of an order already paid, changes nothing.
     fn confirm_paid(

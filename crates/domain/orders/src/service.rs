@@ -27,6 +27,12 @@ pub const PAYMENT_WINDOW_MINUTES: i64 = 30;
 /// provider's own confirmation or expiry of a session that ended at the last second wins.
 pub const SWEEP_GRACE_MINUTES: i64 = 5;
 
+/// How many of a visitor's open orders are shown to them at most (the help chat's assistant
+/// links them).
+pub const OPEN_ORDERS_SHOWN: usize = 3;
+/// How many of the orders placed in a browser (newest first) are read to find its open ones.
+pub const PLACED_HERE_READ: usize = 10;
+
 /// The ports checkout runs on, named once (the app's wiring names the store's, the tests their
 /// mocks'): the orders, the catalog, the promo codes, the clock and the blocklist checked first.
 pub trait CheckoutPorts: 'static {
@@ -527,6 +533,29 @@ impl<K: CheckoutPorts> CheckoutService for Checkout<K> {
 
     async fn orders_of_user(&self, user_id: UserId) -> Result<Vec<Order>, OrderError> {
         self.orders.orders_of_user(user_id).await
+    }
+
+    async fn open_orders(
+        &self,
+        placed_here: &[OrderId],
+        user: Option<UserId>,
+    ) -> Result<Vec<Order>, OrderError> {
+        let mut orders = vec![];
+        for id in placed_here.iter().rev().take(PLACED_HERE_READ) {
+            match self.orders.order(*id).await {
+                Ok(order) => orders.push(order),
+                Err(OrderError::NotFound(_)) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        if let Some(user) = user {
+            orders.extend(self.orders.orders_of_user(user).await?);
+        }
+        orders.retain(|order| matches!(order.status(), OrderStatus::Pending | OrderStatus::Paid));
+        orders.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        orders.dedup_by_key(|order| order.id);
+        orders.truncate(OPEN_ORDERS_SHOWN);
+        Ok(orders)
     }
 
     #[tracing::instrument(skip_all, fields(order = %notice.order_id, provider = %notice.provider))]

@@ -1817,3 +1817,78 @@ mod holdings {
         assert_eq!(holdings[0].room(), 0);
     }
 }
+
+// ---- a visitor's open orders ----
+
+fn stored_at(id: i64, status: OrderStatus, minutes_ago: i64) -> Order {
+    let order = stored(status);
+    Order::restore(
+        OrderId::new(id),
+        order.lines,
+        order.buyer,
+        order.amounts,
+        order.promo,
+        order.payment,
+        now() - Duration::minutes(minutes_ago),
+        None,
+        crate::Lifecycle::restore(status, None, None, None),
+    )
+}
+
+#[tokio::test]
+async fn a_visitors_open_orders_are_their_newest_pending_or_paid_ones_of_this_browser_and_account()
+{
+    let mut orders = MockOrderRepository::new();
+    // placed in this browser, oldest first: 2 paid, 3 delivered, 4 gone, 11 pending, the rest
+    // cancelled; 1 is older than the ten read
+    let here = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(OrderId::new);
+    orders.expect_order().returning(|id| {
+        let id = id.get();
+        Box::pin(async move {
+            match id {
+                1 => panic!("only the newest ten placed here are read"),
+                2 => Ok(stored_at(2, OrderStatus::Paid, 50)),
+                3 => Ok(stored_at(3, OrderStatus::Delivered, 5)),
+                4 => Err(OrderError::NotFound(OrderId::new(4))),
+                11 => Ok(stored_at(11, OrderStatus::Pending, 40)),
+                other => Ok(stored_at(other, OrderStatus::Cancelled, 1)),
+            }
+        })
+    });
+    // the account's: 11 again (placed here while logged in), 20 (paid, newest), 21 (refunded)
+    orders
+        .expect_orders_of_user()
+        .with(eq(UserId::new(5)))
+        .returning(|_| {
+            Box::pin(async {
+                Ok(vec![
+                    stored_at(20, OrderStatus::Paid, 2),
+                    stored_at(11, OrderStatus::Pending, 40),
+                    stored_at(21, OrderStatus::Refunded, 3),
+                ])
+            })
+        });
+    let service = checkout(orders, lookup(vec![]));
+    let open = service
+        .open_orders(&here, Some(UserId::new(5)))
+        .await
+        .unwrap();
+    let ids: Vec<i64> = open.iter().map(|order| order.id.get()).collect();
+    assert_eq!(ids, [20, 11, 2]);
+}
+
+#[tokio::test]
+async fn a_visitor_shows_at_most_three_open_orders_and_none_without_an_account_or_orders() {
+    let mut orders = MockOrderRepository::new();
+    orders.expect_order().returning(|id| {
+        let id = id.get();
+        Box::pin(async move { Ok(stored_at(id, OrderStatus::Paid, 100 - id)) })
+    });
+    orders.expect_orders_of_user().never();
+    let service = checkout(orders, lookup(vec![]));
+    let here = [1, 2, 3, 4, 5].map(OrderId::new);
+    let open = service.open_orders(&here, None).await.unwrap();
+    let ids: Vec<i64> = open.iter().map(|order| order.id.get()).collect();
+    assert_eq!(ids, [5, 4, 3]);
+    assert!(service.open_orders(&[], None).await.unwrap().is_empty());
+}
