@@ -280,8 +280,9 @@ async fn product_pictures_are_also_served_as_webp_in_three_widths(#[case] backen
             "the aspect is kept"
         );
         if width == 300 {
+            // lossy WebP of the same size: well under half even of the demo's palette PNGs
             assert!(
-                bytes.len() * 4 < png.len(),
+                bytes.len() * 2 < png.len(),
                 "{} vs {}",
                 bytes.len(),
                 png.len()
