@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 
 import { constants } from 'node:zlib';
@@ -21,6 +22,17 @@ const reactRouterProduction = [
     new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url),
   ),
 }));
+
+/**
+ * The Vitest files that replace a module (`vi.mock`): each runs in a fresh module registry and
+ * document. The others share one per worker, as a fresh jsdom and module graph for each file cost
+ * more than its tests; `src/testing/setup-tests.ts` resets the document, storage and stores
+ * between tests.
+ */
+const testFiles = readdirSync('src', { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => `src/${file.split('\\').join('/')}`);
+const replacesModules = (file: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8'));
 
 export default defineConfig(({ mode }) => ({
   plugins: [
@@ -64,9 +76,19 @@ export default defineConfig(({ mode }) => ({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./src/testing/setup-tests.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
+    projects: [
+      { extends: true, test: { name: 'isolated', include: testFiles.filter(replacesModules) } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: testFiles.filter((file) => !replacesModules(file)),
+          isolate: false,
+        },
+      },
+    ],
   },
 }));
