@@ -72,19 +72,14 @@ test: frontend-deps
     step "Static checks: rustfmt, clippy, ESLint, Prettier"
     just lint || status=1
 
-    step "Rust: domain unit tests, store and API tests on SQLite and PostgreSQL"
-    # One build for the tests and the browser tests' server binary (same features, no rebuild).
+    step "Rust: domain unit tests, store and API tests on SQLite and PostgreSQL; schema fuzzing beside them"
+    # One build for the tests, the fuzzing's and the browser tests' server binary (same features,
+    # no rebuild). The schema fuzzing (schemathesis: guest, customer, super_admin) keeps to one
+    # core (more threads trip Hypothesis) and runs beside the Rust tests, which leave a core a
+    # fifth idle; its output is held back and printed whole after Vitest's.
     built=0
     rm -f target/nextest/ci/junit.xml "{{target_dir}}/nextest/ci/junit.xml"
     cargo test --workspace --no-run --quiet && built=1 || status=1
-    cargo nextest run --workspace --profile ci || status=1
-    for junit in target/nextest/ci/junit.xml "{{target_dir}}/nextest/ci/junit.xml"; do
-        [ -f "$junit" ] && cp "$junit" "$results/rust.xml" && break
-    done
-
-    step "Schema fuzzing (schemathesis: guest, customer, super_admin) and Vitest, side by side"
-    # schemathesis keeps to one core (more threads trip Hypothesis), so Vitest takes the other;
-    # the fuzzing's output is held back and printed whole after Vitest's
     fuzz_log="$results/fuzz.log"
     if [ "$built" -eq 1 ]; then
         python3 ops/fuzz/fuzz.py --bin "{{server_bin}}" --results "$results" >"$fuzz_log" 2>&1 &
@@ -92,6 +87,12 @@ test: frontend-deps
     else
         echo "the build failed: the fuzzing not run" >"$fuzz_log"; fuzz_pid=""; status=1
     fi
+    cargo nextest run --workspace --profile ci || status=1
+    for junit in target/nextest/ci/junit.xml "{{target_dir}}/nextest/ci/junit.xml"; do
+        [ -f "$junit" ] && cp "$junit" "$results/rust.xml" && break
+    done
+
+    step "Vitest, and the end of the schema fuzzing"
     (cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit="$results/vitest.xml") || status=1
     if [ -n "$fuzz_pid" ]; then wait "$fuzz_pid" || status=1; fi
     echo; echo "--- schema fuzzing"; cat "$fuzz_log"
