@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -94,15 +94,11 @@ export async function saveScreenshot(
     );
     await document.fonts.ready;
   });
-  const file = testInfo.outputPath(`${name}.png`);
-  const body = await page.screenshot({ path: file, fullPage, animations: 'disabled' });
+  // taken once: the same picture is attached to the report and kept in e2e-artifacts/
+  const body = await page.screenshot({ fullPage, animations: 'disabled' });
   await testInfo.attach(name, { body, contentType: 'image/png' });
   mkdirSync(artifactsDir, { recursive: true });
-  await page.screenshot({
-    path: path.join(artifactsDir, `${name}.png`),
-    fullPage,
-    animations: 'disabled',
-  });
+  writeFileSync(path.join(artifactsDir, `${name}.png`), body);
 }
 
 /** The value, or a failure explaining what the demo data lacks. */
