@@ -92,13 +92,20 @@ test: frontend-deps
         [ -f "$junit" ] && cp "$junit" "$results/rust.xml" && break
     done
 
-    step "Vitest, and the end of the schema fuzzing"
+    step "Vitest beside the browser tests' frontend build, and the end of the schema fuzzing"
+    # the production build the browser tests serve (tsc, Vite) takes the core Vitest leaves idle
+    frontend_log="$results/frontend-build.log"
+    (cd frontend && npm run build) >"$frontend_log" 2>&1 &
+    frontend_pid=$!
     (cd frontend && npx vitest run --reporter=default --reporter=junit --outputFile.junit="$results/vitest.xml") || status=1
     if [ -n "$fuzz_pid" ]; then wait "$fuzz_pid" || status=1; fi
     echo; echo "--- schema fuzzing"; cat "$fuzz_log"
+    frontend_built=0
+    wait "$frontend_pid" && frontend_built=1 || status=1
+    echo; echo "--- the frontend build"; cat "$frontend_log"
 
     step "Browser end-to-end tests (Playwright, Chromium, real server)"
-    if [ "$built" -eq 1 ] && (cd frontend && npm run build); then
+    if [ "$built" -eq 1 ] && [ "$frontend_built" -eq 1 ]; then
         (cd frontend && GARDEN_SHOP_BIN="{{server_bin}}" PLAYWRIGHT_JUNIT_OUTPUT_FILE="$results/e2e.xml" \
             npx playwright test --reporter=list,junit) || status=1
     else
