@@ -209,9 +209,9 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
 /// Who writes in the help chat, for the assistant: their open orders
 /// ([`CheckoutService::open_orders`]), as this visitor may see them on their order pages
 /// ([`Viewer::owns`](orders::Viewer::owns)): placed in this browser's session or on their
-/// logged-in account. The links carry no key (the key is not stored,
-/// and the chat is: this browser opens its own orders without one). When the orders cannot be
-/// read the assistant answers without them.
+/// logged-in account. The links carry no key (the key is not stored, and the chat is: this
+/// browser opens its own orders without one). When the orders cannot be read the assistant
+/// answers without them.
 async fn asker(
     checkout: &ShopCheckout,
     public_url: &PublicUrl,
