@@ -32,7 +32,9 @@ const reactRouterProduction = [
 const testFiles = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => /\.test\.tsx?$/.test(file))
   .map((file) => `src/${file.split('\\').join('/')}`);
-const replacesModules = (file: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8'));
+const isolatedFiles = testFiles.filter((file) =>
+  /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')),
+);
 
 export default defineConfig(({ mode }) => ({
   plugins: [
@@ -80,12 +82,12 @@ export default defineConfig(({ mode }) => ({
     restoreMocks: true,
     unstubGlobals: true,
     projects: [
-      { extends: true, test: { name: 'isolated', include: testFiles.filter(replacesModules) } },
+      { extends: true, test: { name: 'isolated', include: isolatedFiles } },
       {
         extends: true,
         test: {
           name: 'shared',
-          include: testFiles.filter((file) => !replacesModules(file)),
+          include: testFiles.filter((file) => !isolatedFiles.includes(file)),
           isolate: false,
         },
       },

@@ -684,15 +684,14 @@ def long_functions(src: Path, root: str = "lib.rs") -> list[tuple[Path, int, str
     return found
 
 
-def check_long_functions(crates: dict[str, dict]) -> tuple[list[str], list[str]]:
+def check_long_functions(crates: dict[str, dict]) -> list[str]:
     """No production function over the limit."""
-    problems = [
+    return [
         f"{file.relative_to(ROOT)}:{line}: fn {name} has {lines} lines of code, over "
         f"{LONG_FUNCTION_LINES}: split it by meaning"
         for _, _, src, root in targets(crates)
         for file, line, name, lines in long_functions(src, root)
     ]
-    return problems, []
 
 
 # The most generic type parameters a domain type or function may have (issue 35, item 4): a
@@ -931,11 +930,7 @@ def main() -> int:
     problems += check_modules(crates)
     problems += check_routes_reach_no_store()
     problems += check_clock(crates) + check_words() + check_generics(crates)
-    long_problems, notes = check_long_functions(crates)
-    problems += long_problems
-    problems += check_store_areas()
-    for note in notes:
-        print(note)
+    problems += check_long_functions(crates) + check_store_areas()
     for problem in problems:
         print(problem)
     print(f"architecture: {len(problems)} problem(s)")

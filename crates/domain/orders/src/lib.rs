@@ -65,10 +65,7 @@ pub use ports::{
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use ports::{MockOrderRepository, MockPaymentProviders, MockProductLookup};
-pub use service::{
-    Checkout, CheckoutPorts, OPEN_ORDERS_SHOWN, PAYMENT_WINDOW_MINUTES, PLACED_HERE_READ,
-    SWEEP_GRACE_MINUTES,
-};
+pub use service::{Checkout, CheckoutPorts, PAYMENT_WINDOW_MINUTES, SWEEP_GRACE_MINUTES};
 pub use shared::Clock;
 pub use staff_alerts::{StaffAlerts, StaffPost, STAFF_CHANNEL};
 pub use tickets::{

@@ -317,10 +317,9 @@ pub trait CheckoutService: Send + Sync + 'static {
     ) -> impl Future<Output = Result<Vec<Order>, OrderError>> + Send;
 
     /// A visitor's open orders (awaiting payment or paid, not yet delivered), newest first, at
-    /// most [`OPEN_ORDERS_SHOWN`](crate::OPEN_ORDERS_SHOWN): of the orders placed in their
-    /// browser (`placed_here`, oldest first: the newest
-    /// [`PLACED_HERE_READ`](crate::PLACED_HERE_READ) are read) and their account's. Never
-    /// another buyer's; an order that is gone is left out.
+    /// most three: of the orders placed in their browser (`placed_here`, oldest first: the
+    /// newest ten are read) and their account's. Never another buyer's; an order that is gone
+    /// is left out.
     fn open_orders(
         &self,
         placed_here: &[OrderId],

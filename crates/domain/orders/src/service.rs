@@ -29,9 +29,9 @@ pub const SWEEP_GRACE_MINUTES: i64 = 5;
 
 /// How many of a visitor's open orders are shown to them at most (the help chat's assistant
 /// links them).
-pub const OPEN_ORDERS_SHOWN: usize = 3;
+const OPEN_ORDERS_SHOWN: usize = 3;
 /// How many of the orders placed in a browser (newest first) are read to find its open ones.
-pub const PLACED_HERE_READ: usize = 10;
+const PLACED_HERE_READ: usize = 10;
 
 /// The ports checkout runs on, named once (the app's wiring names the store's, the tests their
 /// mocks'): the orders, the catalog, the promo codes, the clock and the blocklist checked first.
