@@ -9,12 +9,13 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use accounts::UserId;
-use assistant::{OpenAiSettings, ShopAssistant, ShopFacts};
+use assistant::{OpenAiSettings, ShopAssistant};
 use chat::{
     Answer, Asker, Assistant, Chat, ChatId, ChatMessage, ChatVersions, MessageText, RandomIds,
     Retention, Side, StaffAlerts,
 };
 use discord::{ChatAlerts, StaffNotifier};
+use helpdesk::ShopFacts;
 use secrecy::ExposeSecret;
 use store::Store;
 

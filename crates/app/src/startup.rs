@@ -108,7 +108,7 @@ impl Application {
                 .configure(|cfg| services.register(cfg))
                 .configure(error::extractor_configs)
                 .app_data(api_document.clone())
-                .configure(routes::configure)
+                .configure(|cfg| routes::configure(cfg, openapi::api_routes))
         })
         .keep_alive(std::time::Duration::from_secs(
             settings.server.keep_alive_seconds,

@@ -9,7 +9,7 @@ use chat::{Answer, Asker, Assistant, ChatMessage, MessageText, SenderType};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
 
-use crate::{BuiltinAssistant, ShopFacts};
+use helpdesk::{BuiltinAssistant, ShopFacts};
 
 /// How many retrieved passages go into the system prompt.
 const GROUNDING_PASSAGES: usize = 5;

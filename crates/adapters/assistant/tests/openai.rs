@@ -1,12 +1,14 @@
 //! The OpenAI-compatible assistant against a fake endpoint.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../../domain/helpdesk/tests/common/mod.rs"]
 mod common;
 
 use std::time::Duration;
 
 use chat::{Asker, Assistant, MessageText};
-use garden_assistant::{BuiltinAssistant, OpenAiAssistant, OpenAiSettings, ShopAssistant};
+use garden_assistant::{OpenAiAssistant, OpenAiSettings, ShopAssistant};
+use helpdesk::{BuiltinAssistant, ShopFacts};
 use wiremock::matchers::{bearer_token, body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -91,7 +93,7 @@ async fn the_model_is_grounded_with_the_shops_facts_of_the_moment() {
         remote.answer(&ask, &[], &Asker::default()).await.text,
         "About 20 minutes."
     );
-    remote.builtin().update_facts(garden_assistant::ShopFacts {
+    remote.builtin().update_facts(ShopFacts {
         delivery_minutes: 35,
         ..common::shop_facts()
     });

@@ -1,86 +1,87 @@
 //! The staff's calls: catalog, stock, promo codes, orders queue, refunds, blocklist, reviews,
 //! chats, proofs, sales statistics and the audit log.
 
-use utoipa::{Modify, OpenApi};
+use utoipa::Modify;
 
 use crate::routes::{
-    admin_chats, admin_orders, admin_products, blocklist, disputes, order_messages, private_server,
-    promo, proofs, reviews, sales,
+    admin_chats, admin_orders, admin_products, audit, blocklist, disputes, order_messages,
+    private_server, promo, proofs, reviews, sales,
 };
 
-#[derive(OpenApi)]
-#[openapi(
-    paths(
-        admin_products::list,
-        admin_products::create,
-        admin_products::standalone,
-        admin_products::reorder,
-        admin_products::update,
-        admin_products::delete,
-        admin_products::set_inventory,
-        admin_products::change_inventory,
-        sales::sales_stats,
-        admin_orders::list,
-        admin_orders::claim,
-        admin_orders::release,
-        admin_orders::deliver,
-        admin_orders::refund,
-        admin_orders::release_hold,
-        order_messages::staff_list,
-        order_messages::staff_post,
-        private_server::show,
-        private_server::set,
-        private_server::remove,
-        disputes::list,
-        disputes::evidence_file,
-        disputes::submit,
-        disputes::accept,
-        disputes::warnings,
-        disputes::warning_evidence_file,
-        blocklist::list,
-        blocklist::add,
-        blocklist::remove,
-        blocklist::confirm,
-        promo::list,
-        promo::create,
-        promo::update,
-        promo::delete,
-        reviews::hide,
-        admin_chats::reply,
-        admin_chats::list,
-        admin_chats::show,
-        admin_chats::delete,
-        admin_chats::messages,
-        admin_chats::mark_read,
-        admin_chats::accept,
-        proofs::list,
-        proofs::create,
-        proofs::delete,
-        crate::routes::audit::list,
-    ),
-    components(schemas(
-        dto::staff::Confirmation,
-        dto::admin_orders::QueueFilter,
-        dto::chat::StaffChatFilter,
-        dto::audit::AuditPage,
-        dto::audit::AuditEntryJson,
-        dto::audit::AuditActorJson,
-    )),
-    tags(
-        (name = "staff: catalog", description = "The catalog and its stock (super_admin)."),
-        (name = "staff: sales", description = "The sales dashboard (super_admin)."),
-        (name = "staff: orders", description = "The delivery queue and refunds (staff)."),
-        (name = "staff: blocklist", description = "The identities the shop does not sell to (super_admin)."),
-        (name = "staff: disputes", description = "Buyers' disputes of payments, and the evidence the shop builds from the delivery record (super_admin)."),
-        (name = "staff: promo codes", description = "Promo codes: create, list, change, switch off and delete (super_admin)."),
-        (name = "staff: reviews", description = "Hiding reviews (staff)."),
-        (name = "staff: chats", description = "The Live Chats panel (staff)."),
-        (name = "proofs", description = "Proofs of delivery: public to read, staff publish and delete."),
-        (name = "staff: audit", description = "The audit log of staff actions (super_admin, read only)."),
-    ),
-    modifiers(&UpdateByPost),
-)]
-pub struct AdminDoc;
+api_part! {
+    #[openapi(
+        paths(
+            admin_products::list,
+            admin_products::create,
+            admin_products::standalone,
+            admin_products::reorder,
+            admin_products::update,
+            admin_products::delete,
+            admin_products::set_inventory,
+            admin_products::change_inventory,
+            sales::sales_stats,
+            admin_orders::list,
+            admin_orders::claim,
+            admin_orders::release,
+            admin_orders::deliver,
+            admin_orders::refund,
+            admin_orders::release_hold,
+            order_messages::staff_list,
+            order_messages::staff_post,
+            private_server::show,
+            private_server::set,
+            private_server::remove,
+            disputes::list,
+            disputes::evidence_file,
+            disputes::submit,
+            disputes::accept,
+            disputes::warnings,
+            disputes::warning_evidence_file,
+            blocklist::list,
+            blocklist::add,
+            blocklist::remove,
+            blocklist::confirm,
+            promo::list,
+            promo::create,
+            promo::update,
+            promo::delete,
+            reviews::hide,
+            admin_chats::reply,
+            admin_chats::list,
+            admin_chats::show,
+            admin_chats::delete,
+            admin_chats::messages,
+            admin_chats::mark_read,
+            admin_chats::accept,
+            proofs::list,
+            proofs::create,
+            proofs::delete,
+            audit::list,
+        ),
+        components(schemas(
+            dto::staff::Confirmation,
+            dto::admin_orders::QueueFilter,
+            dto::chat::StaffChatFilter,
+            dto::audit::AuditPage,
+            dto::audit::AuditEntryJson,
+            dto::audit::AuditActorJson,
+        )),
+        tags(
+            (name = "staff: catalog", description = "The catalog and its stock (super_admin)."),
+            (name = "staff: sales", description = "The sales dashboard (super_admin)."),
+            (name = "staff: orders", description = "The delivery queue and refunds (staff)."),
+            (name = "staff: blocklist", description = "The identities the shop does not sell to (super_admin)."),
+            (name = "staff: disputes", description = "Buyers' disputes of payments, and the evidence the shop builds from the delivery record (super_admin)."),
+            (name = "staff: promo codes", description = "Promo codes: create, list, change, switch off and delete (super_admin)."),
+            (name = "staff: reviews", description = "Hiding reviews (staff)."),
+            (name = "staff: chats", description = "The Live Chats panel (staff)."),
+            (name = "proofs", description = "Proofs of delivery: public to read, staff publish and delete."),
+            (name = "staff: audit", description = "The audit log of staff actions (super_admin, read only)."),
+        ),
+        modifiers(&UpdateByPost),
+    )]
+    pub struct AdminDoc;
+}
 
 /// `admin_products::update` answers both PUT and POST (forms that can only POST): one
 /// operation in the code, two in the document, which need their own ids.
@@ -105,6 +106,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use utoipa::OpenApi;
 
     fn document() -> serde_json::Value {
         serde_json::to_value(AdminDoc::openapi()).unwrap()

@@ -3,16 +3,44 @@
 //!
 //! The calls are collected in three documents: [`account`] (storefront and account), [`shop`]
 //! (buying, help chat, push) and [`admin`] (staff); [`document`] joins them under the shared
-//! parts below (the error shape and the session cookie).
+//! parts below (the error shape and the session cookie). The same lists route the calls
+//! ([`api_routes`]): a call is served at the path and methods its `#[utoipa::path]` names, so
+//! the document and the router cannot disagree.
+
+use std::sync::OnceLock;
+
+use actix_web::http::Method;
+use actix_web::web;
+use utoipa::openapi::path::HttpMethod;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+/// One part of the API: `#[derive(OpenApi)]` on `$doc` with the calls listed (each
+/// `module::handler`), and `$doc::routes`, which registers them in the order listed (a fixed
+/// path before a parameter at the same place: `reorder` before `{id}`).
+macro_rules! api_part {
+    (
+        #[openapi(paths($($module:ident :: $handler:ident),* $(,)?), $($rest:tt)*)]
+        pub struct $doc:ident;
+    ) => {
+        #[derive(utoipa::OpenApi)]
+        #[openapi(paths($($module::$handler),*), $($rest)*)]
+        pub struct $doc;
+
+        impl $doc {
+            /// Routes every call of this part (inside the `/api` scope).
+            pub fn routes(cfg: &mut actix_web::web::ServiceConfig) {
+                $(pastey::paste! {
+                    crate::openapi::route::<$module::[<__path_ $handler>], _, _>(cfg, $module::$handler);
+                })*
+            }
+        }
+    };
+}
 
 mod account;
 mod admin;
 mod shop;
-
-use std::sync::OnceLock;
-
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
-use utoipa::{Modify, OpenApi};
 
 /// The name of the session cookie, as the security scheme names it.
 pub const SESSION_COOKIE_SCHEME: &str = "session_cookie";
@@ -57,6 +85,39 @@ pub fn document() -> utoipa::openapi::OpenApi {
     document
 }
 
+/// Routes every call of the API (inside the `/api` scope), in the document's order.
+pub fn api_routes(cfg: &mut web::ServiceConfig) {
+    account::AccountDoc::routes(cfg);
+    shop::ShopDoc::routes(cfg);
+    admin::AdminDoc::routes(cfg);
+}
+
+/// Registers `handler` at the path its description names (less the scope's `/api`), once for
+/// each of its methods.
+fn route<P, F, Args>(cfg: &mut web::ServiceConfig, handler: F)
+where
+    P: utoipa::Path,
+    F: actix_web::Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    let path = P::path();
+    let path = path.strip_prefix("/api").unwrap_or(&path);
+    for method in P::methods() {
+        let method = match method {
+            HttpMethod::Get => Method::GET,
+            HttpMethod::Post => Method::POST,
+            HttpMethod::Put => Method::PUT,
+            HttpMethod::Delete => Method::DELETE,
+            HttpMethod::Options => Method::OPTIONS,
+            HttpMethod::Head => Method::HEAD,
+            HttpMethod::Patch => Method::PATCH,
+            HttpMethod::Trace => Method::TRACE,
+        };
+        cfg.route(path, web::method(method).to(handler.clone()));
+    }
+}
+
 /// The document as JSON, made once (also what `garden-shop openapi` prints).
 pub(crate) fn document_json() -> &'static str {
     static JSON: OnceLock<String> = OnceLock::new();
@@ -75,40 +136,6 @@ mod tests {
 
     use super::*;
 
-    /// Every `.route("/…", web::METHOD()…)` under `/api` in `routes/mod.rs`, as (METHOD, path).
-    fn registered_api_routes() -> BTreeSet<(String, String)> {
-        let source = include_str!("../routes/mod.rs");
-        let compact: String = source.split_whitespace().collect();
-        let mut routes = BTreeSet::new();
-        for piece in compact.split(".route(\"").skip(1) {
-            let Some((path, rest)) = piece.split_once('"') else {
-                continue;
-            };
-            let Some(method) = rest
-                .strip_prefix(",web::")
-                .and_then(|rest| rest.split_once("()"))
-                .map(|(method, _)| method.to_uppercase())
-            else {
-                continue;
-            };
-            // the API's own routes are registered inside `web::scope("/api")`; the others
-            // (media, robots, sitemap, metrics, dev pages) start with their own prefix
-            let outside_api = [
-                "/media/",
-                "/robots.txt",
-                "/sitemap.xml",
-                "/metrics",
-                "/dev/",
-            ]
-            .iter()
-            .any(|prefix| path.starts_with(prefix));
-            if !outside_api {
-                routes.insert((method, format!("/api{path}")));
-            }
-        }
-        routes
-    }
-
     fn documented_routes() -> BTreeSet<(String, String)> {
         let value = serde_json::to_value(document()).unwrap();
         let mut routes = BTreeSet::new();
@@ -122,28 +149,67 @@ mod tests {
         routes
     }
 
-    #[test]
-    fn the_route_table_is_read() {
-        let routes = registered_api_routes();
-        assert!(routes.contains(&("GET".into(), "/api/products".into())));
-        assert!(routes.contains(&("DELETE".into(), "/api/admin/blocklist/{id}".into())));
-        assert!(!routes.iter().any(|(_, path)| path.contains("/media/")));
-        assert!(routes.len() > 50, "{routes:?}");
+    /// What each documented call answers through the router: the API's calls alone in the
+    /// `/api` scope, whose default (no call took the request) answers 418 here.
+    async fn routed(calls: &BTreeSet<(String, String)>) -> Vec<(String, String, u16)> {
+        use actix_web::{test, web, App, HttpResponse};
+        let app = test::init_service(
+            App::new().service(
+                web::scope("/api")
+                    .configure(api_routes)
+                    .default_service(web::to(HttpResponse::ImATeapot)),
+            ),
+        )
+        .await;
+        let mut answers = Vec::new();
+        for (method, path) in calls {
+            // a path parameter gets a value every id parses (an order, a chat, a file)
+            let uri = path
+                .split('/')
+                .map(|segment| match segment.starts_with('{') {
+                    true => "1",
+                    false => segment,
+                })
+                .collect::<Vec<_>>()
+                .join("/");
+            let request = test::TestRequest::default()
+                .method(method.parse().unwrap())
+                .uri(&uri)
+                .to_request();
+            let status = test::call_service(&app, request).await.status().as_u16();
+            answers.push((method.clone(), path.clone(), status));
+        }
+        answers
     }
 
-    #[test]
-    fn every_api_route_is_documented_and_nothing_else() {
-        let registered = registered_api_routes();
+    #[actix_web::test]
+    async fn every_documented_call_reaches_its_handler_and_nothing_else_is_routed() {
         let documented = documented_routes();
-        let missing: Vec<_> = registered.difference(&documented).collect();
-        let unknown: Vec<_> = documented.difference(&registered).collect();
+        assert!(documented.len() > 80, "{documented:?}");
+        let unrouted: Vec<_> = routed(&documented)
+            .await
+            .into_iter()
+            .filter(|(_, _, status)| *status == 418)
+            .collect();
         assert!(
-            missing.is_empty(),
-            "routes without documentation: {missing:#?}"
+            unrouted.is_empty(),
+            "documented but not routed: {unrouted:#?}"
         );
+
+        // a method the document does not name for a path is not routed either
+        let others: BTreeSet<_> = [
+            ("PATCH", "/api/health"),
+            ("PUT", "/api/orders/{id}"),
+            ("GET", "/api/admin/products/reorder"),
+            ("POST", "/api/no-such-call"),
+        ]
+        .into_iter()
+        .map(|(method, path)| (method.to_owned(), path.to_owned()))
+        .collect();
+        let answers = routed(&others).await;
         assert!(
-            unknown.is_empty(),
-            "documented but not routed: {unknown:#?}"
+            answers.iter().all(|(_, _, status)| *status == 418),
+            "{answers:#?}"
         );
     }
 

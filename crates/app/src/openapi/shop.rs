@@ -2,66 +2,65 @@
 //! link, cancel, reviews, Discord, Roblox, promo validation, the help chat and the event
 //! stream.
 
-use utoipa::OpenApi;
-
 use crate::routes::stripe_webhook;
 use crate::routes::{
     chat, checkout, discord_link, events, order_messages, orders, promo, reviews, roblox_names,
 };
 
-#[derive(OpenApi)]
-#[openapi(
-    paths(
-        checkout::card,
-        checkout::paypal,
-        checkout::paypal_return,
-        checkout::holdings,
-        stripe_webhook::webhook,
-        orders::show,
-        orders::cancel,
-        orders::ready,
-        orders::received,
-        orders::join_ticket,
-        order_messages::list,
-        order_messages::post,
-        reviews::leave,
-        reviews::list,
-        discord_link::authorize,
-        discord_link::exchange,
-        discord_link::identity,
-        discord_link::unlink,
-        roblox_names::avatar,
-        roblox_names::dev_avatar,
-        promo::validate,
-        chat::start_ai,
-        chat::start_live,
-        chat::send,
-        chat::history,
-        chat::status,
-        chat::end,
-        events::stream,
-    ),
-    components(schemas(
-        dto::checkout::PricedCartResponse,
-        dto::chat::ChatJson,
-        dto::chat::MessageJson,
-    )),
-    tags(
-        (name = "checkout", description = "Buying: placing an order with a payment provider, \
-                                           checking a Roblox username and a promo code."),
-        (name = "payment provider", description = "Calls the payment providers make."),
-        (name = "orders", description = "A buyer's order: its page (by session, owner or \
-                                         link key) and cancelling it while unpaid."),
-        (name = "reviews", description = "Verified reviews of delivered orders."),
-        (name = "discord", description = "Linking the buyer's Discord account to the session \
-                                          (OAuth); checkout and promo codes use it."),
-        (name = "chat", description = "The shopper's help chat: the assistant, then a live \
-                                       agent. Every call carries the browser's chat session \
-                                       id; a chat of another session answers 404."),
-        (name = "live updates", description = "Server push: what changed, for this viewer."),
-    ),
-)]
-pub struct ShopDoc;
+api_part! {
+    #[openapi(
+        paths(
+            checkout::card,
+            checkout::paypal,
+            checkout::paypal_return,
+            checkout::holdings,
+            stripe_webhook::webhook,
+            orders::show,
+            orders::cancel,
+            orders::ready,
+            orders::received,
+            orders::join_ticket,
+            order_messages::list,
+            order_messages::post,
+            reviews::leave,
+            reviews::list,
+            discord_link::authorize,
+            discord_link::exchange,
+            discord_link::identity,
+            discord_link::unlink,
+            roblox_names::avatar,
+            roblox_names::dev_avatar,
+            promo::validate,
+            chat::start_ai,
+            chat::start_live,
+            chat::send,
+            chat::history,
+            chat::status,
+            chat::end,
+            events::stream,
+        ),
+        components(schemas(
+            dto::checkout::PricedCartResponse,
+            dto::chat::ChatJson,
+            dto::chat::MessageJson,
+        )),
+        tags(
+            (name = "checkout", description = "Buying: placing an order with a payment provider, \
+                                               checking a Roblox username and a promo code."),
+            (name = "payment provider", description = "Calls the payment providers make."),
+            (name = "orders", description = "A buyer's order: its page (by session, owner or \
+                                             link key) and cancelling it while unpaid."),
+            (name = "reviews", description = "Verified reviews of delivered orders."),
+            (name = "discord", description = "Linking the buyer's Discord account to the session \
+                                              (OAuth); checkout and promo codes use it."),
+            (name = "chat", description = "The shopper's help chat: the assistant, then a live \
+                                           agent. Every call carries the browser's chat session \
+                                           id; a chat of another session answers 404."),
+            (name = "live updates", description = "Server push: what changed, for this viewer."),
+        ),
+    )]
+    pub struct ShopDoc;
+}
 
 #[cfg(test)]
 mod tests {
@@ -69,6 +68,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use utoipa::OpenApi;
 
     fn shop() -> Value {
         serde_json::to_value(super::super::document()).unwrap()

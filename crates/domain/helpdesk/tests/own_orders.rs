@@ -6,7 +6,7 @@ mod common;
 
 use chat::{Asker, AskerOrder};
 use common::INVITE;
-use garden_assistant::{delivery_steps, BuiltinAssistant, ShopFacts};
+use garden_helpdesk::{delivery_steps, BuiltinAssistant, ShopFacts};
 
 fn facts(invite: Option<&str>, discord_tickets: bool) -> ShopFacts {
     ShopFacts {

@@ -7,7 +7,7 @@ mod common;
 
 use chat::Answer;
 use common::INVITE;
-use garden_assistant::{BuiltinAssistant, ShopFacts};
+use garden_helpdesk::{BuiltinAssistant, ShopFacts};
 
 fn facts(delivery_minutes: u32, invite: Option<&str>, discord_tickets: bool) -> ShopFacts {
     ShopFacts {

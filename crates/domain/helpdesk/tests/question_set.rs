@@ -6,7 +6,7 @@
 mod common;
 
 use chat::{ChatMessage, MessageId, SenderType};
-use garden_assistant::BuiltinAssistant;
+use garden_helpdesk::{BuiltinAssistant, ShopFacts};
 use serde::Deserialize;
 
 /// The share of the question set that must be answered right. Every question passes today; the

@@ -2,9 +2,9 @@
 //! assistant's tests.
 #![allow(dead_code, clippy::unwrap_used)]
 
+use super::ShopFacts;
 use cart_pricing::Money;
 use catalog::{Product, ProductId, Stock};
-use garden_assistant::ShopFacts;
 
 /// The Discord invite the tests' shop has.
 pub const INVITE: &str = "https://discord.gg/gardenshop";
