@@ -97,6 +97,65 @@ mod tests {
         assert_eq!(json["errors"], serde_json::json!({}));
     }
 
+    /// Every kind of answer names its kind in `code`, beside the message.
+    #[actix_web::test]
+    async fn every_error_body_carries_its_code() {
+        let cart = cart_pricing::PricedCart::new(vec![], None, cart_pricing::PaymentMethod::Card);
+        let cases: Vec<(ApiError, &str)> = vec![
+            (ApiError::BadRequest("x".into()), "bad_request"),
+            (ApiError::Unauthorized("x".into()), "unauthorized"),
+            (ApiError::Forbidden("x".into()), "forbidden"),
+            (ApiError::NotFound("x".into()), "not_found"),
+            (ApiError::MethodNotAllowed("x".into()), "method_not_allowed"),
+            (ApiError::Conflict("x".into()), "conflict"),
+            (
+                ApiError::ConflictRetry {
+                    message: "x".into(),
+                    retry_after_secs: 1,
+                },
+                "in_progress",
+            ),
+            (ApiError::PayloadTooLarge("x".into()), "payload_too_large"),
+            (
+                ApiError::UnsupportedMediaType("x".into()),
+                "unsupported_media_type",
+            ),
+            (
+                ApiError::CartConflict {
+                    message: "x".into(),
+                    detail: CartConflict::Problems(vec!["y".into()]),
+                },
+                "cart_unavailable",
+            ),
+            (
+                ApiError::CartConflict {
+                    message: "x".into(),
+                    detail: CartConflict::FreshCart(Box::new(
+                        dto::checkout::PricedCartResponse::from(&cart),
+                    )),
+                },
+                "cart_changed",
+            ),
+            (ApiError::PromoRejected("x".into()), "promo_rejected"),
+            (ApiError::field("email", "x"), "invalid_fields"),
+            (ApiError::too_many(Duration::from_secs(5)), "rate_limited"),
+            (ApiError::BadGateway("x".into()), "provider_failed"),
+            (
+                ApiError::Unavailable {
+                    message: "x".into(),
+                    cause: anyhow::anyhow!("down"),
+                },
+                "service_unavailable",
+            ),
+            (ApiError::internal(anyhow::anyhow!("bug")), "internal"),
+        ];
+        for (error, code) in cases {
+            let (status, json, _) = body(error).await;
+            assert_eq!(json["code"], code, "{status}: {json}");
+            assert!(json["message"].is_string(), "{json}");
+        }
+    }
+
     #[test]
     fn field_errors_keep_every_message_and_lead_with_the_first() {
         let mut errors = FieldErrors::new();

@@ -216,6 +216,7 @@ async fn with_request_id(
     let mut value: serde_json::Value = if bytes.is_empty() {
         serde_json::json!({
             "message": "Something went wrong on our side. Please try again.",
+            "code": dto::ErrorCode::Internal,
             "errors": {},
         })
     } else {

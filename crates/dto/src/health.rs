@@ -27,5 +27,7 @@ pub struct Readiness {
 #[derive(Debug, Serialize)]
 pub struct NotReady {
     pub message: String,
+    /// Always `not_ready`.
+    pub code: crate::ErrorCode,
     pub errors: BTreeMap<&'static str, Vec<String>>,
 }

@@ -11,6 +11,7 @@ pub mod chat;
 pub mod checkout;
 pub mod discord;
 pub mod disputes;
+mod error_code;
 pub mod health;
 pub mod lenient;
 mod money;
@@ -27,6 +28,7 @@ pub mod roblox;
 pub mod sales;
 pub mod site;
 
+pub use error_code::ErrorCode;
 pub use money::{cents_in_dollars, dollars};
 pub use product::ProductResponse;
 

@@ -2159,8 +2159,8 @@ export interface components {
             max_per_account: number;
         };
         /**
-         * @description Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
-         *     on a 422 (empty otherwise).
+         * @description Every error the API answers with (4xx and 5xx): the message to show, a machine-readable
+         *     code, and per-field messages on a 422 (empty otherwise).
          */
         ErrorBody: {
             /**
@@ -2168,6 +2168,8 @@ export interface components {
              * @example Product not found.
              */
             message: string;
+            /** @description What kind of error this is, for a program (the message is for people). */
+            code: components["schemas"]["ErrorCode"];
             /** @description The messages for each field of the request (422); `{}` otherwise. */
             errors: {
                 [key: string]: string[];
@@ -2181,6 +2183,12 @@ export interface components {
             /** @description On a 5xx: this answer's `X-Request-Id`, to quote to support (it names the log line). */
             request_id?: string;
         };
+        /**
+         * @description What kind of error an answer is. New codes may be added; a client treats a code it does
+         *     not know by the answer's status.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "in_progress" | "cart_unavailable" | "cart_changed" | "payload_too_large" | "unsupported_media_type" | "invalid_fields" | "promo_rejected" | "rate_limited" | "provider_failed" | "service_unavailable" | "database_unavailable" | "sessions_unavailable" | "not_ready" | "internal";
         /** @description One help chat of the shopper, with its messages oldest first. */
         ExportedChat: {
             /**

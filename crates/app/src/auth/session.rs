@@ -46,6 +46,7 @@ pub async fn store_unavailable(
         tracing::error!(error = %error, "the session store failed");
         let answer = actix_web::HttpResponse::ServiceUnavailable().json(serde_json::json!({
             "message": crate::error::SESSIONS_UNAVAILABLE,
+            "code": dto::ErrorCode::SessionsUnavailable,
             "errors": {},
         }));
         actix_web::error::InternalError::from_response(error, answer).into()

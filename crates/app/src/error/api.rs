@@ -11,6 +11,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use dto::checkout::{InvalidPayload, PricedCartResponse};
+use dto::ErrorCode;
 
 /// Every error the API answers with.
 /// The 503 of a request the database could not be reached for (no connection within
@@ -126,6 +127,38 @@ impl ApiError {
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
         ApiError::Internal(cause.into())
     }
+
+    /// The body's machine-readable `code`.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::BadRequest(_) => ErrorCode::BadRequest,
+            ApiError::Unauthorized(_) => ErrorCode::Unauthorized,
+            ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::MethodNotAllowed(_) => ErrorCode::MethodNotAllowed,
+            ApiError::Conflict(_) => ErrorCode::Conflict,
+            ApiError::ConflictRetry { .. } => ErrorCode::InProgress,
+            ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
+            ApiError::UnsupportedMediaType(_) => ErrorCode::UnsupportedMediaType,
+            ApiError::CartConflict {
+                detail: CartConflict::Problems(_),
+                ..
+            } => ErrorCode::CartUnavailable,
+            ApiError::CartConflict {
+                detail: CartConflict::FreshCart(_),
+                ..
+            } => ErrorCode::CartChanged,
+            ApiError::PromoRejected(_) => ErrorCode::PromoRejected,
+            ApiError::Validation { .. } => ErrorCode::InvalidFields,
+            ApiError::TooManyRequests { .. } => ErrorCode::RateLimited,
+            ApiError::BadGateway(_) => ErrorCode::ProviderFailed,
+            ApiError::Unavailable { .. } => ErrorCode::ServiceUnavailable,
+            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
+                ErrorCode::DatabaseUnavailable
+            }
+            ApiError::Internal(_) => ErrorCode::Internal,
+        }
+    }
 }
 
 /// Collects per-field messages for one 422; the first message becomes the answer's message.
@@ -178,14 +211,16 @@ impl FieldErrors {
     }
 }
 
-/// Every error the API answers with (4xx and 5xx): the message to show, and per-field messages
-/// on a 422 (empty otherwise).
+/// Every error the API answers with (4xx and 5xx): the message to show, a machine-readable
+/// code, and per-field messages on a 422 (empty otherwise).
 // What [`ApiError::error_response`] writes, and its schema.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody<'a> {
     /// What went wrong, ready to show.
     #[schema(example = "Product not found.")]
     message: &'a str,
+    /// What kind of error this is, for a program (the message is for people).
+    code: ErrorCode,
     /// The messages for each field of the request (422); `{}` otherwise.
     errors: &'a BTreeMap<String, Vec<String>>,
     /// The promo code's reason, on a refused promo code (422).
@@ -247,6 +282,7 @@ impl ResponseError for ApiError {
         let promo_errors;
         let mut body = ErrorBody {
             message: "",
+            code: self.code(),
             errors: &empty,
             reason: None,
             problems: None,

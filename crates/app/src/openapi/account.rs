@@ -293,10 +293,13 @@ mod tests {
         }
         let retry = &document["paths"]["/api/login"]["post"]["responses"]["429"]["headers"];
         assert!(retry["Retry-After"].is_object());
-        // the shape the server writes: only `message` and `errors` are always there
+        // the shape the server writes: only `message`, `code` and `errors` are always there
         let error_body = schema(&document, "ErrorBody");
-        assert_eq!(names(&error_body, "required"), ["errors", "message"]);
-        let not_found = json!({"message": "Product not found.", "errors": {}});
+        assert_eq!(
+            names(&error_body, "required"),
+            ["code", "errors", "message"]
+        );
+        let not_found = json!({"message": "Product not found.", "code": "not_found", "errors": {}});
         check(&document, &error_body, &not_found, "ErrorBody").unwrap();
     }
 }

@@ -136,5 +136,9 @@ fn readiness(
     let reasons: Vec<&str> = errors.values().flatten().map(String::as_str).collect();
     let message = format!("Not ready: {}.", reasons.join("; "));
     tracing::warn!(%message, "readiness check failed");
-    HttpResponse::ServiceUnavailable().json(NotReady { message, errors })
+    HttpResponse::ServiceUnavailable().json(NotReady {
+        message,
+        code: dto::ErrorCode::NotReady,
+        errors,
+    })
 }

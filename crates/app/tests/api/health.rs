@@ -191,6 +191,7 @@ async fn readiness_names_a_storefront_that_is_not_built(#[case] backend: Backend
             .starts_with("Not ready: the storefront is not built"),
         "{body}"
     );
+    assert_eq!(body["code"], "not_ready", "{body}");
     assert!(body["errors"].get("database").is_none(), "{body}");
     // the load balancers' check stays what it was: the database answers
     assert_eq!(app.get("/api/health").await.status(), 200);
@@ -366,6 +367,7 @@ async fn a_session_redis_that_hangs_is_answered_503_quickly_and_recovers_by_itse
             "The shop cannot reach its session store right now. Please try again in a moment.",
             "{outage}: {body}"
         );
+        assert_eq!(body["code"], "sessions_unavailable", "{outage}: {body}");
         assert!(body["request_id"].is_string(), "{body}");
 
         redis.restore().await;

@@ -152,6 +152,7 @@ async fn a_server_error_gives_the_client_the_id_of_its_log_line(#[case] backend:
     let id = request_id(&response);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["request_id"], id.as_str(), "{body}");
+    assert_eq!(body["code"], "internal", "{body}");
     assert_eq!(
         body["message"],
         "Something went wrong on our side. Please try again."
