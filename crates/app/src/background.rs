@@ -226,7 +226,8 @@ fn spawn_disputes(
     });
 }
 
-/// Keeps this instance's snapshot in step with writes made by other instances.
+/// Keeps this instance's snapshot in step with writes made by other instances; a change it
+/// installs is published (`StockChanged::refresh`).
 fn spawn_catalog_refresh(stock: StockChanged, every: Duration, rounds: Rounds) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(every);

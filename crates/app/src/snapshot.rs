@@ -484,32 +484,48 @@ impl StockChanged {
     /// storefront. A failure is logged, never turned into a failed write: the periodic refresh
     /// catches up.
     pub async fn on_stock_changed(&self) {
-        match self.refresh().await {
-            Ok(true) => self.announce().await,
-            Ok(false) => {}
-            Err(error) => {
-                tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
-            }
+        if let Err(error) = self.refresh().await {
+            tracing::warn!(error = ?error, "could not refresh the product snapshot after a stock change");
         }
     }
 
     /// An instance (this one too) published the list as `version`: refreshes unless this
     /// snapshot is there; the spell of the next publication starts now, and a change of this
-    /// instance's that the event carried need not be published again.
+    /// instance's that the event carried need not be published again. A list this call's own
+    /// read installed, other than `version`, is published (it may hold a write of this
+    /// instance's whose own refresh it covered, see [`Self::refresh`]).
     pub async fn heard(&self, version: &str) {
         self.announcer.mark();
         if self.snapshot.current().etag == version {
             // the catalog is what this list shows: what checkout learned before is older
             self.snapshot.forget_learned();
             self.announcer.dirty.store(false, Ordering::SeqCst);
+            // a list installed (and its publication asked for) since the look above is not
+            // the one the event carried: it is published after all
+            if self.snapshot.current().etag != version {
+                self.announce_later();
+            }
             return;
         }
-        if let Err(error) = self.refresh().await {
-            tracing::warn!(error = ?error, "could not refresh the product snapshot after an event");
+        match self.snapshot.refresh(&self.catalog).await {
+            Ok(changed) => {
+                if self.snapshot.current().etag == version {
+                    self.announcer.dirty.store(false, Ordering::SeqCst);
+                } else if changed {
+                    self.announce_later();
+                }
+            }
+            Err(error) => {
+                tracing::warn!(error = ?error, "could not refresh the product snapshot after an event");
+            }
         }
-        if self.snapshot.current().etag == version {
-            self.announcer.dirty.store(false, Ordering::SeqCst);
-        }
+    }
+
+    /// [`Self::announce`] from a task of its own: `heard` runs while an event is passed on
+    /// (in process, under the event bus's ordering lock, which a publication takes too).
+    fn announce_later(&self) {
+        let this = self.clone();
+        tokio::spawn(async move { this.announce().await });
     }
 
     /// The next release after `now` among the listed drops, if any.
@@ -534,7 +550,7 @@ impl StockChanged {
     where
         F: std::future::Future<Output = anyhow::Result<u64>>,
     {
-        self.refresh().await?;
+        self.snapshot.refresh(&self.catalog).await?;
         let claimed = claim.await.map_err(CatalogError::Unknown)?;
         if claimed > 0 {
             tracing::info!(claimed, "drop released");
@@ -543,9 +559,19 @@ impl StockChanged {
         Ok(())
     }
 
-    /// Re-reads the catalog; returns whether the list changed.
+    /// Re-reads the catalog and, when the list changed, tells every instance and open
+    /// storefront; returns whether the list changed. Whoever's read installs a change publishes
+    /// it: a write's refresh that a concurrent read already covered (the periodic refresh's,
+    /// an event's) returns `false` and publishes nothing, so that read must. Unpublished, a
+    /// page made before the install (its bootstrap's list older, its `events` number newer
+    /// than the change) and every open storefront (which polls only while its stream is down)
+    /// would keep the old list until some later change.
     pub async fn refresh(&self) -> Result<bool, CatalogError> {
-        self.snapshot.refresh(&self.catalog).await
+        let changed = self.snapshot.refresh(&self.catalog).await?;
+        if changed {
+            self.announce().await;
+        }
+        Ok(changed)
     }
 }
 
@@ -718,6 +744,61 @@ mod tests {
         // a refresh asked for later reads again
         assert!(snapshot.refresh(&catalog).await.unwrap());
         assert_eq!(catalog.count(), 4);
+    }
+
+    /// A write's refresh asked for while another refresh waits for the running read (here the
+    /// periodic one) is covered by that one's read: the writer's call installs nothing and
+    /// publishes nothing, so the call whose read installed the change must publish it, or open
+    /// storefronts (polling only while their stream is down) and a page made before the
+    /// install would keep the old list.
+    #[tokio::test]
+    async fn a_change_installed_by_a_read_that_covered_the_write_is_published() {
+        use sea_orm::ConnectionTrait;
+
+        let db = store::testing::TestDatabase::create(store::Backend::Sqlite).await;
+        let store = store::Store::new(db.connection.clone(), shared::clock::SystemClock);
+        let catalog = ShopCatalog::new(store.clone());
+        let snapshot = ProductSnapshot::load(&catalog, shared::clock::SystemClock)
+            .await
+            .unwrap();
+        let events = ShopEvents::new(store.clone(), 16).await.unwrap();
+        let stock = StockChanged::new(
+            snapshot.clone(),
+            catalog,
+            events.clone(),
+            std::time::Duration::ZERO,
+        );
+        let mut published = events.subscribe();
+
+        // a read runs; the periodic refresh waits for it
+        let running = snapshot.refreshing.lock().await;
+        let mut periodic = std::pin::pin!(stock.refresh());
+        assert!(futures::poll!(&mut periodic).is_pending());
+        // a write lands and asks for its refresh, behind the periodic one
+        db.connection
+            .execute_unprepared(
+                "INSERT INTO products (name, description, price_cents, category, \
+                 delete_after_out_of_stock, dupe_warning, archived, created_at, updated_at) \
+                 VALUES ('Snail', '', 100, 'Pets', false, false, false, CURRENT_TIMESTAMP, \
+                 CURRENT_TIMESTAMP)",
+            )
+            .await
+            .unwrap();
+        let mut written = std::pin::pin!(stock.on_stock_changed());
+        assert!(futures::poll!(&mut written).is_pending());
+        drop(running);
+        let (changed, ()) = tokio::join!(periodic, written);
+        assert!(changed.unwrap(), "the periodic read installed the write");
+        assert!(installed(&snapshot).contains("Snail"));
+
+        let event = published.try_recv().expect("the change was published");
+        assert_eq!(event.event.topic, crate::events::topic::PRODUCTS);
+        let data: serde_json::Value = serde_json::from_str(&event.event.data).unwrap();
+        assert_eq!(
+            data["version"].as_str(),
+            Some(snapshot.current().etag.as_str())
+        );
+        assert!(published.try_recv().is_err(), "published once");
     }
 
     #[tokio::test]
