@@ -98,6 +98,41 @@ describe('connectLiveEvents', () => {
     }
   });
 
+  it('leaves the admin’s product list alone while saves of the catalog’s order are under way', () => {
+    vi.useFakeTimers();
+    const client = seededClient();
+    client.setQueryData(['admin', 'products'], []);
+    const close = connectLiveEvents({ queryClient: client, staff: true, chatSession: null });
+    try {
+      const stream = opened(0);
+      stream.emit('ready', { resumed: true });
+      const saving = client.getMutationCache().build(client, {
+        mutationKey: ['admin', 'products', 'reorder'],
+        mutationFn: () => new Promise<never>(() => {}),
+      });
+      void saving.execute(undefined);
+      // both lists as read since the stream's start
+      client.setQueryData(['products'], []);
+      client.setQueryData(['admin', 'products'], []);
+
+      stream.emit('products', { version: 'a' }, '42');
+      vi.advanceTimersByTime(1000); // the products throttle
+      expect(invalidated(client, 'products')).toBe(true);
+      expect(client.getQueryState(['admin', 'products'])?.isInvalidated).toBe(false);
+
+      // no save under way: both lists are read again
+      client.getMutationCache().remove(saving);
+      client.setQueryData(['products'], []);
+      stream.emit('products', { version: 'b' }, '43');
+      vi.advanceTimersByTime(1000); // the products throttle
+      expect(invalidated(client, 'products')).toBe(true);
+      expect(client.getQueryState(['admin', 'products'])?.isInvalidated).toBe(true);
+    } finally {
+      close();
+      vi.useRealTimers();
+    }
+  });
+
   it('starts fresh, and catches up, when the page gave no event number', () => {
     const client = seededClient();
     const close = connectLiveEvents({ queryClient: client, staff: false, chatSession: null });

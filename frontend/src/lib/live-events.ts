@@ -178,8 +178,14 @@ function streamUrl({
   return `${env.API_URL}/events${search ? `?${search}` : ''}`;
 }
 
-/** The product lists refetched at most once per PRODUCTS_THROTTLE_MS, however many events come. */
-function throttledProductsRefetch(invalidate: (queryKey: QueryKey) => void) {
+/**
+ * The product lists refetched at most once per PRODUCTS_THROTTLE_MS, however many events come.
+ * The admin's list is left alone while saves of the catalog's order are under way: read back
+ * between two of them it would show the first one's order over the later one's for a moment;
+ * the last save reads it back (`useReorderProducts`).
+ */
+function throttledProductsRefetch(queryClient: QueryClient) {
+  const invalidate = invalidator(queryClient);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let due = 0;
   return {
@@ -190,7 +196,9 @@ function throttledProductsRefetch(invalidate: (queryKey: QueryKey) => void) {
           timer = undefined;
           due = Date.now() + PRODUCTS_THROTTLE_MS;
           invalidate(queryKeys.products);
-          invalidate(queryKeys.admin.products);
+          if (!queryClient.isMutating({ mutationKey: queryKeys.admin.productOrderSaves })) {
+            invalidate(queryKeys.admin.products);
+          }
         },
         Math.max(0, due - Date.now()),
       );
@@ -260,9 +268,7 @@ export function connectLiveEvents({
   /** The refusal was told (until the next stream comes up). */
   let refusalTold = false;
 
-  const invalidate = invalidator(queryClient);
-
-  const products = throttledProductsRefetch(invalidate);
+  const products = throttledProductsRefetch(queryClient);
   const updates = cacheUpdates(queryClient, staff, products.request);
 
   const open = () => {

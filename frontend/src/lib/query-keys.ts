@@ -53,6 +53,8 @@ export const queryKeys = {
     },
     /** Every admin product key starts here, so a session change or a write drops them together. */
     products: ['admin', 'products'] as const,
+    /** The saves of the catalog's order (a mutation key): the list is read back after the last. */
+    productOrderSaves: ['admin', 'products', 'reorder'] as const,
     standaloneIds: ['admin', 'products', 'standalone'] as const,
     proofChoices: ['admin', 'proof-choices'] as const,
     privateServer: ['admin', 'private-server'] as const,

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { toast } from '@/components/ui/toast';
 import { api, errorMessage } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import type { Schemas } from '@/types/api';
 
 import {
@@ -19,7 +20,7 @@ export function reorderProducts(
 }
 
 /** The admin's saves of the order: one scope, so they reach the server one after another. */
-const REORDER_KEY = [...adminProductsQueryKey, 'reorder'] as const;
+const REORDER_KEY = queryKeys.admin.productOrderSaves;
 
 /**
  * Shows the new order at once and saves it; a refused save puts the old order back.
