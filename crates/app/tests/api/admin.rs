@@ -1193,7 +1193,7 @@ async fn a_stock_call_reads_numbers_or_digits_and_names_its_field_whatever_the_b
         let answer: Value = response.json().await.unwrap();
         assert_eq!(
             answer,
-            json!({"message": words, "errors": {field: [words]}}),
+            json!({"message": words, "code": "invalid_fields", "errors": {field: [words]}}),
             "{body}"
         );
     }

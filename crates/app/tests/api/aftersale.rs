@@ -895,6 +895,7 @@ async fn each_blocked_identity_is_refused_at_checkout_with_nothing_reserved(
             body,
             json!({
                 "message": "We can't take this order. Please contact support.",
+                "code": "forbidden",
                 "errors": {},
             }),
             "{kind}: nothing says which entry matched"

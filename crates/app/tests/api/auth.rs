@@ -207,6 +207,7 @@ async fn wrong_and_expired_codes_are_refused_and_the_sixth_try_fails_even_with_t
             body(response).await,
             json!({
                 "message": "Invalid code. Please try again.",
+                "code": "invalid_fields",
                 "errors": { "code": ["Invalid code. Please try again."] }
             })
         );
@@ -518,7 +519,7 @@ async fn a_reset_link_sets_a_new_password_once(#[case] backend: Backend) {
     assert_eq!(reused.status(), 422);
     assert_eq!(
         body(reused).await,
-        json!({ "message": INVALID_LINK, "errors": { "token": [INVALID_LINK] } })
+        json!({ "message": INVALID_LINK, "code": "invalid_fields", "errors": { "token": [INVALID_LINK] } })
     );
 }
 
@@ -810,7 +811,7 @@ async fn a_cross_site_request_is_refused(#[case] backend: Backend) {
     assert_eq!(evil.status(), 403);
     assert_eq!(
         body(evil).await,
-        json!({ "message": "Cross-site request refused.", "errors": {} })
+        json!({ "message": "Cross-site request refused.", "code": "forbidden", "errors": {} })
     );
     let fetch = client
         .post(app.url("/api/logout"))
@@ -922,7 +923,7 @@ async fn forwarded_hosts_make_a_foreign_origin_ours_only_from_a_trusted_proxy(
             if expected == 403 {
                 assert_eq!(
                     body(answer).await,
-                    json!({ "message": "Cross-site request refused.", "errors": {} })
+                    json!({ "message": "Cross-site request refused.", "code": "forbidden", "errors": {} })
                 );
                 assert_eq!(me(app, &client).await.status(), 401, "{headers:?}");
             }
@@ -997,7 +998,7 @@ async fn unreadable_requests_answer_in_the_error_shape(#[case] backend: Backend)
     assert_eq!(wrong_method.headers()["allow"], "POST");
     assert_eq!(
         body(wrong_method).await,
-        json!({ "message": "This method is not allowed here.", "errors": {} })
+        json!({ "message": "This method is not allowed here.", "code": "method_not_allowed", "errors": {} })
     );
     let delete_products = client
         .delete(app.url("/api/products"))

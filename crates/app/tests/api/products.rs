@@ -286,6 +286,7 @@ async fn malformed_query_strings_and_paths_answer_in_the_error_shape(#[case] bac
         body,
         serde_json::json!({
             "message": "The key field is given more than once.",
+            "code": "invalid_fields",
             "errors": {"key": ["The key field is given more than once."]},
         })
     );
@@ -299,7 +300,7 @@ async fn malformed_query_strings_and_paths_answer_in_the_error_shape(#[case] bac
         let body: serde_json::Value = response.json().await.unwrap();
         assert_eq!(
             body,
-            serde_json::json!({"message": "Not found.", "errors": {}}),
+            serde_json::json!({"message": "Not found.", "code": "not_found", "errors": {}}),
             "{path}"
         );
     }

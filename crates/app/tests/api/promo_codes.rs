@@ -427,7 +427,7 @@ async fn a_promo_change_tells_left_out_null_empty_and_a_value_apart_and_names_ev
         let words = "Send the fields to change as a JSON object.";
         assert_eq!(
             answer,
-            json!({"message": words, "errors": {"promo": [words]}})
+            json!({"message": words, "code": "invalid_fields", "errors": {"promo": [words]}})
         );
     }
     // null and empty are not a discount or a switch; a code given at all is refused by name
