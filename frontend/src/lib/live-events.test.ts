@@ -108,7 +108,7 @@ describe('connectLiveEvents', () => {
       stream.emit('ready', { resumed: true });
       const saving = client.getMutationCache().build(client, {
         mutationKey: ['admin', 'products', 'reorder'],
-        mutationFn: () => new Promise<never>(() => {}),
+        mutationFn: () => new Promise<void>(() => {}),
       });
       void saving.execute(undefined);
       // both lists as read since the stream's start
