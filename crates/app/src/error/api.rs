@@ -252,28 +252,28 @@ impl From<InvalidPayload> for ApiError {
 }
 
 impl ResponseError for ApiError {
+    /// The status follows the code: each code is one kind of answer.
     fn status_code(&self) -> StatusCode {
-        match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Conflict(_)
-            | ApiError::ConflictRetry { .. }
-            | ApiError::CartConflict { .. } => StatusCode::CONFLICT,
-            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Validation { .. } | ApiError::PromoRejected(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
-            ApiError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        match self.code() {
+            ErrorCode::BadRequest => StatusCode::BAD_REQUEST,
+            ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+            ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+            ErrorCode::NotFound => StatusCode::NOT_FOUND,
+            ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::Conflict
+            | ErrorCode::InProgress
+            | ErrorCode::CartUnavailable
+            | ErrorCode::CartChanged => StatusCode::CONFLICT,
+            ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::InvalidFields | ErrorCode::PromoRejected => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::ProviderFailed => StatusCode::BAD_GATEWAY,
+            ErrorCode::ServiceUnavailable
+            | ErrorCode::DatabaseUnavailable
+            | ErrorCode::SessionsUnavailable
+            | ErrorCode::NotReady => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -318,7 +318,7 @@ impl ResponseError for ApiError {
                 tracing::error!(error = ?cause, "an outside system failed");
                 (message.as_str(), &empty)
             }
-            ApiError::Internal(cause) if store::is_unreachable(cause.as_ref()) => {
+            ApiError::Internal(cause) if body.code == ErrorCode::DatabaseUnavailable => {
                 tracing::error!(error = ?cause, "the database cannot be reached");
                 (DATABASE_UNAVAILABLE, &empty)
             }
