@@ -9,6 +9,7 @@
 //! - [`links`]: the outside links the shop hands to buyers: a Discord invite, a member of
 //!   staff's private game server ([`PrivateServerUrl`]).
 //! - [`audit`]: who did a staff action ([`Actor`]), its kind, and the port that reads the log.
+//! - [`Language`]: the languages the shop speaks to shoppers in, by BCP 47 code.
 //! - [`UserId`]: an account's id, the same type in accounts, orders, chat and the audit log.
 //! - [`upstream::excerpt`]: the bounded, single-line excerpt of an outside system's failed
 //!   answer that logs and stored errors keep (never the whole body).
@@ -18,6 +19,7 @@ pub mod clock;
 mod discord;
 mod email;
 pub mod images;
+mod language;
 pub mod limits;
 pub mod links;
 pub mod upstream;
@@ -31,6 +33,7 @@ pub use clock::{Clock, FixedClock};
 pub use discord::{discord_text, escape_markdown, is_format_char, DiscordId, DiscordIdError};
 pub use email::{Email, InvalidEmail};
 pub use images::{ImageRejected, ImageStore, PreparedImage};
+pub use language::{Language, UnknownLanguage};
 pub use limits::{
     admit, forget, give_back, network_key, seconds_until, LimitError, MemoryLimiter, RateLimiter,
     Refused, Rule, WindowHits,
