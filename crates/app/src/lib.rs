@@ -12,6 +12,7 @@ mod error;
 pub mod events;
 mod guild_join;
 mod help_chat;
+pub mod language;
 pub mod limits;
 pub mod malloc;
 mod metrics;

@@ -6,7 +6,9 @@ use std::str::FromStr;
 ///
 /// Adding one is a variant here (its BCP 47 code), a folder of message files for the browser,
 /// the server and the assistant, and a line in `languages` of the site settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Language {
     #[default]
     #[serde(rename = "en")]
@@ -104,8 +106,14 @@ mod tests {
     #[test]
     fn a_browser_tag_matches_its_primary_language() {
         assert_eq!(Language::matching("es-MX"), Some(Language::Spanish));
-        assert_eq!(Language::matching("pt"), Some(Language::BrazilianPortuguese));
-        assert_eq!(Language::matching("pt-PT"), Some(Language::BrazilianPortuguese));
+        assert_eq!(
+            Language::matching("pt"),
+            Some(Language::BrazilianPortuguese)
+        );
+        assert_eq!(
+            Language::matching("pt-PT"),
+            Some(Language::BrazilianPortuguese)
+        );
         assert_eq!(Language::matching("de_AT"), Some(Language::German));
         assert_eq!(Language::matching("EN-gb"), Some(Language::English));
         assert_eq!(Language::matching("it-IT"), None);
