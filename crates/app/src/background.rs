@@ -119,6 +119,7 @@ pub struct Loops {
     pub disputes: Arc<crate::disputes::DisputeService>,
     pub disputes_waker: Arc<crate::disputes::DisputesWaker>,
     pub delivery: actix_web::web::Data<crate::services::DeliveryQueueService>,
+    pub currencies: Arc<crate::currencies::Currencies>,
 }
 
 /// Starts every loop; returns the sweeper (tests run it at once instead of waiting).
@@ -158,6 +159,11 @@ pub fn start(loops: Loops, settings: &Settings) -> Sweeper {
         rounds.clone(),
     );
     spawn_release_watch(loops.stock.clone(), loops.store.clone());
+    spawn_exchange_rates(
+        loops.currencies,
+        Duration::from_secs(settings.currency.check_every_seconds.max(1)),
+        rounds.clone(),
+    );
     spawn_catalog_refresh(
         loops.stock,
         Duration::from_secs(settings.catalog.refresh_seconds.max(1)),
@@ -222,6 +228,23 @@ fn spawn_disputes(
             if let Err(error) = disputes.forget_expired_evidence().await {
                 tracing::warn!(error = ?error, "could not purge the evidence kept of erased buyers");
             }
+        }
+    });
+}
+
+/// Fetches the day's exchange rates when this instance takes the day's turn, and reads the
+/// stored ones (another instance's fetch); the first round at once.
+fn spawn_exchange_rates(
+    currencies: Arc<crate::currencies::Currencies>,
+    every: Duration,
+    rounds: Rounds,
+) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(every);
+        loop {
+            ticker.tick().await;
+            let _round = rounds.begin(Loop::ExchangeRates);
+            currencies.round().await;
         }
     });
 }

@@ -100,7 +100,9 @@ mod tests {
     /// Every kind of answer names its kind in `code`, beside the message.
     #[actix_web::test]
     async fn every_error_body_carries_its_code() {
-        let cart = cart_pricing::PricedCart::new(vec![], None, cart_pricing::PaymentMethod::Card);
+        let usd = cart_pricing::Conversion::base(cart_pricing::CurrencyCode::USD);
+        let cart =
+            cart_pricing::PricedCart::new(vec![], None, cart_pricing::PaymentMethod::Card, &usd);
         let cases: Vec<(ApiError, &str)> = vec![
             (ApiError::BadRequest("x".into()), "bad_request"),
             (ApiError::Unauthorized("x".into()), "unauthorized"),
@@ -108,6 +110,10 @@ mod tests {
             (ApiError::NotFound("x".into()), "not_found"),
             (ApiError::MethodNotAllowed("x".into()), "method_not_allowed"),
             (ApiError::Conflict("x".into()), "conflict"),
+            (
+                ApiError::CurrencyUnavailable("x".into()),
+                "currency_unavailable",
+            ),
             (
                 ApiError::ConflictRetry {
                     message: "x".into(),

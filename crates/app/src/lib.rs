@@ -5,6 +5,7 @@ mod background;
 mod checkout;
 mod cli;
 pub mod client_ip;
+pub mod currencies;
 mod discord_gate;
 mod dispute_gateway;
 mod disputes;

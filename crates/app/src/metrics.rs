@@ -58,6 +58,8 @@ pub struct ShopMetrics {
     delivery: HistogramVec,
     /// The tickets' failed Discord calls (set once at wiring when tickets are on).
     tickets: Arc<std::sync::OnceLock<crate::outbox::ShopTickets>>,
+    /// The exchange rates' fetches (set once at wiring).
+    currencies: Arc<std::sync::OnceLock<Arc<crate::currencies::Currencies>>>,
     /// The joins to the shop's server given up (set once at wiring when they are on).
     guild_joins: Arc<std::sync::OnceLock<crate::guild_join::ShopGuildJoins>>,
     /// Stripe webhook deliveries this instance refused (4xx or 5xx).
@@ -193,6 +195,7 @@ impl ShopMetrics {
             latency,
             delivery,
             tickets: Arc::default(),
+            currencies: Arc::default(),
             guild_joins: Arc::default(),
             webhooks_refused: Arc::default(),
             mail_failures,
@@ -231,6 +234,11 @@ impl ShopMetrics {
         if route == STRIPE_WEBHOOK_ROUTE && code.as_u16() >= 400 {
             self.webhooks_refused.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// Counts the exchange rates' fetches on `/metrics`.
+    pub fn watch_currencies(&self, currencies: Arc<crate::currencies::Currencies>) {
+        let _ = self.currencies.set(currencies);
     }
 
     /// Counts the tickets' failed Discord calls on `/metrics`.
@@ -459,9 +467,24 @@ impl ShopMetrics {
             ["reason"],
             values,
         )?;
+        let (fetched, failed) = self
+            .currencies
+            .get()
+            .map_or((0, 0), |currencies| currencies.fetch_counts());
+        let help = "Fetches of the day's exchange rates this instance made (one instance a \
+                    day), by outcome (fetched; failed: the last rates stay, tried again after \
+                    currency.retry_minutes)";
+        let values = [(["fetched"], fetched), (["failed"], failed)];
+        counters(
+            registry,
+            "shop_exchange_rate_fetches_total",
+            help,
+            ["outcome"],
+            values,
+        )?;
         let help = "Rounds this instance's background loops finished, by loop (sweep, outbox, \
-                    catalog_refresh, chat_versions, chat_purge, event_purge): one that stops \
-                    growing has stopped";
+                    catalog_refresh, chat_versions, chat_purge, event_purge, exchange_rates, …): \
+                    one that stops growing has stopped";
         let values =
             crate::rounds::Loop::ALL.map(|which| ([which.as_str()], self.rounds.count(which)));
         counters(registry, "shop_loop_rounds_total", help, ["loop"], values)

@@ -33,11 +33,13 @@ pub enum Loop {
     EventPurge,
     /// Stages disputes' evidence and submits it before the deadline.
     Disputes,
+    /// Fetches the day's exchange rates (one instance) and reads the stored ones.
+    ExchangeRates,
 }
 
 impl Loop {
     /// Every loop, in the order of [`Loop::index`].
-    pub const ALL: [Loop; 10] = [
+    pub const ALL: [Loop; 11] = [
         Loop::Sweep,
         Loop::Outbox,
         Loop::StaffChannel,
@@ -48,6 +50,7 @@ impl Loop {
         Loop::ChatPurge,
         Loop::EventPurge,
         Loop::Disputes,
+        Loop::ExchangeRates,
     ];
 
     /// The metric label.
@@ -63,6 +66,7 @@ impl Loop {
             Loop::ChatPurge => "chat_purge",
             Loop::EventPurge => "event_purge",
             Loop::Disputes => "disputes",
+            Loop::ExchangeRates => "exchange_rates",
         }
     }
 

@@ -82,6 +82,8 @@ pub struct Settings {
     pub disputes: DisputesSettings,
     /// Risky payments and fraud warnings: which hold an order before delivery.
     pub payments: PaymentsSettings,
+    /// The shop's base currency and the others it offers at the day's rates.
+    pub currency: CurrencySettings,
 }
 
 /// The `payments` section: which payments are held before delivery.
@@ -459,6 +461,27 @@ impl MailSettings {
             max_delay_seconds: self.retry_max_seconds.max(1),
         }
     }
+}
+
+/// `[currency]`: see config/default.toml.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CurrencySettings {
+    /// The currency of record (prices, the dashboard).
+    pub base: String,
+    /// The currencies shoppers may pay in (the base is always offered).
+    pub offered: Vec<String>,
+    /// The ECB's daily reference rates (XML), or `file:PATH` for the development sample;
+    /// empty: no rates, the base currency only.
+    pub rates_url: String,
+    /// Rates older than this stop the other currencies from being offered.
+    pub max_age_hours: i64,
+    /// After a failed fetch, the next try.
+    pub retry_minutes: i64,
+    /// How often each instance reads the stored rates and looks whether the fetch is due.
+    pub check_every_seconds: u64,
+    /// Per currency: "minor" (half-up to the minor unit) or a price ending such as "0.99".
+    #[serde(default)]
+    pub rounding: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -52,6 +52,8 @@ pub struct Services {
     pub static_dir: web::Data<StaticDir>,
     /// `/metrics` and the request measurements (off unless `metrics.enabled`).
     pub metrics: web::Data<ShopMetrics>,
+    /// The currencies offered at the day's rates.
+    pub currencies: web::Data<crate::currencies::Currencies>,
     /// The background loops' rounds and the work detached from requests.
     pub rounds: web::Data<crate::rounds::Rounds>,
     /// Where sessions live, and the cookie that names them.
@@ -189,6 +191,18 @@ impl Services {
         );
         let (after_sale, outbox) = core.after_sale()?;
         let accounts = core.account_services()?;
+        let currencies = web::Data::new(
+            crate::currencies::Currencies::new(
+                &settings.currency,
+                core.store.clone(),
+                core.clock.clone(),
+            )
+            .context("the currency settings are not usable")?,
+        );
+        currencies.load().await;
+        core.notices
+            .metrics
+            .watch_currencies(currencies.clone().into_inner());
         let sweeper = background::start(
             Loops {
                 delivery: after_sale.delivery.clone(),
@@ -203,6 +217,7 @@ impl Services {
                 rounds: core.rounds.clone(),
                 disputes: after_sale.disputes.clone().into_inner(),
                 disputes_waker: after_sale.disputes_waker.clone().into_inner(),
+                currencies: currencies.clone().into_inner(),
             },
             settings,
         );
@@ -226,6 +241,7 @@ impl Services {
             site: web::Data::new(settings.site.clone()),
             static_dir: web::Data::new(StaticDir(settings.server.static_dir.clone())),
             metrics: web::Data::new(core.notices.metrics.clone()),
+            currencies,
             rounds: web::Data::new(core.rounds),
             sessions: core.sessions,
             session_key: core.session_key,
@@ -287,6 +303,7 @@ impl Services {
             .app_data(web::Data::new(self.clock.clone()))
             .app_data(self.static_dir.clone())
             .app_data(self.metrics.clone())
+            .app_data(self.currencies.clone())
             .app_data(web::Data::new(self.sessions.clone()));
     }
 }

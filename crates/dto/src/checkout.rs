@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
-use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity};
+use cart_pricing::{Conversion, Decimal, PaymentMethod, PricedCart, Quantity};
 use catalog::ProductId;
 use orders::{
     Buyer, CheckoutRequest, DiscordIdentity, Email, OrderHolder, PaymentProvider, RequestedItem,
@@ -73,6 +73,12 @@ pub struct OrderPayload {
     /// A promo code to apply (checked for the session's Discord account); blank means none.
     #[serde(default)]
     pub promo_code: Option<String>,
+    /// The currency the shopper sees and pays in (one of `GET /api/site`'s `currencies`);
+    /// absent or blank: the base currency. `total` is in it. One not offered now (unknown, or
+    /// its rate too old) answers 422 with code `currency_unavailable`.
+    #[serde(default)]
+    #[schema(example = "BRL", min_length = 3, max_length = 3)]
+    pub currency: Option<String>,
 }
 
 /// `POST /api/stripe/checkout`: where to send the shopper to pay, and the order placed.
@@ -108,6 +114,8 @@ pub struct CheckoutContext {
     pub provider: PaymentProvider,
     /// The request's `Idempotency-Key` within this browser session, if it sent one.
     pub idempotency: Option<ScopedKey>,
+    /// The currency of the payload's `currency`, at the rate offered now.
+    pub currency: Conversion,
 }
 
 /// A payload checkout cannot take: answered 422 with `message` and the messages per field.
@@ -223,6 +231,7 @@ impl OrderPayload {
                     method: context.method,
                     provider: context.provider,
                     client_total,
+                    currency: context.currency,
                     holder: context.holder,
                     idempotency: context.idempotency,
                 })
@@ -240,6 +249,8 @@ pub struct PricedLineResponse {
     pub unit_price: f64,
     pub qty: u32,
     pub line_total: f64,
+    /// The unit price in the cart's `currency`.
+    pub unit_price_paid: f64,
 }
 
 /// The cart as the server prices it, sent with a 409 when the client's total was off.
@@ -258,6 +269,29 @@ pub struct PricedCartResponse {
     pub fee: f64,
     /// What the shopper pays: the total plus the fee.
     pub grand_total: f64,
+    /// The currency the cart is priced in for the shopper, and every amount in it.
+    #[schema(example = "BRL")]
+    pub currency: String,
+    pub paid: ChargeResponse,
+}
+
+/// A cart's amounts in the shopper's currency (major units: 129.9 is R$ 129,90).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ChargeResponse {
+    /// Units of the currency one unit of the base currency buys (a decimal string).
+    #[schema(example = "5.341440")]
+    pub rate: String,
+    pub subtotal: f64,
+    pub discount: f64,
+    /// After the discount, before the fee: what the checkout request's `total` must be.
+    pub total: f64,
+    pub fee: f64,
+    pub grand_total: f64,
+}
+
+/// Minor units of a charge as a number in major units.
+fn major(charge: &cart_pricing::Charge, minor: i64) -> f64 {
+    crate::money::in_major_units(minor, charge.minor_units)
 }
 
 impl From<&PricedCart> for PricedCartResponse {
@@ -266,12 +300,14 @@ impl From<&PricedCart> for PricedCartResponse {
             lines: cart
                 .lines
                 .iter()
-                .map(|line| PricedLineResponse {
+                .enumerate()
+                .map(|(index, line)| PricedLineResponse {
                     id: line.product_id,
                     name: line.name.clone(),
                     unit_price: dollars(line.unit_price),
                     qty: line.quantity.get(),
                     line_total: dollars(line.total()),
+                    unit_price_paid: major(&cart.charge, paid_unit(cart, index)),
                 })
                 .collect(),
             subtotal: dollars(cart.subtotal),
@@ -280,8 +316,26 @@ impl From<&PricedCart> for PricedCartResponse {
             total: dollars(cart.total),
             fee: dollars(cart.fee),
             grand_total: dollars(cart.grand_total),
+            currency: cart.charge.currency.to_string(),
+            paid: ChargeResponse {
+                rate: cart.charge.rate.normalize().to_string(),
+                subtotal: major(&cart.charge, cart.charge.subtotal),
+                discount: major(&cart.charge, cart.charge.discount),
+                total: major(&cart.charge, cart.charge.total),
+                fee: major(&cart.charge, cart.charge.fee),
+                grand_total: major(&cart.charge, cart.charge.grand_total),
+            },
         }
     }
+}
+
+/// The `index`th line's unit price in the charge's currency.
+fn paid_unit(cart: &PricedCart, index: usize) -> i64 {
+    cart.charge
+        .unit_prices
+        .get(index)
+        .copied()
+        .unwrap_or_default()
 }
 
 /// `GET /api/checkout/holdings`: what this session's buyer already holds of one product with

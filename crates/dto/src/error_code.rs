@@ -35,6 +35,9 @@ pub enum ErrorCode {
     InvalidFields,
     /// 422: the promo code does not apply (`reason` says why).
     PromoRejected,
+    /// 422 at checkout: the shop does not offer the currency asked for right now (unknown, or
+    /// its rate is too old); `errors.currency` says so.
+    CurrencyUnavailable,
     /// 429: too many calls; `Retry-After` says when to try again.
     RateLimited,
     /// 502: an outside service (payment provider, Discord, Roblox) failed or refused.

@@ -29,7 +29,7 @@ pub mod sales;
 pub mod site;
 
 pub use error_code::ErrorCode;
-pub use money::{cents_in_dollars, dollars};
+pub use money::{cents_in_dollars, dollars, in_major_units};
 pub use product::ProductResponse;
 
 /// The staff calls' shared answers (OpenAPI).

@@ -5,7 +5,7 @@ use orders::Order;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::dollars;
+use super::{dollars, in_major_units};
 
 /// As the buyer sees it: a pending order held for staff (its payment needs a look) reads
 /// "Payment under review"; its `status` stays `pending`.
@@ -54,9 +54,13 @@ pub struct OrderItemResponse {
     pub name: String,
     pub qty: u32,
     pub unit_price: f64,
+    /// The unit price in the order's `currency`, as the buyer saw it (before any promo).
+    pub unit_price_paid: f64,
 }
 
-/// An order as its buyer sees it. Money in dollars, times in RFC 3339.
+/// An order as its buyer sees it. Money in the base currency (dollars), times in RFC 3339;
+/// `currency`, `amount_paid` and each item's `unit_price_paid` say what the buyer paid in the
+/// currency they paid in.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct OrderResponse {
     pub id: i64,
@@ -74,6 +78,15 @@ pub struct OrderResponse {
     pub fee: f64,
     /// What the buyer pays: the subtotal less the discount, plus the fee.
     pub total: f64,
+    /// The currency the buyer paid in.
+    #[schema(example = "BRL")]
+    pub currency: String,
+    /// What the buyer paid in `currency` (the grand total).
+    pub amount_paid: f64,
+    /// Units of `currency` one unit of the base currency bought at checkout (a decimal string;
+    /// "1" in the base currency).
+    #[schema(example = "5.34144")]
+    pub rate: String,
     /// Where the items are delivered.
     pub roblox_username: String,
     #[schema(format = DateTime)]
@@ -84,6 +97,7 @@ pub struct OrderResponse {
 
 impl From<&Order> for OrderResponse {
     fn from(order: &Order) -> Self {
+        let paid = order.amounts.paid;
         OrderResponse {
             id: order.id.get(),
             status: order.status().into(),
@@ -96,12 +110,16 @@ impl From<&Order> for OrderResponse {
                     name: line.name.clone(),
                     qty: line.quantity.get(),
                     unit_price: dollars(line.unit_price),
+                    unit_price_paid: in_major_units(line.unit_price_paid, paid.minor_units),
                 })
                 .collect(),
             subtotal: dollars(order.amounts.subtotal),
             discount: dollars(order.amounts.discount),
             fee: dollars(order.amounts.fee),
             total: dollars(order.amounts.total),
+            currency: paid.currency.to_string(),
+            amount_paid: in_major_units(paid.amount, paid.minor_units),
+            rate: paid.rate.normalize().to_string(),
             roblox_username: order.buyer.roblox_username.to_string(),
             created_at: order.created_at.to_rfc3339(),
             paid_at: order.paid_at().map(|at| at.to_rfc3339()),

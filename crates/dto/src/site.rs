@@ -29,6 +29,48 @@ pub struct Site<'a> {
     /// The steps a buyer takes after paying, in order (the FAQ and How it works show them;
     /// each order's page shows its own, marked).
     pub delivery_steps: Vec<DeliveryStep>,
+    /// The languages the storefront speaks (BCP 47), English first.
+    #[schema(example = json!(["en", "es", "pt-BR", "fr", "de"]))]
+    pub languages: Vec<&'static str>,
+    /// The currencies a shopper may see prices and pay in now, the base currency (the one
+    /// prices are in) first. Without fresh rates, the base currency only.
+    pub currencies: Vec<SiteCurrency>,
+}
+
+/// A currency the shop offers now, and how the browser converts a price of record into it:
+/// each unit price times `rate`, rounded by `rounding`; line totals summed; the promo's
+/// percent half-up; the fee with its fixed part converted and rounded (docs/api.md).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SiteCurrency {
+    #[schema(example = "BRL")]
+    pub code: String,
+    /// Units of this currency one unit of the base currency buys, as a decimal string ("1" for
+    /// the base).
+    #[schema(example = "5.34144")]
+    pub rate: String,
+    /// The day of the rate (the reference rates' date); null for the base without any rates.
+    #[schema(example = "2026-11-27", format = Date)]
+    pub as_of: Option<String>,
+    /// The currency's decimals: 2, or 0 for a zero-decimal currency.
+    #[schema(example = 2)]
+    pub minor_units: u32,
+    /// "minor" (half-up to the minor unit) or a price ending such as "0.99" (the nearest price
+    /// ending so, ties up, never below it).
+    #[schema(example = "minor")]
+    pub rounding: String,
+}
+
+impl From<&cart_pricing::OfferedCurrency> for SiteCurrency {
+    fn from(offered: &cart_pricing::OfferedCurrency) -> Self {
+        let conversion = &offered.conversion;
+        SiteCurrency {
+            code: conversion.code.to_string(),
+            rate: conversion.rate.normalize().to_string(),
+            as_of: offered.as_of.map(|day| day.to_string()),
+            minor_units: conversion.minor_units,
+            rounding: conversion.rounding.as_str().to_owned(),
+        }
+    }
 }
 
 /// The shop's refund policy (`GET /api/refund-policy`): its one source, with its version.

@@ -1793,6 +1793,27 @@ export interface components {
              */
             inventory?: number | null;
         };
+        /** @description A cart's amounts in the shopper's currency (major units: 129.9 is R$ 129,90). */
+        ChargeResponse: {
+            /**
+             * @description Units of the currency one unit of the base currency buys (a decimal string).
+             * @example 5.341440
+             */
+            rate: string;
+            /** Format: double */
+            subtotal: number;
+            /** Format: double */
+            discount: number;
+            /**
+             * Format: double
+             * @description After the discount, before the fee: what the checkout request's `total` must be.
+             */
+            total: number;
+            /** Format: double */
+            fee: number;
+            /** Format: double */
+            grand_total: number;
+        };
         /** @description A short confirmation. */
         ChatEnded: {
             /** @example Chat ended. */
@@ -1872,6 +1893,13 @@ export interface components {
             total: number;
             /** @description A promo code to apply (checked for the session's Discord account); blank means none. */
             promo_code?: string | null;
+            /**
+             * @description The currency the shopper sees and pays in (one of `GET /api/site`'s `currencies`);
+             *     absent or blank: the base currency. `total` is in it. One not offered now (unknown, or
+             *     its rate too old) answers 422 with code `currency_unavailable`.
+             * @example BRL
+             */
+            currency?: string | null;
         };
         /** @description The member of staff who claimed an order. */
         ClaimedBy: {
@@ -2188,7 +2216,7 @@ export interface components {
          *     not know by the answer's status.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "in_progress" | "cart_unavailable" | "cart_changed" | "payload_too_large" | "unsupported_media_type" | "invalid_fields" | "promo_rejected" | "rate_limited" | "provider_failed" | "service_unavailable" | "database_unavailable" | "sessions_unavailable" | "not_ready" | "internal";
+        ErrorCode: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "in_progress" | "cart_unavailable" | "cart_changed" | "payload_too_large" | "unsupported_media_type" | "invalid_fields" | "promo_rejected" | "currency_unavailable" | "rate_limited" | "provider_failed" | "service_unavailable" | "database_unavailable" | "sessions_unavailable" | "not_ready" | "internal";
         /** @description One help chat of the shopper, with its messages oldest first. */
         ExportedChat: {
             /**
@@ -2590,6 +2618,11 @@ export interface components {
             qty: number;
             /** Format: double */
             unit_price: number;
+            /**
+             * Format: double
+             * @description The unit price in the order's `currency`, as the buyer saw it (before any promo).
+             */
+            unit_price_paid: number;
         };
         /** @description A message to write. */
         OrderMessageRequest: {
@@ -2614,7 +2647,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        /** @description An order as its buyer sees it. Money in dollars, times in RFC 3339. */
+        /**
+         * @description An order as its buyer sees it. Money in the base currency (dollars), times in RFC 3339;
+         *     `currency`, `amount_paid` and each item's `unit_price_paid` say what the buyer paid in the
+         *     currency they paid in.
+         */
         OrderResponse: {
             /** Format: int64 */
             id: number;
@@ -2646,6 +2683,22 @@ export interface components {
              * @description What the buyer pays: the subtotal less the discount, plus the fee.
              */
             total: number;
+            /**
+             * @description The currency the buyer paid in.
+             * @example BRL
+             */
+            currency: string;
+            /**
+             * Format: double
+             * @description What the buyer paid in `currency` (the grand total).
+             */
+            amount_paid: number;
+            /**
+             * @description Units of `currency` one unit of the base currency bought at checkout (a decimal string;
+             *     "1" in the base currency).
+             * @example 5.34144
+             */
+            rate: string;
             /** @description Where the items are delivered. */
             roblox_username: string;
             /** Format: date-time */
@@ -2707,6 +2760,12 @@ export interface components {
              * @description What the shopper pays: the total plus the fee.
              */
             grand_total: number;
+            /**
+             * @description The currency the cart is priced in for the shopper, and every amount in it.
+             * @example BRL
+             */
+            currency: string;
+            paid: components["schemas"]["ChargeResponse"];
         };
         /** @description One line of the cart as the server prices it. */
         PricedLineResponse: {
@@ -2719,6 +2778,11 @@ export interface components {
             qty: number;
             /** Format: double */
             line_total: number;
+            /**
+             * Format: double
+             * @description The unit price in the cart's `currency`.
+             */
+            unit_price_paid: number;
         };
         /** @description The caller's private server link. */
         PrivateServer: {
@@ -3393,6 +3457,55 @@ export interface components {
              *     each order's page shows its own, marked).
              */
             delivery_steps: components["schemas"]["DeliveryStep"][];
+            /**
+             * @description The languages the storefront speaks (BCP 47), English first.
+             * @example [
+             *       "en",
+             *       "es",
+             *       "pt-BR",
+             *       "fr",
+             *       "de"
+             *     ]
+             */
+            languages: string[];
+            /**
+             * @description The currencies a shopper may see prices and pay in now, the base currency (the one
+             *     prices are in) first. Without fresh rates, the base currency only.
+             */
+            currencies: components["schemas"]["SiteCurrency"][];
+        };
+        /**
+         * @description A currency the shop offers now, and how the browser converts a price of record into it:
+         *     each unit price times `rate`, rounded by `rounding`; line totals summed; the promo's
+         *     percent half-up; the fee with its fixed part converted and rounded (docs/api.md).
+         */
+        SiteCurrency: {
+            /** @example BRL */
+            code: string;
+            /**
+             * @description Units of this currency one unit of the base currency buys, as a decimal string ("1" for
+             *     the base).
+             * @example 5.34144
+             */
+            rate: string;
+            /**
+             * Format: date
+             * @description The day of the rate (the reference rates' date); null for the base without any rates.
+             * @example 2026-11-27
+             */
+            as_of?: string | null;
+            /**
+             * Format: u-int32
+             * @description The currency's decimals: 2, or 0 for a zero-decimal currency.
+             * @example 2
+             */
+            minor_units: number;
+            /**
+             * @description "minor" (half-up to the minor unit) or a price ending such as "0.99" (the nearest price
+             *     ending so, ties up, never below it).
+             * @example minor
+             */
+            rounding: string;
         };
         /** @description The median and 90th percentile of one step, in seconds (null without deliveries). */
         SpreadJson: {

@@ -359,6 +359,7 @@ mod tests {
                 product_id: ProductId::new(1),
                 name: "Raccoon <3".into(),
                 unit_price: Money::parse("12.00").unwrap(),
+                unit_price_paid: 1200,
                 quantity: Quantity::new(2).unwrap(),
                 components: Vec::new(),
             }],
@@ -377,6 +378,10 @@ mod tests {
                 discount: Money::parse("2.40").unwrap(),
                 fee: Money::parse("1.00").unwrap(),
                 total: Money::parse("22.60").unwrap(),
+                paid: orders::Paid::in_base(
+                    cart_pricing::CurrencyCode::USD,
+                    Money::parse("22.60").unwrap(),
+                ),
             },
             None,
             Payment {

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
-use cart_pricing::Money;
 use orders::gateways::{
     CaptureOutcome, CapturedAmount, HostedCheckout, HostedCheckoutRequest, PaymentCapture,
     PaymentError, PaymentGateway, RefundReceipt, RefundRequest, SessionClosing,
@@ -196,8 +195,13 @@ impl ErrorBody {
     }
 }
 
-fn amount(money: Money) -> serde_json::Value {
-    json!({ "currency_code": "USD", "value": format!("{:.2}", money.as_decimal()) })
+/// An amount of the page's currency (minor units) as PayPal takes it: the code and the value
+/// with the currency's decimals.
+fn amount(request: &HostedCheckoutRequest, minor: i64) -> serde_json::Value {
+    json!({
+        "currency_code": request.currency.as_str(),
+        "value": request.major(minor).to_string(),
+    })
 }
 
 fn item_name(name: &str) -> String {
@@ -206,18 +210,14 @@ fn item_name(name: &str) -> String {
 
 /// The body of `POST /v2/checkout/orders` for one of our orders.
 fn order_body(request: &HostedCheckoutRequest) -> serde_json::Value {
-    let item_total: Money = request
-        .lines
-        .iter()
-        .map(|line| line.unit_amount.times(line.quantity.get()))
-        .sum();
+    let item_total: i64 = request.lines.iter().map(|line| line.total()).sum();
     let items: Vec<serde_json::Value> = request
         .lines
         .iter()
         .map(|line| {
             json!({
                 "name": item_name(&line.name),
-                "unit_amount": amount(line.unit_amount),
+                "unit_amount": amount(request, line.unit_amount),
                 "quantity": line.quantity.get().to_string(),
                 "category": "DIGITAL_GOODS",
             })
@@ -229,11 +229,11 @@ fn order_body(request: &HostedCheckoutRequest) -> serde_json::Value {
             "reference_id": request.order_id,
             "custom_id": request.order_id,
             "amount": {
-                "currency_code": "USD",
-                "value": format!("{:.2}", request.total().as_decimal()),
+                "currency_code": request.currency.as_str(),
+                "value": request.major(request.total()).to_string(),
                 "breakdown": {
-                    "item_total": amount(item_total),
-                    "handling": amount(request.processing_fee),
+                    "item_total": amount(request, item_total),
+                    "handling": amount(request, request.processing_fee),
                 },
             },
             "items": items,

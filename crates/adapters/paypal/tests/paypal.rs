@@ -1,7 +1,7 @@
 //! The PayPal adapter against a local fake PayPal (wiremock).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use cart_pricing::{Money, Quantity};
+use cart_pricing::Quantity;
 use chrono::Utc;
 use garden_paypal::{PayPalCheckout, PayPalSettings};
 use orders::gateways::{
@@ -25,19 +25,21 @@ fn settings(api_base: &str) -> PayPalSettings {
 fn request() -> HostedCheckoutRequest {
     HostedCheckoutRequest {
         order_id: "42".into(),
+        currency: "USD".parse().unwrap(),
+        minor_units: 2,
         lines: vec![
             CheckoutLine {
                 name: "Golden Watering Can".into(),
-                unit_amount: Money::parse("19.99").unwrap(),
+                unit_amount: 1999,
                 quantity: Quantity::new(2).unwrap(),
             },
             CheckoutLine {
                 name: "Seed Pack".into(),
-                unit_amount: Money::parse("0.5").unwrap(),
+                unit_amount: 50,
                 quantity: Quantity::new(1).unwrap(),
             },
         ],
-        processing_fee: Money::parse("2.69").unwrap(),
+        processing_fee: 269,
         customer_email: "buyer@example.com".into(),
         success_url: "http://shop.test/success?order_id=42".into(),
         cancel_url: "http://shop.test/cancel?order_id=42".into(),

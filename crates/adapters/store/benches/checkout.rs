@@ -53,6 +53,7 @@ fn request(shopper: usize) -> CheckoutRequest {
         method: PaymentMethod::Card,
         provider: PaymentProvider::Dev,
         client_total: Decimal::new(1249, 2),
+        currency: cart_pricing::Conversion::base(cart_pricing::CurrencyCode::USD),
         holder: OrderHolder::default(),
         idempotency: None,
     }

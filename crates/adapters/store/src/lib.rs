@@ -18,6 +18,7 @@ mod dispute_rows;
 mod disputes;
 mod entities;
 mod evidence;
+mod exchange_rates;
 mod guild_joins;
 mod jobs;
 mod lifecycle;

@@ -28,7 +28,7 @@ use orders::{
     PendingCapReached, PendingCaps, PendingCount, PlaceError, ProductLookup, ProviderEvent,
     Reservation, RiskHold, RobloxUsername,
 };
-use orders::{KeyedOrder, KeyedPlacement, ScopedKey};
+use orders::{KeyedOrder, KeyedPlacement, Paid, ScopedKey};
 use promo::{PromoCode, PromoId, Rejection};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
@@ -510,6 +510,7 @@ async fn insert_order(
             name: Set(line.name.clone()),
             unit_price_cents: Set(line.unit_price.cents()),
             quantity: Set(i32::try_from(line.quantity.get()).unwrap_or(i32::MAX)),
+            unit_price_paid: Set(line.unit_price_paid),
         });
     order_lines::Entity::insert_many(lines)
         .exec_without_returning(txn)
@@ -999,6 +1000,10 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         discount_cents: Set(order.amounts.discount.cents()),
         fee_cents: Set(order.amounts.fee.cents()),
         total_cents: Set(order.amounts.total.cents()),
+        currency: Set(order.amounts.paid.currency.to_string()),
+        rate: Set(order.amounts.paid.rate.normalize().to_string()),
+        minor_units: Set(i32::try_from(order.amounts.paid.minor_units).unwrap_or(2)),
+        amount_paid: Set(order.amounts.paid.amount),
         promo_code_id: Set(order.promo.as_ref().map(|p| p.id.get())),
         promo_code: Set(order.promo.as_ref().map(|p| p.code.as_str().to_owned())),
         discount_percent: Set(order.promo.as_ref().map(|p| i32::from(p.discount.get()))),
@@ -1080,6 +1085,7 @@ fn to_line(row: order_lines::Model) -> anyhow::Result<OrderLine> {
     Ok(OrderLine {
         product_id: ProductId::new(row.product_id),
         unit_price: money(row.unit_price_cents, "unit price", row.order_id)?,
+        unit_price_paid: row.unit_price_paid,
         quantity: Quantity::new(i64::from(row.quantity))
             .with_context(|| format!("order {} has a line with a bad quantity", row.order_id))?,
         name: row.name,
@@ -1143,6 +1149,19 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         discount: money(row.discount_cents, "discount", id)?,
         fee: money(row.fee_cents, "fee", id)?,
         total: money(row.total_cents, "total", id)?,
+        paid: Paid {
+            currency: row
+                .currency
+                .parse()
+                .with_context(|| format!("order {id} has a bad currency"))?,
+            rate: row
+                .rate
+                .parse()
+                .with_context(|| format!("order {id} has a bad rate"))?,
+            minor_units: u32::try_from(row.minor_units)
+                .with_context(|| format!("order {id} has bad minor units"))?,
+            amount: row.amount_paid,
+        },
     };
     let payment = Payment {
         method: PaymentMethod::parse(&row.payment_method)

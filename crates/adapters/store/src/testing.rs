@@ -335,6 +335,7 @@ pub async fn seed_order(db: &DatabaseConnection, order: &SeedOrder) -> i64 {
         delivered_at: Set(None),
         closed_at: Set(None),
         claimed_by: Set(order.claimed_by),
+        amount_paid: Set(total),
         ..Default::default()
     };
     let id = orders::Entity::insert(row)
@@ -355,6 +356,7 @@ pub async fn seed_order(db: &DatabaseConnection, order: &SeedOrder) -> i64 {
                     name: Set(name.clone()),
                     unit_price_cents: Set(*cents),
                     quantity: Set(*quantity),
+                    unit_price_paid: Set(*cents),
                 },
             );
     order_lines::Entity::insert_many(lines)

@@ -90,6 +90,7 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
             product_id: ProductId::new(*id),
             name: format!("Pet {id}"),
             unit_price: money(price),
+            unit_price_paid: money(price).cents(),
             quantity: Quantity::new(*qty).unwrap(),
             components: Vec::new(),
         })
@@ -109,6 +110,10 @@ fn new_order(lines: &[(i64, &str, i64)], promo: Option<OrderPromo>, discord: &st
                 .checked_sub(subtotal)
                 .unwrap(),
             total: PaymentMethod::Card.grand_total(subtotal),
+            paid: orders::Paid::in_base(
+                cart_pricing::CurrencyCode::USD,
+                PaymentMethod::Card.grand_total(subtotal),
+            ),
         },
         promo,
         method: PaymentMethod::Card,
@@ -786,6 +791,7 @@ fn request(product: i64, client_total: Decimal, discord: &str) -> CheckoutReques
         method: PaymentMethod::Card,
         provider: PaymentProvider::Dev,
         client_total,
+        currency: cart_pricing::Conversion::base(cart_pricing::CurrencyCode::USD),
         holder: OrderHolder::default(),
         idempotency: None,
     }

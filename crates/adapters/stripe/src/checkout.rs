@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::str::FromStr;
 use std::time::Duration;
 
 use anyhow::anyhow;
@@ -75,9 +76,14 @@ pub(crate) fn api_client(
         .map_err(|err| StripeSetupError::InvalidConfig(err.to_string()))
 }
 
-fn line_item(name: String, cents: i64, quantity: u64) -> CreateCheckoutSessionLineItems {
-    let mut price = CreateCheckoutSessionLineItemsPriceData::new(Currency::USD);
-    price.unit_amount = Some(cents);
+fn line_item(
+    currency: &Currency,
+    name: String,
+    minor: i64,
+    quantity: u64,
+) -> CreateCheckoutSessionLineItems {
+    let mut price = CreateCheckoutSessionLineItemsPriceData::new(currency.clone());
+    price.unit_amount = Some(minor);
     price.product_data = Some(ProductData::new(name));
     let mut item = CreateCheckoutSessionLineItems::new();
     item.price_data = Some(price);
@@ -85,22 +91,29 @@ fn line_item(name: String, cents: i64, quantity: u64) -> CreateCheckoutSessionLi
     item
 }
 
+/// The session's line items in the order's currency, at the amounts the shopper saw. The
+/// session names no `payment_method_types`: Stripe offers every method the shop enabled for
+/// that currency.
 fn session_request(request: &HostedCheckoutRequest) -> CreateCheckoutSession {
+    let currency = Currency::from_str(&request.currency.lowercase())
+        .unwrap_or_else(|_| Currency::Unknown(request.currency.lowercase()));
     let mut items: Vec<CreateCheckoutSessionLineItems> = request
         .lines
         .iter()
         .map(|line| {
             line_item(
+                &currency,
                 line.name.clone(),
-                line.unit_amount.cents(),
+                line.unit_amount,
                 u64::from(line.quantity.get()),
             )
         })
         .collect();
-    if request.processing_fee.cents() > 0 {
+    if request.processing_fee > 0 {
         items.push(line_item(
+            &currency,
             PROCESSING_FEE_LINE.to_owned(),
-            request.processing_fee.cents(),
+            request.processing_fee,
             1,
         ));
     }

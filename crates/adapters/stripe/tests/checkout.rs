@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use cart_pricing::{Money, Quantity};
+use cart_pricing::Quantity;
 use chrono::{Duration, TimeZone, Utc};
 use garden_stripe::{StripeCheckout, StripeSettings};
 use orders::gateways::{
@@ -30,19 +30,21 @@ fn settings(api_base: &str) -> StripeSettings {
 fn request() -> HostedCheckoutRequest {
     HostedCheckoutRequest {
         order_id: "42".into(),
+        currency: "USD".parse().unwrap(),
+        minor_units: 2,
         lines: vec![
             CheckoutLine {
                 name: "Golden Watering Can".into(),
-                unit_amount: Money::parse("19.99").unwrap(),
+                unit_amount: 1999,
                 quantity: Quantity::new(2).unwrap(),
             },
             CheckoutLine {
                 name: "Seed Pack".into(),
-                unit_amount: Money::parse("0.5").unwrap(),
+                unit_amount: 50,
                 quantity: Quantity::new(1).unwrap(),
             },
         ],
-        processing_fee: Money::parse("1.97").unwrap(),
+        processing_fee: 197,
         customer_email: "buyer@example.com".into(),
         success_url: "http://shop.test/success?order_id=42".into(),
         cancel_url: "http://shop.test/cancel?order_id=42".into(),
@@ -123,6 +125,37 @@ async fn a_checkout_session_carries_cents_the_fee_line_expiry_and_our_order_id()
     .map(|(k, v)| (k.to_owned(), v.to_owned()))
     .collect();
     assert_eq!(body, expected);
+}
+
+#[tokio::test]
+async fn a_session_in_the_shoppers_currency_charges_its_amounts_and_names_no_methods() {
+    let server = fake_stripe(ResponseTemplate::new(200).set_body_json(session_json(
+        "cs_test_brl",
+        Some("https://checkout.stripe.com/c/pay/cs_test_brl"),
+    )))
+    .await;
+    let stripe = StripeCheckout::new(&settings(&server.uri())).unwrap();
+    let mut brl = request();
+    brl.currency = "BRL".parse().unwrap();
+    brl.lines[0].unit_amount = 10690;
+
+    stripe.create_checkout(brl).await.unwrap();
+
+    let received = server.received_requests().await.unwrap();
+    let body = form(&received[0].body);
+    for line in 0..3 {
+        assert_eq!(
+            body[&format!("line_items[{line}][price_data][currency]")],
+            "brl"
+        );
+    }
+    assert_eq!(body["line_items[0][price_data][unit_amount]"], "10690");
+    assert!(
+        !body
+            .keys()
+            .any(|key| key.starts_with("payment_method_types")),
+        "Stripe offers every method enabled for the currency: {body:?}"
+    );
 }
 
 #[tokio::test]

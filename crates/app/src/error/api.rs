@@ -62,6 +62,9 @@ pub enum ApiError {
     /// 422: the promo code does not apply; the answer also carries the reason on its own.
     #[error("{0}")]
     PromoRejected(String),
+    /// 422 under `currency`: checkout cannot charge in the currency asked for now.
+    #[error("{0}")]
+    CurrencyUnavailable(String),
     /// 422: per-field messages.
     #[error("{message}")]
     Validation {
@@ -149,6 +152,7 @@ impl ApiError {
                 ..
             } => ErrorCode::CartChanged,
             ApiError::PromoRejected(_) => ErrorCode::PromoRejected,
+            ApiError::CurrencyUnavailable(_) => ErrorCode::CurrencyUnavailable,
             ApiError::Validation { .. } => ErrorCode::InvalidFields,
             ApiError::TooManyRequests { .. } => ErrorCode::RateLimited,
             ApiError::BadGateway(_) => ErrorCode::ProviderFailed,
@@ -266,7 +270,9 @@ impl ResponseError for ApiError {
             | ErrorCode::CartChanged => StatusCode::CONFLICT,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::InvalidFields | ErrorCode::PromoRejected => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::InvalidFields
+            | ErrorCode::PromoRejected
+            | ErrorCode::CurrencyUnavailable => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::ProviderFailed => StatusCode::BAD_GATEWAY,
             ErrorCode::ServiceUnavailable
@@ -313,6 +319,10 @@ impl ResponseError for ApiError {
                 body.reason = Some(reason);
                 promo_errors = BTreeMap::from([("promo_code".to_owned(), vec![reason.clone()])]);
                 (reason.as_str(), &promo_errors)
+            }
+            ApiError::CurrencyUnavailable(message) => {
+                promo_errors = BTreeMap::from([("currency".to_owned(), vec![message.clone()])]);
+                (message.as_str(), &promo_errors)
             }
             ApiError::Unavailable { message, cause } => {
                 tracing::error!(error = ?cause, "an outside system failed");

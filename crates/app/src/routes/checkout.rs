@@ -10,7 +10,7 @@ use actix_session::Session;
 use actix_web::dev::Payload;
 use actix_web::{http::header, web, FromRequest, HttpRequest, HttpResponse};
 use aftersale::{Handled, PaymentEvent};
-use cart_pricing::PaymentMethod;
+use cart_pricing::{Conversion, PaymentMethod};
 use futures::future::LocalBoxFuture;
 use orders::gateways::PaymentGateway;
 use orders::{
@@ -123,6 +123,7 @@ pub struct Buyer {
     session: Session,
     user: MaybeUser,
     client: ClientIp,
+    currencies: web::Data<crate::currencies::Currencies>,
 }
 
 impl FromRequest for Buyer {
@@ -138,6 +139,7 @@ impl FromRequest for Buyer {
                 session: Session::extract(&req).await?,
                 user: MaybeUser::extract(&req).await?,
                 client: ClientIp::of(&req),
+                currencies: data(&req)?,
             })
         })
     }
@@ -158,6 +160,7 @@ impl Buyer {
         &self,
         (method, provider): (PaymentMethod, PaymentProvider),
         idempotency: Option<ScopedKey>,
+        currency: Conversion,
     ) -> (CheckoutContext, Option<String>) {
         let (token, new) = buyer_token(&self.session);
         let context = CheckoutContext {
@@ -171,6 +174,7 @@ impl Buyer {
             method,
             provider,
             idempotency,
+            currency,
         };
         (context, new.then_some(token))
     }
@@ -188,7 +192,15 @@ impl Buyer {
         gateway: &G,
         success: &str,
     ) -> Result<Placed, ApiError> {
-        let (context, new_token) = self.context(method, key.key);
+        let currency = self
+            .currencies
+            .conversion(payload.currency.as_deref())
+            .map_err(|unavailable| {
+                ApiError::CurrencyUnavailable(format!(
+                    "The currency {unavailable}: pick another one and try again."
+                ))
+            })?;
+        let (context, new_token) = self.context(method, key.key, currency);
         let request = payload.into_request(context)?;
         let public_url = self.public_url.as_str();
         let urls = |id| ReturnUrls {

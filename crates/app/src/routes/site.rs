@@ -19,6 +19,7 @@ pub async fn site(
     paypal: web::Data<Option<PayPalCheckout>>,
     tracking: web::Data<TrackingService>,
     disputes: web::Data<crate::disputes::DisputeService>,
+    currencies: web::Data<crate::currencies::Currencies>,
 ) -> HttpResponse {
     let delivery_minutes = tracking.estimate_minutes().await;
     HttpResponse::Ok()
@@ -34,6 +35,8 @@ pub async fn site(
                 .iter()
                 .map(Into::into)
                 .collect(),
+            languages: shared::Language::ALL.map(shared::Language::code).to_vec(),
+            currencies: currencies.offered().iter().map(Into::into).collect(),
         })
 }
 

@@ -69,8 +69,12 @@ async fn a_shopper_pays_on_the_dev_page_and_the_order_turns_paid(#[case] backend
     assert_eq!(order["roblox_username"], "Builder_Bob");
     assert_eq!(
         order["items"][0],
-        json!({"id": 1, "name": "Raccoon", "qty": 2, "unit_price": 10.0})
+        json!({"id": 1, "name": "Raccoon", "qty": 2, "unit_price": 10.0, "unit_price_paid": 10.0})
     );
+    // paid in the base currency
+    assert_eq!(order["currency"], "USD");
+    assert_eq!(order["amount_paid"], 23.85);
+    assert_eq!(order["rate"], "1");
     assert!(order["paid_at"].is_null());
 
     let page = client
@@ -287,8 +291,11 @@ async fn checkout_refuses_what_the_contract_refuses(#[case] backend: Backend) {
     assert_eq!(body["cart"]["fee"], 0.77);
     assert_eq!(
         body["cart"]["lines"],
-        json!([{"id": 1, "name": "Raccoon", "unit_price": 10.0, "qty": 1, "line_total": 10.0}])
+        json!([{"id": 1, "name": "Raccoon", "unit_price": 10.0, "qty": 1, "line_total": 10.0,
+            "unit_price_paid": 10.0}])
     );
+    assert_eq!(body["cart"]["currency"], "USD");
+    assert_eq!(body["cart"]["paid"]["grand_total"], 10.77);
     // a cent off is fine
     let response = checkout(&app, &client, &payload(&[(1, 1)], 9.99)).await;
     assert_eq!(response.status(), 200);

@@ -15,6 +15,7 @@ mod checkout_abuse;
 mod checkout_idempotency;
 mod checkout_identity;
 mod checkout_support;
+mod currencies;
 mod disputes;
 mod drop_holdings;
 mod drops;

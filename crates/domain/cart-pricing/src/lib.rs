@@ -1,13 +1,19 @@
-//! Prices and carts: exact money, the payment fee formulas, promo discounts and the stock check
-//! that runs before a shopper may pay.
+//! Prices and carts: exact money, the payment fee formulas, promo discounts, the conversion
+//! into the shopper's currency and the stock check that runs before a shopper may pay.
 
 mod cart;
+mod currency;
 mod hosted;
 mod money;
 mod priced;
+mod rates;
 
 pub use cart::{check_stock, CartLine, Quantity, StockProblem, MAX_QUANTITY};
+pub use currency::{
+    Charge, Conversion, CurrencyCode, InvalidCurrencyCode, InvalidRounding, PriceEnding, Rounding,
+};
 pub use hosted::{HostedLine, HostedLines};
 pub use money::{DiscountPercent, Money, MoneyError};
 pub use priced::{PaymentMethod, PricedCart};
+pub use rates::{CurrencyPolicy, OfferedCurrency, ReferenceRates, RATE_DECIMALS};
 pub use rust_decimal::Decimal;

@@ -24,6 +24,11 @@ const MAX_CENTS: i64 = 1_000_000_000;
 impl Money {
     pub const ZERO: Money = Money(Decimal::ZERO);
 
+    /// Whole cents as a constant (`cents` within the shop's limit).
+    pub(crate) const fn cents_const(cents: u32) -> Money {
+        Money(Decimal::from_parts(cents, 0, 0, false, 2))
+    }
+
     pub fn from_cents(cents: i64) -> Result<Self, MoneyError> {
         if cents < 0 {
             return Err(MoneyError::Negative);
@@ -67,15 +72,10 @@ impl Money {
         Self::round_half_up(self.0 * factor)
     }
 
-    /// What the shopper pays by card so that the shop receives this amount after the card
-    /// processor's fee: (amount + 0.30) / 0.956.
-    pub fn with_card_fee(&self) -> Money {
-        Self::round_half_up((self.0 + Decimal::new(30, 2)) / Decimal::new(956, 3))
-    }
-
-    /// What the shopper pays by PayPal: (amount + 0.49) / 0.9501.
-    pub fn with_paypal_fee(&self) -> Money {
-        Self::round_half_up((self.0 + Decimal::new(49, 2)) / Decimal::new(9501, 4))
+    /// `(self + fixed) / kept`, half-up to the cent: what the shopper pays so that the shop
+    /// keeps this amount after a processor's fee ([`crate::PaymentMethod::fee_parts`]).
+    pub(crate) fn with_fee(&self, fixed: Money, kept: Decimal) -> Money {
+        Self::round_half_up((self.0 + fixed.0) / kept)
     }
 
     pub fn checked_sub(&self, other: Money) -> Option<Money> {
@@ -176,17 +176,29 @@ mod tests {
     #[test]
     fn card_total_adds_the_processing_fee_rounded_half_up() {
         // (10.00 + 0.30) / 0.956 = 10.77405...
-        assert_eq!(money("10").with_card_fee(), money("10.77"));
+        assert_eq!(
+            crate::PaymentMethod::Card.grand_total(money("10")),
+            money("10.77")
+        );
         // (0 + 0.30) / 0.956 = 0.31380...
-        assert_eq!(Money::ZERO.with_card_fee(), money("0.31"));
+        assert_eq!(
+            crate::PaymentMethod::Card.grand_total(Money::ZERO),
+            money("0.31")
+        );
         // (99.99 + 0.30) / 0.956 = 104.905857...
-        assert_eq!(money("99.99").with_card_fee(), money("104.91"));
+        assert_eq!(
+            crate::PaymentMethod::Card.grand_total(money("99.99")),
+            money("104.91")
+        );
     }
 
     #[test]
     fn paypal_total_adds_its_own_fee() {
         // (10.00 + 0.49) / 0.9501 = 11.04094...
-        assert_eq!(money("10").with_paypal_fee(), money("11.04"));
+        assert_eq!(
+            crate::PaymentMethod::Paypal.grand_total(money("10")),
+            money("11.04")
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@ use std::fmt;
 
 use rust_decimal::Decimal;
 
-use crate::{CartLine, DiscountPercent, HostedLines, Money};
+use crate::{CartLine, Charge, Conversion, DiscountPercent, HostedLines, Money};
 
 /// How the shopper pays; each way has its own processing fee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,9 +30,17 @@ impl PaymentMethod {
 
     /// What the shopper pays in all so that the shop receives `amount` after the processor's fee.
     pub fn grand_total(&self, amount: Money) -> Money {
+        let (fixed, kept) = self.fee_parts();
+        amount.with_fee(fixed, kept)
+    }
+
+    /// The processor's fee as the shop passes it on: its fixed part (in the base currency) and
+    /// the share of a payment the shop keeps. Card: (amount + 0.30) / 0.956; PayPal:
+    /// (amount + 0.49) / 0.9501.
+    pub fn fee_parts(&self) -> (Money, Decimal) {
         match self {
-            PaymentMethod::Card => amount.with_card_fee(),
-            PaymentMethod::Paypal => amount.with_paypal_fee(),
+            PaymentMethod::Card => (Money::cents_const(30), Decimal::new(956, 3)),
+            PaymentMethod::Paypal => (Money::cents_const(49), Decimal::new(9501, 4)),
         }
     }
 }
@@ -59,16 +67,33 @@ pub struct PricedCart {
     pub fee: Money,
     /// What the shopper pays.
     pub grand_total: Money,
+    /// The amounts in the currency the shopper pays in (the base currency's own, or converted).
+    pub charge: Charge,
 }
-
-/// The most the client's total may differ from the server's before checkout refuses it.
-const TOLERANCE: Decimal = Decimal::from_parts(1, 0, 0, false, 2);
 
 impl PricedCart {
     pub fn new(
         lines: Vec<CartLine>,
         discount_percent: Option<DiscountPercent>,
         method: PaymentMethod,
+        conversion: &Conversion,
+    ) -> Self {
+        let charge = conversion.charge(
+            lines
+                .iter()
+                .map(|line| (line.unit_price, line.quantity.get())),
+            discount_percent,
+            method,
+        );
+        Self::charged(lines, discount_percent, method, charge)
+    }
+
+    /// The cart priced in the base currency, paid as `charge` (computed for these lines).
+    pub fn charged(
+        lines: Vec<CartLine>,
+        discount_percent: Option<DiscountPercent>,
+        method: PaymentMethod,
+        charge: Charge,
     ) -> Self {
         let subtotal: Money = lines.iter().map(CartLine::total).sum();
         let total = match discount_percent {
@@ -87,19 +112,21 @@ impl PricedCart {
             method,
             fee,
             grand_total,
+            charge,
         }
     }
 
-    /// The hosted page's lines for this cart, exact to the cent: every unit within one cent of
-    /// its discounted price, the lines summing to [`PricedCart::total`] and the fee line being
-    /// [`PricedCart::fee`].
+    /// The hosted page's lines for this cart in the currency it is paid in, exact to the minor
+    /// unit: every unit within one minor unit of its discounted price, the lines summing to the
+    /// charge's total and the fee line being its fee.
     pub fn hosted_lines(&self) -> HostedLines {
-        HostedLines::for_cart(&self.lines, self.discount_percent, self.total, self.fee)
+        HostedLines::for_charge(&self.lines, &self.charge, self.discount_percent)
     }
 
-    /// Whether the total the client showed differs from the server's by more than one cent.
+    /// Whether the total the client showed (in the charge's currency) differs from the
+    /// server's by more than one minor unit.
     pub fn differs_from_client_total(&self, client_total: Decimal) -> bool {
-        (self.total.as_decimal() - client_total).abs() > TOLERANCE
+        self.charge.differs_from_client_total(client_total)
     }
 }
 
@@ -109,6 +136,10 @@ mod tests {
 
     use super::*;
     use crate::Quantity;
+
+    fn usd() -> Conversion {
+        Conversion::base(crate::CurrencyCode::USD)
+    }
 
     fn money(text: &str) -> Money {
         Money::parse(text).unwrap()
@@ -130,6 +161,7 @@ mod tests {
             vec![line(1, "4.99", 2), line(2, "0.02", 1)],
             None,
             PaymentMethod::Card,
+            &usd(),
         );
         assert_eq!(cart.subtotal, money("10.00"));
         assert_eq!(cart.discount, Money::ZERO);
@@ -142,7 +174,7 @@ mod tests {
     #[test]
     fn a_promo_discount_is_taken_before_the_fee() {
         let ten = DiscountPercent::new(10);
-        let cart = PricedCart::new(vec![line(1, "24.99", 1)], ten, PaymentMethod::Card);
+        let cart = PricedCart::new(vec![line(1, "24.99", 1)], ten, PaymentMethod::Card, &usd());
         // 24.99 x 0.9 = 22.491 -> 22.49
         assert_eq!(cart.total, money("22.49"));
         assert_eq!(cart.discount, money("2.50"));
@@ -155,7 +187,7 @@ mod tests {
     fn discounts_round_half_up_at_the_midpoint() {
         let half = DiscountPercent::new(50);
         // 0.05 x 0.5 = 0.025 -> 0.03 (half-up), not 0.02 (banker's)
-        let cart = PricedCart::new(vec![line(1, "0.05", 1)], half, PaymentMethod::Card);
+        let cart = PricedCart::new(vec![line(1, "0.05", 1)], half, PaymentMethod::Card, &usd());
         assert_eq!(cart.total, money("0.03"));
         assert_eq!(cart.discount, money("0.02"));
     }
@@ -174,7 +206,12 @@ mod tests {
 
     #[test]
     fn paypal_has_its_own_fee() {
-        let cart = PricedCart::new(vec![line(1, "10.00", 1)], None, PaymentMethod::Paypal);
+        let cart = PricedCart::new(
+            vec![line(1, "10.00", 1)],
+            None,
+            PaymentMethod::Paypal,
+            &usd(),
+        );
         // (10.00 + 0.49) / 0.9501 = 11.040943... -> 11.04
         assert_eq!(cart.grand_total, money("11.04"));
         assert_eq!(cart.fee, money("1.04"));
@@ -188,7 +225,7 @@ mod tests {
     #[test]
     fn a_full_discount_leaves_only_the_fee() {
         let all = DiscountPercent::new(100);
-        let cart = PricedCart::new(vec![line(1, "7.77", 3)], all, PaymentMethod::Card);
+        let cart = PricedCart::new(vec![line(1, "7.77", 3)], all, PaymentMethod::Card, &usd());
         assert_eq!(cart.total, Money::ZERO);
         assert_eq!(cart.discount, money("23.31"));
         assert_eq!(cart.grand_total, money("0.31"));
@@ -197,7 +234,7 @@ mod tests {
 
     #[test]
     fn a_client_total_within_one_cent_is_accepted() {
-        let cart = PricedCart::new(vec![line(1, "22.49", 1)], None, PaymentMethod::Card);
+        let cart = PricedCart::new(vec![line(1, "22.49", 1)], None, PaymentMethod::Card, &usd());
         assert!(!cart.differs_from_client_total(dec!(22.49)));
         assert!(!cart.differs_from_client_total(dec!(22.50)));
         assert!(!cart.differs_from_client_total(dec!(22.48)));

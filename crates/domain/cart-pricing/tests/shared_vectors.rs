@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use garden_cart_pricing::{
-    check_stock, CartLine, DiscountPercent, Money, PaymentMethod, PricedCart, Quantity,
+    check_stock, CartLine, Conversion, DiscountPercent, Money, PaymentMethod, PricedCart, Quantity,
+    Rounding,
 };
 use serde::Deserialize;
 
@@ -128,7 +129,8 @@ fn a_priced_cart_gives_the_shared_amounts() {
             })
             .collect();
         let percent = case.discount_percent.and_then(DiscountPercent::new);
-        let cart = PricedCart::new(lines, percent, method(&case.method));
+        let usd = Conversion::base(garden_cart_pricing::CurrencyCode::USD);
+        let cart = PricedCart::new(lines, percent, method(&case.method), &usd);
         let amounts = [
             cart.subtotal.cents(),
             cart.discount.cents(),
@@ -167,5 +169,71 @@ fn the_stock_check_says_the_shared_messages() {
             .map(ToString::to_string)
             .collect();
         assert_eq!(messages, case.messages, "{}", case.name);
+    }
+}
+
+#[derive(Deserialize)]
+struct CurrencyVectors {
+    carts: Vec<CurrencyCart>,
+}
+
+#[derive(Deserialize)]
+struct CurrencyCart {
+    currency: String,
+    rate: String,
+    minor_units: u32,
+    rounding: String,
+    lines: Vec<PricedLine>,
+    discount_percent: Option<i64>,
+    method: String,
+    expected: ChargeVector,
+}
+
+#[derive(Deserialize)]
+struct PricedLine {
+    price: String,
+    qty: u32,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct ChargeVector {
+    unit_prices: Vec<i64>,
+    subtotal: i64,
+    discount: i64,
+    total: i64,
+    fee: i64,
+    grand_total: i64,
+}
+
+#[test]
+fn a_cart_in_another_currency_gives_the_shared_amounts() {
+    let currency: CurrencyVectors = vectors("currency.json");
+    for case in &currency.carts {
+        let conversion = Conversion {
+            code: case.currency.parse().unwrap(),
+            rate: case.rate.parse().unwrap(),
+            minor_units: case.minor_units,
+            rounding: Rounding::parse(&case.rounding, case.minor_units).unwrap(),
+        };
+        let charge = conversion.charge(
+            case.lines
+                .iter()
+                .map(|line| (Money::parse(&line.price).unwrap(), line.qty)),
+            case.discount_percent.and_then(DiscountPercent::new),
+            method(&case.method),
+        );
+        let got = ChargeVector {
+            unit_prices: charge.unit_prices,
+            subtotal: charge.subtotal,
+            discount: charge.discount,
+            total: charge.total,
+            fee: charge.fee,
+            grand_total: charge.grand_total,
+        };
+        assert_eq!(
+            got, case.expected,
+            "{} {} {:?}",
+            case.currency, case.rounding, case.discount_percent
+        );
     }
 }

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::future::Future;
 
-use cart_pricing::Money;
+use cart_pricing::{CurrencyCode, Money};
 use chrono::{DateTime, Utc};
 
 // ---------------------------------------------------------------------------------------------
@@ -87,9 +87,13 @@ pub struct HostedCheckoutRequest {
     /// Our order id, sent to the provider so its confirmation can be matched to the order
     /// (Stripe: `client_reference_id` and `metadata.order_id`; PayPal: `custom_id`).
     pub order_id: String,
+    /// The currency the shopper pays in, and its decimals; every amount below is in its minor
+    /// units.
+    pub currency: CurrencyCode,
+    pub minor_units: u32,
     pub lines: Vec<CheckoutLine>,
     /// The processing fee of the chosen method; the page shows it as a line of its own.
-    pub processing_fee: Money,
+    pub processing_fee: i64,
     pub customer_email: String,
     /// Where the provider sends the shopper after paying.
     pub success_url: String,
@@ -100,13 +104,14 @@ pub struct HostedCheckoutRequest {
 }
 
 impl HostedCheckoutRequest {
-    /// What the shopper pays in all: every line plus the processing fee.
-    pub fn total(&self) -> Money {
-        self.lines
-            .iter()
-            .map(|line| line.unit_amount.times(line.quantity.get()))
-            .sum::<Money>()
-            + self.processing_fee
+    /// What the shopper pays in all, in minor units: every line plus the processing fee.
+    pub fn total(&self) -> i64 {
+        self.lines.iter().map(CheckoutLine::total).sum::<i64>() + self.processing_fee
+    }
+
+    /// Minor units of the page's currency as a decimal in major units (`12990` → `129.90`).
+    pub fn major(&self, minor: i64) -> cart_pricing::Decimal {
+        cart_pricing::Decimal::new(minor, self.minor_units)
     }
 }
 
@@ -430,24 +435,27 @@ mod tests {
     fn a_checkout_total_is_the_lines_plus_the_fee() {
         let request = HostedCheckoutRequest {
             order_id: "7".into(),
+            currency: "BRL".parse().unwrap(),
+            minor_units: 2,
             lines: vec![
                 CheckoutLine {
                     name: "Seed".into(),
-                    unit_amount: Money::parse("1.99").unwrap(),
+                    unit_amount: 199,
                     quantity: Quantity::new(3).unwrap(),
                 },
                 CheckoutLine {
                     name: "Pet".into(),
-                    unit_amount: Money::parse("10").unwrap(),
+                    unit_amount: 1000,
                     quantity: Quantity::new(1).unwrap(),
                 },
             ],
-            processing_fee: Money::parse("0.77").unwrap(),
+            processing_fee: 77,
             customer_email: "a@b.c".into(),
             success_url: "http://x/success".into(),
             cancel_url: "http://x/cancel".into(),
             expires_at: Utc::now(),
         };
-        assert_eq!(request.total(), Money::parse("16.74").unwrap());
+        assert_eq!(request.total(), 1674);
+        assert_eq!(request.major(request.total()).to_string(), "16.74");
     }
 }

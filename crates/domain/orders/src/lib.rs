@@ -52,7 +52,7 @@ pub use models::{
     Buyer, CapHolder, CartItem, CheckoutLimits, CheckoutRequest, Confirmation, Dispute,
     DisputeOutcome, DropHolders, DropHolding, Email, HeldBy, HeldUnits, HoldReason, InvalidEmail,
     KeyedOrder, Lifecycle, NewHold, NewOrder, Order, OrderHolder, OrderId, OrderLine, OrderPromo,
-    OrderStatus, Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps,
+    OrderStatus, Paid, Payment, PaymentNotice, PaymentProvider, PendingCapReached, PendingCaps,
     PendingCount, PlacedOrder, ProviderEvent, Release, RequestedItem, Reservation, RiskHold,
     StaffMember, TransitionError,
 };

@@ -134,6 +134,8 @@ pub fn hosted_request(
     let page = placed.cart.hosted_lines();
     HostedCheckoutRequest {
         order_id: placed.order.id.to_string(),
+        currency: page.currency,
+        minor_units: page.minor_units,
         lines: page.lines,
         processing_fee: page.processing_fee,
         customer_email: placed.order.buyer.email.to_string(),

@@ -400,13 +400,20 @@ fn drop_terms(
     Ok((account_caps, pay_by))
 }
 
-/// The order's lines: each product at its price, a bundle with its components.
-fn order_lines(cart: &[CartItem], known: &HashMap<ProductId, Product>) -> Vec<OrderLine> {
+/// The order's lines: each product at its price (and `paid`, the price in the shopper's
+/// currency, in the cart's order), a bundle with its components.
+fn order_lines(
+    cart: &[CartItem],
+    known: &HashMap<ProductId, Product>,
+    paid: &[i64],
+) -> Vec<OrderLine> {
     cart.iter()
-        .map(|item| OrderLine {
+        .zip(paid)
+        .map(|(item, paid)| OrderLine {
             product_id: item.product.id,
             name: item.product.name.clone(),
             unit_price: item.product.price,
+            unit_price_paid: *paid,
             quantity: item.quantity,
             components: item.components(known),
         })
@@ -480,6 +487,7 @@ impl<K: CheckoutPorts> CheckoutService for Checkout<K> {
             cart.iter().map(|item| item.cart_line(&known)).collect(),
             promo.as_ref().map(|p| p.discount),
             request.method,
+            &request.currency,
         );
         if priced.differs_from_client_total(request.client_total) {
             return Err(CheckoutError::PriceChanged(Box::new(priced)));
@@ -492,7 +500,7 @@ impl<K: CheckoutPorts> CheckoutService for Checkout<K> {
 
         let reservation = Reservation::for_items(&cart, &known);
         let left_after_sale = stock_after(&known, &reservation);
-        let lines = order_lines(&cart, &known);
+        let lines = order_lines(&cart, &known, &priced.charge.unit_prices);
         let new_order = self.new_order(request, lines, &priced, promo, now, terms);
         match self
             .orders

@@ -73,6 +73,7 @@ fn request(items: Vec<RequestedItem>, client_total: Decimal) -> CheckoutRequest 
         method: PaymentMethod::Card,
         provider: PaymentProvider::Stripe,
         client_total,
+        currency: cart_pricing::Conversion::base(cart_pricing::CurrencyCode::USD),
         holder: OrderHolder::default(),
         idempotency: None,
     }
@@ -614,6 +615,7 @@ fn stored(status: OrderStatus) -> Order {
                 discount: Money::ZERO,
                 fee: money("0.35"),
                 total: money("1.35"),
+                paid: crate::Paid::in_base(cart_pricing::CurrencyCode::USD, money("1.35")),
             },
             promo: None,
             method: PaymentMethod::Card,
@@ -1332,6 +1334,7 @@ mod payment {
                     discount: Money::ZERO,
                     fee: money("0.77"),
                     total: money("10.75"),
+                    paid: crate::Paid::in_base(cart_pricing::CurrencyCode::USD, money("10.75")),
                 },
                 promo: None,
                 method: PaymentMethod::Card,
@@ -1441,7 +1444,8 @@ mod payment {
             .expect_create_checkout()
             .times(1)
             .withf(|request| {
-                request.total() == Money::parse("10.75").unwrap()
+                request.total() == 1075
+                    && request.currency.as_str() == "USD"
                     && request.expires_at == now() + Duration::minutes(31)
                     && request.success_url == "http://shop/success?order_id=1"
             })

@@ -322,6 +322,7 @@ mod tests {
                 discount: Money::ZERO,
                 fee: Money::ZERO,
                 total: Money::ZERO,
+                paid: crate::Paid::in_base(cart_pricing::CurrencyCode::USD, Money::ZERO),
             },
             None,
             crate::Payment {

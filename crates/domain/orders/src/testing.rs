@@ -67,6 +67,10 @@ impl TestOrder {
                     discount: Money::ZERO,
                     fee: Money::parse("0.77").unwrap(),
                     total: Money::parse("10.77").unwrap(),
+                    paid: crate::Paid::in_base(
+                        cart_pricing::CurrencyCode::USD,
+                        Money::parse("10.77").unwrap(),
+                    ),
                 },
                 promo: None,
                 method: PaymentMethod::Card,

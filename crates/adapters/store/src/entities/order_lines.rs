@@ -11,6 +11,8 @@ pub struct Model {
     pub name: String,
     pub unit_price_cents: i64,
     pub quantity: i32,
+    /// The unit price in minor units of the order's currency.
+    pub unit_price_paid: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

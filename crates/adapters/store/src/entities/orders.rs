@@ -44,6 +44,12 @@ pub struct Model {
     /// A paid order's risk hold (`fraud_warning`, `risk_level`), kept after a refund.
     pub hold_reason: Option<String>,
     pub held_at: Option<DateTimeUtc>,
+    /// The currency the buyer paid in, its rate against the base currency (a decimal string),
+    /// its decimals and the amount paid (the grand total in its minor units).
+    pub currency: String,
+    pub rate: String,
+    pub minor_units: i32,
+    pub amount_paid: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -262,6 +262,7 @@ mod tests {
                 discount: Money::ZERO,
                 fee: Money::ZERO,
                 total: Money::ZERO,
+                paid: orders::Paid::in_base("USD".parse().unwrap(), Money::ZERO),
             },
             None,
             orders::Payment {

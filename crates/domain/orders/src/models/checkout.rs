@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use cart_pricing::{Decimal, PaymentMethod, PricedCart, Quantity};
+use cart_pricing::{Conversion, Decimal, PaymentMethod, PricedCart, Quantity};
 use catalog::ProductId;
 use sha2::{Digest, Sha256};
 
@@ -29,8 +29,10 @@ pub struct CheckoutRequest {
     pub buyer: Buyer,
     pub method: PaymentMethod,
     pub provider: PaymentProvider,
-    /// The client's items total after discount, before the fee.
+    /// The client's items total after discount, before the fee, in `currency`.
     pub client_total: Decimal,
+    /// The currency the shopper sees and pays in, at the rate the shop offers it now.
+    pub currency: Conversion,
     /// The browser session and address placing it, for the caps on unpaid orders.
     pub holder: OrderHolder,
     /// The `Idempotency-Key` it came with, within its browser session: the order it placed in
@@ -108,8 +110,9 @@ impl CheckoutRequest {
             .map(|code| code.trim().to_uppercase())
             .unwrap_or_default();
         let text = format!(
-            "checkout v1\nmethod={}\ndiscord={}\nemail={}\nroblox={}\npromo={}\ntotal={}\nitems={}",
+            "checkout v2\nmethod={}\ncurrency={}\ndiscord={}\nemail={}\nroblox={}\npromo={}\ntotal={}\nitems={}",
             self.method.as_str(),
+            self.currency.code,
             self.buyer
                 .discord
                 .as_ref()

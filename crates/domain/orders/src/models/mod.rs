@@ -20,7 +20,7 @@ pub use limits::{
 };
 pub use order::{
     Amounts, Dispute, DisputeOutcome, KeyedOrder, NewOrder, Order, OrderId, OrderLine, OrderPromo,
-    Payment, PaymentProvider, ProviderEvent,
+    Paid, Payment, PaymentProvider, ProviderEvent,
 };
 pub use reservation::{drop_caps, stock_problems, takes_a_drop, CartItem, Reservation};
 pub use staff::StaffMember;

@@ -1,6 +1,9 @@
 use std::fmt;
 
-use cart_pricing::{DiscountPercent, Money, PaymentMethod, PricedCart, Quantity};
+use cart_pricing::{
+    Conversion, CurrencyCode, Decimal, DiscountPercent, Money, PaymentMethod, PricedCart, Quantity,
+    Rounding,
+};
 use catalog::ProductId;
 use chrono::{DateTime, Utc};
 use promo::{PromoCode, PromoId};
@@ -86,6 +89,9 @@ pub struct OrderLine {
     pub product_id: ProductId,
     pub name: String,
     pub unit_price: Money,
+    /// The unit price the buyer saw and paid, in minor units of the order's currency
+    /// ([`Paid`]), before any promo discount.
+    pub unit_price_paid: i64,
     pub quantity: Quantity,
     /// A bundle's components when it was placed (one of each per unit), whatever the bundle
     /// holds later: what the line's units count toward the drops' caps. Empty for a product.
@@ -109,6 +115,44 @@ pub struct Amounts {
     pub fee: Money,
     /// What the shopper pays: subtotal - discount + fee.
     pub total: Money,
+    /// What the shopper paid, in the currency they paid in.
+    pub paid: Paid,
+}
+
+/// What an order was charged in the shopper's currency: the currency, its rate against the
+/// base currency at checkout, and the amount (the grand total, in its minor units). An order
+/// in the base currency has rate 1 and the amount of its `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paid {
+    pub currency: CurrencyCode,
+    /// Units of `currency` one unit of the base currency bought.
+    pub rate: Decimal,
+    /// The currency's decimals (2, or 0 for a zero-decimal currency).
+    pub minor_units: u32,
+    /// In minor units of `currency`.
+    pub amount: i64,
+}
+
+impl Paid {
+    /// `total` paid in the base currency `currency` itself.
+    pub fn in_base(currency: CurrencyCode, total: Money) -> Paid {
+        Paid {
+            currency,
+            rate: Decimal::ONE,
+            minor_units: 2,
+            amount: total.cents(),
+        }
+    }
+
+    /// The amount as a decimal in major units (`12990` → `129.90`).
+    pub fn major(&self) -> Decimal {
+        Decimal::new(self.amount, self.minor_units)
+    }
+
+    /// Minor units of this currency as a decimal in major units.
+    pub fn major_of(&self, minor: i64) -> Decimal {
+        Decimal::new(minor, self.minor_units)
+    }
 }
 
 impl Amounts {
@@ -118,6 +162,12 @@ impl Amounts {
             discount: cart.discount,
             fee: cart.fee,
             total: cart.grand_total,
+            paid: Paid {
+                currency: cart.charge.currency,
+                rate: cart.charge.rate,
+                minor_units: cart.charge.minor_units,
+                amount: cart.charge.grand_total,
+            },
         }
     }
 
@@ -268,10 +318,25 @@ impl Order {
         self.lifecycle.status()
     }
 
-    /// The cart as it was priced when the order was placed (the lines keep their prices, the
-    /// promo its percent), for a payment page opened later.
+    /// The cart as it was priced when the order was placed (the lines keep their prices in
+    /// both currencies, the promo its percent), for a payment page opened later.
     pub fn priced_cart(&self) -> PricedCart {
-        PricedCart::new(
+        let paid = self.amounts.paid;
+        let conversion = Conversion {
+            code: paid.currency,
+            rate: paid.rate,
+            minor_units: paid.minor_units,
+            rounding: Rounding::Minor,
+        };
+        let discount = self.promo.as_ref().map(|promo| promo.discount);
+        let charge = conversion.charge_converted(
+            self.lines
+                .iter()
+                .map(|line| (line.unit_price_paid, line.quantity.get())),
+            discount,
+            self.payment.method,
+        );
+        PricedCart::charged(
             self.lines
                 .iter()
                 .map(|line| cart_pricing::CartLine {
@@ -282,8 +347,9 @@ impl Order {
                     stock: None,
                 })
                 .collect(),
-            self.promo.as_ref().map(|promo| promo.discount),
+            discount,
             self.payment.method,
+            charge,
         )
     }
 
