@@ -8,6 +8,7 @@ use catalog::Product;
 use chat::{Answer, Asker, Assistant, ChatMessage, MessageText, SenderType};
 use secrecy::{ExposeSecret, SecretString};
 use serde::{Deserialize, Serialize};
+use shared::Language;
 
 use helpdesk::{BuiltinAssistant, ShopFacts};
 
@@ -87,16 +88,24 @@ impl OpenAiAssistant {
         &self.builtin
     }
 
+    /// The instructions, with the passages in the asker's language that best fit the question:
+    /// the model answers in that language (the chat's), grounded in them.
     fn system_prompt(&self, question: &str, context: &[ChatMessage], asker: &Asker) -> String {
         let passages = self
             .builtin
             .passages(question, context, asker, GROUNDING_PASSAGES);
-        let mut prompt = String::from(
+        let language = language_name(asker.language);
+        let mut prompt = format!(
             "You are the help chat assistant of Garden Shop, a shop selling pets, Sheckles, \
-             bundles and exclusives for the Roblox game Grow a Garden. Answer in one to three \
-             short, friendly sentences, using only the facts below; never invent prices, stock \
+             bundles and exclusives for the Roblox game Grow a Garden. Always answer in \
+             {language} (language code {code}), the language the shopper's chat is shown in, \
+             whatever language the question is in, in one to three short, friendly sentences \
+             for a young gamer (address them informally), using only the facts below; keep \
+             brand and product names as they are written there, and never invent prices, stock \
              or policies. If the facts do not answer the question, or the shopper needs someone \
-             to look at their own order or payment, reply with exactly HANDOVER.\n\nFacts:\n",
+             to look at their own order or payment, reply with exactly HANDOVER.\n\nFacts \
+             (in {language}):\n",
+            code = asker.language.code(),
         );
         for passage in passages {
             prompt.push_str("- ");
@@ -163,9 +172,7 @@ impl OpenAiAssistant {
             .filter(|t| !t.is_empty())
             .context("the assistant endpoint answered with no text")?;
         if text.starts_with(HANDOVER) {
-            return Ok(Answer::offer_live_agent(
-                "I'm not sure I can answer that one.",
-            ));
+            return Ok(self.builtin.not_sure(asker.language));
         }
         Ok(Answer::confident(
             text.chars().take(MAX_REPLY_CHARS).collect::<String>(),
@@ -190,6 +197,17 @@ impl Assistant for OpenAiAssistant {
                 self.builtin.reply_to(question.as_ref(), context, asker)
             }
         }
+    }
+}
+
+/// The language's name as the model is told it.
+fn language_name(language: Language) -> &'static str {
+    match language {
+        Language::English => "English",
+        Language::Spanish => "Spanish",
+        Language::BrazilianPortuguese => "Brazilian Portuguese",
+        Language::French => "French",
+        Language::German => "German",
     }
 }
 

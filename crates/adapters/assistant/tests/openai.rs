@@ -9,6 +9,7 @@ use std::time::Duration;
 use chat::{Asker, Assistant, MessageText};
 use garden_assistant::{OpenAiAssistant, OpenAiSettings, ShopAssistant};
 use helpdesk::{BuiltinAssistant, ShopFacts};
+use shared::Language;
 use wiremock::matchers::{bearer_token, body_string_contains, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -208,4 +209,93 @@ async fn the_shop_assistant_is_builtin_without_settings_and_follows_catalog_upda
         .await;
     assert!(after.confident);
     assert!(after.text.contains("$24.99"));
+}
+
+fn asking_in(language: Language) -> Asker {
+    Asker {
+        language,
+        ..Asker::default()
+    }
+}
+
+#[tokio::test]
+async fn the_model_answers_in_the_askers_language_grounded_in_passages_of_that_language() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(body_string_contains(
+            "Always answer in Spanish (language code es)",
+        ))
+        // the product's facts and the shop's documents, in Spanish
+        .and(body_string_contains("Raccoon cuesta $24.99"))
+        .and(body_string_contains("quedan 6 en stock"))
+        .and(body_string_contains("¿cuánto cuesta el raccoon?"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(completion("¡El Raccoon cuesta $24.99 y quedan 6!")),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let answer = assistant(&server, 2_000)
+        .answer(
+            &question("¿cuánto cuesta el raccoon?"),
+            &[],
+            &asking_in(Language::Spanish),
+        )
+        .await;
+    assert!(answer.confident);
+    assert_eq!(answer.text, "¡El Raccoon cuesta $24.99 y quedan 6!");
+}
+
+#[tokio::test]
+async fn a_handover_offers_the_live_agent_in_the_askers_language() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(body_string_contains(
+            "Always answer in Brazilian Portuguese (language code pt-BR)",
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_json(completion("HANDOVER")))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let answer = assistant(&server, 2_000)
+        .answer(
+            &question("meu pedido 1234 nunca chegou"),
+            &[],
+            &asking_in(Language::BrazilianPortuguese),
+        )
+        .await;
+    assert!(!answer.confident);
+    assert!(answer.text.contains("Não tenho certeza"), "{}", answer.text);
+    assert!(
+        answer.text.contains("Falar com um atendente"),
+        "{}",
+        answer.text
+    );
+    assert!(
+        !answer.text.contains("Talk to Live Agent"),
+        "{}",
+        answer.text
+    );
+}
+
+#[tokio::test]
+async fn the_fallback_answers_in_the_askers_language() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("upstream exploded"))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let german = asking_in(Language::German);
+    let ask = question("wie lange dauert die lieferung");
+    let builtin = BuiltinAssistant::new(&common::demo_catalog(), common::shop_facts());
+    let expected = builtin.reply_to(ask.as_ref(), &[], &german);
+    let answer = assistant(&server, 2_000).answer(&ask, &[], &german).await;
+    assert_eq!(answer, expected);
+    assert!(
+        answer.text.contains("weniger als 20 Minuten"),
+        "{}",
+        answer.text
+    );
 }

@@ -12,7 +12,7 @@ use garden_store::testing::TestDatabase;
 use garden_store::{Backend, Store};
 use rstest::rstest;
 use shared::clock::SystemClock;
-use shared::UserId;
+use shared::{Language, UserId};
 
 /// Answers every question the same way.
 struct EchoAssistant;
@@ -128,7 +128,10 @@ async fn a_bot_conversation_is_stored_in_order_and_every_write_raises_the_versio
 ) {
     let (_db, store) = store(backend).await;
     let chats = service(&store);
-    let started = chats.start_ai(session("a"), None).await.unwrap();
+    let started = chats
+        .start_ai(session("a"), None, Language::English)
+        .await
+        .unwrap();
     let id = started.chat.id;
     let v1 = chats.stamp(id, &session("a")).await.unwrap();
     assert_eq!(v1.version, 1);
@@ -168,7 +171,7 @@ async fn another_session_or_a_guessed_id_finds_nothing(#[case] backend: Backend)
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let id = chats
-        .start_ai(session("owner"), None)
+        .start_ai(session("owner"), None, Language::English)
         .await
         .unwrap()
         .chat
@@ -214,13 +217,25 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let s = session("live");
-    let ai = chats.start_ai(s.clone(), None).await.unwrap().chat;
+    let ai = chats
+        .start_ai(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat;
 
-    let pending = chats.start_live(s.clone(), None).await.unwrap().chat;
+    let pending = chats
+        .start_live(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat;
     assert_eq!(pending.id, ai.id, "the bot conversation is handed over");
     assert_eq!(pending.status, ChatStatus::Pending);
     assert!(pending.is_new());
-    let again = chats.start_live(s.clone(), None).await.unwrap().chat;
+    let again = chats
+        .start_live(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat;
     assert_eq!((again.id, again.version), (pending.id, pending.version));
 
     // while waiting the shopper's messages are stored without a bot answer
@@ -247,7 +262,7 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
         .await
         .unwrap();
 
-    let closed = chats.close(ai.id, &s).await.unwrap();
+    let closed = chats.close(ai.id, &s, Language::English).await.unwrap();
     assert_eq!(closed.status, ChatStatus::Closed);
     assert!(matches!(
         chats
@@ -276,7 +291,11 @@ async fn a_live_chat_goes_from_ai_to_pending_to_connected_to_closed(#[case] back
         ]
     );
     // a closed chat is no longer the session's open chat: a new request starts afresh
-    let fresh = chats.start_live(s.clone(), None).await.unwrap().chat;
+    let fresh = chats
+        .start_live(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat;
     assert_ne!(fresh.id, ai.id);
     assert_eq!(fresh.status, ChatStatus::Pending);
 }
@@ -290,7 +309,12 @@ async fn of_two_staff_accepting_at_once_exactly_one_wins(#[case] backend: Backen
     let chats = service(&store);
     for round in 0..5 {
         let s = session(&format!("race-{round}"));
-        let id = chats.start_live(s, None).await.unwrap().chat.id;
+        let id = chats
+            .start_live(s, None, Language::English)
+            .await
+            .unwrap()
+            .chat
+            .id;
         let (one, two) = (staff(1), staff(2));
         let (a, b) = tokio::join!(chats.accept(id, &one), chats.accept(id, &two));
         let winners = [&a, &b].iter().filter(|r| r.is_ok()).count();
@@ -318,7 +342,7 @@ async fn a_status_change_from_a_stale_status_changes_nothing(#[case] backend: Ba
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let id = chats
-        .start_ai(session("stale"), None)
+        .start_ai(session("stale"), None, Language::English)
         .await
         .unwrap()
         .chat
@@ -370,7 +394,12 @@ async fn unread_messages_are_tracked_per_side(#[case] backend: Backend) {
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let s = session("unread");
-    let id = chats.start_live(s.clone(), None).await.unwrap().chat.id;
+    let id = chats
+        .start_live(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat
+        .id;
     chats
         .send(id, &s, text("help please"), &chat::Asker::default())
         .await
@@ -424,16 +453,19 @@ async fn the_staff_list_leaves_bot_and_closed_chats_out_and_shows_newest_activit
         TickingClock::default(),
         RandomIds,
     );
-    chats.start_ai(session("bot-only"), None).await.unwrap();
+    chats
+        .start_ai(session("bot-only"), None, Language::English)
+        .await
+        .unwrap();
     let first = chats
-        .start_live(session("first"), None)
+        .start_live(session("first"), None, Language::English)
         .await
         .unwrap()
         .chat
         .id;
     chats.accept(first, &staff(1)).await.unwrap();
     let second = chats
-        .start_live(session("second"), None)
+        .start_live(session("second"), None, Language::English)
         .await
         .unwrap()
         .chat
@@ -450,7 +482,11 @@ async fn the_staff_list_leaves_bot_and_closed_chats_out_and_shows_newest_activit
         .map(|s| s.chat.id)
         .collect();
     assert_eq!(order, [first, second], "the reply is the newest activity");
-    let closed = chats.close(second, &session("second")).await.unwrap().id;
+    let closed = chats
+        .close(second, &session("second"), Language::English)
+        .await
+        .unwrap()
+        .id;
     let open: Vec<chat::ChatId> = chats
         .staff_chats(open_page())
         .await
@@ -478,12 +514,22 @@ async fn deleting_a_chat_removes_it_and_its_messages(#[case] backend: Backend) {
     let (db, store) = store(backend).await;
     let chats = service(&store);
     let s = session("gone");
-    let id = chats.start_ai(s.clone(), None).await.unwrap().chat.id;
+    let id = chats
+        .start_ai(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat
+        .id;
     chats
         .send(id, &s, text("one"), &chat::Asker::default())
         .await
         .unwrap();
-    let other = chats.start_ai(session("kept"), None).await.unwrap().chat.id;
+    let other = chats
+        .start_ai(session("kept"), None, Language::English)
+        .await
+        .unwrap()
+        .chat
+        .id;
 
     chats
         .staff_delete(id, &shared::Actor::command_line())
@@ -534,7 +580,10 @@ async fn fifteen_parallel_starts_for_one_session_open_one_chat(#[case] backend: 
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let s = session("racing");
-    let started = futures::future::join_all((0..15).map(|_| chats.start_ai(s.clone(), None))).await;
+    let started = futures::future::join_all(
+        (0..15).map(|_| chats.start_ai(s.clone(), None, Language::English)),
+    )
+    .await;
     let ids: std::collections::HashSet<chat::ChatId> = started
         .into_iter()
         .map(|started| started.unwrap().chat.id)
@@ -544,15 +593,23 @@ async fn fifteen_parallel_starts_for_one_session_open_one_chat(#[case] backend: 
     assert_eq!(store.messages(id).await.unwrap().len(), 1, "one greeting");
     // and a live request racing with others on a fresh session
     let t = session("racing-live");
-    let live = futures::future::join_all((0..10).map(|_| chats.start_live(t.clone(), None))).await;
+    let live = futures::future::join_all(
+        (0..10).map(|_| chats.start_live(t.clone(), None, Language::English)),
+    )
+    .await;
     let live: Vec<chat::LiveRequest> = live.into_iter().map(Result::unwrap).collect();
     let ids: std::collections::HashSet<chat::ChatId> = live.iter().map(|l| l.chat.id).collect();
     assert_eq!(ids.len(), 1);
     assert!(live.iter().all(|l| l.chat.status == ChatStatus::Pending));
     assert_eq!(live.iter().filter(|l| l.notify_staff).count(), 1);
     // once closed, the session may open a new one
-    chats.close(id, &s).await.unwrap();
-    let next = chats.start_ai(s.clone(), None).await.unwrap().chat.id;
+    chats.close(id, &s, Language::English).await.unwrap();
+    let next = chats
+        .start_ai(s.clone(), None, Language::English)
+        .await
+        .unwrap()
+        .chat
+        .id;
     assert_ne!(next, id);
 }
 
@@ -564,7 +621,7 @@ async fn the_staff_notification_is_claimed_by_one_call_only(#[case] backend: Bac
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let id = chats
-        .start_ai(session("claim"), None)
+        .start_ai(session("claim"), None, Language::English)
         .await
         .unwrap()
         .chat
@@ -837,8 +894,16 @@ async fn the_poll_caches_port_reads_what_changed_the_count_and_what_still_exists
     let (_db, store) = store(backend).await;
     let chats = service(&store);
     let before = Utc::now() - Duration::seconds(5);
-    let first = chats.start_ai(session("a"), None).await.unwrap().chat;
-    let second = chats.start_ai(session("b"), None).await.unwrap().chat;
+    let first = chats
+        .start_ai(session("a"), None, Language::English)
+        .await
+        .unwrap()
+        .chat;
+    let second = chats
+        .start_ai(session("b"), None, Language::English)
+        .await
+        .unwrap()
+        .chat;
     chats
         .send(
             first.id,

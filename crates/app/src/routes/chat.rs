@@ -15,6 +15,7 @@ use crate::checkout::{PublicUrl, ShopCheckout};
 use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::help_chat::HelpChat;
+use crate::language::RequestLanguage;
 use crate::limits::RateLimits;
 use dto::chat::{
     Cached, ChatEnded, ChatHistory, ChatJson, ChatQuery, MessageJson, Send, SentMessage,
@@ -102,7 +103,7 @@ fn chat_user(user: MaybeUser) -> Option<ChatUser> {
 )]
 pub async fn start_ai(
     chats: web::Data<HelpChat>,
-    user: MaybeUser,
+    (user, language): (MaybeUser, RequestLanguage),
     body: web::Json<StartAi>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -110,7 +111,7 @@ pub async fn start_ai(
     let session = errors.finish_with(|| session)?;
     let started = chats
         .service
-        .start_ai(session.clone(), chat_user(user))
+        .start_ai(session.clone(), chat_user(user), language.0)
         .await?;
     chats.versions.changed(started.chat.id);
     chats.versions.remember_owner(started.chat.id, &session);
@@ -153,7 +154,7 @@ pub async fn start_live(
     chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
     client: ClientIp,
-    user: MaybeUser,
+    (user, language): (MaybeUser, RequestLanguage),
     body: web::Json<StartLive>,
 ) -> Result<HttpResponse, ApiError> {
     let mut errors = FieldErrors::new();
@@ -171,7 +172,7 @@ pub async fn start_live(
     }
     let request = chats
         .service
-        .start_live(session.clone(), chat_user(user))
+        .start_live(session.clone(), chat_user(user), language.0)
         .await;
     if let Ok(request) = &request {
         chats.versions.changed(request.chat.id);
@@ -211,12 +212,13 @@ fn check_owner(chats: &HelpChat, id: ChatId, session: &SessionId) -> Result<(), 
 /// ([`Viewer::owns`](orders::Viewer::owns)): placed in this browser's session or on their
 /// logged-in account. The links carry no key (the key is not stored, and the chat is: this
 /// browser opens its own orders without one). When the orders cannot be read the assistant
-/// answers without them.
+/// answers without them. The asker's language is the one the chat widget is shown in (the
+/// `lang` cookie the widget's page sends, else the browser's).
 async fn asker(
     checkout: &ShopCheckout,
     public_url: &PublicUrl,
-    browser: &Session,
-    user: &MaybeUser,
+    (browser, user): (&Session, &MaybeUser),
+    language: RequestLanguage,
 ) -> Asker {
     let placed_here: Vec<OrderId> = super::orders::session_orders(browser)
         .into_iter()
@@ -233,10 +235,14 @@ async fn asker(
                     link: format!("{}/orders/{}", public_url.as_str(), order.id),
                 })
                 .collect(),
+            language: language.0,
         },
         Err(error) => {
             tracing::warn!(error = ?error, "could not read the chat visitor's orders");
-            Asker::default()
+            Asker {
+                orders: vec![],
+                language: language.0,
+            }
         }
     }
 }
@@ -271,7 +277,7 @@ pub async fn send(
     chats: web::Data<HelpChat>,
     limits: web::Data<RateLimits>,
     (checkout, public_url): (web::Data<ShopCheckout>, web::Data<PublicUrl>),
-    (browser, user): (Session, MaybeUser),
+    (browser, user, language): (Session, MaybeUser, RequestLanguage),
     body: web::Json<Send>,
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(body.chat_id.as_deref().unwrap_or_default())?;
@@ -287,7 +293,7 @@ pub async fn send(
             Rule::per_minute(chats.settings.max_messages_per_minute),
         )
         .await?;
-    let asker = asker(&checkout, &public_url, &browser, &user).await;
+    let asker = asker(&checkout, &public_url, (&browser, &user), language).await;
     let send = chats.service.send(id, &session, text, &asker);
     let outcome = chats.changing(id, send).await?;
     let (reply, offer) = match &outcome.reply {
@@ -440,13 +446,16 @@ pub async fn status(
 pub async fn end(
     chats: web::Data<HelpChat>,
     path: web::Path<String>,
-    query: web::Query<SessionQuery>,
+    (query, language): (web::Query<SessionQuery>, RequestLanguage),
 ) -> Result<HttpResponse, ApiError> {
     let id = chat_id(&path)?;
     let session = SessionId::parse(query.session_id.as_deref().unwrap_or_default())
         .map_err(|_| not_found())?;
     check_owner(&chats, id, &session)?;
-    match chats.changing(id, chats.service.close(id, &session)).await {
+    match chats
+        .changing(id, chats.service.close(id, &session, language.0))
+        .await
+    {
         // ending a chat that has already ended changes nothing
         Ok(_) | Err(ChatError::Refused(_)) => {}
         Err(error) => return Err(error.into()),

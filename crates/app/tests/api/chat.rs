@@ -1354,3 +1354,97 @@ async fn asked_where_the_order_is_the_bot_links_this_browsers_own_open_order(
         .unwrap();
     assert_eq!(page.status(), 404);
 }
+
+/// Posts to the chat with the language headers a browser sends (`Cookie` with the widget's
+/// `lang`, or only `Accept-Language`).
+async fn post_in(
+    app: &TestApp,
+    (name, value): (reqwest::header::HeaderName, &str),
+    path: &str,
+    body: &Value,
+) -> Value {
+    let response = reqwest::Client::new()
+        .post(app.url(path))
+        .header(name, value)
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{path}");
+    response.json().await.unwrap()
+}
+
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn the_chat_answers_in_the_lang_cookies_language_else_the_browsers(#[case] backend: Backend) {
+    use reqwest::header::{ACCEPT_LANGUAGE, COOKIE};
+    let app = TestApp::spawn_with_demo(backend).await;
+
+    // the widget's page sends its `lang` cookie: it wins over the browser's languages
+    let portuguese = (COOKIE, "lang=pt-BR");
+    let session = new_session();
+    let started = post_in(
+        &app,
+        portuguese.clone(),
+        "/api/chat/start-ai",
+        &json!({ "session_id": session }),
+    )
+    .await;
+    let chat = started["chat_id"].as_str().unwrap();
+    let greeting = started["chat"]["messages"][0]["message"].as_str().unwrap();
+    assert!(
+        greeting.starts_with("Oi! Eu sou o assistente da Garden Shop"),
+        "{greeting}"
+    );
+    let send = |text: &str| json!({ "chat_id": chat, "session_id": session, "message": text });
+    let price = post_in(
+        &app,
+        portuguese.clone(),
+        "/api/chat/send",
+        &send("quanto custa o raccoon?"),
+    )
+    .await;
+    let answer = price["reply"]["message"].as_str().unwrap();
+    assert!(answer.contains("Raccoon custa $24.99"), "{answer}");
+    assert!(answer.contains("temos 6 em estoque"), "{answer}");
+    let unsure = post_in(&app, portuguese, "/api/chat/send", &send("xyzzy plugh")).await;
+    assert_eq!(unsure["offer_live_agent"], true);
+    let answer = unsure["reply"]["message"].as_str().unwrap();
+    assert!(answer.contains("Falar com um atendente"), "{answer}");
+
+    // without the cookie, the browser's language
+    let german = (ACCEPT_LANGUAGE, "de-AT,de;q=0.9,en;q=0.5");
+    let session = new_session();
+    let started = post_in(
+        &app,
+        german.clone(),
+        "/api/chat/start-ai",
+        &json!({ "session_id": session }),
+    )
+    .await;
+    let chat = started["chat_id"].as_str().unwrap();
+    let greeting = started["chat"]["messages"][0]["message"].as_str().unwrap();
+    assert!(
+        greeting.starts_with("Hi! Ich bin der Assistent von Garden Shop"),
+        "{greeting}"
+    );
+    let body = json!({ "chat_id": chat, "session_id": session, "message": "wie lange dauert die Lieferung?" });
+    let delivery = post_in(&app, german.clone(), "/api/chat/send", &body).await;
+    let answer = delivery["reply"]["message"].as_str().unwrap();
+    assert!(
+        answer.starts_with("Die Lieferung dauert meist weniger als"),
+        "{answer}"
+    );
+    assert!(answer.contains("Bestellseite"), "{answer}");
+    let live = post_in(
+        &app,
+        german,
+        "/api/chat/start-live",
+        &json!({ "session_id": session, "chat_id": chat }),
+    )
+    .await;
+    let notice = texts(&live["chat"]["messages"]).pop().unwrap();
+    assert_eq!(notice, chat::ChatSentences::GERMAN.live_agent_requested);
+}

@@ -1,14 +1,13 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use shared::{Actor, UserId};
+use shared::{Actor, Language, UserId};
 
 use crate::{
     Asker, Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatNotices,
-    ChatRepository, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages, Clock,
-    IdGenerator, MessageText, NewChat, NewMessage, Refused, Retention, SenderType, SessionId, Side,
-    StaffChatsQuery, StaffMember, StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE,
-    LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_REQUESTED_NOTICE,
+    ChatRepository, ChatSentences, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages,
+    Clock, IdGenerator, MessageText, NewChat, NewMessage, Refused, Retention, SenderType,
+    SessionId, Side, StaffChatsQuery, StaffMember, StatusChange, LIVE_AGENT_JOINED_NOTICE,
 };
 
 /// How many chats one purge statement deletes at most.
@@ -92,12 +91,14 @@ where
 
     /// Opens the session's chat: its open chat when it has one (any status but closed, with
     /// what was said so far), otherwise a new chat with the assistant, which greets with
-    /// [`BOT_GREETING`]. However often or however fast it is called, a session has one open chat.
+    /// its greeting in `language` (the one the chat widget is shown in). However often or
+    /// however fast it is called, a session has one open chat.
     #[tracing::instrument(skip(self, session, user))]
     pub async fn start_ai(
         &self,
         session: SessionId,
         user: Option<ChatUser>,
+        language: Language,
     ) -> Result<ChatWithMessages, ChatError> {
         if let Some(chat) = self.repository.latest_open_chat(&session).await? {
             let messages = self.repository.messages(chat.id).await?;
@@ -112,7 +113,7 @@ where
         };
         let greeting = NewMessage {
             sender: SenderType::Bot,
-            text: BOT_GREETING.to_owned(),
+            text: ChatSentences::of(language).greeting.to_owned(),
             created_at: now,
         };
         let chat = self.opened(chat, vec![greeting]).await?;
@@ -123,13 +124,14 @@ where
     /// Asks for a live agent. The session's open chat with the assistant moves to pending, so
     /// staff see what was said; a session already waiting for or talking to an agent gets that
     /// chat back (a second click changes nothing); otherwise a new chat is started and moved to
-    /// pending. A system notice records the request. Staff are to be told once per chat: the
-    /// store decides which call that is.
+    /// pending. A system notice in `language` records the request. Staff are to be told once
+    /// per chat: the store decides which call that is.
     #[tracing::instrument(skip(self, session, user))]
     pub async fn start_live(
         &self,
         session: SessionId,
         user: Option<ChatUser>,
+        language: Language,
     ) -> Result<LiveRequest, ChatError> {
         let chat = match self.repository.latest_open_chat(&session).await? {
             Some(chat) => chat,
@@ -149,7 +151,7 @@ where
                     &chat,
                     ChatAction::RequestAgent,
                     None,
-                    LIVE_AGENT_REQUESTED_NOTICE,
+                    ChatSentences::of(language).live_agent_requested,
                 )
                 .await
             {
@@ -267,11 +269,17 @@ where
             .await
     }
 
-    /// Ends the chat (from any open status); a system notice records it.
+    /// Ends the chat (from any open status); a system notice in `language` records it.
     #[tracing::instrument(skip(self, session))]
-    pub async fn close(&self, chat: ChatId, session: &SessionId) -> Result<Chat, ChatError> {
+    pub async fn close(
+        &self,
+        chat: ChatId,
+        session: &SessionId,
+        language: Language,
+    ) -> Result<Chat, ChatError> {
         let chat = self.own_chat(chat, session).await?;
-        self.transition(&chat, ChatAction::Close, None, CHAT_CLOSED_NOTICE)
+        let notice = ChatSentences::of(language).chat_closed;
+        self.transition(&chat, ChatAction::Close, None, notice)
             .await
     }
 
@@ -491,7 +499,10 @@ where
 mod tests {
     use super::*;
     use crate::ports::{MockAssistant, MockChatRepository, MockClock, MockIdGenerator};
-    use crate::{Answer, MessageId, Opened, StaffChatsQuery, StaffFilter, StaffRole};
+    use crate::{
+        Answer, MessageId, Opened, StaffChatsQuery, StaffFilter, StaffRole, BOT_GREETING,
+        CHAT_CLOSED_NOTICE, LIVE_AGENT_REQUESTED_NOTICE,
+    };
     use chrono::{DateTime, TimeZone, Utc};
     use mockall::predicate::eq;
     use std::sync::{Arc, Mutex};
@@ -617,11 +628,50 @@ mod tests {
             })
         });
         let started = service(repo, MockAssistant::new())
-            .start_ai(session(), None)
+            .start_ai(session(), None, Language::English)
             .await
             .unwrap();
         assert_eq!(started.chat.status, ChatStatus::Ai);
         assert_eq!(started.messages[0].text, BOT_GREETING);
+    }
+
+    #[tokio::test]
+    async fn the_greeting_is_in_the_language_the_chat_is_shown_in() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_latest_open_chat()
+            .returning(|_| Box::pin(async { Ok(None) }));
+        repo.expect_create_or_open()
+            .withf(|_, messages| messages[0].text == ChatSentences::GERMAN.greeting)
+            .returning(|_, _| {
+                Box::pin(async {
+                    Ok(Opened {
+                        chat: chat(ChatStatus::Ai),
+                        created: true,
+                    })
+                })
+            });
+        repo.expect_messages()
+            .returning(|_| Box::pin(async { Ok(vec![]) }));
+        service(repo, MockAssistant::new())
+            .start_ai(session(), None, Language::German)
+            .await
+            .unwrap();
+    }
+
+    #[test]
+    fn every_language_has_its_own_sentences() {
+        let english = ChatSentences::of(Language::English);
+        for language in Language::ALL.into_iter().skip(1) {
+            let own = ChatSentences::of(language);
+            assert_ne!(own.greeting, english.greeting, "{language}");
+            assert_ne!(own.live_agent_offer, english.live_agent_offer, "{language}");
+            assert_ne!(own.live_agent_requested, english.live_agent_requested);
+            assert_ne!(
+                own.live_agent_joined, english.live_agent_joined,
+                "{language}"
+            );
+            assert_ne!(own.chat_closed, english.chat_closed, "{language}");
+        }
     }
 
     #[tokio::test]
@@ -659,9 +709,9 @@ mod tests {
         let log = Arc::new(Mutex::new(vec![]));
         let repo = repo_with(ChatStatus::Ai, log);
         let mut assistant = MockAssistant::new();
-        assistant
-            .expect_answer()
-            .returning(|_, _, _| Box::pin(async { Answer::offer_live_agent("Sorry.") }));
+        assistant.expect_answer().returning(|_, _, _| {
+            Box::pin(async { Answer::offer_live_agent("Sorry.", Language::English) })
+        });
         let outcome = service(repo, assistant)
             .send(
                 chat_id(),
@@ -731,7 +781,10 @@ mod tests {
         ));
         assert!(not_found(service.mark_read(chat_id(), &other).await));
         assert!(not_found(
-            service.close(chat_id(), &other).await.map(|_| ())
+            service
+                .close(chat_id(), &other, Language::English)
+                .await
+                .map(|_| ())
         ));
         assert!(not_found(service.delete(chat_id(), &other).await));
         assert!(log.lock().unwrap().is_empty());
@@ -812,7 +865,7 @@ mod tests {
     async fn asking_for_an_agent_moves_the_sessions_ai_chat_to_pending_with_a_notice() {
         let (repo, changes) = stateful_repo(ChatStatus::Ai, true);
         let live = service(repo, MockAssistant::new())
-            .start_live(session(), None)
+            .start_live(session(), None, Language::English)
             .await
             .unwrap();
         assert_eq!(live.chat.status, ChatStatus::Pending);
@@ -843,7 +896,7 @@ mod tests {
                 })
             });
         let live = service(repo, MockAssistant::new())
-            .start_live(session(), None)
+            .start_live(session(), None, Language::English)
             .await
             .unwrap();
         assert_eq!(live.chat.status, ChatStatus::Pending);
@@ -856,7 +909,7 @@ mod tests {
         for status in [ChatStatus::Pending, ChatStatus::Connected] {
             let (repo, changes) = stateful_repo(status, true);
             let live = service(repo, MockAssistant::new())
-                .start_live(session(), None)
+                .start_live(session(), None, Language::English)
                 .await
                 .unwrap();
             assert_eq!(live.chat.status, status);
@@ -966,14 +1019,19 @@ mod tests {
         for status in [ChatStatus::Ai, ChatStatus::Pending, ChatStatus::Connected] {
             let (repo, changes) = stateful_repo(status, true);
             let service = service(repo, MockAssistant::new());
-            let closed = service.close(chat_id(), &session()).await.unwrap();
+            let closed = service
+                .close(chat_id(), &session(), Language::English)
+                .await
+                .unwrap();
             assert_eq!(closed.status, ChatStatus::Closed, "{status}");
             assert_eq!(
                 changes.lock().unwrap()[0].notice.as_ref().unwrap().text,
                 CHAT_CLOSED_NOTICE
             );
             assert!(matches!(
-                service.close(chat_id(), &session()).await,
+                service
+                    .close(chat_id(), &session(), Language::English)
+                    .await,
                 Err(ChatError::Refused(Refused {
                     action: ChatAction::Close,
                     status: ChatStatus::Closed
@@ -1061,7 +1119,7 @@ mod tests {
             .times(1)
             .returning(|_, _| Box::pin(async { Ok(false) }));
         let live = service(repo, MockAssistant::new())
-            .start_live(session(), None)
+            .start_live(session(), None, Language::English)
             .await
             .unwrap();
         assert_eq!(live.chat.status, ChatStatus::Pending);
@@ -1077,7 +1135,7 @@ mod tests {
         repo.expect_messages()
             .returning(|_| Box::pin(async { Ok(vec![]) }));
         let started = service(repo, MockAssistant::new())
-            .start_ai(session(), None)
+            .start_ai(session(), None, Language::English)
             .await
             .unwrap();
         assert_eq!(started.chat.id, chat_id());

@@ -4,8 +4,10 @@
 use std::collections::BTreeSet;
 
 use catalog::{Product, ProductId, Stock};
+use shared::Language;
 
 use crate::text::{edit_distance, tokens, Analyzer};
+use crate::texts::{fill, texts, CatalogTexts};
 
 /// Name words several products share: alone they do not name a product.
 const GENERIC_NAME_TERMS: &[&str] = &["bundl", "garden", "pet", "sheckl"];
@@ -22,7 +24,7 @@ pub struct Entry {
     compact: String,
 }
 
-/// A catalog-wide fact written from the current products.
+/// A catalog-wide fact written from the current products, in one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fact {
     pub id: String,
@@ -44,7 +46,6 @@ pub struct Found {
 #[derive(Debug, Clone, Default)]
 pub struct CatalogIndex {
     entries: Vec<Entry>,
-    facts: Vec<Fact>,
 }
 
 struct Candidate {
@@ -55,7 +56,8 @@ struct Candidate {
 }
 
 impl CatalogIndex {
-    /// Indexes the products the storefront shows (archived ones are left out).
+    /// Indexes the products the storefront shows (archived ones are left out). Names are
+    /// matched as the catalog writes them, with `analyzer`'s stems (English: the names are).
     pub fn build(products: &[Product], analyzer: &Analyzer) -> Self {
         let visible: Vec<&Product> = products.iter().filter(|p| !p.archived).collect();
         let name_of = |id: ProductId| visible.iter().find(|p| p.id == id).map(|p| p.name.clone());
@@ -73,16 +75,16 @@ impl CatalogIndex {
                 product: (*product).clone(),
             })
             .collect();
-        let facts = catalog_facts(&entries);
-        CatalogIndex { entries, facts }
+        CatalogIndex { entries }
     }
 
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
 
-    pub fn facts(&self) -> &[Fact] {
-        &self.facts
+    /// The catalog-wide facts in `language`, in the same order in every language.
+    pub fn facts(&self, language: Language) -> Vec<Fact> {
+        catalog_facts(&self.entries, &texts(language).catalog)
     }
 
     /// The products `question` names: whole names (with typos, plurals, "trex" for "T-Rex"),
@@ -218,87 +220,87 @@ fn match_entry(index: usize, entry: &Entry, raw: &[String], stems: &[String]) ->
     })
 }
 
-/// "The Raccoon", "10 Billion Sheckles".
-pub fn display_name(name: &str) -> String {
+/// "The Raccoon", "10 Billion Sheckles" (a name that starts with a number takes no article).
+pub fn display_name(name: &str, t: &CatalogTexts) -> String {
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name.to_owned()
     } else {
-        format!("The {name}")
+        fill(&t.the_name, &[("name", name)])
     }
 }
 
 /// One sentence with the price and stock: "The Raccoon costs $24.99 (usually $34.99) and 6 are
 /// in stock."
-pub fn price_and_stock(entry: &Entry) -> String {
+pub fn price_and_stock(entry: &Entry, t: &CatalogTexts) -> String {
     let product = &entry.product;
-    let name = display_name(&product.name);
+    let the_name = display_name(&product.name, t);
     let usually = product
         .savings
         .filter(|original| *original > product.price)
-        .map(|original| format!(" (usually {original})"))
+        .map(|original| fill(&t.usually, &[("price", &original.to_string())]))
         .unwrap_or_default();
-    match entry.available {
-        Stock::Unlimited => format!(
-            "{name} costs {}{usually} and is always in stock.",
-            product.price
-        ),
-        Stock::Finite(0) => format!(
-            "{name} costs {}{usually}, but it is out of stock right now.",
-            product.price
-        ),
-        Stock::Finite(1) => format!("{name} costs {}{usually} and 1 is in stock.", product.price),
-        Stock::Finite(n) => format!(
-            "{name} costs {}{usually} and {n} are in stock.",
-            product.price
-        ),
-    }
+    let (template, count) = match entry.available {
+        Stock::Unlimited => (&t.always_in_stock, 0),
+        Stock::Finite(0) => (&t.out_of_stock, 0),
+        Stock::Finite(1) => (&t.one_in_stock, 1),
+        Stock::Finite(n) => (&t.many_in_stock, n),
+    };
+    fill(
+        template,
+        &[
+            ("the_name", &the_name),
+            ("name", &product.name),
+            ("price", &product.price.to_string()),
+            ("usually", &usually),
+            ("count", &count.to_string()),
+        ],
+    )
 }
 
 /// "It contains Bunny, Golden Lab, Owl and Hedgehog."
-pub fn contents_sentence(entry: &Entry) -> Option<String> {
-    (!entry.contents.is_empty()).then(|| format!("It contains {}.", join_names(&entry.contents)))
+pub fn contents_sentence(entry: &Entry, t: &CatalogTexts) -> Option<String> {
+    (!entry.contents.is_empty())
+        .then(|| fill(&t.contains, &[("names", &join_names(&entry.contents, t))]))
 }
 
-pub fn dupe_sentence(entry: &Entry) -> String {
-    let name = &entry.product.name;
-    if entry.product.dupe_warning {
-        format!(
-            "Heads-up: after delivery the game may falsely flag the {name} as a dupe, so we ask \
-             you to confirm before adding it to your cart."
-        )
+pub fn dupe_sentence(entry: &Entry, t: &CatalogTexts) -> String {
+    let template = if entry.product.dupe_warning {
+        &t.dupe_warning
     } else {
-        format!("The {name} has no dupe warning.")
-    }
+        &t.no_dupe_warning
+    };
+    fill(template, &[("name", &entry.product.name)])
 }
 
-fn join_names(names: &[String]) -> String {
+/// "A, B and C", with the language's "and".
+pub fn join_names(names: &[String], t: &CatalogTexts) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [init @ .., last] => format!("{} {} {last}", init.join(", "), t.and),
     }
 }
 
-fn priced_list(entries: &[&Entry]) -> String {
+fn priced_list(entries: &[&Entry], t: &CatalogTexts) -> String {
     let names: Vec<String> = entries
         .iter()
         .map(|e| {
             let sold_out = if e.available.is_out() {
-                ", out of stock"
+                t.out_of_stock_mark.as_str()
             } else {
                 ""
             };
             format!("{} ({}{sold_out})", e.product.name, e.product.price)
         })
         .collect();
-    join_names(&names)
+    join_names(&names, t)
 }
 
 fn in_category(entry: &Entry, category: &str) -> bool {
     catalog::in_category(&entry.product, category)
 }
 
-fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
+fn catalog_facts(entries: &[Entry], t: &CatalogTexts) -> Vec<Fact> {
     let mut by_price: Vec<&Entry> = entries.iter().collect();
     by_price.sort_by_key(|e| e.product.price);
     let bundles: Vec<&Entry> = by_price
@@ -307,32 +309,33 @@ fn catalog_facts(entries: &[Entry]) -> Vec<Fact> {
         .filter(|e| e.product.is_bundle())
         .collect();
     let categories = categories_of(entries);
-    let mut facts = vec![bundles_fact(&bundles)];
+    let mut facts = vec![bundles_fact(&bundles, t)];
     facts.extend(
         categories
             .iter()
-            .map(|category| category_fact(category, &by_price)),
+            .map(|category| category_fact(category, &by_price, t)),
     );
-    facts.push(sold_out_fact(entries));
-    facts.extend(price_facts(&by_price));
+    facts.push(sold_out_fact(entries, t));
+    facts.extend(price_facts(&by_price, t));
     facts.push(overview_fact(
         entries.len(),
         &categories,
         !bundles.is_empty(),
+        t,
     ));
     facts
 }
 
 /// Which bundles there are (cheapest first), with what each holds.
-fn bundles_fact(bundles: &[&Entry]) -> Fact {
+fn bundles_fact(bundles: &[&Entry], t: &CatalogTexts) -> Fact {
     let answer = if bundles.is_empty() {
-        "We have no bundles right now.".to_owned()
+        t.no_bundles.clone()
     } else {
         let lines: Vec<String> = bundles
             .iter()
             .map(|e| {
                 let sold_out = if e.available.is_out() {
-                    ", out of stock"
+                    t.out_of_stock_mark.as_str()
                 } else {
                     ""
                 };
@@ -340,17 +343,15 @@ fn bundles_fact(bundles: &[&Entry]) -> Fact {
                     "{} ({}{sold_out}): {}",
                     e.product.name,
                     e.product.price,
-                    join_names(&e.contents)
+                    join_names(&e.contents, t)
                 )
             })
             .collect();
-        format!("Our bundles: {}.", lines.join("; "))
+        fill(&t.bundles, &[("list", &lines.join("; "))])
     };
     Fact {
         id: "catalog-bundles".into(),
-        asked_as: "bundle bundles deal deals pack packs set sets combo value which bundles do \
-                   you have list bundles"
-            .into(),
+        asked_as: t.bundles_asked_as.clone(),
         answer,
     }
 }
@@ -373,8 +374,15 @@ fn categories_of(entries: &[Entry]) -> Vec<String> {
     categories
 }
 
+/// A category as `t`'s language names it: its translation, else as the catalog writes it.
+fn category_name<'a>(category: &'a str, t: &'a CatalogTexts) -> &'a str {
+    t.categories
+        .get(&category.to_lowercase())
+        .map_or(category, String::as_str)
+}
+
 /// What the shop sells in `category`, cheapest first.
-fn category_fact(category: &str, by_price: &[&Entry]) -> Fact {
+fn category_fact(category: &str, by_price: &[&Entry], t: &CatalogTexts) -> Fact {
     let members: Vec<&Entry> = by_price
         .iter()
         .copied()
@@ -382,78 +390,90 @@ fn category_fact(category: &str, by_price: &[&Entry]) -> Fact {
         .collect();
     Fact {
         id: format!("catalog-category-{}", category.to_lowercase()),
-        asked_as: format!(
-            "{category} {category} which {category} do you have sell list all {category} \
-             available {category}"
+        // asked by the catalog's name and by the language's
+        asked_as: [category, category_name(category, t)]
+            .iter()
+            .collect::<BTreeSet<_>>()
+            .iter()
+            .map(|name| fill(&t.category_asked_as, &[("category", name)]))
+            .collect::<Vec<_>>()
+            .join(" "),
+        answer: fill(
+            &t.category,
+            &[
+                ("category", category_name(category, t)),
+                ("list", &priced_list(&members, t)),
+            ],
         ),
-        answer: format!("Our {category}: {}.", priced_list(&members)),
     }
 }
 
 /// What is sold out now.
-fn sold_out_fact(entries: &[Entry]) -> Fact {
+fn sold_out_fact(entries: &[Entry], t: &CatalogTexts) -> Fact {
     let sold_out: Vec<&Entry> = entries.iter().filter(|e| e.available.is_out()).collect();
     Fact {
         id: "catalog-sold-out".into(),
-        asked_as: "out of stock sold out unavailable not available restock back in stock what is \
-                   sold out"
-            .into(),
+        asked_as: t.sold_out_asked_as.clone(),
         answer: if sold_out.is_empty() {
-            "Everything we sell is in stock right now.".into()
+            t.all_in_stock.clone()
         } else {
             let names: Vec<String> = sold_out.iter().map(|e| e.product.name.clone()).collect();
-            format!(
-                "Out of stock right now: {}. Stock changes often, so check the shop again soon.",
-                join_names(&names)
-            )
+            fill(&t.sold_out, &[("names", &join_names(&names, t))])
         },
     }
 }
 
 /// The cheapest and the dearest item; none for an empty catalog.
-fn price_facts(by_price: &[&Entry]) -> Vec<Fact> {
+fn price_facts(by_price: &[&Entry], t: &CatalogTexts) -> Vec<Fact> {
     let (Some(cheapest), Some(dearest)) = (by_price.first(), by_price.last()) else {
         return vec![];
     };
     vec![
         Fact {
             id: "catalog-cheapest".into(),
-            asked_as: "cheapest cheap lowest price least expensive budget affordable low price \
-                       under"
-                .into(),
-            answer: format!(
-                "Our cheapest item is the {} at {}.",
-                cheapest.product.name, cheapest.product.price
+            asked_as: t.cheapest_asked_as.clone(),
+            answer: fill(
+                &t.cheapest,
+                &[
+                    ("name", &cheapest.product.name),
+                    ("price", &cheapest.product.price.to_string()),
+                ],
             ),
         },
         Fact {
             id: "catalog-dearest".into(),
-            asked_as: "most expensive priciest highest price top premium best rarest".into(),
-            answer: format!(
-                "Our most expensive item is the {} at {}.",
-                dearest.product.name, dearest.product.price
+            asked_as: t.dearest_asked_as.clone(),
+            answer: fill(
+                &t.dearest,
+                &[
+                    ("name", &dearest.product.name),
+                    ("price", &dearest.product.price.to_string()),
+                ],
             ),
         },
     ]
 }
 
 /// What the shop sells, by category (and bundles, when there are any).
-fn overview_fact(products: usize, categories: &[String], bundles: bool) -> Fact {
-    let mut shown: Vec<String> = categories.to_vec();
+/// The categories are written lowercase unless the language names them otherwise.
+fn overview_fact(products: usize, categories: &[String], bundles: bool, t: &CatalogTexts) -> Fact {
+    let mut shown: Vec<String> = categories.iter().map(|c| c.to_lowercase()).collect();
     if bundles {
         shown.push("bundles".into());
     }
+    let shown: Vec<String> = shown
+        .iter()
+        .map(|c| category_name(c, t).to_owned())
+        .collect();
     Fact {
         id: "catalog-overview".into(),
-        asked_as: "what do you sell products items catalog what do you offer shop selection \
-                   what do you have"
-            .into(),
-        answer: format!(
-            "We sell {products} products for Grow a Garden: {}. Ask me about any of them by name \
-             for its price and stock.",
-            join_names(&shown)
-                .to_lowercase()
-                .replace("sheckles", "Sheckles")
+        asked_as: t.overview_asked_as.clone(),
+        answer: fill(
+            &t.overview,
+            &[
+                ("count", &products.to_string()),
+                ("categories", &join_names(&shown, t)),
+            ],
         ),
     }
 }
@@ -529,6 +549,14 @@ mod tests {
         (CatalogIndex::build(&products, &analyzer), analyzer)
     }
 
+    fn english_texts() -> &'static CatalogTexts {
+        &texts(Language::English).catalog
+    }
+
+    fn english(sentence: fn(&Entry, &CatalogTexts) -> String, entry: &Entry) -> String {
+        sentence(entry, english_texts())
+    }
+
     fn names(question: &str) -> Vec<String> {
         let (index, analyzer) = index();
         index
@@ -598,24 +626,24 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(
-            price_and_stock(entry("Raccoon")),
+            english(price_and_stock, entry("Raccoon")),
             "The Raccoon costs $24.99 and 6 are in stock."
         );
         assert_eq!(
-            price_and_stock(entry("T-Rex")),
+            english(price_and_stock, entry("T-Rex")),
             "The T-Rex costs $17.99, but it is out of stock right now."
         );
         assert_eq!(
-            price_and_stock(entry("10 Billion Sheckles")),
+            english(price_and_stock, entry("10 Billion Sheckles")),
             "10 Billion Sheckles costs $2.99 and is always in stock."
         );
         // the bundle is limited by the Brontosaurus (1 left)
         assert_eq!(
-            price_and_stock(entry("Dino Duo Bundle")),
+            english(price_and_stock, entry("Dino Duo Bundle")),
             "The Dino Duo Bundle costs $24.99 and 1 is in stock."
         );
         assert_eq!(
-            contents_sentence(entry("Dino Duo Bundle")).unwrap(),
+            contents_sentence(entry("Dino Duo Bundle"), english_texts()).unwrap(),
             "It contains Spinosaurus and Brontosaurus."
         );
     }
@@ -625,12 +653,11 @@ mod tests {
         let (index, _) = index();
         let fact = |id: &str| {
             index
-                .facts()
-                .iter()
+                .facts(Language::English)
+                .into_iter()
                 .find(|f| f.id == id)
                 .unwrap()
                 .answer
-                .clone()
         };
         assert_eq!(
             fact("catalog-bundles"),

@@ -11,8 +11,10 @@
 //!   `orders`, `no-orders`. Blocks do not nest.
 
 use chat::AskerOrder;
+use shared::Language;
 
 use crate::script;
+use crate::texts::{fill, texts};
 
 /// What the shop is like right now, as the answers state it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +43,8 @@ impl ShopFacts {
 struct Rendering<'a> {
     facts: &'a ShopFacts,
     orders: &'a [AskerOrder],
+    /// The language the script and the orders are written in.
+    language: Language,
     /// Whether `{steps}` is written out (not for the search index: the script's words would
     /// make every answer that tells it look like an answer to everything the script mentions).
     steps: bool,
@@ -62,23 +66,39 @@ impl Rendering<'_> {
 
     /// "order #12 (Paid): https://…/orders/12", several joined with "; ".
     fn orders(&self) -> String {
+        let template = &texts(self.language).sentences.order;
         self.orders
             .iter()
-            .map(|order| format!("order #{} ({}): {}", order.number, order.status, order.link))
+            .map(|order| {
+                fill(
+                    template,
+                    &[
+                        ("number", &order.number.to_string()),
+                        ("status", &order.status),
+                        ("link", &order.link),
+                    ],
+                )
+            })
             .collect::<Vec<_>>()
             .join("; ")
     }
 }
 
-/// Writes `template` out with `facts` for an asker with these open `orders`. Anything that is
-/// not a known placeholder or block stays as written (the knowledge's tests make sure none is
-/// left).
-pub fn render_for(template: &str, facts: &ShopFacts, orders: &[AskerOrder]) -> String {
+/// Writes `template` out with `facts` for an asker with these open `orders`, the script and
+/// the orders in `language`. Anything that is not a known placeholder or block stays as written
+/// (the knowledge's tests make sure none is left).
+pub fn render_for(
+    template: &str,
+    facts: &ShopFacts,
+    orders: &[AskerOrder],
+    language: Language,
+) -> String {
     write(
         template,
         &Rendering {
             facts,
             orders,
+            language,
             steps: true,
         },
     )
@@ -92,6 +112,7 @@ pub fn render_for_index(template: &str) -> String {
         &Rendering {
             facts: &ShopFacts::for_indexing(),
             orders: &[],
+            language: Language::English,
             steps: false,
         },
     )
@@ -126,6 +147,7 @@ fn write(template: &str, rendering: &Rendering<'_>) -> String {
                         facts.delivery_minutes,
                         facts.discord_invite.as_deref(),
                         facts.discord_tickets,
+                        rendering.language,
                     ));
                 }
             }
@@ -162,7 +184,7 @@ mod tests {
 
     /// For an asker with no known orders.
     fn render(template: &str, facts: &ShopFacts) -> String {
-        render_for(template, facts, &[])
+        render_for(template, facts, &[], Language::English)
     }
 
     fn facts(minutes: u32, invite: Option<&str>, tickets: bool) -> ShopFacts {
@@ -204,9 +226,10 @@ mod tests {
             shop.delivery_minutes,
             shop.discord_invite.as_deref(),
             shop.discord_tickets,
+            Language::English,
         );
         assert_eq!(
-            render_for(text, &shop, &[order(3), order(2)]),
+            render_for(text, &shop, &[order(3), order(2)], Language::English),
             format!(
                 "{steps} Yours: order #3 (Paid): https://x/orders/3; order #2 (Paid): \
                  https://x/orders/2."

@@ -6,6 +6,9 @@
 //! `{steps}`).
 
 use delivery::{HandoffSettings, ScriptStep};
+use shared::Language;
+
+use crate::texts::{fill, texts};
 
 /// The steps after paying in this shop (its promise in minutes, its Discord invite, whether its
 /// bot opens tickets), as the delivery domain words them: `discord` only where an invite is set;
@@ -21,11 +24,49 @@ pub fn steps(delivery_minutes: u32, invite: Option<&str>, tickets: bool) -> Vec<
     delivery::delivery_script(&handoff, delivery_minutes)
 }
 
+/// The steps in `language`: the delivery domain's words in English, the language file's
+/// translation of each step (by its key) in the others. The Discord step's detail tells of the
+/// ticket only where the shop's bot opens one (`discord_tickets` beside `discord`).
+pub fn steps_in(
+    delivery_minutes: u32,
+    invite: Option<&str>,
+    tickets: bool,
+    language: Language,
+) -> Vec<ScriptStep> {
+    let translated = &texts(language).script;
+    let minutes = delivery_minutes.to_string();
+    steps(delivery_minutes, invite, tickets)
+        .into_iter()
+        .map(|step| {
+            let key = match step.key.as_str() {
+                "discord" if tickets => "discord_tickets",
+                key => key,
+            };
+            match translated.get(key) {
+                Some(own) => ScriptStep {
+                    title: own.title.clone(),
+                    detail: fill(&own.detail, &[("minutes", &minutes)]),
+                    ..step
+                },
+                None => step,
+            }
+        })
+        .collect()
+}
+
 /// The steps as numbered lines, each on its own line (the chat keeps line breaks), the Discord
 /// step with its invite: "\n1) Join our Discord server (https://…): Use ….\n2) Wait …".
-pub fn numbered(delivery_minutes: u32, invite: Option<&str>, tickets: bool) -> String {
+pub fn numbered(
+    delivery_minutes: u32,
+    invite: Option<&str>,
+    tickets: bool,
+    language: Language,
+) -> String {
     let mut text = String::from("\n");
-    for (i, step) in steps(delivery_minutes, invite, tickets).iter().enumerate() {
+    for (i, step) in steps_in(delivery_minutes, invite, tickets, language)
+        .iter()
+        .enumerate()
+    {
         let link = step
             .link
             .as_ref()
@@ -60,7 +101,7 @@ mod tests {
     }
 
     fn numbered((invite, tickets): Setup) -> String {
-        super::numbered(20, invite, tickets)
+        super::numbered(20, invite, tickets, Language::English)
     }
 
     #[test]

@@ -1,187 +1,112 @@
-//! Turning text into search terms: lowercase tokens, common words dropped, English stems.
+//! Turning text into search terms in a shopper's language: lowercase tokens with their accents
+//! folded, the language's common words dropped, Snowball stems (`rust-stemmers`).
 
 use rust_stemmers::{Algorithm, Stemmer};
+use shared::Language;
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
 
-/// Words too common to say anything about a question.
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "anything",
-    "are",
-    "as",
-    "at",
-    "be",
-    "been",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "for",
-    "from",
-    "get",
-    "go",
-    "going",
-    "gonna",
-    "got",
-    "guys",
-    "had",
-    "has",
-    "have",
-    "he",
-    "her",
-    "him",
-    "his",
-    "how",
-    "i",
-    "id",
-    "if",
-    "im",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "ive",
-    "just",
-    "know",
-    "like",
-    "lot",
-    "lots",
-    "me",
-    "my",
-    "now",
-    "of",
-    "on",
-    "or",
-    "our",
-    "please",
-    "pls",
-    "plz",
-    "really",
-    "she",
-    "should",
-    "so",
-    "some",
-    "something",
-    "still",
-    "than",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "thing",
-    "things",
-    "this",
-    "those",
-    "to",
-    "u",
-    "up",
-    "us",
-    "very",
-    "wanna",
-    "want",
-    "was",
-    "we",
-    "were",
-    "what",
-    "whats",
-    "which",
-    "who",
-    "will",
-    "with",
-    "would",
-    "ya",
-    "you",
-    "your",
-    "youre",
-    "yours",
-];
+use crate::texts::{texts, Words};
 
-/// Splits, normalises and stems text.
+/// Splits, normalises and stems text in one language.
 pub struct Analyzer {
+    language: Language,
     stemmer: Stemmer,
+    words: &'static Words,
 }
 
 impl Default for Analyzer {
     fn default() -> Self {
-        Analyzer {
-            stemmer: Stemmer::create(Algorithm::English),
-        }
+        Analyzer::new(Language::English)
     }
 }
 
 impl std::fmt::Debug for Analyzer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Analyzer(english)")
+        write!(f, "Analyzer({})", self.language)
     }
 }
 
-/// Lowercase words and numbers; apostrophes vanish ("don't" -> "dont"), everything else that
-/// is not a letter or digit separates words ("t-rex" -> "t", "rex").
+/// The Snowball stemmer of a language.
+fn algorithm(language: Language) -> Algorithm {
+    match language {
+        Language::English => Algorithm::English,
+        Language::Spanish => Algorithm::Spanish,
+        Language::BrazilianPortuguese => Algorithm::Portuguese,
+        Language::French => Algorithm::French,
+        Language::German => Algorithm::German,
+    }
+}
+
+/// Lowercase words and numbers, accents folded ("Envío" -> "envio", "Rückerstattung" ->
+/// "ruckerstattung"); apostrophes vanish ("don't" -> "dont"), everything else that is not a
+/// letter or digit separates words ("t-rex" -> "t", "rex", "¿cuánto?" -> "cuanto").
 pub fn tokens(text: &str) -> Vec<String> {
+    split(&text.replace(['\'', '’'], ""))
+}
+
+fn split(text: &str) -> Vec<String> {
     text.to_lowercase()
-        .replace(['\'', '’'], "")
+        .nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .collect::<String>()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(str::to_owned)
         .collect()
 }
 
-/// "n't" forms as tokens have them (apostrophe gone): each means "not" ("the pet wasnt
-/// delivered" asks what "the pet was not delivered" asks).
-const NEGATIONS: &[&str] = &[
-    "aint", "arent", "cant", "cannot", "couldnt", "didnt", "doesnt", "dont", "hadnt", "hasnt",
-    "havent", "isnt", "mustnt", "neednt", "shouldnt", "wasnt", "werent", "wont", "wouldnt",
-];
-
-/// Everyday words shoppers use for the words the shop's knowledge is written in ("when will I
-/// get my stuff" asks about the items): each token on the left is read as the one on the right.
-const SYNONYMS: &[(&str, &str)] = &[
-    ("bought", "buy"),
-    ("goods", "items"),
-    ("stuff", "items"),
-    ("til", "until"),
-    ("till", "until"),
-];
-
-pub fn is_stop_word(token: &str) -> bool {
-    STOP_WORDS.binary_search(&token).is_ok()
-}
-
 impl Analyzer {
+    /// The analyzer of `language`: its stemmer and its words.
+    pub fn new(language: Language) -> Self {
+        Analyzer {
+            language,
+            stemmer: Stemmer::create(algorithm(language)),
+            words: &texts(language).words,
+        }
+    }
+
+    pub fn is_stop_word(&self, token: &str) -> bool {
+        self.words.stop_words.iter().any(|word| word == token)
+    }
+
+    /// Whether the token points back at a product named earlier.
+    pub fn refers_back(&self, token: &str) -> bool {
+        self.words.back_references.iter().any(|word| word == token)
+    }
+
+    /// The tokens of `text` in this language: as [`tokens`] makes them, but where the
+    /// language elides ("l'équipe", "j'ai"), the apostrophe separates words.
+    pub fn tokens(&self, text: &str) -> Vec<String> {
+        if self.words.elision {
+            split(text)
+        } else {
+            tokens(text)
+        }
+    }
+
     pub fn stem(&self, token: &str) -> String {
         self.stemmer.stem(token).into_owned()
     }
 
     /// Every token, stemmed, stop words kept: for matching names.
     pub fn stems(&self, text: &str) -> Vec<String> {
-        tokens(text).iter().map(|t| self.stem(t)).collect()
+        self.tokens(text).iter().map(|t| self.stem(t)).collect()
     }
 
-    /// The search terms of `text`: stop words dropped, negations as "not", the rest stemmed.
+    /// The search terms of `text`: stop words dropped, negations as "not", everyday words as
+    /// the knowledge's, the rest stemmed.
     pub fn terms(&self, text: &str) -> Vec<String> {
-        tokens(text)
+        self.tokens(text)
             .iter()
-            .filter(|t| !is_stop_word(t))
+            .filter(|t| !self.is_stop_word(t))
             .map(|t| {
-                if NEGATIONS.contains(&t.as_str()) {
+                if self.words.negations.contains(t) {
                     return "not".to_owned();
                 }
-                match SYNONYMS.binary_search_by(|(word, _)| word.cmp(&t.as_str())) {
-                    Ok(i) => self.stem(SYNONYMS[i].1),
-                    Err(_) => self.stem(t),
+                match self.words.synonyms.get(t) {
+                    Some(word) => self.stem(word),
+                    None => self.stem(t),
                 }
             })
             .collect()
@@ -225,18 +150,44 @@ mod tests {
             analyzer.terms("when will I get my stuff, I bought it till now"),
             analyzer.terms("when will I get my items, I buy it until now")
         );
-        let mut sorted = SYNONYMS.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup_by_key(|(word, _)| *word);
-        assert_eq!(sorted, SYNONYMS, "sorted for binary search, each word once");
     }
 
     #[test]
-    fn stop_words_are_sorted_for_binary_search() {
-        let mut sorted = STOP_WORDS.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(sorted, STOP_WORDS);
+    fn every_languages_words_are_folded_as_tokens_are() {
+        for language in Language::ALL {
+            let words = &texts(language).words;
+            let lists = [&words.stop_words, &words.negations, &words.back_references];
+            for word in lists.into_iter().flatten().chain(words.synonyms.keys()) {
+                assert_eq!(tokens(word), [word.as_str()], "{language}: {word}");
+            }
+        }
+    }
+
+    #[test]
+    fn accents_fold_and_each_language_stems_its_own_words() {
+        assert_eq!(
+            tokens("¿Cuánto tarda el envío?"),
+            ["cuanto", "tarda", "el", "envio"]
+        );
+        let spanish = Analyzer::new(Language::Spanish);
+        assert_eq!(spanish.terms("reembolsos"), spanish.terms("reembolso"));
+        assert_eq!(spanish.terms("¿Cuánto?"), spanish.terms("cuanto"));
+        let german = Analyzer::new(Language::German);
+        assert_eq!(
+            german.terms("Rückerstattungen"),
+            german.terms("ruckerstattung")
+        );
+        let portuguese = Analyzer::new(Language::BrazilianPortuguese);
+        assert_eq!(
+            portuguese.terms("não recebi"),
+            portuguese.terms("nao recebi")
+        );
+        let french = Analyzer::new(Language::French);
+        assert_eq!(
+            french.terms("remboursements"),
+            french.terms("remboursement")
+        );
+        assert_eq!(french.terms("l'équipe"), french.terms("equipe"));
     }
 
     #[test]

@@ -32,6 +32,7 @@ fn assistant(facts: ShopFacts) -> BuiltinAssistant {
 fn where_is_my_order_links_the_askers_own_open_orders() {
     let asker = Asker {
         orders: vec![order(12, "Paid"), order(9, "Pending")],
+        ..Asker::default()
     };
     for question in [
         "where is my order?",
@@ -114,6 +115,7 @@ fn the_script_is_told_step_by_step_in_every_setup() {
 fn a_complaint_still_goes_to_a_person_with_the_order_linked() {
     let asker = Asker {
         orders: vec![order(12, "Paid")],
+        ..Asker::default()
     };
     let answer = assistant(common::shop_facts()).reply_to(
         "my order never arrived, i was charged twice",
@@ -137,6 +139,7 @@ fn a_complaint_still_goes_to_a_person_with_the_order_linked() {
 fn questions_about_other_things_never_show_the_askers_orders() {
     let asker = Asker {
         orders: vec![order(12, "Paid")],
+        ..Asker::default()
     };
     let assistant = assistant(common::shop_facts());
     for question in [

@@ -8,8 +8,9 @@ pub use chat::{
     StaffMember, StaffRole, StatusChange,
 };
 pub use message::{
-    Answer, Asker, AskerOrder, ChatMessage, MessageId, NewMessage, SenderType, Side, BOT_GREETING,
-    CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE,
+    Answer, Asker, AskerOrder, ChatMessage, ChatSentences, MessageId, NewMessage, SenderType, Side,
+    BOT_GREETING, CHAT_CLOSED_NOTICE, LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER,
+    LIVE_AGENT_REQUESTED_NOTICE,
 };
 pub use values::{
     ChatId, ChatIdError, MessageText, MessageTextError, SessionId, SessionIdError,
