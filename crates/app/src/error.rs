@@ -12,20 +12,22 @@ mod chat;
 mod delivery;
 mod disputes;
 mod extractors;
+mod message;
 mod orders;
 mod promo;
 mod proofs;
 mod reviews;
 mod stripe;
 
-pub use api::{ApiError, ErrorBody, FieldErrors, SESSIONS_UNAVAILABLE};
+pub use api::{ApiError, ErrorBody, FieldErrors};
 pub use extractors::{api_method_not_allowed, extractor_configs, multipart_error};
+pub use message::Msg;
+pub(crate) use orders::promo_rejection;
 pub use orders::IDEMPOTENCY_KEY_FIELD;
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use super::accounts::*;
     use super::api::*;
     use super::extractors::{field_of, invalid_fields};
     use super::orders::*;
@@ -41,6 +43,20 @@ mod tests {
     use delivery::QueueError;
     use std::time::Duration;
     use stripe_adapter::WebhookError;
+
+    const CANNOT_CANCEL: &str = "This order can no longer be cancelled.";
+    const CANCEL_UNAVAILABLE: &str =
+        "The payment could not be cancelled right now. Try again in a moment.";
+    const MAIL_UNAVAILABLE: &str =
+        "We could not send the e-mail right now. Please try again in a moment.";
+    const TOO_MANY_CODES: &str = "Too many wrong codes. Ask for a new code.";
+    const ROBLOX_FAILED: &str = "Error while connecting to Roblox.";
+    const DISCORD_NO_USER_ID: &str = "Discord login failed: No user ID returned.";
+    const DISCORD_CODE_REFUSED: &str =
+        "Discord login failed: the sign-in expired. Please link Discord again.";
+    const DISCORD_FAILED: &str = "Error while connecting to Discord.";
+    const DISCORD_UNUSABLE: &str = "Discord login failed: Discord sent an account name or \
+         picture the shop cannot use. Please try again, or ask us for help in the live chat.";
 
     async fn body(error: ApiError) -> (StatusCode, serde_json::Value, Option<String>) {
         let response = error.error_response();
@@ -163,7 +179,9 @@ mod tests {
         errors.add("password", "The password must be at least 8 characters.");
         match errors.finish().unwrap_err() {
             ApiError::Validation { message, errors } => {
-                assert!(message.starts_with("Please enter a valid e-mail address."));
+                assert!(message
+                    .to_string()
+                    .starts_with("Please enter a valid e-mail address."));
                 assert_eq!(errors.len(), 2);
             }
             other => panic!("{other:?}"),

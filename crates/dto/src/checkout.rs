@@ -108,6 +108,8 @@ pub struct CheckoutContext {
     pub provider: PaymentProvider,
     /// The request's `Idempotency-Key` within this browser session, if it sent one.
     pub idempotency: Option<ScopedKey>,
+    /// The language the request is answered in: the order keeps it for its mails.
+    pub language: shared::Language,
 }
 
 /// A payload checkout cannot take: answered 422 with `message` and the messages per field.
@@ -219,6 +221,7 @@ impl OrderPayload {
                         roblox_username,
                         email,
                         user_id: context.user_id.map(shared::UserId::new),
+                        language: context.language,
                     },
                     method: context.method,
                     provider: context.provider,

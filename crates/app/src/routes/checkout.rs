@@ -24,11 +24,12 @@ use utoipa::IntoParams;
 
 use super::bundle::data;
 use super::discord_link::session_identity;
-use super::orders::{remember_order, ORDER_NOT_FOUND};
+use super::orders::{order_not_found, remember_order};
 use crate::auth::session::LiveSessions;
 use crate::checkout::providers::ShopProviders;
 use crate::checkout::{self, CardPayments, PublicUrl, ShopCheckout};
 use crate::error::IDEMPOTENCY_KEY_FIELD;
+use crate::language::RequestLanguage;
 use crate::services::AfterSaleService;
 use crate::{auth::MaybeUser, client_ip::ClientIp, error::ApiError};
 use dto::checkout::{
@@ -123,6 +124,7 @@ pub struct Buyer {
     session: Session,
     user: MaybeUser,
     client: ClientIp,
+    language: RequestLanguage,
 }
 
 impl FromRequest for Buyer {
@@ -138,6 +140,7 @@ impl FromRequest for Buyer {
                 session: Session::extract(&req).await?,
                 user: MaybeUser::extract(&req).await?,
                 client: ClientIp::of(&req),
+                language: RequestLanguage::of(&req),
             })
         })
     }
@@ -171,6 +174,7 @@ impl Buyer {
             method,
             provider,
             idempotency,
+            language: self.language.0,
         };
         (context, new.then_some(token))
     }
@@ -354,7 +358,7 @@ pub async fn paypal(
 ) -> Result<HttpResponse, ApiError> {
     let Some(gateway) = paypal.get_ref() else {
         return Err(ApiError::NotFound(
-            "PayPal is not available in this shop.".to_owned(),
+            "PayPal is not available in this shop.".into(),
         ));
     };
     let method = (PaymentMethod::Paypal, PaymentProvider::Paypal);
@@ -402,7 +406,7 @@ pub async fn paypal_return(
     providers: web::Data<ShopProviders>,
     query: web::Query<PayPalReturn>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound(ORDER_NOT_FOUND.to_owned());
+    let not_found = || ApiError::NotFound(order_not_found());
     if !providers.reaches(PaymentProvider::Paypal) {
         return Err(not_found());
     }

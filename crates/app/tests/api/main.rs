@@ -23,6 +23,7 @@ mod first_load;
 mod guild_join;
 mod handoff;
 mod health;
+mod languages;
 mod helpers;
 mod holds;
 mod media;

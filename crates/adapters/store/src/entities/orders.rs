@@ -44,6 +44,8 @@ pub struct Model {
     /// A paid order's risk hold (`fraud_warning`, `risk_level`), kept after a refund.
     pub hold_reason: Option<String>,
     pub held_at: Option<DateTimeUtc>,
+    /// The language it was placed in (a code of `shared::Language`).
+    pub language: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
