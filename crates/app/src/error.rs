@@ -2,6 +2,10 @@
 //! (one `From` per error type, in the submodule of its domain, so handlers use `?`), and every
 //! `ApiError` answers `{"message": "...", "errors": {"field": ["..."]}}`. A message a domain
 //! error does not word itself (its Display is for logs) is worded there.
+//!
+//! A message a shopper reads is a Fluent id with its arguments (`l10n::Text`, in
+//! `crates/adapters/l10n/locales`), rendered in the request's language when the answer is
+//! written ([`crate::language::localize_errors`]); staff answers stay English words.
 
 mod accounts;
 mod aftersale;

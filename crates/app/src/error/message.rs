@@ -56,6 +56,6 @@ impl From<&str> for Msg {
 /// Tests compare answers with their English words.
 impl PartialEq<&str> for Msg {
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        self.render(Language::English) == *other
     }
 }
