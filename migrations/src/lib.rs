@@ -35,6 +35,7 @@ mod m20261129_000031_disputes;
 mod m20261130_000032_prepared_evidence;
 mod m20261130_000033_order_messages;
 mod m20261130_000034_no_show;
+mod m20261130_000036_languages;
 mod m20261130_000037_currencies;
 
 pub struct Migrator;
@@ -76,6 +77,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000032_prepared_evidence::Migration),
             Box::new(m20261130_000033_order_messages::Migration),
             Box::new(m20261130_000034_no_show::Migration),
+            Box::new(m20261130_000036_languages::Migration),
             Box::new(m20261130_000037_currencies::Migration),
         ]
     }

@@ -28,9 +28,9 @@ const FETCH_AT_UTC: (u32, u32) = (15, 30);
 /// Why checkout cannot charge in the currency asked for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CurrencyUnavailable {
-    #[error("is not a currency code")]
+    #[error("not a currency code")]
     NotACode,
-    #[error("is not offered right now")]
+    #[error("not offered right now")]
     NotOffered,
 }
 

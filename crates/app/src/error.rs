@@ -2,6 +2,10 @@
 //! (one `From` per error type, in the submodule of its domain, so handlers use `?`), and every
 //! `ApiError` answers `{"message": "...", "errors": {"field": ["..."]}}`. A message a domain
 //! error does not word itself (its Display is for logs) is worded there.
+//!
+//! A message a shopper reads is a Fluent id with its arguments (`l10n::Text`, in
+//! `crates/adapters/l10n/locales`), rendered in the request's language when the answer is
+//! written ([`crate::language::localize_errors`]); staff answers stay English words.
 
 mod accounts;
 mod aftersale;
@@ -12,20 +16,22 @@ mod chat;
 mod delivery;
 mod disputes;
 mod extractors;
+mod message;
 mod orders;
 mod promo;
 mod proofs;
 mod reviews;
 mod stripe;
 
-pub use api::{ApiError, ErrorBody, FieldErrors, SESSIONS_UNAVAILABLE};
+pub use api::{ApiError, ErrorBody, FieldErrors};
 pub use extractors::{api_method_not_allowed, extractor_configs, multipart_error};
+pub use message::Msg;
+pub(crate) use orders::promo_rejection;
 pub use orders::IDEMPOTENCY_KEY_FIELD;
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use super::accounts::*;
     use super::api::*;
     use super::extractors::{field_of, invalid_fields};
     use super::orders::*;
@@ -41,6 +47,20 @@ mod tests {
     use delivery::QueueError;
     use std::time::Duration;
     use stripe_adapter::WebhookError;
+
+    const CANNOT_CANCEL: &str = "This order can no longer be cancelled.";
+    const CANCEL_UNAVAILABLE: &str =
+        "The payment could not be cancelled right now. Try again in a moment.";
+    const MAIL_UNAVAILABLE: &str =
+        "We could not send the e-mail right now. Please try again in a moment.";
+    const TOO_MANY_CODES: &str = "Too many wrong codes. Ask for a new code.";
+    const ROBLOX_FAILED: &str = "Error while connecting to Roblox.";
+    const DISCORD_NO_USER_ID: &str = "Discord login failed: No user ID returned.";
+    const DISCORD_CODE_REFUSED: &str =
+        "Discord login failed: the sign-in expired. Please link Discord again.";
+    const DISCORD_FAILED: &str = "Error while connecting to Discord.";
+    const DISCORD_UNUSABLE: &str = "Discord login failed: Discord sent an account name or \
+         picture the shop cannot use. Please try again, or ask us for help in the live chat.";
 
     async fn body(error: ApiError) -> (StatusCode, serde_json::Value, Option<String>) {
         let response = error.error_response();
@@ -169,7 +189,9 @@ mod tests {
         errors.add("password", "The password must be at least 8 characters.");
         match errors.finish().unwrap_err() {
             ApiError::Validation { message, errors } => {
-                assert!(message.starts_with("Please enter a valid e-mail address."));
+                assert!(message
+                    .to_string()
+                    .starts_with("Please enter a valid e-mail address."));
                 assert_eq!(errors.len(), 2);
             }
             other => panic!("{other:?}"),

@@ -4,10 +4,14 @@
 
 use std::future::{ready, Ready};
 
-use actix_web::dev::Payload;
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::header::ACCEPT_LANGUAGE;
+use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpRequest};
 use shared::Language;
+
+use crate::error::ApiError;
 
 /// The cookie the storefront's language switcher sets (its value a code of [`Language`]).
 pub const LANGUAGE_COOKIE: &str = "lang";
@@ -37,6 +41,47 @@ impl FromRequest for RequestLanguage {
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(Ok(RequestLanguage::of(request)))
+    }
+}
+
+/// Words every error answer in the request's language, so that no handler passes it around:
+/// an [`ApiError`] carries its message as a Fluent id with arguments and answers in English
+/// ([`actix_web::ResponseError`] cannot see the request); actix keeps the error in the
+/// response it made of it, and here, for a request in another language, the body is written
+/// again from that error in the request's language. Status and headers (`Retry-After`,
+/// `Allow`, …) stay as they were. Runs inside the request id and the compression, which read
+/// and encode the final body.
+pub async fn localize_errors(
+    request: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<BoxBody>>, actix_web::Error> {
+    let RequestLanguage(language) = RequestLanguage::of(request.request());
+    let answered = next.call(request).await;
+    if language == Language::English {
+        return answered.map(|response| response.map_into_boxed_body().map_into_left_body());
+    }
+    match answered {
+        Ok(response) => {
+            let Some(error) = response
+                .response()
+                .error()
+                .and_then(|error| error.as_error::<ApiError>())
+            else {
+                return Ok(response.map_into_boxed_body().map_into_left_body());
+            };
+            let body = serde_json::to_vec(&error.body(language))?;
+            let (request, response) = response.into_parts();
+            let response = response.set_body(BoxBody::new(body));
+            Ok(ServiceResponse::new(request, response).map_into_right_body())
+        }
+        // a middleware's own error: its answer, in the language, travels with it
+        Err(error) => match error.as_error::<ApiError>() {
+            Some(api) => {
+                let response = api.response_in(language);
+                Err(actix_web::error::InternalError::from_response(error, response).into())
+            }
+            None => Err(error),
+        },
     }
 }
 

@@ -602,11 +602,13 @@ pub async fn scrape(
     streams: web::Data<crate::events::streams::StreamLimits>,
 ) -> Result<actix_web::HttpResponse, ApiError> {
     if !metrics.enabled {
-        return Err(ApiError::NotFound("Not found.".to_owned()));
+        return Err(ApiError::NotFound(
+            l10n::Text::new("error-not-found").into(),
+        ));
     }
     if !metrics.authorized(&request) {
         return Err(ApiError::Unauthorized(
-            "Send the metrics token as Authorization: Bearer.".to_owned(),
+            "Send the metrics token as Authorization: Bearer.".into(),
         ));
     }
     let body = metrics

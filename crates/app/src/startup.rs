@@ -80,6 +80,8 @@ impl Application {
                 .wrap(middleware::from_fn(auth::session::store_unavailable))
                 .wrap(middleware::from_fn(auth::origin::check_origin))
                 .wrap(error::api_method_not_allowed())
+                // error bodies in the request's language, before the request id joins a 5xx's
+                .wrap(middleware::from_fn(crate::language::localize_errors))
                 .wrap(
                     security_headers(production)
                         .into_iter()

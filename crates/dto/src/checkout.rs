@@ -116,6 +116,8 @@ pub struct CheckoutContext {
     pub idempotency: Option<ScopedKey>,
     /// The currency of the payload's `currency`, at the rate offered now.
     pub currency: Conversion,
+    /// The language the request is answered in: the order keeps it for its mails.
+    pub language: shared::Language,
 }
 
 /// A payload checkout cannot take: answered 422 with `message` and the messages per field.
@@ -227,6 +229,7 @@ impl OrderPayload {
                         roblox_username,
                         email,
                         user_id: context.user_id.map(shared::UserId::new),
+                        language: context.language,
                     },
                     method: context.method,
                     provider: context.provider,

@@ -93,6 +93,10 @@ pub struct OrderResponse {
     pub created_at: String,
     #[schema(format = DateTime)]
     pub paid_at: Option<String>,
+    /// The language the order was placed in (a BCP 47 code of `GET /api/site`'s `languages`):
+    /// its mails are written in it; its page follows the viewer's language.
+    #[schema(example = "pt-BR")]
+    pub language: String,
 }
 
 impl From<&Order> for OrderResponse {
@@ -123,6 +127,7 @@ impl From<&Order> for OrderResponse {
             roblox_username: order.buyer.roblox_username.to_string(),
             created_at: order.created_at.to_rfc3339(),
             paid_at: order.paid_at().map(|at| at.to_rfc3339()),
+            language: order.buyer.language.code().to_owned(),
         }
     }
 }

@@ -2192,7 +2192,7 @@ export interface components {
          */
         ErrorBody: {
             /**
-             * @description What went wrong, ready to show.
+             * @description What went wrong, ready to show (in the request's language).
              * @example Product not found.
              */
             message: string;
@@ -2705,6 +2705,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             paid_at?: string | null;
+            /**
+             * @description The language the order was placed in (a BCP 47 code of `GET /api/site`'s `languages`):
+             *     its mails are written in it; its page follows the viewer's language.
+             * @example pt-BR
+             */
+            language: string;
         };
         /**
          * @description An order's status, as `status` fields carry it (as stored: `orders::OrderStatus::as_str`).

@@ -1,9 +1,12 @@
 //! The buyer's mail about an order: the receipt, "delivered" and "refunded", each as plain
-//! text and HTML. Subjects carry the order number only (they are logged): never the link key.
+//! text and HTML, in the language the order was placed in. Subjects carry the order number
+//! only (they are logged): never the link key.
 
-use delivery::BuyerMail;
+use delivery::{BuyerMail, ScriptKey, ScriptStep};
+use l10n::Text;
 use lettre::Message;
 use orders::{MailKind, Order};
+use shared::Language;
 
 use crate::compose::{escape, Composer};
 
@@ -11,18 +14,54 @@ fn money(value: cart_pricing::Money) -> String {
     format!("${:.2}", value.as_decimal())
 }
 
+/// The mail's words in one language: a message as it is (plain text), or with its arguments
+/// escaped (HTML, where an argument may also be markup the code built).
+#[derive(Clone, Copy)]
+pub(crate) struct Words(pub(crate) Language);
+
+impl Words {
+    pub(crate) fn say(self, id: &'static str) -> String {
+        Text::new(id).render(self.0)
+    }
+
+    pub(crate) fn text(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
+        args.iter()
+            .fold(Text::new(id), |text, (name, value)| text.with(name, *value))
+            .render(self.0)
+    }
+
+    /// The message with its arguments HTML-escaped.
+    pub(crate) fn html(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
+        args.iter()
+            .fold(Text::new(id), |text, (name, value)| {
+                text.with(name, escape(value))
+            })
+            .render(self.0)
+    }
+
+    /// The message with `markup` as its arguments, as they are (built and escaped by the code).
+    pub(crate) fn markup(self, id: &'static str, markup: &[(&'static str, &str)]) -> String {
+        self.text(id, markup)
+    }
+}
+
 impl Composer {
     pub fn buyer_subject(&self, mail: &BuyerMail) -> String {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
-        match mail.kind {
-            MailKind::Receipt => format!("Your {shop} receipt for order #{id}"),
-            MailKind::Delivered => format!("Your {shop} order #{id} has been delivered"),
-            MailKind::Refunded => format!("Your {shop} order #{id} has been refunded"),
-            MailKind::Claimed => format!("Staff are waiting for you in the game (order #{id})"),
-            MailKind::Released => format!("Your {shop} order #{id} is back in line"),
-            MailKind::NoShow => format!("Your time to join is up (order #{id})"),
-        }
+        let id = mail.order.id.to_string();
+        let args = [("shop", shop), ("id", id.as_str())];
+        words.text(
+            match mail.kind {
+                MailKind::Receipt => "mail-subject-receipt",
+                MailKind::Delivered => "mail-subject-delivered",
+                MailKind::Refunded => "mail-subject-refunded",
+                MailKind::Claimed => "mail-subject-claimed",
+                MailKind::Released => "mail-subject-released",
+                MailKind::NoShow => "mail-subject-no-show",
+            },
+            &args,
+        )
     }
 
     /// The mail's subject and plain text, as the buyer got them.
@@ -54,6 +93,7 @@ impl Composer {
 
     /// The items, the amounts and the Roblox username, as text and as HTML.
     fn summary(&self, order: &Order) -> (String, String) {
+        let words = Words(order.buyer.language);
         let mut text = String::new();
         let mut rows = String::new();
         for line in &order.lines {
@@ -71,17 +111,22 @@ impl Composer {
             ));
         }
         let amounts = &order.amounts;
-        let mut totals = vec![("Subtotal", money(amounts.subtotal))];
+        let mut totals = vec![(words.say("mail-subtotal"), money(amounts.subtotal))];
         if amounts.discount != cart_pricing::Money::ZERO {
             let code = order
                 .promo
                 .as_ref()
                 .map(|p| format!(" ({})", p.code))
                 .unwrap_or_default();
-            totals.push(("Discount", format!("-{}{code}", money(amounts.discount))));
+            totals.push((
+                words.say("mail-discount"),
+                format!("-{}{code}", money(amounts.discount)),
+            ));
         }
-        totals.push(("Processing fee", money(amounts.fee)));
-        totals.push(("Total", money(amounts.total)));
+        totals.push((words.say("mail-fee"), money(amounts.fee)));
+        totals.push((words.say("mail-total"), money(amounts.total)));
+        let roblox = order.buyer.roblox_username.to_string();
+        totals.push((words.say("mail-roblox-username"), roblox));
         for (label, value) in &totals {
             text.push_str(&format!("{label}: {value}\n"));
             rows.push_str(&format!(
@@ -89,12 +134,6 @@ impl Composer {
                 escape(value)
             ));
         }
-        let roblox = order.buyer.roblox_username.to_string();
-        text.push_str(&format!("Roblox username: {roblox}\n"));
-        rows.push_str(&format!(
-            "<tr><td>Roblox username</td><td style=\"text-align:right\">{}</td></tr>",
-            escape(&roblox)
-        ));
         (
             text,
             format!("<table cellpadding=\"4\" style=\"border-collapse:collapse\">{rows}</table>"),
@@ -102,93 +141,110 @@ impl Composer {
     }
 
     fn receipt(&self, mail: &BuyerMail) -> (String, String) {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
+        let id = mail.order.id.to_string();
         let link = &mail.order_link;
         let (items, table) = self.summary(&mail.order);
         let (next_text, next_html) = steps(mail);
+        let paid = words.text("mail-receipt-paid", &[("id", &id)]);
+        let (thanks, next, we_mail) = (
+            words.say("mail-receipt-thanks"),
+            words.say("mail-next-heading"),
+            words.say("mail-receipt-we-mail"),
+        );
         (
             format!(
-                "Thank you for your order!\n\n\
-                 Order #{id} is paid.\n\n{items}\n\
-                 What happens next:\n{next_text}\n\
-                 We e-mail you when staff are waiting for you and once it's delivered.\n\n\
-                 Follow your order (no login needed; keep this link to yourself):\n{link}\n\n\
+                "{thanks}\n\n{paid}\n\n{items}\n{next}\n{next_text}\n{we_mail}\n\n{follow}\n{link}\n\n\
                  {shop}\n{url}\n",
+                follow = words.say("mail-follow-order"),
                 url = self.public_url()
             ),
             format!(
-                "<h1 style=\"font-size:20px\">Thank you for your order!</h1>\
-                 <p>Order #{id} is paid.</p>{table}\
-                 <p><strong>What happens next:</strong></p>{next_html}\
-                 <p>We e-mail you when staff are waiting for you and once it's delivered.</p>\
-                 <p><a href=\"{link}\">Follow your order</a> (no login needed; keep this link \
-                 to yourself)</p><p>Or paste this link into your browser: {link}</p>\
-                 <p>{shop}</p>",
-                link = escape(link),
+                "<h1 style=\"font-size:20px\">{thanks}</h1><p>{paid}</p>{table}\
+                 <p><strong>{next}</strong></p>{next_html}<p>{we_mail}</p>\
+                 <p><a href=\"{href}\">{follow}</a> {aside}</p><p>{paste}</p><p>{shop}</p>",
+                href = escape(link),
+                follow = words.say("mail-follow-order-link"),
+                aside = words.say("mail-follow-order-aside"),
+                paste = words.html("mail-paste-link", &[("link", link)]),
                 shop = escape(shop),
             ),
         )
     }
 
     fn delivered(&self, mail: &BuyerMail) -> (String, String) {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
+        let id = mail.order.id.to_string();
         let link = &mail.order_link;
         let roblox = mail.order.buyer.roblox_username.to_string();
         let (proof_text, proof_html) = match &mail.proof_picture {
             Some(picture) => (
-                format!("A picture of the delivery: {picture}\n\n"),
                 format!(
-                    "<p><a href=\"{p}\">See a picture of the delivery</a> ({p})</p>",
+                    "{}\n\n",
+                    words.text("mail-delivered-picture", &[("picture", picture)])
+                ),
+                format!(
+                    "<p><a href=\"{p}\">{}</a> ({p})</p>",
+                    words.say("mail-delivered-picture-link"),
                     p = escape(picture)
                 ),
             ),
             None => (String::new(), String::new()),
         };
         let (steps_text, steps_html) = steps(mail);
+        let (help_text, help_html) = help(mail);
+        let (heading, review) = (
+            words.say("mail-delivered-steps-heading"),
+            words.say("mail-delivered-review"),
+        );
+        let missing = |help: &str| words.markup("mail-delivered-missing", &[("help", help)]);
+        let page = format!(
+            "<a href=\"{}\">{}</a>",
+            escape(link),
+            words.say("mail-your-order-page")
+        );
         (
             format!(
-                "Good news: order #{id} has been delivered to {roblox} in Roblox.\n\n\
-                 {proof_text}Got everything? Press \"I got my items\" on your order page: \
-                 {link}\n\n\
-                 Your order's steps:\n{steps_text}\n\
-                 Happy with it? Leave a review on the same page: it helps other players \
-                 find us.\n\n\
-                 Something missing? {help_text}\n\n\
+                "{done}\n\n{proof_text}{got}\n\n{heading}\n{steps_text}\n{review}\n\n{missing}\n\n\
                  {shop}\n",
-                help_text = help(mail).0,
+                done = words.text("mail-delivered-done", &[("id", &id), ("roblox", &roblox)]),
+                got = words.text("mail-delivered-got-text", &[("link", link)]),
+                missing = missing(&help_text),
             ),
             format!(
-                "<p>Good news: order #{id} has been delivered to <strong>{roblox}</strong> in \
-                 Roblox.</p>{proof_html}<p>Got everything? Press \"I got my items\" on \
-                 <a href=\"{link}\">your order page</a> ({link}).</p>\
-                 <p><strong>Your order's steps:</strong></p>{steps_html}\
-                 <p>Happy with it? Leave a review on the same page: it helps other players \
-                 find us.</p>\
-                 <p>Something missing? {help_html}</p><p>{shop}</p>",
-                help_html = help(mail).1,
-                roblox = escape(&roblox),
-                link = escape(link),
+                "<p>{done}</p>{proof_html}<p>{got}</p><p><strong>{heading}</strong></p>\
+                 {steps_html}<p>{review}</p><p>{missing}</p><p>{shop}</p>",
+                done = words.markup(
+                    "mail-delivered-done",
+                    &[
+                        ("id", &id),
+                        ("roblox", &format!("<strong>{}</strong>", escape(&roblox)))
+                    ]
+                ),
+                got = words.markup(
+                    "mail-delivered-got-html",
+                    &[("page", &page), ("link", &escape(link))]
+                ),
+                missing = missing(&help_html),
                 shop = escape(shop),
             ),
         )
     }
 
     fn refunded(&self, mail: &BuyerMail) -> (String, String) {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
+        let id = mail.order.id.to_string();
         let link = &mail.order_link;
         let total = money(mail.order.amounts.total);
+        let refunded = words.text("mail-refunded", &[("id", &id), ("total", &total)]);
+        let your_order = words.say("mail-your-order");
         (
+            format!("{refunded}\n\n{your_order}: {link}\n\n{shop}\n"),
             format!(
-                "Order #{id} has been refunded: {total} goes back to the way you paid. Banks \
-                 usually show it within 5 to 10 days.\n\nYour order: {link}\n\n{shop}\n"
-            ),
-            format!(
-                "<p>Order #{id} has been refunded: {total} goes back to the way you paid. \
-                 Banks usually show it within 5 to 10 days.</p>\
-                 <p><a href=\"{link}\">Your order</a> ({link})</p><p>{shop}</p>",
+                "<p>{refunded}</p><p><a href=\"{link}\">{your_order}</a> ({link})</p><p>{shop}</p>",
                 link = escape(link),
                 shop = escape(shop),
             ),
@@ -198,52 +254,77 @@ impl Composer {
 
 /// "Join our Discord server" with its link, or the help chat when the shop has no invite.
 fn help(mail: &BuyerMail) -> (String, String) {
+    let words = Words(mail.order.buyer.language);
     match &mail.discord_invite {
         Some(invite) => (
-            format!("Reply to this e-mail or ask in our Discord server: {invite}"),
-            format!(
-                "Reply to this e-mail or ask in <a href=\"{i}\">our Discord server</a> ({i}).",
-                i = escape(invite)
+            words.text("mail-help-discord-text", &[("invite", invite)]),
+            words.markup(
+                "mail-help-discord-html",
+                &[
+                    (
+                        "server",
+                        &format!(
+                            "<a href=\"{}\">{}</a>",
+                            escape(invite),
+                            words.say("mail-help-discord-server")
+                        ),
+                    ),
+                    ("invite", &escape(invite)),
+                ],
             ),
         ),
-        None => (
-            "Reply to this e-mail or open the help chat in the shop.".to_owned(),
-            "Reply to this e-mail or open the help chat in the shop.".to_owned(),
-        ),
+        None => (words.say("mail-help-chat"), words.say("mail-help-chat")),
     }
+}
+
+/// A step's title and the sentence on how, in the mail's language (the script's words, by its
+/// key: one script, its words in the message files).
+fn step_words(mail: &BuyerMail, step: &ScriptStep) -> (String, String) {
+    let words = Words(mail.order.buyer.language);
+    let (title, detail) = match step.key {
+        ScriptKey::Discord => ("mail-step-discord", "mail-step-discord-detail"),
+        ScriptKey::Wait => ("mail-step-wait", "mail-step-wait-detail"),
+        ScriptKey::Join => ("mail-step-join", "mail-step-join-detail"),
+        ScriptKey::Ready => ("mail-step-ready", "mail-step-ready-detail"),
+        ScriptKey::Receive => ("mail-step-receive", "mail-step-receive-detail"),
+        ScriptKey::Review => ("mail-step-review", "mail-step-review-detail"),
+    };
+    let detail = Text::new(detail)
+        .with("minutes", mail.estimate_minutes)
+        .with("tickets", if mail.tickets { "yes" } else { "no" })
+        .render(words.0);
+    (words.say(title), detail)
 }
 
 /// The script from payment to delivery as the order's page numbers it: each step's title (the
 /// Discord step linked to the invite), a tick on the steps the order is past, the sentence on
 /// how for the others.
 fn steps(mail: &BuyerMail) -> (String, String) {
+    let done = Words(mail.order.buyer.language).say("mail-step-done");
     let mut text = String::new();
     let mut items = String::new();
     for (index, step) in mail.steps.iter().enumerate() {
         let number = index + 1;
-        let title = &step.title;
+        let (title, detail) = step_words(mail, step);
         let link_text = step
             .link
             .as_ref()
             .map(|link| format!(": {link}"))
             .unwrap_or_default();
         let title_html = match &step.link {
-            Some(link) => format!("<a href=\"{}\">{}</a>", escape(link), escape(title)),
-            None => escape(title),
+            Some(link) => format!("<a href=\"{}\">{}</a>", escape(link), escape(&title)),
+            None => escape(&title),
         };
         if step.done {
-            text.push_str(&format!("  {number}. {title}{link_text} \u{2713} done\n"));
+            text.push_str(&format!("  {number}. {title}{link_text} \u{2713} {done}\n"));
             items.push_str(&format!(
-                "<li><strong>{title_html}</strong> \u{2713} done</li>"
+                "<li><strong>{title_html}</strong> \u{2713} {done}</li>"
             ));
         } else {
-            text.push_str(&format!(
-                "  {number}. {title}{link_text}\n     {}\n",
-                step.detail
-            ));
+            text.push_str(&format!("  {number}. {title}{link_text}\n     {detail}\n"));
             items.push_str(&format!(
                 "<li><strong>{title_html}</strong><br>{}</li>",
-                escape(&step.detail)
+                escape(&detail)
             ));
         }
     }
@@ -253,29 +334,37 @@ fn steps(mail: &BuyerMail) -> (String, String) {
 impl Composer {
     /// Staff let the order go, with their reason: what happens next.
     fn released(&self, mail: &BuyerMail) -> (String, String) {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
+        let id = mail.order.id.to_string();
         let link = &mail.order_link;
-        let staff = mail.staff_name.as_deref().unwrap_or("The member of staff");
-        let reason = mail.release_reason.as_deref().unwrap_or("no reason given");
+        let staff = (mail.staff_name.clone()).unwrap_or_else(|| words.say("mail-the-staff"));
+        let reason = (mail.release_reason.clone()).unwrap_or_else(|| words.say("mail-no-reason"));
+        let page = format!(
+            "<a href=\"{}\">{}</a>",
+            escape(link),
+            words.say("mail-your-order-page")
+        );
+        let args = [("staff", staff.as_str()), ("id", &id), ("reason", &reason)];
+        let html_args = [
+            ("staff", format!("<strong>{}</strong>", escape(&staff))),
+            ("id", id.clone()),
+            ("reason", format!("&ldquo;{}&rdquo;", escape(&reason))),
+            ("page", page),
+        ];
+        let html_args: Vec<_> = html_args.iter().map(|(k, v)| (*k, v.as_str())).collect();
         (
             format!(
-                "{staff} could not deliver order #{id} this time and put it back in line: \
-                 \"{reason}\"\n\nNothing is lost: your order keeps its place by payment, and \
-                 the next member of staff picks it up. When they do, your order page shows their \
-                 private server again: join it, then press \"I'm in the game\".\n\n\
-                 Your order: {link}\n\n{shop}\n"
+                "{}\n\n{}\n\n{}: {link}\n\n{shop}\n",
+                words.text("mail-released-text", &args),
+                words.say("mail-released-next-text"),
+                words.say("mail-your-order"),
             ),
             format!(
-                "<p><strong>{staff}</strong> could not deliver order #{id} this time and put it \
-                 back in line: &ldquo;{reason}&rdquo;</p><p>Nothing is lost: your order keeps its \
-                 place by payment, and the next member of staff picks it up. When they do, \
-                 <a href=\"{link}\">your order page</a> shows their private server again: join \
-                 it, then press \"I'm in the game\".</p><p>Or paste this link into your \
-                 browser: {link}</p><p>{shop}</p>",
-                staff = escape(staff),
-                reason = escape(reason),
-                link = escape(link),
+                "<p>{}</p><p>{}</p><p>{}</p><p>{shop}</p>",
+                words.markup("mail-released-html", &html_args),
+                words.markup("mail-released-next-html", &html_args),
+                words.html("mail-paste-link", &[("link", link)]),
                 shop = escape(shop),
             ),
         )
@@ -283,54 +372,80 @@ impl Composer {
 
     /// The time to join the member of staff's server is up: what to do now.
     fn no_show(&self, mail: &BuyerMail) -> (String, String) {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
+        let id = mail.order.id.to_string();
         let link = &mail.order_link;
-        let staff = mail.staff_name.as_deref().unwrap_or("A member of staff");
-        let minutes = mail.no_show_minutes;
+        let staff = (mail.staff_name.clone()).unwrap_or_else(|| words.say("mail-a-staff"));
+        let minutes = mail.no_show_minutes.to_string();
+        let page = format!(
+            "<a href=\"{}\">{}</a>",
+            escape(link),
+            words.say("mail-your-order-page")
+        );
+        let strong = format!("<strong>{}</strong>", escape(&staff));
+        let number = |id: &'static str, args: &[(&'static str, &str)]| {
+            args.iter()
+                .fold(Text::new(id), |text, (name, value)| match *name {
+                    "minutes" => text.with(name, mail.no_show_minutes),
+                    _ => text.with(name, *value),
+                })
+                .render(words.0)
+        };
         (
             format!(
-                "{staff} has been waiting {minutes} minutes for you in the game to deliver order \
-                 #{id}. Join their private server now (the link is on your order page) and press \
-                 \"I'm in the game\". If you can't make it, say so on the order page: {staff} \
-                 may otherwise put your order back in line, and it will be picked up again \
-                 later.\n\n{link}\n\n{shop}\n"
+                "{}\n\n{link}\n\n{shop}\n",
+                number(
+                    "mail-no-show-text",
+                    &[("staff", &staff), ("minutes", &minutes), ("id", &id)]
+                ),
             ),
             format!(
-                "<p><strong>{staff}</strong> has been waiting {minutes} minutes for you in the \
-                 game to deliver order #{id}.</p><p>Join their private server now (the link is \
-                 on <a href=\"{link}\">your order page</a>) and press \"I'm in the game\". If \
-                 you can't make it, say so on the order page: they may otherwise put your order \
-                 back in line, and it will be picked up again later.</p><p>Or paste this link \
-                 into your browser: {link}</p><p>{shop}</p>",
-                staff = escape(staff),
-                link = escape(link),
+                "<p>{}</p><p>{}</p><p>{}</p><p>{shop}</p>",
+                number(
+                    "mail-no-show-html",
+                    &[("staff", &strong), ("minutes", &minutes), ("id", &id)]
+                ),
+                words.markup("mail-no-show-join-html", &[("page", &page)]),
+                words.html("mail-paste-link", &[("link", link)]),
                 shop = escape(shop),
             ),
         )
     }
 
     fn claimed(&self, mail: &BuyerMail) -> (String, String) {
+        let words = Words(mail.order.buyer.language);
         let shop = self.shop_name();
-        let id = mail.order.id;
+        let id = mail.order.id.to_string();
         let link = &mail.order_link;
-        let staff = mail.staff_name.as_deref().unwrap_or("A member of staff");
+        let staff = (mail.staff_name.clone()).unwrap_or_else(|| words.say("mail-a-staff"));
         let roblox = mail.order.buyer.roblox_username.to_string();
+        let open = format!(
+            "<a href=\"{}\">{}</a>",
+            escape(link),
+            words.say("mail-claimed-open-link")
+        );
         (
             format!(
-                "{staff} is ready to deliver order #{id} to {roblox} and is waiting for you in \
-                 the game.\n\nOpen your order page for the private server link, join it and \
-                 press \"I'm in the game\":\n{link}\n\n{shop}\n"
+                "{}\n\n{}\n{link}\n\n{shop}\n",
+                words.text(
+                    "mail-claimed",
+                    &[("staff", &staff), ("id", &id), ("roblox", &roblox)]
+                ),
+                words.say("mail-claimed-open-text"),
             ),
             format!(
-                "<p><strong>{staff}</strong> is ready to deliver order #{id} to \
-                 <strong>{roblox}</strong> and is waiting for you in the game.</p>\
-                 <p><a href=\"{link}\">Open your order page</a> for the private server link, \
-                 join it and press \"I'm in the game\".</p><p>Or paste this link into your \
-                 browser: {link}</p><p>{shop}</p>",
-                staff = escape(staff),
-                roblox = escape(&roblox),
-                link = escape(link),
+                "<p>{}</p><p>{}</p><p>{}</p><p>{shop}</p>",
+                words.markup(
+                    "mail-claimed",
+                    &[
+                        ("staff", &format!("<strong>{}</strong>", escape(&staff))),
+                        ("id", &id),
+                        ("roblox", &format!("<strong>{}</strong>", escape(&roblox))),
+                    ]
+                ),
+                words.markup("mail-claimed-open-html", &[("open", &open)]),
+                words.html("mail-paste-link", &[("link", link)]),
                 shop = escape(shop),
             ),
         )
@@ -372,6 +487,7 @@ mod tests {
                 roblox_username: RobloxUsername::parse("Builderman").unwrap(),
                 email: Email::parse("kid@example.com").unwrap(),
                 user_id: None,
+                language: shared::Language::English,
             },
             Amounts {
                 subtotal: Money::parse("24.00").unwrap(),
@@ -417,6 +533,7 @@ mod tests {
             staff_name: Some("Ann <staff>".into()),
             release_reason: Some("My game <crashed>".into()),
             no_show_minutes: 15,
+            tickets: false,
             steps: script(None, ScriptProgress::default()),
         }
     }
@@ -594,5 +711,75 @@ mod tests {
         let eml =
             String::from_utf8(composer().buyer_message(&delivered).unwrap().formatted()).unwrap();
         assert!(eml.contains("ask in our Discord server: https://discord.gg/garden"));
+    }
+
+    fn in_language(kind: MailKind, language: Language) -> BuyerMail {
+        let mut mail = BuyerMail {
+            discord_invite: Some("https://discord.gg/garden".into()),
+            steps: script(Some("https://discord.gg/garden"), ScriptProgress::default()),
+            ..mail(kind, Some("https://shop.example/proof.png"))
+        };
+        mail.order.buyer.language = language;
+        mail
+    }
+
+    #[test]
+    fn a_portuguese_receipt_has_a_portuguese_subject_and_body() {
+        let receipt = in_language(MailKind::Receipt, Language::BrazilianPortuguese);
+        let (subject, text) = composer().buyer_text(&receipt);
+        assert_eq!(subject, "Seu recibo da Garden Shop do pedido #12");
+        assert!(
+            text.starts_with("Obrigado pelo seu pedido!\n\nO pedido #12 está pago.\n"),
+            "{text}"
+        );
+        assert!(text.contains("Usuário do Roblox: Builderman"), "{text}");
+        assert!(
+            text.contains("  2. Aguarde um membro da equipe\n"),
+            "{text}"
+        );
+        assert!(text.contains("menos de 15 minutos."), "{text}");
+        let (_, html) = composer().bodies(&receipt);
+        assert!(html.contains("<h1 style=\"font-size:20px\">Obrigado pelo seu pedido!</h1>"));
+        assert!(
+            html.contains("Acompanhe seu pedido</a> (sem login"),
+            "{html}"
+        );
+        assert!(composer().buyer_message(&receipt).is_ok());
+    }
+
+    /// Every mail in every other language: its subject and no sentence of its English text
+    /// (links, amounts and names aside) left in it.
+    #[test]
+    fn every_buyer_mail_is_written_in_the_order_s_language() {
+        let kinds = [
+            MailKind::Receipt,
+            MailKind::Delivered,
+            MailKind::Refunded,
+            MailKind::Claimed,
+            MailKind::Released,
+            MailKind::NoShow,
+        ];
+        for kind in kinds {
+            let english = in_language(kind, Language::English);
+            let (english_subject, english_text) = composer().buyer_text(&english);
+            let sentences: Vec<&str> = english_text
+                .lines()
+                .map(str::trim)
+                .filter(|line| line.len() > 24 && !line.starts_with("http"))
+                .collect();
+            for language in Language::ALL.into_iter().skip(1) {
+                let mail = in_language(kind, language);
+                let (subject, text) = composer().buyer_text(&mail);
+                assert_ne!(subject, english_subject, "{language} {kind:?}");
+                for sentence in &sentences {
+                    assert!(
+                        !text.contains(sentence),
+                        "{language} {kind:?} keeps {sentence:?}:\n{text}"
+                    );
+                }
+                let (_, html) = composer().bodies(&mail);
+                assert!(!html.contains("{$"), "{language} {kind:?}: {html}");
+            }
+        }
     }
 }

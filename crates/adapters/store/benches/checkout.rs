@@ -49,6 +49,7 @@ fn request(shopper: usize) -> CheckoutRequest {
             roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
             email: Email::parse("kid@example.com").unwrap(),
             user_id: None,
+            language: shared::Language::English,
         },
         method: PaymentMethod::Card,
         provider: PaymentProvider::Dev,

@@ -991,6 +991,7 @@ fn order_row(order: &NewOrder) -> order_rows::ActiveModel {
         id: NotSet,
         status: Set(OrderStatus::Pending.as_str().to_owned()),
         user_id: Set(buyer.user_id.map(UserId::get)),
+        language: Set(buyer.language.code().to_owned()),
         discord_id: Set(discord.map(|d| d.discord_id.as_str().to_owned())),
         discord_username: Set(discord.map(|d| d.username.clone()).unwrap_or_default()),
         discord_avatar: Set(discord.and_then(|d| d.avatar_url.clone())),
@@ -1143,6 +1144,8 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
             .with_context(|| format!("order {id} has a bad Roblox username"))?,
         email: Email::parse(&row.email).with_context(|| format!("order {id} has a bad e-mail"))?,
         user_id: row.user_id.map(UserId::new),
+        // an unknown code (a language since removed) reads as English
+        language: row.language.parse().unwrap_or_default(),
     };
     let amounts = Amounts {
         subtotal: money(row.subtotal_cents, "subtotal", id)?,

@@ -75,6 +75,7 @@ fn buyer(discord: &str) -> Buyer {
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
         user_id: Some(shared::UserId::new(42)),
+        language: shared::Language::English,
     }
 }
 
@@ -237,6 +238,32 @@ async fn a_placed_order_takes_its_stock_and_comes_back_as_stored(#[case] backend
         )
         .await
         .is_err());
+}
+
+/// The order keeps the language it was placed in (its mails are written in it).
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_order_keeps_the_language_it_was_placed_in(#[case] backend: Backend) {
+    let (db, store) = store(backend, vec![(1, draft("Owl", "4.99", Stock::Finite(5)))]).await;
+    let mut portuguese = new_order(&[(1, "4.99", 1)], None, "111");
+    portuguese.buyer.language = shared::Language::BrazilianPortuguese;
+    let english = new_order(&[(1, "4.99", 1)], None, "222");
+    let placed = store
+        .place(portuguese, reservation(&[(1, 1)]), NO_CAPS)
+        .await
+        .unwrap();
+    let other = store
+        .place(english, reservation(&[(1, 1)]), NO_CAPS)
+        .await
+        .unwrap();
+    let loaded = store.order(placed.id).await.unwrap();
+    assert_eq!(loaded.buyer.language, shared::Language::BrazilianPortuguese);
+    let loaded = store.order(other.id).await.unwrap();
+    assert_eq!(loaded.buyer.language, shared::Language::English);
+    let sql = "SELECT COUNT(*) FROM orders WHERE language = 'pt-BR'";
+    assert_eq!(count(&db, sql).await, 1);
 }
 
 #[rstest]

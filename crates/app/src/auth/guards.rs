@@ -69,7 +69,6 @@ pub struct RequireSuperAdmin(pub CurrentUser);
 #[derive(Debug, Clone)]
 pub struct MaybeUser(pub Option<CurrentUser>);
 
-pub(crate) const PLEASE_LOG_IN: &str = "Please log in.";
 const NO_PERMISSION: &str = "You do not have permission to do that.";
 
 #[derive(Debug, Clone, Copy)]
@@ -81,7 +80,8 @@ enum Need {
 
 /// The guards' one rule.
 fn authorize(user: Option<CurrentUser>, need: Need) -> Result<CurrentUser, ApiError> {
-    let user = user.ok_or_else(|| ApiError::Unauthorized(PLEASE_LOG_IN.to_owned()))?;
+    let user =
+        user.ok_or_else(|| ApiError::Unauthorized(l10n::Text::new("error-log-in").into()))?;
     let allowed = match need {
         Need::User => true,
         Need::Staff => user.role.is_staff(),
@@ -90,7 +90,7 @@ fn authorize(user: Option<CurrentUser>, need: Need) -> Result<CurrentUser, ApiEr
     if allowed {
         Ok(user)
     } else {
-        Err(ApiError::Forbidden(NO_PERMISSION.to_owned()))
+        Err(ApiError::Forbidden(NO_PERMISSION.to_owned().into()))
     }
 }
 

@@ -9,7 +9,7 @@ use actix_web::{
     dev::{ServiceRequest, ServiceResponse},
     http::{header, Method},
     middleware::Next,
-    web, ResponseError,
+    web,
 };
 
 use crate::{client_ip::TrustedProxies, error::ApiError, settings::SiteSettings};
@@ -102,7 +102,7 @@ pub async fn check_origin(
         return Ok(next.call(req).await?.map_into_left_body());
     }
     tracing::warn!(method = %req.method(), path = %req.path(), "cross-site request refused");
-    let response = ApiError::Forbidden("Cross-site request refused.".to_owned()).error_response();
+    let response = ApiError::Forbidden(l10n::Text::new("error-cross-site").into()).into_response();
     Ok(req.into_response(response).map_into_right_body())
 }
 

@@ -42,10 +42,11 @@ pub async fn store_unavailable(
     request: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let language = crate::language::RequestLanguage::of(request.request()).0;
     next.call(request).await.map_err(|error| {
         tracing::error!(error = %error, "the session store failed");
         let answer = actix_web::HttpResponse::ServiceUnavailable().json(serde_json::json!({
-            "message": crate::error::SESSIONS_UNAVAILABLE,
+            "message": l10n::text(language, "error-sessions-unavailable"),
             "code": dto::ErrorCode::SessionsUnavailable,
             "errors": {},
         }));

@@ -1,17 +1,16 @@
 //! Accounts' errors (login, sign-up codes, password reset, deletion) as HTTP answers.
 
 use accounts::{LoginError, ResetPasswordError, SendCodeError, VerifyCodeError};
+use l10n::Text;
 
 use super::api::ApiError;
-
-pub(super) const MAIL_UNAVAILABLE: &str =
-    "We could not send the e-mail right now. Please try again in a moment.";
-pub(super) const TOO_MANY_CODES: &str = "Too many wrong codes. Ask for a new code.";
 
 impl From<LoginError> for ApiError {
     fn from(error: LoginError) -> Self {
         match error {
-            LoginError::InvalidCredentials => ApiError::Unauthorized(error.to_string()),
+            LoginError::InvalidCredentials => {
+                ApiError::Unauthorized(Text::new("error-invalid-credentials").into())
+            }
             LoginError::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
             LoginError::Unknown(cause) => ApiError::Internal(cause),
         }
@@ -24,13 +23,13 @@ impl From<SendCodeError> for ApiError {
             SendCodeError::TooSoon { retry_after } => {
                 let secs = retry_after.as_secs().max(1);
                 ApiError::TooManyRequests {
-                    message: format!("Please wait {secs} seconds before asking for a new code."),
+                    message: Text::new("error-code-wait").with("seconds", secs).into(),
                     retry_after_secs: secs,
                 }
             }
             SendCodeError::TooManySends { retry_after } => ApiError::too_many(retry_after),
             SendCodeError::Mail(cause) => ApiError::Unavailable {
-                message: MAIL_UNAVAILABLE.to_owned(),
+                message: Text::new("error-mail-unavailable").into(),
                 cause: anyhow::Error::new(cause),
             },
             SendCodeError::Unknown(cause) => ApiError::Internal(cause),
@@ -41,12 +40,13 @@ impl From<SendCodeError> for ApiError {
 impl From<VerifyCodeError> for ApiError {
     fn from(error: VerifyCodeError) -> Self {
         match error {
-            VerifyCodeError::InvalidCode | VerifyCodeError::Expired => {
-                ApiError::field("code", error.to_string())
+            VerifyCodeError::InvalidCode => {
+                ApiError::field("code", Text::new("error-code-invalid"))
             }
-            VerifyCodeError::EmailTaken => ApiError::field("email", error.to_string()),
+            VerifyCodeError::Expired => ApiError::field("code", Text::new("error-code-expired")),
+            VerifyCodeError::EmailTaken => ApiError::field("email", Text::new("error-email-taken")),
             VerifyCodeError::TooManyAttempts { retry_after } => ApiError::TooManyRequests {
-                message: TOO_MANY_CODES.to_owned(),
+                message: Text::new("error-too-many-codes").into(),
                 retry_after_secs: retry_after.map_or(60, |after| after.as_secs()).max(1),
             },
             VerifyCodeError::Unknown(cause) => ApiError::Internal(cause),
@@ -57,7 +57,9 @@ impl From<VerifyCodeError> for ApiError {
 impl From<ResetPasswordError> for ApiError {
     fn from(error: ResetPasswordError) -> Self {
         match error {
-            ResetPasswordError::InvalidToken => ApiError::field("token", error.to_string()),
+            ResetPasswordError::InvalidToken => {
+                ApiError::field("token", Text::new("error-reset-invalid"))
+            }
             ResetPasswordError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -67,18 +69,14 @@ impl From<accounts::DeleteAccountError> for ApiError {
     fn from(error: accounts::DeleteAccountError) -> Self {
         use accounts::DeleteAccountError as E;
         match error {
-            E::WrongPassword => ApiError::field("password", error.to_string()),
+            E::WrongPassword => ApiError::field("password", Text::new("error-wrong-password")),
             E::Staff => ApiError::Forbidden(
-                "Staff accounts cannot be deleted here. Ask whoever runs the shop.".to_owned(),
+                "Staff accounts cannot be deleted here. Ask whoever runs the shop.".into(),
             ),
             E::OpenOrders(n) => {
-                let orders = if n == 1 { "order" } else { "orders" };
-                ApiError::Conflict(format!(
-                    "You have {n} {orders} waiting for payment or delivery. You can delete your \
-                     account once they are delivered or closed."
-                ))
+                ApiError::Conflict(Text::new("error-open-orders").with("count", n).into())
             }
-            E::NotFound => ApiError::Unauthorized("Please log in.".to_owned()),
+            E::NotFound => ApiError::Unauthorized(Text::new("error-log-in").into()),
             E::TooManyAttempts { retry_after } => ApiError::too_many(retry_after),
             E::Unknown(cause) => ApiError::Internal(cause),
         }

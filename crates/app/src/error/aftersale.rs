@@ -10,8 +10,8 @@ use super::orders::SESSION_MISMATCH;
 impl From<EventError> for ApiError {
     fn from(error: EventError) -> Self {
         match error {
-            EventError::WrongPage(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
-            EventError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            EventError::WrongPage(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned().into()),
+            EventError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             EventError::Capture(refused) => refused.into(),
             EventError::Unknown(cause) => ApiError::Internal(cause),
         }
@@ -22,16 +22,16 @@ impl From<aftersale::RefundError> for ApiError {
     fn from(error: aftersale::RefundError) -> Self {
         use aftersale::RefundError;
         match error {
-            RefundError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            RefundError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             RefundError::Refused(_) | RefundError::NoProvider(_) | RefundError::MovedOn { .. } => {
-                ApiError::Conflict(error.to_string())
+                ApiError::Conflict(error.to_string().into())
             }
             RefundError::Provider(ref cause) => {
                 tracing::warn!(error = %cause, "the payment provider refused a refund");
                 ApiError::BadGateway(
                     "The payment provider did not refund the order; nothing changed. Try again \
                      later or refund it at the provider."
-                        .to_owned(),
+                        .into(),
                 )
             }
             RefundError::Unknown(cause) => ApiError::Internal(cause),

@@ -12,78 +12,63 @@ use utoipa::ToSchema;
 
 use dto::checkout::{InvalidPayload, PricedCartResponse};
 use dto::ErrorCode;
+use l10n::Text;
+use shared::Language;
+
+use super::message::Msg;
 
 /// Every error the API answers with.
-/// The 503 of a request the database could not be reached for (no connection within
-/// `store::DATABASE_TIMEOUT`, or one broke); the pool reconnects by itself.
-pub const DATABASE_UNAVAILABLE: &str =
-    "The shop cannot reach its database right now. Please try again in a moment.";
-
-/// The 503 of a request whose session could not be read or written (the session Redis or
-/// database does not answer within its timeout).
-pub const SESSIONS_UNAVAILABLE: &str =
-    "The shop cannot reach its session store right now. Please try again in a moment.";
-
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     /// 400: a body or parameter that cannot be read at all.
     #[error("{0}")]
-    BadRequest(String),
+    BadRequest(Msg),
     /// 401: no session, or the credentials do not match.
     #[error("{0}")]
-    Unauthorized(String),
+    Unauthorized(Msg),
     /// 403: logged in with the wrong role, or a cross-site request.
     #[error("{0}")]
-    Forbidden(String),
+    Forbidden(Msg),
     #[error("{0}")]
-    NotFound(String),
+    NotFound(Msg),
     #[error("{0}")]
-    MethodNotAllowed(String),
+    MethodNotAllowed(Msg),
     /// 409: the request conflicts with the current state.
     #[error("{0}")]
-    Conflict(String),
+    Conflict(Msg),
     /// 409 with a `Retry-After` header: the state the request needs is on its way (another
     /// request is still at it).
     #[error("{message}")]
-    ConflictRetry {
-        message: String,
-        retry_after_secs: u64,
-    },
+    ConflictRetry { message: Msg, retry_after_secs: u64 },
     #[error("{0}")]
-    PayloadTooLarge(String),
+    PayloadTooLarge(Msg),
     #[error("{0}")]
-    UnsupportedMediaType(String),
+    UnsupportedMediaType(Msg),
     /// 409: the cart cannot be bought as it is; the answer carries what to fix.
     #[error("{message}")]
-    CartConflict {
-        message: String,
-        detail: CartConflict,
-    },
+    CartConflict { message: Msg, detail: CartConflict },
     /// 422: the promo code does not apply; the answer also carries the reason on its own.
     #[error("{0}")]
-    PromoRejected(String),
+    PromoRejected(Msg),
     /// 422 under `currency`: checkout cannot charge in the currency asked for now.
     #[error("{0}")]
-    CurrencyUnavailable(String),
+    CurrencyUnavailable(Msg),
     /// 422: per-field messages.
     #[error("{message}")]
     Validation {
-        message: String,
-        errors: BTreeMap<String, Vec<String>>,
+        message: Msg,
+        errors: BTreeMap<String, Vec<Msg>>,
     },
     /// 429 with a `Retry-After` header.
     #[error("{message}")]
-    TooManyRequests {
-        message: String,
-        retry_after_secs: u64,
-    },
+    TooManyRequests { message: Msg, retry_after_secs: u64 },
     /// 502: an outside system we called (payment provider, Roblox, Discord) failed or refused.
     #[error("{0}")]
-    BadGateway(String),
+    BadGateway(Msg),
     /// 503: an outside system (the mail server) is down; the request may be retried.
     #[error("{message}")]
     Unavailable {
-        message: String,
+        message: Msg,
         #[source]
         cause: anyhow::Error,
     },
@@ -96,14 +81,14 @@ pub enum ApiError {
 #[derive(Debug)]
 pub enum CartConflict {
     /// One line per product the shopper has to remove or reduce (worded as docs/product.md, Validation).
-    Problems(Vec<String>),
+    Problems(Vec<Msg>),
     /// The cart as the server prices it, for a client whose total was off.
     FreshCart(Box<PricedCartResponse>),
 }
 
 impl ApiError {
     /// A 422 about one field, whose message is also the answer's message.
-    pub fn field(field: &str, message: impl Into<String>) -> Self {
+    pub fn field(field: &str, message: impl Into<Msg>) -> Self {
         let message = message.into();
         ApiError::Validation {
             errors: BTreeMap::from([(field.to_owned(), vec![message.clone()])]),
@@ -115,14 +100,12 @@ impl ApiError {
     pub fn too_many(retry_after: Duration) -> Self {
         let secs = retry_after.as_secs().max(1);
         let message = if secs < 60 {
-            format!("Too many attempts. Try again in {secs} seconds.")
+            Text::new("error-too-many-seconds").with("seconds", secs)
         } else {
-            let minutes = secs.div_ceil(60);
-            let unit = if minutes == 1 { "minute" } else { "minutes" };
-            format!("Too many attempts. Try again in {minutes} {unit}.")
+            Text::new("error-too-many-minutes").with("minutes", secs.div_ceil(60))
         };
         ApiError::TooManyRequests {
-            message,
+            message: message.into(),
             retry_after_secs: secs,
         }
     }
@@ -167,14 +150,14 @@ impl ApiError {
 
 /// Collects per-field messages for one 422; the first message becomes the answer's message.
 #[derive(Debug, Default)]
-pub struct FieldErrors(BTreeMap<String, Vec<String>>, Option<String>);
+pub struct FieldErrors(BTreeMap<String, Vec<Msg>>, Option<Msg>);
 
 impl FieldErrors {
     pub fn new() -> Self {
         Self::default()
     }
 
-    pub fn add(&mut self, field: &str, message: impl Into<String>) {
+    pub fn add(&mut self, field: &str, message: impl Into<Msg>) {
         let message = message.into();
         self.1.get_or_insert_with(|| message.clone());
         self.0.entry(field.to_owned()).or_default().push(message);
@@ -202,7 +185,7 @@ impl FieldErrors {
             None => Ok(()),
             Some(first) => {
                 let message = if self.0.values().map(Vec::len).sum::<usize>() > 1 {
-                    format!("{first} (and more errors)")
+                    Msg::AndMore(Box::new(first))
                 } else {
                     first
                 };
@@ -220,21 +203,21 @@ impl FieldErrors {
 // What [`ApiError::error_response`] writes, and its schema.
 #[derive(Serialize, ToSchema)]
 pub struct ErrorBody<'a> {
-    /// What went wrong, ready to show.
+    /// What went wrong, ready to show (in the request's language).
     #[schema(example = "Product not found.")]
-    message: &'a str,
+    message: String,
     /// What kind of error this is, for a program (the message is for people).
     code: ErrorCode,
     /// The messages for each field of the request (422); `{}` otherwise.
-    errors: &'a BTreeMap<String, Vec<String>>,
+    errors: BTreeMap<String, Vec<String>>,
     /// The promo code's reason, on a refused promo code (422).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
-    reason: Option<&'a str>,
+    reason: Option<String>,
     /// What to fix in the cart (409 at checkout).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
-    problems: Option<&'a [String]>,
+    problems: Option<Vec<String>>,
     /// The cart as the server prices it (409 at checkout).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, required = false, value_type = Option<dto::checkout::PricedCartResponse>)]
@@ -249,9 +232,100 @@ pub struct ErrorBody<'a> {
 impl From<InvalidPayload> for ApiError {
     fn from(invalid: InvalidPayload) -> Self {
         ApiError::Validation {
-            message: invalid.message,
-            errors: invalid.errors,
+            message: invalid.message.into(),
+            errors: invalid
+                .errors
+                .into_iter()
+                .map(|(field, messages)| (field, messages.into_iter().map(Msg::from).collect()))
+                .collect(),
         }
+    }
+}
+
+impl ApiError {
+    /// The message of the answer (the promo code's reason on a refused code).
+    fn message(&self) -> Msg {
+        match self {
+            ApiError::BadRequest(message)
+            | ApiError::Unauthorized(message)
+            | ApiError::Forbidden(message)
+            | ApiError::NotFound(message)
+            | ApiError::MethodNotAllowed(message)
+            | ApiError::Conflict(message)
+            | ApiError::PayloadTooLarge(message)
+            | ApiError::UnsupportedMediaType(message)
+            | ApiError::BadGateway(message)
+            | ApiError::PromoRejected(message)
+            | ApiError::CurrencyUnavailable(message)
+            | ApiError::ConflictRetry { message, .. }
+            | ApiError::TooManyRequests { message, .. }
+            | ApiError::Validation { message, .. }
+            | ApiError::CartConflict { message, .. }
+            | ApiError::Unavailable { message, .. } => message.clone(),
+            ApiError::Internal(_) if self.code() == ErrorCode::DatabaseUnavailable => {
+                Text::new("error-database-unavailable").into()
+            }
+            ApiError::Internal(_) => Text::new("error-internal").into(),
+        }
+    }
+
+    /// The answer's body in `language`.
+    pub fn body(&self, language: Language) -> ErrorBody<'_> {
+        let render = |messages: &[Msg]| -> Vec<String> {
+            messages.iter().map(|m| m.render(language)).collect()
+        };
+        let mut body = ErrorBody {
+            message: self.message().render(language),
+            code: self.code(),
+            errors: BTreeMap::new(),
+            reason: None,
+            problems: None,
+            cart: None,
+            request_id: None,
+        };
+        match self {
+            ApiError::Validation { errors, .. } => {
+                body.errors = errors
+                    .iter()
+                    .map(|(field, messages)| (field.clone(), render(messages)))
+                    .collect();
+            }
+            ApiError::CartConflict { detail, .. } => match detail {
+                CartConflict::Problems(problems) => body.problems = Some(render(problems)),
+                CartConflict::FreshCart(cart) => body.cart = Some(cart),
+            },
+            ApiError::PromoRejected(_) => {
+                body.reason = Some(body.message.clone());
+                body.errors =
+                    BTreeMap::from([("promo_code".to_owned(), vec![body.message.clone()])]);
+            }
+            ApiError::CurrencyUnavailable(_) => {
+                body.errors = BTreeMap::from([("currency".to_owned(), vec![body.message.clone()])]);
+            }
+            _ => {}
+        }
+        body
+    }
+
+    /// The answer in `language`: its status, its `Retry-After` and its body.
+    pub fn response_in(&self, language: Language) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status_code());
+        if let ApiError::TooManyRequests {
+            retry_after_secs, ..
+        }
+        | ApiError::ConflictRetry {
+            retry_after_secs, ..
+        } = self
+        {
+            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        }
+        response.json(self.body(language))
+    }
+
+    /// The answer as a response that keeps the error, so that
+    /// [`crate::language::localize_errors`] words it in the request's language.
+    pub fn into_response(self) -> HttpResponse {
+        HttpResponse::from_error(self)
     }
 }
 
@@ -283,73 +357,19 @@ impl ResponseError for ApiError {
         }
     }
 
+    /// The answer in English; [`crate::language::localize_errors`] rewords it for a request
+    /// in another language. The cause of a 5xx is logged here, once.
     fn error_response(&self) -> HttpResponse {
-        let empty = BTreeMap::new();
-        let promo_errors;
-        let mut body = ErrorBody {
-            message: "",
-            code: self.code(),
-            errors: &empty,
-            reason: None,
-            problems: None,
-            cart: None,
-            request_id: None,
-        };
-        (body.message, body.errors) = match self {
-            ApiError::BadRequest(message)
-            | ApiError::Unauthorized(message)
-            | ApiError::Forbidden(message)
-            | ApiError::NotFound(message)
-            | ApiError::MethodNotAllowed(message)
-            | ApiError::Conflict(message)
-            | ApiError::PayloadTooLarge(message)
-            | ApiError::UnsupportedMediaType(message)
-            | ApiError::BadGateway(message)
-            | ApiError::ConflictRetry { message, .. }
-            | ApiError::TooManyRequests { message, .. } => (message.as_str(), &empty),
-            ApiError::Validation { message, errors } => (message.as_str(), errors),
-            ApiError::CartConflict { message, detail } => {
-                match detail {
-                    CartConflict::Problems(problems) => body.problems = Some(problems),
-                    CartConflict::FreshCart(cart) => body.cart = Some(cart),
-                }
-                (message.as_str(), &empty)
-            }
-            ApiError::PromoRejected(reason) => {
-                body.reason = Some(reason);
-                promo_errors = BTreeMap::from([("promo_code".to_owned(), vec![reason.clone()])]);
-                (reason.as_str(), &promo_errors)
-            }
-            ApiError::CurrencyUnavailable(message) => {
-                promo_errors = BTreeMap::from([("currency".to_owned(), vec![message.clone()])]);
-                (message.as_str(), &promo_errors)
-            }
-            ApiError::Unavailable { message, cause } => {
+        match self {
+            ApiError::Unavailable { cause, .. } => {
                 tracing::error!(error = ?cause, "an outside system failed");
-                (message.as_str(), &empty)
             }
-            ApiError::Internal(cause) if body.code == ErrorCode::DatabaseUnavailable => {
+            ApiError::Internal(cause) if self.code() == ErrorCode::DatabaseUnavailable => {
                 tracing::error!(error = ?cause, "the database cannot be reached");
-                (DATABASE_UNAVAILABLE, &empty)
             }
-            ApiError::Internal(cause) => {
-                tracing::error!(error = ?cause, "request failed");
-                (
-                    "Something went wrong on our side. Please try again.",
-                    &empty,
-                )
-            }
-        };
-        let mut response = HttpResponse::build(self.status_code());
-        if let ApiError::TooManyRequests {
-            retry_after_secs, ..
+            ApiError::Internal(cause) => tracing::error!(error = ?cause, "request failed"),
+            _ => {}
         }
-        | ApiError::ConflictRetry {
-            retry_after_secs, ..
-        } = self
-        {
-            response.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
-        }
-        response.json(body)
+        self.response_in(Language::English)
     }
 }

@@ -7,8 +7,8 @@ impl From<blocklist::BlocklistError> for ApiError {
         use blocklist::BlocklistError;
         match error {
             BlocklistError::Invalid { field, message } => ApiError::field(field, message),
-            BlocklistError::Duplicate(_) => ApiError::Conflict(error.to_string()),
-            BlocklistError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            BlocklistError::Duplicate(_) => ApiError::Conflict(error.to_string().into()),
+            BlocklistError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             BlocklistError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -7,9 +7,11 @@ use super::api::{ApiError, FieldErrors};
 impl From<CatalogError> for ApiError {
     fn from(error: CatalogError) -> Self {
         match error {
-            CatalogError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            CatalogError::NotFound(_) => {
+                ApiError::NotFound(l10n::Text::new("error-product-not-found").into())
+            }
             CatalogError::UnlimitedStock(_) => ApiError::field("type", error.to_string()),
-            CatalogError::DropHeld(_) => ApiError::Conflict(error.to_string()),
+            CatalogError::DropHeld(_) => ApiError::Conflict(error.to_string().into()),
             CatalogError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -28,8 +30,8 @@ impl From<AdminError> for ApiError {
                     Ok(()) => ApiError::field("product", "The product is not valid."),
                 }
             }
-            AdminError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            AdminError::DropHeld(_) => ApiError::Conflict(error.to_string()),
+            AdminError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
+            AdminError::DropHeld(_) => ApiError::Conflict(error.to_string().into()),
             AdminError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -7,8 +7,10 @@ use super::api::ApiError;
 impl From<ChatError> for ApiError {
     fn from(error: ChatError) -> Self {
         match error {
-            ChatError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            ChatError::Refused(refused) => ApiError::Conflict(refused.message().to_owned()),
+            ChatError::NotFound(_) => {
+                ApiError::NotFound(l10n::Text::new("error-chat-not-found").into())
+            }
+            ChatError::Refused(refused) => ApiError::Conflict(refused.message().to_owned().into()),
             ChatError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -19,13 +21,11 @@ impl From<crate::events::streams::StreamRefused> for ApiError {
         use crate::events::streams::StreamRefused;
         match refused {
             StreamRefused::PerAddress | StreamRefused::PerAccount => ApiError::TooManyRequests {
-                message: "Too many open live-update connections. Close some tabs and try again."
-                    .to_owned(),
+                message: l10n::Text::new("error-too-many-streams").into(),
                 retry_after_secs: 30,
             },
             StreamRefused::Total => ApiError::Unavailable {
-                message: "Live updates are busy right now; the page refreshes on its own."
-                    .to_owned(),
+                message: l10n::Text::new("error-streams-busy").into(),
                 cause: anyhow::Error::new(refused),
             },
         }

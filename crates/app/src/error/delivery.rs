@@ -7,7 +7,7 @@ use super::api::ApiError;
 impl From<QueueError> for ApiError {
     fn from(error: QueueError) -> Self {
         match error {
-            QueueError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            QueueError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             QueueError::AlreadyClaimed { .. }
             | QueueError::NotYours { .. }
             | QueueError::Refused(_)
@@ -17,7 +17,7 @@ impl From<QueueError> for ApiError {
             | QueueError::NotReady(_)
             | QueueError::NotReceivable(_)
             | QueueError::Held(_)
-            | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string()),
+            | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string().into()),
             QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
             QueueError::Unknown(cause) => ApiError::Internal(cause),
         }
@@ -28,9 +28,9 @@ impl From<QueueError> for ApiError {
 impl From<MessageError> for ApiError {
     fn from(error: MessageError) -> Self {
         match error {
-            MessageError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            MessageError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             MessageError::Text(_) => ApiError::field("text", error.to_string()),
-            MessageError::Closed(_) => ApiError::Conflict(error.to_string()),
+            MessageError::Closed(_) => ApiError::Conflict(error.to_string().into()),
             MessageError::TooMany { retry_after } => ApiError::too_many(retry_after),
             MessageError::Unknown(cause) => ApiError::Internal(cause),
         }

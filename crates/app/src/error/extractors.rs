@@ -7,8 +7,10 @@ use actix_multipart::MultipartError;
 use actix_web::{
     error::{JsonPayloadError, PathError, QueryPayloadError},
     http::{header, StatusCode},
-    HttpRequest, ResponseError,
+    HttpRequest,
 };
+
+use l10n::Text;
 
 use super::api::ApiError;
 
@@ -21,23 +23,28 @@ pub(super) fn field_of(message: &str) -> Option<String> {
 
 pub(super) fn invalid_fields(detail: &str) -> ApiError {
     match field_of(detail) {
-        Some(field) if detail.starts_with("missing field") => ApiError::field(
-            &field,
-            format!("The {} field is required.", field.replace('_', " ")),
-        ),
-        Some(field) if detail.starts_with("unknown field") => ApiError::field(
-            &field,
-            format!("The {} field is not expected.", field.replace('_', " ")),
-        ),
-        Some(field) if detail.starts_with("duplicate field") => ApiError::field(
-            &field,
-            format!(
-                "The {} field is given more than once.",
-                field.replace('_', " ")
-            ),
-        ),
+        Some(field) if detail.starts_with("missing field") => {
+            let name = field.replace('_', " ");
+            ApiError::field(
+                &field,
+                Text::new("error-field-required").with("field", name),
+            )
+        }
+        Some(field) if detail.starts_with("unknown field") => {
+            let name = field.replace('_', " ");
+            ApiError::field(
+                &field,
+                Text::new("error-field-unexpected").with("field", name),
+            )
+        }
+        Some(field) if detail.starts_with("duplicate field") => {
+            let name = field.replace('_', " ");
+            ApiError::field(&field, Text::new("error-field-twice").with("field", name))
+        }
         _ => ApiError::Validation {
-            message: format!("The request has an invalid value: {detail}"),
+            message: Text::new("error-invalid-value")
+                .with("detail", detail)
+                .into(),
             errors: BTreeMap::new(),
         },
     }
@@ -46,20 +53,22 @@ pub(super) fn invalid_fields(detail: &str) -> ApiError {
 /// JSON bodies: 415 for another content type, 413 too large, 400 unparseable, 422 bad fields.
 pub fn json_error(error: JsonPayloadError, _: &HttpRequest) -> actix_web::Error {
     let api = match &error {
-        JsonPayloadError::ContentType => ApiError::UnsupportedMediaType(
-            "The request body must be JSON (Content-Type: application/json).".into(),
-        ),
-        JsonPayloadError::Overflow { limit }
-        | JsonPayloadError::OverflowKnownLength { limit, .. } => {
-            ApiError::PayloadTooLarge(format!("The request body is larger than {limit} bytes."))
+        JsonPayloadError::ContentType => {
+            ApiError::UnsupportedMediaType(Text::new("error-body-not-json").into())
         }
+        JsonPayloadError::Overflow { limit }
+        | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::PayloadTooLarge(
+            Text::new("error-body-too-large")
+                .with("limit", *limit)
+                .into(),
+        ),
         JsonPayloadError::Deserialize(serde) if serde.is_data() => {
             invalid_fields(&serde.to_string())
         }
         JsonPayloadError::Deserialize(_) => {
-            ApiError::BadRequest("The request body is not valid JSON.".into())
+            ApiError::BadRequest(Text::new("error-body-invalid-json").into())
         }
-        _ => ApiError::BadRequest("The request body could not be read.".into()),
+        _ => ApiError::BadRequest(Text::new("error-body-unreadable").into()),
     };
     api.into()
 }
@@ -68,13 +77,13 @@ pub fn json_error(error: JsonPayloadError, _: &HttpRequest) -> actix_web::Error 
 pub fn query_error(error: QueryPayloadError, _: &HttpRequest) -> actix_web::Error {
     match &error {
         QueryPayloadError::Deserialize(detail) => invalid_fields(&detail.to_string()).into(),
-        _ => ApiError::BadRequest("The query string could not be read.".into()).into(),
+        _ => ApiError::BadRequest(Text::new("error-query-unreadable").into()).into(),
     }
 }
 
 /// Path segments that do not parse: 404, the resource named does not exist.
 pub fn path_error(_: PathError, _: &HttpRequest) -> actix_web::Error {
-    ApiError::NotFound("Not found.".into()).into()
+    ApiError::NotFound(l10n::Text::new("error-not-found").into()).into()
 }
 
 /// The extractor configs that make actix answer in our shape; registered on the app.
@@ -100,8 +109,8 @@ pub fn api_method_not_allowed<B: actix_web::body::MessageBody + 'static>(
         }
         let allow = res.headers().get(header::ALLOW).cloned();
         let (req, _) = res.into_parts();
-        let mut response =
-            ApiError::MethodNotAllowed("This method is not allowed here.".into()).error_response();
+        let mut response = ApiError::MethodNotAllowed(Text::new("error-method-not-allowed").into())
+            .into_response();
         if let Some(allow) = allow {
             response.headers_mut().insert(header::ALLOW, allow);
         }
@@ -117,12 +126,12 @@ pub fn multipart_error(error: MultipartError) -> ApiError {
         MultipartError::ContentTypeMissing
         | MultipartError::ContentTypeParse
         | MultipartError::ContentTypeIncompatible
-        | MultipartError::BoundaryMissing => ApiError::UnsupportedMediaType(
-            "The request body must be multipart/form-data.".to_owned(),
-        ),
+        | MultipartError::BoundaryMissing => {
+            ApiError::UnsupportedMediaType(Text::new("error-multipart").into())
+        }
         other => {
             tracing::debug!(error = %other, "unreadable multipart body");
-            ApiError::BadRequest("The upload could not be read.".to_owned())
+            ApiError::BadRequest(Text::new("error-upload-unreadable").into())
         }
     }
 }

@@ -6,27 +6,20 @@ use orders::{
     ReleaseError,
 };
 
+use l10n::Text;
+
 use super::api::{ApiError, CartConflict};
+use super::message::Msg;
 use dto::checkout::PricedCartResponse;
 
 /// The field of a 422 about the `Idempotency-Key` header: the header's own name.
 pub const IDEMPOTENCY_KEY_FIELD: &str = "Idempotency-Key";
 pub(super) const SESSION_MISMATCH: &str = "The session does not belong to this order.";
-pub(super) const CANNOT_CANCEL: &str = "This order can no longer be cancelled.";
-pub(super) const CANCEL_UNAVAILABLE: &str =
-    "The payment could not be cancelled right now. Try again in a moment.";
-pub(super) const ROBLOX_FAILED: &str = "Error while connecting to Roblox.";
-pub(super) const DISCORD_NO_USER_ID: &str = "Discord login failed: No user ID returned.";
-pub(super) const DISCORD_CODE_REFUSED: &str =
-    "Discord login failed: the sign-in expired. Please link Discord again.";
-pub(super) const DISCORD_FAILED: &str = "Error while connecting to Discord.";
-pub(super) const DISCORD_UNUSABLE: &str = "Discord login failed: Discord sent an account name or \
-     picture the shop cannot use. Please try again, or ask us for help in the live chat.";
 
 impl From<OrderError> for ApiError {
     fn from(error: OrderError) -> Self {
         match error {
-            OrderError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            OrderError::NotFound(_) => order_not_found(),
             OrderError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -37,12 +30,12 @@ impl From<orders::tickets::RejoinError> for ApiError {
     fn from(error: orders::tickets::RejoinError) -> Self {
         use orders::tickets::RejoinError;
         match error {
-            RejoinError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            RejoinError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             RejoinError::NoTicket | RejoinError::NotInServer => {
-                ApiError::Conflict(error.to_string())
+                ApiError::Conflict(error.to_string().into())
             }
             RejoinError::Unavailable => ApiError::Unavailable {
-                message: error.to_string(),
+                message: error.to_string().into(),
                 cause: anyhow::anyhow!("Discord could not add the buyer to the ticket"),
             },
             RejoinError::Unknown(cause) => ApiError::Internal(cause),
@@ -54,9 +47,11 @@ impl From<orders::tickets::RejoinError> for ApiError {
 impl From<ConfirmError> for ApiError {
     fn from(error: ConfirmError) -> Self {
         match error {
-            ConfirmError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            ConfirmError::ReferenceMismatch(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
-            ConfirmError::Refused(refused) => ApiError::Conflict(refused.to_string()),
+            ConfirmError::NotFound(_) => order_not_found(),
+            ConfirmError::ReferenceMismatch(_) => {
+                ApiError::BadRequest(SESSION_MISMATCH.to_owned().into())
+            }
+            ConfirmError::Refused(refused) => ApiError::Conflict(refused.to_string().into()),
             ConfirmError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -67,10 +62,12 @@ impl From<ConfirmError> for ApiError {
 impl From<ReleaseError> for ApiError {
     fn from(error: ReleaseError) -> Self {
         match error {
-            ReleaseError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            ReleaseError::ReferenceMismatch(_) => ApiError::BadRequest(SESSION_MISMATCH.to_owned()),
+            ReleaseError::NotFound(_) => order_not_found(),
+            ReleaseError::ReferenceMismatch(_) => {
+                ApiError::BadRequest(SESSION_MISMATCH.to_owned().into())
+            }
             ReleaseError::Refused(_) | ReleaseError::UnderReview(_) => {
-                ApiError::Conflict(CANNOT_CANCEL.to_owned())
+                ApiError::Conflict(Text::new("error-cannot-cancel").into())
             }
             ReleaseError::Unknown(cause) => ApiError::Internal(cause),
         }
@@ -98,7 +95,7 @@ impl From<CloseError> for ApiError {
 impl From<PaymentError> for ApiError {
     fn from(error: PaymentError) -> Self {
         ApiError::Unavailable {
-            message: CANCEL_UNAVAILABLE.to_owned(),
+            message: Text::new("error-cancel-unavailable").into(),
             cause: error.into(),
         }
     }
@@ -109,7 +106,7 @@ impl From<RobloxLookupError> for ApiError {
     fn from(error: RobloxLookupError) -> Self {
         match error {
             RobloxLookupError::Unavailable(_) | RobloxLookupError::Unknown(_) => {
-                ApiError::BadGateway(ROBLOX_FAILED.to_owned())
+                ApiError::BadGateway(Text::new("error-roblox-failed").into())
             }
         }
     }
@@ -120,59 +117,115 @@ impl From<RobloxLookupError> for ApiError {
 impl From<DiscordLinkError> for ApiError {
     fn from(error: DiscordLinkError) -> Self {
         match error {
-            DiscordLinkError::MissingUserId => ApiError::BadRequest(DISCORD_NO_USER_ID.to_owned()),
-            DiscordLinkError::InvalidCode => ApiError::BadRequest(DISCORD_CODE_REFUSED.to_owned()),
+            DiscordLinkError::MissingUserId => {
+                ApiError::BadRequest(Text::new("error-discord-no-user-id").into())
+            }
+            DiscordLinkError::InvalidCode => {
+                ApiError::BadRequest(Text::new("error-discord-code-refused").into())
+            }
             DiscordLinkError::UnusableIdentity(_) => {
-                ApiError::BadRequest(DISCORD_UNUSABLE.to_owned())
+                ApiError::BadRequest(Text::new("error-discord-unusable").into())
             }
             DiscordLinkError::Unavailable(_) | DiscordLinkError::Unknown(_) => {
-                ApiError::BadGateway(DISCORD_FAILED.to_owned())
+                ApiError::BadGateway(Text::new("error-discord-failed").into())
             }
         }
     }
 }
 
-/// The 409's message when products are gone or short of stock (docs/product.md, Validation).
-pub const FIX_ISSUES: &str = "Please fix the following issues before continuing:";
+/// 404 for an order that does not exist (or is not the viewer's).
+fn order_not_found() -> ApiError {
+    ApiError::NotFound(Text::new("error-order-not-found").into())
+}
+
 /// What the shopper hears when the provider could not open its page or capture the payment.
-pub const PAYMENT_FAILED: &str = "Payment failed.";
+fn payment_failed() -> ApiError {
+    ApiError::BadGateway(Text::new("error-payment-failed").into())
+}
+
+/// One line of the 409's list of products gone from the shop.
+fn unavailable_line(product: &orders::Unavailable) -> Msg {
+    match &product.name {
+        Some(name) => Text::new("error-product-gone").with("name", name.as_str()),
+        None => Text::new("error-product-id-gone").with("id", product.product_id.to_string()),
+    }
+    .into()
+}
+
+/// One line of the 409's list of stock problems.
+fn stock_line(problem: &cart_pricing::StockProblem) -> Msg {
+    use cart_pricing::StockProblem;
+    match problem {
+        StockProblem::OutOfStock { name } => {
+            Text::new("error-out-of-stock").with("name", name.as_str())
+        }
+        StockProblem::NotEnough {
+            name,
+            available,
+            requested,
+        } => Text::new("error-not-enough-stock")
+            .with("name", name.as_str())
+            .with("available", *available)
+            .with("requested", *requested),
+    }
+    .into()
+}
+
+/// The promo code's reason, in the shopper's words.
+pub(crate) fn promo_rejection(reason: promo::Rejection) -> Msg {
+    use promo::Rejection;
+    Text::new(match reason {
+        Rejection::Invalid => "error-promo-invalid",
+        Rejection::Inactive => "error-promo-inactive",
+        Rejection::Expired => "error-promo-expired",
+        Rejection::UsedUp => "error-promo-used-up",
+        Rejection::AlreadyUsed => "error-promo-already-used",
+    })
+    .into()
+}
+
+fn retry_secs(after: chrono::Duration) -> u64 {
+    u64::try_from(after.num_seconds()).unwrap_or(1).max(1)
+}
 
 impl From<CheckoutError> for ApiError {
     fn from(error: CheckoutError) -> Self {
-        let problems = |lines: Vec<String>| ApiError::CartConflict {
-            message: FIX_ISSUES.to_owned(),
+        let problems = |lines: Vec<Msg>| ApiError::CartConflict {
+            message: Text::new("error-fix-issues").into(),
             detail: CartConflict::Problems(lines),
         };
         match error {
-            CheckoutError::EmptyCart | CheckoutError::TooManyLines { .. } => {
-                ApiError::field("items", error.to_string())
+            CheckoutError::EmptyCart => ApiError::field("items", Text::new("error-cart-empty")),
+            CheckoutError::TooManyLines { max } => ApiError::field(
+                "items",
+                Text::new("error-cart-too-many-lines").with("max", max),
+            ),
+            CheckoutError::TooMany { max, .. } => {
+                ApiError::field("qty", Text::new("error-cart-too-many").with("max", max))
             }
-            CheckoutError::TooMany { .. } => ApiError::field("qty", error.to_string()),
             CheckoutError::TooManyPending { retry_after, .. } => ApiError::TooManyRequests {
-                message: error.to_string(),
-                retry_after_secs: u64::try_from(retry_after.num_seconds()).unwrap_or(1).max(1),
+                message: error.to_string().into(),
+                retry_after_secs: retry_secs(retry_after),
             },
             CheckoutError::Unavailable(products) => {
-                problems(products.iter().map(ToString::to_string).collect())
+                problems(products.iter().map(unavailable_line).collect())
             }
-            CheckoutError::OutOfStock(lines) => {
-                problems(lines.iter().map(ToString::to_string).collect())
-            }
-            CheckoutError::Promo(reason) => ApiError::PromoRejected(reason.to_string()),
+            CheckoutError::OutOfStock(lines) => problems(lines.iter().map(stock_line).collect()),
+            CheckoutError::Promo(reason) => ApiError::PromoRejected(promo_rejection(reason)),
             CheckoutError::PriceChanged(ref cart) => ApiError::CartConflict {
-                message: error.to_string(),
+                message: Text::new("error-prices-changed").into(),
                 detail: CartConflict::FreshCart(Box::new(PricedCartResponse::from(&**cart))),
             },
-            CheckoutError::Blocked => ApiError::Forbidden(error.to_string()),
+            CheckoutError::Blocked => ApiError::Forbidden(Text::new("error-blocked").into()),
             CheckoutError::KeyReused => ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string()),
             CheckoutError::StillPlacing { retry_after, .. } => ApiError::ConflictRetry {
-                message: error.to_string(),
-                retry_after_secs: u64::try_from(retry_after.num_seconds()).unwrap_or(1).max(1),
+                message: Text::new("error-still-placing").into(),
+                retry_after_secs: retry_secs(retry_after),
             },
             CheckoutError::KeyClosed { .. }
             | CheckoutError::AlreadyPlaced(_)
             | CheckoutError::NotReleased { .. }
-            | CheckoutError::AccountCap { .. } => ApiError::Conflict(error.to_string()),
+            | CheckoutError::AccountCap { .. } => ApiError::Conflict(error.to_string().into()),
             CheckoutError::Unknown(cause) => ApiError::Internal(cause),
         }
     }
@@ -183,7 +236,7 @@ impl From<OpenCheckoutError> for ApiError {
         match error {
             OpenCheckoutError::Refused(refused) => refused.into(),
             // logged with its cause where the order was cancelled
-            OpenCheckoutError::PaymentFailed { .. } => ApiError::BadGateway(PAYMENT_FAILED.into()),
+            OpenCheckoutError::PaymentFailed { .. } => payment_failed(),
         }
     }
 }
@@ -191,11 +244,11 @@ impl From<OpenCheckoutError> for ApiError {
 impl From<CaptureError> for ApiError {
     fn from(error: CaptureError) -> Self {
         match error {
-            CaptureError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            CaptureError::NotThisPayment { .. } => ApiError::BadRequest(error.to_string()),
+            CaptureError::NotFound(_) => order_not_found(),
+            CaptureError::NotThisPayment { .. } => ApiError::BadRequest(error.to_string().into()),
             CaptureError::Provider(cause) => {
                 tracing::error!(error = ?cause, "the payment provider could not capture");
-                ApiError::BadGateway(PAYMENT_FAILED.into())
+                payment_failed()
             }
             CaptureError::Unknown(cause) => ApiError::Internal(cause),
         }

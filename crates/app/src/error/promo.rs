@@ -16,7 +16,7 @@ impl From<promo::CreatePromoError> for ApiError {
 impl From<promo::UpdatePromoError> for ApiError {
     fn from(error: promo::UpdatePromoError) -> Self {
         match error {
-            promo::UpdatePromoError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            promo::UpdatePromoError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             promo::UpdatePromoError::MaxUsesBelowUses { .. } => {
                 ApiError::field("max_uses", error.to_string())
             }
@@ -28,8 +28,8 @@ impl From<promo::UpdatePromoError> for ApiError {
 impl From<promo::DeletePromoError> for ApiError {
     fn from(error: promo::DeletePromoError) -> Self {
         match error {
-            promo::DeletePromoError::NotFound(_) => ApiError::NotFound(error.to_string()),
-            promo::DeletePromoError::Used(_) => ApiError::Conflict(error.to_string()),
+            promo::DeletePromoError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
+            promo::DeletePromoError::Used(_) => ApiError::Conflict(error.to_string().into()),
             promo::DeletePromoError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

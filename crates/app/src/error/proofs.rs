@@ -7,7 +7,7 @@ use super::api::ApiError;
 impl From<ProofError> for ApiError {
     fn from(error: ProofError) -> Self {
         match error {
-            ProofError::NotFound(_) => ApiError::NotFound(error.to_string()),
+            ProofError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
             ProofError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

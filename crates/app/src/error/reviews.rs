@@ -7,9 +7,11 @@ impl From<reviews::ReviewError> for ApiError {
         use reviews::ReviewError;
         match error {
             ReviewError::NotDelivered => ApiError::field("order", error.to_string()),
-            ReviewError::AlreadyReviewed => ApiError::Conflict(error.to_string()),
+            ReviewError::AlreadyReviewed => ApiError::Conflict(error.to_string().into()),
             ReviewError::Invalid { field, message } => ApiError::field(field, message),
-            ReviewError::NotFound => ApiError::NotFound(error.to_string()),
+            ReviewError::NotFound => {
+                ApiError::NotFound(l10n::Text::new("error-review-not-found").into())
+            }
             ReviewError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -7,6 +7,6 @@ use super::api::ApiError;
 /// A Stripe webhook delivery whose signature does not check out (or that cannot be read).
 impl From<WebhookError> for ApiError {
     fn from(error: WebhookError) -> Self {
-        ApiError::BadRequest(format!("Webhook refused: {error}."))
+        ApiError::BadRequest(format!("Webhook refused: {error}.").into())
     }
 }

@@ -118,9 +118,7 @@ async fn read_product_form(
         let mut field = field.map_err(multipart_error)?;
         parts += 1;
         if parts > MAX_PARTS {
-            return Err(ApiError::BadRequest(
-                "The form has too many fields.".to_owned(),
-            ));
+            return Err(ApiError::BadRequest("The form has too many fields.".into()));
         }
         let name = field.name().unwrap_or_default().to_owned();
         if name == "image" {
@@ -143,7 +141,7 @@ async fn read_image(field: &mut actix_multipart::Field) -> Result<Option<Vec<u8>
         field,
         media::MAX_INPUT_BYTES + 1,
         4 * media::MAX_INPUT_BYTES,
-        || ApiError::PayloadTooLarge("The image may be at most 5 MB and 40 megapixels.".to_owned()),
+        || ApiError::PayloadTooLarge("The image may be at most 5 MB and 40 megapixels.".into()),
     )
     .await?;
     // a file input left empty sends an empty part: no new picture

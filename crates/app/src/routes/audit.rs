@@ -81,7 +81,7 @@ fn filter(query: &mut AuditQuery, name: &str, value: &str, errors: &mut FieldErr
 /// The query string as a filter; every bad parameter is named in one 422.
 fn query(request: &HttpRequest) -> Result<AuditQuery, ApiError> {
     let pairs = web::Query::<Vec<(String, String)>>::from_query(request.query_string())
-        .map_err(|_| ApiError::BadRequest("The query string cannot be read.".to_owned()))?
+        .map_err(|_| ApiError::BadRequest("The query string cannot be read.".into()))?
         .into_inner();
     let mut query = AuditQuery {
         actor: None,

@@ -40,7 +40,10 @@ fn required<T, E: Display>(
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Option<T> {
     if raw.trim().is_empty() {
-        errors.add(field, format!("The {field} field is required."));
+        errors.add(
+            field,
+            l10n::Text::new("error-field-required").with("field", field),
+        );
         return None;
     }
     errors.check(field, parse(raw))
@@ -54,7 +57,10 @@ fn parse_new_password(
 ) -> Option<Password> {
     let parsed = required(errors, "password", password, Password::parse);
     if !password.trim().is_empty() && password != confirmation {
-        errors.add("password_confirmation", "The passwords do not match.");
+        errors.add(
+            "password_confirmation",
+            l10n::Text::new("error-passwords-differ"),
+        );
     }
     parsed
 }

@@ -28,10 +28,10 @@ use dto::responses::{CrossSiteRefused, JsonBodyRefused};
 const LIVE_PER_IP: &str = "chat_live_ip";
 const SENDS_PER_SESSION: &str = chat::SENDS_PER_SESSION_BUCKET;
 
-pub(crate) use super::path_id::CHAT_NOT_FOUND;
+pub(crate) use super::path_id::chat_not_found;
 
 pub(crate) fn not_found() -> ApiError {
-    ApiError::NotFound(CHAT_NOT_FOUND.to_owned())
+    ApiError::NotFound(chat_not_found())
 }
 
 /// A chat id from the client: anything that is not one names no chat (404).

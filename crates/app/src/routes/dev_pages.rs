@@ -4,7 +4,7 @@
 //! what their forms post is applied. A paid dev order's page can also play the card holder's
 //! bank: a dispute and an early fraud warning, applied as Stripe's webhook would apply them.
 
-use super::path_id::{PathId, ORDER_NOT_FOUND};
+use super::path_id::{order_not_found, PathId};
 use actix_web::{http::header, web, HttpResponse};
 use orders::OrderId;
 use orders::{Order, PaymentNotice, PaymentProvider};
@@ -37,13 +37,14 @@ fn see_other(location: String) -> HttpResponse {
 /// The dev order if the dev payment provider is on and this visitor may see it.
 async fn dev_order(visitor: &Visitor, card: &CardPayments, id: &str) -> Result<Order, ApiError> {
     if !card.is_dev() {
-        return Err(ApiError::NotFound("Not found.".to_owned()));
+        return Err(ApiError::NotFound(
+            l10n::Text::new("error-not-found").into(),
+        ));
     }
-    let id =
-        OrderId::from_segment(id).ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
+    let id = OrderId::from_segment(id).ok_or_else(|| ApiError::NotFound(order_not_found()))?;
     let order = visitor.own_order(id).await?;
     if order.payment.provider != PaymentProvider::Dev {
-        return Err(ApiError::NotFound("Order not found.".to_owned()));
+        return Err(ApiError::NotFound("Order not found.".into()));
     }
     Ok(order)
 }
@@ -151,7 +152,9 @@ pub async fn discord_page(
     query: web::Query<AuthorizeQuery>,
 ) -> Result<HttpResponse, ApiError> {
     if !discord.is_dev() {
-        return Err(ApiError::NotFound("Not found.".to_owned()));
+        return Err(ApiError::NotFound(
+            l10n::Text::new("error-not-found").into(),
+        ));
     }
     Ok(html(devpay::discord_page(&query.state)))
 }

@@ -16,7 +16,7 @@ fn dispute_id(path: &str) -> Result<String, ApiError> {
         && path.len() <= 255
         && path.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     fits.then(|| path.to_owned())
-        .ok_or_else(|| ApiError::NotFound("Dispute not found.".to_owned()))
+        .ok_or_else(|| ApiError::NotFound("Dispute not found.".into()))
 }
 
 /// `GET /api/admin/disputes`: every dispute, newest first.
@@ -75,7 +75,7 @@ pub async fn evidence_file(
     let (id, file) = path.into_inner();
     let id = dispute_id(&id)?;
     let file = ::disputes::EvidenceFile::parse(&file)
-        .ok_or_else(|| ApiError::NotFound("No such evidence file.".to_owned()))?;
+        .ok_or_else(|| ApiError::NotFound("No such evidence file.".into()))?;
     let pdf = disputes.evidence_file(id.clone(), file).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -157,7 +157,7 @@ async fn answer(disputes: &DisputeService, id: String) -> Result<HttpResponse, A
         .dispute(id)
         .await
         .map_err(ApiError::Internal)?
-        .ok_or_else(|| ApiError::NotFound("Dispute not found.".to_owned()))?;
+        .ok_or_else(|| ApiError::NotFound("Dispute not found.".into()))?;
     Ok(HttpResponse::Ok().json(to_json(dispute)))
 }
 
@@ -217,12 +217,12 @@ pub async fn warning_evidence_file(
     path: web::Path<(i64, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (order, file) = path.into_inner();
-    let not_found = || ApiError::NotFound("No fraud warning on such an order.".to_owned());
+    let not_found = || ApiError::NotFound("No fraud warning on such an order.".into());
     let order = (order > 0)
         .then(|| orders::OrderId::new(order))
         .ok_or_else(not_found)?;
     let file = ::disputes::EvidenceFile::parse(&file)
-        .ok_or_else(|| ApiError::NotFound("No such evidence file.".to_owned()))?;
+        .ok_or_else(|| ApiError::NotFound("No such evidence file.".into()))?;
     let pdf = disputes
         .warned_evidence_file(order, file)
         .await

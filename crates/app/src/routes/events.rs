@@ -27,7 +27,7 @@ use crate::client_ip::ClientIp;
 use crate::error::{ApiError, FieldErrors};
 use crate::events::streams::{self, StreamLimits};
 use crate::events::ShopEvents;
-use crate::routes::orders::{session_orders, Visitor, ORDER_NOT_FOUND};
+use crate::routes::orders::{order_not_found, session_orders, Visitor};
 use crate::settings::EventsSettings;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -189,11 +189,11 @@ fn parse_query(query: &EventsQuery) -> Result<(Option<SessionId>, Option<i64>), 
 async fn linked_order(visitor: &Visitor, query: &EventsQuery) -> Result<Option<i64>, ApiError> {
     let (order, key) = match (query.order.as_deref(), query.key.as_deref()) {
         (None, None) => return Ok(None),
-        (None, Some(_)) => return Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+        (None, Some(_)) => return Err(ApiError::NotFound(order_not_found())),
         (Some(order), key) => (order.trim(), key),
     };
-    let order = OrderId::from_segment(order)
-        .ok_or_else(|| ApiError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
+    let order =
+        OrderId::from_segment(order).ok_or_else(|| ApiError::NotFound(order_not_found()))?;
     let order = visitor.order(order, key).await?;
     Ok(Some(order.id.get()))
 }

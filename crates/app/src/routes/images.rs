@@ -13,7 +13,7 @@ pub async fn serve(
     path: web::Path<String>,
     media: web::Data<MediaStore>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound("Image not found.".to_owned());
+    let not_found = || ApiError::NotFound("Image not found.".into());
     let file = if path.ends_with(".webp") {
         // A product picture's WebP copy, made from its PNG on the first request.
         let (store, tail) = (media.get_ref().clone(), path.into_inner());

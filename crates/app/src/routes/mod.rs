@@ -56,11 +56,13 @@ async fn api_not_found(
     request: actix_web::HttpRequest,
 ) -> Result<actix_web::HttpResponse, ApiError> {
     let Some(pattern) = request.resource_map().match_pattern(request.path()) else {
-        return Err(ApiError::NotFound("Not found.".to_owned()));
+        return Err(ApiError::NotFound(
+            l10n::Text::new("error-not-found").into(),
+        ));
     };
-    let mut response = actix_web::ResponseError::error_response(&ApiError::MethodNotAllowed(
-        "This method is not allowed here.".to_owned(),
-    ));
+    let mut response =
+        ApiError::MethodNotAllowed(l10n::Text::new("error-method-not-allowed").into())
+            .into_response();
     let document = request.app_data::<web::Data<meta::ApiDocument>>();
     if let Some(allow) = document.and_then(|document| document.allowed_methods(&pattern)) {
         response

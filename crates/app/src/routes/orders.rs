@@ -33,7 +33,7 @@ const SESSION_ORDERS: &str = "order_ids";
 /// How many order ids a session remembers.
 const REMEMBERED_ORDERS: usize = 50;
 
-pub(crate) use super::path_id::ORDER_NOT_FOUND;
+pub(crate) use super::path_id::order_not_found;
 
 /// Remembers that this session created the order.
 pub(crate) fn remember_order(session: &Session, id: OrderId) -> Result<(), ApiError> {
@@ -171,7 +171,7 @@ impl Visitor {
         let order = self.checkout.order(id).await?;
         match viewer(&self.session, &self.user, None).owns(&order) {
             true => Ok(order),
-            false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+            false => Err(ApiError::NotFound(order_not_found())),
         }
     }
 
@@ -186,7 +186,7 @@ impl Visitor {
             .await?
         {
             true => Ok(order),
-            false => Err(ApiError::NotFound(ORDER_NOT_FOUND.to_owned())),
+            false => Err(ApiError::NotFound(order_not_found())),
         }
     }
 
@@ -328,7 +328,7 @@ pub(crate) async fn cancel_order(
     {
         Closed::Released(order) => Ok(*order),
         Closed::Paid => Err(ApiError::Conflict(
-            "This order has been paid and can no longer be cancelled.".to_owned(),
+            l10n::Text::new("error-paid-cannot-cancel").into(),
         )),
     }
 }

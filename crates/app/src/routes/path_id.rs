@@ -11,12 +11,14 @@ use chat::ChatId;
 use orders::OrderId;
 use promo::PromoId;
 
-use crate::error::ApiError;
+use l10n::Text;
+
+use crate::error::{ApiError, Msg};
 
 /// What an id in a path names, and what a 404 says when the segment names nothing.
 pub(crate) trait PathId: Sized {
-    /// The 404's message.
-    const NOT_FOUND: &'static str;
+    /// The 404's words when the segment is no such id.
+    fn not_found() -> Msg;
     /// The id the segment is, if it is one.
     fn from_segment(segment: &str) -> Option<Self>;
 }
@@ -39,40 +41,52 @@ impl<T: PathId> FromRequest for Id<T> {
         ready(
             T::from_segment(segment)
                 .map(Id)
-                .ok_or_else(|| ApiError::NotFound(T::NOT_FOUND.to_owned())),
+                .ok_or_else(|| ApiError::NotFound(T::not_found())),
         )
     }
 }
 
 /// The words of a missing chat, the same for every route that names one.
-pub(crate) const CHAT_NOT_FOUND: &str = "Chat not found.";
+pub(crate) fn chat_not_found() -> Msg {
+    Text::new("error-chat-not-found").into()
+}
 
 /// The words of a missing order, the same for every route that names one.
-pub(crate) const ORDER_NOT_FOUND: &str = "Order not found.";
+pub(crate) fn order_not_found() -> Msg {
+    Text::new("error-order-not-found").into()
+}
 
 impl PathId for ProductId {
-    const NOT_FOUND: &'static str = "Product not found.";
+    fn not_found() -> Msg {
+        Text::new("error-product-not-found").into()
+    }
     fn from_segment(segment: &str) -> Option<Self> {
         positive(segment).map(ProductId::new)
     }
 }
 
 impl PathId for OrderId {
-    const NOT_FOUND: &'static str = ORDER_NOT_FOUND;
+    fn not_found() -> Msg {
+        order_not_found()
+    }
     fn from_segment(segment: &str) -> Option<Self> {
         positive(segment).map(OrderId::new)
     }
 }
 
 impl PathId for PromoId {
-    const NOT_FOUND: &'static str = "Promo code not found.";
+    fn not_found() -> Msg {
+        "Promo code not found.".into()
+    }
     fn from_segment(segment: &str) -> Option<Self> {
         positive(segment).map(PromoId::new)
     }
 }
 
 impl PathId for ChatId {
-    const NOT_FOUND: &'static str = CHAT_NOT_FOUND;
+    fn not_found() -> Msg {
+        chat_not_found()
+    }
     fn from_segment(segment: &str) -> Option<Self> {
         segment.parse().ok()
     }
@@ -83,7 +97,9 @@ impl PathId for ChatId {
 pub(crate) struct BlockEntryId(pub i64);
 
 impl PathId for BlockEntryId {
-    const NOT_FOUND: &'static str = "Blocklist entry not found.";
+    fn not_found() -> Msg {
+        "Blocklist entry not found.".into()
+    }
     fn from_segment(segment: &str) -> Option<Self> {
         positive(segment).map(BlockEntryId)
     }
@@ -94,7 +110,9 @@ impl PathId for BlockEntryId {
 pub(crate) struct ReviewId(pub i64);
 
 impl PathId for ReviewId {
-    const NOT_FOUND: &'static str = "Review not found.";
+    fn not_found() -> Msg {
+        Text::new("error-review-not-found").into()
+    }
     fn from_segment(segment: &str) -> Option<Self> {
         positive(segment).map(ReviewId)
     }

@@ -58,7 +58,9 @@ pub async fn export(
         .map_err(ApiError::internal)?
     else {
         // erased between the session check and now
-        return Err(ApiError::Unauthorized("Please log in.".to_owned()));
+        return Err(ApiError::Unauthorized(
+            l10n::Text::new("error-log-in").into(),
+        ));
     };
     Ok(HttpResponse::Ok()
         .insert_header((

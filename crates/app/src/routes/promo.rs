@@ -26,11 +26,6 @@ use dto::promo::{
 use dto::responses::JsonBodyRefused;
 use dto::staff::{SuperAdminJson, SuperAdminOnly};
 
-const NEED_CODE: &str = "Enter a promo code.";
-const NEED_DISCORD: &str =
-    "Link Discord to use this code: each promo code is used once per Discord account.";
-const NEED_CODE_AND_DISCORD: &str = "Enter a promo code and link Discord.";
-
 /// `POST /api/validate-promo {promo_code, discord_id}`: the payload's discord_id is ignored.
 #[utoipa::path(
     post,
@@ -72,16 +67,23 @@ pub async fn validate(
     // what is missing, by name: a typed code is never answered with "enter one"
     let identity = match (code.is_empty(), session_identity(&session)) {
         (false, Some(identity)) => identity,
-        (true, Some(_)) => return Err(ApiError::PromoRejected(NEED_CODE.to_owned())),
-        (false, None) => return Err(ApiError::PromoRejected(NEED_DISCORD.to_owned())),
-        (true, None) => return Err(ApiError::PromoRejected(NEED_CODE_AND_DISCORD.to_owned())),
+        (true, Some(_)) => return Err(rejected("error-promo-need-code")),
+        (false, None) => return Err(rejected("error-promo-need-discord")),
+        (true, None) => return Err(rejected("error-promo-need-both")),
     };
     match promos.validate(code, &identity.discord_id).await? {
         PromoValidation::Valid(applied) => Ok(HttpResponse::Ok().json(PromoValid {
             discount: applied.discount.get(),
         })),
-        PromoValidation::Rejected(reason) => Err(ApiError::PromoRejected(reason.to_string())),
+        PromoValidation::Rejected(reason) => Err(ApiError::PromoRejected(
+            crate::error::promo_rejection(reason),
+        )),
     }
+}
+
+/// A refused check, in the shopper's words.
+fn rejected(id: &'static str) -> ApiError {
+    ApiError::PromoRejected(l10n::Text::new(id).into())
 }
 
 /// An ISO time (`2026-12-31T23:59:59Z`), or a date (the end of that day, UTC).

@@ -115,7 +115,7 @@ pub async fn create(
             Part::Other => {
                 // unknown fields are read and ignored (bounded like the items)
                 read_field(&mut field, MAX_ITEMS_BYTES, MAX_ITEMS_BYTES, || {
-                    ApiError::BadRequest("The upload has an unexpected large field.".to_owned())
+                    ApiError::BadRequest("The upload has an unexpected large field.".into())
                 })
                 .await?;
             }

@@ -58,7 +58,7 @@ pub async fn avatar(
         .lookup(username)
         .await
         .inspect_err(|error| tracing::warn!(error = ?error, "roblox lookup failed"))?
-        .ok_or_else(|| ApiError::NotFound("Roblox user not found.".to_owned()))?;
+        .ok_or_else(|| ApiError::NotFound("Roblox user not found.".into()))?;
     Ok(HttpResponse::Ok().json(AvatarResponse {
         username: profile.username.to_string(),
         avatar_url: profile.avatar_url,
@@ -85,7 +85,7 @@ pub async fn dev_avatar(
     roblox: web::Data<Roblox>,
     name: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || ApiError::NotFound("Not found.".to_owned());
+    let not_found = || ApiError::NotFound(l10n::Text::new("error-not-found").into());
     if !roblox.is_local() {
         return Err(not_found());
     }

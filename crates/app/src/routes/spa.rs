@@ -11,7 +11,7 @@ use dto::account::{AuthCheck, UserResponse};
 use actix_files::NamedFile;
 use actix_web::{
     http::{header, Method},
-    web, HttpRequest, HttpResponse, ResponseError,
+    web, HttpRequest, HttpResponse,
 };
 use serde::Deserialize;
 
@@ -33,7 +33,7 @@ pub async fn serve(
     }
     let requested = request.path().trim_start_matches('/');
     if is_build_internal(requested) {
-        return ApiError::NotFound("Not found.".to_owned()).error_response();
+        return ApiError::NotFound(l10n::Text::new("error-not-found").into()).into_response();
     }
     let (file, cache) = match safe_join(&dir.0, requested).filter(|p| p.is_file()) {
         Some(path) if requested.starts_with("assets/") => {

@@ -29,11 +29,11 @@ async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
     match payload.to_bytes_limited(WEBHOOK_BODY_LIMIT).await {
         Ok(Ok(body)) => Ok(body),
         Ok(Err(_)) => Err(ApiError::BadRequest(
-            "The request body could not be read.".to_owned(),
+            "The request body could not be read.".into(),
         )),
-        Err(_) => Err(ApiError::PayloadTooLarge(format!(
-            "The request body is larger than {WEBHOOK_BODY_LIMIT} bytes."
-        ))),
+        Err(_) => Err(ApiError::PayloadTooLarge(
+            format!("The request body is larger than {WEBHOOK_BODY_LIMIT} bytes.").into(),
+        )),
     }
 }
 
@@ -85,7 +85,7 @@ pub async fn webhook(
     let body = raw_body(payload).await?;
     let Some(verifier) = verifier.get_ref() else {
         return Err(ApiError::BadRequest(
-            "Stripe webhooks are not configured.".to_owned(),
+            "Stripe webhooks are not configured.".into(),
         ));
     };
     let Some(signature) = req
@@ -94,7 +94,7 @@ pub async fn webhook(
         .and_then(|value| value.to_str().ok())
     else {
         return Err(ApiError::BadRequest(
-            "Missing Stripe-Signature header.".to_owned(),
+            "Missing Stripe-Signature header.".into(),
         ));
     };
     let event = verifier

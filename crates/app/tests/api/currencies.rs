@@ -150,7 +150,7 @@ async fn rates_older_than_the_limit_withdraw_the_other_currencies(#[case] backen
     assert_eq!(answer["code"], "currency_unavailable");
     assert_eq!(
         answer["errors"]["currency"],
-        json!(["The currency is not offered right now: pick another one and try again."])
+        json!(["The currency BRL is not offered right now: pick another one and try again."])
     );
     assert_eq!(app.count_rows("orders").await, 0, "nothing placed");
 }

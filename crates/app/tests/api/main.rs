@@ -26,6 +26,7 @@ mod handoff;
 mod health;
 mod helpers;
 mod holds;
+mod languages;
 mod media;
 mod metrics;
 mod order_messages;

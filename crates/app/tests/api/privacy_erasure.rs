@@ -194,6 +194,8 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("held_at", NotPersonal),
             // when the buyer's time to join ran out under the current claim
             ("no_show_at", NotPersonal),
+            // the language it was placed in: one of five codes, names no one
+            ("language", NotPersonal),
         ],
     ),
     (

@@ -255,6 +255,7 @@ mod tests {
             roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
             email: Email::parse("K.i.d+shop@GoogleMail.com").unwrap(),
             user_id: None,
+            language: shared::Language::English,
         };
         let identities = BuyerIdentities::of(&buyer, Some("::ffff:198.51.100.4"));
         assert_eq!(

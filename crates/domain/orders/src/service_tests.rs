@@ -55,6 +55,7 @@ fn buyer() -> Buyer {
         roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
         email: Email::parse("kid@example.com").unwrap(),
         user_id: Some(UserId::new(4)),
+        language: shared::Language::English,
     }
 }
 

@@ -316,6 +316,7 @@ mod tests {
                 roblox_username: crate::RobloxUsername::parse("Builderman").unwrap(),
                 email: crate::Email::parse("kid@example.com").unwrap(),
                 user_id: None,
+                language: shared::Language::English,
             },
             crate::Amounts {
                 subtotal: Money::ZERO,

@@ -61,6 +61,7 @@ impl TestOrder {
                     roblox_username: RobloxUsername::parse("Builder_Bob").unwrap(),
                     email: Email::parse(self.email).unwrap(),
                     user_id: None,
+                    language: shared::Language::English,
                 },
                 amounts: Amounts {
                     subtotal: Money::parse("10").unwrap(),

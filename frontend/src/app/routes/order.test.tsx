@@ -42,6 +42,7 @@ function tracked(
     id: 42,
     status: 'paid',
     status_label: 'Paid',
+    language: 'en',
     items: [{ id: 1, name: 'Golden Owl', qty: 2, unit_price: 10 }],
     subtotal: 20,
     discount: 0,

@@ -22,6 +22,7 @@ function order(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
     id: 42,
     status: 'pending',
     status_label: 'Pending',
+    language: 'en',
     items: [{ id: 1, name: 'Bee', qty: 2, unit_price: 4.99 }],
     subtotal: 9.98,
     discount: 0,

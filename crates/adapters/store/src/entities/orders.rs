@@ -50,6 +50,8 @@ pub struct Model {
     pub rate: String,
     pub minor_units: i32,
     pub amount_paid: i64,
+    /// The language it was placed in (a code of `shared::Language`).
+    pub language: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -224,6 +224,8 @@ pub struct BuyerMail {
     pub release_reason: Option<String>,
     /// The minutes a buyer has to join after a claim (the no-show mail).
     pub no_show_minutes: u32,
+    /// A Discord bot opens each order's ticket (the script's Discord step says so).
+    pub tickets: bool,
     /// The script from payment to delivery, marked where the order is past a step (the
     /// receipt and delivered mails number them).
     pub steps: Vec<ScriptStep>,
@@ -256,6 +258,7 @@ mod tests {
                 roblox_username: orders::RobloxUsername::parse("Builderman").unwrap(),
                 email: orders::Email::parse("kid@example.com").unwrap(),
                 user_id: None,
+                language: shared::Language::English,
             },
             orders::Amounts {
                 subtotal: Money::ZERO,

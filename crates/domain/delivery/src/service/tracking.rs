@@ -263,6 +263,7 @@ where
             },
             release_reason: facts.last_release.and_then(|release| release.reason),
             no_show_minutes: self.handoff.no_show_minutes,
+            tickets: self.handoff.tickets,
         })
     }
 

@@ -1,4 +1,4 @@
-use shared::UserId;
+use shared::{Language, UserId};
 
 use crate::gateways::{DiscordIdentity, RobloxUsername};
 
@@ -16,6 +16,8 @@ pub struct Buyer {
     pub email: Email,
     /// The logged-in account's id, `None` for a guest checkout.
     pub user_id: Option<UserId>,
+    /// The language the order was placed in: its mails are written in it.
+    pub language: Language,
 }
 
 impl Buyer {

@@ -1,0 +1,95 @@
+# The API's error messages (the `message` of every error body and the 422s' field messages).
+
+## Every request
+
+error-internal = Something went wrong on our side. Please try again.
+error-database-unavailable = The shop cannot reach its database right now. Please try again in a moment.
+error-sessions-unavailable = The shop cannot reach its session store right now. Please try again in a moment.
+error-not-found = Not found.
+error-method-not-allowed = This method is not allowed here.
+error-cross-site = Cross-site request refused.
+error-log-in = Please log in.
+error-too-many-seconds = Too many attempts. Try again in { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    }.
+error-too-many-minutes = Too many attempts. Try again in { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    }.
+
+## The request's body and fields ($field: the field's name, as the request spells it)
+
+error-and-more-errors = { $first } (and more errors)
+error-field-required = The { $field } field is required.
+error-field-unexpected = The { $field } field is not expected.
+error-field-twice = The { $field } field is given more than once.
+error-invalid-value = The request has an invalid value: { $detail }
+error-body-not-json = The request body must be JSON (Content-Type: application/json).
+error-body-too-large = The request body is larger than { $limit } bytes.
+error-body-invalid-json = The request body is not valid JSON.
+error-body-unreadable = The request body could not be read.
+error-query-unreadable = The query string could not be read.
+error-multipart = The request body must be multipart/form-data.
+error-upload-unreadable = The upload could not be read.
+
+## Accounts
+
+error-invalid-credentials = Invalid email or password.
+error-code-wait = Please wait { $seconds } seconds before asking for a new code.
+error-mail-unavailable = We could not send the e-mail right now. Please try again in a moment.
+error-too-many-codes = Too many wrong codes. Ask for a new code.
+error-code-invalid = Invalid code. Please try again.
+error-code-expired = This code has expired. Ask for a new one.
+error-email-taken = This e-mail is already registered.
+error-reset-invalid = This reset link is invalid or has expired.
+error-wrong-password = The password is not right.
+error-passwords-differ = The passwords do not match.
+error-open-orders = You have { $count ->
+        [one] { $count } order
+       *[other] { $count } orders
+    } waiting for payment or delivery. You can delete your account once they are delivered or closed.
+
+## The catalogue, the cart and checkout
+
+error-product-not-found = Product not found.
+error-order-not-found = Order not found.
+error-chat-not-found = Chat not found.
+error-review-not-found = Review not found.
+error-cart-empty = Your cart is empty.
+error-cart-too-many = You can buy at most { $max } of one product.
+error-cart-too-many-lines = An order can hold at most { $max } different products.
+error-fix-issues = Please fix the following issues before continuing:
+error-out-of-stock = - { $name } is out of stock.
+error-not-enough-stock = - { $name } has only { $available } in stock, but you selected { $requested }.
+error-product-gone = - { $name } is no longer available.
+error-product-id-gone = - Product #{ $id } is no longer available.
+error-prices-changed = Prices have changed. Please review your order.
+error-currency-unavailable = The currency { $currency } is not offered right now: pick another one and try again.
+error-blocked = We can't take this order. Please contact support.
+error-still-placing = Your order is still being placed. Try again in a moment.
+error-payment-failed = Payment failed.
+error-cannot-cancel = This order can no longer be cancelled.
+error-cancel-unavailable = The payment could not be cancelled right now. Try again in a moment.
+error-paid-cannot-cancel = This order has been paid and can no longer be cancelled.
+error-too-many-streams = Too many open live-update connections. Close some tabs and try again.
+error-streams-busy = Live updates are busy right now; the page refreshes on its own.
+
+## Promo codes
+
+error-promo-invalid = Invalid promo code
+error-promo-inactive = This promo code is no longer active.
+error-promo-expired = This promo code has expired.
+error-promo-used-up = This promo code has reached its usage limit.
+error-promo-already-used = You have already used this promo code.
+error-promo-need-code = Enter a promo code.
+error-promo-need-discord = Link Discord to use this code: each promo code is used once per Discord account.
+error-promo-need-both = Enter a promo code and link Discord.
+
+## Roblox and Discord
+
+error-roblox-failed = Error while connecting to Roblox.
+error-discord-no-user-id = Discord login failed: No user ID returned.
+error-discord-code-refused = Discord login failed: the sign-in expired. Please link Discord again.
+error-discord-failed = Error while connecting to Discord.
+error-discord-unusable = Discord login failed: Discord sent an account name or picture the shop cannot use. Please try again, or ask us for help in the live chat.

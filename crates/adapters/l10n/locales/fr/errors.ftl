@@ -1,0 +1,98 @@
+# Messages d'erreur de l'API.
+
+## Toutes les requêtes
+
+error-internal = Un problème est survenu de notre côté. Veuillez réessayer.
+error-database-unavailable = La boutique ne peut pas joindre sa base de données pour le moment. Réessayez dans un instant.
+error-sessions-unavailable = La boutique ne peut pas joindre ses sessions pour le moment. Réessayez dans un instant.
+error-not-found = Introuvable.
+error-method-not-allowed = Cette méthode n'est pas autorisée ici.
+error-cross-site = Requête d'un autre site refusée.
+error-log-in = Veuillez vous connecter.
+error-too-many-seconds = Trop de tentatives. Réessayez dans { $seconds ->
+        [one] { $seconds } seconde
+       *[other] { $seconds } secondes
+    }.
+error-too-many-minutes = Trop de tentatives. Réessayez dans { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    }.
+
+## Le corps et les champs de la requête
+
+error-and-more-errors = { $first } (et d'autres erreurs)
+error-field-required = Le champ { $field } est obligatoire.
+error-field-unexpected = Le champ { $field } n'est pas attendu.
+error-field-twice = Le champ { $field } est donné plus d'une fois.
+error-invalid-value = La requête contient une valeur non valide : { $detail }
+error-body-not-json = Le corps de la requête doit être du JSON (Content-Type: application/json).
+error-body-too-large = Le corps de la requête dépasse { $limit } octets.
+error-body-invalid-json = Le corps de la requête n'est pas du JSON valide.
+error-body-unreadable = Le corps de la requête n'a pas pu être lu.
+error-query-unreadable = Les paramètres de la requête n'ont pas pu être lus.
+error-multipart = Le corps de la requête doit être multipart/form-data.
+error-upload-unreadable = L'envoi n'a pas pu être lu.
+
+## Comptes
+
+error-invalid-credentials = E-mail ou mot de passe incorrect.
+error-code-wait = Attendez { $seconds ->
+        [one] { $seconds } seconde
+       *[other] { $seconds } secondes
+    } avant de demander un nouveau code.
+error-mail-unavailable = Nous n'avons pas pu envoyer l'e-mail pour le moment. Réessayez dans un instant.
+error-too-many-codes = Trop de codes erronés. Demandez un nouveau code.
+error-code-invalid = Code non valide. Veuillez réessayer.
+error-code-expired = Ce code a expiré. Demandez-en un nouveau.
+error-email-taken = Cette adresse e-mail est déjà enregistrée.
+error-reset-invalid = Ce lien de réinitialisation n'est pas valide ou a expiré.
+error-wrong-password = Le mot de passe n'est pas correct.
+error-passwords-differ = Les mots de passe ne correspondent pas.
+error-open-orders = Vous avez { $count ->
+        [one] { $count } commande
+       *[other] { $count } commandes
+    } en attente de paiement ou de livraison. Vous pourrez supprimer votre compte une fois qu'elles seront livrées ou closes.
+
+## Le catalogue, le panier et le paiement
+
+error-product-not-found = Produit introuvable.
+error-order-not-found = Commande introuvable.
+error-chat-not-found = Conversation introuvable.
+error-review-not-found = Avis introuvable.
+error-cart-empty = Votre panier est vide.
+error-cart-too-many = Vous pouvez acheter au plus { $max } exemplaires d'un même produit.
+error-cart-too-many-lines = Une commande peut contenir au plus { $max } produits différents.
+error-fix-issues = Veuillez corriger les points suivants avant de continuer :
+error-out-of-stock = - { $name } est en rupture de stock.
+error-not-enough-stock = - { $name } n'a que { $available } en stock, mais vous en avez choisi { $requested }.
+error-product-gone = - { $name } n'est plus disponible.
+error-product-id-gone = - Le produit n° { $id } n'est plus disponible.
+error-prices-changed = Les prix ont changé. Veuillez vérifier votre commande.
+error-currency-unavailable = La devise { $currency } n’est pas proposée pour le moment : choisis-en une autre et réessaie.
+error-blocked = Nous ne pouvons pas accepter cette commande. Veuillez contacter le support.
+error-still-placing = Votre commande est encore en cours de création. Réessayez dans un instant.
+error-payment-failed = Le paiement a échoué.
+error-cannot-cancel = Cette commande ne peut plus être annulée.
+error-cancel-unavailable = Le paiement n'a pas pu être annulé pour le moment. Réessayez dans un instant.
+error-paid-cannot-cancel = Cette commande a été payée et ne peut plus être annulée.
+error-too-many-streams = Trop de connexions de mise à jour en direct ouvertes. Fermez quelques onglets et réessayez.
+error-streams-busy = Les mises à jour en direct sont saturées pour le moment ; la page se rafraîchit d'elle-même.
+
+## Codes promo
+
+error-promo-invalid = Code promo non valide
+error-promo-inactive = Ce code promo n'est plus actif.
+error-promo-expired = Ce code promo a expiré.
+error-promo-used-up = Ce code promo a atteint sa limite d'utilisation.
+error-promo-already-used = Vous avez déjà utilisé ce code promo.
+error-promo-need-code = Saisissez un code promo.
+error-promo-need-discord = Liez Discord pour utiliser ce code : chaque code promo s'utilise une fois par compte Discord.
+error-promo-need-both = Saisissez un code promo et liez Discord.
+
+## Roblox et Discord
+
+error-roblox-failed = Erreur de connexion à Roblox.
+error-discord-no-user-id = La connexion Discord a échoué : aucun identifiant d'utilisateur reçu.
+error-discord-code-refused = La connexion Discord a échoué : l'autorisation a expiré. Veuillez lier Discord à nouveau.
+error-discord-failed = Erreur de connexion à Discord.
+error-discord-unusable = La connexion Discord a échoué : Discord a envoyé un nom de compte ou une image que la boutique ne peut pas utiliser. Réessayez, ou demandez-nous de l'aide dans le chat en direct.

@@ -1,0 +1,98 @@
+# Mensagens de erro da API.
+
+## Todas as requisições
+
+error-internal = Algo deu errado do nosso lado. Tente novamente.
+error-database-unavailable = A loja não consegue acessar o banco de dados agora. Tente novamente em instantes.
+error-sessions-unavailable = A loja não consegue acessar as sessões agora. Tente novamente em instantes.
+error-not-found = Não encontrado.
+error-method-not-allowed = Este método não é permitido aqui.
+error-cross-site = Requisição de outro site recusada.
+error-log-in = Faça login.
+error-too-many-seconds = Tentativas demais. Tente novamente em { $seconds ->
+        [one] { $seconds } segundo
+       *[other] { $seconds } segundos
+    }.
+error-too-many-minutes = Tentativas demais. Tente novamente em { $minutes ->
+        [one] { $minutes } minuto
+       *[other] { $minutes } minutos
+    }.
+
+## O corpo e os campos da requisição
+
+error-and-more-errors = { $first } (e mais erros)
+error-field-required = O campo { $field } é obrigatório.
+error-field-unexpected = O campo { $field } não era esperado.
+error-field-twice = O campo { $field } aparece mais de uma vez.
+error-invalid-value = A requisição tem um valor inválido: { $detail }
+error-body-not-json = O corpo da requisição deve ser JSON (Content-Type: application/json).
+error-body-too-large = O corpo da requisição tem mais de { $limit } bytes.
+error-body-invalid-json = O corpo da requisição não é um JSON válido.
+error-body-unreadable = Não foi possível ler o corpo da requisição.
+error-query-unreadable = Não foi possível ler a query string.
+error-multipart = O corpo da requisição deve ser multipart/form-data.
+error-upload-unreadable = Não foi possível ler o envio.
+
+## Contas
+
+error-invalid-credentials = E-mail ou senha inválidos.
+error-code-wait = Aguarde { $seconds ->
+        [one] { $seconds } segundo
+       *[other] { $seconds } segundos
+    } antes de pedir um novo código.
+error-mail-unavailable = Não conseguimos enviar o e-mail agora. Tente novamente em instantes.
+error-too-many-codes = Códigos errados demais. Peça um novo código.
+error-code-invalid = Código inválido. Tente novamente.
+error-code-expired = Este código expirou. Peça um novo.
+error-email-taken = Este e-mail já está cadastrado.
+error-reset-invalid = Este link de redefinição é inválido ou expirou.
+error-wrong-password = A senha não está correta.
+error-passwords-differ = As senhas não coincidem.
+error-open-orders = Você tem { $count ->
+        [one] { $count } pedido
+       *[other] { $count } pedidos
+    } aguardando pagamento ou entrega. Você poderá excluir sua conta quando eles forem entregues ou encerrados.
+
+## O catálogo, o carrinho e o pagamento
+
+error-product-not-found = Produto não encontrado.
+error-order-not-found = Pedido não encontrado.
+error-chat-not-found = Chat não encontrado.
+error-review-not-found = Avaliação não encontrada.
+error-cart-empty = Seu carrinho está vazio.
+error-cart-too-many = Você pode comprar no máximo { $max } unidades de um produto.
+error-cart-too-many-lines = Um pedido pode ter no máximo { $max } produtos diferentes.
+error-fix-issues = Corrija os itens a seguir antes de continuar:
+error-out-of-stock = - { $name } está esgotado.
+error-not-enough-stock = - { $name } tem apenas { $available } em estoque, mas você escolheu { $requested }.
+error-product-gone = - { $name } não está mais disponível.
+error-product-id-gone = - O produto #{ $id } não está mais disponível.
+error-prices-changed = Os preços mudaram. Revise seu pedido.
+error-currency-unavailable = A moeda { $currency } não está disponível agora: escolha outra e tente de novo.
+error-blocked = Não podemos aceitar este pedido. Fale com o suporte.
+error-still-placing = Seu pedido ainda está sendo feito. Tente novamente em instantes.
+error-payment-failed = O pagamento falhou.
+error-cannot-cancel = Este pedido não pode mais ser cancelado.
+error-cancel-unavailable = Não foi possível cancelar o pagamento agora. Tente novamente em instantes.
+error-paid-cannot-cancel = Este pedido já foi pago e não pode mais ser cancelado.
+error-too-many-streams = Conexões de atualização ao vivo demais abertas. Feche algumas abas e tente novamente.
+error-streams-busy = As atualizações ao vivo estão ocupadas agora; a página se atualiza sozinha.
+
+## Cupons
+
+error-promo-invalid = Cupom inválido
+error-promo-inactive = Este cupom não está mais ativo.
+error-promo-expired = Este cupom expirou.
+error-promo-used-up = Este cupom atingiu o limite de usos.
+error-promo-already-used = Você já usou este cupom.
+error-promo-need-code = Digite um cupom.
+error-promo-need-discord = Vincule o Discord para usar este cupom: cada cupom é usado uma vez por conta do Discord.
+error-promo-need-both = Digite um cupom e vincule o Discord.
+
+## Roblox e Discord
+
+error-roblox-failed = Erro ao conectar com o Roblox.
+error-discord-no-user-id = Falha no login com o Discord: nenhum ID de usuário foi retornado.
+error-discord-code-refused = Falha no login com o Discord: o acesso expirou. Vincule o Discord novamente.
+error-discord-failed = Erro ao conectar com o Discord.
+error-discord-unusable = Falha no login com o Discord: o Discord enviou um nome de conta ou uma imagem que a loja não pode usar. Tente novamente ou peça ajuda no chat ao vivo.
