@@ -31,7 +31,8 @@ const reactRouterProduction = [
  */
 const testFiles = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => /\.test\.tsx?$/.test(file))
-  .map((file) => `src/${file.split('\\').join('/')}`);
+  .map((file) => `src/${file.split('\\').join('/')}`)
+  .filter((file) => !file.startsWith('src/locales/'));
 const isolatedFiles = testFiles.filter((file) =>
   /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')),
 );
@@ -82,6 +83,12 @@ export default defineConfig(({ mode }) => ({
     restoreMocks: true,
     unstubGlobals: true,
     projects: [
+      // The message files' checks read files and parse the source (i18next-parser, whose esbuild
+      // needs Node's own TextEncoder): Node, no page, none of the app's test setup.
+      {
+        resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+        test: { name: 'locales', environment: 'node', include: ['src/locales/*.test.ts'] },
+      },
       { extends: true, test: { name: 'isolated', include: isolatedFiles } },
       {
         extends: true,

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, type Location } from 'react-router';
 
 import { Footer } from '@/app/layout/footer';
@@ -35,6 +36,7 @@ function scrollKey(location: Location): string {
 }
 
 export function AppLayout() {
+  const { t } = useTranslation();
   const cartButtonRef = useRef<HTMLButtonElement>(null);
   const { isStaff } = useUser();
   useSyncCartWithCatalog();
@@ -45,7 +47,7 @@ export function AppLayout() {
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('common.skipToContent')}
       </a>
       <Navbar cartButtonRef={cartButtonRef} />
       <main id="main" className="app-main" tabIndex={-1}>
