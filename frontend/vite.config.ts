@@ -23,6 +23,12 @@ const reactRouterProduction = [
   ),
 }));
 
+/** react-i18next's copy of `useSyncExternalStore` for React before 18: React's own instead. */
+const syncExternalStoreShim = {
+  find: /^use-sync-external-store\/shim$/,
+  replacement: fileURLToPath(new URL('./src/lib/i18n/use-sync-external-store.ts', import.meta.url)),
+};
+
 /**
  * The Vitest files that replace a module (`vi.mock`): each runs in a fresh module registry and
  * document. The others share one per worker, as a fresh jsdom and module graph for each file cost
@@ -57,7 +63,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      ...(mode === 'production' ? reactRouterProduction : []),
+      ...(mode === 'production' ? [...reactRouterProduction, syncExternalStoreShim] : []),
     ],
   },
   server: {

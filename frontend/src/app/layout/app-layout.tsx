@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, type Location } from 'react-router';
 
@@ -9,13 +9,20 @@ import { Toaster } from '@/components/ui/toast';
 import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useLiveEvents } from '@/app/layout/use-live-events';
-import { CartDrawer } from '@/features/cart/components/cart-drawer';
 import { ChatLauncher } from '@/features/chat/components/chat-launcher';
 import { LiveChatsLauncher } from '@/features/live-chats/components/live-chats-launcher';
 import { useSyncHoldings } from '@/features/cart/hooks/use-sync-holdings';
 import { selectTakesADrop, useCartStore } from '@/features/cart/stores/cart-store';
 
 import './app-layout.css';
+
+/**
+ * The cart drawer's code loads just after the first render, not with the entry chunk: it shows
+ * only when opened (the entry's budget, issue 36).
+ */
+const CartDrawer = lazy(async () => ({
+  default: (await import('@/features/cart/components/cart-drawer')).CartDrawer,
+}));
 
 /** Keeps prices, stock and names in the saved cart in step with the latest product list. */
 function useSyncCartWithCatalog() {
@@ -54,7 +61,9 @@ export function AppLayout() {
         <Outlet />
       </main>
       <Footer />
-      <CartDrawer returnFocusRef={cartButtonRef} />
+      <Suspense fallback={null}>
+        <CartDrawer returnFocusRef={cartButtonRef} />
+      </Suspense>
       {/* The buttons are tiny; the chat window and the staff panel load on first open. */}
       <ChatLauncher />
       {isStaff ? <LiveChatsLauncher /> : null}

@@ -14,16 +14,21 @@ import './language-switcher.css';
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
   const id = useId();
+  const current = i18n.resolvedLanguage ?? i18n.language;
   return (
     <div className="language-switcher">
       <GlobeIcon size={18} className="language-switcher__icon" />
+      {/* phones: the code stands for the select, which lies over it unseen and opens on a tap */}
+      <span className="language-switcher__code" aria-hidden="true">
+        {current.toUpperCase()}
+      </span>
       <label htmlFor={id} className="language-switcher__label">
         {t('nav.language')}
       </label>
       <select
         id={id}
         className="language-switcher__select"
-        value={i18n.resolvedLanguage ?? i18n.language}
+        value={current}
         onChange={(event) => void chooseLanguage(event.target.value as LanguageCode)}
       >
         {LANGUAGES.map(({ code, name }) => (
