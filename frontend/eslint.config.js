@@ -17,7 +17,6 @@ const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withF
  */
 const NOT_YET_TRANSLATED = [
   'src/app/routes/about.tsx',
-  'src/app/routes/cancel.tsx',
   'src/app/routes/discord-callback.tsx',
   'src/app/routes/faq.tsx',
   'src/app/routes/forgot-password.tsx',
