@@ -23,6 +23,12 @@ const reactRouterProduction = [
   ),
 }));
 
+/** react-i18next's copy of `useSyncExternalStore` for React before 18: React's own instead. */
+const syncExternalStoreShim = {
+  find: /^use-sync-external-store\/shim$/,
+  replacement: fileURLToPath(new URL('./src/lib/i18n/use-sync-external-store.ts', import.meta.url)),
+};
+
 /**
  * The Vitest files that replace a module (`vi.mock`): each runs in a fresh module registry and
  * document. The others share one per worker, as a fresh jsdom and module graph for each file cost
@@ -31,7 +37,8 @@ const reactRouterProduction = [
  */
 const testFiles = readdirSync('src', { recursive: true, encoding: 'utf8' })
   .filter((file) => /\.test\.tsx?$/.test(file))
-  .map((file) => `src/${file.split('\\').join('/')}`);
+  .map((file) => `src/${file.split('\\').join('/')}`)
+  .filter((file) => !file.startsWith('src/locales/'));
 const isolatedFiles = testFiles.filter((file) =>
   /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')),
 );
@@ -56,7 +63,7 @@ export default defineConfig(({ mode }) => ({
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      ...(mode === 'production' ? reactRouterProduction : []),
+      ...(mode === 'production' ? [...reactRouterProduction, syncExternalStoreShim] : []),
     ],
   },
   server: {
@@ -82,6 +89,12 @@ export default defineConfig(({ mode }) => ({
     restoreMocks: true,
     unstubGlobals: true,
     projects: [
+      // The message files' checks read files and parse the source (i18next-parser, whose esbuild
+      // needs Node's own TextEncoder): Node, no page, none of the app's test setup.
+      {
+        resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+        test: { name: 'locales', environment: 'node', include: ['src/locales/*.test.ts'] },
+      },
       { extends: true, test: { name: 'isolated', include: isolatedFiles } },
       {
         extends: true,

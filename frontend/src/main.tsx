@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { seedQueryClient, takeBootstrap } from '@/app/bootstrap';
 import { initCart } from '@/features/cart/stores/cart-store';
+import { startI18n } from '@/lib/i18n/i18n';
 import { resumeEventsFrom } from '@/lib/live-events';
 import { createQueryClient } from '@/lib/query-client';
 
@@ -22,8 +23,12 @@ if (bootstrap.events !== undefined) resumeEventsFrom(bootstrap.events);
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
-createRoot(root).render(
-  <StrictMode>
-    <App queryClient={queryClient} />
-  </StrictMode>,
+// The viewer's language's messages (their own chunk) arrive alongside the session check; the
+// first render waits for them, so no page flashes in another language.
+void startI18n().then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App queryClient={queryClient} />
+    </StrictMode>,
+  ),
 );

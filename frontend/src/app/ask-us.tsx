@@ -1,3 +1,5 @@
+import { Trans, useTranslation } from 'react-i18next';
+
 import { ExternalLink } from '@/components/ui/external-link';
 import { HelpChatButton } from '@/features/chat/components/help-chat-button';
 import { useDiscordInvite } from '@/features/site/api/get-site';
@@ -7,12 +9,11 @@ import { useDiscordInvite } from '@/features/site/api/get-site';
  * invite) where the shop has one, else "Ask us in the help chat" (which opens it).
  */
 export function AskUs() {
+  const { t } = useTranslation();
   const invite = useDiscordInvite();
   return invite ? (
-    <>
-      Ask us on <ExternalLink href={invite}>our Discord server</ExternalLink>
-    </>
+    <Trans i18nKey="chat.askUsOnDiscord" components={{ server: <ExternalLink href={invite} /> }} />
   ) : (
-    <HelpChatButton>Ask us in the help chat</HelpChatButton>
+    <HelpChatButton>{t('chat.askUs')}</HelpChatButton>
   );
 }

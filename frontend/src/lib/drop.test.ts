@@ -24,7 +24,7 @@ describe('drops', () => {
     expect(countdownLabel(7_499)).toBe('2:04:59');
     expect(countdownLabel(86_399)).toBe('23:59:59');
     expect(countdownLabel(86_400)).toBe('1 day');
-    expect(countdownLabel(86_400 + 5 * 3600 + 59)).toBe('1 day 5 h');
+    expect(countdownLabel(86_400 + 5 * 3600 + 59)).toBe('1 day 5 hours');
     expect(countdownLabel(3 * 86_400)).toBe('3 days');
   });
 

@@ -1,3 +1,7 @@
+import i18next from 'i18next';
+
+import { currentLanguage, formatDuration } from '@/lib/i18n/format';
+
 /**
  * Drops (issue 25): a product listed before it goes on sale at `release_at`. The server decides
  * when it is on sale (`released`), never this browser's clock: a countdown that reaches zero
@@ -16,8 +20,8 @@ type CapFields = { name: string; max_per_account: number };
  */
 export function capLabel(drop: CapFields, { held = false }: { held?: boolean } = {}): string {
   return held
-    ? `Holds ${drop.name}: limit ${drop.max_per_account} per account`
-    : `Limit ${drop.max_per_account} per account`;
+    ? i18next.t('drop.heldCap', { name: drop.name, count: drop.max_per_account })
+    : i18next.t('drop.cap', { count: drop.max_per_account });
 }
 
 /** Listed but not yet on sale. */
@@ -32,22 +36,24 @@ export function secondsUntil(releaseAt: string, now: number): number {
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
-/** "4:59" under an hour, "2:04:59" under a day, then "3 days" or "1 day 5 h". */
+/** "4:59" under an hour, "2:04:59" under a day, then "3 days" or "1 day 5 hours" (in the shop's language). */
 export function countdownLabel(seconds: number): string {
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3600);
   const minutes = Math.floor((seconds % 3600) / 60);
   const rest = seconds % 60;
   if (days > 0) {
-    const dayText = days === 1 ? '1 day' : `${days} days`;
-    return hours > 0 ? `${dayText} ${hours} h` : dayText;
+    return formatDuration([
+      { unit: 'day', value: days },
+      { unit: 'hour', value: hours },
+    ]);
   }
   if (hours > 0) return `${hours}:${pad(minutes)}:${pad(rest)}`;
   return `${minutes}:${pad(rest)}`;
 }
 
 type ZoneOptions = {
-  /** The reader's by default. */
+  /** The shop's language by default. */
   locale?: string;
   /** The reader's by default. */
   timeZone?: string;
@@ -56,7 +62,7 @@ type ZoneOptions = {
 /** "Fri 27 Nov, 03:00 CET": the moment in the reader's time, with the zone's name. */
 export function releaseTimeLabel(
   releaseAt: string,
-  { locale, timeZone }: ZoneOptions = {},
+  { locale = currentLanguage(), timeZone }: ZoneOptions = {},
 ): string {
   return new Intl.DateTimeFormat(locale, {
     weekday: 'short',

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 /** Stock semantics shared by the catalogue and the cart: null = unlimited, 0 = out of stock. */
 
 export function isOutOfStock(product: { stock: number | null }): boolean {
@@ -21,8 +22,10 @@ export type StockCheckLine = { name: string; qty: number; stock: number | null }
 export function stockProblemMessages(lines: readonly StockCheckLine[]): string[] {
   return lines.flatMap(({ name, qty, stock }) => {
     if (stock === null) return [];
-    if (stock <= 0) return [`- ${name} is out of stock.`];
-    if (qty > stock) return [`- ${name} has only ${stock} in stock, but you selected ${qty}.`];
+    if (stock <= 0) return [i18next.t('checkout.stock.out', { name })];
+    if (qty > stock) {
+      return [i18next.t('checkout.stock.short', { name, count: stock, qty })];
+    }
     return [];
   });
 }

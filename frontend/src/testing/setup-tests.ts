@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import i18next, { type Resource, type ResourceKey } from 'i18next';
 import { afterEach, beforeEach } from 'vitest';
 import type { StoreApi } from 'zustand';
 
@@ -7,10 +8,25 @@ import { useToastStore } from '@/components/ui/toast';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
 import { useDiscordLinkStore } from '@/features/checkout/stores/discord-link-store';
+import { LANGUAGE_COOKIE } from '@/config/languages';
+import { startI18nWith } from '@/lib/i18n/i18n';
 
 import { installDialogPolyfill } from './dialog-polyfill';
 
 installDialogPolyfill();
+
+// The tests read English: i18next starts at once with every language's messages (the app
+// fetches one language's chunk; the tests that switch find the others here).
+const messageFiles = import.meta.glob<ResourceKey>('/src/locales/*/*.json', {
+  import: 'default',
+  eager: true,
+});
+const resources: Resource = {};
+for (const [file, messages] of Object.entries(messageFiles)) {
+  const [language, namespace] = file.split('/').slice(-2) as [string, string];
+  resources[language] = { ...resources[language], [namespace.replace(/\.json$/, '')]: messages };
+}
+startI18nWith(resources, 'en');
 
 // Test files that replace no module share one module graph and document per worker (see
 // vite.config.ts): each test starts from the stores' first state, empty storage and an empty page.
@@ -26,6 +42,8 @@ const resets = [
 ];
 
 beforeEach(() => {
+  if (i18next.language !== 'en') void i18next.changeLanguage('en');
+  document.cookie = `${LANGUAGE_COOKIE}=; path=/; max-age=0`;
   window.localStorage.clear();
   window.sessionStorage.clear();
   resets.forEach((run) => run());

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, type Location } from 'react-router';
 
 import { Footer } from '@/app/layout/footer';
@@ -8,13 +9,20 @@ import { Toaster } from '@/components/ui/toast';
 import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useLiveEvents } from '@/app/layout/use-live-events';
-import { CartDrawer } from '@/features/cart/components/cart-drawer';
 import { ChatLauncher } from '@/features/chat/components/chat-launcher';
 import { LiveChatsLauncher } from '@/features/live-chats/components/live-chats-launcher';
 import { useSyncHoldings } from '@/features/cart/hooks/use-sync-holdings';
 import { selectTakesADrop, useCartStore } from '@/features/cart/stores/cart-store';
 
 import './app-layout.css';
+
+/**
+ * The cart drawer's code loads just after the first render, not with the entry chunk: it shows
+ * only when opened (the entry's budget, issue 36).
+ */
+const CartDrawer = lazy(async () => ({
+  default: (await import('@/features/cart/components/cart-drawer')).CartDrawer,
+}));
 
 /** Keeps prices, stock and names in the saved cart in step with the latest product list. */
 function useSyncCartWithCatalog() {
@@ -35,6 +43,7 @@ function scrollKey(location: Location): string {
 }
 
 export function AppLayout() {
+  const { t } = useTranslation();
   const cartButtonRef = useRef<HTMLButtonElement>(null);
   const { isStaff } = useUser();
   useSyncCartWithCatalog();
@@ -45,14 +54,16 @@ export function AppLayout() {
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('common.skipToContent')}
       </a>
       <Navbar cartButtonRef={cartButtonRef} />
       <main id="main" className="app-main" tabIndex={-1}>
         <Outlet />
       </main>
       <Footer />
-      <CartDrawer returnFocusRef={cartButtonRef} />
+      <Suspense fallback={null}>
+        <CartDrawer returnFocusRef={cartButtonRef} />
+      </Suspense>
       {/* The buttons are tiny; the chat window and the staff panel load on first open. */}
       <ChatLauncher />
       {isStaff ? <LiveChatsLauncher /> : null}

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { LeafLogo } from '@/components/ui/icons';
@@ -5,21 +6,20 @@ import { paths } from '@/config/paths';
 
 import './footer.css';
 
-const SHOP_LINKS = [
-  { label: 'About Us', href: paths.about.getHref() },
-  { label: 'How it works', href: paths.howItWorks.getHref() },
-  { label: 'FAQ', href: paths.faq.getHref() },
-  { label: 'Proofs of Delivery', href: paths.proofs.getHref() },
-];
-
-const HELP_LINKS = [
-  { label: 'Privacy Policy', href: paths.privacyPolicy.getHref() },
-  { label: 'Terms of Service', href: paths.terms.getHref() },
-  { label: 'Refund Policy', href: paths.refundPolicy.getHref() },
-];
-
 export function Footer() {
+  const { t } = useTranslation();
   const year = new Date().getFullYear();
+  const SHOP_LINKS = [
+    { label: t('footer.about'), href: paths.about.getHref() },
+    { label: t('footer.howItWorks'), href: paths.howItWorks.getHref() },
+    { label: t('footer.faq'), href: paths.faq.getHref() },
+    { label: t('footer.proofs'), href: paths.proofs.getHref() },
+  ];
+  const HELP_LINKS = [
+    { label: t('footer.privacy'), href: paths.privacyPolicy.getHref() },
+    { label: t('footer.terms'), href: paths.terms.getHref() },
+    { label: t('footer.refunds'), href: paths.refundPolicy.getHref() },
+  ];
   return (
     <footer className="footer">
       <div className="container footer__grid">
@@ -28,14 +28,11 @@ export function Footer() {
             <LeafLogo size={30} />
             <span>Garden Shop</span>
           </Link>
-          <p>
-            Pets, Sheckles, bundles and exclusives for Grow a Garden, delivered by hand in game by
-            our staff.
-          </p>
+          <p>{t('footer.blurb')}</p>
         </div>
         <nav aria-labelledby="footer-shop-title">
           <h2 id="footer-shop-title" className="footer__title">
-            Our Shop
+            {t('footer.ourShop')}
           </h2>
           <ul className="footer__links">
             {SHOP_LINKS.map((link) => (
@@ -47,7 +44,7 @@ export function Footer() {
         </nav>
         <nav aria-labelledby="footer-help-title">
           <h2 id="footer-help-title" className="footer__title">
-            Help
+            {t('footer.help')}
           </h2>
           <ul className="footer__links">
             {HELP_LINKS.map((link) => (
@@ -59,7 +56,7 @@ export function Footer() {
         </nav>
       </div>
       <div className="container footer__bottom">
-        <p>© {year} Garden Shop. Not affiliated with Roblox Corporation.</p>
+        <p>{t('footer.copyright', { year })}</p>
       </div>
     </footer>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
 import { ExternalLinkIcon, LeafLogo } from '@/components/ui/icons';
@@ -7,6 +8,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { AccountTypeBadge } from '@/features/auth/components/account-type-badge';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { CartButton } from '@/features/cart/components/cart-button';
+import { LanguageSwitcher } from '@/app/layout/language-switcher';
 import { useSite } from '@/features/site/api/get-site';
 
 import './navbar.css';
@@ -39,6 +41,7 @@ function useNavbarHeightVariable() {
 
 /** Reviews: an outside reviews site when set; the shop's own verified reviews otherwise. */
 function ReviewsLink() {
+  const { t } = useTranslation();
   const site = useSite();
   const reviewsUrl = site.data?.reviews_url?.trim();
   return (
@@ -46,15 +49,15 @@ function ReviewsLink() {
       {reviewsUrl ? (
         <li>
           <a className="navbar__link" href={reviewsUrl} target="_blank" rel="noopener noreferrer">
-            Reviews
+            {t('nav.reviews')}
             <ExternalLinkIcon size={14} />
-            <span className="visually-hidden"> (opens in a new tab)</span>
+            <span className="visually-hidden"> {t('common.opensInNewTab')}</span>
           </a>
         </li>
       ) : site.data ? (
         <li>
           <NavLink className="navbar__link" to={paths.reviews.getHref()}>
-            Reviews
+            {t('nav.reviews')}
           </NavLink>
         </li>
       ) : null}
@@ -64,13 +67,14 @@ function ReviewsLink() {
 
 /** Profile and Logout when signed in; Login and Register otherwise. */
 function AccountLinks() {
+  const { t } = useTranslation();
   const { user } = useUser();
   const logout = useLogout();
   return user ? (
     <>
       <li>
         <NavLink className="navbar__link" to={paths.profile.getHref()}>
-          Profile
+          {t('nav.profile')}
           <AccountTypeBadge className="navbar__role" accountType={user.account_type} />
         </NavLink>
       </li>
@@ -81,7 +85,7 @@ function AccountLinks() {
           disabled={logout.isPending}
           onClick={() => logout.mutate()}
         >
-          Logout
+          {t('nav.logout')}
         </button>
       </li>
     </>
@@ -89,12 +93,12 @@ function AccountLinks() {
     <>
       <li>
         <NavLink className="navbar__link" to={paths.login.getHref()}>
-          Login
+          {t('nav.login')}
         </NavLink>
       </li>
       <li>
         <NavLink className="navbar__link navbar__link--strong" to={paths.register.getHref()}>
-          Register
+          {t('nav.register')}
         </NavLink>
       </li>
     </>
@@ -104,6 +108,7 @@ function AccountLinks() {
 export function Navbar({ cartButtonRef }: NavbarProps) {
   const headerRef = useNavbarHeightVariable();
   const { isStaff, isSuperAdmin } = useUser();
+  const { t } = useTranslation();
 
   return (
     <header ref={headerRef} className="navbar">
@@ -112,20 +117,20 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
           <LeafLogo size={34} />
           <span>Garden Shop</span>
         </Link>
-        <nav className="navbar__nav" aria-label="Main">
+        <nav className="navbar__nav" aria-label={t('nav.main')}>
           <ul className="navbar__links">
             <ReviewsLink />
             {isSuperAdmin ? (
               <li>
                 <NavLink className="navbar__link" to={paths.adminProducts.getHref()}>
-                  Admin <span className="navbar__long">Panel</span>
+                  {t('nav.admin')} <span className="navbar__long">{t('nav.panel')}</span>
                 </NavLink>
               </li>
             ) : null}
             {isStaff ? (
               <li>
                 <NavLink className="navbar__link" to={paths.adminOrders.getHref()}>
-                  Orders
+                  {t('nav.orders')}
                 </NavLink>
               </li>
             ) : null}
@@ -133,6 +138,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
           </ul>
         </nav>
         <div className="navbar__cart">
+          <LanguageSwitcher />
           <CartButton ref={cartButtonRef} />
         </div>
       </div>

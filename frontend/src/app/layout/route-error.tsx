@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
@@ -9,12 +10,13 @@ import './route-error.css';
 
 /** Shown when a page fails to load or crashes; the shell itself may be broken, so it stands alone. */
 export function RouteError() {
+  const { t } = useTranslation();
   const error = useRouteError();
   if (!isRouteErrorResponse(error)) console.error(error);
 
   return (
     <div className="route-error">
-      <title>Something went wrong · Garden Shop</title>
+      <title>{t('routeError.pageTitle')}</title>
       <Link to={paths.home.getHref()} className="route-error__brand">
         <LeafLogo size={34} />
         <span>Garden Shop</span>
@@ -23,8 +25,8 @@ export function RouteError() {
         tone="danger"
         role="alert"
         icon={<AlertIcon size={28} />}
-        title="Something went wrong"
-        description="This page could not be shown. Reloading usually fixes it; your cart is saved."
+        title={t('routeError.title')}
+        description={t('routeError.description')}
         action={
           <div className="route-error__actions">
             <button
@@ -32,10 +34,10 @@ export function RouteError() {
               className={buttonClassName()}
               onClick={() => window.location.reload()}
             >
-              Reload the page
+              {t('routeError.reload')}
             </button>
             <Link to={paths.home.getHref()} className={buttonClassName({ variant: 'secondary' })}>
-              Go to the shop
+              {t('routeError.home')}
             </Link>
           </div>
         }

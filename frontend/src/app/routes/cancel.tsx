@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -17,6 +18,7 @@ import './success.css';
  * nothing here.
  */
 export function CancelRoute() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const orderId = orderIdFrom(params);
   const requested = useRef(false);
@@ -31,24 +33,22 @@ export function CancelRoute() {
 
   return (
     <div className="container result-page">
-      <title>Payment cancelled · Garden Shop</title>
+      <title>{t('common.pageTitle', { title: t('cancel.title') })}</title>
       <div className="result-page__hero result-page__hero--cancel">
         <div className="result-page__icon" aria-hidden="true">
           <AlertIcon size={36} />
         </div>
-        <h1 className="result-page__title">Payment cancelled</h1>
+        <h1 className="result-page__title">{t('cancel.title')}</h1>
         <p className="result-page__lead">
-          Your payment was cancelled and nothing was charged.
-          {orderId !== null ? ` Order #${orderId} will not be processed.` : ''} Your cart is still
-          here whenever you are ready.
+          {orderId !== null ? t('cancel.leadWithOrder', { orderId }) : t('cancel.lead')}
         </p>
       </div>
       <div className="result-page__actions">
         <Link to={paths.home.getHref()} className={buttonClassName({ variant: 'secondary' })}>
-          Keep shopping
+          {t('cancel.keepShopping')}
         </Link>
         <Link to={paths.checkout.getHref()} className={buttonClassName()}>
-          Back to checkout
+          {t('cancel.backToCheckout')}
         </Link>
       </div>
     </div>

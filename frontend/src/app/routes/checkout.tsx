@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -22,6 +23,7 @@ import './checkout.css';
 export type CheckoutLocationState = { checkoutNotice?: CheckoutNotice } | null;
 
 export function CheckoutRoute() {
+  const { t } = useTranslation();
   const items = useCartStore((state) => state.items);
   const { user } = useUser();
   // The live list: the stock check uses it, and the layout keeps the cart's prices in step.
@@ -40,15 +42,15 @@ export function CheckoutRoute() {
 
   return (
     <div className="container checkout-page">
-      <title>Checkout · Garden Shop</title>
+      <title>{t('common.pageTitle', { title: t('checkout.title') })}</title>
       <Link
         to={paths.home.getHref()}
         className={buttonClassName({ variant: 'ghost', className: 'checkout-page__back' })}
       >
         <ArrowLeftIcon size={18} />
-        Continue shopping
+        {t('checkout.continueShopping')}
       </Link>
-      <h1 className="checkout-page__title">Checkout</h1>
+      <h1 className="checkout-page__title">{t('checkout.title')}</h1>
       {items.length === 0 ? (
         <>
           {notice ? (
@@ -58,11 +60,11 @@ export function CheckoutRoute() {
           ) : null}
           <StateMessage
             icon={<CartIcon size={28} />}
-            title="Your cart is empty"
-            description="Add a pet, some Sheckles or a bundle, then come back here to pay."
+            title={t('cart.empty')}
+            description={t('checkout.emptyHint')}
             action={
               <Link to={paths.home.getHref()} className={buttonClassName()}>
-                Browse products
+                {t('cart.browse')}
               </Link>
             }
           />

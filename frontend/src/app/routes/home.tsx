@@ -1,3 +1,5 @@
+import i18next from 'i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -22,6 +24,7 @@ import {
   matchesSearch,
   type Category,
 } from '@/features/catalog/utils/filter-products';
+import { categoryName } from '@/features/catalog/utils/product-labels';
 import { useAddToCart } from '@/features/cart/hooks/use-add-to-cart';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 import type { Product } from '@/types/api';
@@ -64,9 +67,12 @@ function useCatalogFilters() {
 
 function emptyTitle(category: Category, search: string): string {
   const query = search.trim();
-  if (query && category !== ALL_CATEGORIES) return `No products match “${query}” in ${category}`;
-  if (query) return `No products match “${query}”`;
-  return `No products match the ${category} category right now`;
+  const name = categoryName(category);
+  if (query && category !== ALL_CATEGORIES) {
+    return i18next.t('home.noMatchIn', { query, category: name });
+  }
+  if (query) return i18next.t('home.noMatch', { query });
+  return i18next.t('home.noneInCategory', { category: name });
 }
 
 type ShelfProps = {
@@ -79,9 +85,10 @@ type ShelfProps = {
 
 /** The products shown, or why there are none. */
 function Shelf({ visible, filtered, emptyTitle, onClear, onAddToCart }: ShelfProps) {
+  const { t } = useTranslation();
   if (visible.length > 0) {
     return (
-      <ProductGrid label="Products">
+      <ProductGrid label={t('home.products')}>
         {visible.map((product, index) => (
           <li key={product.id}>
             <ProductCard
@@ -101,10 +108,10 @@ function Shelf({ visible, filtered, emptyTitle, onClear, onAddToCart }: ShelfPro
       role="status"
       icon={<SearchIcon size={28} />}
       title={emptyTitle}
-      description="Try another word or category, or see everything we sell."
+      description={t('home.noMatchHint')}
       action={
         <Button variant="secondary" onClick={onClear}>
-          Clear filters
+          {t('home.clearFilters')}
         </Button>
       }
     />
@@ -113,65 +120,62 @@ function Shelf({ visible, filtered, emptyTitle, onClear, onAddToCart }: ShelfPro
       headingLevel={3}
       role="status"
       icon={<SproutIcon size={28} />}
-      title="The shelves are being restocked"
-      description="There is nothing for sale at this moment. This page refreshes by itself, so new stock will appear here shortly."
+      title={t('home.restocking')}
+      description={t('home.restockingHint')}
     />
   );
 }
 
 /** The hero: what the shop sells and its three steps. */
 function HomeHero() {
+  const { t } = useTranslation();
   return (
     <section className="hero">
       <div className="container hero__inner">
         <div className="hero__text">
           <p className="hero__eyebrow">
-            <SproutIcon size={18} /> The Grow a Garden shop
+            <SproutIcon size={18} /> {t('home.eyebrow')}
           </p>
-          <h1 className="hero__title">
-            Upgrade your Grow A Garden experience with affordable products!
-          </h1>
-          <p className="hero__lead">
-            Pets, Sheckles, bundles and exclusives, handed to you in game by our staff.
-          </p>
+          <h1 className="hero__title">{t('home.title')}</h1>
+          <p className="hero__lead">{t('home.lead')}</p>
           <ul className="hero__perks">
             {/* each perk's words in one span: the flex gap falls between icon and words only */}
             <li>
               <ClockIcon size={18} />
               <span>
-                Usually delivered in <DeliveryTime />
+                <Trans i18nKey="home.usuallyDelivered" components={{ time: <DeliveryTime /> }} />
               </span>
             </li>
             <li>
               <ShieldIcon size={18} />
-              <span>Secure card payment</span>
+              <span>{t('home.secureCard')}</span>
             </li>
           </ul>
         </div>
         <aside className="hero__steps" aria-labelledby="hero-steps-title">
-          <h2 id="hero-steps-title">Three easy steps</h2>
+          <h2 id="hero-steps-title">{t('home.stepsTitle')}</h2>
           <ol>
             <li>
               <span className="hero__step-number">1</span>
               <span>
-                <strong>Select a product</strong> and add it to your cart.
+                <Trans i18nKey="home.step1" components={{ strong: <strong /> }} />
               </span>
             </li>
             <li>
               <span className="hero__step-number">2</span>
               <span>
-                <strong>Pay the invoice</strong> securely by card.
+                <Trans i18nKey="home.step2" components={{ strong: <strong /> }} />
               </span>
             </li>
             <li>
               <span className="hero__step-number">3</span>
               <span>
-                <strong>Receive the product</strong> from our staff in a private server.
+                <Trans i18nKey="home.step3" components={{ strong: <strong /> }} />
               </span>
             </li>
           </ol>
           <Link to={paths.howItWorks.getHref()} className="hero__steps-link">
-            How delivery works
+            {t('home.howDeliveryWorks')}
           </Link>
         </aside>
       </div>
@@ -180,6 +184,7 @@ function HomeHero() {
 }
 
 export function HomeRoute() {
+  const { t } = useTranslation();
   const { category, search, setCategory, setSearch, clear } = useCatalogFilters();
   const products = useProducts({ refetchInterval: env.PRODUCTS_POLL_MS });
   const { addToCart, confirmation } = useAddToCart();
@@ -202,11 +207,11 @@ export function HomeRoute() {
 
   const filtered = category !== ALL_CATEGORIES || search.trim() !== '';
 
-  const heading = category === ALL_CATEGORIES ? 'All products' : category;
+  const heading = category === ALL_CATEGORIES ? t('home.allProducts') : categoryName(category);
 
   return (
     <>
-      <title>Garden Shop · Pets, Sheckles and bundles for Grow a Garden</title>
+      <title>{t('home.pageTitle')}</title>
       <HomeHero />
 
       {products.data ? <UpcomingDrops products={products.data} /> : null}
@@ -221,7 +226,7 @@ export function HomeRoute() {
               <h2 id="shop-heading">{heading}</h2>
               {products.data ? (
                 <p className="shop__count" aria-live="polite">
-                  {visible.length} {visible.length === 1 ? 'product' : 'products'}
+                  {t('catalog.productCount', { count: visible.length })}
                 </p>
               ) : null}
             </div>
@@ -232,7 +237,7 @@ export function HomeRoute() {
           <QueryBoundary
             query={products}
             loading={<ProductGridSkeleton />}
-            errorTitle="We couldn't load the products"
+            errorTitle={t('home.loadError')}
             headingLevel={3}
             keepDataOnError
           >

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
@@ -8,17 +9,18 @@ import { paths } from '@/config/paths';
 import './not-found.css';
 
 export function NotFoundRoute() {
+  const { t } = useTranslation();
   return (
     <div className="container not-found">
-      <title>Page not found · Garden Shop</title>
+      <title>{t('notFound.pageTitle')}</title>
       <StateMessage
         icon={<SproutIcon size={28} />}
         headingLevel={1}
-        title="Page not found"
-        description="Nothing grows at this address. The page may have moved, or the link has a typo."
+        title={t('notFound.title')}
+        description={t('notFound.description')}
         action={
           <Link to={paths.home.getHref()} className={buttonClassName()}>
-            Back to the shop
+            {t('notFound.back')}
           </Link>
         }
       />

@@ -1,3 +1,5 @@
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 
@@ -61,12 +63,23 @@ function holdingNotes(
     const total = (held.get(drop.id) ?? 0) + inCart;
     const full = refusedDrop === drop.id;
     if (total === 0 && !full) return [];
-    const name = drop.id === product.id ? '' : ` ${drop.name}`;
-    const cart = inCart > 0 ? ` (${inCart} in your cart)` : '';
-    const text = `You already have ${total} of ${drop.max_per_account ?? 0}${name}${cart}`;
-    return [
-      { id: drop.id, text: full ? `${text}: that is the limit per account.` : `${text}.`, full },
-    ];
+    const values = {
+      total,
+      max: drop.max_per_account ?? 0,
+      name: drop.name,
+      inCart: inCart > 0 ? i18next.t('product.inCartNote', { count: inCart }) : '',
+    };
+    let text: string;
+    if (drop.id === product.id) {
+      text = full
+        ? i18next.t('product.holdingOwnFull', values)
+        : i18next.t('product.holdingOwn', values);
+    } else {
+      text = full
+        ? i18next.t('product.holdingOtherFull', values)
+        : i18next.t('product.holdingOther', values);
+    }
+    return [{ id: drop.id, text, full }];
   });
 }
 
@@ -103,6 +116,7 @@ function useProductHoldings(productId: number, products: Product[] | undefined) 
 }
 
 export function ProductRoute() {
+  const { t } = useTranslation();
   const params = useParams();
   const productId = Number(params.id);
   // The page reads the product from the catalogue list (docs/product.md, Screens), kept fresh like the home page.
@@ -123,18 +137,18 @@ export function ProductRoute() {
         void navigate(paths.checkout.getHref());
       },
     });
-  let title = 'Product';
-  if (products.data) title = product ? product.name : 'Product not found';
+  let title = t('product.pageTitle');
+  if (products.data) title = product ? product.name : t('product.notFoundTitle');
 
   return (
     <div className="container product-page">
-      <title>{`${title} · Garden Shop`}</title>
+      <title>{t('common.pageTitle', { title })}</title>
       <Link
         to={paths.home.getHref()}
         className={buttonClassName({ variant: 'ghost', className: 'product-page__back' })}
       >
         <ArrowLeftIcon size={18} />
-        Back to shop
+        {t('product.back')}
       </Link>
       {discordNotice ? (
         <Notice tone={discordNotice.tone}>
@@ -145,7 +159,7 @@ export function ProductRoute() {
       <QueryBoundary
         query={products}
         loading={<ProductDetailsSkeleton />}
-        errorTitle="We couldn't load this product"
+        errorTitle={t('product.loadError')}
         headingLevel={1}
         keepDataOnError
       >
@@ -168,8 +182,8 @@ export function ProductRoute() {
               role="status"
               headingLevel={1}
               icon={<SearchIcon size={28} />}
-              title="Product not found."
-              description="It may have sold out and been taken down, or the link is mistyped."
+              title={t('product.notFound')}
+              description={t('product.notFoundDescription')}
             />
           )
         }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -35,6 +36,7 @@ function OpenDrawer({
 }: Omit<DrawerProps, 'open'>) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const { t } = useTranslation();
   useModalDialog(dialogRef, { onClose, returnFocusRef });
 
   return createPortal(
@@ -54,7 +56,7 @@ function OpenDrawer({
           <h2 id={titleId} className="drawer__title">
             {title}
           </h2>
-          <IconButton label="Close cart" size="lg" onClick={onClose}>
+          <IconButton label={t('cart.close')} size="lg" onClick={onClose}>
             <CloseIcon />
           </IconButton>
         </div>

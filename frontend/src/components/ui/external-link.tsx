@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { AnchorHTMLAttributes } from 'react';
 
 type ExternalLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'target' | 'rel'> & {
@@ -6,10 +7,11 @@ type ExternalLinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'target' 
 
 /** A link to another site, opened in a new tab; screen readers hear that it does. */
 export function ExternalLink({ children, ...props }: ExternalLinkProps) {
+  const { t } = useTranslation();
   return (
     <a {...props} target="_blank" rel="noopener noreferrer">
       {children}
-      <span className="visually-hidden"> (opens in a new tab)</span>
+      <span className="visually-hidden"> {t('common.opensInNewTab')}</span>
     </a>
   );
 }

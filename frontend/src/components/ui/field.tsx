@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, type ReactNode } from 'react';
 
 import './field.css';
@@ -49,6 +50,7 @@ export function Field({
   className,
   children,
 }: FieldProps) {
+  const { t } = useTranslation();
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -73,7 +75,7 @@ export function Field({
     >
       <label className="form-field__label" htmlFor={id}>
         {label}
-        {optional ? <span className="form-field__optional"> (optional)</span> : null}
+        {optional ? <span className="form-field__optional"> {t('common.optional')}</span> : null}
       </label>
       {hintPosition === 'above' ? hintText : null}
       <div className="form-field__row">

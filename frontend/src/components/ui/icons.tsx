@@ -199,3 +199,13 @@ export function ImageIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function GlobeIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M3 12h18" />
+      <path d="M12 3a14 14 0 0 1 0 18a14 14 0 0 1 0-18z" />
+    </Icon>
+  );
+}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 
 import './message-bubble.css';
+import { currentLanguage } from '@/lib/i18n/format';
 
 export type MessageSide = 'mine' | 'theirs' | 'system';
 
@@ -14,11 +15,11 @@ type MessageBubbleProps = {
   children: ReactNode;
 };
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-
 function formatTime(iso: string): string | null {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : timeFormat.format(date);
+  // in the shop's language ("2:05 PM", "14:05")
+  const format = new Intl.DateTimeFormat(currentLanguage(), { hour: '2-digit', minute: '2-digit' });
+  return Number.isNaN(date.getTime()) ? null : format.format(date);
 }
 
 /** One chat message: the shopper's help chat and the staff's Live Chats panel both draw these. */

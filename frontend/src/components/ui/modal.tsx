@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId, useRef, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -44,6 +45,7 @@ function OpenModal({
   const titleId = useId();
   const bodyId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const { t } = useTranslation();
   useModalDialog(dialogRef, { onClose, initialFocusRef });
 
   return createPortal(
@@ -61,7 +63,7 @@ function OpenModal({
       }}
     >
       <div className="modal">
-        <IconButton className="modal__close" label="Close" onClick={onClose}>
+        <IconButton className="modal__close" label={t('common.close')} onClick={onClose}>
           <CloseIcon />
         </IconButton>
         <div className="modal__header">

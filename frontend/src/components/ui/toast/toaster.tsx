@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { createPortal } from 'react-dom';
 
 import { IconButton } from '@/components/ui/icon-button';
@@ -25,12 +26,13 @@ export function ToastSlot() {
  * into its {@link ToastSlot} where it has one.
  */
 export function Toaster() {
+  const { t } = useTranslation();
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
   const dialog = useTopModalDialog();
 
   const toaster = (
-    <div className="toaster" role="region" aria-label="Notifications">
+    <div className="toaster" role="region" aria-label={t('common.notifications')}>
       <div aria-live="polite" aria-atomic="false" className="toaster__list">
         {toasts.map((item) => (
           <div key={item.id} className={`toast toast--${item.tone}`}>
@@ -40,7 +42,7 @@ export function Toaster() {
             <p className="toast__message">{item.message}</p>
             <IconButton
               className="toast__dismiss"
-              label="Dismiss notification"
+              label={t('common.dismissNotification')}
               size="xs"
               tone="inverse"
               onClick={() => dismiss(item.id)}

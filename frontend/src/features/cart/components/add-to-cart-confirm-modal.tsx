@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useRef } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -23,6 +24,7 @@ export function AddToCartConfirmModal({
   onCancel,
   onProceed,
 }: AddToCartConfirmModalProps) {
+  const { t } = useTranslation();
   const cancelRef = useRef<HTMLButtonElement>(null);
   const dupe = product?.dupe_warning ?? false;
 
@@ -33,26 +35,22 @@ export function AddToCartConfirmModal({
       role="alertdialog"
       initialFocusRef={cancelRef}
       icon={dupe ? <AlertIcon size={22} /> : <CartIcon size={22} />}
-      title={dupe ? 'Before you buy' : 'Add another one?'}
+      title={dupe ? t('cart.confirm.dupeTitle') : t('cart.confirm.anotherTitle')}
       footer={
         <>
           <Button ref={cancelRef} variant="secondary" onClick={onCancel}>
-            Cancel
+            {t('common.cancel')}
           </Button>
-          <Button onClick={onProceed}>Proceed</Button>
+          <Button onClick={onProceed}>{t('cart.confirm.proceed')}</Button>
         </>
       }
     >
-      {product && dupe ? (
-        <p>
-          By purchasing you acknowledge that the {product.name} may be falsely flagged as dupe after
-          it&apos;s delivered.
-        </p>
-      ) : null}
+      {product && dupe ? <p>{t('cart.confirm.dupe', { name: product.name })}</p> : null}
       {product && quantityInCart > 0 ? (
         <p>
-          You already have {quantityInCart} in your cart.
-          {dupe ? null : ` Proceed to add one more ${product.name}.`}
+          {dupe
+            ? t('cart.confirm.alreadyInCart', { count: quantityInCart })
+            : t('cart.confirm.addOneMore', { count: quantityInCart, name: product.name })}
         </p>
       ) : null}
     </Modal>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Ref } from 'react';
 
 import { CartIcon } from '@/components/ui/icons';
@@ -11,6 +12,7 @@ type CartButtonProps = {
 
 /** "Your Cart" with a badge of the total quantity; opens the drawer. */
 export function CartButton({ ref }: CartButtonProps) {
+  const { t } = useTranslation();
   const count = useCartStore(selectTotalQuantity);
   const isOpen = useCartStore((state) => state.isOpen);
   const open = useCartStore((state) => state.open);
@@ -20,13 +22,13 @@ export function CartButton({ ref }: CartButtonProps) {
       ref={ref}
       type="button"
       className="cart-button"
-      aria-label={`Your Cart, ${count} ${count === 1 ? 'item' : 'items'}`}
+      aria-label={t('cart.buttonLabel', { count })}
       aria-haspopup="dialog"
       aria-expanded={isOpen}
       onClick={open}
     >
       <CartIcon size={22} />
-      <span className="cart-button__label">Your Cart</span>
+      <span className="cart-button__label">{t('cart.title')}</span>
       <span className="cart-button__badge" data-testid="cart-count" data-empty={count === 0}>
         {count}
       </span>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { RefObject } from 'react';
 import { useNavigate } from 'react-router';
 
@@ -38,31 +39,29 @@ function CartSummary({
   onClear: () => void;
   onCheckout: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <div className="cart-summary">
       <dl className="cart-summary__total">
-        <dt>Total Price</dt>
+        <dt>{t('cart.totalPrice')}</dt>
         <dd data-testid="cart-total">{formatPrice(totalPrice)}</dd>
       </dl>
-      <p className="cart-summary__note">
-        {totalQuantity} {totalQuantity === 1 ? 'item' : 'items'}. Promo codes and the card
-        processing fee are applied at checkout.
-      </p>
+      <p className="cart-summary__note">{t('cart.summaryNote', { count: totalQuantity })}</p>
       <div className="cart-summary__actions">
         <Button variant="danger" startIcon={<TrashIcon size={18} />} onClick={onClear}>
-          Clear Cart
+          {t('cart.clear')}
         </Button>
         <Button
           disabled={overLimit}
           aria-describedby={overLimit ? 'cart-over-limit' : undefined}
           onClick={onCheckout}
         >
-          Checkout
+          {t('cart.checkout')}
         </Button>
       </div>
       {overLimit ? (
         <p id="cart-over-limit" className="cart-summary__problem" role="status">
-          Over the limit per account: change the marked items to check out.
+          {t('cart.overLimit')}
         </p>
       ) : null}
     </div>
@@ -70,21 +69,23 @@ function CartSummary({
 }
 
 function EmptyCart({ onBrowse }: { onBrowse: () => void }) {
+  const { t } = useTranslation();
   return (
     <div className="cart-empty">
       <div className="cart-empty__icon">
         <CartIcon size={32} />
       </div>
-      <p className="cart-empty__title">Your cart is empty</p>
-      <p className="cart-empty__text">Pets, Sheckles and bundles you add will show up here.</p>
+      <p className="cart-empty__title">{t('cart.empty')}</p>
+      <p className="cart-empty__text">{t('cart.emptyText')}</p>
       <Button variant="secondary" onClick={onBrowse}>
-        Browse products
+        {t('cart.browse')}
       </Button>
     </div>
   );
 }
 
 export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const hydrated = useCartStore((state) => state.hydrated);
   const isOpen = useCartStore((state) => state.isOpen);
@@ -114,7 +115,7 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
         overLimit={overLimit}
         onClear={() => {
           clear();
-          toast.info('Your cart is now empty');
+          toast.info(t('cart.cleared'));
         }}
         onCheckout={() => goTo(paths.checkout.getHref())}
       />
@@ -124,14 +125,14 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
     <Drawer
       open={isOpen}
       onClose={close}
-      title="Your Cart"
+      title={t('cart.title')}
       footer={footer}
       returnFocusRef={returnFocusRef}
     >
       {items.length === 0 ? (
         <EmptyCart onBrowse={() => goTo(paths.home.getHref())} />
       ) : (
-        <ul className="cart-lines" aria-label="Items in your cart">
+        <ul className="cart-lines" aria-label={t('cart.items')}>
           {items.map((item) => (
             <CartLine
               key={item.id}

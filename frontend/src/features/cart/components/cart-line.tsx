@@ -1,3 +1,5 @@
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { IconButton } from '@/components/ui/icon-button';
 import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
 import type { AddResult, CartItem, OverCap } from '@/features/cart/stores/cart-store';
@@ -30,19 +32,25 @@ function LimitNote({
     );
   }
   if (isUpcomingDrop(item))
-    return <p className="cart-line__limit">Not on sale yet: it drops soon</p>;
+    return <p className="cart-line__limit">{i18next.t('cart.line.notOnSale')}</p>;
   if (item.stock !== null && item.qty >= item.stock) {
-    let note = `Only ${item.stock} in stock`;
-    if (item.stock <= 0) note = 'Sold out: remove it before checkout';
-    else if (item.qty > item.stock) note = `Only ${item.stock} left: lower the quantity`;
+    let note = i18next.t('cart.line.onlyInStock', { count: item.stock });
+    if (item.stock <= 0) note = i18next.t('cart.line.soldOut');
+    else if (item.qty > item.stock) {
+      note = i18next.t('cart.line.onlyLeft', { count: item.stock });
+    }
     return <p className="cart-line__limit">{note}</p>;
   }
   if (!oneMore.ok && oneMore.reason === 'account-limit') {
     const { drop, held } = oneMore;
     if (held > 0) {
-      const name = drop.id === item.id ? '' : ` ${drop.name}`;
+      const values = { total: held, max: drop.max_per_account, name: drop.name, inCart: '' };
       return (
-        <p className="cart-line__limit">{`You already have ${held} of ${drop.max_per_account}${name}`}</p>
+        <p className="cart-line__limit">
+          {drop.id === item.id
+            ? i18next.t('cart.line.heldOwn', values)
+            : i18next.t('cart.line.heldOther', values)}
+        </p>
       );
     }
     return <p className="cart-line__limit">{capLabel(drop, { held: drop.id !== item.id })}</p>;
@@ -67,6 +75,7 @@ export function CartLine({
   onIncrement,
   onDecrement,
 }: CartLineProps) {
+  const { t } = useTranslation();
   const atLimit = !oneMore.ok;
   return (
     <li className="cart-line">
@@ -81,10 +90,14 @@ export function CartLine({
       </div>
       <div className="cart-line__info">
         <p className="cart-line__name">{item.name}</p>
-        <p className="cart-line__unit">{formatPrice(item.price)} each</p>
-        <div className="cart-line__qty" role="group" aria-label={`Quantity of ${item.name}`}>
+        <p className="cart-line__unit">{t('cart.line.each', { price: formatPrice(item.price) })}</p>
+        <div
+          className="cart-line__qty"
+          role="group"
+          aria-label={t('cart.line.quantityOf', { name: item.name })}
+        >
           <IconButton
-            label={`Decrease quantity of ${item.name}`}
+            label={t('cart.line.decrease', { name: item.name })}
             size="sm"
             tone="brand"
             onClick={onDecrement}
@@ -94,12 +107,12 @@ export function CartLine({
           <output
             className="cart-line__count"
             aria-live="polite"
-            aria-label={`${item.qty} in cart`}
+            aria-label={t('cart.line.inCart', { count: item.qty })}
           >
             {item.qty}
           </output>
           <IconButton
-            label={`Increase quantity of ${item.name}`}
+            label={t('cart.line.increase', { name: item.name })}
             size="sm"
             tone="brand"
             disabled={atLimit}

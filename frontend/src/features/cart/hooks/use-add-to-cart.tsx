@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { useState } from 'react';
 
 import { toast } from '@/components/ui/toast';
@@ -28,7 +29,7 @@ export function useAddToCart({ confirmWhenInCart = false }: UseAddToCartOptions 
   const add = (product: Product, onAdded?: () => void) => {
     const result = useCartStore.getState().addItem(product);
     if (result.ok) {
-      toast.success(`Added ${product.name} to cart`);
+      toast.success(i18next.t('cart.added', { name: product.name }));
       onAdded?.();
     } else {
       toast.error(refusalMessage(product, result));

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import type { AddRefused, OverCap } from '@/features/cart/stores/cart-store';
 
 /** The toast for one more of `product` that the cart refused. */
@@ -7,15 +8,25 @@ export function refusalMessage(
 ): string {
   switch (refusal.reason) {
     case 'out-of-stock':
-      return `${product.name} is out of stock`;
+      return i18next.t('cart.refused.outOfStock', { name: product.name });
     case 'stock-limit':
-      return `You already have all ${product.stock ?? 0} ${product.name} we have in stock`;
+      return i18next.t('cart.refused.stockLimit', {
+        count: product.stock ?? 0,
+        name: product.name,
+      });
     case 'not-released':
-      return `${product.name} is not on sale yet`;
+      return i18next.t('cart.refused.notReleased', { name: product.name });
     case 'account-limit':
       return refusal.held > 0
-        ? `You already have ${refusal.held} of ${refusal.drop.max_per_account} ${refusal.drop.name}: the limit per account`
-        : `Limit ${refusal.drop.max_per_account} ${refusal.drop.name} per account`;
+        ? i18next.t('cart.refused.held', {
+            total: refusal.held,
+            max: refusal.drop.max_per_account,
+            name: refusal.drop.name,
+          })
+        : i18next.t('cart.refused.cap', {
+            count: refusal.drop.max_per_account,
+            name: refusal.drop.name,
+          });
   }
 }
 
@@ -27,12 +38,18 @@ export function refusalMessage(
 export function overCapNote(lineId: number, over: OverCap): string {
   const { drop, held } = over;
   const own = drop.id === lineId;
-  const name = own ? '' : ` ${drop.name}`;
-  const lead =
-    held > 0
-      ? `You already have ${held} of ${drop.max_per_account}${name}`
-      : `Limit ${drop.max_per_account}${name} per account`;
+  const values = { total: held, max: drop.max_per_account, name: drop.name, inCart: '' };
+  let lead: string;
+  if (held > 0) {
+    lead = own ? i18next.t('cart.line.heldOwn', values) : i18next.t('cart.line.heldOther', values);
+  } else {
+    lead = own
+      ? i18next.t('drop.cap', { count: drop.max_per_account })
+      : i18next.t('cart.line.capOther', { count: drop.max_per_account, name: drop.name });
+  }
   const room = drop.max_per_account - held;
-  if (room <= 0) return `${lead}: remove it before checkout`;
-  return own ? `${lead}: lower the quantity to ${room}` : `${lead}: lower the quantity`;
+  if (room <= 0) return i18next.t('cart.line.removeIt', { lead });
+  return own
+    ? i18next.t('cart.line.lowerTo', { lead, count: room })
+    : i18next.t('cart.line.lower', { lead });
 }

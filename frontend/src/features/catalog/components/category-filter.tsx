@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+import { categoryName } from '@/features/catalog/utils/product-labels';
 import { CATEGORIES, type Category } from '@/features/catalog/utils/filter-products';
 
 import './category-filter.css';
@@ -11,10 +13,11 @@ type CategoryFilterProps = {
 
 /** A sidebar of category buttons; under 900 px a row of chips that scrolls sideways. */
 export function CategoryFilter({ value, onChange, counts }: CategoryFilterProps) {
+  const { t } = useTranslation();
   return (
     <nav className="category-filter" aria-labelledby="category-filter-title">
       <h2 id="category-filter-title" className="category-filter__title">
-        Categories
+        {t('catalog.categories')}
       </h2>
       <ul className="category-filter__list">
         {CATEGORIES.map((category) => {
@@ -27,14 +30,14 @@ export function CategoryFilter({ value, onChange, counts }: CategoryFilterProps)
                 aria-pressed={category === value}
                 onClick={() => onChange(category)}
               >
-                <span>{category}</span>
+                <span>{categoryName(category)}</span>
                 {count !== undefined ? (
                   <>
                     <span className="category-filter__count" aria-hidden="true">
                       {count}
                     </span>
                     <span className="visually-hidden">
-                      {` (${count} ${count === 1 ? 'product' : 'products'})`}
+                      {` (${t('catalog.productCount', { count })})`}
                     </span>
                   </>
                 ) : null}

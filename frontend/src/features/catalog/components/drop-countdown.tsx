@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useSecondsUntil } from '@/hooks/use-seconds-until';
 import { countdownLabel } from '@/lib/drop';
 
@@ -7,8 +8,9 @@ import { countdownLabel } from '@/lib/drop';
  * never opens the sale on this browser's clock.
  */
 export function DropCountdown({ releaseAt }: { releaseAt: string | null }) {
+  const { t } = useTranslation();
   const seconds = useSecondsUntil(releaseAt);
-  if (seconds === null) return <>Drops soon</>;
-  if (seconds === 0) return <>Dropping…</>;
-  return <>{`Drops in ${countdownLabel(seconds)}`}</>;
+  if (seconds === null) return <>{t('product.dropsSoon')}</>;
+  if (seconds === 0) return <>{t('product.dropping')}</>;
+  return <>{t('product.dropsIn', { time: countdownLabel(seconds) })}</>;
 }

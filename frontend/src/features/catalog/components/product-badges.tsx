@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import type { Product } from '@/types/api';
 
@@ -13,6 +14,7 @@ type ProductBadgesProps = {
 
 /** Weight, mutation, saving and stock, each only when it applies. */
 export function ProductBadges({ product, showSave = true }: ProductBadgesProps) {
+  const { t } = useTranslation();
   const save = showSave ? saveLabel(product) : null;
   const weight = weightLabel(product.weight);
   const stock = stockLabel(product.stock);
@@ -21,7 +23,7 @@ export function ProductBadges({ product, showSave = true }: ProductBadgesProps) 
   if (!save && !weight && !stock && !mutation) return null;
 
   return (
-    <ul className="product-badges" aria-label="Details">
+    <ul className="product-badges" aria-label={t('product.details')}>
       {save ? (
         <li>
           <Badge tone="accent">{save}</Badge>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Badge } from '@/components/ui/badge';
@@ -30,11 +31,16 @@ export function ProductCard({
   eager = false,
   priority = false,
 }: ProductCardProps) {
+  const { t } = useTranslation();
   const soldOut = isOutOfStock(product);
   const upcoming = isUpcomingDrop(product);
   const save = saveLabel(product);
   // Before its release a drop is listed but not sold (the badge over the picture counts down).
-  const label = upcoming ? 'Drops soon' : soldOut ? 'Out of Stock' : 'Add to Cart';
+  const label = upcoming
+    ? t('product.dropsSoon')
+    : soldOut
+      ? t('product.outOfStock')
+      : t('product.addToCart');
   const href = paths.product.getHref(product.id);
   const category = categoryLabel(product.category);
 
@@ -70,7 +76,7 @@ export function ProductCard({
             disabled={soldOut || upcoming}
             startIcon={soldOut || upcoming ? undefined : <CartIcon size={18} />}
             // The name starts with the visible label (speech input users say what they see).
-            aria-label={`${label}: ${product.name}`}
+            aria-label={t('product.actionOn', { action: label, name: product.name })}
             onClick={() => onAddToCart(product)}
           >
             {label}

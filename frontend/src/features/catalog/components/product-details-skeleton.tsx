@@ -1,10 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import { Skeleton } from '@/components/ui/skeleton';
 
 import './product-details.css';
 
 export function ProductDetailsSkeleton() {
+  const { t } = useTranslation();
   return (
-    <div className="product-details" role="status" aria-label="Loading product">
+    <div className="product-details" role="status" aria-label={t('product.loading')}>
       <Skeleton
         height="auto"
         radius="var(--radius-xl)"

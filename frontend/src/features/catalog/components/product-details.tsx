@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
@@ -41,10 +42,11 @@ type ProductDetailsProps = {
 
 /** "This bundle includes": each product with its picture, link and price. */
 function BundleContents({ items }: { items: Product[] }) {
+  const { t } = useTranslation();
   return (
     <section className="product-details__bundle" aria-labelledby="bundle-title">
       <h2 id="bundle-title" className="product-details__bundle-title">
-        This bundle includes
+        {t('product.bundleIncludes')}
       </h2>
       <ul>
         {items.map((item) => (
@@ -61,16 +63,21 @@ function BundleContents({ items }: { items: Product[] }) {
 
 /** An upcoming drop's release time, and what to do before it. */
 function DropTime({ releaseAt, notice }: { releaseAt: string | null; notice: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <section className="product-details__drop" aria-labelledby="drop-title">
       <h2 id="drop-title" className="product-details__drop-title">
         <ClockIcon />
         {releaseAt ? (
           <span>
-            Drops <time dateTime={releaseAt}>{releaseTimeLabel(releaseAt)}</time>
+            <Trans
+              i18nKey="product.dropsAt"
+              values={{ when: releaseTimeLabel(releaseAt) }}
+              components={{ time: <time dateTime={releaseAt} /> }}
+            />
           </span>
         ) : (
-          <span>Drops soon</span>
+          <span>{t('product.dropsSoon')}</span>
         )}
       </h2>
       {notice}
@@ -93,6 +100,7 @@ function BuyButtons({
   full: boolean;
   fullReason: string | undefined;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       {upcoming ? (
@@ -109,7 +117,7 @@ function BuyButtons({
           startIcon={soldOut ? undefined : <CartIcon />}
           onClick={() => onAddToCart(product)}
         >
-          {soldOut ? 'Out of Stock' : 'Add to Cart'}
+          {soldOut ? t('product.outOfStock') : t('product.addToCart')}
         </Button>
       )}
       {onBuyNow && !soldOut && !upcoming ? (
@@ -121,7 +129,7 @@ function BuyButtons({
           aria-describedby={fullReason}
           onClick={() => onBuyNow(product)}
         >
-          Buy Now
+          {t('product.buyNow')}
         </Button>
       ) : null}
     </>
@@ -140,6 +148,7 @@ function Limits({
   holdings: HoldingNote[];
   fullReason: string | undefined;
 }) {
+  useTranslation();
   // A bundle's drops count against their caps too (one unit per bundle): say so on the bundle.
   const heldCaps = new Map(
     includedProducts.flatMap(({ id, name, max_per_account }) =>
@@ -181,6 +190,7 @@ export function ProductDetails({
   dropNotice,
   holdings = [],
 }: ProductDetailsProps) {
+  const { t } = useTranslation();
   const soldOut = isOutOfStock(product);
   const full = holdings.some((note) => note.full);
   const fullReason = full ? 'product-holding-full' : undefined;
@@ -225,7 +235,7 @@ export function ProductDetails({
           />
           {quantityInCart > 0 ? (
             <p className="product-details__in-cart" role="status">
-              You have {quantityInCart} in your cart.
+              {t('product.youHaveInCart', { count: quantityInCart })}
             </p>
           ) : null}
         </div>
@@ -233,11 +243,16 @@ export function ProductDetails({
         <ul className="product-details__assurances">
           <li>
             <ClockIcon />
-            <span>Delivered in game by our staff, usually in {deliveryTime}.</span>
+            <span>
+              <Trans
+                i18nKey="product.deliveredUsuallyIn"
+                components={{ time: <>{deliveryTime}</> }}
+              />
+            </span>
           </li>
           <li>
             <ShieldIcon />
-            <span>Secure card payment. We never see or store your card details.</span>
+            <span>{t('product.securePayment')}</span>
           </li>
         </ul>
       </div>

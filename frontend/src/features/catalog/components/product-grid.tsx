@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ReactNode } from 'react';
 
 import { ProductCardSkeleton } from '@/features/catalog/components/product-card-skeleton';
@@ -20,8 +21,9 @@ export function ProductGrid({ children, label }: ProductGridProps) {
 }
 
 export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
+  const { t } = useTranslation();
   return (
-    <div className="product-grid" role="status" aria-label="Loading products">
+    <div className="product-grid" role="status" aria-label={t('catalog.loadingProducts')}>
       {Array.from({ length: count }, (_, index) => (
         <ProductCardSkeleton key={index} />
       ))}

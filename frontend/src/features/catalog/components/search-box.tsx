@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useId } from 'react';
 
 import { IconButton } from '@/components/ui/icon-button';
@@ -11,18 +12,19 @@ type SearchBoxProps = {
 };
 
 export function SearchBox({ value, onChange }: SearchBoxProps) {
+  const { t } = useTranslation();
   const id = useId();
   return (
     <div className="search-box" role="search">
       <label htmlFor={id} className="visually-hidden">
-        Search products
+        {t('catalog.search')}
       </label>
       <SearchIcon className="search-box__icon" />
       <input
         id={id}
         className="search-box__input"
         type="search"
-        placeholder="Search products..."
+        placeholder={t('catalog.searchPlaceholder')}
         autoComplete="off"
         enterKeyHint="search"
         value={value}
@@ -31,7 +33,7 @@ export function SearchBox({ value, onChange }: SearchBoxProps) {
       {value ? (
         <IconButton
           className="search-box__clear"
-          label="Clear search"
+          label={t('catalog.clearSearch')}
           size="sm"
           onClick={() => onChange('')}
         >

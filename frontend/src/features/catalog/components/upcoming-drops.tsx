@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { ClockIcon } from '@/components/ui/icons';
@@ -21,6 +22,7 @@ export function upcomingDrops(products: readonly Product[]): Product[] {
  * its page. Nothing when no drop is coming.
  */
 export function UpcomingDrops({ products }: { products: readonly Product[] }) {
+  const { t } = useTranslation();
   const drops = upcomingDrops(products);
   if (drops.length === 0) return null;
   return (
@@ -28,7 +30,7 @@ export function UpcomingDrops({ products }: { products: readonly Product[] }) {
       <div className="container">
         <h2 id="upcoming-drops-title" className="upcoming-drops__title">
           <ClockIcon size={20} />
-          Upcoming drops
+          {t('catalog.upcomingDrops')}
         </h2>
         <ul className="upcoming-drops__list">
           {drops.map((drop) => (

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { lazy, Suspense, useRef } from 'react';
 
 import { ChatIcon, CloseIcon } from '@/components/ui/icons';
@@ -18,6 +19,7 @@ const ChatWindow = lazy(async () => ({ default: (await loadChatWindow()).ChatWin
  * `useOutOfTheWay`); open, it is the window's close button and stays.
  */
 export function ChatLauncher() {
+  const { t } = useTranslation();
   const isOpen = useChatWidgetStore((state) => state.isOpen);
   const open = useChatWidgetStore((state) => state.open);
   const close = useChatWidgetStore((state) => state.close);
@@ -53,7 +55,7 @@ export function ChatLauncher() {
         onFocus={() => void loadChatWindow()}
       >
         {isOpen ? <CloseIcon size={24} /> : <ChatIcon size={24} />}
-        <span className="chat-launcher__label">Chat with us</span>
+        <span className="chat-launcher__label">{t('chat.launcher')}</span>
       </button>
     </>
   );

@@ -1,3 +1,5 @@
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   useCallback,
@@ -20,11 +22,7 @@ import type { ChatMessage } from '@/types/api';
 import { endChat } from '@/features/chat/api/end-chat';
 import { chatKeys } from '@/features/chat/api/get-chat-history';
 import { LinkedText } from '@/features/chat/components/linked-text';
-import {
-  AGENT_JOINED_NOTICE,
-  useHelpChat,
-  type ChatPhase,
-} from '@/features/chat/hooks/use-help-chat';
+import { useHelpChat, type ChatPhase } from '@/features/chat/hooks/use-help-chat';
 import './chat-window.css';
 
 /** The longest message the server takes. */
@@ -43,25 +41,29 @@ function sideOf(message: ChatMessage): MessageSide {
 function authorOf(message: ChatMessage, agentName: string | null): string {
   switch (message.sender_type) {
     case 'bot':
-      return 'Assistant';
+      return i18next.t('chat.assistant');
     case 'admin':
     case 'super_admin':
-      return agentName ? `${agentName} (agent)` : 'Agent';
+      return agentName
+        ? i18next.t('chat.agentNamed', { name: agentName })
+        : i18next.t('chat.agent');
     default:
-      return 'You';
+      return i18next.t('chat.you');
   }
 }
 
 function subtitleOf(phase: ChatPhase, agentName: string | null): string {
   switch (phase) {
     case 'pending':
-      return 'Waiting for a live agent';
+      return i18next.t('chat.waitingForAgent');
     case 'connected':
-      return agentName ? `Live agent: ${agentName}` : 'Live agent';
+      return agentName
+        ? i18next.t('chat.liveAgentNamed', { name: agentName })
+        : i18next.t('chat.liveAgent');
     case 'unavailable':
-      return 'Offline';
+      return i18next.t('chat.offline');
     default:
-      return 'Garden Shop assistant';
+      return i18next.t('chat.shopAssistant');
   }
 }
 
@@ -76,12 +78,13 @@ function ChatHeader({
   titleId: string;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const live = chat.phase === 'pending' || chat.phase === 'connected';
   return (
     <header className="chat-window__header">
       <div className="chat-window__heading">
         <h2 id={titleId} className="chat-window__title">
-          Help chat
+          {t('chat.title')}
         </h2>
         <p className="chat-window__subtitle">
           <span className={`chat-window__dot chat-window__dot--${chat.phase}`} aria-hidden="true" />
@@ -96,10 +99,10 @@ function ChatHeader({
           loading={chat.ending}
           onClick={() => void chat.endLiveChat()}
         >
-          End chat
+          {t('chat.end')}
         </Button>
       ) : null}
-      <IconButton label="Close help chat" tone="inverse" onClick={onClose}>
+      <IconButton label={t('chat.close')} tone="inverse" onClick={onClose}>
         <CloseIcon />
       </IconButton>
     </header>
@@ -108,6 +111,7 @@ function ChatHeader({
 
 /** The conversation; the newest message stays in view. */
 function ChatLog({ chat }: { chat: HelpChat }) {
+  const { t } = useTranslation();
   const logRef = useRef<HTMLDivElement>(null);
   const messageCount = chat.messages.length;
   useEffect(() => {
@@ -120,7 +124,7 @@ function ChatLog({ chat }: { chat: HelpChat }) {
       className="chat-window__log"
       role="log"
       aria-live="polite"
-      aria-label="Conversation"
+      aria-label={t('chat.conversation')}
       // scrollable: reachable by keyboard so the arrow keys can scroll it
       tabIndex={0}
       aria-busy={chat.phase === 'starting'}
@@ -142,10 +146,10 @@ function ChatLog({ chat }: { chat: HelpChat }) {
         </MessageBubble>
       ))}
       {chat.joinedNoticeMissing ? (
-        <MessageBubble side="system">{AGENT_JOINED_NOTICE}</MessageBubble>
+        <MessageBubble side="system">{t('chat.agentJoined')}</MessageBubble>
       ) : null}
       {chat.sending && chat.phase === 'ai' ? (
-        <p className="chat-window__typing">The assistant is typing…</p>
+        <p className="chat-window__typing">{t('chat.typing')}</p>
       ) : null}
     </div>
   );
@@ -153,14 +157,15 @@ function ChatLog({ chat }: { chat: HelpChat }) {
 
 /** Under the conversation: the chat that could not start, the wait, Talk to Live Agent, a failed send. */
 function ChatNotices({ chat }: { chat: HelpChat }) {
+  const { t } = useTranslation();
   return (
     <>
       {chat.phase === 'unavailable' ? (
         <div className="chat-window__notice chat-window__notice--danger" role="alert">
           <AlertIcon size={18} />
-          <p>We couldn&apos;t start the chat.</p>
+          <p>{t('chat.startFailed')}</p>
           <Button size="sm" variant="secondary" onClick={chat.retryStart}>
-            Try again
+            {t('common.tryAgain')}
           </Button>
         </div>
       ) : null}
@@ -168,7 +173,7 @@ function ChatNotices({ chat }: { chat: HelpChat }) {
       {chat.phase === 'pending' ? (
         <p className="chat-window__notice chat-window__notice--waiting" role="status">
           <span className="chat-window__spinner" aria-hidden="true" />
-          Waiting for agent to join...
+          {t('chat.waitingToJoin')}
         </p>
       ) : null}
 
@@ -177,7 +182,7 @@ function ChatNotices({ chat }: { chat: HelpChat }) {
           className={`chat-window__agent${chat.offerLiveAgent ? ' chat-window__agent--offer' : ''}`}
         >
           {chat.offerLiveAgent ? (
-            <p className="chat-window__offer-text">Would you like a person to help you?</p>
+            <p className="chat-window__offer-text">{t('chat.offer')}</p>
           ) : null}
           <Button
             size="sm"
@@ -186,7 +191,7 @@ function ChatNotices({ chat }: { chat: HelpChat }) {
             loading={chat.requestingAgent}
             onClick={() => void chat.requestAgent()}
           >
-            Talk to Live Agent
+            {t('chat.talkToAgent')}
           </Button>
         </div>
       ) : null}
@@ -210,6 +215,7 @@ type ChatFormProps = {
  * still starting is held and goes as soon as the chat can take it (Enter is never lost).
  */
 function ChatForm({ chat, inputRef }: ChatFormProps) {
+  const { t } = useTranslation();
   const inputId = useId();
   const [draft, setDraft] = useState('');
   const held = useRef<string | null>(null);
@@ -243,7 +249,7 @@ function ChatForm({ chat, inputRef }: ChatFormProps) {
   return (
     <form className="chat-window__form" onSubmit={submit}>
       <label className="visually-hidden" htmlFor={inputId}>
-        Message
+        {t('chat.message')}
       </label>
       <input
         ref={inputRef}
@@ -252,14 +258,14 @@ function ChatForm({ chat, inputRef }: ChatFormProps) {
         type="text"
         autoComplete="off"
         maxLength={MAX_MESSAGE_LENGTH}
-        placeholder={waiting ? 'Waiting for agent to join...' : 'Type your message...'}
+        placeholder={waiting ? t('chat.waitingToJoin') : t('chat.placeholder')}
         disabled={waiting}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
       />
       <IconButton
         type="submit"
-        label="Send message"
+        label={t('chat.send')}
         tone="brand"
         className="chat-window__send"
         disabled={(!canSend && !starting) || chat.sending || !draft.trim()}

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 
@@ -19,12 +20,15 @@ import { appendMessages, mergeMessages } from '@/features/chat/utils/merge-messa
 /** How often the window asks about a live chat (docs/product.md, Constants and limits). */
 export const CHAT_POLL_MS = 3000;
 
-/** Shown when staff join (the server stores it too; the window adds it if the history lacks it). */
+/**
+ * Shown when staff join (the server stores it too, in English; the window adds it, in the shop's
+ * language, if the history lacks it).
+ */
 export const AGENT_JOINED_NOTICE = 'You are now connected to a live agent.';
 
 /** The error line when a send (a 422 shows the server's word) or Talk to Live Agent fails. */
-const SEND_FAILED = 'Your message was not sent. Please try again.';
-const AGENT_UNREACHABLE = 'We could not reach a live agent. Please try again.';
+const SEND_FAILED = () => i18next.t('chat.sendFailed');
+const AGENT_UNREACHABLE = () => i18next.t('chat.agentUnreachable');
 
 /**
  * The writes fail as they did before react-query: at once, online or not (the default
@@ -113,9 +117,9 @@ function sendErrorOf({ send, live }: ChatMutations): string | null {
   if (send.error && !(send.error instanceof ApiError && send.error.isNotFound)) {
     return send.error instanceof ApiError && send.error.status === 422
       ? send.error.message
-      : SEND_FAILED;
+      : SEND_FAILED();
   }
-  return live.isError ? AGENT_UNREACHABLE : null;
+  return live.isError ? AGENT_UNREACHABLE() : null;
 }
 
 /** Results that arrive after the window closed are dropped: this says whether it is open. */
@@ -334,7 +338,10 @@ export function useHelpChat({ pollMs = CHAT_POLL_MS }: { pollMs?: number } = {})
     chatId,
     messages,
     joinedNoticeMissing:
-      phase === 'connected' && !messages.some((message) => message.message === AGENT_JOINED_NOTICE),
+      phase === 'connected' &&
+      !messages.some((message) =>
+        [AGENT_JOINED_NOTICE, i18next.t('chat.agentJoined')].includes(message.message),
+      ),
     agentName: state.agentName,
     offerLiveAgent: state.offerLiveAgent,
     sending: mutations.send.isPending,

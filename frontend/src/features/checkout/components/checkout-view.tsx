@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { useEffect, useRef, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -59,6 +60,7 @@ function DetailsFields({
   payment: Payment;
   discordInviteUrl: string | null;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <DiscordLink
@@ -79,8 +81,8 @@ function DetailsFields({
         error={payment.fieldErrors.roblox_username}
       />
       <Field
-        label="Email"
-        hint="For your receipt and order updates."
+        label={t('checkout.email')}
+        hint={t('checkout.emailHint')}
         hintPosition="above"
         error={payment.fieldErrors.email}
       >
@@ -113,7 +115,7 @@ function PaymentProblems({ payment }: { payment: Payment }) {
         </Notice>
       ) : null}
       {payment.problems ? (
-        <Notice tone="error" title={STOCK_PROBLEMS_TITLE}>
+        <Notice tone="error" title={STOCK_PROBLEMS_TITLE()}>
           <ul className="checkout-notice__list">
             {payment.problems.map((problem) => (
               <li key={problem}>{problem}</li>
@@ -137,6 +139,7 @@ function PaymentSummary({
   payment: Payment;
   deliveryTime: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <PromoCodeForm
@@ -155,15 +158,16 @@ function PaymentSummary({
         disabled={payment.processing !== null}
         startIcon={<ShieldIcon />}
       >
-        Complete Payment
+        {t('checkout.completePayment')}
       </Button>
       <p className="checkout__policy" data-testid="checkout-refund-policy">
-        Paying means you accept our{' '}
-        <ExternalLink href={paths.refundPolicy.getHref()}>Refund Policy</ExternalLink>: delivered
-        items are final.
+        <Trans
+          i18nKey="checkout.refundNote"
+          components={{ policy: <ExternalLink href={paths.refundPolicy.getHref()} /> }}
+        />
       </p>
       <p className="checkout__secure">
-        Card payments are processed securely by Stripe. Delivery usually takes {deliveryTime}.
+        <Trans i18nKey="checkout.secureNote" components={{ time: <>{deliveryTime}</> }} />
       </p>
     </>
   );
@@ -174,6 +178,7 @@ function DetailsSection({
   notice,
   ...fields
 }: Parameters<typeof DetailsFields>[0] & { notice?: CheckoutNotice | null }) {
+  const { t } = useTranslation();
   const { payment } = fields;
   const detailsSection = useRef<HTMLElement>(null);
   // Complete Payment (or the server) found fields wanting: the shopper is taken to the first one
@@ -190,7 +195,7 @@ function DetailsSection({
       data-keep-clear
     >
       <h2 id="details-title" className="checkout__section-title">
-        Your details
+        {t('checkout.yourDetails')}
       </h2>
       {notice ? (
         <Notice tone={notice.tone} role={notice.tone === 'error' ? 'alert' : 'status'}>
@@ -212,6 +217,7 @@ export function CheckoutView({
   deliveryTime,
   discordInviteUrl = null,
 }: CheckoutViewProps) {
+  const { t } = useTranslation();
   const checkoutDetails = useCheckoutDetails();
   const [details, updateDetails] = checkoutDetails;
   const discord = useLinkedDiscord();
@@ -238,7 +244,7 @@ export function CheckoutView({
     <div className="checkout">
       <section className="checkout__card checkout__items" aria-labelledby="summary-title">
         <h2 id="summary-title" className="checkout__section-title">
-          Order summary
+          {t('checkout.orderSummary')}
         </h2>
         <OrderLines items={items} />
       </section>
@@ -257,7 +263,7 @@ export function CheckoutView({
         data-keep-clear
       >
         <h2 id="payment-title" className="visually-hidden">
-          Payment
+          {t('checkout.payment')}
         </h2>
         <PaymentSummary
           promo={promo}

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Button, buttonClassName } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import { DISCORD_AUTHORIZE_URL } from '@/features/checkout/api/link-discord';
@@ -16,6 +17,7 @@ type DiscordLinkProps = {
 
 /** 'Link Discord' (off to Discord's authorization page), or the linked account with Unlink. */
 export function DiscordLink({ identity, onUnlink, unlinking, error, invite }: DiscordLinkProps) {
+  const { t } = useTranslation();
   return (
     <section
       className={error ? 'discord-link discord-link--invalid' : 'discord-link'}
@@ -34,25 +36,25 @@ export function DiscordLink({ identity, onUnlink, unlinking, error, invite }: Di
             </span>
           )}
           <p className="discord-link__who">
-            <span className="discord-link__status">Linked as</span>
+            <span className="discord-link__status">{t('checkout.discord.linkedAs')}</span>
             <span className="discord-link__name" data-testid="discord-username">
               {identity.username}
             </span>
           </p>
           <Button variant="secondary" size="sm" loading={unlinking} onClick={onUnlink}>
-            Unlink
+            {t('checkout.discord.unlink')}
           </Button>
         </div>
       ) : (
         <div className="discord-link__unlinked">
           <p className="form-field__hint">
             {invite ? (
-              <>
-                Staff reach you on <ExternalLink href={invite}>our Discord server</ExternalLink>{' '}
-                with it, and promo codes need a linked account.
-              </>
+              <Trans
+                i18nKey="checkout.discord.whyWithServer"
+                components={{ server: <ExternalLink href={invite} /> }}
+              />
             ) : (
-              'Staff know you by it when they deliver, and promo codes need a linked account.'
+              t('checkout.discord.why')
             )}
           </p>
           <a
@@ -62,7 +64,7 @@ export function DiscordLink({ identity, onUnlink, unlinking, error, invite }: Di
             className={buttonClassName({ fullWidth: true })}
             aria-describedby={error ? 'discord-link-error' : undefined}
           >
-            Link Discord
+            {t('checkout.discord.link')}
           </a>
           {error ? (
             <p id="discord-link-error" className="form-field__error">

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
@@ -15,26 +16,28 @@ import './link-discord-before-drop.css';
  * Discord invite, linked where the words name the server.
  */
 export function LinkDiscordBeforeDrop({ invite }: { invite: string | null }) {
+  const { t } = useTranslation();
   const { identity } = useLinkedDiscord();
   const location = useLocation();
   if (identity) return null;
   return (
     <div className="drop-discord">
       <p>
-        Link your Discord account before the drop: the checkout needs it
         {invite ? (
-          <>
-            , and staff reach you on <ExternalLink href={invite}>our Discord server</ExternalLink>
-          </>
-        ) : null}
-        .
+          <Trans
+            i18nKey="checkout.discord.beforeDropWithServer"
+            components={{ server: <ExternalLink href={invite} /> }}
+          />
+        ) : (
+          t('checkout.discord.beforeDrop')
+        )}
       </p>
       <a
         href={DISCORD_AUTHORIZE_URL}
         onClick={() => rememberDiscordReturn(location.pathname)}
         className={buttonClassName({ variant: 'secondary', size: 'sm' })}
       >
-        Link Discord
+        {t('checkout.discord.link')}
       </a>
     </div>
   );

@@ -1,3 +1,5 @@
+import i18next from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { CardIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import {
@@ -19,10 +21,15 @@ type PaymentMethodModalProps = {
   processing: PaymentMethod | null;
 };
 
-const METHODS: Record<PaymentMethod, { label: string; description: string }> = {
-  card: { label: 'Card', description: 'Visa, Mastercard, Apple Pay, Google Pay' },
-  paypal: { label: 'PayPal', description: 'Pay with your PayPal account' },
-};
+/** Each method's name and what it takes, in the shop's language. */
+function methodWords(method: PaymentMethod): { label: string; description: string } {
+  return method === 'card'
+    ? {
+        label: i18next.t('checkout.method.card'),
+        description: 'Visa, Mastercard, Apple Pay, Google Pay',
+      }
+    : { label: 'PayPal', description: i18next.t('checkout.method.paypal') };
+}
 
 /** How to pay: card always, PayPal only when the shop has it on. Each shows its own total. */
 export function PaymentMethodModal({
@@ -33,6 +40,7 @@ export function PaymentMethodModal({
   onChoose,
   processing,
 }: PaymentMethodModalProps) {
+  const { t } = useTranslation();
   const methods: PaymentMethod[] = paypalEnabled ? ['card', 'paypal'] : ['card'];
   return (
     <Modal
@@ -42,12 +50,10 @@ export function PaymentMethodModal({
         if (processing === null) onClose();
       }}
       icon={<CardIcon size={22} />}
-      title="Choose a payment method"
+      title={t('checkout.method.title')}
     >
-      <p className="payment-methods__intro">
-        You will finish paying on the provider&apos;s secure page. We never see your card details.
-      </p>
-      <ul className="payment-methods" aria-label="Payment methods">
+      <p className="payment-methods__intro">{t('checkout.method.intro')}</p>
+      <ul className="payment-methods" aria-label={t('checkout.method.list')}>
         {methods.map((method) => {
           const fee = processingFeeCents(totalCents, method);
           const grand = grandTotalCents(totalCents, method);
@@ -61,13 +67,17 @@ export function PaymentMethodModal({
                 onClick={() => onChoose(method)}
               >
                 <span className="payment-method__label">
-                  {processing === method ? 'Processing...' : METHODS[method].label}
+                  {processing === method
+                    ? t('checkout.method.processing')
+                    : methodWords(method).label}
                 </span>
-                <span className="payment-method__description">{METHODS[method].description}</span>
+                <span className="payment-method__description">
+                  {methodWords(method).description}
+                </span>
                 <span className="payment-method__amount">
                   {formatPrice(fromCents(grand))}
                   <span className="payment-method__fee">
-                    incl. {formatPrice(fromCents(fee))} processing fee
+                    {t('checkout.method.fee', { fee: formatPrice(fromCents(fee)) })}
                   </span>
                 </span>
               </button>

@@ -1,9 +1,11 @@
+import { useTranslation } from 'react-i18next';
 import { useRef } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { AlertIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import type { ServerPricedCart } from '@/features/checkout/types';
+import { currentLanguage } from '@/lib/i18n/format';
 import { formatPrice } from '@/lib/money';
 
 type PriceChangedModalProps = {
@@ -15,6 +17,41 @@ type PriceChangedModalProps = {
   confirming: boolean;
 };
 
+/** The cart's amounts at today's prices, as the server priced them. */
+function FreshBreakdown({ cart }: { cart: NonNullable<PriceChangedModalProps['cart']> }) {
+  const { t } = useTranslation();
+  return (
+    <dl className="price-breakdown">
+      <div className="price-breakdown__row">
+        <dt>{t('checkout.subtotal')}</dt>
+        <dd>{formatPrice(cart.subtotal)}</dd>
+      </div>
+      {cart.discount > 0 ? (
+        <div className="price-breakdown__row price-breakdown__row--discount">
+          <dt>
+            {cart.discount_percent
+              ? t('checkout.discountPercent', {
+                  percent: new Intl.NumberFormat(currentLanguage(), {
+                    style: 'percent',
+                  }).format(cart.discount_percent / 100),
+                })
+              : t('checkout.discount')}
+          </dt>
+          <dd>−{formatPrice(cart.discount)}</dd>
+        </div>
+      ) : null}
+      <div className="price-breakdown__row">
+        <dt>{t('checkout.fee')}</dt>
+        <dd>{formatPrice(cart.fee)}</dd>
+      </div>
+      <div className="price-breakdown__row price-breakdown__row--total">
+        <dt>{t('checkout.total')}</dt>
+        <dd data-testid="fresh-total">{formatPrice(cart.grand_total)}</dd>
+      </div>
+    </dl>
+  );
+}
+
 /** The server's fresh prices, shown before the shopper agrees to pay them. */
 export function PriceChangedModal({
   cart,
@@ -23,6 +60,7 @@ export function PriceChangedModal({
   onConfirm,
   confirming,
 }: PriceChangedModalProps) {
+  const { t } = useTranslation();
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <Modal
@@ -33,16 +71,18 @@ export function PriceChangedModal({
       role="alertdialog"
       initialFocusRef={cancelRef}
       icon={<AlertIcon size={22} />}
-      title="Please review your order"
+      title={t('checkout.priceChanged.title')}
       footer={
         <>
           <Button ref={cancelRef} variant="secondary" onClick={onCancel} disabled={confirming}>
-            Cancel
+            {t('common.cancel')}
           </Button>
           <Button onClick={onConfirm} loading={confirming}>
             {confirming
-              ? 'Processing...'
-              : `Confirm and pay ${formatPrice(cart?.grand_total ?? 0)}`}
+              ? t('checkout.method.processing')
+              : t('checkout.priceChanged.confirm', {
+                  total: formatPrice(cart?.grand_total ?? 0),
+                })}
           </Button>
         </>
       }
@@ -50,37 +90,21 @@ export function PriceChangedModal({
       {cart ? (
         <>
           <p>{message}</p>
-          <ul className="order-lines" aria-label="Your order at today's prices">
+          <ul className="order-lines" aria-label={t('checkout.priceChanged.lines')}>
             {cart.lines.map((line) => (
               <li key={line.id} className="order-lines__line">
                 <span className="order-lines__name">{line.name}</span>
-                <span className="order-lines__qty" aria-label={`Quantity ${line.qty}`}>
+                <span
+                  className="order-lines__qty"
+                  aria-label={t('checkout.quantity', { count: line.qty })}
+                >
                   × {line.qty}
                 </span>
                 <span className="order-lines__price">{formatPrice(line.line_total)}</span>
               </li>
             ))}
           </ul>
-          <dl className="price-breakdown">
-            <div className="price-breakdown__row">
-              <dt>Subtotal</dt>
-              <dd>{formatPrice(cart.subtotal)}</dd>
-            </div>
-            {cart.discount > 0 ? (
-              <div className="price-breakdown__row price-breakdown__row--discount">
-                <dt>Discount{cart.discount_percent ? ` (${cart.discount_percent}%)` : ''}</dt>
-                <dd>−{formatPrice(cart.discount)}</dd>
-              </div>
-            ) : null}
-            <div className="price-breakdown__row">
-              <dt>Processing fee</dt>
-              <dd>{formatPrice(cart.fee)}</dd>
-            </div>
-            <div className="price-breakdown__row price-breakdown__row--total">
-              <dt>Total</dt>
-              <dd data-testid="fresh-total">{formatPrice(cart.grand_total)}</dd>
-            </div>
-          </dl>
+          <FreshBreakdown cart={cart} />
         </>
       ) : null}
     </Modal>

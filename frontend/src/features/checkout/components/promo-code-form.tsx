@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -21,6 +22,7 @@ export function PromoCodeForm({
   applying,
   message,
 }: PromoCodeFormProps) {
+  const { t } = useTranslation();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onApply();
@@ -28,10 +30,10 @@ export function PromoCodeForm({
   return (
     <form className="promo-form" onSubmit={submit} noValidate>
       <Field
-        label="Promo code"
+        label={t('checkout.promo.label')}
         aside={
           <Button type="submit" variant="secondary" loading={applying}>
-            Apply
+            {t('checkout.promo.apply')}
           </Button>
         }
       >

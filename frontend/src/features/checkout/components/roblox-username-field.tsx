@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useRef, useState } from 'react';
 
 import { Field } from '@/components/ui/field';
@@ -39,6 +40,7 @@ export function RobloxUsernameField({
   onPreviewChange,
   error,
 }: RobloxUsernameFieldProps) {
+  const { t } = useTranslation();
   const [refused, setRefused] = useState<{ username: string; reason: string } | null>(null);
   const lookup = useLookupRobloxAvatar();
   const lastLookedUp = useRef<string | null>(preview?.username ?? null);
@@ -69,8 +71,8 @@ export function RobloxUsernameField({
 
   return (
     <Field
-      label="Roblox username"
-      hint="The account we deliver to in game."
+      label={t('checkout.roblox.label')}
+      hint={t('checkout.roblox.hint')}
       hintPosition="above"
       // the checkout's message first; else the server's reason, while the name is the one refused
       error={error ?? (refused?.username === value.trim() ? refused.reason : undefined)}
@@ -79,7 +81,7 @@ export function RobloxUsernameField({
           <img
             className="roblox-avatar"
             src={preview.avatarUrl}
-            alt={`Roblox avatar of ${preview.username}`}
+            alt={t('checkout.roblox.avatar', { name: preview.username })}
             width={48}
             height={48}
           />

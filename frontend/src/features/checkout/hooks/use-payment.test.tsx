@@ -64,7 +64,7 @@ describe('usePayment', () => {
   });
 
   it.each([
-    [{ roblox_username: 'x', email: 'x', discord: 'x' }, DETAILS_REQUIRED],
+    [{ roblox_username: 'x', email: 'x', discord: 'x' }, DETAILS_REQUIRED()],
     [{ roblox_username: 'x', email: 'x' }, 'Please enter your Roblox username and email.'],
     [{ roblox_username: 'x', discord: 'x' }, 'Please enter your Roblox username and link Discord.'],
     [{ email: 'x', discord: 'x' }, 'Please enter your email and link Discord.'],
@@ -112,7 +112,7 @@ describe('usePayment', () => {
     const api = stubApi({ 'POST /checkout/paypal': () => jsonResponse({}) });
     const { result } = renderPayment();
     act(() => result.current.pay('paypal'));
-    await waitFor(() => expect(result.current.formError).toBe(NO_REDIRECT_URL));
+    await waitFor(() => expect(result.current.formError).toBe(NO_REDIRECT_URL()));
     expect(result.current.processing).toBeNull();
 
     api.handlers['POST /checkout/paypal'] = () =>

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { useRef, useState } from 'react';
 
 import { isUnanswered, useStartPayment } from '@/features/checkout/api/start-payment';
@@ -24,30 +25,30 @@ import { fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
 import { toCents } from '@/lib/money';
 
 /** Spec §5: the summary line over the fields' own messages, when all three are missing. */
-export const DETAILS_REQUIRED = 'Please enter your Roblox username and email, and link Discord.';
+export const DETAILS_REQUIRED = () => i18next.t('checkout.missing.all');
 
 /**
  * The summary line naming only what is still missing ("Please enter your email and link
  * Discord."); null when nothing is.
  */
 export function detailsSummary(missing: CheckoutFieldErrors): string | null {
-  const toEnter = [
-    missing.roblox_username ? 'your Roblox username' : null,
-    missing.email ? (missing.roblox_username ? 'email' : 'your email') : null,
-  ].filter((part): part is string => part !== null);
-  const enter = toEnter.length > 0 ? `enter ${toEnter.join(' and ')}` : null;
-  const link = missing.discord ? 'link Discord' : null;
-  if (enter && link) return `Please ${enter}${toEnter.length > 1 ? ',' : ''} and ${link}.`;
-  if (enter ?? link) return `Please ${enter ?? link}.`;
+  const { roblox_username: roblox, email, discord } = missing;
+  if (roblox && email && discord) return DETAILS_REQUIRED();
+  if (roblox && email) return i18next.t('checkout.missing.robloxAndEmail');
+  if (roblox && discord) return i18next.t('checkout.missing.robloxAndDiscord');
+  if (email && discord) return i18next.t('checkout.missing.emailAndDiscord');
+  if (roblox) return i18next.t('checkout.missing.roblox');
+  if (email) return i18next.t('checkout.missing.email');
+  if (discord) return i18next.t('checkout.missing.discord');
   return null;
 }
 
 /** Each missing detail's own message, under its field. */
 export const FIELD_REQUIRED = {
-  roblox_username: 'Enter the Roblox username we deliver to.',
-  email: 'Enter your email for the receipt.',
-  discord: 'Link your Discord account: staff deliver through our server.',
-} as const satisfies Required<CheckoutFieldErrors>;
+  roblox_username: () => i18next.t('checkout.required.roblox'),
+  email: () => i18next.t('checkout.required.email'),
+  discord: () => i18next.t('checkout.required.discord'),
+} as const satisfies Record<keyof CheckoutFieldErrors, () => string>;
 
 /** The details still missing, each with its message; empty when all are there. */
 export function missingDetails(
@@ -55,9 +56,9 @@ export function missingDetails(
   identity: DiscordIdentity | null,
 ): CheckoutFieldErrors {
   const missing: CheckoutFieldErrors = {};
-  if (!details.robloxUsername.trim()) missing.roblox_username = FIELD_REQUIRED.roblox_username;
-  if (!details.email.trim()) missing.email = FIELD_REQUIRED.email;
-  if (!identity) missing.discord = FIELD_REQUIRED.discord;
+  if (!details.robloxUsername.trim()) missing.roblox_username = FIELD_REQUIRED.roblox_username();
+  if (!details.email.trim()) missing.email = FIELD_REQUIRED.email();
+  if (!identity) missing.discord = FIELD_REQUIRED.discord();
   return missing;
 }
 
@@ -290,7 +291,7 @@ export function usePayment({
       {
         onSuccess: (session) => {
           // The page is leaving: the buttons stay on 'Processing...'.
-          if (!leaveFor(method, session)) stopWith(() => setFormError(NO_REDIRECT_URL));
+          if (!leaveFor(method, session)) stopWith(() => setFormError(NO_REDIRECT_URL()));
         },
         onError: (error) => {
           if (!isUnanswered(error)) keys.forget();

@@ -40,14 +40,14 @@ describe('usePromo', () => {
     const api = stubApi({});
     const { result, rerender } = renderPromo(null);
     act(() => result.current.apply());
-    expect(result.current.message).toEqual({ tone: 'error', text: PROMO_NEEDS_CODE_AND_DISCORD });
+    expect(result.current.message).toEqual({ tone: 'error', text: PROMO_NEEDS_CODE_AND_DISCORD() });
     act(() => result.current.changeCode('SUMMER10'));
     act(() => result.current.apply());
-    expect(result.current.message).toEqual({ tone: 'error', text: PROMO_NEEDS_DISCORD });
+    expect(result.current.message).toEqual({ tone: 'error', text: PROMO_NEEDS_DISCORD() });
     rerender('42');
     act(() => result.current.changeCode('   '));
     act(() => result.current.apply());
-    expect(result.current.message?.text).toBe(PROMO_NEEDS_CODE);
+    expect(result.current.message?.text).toBe(PROMO_NEEDS_CODE());
     expect(api.calls).toEqual([]);
   });
 
@@ -66,7 +66,7 @@ describe('usePromo', () => {
 
     api.handlers['POST /validate-promo'] = () => jsonResponse({ discount: 0 });
     act(() => result.current.apply());
-    await waitFor(() => expect(result.current.message?.text).toBe(INVALID_PROMO));
+    await waitFor(() => expect(result.current.message?.text).toBe(INVALID_PROMO()));
     expect(result.current.applied).toBeNull();
   });
 

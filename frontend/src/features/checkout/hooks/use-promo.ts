@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { useState } from 'react';
 
 import { useValidatePromo } from '@/features/checkout/api/validate-promo';
@@ -5,11 +6,10 @@ import type { PromoMessage } from '@/features/checkout/components/promo-code-for
 import { ApiError } from '@/lib/api-client';
 
 /** What Apply says is missing, by name: a typed code is never told to be entered. */
-export const PROMO_NEEDS_CODE = 'Enter a promo code.';
-export const PROMO_NEEDS_DISCORD =
-  'Link Discord to use this code: each promo code is used once per Discord account.';
-export const PROMO_NEEDS_CODE_AND_DISCORD = 'Enter a promo code and link Discord.';
-export const INVALID_PROMO = 'Invalid promo code';
+export const PROMO_NEEDS_CODE = () => i18next.t('checkout.promo.needsCode');
+export const PROMO_NEEDS_DISCORD = () => i18next.t('checkout.promo.needsDiscord');
+export const PROMO_NEEDS_CODE_AND_DISCORD = () => i18next.t('checkout.promo.needsCodeAndDiscord');
+export const INVALID_PROMO = () => i18next.t('checkout.promo.invalid');
 
 /** A code the server accepted, with its discount. */
 export type AppliedPromo = { code: string; percent: number };
@@ -21,14 +21,14 @@ function promoFailureReason(error: unknown): string {
     const reason = body?.reason ?? body?.message;
     if (typeof reason === 'string' && reason) return reason;
   }
-  return INVALID_PROMO;
+  return INVALID_PROMO();
 }
 
 /** What is missing before a code can be checked, or null when nothing is. */
 function missingForPromo(code: string, discordId: string | null): string | null {
-  if (!code && !discordId) return PROMO_NEEDS_CODE_AND_DISCORD;
-  if (!code) return PROMO_NEEDS_CODE;
-  if (!discordId) return PROMO_NEEDS_DISCORD;
+  if (!code && !discordId) return PROMO_NEEDS_CODE_AND_DISCORD();
+  if (!code) return PROMO_NEEDS_CODE();
+  if (!discordId) return PROMO_NEEDS_DISCORD();
   return null;
 }
 
@@ -72,7 +72,7 @@ export function usePromo(
     const trimmed = code.trim();
     const missing = missingForPromo(trimmed, discordId);
     if (missing || !discordId) {
-      fail(missing ?? PROMO_NEEDS_DISCORD);
+      fail(missing ?? PROMO_NEEDS_DISCORD());
       return;
     }
     validate.mutate(
@@ -86,7 +86,7 @@ export function usePromo(
               text: `${trimmed.toUpperCase()} applied: ${discount}% off.`,
             });
           } else {
-            fail(INVALID_PROMO);
+            fail(INVALID_PROMO());
           }
         },
         onError: (error) => fail(promoFailureReason(error)),

@@ -1,8 +1,9 @@
+import i18next from 'i18next';
 import type { ServerPricedCart } from '@/features/checkout/types';
 import { ApiError, firstFieldMessages } from '@/lib/api-client';
 
-export const PAYMENT_FAILED = 'Payment failed.';
-export const NO_REDIRECT_URL = 'Payment session created, but no redirect URL was returned.';
+export const PAYMENT_FAILED = () => i18next.t('checkout.paymentFailed');
+export const NO_REDIRECT_URL = () => i18next.t('checkout.noRedirect');
 
 /** What a failed payment start means for the page. */
 export type PaymentFailure =
@@ -44,7 +45,7 @@ export function toPaymentFailure(error: unknown): PaymentFailure {
     return { kind: 'message', message: error.message, fields: {} };
   }
   if (!(error instanceof ApiError) || !isRecord(error.body)) {
-    return { kind: 'message', message: PAYMENT_FAILED, fields: {} };
+    return { kind: 'message', message: PAYMENT_FAILED(), fields: {} };
   }
   const body = error.body;
   if (error.status === 409 && Array.isArray(body.problems)) {
@@ -54,6 +55,7 @@ export function toPaymentFailure(error: unknown): PaymentFailure {
   if (error.status === 409 && isPricedCart(body.cart)) {
     return { kind: 'price', message: error.message, cart: body.cart };
   }
-  const message = typeof body.message === 'string' && body.message ? body.message : PAYMENT_FAILED;
+  const message =
+    typeof body.message === 'string' && body.message ? body.message : PAYMENT_FAILED();
   return { kind: 'message', message, fields: checkoutFields(error) };
 }

@@ -1,8 +1,9 @@
+import i18next from 'i18next';
 import type { CheckoutItem } from '@/features/checkout/types';
 import { stockProblemMessages } from '@/lib/stock';
 
 /** The heading of the alert that lists what must change before paying (docs/product.md, Validation). */
-export const STOCK_PROBLEMS_TITLE = 'Please fix the following issues before continuing:';
+export const STOCK_PROBLEMS_TITLE = () => i18next.t('checkout.stockProblemsTitle');
 
 type LiveStock = { id: number; stock: number | null };
 

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useDeliveryMinutes } from '@/features/site/api/get-site';
 
 /**
@@ -6,11 +7,12 @@ import { useDeliveryMinutes } from '@/features/site/api/get-site';
  * Until the number is known it reads "a few minutes", never a number the server did not give.
  */
 export function DeliveryTime({ minutes }: { minutes?: number | null }) {
+  const { t } = useTranslation();
   const shop = useDeliveryMinutes();
   const promise = minutes ?? shop;
   return (
     <span data-testid="delivery-time">
-      {promise === null ? 'a few minutes' : `under ${promise} minutes`}
+      {promise === null ? t('delivery.fewMinutes') : t('delivery.under', { count: promise })}
     </span>
   );
 }
