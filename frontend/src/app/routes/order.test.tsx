@@ -43,11 +43,14 @@ function tracked(
     status: 'paid',
     status_label: 'Paid',
     language: 'en',
-    items: [{ id: 1, name: 'Golden Owl', qty: 2, unit_price: 10 }],
+    items: [{ id: 1, name: 'Golden Owl', qty: 2, unit_price: 10, unit_price_paid: 10 }],
     subtotal: 20,
     discount: 0,
     fee: 1.2,
     total: 21.2,
+    currency: 'USD',
+    amount_paid: 21.2,
+    rate: '1',
     roblox_username: 'Builder_Bob',
     created_at: '2026-11-21T10:00:00Z',
     paid_at: '2026-11-21T10:01:00Z',
@@ -93,6 +96,8 @@ function site(discordInviteUrl: string | null = INVITE): Site {
     delivery_minutes: 10,
     evidence_retention_days: 120,
     delivery_steps: makeDeliverySteps(discordInviteUrl),
+    languages: ['en', 'es', 'pt-BR', 'fr', 'de'],
+    currencies: [{ code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor' }],
   };
 }
 

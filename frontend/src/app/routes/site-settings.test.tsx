@@ -30,6 +30,8 @@ function site(overrides: Partial<Site> = {}): Site {
     discord_invite_url: INVITE,
     delivery_minutes: 25,
     evidence_retention_days: 120,
+    languages: ['en', 'es', 'pt-BR', 'fr', 'de'],
+    currencies: [{ code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor' }],
     ...overrides,
   };
   // the script follows the settings, as the server words it

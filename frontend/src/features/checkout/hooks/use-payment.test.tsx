@@ -124,13 +124,17 @@ describe('usePayment', () => {
 
   it('holds a price change for review and pays the server’s total once confirmed', async () => {
     const cart: ServerPricedCart = {
-      lines: [{ id: 7, name: 'Owl', unit_price: 5.49, qty: 2, line_total: 10.98 }],
+      lines: [
+        { id: 7, name: 'Owl', unit_price: 5.49, qty: 2, line_total: 10.98, unit_price_paid: 5.49 },
+      ],
       subtotal: 10.98,
       discount_percent: null,
       discount: 0,
       total: 10.98,
       fee: 0.8,
       grand_total: 11.78,
+      currency: 'USD',
+      paid: { rate: '1', subtotal: 10.98, discount: 0, total: 10.98, fee: 0.8, grand_total: 11.78 },
     };
     const api = stubApi({
       'POST /stripe/checkout': () => jsonResponse({ message: 'Prices changed.', cart }, 409),
