@@ -1115,6 +1115,24 @@ pub(crate) fn risk_hold(
     }))
 }
 
+/// What the order was paid in: its currency, rate and amount.
+fn paid(row: &order_rows::Model) -> anyhow::Result<Paid> {
+    let id = row.id;
+    Ok(Paid {
+        currency: row
+            .currency
+            .parse()
+            .with_context(|| format!("order {id} has a bad currency"))?,
+        rate: row
+            .rate
+            .parse()
+            .with_context(|| format!("order {id} has a bad rate"))?,
+        minor_units: u32::try_from(row.minor_units)
+            .with_context(|| format!("order {id} has bad minor units"))?,
+        amount: row.amount_paid,
+    })
+}
+
 fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
     let id = row.id;
     let review = row.review_reason.clone();
@@ -1152,19 +1170,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         discount: money(row.discount_cents, "discount", id)?,
         fee: money(row.fee_cents, "fee", id)?,
         total: money(row.total_cents, "total", id)?,
-        paid: Paid {
-            currency: row
-                .currency
-                .parse()
-                .with_context(|| format!("order {id} has a bad currency"))?,
-            rate: row
-                .rate
-                .parse()
-                .with_context(|| format!("order {id} has a bad rate"))?,
-            minor_units: u32::try_from(row.minor_units)
-                .with_context(|| format!("order {id} has bad minor units"))?,
-            amount: row.amount_paid,
-        },
+        paid: paid(&row)?,
     };
     let payment = Payment {
         method: PaymentMethod::parse(&row.payment_method)

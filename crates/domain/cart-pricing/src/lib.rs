@@ -4,6 +4,7 @@
 mod cart;
 mod currency;
 mod hosted;
+mod method;
 mod money;
 mod priced;
 mod rates;
@@ -13,7 +14,8 @@ pub use currency::{
     Charge, Conversion, CurrencyCode, InvalidCurrencyCode, InvalidRounding, PriceEnding, Rounding,
 };
 pub use hosted::{HostedLine, HostedLines};
+pub use method::PaymentMethod;
 pub use money::{DiscountPercent, Money, MoneyError};
-pub use priced::{PaymentMethod, PricedCart};
+pub use priced::PricedCart;
 pub use rates::{CurrencyPolicy, OfferedCurrency, ReferenceRates, RATE_DECIMALS};
 pub use rust_decimal::Decimal;
