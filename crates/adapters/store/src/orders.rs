@@ -1135,6 +1135,7 @@ fn paid(row: &order_rows::Model) -> anyhow::Result<Paid> {
 
 fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
     let id = row.id;
+    let paid = paid(&row)?;
     let review = row.review_reason.clone();
     let status = parse_status(&row)?;
     let promo = match (row.promo_code_id, &row.promo_code, row.discount_percent) {
@@ -1170,7 +1171,7 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         discount: money(row.discount_cents, "discount", id)?,
         fee: money(row.fee_cents, "fee", id)?,
         total: money(row.total_cents, "total", id)?,
-        paid: paid(&row)?,
+        paid,
     };
     let payment = Payment {
         method: PaymentMethod::parse(&row.payment_method)
