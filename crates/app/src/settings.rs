@@ -507,8 +507,9 @@ pub enum SettingsError {
 
 /// The environment variables that hold a list, split on commas by [`Settings::load`], with
 /// the setting each sets.
-const LIST_VARS: [(&str, &str); 2] = [
+const LIST_VARS: [(&str, &str); 3] = [
     ("SHOP__SERVER__TRUSTED_PROXIES", "server.trusted_proxies"),
+    ("SHOP__CURRENCY__OFFERED", "currency.offered"),
     (
         "SHOP__PAYMENTS__HOLD_RISK_LEVELS",
         "payments.hold_risk_levels",
@@ -651,6 +652,15 @@ impl Settings {
             }
         };
         invalid(crate::auth::session::cookie_key(&self.session).map(drop));
+        invalid(if self.currency.rates_url.trim().starts_with("file:") {
+            Err(anyhow::anyhow!(
+                "currency.rates_url reads a file, a sample exempt from the age limit \
+                 (SHOP__CURRENCY__RATES_URL): production fetches the day's rates, e.g. \
+                 https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml"
+            ))
+        } else {
+            Ok(())
+        });
         invalid(match public_session_key(&self.session) {
             Some(file) => Err(anyhow::anyhow!(
                 "session.key is the public key of config/{file}, which anyone can read in the \
@@ -809,6 +819,13 @@ mod tests {
     }
 
     #[test]
+    fn the_offered_currencies_from_the_environment_are_a_comma_separated_list() {
+        let settings = load(&[("SHOP__CURRENCY__OFFERED", "USD,EUR, BRL")]).unwrap();
+        assert_eq!(settings.currency.offered, ["USD", "EUR", "BRL"]);
+        assert_eq!(load(&[]).unwrap().currency.offered.len(), 9);
+    }
+
+    #[test]
     fn a_number_where_a_number_belongs_is_still_checked() {
         let error = load(&[("SHOP__SERVER__PORT", "eighty")]).unwrap_err();
         let message = format!("{:#}", anyhow::Error::new(error));
@@ -823,6 +840,10 @@ mod tests {
             ("SHOP__SITE__DISCORD_INVITE_URL", "http://evil.example/x"),
             ("SHOP__SERVER__TRUSTED_PROXIES", "10.0.0.0/8,the proxy"),
             ("SHOP__METRICS__ENABLED", "true"),
+            (
+                "SHOP__CURRENCY__RATES_URL",
+                "file:config/rates/ecb-sample-2026-11-27.xml",
+            ),
         ])
         .unwrap();
         let message = settings.check_production().unwrap_err().to_string();
@@ -837,10 +858,11 @@ mod tests {
             "session.key is not valid base64",
             "site.discord_invite_url must be an https Discord invite",
             "server.trusted_proxies: \"the proxy\"",
+            "currency.rates_url reads a file",
         ] {
             assert!(message.contains(expected), "{expected:?} in {message}");
         }
-        assert!(message.contains("10 setting(s)"), "{message}");
+        assert!(message.contains("11 setting(s)"), "{message}");
 
         let fixed = load(&[
             ("SHOP_ENV", "production"),

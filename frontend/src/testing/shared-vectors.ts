@@ -12,6 +12,8 @@ const VECTORS_DIR = join(
  * A file of the test vectors the Rust and the Vitest tests share
  * (crates/domain/cart-pricing/tests/vectors): the same inputs and exact outputs on both sides.
  */
-export function readSharedVectors<T>(file: 'fees.json' | 'stock-messages.json'): T {
+export function readSharedVectors<T>(
+  file: 'fees.json' | 'stock-messages.json' | 'currency.json',
+): T {
   return JSON.parse(readFileSync(join(VECTORS_DIR, file), 'utf8')) as T;
 }
