@@ -471,11 +471,6 @@ async fn the_sweeper_expires_stale_orders_and_releases_their_stock_once(#[case] 
     assert_eq!(stock(&app, 1).await, Some(4));
 }
 
-fn form(body: &[u8]) -> std::collections::HashMap<String, String> {
-    let url = reqwest::Url::parse(&format!("http://x/?{}", String::from_utf8_lossy(body))).unwrap();
-    url.query_pairs().into_owned().collect()
-}
-
 #[rstest]
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
@@ -483,16 +478,7 @@ fn form(body: &[u8]) -> std::collections::HashMap<String, String> {
 async fn card_checkout_opens_a_stripe_session_with_cents_fee_expiry_and_our_order_id(
     #[case] backend: Backend,
 ) {
-    let stripe = MockServer::start().await;
-    let mut session: Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
-    session["id"] = json!("cs_test_fake");
-    session["url"] = json!("https://checkout.stripe.com/c/pay/cs_test_fake");
-    Mock::given(method("POST"))
-        .and(path("/v1/checkout/sessions"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(session))
-        .expect(1)
-        .mount(&stripe)
-        .await;
+    let stripe = fake_stripe_session("cs_test_fake").await;
     let uri = stripe.uri();
     let mut seeds = product("Seed Pack", "3.33", Some(10));
     seeds.delete_after_out_of_stock = false;

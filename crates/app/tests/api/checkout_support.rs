@@ -290,3 +290,26 @@ impl wiremock::Respond for Sessions {
         wiremock::ResponseTemplate::new(200).set_body_json(session)
     }
 }
+
+/// A form-encoded body (what async-stripe sends) as its fields.
+pub fn form(body: &[u8]) -> std::collections::HashMap<String, String> {
+    let url = reqwest::Url::parse(&format!("http://x/?{}", String::from_utf8_lossy(body))).unwrap();
+    url.query_pairs().into_owned().collect()
+}
+
+/// A fake Stripe that opens one checkout session, `session_id`, whose page is on
+/// checkout.stripe.com.
+pub async fn fake_stripe_session(session_id: &str) -> wiremock::MockServer {
+    use wiremock::matchers::{method, path};
+    let stripe = wiremock::MockServer::start().await;
+    let mut session: Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
+    session["id"] = json!(session_id);
+    session["url"] = json!(format!("https://checkout.stripe.com/c/pay/{session_id}"));
+    wiremock::Mock::given(method("POST"))
+        .and(path("/v1/checkout/sessions"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(session))
+        .expect(1)
+        .mount(&stripe)
+        .await;
+    stripe
+}

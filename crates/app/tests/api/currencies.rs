@@ -160,16 +160,7 @@ async fn rates_older_than_the_limit_withdraw_the_other_currencies(#[case] backen
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
 async fn a_brazilian_shopper_pays_in_reais_at_the_amounts_shown(#[case] backend: Backend) {
-    let stripe = MockServer::start().await;
-    let mut session: Value = serde_json::from_str(SESSION_FIXTURE).unwrap();
-    session["id"] = json!("cs_test_brl");
-    session["url"] = json!("https://checkout.stripe.com/c/pay/cs_test_brl");
-    Mock::given(method("POST"))
-        .and(path("/v1/checkout/sessions"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(session))
-        .expect(1)
-        .mount(&stripe)
-        .await;
+    let stripe = fake_stripe_session("cs_test_brl").await;
     let ecb = fake_ecb(daily(&today())).await;
     let app = shop_in_currencies(backend, &ecb, Some(&stripe)).await;
     let own = app.url("");
@@ -253,9 +244,4 @@ async fn a_currency_the_shop_does_not_offer_is_refused(#[case] backend: Backend)
     body["currency"] = json!("");
     assert_eq!(checkout(&app, &client, &body).await.status(), 200);
     assert_eq!(app.count_rows("orders").await, 1);
-}
-
-fn form(body: &[u8]) -> std::collections::HashMap<String, String> {
-    let url = reqwest::Url::parse(&format!("http://x/?{}", String::from_utf8_lossy(body))).unwrap();
-    url.query_pairs().into_owned().collect()
 }

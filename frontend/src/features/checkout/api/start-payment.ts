@@ -53,11 +53,18 @@ export function startPayment({
     : api.post('/checkout/paypal', init);
 }
 
+/**
+ * The wait before each automatic retry: `retryDelay`. A component test that is about what the
+ * page shows after the retries (not about the waits, which `retryDelay`'s own test pins) sets
+ * `delay` to answer 0, so it waits for the answers and not for the clock.
+ */
+export const retryTiming = { delay: retryDelay };
+
 /** Sends a press again by itself, with the same key, while the shop has not answered it. */
 export function useStartPayment() {
   return useMutation({
     mutationFn: startPayment,
     retry: (failures, error) => failures < AUTOMATIC_RETRIES && isUnanswered(error),
-    retryDelay,
+    retryDelay: (attempt, error) => retryTiming.delay(attempt, error),
   });
 }
