@@ -196,6 +196,32 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("no_show_at", NotPersonal),
             // the language it was placed in: one of five codes, names no one
             ("language", NotPersonal),
+            // what it was paid in: the currency, its rate, its decimals and the amount
+            ("currency", NotPersonal),
+            ("rate", NotPersonal),
+            ("minor_units", NotPersonal),
+            ("amount_paid", NotPersonal),
+        ],
+    ),
+    (
+        // the day's reference rates, per currency: the shop's, of no one
+        "exchange_rates",
+        &[
+            ("currency", NotPersonal),
+            ("per_euro", NotPersonal),
+            ("as_of", NotPersonal),
+            ("sample", NotPersonal),
+            ("fetched_at", NotPersonal),
+        ],
+    ),
+    (
+        // when the next fetch of the rates is due, and how the last ones went
+        "exchange_rate_fetch",
+        &[
+            ("id", NotPersonal),
+            ("due_at", NotPersonal),
+            ("failures", NotPersonal),
+            ("last_error", NotPersonal),
         ],
     ),
     (
@@ -224,6 +250,7 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("name", NotPersonal),
             ("unit_price_cents", NotPersonal),
             ("quantity", NotPersonal),
+            ("unit_price_paid", NotPersonal),
         ],
     ),
     (
