@@ -1,8 +1,17 @@
 import i18next from 'i18next';
 
-/** The language the shop is shown in now (for `Intl`), English before i18next starts. */
+/**
+ * The locale to format in (`Intl`): the language the shop is shown in now (English before
+ * i18next starts), in the reader's own region when their browser names one for it (`en-GB`
+ * writes "27 Nov, 03:00 CET" where bare `en` writes "Nov 27, 03:00 AM GMT+1").
+ */
 export function currentLanguage(): string {
-  return i18next.resolvedLanguage ?? i18next.language ?? 'en';
+  const language = i18next.resolvedLanguage ?? i18next.language ?? 'en';
+  const primary = (tag: string) => (tag.split('-')[0] ?? '').toLowerCase();
+  const regional = typeof navigator === 'undefined' ? [] : (navigator.languages ?? []);
+  return (
+    regional.find((tag) => tag.includes('-') && primary(tag) === primary(language)) ?? language
+  );
 }
 
 type DurationPart = { unit: 'day' | 'hour' | 'minute'; value: number };
