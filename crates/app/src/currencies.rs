@@ -112,10 +112,6 @@ impl Currencies {
         })
     }
 
-    pub fn base(&self) -> CurrencyCode {
-        self.policy.base
-    }
-
     /// The currencies offered now: the base first.
     pub fn offered(&self) -> Vec<OfferedCurrency> {
         let rates = self.rates.read().map(|rates| rates.clone()).unwrap_or(None);

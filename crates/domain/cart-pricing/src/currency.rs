@@ -211,11 +211,6 @@ impl Conversion {
         Rounding::Minor.apply(base.as_decimal() * self.rate * self.minor_per_major())
     }
 
-    /// Whole minor units as a decimal in major units (`12990` → `129.90`).
-    pub fn major(&self, minor: i64) -> Decimal {
-        Decimal::new(minor, self.minor_units)
-    }
-
     /// The cart's amounts in this currency: `lines` are each line's unit price of record and
     /// quantity.
     pub fn charge(
@@ -276,11 +271,6 @@ impl Charge {
     pub fn differs_from_client_total(&self, client_total: Decimal) -> bool {
         let shown = client_total * Decimal::from(10i64.pow(self.minor_units));
         (Decimal::from(self.total) - shown).abs() > Decimal::ONE
-    }
-
-    /// Whole minor units as a decimal in major units (`12990` → `129.90`).
-    pub fn major(&self, minor: i64) -> Decimal {
-        Decimal::new(minor, self.minor_units)
     }
 }
 

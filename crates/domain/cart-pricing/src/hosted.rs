@@ -10,8 +10,6 @@
 //! exactly the cart's fee, so the page charges exactly the cart's grand total. Every amount is
 //! in the currency the cart is paid in ([`crate::Charge`]), in whole minor units.
 
-use rust_decimal::Decimal;
-
 use crate::{CartLine, Charge, CurrencyCode, DiscountPercent, Quantity};
 
 /// One line of the hosted page: a name, the price of one unit as the shopper pays it (minor
@@ -44,11 +42,6 @@ impl HostedLines {
     /// What the page charges in all.
     pub fn total(&self) -> i64 {
         self.lines.iter().map(HostedLine::total).sum::<i64>() + self.processing_fee
-    }
-
-    /// Whole minor units as a decimal in major units (`12990` → `129.90`).
-    pub fn major(&self, minor: i64) -> Decimal {
-        Decimal::new(minor, self.minor_units)
     }
 
     /// The hosted page's lines for a cart's `lines` charged as `charge` (whose unit prices are

@@ -143,16 +143,6 @@ impl Paid {
             amount: total.cents(),
         }
     }
-
-    /// The amount as a decimal in major units (`12990` → `129.90`).
-    pub fn major(&self) -> Decimal {
-        Decimal::new(self.amount, self.minor_units)
-    }
-
-    /// Minor units of this currency as a decimal in major units.
-    pub fn major_of(&self, minor: i64) -> Decimal {
-        Decimal::new(minor, self.minor_units)
-    }
 }
 
 impl Amounts {
