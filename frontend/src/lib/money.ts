@@ -1,3 +1,5 @@
+import { currentLanguage } from '@/lib/i18n/format';
+
 const usd = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',
@@ -33,4 +35,25 @@ export function roundedSaving(price: number, savings: number | null): number | n
   if (savings === null || savings === 0) return null;
   const saving = Math.round(savings - price);
   return saving > 0 ? saving : null;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount in major units of `currency` (a number, or a decimal string as the API sends
+ * `amount_paid`) written the way `locale` writes money: "R$ 57,43" in pt-BR, "57,43 €" in de,
+ * "¥5,300" for a zero-decimal currency. The currency's own decimals (from `Intl`).
+ */
+export function formatMoney(
+  amount: number | string,
+  currency: string,
+  locale: string = currentLanguage(),
+): string {
+  const key = `${locale}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    moneyFormats.set(key, format);
+  }
+  return format.format(typeof amount === 'string' ? Number(amount) : amount);
 }
