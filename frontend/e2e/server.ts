@@ -52,6 +52,9 @@ export async function startShop(workerIndex: number): Promise<ShopServer> {
       // Links in mails point at this server, and it accepts form posts from this origin.
       SHOP__SITE__PUBLIC_URL: baseURL,
       SHOP__MAIL__OUTBOX_DIR: outboxDir,
+      // The dated sample of the ECB's rates (development's): the currency switcher offers
+      // EUR, GBP, BRL and the rest beside the base (e2e/currencies.spec.ts).
+      SHOP__CURRENCY__RATES_URL: 'file:config/rates/ecb-sample-2026-11-27.xml',
       // Every browser context of the run is one address (127.0.0.1), where real shoppers each
       // have their own; and a page left behind keeps its stream's place until the next heartbeat
       // (actix notices a closed connection only when it writes). The per-address limit itself is

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { seedQueryClient, takeBootstrap } from '@/app/bootstrap';
 import { initCart } from '@/features/cart/stores/cart-store';
+import { offerCurrencies } from '@/lib/currency-choice';
 import { startI18n } from '@/lib/i18n/i18n';
 import { resumeEventsFrom } from '@/lib/live-events';
 import { createQueryClient } from '@/lib/query-client';
@@ -19,6 +20,8 @@ const queryClient = createQueryClient();
 const bootstrap = takeBootstrap();
 seedQueryClient(queryClient, bootstrap, window.location.pathname);
 if (bootstrap.events !== undefined) resumeEventsFrom(bootstrap.events);
+// the first render shows prices in the shopper's currency, not the base's first
+if (bootstrap.currencies) offerCurrencies(bootstrap.currencies);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');

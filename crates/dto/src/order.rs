@@ -282,7 +282,13 @@ impl From<&delivery::TrackedOrder> for TrackedOrderResponse {
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ProfileOrder {
     pub id: i64,
+    /// What the buyer pays, in the base currency.
     pub total: f64,
+    /// The currency the buyer paid in.
+    #[schema(example = "BRL")]
+    pub currency: String,
+    /// What the buyer paid in `currency` (the grand total).
+    pub amount_paid: f64,
     pub status: String,
     pub status_label: String,
     pub created_at: String,
@@ -293,6 +299,8 @@ impl From<&Order> for ProfileOrder {
         ProfileOrder {
             id: order.id.get(),
             total: dollars(order.amounts.total),
+            currency: order.amounts.paid.currency.to_string(),
+            amount_paid: in_major_units(order.amounts.paid.amount, order.amounts.paid.minor_units),
             status: order.status().as_str().to_owned(),
             status_label: status_label(order).to_owned(),
             created_at: order.created_at.to_rfc3339(),

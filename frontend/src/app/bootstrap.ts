@@ -7,7 +7,8 @@ import type { Schemas } from '@/types/api';
 /**
  * What the server writes into the page for the first render (crates/app/src/routes/spa.rs):
  * the answer of GET /api/auth/check for this visitor and, on the storefront's pages, the
- * answer of GET /api/products, and the number of the last event they hold. Any may be
+ * answer of GET /api/products, the number of the last event they hold, and the currencies
+ * offered (GET /api/site's). Any may be
  * missing; the app then asks as usual.
  */
 export type Bootstrap = {
@@ -15,6 +16,8 @@ export type Bootstrap = {
   events?: number;
   session?: Schemas['AuthCheck'];
   products?: Schemas['Product'][];
+  /** The currencies offered now (`GET /api/site`'s), so prices draw in the shopper's at once. */
+  currencies?: Schemas['SiteCurrency'][];
 };
 
 export const BOOTSTRAP_ELEMENT_ID = 'shop-bootstrap';
@@ -27,7 +30,7 @@ export function takeBootstrap(doc: Document = document): Bootstrap {
   try {
     const value: unknown = JSON.parse(element.textContent ?? '');
     if (typeof value !== 'object' || value === null) return {};
-    const { events, session, products } = value as Record<string, unknown>;
+    const { events, session, products, currencies } = value as Record<string, unknown>;
     return {
       events:
         typeof events === 'number' && Number.isSafeInteger(events) && events >= 0
@@ -38,6 +41,7 @@ export function takeBootstrap(doc: Document = document): Bootstrap {
           ? (session as Schemas['AuthCheck'])
           : undefined,
       products: Array.isArray(products) ? (products as Schemas['Product'][]) : undefined,
+      currencies: Array.isArray(currencies) ? (currencies as Schemas['SiteCurrency'][]) : undefined,
     };
   } catch {
     return {};

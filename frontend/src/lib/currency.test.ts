@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { PaymentMethod } from '@/lib/checkout-amounts';
+import type { PaymentMethod } from '@/lib/currency';
 import { chargeIn, convertUnitCents } from '@/lib/currency';
 import { readSharedVectors } from '@/testing/shared-vectors';
 

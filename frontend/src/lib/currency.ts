@@ -7,9 +7,11 @@
  * 2. line totals summed;
  * 3. the promo's percent taken off, half-up to the minor unit;
  * 4. the fee on that total, its fixed part converted at the same rate and rounded half-up.
- * Kept apart from money.ts, so only the pages that show a converted price download it.
+ * Kept apart from money.ts, so only the pages that show a price download it (not the entry).
  */
-import type { PaymentMethod } from '@/lib/checkout-amounts';
+import { formatMoney, toCents } from '@/lib/money';
+
+export type PaymentMethod = 'card' | 'paypal';
 
 /** A currency as `GET /api/site` lists it. */
 export type Currency = {
@@ -19,6 +21,8 @@ export type Currency = {
   minor_units: number;
   /** "minor", or a price ending such as "0.99". */
   rounding: string;
+  /** The payment methods that can pay in it; absent: every method the shop has on. */
+  methods?: readonly string[];
 };
 
 /** A decimal string as a whole number over a power of ten: "5.34144" → 534144n / 10^5. */
@@ -87,6 +91,18 @@ export type Charge = {
   grandTotal: number;
 };
 
+/** What the shopper pays so the shop keeps `total` (minor units) after `method`'s cut. */
+export function withFee(
+  currency: Currency,
+  total: number,
+  method: PaymentMethod,
+): { fee: number; grandTotal: number } {
+  const fee = FEES[method];
+  const fixed = convertCents(fee.fixedCents, currency);
+  const grand = divideHalfUp((BigInt(total) + fixed) * fee.keptScale, fee.kept);
+  return { fee: Number(grand - BigInt(total)), grandTotal: Number(grand) };
+}
+
 /** The cart (`lines`: unit prices of record in cents, quantities) charged in `currency`. */
 export function chargeIn(
   currency: Currency,
@@ -102,15 +118,62 @@ export function chargeIn(
   const total = discountPercent
     ? divideHalfUp(subtotal * BigInt(100 - discountPercent), 100n)
     : subtotal;
-  const fee = FEES[method];
-  const fixed = convertCents(fee.fixedCents, currency);
-  const grand = divideHalfUp((total + fixed) * fee.keptScale, fee.kept);
   return {
     unitPrices,
     subtotal: Number(subtotal),
     discount: Number(subtotal - total),
     total: Number(total),
-    fee: Number(grand - total),
-    grandTotal: Number(grand),
+    ...withFee(currency, Number(total), method),
   };
+}
+
+/** Minor units of `currency` as an amount in it. */
+export function majorUnits(minor: number, currency: Currency): number {
+  return minor / 10 ** currency.minor_units;
+}
+
+/** Minor units of `currency`, written the reader's way ("R$ 26,65"). */
+export function formatMinor(minor: number, currency: Currency): string {
+  return formatMoney(majorUnits(minor, currency), currency.code);
+}
+
+/** A unit price of record (base currency, as the API sends it) in `currency`'s minor units. */
+export function unitMinor(price: number, currency: Currency): number {
+  return convertUnitCents(toCents(price), currency);
+}
+
+/** A unit price of record shown in `currency`, converted and rounded as checkout charges it. */
+export function formatUnitPrice(price: number, currency: Currency): string {
+  return formatMinor(unitMinor(price, currency), currency);
+}
+
+/** `qty` at a unit price of record, shown in `currency` (the unit converted first). */
+export function formatLinePrice(price: number, qty: number, currency: Currency): string {
+  return formatMinor(unitMinor(price, currency) * qty, currency);
+}
+
+/** The lines' sum in `currency`, each unit converted first: what checkout's subtotal will be. */
+export function formatSubtotal(
+  lines: ReadonlyArray<{ price: number; qty: number }>,
+  currency: Currency,
+): string {
+  return formatMinor(
+    lines.reduce((sum, line) => sum + unitMinor(line.price, currency) * line.qty, 0),
+    currency,
+  );
+}
+
+/**
+ * The saving shown as "Save R$ 80": the original price (`savings`) less the price, each
+ * converted, in whole units of `currency`, rounded; null when there is nothing to show.
+ */
+export function wholeSaving(
+  price: number,
+  savings: number | null,
+  currency: Currency,
+): string | null {
+  if (savings === null || savings === 0) return null;
+  const minor = unitMinor(savings, currency) - unitMinor(price, currency);
+  const whole = Math.round(majorUnits(minor, currency));
+  return whole > 0 ? formatMoney(whole, currency.code, undefined, { whole: true }) : null;
 }

@@ -17,26 +17,6 @@ export function toCents(amount: number): number {
   return Math.round(amount * 100);
 }
 
-/** Price times quantity, exact to the cent. */
-export function lineTotal(price: number, qty: number): number {
-  return (toCents(price) * qty) / 100;
-}
-
-/** Sum of line totals, exact to the cent. */
-export function sumLines(lines: ReadonlyArray<{ price: number; qty: number }>): number {
-  return lines.reduce((cents, line) => cents + toCents(line.price) * line.qty, 0) / 100;
-}
-
-/**
- * The whole-dollar saving shown as "Save $X": the original price (`savings`) minus the price,
- * rounded. null when there is nothing to show (no original price, or no real saving).
- */
-export function roundedSaving(price: number, savings: number | null): number | null {
-  if (savings === null || savings === 0) return null;
-  const saving = Math.round(savings - price);
-  return saving > 0 ? saving : null;
-}
-
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /**
@@ -48,11 +28,16 @@ export function formatMoney(
   amount: number | string,
   currency: string,
   locale: string = currentLanguage(),
+  { whole = false }: { whole?: boolean } = {},
 ): string {
-  const key = `${locale}|${currency}`;
+  const key = `${locale}|${currency}|${whole}`;
   let format = moneyFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+    });
     moneyFormats.set(key, format);
   }
   return format.format(typeof amount === 'string' ? Number(amount) : amount);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  checkoutAmounts,
-  discountedCents,
-  grandTotalCents,
-  processingFeeCents,
-  type PaymentMethod,
-} from '@/lib/checkout-amounts';
+import { chargeIn, withFee, type Currency, type PaymentMethod } from '@/lib/currency';
 import { stockProblemMessages, type StockCheckLine } from '@/lib/stock';
 import { readSharedVectors } from '@/testing/shared-vectors';
 
@@ -35,38 +29,45 @@ type StockVectors = {
 };
 
 const fees = readSharedVectors<FeeVectors>('fees.json');
+/** The vectors are in the base currency: dollars, rate 1. */
+const USD: Currency = { code: 'USD', rate: '1', minor_units: 2, rounding: 'minor' };
 const stock = readSharedVectors<StockVectors>('stock-messages.json');
 
 describe('the fee rules, pinned by the vectors the server tests read too', () => {
   it.each(fees.grand_totals)(
     '$method on $total_cents cents: $grand_total_cents in all',
     ({ total_cents, method, grand_total_cents, fee_cents }) => {
-      expect(grandTotalCents(total_cents, method)).toBe(grand_total_cents);
-      expect(processingFeeCents(total_cents, method)).toBe(fee_cents);
+      expect(withFee(USD, total_cents, method)).toEqual({
+        fee: fee_cents,
+        grandTotal: grand_total_cents,
+      });
     },
   );
 
   it.each(fees.discounts)(
     '$percent % off $subtotal_cents cents leaves $total_cents',
     ({ subtotal_cents, percent, total_cents }) => {
-      expect(discountedCents(subtotal_cents, percent)).toBe(total_cents);
+      const line = [{ priceCents: subtotal_cents, qty: 1 }];
+      expect(chargeIn(USD, line, percent, 'card').total).toBe(total_cents);
     },
   );
 
   it.each(fees.carts)(
     'a $method cart with $discount_percent % off totals $grand_total_cents cents',
     ({ lines, discount_percent, method, ...expected }) => {
-      const priced = checkoutAmounts(
-        lines.map((line) => ({ price: line.price_cents / 100, qty: line.qty })),
-        discount_percent ?? 0,
+      const priced = chargeIn(
+        USD,
+        lines.map((line) => ({ priceCents: line.price_cents, qty: line.qty })),
+        discount_percent,
         method,
       );
       expect(priced).toEqual({
-        subtotalCents: expected.subtotal_cents,
-        discountCents: expected.discount_cents,
-        totalCents: expected.total_cents,
-        feeCents: expected.fee_cents,
-        grandTotalCents: expected.grand_total_cents,
+        unitPrices: lines.map((line) => line.price_cents),
+        subtotal: expected.subtotal_cents,
+        discount: expected.discount_cents,
+        total: expected.total_cents,
+        fee: expected.fee_cents,
+        grandTotal: expected.grand_total_cents,
       });
     },
   );

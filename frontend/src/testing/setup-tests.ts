@@ -8,7 +8,9 @@ import { useToastStore } from '@/components/ui/toast';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 import { useChatWidgetStore } from '@/features/chat/stores/chat-widget-store';
 import { useDiscordLinkStore } from '@/features/checkout/stores/discord-link-store';
+import { CURRENCY_COOKIE } from '@/config/currencies';
 import { LANGUAGE_COOKIE } from '@/config/languages';
+import { useCurrencyChoice } from '@/lib/currency-choice';
 import { startI18nWith } from '@/lib/i18n/i18n';
 
 import { installDialogPolyfill } from './dialog-polyfill';
@@ -39,11 +41,13 @@ const resets = [
   reset(useToastStore),
   reset(useChatWidgetStore),
   reset(useDiscordLinkStore),
+  reset(useCurrencyChoice),
 ];
 
 beforeEach(() => {
   if (i18next.language !== 'en') void i18next.changeLanguage('en');
   document.cookie = `${LANGUAGE_COOKIE}=; path=/; max-age=0`;
+  document.cookie = `${CURRENCY_COOKIE}=; path=/; max-age=0`;
   window.localStorage.clear();
   window.sessionStorage.clear();
   resets.forEach((run) => run());

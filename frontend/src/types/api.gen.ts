@@ -2973,8 +2973,21 @@ export interface components {
         ProfileOrder: {
             /** Format: int64 */
             id: number;
-            /** Format: double */
+            /**
+             * Format: double
+             * @description What the buyer pays, in the base currency.
+             */
             total: number;
+            /**
+             * @description The currency the buyer paid in.
+             * @example BRL
+             */
+            currency: string;
+            /**
+             * Format: double
+             * @description What the buyer paid in `currency` (the grand total).
+             */
+            amount_paid: number;
             status: string;
             status_label: string;
             created_at: string;

@@ -61,6 +61,21 @@ fn money(money: Money) -> String {
     format!("${:.2}", money.as_decimal())
 }
 
+/// What the buyer is charged when it is not the base currency: "BRL 57.43 (5.34144 per $1)",
+/// as Stripe's own page would show the charge in the session's currency.
+fn charged(order: &Order) -> Option<String> {
+    let paid = &order.amounts.paid;
+    if paid.rate == cart_pricing::Decimal::ONE {
+        return None;
+    }
+    let amount = cart_pricing::Decimal::new(paid.amount, paid.minor_units);
+    Some(format!(
+        "{} {amount} ({} per $1)",
+        paid.currency,
+        paid.rate.normalize()
+    ))
+}
+
 /// A whole page: `body` in the pages' frame, titled `title`.
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -99,6 +114,12 @@ pub fn pay_page(order: &Order) -> String {
         money(order.amounts.fee),
         money(order.amounts.total)
     ));
+    if let Some(charged) = charged(order) {
+        rows.push_str(&format!(
+            "<tr class=\"total\"><td>Charged</td><td class=\"amount\" data-charged>{}</td></tr>",
+            escape(&charged)
+        ));
+    }
     let body = if order.status() == OrderStatus::Pending {
         format!(
             "<span class=\"badge\">Test payment</span><h1>Pay for order #{id}</h1>\

@@ -27,6 +27,7 @@ pub async fn serve(
     dir: web::Data<StaticDir>,
     products: web::Data<ProductSnapshot>,
     events: web::Data<ShopEvents>,
+    currencies: web::Data<crate::currencies::Currencies>,
 ) -> HttpResponse {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return HttpResponse::MethodNotAllowed().finish();
@@ -45,7 +46,12 @@ pub async fn serve(
     if cache == "no-cache" {
         // the event number first: everything up to it is already in the list read after it
         let fresh_as_of = events.last_id();
-        return index_page(&request, &dir.0, &file, &products.current(), fresh_as_of).await;
+        let page = PageData {
+            list: &products.current(),
+            fresh_as_of,
+            currencies: currencies.offered().iter().map(Into::into).collect(),
+        };
+        return index_page(&request, &dir.0, &file, page).await;
     }
     let compressed = match requested.starts_with("assets/") {
         true => precompressed(&request, &file).await,
@@ -114,21 +120,15 @@ fn not_built() -> HttpResponse {
 /// page's largest picture and the answers the app would otherwise ask for before drawing
 /// anything (see [`bootstrap_for`]). The page holds the visitor's session, so it is `private`
 /// and revalidated on every visit.
-async fn index_page(
-    request: &HttpRequest,
-    dir: &Path,
-    file: &Path,
-    list: &ProductList,
-    fresh_as_of: i64,
-) -> HttpResponse {
+async fn index_page(request: &HttpRequest, dir: &Path, file: &Path, data: PageData<'_>) -> HttpResponse {
     let Ok(html) = tokio::fs::read_to_string(file).await else {
         return not_built();
     };
-    let mut head = preload_for(request, list).unwrap_or_default();
+    let mut head = preload_for(request, data.list).unwrap_or_default();
     if let Some(module) = page_module(request.path()) {
         head.push_str(&chunk_preloads(dir, module).await);
     }
-    head.push_str(&bootstrap_for(request, list, fresh_as_of).await);
+    head.push_str(&bootstrap_for(request, &data).await);
     let at = html.find("</head>").unwrap_or(0);
     let mut page = String::with_capacity(html.len() + head.len());
     page.push_str(&html[..at]);
@@ -141,17 +141,33 @@ async fn index_page(
         .body(page)
 }
 
+/// What the page carries beside the visitor's session: the product list, the number of the
+/// last event it holds, and the currencies offered now.
+struct PageData<'a> {
+    list: &'a ProductList,
+    fresh_as_of: i64,
+    currencies: Vec<dto::site::SiteCurrency>,
+}
+
 /// The element the app reads before its first render (`frontend/src/app/bootstrap.ts`): the
 /// answer of `GET /api/auth/check` for this request's session (read here, briefly: the page
 /// passes by the session middleware, `auth::page_user`), and on the storefront's pages
 /// (`/` and `/product/{id}`) the answer of `GET /api/products`, so the first page draws without
-/// a round trip. A session that cannot be read is left out (the app then asks the API, which
+/// a round trip; and on every page the currencies `GET /api/site` offers, so the first render
+/// shows prices in the shopper's currency, not the base's first. A session that cannot be read is left out (the app then asks the API, which
 /// answers the error). `events` is the number of the last event this instance had passed on
 /// before the page was made: the app's event stream resumes from it, so whatever changes while
 /// the page loads still arrives and nothing is refetched when the stream comes up. `<` is
 /// escaped, so no product text can end the element.
-async fn bootstrap_for(request: &HttpRequest, list: &ProductList, fresh_as_of: i64) -> String {
-    let mut json = format!("{{\"events\":{fresh_as_of}");
+async fn bootstrap_for(request: &HttpRequest, data: &PageData<'_>) -> String {
+    let mut json = format!("{{\"events\":{}", data.fresh_as_of);
+    match serde_json::to_string(&data.currencies) {
+        Ok(currencies) => {
+            json.push_str(",\"currencies\":");
+            json.push_str(&currencies);
+        }
+        Err(error) => tracing::warn!(%error, "failed to encode the currencies for the page"),
+    }
     if let Some(user) = page_user(request).await {
         match serde_json::to_string(&AuthCheck::of(user.as_ref().map(UserResponse::from))) {
             Ok(session) => {
@@ -165,7 +181,7 @@ async fn bootstrap_for(request: &HttpRequest, list: &ProductList, fresh_as_of: i
     if path == "/" || path.starts_with("/product/") {
         json.push_str(",\"products\":");
         json.push_str(&String::from_utf8_lossy(
-            &list.in_coding(Coding::Identity).body,
+            &data.list.in_coding(Coding::Identity).body,
         ));
     }
     json.push('}');

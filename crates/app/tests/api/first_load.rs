@@ -393,6 +393,7 @@ async fn the_page_carries_the_session_and_the_storefronts_product_list(#[case] b
         "<!doctype html><html><head><title>Garden Shop</title></head><body></body></html>",
     );
     let list: serde_json::Value = app.get_json("/api/products").await;
+    let site: serde_json::Value = app.get_json("/api/site").await;
 
     for path in ["/", "/?category=Pets", "/product/3", "/product/999999"] {
         let page = app.get(path).await.text().await.unwrap();
@@ -404,12 +405,16 @@ async fn the_page_carries_the_session_and_the_storefronts_product_list(#[case] b
         );
         assert_eq!(data["products"], list, "{path}");
         assert!(data["events"].is_i64(), "{path}: {data}");
+        assert_eq!(data["currencies"], site["currencies"], "{path}");
     }
     for path in ["/about", "/checkout", "/admin/products", "/index.html"] {
         let page = app.get(path).await.text().await.unwrap();
         let mut data = bootstrap(&page);
         assert!(data["events"].is_i64(), "{path}: {data}");
         data.as_object_mut().unwrap().remove("events");
+        // every page carries the currencies offered, so prices draw in the shopper's at once
+        let currencies = data.as_object_mut().unwrap().remove("currencies");
+        assert_eq!(currencies.as_ref(), Some(&site["currencies"]), "{path}");
         assert_eq!(
             data,
             json!({ "session": { "loggedIn": false, "user": null } }),

@@ -28,9 +28,10 @@ describe('app shell: help chat and Live Chats', () => {
     }
   });
 
-  it.each(['admin', 'super_admin'] as const)('shows Live Chats to %s', (accountType) => {
+  it.each(['admin', 'super_admin'] as const)('shows Live Chats to %s', async (accountType) => {
     renderShell(accountType);
-    expect(screen.getByRole('button', { name: 'Live Chats' })).toBeInTheDocument();
+    // its code loads for staff only, after the first render
+    expect(await screen.findByRole('button', { name: 'Live Chats' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Chat with us' })).toBeInTheDocument();
   });
 });

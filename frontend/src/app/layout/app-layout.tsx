@@ -10,9 +10,10 @@ import { getProductsQueryOptions } from '@/features/catalog/api/get-products';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { useLiveEvents } from '@/app/layout/use-live-events';
 import { ChatLauncher } from '@/features/chat/components/chat-launcher';
-import { LiveChatsLauncher } from '@/features/live-chats/components/live-chats-launcher';
 import { useSyncHoldings } from '@/features/cart/hooks/use-sync-holdings';
 import { selectTakesADrop, useCartStore } from '@/features/cart/stores/cart-store';
+import { useSite } from '@/features/site/api/get-site';
+import { offerCurrencies } from '@/lib/currency-choice';
 
 import './app-layout.css';
 
@@ -24,6 +25,11 @@ const CartDrawer = lazy(async () => ({
   default: (await import('@/features/cart/components/cart-drawer')).CartDrawer,
 }));
 
+/** Staff's Live Chats button: its code loads for staff only, not with the storefront's entry. */
+const LiveChatsLauncher = lazy(async () => ({
+  default: (await import('@/features/live-chats/components/live-chats-launcher')).LiveChatsLauncher,
+}));
+
 /** Keeps prices, stock and names in the saved cart in step with the latest product list. */
 function useSyncCartWithCatalog() {
   // A passive observer: it never fetches, it only hears what the pages load.
@@ -31,6 +37,17 @@ function useSyncCartWithCatalog() {
   useEffect(() => {
     if (products) useCartStore.getState().syncProducts(products);
   }, [products]);
+}
+
+/**
+ * The currencies prices may be shown in, as `GET /api/site` answers them (the page carried the
+ * first ones): fetched again after a checkout met a changed rate.
+ */
+function useOfferedCurrencies() {
+  const currencies = useSite().data?.currencies;
+  useEffect(() => {
+    if (currencies) offerCurrencies(currencies);
+  }, [currencies]);
 }
 
 /**
@@ -47,6 +64,7 @@ export function AppLayout() {
   const cartButtonRef = useRef<HTMLButtonElement>(null);
   const { isStaff } = useUser();
   useSyncCartWithCatalog();
+  useOfferedCurrencies();
   // what the buyer holds of the drops, asked while the cart holds one (or a bundle of one)
   useSyncHoldings({ enabled: useCartStore(selectTakesADrop) });
   useLiveEvents();
@@ -66,7 +84,11 @@ export function AppLayout() {
       </Suspense>
       {/* The buttons are tiny; the chat window and the staff panel load on first open. */}
       <ChatLauncher />
-      {isStaff ? <LiveChatsLauncher /> : null}
+      {isStaff ? (
+        <Suspense fallback={null}>
+          <LiveChatsLauncher />
+        </Suspense>
+      ) : null}
       <Toaster />
       <ScrollRestoration getKey={scrollKey} />
     </>

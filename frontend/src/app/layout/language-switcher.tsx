@@ -1,11 +1,11 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { Switcher } from '@/app/layout/switcher';
 import { GlobeIcon } from '@/components/ui/icons';
 import { LANGUAGES, type LanguageCode } from '@/config/languages';
 import { chooseLanguage } from '@/lib/i18n/i18n';
 
-import './language-switcher.css';
+const options = LANGUAGES.map(({ code, name }) => ({ value: code, name, lang: code }));
 
 /**
  * The viewer's language, on every page: their choice is kept in the `lang` cookie and the page
@@ -13,30 +13,21 @@ import './language-switcher.css';
  */
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
-  const id = useId();
   const current = i18n.resolvedLanguage ?? i18n.language;
+  const [primary = current, region] = current.split('-');
   return (
-    <div className="language-switcher">
-      <GlobeIcon size={18} className="language-switcher__icon" />
-      {/* phones: the code stands for the select, which lies over it unseen and opens on a tap */}
-      <span className="language-switcher__code" aria-hidden="true">
-        {current.toUpperCase()}
-      </span>
-      <label htmlFor={id} className="language-switcher__label">
-        {t('nav.language')}
-      </label>
-      <select
-        id={id}
-        className="language-switcher__select"
-        value={current}
-        onChange={(event) => void chooseLanguage(event.target.value as LanguageCode)}
-      >
-        {LANGUAGES.map(({ code, name }) => (
-          <option key={code} value={code} lang={code}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Switcher
+      label={t('nav.language')}
+      icon={<GlobeIcon size={18} className="switcher__icon" />}
+      code={
+        <>
+          {primary.toUpperCase()}
+          {region ? <span className="switcher__region">-{region.toUpperCase()}</span> : null}
+        </>
+      }
+      value={current}
+      options={options}
+      onChange={(code) => void chooseLanguage(code as LanguageCode)}
+    />
   );
 }

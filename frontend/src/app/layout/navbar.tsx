@@ -8,6 +8,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { AccountTypeBadge } from '@/features/auth/components/account-type-badge';
 import { useUser } from '@/features/auth/hooks/use-user';
 import { CartButton } from '@/features/cart/components/cart-button';
+import { CurrencySwitcher } from '@/app/layout/currency-switcher';
 import { LanguageSwitcher } from '@/app/layout/language-switcher';
 import { useSite } from '@/features/site/api/get-site';
 
@@ -139,6 +140,7 @@ export function Navbar({ cartButtonRef }: NavbarProps) {
         </nav>
         <div className="navbar__cart">
           <LanguageSwitcher />
+          <CurrencySwitcher />
           <CartButton ref={cartButtonRef} />
         </div>
       </div>

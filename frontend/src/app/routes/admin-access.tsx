@@ -44,9 +44,7 @@ export function RequireRole({ role, children }: RequireRoleProps) {
               <Button
                 loading={logout.isPending}
                 onClick={() =>
-                  logout.mutate(undefined, {
-                    onSuccess: () => void navigate(paths.login.getHref()),
-                  })
+                  logout.mutate({ onSuccess: () => void navigate(paths.login.getHref()) })
                 }
               >
                 Log in as someone else

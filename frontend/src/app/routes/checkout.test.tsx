@@ -12,6 +12,7 @@ import { redirectTo } from '@/features/checkout/utils/redirect';
 import { useCartStore } from '@/features/cart/stores/cart-store';
 import { makeProduct } from '@/testing/factories';
 import { jsonResponse, renderWithProviders } from '@/testing/test-utils';
+import { chooseCurrency, offerCurrencies } from '@/lib/currency-choice';
 import type { Product } from '@/types/api';
 
 vi.mock('@/features/checkout/utils/redirect', () => ({ redirectTo: vi.fn() }));
@@ -577,6 +578,7 @@ describe('checkout page: Complete Payment', () => {
         },
       ],
       total: 9,
+      currency: 'USD',
       user_id: 7,
       promo_code: 'spring10',
     });
@@ -685,8 +687,22 @@ describe('checkout page: Complete Payment', () => {
               message: 'Prices have changed. Please review your order.',
               cart: {
                 lines: [
-                  { id: 1, name: 'Bee', unit_price: 5.49, qty: 2, line_total: 10.98 },
-                  { id: 3, name: 'Raccoon', unit_price: 0.02, qty: 1, line_total: 0.02 },
+                  {
+                    id: 1,
+                    name: 'Bee',
+                    unit_price: 5.49,
+                    qty: 2,
+                    line_total: 10.98,
+                    unit_price_paid: 5.49,
+                  },
+                  {
+                    id: 3,
+                    name: 'Raccoon',
+                    unit_price: 0.02,
+                    qty: 1,
+                    line_total: 0.02,
+                    unit_price_paid: 0.02,
+                  },
                 ],
                 subtotal: 11,
                 discount_percent: null,
@@ -694,6 +710,15 @@ describe('checkout page: Complete Payment', () => {
                 total: 11,
                 fee: 0.82,
                 grand_total: 11.82,
+                currency: 'USD',
+                paid: {
+                  rate: '1',
+                  subtotal: 11,
+                  discount: 0,
+                  total: 11,
+                  fee: 0.82,
+                  grand_total: 11.82,
+                },
               },
             },
             409,
@@ -711,6 +736,67 @@ describe('checkout page: Complete Payment', () => {
       .filter(([url]) => String(url).endsWith('/stripe/checkout'))
       .map(([, init]) => JSON.parse(String(init?.body)) as { total: number });
     expect(bodies.map((b) => b.total)).toEqual([10, 11]);
+  });
+
+  it('prices the checkout in the shopper’s currency and reviews a changed rate in it', async () => {
+    offerCurrencies([
+      { code: 'USD', rate: '1', minor_units: 2, rounding: 'minor' },
+      { code: 'BRL', rate: '5.34144', minor_units: 2, rounding: 'minor' },
+    ]);
+    chooseCurrency('BRL');
+    let attempt = 0;
+    const { user } = await startCardPayment(() => {
+      attempt += 1;
+      return attempt === 1
+        ? jsonResponse(
+            {
+              message: 'Prices have changed. Please review your order.',
+              cart: {
+                lines: [
+                  {
+                    id: 1,
+                    name: 'Bee',
+                    unit_price: 4.99,
+                    qty: 2,
+                    line_total: 9.98,
+                    unit_price_paid: 26.9,
+                  },
+                ],
+                subtotal: 9.98,
+                discount_percent: null,
+                discount: 0,
+                total: 9.98,
+                fee: 0.76,
+                grand_total: 10.74,
+                currency: 'BRL',
+                paid: {
+                  rate: '5.39',
+                  subtotal: 53.8,
+                  discount: 0,
+                  total: 53.8,
+                  fee: 4.17,
+                  grand_total: 57.97,
+                },
+              },
+            },
+            409,
+          )
+        : jsonResponse({ url: 'http://shop.test/dev/pay/9', order_id: 9 });
+    });
+    const review = await screen.findByRole('alertdialog', { name: 'Please review your order' });
+    expect(review).toHaveTextContent('R$53.80');
+    expect(within(review).getByTestId('fresh-total')).toHaveTextContent('R$57.97');
+    await user.click(within(review).getByRole('button', { name: 'Confirm and pay R$57.97' }));
+    await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('http://shop.test/dev/pay/9'));
+    const bodies = vi
+      .mocked(fetch)
+      .mock.calls.filter(([url]) => String(url).endsWith('/stripe/checkout'))
+      .map(([, init]) => JSON.parse(String(init?.body)) as { total: number; currency: string });
+    // first the page's total at its rate: 2 × R$ 26,65 + R$ 0,11; then the server's
+    expect(bodies.map(({ total, currency }) => [total, currency])).toEqual([
+      [53.41, 'BRL'],
+      [53.8, 'BRL'],
+    ]);
   });
 
   it('keeps what was typed for this tab, so a trip to Discord does not empty the form', async () => {

@@ -77,7 +77,11 @@ export function CheckoutRoute() {
           paypalEnabled={site.data?.paypal_enabled === true}
           notice={notice ?? null}
           onPricesChanged={() =>
-            void queryClient.invalidateQueries({ queryKey: queryKeys.products })
+            // the prices of record, and the rates (a changed rate answers like a changed price)
+            void Promise.all([
+              queryClient.invalidateQueries({ queryKey: queryKeys.products }),
+              queryClient.invalidateQueries({ queryKey: queryKeys.site }),
+            ])
           }
           deliveryTime={<DeliveryTime />}
           discordInviteUrl={site.data?.discord_invite_url ?? null}

@@ -55,13 +55,18 @@ describe('profile page', () => {
         {
           id: 12,
           total: 24.5,
+          currency: 'USD',
+          amount_paid: 24.5,
           status: 'paid',
           status_label: 'Paid',
           created_at: '2026-11-21T10:00:00Z',
         },
         {
           id: 13,
+          // paid in reais: the list shows what the buyer paid
           total: 3,
+          currency: 'BRL',
+          amount_paid: 16.02,
           status: 'pending',
           status_label: '',
           created_at: '2026-11-22T08:30:00Z',
@@ -80,7 +85,7 @@ describe('profile page', () => {
     expect(time).toHaveAttribute('dateTime', '2026-11-21T10:00:00Z');
     expect(time?.textContent).toMatch(/Nov 21, 2026/);
     expect(second).toHaveTextContent('Order #13');
-    expect(second).toHaveTextContent('$3.00');
+    expect(second).toHaveTextContent('R$16.02');
     expect(second).toHaveTextContent('Pending');
     expect(screen.queryByText('You have no orders yet.')).not.toBeInTheDocument();
   });

@@ -22,8 +22,10 @@ export type OrderPayload = {
   email: string;
   roblox_username: string;
   items: CheckoutItem[];
-  /** The items' total after the promo discount, before the processing fee, in dollars. */
+  /** The items' total after the promo discount, before the processing fee, in `currency`. */
   total: number;
+  /** The currency the shopper sees and pays in (`GET /api/site`'s `currencies`). */
+  currency: string;
   user_id: number | null;
   promo_code?: string;
 };

@@ -4,6 +4,7 @@ import {
   LANGUAGES,
   type LanguageCode,
 } from '@/config/languages';
+import { readCookie, rememberChoice } from '@/lib/cookies';
 
 /**
  * The shop's language for a BCP 47 tag, matched as the server matches a browser's list
@@ -21,14 +22,8 @@ export function matchLanguage(tag: string): LanguageCode | undefined {
 
 /** The value of the `lang` cookie, when it names a language the shop speaks. */
 function chosenLanguage(cookie: string): LanguageCode | undefined {
-  const value = cookie
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${LANGUAGE_COOKIE}=`))
-    ?.slice(LANGUAGE_COOKIE.length + 1);
-  if (value === undefined) return undefined;
-  const decoded = decodeURIComponent(value);
-  return LANGUAGES.find(({ code }) => code === decoded)?.code;
+  const chosen = readCookie(LANGUAGE_COOKIE, cookie);
+  return LANGUAGES.find(({ code }) => code === chosen)?.code;
 }
 
 /**
@@ -48,6 +43,5 @@ export function detectLanguage(
 
 /** Keeps the viewer's choice for a year, for every page and the API (path=/, SameSite=Lax). */
 export function rememberLanguage(code: LanguageCode): void {
-  const year = 365 * 24 * 60 * 60;
-  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${year}; SameSite=Lax`;
+  rememberChoice(LANGUAGE_COOKIE, code);
 }

@@ -11,12 +11,12 @@ import { CartLine } from '@/features/cart/components/cart-line';
 import {
   checkAddable,
   overCaps,
-  selectTotalPrice,
   selectTotalQuantity,
   useCartStore,
 } from '@/features/cart/stores/cart-store';
 import { refusalMessage } from '@/features/cart/utils/refusal-message';
-import { formatPrice } from '@/lib/money';
+import { formatSubtotal } from '@/lib/currency';
+import { useCurrency } from '@/lib/currency-choice';
 
 import './cart-drawer.css';
 
@@ -27,13 +27,14 @@ type CartDrawerProps = {
 
 /** The total, what is left for checkout, Clear Cart and Checkout (refused over a limit). */
 function CartSummary({
-  totalPrice,
+  total,
   totalQuantity,
   overLimit,
   onClear,
   onCheckout,
 }: {
-  totalPrice: number;
+  /** The lines' sum, written in the shopper's currency. */
+  total: string;
   totalQuantity: number;
   overLimit: boolean;
   onClear: () => void;
@@ -44,7 +45,7 @@ function CartSummary({
     <div className="cart-summary">
       <dl className="cart-summary__total">
         <dt>{t('cart.totalPrice')}</dt>
-        <dd data-testid="cart-total">{formatPrice(totalPrice)}</dd>
+        <dd data-testid="cart-total">{total}</dd>
       </dl>
       <p className="cart-summary__note">{t('cart.summaryNote', { count: totalQuantity })}</p>
       <div className="cart-summary__actions">
@@ -92,7 +93,7 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
   const items = useCartStore((state) => state.items);
   const caps = useCartStore((state) => state.caps);
   const held = useCartStore((state) => state.held);
-  const totalPrice = useCartStore(selectTotalPrice);
+  const { currency } = useCurrency();
   const totalQuantity = useCartStore(selectTotalQuantity);
   const { close, clear, increment, decrement } = useCartStore.getState();
 
@@ -110,7 +111,7 @@ export function CartDrawer({ returnFocusRef }: CartDrawerProps) {
   const footer =
     items.length > 0 ? (
       <CartSummary
-        totalPrice={totalPrice}
+        total={formatSubtotal(items, currency)}
         totalQuantity={totalQuantity}
         overLimit={overLimit}
         onClear={() => {

@@ -5,7 +5,8 @@ import { MinusIcon, PlusIcon, SproutIcon } from '@/components/ui/icons';
 import type { AddResult, CartItem, OverCap } from '@/features/cart/stores/cart-store';
 import { overCapNote } from '@/features/cart/utils/refusal-message';
 import { capLabel, isUpcomingDrop } from '@/lib/drop';
-import { formatPrice, lineTotal } from '@/lib/money';
+import { formatLinePrice, formatUnitPrice } from '@/lib/currency';
+import { useCurrency } from '@/lib/currency-choice';
 
 /**
  * Why the plus button is off, or what to fix before checkout: the stock dropped, or the line
@@ -76,6 +77,7 @@ export function CartLine({
   onDecrement,
 }: CartLineProps) {
   const { t } = useTranslation();
+  const { currency } = useCurrency();
   const atLimit = !oneMore.ok;
   return (
     <li className="cart-line">
@@ -90,7 +92,9 @@ export function CartLine({
       </div>
       <div className="cart-line__info">
         <p className="cart-line__name">{item.name}</p>
-        <p className="cart-line__unit">{t('cart.line.each', { price: formatPrice(item.price) })}</p>
+        <p className="cart-line__unit">
+          {t('cart.line.each', { price: formatUnitPrice(item.price, currency) })}
+        </p>
         <div
           className="cart-line__qty"
           role="group"
@@ -123,7 +127,7 @@ export function CartLine({
         </div>
         <LimitNote item={item} oneMore={oneMore} overCaps={overCaps} />
       </div>
-      <p className="cart-line__total">{formatPrice(lineTotal(item.price, item.qty))}</p>
+      <p className="cart-line__total">{formatLinePrice(item.price, item.qty, currency)}</p>
     </li>
   );
 }

@@ -5,12 +5,14 @@ import {
   initCart,
   loadCartItems,
   overCaps,
-  selectTotalPrice,
   selectTotalQuantity,
   unitsInCart,
   useCartStore,
 } from '@/features/cart/stores/cart-store';
 import { makeProduct } from '@/testing/factories';
+import { formatSubtotal } from '@/lib/currency';
+
+const USD = { code: 'USD', rate: '1', minor_units: 2, rounding: 'minor' };
 
 const cart = () => useCartStore.getState();
 const saved = () => JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? 'null') as unknown;
@@ -127,7 +129,7 @@ describe('cart store', () => {
     const cheap = makeProduct({ price: 0.1 });
     cart().addItem(cheap);
     cart().addItem(cheap);
-    expect(selectTotalPrice(cart())).toBe(25.19);
+    expect(formatSubtotal(cart().items, USD)).toBe('$25.19');
   });
 
   it('saves every change to localStorage under cartItems as a plain list', () => {

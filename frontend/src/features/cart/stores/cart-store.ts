@@ -2,7 +2,6 @@ import { create } from 'zustand';
 import { persist, type PersistStorage } from 'zustand/middleware';
 
 import { isUpcomingDrop } from '@/lib/drop';
-import { sumLines } from '@/lib/money';
 import { canAddOneMore, isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
 
@@ -329,8 +328,6 @@ export const useCartStore = create<CartState>()(
 
 export const selectTotalQuantity = (state: Pick<CartState, 'items'>) =>
   state.items.reduce((total, item) => total + item.qty, 0);
-
-export const selectTotalPrice = (state: Pick<CartState, 'items'>) => sumLines(state.items);
 
 /** Whether a cart line is a capped product or a bundle holding one: the holdings then matter. */
 export const selectTakesADrop = (state: Pick<CartState, 'items' | 'caps'>) =>

@@ -5,6 +5,7 @@ import type { Product } from '@/types/api';
 import './product-badges.css';
 
 import { saveLabel, stockLabel, weightLabel } from '@/features/catalog/utils/product-labels';
+import { useCurrency } from '@/lib/currency-choice';
 
 type ProductBadgesProps = {
   product: Pick<Product, 'price' | 'savings' | 'stock' | 'weight' | 'mutation'>;
@@ -15,7 +16,8 @@ type ProductBadgesProps = {
 /** Weight, mutation, saving and stock, each only when it applies. */
 export function ProductBadges({ product, showSave = true }: ProductBadgesProps) {
   const { t } = useTranslation();
-  const save = showSave ? saveLabel(product) : null;
+  const { currency } = useCurrency();
+  const save = showSave ? saveLabel(product, currency) : null;
   const weight = weightLabel(product.weight);
   const stock = stockLabel(product.stock);
   const mutation = product.mutation?.trim();

@@ -13,6 +13,7 @@ import { categoryLabel, saveLabel } from '@/features/catalog/utils/product-label
 import { isUpcomingDrop } from '@/lib/drop';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
+import { useCurrency } from '@/lib/currency-choice';
 
 import './product-card.css';
 
@@ -34,7 +35,8 @@ export function ProductCard({
   const { t } = useTranslation();
   const soldOut = isOutOfStock(product);
   const upcoming = isUpcomingDrop(product);
-  const save = saveLabel(product);
+  const { currency } = useCurrency();
+  const save = saveLabel(product, currency);
   // Before its release a drop is listed but not sold (the badge over the picture counts down).
   const label = upcoming
     ? t('product.dropsSoon')

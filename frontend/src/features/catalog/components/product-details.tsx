@@ -11,7 +11,8 @@ import { ProductImage } from '@/features/catalog/components/product-image';
 import { ProductPrice } from '@/features/catalog/components/product-price';
 import { categoryLabel } from '@/features/catalog/utils/product-labels';
 import { capLabel, isUpcomingDrop, releaseTimeLabel } from '@/lib/drop';
-import { formatPrice } from '@/lib/money';
+import { formatUnitPrice } from '@/lib/currency';
+import { useCurrency } from '@/lib/currency-choice';
 import { isOutOfStock } from '@/lib/stock';
 import type { Product } from '@/types/api';
 
@@ -43,6 +44,7 @@ type ProductDetailsProps = {
 /** "This bundle includes": each product with its picture, link and price. */
 function BundleContents({ items }: { items: Product[] }) {
   const { t } = useTranslation();
+  const { currency } = useCurrency();
   return (
     <section className="product-details__bundle" aria-labelledby="bundle-title">
       <h2 id="bundle-title" className="product-details__bundle-title">
@@ -53,7 +55,9 @@ function BundleContents({ items }: { items: Product[] }) {
           <li key={item.id}>
             <ProductImage product={item} size="thumb" />
             <Link to={paths.product.getHref(item.id)}>{item.name}</Link>
-            <span className="product-details__bundle-price">{formatPrice(item.price)}</span>
+            <span className="product-details__bundle-price">
+              {formatUnitPrice(item.price, currency)}
+            </span>
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatPrice, roundedSaving } from '@/lib/money';
+import { formatUnitPrice, wholeSaving } from '@/lib/currency';
+import { useCurrency } from '@/lib/currency-choice';
 import type { Product } from '@/types/api';
 
 import './product-price.css';
@@ -9,17 +10,18 @@ type ProductPriceProps = {
   size?: 'md' | 'lg';
 };
 
-/** "$24.99", with the original price struck through when there is a saving. */
+/** "$24.99" (in the shopper's currency), the original price struck through when there is a saving. */
 export function ProductPrice({ product, size = 'md' }: ProductPriceProps) {
   const { t } = useTranslation();
-  const hasSaving = roundedSaving(product.price, product.savings) !== null;
+  const { currency } = useCurrency();
+  const hasSaving = wholeSaving(product.price, product.savings, currency) !== null;
   return (
     <p className={`product-price product-price--${size}`}>
-      <span className="product-price__current">{formatPrice(product.price)}</span>
+      <span className="product-price__current">{formatUnitPrice(product.price, currency)}</span>
       {hasSaving && product.savings !== null ? (
         <s className="product-price__was">
           <span className="visually-hidden">{t('product.was')} </span>
-          {formatPrice(product.savings)}
+          {formatUnitPrice(product.savings, currency)}
         </s>
       ) : null}
     </p>

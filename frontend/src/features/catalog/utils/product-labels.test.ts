@@ -6,6 +6,10 @@ import {
   stockLabel,
   weightLabel,
 } from '@/features/catalog/utils/product-labels';
+import type { Currency } from '@/lib/currency';
+
+const USD: Currency = { code: 'USD', rate: '1', minor_units: 2, rounding: 'minor' };
+const BRL: Currency = { code: 'BRL', rate: '5.34144', minor_units: 2, rounding: 'minor' };
 
 describe('product labels', () => {
   it('reads the stock', () => {
@@ -16,9 +20,13 @@ describe('product labels', () => {
   });
 
   it('shows the rounded saving', () => {
-    expect(saveLabel({ price: 24.99, savings: 39.99 })).toBe('Save $15');
-    expect(saveLabel({ price: 24.99, savings: 0 })).toBeNull();
-    expect(saveLabel({ price: 24.99, savings: null })).toBeNull();
+    expect(saveLabel({ price: 24.99, savings: 39.99 }, USD)).toBe('Save $15');
+    expect(saveLabel({ price: 24.99, savings: 0 }, USD)).toBeNull();
+    expect(saveLabel({ price: 24.99, savings: null }, USD)).toBeNull();
+  });
+
+  it('shows the saving in the shopper’s currency, each price converted first', () => {
+    expect(saveLabel({ price: 24.99, savings: 39.99 }, BRL)).toBe('Save R$80');
   });
 
   it('shows the weight in kg', () => {

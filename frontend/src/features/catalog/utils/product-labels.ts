@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 
 import { currentLanguage } from '@/lib/i18n/format';
-import { roundedSaving } from '@/lib/money';
+import { wholeSaving, type Currency } from '@/lib/currency';
 import type { Product } from '@/types/api';
 
 /** 'Out of Stock' at 0, '{n} Stock Left' when finite, null when unlimited. */
@@ -11,10 +11,13 @@ export function stockLabel(stock: number | null): string | null {
   return i18next.t('product.stockLeft', { count: stock });
 }
 
-/** 'Save $15' when the product has a real saving, else null. */
-export function saveLabel(product: Pick<Product, 'price' | 'savings'>): string | null {
-  const saving = roundedSaving(product.price, product.savings);
-  return saving === null ? null : i18next.t('product.save', { amount: `$${saving}` });
+/** 'Save $15' (in `currency`) when the product has a real saving, else null. */
+export function saveLabel(
+  product: Pick<Product, 'price' | 'savings'>,
+  currency: Currency,
+): string | null {
+  const saving = wholeSaving(product.price, product.savings, currency);
+  return saving === null ? null : i18next.t('product.save', { amount: saving });
 }
 
 /** '2.5 kg' */

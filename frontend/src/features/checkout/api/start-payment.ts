@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 
 import type { OrderPayload, PaymentSession } from '@/features/checkout/types';
 import { ApiError, api } from '@/lib/api-client';
-import type { PaymentMethod } from '@/lib/checkout-amounts';
+import type { PaymentMethod } from '@/lib/currency';
 
 export type StartPaymentInput = {
   method: PaymentMethod;

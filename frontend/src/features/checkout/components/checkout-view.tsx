@@ -20,7 +20,9 @@ import { usePayment } from '@/features/checkout/hooks/use-payment';
 import { usePromo } from '@/features/checkout/hooks/use-promo';
 import type { CheckoutItem } from '@/features/checkout/types';
 import { STOCK_PROBLEMS_TITLE } from '@/features/checkout/utils/stock-problems';
-import { checkoutAmounts } from '@/lib/checkout-amounts';
+import { chargeIn, type Charge, type Currency } from '@/lib/currency';
+import { useCurrency } from '@/lib/currency-choice';
+import { toCents } from '@/lib/money';
 
 import './checkout-view.css';
 
@@ -41,6 +43,13 @@ type CheckoutViewProps = {
   /** The shop's Discord invite; null when it has none. */
   discordInviteUrl?: string | null;
 };
+
+/** The cart in the shopper's currency, as the server will charge it (the card's fee shown first). */
+function useCharge(items: readonly CheckoutItem[], discountPercent: number) {
+  const { currency } = useCurrency();
+  const lines = items.map((item) => ({ priceCents: toCents(item.price), qty: item.qty }));
+  return { currency, amounts: chargeIn(currency, lines, discountPercent, 'card') };
+}
 
 /** The controls of the details marked in error, in page order: the Discord link, then inputs. */
 const FIRST_FIELD_IN_ERROR = '[aria-invalid="true"], [aria-describedby~="discord-link-error"]';
@@ -131,11 +140,13 @@ function PaymentProblems({ payment }: { payment: Payment }) {
 function PaymentSummary({
   promo,
   amounts,
+  currency,
   payment,
   deliveryTime,
 }: {
   promo: ReturnType<typeof usePromo>;
-  amounts: ReturnType<typeof checkoutAmounts>;
+  amounts: Charge;
+  currency: Currency;
   payment: Payment;
   deliveryTime: ReactNode;
 }) {
@@ -149,7 +160,11 @@ function PaymentSummary({
         applying={promo.applying}
         message={promo.message}
       />
-      <PriceBreakdown amounts={amounts} discountPercent={promo.discountPercent} />
+      <PriceBreakdown
+        amounts={amounts}
+        currency={currency}
+        discountPercent={promo.discountPercent}
+      />
       <PaymentProblems payment={payment} />
       <Button
         size="lg"
@@ -207,6 +222,40 @@ function DetailsSection({
   );
 }
 
+/** How to pay (each method's total), and the server's fresh prices when they changed. */
+function PaymentDialogs({
+  payment,
+  total,
+  currency,
+  paypalEnabled,
+}: {
+  payment: Payment;
+  total: number;
+  currency: Currency;
+  paypalEnabled: boolean;
+}) {
+  return (
+    <>
+      <PaymentMethodModal
+        open={payment.choosingMethod}
+        onClose={payment.closeMethods}
+        total={total}
+        currency={currency}
+        paypalEnabled={paypalEnabled && (currency.methods?.includes('paypal') ?? true)}
+        onChoose={payment.pay}
+        processing={payment.priceChange ? null : payment.processing}
+      />
+      <PriceChangedModal
+        cart={payment.priceChange?.cart ?? null}
+        message={payment.priceChange?.message ?? ''}
+        onCancel={payment.cancelPriceChange}
+        onConfirm={payment.confirmPriceChange}
+        confirming={payment.priceChange !== null && payment.processing !== null}
+      />
+    </>
+  );
+}
+
 export function CheckoutView({
   items,
   liveProducts,
@@ -225,14 +274,14 @@ export function CheckoutView({
     savedCode: details.promoCode,
     onCodeChange: (promoCode) => updateDetails({ promoCode }),
   });
-  const amounts = checkoutAmounts(items, promo.discountPercent, 'card');
+  const { currency, amounts } = useCharge(items, promo.discountPercent);
   const payment = usePayment({
     items,
     liveProducts,
     identity: discord.identity,
     details,
     userId,
-    totalCents: amounts.totalCents,
+    charged: { total: amounts.total, currency },
     promo: promo.applied,
     onPricesChanged: (promoKept) => {
       onPricesChanged?.();
@@ -268,25 +317,17 @@ export function CheckoutView({
         <PaymentSummary
           promo={promo}
           amounts={amounts}
+          currency={currency}
           payment={payment}
           deliveryTime={deliveryTime}
         />
       </section>
 
-      <PaymentMethodModal
-        open={payment.choosingMethod}
-        onClose={payment.closeMethods}
-        totalCents={amounts.totalCents}
+      <PaymentDialogs
+        payment={payment}
+        total={amounts.total}
+        currency={currency}
         paypalEnabled={paypalEnabled}
-        onChoose={payment.pay}
-        processing={payment.priceChange ? null : payment.processing}
-      />
-      <PriceChangedModal
-        cart={payment.priceChange?.cart ?? null}
-        message={payment.priceChange?.message ?? ''}
-        onCancel={payment.cancelPriceChange}
-        onConfirm={payment.confirmPriceChange}
-        confirming={payment.priceChange !== null && payment.processing !== null}
       />
     </div>
   );

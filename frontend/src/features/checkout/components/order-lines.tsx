@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import type { CheckoutItem } from '@/features/checkout/types';
-import { formatPrice, lineTotal } from '@/lib/money';
+import { formatLinePrice } from '@/lib/currency';
+import { useCurrency } from '@/lib/currency-choice';
 
 /** The summary list: each line's name, quantity and price. */
 export function OrderLines({ items }: { items: readonly CheckoutItem[] }) {
   const { t } = useTranslation();
+  const { currency } = useCurrency();
   return (
     <ul className="order-lines" aria-label={t('checkout.orderItems')}>
       {items.map((item) => (
@@ -16,7 +18,9 @@ export function OrderLines({ items }: { items: readonly CheckoutItem[] }) {
           >
             × {item.qty}
           </span>
-          <span className="order-lines__price">{formatPrice(lineTotal(item.price, item.qty))}</span>
+          <span className="order-lines__price">
+            {formatLinePrice(item.price, item.qty, currency)}
+          </span>
         </li>
       ))}
     </ul>

@@ -2,19 +2,14 @@ import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { CardIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
-import {
-  fromCents,
-  grandTotalCents,
-  processingFeeCents,
-  type PaymentMethod,
-} from '@/lib/checkout-amounts';
-import { formatPrice } from '@/lib/money';
+import { formatMinor, withFee, type Currency, type PaymentMethod } from '@/lib/currency';
 
 type PaymentMethodModalProps = {
   open: boolean;
   onClose: () => void;
-  /** The items' total after the discount, before any fee. */
-  totalCents: number;
+  /** The items' total after the discount, before any fee, in minor units of `currency`. */
+  total: number;
+  currency: Currency;
   paypalEnabled: boolean;
   onChoose: (method: PaymentMethod) => void;
   /** The method whose payment is starting: every choice is disabled meanwhile. */
@@ -31,11 +26,15 @@ function methodWords(method: PaymentMethod): { label: string; description: strin
     : { label: 'PayPal', description: i18next.t('checkout.method.paypal') };
 }
 
-/** How to pay: card always, PayPal only when the shop has it on. Each shows its own total. */
+/**
+ * How to pay: card always, PayPal only when the shop has it on and it can pay in the currency.
+ * Each shows its own total.
+ */
 export function PaymentMethodModal({
   open,
   onClose,
-  totalCents,
+  total,
+  currency,
   paypalEnabled,
   onChoose,
   processing,
@@ -55,8 +54,7 @@ export function PaymentMethodModal({
       <p className="payment-methods__intro">{t('checkout.method.intro')}</p>
       <ul className="payment-methods" aria-label={t('checkout.method.list')}>
         {methods.map((method) => {
-          const fee = processingFeeCents(totalCents, method);
-          const grand = grandTotalCents(totalCents, method);
+          const { fee, grandTotal } = withFee(currency, total, method);
           return (
             <li key={method}>
               <button
@@ -75,9 +73,9 @@ export function PaymentMethodModal({
                   {methodWords(method).description}
                 </span>
                 <span className="payment-method__amount">
-                  {formatPrice(fromCents(grand))}
+                  {formatMinor(grandTotal, currency)}
                   <span className="payment-method__fee">
-                    {t('checkout.method.fee', { fee: formatPrice(fromCents(fee)) })}
+                    {t('checkout.method.fee', { fee: formatMinor(fee, currency) })}
                   </span>
                 </span>
               </button>

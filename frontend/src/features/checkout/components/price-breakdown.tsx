@@ -1,21 +1,22 @@
 import { useTranslation } from 'react-i18next';
-import { fromCents, type CheckoutAmounts } from '@/lib/checkout-amounts';
+import { formatMinor, type Charge, type Currency } from '@/lib/currency';
 import { currentLanguage } from '@/lib/i18n/format';
-import { formatPrice } from '@/lib/money';
 
 type PriceBreakdownProps = {
-  amounts: CheckoutAmounts;
+  /** In minor units of `currency`. */
+  amounts: Charge;
+  currency: Currency;
   discountPercent: number;
 };
 
 /** Subtotal, the promo discount, the card processing fee and what the shopper pays. */
-export function PriceBreakdown({ amounts, discountPercent }: PriceBreakdownProps) {
+export function PriceBreakdown({ amounts, currency, discountPercent }: PriceBreakdownProps) {
   const { t } = useTranslation();
   return (
     <dl className="price-breakdown">
       <div className="price-breakdown__row">
         <dt>{t('checkout.subtotal')}</dt>
-        <dd data-testid="checkout-subtotal">{formatPrice(fromCents(amounts.subtotalCents))}</dd>
+        <dd data-testid="checkout-subtotal">{formatMinor(amounts.subtotal, currency)}</dd>
       </div>
       <div className="price-breakdown__row price-breakdown__row--discount">
         <dt>
@@ -28,17 +29,17 @@ export function PriceBreakdown({ amounts, discountPercent }: PriceBreakdownProps
             : t('checkout.discount')}
         </dt>
         <dd data-testid="checkout-discount">
-          {amounts.discountCents > 0 ? '−' : ''}
-          {formatPrice(fromCents(amounts.discountCents))}
+          {amounts.discount > 0 ? '−' : ''}
+          {formatMinor(amounts.discount, currency)}
         </dd>
       </div>
       <div className="price-breakdown__row">
         <dt>{t('checkout.fee')}</dt>
-        <dd data-testid="checkout-fee">{formatPrice(fromCents(amounts.feeCents))}</dd>
+        <dd data-testid="checkout-fee">{formatMinor(amounts.fee, currency)}</dd>
       </div>
       <div className="price-breakdown__row price-breakdown__row--total">
         <dt>{t('checkout.total')}</dt>
-        <dd data-testid="checkout-total">{formatPrice(fromCents(amounts.grandTotalCents))}</dd>
+        <dd data-testid="checkout-total">{formatMinor(amounts.grandTotal, currency)}</dd>
       </div>
     </dl>
   );

@@ -6,7 +6,7 @@ import { AlertIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import type { ServerPricedCart } from '@/features/checkout/types';
 import { currentLanguage } from '@/lib/i18n/format';
-import { formatPrice } from '@/lib/money';
+import { formatMoney } from '@/lib/money';
 
 type PriceChangedModalProps = {
   /** The cart as the server priced it; null when closed. */
@@ -17,16 +17,18 @@ type PriceChangedModalProps = {
   confirming: boolean;
 };
 
-/** The cart's amounts at today's prices, as the server priced them. */
+/** The cart's amounts at today's prices and rate, in the shopper's currency, as the server priced them. */
 function FreshBreakdown({ cart }: { cart: NonNullable<PriceChangedModalProps['cart']> }) {
   const { t } = useTranslation();
+  const { paid } = cart;
+  const money = (amount: number) => formatMoney(amount, cart.currency);
   return (
     <dl className="price-breakdown">
       <div className="price-breakdown__row">
         <dt>{t('checkout.subtotal')}</dt>
-        <dd>{formatPrice(cart.subtotal)}</dd>
+        <dd>{money(paid.subtotal)}</dd>
       </div>
-      {cart.discount > 0 ? (
+      {paid.discount > 0 ? (
         <div className="price-breakdown__row price-breakdown__row--discount">
           <dt>
             {cart.discount_percent
@@ -37,16 +39,16 @@ function FreshBreakdown({ cart }: { cart: NonNullable<PriceChangedModalProps['ca
                 })
               : t('checkout.discount')}
           </dt>
-          <dd>−{formatPrice(cart.discount)}</dd>
+          <dd>−{money(paid.discount)}</dd>
         </div>
       ) : null}
       <div className="price-breakdown__row">
         <dt>{t('checkout.fee')}</dt>
-        <dd>{formatPrice(cart.fee)}</dd>
+        <dd>{money(paid.fee)}</dd>
       </div>
       <div className="price-breakdown__row price-breakdown__row--total">
         <dt>{t('checkout.total')}</dt>
-        <dd data-testid="fresh-total">{formatPrice(cart.grand_total)}</dd>
+        <dd data-testid="fresh-total">{money(paid.grand_total)}</dd>
       </div>
     </dl>
   );
@@ -81,7 +83,7 @@ export function PriceChangedModal({
             {confirming
               ? t('checkout.method.processing')
               : t('checkout.priceChanged.confirm', {
-                  total: formatPrice(cart?.grand_total ?? 0),
+                  total: cart ? formatMoney(cart.paid.grand_total, cart.currency) : '',
                 })}
           </Button>
         </>
@@ -100,7 +102,9 @@ export function PriceChangedModal({
                 >
                   × {line.qty}
                 </span>
-                <span className="order-lines__price">{formatPrice(line.line_total)}</span>
+                <span className="order-lines__price">
+                  {formatMoney(line.unit_price_paid * line.qty, cart.currency)}
+                </span>
               </li>
             ))}
           </ul>

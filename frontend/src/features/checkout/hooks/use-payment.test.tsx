@@ -44,7 +44,10 @@ function renderPayment(overrides: Partial<Options> = {}) {
     identity,
     details,
     userId: 3,
-    totalCents: 998,
+    charged: {
+      total: 998,
+      currency: { code: 'USD', rate: '1', minor_units: 2, rounding: 'minor' },
+    },
     promo: null,
     onPricesChanged,
     ...overrides,
@@ -103,6 +106,7 @@ describe('usePayment', () => {
       roblox_username: 'Builderman',
       items: [owl],
       total: 9.98,
+      currency: 'USD',
       user_id: 3,
       promo_code: 'SUMMER10',
     });
@@ -157,6 +161,45 @@ describe('usePayment', () => {
     const confirmed = api.callsTo('POST /stripe/checkout')[1]?.body as Record<string, unknown>;
     expect(confirmed.total).toBe(10.98);
     expect(confirmed).not.toHaveProperty('promo_code');
+  });
+
+  it('charges in the shopper’s currency, and after a changed rate in the server’s new total', async () => {
+    const brl = { code: 'BRL', rate: '5.34144', minor_units: 2, rounding: 'minor' };
+    // the rate moved between page and press: the server's cart at the new one
+    const cart: ServerPricedCart = {
+      lines: [
+        { id: 7, name: 'Owl', unit_price: 4.99, qty: 2, line_total: 9.98, unit_price_paid: 26.9 },
+      ],
+      subtotal: 9.98,
+      discount_percent: null,
+      discount: 0,
+      total: 9.98,
+      fee: 0.8,
+      grand_total: 10.78,
+      currency: 'BRL',
+      paid: {
+        rate: '5.39',
+        subtotal: 53.8,
+        discount: 0,
+        total: 53.8,
+        fee: 4.17,
+        grand_total: 57.97,
+      },
+    };
+    const api = stubApi({
+      'POST /stripe/checkout': () => jsonResponse({ message: 'Prices changed.', cart }, 409),
+    });
+    const { result } = renderPayment({ charged: { total: 5330, currency: brl } });
+    act(() => result.current.pay('card'));
+    await waitFor(() => expect(result.current.priceChange).not.toBeNull());
+    const first = api.callsTo('POST /stripe/checkout')[0]?.body as Record<string, unknown>;
+    expect(first).toMatchObject({ total: 53.3, currency: 'BRL' });
+
+    api.handlers['POST /stripe/checkout'] = () => jsonResponse({ url: 'https://pay.example/s/3' });
+    act(() => result.current.confirmPriceChange());
+    await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('https://pay.example/s/3'));
+    const confirmed = api.callsTo('POST /stripe/checkout')[1]?.body as Record<string, unknown>;
+    expect(confirmed).toMatchObject({ total: 53.8, currency: 'BRL' });
   });
 });
 

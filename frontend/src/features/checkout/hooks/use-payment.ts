@@ -21,8 +21,7 @@ import {
 import { redirectTo } from '@/features/checkout/utils/redirect';
 import { stockProblems } from '@/features/checkout/utils/stock-problems';
 import { rememberOrderKey } from '@/features/checkout/utils/order-key';
-import { fromCents, type PaymentMethod } from '@/lib/checkout-amounts';
-import { toCents } from '@/lib/money';
+import { majorUnits, type Currency, type PaymentMethod } from '@/lib/currency';
 
 /** Spec §5: the summary line over the fields' own messages, when all three are missing. */
 export const DETAILS_REQUIRED = () => i18next.t('checkout.missing.all');
@@ -72,8 +71,11 @@ type UsePaymentOptions = {
   identity: DiscordIdentity | null;
   details: Pick<CheckoutDetails, 'robloxUsername' | 'email'>;
   userId: number | null;
-  /** The items' total after the discount, before the fee: the order's `total`. */
-  totalCents: number;
+  /**
+   * The items' total after the discount, before the fee, in minor units of `currency`: the
+   * order's `total`, charged in that currency.
+   */
+  charged: { total: number; currency: Currency };
   promo: AppliedPromo | null;
   /** The server's prices differ from the cart's; `promoKept` is false when it dropped the promo. */
   onPricesChanged: (promoKept: boolean) => void;
@@ -85,10 +87,10 @@ function orderPayload({
   details,
   items,
   userId,
-  totalCents,
+  charged,
   promo,
   confirmed,
-}: Pick<UsePaymentOptions, 'details' | 'items' | 'userId' | 'totalCents' | 'promo'> & {
+}: Pick<UsePaymentOptions, 'details' | 'items' | 'userId' | 'charged' | 'promo'> & {
   identity: DiscordIdentity;
   confirmed?: ServerPricedCart;
 }): OrderPayload {
@@ -107,7 +109,9 @@ function orderPayload({
       weight,
       mutation,
     })),
-    total: confirmed ? fromCents(toCents(confirmed.total)) : fromCents(totalCents),
+    // after a changed price, the server's cart in its currency (a changed rate included)
+    total: confirmed ? confirmed.paid.total : majorUnits(charged.total, charged.currency),
+    currency: confirmed ? confirmed.currency : charged.currency.code,
     user_id: userId,
     ...(keepPromo && promo ? { promo_code: promo.code } : {}),
   };
@@ -245,7 +249,7 @@ export function usePayment({
   identity,
   details,
   userId,
-  totalCents,
+  charged,
   promo,
   onPricesChanged,
 }: UsePaymentOptions) {
@@ -280,7 +284,7 @@ export function usePayment({
 
   const pay = (method: PaymentMethod, confirmed?: ServerPricedCart) => {
     if (!identity) return;
-    const order = orderPayload({ identity, details, items, userId, totalCents, promo, confirmed });
+    const order = orderPayload({ identity, details, items, userId, charged, promo, confirmed });
     const idempotencyKey = keys.keyFor(JSON.stringify({ method, order }));
     setProcessing(method);
     outcome.clear();

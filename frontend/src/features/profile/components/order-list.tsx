@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { paths } from '@/config/paths';
-import { formatPrice } from '@/lib/money';
+import { formatMoney } from '@/lib/money';
 
 import type { Order } from '@/features/profile/api/get-profile';
 
@@ -43,7 +43,7 @@ function OrderRow({ order }: { order: Order }) {
         </p>
       </div>
       <div className="order-row__side">
-        <span className="order-row__total">{formatPrice(order.total)}</span>
+        <span className="order-row__total">{formatMoney(order.amount_paid, order.currency)}</span>
         <Badge tone={STATUS_TONES[label.toLowerCase()] ?? 'neutral'}>{label}</Badge>
       </div>
     </li>

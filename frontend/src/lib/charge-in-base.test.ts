@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  checkoutAmounts,
-  discountedCents,
-  fromCents,
-  grandTotalCents,
-  processingFeeCents,
-} from '@/lib/checkout-amounts';
+import { chargeIn, majorUnits, withFee, type Currency, type PaymentMethod } from '@/lib/currency';
 
-describe('checkout amounts (the server rules, in whole cents)', () => {
+/** The worked examples are in the base currency: dollars, rate 1. */
+const USD: Currency = { code: 'USD', rate: '1', minor_units: 2, rounding: 'minor' };
+const grandTotalCents = (total: number, method: PaymentMethod) =>
+  withFee(USD, total, method).grandTotal;
+const processingFeeCents = (total: number, method: PaymentMethod) =>
+  withFee(USD, total, method).fee;
+const discountedCents = (subtotal: number, percent: number) =>
+  chargeIn(USD, [{ priceCents: subtotal, qty: 1 }], percent, 'card').total;
+const checkoutAmounts = (
+  lines: ReadonlyArray<{ price: number; qty: number }>,
+  percent: number,
+  method: PaymentMethod,
+) => {
+  const cents = lines.map((line) => ({ priceCents: Math.round(line.price * 100), qty: line.qty }));
+  const { subtotal, discount, total, fee, grandTotal } = chargeIn(USD, cents, percent, method);
+  return { subtotal, discount, total, fee, grandTotal };
+};
+
+describe('checkout amounts in the base currency (the server rules, in whole cents)', () => {
   it('adds the card fee: (t + 0.30) / 0.956, half-up to the cent', () => {
     // (10.00 + 0.30) / 0.956 = 10.774058 -> 10.77
     expect(grandTotalCents(1000, 'card')).toBe(1077);
@@ -57,22 +69,22 @@ describe('checkout amounts (the server rules, in whole cents)', () => {
     );
     // 25.29 x 0.9 = 22.761 -> 22.76; (22.76 + 0.30) / 0.956 = 24.121338 -> 24.12
     expect(amounts).toEqual({
-      subtotalCents: 2529,
-      discountCents: 253,
-      totalCents: 2276,
-      feeCents: 136,
-      grandTotalCents: 2412,
+      subtotal: 2529,
+      discount: 253,
+      total: 2276,
+      fee: 136,
+      grandTotal: 2412,
     });
-    expect(fromCents(amounts.totalCents)).toBe(22.76);
+    expect(majorUnits(amounts.total, USD)).toBe(22.76);
   });
 
   it('leaves only the fee with a full discount', () => {
     expect(checkoutAmounts([{ price: 7.77, qty: 3 }], 100, 'card')).toEqual({
-      subtotalCents: 2331,
-      discountCents: 2331,
-      totalCents: 0,
-      feeCents: 31,
-      grandTotalCents: 31,
+      subtotal: 2331,
+      discount: 2331,
+      total: 0,
+      fee: 31,
+      grandTotal: 31,
     });
   });
 });
