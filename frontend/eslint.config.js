@@ -22,7 +22,7 @@ const NOT_YET_TRANSLATED = [
   'src/app/routes/forgot-password.tsx',
   'src/app/routes/how-it-works.tsx',
   'src/app/routes/login.tsx',
-  'src/app/routes/order.tsx',
+
   'src/app/routes/privacy-policy.tsx',
   'src/app/routes/profile.tsx',
   'src/app/routes/proofs.tsx',
@@ -30,7 +30,7 @@ const NOT_YET_TRANSLATED = [
   'src/app/routes/register.tsx',
   'src/app/routes/reset-password.tsx',
   'src/app/routes/reviews.tsx',
-  'src/app/routes/success.tsx',
+
   'src/app/routes/terms.tsx',
   'src/app/routes/verify-email.tsx',
   'src/features/auth/components/forgot-password-form.tsx',
@@ -38,13 +38,7 @@ const NOT_YET_TRANSLATED = [
   'src/features/auth/components/register-form.tsx',
   'src/features/auth/components/reset-password-form.tsx',
   'src/features/auth/components/verify-email-form.tsx',
-  'src/features/checkout/components/delivery-steps.tsx',
-  'src/features/checkout/components/order-handoff.tsx',
-  'src/features/checkout/components/order-timeline.tsx',
-  'src/features/checkout/components/received-button.tsx',
-  'src/features/checkout/components/ticket-problem.tsx',
-  'src/features/order-messages/components/message-composer.tsx',
-  'src/features/order-messages/components/order-messages-panel.tsx',
+
   'src/features/order-messages/components/staff-order-messages.tsx',
   'src/features/profile/components/order-list.tsx',
   'src/features/profile/components/your-data.tsx',
