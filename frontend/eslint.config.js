@@ -17,31 +17,23 @@ const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withF
  */
 const NOT_YET_TRANSLATED = [
   'src/app/routes/about.tsx',
-  'src/app/routes/discord-callback.tsx',
+
   'src/app/routes/faq.tsx',
-  'src/app/routes/forgot-password.tsx',
+
   'src/app/routes/how-it-works.tsx',
-  'src/app/routes/login.tsx',
 
   'src/app/routes/privacy-policy.tsx',
-  'src/app/routes/profile.tsx',
+
   'src/app/routes/proofs.tsx',
   'src/app/routes/refund-policy.tsx',
-  'src/app/routes/register.tsx',
-  'src/app/routes/reset-password.tsx',
+
   'src/app/routes/reviews.tsx',
 
   'src/app/routes/terms.tsx',
-  'src/app/routes/verify-email.tsx',
-  'src/features/auth/components/forgot-password-form.tsx',
-  'src/features/auth/components/login-form.tsx',
-  'src/features/auth/components/register-form.tsx',
-  'src/features/auth/components/reset-password-form.tsx',
-  'src/features/auth/components/verify-email-form.tsx',
 
   'src/features/order-messages/components/staff-order-messages.tsx',
   'src/features/profile/components/order-list.tsx',
-  'src/features/profile/components/your-data.tsx',
+
   'src/features/proofs/components/proof-card.tsx',
   'src/features/proofs/components/proof-form.tsx',
   'src/features/reviews/components/hide-review.tsx',

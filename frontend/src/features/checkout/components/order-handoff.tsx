@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 
 import { Button, buttonClassName } from '@/components/ui/button';
@@ -18,7 +18,7 @@ type OrderHandoffProps = {
   order: TrackedOrder;
   orderKey: string | null;
   /** The order's delivery promise, "under N minutes". */
-  deliveryTime: ReactNode;
+  deliveryTime: ReactElement;
 };
 
 /** "I'm in the game" until the buyer has said so, then when they did. */
