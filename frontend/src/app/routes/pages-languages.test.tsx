@@ -157,7 +157,7 @@ describe('the refund policy’s translations', () => {
   async function renderPolicy(version: string, language: string) {
     await i18next.changeLanguage(language);
     const server = serverPolicy();
-    const sections = [];
+    const sections: { heading?: string; text?: string }[] = [];
     for (let index = 0; index < server.sections.length; index += 2) {
       sections.push({ heading: server.sections[index], text: server.sections[index + 1] });
     }
