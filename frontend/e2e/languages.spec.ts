@@ -252,7 +252,10 @@ for (const code of LANGUAGES) {
       await expectNoEnglish(page, code, 'login');
       await shot('login');
 
-      await page.getByRole('link', { name: t('pages:auth.login.register') }).click();
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: t('pages:auth.login.register') })
+        .click();
       await expect(
         page.getByRole('heading', { level: 1, name: t('pages:auth.register.title') }),
       ).toBeVisible();
