@@ -1,15 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 import { expect, test, type Page } from './fixtures';
 
-import { expectNoHorizontalScroll, fetchProducts, plainProduct, saveScreenshot } from './helpers';
+import {
+  expectNoHorizontalScroll,
+  fetchProducts,
+  fillDetails,
+  linkDiscord,
+  openCheckoutWith,
+  payByCardOnDevPage,
+  plainProduct,
+  saveScreenshot,
+  shopUrl,
+} from './helpers';
 
 /**
- * The storefront in each language (issue 36): home, product, cart, checkout and the help chat at
- * 375 and 1280 px show none of the English sentences whose translation differs, fit the screen,
- * and say the language in <html lang>. The language is chosen with the navbar's switcher on the
- * first page, then kept by the `lang` cookie. Screenshots of pt-BR and de at both widths in
- * e2e-artifacts/.
+ * The storefront in each language (issue 36): home, product, cart, checkout and the help chat,
+ * then success and the order page of an order paid on the dev payment page, log in, register and
+ * the terms, at 375 and 1280 px, show none of the English sentences whose translation differs,
+ * fit the screen, and say the language in <html lang>. The language is chosen with the navbar's
+ * switcher on the first page (the `lang` cookie keeps it), or set in that cookie before the
+ * payment returns to /success. Screenshots of pt-BR and de at both widths in e2e-artifacts/.
  */
 
 type Messages = { [key: string]: string | Messages };
@@ -24,12 +35,19 @@ function flatten(messages: Messages, prefix = ''): Map<string, string> {
   return flat;
 }
 
-const messagesOf = (code: string) =>
-  flatten(
-    JSON.parse(
-      readFileSync(new URL(`../src/locales/${code}/translation.json`, import.meta.url), 'utf8'),
-    ) as Messages,
-  );
+/** Every message of a language: `translation`'s keys as they are, the others' as `ns:key`. */
+function messagesOf(code: string): Map<string, string> {
+  const folder = new URL(`../src/locales/${code}/`, import.meta.url);
+  const all = new Map<string, string>();
+  for (const file of readdirSync(folder).filter((name) => name.endsWith('.json'))) {
+    const namespace = file.replace(/\.json$/, '');
+    const messages = JSON.parse(readFileSync(new URL(file, folder), 'utf8')) as Messages;
+    for (const [key, text] of flatten(messages)) {
+      all.set(namespace === 'translation' ? key : `${namespace}:${key}`, text);
+    }
+  }
+  return all;
+}
 
 const english = messagesOf('en');
 
@@ -164,6 +182,93 @@ for (const code of LANGUAGES) {
       await expect(chat.getByRole('log').locator('.message__text').first()).toBeVisible();
       await expectNoEnglish(page, code, 'help chat');
       await shot('chat', false);
+    });
+  }
+}
+
+/** An order of one `productId`, paid on the dev payment page; returns on /success in `code`. */
+async function payAnOrder(
+  page: Page,
+  request: Parameters<typeof openCheckoutWith>[1],
+  productId: number,
+  code: string,
+): Promise<number> {
+  // the checkout in English (its helpers' words), the way back from the payment in `code`
+  await openCheckoutWith(page, request, [[productId, 1]]);
+  await linkDiscord(page);
+  await fillDetails(page, 'LinguaFan_7');
+  const orderId = await payByCardOnDevPage(page);
+  await page.context().addCookies([{ name: 'lang', value: code, url: shopUrl() }]);
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(page).toHaveURL(new RegExp(`/success\\?order_id=${orderId}$`));
+  return orderId;
+}
+
+for (const code of LANGUAGES) {
+  const words = messagesOf(code);
+  const t = (key: string) => words.get(key) ?? key;
+  const orderTitle = (id: number) => t('pages:order.title').replace('{{id}}', String(id));
+
+  for (const viewport of VIEWPORTS) {
+    test(`the order, accounts and the terms in ${code} at ${viewport.width} px`, async ({
+      page,
+      request,
+    }, testInfo) => {
+      test.slow(); // a checkout, five pages and their screenshots
+      await page.setViewportSize(viewport);
+      const shot = async (name: string) => {
+        if (SHOTS.includes(code)) {
+          await saveScreenshot(page, testInfo, `lang-${code}-${name}-${viewport.width}`);
+        }
+      };
+      const plain = plainProduct(await fetchProducts(request));
+      const orderId = await payAnOrder(page, request, plain.id, code);
+
+      await expect(
+        page.getByRole('heading', { level: 1, name: t('pages:success.title') }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole('heading', { level: 2, name: orderTitle(orderId) }),
+      ).toBeVisible();
+      await expect(page.getByTestId('order-page-status')).toHaveText(t('pages:order.status.paid'));
+      await expectNoEnglish(page, code, 'success');
+      await shot('success');
+
+      await page.getByRole('link', { name: t('pages:success.followOrder') }).click();
+      await expect(page).toHaveURL(new RegExp(`/orders/${orderId}\\?key=[0-9a-f]{32}$`));
+      await expect(
+        page.getByRole('heading', { level: 1, name: orderTitle(orderId) }),
+      ).toBeVisible();
+      await expect(page.getByTestId('queue-position')).toBeVisible();
+      await expect(page.getByRole('list', { name: t('pages:timeline.label') })).toBeVisible();
+      await expect(page.getByTestId('order-amount-paid')).toBeVisible();
+      await expectNoEnglish(page, code, 'order');
+      await shot('order');
+
+      await page.goto('/login');
+      await expect(
+        page.getByRole('heading', { level: 1, name: t('pages:auth.login.title') }),
+      ).toBeVisible();
+      await expectNoEnglish(page, code, 'login');
+      await shot('login');
+
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: t('pages:auth.login.register') })
+        .click();
+      await expect(
+        page.getByRole('heading', { level: 1, name: t('pages:auth.register.title') }),
+      ).toBeVisible();
+      await expectNoEnglish(page, code, 'register');
+      await shot('register');
+
+      await page.goto('/terms');
+      await expect(
+        page.getByRole('heading', { level: 1, name: t('info:terms.title') }),
+      ).toBeVisible();
+      await expect(page.getByRole('heading', { name: t('info:terms.changesTitle') })).toBeVisible();
+      await expectNoEnglish(page, code, 'terms');
+      await shot('terms');
     });
   }
 }

@@ -7,6 +7,16 @@ import { AppLoading } from '@/app/layout/app-loading';
 import { RouteError } from '@/app/layout/route-error';
 import { paths } from '@/config/paths';
 import { SessionGate } from '@/features/auth/components/session-gate';
+import { loadNamespaces } from '@/lib/i18n/i18n';
+
+/**
+ * A page's module and the message files it needs beyond `translation` (`pages`: orders,
+ * accounts, reviews, proofs; `info`: the static pages' long texts), fetched together.
+ */
+async function withMessages<T>(page: Promise<T>, ...namespaces: string[]): Promise<T> {
+  const [module] = await Promise.all([page, loadNamespaces(...namespaces)]);
+  return module;
+}
 
 /**
  * One lazy-loaded module per page, so the storefront never downloads what it does not show.
@@ -30,30 +40,41 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.about.path,
-        lazy: async () => ({ Component: (await import('./routes/about')).AboutRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/about'), 'info')).AboutRoute,
+        }),
       },
       {
         path: paths.howItWorks.path,
-        lazy: async () => ({ Component: (await import('./routes/how-it-works')).HowItWorksRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/how-it-works'), 'info', 'pages'))
+            .HowItWorksRoute,
+        }),
       },
       {
         path: paths.faq.path,
-        lazy: async () => ({ Component: (await import('./routes/faq')).FaqRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/faq'), 'info', 'pages')).FaqRoute,
+        }),
       },
       {
         path: paths.terms.path,
-        lazy: async () => ({ Component: (await import('./routes/terms')).TermsRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/terms'), 'info')).TermsRoute,
+        }),
       },
       {
         path: paths.refundPolicy.path,
         lazy: async () => ({
-          Component: (await import('./routes/refund-policy')).RefundPolicyRoute,
+          Component: (await withMessages(import('./routes/refund-policy'), 'info'))
+            .RefundPolicyRoute,
         }),
       },
       {
         path: paths.privacyPolicy.path,
         lazy: async () => ({
-          Component: (await import('./routes/privacy-policy')).PrivacyPolicyRoute,
+          Component: (await withMessages(import('./routes/privacy-policy'), 'info'))
+            .PrivacyPolicyRoute,
         }),
       },
       {
@@ -63,20 +84,27 @@ export const routes: RouteObject[] = [
       {
         path: paths.discordCallback.path,
         lazy: async () => ({
-          Component: (await import('./routes/discord-callback')).DiscordCallbackRoute,
+          Component: (await withMessages(import('./routes/discord-callback'), 'pages'))
+            .DiscordCallbackRoute,
         }),
       },
       {
         path: paths.success.path,
-        lazy: async () => ({ Component: (await import('./routes/success')).SuccessRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/success'), 'pages')).SuccessRoute,
+        }),
       },
       {
         path: paths.order.path,
-        lazy: async () => ({ Component: (await import('./routes/order')).OrderRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/order'), 'pages')).OrderRoute,
+        }),
       },
       {
         path: paths.reviews.path,
-        lazy: async () => ({ Component: (await import('./routes/reviews')).ReviewsRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/reviews'), 'pages')).ReviewsRoute,
+        }),
       },
       {
         path: paths.cancel.path,
@@ -84,37 +112,48 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.login.path,
-        lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/login'), 'pages')).LoginRoute,
+        }),
       },
       {
         path: paths.register.path,
-        lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/register'), 'pages')).RegisterRoute,
+        }),
       },
       {
         path: paths.verifyEmail.path,
         lazy: async () => ({
-          Component: (await import('./routes/verify-email')).VerifyEmailRoute,
+          Component: (await withMessages(import('./routes/verify-email'), 'pages'))
+            .VerifyEmailRoute,
         }),
       },
       {
         path: paths.forgotPassword.path,
         lazy: async () => ({
-          Component: (await import('./routes/forgot-password')).ForgotPasswordRoute,
+          Component: (await withMessages(import('./routes/forgot-password'), 'pages'))
+            .ForgotPasswordRoute,
         }),
       },
       {
         path: paths.resetPassword.path,
         lazy: async () => ({
-          Component: (await import('./routes/reset-password')).ResetPasswordRoute,
+          Component: (await withMessages(import('./routes/reset-password'), 'pages'))
+            .ResetPasswordRoute,
         }),
       },
       {
         path: paths.profile.path,
-        lazy: async () => ({ Component: (await import('./routes/profile')).ProfileRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/profile'), 'pages')).ProfileRoute,
+        }),
       },
       {
         path: paths.proofs.path,
-        lazy: async () => ({ Component: (await import('./routes/proofs')).ProofsRoute }),
+        lazy: async () => ({
+          Component: (await withMessages(import('./routes/proofs'), 'pages')).ProofsRoute,
+        }),
       },
       {
         path: paths.adminProducts.path,
@@ -131,7 +170,8 @@ export const routes: RouteObject[] = [
       {
         path: paths.adminOrders.path,
         lazy: async () => ({
-          Component: (await import('./routes/admin-orders')).AdminOrdersRoute,
+          Component: (await withMessages(import('./routes/admin-orders'), 'pages'))
+            .AdminOrdersRoute,
         }),
       },
       {

@@ -130,21 +130,26 @@ describe('the keys', () => {
       tsx: [{ lexer: 'JsxLexer', functions: ['t'] }],
     },
   });
+  // "pages:order.title": each key with its namespace (`useTranslation('pages')`, else `translation`)
   const used = new Set(
     sourceFiles().flatMap((file) =>
-      parser.parse(readFileSync(file, 'utf8'), file).map(({ key }) => key),
+      parser
+        .parse(readFileSync(file, 'utf8'), file)
+        .map(({ key, namespace }) => `${namespace ?? 'translation'}:${key}`),
     ),
   );
+  const known = new Set(
+    [...english].flatMap(([ns, flat]) => [...baseKeys(flat).keys()].map((key) => `${ns}:${key}`)),
+  );
 
-  it('in the English files are each used in the source', () => {
-    const unused = [...baseKeys(english.get('translation') ?? new Map()).keys()].filter(
-      (key) => !used.has(key),
+  it.each([...english.keys()])('in the English file %s are each used in the source', (ns) => {
+    const unused = [...baseKeys(english.get(ns) ?? new Map()).keys()].filter(
+      (key) => !used.has(`${ns}:${key}`),
     );
     expect(unused).toEqual([]);
   });
 
-  it('used in the source are each in the English files', () => {
-    const known = baseKeys(english.get('translation') ?? new Map());
+  it('used in the source are each in the English files of their namespace', () => {
     expect([...used].filter((key) => !known.has(key))).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
@@ -9,63 +10,59 @@ import { useDiscordInvite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 
 export function AboutRoute() {
+  const { t } = useTranslation('info');
   const invite = useDiscordInvite();
   return (
-    <ContentLayout
-      title="About Us"
-      intro="Garden Shop is a small team of Grow a Garden players who help others grow the garden they want."
-    >
-      <h2>What we do</h2>
-      <p>
-        We sell pets, Sheckles, bundles and exclusives for the Roblox game Grow a Garden at fair
-        prices. Instead of spending hours waiting for a rare pet, you pick what you want and we
-        bring it to you in the game.
-      </p>
+    <ContentLayout title={t('about.title')} intro={t('about.intro')}>
+      <h2>{t('about.whatTitle')}</h2>
+      <p>{t('about.what')}</p>
 
-      <h2>Fast, hand-delivered orders</h2>
+      <h2>{t('about.fastTitle')}</h2>
       <p className="callout">
-        Every order is delivered by a real member of our staff in a private server. Delivery usually
-        takes <DeliveryTime />.
+        <Trans t={t} i18nKey="about.fast" components={{ time: <DeliveryTime /> }} />
       </p>
       <p>
-        After paying, you follow your order on its page: when a member of staff picks it up, you
-        join their private server from there and they hand over your items.{' '}
+        {t('about.follow')}{' '}
         {invite ? (
-          <>
-            Join <ExternalLink href={invite}>our Discord server</ExternalLink> so staff can reach
-            you there.
-          </>
+          <Trans
+            t={t}
+            i18nKey="about.joinDiscord"
+            components={{ server: <ExternalLink href={invite} /> }}
+          />
         ) : (
-          <>
-            Questions? <HelpChatButton>Ask us in the help chat</HelpChatButton>.
-          </>
+          <Trans
+            t={t}
+            i18nKey="about.askChat"
+            components={{ chat: <HelpChatButton>{''}</HelpChatButton> }}
+          />
         )}{' '}
-        <Link to={paths.howItWorks.getHref()}>See how it works</Link>.
+        <Trans
+          t={t}
+          i18nKey="about.seeHow"
+          components={{ how: <Link to={paths.howItWorks.getHref()} /> }}
+        />
       </p>
 
-      <h2>Why players trust us</h2>
+      <h2>{t('about.trustTitle')}</h2>
       <ul>
-        <li>Secure card payments through Stripe; we never see your card number.</li>
-        <li>We never ask for your Roblox password or for you to give us an item first.</li>
+        <li>{t('about.trustStripe')}</li>
+        <li>{t('about.trustPassword')}</li>
         <li>
-          Clear rules: if we fail to deliver because of our mistake, you get your money back (see
-          our <Link to={paths.refundPolicy.getHref()}>Refund Policy</Link>).
+          <Trans
+            t={t}
+            i18nKey="about.trustRules"
+            components={{ refunds: <Link to={paths.refundPolicy.getHref()} /> }}
+          />
         </li>
-        <li>
-          Honest warnings: when a pet could be falsely flagged as a dupe by the game, we tell you
-          before you buy.
-        </li>
+        <li>{t('about.trustDupe')}</li>
       </ul>
 
-      <h2>Not affiliated with Roblox</h2>
-      <p>
-        Garden Shop is independent and is not affiliated with, endorsed by or sponsored by Roblox
-        Corporation or the developers of Grow a Garden.
-      </p>
+      <h2>{t('about.robloxTitle')}</h2>
+      <p>{t('about.roblox')}</p>
 
       <p>
         <Link to={paths.home.getHref()} className={buttonClassName()}>
-          Browse the shop
+          {t('about.browse')}
         </Link>
       </p>
     </ContentLayout>

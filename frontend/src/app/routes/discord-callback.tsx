@@ -1,4 +1,6 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 
 import { CheckCircleIcon } from '@/components/ui/icons';
@@ -17,17 +19,13 @@ import type { CheckoutLocationState } from './checkout';
 import type { ProductLocationState } from './product';
 import './discord-callback.css';
 
-export const NO_CODE = 'No code returned from Discord';
-export const NO_USER_ID = 'Discord login failed: No user ID returned.';
-export const CONNECTION_FAILED = 'Error while connecting to Discord.';
-
 /** The server's reason when it gave one (400, 422), else the spec's connection error. */
-function failureMessage(error: unknown): string {
+function failureMessage(t: TFunction<'pages'>, error: unknown): string {
   if (error instanceof ApiError && error.status > 0) {
     const body = error.body as { message?: unknown } | undefined;
     if (typeof body?.message === 'string' && body.message) return body.message;
   }
-  return CONNECTION_FAILED;
+  return t('discord.connectionFailed');
 }
 
 /**
@@ -37,6 +35,7 @@ function failureMessage(error: unknown): string {
  * drop's page remembers itself before leaving), which then shows it.
  */
 export function DiscordCallbackRoute() {
+  const { t } = useTranslation('pages');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const exchange = useExchangeDiscordCode();
@@ -66,36 +65,35 @@ export function DiscordCallbackRoute() {
 
     const code = params.get('code');
     if (!code) {
-      back({ tone: 'error', message: NO_CODE });
+      back({ tone: 'error', message: t('discord.noCode') });
       return;
     }
     exchange
       .mutateAsync({ code, state: params.get('state') })
       .then((identity) => {
         if (!identity?.discord_id) {
-          back({ tone: 'error', message: NO_USER_ID });
+          back({ tone: 'error', message: t('discord.noUserId') });
           return;
         }
         useDiscordLinkStore.getState().setIdentity(identity);
-        back({ tone: 'success', message: `Discord linked as ${identity.username}.` });
+        back({
+          tone: 'success',
+          message: t('discord.linked', { username: identity.username }),
+        });
       })
-      .catch((error: unknown) => back({ tone: 'error', message: failureMessage(error) }));
-  }, [exchange, navigate, params, returnTo]);
+      .catch((error: unknown) => back({ tone: 'error', message: failureMessage(t, error) }));
+  }, [exchange, navigate, params, returnTo, t]);
 
   return (
     <div className="container discord-callback-page">
-      <title>Linking Discord · Garden Shop</title>
+      <title>{t('common.pageTitle', { ns: 'translation', title: t('discord.pageTitle') })}</title>
       <div aria-busy="true">
         <StateMessage
           role="status"
           headingLevel={1}
           icon={<CheckCircleIcon size={28} />}
-          title="Linking your Discord account…"
-          description={
-            returnTo
-              ? 'One moment, you will be back where you were right away.'
-              : 'One moment, you will be back at the checkout right away.'
-          }
+          title={t('discord.title')}
+          description={returnTo ? t('discord.backWhereYouWere') : t('discord.backToCheckout')}
         />
       </div>
     </div>

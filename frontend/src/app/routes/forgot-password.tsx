@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
@@ -5,13 +6,15 @@ import { AuthCard } from '@/features/auth/components/auth-card';
 import { ForgotPasswordForm } from '@/features/auth/components/forgot-password-form';
 
 export function ForgotPasswordRoute() {
+  const { t } = useTranslation('pages');
   return (
     <AuthCard
-      title="Forgot your password?"
-      description="Enter your email and we'll send you a link to choose a new one."
+      title={t('auth.forgot.title')}
+      description={t('auth.forgot.description')}
       footer={
         <p>
-          Remembered it? <Link to={paths.login.getHref()}>Log in</Link>
+          {t('auth.forgot.remembered')}{' '}
+          <Link to={paths.login.getHref()}>{t('auth.login.submit')}</Link>
         </p>
       }
     >

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '@/config/paths';
@@ -7,6 +8,7 @@ import { LoginForm } from '@/features/auth/components/login-form';
 import { GuestOnly } from '@/features/auth/components/route-guards';
 
 export function LoginRoute() {
+  const { t } = useTranslation('pages');
   const navigate = useNavigate();
   const loggedIn = useCallback(() => {
     navigate(paths.home.getHref(), { replace: true });
@@ -15,11 +17,12 @@ export function LoginRoute() {
   return (
     <GuestOnly>
       <AuthCard
-        title="Log in"
-        description="Welcome back! Log in to see your orders."
+        title={t('auth.login.title')}
+        description={t('auth.login.description')}
         footer={
           <p>
-            No account yet? <Link to={paths.register.getHref()}>Register</Link>
+            {t('auth.login.noAccount')}{' '}
+            <Link to={paths.register.getHref()}>{t('auth.login.register')}</Link>
           </p>
         }
       >

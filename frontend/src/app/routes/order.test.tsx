@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { useLiveEvents } from '@/app/layout/use-live-events';
@@ -359,9 +360,12 @@ describe('/orders/:id: the steps', () => {
   });
 
   it('words the place in the queue', () => {
-    expect(queueText(1)).toBe('Yours is next in line');
-    expect(queueText(2)).toBe('1 order before yours');
-    expect(queueText(4)).toBe('3 orders before yours');
+    const t = i18next.getFixedT('en', 'pages');
+    expect(queueText(t, 1)).toBe('Yours is next in line');
+    expect(queueText(t, 2)).toBe('1 order before yours');
+    expect(queueText(t, 4)).toBe('3 orders before yours');
+    const de = i18next.getFixedT('de', 'pages');
+    expect(queueText(de, 4)).toBe('3 Bestellungen vor deiner');
   });
 });
 

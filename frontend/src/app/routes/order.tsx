@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
@@ -15,10 +17,11 @@ import { TicketProblem } from '@/features/checkout/components/ticket-problem';
 import { useOrderStream } from '@/features/checkout/hooks/use-order-stream';
 import { OrderMessagesPanel } from '@/features/order-messages/components/order-messages-panel';
 import { ReviewForm } from '@/features/reviews/components/review-form';
-import { useDiscordInvite } from '@/features/site/api/get-site';
+import { useDiscordInvite, useSite } from '@/features/site/api/get-site';
 import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { ApiError } from '@/lib/api-client';
-import { formatPrice } from '@/lib/money';
+import { currentLanguage } from '@/lib/i18n/format';
+import { formatMoney } from '@/lib/money';
 
 import './order.css';
 
@@ -32,64 +35,107 @@ const TONES: Record<string, BadgeTone> = {
   cancelled: 'danger',
 };
 
-const EXPLANATIONS: Record<string, string> = {
-  pending: 'Waiting for the payment provider to confirm your payment.',
-  paid: 'Your payment is confirmed. A member of staff meets you in a private server in Grow a Garden and hands your items over.',
-  delivered: 'Your items have been delivered. Enjoy!',
-  refunded: 'This order was refunded. The money goes back the way you paid.',
-  disputed: 'The payment of this order is disputed with the bank.',
-  expired: 'The payment session expired before it was paid. Nothing was charged.',
-  cancelled: 'This order was cancelled. Nothing was charged.',
-};
+/** The order's status in the viewer's language (the server's `status_label` is English). */
+function statusLabel(t: TFunction<'pages'>, status: string): string {
+  const labels: Record<string, string> = {
+    pending: t('order.status.pending'),
+    paid: t('order.status.paid'),
+    delivered: t('order.status.delivered'),
+    refunded: t('order.status.refunded'),
+    disputed: t('order.status.disputed'),
+    expired: t('order.status.expired'),
+    cancelled: t('order.status.cancelled'),
+  };
+  return labels[status] ?? status;
+}
+
+function explanation(t: TFunction<'pages'>, status: string): string {
+  const explanations: Record<string, string> = {
+    pending: t('order.explanation.pending'),
+    paid: t('order.explanation.paid'),
+    delivered: t('order.explanation.delivered'),
+    refunded: t('order.explanation.refunded'),
+    disputed: t('order.explanation.disputed'),
+    expired: t('order.explanation.expired'),
+    cancelled: t('order.explanation.cancelled'),
+  };
+  return explanations[status] ?? '';
+}
 
 /** The statuses whose page shows the script: the ones on the way to a delivery, or past it. */
 const FOLLOWS_STEPS = new Set(['pending', 'paid', 'delivered']);
 
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** "27 Nov 2026, 10:57" the viewer's way. */
+function formatWhen(at: string): string {
+  return new Intl.DateTimeFormat(currentLanguage(), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(at));
+}
 
 /** Where to ask about the order: its Discord ticket, the Discord server, or the help chat. */
 function Questions({ order, invite }: { order: TrackedOrder; invite: string | null }) {
+  const { t } = useTranslation('pages');
   const ticket = order.delivery.ticket_url;
   return (
     <p className="order-page__questions">
-      Questions about this order?{' '}
       {ticket ? (
-        <>
-          Ask in <ExternalLink href={ticket}>your Discord ticket</ExternalLink>.
-        </>
+        <Trans
+          t={t}
+          i18nKey="order.questions.ticket"
+          components={{ discord: <ExternalLink href={ticket} /> }}
+        />
       ) : invite ? (
-        <>
-          Ask us on <ExternalLink href={invite}>our Discord server</ExternalLink>.
-        </>
+        <Trans
+          t={t}
+          i18nKey="order.questions.discord"
+          components={{ discord: <ExternalLink href={invite} /> }}
+        />
       ) : (
-        <>
-          <HelpChatButton>Ask us in the help chat</HelpChatButton>.
-        </>
+        <Trans
+          t={t}
+          i18nKey="order.questions.chat"
+          components={{ chat: <HelpChatButton>{''}</HelpChatButton> }}
+        />
       )}
     </p>
   );
 }
 
 function Delivered({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
+  const { t } = useTranslation('pages');
   const staff = order.delivery.staff_name;
   const proof = order.delivery.proof_picture;
+  const at = order.delivered_at;
+  const time = <time dateTime={at ?? undefined} />;
+  const when = at ? formatWhen(at) : '';
   return (
     <>
       <p className="order-page__delivered" data-testid="delivered">
-        {staff ? `Delivered by ${staff}` : 'Delivered'}
-        {order.delivered_at ? (
-          <>
-            {' '}
-            on{' '}
-            <time dateTime={order.delivered_at}>{when.format(new Date(order.delivered_at))}</time>
-          </>
-        ) : null}
-        {proof ? '. The picture staff took of your delivery:' : '.'} Photos of our deliveries are on
-        the <Link to={paths.proofs.getHref()}>proofs of delivery</Link> page.
+        {staff && at ? (
+          <Trans
+            t={t}
+            i18nKey="order.delivered.byStaffOn"
+            values={{ staff, when }}
+            components={{ time }}
+          />
+        ) : staff ? (
+          t('order.delivered.byStaff', { staff })
+        ) : at ? (
+          <Trans t={t} i18nKey="order.delivered.on" values={{ when }} components={{ time }} />
+        ) : (
+          t('order.delivered.plain')
+        )}{' '}
+        {proof ? t('order.delivered.pictureBelow') : null}{' '}
+        <Trans
+          t={t}
+          i18nKey="order.delivered.proofsPage"
+          components={{ proofs: <Link to={paths.proofs.getHref()} /> }}
+        />
       </p>
       {proof ? (
         <a className="order-page__proof" href={proof} target="_blank" rel="noreferrer">
-          <img src={proof} alt={`Proof of delivery of order #${order.id}`} loading="lazy" />
+          <img src={proof} alt={t('order.delivered.proofAlt', { id: order.id })} loading="lazy" />
         </a>
       ) : null}
       <ReceivedButton order={order} orderKey={orderKey} />
@@ -104,48 +150,91 @@ type DetailsProps = {
   level: 1 | 2;
 };
 
-/** What was bought and paid: the items, discount, fee, total and the Roblox name. */
+/** Units of the paid currency for `qty` units at `unit` (to the cent, as the server sums). */
+function linePaid(unit: number, qty: number): number {
+  return Math.round(unit * 100 * qty) / 100;
+}
+
+/**
+ * What was bought and paid: the items and the total in the currency the buyer paid in; the
+ * discount, fee and total of record in the shop's base currency, beside them when the buyer
+ * paid in another (the API keeps those in the base only); and the Roblox name.
+ */
 function Receipt({ order }: { order: TrackedOrder }) {
+  const { t } = useTranslation('pages');
+  const base = useSite().data?.currencies[0]?.code ?? order.currency;
+  const paid = order.currency;
+  const converted = paid !== base;
   return (
     <section className="order-page__card" aria-labelledby="order-items-title">
       <h2 id="order-items-title" className="order-page__subtitle">
-        Items
+        {t('order.receipt.items')}
       </h2>
-      <ul className="order-page__items" aria-label="Items">
+      <ul className="order-page__items" aria-label={t('order.receipt.items')}>
         {order.items.map((item) => (
           <li key={item.id} className="order-page__item">
-            <span>
-              {item.qty} × {item.name}
-            </span>
-            <span>{formatPrice(item.unit_price * item.qty)}</span>
+            <span>{t('order.receipt.line', { qty: item.qty, name: item.name })}</span>
+            <span>{formatMoney(linePaid(item.unit_price_paid, item.qty), paid)}</span>
           </li>
         ))}
       </ul>
       <dl className="order-page__amounts" data-keep-clear>
-        {order.discount > 0 ? (
+        {!converted && order.discount > 0 ? (
           <div>
-            <dt>Discount</dt>
-            <dd>−{formatPrice(order.discount)}</dd>
+            <dt>{t('order.receipt.discount')}</dt>
+            <dd>−{formatMoney(order.discount, base)}</dd>
           </div>
         ) : null}
-        <div>
-          <dt>Processing fee</dt>
-          <dd>{formatPrice(order.fee)}</dd>
-        </div>
+        {!converted ? (
+          <div>
+            <dt>{t('order.receipt.fee')}</dt>
+            <dd>{formatMoney(order.fee, base)}</dd>
+          </div>
+        ) : null}
         <div className="order-page__total">
-          <dt>Total</dt>
-          <dd>{formatPrice(order.total)}</dd>
+          <dt>{converted ? t('order.receipt.totalPaid') : t('order.receipt.total')}</dt>
+          <dd data-testid="order-amount-paid">{formatMoney(order.amount_paid, paid)}</dd>
         </div>
         <div>
-          <dt>Roblox username</dt>
+          <dt>{t('order.receipt.roblox')}</dt>
           <dd>{order.roblox_username}</dd>
         </div>
       </dl>
+      {converted ? (
+        <>
+          <p className="order-page__hint" data-testid="order-rate">
+            {t('order.receipt.inBase', {
+              base,
+              rate: new Intl.NumberFormat(currentLanguage(), {
+                maximumFractionDigits: 6,
+              }).format(Number(order.rate)),
+              currency: paid,
+            })}
+          </p>
+          <dl className="order-page__amounts order-page__amounts--base">
+            {order.discount > 0 ? (
+              <div>
+                <dt>{t('order.receipt.discount')}</dt>
+                <dd>−{formatMoney(order.discount, base)}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>{t('order.receipt.fee')}</dt>
+              <dd>{formatMoney(order.fee, base)}</dd>
+            </div>
+            <div>
+              <dt>{t('order.receipt.total')}</dt>
+              <dd>{formatMoney(order.total, base)}</dd>
+            </div>
+          </dl>
+        </>
+      ) : null}
     </section>
   );
 }
 
 function Details({ order, orderKey, level }: DetailsProps) {
+  const { t } = useTranslation('pages');
   const Title = level === 1 ? 'h1' : 'h2';
   const invite = useDiscordInvite();
   const paid = order.status === 'paid';
@@ -156,14 +245,14 @@ function Details({ order, orderKey, level }: DetailsProps) {
       <section className="order-page__card" aria-labelledby="order-title">
         <div className="order-page__header">
           <Title id="order-title" className="order-page__title">
-            Order #{order.id}
+            {t('order.title', { id: order.id })}
           </Title>
           <Badge tone={TONES[order.status] ?? 'neutral'} data-testid="order-page-status">
-            {order.status_label || order.status}
+            {statusLabel(t, order.status)}
           </Badge>
         </div>
         <p className="order-page__explanation" role="status">
-          {order.being_checked ? 'Your payment arrived.' : (EXPLANATIONS[order.status] ?? '')}
+          {order.being_checked ? t('order.paymentArrived') : explanation(t, order.status)}
         </p>
         <OrderTimeline order={order} />
         {waiting ? (
@@ -177,7 +266,8 @@ function Details({ order, orderKey, level }: DetailsProps) {
         {FOLLOWS_STEPS.has(order.status) ? (
           <DeliverySteps
             steps={order.steps}
-            title={order.status === 'pending' ? 'What happens next' : 'Your steps'}
+            estimateMinutes={order.estimate_minutes}
+            title={order.status === 'pending' ? t('order.whatHappensNext') : t('order.yourSteps')}
             level={level === 1 ? 2 : 3}
           />
         ) : null}
@@ -196,7 +286,7 @@ function Details({ order, orderKey, level }: DetailsProps) {
           order={order}
           orderKey={orderKey}
           discordInviteUrl={invite}
-          helpChat={<HelpChatButton>Ask us in the help chat</HelpChatButton>}
+          helpChat={<HelpChatButton>{t('order.askInChat')}</HelpChatButton>}
         />
       ) : null}
 
@@ -205,7 +295,7 @@ function Details({ order, orderKey, level }: DetailsProps) {
       {order.status === 'delivered' ? (
         <section className="order-page__card" aria-labelledby="order-review-title">
           <h2 id="order-review-title" className="order-page__subtitle">
-            How did we do?
+            {t('order.howDidWeDo')}
           </h2>
           <ReviewForm orderId={order.id} orderKey={orderKey} />
         </section>
@@ -227,6 +317,7 @@ type TrackedOrderViewProps = {
  * the items and the review. The order page and the success page both show it.
  */
 export function TrackedOrderView({ id, orderKey, confirming = false }: TrackedOrderViewProps) {
+  const { t } = useTranslation('pages');
   const order = useTrackedOrder(id, orderKey, { confirming });
   useOrderStream(id, orderKey, order.data !== undefined);
   if (order.data) {
@@ -238,18 +329,16 @@ export function TrackedOrderView({ id, orderKey, confirming = false }: TrackedOr
     return (
       <section className="order-page__card" aria-labelledby="order-title">
         <Title id="order-title" className="order-page__title">
-          {notFound ? 'Order not found' : 'Something went wrong'}
+          {notFound ? t('order.notFound') : t('order.failed')}
         </Title>
         <p className="order-page__explanation" role="alert">
-          {notFound
-            ? 'This link does not open an order. Use the full link from your receipt e-mail, or log in to see your orders.'
-            : 'We could not load this order. Please try again in a moment.'}
+          {notFound ? t('order.notFoundDetail') : t('order.failedDetail')}
         </p>
       </section>
     );
   }
   return (
-    <section className="order-page__card" aria-busy="true" aria-label={`Loading order #${id}`}>
+    <section className="order-page__card" aria-busy="true" aria-label={t('order.loading', { id })}>
       <Skeleton height="2rem" width="40%" />
       <Skeleton height="1rem" />
       <Skeleton height="6rem" />
@@ -265,23 +354,25 @@ function orderIdOf(raw: string | undefined): number | null {
 
 /** /orders/:id?key=…: an order's page, opened from the receipt's link in any browser. */
 export function OrderRoute() {
+  const { t } = useTranslation('pages');
   const params = useParams();
   const [search] = useSearchParams();
   const id = orderIdOf(params.id);
   const key = search.get('key');
+  const title = id ? t('order.title', { id }) : t('order.pageTitle');
   return (
     <div className="container order-page">
-      <title>{id ? `Order #${id} · Garden Shop` : 'Order · Garden Shop'}</title>
+      <title>{t('common.pageTitle', { ns: 'translation', title })}</title>
       {id !== null ? (
         <TrackedOrderView id={id} orderKey={key} />
       ) : (
         <section className="order-page__card">
-          <h1 className="order-page__title">Order not found</h1>
+          <h1 className="order-page__title">{t('order.notFound')}</h1>
         </section>
       )}
       <div className="order-page__actions">
         <Link to={paths.home.getHref()} className={buttonClassName({ variant: 'secondary' })}>
-          Back to the shop
+          {t('order.backToShop')}
         </Link>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
@@ -21,6 +22,7 @@ import { YourData } from '@/features/profile/components/your-data';
 import './profile.css';
 
 function OrdersSection({ userId }: { userId: number }) {
+  const { t } = useTranslation('pages');
   const profile = useProfile(userId);
 
   const content = (
@@ -29,12 +31,12 @@ function OrdersSection({ userId }: { userId: number }) {
       loading={
         <SkeletonList
           className="profile-orders__loading"
-          label="Loading your orders"
+          label={t('profile.loadingOrders')}
           height={72}
           count={2}
         />
       }
-      errorTitle="We couldn't load your orders"
+      errorTitle={t('profile.ordersFailed')}
       headingLevel={3}
     >
       {({ orders }) =>
@@ -42,11 +44,11 @@ function OrdersSection({ userId }: { userId: number }) {
           <StateMessage
             headingLevel={3}
             icon={<SproutIcon size={28} />}
-            title="You have no orders yet."
-            description="Your purchases will show here once you check out."
+            title={t('profile.noOrders')}
+            description={t('profile.noOrdersDetail')}
             action={
               <Link to={paths.home.getHref()} className={buttonClassName()}>
-                Browse products
+                {t('profile.browse')}
               </Link>
             }
           />
@@ -60,7 +62,7 @@ function OrdersSection({ userId }: { userId: number }) {
   return (
     <section className="profile-orders" aria-labelledby="my-orders-title">
       <h2 id="my-orders-title" className="profile-orders__title">
-        My Orders
+        {t('profile.myOrders')}
       </h2>
       {content}
     </section>
@@ -68,6 +70,7 @@ function OrdersSection({ userId }: { userId: number }) {
 }
 
 function ProfileCard({ user }: { user: User }) {
+  const { t } = useTranslation('pages');
   const logout = useLogout();
   return (
     <section className="profile-card" aria-labelledby="profile-name">
@@ -87,15 +90,16 @@ function ProfileCard({ user }: { user: User }) {
         loading={logout.isPending}
         onClick={() => logout.mutate()}
       >
-        Logout
+        {t('profile.logout')}
       </Button>
     </section>
   );
 }
 
 function ProfileSkeleton() {
+  const { t } = useTranslation('pages');
   return (
-    <div className="profile-card" aria-busy="true" aria-label="Loading your profile">
+    <div className="profile-card" aria-busy="true" aria-label={t('profile.loading')}>
       <Skeleton width={64} height={64} radius="var(--radius-full)" />
       <div className="profile-card__who">
         <Skeleton width="12ch" height="1.5em" />
@@ -135,9 +139,10 @@ function Profile() {
 }
 
 export function ProfileRoute() {
+  const { t } = useTranslation('pages');
   return (
     <div className="container profile-page">
-      <title>Your profile · Garden Shop</title>
+      <title>{t('common.pageTitle', { ns: 'translation', title: t('profile.title') })}</title>
       <RequireLogin fallback={<ProfileSkeleton />}>
         <Profile />
       </RequireLogin>

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Button, buttonClassName } from '@/components/ui/button';
@@ -16,8 +17,9 @@ import type { Proof } from '@/features/proofs/types';
 import './proofs.css';
 
 function ProofsSkeleton() {
+  const { t } = useTranslation('pages');
   return (
-    <div className="proofs-grid" aria-busy="true" aria-label="Loading proofs">
+    <div className="proofs-grid" aria-busy="true" aria-label={t('proofs.loading')}>
       {[0, 1, 2, 3].map((key) => (
         <div key={key} className="proof-card">
           <Skeleton width="14ch" height="1.5em" />
@@ -30,33 +32,27 @@ function ProofsSkeleton() {
 }
 
 function ProofList({ canManage }: { canManage: boolean }) {
+  const { t } = useTranslation('pages');
   const proofs = useProofs();
   return (
-    <QueryBoundary
-      query={proofs}
-      loading={<ProofsSkeleton />}
-      errorTitle="We couldn't load the proofs"
-    >
+    <QueryBoundary query={proofs} loading={<ProofsSkeleton />} errorTitle={t('proofs.failed')}>
       {(data) => <ProofGrid proofs={data} canManage={canManage} />}
     </QueryBoundary>
   );
 }
 
 function ProofGrid({ proofs, canManage }: { proofs: Proof[]; canManage: boolean }) {
+  const { t } = useTranslation('pages');
   if (proofs.length === 0) {
     return (
       <StateMessage
         icon={<ShieldIcon size={28} />}
-        title="No proofs yet"
-        description={
-          canManage
-            ? 'Add the first proof of delivery with “Add New Proof”.'
-            : 'Deliveries will show here as soon as our staff post them.'
-        }
+        title={t('proofs.none')}
+        description={canManage ? t('proofs.noneStaff') : t('proofs.noneDetail')}
         action={
           canManage ? null : (
             <Link to={paths.home.getHref()} className={buttonClassName()}>
-              Browse products
+              {t('profile.browse')}
             </Link>
           )
         }
@@ -64,7 +60,7 @@ function ProofGrid({ proofs, canManage }: { proofs: Proof[]; canManage: boolean 
     );
   }
   return (
-    <ul className="proofs-grid" aria-label="Proofs of delivery">
+    <ul className="proofs-grid" aria-label={t('proofs.list')}>
       {proofs.map((proof) => (
         <li key={proof.id}>
           <ProofCard proof={proof} canManage={canManage} />
@@ -76,17 +72,18 @@ function ProofGrid({ proofs, canManage }: { proofs: Proof[]; canManage: boolean 
 
 /** /proofs: delivered orders with their screenshots; staff add and delete them. */
 export function ProofsRoute() {
+  const { t } = useTranslation('pages');
   const { isStaff } = useUser();
   const [formOpen, setFormOpen] = useState(false);
   const formRegionId = useId();
 
   return (
     <div className="container proofs-page">
-      <title>Proofs of Delivery · Garden Shop</title>
+      <title>{t('common.pageTitle', { ns: 'translation', title: t('proofs.title') })}</title>
       <header className="proofs-page__header">
         <div>
-          <h1 className="proofs-page__title">Proofs of Delivery</h1>
-          <p className="proofs-page__intro">Real orders, delivered by hand in game by our staff.</p>
+          <h1 className="proofs-page__title">{t('proofs.title')}</h1>
+          <p className="proofs-page__intro">{t('proofs.intro')}</p>
         </div>
         {isStaff ? (
           <Button
@@ -96,7 +93,7 @@ export function ProofsRoute() {
             aria-controls={formRegionId}
             onClick={() => setFormOpen((open) => !open)}
           >
-            {formOpen ? 'Cancel' : 'Add New Proof'}
+            {formOpen ? t('common.cancel', { ns: 'translation' }) : t('proofs.add')}
           </Button>
         ) : null}
       </header>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
 import { paths } from '@/config/paths';
@@ -7,15 +8,17 @@ import { GuestOnly } from '@/features/auth/components/route-guards';
 import type { VerifyEmailState } from '@/features/auth/utils/verify-email-state';
 
 export function RegisterRoute() {
+  const { t } = useTranslation('pages');
   const navigate = useNavigate();
   return (
     <GuestOnly>
       <AuthCard
-        title="Create your account"
-        description="Register to keep track of your orders. We'll email you a code to confirm."
+        title={t('auth.register.title')}
+        description={t('auth.register.description')}
         footer={
           <p>
-            Already have an account? <Link to={paths.login.getHref()}>Log in</Link>
+            {t('auth.register.haveAccount')}{' '}
+            <Link to={paths.login.getHref()}>{t('auth.login.submit')}</Link>
           </p>
         }
       >

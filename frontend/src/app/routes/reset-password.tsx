@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
@@ -8,6 +9,7 @@ import { FormMessage } from '@/features/auth/components/form-message';
 import { ResetPasswordForm } from '@/features/auth/components/reset-password-form';
 
 export function ResetPasswordRoute() {
+  const { t } = useTranslation('pages');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const token = params.get('token') ?? '';
@@ -19,13 +21,13 @@ export function ResetPasswordRoute() {
 
   if (!token || !email) {
     return (
-      <AuthCard title="Reset your password">
-        <FormMessage tone="error">Invalid or missing token/email.</FormMessage>
+      <AuthCard title={t('auth.reset.title')}>
+        <FormMessage tone="error">{t('auth.reset.badLink')}</FormMessage>
         <Link
           to={paths.forgotPassword.getHref()}
           className={buttonClassName({ size: 'lg', fullWidth: true })}
         >
-          Ask for a new link
+          {t('auth.reset.newLink')}
         </Link>
       </AuthCard>
     );
@@ -33,15 +35,18 @@ export function ResetPasswordRoute() {
 
   return (
     <AuthCard
-      title="Reset your password"
+      title={t('auth.reset.title')}
       description={
-        <>
-          Choose a new password for <strong>{email}</strong>.
-        </>
+        <Trans
+          t={t}
+          i18nKey="auth.reset.description"
+          values={{ email }}
+          components={{ strong: <strong /> }}
+        />
       }
       footer={
         <p>
-          <Link to={paths.login.getHref()}>Back to log in</Link>
+          <Link to={paths.login.getHref()}>{t('auth.reset.backToLogin')}</Link>
         </p>
       }
     >

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
 import { AskUs } from '@/app/ask-us';
@@ -23,6 +24,7 @@ import './success.css';
  * to keep, as its first action.
  */
 export function SuccessRoute() {
+  const { t } = useTranslation('pages');
   const [params] = useSearchParams();
   const orderId = orderIdFrom(params);
   // the key of the order's link: in the return URL, or kept by this tab at checkout; without
@@ -38,21 +40,19 @@ export function SuccessRoute() {
 
   return (
     <div className="container result-page result-page--success">
-      <title>Payment Successful · Garden Shop</title>
+      <title>{t('common.pageTitle', { ns: 'translation', title: t('success.title') })}</title>
       <div className="result-page__hero result-page__hero--success result-page__hero--compact">
         <div className="result-page__icon" aria-hidden="true">
           <CheckCircleIcon size={28} />
         </div>
-        <h1 className="result-page__title">Payment Successful</h1>
+        <h1 className="result-page__title">{t('success.title')}</h1>
         <p className="result-page__lead">
-          {orderId !== null
-            ? 'Thank you! Your order is below and updates by itself. Keep its page: the link is in your receipt too.'
-            : 'Thank you for your order! We mail your receipt and staff start delivering once your payment is confirmed.'}
+          {orderId !== null ? t('success.leadWithOrder') : t('success.lead')}
         </p>
         <div className="result-page__actions">
           {orderId !== null ? (
             <Link to={paths.order.getHref(orderId, orderKey)} className={buttonClassName()}>
-              Follow your order
+              {t('success.followOrder')}
             </Link>
           ) : null}
           {isLoggedIn ? (
@@ -60,7 +60,7 @@ export function SuccessRoute() {
               to={paths.profile.getHref()}
               className={buttonClassName({ variant: 'secondary' })}
             >
-              See my orders
+              {t('success.myOrders')}
             </Link>
           ) : null}
         </div>
@@ -72,7 +72,7 @@ export function SuccessRoute() {
       )}
       <div className="result-page__actions">
         <Link to={paths.home.getHref()} className={buttonClassName({ variant: 'secondary' })}>
-          Back to the shop
+          {t('order.backToShop')}
         </Link>
       </div>
     </div>
@@ -81,13 +81,19 @@ export function SuccessRoute() {
 
 /** Without an order number: the shop's script, none of it done. */
 function ShopSteps() {
-  const steps = useSite().data?.delivery_steps;
+  const { t } = useTranslation('pages');
+  const site = useSite();
+  const steps = site.data?.delivery_steps;
   if (!steps) return null;
   return (
     <section className="order-page__card">
-      <DeliverySteps steps={steps} title="What happens next" />
+      <DeliverySteps
+        steps={steps}
+        title={t('order.whatHappensNext')}
+        estimateMinutes={site.data?.delivery_minutes}
+      />
       <p>
-        Questions while you wait? <AskUs />.
+        {t('success.questions')} <AskUs />.
       </p>
     </section>
   );

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 
 import { buttonClassName } from '@/components/ui/button';
@@ -10,6 +11,7 @@ import { readVerifyEmailState } from '@/features/auth/utils/verify-email-state';
 import './verify-email.css';
 
 export function VerifyEmailRoute() {
+  const { t } = useTranslation('pages');
   const location = useLocation();
   const navigate = useNavigate();
   const state = readVerifyEmailState(location.state);
@@ -17,15 +19,12 @@ export function VerifyEmailRoute() {
 
   if (!state) {
     return (
-      <AuthCard
-        title="Verify your email"
-        description="Start by creating your account: we'll email you a 6-digit code to enter here."
-      >
+      <AuthCard title={t('auth.verify.title')} description={t('auth.verify.start')}>
         <Link
           to={paths.register.getHref()}
           className={buttonClassName({ size: 'lg', fullWidth: true })}
         >
-          Create an account
+          {t('auth.verify.create')}
         </Link>
       </AuthCard>
     );
@@ -33,16 +32,22 @@ export function VerifyEmailRoute() {
 
   return (
     <AuthCard
-      title="Verify your email"
-      description="Enter the 6-digit code sent to your email"
+      title={t('auth.verify.title')}
+      description={t('auth.verify.description')}
       footer={
         <p>
-          Wrong address? <Link to={paths.register.getHref()}>Start again</Link>
+          {t('auth.verify.wrongAddress')}{' '}
+          <Link to={paths.register.getHref()}>{t('auth.verify.startAgain')}</Link>
         </p>
       }
     >
       <p className="verify-email__sent-to">
-        Code sent to <strong>{state.registration.email}</strong>
+        <Trans
+          t={t}
+          i18nKey="auth.verify.sentTo"
+          values={{ email: state.registration.email }}
+          components={{ strong: <strong /> }}
+        />
       </p>
       <VerifyEmailForm
         registration={state.registration}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import './content-layout.css';
 
@@ -11,9 +12,10 @@ type ContentLayoutProps = {
 
 /** The frame of the text pages: a title band and a readable column. */
 export function ContentLayout({ title, intro, children }: ContentLayoutProps) {
+  const { t } = useTranslation();
   return (
     <>
-      <title>{`${title} · Garden Shop`}</title>
+      <title>{t('common.pageTitle', { title })}</title>
       <header className="content-header">
         <div className="container">
           <div className="content-header__inner">

@@ -59,6 +59,15 @@ export function startI18nWith(resources: Resource, language: LanguageCode): void
 }
 
 /**
+ * Fetches the message files of `namespaces` in the language shown (a page's own words, beside
+ * the `translation` every page uses), before the page that needs them renders; later language
+ * changes fetch them too.
+ */
+export async function loadNamespaces(...namespaces: string[]): Promise<void> {
+  await i18next.loadNamespaces(namespaces);
+}
+
+/**
  * Shows the shop in `language` from now on: kept in the `lang` cookie (so the server's messages
  * follow), its messages fetched if they are not yet, every component re-rendered.
  */

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 
 import type { AccountType } from '@/features/auth/types';
@@ -14,11 +16,12 @@ type AccountTypeBadgeProps = {
   className?: string;
 };
 
-/** 'Customer', 'Admin' or 'Super Admin', each in its own colour. */
+/** 'Customer' (in the shopper's language), 'Admin' or 'Super Admin' (staff: English), each in its own colour. */
 export function AccountTypeBadge({ accountType, className }: AccountTypeBadgeProps) {
+  const { t } = useTranslation('pages');
   return (
     <Badge tone={TONES[accountType] ?? 'neutral'} className={className}>
-      {accountTypeLabel(accountType)}
+      {accountType === 'customer' ? t('profile.customer') : accountTypeLabel(accountType)}
     </Badge>
   );
 }

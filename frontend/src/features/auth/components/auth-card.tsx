@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { LeafLogo } from '@/components/ui/icons';
 
@@ -15,9 +16,10 @@ type AuthCardProps = {
 
 /** The frame of every accounts page: a centred card with the brand, a title and the form. */
 export function AuthCard({ title, description, children, footer }: AuthCardProps) {
+  const { t } = useTranslation();
   return (
     <div className="container auth-page">
-      <title>{`${title} · Garden Shop`}</title>
+      <title>{t('common.pageTitle', { title })}</title>
       <section className="auth-card" aria-labelledby="auth-card-title">
         <div className="auth-card__header">
           <LeafLogo size={44} />

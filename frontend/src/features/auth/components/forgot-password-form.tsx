@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -11,6 +12,7 @@ import { FormMessage } from './form-message';
 import './form-field.css';
 
 export function ForgotPasswordForm() {
+  const { t } = useTranslation('pages');
   const formRef = useRef<HTMLFormElement>(null);
   const [email, setEmail] = useState('');
   const forgot = useForgotPassword();
@@ -28,11 +30,9 @@ export function ForgotPasswordForm() {
     <form ref={formRef} className="auth-form" onSubmit={submit}>
       {forgot.isSuccess ? <FormMessage tone="success">{forgot.data.message}</FormMessage> : null}
       {forgot.isError && !hasFieldErrors ? (
-        <FormMessage tone="error">
-          {formErrorMessage(forgot.error, 'Something went wrong.')}
-        </FormMessage>
+        <FormMessage tone="error">{formErrorMessage(forgot.error, t('auth.failed'))}</FormMessage>
       ) : null}
-      <Field label="Email" error={errors.email} announceError>
+      <Field label={t('auth.email')} error={errors.email} announceError>
         {(control) => (
           <input
             {...control}
@@ -48,7 +48,7 @@ export function ForgotPasswordForm() {
       </Field>
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={forgot.isPending}>
-          Send Reset Link
+          {t('auth.forgot.submit')}
         </Button>
       </div>
     </form>

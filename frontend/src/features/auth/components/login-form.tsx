@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -19,6 +20,7 @@ type LoginFormProps = {
 };
 
 export function LoginForm({ onSuccess }: LoginFormProps) {
+  const { t } = useTranslation('pages');
   const formRef = useRef<HTMLFormElement>(null);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -37,10 +39,10 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     <form ref={formRef} className="auth-form" onSubmit={submit}>
       {loginMutation.isError && !hasFieldErrors ? (
         <FormMessage tone="error">
-          {formErrorMessage(loginMutation.error, 'Login failed')}
+          {formErrorMessage(loginMutation.error, t('auth.login.failed'))}
         </FormMessage>
       ) : null}
-      <Field label="Email" error={errors.email} announceError>
+      <Field label={t('auth.email')} error={errors.email} announceError>
         {(control) => (
           <input
             {...control}
@@ -55,7 +57,7 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
         )}
       </Field>
       <PasswordField
-        label="Password"
+        label={t('auth.password')}
         name="password"
         autoComplete="current-password"
         required
@@ -64,11 +66,11 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
         error={errors.password}
       />
       <div className="auth-form__row">
-        <Link to={paths.forgotPassword.getHref()}>Forgot your password?</Link>
+        <Link to={paths.forgotPassword.getHref()}>{t('auth.forgot.title')}</Link>
       </div>
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={loginMutation.isPending}>
-          Log in
+          {t('auth.login.submit')}
         </Button>
       </div>
     </form>

@@ -1,4 +1,5 @@
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Field } from '@/components/ui/field';
 import { IconButton } from '@/components/ui/icon-button';
@@ -42,8 +43,11 @@ function EyeIcon({ crossed }: { crossed: boolean }) {
  * reveals.
  */
 export function PasswordField({ label, error, hint, ...inputProps }: PasswordFieldProps) {
+  const { t, i18n } = useTranslation('pages');
   const [visible, setVisible] = useState(false);
-  const what = label.toLowerCase();
+  // "Show password", "Mostrar contraseña"; German writes its nouns capitalised
+  const language = i18n.resolvedLanguage ?? 'en';
+  const field = language === 'de' ? label : label.toLocaleLowerCase(language);
   return (
     <Field
       label={label}
@@ -54,7 +58,7 @@ export function PasswordField({ label, error, hint, ...inputProps }: PasswordFie
       aside={
         <div className="field__end">
           <IconButton
-            label={`${visible ? 'Hide' : 'Show'} ${what}`}
+            label={visible ? t('auth.hideField', { field }) : t('auth.showField', { field })}
             size="sm"
             onClick={() => setVisible((shown) => !shown)}
           >

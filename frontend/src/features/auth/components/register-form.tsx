@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -23,6 +24,7 @@ type RegisterFormProps = {
 const EMPTY: Registration = { name: '', email: '', password: '', password_confirmation: '' };
 
 export function RegisterForm({ onCodeSent }: RegisterFormProps) {
+  const { t } = useTranslation('pages');
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Registration>(EMPTY);
   const sendCode = useSendVerificationCode();
@@ -46,10 +48,10 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
     <form ref={formRef} className="auth-form" onSubmit={submit}>
       {sendCode.isError && !hasFieldErrors ? (
         <FormMessage tone="error">
-          {formErrorMessage(sendCode.error, 'Registration failed. Please try again.')}
+          {formErrorMessage(sendCode.error, t('auth.register.failed'))}
         </FormMessage>
       ) : null}
-      <Field label="Name" error={errors.name} announceError>
+      <Field label={t('auth.name')} error={errors.name} announceError>
         {(control) => (
           <input
             {...control}
@@ -64,7 +66,7 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
           />
         )}
       </Field>
-      <Field label="Email" error={errors.email} announceError>
+      <Field label={t('auth.email')} error={errors.email} announceError>
         {(control) => (
           <input
             {...control}
@@ -79,17 +81,17 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
         )}
       </Field>
       <PasswordField
-        label="Password"
+        label={t('auth.password')}
         name="password"
         autoComplete="new-password"
         required
-        hint="At least 8 characters."
+        hint={t('auth.passwordHint', { count: 8 })}
         value={values.password}
         onChange={change('password')}
         error={errors.password}
       />
       <PasswordField
-        label="Confirm password"
+        label={t('auth.confirmPassword')}
         name="password_confirmation"
         autoComplete="new-password"
         required
@@ -99,7 +101,7 @@ export function RegisterForm({ onCodeSent }: RegisterFormProps) {
       />
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={sendCode.isPending}>
-          Create account
+          {t('auth.register.submit')}
         </Button>
       </div>
     </form>

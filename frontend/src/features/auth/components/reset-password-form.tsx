@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -22,6 +23,7 @@ type ResetPasswordFormProps = {
 };
 
 export function ResetPasswordForm({ token, email, onReset }: ResetPasswordFormProps) {
+  const { t } = useTranslation('pages');
   const formRef = useRef<HTMLFormElement>(null);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
@@ -49,26 +51,24 @@ export function ResetPasswordForm({ token, email, onReset }: ResetPasswordFormPr
       {done ? <FormMessage tone="success">{reset.data.message}</FormMessage> : null}
       {tokenError ? (
         <FormMessage tone="error">
-          {tokenError} <Link to={paths.forgotPassword.getHref()}>Ask for a new link</Link>
+          {tokenError} <Link to={paths.forgotPassword.getHref()}>{t('auth.reset.newLink')}</Link>
         </FormMessage>
       ) : reset.isError && !hasFieldErrors ? (
-        <FormMessage tone="error">
-          {formErrorMessage(reset.error, 'Something went wrong.')}
-        </FormMessage>
+        <FormMessage tone="error">{formErrorMessage(reset.error, t('auth.failed'))}</FormMessage>
       ) : null}
       <PasswordField
-        label="New password"
+        label={t('auth.reset.newPassword')}
         name="password"
         autoComplete="new-password"
         required
-        hint="At least 8 characters."
+        hint={t('auth.passwordHint', { count: 8 })}
         disabled={done}
         value={password}
         onChange={(event) => setPassword(event.target.value)}
         error={errors.password}
       />
       <PasswordField
-        label="Confirm new password"
+        label={t('auth.reset.confirmPassword')}
         name="password_confirmation"
         autoComplete="new-password"
         required
@@ -79,7 +79,7 @@ export function ResetPasswordForm({ token, email, onReset }: ResetPasswordFormPr
       />
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={reset.isPending} disabled={done}>
-          Reset Password
+          {t('auth.reset.submit')}
         </Button>
       </div>
     </form>

@@ -1,4 +1,6 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -16,15 +18,14 @@ export const VERIFICATION_CODE_LENGTH = 6;
 /** How long the success message shows before the shop opens (docs/product.md, Constants and limits). */
 export const REDIRECT_AFTER_VERIFY_MS = 1500;
 
-const INVALID_CODE = 'Invalid code. Please try again.';
-
 /** A wrong or expired code, too many attempts, or the address taken meanwhile: say which. */
-function verifyErrorMessage(error: unknown): string {
+function verifyErrorMessage(t: TFunction<'pages'>, error: unknown): string {
+  const invalid = t('auth.verify.invalid');
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
     const fields = fieldErrors(error);
-    return fields.code ?? Object.values(fields)[0] ?? (error.message || INVALID_CODE);
+    return fields.code ?? Object.values(fields)[0] ?? (error.message || invalid);
   }
-  return formErrorMessage(error, INVALID_CODE);
+  return formErrorMessage(error, invalid);
 }
 
 type Notice = { tone: 'error' | 'success'; text: string };
@@ -50,8 +51,9 @@ function CodeField({
   disabled: boolean;
   error: string | undefined;
 }) {
+  const { t } = useTranslation('pages');
   return (
-    <Field className="verify-code" label="Verification code" error={error} announceError>
+    <Field className="verify-code" label={t('auth.verify.code')} error={error} announceError>
       {(control) => (
         <input
           {...control}
@@ -77,6 +79,7 @@ function CodeField({
 }
 
 export function VerifyEmailForm({ registration, resendAfter, onVerified }: VerifyEmailFormProps) {
+  const { t } = useTranslation('pages');
   const inputRef = useRef<HTMLInputElement>(null);
   const [code, setCode] = useState('');
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -110,27 +113,25 @@ export function VerifyEmailForm({ registration, resendAfter, onVerified }: Verif
       onError: (error) =>
         setNotice({
           tone: 'error',
-          text: formErrorMessage(error, 'We could not send a new code. Please try again.'),
+          text: formErrorMessage(error, t('auth.verify.resendFailed')),
         }),
     });
   };
 
   return (
     <form className="auth-form" onSubmit={submit}>
-      {verified ? (
-        <FormMessage tone="success">Verified and logged in! Redirecting...</FormMessage>
-      ) : null}
+      {verified ? <FormMessage tone="success">{t('auth.verify.verified')}</FormMessage> : null}
       {notice ? <FormMessage tone={notice.tone}>{notice.text}</FormMessage> : null}
       <CodeField
         inputRef={inputRef}
         code={code}
         onChange={setCode}
         disabled={verified}
-        error={verify.isError ? verifyErrorMessage(verify.error) : undefined}
+        error={verify.isError ? verifyErrorMessage(t, verify.error) : undefined}
       />
       <div className="auth-form__actions">
         <Button type="submit" size="lg" fullWidth loading={verify.isPending} disabled={verified}>
-          Verify
+          {t('auth.verify.submit')}
         </Button>
         <Button
           variant="secondary"
@@ -139,7 +140,9 @@ export function VerifyEmailForm({ registration, resendAfter, onVerified }: Verif
           loading={resend.isPending}
           disabled={secondsLeft > 0 || verified}
         >
-          {secondsLeft > 0 ? `Resend code in ${secondsLeft}s` : 'Resend code'}
+          {secondsLeft > 0
+            ? t('auth.verify.resendIn', { count: secondsLeft })
+            : t('auth.verify.resend')}
         </Button>
       </div>
     </form>

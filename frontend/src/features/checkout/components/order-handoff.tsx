@@ -1,23 +1,29 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Button, buttonClassName } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
 import type { TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { useBuyerStep } from '@/features/checkout/api/buyer-step';
 import { errorMessage } from '@/lib/api-client';
+import { currentLanguage } from '@/lib/i18n/format';
 
-const clock = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
+/** "10:57" the viewer's way. */
+function clockTime(at: string): string {
+  return new Intl.DateTimeFormat(currentLanguage(), { timeStyle: 'short' }).format(new Date(at));
+}
 
 type OrderHandoffProps = {
   /** A paid order. */
   order: TrackedOrder;
   orderKey: string | null;
   /** The order's delivery promise, "under N minutes". */
-  deliveryTime: ReactNode;
+  deliveryTime: ReactElement;
 };
 
 /** "I'm in the game" until the buyer has said so, then when they did. */
 function ReadyButton({ order, orderKey }: { order: TrackedOrder; orderKey: string | null }) {
+  const { t } = useTranslation('pages');
   const ready = useBuyerStep(order.id, orderKey, 'ready');
   const readyAt = order.delivery.buyer_ready_at;
   return (
@@ -25,16 +31,18 @@ function ReadyButton({ order, orderKey }: { order: TrackedOrder; orderKey: strin
       {readyAt === null ? (
         <>
           <Button size="lg" fullWidth loading={ready.isPending} onClick={() => ready.mutate()}>
-            I&apos;m in the game
+            {t('handoff.inGame')}
           </Button>
-          <p className="order-handoff__hint">
-            Press it once you are in Grow a Garden, so staff know you are waiting.
-          </p>
+          <p className="order-handoff__hint">{t('handoff.inGameHint')}</p>
         </>
       ) : (
         <p className="order-handoff__said" role="status">
-          Staff know you are in the game (since{' '}
-          <time dateTime={readyAt}>{clock.format(new Date(readyAt))}</time>).
+          <Trans
+            t={t}
+            i18nKey="handoff.staffKnow"
+            values={{ time: clockTime(readyAt) }}
+            components={{ time: <time dateTime={readyAt} /> }}
+          />
         </p>
       )}
       {ready.isError ? (
@@ -61,22 +69,21 @@ function useCountdown(until: string | null): string | null {
 
 /** The time left to join the member of staff, while they wait for the buyer. */
 function JoinBy({ joinBy, noShow }: { joinBy: string; noShow: boolean }) {
+  const { t } = useTranslation('pages');
   const left = useCountdown(joinBy);
   // the server's word (its no-show job) or the clock here, whichever says it first
   const over = noShow || left === '0:00';
   return (
     <p className="order-handoff__join-by" data-testid="join-by" role="timer" aria-live="off">
       {over ? (
-        <>
-          Your time to join is up. Join now and press &ldquo;I&apos;m in the game&rdquo;: staff may
-          otherwise give your turn to the next buyer and pick your order up again later.
-        </>
+        t('handoff.timeUp')
       ) : (
-        <>
-          Join within <strong>{left}</strong> (by{' '}
-          <time dateTime={joinBy}>{clock.format(new Date(joinBy))}</time>), or staff may give your
-          turn to the next buyer.
-        </>
+        <Trans
+          t={t}
+          i18nKey="handoff.joinWithin"
+          values={{ left, time: clockTime(joinBy) }}
+          components={{ strong: <strong />, time: <time dateTime={joinBy} /> }}
+        />
       )}
     </p>
   );
@@ -90,17 +97,35 @@ function JoinBy({ joinBy, noShow }: { joinBy: string; noShow: boolean }) {
 export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProps) {
   const { staff_name: staff, private_server_url: server, ticket_url: ticket } = order.delivery;
   const claimed = order.delivery.claimed_at !== null;
+  const { t } = useTranslation('pages');
+  const place = order.queue_position;
   return (
     <section className="order-handoff" aria-labelledby="order-handoff-title" data-keep-clear>
       <h2 id="order-handoff-title" className="order-page__subtitle">
-        {claimed ? `${staff ?? 'Staff'} is on the way` : 'Waiting for staff'}
+        {claimed
+          ? staff
+            ? t('handoff.onTheWay', { staff })
+            : t('handoff.staffOnTheWay')
+          : t('handoff.waiting')}
       </h2>
       {claimed ? (
         <>
           <p>
-            Join the private server in Grow a Garden with your Roblox account{' '}
-            <strong>{order.roblox_username}</strong>: {staff ?? 'a member of staff'} meets you there
-            and hands over your items.
+            {staff ? (
+              <Trans
+                t={t}
+                i18nKey="handoff.joinServer"
+                values={{ roblox: order.roblox_username, staff }}
+                components={{ strong: <strong /> }}
+              />
+            ) : (
+              <Trans
+                t={t}
+                i18nKey="handoff.joinServerStaff"
+                values={{ roblox: order.roblox_username }}
+                components={{ strong: <strong /> }}
+              />
+            )}
           </p>
           {server ? (
             <ExternalLink
@@ -108,39 +133,35 @@ export function OrderHandoff({ order, orderKey, deliveryTime }: OrderHandoffProp
               className={buttonClassName({ size: 'lg', fullWidth: true })}
               data-testid="private-server-link"
             >
-              Join the private server
+              {t('handoff.joinButton')}
             </ExternalLink>
           ) : null}
           {order.join_by ? <JoinBy joinBy={order.join_by} noShow={order.delivery.no_show} /> : null}
           {ticket ? (
             <p>
-              <ExternalLink href={ticket}>Open your Discord ticket</ExternalLink>
+              <ExternalLink href={ticket}>{t('handoff.openTicket')}</ExternalLink>
             </p>
           ) : null}
           <ReadyButton order={order} orderKey={orderKey} />
         </>
       ) : order.delivery.released ? (
         <p data-testid="released">
-          {order.delivery.released.staff_name ?? 'The member of staff'} could not deliver it this
-          time and put it back in line, saying: &ldquo;{order.delivery.released.reason}&rdquo;
-          Nothing is lost: it keeps its place by payment
-          {order.queue_position !== null ? ` (you are number ${order.queue_position})` : ''}, and
-          the next member of staff picks it up; their private server shows here when they do.
+          {order.delivery.released.staff_name
+            ? t('handoff.released', {
+                staff: order.delivery.released.staff_name,
+                reason: order.delivery.released.reason,
+              })
+            : t('handoff.releasedStaff', { reason: order.delivery.released.reason })}{' '}
+          {place !== null ? t('handoff.keepsPlaceNumber', { place }) : t('handoff.keepsPlace')}
         </p>
       ) : order.over_promise ? (
         <p data-testid="over-promise">
-          This is taking longer than usual (we aim for {deliveryTime}), sorry.
-          {order.queue_position !== null
-            ? ` You are number ${order.queue_position} in line; `
-            : ' '}
-          this page updates by itself, and the link to the private server shows here as soon as a
-          member of staff picks your order up.
+          <Trans t={t} i18nKey="handoff.late" components={{ time: deliveryTime }} />{' '}
+          {place !== null ? t('handoff.lateNumber', { place }) : t('handoff.lateUpdates')}
         </p>
       ) : (
         <p>
-          A member of staff picks up your order soon: delivery usually takes {deliveryTime}. This
-          page updates by itself; when staff pick it up, the link to their private server shows
-          here.
+          <Trans t={t} i18nKey="handoff.soon" components={{ time: deliveryTime }} />
         </p>
       )}
     </section>

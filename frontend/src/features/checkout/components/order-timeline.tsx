@@ -1,7 +1,10 @@
+import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import type { TimelineStatus, TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { queueText } from '@/features/checkout/utils/order-key';
+import { currentLanguage } from '@/lib/i18n/format';
 
 import './order-timeline.css';
 
@@ -11,27 +14,22 @@ import './order-timeline.css';
  */
 type StepName = TimelineStatus | 'queue' | 'checking';
 
-/** What the buyer is told while the shop checks the payment: never why. */
-export const BEING_CHECKED_TEXT =
-  "We're checking this payment before delivery. You don't need to do anything; we'll mail you if we need something.";
-
-const LABELS: Record<StepName, string> = {
-  paid: 'Paid',
-  queue: 'In the queue',
-  checking: 'Checking the payment',
-  claimed: 'Staff on the way',
-  delivered: 'Delivered',
-  received: 'Received',
-  refunded: 'Refunded',
-  disputed: 'Disputed',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-};
+function labels(t: TFunction<'pages'>): Record<StepName, string> {
+  return {
+    paid: t('timeline.paid'),
+    queue: t('timeline.queue'),
+    checking: t('timeline.checking'),
+    claimed: t('timeline.claimed'),
+    delivered: t('timeline.delivered'),
+    received: t('timeline.received'),
+    refunded: t('timeline.refunded'),
+    disputed: t('timeline.disputed'),
+    expired: t('timeline.expired'),
+    cancelled: t('timeline.cancelled'),
+  };
+}
 
 const STOPS: StepName[] = ['refunded', 'disputed', 'expired', 'cancelled'];
-
-const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const clock = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
 
 type Step = {
   name: StepName;
@@ -41,19 +39,29 @@ type Step = {
   note?: ReactNode;
 };
 
-function queueNote(position: number | null, late: boolean): ReactNode {
+function queueNote(t: TFunction<'pages'>, position: number | null, late: boolean): ReactNode {
   if (position === null) return undefined;
   if (late) {
     // the promise is broken: say so, with the same place staff see
     return (
       <span data-testid="queue-position">
-        Taking longer than usual: you are <strong>number {position}</strong> in line
+        <Trans
+          t={t}
+          i18nKey="timeline.late"
+          values={{ place: position }}
+          components={{ strong: <strong /> }}
+        />
       </span>
     );
   }
   return (
     <span data-testid="queue-position">
-      <strong>{queueText(position)}</strong> in the delivery queue
+      <Trans
+        t={t}
+        i18nKey="timeline.inQueue"
+        values={{ place: queueText(t, position) }}
+        components={{ strong: <strong /> }}
+      />
     </span>
   );
 }
@@ -64,7 +72,7 @@ function queueNote(position: number | null, late: boolean): ReactNode {
  * puts the order back in the queue. While the shop checks the payment, that check stands where
  * the queue would, without a place in it.
  */
-function happySteps(order: TrackedOrder): Step[] {
+function happySteps(t: TFunction<'pages'>, order: TrackedOrder): Step[] {
   const at = (status: TimelineStatus) =>
     order.timeline.findLast((step) => step.status === status)?.at ?? null;
   const paidAt = at('paid') ?? order.paid_at;
@@ -83,7 +91,7 @@ function happySteps(order: TrackedOrder): Step[] {
         name: 'checking',
         at: null,
         state: 'current',
-        note: <span data-testid="being-checked">{BEING_CHECKED_TEXT}</span>,
+        note: <span data-testid="being-checked">{t('timeline.beingChecked')}</span>,
       },
       { name: 'claimed', at: null, state: 'upcoming' },
       { name: 'delivered', at: null, state: 'upcoming' },
@@ -98,7 +106,9 @@ function happySteps(order: TrackedOrder): Step[] {
         name: 'claimed',
         at: claimedAt,
         state: 'current',
-        note: order.delivery.staff_name ? `${order.delivery.staff_name} has your order` : null,
+        note: order.delivery.staff_name
+          ? t('timeline.hasYourOrder', { staff: order.delivery.staff_name })
+          : null,
       },
       { name: 'delivered', at: null, state: 'upcoming' },
     ];
@@ -109,7 +119,7 @@ function happySteps(order: TrackedOrder): Step[] {
       name: 'queue',
       at: null,
       state: 'current',
-      note: queueNote(order.queue_position, order.over_promise),
+      note: queueNote(t, order.queue_position, order.over_promise),
     },
     { name: 'claimed', at: null, state: 'upcoming' },
     { name: 'delivered', at: null, state: 'upcoming' },
@@ -125,14 +135,18 @@ function endedSteps(order: TrackedOrder): Step[] {
   }));
 }
 
-function steps(order: TrackedOrder): Step[] {
-  if (order.status === 'paid' || order.status === 'delivered') return happySteps(order);
+function steps(t: TFunction<'pages'>, order: TrackedOrder): Step[] {
+  if (order.status === 'paid' || order.status === 'delivered') return happySteps(t, order);
   return endedSteps(order);
 }
 
 function StepTime({ step }: { step: Step }) {
+  const { t } = useTranslation('pages');
   if (step.at) {
     const at = new Date(step.at);
+    const locale = currentLanguage();
+    const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
+    const clock = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });
     // "Nov 26, 2026, 10:57 AM"; a narrow screen breaks it between the day and the hour
     return (
       <time className="order-timeline__time" dateTime={step.at}>
@@ -141,30 +155,40 @@ function StepTime({ step }: { step: Step }) {
       </time>
     );
   }
-  const text = { done: 'Done', current: 'Now', upcoming: 'Not yet' }[step.state];
+  const text = {
+    done: t('steps.done'),
+    current: t('steps.now'),
+    upcoming: t('timeline.notYet'),
+  }[step.state];
   return <span className="order-timeline__time">{text}</span>;
 }
 
+function stepClasses(step: Step): string {
+  const classes = [
+    'order-timeline__step',
+    step.state !== 'upcoming' && 'order-timeline__step--done',
+    step.state === 'current' && 'order-timeline__step--current',
+    STOPS.includes(step.name) && 'order-timeline__step--stop',
+  ];
+  return classes.filter(Boolean).join(' ');
+}
+
 export function OrderTimeline({ order }: { order: TrackedOrder }) {
-  const all = steps(order);
+  const { t } = useTranslation('pages');
+  const all = steps(t, order);
+  const names = labels(t);
   if (all.length === 0) return null;
   return (
-    <ol className="order-timeline" aria-label="Order progress">
+    <ol className="order-timeline" aria-label={t('timeline.label')}>
       {all.map((step, index) => {
-        const classes = [
-          'order-timeline__step',
-          step.state !== 'upcoming' && 'order-timeline__step--done',
-          step.state === 'current' && 'order-timeline__step--current',
-          STOPS.includes(step.name) && 'order-timeline__step--stop',
-        ];
         return (
           <li
             key={`${step.name}-${index}`}
-            className={classes.filter(Boolean).join(' ')}
+            className={stepClasses(step)}
             aria-current={step.state === 'current' ? 'step' : undefined}
           >
             <span className="order-timeline__dot" aria-hidden="true" />
-            <span className="order-timeline__label">{LABELS[step.name] ?? step.name}</span>
+            <span className="order-timeline__label">{names[step.name] ?? step.name}</span>
             <StepTime step={step} />
             {step.note ? <span className="order-timeline__note">{step.note}</span> : null}
           </li>

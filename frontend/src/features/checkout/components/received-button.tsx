@@ -1,9 +1,10 @@
+import { Trans, useTranslation } from 'react-i18next';
+
 import { Button } from '@/components/ui/button';
 import type { TrackedOrder } from '@/features/checkout/api/get-tracked-order';
 import { useBuyerStep } from '@/features/checkout/api/buyer-step';
 import { errorMessage } from '@/lib/api-client';
-
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+import { currentLanguage } from '@/lib/i18n/format';
 
 /** After the delivery: "I got my items" until the buyer has said so, then when they did. */
 export function ReceivedButton({
@@ -13,6 +14,7 @@ export function ReceivedButton({
   order: TrackedOrder;
   orderKey: string | null;
 }) {
+  const { t } = useTranslation('pages');
   const received = useBuyerStep(order.id, orderKey, 'received');
   const receivedAt = order.delivery.received_at;
   return (
@@ -25,16 +27,23 @@ export function ReceivedButton({
             loading={received.isPending}
             onClick={() => received.mutate()}
           >
-            I got my items
+            {t('received.button')}
           </Button>
-          <p className="order-page__hint">
-            Found everything in your garden? Tell us, and we keep it with your order.
-          </p>
+          <p className="order-page__hint">{t('received.hint')}</p>
         </>
       ) : (
         <p className="order-page__said" role="status">
-          You confirmed you got your items on{' '}
-          <time dateTime={receivedAt}>{when.format(new Date(receivedAt))}</time>.
+          <Trans
+            t={t}
+            i18nKey="received.confirmed"
+            values={{
+              when: new Intl.DateTimeFormat(currentLanguage(), {
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              }).format(new Date(receivedAt)),
+            }}
+            components={{ time: <time dateTime={receivedAt} /> }}
+          />
         </p>
       )}
       {received.isError ? (

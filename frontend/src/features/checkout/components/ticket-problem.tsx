@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { ExternalLink } from '@/components/ui/external-link';
@@ -21,21 +22,25 @@ type TicketProblemProps = {
  * fix it: join the server, then "I joined, add me to my ticket".
  */
 export function TicketProblem({ order, orderKey, discordInviteUrl, helpChat }: TicketProblemProps) {
+  const { t } = useTranslation('pages');
   const join = useJoinTicket(order.id, orderKey);
   return (
     <section className="order-ticket-problem" aria-labelledby="order-ticket-problem-title">
       <h2 id="order-ticket-problem-title" className="order-page__subtitle">
-        Your Discord ticket
+        {t('ticket.title')}
       </h2>
       <p data-testid="ticket-problem">{order.delivery.ticket_problem}</p>
       {discordInviteUrl ? (
         <>
           <p>
-            Join <ExternalLink href={discordInviteUrl}>our Discord server</ExternalLink> with the
-            account you linked at checkout, then press the button to be added to your ticket.
+            <Trans
+              t={t}
+              i18nKey="ticket.join"
+              components={{ server: <ExternalLink href={discordInviteUrl} /> }}
+            />
           </p>
           <Button variant="secondary" loading={join.isPending} onClick={() => join.mutate()}>
-            I joined, add me to my ticket
+            {t('ticket.button')}
           </Button>
           {join.isError ? (
             <p className="order-handoff__error" role="alert">
@@ -45,7 +50,7 @@ export function TicketProblem({ order, orderKey, discordInviteUrl, helpChat }: T
         </>
       ) : (
         <p>
-          Your order goes on without it: staff deliver it from this page. Questions? {helpChat}.
+          {t('ticket.without')} {helpChat}.
         </p>
       )}
     </section>

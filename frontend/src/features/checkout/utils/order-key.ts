@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+
 /**
  * The key of an order's link, kept for this tab only (sessionStorage) between the checkout's
  * answer and /success, so /success can link the order's page. Never in localStorage: the key
@@ -22,9 +24,9 @@ export function rememberedOrderKey(orderId: number): string | null {
   }
 }
 
-/** "3 orders before yours", from the 1-based place in the delivery queue. */
-export function queueText(position: number): string {
+/** "3 orders before yours", from the 1-based place in the delivery queue, in `t`'s language. */
+export function queueText(t: TFunction<'pages'>, position: number): string {
   const before = Math.max(0, position - 1);
-  if (before === 0) return 'Yours is next in line';
-  return before === 1 ? '1 order before yours' : `${before} orders before yours`;
+  if (before === 0) return t('timeline.next');
+  return t('timeline.before', { count: before });
 }

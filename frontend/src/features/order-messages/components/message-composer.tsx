@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -17,6 +18,7 @@ type MessageComposerProps = {
 
 /** A text box and Send: nothing empty or over 1,000 characters leaves, the server still judges. */
 export function MessageComposer({ label, onSend, pending, error }: MessageComposerProps) {
+  const { t } = useTranslation('pages');
   const [text, setText] = useState('');
   const trimmed = text.trim();
   const tooLong = trimmed.length > MESSAGE_MAX_CHARS;
@@ -24,7 +26,7 @@ export function MessageComposer({ label, onSend, pending, error }: MessageCompos
     error instanceof ApiError && error.status === 422
       ? (error.errors.text?.[0] ?? error.message)
       : tooLong
-        ? `A message is at most ${MESSAGE_MAX_CHARS} characters.`
+        ? t('messages.tooLong', { count: MESSAGE_MAX_CHARS })
         : undefined;
   const otherError =
     error && !(error instanceof ApiError && error.status === 422) ? errorMessage(error) : null;
@@ -61,7 +63,7 @@ export function MessageComposer({ label, onSend, pending, error }: MessageCompos
         </p>
       ) : null}
       <Button type="submit" size="sm" loading={pending} disabled={!trimmed || tooLong}>
-        Send
+        {t('messages.send')}
       </Button>
     </form>
   );

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { MessageBubble } from '@/components/ui/message-bubble';
 import type { OrderMessage } from '@/features/order-messages/types';
 
@@ -13,6 +15,7 @@ type MessageThreadProps = {
 
 /** An order's messages, oldest first; new ones are announced politely. */
 export function MessageThread({ messages, mine, empty, label }: MessageThreadProps) {
+  const { t } = useTranslation('pages');
   if (messages.length === 0) {
     return <p className="order-messages__empty">{empty}</p>;
   }
@@ -22,7 +25,11 @@ export function MessageThread({ messages, mine, empty, label }: MessageThreadPro
         <li key={message.id} className="order-messages__item" data-testid="order-message">
           <MessageBubble
             side={message.from === mine ? 'mine' : 'theirs'}
-            author={message.from === 'staff' ? `${message.author} (staff)` : message.author}
+            author={
+              message.from === 'staff'
+                ? t('messages.staffAuthor', { name: message.author })
+                : message.author
+            }
             time={message.created_at}
           >
             {message.text}

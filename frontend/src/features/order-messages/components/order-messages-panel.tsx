@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useOrderMessages } from '@/features/order-messages/api/get-order-messages';
@@ -20,6 +22,7 @@ type OrderMessagesPanelProps = {
 
 /** The buyer's line to staff on the order page: the thread, a text box and Send, live. */
 export function OrderMessagesPanel({ orderId, orderKey, open, claimed }: OrderMessagesPanelProps) {
+  const { t } = useTranslation('pages');
   const messages = useOrderMessages(orderId, orderKey);
   const send = useSendOrderMessage(orderId, orderKey);
   const thread = messages.data ?? [];
@@ -32,25 +35,21 @@ export function OrderMessagesPanel({ orderId, orderKey, open, claimed }: OrderMe
       data-testid="order-messages"
     >
       <h2 id="order-messages-title" className="order-page__subtitle">
-        Messages
+        {t('messages.title')}
       </h2>
-      <p className="order-messages__intro">
-        {open
-          ? 'Write to the staff delivering your order. They answer here.'
-          : 'Messages about this order are closed.'}
-      </p>
+      <p className="order-messages__intro">{open ? t('messages.intro') : t('messages.closed')}</p>
       {messages.isPending ? (
         <Skeleton height="3rem" />
       ) : messages.isError ? (
         <p className="order-messages__empty">
-          The messages could not be loaded: {errorMessage(messages.error)}
+          {t('messages.failed', { reason: errorMessage(messages.error) })}
         </p>
       ) : (
         <MessageThread
           messages={thread}
           mine="buyer"
-          label="Messages with staff"
-          empty="No messages yet."
+          label={t('messages.thread')}
+          empty={t('messages.empty')}
         />
       )}
       {open ? (
@@ -62,11 +61,11 @@ export function OrderMessagesPanel({ orderId, orderKey, open, claimed }: OrderMe
               disabled={send.isPending}
               onClick={() => send.mutate(CANNOT_JOIN_TEXT)}
             >
-              I can&apos;t join the server
+              {t('messages.cannotJoin')}
             </Button>
           ) : null}
           <MessageComposer
-            label="Message to staff"
+            label={t('messages.toStaff')}
             onSend={(text) => send.mutateAsync(text)}
             pending={send.isPending}
             error={send.error}

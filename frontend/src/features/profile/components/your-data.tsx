@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -14,6 +15,7 @@ type YourDataProps = {
 
 /** The privacy policy's promise on /profile: download your data, delete your account. */
 export function YourData({ onAccountDeleted }: YourDataProps) {
+  const { t } = useTranslation('pages');
   const download = useDownloadMyData();
   const [password, setPassword] = useState('');
   const remove = useDeleteMyAccount();
@@ -35,22 +37,18 @@ export function YourData({ onAccountDeleted }: YourDataProps) {
   return (
     <section className="your-data" aria-labelledby="your-data-title">
       <h2 id="your-data-title" className="your-data__title">
-        Your data
+        {t('yourData.title')}
       </h2>
       <div className="your-data__block">
-        <p>Download everything we keep about you: your profile, your orders and your help chats.</p>
+        <p>{t('yourData.downloadText')}</p>
         <Button variant="secondary" loading={download.isPending} onClick={() => download.mutate()}>
-          Download my data
+          {t('yourData.download')}
         </Button>
       </div>
       <form className="your-data__block your-data__delete" onSubmit={onSubmit} noValidate>
-        <h3 className="your-data__subtitle">Delete my account</h3>
-        <p>
-          Your account and your help chats are deleted for good. Orders are kept for our books
-          without your e-mail address or names. Orders still waiting for payment or delivery must be
-          finished first.
-        </p>
-        <Field label="Your password" error={fields.password} announceError>
+        <h3 className="your-data__subtitle">{t('yourData.delete')}</h3>
+        <p>{t('yourData.deleteText')}</p>
+        <Field label={t('yourData.password')} error={fields.password} announceError>
           {(control) => (
             <input
               {...control}
@@ -68,7 +66,7 @@ export function YourData({ onAccountDeleted }: YourDataProps) {
           </p>
         ) : null}
         <Button type="submit" variant="danger" loading={remove.isPending}>
-          Delete my account
+          {t('yourData.delete')}
         </Button>
       </form>
     </section>

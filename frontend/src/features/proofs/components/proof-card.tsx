@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -7,6 +8,7 @@ import { CheckCircleIcon, TrashIcon } from '@/components/ui/icons';
 import { useDeleteProof } from '@/features/proofs/api/delete-proof';
 import type { Proof } from '@/features/proofs/types';
 import { proofGridColumns } from '@/features/proofs/utils/normalize-proof';
+import { currentLanguage } from '@/lib/i18n/format';
 
 type ProofCardProps = {
   proof: Proof;
@@ -14,19 +16,57 @@ type ProofCardProps = {
   canManage: boolean;
 };
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
 function formatDate(iso: string | undefined): string | null {
   if (!iso) return null;
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
+  if (Number.isNaN(date.getTime())) return null;
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium' }).format(date);
+}
+
+/** The proof's screenshots in 1, 2 or 3 columns, each opening in a new tab. */
+function ProofImages({ proof }: { proof: Proof }) {
+  const { t } = useTranslation('pages');
+  const columns = proofGridColumns(proof.images.length);
+  return (
+    <figure className="proof-card__figure">
+      {proof.images.length > 0 ? (
+        <ul
+          className={`proof-card__images proof-card__images--cols-${columns}`}
+          data-columns={columns}
+          aria-label={t('proofs.images')}
+        >
+          {proof.images.map((src, index) => (
+            <li key={`${src}-${index}`}>
+              <a href={src} target="_blank" rel="noopener noreferrer">
+                <img
+                  src={src}
+                  alt={t('proofs.imageAlt', {
+                    index: index + 1,
+                    total: proof.images.length,
+                    items: proof.items,
+                  })}
+                  loading="lazy"
+                  decoding="async"
+                />
+                <span className="visually-hidden">
+                  {' '}
+                  {t('common.opensInNewTab', { ns: 'translation' })}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <figcaption className="proof-card__caption">{t('proofs.caption')}</figcaption>
+    </figure>
+  );
 }
 
 /** 'Completed Order', 'Enjoy your {items}', the images in 1, 2 or 3 columns, 'Proof of Delivery'. */
 export function ProofCard({ proof, canManage }: ProofCardProps) {
+  const { t } = useTranslation('pages');
   const remove = useDeleteProof();
   const [confirming, setConfirming] = useState(false);
-  const columns = proofGridColumns(proof.images.length);
   const date = formatDate(proof.created_at);
   const titleId = `proof-${proof.id}-title`;
 
@@ -38,7 +78,7 @@ export function ProofCard({ proof, canManage }: ProofCardProps) {
         </span>
         <div className="proof-card__heading">
           <h2 id={titleId} className="proof-card__title">
-            Completed Order
+            {t('proofs.completed')}
           </h2>
           {date && proof.created_at ? (
             <time className="proof-card__date" dateTime={proof.created_at}>
@@ -52,41 +92,18 @@ export function ProofCard({ proof, canManage }: ProofCardProps) {
             variant="danger"
             startIcon={<TrashIcon size={16} />}
             onClick={() => setConfirming(true)}
-            aria-label={`Delete proof: ${proof.items}`}
+            aria-label={t('proofs.deleteLabel', { items: proof.items })}
           >
-            Delete
+            {t('proofs.delete')}
           </Button>
         ) : null}
       </header>
-      <p className="proof-card__items">Enjoy your {proof.items}</p>
-      <figure className="proof-card__figure">
-        {proof.images.length > 0 ? (
-          <ul
-            className={`proof-card__images proof-card__images--cols-${columns}`}
-            data-columns={columns}
-            aria-label="Proof images"
-          >
-            {proof.images.map((src, index) => (
-              <li key={`${src}-${index}`}>
-                <a href={src} target="_blank" rel="noopener noreferrer">
-                  <img
-                    src={src}
-                    alt={`Proof of delivery ${index + 1} of ${proof.images.length}: ${proof.items}`}
-                    loading="lazy"
-                    decoding="async"
-                  />
-                  <span className="visually-hidden"> (opens in a new tab)</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <figcaption className="proof-card__caption">Proof of Delivery</figcaption>
-      </figure>
+      <p className="proof-card__items">{t('proofs.enjoy', { items: proof.items })}</p>
+      <ProofImages proof={proof} />
       <ConfirmDialog
         open={confirming}
-        title="Delete proof"
-        confirmLabel="Delete"
+        title={t('proofs.deleteTitle')}
+        confirmLabel={t('proofs.delete')}
         busy={remove.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
@@ -95,7 +112,7 @@ export function ProofCard({ proof, canManage }: ProofCardProps) {
           })
         }
       >
-        Are you sure you want to delete this proof?
+        {t('proofs.deleteConfirm')}
       </ConfirmDialog>
     </article>
   );

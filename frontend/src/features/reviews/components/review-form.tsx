@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 import { Button } from '@/components/ui/button';
 import { useLeaveReview } from '@/features/reviews/api/reviews';
@@ -10,6 +11,7 @@ const MAX_CHARS = 1000;
 
 /** The buyer's review of a delivered order: 1 to 5 stars and a few words, once. */
 export function ReviewForm({ orderId, orderKey }: { orderId: number; orderKey: string | null }) {
+  const { t } = useTranslation('pages');
   const [rating, setRating] = useState(0);
   const [text, setText] = useState('');
   const leave = useLeaveReview(orderId, orderKey);
@@ -18,9 +20,7 @@ export function ReviewForm({ orderId, orderKey }: { orderId: number; orderKey: s
   if (leave.isSuccess || (leave.error instanceof ApiError && leave.error.status === 409)) {
     return (
       <p role="status" className="review-form__thanks">
-        {leave.isSuccess
-          ? 'Thank you! Your review is on the reviews page.'
-          : 'You have already reviewed this order. Thank you!'}
+        {leave.isSuccess ? t('reviewForm.thanks') : t('reviewForm.already')}
       </p>
     );
   }
@@ -34,21 +34,21 @@ export function ReviewForm({ orderId, orderKey }: { orderId: number; orderKey: s
       }}
     >
       <fieldset className="review-form__stars">
-        <legend>Your rating</legend>
+        <legend>{t('reviewForm.rating')}</legend>
         {[1, 2, 3, 4, 5].map((n) => (
           <button
             key={n}
             type="button"
             className="review-form__star"
             aria-pressed={n <= rating}
-            aria-label={`${n} star${n === 1 ? '' : 's'}`}
+            aria-label={t('reviewForm.stars', { count: n })}
             onClick={() => setRating(n)}
           >
             ★
           </button>
         ))}
       </fieldset>
-      <label htmlFor={textId}>Your review (optional)</label>
+      <label htmlFor={textId}>{t('reviewForm.text')}</label>
       <textarea
         id={textId}
         value={text}
@@ -56,7 +56,7 @@ export function ReviewForm({ orderId, orderKey }: { orderId: number; orderKey: s
         onChange={(event) => setText(event.target.value)}
       />
       <span className="review-form__count">
-        {text.length} / {MAX_CHARS}
+        {t('reviewForm.count', { count: text.length, max: MAX_CHARS })}
       </span>
       {leave.error ? (
         <p role="alert" className="review-form__error">
@@ -64,7 +64,7 @@ export function ReviewForm({ orderId, orderKey }: { orderId: number; orderKey: s
         </p>
       ) : null}
       <Button type="submit" disabled={rating === 0} loading={leave.isPending}>
-        Post review
+        {t('reviewForm.submit')}
       </Button>
     </form>
   );
