@@ -1,7 +1,10 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { paths } from '@/config/paths';
+import { currentLanguage } from '@/lib/i18n/format';
 import { formatMoney } from '@/lib/money';
 
 import type { Order } from '@/features/profile/api/get-profile';
@@ -16,22 +19,46 @@ const STATUS_TONES: Record<string, BadgeTone> = {
   disputed: 'danger',
 };
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-/** The status as the profile shows it; 'Pending' when the server names none (docs/product.md, Behaviour). */
-export function orderStatusLabel(order: Order): string {
-  return order.status_label?.trim() || 'Pending';
+/**
+ * The status in the reader's language (the server's `status_label` is English): 'Pending' when
+ * the server names none (docs/product.md, Behaviour), 'Payment under review' for a pending order
+ * held for staff (the server's label then differs from the plain status).
+ */
+function orderStatusLabel(order: Order, t: TFunction<'pages'>): string {
+  const held = order.status === 'pending' && !['', 'Pending'].includes(order.status_label.trim());
+  if (held) return t('order.status.underReview');
+  switch (order.status) {
+    case 'paid':
+      return t('order.status.paid');
+    case 'delivered':
+      return t('order.status.delivered');
+    case 'refunded':
+      return t('order.status.refunded');
+    case 'disputed':
+      return t('order.status.disputed');
+    case 'expired':
+      return t('order.status.expired');
+    case 'cancelled':
+      return t('order.status.cancelled');
+    default:
+      return t('order.status.pending');
+  }
 }
 
 function OrderRow({ order }: { order: Order }) {
+  const { t } = useTranslation('pages');
   const created = new Date(order.created_at);
-  const label = orderStatusLabel(order);
+  const label = orderStatusLabel(order, t);
+  const dateTime = new Intl.DateTimeFormat(currentLanguage(), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
   return (
     <li className="order-row">
       <div className="order-row__main">
         <h3 className="order-row__id">
           <Link to={paths.order.getHref(order.id)} className="order-row__link">
-            Order #{order.id}
+            {t('order.title', { id: order.id })}
           </Link>
         </h3>
         <p className="order-row__date">
@@ -44,15 +71,16 @@ function OrderRow({ order }: { order: Order }) {
       </div>
       <div className="order-row__side">
         <span className="order-row__total">{formatMoney(order.amount_paid, order.currency)}</span>
-        <Badge tone={STATUS_TONES[label.toLowerCase()] ?? 'neutral'}>{label}</Badge>
+        <Badge tone={STATUS_TONES[order.status] ?? 'neutral'}>{label}</Badge>
       </div>
     </li>
   );
 }
 
 export function OrderList({ orders }: { orders: readonly Order[] }) {
+  const { t } = useTranslation('pages');
   return (
-    <ul className="order-list" aria-label="Orders">
+    <ul className="order-list" aria-label={t('profile.orders')}>
       {orders.map((order) => (
         <OrderRow key={order.id} order={order} />
       ))}
