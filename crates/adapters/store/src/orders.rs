@@ -215,6 +215,56 @@ impl OrderRepository for Store {
         Ok(Applied::Changed)
     }
 
+    #[tracing::instrument(skip(self, payment_id))]
+    async fn mark_awaiting_payment(
+        &self,
+        id: OrderId,
+        payment_id: String,
+        pay_by: DateTime<Utc>,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let Some(txn) = self.begin_with_event(event.as_ref(), at).await? else {
+            return Ok(Applied::Replayed);
+        };
+        // a pending order gets a payment id only here: one that has one awaits already
+        let awaiting = run(
+            &txn,
+            "UPDATE orders SET payment_id = ?, pay_by = ? \
+                 WHERE id = ? AND status = ? AND payment_id IS NULL",
+            vec![
+                payment_id.into(),
+                pay_by.into(),
+                id.get().into(),
+                OrderStatus::Pending.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to mark order {id} awaiting its payment"))?;
+        if awaiting.rows_affected() != 1 {
+            if current_status(&txn, id).await? != OrderStatus::Pending {
+                return not_pending(txn, id).await;
+            }
+            // awaiting already: the event (if any) is kept as processed
+            txn.commit().await.context("failed to record an event")?;
+            return Ok(Applied::Replayed);
+        }
+        let deadline = pay_by.to_rfc3339();
+        record_noted_step(
+            &txn,
+            id.get(),
+            OrderStep::AwaitingPayment,
+            None,
+            Some(&deadline),
+            at,
+        )
+        .await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit order {id} awaiting its payment"))?;
+        Ok(Applied::Changed)
+    }
+
     #[tracing::instrument(skip(self))]
     async fn mark_paid_too_late(
         &self,
@@ -1213,5 +1263,6 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
     order.hold = risk_hold(row.hold_reason.as_deref(), row.held_at, id)?;
     order.dispute = dispute;
     order.client_ip = row.client_ip.clone();
+    order.pay_by = row.pay_by;
     Ok(order)
 }

@@ -53,7 +53,27 @@ impl StripeEvent {
                 paid: payment_status.is_paid(),
                 payment_id: payment_intent,
             },
-            StripeEvent::CheckoutExpired {
+            // the money of a method that confirms later arrived: paid like a paid page
+            StripeEvent::AsyncPaymentSucceeded {
+                session_id,
+                order_id: named,
+                payment_intent,
+                ..
+            } => PaymentEvent::PageCompleted {
+                event,
+                order: order_id(named.as_deref()),
+                reference: session_id,
+                paid: true,
+                payment_id: payment_intent,
+            },
+            // it failed, or its voucher expired unpaid: the order is released like an
+            // expired page's
+            StripeEvent::AsyncPaymentFailed {
+                session_id,
+                order_id: named,
+                ..
+            }
+            | StripeEvent::CheckoutExpired {
                 session_id,
                 order_id: named,
                 ..

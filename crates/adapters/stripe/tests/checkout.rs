@@ -24,6 +24,7 @@ fn settings(api_base: &str) -> StripeSettings {
         webhook_secret: SecretString::from("whsec_test"),
         api_base: api_base.to_owned(),
         files_api_base: api_base.to_owned(),
+        instant_payment_method_configuration: String::new(),
     }
 }
 
@@ -49,6 +50,7 @@ fn request() -> HostedCheckoutRequest {
         success_url: "http://shop.test/success?order_id=42".into(),
         cancel_url: "http://shop.test/cancel?order_id=42".into(),
         expires_at: Utc.with_ymd_and_hms(2030, 1, 2, 3, 4, 5).unwrap() + Duration::minutes(30),
+        instant_only: false,
     }
 }
 

@@ -350,6 +350,7 @@ impl Fake {
             webhook_secret: SecretString::from("whsec_test"),
             api_base: self.api.uri(),
             files_api_base: self.files.uri(),
+            instant_payment_method_configuration: String::new(),
         }
     }
 
@@ -875,6 +876,7 @@ async fn an_unreachable_stripe_is_unavailable() {
         webhook_secret: SecretString::from("whsec_test"),
         api_base: format!("http://{addr}"),
         files_api_base: format!("http://{addr}"),
+        instant_payment_method_configuration: String::new(),
     };
     let disputes = StripeDisputes::new(&settings).unwrap();
 
@@ -893,6 +895,7 @@ fn an_empty_secret_key_is_refused_up_front() {
         webhook_secret: SecretString::from("whsec_test"),
         api_base: "http://127.0.0.1:1".into(),
         files_api_base: "http://127.0.0.1:1".into(),
+        instant_payment_method_configuration: String::new(),
     };
     assert!(StripeDisputes::new(&settings).is_err());
 }
