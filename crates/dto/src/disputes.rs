@@ -5,7 +5,7 @@ use disputes::Dispute;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::{cents_in_dollars, in_major_units};
+use crate::in_major_units;
 
 /// Where a dispute's evidence is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]

@@ -205,6 +205,41 @@ mod tests {
     }
 
     #[test]
+    fn a_delayed_payments_success_pays_its_page_and_its_failure_expires_it() {
+        let succeeded = StripeEvent::AsyncPaymentSucceeded {
+            event_id: "evt_s".into(),
+            session_id: "cs_1".into(),
+            order_id: Some("42".into()),
+            payment_intent: Some("pi_1".into()),
+        }
+        .payment_event();
+        assert_eq!(
+            succeeded,
+            PaymentEvent::PageCompleted {
+                event: stripe_event("evt_s".into()),
+                order: Some(OrderId::new(42)),
+                reference: "cs_1".into(),
+                paid: true,
+                payment_id: Some("pi_1".into()),
+            }
+        );
+        let failed = StripeEvent::AsyncPaymentFailed {
+            event_id: "evt_f".into(),
+            session_id: "cs_1".into(),
+            order_id: Some("42".into()),
+        }
+        .payment_event();
+        assert_eq!(
+            failed,
+            PaymentEvent::PageExpired {
+                event: stripe_event("evt_f".into()),
+                order: Some(OrderId::new(42)),
+                reference: "cs_1".into(),
+            }
+        );
+    }
+
+    #[test]
     fn a_session_that_names_no_order_id_names_no_order() {
         for named in [None, Some(""), Some("abc"), Some("0"), Some("-3")] {
             let PaymentEvent::PageCompleted { order, .. } = completed(named, "paid") else {

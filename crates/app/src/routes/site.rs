@@ -42,6 +42,7 @@ pub async fn site(
                 .iter()
                 .map(|offered| {
                     let paypal = paypal
+                        .get_ref()
                         .as_ref()
                         .is_some_and(|paypal| paypal.pays_in(&offered.conversion.code));
                     SiteCurrency::with_methods(offered, paypal)

@@ -582,23 +582,73 @@ mod tests {
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
         let (mut records, providers) = quiet();
-        records.expect_payment_confirmed().never();
+        // kept with the order, for staff to refund it
+        records
+            .expect_payment_confirmed()
+            .with(eq(OrderId::new(9)), eq("pi_9".to_owned()))
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
         let handled = apply(orders, paid_page(), &records, &providers).await;
         assert_eq!(handled.unwrap(), Handled::Taken);
     }
 
-    #[tokio::test]
-    async fn a_page_completed_before_the_money_arrived_changes_nothing() {
-        let mut orders = MockOrderRepository::new();
-        orders.expect_order().never();
-        let event = PaymentEvent::PageCompleted {
+    /// The page `cs_9` of order 9 finished with a voucher `pi_9` not paid yet.
+    fn unpaid_page(payment_id: Option<&str>) -> PaymentEvent {
+        PaymentEvent::PageCompleted {
             event: stripe("evt_unpaid"),
             order: Some(OrderId::new(9)),
             reference: "cs_9".into(),
             paid: false,
-            payment_id: None,
-        };
-        taken(orders, event).await;
+            payment_id: payment_id.map(str::to_owned),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_page_completed_before_the_money_arrived_holds_the_order_until_the_methods_deadline()
+    {
+        let deadline = now() + chrono::Duration::days(3);
+        let mut orders = holding(OrderStatus::Pending);
+        orders.expect_mark_paid().never();
+        orders
+            .expect_mark_awaiting_payment()
+            .withf(move |id, payment, pay_by, _, event| {
+                id.get() == 9
+                    && payment == "pi_9"
+                    && *pay_by == deadline
+                    && *event == Some(stripe("evt_unpaid"))
+            })
+            .times(1)
+            .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (mut records, providers) = quiet();
+        records.expect_risk_hold().never();
+        records
+            .expect_payment_deadline()
+            .with(eq(PaymentProvider::Stripe), eq("pi_9".to_owned()))
+            .times(1)
+            .returning(move |_, _| Box::pin(async move { deadline }));
+        let handled = apply(orders, unpaid_page(Some("pi_9")), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn an_unpaid_page_of_an_order_paid_closed_or_awaiting_already_changes_nothing() {
+        for status in [OrderStatus::Paid, OrderStatus::Expired] {
+            let mut orders = holding(status);
+            orders.expect_mark_awaiting_payment().never();
+            taken(orders, unpaid_page(Some("pi_9"))).await;
+        }
+        let awaiting = orders::testing::TestOrder {
+            payment_id: Some("pi_9"),
+            ..orders::testing::TestOrder::new(PaymentProvider::Stripe, OrderStatus::Pending, now())
+        }
+        .build();
+        let mut orders = orders::testing::holding(awaiting);
+        orders.expect_mark_awaiting_payment().never();
+        taken(orders, unpaid_page(Some("pi_9"))).await;
+        // without a payment there is nothing to wait for
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().never();
+        taken(orders, unpaid_page(None)).await;
     }
 
     #[tokio::test]
