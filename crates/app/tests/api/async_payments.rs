@@ -129,9 +129,9 @@ async fn stripe_shop(backend: Backend, configure: impl FnOnce(&mut garden_app::S
     }
 }
 
-/// Places an order of one Owl ($10.00, card fee: $10.77); its id, key and session.
+/// Places an order of one Owl ($10.00); its id, key and session.
 async fn place(shop: &Shop) -> (i64, String, String) {
-    let response = checkout(&shop.app, &shop.buyer, &payload(&[(1, 1)], 10.77)).await;
+    let response = checkout(&shop.app, &shop.buyer, &payload(&[(1, 1)], 10.0)).await;
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     let id = body["order_id"].as_i64().unwrap();
@@ -398,7 +398,7 @@ async fn a_drops_session_names_the_instant_only_configuration(#[case] backend: B
         let app = &shop.app;
         // not a drop: no methods named, Stripe offers every one enabled
         assert_eq!(
-            checkout(app, &shop.buyer, &payload(&[(2, 1)], 5.54))
+            checkout(app, &shop.buyer, &payload(&[(2, 1)], 5.0))
                 .await
                 .status(),
             200
@@ -406,7 +406,7 @@ async fn a_drops_session_names_the_instant_only_configuration(#[case] backend: B
         let plain = session_form(&shop.stripe, 0).await;
         assert!(!names_methods(&plain), "{plain:?}");
         // a drop: instant methods only
-        let response = checkout(app, &shop.buyer, &payload(&[(3, 1)], 10.77)).await;
+        let response = checkout(app, &shop.buyer, &payload(&[(3, 1)], 10.0)).await;
         assert_eq!(response.status(), 200);
         let dropped = session_form(&shop.stripe, 1).await;
         if configuration.is_empty() {
@@ -563,7 +563,7 @@ async fn a_brl_orders_refund_and_dispute_are_in_reais(#[case] backend: Backend) 
     })
     .await;
     // 10.00 at 5.34144 → R$ 53.41; the fee (53.41 + 1.60) / 0.956 = 57.54
-    let mut body = payload(&[(1, 1)], 10.77);
+    let mut body = payload(&[(1, 1)], 10.0);
     body["currency"] = json!("BRL");
     let response = checkout(app, &shop.buyer, &body).await;
     assert_eq!(response.status(), 409);
@@ -605,7 +605,8 @@ async fn a_brl_orders_refund_and_dispute_are_in_reais(#[case] backend: Backend) 
     assert_eq!(status(app, id).await, "refunded");
     let order = order_page(&shop, id, placed["order_key"].as_str().unwrap()).await;
     assert_eq!(order["currency"], "BRL");
-    assert_eq!(order["amount_paid"].as_f64().unwrap(), total);
+    assert_eq!(total, 53.41);
+    assert_eq!(order["amount_paid"], 57.54);
 
     // a dispute of it, as Stripe reports it: in reais
     let mut dispute: Value = serde_json::from_str(DISPUTE_FIXTURE).unwrap();
@@ -633,7 +634,29 @@ async fn a_brl_orders_refund_and_dispute_are_in_reais(#[case] backend: Backend) 
         .find(|d| d["dispute_id"] == "du_brl_1")
         .cloned()
         .unwrap();
-    assert_eq!(kept["currency"], "brl");
+    assert_eq!(kept["currency"], "BRL");
     assert_eq!(kept["amount"], 57.54);
     assert_eq!(kept["order_id"], id);
+
+    // a zero-decimal currency's amount is whole units, not hundredths
+    let mut yen: Value = serde_json::from_str(DISPUTE_FIXTURE).unwrap();
+    yen["id"] = json!("du_jpy_1");
+    yen["payment_intent"] = json!("pi_elsewhere");
+    yen["currency"] = json!("jpy");
+    yen["amount"] = json!(1694);
+    let event = json!({
+        "id": "evt_d2", "object": "event", "type": "charge.dispute.created",
+        "created": 1_700_000_000, "data": { "object": yen },
+    });
+    send(app, &event).await;
+    let listed: Vec<Value> = boss
+        .get(app.url("/api/admin/disputes"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let kept = listed.iter().find(|d| d["dispute_id"] == "du_jpy_1").unwrap();
+    assert_eq!(kept["amount"], 1694.0, "{kept}");
 }
