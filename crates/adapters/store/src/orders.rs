@@ -1183,11 +1183,34 @@ fn paid(row: &order_rows::Model) -> anyhow::Result<Paid> {
     })
 }
 
+/// The order's latest chargeback, once one was opened.
+fn dispute_of(row: &order_rows::Model) -> anyhow::Result<Option<orders::Dispute>> {
+    let id = row.id;
+    Ok(match (row.disputed_at, &row.disputed_from) {
+        (Some(opened_at), Some(previous)) => Some(orders::Dispute {
+            opened_at,
+            previous: OrderStatus::parse(previous)
+                .with_context(|| format!("order {id} has an unknown status before its dispute"))?,
+            outcome: row
+                .dispute_outcome
+                .as_deref()
+                .map(|outcome| {
+                    orders::DisputeOutcome::parse(outcome)
+                        .with_context(|| format!("order {id} has an unknown dispute outcome"))
+                })
+                .transpose()?,
+            closed_at: row.dispute_closed_at,
+        }),
+        _ => None,
+    })
+}
+
 fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
     let id = row.id;
     let paid = paid(&row)?;
     let review = row.review_reason.clone();
     let status = parse_status(&row)?;
+    let dispute = dispute_of(&row)?;
     let promo = match (row.promo_code_id, &row.promo_code, row.discount_percent) {
         (Some(promo_id), Some(code), Some(percent)) => Some(OrderPromo {
             id: PromoId::new(promo_id),
@@ -1230,23 +1253,6 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
             .with_context(|| format!("order {id} has an unknown provider"))?,
         reference: row.provider_reference,
         payment_id: row.payment_id.clone(),
-    };
-    let dispute = match (row.disputed_at, &row.disputed_from) {
-        (Some(opened_at), Some(previous)) => Some(orders::Dispute {
-            opened_at,
-            previous: OrderStatus::parse(previous)
-                .with_context(|| format!("order {id} has an unknown status before its dispute"))?,
-            outcome: row
-                .dispute_outcome
-                .as_deref()
-                .map(|outcome| {
-                    orders::DisputeOutcome::parse(outcome)
-                        .with_context(|| format!("order {id} has an unknown dispute outcome"))
-                })
-                .transpose()?,
-            closed_at: row.dispute_closed_at,
-        }),
-        _ => None,
     };
     let mut order = Order::restore(
         OrderId::new(id),

@@ -11,8 +11,8 @@ use secrecy::ExposeSecret;
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
 use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionAllowedPaymentMethodTypes,
-    CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
-    ExpireCheckoutSession, ProductData, RetrieveCheckoutSession,
+    CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData, ExpireCheckoutSession,
+    ProductData, RetrieveCheckoutSession,
 };
 use stripe_checkout::{
     CheckoutSession, CheckoutSessionMode, CheckoutSessionPaymentStatus, CheckoutSessionStatus,
@@ -145,8 +145,9 @@ fn session_request(
     match (request.instant_only, instant_configuration.is_empty()) {
         (false, _) => session,
         (true, false) => session.payment_method_configuration(instant_configuration),
-        (true, true) => session
-            .allowed_payment_method_types(vec![CreateCheckoutSessionAllowedPaymentMethodTypes::Card]),
+        (true, true) => session.allowed_payment_method_types(vec![
+            CreateCheckoutSessionAllowedPaymentMethodTypes::Card,
+        ]),
     }
 }
 

@@ -82,6 +82,16 @@ impl StripeEvent {
                 order: order_id(named.as_deref()),
                 reference: session_id,
             },
+            after_sale => after_sale.after_sale_event(event),
+        }
+    }
+
+    /// A refund, a dispute, a fraud warning or an event the shop does not act on, as the
+    /// orders domain reads it (the checkout session's events are [`payment_event`]'s own).
+    ///
+    /// [`payment_event`]: Self::payment_event
+    fn after_sale_event(self, event: ProviderEvent) -> PaymentEvent {
+        match self {
             StripeEvent::ChargeRefunded {
                 payment_intent,
                 fully_refunded,
@@ -132,6 +142,11 @@ impl StripeEvent {
             StripeEvent::Other {
                 event_type: kind, ..
             } => PaymentEvent::Other { event, kind },
+            // the checkout session's events are read by `payment_event` itself
+            session @ (StripeEvent::CheckoutCompleted { .. }
+            | StripeEvent::AsyncPaymentSucceeded { .. }
+            | StripeEvent::AsyncPaymentFailed { .. }
+            | StripeEvent::CheckoutExpired { .. }) => session.payment_event(),
         }
     }
 }

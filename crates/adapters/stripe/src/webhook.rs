@@ -417,6 +417,38 @@ pub const HANDLED_EVENTS: [&str; 9] = [
     "radar.early_fraud_warning.created",
 ];
 
+/// A checkout session's event of type `kind` (one of the `checkout.session.*` the shop handles).
+fn session_event(kind: &str, event_id: String, session: RawSession) -> StripeEvent {
+    let order_id = session.order_id();
+    let payment_intent = id_of(session.payment_intent.as_ref());
+    let session_id = session.id;
+    match kind {
+        "checkout.session.completed" => StripeEvent::CheckoutCompleted {
+            event_id,
+            session_id,
+            order_id,
+            payment_status: session.payment_status.as_deref().unwrap_or("").into(),
+            payment_intent,
+        },
+        "checkout.session.async_payment_succeeded" => StripeEvent::AsyncPaymentSucceeded {
+            event_id,
+            session_id,
+            order_id,
+            payment_intent,
+        },
+        "checkout.session.async_payment_failed" => StripeEvent::AsyncPaymentFailed {
+            event_id,
+            session_id,
+            order_id,
+        },
+        _ => StripeEvent::CheckoutExpired {
+            event_id,
+            session_id,
+            order_id,
+        },
+    }
+}
+
 fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
     let event: RawEvent =
         serde_json::from_slice(payload).map_err(|e| WebhookError::BadPayload(e.to_string()))?;
@@ -425,41 +457,10 @@ fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
             .map_err(|e| WebhookError::BadPayload(format!("checkout session: {e}")))
     };
     Ok(match event.event_type.as_str() {
-        "checkout.session.completed" => {
-            let session = session()?;
-            StripeEvent::CheckoutCompleted {
-                order_id: session.order_id(),
-                payment_status: session.payment_status.as_deref().unwrap_or("").into(),
-                payment_intent: id_of(session.payment_intent.as_ref()),
-                event_id: event.id,
-                session_id: session.id,
-            }
-        }
-        "checkout.session.async_payment_succeeded" => {
-            let session = session()?;
-            StripeEvent::AsyncPaymentSucceeded {
-                order_id: session.order_id(),
-                payment_intent: id_of(session.payment_intent.as_ref()),
-                event_id: event.id,
-                session_id: session.id,
-            }
-        }
-        "checkout.session.async_payment_failed" => {
-            let session = session()?;
-            StripeEvent::AsyncPaymentFailed {
-                order_id: session.order_id(),
-                event_id: event.id,
-                session_id: session.id,
-            }
-        }
-        "checkout.session.expired" => {
-            let session = session()?;
-            StripeEvent::CheckoutExpired {
-                order_id: session.order_id(),
-                event_id: event.id,
-                session_id: session.id,
-            }
-        }
+        "checkout.session.completed"
+        | "checkout.session.async_payment_succeeded"
+        | "checkout.session.async_payment_failed"
+        | "checkout.session.expired" => session_event(&event.event_type, event.id, session()?),
         "charge.refunded" => {
             let charge: RawCharge = serde_json::from_value(event.data.object.clone())
                 .map_err(|e| WebhookError::BadPayload(format!("charge: {e}")))?;

@@ -95,7 +95,10 @@ async fn stripe_shop(backend: Backend, configure: impl FnOnce(&mut garden_app::S
     Mock::given(method("GET"))
         .and(path_regex("^/v1/checkout/sessions/[A-Za-z0-9_]+$"))
         .respond_with(|request: &Request| {
-            let id = request.url.path().trim_start_matches("/v1/checkout/sessions/");
+            let id = request
+                .url
+                .path()
+                .trim_start_matches("/v1/checkout/sessions/");
             ResponseTemplate::new(200).set_body_json(completed_unpaid_session(id))
         })
         .mount(&stripe)
@@ -208,7 +211,11 @@ async fn a_voucher_order_awaits_its_payment_until_the_voucher_is_paid_once(
         session_event(event_id, kind, &session, id, "pi_oxxo_1", "unpaid")
     };
     // the same event twice, and the same kind again under a new id
-    for event in [completed("evt_c1"), completed("evt_c1"), completed("evt_c2")] {
+    for event in [
+        completed("evt_c1"),
+        completed("evt_c1"),
+        completed("evt_c2"),
+    ] {
         send(app, &event).await;
     }
     assert_eq!(status(app, id).await, "pending", "not paid: no money yet");
@@ -231,7 +238,11 @@ async fn a_voucher_order_awaits_its_payment_until_the_voucher_is_paid_once(
         let kind = "checkout.session.async_payment_succeeded";
         session_event(event_id, kind, &session, id, "pi_oxxo_1", "paid")
     };
-    for event in [succeeded("evt_s1"), succeeded("evt_s1"), succeeded("evt_s2")] {
+    for event in [
+        succeeded("evt_s1"),
+        succeeded("evt_s1"),
+        succeeded("evt_s2"),
+    ] {
         send(app, &event).await;
     }
     // a completed replayed after the payment changes nothing
@@ -263,7 +274,11 @@ async fn a_failed_delayed_payment_releases_the_stock_once_and_late_money_goes_to
     // Stripe names no deadline: the shop's own, 72 hours
     let placed_at = now(app);
     let kind = "checkout.session.completed";
-    send(app, &session_event("evt_c1", kind, &session, id, "pi_boleto_1", "unpaid")).await;
+    send(
+        app,
+        &session_event("evt_c1", kind, &session, id, "pi_boleto_1", "unpaid"),
+    )
+    .await;
     let page = order_page(&shop, id, &key).await;
     let pay_by = chrono::DateTime::parse_from_rfc3339(page["pay_by"].as_str().unwrap()).unwrap();
     assert!(
@@ -287,7 +302,11 @@ async fn a_failed_delayed_payment_releases_the_stock_once_and_late_money_goes_to
         let kind = "checkout.session.async_payment_succeeded";
         session_event(event_id, kind, &session, id, "pi_boleto_1", "paid")
     };
-    for event in [succeeded("evt_s1"), succeeded("evt_s1"), succeeded("evt_s2")] {
+    for event in [
+        succeeded("evt_s1"),
+        succeeded("evt_s1"),
+        succeeded("evt_s2"),
+    ] {
         send(app, &event).await;
     }
     assert_eq!(status(app, id).await, "expired");
@@ -319,7 +338,11 @@ async fn the_vouchers_deadline_passing_releases_the_order(#[case] backend: Backe
         .unwrap()
         .insert("pi_oxxo_2".into(), deadline);
     let kind = "checkout.session.completed";
-    send(app, &session_event("evt_c1", kind, &session, id, "pi_oxxo_2", "unpaid")).await;
+    send(
+        app,
+        &session_event("evt_c1", kind, &session, id, "pi_oxxo_2", "unpaid"),
+    )
+    .await;
     // past the usual window, within the voucher's: still held
     app.clock.advance(std::time::Duration::from_secs(3600));
     app.sweeper.run_once().await.unwrap();
@@ -340,20 +363,34 @@ async fn the_vouchers_deadline_passing_releases_the_order(#[case] backend: Backe
 #[case::sqlite(Backend::Sqlite)]
 #[case::postgres(Backend::Postgres)]
 #[tokio::test]
-async fn a_payment_that_arrives_before_its_completed_session_pays_once(
-    #[case] backend: Backend,
-) {
+async fn a_payment_that_arrives_before_its_completed_session_pays_once(#[case] backend: Backend) {
     let shop = stripe_shop(backend, |_| {}).await;
     let app = &shop.app;
     let (id, _, session) = place(&shop).await;
     let kind = "checkout.session.async_payment_succeeded";
-    send(app, &session_event("evt_s1", kind, &session, id, "pi_3", "paid")).await;
+    send(
+        app,
+        &session_event("evt_s1", kind, &session, id, "pi_3", "paid"),
+    )
+    .await;
     assert_eq!(status(app, id).await, "paid");
     let kind = "checkout.session.completed";
-    send(app, &session_event("evt_c1", kind, &session, id, "pi_3", "unpaid")).await;
+    send(
+        app,
+        &session_event("evt_c1", kind, &session, id, "pi_3", "unpaid"),
+    )
+    .await;
     let failed = "checkout.session.async_payment_failed";
-    send(app, &session_event("evt_f1", failed, &session, id, "pi_3", "unpaid")).await;
-    assert_eq!(status(app, id).await, "paid", "an earlier event changes nothing");
+    send(
+        app,
+        &session_event("evt_f1", failed, &session, id, "pi_3", "unpaid"),
+    )
+    .await;
+    assert_eq!(
+        status(app, id).await,
+        "paid",
+        "an earlier event changes nothing"
+    );
     assert_eq!(stock(app, 1).await, Some(9));
     let steps = app.order_steps(id).await;
     assert_eq!(steps_named(&steps, "awaiting_payment"), 0, "{steps:?}");
@@ -576,7 +613,11 @@ async fn a_brl_orders_refund_and_dispute_are_in_reais(#[case] backend: Backend) 
     let id = placed["order_id"].as_i64().unwrap();
     let session = reference(app, id).await;
     let kind = "checkout.session.completed";
-    send(app, &session_event("evt_p1", kind, &session, id, "pi_brl_1", "paid")).await;
+    send(
+        app,
+        &session_event("evt_p1", kind, &session, id, "pi_brl_1", "paid"),
+    )
+    .await;
     assert_eq!(status(app, id).await, "paid");
 
     let staff = app.client_with_role(Role::Admin).await;
@@ -597,7 +638,10 @@ async fn a_brl_orders_refund_and_dispute_are_in_reais(#[case] backend: Backend) 
         .collect();
     assert_eq!(refunds.len(), 1);
     let sent = form(&refunds[0].body);
-    assert_eq!(sent["payment_intent"], "pi_brl_1", "the BRL payment, in full");
+    assert_eq!(
+        sent["payment_intent"], "pi_brl_1",
+        "the BRL payment, in full"
+    );
     assert!(
         !sent.contains_key("amount"),
         "no USD figure sent: Stripe refunds the reais paid"
@@ -657,6 +701,9 @@ async fn a_brl_orders_refund_and_dispute_are_in_reais(#[case] backend: Backend) 
         .json()
         .await
         .unwrap();
-    let kept = listed.iter().find(|d| d["dispute_id"] == "du_jpy_1").unwrap();
+    let kept = listed
+        .iter()
+        .find(|d| d["dispute_id"] == "du_jpy_1")
+        .unwrap();
     assert_eq!(kept["amount"], 1694.0, "{kept}");
 }
