@@ -1,4 +1,5 @@
-//! Where a dispute's evidence goes and where a payment's risk is read: Stripe's Disputes and
+//! Where a dispute's evidence goes and where a payment's risk (and a delayed method's deadline)
+//! is read: Stripe's Disputes and
 //! Files APIs when Stripe is configured, the dev stand-in otherwise. The disputes service
 //! (`disputes.rs`) and the after-sale service (`services.rs`) both take it.
 
@@ -91,5 +92,19 @@ impl aftersale::PaymentRisk for ShopRisk {
             return Ok(None);
         }
         Ok(self.0.charge_risk(payment_id).await?.risk_level)
+    }
+
+    async fn payment_deadline(
+        &self,
+        provider: orders::PaymentProvider,
+        payment_id: String,
+    ) -> Result<Option<chrono::DateTime<chrono::Utc>>, PaymentError> {
+        match &self.0 {
+            ShopDisputeGateway::Stripe(stripe) if provider == orders::PaymentProvider::Stripe => {
+                stripe.payment_deadline(payment_id).await
+            }
+            // the dev page and PayPal have no methods that confirm later
+            _ => Ok(None),
+        }
     }
 }

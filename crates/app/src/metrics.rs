@@ -106,7 +106,8 @@ fn status_label(status: StatusCode) -> String {
 }
 
 /// The `outcome` label values of `shop_payments_total`, each listed at 0 from the start.
-const PAYMENT_OUTCOMES: [&str; 8] = [
+const PAYMENT_OUTCOMES: [&str; 9] = [
+    "awaiting_payment",
     "paid",
     "paid_after_expiry",
     "cancelled",
@@ -169,8 +170,8 @@ impl ShopMetrics {
         let payments = Opts::new(
             "shop_payments_total",
             "Changes of orders' payments this instance applied, by the order's provider \
-             (stripe, paypal, dev) and outcome (paid, paid_after_expiry, cancelled, expired, \
-             refunded, disputed, dispute_won, dispute_lost)",
+             (stripe, paypal, dev) and outcome (awaiting_payment, paid, paid_after_expiry, \
+             cancelled, expired, refunded, disputed, dispute_won, dispute_lost)",
         );
         let labels = ["provider", "outcome"];
         let payments = registered(&registry, IntCounterVec::new(payments, &labels)?)?;

@@ -98,6 +98,9 @@ pub struct PaymentsSettings {
     /// The deadline of reading a payment's risk from Stripe while its webhook waits; past it the
     /// order is paid without a hold (and a warning logged).
     pub risk_read_timeout_ms: u64,
+    /// How long an order paid with a method that confirms later (a voucher such as OXXO or
+    /// Boleto, a bank debit) holds its stock when Stripe names no deadline of the method's own.
+    pub delayed_payment_hold_hours: u32,
 }
 
 impl PaymentsSettings {
@@ -105,6 +108,7 @@ impl PaymentsSettings {
         aftersale::RiskPolicy {
             hold_risk_levels: self.hold_risk_levels.clone(),
             refund_on_fraud_warning: self.refund_on_fraud_warning,
+            delayed_payment_hold_hours: self.delayed_payment_hold_hours,
         }
     }
 

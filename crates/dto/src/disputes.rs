@@ -5,7 +5,7 @@ use disputes::Dispute;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::cents_in_dollars;
+use crate::in_major_units;
 
 /// Where a dispute's evidence is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -66,12 +66,19 @@ pub struct DisputeJson {
     created_at: DateTime<Utc>,
 }
 
+/// The decimals of `currency` as Stripe names it (`brl`, `jpy`): 2 for one ISO 4217 does not
+/// know.
+fn minor_units_of(currency: &str) -> u32 {
+    iso_currency::Currency::from_code(&currency.trim().to_ascii_uppercase())
+        .map_or(2, |known| u32::from(known.exponent().unwrap_or(0)))
+}
+
 pub fn to_json(dispute: Dispute) -> DisputeJson {
     DisputeJson {
         dispute_id: dispute.dispute_id,
         order_id: dispute.order_id.map(|id| id.get()),
         delivered: dispute.delivered,
-        amount: cents_in_dollars(dispute.amount_minor),
+        amount: in_major_units(dispute.amount_minor, minor_units_of(&dispute.currency)),
         currency: dispute.currency,
         reason: dispute.reason,
         status: dispute.status,

@@ -97,6 +97,16 @@ pub struct OrderResponse {
     /// its mails are written in it; its page follows the viewer's language.
     #[schema(example = "pt-BR")]
     pub language: String,
+    /// The buyer finished the payment page with a method that confirms later (a voucher such
+    /// as OXXO or Boleto, a bank debit): the order is `pending` until the money arrives (then
+    /// paid) or `pay_by` passes (then expired). The page says "awaiting your payment until
+    /// <pay_by>".
+    pub awaiting_payment: bool,
+    /// While pending: when the order stops holding its stock and expires unpaid, when it has a
+    /// deadline of its own (a drop's shorter window, a delayed method's deadline); `null`
+    /// otherwise (the usual payment window) and once it is no longer pending.
+    #[schema(required = true, format = DateTime)]
+    pub pay_by: Option<String>,
 }
 
 impl From<&Order> for OrderResponse {
@@ -128,6 +138,11 @@ impl From<&Order> for OrderResponse {
             created_at: order.created_at.to_rfc3339(),
             paid_at: order.paid_at().map(|at| at.to_rfc3339()),
             language: order.buyer.language.code().to_owned(),
+            awaiting_payment: order.awaits_delayed_payment(),
+            pay_by: order
+                .pay_by
+                .filter(|_| order.status() == orders::OrderStatus::Pending)
+                .map(|at| at.to_rfc3339()),
         }
     }
 }

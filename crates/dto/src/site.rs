@@ -58,17 +58,28 @@ pub struct SiteCurrency {
     /// ending so, ties up, never below it).
     #[schema(example = "minor")]
     pub rounding: String,
+    /// The payment methods that can pay in this currency, as checkout names them: `card`
+    /// always, `paypal` when the shop offers PayPal (`paypal_enabled`) and PayPal accepts the
+    /// currency (`paypal.currencies`).
+    #[schema(example = json!(["card", "paypal"]))]
+    pub methods: Vec<&'static str>,
 }
 
-impl From<&cart_pricing::OfferedCurrency> for SiteCurrency {
-    fn from(offered: &cart_pricing::OfferedCurrency) -> Self {
+impl SiteCurrency {
+    /// `offered`, payable by card, and by PayPal when `paypal` says so.
+    pub fn with_methods(offered: &cart_pricing::OfferedCurrency, paypal: bool) -> Self {
         let conversion = &offered.conversion;
+        let mut methods = vec!["card"];
+        if paypal {
+            methods.push("paypal");
+        }
         SiteCurrency {
             code: conversion.code.to_string(),
             rate: conversion.rate.normalize().to_string(),
             as_of: offered.as_of.map(|day| day.to_string()),
             minor_units: conversion.minor_units,
             rounding: conversion.rounding.as_str().to_owned(),
+            methods,
         }
     }
 }

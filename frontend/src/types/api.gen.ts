@@ -973,7 +973,7 @@ export interface paths {
          *     - `products` — the storefront's product list changed: `{"version": etag}` (everyone).
          *     - `chat` — a help chat changed: `{"chat_id", "status", "version"}` (`status` "deleted" when gone); the chat of `chat_session`, and every chat on the staff stream.
          *     - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).
-         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, risk_held, hold_released, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` (with its link's `key`, or for its own session or owner whatever the key, as `GET /api/orders/{id}` shows it), and every order on the staff stream.
+         *     - `order` — an order's status or place in the delivery queue changed: `{"order_id", "status", "step"}` (`step`: placed, awaiting_payment, paid, paid_after_expiry, held, claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, dispute_lost, risk_held, hold_released, cancelled, expired); the orders this cookie session placed or the account owns, the order of `order` (with its link's `key`, or for its own session or owner whatever the key, as `GET /api/orders/{id}` shows it), and every order on the staff stream.
          *     - `order_message` — a message on an order's page, from its buyer or staff: `{"order_id", "message": {"id", "from", "author", "text", "created_at"}}` (the message itself, as `GET /api/orders/{id}/messages` lists it); the same viewers as `order`.
          *     - `resync` — too much was missed to replay: `{}`; refetch everything.
          *     - `ended` — the session the stream was opened with is gone (logged out, a password reset, expired), or the staff stream's account is no longer staff: `{}`; the stream closes. Checked at every heartbeat; a stream opened with an order's key alone has no session to end.
@@ -1589,7 +1589,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's signed events
-         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid), `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created`, `charge.dispute.updated`, `charge.dispute.closed` (the dispute is kept, and a delivered order's record staged as evidence) and `radar.early_fraud_warning.created` (a paid order waiting for delivery goes on a risk hold, or is refunded at once with `payments.refund_on_fraud_warning`). Before a completed session pays its order, the payment's latest charge is read (`GET /v1/payment_intents/{id}`, `payments.risk_read_timeout_ms`): a risk level in `payments.hold_risk_levels` pays it on a risk hold; a read that fails holds nothing. Other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
+         * @description Called by Stripe, not by browsers. The `Stripe-Signature` header is checked against the raw body with the webhook secret before anything is read. Handled: `checkout.session.completed` (the order is paid; with `payment_status: unpaid`, a method that confirms later, it awaits its payment, its stock held until the method's deadline, its `pay_by`), `checkout.session.async_payment_succeeded` (then paid), `checkout.session.async_payment_failed` and `checkout.session.expired` (its stock goes back), `charge.refunded`, `charge.dispute.created`, `charge.dispute.updated`, `charge.dispute.closed` (the dispute is kept, and a delivered order's record staged as evidence) and `radar.early_fraud_warning.created` (a paid order waiting for delivery goes on a risk hold, or is refunded at once with `payments.refund_on_fraud_warning`). Before a completed session pays its order, the payment's latest charge is read (`GET /v1/payment_intents/{id}`, `payments.risk_read_timeout_ms`): a risk level in `payments.hold_risk_levels` pays it on a risk hold; a read that fails holds nothing. Other events, events about no order of ours and repeated deliveries answer 200 and change nothing. A 500 (the store failed) makes Stripe deliver the event again.
          */
         post: operations["webhook"];
         delete?: never;
@@ -2711,6 +2711,20 @@ export interface components {
              * @example pt-BR
              */
             language: string;
+            /**
+             * @description The buyer finished the payment page with a method that confirms later (a voucher such
+             *     as OXXO or Boleto, a bank debit): the order is `pending` until the money arrives (then
+             *     paid) or `pay_by` passes (then expired). The page says "awaiting your payment until
+             *     <pay_by>".
+             */
+            awaiting_payment: boolean;
+            /**
+             * Format: date-time
+             * @description While pending: when the order stops holding its stock and expires unpaid, when it has a
+             *     deadline of its own (a drop's shorter window, a delayed method's deadline); `null`
+             *     otherwise (the usual payment window) and once it is no longer pending.
+             */
+            pay_by: string | null;
         };
         /**
          * @description An order's status, as `status` fields carry it (as stored: `orders::OrderStatus::as_str`).
@@ -3525,6 +3539,16 @@ export interface components {
              * @example minor
              */
             rounding: string;
+            /**
+             * @description The payment methods that can pay in this currency, as checkout names them: `card`
+             *     always, `paypal` when the shop offers PayPal (`paypal_enabled`) and PayPal accepts the
+             *     currency (`paypal.currencies`).
+             * @example [
+             *       "card",
+             *       "paypal"
+             *     ]
+             */
+            methods: string[];
         };
         /** @description The median and 90th percentile of one step, in seconds (null without deliveries). */
         SpreadJson: {

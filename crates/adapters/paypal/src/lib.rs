@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context};
+use cart_pricing::CurrencyCode;
 use orders::gateways::{
     CaptureOutcome, CapturedAmount, HostedCheckout, HostedCheckoutRequest, PaymentCapture,
     PaymentError, PaymentGateway, RefundReceipt, RefundRequest, SessionClosing,
@@ -39,6 +40,20 @@ pub struct PayPalSettings {
     pub api_base: String,
     /// PayPal is offered only when this is true and the credentials are set.
     pub enabled: bool,
+    /// The currencies PayPal takes payments in (ISO 4217); checkout offers PayPal only in
+    /// these. Default: those PayPal's REST API accepts ([`PAYPAL_CURRENCIES`]).
+    #[serde(default = "paypal_currencies")]
+    pub currencies: Vec<String>,
+}
+
+/// The currencies PayPal's REST API accepts (developer.paypal.com, "Currency codes").
+pub const PAYPAL_CURRENCIES: [&str; 24] = [
+    "AUD", "BRL", "CAD", "CNY", "CZK", "DKK", "EUR", "HKD", "HUF", "ILS", "JPY", "MYR", "MXN",
+    "TWD", "NZD", "NOK", "PHP", "PLN", "GBP", "SGD", "SEK", "CHF", "THB", "USD",
+];
+
+fn paypal_currencies() -> Vec<String> {
+    PAYPAL_CURRENCIES.map(str::to_owned).to_vec()
 }
 
 impl PayPalSettings {
@@ -71,6 +86,8 @@ pub struct PayPalCheckout {
     client_id: String,
     client_secret: SecretString,
     token: Arc<Mutex<Option<CachedToken>>>,
+    /// `paypal.currencies`, uppercase.
+    currencies: Vec<String>,
 }
 
 impl std::fmt::Debug for PayPalCheckout {
@@ -293,6 +310,11 @@ impl PayPalCheckout {
             client_id: settings.client_id.clone(),
             client_secret: settings.client_secret.clone(),
             token: Arc::new(Mutex::new(None)),
+            currencies: settings
+                .currencies
+                .iter()
+                .map(|code| code.trim().to_ascii_uppercase())
+                .collect(),
         })
     }
 
@@ -418,6 +440,12 @@ impl PayPalCheckout {
 }
 
 impl PaymentGateway for PayPalCheckout {
+    fn pays_in(&self, currency: &CurrencyCode) -> bool {
+        self.currencies
+            .iter()
+            .any(|accepted| accepted == currency.as_str())
+    }
+
     #[tracing::instrument(name = "paypal.create_order", skip_all, fields(order_id = %request.order_id))]
     async fn create_checkout(
         &self,

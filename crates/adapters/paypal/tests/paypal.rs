@@ -19,6 +19,7 @@ fn settings(api_base: &str) -> PayPalSettings {
         client_secret: SecretString::from("secret-1"),
         api_base: api_base.to_owned(),
         enabled: true,
+        currencies: vec!["USD".into(), "BRL".into()],
     }
 }
 
@@ -44,6 +45,7 @@ fn request() -> HostedCheckoutRequest {
         success_url: "http://shop.test/success?order_id=42".into(),
         cancel_url: "http://shop.test/cancel?order_id=42".into(),
         expires_at: Utc::now(),
+        instant_only: false,
     }
 }
 

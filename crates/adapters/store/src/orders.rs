@@ -215,6 +215,56 @@ impl OrderRepository for Store {
         Ok(Applied::Changed)
     }
 
+    #[tracing::instrument(skip(self, payment_id))]
+    async fn mark_awaiting_payment(
+        &self,
+        id: OrderId,
+        payment_id: String,
+        pay_by: DateTime<Utc>,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> Result<Applied, OrderError> {
+        let Some(txn) = self.begin_with_event(event.as_ref(), at).await? else {
+            return Ok(Applied::Replayed);
+        };
+        // a pending order gets a payment id only here: one that has one awaits already
+        let awaiting = run(
+            &txn,
+            "UPDATE orders SET payment_id = ?, pay_by = ? \
+                 WHERE id = ? AND status = ? AND payment_id IS NULL",
+            vec![
+                payment_id.into(),
+                pay_by.into(),
+                id.get().into(),
+                OrderStatus::Pending.as_str().into(),
+            ],
+        )
+        .await
+        .with_context(|| format!("failed to mark order {id} awaiting its payment"))?;
+        if awaiting.rows_affected() != 1 {
+            if current_status(&txn, id).await? != OrderStatus::Pending {
+                return not_pending(txn, id).await;
+            }
+            // awaiting already: the event (if any) is kept as processed
+            txn.commit().await.context("failed to record an event")?;
+            return Ok(Applied::Replayed);
+        }
+        let deadline = pay_by.to_rfc3339();
+        record_noted_step(
+            &txn,
+            id.get(),
+            OrderStep::AwaitingPayment,
+            None,
+            Some(&deadline),
+            at,
+        )
+        .await?;
+        txn.commit()
+            .await
+            .with_context(|| format!("failed to commit order {id} awaiting its payment"))?;
+        Ok(Applied::Changed)
+    }
+
     #[tracing::instrument(skip(self))]
     async fn mark_paid_too_late(
         &self,
@@ -1133,11 +1183,34 @@ fn paid(row: &order_rows::Model) -> anyhow::Result<Paid> {
     })
 }
 
+/// The order's latest chargeback, once one was opened.
+fn dispute_of(row: &order_rows::Model) -> anyhow::Result<Option<orders::Dispute>> {
+    let id = row.id;
+    Ok(match (row.disputed_at, &row.disputed_from) {
+        (Some(opened_at), Some(previous)) => Some(orders::Dispute {
+            opened_at,
+            previous: OrderStatus::parse(previous)
+                .with_context(|| format!("order {id} has an unknown status before its dispute"))?,
+            outcome: row
+                .dispute_outcome
+                .as_deref()
+                .map(|outcome| {
+                    orders::DisputeOutcome::parse(outcome)
+                        .with_context(|| format!("order {id} has an unknown dispute outcome"))
+                })
+                .transpose()?,
+            closed_at: row.dispute_closed_at,
+        }),
+        _ => None,
+    })
+}
+
 fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Order> {
     let id = row.id;
     let paid = paid(&row)?;
     let review = row.review_reason.clone();
     let status = parse_status(&row)?;
+    let dispute = dispute_of(&row)?;
     let promo = match (row.promo_code_id, &row.promo_code, row.discount_percent) {
         (Some(promo_id), Some(code), Some(percent)) => Some(OrderPromo {
             id: PromoId::new(promo_id),
@@ -1181,23 +1254,6 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
         reference: row.provider_reference,
         payment_id: row.payment_id.clone(),
     };
-    let dispute = match (row.disputed_at, &row.disputed_from) {
-        (Some(opened_at), Some(previous)) => Some(orders::Dispute {
-            opened_at,
-            previous: OrderStatus::parse(previous)
-                .with_context(|| format!("order {id} has an unknown status before its dispute"))?,
-            outcome: row
-                .dispute_outcome
-                .as_deref()
-                .map(|outcome| {
-                    orders::DisputeOutcome::parse(outcome)
-                        .with_context(|| format!("order {id} has an unknown dispute outcome"))
-                })
-                .transpose()?,
-            closed_at: row.dispute_closed_at,
-        }),
-        _ => None,
-    };
     let mut order = Order::restore(
         OrderId::new(id),
         lines,
@@ -1213,5 +1269,6 @@ fn to_order(row: order_rows::Model, lines: Vec<OrderLine>) -> anyhow::Result<Ord
     order.hold = risk_hold(row.hold_reason.as_deref(), row.held_at, id)?;
     order.dispute = dispute;
     order.client_ip = row.client_ip.clone();
+    order.pay_by = row.pay_by;
     Ok(order)
 }

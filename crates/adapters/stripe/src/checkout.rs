@@ -10,10 +10,13 @@ use orders::gateways::{
 use secrecy::ExposeSecret;
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeError, StripeRequest};
 use stripe_checkout::checkout_session::{
-    CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
-    ExpireCheckoutSession, ProductData, RetrieveCheckoutSession,
+    CreateCheckoutSession, CreateCheckoutSessionAllowedPaymentMethodTypes,
+    CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData, ExpireCheckoutSession,
+    ProductData, RetrieveCheckoutSession,
 };
-use stripe_checkout::{CheckoutSession, CheckoutSessionMode, CheckoutSessionStatus};
+use stripe_checkout::{
+    CheckoutSession, CheckoutSessionMode, CheckoutSessionPaymentStatus, CheckoutSessionStatus,
+};
 use stripe_core::refund::CreateRefund;
 use stripe_types::Currency;
 
@@ -38,6 +41,8 @@ pub enum StripeSetupError {
 #[derive(Clone)]
 pub struct StripeCheckout {
     client: Client,
+    /// `stripe.instant_payment_method_configuration`: what a drop's session names.
+    instant_configuration: String,
 }
 
 impl std::fmt::Debug for StripeCheckout {
@@ -50,6 +55,10 @@ impl StripeCheckout {
     pub fn new(settings: &StripeSettings) -> Result<Self, StripeSetupError> {
         Ok(Self {
             client: api_client(settings, REQUEST_TIMEOUT)?,
+            instant_configuration: settings
+                .instant_payment_method_configuration
+                .trim()
+                .to_owned(),
         })
     }
 }
@@ -92,9 +101,15 @@ fn line_item(
 }
 
 /// The session's line items in the order's currency, at the amounts the shopper saw. The
-/// session names no `payment_method_types`: Stripe offers every method the shop enabled for
-/// that currency.
-fn session_request(request: &HostedCheckoutRequest) -> CreateCheckoutSession {
+/// session names no payment method types: Stripe offers every method the shop enabled for
+/// that currency. A page that must be paid at once (a drop's) names `instant_configuration`,
+/// a payment method configuration without methods that confirm later; without one, it allows
+/// cards only (`allowed_payment_method_types`: the SDK's create request has no
+/// `payment_method_types`; the allowed list filters the methods Stripe would offer).
+fn session_request(
+    request: &HostedCheckoutRequest,
+    instant_configuration: &str,
+) -> CreateCheckoutSession {
     let currency = Currency::from_str(&request.currency.lowercase())
         .unwrap_or_else(|_| Currency::Unknown(request.currency.lowercase()));
     let mut items: Vec<CreateCheckoutSessionLineItems> = request
@@ -118,7 +133,7 @@ fn session_request(request: &HostedCheckoutRequest) -> CreateCheckoutSession {
         ));
     }
     let metadata = HashMap::from([("order_id".to_owned(), request.order_id.clone())]);
-    CreateCheckoutSession::new()
+    let session = CreateCheckoutSession::new()
         .mode(CheckoutSessionMode::Payment)
         .line_items(items)
         .client_reference_id(request.order_id.clone())
@@ -126,7 +141,14 @@ fn session_request(request: &HostedCheckoutRequest) -> CreateCheckoutSession {
         .customer_email(request.customer_email.clone())
         .success_url(request.success_url.clone())
         .cancel_url(request.cancel_url.clone())
-        .expires_at(request.expires_at.timestamp())
+        .expires_at(request.expires_at.timestamp());
+    match (request.instant_only, instant_configuration.is_empty()) {
+        (false, _) => session,
+        (true, false) => session.payment_method_configuration(instant_configuration),
+        (true, true) => session.allowed_payment_method_types(vec![
+            CreateCheckoutSessionAllowedPaymentMethodTypes::Card,
+        ]),
+    }
 }
 
 impl PaymentGateway for StripeCheckout {
@@ -135,7 +157,7 @@ impl PaymentGateway for StripeCheckout {
         &self,
         request: HostedCheckoutRequest,
     ) -> Result<HostedCheckout, PaymentError> {
-        let session = session_request(&request)
+        let session = session_request(&request, &self.instant_configuration)
             .send(&self.client)
             .await
             .map_err(payment_error)?;
@@ -247,10 +269,16 @@ impl StripeCheckout {
     }
 }
 
-/// What a session that is no longer open means for its order.
+/// What a session that is no longer open means for its order: a complete session is paid
+/// unless its money has yet to arrive (a method that confirms later).
 fn closing_of(session: &CheckoutSession) -> Result<SessionClosing, PaymentError> {
     match &session.status {
         Some(CheckoutSessionStatus::Expired) => Ok(SessionClosing::Closed),
+        Some(CheckoutSessionStatus::Complete)
+            if session.payment_status == CheckoutSessionPaymentStatus::Unpaid =>
+        {
+            Ok(SessionClosing::AwaitingPayment)
+        }
         Some(CheckoutSessionStatus::Complete) => Ok(SessionClosing::Completed),
         other => Err(PaymentError::Unknown(anyhow!(
             "Stripe left checkout session {} {other:?} after expiring it",

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use ::disputes::{ChargeRisk, DisputeGateway, EvidenceFile, EvidenceText, StagedFiles};
 use anyhow::anyhow;
+use chrono::{DateTime, Utc};
 use orders::gateways::PaymentError;
 use reqwest::multipart::{Form, Part};
 use secrecy::{ExposeSecret, SecretString};
@@ -93,6 +94,45 @@ fn evidence(text: EvidenceText, files: Option<StagedFiles>) -> UpdateDisputeEvid
 }
 
 /// What the payment's latest charge says of its risk and whether it can still be refunded.
+/// The deadline a payment's method that confirms later names in its `next_action`: an OXXO
+/// voucher's `expires_after`, a Boleto's, Konbini's, Multibanco's or Pix's `expires_at`; `None`
+/// when it names none (a bank debit, a card, no next action).
+fn deadline_of(
+    next_action: Option<&stripe_core::PaymentIntentNextAction>,
+) -> Option<DateTime<Utc>> {
+    let action = next_action?;
+    let seconds = action
+        .oxxo_display_details
+        .as_ref()
+        .and_then(|oxxo| oxxo.expires_after)
+        .or_else(|| action.boleto_display_details.as_ref()?.expires_at)
+        .or_else(|| {
+            action
+                .konbini_display_details
+                .as_ref()
+                .map(|konbini| konbini.expires_at)
+        })
+        .or_else(|| action.multibanco_display_details.as_ref()?.expires_at)
+        .or_else(|| action.pix_display_qr_code.as_ref()?.expires_at)?;
+    DateTime::<Utc>::from_timestamp(seconds, 0)
+}
+
+impl StripeDisputes {
+    /// `GET /v1/payment_intents/{id}`: the deadline of a payment whose method confirms later
+    /// (see [`deadline_of`]).
+    #[tracing::instrument(name = "stripe.payment_deadline", skip_all, fields(%payment_id))]
+    pub async fn payment_deadline(
+        &self,
+        payment_id: String,
+    ) -> Result<Option<DateTime<Utc>>, PaymentError> {
+        let intent = RetrievePaymentIntent::new(payment_id.as_str())
+            .send(&self.client)
+            .await
+            .map_err(payment_error)?;
+        Ok(deadline_of(intent.next_action.as_ref()))
+    }
+}
+
 fn risk_of(
     payment_id: &str,
     latest_charge: Option<Expandable<stripe_core::Charge>>,

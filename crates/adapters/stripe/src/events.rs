@@ -53,7 +53,27 @@ impl StripeEvent {
                 paid: payment_status.is_paid(),
                 payment_id: payment_intent,
             },
-            StripeEvent::CheckoutExpired {
+            // the money of a method that confirms later arrived: paid like a paid page
+            StripeEvent::AsyncPaymentSucceeded {
+                session_id,
+                order_id: named,
+                payment_intent,
+                ..
+            } => PaymentEvent::PageCompleted {
+                event,
+                order: order_id(named.as_deref()),
+                reference: session_id,
+                paid: true,
+                payment_id: payment_intent,
+            },
+            // it failed, or its voucher expired unpaid: the order is released like an
+            // expired page's
+            StripeEvent::AsyncPaymentFailed {
+                session_id,
+                order_id: named,
+                ..
+            }
+            | StripeEvent::CheckoutExpired {
                 session_id,
                 order_id: named,
                 ..
@@ -62,6 +82,16 @@ impl StripeEvent {
                 order: order_id(named.as_deref()),
                 reference: session_id,
             },
+            after_sale => after_sale.after_sale_event(event),
+        }
+    }
+
+    /// A refund, a dispute, a fraud warning or an event the shop does not act on, as the
+    /// orders domain reads it (the checkout session's events are [`payment_event`]'s own).
+    ///
+    /// [`payment_event`]: Self::payment_event
+    fn after_sale_event(self, event: ProviderEvent) -> PaymentEvent {
+        match self {
             StripeEvent::ChargeRefunded {
                 payment_intent,
                 fully_refunded,
@@ -112,6 +142,11 @@ impl StripeEvent {
             StripeEvent::Other {
                 event_type: kind, ..
             } => PaymentEvent::Other { event, kind },
+            // the checkout session's events are read by `payment_event` itself
+            session @ (StripeEvent::CheckoutCompleted { .. }
+            | StripeEvent::AsyncPaymentSucceeded { .. }
+            | StripeEvent::AsyncPaymentFailed { .. }
+            | StripeEvent::CheckoutExpired { .. }) => session.payment_event(),
         }
     }
 }
@@ -182,6 +217,41 @@ mod tests {
             };
             assert_eq!(read, paid, "{status}");
         }
+    }
+
+    #[test]
+    fn a_delayed_payments_success_pays_its_page_and_its_failure_expires_it() {
+        let succeeded = StripeEvent::AsyncPaymentSucceeded {
+            event_id: "evt_s".into(),
+            session_id: "cs_1".into(),
+            order_id: Some("42".into()),
+            payment_intent: Some("pi_1".into()),
+        }
+        .payment_event();
+        assert_eq!(
+            succeeded,
+            PaymentEvent::PageCompleted {
+                event: stripe_event("evt_s".into()),
+                order: Some(OrderId::new(42)),
+                reference: "cs_1".into(),
+                paid: true,
+                payment_id: Some("pi_1".into()),
+            }
+        );
+        let failed = StripeEvent::AsyncPaymentFailed {
+            event_id: "evt_f".into(),
+            session_id: "cs_1".into(),
+            order_id: Some("42".into()),
+        }
+        .payment_event();
+        assert_eq!(
+            failed,
+            PaymentEvent::PageExpired {
+                event: stripe_event("evt_f".into()),
+                order: Some(OrderId::new(42)),
+                reference: "cs_1".into(),
+            }
+        );
     }
 
     #[test]

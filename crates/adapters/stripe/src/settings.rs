@@ -14,4 +14,9 @@ pub struct StripeSettings {
     /// Where Stripe takes file uploads (dispute evidence): a host of its own, not `api_base`.
     /// Tests point it at a local fake.
     pub files_api_base: String,
+    /// The payment method configuration (`pmc_...`) a drop's checkout session names: one
+    /// without methods that confirm later, so a drop never waits for a voucher. Empty: a
+    /// drop's session allows cards only.
+    #[serde(default)]
+    pub instant_payment_method_configuration: String,
 }

@@ -1,5 +1,6 @@
 //! Stripe webhook deliveries: the `Stripe-Signature` check over the raw body, and the parse
-//! into the few events the shop acts on (checkout, refunds, disputes, fraud warnings).
+//! into the few events the shop acts on (checkout, delayed payments, refunds, disputes, fraud
+//! warnings).
 //!
 //! We check signatures ourselves instead of through `async-stripe-webhook`: Stripe may send
 //! several `v1=` signatures (while a signing secret is being rolled) and that crate only looks
@@ -89,6 +90,21 @@ pub enum StripeEvent {
         /// disputes can name it.
         payment_intent: Option<String>,
     },
+    /// `checkout.session.async_payment_succeeded`: the money of a session completed with a
+    /// method that confirms later (a voucher, a bank debit) arrived.
+    AsyncPaymentSucceeded {
+        event_id: String,
+        session_id: String,
+        order_id: Option<String>,
+        payment_intent: Option<String>,
+    },
+    /// `checkout.session.async_payment_failed`: such a payment failed, or its voucher expired
+    /// unpaid.
+    AsyncPaymentFailed {
+        event_id: String,
+        session_id: String,
+        order_id: Option<String>,
+    },
     /// `checkout.session.expired`.
     CheckoutExpired {
         event_id: String,
@@ -148,6 +164,8 @@ impl StripeEvent {
     pub fn event_id(&self) -> &str {
         match self {
             StripeEvent::CheckoutCompleted { event_id, .. }
+            | StripeEvent::AsyncPaymentSucceeded { event_id, .. }
+            | StripeEvent::AsyncPaymentFailed { event_id, .. }
             | StripeEvent::CheckoutExpired { event_id, .. }
             | StripeEvent::ChargeRefunded { event_id, .. }
             | StripeEvent::DisputeCreated { event_id, .. }
@@ -387,8 +405,10 @@ impl RawSession {
 
 /// Every event type [`parse_event`] turns into a [`StripeEvent`] the shop acts on; the webhook
 /// endpoint must be subscribed to all of them (`config/production.example.toml` lists them).
-pub const HANDLED_EVENTS: [&str; 7] = [
+pub const HANDLED_EVENTS: [&str; 9] = [
     "checkout.session.completed",
+    "checkout.session.async_payment_succeeded",
+    "checkout.session.async_payment_failed",
     "checkout.session.expired",
     "charge.refunded",
     "charge.dispute.created",
@@ -396,6 +416,38 @@ pub const HANDLED_EVENTS: [&str; 7] = [
     "charge.dispute.closed",
     "radar.early_fraud_warning.created",
 ];
+
+/// A checkout session's event of type `kind` (one of the `checkout.session.*` the shop handles).
+fn session_event(kind: &str, event_id: String, session: RawSession) -> StripeEvent {
+    let order_id = session.order_id();
+    let payment_intent = id_of(session.payment_intent.as_ref());
+    let session_id = session.id;
+    match kind {
+        "checkout.session.completed" => StripeEvent::CheckoutCompleted {
+            event_id,
+            session_id,
+            order_id,
+            payment_status: session.payment_status.as_deref().unwrap_or("").into(),
+            payment_intent,
+        },
+        "checkout.session.async_payment_succeeded" => StripeEvent::AsyncPaymentSucceeded {
+            event_id,
+            session_id,
+            order_id,
+            payment_intent,
+        },
+        "checkout.session.async_payment_failed" => StripeEvent::AsyncPaymentFailed {
+            event_id,
+            session_id,
+            order_id,
+        },
+        _ => StripeEvent::CheckoutExpired {
+            event_id,
+            session_id,
+            order_id,
+        },
+    }
+}
 
 fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
     let event: RawEvent =
@@ -405,24 +457,10 @@ fn parse_event(payload: &[u8]) -> Result<StripeEvent, WebhookError> {
             .map_err(|e| WebhookError::BadPayload(format!("checkout session: {e}")))
     };
     Ok(match event.event_type.as_str() {
-        "checkout.session.completed" => {
-            let session = session()?;
-            StripeEvent::CheckoutCompleted {
-                order_id: session.order_id(),
-                payment_status: session.payment_status.as_deref().unwrap_or("").into(),
-                payment_intent: id_of(session.payment_intent.as_ref()),
-                event_id: event.id,
-                session_id: session.id,
-            }
-        }
-        "checkout.session.expired" => {
-            let session = session()?;
-            StripeEvent::CheckoutExpired {
-                order_id: session.order_id(),
-                event_id: event.id,
-                session_id: session.id,
-            }
-        }
+        "checkout.session.completed"
+        | "checkout.session.async_payment_succeeded"
+        | "checkout.session.async_payment_failed"
+        | "checkout.session.expired" => session_event(&event.event_type, event.id, session()?),
         "charge.refunded" => {
             let charge: RawCharge = serde_json::from_value(event.data.object.clone())
                 .map_err(|e| WebhookError::BadPayload(format!("charge: {e}")))?;

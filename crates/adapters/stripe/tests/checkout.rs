@@ -24,6 +24,7 @@ fn settings(api_base: &str) -> StripeSettings {
         webhook_secret: SecretString::from("whsec_test"),
         api_base: api_base.to_owned(),
         files_api_base: api_base.to_owned(),
+        instant_payment_method_configuration: String::new(),
     }
 }
 
@@ -49,6 +50,7 @@ fn request() -> HostedCheckoutRequest {
         success_url: "http://shop.test/success?order_id=42".into(),
         cancel_url: "http://shop.test/cancel?order_id=42".into(),
         expires_at: Utc.with_ymd_and_hms(2030, 1, 2, 3, 4, 5).unwrap() + Duration::minutes(30),
+        instant_only: false,
     }
 }
 
@@ -267,6 +269,9 @@ fn an_empty_secret_key_is_refused_up_front() {
 fn with_status(id: &str, status: &str) -> serde_json::Value {
     let mut session = session_json(id, None);
     session["status"] = status.into();
+    if status == "complete" {
+        session["payment_status"] = "paid".into();
+    }
     session
 }
 
@@ -292,6 +297,8 @@ async fn a_session_stripe_will_not_expire_is_read_to_see_whether_it_was_paid() {
     for (status, expected) in [
         ("complete", SessionClosing::Completed),
         ("expired", SessionClosing::Closed),
+        // finished with a voucher that is not paid yet: neither closed nor paid
+        ("complete_unpaid", SessionClosing::AwaitingPayment),
     ] {
         let server = MockServer::start().await;
         Mock::given(method("POST"))
@@ -307,7 +314,14 @@ async fn a_session_stripe_will_not_expire_is_read_to_see_whether_it_was_paid() {
             .await;
         Mock::given(method("GET"))
             .and(path("/v1/checkout/sessions/cs_done"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(with_status("cs_done", status)))
+            .respond_with(ResponseTemplate::new(200).set_body_json(match status {
+                "complete_unpaid" => {
+                    let mut session = with_status("cs_done", "complete");
+                    session["payment_status"] = "unpaid".into();
+                    session
+                }
+                _ => with_status("cs_done", status),
+            }))
             .expect(1)
             .mount(&server)
             .await;

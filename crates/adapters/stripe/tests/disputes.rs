@@ -350,6 +350,7 @@ impl Fake {
             webhook_secret: SecretString::from("whsec_test"),
             api_base: self.api.uri(),
             files_api_base: self.files.uri(),
+            instant_payment_method_configuration: String::new(),
         }
     }
 
@@ -875,6 +876,7 @@ async fn an_unreachable_stripe_is_unavailable() {
         webhook_secret: SecretString::from("whsec_test"),
         api_base: format!("http://{addr}"),
         files_api_base: format!("http://{addr}"),
+        instant_payment_method_configuration: String::new(),
     };
     let disputes = StripeDisputes::new(&settings).unwrap();
 
@@ -893,6 +895,65 @@ fn an_empty_secret_key_is_refused_up_front() {
         webhook_secret: SecretString::from("whsec_test"),
         api_base: "http://127.0.0.1:1".into(),
         files_api_base: "http://127.0.0.1:1".into(),
+        instant_payment_method_configuration: String::new(),
     };
     assert!(StripeDisputes::new(&settings).is_err());
+}
+
+/// `GET /v1/payment_intents/{id}` answering an intent whose `next_action` is `next_action`.
+async fn deadline_of(next_action: serde_json::Value) -> Option<i64> {
+    let server = MockServer::start().await;
+    let mut intent: serde_json::Value = serde_json::from_str(PAYMENT_INTENT_FIXTURE).unwrap();
+    intent["id"] = "pi_voucher".into();
+    intent["status"] = "requires_action".into();
+    intent["next_action"] = next_action;
+    Mock::given(wiremock::matchers::method("GET"))
+        .and(wiremock::matchers::path("/v1/payment_intents/pi_voucher"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(intent))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let settings = StripeSettings {
+        secret_key: SecretString::from(KEY),
+        webhook_secret: SecretString::from("whsec_test"),
+        api_base: server.uri(),
+        files_api_base: server.uri(),
+        instant_payment_method_configuration: String::new(),
+    };
+    StripeDisputes::new(&settings)
+        .unwrap()
+        .payment_deadline("pi_voucher".into())
+        .await
+        .unwrap()
+        .map(|at| at.timestamp())
+}
+
+#[tokio::test]
+async fn a_vouchers_deadline_is_read_from_its_payments_next_action() {
+    let oxxo = serde_json::json!({
+        "type": "oxxo_display_details",
+        "oxxo_display_details": {
+            "expires_after": 1_764_806_400,
+            "hosted_voucher_url": "https://payments.stripe.com/oxxo/voucher/test",
+            "number": "12345678901234657890123456789012",
+        },
+    });
+    assert_eq!(deadline_of(oxxo).await, Some(1_764_806_400));
+    let boleto = serde_json::json!({
+        "type": "boleto_display_details",
+        "boleto_display_details": {
+            "expires_at": 1_764_900_000,
+            "hosted_voucher_url": "https://payments.stripe.com/boleto/voucher/test",
+            "number": "01010101010101010101010101010101010101010101010",
+            "pdf": "https://payments.stripe.com/boleto/voucher/test/pdf",
+        },
+    });
+    assert_eq!(deadline_of(boleto).await, Some(1_764_900_000));
+    // a bank debit names no deadline; neither does a payment with nothing left to do
+    let debit = serde_json::json!({"type": "verify_with_microdeposits", "verify_with_microdeposits": {
+        "arrival_date": 1_764_806_400, "hosted_verification_url": "https://payments.stripe.com/x",
+        "microdeposit_type": "amounts",
+    }});
+    assert_eq!(deadline_of(debit).await, None);
+    assert_eq!(deadline_of(serde_json::Value::Null).await, None);
 }

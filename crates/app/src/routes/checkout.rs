@@ -199,7 +199,10 @@ impl Buyer {
         let currency = self
             .currencies
             .conversion(payload.currency.as_deref())
-            .map_err(|_| {
+            .ok()
+            // a provider with a list of its own (PayPal) pays in no other currency
+            .filter(|conversion| gateway.pays_in(&conversion.code))
+            .ok_or_else(|| {
                 // the code as asked for, cut short: an answer never repeats a long input
                 let asked: String = (payload.currency.as_deref().unwrap_or_default().trim())
                     .chars()

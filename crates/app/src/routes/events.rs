@@ -72,7 +72,7 @@ from `Last-Event-ID` / `last_event_id` (missed events follow).\n\
 gone); the chat of `chat_session`, and every chat on the staff stream.\n\
 - `chat_list` — staff's chat list changed as a whole (chats purged): `{}` (staff stream).\n\
 - `order` — an order's status or place in the delivery queue changed: \
-`{\"order_id\", \"status\", \"step\"}` (`step`: placed, paid, paid_after_expiry, held, \
+`{\"order_id\", \"status\", \"step\"}` (`step`: placed, awaiting_payment, paid, paid_after_expiry, held, \
 claimed, released, ready, delivered, refunded, partly_refunded, disputed, dispute_won, \
 dispute_lost, risk_held, hold_released, cancelled, expired); the orders this \
 cookie session placed or the account owns, the order of `order` (with its link's `key`, or \

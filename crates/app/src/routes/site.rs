@@ -1,7 +1,8 @@
 use actix_web::{http::header, web, HttpResponse};
 
 use crate::services::TrackingService;
-use dto::site::{RefundPolicy, RefundPolicySection, Site};
+use dto::site::{RefundPolicy, RefundPolicySection, Site, SiteCurrency};
+use orders::gateways::PaymentGateway as _;
 use paypal::PayPalCheckout;
 
 use crate::{settings::SiteSettings, snapshot::ProductSnapshot};
@@ -36,7 +37,17 @@ pub async fn site(
                 .map(Into::into)
                 .collect(),
             languages: shared::Language::ALL.map(shared::Language::code).to_vec(),
-            currencies: currencies.offered().iter().map(Into::into).collect(),
+            currencies: currencies
+                .offered()
+                .iter()
+                .map(|offered| {
+                    let paypal = paypal
+                        .get_ref()
+                        .as_ref()
+                        .is_some_and(|paypal| paypal.pays_in(&offered.conversion.code));
+                    SiteCurrency::with_methods(offered, paypal)
+                })
+                .collect(),
         })
 }
 

@@ -45,8 +45,12 @@ async fn raw_body(payload: web::Payload) -> Result<web::Bytes, ApiError> {
     summary = "Stripe's signed events",
     description = "Called by Stripe, not by browsers. The `Stripe-Signature` header is checked \
                    against the raw body with the webhook secret before anything is read. \
-                   Handled: `checkout.session.completed` (the order is paid), \
-                   `checkout.session.expired` (its stock goes back), `charge.refunded`, \
+                   Handled: `checkout.session.completed` (the order is paid; with \
+                   `payment_status: unpaid`, a method that confirms later, it awaits its \
+                   payment, its stock held until the method's deadline, its `pay_by`), \
+                   `checkout.session.async_payment_succeeded` (then paid), \
+                   `checkout.session.async_payment_failed` and `checkout.session.expired` \
+                   (its stock goes back), `charge.refunded`, \
                    `charge.dispute.created`, `charge.dispute.updated`, \
                    `charge.dispute.closed` (the dispute is kept, and a delivered order's \
                    record staged as evidence) and `radar.early_fraud_warning.created` (a paid \

@@ -3,6 +3,7 @@
 
 mod admin;
 mod aftersale;
+mod async_payments;
 mod audit;
 mod audit_ops;
 mod audit_support;

@@ -136,13 +136,21 @@ pub struct RiskPolicy {
     /// Refund a paid order at once when the card's issuer warns of fraud, instead of holding it
     /// for staff.
     pub refund_on_fraud_warning: bool,
+    /// How long an order paid with a method that confirms later (a voucher, a bank debit)
+    /// holds its stock when the provider names no deadline of the method's own.
+    pub delayed_payment_hold_hours: u32,
 }
+
+/// The default of [`RiskPolicy::delayed_payment_hold_hours`]: three days, the deadline Stripe
+/// gives OXXO, Boleto and Konbini vouchers unless told otherwise.
+pub const DELAYED_PAYMENT_HOLD_HOURS: u32 = 72;
 
 impl Default for RiskPolicy {
     fn default() -> Self {
         RiskPolicy {
             hold_risk_levels: vec!["elevated".to_owned(), "highest".to_owned()],
             refund_on_fraud_warning: false,
+            delayed_payment_hold_hours: DELAYED_PAYMENT_HOLD_HOURS,
         }
     }
 }

@@ -108,6 +108,16 @@ pub trait PaymentRisk: Send + Sync + 'static {
         provider: PaymentProvider,
         payment_id: String,
     ) -> impl Future<Output = Result<Option<String>, PaymentError>> + Send;
+
+    /// The deadline `provider` gives payment `payment_id` of a method that confirms later
+    /// (Stripe: the voucher's expiry in its payment intent's `next_action`: OXXO, Boleto,
+    /// Konbini, Multibanco, Pix); `None` when it names none. `PaymentError::Unavailable` when
+    /// the provider did not answer in time.
+    fn payment_deadline(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = Result<Option<DateTime<Utc>>, PaymentError>> + Send;
 }
 
 /// What a provider's events change after the sale: the port of the policy to
@@ -120,6 +130,14 @@ pub trait PaymentRecords: Send + Sync + 'static {
         id: OrderId,
         payment_id: String,
     ) -> impl Future<Output = Result<(), OrderError>> + Send;
+
+    /// Until when an order paid with `payment_id`, a method that confirms later, holds its
+    /// stock (see [`AfterSale::delayed_payment_deadline`](crate::AfterSale::delayed_payment_deadline)).
+    fn payment_deadline(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> impl Future<Output = DateTime<Utc>> + Send;
 
     /// A refund made at the provider (see [`AfterSale::provider_refunded`](crate::AfterSale::provider_refunded)).
     fn provider_refunded(

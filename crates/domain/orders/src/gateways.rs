@@ -101,6 +101,9 @@ pub struct HostedCheckoutRequest {
     pub cancel_url: String,
     /// When the provider stops accepting payment for this page (30 minutes after checkout).
     pub expires_at: DateTime<Utc>,
+    /// Only methods that pay at once (a drop's order: it never waits for a voucher or a bank
+    /// debit to confirm later).
+    pub instant_only: bool,
 }
 
 impl HostedCheckoutRequest {
@@ -143,6 +146,13 @@ pub enum PaymentError {
 /// A payment provider with a hosted checkout page (Stripe Checkout, PayPal, the dev page).
 #[cfg_attr(test, mockall::automock)]
 pub trait PaymentGateway: Send + Sync + 'static {
+    /// Whether the provider can take a payment in `currency` (PayPal accepts a list of its
+    /// own); checkout refuses the others before anything is placed.
+    fn pays_in(&self, currency: &CurrencyCode) -> bool {
+        let _ = currency;
+        true
+    }
+
     /// Opens a payment page for the order. Fails with `PaymentError::Rejected` when the
     /// provider refuses the request, `Unavailable` when it cannot be reached or fails on its
     /// side, and `Unknown` when its answer cannot be read or lacks the redirect URL.
@@ -201,6 +211,10 @@ pub enum SessionClosing {
     Closed,
     /// The buyer had paid it already.
     Completed,
+    /// The buyer finished it with a method that confirms later (a voucher, a bank debit): it
+    /// can no longer be closed, and is not paid. The order may be released: money arriving
+    /// afterwards is recorded for staff to refund.
+    AwaitingPayment,
 }
 
 /// The amount a capture took, in the provider's words.
@@ -454,6 +468,7 @@ mod tests {
             success_url: "http://x/success".into(),
             cancel_url: "http://x/cancel".into(),
             expires_at: Utc::now(),
+            instant_only: false,
         };
         assert_eq!(request.total(), 1674);
         assert_eq!(request.major(request.total()).to_string(), "16.74");

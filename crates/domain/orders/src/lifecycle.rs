@@ -22,6 +22,10 @@ use crate::{Clock, OrderError, OrderId};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OrderStep {
     Placed,
+    /// The buyer finished the provider's page with a method that confirms later (a voucher, a
+    /// bank debit): the order stays pending, its stock held until its `pay_by` (its note: that
+    /// deadline, RFC 3339).
+    AwaitingPayment,
     Paid,
     PaidAfterExpiry,
     Held,
@@ -64,8 +68,9 @@ pub enum OrderStep {
 }
 
 impl OrderStep {
-    pub const ALL: [OrderStep; 22] = [
+    pub const ALL: [OrderStep; 23] = [
         OrderStep::Placed,
+        OrderStep::AwaitingPayment,
         OrderStep::Paid,
         OrderStep::PaidAfterExpiry,
         OrderStep::Held,
@@ -92,6 +97,7 @@ impl OrderStep {
     pub const fn as_str(&self) -> &'static str {
         match self {
             OrderStep::Placed => "placed",
+            OrderStep::AwaitingPayment => "awaiting_payment",
             OrderStep::Paid => "paid",
             OrderStep::PaidAfterExpiry => "paid_after_expiry",
             OrderStep::Held => "held",

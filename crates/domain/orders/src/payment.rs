@@ -142,6 +142,8 @@ pub fn hosted_request(
         success_url: urls.success_url,
         cancel_url: urls.cancel_url,
         expires_at,
+        // a drop's order (paid within its own shorter window) never waits for a voucher
+        instant_only: placed.order.pay_by.is_some(),
     }
 }
 

@@ -152,6 +152,23 @@ pub trait OrderRepository: Send + Sync + 'static {
         hold: Option<NewHold>,
     ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
 
+    /// The buyer finished the payment page of pending order `id` with a method that confirms
+    /// later. In one transaction: records `event` (when given; `Applied::Replayed` and nothing
+    /// else when it was recorded before), records the provider's `payment_id`, sets the order's
+    /// `pay_by` to the method's deadline (its stock stays held until then) and its
+    /// `awaiting_payment` step, once per order: `Applied::Replayed` (the event kept as
+    /// processed) when it awaits its payment already; `Applied::NotPending(current)` and
+    /// nothing recorded when it is not pending. `OrderError::NotFound` when there is no order
+    /// with this id.
+    fn mark_awaiting_payment(
+        &self,
+        id: OrderId,
+        payment_id: String,
+        pay_by: DateTime<Utc>,
+        at: DateTime<Utc>,
+        event: Option<ProviderEvent>,
+    ) -> impl Future<Output = Result<Applied, OrderError>> + Send;
+
     /// A payment arrived for an order that had expired or been cancelled (its stock is back on
     /// sale, so the payment must be refunded by hand). In one transaction: records `event` (when
     /// given; `Applied::Replayed` when recorded before) and the order's `paid_after_expiry`
@@ -332,6 +349,18 @@ pub trait CheckoutService: Send + Sync + 'static {
         &self,
         notice: PaymentNotice,
     ) -> impl Future<Output = Result<Confirmation, ConfirmError>> + Send;
+
+    /// The buyer finished the provider's page with a method that confirms later (a voucher, a
+    /// bank debit), paid with `payment_id`: the order stays pending, its stock held until
+    /// `pay_by`, the method's deadline, once however often the provider says so. `Ok` with
+    /// what the store did (`Applied::NotPending` for an order paid or closed meanwhile);
+    /// `ConfirmError::ReferenceMismatch` for another page's notice.
+    fn await_payment(
+        &self,
+        notice: PaymentNotice,
+        payment_id: String,
+        pay_by: DateTime<Utc>,
+    ) -> impl Future<Output = Result<Applied, ConfirmError>> + Send;
 
     /// The provider says the payment session expired: the order expires and gives its stock
     /// back, once.

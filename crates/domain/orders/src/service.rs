@@ -621,6 +621,32 @@ impl<K: CheckoutPorts> CheckoutService for Checkout<K> {
     }
 
     #[tracing::instrument(skip_all, fields(order = %notice.order_id, provider = %notice.provider))]
+    async fn await_payment(
+        &self,
+        notice: PaymentNotice,
+        payment_id: String,
+        pay_by: DateTime<Utc>,
+    ) -> Result<Applied, ConfirmError> {
+        let order = self.orders.order(notice.order_id).await?;
+        if !is_from_its_session(&order, &notice) {
+            return Err(ConfirmError::ReferenceMismatch(order.id));
+        }
+        let provider = notice.provider;
+        let applied = self
+            .orders
+            .mark_awaiting_payment(order.id, payment_id, pay_by, self.clock.now(), notice.event)
+            .await?;
+        if applied == Applied::Changed {
+            tracing::info!(order = %order.id, %pay_by, "order awaits a payment that confirms later");
+            let step = OrderStep::AwaitingPayment;
+            self.notices
+                .payment_changed(order.id, step, Some(provider))
+                .await;
+        }
+        Ok(applied)
+    }
+
+    #[tracing::instrument(skip_all, fields(order = %notice.order_id, provider = %notice.provider))]
     async fn expire(&self, notice: PaymentNotice) -> Result<Release, ReleaseError> {
         let order = self.orders.order(notice.order_id).await?;
         if !is_from_its_session(&order, &notice) {

@@ -44,6 +44,8 @@ function tracked(
     status: 'paid',
     status_label: 'Paid',
     language: 'en',
+    awaiting_payment: false,
+    pay_by: null,
     items: [{ id: 1, name: 'Golden Owl', qty: 2, unit_price: 10, unit_price_paid: 10 }],
     subtotal: 20,
     discount: 0,
@@ -98,7 +100,9 @@ function site(discordInviteUrl: string | null = INVITE): Site {
     evidence_retention_days: 120,
     delivery_steps: makeDeliverySteps(discordInviteUrl),
     languages: ['en', 'es', 'pt-BR', 'fr', 'de'],
-    currencies: [{ code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor' }],
+    currencies: [
+      { code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor', methods: ['card'] },
+    ],
   };
 }
 

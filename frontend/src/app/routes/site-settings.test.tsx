@@ -31,7 +31,9 @@ function site(overrides: Partial<Site> = {}): Site {
     delivery_minutes: 25,
     evidence_retention_days: 120,
     languages: ['en', 'es', 'pt-BR', 'fr', 'de'],
-    currencies: [{ code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor' }],
+    currencies: [
+      { code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor', methods: ['card'] },
+    ],
     ...overrides,
   };
   // the script follows the settings, as the server words it

@@ -23,6 +23,8 @@ function order(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
     status: 'pending',
     status_label: 'Pending',
     language: 'en',
+    awaiting_payment: false,
+    pay_by: null,
     items: [{ id: 1, name: 'Bee', qty: 2, unit_price: 4.99, unit_price_paid: 4.99 }],
     subtotal: 9.98,
     discount: 0,

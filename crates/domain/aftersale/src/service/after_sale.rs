@@ -258,6 +258,29 @@ where
         }
     }
 
+    /// Until when an order paid with `payment_id`, a method that confirms later (a voucher, a
+    /// bank debit), holds its stock: the method's own deadline as the provider names it, else
+    /// `delayed_payment_hold_hours` from now (also when the provider could not be read: the
+    /// order is never left without a deadline).
+    pub async fn delayed_payment_deadline(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> chrono::DateTime<chrono::Utc> {
+        let fallback = || {
+            self.clock.now()
+                + chrono::Duration::hours(i64::from(self.policy.delayed_payment_hold_hours))
+        };
+        match self.risk.payment_deadline(provider, payment_id).await {
+            Ok(Some(deadline)) => deadline,
+            Ok(None) => fallback(),
+            Err(error) => {
+                tracing::warn!(%error, "the payment method's deadline could not be read: the shop's own applies");
+                fallback()
+            }
+        }
+    }
+
     /// The card's issuer warned that the payment of an order looks fraudulent. A paid order
     /// (waiting for delivery, or held for its payment's risk) goes on the warning's hold, out of
     /// the delivery queue; with `refund_on_fraud_warning` it is then refunded at once through
@@ -381,6 +404,14 @@ where
         AfterSale::payment_confirmed(self, id, payment_id).await
     }
 
+    async fn payment_deadline(
+        &self,
+        provider: PaymentProvider,
+        payment_id: String,
+    ) -> chrono::DateTime<chrono::Utc> {
+        AfterSale::delayed_payment_deadline(self, provider, payment_id).await
+    }
+
     async fn provider_refunded(&self, refund: ProviderRefund) -> Result<Noticed, OrderError> {
         AfterSale::provider_refunded(self, refund).await
     }
@@ -473,6 +504,9 @@ mod tests {
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn mark_paid_too_late(&self, id: OrderId, at: DateTime<Utc>,
                 event: Option<ProviderEvent>)
+                -> impl Future<Output = Result<Applied, OrderError>> + Send;
+            fn mark_awaiting_payment(&self, id: OrderId, payment_id: String,
+                pay_by: DateTime<Utc>, at: DateTime<Utc>, event: Option<ProviderEvent>)
                 -> impl Future<Output = Result<Applied, OrderError>> + Send;
             fn release(&self, id: OrderId, closing: Closing, at: DateTime<Utc>,
                 event: Option<ProviderEvent>)

@@ -88,15 +88,21 @@ where
             paid,
             payment_id,
         } => {
-            if !paid {
-                tracing::info!(event = %event.id, "payment page completed without payment yet");
-                return Ok(Handled::Taken);
-            }
             let Some(order) = order else {
                 tracing::info!(event = %event.id, "payment page of no order of ours");
                 return Ok(Handled::Taken);
             };
-            page_paid(checkout, order, reference, payment_id, event, records).await
+            let page = CompletedPage {
+                order,
+                reference,
+                payment_id,
+                event,
+            };
+            if paid {
+                page_paid(checkout, page, records).await
+            } else {
+                page_awaiting(checkout, page, records).await
+            }
         }
         PaymentEvent::PageExpired {
             event,
@@ -206,17 +212,82 @@ async fn after_the_sale<A: PaymentRecords, G: PaymentProviders>(
     }
 }
 
-/// The buyer paid the page of `order`: a pending order's payment is first rated (a risky one
-/// is paid on a risk hold), then confirmed through the same call as every payment, then its
-/// payment id recorded.
-async fn page_paid<A: PaymentRecords>(
-    checkout: &impl CheckoutService,
+/// A payment page of one of our orders, completed (paid, or with a method that confirms
+/// later), as the provider's event names it.
+struct CompletedPage {
     order: OrderId,
     reference: String,
     payment_id: Option<String>,
     event: ProviderEvent,
+}
+
+/// The buyer finished the page of `order` with a method that confirms later (a voucher, a
+/// bank debit): the order stays pending, its stock held until the method's deadline, its
+/// payment id recorded; once however often the provider says so. A page without a payment
+/// names nothing to wait for (and nothing to refund): it is taken and changes nothing.
+async fn page_awaiting<A: PaymentRecords>(
+    checkout: &impl CheckoutService,
+    page: CompletedPage,
     records: &A,
 ) -> Result<Handled, EventError> {
+    let CompletedPage {
+        order,
+        reference,
+        payment_id,
+        event,
+    } = page;
+    let event_id = event.id.clone();
+    let Some(payment_id) = payment_id else {
+        tracing::warn!(event = %event_id, "payment page completed unpaid without a payment");
+        return Ok(Handled::Taken);
+    };
+    // a replay, or an order paid or closed meanwhile, asks the provider nothing
+    let pending = matches!(
+        checkout.order(order).await,
+        Ok(current) if current.status() == OrderStatus::Pending && !current.awaits_delayed_payment()
+    );
+    if !pending {
+        tracing::info!(event = %event_id, "payment page completed unpaid: nothing to change");
+        return Ok(Handled::Taken);
+    }
+    let pay_by = records
+        .payment_deadline(event.provider, payment_id.clone())
+        .await;
+    let notice = PaymentNotice {
+        order_id: order,
+        provider: event.provider,
+        reference,
+        event: Some(event),
+        hold: None,
+    };
+    match checkout.await_payment(notice, payment_id, pay_by).await {
+        Ok(_) | Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(Handled::Taken),
+        Err(ConfirmError::ReferenceMismatch(id)) => {
+            tracing::warn!(event = %event_id, order = %id, "awaiting not applied: another page");
+            Err(EventError::WrongPage(id))
+        }
+        Err(ConfirmError::Unknown(cause)) => {
+            tracing::warn!(event = %event_id, error = %cause, "awaiting not applied");
+            Err(EventError::Unknown(cause))
+        }
+    }
+}
+
+/// The buyer paid the page of `order`: a pending order's payment is first rated (a risky one
+/// is paid on a risk hold), then confirmed through the same call as every payment, then its
+/// payment id recorded. A payment for an order closed meanwhile (a delayed method that paid
+/// after its deadline) keeps its payment id too, for staff to refund it.
+async fn page_paid<A: PaymentRecords>(
+    checkout: &impl CheckoutService,
+    page: CompletedPage,
+    records: &A,
+) -> Result<Handled, EventError> {
+    let CompletedPage {
+        order,
+        reference,
+        payment_id,
+        event,
+    } = page;
     let event_id = event.id.clone();
     // a replay, or an order closed meanwhile, is not rated again
     let pending = matches!(
@@ -244,9 +315,19 @@ async fn page_paid<A: PaymentRecords>(
             }
             Ok(Handled::Taken)
         }
-        // Paid after it expired: recorded for staff (`paid_after_expiry`); sending it again
-        // will not change that, so the provider is told it was taken.
-        Err(ConfirmError::NotFound(_) | ConfirmError::Refused(_)) => Ok(Handled::Taken),
+        // Paid after it expired: recorded for staff (`paid_after_expiry`) with its payment,
+        // which they refund; sending it again will not change that, so the provider is told it
+        // was taken.
+        Err(ConfirmError::Refused(_)) => {
+            if let Some(payment_id) = payment_id {
+                records
+                    .payment_confirmed(order, payment_id)
+                    .await
+                    .inspect_err(|_| tracing::error!(event = %event_id, "could not record a late payment's id"))?;
+            }
+            Ok(Handled::Taken)
+        }
+        Err(ConfirmError::NotFound(_)) => Ok(Handled::Taken),
         Err(ConfirmError::ReferenceMismatch(id)) => {
             tracing::warn!(event = %event_id, order = %id, "payment not applied: another page");
             Err(EventError::WrongPage(id))
@@ -501,23 +582,73 @@ mod tests {
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(Applied::Changed) }));
         let (mut records, providers) = quiet();
-        records.expect_payment_confirmed().never();
+        // kept with the order, for staff to refund it
+        records
+            .expect_payment_confirmed()
+            .with(eq(OrderId::new(9)), eq("pi_9".to_owned()))
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(()) }));
         let handled = apply(orders, paid_page(), &records, &providers).await;
         assert_eq!(handled.unwrap(), Handled::Taken);
     }
 
-    #[tokio::test]
-    async fn a_page_completed_before_the_money_arrived_changes_nothing() {
-        let mut orders = MockOrderRepository::new();
-        orders.expect_order().never();
-        let event = PaymentEvent::PageCompleted {
+    /// The page `cs_9` of order 9 finished with a voucher `pi_9` not paid yet.
+    fn unpaid_page(payment_id: Option<&str>) -> PaymentEvent {
+        PaymentEvent::PageCompleted {
             event: stripe("evt_unpaid"),
             order: Some(OrderId::new(9)),
             reference: "cs_9".into(),
             paid: false,
-            payment_id: None,
-        };
-        taken(orders, event).await;
+            payment_id: payment_id.map(str::to_owned),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_page_completed_before_the_money_arrived_holds_the_order_until_the_methods_deadline()
+    {
+        let deadline = now() + chrono::Duration::days(3);
+        let mut orders = holding(OrderStatus::Pending);
+        orders.expect_mark_paid().never();
+        orders
+            .expect_mark_awaiting_payment()
+            .withf(move |id, payment, pay_by, _, event| {
+                id.get() == 9
+                    && payment == "pi_9"
+                    && *pay_by == deadline
+                    && *event == Some(stripe("evt_unpaid"))
+            })
+            .times(1)
+            .returning(|_, _, _, _, _| Box::pin(async { Ok(Applied::Changed) }));
+        let (mut records, providers) = quiet();
+        records.expect_risk_hold().never();
+        records
+            .expect_payment_deadline()
+            .with(eq(PaymentProvider::Stripe), eq("pi_9".to_owned()))
+            .times(1)
+            .returning(move |_, _| Box::pin(async move { deadline }));
+        let handled = apply(orders, unpaid_page(Some("pi_9")), &records, &providers).await;
+        assert_eq!(handled.unwrap(), Handled::Taken);
+    }
+
+    #[tokio::test]
+    async fn an_unpaid_page_of_an_order_paid_closed_or_awaiting_already_changes_nothing() {
+        for status in [OrderStatus::Paid, OrderStatus::Expired] {
+            let mut orders = holding(status);
+            orders.expect_mark_awaiting_payment().never();
+            taken(orders, unpaid_page(Some("pi_9"))).await;
+        }
+        let awaiting = orders::testing::TestOrder {
+            payment_id: Some("pi_9"),
+            ..orders::testing::TestOrder::new(PaymentProvider::Stripe, OrderStatus::Pending, now())
+        }
+        .build();
+        let mut orders = orders::testing::holding(awaiting);
+        orders.expect_mark_awaiting_payment().never();
+        taken(orders, unpaid_page(Some("pi_9"))).await;
+        // without a payment there is nothing to wait for
+        let mut orders = MockOrderRepository::new();
+        orders.expect_order().never();
+        taken(orders, unpaid_page(None)).await;
     }
 
     #[tokio::test]

@@ -234,6 +234,10 @@ pub struct Order {
     /// The client address the order was placed from, as the shop read it (through its trusted
     /// proxies); `None` when unknown.
     pub client_ip: Option<String>,
+    /// When a pending order with a deadline of its own stops holding its stock: a drop's
+    /// shorter window, or the deadline of a payment method that confirms later (a voucher, a
+    /// bank debit). `None`: the usual payment window.
+    pub pay_by: Option<DateTime<Utc>>,
     lifecycle: Lifecycle,
 }
 
@@ -270,6 +274,7 @@ impl Order {
             hold: None,
             dispute: None,
             client_ip: new.holder.client_ip,
+            pay_by: new.pay_by,
             lifecycle: Lifecycle::pending(),
         }
     }
@@ -300,12 +305,21 @@ impl Order {
             hold: None,
             dispute: None,
             client_ip: None,
+            pay_by: None,
             lifecycle,
         }
     }
 
     pub fn status(&self) -> OrderStatus {
         self.lifecycle.status()
+    }
+
+    /// Whether the buyer finished the provider's page with a method that confirms later (a
+    /// voucher such as OXXO or Boleto, a bank debit): the order is pending, its payment known
+    /// (the store records a pending order's payment id only then), and it waits for the money
+    /// until [`pay_by`](Self::pay_by).
+    pub fn awaits_delayed_payment(&self) -> bool {
+        self.status() == OrderStatus::Pending && self.payment.payment_id.is_some()
     }
 
     /// The cart as it was priced when the order was placed (the lines keep their prices in
