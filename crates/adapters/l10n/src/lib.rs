@@ -14,6 +14,10 @@ use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{static_loader, LanguageIdentifier, Loader};
 use shared::Language;
 
+mod money;
+
+pub use money::money;
+
 static_loader! {
     static LOCALES = {
         locales: "./locales",
@@ -114,6 +118,14 @@ fn identifier(language: Language) -> LanguageIdentifier {
         .code()
         .parse()
         .unwrap_or_else(|_| LanguageIdentifier::default())
+}
+
+/// The language as ICU4X names it (for its formatters).
+fn locale(language: Language) -> icu_locale_core::Locale {
+    language
+        .code()
+        .parse()
+        .unwrap_or(icu_locale_core::Locale::UNKNOWN)
 }
 
 #[cfg(test)]

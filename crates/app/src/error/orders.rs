@@ -203,8 +203,21 @@ impl From<CheckoutError> for ApiError {
             CheckoutError::TooMany { max, .. } => {
                 ApiError::field("qty", Text::new("error-cart-too-many").with("max", max))
             }
-            CheckoutError::TooManyPending { retry_after, .. } => ApiError::TooManyRequests {
-                message: error.to_string().into(),
+            CheckoutError::TooManyPending {
+                reached,
+                retry_after,
+            } => ApiError::TooManyRequests {
+                message: Text::new("error-too-many-pending")
+                    .with("max", reached.max)
+                    .with(
+                        "by",
+                        match reached.by {
+                            orders::HeldBy::Account => "account",
+                            orders::HeldBy::Session => "session",
+                            orders::HeldBy::Address => "address",
+                        },
+                    )
+                    .into(),
                 retry_after_secs: retry_secs(retry_after),
             },
             CheckoutError::Unavailable(products) => {
@@ -217,15 +230,51 @@ impl From<CheckoutError> for ApiError {
                 detail: CartConflict::FreshCart(Box::new(PricedCartResponse::from(&**cart))),
             },
             CheckoutError::Blocked => ApiError::Forbidden(Text::new("error-blocked").into()),
-            CheckoutError::KeyReused => ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string()),
+            CheckoutError::KeyReused => {
+                ApiError::field(IDEMPOTENCY_KEY_FIELD, Text::new("error-key-reused"))
+            }
             CheckoutError::StillPlacing { retry_after, .. } => ApiError::ConflictRetry {
                 message: Text::new("error-still-placing").into(),
                 retry_after_secs: retry_secs(retry_after),
             },
-            CheckoutError::KeyClosed { .. }
-            | CheckoutError::AlreadyPlaced(_)
-            | CheckoutError::NotReleased { .. }
-            | CheckoutError::AccountCap { .. } => ApiError::Conflict(error.to_string().into()),
+            CheckoutError::KeyClosed { order, status } => ApiError::Conflict(
+                Text::new("error-key-closed")
+                    .with("order", order.to_string())
+                    .with(
+                        "status",
+                        match status {
+                            orders::OrderStatus::Cancelled => "cancelled",
+                            orders::OrderStatus::Expired => "expired",
+                            _ => "closed",
+                        },
+                    )
+                    .into(),
+            ),
+            CheckoutError::NotReleased { ref name, at, .. } => ApiError::Conflict(
+                Text::new("error-not-released")
+                    .with("name", name.as_str())
+                    .with("at", orders::utc_words(&at))
+                    .into(),
+            ),
+            CheckoutError::AccountCap {
+                ref name,
+                ref reached,
+            } => ApiError::Conflict(
+                Text::new("error-account-cap")
+                    .with("name", name.as_str())
+                    .with("max", reached.max)
+                    .with("held", reached.held)
+                    .with(
+                        "by",
+                        match reached.by {
+                            orders::CapHolder::Discord => "discord",
+                            orders::CapHolder::ShopAccount => "account",
+                            orders::CapHolder::Browser => "browser",
+                        },
+                    )
+                    .into(),
+            ),
+            CheckoutError::AlreadyPlaced(_) => ApiError::Conflict(error.to_string().into()),
             CheckoutError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

@@ -461,6 +461,6 @@ pub async fn end(
         Err(error) => return Err(error.into()),
     }
     Ok(HttpResponse::Ok().json(ChatEnded {
-        message: "Chat ended.",
+        message: l10n::text(language.0, "site-chat-ended"),
     }))
 }

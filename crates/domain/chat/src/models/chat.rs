@@ -2,7 +2,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use shared::UserId;
+use shared::{Language, UserId};
 
 use crate::{ChatId, ChatMessage, MessageId, NewMessage, SenderType, SessionId, Side};
 
@@ -153,6 +153,8 @@ pub struct Chat {
     /// Grows with every change to the chat or its messages: a poll that sees the same version
     /// has nothing new to fetch.
     pub version: u64,
+    /// The language the chat was started in: its notices are written in it.
+    pub language: Language,
 }
 
 impl Chat {
@@ -210,6 +212,8 @@ pub struct NewChat {
     pub session: SessionId,
     pub user: Option<ChatUser>,
     pub created_at: DateTime<Utc>,
+    /// The language the chat widget was shown in when the chat started.
+    pub language: Language,
 }
 
 /// A status change for the store to apply only if the chat is still in `from`: of two staff
@@ -475,6 +479,7 @@ mod tests {
             created_at: at(0),
             updated_at: at(0),
             version: 1,
+            language: Language::English,
         }
     }
 
