@@ -120,13 +120,5 @@ fn identifier(language: Language) -> LanguageIdentifier {
         .unwrap_or_else(|_| LanguageIdentifier::default())
 }
 
-/// The language as ICU4X names it (for its formatters).
-fn locale(language: Language) -> icu_locale_core::Locale {
-    language
-        .code()
-        .parse()
-        .unwrap_or(icu_locale_core::Locale::UNKNOWN)
-}
-
 #[cfg(test)]
 mod tests;

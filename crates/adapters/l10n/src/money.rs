@@ -10,8 +10,6 @@ use icu_experimental::dimension::currency::options::CurrencyFormatterOptions;
 use icu_experimental::dimension::currency::CurrencyType;
 use shared::Language;
 
-use crate::locale;
-
 /// `minor` minor units of the currency `code` (ISO 4217, "BRL"), which has `minor_units`
 /// decimals, as `language` writes an amount of it. A code ICU does not know (or any failure of
 /// its data, logged as a bug) is written as the code and the plain amount: "XYZ 57.43".
@@ -34,6 +32,14 @@ pub fn money(language: Language, code: &str, minor: i64, minor_units: u32) -> St
         tracing::error!(code, %language, "no way to write money in this currency");
         format!("{code} {amount}")
     })
+}
+
+/// The language as ICU4X names it (for its formatters).
+fn locale(language: Language) -> icu_locale_core::Locale {
+    language
+        .code()
+        .parse()
+        .unwrap_or(icu_locale_core::Locale::UNKNOWN)
 }
 
 /// The amount in major units with `minor_units` decimals, as a decimal string: "-57.43".

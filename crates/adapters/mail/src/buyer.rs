@@ -6,9 +6,8 @@ use delivery::{BuyerMail, ScriptKey, ScriptStep};
 use l10n::Text;
 use lettre::Message;
 use orders::{MailKind, Order};
-use shared::Language;
 
-use crate::compose::{escape, Composer};
+use crate::compose::{escape, Composer, Words};
 
 /// An amount of the order's currency (minor units) as the mail's language writes it.
 fn paid_money(order: &Order, minor: i64) -> String {
@@ -19,37 +18,6 @@ fn paid_money(order: &Order, minor: i64) -> String {
         minor,
         paid.minor_units,
     )
-}
-
-/// The mail's words in one language: a message as it is (plain text), or with its arguments
-/// escaped (HTML, where an argument may also be markup the code built).
-#[derive(Clone, Copy)]
-pub(crate) struct Words(pub(crate) Language);
-
-impl Words {
-    pub(crate) fn say(self, id: &'static str) -> String {
-        Text::new(id).render(self.0)
-    }
-
-    pub(crate) fn text(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
-        args.iter()
-            .fold(Text::new(id), |text, (name, value)| text.with(name, *value))
-            .render(self.0)
-    }
-
-    /// The message with its arguments HTML-escaped.
-    pub(crate) fn html(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
-        args.iter()
-            .fold(Text::new(id), |text, (name, value)| {
-                text.with(name, escape(value))
-            })
-            .render(self.0)
-    }
-
-    /// The message with `markup` as its arguments, as they are (built and escaped by the code).
-    pub(crate) fn markup(self, id: &'static str, markup: &[(&'static str, &str)]) -> String {
-        self.text(id, markup)
-    }
 }
 
 impl Composer {
@@ -498,6 +466,8 @@ mod tests {
         Amounts, Buyer, DiscordId, DiscordIdentity, Email, Lifecycle, OrderId, OrderLine,
         OrderStatus, Payment, PaymentProvider, RobloxUsername,
     };
+
+    use shared::Language;
 
     use super::*;
 

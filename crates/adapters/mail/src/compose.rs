@@ -1,5 +1,6 @@
 use accounts::AccountMail;
 use anyhow::Context;
+use l10n::Text;
 use lettre::{
     message::{
         header::{ContentTransferEncoding, ContentType},
@@ -7,8 +8,38 @@ use lettre::{
     },
     Message,
 };
+use shared::Language;
 
-use crate::buyer::Words;
+/// The mail's words in one language: a message as it is (plain text), or with its arguments
+/// escaped (HTML, where an argument may also be markup the code built).
+#[derive(Clone, Copy)]
+pub(crate) struct Words(pub(crate) Language);
+
+impl Words {
+    pub(crate) fn say(self, id: &'static str) -> String {
+        Text::new(id).render(self.0)
+    }
+
+    pub(crate) fn text(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
+        args.iter()
+            .fold(Text::new(id), |text, (name, value)| text.with(name, *value))
+            .render(self.0)
+    }
+
+    /// The message with its arguments HTML-escaped.
+    pub(crate) fn html(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
+        args.iter()
+            .fold(Text::new(id), |text, (name, value)| {
+                text.with(name, escape(value))
+            })
+            .render(self.0)
+    }
+
+    /// The message with `markup` as its arguments, as they are (built and escaped by the code).
+    pub(crate) fn markup(self, id: &'static str, markup: &[(&'static str, &str)]) -> String {
+        self.text(id, markup)
+    }
+}
 
 /// Words the accounts' messages: the shop's name, a plain-text and an HTML part, and links
 /// built from the site's public URL.

@@ -43,6 +43,16 @@ impl From<InvalidName> for Msg {
     }
 }
 
+impl From<chat::MessageTextError> for Msg {
+    fn from(error: chat::MessageTextError) -> Self {
+        Text::new(match error {
+            chat::MessageTextError::Empty => "error-message-empty",
+            chat::MessageTextError::TooLong => "error-message-too-long",
+        })
+        .into()
+    }
+}
+
 impl From<RobloxUsernameError> for Msg {
     fn from(error: RobloxUsernameError) -> Self {
         Text::new(match error {
@@ -87,6 +97,14 @@ mod tests {
             (
                 InvalidName::WebAddress.into(),
                 InvalidName::WebAddress.to_string(),
+            ),
+            (
+                chat::MessageTextError::Empty.into(),
+                chat::MessageTextError::Empty.to_string(),
+            ),
+            (
+                chat::MessageTextError::TooLong.into(),
+                chat::MessageTextError::TooLong.to_string(),
             ),
             (
                 RobloxUsernameError::Length.into(),

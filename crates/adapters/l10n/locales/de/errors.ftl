@@ -133,3 +133,14 @@ error-key-closed = Bestellung #{ $order } { $status ->
        *[closed] ist abgeschlossen
     }: Für sie ist nichts mehr reserviert. Starte eine neue Zahlung, um eine neue Bestellung aufzugeben.
 error-not-released = Dieser Artikel erscheint am { $at }: { $name } ist noch nicht im Verkauf.
+
+## The help chat's refusals
+
+error-chat-ended = Dieses Gespräch ist beendet.
+error-chat-agent-joined = Jemand anderes aus dem Team ist diesem Chat schon beigetreten.
+error-chat-no-agent-asked = In diesem Chat wurde niemand aus dem Team angefragt.
+error-chat-agent-requested = Für diesen Chat wurde schon jemand aus dem Team angefragt.
+error-chat-join-first = Tritt dem Chat bei, bevor du antwortest.
+error-chat-not-now = Das ist im aktuellen Zustand des Chats nicht möglich.
+error-message-empty = Die Nachricht darf nicht leer sein.
+error-message-too-long = Die Nachricht darf höchstens 2000 Zeichen lang sein.

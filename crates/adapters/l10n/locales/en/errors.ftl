@@ -134,3 +134,14 @@ error-key-closed = Order #{ $order } { $status ->
     }: nothing is reserved for it any more. Start a new payment to place a new order.
 # $at: the drop's time, "2026-11-27 03:00 UTC"
 error-not-released = This item drops at { $at }: { $name } is not on sale yet.
+
+## The help chat's refusals (the chat's own sentences live with the assistant)
+
+error-chat-ended = This conversation has ended.
+error-chat-agent-joined = Another agent has already joined this chat.
+error-chat-no-agent-asked = This chat has not asked for a live agent.
+error-chat-agent-requested = A live agent has already been requested for this chat.
+error-chat-join-first = Join the chat before replying.
+error-chat-not-now = This action is not possible in the chat's current state.
+error-message-empty = The message cannot be empty.
+error-message-too-long = The message may be at most 2000 characters long.

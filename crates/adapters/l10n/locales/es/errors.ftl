@@ -133,3 +133,14 @@ error-key-closed = El pedido #{ $order } { $status ->
        *[closed] está cerrado
     }: ya no tiene nada reservado. Inicia un nuevo pago para hacer un pedido nuevo.
 error-not-released = Este artículo sale el { $at }: { $name } todavía no está a la venta.
+
+## The help chat's refusals
+
+error-chat-ended = Esta conversación ha terminado.
+error-chat-agent-joined = Otra persona del equipo ya se unió a este chat.
+error-chat-no-agent-asked = Este chat no ha pedido hablar con una persona.
+error-chat-agent-requested = Ya se pidió una persona del equipo para este chat.
+error-chat-join-first = Únete al chat antes de responder.
+error-chat-not-now = Esta acción no es posible en el estado actual del chat.
+error-message-empty = El mensaje no puede estar vacío.
+error-message-too-long = El mensaje puede tener como máximo 2000 caracteres.

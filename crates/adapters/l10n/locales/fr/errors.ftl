@@ -133,3 +133,14 @@ error-key-closed = La commande n° { $order } { $status ->
        *[closed] est close
     } : plus rien n'est réservé pour elle. Lancez un nouveau paiement pour passer une nouvelle commande.
 error-not-released = Cet article sort le { $at } : { $name } n'est pas encore en vente.
+
+## The help chat's refusals
+
+error-chat-ended = Cette conversation est terminée.
+error-chat-agent-joined = Un autre membre de l'équipe a déjà rejoint cette discussion.
+error-chat-no-agent-asked = Cette discussion n'a pas demandé de membre de l'équipe.
+error-chat-agent-requested = Un membre de l'équipe a déjà été demandé pour cette discussion.
+error-chat-join-first = Rejoignez la discussion avant de répondre.
+error-chat-not-now = Cette action n'est pas possible dans l'état actuel de la discussion.
+error-message-empty = Le message ne peut pas être vide.
+error-message-too-long = Le message peut contenir au plus 2000 caractères.

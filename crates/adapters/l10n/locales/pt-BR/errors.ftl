@@ -133,3 +133,14 @@ error-key-closed = O pedido #{ $order } { $status ->
        *[closed] está encerrado
     }: nada mais está reservado para ele. Inicie um novo pagamento para fazer um pedido novo.
 error-not-released = Este item será lançado em { $at }: { $name } ainda não está à venda.
+
+## The help chat's refusals
+
+error-chat-ended = Esta conversa foi encerrada.
+error-chat-agent-joined = Outra pessoa da equipe já entrou nesta conversa.
+error-chat-no-agent-asked = Esta conversa não pediu para falar com uma pessoa.
+error-chat-agent-requested = Já foi pedida uma pessoa da equipe para esta conversa.
+error-chat-join-first = Entre na conversa antes de responder.
+error-chat-not-now = Esta ação não é possível no estado atual da conversa.
+error-message-empty = A mensagem não pode estar vazia.
+error-message-too-long = A mensagem pode ter no máximo 2000 caracteres.

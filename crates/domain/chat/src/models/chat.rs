@@ -372,19 +372,44 @@ pub struct Refused {
     pub status: ChatStatus,
 }
 
+/// Why a chat refused an action, as the answer words it (the app words it in the request's
+/// language, by this reason).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalReason {
+    Ended,
+    AgentAlreadyJoined,
+    NoAgentAsked,
+    AgentAlreadyRequested,
+    JoinFirst,
+    NotNow,
+}
+
 impl Refused {
-    /// A sentence a shopper or member of staff can read.
-    pub fn message(&self) -> &'static str {
+    pub fn reason(&self) -> RefusalReason {
         use ChatAction as A;
         use ChatStatus as S;
+        use RefusalReason as R;
         match (self.action, self.status) {
-            (_, S::Closed) => "This conversation has ended.",
-            (A::Accept, S::Connected) => "Another agent has already joined this chat.",
-            (A::Accept, S::Ai) => "This chat has not asked for a live agent.",
-            (A::RequestAgent, _) => "A live agent has already been requested for this chat.",
-            (A::Reply, S::Pending) => "Join the chat before replying.",
-            (A::Reply, S::Ai) => "This chat has not asked for a live agent.",
-            _ => "This action is not possible in the chat's current state.",
+            (_, S::Closed) => R::Ended,
+            (A::Accept, S::Connected) => R::AgentAlreadyJoined,
+            (A::Accept | A::Reply, S::Ai) => R::NoAgentAsked,
+            (A::RequestAgent, _) => R::AgentAlreadyRequested,
+            (A::Reply, S::Pending) => R::JoinFirst,
+            _ => R::NotNow,
+        }
+    }
+
+    /// A sentence a shopper or member of staff can read (English; logs and staff answers).
+    pub fn message(&self) -> &'static str {
+        match self.reason() {
+            RefusalReason::Ended => "This conversation has ended.",
+            RefusalReason::AgentAlreadyJoined => "Another agent has already joined this chat.",
+            RefusalReason::NoAgentAsked => "This chat has not asked for a live agent.",
+            RefusalReason::AgentAlreadyRequested => {
+                "A live agent has already been requested for this chat."
+            }
+            RefusalReason::JoinFirst => "Join the chat before replying.",
+            RefusalReason::NotNow => "This action is not possible in the chat's current state.",
         }
     }
 }
