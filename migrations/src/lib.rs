@@ -37,6 +37,7 @@ mod m20261130_000033_order_messages;
 mod m20261130_000034_no_show;
 mod m20261130_000036_languages;
 mod m20261130_000037_currencies;
+mod m20261201_000039_account_language;
 
 pub struct Migrator;
 
@@ -79,6 +80,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261130_000034_no_show::Migration),
             Box::new(m20261130_000036_languages::Migration),
             Box::new(m20261130_000037_currencies::Migration),
+            Box::new(m20261201_000039_account_language::Migration),
         ]
     }
 }

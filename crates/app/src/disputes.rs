@@ -107,7 +107,8 @@ pub fn build(
                     &settings.site.name,
                     &settings.site.public_url,
                     &settings.mail.from,
-                )?,
+                )?
+                .with_base_currency(&settings.currency.base),
             },
         },
         clock.clone(),

@@ -22,6 +22,7 @@ mod promo;
 mod proofs;
 mod reviews;
 mod stripe;
+mod values;
 
 pub use api::{ApiError, ErrorBody, FieldErrors};
 pub use extractors::{api_method_not_allowed, extractor_configs, multipart_error};

@@ -51,14 +51,14 @@ pub struct AuthCheck {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LoggedIn {
     #[schema(example = "Logged in.")]
-    pub message: &'static str,
+    pub message: String,
     pub user: UserResponse,
 }
 
 /// A message to show.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Message {
-    pub message: &'static str,
+    pub message: String,
 }
 
 /// The code is on its way.

@@ -192,7 +192,7 @@ pub struct SessionQuery {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChatEnded {
     #[schema(example = "Chat ended.")]
-    pub message: &'static str,
+    pub message: String,
 }
 
 /// A chat in the staff list: the chat (without its messages), its last message and its cursor.

@@ -52,5 +52,5 @@ pub struct LinkedIdentity {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DiscordUnlinked {
     #[schema(example = "Discord unlinked.")]
-    pub message: &'static str,
+    pub message: String,
 }

@@ -20,7 +20,27 @@ pub struct ProfileResponse {
 pub struct ProfileUser {
     #[serde(flatten)]
     pub user: UserResponse,
+    /// The language the account's mail is written in (BCP 47: `en`, `es`, `pt-BR`, `fr`,
+    /// `de`), set at registration from the request's and changed with `PATCH /api/profile`;
+    /// null for an account that never chose one (its mail: the request's language).
+    #[schema(example = "pt-BR")]
+    pub language: Option<String>,
     pub orders: Vec<ProfileOrder>,
+}
+
+/// `PATCH /api/profile`: the settings to change (only those sent).
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct UpdateProfile {
+    /// One of the languages `GET /api/site` offers (BCP 47).
+    #[schema(example = "pt-BR")]
+    pub language: Option<String>,
+}
+
+/// `PATCH /api/profile`'s answer: the settings as they are now.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProfileSettings {
+    #[schema(example = "pt-BR")]
+    pub language: Option<String>,
 }
 
 /// Everything the shop keeps about a shopper (`GET /api/profile/export`).

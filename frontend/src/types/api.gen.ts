@@ -1355,7 +1355,13 @@ export interface paths {
         delete: operations["delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * `PATCH /api/profile` `{"language": "pt-BR"}`: the account's settings; the language is the
+         *     one the account's mail (verification, reset, …) is written in. Anything but a language the
+         *     shop offers is refused with 422 (`invalid_fields`, under `errors.language`) and nothing
+         *     changes.
+         */
+        patch: operations["update"];
         trace?: never;
     };
     "/api/profile/export": {
@@ -3010,8 +3016,20 @@ export interface components {
         ProfileResponse: {
             user: components["schemas"]["ProfileUser"];
         };
+        /** @description `PATCH /api/profile`'s answer: the settings as they are now. */
+        ProfileSettings: {
+            /** @example pt-BR */
+            language?: string | null;
+        };
         /** @description The user with their orders, newest first. */
         ProfileUser: components["schemas"]["User"] & {
+            /**
+             * @description The language the account's mail is written in (BCP 47: `en`, `es`, `pt-BR`, `fr`,
+             *     `de`), set at registration from the request's and changed with `PATCH /api/profile`;
+             *     null for an account that never chose one (its mail: the request's language).
+             * @example pt-BR
+             */
+            language?: string | null;
             orders: components["schemas"]["ProfileOrder"][];
         };
         /** @description A change to a promo code: any of these fields; the ones left out stay as they are. */
@@ -3670,6 +3688,14 @@ export interface components {
              *     is past it: the first step not done is the one the order is at.
              */
             steps: components["schemas"]["OrderStep"][];
+        };
+        /** @description `PATCH /api/profile`: the settings to change (only those sent). */
+        UpdateProfile: {
+            /**
+             * @description One of the languages `GET /api/site` offers (BCP 47).
+             * @example pt-BR
+             */
+            language?: string | null;
         };
         /** @description A user as every account call shows it. */
         User: {
@@ -8625,6 +8651,84 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfile"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSettings"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not logged in. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A cross-site request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a language the shop offers. */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -76,6 +76,7 @@ mod tests {
             created_at: Utc::now(),
             updated_at: Utc::now(),
             version: 1,
+            language: shared::Language::English,
         };
         let message = live_request_message(&chat, Some("# help\nnow"), "https://shop.example");
         assert_eq!(

@@ -14,6 +14,10 @@ use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{static_loader, LanguageIdentifier, Loader};
 use shared::Language;
 
+mod money;
+
+pub use money::money;
+
 static_loader! {
     static LOCALES = {
         locales: "./locales",

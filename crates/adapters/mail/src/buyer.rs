@@ -6,43 +6,18 @@ use delivery::{BuyerMail, ScriptKey, ScriptStep};
 use l10n::Text;
 use lettre::Message;
 use orders::{MailKind, Order};
-use shared::Language;
 
-use crate::compose::{escape, Composer};
+use crate::compose::{escape, Composer, Words};
 
-fn money(value: cart_pricing::Money) -> String {
-    format!("${:.2}", value.as_decimal())
-}
-
-/// The mail's words in one language: a message as it is (plain text), or with its arguments
-/// escaped (HTML, where an argument may also be markup the code built).
-#[derive(Clone, Copy)]
-pub(crate) struct Words(pub(crate) Language);
-
-impl Words {
-    pub(crate) fn say(self, id: &'static str) -> String {
-        Text::new(id).render(self.0)
-    }
-
-    pub(crate) fn text(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
-        args.iter()
-            .fold(Text::new(id), |text, (name, value)| text.with(name, *value))
-            .render(self.0)
-    }
-
-    /// The message with its arguments HTML-escaped.
-    pub(crate) fn html(self, id: &'static str, args: &[(&'static str, &str)]) -> String {
-        args.iter()
-            .fold(Text::new(id), |text, (name, value)| {
-                text.with(name, escape(value))
-            })
-            .render(self.0)
-    }
-
-    /// The message with `markup` as its arguments, as they are (built and escaped by the code).
-    pub(crate) fn markup(self, id: &'static str, markup: &[(&'static str, &str)]) -> String {
-        self.text(id, markup)
-    }
+/// An amount of the order's currency (minor units) as the mail's language writes it.
+fn paid_money(order: &Order, minor: i64) -> String {
+    let paid = &order.amounts.paid;
+    l10n::money(
+        order.buyer.language,
+        paid.currency.as_str(),
+        minor,
+        paid.minor_units,
+    )
 }
 
 impl Composer {
@@ -91,28 +66,50 @@ impl Composer {
         )
     }
 
-    /// The items, the amounts and the Roblox username, as text and as HTML.
+    /// The items, the amounts (in the currency the buyer paid in, and once the total of record
+    /// in the base currency when that is another) and the Roblox username, as text and HTML.
     fn summary(&self, order: &Order) -> (String, String) {
-        let words = Words(order.buyer.language);
         let mut text = String::new();
         let mut rows = String::new();
         for line in &order.lines {
+            let total = paid_money(order, line.unit_price_paid * i64::from(line.quantity.get()));
             text.push_str(&format!(
-                "  {} × {}  {}\n",
+                "  {} × {}  {total}\n",
                 line.quantity.get(),
                 line.name,
-                money(line.total())
             ));
             rows.push_str(&format!(
                 "<tr><td>{} × {}</td><td style=\"text-align:right\">{}</td></tr>",
                 line.quantity.get(),
                 escape(&line.name),
-                money(line.total())
+                escape(&total)
             ));
         }
-        let amounts = &order.amounts;
-        let mut totals = vec![(words.say("mail-subtotal"), money(amounts.subtotal))];
-        if amounts.discount != cart_pricing::Money::ZERO {
+        for (label, value) in self.totals(order) {
+            text.push_str(&format!("{label}: {value}\n"));
+            rows.push_str(&format!(
+                "<tr><td>{label}</td><td style=\"text-align:right\">{}</td></tr>",
+                escape(&value)
+            ));
+        }
+        (
+            text,
+            format!("<table cellpadding=\"4\" style=\"border-collapse:collapse\">{rows}</table>"),
+        )
+    }
+
+    /// The summary's rows under the items: subtotal, discount, fee and total as they were
+    /// charged (the fee is what the total paid leaves, so the rows add up to it), the total of
+    /// record when the buyer paid in another currency than the base, the Roblox username.
+    fn totals(&self, order: &Order) -> Vec<(String, String)> {
+        let words = Words(order.buyer.language);
+        let paid = order.amounts.paid;
+        let charge = order.priced_cart().charge;
+        let mut totals = vec![(
+            words.say("mail-subtotal"),
+            paid_money(order, charge.subtotal),
+        )];
+        if charge.discount != 0 {
             let code = order
                 .promo
                 .as_ref()
@@ -120,24 +117,29 @@ impl Composer {
                 .unwrap_or_default();
             totals.push((
                 words.say("mail-discount"),
-                format!("-{}{code}", money(amounts.discount)),
+                format!("{}{code}", paid_money(order, -charge.discount)),
             ));
         }
-        totals.push((words.say("mail-fee"), money(amounts.fee)));
-        totals.push((words.say("mail-total"), money(amounts.total)));
+        totals.push((
+            words.say("mail-fee"),
+            paid_money(order, paid.amount - charge.total),
+        ));
+        totals.push((words.say("mail-total"), paid_money(order, paid.amount)));
+        if paid.currency.as_str() != self.base_currency() {
+            let of_record = l10n::money(
+                order.buyer.language,
+                self.base_currency(),
+                order.amounts.total.cents(),
+                2,
+            );
+            totals.push((
+                words.say("mail-total-of-record"),
+                words.text("mail-about", &[("amount", &of_record)]),
+            ));
+        }
         let roblox = order.buyer.roblox_username.to_string();
         totals.push((words.say("mail-roblox-username"), roblox));
-        for (label, value) in &totals {
-            text.push_str(&format!("{label}: {value}\n"));
-            rows.push_str(&format!(
-                "<tr><td>{label}</td><td style=\"text-align:right\">{}</td></tr>",
-                escape(value)
-            ));
-        }
-        (
-            text,
-            format!("<table cellpadding=\"4\" style=\"border-collapse:collapse\">{rows}</table>"),
-        )
+        totals
     }
 
     fn receipt(&self, mail: &BuyerMail) -> (String, String) {
@@ -193,6 +195,7 @@ impl Composer {
             ),
             None => (String::new(), String::new()),
         };
+        let (items, table) = self.summary(&mail.order);
         let (steps_text, steps_html) = steps(mail);
         let (help_text, help_html) = help(mail);
         let (heading, review) = (
@@ -207,14 +210,14 @@ impl Composer {
         );
         (
             format!(
-                "{done}\n\n{proof_text}{got}\n\n{heading}\n{steps_text}\n{review}\n\n{missing}\n\n\
+                "{done}\n\n{items}\n{proof_text}{got}\n\n{heading}\n{steps_text}\n{review}\n\n{missing}\n\n\
                  {shop}\n",
                 done = words.text("mail-delivered-done", &[("id", &id), ("roblox", &roblox)]),
                 got = words.text("mail-delivered-got-text", &[("link", link)]),
                 missing = missing(&help_text),
             ),
             format!(
-                "<p>{done}</p>{proof_html}<p>{got}</p><p><strong>{heading}</strong></p>\
+                "<p>{done}</p>{table}{proof_html}<p>{got}</p><p><strong>{heading}</strong></p>\
                  {steps_html}<p>{review}</p><p>{missing}</p><p>{shop}</p>",
                 done = words.markup(
                     "mail-delivered-done",
@@ -238,7 +241,7 @@ impl Composer {
         let shop = self.shop_name();
         let id = mail.order.id.to_string();
         let link = &mail.order_link;
-        let total = money(mail.order.amounts.total);
+        let total = paid_money(&mail.order, mail.order.amounts.paid.amount);
         let refunded = words.text("mail-refunded", &[("id", &id), ("total", &total)]);
         let your_order = words.say("mail-your-order");
         (
@@ -464,6 +467,8 @@ mod tests {
         OrderStatus, Payment, PaymentProvider, RobloxUsername,
     };
 
+    use shared::Language;
+
     use super::*;
 
     fn order() -> Order {
@@ -499,7 +504,11 @@ mod tests {
                     Money::parse("22.60").unwrap(),
                 ),
             },
-            None,
+            Some(orders::OrderPromo {
+                id: promo::PromoId::new(3),
+                code: promo::PromoCode::parse("SAVE10").unwrap(),
+                discount: cart_pricing::DiscountPercent::new(10).unwrap(),
+            }),
             Payment {
                 method: PaymentMethod::Card,
                 provider: PaymentProvider::Stripe,
@@ -616,7 +625,7 @@ mod tests {
         assert!(eml.contains("text/plain") && eml.contains("text/html"));
         for text in [
             "2 × Raccoon <3  $24.00",
-            "Discount: -$2.40",
+            "Discount: -$2.40 (SAVE10)",
             "Processing fee: $1.00",
             "Total: $22.60",
             "Roblox username: Builderman",
@@ -781,5 +790,95 @@ mod tests {
                 assert!(!html.contains("{$"), "{language} {kind:?}: {html}");
             }
         }
+    }
+
+    /// The order of the Portuguese checkout in the currency tests: 2 × R$ 26,65, the card fee
+    /// R$ 4,13, R$ 57,43 paid; US$ 10.75 of record.
+    fn paid_in_reais(kind: MailKind, language: Language) -> BuyerMail {
+        let mut mail = mail(kind, None);
+        mail.order.promo = None;
+        mail.order.lines[0].unit_price = Money::parse("5.00").unwrap();
+        mail.order.lines[0].unit_price_paid = 2665;
+        mail.order.amounts = Amounts {
+            subtotal: Money::parse("10.00").unwrap(),
+            discount: Money::ZERO,
+            fee: Money::parse("0.75").unwrap(),
+            total: Money::parse("10.75").unwrap(),
+            paid: orders::Paid {
+                currency: "BRL".parse().unwrap(),
+                rate: "5.34144".parse().unwrap(),
+                minor_units: 2,
+                amount: 5743,
+            },
+        };
+        mail.order.buyer.language = language;
+        mail
+    }
+
+    #[test]
+    fn a_receipt_paid_in_reais_shows_reais_the_portuguese_way_and_the_dollars_of_record_once() {
+        let receipt = paid_in_reais(MailKind::Receipt, Language::BrazilianPortuguese);
+        let (_, text) = composer().buyer_text(&receipt);
+        for expected in [
+            "2 × Raccoon <3  R$\u{a0}53,30\n",
+            "Subtotal: R$\u{a0}53,30\n",
+            "Taxa de processamento: R$\u{a0}4,13\n",
+            "Total: R$\u{a0}57,43\n",
+            "Na moeda da loja: ≈ US$\u{a0}10,75\n",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
+        assert_eq!(text.matches("US$").count(), 1, "{text}");
+        let (_, html) = composer().bodies(&receipt);
+        assert!(html.contains("R$\u{a0}57,43</td>"), "{html}");
+        let english = paid_in_reais(MailKind::Receipt, Language::English);
+        let (_, text) = composer().buyer_text(&english);
+        assert!(text.contains("Total: R$57.43\n"), "{text}");
+        assert!(
+            text.contains("In the shop's currency: ≈ $10.75\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_receipt_in_the_base_currency_names_no_other_and_german_writes_the_euro_after() {
+        let (_, text) = composer().buyer_text(&mail(MailKind::Receipt, None));
+        assert!(text.contains("Total: $22.60\n"), "{text}");
+        assert!(!text.contains('≈'), "{text}");
+        let mut euros = paid_in_reais(MailKind::Receipt, Language::German);
+        euros.order.amounts.paid.currency = "EUR".parse().unwrap();
+        euros.order.amounts.paid.amount = 1043;
+        euros.order.lines[0].unit_price_paid = 470;
+        let (_, text) = composer().buyer_text(&euros);
+        assert!(text.contains("Gesamt: 10,43\u{a0}€\n"), "{text}");
+        let own_base = composer().with_base_currency("eur");
+        let (_, text) = own_base.buyer_text(&euros);
+        assert!(!text.contains('≈'), "{text}");
+    }
+
+    #[test]
+    fn a_zero_decimal_currency_is_written_without_decimals() {
+        let mut yen = paid_in_reais(MailKind::Receipt, Language::English);
+        yen.order.amounts.paid = orders::Paid {
+            currency: "JPY".parse().unwrap(),
+            rate: "155".parse().unwrap(),
+            minor_units: 0,
+            amount: 1712,
+        };
+        yen.order.lines[0].unit_price_paid = 775;
+        let (_, text) = composer().buyer_text(&yen);
+        assert!(text.contains("2 × Raccoon <3  ¥1,550\n"), "{text}");
+        assert!(text.contains("Total: ¥1,712\n"), "{text}");
+    }
+
+    #[test]
+    fn the_delivered_and_refunded_mails_show_the_amount_in_the_currency_paid() {
+        let delivered = paid_in_reais(MailKind::Delivered, Language::BrazilianPortuguese);
+        let (_, text) = composer().buyer_text(&delivered);
+        assert!(text.contains("Total: R$\u{a0}57,43\n"), "{text}");
+        let refunded = paid_in_reais(MailKind::Refunded, Language::BrazilianPortuguese);
+        let (_, text) = composer().buyer_text(&refunded);
+        assert!(text.contains("R$\u{a0}57,43"), "{text}");
+        assert!(!text.contains("US$"), "{text}");
     }
 }

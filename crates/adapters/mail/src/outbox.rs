@@ -104,6 +104,7 @@ mod tests {
                     to: Email::parse("ann@example.com").unwrap(),
                     name: UserName::parse("Ann").unwrap(),
                     code: VerificationCode::parse(code).unwrap(),
+                    language: shared::Language::English,
                 })
                 .await
                 .unwrap();

@@ -38,6 +38,7 @@ fn code_mail() -> AccountMail {
         to: Email::parse("ann@example.com").unwrap(),
         name: UserName::parse("Ann").unwrap(),
         code: VerificationCode::parse("493817").unwrap(),
+        language: shared::Language::English,
     }
 }
 
@@ -69,6 +70,7 @@ async fn a_reset_mail_carries_the_link_from_the_public_url() {
             to: Email::parse("ann@example.com").unwrap(),
             name: UserName::parse("Ann").unwrap(),
             token: token.clone(),
+            language: shared::Language::English,
         })
         .await
         .unwrap();

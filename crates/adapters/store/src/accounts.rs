@@ -14,7 +14,7 @@ use sea_orm::{
 };
 
 use serde_json::json;
-use shared::{Actor, AuditKind, PrivateServerUrl};
+use shared::{Actor, AuditKind, Language, PrivateServerUrl};
 
 use crate::entities::{password_reset_tokens, pending_signups, users};
 use crate::sql::{fetch_one, run};
@@ -31,6 +31,8 @@ fn to_user(row: users::Model) -> Result<User, RepoError> {
             .parse::<Role>()
             .with_context(|| format!("user {} has an unknown role", row.id))?,
         password_hash: PasswordHash::new(row.password_hash),
+        // a code no longer offered reads as never chosen
+        language: row.language.as_deref().and_then(Language::matching),
     })
 }
 
@@ -61,6 +63,7 @@ async fn insert_user(
         role: Set(user.role.as_str().to_owned()),
         created_at: Set(now),
         updated_at: Set(now),
+        language: Set(user.language.map(|language| language.code().to_owned())),
         ..Default::default()
     };
     match row.insert(db).await {
@@ -204,6 +207,18 @@ impl UserStore for Store {
             .exec(&self.db)
             .await
             .with_context(|| format!("failed to set the password of user {id}"))?;
+        Ok(())
+    }
+
+    #[tracing::instrument(skip(self))]
+    async fn set_language(&self, id: UserId, language: Language) -> Result<(), RepoError> {
+        users::Entity::update_many()
+            .col_expr(users::Column::Language, Expr::value(language.code()))
+            .col_expr(users::Column::UpdatedAt, Expr::value(self.now()))
+            .filter(users::Column::Id.eq(id.get()))
+            .exec(&self.db)
+            .await
+            .with_context(|| format!("failed to set the language of user {id}"))?;
         Ok(())
     }
 

@@ -478,6 +478,7 @@ impl Store {
             created_at: Set(chat.created_at),
             updated_at: Set(chat.created_at),
             staff_notified_at: Set(None),
+            language: Set(chat.language.code().to_owned()),
         };
         if let Err(error) = chats::Entity::insert(row.clone())
             .exec_without_returning(&txn)
@@ -511,6 +512,7 @@ impl Store {
             created_at: chat.created_at,
             updated_at: chat.created_at,
             staff_notified_at: None,
+            language: chat.language.code().to_owned(),
         })
         .map_err(CreateError::Chat)
     }
@@ -587,6 +589,8 @@ fn to_chat(row: chats::Model) -> Result<Chat, ChatError> {
         created_at: row.created_at,
         updated_at: row.updated_at,
         version: to_version(row.version)?,
+        // a code no longer offered reads as English, the language every other falls back to
+        language: row.language.parse().unwrap_or_default(),
     })
 }
 

@@ -420,6 +420,7 @@ async fn of_two_staff_claiming_at_once_exactly_one_wins(#[case] backend: Backend
                     email: Email::parse(&format!("{name}@example.com")).unwrap(),
                     role: Role::Admin,
                     password_hash: accounts::PasswordHash::new("x".into()),
+                    language: None,
                 },
                 None,
             )

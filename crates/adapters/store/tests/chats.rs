@@ -94,6 +94,7 @@ async fn a_chat_and_its_messages_come_back_as_stored(#[case] backend: Backend) {
                     name: "Ana".into(),
                 }),
                 created_at: at,
+                language: shared::Language::English,
             },
             vec![NewMessage {
                 sender: SenderType::Bot,
@@ -654,6 +655,7 @@ async fn chat_at(
                 session: session(name),
                 user: None,
                 created_at: at,
+                language: shared::Language::English,
             },
             vec![NewMessage {
                 sender: SenderType::Bot,

@@ -73,7 +73,8 @@ pub fn build_mailer(
         &settings.site.name,
         &settings.site.public_url,
         &settings.mail.from,
-    )?;
+    )?
+    .with_base_currency(&settings.currency.base);
     let config = &settings.mail;
     if config.smtp_host.trim().is_empty() {
         if settings.environment == crate::settings::Environment::Production {

@@ -16,6 +16,8 @@ pub struct CurrentUser {
     pub name: String,
     pub email: String,
     pub role: Role,
+    /// The language the account chose for its mail; `None`: never chosen.
+    pub language: Option<shared::Language>,
 }
 
 impl From<&CurrentUser> for dto::account::UserResponse {
@@ -36,6 +38,7 @@ impl From<User> for CurrentUser {
             name: user.name.as_str().to_owned(),
             email: user.email.as_str().to_owned(),
             role: user.role,
+            language: user.language,
         }
     }
 }
@@ -229,6 +232,7 @@ mod tests {
             name: "Ann".into(),
             email: "ann@example.com".into(),
             role,
+            language: None,
         })
     }
 

@@ -172,6 +172,12 @@ impl FieldErrors {
         result.map_err(|e| self.add(field, e.to_string())).ok()
     }
 
+    /// Keeps `Ok` values and records the refusal of an `Err` under `field`, in the words of the
+    /// message files (the value types' refusals, `error/values.rs`).
+    pub fn check_value<T, E: Into<Msg>>(&mut self, field: &str, result: Result<T, E>) -> Option<T> {
+        result.map_err(|e| self.add(field, e)).ok()
+    }
+
     /// `Err(422)` when any field failed, else the checked values `checked` gathers (every one
     /// is there once no field failed; a missing one is a bug, answered 500).
     pub fn finish_with<T>(self, checked: impl FnOnce() -> Option<T>) -> Result<T, ApiError> {

@@ -10,7 +10,20 @@ impl From<ChatError> for ApiError {
             ChatError::NotFound(_) => {
                 ApiError::NotFound(l10n::Text::new("error-chat-not-found").into())
             }
-            ChatError::Refused(refused) => ApiError::Conflict(refused.message().to_owned().into()),
+            ChatError::Refused(refused) => {
+                use chat::RefusalReason as R;
+                ApiError::Conflict(
+                    l10n::Text::new(match refused.reason() {
+                        R::Ended => "error-chat-ended",
+                        R::AgentAlreadyJoined => "error-chat-agent-joined",
+                        R::NoAgentAsked => "error-chat-no-agent-asked",
+                        R::AgentAlreadyRequested => "error-chat-agent-requested",
+                        R::JoinFirst => "error-chat-join-first",
+                        R::NotNow => "error-chat-not-now",
+                    })
+                    .into(),
+                )
+            }
             ChatError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

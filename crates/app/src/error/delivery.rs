@@ -7,7 +7,9 @@ use super::api::ApiError;
 impl From<QueueError> for ApiError {
     fn from(error: QueueError) -> Self {
         match error {
-            QueueError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
+            QueueError::NotFound(_) => {
+                ApiError::NotFound(l10n::Text::new("error-order-not-found").into())
+            }
             QueueError::AlreadyClaimed { .. }
             | QueueError::NotYours { .. }
             | QueueError::Refused(_)
@@ -28,7 +30,9 @@ impl From<QueueError> for ApiError {
 impl From<MessageError> for ApiError {
     fn from(error: MessageError) -> Self {
         match error {
-            MessageError::NotFound(_) => ApiError::NotFound(error.to_string().into()),
+            MessageError::NotFound(_) => {
+                ApiError::NotFound(l10n::Text::new("error-order-not-found").into())
+            }
             MessageError::Text(_) => ApiError::field("text", error.to_string()),
             MessageError::Closed(_) => ApiError::Conflict(error.to_string().into()),
             MessageError::TooMany { retry_after } => ApiError::too_many(retry_after),

@@ -134,6 +134,44 @@ impl From<DiscordLinkError> for ApiError {
 }
 
 /// 404 for an order that does not exist (or is not the viewer's).
+/// 429: the holder has as many unpaid orders as it may.
+fn too_many_pending(reached: &orders::PendingCapReached) -> Text {
+    let by = match reached.by {
+        orders::HeldBy::Account => "account",
+        orders::HeldBy::Session => "session",
+        orders::HeldBy::Address => "address",
+    };
+    Text::new("error-too-many-pending")
+        .with("max", reached.max)
+        .with("by", by)
+}
+
+/// 409: the order of this Idempotency-Key was cancelled or expired.
+fn key_closed(order: orders::OrderId, status: orders::OrderStatus) -> Text {
+    let status = match status {
+        orders::OrderStatus::Cancelled => "cancelled",
+        orders::OrderStatus::Expired => "expired",
+        _ => "closed",
+    };
+    Text::new("error-key-closed")
+        .with("order", order.to_string())
+        .with("status", status)
+}
+
+/// 409: the buyer would hold more of a drop than its cap per account.
+fn account_cap(name: &str, reached: &orders::AccountCapReached) -> Text {
+    let by = match reached.by {
+        orders::CapHolder::Discord => "discord",
+        orders::CapHolder::ShopAccount => "account",
+        orders::CapHolder::Browser => "browser",
+    };
+    Text::new("error-account-cap")
+        .with("name", name)
+        .with("max", reached.max)
+        .with("held", reached.held)
+        .with("by", by)
+}
+
 fn order_not_found() -> ApiError {
     ApiError::NotFound(Text::new("error-order-not-found").into())
 }
@@ -203,8 +241,11 @@ impl From<CheckoutError> for ApiError {
             CheckoutError::TooMany { max, .. } => {
                 ApiError::field("qty", Text::new("error-cart-too-many").with("max", max))
             }
-            CheckoutError::TooManyPending { retry_after, .. } => ApiError::TooManyRequests {
-                message: error.to_string().into(),
+            CheckoutError::TooManyPending {
+                reached,
+                retry_after,
+            } => ApiError::TooManyRequests {
+                message: too_many_pending(&reached).into(),
                 retry_after_secs: retry_secs(retry_after),
             },
             CheckoutError::Unavailable(products) => {
@@ -217,15 +258,27 @@ impl From<CheckoutError> for ApiError {
                 detail: CartConflict::FreshCart(Box::new(PricedCartResponse::from(&**cart))),
             },
             CheckoutError::Blocked => ApiError::Forbidden(Text::new("error-blocked").into()),
-            CheckoutError::KeyReused => ApiError::field(IDEMPOTENCY_KEY_FIELD, error.to_string()),
+            CheckoutError::KeyReused => {
+                ApiError::field(IDEMPOTENCY_KEY_FIELD, Text::new("error-key-reused"))
+            }
             CheckoutError::StillPlacing { retry_after, .. } => ApiError::ConflictRetry {
                 message: Text::new("error-still-placing").into(),
                 retry_after_secs: retry_secs(retry_after),
             },
-            CheckoutError::KeyClosed { .. }
-            | CheckoutError::AlreadyPlaced(_)
-            | CheckoutError::NotReleased { .. }
-            | CheckoutError::AccountCap { .. } => ApiError::Conflict(error.to_string().into()),
+            CheckoutError::KeyClosed { order, status } => {
+                ApiError::Conflict(key_closed(order, status).into())
+            }
+            CheckoutError::NotReleased { ref name, at, .. } => ApiError::Conflict(
+                Text::new("error-not-released")
+                    .with("name", name.as_str())
+                    .with("at", orders::utc_words(&at))
+                    .into(),
+            ),
+            CheckoutError::AccountCap {
+                ref name,
+                ref reached,
+            } => ApiError::Conflict(account_cap(name, reached).into()),
+            CheckoutError::AlreadyPlaced(_) => ApiError::Conflict(error.to_string().into()),
             CheckoutError::Unknown(cause) => ApiError::Internal(cause),
         }
     }

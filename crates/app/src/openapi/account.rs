@@ -23,6 +23,7 @@ api_part! {
             auth::reset_password,
             auth::me,
             profile::profile,
+            profile::update,
             profile::export,
             profile::delete,
         ),
@@ -232,6 +233,7 @@ mod tests {
                 name: "Ann".into(),
                 email: "ann@example.com".into(),
                 role,
+                language: None,
             };
             let sent = serde_json::to_value(UserResponse::from(&user)).unwrap();
             assert_eq!(sent["account_type"], account_type);

@@ -3,18 +3,18 @@
 
 use accounts::{
     Email, ForgotPasswordError, Password, ResetPasswordError, ResetToken, UserName,
-    VerificationCode, VerifyCodeError,
+    VerificationCode,
 };
 use actix_session::Session;
 use actix_web::{web, HttpRequest, HttpResponse};
 use std::convert::Infallible;
-use std::fmt::Display;
 
 use crate::{
     auth::{AccountsService, CurrentUser, MaybeUser, RequireUser, LOGGED_IN_AT_KEY, USER_ID_KEY},
     client_ip::ClientIp,
     error::ErrorBody,
     error::{ApiError, FieldErrors},
+    language::RequestLanguage,
     limits::RateLimits,
 };
 use accounts::Clock as _;
@@ -23,9 +23,6 @@ use dto::account::{
     SignupRequest, UserResponse,
 };
 
-const FORGOT_ANSWER: &str =
-    "If an account exists for that e-mail, we have sent a password reset link.";
-
 /// The caller's key for the per-address limits (`server.trusted_proxies` decides whether
 /// `X-Forwarded-For` is read; an IPv6 client counts as its /64, [`ClientIp::network_key`]).
 fn client_key(request: &HttpRequest) -> String {
@@ -33,7 +30,7 @@ fn client_key(request: &HttpRequest) -> String {
 }
 
 /// A required field, parsed; `field` names it in the messages.
-fn required<T, E: Display>(
+fn required<T, E: Into<crate::error::Msg>>(
     errors: &mut FieldErrors,
     field: &str,
     raw: &str,
@@ -46,7 +43,7 @@ fn required<T, E: Display>(
         );
         return None;
     }
-    errors.check(field, parse(raw))
+    errors.check_value(field, parse(raw))
 }
 
 /// A new password and its confirmation.
@@ -83,7 +80,7 @@ fn log_in(
     session: &Session,
     user: CurrentUser,
     accounts: &AccountsService,
-    message: &'static str,
+    message: String,
 ) -> Result<HttpResponse, ApiError> {
     let failed = |e| ApiError::internal(anyhow::anyhow!("failed to store the session: {e}"));
     session.renew();
@@ -159,7 +156,8 @@ pub async fn login(
     let user = accounts
         .login(&email, &body.password, &client_key(&request))
         .await?;
-    log_in(&session, user.into(), &accounts, "Logged in.")
+    let message = l10n::text(RequestLanguage::of(&request).0, "site-logged-in");
+    log_in(&session, user.into(), &accounts, message)
 }
 
 /// `POST /api/logout`: ends the session (logged in or not).
@@ -173,10 +171,10 @@ pub async fn login(
     ),
     security((), ("session_cookie" = [])),
 )]
-pub async fn logout(session: Session) -> HttpResponse {
+pub async fn logout(session: Session, language: RequestLanguage) -> HttpResponse {
     session.purge();
     HttpResponse::Ok().json(Message {
-        message: "Logged out.",
+        message: l10n::text(language.0, "site-logged-out"),
     })
 }
 
@@ -210,10 +208,17 @@ pub async fn send_verification_code(
     let signup = parse_signup(&mut errors, &body);
     let (name, email, _) = errors.finish_with(|| signup)?;
     let resend_after = accounts
-        .send_code(name, email.clone(), &client_key(&request))
+        .send_code(
+            name,
+            email.clone(),
+            &client_key(&request),
+            RequestLanguage::of(&request).0,
+        )
         .await?;
     Ok(HttpResponse::Ok().json(CodeSent {
-        message: format!("We sent a 6-digit code to {email}."),
+        message: l10n::Text::new("site-code-sent")
+            .with("email", email.as_str())
+            .render(RequestLanguage::of(&request).0),
         resend_after: resend_after.as_secs(),
     }))
 }
@@ -246,13 +251,21 @@ pub async fn verify_code(
     let mut errors = FieldErrors::new();
     let signup = parse_signup(&mut errors, &body);
     let code = required(&mut errors, "code", &body.code, |code| {
-        VerificationCode::parse(code).map_err(|_| VerifyCodeError::InvalidCode)
+        VerificationCode::parse(code).map_err(|_| l10n::Text::new("error-code-invalid"))
     });
     let ((name, email, password), code) = errors.finish_with(|| signup.zip(code))?;
     let user = accounts
-        .verify_code(&email, &code, name, password, &client_key(&request))
+        .verify_code(
+            &email,
+            &code,
+            name,
+            password,
+            &client_key(&request),
+            RequestLanguage::of(&request).0,
+        )
         .await?;
-    log_in(&session, user.into(), &accounts, "Verified and logged in!")
+    let message = l10n::text(RequestLanguage::of(&request).0, "site-verified");
+    log_in(&session, user.into(), &accounts, message)
 }
 
 /// Answers the same, in the same time, whether or not the address has an account and whether
@@ -293,8 +306,9 @@ pub async fn forgot_password(
         )
         .await?;
     let accounts = accounts.clone();
+    let language = RequestLanguage::of(&request).0;
     rounds.detach(async move {
-        match accounts.forgot_password(&email).await {
+        match accounts.forgot_password(&email, language).await {
             Ok(()) => {}
             Err(ForgotPasswordError::Mail(cause)) => {
                 tracing::error!(error = ?cause, "could not send a password reset mail");
@@ -305,7 +319,7 @@ pub async fn forgot_password(
         }
     });
     Ok(HttpResponse::Ok().json(Message {
-        message: FORGOT_ANSWER,
+        message: l10n::text(language, "site-reset-link-sent"),
     }))
 }
 
@@ -326,6 +340,7 @@ pub async fn forgot_password(
     security(()),
 )]
 pub async fn reset_password(
+    language: RequestLanguage,
     accounts: web::Data<AccountsService>,
     body: web::Json<ResetRequest>,
 ) -> Result<HttpResponse, ApiError> {
@@ -340,6 +355,6 @@ pub async fn reset_password(
         .reset_password(&email, &ResetToken::from_link(&body.token), password)
         .await?;
     Ok(HttpResponse::Ok().json(Message {
-        message: "Your password has been reset. You can now log in.",
+        message: l10n::text(language.0, "site-password-reset"),
     }))
 }

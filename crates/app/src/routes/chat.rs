@@ -44,7 +44,7 @@ fn session_id(errors: &mut FieldErrors, text: Option<&str>) -> Option<SessionId>
 }
 
 pub(crate) fn message_text(errors: &mut FieldErrors, text: Option<&str>) -> Option<MessageText> {
-    errors.check("message", MessageText::parse(text.unwrap_or_default()))
+    errors.check_value("message", MessageText::parse(text.unwrap_or_default()))
 }
 
 /// A cached JSON body, or 304 when the client already has it.
@@ -461,6 +461,6 @@ pub async fn end(
         Err(error) => return Err(error.into()),
     }
     Ok(HttpResponse::Ok().json(ChatEnded {
-        message: "Chat ended.",
+        message: l10n::text(language.0, "site-chat-ended"),
     }))
 }

@@ -22,6 +22,7 @@ use shared::Clock as _;
 
 use crate::auth::AppClock;
 use crate::guild_join::GuildJoinQueue;
+use crate::language::RequestLanguage;
 use crate::{checkout::random_token, checkout::DiscordLink, error::ApiError};
 use dto::discord::{DiscordAuth, DiscordUnlinked, IdentityBody, LinkedIdentity};
 use dto::responses::{CrossSiteRefused, JsonBodyRefused};
@@ -264,9 +265,9 @@ pub async fn identity(session: Session) -> HttpResponse {
     ),
     security((), ("session_cookie" = [])),
 )]
-pub async fn unlink(session: Session) -> HttpResponse {
+pub async fn unlink(session: Session, language: RequestLanguage) -> HttpResponse {
     session.remove(SESSION_IDENTITY);
     HttpResponse::Ok().json(DiscordUnlinked {
-        message: "Discord unlinked.",
+        message: l10n::text(language.0, "site-discord-unlinked"),
     })
 }

@@ -7,7 +7,9 @@ use crate::services::PrivacyService;
 use crate::{auth::RequireUser, checkout::ShopCheckout, error::ApiError, error::ErrorBody};
 use dto::account::UserResponse;
 use dto::order::ProfileOrder;
-use dto::profile::{DataExport, DeleteAccount, ProfileResponse, ProfileUser};
+use dto::profile::{
+    DataExport, DeleteAccount, ProfileResponse, ProfileSettings, ProfileUser, UpdateProfile,
+};
 
 /// `GET /api/profile`: the logged-in user and their orders.
 #[utoipa::path(
@@ -28,9 +30,51 @@ pub async fn profile(
     Ok(HttpResponse::Ok().json(ProfileResponse {
         user: ProfileUser {
             user: UserResponse::from(&user),
+            language: user.language.map(|language| language.code().to_owned()),
             // newest first
             orders: orders.iter().map(ProfileOrder::from).collect(),
         },
+    }))
+}
+
+/// `PATCH /api/profile` `{"language": "pt-BR"}`: the account's settings; the language is the
+/// one the account's mail (verification, reset, …) is written in. Anything but a language the
+/// shop offers is refused with 422 (`invalid_fields`, under `errors.language`) and nothing
+/// changes.
+#[utoipa::path(
+    patch,
+    path = "/api/profile",
+    tag = "accounts",
+    request_body = UpdateProfile,
+    responses(
+        (status = 200, description = "The settings as they are now.", body = ProfileSettings),
+        (status = 400, description = "The body is not valid JSON.", body = ErrorBody),
+        (status = 401, description = "Not logged in.", body = ErrorBody),
+        (status = 403, description = "A cross-site request.", body = ErrorBody),
+        (status = 413, description = "The body is too large.", body = ErrorBody),
+        (status = 415, description = "The body is not JSON.", body = ErrorBody),
+        (status = 422, description = "Not a language the shop offers.", body = ErrorBody),
+    ),
+    security(("session_cookie" = [])),
+)]
+pub async fn update(
+    RequireUser(user): RequireUser,
+    accounts: web::Data<crate::auth::AccountsService>,
+    body: web::Json<UpdateProfile>,
+) -> Result<HttpResponse, ApiError> {
+    let mut language = user.language;
+    if let Some(asked) = &body.language {
+        let chosen = asked
+            .parse::<shared::Language>()
+            .map_err(|_| ApiError::field("language", l10n::Text::new("error-language-unknown")))?;
+        accounts
+            .set_language(user.user_id(), chosen)
+            .await
+            .map_err(ApiError::internal)?;
+        language = Some(chosen);
+    }
+    Ok(HttpResponse::Ok().json(ProfileSettings {
+        language: language.map(|language| language.code().to_owned()),
     }))
 }
 
@@ -101,7 +145,10 @@ pub async fn delete(
     body: web::Json<DeleteAccount>,
 ) -> Result<HttpResponse, ApiError> {
     if body.password.is_empty() {
-        return Err(ApiError::field("password", "Enter your password."));
+        return Err(ApiError::field(
+            "password",
+            l10n::Text::new("error-password-enter"),
+        ));
     }
     accounts
         .delete_account(

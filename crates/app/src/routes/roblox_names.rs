@@ -50,15 +50,17 @@ pub async fn avatar(
         .await?;
     let typed = body.username.as_deref().unwrap_or_default();
     if typed.trim().is_empty() {
-        return Err(ApiError::field("username", "Enter your Roblox username."));
+        return Err(ApiError::field(
+            "username",
+            l10n::Text::new("error-roblox-enter"),
+        ));
     }
-    let username = RobloxUsername::parse(typed)
-        .map_err(|e| ApiError::field("username", format!("A Roblox username {e}.")))?;
+    let username = RobloxUsername::parse(typed).map_err(|e| ApiError::field("username", e))?;
     let profile = roblox
         .lookup(username)
         .await
         .inspect_err(|error| tracing::warn!(error = ?error, "roblox lookup failed"))?
-        .ok_or_else(|| ApiError::NotFound("Roblox user not found.".into()))?;
+        .ok_or_else(|| ApiError::NotFound(l10n::Text::new("error-roblox-not-found").into()))?;
     Ok(HttpResponse::Ok().json(AvatarResponse {
         username: profile.username.to_string(),
         avatar_url: profile.avatar_url,

@@ -73,6 +73,7 @@ async fn shop_in_currencies(
             settings.currency.offered = ["USD", "EUR", "BRL", "JPY"].map(String::from).to_vec();
             settings.currency.check_every_seconds = 1;
             settings.stripe.webhook_secret = WEBHOOK_SECRET.to_owned().into();
+            settings.mail.queue_poll_ms = 100;
             if let Some(uri) = stripe {
                 settings.stripe.secret_key = "sk_test_fake".to_owned().into();
                 settings.stripe.api_base = uri;
@@ -168,7 +169,16 @@ async fn a_brazilian_shopper_pays_in_reais_at_the_amounts_shown(#[case] backend:
         offers(own.trim_end_matches('/'), "BRL")
     })
     .await;
-    let client = browser();
+    // a Brazilian browser: the order (and its receipt) in Portuguese
+    let client = reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .default_headers(reqwest::header::HeaderMap::from_iter([(
+            reqwest::header::ACCEPT_LANGUAGE,
+            reqwest::header::HeaderValue::from_static("pt-BR,pt;q=0.9"),
+        )]))
+        .build()
+        .unwrap();
     link_discord(&app, &client, 0).await;
 
     // 2 × 4.99 at 5.34144: each unit 26.6538 → R$ 26.65, the items R$ 53.30
@@ -220,6 +230,29 @@ async fn a_brazilian_shopper_pays_in_reais_at_the_amounts_shown(#[case] backend:
     assert_eq!(order["items"][0]["unit_price_paid"], 26.65);
     // the base amounts of record: 9.98, card fee (9.98 + 0.30) / 0.956 = 10.75
     assert_eq!(order["total"], 10.75);
+
+    // paid: the receipt shows the reais paid the Portuguese way, and the dollars of record once
+    let session = reference(&app, id).await;
+    let paid = stripe_event("evt_brl", "checkout.session.completed", &session, id);
+    assert_eq!(
+        deliver(&app, &paid, WEBHOOK_SECRET, now(&app))
+            .await
+            .status(),
+        200
+    );
+    let receipt = app.wait_for_outbox(1).await.remove(0);
+    assert!(receipt.contains(&format!(
+        "Subject: Seu recibo da Garden Shop do pedido #{id}"
+    )));
+    for expected in [
+        "2 × Raccoon  R$\u{a0}53,30\r\n",
+        "Taxa de processamento: R$\u{a0}4,13\r\n",
+        "Total: R$\u{a0}57,43\r\n",
+        "Na moeda da loja: ≈ US$\u{a0}10,75\r\n",
+    ] {
+        assert!(receipt.contains(expected), "{expected:?} in\n{receipt}");
+    }
+    assert!(!receipt.contains("$10.75"), "{receipt}");
 }
 
 #[rstest]

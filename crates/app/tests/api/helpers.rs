@@ -284,6 +284,7 @@ impl TestApp {
                     email: Email::parse(email).unwrap(),
                     role,
                     password_hash: hasher.hash(password.to_owned()).await.unwrap(),
+                    language: None,
                 },
                 None,
             )

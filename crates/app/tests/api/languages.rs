@@ -157,3 +157,233 @@ async fn an_order_keeps_the_language_it_was_placed_in(#[case] backend: Backend) 
     let body: Value = page.json().await.unwrap();
     assert_eq!(body["language"], "pt-BR");
 }
+
+/// The text after `marker` up to the end of its line.
+fn after<'a>(eml: &'a str, marker: &str) -> &'a str {
+    let at = eml
+        .find(marker)
+        .unwrap_or_else(|| panic!("{marker:?} in\n{eml}"))
+        + marker.len();
+    eml[at..].lines().next().unwrap_or_default()
+}
+
+async fn profile_language(app: &TestApp, client: &reqwest::Client) -> Value {
+    let profile: Value = client
+        .get(app.url("/api/profile"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    profile["user"]["language"].clone()
+}
+
+async fn choose_language(
+    app: &TestApp,
+    client: &reqwest::Client,
+    body: Value,
+) -> reqwest::Response {
+    client
+        .patch(app.url("/api/profile"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// A Brazilian registers: the code mail is in Portuguese, the account keeps `pt-BR`, and its
+/// reset mail stays Portuguese whoever asks for it; the profile changes the language to German
+/// (the next mail is German) and refuses one the shop does not offer.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn an_account_keeps_the_language_it_registered_in_and_its_mail_follows_it(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let brazilian = browser_in("pt-BR,pt;q=0.9");
+    let form = json!({
+        "name": "Ana",
+        "email": "ana@example.com",
+        "password": "correct horse",
+        "password_confirmation": "correct horse",
+    });
+    let sent = app
+        .post_json(&brazilian, "/api/send-verification-code", &form)
+        .await;
+    assert_eq!(sent.status(), 200);
+    let sent: Value = sent.json().await.unwrap();
+    assert_eq!(
+        sent["message"],
+        "Enviamos um código de 6 dígitos para ana@example.com."
+    );
+    let mails = app.wait_for_outbox(1).await;
+    assert!(mails[0].contains("Olá, Ana!"), "{}", mails[0]);
+    let code = after(&mails[0], "Seu código de verificação da Garden Shop é ")[..6].to_owned();
+    let mut verify = form.clone();
+    verify["code"] = json!(code);
+    let verified = app.post_json(&brazilian, "/api/verify-code", &verify).await;
+    assert_eq!(verified.status(), 200);
+    let verified: Value = verified.json().await.unwrap();
+    assert_eq!(verified["message"], "Verificado e conectado!");
+    assert_eq!(profile_language(&app, &brazilian).await, "pt-BR");
+
+    let german = browser_in("de-DE,de;q=0.9");
+    let asked = app
+        .post_json(
+            &german,
+            "/api/forgot-password",
+            &json!({"email": "ana@example.com"}),
+        )
+        .await;
+    assert_eq!(asked.status(), 200);
+    let mails = app.wait_for_outbox(2).await;
+    assert!(
+        mails[1].contains("Subject: Redefina sua senha da Garden Shop"),
+        "{}",
+        mails[1]
+    );
+    assert!(
+        mails[1].contains("Alguém pediu para redefinir a senha"),
+        "{}",
+        mails[1]
+    );
+
+    let changed = choose_language(&app, &brazilian, json!({"language": "de"})).await;
+    assert_eq!(changed.status(), 200);
+    assert_eq!(
+        changed.json::<Value>().await.unwrap(),
+        json!({"language": "de"})
+    );
+    assert_eq!(profile_language(&app, &brazilian).await, "de");
+    app.clock.advance(std::time::Duration::from_secs(61));
+    let english = browser_in("en-US,en;q=0.9");
+    app.post_json(
+        &english,
+        "/api/forgot-password",
+        &json!({"email": "ana@example.com"}),
+    )
+    .await;
+    let mails = app.wait_for_outbox(3).await;
+    assert!(mails[2].contains("Hallo Ana,"), "{}", mails[2]);
+    assert!(mails[2].contains("Öffne diesen Link"), "{}", mails[2]);
+
+    for refused in [
+        json!({"language": "ja"}),
+        json!({"language": "pt"}),
+        json!({"language": ""}),
+    ] {
+        let response = choose_language(&app, &brazilian, refused.clone()).await;
+        assert_eq!(response.status(), 422, "{refused}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["code"], "invalid_fields");
+        assert_eq!(
+            body["errors"]["language"],
+            json!(["Escolha um dos idiomas que a loja oferece: en, es, pt-BR, fr ou de."]),
+            "in the request's language: {body}"
+        );
+    }
+    assert_eq!(
+        profile_language(&app, &brazilian).await,
+        "de",
+        "nothing changed"
+    );
+    let nobody = choose_language(&app, &browser_in("en"), json!({"language": "fr"})).await;
+    assert_eq!(nobody.status(), 401);
+}
+
+/// Accounts made before languages (or by staff on the command line) have none: the profile
+/// says null and their mail is in the asking request's language.
+#[tokio::test]
+async fn an_account_without_a_language_gets_mail_in_the_request_s_language() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let client = app.client_with_role(accounts::Role::Customer).await;
+    assert_eq!(profile_language(&app, &client).await, Value::Null);
+    let email: Value = client
+        .get(app.url("/api/me"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let french = browser_in("fr-FR,fr;q=0.9");
+    app.post_json(
+        &french,
+        "/api/forgot-password",
+        &json!({"email": email["email"]}),
+    )
+    .await;
+    let mails = app.wait_for_outbox(1).await;
+    assert!(
+        mails[0].contains("Ouvrez ce lien pour en choisir un nouveau"),
+        "{}",
+        mails[0]
+    );
+}
+
+/// The chat keeps the language it was started in: the agent's joining is told in Portuguese
+/// to a Brazilian shopper, whichever language the member of staff's browser speaks.
+#[rstest]
+#[case::sqlite(Backend::Sqlite)]
+#[case::postgres(Backend::Postgres)]
+#[tokio::test]
+async fn a_chat_tells_the_agent_s_joining_in_the_language_it_was_started_in(
+    #[case] backend: Backend,
+) {
+    let app = TestApp::spawn(backend).await;
+    let brazilian = browser_in("pt-BR,pt;q=0.9");
+    let session = uuid::Uuid::new_v4().to_string();
+    let started = app
+        .post_json(
+            &brazilian,
+            "/api/chat/start-ai",
+            &json!({ "session_id": session }),
+        )
+        .await;
+    assert_eq!(started.status(), 200);
+    let started: Value = started.json().await.unwrap();
+    let chat = started["chat_id"].as_str().unwrap().to_owned();
+    let live = app
+        .post_json(
+            &brazilian,
+            "/api/chat/start-live",
+            &json!({ "session_id": session, "chat_id": chat }),
+        )
+        .await;
+    assert_eq!(live.status(), 200);
+    let admin = app.client_with_role(accounts::Role::Admin).await;
+    let accepted = admin
+        .post(app.url(&format!("/api/admin/chats/{chat}/accept")))
+        .header(ACCEPT_LANGUAGE, "de-DE,de;q=0.9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), 200);
+    let history: Value = brazilian
+        .get(app.url(&format!(
+            "/api/chat/history?chat_id={chat}&session_id={session}"
+        )))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let texts: Vec<&str> = history["chat"]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        texts.contains(&"Agora você está falando com uma pessoa da nossa equipe."),
+        "{texts:?}"
+    );
+    assert!(
+        !texts.contains(&"You are now connected to a live agent."),
+        "{texts:?}"
+    );
+}

@@ -78,6 +78,8 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("updated_at", NotPersonal),
             ("reset_mailed_at", NotPersonal),
             ("private_server_url", Personal),
+            // a preference of the five the shop offers (as orders.language)
+            ("language", NotPersonal),
         ],
     ),
     (
@@ -303,6 +305,8 @@ const SCHEMA: &[(&str, &[(&str, Class)])] = &[
             ("created_at", NotPersonal),
             ("updated_at", NotPersonal),
             ("staff_notified_at", NotPersonal),
+            // the language the chat was started in (its notices are written in it)
+            ("language", NotPersonal),
         ],
     ),
     (

@@ -1,7 +1,7 @@
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
-use shared::Actor;
+use shared::{Actor, Language};
 
 use crate::{
     Email, MailError, NewUser, PasswordHash, PendingSignup, RepoError, ResetToken,
@@ -38,6 +38,13 @@ pub trait UserStore: Send + Sync + 'static {
         &self,
         id: UserId,
         hash: PasswordHash,
+    ) -> impl Future<Output = Result<(), RepoError>> + Send;
+
+    /// The language the account's mail is written in (the profile's setting).
+    fn set_language(
+        &self,
+        id: UserId,
+        language: Language,
     ) -> impl Future<Output = Result<(), RepoError>> + Send;
 
     /// The sign-up waiting for this address, if any. Fails only with `Unknown`.
@@ -125,15 +132,21 @@ pub enum AccountMail {
         to: Email,
         name: UserName,
         code: VerificationCode,
+        language: Language,
     },
     PasswordReset {
         to: Email,
         name: UserName,
         token: ResetToken,
+        language: Language,
     },
     /// Someone asked for a sign-up code for an address that already has an account: its owner
     /// hears of it (with a way to reset the password), the asker learns nothing.
-    SignupAttempt { to: Email, name: UserName },
+    SignupAttempt {
+        to: Email,
+        name: UserName,
+        language: Language,
+    },
 }
 
 impl AccountMail {
@@ -142,6 +155,15 @@ impl AccountMail {
             AccountMail::SignupCode { to, .. }
             | AccountMail::PasswordReset { to, .. }
             | AccountMail::SignupAttempt { to, .. } => to,
+        }
+    }
+
+    /// The language the mail is written in: the account's, else the asking request's.
+    pub fn language(&self) -> Language {
+        match self {
+            AccountMail::SignupCode { language, .. }
+            | AccountMail::PasswordReset { language, .. }
+            | AccountMail::SignupAttempt { language, .. } => *language,
         }
     }
 }

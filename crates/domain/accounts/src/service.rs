@@ -1,7 +1,9 @@
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use shared::{admit, forget, give_back, seconds_until, Actor, RateLimiter, Refused, Rule};
+use shared::{
+    admit, forget, give_back, seconds_until, Actor, Language, RateLimiter, Refused, Rule,
+};
 
 use crate::bucket;
 use crate::{
@@ -154,6 +156,12 @@ impl<P: AccountPorts> Accounts<P> {
         self.store.user_by_id(id).await
     }
 
+    /// The language the account's mail is written in, as the shopper chose it.
+    #[tracing::instrument(skip(self))]
+    pub async fn set_language(&self, id: UserId, language: Language) -> Result<(), RepoError> {
+        self.store.set_language(id, language).await
+    }
+
     /// The account with this address, if any.
     pub async fn user_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
         self.store.user_by_email(email).await
@@ -279,6 +287,7 @@ impl<P: AccountPorts> Accounts<P> {
         name: UserName,
         email: Email,
         ip: &str,
+        language: Language,
     ) -> Result<Duration, SendCodeError> {
         let now = self.clock.now();
         let too_soon = |resend_at: DateTime<Utc>| SendCodeError::TooSoon {
@@ -329,11 +338,13 @@ impl<P: AccountPorts> Accounts<P> {
             Some(owner) => AccountMail::SignupAttempt {
                 to: email,
                 name: owner.name,
+                language: owner.language.unwrap_or(language),
             },
             None => AccountMail::SignupCode {
                 to: email,
                 name,
                 code,
+                language,
             },
         };
         if let Err(error) = self.mailer.send(mail).await {
@@ -362,6 +373,7 @@ impl<P: AccountPorts> Accounts<P> {
         name: UserName,
         password: Password,
         ip: &str,
+        language: Language,
     ) -> Result<User, VerifyCodeError> {
         let now = self.clock.now();
         if let Err(refused) = self
@@ -398,6 +410,7 @@ impl<P: AccountPorts> Accounts<P> {
                 email: pending.email,
                 role: Role::Customer,
                 password_hash,
+                language: Some(language),
             })
             .await?;
         tracing::info!(user = %user.id, "account created");
@@ -409,7 +422,11 @@ impl<P: AccountPorts> Accounts<P> {
     /// `reset_resend_after` and `resets_per_address` per window; past those nothing is sent.
     /// A new link voids the older ones.
     #[tracing::instrument(skip_all)]
-    pub async fn forgot_password(&self, email: &Email) -> Result<(), ForgotPasswordError> {
+    pub async fn forgot_password(
+        &self,
+        email: &Email,
+        language: Language,
+    ) -> Result<(), ForgotPasswordError> {
         let now = self.clock.now();
         let token = ResetToken::from_bytes(self.random.bytes32());
         let Some(user) = self.store.user_by_email(email).await? else {
@@ -442,6 +459,7 @@ impl<P: AccountPorts> Accounts<P> {
                 to: user.email,
                 name: user.name,
                 token,
+                language: user.language.unwrap_or(language),
             })
             .await
             .map_err(ForgotPasswordError::Mail)
@@ -499,6 +517,7 @@ impl<P: AccountPorts> Accounts<P> {
                     email,
                     role,
                     password_hash,
+                    language: None,
                 },
                 actor.cloned(),
             )

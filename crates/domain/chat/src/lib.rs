@@ -15,9 +15,9 @@ pub use error::ChatError;
 pub use models::{
     Answer, Asker, AskerOrder, Chat, ChatAction, ChatChange, ChatId, ChatIdError, ChatMessage,
     ChatSentences, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages, MessageId,
-    MessageText, MessageTextError, NewChat, NewMessage, Opened, Refused, Retention, SenderType,
-    SessionId, SessionIdError, Side, StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter,
-    StaffMember, StaffRole, StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE,
+    MessageText, MessageTextError, NewChat, NewMessage, Opened, RefusalReason, Refused, Retention,
+    SenderType, SessionId, SessionIdError, Side, StaffChatRow, StaffChatsQuery, StaffCursor,
+    StaffFilter, StaffMember, StaffRole, StatusChange, BOT_GREETING, CHAT_CLOSED_NOTICE,
     LIVE_AGENT_JOINED_NOTICE, LIVE_AGENT_OFFER, LIVE_AGENT_REQUESTED_NOTICE, MAX_MESSAGE_CHARS,
 };
 pub use ports::{

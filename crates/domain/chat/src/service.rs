@@ -7,7 +7,7 @@ use crate::{
     Asker, Assistant, Chat, ChatAction, ChatError, ChatId, ChatMessage, ChatNotices,
     ChatRepository, ChatSentences, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages,
     Clock, IdGenerator, MessageText, NewChat, NewMessage, Refused, Retention, SenderType,
-    SessionId, Side, StaffChatsQuery, StaffMember, StatusChange, LIVE_AGENT_JOINED_NOTICE,
+    SessionId, Side, StaffChatsQuery, StaffMember, StatusChange,
 };
 
 /// How many chats one purge statement deletes at most.
@@ -110,6 +110,7 @@ where
             session,
             user,
             created_at: now,
+            language,
         };
         let greeting = NewMessage {
             sender: SenderType::Bot,
@@ -141,6 +142,7 @@ where
                     session,
                     user,
                     created_at: self.clock.now(),
+                    language,
                 };
                 self.opened(chat, vec![]).await?
             }
@@ -338,7 +340,7 @@ where
             &chat,
             ChatAction::Accept,
             Some(staff.id),
-            LIVE_AGENT_JOINED_NOTICE,
+            ChatSentences::of(chat.language).live_agent_joined,
         )
         .await
     }
@@ -537,6 +539,7 @@ mod tests {
             created_at: now(),
             updated_at: now(),
             version: 1,
+            language: Language::English,
         }
     }
 
@@ -823,7 +826,15 @@ mod tests {
         start: ChatStatus,
         session_has_it: bool,
     ) -> (MockChatRepository, Arc<Mutex<Vec<StatusChange>>>) {
-        let state = Arc::new(Mutex::new(chat(start)));
+        stateful_repo_of(chat(start), session_has_it)
+    }
+
+    fn stateful_repo_of(
+        initial: Chat,
+        session_has_it: bool,
+    ) -> (MockChatRepository, Arc<Mutex<Vec<StatusChange>>>) {
+        let start = initial.status;
+        let state = Arc::new(Mutex::new(initial));
         let changes = Arc::new(Mutex::new(vec![]));
         let mut repo = MockChatRepository::new();
         let read = state.clone();
@@ -931,8 +942,42 @@ mod tests {
         assert_eq!(changes[0].accepted_by, Some(UserId::new(9)));
         assert_eq!(
             changes[0].notice.as_ref().unwrap().text,
-            LIVE_AGENT_JOINED_NOTICE
+            crate::LIVE_AGENT_JOINED_NOTICE
         );
+    }
+
+    /// The chat remembers the language it was started in: the agent's joining is told in it,
+    /// whatever language the member of staff reads.
+    #[tokio::test]
+    async fn the_agent_s_joining_is_told_in_the_language_the_chat_started_in() {
+        let german = Chat {
+            language: Language::German,
+            ..chat(ChatStatus::Pending)
+        };
+        let (repo, changes) = stateful_repo_of(german, true);
+        service(repo, MockAssistant::new())
+            .accept(chat_id(), &admin())
+            .await
+            .unwrap();
+        assert_eq!(
+            changes.lock().unwrap()[0].notice.as_ref().unwrap().text,
+            ChatSentences::of(Language::German).live_agent_joined
+        );
+    }
+
+    #[tokio::test]
+    async fn a_new_chat_keeps_the_language_it_is_started_in() {
+        let mut repo = MockChatRepository::new();
+        repo.expect_latest_open_chat()
+            .returning(|_| Box::pin(async { Ok(None) }));
+        repo.expect_create_or_open()
+            .withf(|new, _| new.language == Language::BrazilianPortuguese)
+            .times(1)
+            .returning(|_, _| Box::pin(async { Err(ChatError::Unknown(anyhow::anyhow!("stop"))) }));
+        let started = service(repo, MockAssistant::new())
+            .start_ai(session(), None, Language::BrazilianPortuguese)
+            .await;
+        assert!(started.is_err());
     }
 
     #[tokio::test]

@@ -42,7 +42,8 @@ fn holder_words(by: crate::CapHolder) -> &'static str {
     }
 }
 
-fn utc_words(at: &chrono::DateTime<chrono::Utc>) -> String {
+/// A drop's time as the refusal words it (the same in every language: `2026-11-27 03:00 UTC`).
+pub fn utc_words(at: &chrono::DateTime<chrono::Utc>) -> String {
     use chrono::Timelike;
     if at.second() == 0 {
         at.format("%Y-%m-%d %H:%M UTC").to_string()

@@ -31,7 +31,9 @@ pub use cart_pricing::{Money, PaymentMethod, PricedCart, Quantity, StockProblem}
 pub use catalog::StockNotices;
 pub use closing::{CloseError, Closed};
 pub use discord_limits::{DiscordLimitRepository, DiscordLimitState, DiscordLimits};
-pub use error::{CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable};
+pub use error::{
+    utc_words, CheckoutError, ConfirmError, OrderError, PlaceError, ReleaseError, Unavailable,
+};
 pub use gateways::{DiscordId, DiscordIdentity, RobloxUsername};
 pub use guild_join::{
     AccessToken, GuildAccess, GuildDoor, GuildJoinError, GuildJoinRepository, GuildJoins,

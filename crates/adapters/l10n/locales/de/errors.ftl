@@ -44,6 +44,7 @@ error-mail-unavailable = Wir konnten die E-Mail gerade nicht senden. Bitte versu
 error-too-many-codes = Zu viele falsche Codes. Fordere einen neuen Code an.
 error-code-invalid = Ungültiger Code. Bitte versuche es erneut.
 error-code-expired = Dieser Code ist abgelaufen. Fordere einen neuen an.
+error-language-unknown = Wähle eine der Sprachen, die der Shop anbietet: en, es, pt-BR, fr oder de.
 error-email-taken = Diese E-Mail-Adresse ist bereits registriert.
 error-reset-invalid = Dieser Link zum Zurücksetzen ist ungültig oder abgelaufen.
 error-wrong-password = Das Passwort stimmt nicht.
@@ -96,3 +97,50 @@ error-discord-no-user-id = Discord-Anmeldung fehlgeschlagen: Es wurde keine Benu
 error-discord-code-refused = Discord-Anmeldung fehlgeschlagen: Die Anmeldung ist abgelaufen. Bitte verknüpfe Discord erneut.
 error-discord-failed = Fehler bei der Verbindung mit Discord.
 error-discord-unusable = Discord-Anmeldung fehlgeschlagen: Discord hat einen Kontonamen oder ein Bild gesendet, das der Shop nicht verwenden kann. Versuche es erneut oder bitte uns im Live-Chat um Hilfe.
+
+## The values a shopper types
+
+error-email-invalid = Bitte gib eine gültige E-Mail-Adresse ein.
+error-password-too-short = Das Passwort muss mindestens 8 Zeichen lang sein.
+error-password-too-long = Das Passwort darf höchstens 128 Zeichen lang sein.
+error-password-enter = Gib dein Passwort ein.
+error-name-empty = Der Name ist erforderlich.
+error-name-too-long = Der Name darf höchstens 100 Zeichen lang sein.
+error-name-control = Der Name darf keine Zeilenumbrüche oder anderen Steuerzeichen enthalten.
+error-name-web-address = Der Name darf keine Webadresse enthalten.
+error-roblox-enter = Gib deinen Roblox-Benutzernamen ein.
+error-roblox-length = Ein Roblox-Benutzername muss 3 bis 20 Zeichen lang sein.
+error-roblox-characters = Ein Roblox-Benutzername darf nur Buchstaben, Ziffern und einen Unterstrich enthalten.
+error-roblox-underscores = Ein Roblox-Benutzername darf höchstens einen Unterstrich enthalten.
+error-roblox-underscore-edge = Ein Roblox-Benutzername darf nicht mit einem Unterstrich beginnen oder enden.
+error-roblox-not-found = Roblox-Benutzer nicht gefunden.
+
+## Checkout's refusals of caps, keys and drops
+error-too-many-pending = Du hast schon { $max } unbezahlte Bestellungen { $by ->
+        [account] mit diesem Discord-Konto
+        [session] in diesem Browser
+       *[address] von dieser Netzwerkadresse
+    }. Bezahle oder storniere eine, bevor du eine neue aufgibst.
+error-account-cap = { $name } ist auf { $max } pro Konto begrenzt, und { $by ->
+        [discord] dein Discord-Konto
+        [account] dein Shop-Konto
+       *[browser] dieser Browser
+    } hat schon { $held }.
+error-key-reused = Dieser Idempotency-Key wurde für eine andere Bestellung verwendet. Nimm einen neuen Schlüssel für eine neue Bestellung.
+error-key-closed = Bestellung #{ $order } { $status ->
+        [cancelled] wurde storniert
+        [expired] ist abgelaufen
+       *[closed] ist abgeschlossen
+    }: Für sie ist nichts mehr reserviert. Starte eine neue Zahlung, um eine neue Bestellung aufzugeben.
+error-not-released = Dieser Artikel erscheint am { $at }: { $name } ist noch nicht im Verkauf.
+
+## The help chat's refusals
+
+error-chat-ended = Dieses Gespräch ist beendet.
+error-chat-agent-joined = Jemand anderes aus dem Team ist diesem Chat schon beigetreten.
+error-chat-no-agent-asked = In diesem Chat wurde niemand aus dem Team angefragt.
+error-chat-agent-requested = Für diesen Chat wurde schon jemand aus dem Team angefragt.
+error-chat-join-first = Tritt dem Chat bei, bevor du antwortest.
+error-chat-not-now = Das ist im aktuellen Zustand des Chats nicht möglich.
+error-message-empty = Die Nachricht darf nicht leer sein.
+error-message-too-long = Die Nachricht darf höchstens 2000 Zeichen lang sein.

@@ -13,6 +13,8 @@ mail-subtotal = Zwischensumme
 mail-discount = Rabatt
 mail-fee = Bearbeitungsgebühr
 mail-total = Gesamt
+mail-total-of-record = In der Währung des Shops
+mail-about = ≈ { $amount }
 mail-roblox-username = Roblox-Benutzername
 
 ## In mehreren E-Mails
@@ -100,3 +102,23 @@ mail-step-receive = Erhalte deine Items
 mail-step-receive-detail = Nimm ihren Handel im Spiel an. Wir schreiben dir, sobald geliefert ist.
 mail-step-review = Schreib eine Bewertung
 mail-step-review-detail = Erzähl anderen Spielern auf deiner Bestellseite, wie es lief.
+
+## The account's mail
+
+mail-subject-signup-code = Dein Bestätigungscode für { $shop }
+mail-subject-password-reset = Setze dein Passwort für { $shop } zurück
+mail-subject-signup-attempt = Jemand wollte sich mit deiner Adresse bei { $shop } registrieren
+mail-hi = Hallo { $name },
+mail-code-is = Dein Bestätigungscode für { $shop } lautet { $code }
+mail-code-is-html = Dein Bestätigungscode für { $shop } lautet
+mail-code-enter = Gib ihn auf der Bestätigungsseite ein, um dein Konto fertig anzulegen. Er läuft in 15 Minuten ab.
+mail-code-not-you = Wenn du dich nicht bei { $shop } registriert hast, kannst du diese E-Mail ignorieren.
+mail-reset-asked = Jemand hat angefordert, das Passwort deines Kontos bei { $shop } zurückzusetzen.
+mail-reset-open = Öffne diesen Link, um ein neues zu wählen:
+mail-reset-link = Neues Passwort wählen
+mail-reset-once = Der Link funktioniert einmal und läuft in 60 Minuten ab. Wenn du nichts angefordert hast, ignoriere diese E-Mail: Dein Passwort bleibt, wie es ist.
+mail-attempt = Jemand wollte mit dieser E-Mail-Adresse ein Konto bei { $shop } anlegen, aber du hast schon eines. Es wurde kein neues Konto angelegt.
+mail-attempt-reset-text = Wenn du das warst und dein Passwort vergessen hast, wähle hier ein neues:
+mail-attempt-reset-html = Wenn du das warst und dein Passwort vergessen hast, { $choose } ({ $link }).
+mail-attempt-choose = wähle ein neues
+mail-attempt-not-you = Wenn du das nicht warst, ignoriere diese E-Mail: Dein Konto bleibt, wie es ist.

@@ -41,6 +41,7 @@ error-mail-unavailable = We could not send the e-mail right now. Please try agai
 error-too-many-codes = Too many wrong codes. Ask for a new code.
 error-code-invalid = Invalid code. Please try again.
 error-code-expired = This code has expired. Ask for a new one.
+error-language-unknown = Pick one of the languages the shop offers: en, es, pt-BR, fr or de.
 error-email-taken = This e-mail is already registered.
 error-reset-invalid = This reset link is invalid or has expired.
 error-wrong-password = The password is not right.
@@ -93,3 +94,54 @@ error-discord-no-user-id = Discord login failed: No user ID returned.
 error-discord-code-refused = Discord login failed: the sign-in expired. Please link Discord again.
 error-discord-failed = Error while connecting to Discord.
 error-discord-unusable = Discord login failed: Discord sent an account name or picture the shop cannot use. Please try again, or ask us for help in the live chat.
+
+## The values a shopper types (e-mail, password, name, Roblox username)
+
+error-email-invalid = Please enter a valid e-mail address.
+error-password-too-short = The password must be at least 8 characters.
+error-password-too-long = The password may be at most 128 characters.
+error-password-enter = Enter your password.
+error-name-empty = The name is required.
+error-name-too-long = The name may be at most 100 characters.
+error-name-control = The name may not contain line breaks or other control characters.
+error-name-web-address = The name may not contain a web address.
+error-roblox-enter = Enter your Roblox username.
+error-roblox-length = A Roblox username must be 3 to 20 characters.
+error-roblox-characters = A Roblox username may only contain letters, digits and one underscore.
+error-roblox-underscores = A Roblox username may contain at most one underscore.
+error-roblox-underscore-edge = A Roblox username may not start or end with an underscore.
+error-roblox-not-found = Roblox user not found.
+
+## Checkout's refusals of caps, keys and drops
+# $by: account (a Discord account), session (a browser) or address (a network address)
+error-too-many-pending = You already have { $max } unpaid orders on this { $by ->
+        [account] Discord account
+        [session] browser
+       *[address] network address
+    }. Pay or cancel one before placing another.
+# $by: discord, account (the shop account) or browser; $held: units it holds already
+error-account-cap = { $name } is limited to { $max } per account, and { $by ->
+        [discord] your Discord account
+        [account] your shop account
+       *[browser] this browser
+    } already holds { $held }.
+error-key-reused = This Idempotency-Key was used for a different order. Use a new key for a new order.
+# $status: cancelled, expired or closed
+error-key-closed = Order #{ $order } { $status ->
+        [cancelled] was cancelled
+        [expired] has expired
+       *[closed] is closed
+    }: nothing is reserved for it any more. Start a new payment to place a new order.
+# $at: the drop's time, "2026-11-27 03:00 UTC"
+error-not-released = This item drops at { $at }: { $name } is not on sale yet.
+
+## The help chat's refusals (the chat's own sentences live with the assistant)
+
+error-chat-ended = This conversation has ended.
+error-chat-agent-joined = Another agent has already joined this chat.
+error-chat-no-agent-asked = This chat has not asked for a live agent.
+error-chat-agent-requested = A live agent has already been requested for this chat.
+error-chat-join-first = Join the chat before replying.
+error-chat-not-now = This action is not possible in the chat's current state.
+error-message-empty = The message cannot be empty.
+error-message-too-long = The message may be at most 2000 characters long.

@@ -13,6 +13,10 @@ mail-subtotal = Subtotal
 mail-discount = Discount
 mail-fee = Processing fee
 mail-total = Total
+# The total of record in the shop's own currency, when the buyer paid in another
+# ($amount: that total, e.g. "US$ 10.75").
+mail-total-of-record = In the shop's currency
+mail-about = ≈ { $amount }
 mail-roblox-username = Roblox username
 
 ## Said in several mails
@@ -100,3 +104,24 @@ mail-step-receive = Receive your items
 mail-step-receive-detail = Accept their trade in the game. We e-mail you once it is delivered.
 mail-step-review = Leave a review
 mail-step-review-detail = Tell other players how it went, on your order page.
+
+## The account's mail ($shop: the shop's name, $name: the account's name)
+
+mail-subject-signup-code = Your { $shop } verification code
+mail-subject-password-reset = Reset your { $shop } password
+mail-subject-signup-attempt = Someone tried to register at { $shop } with your address
+mail-hi = Hi { $name },
+mail-code-is = Your { $shop } verification code is { $code }
+mail-code-is-html = Your { $shop } verification code is
+mail-code-enter = Enter it on the verification page to finish creating your account. It expires in 15 minutes.
+mail-code-not-you = If you did not sign up at { $shop }, you can ignore this e-mail.
+mail-reset-asked = Someone asked to reset the password of your { $shop } account.
+mail-reset-open = Open this link to choose a new one:
+mail-reset-link = Choose a new password
+mail-reset-once = The link works once and expires in 60 minutes. If you did not ask, ignore this e-mail: your password stays as it is.
+mail-attempt = Someone asked to create a { $shop } account with this e-mail address, but you already have one. No new account was made.
+mail-attempt-reset-text = If it was you and you forgot your password, choose a new one here:
+# $choose: "choose a new one" (mail-attempt-choose) as a link
+mail-attempt-reset-html = If it was you and you forgot your password, { $choose } ({ $link }).
+mail-attempt-choose = choose a new one
+mail-attempt-not-you = If it was not you, ignore this e-mail: your account stays as it is.

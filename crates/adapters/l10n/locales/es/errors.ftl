@@ -44,6 +44,7 @@ error-mail-unavailable = No pudimos enviar el correo ahora. Inténtalo de nuevo 
 error-too-many-codes = Demasiados códigos incorrectos. Pide un código nuevo.
 error-code-invalid = Código no válido. Inténtalo de nuevo.
 error-code-expired = Este código ha caducado. Pide uno nuevo.
+error-language-unknown = Elige uno de los idiomas que ofrece la tienda: en, es, pt-BR, fr o de.
 error-email-taken = Este correo ya está registrado.
 error-reset-invalid = Este enlace para restablecer la contraseña no es válido o ha caducado.
 error-wrong-password = La contraseña no es correcta.
@@ -96,3 +97,50 @@ error-discord-no-user-id = Falló el inicio de sesión con Discord: no se recibi
 error-discord-code-refused = Falló el inicio de sesión con Discord: el acceso caducó. Vuelve a vincular Discord.
 error-discord-failed = Error al conectar con Discord.
 error-discord-unusable = Falló el inicio de sesión con Discord: Discord envió un nombre de cuenta o una imagen que la tienda no puede usar. Inténtalo de nuevo o pídenos ayuda en el chat en vivo.
+
+## The values a shopper types
+
+error-email-invalid = Escribe una dirección de correo válida.
+error-password-too-short = La contraseña debe tener al menos 8 caracteres.
+error-password-too-long = La contraseña puede tener como máximo 128 caracteres.
+error-password-enter = Escribe tu contraseña.
+error-name-empty = El nombre es obligatorio.
+error-name-too-long = El nombre puede tener como máximo 100 caracteres.
+error-name-control = El nombre no puede contener saltos de línea ni otros caracteres de control.
+error-name-web-address = El nombre no puede contener una dirección web.
+error-roblox-enter = Escribe tu nombre de usuario de Roblox.
+error-roblox-length = Un nombre de usuario de Roblox debe tener de 3 a 20 caracteres.
+error-roblox-characters = Un nombre de usuario de Roblox solo puede contener letras, dígitos y un guion bajo.
+error-roblox-underscores = Un nombre de usuario de Roblox puede contener como máximo un guion bajo.
+error-roblox-underscore-edge = Un nombre de usuario de Roblox no puede empezar ni terminar con un guion bajo.
+error-roblox-not-found = Usuario de Roblox no encontrado.
+
+## Checkout's refusals of caps, keys and drops
+error-too-many-pending = Ya tienes { $max } pedidos sin pagar en { $by ->
+        [account] esta cuenta de Discord
+        [session] este navegador
+       *[address] esta dirección de red
+    }. Paga o cancela uno antes de hacer otro.
+error-account-cap = { $name } está limitado a { $max } por cuenta, y { $by ->
+        [discord] tu cuenta de Discord
+        [account] tu cuenta de la tienda
+       *[browser] este navegador
+    } ya tiene { $held }.
+error-key-reused = Esta Idempotency-Key se usó para otro pedido. Usa una clave nueva para un pedido nuevo.
+error-key-closed = El pedido #{ $order } { $status ->
+        [cancelled] se canceló
+        [expired] caducó
+       *[closed] está cerrado
+    }: ya no tiene nada reservado. Inicia un nuevo pago para hacer un pedido nuevo.
+error-not-released = Este artículo sale el { $at }: { $name } todavía no está a la venta.
+
+## The help chat's refusals
+
+error-chat-ended = Esta conversación ha terminado.
+error-chat-agent-joined = Otra persona del equipo ya se unió a este chat.
+error-chat-no-agent-asked = Este chat no ha pedido hablar con una persona.
+error-chat-agent-requested = Ya se pidió una persona del equipo para este chat.
+error-chat-join-first = Únete al chat antes de responder.
+error-chat-not-now = Esta acción no es posible en el estado actual del chat.
+error-message-empty = El mensaje no puede estar vacío.
+error-message-too-long = El mensaje puede tener como máximo 2000 caracteres.

@@ -13,6 +13,8 @@ mail-subtotal = Subtotal
 mail-discount = Descuento
 mail-fee = Comisión de pago
 mail-total = Total
+mail-total-of-record = En la moneda de la tienda
+mail-about = ≈ { $amount }
 mail-roblox-username = Usuario de Roblox
 
 ## Frases de varios correos
@@ -100,3 +102,23 @@ mail-step-receive = Recibe tus objetos
 mail-step-receive-detail = Acepta su intercambio en el juego. Te escribimos cuando se haya entregado.
 mail-step-review = Deja una reseña
 mail-step-review-detail = Cuenta a otros jugadores cómo te fue, en la página de tu pedido.
+
+## The account's mail
+
+mail-subject-signup-code = Tu código de verificación de { $shop }
+mail-subject-password-reset = Restablece tu contraseña de { $shop }
+mail-subject-signup-attempt = Alguien intentó registrarse en { $shop } con tu dirección
+mail-hi = Hola, { $name }:
+mail-code-is = Tu código de verificación de { $shop } es { $code }
+mail-code-is-html = Tu código de verificación de { $shop } es
+mail-code-enter = Escríbelo en la página de verificación para terminar de crear tu cuenta. Caduca en 15 minutos.
+mail-code-not-you = Si no te registraste en { $shop }, puedes ignorar este correo.
+mail-reset-asked = Alguien pidió restablecer la contraseña de tu cuenta de { $shop }.
+mail-reset-open = Abre este enlace para elegir una nueva:
+mail-reset-link = Elegir una contraseña nueva
+mail-reset-once = El enlace funciona una sola vez y caduca en 60 minutos. Si no lo pediste, ignora este correo: tu contraseña sigue igual.
+mail-attempt = Alguien pidió crear una cuenta de { $shop } con esta dirección de correo, pero ya tienes una. No se creó ninguna cuenta nueva.
+mail-attempt-reset-text = Si fuiste tú y olvidaste tu contraseña, elige una nueva aquí:
+mail-attempt-reset-html = Si fuiste tú y olvidaste tu contraseña, { $choose } ({ $link }).
+mail-attempt-choose = elige una nueva
+mail-attempt-not-you = Si no fuiste tú, ignora este correo: tu cuenta sigue igual.

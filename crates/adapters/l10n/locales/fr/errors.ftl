@@ -44,6 +44,7 @@ error-mail-unavailable = Nous n'avons pas pu envoyer l'e-mail pour le moment. R�
 error-too-many-codes = Trop de codes erronés. Demandez un nouveau code.
 error-code-invalid = Code non valide. Veuillez réessayer.
 error-code-expired = Ce code a expiré. Demandez-en un nouveau.
+error-language-unknown = Choisissez une des langues proposées par la boutique : en, es, pt-BR, fr ou de.
 error-email-taken = Cette adresse e-mail est déjà enregistrée.
 error-reset-invalid = Ce lien de réinitialisation n'est pas valide ou a expiré.
 error-wrong-password = Le mot de passe n'est pas correct.
@@ -96,3 +97,50 @@ error-discord-no-user-id = La connexion Discord a échoué : aucun identifiant d
 error-discord-code-refused = La connexion Discord a échoué : l'autorisation a expiré. Veuillez lier Discord à nouveau.
 error-discord-failed = Erreur de connexion à Discord.
 error-discord-unusable = La connexion Discord a échoué : Discord a envoyé un nom de compte ou une image que la boutique ne peut pas utiliser. Réessayez, ou demandez-nous de l'aide dans le chat en direct.
+
+## The values a shopper types
+
+error-email-invalid = Saisissez une adresse e-mail valide.
+error-password-too-short = Le mot de passe doit contenir au moins 8 caractères.
+error-password-too-long = Le mot de passe peut contenir au plus 128 caractères.
+error-password-enter = Saisissez votre mot de passe.
+error-name-empty = Le nom est obligatoire.
+error-name-too-long = Le nom peut contenir au plus 100 caractères.
+error-name-control = Le nom ne peut pas contenir de sauts de ligne ni d'autres caractères de contrôle.
+error-name-web-address = Le nom ne peut pas contenir d'adresse web.
+error-roblox-enter = Saisissez votre nom d'utilisateur Roblox.
+error-roblox-length = Un nom d'utilisateur Roblox doit contenir de 3 à 20 caractères.
+error-roblox-characters = Un nom d'utilisateur Roblox ne peut contenir que des lettres, des chiffres et un tiret bas.
+error-roblox-underscores = Un nom d'utilisateur Roblox peut contenir au plus un tiret bas.
+error-roblox-underscore-edge = Un nom d'utilisateur Roblox ne peut ni commencer ni finir par un tiret bas.
+error-roblox-not-found = Utilisateur Roblox introuvable.
+
+## Checkout's refusals of caps, keys and drops
+error-too-many-pending = Vous avez déjà { $max } commandes non payées { $by ->
+        [account] sur ce compte Discord
+        [session] dans ce navigateur
+       *[address] depuis cette adresse réseau
+    }. Payez ou annulez-en une avant d'en passer une autre.
+error-account-cap = { $name } est limité à { $max } par compte, et { $by ->
+        [discord] votre compte Discord
+        [account] votre compte de la boutique
+       *[browser] ce navigateur
+    } en détient déjà { $held }.
+error-key-reused = Cette Idempotency-Key a servi pour une autre commande. Utilisez une nouvelle clé pour une nouvelle commande.
+error-key-closed = La commande n° { $order } { $status ->
+        [cancelled] a été annulée
+        [expired] a expiré
+       *[closed] est close
+    } : plus rien n'est réservé pour elle. Lancez un nouveau paiement pour passer une nouvelle commande.
+error-not-released = Cet article sort le { $at } : { $name } n'est pas encore en vente.
+
+## The help chat's refusals
+
+error-chat-ended = Cette conversation est terminée.
+error-chat-agent-joined = Un autre membre de l'équipe a déjà rejoint cette discussion.
+error-chat-no-agent-asked = Cette discussion n'a pas demandé de membre de l'équipe.
+error-chat-agent-requested = Un membre de l'équipe a déjà été demandé pour cette discussion.
+error-chat-join-first = Rejoignez la discussion avant de répondre.
+error-chat-not-now = Cette action n'est pas possible dans l'état actuel de la discussion.
+error-message-empty = Le message ne peut pas être vide.
+error-message-too-long = Le message peut contenir au plus 2000 caractères.

@@ -13,6 +13,8 @@ mail-subtotal = Sous-total
 mail-discount = Remise
 mail-fee = Frais de traitement
 mail-total = Total
+mail-total-of-record = Dans la devise de la boutique
+mail-about = ≈ { $amount }
 mail-roblox-username = Nom d'utilisateur Roblox
 
 ## Dit dans plusieurs e-mails
@@ -100,3 +102,23 @@ mail-step-receive = Recevez vos objets
 mail-step-receive-detail = Acceptez son échange dans le jeu. Nous vous écrivons une fois la commande livrée.
 mail-step-review = Laissez un avis
 mail-step-review-detail = Dites aux autres joueurs comment cela s'est passé, sur la page de votre commande.
+
+## The account's mail
+
+mail-subject-signup-code = Votre code de vérification { $shop }
+mail-subject-password-reset = Réinitialisez votre mot de passe { $shop }
+mail-subject-signup-attempt = Quelqu'un a tenté de s'inscrire sur { $shop } avec votre adresse
+mail-hi = Bonjour { $name },
+mail-code-is = Votre code de vérification { $shop } est { $code }
+mail-code-is-html = Votre code de vérification { $shop } est
+mail-code-enter = Saisissez-le sur la page de vérification pour terminer la création de votre compte. Il expire dans 15 minutes.
+mail-code-not-you = Si vous ne vous êtes pas inscrit sur { $shop }, vous pouvez ignorer cet e-mail.
+mail-reset-asked = Quelqu'un a demandé à réinitialiser le mot de passe de votre compte { $shop }.
+mail-reset-open = Ouvrez ce lien pour en choisir un nouveau :
+mail-reset-link = Choisir un nouveau mot de passe
+mail-reset-once = Le lien ne fonctionne qu'une fois et expire dans 60 minutes. Si vous n'avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.
+mail-attempt = Quelqu'un a demandé à créer un compte { $shop } avec cette adresse e-mail, mais vous en avez déjà un. Aucun nouveau compte n'a été créé.
+mail-attempt-reset-text = Si c'était vous et que vous avez oublié votre mot de passe, choisissez-en un nouveau ici :
+mail-attempt-reset-html = Si c'était vous et que vous avez oublié votre mot de passe, { $choose } ({ $link }).
+mail-attempt-choose = choisissez-en un nouveau
+mail-attempt-not-you = Si ce n'était pas vous, ignorez cet e-mail : votre compte reste inchangé.

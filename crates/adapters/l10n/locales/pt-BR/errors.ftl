@@ -44,6 +44,7 @@ error-mail-unavailable = Não conseguimos enviar o e-mail agora. Tente novamente
 error-too-many-codes = Códigos errados demais. Peça um novo código.
 error-code-invalid = Código inválido. Tente novamente.
 error-code-expired = Este código expirou. Peça um novo.
+error-language-unknown = Escolha um dos idiomas que a loja oferece: en, es, pt-BR, fr ou de.
 error-email-taken = Este e-mail já está cadastrado.
 error-reset-invalid = Este link de redefinição é inválido ou expirou.
 error-wrong-password = A senha não está correta.
@@ -96,3 +97,50 @@ error-discord-no-user-id = Falha no login com o Discord: nenhum ID de usuário f
 error-discord-code-refused = Falha no login com o Discord: o acesso expirou. Vincule o Discord novamente.
 error-discord-failed = Erro ao conectar com o Discord.
 error-discord-unusable = Falha no login com o Discord: o Discord enviou um nome de conta ou uma imagem que a loja não pode usar. Tente novamente ou peça ajuda no chat ao vivo.
+
+## The values a shopper types
+
+error-email-invalid = Digite um endereço de e-mail válido.
+error-password-too-short = A senha deve ter pelo menos 8 caracteres.
+error-password-too-long = A senha pode ter no máximo 128 caracteres.
+error-password-enter = Digite sua senha.
+error-name-empty = O nome é obrigatório.
+error-name-too-long = O nome pode ter no máximo 100 caracteres.
+error-name-control = O nome não pode conter quebras de linha nem outros caracteres de controle.
+error-name-web-address = O nome não pode conter um endereço da web.
+error-roblox-enter = Digite seu nome de usuário do Roblox.
+error-roblox-length = Um nome de usuário do Roblox deve ter de 3 a 20 caracteres.
+error-roblox-characters = Um nome de usuário do Roblox só pode conter letras, dígitos e um sublinhado.
+error-roblox-underscores = Um nome de usuário do Roblox pode conter no máximo um sublinhado.
+error-roblox-underscore-edge = Um nome de usuário do Roblox não pode começar nem terminar com sublinhado.
+error-roblox-not-found = Usuário do Roblox não encontrado.
+
+## Checkout's refusals of caps, keys and drops
+error-too-many-pending = Você já tem { $max } pedidos não pagos { $by ->
+        [account] nesta conta do Discord
+        [session] neste navegador
+       *[address] neste endereço de rede
+    }. Pague ou cancele um antes de fazer outro.
+error-account-cap = { $name } é limitado a { $max } por conta, e { $by ->
+        [discord] sua conta do Discord
+        [account] sua conta da loja
+       *[browser] este navegador
+    } já tem { $held }.
+error-key-reused = Esta Idempotency-Key foi usada para outro pedido. Use uma chave nova para um pedido novo.
+error-key-closed = O pedido #{ $order } { $status ->
+        [cancelled] foi cancelado
+        [expired] expirou
+       *[closed] está encerrado
+    }: nada mais está reservado para ele. Inicie um novo pagamento para fazer um pedido novo.
+error-not-released = Este item será lançado em { $at }: { $name } ainda não está à venda.
+
+## The help chat's refusals
+
+error-chat-ended = Esta conversa foi encerrada.
+error-chat-agent-joined = Outra pessoa da equipe já entrou nesta conversa.
+error-chat-no-agent-asked = Esta conversa não pediu para falar com uma pessoa.
+error-chat-agent-requested = Já foi pedida uma pessoa da equipe para esta conversa.
+error-chat-join-first = Entre na conversa antes de responder.
+error-chat-not-now = Esta ação não é possível no estado atual da conversa.
+error-message-empty = A mensagem não pode estar vazia.
+error-message-too-long = A mensagem pode ter no máximo 2000 caracteres.

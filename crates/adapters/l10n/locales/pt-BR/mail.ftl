@@ -13,6 +13,8 @@ mail-subtotal = Subtotal
 mail-discount = Desconto
 mail-fee = Taxa de processamento
 mail-total = Total
+mail-total-of-record = Na moeda da loja
+mail-about = ≈ { $amount }
 mail-roblox-username = Usuário do Roblox
 
 ## Frases de vários e-mails
@@ -100,3 +102,23 @@ mail-step-receive = Receba seus itens
 mail-step-receive-detail = Aceite a troca no jogo. Avisamos por e-mail quando for entregue.
 mail-step-review = Deixe uma avaliação
 mail-step-review-detail = Conte a outros jogadores como foi, na página do seu pedido.
+
+## The account's mail
+
+mail-subject-signup-code = Seu código de verificação da { $shop }
+mail-subject-password-reset = Redefina sua senha da { $shop }
+mail-subject-signup-attempt = Alguém tentou se cadastrar na { $shop } com o seu endereço
+mail-hi = Olá, { $name }!
+mail-code-is = Seu código de verificação da { $shop } é { $code }
+mail-code-is-html = Seu código de verificação da { $shop } é
+mail-code-enter = Digite-o na página de verificação para terminar de criar sua conta. Ele expira em 15 minutos.
+mail-code-not-you = Se você não se cadastrou na { $shop }, pode ignorar este e-mail.
+mail-reset-asked = Alguém pediu para redefinir a senha da sua conta da { $shop }.
+mail-reset-open = Abra este link para escolher uma nova:
+mail-reset-link = Escolher uma nova senha
+mail-reset-once = O link funciona uma única vez e expira em 60 minutos. Se não foi você quem pediu, ignore este e-mail: sua senha continua a mesma.
+mail-attempt = Alguém pediu para criar uma conta da { $shop } com este endereço de e-mail, mas você já tem uma. Nenhuma conta nova foi criada.
+mail-attempt-reset-text = Se foi você e esqueceu sua senha, escolha uma nova aqui:
+mail-attempt-reset-html = Se foi você e esqueceu sua senha, { $choose } ({ $link }).
+mail-attempt-choose = escolha uma nova
+mail-attempt-not-you = Se não foi você, ignore este e-mail: sua conta continua a mesma.

@@ -17,6 +17,8 @@ pub struct Model {
     pub updated_at: DateTimeUtc,
     /// When staff were told about the chat's live-agent request (claimed once).
     pub staff_notified_at: Option<DateTimeUtc>,
+    /// The language the chat was started in (BCP 47), which its notices are written in.
+    pub language: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -14,6 +14,8 @@ pub struct Model {
     pub updated_at: DateTimeUtc,
     /// When the last password reset link was mailed.
     pub reset_mailed_at: Option<DateTimeUtc>,
+    /// The language the account chose (a BCP 47 code of `shared::Language`); NULL: never chosen.
+    pub language: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,7 +1,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-pub use shared::UserId;
+pub use shared::{Language, UserId};
 
 /// What a user may do. Shoppers are customers; staff are admins; super_admins also run the shop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -197,6 +197,9 @@ pub struct User {
     pub email: Email,
     pub role: Role,
     pub password_hash: PasswordHash,
+    /// The language the account chose (at registration, the request's; then the profile's
+    /// setting); `None` for accounts made before languages (their mail: the request's).
+    pub language: Option<Language>,
 }
 
 /// An account about to be stored.
@@ -206,6 +209,8 @@ pub struct NewUser {
     pub email: Email,
     pub role: Role,
     pub password_hash: PasswordHash,
+    /// `None` keeps what a stored account has (staff made from the command line).
+    pub language: Option<Language>,
 }
 
 #[cfg(test)]

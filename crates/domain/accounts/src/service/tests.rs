@@ -47,6 +47,7 @@ fn user(id: i64, address: &str, password: &str) -> User {
         email: email(address),
         role: Role::Customer,
         password_hash: PasswordHash::new(format!("hashed:{password}")),
+        language: None,
     }
 }
 
@@ -285,6 +286,7 @@ async fn send(accounts: &Service) -> Result<Duration, SendCodeError> {
             UserName::parse("Ann").unwrap(),
             email("ann@example.com"),
             "10.0.0.1",
+            Language::Spanish,
         )
         .await
 }
@@ -297,8 +299,9 @@ async fn a_sign_up_stores_the_codes_hash_only_and_mails_the_code() {
         .expect_send()
         .times(1)
         .withf(|mail| {
-            matches!(mail, AccountMail::SignupCode { to, code, .. }
-                if to.as_str() == "ann@example.com" && code.expose() == "000042")
+            matches!(mail, AccountMail::SignupCode { to, code, language, .. }
+                if to.as_str() == "ann@example.com" && code.expose() == "000042"
+                    && *language == Language::Spanish)
         })
         .returning(|_| Box::pin(async { Ok(()) }));
     let accounts = service(signup_store(None, None, Arc::clone(&saved)), mailer);
@@ -322,8 +325,10 @@ async fn a_registered_address_is_answered_alike_and_its_owner_is_told() {
         .expect_send()
         .times(1)
         .withf(|mail| {
-            matches!(mail, AccountMail::SignupAttempt { to, name }
-                if to.as_str() == "ann@example.com" && name.as_str() == "Ann")
+            // the owner never chose a language: the asking request's
+            matches!(mail, AccountMail::SignupAttempt { to, name, language }
+                if to.as_str() == "ann@example.com" && name.as_str() == "Ann"
+                    && *language == Language::Spanish)
         })
         .returning(|_| Box::pin(async { Ok(()) }));
     let accounts = service(
@@ -462,6 +467,7 @@ async fn verify_as(
             UserName::parse(name).unwrap(),
             Password::parse(password).unwrap(),
             "10.0.0.1",
+            Language::German,
         )
         .await
 }
@@ -473,6 +479,7 @@ fn created(new: NewUser) -> Result<User, RepoError> {
         email: new.email,
         role: new.role,
         password_hash: new.password_hash,
+        language: new.language,
     })
 }
 
@@ -487,6 +494,7 @@ async fn the_right_code_creates_a_customer_with_the_name_and_password_sent_with_
                 && new.email.as_str() == "ann@example.com"
                 && new.password_hash.as_str() == "hashed:owners password"
                 && new.name.as_str() == "Ann Owner"
+                && new.language == Some(Language::German)
         })
         .returning(|new| Box::pin(async move { created(new) }));
     let accounts = service(store, no_mail());
@@ -579,7 +587,11 @@ async fn an_address_registered_meanwhile_is_reported_taken() {
 // ---- password reset
 
 fn reset_store(claimed: bool) -> MockUserStore {
-    let mut store = store_with(Some(user(3, "ann@example.com", "old password")));
+    let chose_french = User {
+        language: Some(Language::French),
+        ..user(3, "ann@example.com", "old password")
+    };
+    let mut store = store_with(Some(chose_french));
     store
         .expect_claim_reset_mail()
         .with(eq(UserId::new(3)), eq(now()), eq(now() - minutes(1)))
@@ -602,12 +614,14 @@ async fn forgot_password_mails_a_token_whose_hash_is_kept_for_60_minutes() {
         .expect_send()
         .times(1)
         .withf(move |mail| {
-            matches!(mail, AccountMail::PasswordReset { token, to, .. }
-                if *token == expected && to.as_str() == "ann@example.com")
+            // the account's language, not the asking request's
+            matches!(mail, AccountMail::PasswordReset { token, to, language, .. }
+                if *token == expected && to.as_str() == "ann@example.com"
+                    && *language == Language::French)
         })
         .returning(|_| Box::pin(async { Ok(()) }));
     service(store, mailer)
-        .forgot_password(&email("ann@example.com"))
+        .forgot_password(&email("ann@example.com"), Language::English)
         .await
         .unwrap();
 }
@@ -617,7 +631,7 @@ async fn forgot_password_sends_nothing_within_a_minute_of_the_last_link_or_past_
     let mut store = reset_store(false);
     store.expect_save_reset_token().never();
     service(store, no_mail())
-        .forgot_password(&email("ann@example.com"))
+        .forgot_password(&email("ann@example.com"), Language::English)
         .await
         .unwrap();
 
@@ -625,7 +639,7 @@ async fn forgot_password_sends_nothing_within_a_minute_of_the_last_link_or_past_
     let mut store = reset_store(true);
     store.expect_save_reset_token().never();
     service_with(store, no_mail(), limiter, no_sessions())
-        .forgot_password(&email("ann@example.com"))
+        .forgot_password(&email("ann@example.com"), Language::English)
         .await
         .unwrap();
 }
@@ -636,7 +650,7 @@ async fn forgot_password_for_an_unknown_address_sends_and_stores_nothing() {
     store.expect_claim_reset_mail().never();
     store.expect_save_reset_token().never();
     service(store, no_mail())
-        .forgot_password(&email("nobody@example.com"))
+        .forgot_password(&email("nobody@example.com"), Language::English)
         .await
         .unwrap();
 }
@@ -743,6 +757,7 @@ fn upsert_store(existing: Option<User>) -> MockUserStore {
                     email: new.email,
                     role: new.role,
                     password_hash: new.password_hash,
+                    language: new.language,
                 })
             })
         });

@@ -2,7 +2,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
-use shared::UserId;
+use shared::{Language, UserId};
 
 use crate::{ChatId, ChatMessage, MessageId, NewMessage, SenderType, SessionId, Side};
 
@@ -153,6 +153,8 @@ pub struct Chat {
     /// Grows with every change to the chat or its messages: a poll that sees the same version
     /// has nothing new to fetch.
     pub version: u64,
+    /// The language the chat was started in: its notices are written in it.
+    pub language: Language,
 }
 
 impl Chat {
@@ -210,6 +212,8 @@ pub struct NewChat {
     pub session: SessionId,
     pub user: Option<ChatUser>,
     pub created_at: DateTime<Utc>,
+    /// The language the chat widget was shown in when the chat started.
+    pub language: Language,
 }
 
 /// A status change for the store to apply only if the chat is still in `from`: of two staff
@@ -368,19 +372,44 @@ pub struct Refused {
     pub status: ChatStatus,
 }
 
+/// Why a chat refused an action, as the answer words it (the app words it in the request's
+/// language, by this reason).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalReason {
+    Ended,
+    AgentAlreadyJoined,
+    NoAgentAsked,
+    AgentAlreadyRequested,
+    JoinFirst,
+    NotNow,
+}
+
 impl Refused {
-    /// A sentence a shopper or member of staff can read.
-    pub fn message(&self) -> &'static str {
+    pub fn reason(&self) -> RefusalReason {
         use ChatAction as A;
         use ChatStatus as S;
+        use RefusalReason as R;
         match (self.action, self.status) {
-            (_, S::Closed) => "This conversation has ended.",
-            (A::Accept, S::Connected) => "Another agent has already joined this chat.",
-            (A::Accept, S::Ai) => "This chat has not asked for a live agent.",
-            (A::RequestAgent, _) => "A live agent has already been requested for this chat.",
-            (A::Reply, S::Pending) => "Join the chat before replying.",
-            (A::Reply, S::Ai) => "This chat has not asked for a live agent.",
-            _ => "This action is not possible in the chat's current state.",
+            (_, S::Closed) => R::Ended,
+            (A::Accept, S::Connected) => R::AgentAlreadyJoined,
+            (A::Accept | A::Reply, S::Ai) => R::NoAgentAsked,
+            (A::RequestAgent, _) => R::AgentAlreadyRequested,
+            (A::Reply, S::Pending) => R::JoinFirst,
+            _ => R::NotNow,
+        }
+    }
+
+    /// A sentence a shopper or member of staff can read (English; logs and staff answers).
+    pub fn message(&self) -> &'static str {
+        match self.reason() {
+            RefusalReason::Ended => "This conversation has ended.",
+            RefusalReason::AgentAlreadyJoined => "Another agent has already joined this chat.",
+            RefusalReason::NoAgentAsked => "This chat has not asked for a live agent.",
+            RefusalReason::AgentAlreadyRequested => {
+                "A live agent has already been requested for this chat."
+            }
+            RefusalReason::JoinFirst => "Join the chat before replying.",
+            RefusalReason::NotNow => "This action is not possible in the chat's current state.",
         }
     }
 }
@@ -475,6 +504,7 @@ mod tests {
             created_at: at(0),
             updated_at: at(0),
             version: 1,
+            language: Language::English,
         }
     }
 

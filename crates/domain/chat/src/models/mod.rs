@@ -4,8 +4,8 @@ mod values;
 
 pub use chat::{
     Chat, ChatAction, ChatChange, ChatStamp, ChatStatus, ChatSummary, ChatUser, ChatWithMessages,
-    NewChat, Opened, Refused, Retention, StaffChatRow, StaffChatsQuery, StaffCursor, StaffFilter,
-    StaffMember, StaffRole, StatusChange,
+    NewChat, Opened, RefusalReason, Refused, Retention, StaffChatRow, StaffChatsQuery, StaffCursor,
+    StaffFilter, StaffMember, StaffRole, StatusChange,
 };
 pub use message::{
     Answer, Asker, AskerOrder, ChatMessage, ChatSentences, MessageId, NewMessage, SenderType, Side,
