@@ -49,7 +49,18 @@ function statusLabel(t: TFunction<'pages'>, status: string): string {
   return labels[status] ?? status;
 }
 
-function explanation(t: TFunction<'pages'>, status: string): string {
+function explanation(
+  t: TFunction<'pages'>,
+  {
+    status,
+    awaiting_payment,
+    pay_by,
+  }: Pick<TrackedOrder, 'status' | 'awaiting_payment' | 'pay_by'>,
+): string {
+  // a voucher or bank debit: the order waits for the money until the method's deadline
+  if (awaiting_payment && pay_by) {
+    return t('order.explanation.awaitingPayment', { when: formatWhen(pay_by) });
+  }
   const explanations: Record<string, string> = {
     pending: t('order.explanation.pending'),
     paid: t('order.explanation.paid'),
@@ -252,7 +263,7 @@ function Details({ order, orderKey, level }: DetailsProps) {
           </Badge>
         </div>
         <p className="order-page__explanation" role="status">
-          {order.being_checked ? t('order.paymentArrived') : explanation(t, order.status)}
+          {order.being_checked ? t('order.paymentArrived') : explanation(t, order)}
         </p>
         <OrderTimeline order={order} />
         {waiting ? (
