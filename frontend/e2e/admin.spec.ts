@@ -289,7 +289,7 @@ test('a super_admin runs the catalog from the browser', async ({ page }, testInf
     await expect(dashboard.getByRole('heading', { name: title, exact: true })).toBeVisible();
   }
   await expect(
-    dashboard.getByRole('region', { name: 'Revenue' }).getByText(/^\$[\d,]+\.\d\d$/),
+    dashboard.getByRole('region', { name: 'Revenue', exact: true }).getByText(/^\$[\d,]+\.\d\d$/),
   ).toHaveCount(2);
   await expect(dashboard.locator('canvas')).toHaveCount(4);
   await saveScreenshot(page, testInfo, 'admin-dashboard-1280', { fullPage: false });
