@@ -275,14 +275,23 @@ test('a super_admin runs the catalog from the browser', async ({ page }, testInf
   await expectNoSeriousA11yViolations(page);
   await saveScreenshot(page, testInfo, 'admin-inventory-1280');
 
-  // The dashboard: three line charts.
+  // The dashboard: the revenue in dollars, its daily line and three line charts of units.
   await page.goto('/admin/products');
   await page.getByRole('button', { name: 'Sales Dashboard' }).click();
   const dashboard = page.getByRole('dialog', { name: 'Sales Dashboard' });
-  for (const title of ['Daily Sales', 'Weekly Sales', 'Monthly Sales']) {
-    await expect(dashboard.getByRole('heading', { name: title })).toBeVisible();
+  for (const title of [
+    'Revenue',
+    'Daily Revenue',
+    'Daily Sales',
+    'Weekly Sales',
+    'Monthly Sales',
+  ]) {
+    await expect(dashboard.getByRole('heading', { name: title, exact: true })).toBeVisible();
   }
-  await expect(dashboard.locator('canvas')).toHaveCount(3);
+  await expect(
+    dashboard.getByRole('region', { name: 'Revenue', exact: true }).getByText(/^\$[\d,]+\.\d\d$/),
+  ).toHaveCount(2);
+  await expect(dashboard.locator('canvas')).toHaveCount(4);
   await saveScreenshot(page, testInfo, 'admin-dashboard-1280', { fullPage: false });
   await dashboard.getByRole('button', { name: 'View Overall Sales' }).click();
   await expect(page.getByRole('dialog', { name: 'Overall Pet Sales' })).toBeVisible();

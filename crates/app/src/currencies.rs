@@ -112,6 +112,11 @@ impl Currencies {
         })
     }
 
+    /// The currency of record (`currency.base`): prices, the dashboard's revenue.
+    pub fn base(&self) -> CurrencyCode {
+        self.policy.base
+    }
+
     /// The currencies offered now: the base first.
     pub fn offered(&self) -> Vec<OfferedCurrency> {
         let rates = self.rates.read().map(|rates| rates.clone()).unwrap_or(None);

@@ -27,6 +27,40 @@ pub struct SalesStats {
     pub delivery: DeliveryStats,
     /// Disputes so far, and the dispute rate of the last 30 days against the warning line.
     pub disputes: DisputeStats,
+    /// What the same orders brought in, in the base currency.
+    pub revenue: RevenueStats,
+}
+
+/// Revenue in the base currency: each paid or delivered order's amount paid converted back at
+/// its own rate (amount paid / rate), rounded half-up to the cent order by order, then added up.
+/// Refunded and disputed orders are not counted, as in the units.
+#[derive(Serialize, ToSchema)]
+pub struct RevenueStats {
+    /// Day of payment (UTC, `2026-11-21`) -> revenue; every day of the daily chart present, 0
+    /// without orders.
+    #[schema(example = json!({"2026-11-20": 0, "2026-11-21": 64.05}))]
+    pub daily: BTreeMap<String, f64>,
+    /// Every counted order ever.
+    #[schema(example = 1234.5)]
+    pub overall: f64,
+    /// The base currency the amounts are in (`currency.base`).
+    #[schema(example = "USD")]
+    pub currency: String,
+}
+
+impl RevenueStats {
+    /// Revenue in cents of the base currency `currency` (which has cents: the currency policy
+    /// refuses a base without them): per day and overall.
+    pub fn new(daily_cents: BTreeMap<String, i64>, overall_cents: i64, currency: String) -> Self {
+        RevenueStats {
+            daily: daily_cents
+                .into_iter()
+                .map(|(day, cents)| (day, crate::cents_in_dollars(cents)))
+                .collect(),
+            overall: crate::cents_in_dollars(overall_cents),
+            currency,
+        }
+    }
 }
 
 /// The disputes an owner watches: a shop whose dispute rate passes the card networks' lines

@@ -689,7 +689,7 @@ export interface paths {
         };
         /**
          * Sales statistics
-         * @description Units sold per item by day, ISO week and month, and overall; paid and delivered orders only; delivery times of the last 30 days; disputes by outcome and the dispute rate of the last 30 days against `disputes.warn_rate_percent` (super_admin).
+         * @description Units sold per item by day, ISO week and month, and overall; paid and delivered orders only; revenue per day (the daily chart's 30 days) and overall in the base currency, each order's amount paid converted at its own rate and rounded half-up to the cent; delivery times of the last 30 days; disputes by outcome and the dispute rate of the last 30 days against `disputes.warn_rate_percent` (super_admin).
          */
         get: operations["admin_sales_stats"];
         put?: never;
@@ -3295,6 +3295,35 @@ export interface components {
              */
             password_confirmation: string;
         };
+        /**
+         * @description Revenue in the base currency: each paid or delivered order's amount paid converted back at
+         *     its own rate (amount paid / rate), rounded half-up to the cent order by order, then added up.
+         *     Refunded and disputed orders are not counted, as in the units.
+         */
+        RevenueStats: {
+            /**
+             * @description Day of payment (UTC, `2026-11-21`) -> revenue; every day of the daily chart present, 0
+             *     without orders.
+             * @example {
+             *       "2026-11-20": 0,
+             *       "2026-11-21": 64.05
+             *     }
+             */
+            daily: {
+                [key: string]: number;
+            };
+            /**
+             * Format: double
+             * @description Every counted order ever.
+             * @example 1234.5
+             */
+            overall: number;
+            /**
+             * @description The base currency the amounts are in (`currency.base`).
+             * @example USD
+             */
+            currency: string;
+        };
         /** @description A review hidden. */
         ReviewHidden: {
             /** @description Always true. */
@@ -3416,6 +3445,8 @@ export interface components {
             delivery: components["schemas"]["DeliveryStats"];
             /** @description Disputes so far, and the dispute rate of the last 30 days against the warning line. */
             disputes: components["schemas"]["DisputeStats"];
+            /** @description What the same orders brought in, in the base currency. */
+            revenue: components["schemas"]["RevenueStats"];
         };
         /** @description A shopper's message. */
         SendChatMessageRequest: {

@@ -14,7 +14,7 @@ use crate::checkout_support::*;
 use crate::helpers::{eventually, TestApp};
 
 /// The ECB's daily file for `day`: one euro buys 1.0567 USD, 5.6443 BRL, 158.91 JPY.
-fn daily(day: &str) -> String {
+pub(crate) fn daily(day: &str) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gesmes:Envelope \
          xmlns:gesmes=\"http://www.gesmes.org/xml/2002-08-01\" \
@@ -25,7 +25,7 @@ fn daily(day: &str) -> String {
     )
 }
 
-async fn fake_ecb(body: String) -> MockServer {
+pub(crate) async fn fake_ecb(body: String) -> MockServer {
     let ecb = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/eurofxref-daily.xml"))
@@ -36,7 +36,7 @@ async fn fake_ecb(body: String) -> MockServer {
 }
 
 /// Today's date (the test shop's clock starts at the system's).
-fn today() -> String {
+pub(crate) fn today() -> String {
     chrono::Utc::now().date_naive().to_string()
 }
 
@@ -50,7 +50,7 @@ async fn currencies(address: &str) -> Vec<Value> {
     site["currencies"].as_array().cloned().unwrap_or_default()
 }
 
-async fn offers(address: &str, code: &str) -> Option<Value> {
+pub(crate) async fn offers(address: &str, code: &str) -> Option<Value> {
     currencies(address)
         .await
         .into_iter()
@@ -58,7 +58,7 @@ async fn offers(address: &str, code: &str) -> Option<Value> {
 }
 
 /// A shop whose rates come from `ecb`, with one product at 4.99 and the fake Stripe `stripe`.
-async fn shop_in_currencies(
+pub(crate) async fn shop_in_currencies(
     backend: Backend,
     ecb: &MockServer,
     stripe: Option<&MockServer>,

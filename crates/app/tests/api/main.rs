@@ -39,6 +39,7 @@ mod promo_codes;
 mod proofs;
 mod request_log;
 mod safety;
+mod sales_revenue;
 mod spa;
 mod stripe_webhook;
 mod tickets;

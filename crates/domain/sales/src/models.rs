@@ -1,6 +1,7 @@
 //! The sales report's windows, periods and series.
 
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveTime, Utc};
+use rust_decimal::{Decimal, RoundingStrategy};
 use std::collections::BTreeMap;
 
 /// Days in the daily chart, today included.
@@ -45,6 +46,57 @@ pub struct SalesReport {
     pub monthly: Series,
     /// Item name -> units ever sold.
     pub overall: BTreeMap<String, u64>,
+    /// What the counted orders brought in, in the base currency.
+    pub revenue: Revenue,
+}
+
+/// The base currency's decimals: the shop's currency policy refuses a base without cents.
+pub const BASE_DECIMALS: u32 = 2;
+
+/// What orders paid alike paid: `orders` orders each paid `amount` minor units of a currency
+/// with `minor_units` decimals, at `rate` units of that currency per unit of the base currency
+/// (the order's own rate, kept from its checkout).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payments {
+    pub amount: i64,
+    pub minor_units: u32,
+    pub rate: Decimal,
+    pub orders: u64,
+}
+
+/// The payments of orders paid on one day (UTC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayPayments {
+    pub day: NaiveDate,
+    pub payments: Payments,
+}
+
+/// Revenue in cents of the base currency: each order's amount paid at its own rate, rounded
+/// half-up to the cent order by order, then added up.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Revenue {
+    /// Day (`2026-11-21`) -> cents; every day of the daily window present, 0 without orders.
+    pub daily: BTreeMap<String, i64>,
+    /// Every counted order ever.
+    pub overall: i64,
+}
+
+impl Payments {
+    /// Their amount back in the base currency, in its cents: one order's amount divided by its
+    /// rate, rounded half-up to the cent, times the orders. `None` for a rate that is not
+    /// positive or an amount past what cents can count.
+    pub fn in_base_cents(&self) -> Option<i64> {
+        if self.rate <= Decimal::ZERO {
+            return None;
+        }
+        let paid = Decimal::try_new(self.amount, self.minor_units).ok()?;
+        let mut one = paid
+            .checked_div(self.rate)?
+            .round_dp_with_strategy(BASE_DECIMALS, RoundingStrategy::MidpointAwayFromZero);
+        one.rescale(BASE_DECIMALS);
+        let cents = i64::try_from(one.mantissa()).ok()?;
+        cents.checked_mul(i64::try_from(self.orders).ok()?)
+    }
 }
 
 impl Granularity {

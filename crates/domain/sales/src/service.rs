@@ -5,7 +5,7 @@ use orders::OrderError;
 use shared::Clock;
 use std::collections::BTreeMap;
 
-use crate::models::{midnight, Granularity, SalesReport, Series};
+use crate::models::{midnight, Granularity, Payments, Revenue, SalesReport, Series};
 use crate::ports::SalesRepository;
 
 /// The dashboard's statistics over the store and a clock.
@@ -29,11 +29,40 @@ impl<R: SalesRepository, C: Clock> SalesStatistics<R, C> {
             weekly: self.series(Granularity::Week, today).await?,
             monthly: self.series(Granularity::Month, today).await?,
             overall: BTreeMap::new(),
+            revenue: self.revenue(today).await?,
         };
         for (item, units) in self.repository.units_sold_overall().await? {
             *report.overall.entry(item).or_default() += units;
         }
         Ok(report)
+    }
+
+    /// Revenue in the base currency per day of the daily window (every day present) and in all.
+    async fn revenue(&self, today: NaiveDate) -> Result<Revenue, OrderError> {
+        let days = Granularity::Day.window(today);
+        let mut revenue = Revenue {
+            daily: days
+                .iter()
+                .map(|day| (Granularity::Day.key(*day), 0))
+                .collect(),
+            overall: 0,
+        };
+        if let (Some(first), Some(last)) = (days.first(), days.last()) {
+            let paid = self
+                .repository
+                .payments_by_day(midnight(*first), midnight(Granularity::Day.next(*last)))
+                .await?;
+            for day in paid {
+                let cents = in_base_cents(&day.payments)?;
+                if let Some(total) = revenue.daily.get_mut(&Granularity::Day.key(day.day)) {
+                    *total = add(*total, cents)?;
+                }
+            }
+        }
+        for payments in self.repository.payments_overall().await? {
+            revenue.overall = add(revenue.overall, in_base_cents(&payments)?)?;
+        }
+        Ok(revenue)
     }
 
     /// Every item sold in the window, with every period of the window (0 when none sold).
@@ -68,6 +97,23 @@ impl<R: SalesRepository, C: Clock> SalesStatistics<R, C> {
         }
         Ok(series)
     }
+}
+
+fn in_base_cents(payments: &Payments) -> Result<i64, OrderError> {
+    payments.in_base_cents().ok_or_else(|| {
+        OrderError::Unknown(anyhow::anyhow!(
+            "orders paid {} minor units ({} decimals) at a rate of {}: not convertible",
+            payments.amount,
+            payments.minor_units,
+            payments.rate
+        ))
+    })
+}
+
+fn add(total: i64, cents: i64) -> Result<i64, OrderError> {
+    total
+        .checked_add(cents)
+        .ok_or_else(|| OrderError::Unknown(anyhow::anyhow!("the revenue is past what cents count")))
 }
 
 #[cfg(test)]
@@ -154,6 +200,10 @@ mod tests {
         });
         repo.expect_units_sold_overall()
             .returning(|| Box::pin(async { Ok(vec![("Raccoon".into(), 3), ("Owl".into(), 9)]) }));
+        repo.expect_payments_by_day()
+            .returning(|_, _| Box::pin(async { Ok(vec![]) }));
+        repo.expect_payments_overall()
+            .returning(|| Box::pin(async { Ok(vec![]) }));
         let report = SalesStatistics::new(repo, clock).report().await.unwrap();
 
         let daily = &report.daily["Raccoon"];
@@ -171,5 +221,102 @@ mod tests {
         );
         assert_eq!(report.overall["Owl"], 9);
         assert_eq!(report.overall["Raccoon"], 3);
+    }
+
+    fn paid(amount: i64, minor_units: u32, rate: &str, orders: u64) -> Payments {
+        Payments {
+            amount,
+            minor_units,
+            rate: rate.parse().unwrap(),
+            orders,
+        }
+    }
+
+    #[test]
+    fn each_order_comes_back_at_its_own_rate_rounded_half_up_to_the_cent() {
+        // R$ 57.43 at 5.34144 reais per dollar: 10.7517... dollars
+        assert_eq!(paid(5743, 2, "5.34144", 1).in_base_cents(), Some(1075));
+        // an exact tie goes up (banker's rounding would give 5.02)
+        assert_eq!(paid(1005, 2, "2", 1).in_base_cents(), Some(503));
+        // rounded order by order, then added: 3 x 0.005 is 3 cents, not 2
+        assert_eq!(paid(1, 2, "2", 3).in_base_cents(), Some(3));
+        // a zero-decimal currency
+        assert_eq!(paid(750, 0, "150", 2).in_base_cents(), Some(1000));
+        // the base currency itself
+        assert_eq!(paid(2000, 2, "1", 4).in_base_cents(), Some(8000));
+        assert_eq!(paid(2000, 2, "0", 1).in_base_cents(), None);
+        assert_eq!(paid(2000, 2, "-1.5", 1).in_base_cents(), None);
+    }
+
+    #[tokio::test]
+    async fn revenue_adds_each_day_and_every_order_in_the_base_currency() {
+        let clock = FixedClock(Utc.with_ymd_and_hms(2026, 11, 21, 15, 30, 0).unwrap());
+        let mut repo = MockSalesRepository::new();
+        repo.expect_units_sold()
+            .returning(|_, _, _| Box::pin(async { Ok(vec![]) }));
+        repo.expect_units_sold_overall()
+            .returning(|| Box::pin(async { Ok(vec![]) }));
+        repo.expect_payments_by_day()
+            .times(1)
+            .returning(|from, to| {
+                assert_eq!(
+                    (from, to),
+                    (midnight(day(2026, 10, 23)), midnight(day(2026, 11, 22)))
+                );
+                Box::pin(async {
+                    Ok(vec![
+                        DayPayments {
+                            day: day(2026, 11, 20),
+                            payments: paid(2665, 2, "1", 2),
+                        },
+                        DayPayments {
+                            day: day(2026, 11, 20),
+                            payments: paid(5743, 2, "5.34144", 1),
+                        },
+                        DayPayments {
+                            day: day(2026, 11, 21),
+                            payments: paid(1005, 2, "2", 1),
+                        },
+                    ])
+                })
+            });
+        repo.expect_payments_overall().times(1).returning(|| {
+            Box::pin(async {
+                Ok(vec![
+                    paid(2665, 2, "1", 3),
+                    paid(5743, 2, "5.34144", 1),
+                    paid(1005, 2, "2", 1),
+                    paid(12345, 2, "4.12345", 1),
+                ])
+            })
+        });
+        let revenue = SalesStatistics::new(repo, clock)
+            .report()
+            .await
+            .unwrap()
+            .revenue;
+
+        assert_eq!(revenue.daily.len(), 30);
+        assert_eq!(revenue.daily["2026-11-20"], 2 * 2665 + 1075);
+        assert_eq!(revenue.daily["2026-11-21"], 503);
+        assert_eq!(revenue.daily["2026-10-23"], 0);
+        assert_eq!(revenue.daily.values().sum::<i64>(), 2 * 2665 + 1075 + 503);
+        assert_eq!(revenue.overall, 3 * 2665 + 1075 + 503 + 2994);
+    }
+
+    #[tokio::test]
+    async fn an_order_with_a_rate_that_cannot_convert_fails_the_report() {
+        let clock = FixedClock(Utc.with_ymd_and_hms(2026, 11, 21, 15, 30, 0).unwrap());
+        let mut repo = MockSalesRepository::new();
+        repo.expect_units_sold()
+            .returning(|_, _, _| Box::pin(async { Ok(vec![]) }));
+        repo.expect_units_sold_overall()
+            .returning(|| Box::pin(async { Ok(vec![]) }));
+        repo.expect_payments_by_day()
+            .returning(|_, _| Box::pin(async { Ok(vec![]) }));
+        repo.expect_payments_overall()
+            .returning(|| Box::pin(async { Ok(vec![paid(100, 2, "0", 1)]) }));
+        let result = SalesStatistics::new(repo, clock).report().await;
+        assert!(matches!(result, Err(OrderError::Unknown(_))));
     }
 }

@@ -23,9 +23,15 @@ export type DeliveryStats = Schemas['DeliveryStats'];
 export type DisputeStats = Schemas['DisputeStats'];
 
 /**
+ * Revenue in the base currency (`currency`): `daily` per day of the daily chart, `overall` ever;
+ * each paid or delivered order at its own rate, rounded to the cent by the server.
+ */
+export type RevenueStats = Schemas['RevenueStats'];
+
+/**
  * GET /api/admin/sales-stats: every period key present, 0 when nothing sold. `daily`: the last 30
  * days, `weekly`: the last 12 ISO weeks, `monthly`: the last 12 months, `overall`: item name ->
- * units sold ever; `delivery`: how long deliveries take.
+ * units sold ever; `delivery`: how long deliveries take; `revenue`: what the orders brought in.
  */
 export type SalesStats = Schemas['SalesStats'];
 

@@ -58,6 +58,11 @@ const STATS = {
     warn_rate_percent: 0.75,
     over_warning: false,
   },
+  revenue: {
+    daily: { '2026-11-19': 0.1, '2026-11-20': 0.2, '2026-11-21': 52.81 },
+    overall: 1262.5,
+    currency: 'USD',
+  },
 };
 
 describe('Sales Dashboard', () => {
@@ -84,7 +89,55 @@ describe('Sales Dashboard', () => {
       within(dialog)
         .getAllByRole('heading', { level: 3 })
         .map((heading) => heading.textContent),
-    ).toEqual(['Daily Sales', 'Weekly Sales', 'Monthly Sales', 'Delivery times', 'Disputes']);
+    ).toEqual([
+      'Revenue',
+      'Daily Revenue',
+      'Daily Sales',
+      'Weekly Sales',
+      'Monthly Sales',
+      'Delivery times',
+      'Disputes',
+    ]);
+  });
+
+  it('shows the revenue in the base currency, in figures and per day', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(STATS)),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    const revenue = await screen.findByRole('region', { name: 'Revenue' });
+    const figures = within(revenue)
+      .getAllByRole('term')
+      .map((term) => `${term.textContent} ${term.nextElementSibling?.textContent}`);
+    // the days added up, and everything ever
+    expect(figures).toEqual(['Last 3 days $53.11', 'Overall $1,262.50']);
+    expect(revenue).toHaveTextContent('In USD: paid and delivered orders');
+    const chart = screen.getByRole('img', { name: /^Daily Revenue/ });
+    expect(chart).toHaveAccessibleName(
+      'Daily Revenue: line chart of revenue per day in USD. Totals: Revenue (USD) $53.11.',
+    );
+    const lines = within(chart).getAllByText(/: /);
+    expect(lines.map((line) => line.textContent)).toEqual(['Revenue (USD): 0.1,0.2,52.81']);
+  });
+
+  it('writes revenue in whatever base currency the shop keeps', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        jsonResponse({
+          ...STATS,
+          revenue: { daily: { '2026-11-21': 1234.5 }, overall: 99999.99, currency: 'EUR' },
+        }),
+      ),
+    );
+    renderWithProviders(<SalesDashboardModal open onClose={() => undefined} />);
+    const revenue = await screen.findByRole('region', { name: 'Revenue' });
+    expect(within(revenue).getByText('€99,999.99')).toBeInTheDocument();
+    expect(within(revenue).getByText('€1,234.50')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: /^Daily Revenue/ })).toHaveAccessibleName(
+      'Daily Revenue: line chart of revenue per day in EUR. Totals: Revenue (EUR) €1,234.50.',
+    );
   });
 
   it('shows the delivery times after the charts, as tables', async () => {

@@ -6,10 +6,17 @@ import { QueryBoundary } from '@/components/ui/query-boundary';
 import { SkeletonList } from '@/components/ui/skeleton';
 
 import { useSalesStats, type SalesStats } from '@/features/sales/api/get-sales-stats';
-import { overallSales, toLineChartData } from '@/features/sales/utils/chart-data';
+import {
+  overallSales,
+  sumAmounts,
+  toLineChartData,
+  toRevenueChartData,
+} from '@/features/sales/utils/chart-data';
+import { formatMoney } from '@/lib/money';
 
 import { DeliveryTimes } from './delivery-times';
 import { DisputeFigures } from './dispute-figures';
+import { RevenueFigures } from './revenue-figures';
 import { SalesLineChart } from './sales-line-chart';
 import './sales-dashboard-modal.css';
 
@@ -21,8 +28,16 @@ type SalesDashboardModalProps = {
 function Charts({ stats }: { stats: SalesStats }) {
   // Colours follow the best sellers, the same in all three charts.
   const order = overallSales(stats.overall).map((line) => line.name);
+  const { currency } = stats.revenue;
   return (
     <div className="sales-dashboard__charts">
+      <SalesLineChart
+        title="Daily Revenue"
+        data={toRevenueChartData(stats.revenue.daily, `Revenue (${currency})`)}
+        measure={`revenue per day in ${currency}`}
+        formatValue={(amount) => formatMoney(amount, currency)}
+        total={sumAmounts}
+      />
       <SalesLineChart title="Daily Sales" data={toLineChartData(stats.daily, order)} />
       <SalesLineChart title="Weekly Sales" data={toLineChartData(stats.weekly, order)} />
       <SalesLineChart title="Monthly Sales" data={toLineChartData(stats.monthly, order)} />
@@ -60,8 +75,9 @@ function OverallSalesModal({
 }
 
 /**
- * The Sales Dashboard (docs/product.md, Screens): daily, weekly and monthly lines per item, and overall totals;
- * then how long deliveries take (issue 21).
+ * The Sales Dashboard (docs/product.md, Screens): revenue in the base currency (issue 36), then
+ * daily, weekly and monthly lines per item, and overall totals; then how long deliveries take
+ * (issue 21).
  */
 export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps) {
   const stats = useSalesStats({ enabled: open });
@@ -89,6 +105,7 @@ export function SalesDashboardModal({ open, onClose }: SalesDashboardModalProps)
               View Overall Sales
             </Button>
           </div>
+          <RevenueFigures revenue={data.revenue} />
           <Charts stats={data} />
           <DeliveryTimes delivery={data.delivery} />
           <DisputeFigures disputes={data.disputes} />

@@ -22,13 +22,21 @@ ChartJS.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip,
 type SalesLineChartProps = {
   title: string;
   data: LineChartData;
+  /** What the lines are, for the chart's accessible name ("units sold per item"). */
+  measure?: string;
+  /** A value as the axis, the tooltip and the accessible name write it (units: as is). */
+  formatValue?: (value: number) => string;
+  /** A line's total, for the accessible name (units: the sum). */
+  total?: (values: readonly number[]) => number;
 };
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
 /**
  * Chart.js draws its tooltip on the canvas, where it cannot be given a width; this one is an
  * HTML box, 200 px wide, listing every item's value for the hovered period.
  */
-function renderTooltip(tooltipId: string) {
+function renderTooltip(tooltipId: string, formatValue: (value: number) => string) {
   return ({ chart, tooltip }: { chart: ChartJS; tooltip: TooltipModel<'line'> }) => {
     const host = chart.canvas.parentElement;
     if (!host) return;
@@ -61,7 +69,7 @@ function renderTooltip(tooltipId: string) {
       name.textContent = point.dataset.label ?? '';
       const value = document.createElement('span');
       value.className = 'sales-tooltip__value';
-      value.textContent = String(point.formattedValue);
+      value.textContent = formatValue(point.parsed.y ?? 0);
       row.append(swatch, name, value);
       list.appendChild(row);
     });
@@ -78,7 +86,13 @@ function renderTooltip(tooltipId: string) {
   };
 }
 
-export function SalesLineChart({ title, data }: SalesLineChartProps) {
+export function SalesLineChart({
+  title,
+  data,
+  measure = 'units sold per item',
+  formatValue = String,
+  total = sum,
+}: SalesLineChartProps) {
   const tooltipId = useId();
   const headingId = useId();
   const options: ChartOptions<'line'> = {
@@ -87,17 +101,18 @@ export function SalesLineChart({ title, data }: SalesLineChartProps) {
     animation: false,
     interaction: { mode: 'index', intersect: false },
     scales: {
-      y: { beginAtZero: true, ticks: { precision: 0 } },
+      y: {
+        beginAtZero: true,
+        ticks: { precision: 0, callback: (value) => formatValue(Number(value)) },
+      },
       x: { ticks: { maxRotation: 0, autoSkip: true, autoSkipPadding: 12 } },
     },
     plugins: {
       legend: { position: 'bottom', labels: { boxWidth: 12, usePointStyle: true } },
-      tooltip: { enabled: false, external: renderTooltip(tooltipId) },
+      tooltip: { enabled: false, external: renderTooltip(tooltipId, formatValue) },
     },
   };
-  const totals = data.series.map(
-    (line) => `${line.label} ${line.data.reduce((sum, value) => sum + value, 0)}`,
-  );
+  const totals = data.series.map((line) => `${line.label} ${formatValue(total(line.data))}`);
 
   return (
     <section className="sales-chart" aria-labelledby={headingId}>
@@ -107,7 +122,7 @@ export function SalesLineChart({ title, data }: SalesLineChartProps) {
       <div className="sales-chart__canvas">
         <Line
           role="img"
-          aria-label={`${title}: line chart of units sold per item. Totals: ${totals.join(', ') || 'no sales'}.`}
+          aria-label={`${title}: line chart of ${measure}. Totals: ${totals.join(', ') || 'no sales'}.`}
           options={options}
           data={{
             labels: data.labels,

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { hueOf, lineColor, overallSales, toLineChartData } from './chart-data';
+import {
+  hueOf,
+  lineColor,
+  overallSales,
+  sumAmounts,
+  toLineChartData,
+  toRevenueChartData,
+} from './chart-data';
 
 describe('sales chart data', () => {
   it('gives each item a hue 60 degrees further round the wheel', () => {
@@ -40,5 +47,22 @@ describe('sales chart data', () => {
       { name: 'Owl', sold: 3 },
       { name: 'Snail', sold: 0 },
     ]);
+  });
+
+  it('draws revenue as one green line over the days, oldest first', () => {
+    const data = toRevenueChartData(
+      { '2026-11-21': 52.81, '2026-11-19': 0, '2026-11-20': 10.75 },
+      'Revenue (USD)',
+    );
+    expect(data.labels).toEqual(['2026-11-19', '2026-11-20', '2026-11-21']);
+    expect(data.series).toEqual([
+      { label: 'Revenue (USD)', data: [0, 10.75, 52.81], hue: 120, color: 'hsl(120, 70%, 42%)' },
+    ]);
+  });
+
+  it('adds amounts up to the cent', () => {
+    expect(sumAmounts([0.1, 0.2])).toBe(0.3);
+    expect(sumAmounts([5.53, 47.28, 0])).toBe(52.81);
+    expect(sumAmounts([])).toBe(0);
   });
 });

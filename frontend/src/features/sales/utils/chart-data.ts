@@ -1,4 +1,5 @@
 import type { SalesSeries } from '@/features/sales/api/get-sales-stats';
+import { sumLines } from '@/lib/money';
 
 /** Each item's line turns 60 degrees further round the colour wheel (docs/product.md, Screens). */
 export const HUE_STEP = 60;
@@ -62,4 +63,28 @@ export function overallSales(overall: Record<string, number>): OverallLine[] {
   return Object.entries(overall)
     .map(([name, sold]) => ({ name, sold }))
     .sort((a, b) => b.sold - a.sold || a.name.localeCompare(b.name));
+}
+
+/** Revenue's line: the palette's green (hue 120). */
+export const REVENUE_LINE = 2;
+
+/** Revenue per day ("2026-11-21" -> amount) as one line called `label`, oldest first. */
+export function toRevenueChartData(daily: Record<string, number>, label: string): LineChartData {
+  const labels = Object.keys(daily).sort();
+  return {
+    labels,
+    series: [
+      {
+        label,
+        data: labels.map((day) => daily[day] ?? 0),
+        hue: hueOf(REVENUE_LINE),
+        color: lineColor(REVENUE_LINE),
+      },
+    ],
+  };
+}
+
+/** Amounts in a currency with cents added up exact to the cent (0.1 + 0.2 is 0.3). */
+export function sumAmounts(amounts: readonly number[]): number {
+  return sumLines(amounts.map((price) => ({ price, qty: 1 })));
 }
