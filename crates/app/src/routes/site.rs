@@ -37,18 +37,24 @@ pub async fn site(
                 .map(Into::into)
                 .collect(),
             languages: shared::Language::ALL.map(shared::Language::code).to_vec(),
-            currencies: currencies
-                .offered()
-                .iter()
-                .map(|offered| {
-                    let paypal = paypal
-                        .get_ref()
-                        .as_ref()
-                        .is_some_and(|paypal| paypal.pays_in(&offered.conversion.code));
-                    SiteCurrency::with_methods(offered, paypal)
-                })
-                .collect(),
+            currencies: offered_currencies(&currencies, paypal.get_ref().as_ref()),
         })
+}
+
+/// The currencies offered now, each with the methods that can pay in it (PayPal where it is on
+/// and takes the currency): `GET /api/site`'s, and the page's bootstrap (`spa`).
+pub(crate) fn offered_currencies(
+    currencies: &crate::currencies::Currencies,
+    paypal: Option<&PayPalCheckout>,
+) -> Vec<SiteCurrency> {
+    currencies
+        .offered()
+        .iter()
+        .map(|offered| {
+            let pays = paypal.is_some_and(|paypal| paypal.pays_in(&offered.conversion.code));
+            SiteCurrency::with_methods(offered, pays)
+        })
+        .collect()
 }
 
 /// The refund policy, from its one source: the storefront's page shows it, the checkout links

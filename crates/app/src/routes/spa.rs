@@ -7,6 +7,7 @@ use crate::events::ShopEvents;
 use crate::routes::products::negotiate;
 use crate::snapshot::{Coding, ProductList, ProductSnapshot};
 use dto::account::{AuthCheck, UserResponse};
+use paypal::PayPalCheckout;
 
 use actix_files::NamedFile;
 use actix_web::{
@@ -28,6 +29,7 @@ pub async fn serve(
     products: web::Data<ProductSnapshot>,
     events: web::Data<ShopEvents>,
     currencies: web::Data<crate::currencies::Currencies>,
+    paypal: web::Data<Option<PayPalCheckout>>,
 ) -> HttpResponse {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return HttpResponse::MethodNotAllowed().finish();
@@ -49,7 +51,7 @@ pub async fn serve(
         let page = PageData {
             list: &products.current(),
             fresh_as_of,
-            currencies: currencies.offered().iter().map(Into::into).collect(),
+            currencies: super::site::offered_currencies(&currencies, paypal.get_ref().as_ref()),
         };
         return index_page(&request, &dir.0, &file, page).await;
     }
@@ -120,7 +122,12 @@ fn not_built() -> HttpResponse {
 /// page's largest picture and the answers the app would otherwise ask for before drawing
 /// anything (see [`bootstrap_for`]). The page holds the visitor's session, so it is `private`
 /// and revalidated on every visit.
-async fn index_page(request: &HttpRequest, dir: &Path, file: &Path, data: PageData<'_>) -> HttpResponse {
+async fn index_page(
+    request: &HttpRequest,
+    dir: &Path,
+    file: &Path,
+    data: PageData<'_>,
+) -> HttpResponse {
     let Ok(html) = tokio::fs::read_to_string(file).await else {
         return not_built();
     };

@@ -26,9 +26,23 @@ function site(): Site {
     delivery_steps: makeDeliverySteps(INVITE),
     languages: ['en', 'es', 'pt-BR', 'fr', 'de'],
     currencies: [
-      { code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor' },
-      { code: 'BRL', rate: '5.34144', as_of: null, minor_units: 2, rounding: 'minor' },
-      { code: 'EUR', rate: '0.9', as_of: null, minor_units: 2, rounding: 'minor' },
+      { code: 'USD', rate: '1', as_of: null, minor_units: 2, rounding: 'minor', methods: ['card'] },
+      {
+        code: 'BRL',
+        rate: '5.34144',
+        as_of: null,
+        minor_units: 2,
+        rounding: 'minor',
+        methods: ['card'],
+      },
+      {
+        code: 'EUR',
+        rate: '0.9',
+        as_of: null,
+        minor_units: 2,
+        rounding: 'minor',
+        methods: ['card'],
+      },
     ],
   };
 }
@@ -57,6 +71,8 @@ function paidInReais(overrides: Partial<TrackedOrder> = {}): TrackedOrder {
     over_promise: false,
     join_by: null,
     being_checked: false,
+    awaiting_payment: false,
+    pay_by: null,
     estimate_minutes: 20,
     delivery: {
       staff_name: null,
@@ -111,6 +127,21 @@ describe('the order page in the viewer’s language', () => {
     expect(text()).toMatch(/Bearbeitungsgebühr\s*0,77\s\$/);
     expect(screen.queryByTestId('order-rate')).toBeNull();
     expect(text()).toContain('Warte auf ein Teammitglied');
+  });
+
+  it('says a voucher payment is awaited until its deadline, in the reader’s language', async () => {
+    const voucher = paidInReais({
+      status: 'pending',
+      status_label: 'Pending',
+      paid_at: null,
+      awaiting_payment: true,
+      pay_by: '2026-11-24T23:59:00Z',
+    });
+    await renderOrder(voucher, 'pt-BR');
+    expect(await screen.findByText(/^Aguardando seu pagamento: pague como/)).toHaveTextContent(
+      /até \d{1,2} de nov\. de 2026/,
+    );
+    expect(text()).not.toContain('Waiting for');
   });
 });
 

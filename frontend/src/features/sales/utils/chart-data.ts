@@ -1,5 +1,5 @@
 import type { SalesSeries } from '@/features/sales/api/get-sales-stats';
-import { sumLines } from '@/lib/money';
+import { toCents } from '@/lib/money';
 
 /** Each item's line turns 60 degrees further round the colour wheel (docs/product.md, Screens). */
 export const HUE_STEP = 60;
@@ -86,5 +86,5 @@ export function toRevenueChartData(daily: Record<string, number>, label: string)
 
 /** Amounts in a currency with cents added up exact to the cent (0.1 + 0.2 is 0.3). */
 export function sumAmounts(amounts: readonly number[]): number {
-  return sumLines(amounts.map((price) => ({ price, qty: 1 })));
+  return amounts.reduce((cents, amount) => cents + toCents(amount), 0) / 100;
 }
