@@ -66,9 +66,15 @@ pub struct QueuedOrderJson {
     #[schema(example = "Paid")]
     pub status_label: &'static str,
     pub items: Vec<Item>,
-    /// What the buyer paid, in dollars.
+    /// What the buyer paid, in the base currency (dollars).
     #[schema(example = 9.98)]
     pub total: f64,
+    /// The currency the buyer paid in.
+    #[schema(example = "BRL")]
+    pub currency: String,
+    /// What the buyer paid in `currency` (the grand total).
+    #[schema(example = 53.31)]
+    pub amount_paid: f64,
     pub roblox_username: String,
     /// The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds.
     #[schema(required = true)]

@@ -3141,10 +3141,21 @@ export interface components {
             items: components["schemas"]["QueuedOrderItem"][];
             /**
              * Format: double
-             * @description What the buyer paid, in dollars.
+             * @description What the buyer paid, in the base currency (dollars).
              * @example 9.98
              */
             total: number;
+            /**
+             * @description The currency the buyer paid in.
+             * @example BRL
+             */
+            currency: string;
+            /**
+             * Format: double
+             * @description What the buyer paid in `currency` (the grand total).
+             * @example 53.31
+             */
+            amount_paid: number;
             roblox_username: string;
             /** @description The buyer's Roblox headshot; null when Roblox cannot say within 2 seconds. */
             roblox_avatar_url: string | null;

@@ -22,7 +22,8 @@ use crate::Store;
 /// The most orders the delivered and all filters list.
 const HISTORY_LIMIT: i64 = 300;
 
-const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.roblox_username, o.discord_id, \
+const SELECT: &str = "SELECT o.id, o.status, o.total_cents, o.currency, o.rate, o.minor_units, \
+     o.amount_paid, o.roblox_username, o.discord_id, \
      o.discord_username, o.email, o.created_at, o.paid_at, o.delivered_at, o.claimed_by, \
      o.proof_id, o.claimed_at, o.buyer_ready_at, o.ticket_thread_id, o.ticket_problem, \
      o.hold_reason, o.held_at, u.name AS claimer_name FROM orders o";
@@ -34,6 +35,25 @@ const NO_SHOW: &str = "o.status = ? AND o.hold_reason IS NULL AND o.claimed_by I
 
 /// The paid orders by payment (the queue's own order is the delivery domain's).
 const WAITING_ORDER: &str = "ORDER BY o.paid_at ASC, o.id ASC";
+
+/// What the buyer paid, in the currency paid (`orders.currency`, `rate`, `minor_units`,
+/// `amount_paid`).
+fn paid_of(row: &QueryResult, id: i64) -> anyhow::Result<orders::Paid> {
+    let currency: String = row.try_get("", "currency")?;
+    let rate: String = row.try_get("", "rate")?;
+    let minor_units: i32 = row.try_get("", "minor_units")?;
+    Ok(orders::Paid {
+        currency: currency
+            .parse()
+            .with_context(|| format!("order {id} has a bad currency"))?,
+        rate: rate
+            .parse()
+            .with_context(|| format!("order {id} has a bad rate"))?,
+        minor_units: u32::try_from(minor_units)
+            .with_context(|| format!("order {id} has bad minor units"))?,
+        amount: row.try_get("", "amount_paid")?,
+    })
+}
 
 fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
     let id: i64 = row.try_get("", "id")?;
@@ -47,6 +67,7 @@ fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {
         items: vec![],
         total: Money::from_cents(row.try_get("", "total_cents")?)
             .with_context(|| format!("order {id} has a bad total"))?,
+        paid: paid_of(row, id)?,
         roblox_username: row.try_get("", "roblox_username")?,
         discord_id: row.try_get("", "discord_id")?,
         discord_username: row.try_get("", "discord_username")?,

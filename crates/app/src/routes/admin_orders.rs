@@ -86,6 +86,8 @@ async fn to_json(
             })
             .collect(),
         total: dto::dollars(order.total),
+        currency: order.paid.currency.to_string(),
+        amount_paid: dto::in_major_units(order.paid.amount, order.paid.minor_units),
         roblox_username: order.roblox_username,
         discord_username: order.discord_username,
         discord_id: order.discord_id,

@@ -4,6 +4,7 @@
 //! keeping it), and the refusals: a currency not offered, rates too old, a total in another
 //! currency's amounts.
 
+use accounts::Role;
 use rstest::rstest;
 use serde_json::{json, Value};
 use store::Backend;
@@ -253,6 +254,21 @@ async fn a_brazilian_shopper_pays_in_reais_at_the_amounts_shown(#[case] backend:
         assert!(receipt.contains(expected), "{expected:?} in\n{receipt}");
     }
     assert!(!receipt.contains("$10.75"), "{receipt}");
+
+    // staff see it in reais and in dollars: the delivery queue names both
+    let staff = app.client_with_role(Role::Admin).await;
+    let queue: Vec<Value> = staff
+        .get(app.url("/api/admin/orders"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let queued = queue.iter().find(|order| order["id"] == id).unwrap();
+    assert_eq!(queued["currency"], "BRL");
+    assert_eq!(queued["amount_paid"], 57.43);
+    assert_eq!(queued["total"], 10.75);
 }
 
 #[rstest]

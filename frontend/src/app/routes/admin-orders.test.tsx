@@ -19,6 +19,8 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
       { name: 'Golden Bee', qty: 1 },
     ],
     total: 24.5,
+    currency: 'USD',
+    amount_paid: 24.5,
     roblox_username: 'GardenKid',
     roblox_avatar_url: '/media/avatars/gardenkid.png',
     discord_username: 'kid#0001',

@@ -1,7 +1,7 @@
 //! The staff delivery queue's value types: which orders it lists and an order as it shows it.
 
 use chrono::{DateTime, Utc};
-use orders::{Money, OrderId, OrderStatus, RiskHold, StaffMember};
+use orders::{Money, OrderId, OrderStatus, Paid, RiskHold, StaffMember};
 
 /// Which orders the queue lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,6 +32,8 @@ pub struct QueuedOrder {
     pub status: OrderStatus,
     pub items: Vec<QueuedItem>,
     pub total: Money,
+    /// What the buyer paid, in the currency they paid in.
+    pub paid: Paid,
     pub roblox_username: String,
     /// `None` once the buyer deleted their account.
     pub discord_id: Option<String>,
@@ -177,6 +179,7 @@ pub(crate) mod fixtures {
                 quantity: 1,
             }],
             total: Money::parse("12.49").unwrap(),
+            paid: Paid::in_base("USD".parse().unwrap(), Money::parse("12.49").unwrap()),
             roblox_username: "Builderman".into(),
             discord_id: Some("42".into()),
             discord_username: "kid".into(),

@@ -16,6 +16,8 @@ function makeOrder(overrides: Partial<AdminOrder> = {}): AdminOrder {
     status_label: 'Paid',
     items: [{ name: 'Raccoon', qty: 1 }],
     total: 12.5,
+    currency: 'USD',
+    amount_paid: 12.5,
     roblox_username: 'GardenKid',
     roblox_avatar_url: '/media/avatars/gardenkid.png',
     discord_username: 'kid#0001',
@@ -90,6 +92,17 @@ describe('the delivery queue', () => {
       '/media/avatars/gardenkid.png',
     );
     expect(card(41)).toHaveTextContent('Bob is delivering this.');
+  });
+
+  it('shows what a buyer paid in another currency beside the dollars of record', () => {
+    stubApi({});
+    renderQueue([
+      makeOrder({ id: 51 }),
+      makeOrder({ id: 52, currency: 'BRL', amount_paid: 66.77, total: 12.5 }),
+    ]);
+    expect(card(51)).toHaveTextContent('$12.50');
+    expect(card(51)).not.toHaveTextContent('R$');
+    expect(card(52)).toHaveTextContent('R$66.77 ($12.50)');
   });
 
   it('says who delivered a delivered order, not that it is being delivered (issue 23)', () => {

@@ -7,7 +7,7 @@ import { Field } from '@/components/ui/field';
 import { AlertIcon, ExternalLinkIcon } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import { minutesLabel } from '@/lib/duration';
-import { formatPrice } from '@/lib/money';
+import { formatMoney, formatPrice } from '@/lib/money';
 
 import { useOrderAction, type OrderAction } from '@/features/admin-orders/api/order-actions';
 import { DeliverDialog } from '@/features/admin-orders/components/deliver-dialog';
@@ -361,7 +361,17 @@ function OrderCardHead({
           {order.over_promise ? ' (late)' : null}
         </span>
       ) : null}
-      <span className="order-card__total">{formatPrice(order.total)}</span>
+      <span className="order-card__total">
+        {order.currency === 'USD' ? (
+          formatPrice(order.total)
+        ) : (
+          // paid in another currency: what the buyer paid, and the dollars of record
+          <>
+            {formatMoney(order.amount_paid, order.currency, 'en')}{' '}
+            <span className="order-card__base">({formatPrice(order.total)})</span>
+          </>
+        )}
+      </span>
     </div>
   );
 }
