@@ -5,9 +5,9 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { Navbar } from '@/app/layout/navbar';
 import { HomeRoute } from '@/app/routes/home';
-import { fakeApi, queryClientWithSession } from '@/features/auth/testing/fake-api';
+import { fakeApi, makeUser, queryClientWithSession } from '@/features/auth/testing/fake-api';
 import { makeProduct } from '@/testing/factories';
-import { queryClientWithProducts, renderWithProviders } from '@/testing/test-utils';
+import { jsonResponse, queryClientWithProducts, renderWithProviders } from '@/testing/test-utils';
 
 describe('the language switcher', () => {
   it('shows the page in the chosen language at once, keeps it in the lang cookie and <html lang>', async () => {
@@ -31,6 +31,29 @@ describe('the language switcher', () => {
       expect.stringMatching(/^lang=pt-BR; path=\/; max-age=31536000; SameSite=Lax$/),
     );
     expect(document.cookie).toContain('lang=pt-BR');
+  });
+
+  it('keeps a logged-in shopper’s choice on the account too, and a guest’s in the cookie only', async () => {
+    const calls = fakeApi({ 'PATCH /profile': () => jsonResponse({ language: 'de' }) });
+    const ann = renderWithProviders(<Navbar cartButtonRef={createRef()} />, {
+      queryClient: queryClientWithSession(makeUser()),
+    });
+    await ann.user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'de');
+    await waitFor(() =>
+      expect(calls.filter(({ method }) => method === 'PATCH')).toEqual([
+        { method: 'PATCH', path: '/profile', body: { language: 'de' } },
+      ]),
+    );
+    ann.unmount();
+
+    await i18next.changeLanguage('en');
+    calls.length = 0;
+    const guest = renderWithProviders(<Navbar cartButtonRef={createRef()} />, {
+      queryClient: queryClientWithSession(null),
+    });
+    await guest.user.selectOptions(screen.getByRole('combobox', { name: 'Language' }), 'fr');
+    await waitFor(() => expect(document.cookie).toContain('lang=fr'));
+    expect(calls.filter(({ method }) => method === 'PATCH')).toEqual([]);
   });
 
   it('names every language in itself', () => {

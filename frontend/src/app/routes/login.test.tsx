@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 
 import { LoginRoute } from '@/app/routes/login';
@@ -20,6 +21,13 @@ async function fillAndSubmit(user: ReturnType<typeof renderLogin>['user']) {
   await user.type(screen.getByLabelText('Email'), 'ann@example.com');
   await user.type(screen.getByLabelText('Password'), 'correct horse');
   await user.click(screen.getByRole('button', { name: 'Log in' }));
+}
+
+/** The same, in French. */
+async function userLogsIn(user: ReturnType<typeof renderLogin>['user']) {
+  await user.type(screen.getByLabelText('E-mail'), 'ann@example.com');
+  await user.type(screen.getByLabelText('Mot de passe'), 'correct horse');
+  await user.click(screen.getByRole('button', { name: 'Se connecter' }));
 }
 
 describe('login page', () => {
@@ -49,23 +57,52 @@ describe('login page', () => {
     const ann = makeUser({ name: 'Ann' });
     const calls = fakeApi({
       'POST /login': () => jsonResponse({ message: 'Logged in.', user: ann }),
+      'GET /profile': () => jsonResponse({ user: { ...ann, orders: [], language: null } }),
     });
     const { user, router, queryClient } = renderLogin();
     await fillAndSubmit(user);
 
     expect(await screen.findByText('Another page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
-    expect(calls).toEqual([
-      {
-        method: 'POST',
-        path: '/login',
-        body: { email: 'ann@example.com', password: 'correct horse' },
-      },
-    ]);
+    // then, as this browser chose no language, whether the account has one
+    await waitFor(() =>
+      expect(calls).toEqual([
+        {
+          method: 'POST',
+          path: '/login',
+          body: { email: 'ann@example.com', password: 'correct horse' },
+        },
+        { method: 'GET', path: '/profile', body: undefined },
+      ]),
+    );
+    expect(i18next.language).toBe('en');
     expect(queryClient.getQueryData(sessionQueryKey)).toEqual({ loggedIn: true, user: ann });
     expect(useToastStore.getState().toasts.map((toast) => toast.message)).toEqual([
       'Welcome back, Ann!',
     ]);
+  });
+
+  it('takes the account’s language on a browser that chose none, and keeps a browser’s choice', async () => {
+    const ann = makeUser({ name: 'Ann' });
+    const calls = fakeApi({
+      'POST /login': () => jsonResponse({ message: 'Logged in.', user: ann }),
+      'GET /profile': () => jsonResponse({ user: { ...ann, orders: [], language: 'de' } }),
+    });
+    const first = renderLogin();
+    await fillAndSubmit(first.user);
+    await waitFor(() => expect(i18next.language).toBe('de'));
+    expect(document.cookie).toContain('lang=de');
+    first.unmount();
+
+    // this browser chose French: the account's German does not override it
+    await i18next.changeLanguage('fr');
+    document.cookie = 'lang=fr; path=/';
+    calls.length = 0;
+    const second = renderLogin();
+    await userLogsIn(second.user);
+    expect(await screen.findByText('Another page')).toBeInTheDocument();
+    expect(calls.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /login']);
+    expect(i18next.language).toBe('fr');
   });
 
   it('shows the first 422 message under each field and focuses the first one', async () => {

@@ -30,3 +30,8 @@ export function getProfileQueryOptions(userId: number) {
 export function useProfile(userId: number) {
   return useQuery(getProfileQueryOptions(userId));
 }
+
+/** `PATCH /api/profile`: the account's language (its mails are written in it). */
+export function saveLanguage(language: string): Promise<unknown> {
+  return api.patch('/profile', { body: { language } });
+}
