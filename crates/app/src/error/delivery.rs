@@ -1,6 +1,6 @@
 //! The delivery queue and the messages on an order's page, as HTTP answers.
 
-use delivery::{MessageError, QueueError};
+use delivery::{MessageError, MessagesClosed, QueueError, ReadyRefusal, ReceivedRefusal};
 
 use super::api::ApiError;
 
@@ -16,10 +16,25 @@ impl From<QueueError> for ApiError {
             | QueueError::NotPaid(_)
             | QueueError::NoPrivateServer
             | QueueError::NotClaimed
-            | QueueError::NotReady(_)
-            | QueueError::NotReceivable(_)
             | QueueError::Held(_)
             | QueueError::NotHeld(_) => ApiError::Conflict(error.to_string().into()),
+            // the buyer's own steps: in their language
+            QueueError::NotReady(refusal) => ApiError::Conflict(
+                l10n::Text::new(match refusal {
+                    ReadyRefusal::NotWaiting => "error-ready-not-waiting",
+                    ReadyRefusal::Held => "error-ready-held",
+                    ReadyRefusal::NotClaimed => "error-ready-not-claimed",
+                    ReadyRefusal::AlreadySaid => "error-ready-already",
+                })
+                .into(),
+            ),
+            QueueError::NotReceivable(refusal) => ApiError::Conflict(
+                l10n::Text::new(match refusal {
+                    ReceivedRefusal::AlreadySaid => "error-received-already",
+                    ReceivedRefusal::NotDelivered => "error-received-not-delivered",
+                })
+                .into(),
+            ),
             QueueError::UnknownProof(_) => ApiError::field("proof_id", error.to_string()),
             QueueError::Unknown(cause) => ApiError::Internal(cause),
         }
@@ -34,7 +49,16 @@ impl From<MessageError> for ApiError {
                 ApiError::NotFound(l10n::Text::new("error-order-not-found").into())
             }
             MessageError::Text(_) => ApiError::field("text", error.to_string()),
-            MessageError::Closed(_) => ApiError::Conflict(error.to_string().into()),
+            MessageError::Closed(reason) => ApiError::Conflict(
+                match reason {
+                    MessagesClosed::NotPaid => l10n::Text::new("error-messages-not-paid"),
+                    MessagesClosed::AfterDelivery { days } => {
+                        l10n::Text::new("error-messages-after-delivery").with("days", days)
+                    }
+                    MessagesClosed::Closed => l10n::Text::new("error-messages-closed"),
+                }
+                .into(),
+            ),
             MessageError::TooMany { retry_after } => ApiError::too_many(retry_after),
             MessageError::Unknown(cause) => ApiError::Internal(cause),
         }

@@ -528,6 +528,20 @@ async fn the_buyer_says_ready_once_per_claim_and_never_before_one(#[case] backen
         .as_str()
         .unwrap()
         .starts_with("No one has picked up your order yet."));
+    // in the buyer's language: a Brazilian browser reads it in Portuguese
+    let early_pt = browser()
+        .post(app.url(&format!("/api/orders/{second}/ready?key={key}")))
+        .header("Origin", &app.address)
+        .header("Accept-Language", "pt-BR")
+        .send()
+        .await
+        .unwrap();
+    counted += 1;
+    assert_eq!(early_pt.status(), 409);
+    assert!(early_pt.json::<Value>().await.unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("Ninguém da equipe pegou seu pedido ainda."));
     assert_eq!(
         staff_queue(&app, &staff).await,
         [(first, Some(1)), (second, Some(2))]

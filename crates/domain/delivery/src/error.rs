@@ -32,11 +32,11 @@ pub enum QueueError {
     #[error("Claim this order first.")]
     NotClaimed,
     /// 409: the buyer already said so for this claim, or the order is not waiting.
-    #[error("{0}")]
-    NotReady(&'static str),
+    #[error("{}", .0.sentence())]
+    NotReady(ReadyRefusal),
     /// 409: "I got my items" before the delivery, or a second time.
-    #[error("{0}")]
-    NotReceivable(&'static str),
+    #[error("{}", .0.sentence())]
+    NotReceivable(ReceivedRefusal),
     /// 409: the order is on a risk hold: out of the queue until it is released.
     #[error(
         "Order #{0} is on hold for a fraud check: refund it, or release it to the queue \
@@ -70,8 +70,8 @@ pub enum MessageError {
     Text(#[from] crate::models::MessageTextError),
     /// 409: the order is not open for messages (not paid yet, closed, or delivered too long
     /// ago).
-    #[error("{0}")]
-    Closed(String),
+    #[error("{}", .0.sentence())]
+    Closed(MessagesClosed),
     /// 429: this side of the order wrote its messages for this minute.
     #[error("Too many messages. Try again in a minute.")]
     TooMany { retry_after: std::time::Duration },
@@ -84,6 +84,82 @@ impl From<OrderError> for MessageError {
         match error {
             OrderError::NotFound(id) => MessageError::NotFound(id),
             OrderError::Unknown(e) => MessageError::Unknown(e),
+        }
+    }
+}
+
+/// Why the buyer's "I'm in the game" was not taken. The buyer reads it: the app words it in
+/// their language; `sentence` is the English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadyRefusal {
+    /// Not a paid order waiting for delivery.
+    NotWaiting,
+    /// On a risk hold: staff check the payment first.
+    Held,
+    /// No member of staff took it yet.
+    NotClaimed,
+    /// Said already for this claim.
+    AlreadySaid,
+}
+
+impl ReadyRefusal {
+    pub fn sentence(self) -> &'static str {
+        match self {
+            ReadyRefusal::NotWaiting => {
+                "Only a paid order waiting for delivery can be marked ready."
+            }
+            ReadyRefusal::Held => {
+                "We're checking this payment before delivery. You don't need to do anything."
+            }
+            ReadyRefusal::NotClaimed => {
+                "No one has picked up your order yet. When a member of staff does, their \
+                 private server shows here: join it, then press this."
+            }
+            ReadyRefusal::AlreadySaid => "Staff already know you are in the game.",
+        }
+    }
+}
+
+/// Why the buyer's "I got my items" was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReceivedRefusal {
+    AlreadySaid,
+    NotDelivered,
+}
+
+impl ReceivedRefusal {
+    pub fn sentence(self) -> &'static str {
+        match self {
+            ReceivedRefusal::AlreadySaid => "You already told us you got your items.",
+            ReceivedRefusal::NotDelivered => {
+                "You can confirm your items once staff marked the order delivered."
+            }
+        }
+    }
+}
+
+/// Why an order takes no message now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessagesClosed {
+    /// Not paid yet.
+    NotPaid,
+    /// Delivered more than `days` ago.
+    AfterDelivery { days: u32 },
+    /// Refunded, disputed, expired or cancelled.
+    Closed,
+}
+
+impl MessagesClosed {
+    pub fn sentence(self) -> String {
+        match self {
+            MessagesClosed::NotPaid => "Messages open once the order is paid.".to_owned(),
+            MessagesClosed::AfterDelivery { days } => format!(
+                "Messages about an order close {days} days after its delivery. Ask us in the \
+                 help chat."
+            ),
+            MessagesClosed::Closed => {
+                "This order is closed for messages. Ask us in the help chat.".to_owned()
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ mod models;
 mod ports;
 mod service;
 
-pub use error::{MessageError, QueueError};
+pub use error::{MessageError, MessagesClosed, QueueError, ReadyRefusal, ReceivedRefusal};
 pub use models::{
     delivery_script, in_queue_order, is_over_promise, message_limit_key, order_script, percentile,
     promise_minutes, report, timeline, BuyerDelivery, BuyerMail, DeliveredOrder, DeliveryFigures,

@@ -144,3 +144,16 @@ error-chat-join-first = Tritt dem Chat bei, bevor du antwortest.
 error-chat-not-now = Das ist im aktuellen Zustand des Chats nicht möglich.
 error-message-empty = Die Nachricht darf nicht leer sein.
 error-message-too-long = Die Nachricht darf höchstens 2000 Zeichen lang sein.
+
+## The buyer's steps on the order page, and its messages
+
+error-ready-not-waiting = Nur eine bezahlte Bestellung, die auf die Lieferung wartet, kann als bereit markiert werden.
+error-ready-held = Wir prüfen diese Zahlung vor der Lieferung. Du musst nichts tun.
+error-ready-not-claimed = Noch hat niemand aus dem Team deine Bestellung übernommen. Sobald das passiert, erscheint hier der private Server: tritt ihm bei und drück dann hier.
+error-ready-already = Das Team weiß schon, dass du im Spiel bist.
+error-received-already = Du hast uns schon gesagt, dass du deine Items bekommen hast.
+error-received-not-delivered = Du kannst deine Items bestätigen, sobald das Team die Bestellung als geliefert markiert hat.
+error-messages-not-paid = Nachrichten sind möglich, sobald die Bestellung bezahlt ist.
+# $days: how many days after the delivery the messages stay open
+error-messages-after-delivery = Nachrichten zu einer Bestellung schließen { $days } Tage nach der Lieferung. Frag uns im Hilfe-Chat.
+error-messages-closed = Zu dieser Bestellung sind keine Nachrichten mehr möglich. Frag uns im Hilfe-Chat.

@@ -145,3 +145,16 @@ error-chat-join-first = Join the chat before replying.
 error-chat-not-now = This action is not possible in the chat's current state.
 error-message-empty = The message cannot be empty.
 error-message-too-long = The message may be at most 2000 characters long.
+
+## The buyer's steps on the order page, and its messages
+
+error-ready-not-waiting = Only a paid order waiting for delivery can be marked ready.
+error-ready-held = We're checking this payment before delivery. You don't need to do anything.
+error-ready-not-claimed = No one has picked up your order yet. When a member of staff does, their private server shows here: join it, then press this.
+error-ready-already = Staff already know you are in the game.
+error-received-already = You already told us you got your items.
+error-received-not-delivered = You can confirm your items once staff marked the order delivered.
+error-messages-not-paid = Messages open once the order is paid.
+# $days: how many days after the delivery the messages stay open
+error-messages-after-delivery = Messages about an order close { $days } days after its delivery. Ask us in the help chat.
+error-messages-closed = This order is closed for messages. Ask us in the help chat.

@@ -144,3 +144,16 @@ error-chat-join-first = Únete al chat antes de responder.
 error-chat-not-now = Esta acción no es posible en el estado actual del chat.
 error-message-empty = El mensaje no puede estar vacío.
 error-message-too-long = El mensaje puede tener como máximo 2000 caracteres.
+
+## The buyer's steps on the order page, and its messages
+
+error-ready-not-waiting = Solo un pedido pagado que espera la entrega puede marcarse como listo.
+error-ready-held = Estamos revisando este pago antes de la entrega. No tienes que hacer nada.
+error-ready-not-claimed = Nadie del equipo ha tomado tu pedido todavía. Cuando alguien lo haga, su servidor privado aparecerá aquí: únete y luego pulsa este botón.
+error-ready-already = El equipo ya sabe que estás en el juego.
+error-received-already = Ya nos dijiste que recibiste tus artículos.
+error-received-not-delivered = Podrás confirmar tus artículos cuando el equipo marque el pedido como entregado.
+error-messages-not-paid = Los mensajes se abren cuando el pedido está pagado.
+# $days: how many days after the delivery the messages stay open
+error-messages-after-delivery = Los mensajes de un pedido se cierran { $days } días después de su entrega. Pregúntanos en el chat de ayuda.
+error-messages-closed = Este pedido ya no admite mensajes. Pregúntanos en el chat de ayuda.

@@ -144,3 +144,16 @@ error-chat-join-first = Rejoignez la discussion avant de répondre.
 error-chat-not-now = Cette action n'est pas possible dans l'état actuel de la discussion.
 error-message-empty = Le message ne peut pas être vide.
 error-message-too-long = Le message peut contenir au plus 2000 caractères.
+
+## The buyer's steps on the order page, and its messages
+
+error-ready-not-waiting = Seule une commande payée en attente de livraison peut être marquée prête.
+error-ready-held = Nous vérifions ce paiement avant la livraison. Vous n'avez rien à faire.
+error-ready-not-claimed = Personne de l'équipe n'a encore pris votre commande. Quand quelqu'un le fera, son serveur privé s'affichera ici : rejoignez-le, puis appuyez sur ce bouton.
+error-ready-already = L'équipe sait déjà que vous êtes dans le jeu.
+error-received-already = Vous nous avez déjà dit avoir reçu vos objets.
+error-received-not-delivered = Vous pourrez confirmer vos objets une fois que l'équipe aura marqué la commande comme livrée.
+error-messages-not-paid = Les messages s'ouvrent une fois la commande payée.
+# $days: how many days after the delivery the messages stay open
+error-messages-after-delivery = Les messages d'une commande se ferment { $days } jours après sa livraison. Demandez-nous dans le chat d'aide.
+error-messages-closed = Cette commande n'accepte plus de messages. Demandez-nous dans le chat d'aide.

@@ -144,3 +144,16 @@ error-chat-join-first = Entre na conversa antes de responder.
 error-chat-not-now = Esta ação não é possível no estado atual da conversa.
 error-message-empty = A mensagem não pode estar vazia.
 error-message-too-long = A mensagem pode ter no máximo 2000 caracteres.
+
+## The buyer's steps on the order page, and its messages
+
+error-ready-not-waiting = Só um pedido pago aguardando entrega pode ser marcado como pronto.
+error-ready-held = Estamos verificando este pagamento antes da entrega. Você não precisa fazer nada.
+error-ready-not-claimed = Ninguém da equipe pegou seu pedido ainda. Quando alguém pegar, o servidor privado aparece aqui: entre nele e depois toque neste botão.
+error-ready-already = A equipe já sabe que você está no jogo.
+error-received-already = Você já nos disse que recebeu seus itens.
+error-received-not-delivered = Você pode confirmar seus itens depois que a equipe marcar o pedido como entregue.
+error-messages-not-paid = As mensagens abrem quando o pedido estiver pago.
+# $days: how many days after the delivery the messages stay open
+error-messages-after-delivery = As mensagens de um pedido fecham { $days } dias após a entrega. Pergunte no chat de ajuda.
+error-messages-closed = Este pedido não recebe mais mensagens. Pergunte no chat de ajuda.

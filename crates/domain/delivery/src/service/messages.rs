@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use orders::{OrderId, OrderStatus};
 use shared::{admit, Actor, Clock, RateLimiter, Rule};
 
-use crate::error::MessageError;
+use crate::error::{MessageError, MessagesClosed};
 use crate::models::{
     message_limit_key, MessageSettings, MessageSide, MessageText, NewOrderMessage, OrderMessage,
     MESSAGES_BUCKET,
@@ -135,13 +135,11 @@ where
     /// The 409 for an order in `status` that takes no message.
     fn closed(&self, status: OrderStatus) -> MessageError {
         MessageError::Closed(match status {
-            OrderStatus::Pending => "Messages open once the order is paid.".to_owned(),
-            OrderStatus::Delivered => format!(
-                "Messages about an order close {} days after its delivery. Ask us in the help \
-                 chat.",
-                self.settings.days_after_delivery
-            ),
-            _ => "This order is closed for messages. Ask us in the help chat.".to_owned(),
+            OrderStatus::Pending => MessagesClosed::NotPaid,
+            OrderStatus::Delivered => MessagesClosed::AfterDelivery {
+                days: self.settings.days_after_delivery,
+            },
+            _ => MessagesClosed::Closed,
         })
     }
 }

@@ -166,7 +166,10 @@ async fn a_closed_order_takes_no_message_and_says_why() {
             .await
             .unwrap_err();
         match error {
-            MessageError::Closed(message) => assert!(message.contains(says), "{message}"),
+            MessageError::Closed(reason) => {
+                let message = reason.sentence();
+                assert!(message.contains(says), "{message}")
+            }
             other => panic!("{status:?}: {other:?}"),
         }
         assert!(kept.lock().unwrap().is_empty(), "{status:?}");

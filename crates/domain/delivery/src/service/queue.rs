@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use orders::{OrderError, OrderId, OrderStatus, OrderStep, TransitionError};
 use shared::{Actor, Clock, PrivateServerUrl, UserId};
 
-use crate::error::QueueError;
+use crate::error::{QueueError, ReadyRefusal, ReceivedRefusal};
 use crate::models::{in_queue_order, DeliveredOrder, QueueFilter, QueuedOrder, ReleaseReason};
 use crate::ports::{DeliveryNotices, DeliveryRepository};
 
@@ -227,21 +227,16 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
             return Ok(());
         }
         let order = self.repository.queued_order(id).await?;
-        Err(if order.status != OrderStatus::Paid {
-            QueueError::NotReady("Only a paid order waiting for delivery can be marked ready.")
+        Err(QueueError::NotReady(if order.status != OrderStatus::Paid {
+            ReadyRefusal::NotWaiting
         } else if order.held().is_some() {
-            QueueError::NotReady(
-                "We're checking this payment before delivery. You don't need to do anything.",
-            )
+            ReadyRefusal::Held
         } else if order.claimed_by.is_none() {
             // pressing early cannot move an order ahead of earlier payments
-            QueueError::NotReady(
-                "No one has picked up your order yet. When a member of staff does, their \
-                 private server shows here: join it, then press this.",
-            )
+            ReadyRefusal::NotClaimed
         } else {
-            QueueError::NotReady("Staff already know you are in the game.")
-        })
+            ReadyRefusal::AlreadySaid
+        }))
     }
 
     /// The buyer says they got their items (from the client address `from`): once, after the
@@ -258,8 +253,8 @@ impl<R: DeliveryRepository, C: Clock> DeliveryQueue<R, C> {
         }
         let order = self.repository.queued_order(id).await?;
         Err(QueueError::NotReceivable(match order.status {
-            OrderStatus::Delivered => "You already told us you got your items.",
-            _ => "You can confirm your items once staff marked the order delivered.",
+            OrderStatus::Delivered => ReceivedRefusal::AlreadySaid,
+            _ => ReceivedRefusal::NotDelivered,
         }))
     }
 
