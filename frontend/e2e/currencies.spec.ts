@@ -8,6 +8,7 @@ import {
   openCheckoutWith,
   payByCardOnDevPage,
   plainProduct,
+  unlimitedProduct,
   required,
   saveScreenshot,
 } from './helpers';
@@ -64,7 +65,8 @@ test('a shopper picks reais: prices, cart and checkout in BRL, and the order is 
     'BRL in the sample rates',
   );
   expect(brl.rounding, 'the test computes minor rounding').toBe('minor');
-  const product = plainProduct(await fetchProducts(request));
+  // of unlimited stock: the two bought here leave the others' stock as it was
+  const product = unlimitedProduct(await fetchProducts(request));
   const unit = unitMinor(product.price, brl);
   const reais = (minor: bigint) =>
     `R$${(Number(minor) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;

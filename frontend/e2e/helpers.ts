@@ -39,6 +39,16 @@ export function plainProduct(products: ApiProduct[]): ApiProduct {
   return product;
 }
 
+/**
+ * A product to buy in a test that is not about stock: unlimited (Sheckles), so the orders it
+ * places never change what the other tests of the same shop see.
+ */
+export function unlimitedProduct(products: ApiProduct[]): ApiProduct {
+  const product = products.find((p) => !p.dupe_warning && p.stock === null);
+  if (!product) throw new Error('The demo data has no product of unlimited stock.');
+  return product;
+}
+
 export const productList = (page: Page) => page.getByRole('list', { name: 'Products' });
 
 /** The grid's cards (not the badge lists inside them). */
