@@ -41,18 +41,13 @@ const WAITING_ORDER: &str = "ORDER BY o.paid_at ASC, o.id ASC";
 fn paid_of(row: &QueryResult, id: i64) -> anyhow::Result<orders::Paid> {
     let currency: String = row.try_get("", "currency")?;
     let rate: String = row.try_get("", "rate")?;
-    let minor_units: i32 = row.try_get("", "minor_units")?;
-    Ok(orders::Paid {
-        currency: currency
-            .parse()
-            .with_context(|| format!("order {id} has a bad currency"))?,
-        rate: rate
-            .parse()
-            .with_context(|| format!("order {id} has a bad rate"))?,
-        minor_units: u32::try_from(minor_units)
-            .with_context(|| format!("order {id} has bad minor units"))?,
-        amount: row.try_get("", "amount_paid")?,
-    })
+    crate::orders::paid_from(
+        id,
+        &currency,
+        &rate,
+        row.try_get("", "minor_units")?,
+        row.try_get("", "amount_paid")?,
+    )
 }
 
 fn to_queued(row: &QueryResult) -> anyhow::Result<QueuedOrder> {

@@ -1167,19 +1167,34 @@ pub(crate) fn risk_hold(
 
 /// What the order was paid in: its currency, rate and amount.
 fn paid(row: &order_rows::Model) -> anyhow::Result<Paid> {
-    let id = row.id;
+    paid_from(
+        row.id,
+        &row.currency,
+        &row.rate,
+        row.minor_units,
+        row.amount_paid,
+    )
+}
+
+/// What order `id` was paid in, from its columns `currency`, `rate`, `minor_units` and
+/// `amount_paid` (the delivery queue reads them by plain SQL).
+pub(crate) fn paid_from(
+    id: i64,
+    currency: &str,
+    rate: &str,
+    minor_units: i32,
+    amount: i64,
+) -> anyhow::Result<Paid> {
     Ok(Paid {
-        currency: row
-            .currency
+        currency: currency
             .parse()
             .with_context(|| format!("order {id} has a bad currency"))?,
-        rate: row
-            .rate
+        rate: rate
             .parse()
             .with_context(|| format!("order {id} has a bad rate"))?,
-        minor_units: u32::try_from(row.minor_units)
+        minor_units: u32::try_from(minor_units)
             .with_context(|| format!("order {id} has bad minor units"))?,
-        amount: row.amount_paid,
+        amount,
     })
 }
 

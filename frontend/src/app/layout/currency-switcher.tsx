@@ -22,10 +22,10 @@ function optionLabel(code: string, locale: string): string {
  * offers more than its base currency (rates known and fresh).
  */
 export function CurrencySwitcher() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { currency, offered } = useCurrency();
   if (offered.length < 2) return null;
-  const locale = i18n.resolvedLanguage ? currentLanguage() : 'en';
+  const locale = currentLanguage();
   return (
     <Switcher
       label={t('nav.currency')}

@@ -22,6 +22,7 @@ import { DeliveryTime } from '@/features/site/components/delivery-time';
 import { ApiError } from '@/lib/api-client';
 import { currentLanguage } from '@/lib/i18n/format';
 import { formatMoney } from '@/lib/money';
+import { orderStatusLabel } from '@/lib/order-status';
 
 import './order.css';
 
@@ -34,20 +35,6 @@ const TONES: Record<string, BadgeTone> = {
   expired: 'danger',
   cancelled: 'danger',
 };
-
-/** The order's status in the viewer's language (the server's `status_label` is English). */
-function statusLabel(t: TFunction<'pages'>, status: string): string {
-  const labels: Record<string, string> = {
-    pending: t('order.status.pending'),
-    paid: t('order.status.paid'),
-    delivered: t('order.status.delivered'),
-    refunded: t('order.status.refunded'),
-    disputed: t('order.status.disputed'),
-    expired: t('order.status.expired'),
-    cancelled: t('order.status.cancelled'),
-  };
-  return labels[status] ?? status;
-}
 
 function explanation(
   t: TFunction<'pages'>,
@@ -259,7 +246,7 @@ function Details({ order, orderKey, level }: DetailsProps) {
             {t('order.title', { id: order.id })}
           </Title>
           <Badge tone={TONES[order.status] ?? 'neutral'} data-testid="order-page-status">
-            {statusLabel(t, order.status)}
+            {orderStatusLabel(t, order.status)}
           </Badge>
         </div>
         <p className="order-page__explanation" role="status">

@@ -6,6 +6,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { paths } from '@/config/paths';
 import { currentLanguage } from '@/lib/i18n/format';
 import { formatMoney } from '@/lib/money';
+import { orderStatusLabel } from '@/lib/order-status';
 
 import type { Order } from '@/features/profile/api/get-profile';
 
@@ -24,31 +25,15 @@ const STATUS_TONES: Record<string, BadgeTone> = {
  * the server names none (docs/product.md, Behaviour), 'Payment under review' for a pending order
  * held for staff (the server's label then differs from the plain status).
  */
-function orderStatusLabel(order: Order, t: TFunction<'pages'>): string {
+function statusLabel(order: Order, t: TFunction<'pages'>): string {
   const held = order.status === 'pending' && !['', 'Pending'].includes(order.status_label.trim());
-  if (held) return t('order.status.underReview');
-  switch (order.status) {
-    case 'paid':
-      return t('order.status.paid');
-    case 'delivered':
-      return t('order.status.delivered');
-    case 'refunded':
-      return t('order.status.refunded');
-    case 'disputed':
-      return t('order.status.disputed');
-    case 'expired':
-      return t('order.status.expired');
-    case 'cancelled':
-      return t('order.status.cancelled');
-    default:
-      return t('order.status.pending');
-  }
+  return held ? t('order.status.underReview') : orderStatusLabel(t, order.status);
 }
 
 function OrderRow({ order }: { order: Order }) {
   const { t } = useTranslation('pages');
   const created = new Date(order.created_at);
-  const label = orderStatusLabel(order, t);
+  const label = statusLabel(order, t);
   const dateTime = new Intl.DateTimeFormat(currentLanguage(), {
     dateStyle: 'medium',
     timeStyle: 'short',
